@@ -1,0 +1,349 @@
+//! Typed models of the API resources (`spec/api.md` section 2).
+//!
+//! The reference server serialises these and the client deserialises them, so
+//! decoding is deliberately tolerant of what a real PostHog instance sends:
+//! unknown fields are ignored, most fields may be missing or null, dates may
+//! come with or without an offset, and `members` / `associated_flags` may be a
+//! list (as PostHog sends them) or a string (as api.md types them).
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::enums::{Frequency, TargetType, Weekday};
+use super::time::flexible_datetime;
+
+/// The paging envelope of every list response (api.md 2.1).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Page<T> {
+    #[serde(default)]
+    pub count: u64,
+    #[serde(default)]
+    pub next: Option<String>,
+    #[serde(default)]
+    pub previous: Option<String>,
+    #[serde(default = "Vec::new")]
+    pub results: Vec<T>,
+}
+
+/// A user as embedded in other resources (api.md 2.3).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct User {
+    #[serde(default)]
+    pub id: i64,
+    #[serde(default)]
+    pub uuid: String,
+    #[serde(default)]
+    pub distinct_id: Option<String>,
+    #[serde(default)]
+    pub first_name: String,
+    #[serde(default)]
+    pub last_name: String,
+    #[serde(default)]
+    pub email: String,
+    #[serde(default)]
+    pub is_email_verified: Option<bool>,
+    #[serde(default)]
+    pub hedgehog_config: Option<Map<String, Value>>,
+}
+
+impl User {
+    /// "First Last", or the e-mail address when the user has no name.
+    pub fn display_name(&self) -> String {
+        let name = format!("{} {}", self.first_name.trim(), self.last_name.trim());
+        let name = name.trim();
+        if name.is_empty() {
+            self.email.clone()
+        } else {
+            name.to_string()
+        }
+    }
+}
+
+/// An organization member (api.md 2.4).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct OrganizationMember {
+    #[serde(default)]
+    pub id: String,
+    #[serde(default)]
+    pub user: User,
+    #[serde(default)]
+    pub level: i64,
+    #[serde(default, with = "flexible_datetime")]
+    pub joined_at: Option<DateTime<Utc>>,
+    #[serde(default, with = "flexible_datetime")]
+    pub updated_at: Option<DateTime<Utc>>,
+    #[serde(default)]
+    pub is_2fa_enabled: Option<bool>,
+    #[serde(default)]
+    pub has_social_auth: Option<bool>,
+}
+
+/// Organization member levels (compat.md).
+pub mod level {
+    pub const MEMBER: i64 = 1;
+    pub const ADMIN: i64 = 8;
+    pub const OWNER: i64 = 15;
+
+    /// The level in words, as people say it.
+    pub fn name(level: i64) -> &'static str {
+        match level {
+            MEMBER => "member",
+            ADMIN => "admin",
+            OWNER => "owner",
+            _ => "unknown",
+        }
+    }
+}
+
+/// A role membership (api.md 2.5).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct RoleMembership {
+    #[serde(default)]
+    pub id: String,
+    #[serde(default)]
+    pub role_id: String,
+    #[serde(default)]
+    pub organization_member: Option<OrganizationMember>,
+    #[serde(default)]
+    pub user: Option<User>,
+    #[serde(default, with = "flexible_datetime")]
+    pub joined_at: Option<DateTime<Utc>>,
+    #[serde(default, with = "flexible_datetime")]
+    pub updated_at: Option<DateTime<Utc>>,
+    /// Write-only on a real server; present only when a body echoes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_uuid: Option<String>,
+}
+
+/// A feature flag a role is associated with.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AssociatedFlag {
+    #[serde(default)]
+    pub id: i64,
+    #[serde(default)]
+    pub key: String,
+}
+
+/// A field that PostHog sends as a list but api.md types as a string.
+/// `Other` keeps anything else a server might send rather than failing the
+/// whole role.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ListOrText<T> {
+    List(Vec<T>),
+    Text(String),
+    Other(Value),
+}
+
+impl<T> ListOrText<T> {
+    /// How many items the list holds, when it is a list.
+    pub fn len(&self) -> Option<usize> {
+        match self {
+            ListOrText::List(items) => Some(items.len()),
+            _ => None,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == Some(0)
+    }
+}
+
+/// Feature-flag access levels of a role (compat.md).
+pub mod access_level {
+    pub const VIEW: i64 = 21;
+    pub const EDIT: i64 = 37;
+    pub const DEFAULT: i64 = EDIT;
+
+    pub fn is_valid(level: i64) -> bool {
+        level == VIEW || level == EDIT
+    }
+
+    /// The level in words.
+    pub fn name(level: i64) -> &'static str {
+        match level {
+            VIEW => "view only",
+            EDIT => "can edit",
+            _ => "unknown",
+        }
+    }
+}
+
+/// A role (api.md 2.2).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Role {
+    #[serde(default)]
+    pub id: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub feature_flags_access_level: Option<i64>,
+    #[serde(default, with = "flexible_datetime")]
+    pub created_at: Option<DateTime<Utc>>,
+    #[serde(default)]
+    pub created_by: Option<User>,
+    #[serde(default)]
+    pub members: Option<ListOrText<RoleMembership>>,
+    #[serde(default)]
+    pub associated_flags: Option<ListOrText<AssociatedFlag>>,
+}
+
+/// A subscription (api.md 2.6).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Subscription {
+    #[serde(default)]
+    pub id: i64,
+    #[serde(default)]
+    pub dashboard: Option<i64>,
+    #[serde(default)]
+    pub insight: Option<i64>,
+    #[serde(default)]
+    pub target_type: Option<TargetType>,
+    #[serde(default)]
+    pub target_value: Option<String>,
+    #[serde(default)]
+    pub frequency: Option<Frequency>,
+    #[serde(default)]
+    pub interval: Option<i64>,
+    #[serde(default)]
+    pub byweekday: Option<Vec<Weekday>>,
+    #[serde(default)]
+    pub bysetpos: Option<i64>,
+    #[serde(default)]
+    pub count: Option<i64>,
+    #[serde(default, with = "flexible_datetime")]
+    pub start_date: Option<DateTime<Utc>>,
+    #[serde(default, with = "flexible_datetime")]
+    pub until_date: Option<DateTime<Utc>>,
+    #[serde(default, with = "flexible_datetime")]
+    pub created_at: Option<DateTime<Utc>>,
+    #[serde(default)]
+    pub created_by: Option<User>,
+    #[serde(default)]
+    pub deleted: bool,
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub summary: Option<String>,
+    #[serde(default, with = "flexible_datetime")]
+    pub next_delivery_date: Option<DateTime<Utc>>,
+    #[serde(default)]
+    pub invite_message: Option<String>,
+}
+
+/// An organization, as listed by `GET /api/organizations/`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Organization {
+    #[serde(default)]
+    pub id: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub slug: Option<String>,
+    #[serde(default, with = "flexible_datetime")]
+    pub created_at: Option<DateTime<Utc>>,
+    #[serde(default)]
+    pub membership_level: Option<i64>,
+}
+
+/// A project, as listed by `GET /api/projects/`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Project {
+    #[serde(default)]
+    pub id: i64,
+    #[serde(default)]
+    pub organization: Option<String>,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default, with = "flexible_datetime")]
+    pub created_at: Option<DateTime<Utc>>,
+}
+
+/// A dashboard or an insight, as the pickers list them: at least id and name.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct NamedItem {
+    #[serde(default)]
+    pub id: i64,
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// The calling key, from `GET /api/personal_api_keys/@current`.
+/// It holds no secret: `mask_value` is the masked form the API returns.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct PersonalApiKey {
+    #[serde(default)]
+    pub id: String,
+    #[serde(default)]
+    pub label: String,
+    #[serde(default)]
+    pub mask_value: Option<String>,
+    #[serde(default)]
+    pub scopes: Vec<String>,
+    #[serde(default)]
+    pub scoped_organizations: Option<Vec<String>>,
+    #[serde(default)]
+    pub scoped_teams: Option<Vec<i64>>,
+    #[serde(default, with = "flexible_datetime")]
+    pub created_at: Option<DateTime<Utc>>,
+    #[serde(default, with = "flexible_datetime")]
+    pub last_used_at: Option<DateTime<Utc>>,
+}
+
+/// The error body every PostHog error carries (compat.md "Error bodies").
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ErrorBody {
+    #[serde(default, rename = "type")]
+    pub kind: String,
+    #[serde(default)]
+    pub code: String,
+    #[serde(default)]
+    pub detail: String,
+    #[serde(default)]
+    pub attr: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn role_members_decode_as_list_or_string() {
+        let listed: Role = serde_json::from_str(
+            r#"{"id":"r","name":"A","members":[{"id":"m","role_id":"r"}],
+                "associated_flags":[{"id":1,"key":"beta"}],"extra":1}"#,
+        )
+        .unwrap();
+        assert_eq!(listed.members.unwrap().len(), Some(1));
+        assert_eq!(listed.associated_flags.unwrap().len(), Some(1));
+
+        let texted: Role =
+            serde_json::from_str(r#"{"id":"r","name":"A","members":"3","associated_flags":""}"#)
+                .unwrap();
+        assert_eq!(texted.members, Some(ListOrText::Text("3".into())));
+    }
+
+    #[test]
+    fn subscription_tolerates_nulls_unknown_values_and_naive_dates() {
+        let sub: Subscription = serde_json::from_str(
+            r#"{"id":7,"target_type":"teams","frequency":null,"byweekday":null,
+                "start_date":"2026-01-01T09:00:00","until_date":null,"deleted":false,
+                "created_by":null,"new_field":{"x":1}}"#,
+        )
+        .unwrap();
+        assert_eq!(sub.target_type, Some(TargetType::Other("teams".into())));
+        assert_eq!(sub.frequency, None);
+        assert_eq!(
+            sub.start_date.unwrap().to_rfc3339(),
+            "2026-01-01T09:00:00+00:00"
+        );
+    }
+
+    #[test]
+    fn user_with_null_hedgehog_config_and_missing_fields() {
+        let user: User = serde_json::from_str(r#"{"id":1,"hedgehog_config":null}"#).unwrap();
+        assert_eq!(user.id, 1);
+        assert!(user.hedgehog_config.is_none());
+    }
+}

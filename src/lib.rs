@@ -1,0 +1,8 @@
+//! orgdeck: a terminal console, a scriptable CLI and a reference server for
+//! PostHog's roles, role memberships and subscriptions API.
+
+pub mod api;
+pub mod cli;
+pub mod logging;
+pub mod schedule;
+pub mod server;

@@ -1,0 +1,363 @@
+//! Subscription schedules: the `summary` text and the deliveries of an
+//! RFC 5545 recurrence, exactly as compat.md describes PostHog computing them.
+//!
+//! Shared by the reference server (which stores `summary` and
+//! `next_delivery_date`) and the console (which previews deliveries while a
+//! form is edited and lists the next ones of a subscription).
+
+use chrono::{DateTime, Duration, Months, Utc};
+use rrule::{NWeekday, RRule, Tz};
+
+use crate::api::{Frequency, Subscription, Weekday};
+
+/// The next delivery is the first occurrence strictly after now plus this
+/// lead time (PostHog schedules deliveries a little ahead).
+pub const DELIVERY_LEAD: Duration = Duration::minutes(15);
+
+/// The recurrence fields of a subscription.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Schedule {
+    pub frequency: Frequency,
+    pub interval: i64,
+    pub byweekday: Vec<Weekday>,
+    pub bysetpos: Option<i64>,
+    pub count: Option<i64>,
+    pub start: DateTime<Utc>,
+    pub until: Option<DateTime<Utc>>,
+}
+
+impl Schedule {
+    /// The schedule of a subscription, when it has a frequency and a start.
+    pub fn of(subscription: &Subscription) -> Option<Schedule> {
+        Some(Schedule {
+            frequency: subscription.frequency.clone()?,
+            interval: subscription.interval.unwrap_or(1),
+            byweekday: subscription.byweekday.clone().unwrap_or_default(),
+            bysetpos: subscription.bysetpos,
+            count: subscription.count,
+            start: subscription.start_date?,
+            until: subscription.until_date,
+        })
+    }
+
+    /// The human summary ("sent every 2 weeks").
+    pub fn summary(&self) -> String {
+        summary(&self.frequency, self.interval, &self.byweekday, self.bysetpos)
+    }
+
+    /// The delivery PostHog would schedule next: the first occurrence
+    /// strictly after `now` + [`DELIVERY_LEAD`]; `None` when none is left.
+    pub fn next_delivery(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        self.occurrences_after(now + DELIVERY_LEAD, 1).into_iter().next()
+    }
+
+    /// Up to `limit` occurrences strictly after `after`, in order.
+    pub fn occurrences_after(&self, after: DateTime<Utc>, limit: usize) -> Vec<DateTime<Utc>> {
+        let Some(rule) = self.rrule() else {
+            return Vec::new();
+        };
+        let Ok(set) = rule.build(self.start.with_timezone(&Tz::UTC)) else {
+            return Vec::new();
+        };
+        // `limit()` bounds the iterator's search so that a rule that can never
+        // match (say, the 300th Monday of a week) ends instead of spinning.
+        set.limit()
+            .into_iter()
+            .map(|at| at.with_timezone(&Utc))
+            .skip_while(|at| *at <= after)
+            .take(limit)
+            .collect()
+    }
+
+    /// The rule as the recurrence crate wants it; `None` for an unknown
+    /// frequency or values outside what a recurrence can express.
+    fn rrule(&self) -> Option<RRule<rrule::Unvalidated>> {
+        let frequency = match self.frequency {
+            Frequency::Daily => rrule::Frequency::Daily,
+            Frequency::Weekly => rrule::Frequency::Weekly,
+            Frequency::Monthly => rrule::Frequency::Monthly,
+            Frequency::Yearly => rrule::Frequency::Yearly,
+            Frequency::Other(_) => return None,
+        };
+        if self.interval < 1 {
+            return None;
+        }
+        let mut rule = RRule::new(frequency);
+        let mut until = self.until;
+        match u16::try_from(self.interval) {
+            Ok(interval) => rule = rule.interval(interval),
+            Err(_) => {
+                // The recurrence crate counts intervals in 16 bits. With an
+                // interval beyond that, every occurrence after the first
+                // period lies at least 65,536 units (179 years) away, so the
+                // first period is the whole schedule: cap `until` at its end.
+                rule = rule.interval(u16::MAX);
+                let first_period_end = self.add_units(u16::MAX.into())? - Duration::seconds(1);
+                until = Some(until.map_or(first_period_end, |at| at.min(first_period_end)));
+            }
+        }
+        if let Some(count) = self.count {
+            rule = rule.count(u32::try_from(count).ok().filter(|&count| count > 0)?);
+        }
+        if let Some(until) = until {
+            if until < self.start {
+                return None;
+            }
+            rule = rule.until(until.with_timezone(&Tz::UTC));
+        }
+        let days: Vec<NWeekday> = self
+            .byweekday
+            .iter()
+            .filter_map(Weekday::to_chrono)
+            .map(NWeekday::Every)
+            .collect();
+        if !days.is_empty() {
+            // As PostHog does: the position only applies together with days.
+            if let Some(position) = self.bysetpos.filter(|&position| position != 0) {
+                rule = rule.by_set_pos(vec![i32::try_from(position).ok()?]);
+            }
+            rule = rule.by_weekday(days);
+        }
+        Some(rule)
+    }
+
+    /// `start` plus `units` of the schedule's frequency, when representable.
+    fn add_units(&self, units: u32) -> Option<DateTime<Utc>> {
+        match self.frequency {
+            Frequency::Daily => self.start.checked_add_signed(Duration::days(units.into())),
+            Frequency::Weekly => self.start.checked_add_signed(Duration::weeks(units.into())),
+            Frequency::Monthly => self.start.checked_add_months(Months::new(units)),
+            Frequency::Yearly => self.start.checked_add_months(Months::new(units.checked_mul(12)?)),
+            Frequency::Other(_) => None,
+        }
+    }
+}
+
+/// The summary text of compat.md: "sent every " + ("N " when the interval is
+/// above 1) + the unit (plural above 1), and " on the {position} {day}" when
+/// both weekdays and a position are set. A frequency or position it cannot
+/// name gives "sent on a schedule".
+pub fn summary(
+    frequency: &Frequency,
+    interval: i64,
+    byweekday: &[Weekday],
+    bysetpos: Option<i64>,
+) -> String {
+    const FALLBACK: &str = "sent on a schedule";
+    let Some(unit) = frequency.unit() else {
+        return FALLBACK.to_string();
+    };
+    let mut text = if interval > 1 {
+        format!("sent every {interval} {unit}s")
+    } else {
+        format!("sent every {unit}")
+    };
+    let position = bysetpos.filter(|&position| position != 0);
+    if let (false, Some(position)) = (byweekday.is_empty(), position) {
+        let Some(position) = position_name(position) else {
+            return FALLBACK.to_string();
+        };
+        let day = match byweekday {
+            [one] => one.capitalised(),
+            days if is_monday_to_friday(days) => "weekday".to_string(),
+            _ => "day".to_string(),
+        };
+        text.push_str(&format!(" on the {position} {day}"));
+    }
+    text
+}
+
+/// The word for a position within the set, for the positions PostHog names.
+pub fn position_name(position: i64) -> Option<&'static str> {
+    match position {
+        1 => Some("first"),
+        2 => Some("second"),
+        3 => Some("third"),
+        4 => Some("fourth"),
+        -1 => Some("last"),
+        _ => None,
+    }
+}
+
+fn is_monday_to_friday(days: &[Weekday]) -> bool {
+    const WORKDAYS: [Weekday; 5] = [
+        Weekday::Monday,
+        Weekday::Tuesday,
+        Weekday::Wednesday,
+        Weekday::Thursday,
+        Weekday::Friday,
+    ];
+    days.len() == WORKDAYS.len() && WORKDAYS.iter().all(|day| days.contains(day))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::time::parse_datetime;
+
+    fn at(text: &str) -> DateTime<Utc> {
+        parse_datetime(text).unwrap()
+    }
+
+    fn schedule(frequency: Frequency, start: &str) -> Schedule {
+        Schedule {
+            frequency,
+            interval: 1,
+            byweekday: Vec::new(),
+            bysetpos: None,
+            count: None,
+            start: at(start),
+            until: None,
+        }
+    }
+
+    fn dates(list: &[DateTime<Utc>]) -> Vec<String> {
+        list.iter().map(|at| at.format("%Y-%m-%d %H:%M").to_string()).collect()
+    }
+
+    #[test]
+    fn summaries_match_the_examples_of_compat() {
+        use Weekday::*;
+        assert_eq!(summary(&Frequency::Daily, 1, &[], None), "sent every day");
+        assert_eq!(summary(&Frequency::Weekly, 2, &[], None), "sent every 2 weeks");
+        assert_eq!(
+            summary(&Frequency::Monthly, 1, &[Monday], Some(1)),
+            "sent every month on the first Monday"
+        );
+        assert_eq!(
+            summary(&Frequency::Monthly, 3, &[Monday, Tuesday, Wednesday, Thursday, Friday], Some(-1)),
+            "sent every 3 months on the last weekday"
+        );
+        assert_eq!(
+            summary(&Frequency::Yearly, 1, &[Saturday, Sunday], Some(2)),
+            "sent every year on the second day"
+        );
+        // Weekdays without a position add nothing; a position without days neither.
+        assert_eq!(summary(&Frequency::Weekly, 1, &[Friday], None), "sent every week");
+        assert_eq!(summary(&Frequency::Weekly, 1, &[], Some(1)), "sent every week");
+        // A position PostHog cannot name.
+        assert_eq!(summary(&Frequency::Monthly, 1, &[Friday], Some(5)), "sent on a schedule");
+        assert_eq!(summary(&Frequency::Other("hourly".into()), 1, &[], None), "sent on a schedule");
+    }
+
+    #[test]
+    fn daily_next_delivery_is_strictly_after_now_plus_lead() {
+        let daily = schedule(Frequency::Daily, "2026-01-01T09:00:00Z");
+        // 08:50 + 15 min = 09:05: today's 09:00 is too close.
+        assert_eq!(
+            daily.next_delivery(at("2026-03-10T08:50:00Z")),
+            Some(at("2026-03-11T09:00:00Z"))
+        );
+        assert_eq!(
+            daily.next_delivery(at("2026-03-10T08:40:00Z")),
+            Some(at("2026-03-10T09:00:00Z"))
+        );
+        // Exactly at the lead time is not strictly after.
+        assert_eq!(
+            daily.next_delivery(at("2026-03-10T08:45:00Z")),
+            Some(at("2026-03-11T09:00:00Z"))
+        );
+    }
+
+    #[test]
+    fn count_used_up_and_until_in_the_past_leave_nothing() {
+        let mut counted = schedule(Frequency::Daily, "2026-01-01T09:00:00Z");
+        counted.count = Some(3);
+        assert_eq!(
+            dates(&counted.occurrences_after(at("2025-12-31T00:00:00Z"), 10)),
+            ["2026-01-01 09:00", "2026-01-02 09:00", "2026-01-03 09:00"]
+        );
+        assert_eq!(counted.next_delivery(at("2026-01-03T09:00:00Z")), None);
+
+        let mut ended = schedule(Frequency::Weekly, "2026-01-01T09:00:00Z");
+        ended.until = Some(at("2026-02-01T00:00:00Z"));
+        assert_eq!(ended.next_delivery(at("2026-06-01T00:00:00Z")), None);
+        // An until before the start is a schedule with no deliveries at all.
+        ended.until = Some(at("2025-01-01T00:00:00Z"));
+        assert!(ended.occurrences_after(at("2020-01-01T00:00:00Z"), 5).is_empty());
+    }
+
+    #[test]
+    fn last_friday_of_the_month() {
+        let mut last_friday = schedule(Frequency::Monthly, "2026-01-01T10:00:00Z");
+        last_friday.byweekday = vec![Weekday::Friday];
+        last_friday.bysetpos = Some(-1);
+        assert_eq!(last_friday.summary(), "sent every month on the last Friday");
+        assert_eq!(
+            dates(&last_friday.occurrences_after(at("2026-01-01T00:00:00Z"), 4)),
+            ["2026-01-30 10:00", "2026-02-27 10:00", "2026-03-27 10:00", "2026-04-24 10:00"]
+        );
+    }
+
+    #[test]
+    fn first_weekday_of_the_month_with_bysetpos() {
+        let mut first_workday = schedule(Frequency::Monthly, "2026-08-01T08:00:00Z");
+        first_workday.byweekday = vec![
+            Weekday::Monday,
+            Weekday::Tuesday,
+            Weekday::Wednesday,
+            Weekday::Thursday,
+            Weekday::Friday,
+        ];
+        first_workday.bysetpos = Some(1);
+        // 2026-08-01 is a Saturday; the first workday is Monday the 3rd.
+        assert_eq!(
+            dates(&first_workday.occurrences_after(at("2026-07-01T00:00:00Z"), 2)),
+            ["2026-08-03 08:00", "2026-09-01 08:00"]
+        );
+    }
+
+    #[test]
+    fn the_29th_of_february_recurs_only_in_leap_years() {
+        let leap = schedule(Frequency::Yearly, "2024-02-29T12:00:00Z");
+        assert_eq!(
+            dates(&leap.occurrences_after(at("2024-03-01T00:00:00Z"), 2)),
+            ["2028-02-29 12:00", "2032-02-29 12:00"]
+        );
+    }
+
+    #[test]
+    fn intervals_above_one_skip_periods() {
+        let mut fortnightly = schedule(Frequency::Weekly, "2026-01-05T09:00:00Z");
+        fortnightly.interval = 2;
+        assert_eq!(
+            dates(&fortnightly.occurrences_after(at("2026-01-01T00:00:00Z"), 3)),
+            ["2026-01-05 09:00", "2026-01-19 09:00", "2026-02-02 09:00"]
+        );
+        let mut quarterly = schedule(Frequency::Monthly, "2026-01-15T09:00:00Z");
+        quarterly.interval = 3;
+        assert_eq!(
+            dates(&quarterly.occurrences_after(at("2026-01-16T00:00:00Z"), 2)),
+            ["2026-04-15 09:00", "2026-07-15 09:00"]
+        );
+    }
+
+    #[test]
+    fn an_interval_beyond_sixteen_bits_keeps_only_the_first_period() {
+        let mut rare = schedule(Frequency::Daily, "2026-01-05T09:00:00Z");
+        rare.interval = 100_000;
+        assert_eq!(
+            dates(&rare.occurrences_after(at("2026-01-01T00:00:00Z"), 3)),
+            ["2026-01-05 09:00"]
+        );
+        assert_eq!(rare.next_delivery(at("2026-02-01T00:00:00Z")), None);
+    }
+
+    #[test]
+    fn a_position_that_never_matches_ends_quietly() {
+        let mut impossible = schedule(Frequency::Weekly, "2026-01-05T09:00:00Z");
+        impossible.byweekday = vec![Weekday::Monday];
+        impossible.bysetpos = Some(300);
+        assert_eq!(impossible.next_delivery(at("2026-01-01T00:00:00Z")), None);
+    }
+
+    #[test]
+    fn weekly_on_chosen_days() {
+        let mut twice_weekly = schedule(Frequency::Weekly, "2026-11-02T07:30:00Z");
+        twice_weekly.byweekday = vec![Weekday::Monday, Weekday::Thursday];
+        assert_eq!(
+            dates(&twice_weekly.occurrences_after(at("2026-11-01T00:00:00Z"), 4)),
+            ["2026-11-02 07:30", "2026-11-05 07:30", "2026-11-09 07:30", "2026-11-12 07:30"]
+        );
+    }
+}

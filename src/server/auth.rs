@@ -1,0 +1,137 @@
+//! Authentication and access: who calls, with which scopes, and whether they
+//! may reach the organization or project in the path.
+
+use axum::extract::{FromRequestParts, Path};
+use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
+use serde::de::DeserializeOwned;
+
+use super::AppState;
+use super::error::{ApiError, ApiResult};
+use super::store::keys::{self, KeyRecord};
+use super::store::{Db, directory};
+use crate::api::models::level;
+
+/// The caller, authenticated by the personal API key of the request.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    pub key: KeyRecord,
+}
+
+/// What the caller wants to do in an organization.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Reading, or writing where membership is enough (subscriptions).
+    Member,
+    /// Writing roles and memberships: admins and owners only.
+    Admin,
+}
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let header = parts
+            .headers
+            .get(AUTHORIZATION)
+            .ok_or_else(ApiError::not_authenticated)?;
+        let value = header.to_str().map_err(|_| ApiError::invalid_key())?.trim();
+        let Some((scheme, token)) = value.split_once(' ') else {
+            return Err(ApiError::not_authenticated());
+        };
+        let token = token.trim();
+        if !scheme.eq_ignore_ascii_case("bearer") || token.is_empty() {
+            return Err(ApiError::not_authenticated());
+        }
+        let secure_value = keys::hash_key(token);
+        let key = state
+            .db
+            .read(move |connection| keys::find(connection, &secure_value))
+            .await?
+            .ok_or_else(ApiError::invalid_key)?;
+        Ok(Caller { key })
+    }
+}
+
+impl Caller {
+    /// 403 naming the scope unless the key grants it.
+    pub fn require(&self, scope: &str) -> ApiResult<()> {
+        if self.key.grants(scope) {
+            Ok(())
+        } else {
+            Err(ApiError::missing_scope(scope))
+        }
+    }
+
+    /// Resolves the organization of the path (a UUID or `@current`) and
+    /// checks that the caller may act in it.
+    pub async fn organization(&self, db: &Db, raw: &str, access: Access) -> ApiResult<String> {
+        let key = self.key.clone();
+        let raw = raw.to_string();
+        db.read(move |connection| {
+            let organization_id = if raw == "@current" {
+                directory::current_context(connection, key.user_id)?
+                    .0
+                    .ok_or_else(|| ApiError::not_found_with("Organization not found."))?
+            } else {
+                let id = uuid::Uuid::parse_str(&raw)
+                    .map_err(|_| ApiError::not_found_with("Organization not found."))?;
+                id.hyphenated().to_string()
+            };
+            if !directory::organization_exists(connection, &organization_id)? {
+                return Err(ApiError::not_found_with("Organization not found."));
+            }
+            if !key.scoped_organizations.is_empty() && !key.scoped_organizations.contains(&organization_id) {
+                return Err(ApiError::permission_denied(
+                    "API key does not have access to the requested organization.",
+                ));
+            }
+            let Some(member_level) = directory::member_level(connection, &organization_id, key.user_id)? else {
+                return Err(ApiError::permission_denied("You don't have access to this organization."));
+            };
+            if access == Access::Admin && member_level < level::ADMIN {
+                return Err(ApiError::level_too_low());
+            }
+            Ok(organization_id)
+        })
+        .await
+    }
+
+    /// Resolves the project of the path (an integer or `@current`) and checks
+    /// that the caller belongs to its organization.
+    pub async fn project(&self, db: &Db, raw: &str) -> ApiResult<i64> {
+        let key = self.key.clone();
+        let raw = raw.to_string();
+        db.read(move |connection| {
+            let not_found = || ApiError::not_found_with("Project not found.");
+            let project_id = if raw == "@current" {
+                directory::current_context(connection, key.user_id)?.1.ok_or_else(not_found)?
+            } else {
+                raw.parse::<i64>().map_err(|_| not_found())?
+            };
+            let organization_id = directory::project_organization(connection, project_id)?.ok_or_else(not_found)?;
+            if !key.scoped_teams.is_empty() && !key.scoped_teams.contains(&project_id) {
+                return Err(ApiError::permission_denied("API key does not have access to the requested project."));
+            }
+            if directory::member_level(connection, &organization_id, key.user_id)?.is_none() {
+                return Err(ApiError::permission_denied("You don't have access to the project."));
+            }
+            Ok(project_id)
+        })
+        .await
+    }
+}
+
+/// Path parameters; a path that does not decode is a 404, as an unknown id.
+pub struct PathParams<T>(pub T);
+
+impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for PathParams<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        Path::<T>::from_request_parts(parts, state)
+            .await
+            .map(|Path(value)| PathParams(value))
+            .map_err(|_| ApiError::not_found())
+    }
+}

@@ -1,0 +1,491 @@
+//! Filling an empty database: the demo data set (`assets/demo.json`) or a bare
+//! organization, and synthetic subscriptions for load tests.
+//!
+//! The data is deterministic: ids, names and schedules come from a fixed
+//! seed, and dates are laid out relative to the day of seeding so that the
+//! demo always has upcoming, overdue and finished deliveries.
+
+use chrono::{DateTime, Duration, DurationRound, Utc};
+use rusqlite::{Transaction, params};
+use serde::Deserialize;
+
+use super::Seed;
+use super::error::{ApiError, ApiResult};
+use super::store::subscriptions::{self, Computed, SubscriptionValues};
+use super::store::{Db, directory, keys};
+use crate::api::models::level;
+use crate::api::{Frequency, TargetType, Weekday};
+
+const DEMO: &str = include_str!("../../assets/demo.json");
+
+/// The organization and project a prepared database opens on, and the key
+/// minted when the demo was seeded.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub organization_id: String,
+    pub project_id: i64,
+    pub api_key: Option<String>,
+}
+
+/// Seeds an empty database as `seed` says, then adds `generate` synthetic
+/// subscriptions to the first project in one transaction.
+pub fn prepare(db: &Db, seed: Seed, generate: u64) -> ApiResult<Prepared> {
+    let now = Utc::now();
+    let prepared = match db.read_now(directory::first_organization_and_project)? {
+        Some((organization_id, Some(project_id))) => Prepared {
+            organization_id,
+            project_id,
+            api_key: None,
+        },
+        Some((organization_id, None)) => {
+            let project_id = db.write_now(|tx| insert_project(tx, &organization_id, "Default project", now))?;
+            Prepared {
+                organization_id,
+                project_id,
+                api_key: None,
+            }
+        }
+        None => db.write_now(|tx| match seed {
+            Seed::Demo => seed_demo(tx, now),
+            Seed::None => seed_bare(tx, now),
+        })?,
+    };
+    if generate > 0 {
+        let project_id = prepared.project_id;
+        db.write_now(|tx| generate_subscriptions(tx, project_id, generate, now))?;
+    }
+    Ok(prepared)
+}
+
+/// A small, stable pseudo-random generator (SplitMix64): the same seed gives
+/// the same data on every machine and every version of every crate.
+struct Sequence(u64);
+
+impl Sequence {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, bound: u64) -> u64 {
+        self.next() % bound.max(1)
+    }
+
+    fn uuid(&mut self) -> String {
+        let bytes = (u128::from(self.next()) << 64 | u128::from(self.next())).to_be_bytes();
+        uuid::Builder::from_random_bytes(bytes).into_uuid().to_string()
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len() as u64) as usize]
+    }
+}
+
+#[derive(Deserialize)]
+struct DemoData {
+    organization: DemoOrganization,
+    projects: Vec<String>,
+    users: Vec<DemoUser>,
+    roles: Vec<DemoRole>,
+    dashboards: Vec<Vec<String>>,
+    insights: Vec<Vec<String>>,
+    titles: Vec<String>,
+    slack_channels: Vec<String>,
+    webhooks: Vec<String>,
+    invite_messages: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct DemoOrganization {
+    name: String,
+    slug: String,
+}
+
+#[derive(Deserialize)]
+struct DemoUser {
+    first_name: String,
+    last_name: String,
+    email: String,
+    /// 0 for a user outside the organization.
+    level: i64,
+    #[serde(default)]
+    two_factor: bool,
+    #[serde(default)]
+    social: bool,
+    #[serde(default)]
+    inactive: bool,
+    #[serde(default)]
+    hedgehog: Option<serde_json::Value>,
+}
+
+#[derive(Deserialize)]
+struct DemoRole {
+    name: String,
+    access: i64,
+    /// E-mail addresses up to the `@`.
+    members: Vec<String>,
+}
+
+fn stamp(at: DateTime<Utc>) -> String {
+    super::store::rows::stamp(&at)
+}
+
+fn insert_organization(tx: &Transaction, sequence: &mut Sequence, name: &str, slug: &str, at: DateTime<Utc>) -> ApiResult<String> {
+    let id = sequence.uuid();
+    tx.execute(
+        "INSERT INTO organizations (id, name, slug, created_at) VALUES (?1, ?2, ?3, ?4)",
+        params![id, name, slug, stamp(at)],
+    )?;
+    Ok(id)
+}
+
+fn insert_project(tx: &Transaction, organization_id: &str, name: &str, at: DateTime<Utc>) -> ApiResult<i64> {
+    tx.execute(
+        "INSERT INTO projects (organization_id, name, created_at) VALUES (?1, ?2, ?3)",
+        params![organization_id, name, stamp(at)],
+    )?;
+    Ok(tx.last_insert_rowid())
+}
+
+struct NewUser<'a> {
+    first_name: &'a str,
+    last_name: &'a str,
+    email: &'a str,
+    active: bool,
+    hedgehog: Option<String>,
+}
+
+fn insert_user(
+    tx: &Transaction,
+    sequence: &mut Sequence,
+    user: &NewUser,
+    current: Option<(&str, i64)>,
+    at: DateTime<Utc>,
+) -> ApiResult<i64> {
+    let distinct_id = format!("{:016x}{:016x}", sequence.next(), sequence.next());
+    tx.execute(
+        "INSERT INTO users (uuid, distinct_id, first_name, last_name, email, is_active, hedgehog_config,
+                            current_organization_id, current_project_id, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        params![
+            sequence.uuid(),
+            distinct_id,
+            user.first_name,
+            user.last_name,
+            user.email,
+            user.active,
+            user.hedgehog,
+            current.map(|(organization, _)| organization),
+            current.map(|(_, project)| project),
+            stamp(at),
+        ],
+    )?;
+    Ok(tx.last_insert_rowid())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn insert_member(
+    tx: &Transaction,
+    sequence: &mut Sequence,
+    organization_id: &str,
+    user_id: i64,
+    member_level: i64,
+    two_factor: bool,
+    social: bool,
+    at: DateTime<Utc>,
+) -> ApiResult<String> {
+    let id = sequence.uuid();
+    tx.execute(
+        "INSERT INTO organization_members (id, organization_id, user_id, level, joined_at, updated_at,
+                                           is_2fa_enabled, has_social_auth)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, ?7)",
+        params![id, organization_id, user_id, member_level, stamp(at), two_factor, social],
+    )?;
+    Ok(id)
+}
+
+/// An organization, a project and its owner: enough to mint keys for.
+fn seed_bare(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<Prepared> {
+    let mut sequence = Sequence(0x0BAD_5EED);
+    let organization_id = insert_organization(tx, &mut sequence, "My organization", "my-organization", now)?;
+    let project_id = insert_project(tx, &organization_id, "Default project", now)?;
+    let owner = NewUser {
+        first_name: "Owner",
+        last_name: "",
+        email: "owner@orgdeck.local",
+        active: true,
+        hedgehog: None,
+    };
+    let user_id = insert_user(tx, &mut sequence, &owner, Some((&organization_id, project_id)), now)?;
+    insert_member(tx, &mut sequence, &organization_id, user_id, level::OWNER, false, false, now)?;
+    Ok(Prepared {
+        organization_id,
+        project_id,
+        api_key: None,
+    })
+}
+
+fn seed_demo(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<Prepared> {
+    let data: DemoData = serde_json::from_str(DEMO).map_err(|error| ApiError::internal(format!("demo data: {error}")))?;
+    let mut sequence = Sequence(0x0D3C_0DEC);
+    // Whole days, so that the data laid out from it reads naturally.
+    let today = now.duration_trunc(Duration::days(1)).unwrap_or(now);
+    let founded = today - Duration::days(720);
+
+    let organization_id = insert_organization(
+        tx,
+        &mut sequence,
+        &data.organization.name,
+        &data.organization.slug,
+        founded,
+    )?;
+    let mut project_ids = Vec::new();
+    for (index, name) in data.projects.iter().enumerate() {
+        project_ids.push(insert_project(tx, &organization_id, name, founded + Duration::days(index as i64))?);
+    }
+    let first_project = *project_ids.first().ok_or_else(|| ApiError::internal("demo data has no project"))?;
+
+    // People: the first is the owner; level 0 is someone outside the organization.
+    let mut members: Vec<(String, i64, String)> = Vec::new(); // (email local part, user id, member id)
+    let mut authors = Vec::new();
+    for (index, user) in data.users.iter().enumerate() {
+        let joined = founded + Duration::days(index as i64 * 9) + Duration::hours(9);
+        let current = (user.level > 0).then_some((organization_id.as_str(), first_project));
+        let new_user = NewUser {
+            first_name: &user.first_name,
+            last_name: &user.last_name,
+            email: &user.email,
+            active: !user.inactive,
+            hedgehog: user.hedgehog.as_ref().map(|value| value.to_string()),
+        };
+        let user_id = insert_user(tx, &mut sequence, &new_user, current, joined)?;
+        if user.level > 0 {
+            let member_id = insert_member(
+                tx,
+                &mut sequence,
+                &organization_id,
+                user_id,
+                user.level,
+                user.two_factor,
+                user.social,
+                joined,
+            )?;
+            let local = user.email.split('@').next().unwrap_or_default().to_string();
+            members.push((local, user_id, member_id));
+            if !user.inactive {
+                authors.push(user_id);
+            }
+        }
+    }
+    let owner = members.first().map(|(_, user_id, _)| *user_id).ok_or_else(|| ApiError::internal("demo data has no owner"))?;
+
+    for (index, role) in data.roles.iter().enumerate() {
+        let created = today - Duration::days(300 - index as i64 * 17) + Duration::hours(10);
+        let role_id = sequence.uuid();
+        let creator = authors[index % authors.len().min(4)];
+        tx.execute(
+            "INSERT INTO roles (id, organization_id, name, name_key, feature_flags_access_level, created_at, created_by)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![role_id, organization_id, role.name, role.name.to_lowercase(), role.access, stamp(created), creator],
+        )?;
+        for (position, local) in role.members.iter().enumerate() {
+            let (_, user_id, member_id) = members
+                .iter()
+                .find(|(known, _, _)| known == local)
+                .ok_or_else(|| ApiError::internal(format!("demo role member {local} is not a member")))?;
+            let joined = created + Duration::days(position as i64 * 3 + 1);
+            tx.execute(
+                "INSERT INTO role_memberships (id, role_id, organization_member_id, user_id, joined_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
+                params![sequence.uuid(), role_id, member_id, user_id, stamp(joined)],
+            )?;
+        }
+    }
+
+    let mut catalogs = Vec::new();
+    for (project_index, project_id) in project_ids.iter().enumerate() {
+        let mut dashboards = Vec::new();
+        for name in data.dashboards.get(project_index).into_iter().flatten() {
+            tx.execute("INSERT INTO dashboards (project_id, name) VALUES (?1, ?2)", params![project_id, name])?;
+            dashboards.push(tx.last_insert_rowid());
+        }
+        let mut insights = Vec::new();
+        for name in data.insights.get(project_index).into_iter().flatten() {
+            tx.execute("INSERT INTO insights (project_id, name) VALUES (?1, ?2)", params![project_id, name])?;
+            insights.push(tx.last_insert_rowid());
+        }
+        catalogs.push((*project_id, dashboards, insights));
+    }
+
+    let emails: Vec<&str> = data.users.iter().filter(|user| user.level > 0).map(|user| user.email.as_str()).collect();
+    let plans = demo_subscriptions(&data, &emails, today, &mut sequence);
+    let total = plans.len();
+    for (index, plan) in plans.into_iter().enumerate() {
+        // The first project gets almost all; the second a handful.
+        let (project_id, dashboards, insights) = if index % 40 == 39 { &catalogs[catalogs.len() - 1] } else { &catalogs[0] };
+        let mut values = plan.values;
+        match index % 13 {
+            0 => {}
+            n if n % 2 == 0 => values.dashboard = dashboards.get(index % dashboards.len().max(1)).copied(),
+            _ => values.insight = insights.get(index % insights.len().max(1)).copied(),
+        }
+        let mut computed = Computed::of(&values, now);
+        if plan.overdue {
+            // A delivery that was due but never went out: what on-call looks for.
+            if let Some(missed) = values
+                .schedule()
+                .occurrences_after(now - Duration::days(8), 1)
+                .into_iter()
+                .find(|at| *at < now)
+            {
+                computed.next_delivery_date = Some(missed);
+            }
+        }
+        let created_at = today - Duration::days(180) + Duration::minutes((index * 397 % (180 * 24 * 60)) as i64)
+            - Duration::seconds((total - index) as i64);
+        let author = authors[index % authors.len()];
+        subscriptions::insert(tx, *project_id, author, created_at, &values, &computed)?;
+    }
+
+    let api_key = keys::mint(tx, owner, "orgdeck demo", &["*".to_string()])?;
+    Ok(Prepared {
+        organization_id,
+        project_id: first_project,
+        api_key: Some(api_key),
+    })
+}
+
+struct Plan {
+    values: SubscriptionValues,
+    overdue: bool,
+}
+
+/// Every combination of target type, frequency, weekday and position, plus
+/// schedules without weekdays and on working days; some counted, some with
+/// an end, some ended, about a tenth soft-deleted, a few overdue.
+fn demo_subscriptions(data: &DemoData, emails: &[&str], today: DateTime<Utc>, sequence: &mut Sequence) -> Vec<Plan> {
+    const POSITIONS: [Option<i64>; 6] = [None, Some(1), Some(2), Some(3), Some(4), Some(-1)];
+    let mut shapes: Vec<(Frequency, Option<Vec<Weekday>>, Option<i64>)> = Vec::new();
+    for frequency in Frequency::ALL {
+        for day in Weekday::ALL {
+            for position in POSITIONS {
+                shapes.push((frequency.clone(), Some(vec![day.clone()]), position));
+            }
+        }
+        shapes.push((frequency.clone(), None, None));
+        let workdays = Weekday::ALL[..5].to_vec();
+        for position in POSITIONS {
+            shapes.push((frequency.clone(), Some(workdays.clone()), position));
+        }
+        shapes.push((frequency.clone(), Some(vec![Weekday::Saturday, Weekday::Sunday]), Some(1)));
+    }
+
+    let mut plans = Vec::new();
+    for target_type in TargetType::ALL {
+        for (frequency, byweekday, bysetpos) in &shapes {
+            let index = plans.len();
+            let target_value = match target_type {
+                TargetType::Email => {
+                    let first = sequence.pick(emails);
+                    if index % 3 == 0 {
+                        format!("{first}, {}", sequence.pick(emails))
+                    } else {
+                        first.to_string()
+                    }
+                }
+                TargetType::Slack => sequence.pick(&data.slack_channels).clone(),
+                _ => sequence.pick(&data.webhooks).clone(),
+            };
+            let start_date = today - Duration::days(sequence.below(120) as i64)
+                + Duration::hours(6 + sequence.below(12) as i64)
+                + Duration::minutes(15 * sequence.below(4) as i64);
+            let interval = match index % 9 {
+                4 => 2,
+                7 => 3,
+                _ => 1,
+            };
+            let (count, until_date) = match index % 37 {
+                // Ended: the schedule has delivered its last.
+                5 => (None, Some(start_date + Duration::days(1))),
+                11 => (Some(1), None),
+                n if n % 7 == 0 => (Some(500 + (index as i64 % 50)), None),
+                n if n % 11 == 0 => (None, Some(today + Duration::days(200 + index as i64 % 90))),
+                _ => (None, None),
+            };
+            let title = match index % 17 {
+                3 => None,
+                9 => Some(String::new()),
+                _ => Some(format!("{} ({})", sequence.pick(&data.titles), index % 50 + 1)),
+            };
+            let invite_message = (index % 5 == 0).then(|| sequence.pick(&data.invite_messages).clone());
+            plans.push(Plan {
+                values: SubscriptionValues {
+                    dashboard: None,
+                    insight: None,
+                    target_type: target_type.clone(),
+                    target_value,
+                    frequency: frequency.clone(),
+                    interval,
+                    byweekday: byweekday.clone(),
+                    bysetpos: *bysetpos,
+                    count,
+                    start_date,
+                    until_date,
+                    deleted: index % 10 == 3,
+                    title,
+                    invite_message,
+                },
+                overdue: index % 23 == 6,
+            });
+        }
+    }
+    plans
+}
+
+/// Adds `count` synthetic subscriptions to a project in one transaction.
+/// Their schedules start within the last two weeks, so computing the next
+/// delivery of each stays cheap.
+pub fn generate_subscriptions(tx: &Transaction, project_id: i64, count: u64, now: DateTime<Utc>) -> ApiResult<()> {
+    let mut sequence = Sequence(0x5EED_0000 ^ count);
+    let author: i64 = tx.query_row(
+        "SELECT m.user_id FROM organization_members m JOIN projects p ON p.organization_id = m.organization_id
+         WHERE p.id = ?1 ORDER BY m.level DESC, m.joined_at LIMIT 1",
+        [project_id],
+        |row| row.get(0),
+    )?;
+    let today = now.duration_trunc(Duration::days(1)).unwrap_or(now);
+    let first_created = now - Duration::seconds(count as i64);
+    for index in 0..count {
+        let frequency = Frequency::ALL[(index % 4) as usize].clone();
+        let byweekday = (index % 3 == 1).then(|| vec![Weekday::ALL[(index % 7) as usize].clone()]);
+        let bysetpos = (byweekday.is_some() && index % 2 == 0).then_some(if index % 4 == 0 { -1 } else { 1 });
+        let (target_type, target_value) = match index % 3 {
+            0 => (TargetType::Email, format!("oncall+{}@example.com", index % 997)),
+            1 => (TargetType::Slack, format!("#reports-{}", index % 31)),
+            _ => (TargetType::Webhook, format!("https://hooks.example.com/{}", index % 101)),
+        };
+        let values = SubscriptionValues {
+            dashboard: None,
+            insight: None,
+            target_type,
+            target_value,
+            frequency,
+            interval: 1 + (index % 5 == 0) as i64,
+            byweekday,
+            bysetpos,
+            count: None,
+            start_date: today - Duration::days(sequence.below(14) as i64) + Duration::hours(sequence.below(24) as i64),
+            until_date: None,
+            deleted: index % 10 == 9,
+            title: Some(format!("Synthetic report {}", index + 1)),
+            invite_message: None,
+        };
+        let computed = Computed::of(&values, now);
+        let created_at = first_created + Duration::seconds(index as i64);
+        subscriptions::insert(tx, project_id, author, created_at, &values, &computed)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,191 @@
+//! The reference server: the whole API of `spec/api.md` on SQLite, behaving
+//! as `spec/compat.md` describes.
+
+mod auth;
+mod body;
+pub mod demo;
+mod error;
+mod fields;
+mod paging;
+mod routes;
+pub mod store;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use axum::extract::{DefaultBodyLimit, OriginalUri, Request};
+use axum::http::Method;
+use axum::routing::get;
+use axum::{Router, ServiceExt};
+use serde::Serialize;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tower::Layer;
+use tower::util::{MapRequest, MapRequestLayer};
+
+pub use error::ApiError;
+use routes::{memberships, pickers, roles, subscriptions};
+use store::Db;
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    pub db: Db,
+}
+
+/// What the database is filled with when it is empty.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Seed {
+    /// The demo organization, people, roles and subscriptions, and a key.
+    Demo,
+    /// Only an organization, a project and its owner.
+    None,
+}
+
+/// How to run the server.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    pub listen: SocketAddr,
+    pub db: PathBuf,
+    pub seed: Seed,
+    /// Synthetic subscriptions to add to the first project at start.
+    pub generate_subscriptions: u64,
+}
+
+/// The ready line `serve` prints: where the server is and how to reach it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Ready {
+    pub base_url: String,
+    pub organization_id: String,
+    pub project_id: i64,
+    /// An all-scopes key of the demo owner, minted when `--seed demo` filled
+    /// an empty database.
+    pub api_key: Option<String>,
+}
+
+/// A server running on this process's runtime.
+pub struct RunningServer {
+    pub ready: Ready,
+    pub db: Db,
+    shutdown: Option<oneshot::Sender<()>>,
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+impl RunningServer {
+    /// Stops accepting, lets requests in flight finish, and waits.
+    pub async fn stop(mut self) -> anyhow::Result<()> {
+        if let Some(shutdown) = self.shutdown.take() {
+            // The server may already have stopped; then there is no one to tell.
+            let _ = shutdown.send(());
+        }
+        (&mut self.task).await.context("the server task failed")??;
+        Ok(())
+    }
+}
+
+impl Drop for RunningServer {
+    fn drop(&mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+    }
+}
+
+/// Opens the database, fills it when empty, binds and starts serving.
+pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
+    let db_path = options.db.clone();
+    let db = tokio::task::spawn_blocking(move || Db::open(&db_path))
+        .await?
+        .with_context(|| format!("cannot open the database {}", options.db.display()))?;
+    let (seeded, generate) = (options.seed, options.generate_subscriptions);
+    let seeding_db = db.clone();
+    let seeded = tokio::task::spawn_blocking(move || demo::prepare(&seeding_db, seeded, generate))
+        .await?
+        .map_err(|error| anyhow::anyhow!("cannot prepare the database: {error:?}"))?;
+
+    let listener = TcpListener::bind(options.listen)
+        .await
+        .with_context(|| format!("cannot listen on {}", options.listen))?;
+    let address = listener.local_addr()?;
+    let app = router(AppState { db: db.clone() });
+    let (shutdown, shutdown_signal) = oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
+        axum::serve(listener, ServiceExt::<Request>::into_make_service(app))
+            .with_graceful_shutdown(async {
+                let _ = shutdown_signal.await;
+            })
+            .await
+    });
+    tracing::info!(%address, "reference server listening");
+    Ok(RunningServer {
+        ready: Ready {
+            base_url: format!("http://{address}"),
+            organization_id: seeded.organization_id,
+            project_id: seeded.project_id,
+            api_key: seeded.api_key,
+        },
+        db,
+        shutdown: Some(shutdown),
+        task,
+    })
+}
+
+/// Every route of api.md and compat.md. Paths answer with and without a
+/// trailing slash: the slash is stripped before routing (the original address
+/// is kept for paging links).
+pub fn router(state: AppState) -> MapRequest<Router, fn(Request) -> Request> {
+    let routes = Router::new()
+        .route("/api/organizations", get(pickers::organizations))
+        .route("/api/organizations/{organization}/members", get(pickers::members))
+        .route("/api/organizations/{organization}/roles", get(roles::list).post(roles::create))
+        .route(
+            "/api/organizations/{organization}/roles/{id}",
+            get(roles::retrieve).patch(roles::update).delete(roles::delete),
+        )
+        .route(
+            "/api/organizations/{organization}/roles/{role}/role_memberships",
+            get(memberships::list).post(memberships::create),
+        )
+        .route(
+            "/api/organizations/{organization}/roles/{role}/role_memberships/{id}",
+            axum::routing::delete(memberships::delete),
+        )
+        .route("/api/projects", get(pickers::projects))
+        .route("/api/projects/{project}/dashboards", get(pickers::dashboards))
+        .route("/api/projects/{project}/insights", get(pickers::insights))
+        .route(
+            "/api/projects/{project}/subscriptions",
+            get(subscriptions::list).post(subscriptions::create),
+        )
+        .route(
+            "/api/projects/{project}/subscriptions/{id}",
+            get(subscriptions::retrieve)
+                .patch(subscriptions::update)
+                .delete(subscriptions::delete),
+        )
+        .route("/api/personal_api_keys/@current", get(pickers::current_key))
+        .fallback(|| async { ApiError::not_found() })
+        .method_not_allowed_fallback(|method: Method| async move { ApiError::method_not_allowed(method.as_str()) })
+        .layer(DefaultBodyLimit::max(body::BODY_LIMIT))
+        .with_state(state);
+    MapRequestLayer::new(strip_trailing_slash as fn(Request) -> Request).layer(routes)
+}
+
+fn strip_trailing_slash(mut request: Request) -> Request {
+    let path = request.uri().path();
+    if path.len() > 1 && path.ends_with('/') {
+        let original = request.uri().clone();
+        let trimmed = path.trim_end_matches('/');
+        let rewritten = match original.query() {
+            Some(query) => format!("{trimmed}?{query}"),
+            None => trimmed.to_string(),
+        };
+        if let Ok(uri) = rewritten.parse() {
+            request.extensions_mut().insert(OriginalUri(original));
+            *request.uri_mut() = uri;
+        }
+    }
+    request
+}

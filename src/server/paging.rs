@@ -1,0 +1,146 @@
+//! Limit/offset paging with the envelope and links of compat.md.
+
+use axum::extract::{FromRequestParts, OriginalUri};
+use axum::http::header::HOST;
+use axum::http::request::Parts;
+
+use super::error::ApiError;
+use crate::api::Page;
+
+/// Results per page when the request names no valid `limit`.
+pub const DEFAULT_LIMIT: u64 = 100;
+
+/// The request's address and query, from which a list answers its page and
+/// builds its `next` and `previous` links.
+#[derive(Debug, Clone)]
+pub struct ListRequest {
+    /// `http://host/path` as the client addressed it.
+    base: String,
+    /// The query parameters in the order sent.
+    pub query: Vec<(String, String)>,
+    pub limit: u64,
+    pub offset: u64,
+}
+
+impl ListRequest {
+    pub fn new(base: String, query: Vec<(String, String)>) -> Self {
+        let value = |name: &str| query.iter().find(|(key, _)| key == name).map(|(_, v)| v.trim());
+        // A limit that is not a positive integer falls back to the default,
+        // an offset that is not a non-negative integer to 0 (compat.md).
+        let limit = value("limit")
+            .and_then(|text| text.parse::<u64>().ok())
+            .filter(|&limit| limit > 0)
+            .unwrap_or(DEFAULT_LIMIT);
+        let offset = value("offset").and_then(|text| text.parse::<u64>().ok()).unwrap_or(0);
+        ListRequest {
+            base,
+            query,
+            limit,
+            offset,
+        }
+    }
+
+    /// The value of a query parameter (the first, when repeated).
+    pub fn param(&self, name: &str) -> Option<&str> {
+        self.query
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
+    }
+
+    /// Wraps one page of results in the envelope.
+    pub fn page<T>(&self, count: u64, results: Vec<T>) -> Page<T> {
+        let next = (self.offset.saturating_add(self.limit) < count)
+            .then(|| self.link(Some(self.offset + self.limit)));
+        let previous = (self.offset > 0).then(|| {
+            let previous = self.offset.saturating_sub(self.limit);
+            self.link((previous > 0).then_some(previous))
+        });
+        Page {
+            count,
+            next,
+            previous,
+            results,
+        }
+    }
+
+    /// The request's URL with `limit` set and `offset` set or dropped; the
+    /// other parameters are kept as sent.
+    fn link(&self, offset: Option<u64>) -> String {
+        let mut query: Vec<(String, String)> = self
+            .query
+            .iter()
+            .filter(|(key, _)| key != "limit" && key != "offset")
+            .cloned()
+            .collect();
+        query.push(("limit".into(), self.limit.to_string()));
+        if let Some(offset) = offset {
+            query.push(("offset".into(), offset.to_string()));
+        }
+        let encoded = form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(query)
+            .finish();
+        format!("{}?{}", self.base, encoded)
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for ListRequest {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        // The router strips a trailing slash before routing; links keep the
+        // address the client used.
+        let uri = parts
+            .extensions
+            .get::<OriginalUri>()
+            .map(|original| original.0.clone())
+            .unwrap_or_else(|| parts.uri.clone());
+        let host = parts
+            .headers
+            .get(HOST)
+            .and_then(|host| host.to_str().ok())
+            .or_else(|| uri.authority().map(|authority| authority.as_str()))
+            .unwrap_or("localhost");
+        let query = form_urlencoded::parse(uri.query().unwrap_or("").as_bytes())
+            .into_owned()
+            .collect();
+        Ok(ListRequest::new(format!("http://{host}{}", uri.path()), query))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(query: &str) -> ListRequest {
+        let query = form_urlencoded::parse(query.as_bytes()).into_owned().collect();
+        ListRequest::new("http://h/api/x/".into(), query)
+    }
+
+    #[test]
+    fn links_follow_compat() {
+        let first = request("limit=10&search=a b");
+        let page = first.page(25, Vec::<()>::new());
+        assert_eq!(page.next.as_deref(), Some("http://h/api/x/?search=a+b&limit=10&offset=10"));
+        assert_eq!(page.previous, None);
+
+        let middle = request("limit=10&offset=10").page(25, Vec::<()>::new());
+        assert_eq!(middle.previous.as_deref(), Some("http://h/api/x/?limit=10"));
+        let last = request("limit=10&offset=20").page(25, Vec::<()>::new());
+        assert_eq!(last.next, None);
+        assert_eq!(last.previous.as_deref(), Some("http://h/api/x/?limit=10&offset=10"));
+    }
+
+    #[test]
+    fn bad_paging_values_fall_back() {
+        for (query, limit, offset) in [
+            ("limit=0&offset=-5", DEFAULT_LIMIT, 0),
+            ("limit=abc&offset=x", DEFAULT_LIMIT, 0),
+            ("limit=-3&offset=7", DEFAULT_LIMIT, 7),
+            ("limit=1000000", 1_000_000, 0),
+        ] {
+            let parsed = request(query);
+            assert_eq!((parsed.limit, parsed.offset), (limit, offset), "{query}");
+        }
+    }
+}

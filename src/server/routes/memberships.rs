@@ -1,0 +1,73 @@
+//! `/api/organizations/:organization_id/roles/:role_id/role_memberships`
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+
+use super::scope::{ORGANIZATION_READ, ORGANIZATION_WRITE};
+use crate::api::{Page, RoleMembership};
+use crate::server::AppState;
+use crate::server::auth::{Access, Caller, PathParams};
+use crate::server::body::JsonObject;
+use crate::server::error::{ApiError, ApiResult};
+use crate::server::fields;
+use crate::server::paging::ListRequest;
+use crate::server::store::memberships;
+
+pub async fn list(
+    State(app): State<AppState>,
+    caller: Caller,
+    PathParams((organization, role)): PathParams<(String, String)>,
+    request: ListRequest,
+) -> ApiResult<Json<Page<RoleMembership>>> {
+    caller.require(ORGANIZATION_READ)?;
+    let organization = caller.organization(&app.db, &organization, Access::Member).await?;
+    let (limit, offset) = (request.limit, request.offset);
+    let (count, rows) = app
+        .db
+        .read(move |connection| {
+            memberships::require_role(connection, &organization, &role)?;
+            memberships::list(connection, &role, limit, offset)
+        })
+        .await?;
+    Ok(Json(request.page(count, rows)))
+}
+
+pub async fn create(
+    State(app): State<AppState>,
+    caller: Caller,
+    PathParams((organization, role)): PathParams<(String, String)>,
+    JsonObject(body): JsonObject,
+) -> ApiResult<(StatusCode, Json<RoleMembership>)> {
+    caller.require(ORGANIZATION_WRITE)?;
+    let organization = caller.organization(&app.db, &organization, Access::Admin).await?;
+    let user_uuid = fields::string(&body, "user_uuid")?.required("user_uuid")?;
+    let user_uuid = uuid::Uuid::parse_str(&user_uuid)
+        .map_err(|_| ApiError::validation("invalid", "Must be a valid UUID.").on("user_uuid"))?
+        .hyphenated()
+        .to_string();
+    let membership = app
+        .db
+        .write(move |tx| {
+            memberships::require_role(tx, &organization, &role)?;
+            memberships::create(tx, &organization, &role, &user_uuid)
+        })
+        .await?;
+    Ok((StatusCode::CREATED, Json(membership)))
+}
+
+pub async fn delete(
+    State(app): State<AppState>,
+    caller: Caller,
+    PathParams((organization, role, id)): PathParams<(String, String, String)>,
+) -> ApiResult<StatusCode> {
+    caller.require(ORGANIZATION_WRITE)?;
+    let organization = caller.organization(&app.db, &organization, Access::Admin).await?;
+    app.db
+        .write(move |tx| {
+            memberships::require_role(tx, &organization, &role)?;
+            memberships::delete(tx, &role, &id)
+        })
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -1,0 +1,103 @@
+//! The read-only endpoints the console uses for pickers (compat.md).
+
+use axum::Json;
+use axum::extract::State;
+
+use super::scope::{DASHBOARD_READ, INSIGHT_READ, ORGANIZATION_MEMBER_READ, ORGANIZATION_READ, PROJECT_READ};
+use crate::api::{NamedItem, Organization, OrganizationMember, Page, PersonalApiKey, Project};
+use crate::server::AppState;
+use crate::server::auth::{Access, Caller, PathParams};
+use crate::server::error::ApiResult;
+use crate::server::paging::ListRequest;
+use crate::server::store::directory::{self, Catalog};
+use crate::server::store::keys;
+
+pub async fn organizations(
+    State(app): State<AppState>,
+    caller: Caller,
+    request: ListRequest,
+) -> ApiResult<Json<Page<Organization>>> {
+    caller.require(ORGANIZATION_READ)?;
+    let (user_id, limit, offset) = (caller.key.user_id, request.limit, request.offset);
+    let (count, rows) = app
+        .db
+        .read(move |connection| directory::organizations(connection, user_id, limit, offset))
+        .await?;
+    Ok(Json(request.page(count, rows)))
+}
+
+pub async fn projects(
+    State(app): State<AppState>,
+    caller: Caller,
+    request: ListRequest,
+) -> ApiResult<Json<Page<Project>>> {
+    caller.require(PROJECT_READ)?;
+    let (user_id, limit, offset) = (caller.key.user_id, request.limit, request.offset);
+    let teams = caller.key.scoped_teams.clone();
+    let (count, rows) = app
+        .db
+        .read(move |connection| directory::projects(connection, user_id, &teams, limit, offset))
+        .await?;
+    Ok(Json(request.page(count, rows)))
+}
+
+pub async fn members(
+    State(app): State<AppState>,
+    caller: Caller,
+    PathParams(organization): PathParams<String>,
+    request: ListRequest,
+) -> ApiResult<Json<Page<OrganizationMember>>> {
+    caller.require(ORGANIZATION_MEMBER_READ)?;
+    let organization = caller.organization(&app.db, &organization, Access::Member).await?;
+    let (limit, offset) = (request.limit, request.offset);
+    let (count, rows) = app
+        .db
+        .read(move |connection| directory::members(connection, &organization, limit, offset))
+        .await?;
+    Ok(Json(request.page(count, rows)))
+}
+
+async fn catalog(
+    app: AppState,
+    caller: Caller,
+    project: String,
+    request: ListRequest,
+    catalog: Catalog,
+) -> ApiResult<Json<Page<NamedItem>>> {
+    caller.require(match catalog {
+        Catalog::Dashboards => DASHBOARD_READ,
+        Catalog::Insights => INSIGHT_READ,
+    })?;
+    let project = caller.project(&app.db, &project).await?;
+    let (limit, offset) = (request.limit, request.offset);
+    let (count, rows) = app
+        .db
+        .read(move |connection| directory::catalog(connection, catalog, project, limit, offset))
+        .await?;
+    Ok(Json(request.page(count, rows)))
+}
+
+pub async fn dashboards(
+    State(app): State<AppState>,
+    caller: Caller,
+    PathParams(project): PathParams<String>,
+    request: ListRequest,
+) -> ApiResult<Json<Page<NamedItem>>> {
+    catalog(app, caller, project, request, Catalog::Dashboards).await
+}
+
+pub async fn insights(
+    State(app): State<AppState>,
+    caller: Caller,
+    PathParams(project): PathParams<String>,
+    request: ListRequest,
+) -> ApiResult<Json<Page<NamedItem>>> {
+    catalog(app, caller, project, request, Catalog::Insights).await
+}
+
+/// The calling key; needs no scope.
+pub async fn current_key(State(app): State<AppState>, caller: Caller) -> ApiResult<Json<PersonalApiKey>> {
+    let id = caller.key.id.clone();
+    let key = app.db.read(move |connection| keys::describe(connection, &id)).await?;
+    Ok(Json(key))
+}

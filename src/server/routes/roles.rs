@@ -1,0 +1,117 @@
+//! `/api/organizations/:organization_id/roles`
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde_json::{Map, Value};
+
+use super::scope::{ORGANIZATION_READ, ORGANIZATION_WRITE};
+use crate::api::models::access_level;
+use crate::api::{Page, Role};
+use crate::server::AppState;
+use crate::server::auth::{Access, Caller, PathParams};
+use crate::server::body::JsonObject;
+use crate::server::error::{ApiError, ApiResult};
+use crate::server::fields::{self, Field};
+use crate::server::paging::ListRequest;
+use crate::server::store::roles;
+
+const NAME_MAX: usize = 200;
+
+pub async fn list(
+    State(app): State<AppState>,
+    caller: Caller,
+    PathParams(organization): PathParams<String>,
+    request: ListRequest,
+) -> ApiResult<Json<Page<Role>>> {
+    caller.require(ORGANIZATION_READ)?;
+    let organization = caller.organization(&app.db, &organization, Access::Member).await?;
+    let (limit, offset) = (request.limit, request.offset);
+    let (count, rows) = app
+        .db
+        .read(move |connection| roles::list(connection, &organization, limit, offset))
+        .await?;
+    Ok(Json(request.page(count, rows)))
+}
+
+pub async fn retrieve(
+    State(app): State<AppState>,
+    caller: Caller,
+    PathParams((organization, id)): PathParams<(String, String)>,
+) -> ApiResult<Json<Role>> {
+    caller.require(ORGANIZATION_READ)?;
+    let organization = caller.organization(&app.db, &organization, Access::Member).await?;
+    let role = app.db.read(move |connection| roles::get(connection, &organization, &id)).await?;
+    Ok(Json(role))
+}
+
+pub async fn create(
+    State(app): State<AppState>,
+    caller: Caller,
+    PathParams(organization): PathParams<String>,
+    JsonObject(body): JsonObject,
+) -> ApiResult<(StatusCode, Json<Role>)> {
+    caller.require(ORGANIZATION_WRITE)?;
+    let organization = caller.organization(&app.db, &organization, Access::Admin).await?;
+    let name = name(&body)?.required("name")?;
+    let level = access_level(&body)?.unwrap_or(access_level::DEFAULT);
+    let user_id = caller.key.user_id;
+    let role = app
+        .db
+        .write(move |tx| roles::create(tx, &organization, user_id, &name, level))
+        .await?;
+    Ok((StatusCode::CREATED, Json(role)))
+}
+
+pub async fn update(
+    State(app): State<AppState>,
+    caller: Caller,
+    PathParams((organization, id)): PathParams<(String, String)>,
+    JsonObject(body): JsonObject,
+) -> ApiResult<Json<Role>> {
+    caller.require(ORGANIZATION_WRITE)?;
+    let organization = caller.organization(&app.db, &organization, Access::Admin).await?;
+    let name = name(&body)?.not_null("name")?;
+    let level = access_level(&body)?;
+    let role = app
+        .db
+        .write(move |tx| roles::update(tx, &organization, &id, name.as_deref(), level))
+        .await?;
+    Ok(Json(role))
+}
+
+pub async fn delete(
+    State(app): State<AppState>,
+    caller: Caller,
+    PathParams((organization, id)): PathParams<(String, String)>,
+) -> ApiResult<StatusCode> {
+    caller.require(ORGANIZATION_WRITE)?;
+    let organization = caller.organization(&app.db, &organization, Access::Admin).await?;
+    app.db.write(move |tx| roles::delete(tx, &organization, &id)).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+fn name(body: &Map<String, Value>) -> ApiResult<Field<String>> {
+    fields::checked_string(body, "name", Some(NAME_MAX), false)
+}
+
+/// `feature_flags_access_level`: 21 or 37; anything else is not a valid choice.
+fn access_level(body: &Map<String, Value>) -> ApiResult<Option<i64>> {
+    const FIELD: &str = "feature_flags_access_level";
+    let not_a_choice = |text: String| {
+        ApiError::validation("invalid_choice", format!("\"{text}\" is not a valid choice.")).on(FIELD)
+    };
+    match fields::integer(body, FIELD) {
+        Ok(field) => match field.not_null(FIELD)? {
+            Some(level) if !access_level::is_valid(level) => Err(not_a_choice(level.to_string())),
+            level => Ok(level),
+        },
+        Err(_) => {
+            let raw = body.get(FIELD).map(|value| match value {
+                Value::String(text) => text.clone(),
+                other => other.to_string(),
+            });
+            Err(not_a_choice(raw.unwrap_or_default()))
+        }
+    }
+}

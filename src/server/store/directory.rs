@@ -1,0 +1,208 @@
+//! Organizations, projects, users and their memberships, dashboards and
+//! insights: what access checks and the picker endpoints read.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::rows::{count_at, MEMBER_COLUMN_COUNT, member_at, member_columns, parse_stamp, sql_int};
+use crate::api::{NamedItem, Organization, OrganizationMember, Project};
+use crate::server::error::ApiResult;
+
+/// The organization and project that `@current` means for a user.
+pub fn current_context(connection: &Connection, user_id: i64) -> ApiResult<(Option<String>, Option<i64>)> {
+    let mut statement = connection
+        .prepare_cached("SELECT current_organization_id, current_project_id FROM users WHERE id = ?1")?;
+    Ok(statement
+        .query_row([user_id], |row| Ok((row.get(0)?, row.get(1)?)))
+        .optional()?
+        .unwrap_or((None, None)))
+}
+
+pub fn organization_exists(connection: &Connection, organization_id: &str) -> ApiResult<bool> {
+    let mut statement = connection.prepare_cached("SELECT 1 FROM organizations WHERE id = ?1")?;
+    Ok(statement.exists([organization_id])?)
+}
+
+/// The user's level in the organization, when an active member.
+pub fn member_level(connection: &Connection, organization_id: &str, user_id: i64) -> ApiResult<Option<i64>> {
+    let mut statement = connection.prepare_cached(
+        "SELECT m.level FROM organization_members m JOIN users u ON u.id = m.user_id
+         WHERE m.organization_id = ?1 AND m.user_id = ?2 AND u.is_active = 1",
+    )?;
+    Ok(statement
+        .query_row(params![organization_id, user_id], |row| row.get(0))
+        .optional()?)
+}
+
+/// The organization a project belongs to, when the project exists.
+pub fn project_organization(connection: &Connection, project_id: i64) -> ApiResult<Option<String>> {
+    let mut statement = connection.prepare_cached("SELECT organization_id FROM projects WHERE id = ?1")?;
+    Ok(statement.query_row([project_id], |row| row.get(0)).optional()?)
+}
+
+/// The organization member of an active user, found by the user's UUID:
+/// `(member id, user id)`.
+pub fn member_by_user_uuid(
+    connection: &Connection,
+    organization_id: &str,
+    user_uuid: &str,
+) -> ApiResult<Option<(String, i64)>> {
+    let mut statement = connection.prepare_cached(
+        "SELECT m.id, u.id FROM organization_members m JOIN users u ON u.id = m.user_id
+         WHERE m.organization_id = ?1 AND u.uuid = ?2 AND u.is_active = 1",
+    )?;
+    Ok(statement
+        .query_row(params![organization_id, user_uuid], |row| Ok((row.get(0)?, row.get(1)?)))
+        .optional()?)
+}
+
+/// The organizations the user belongs to, oldest first.
+pub fn organizations(connection: &Connection, user_id: i64, limit: u64, offset: u64) -> ApiResult<(u64, Vec<Organization>)> {
+    let count = connection
+        .prepare_cached("SELECT COUNT(*) FROM organization_members WHERE user_id = ?1")?
+        .query_row([user_id], count_at)?;
+    let mut statement = connection.prepare_cached(
+        "SELECT o.id, o.name, o.slug, o.created_at, m.level
+         FROM organizations o JOIN organization_members m ON m.organization_id = o.id
+         WHERE m.user_id = ?1 ORDER BY o.created_at, o.id LIMIT ?2 OFFSET ?3",
+    )?;
+    let rows = statement
+        .query_map(params![user_id, sql_int(limit), sql_int(offset)], |row| {
+            Ok(Organization {
+                id: row.get(0)?,
+                name: row.get(1)?,
+                slug: row.get(2)?,
+                created_at: parse_stamp(row.get(3)?),
+                membership_level: row.get(4)?,
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    Ok((count, rows))
+}
+
+/// The projects of every organization the user belongs to, restricted to
+/// `scoped_teams` when the key is scoped.
+pub fn projects(
+    connection: &Connection,
+    user_id: i64,
+    scoped_teams: &[i64],
+    limit: u64,
+    offset: u64,
+) -> ApiResult<(u64, Vec<Project>)> {
+    let scope = serde_json::to_string(scoped_teams).unwrap_or_else(|_| "[]".into());
+    let filter = "FROM projects p JOIN organization_members m ON m.organization_id = p.organization_id
+                  WHERE m.user_id = ?1
+                    AND (json_array_length(?2) = 0 OR p.id IN (SELECT value FROM json_each(?2)))";
+    let count = connection
+        .prepare_cached(&format!("SELECT COUNT(*) {filter}"))?
+        .query_row(params![user_id, scope], count_at)?;
+    let mut statement = connection.prepare_cached(&format!(
+        "SELECT p.id, p.organization_id, p.name, p.created_at {filter} ORDER BY p.id LIMIT ?3 OFFSET ?4"
+    ))?;
+    let rows = statement
+        .query_map(params![user_id, scope, sql_int(limit), sql_int(offset)], |row| {
+            Ok(Project {
+                id: row.get(0)?,
+                organization: row.get(1)?,
+                name: row.get(2)?,
+                created_at: parse_stamp(row.get(3)?),
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    Ok((count, rows))
+}
+
+/// The organization's members, by joining time.
+pub fn members(
+    connection: &Connection,
+    organization_id: &str,
+    limit: u64,
+    offset: u64,
+) -> ApiResult<(u64, Vec<OrganizationMember>)> {
+    let count = connection
+        .prepare_cached("SELECT COUNT(*) FROM organization_members WHERE organization_id = ?1")?
+        .query_row([organization_id], count_at)?;
+    let mut statement = connection.prepare_cached(&format!(
+        "SELECT {} FROM organization_members m JOIN users mu ON mu.id = m.user_id
+         WHERE m.organization_id = ?1 ORDER BY m.joined_at, m.id LIMIT ?2 OFFSET ?3",
+        member_columns()
+    ))?;
+    debug_assert_eq!(statement.column_count(), MEMBER_COLUMN_COUNT);
+    let rows = statement
+        .query_map(params![organization_id, sql_int(limit), sql_int(offset)], |row| member_at(row, 0))?
+        .collect::<Result<_, _>>()?;
+    Ok((count, rows))
+}
+
+/// Dashboards or insights of a project: the tables share their shape.
+#[derive(Debug, Clone, Copy)]
+pub enum Catalog {
+    Dashboards,
+    Insights,
+}
+
+impl Catalog {
+    fn table(self) -> &'static str {
+        match self {
+            Catalog::Dashboards => "dashboards",
+            Catalog::Insights => "insights",
+        }
+    }
+}
+
+pub fn catalog(
+    connection: &Connection,
+    catalog: Catalog,
+    project_id: i64,
+    limit: u64,
+    offset: u64,
+) -> ApiResult<(u64, Vec<NamedItem>)> {
+    let table = catalog.table();
+    let count = connection
+        .prepare_cached(&format!("SELECT COUNT(*) FROM {table} WHERE project_id = ?1"))?
+        .query_row([project_id], count_at)?;
+    let mut statement = connection.prepare_cached(&format!(
+        "SELECT id, name FROM {table} WHERE project_id = ?1 ORDER BY id LIMIT ?2 OFFSET ?3"
+    ))?;
+    let rows = statement
+        .query_map(params![project_id, sql_int(limit), sql_int(offset)], |row| {
+            Ok(NamedItem {
+                id: row.get(0)?,
+                name: row.get(1)?,
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    Ok((count, rows))
+}
+
+/// Whether the project holds a dashboard or insight with this id.
+pub fn catalog_has(connection: &Connection, catalog: Catalog, project_id: i64, id: i64) -> ApiResult<bool> {
+    let mut statement = connection.prepare_cached(&format!(
+        "SELECT 1 FROM {} WHERE id = ?1 AND project_id = ?2",
+        catalog.table()
+    ))?;
+    Ok(statement.exists(params![id, project_id])?)
+}
+
+/// The user with this e-mail address.
+pub fn user_by_email(connection: &Connection, email: &str) -> ApiResult<Option<i64>> {
+    let mut statement = connection.prepare_cached("SELECT id FROM users WHERE email = ?1")?;
+    Ok(statement.query_row([email], |row| row.get(0)).optional()?)
+}
+
+/// The owner of the oldest organization: who `keys create` mints for by default.
+pub fn first_owner(connection: &Connection) -> ApiResult<Option<i64>> {
+    let mut statement = connection.prepare_cached(
+        "SELECT m.user_id FROM organization_members m JOIN organizations o ON o.id = m.organization_id
+         WHERE m.level = 15 ORDER BY o.created_at, o.id, m.joined_at LIMIT 1",
+    )?;
+    Ok(statement.query_row([], |row| row.get(0)).optional()?)
+}
+
+/// The oldest organization and its first project, for the ready line.
+pub fn first_organization_and_project(connection: &Connection) -> ApiResult<Option<(String, Option<i64>)>> {
+    let mut statement = connection.prepare_cached(
+        "SELECT o.id, (SELECT MIN(p.id) FROM projects p WHERE p.organization_id = o.id)
+         FROM organizations o ORDER BY o.created_at, o.id LIMIT 1",
+    )?;
+    Ok(statement.query_row([], |row| Ok((row.get(0)?, row.get(1)?))).optional()?)
+}

@@ -1,0 +1,71 @@
+//! Role memberships: which organization members hold a role.
+
+use chrono::Utc;
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::directory::member_by_user_uuid;
+use super::rows::{count_at, membership_at, membership_select, sql_int, stamp};
+use crate::api::RoleMembership;
+use crate::server::error::{ApiError, ApiResult};
+
+/// 404 unless the organization has this role.
+pub fn require_role(connection: &Connection, organization_id: &str, role_id: &str) -> ApiResult<()> {
+    let mut statement = connection.prepare_cached("SELECT 1 FROM roles WHERE organization_id = ?1 AND id = ?2")?;
+    if statement.exists(params![organization_id, role_id])? {
+        Ok(())
+    } else {
+        Err(ApiError::not_found())
+    }
+}
+
+pub fn list(connection: &Connection, role_id: &str, limit: u64, offset: u64) -> ApiResult<(u64, Vec<RoleMembership>)> {
+    let count = connection
+        .prepare_cached("SELECT COUNT(*) FROM role_memberships WHERE role_id = ?1")?
+        .query_row([role_id], count_at)?;
+    let mut statement = connection.prepare_cached(&format!(
+        "{} WHERE rm.role_id = ?1 ORDER BY rm.joined_at, rm.id LIMIT ?2 OFFSET ?3",
+        membership_select()
+    ))?;
+    let rows = statement
+        .query_map(params![role_id, sql_int(limit), sql_int(offset)], membership_at)?
+        .collect::<Result<_, _>>()?;
+    Ok((count, rows))
+}
+
+fn get(connection: &Connection, id: &str) -> ApiResult<RoleMembership> {
+    let mut statement = connection.prepare_cached(&format!("{} WHERE rm.id = ?1", membership_select()))?;
+    statement
+        .query_row([id], membership_at)
+        .optional()?
+        .ok_or_else(ApiError::not_found)
+}
+
+/// Assigns the user with `user_uuid` to the role.
+pub fn create(connection: &Connection, organization_id: &str, role_id: &str, user_uuid: &str) -> ApiResult<RoleMembership> {
+    let Some((member_id, user_id)) = member_by_user_uuid(connection, organization_id, user_uuid)? else {
+        return Err(ApiError::validation("invalid_input", "User does not exist."));
+    };
+    let mut duplicate = connection.prepare_cached("SELECT 1 FROM role_memberships WHERE role_id = ?1 AND user_id = ?2")?;
+    if duplicate.exists(params![role_id, user_id])? {
+        return Err(ApiError::validation("invalid_input", "User is already part of the role."));
+    }
+    let id = uuid::Uuid::now_v7().to_string();
+    let now = stamp(&Utc::now());
+    connection.execute(
+        "INSERT INTO role_memberships (id, role_id, organization_member_id, user_id, joined_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
+        params![id, role_id, member_id, user_id, now],
+    )?;
+    get(connection, &id)
+}
+
+pub fn delete(connection: &Connection, role_id: &str, id: &str) -> ApiResult<()> {
+    let deleted = connection.execute(
+        "DELETE FROM role_memberships WHERE role_id = ?1 AND id = ?2",
+        params![role_id, id],
+    )?;
+    if deleted == 0 {
+        return Err(ApiError::not_found());
+    }
+    Ok(())
+}

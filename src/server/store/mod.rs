@@ -1,0 +1,218 @@
+//! SQLite storage of the reference server.
+//!
+//! One file in WAL mode with foreign keys on and a versioned schema. Writes go
+//! through a single writer connection, each in an immediate transaction with
+//! `synchronous = FULL`, so an acknowledged write survives the process being
+//! killed at any moment. Reads use a small pool of reader connections that
+//! WAL lets run beside the writer. All database work runs on tokio's blocking
+//! threads, never on the async workers.
+
+pub mod directory;
+pub mod keys;
+pub mod memberships;
+pub mod roles;
+pub(crate) mod rows;
+mod schema;
+pub mod subscriptions;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
+
+use super::error::{ApiError, ApiResult};
+
+/// How many reader connections serve requests at once.
+const READERS: usize = 4;
+
+/// Cached `COUNT(*)` results kept at most, per data generation.
+const COUNT_CACHE_LIMIT: usize = 256;
+
+/// The store, shared by every request handler.
+#[derive(Clone)]
+pub struct Db {
+    inner: Arc<Store>,
+}
+
+struct Store {
+    writer: Mutex<Connection>,
+    readers: Pool,
+    /// Bumped by every write; cached counts of an older generation are stale.
+    generation: AtomicU64,
+    counts: Mutex<CountCache>,
+}
+
+#[derive(Default)]
+struct CountCache {
+    generation: u64,
+    entries: HashMap<String, u64>,
+}
+
+impl Db {
+    /// Opens (creating when needed) and migrates the database at `path`.
+    pub fn open(path: &Path) -> anyhow::Result<Db> {
+        let mut writer = open_connection(path)?;
+        schema::migrate(&mut writer)?;
+        let readers = (0..READERS)
+            .map(|_| open_connection(path))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        Ok(Db {
+            inner: Arc::new(Store {
+                writer: Mutex::new(writer),
+                readers: Pool::new(readers),
+                generation: AtomicU64::new(0),
+                counts: Mutex::new(CountCache::default()),
+            }),
+        })
+    }
+
+    /// Runs `work` on a reader connection, off the async workers.
+    pub async fn read<T, F>(&self, work: F) -> ApiResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> ApiResult<T> + Send + 'static,
+    {
+        let store = self.inner.clone();
+        blocking(move || {
+            let connection = store.readers.take();
+            work(&connection)
+        })
+        .await
+    }
+
+    /// Runs `work` in one immediate transaction on the writer connection and
+    /// commits when it succeeds; an error rolls everything back.
+    pub async fn write<T, F>(&self, work: F) -> ApiResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Transaction) -> ApiResult<T> + Send + 'static,
+    {
+        let db = self.clone();
+        blocking(move || db.write_now(work)).await
+    }
+
+    /// The blocking form of [`Db::write`], for start-up work and tools.
+    pub fn write_now<T>(&self, work: impl FnOnce(&Transaction) -> ApiResult<T>) -> ApiResult<T> {
+        let mut connection = lock(&self.inner.writer);
+        let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let value = work(&transaction)?;
+        transaction.commit()?;
+        self.inner.generation.fetch_add(1, Ordering::Release);
+        Ok(value)
+    }
+
+    /// The blocking form of [`Db::read`].
+    pub fn read_now<T>(&self, work: impl FnOnce(&Connection) -> ApiResult<T>) -> ApiResult<T> {
+        let connection = self.inner.readers.take();
+        work(&connection)
+    }
+
+    /// A row count, computed by `count` unless this generation of the data
+    /// already answered the same `key`. Counting 100,000 rows costs about a
+    /// millisecond, which would otherwise dominate every list request.
+    pub fn cached_count(&self, key: String, count: impl FnOnce() -> ApiResult<u64>) -> ApiResult<u64> {
+        let generation = self.inner.generation.load(Ordering::Acquire);
+        {
+            let mut cache = lock(&self.inner.counts);
+            if cache.generation != generation {
+                cache.generation = generation;
+                cache.entries.clear();
+            }
+            if let Some(&known) = cache.entries.get(&key) {
+                return Ok(known);
+            }
+        }
+        let value = count()?;
+        let mut cache = lock(&self.inner.counts);
+        if cache.generation == generation {
+            if cache.entries.len() >= COUNT_CACHE_LIMIT {
+                cache.entries.clear();
+            }
+            cache.entries.insert(key, value);
+        }
+        Ok(value)
+    }
+}
+
+/// Runs blocking database work on tokio's blocking pool.
+async fn blocking<T: Send + 'static>(work: impl FnOnce() -> ApiResult<T> + Send + 'static) -> ApiResult<T> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .unwrap_or_else(|join_error| Err(ApiError::internal(format!("database task failed: {join_error}"))))
+}
+
+fn open_connection(path: &Path) -> anyhow::Result<Connection> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+        | OpenFlags::SQLITE_OPEN_CREATE
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        | OpenFlags::SQLITE_OPEN_URI;
+    let connection = Connection::open_with_flags(path, flags)?;
+    connection.busy_timeout(Duration::from_secs(5))?;
+    connection.pragma_update(None, "journal_mode", "WAL")?;
+    connection.pragma_update(None, "synchronous", "FULL")?;
+    connection.pragma_update(None, "foreign_keys", "ON")?;
+    connection.set_prepared_statement_cache_capacity(64);
+    Ok(connection)
+}
+
+/// Locks a mutex, carrying on after a panic elsewhere: the data behind these
+/// locks (connections, a cache) stays valid whatever a panicking holder did.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A fixed set of reader connections handed out one at a time.
+struct Pool {
+    idle: Mutex<Vec<Connection>>,
+    returned: Condvar,
+}
+
+impl Pool {
+    fn new(connections: Vec<Connection>) -> Self {
+        Pool {
+            idle: Mutex::new(connections),
+            returned: Condvar::new(),
+        }
+    }
+
+    /// Waits for an idle connection.
+    fn take(&self) -> Pooled<'_> {
+        let mut idle = lock(&self.idle);
+        loop {
+            if let Some(connection) = idle.pop() {
+                return Pooled {
+                    pool: self,
+                    connection: Some(connection),
+                };
+            }
+            idle = self.returned.wait(idle).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+}
+
+/// A connection on loan from the pool; it goes back when dropped.
+struct Pooled<'a> {
+    pool: &'a Pool,
+    connection: Option<Connection>,
+}
+
+impl std::ops::Deref for Pooled<'_> {
+    type Target = Connection;
+
+    fn deref(&self) -> &Connection {
+        // The connection is taken out only in `drop`, so it is here until then.
+        self.connection.as_ref().unwrap_or_else(|| unreachable!("connection returned before drop"))
+    }
+}
+
+impl Drop for Pooled<'_> {
+    fn drop(&mut self) {
+        if let Some(connection) = self.connection.take() {
+            lock(&self.pool.idle).push(connection);
+            self.pool.returned.notify_one();
+        }
+    }
+}

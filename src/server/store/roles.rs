@@ -1,0 +1,150 @@
+//! Roles of an organization, ordered by creation time.
+
+use chrono::Utc;
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use super::rows::{count_at, membership_at, membership_select, parse_stamp, sql_int, stamp, user_at, user_columns};
+use crate::api::{ListOrText, Role, RoleMembership};
+use crate::server::error::{ApiError, ApiResult};
+
+fn role_select() -> String {
+    format!(
+        "SELECT r.id, r.name, r.feature_flags_access_level, r.created_at, {}
+         FROM roles r LEFT JOIN users cu ON cu.id = r.created_by",
+        user_columns("cu")
+    )
+}
+
+fn role_at(row: &Row) -> rusqlite::Result<Role> {
+    Ok(Role {
+        id: row.get(0)?,
+        name: row.get(1)?,
+        feature_flags_access_level: row.get(2)?,
+        created_at: parse_stamp(row.get(3)?),
+        created_by: user_at(row, 4)?,
+        members: Some(ListOrText::List(Vec::new())),
+        // The reference server has no feature flags to associate.
+        associated_flags: Some(ListOrText::List(Vec::new())),
+    })
+}
+
+/// Fills in the members of each role with one query.
+fn attach_members(connection: &Connection, roles: &mut [Role]) -> ApiResult<()> {
+    if roles.is_empty() {
+        return Ok(());
+    }
+    let ids: Vec<&str> = roles.iter().map(|role| role.id.as_str()).collect();
+    let ids = serde_json::to_string(&ids).map_err(ApiError::internal)?;
+    let mut statement = connection.prepare_cached(&format!(
+        "{} WHERE rm.role_id IN (SELECT value FROM json_each(?1)) ORDER BY rm.joined_at, rm.id",
+        membership_select()
+    ))?;
+    let memberships: Vec<RoleMembership> = statement
+        .query_map([ids], membership_at)?
+        .collect::<Result<_, _>>()?;
+    for role in roles.iter_mut() {
+        let members = memberships.iter().filter(|m| m.role_id == role.id).cloned().collect();
+        role.members = Some(ListOrText::List(members));
+    }
+    Ok(())
+}
+
+pub fn list(connection: &Connection, organization_id: &str, limit: u64, offset: u64) -> ApiResult<(u64, Vec<Role>)> {
+    let count = connection
+        .prepare_cached("SELECT COUNT(*) FROM roles WHERE organization_id = ?1")?
+        .query_row([organization_id], count_at)?;
+    let mut statement = connection.prepare_cached(&format!(
+        "{} WHERE r.organization_id = ?1 ORDER BY r.created_at, r.id LIMIT ?2 OFFSET ?3",
+        role_select()
+    ))?;
+    let mut roles: Vec<Role> = statement
+        .query_map(params![organization_id, sql_int(limit), sql_int(offset)], role_at)?
+        .collect::<Result<_, _>>()?;
+    attach_members(connection, &mut roles)?;
+    Ok((count, roles))
+}
+
+/// The role, or 404 when the organization has no role with this id.
+pub fn get(connection: &Connection, organization_id: &str, id: &str) -> ApiResult<Role> {
+    let mut statement = connection.prepare_cached(&format!(
+        "{} WHERE r.organization_id = ?1 AND r.id = ?2",
+        role_select()
+    ))?;
+    let role = statement
+        .query_row(params![organization_id, id], role_at)
+        .optional()?
+        .ok_or_else(ApiError::not_found)?;
+    let mut roles = [role];
+    attach_members(connection, &mut roles)?;
+    let [role] = roles;
+    Ok(role)
+}
+
+/// Names are unique within an organization, compared case-insensitively;
+/// a role may keep its own name in another capitalisation.
+fn check_unique(connection: &Connection, organization_id: &str, name: &str, except: &str) -> ApiResult<()> {
+    let mut statement = connection
+        .prepare_cached("SELECT 1 FROM roles WHERE organization_id = ?1 AND name_key = ?2 AND id != ?3")?;
+    if statement.exists(params![organization_id, name_key(name), except])? {
+        return Err(ApiError::validation("unique", "There is already a role with this name.").on("name"));
+    }
+    Ok(())
+}
+
+fn name_key(name: &str) -> String {
+    name.to_lowercase()
+}
+
+pub fn create(
+    connection: &Connection,
+    organization_id: &str,
+    created_by: i64,
+    name: &str,
+    access_level: i64,
+) -> ApiResult<Role> {
+    check_unique(connection, organization_id, name, "")?;
+    let id = uuid::Uuid::now_v7().to_string();
+    connection.execute(
+        "INSERT INTO roles (id, organization_id, name, name_key, feature_flags_access_level, created_at, created_by)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![id, organization_id, name, name_key(name), access_level, stamp(&Utc::now()), created_by],
+    )?;
+    get(connection, organization_id, &id)
+}
+
+pub fn update(
+    connection: &Connection,
+    organization_id: &str,
+    id: &str,
+    name: Option<&str>,
+    access_level: Option<i64>,
+) -> ApiResult<Role> {
+    // 404 before any validation of the new values.
+    get(connection, organization_id, id)?;
+    if let Some(name) = name {
+        check_unique(connection, organization_id, name, id)?;
+        connection.execute(
+            "UPDATE roles SET name = ?1, name_key = ?2 WHERE id = ?3",
+            params![name, name_key(name), id],
+        )?;
+    }
+    if let Some(level) = access_level {
+        connection.execute(
+            "UPDATE roles SET feature_flags_access_level = ?1 WHERE id = ?2",
+            params![level, id],
+        )?;
+    }
+    get(connection, organization_id, id)
+}
+
+/// Deletes the role; its memberships go with it (foreign-key cascade).
+pub fn delete(connection: &Connection, organization_id: &str, id: &str) -> ApiResult<()> {
+    let deleted = connection.execute(
+        "DELETE FROM roles WHERE organization_id = ?1 AND id = ?2",
+        params![organization_id, id],
+    )?;
+    if deleted == 0 {
+        return Err(ApiError::not_found());
+    }
+    Ok(())
+}

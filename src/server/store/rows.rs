@@ -1,0 +1,104 @@
+//! Reading rows into the API models, and the stored form of timestamps.
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use rusqlite::Row;
+use serde_json::{Map, Value};
+
+use crate::api::{OrganizationMember, RoleMembership, User};
+
+/// Timestamps are stored as fixed-width RFC 3339 text in UTC with
+/// microseconds, so that text order is time order.
+pub fn stamp(at: &DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(SecondsFormat::Micros, true)
+}
+
+pub fn parse_stamp(text: Option<String>) -> Option<DateTime<Utc>> {
+    text.and_then(|text| DateTime::parse_from_rfc3339(&text).ok())
+        .map(|at| at.with_timezone(&Utc))
+}
+
+/// The columns [`user_at`] reads, for a table alias.
+pub fn user_columns(alias: &str) -> String {
+    ["id", "uuid", "distinct_id", "first_name", "last_name", "email", "is_email_verified", "hedgehog_config"]
+        .map(|column| format!("{alias}.{column}"))
+        .join(", ")
+}
+
+pub const USER_COLUMN_COUNT: usize = 8;
+
+/// A user from the columns of [`user_columns`] starting at `first`; `None`
+/// when a left join found none.
+pub fn user_at(row: &Row, first: usize) -> rusqlite::Result<Option<User>> {
+    let Some(id) = row.get::<_, Option<i64>>(first)? else {
+        return Ok(None);
+    };
+    let hedgehog_config: Option<String> = row.get(first + 7)?;
+    Ok(Some(User {
+        id,
+        uuid: row.get(first + 1)?,
+        distinct_id: row.get(first + 2)?,
+        first_name: row.get(first + 3)?,
+        last_name: row.get(first + 4)?,
+        email: row.get(first + 5)?,
+        is_email_verified: row.get(first + 6)?,
+        hedgehog_config: hedgehog_config
+            .and_then(|text| serde_json::from_str::<Map<String, Value>>(&text).ok()),
+    }))
+}
+
+/// The columns [`member_at`] reads: the member (alias `m`) then its user (`mu`).
+pub fn member_columns() -> String {
+    format!(
+        "m.id, m.level, m.joined_at, m.updated_at, m.is_2fa_enabled, m.has_social_auth, {}",
+        user_columns("mu")
+    )
+}
+
+pub const MEMBER_COLUMN_COUNT: usize = 6 + USER_COLUMN_COUNT;
+
+pub fn member_at(row: &Row, first: usize) -> rusqlite::Result<OrganizationMember> {
+    Ok(OrganizationMember {
+        id: row.get(first)?,
+        level: row.get(first + 1)?,
+        joined_at: parse_stamp(row.get(first + 2)?),
+        updated_at: parse_stamp(row.get(first + 3)?),
+        is_2fa_enabled: row.get(first + 4)?,
+        has_social_auth: row.get(first + 5)?,
+        user: user_at(row, first + 6)?.unwrap_or_default(),
+    })
+}
+
+/// `SELECT` of role memberships with their member and user, ready for a
+/// `WHERE` clause; read each row with [`membership_at`].
+pub fn membership_select() -> String {
+    format!(
+        "SELECT rm.id, rm.role_id, rm.joined_at, rm.updated_at, {} \
+         FROM role_memberships rm \
+         JOIN organization_members m ON m.id = rm.organization_member_id \
+         JOIN users mu ON mu.id = m.user_id",
+        member_columns()
+    )
+}
+
+pub fn membership_at(row: &Row) -> rusqlite::Result<RoleMembership> {
+    let member = member_at(row, 4)?;
+    Ok(RoleMembership {
+        id: row.get(0)?,
+        role_id: row.get(1)?,
+        joined_at: parse_stamp(row.get(2)?),
+        updated_at: parse_stamp(row.get(3)?),
+        user: Some(member.user.clone()),
+        organization_member: Some(member),
+        user_uuid: None,
+    })
+}
+
+/// Converts a `u64` paging value for SQLite, which counts in `i64`.
+pub fn sql_int(value: u64) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}
+
+/// Reads a `COUNT(*)` column (SQLite counts in `i64`).
+pub fn count_at(row: &Row) -> rusqlite::Result<u64> {
+    Ok(u64::try_from(row.get::<_, i64>(0)?).unwrap_or(0))
+}

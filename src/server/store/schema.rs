@@ -1,0 +1,154 @@
+//! The versioned schema. `PRAGMA user_version` records how many migrations a
+//! file has had; each migration runs once, in its own transaction.
+
+use rusqlite::Connection;
+
+/// Migrations in order; never edit one that has shipped, add another.
+const MIGRATIONS: &[&str] = &[r#"
+CREATE TABLE organizations (
+    id          TEXT PRIMARY KEY,
+    name        TEXT NOT NULL,
+    slug        TEXT NOT NULL,
+    created_at  TEXT NOT NULL
+);
+
+CREATE TABLE projects (
+    id               INTEGER PRIMARY KEY,
+    organization_id  TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    name             TEXT NOT NULL,
+    created_at       TEXT NOT NULL
+);
+
+CREATE TABLE users (
+    id                       INTEGER PRIMARY KEY,
+    uuid                     TEXT NOT NULL UNIQUE,
+    distinct_id              TEXT NOT NULL,
+    first_name               TEXT NOT NULL,
+    last_name                TEXT NOT NULL DEFAULT '',
+    email                    TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    is_email_verified        INTEGER NOT NULL DEFAULT 1,
+    is_active                INTEGER NOT NULL DEFAULT 1,
+    hedgehog_config          TEXT,
+    current_organization_id  TEXT REFERENCES organizations(id) ON DELETE SET NULL,
+    current_project_id       INTEGER REFERENCES projects(id) ON DELETE SET NULL,
+    created_at               TEXT NOT NULL
+);
+
+CREATE TABLE organization_members (
+    id               TEXT PRIMARY KEY,
+    organization_id  TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    user_id          INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    level            INTEGER NOT NULL,
+    joined_at        TEXT NOT NULL,
+    updated_at       TEXT NOT NULL,
+    is_2fa_enabled   INTEGER NOT NULL DEFAULT 0,
+    has_social_auth  INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (organization_id, user_id)
+);
+CREATE INDEX organization_members_order ON organization_members (organization_id, joined_at, id);
+
+CREATE TABLE dashboards (
+    id          INTEGER PRIMARY KEY,
+    project_id  INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    name        TEXT NOT NULL
+);
+CREATE INDEX dashboards_project ON dashboards (project_id, id);
+
+CREATE TABLE insights (
+    id          INTEGER PRIMARY KEY,
+    project_id  INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    name        TEXT NOT NULL
+);
+CREATE INDEX insights_project ON insights (project_id, id);
+
+CREATE TABLE roles (
+    id                          TEXT PRIMARY KEY,
+    organization_id             TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    name                        TEXT NOT NULL,
+    -- the name folded for the case-insensitive uniqueness rule
+    name_key                    TEXT NOT NULL,
+    feature_flags_access_level  INTEGER NOT NULL,
+    created_at                  TEXT NOT NULL,
+    created_by                  INTEGER REFERENCES users(id) ON DELETE SET NULL
+);
+CREATE UNIQUE INDEX roles_name ON roles (organization_id, name_key);
+CREATE INDEX roles_order ON roles (organization_id, created_at, id);
+
+CREATE TABLE role_memberships (
+    id                      TEXT PRIMARY KEY,
+    role_id                 TEXT NOT NULL REFERENCES roles(id) ON DELETE CASCADE,
+    organization_member_id  TEXT NOT NULL REFERENCES organization_members(id) ON DELETE CASCADE,
+    user_id                 INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    joined_at               TEXT NOT NULL,
+    updated_at              TEXT NOT NULL,
+    UNIQUE (role_id, user_id)
+);
+CREATE INDEX role_memberships_order ON role_memberships (role_id, joined_at, id);
+CREATE INDEX role_memberships_member ON role_memberships (organization_member_id);
+
+CREATE TABLE subscriptions (
+    id                  INTEGER PRIMARY KEY,
+    project_id          INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    dashboard_id        INTEGER REFERENCES dashboards(id) ON DELETE SET NULL,
+    insight_id          INTEGER REFERENCES insights(id) ON DELETE SET NULL,
+    target_type         TEXT NOT NULL,
+    target_value        TEXT NOT NULL,
+    frequency           TEXT NOT NULL,
+    interval            INTEGER NOT NULL,
+    byweekday           TEXT,   -- JSON array of weekday names, or NULL
+    bysetpos            INTEGER,
+    count               INTEGER,
+    start_date          TEXT NOT NULL,
+    until_date          TEXT,
+    created_at          TEXT NOT NULL,
+    created_by          INTEGER REFERENCES users(id) ON DELETE SET NULL,
+    deleted             INTEGER NOT NULL DEFAULT 0,
+    title               TEXT,
+    summary             TEXT NOT NULL,
+    next_delivery_date  TEXT,
+    invite_message      TEXT
+);
+-- One index per list ordering; each expression matches the ORDER BY terms
+-- exactly (nulls last ascending, as PostgreSQL sorts), so that a page at any
+-- offset is an index-only scan in either direction.
+CREATE INDEX subscriptions_created ON subscriptions (project_id, deleted, created_at, id);
+CREATE INDEX subscriptions_next ON subscriptions
+    (project_id, deleted, ifnull(next_delivery_date, '9999'), id);
+CREATE INDEX subscriptions_title ON subscriptions
+    (project_id, deleted, (title IS NULL), title COLLATE NOCASE, id);
+CREATE INDEX subscriptions_insight ON subscriptions (insight_id);
+CREATE INDEX subscriptions_dashboard ON subscriptions (dashboard_id);
+
+CREATE TABLE personal_api_keys (
+    id                    TEXT PRIMARY KEY,
+    user_id               INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    label                 TEXT NOT NULL,
+    -- "sha256$" and the hex digest of the key; the key itself is never stored
+    secure_value          TEXT NOT NULL UNIQUE,
+    mask_value            TEXT NOT NULL,
+    scopes                TEXT NOT NULL,  -- JSON array
+    scoped_organizations  TEXT,           -- JSON array or NULL
+    scoped_teams          TEXT,           -- JSON array or NULL
+    created_at            TEXT NOT NULL,
+    last_used_at          TEXT
+);
+"#];
+
+/// Brings the file up to the newest schema.
+pub fn migrate(connection: &mut Connection) -> anyhow::Result<()> {
+    let applied: i64 = connection.pragma_query_value(None, "user_version", |row| row.get(0))?;
+    let applied = usize::try_from(applied).unwrap_or(0);
+    if applied > MIGRATIONS.len() {
+        anyhow::bail!(
+            "the database was written by a newer orgdeck (schema version {applied}, this one knows {}); use a newer orgdeck or another --db file",
+            MIGRATIONS.len()
+        );
+    }
+    for (index, migration) in MIGRATIONS.iter().enumerate().skip(applied) {
+        let transaction = connection.transaction()?;
+        transaction.execute_batch(migration)?;
+        transaction.pragma_update(None, "user_version", i64::try_from(index + 1)?)?;
+        transaction.commit()?;
+    }
+    Ok(())
+}
