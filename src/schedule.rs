@@ -114,6 +114,18 @@ impl Schedule {
         if !days.is_empty() {
             // As PostHog does: the position only applies together with days.
             if let Some(position) = self.bysetpos.filter(|&position| position != 0) {
+                // A period holds each weekday at most once a day or week, five
+                // times a month, 53 times a year. A position beyond that can
+                // never match; say so now rather than search for it.
+                let per_period = match self.frequency {
+                    Frequency::Daily => 1,
+                    Frequency::Weekly => days.len(),
+                    Frequency::Monthly => 5 * days.len(),
+                    _ => 53 * days.len(),
+                };
+                if position.unsigned_abs() > per_period as u64 {
+                    return None;
+                }
                 rule = rule.by_set_pos(vec![i32::try_from(position).ok()?]);
             }
             rule = rule.by_weekday(days);
@@ -137,12 +149,7 @@ impl Schedule {
 /// above 1) + the unit (plural above 1), and " on the {position} {day}" when
 /// both weekdays and a position are set. A frequency or position it cannot
 /// name gives "sent on a schedule".
-pub fn summary(
-    frequency: &Frequency,
-    interval: i64,
-    byweekday: &[Weekday],
-    bysetpos: Option<i64>,
-) -> String {
+pub fn summary(frequency: &Frequency, interval: i64, byweekday: &[Weekday], bysetpos: Option<i64>) -> String {
     const FALLBACK: &str = "sent on a schedule";
     let Some(unit) = frequency.unit() else {
         return FALLBACK.to_string();
@@ -212,7 +219,9 @@ mod tests {
     }
 
     fn dates(list: &[DateTime<Utc>]) -> Vec<String> {
-        list.iter().map(|at| at.format("%Y-%m-%d %H:%M").to_string()).collect()
+        list.iter()
+            .map(|at| at.format("%Y-%m-%d %H:%M").to_string())
+            .collect()
     }
 
     #[test]
@@ -225,7 +234,12 @@ mod tests {
             "sent every month on the first Monday"
         );
         assert_eq!(
-            summary(&Frequency::Monthly, 3, &[Monday, Tuesday, Wednesday, Thursday, Friday], Some(-1)),
+            summary(
+                &Frequency::Monthly,
+                3,
+                &[Monday, Tuesday, Wednesday, Thursday, Friday],
+                Some(-1)
+            ),
             "sent every 3 months on the last weekday"
         );
         assert_eq!(
@@ -236,8 +250,14 @@ mod tests {
         assert_eq!(summary(&Frequency::Weekly, 1, &[Friday], None), "sent every week");
         assert_eq!(summary(&Frequency::Weekly, 1, &[], Some(1)), "sent every week");
         // A position PostHog cannot name.
-        assert_eq!(summary(&Frequency::Monthly, 1, &[Friday], Some(5)), "sent on a schedule");
-        assert_eq!(summary(&Frequency::Other("hourly".into()), 1, &[], None), "sent on a schedule");
+        assert_eq!(
+            summary(&Frequency::Monthly, 1, &[Friday], Some(5)),
+            "sent on a schedule"
+        );
+        assert_eq!(
+            summary(&Frequency::Other("hourly".into()), 1, &[], None),
+            "sent on a schedule"
+        );
     }
 
     #[test]
@@ -285,7 +305,12 @@ mod tests {
         assert_eq!(last_friday.summary(), "sent every month on the last Friday");
         assert_eq!(
             dates(&last_friday.occurrences_after(at("2026-01-01T00:00:00Z"), 4)),
-            ["2026-01-30 10:00", "2026-02-27 10:00", "2026-03-27 10:00", "2026-04-24 10:00"]
+            [
+                "2026-01-30 10:00",
+                "2026-02-27 10:00",
+                "2026-03-27 10:00",
+                "2026-04-24 10:00"
+            ]
         );
     }
 
@@ -357,7 +382,12 @@ mod tests {
         twice_weekly.byweekday = vec![Weekday::Monday, Weekday::Thursday];
         assert_eq!(
             dates(&twice_weekly.occurrences_after(at("2026-11-01T00:00:00Z"), 4)),
-            ["2026-11-02 07:30", "2026-11-05 07:30", "2026-11-09 07:30", "2026-11-12 07:30"]
+            [
+                "2026-11-02 07:30",
+                "2026-11-05 07:30",
+                "2026-11-09 07:30",
+                "2026-11-12 07:30"
+            ]
         );
     }
 }

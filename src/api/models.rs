@@ -319,8 +319,7 @@ mod tests {
         assert_eq!(listed.associated_flags.unwrap().len(), Some(1));
 
         let texted: Role =
-            serde_json::from_str(r#"{"id":"r","name":"A","members":"3","associated_flags":""}"#)
-                .unwrap();
+            serde_json::from_str(r#"{"id":"r","name":"A","members":"3","associated_flags":""}"#).unwrap();
         assert_eq!(texted.members, Some(ListOrText::Text("3".into())));
     }
 
@@ -334,10 +333,7 @@ mod tests {
         .unwrap();
         assert_eq!(sub.target_type, Some(TargetType::Other("teams".into())));
         assert_eq!(sub.frequency, None);
-        assert_eq!(
-            sub.start_date.unwrap().to_rfc3339(),
-            "2026-01-01T09:00:00+00:00"
-        );
+        assert_eq!(sub.start_date.unwrap().to_rfc3339(), "2026-01-01T09:00:00+00:00");
     }
 
     #[test]

@@ -13,10 +13,10 @@ pub fn parse_datetime(text: &str) -> Option<DateTime<Utc>> {
     // RFC 3339 demands seconds; ISO 8601 lets them go: retry with ":00".
     if let Some(at) = text.rfind(['+', '-', 'Z', 'z']).filter(|&at| at > 10) {
         let (clock, zone) = text.split_at(at);
-        if clock.len() == 16 {
-            if let Ok(parsed) = DateTime::parse_from_rfc3339(&format!("{clock}:00{zone}")) {
-                return Some(parsed.with_timezone(&Utc));
-            }
+        if clock.len() == 16
+            && let Ok(parsed) = DateTime::parse_from_rfc3339(&format!("{clock}:00{zone}"))
+        {
+            return Some(parsed.with_timezone(&Utc));
         }
     }
     const NAIVE: [&str; 4] = [
@@ -55,10 +55,7 @@ pub mod flexible_datetime {
     use serde::{Deserialize, Deserializer, Serializer};
     use serde_json::Value;
 
-    pub fn serialize<S: Serializer>(
-        value: &Option<DateTime<Utc>>,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer>(value: &Option<DateTime<Utc>>, serializer: S) -> Result<S::Ok, S::Error> {
         match value {
             Some(at) => serializer.serialize_str(&super::format_datetime(at)),
             None => serializer.serialize_none(),

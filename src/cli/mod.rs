@@ -82,12 +82,13 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             generate_subscriptions,
         } => serve::serve(listen, db, seed, generate_subscriptions),
         Command::Keys {
-            command: KeysCommand::Create {
-                db,
-                scopes,
-                email,
-                label,
-            },
+            command:
+                KeysCommand::Create {
+                    db,
+                    scopes,
+                    email,
+                    label,
+                },
         } => serve::create_key(&db, &scopes, email.as_deref(), label.as_deref()),
     }
 }

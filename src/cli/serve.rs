@@ -35,7 +35,12 @@ async fn stop_signal() -> anyhow::Result<()> {
     Ok(())
 }
 
-pub fn serve(listen: SocketAddr, db: PathBuf, seed: Seed, generate_subscriptions: u64) -> anyhow::Result<ExitCode> {
+pub fn serve(
+    listen: SocketAddr,
+    db: PathBuf,
+    seed: Seed,
+    generate_subscriptions: u64,
+) -> anyhow::Result<ExitCode> {
     logging::init()?;
     runtime()?.block_on(async {
         let running = server::start(ServeOptions {
@@ -87,25 +92,47 @@ pub fn demo(db: Option<PathBuf>) -> anyhow::Result<ExitCode> {
         println!();
         println!("Mint a key for the demo owner with:");
         println!("  orgdeck keys create --db {} --scopes '*'", db_path.display());
-        println!("then call it with: curl -H \"Authorization: Bearer $KEY\" {}/api/organizations/@current/roles/", ready.base_url);
+        println!(
+            "then call it with: curl -H \"Authorization: Bearer $KEY\" {}/api/organizations/@current/roles/",
+            ready.base_url
+        );
         println!();
-        println!("Press Ctrl-C to stop{}.", if temporary.is_some() { " (the temporary data goes with it)" } else { "" });
+        println!(
+            "Press Ctrl-C to stop{}.",
+            if temporary.is_some() {
+                " (the temporary data goes with it)"
+            } else {
+                ""
+            }
+        );
         stop_signal().await?;
         running.stop().await?;
         Ok(ExitCode::SUCCESS)
     })
 }
 
-pub fn create_key(db_path: &Path, scopes: &[String], email: Option<&str>, label: Option<&str>) -> anyhow::Result<ExitCode> {
-    let scopes: Vec<String> = scopes.iter().map(|scope| scope.trim().to_string()).filter(|s| !s.is_empty()).collect();
+pub fn create_key(
+    db_path: &Path,
+    scopes: &[String],
+    email: Option<&str>,
+    label: Option<&str>,
+) -> anyhow::Result<ExitCode> {
+    let scopes: Vec<String> = scopes
+        .iter()
+        .map(|scope| scope.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
     if scopes.is_empty() {
-        bail!("--scopes needs at least one scope, e.g. --scopes organization:read,subscription:read or --scopes '*'");
+        bail!(
+            "--scopes needs at least one scope, e.g. --scopes organization:read,subscription:read or --scopes '*'"
+        );
     }
     if let Some(bad) = scopes.iter().find(|scope| !keys::is_valid_scope(scope)) {
         bail!("\"{bad}\" is not a scope; scopes look like organization:read, subscription:write or *");
     }
     let db = Db::open(db_path).with_context(|| format!("cannot open the database {}", db_path.display()))?;
-    let failed = |error: server::ApiError| anyhow::anyhow!("database error: {:?}", error.body.map(|b| b.detail));
+    let failed =
+        |error: server::ApiError| anyhow::anyhow!("database error: {:?}", error.body.map(|b| b.detail));
     // A new file gets an organization and its owner, so a key has someone to belong to.
     demo::prepare(&db, Seed::None, 0).map_err(failed)?;
     let user_id = match email {
@@ -116,10 +143,17 @@ pub fn create_key(db_path: &Path, scopes: &[String], email: Option<&str>, label:
         None => db
             .read_now(directory::first_owner)
             .map_err(failed)?
-            .with_context(|| format!("{} has no organization owner to mint a key for", db_path.display()))?,
+            .with_context(|| {
+                format!(
+                    "{} has no organization owner to mint a key for",
+                    db_path.display()
+                )
+            })?,
     };
     let label = label.unwrap_or("orgdeck keys create").to_string();
-    let key = db.write_now(|tx| keys::mint(tx, user_id, &label, &scopes)).map_err(failed)?;
+    let key = db
+        .write_now(|tx| keys::mint(tx, user_id, &label, &scopes))
+        .map_err(failed)?;
     println!("{key}");
     Ok(ExitCode::SUCCESS)
 }

@@ -86,8 +86,11 @@ impl Caller {
                     "API key does not have access to the requested organization.",
                 ));
             }
-            let Some(member_level) = directory::member_level(connection, &organization_id, key.user_id)? else {
-                return Err(ApiError::permission_denied("You don't have access to this organization."));
+            let Some(member_level) = directory::member_level(connection, &organization_id, key.user_id)?
+            else {
+                return Err(ApiError::permission_denied(
+                    "You don't have access to this organization.",
+                ));
             };
             if access == Access::Admin && member_level < level::ADMIN {
                 return Err(ApiError::level_too_low());
@@ -105,16 +108,23 @@ impl Caller {
         db.read(move |connection| {
             let not_found = || ApiError::not_found_with("Project not found.");
             let project_id = if raw == "@current" {
-                directory::current_context(connection, key.user_id)?.1.ok_or_else(not_found)?
+                directory::current_context(connection, key.user_id)?
+                    .1
+                    .ok_or_else(not_found)?
             } else {
                 raw.parse::<i64>().map_err(|_| not_found())?
             };
-            let organization_id = directory::project_organization(connection, project_id)?.ok_or_else(not_found)?;
+            let organization_id =
+                directory::project_organization(connection, project_id)?.ok_or_else(not_found)?;
             if !key.scoped_teams.is_empty() && !key.scoped_teams.contains(&project_id) {
-                return Err(ApiError::permission_denied("API key does not have access to the requested project."));
+                return Err(ApiError::permission_denied(
+                    "API key does not have access to the requested project.",
+                ));
             }
             if directory::member_level(connection, &organization_id, key.user_id)?.is_none() {
-                return Err(ApiError::permission_denied("You don't have access to the project."));
+                return Err(ApiError::permission_denied(
+                    "You don't have access to the project.",
+                ));
             }
             Ok(project_id)
         })

@@ -37,7 +37,10 @@ impl<S: Send + Sync> FromRequest<S> for JsonObject {
             if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
                 ApiError::payload_too_large(BODY_LIMIT)
             } else {
-                ApiError::parse_error(format!("Could not read the request body: {}", rejection.body_text()))
+                ApiError::parse_error(format!(
+                    "Could not read the request body: {}",
+                    rejection.body_text()
+                ))
             }
         })?;
         if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -48,7 +51,10 @@ impl<S: Send + Sync> FromRequest<S> for JsonObject {
             Ok(Value::Object(object)) => Ok(JsonObject(object)),
             Ok(other) => Err(ApiError::validation(
                 "invalid",
-                format!("Invalid data. Expected a dictionary, but got {}.", json_type(&other)),
+                format!(
+                    "Invalid data. Expected a dictionary, but got {}.",
+                    json_type(&other)
+                ),
             )),
             Err(error) => Err(ApiError::parse_error(format!("JSON parse error - {error}"))),
         }

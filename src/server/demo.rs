@@ -38,7 +38,8 @@ pub fn prepare(db: &Db, seed: Seed, generate: u64) -> ApiResult<Prepared> {
             api_key: None,
         },
         Some((organization_id, None)) => {
-            let project_id = db.write_now(|tx| insert_project(tx, &organization_id, "Default project", now))?;
+            let project_id =
+                db.write_now(|tx| insert_project(tx, &organization_id, "Default project", now))?;
             Prepared {
                 organization_id,
                 project_id,
@@ -133,7 +134,13 @@ fn stamp(at: DateTime<Utc>) -> String {
     super::store::rows::stamp(&at)
 }
 
-fn insert_organization(tx: &Transaction, sequence: &mut Sequence, name: &str, slug: &str, at: DateTime<Utc>) -> ApiResult<String> {
+fn insert_organization(
+    tx: &Transaction,
+    sequence: &mut Sequence,
+    name: &str,
+    slug: &str,
+    at: DateTime<Utc>,
+) -> ApiResult<String> {
     let id = sequence.uuid();
     tx.execute(
         "INSERT INTO organizations (id, name, slug, created_at) VALUES (?1, ?2, ?3, ?4)",
@@ -202,7 +209,15 @@ fn insert_member(
         "INSERT INTO organization_members (id, organization_id, user_id, level, joined_at, updated_at,
                                            is_2fa_enabled, has_social_auth)
          VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, ?7)",
-        params![id, organization_id, user_id, member_level, stamp(at), two_factor, social],
+        params![
+            id,
+            organization_id,
+            user_id,
+            member_level,
+            stamp(at),
+            two_factor,
+            social
+        ],
     )?;
     Ok(id)
 }
@@ -219,8 +234,23 @@ fn seed_bare(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<Prepared> {
         active: true,
         hedgehog: None,
     };
-    let user_id = insert_user(tx, &mut sequence, &owner, Some((&organization_id, project_id)), now)?;
-    insert_member(tx, &mut sequence, &organization_id, user_id, level::OWNER, false, false, now)?;
+    let user_id = insert_user(
+        tx,
+        &mut sequence,
+        &owner,
+        Some((&organization_id, project_id)),
+        now,
+    )?;
+    insert_member(
+        tx,
+        &mut sequence,
+        &organization_id,
+        user_id,
+        level::OWNER,
+        false,
+        false,
+        now,
+    )?;
     Ok(Prepared {
         organization_id,
         project_id,
@@ -229,7 +259,8 @@ fn seed_bare(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<Prepared> {
 }
 
 fn seed_demo(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<Prepared> {
-    let data: DemoData = serde_json::from_str(DEMO).map_err(|error| ApiError::internal(format!("demo data: {error}")))?;
+    let data: DemoData =
+        serde_json::from_str(DEMO).map_err(|error| ApiError::internal(format!("demo data: {error}")))?;
     let mut sequence = Sequence(0x0D3C_0DEC);
     // Whole days, so that the data laid out from it reads naturally.
     let today = now.duration_trunc(Duration::days(1)).unwrap_or(now);
@@ -244,9 +275,16 @@ fn seed_demo(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<Prepared> {
     )?;
     let mut project_ids = Vec::new();
     for (index, name) in data.projects.iter().enumerate() {
-        project_ids.push(insert_project(tx, &organization_id, name, founded + Duration::days(index as i64))?);
+        project_ids.push(insert_project(
+            tx,
+            &organization_id,
+            name,
+            founded + Duration::days(index as i64),
+        )?);
     }
-    let first_project = *project_ids.first().ok_or_else(|| ApiError::internal("demo data has no project"))?;
+    let first_project = *project_ids
+        .first()
+        .ok_or_else(|| ApiError::internal("demo data has no project"))?;
 
     // People: the first is the owner; level 0 is someone outside the organization.
     let mut members: Vec<(String, i64, String)> = Vec::new(); // (email local part, user id, member id)
@@ -280,7 +318,10 @@ fn seed_demo(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<Prepared> {
             }
         }
     }
-    let owner = members.first().map(|(_, user_id, _)| *user_id).ok_or_else(|| ApiError::internal("demo data has no owner"))?;
+    let owner = members
+        .first()
+        .map(|(_, user_id, _)| *user_id)
+        .ok_or_else(|| ApiError::internal("demo data has no owner"))?;
 
     for (index, role) in data.roles.iter().enumerate() {
         let created = today - Duration::days(300 - index as i64 * 17) + Duration::hours(10);
@@ -309,24 +350,41 @@ fn seed_demo(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<Prepared> {
     for (project_index, project_id) in project_ids.iter().enumerate() {
         let mut dashboards = Vec::new();
         for name in data.dashboards.get(project_index).into_iter().flatten() {
-            tx.execute("INSERT INTO dashboards (project_id, name) VALUES (?1, ?2)", params![project_id, name])?;
+            tx.execute(
+                "INSERT INTO dashboards (project_id, name) VALUES (?1, ?2)",
+                params![project_id, name],
+            )?;
             dashboards.push(tx.last_insert_rowid());
         }
         let mut insights = Vec::new();
         for name in data.insights.get(project_index).into_iter().flatten() {
-            tx.execute("INSERT INTO insights (project_id, name) VALUES (?1, ?2)", params![project_id, name])?;
+            tx.execute(
+                "INSERT INTO insights (project_id, name) VALUES (?1, ?2)",
+                params![project_id, name],
+            )?;
             insights.push(tx.last_insert_rowid());
         }
         catalogs.push((*project_id, dashboards, insights));
     }
 
-    let emails: Vec<&str> = data.users.iter().filter(|user| user.level > 0).map(|user| user.email.as_str()).collect();
+    let emails: Vec<&str> = data
+        .users
+        .iter()
+        .filter(|user| user.level > 0)
+        .map(|user| user.email.as_str())
+        .collect();
     let plans = demo_subscriptions(&data, &emails, today, &mut sequence);
-    let total = plans.len();
-    for (index, plan) in plans.into_iter().enumerate() {
-        // The first project gets almost all; the second a handful.
-        let (project_id, dashboards, insights) = if index % 40 == 39 { &catalogs[catalogs.len() - 1] } else { &catalogs[0] };
-        let mut values = plan.values;
+    // The first project gets every combination; the others a few of their own.
+    let second_project_plans: Vec<&Plan> = plans.iter().step_by(40).collect();
+    let placements = plans.iter().map(|plan| (&catalogs[0], plan)).chain(
+        catalogs
+            .iter()
+            .skip(1)
+            .flat_map(|catalog| second_project_plans.iter().map(move |plan| (catalog, *plan))),
+    );
+    let total = plans.len() + second_project_plans.len() * (catalogs.len() - 1);
+    for (index, ((project_id, dashboards, insights), plan)) in placements.enumerate() {
+        let mut values = plan.values.clone();
         match index % 13 {
             0 => {}
             n if n % 2 == 0 => values.dashboard = dashboards.get(index % dashboards.len().max(1)).copied(),
@@ -344,7 +402,8 @@ fn seed_demo(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<Prepared> {
                 computed.next_delivery_date = Some(missed);
             }
         }
-        let created_at = today - Duration::days(180) + Duration::minutes((index * 397 % (180 * 24 * 60)) as i64)
+        let created_at = today - Duration::days(180)
+            + Duration::minutes((index * 397 % (180 * 24 * 60)) as i64)
             - Duration::seconds((total - index) as i64);
         let author = authors[index % authors.len()];
         subscriptions::insert(tx, *project_id, author, created_at, &values, &computed)?;
@@ -366,7 +425,12 @@ struct Plan {
 /// Every combination of target type, frequency, weekday and position, plus
 /// schedules without weekdays and on working days; some counted, some with
 /// an end, some ended, about a tenth soft-deleted, a few overdue.
-fn demo_subscriptions(data: &DemoData, emails: &[&str], today: DateTime<Utc>, sequence: &mut Sequence) -> Vec<Plan> {
+fn demo_subscriptions(
+    data: &DemoData,
+    emails: &[&str],
+    today: DateTime<Utc>,
+    sequence: &mut Sequence,
+) -> Vec<Plan> {
     const POSITIONS: [Option<i64>; 6] = [None, Some(1), Some(2), Some(3), Some(4), Some(-1)];
     let mut shapes: Vec<(Frequency, Option<Vec<Weekday>>, Option<i64>)> = Vec::new();
     for frequency in Frequency::ALL {
@@ -380,7 +444,11 @@ fn demo_subscriptions(data: &DemoData, emails: &[&str], today: DateTime<Utc>, se
         for position in POSITIONS {
             shapes.push((frequency.clone(), Some(workdays.clone()), position));
         }
-        shapes.push((frequency.clone(), Some(vec![Weekday::Saturday, Weekday::Sunday]), Some(1)));
+        shapes.push((
+            frequency.clone(),
+            Some(vec![Weekday::Saturday, Weekday::Sunday]),
+            Some(1),
+        ));
     }
 
     let mut plans = Vec::new();
@@ -448,7 +516,12 @@ fn demo_subscriptions(data: &DemoData, emails: &[&str], today: DateTime<Utc>, se
 /// Adds `count` synthetic subscriptions to a project in one transaction.
 /// Their schedules start within the last two weeks, so computing the next
 /// delivery of each stays cheap.
-pub fn generate_subscriptions(tx: &Transaction, project_id: i64, count: u64, now: DateTime<Utc>) -> ApiResult<()> {
+pub fn generate_subscriptions(
+    tx: &Transaction,
+    project_id: i64,
+    count: u64,
+    now: DateTime<Utc>,
+) -> ApiResult<()> {
     let mut sequence = Sequence(0x5EED_0000 ^ count);
     let author: i64 = tx.query_row(
         "SELECT m.user_id FROM organization_members m JOIN projects p ON p.organization_id = m.organization_id
@@ -465,7 +538,10 @@ pub fn generate_subscriptions(tx: &Transaction, project_id: i64, count: u64, now
         let (target_type, target_value) = match index % 3 {
             0 => (TargetType::Email, format!("oncall+{}@example.com", index % 997)),
             1 => (TargetType::Slack, format!("#reports-{}", index % 31)),
-            _ => (TargetType::Webhook, format!("https://hooks.example.com/{}", index % 101)),
+            _ => (
+                TargetType::Webhook,
+                format!("https://hooks.example.com/{}", index % 101),
+            ),
         };
         let values = SubscriptionValues {
             dashboard: None,
@@ -477,7 +553,8 @@ pub fn generate_subscriptions(tx: &Transaction, project_id: i64, count: u64, now
             byweekday,
             bysetpos,
             count: None,
-            start_date: today - Duration::days(sequence.below(14) as i64) + Duration::hours(sequence.below(24) as i64),
+            start_date: today - Duration::days(sequence.below(14) as i64)
+                + Duration::hours(sequence.below(24) as i64),
             until_date: None,
             deleted: index % 10 == 9,
             title: Some(format!("Synthetic report {}", index + 1)),

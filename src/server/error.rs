@@ -54,7 +54,12 @@ impl ApiError {
     }
 
     pub fn permission_denied(detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::FORBIDDEN, "authentication_error", "permission_denied", detail)
+        Self::new(
+            StatusCode::FORBIDDEN,
+            "authentication_error",
+            "permission_denied",
+            detail,
+        )
     }
 
     pub fn missing_scope(scope: &str) -> Self {

@@ -31,9 +31,7 @@ impl<T> Field<T> {
     pub fn required(self, name: &str) -> ApiResult<T> {
         match self {
             Field::Absent => Err(ApiError::required(name)),
-            other => other
-                .not_null(name)?
-                .ok_or_else(|| ApiError::required(name)),
+            other => other.not_null(name)?.ok_or_else(|| ApiError::required(name)),
         }
     }
 
@@ -102,9 +100,12 @@ pub fn checked_string(
 pub fn integer(body: &Map<String, Value>, name: &str) -> ApiResult<Field<i64>> {
     raw(body, name).map(|value| {
         let parsed = match value {
-            Value::Number(number) => number
-                .as_i64()
-                .or_else(|| number.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15).map(|f| f as i64)),
+            Value::Number(number) => number.as_i64().or_else(|| {
+                number
+                    .as_f64()
+                    .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)
+                    .map(|f| f as i64)
+            }),
             Value::String(text) => text.trim().parse::<i64>().ok(),
             _ => None,
         };
@@ -232,10 +233,22 @@ mod tests {
     #[test]
     fn strings_are_trimmed_and_checked() {
         let b = body(json!({"name": "  Ops  ", "blank": "   ", "long": "x".repeat(201), "obj": {}}));
-        assert_eq!(checked_string(&b, "name", Some(200), false).unwrap(), Field::Value("Ops".into()));
-        let blank = checked_string(&b, "blank", None, false).unwrap_err().body.unwrap();
-        assert_eq!((blank.code.as_str(), blank.attr.as_deref()), ("blank", Some("blank")));
-        let long = checked_string(&b, "long", Some(200), false).unwrap_err().body.unwrap();
+        assert_eq!(
+            checked_string(&b, "name", Some(200), false).unwrap(),
+            Field::Value("Ops".into())
+        );
+        let blank = checked_string(&b, "blank", None, false)
+            .unwrap_err()
+            .body
+            .unwrap();
+        assert_eq!(
+            (blank.code.as_str(), blank.attr.as_deref()),
+            ("blank", Some("blank"))
+        );
+        let long = checked_string(&b, "long", Some(200), false)
+            .unwrap_err()
+            .body
+            .unwrap();
         assert_eq!(long.code, "max_length");
         assert!(string(&b, "obj").is_err());
     }
@@ -247,6 +260,9 @@ mod tests {
         let error = choice_list::<Weekday>(&b, "days").unwrap_err().body.unwrap();
         assert_eq!(error.attr.as_deref(), Some("days__1"));
         assert_eq!(error.detail, "\"funday\" is not a valid choice.");
-        assert_eq!(choice_list::<Weekday>(&b, "one").unwrap_err().body.unwrap().code, "not_a_list");
+        assert_eq!(
+            choice_list::<Weekday>(&b, "one").unwrap_err().body.unwrap().code,
+            "not_a_list"
+        );
     }
 }

@@ -139,7 +139,10 @@ pub fn router(state: AppState) -> MapRequest<Router, fn(Request) -> Request> {
     let routes = Router::new()
         .route("/api/organizations", get(pickers::organizations))
         .route("/api/organizations/{organization}/members", get(pickers::members))
-        .route("/api/organizations/{organization}/roles", get(roles::list).post(roles::create))
+        .route(
+            "/api/organizations/{organization}/roles",
+            get(roles::list).post(roles::create),
+        )
         .route(
             "/api/organizations/{organization}/roles/{id}",
             get(roles::retrieve).patch(roles::update).delete(roles::delete),
@@ -167,7 +170,9 @@ pub fn router(state: AppState) -> MapRequest<Router, fn(Request) -> Request> {
         )
         .route("/api/personal_api_keys/@current", get(pickers::current_key))
         .fallback(|| async { ApiError::not_found() })
-        .method_not_allowed_fallback(|method: Method| async move { ApiError::method_not_allowed(method.as_str()) })
+        .method_not_allowed_fallback(
+            |method: Method| async move { ApiError::method_not_allowed(method.as_str()) },
+        )
         .layer(DefaultBodyLimit::max(body::BODY_LIMIT))
         .with_state(state);
     MapRequestLayer::new(strip_trailing_slash as fn(Request) -> Request).layer(routes)

@@ -31,7 +31,9 @@ impl ListRequest {
             .and_then(|text| text.parse::<u64>().ok())
             .filter(|&limit| limit > 0)
             .unwrap_or(DEFAULT_LIMIT);
-        let offset = value("offset").and_then(|text| text.parse::<u64>().ok()).unwrap_or(0);
+        let offset = value("offset")
+            .and_then(|text| text.parse::<u64>().ok())
+            .unwrap_or(0);
         ListRequest {
             base,
             query,
@@ -121,14 +123,20 @@ mod tests {
     fn links_follow_compat() {
         let first = request("limit=10&search=a b");
         let page = first.page(25, Vec::<()>::new());
-        assert_eq!(page.next.as_deref(), Some("http://h/api/x/?search=a+b&limit=10&offset=10"));
+        assert_eq!(
+            page.next.as_deref(),
+            Some("http://h/api/x/?search=a+b&limit=10&offset=10")
+        );
         assert_eq!(page.previous, None);
 
         let middle = request("limit=10&offset=10").page(25, Vec::<()>::new());
         assert_eq!(middle.previous.as_deref(), Some("http://h/api/x/?limit=10"));
         let last = request("limit=10&offset=20").page(25, Vec::<()>::new());
         assert_eq!(last.next, None);
-        assert_eq!(last.previous.as_deref(), Some("http://h/api/x/?limit=10&offset=10"));
+        assert_eq!(
+            last.previous.as_deref(),
+            Some("http://h/api/x/?limit=10&offset=10")
+        );
     }
 
     #[test]

@@ -21,7 +21,9 @@ pub async fn list(
     request: ListRequest,
 ) -> ApiResult<Json<Page<RoleMembership>>> {
     caller.require(ORGANIZATION_READ)?;
-    let organization = caller.organization(&app.db, &organization, Access::Member).await?;
+    let organization = caller
+        .organization(&app.db, &organization, Access::Member)
+        .await?;
     let (limit, offset) = (request.limit, request.offset);
     let (count, rows) = app
         .db

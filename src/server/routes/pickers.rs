@@ -48,7 +48,9 @@ pub async fn members(
     request: ListRequest,
 ) -> ApiResult<Json<Page<OrganizationMember>>> {
     caller.require(ORGANIZATION_MEMBER_READ)?;
-    let organization = caller.organization(&app.db, &organization, Access::Member).await?;
+    let organization = caller
+        .organization(&app.db, &organization, Access::Member)
+        .await?;
     let (limit, offset) = (request.limit, request.offset);
     let (count, rows) = app
         .db
@@ -98,6 +100,9 @@ pub async fn insights(
 /// The calling key; needs no scope.
 pub async fn current_key(State(app): State<AppState>, caller: Caller) -> ApiResult<Json<PersonalApiKey>> {
     let id = caller.key.id.clone();
-    let key = app.db.read(move |connection| keys::describe(connection, &id)).await?;
+    let key = app
+        .db
+        .read(move |connection| keys::describe(connection, &id))
+        .await?;
     Ok(Json(key))
 }

@@ -25,7 +25,9 @@ pub async fn list(
     request: ListRequest,
 ) -> ApiResult<Json<Page<Role>>> {
     caller.require(ORGANIZATION_READ)?;
-    let organization = caller.organization(&app.db, &organization, Access::Member).await?;
+    let organization = caller
+        .organization(&app.db, &organization, Access::Member)
+        .await?;
     let (limit, offset) = (request.limit, request.offset);
     let (count, rows) = app
         .db
@@ -40,8 +42,13 @@ pub async fn retrieve(
     PathParams((organization, id)): PathParams<(String, String)>,
 ) -> ApiResult<Json<Role>> {
     caller.require(ORGANIZATION_READ)?;
-    let organization = caller.organization(&app.db, &organization, Access::Member).await?;
-    let role = app.db.read(move |connection| roles::get(connection, &organization, &id)).await?;
+    let organization = caller
+        .organization(&app.db, &organization, Access::Member)
+        .await?;
+    let role = app
+        .db
+        .read(move |connection| roles::get(connection, &organization, &id))
+        .await?;
     Ok(Json(role))
 }
 
@@ -87,7 +94,9 @@ pub async fn delete(
 ) -> ApiResult<StatusCode> {
     caller.require(ORGANIZATION_WRITE)?;
     let organization = caller.organization(&app.db, &organization, Access::Admin).await?;
-    app.db.write(move |tx| roles::delete(tx, &organization, &id)).await?;
+    app.db
+        .write(move |tx| roles::delete(tx, &organization, &id))
+        .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

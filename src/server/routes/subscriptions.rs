@@ -51,7 +51,8 @@ fn list_query(request: &ListRequest) -> ApiResult<ListQuery> {
     };
     let deleted = text("deleted")
         .map(|text| {
-            parse_bool(text).ok_or_else(|| ApiError::validation("invalid", "Must be a valid boolean.").on("deleted"))
+            parse_bool(text)
+                .ok_or_else(|| ApiError::validation("invalid", "Must be a valid boolean.").on("deleted"))
         })
         .transpose()?
         .unwrap_or(false);
@@ -233,7 +234,10 @@ impl Changes {
         let required = |name: &str| ApiError::required(name);
         Ok(SubscriptionValues {
             target_type: self.target_type.clone().ok_or_else(|| required("target_type"))?,
-            target_value: self.target_value.clone().ok_or_else(|| required("target_value"))?,
+            target_value: self
+                .target_value
+                .clone()
+                .ok_or_else(|| required("target_value"))?,
             frequency: self.frequency.clone().ok_or_else(|| required("frequency"))?,
             start_date: self.start_date.ok_or_else(|| required("start_date"))?,
             dashboard: self.dashboard.flatten(),
@@ -286,7 +290,8 @@ fn check_target(values: &SubscriptionValues) -> ApiResult<()> {
         }
         TargetType::Webhook => {
             let url = url::Url::parse(value).ok().filter(|url| {
-                matches!(url.scheme(), "http" | "https") && url.host_str().is_some_and(|host| !host.is_empty())
+                matches!(url.scheme(), "http" | "https")
+                    && url.host_str().is_some_and(|host| !host.is_empty())
             });
             if url.is_none() {
                 return Err(invalid("Enter a valid http or https URL for the webhook.".into()));
@@ -312,7 +317,11 @@ fn is_email(address: &str) -> bool {
 }
 
 /// A dashboard or insight given must be one of the project's; not both.
-fn check_catalog(connection: &rusqlite::Connection, project: i64, values: &SubscriptionValues) -> ApiResult<()> {
+fn check_catalog(
+    connection: &rusqlite::Connection,
+    project: i64,
+    values: &SubscriptionValues,
+) -> ApiResult<()> {
     if values.dashboard.is_some() && values.insight.is_some() {
         return Err(ApiError::validation(
             "invalid_input",
@@ -323,14 +332,14 @@ fn check_catalog(connection: &rusqlite::Connection, project: i64, values: &Subsc
         (Catalog::Dashboards, "dashboard", values.dashboard),
         (Catalog::Insights, "insight", values.insight),
     ] {
-        if let Some(id) = id {
-            if !directory::catalog_has(connection, catalog, project, id)? {
-                return Err(ApiError::validation(
-                    "does_not_exist",
-                    format!("Invalid pk \"{id}\" - object does not exist."),
-                )
-                .on(field));
-            }
+        if let Some(id) = id
+            && !directory::catalog_has(connection, catalog, project, id)?
+        {
+            return Err(ApiError::validation(
+                "does_not_exist",
+                format!("Invalid pk \"{id}\" - object does not exist."),
+            )
+            .on(field));
         }
     }
     Ok(())

@@ -3,7 +3,7 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::rows::{count_at, MEMBER_COLUMN_COUNT, member_at, member_columns, parse_stamp, sql_int};
+use super::rows::{MEMBER_COLUMN_COUNT, count_at, member_at, member_columns, parse_stamp, sql_int};
 use crate::api::{NamedItem, Organization, OrganizationMember, Project};
 use crate::server::error::ApiResult;
 
@@ -51,12 +51,19 @@ pub fn member_by_user_uuid(
          WHERE m.organization_id = ?1 AND u.uuid = ?2 AND u.is_active = 1",
     )?;
     Ok(statement
-        .query_row(params![organization_id, user_uuid], |row| Ok((row.get(0)?, row.get(1)?)))
+        .query_row(params![organization_id, user_uuid], |row| {
+            Ok((row.get(0)?, row.get(1)?))
+        })
         .optional()?)
 }
 
 /// The organizations the user belongs to, oldest first.
-pub fn organizations(connection: &Connection, user_id: i64, limit: u64, offset: u64) -> ApiResult<(u64, Vec<Organization>)> {
+pub fn organizations(
+    connection: &Connection,
+    user_id: i64,
+    limit: u64,
+    offset: u64,
+) -> ApiResult<(u64, Vec<Organization>)> {
     let count = connection
         .prepare_cached("SELECT COUNT(*) FROM organization_members WHERE user_id = ?1")?
         .query_row([user_id], count_at)?;
@@ -128,7 +135,9 @@ pub fn members(
     ))?;
     debug_assert_eq!(statement.column_count(), MEMBER_COLUMN_COUNT);
     let rows = statement
-        .query_map(params![organization_id, sql_int(limit), sql_int(offset)], |row| member_at(row, 0))?
+        .query_map(params![organization_id, sql_int(limit), sql_int(offset)], |row| {
+            member_at(row, 0)
+        })?
         .collect::<Result<_, _>>()?;
     Ok((count, rows))
 }
@@ -204,5 +213,7 @@ pub fn first_organization_and_project(connection: &Connection) -> ApiResult<Opti
         "SELECT o.id, (SELECT MIN(p.id) FROM projects p WHERE p.organization_id = o.id)
          FROM organizations o ORDER BY o.created_at, o.id LIMIT 1",
     )?;
-    Ok(statement.query_row([], |row| Ok((row.get(0)?, row.get(1)?))).optional()?)
+    Ok(statement
+        .query_row([], |row| Ok((row.get(0)?, row.get(1)?)))
+        .optional()?)
 }

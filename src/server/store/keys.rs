@@ -26,11 +26,14 @@ impl KeyRecord {
     /// Whether the key grants `scope`: an exact match, the matching `:write`
     /// for a `:read`, `*`, or an empty list (which means every scope).
     pub fn grants(&self, scope: &str) -> bool {
-        let write_of_read = scope.strip_suffix(":read").map(|object| format!("{object}:write"));
+        let write_of_read = scope
+            .strip_suffix(":read")
+            .map(|object| format!("{object}:write"));
         self.scopes.is_empty()
-            || self.scopes.iter().any(|held| {
-                held == "*" || held == scope || Some(held.as_str()) == write_of_read.as_deref()
-            })
+            || self
+                .scopes
+                .iter()
+                .any(|held| held == "*" || held == scope || Some(held.as_str()) == write_of_read.as_deref())
     }
 }
 
@@ -47,7 +50,11 @@ pub fn generate_key() -> ApiResult<String> {
         getrandom::fill(&mut bytes).map_err(|error| ApiError::internal(format!("no randomness: {error}")))?;
         // Rejection sampling keeps every character equally likely.
         let usable = 256 - 256 % ALPHABET.len();
-        for byte in bytes.iter().map(|&byte| usize::from(byte)).filter(|&byte| byte < usable) {
+        for byte in bytes
+            .iter()
+            .map(|&byte| usize::from(byte))
+            .filter(|&byte| byte < usable)
+        {
             if token.len() == TOKEN_LENGTH {
                 break;
             }
@@ -59,7 +66,14 @@ pub fn generate_key() -> ApiResult<String> {
 
 /// PostHog's masked form: the first and last four characters.
 fn mask(key: &str) -> String {
-    let tail: String = key.chars().rev().take(4).collect::<Vec<_>>().into_iter().rev().collect();
+    let tail: String = key
+        .chars()
+        .rev()
+        .take(4)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
     format!("{}...{tail}", key.chars().take(4).collect::<String>())
 }
 
@@ -93,7 +107,8 @@ pub fn mint(tx: &Transaction, user_id: i64, label: &str, scopes: &[String]) -> A
 }
 
 fn json_list<T: serde::de::DeserializeOwned>(text: Option<String>) -> Vec<T> {
-    text.and_then(|text| serde_json::from_str(&text).ok()).unwrap_or_default()
+    text.and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default()
 }
 
 /// The key whose hash is `secure_value`, if any.
@@ -128,7 +143,11 @@ pub fn describe(connection: &Connection, id: &str) -> ApiResult<PersonalApiKey> 
                 id: row.get(0)?,
                 label: row.get(1)?,
                 mask_value: row.get(2)?,
-                scopes: if scopes.is_empty() { vec!["*".into()] } else { scopes },
+                scopes: if scopes.is_empty() {
+                    vec!["*".into()]
+                } else {
+                    scopes
+                },
                 scoped_organizations: Some(json_list(row.get(4)?)),
                 scoped_teams: Some(json_list(row.get(5)?)),
                 created_at: parse_stamp(row.get(6)?),

@@ -10,7 +10,8 @@ use crate::server::error::{ApiError, ApiResult};
 
 /// 404 unless the organization has this role.
 pub fn require_role(connection: &Connection, organization_id: &str, role_id: &str) -> ApiResult<()> {
-    let mut statement = connection.prepare_cached("SELECT 1 FROM roles WHERE organization_id = ?1 AND id = ?2")?;
+    let mut statement =
+        connection.prepare_cached("SELECT 1 FROM roles WHERE organization_id = ?1 AND id = ?2")?;
     if statement.exists(params![organization_id, role_id])? {
         Ok(())
     } else {
@@ -18,7 +19,12 @@ pub fn require_role(connection: &Connection, organization_id: &str, role_id: &st
     }
 }
 
-pub fn list(connection: &Connection, role_id: &str, limit: u64, offset: u64) -> ApiResult<(u64, Vec<RoleMembership>)> {
+pub fn list(
+    connection: &Connection,
+    role_id: &str,
+    limit: u64,
+    offset: u64,
+) -> ApiResult<(u64, Vec<RoleMembership>)> {
     let count = connection
         .prepare_cached("SELECT COUNT(*) FROM role_memberships WHERE role_id = ?1")?
         .query_row([role_id], count_at)?;
@@ -41,13 +47,22 @@ fn get(connection: &Connection, id: &str) -> ApiResult<RoleMembership> {
 }
 
 /// Assigns the user with `user_uuid` to the role.
-pub fn create(connection: &Connection, organization_id: &str, role_id: &str, user_uuid: &str) -> ApiResult<RoleMembership> {
+pub fn create(
+    connection: &Connection,
+    organization_id: &str,
+    role_id: &str,
+    user_uuid: &str,
+) -> ApiResult<RoleMembership> {
     let Some((member_id, user_id)) = member_by_user_uuid(connection, organization_id, user_uuid)? else {
         return Err(ApiError::validation("invalid_input", "User does not exist."));
     };
-    let mut duplicate = connection.prepare_cached("SELECT 1 FROM role_memberships WHERE role_id = ?1 AND user_id = ?2")?;
+    let mut duplicate =
+        connection.prepare_cached("SELECT 1 FROM role_memberships WHERE role_id = ?1 AND user_id = ?2")?;
     if duplicate.exists(params![role_id, user_id])? {
-        return Err(ApiError::validation("invalid_input", "User is already part of the role."));
+        return Err(ApiError::validation(
+            "invalid_input",
+            "User is already part of the role.",
+        ));
     }
     let id = uuid::Uuid::now_v7().to_string();
     let now = stamp(&Utc::now());

@@ -204,7 +204,9 @@ impl std::ops::Deref for Pooled<'_> {
 
     fn deref(&self) -> &Connection {
         // The connection is taken out only in `drop`, so it is here until then.
-        self.connection.as_ref().unwrap_or_else(|| unreachable!("connection returned before drop"))
+        self.connection
+            .as_ref()
+            .unwrap_or_else(|| unreachable!("connection returned before drop"))
     }
 }
 

@@ -3,7 +3,9 @@
 use chrono::Utc;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
-use super::rows::{count_at, membership_at, membership_select, parse_stamp, sql_int, stamp, user_at, user_columns};
+use super::rows::{
+    count_at, membership_at, membership_select, parse_stamp, sql_int, stamp, user_at, user_columns,
+};
 use crate::api::{ListOrText, Role, RoleMembership};
 use crate::server::error::{ApiError, ApiResult};
 
@@ -43,13 +45,22 @@ fn attach_members(connection: &Connection, roles: &mut [Role]) -> ApiResult<()> 
         .query_map([ids], membership_at)?
         .collect::<Result<_, _>>()?;
     for role in roles.iter_mut() {
-        let members = memberships.iter().filter(|m| m.role_id == role.id).cloned().collect();
+        let members = memberships
+            .iter()
+            .filter(|m| m.role_id == role.id)
+            .cloned()
+            .collect();
         role.members = Some(ListOrText::List(members));
     }
     Ok(())
 }
 
-pub fn list(connection: &Connection, organization_id: &str, limit: u64, offset: u64) -> ApiResult<(u64, Vec<Role>)> {
+pub fn list(
+    connection: &Connection,
+    organization_id: &str,
+    limit: u64,
+    offset: u64,
+) -> ApiResult<(u64, Vec<Role>)> {
     let count = connection
         .prepare_cached("SELECT COUNT(*) FROM roles WHERE organization_id = ?1")?
         .query_row([organization_id], count_at)?;

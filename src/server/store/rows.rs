@@ -19,9 +19,18 @@ pub fn parse_stamp(text: Option<String>) -> Option<DateTime<Utc>> {
 
 /// The columns [`user_at`] reads, for a table alias.
 pub fn user_columns(alias: &str) -> String {
-    ["id", "uuid", "distinct_id", "first_name", "last_name", "email", "is_email_verified", "hedgehog_config"]
-        .map(|column| format!("{alias}.{column}"))
-        .join(", ")
+    [
+        "id",
+        "uuid",
+        "distinct_id",
+        "first_name",
+        "last_name",
+        "email",
+        "is_email_verified",
+        "hedgehog_config",
+    ]
+    .map(|column| format!("{alias}.{column}"))
+    .join(", ")
 }
 
 pub const USER_COLUMN_COUNT: usize = 8;

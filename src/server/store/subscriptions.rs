@@ -124,10 +124,13 @@ impl ListQuery {
     }
 
     /// `FROM ... WHERE ...` and its parameters (`?1` is the project).
-    fn from_where(&self, project_id: i64) -> (String, Vec<SqlValue>) {
+    fn filter_sql(&self, project_id: i64) -> (String, Vec<SqlValue>) {
         let mut sql = String::from("FROM subscriptions s");
         let mut conditions = vec!["s.project_id = ?1".to_string(), "s.deleted = ?2".to_string()];
-        let mut values = vec![SqlValue::Integer(project_id), SqlValue::Integer(self.deleted.into())];
+        let mut values = vec![
+            SqlValue::Integer(project_id),
+            SqlValue::Integer(self.deleted.into()),
+        ];
         let mut bind = |condition: &str, value: SqlValue| {
             values.push(value);
             conditions.push(condition.replace('#', &format!("?{}", values.len())));
@@ -145,7 +148,13 @@ impl ListQuery {
             sql.push_str(
                 " LEFT JOIN insights i ON i.id = s.insight_id LEFT JOIN dashboards d ON d.id = s.dashboard_id",
             );
-            let pattern = format!("%{}%", search.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
+            let pattern = format!(
+                "%{}%",
+                search
+                    .replace('\\', "\\\\")
+                    .replace('%', "\\%")
+                    .replace('_', "\\_")
+            );
             bind(
                 "(s.title LIKE # ESCAPE '\\' OR s.target_value LIKE # ESCAPE '\\' \
                  OR i.name LIKE # ESCAPE '\\' OR d.name LIKE # ESCAPE '\\')",
@@ -206,7 +215,7 @@ pub fn list(
     limit: u64,
     offset: u64,
 ) -> ApiResult<(u64, Vec<Subscription>)> {
-    let (from_where, values) = query.from_where(project_id);
+    let (from_where, values) = query.filter_sql(project_id);
     let count_sql = format!("SELECT COUNT(*) {from_where}");
     let count = db.cached_count(format!("{count_sql} {values:?}"), || {
         Ok(connection
@@ -236,8 +245,10 @@ pub fn list(
 
 /// The subscription, deleted or not; 404 when the project has none with this id.
 pub fn get(connection: &Connection, project_id: i64, id: i64) -> ApiResult<Subscription> {
-    let mut statement =
-        connection.prepare_cached(&format!("{} WHERE s.project_id = ?1 AND s.id = ?2", subscription_select()))?;
+    let mut statement = connection.prepare_cached(&format!(
+        "{} WHERE s.project_id = ?1 AND s.id = ?2",
+        subscription_select()
+    ))?;
     statement
         .query_row(params![project_id, id], subscription_at)
         .optional()?
@@ -355,7 +366,11 @@ pub fn update(
     if let Some(computed) = computed {
         connection.execute(
             "UPDATE subscriptions SET summary = ?2, next_delivery_date = ?3 WHERE id = ?1",
-            params![id, computed.summary, computed.next_delivery_date.as_ref().map(stamp)],
+            params![
+                id,
+                computed.summary,
+                computed.next_delivery_date.as_ref().map(stamp)
+            ],
         )?;
     }
     Ok(())

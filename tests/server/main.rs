@@ -1,0 +1,13 @@
+//! Conformance of the reference server: every operation, scope and error of
+//! `spec/`, over real HTTP on 127.0.0.1.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod auth;
+mod durability;
+mod fuzz;
+mod memberships;
+mod paging;
+mod roles;
+mod subscriptions;

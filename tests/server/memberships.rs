@@ -1,0 +1,173 @@
+use reqwest::{Method, StatusCode};
+use serde_json::json;
+
+use crate::roles::assert_membership;
+use crate::support::{INACTIVE, MEMBER, OUTSIDER, TestServer};
+
+fn user_uuid(server: &TestServer, email: &str) -> String {
+    let email = email.to_string();
+    server
+        .running
+        .db
+        .read_now(
+            move |c| Ok(c.query_row("SELECT uuid FROM users WHERE email = ?1", [&email], |r| r.get(0))?),
+        )
+        .unwrap()
+}
+
+async fn role_path(server: &TestServer, key: &str, index: usize) -> String {
+    let roles = server.get(key, &server.roles_path()).await.json["results"].clone();
+    format!(
+        "{}{}/role_memberships/",
+        server.roles_path(),
+        roles[index]["id"].as_str().unwrap()
+    )
+}
+
+#[tokio::test]
+async fn list_in_joining_order_with_every_field() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["organization:read"]);
+    let path = role_path(&server, &key, 0).await;
+    let page = server.get(&key, &path).await;
+    let page = page.expect(StatusCode::OK);
+    assert_eq!(page["count"], 7);
+    let rows = page["results"].as_array().unwrap();
+    rows.iter().for_each(assert_membership);
+    let joined: Vec<&str> = rows.iter().map(|r| r["joined_at"].as_str().unwrap()).collect();
+    let mut sorted = joined.clone();
+    sorted.sort();
+    assert_eq!(joined, sorted);
+    serde_json::from_value::<Vec<orgdeck::api::RoleMembership>>(page["results"].clone()).unwrap();
+}
+
+#[tokio::test]
+async fn assign_then_remove_a_user() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["organization:write"]);
+    let path = role_path(&server, &key, 6).await; // Finance: one member
+    let uuid = user_uuid(&server, MEMBER);
+    let created = server.post(&key, &path, json!({"user_uuid": uuid})).await;
+    let membership = created.expect(StatusCode::CREATED).clone();
+    assert_membership(&membership);
+    assert_eq!(membership["user"]["email"], MEMBER);
+    assert_eq!(membership["organization_member"]["level"], 1);
+    assert_eq!(server.get(&key, &path).await.json["count"], 2);
+
+    let again = server.post(&key, &path, json!({"user_uuid": uuid})).await;
+    assert_eq!(
+        again.expect_error(StatusCode::BAD_REQUEST, "validation_error", "invalid_input", None),
+        "User is already part of the role."
+    );
+
+    let member_path = format!("{path}{}/", membership["id"].as_str().unwrap());
+    let removed = server.delete(&key, &member_path).await;
+    assert_eq!(removed.status, StatusCode::NO_CONTENT);
+    assert!(removed.text.is_empty());
+    assert_eq!(server.get(&key, &path).await.json["count"], 1);
+    server.delete(&key, &member_path).await.expect_error(
+        StatusCode::NOT_FOUND,
+        "invalid_request",
+        "not_found",
+        None,
+    );
+}
+
+#[tokio::test]
+async fn only_active_members_of_the_organization_can_be_assigned() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["organization:write"]);
+    let path = role_path(&server, &key, 7).await;
+    for uuid in [
+        uuid::Uuid::new_v4().to_string(),
+        user_uuid(&server, INACTIVE),
+        user_uuid(&server, OUTSIDER),
+    ] {
+        let reply = server.post(&key, &path, json!({"user_uuid": uuid})).await;
+        assert_eq!(
+            reply.expect_error(StatusCode::BAD_REQUEST, "validation_error", "invalid_input", None),
+            "User does not exist."
+        );
+    }
+    server.post(&key, &path, json!({})).await.expect_error(
+        StatusCode::BAD_REQUEST,
+        "validation_error",
+        "required",
+        Some("user_uuid"),
+    );
+    server
+        .post(&key, &path, json!({"user_uuid": "nope"}))
+        .await
+        .expect_error(
+            StatusCode::BAD_REQUEST,
+            "validation_error",
+            "invalid",
+            Some("user_uuid"),
+        );
+}
+
+#[tokio::test]
+async fn memberships_have_no_update_or_retrieve() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let path = role_path(&server, &key, 0).await;
+    let first = server.get(&key, &path).await.json["results"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let member_path = format!("{path}{first}/");
+    for method in [Method::PATCH, Method::PUT, Method::GET] {
+        let reply = server
+            .call(
+                method.clone(),
+                Some(&key),
+                &member_path,
+                Some(json!({"user_uuid": "x"})),
+            )
+            .await;
+        let detail = reply.expect_error(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "invalid_request",
+            "method_not_allowed",
+            None,
+        );
+        assert_eq!(detail, format!("Method \"{method}\" not allowed."));
+    }
+}
+
+#[tokio::test]
+async fn an_unknown_role_has_no_memberships() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let path = format!(
+        "{}{}/role_memberships/",
+        server.roles_path(),
+        uuid::Uuid::new_v4()
+    );
+    server
+        .get(&key, &path)
+        .await
+        .expect_error(StatusCode::NOT_FOUND, "invalid_request", "not_found", None);
+    let uuid = user_uuid(&server, MEMBER);
+    server
+        .post(&key, &path, json!({"user_uuid": uuid}))
+        .await
+        .expect_error(StatusCode::NOT_FOUND, "invalid_request", "not_found", None);
+}
+
+#[tokio::test]
+async fn members_cannot_assign() {
+    let server = TestServer::demo().await;
+    let member = server.key_for(MEMBER, &["*"]);
+    let path = role_path(&server, &member, 7).await;
+    let uuid = user_uuid(&server, MEMBER);
+    server
+        .post(&member, &path, json!({"user_uuid": uuid}))
+        .await
+        .expect_error(
+            StatusCode::FORBIDDEN,
+            "authentication_error",
+            "permission_denied",
+            None,
+        );
+}

@@ -1,0 +1,178 @@
+//! Shared by the test binaries: a real reference server on 127.0.0.1 port 0
+//! with a temporary database, keys of any scope for any demo user, and a
+//! small HTTP helper that keeps status and body together.
+#![allow(dead_code)]
+
+use orgdeck::server::store::{directory, keys};
+use orgdeck::server::{self, RunningServer, Seed, ServeOptions};
+use reqwest::{Method, StatusCode};
+use serde_json::Value;
+
+pub const OWNER: &str = "ada.okafor@hedgebox.dev";
+pub const ADMIN: &str = "bruno.lindqvist@hedgebox.dev";
+pub const MEMBER: &str = "elif.demir@hedgebox.dev";
+pub const INACTIVE: &str = "victor.hale@hedgebox.dev";
+pub const OUTSIDER: &str = "xena@partner.example";
+
+pub struct TestServer {
+    pub running: RunningServer,
+    pub base: String,
+    pub organization: String,
+    pub project: i64,
+    pub http: reqwest::Client,
+    _dir: tempfile::TempDir,
+}
+
+impl TestServer {
+    pub async fn demo() -> TestServer {
+        Self::start(Seed::Demo, 0).await
+    }
+
+    pub async fn start(seed: Seed, generate_subscriptions: u64) -> TestServer {
+        let dir = tempfile::tempdir().unwrap();
+        let running = server::start(ServeOptions {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            db: dir.path().join("test.sqlite"),
+            seed,
+            generate_subscriptions,
+        })
+        .await
+        .unwrap();
+        TestServer {
+            base: running.ready.base_url.clone(),
+            organization: running.ready.organization_id.clone(),
+            project: running.ready.project_id,
+            running,
+            http: reqwest::Client::new(),
+            _dir: dir,
+        }
+    }
+
+    /// A key of the user with this e-mail address holding `scopes`.
+    pub fn key_for(&self, email: &str, scopes: &[&str]) -> String {
+        let db = self.running.db.clone();
+        let user = db
+            .read_now(|c| directory::user_by_email(c, email))
+            .unwrap()
+            .unwrap_or_else(|| panic!("no user {email}"));
+        let scopes: Vec<String> = scopes.iter().map(|s| s.to_string()).collect();
+        db.write_now(|tx| keys::mint(tx, user, "test", &scopes)).unwrap()
+    }
+
+    /// A key of the organization's owner.
+    pub fn key(&self, scopes: &[&str]) -> String {
+        self.key_for(OWNER, scopes)
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    pub fn roles_path(&self) -> String {
+        format!("/api/organizations/{}/roles/", self.organization)
+    }
+
+    pub fn subscriptions_path(&self) -> String {
+        format!("/api/projects/{}/subscriptions/", self.project)
+    }
+
+    pub async fn call(&self, method: Method, key: Option<&str>, path: &str, body: Option<Value>) -> Reply {
+        let mut request = self.http.request(method, self.url(path));
+        if let Some(key) = key {
+            request = request.bearer_auth(key);
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        Reply::read(request.send().await.unwrap()).await
+    }
+
+    pub async fn get(&self, key: &str, path: &str) -> Reply {
+        self.call(Method::GET, Some(key), path, None).await
+    }
+
+    pub async fn post(&self, key: &str, path: &str, body: Value) -> Reply {
+        self.call(Method::POST, Some(key), path, Some(body)).await
+    }
+
+    pub async fn patch(&self, key: &str, path: &str, body: Value) -> Reply {
+        self.call(Method::PATCH, Some(key), path, Some(body)).await
+    }
+
+    pub async fn delete(&self, key: &str, path: &str) -> Reply {
+        self.call(Method::DELETE, Some(key), path, None).await
+    }
+
+    /// Every row of a list, following `next` links.
+    pub async fn all(&self, key: &str, path: &str) -> Vec<Value> {
+        let mut rows = Vec::new();
+        let mut url = Some(self.url(path));
+        while let Some(next) = url {
+            let reply = Reply::read(self.http.get(&next).bearer_auth(key).send().await.unwrap()).await;
+            reply.expect(StatusCode::OK);
+            rows.extend(reply.json["results"].as_array().unwrap().iter().cloned());
+            url = reply.json["next"].as_str().map(str::to_string);
+        }
+        rows
+    }
+}
+
+/// A response: status, raw body and (when it parses) JSON.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: StatusCode,
+    pub text: String,
+    pub json: Value,
+}
+
+impl Reply {
+    pub async fn read(response: reqwest::Response) -> Reply {
+        let status = response.status();
+        let text = response.text().await.unwrap();
+        let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Reply { status, text, json }
+    }
+
+    #[track_caller]
+    pub fn expect(&self, status: StatusCode) -> &Value {
+        assert_eq!(self.status, status, "body: {}", self.text);
+        &self.json
+    }
+
+    /// Asserts the PostHog error body: status, type, code and attr.
+    #[track_caller]
+    pub fn expect_error(&self, status: StatusCode, kind: &str, code: &str, attr: Option<&str>) -> &str {
+        assert_eq!(self.status, status, "body: {}", self.text);
+        let body = self
+            .json
+            .as_object()
+            .unwrap_or_else(|| panic!("not an error body: {}", self.text));
+        let mut keys: Vec<&str> = body.keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(keys, ["attr", "code", "detail", "type"], "body: {}", self.text);
+        assert_eq!(body["type"], kind, "body: {}", self.text);
+        assert_eq!(body["code"], code, "body: {}", self.text);
+        assert_eq!(body["attr"].as_str(), attr, "body: {}", self.text);
+        body["detail"].as_str().unwrap()
+    }
+}
+
+impl TestServer {
+    /// Sends raw bytes with a content type, for bodies that are not JSON.
+    pub async fn call_raw(
+        &self,
+        method: Method,
+        key: &str,
+        path: &str,
+        body: Vec<u8>,
+        content_type: &str,
+    ) -> Reply {
+        let request = self
+            .http
+            .request(method, self.url(path))
+            .bearer_auth(key)
+            .header("Content-Type", content_type)
+            .body(body);
+        Reply::read(request.send().await.unwrap()).await
+    }
+}
