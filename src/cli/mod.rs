@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::server::Seed;
+use crate::server::{RateLimit, Seed, ServeOptions};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -44,6 +44,9 @@ pub enum Command {
         /// Add this many synthetic subscriptions to the first project at start.
         #[arg(long, value_name = "N", default_value_t = 0)]
         generate_subscriptions: u64,
+        /// Limit each key's requests as PostHog does, e.g. 480/4800 (per minute/per hour).
+        #[arg(long, value_name = "PER_MINUTE/PER_HOUR")]
+        rate_limit: Option<RateLimit>,
     },
     /// Personal API keys of the reference server's database.
     Keys {
@@ -80,7 +83,14 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             db,
             seed,
             generate_subscriptions,
-        } => serve::serve(listen, db, seed, generate_subscriptions),
+            rate_limit,
+        } => serve::serve(ServeOptions {
+            listen,
+            db,
+            seed,
+            generate_subscriptions,
+            rate_limit,
+        }),
         Command::Keys {
             command:
                 KeysCommand::Create {

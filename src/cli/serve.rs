@@ -35,21 +35,10 @@ async fn stop_signal() -> anyhow::Result<()> {
     Ok(())
 }
 
-pub fn serve(
-    listen: SocketAddr,
-    db: PathBuf,
-    seed: Seed,
-    generate_subscriptions: u64,
-) -> anyhow::Result<ExitCode> {
+pub fn serve(options: ServeOptions) -> anyhow::Result<ExitCode> {
     logging::init()?;
     runtime()?.block_on(async {
-        let running = server::start(ServeOptions {
-            listen,
-            db,
-            seed,
-            generate_subscriptions,
-        })
-        .await?;
+        let running = server::start(options).await?;
         let mut stdout = std::io::stdout().lock();
         serde_json::to_writer(&mut stdout, &running.ready)?;
         writeln!(stdout)?;
@@ -81,6 +70,7 @@ pub fn demo(db: Option<PathBuf>) -> anyhow::Result<ExitCode> {
             db: db_path.clone(),
             seed: Seed::Demo,
             generate_subscriptions: 0,
+            rate_limit: None,
         })
         .await?;
         let ready = &running.ready;

@@ -49,6 +49,9 @@ impl FromRequestParts<AppState> for Caller {
             .read(move |connection| keys::find(connection, &secure_value))
             .await?
             .ok_or_else(ApiError::invalid_key)?;
+        if let Some(throttle) = &state.throttle {
+            throttle.check(&key.id).map_err(ApiError::throttled)?;
+        }
         Ok(Caller { key })
     }
 }

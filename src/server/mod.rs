@@ -9,6 +9,7 @@ mod fields;
 mod paging;
 mod routes;
 pub mod store;
+mod throttle;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -28,11 +29,14 @@ use tower::util::{MapRequest, MapRequestLayer};
 pub use error::ApiError;
 use routes::{memberships, pickers, roles, subscriptions};
 use store::Db;
+pub use throttle::RateLimit;
 
 /// What every handler shares.
 #[derive(Clone)]
 pub struct AppState {
     pub db: Db,
+    /// Per-key rate limits, when the server was asked to apply them.
+    pub throttle: Option<std::sync::Arc<throttle::Throttle>>,
 }
 
 /// What the database is filled with when it is empty.
@@ -52,6 +56,8 @@ pub struct ServeOptions {
     pub seed: Seed,
     /// Synthetic subscriptions to add to the first project at start.
     pub generate_subscriptions: u64,
+    /// Per-key request limits; `None` serves without limits.
+    pub rate_limit: Option<RateLimit>,
 }
 
 /// The ready line `serve` prints: where the server is and how to reach it.
@@ -109,7 +115,12 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
         .await
         .with_context(|| format!("cannot listen on {}", options.listen))?;
     let address = listener.local_addr()?;
-    let app = router(AppState { db: db.clone() });
+    let app = router(AppState {
+        db: db.clone(),
+        throttle: options
+            .rate_limit
+            .map(|limit| std::sync::Arc::new(throttle::Throttle::new(limit))),
+    });
     let (shutdown, shutdown_signal) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
         axum::serve(listener, ServiceExt::<Request>::into_make_service(app))

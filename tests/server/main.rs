@@ -5,7 +5,9 @@
 mod support;
 
 mod auth;
+mod cli;
 mod durability;
+mod errors;
 mod fuzz;
 mod memberships;
 mod paging;

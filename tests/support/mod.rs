@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use orgdeck::server::store::{directory, keys};
-use orgdeck::server::{self, RunningServer, Seed, ServeOptions};
+use orgdeck::server::{self, RateLimit, RunningServer, Seed, ServeOptions};
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 
@@ -29,12 +29,21 @@ impl TestServer {
     }
 
     pub async fn start(seed: Seed, generate_subscriptions: u64) -> TestServer {
+        Self::start_with(seed, generate_subscriptions, None).await
+    }
+
+    pub async fn start_with(
+        seed: Seed,
+        generate_subscriptions: u64,
+        rate_limit: Option<RateLimit>,
+    ) -> TestServer {
         let dir = tempfile::tempdir().unwrap();
         let running = server::start(ServeOptions {
             listen: "127.0.0.1:0".parse().unwrap(),
             db: dir.path().join("test.sqlite"),
             seed,
             generate_subscriptions,
+            rate_limit,
         })
         .await
         .unwrap();

@@ -1,0 +1,192 @@
+//! The binary's server commands as a user runs them: `serve` and its ready
+//! line and signals, `keys create`, and the determinism of the demo data.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+fn orgdeck(args: &[&str], log: &std::path::Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_orgdeck"))
+        .args(args)
+        .env("ORGDECK_LOG", log)
+        .output()
+        .unwrap()
+}
+
+fn serve(args: &[&str], log: &std::path::Path) -> (Child, Value) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_orgdeck"))
+        .arg("serve")
+        .args(args)
+        .env("ORGDECK_LOG", log)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    (
+        child,
+        serde_json::from_str(&line).unwrap_or_else(|_| panic!("ready line: {line:?}")),
+    )
+}
+
+fn stop(mut child: Child) -> std::process::ExitStatus {
+    let pid = child.id().to_string();
+    Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "serve did not stop on SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn serve_prints_one_ready_line_and_stops_cleanly_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bare.sqlite");
+    let log = dir.path().join("log");
+    let (child, ready) = serve(&["--listen", "127.0.0.1:0", "--db", db.to_str().unwrap()], &log);
+    let object = ready.as_object().unwrap();
+    let mut keys: Vec<&str> = object.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(keys, ["api_key", "base_url", "organization_id", "project_id"]);
+    assert!(
+        ready["base_url"]
+            .as_str()
+            .unwrap()
+            .starts_with("http://127.0.0.1:")
+    );
+    assert_ne!(ready["base_url"], "http://127.0.0.1:0");
+    uuid::Uuid::parse_str(ready["organization_id"].as_str().unwrap()).unwrap();
+    assert!(ready["project_id"].is_i64());
+    assert_eq!(ready["api_key"], Value::Null, "--seed none mints no key");
+    assert!(stop(child).success());
+    assert!(
+        std::fs::read_to_string(&log)
+            .unwrap()
+            .contains("reference server listening")
+    );
+}
+
+#[test]
+fn keys_create_prints_the_key_alone_and_it_works() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("keys.sqlite");
+    let db_arg = db.to_str().unwrap();
+    let log = dir.path().join("log");
+    // On a new file, the key belongs to the owner `keys create` sets up.
+    let owner = orgdeck(
+        &["keys", "create", "--db", db_arg, "--scopes", "organization:read"],
+        &log,
+    );
+    assert!(
+        owner.status.success(),
+        "{}",
+        String::from_utf8_lossy(&owner.stderr)
+    );
+    let owner_key = String::from_utf8(owner.stdout).unwrap();
+    assert!(owner_key.starts_with("phx_") && owner_key.ends_with('\n') && owner_key.lines().count() == 1);
+
+    let (child, ready) = serve(&["--listen", "127.0.0.1:0", "--db", db_arg], &log);
+    let base = ready["base_url"].as_str().unwrap();
+    let status_of = |key: &str, path: &str| {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            reqwest::Client::new()
+                .get(format!("{base}{path}"))
+                .bearer_auth(key.trim())
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        })
+    };
+    assert_eq!(status_of(&owner_key, "/api/organizations/@current/roles/"), 200);
+    assert_eq!(
+        status_of(&owner_key, "/api/projects/@current/subscriptions/"),
+        403
+    );
+    let current = status_of(&owner_key, "/api/personal_api_keys/@current/");
+    assert_eq!(current, 200);
+    assert!(stop(child).success());
+
+    let bad_scope = orgdeck(
+        &["keys", "create", "--db", db_arg, "--scopes", "roles:delete"],
+        &log,
+    );
+    assert!(!bad_scope.status.success());
+    assert!(String::from_utf8_lossy(&bad_scope.stderr).contains("\"roles:delete\" is not a scope"));
+    assert!(bad_scope.stdout.is_empty());
+    let nobody = orgdeck(
+        &[
+            "keys",
+            "create",
+            "--db",
+            db_arg,
+            "--scopes",
+            "*",
+            "--email",
+            "nobody@x.io",
+        ],
+        &log,
+    );
+    assert!(!nobody.status.success());
+    assert!(String::from_utf8_lossy(&nobody.stderr).contains("no user with the e-mail address nobody@x.io"));
+    let usage = orgdeck(&["keys", "create", "--db", db_arg], &log);
+    assert_eq!(usage.status.code(), Some(2), "a usage error exits 2");
+}
+
+#[test]
+fn the_demo_data_is_the_same_every_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log");
+    let mut snapshots = Vec::new();
+    for name in ["one.sqlite", "two.sqlite"] {
+        let db = dir.path().join(name);
+        let (child, _) = serve(
+            &[
+                "--listen",
+                "127.0.0.1:0",
+                "--seed",
+                "demo",
+                "--db",
+                db.to_str().unwrap(),
+            ],
+            &log,
+        );
+        assert!(stop(child).success());
+        let connection = rusqlite::Connection::open(&db).unwrap();
+        let mut rows = Vec::new();
+        for sql in [
+            "SELECT id || name FROM organizations",
+            "SELECT uuid || email || distinct_id FROM users ORDER BY id",
+            "SELECT id || name || feature_flags_access_level FROM roles ORDER BY id",
+            "SELECT id || role_id || user_id FROM role_memberships ORDER BY id",
+            "SELECT id || target_type || target_value || frequency || ifnull(title, '-') || deleted || summary FROM subscriptions ORDER BY id",
+        ] {
+            let mut statement = connection.prepare(sql).unwrap();
+            let values: Vec<String> = statement
+                .query_map([], |r| r.get(0))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            rows.push(values);
+        }
+        snapshots.push(rows);
+    }
+    assert_eq!(snapshots[0], snapshots[1]);
+    assert!(snapshots[0][4].len() > 240);
+}
