@@ -10,7 +10,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(error) => {
             eprintln!("orgdeck: {error:#}");
-            ExitCode::FAILURE
+            orgdeck::cli::exit_code(&error)
         }
     }
 }

@@ -1,6 +1,11 @@
 //! The command line of design.md (a fixed interface) and its dispatch.
 
+mod connection;
+mod members;
+mod output;
+mod roles;
 mod serve;
+mod subscriptions;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -20,6 +25,11 @@ use crate::server::{RateLimit, Seed, ServeOptions};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    #[command(flatten)]
+    pub connection: connection::ConnectionArgs,
+    /// Output format of the scriptable commands.
+    #[arg(short, long, global = true, value_enum, default_value = "table")]
+    pub output: output::Format,
 }
 
 #[derive(Debug, Subcommand)]
@@ -53,6 +63,70 @@ pub enum Command {
         #[command(subcommand)]
         command: KeysCommand,
     },
+    /// Organization roles.
+    Roles {
+        #[command(subcommand)]
+        command: roles::RolesCommand,
+    },
+    /// Members of a role.
+    Members {
+        #[command(subcommand)]
+        command: members::MembersCommand,
+    },
+    /// Project subscriptions.
+    #[command(alias = "subs")]
+    Subscriptions {
+        #[command(subcommand)]
+        command: subscriptions::SubscriptionsCommand,
+    },
+}
+
+/// A command line that cannot work as given: exits with status 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+/// The exit status for an error: 2 for usage errors, 1 for the rest.
+pub fn exit_code(error: &anyhow::Error) -> ExitCode {
+    if error.downcast_ref::<UsageError>().is_some() {
+        ExitCode::from(2)
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// A JSON object from a file, or from stdin for `-`.
+fn body_from(source: &str) -> anyhow::Result<serde_json::Map<String, serde_json::Value>> {
+    let text = if source == "-" {
+        std::io::read_to_string(std::io::stdin())
+            .map_err(|error| UsageError(format!("--body -: cannot read stdin: {error}")))?
+    } else {
+        std::fs::read_to_string(source).map_err(|error| UsageError(format!("--body {source}: {error}")))?
+    };
+    match serde_json::from_str(&text) {
+        Ok(serde_json::Value::Object(object)) => Ok(object),
+        Ok(_) => Err(UsageError(format!("--body {source}: the body must be a JSON object")).into()),
+        Err(error) => Err(UsageError(format!("--body {source}: not JSON: {error}")).into()),
+    }
+}
+
+/// A date-time for people: `2026-11-23 09:00:00 UTC`, or `-`.
+fn date(at: Option<chrono::DateTime<chrono::Utc>>) -> String {
+    at.map(|at| at.format("%Y-%m-%d %H:%M:%S UTC").to_string())
+        .unwrap_or_else(|| "-".into())
+}
+
+/// Every row of a list, fetched concurrently, with a progress line on a terminal.
+async fn fetch_all<T: crate::api::Row>(
+    client: &crate::api::Client,
+    list: &crate::api::List<T>,
+    what: &str,
+) -> anyhow::Result<Vec<T>> {
+    let options = crate::api::FetchAll {
+        progress: output::progress(what),
+        ..crate::api::FetchAll::default()
+    };
+    Ok(client.all(list, &options).await?)
 }
 
 #[derive(Debug, Subcommand)]
@@ -76,7 +150,13 @@ pub enum KeysCommand {
 
 /// Runs a parsed command line; returns the process exit status.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let format = cli.output;
     match cli.command {
+        Command::Roles { command } => api_command(&cli.connection, |c| roles::run(command, c, format)),
+        Command::Members { command } => api_command(&cli.connection, |c| members::run(command, c, format)),
+        Command::Subscriptions { command } => {
+            api_command(&cli.connection, |c| subscriptions::run(command, c, format))
+        }
         Command::Demo { db } => serve::demo(db),
         Command::Serve {
             listen,
@@ -101,4 +181,22 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 },
         } => serve::create_key(&db, &scopes, email.as_deref(), label.as_deref()),
     }
+}
+
+/// Runs one of the API commands on a small runtime, logging to the log file.
+fn api_command<F>(
+    args: &connection::ConnectionArgs,
+    command: impl FnOnce(connection::Connection) -> F,
+) -> anyhow::Result<ExitCode>
+where
+    F: std::future::Future<Output = anyhow::Result<()>>,
+{
+    crate::logging::init()?;
+    let connection = args.connect()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(command(connection))?;
+    Ok(ExitCode::SUCCESS)
 }

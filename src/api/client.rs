@@ -1,0 +1,406 @@
+//! The HTTP client every face of orgdeck uses: one reused connection pool
+//! (rustls), the key in the Authorization header only, timeouts, and retries
+//! that never send a write twice.
+
+use std::fmt;
+use std::time::Duration;
+
+use reqwest::{Method, StatusCode, Url, redirect};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::error::{Error, Refusal, RequestLabel, Result, TransportKind};
+use super::models::ErrorBody;
+use super::secret::ApiKey;
+
+/// How many bytes of an unreadable answer an error quotes.
+const SNIPPET: usize = 200;
+
+/// When and how often a request is tried again.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RetryPolicy {
+    /// Tries in all, the first included.
+    pub attempts: u32,
+    /// The first backoff; each retry doubles it, with jitter.
+    pub base_delay: Duration,
+    /// No wait is longer than this, whatever a 429 asks for.
+    pub max_delay: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            attempts: 4,
+            base_delay: Duration::from_millis(250),
+            max_delay: Duration::from_secs(30),
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// Exponential backoff with full jitter between half and the whole step.
+    fn backoff(&self, retry: u32) -> Duration {
+        let step = self
+            .base_delay
+            .saturating_mul(1 << retry.min(16))
+            .min(self.max_delay);
+        let jitter = f64::from(getrandom::u32().unwrap_or(u32::MAX / 2)) / f64::from(u32::MAX);
+        step.mul_f64(0.5 + jitter / 2.0)
+    }
+}
+
+/// Where and how to connect.
+#[derive(Clone)]
+pub struct ClientConfig {
+    /// `https://us.posthog.com`, or a reference server's `http://127.0.0.1:PORT`.
+    pub host: String,
+    pub api_key: ApiKey,
+    /// The whole request, answer included.
+    pub timeout: Duration,
+    pub connect_timeout: Duration,
+    pub retry: RetryPolicy,
+}
+
+impl ClientConfig {
+    pub fn new(host: impl Into<String>, api_key: ApiKey) -> Self {
+        ClientConfig {
+            host: host.into(),
+            api_key,
+            timeout: Duration::from_secs(30),
+            connect_timeout: Duration::from_secs(10),
+            retry: RetryPolicy::default(),
+        }
+    }
+}
+
+/// The API client. Cheap to clone: clones share one connection pool.
+#[derive(Clone)]
+pub struct Client {
+    http: reqwest::Client,
+    base: Url,
+    key: ApiKey,
+    timeout: Duration,
+    retry: RetryPolicy,
+}
+
+impl fmt::Debug for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Client")
+            .field("base", &self.base.as_str())
+            .field("key", &self.key)
+            .field("timeout", &self.timeout)
+            .finish()
+    }
+}
+
+impl Client {
+    pub fn new(config: ClientConfig) -> Result<Client> {
+        let base = parse_host(&config.host)?;
+        let http = reqwest::Client::builder()
+            .use_rustls_tls()
+            .connect_timeout(config.connect_timeout.min(config.timeout))
+            .timeout(config.timeout)
+            .redirect(same_host_redirects())
+            .user_agent(concat!("orgdeck/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|error| Error::Invalid(format!("cannot set up HTTP: {error}")))?;
+        Ok(Client {
+            http,
+            base,
+            key: config.api_key,
+            timeout: config.timeout,
+            retry: config.retry,
+        })
+    }
+
+    /// The host as configured, for headers and messages.
+    pub fn base_url(&self) -> &Url {
+        &self.base
+    }
+
+    /// The URL of an API path given as segments; a trailing slash is added,
+    /// as api.md's examples address every resource.
+    pub fn url(&self, segments: &[&str]) -> Url {
+        let mut url = self.base.clone();
+        if let Ok(mut path) = url.path_segments_mut() {
+            path.pop_if_empty().extend(segments).push("");
+        }
+        url
+    }
+
+    /// A link the server sent (`next`), rebased onto the configured host when
+    /// its origin differs: a proxy in front of PostHog often reports another
+    /// scheme or host, and the key must only ever go to the configured one.
+    pub fn rebase(&self, link: &str) -> Result<Url> {
+        let parsed = Url::parse(link)
+            .map_err(|error| Error::Invalid(format!("the server sent a bad link {link:?}: {error}")))?;
+        if parsed.origin() == self.base.origin() {
+            return Ok(parsed);
+        }
+        let mut url = self.base.clone();
+        url.set_path(parsed.path());
+        url.set_query(parsed.query());
+        Ok(url)
+    }
+
+    /// Sends a request and decodes a JSON answer.
+    pub async fn call<T: DeserializeOwned>(
+        &self,
+        method: Method,
+        url: Url,
+        body: Option<&(impl Serialize + ?Sized)>,
+    ) -> Result<T> {
+        let label = label(&method, &url);
+        let (status, bytes) = self.send(method, url, body).await?;
+        serde_json::from_slice(&bytes).map_err(|error| Error::Decode {
+            request: label,
+            status: status.as_u16(),
+            message: error.to_string(),
+            snippet: snippet(&bytes),
+        })
+    }
+
+    /// Sends a request whose answer has no body worth reading (204).
+    pub async fn call_empty(&self, method: Method, url: Url) -> Result<()> {
+        self.send(method, url, None::<&()>).await.map(|_| ())
+    }
+
+    /// Sends with retries and returns a success status and its body. Reads
+    /// (GET) are retried on 429, 502, 503, 504 and broken connections; any
+    /// request is retried when no connection could be made, since then it
+    /// certainly never reached the server. A write is never sent twice
+    /// otherwise.
+    async fn send(
+        &self,
+        method: Method,
+        url: Url,
+        body: Option<&(impl Serialize + ?Sized)>,
+    ) -> Result<(StatusCode, bytes::Bytes)> {
+        let label = label(&method, &url);
+        let read = method == Method::GET || method == Method::HEAD;
+        let body = body
+            .map(serde_json::to_vec)
+            .transpose()
+            .map_err(|error| Error::Invalid(format!("cannot encode the request body: {error}")))?;
+        let mut retry = 0;
+        loop {
+            let can_retry = retry + 1 < self.retry.attempts;
+            let mut request = self
+                .http
+                .request(method.clone(), url.clone())
+                .bearer_auth(self.key.expose())
+                .header(reqwest::header::ACCEPT, "application/json");
+            if let Some(body) = &body {
+                request = request
+                    .header(reqwest::header::CONTENT_TYPE, "application/json")
+                    .body(body.clone());
+            }
+            let started = std::time::Instant::now();
+            let outcome = match request.send().await {
+                Ok(response) => {
+                    let status = response.status();
+                    response.bytes().await.map(|bytes| (status, bytes))
+                }
+                Err(error) => Err(error),
+            };
+            match outcome {
+                Ok((status, bytes)) => {
+                    tracing::debug!(request = %label, status = status.as_u16(), elapsed = ?started.elapsed(), "answered");
+                    if status.is_success() {
+                        return Ok((status, bytes));
+                    }
+                    let refusal = Refusal::new(
+                        label.clone(),
+                        status.as_u16(),
+                        serde_json::from_slice::<ErrorBody>(&bytes).ok(),
+                    );
+                    let transient = matches!(status.as_u16(), 429 | 502 | 503 | 504);
+                    if read && transient && can_retry {
+                        let wait = refusal
+                            .retry_after()
+                            .map(|wait| wait.min(self.retry.max_delay))
+                            .unwrap_or_else(|| self.retry.backoff(retry));
+                        tracing::info!(request = %label, status = status.as_u16(), ?wait, "retrying");
+                        tokio::time::sleep(wait).await;
+                        retry += 1;
+                        continue;
+                    }
+                    if refusal.code.is_empty() && !bytes.is_empty() && refusal.detail.is_empty() {
+                        tracing::warn!(request = %label, status = status.as_u16(), body = %snippet(&bytes), "error without an error body");
+                    }
+                    return Err(Error::Api(Box::new(refusal)));
+                }
+                Err(error) => {
+                    let kind = classify(&error);
+                    let never_sent = kind == TransportKind::Connect;
+                    let retriable = never_sent || (read && kind == TransportKind::Dropped);
+                    tracing::info!(request = %label, ?kind, error = %innermost(&error), "transport failure");
+                    if retriable && can_retry {
+                        tokio::time::sleep(self.retry.backoff(retry)).await;
+                        retry += 1;
+                        continue;
+                    }
+                    return Err(Error::Transport {
+                        request: label,
+                        host: self.base.host_str().unwrap_or("the server").to_string()
+                            + &self
+                                .base
+                                .port()
+                                .map(|port| format!(":{port}"))
+                                .unwrap_or_default(),
+                        kind,
+                        message: innermost(&error),
+                        timeout: (kind == TransportKind::Timeout).then_some(self.timeout),
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Parses the configured host; a bare host name means https.
+fn parse_host(host: &str) -> Result<Url> {
+    let host = host.trim();
+    let with_scheme = if host.contains("://") {
+        host.to_string()
+    } else {
+        format!("https://{host}")
+    };
+    let url = Url::parse(&with_scheme)
+        .map_err(|error| Error::Invalid(format!("{host:?} is not a host address: {error}")))?;
+    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
+        return Err(Error::Invalid(format!("{host:?} is not an http(s) host address")));
+    }
+    Ok(url)
+}
+
+/// Follows redirects on the same host only, so the Authorization header never
+/// travels to another one.
+fn same_host_redirects() -> redirect::Policy {
+    redirect::Policy::custom(|attempt| {
+        let first = attempt
+            .previous()
+            .first()
+            .map(|url| (url.host_str().map(str::to_string), url.port_or_known_default()));
+        let next = (
+            attempt.url().host_str().map(str::to_string),
+            attempt.url().port_or_known_default(),
+        );
+        if attempt.previous().len() > 5 {
+            attempt.error("too many redirects")
+        } else if first.is_some_and(|first| first != next) {
+            attempt.stop()
+        } else {
+            attempt.follow()
+        }
+    })
+}
+
+fn label(method: &Method, url: &Url) -> RequestLabel {
+    RequestLabel {
+        method: method.to_string(),
+        path: url.path().to_string(),
+    }
+}
+
+fn classify(error: &reqwest::Error) -> TransportKind {
+    let text = format!("{:?}", error).to_ascii_lowercase();
+    if error.is_timeout() {
+        TransportKind::Timeout
+    } else if text.contains("certificate") || text.contains("tls") || text.contains("handshake") {
+        TransportKind::Tls
+    } else if error.is_connect() {
+        TransportKind::Connect
+    } else {
+        TransportKind::Dropped
+    }
+}
+
+/// The deepest cause of an error: "Connection refused (os error 111)" rather
+/// than reqwest's wrapper text.
+fn innermost(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut current = error;
+    while let Some(source) = current.source() {
+        current = source;
+    }
+    current.to_string()
+}
+
+fn snippet(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(SNIPPET)]);
+    text.chars().filter(|c| !c.is_control() || *c == ' ').collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn client(host: &str) -> Client {
+        Client::new(ClientConfig::new(host, ApiKey::new("phx_test"))).unwrap()
+    }
+
+    #[test]
+    fn paths_get_one_slash_whatever_the_host_has() {
+        for host in [
+            "http://127.0.0.1:8010",
+            "http://127.0.0.1:8010/",
+            "http://127.0.0.1:8010//",
+        ] {
+            let url = client(host).url(&["api", "organizations", "@current", "roles"]);
+            assert_eq!(
+                url.as_str(),
+                "http://127.0.0.1:8010/api/organizations/@current/roles/",
+                "{host}"
+            );
+        }
+        let prefixed = client("https://example.com/posthog/").url(&["api", "projects"]);
+        assert_eq!(prefixed.as_str(), "https://example.com/posthog/api/projects/");
+        assert_eq!(
+            client("us.posthog.com").url(&["api"]).as_str(),
+            "https://us.posthog.com/api/"
+        );
+        let odd = client("http://h").url(&["api", "a b/c"]);
+        assert_eq!(odd.as_str(), "http://h/api/a%20b%2Fc/");
+    }
+
+    #[test]
+    fn bad_hosts_are_refused_up_front() {
+        for host in ["", "ftp://x", "http://"] {
+            assert!(
+                Client::new(ClientConfig::new(host, ApiKey::new("k"))).is_err(),
+                "{host}"
+            );
+        }
+    }
+
+    #[test]
+    fn links_from_another_origin_are_rebased() {
+        let client = client("https://posthog.example.com");
+        let same = client
+            .rebase("https://posthog.example.com/api/x/?limit=5&offset=5")
+            .unwrap();
+        assert_eq!(
+            same.as_str(),
+            "https://posthog.example.com/api/x/?limit=5&offset=5"
+        );
+        let other = client.rebase("http://internal:8000/api/x/?offset=5").unwrap();
+        assert_eq!(other.as_str(), "https://posthog.example.com/api/x/?offset=5");
+    }
+
+    #[test]
+    fn debug_hides_the_key() {
+        let text = format!("{:?}", client("http://h"));
+        assert!(!text.contains("phx_test") && text.contains("redacted"));
+    }
+
+    #[test]
+    fn backoff_doubles_with_jitter_and_is_capped() {
+        let policy = RetryPolicy::default();
+        for retry in 0..3 {
+            let wait = policy.backoff(retry);
+            let step = policy.base_delay * (1 << retry);
+            assert!(wait >= step / 2 && wait <= step, "{retry}: {wait:?}");
+        }
+        assert!(policy.backoff(30) <= policy.max_delay);
+    }
+}

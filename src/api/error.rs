@@ -1,0 +1,261 @@
+//! The client's one error type: the API refused, the transport failed, or the
+//! answer could not be read. Each displays as one line that says what
+//! happened and, where it can, what to do next. None ever contains the key.
+
+use std::fmt;
+use std::time::Duration;
+
+use super::models::ErrorBody;
+
+/// Which request failed: method and path (never the host's credentials).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestLabel {
+    pub method: String,
+    pub path: String,
+}
+
+impl fmt::Display for RequestLabel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.method, self.path)
+    }
+}
+
+/// The API's refusal: an error status and (usually) PostHog's error body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refusal {
+    pub request: RequestLabel,
+    pub status: u16,
+    /// `type` of the error body ("validation_error", ...); empty without a body.
+    pub kind: String,
+    pub code: String,
+    pub detail: String,
+    /// The field the error is about.
+    pub attr: Option<String>,
+}
+
+impl Refusal {
+    pub fn new(request: RequestLabel, status: u16, body: Option<ErrorBody>) -> Self {
+        let body = body.unwrap_or_default();
+        Refusal {
+            request,
+            status,
+            kind: body.kind,
+            code: body.code,
+            detail: body.detail,
+            attr: body.attr,
+        }
+    }
+
+    /// The scope a 403 names ("API key missing required scope 'x'").
+    pub fn missing_scope(&self) -> Option<&str> {
+        let rest = self.detail.split("missing required scope '").nth(1)?;
+        rest.split('\'').next()
+    }
+
+    /// The wait a 429's detail names ("Expected available in N seconds").
+    pub fn retry_after(&self) -> Option<Duration> {
+        if self.status != 429 {
+            return None;
+        }
+        let rest = self.detail.split("available in ").nth(1)?;
+        let seconds: f64 = rest.split_whitespace().next()?.parse().ok()?;
+        (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds))
+    }
+
+    /// What a person can do about it.
+    fn hint(&self) -> Option<String> {
+        if let Some(scope) = self.missing_scope() {
+            return Some(format!(
+                "give the key the '{scope}' scope, or use a key that has it"
+            ));
+        }
+        Some(
+            match (self.status, self.code.as_str()) {
+                (401, _) => "check the API key (ORGDECK_API_KEY or the profile's key)",
+                (403, _) if self.detail.contains("access level") => "ask an organization admin or owner to do it",
+                (404, _) if self.detail.starts_with("Organization") => "check --org (a UUID or @current)",
+                (404, _) if self.detail.starts_with("Project") => "check --project (an id or @current)",
+                (405, _) if self.request.method == "DELETE" && self.request.path.contains("/subscriptions/") => {
+                    "subscriptions are soft-deleted: use `orgdeck subscriptions delete`, which sets deleted=true"
+                }
+                (429, _) => "too many requests: wait and try again",
+                (500..=599, _) => "the server failed; try again later",
+                _ => return None,
+            }
+            .to_string(),
+        )
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.status)?;
+        if !self.code.is_empty() {
+            write!(f, " {}", self.code)?;
+        }
+        if self.detail.is_empty() {
+            write!(f, ": {}", status_text(self.status))?;
+        } else {
+            write!(f, ": {}", self.detail)?;
+        }
+        if let Some(attr) = &self.attr {
+            write!(f, " (field: {attr})")?;
+        }
+        write!(f, " [{}]", self.request)?;
+        if let Some(hint) = self.hint() {
+            write!(f, "; {hint}")?;
+        }
+        Ok(())
+    }
+}
+
+fn status_text(status: u16) -> &'static str {
+    reqwest::StatusCode::from_u16(status)
+        .ok()
+        .and_then(|status| status.canonical_reason())
+        .unwrap_or("error")
+}
+
+/// How the transport failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TransportKind {
+    /// No connection could be made: the request never left.
+    Connect,
+    /// No answer in time.
+    Timeout,
+    /// The TLS handshake failed.
+    Tls,
+    /// The connection broke after the request may have been sent.
+    Dropped,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Error {
+    /// The API answered with an error status.
+    #[error("{0}")]
+    Api(Box<Refusal>),
+
+    #[error("{}", transport_line(.request, .host, *.kind, .message, *.timeout))]
+    Transport {
+        request: RequestLabel,
+        host: String,
+        kind: TransportKind,
+        message: String,
+        timeout: Option<Duration>,
+    },
+
+    /// The answer was not what the API sends.
+    #[error(
+        "{request}: the server answered {status} with a body orgdeck cannot read ({message}); it began: {snippet:?}"
+    )]
+    Decode {
+        request: RequestLabel,
+        status: u16,
+        message: String,
+        snippet: String,
+    },
+
+    /// The request could not be built (a bad host address, for instance).
+    #[error("{0}")]
+    Invalid(String),
+}
+
+fn transport_line(
+    request: &RequestLabel,
+    host: &str,
+    kind: TransportKind,
+    message: &str,
+    timeout: Option<Duration>,
+) -> String {
+    match kind {
+        TransportKind::Connect => format!(
+            "cannot connect to {host} ({message}) [{request}]; is the server running and the host right (--host, ORGDECK_HOST)?"
+        ),
+        TransportKind::Timeout => format!(
+            "no answer from {host} within {} [{request}]; the server may be slow or unreachable: try again or raise --timeout",
+            timeout
+                .map(|t| format!("{} s", t.as_secs_f64()))
+                .unwrap_or_else(|| "the time allowed".into())
+        ),
+        TransportKind::Tls => format!(
+            "TLS with {host} failed ({message}) [{request}]; check the host's address and certificate"
+        ),
+        TransportKind::Dropped => {
+            format!("the connection to {host} broke ({message}) [{request}]; try again")
+        }
+    }
+}
+
+impl Error {
+    /// The refusal, when the API refused.
+    pub fn refusal(&self) -> Option<&Refusal> {
+        match self {
+            Error::Api(refusal) => Some(refusal),
+            _ => None,
+        }
+    }
+
+    /// The HTTP status, when there was an answer.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            Error::Api(refusal) => Some(refusal.status),
+            Error::Decode { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refusal(status: u16, code: &str, detail: &str, attr: Option<&str>) -> Refusal {
+        Refusal {
+            request: RequestLabel {
+                method: "POST".into(),
+                path: "/api/organizations/@current/roles/".into(),
+            },
+            status,
+            kind: "validation_error".into(),
+            code: code.into(),
+            detail: detail.into(),
+            attr: attr.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn refusals_read_as_one_line_with_what_to_do() {
+        let scope = refusal(
+            403,
+            "permission_denied",
+            "API key missing required scope 'organization:write'",
+            None,
+        );
+        assert_eq!(scope.missing_scope(), Some("organization:write"));
+        let line = scope.to_string();
+        assert!(
+            line.contains("403 permission_denied") && line.contains("'organization:write' scope"),
+            "{line}"
+        );
+        assert!(!line.contains('\n'));
+        let field = refusal(
+            400,
+            "unique",
+            "There is already a role with this name.",
+            Some("name"),
+        );
+        assert_eq!(
+            field.to_string(),
+            "400 unique: There is already a role with this name. (field: name) [POST /api/organizations/@current/roles/]"
+        );
+        let throttled = refusal(
+            429,
+            "throttled",
+            "Request was throttled. Expected available in 7 seconds.",
+            None,
+        );
+        assert_eq!(throttled.retry_after(), Some(Duration::from_secs(7)));
+    }
+}

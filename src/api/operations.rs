@@ -1,0 +1,290 @@
+//! A typed method for every operation of api.md and the picker endpoints of
+//! compat.md. Organizations are a UUID or `@current`; projects an id or
+//! `@current`.
+
+use chrono::{DateTime, Utc};
+use reqwest::Method;
+use serde::{Deserialize, Serialize};
+
+use super::client::Client;
+use super::enums::{Frequency, TargetType, Weekday};
+use super::error::Result;
+use super::models::{PersonalApiKey, Role, RoleMembership, Subscription};
+use super::time::flexible_datetime;
+
+/// The writable fields of a role; `None` leaves a field out of the body.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RoleInput {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feature_flags_access_level: Option<i64>,
+}
+
+/// The writable fields of a subscription. `None` leaves a field out of the
+/// body (a PATCH changes only what it sends); for nullable fields `Some(None)`
+/// sends an explicit null.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct SubscriptionInput {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dashboard: Option<Option<i64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub insight: Option<Option<i64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_type: Option<TargetType>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_value: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frequency: Option<Frequency>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interval: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub byweekday: Option<Option<Vec<Weekday>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bysetpos: Option<Option<i64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<Option<i64>>,
+    #[serde(skip_serializing_if = "Option::is_none", with = "flexible_datetime")]
+    pub start_date: Option<DateTime<Utc>>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "nullable_datetime")]
+    pub until_date: Option<Option<DateTime<Utc>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deleted: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invite_message: Option<Option<String>>,
+}
+
+fn nullable_datetime<S: serde::Serializer>(
+    value: &Option<Option<DateTime<Utc>>>,
+    serializer: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    flexible_datetime::serialize(&value.flatten(), serializer)
+}
+
+/// The filters and ordering of the subscription list (compat.md).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SubscriptionFilter {
+    /// Soft-deleted ones only, instead of the others.
+    pub deleted: bool,
+    pub search: Option<String>,
+    pub target_type: Option<String>,
+    pub dashboard: Option<i64>,
+    pub insight: Option<i64>,
+    /// `created_at`, `next_delivery_date` or `title`, `-` for descending.
+    pub ordering: Option<String>,
+}
+
+impl SubscriptionFilter {
+    pub fn query(&self) -> Vec<(&'static str, String)> {
+        let mut query = Vec::new();
+        if self.deleted {
+            query.push(("deleted", "true".to_string()));
+        }
+        let texts = [
+            ("search", &self.search),
+            ("target_type", &self.target_type),
+            ("ordering", &self.ordering),
+        ];
+        for (name, value) in texts {
+            if let Some(value) = value.as_ref().filter(|value| !value.is_empty()) {
+                query.push((name, value.clone()));
+            }
+        }
+        let ids = [("dashboard", self.dashboard), ("insight", self.insight)];
+        for (name, value) in ids {
+            if let Some(value) = value {
+                query.push((name, value.to_string()));
+            }
+        }
+        query
+    }
+}
+
+const NO_BODY: Option<&()> = None;
+
+impl Client {
+    pub async fn role(&self, organization: &str, id: &str) -> Result<Role> {
+        self.call(
+            Method::GET,
+            self.url(&["api", "organizations", organization, "roles", id]),
+            NO_BODY,
+        )
+        .await
+    }
+
+    pub async fn create_role(&self, organization: &str, role: &RoleInput) -> Result<Role> {
+        self.call(
+            Method::POST,
+            self.url(&["api", "organizations", organization, "roles"]),
+            Some(role),
+        )
+        .await
+    }
+
+    pub async fn update_role(&self, organization: &str, id: &str, changes: &RoleInput) -> Result<Role> {
+        self.call(
+            Method::PATCH,
+            self.url(&["api", "organizations", organization, "roles", id]),
+            Some(changes),
+        )
+        .await
+    }
+
+    /// Deletes the role and, with it, its memberships.
+    pub async fn delete_role(&self, organization: &str, id: &str) -> Result<()> {
+        self.call_empty(
+            Method::DELETE,
+            self.url(&["api", "organizations", organization, "roles", id]),
+        )
+        .await
+    }
+
+    /// Assigns the user with this UUID to the role.
+    pub async fn add_member(
+        &self,
+        organization: &str,
+        role: &str,
+        user_uuid: &str,
+    ) -> Result<RoleMembership> {
+        let url = self.url(&[
+            "api",
+            "organizations",
+            organization,
+            "roles",
+            role,
+            "role_memberships",
+        ]);
+        self.call(
+            Method::POST,
+            url,
+            Some(&serde_json::json!({ "user_uuid": user_uuid })),
+        )
+        .await
+    }
+
+    pub async fn remove_member(&self, organization: &str, role: &str, membership: &str) -> Result<()> {
+        let url = self.url(&[
+            "api",
+            "organizations",
+            organization,
+            "roles",
+            role,
+            "role_memberships",
+            membership,
+        ]);
+        self.call_empty(Method::DELETE, url).await
+    }
+
+    pub async fn subscription(&self, project: &str, id: i64) -> Result<Subscription> {
+        let url = self.url(&["api", "projects", project, "subscriptions", &id.to_string()]);
+        self.call(Method::GET, url, NO_BODY).await
+    }
+
+    /// Creates a subscription from any body that serialises to the API's
+    /// fields: a [`SubscriptionInput`], or a JSON object a user wrote.
+    pub async fn create_subscription(
+        &self,
+        project: &str,
+        body: &(impl Serialize + ?Sized),
+    ) -> Result<Subscription> {
+        self.call(
+            Method::POST,
+            self.url(&["api", "projects", project, "subscriptions"]),
+            Some(body),
+        )
+        .await
+    }
+
+    /// PATCHes the fields the body holds and only those.
+    pub async fn update_subscription(
+        &self,
+        project: &str,
+        id: i64,
+        body: &(impl Serialize + ?Sized),
+    ) -> Result<Subscription> {
+        let url = self.url(&["api", "projects", project, "subscriptions", &id.to_string()]);
+        self.call(Method::PATCH, url, Some(body)).await
+    }
+
+    /// The soft delete: `PATCH {"deleted": true}`.
+    pub async fn soft_delete_subscription(&self, project: &str, id: i64) -> Result<Subscription> {
+        self.update_subscription(project, id, &serde_json::json!({ "deleted": true }))
+            .await
+    }
+
+    /// Undoes a soft delete: `PATCH {"deleted": false}`.
+    pub async fn restore_subscription(&self, project: &str, id: i64) -> Result<Subscription> {
+        self.update_subscription(project, id, &serde_json::json!({ "deleted": false }))
+            .await
+    }
+
+    /// The API's DELETE of a subscription, which PostHog always refuses
+    /// (405): hard delete is not allowed. It exists so that the refusal can
+    /// be shown; orgdeck itself soft-deletes.
+    pub async fn hard_delete_subscription(&self, project: &str, id: i64) -> Result<()> {
+        let url = self.url(&["api", "projects", project, "subscriptions", &id.to_string()]);
+        self.call_empty(Method::DELETE, url).await
+    }
+
+    /// The calling key: its scopes and the organizations and projects it may reach.
+    pub async fn current_key(&self) -> Result<PersonalApiKey> {
+        self.call(
+            Method::GET,
+            self.url(&["api", "personal_api_keys", "@current"]),
+            NO_BODY,
+        )
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn inputs_send_only_what_is_set_and_null_when_asked() {
+        let input = SubscriptionInput {
+            title: Some(None),
+            interval: Some(2),
+            until_date: Some(None),
+            byweekday: Some(Some(vec![Weekday::Monday])),
+            ..SubscriptionInput::default()
+        };
+        assert_eq!(
+            serde_json::to_value(&input).unwrap(),
+            json!({"title": null, "interval": 2, "until_date": null, "byweekday": ["monday"]})
+        );
+        let dated = SubscriptionInput {
+            start_date: crate::api::time::parse_datetime("2026-12-01T09:00:00Z"),
+            ..SubscriptionInput::default()
+        };
+        assert_eq!(
+            serde_json::to_value(&dated).unwrap(),
+            json!({"start_date": "2026-12-01T09:00:00Z"})
+        );
+        assert_eq!(serde_json::to_value(RoleInput::default()).unwrap(), json!({}));
+    }
+
+    #[test]
+    fn filters_become_query_parameters() {
+        let filter = SubscriptionFilter {
+            deleted: true,
+            search: Some("kpi".into()),
+            insight: Some(4),
+            ordering: Some("-next_delivery_date".into()),
+            ..SubscriptionFilter::default()
+        };
+        assert_eq!(
+            filter.query(),
+            vec![
+                ("deleted", "true".to_string()),
+                ("search", "kpi".to_string()),
+                ("ordering", "-next_delivery_date".to_string()),
+                ("insight", "4".to_string())
+            ]
+        );
+    }
+}

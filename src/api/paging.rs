@@ -1,0 +1,269 @@
+//! Lists and their pages: any page by offset (what the console's virtual
+//! tables need), following `next`, and the whole list fetched with bounded
+//! concurrency once `count` is known.
+
+use std::collections::HashSet;
+use std::marker::PhantomData;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+use reqwest::Method;
+use serde::de::DeserializeOwned;
+
+use super::client::Client;
+use super::error::{Error, Result};
+use super::models::{
+    NamedItem, Organization, OrganizationMember, Page, Project, Role, RoleMembership, Subscription,
+};
+use super::operations::SubscriptionFilter;
+
+/// A row with an identity, so that a list fetched out of order can be
+/// checked for repeats.
+pub trait Row: DeserializeOwned + Send + 'static {
+    fn row_id(&self) -> String;
+}
+
+macro_rules! row_by_id {
+    ($($kind:ty),+) => {
+        $(impl Row for $kind {
+            fn row_id(&self) -> String {
+                self.id.to_string()
+            }
+        })+
+    };
+}
+
+row_by_id!(
+    Role,
+    RoleMembership,
+    Subscription,
+    Organization,
+    Project,
+    OrganizationMember,
+    NamedItem
+);
+
+/// A list endpoint and its filters, typed by the rows it holds.
+#[derive(Debug, PartialEq, Eq)]
+pub struct List<T> {
+    segments: Vec<String>,
+    query: Vec<(String, String)>,
+    rows: PhantomData<fn() -> T>,
+}
+
+// By hand: a derive would ask the rows to be `Clone` too.
+impl<T> Clone for List<T> {
+    fn clone(&self) -> Self {
+        List {
+            segments: self.segments.clone(),
+            query: self.query.clone(),
+            rows: PhantomData,
+        }
+    }
+}
+
+impl<T> List<T> {
+    fn new(segments: &[&str]) -> Self {
+        List {
+            segments: segments.iter().map(|segment| segment.to_string()).collect(),
+            query: Vec::new(),
+            rows: PhantomData,
+        }
+    }
+
+    /// Adds a query parameter (a filter).
+    pub fn with(mut self, name: &str, value: impl ToString) -> Self {
+        self.query.push((name.to_string(), value.to_string()));
+        self
+    }
+
+    /// A short name for progress and messages ("subscriptions").
+    pub fn name(&self) -> &str {
+        self.segments.last().map(String::as_str).unwrap_or("rows")
+    }
+}
+
+impl List<Role> {
+    pub fn roles(organization: &str) -> Self {
+        List::new(&["api", "organizations", organization, "roles"])
+    }
+}
+
+impl List<RoleMembership> {
+    pub fn memberships(organization: &str, role: &str) -> Self {
+        List::new(&[
+            "api",
+            "organizations",
+            organization,
+            "roles",
+            role,
+            "role_memberships",
+        ])
+    }
+}
+
+impl List<Subscription> {
+    pub fn subscriptions(project: &str, filter: &SubscriptionFilter) -> Self {
+        filter.query().into_iter().fold(
+            List::new(&["api", "projects", project, "subscriptions"]),
+            |list, (name, value)| list.with(name, value),
+        )
+    }
+}
+
+impl List<Organization> {
+    pub fn organizations() -> Self {
+        List::new(&["api", "organizations"])
+    }
+}
+
+impl List<Project> {
+    pub fn projects() -> Self {
+        List::new(&["api", "projects"])
+    }
+}
+
+impl List<OrganizationMember> {
+    pub fn members(organization: &str) -> Self {
+        List::new(&["api", "organizations", organization, "members"])
+    }
+}
+
+impl List<NamedItem> {
+    pub fn dashboards(project: &str) -> Self {
+        List::new(&["api", "projects", project, "dashboards"])
+    }
+
+    pub fn insights(project: &str) -> Self {
+        List::new(&["api", "projects", project, "insights"])
+    }
+}
+
+/// How a whole list is fetched.
+#[derive(Clone)]
+pub struct FetchAll {
+    pub page_size: u64,
+    /// Pages in flight at once.
+    pub concurrency: usize,
+    /// Called with (rows fetched, rows in all) as pages arrive.
+    pub progress: Option<Arc<dyn Fn(u64, u64) + Send + Sync>>,
+}
+
+impl Default for FetchAll {
+    fn default() -> Self {
+        FetchAll {
+            page_size: 100,
+            concurrency: 8,
+            progress: None,
+        }
+    }
+}
+
+/// Times the whole fetch starts again when the list changes under it.
+const CONSISTENT_TRIES: usize = 3;
+
+impl Client {
+    /// The page of `limit` rows at `offset`.
+    pub async fn page<T: Row>(&self, list: &List<T>, limit: u64, offset: u64) -> Result<Page<T>> {
+        let mut url = self.url(&list.segments.iter().map(String::as_str).collect::<Vec<_>>());
+        url.query_pairs_mut()
+            .extend_pairs(&list.query)
+            .append_pair("limit", &limit.to_string())
+            .append_pair("offset", &offset.to_string());
+        self.call(Method::GET, url, None::<&()>).await
+    }
+
+    /// Every row, one page at a time, following `next`.
+    pub async fn all_by_next<T: Row>(&self, list: &List<T>, page_size: u64) -> Result<Vec<T>> {
+        let first = self.page(list, page_size, 0).await?;
+        let mut rows = first.results;
+        let mut next = first.next;
+        while let Some(link) = next {
+            let page: Page<T> = self.call(Method::GET, self.rebase(&link)?, None::<&()>).await?;
+            rows.extend(page.results);
+            next = page.next;
+        }
+        Ok(dedupe(rows))
+    }
+
+    /// Every row, in the server's order: the first page gives `count`, the
+    /// rest are fetched `concurrency` at a time. When the list changes
+    /// during the fetch (a page reports another count), the fetch starts
+    /// again, and after a few tries falls back to following `next`; rows
+    /// are never repeated.
+    pub async fn all<T: Row>(&self, list: &List<T>, options: &FetchAll) -> Result<Vec<T>> {
+        for _ in 0..CONSISTENT_TRIES {
+            if let Some(rows) = self.all_once(list, options).await? {
+                return Ok(rows);
+            }
+            tracing::info!(
+                list = list.name(),
+                "the list changed while it was fetched; fetching again"
+            );
+        }
+        self.all_by_next(list, options.page_size).await
+    }
+
+    /// One concurrent fetch; `None` when the count moved meanwhile.
+    async fn all_once<T: Row>(&self, list: &List<T>, options: &FetchAll) -> Result<Option<Vec<T>>> {
+        let size = options.page_size.max(1);
+        let first = self.page(list, size, 0).await?;
+        let count = first.count;
+        let report = |fetched: u64| {
+            if let Some(progress) = &options.progress {
+                progress(fetched.min(count), count);
+            }
+        };
+        report(first.results.len() as u64);
+        if first.next.is_none() {
+            return Ok(Some(dedupe(first.results)));
+        }
+        let offsets: Arc<Vec<u64>> = Arc::new((1..count.div_ceil(size)).map(|page| page * size).collect());
+        let cursor = Arc::new(AtomicUsize::new(0));
+        let fetched = Arc::new(AtomicU64::new(first.results.len() as u64));
+        let mut workers = tokio::task::JoinSet::new();
+        for _ in 0..options.concurrency.max(1).min(offsets.len()) {
+            let (client, list, offsets, cursor) =
+                (self.clone(), list.clone(), offsets.clone(), cursor.clone());
+            let (fetched, progress) = (fetched.clone(), options.progress.clone());
+            workers.spawn(async move {
+                let mut pages = Vec::new();
+                loop {
+                    let index = cursor.fetch_add(1, Ordering::Relaxed);
+                    let Some(&offset) = offsets.get(index) else {
+                        return Ok::<_, Error>(pages);
+                    };
+                    let page = client.page(&list, size, offset).await?;
+                    let total = fetched.fetch_add(page.results.len() as u64, Ordering::Relaxed)
+                        + page.results.len() as u64;
+                    if let Some(progress) = &progress {
+                        progress(total.min(page.count), page.count);
+                    }
+                    pages.push((index, page));
+                }
+            });
+        }
+        let mut pages: Vec<(usize, Page<T>)> = Vec::with_capacity(offsets.len());
+        while let Some(joined) = workers.join_next().await {
+            let worker_pages =
+                joined.map_err(|error| Error::Invalid(format!("a page fetch failed: {error}")))??;
+            pages.extend(worker_pages);
+        }
+        if pages.iter().any(|(_, page)| page.count != count) {
+            return Ok(None);
+        }
+        pages.sort_by_key(|(index, _)| *index);
+        let mut rows = first.results;
+        rows.extend(pages.into_iter().flat_map(|(_, page)| page.results));
+        if rows.len() as u64 != count {
+            return Ok(None);
+        }
+        Ok(Some(dedupe(rows)))
+    }
+}
+
+/// Drops later repeats of a row, keeping the order.
+fn dedupe<T: Row>(rows: Vec<T>) -> Vec<T> {
+    let mut seen = HashSet::with_capacity(rows.len());
+    rows.into_iter().filter(|row| seen.insert(row.row_id())).collect()
+}

@@ -1,0 +1,48 @@
+//! The personal API key, kept out of sight: its `Debug` and `Display` show
+//! only that a key is there, so it cannot reach a log, an error message or a
+//! screen by accident.
+
+use std::fmt;
+
+#[derive(Clone, PartialEq, Eq)]
+pub struct ApiKey(String);
+
+impl ApiKey {
+    /// Wraps a key, trimming the whitespace a file or a command leaves.
+    pub fn new(key: impl Into<String>) -> Self {
+        ApiKey(key.into().trim().to_string())
+    }
+
+    /// The key itself, for the Authorization header and nothing else.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ApiKey(<redacted>)")
+    }
+}
+
+impl fmt::Display for ApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("<redacted>")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_key_never_prints() {
+        let key = ApiKey::new(" phx_secret123 \n");
+        assert_eq!(key.expose(), "phx_secret123");
+        assert!(!format!("{key:?} {key} {:#?}", key).contains("secret"));
+    }
+}

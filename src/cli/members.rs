@@ -1,0 +1,222 @@
+//! `orgdeck members list|add|remove --role ROLE_ID`
+
+use clap::Subcommand;
+use serde::Serialize;
+
+use super::connection::Connection;
+use super::output::{self, Format, fixed, flexible};
+use super::{UsageError, fetch_all};
+use crate::api::models::level;
+use crate::api::{List, RoleMembership};
+
+#[derive(Debug, Subcommand)]
+pub enum MembersCommand {
+    /// List the members of a role.
+    List {
+        #[arg(long, value_name = "ROLE_ID")]
+        role: String,
+    },
+    /// Assign users to a role, by UUID or e-mail address (repeatable).
+    Add {
+        #[arg(long, value_name = "ROLE_ID")]
+        role: String,
+        #[arg(long = "user", value_name = "UUID")]
+        users: Vec<String>,
+        /// Looked up among the organization's members.
+        #[arg(long = "email", value_name = "ADDRESS")]
+        emails: Vec<String>,
+    },
+    /// Remove a user from a role: by membership id, user UUID or e-mail.
+    Remove {
+        #[arg(long, value_name = "ROLE_ID")]
+        role: String,
+        #[arg(value_name = "MEMBERSHIP_ID")]
+        membership: Option<String>,
+        #[arg(long, value_name = "UUID")]
+        user: Option<String>,
+        #[arg(long, value_name = "ADDRESS")]
+        email: Option<String>,
+    },
+}
+
+/// The outcome of assigning one user, for `-o json`.
+#[derive(Serialize)]
+struct Assignment {
+    user: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    membership: Option<RoleMembership>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+pub async fn run(command: MembersCommand, connection: Connection, format: Format) -> anyhow::Result<()> {
+    let client = &connection.client;
+    let organization = connection.organization.as_str();
+    match command {
+        MembersCommand::List { role } => {
+            let members = fetch_all(client, &List::memberships(organization, &role), "members").await?;
+            match format {
+                Format::Json => output::print_json(&members),
+                Format::Table => output::print(&table(&members)),
+            }
+        }
+        MembersCommand::Add { role, users, emails } => {
+            if users.is_empty() && emails.is_empty() {
+                return Err(UsageError("members add needs --user UUID or --email ADDRESS".into()).into());
+            }
+            // Users by e-mail are found among the organization's members.
+            let mut targets: Vec<(String, Result<String, String>)> =
+                users.into_iter().map(|uuid| (uuid.clone(), Ok(uuid))).collect();
+            if !emails.is_empty() {
+                let members = fetch_all(client, &List::members(organization), "organization members").await?;
+                for email in emails {
+                    let found = members
+                        .iter()
+                        .find(|member| member.user.email.eq_ignore_ascii_case(email.trim()))
+                        .map(|member| member.user.uuid.clone())
+                        .ok_or_else(|| {
+                            format!("no member of the organization has the e-mail address {email}")
+                        });
+                    targets.push((email, found));
+                }
+            }
+            let mut results = Vec::new();
+            for (user, uuid) in targets {
+                let outcome = match uuid {
+                    Ok(uuid) => client
+                        .add_member(organization, &role, &uuid)
+                        .await
+                        .map_err(|error| error.to_string()),
+                    Err(reason) => Err(reason),
+                };
+                results.push(match outcome {
+                    Ok(membership) => Assignment {
+                        user,
+                        membership: Some(membership),
+                        error: None,
+                    },
+                    Err(error) => Assignment {
+                        user,
+                        membership: None,
+                        error: Some(error),
+                    },
+                });
+            }
+            let failed = results.iter().filter(|result| result.error.is_some()).count();
+            match format {
+                Format::Json => output::print_json(&results)?,
+                Format::Table => {
+                    for result in &results {
+                        match (&result.membership, &result.error) {
+                            (Some(membership), _) => output::print(&format!(
+                                "added {} (membership {})\n",
+                                result.user, membership.id
+                            ))?,
+                            (_, Some(error)) => eprintln!("orgdeck: could not add {}: {error}", result.user),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            if failed > 0 {
+                anyhow::bail!("{failed} of {} users were not added", results.len());
+            }
+            Ok(())
+        }
+        MembersCommand::Remove {
+            role,
+            membership,
+            user,
+            email,
+        } => {
+            let id = match (membership, user, email) {
+                (Some(id), None, None) => id,
+                (None, Some(user), None) => {
+                    find(
+                        client,
+                        organization,
+                        &role,
+                        |m| user_uuid(m) == Some(user.as_str()),
+                        &user,
+                    )
+                    .await?
+                }
+                (None, None, Some(email)) => {
+                    find(
+                        client,
+                        organization,
+                        &role,
+                        |m| user_email(m).is_some_and(|e| e.eq_ignore_ascii_case(&email)),
+                        &email,
+                    )
+                    .await?
+                }
+                _ => {
+                    return Err(UsageError(
+                        "members remove takes one of: MEMBERSHIP_ID, --user UUID, --email ADDRESS".into(),
+                    )
+                    .into());
+                }
+            };
+            client.remove_member(organization, &role, &id).await?;
+            match format {
+                Format::Json => output::print_json(&serde_json::json!({"id": id, "deleted": true})),
+                Format::Table => output::print(&format!("removed membership {id}\n")),
+            }
+        }
+    }
+}
+
+fn user_uuid(membership: &RoleMembership) -> Option<&str> {
+    membership.user.as_ref().map(|user| user.uuid.as_str())
+}
+
+fn user_email(membership: &RoleMembership) -> Option<&str> {
+    membership.user.as_ref().map(|user| user.email.as_str())
+}
+
+/// The id of the role's membership that matches.
+async fn find(
+    client: &crate::api::Client,
+    organization: &str,
+    role: &str,
+    matches: impl Fn(&RoleMembership) -> bool,
+    who: &str,
+) -> anyhow::Result<String> {
+    let members = fetch_all(client, &List::memberships(organization, role), "members").await?;
+    members
+        .into_iter()
+        .find(|membership| matches(membership))
+        .map(|membership| membership.id)
+        .ok_or_else(|| anyhow::anyhow!("{who} is not a member of role {role}"))
+}
+
+fn table(members: &[RoleMembership]) -> String {
+    let rows: Vec<Vec<String>> = members
+        .iter()
+        .map(|membership| {
+            let user = membership.user.clone().unwrap_or_default();
+            let member_level = membership.organization_member.as_ref().map(|member| member.level);
+            vec![
+                membership.id.clone(),
+                user.display_name(),
+                user.email.clone(),
+                member_level
+                    .map(|l| level::name(l).to_string())
+                    .unwrap_or_else(|| "-".into()),
+                membership
+                    .joined_at
+                    .map(|at| at.format("%Y-%m-%d").to_string())
+                    .unwrap_or_default(),
+            ]
+        })
+        .collect();
+    let columns = [
+        fixed("ID"),
+        flexible("NAME"),
+        flexible("EMAIL"),
+        fixed("LEVEL"),
+        fixed("JOINED"),
+    ];
+    output::table(&columns, &rows, output::output_width())
+}

@@ -1,0 +1,189 @@
+//! What the scriptable commands print: aligned tables that fit the terminal
+//! (80 columns at least stays readable), records, or JSON; and a progress
+//! line on stderr while a long list is fetched.
+
+use std::io::{IsTerminal, Write};
+use std::sync::Arc;
+
+use clap::ValueEnum;
+use serde::Serialize;
+use unicode_width::UnicodeWidthStr;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Table,
+    Json,
+}
+
+/// A column: its header and whether it may be shortened to fit.
+pub struct Column {
+    pub header: &'static str,
+    pub shrinks: bool,
+}
+
+pub const fn fixed(header: &'static str) -> Column {
+    Column {
+        header,
+        shrinks: false,
+    }
+}
+
+pub const fn flexible(header: &'static str) -> Column {
+    Column {
+        header,
+        shrinks: true,
+    }
+}
+
+/// Narrowest a shrinking column gets.
+const MIN_WIDTH: usize = 6;
+const GAP: &str = "  ";
+
+/// The width tables are fitted to: the terminal's when stdout is one, else
+/// `COLUMNS` when set, else no limit (pipes get whole values).
+pub fn output_width() -> Option<usize> {
+    if std::io::stdout().is_terminal() {
+        return crossterm::terminal::size()
+            .ok()
+            .map(|(columns, _)| usize::from(columns).max(40));
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|columns| columns.parse().ok())
+}
+
+/// Lays out rows under headers, shortening flexible columns (with "…") so
+/// that each line fits `width`.
+pub fn table(columns: &[Column], rows: &[Vec<String>], width: Option<usize>) -> String {
+    let mut widths: Vec<usize> = columns.iter().map(|column| column.header.width()).collect();
+    for row in rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.width());
+        }
+    }
+    if let Some(limit) = width {
+        let total =
+            |widths: &[usize]| widths.iter().sum::<usize>() + GAP.len() * widths.len().saturating_sub(1);
+        // Take a character at a time from the widest shrinkable column.
+        while total(&widths) > limit {
+            let widest = widths
+                .iter()
+                .enumerate()
+                .filter(|(index, width)| columns[*index].shrinks && **width > MIN_WIDTH)
+                .max_by_key(|(_, width)| **width)
+                .map(|(index, _)| index);
+            match widest {
+                Some(index) => widths[index] -= 1,
+                None => break,
+            }
+        }
+    }
+    let mut out = String::new();
+    let headers: Vec<String> = columns.iter().map(|column| column.header.to_string()).collect();
+    for row in std::iter::once(&headers).chain(rows) {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .map(|(cell, &width)| pad(&fit(cell, width), width))
+            .collect();
+        out.push_str(cells.join(GAP).trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// Shortens text to `width` display columns, marking the cut with "…".
+pub fn fit(text: &str, width: usize) -> String {
+    let text = text.replace(['\n', '\r', '\t'], " ");
+    if text.width() <= width {
+        return text;
+    }
+    let mut out = String::new();
+    for c in text.chars() {
+        if out.width() + c.to_string().width() + 1 > width {
+            break;
+        }
+        out.push(c);
+    }
+    out.push('…');
+    out
+}
+
+fn pad(text: &str, width: usize) -> String {
+    format!("{text}{}", " ".repeat(width.saturating_sub(text.width())))
+}
+
+/// `field: value` lines for one resource.
+pub fn record(fields: &[(&str, String)]) -> String {
+    let width = fields.iter().map(|(name, _)| name.len()).max().unwrap_or(0);
+    fields
+        .iter()
+        .map(|(name, value)| format!("{name:width$}  {value}\n"))
+        .collect()
+}
+
+pub fn print_json(value: &impl Serialize) -> anyhow::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    serde_json::to_writer_pretty(&mut stdout, value)?;
+    writeln!(stdout)?;
+    Ok(())
+}
+
+pub fn print(text: &str) -> anyhow::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()?;
+    Ok(())
+}
+
+/// A progress reporter for a list fetch: a line on stderr, rewritten in
+/// place, only when stderr is a terminal and the list spans pages.
+pub fn progress(what: &str) -> Option<Arc<dyn Fn(u64, u64) + Send + Sync>> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let what = what.to_string();
+    Some(Arc::new(move |fetched, total| {
+        let mut stderr = std::io::stderr().lock();
+        if fetched >= total {
+            let _ = write!(stderr, "\r\x1b[2K");
+        } else {
+            let _ = write!(stderr, "\rfetching {what}: {fetched}/{total}");
+        }
+        let _ = stderr.flush();
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_align_and_fit() {
+        let columns = [fixed("ID"), flexible("NAME"), fixed("LEVEL")];
+        let rows = vec![
+            vec![
+                "1".into(),
+                "A rather long name that will not fit".into(),
+                "admin".into(),
+            ],
+            vec!["22".into(), "Short".into(), "member".into()],
+        ];
+        let text = table(&columns, &rows, Some(30));
+        for line in text.lines() {
+            assert!(line.width() <= 30, "{line:?}");
+        }
+        assert!(text.contains('…'));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0].find("LEVEL"), lines[2].find("member"));
+        let unlimited = table(&columns, &rows, None);
+        assert!(unlimited.contains("A rather long name that will not fit"));
+    }
+
+    #[test]
+    fn fit_counts_display_width() {
+        assert_eq!(fit("héllo", 10), "héllo");
+        assert_eq!(fit("abcdefgh", 5), "abcd…");
+        assert_eq!(fit("line\nbreak", 20), "line break");
+    }
+}
