@@ -5,7 +5,7 @@
 //! `next_delivery_date`) and the console (which previews deliveries while a
 //! form is edited and lists the next ones of a subscription).
 
-use chrono::{DateTime, Duration, Months, Utc};
+use chrono::{DateTime, Datelike, Duration, Months, Utc};
 use rrule::{NWeekday, RRule, Tz};
 
 use crate::api::{Frequency, Subscription, Weekday};
@@ -56,7 +56,8 @@ impl Schedule {
         let Some(rule) = self.rrule() else {
             return Vec::new();
         };
-        let Ok(set) = rule.build(self.start.with_timezone(&Tz::UTC)) else {
+        let start = self.fast_forward(after);
+        let Ok(set) = rule.build(start.with_timezone(&Tz::UTC)) else {
             return Vec::new();
         };
         // `limit()` bounds the iterator's search so that a rule that can never
@@ -67,6 +68,51 @@ impl Schedule {
             .skip_while(|at| *at <= after)
             .take(limit)
             .collect()
+    }
+
+    /// A start moved forward by whole periods to shortly before `after`,
+    /// with the same occurrences from there on, so that a daily schedule
+    /// begun years ago is not walked day by day on every request. Only
+    /// without `count` (which counts from the true start), and only where
+    /// whole periods keep the rule's meaning (not on the 29th to 31st of a
+    /// month unless weekdays are set, since months differ in length).
+    fn fast_forward(&self, after: DateTime<Utc>) -> DateTime<Utc> {
+        if self.count.is_some()
+            || after <= self.start
+            || self.interval < 1
+            || self.interval > i64::from(u16::MAX)
+        {
+            return self.start;
+        }
+        let periods_between = |unit_months: i64| {
+            let months = (after.year() as i64 - self.start.year() as i64) * 12 + after.month() as i64
+                - self.start.month() as i64;
+            months / (unit_months * self.interval)
+        };
+        // One period of margin before `after`.
+        let shifted = match self.frequency {
+            Frequency::Daily | Frequency::Weekly => {
+                let days = if self.frequency == Frequency::Daily { 1 } else { 7 };
+                let period = Duration::days(days * self.interval);
+                let whole = (after - self.start).num_seconds() / period.num_seconds() - 1;
+                (whole > 0).then(|| self.start + period * i32::try_from(whole).unwrap_or(0))
+            }
+            Frequency::Monthly | Frequency::Yearly => {
+                let unit_months = if self.frequency == Frequency::Monthly {
+                    1
+                } else {
+                    12
+                };
+                let safe_day = self.start.day() <= 28 || !self.byweekday.is_empty();
+                let whole = periods_between(unit_months) - 1;
+                (safe_day && whole > 0)
+                    .then(|| u32::try_from(whole * unit_months * self.interval).ok())
+                    .flatten()
+                    .and_then(|months| self.start.checked_add_months(Months::new(months)))
+            }
+            Frequency::Other(_) => None,
+        };
+        shifted.filter(|at| *at < after).unwrap_or(self.start)
     }
 
     /// The rule as the recurrence crate wants it; `None` for an unknown
@@ -88,12 +134,11 @@ impl Schedule {
             Ok(interval) => rule = rule.interval(interval),
             Err(_) => {
                 // The recurrence crate counts intervals in 16 bits. With an
-                // interval beyond that, every occurrence after the first
-                // period lies at least 65,536 units (179 years) away, so the
-                // first period is the whole schedule: cap `until` at its end.
-                rule = rule.interval(u16::MAX);
-                let first_period_end = self.add_units(u16::MAX.into())? - Duration::seconds(1);
-                until = Some(until.map_or(first_period_end, |at| at.min(first_period_end)));
+                // interval beyond that, the second period starts 65,536 units
+                // (179 years at least) after the first, so the first period
+                // is the whole schedule: recur every period, until its end.
+                let end = self.first_period_end()?;
+                until = Some(until.map_or(end, |at| at.min(end)));
             }
         }
         if let Some(count) = self.count {
@@ -133,15 +178,23 @@ impl Schedule {
         Some(rule)
     }
 
-    /// `start` plus `units` of the schedule's frequency, when representable.
-    fn add_units(&self, units: u32) -> Option<DateTime<Utc>> {
-        match self.frequency {
-            Frequency::Daily => self.start.checked_add_signed(Duration::days(units.into())),
-            Frequency::Weekly => self.start.checked_add_signed(Duration::weeks(units.into())),
-            Frequency::Monthly => self.start.checked_add_months(Months::new(units)),
-            Frequency::Yearly => self.start.checked_add_months(Months::new(units.checked_mul(12)?)),
-            Frequency::Other(_) => None,
-        }
+    /// The last instant of the period (day, Monday-to-Sunday week, month or
+    /// year) that holds the start.
+    fn first_period_end(&self) -> Option<DateTime<Utc>> {
+        let day = self.start.date_naive();
+        let next_period = match self.frequency {
+            Frequency::Daily => day.succ_opt()?,
+            Frequency::Weekly => day.checked_add_signed(Duration::days(
+                7 - i64::from(day.weekday().num_days_from_monday()),
+            ))?,
+            Frequency::Monthly => day.with_day(1)?.checked_add_months(Months::new(1))?,
+            Frequency::Yearly => day
+                .with_day(1)?
+                .with_month(1)?
+                .checked_add_months(Months::new(12))?,
+            Frequency::Other(_) => return None,
+        };
+        Some(next_period.and_hms_opt(0, 0, 0)?.and_utc() - Duration::seconds(1))
     }
 }
 
@@ -366,6 +419,70 @@ mod tests {
             ["2026-01-05 09:00"]
         );
         assert_eq!(rare.next_delivery(at("2026-02-01T00:00:00Z")), None);
+    }
+
+    #[test]
+    fn a_huge_weekly_interval_keeps_the_week_of_the_start() {
+        // 2026-01-01 is a Thursday; its week ends on Sunday the 4th.
+        let mut rare = schedule(Frequency::Weekly, "2026-01-01T09:00:00Z");
+        rare.interval = 2_147_483_647;
+        rare.byweekday = vec![Weekday::Monday, Weekday::Friday];
+        assert_eq!(
+            dates(&rare.occurrences_after(at("2025-12-01T00:00:00Z"), 5)),
+            ["2026-01-02 09:00"]
+        );
+        assert_eq!(rare.next_delivery(at("2026-01-03T00:00:00Z")), None);
+    }
+
+    #[test]
+    fn fast_forward_gives_the_same_deliveries_as_walking_from_the_start() {
+        let now = at("2026-11-22T10:07:00Z");
+        let shapes: Vec<(Frequency, i64, Vec<Weekday>, Option<i64>, &str)> = vec![
+            (Frequency::Daily, 1, vec![], None, "1990-03-04T06:30:00Z"),
+            (
+                Frequency::Daily,
+                3,
+                vec![Weekday::Monday],
+                None,
+                "2001-01-01T00:00:00Z",
+            ),
+            (
+                Frequency::Weekly,
+                2,
+                vec![Weekday::Tuesday, Weekday::Saturday],
+                None,
+                "2010-06-15T23:59:00Z",
+            ),
+            (Frequency::Monthly, 1, vec![], None, "1999-12-28T12:00:00Z"),
+            (
+                Frequency::Monthly,
+                5,
+                vec![Weekday::Friday],
+                Some(-1),
+                "2003-01-31T08:00:00Z",
+            ),
+            (Frequency::Monthly, 1, vec![], None, "2020-01-31T08:00:00Z"),
+            (Frequency::Yearly, 1, vec![], None, "2000-02-29T08:00:00Z"),
+            (
+                Frequency::Yearly,
+                2,
+                vec![Weekday::Sunday],
+                Some(1),
+                "1980-07-01T08:00:00Z",
+            ),
+        ];
+        for (frequency, interval, byweekday, bysetpos, start) in shapes {
+            let mut schedule = schedule(frequency, start);
+            schedule.interval = interval;
+            schedule.byweekday = byweekday;
+            schedule.bysetpos = bysetpos;
+            let fast = schedule.occurrences_after(now, 6);
+            // A count far beyond the deliveries so far forbids the fast-forward.
+            let mut walked = schedule.clone();
+            walked.count = Some(1_000_000);
+            assert_eq!(fast, walked.occurrences_after(now, 6), "{schedule:?}");
+            assert_eq!(fast.len(), 6, "{schedule:?}");
+        }
     }
 
     #[test]

@@ -74,7 +74,6 @@ impl Refusal {
                 (401, _) => "check the API key (ORGDECK_API_KEY or the profile's key)",
                 (403, _) if self.detail.contains("access level") => "ask an organization admin or owner to do it",
                 (404, _) if self.detail.starts_with("Organization") => "check --org (a UUID or @current)",
-                (404, _) if self.detail.starts_with("Project") => "check --project (an id or @current)",
                 (405, _) if self.request.method == "DELETE" && self.request.path.contains("/subscriptions/") => {
                     "subscriptions are soft-deleted: use `orgdeck subscriptions delete`, which sets deleted=true"
                 }

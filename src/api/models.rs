@@ -13,33 +13,44 @@ use serde_json::{Map, Value};
 use super::enums::{Frequency, TargetType, Weekday};
 use super::time::flexible_datetime;
 
+/// Decodes null as the type's default: a real server may send null where
+/// api.md promises a value, and one null must not lose the whole resource.
+fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
+}
+
 /// The paging envelope of every list response (api.md 2.1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(bound(deserialize = "T: Deserialize<'de>"))]
 pub struct Page<T> {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub count: u64,
     #[serde(default)]
     pub next: Option<String>,
     #[serde(default)]
     pub previous: Option<String>,
-    #[serde(default = "Vec::new")]
+    #[serde(default = "Vec::new", deserialize_with = "null_as_default")]
     pub results: Vec<T>,
 }
 
 /// A user as embedded in other resources (api.md 2.3).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct User {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub id: i64,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub uuid: String,
     #[serde(default)]
     pub distinct_id: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub first_name: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub last_name: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub email: String,
     #[serde(default)]
     pub is_email_verified: Option<bool>,
@@ -63,11 +74,11 @@ impl User {
 /// An organization member (api.md 2.4).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct OrganizationMember {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub id: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub user: User,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub level: i64,
     #[serde(default, with = "flexible_datetime")]
     pub joined_at: Option<DateTime<Utc>>,
@@ -99,9 +110,9 @@ pub mod level {
 /// A role membership (api.md 2.5).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct RoleMembership {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub id: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub role_id: String,
     #[serde(default)]
     pub organization_member: Option<OrganizationMember>,
@@ -119,9 +130,9 @@ pub struct RoleMembership {
 /// A feature flag a role is associated with.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AssociatedFlag {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub id: i64,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub key: String,
 }
 
@@ -173,9 +184,9 @@ pub mod access_level {
 /// A role (api.md 2.2).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Role {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub id: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub name: String,
     #[serde(default)]
     pub feature_flags_access_level: Option<i64>,
@@ -192,7 +203,7 @@ pub struct Role {
 /// A subscription (api.md 2.6).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Subscription {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub id: i64,
     #[serde(default)]
     pub dashboard: Option<i64>,
@@ -220,7 +231,7 @@ pub struct Subscription {
     pub created_at: Option<DateTime<Utc>>,
     #[serde(default)]
     pub created_by: Option<User>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub deleted: bool,
     #[serde(default)]
     pub title: Option<String>,
@@ -235,9 +246,9 @@ pub struct Subscription {
 /// An organization, as listed by `GET /api/organizations/`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Organization {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub id: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub name: String,
     #[serde(default)]
     pub slug: Option<String>,
@@ -250,11 +261,11 @@ pub struct Organization {
 /// A project, as listed by `GET /api/projects/`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Project {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub id: i64,
     #[serde(default)]
     pub organization: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub name: String,
     #[serde(default, with = "flexible_datetime")]
     pub created_at: Option<DateTime<Utc>>,
@@ -263,7 +274,7 @@ pub struct Project {
 /// A dashboard or an insight, as the pickers list them: at least id and name.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct NamedItem {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub id: i64,
     #[serde(default)]
     pub name: Option<String>,
@@ -273,13 +284,13 @@ pub struct NamedItem {
 /// It holds no secret: `mask_value` is the masked form the API returns.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct PersonalApiKey {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub id: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub label: String,
     #[serde(default)]
     pub mask_value: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub scopes: Vec<String>,
     #[serde(default)]
     pub scoped_organizations: Option<Vec<String>>,
@@ -294,11 +305,11 @@ pub struct PersonalApiKey {
 /// The error body every PostHog error carries (compat.md "Error bodies").
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ErrorBody {
-    #[serde(default, rename = "type")]
+    #[serde(default, rename = "type", deserialize_with = "null_as_default")]
     pub kind: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub code: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub detail: String,
     #[serde(default)]
     pub attr: Option<String>,
@@ -334,6 +345,37 @@ mod tests {
         assert_eq!(sub.target_type, Some(TargetType::Other("teams".into())));
         assert_eq!(sub.frequency, None);
         assert_eq!(sub.start_date.unwrap().to_rfc3339(), "2026-01-01T09:00:00+00:00");
+    }
+
+    /// Every field of every model set to null still decodes.
+    #[test]
+    fn nulls_everywhere_decode() {
+        fn all_null<T: serde::de::DeserializeOwned + Serialize + Default>() -> T {
+            let fields = serde_json::to_value(T::default()).unwrap();
+            let nulls: Map<String, Value> = fields
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(|k| (k.clone(), Value::Null))
+                .collect();
+            serde_json::from_value(Value::Object(nulls))
+                .unwrap_or_else(|e| panic!("{}: {e}", std::any::type_name::<T>()))
+        }
+        all_null::<User>();
+        all_null::<OrganizationMember>();
+        all_null::<RoleMembership>();
+        all_null::<Role>();
+        all_null::<Subscription>();
+        all_null::<Organization>();
+        all_null::<Project>();
+        all_null::<NamedItem>();
+        all_null::<PersonalApiKey>();
+        all_null::<ErrorBody>();
+        let page: Page<Role> =
+            serde_json::from_str(r#"{"count":null,"next":null,"previous":null,"results":null}"#).unwrap();
+        assert_eq!(page.count, 0);
+        let flag: AssociatedFlag = serde_json::from_str(r#"{"id":null,"key":null}"#).unwrap();
+        assert_eq!(flag.id, 0);
     }
 
     #[test]

@@ -52,7 +52,8 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "none")]
         seed: Seed,
         /// Add this many synthetic subscriptions to the first project at start.
-        #[arg(long, value_name = "N", default_value_t = 0)]
+        #[arg(long, value_name = "N", default_value_t = 0,
+              value_parser = clap::value_parser!(u64).range(0..=10_000_000))]
         generate_subscriptions: u64,
         /// Limit each key's requests as PostHog does, e.g. 480/4800 (per minute/per hour).
         #[arg(long, value_name = "PER_MINUTE/PER_HOUR")]

@@ -109,7 +109,7 @@ impl Caller {
         let key = self.key.clone();
         let raw = raw.to_string();
         db.read(move |connection| {
-            let not_found = || ApiError::not_found_with("Project not found.");
+            let not_found = ApiError::not_found;
             let project_id = if raw == "@current" {
                 directory::current_context(connection, key.user_id)?
                     .1

@@ -3,7 +3,7 @@
 
 use std::str::FromStr;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Datelike, Utc};
 use serde_json::{Map, Value};
 
 use super::error::{ApiError, ApiResult};
@@ -159,7 +159,10 @@ pub fn datetime(body: &Map<String, Value>, name: &str) -> ApiResult<Field<DateTi
     const WRONG_FORMAT: &str = "Datetime has wrong format. Use one of these formats instead: \
                                 YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].";
     raw(body, name).map(|value| match value {
-        Value::String(text) => parse_datetime(text).ok_or_else(|| invalid(name, WRONG_FORMAT)),
+        // Years 1 to 9999 in UTC, as a Python datetime holds them.
+        Value::String(text) => parse_datetime(text)
+            .filter(|at| (1..=9999).contains(&at.year()))
+            .ok_or_else(|| invalid(name, WRONG_FORMAT)),
         _ => Err(invalid(name, WRONG_FORMAT)),
     })
 }

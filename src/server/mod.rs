@@ -181,12 +181,16 @@ pub fn router(state: AppState) -> MapRequest<Router, fn(Request) -> Request> {
         )
         .route("/api/personal_api_keys/@current", get(pickers::current_key))
         .fallback(|| async { ApiError::not_found() })
-        .method_not_allowed_fallback(
-            |method: Method| async move { ApiError::method_not_allowed(method.as_str()) },
-        )
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(body::BODY_LIMIT))
         .with_state(state);
     MapRequestLayer::new(strip_trailing_slash as fn(Request) -> Request).layer(routes)
+}
+
+/// A method the path does not allow, for an authenticated caller (an
+/// unauthenticated one hears 401 first, as from PostHog).
+async fn method_not_allowed(_caller: auth::Caller, method: Method) -> ApiError {
+    ApiError::method_not_allowed(method.as_str())
 }
 
 fn strip_trailing_slash(mut request: Request) -> Request {

@@ -160,3 +160,117 @@ async fn unknown_paths_are_not_found() {
         );
     }
 }
+
+#[tokio::test]
+async fn permissions_and_unknown_ids_come_before_body_errors() {
+    let server = TestServer::demo().await;
+    let reader = server.key(&["subscription:read", "organization:read"]);
+    let garbage = b"{not json".to_vec();
+    let scope = server
+        .call_raw(
+            Method::POST,
+            &reader,
+            &server.subscriptions_path(),
+            garbage.clone(),
+            "application/json",
+        )
+        .await;
+    scope.expect_error(
+        StatusCode::FORBIDDEN,
+        "authentication_error",
+        "permission_denied",
+        None,
+    );
+    let writer = server.key(&["*"]);
+    let unknown = server
+        .call_raw(
+            Method::POST,
+            &writer,
+            "/api/projects/424242/subscriptions/",
+            garbage.clone(),
+            "application/json",
+        )
+        .await;
+    unknown.expect_error(StatusCode::NOT_FOUND, "invalid_request", "not_found", None);
+    let too_large = vec![b' '; 2 * 1024 * 1024];
+    let refused = server
+        .call_raw(
+            Method::POST,
+            &reader,
+            &server.roles_path(),
+            too_large,
+            "application/json",
+        )
+        .await;
+    refused.expect_error(
+        StatusCode::FORBIDDEN,
+        "authentication_error",
+        "permission_denied",
+        None,
+    );
+}
+
+#[tokio::test]
+async fn authentication_comes_before_method_not_allowed() {
+    let server = TestServer::demo().await;
+    let path = format!(
+        "{}{}/role_memberships/x/",
+        server.roles_path(),
+        uuid::Uuid::new_v4()
+    );
+    let anonymous = server.call(Method::PATCH, None, &path, Some(json!({}))).await;
+    anonymous.expect_error(
+        StatusCode::UNAUTHORIZED,
+        "authentication_error",
+        "not_authenticated",
+        None,
+    );
+    let key = server.key(&["*"]);
+    let known = server
+        .call(Method::PATCH, Some(&key), &path, Some(json!({})))
+        .await;
+    known.expect_error(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "invalid_request",
+        "method_not_allowed",
+        None,
+    );
+}
+
+#[tokio::test]
+async fn dates_outside_the_years_1_to_9999_are_invalid() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let sample = |field: &str, value: &str| {
+        let mut body = json!({"target_type": "slack", "target_value": "#x", "frequency": "daily",
+                              "start_date": "2026-01-01T00:00:00Z"});
+        body[field] = json!(value);
+        body
+    };
+    for (field, value) in [
+        ("start_date", "0000-01-01T00:00:00+01:00"),
+        ("until_date", "9999-12-31T23:59:59-23:59"),
+        ("start_date", "10000-01-01T00:00:00Z"),
+    ] {
+        let reply = server
+            .post(&key, &server.subscriptions_path(), sample(field, value))
+            .await;
+        reply.expect_error(
+            StatusCode::BAD_REQUEST,
+            "validation_error",
+            "invalid",
+            Some(field),
+        );
+    }
+    let far = server
+        .post(
+            &key,
+            &server.subscriptions_path(),
+            sample("until_date", "9999-12-31T23:59:59Z"),
+        )
+        .await;
+    assert_eq!(
+        far.expect(StatusCode::CREATED)["until_date"],
+        "9999-12-31T23:59:59Z"
+    );
+}

@@ -39,10 +39,11 @@ pub async fn create(
     State(app): State<AppState>,
     caller: Caller,
     PathParams((organization, role)): PathParams<(String, String)>,
-    JsonObject(body): JsonObject,
+    body: Result<JsonObject, ApiError>,
 ) -> ApiResult<(StatusCode, Json<RoleMembership>)> {
     caller.require(ORGANIZATION_WRITE)?;
     let organization = caller.organization(&app.db, &organization, Access::Admin).await?;
+    let JsonObject(body) = body?;
     let user_uuid = fields::string(&body, "user_uuid")?.required("user_uuid")?;
     let user_uuid = uuid::Uuid::parse_str(&user_uuid)
         .map_err(|_| ApiError::validation("invalid", "Must be a valid UUID.").on("user_uuid"))?

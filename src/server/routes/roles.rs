@@ -56,10 +56,11 @@ pub async fn create(
     State(app): State<AppState>,
     caller: Caller,
     PathParams(organization): PathParams<String>,
-    JsonObject(body): JsonObject,
+    body: Result<JsonObject, ApiError>,
 ) -> ApiResult<(StatusCode, Json<Role>)> {
     caller.require(ORGANIZATION_WRITE)?;
     let organization = caller.organization(&app.db, &organization, Access::Admin).await?;
+    let JsonObject(body) = body?;
     let name = name(&body)?.required("name")?;
     let level = access_level(&body)?.unwrap_or(access_level::DEFAULT);
     let user_id = caller.key.user_id;
@@ -74,10 +75,11 @@ pub async fn update(
     State(app): State<AppState>,
     caller: Caller,
     PathParams((organization, id)): PathParams<(String, String)>,
-    JsonObject(body): JsonObject,
+    body: Result<JsonObject, ApiError>,
 ) -> ApiResult<Json<Role>> {
     caller.require(ORGANIZATION_WRITE)?;
     let organization = caller.organization(&app.db, &organization, Access::Admin).await?;
+    let JsonObject(body) = body?;
     let name = name(&body)?.not_null("name")?;
     let level = access_level(&body)?;
     let role = app

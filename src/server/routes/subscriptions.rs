@@ -110,14 +110,22 @@ pub async fn create(
     State(app): State<AppState>,
     caller: Caller,
     PathParams(project): PathParams<String>,
-    JsonObject(body): JsonObject,
+    body: Result<JsonObject, ApiError>,
 ) -> ApiResult<(StatusCode, Json<Subscription>)> {
     caller.require(SUBSCRIPTION_WRITE)?;
     let project = caller.project(&app.db, &project).await?;
+    let JsonObject(body) = body?;
     let values = Changes::parse(&body)?.into_new()?;
     check_target(&values)?;
     let now = Utc::now();
-    let computed = Computed::of(&values, now);
+    // Recurrences can take a while to walk: off the async workers, and
+    // before the write lock is taken.
+    let (values, computed) = tokio::task::spawn_blocking(move || {
+        let computed = Computed::of(&values, now);
+        (values, computed)
+    })
+    .await
+    .map_err(ApiError::internal)?;
     if computed.next_delivery_date.is_none() {
         return Err(ApiError::validation(
             "invalid_input",
@@ -141,11 +149,12 @@ pub async fn update(
     State(app): State<AppState>,
     caller: Caller,
     PathParams((project, id)): PathParams<(String, String)>,
-    JsonObject(body): JsonObject,
+    body: Result<JsonObject, ApiError>,
 ) -> ApiResult<Json<Subscription>> {
     caller.require(SUBSCRIPTION_WRITE)?;
     let project = caller.project(&app.db, &project).await?;
     let id = subscription_id(&id)?;
+    let JsonObject(body) = body?;
     let changes = Changes::parse(&body)?;
     let subscription = app
         .db

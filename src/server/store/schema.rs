@@ -116,6 +116,11 @@ CREATE INDEX subscriptions_next ON subscriptions
     (project_id, deleted, ifnull(next_delivery_date, '9999'), id);
 CREATE INDEX subscriptions_title ON subscriptions
     (project_id, deleted, (title IS NULL), title COLLATE NOCASE, id);
+-- The list filters, newest first within each.
+CREATE INDEX subscriptions_by_target ON subscriptions (project_id, deleted, target_type, created_at, id);
+CREATE INDEX subscriptions_by_insight ON subscriptions (project_id, deleted, insight_id, created_at, id);
+CREATE INDEX subscriptions_by_dashboard ON subscriptions (project_id, deleted, dashboard_id, created_at, id);
+-- For ON DELETE SET NULL of a dashboard or an insight.
 CREATE INDEX subscriptions_insight ON subscriptions (insight_id);
 CREATE INDEX subscriptions_dashboard ON subscriptions (dashboard_id);
 

@@ -274,7 +274,13 @@ pub fn values(connection: &Connection, project_id: i64, id: i64) -> ApiResult<Su
                 byweekday: weekdays_from(row.get(6)?),
                 bysetpos: row.get(7)?,
                 count: row.get(8)?,
-                start_date: parse_stamp(row.get(9)?).unwrap_or_default(),
+                start_date: parse_stamp(row.get(9)?).ok_or_else(|| {
+                    rusqlite::Error::FromSqlConversionFailure(
+                        9,
+                        rusqlite::types::Type::Text,
+                        "start_date is not a date-time".into(),
+                    )
+                })?,
                 until_date: parse_stamp(row.get(10)?),
                 deleted: row.get(11)?,
                 title: row.get(12)?,
