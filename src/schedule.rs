@@ -437,7 +437,8 @@ mod tests {
     #[test]
     fn fast_forward_gives_the_same_deliveries_as_walking_from_the_start() {
         let now = at("2026-11-22T10:07:00Z");
-        let shapes: Vec<(Frequency, i64, Vec<Weekday>, Option<i64>, &str)> = vec![
+        type Shape = (Frequency, i64, Vec<Weekday>, Option<i64>, &'static str);
+        let shapes: Vec<Shape> = vec![
             (Frequency::Daily, 1, vec![], None, "1990-03-04T06:30:00Z"),
             (
                 Frequency::Daily,

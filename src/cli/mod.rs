@@ -32,6 +32,9 @@ pub struct Cli {
     pub output: output::Format,
 }
 
+// The command line is parsed once per run: the size of its largest variant
+// costs nothing worth boxing for.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Start the reference server on 127.0.0.1 (a free port) with the demo data.

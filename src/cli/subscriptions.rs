@@ -95,10 +95,7 @@ pub struct SubscriptionFields {
     body: Option<String>,
 }
 
-fn parse_enum<T: std::str::FromStr + 'static>(text: &str) -> Result<String, String>
-where
-    T: std::fmt::Display,
-{
+fn parse_enum<T: std::str::FromStr>(text: &str) -> Result<String, String> {
     let text = text.trim().to_ascii_lowercase();
     text.parse::<T>()
         .map(|_| text.clone())
