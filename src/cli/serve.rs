@@ -127,11 +127,11 @@ pub fn create_key(
     demo::prepare(&db, Seed::None, 0).map_err(failed)?;
     let user_id = match email {
         Some(email) => db
-            .read_now(|connection| directory::user_by_email(connection, email))
+            .read_blocking(|connection| directory::user_by_email(connection, email))
             .map_err(failed)?
             .with_context(|| format!("no user with the e-mail address {email} in {}", db_path.display()))?,
         None => db
-            .read_now(directory::first_owner)
+            .read_blocking(directory::first_owner)
             .map_err(failed)?
             .with_context(|| {
                 format!(
@@ -142,7 +142,7 @@ pub fn create_key(
     };
     let label = label.unwrap_or("orgdeck keys create").to_string();
     let key = db
-        .write_now(|tx| keys::mint(tx, user_id, &label, &scopes))
+        .write_blocking(|tx| keys::mint(tx, user_id, &label, &scopes))
         .map_err(failed)?;
     println!("{key}");
     Ok(ExitCode::SUCCESS)

@@ -11,8 +11,9 @@ use serde::Deserialize;
 
 use super::Seed;
 use super::error::{ApiError, ApiResult};
+use super::store::rows::stamp;
 use super::store::subscriptions::{self, Computed, SubscriptionValues};
-use super::store::{Db, directory, keys};
+use super::store::{Db, directory, keys, roles};
 use crate::api::models::level;
 use crate::api::{Frequency, TargetType, Weekday};
 
@@ -31,7 +32,7 @@ pub struct Prepared {
 /// subscriptions to the first project in one transaction.
 pub fn prepare(db: &Db, seed: Seed, generate: u64) -> ApiResult<Prepared> {
     let now = Utc::now();
-    let prepared = match db.read_now(directory::first_organization_and_project)? {
+    let prepared = match db.read_blocking(directory::first_organization_and_project)? {
         Some((organization_id, Some(project_id))) => Prepared {
             organization_id,
             project_id,
@@ -39,21 +40,21 @@ pub fn prepare(db: &Db, seed: Seed, generate: u64) -> ApiResult<Prepared> {
         },
         Some((organization_id, None)) => {
             let project_id =
-                db.write_now(|tx| insert_project(tx, &organization_id, "Default project", now))?;
+                db.write_blocking(|tx| insert_project(tx, &organization_id, "Default project", now))?;
             Prepared {
                 organization_id,
                 project_id,
                 api_key: None,
             }
         }
-        None => db.write_now(|tx| match seed {
+        None => db.write_blocking(|tx| match seed {
             Seed::Demo => seed_demo(tx, now),
             Seed::None => seed_bare(tx, now),
         })?,
     };
     if generate > 0 {
         let project_id = prepared.project_id;
-        db.write_now(|tx| generate_subscriptions(tx, project_id, generate, now))?;
+        db.write_blocking(|tx| generate_subscriptions(tx, project_id, generate, now))?;
     }
     Ok(prepared)
 }
@@ -80,6 +81,7 @@ impl Sequence {
         uuid::Builder::from_random_bytes(bytes).into_uuid().to_string()
     }
 
+    /// One of `items`, which must not be empty (`DemoData::check` makes sure).
     fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len() as u64) as usize]
     }
@@ -130,10 +132,6 @@ struct DemoRole {
     members: Vec<String>,
 }
 
-fn stamp(at: DateTime<Utc>) -> String {
-    super::store::rows::stamp(&at)
-}
-
 fn insert_organization(
     tx: &Transaction,
     sequence: &mut Sequence,
@@ -144,7 +142,7 @@ fn insert_organization(
     let id = sequence.uuid();
     tx.execute(
         "INSERT INTO organizations (id, name, slug, created_at) VALUES (?1, ?2, ?3, ?4)",
-        params![id, name, slug, stamp(at)],
+        params![id, name, slug, stamp(&at)],
     )?;
     Ok(id)
 }
@@ -152,7 +150,7 @@ fn insert_organization(
 fn insert_project(tx: &Transaction, organization_id: &str, name: &str, at: DateTime<Utc>) -> ApiResult<i64> {
     tx.execute(
         "INSERT INTO projects (organization_id, name, created_at) VALUES (?1, ?2, ?3)",
-        params![organization_id, name, stamp(at)],
+        params![organization_id, name, stamp(&at)],
     )?;
     Ok(tx.last_insert_rowid())
 }
@@ -187,21 +185,24 @@ fn insert_user(
             user.hedgehog,
             current.map(|(organization, _)| organization),
             current.map(|(_, project)| project),
-            stamp(at),
+            stamp(&at),
         ],
     )?;
     Ok(tx.last_insert_rowid())
 }
 
-#[allow(clippy::too_many_arguments)]
+struct NewMember {
+    level: i64,
+    two_factor: bool,
+    social: bool,
+}
+
 fn insert_member(
     tx: &Transaction,
     sequence: &mut Sequence,
     organization_id: &str,
     user_id: i64,
-    member_level: i64,
-    two_factor: bool,
-    social: bool,
+    member: &NewMember,
     at: DateTime<Utc>,
 ) -> ApiResult<String> {
     let id = sequence.uuid();
@@ -213,10 +214,10 @@ fn insert_member(
             id,
             organization_id,
             user_id,
-            member_level,
-            stamp(at),
-            two_factor,
-            social
+            member.level,
+            stamp(&at),
+            member.two_factor,
+            member.social
         ],
     )?;
     Ok(id)
@@ -241,16 +242,12 @@ fn seed_bare(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<Prepared> {
         Some((&organization_id, project_id)),
         now,
     )?;
-    insert_member(
-        tx,
-        &mut sequence,
-        &organization_id,
-        user_id,
-        level::OWNER,
-        false,
-        false,
-        now,
-    )?;
+    let owner = NewMember {
+        level: level::OWNER,
+        two_factor: false,
+        social: false,
+    };
+    insert_member(tx, &mut sequence, &organization_id, user_id, &owner, now)?;
     Ok(Prepared {
         organization_id,
         project_id,
@@ -258,9 +255,48 @@ fn seed_bare(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<Prepared> {
     })
 }
 
+/// The people of the demo organization, as the rest of the seed needs them.
+struct People {
+    /// The owner's user id.
+    owner: i64,
+    /// (e-mail address up to the `@`, user id, organization member id).
+    members: Vec<(String, i64, String)>,
+    /// Active members, who create roles and subscriptions.
+    authors: Vec<i64>,
+}
+
+/// A project with its dashboards and insights.
+struct Catalog {
+    project_id: i64,
+    dashboards: Vec<i64>,
+    insights: Vec<i64>,
+}
+
+impl DemoData {
+    /// The generators index and pick from these lists: none may be empty.
+    fn check(&self) -> ApiResult<()> {
+        let empty = [
+            ("projects", self.projects.is_empty()),
+            (
+                "users",
+                self.users.iter().all(|user| user.level == 0 || user.inactive),
+            ),
+            ("titles", self.titles.is_empty()),
+            ("slack_channels", self.slack_channels.is_empty()),
+            ("webhooks", self.webhooks.is_empty()),
+            ("invite_messages", self.invite_messages.is_empty()),
+        ];
+        match empty.iter().find(|(_, empty)| *empty) {
+            Some((name, _)) => Err(ApiError::internal(format!("the demo data has no {name}"))),
+            None => Ok(()),
+        }
+    }
+}
+
 fn seed_demo(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<Prepared> {
     let data: DemoData =
         serde_json::from_str(DEMO).map_err(|error| ApiError::internal(format!("demo data: {error}")))?;
+    data.check()?;
     let mut sequence = Sequence(0x0D3C_0DEC);
     // Whole days, so that the data laid out from it reads naturally.
     let today = now.duration_trunc(Duration::days(1)).unwrap_or(now);
@@ -275,23 +311,37 @@ fn seed_demo(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<Prepared> {
     )?;
     let mut project_ids = Vec::new();
     for (index, name) in data.projects.iter().enumerate() {
-        project_ids.push(insert_project(
-            tx,
-            &organization_id,
-            name,
-            founded + Duration::days(index as i64),
-        )?);
+        let created = founded + Duration::days(index as i64);
+        project_ids.push(insert_project(tx, &organization_id, name, created)?);
     }
-    let first_project = *project_ids
-        .first()
-        .ok_or_else(|| ApiError::internal("demo data has no project"))?;
+    let first_project = project_ids[0]; // check() made sure there is one
+    let people = seed_people(tx, &data, &mut sequence, &organization_id, first_project, founded)?;
+    seed_roles(tx, &data, &mut sequence, &organization_id, &people, today)?;
+    let catalogs = seed_catalogs(tx, &data, &project_ids)?;
+    seed_subscriptions(tx, &data, &mut sequence, &catalogs, &people, now)?;
+    let api_key = keys::mint(tx, people.owner, "orgdeck demo", &["*".to_string()])?;
+    Ok(Prepared {
+        organization_id,
+        project_id: first_project,
+        api_key: Some(api_key),
+    })
+}
 
-    // People: the first is the owner; level 0 is someone outside the organization.
-    let mut members: Vec<(String, i64, String)> = Vec::new(); // (email local part, user id, member id)
+/// Users and their memberships: the first is the owner; level 0 is someone
+/// outside the organization.
+fn seed_people(
+    tx: &Transaction,
+    data: &DemoData,
+    sequence: &mut Sequence,
+    organization_id: &str,
+    first_project: i64,
+    founded: DateTime<Utc>,
+) -> ApiResult<People> {
+    let mut members = Vec::new();
     let mut authors = Vec::new();
     for (index, user) in data.users.iter().enumerate() {
         let joined = founded + Duration::days(index as i64 * 9) + Duration::hours(9);
-        let current = (user.level > 0).then_some((organization_id.as_str(), first_project));
+        let current = (user.level > 0).then_some((organization_id, first_project));
         let new_user = NewUser {
             first_name: &user.first_name,
             last_name: &user.last_name,
@@ -299,18 +349,14 @@ fn seed_demo(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<Prepared> {
             active: !user.inactive,
             hedgehog: user.hedgehog.as_ref().map(|value| value.to_string()),
         };
-        let user_id = insert_user(tx, &mut sequence, &new_user, current, joined)?;
+        let user_id = insert_user(tx, sequence, &new_user, current, joined)?;
         if user.level > 0 {
-            let member_id = insert_member(
-                tx,
-                &mut sequence,
-                &organization_id,
-                user_id,
-                user.level,
-                user.two_factor,
-                user.social,
-                joined,
-            )?;
+            let member = NewMember {
+                level: user.level,
+                two_factor: user.two_factor,
+                social: user.social,
+            };
+            let member_id = insert_member(tx, sequence, organization_id, user_id, &member, joined)?;
             let local = user.email.split('@').next().unwrap_or_default().to_string();
             members.push((local, user_id, member_id));
             if !user.inactive {
@@ -322,18 +368,33 @@ fn seed_demo(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<Prepared> {
         .first()
         .map(|(_, user_id, _)| *user_id)
         .ok_or_else(|| ApiError::internal("demo data has no owner"))?;
+    Ok(People {
+        owner,
+        members,
+        authors,
+    })
+}
 
+fn seed_roles(
+    tx: &Transaction,
+    data: &DemoData,
+    sequence: &mut Sequence,
+    organization_id: &str,
+    people: &People,
+    today: DateTime<Utc>,
+) -> ApiResult<()> {
     for (index, role) in data.roles.iter().enumerate() {
         let created = today - Duration::days(300 - index as i64 * 17) + Duration::hours(10);
         let role_id = sequence.uuid();
-        let creator = authors[index % authors.len().min(4)];
+        let creator = people.authors[index % people.authors.len().min(4)];
         tx.execute(
             "INSERT INTO roles (id, organization_id, name, name_key, feature_flags_access_level, created_at, created_by)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![role_id, organization_id, role.name, role.name.to_lowercase(), role.access, stamp(created), creator],
+            params![role_id, organization_id, role.name, roles::name_key(&role.name), role.access, stamp(&created), creator],
         )?;
         for (position, local) in role.members.iter().enumerate() {
-            let (_, user_id, member_id) = members
+            let (_, user_id, member_id) = people
+                .members
                 .iter()
                 .find(|(known, _, _)| known == local)
                 .ok_or_else(|| ApiError::internal(format!("demo role member {local} is not a member")))?;
@@ -341,80 +402,98 @@ fn seed_demo(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<Prepared> {
             tx.execute(
                 "INSERT INTO role_memberships (id, role_id, organization_member_id, user_id, joined_at, updated_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
-                params![sequence.uuid(), role_id, member_id, user_id, stamp(joined)],
+                params![sequence.uuid(), role_id, member_id, user_id, stamp(&joined)],
             )?;
         }
     }
+    Ok(())
+}
 
+fn seed_catalogs(tx: &Transaction, data: &DemoData, project_ids: &[i64]) -> ApiResult<Vec<Catalog>> {
     let mut catalogs = Vec::new();
-    for (project_index, project_id) in project_ids.iter().enumerate() {
-        let mut dashboards = Vec::new();
-        for name in data.dashboards.get(project_index).into_iter().flatten() {
-            tx.execute(
-                "INSERT INTO dashboards (project_id, name) VALUES (?1, ?2)",
-                params![project_id, name],
-            )?;
-            dashboards.push(tx.last_insert_rowid());
-        }
-        let mut insights = Vec::new();
-        for name in data.insights.get(project_index).into_iter().flatten() {
-            tx.execute(
-                "INSERT INTO insights (project_id, name) VALUES (?1, ?2)",
-                params![project_id, name],
-            )?;
-            insights.push(tx.last_insert_rowid());
-        }
-        catalogs.push((*project_id, dashboards, insights));
+    for (index, &project_id) in project_ids.iter().enumerate() {
+        let insert = |table: &str, names: Option<&Vec<String>>| -> ApiResult<Vec<i64>> {
+            let mut ids = Vec::new();
+            for name in names.into_iter().flatten() {
+                tx.execute(
+                    &format!("INSERT INTO {table} (project_id, name) VALUES (?1, ?2)"),
+                    params![project_id, name],
+                )?;
+                ids.push(tx.last_insert_rowid());
+            }
+            Ok(ids)
+        };
+        catalogs.push(Catalog {
+            project_id,
+            dashboards: insert("dashboards", data.dashboards.get(index))?,
+            insights: insert("insights", data.insights.get(index))?,
+        });
     }
+    Ok(catalogs)
+}
 
+/// Every planned subscription in the first project, and every 40th again in
+/// each other project; a dashboard or an insight for most; a few overdue.
+fn seed_subscriptions(
+    tx: &Transaction,
+    data: &DemoData,
+    sequence: &mut Sequence,
+    catalogs: &[Catalog],
+    people: &People,
+    now: DateTime<Utc>,
+) -> ApiResult<()> {
+    let today = now.duration_trunc(Duration::days(1)).unwrap_or(now);
     let emails: Vec<&str> = data
         .users
         .iter()
         .filter(|user| user.level > 0)
         .map(|user| user.email.as_str())
         .collect();
-    let plans = demo_subscriptions(&data, &emails, today, &mut sequence);
-    // The first project gets every combination; the others a few of their own.
-    let second_project_plans: Vec<&Plan> = plans.iter().step_by(40).collect();
-    let placements = plans.iter().map(|plan| (&catalogs[0], plan)).chain(
-        catalogs
-            .iter()
-            .skip(1)
-            .flat_map(|catalog| second_project_plans.iter().map(move |plan| (catalog, *plan))),
-    );
-    let total = plans.len() + second_project_plans.len() * (catalogs.len() - 1);
-    for (index, ((project_id, dashboards, insights), plan)) in placements.enumerate() {
+    let plans = demo_subscriptions(data, &emails, today, sequence);
+    let elsewhere: Vec<&Plan> = plans.iter().step_by(40).collect();
+    let placements: Vec<(&Catalog, &Plan)> = plans
+        .iter()
+        .map(|plan| (&catalogs[0], plan))
+        .chain(
+            catalogs
+                .iter()
+                .skip(1)
+                .flat_map(|catalog| elsewhere.iter().map(move |plan| (catalog, *plan))),
+        )
+        .collect();
+    let total = placements.len();
+    for (index, (catalog, plan)) in placements.into_iter().enumerate() {
         let mut values = plan.values.clone();
         match index % 13 {
             0 => {}
-            n if n % 2 == 0 => values.dashboard = dashboards.get(index % dashboards.len().max(1)).copied(),
-            _ => values.insight = insights.get(index % insights.len().max(1)).copied(),
+            n if n % 2 == 0 => {
+                values.dashboard = catalog
+                    .dashboards
+                    .get(index % catalog.dashboards.len().max(1))
+                    .copied()
+            }
+            _ => {
+                values.insight = catalog
+                    .insights
+                    .get(index % catalog.insights.len().max(1))
+                    .copied()
+            }
         }
         let mut computed = Computed::of(&values, now);
         if plan.overdue {
             // A delivery that was due but never went out: what on-call looks for.
-            if let Some(missed) = values
-                .schedule()
-                .occurrences_after(now - Duration::days(8), 1)
-                .into_iter()
-                .find(|at| *at < now)
-            {
+            let missed = values.schedule().occurrences_after(now - Duration::days(8), 1);
+            if let Some(missed) = missed.into_iter().find(|at| *at < now) {
                 computed.next_delivery_date = Some(missed);
             }
         }
         let created_at = today - Duration::days(180)
             + Duration::minutes((index * 397 % (180 * 24 * 60)) as i64)
             - Duration::seconds((total - index) as i64);
-        let author = authors[index % authors.len()];
-        subscriptions::insert(tx, *project_id, author, created_at, &values, &computed)?;
+        let author = people.authors[index % people.authors.len()];
+        subscriptions::insert(tx, catalog.project_id, author, created_at, &values, &computed)?;
     }
-
-    let api_key = keys::mint(tx, owner, "orgdeck demo", &["*".to_string()])?;
-    Ok(Prepared {
-        organization_id,
-        project_id: first_project,
-        api_key: Some(api_key),
-    })
+    Ok(())
 }
 
 struct Plan {

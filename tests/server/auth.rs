@@ -302,7 +302,7 @@ async fn keys_are_stored_only_as_a_hash() {
     let stored: Vec<String> = server
         .running
         .db
-        .read_now(|c| {
+        .read_blocking(|c| {
             let mut statement =
                 c.prepare("SELECT secure_value || mask_value || scopes FROM personal_api_keys")?;
             Ok(statement.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?)

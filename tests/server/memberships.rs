@@ -9,9 +9,9 @@ fn user_uuid(server: &TestServer, email: &str) -> String {
     server
         .running
         .db
-        .read_now(
-            move |c| Ok(c.query_row("SELECT uuid FROM users WHERE email = ?1", [&email], |r| r.get(0))?),
-        )
+        .read_blocking(move |c| {
+            Ok(c.query_row("SELECT uuid FROM users WHERE email = ?1", [&email], |r| r.get(0))?)
+        })
         .unwrap()
 }
 

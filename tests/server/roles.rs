@@ -172,7 +172,7 @@ async fn deleting_a_role_takes_its_memberships() {
     let left: i64 = server
         .running
         .db
-        .read_now(|c| {
+        .read_blocking(|c| {
             Ok(c.query_row(
                 "SELECT COUNT(*) FROM role_memberships WHERE role_id = ?1",
                 [&engineering],

@@ -230,7 +230,7 @@ async fn validation_errors_name_their_field() {
     let other_project_dashboard: i64 = server
         .running
         .db
-        .read_now(|c| {
+        .read_blocking(|c| {
             Ok(
                 c.query_row("SELECT MAX(id) FROM dashboards WHERE project_id != 1", [], |r| {
                     r.get(0)

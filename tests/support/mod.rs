@@ -61,11 +61,12 @@ impl TestServer {
     pub fn key_for(&self, email: &str, scopes: &[&str]) -> String {
         let db = self.running.db.clone();
         let user = db
-            .read_now(|c| directory::user_by_email(c, email))
+            .read_blocking(|c| directory::user_by_email(c, email))
             .unwrap()
             .unwrap_or_else(|| panic!("no user {email}"));
         let scopes: Vec<String> = scopes.iter().map(|s| s.to_string()).collect();
-        db.write_now(|tx| keys::mint(tx, user, "test", &scopes)).unwrap()
+        db.write_blocking(|tx| keys::mint(tx, user, "test", &scopes))
+            .unwrap()
     }
 
     /// A key of the organization's owner.

@@ -4,6 +4,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 
+use super::page_of;
 use super::scope::{ORGANIZATION_READ, ORGANIZATION_WRITE};
 use crate::api::{Page, RoleMembership};
 use crate::server::AppState;
@@ -24,15 +25,11 @@ pub async fn list(
     let organization = caller
         .organization(&app.db, &organization, Access::Member)
         .await?;
-    let (limit, offset) = (request.limit, request.offset);
-    let (count, rows) = app
-        .db
-        .read(move |connection| {
-            memberships::require_role(connection, &organization, &role)?;
-            memberships::list(connection, &role, limit, offset)
-        })
-        .await?;
-    Ok(Json(request.page(count, rows)))
+    page_of(&app.db, request, move |connection, page| {
+        memberships::require_role(connection, &organization, &role)?;
+        memberships::list(connection, &role, page)
+    })
+    .await
 }
 
 pub async fn create(

@@ -1,5 +1,25 @@
 //! HTTP handlers, one module per resource.
 
+use axum::Json;
+use rusqlite::Connection;
+
+use super::error::ApiResult;
+use super::paging::ListRequest;
+use super::store::Db;
+use crate::api::Page;
+
+/// Answers a list request with the page `read` finds at the request's
+/// `(limit, offset)`, in the envelope with its links.
+pub async fn page_of<T, F>(db: &Db, request: ListRequest, read: F) -> ApiResult<Json<Page<T>>>
+where
+    T: Send + 'static,
+    F: FnOnce(&Connection, (u64, u64)) -> ApiResult<(u64, Vec<T>)> + Send + 'static,
+{
+    let page = (request.limit, request.offset);
+    let (count, rows) = db.read(move |connection| read(connection, page)).await?;
+    Ok(Json(request.page(count, rows)))
+}
+
 pub mod memberships;
 pub mod pickers;
 pub mod roles;

@@ -3,6 +3,7 @@
 use axum::Json;
 use axum::extract::State;
 
+use super::page_of;
 use super::scope::{DASHBOARD_READ, INSIGHT_READ, ORGANIZATION_MEMBER_READ, ORGANIZATION_READ, PROJECT_READ};
 use crate::api::{NamedItem, Organization, OrganizationMember, Page, PersonalApiKey, Project};
 use crate::server::AppState;
@@ -18,12 +19,11 @@ pub async fn organizations(
     request: ListRequest,
 ) -> ApiResult<Json<Page<Organization>>> {
     caller.require(ORGANIZATION_READ)?;
-    let (user_id, limit, offset) = (caller.key.user_id, request.limit, request.offset);
-    let (count, rows) = app
-        .db
-        .read(move |connection| directory::organizations(connection, user_id, limit, offset))
-        .await?;
-    Ok(Json(request.page(count, rows)))
+    let user_id = caller.key.user_id;
+    page_of(&app.db, request, move |connection, page| {
+        directory::organizations(connection, user_id, page)
+    })
+    .await
 }
 
 pub async fn projects(
@@ -32,13 +32,11 @@ pub async fn projects(
     request: ListRequest,
 ) -> ApiResult<Json<Page<Project>>> {
     caller.require(PROJECT_READ)?;
-    let (user_id, limit, offset) = (caller.key.user_id, request.limit, request.offset);
-    let teams = caller.key.scoped_teams.clone();
-    let (count, rows) = app
-        .db
-        .read(move |connection| directory::projects(connection, user_id, &teams, limit, offset))
-        .await?;
-    Ok(Json(request.page(count, rows)))
+    let (user_id, teams) = (caller.key.user_id, caller.key.scoped_teams.clone());
+    page_of(&app.db, request, move |connection, page| {
+        directory::projects(connection, user_id, &teams, page)
+    })
+    .await
 }
 
 pub async fn members(
@@ -51,12 +49,10 @@ pub async fn members(
     let organization = caller
         .organization(&app.db, &organization, Access::Member)
         .await?;
-    let (limit, offset) = (request.limit, request.offset);
-    let (count, rows) = app
-        .db
-        .read(move |connection| directory::members(connection, &organization, limit, offset))
-        .await?;
-    Ok(Json(request.page(count, rows)))
+    page_of(&app.db, request, move |connection, page| {
+        directory::members(connection, &organization, page)
+    })
+    .await
 }
 
 async fn catalog(
@@ -64,19 +60,17 @@ async fn catalog(
     caller: Caller,
     project: String,
     request: ListRequest,
-    catalog: Catalog,
+    kind: Catalog,
 ) -> ApiResult<Json<Page<NamedItem>>> {
-    caller.require(match catalog {
+    caller.require(match kind {
         Catalog::Dashboards => DASHBOARD_READ,
         Catalog::Insights => INSIGHT_READ,
     })?;
     let project = caller.project(&app.db, &project).await?;
-    let (limit, offset) = (request.limit, request.offset);
-    let (count, rows) = app
-        .db
-        .read(move |connection| directory::catalog(connection, catalog, project, limit, offset))
-        .await?;
-    Ok(Json(request.page(count, rows)))
+    page_of(&app.db, request, move |connection, page| {
+        directory::catalog(connection, kind, project, page)
+    })
+    .await
 }
 
 pub async fn dashboards(

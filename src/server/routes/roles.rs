@@ -5,6 +5,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use serde_json::{Map, Value};
 
+use super::page_of;
 use super::scope::{ORGANIZATION_READ, ORGANIZATION_WRITE};
 use crate::api::models::access_level;
 use crate::api::{Page, Role};
@@ -28,12 +29,10 @@ pub async fn list(
     let organization = caller
         .organization(&app.db, &organization, Access::Member)
         .await?;
-    let (limit, offset) = (request.limit, request.offset);
-    let (count, rows) = app
-        .db
-        .read(move |connection| roles::list(connection, &organization, limit, offset))
-        .await?;
-    Ok(Json(request.page(count, rows)))
+    page_of(&app.db, request, move |connection, page| {
+        roles::list(connection, &organization, page)
+    })
+    .await
 }
 
 pub async fn retrieve(

@@ -6,6 +6,7 @@ use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
+use super::page_of;
 use super::scope::{SUBSCRIPTION_READ, SUBSCRIPTION_WRITE};
 use crate::api::{Frequency, Page, Subscription, TargetType, Weekday};
 use crate::server::AppState;
@@ -29,13 +30,11 @@ pub async fn list(
     caller.require(SUBSCRIPTION_READ)?;
     let project = caller.project(&app.db, &project).await?;
     let query = list_query(&request)?;
-    let (limit, offset) = (request.limit, request.offset);
     let db = app.db.clone();
-    let (count, rows) = app
-        .db
-        .read(move |connection| subscriptions::list(&db, connection, project, &query, limit, offset))
-        .await?;
-    Ok(Json(request.page(count, rows)))
+    page_of(&app.db, request, move |connection, page| {
+        subscriptions::list(db.counts(), connection, project, &query, page)
+    })
+    .await
 }
 
 /// The filters and ordering of compat.md from the query string.
@@ -159,7 +158,7 @@ pub async fn update(
     let subscription = app
         .db
         .write(move |tx| {
-            let stored = subscriptions::values(tx, project, id)?;
+            let stored = subscriptions::stored_values(tx, project, id)?;
             let values = changes.apply(stored.clone());
             check_target(&values)?;
             if values.dashboard != stored.dashboard || values.insight != stored.insight {

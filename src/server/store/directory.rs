@@ -3,7 +3,7 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::rows::{MEMBER_COLUMN_COUNT, count_at, member_at, member_columns, parse_stamp, sql_int};
+use super::rows::{member_at, member_columns, paged, parse_stamp};
 use crate::api::{NamedItem, Organization, OrganizationMember, Project};
 use crate::server::error::ApiResult;
 
@@ -61,19 +61,17 @@ pub fn member_by_user_uuid(
 pub fn organizations(
     connection: &Connection,
     user_id: i64,
-    limit: u64,
-    offset: u64,
+    page: (u64, u64),
 ) -> ApiResult<(u64, Vec<Organization>)> {
-    let count = connection
-        .prepare_cached("SELECT COUNT(*) FROM organization_members WHERE user_id = ?1")?
-        .query_row([user_id], count_at)?;
-    let mut statement = connection.prepare_cached(
+    paged(
+        connection,
+        "SELECT COUNT(*) FROM organization_members WHERE user_id = ?1",
         "SELECT o.id, o.name, o.slug, o.created_at, m.level
          FROM organizations o JOIN organization_members m ON m.organization_id = o.id
-         WHERE m.user_id = ?1 ORDER BY o.created_at, o.id LIMIT ?2 OFFSET ?3",
-    )?;
-    let rows = statement
-        .query_map(params![user_id, sql_int(limit), sql_int(offset)], |row| {
+         WHERE m.user_id = ?1 ORDER BY o.created_at, o.id",
+        vec![user_id.into()],
+        page,
+        |row| {
             Ok(Organization {
                 id: row.get(0)?,
                 name: row.get(1)?,
@@ -81,9 +79,8 @@ pub fn organizations(
                 created_at: parse_stamp(row.get(3)?),
                 membership_level: row.get(4)?,
             })
-        })?
-        .collect::<Result<_, _>>()?;
-    Ok((count, rows))
+        },
+    )
 }
 
 /// The projects of every organization the user belongs to, restricted to
@@ -92,54 +89,47 @@ pub fn projects(
     connection: &Connection,
     user_id: i64,
     scoped_teams: &[i64],
-    limit: u64,
-    offset: u64,
+    page: (u64, u64),
 ) -> ApiResult<(u64, Vec<Project>)> {
     let scope = serde_json::to_string(scoped_teams).unwrap_or_else(|_| "[]".into());
     let filter = "FROM projects p JOIN organization_members m ON m.organization_id = p.organization_id
                   WHERE m.user_id = ?1
                     AND (json_array_length(?2) = 0 OR p.id IN (SELECT value FROM json_each(?2)))";
-    let count = connection
-        .prepare_cached(&format!("SELECT COUNT(*) {filter}"))?
-        .query_row(params![user_id, scope], count_at)?;
-    let mut statement = connection.prepare_cached(&format!(
-        "SELECT p.id, p.organization_id, p.name, p.created_at {filter} ORDER BY p.id LIMIT ?3 OFFSET ?4"
-    ))?;
-    let rows = statement
-        .query_map(params![user_id, scope, sql_int(limit), sql_int(offset)], |row| {
+    paged(
+        connection,
+        &format!("SELECT COUNT(*) {filter}"),
+        &format!("SELECT p.id, p.organization_id, p.name, p.created_at {filter} ORDER BY p.id"),
+        vec![user_id.into(), scope.into()],
+        page,
+        |row| {
             Ok(Project {
                 id: row.get(0)?,
                 organization: row.get(1)?,
                 name: row.get(2)?,
                 created_at: parse_stamp(row.get(3)?),
             })
-        })?
-        .collect::<Result<_, _>>()?;
-    Ok((count, rows))
+        },
+    )
 }
 
 /// The organization's members, by joining time.
 pub fn members(
     connection: &Connection,
     organization_id: &str,
-    limit: u64,
-    offset: u64,
+    page: (u64, u64),
 ) -> ApiResult<(u64, Vec<OrganizationMember>)> {
-    let count = connection
-        .prepare_cached("SELECT COUNT(*) FROM organization_members WHERE organization_id = ?1")?
-        .query_row([organization_id], count_at)?;
-    let mut statement = connection.prepare_cached(&format!(
-        "SELECT {} FROM organization_members m JOIN users mu ON mu.id = m.user_id
-         WHERE m.organization_id = ?1 ORDER BY m.joined_at, m.id LIMIT ?2 OFFSET ?3",
-        member_columns()
-    ))?;
-    debug_assert_eq!(statement.column_count(), MEMBER_COLUMN_COUNT);
-    let rows = statement
-        .query_map(params![organization_id, sql_int(limit), sql_int(offset)], |row| {
-            member_at(row, 0)
-        })?
-        .collect::<Result<_, _>>()?;
-    Ok((count, rows))
+    paged(
+        connection,
+        "SELECT COUNT(*) FROM organization_members WHERE organization_id = ?1",
+        &format!(
+            "SELECT {} FROM organization_members m JOIN users mu ON mu.id = m.user_id
+             WHERE m.organization_id = ?1 ORDER BY m.joined_at, m.id",
+            member_columns()
+        ),
+        vec![organization_id.to_string().into()],
+        page,
+        |row| member_at(row, 0),
+    )
 }
 
 /// Dashboards or insights of a project: the tables share their shape.
@@ -162,25 +152,22 @@ pub fn catalog(
     connection: &Connection,
     catalog: Catalog,
     project_id: i64,
-    limit: u64,
-    offset: u64,
+    page: (u64, u64),
 ) -> ApiResult<(u64, Vec<NamedItem>)> {
     let table = catalog.table();
-    let count = connection
-        .prepare_cached(&format!("SELECT COUNT(*) FROM {table} WHERE project_id = ?1"))?
-        .query_row([project_id], count_at)?;
-    let mut statement = connection.prepare_cached(&format!(
-        "SELECT id, name FROM {table} WHERE project_id = ?1 ORDER BY id LIMIT ?2 OFFSET ?3"
-    ))?;
-    let rows = statement
-        .query_map(params![project_id, sql_int(limit), sql_int(offset)], |row| {
+    paged(
+        connection,
+        &format!("SELECT COUNT(*) FROM {table} WHERE project_id = ?1"),
+        &format!("SELECT id, name FROM {table} WHERE project_id = ?1 ORDER BY id"),
+        vec![project_id.into()],
+        page,
+        |row| {
             Ok(NamedItem {
                 id: row.get(0)?,
                 name: row.get(1)?,
             })
-        })?
-        .collect::<Result<_, _>>()?;
-    Ok((count, rows))
+        },
+    )
 }
 
 /// Whether the project holds a dashboard or insight with this id.

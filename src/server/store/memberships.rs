@@ -4,7 +4,7 @@ use chrono::Utc;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::directory::member_by_user_uuid;
-use super::rows::{count_at, membership_at, membership_select, sql_int, stamp};
+use super::rows::{membership_at, membership_select, paged, stamp};
 use crate::api::RoleMembership;
 use crate::server::error::{ApiError, ApiResult};
 
@@ -22,20 +22,19 @@ pub fn require_role(connection: &Connection, organization_id: &str, role_id: &st
 pub fn list(
     connection: &Connection,
     role_id: &str,
-    limit: u64,
-    offset: u64,
+    page: (u64, u64),
 ) -> ApiResult<(u64, Vec<RoleMembership>)> {
-    let count = connection
-        .prepare_cached("SELECT COUNT(*) FROM role_memberships WHERE role_id = ?1")?
-        .query_row([role_id], count_at)?;
-    let mut statement = connection.prepare_cached(&format!(
-        "{} WHERE rm.role_id = ?1 ORDER BY rm.joined_at, rm.id LIMIT ?2 OFFSET ?3",
-        membership_select()
-    ))?;
-    let rows = statement
-        .query_map(params![role_id, sql_int(limit), sql_int(offset)], membership_at)?
-        .collect::<Result<_, _>>()?;
-    Ok((count, rows))
+    paged(
+        connection,
+        "SELECT COUNT(*) FROM role_memberships WHERE role_id = ?1",
+        &format!(
+            "{} WHERE rm.role_id = ?1 ORDER BY rm.joined_at, rm.id",
+            membership_select()
+        ),
+        vec![role_id.to_string().into()],
+        page,
+        membership_at,
+    )
 }
 
 fn get(connection: &Connection, id: &str) -> ApiResult<RoleMembership> {

@@ -40,15 +40,46 @@ pub struct Db {
 struct Store {
     writer: Mutex<Connection>,
     readers: Pool,
-    /// Bumped by every write; cached counts of an older generation are stale.
-    generation: AtomicU64,
-    counts: Mutex<CountCache>,
+    counts: CountCache,
 }
 
+/// Row counts remembered until the next write. Counting 100,000 rows costs
+/// about a millisecond, which would otherwise dominate every list request.
 #[derive(Default)]
-struct CountCache {
-    generation: u64,
-    entries: HashMap<String, u64>,
+pub struct CountCache {
+    /// Bumped by every write; counts of an older generation are stale.
+    generation: AtomicU64,
+    entries: Mutex<(u64, HashMap<String, u64>)>,
+}
+
+impl CountCache {
+    /// The count remembered for `key` in this generation of the data, or
+    /// the one `count` computes.
+    pub fn get_or(&self, key: String, count: impl FnOnce() -> ApiResult<u64>) -> ApiResult<u64> {
+        let generation = self.generation.load(Ordering::Acquire);
+        {
+            let mut entries = lock(&self.entries);
+            if entries.0 != generation {
+                *entries = (generation, HashMap::new());
+            }
+            if let Some(&known) = entries.1.get(&key) {
+                return Ok(known);
+            }
+        }
+        let value = count()?;
+        let mut entries = lock(&self.entries);
+        if entries.0 == generation {
+            if entries.1.len() >= COUNT_CACHE_LIMIT {
+                entries.1.clear();
+            }
+            entries.1.insert(key, value);
+        }
+        Ok(value)
+    }
+
+    fn invalidate(&self) {
+        self.generation.fetch_add(1, Ordering::Release);
+    }
 }
 
 impl Db {
@@ -63,8 +94,7 @@ impl Db {
             inner: Arc::new(Store {
                 writer: Mutex::new(writer),
                 readers: Pool::new(readers),
-                generation: AtomicU64::new(0),
-                counts: Mutex::new(CountCache::default()),
+                counts: CountCache::default(),
             }),
         })
     }
@@ -91,49 +121,28 @@ impl Db {
         F: FnOnce(&Transaction) -> ApiResult<T> + Send + 'static,
     {
         let db = self.clone();
-        blocking(move || db.write_now(work)).await
+        blocking(move || db.write_blocking(work)).await
     }
 
     /// The blocking form of [`Db::write`], for start-up work and tools.
-    pub fn write_now<T>(&self, work: impl FnOnce(&Transaction) -> ApiResult<T>) -> ApiResult<T> {
+    pub fn write_blocking<T>(&self, work: impl FnOnce(&Transaction) -> ApiResult<T>) -> ApiResult<T> {
         let mut connection = lock(&self.inner.writer);
         let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let value = work(&transaction)?;
         transaction.commit()?;
-        self.inner.generation.fetch_add(1, Ordering::Release);
+        self.inner.counts.invalidate();
         Ok(value)
     }
 
     /// The blocking form of [`Db::read`].
-    pub fn read_now<T>(&self, work: impl FnOnce(&Connection) -> ApiResult<T>) -> ApiResult<T> {
+    pub fn read_blocking<T>(&self, work: impl FnOnce(&Connection) -> ApiResult<T>) -> ApiResult<T> {
         let connection = self.inner.readers.take();
         work(&connection)
     }
 
-    /// A row count, computed by `count` unless this generation of the data
-    /// already answered the same `key`. Counting 100,000 rows costs about a
-    /// millisecond, which would otherwise dominate every list request.
-    pub fn cached_count(&self, key: String, count: impl FnOnce() -> ApiResult<u64>) -> ApiResult<u64> {
-        let generation = self.inner.generation.load(Ordering::Acquire);
-        {
-            let mut cache = lock(&self.inner.counts);
-            if cache.generation != generation {
-                cache.generation = generation;
-                cache.entries.clear();
-            }
-            if let Some(&known) = cache.entries.get(&key) {
-                return Ok(known);
-            }
-        }
-        let value = count()?;
-        let mut cache = lock(&self.inner.counts);
-        if cache.generation == generation {
-            if cache.entries.len() >= COUNT_CACHE_LIMIT {
-                cache.entries.clear();
-            }
-            cache.entries.insert(key, value);
-        }
-        Ok(value)
+    /// The cache of list counts.
+    pub fn counts(&self) -> &CountCache {
+        &self.inner.counts
     }
 }
 

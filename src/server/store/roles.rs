@@ -3,9 +3,7 @@
 use chrono::Utc;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
-use super::rows::{
-    count_at, membership_at, membership_select, parse_stamp, sql_int, stamp, user_at, user_columns,
-};
+use super::rows::{membership_at, membership_select, paged, parse_stamp, stamp, user_at, user_columns};
 use crate::api::{ListOrText, Role, RoleMembership};
 use crate::server::error::{ApiError, ApiResult};
 
@@ -55,22 +53,18 @@ fn attach_members(connection: &Connection, roles: &mut [Role]) -> ApiResult<()> 
     Ok(())
 }
 
-pub fn list(
-    connection: &Connection,
-    organization_id: &str,
-    limit: u64,
-    offset: u64,
-) -> ApiResult<(u64, Vec<Role>)> {
-    let count = connection
-        .prepare_cached("SELECT COUNT(*) FROM roles WHERE organization_id = ?1")?
-        .query_row([organization_id], count_at)?;
-    let mut statement = connection.prepare_cached(&format!(
-        "{} WHERE r.organization_id = ?1 ORDER BY r.created_at, r.id LIMIT ?2 OFFSET ?3",
-        role_select()
-    ))?;
-    let mut roles: Vec<Role> = statement
-        .query_map(params![organization_id, sql_int(limit), sql_int(offset)], role_at)?
-        .collect::<Result<_, _>>()?;
+pub fn list(connection: &Connection, organization_id: &str, page: (u64, u64)) -> ApiResult<(u64, Vec<Role>)> {
+    let (count, mut roles) = paged(
+        connection,
+        "SELECT COUNT(*) FROM roles WHERE organization_id = ?1",
+        &format!(
+            "{} WHERE r.organization_id = ?1 ORDER BY r.created_at, r.id",
+            role_select()
+        ),
+        vec![organization_id.to_string().into()],
+        page,
+        role_at,
+    )?;
     attach_members(connection, &mut roles)?;
     Ok((count, roles))
 }
@@ -102,7 +96,8 @@ fn check_unique(connection: &Connection, organization_id: &str, name: &str, exce
     Ok(())
 }
 
-fn name_key(name: &str) -> String {
+/// The form of a name that uniqueness is checked on.
+pub fn name_key(name: &str) -> String {
     name.to_lowercase()
 }
 

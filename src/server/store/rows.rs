@@ -1,10 +1,12 @@
 //! Reading rows into the API models, and the stored form of timestamps.
 
 use chrono::{DateTime, SecondsFormat, Utc};
-use rusqlite::Row;
+use rusqlite::types::Value as SqlValue;
+use rusqlite::{Connection, Row, params_from_iter};
 use serde_json::{Map, Value};
 
 use crate::api::{OrganizationMember, RoleMembership, User};
+use crate::server::error::ApiResult;
 
 /// Timestamps are stored as fixed-width RFC 3339 text in UTC with
 /// microseconds, so that text order is time order.
@@ -33,8 +35,6 @@ pub fn user_columns(alias: &str) -> String {
     .join(", ")
 }
 
-pub const USER_COLUMN_COUNT: usize = 8;
-
 /// A user from the columns of [`user_columns`] starting at `first`; `None`
 /// when a left join found none.
 pub fn user_at(row: &Row, first: usize) -> rusqlite::Result<Option<User>> {
@@ -62,8 +62,6 @@ pub fn member_columns() -> String {
         user_columns("mu")
     )
 }
-
-pub const MEMBER_COLUMN_COUNT: usize = 6 + USER_COLUMN_COUNT;
 
 pub fn member_at(row: &Row, first: usize) -> rusqlite::Result<OrganizationMember> {
     Ok(OrganizationMember {
@@ -110,4 +108,32 @@ pub fn sql_int(value: u64) -> i64 {
 /// Reads a `COUNT(*)` column (SQLite counts in `i64`).
 pub fn count_at(row: &Row) -> rusqlite::Result<u64> {
     Ok(u64::try_from(row.get::<_, i64>(0)?).unwrap_or(0))
+}
+
+/// One page of rows and the count of all of them. `count_sql` and
+/// `select_sql` take the same parameters; `select_sql` stops before
+/// `LIMIT`/`OFFSET`, which are added here.
+pub fn paged<T>(
+    connection: &Connection,
+    count_sql: &str,
+    select_sql: &str,
+    parameters: Vec<SqlValue>,
+    (limit, offset): (u64, u64),
+    read: impl FnMut(&Row) -> rusqlite::Result<T>,
+) -> ApiResult<(u64, Vec<T>)> {
+    let count = connection
+        .prepare_cached(count_sql)?
+        .query_row(params_from_iter(parameters.iter()), count_at)?;
+    let next = parameters.len() + 1;
+    let select = format!("{select_sql} LIMIT ?{next} OFFSET ?{}", next + 1);
+    let mut all = parameters;
+    all.extend([
+        SqlValue::Integer(sql_int(limit)),
+        SqlValue::Integer(sql_int(offset)),
+    ]);
+    let rows = connection
+        .prepare_cached(&select)?
+        .query_map(params_from_iter(all.iter()), read)?
+        .collect::<Result<_, _>>()?;
+    Ok((count, rows))
 }

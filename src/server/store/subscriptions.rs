@@ -5,10 +5,10 @@
 //! thus steps over index entries, not over 99,900 joined rows.
 
 use chrono::{DateTime, Utc};
-use rusqlite::types::Value as SqlValue;
+use rusqlite::types::{Type, Value as SqlValue};
 use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
 
-use super::Db;
+use super::CountCache;
 use super::rows::{count_at, parse_stamp, sql_int, stamp, user_at, user_columns};
 use crate::api::{Frequency, Subscription, TargetType, Weekday};
 use crate::schedule::Schedule;
@@ -167,57 +167,132 @@ impl ListQuery {
     }
 }
 
-fn subscription_select() -> String {
-    format!(
-        "SELECT s.id, s.dashboard_id, s.insight_id, s.target_type, s.target_value, s.frequency,
-                s.interval, s.byweekday, s.bysetpos, s.count, s.start_date, s.until_date,
-                s.created_at, s.deleted, s.title, s.summary, s.next_delivery_date, s.invite_message,
-                {}
-         FROM subscriptions s LEFT JOIN users cu ON cu.id = s.created_by",
-        user_columns("cu")
-    )
+/// The writable columns, in the order [`values_at`] reads them and
+/// [`value_parameters`] binds them.
+const VALUE_COLUMNS: [&str; 14] = [
+    "dashboard_id",
+    "insight_id",
+    "target_type",
+    "target_value",
+    "frequency",
+    "interval",
+    "byweekday",
+    "bysetpos",
+    "count",
+    "start_date",
+    "until_date",
+    "deleted",
+    "title",
+    "invite_message",
+];
+
+fn value_columns(alias: &str) -> String {
+    VALUE_COLUMNS.map(|column| format!("{alias}.{column}")).join(", ")
 }
 
 fn weekdays_from(text: Option<String>) -> Option<Vec<Weekday>> {
     text.and_then(|text| serde_json::from_str(&text).ok())
 }
 
+/// The writable values from the columns of [`VALUE_COLUMNS`] starting at `first`.
+fn values_at(row: &Row, first: usize) -> rusqlite::Result<SubscriptionValues> {
+    let start_date = parse_stamp(row.get(first + 9)?).ok_or_else(|| {
+        rusqlite::Error::FromSqlConversionFailure(
+            first + 9,
+            Type::Text,
+            "start_date is not a date-time".into(),
+        )
+    })?;
+    Ok(SubscriptionValues {
+        dashboard: row.get(first)?,
+        insight: row.get(first + 1)?,
+        target_type: TargetType::from_wire(&row.get::<_, String>(first + 2)?),
+        target_value: row.get(first + 3)?,
+        frequency: Frequency::from_wire(&row.get::<_, String>(first + 4)?),
+        interval: row.get(first + 5)?,
+        byweekday: weekdays_from(row.get(first + 6)?),
+        bysetpos: row.get(first + 7)?,
+        count: row.get(first + 8)?,
+        start_date,
+        until_date: parse_stamp(row.get(first + 10)?),
+        deleted: row.get(first + 11)?,
+        title: row.get(first + 12)?,
+        invite_message: row.get(first + 13)?,
+    })
+}
+
+/// The writable values as SQL parameters, in the order of [`VALUE_COLUMNS`].
+fn value_parameters(values: &SubscriptionValues) -> ApiResult<Vec<SqlValue>> {
+    let text = |text: &str| SqlValue::Text(text.to_string());
+    let optional = |value: Option<SqlValue>| value.unwrap_or(SqlValue::Null);
+    let weekdays = values
+        .byweekday
+        .as_ref()
+        .map(|days| serde_json::to_string(days).map_err(ApiError::internal))
+        .transpose()?;
+    Ok(vec![
+        optional(values.dashboard.map(SqlValue::Integer)),
+        optional(values.insight.map(SqlValue::Integer)),
+        text(values.target_type.as_str()),
+        text(&values.target_value),
+        text(values.frequency.as_str()),
+        SqlValue::Integer(values.interval),
+        optional(weekdays.map(SqlValue::Text)),
+        optional(values.bysetpos.map(SqlValue::Integer)),
+        optional(values.count.map(SqlValue::Integer)),
+        SqlValue::Text(stamp(&values.start_date)),
+        optional(values.until_date.as_ref().map(|at| SqlValue::Text(stamp(at)))),
+        SqlValue::Integer(values.deleted.into()),
+        optional(values.title.clone().map(SqlValue::Text)),
+        optional(values.invite_message.clone().map(SqlValue::Text)),
+    ])
+}
+
+fn subscription_select() -> String {
+    format!(
+        "SELECT s.id, s.created_at, s.summary, s.next_delivery_date, {}, {}
+         FROM subscriptions s LEFT JOIN users cu ON cu.id = s.created_by",
+        value_columns("s"),
+        user_columns("cu")
+    )
+}
+
 fn subscription_at(row: &Row) -> rusqlite::Result<Subscription> {
+    let values = values_at(row, 4)?;
     Ok(Subscription {
         id: row.get(0)?,
-        dashboard: row.get(1)?,
-        insight: row.get(2)?,
-        target_type: Some(TargetType::from_wire(&row.get::<_, String>(3)?)),
-        target_value: row.get(4)?,
-        frequency: Some(Frequency::from_wire(&row.get::<_, String>(5)?)),
-        interval: row.get(6)?,
-        byweekday: weekdays_from(row.get(7)?),
-        bysetpos: row.get(8)?,
-        count: row.get(9)?,
-        start_date: parse_stamp(row.get(10)?),
-        until_date: parse_stamp(row.get(11)?),
-        created_at: parse_stamp(row.get(12)?),
-        deleted: row.get(13)?,
-        title: row.get(14)?,
-        summary: row.get(15)?,
-        next_delivery_date: parse_stamp(row.get(16)?),
-        invite_message: row.get(17)?,
-        created_by: user_at(row, 18)?,
+        created_at: parse_stamp(row.get(1)?),
+        summary: row.get(2)?,
+        next_delivery_date: parse_stamp(row.get(3)?),
+        created_by: user_at(row, 4 + VALUE_COLUMNS.len())?,
+        dashboard: values.dashboard,
+        insight: values.insight,
+        target_type: Some(values.target_type),
+        target_value: Some(values.target_value),
+        frequency: Some(values.frequency),
+        interval: Some(values.interval),
+        byweekday: values.byweekday,
+        bysetpos: values.bysetpos,
+        count: values.count,
+        start_date: Some(values.start_date),
+        until_date: values.until_date,
+        deleted: values.deleted,
+        title: values.title,
+        invite_message: values.invite_message,
     })
 }
 
 /// One page of a project's subscriptions and the count of all that match.
 pub fn list(
-    db: &Db,
+    counts: &CountCache,
     connection: &Connection,
     project_id: i64,
     query: &ListQuery,
-    limit: u64,
-    offset: u64,
+    (limit, offset): (u64, u64),
 ) -> ApiResult<(u64, Vec<Subscription>)> {
     let (from_where, values) = query.filter_sql(project_id);
     let count_sql = format!("SELECT COUNT(*) {from_where}");
-    let count = db.cached_count(format!("{count_sql} {values:?}"), || {
+    let count = counts.get_or(format!("{count_sql} {values:?}"), || {
         Ok(connection
             .prepare_cached(&count_sql)?
             .query_row(params_from_iter(values.iter()), count_at)?)
@@ -256,47 +331,16 @@ pub fn get(connection: &Connection, project_id: i64, id: i64) -> ApiResult<Subsc
 }
 
 /// The stored writable values, for applying a PATCH.
-pub fn values(connection: &Connection, project_id: i64, id: i64) -> ApiResult<SubscriptionValues> {
-    let mut statement = connection.prepare_cached(
-        "SELECT dashboard_id, insight_id, target_type, target_value, frequency, interval, byweekday,
-                bysetpos, count, start_date, until_date, deleted, title, invite_message
-         FROM subscriptions WHERE project_id = ?1 AND id = ?2",
-    )?;
-    statement
-        .query_row(params![project_id, id], |row| {
-            Ok(SubscriptionValues {
-                dashboard: row.get(0)?,
-                insight: row.get(1)?,
-                target_type: TargetType::from_wire(&row.get::<_, String>(2)?),
-                target_value: row.get(3)?,
-                frequency: Frequency::from_wire(&row.get::<_, String>(4)?),
-                interval: row.get(5)?,
-                byweekday: weekdays_from(row.get(6)?),
-                bysetpos: row.get(7)?,
-                count: row.get(8)?,
-                start_date: parse_stamp(row.get(9)?).ok_or_else(|| {
-                    rusqlite::Error::FromSqlConversionFailure(
-                        9,
-                        rusqlite::types::Type::Text,
-                        "start_date is not a date-time".into(),
-                    )
-                })?,
-                until_date: parse_stamp(row.get(10)?),
-                deleted: row.get(11)?,
-                title: row.get(12)?,
-                invite_message: row.get(13)?,
-            })
-        })
+pub fn stored_values(connection: &Connection, project_id: i64, id: i64) -> ApiResult<SubscriptionValues> {
+    let sql = format!(
+        "SELECT {} FROM subscriptions s WHERE s.project_id = ?1 AND s.id = ?2",
+        value_columns("s")
+    );
+    connection
+        .prepare_cached(&sql)?
+        .query_row(params![project_id, id], |row| values_at(row, 0))
         .optional()?
         .ok_or_else(ApiError::not_found)
-}
-
-fn weekdays_text(values: &SubscriptionValues) -> ApiResult<Option<String>> {
-    values
-        .byweekday
-        .as_ref()
-        .map(|days| serde_json::to_string(days).map_err(ApiError::internal))
-        .transpose()
 }
 
 /// Inserts a subscription and returns its id.
@@ -308,33 +352,28 @@ pub fn insert(
     values: &SubscriptionValues,
     computed: &Computed,
 ) -> ApiResult<i64> {
-    let mut statement = connection.prepare_cached(
-        "INSERT INTO subscriptions (project_id, dashboard_id, insight_id, target_type, target_value,
-             frequency, interval, byweekday, bysetpos, count, start_date, until_date, created_at,
-             created_by, deleted, title, summary, next_delivery_date, invite_message)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
-    )?;
-    statement.execute(params![
-        project_id,
-        values.dashboard,
-        values.insight,
-        values.target_type.as_str(),
-        values.target_value,
-        values.frequency.as_str(),
-        values.interval,
-        weekdays_text(values)?,
-        values.bysetpos,
-        values.count,
-        stamp(&values.start_date),
-        values.until_date.as_ref().map(stamp),
-        stamp(&created_at),
-        created_by,
-        values.deleted,
-        values.title,
-        computed.summary,
-        computed.next_delivery_date.as_ref().map(stamp),
-        values.invite_message,
-    ])?;
+    let placeholders: Vec<String> = (1..=5 + VALUE_COLUMNS.len()).map(|n| format!("?{n}")).collect();
+    let sql = format!(
+        "INSERT INTO subscriptions (project_id, created_by, created_at, summary, next_delivery_date, {})
+         VALUES ({})",
+        VALUE_COLUMNS.join(", "),
+        placeholders.join(", ")
+    );
+    let mut parameters = vec![
+        SqlValue::Integer(project_id),
+        SqlValue::Integer(created_by),
+        SqlValue::Text(stamp(&created_at)),
+        SqlValue::Text(computed.summary.clone()),
+        computed
+            .next_delivery_date
+            .as_ref()
+            .map(|at| SqlValue::Text(stamp(at)))
+            .unwrap_or(SqlValue::Null),
+    ];
+    parameters.extend(value_parameters(values)?);
+    connection
+        .prepare_cached(&sql)?
+        .execute(params_from_iter(parameters.iter()))?;
     Ok(connection.last_insert_rowid())
 }
 
@@ -345,30 +384,20 @@ pub fn update(
     values: &SubscriptionValues,
     computed: Option<&Computed>,
 ) -> ApiResult<()> {
-    connection.execute(
-        "UPDATE subscriptions SET dashboard_id = ?2, insight_id = ?3, target_type = ?4,
-             target_value = ?5, frequency = ?6, interval = ?7, byweekday = ?8, bysetpos = ?9,
-             count = ?10, start_date = ?11, until_date = ?12, deleted = ?13, title = ?14,
-             invite_message = ?15
-         WHERE id = ?1",
-        params![
-            id,
-            values.dashboard,
-            values.insight,
-            values.target_type.as_str(),
-            values.target_value,
-            values.frequency.as_str(),
-            values.interval,
-            weekdays_text(values)?,
-            values.bysetpos,
-            values.count,
-            stamp(&values.start_date),
-            values.until_date.as_ref().map(stamp),
-            values.deleted,
-            values.title,
-            values.invite_message,
-        ],
-    )?;
+    let assignments: Vec<String> = VALUE_COLUMNS
+        .iter()
+        .enumerate()
+        .map(|(index, column)| format!("{column} = ?{}", index + 2))
+        .collect();
+    let sql = format!(
+        "UPDATE subscriptions SET {} WHERE id = ?1",
+        assignments.join(", ")
+    );
+    let mut parameters = vec![SqlValue::Integer(id)];
+    parameters.extend(value_parameters(values)?);
+    connection
+        .prepare_cached(&sql)?
+        .execute(params_from_iter(parameters.iter()))?;
     if let Some(computed) = computed {
         connection.execute(
             "UPDATE subscriptions SET summary = ?2, next_delivery_date = ?3 WHERE id = ?1",
