@@ -1,8 +1,7 @@
 //! The binary's server commands as a user runs them: `serve` and its ready
 //! line and signals, `keys create`, and the determinism of the demo data.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Output};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -16,21 +15,7 @@ fn orgdeck(args: &[&str], log: &std::path::Path) -> Output {
 }
 
 fn serve(args: &[&str], log: &std::path::Path) -> (Child, Value) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_orgdeck"))
-        .arg("serve")
-        .args(args)
-        .env("ORGDECK_LOG", log)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    (
-        child,
-        serde_json::from_str(&line).unwrap_or_else(|_| panic!("ready line: {line:?}")),
-    )
+    crate::support::spawn_serve(args, log)
 }
 
 fn stop(mut child: Child) -> std::process::ExitStatus {

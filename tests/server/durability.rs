@@ -1,6 +1,5 @@
 use std::collections::HashSet;
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 use orgdeck::server::{self, Seed, ServeOptions};
@@ -61,20 +60,16 @@ async fn data_survives_a_restart_on_the_same_file() {
 }
 
 fn spawn_server(db: &std::path::Path, log: &std::path::Path) -> (Child, Value) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_orgdeck"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--seed", "demo", "--db"])
-        .arg(db)
-        .env("ORGDECK_LOG", log)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    (
-        child,
-        serde_json::from_str(&line).unwrap_or_else(|_| panic!("ready line: {line:?}")),
+    crate::support::spawn_serve(
+        &[
+            "--listen",
+            "127.0.0.1:0",
+            "--seed",
+            "demo",
+            "--db",
+            db.to_str().unwrap(),
+        ],
+        log,
     )
 }
 

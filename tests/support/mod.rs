@@ -3,6 +3,14 @@
 //! small HTTP helper that keeps status and body together.
 #![allow(dead_code)]
 
+pub mod proxy;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use orgdeck::api::{ApiKey, Client, ClientConfig, RetryPolicy};
+
 use orgdeck::server::store::{directory, keys};
 use orgdeck::server::{self, RateLimit, RunningServer, Seed, ServeOptions};
 use reqwest::{Method, StatusCode};
@@ -185,4 +193,40 @@ impl TestServer {
             .body(body);
         Reply::read(request.send().await.unwrap()).await
     }
+}
+
+/// An API client for `base` with short retry delays, so that retry tests
+/// run in well under a second.
+pub fn client_for(base: &str, key: &str) -> Client {
+    let mut config = ClientConfig::new(base, ApiKey::new(key));
+    config.retry = RetryPolicy {
+        attempts: 4,
+        base_delay: Duration::from_millis(20),
+        max_delay: Duration::from_secs(2),
+    };
+    Client::new(config).unwrap()
+}
+
+impl TestServer {
+    /// A client of this server with an all-scopes key of the owner.
+    pub fn client(&self) -> Client {
+        client_for(&self.base, &self.key(&["*"]))
+    }
+}
+
+/// Runs `orgdeck serve ARGS` and reads its ready line.
+pub fn spawn_serve(args: &[&str], log: &std::path::Path) -> (Child, serde_json::Value) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_orgdeck"))
+        .arg("serve")
+        .args(args)
+        .env("ORGDECK_LOG", log)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let ready = serde_json::from_str(&line).unwrap_or_else(|_| panic!("ready line: {line:?}"));
+    (child, ready)
 }

@@ -1,0 +1,557 @@
+//! The scriptable CLI as scripts and people use it: the real binary against
+//! the real reference server.
+
+use std::process::Stdio;
+
+use serde_json::Value;
+use tokio::io::AsyncWriteExt;
+
+use crate::support::{MEMBER, TestServer};
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("{e}: {}", self.stdout))
+    }
+
+    #[track_caller]
+    fn ok(self) -> Self {
+        assert_eq!(self.code, 0, "stderr: {}", self.stderr);
+        assert!(self.stderr.is_empty(), "stderr: {}", self.stderr);
+        self
+    }
+
+    /// A failure: status non-zero, one line on stderr, nothing on stdout.
+    #[track_caller]
+    fn fails(self, code: i32) -> Self {
+        assert_eq!(self.code, code, "stdout: {} stderr: {}", self.stdout, self.stderr);
+        assert_eq!(self.stderr.lines().count(), 1, "stderr: {}", self.stderr);
+        assert!(self.stderr.starts_with("orgdeck: "), "stderr: {}", self.stderr);
+        self
+    }
+}
+
+async fn orgdeck(server: &TestServer, key: &str, args: &[&str], stdin: Option<&str>) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"));
+    command
+        .args(args)
+        .env("ORGDECK_HOST", &server.base)
+        .env("ORGDECK_API_KEY", key)
+        .env("ORGDECK_LOG", dir.path().join("log"))
+        .env("COLUMNS", "80")
+        .env_remove("ORGDECK_ORG")
+        .env_remove("ORGDECK_PROJECT")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    if let Some(text) = stdin {
+        input.write_all(text.as_bytes()).await.unwrap();
+    }
+    drop(input);
+    let output = child.wait_with_output().await.unwrap();
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(output.stdout).unwrap(),
+        stderr: String::from_utf8(output.stderr).unwrap(),
+    }
+}
+
+#[track_caller]
+fn assert_fits(table: &str, width: usize) {
+    for line in table.lines() {
+        assert!(
+            unicode_width::UnicodeWidthStr::width(line) <= width,
+            "too wide: {line:?}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn roles_in_both_formats() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["organization:write"]);
+    let table = orgdeck(&server, &key, &["roles", "list"], None).await.ok().stdout;
+    assert_fits(&table, 80);
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), 9);
+    assert!(lines[0].starts_with("ID") && lines[0].contains("NAME") && lines[0].contains("MEMBERS"));
+    assert!(lines[1].contains("can edit") && lines[3].contains("view only"));
+
+    let json = orgdeck(&server, &key, &["roles", "list", "-o", "json"], None)
+        .await
+        .ok()
+        .json();
+    let roles = json.as_array().unwrap();
+    assert_eq!(roles.len(), 8);
+    let id = roles[0]["id"].as_str().unwrap().to_string();
+
+    let shown = orgdeck(&server, &key, &["roles", "get", &id], None)
+        .await
+        .ok()
+        .stdout;
+    assert!(
+        shown.contains("name          Engineering") && shown.contains("access level  can edit (37)"),
+        "{shown}"
+    );
+
+    let created = orgdeck(
+        &server,
+        &key,
+        &[
+            "-o",
+            "json",
+            "roles",
+            "create",
+            "--name",
+            "Ops",
+            "--access-level",
+            "view",
+        ],
+        None,
+    )
+    .await
+    .ok()
+    .json();
+    assert_eq!(
+        (
+            created["name"].as_str(),
+            created["feature_flags_access_level"].as_i64()
+        ),
+        (Some("Ops"), Some(21))
+    );
+    let new_id = created["id"].as_str().unwrap().to_string();
+    let updated = orgdeck(
+        &server,
+        &key,
+        &["roles", "update", &new_id, "--body", "-", "--access-level", "37"],
+        Some(r#"{"name": "Operations"}"#),
+    )
+    .await
+    .ok()
+    .stdout;
+    assert!(
+        updated.contains("Operations") && updated.contains("can edit (37)"),
+        "{updated}"
+    );
+    let deleted = orgdeck(&server, &key, &["roles", "delete", &new_id], None)
+        .await
+        .ok()
+        .stdout;
+    assert_eq!(deleted, format!("deleted role {new_id}\n"));
+    let json_delete = orgdeck(&server, &key, &["roles", "delete", &id, "-o", "json"], None)
+        .await
+        .ok()
+        .json();
+    assert_eq!(json_delete["deleted"], true);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn members_by_uuid_and_by_email() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["organization:write", "organization_member:read"]);
+    let roles = orgdeck(&server, &key, &["roles", "list", "-o", "json"], None)
+        .await
+        .ok()
+        .json();
+    let finance = roles
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "Finance")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    let listed = orgdeck(&server, &key, &["members", "list", "--role", &finance], None)
+        .await
+        .ok()
+        .stdout;
+    assert_fits(&listed, 80);
+    assert!(
+        listed.contains("tomas.nov") && listed.contains("member"),
+        "{listed}"
+    );
+
+    let added = orgdeck(
+        &server,
+        &key,
+        &[
+            "members",
+            "add",
+            "--role",
+            &finance,
+            "--email",
+            MEMBER,
+            "--email",
+            "LENA.fischer@hedgebox.dev",
+        ],
+        None,
+    )
+    .await
+    .ok()
+    .stdout;
+    assert_eq!(added.lines().count(), 2, "{added}");
+    assert!(
+        added.starts_with(&format!("added {MEMBER} (membership ")),
+        "{added}"
+    );
+    let members = orgdeck(
+        &server,
+        &key,
+        &["members", "list", "--role", &finance, "-o", "json"],
+        None,
+    )
+    .await
+    .ok()
+    .json();
+    assert_eq!(members.as_array().unwrap().len(), 3);
+    let uuid = members[0]["user"]["uuid"].as_str().unwrap().to_string();
+
+    // One fails, one succeeds: a result per user, and a non-zero exit.
+    let mixed = orgdeck(
+        &server,
+        &key,
+        &[
+            "members",
+            "add",
+            "--role",
+            &finance,
+            "--user",
+            &uuid,
+            "--email",
+            "nobody@x.io",
+        ],
+        None,
+    )
+    .await;
+    assert_eq!(mixed.code, 1);
+    assert!(
+        mixed.stderr.contains("User is already part of the role.") && mixed.stderr.contains("nobody@x.io"),
+        "{}",
+        mixed.stderr
+    );
+
+    let removed = orgdeck(
+        &server,
+        &key,
+        &["members", "remove", "--role", &finance, "--email", MEMBER],
+        None,
+    )
+    .await
+    .ok()
+    .stdout;
+    assert!(removed.starts_with("removed membership "));
+    let membership = members[0]["id"].as_str().unwrap().to_string();
+    orgdeck(
+        &server,
+        &key,
+        &["members", "remove", "--role", &finance, &membership, "-o", "json"],
+        None,
+    )
+    .await
+    .ok();
+    let left = orgdeck(
+        &server,
+        &key,
+        &["members", "list", "--role", &finance, "-o", "json"],
+        None,
+    )
+    .await
+    .ok()
+    .json();
+    assert_eq!(left.as_array().unwrap().len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn subscriptions_in_both_formats() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["subscription:write"]);
+    let table = orgdeck(&server, &key, &["subs", "list", "--target-type", "slack"], None)
+        .await
+        .ok()
+        .stdout;
+    assert_fits(&table, 80);
+    assert!(table.lines().next().unwrap().contains("NEXT (UTC)"));
+    assert!(
+        table.lines().skip(1).all(|line| line.contains("slack:")),
+        "{table}"
+    );
+
+    let all = orgdeck(&server, &key, &["subscriptions", "list", "-o", "json"], None)
+        .await
+        .ok()
+        .json();
+    let count = all.as_array().unwrap().len();
+    assert!(count > 500, "every page is followed: {count}");
+    let ordered = orgdeck(
+        &server,
+        &key,
+        &[
+            "subs",
+            "list",
+            "--ordering",
+            "-next_delivery_date",
+            "--search",
+            "growth",
+            "-o",
+            "json",
+        ],
+        None,
+    )
+    .await
+    .ok()
+    .json();
+    assert!(!ordered.as_array().unwrap().is_empty());
+
+    let created = orgdeck(
+        &server,
+        &key,
+        &[
+            "subs",
+            "create",
+            "-o",
+            "json",
+            "--target-type",
+            "email",
+            "--target-value",
+            "a@b.co, c@d.co",
+            "--frequency",
+            "monthly",
+            "--byweekday",
+            "fri",
+            "--bysetpos",
+            "last",
+            "--start-date",
+            "2026-12-01",
+            "--until-date",
+            "2027-12-01 09:00",
+            "--title",
+            "Month end",
+            "--count",
+            "10",
+            "--interval",
+            "1",
+            "--invite-message",
+            "Hello",
+        ],
+        None,
+    )
+    .await
+    .ok()
+    .json();
+    assert_eq!(created["summary"], "sent every month on the last Friday");
+    assert_eq!(created["start_date"], "2026-12-01T00:00:00Z");
+    assert_eq!(created["until_date"], "2027-12-01T09:00:00Z");
+    let id = created["id"].to_string();
+
+    let updated = orgdeck(
+        &server,
+        &key,
+        &[
+            "subs",
+            "update",
+            &id,
+            "--until-date",
+            "none",
+            "--title",
+            "Month end (all)",
+            "-o",
+            "json",
+        ],
+        None,
+    )
+    .await
+    .ok()
+    .json();
+    assert_eq!(
+        (updated["until_date"].clone(), updated["title"].clone()),
+        (Value::Null, Value::from("Month end (all)"))
+    );
+    assert_eq!(updated["count"], 10, "fields not given are left alone");
+
+    let shown = orgdeck(&server, &key, &["subs", "get", &id], None)
+        .await
+        .ok()
+        .stdout;
+    assert!(
+        shown.contains("schedule        sent every month on the last Friday"),
+        "{shown}"
+    );
+    assert!(shown.contains("upcoming        "), "{shown}");
+
+    let deleted = orgdeck(&server, &key, &["subs", "delete", &id], None)
+        .await
+        .ok()
+        .stdout;
+    assert!(
+        deleted.contains("soft-deleted") && deleted.contains("restore"),
+        "{deleted}"
+    );
+    let deleted_list = orgdeck(&server, &key, &["subs", "list", "--deleted", "-o", "json"], None)
+        .await
+        .ok()
+        .json();
+    assert!(
+        deleted_list
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["id"].to_string() == id)
+    );
+    let restored = orgdeck(&server, &key, &["subs", "restore", &id, "-o", "json"], None)
+        .await
+        .ok()
+        .json();
+    assert_eq!(restored["deleted"], false);
+
+    let from_stdin = orgdeck(
+        &server,
+        &key,
+        &["subs", "create", "--body", "-", "--frequency", "weekly", "-o", "json"],
+        Some(r##"{"target_type": "slack", "target_value": "#ops", "frequency": "daily", "start_date": "2026-01-01T08:00:00Z"}"##),
+    )
+    .await
+    .ok()
+    .json();
+    assert_eq!(from_stdin["frequency"], "weekly", "flags override the body");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_error_is_one_clear_line_and_a_non_zero_exit() {
+    let server = TestServer::demo().await;
+    let reader = server.key(&["organization:read"]);
+    let scope = orgdeck(&server, &reader, &["roles", "create", "--name", "X"], None)
+        .await
+        .fails(1);
+    assert!(
+        scope.stderr.contains("403 permission_denied") && scope.stderr.contains("'organization:write' scope"),
+        "{}",
+        scope.stderr
+    );
+    assert!(scope.stdout.is_empty());
+
+    let writer = server.key(&["*"]);
+    let clash = orgdeck(
+        &server,
+        &writer,
+        &["roles", "create", "--name", "engineering"],
+        None,
+    )
+    .await
+    .fails(1);
+    assert!(
+        clash
+            .stderr
+            .contains("400 unique: There is already a role with this name. (field: name)"),
+        "{}",
+        clash.stderr
+    );
+    let missing = orgdeck(&server, &writer, &["subs", "get", "999999"], None)
+        .await
+        .fails(1);
+    assert!(missing.stderr.contains("404 not_found"), "{}", missing.stderr);
+    let invalid = orgdeck(
+        &server,
+        &writer,
+        &["subs", "update", "1", "--target-value", "not an address"],
+        None,
+    )
+    .await
+    .fails(1);
+    assert!(
+        invalid.stderr.contains("(field: target_value)"),
+        "{}",
+        invalid.stderr
+    );
+    let bad_key = orgdeck(&server, "phx_wrong", &["roles", "list"], None)
+        .await
+        .fails(1);
+    assert!(
+        bad_key.stderr.contains("401 authentication_failed") && bad_key.stderr.contains("check the API key"),
+        "{}",
+        bad_key.stderr
+    );
+    assert!(!bad_key.stderr.contains("phx_wrong"), "the key is never echoed");
+    let bad_org = orgdeck(&server, &writer, &["roles", "list", "--org", "nope"], None)
+        .await
+        .fails(1);
+    assert!(
+        bad_org.stderr.contains("Organization not found.") && bad_org.stderr.contains("--org"),
+        "{}",
+        bad_org.stderr
+    );
+
+    let mut nowhere = server.base.clone();
+    nowhere.replace_range(nowhere.rfind(':').unwrap().., ":9");
+    let dir = tempfile::tempdir().unwrap();
+    let refused = tokio::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"))
+        .args(["roles", "list", "--host", &nowhere, "--timeout", "2"])
+        .env("ORGDECK_API_KEY", &writer)
+        .env("ORGDECK_LOG", dir.path().join("log"))
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("cannot connect to 127.0.0.1:9") && stderr.lines().count() == 1,
+        "{stderr}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn usage_errors_exit_2() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    for args in [
+        vec!["roles", "create"],
+        vec!["roles", "update", "x"],
+        vec!["subs", "create", "--target-type", "email"],
+        vec!["subs", "create", "--start-date", "next tuesday"],
+        vec!["subs", "update", "1"],
+        vec!["subs", "create", "--byweekday", "funday"],
+        vec!["members", "add", "--role", "x"],
+        vec!["members", "remove", "--role", "x"],
+        vec!["roles", "create", "--name", "x", "--body", "/nonexistent.json"],
+    ] {
+        let run = orgdeck(&server, &key, &args, None).await;
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.starts_with("orgdeck: ") && run.stderr.lines().count() == 1,
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+    // clap's own usage errors exit 2 as well.
+    assert_eq!(
+        orgdeck(&server, &key, &["subs", "create", "--target-type", "pager"], None)
+            .await
+            .code,
+        2
+    );
+    assert_eq!(
+        orgdeck(&server, &key, &["roles", "frobnicate"], None).await.code,
+        2
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let no_key = tokio::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"))
+        .args(["roles", "list"])
+        .env_remove("ORGDECK_API_KEY")
+        .env("ORGDECK_HOST", &server.base)
+        .env("ORGDECK_LOG", dir.path().join("log"))
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(no_key.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&no_key.stderr).contains("set ORGDECK_API_KEY"));
+}

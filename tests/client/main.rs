@@ -1,0 +1,10 @@
+//! The API client and the scriptable CLI against the real reference server
+//! over HTTP, with faults injected by a proxy in front of it.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod cli;
+mod faults;
+mod operations;
+mod paging;

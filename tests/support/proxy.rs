@@ -1,0 +1,158 @@
+//! A fault-injecting HTTP proxy in front of a real reference server.
+//!
+//! Each connection carries one request (every answer says
+//! `Connection: close`). Faults queued with [`FaultProxy::push`] apply to the
+//! next requests in order; with none queued, the request is forwarded to the
+//! server and its answer relayed. Every request line seen is recorded.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+#[derive(Debug, Clone)]
+pub enum Fault {
+    /// Answer with this status and JSON body instead of forwarding.
+    Answer(u16, String),
+    /// Forward (so the server acts on it), then close without answering.
+    ForwardThenDrop,
+    /// Answer 200 with a body that is not JSON.
+    Garbage,
+    /// Never answer.
+    Hang,
+}
+
+#[derive(Clone)]
+pub struct FaultProxy {
+    pub base: String,
+    faults: Arc<Mutex<VecDeque<Fault>>>,
+    requests: Arc<Mutex<Vec<String>>>,
+}
+
+impl FaultProxy {
+    pub async fn start(upstream: &str) -> FaultProxy {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let upstream = upstream.trim_start_matches("http://").to_string();
+        let proxy = FaultProxy {
+            base,
+            faults: Arc::default(),
+            requests: Arc::default(),
+        };
+        let shared = proxy.clone();
+        tokio::spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                let (shared, upstream) = (shared.clone(), upstream.clone());
+                tokio::spawn(async move {
+                    let _ = shared.serve(client, &upstream).await;
+                });
+            }
+        });
+        proxy
+    }
+
+    /// Queues a fault for the next request that reaches the proxy.
+    pub fn push(&self, fault: Fault) {
+        self.faults.lock().unwrap().push_back(fault);
+    }
+
+    /// The request lines seen so far ("POST /api/... HTTP/1.1").
+    pub fn requests(&self) -> Vec<String> {
+        self.requests.lock().unwrap().clone()
+    }
+
+    async fn serve(&self, mut client: TcpStream, upstream: &str) -> std::io::Result<()> {
+        let Some(request) = read_request(&mut client).await? else {
+            return Ok(());
+        };
+        let head = String::from_utf8_lossy(&request).to_string();
+        self.requests
+            .lock()
+            .unwrap()
+            .push(head.lines().next().unwrap_or_default().to_string());
+        let fault = self.faults.lock().unwrap().pop_front();
+        match fault {
+            Some(Fault::Answer(status, body)) => client.write_all(&answer(status, &body)).await,
+            Some(Fault::Garbage) => {
+                client
+                    .write_all(&answer(200, "<html>upstream error</html>"))
+                    .await
+            }
+            Some(Fault::Hang) => {
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+                Ok(())
+            }
+            Some(Fault::ForwardThenDrop) => {
+                forward(&request, upstream).await?;
+                Ok(()) // the client connection closes unanswered
+            }
+            None => {
+                let response = forward(&request, upstream).await?;
+                client.write_all(&response).await
+            }
+        }
+    }
+}
+
+fn answer(status: u16, body: &str) -> Vec<u8> {
+    format!(
+        "HTTP/1.1 {status} Fault\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// Reads one request: the head, then as many body bytes as it announces.
+async fn read_request(client: &mut TcpStream) -> std::io::Result<Option<Vec<u8>>> {
+    let mut buffer = Vec::new();
+    let mut chunk = [0u8; 8192];
+    let head_end = loop {
+        let read = client.read(&mut chunk).await?;
+        if read == 0 {
+            return Ok(None);
+        }
+        buffer.extend_from_slice(&chunk[..read]);
+        if let Some(at) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
+            break at + 4;
+        }
+    };
+    let head = String::from_utf8_lossy(&buffer[..head_end]).to_ascii_lowercase();
+    let length: usize = head
+        .lines()
+        .find_map(|line| line.strip_prefix("content-length:"))
+        .and_then(|value| value.trim().parse().ok())
+        .unwrap_or(0);
+    while buffer.len() < head_end + length {
+        let read = client.read(&mut chunk).await?;
+        if read == 0 {
+            break;
+        }
+        buffer.extend_from_slice(&chunk[..read]);
+    }
+    Ok(Some(rewrite_connection(&buffer, head_end)))
+}
+
+/// Makes the request close its connection, so that the whole answer can be
+/// read to the end.
+fn rewrite_connection(request: &[u8], head_end: usize) -> Vec<u8> {
+    let head = String::from_utf8_lossy(&request[..head_end - 4]);
+    let mut lines: Vec<&str> = head
+        .split("\r\n")
+        .filter(|line| !line.to_ascii_lowercase().starts_with("connection:"))
+        .collect();
+    lines.push("Connection: close");
+    let mut out = lines.join("\r\n").into_bytes();
+    out.extend_from_slice(b"\r\n\r\n");
+    out.extend_from_slice(&request[head_end..]);
+    out
+}
+
+async fn forward(request: &[u8], upstream: &str) -> std::io::Result<Vec<u8>> {
+    let mut server = TcpStream::connect(upstream).await?;
+    server.write_all(request).await?;
+    let mut response = Vec::new();
+    server.read_to_end(&mut response).await?;
+    Ok(response)
+}
