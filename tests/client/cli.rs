@@ -405,7 +405,7 @@ async fn subscriptions_in_both_formats() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|s| s["id"].to_string() == id)
+            .any(|s| s["id"] == created["id"])
     );
     let restored = orgdeck(&server, &key, &["subs", "restore", &id, "-o", "json"], None)
         .await
