@@ -61,6 +61,9 @@ pub enum Command {
         /// Limit each key's requests as PostHog does, e.g. 480/4800 (per minute/per hour).
         #[arg(long, value_name = "PER_MINUTE/PER_HOUR")]
         rate_limit: Option<RateLimit>,
+        /// Hold every answer this many milliseconds, to rehearse a distant or slow server.
+        #[arg(long, value_name = "MS")]
+        delay: Option<u64>,
     },
     /// Personal API keys of the reference server's database.
     Keys {
@@ -168,12 +171,14 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             seed,
             generate_subscriptions,
             rate_limit,
+            delay,
         } => serve::serve(ServeOptions {
             listen,
             db,
             seed,
             generate_subscriptions,
             rate_limit,
+            delay: delay.map(std::time::Duration::from_millis),
         }),
         Command::Keys {
             command:

@@ -71,6 +71,7 @@ pub fn demo(db: Option<PathBuf>) -> anyhow::Result<ExitCode> {
             seed: Seed::Demo,
             generate_subscriptions: 0,
             rate_limit: None,
+            delay: None,
         })
         .await?;
         let ready = &running.ready;

@@ -37,6 +37,8 @@ pub struct AppState {
     pub db: Db,
     /// Per-key rate limits, when the server was asked to apply them.
     pub throttle: Option<std::sync::Arc<throttle::Throttle>>,
+    /// Added to every answer, to rehearse a distant or slow server.
+    pub delay: Option<std::time::Duration>,
 }
 
 /// What the database is filled with when it is empty.
@@ -58,6 +60,8 @@ pub struct ServeOptions {
     pub generate_subscriptions: u64,
     /// Per-key request limits; `None` serves without limits.
     pub rate_limit: Option<RateLimit>,
+    /// Hold every answer this long (fault injection: a distant or slow server).
+    pub delay: Option<std::time::Duration>,
 }
 
 /// The ready line `serve` prints: where the server is and how to reach it.
@@ -120,6 +124,7 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
         throttle: options
             .rate_limit
             .map(|limit| std::sync::Arc::new(throttle::Throttle::new(limit))),
+        delay: options.delay,
     });
     let (shutdown, shutdown_signal) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
@@ -183,8 +188,22 @@ pub fn router(state: AppState) -> MapRequest<Router, fn(Request) -> Request> {
         .fallback(|| async { ApiError::not_found() })
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(body::BODY_LIMIT))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), delay_answers))
         .with_state(state);
     MapRequestLayer::new(strip_trailing_slash as fn(Request) -> Request).layer(routes)
+}
+
+/// Holds each answer for the configured delay, if any.
+async fn delay_answers(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    request: Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let response = next.run(request).await;
+    if let Some(delay) = state.delay {
+        tokio::time::sleep(delay).await;
+    }
+    response
 }
 
 /// A method the path does not allow, for an authenticated caller (an

@@ -233,6 +233,7 @@ async fn a_refused_connection_is_reported_and_a_write_is_retried_until_the_serve
             seed: Seed::Demo,
             generate_subscriptions: 0,
             rate_limit: None,
+            delay: None,
         })
         .await
         .unwrap()

@@ -52,6 +52,7 @@ impl TestServer {
             seed,
             generate_subscriptions,
             rate_limit,
+            delay: None,
         })
         .await
         .unwrap();
