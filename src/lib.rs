@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod cli;
+pub mod console;
 pub mod logging;
 pub mod schedule;
 pub mod server;

@@ -243,6 +243,22 @@ pub struct Subscription {
     pub invite_message: Option<String>,
 }
 
+impl Subscription {
+    /// What on-call looks at first: deleted, overdue (the next delivery is
+    /// past: it was missed), ended (no delivery left), or active ("").
+    pub fn state(&self, now: DateTime<Utc>) -> &'static str {
+        if self.deleted {
+            "deleted"
+        } else {
+            match self.next_delivery_date {
+                Some(next) if next < now => "overdue",
+                Some(_) => "",
+                None => "ended",
+            }
+        }
+    }
+}
+
 /// An organization, as listed by `GET /api/organizations/`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Organization {

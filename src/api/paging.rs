@@ -77,6 +77,11 @@ impl<T> List<T> {
         self
     }
 
+    /// The path the list is read from, for logs and the console's footer.
+    pub fn path(&self) -> String {
+        format!("/{}/", self.segments.join("/"))
+    }
+
     /// A short name for progress and messages ("subscriptions").
     pub fn name(&self) -> &str {
         self.segments.last().map(String::as_str).unwrap_or("rows")

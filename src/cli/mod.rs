@@ -20,11 +20,14 @@ use crate::server::{RateLimit, Seed, ServeOptions};
     name = "orgdeck",
     version,
     about = "A terminal console for PostHog organization roles and project subscriptions",
-    arg_required_else_help = true
+    long_about = "A terminal console for PostHog organization roles and project subscriptions.\n\n\
+                  Without a command, orgdeck opens the console on the host, organization and project\n\
+                  of the flags and environment (ORGDECK_HOST, ORGDECK_ORG, ORGDECK_PROJECT,\n\
+                  ORGDECK_API_KEY). `orgdeck demo` opens it on a reference server of its own."
 )]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
     #[command(flatten)]
     pub connection: connection::ConnectionArgs,
     /// Output format of the scriptable commands.
@@ -37,7 +40,7 @@ pub struct Cli {
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Start the reference server on 127.0.0.1 (a free port) with the demo data.
+    /// Open the console on a reference server of its own with the demo data.
     Demo {
         /// Keep the data in this SQLite file (default: a temporary one).
         #[arg(long)]
@@ -158,7 +161,10 @@ pub enum KeysCommand {
 /// Runs a parsed command line; returns the process exit status.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let format = cli.output;
-    match cli.command {
+    let Some(command) = cli.command else {
+        return serve::console(&cli.connection);
+    };
+    match command {
         Command::Roles { command } => api_command(&cli.connection, |c| roles::run(command, c, format)),
         Command::Members { command } => api_command(&cli.connection, |c| members::run(command, c, format)),
         Command::Subscriptions { command } => {
@@ -179,6 +185,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             generate_subscriptions,
             rate_limit,
             delay: delay.map(std::time::Duration::from_millis),
+            seed_time: None,
         }),
         Command::Keys {
             command:

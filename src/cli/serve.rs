@@ -7,6 +7,10 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 
+use super::UsageError;
+use super::connection::{Connection, ConnectionArgs};
+use crate::api::{ApiKey, Client, ClientConfig};
+use crate::console::{self, Context as ConsoleContext};
 use crate::logging;
 use crate::server::demo::{self};
 use crate::server::store::{Db, directory, keys};
@@ -19,40 +23,51 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
         .context("cannot start the async runtime")
 }
 
-/// Waits for SIGINT (Ctrl-C) or SIGTERM.
-async fn stop_signal() -> anyhow::Result<()> {
-    #[cfg(unix)]
-    {
+/// SIGINT (Ctrl-C) and SIGTERM, caught from the moment this is made: make
+/// it before saying the server is ready, so that a signal sent right after
+/// the ready line stops the server cleanly instead of killing it.
+struct StopSignals {
+    interrupt: tokio::signal::unix::Signal,
+    terminate: tokio::signal::unix::Signal,
+}
+
+impl StopSignals {
+    fn install() -> anyhow::Result<StopSignals> {
         use tokio::signal::unix::{SignalKind, signal};
-        let mut terminate = signal(SignalKind::terminate())?;
+        Ok(StopSignals {
+            interrupt: signal(SignalKind::interrupt())?,
+            terminate: signal(SignalKind::terminate())?,
+        })
+    }
+
+    async fn wait(mut self) {
         tokio::select! {
-            result = tokio::signal::ctrl_c() => result?,
-            _ = terminate.recv() => {}
+            _ = self.interrupt.recv() => {}
+            _ = self.terminate.recv() => {}
         }
     }
-    #[cfg(not(unix))]
-    tokio::signal::ctrl_c().await?;
-    Ok(())
 }
 
 pub fn serve(options: ServeOptions) -> anyhow::Result<ExitCode> {
     logging::init()?;
     runtime()?.block_on(async {
         let running = server::start(options).await?;
+        let signals = StopSignals::install()?;
         let mut stdout = std::io::stdout().lock();
         serde_json::to_writer(&mut stdout, &running.ready)?;
         writeln!(stdout)?;
         stdout.flush()?;
         drop(stdout);
-        stop_signal().await?;
+        signals.wait().await;
         tracing::info!("stopping on signal");
         running.stop().await?;
         Ok(ExitCode::SUCCESS)
     })
 }
 
-/// Until the console exists, `demo` runs the reference server with the demo
-/// data on a free port and says how to reach it.
+/// `orgdeck demo`: the reference server with the demo data on a free
+/// loopback port, in this process, and the console on it. The data lives in
+/// a temporary file unless `--db` names one.
 pub fn demo(db: Option<PathBuf>) -> anyhow::Result<ExitCode> {
     logging::init()?;
     let temporary = match db {
@@ -72,34 +87,58 @@ pub fn demo(db: Option<PathBuf>) -> anyhow::Result<ExitCode> {
             generate_subscriptions: 0,
             rate_limit: None,
             delay: None,
+            seed_time: None,
         })
         .await?;
-        let ready = &running.ready;
-        println!("DEMO  orgdeck reference server with the demo data");
-        println!("  address       {}", ready.base_url);
-        println!("  organization  {}", ready.organization_id);
-        println!("  project       {}", ready.project_id);
-        println!("  database      {}", db_path.display());
-        println!();
-        println!("Mint a key for the demo owner with:");
-        println!("  orgdeck keys create --db {} --scopes '*'", db_path.display());
-        println!(
-            "then call it with: curl -H \"Authorization: Bearer $KEY\" {}/api/organizations/@current/roles/",
-            ready.base_url
-        );
-        println!();
-        println!(
-            "Press Ctrl-C to stop{}.",
-            if temporary.is_some() {
-                " (the temporary data goes with it)"
-            } else {
-                ""
+        let key = match running.ready.api_key.clone() {
+            Some(key) => key,
+            // A kept --db was seeded before: mint a fresh key for its owner.
+            None => {
+                let db = running.db.clone();
+                let owner = db
+                    .read_blocking(directory::first_owner)
+                    .map_err(|error| anyhow::anyhow!("cannot read the demo database: {:?}", error.body))?
+                    .context("the demo database has no owner")?;
+                db.write_blocking(|tx| keys::mint(tx, owner, "orgdeck demo", &["*".to_string()]))
+                    .map_err(|error| anyhow::anyhow!("cannot mint a demo key: {:?}", error.body))?
             }
-        );
-        stop_signal().await?;
+        };
+        let client = Client::new(ClientConfig::new(&running.ready.base_url, ApiKey::new(key)))?;
+        let context = ConsoleContext {
+            host: running.ready.base_url.clone(),
+            demo: true,
+            organization: running.ready.organization_id.clone(),
+            project: running.ready.project_id.to_string(),
+            ..ConsoleContext::default()
+        };
+        let outcome = console::run(client, context).await;
         running.stop().await?;
+        outcome?;
         Ok(ExitCode::SUCCESS)
     })
+}
+
+/// `orgdeck` alone: the console on the configured host.
+pub fn console(connection: &ConnectionArgs) -> anyhow::Result<ExitCode> {
+    logging::init()?;
+    let Connection {
+        client,
+        organization,
+        project,
+    } = connection.connect().map_err(|error| {
+        anyhow::Error::from(UsageError(format!(
+            "{error}; or try `orgdeck demo` for a console on demo data"
+        )))
+    })?;
+    let context = ConsoleContext {
+        host: client.base_url().as_str().trim_end_matches('/').to_string(),
+        demo: false,
+        organization,
+        project,
+        ..ConsoleContext::default()
+    };
+    runtime()?.block_on(console::run(client, context))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 pub fn create_key(
@@ -125,7 +164,7 @@ pub fn create_key(
     let failed =
         |error: server::ApiError| anyhow::anyhow!("database error: {:?}", error.body.map(|b| b.detail));
     // A new file gets an organization and its owner, so a key has someone to belong to.
-    demo::prepare(&db, Seed::None, 0).map_err(failed)?;
+    demo::prepare(&db, Seed::None, 0, chrono::Utc::now()).map_err(failed)?;
     let user_id = match email {
         Some(email) => db
             .read_blocking(|connection| directory::user_by_email(connection, email))

@@ -313,19 +313,6 @@ pub async fn run(
     }
 }
 
-/// deleted, overdue (the next delivery is past: it was missed), ended (none left).
-pub fn state(subscription: &Subscription) -> &'static str {
-    if subscription.deleted {
-        "deleted"
-    } else {
-        match subscription.next_delivery_date {
-            Some(next) if next < Utc::now() => "overdue",
-            Some(_) => "",
-            None => "ended",
-        }
-    }
-}
-
 fn target(subscription: &Subscription) -> String {
     format!(
         "{}:{}",
@@ -351,7 +338,7 @@ fn table(subscriptions: &[Subscription]) -> String {
                     .next_delivery_date
                     .map(|at| at.format("%Y-%m-%d %H:%M").to_string())
                     .unwrap_or_else(|| "-".into()),
-                state(subscription).to_string(),
+                subscription.state(Utc::now()).to_string(),
             ]
         })
         .collect();
@@ -378,7 +365,7 @@ fn show(subscription: &Subscription, format: Format) -> anyhow::Result<()> {
         .iter()
         .map(|at| at.format("%Y-%m-%d %H:%M").to_string())
         .collect::<Vec<_>>();
-    let state = state(subscription);
+    let state = subscription.state(Utc::now());
     output::print(&output::record(&[
         ("id", subscription.id.to_string()),
         ("title", text(&subscription.title)),

@@ -30,8 +30,7 @@ pub struct Prepared {
 
 /// Seeds an empty database as `seed` says, then adds `generate` synthetic
 /// subscriptions to the first project in one transaction.
-pub fn prepare(db: &Db, seed: Seed, generate: u64) -> ApiResult<Prepared> {
-    let now = Utc::now();
+pub fn prepare(db: &Db, seed: Seed, generate: u64, now: DateTime<Utc>) -> ApiResult<Prepared> {
     let prepared = match db.read_blocking(directory::first_organization_and_project)? {
         Some((organization_id, Some(project_id))) => Prepared {
             organization_id,

@@ -62,6 +62,9 @@ pub struct ServeOptions {
     pub rate_limit: Option<RateLimit>,
     /// Hold every answer this long (fault injection: a distant or slow server).
     pub delay: Option<std::time::Duration>,
+    /// The moment the seeded data is laid out from (default: now). Tests fix
+    /// it so that the demo data, and the screens showing it, never change.
+    pub seed_time: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 /// The ready line `serve` prints: where the server is and how to reach it.
@@ -110,8 +113,9 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
         .await?
         .with_context(|| format!("cannot open the database {}", options.db.display()))?;
     let (seeded, generate) = (options.seed, options.generate_subscriptions);
+    let seed_time = options.seed_time.unwrap_or_else(chrono::Utc::now);
     let seeding_db = db.clone();
-    let seeded = tokio::task::spawn_blocking(move || demo::prepare(&seeding_db, seeded, generate))
+    let seeded = tokio::task::spawn_blocking(move || demo::prepare(&seeding_db, seeded, generate, seed_time))
         .await?
         .map_err(|error| anyhow::anyhow!("cannot prepare the database: {error:?}"))?;
 

@@ -53,6 +53,7 @@ impl TestServer {
             generate_subscriptions,
             rate_limit,
             delay: None,
+            seed_time: None,
         })
         .await
         .unwrap();

@@ -1,0 +1,105 @@
+//! The `:` command line: parsing and completion.
+
+use super::app::Tab;
+
+/// Every command with what it does, in the order completion offers them.
+pub const COMMANDS: [(&str, &str); 8] = [
+    ("roles", "show the roles"),
+    ("members", "show the members of a role"),
+    ("subs", "show the subscriptions"),
+    ("subscriptions", "show the subscriptions"),
+    ("org", "switch organization: :org ID (a UUID or @current)"),
+    ("project", "switch project: :project ID (an id or @current)"),
+    ("q", "quit"),
+    ("quit", "quit"),
+];
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Tab(Tab),
+    Organization(String),
+    Project(String),
+    Quit,
+    Nothing,
+}
+
+/// Reads a command line (without its `:`).
+pub fn parse(line: &str) -> Result<Command, String> {
+    let mut words = line.split_whitespace();
+    let Some(name) = words.next() else {
+        return Ok(Command::Nothing);
+    };
+    let argument = words.next();
+    let needs = |what: &str| format!(":{name} needs {what}, e.g. :{name} @current");
+    match (name, argument) {
+        ("roles", _) => Ok(Command::Tab(Tab::Roles)),
+        ("members", _) => Ok(Command::Tab(Tab::Members)),
+        ("subs" | "subscriptions", _) => Ok(Command::Tab(Tab::Subscriptions)),
+        ("q" | "quit", _) => Ok(Command::Quit),
+        ("org", Some(id)) => Ok(Command::Organization(id.to_string())),
+        ("project", Some(id)) => Ok(Command::Project(id.to_string())),
+        ("org", None) => Err(needs("an organization id")),
+        ("project", None) => Err(needs("a project id")),
+        _ => Err(format!(":{name} is not a command; type : and Tab to see them")),
+    }
+}
+
+/// The commands that start with what is typed.
+pub fn candidates(typed: &str) -> Vec<(&'static str, &'static str)> {
+    let typed = typed.trim_start();
+    if typed.contains(' ') {
+        return Vec::new();
+    }
+    COMMANDS
+        .into_iter()
+        .filter(|(name, _)| name.starts_with(typed))
+        .collect()
+}
+
+/// Completes the command name as far as the candidates agree.
+pub fn complete(typed: &str) -> Option<String> {
+    let found = candidates(typed);
+    let first = found.first()?.0;
+    let common = found.iter().fold(first.len(), |len, (name, _)| {
+        first
+            .chars()
+            .zip(name.chars())
+            .take(len)
+            .take_while(|(a, b)| a == b)
+            .count()
+    });
+    let mut completed = first[..common].to_string();
+    if found.len() == 1 {
+        completed.push(' ');
+    }
+    (completed.trim_end() != typed.trim()).then_some(completed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_parse() {
+        assert_eq!(parse("subs"), Ok(Command::Tab(Tab::Subscriptions)));
+        assert_eq!(parse(" org  1234 "), Ok(Command::Organization("1234".into())));
+        assert_eq!(parse("project @current"), Ok(Command::Project("@current".into())));
+        assert_eq!(parse(""), Ok(Command::Nothing));
+        assert!(parse("org").unwrap_err().contains("needs an organization id"));
+        assert!(parse("frob").unwrap_err().contains("not a command"));
+    }
+
+    #[test]
+    fn completion_goes_as_far_as_the_candidates_agree() {
+        assert_eq!(complete("r"), Some("roles ".into()));
+        assert_eq!(complete("sub"), Some("subs".into()));
+        assert_eq!(
+            complete("subs"),
+            None,
+            "subs and subscriptions: nothing more in common"
+        );
+        assert_eq!(complete("p"), Some("project ".into()));
+        assert_eq!(complete("x"), None);
+        assert_eq!(candidates("q").len(), 2);
+    }
+}

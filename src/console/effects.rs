@@ -1,0 +1,123 @@
+//! Runs effects on tokio tasks; their results come back as messages over
+//! the channel the event loop listens to. Nothing here touches the screen.
+
+use std::time::Instant;
+
+use tokio::sync::mpsc::UnboundedSender;
+
+use super::app::{Effect, ListId, Msg, PageData, Query, RequestLog, SEARCH_DEBOUNCE};
+use crate::api::{Client, List, Organization, Project};
+
+#[derive(Clone)]
+pub struct Runner {
+    client: Client,
+    messages: UnboundedSender<Msg>,
+}
+
+impl Runner {
+    pub fn new(client: Client, messages: UnboundedSender<Msg>) -> Self {
+        Runner { client, messages }
+    }
+
+    /// Starts an effect. Copying to the clipboard needs the terminal, so
+    /// that one is handed back to the loop.
+    pub fn run(&self, effect: Effect) -> Option<String> {
+        match effect {
+            Effect::Fetch {
+                list,
+                generation,
+                query,
+                offset,
+                limit,
+            } => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let msg = runner.fetch(list, generation, query, offset, limit).await;
+                    // The loop has ended when the channel is closed: nothing to tell.
+                    let _ = runner.messages.send(msg);
+                });
+                None
+            }
+            Effect::Debounce { token } => {
+                let messages = self.messages.clone();
+                tokio::spawn(async move {
+                    tokio::time::sleep(SEARCH_DEBOUNCE).await;
+                    let _ = messages.send(Msg::SearchDue { token });
+                });
+                None
+            }
+            Effect::LoadNames => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let msg = runner.names().await;
+                    let _ = runner.messages.send(msg);
+                });
+                None
+            }
+            Effect::Copy(text) => Some(text),
+        }
+    }
+
+    async fn fetch(&self, list: ListId, generation: u64, query: Query, offset: u64, limit: u64) -> Msg {
+        let started = Instant::now();
+        let (path, result) = match query {
+            Query::Roles { organization } => {
+                let list = List::roles(&organization);
+                (
+                    list.path(),
+                    self.client.page(&list, limit, offset).await.map(PageData::Roles),
+                )
+            }
+            Query::Members { organization, role } => {
+                let list = List::memberships(&organization, &role);
+                (
+                    list.path(),
+                    self.client
+                        .page(&list, limit, offset)
+                        .await
+                        .map(PageData::Members),
+                )
+            }
+            Query::Subscriptions { project, filter } => {
+                let list = List::subscriptions(&project, &filter);
+                (
+                    list.path(),
+                    self.client
+                        .page(&list, limit, offset)
+                        .await
+                        .map(PageData::Subscriptions),
+                )
+            }
+        };
+        let status = match &result {
+            Ok(_) => Some(200),
+            Err(error) => error.status(),
+        };
+        let log = RequestLog {
+            method: "GET",
+            path,
+            status,
+            elapsed: started.elapsed(),
+        };
+        Msg::Page {
+            list,
+            generation,
+            offset,
+            result,
+            log,
+        }
+    }
+
+    /// The organization's and project's names, when the key may read them.
+    async fn names(&self) -> Msg {
+        let organizations = self
+            .client
+            .page(&List::<Organization>::organizations(), 100, 0)
+            .await;
+        let projects = self.client.page(&List::<Project>::projects(), 100, 0).await;
+        Msg::Names {
+            organizations: organizations.ok().map(|page| page.results),
+            projects: projects.ok().map(|page| page.results),
+        }
+    }
+}

@@ -1,0 +1,257 @@
+//! The console's keys: one table of bindings that both handles keys and
+//! writes the help, so that help can never drift from behaviour.
+
+use std::fmt;
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// What a key asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Back, and on the top level, quit.
+    Quit,
+    /// Back (dismiss, leave a role, close a view); never quits.
+    Back,
+    RolesTab,
+    MembersTab,
+    SubscriptionsTab,
+    NextTab,
+    PreviousTab,
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+    Open,
+    Filter,
+    Command,
+    Refresh,
+    Sort,
+    ToggleDeleted,
+    ToggleJson,
+    CopyId,
+    CopyJson,
+    Help,
+}
+
+/// Where a binding works.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    Everywhere,
+    Subscriptions,
+}
+
+/// A key with its modifiers (Shift is part of the character).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chord {
+    pub code: KeyCode,
+    pub control: bool,
+}
+
+impl Chord {
+    pub const fn key(code: KeyCode) -> Self {
+        Chord { code, control: false }
+    }
+
+    pub const fn char(c: char) -> Self {
+        Chord::key(KeyCode::Char(c))
+    }
+
+    pub fn of(event: &KeyEvent) -> Self {
+        Chord {
+            code: event.code,
+            control: event.modifiers.contains(KeyModifiers::CONTROL),
+        }
+    }
+}
+
+impl fmt::Display for Chord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.control {
+            f.write_str("Ctrl-")?;
+        }
+        match self.code {
+            KeyCode::Char(' ') => f.write_str("Space"),
+            KeyCode::Char(c) => write!(f, "{c}"),
+            KeyCode::Up => f.write_str("↑"),
+            KeyCode::Down => f.write_str("↓"),
+            KeyCode::Left => f.write_str("←"),
+            KeyCode::Right => f.write_str("→"),
+            KeyCode::PageUp => f.write_str("PgUp"),
+            KeyCode::PageDown => f.write_str("PgDn"),
+            KeyCode::Home => f.write_str("Home"),
+            KeyCode::End => f.write_str("End"),
+            KeyCode::Enter => f.write_str("Enter"),
+            KeyCode::Esc => f.write_str("Esc"),
+            KeyCode::Tab => f.write_str("Tab"),
+            KeyCode::BackTab => f.write_str("Shift-Tab"),
+            KeyCode::F(n) => write!(f, "F{n}"),
+            other => write!(f, "{other:?}"),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Binding {
+    pub chords: Vec<Chord>,
+    pub action: Action,
+    pub scope: Scope,
+    pub description: &'static str,
+    /// The word for the footer's short list of keys, if it is listed there.
+    pub footer: Option<&'static str>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Keymap {
+    bindings: Vec<Binding>,
+}
+
+impl Default for Keymap {
+    /// The keys of design.md.
+    fn default() -> Self {
+        use Action::*;
+        use KeyCode as K;
+        let bind = |chords: &[Chord], action, scope, description, footer| Binding {
+            chords: chords.to_vec(),
+            action,
+            scope,
+            description,
+            footer,
+        };
+        let c = Chord::char;
+        let k = Chord::key;
+        let all = Scope::Everywhere;
+        Keymap {
+            bindings: vec![
+                bind(&[c('1')], RolesTab, all, "roles", None),
+                bind(&[c('2')], MembersTab, all, "members", None),
+                bind(&[c('3')], SubscriptionsTab, all, "subscriptions", None),
+                bind(&[k(K::Tab)], NextTab, all, "next tab", None),
+                bind(&[k(K::BackTab)], PreviousTab, all, "previous tab", None),
+                bind(&[c('k'), k(K::Up)], Up, all, "up", None),
+                bind(&[c('j'), k(K::Down)], Down, all, "down", None),
+                bind(&[k(K::PageUp)], PageUp, all, "page up", None),
+                bind(&[k(K::PageDown)], PageDown, all, "page down", None),
+                bind(&[c('g'), k(K::Home)], Top, all, "first row", None),
+                bind(&[c('G'), k(K::End)], Bottom, all, "last row", None),
+                bind(
+                    &[k(K::Enter)],
+                    Open,
+                    all,
+                    "open (a role opens its members)",
+                    Some("open"),
+                ),
+                bind(&[c('/')], Filter, all, "filter", Some("filter")),
+                bind(&[c(':')], Command, all, "command line", Some("command")),
+                bind(&[c('s')], Sort, all, "sort by the next column", Some("sort")),
+                bind(
+                    &[c('D')],
+                    ToggleDeleted,
+                    Scope::Subscriptions,
+                    "show or hide deleted",
+                    Some("deleted"),
+                ),
+                bind(&[c('v')], ToggleJson, all, "detail: fields or raw JSON", None),
+                bind(&[c('r')], Refresh, all, "refresh", Some("refresh")),
+                bind(&[c('y')], CopyId, all, "copy id", None),
+                bind(&[c('Y')], CopyJson, all, "copy JSON", None),
+                bind(&[c('?')], Help, all, "help", Some("help")),
+                bind(&[k(K::Esc)], Back, all, "back, dismiss", None),
+                bind(
+                    &[c('q')],
+                    Quit,
+                    all,
+                    "back; quit on the top level",
+                    Some("back/quit"),
+                ),
+            ],
+        }
+    }
+}
+
+impl Keymap {
+    /// The action of a key on a screen, if any.
+    pub fn action(&self, event: &KeyEvent, subscriptions: bool) -> Option<Action> {
+        let chord = Chord::of(event);
+        self.bindings
+            .iter()
+            .filter(|binding| binding.scope == Scope::Everywhere || subscriptions)
+            .find(|binding| binding.chords.contains(&chord))
+            .map(|binding| binding.action)
+    }
+
+    /// Every binding that works on a screen, for the help.
+    pub fn help(&self, subscriptions: bool) -> Vec<(String, &'static str)> {
+        self.bindings
+            .iter()
+            .filter(|binding| binding.scope == Scope::Everywhere || subscriptions)
+            .map(|binding| {
+                let keys: Vec<String> = binding.chords.iter().map(Chord::to_string).collect();
+                (keys.join(" "), binding.description)
+            })
+            .collect()
+    }
+
+    /// The short list of keys for the footer.
+    pub fn footer(&self, subscriptions: bool) -> Vec<(String, &'static str)> {
+        self.bindings
+            .iter()
+            .filter(|binding| binding.scope == Scope::Everywhere || subscriptions)
+            .filter_map(|binding| binding.footer.map(|label| (binding.chords[0].to_string(), label)))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::crossterm::event::KeyEventKind;
+
+    fn key(code: KeyCode, modifiers: KeyModifiers) -> KeyEvent {
+        KeyEvent::new_with_kind(code, modifiers, KeyEventKind::Press)
+    }
+
+    #[test]
+    fn keys_map_to_actions_on_their_screens() {
+        let keymap = Keymap::default();
+        assert_eq!(
+            keymap.action(&key(KeyCode::Char('G'), KeyModifiers::SHIFT), false),
+            Some(Action::Bottom)
+        );
+        assert_eq!(
+            keymap.action(&key(KeyCode::End, KeyModifiers::NONE), false),
+            Some(Action::Bottom)
+        );
+        assert_eq!(
+            keymap.action(&key(KeyCode::Char('D'), KeyModifiers::SHIFT), false),
+            None
+        );
+        assert_eq!(
+            keymap.action(&key(KeyCode::Char('D'), KeyModifiers::SHIFT), true),
+            Some(Action::ToggleDeleted)
+        );
+        assert_eq!(
+            keymap.action(&key(KeyCode::Char('j'), KeyModifiers::CONTROL), false),
+            None
+        );
+    }
+
+    #[test]
+    fn help_lists_every_binding_of_the_screen() {
+        let keymap = Keymap::default();
+        let help = keymap.help(true);
+        assert!(
+            help.iter()
+                .any(|(keys, what)| keys == "g Home" && *what == "first row")
+        );
+        assert!(help.iter().any(|(keys, _)| keys == "D"));
+        assert!(!keymap.help(false).iter().any(|(keys, _)| keys == "D"));
+        let footer = keymap.footer(true);
+        assert!(
+            footer
+                .iter()
+                .any(|(keys, what)| keys == "D" && *what == "deleted")
+        );
+    }
+}

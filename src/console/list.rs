@@ -1,0 +1,236 @@
+//! Virtual lists: the table knows the server's `count`, keeps the pages it
+//! has fetched by offset, asks for the pages around the cursor (and one
+//! ahead), and drops pages far from the cursor so memory stays bounded
+//! however long the list. Drawing reads only the rows on screen.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Rows per request.
+pub const PAGE_SIZE: u64 = 100;
+
+/// Pages kept on each side of the cursor's page; farther ones are dropped.
+const KEEP_AROUND: u64 = 5;
+
+/// The rows of one list as far as they are known.
+#[derive(Debug)]
+pub struct VirtualList<T> {
+    count: Option<u64>,
+    pages: BTreeMap<u64, Vec<T>>,
+    pending: BTreeSet<u64>,
+    /// Changes whenever what the list shows changes (refresh, filter,
+    /// another role): answers for an older generation are dropped.
+    generation: u64,
+}
+
+impl<T> Default for VirtualList<T> {
+    fn default() -> Self {
+        VirtualList {
+            count: None,
+            pages: BTreeMap::new(),
+            pending: BTreeSet::new(),
+            generation: 0,
+        }
+    }
+}
+
+impl<T> VirtualList<T> {
+    /// Starts over (a refresh, another filter): a new generation with no
+    /// pages. The count is kept so the cursor stays put until answers come.
+    pub fn restart(&mut self) -> u64 {
+        self.generation += 1;
+        self.pages.clear();
+        self.pending.clear();
+        self.generation
+    }
+
+    /// Starts over for a different list, whose count is unknown.
+    pub fn replace(&mut self) -> u64 {
+        self.count = None;
+        self.restart()
+    }
+
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// The server's count, once an answer has said it.
+    pub fn count(&self) -> Option<u64> {
+        self.count
+    }
+
+    /// Rows to show: the count, or 0 before the first answer.
+    pub fn len(&self) -> u64 {
+        self.count.unwrap_or(0)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn is_loading(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    /// Whether every row is loaded.
+    pub fn is_complete(&self) -> bool {
+        self.count
+            .is_some_and(|count| (0..count.div_ceil(PAGE_SIZE)).all(|page| self.pages.contains_key(&page)))
+    }
+
+    pub fn get(&self, index: u64) -> Option<&T> {
+        self.pages
+            .get(&(index / PAGE_SIZE))
+            .and_then(|rows| rows.get((index % PAGE_SIZE) as usize))
+    }
+
+    /// Every loaded row with its index, in order.
+    pub fn loaded(&self) -> impl Iterator<Item = (u64, &T)> {
+        self.pages.iter().flat_map(|(page, rows)| {
+            rows.iter()
+                .enumerate()
+                .map(move |(at, row)| (page * PAGE_SIZE + at as u64, row))
+        })
+    }
+
+    /// How many rows are held in memory.
+    pub fn held(&self) -> usize {
+        self.pages.values().map(Vec::len).sum()
+    }
+
+    /// The offsets to fetch so that rows `first..=last` and the page after
+    /// them are loaded; they are marked as in flight. Before the first
+    /// answer, that is the page holding `first`.
+    pub fn wanted(&mut self, first: u64, last: u64) -> Vec<u64> {
+        let pages: Vec<u64> = match self.count {
+            None => vec![first / PAGE_SIZE],
+            Some(0) => Vec::new(),
+            Some(count) => {
+                let last_page = (count - 1) / PAGE_SIZE;
+                let from = (first / PAGE_SIZE).min(last_page);
+                let to = (last.min(count - 1) / PAGE_SIZE + 1).min(last_page);
+                (from..=to).collect()
+            }
+        };
+        self.request(pages)
+    }
+
+    /// The offsets of every page not yet loaded, marked as in flight.
+    pub fn wanted_all(&mut self) -> Vec<u64> {
+        let pages: Vec<u64> = match self.count {
+            None => vec![0],
+            Some(count) => (0..count.div_ceil(PAGE_SIZE)).collect(),
+        };
+        self.request(pages)
+    }
+
+    fn request(&mut self, pages: Vec<u64>) -> Vec<u64> {
+        pages
+            .into_iter()
+            .filter(|page| !self.pages.contains_key(page) && self.pending.insert(*page))
+            .map(|page| page * PAGE_SIZE)
+            .collect()
+    }
+
+    /// Takes an answer; `false` when it belongs to an older generation.
+    pub fn receive(&mut self, generation: u64, offset: u64, count: u64, rows: Vec<T>) -> bool {
+        if generation != self.generation {
+            return false;
+        }
+        let page = offset / PAGE_SIZE;
+        self.pending.remove(&page);
+        self.count = Some(count);
+        // A shorter list than before drops pages past its end.
+        self.pages.retain(|&kept, _| kept * PAGE_SIZE < count);
+        if offset < count || rows.is_empty() {
+            self.pages.insert(page, rows);
+        }
+        true
+    }
+
+    /// A request that failed is no longer in flight (it may be asked again).
+    pub fn failed(&mut self, generation: u64, offset: u64) -> bool {
+        if generation != self.generation {
+            return false;
+        }
+        self.pending.remove(&(offset / PAGE_SIZE));
+        true
+    }
+
+    /// Drops pages far from `index`, keeping memory bounded.
+    pub fn evict_far_from(&mut self, index: u64) {
+        let center = index / PAGE_SIZE;
+        self.pages.retain(|&page, _| page.abs_diff(center) <= KEEP_AROUND);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(offset: u64, count: u64) -> Vec<u64> {
+        (offset..(offset + PAGE_SIZE).min(count)).collect()
+    }
+
+    #[test]
+    fn first_the_page_at_the_cursor_then_around_it() {
+        let mut list = VirtualList::<u64>::default();
+        let generation = list.generation();
+        assert_eq!(list.wanted(0, 40), vec![0]);
+        assert!(list.wanted(0, 40).is_empty(), "already in flight");
+        assert!(list.receive(generation, 0, 100_000, rows(0, 100_000)));
+        assert_eq!(list.get(40), Some(&40));
+        assert_eq!(list.get(100), None);
+        // One page ahead of what is on screen.
+        assert_eq!(list.wanted(0, 40), vec![100]);
+    }
+
+    #[test]
+    fn the_end_is_one_page_away() {
+        let mut list = VirtualList::<u64>::default();
+        let generation = list.generation();
+        list.wanted(0, 40);
+        list.receive(generation, 0, 100_000, rows(0, 100_000));
+        // Jumping to the end fetches the last page, not the ones between.
+        assert_eq!(list.wanted(99_960, 99_999), vec![99_900]);
+        list.receive(generation, 99_900, 100_000, rows(99_900, 100_000));
+        assert_eq!(list.get(99_999), Some(&99_999));
+    }
+
+    #[test]
+    fn stale_answers_are_dropped() {
+        let mut list = VirtualList::<u64>::default();
+        let old = list.generation();
+        list.wanted(0, 10);
+        let new = list.restart();
+        assert!(!list.receive(old, 0, 5, vec![1, 2, 3, 4, 5]));
+        assert_eq!(list.get(0), None);
+        assert_eq!(list.wanted(0, 10), vec![0], "the new generation asks again");
+        assert!(list.receive(new, 0, 5, vec![1, 2, 3, 4, 5]));
+        assert!(list.is_complete());
+    }
+
+    #[test]
+    fn memory_stays_bounded_while_scrolling() {
+        let mut list = VirtualList::<u64>::default();
+        let generation = list.generation();
+        let count = 100_000;
+        for page in 0..count / PAGE_SIZE {
+            let offset = page * PAGE_SIZE;
+            list.receive(generation, offset, count, rows(offset, count));
+            list.evict_far_from(offset);
+            assert!(list.held() as u64 <= (2 * KEEP_AROUND + 1) * PAGE_SIZE);
+        }
+    }
+
+    #[test]
+    fn a_shrinking_list_drops_pages_past_its_end() {
+        let mut list = VirtualList::<u64>::default();
+        let generation = list.generation();
+        list.receive(generation, 0, 250, rows(0, 250));
+        list.receive(generation, 200, 250, rows(200, 250));
+        list.receive(generation, 100, 150, rows(100, 150));
+        assert_eq!(list.len(), 150);
+        assert_eq!(list.get(200), None);
+        assert!(list.is_complete());
+    }
+}

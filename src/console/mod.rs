@@ -1,0 +1,141 @@
+//! The console: tabs for roles, members and subscriptions that page through
+//! the API, with the network kept apart from the drawing by channels.
+
+pub mod app;
+mod command;
+mod effects;
+pub mod keymap;
+pub mod layout;
+pub mod list;
+pub mod rows;
+mod terminal;
+pub mod view;
+
+use std::time::Duration;
+
+use ratatui::Terminal;
+use ratatui::backend::{Backend, TestBackend};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use tokio::sync::mpsc::UnboundedReceiver;
+
+use crate::api::Client;
+pub use app::{App, Context, Effect, Msg};
+use view::theme::Theme;
+
+/// Opens the console on `client` until the user quits.
+pub async fn run(client: Client, context: Context) -> anyhow::Result<()> {
+    let driver = Driver::new(client, context, (80, 24), Theme::from_environment());
+    terminal::run(driver).await
+}
+
+/// The app with its effects runner and message channel: what the event
+/// loop drives with terminal events, and tests drive with synthetic keys.
+pub struct Driver {
+    pub app: App,
+    runner: effects::Runner,
+    messages: UnboundedReceiver<Msg>,
+    pub theme: Theme,
+    /// Debounced searches not yet due.
+    pending_searches: usize,
+}
+
+impl Driver {
+    pub fn new(client: Client, context: Context, size: (u16, u16), theme: Theme) -> Driver {
+        let (sender, messages) = tokio::sync::mpsc::unbounded_channel();
+        Driver {
+            app: App::new(context, keymap::Keymap::default(), size),
+            runner: effects::Runner::new(client, sender),
+            messages,
+            theme,
+            pending_searches: 0,
+        }
+    }
+
+    /// Starts the first requests.
+    pub fn start(&mut self) -> Vec<String> {
+        let effects = self.app.start();
+        self.perform(effects)
+    }
+
+    /// Feeds one message to the app and starts its effects; returns text to
+    /// put on the clipboard, which only the terminal can do.
+    pub fn send(&mut self, msg: Msg) -> Vec<String> {
+        if matches!(msg, Msg::SearchDue { .. }) {
+            self.pending_searches = self.pending_searches.saturating_sub(1);
+        }
+        let effects = self.app.update(msg);
+        self.perform(effects)
+    }
+
+    fn perform(&mut self, effects: Vec<Effect>) -> Vec<String> {
+        let mut copies = Vec::new();
+        for effect in effects {
+            if matches!(effect, Effect::Debounce { .. }) {
+                self.pending_searches += 1;
+            }
+            copies.extend(self.runner.run(effect));
+        }
+        copies
+    }
+
+    /// Waits for the next message from the effects.
+    pub async fn next_message(&mut self) -> Option<Msg> {
+        self.messages.recv().await
+    }
+
+    /// Presses a key.
+    pub fn press(&mut self, code: KeyCode) -> Vec<String> {
+        let modifiers = match code {
+            KeyCode::Char(c) if c.is_ascii_uppercase() => KeyModifiers::SHIFT,
+            _ => KeyModifiers::NONE,
+        };
+        self.send(Msg::Key(KeyEvent::new(code, modifiers)))
+    }
+
+    /// Types text, a key at a time.
+    pub fn type_text(&mut self, text: &str) {
+        for c in text.chars() {
+            self.press(KeyCode::Char(c));
+        }
+    }
+
+    /// Handles answers until nothing is in flight and no search is due,
+    /// or `limit` passes.
+    pub async fn settle(&mut self, limit: Duration) -> bool {
+        let deadline = tokio::time::Instant::now() + limit;
+        while self.app.in_flight > 0 || self.pending_searches > 0 {
+            match tokio::time::timeout_at(deadline, self.messages.recv()).await {
+                Ok(Some(msg)) => {
+                    self.send(msg);
+                }
+                _ => return false,
+            }
+        }
+        true
+    }
+
+    /// Draws the app on any backend.
+    pub fn draw<B: Backend>(&mut self, terminal: &mut Terminal<B>) -> Result<(), B::Error> {
+        let theme = self.theme;
+        terminal.draw(|frame| view::draw(frame, &self.app, &theme))?;
+        self.app.dirty = false;
+        Ok(())
+    }
+
+    /// The screen as text, drawn at the app's size: for tests.
+    pub fn screen(&mut self) -> String {
+        let (width, height) = self.app.size;
+        let Ok(mut terminal) = Terminal::new(TestBackend::new(width, height));
+        if self.draw(&mut terminal).is_err() {
+            return String::new();
+        }
+        let buffer = terminal.backend().buffer();
+        (0..height)
+            .map(|y| {
+                let line: String = (0..width).map(|x| buffer[(x, y)].symbol().to_string()).collect();
+                line.trim_end().to_string()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}

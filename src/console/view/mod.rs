@@ -1,0 +1,276 @@
+//! Drawing: from the app's state only, never touching the network. Only the
+//! rows on screen are drawn, so a frame costs the same for 100 rows and
+//! 1,000,000.
+
+mod detail;
+pub mod format;
+mod tables;
+pub mod theme;
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
+
+use super::app::{App, ListId, Mode, Tab};
+use super::command;
+use super::layout;
+use theme::Theme;
+
+const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"];
+
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
+    let areas = layout::areas(frame.area());
+    header(frame, areas.header, app, theme);
+    match app.shown() {
+        ListId::Roles => tables::roles(frame, areas.table, app, theme),
+        ListId::Members => tables::members(frame, areas.table, app, theme),
+        ListId::Subscriptions => tables::subscriptions(frame, areas.table, app, theme),
+    }
+    if let Some(area) = areas.detail {
+        detail::draw(frame, area, app, theme);
+    }
+    footer(frame, areas.footer, app, theme);
+    if let Some(notice) = &app.notice {
+        let style = if notice.error { theme.error } else { theme.ok };
+        let text = format!("{}  (Esc to dismiss)", notice.text);
+        overlay_bottom(
+            frame,
+            areas.table,
+            Paragraph::new(text).style(style).wrap(Wrap { trim: true }),
+            style,
+        );
+    }
+    match &app.mode {
+        Mode::Help => help(frame, app, theme),
+        Mode::Command(input) => completions(frame, areas.table, input.value(), theme),
+        _ => {}
+    }
+}
+
+fn count(rows: Option<u64>) -> String {
+    rows.map(|count| format!(" ({count})")).unwrap_or_default()
+}
+
+fn header(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let context = &app.context;
+    let mut title = vec![Span::styled(" orgdeck ", theme.accent)];
+    if context.demo {
+        title.push(Span::styled(" DEMO ", theme.demo));
+        title.push(Span::raw(" "));
+    }
+    title.push(Span::raw(context.host.clone()));
+    let organization = context
+        .organization_name
+        .clone()
+        .unwrap_or_else(|| context.organization.clone());
+    let project = context
+        .project_name
+        .clone()
+        .unwrap_or_else(|| context.project.clone());
+    title.push(Span::styled("  org ", theme.dim));
+    title.push(Span::raw(organization));
+    title.push(Span::styled("  project ", theme.dim));
+    title.push(Span::raw(project));
+
+    let mut tabs = vec![Span::raw(" ")];
+    for (number, tab) in Tab::ALL.iter().enumerate() {
+        let rows = match tab {
+            Tab::Roles => app.roles.list.count(),
+            Tab::Members if app.role.is_some() => app.members.list.count(),
+            Tab::Members => None,
+            Tab::Subscriptions => app.subscriptions.list.count(),
+        };
+        let label = format!(" {} {}{} ", number + 1, tab.title(), count(rows));
+        let style = if *tab == app.tab {
+            theme.selected
+        } else {
+            theme.dim
+        };
+        tabs.push(Span::styled(label, style));
+        tabs.push(Span::raw(" "));
+    }
+    if app.tab == Tab::Members {
+        let crumb = match &app.role {
+            Some(role) => format!(" Roles › {} › members", role.name),
+            None => " choose a role (Enter)".to_string(),
+        };
+        tabs.push(Span::styled(crumb, theme.accent));
+    }
+    let lines = vec![Line::from(title), Line::from(tabs)];
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let first = match &app.mode {
+        Mode::Filter(input) => prompt("/", input, area, frame, theme),
+        Mode::Command(input) => prompt(":", input, area, frame, theme),
+        _ => {
+            let mut spans = Vec::new();
+            for (keys, what) in app.keymap.footer(app.tab == Tab::Subscriptions) {
+                spans.push(Span::styled(format!(" {keys}"), theme.accent));
+                spans.push(Span::raw(format!(" {what} ")));
+            }
+            Line::from(spans)
+        }
+    };
+    let mut second = Vec::new();
+    if app.in_flight > 0 {
+        second.push(Span::styled(
+            format!(" {} ", SPINNER[app.spinner % SPINNER.len()]),
+            theme.accent,
+        ));
+    } else {
+        second.push(Span::raw("   "));
+    }
+    if let Some(log) = &app.last_request {
+        let status = log
+            .status
+            .map(|s| s.to_string())
+            .unwrap_or_else(|| "no answer".into());
+        let style = match log.status {
+            Some(200..=299) => theme.ok,
+            _ => theme.error,
+        };
+        second.push(Span::styled(format!("{} {} ", log.method, log.path), theme.dim));
+        second.push(Span::styled(status, style));
+        second.push(Span::styled(
+            format!(" · {} ms", log.elapsed.as_millis()),
+            theme.dim,
+        ));
+    }
+    let state = state_line(app);
+    if !state.is_empty() {
+        second.push(Span::styled(format!("   {state}"), theme.warning));
+    }
+    frame.render_widget(Paragraph::new(vec![first, Line::from(second)]), area);
+}
+
+/// Filters, sorts and the deleted switch in force on the shown list.
+fn state_line(app: &App) -> String {
+    let slot = match app.shown() {
+        ListId::Roles => 0,
+        ListId::Members => 1,
+        ListId::Subscriptions => 2,
+    };
+    let mut parts = Vec::new();
+    if !app.filters[slot].is_empty() && !matches!(app.mode, Mode::Filter(_)) {
+        parts.push(format!("filter \"{}\"", app.filters[slot]));
+    }
+    match slot {
+        2 => {
+            if app.sorts[2] > 0 {
+                parts.push(format!(
+                    "sorted: {}",
+                    super::app::SUBSCRIPTION_ORDERINGS[app.sorts[2]].1
+                ));
+            }
+            if app.subscription_filter.deleted {
+                parts.push("showing deleted".into());
+            }
+        }
+        0 if app.sorts[0] > 0 => parts.push(format!("sorted by {}", super::app::ROLE_SORTS[app.sorts[0]])),
+        1 if app.sorts[1] > 0 => parts.push(format!("sorted by {}", super::app::MEMBER_SORTS[app.sorts[1]])),
+        _ => {}
+    }
+    parts.join(" · ")
+}
+
+/// The input line of `/` or `:`, with the terminal cursor in it.
+fn prompt<'a>(
+    sign: &'a str,
+    input: &tui_input::Input,
+    area: Rect,
+    frame: &mut Frame,
+    theme: &Theme,
+) -> Line<'a> {
+    let width = area.width.saturating_sub(2) as usize;
+    let scroll = input.visual_scroll(width);
+    let cursor = input.visual_cursor().saturating_sub(scroll);
+    frame.set_cursor_position((area.x + 1 + cursor as u16, area.y));
+    let visible: String = input.value().chars().skip(scroll).collect();
+    Line::from(vec![Span::styled(sign, theme.accent), Span::raw(visible)])
+}
+
+/// A bordered box over the bottom of `area`.
+fn overlay_bottom(frame: &mut Frame, area: Rect, paragraph: Paragraph, style: ratatui::style::Style) {
+    let height = 4.min(area.height);
+    let box_area = Rect::new(area.x, area.y + area.height - height, area.width, height);
+    frame.render_widget(Clear, box_area);
+    frame.render_widget(
+        paragraph.block(
+            Block::bordered()
+                .border_type(BorderType::Rounded)
+                .border_style(style),
+        ),
+        box_area,
+    );
+}
+
+fn completions(frame: &mut Frame, table: Rect, typed: &str, theme: &Theme) {
+    let found = command::candidates(typed);
+    if found.is_empty() {
+        return;
+    }
+    let lines: Vec<Line> = found
+        .iter()
+        .map(|(name, what)| {
+            Line::from(vec![
+                Span::styled(format!(" :{name:<14}"), theme.accent),
+                Span::raw(*what),
+            ])
+        })
+        .collect();
+    let height = (lines.len() as u16 + 2).min(table.height);
+    let area = Rect::new(
+        table.x,
+        table.y + table.height - height,
+        table.width.min(72),
+        height,
+    );
+    frame.render_widget(Clear, area);
+    frame.render_widget(
+        Paragraph::new(lines).block(Block::bordered().title(" commands (Tab completes) ")),
+        area,
+    );
+}
+
+fn help(frame: &mut Frame, app: &App, theme: &Theme) {
+    let screen = frame.area();
+    let bindings = app.keymap.help(app.tab == Tab::Subscriptions);
+    let mut lines: Vec<Line> = bindings
+        .iter()
+        .map(|(keys, what)| {
+            Line::from(vec![
+                Span::styled(format!(" {keys:<16}"), theme.accent),
+                Span::raw(*what),
+            ])
+        })
+        .collect();
+    lines.push(Line::raw(""));
+    lines.push(Line::from(vec![
+        Span::styled(" log file        ", theme.dim),
+        Span::raw(crate::logging::log_path().display().to_string()),
+    ]));
+    lines.push(Line::styled(" any key closes this help", theme.dim));
+    let width = screen.width.min(76);
+    let height = (lines.len() as u16 + 2).min(screen.height);
+    let [_, vertical, _] = Layout::vertical([
+        Constraint::Fill(1),
+        Constraint::Length(height),
+        Constraint::Fill(1),
+    ])
+    .areas(screen);
+    let [_, area, _] = Layout::horizontal([
+        Constraint::Fill(1),
+        Constraint::Length(width),
+        Constraint::Fill(1),
+    ])
+    .areas(vertical);
+    frame.render_widget(Clear, area);
+    let title = format!(" keys: {} ", app.tab.title());
+    frame.render_widget(
+        Paragraph::new(lines).block(Block::bordered().title(title).border_type(BorderType::Rounded)),
+        area,
+    );
+}

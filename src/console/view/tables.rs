@@ -1,0 +1,242 @@
+//! The three tables. Each draws only the rows in its window; rows not yet
+//! loaded show as placeholders until their page arrives.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Cell, Paragraph, Row, Table, TableState};
+
+use super::format::{access_level, level, next_delivery, when};
+use super::theme::Theme;
+use crate::console::app::App;
+use crate::console::rows::{Rows, Tabular};
+
+/// A column: its header and width.
+struct Column {
+    header: &'static str,
+    width: Constraint,
+}
+
+const fn column(header: &'static str, width: Constraint) -> Column {
+    Column { header, width }
+}
+
+/// What a table shows besides its rows.
+struct Spec<'a> {
+    title: Line<'a>,
+    columns: &'a [Column],
+    /// Said when the list is empty.
+    empty: &'a str,
+}
+
+/// Draws the rows in the window of `rows` with `cells` for each loaded row.
+fn draw<T: Tabular>(
+    frame: &mut Frame,
+    area: Rect,
+    spec: Spec,
+    rows: &Rows<T>,
+    theme: &Theme,
+    cells: impl Fn(&T) -> Vec<Cell<'static>>,
+) {
+    let Spec {
+        title,
+        columns,
+        empty,
+    } = spec;
+    let block = Block::bordered().border_type(BorderType::Rounded).title(title);
+    let height = area.height.saturating_sub(3) as u64;
+    if rows.is_empty() {
+        let text = if rows.list.count().is_none() {
+            "loading…"
+        } else {
+            empty
+        };
+        frame.render_widget(
+            Paragraph::new(Line::styled(format!(" {text}"), theme.dim)).block(block),
+            area,
+        );
+        return;
+    }
+    let window = rows.top..(rows.top + height).min(rows.len());
+    let table_rows: Vec<Row> = window
+        .clone()
+        .map(|shown| match rows.row(shown) {
+            Some(row) => Row::new(cells(row)),
+            None => Row::new(vec![Cell::from("…")]).style(theme.dim),
+        })
+        .collect();
+    let widths: Vec<Constraint> = columns.iter().map(|column| column.width).collect();
+    let header = Row::new(columns.iter().map(|column| Cell::from(column.header))).style(theme.header);
+    let table = Table::new(table_rows, widths)
+        .header(header)
+        .block(block)
+        .column_spacing(1)
+        .row_highlight_style(theme.selected);
+    let mut state = TableState::default().with_selected(Some((rows.cursor - window.start) as usize));
+    frame.render_stateful_widget(table, area, &mut state);
+}
+
+fn title<'a>(name: &'a str, rows_shown: u64, total: Option<u64>, cursor: u64, theme: &Theme) -> Line<'a> {
+    let position = if rows_shown == 0 {
+        String::new()
+    } else {
+        format!(" {}/{}", cursor + 1, rows_shown)
+    };
+    let filtered = match total {
+        Some(total) if total != rows_shown => format!(" of {total}"),
+        _ => String::new(),
+    };
+    Line::from(vec![
+        Span::styled(format!(" {name}"), theme.accent),
+        Span::raw(format!("{position}{filtered} ")),
+    ])
+}
+
+fn text(value: impl Into<String>) -> Cell<'static> {
+    Cell::from(value.into())
+}
+
+fn styled(value: impl Into<String>, style: Style) -> Cell<'static> {
+    Cell::from(Span::styled(value.into(), style))
+}
+
+pub fn roles(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let columns = [
+        column("NAME", Constraint::Fill(3)),
+        column("ACCESS", Constraint::Length(10)),
+        column("MEMBERS", Constraint::Length(7)),
+        column("CREATED BY", Constraint::Fill(2)),
+        column("CREATED", Constraint::Length(16)),
+    ];
+    let rows = &app.roles;
+    let heading = if app.role.is_none() && app.tab == crate::console::app::Tab::Members {
+        "Choose a role"
+    } else {
+        "Roles"
+    };
+    let line = title(heading, rows.len(), rows.list.count(), rows.cursor, theme);
+    let spec = Spec {
+        title: line,
+        columns: &columns,
+        empty: "no roles yet",
+    };
+    draw(frame, area, spec, rows, theme, |role| {
+        let members = role
+            .members
+            .as_ref()
+            .and_then(|m| m.len())
+            .map(|n| n.to_string())
+            .unwrap_or_else(|| "-".into());
+        vec![
+            text(role.name.clone()),
+            text(
+                role.feature_flags_access_level
+                    .map(access_level::name)
+                    .unwrap_or("-"),
+            ),
+            text(members),
+            text(
+                role.created_by
+                    .as_ref()
+                    .map(|user| user.display_name())
+                    .unwrap_or_default(),
+            ),
+            text(when(role.created_at)),
+        ]
+    });
+}
+
+pub fn members(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let columns = [
+        column("NAME", Constraint::Fill(2)),
+        column("EMAIL", Constraint::Fill(3)),
+        column("LEVEL", Constraint::Length(7)),
+        column("JOINED", Constraint::Length(16)),
+        column("UPDATED", Constraint::Length(16)),
+    ];
+    let rows = &app.members;
+    let name = app
+        .role
+        .as_ref()
+        .map(|role| role.name.as_str())
+        .unwrap_or("Members");
+    let line = title(name, rows.len(), rows.list.count(), rows.cursor, theme);
+    let spec = Spec {
+        title: line,
+        columns: &columns,
+        empty: "nobody holds this role yet",
+    };
+    draw(frame, area, spec, rows, theme, |membership| {
+        let user = membership.user.clone().unwrap_or_default();
+        let member_level = membership.organization_member.as_ref().map(|member| member.level);
+        vec![
+            text(user.display_name()),
+            text(user.email),
+            text(member_level.map(level::name).unwrap_or("-")),
+            text(when(membership.joined_at)),
+            text(when(membership.updated_at)),
+        ]
+    });
+}
+
+pub fn subscriptions(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let columns = [
+        column("ID", Constraint::Length(7)),
+        column("TITLE", Constraint::Fill(3)),
+        column("TARGET", Constraint::Fill(3)),
+        column("SCHEDULE", Constraint::Fill(3)),
+        column("NEXT DELIVERY (UTC)", Constraint::Length(30)),
+        column("CREATED BY", Constraint::Fill(2)),
+        column("STATE", Constraint::Length(7)),
+    ];
+    let rows = &app.subscriptions;
+    let heading = if app.subscription_filter.deleted {
+        "Deleted subscriptions"
+    } else {
+        "Subscriptions"
+    };
+    let line = title(heading, rows.len(), rows.list.count(), rows.cursor, theme);
+    let now = app.now;
+    let spec = Spec {
+        title: line,
+        columns: &columns,
+        empty: "no subscriptions here",
+    };
+    draw(frame, area, spec, rows, theme, |subscription| {
+        let state = subscription.state(now);
+        let state_style = match state {
+            "overdue" => theme.error,
+            "deleted" => theme.warning,
+            _ => theme.dim,
+        };
+        let next_style = if state == "overdue" {
+            theme.error
+        } else {
+            Style::new()
+        };
+        vec![
+            text(subscription.id.to_string()),
+            text(subscription.title.clone().unwrap_or_default()),
+            text(format!(
+                "{} {}",
+                subscription
+                    .target_type
+                    .as_ref()
+                    .map(|t| t.as_str())
+                    .unwrap_or("?"),
+                subscription.target_value.clone().unwrap_or_default()
+            )),
+            text(subscription.summary.clone().unwrap_or_default()),
+            styled(next_delivery(subscription.next_delivery_date, now), next_style),
+            text(
+                subscription
+                    .created_by
+                    .as_ref()
+                    .map(|user| user.display_name())
+                    .unwrap_or_default(),
+            ),
+            styled(state, state_style),
+        ]
+    });
+}
