@@ -20,6 +20,8 @@ pub struct VirtualList<T> {
     /// Changes whenever what the list shows changes (refresh, filter,
     /// another role): answers for an older generation are dropped.
     generation: u64,
+    /// The last request of this generation failed.
+    failed: bool,
 }
 
 impl<T> Default for VirtualList<T> {
@@ -29,6 +31,7 @@ impl<T> Default for VirtualList<T> {
             pages: BTreeMap::new(),
             pending: BTreeSet::new(),
             generation: 0,
+            failed: false,
         }
     }
 }
@@ -40,6 +43,7 @@ impl<T> VirtualList<T> {
         self.generation += 1;
         self.pages.clear();
         self.pending.clear();
+        self.failed = false;
         self.generation
     }
 
@@ -65,6 +69,11 @@ impl<T> VirtualList<T> {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Whether the last request for this list failed (until one succeeds).
+    pub fn has_failed(&self) -> bool {
+        self.failed
     }
 
     pub fn is_loading(&self) -> bool {
@@ -138,6 +147,7 @@ impl<T> VirtualList<T> {
         }
         let page = offset / PAGE_SIZE;
         self.pending.remove(&page);
+        self.failed = false;
         self.count = Some(count);
         // A shorter list than before drops pages past its end.
         self.pages.retain(|&kept, _| kept * PAGE_SIZE < count);
@@ -153,6 +163,7 @@ impl<T> VirtualList<T> {
             return false;
         }
         self.pending.remove(&(offset / PAGE_SIZE));
+        self.failed = true;
         true
     }
 

@@ -9,6 +9,8 @@ pub mod layout;
 pub mod list;
 pub mod rows;
 mod terminal;
+#[cfg(test)]
+mod tests;
 pub mod view;
 
 use std::time::Duration;

@@ -46,7 +46,7 @@ impl TestServer {
         rate_limit: Option<RateLimit>,
     ) -> TestServer {
         let dir = tempfile::tempdir().unwrap();
-        let running = server::start(ServeOptions {
+        let options = ServeOptions {
             listen: "127.0.0.1:0".parse().unwrap(),
             db: dir.path().join("test.sqlite"),
             seed,
@@ -54,9 +54,31 @@ impl TestServer {
             rate_limit,
             delay: None,
             seed_time: None,
-        })
-        .await
-        .unwrap();
+        };
+        Self::launch(options, dir).await
+    }
+
+    /// The demo data laid out from a fixed moment, so that what shows it
+    /// never changes with the date.
+    pub async fn demo_at(
+        seed_time: chrono::DateTime<chrono::Utc>,
+        generate_subscriptions: u64,
+    ) -> TestServer {
+        let dir = tempfile::tempdir().unwrap();
+        let options = ServeOptions {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            db: dir.path().join("test.sqlite"),
+            seed: Seed::Demo,
+            generate_subscriptions,
+            rate_limit: None,
+            delay: None,
+            seed_time: Some(seed_time),
+        };
+        Self::launch(options, dir).await
+    }
+
+    async fn launch(options: ServeOptions, dir: tempfile::TempDir) -> TestServer {
+        let running = server::start(options).await.unwrap();
         TestServer {
             base: running.ready.base_url.clone(),
             organization: running.ready.organization_id.clone(),

@@ -7,19 +7,39 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Cell, Paragraph, Row, Table, TableState};
 
-use super::format::{access_level, level, next_delivery, when};
+use super::format::{access_level, level, next_delivery, relative, when};
 use super::theme::Theme;
 use crate::console::app::App;
 use crate::console::rows::{Rows, Tabular};
 
-/// A column: its header and width.
+/// A column: its header, its width, and how wide the table must be for it
+/// to show (narrow screens keep the columns that matter most).
 struct Column {
     header: &'static str,
     width: Constraint,
+    /// Shown on tables at least this wide and narrower than `shown_below`.
+    shown_from: u16,
+    shown_below: u16,
 }
 
-const fn column(header: &'static str, width: Constraint) -> Column {
-    Column { header, width }
+const fn column(header: &'static str, width: Constraint, shown_from: u16) -> Column {
+    Column {
+        header,
+        width,
+        shown_from,
+        shown_below: u16::MAX,
+    }
+}
+
+/// A column only for tables narrower than `below`: the compact form of one
+/// that wider tables show in full.
+const fn narrow_column(header: &'static str, width: Constraint, below: u16) -> Column {
+    Column {
+        header,
+        width,
+        shown_from: 0,
+        shown_below: below,
+    }
 }
 
 /// What a table shows besides its rows.
@@ -47,10 +67,10 @@ fn draw<T: Tabular>(
     let block = Block::bordered().border_type(BorderType::Rounded).title(title);
     let height = area.height.saturating_sub(3) as u64;
     if rows.is_empty() {
-        let text = if rows.list.count().is_none() {
-            "loading…"
-        } else {
-            empty
+        let text = match rows.list.count() {
+            None if rows.list.has_failed() => "could not load: r tries again",
+            None => "loading…",
+            Some(_) => empty,
         };
         frame.render_widget(
             Paragraph::new(Line::styled(format!(" {text}"), theme.dim)).block(block),
@@ -58,16 +78,35 @@ fn draw<T: Tabular>(
         );
         return;
     }
+    let shown: Vec<bool> = columns
+        .iter()
+        .map(|column| (column.shown_from..column.shown_below).contains(&area.width))
+        .collect();
+    let keep = |cells: Vec<Cell<'static>>| -> Vec<Cell<'static>> {
+        cells
+            .into_iter()
+            .zip(&shown)
+            .filter(|(_, shown)| **shown)
+            .map(|(cell, _)| cell)
+            .collect()
+    };
     let window = rows.top..(rows.top + height).min(rows.len());
     let table_rows: Vec<Row> = window
         .clone()
         .map(|shown| match rows.row(shown) {
-            Some(row) => Row::new(cells(row)),
+            Some(row) => Row::new(keep(cells(row))),
             None => Row::new(vec![Cell::from("…")]).style(theme.dim),
         })
         .collect();
-    let widths: Vec<Constraint> = columns.iter().map(|column| column.width).collect();
-    let header = Row::new(columns.iter().map(|column| Cell::from(column.header))).style(theme.header);
+    let visible = || {
+        columns
+            .iter()
+            .zip(&shown)
+            .filter(|(_, shown)| **shown)
+            .map(|(column, _)| column)
+    };
+    let widths: Vec<Constraint> = visible().map(|column| column.width).collect();
+    let header = Row::new(visible().map(|column| Cell::from(column.header))).style(theme.header);
     let table = Table::new(table_rows, widths)
         .header(header)
         .block(block)
@@ -103,11 +142,11 @@ fn styled(value: impl Into<String>, style: Style) -> Cell<'static> {
 
 pub fn roles(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let columns = [
-        column("NAME", Constraint::Fill(3)),
-        column("ACCESS", Constraint::Length(10)),
-        column("MEMBERS", Constraint::Length(7)),
-        column("CREATED BY", Constraint::Fill(2)),
-        column("CREATED", Constraint::Length(16)),
+        column("NAME", Constraint::Fill(3), 0),
+        column("ACCESS", Constraint::Length(10), 0),
+        column("MEMBERS", Constraint::Length(7), 50),
+        column("CREATED BY", Constraint::Fill(2), 90),
+        column("CREATED", Constraint::Length(16), 70),
     ];
     let rows = &app.roles;
     let heading = if app.role.is_none() && app.tab == crate::console::app::Tab::Members {
@@ -149,11 +188,11 @@ pub fn roles(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 
 pub fn members(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let columns = [
-        column("NAME", Constraint::Fill(2)),
-        column("EMAIL", Constraint::Fill(3)),
-        column("LEVEL", Constraint::Length(7)),
-        column("JOINED", Constraint::Length(16)),
-        column("UPDATED", Constraint::Length(16)),
+        column("NAME", Constraint::Fill(2), 0),
+        column("EMAIL", Constraint::Fill(3), 60),
+        column("LEVEL", Constraint::Length(7), 0),
+        column("JOINED", Constraint::Length(16), 80),
+        column("UPDATED", Constraint::Length(16), 110),
     ];
     let rows = &app.members;
     let name = app
@@ -182,13 +221,14 @@ pub fn members(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 
 pub fn subscriptions(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let columns = [
-        column("ID", Constraint::Length(7)),
-        column("TITLE", Constraint::Fill(3)),
-        column("TARGET", Constraint::Fill(3)),
-        column("SCHEDULE", Constraint::Fill(3)),
-        column("NEXT DELIVERY (UTC)", Constraint::Length(30)),
-        column("CREATED BY", Constraint::Fill(2)),
-        column("STATE", Constraint::Length(7)),
+        column("ID", Constraint::Length(7), 0),
+        column("TITLE", Constraint::Fill(3), 0),
+        column("TARGET", Constraint::Fill(3), 70),
+        column("SCHEDULE", Constraint::Fill(3), 100),
+        column("NEXT DELIVERY (UTC)", Constraint::Length(30), 90),
+        narrow_column("NEXT", Constraint::Length(11), 90),
+        column("CREATED BY", Constraint::Fill(2), 130),
+        column("STATE", Constraint::Length(7), 50),
     ];
     let rows = &app.subscriptions;
     let heading = if app.subscription_filter.deleted {
@@ -229,6 +269,13 @@ pub fn subscriptions(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             )),
             text(subscription.summary.clone().unwrap_or_default()),
             styled(next_delivery(subscription.next_delivery_date, now), next_style),
+            styled(
+                subscription
+                    .next_delivery_date
+                    .map(|at| relative(at, now))
+                    .unwrap_or_else(|| "-".into()),
+                next_style,
+            ),
             text(
                 subscription
                     .created_by

@@ -1,0 +1,356 @@
+//! Pure tests of `update`: messages in, state and effects out; no network,
+//! no terminal.
+
+use std::time::Duration;
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::app::{App, Context, Effect, ListId, Mode, Msg, PageData, Query, RequestLog, Tab};
+use super::keymap::Keymap;
+use crate::api::{self, Page, Refusal, RequestLabel, Role, Subscription};
+
+fn app() -> App {
+    let context = Context {
+        host: "test".into(),
+        organization: "@current".into(),
+        project: "1".into(),
+        ..Context::default()
+    };
+    App::new(context, Keymap::default(), (120, 40))
+}
+
+fn key(app: &mut App, code: KeyCode) -> Vec<Effect> {
+    let modifiers = match code {
+        KeyCode::Char(c) if c.is_ascii_uppercase() => KeyModifiers::SHIFT,
+        _ => KeyModifiers::NONE,
+    };
+    app.update(Msg::Key(KeyEvent::new(code, modifiers)))
+}
+
+fn log() -> RequestLog {
+    RequestLog {
+        method: "GET",
+        path: "/api/x/".into(),
+        status: Some(200),
+        elapsed: Duration::from_millis(3),
+    }
+}
+
+fn roles(count: u64, offset: u64) -> PageData {
+    let results = (offset..(offset + 100).min(count))
+        .map(|n| Role {
+            id: format!("role-{n}"),
+            name: format!("Role {n}"),
+            ..Role::default()
+        })
+        .collect();
+    PageData::Roles(Page {
+        count,
+        next: None,
+        previous: None,
+        results,
+    })
+}
+
+fn subscriptions(count: u64, offset: u64) -> PageData {
+    let results = (offset..(offset + 100).min(count))
+        .map(|n| Subscription {
+            id: n as i64 + 1,
+            title: Some(format!("Report {n}")),
+            ..Subscription::default()
+        })
+        .collect();
+    PageData::Subscriptions(Page {
+        count,
+        next: None,
+        previous: None,
+        results,
+    })
+}
+
+/// Answers a fetch effect with a page made by `make`.
+fn answer(app: &mut App, effect: &Effect, make: impl Fn(u64) -> PageData) -> Vec<Effect> {
+    let Effect::Fetch {
+        list,
+        generation,
+        offset,
+        ..
+    } = effect
+    else {
+        panic!("not a fetch: {effect:?}")
+    };
+    app.update(Msg::Page {
+        list: *list,
+        generation: *generation,
+        offset: *offset,
+        result: Ok(make(*offset)),
+        log: log(),
+    })
+}
+
+fn fetches(effects: &[Effect]) -> Vec<(ListId, u64)> {
+    effects
+        .iter()
+        .filter_map(|effect| match effect {
+            Effect::Fetch { list, offset, .. } => Some((*list, *offset)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn starting_asks_for_names_and_the_first_page() {
+    let mut app = app();
+    let effects = app.start();
+    assert!(effects.contains(&Effect::LoadNames));
+    assert_eq!(fetches(&effects), vec![(ListId::Roles, 0)]);
+    assert_eq!(app.in_flight, 1);
+}
+
+#[test]
+fn pages_arrive_and_the_cursor_moves() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(8, offset));
+    assert_eq!(app.roles.list.len(), 8);
+    assert_eq!(app.in_flight, 0);
+    key(&mut app, KeyCode::Char('j'));
+    key(&mut app, KeyCode::Down);
+    assert_eq!(app.roles.selected().unwrap().name, "Role 2");
+    key(&mut app, KeyCode::Char('G'));
+    assert_eq!(app.roles.cursor, 7);
+    key(&mut app, KeyCode::Char('j'));
+    assert_eq!(app.roles.cursor, 7, "the cursor stops at the last row");
+}
+
+#[test]
+fn jumping_to_the_end_fetches_the_last_page_only() {
+    let mut app = app();
+    app.start();
+    let effects = key(&mut app, KeyCode::Char('3'));
+    assert_eq!(fetches(&effects), vec![(ListId::Subscriptions, 0)]);
+    answer(&mut app, &effects[0], |offset| subscriptions(100_000, offset));
+    let effects = key(&mut app, KeyCode::Char('G'));
+    assert_eq!(fetches(&effects), vec![(ListId::Subscriptions, 99_900)]);
+    answer(&mut app, &effects[0], |offset| subscriptions(100_000, offset));
+    assert_eq!(app.subscriptions.cursor, 99_999);
+    assert_eq!(app.subscriptions.selected().unwrap().id, 100_000);
+    assert!(
+        app.subscriptions.list.held() <= 1_100,
+        "pages far from the cursor are dropped"
+    );
+}
+
+#[test]
+fn a_late_answer_for_a_list_left_behind_is_dropped() {
+    let mut app = app();
+    app.start();
+    let old = key(&mut app, KeyCode::Char('3')).pop().unwrap();
+    // Showing deleted ones starts a new generation of the list.
+    let new = key(&mut app, KeyCode::Char('D')).pop().unwrap();
+    let Effect::Fetch {
+        query: Query::Subscriptions { filter, .. },
+        ..
+    } = &new
+    else {
+        panic!()
+    };
+    assert!(filter.deleted);
+    answer(&mut app, &old, |offset| subscriptions(500, offset));
+    assert_eq!(app.subscriptions.list.count(), None, "the old answer was dropped");
+    answer(&mut app, &new, |offset| subscriptions(12, offset));
+    assert_eq!(app.subscriptions.list.count(), Some(12));
+    assert_eq!(app.in_flight, 1, "only the first page of roles is still out");
+}
+
+#[test]
+fn typing_a_filter_searches_the_server_once_typing_pauses() {
+    let mut app = app();
+    app.start();
+    let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
+    answer(&mut app, &first, |offset| subscriptions(300, offset));
+    key(&mut app, KeyCode::Char('/'));
+    assert!(matches!(app.mode, Mode::Filter(_)));
+    let mut debounces = Vec::new();
+    for c in "Report 1".chars() {
+        debounces.extend(
+            key(&mut app, KeyCode::Char(c))
+                .into_iter()
+                .filter(|e| matches!(e, Effect::Debounce { .. })),
+        );
+    }
+    // At once, over the rows loaded: Report 1, 10-19, 100-199 of the 100 loaded.
+    assert_eq!(app.subscriptions.len(), 11);
+    // Only the last pause counts.
+    let stale = app.update(Msg::SearchDue { token: 1 });
+    assert!(stale.is_empty());
+    let Some(Effect::Debounce { token }) = debounces.last().cloned() else {
+        panic!()
+    };
+    let search = app.update(Msg::SearchDue { token });
+    let Some(Effect::Fetch {
+        query: Query::Subscriptions { filter, .. },
+        ..
+    }) = search.first()
+    else {
+        panic!("{search:?}")
+    };
+    assert_eq!(filter.search.as_deref(), Some("Report 1"));
+    // Esc clears the filter and the server search.
+    key(&mut app, KeyCode::Esc);
+    assert!(matches!(app.mode, Mode::Normal));
+    assert_eq!(app.filters[2], "");
+}
+
+#[test]
+fn a_role_opens_its_members_and_back_returns_to_the_choice() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(3, offset));
+    key(&mut app, KeyCode::Char('j'));
+    let effects = key(&mut app, KeyCode::Enter);
+    assert_eq!(app.tab, Tab::Members);
+    assert_eq!(app.role.as_ref().unwrap().name, "Role 1");
+    let Some(Effect::Fetch {
+        query: Query::Members { role, .. },
+        ..
+    }) = effects.first()
+    else {
+        panic!()
+    };
+    assert_eq!(role, "role-1");
+    key(&mut app, KeyCode::Char('q'));
+    assert!(app.role.is_none() && !app.quit, "q leaves the role first");
+    assert_eq!(app.shown(), ListId::Roles);
+    key(&mut app, KeyCode::Char('q'));
+    assert!(app.quit);
+}
+
+#[test]
+fn errors_show_and_never_block_the_keys() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    let Effect::Fetch { generation, .. } = first else {
+        panic!()
+    };
+    let refusal = Refusal {
+        request: RequestLabel {
+            method: "GET".into(),
+            path: "/api/organizations/@current/roles/".into(),
+        },
+        status: 403,
+        kind: "authentication_error".into(),
+        code: "permission_denied".into(),
+        detail: "API key missing required scope 'organization:read'".into(),
+        attr: None,
+    };
+    app.update(Msg::Page {
+        list: ListId::Roles,
+        generation,
+        offset: 0,
+        result: Err(api::Error::Api(Box::new(refusal))),
+        log: log(),
+    });
+    let notice = app.notice.clone().unwrap();
+    assert!(
+        notice.error && notice.text.contains("'organization:read' scope"),
+        "{notice:?}"
+    );
+    // Keys still work; Esc dismisses.
+    key(&mut app, KeyCode::Char('3'));
+    assert_eq!(app.tab, Tab::Subscriptions);
+    key(&mut app, KeyCode::Esc);
+    assert!(app.notice.is_none());
+    // Moving back asks for the roles again.
+    let effects = key(&mut app, KeyCode::Char('1'));
+    assert_eq!(fetches(&effects), vec![(ListId::Roles, 0)]);
+}
+
+#[test]
+fn refresh_keeps_the_cursor_on_the_same_row() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(5, offset));
+    key(&mut app, KeyCode::Char('G'));
+    assert_eq!(app.roles.selected().unwrap().id, "role-4");
+    let effects = key(&mut app, KeyCode::Char('r'));
+    // A role was added before it: the same row is now one further down.
+    answer(&mut app, &effects[0], |_| {
+        let mut page = match roles(6, 0) {
+            PageData::Roles(page) => page,
+            _ => unreachable!(),
+        };
+        page.results.rotate_right(1);
+        PageData::Roles(page)
+    });
+    assert_eq!(app.roles.selected().unwrap().id, "role-4");
+}
+
+#[test]
+fn help_and_the_command_line() {
+    let mut app = app();
+    app.start();
+    key(&mut app, KeyCode::Char('?'));
+    assert!(matches!(app.mode, Mode::Help));
+    key(&mut app, KeyCode::Char('x'));
+    assert!(matches!(app.mode, Mode::Normal));
+    key(&mut app, KeyCode::Char(':'));
+    for c in "su".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    key(&mut app, KeyCode::Tab);
+    let Mode::Command(input) = &app.mode else { panic!() };
+    assert_eq!(input.value(), "subs");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.tab, Tab::Subscriptions);
+    key(&mut app, KeyCode::Char(':'));
+    for c in "project 2".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    let effects = key(&mut app, KeyCode::Enter);
+    assert_eq!(app.context.project, "2");
+    assert!(effects.iter().any(
+        |e| matches!(e, Effect::Fetch { query: Query::Subscriptions { project, .. }, .. } if project == "2")
+    ));
+    key(&mut app, KeyCode::Char(':'));
+    key(&mut app, KeyCode::Char('x'));
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        app.notice
+            .as_ref()
+            .is_some_and(|n| n.text.contains("not a command"))
+    );
+}
+
+#[test]
+fn ctrl_c_quits_from_anywhere() {
+    let mut app = app();
+    key(&mut app, KeyCode::Char('/'));
+    app.update(Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)));
+    assert!(app.quit);
+}
+
+#[test]
+fn idle_messages_do_not_redraw() {
+    let mut app = app();
+    app.start();
+    app.dirty = false;
+    app.update(Msg::Tick);
+    key(&mut app, KeyCode::F(9));
+    app.in_flight = 0;
+    app.update(Msg::Tick);
+    assert!(!app.dirty, "an unbound key or an idle tick changes nothing");
+}
+
+#[test]
+fn copying_hands_the_text_to_the_terminal() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(2, offset));
+    assert_eq!(
+        key(&mut app, KeyCode::Char('y')),
+        vec![Effect::Copy("role-0".into())]
+    );
+    let json = key(&mut app, KeyCode::Char('Y'));
+    assert!(matches!(&json[0], Effect::Copy(text) if text.contains("\"name\": \"Role 0\"")));
+}

@@ -1,0 +1,213 @@
+//! Screens of the console as a user moves through them. The demo data is
+//! seeded at a fixed moment and the console's clock is fixed an hour later,
+//! so every screen is the same on every run.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use orgdeck::api::time::parse_datetime;
+use orgdeck::console::view::theme::Theme;
+use orgdeck::console::{Context, Driver};
+use ratatui::crossterm::event::KeyCode;
+
+use crate::support::{TestServer, client_for};
+
+const SETTLE: Duration = Duration::from_secs(10);
+
+fn seeded() -> DateTime<Utc> {
+    parse_datetime("2026-11-22T08:00:00Z").unwrap()
+}
+
+async fn console(server: &TestServer, scopes: &[&str], size: (u16, u16)) -> Driver {
+    let client = client_for(&server.base, &server.key(scopes));
+    let context = Context {
+        host: "reference server".into(),
+        organization: server.organization.clone(),
+        project: server.project.to_string(),
+        ..Context::default()
+    };
+    let mut driver = Driver::new(client, context, size, Theme::plain());
+    driver.app.now = seeded() + chrono::Duration::hours(1);
+    driver.start();
+    assert!(driver.settle(SETTLE).await);
+    driver
+}
+
+/// The screen with the request timing (the one thing that varies) cleared.
+fn screen(driver: &mut Driver) -> String {
+    if let Some(log) = driver.app.last_request.as_mut() {
+        log.elapsed = Duration::ZERO;
+    }
+    driver.screen()
+}
+
+async fn press(driver: &mut Driver, keys: &str) {
+    for key in keys.chars() {
+        driver.press(KeyCode::Char(key));
+        assert!(driver.settle(SETTLE).await);
+    }
+}
+
+async fn press_code(driver: &mut Driver, code: KeyCode) {
+    driver.press(code);
+    assert!(driver.settle(SETTLE).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn roles_then_a_roles_members() {
+    let server = TestServer::demo_at(seeded(), 0).await;
+    let mut driver = console(&server, &["*"], (120, 30)).await;
+    let roles = screen(&mut driver);
+    assert!(roles.contains("Hedgebox Inc.") && roles.contains("1 Roles (8)"));
+    insta::assert_snapshot!("roles", roles);
+
+    press(&mut driver, "j").await;
+    press_code(&mut driver, KeyCode::Enter).await;
+    let members = screen(&mut driver);
+    assert!(members.contains("Roles › Product › members"));
+    assert!(members.contains("chiara.rossi@hedgebox.dev"));
+    insta::assert_snapshot!("members_of_product", members);
+
+    press(&mut driver, "v").await;
+    let json = screen(&mut driver);
+    assert!(json.contains("\"organization_member\""));
+    insta::assert_snapshot!("member_as_json", json);
+
+    press(&mut driver, "vq").await;
+    let choose = screen(&mut driver);
+    assert!(choose.contains("choose a role (Enter)"));
+    insta::assert_snapshot!("members_choose_a_role", choose);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn subscriptions_with_their_next_deliveries() {
+    let server = TestServer::demo_at(seeded(), 0).await;
+    let mut driver = console(&server, &["*"], (160, 40)).await;
+    press(&mut driver, "3").await;
+    let first = screen(&mut driver);
+    assert!(first.contains("3 Subscriptions (540)"));
+    assert!(first.contains("next 5 deliveries"));
+    insta::assert_snapshot!("subscriptions", first);
+
+    press(&mut driver, "G").await;
+    let last = screen(&mut driver);
+    assert!(last.contains("540/540"));
+    insta::assert_snapshot!("subscriptions_end", last);
+
+    // Ordered by next delivery: the overdue ones come first.
+    press(&mut driver, "gs").await;
+    let ordered = screen(&mut driver);
+    assert!(ordered.contains("sorted: next delivery first"));
+    assert!(ordered.lines().nth(4).unwrap().contains("overdue"), "{ordered}");
+    insta::assert_snapshot!("subscriptions_by_next_delivery", ordered);
+
+    press(&mut driver, "D").await;
+    let deleted = screen(&mut driver);
+    assert!(deleted.contains("Deleted subscriptions") && deleted.contains("deleted"));
+    insta::assert_snapshot!("subscriptions_deleted", deleted);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn filtering_at_once_then_on_the_server() {
+    let server = TestServer::demo_at(seeded(), 0).await;
+    let mut driver = console(&server, &["*"], (120, 30)).await;
+    press(&mut driver, "3/").await;
+    for c in "board pack".chars() {
+        driver.press(KeyCode::Char(c));
+    }
+    // At once: the rows loaded that match.
+    let local = screen(&mut driver);
+    assert!(local.contains("/board pack"));
+    // Then the server's answer for every page.
+    assert!(driver.settle(SETTLE).await);
+    press_code(&mut driver, KeyCode::Enter).await;
+    let searched = screen(&mut driver);
+    assert!(searched.contains("filter \"board pack\""));
+    let count = driver.app.subscriptions.list.count().unwrap();
+    assert!(count > 0 && count < 540);
+    assert_eq!(
+        driver.app.subscription_filter.search.as_deref(),
+        Some("board pack")
+    );
+    insta::assert_snapshot!("subscriptions_filtered", searched);
+
+    press_code(&mut driver, KeyCode::Char('/')).await;
+    press_code(&mut driver, KeyCode::Esc).await;
+    assert!(driver.settle(SETTLE).await);
+    assert_eq!(driver.app.subscriptions.list.count(), Some(540));
+
+    // Roles filter and sort locally.
+    press(&mut driver, "1/a").await;
+    press_code(&mut driver, KeyCode::Enter).await;
+    press(&mut driver, "s").await;
+    let roles = screen(&mut driver);
+    assert!(roles.contains("filter \"a\"") && roles.contains("sorted by name"));
+    insta::assert_snapshot!("roles_filtered_and_sorted", roles);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn help_lists_the_keys_of_the_screen() {
+    let server = TestServer::demo_at(seeded(), 0).await;
+    let mut driver = console(&server, &["*"], (100, 40)).await;
+    press(&mut driver, "3?").await;
+    let help = screen(&mut driver);
+    assert!(help.contains("show or hide deleted") && help.contains("log file"));
+    let log = orgdeck::logging::log_path().display().to_string();
+    insta::assert_snapshot!("help_subscriptions", help.replace(&log, "<log file>"));
+    press(&mut driver, "x").await;
+    assert!(!screen(&mut driver).contains("show or hide deleted"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_scope_is_named_and_the_console_stays_usable() {
+    let server = TestServer::demo_at(seeded(), 0).await;
+    let mut driver = console(&server, &["organization:read"], (100, 24)).await;
+    press(&mut driver, "3").await;
+    let refused = screen(&mut driver);
+    assert!(refused.contains("'subscription:read'"), "{refused}");
+    insta::assert_snapshot!("missing_scope", refused);
+    press(&mut driver, "1j").await;
+    assert_eq!(driver.app.roles.cursor, 1, "keys still work with the notice up");
+    press_code(&mut driver, KeyCode::Esc).await;
+    assert!(driver.app.notice.is_none());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_is_down_gives_a_clear_message() {
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = free.local_addr().unwrap();
+    drop(free);
+    let client = client_for(&format!("http://{address}"), "phx_nobody");
+    let mut driver = Driver::new(
+        client,
+        Context {
+            host: "down".into(),
+            ..Context::default()
+        },
+        (80, 24),
+        Theme::plain(),
+    );
+    driver.start();
+    assert!(driver.settle(SETTLE).await);
+    let text = driver.app.notice.clone().unwrap().text;
+    assert!(text.contains("cannot connect"), "{text}");
+    press(&mut driver, "3jk").await;
+    assert!(driver.screen().contains("cannot connect"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn small_and_resized_terminals_draw_sanely() {
+    let server = TestServer::demo_at(seeded(), 0).await;
+    let mut driver = console(&server, &["*"], (40, 10)).await;
+    insta::assert_snapshot!("roles_40x10", screen(&mut driver));
+    press(&mut driver, "3").await;
+    insta::assert_snapshot!("subscriptions_40x10", screen(&mut driver));
+    for (width, height) in [(1, 1), (0, 0), (20, 5), (300, 100), (41, 11), (80, 24)] {
+        driver.send(orgdeck::console::Msg::Resize { width, height });
+        assert!(driver.settle(SETTLE).await);
+        let text = driver.screen();
+        assert!(text.lines().count() <= height as usize);
+        press(&mut driver, "jG?").await;
+        press(&mut driver, "x").await;
+    }
+}

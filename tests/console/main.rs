@@ -1,0 +1,8 @@
+//! The console driven by key events against a real reference server, with
+//! snapshots of its screens; and the real binary in a pseudo-terminal.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod flows;
+mod pty;
