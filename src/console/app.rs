@@ -239,7 +239,7 @@ impl App {
     /// What the console does first: the names for the header and the
     /// first page of the first tab.
     pub fn start(&mut self) -> Vec<Effect> {
-        let mut effects = vec![Effect::LoadNames];
+        let mut effects = vec![self.load_names()];
         effects.extend(self.fetch_visible());
         effects
     }
@@ -280,10 +280,17 @@ impl App {
                 organizations,
                 projects,
             } => {
+                self.in_flight = self.in_flight.saturating_sub(1);
                 self.name_context(organizations.unwrap_or_default(), projects.unwrap_or_default());
                 Vec::new()
             }
         }
+    }
+
+    /// Asks for the names of the organization and project (a request in flight).
+    fn load_names(&mut self) -> Effect {
+        self.in_flight += 1;
+        Effect::LoadNames
     }
 
     /// Finds the names of the organization and project the screen is about.
@@ -655,7 +662,7 @@ impl App {
                 restart(&mut self.roles, true);
                 self.roles.list.replace();
                 self.members.list.replace();
-                let mut effects = vec![Effect::LoadNames];
+                let mut effects = vec![self.load_names()];
                 effects.extend(self.fetch_visible());
                 effects
             }
@@ -665,7 +672,7 @@ impl App {
                 self.subscriptions.view = None;
                 self.subscriptions.list.replace();
                 restart(&mut self.subscriptions, true);
-                let mut effects = vec![Effect::LoadNames];
+                let mut effects = vec![self.load_names()];
                 effects.extend(self.fetch_visible());
                 effects
             }

@@ -104,7 +104,7 @@ fn starting_asks_for_names_and_the_first_page() {
     let effects = app.start();
     assert!(effects.contains(&Effect::LoadNames));
     assert_eq!(fetches(&effects), vec![(ListId::Roles, 0)]);
-    assert_eq!(app.in_flight, 1);
+    assert_eq!(app.in_flight, 2, "the names and the first page");
 }
 
 #[test]
@@ -113,7 +113,7 @@ fn pages_arrive_and_the_cursor_moves() {
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(8, offset));
     assert_eq!(app.roles.list.len(), 8);
-    assert_eq!(app.in_flight, 0);
+    assert_eq!(app.in_flight, 1, "the names are still on their way");
     key(&mut app, KeyCode::Char('j'));
     key(&mut app, KeyCode::Down);
     assert_eq!(app.roles.selected().unwrap().name, "Role 2");
@@ -160,7 +160,10 @@ fn a_late_answer_for_a_list_left_behind_is_dropped() {
     assert_eq!(app.subscriptions.list.count(), None, "the old answer was dropped");
     answer(&mut app, &new, |offset| subscriptions(12, offset));
     assert_eq!(app.subscriptions.list.count(), Some(12));
-    assert_eq!(app.in_flight, 1, "only the first page of roles is still out");
+    assert_eq!(
+        app.in_flight, 2,
+        "only the names and the first page of roles are still out"
+    );
 }
 
 #[test]

@@ -211,3 +211,40 @@ async fn small_and_resized_terminals_draw_sanely() {
         press(&mut driver, "x").await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_server_never_blocks_the_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = orgdeck::server::start(orgdeck::server::ServeOptions {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        db: dir.path().join("slow.sqlite"),
+        seed: orgdeck::server::Seed::Demo,
+        generate_subscriptions: 0,
+        rate_limit: None,
+        delay: Some(Duration::from_millis(800)),
+        seed_time: Some(seeded()),
+    })
+    .await
+    .unwrap();
+    let client = client_for(&running.ready.base_url, running.ready.api_key.as_deref().unwrap());
+    let context = Context {
+        host: "slow".into(),
+        organization: "@current".into(),
+        project: "@current".into(),
+        ..Context::default()
+    };
+    let mut driver = Driver::new(client, context, (100, 24), Theme::plain());
+    driver.start();
+    // Keys are handled at once while the answers are on their way.
+    let started = std::time::Instant::now();
+    driver.press(KeyCode::Char('3'));
+    driver.press(KeyCode::Char('?'));
+    driver.press(KeyCode::Char('x'));
+    driver.press(KeyCode::Char('1'));
+    assert!(started.elapsed() < Duration::from_millis(100));
+    assert!(driver.app.in_flight > 0);
+    assert!(driver.screen().contains("loading…"));
+    driver.send(orgdeck::console::Msg::Tick);
+    assert!(driver.settle(SETTLE).await);
+    assert!(driver.screen().contains("Engineering"));
+}

@@ -1,6 +1,7 @@
 //! The real binary in a pseudo-terminal, as a person runs it: start `demo`,
 //! switch tabs, page to the end of the subscriptions, filter, quit, and find
-//! the terminal restored (alternate screen left, cursor shown).
+//! the terminal restored (alternate screen left, cursor shown); and the same
+//! restoration after Ctrl-C and SIGTERM.
 
 use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};
@@ -11,11 +12,55 @@ use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 const ROWS: u16 = 40;
 const COLUMNS: u16 = 140;
 
-struct Screen {
+/// `orgdeck demo` running in a pseudo-terminal, its screen read back.
+struct Demo {
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+    keys: Box<dyn Write + Send>,
     parser: Arc<Mutex<vt100::Parser>>,
+    _master: Box<dyn portable_pty::MasterPty + Send>,
+    _dir: tempfile::TempDir,
 }
 
-impl Screen {
+impl Demo {
+    fn start() -> Demo {
+        let dir = tempfile::tempdir().unwrap();
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows: ROWS,
+                cols: COLUMNS,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_orgdeck"));
+        command.arg("demo");
+        command.env("ORGDECK_LOG", dir.path().join("log"));
+        command.env("TERM", "xterm-256color");
+        let child = pair.slave.spawn_command(command).unwrap();
+        drop(pair.slave);
+        let size = |n: u16| std::num::NonZeroU16::new(n).unwrap();
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(size(ROWS), size(COLUMNS), 0)));
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let feed = parser.clone();
+        std::thread::spawn(move || {
+            let mut buffer = [0u8; 65536];
+            while let Ok(read) = reader.read(&mut buffer) {
+                if read == 0 {
+                    break;
+                }
+                feed.lock().unwrap().process(&buffer[..read]);
+            }
+        });
+        let keys = pair.master.take_writer().unwrap();
+        Demo {
+            child,
+            keys,
+            parser,
+            _master: pair.master,
+            _dir: dir,
+        }
+    }
+
     fn text(&self) -> String {
         self.parser.lock().unwrap().screen().contents()
     }
@@ -33,86 +78,80 @@ impl Screen {
             std::thread::sleep(Duration::from_millis(25));
         }
     }
+
+    fn type_keys(&mut self, text: &str) {
+        self.keys.write_all(text.as_bytes()).unwrap();
+        self.keys.flush().unwrap();
+    }
+
+    /// Waits for the process to end, and checks that it left the terminal
+    /// as it found it.
+    #[track_caller]
+    fn assert_ends_restored(&mut self) -> portable_pty::ExitStatus {
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(started.elapsed() < Duration::from_secs(10), "orgdeck did not end");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        std::thread::sleep(Duration::from_millis(200)); // the last bytes reach the parser
+        let parser = self.parser.lock().unwrap();
+        assert!(
+            !parser.screen().alternate_screen(),
+            "the alternate screen was left"
+        );
+        assert!(!parser.screen().hide_cursor(), "the cursor is shown again");
+        status
+    }
 }
 
 #[test]
 fn demo_in_a_pseudo_terminal() {
-    let dir = tempfile::tempdir().unwrap();
-    let pair = native_pty_system()
-        .openpty(PtySize {
-            rows: ROWS,
-            cols: COLUMNS,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .unwrap();
-    let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_orgdeck"));
-    command.arg("demo");
-    command.env("ORGDECK_LOG", dir.path().join("log"));
-    command.env("TERM", "xterm-256color");
-    let mut child = pair.slave.spawn_command(command).unwrap();
-    drop(pair.slave);
-
-    let size = |n: u16| std::num::NonZeroU16::new(n).unwrap();
-    let parser = Arc::new(Mutex::new(vt100::Parser::new(size(ROWS), size(COLUMNS), 0)));
-    let mut reader = pair.master.try_clone_reader().unwrap();
-    let feed = parser.clone();
-    std::thread::spawn(move || {
-        let mut buffer = [0u8; 65536];
-        while let Ok(read) = reader.read(&mut buffer) {
-            if read == 0 {
-                break;
-            }
-            feed.lock().unwrap().process(&buffer[..read]);
-        }
-    });
-    let mut keys = pair.master.take_writer().unwrap();
-    let mut type_keys = |text: &str| {
-        keys.write_all(text.as_bytes()).unwrap();
-        keys.flush().unwrap();
-    };
-    let screen = Screen {
-        parser: parser.clone(),
-    };
-
-    screen.wait_for("1 Roles (8)");
-    assert!(screen.text().contains("DEMO"));
-    assert!(parser.lock().unwrap().screen().alternate_screen());
-    type_keys("3");
-    screen.wait_for("Subscriptions 1/540");
-    type_keys("G");
-    screen.wait_for("Subscriptions 540/540");
-    type_keys("/board");
-    screen.wait_for("/board");
+    let mut demo = Demo::start();
+    demo.wait_for("1 Roles (8)");
+    assert!(demo.text().contains("DEMO"));
+    assert!(demo.parser.lock().unwrap().screen().alternate_screen());
+    demo.type_keys("3");
+    demo.wait_for("Subscriptions 1/540");
+    demo.type_keys("G");
+    demo.wait_for("Subscriptions 540/540");
+    demo.type_keys("/board");
+    demo.wait_for("/board");
     std::thread::sleep(Duration::from_millis(600)); // the search goes to the server
-    type_keys("\r");
-    screen.wait_for("filter \"board\"");
-    let filtered = screen.text();
+    demo.type_keys("\r");
+    demo.wait_for("filter \"board\"");
+    let filtered = demo.text();
     assert!(
         !filtered.contains("1/540"),
         "the server's search narrowed the list:\n{filtered}"
     );
-    type_keys("2");
-    screen.wait_for("choose a role (Enter)");
-    type_keys("q");
+    demo.type_keys("2");
+    demo.wait_for("choose a role (Enter)");
+    demo.type_keys("q");
+    assert!(demo.assert_ends_restored().success());
+}
 
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "orgdeck did not quit on q"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    assert!(status.success(), "{status:?}");
-    std::thread::sleep(Duration::from_millis(200)); // the last bytes reach the parser
-    let parser = parser.lock().unwrap();
+#[test]
+fn ctrl_c_and_sigterm_restore_the_terminal() {
+    let mut demo = Demo::start();
+    demo.wait_for("1 Roles (8)");
+    demo.type_keys("/eng");
+    demo.wait_for("/eng");
+    demo.type_keys("\x03");
+    assert!(demo.assert_ends_restored().success());
+
+    let mut demo = Demo::start();
+    demo.wait_for("1 Roles (8)");
+    assert!(demo.parser.lock().unwrap().screen().alternate_screen());
+    let pid = demo.child.process_id().unwrap().to_string();
     assert!(
-        !parser.screen().alternate_screen(),
-        "the alternate screen was left"
+        std::process::Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
     );
-    assert!(!parser.screen().hide_cursor(), "the cursor is shown again");
+    demo.assert_ends_restored();
 }

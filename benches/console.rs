@@ -1,0 +1,136 @@
+//! The console's hot paths: `cargo bench --bench console`.
+//!
+//! - drawing the subscriptions tab at 200x50 (table, detail pane with the
+//!   next deliveries, header, footer) for lists of 100 and 100,000 rows;
+//! - handling a key press (moving the cursor through loaded rows).
+
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use orgdeck::api::time::parse_datetime;
+use orgdeck::api::{Frequency, Page, Subscription, TargetType, User, Weekday};
+use orgdeck::console::app::{ListId, PageData, RequestLog};
+use orgdeck::console::keymap::Keymap;
+use orgdeck::console::view::{self, theme::Theme};
+use orgdeck::console::{App, Context, Msg};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+fn subscription(id: u64) -> Subscription {
+    Subscription {
+        id: id as i64,
+        title: Some(format!("Weekly growth review ({id})")),
+        target_type: Some(TargetType::Email),
+        target_value: Some("oncall@hedgebox.dev, exec@hedgebox.dev".into()),
+        frequency: Some(Frequency::Weekly),
+        interval: Some(1),
+        byweekday: Some(vec![Weekday::Monday, Weekday::Thursday]),
+        start_date: parse_datetime("2026-01-05T09:00:00Z"),
+        next_delivery_date: parse_datetime("2026-11-23T09:00:00Z"),
+        summary: Some("sent every week".into()),
+        created_by: Some(User {
+            first_name: "Ada".into(),
+            last_name: "Okafor".into(),
+            email: "ada.okafor@hedgebox.dev".into(),
+            ..User::default()
+        }),
+        ..Subscription::default()
+    }
+}
+
+/// An app on the subscriptions tab of a list of `count` rows, with the
+/// pages around a cursor in the middle loaded.
+fn app(count: u64) -> App {
+    let mut app = App::new(
+        Context {
+            host: "bench".into(),
+            ..Context::default()
+        },
+        Keymap::default(),
+        (200, 50),
+    );
+    app.now = parse_datetime("2026-11-22T10:00:00Z").unwrap_or_default();
+    app.start();
+    app.update(Msg::Key(KeyEvent::new(KeyCode::Char('3'), KeyModifiers::NONE)));
+    let page = |offset: u64| Msg::Page {
+        list: ListId::Subscriptions,
+        generation: 0,
+        offset,
+        result: Ok(PageData::Subscriptions(Page {
+            count,
+            next: None,
+            previous: None,
+            results: (offset..(offset + 100).min(count)).map(subscription).collect(),
+        })),
+        log: RequestLog {
+            method: "GET",
+            path: "/api/projects/1/subscriptions/".into(),
+            status: Some(200),
+            elapsed: Duration::from_millis(4),
+        },
+    };
+    app.update(page(0));
+    // The cursor in the middle, then the pages around it arrive, as they
+    // would: every row on screen is a real row, the detail pane shows one.
+    let height = app.table_height();
+    app.subscriptions.move_to((count / 2) as i64, height);
+    let middle = (count / 2 / 100) * 100;
+    for offset in [middle.saturating_sub(100), middle, middle + 100] {
+        if offset < count {
+            app.update(page(offset));
+        }
+    }
+    assert!(
+        app.subscriptions.selected().is_some(),
+        "the selected row is loaded"
+    );
+    let last_on_screen = (app.subscriptions.top + height - 1).min(count - 1);
+    assert!(
+        app.subscriptions.row(last_on_screen).is_some(),
+        "every row on screen is loaded"
+    );
+    app
+}
+
+fn drawing(c: &mut Criterion) {
+    let theme = Theme::colored();
+    let mut group = c.benchmark_group("draw the subscriptions tab at 200x50");
+    for count in [100, 100_000] {
+        let app = app(count);
+        let mut terminal = Terminal::new(TestBackend::new(200, 50)).expect("terminal");
+        group.bench_with_input(
+            BenchmarkId::from_parameter(format!("{count} rows")),
+            &app,
+            |b, app| {
+                b.iter(|| {
+                    terminal
+                        .draw(|frame| view::draw(frame, app, &theme))
+                        .expect("draw");
+                })
+            },
+        );
+    }
+    group.finish();
+}
+
+fn keys(c: &mut Criterion) {
+    let mut app = app(100_000);
+    let down = Msg::Key(KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE));
+    let up = Msg::Key(KeyEvent::new(KeyCode::Char('k'), KeyModifiers::NONE));
+    let mut flip = false;
+    c.bench_function("handle a key press (100,000 rows)", |b| {
+        b.iter(|| {
+            flip = !flip;
+            let key = if flip { &down } else { &up };
+            let key = match key {
+                Msg::Key(event) => Msg::Key(*event),
+                _ => unreachable!("only keys here"),
+            };
+            app.update(key)
+        })
+    });
+}
+
+criterion_group!(console, drawing, keys);
+criterion_main!(console);
