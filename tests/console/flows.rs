@@ -248,3 +248,30 @@ async fn a_slow_server_never_blocks_the_keys() {
     assert!(driver.settle(SETTLE).await);
     assert!(driver.screen().contains("Engineering"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_key_says_what_to_check() {
+    let server = TestServer::demo_at(seeded(), 0).await;
+    let client = client_for(&server.base, "phx_not_a_key");
+    let mut driver = Driver::new(
+        client,
+        Context {
+            host: "refusing".into(),
+            organization: "@current".into(),
+            project: "@current".into(),
+            ..Context::default()
+        },
+        (100, 24),
+        Theme::plain(),
+    );
+    driver.start();
+    assert!(driver.settle(SETTLE).await);
+    let text = driver.app.notice.clone().unwrap().text;
+    assert!(
+        text.contains("401 authentication_failed") && text.contains("check the API key"),
+        "{text}"
+    );
+    assert!(!text.contains("phx_not_a_key"));
+    press(&mut driver, "3").await;
+    assert!(driver.screen().contains("could not load"));
+}
