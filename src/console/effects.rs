@@ -5,7 +5,9 @@ use std::time::Instant;
 
 use tokio::sync::mpsc::UnboundedSender;
 
-use super::app::{Effect, ListId, Msg, PageData, Query, RequestLog, SEARCH_DEBOUNCE};
+use super::app::{
+    Effect, ListId, Msg, PageData, Query, RequestLog, SEARCH_DEBOUNCE, UNDO_FOR, Write, Written,
+};
 use crate::api::{Client, List, Organization, Project};
 
 #[derive(Clone)]
@@ -51,6 +53,22 @@ impl Runner {
                 tokio::spawn(async move {
                     let msg = runner.names().await;
                     let _ = runner.messages.send(msg);
+                });
+                None
+            }
+            Effect::Write(write) => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let msg = runner.write(write).await;
+                    let _ = runner.messages.send(msg);
+                });
+                None
+            }
+            Effect::ExpireUndo { token } => {
+                let messages = self.messages.clone();
+                tokio::spawn(async move {
+                    tokio::time::sleep(UNDO_FOR).await;
+                    let _ = messages.send(Msg::UndoExpired { token });
                 });
                 None
             }
@@ -106,6 +124,80 @@ impl Runner {
             result,
             log,
         }
+    }
+
+    /// Sends a change and says how it went.
+    async fn write(&self, write: Write) -> Msg {
+        let started = Instant::now();
+        let client = &self.client;
+        let (method, path, result) = match &write {
+            Write::CreateRole { organization, input } => (
+                "POST",
+                format!("/api/organizations/{organization}/roles/"),
+                client.create_role(organization, input).await.map(Written::Role),
+            ),
+            Write::UpdateRole {
+                organization,
+                id,
+                input,
+            } => (
+                "PATCH",
+                format!("/api/organizations/{organization}/roles/{id}/"),
+                client
+                    .update_role(organization, id, input)
+                    .await
+                    .map(Written::Role),
+            ),
+            Write::DeleteRole { organization, id } => (
+                "DELETE",
+                format!("/api/organizations/{organization}/roles/{id}/"),
+                client
+                    .delete_role(organization, id)
+                    .await
+                    .map(|()| Written::Deleted),
+            ),
+            Write::RemoveMember {
+                organization,
+                role,
+                id,
+            } => (
+                "DELETE",
+                format!("/api/organizations/{organization}/roles/{role}/role_memberships/{id}/"),
+                client
+                    .remove_member(organization, role, id)
+                    .await
+                    .map(|()| Written::Deleted),
+            ),
+            Write::SoftDelete { project, id } => (
+                "PATCH",
+                format!("/api/projects/{project}/subscriptions/{id}/"),
+                client
+                    .soft_delete_subscription(project, *id)
+                    .await
+                    .map(Written::Subscription),
+            ),
+            Write::Restore { project, id } => (
+                "PATCH",
+                format!("/api/projects/{project}/subscriptions/{id}/"),
+                client
+                    .restore_subscription(project, *id)
+                    .await
+                    .map(Written::Subscription),
+            ),
+        };
+        let status = match &result {
+            Ok(Written::Deleted) => Some(204),
+            Ok(Written::Role(_)) if method == "POST" => Some(201),
+            Ok(_) => Some(200),
+            Err(error) => error.status(),
+        };
+        let log = RequestLog {
+            method,
+            path,
+            status,
+            elapsed: started.elapsed(),
+        };
+        Msg::Written { write, result, log }
     }
 
     /// The organization's and project's names, when the key may read them.

@@ -33,12 +33,24 @@ pub enum Action {
     CopyId,
     CopyJson,
     Help,
+    New,
+    Edit,
+    Delete,
+    Restore,
 }
 
 /// Where a binding works.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {
     Everywhere,
+    On(Screen),
+}
+
+/// What the screen shows, for bindings that work on one screen only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    Roles,
+    Members,
     Subscriptions,
 }
 
@@ -145,10 +157,46 @@ impl Default for Keymap {
                 bind(&[c('/')], Filter, all, "filter", Some("filter")),
                 bind(&[c(':')], Command, all, "command line", Some("command")),
                 bind(&[c('s')], Sort, all, "sort by the next column", Some("sort")),
+                bind(&[c('n')], New, Scope::On(Screen::Roles), "new role", Some("new")),
+                bind(
+                    &[c('e')],
+                    Edit,
+                    Scope::On(Screen::Roles),
+                    "rename, change access",
+                    Some("edit"),
+                ),
+                bind(
+                    &[c('d')],
+                    Delete,
+                    Scope::On(Screen::Roles),
+                    "delete the role (asks first)",
+                    Some("delete"),
+                ),
+                bind(
+                    &[c('d')],
+                    Delete,
+                    Scope::On(Screen::Members),
+                    "remove from the role (asks first)",
+                    Some("remove"),
+                ),
+                bind(
+                    &[c('d')],
+                    Delete,
+                    Scope::On(Screen::Subscriptions),
+                    "soft-delete (asks first)",
+                    Some("delete"),
+                ),
+                bind(
+                    &[c('u')],
+                    Restore,
+                    Scope::On(Screen::Subscriptions),
+                    "restore a soft-deleted one, or undo",
+                    Some("restore"),
+                ),
                 bind(
                     &[c('D')],
                     ToggleDeleted,
-                    Scope::Subscriptions,
+                    Scope::On(Screen::Subscriptions),
                     "show or hide deleted",
                     Some("deleted"),
                 ),
@@ -171,21 +219,23 @@ impl Default for Keymap {
 }
 
 impl Keymap {
-    /// The action of a key on a screen, if any.
-    pub fn action(&self, event: &KeyEvent, subscriptions: bool) -> Option<Action> {
-        let chord = Chord::of(event);
+    fn bindings_on(&self, screen: Screen) -> impl Iterator<Item = &Binding> {
         self.bindings
             .iter()
-            .filter(|binding| binding.scope == Scope::Everywhere || subscriptions)
+            .filter(move |binding| binding.scope == Scope::Everywhere || binding.scope == Scope::On(screen))
+    }
+
+    /// The action of a key on a screen, if any.
+    pub fn action(&self, event: &KeyEvent, screen: Screen) -> Option<Action> {
+        let chord = Chord::of(event);
+        self.bindings_on(screen)
             .find(|binding| binding.chords.contains(&chord))
             .map(|binding| binding.action)
     }
 
     /// Every binding that works on a screen, for the help.
-    pub fn help(&self, subscriptions: bool) -> Vec<(String, &'static str)> {
-        self.bindings
-            .iter()
-            .filter(|binding| binding.scope == Scope::Everywhere || subscriptions)
+    pub fn help(&self, screen: Screen) -> Vec<(String, &'static str)> {
+        self.bindings_on(screen)
             .map(|binding| {
                 let keys: Vec<String> = binding.chords.iter().map(Chord::to_string).collect();
                 (keys.join(" "), binding.description)
@@ -194,10 +244,8 @@ impl Keymap {
     }
 
     /// The short list of keys for the footer.
-    pub fn footer(&self, subscriptions: bool) -> Vec<(String, &'static str)> {
-        self.bindings
-            .iter()
-            .filter(|binding| binding.scope == Scope::Everywhere || subscriptions)
+    pub fn footer(&self, screen: Screen) -> Vec<(String, &'static str)> {
+        self.bindings_on(screen)
             .filter_map(|binding| binding.footer.map(|label| (binding.chords[0].to_string(), label)))
             .collect()
     }
@@ -215,39 +263,45 @@ mod tests {
     #[test]
     fn keys_map_to_actions_on_their_screens() {
         let keymap = Keymap::default();
+        let (roles, subscriptions) = (Screen::Roles, Screen::Subscriptions);
+        let shifted = |c| key(KeyCode::Char(c), KeyModifiers::SHIFT);
+        let plain = |c| key(KeyCode::Char(c), KeyModifiers::NONE);
+        assert_eq!(keymap.action(&shifted('G'), roles), Some(Action::Bottom));
         assert_eq!(
-            keymap.action(&key(KeyCode::Char('G'), KeyModifiers::SHIFT), false),
+            keymap.action(&key(KeyCode::End, KeyModifiers::NONE), roles),
             Some(Action::Bottom)
         );
+        assert_eq!(keymap.action(&shifted('D'), roles), None);
         assert_eq!(
-            keymap.action(&key(KeyCode::End, KeyModifiers::NONE), false),
-            Some(Action::Bottom)
-        );
-        assert_eq!(
-            keymap.action(&key(KeyCode::Char('D'), KeyModifiers::SHIFT), false),
-            None
-        );
-        assert_eq!(
-            keymap.action(&key(KeyCode::Char('D'), KeyModifiers::SHIFT), true),
+            keymap.action(&shifted('D'), subscriptions),
             Some(Action::ToggleDeleted)
         );
         assert_eq!(
-            keymap.action(&key(KeyCode::Char('j'), KeyModifiers::CONTROL), false),
+            keymap.action(&key(KeyCode::Char('j'), KeyModifiers::CONTROL), roles),
             None
         );
+        assert_eq!(keymap.action(&plain('n'), subscriptions), None);
+        assert_eq!(keymap.action(&plain('n'), roles), Some(Action::New));
+        assert_eq!(keymap.action(&plain('d'), Screen::Members), Some(Action::Delete));
     }
 
     #[test]
     fn help_lists_every_binding_of_the_screen() {
         let keymap = Keymap::default();
-        let help = keymap.help(true);
+        let help = keymap.help(Screen::Subscriptions);
         assert!(
             help.iter()
                 .any(|(keys, what)| keys == "g Home" && *what == "first row")
         );
         assert!(help.iter().any(|(keys, _)| keys == "D"));
-        assert!(!keymap.help(false).iter().any(|(keys, _)| keys == "D"));
-        let footer = keymap.footer(true);
+        assert!(!keymap.help(Screen::Roles).iter().any(|(keys, _)| keys == "D"));
+        assert!(
+            keymap
+                .help(Screen::Members)
+                .iter()
+                .any(|(_, what)| what.starts_with("remove from the role"))
+        );
+        let footer = keymap.footer(Screen::Subscriptions);
         assert!(
             footer
                 .iter()

@@ -167,6 +167,57 @@ impl<T> VirtualList<T> {
         true
     }
 
+    /// The index of the first loaded row that matches.
+    pub fn position(&self, matches: impl Fn(&T) -> bool) -> Option<u64> {
+        self.loaded()
+            .find(|(_, row)| matches(row))
+            .map(|(index, _)| index)
+    }
+
+    /// Puts a changed row in place of the one at `index`, if loaded.
+    pub fn replace_row(&mut self, index: u64, row: T) {
+        if let Some(slot) = self
+            .pages
+            .get_mut(&(index / PAGE_SIZE))
+            .and_then(|rows| rows.get_mut((index % PAGE_SIZE) as usize))
+        {
+            *slot = row;
+        }
+    }
+
+    /// Takes the row at `index` out. Later rows move up one: pages after it
+    /// are dropped to be fetched again, and so is its own unless it is the last.
+    pub fn remove_row(&mut self, index: u64) {
+        let Some(count) = self.count.filter(|&count| index < count) else {
+            return;
+        };
+        let page = index / PAGE_SIZE;
+        if let Some(rows) = self.pages.get_mut(&page) {
+            let at = (index % PAGE_SIZE) as usize;
+            if at < rows.len() {
+                rows.remove(at);
+            }
+        }
+        self.count = Some(count - 1);
+        let last_page = (count - 1).saturating_sub(1) / PAGE_SIZE;
+        self.pages
+            .retain(|&kept, _| kept < page || (kept == page && page == last_page));
+    }
+
+    /// Adds a row at the end (a new role, in creation order).
+    pub fn push_row(&mut self, row: T) {
+        let index = self.len();
+        let page = index / PAGE_SIZE;
+        match self.pages.get_mut(&page) {
+            Some(rows) => rows.push(row),
+            None if index % PAGE_SIZE == 0 => {
+                self.pages.insert(page, vec![row]);
+            }
+            None => {}
+        }
+        self.count = Some(index + 1);
+    }
+
     /// Drops pages far from `index`, keeping memory bounded.
     pub fn evict_far_from(&mut self, index: u64) {
         let center = index / PAGE_SIZE;
@@ -231,6 +282,34 @@ mod tests {
             list.evict_far_from(offset);
             assert!(list.held() as u64 <= (2 * KEEP_AROUND + 1) * PAGE_SIZE);
         }
+    }
+
+    #[test]
+    fn rows_change_in_place() {
+        let mut list = VirtualList::<u64>::default();
+        let generation = list.generation();
+        list.receive(generation, 0, 250, rows(0, 250));
+        list.receive(generation, 200, 250, rows(200, 250));
+        list.replace_row(5, 500);
+        assert_eq!(list.get(5), Some(&500));
+        assert_eq!(list.position(|row| *row == 500), Some(5));
+        list.remove_row(5);
+        assert_eq!(
+            (list.len(), list.get(5)),
+            (249, None),
+            "the page is fetched again"
+        );
+        assert_eq!(list.get(200), None, "later pages shifted: fetched again");
+        let mut small = VirtualList::<u64>::default();
+        small.receive(small.generation(), 0, 3, vec![1, 2, 3]);
+        small.remove_row(1);
+        assert_eq!(
+            (small.len(), small.get(1)),
+            (2, Some(&3)),
+            "the last page is kept"
+        );
+        small.push_row(9);
+        assert_eq!((small.len(), small.get(2)), (3, Some(&9)));
     }
 
     #[test]

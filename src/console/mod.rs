@@ -4,6 +4,7 @@
 pub mod app;
 mod command;
 mod effects;
+pub mod form;
 pub mod keymap;
 pub mod layout;
 pub mod list;

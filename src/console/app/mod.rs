@@ -8,13 +8,17 @@ use chrono::{DateTime, Utc};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tui_input::Input;
 
+mod edit;
 mod find;
 mod navigate;
 
-use super::keymap::{Action, Keymap};
+use super::form::Form;
+use super::keymap::{Action, Keymap, Screen};
 use super::layout;
 use super::rows::Rows;
-use crate::api::{self, Organization, Page, Project, Role, RoleMembership, Subscription, SubscriptionFilter};
+use crate::api::{
+    self, Organization, Page, Project, Role, RoleInput, RoleMembership, Subscription, SubscriptionFilter,
+};
 use navigate::receive;
 
 /// How long typing pauses before a subscription search goes to the server.
@@ -93,7 +97,73 @@ pub enum Mode {
     Filter(Input),
     Command(Input),
     Help,
+    Form(Box<Form>, FormPurpose),
+    Confirm(Confirm),
 }
+
+/// What a form is for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FormPurpose {
+    NewRole,
+    EditRole { id: String },
+}
+
+/// A question before a destructive write.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Confirm {
+    pub question: String,
+    pub write: Write,
+}
+
+/// The last soft delete, which `u` undoes for a few seconds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Undo {
+    pub id: i64,
+    pub token: u64,
+}
+
+/// A change to send to the server.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Write {
+    CreateRole {
+        organization: String,
+        input: RoleInput,
+    },
+    UpdateRole {
+        organization: String,
+        id: String,
+        input: RoleInput,
+    },
+    DeleteRole {
+        organization: String,
+        id: String,
+    },
+    RemoveMember {
+        organization: String,
+        role: String,
+        id: String,
+    },
+    /// `PATCH {"deleted": true}`: subscriptions are never hard-deleted.
+    SoftDelete {
+        project: String,
+        id: i64,
+    },
+    Restore {
+        project: String,
+        id: i64,
+    },
+}
+
+/// What a write answered.
+#[derive(Debug)]
+pub enum Written {
+    Role(Role),
+    Subscription(Subscription),
+    Deleted,
+}
+
+/// How long the footer offers to undo a soft delete.
+pub const UNDO_FOR: Duration = Duration::from_secs(8);
 
 /// A page of one of the lists.
 #[derive(Debug)]
@@ -106,6 +176,16 @@ pub enum PageData {
 #[derive(Debug)]
 pub enum Msg {
     Key(KeyEvent),
+    /// The answer to a write.
+    Written {
+        write: Write,
+        result: Result<Written, api::Error>,
+        log: RequestLog,
+    },
+    /// The offer to undo a soft delete has run out.
+    UndoExpired {
+        token: u64,
+    },
     Resize {
         width: u16,
         height: u16,
@@ -163,6 +243,10 @@ pub enum Effect {
     Copy(String),
     /// Look up the organization's and project's names.
     LoadNames,
+    /// Send a change; the answer comes back as `Msg::Written`.
+    Write(Write),
+    /// Send `Msg::UndoExpired { token }` once the undo offer runs out.
+    ExpireUndo { token: u64 },
 }
 
 /// Server orderings the subscriptions tab cycles through with `s`.
@@ -207,6 +291,9 @@ pub struct App {
     search_token: u64,
     /// After a refresh: the id of the row the cursor was on, per tab.
     refocus: [Option<String>; 3],
+    /// The soft delete `u` can undo now.
+    pub undo: Option<Undo>,
+    undo_token: u64,
 }
 
 impl App {
@@ -234,6 +321,8 @@ impl App {
             dirty: true,
             search_token: 0,
             refocus: Default::default(),
+            undo: None,
+            undo_token: 0,
         }
     }
 
@@ -277,6 +366,11 @@ impl App {
                 result,
                 log,
             } => self.page(list, generation, offset, result, log),
+            Msg::Written { write, result, log } => self.written(write, result, log),
+            Msg::UndoExpired { token } => {
+                self.undo_expired(token);
+                Vec::new()
+            }
             Msg::Names {
                 organizations,
                 projects,
@@ -330,7 +424,9 @@ impl App {
             }
             Mode::Filter(_) => self.filter_key(key),
             Mode::Command(_) => self.command_key(key),
-            Mode::Normal => match self.keymap.action(&key, self.tab == Tab::Subscriptions) {
+            Mode::Form(..) => self.form_key(key),
+            Mode::Confirm(_) => self.confirm_key(key),
+            Mode::Normal => match self.keymap.action(&key, self.screen()) {
                 Some(action) => self.act(action),
                 None => {
                     self.dirty = false;
@@ -384,6 +480,10 @@ impl App {
                 self.mode = Mode::Help;
                 Vec::new()
             }
+            Action::New => self.new_item(),
+            Action::Edit => self.edit_item(),
+            Action::Delete => self.delete_item(),
+            Action::Restore => self.restore_item(),
         }
     }
 
@@ -426,6 +526,15 @@ impl App {
             (Tab::Roles, _) | (Tab::Members, None) => ListId::Roles,
             (Tab::Members, Some(_)) => ListId::Members,
             (Tab::Subscriptions, _) => ListId::Subscriptions,
+        }
+    }
+
+    /// The screen, for the keys that work on it.
+    pub fn screen(&self) -> Screen {
+        match self.shown() {
+            ListId::Roles => Screen::Roles,
+            ListId::Members => Screen::Members,
+            ListId::Subscriptions => Screen::Subscriptions,
         }
     }
 

@@ -3,6 +3,7 @@
 //! 1,000,000.
 
 mod detail;
+mod form;
 pub mod format;
 mod tables;
 pub mod theme;
@@ -44,6 +45,8 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
     match &app.mode {
         Mode::Help => help(frame, app, theme),
         Mode::Command(input) => completions(frame, areas.table, input.value(), theme),
+        Mode::Form(form, _) => form::draw(frame, form, theme),
+        Mode::Confirm(confirm) => form::confirm(frame, &confirm.question, theme),
         _ => {}
     }
 }
@@ -107,7 +110,7 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         Mode::Command(input) => prompt(":", input, area, frame, theme),
         _ => {
             let mut spans = Vec::new();
-            for (keys, what) in app.keymap.footer(app.tab == Tab::Subscriptions) {
+            for (keys, what) in app.keymap.footer(app.screen()) {
                 spans.push(Span::styled(format!(" {keys}"), theme.accent));
                 spans.push(Span::raw(format!(" {what} ")));
             }
@@ -137,6 +140,12 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         second.push(Span::styled(
             format!(" · {} ms", log.elapsed.as_millis()),
             theme.dim,
+        ));
+    }
+    if let Some(undo) = &app.undo {
+        second.push(Span::styled(
+            format!("   u: undo the soft delete of #{} ", undo.id),
+            theme.demo,
         ));
     }
     let state = state_line(app);
@@ -237,7 +246,7 @@ fn completions(frame: &mut Frame, table: Rect, typed: &str, theme: &Theme) {
 
 fn help(frame: &mut Frame, app: &App, theme: &Theme) {
     let screen = frame.area();
-    let bindings = app.keymap.help(app.tab == Tab::Subscriptions);
+    let bindings = app.keymap.help(app.screen());
     let mut lines: Vec<Line> = bindings
         .iter()
         .map(|(keys, what)| {

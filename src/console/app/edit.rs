@@ -1,0 +1,320 @@
+//! Changing things: the role form, confirmations before anything is
+//! deleted, soft delete and restore of subscriptions with undo, and what an
+//! answer to a write does to the tables (they change in place, no reload).
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+use super::{App, Confirm, Effect, FormPurpose, ListId, Mode, Notice, RequestLog, Undo, Write, Written};
+use crate::api::models::access_level;
+use crate::api::{self, RoleInput};
+use crate::console::form::{Field, Form, Outcome, checks};
+use crate::console::rows::Tabular;
+
+const ACCESS_LEVELS: [(&str, &str); 2] = [("21", "view only"), ("37", "can always edit")];
+
+impl App {
+    /// `n`: a new role.
+    pub(super) fn new_item(&mut self) -> Vec<Effect> {
+        if self.shown() == ListId::Roles {
+            let fields = vec![
+                Field::text("name", "Name", "", Some(checks::role_name)),
+                Field::select(
+                    "feature_flags_access_level",
+                    "Feature flags",
+                    &ACCESS_LEVELS,
+                    "37",
+                ),
+            ];
+            self.mode = Mode::Form(Box::new(Form::new("New role", fields)), FormPurpose::NewRole);
+        }
+        Vec::new()
+    }
+
+    /// `e`: edit the selected role.
+    pub(super) fn edit_item(&mut self) -> Vec<Effect> {
+        if self.shown() != ListId::Roles {
+            return Vec::new();
+        }
+        let Some(role) = self.roles.selected().cloned() else {
+            return Vec::new();
+        };
+        let level = role
+            .feature_flags_access_level
+            .unwrap_or(access_level::DEFAULT)
+            .to_string();
+        let fields = vec![
+            Field::text("name", "Name", &role.name, Some(checks::role_name)),
+            Field::select(
+                "feature_flags_access_level",
+                "Feature flags",
+                &ACCESS_LEVELS,
+                &level,
+            ),
+        ];
+        let form = Form::new(format!("Edit role {}", role.name), fields);
+        self.mode = Mode::Form(Box::new(form), FormPurpose::EditRole { id: role.id });
+        Vec::new()
+    }
+
+    /// `d`: asks first, naming what goes.
+    pub(super) fn delete_item(&mut self) -> Vec<Effect> {
+        let organization = self.context.organization.clone();
+        let confirm = match self.shown() {
+            ListId::Roles => self.roles.selected().map(|role| {
+                let members = role.members.as_ref().and_then(|m| m.len()).unwrap_or(0);
+                Confirm {
+                    question: format!(
+                        "Delete the role {} and its {members} membership{}?",
+                        role.name,
+                        if members == 1 { "" } else { "s" }
+                    ),
+                    write: Write::DeleteRole {
+                        organization,
+                        id: role.id.clone(),
+                    },
+                }
+            }),
+            ListId::Members => {
+                let role = self.role.clone();
+                self.members.selected().zip(role).map(|(membership, role)| {
+                    let user = membership.user.clone().unwrap_or_default();
+                    Confirm {
+                        question: format!(
+                            "Remove {} <{}> from the role {}?",
+                            user.display_name(),
+                            user.email,
+                            role.name
+                        ),
+                        write: Write::RemoveMember {
+                            organization,
+                            role: role.id,
+                            id: membership.id.clone(),
+                        },
+                    }
+                })
+            }
+            ListId::Subscriptions => {
+                self.subscriptions
+                    .selected()
+                    .filter(|s| !s.deleted)
+                    .map(|subscription| Confirm {
+                        question: format!(
+                            "Soft-delete subscription #{} {}? (u restores it)",
+                            subscription.id,
+                            subscription
+                                .title
+                                .as_deref()
+                                .filter(|t| !t.is_empty())
+                                .unwrap_or("(untitled)")
+                        ),
+                        write: Write::SoftDelete {
+                            project: self.context.project.clone(),
+                            id: subscription.id,
+                        },
+                    })
+            }
+        };
+        if let Some(confirm) = confirm {
+            self.mode = Mode::Confirm(confirm);
+        }
+        Vec::new()
+    }
+
+    /// `u`: restore the selected soft-deleted subscription, or undo the last
+    /// soft delete.
+    pub(super) fn restore_item(&mut self) -> Vec<Effect> {
+        let project = self.context.project.clone();
+        let id = match self.subscriptions.selected() {
+            Some(subscription) if subscription.deleted => Some(subscription.id),
+            _ => self.undo.as_ref().map(|undo| undo.id),
+        };
+        match id {
+            Some(id) => self.write(Write::Restore { project, id }),
+            None => {
+                self.notice = Some(Notice {
+                    text: "nothing to restore: u restores a soft-deleted subscription (D shows them)".into(),
+                    error: false,
+                });
+                Vec::new()
+            }
+        }
+    }
+
+    fn write(&mut self, write: Write) -> Vec<Effect> {
+        self.in_flight += 1;
+        vec![Effect::Write(write)]
+    }
+
+    pub(super) fn confirm_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        match key.code {
+            KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Enter => {
+                let Mode::Confirm(confirm) = std::mem::replace(&mut self.mode, Mode::Normal) else {
+                    return Vec::new();
+                };
+                self.write(confirm.write)
+            }
+            KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc | KeyCode::Char('q') => {
+                self.mode = Mode::Normal;
+                Vec::new()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    pub(super) fn form_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        let organization = self.context.organization.clone();
+        let Mode::Form(form, purpose) = &mut self.mode else {
+            return Vec::new();
+        };
+        match form.key(key) {
+            Outcome::Editing => Vec::new(),
+            Outcome::Cancel => {
+                self.mode = Mode::Normal;
+                Vec::new()
+            }
+            Outcome::Submit => {
+                let name = form.value("name").trim().to_string();
+                let level = form.value("feature_flags_access_level").parse().ok();
+                let write = match purpose {
+                    FormPurpose::NewRole => Write::CreateRole {
+                        organization,
+                        input: RoleInput {
+                            name: Some(name),
+                            feature_flags_access_level: level,
+                        },
+                    },
+                    FormPurpose::EditRole { id } => {
+                        // Only what changed is sent.
+                        let input = RoleInput {
+                            name: form.field_changed("name").then_some(name),
+                            feature_flags_access_level: level
+                                .filter(|_| form.field_changed("feature_flags_access_level")),
+                        };
+                        if input == RoleInput::default() {
+                            self.mode = Mode::Normal;
+                            self.notice = Some(Notice {
+                                text: "nothing changed".into(),
+                                error: false,
+                            });
+                            return Vec::new();
+                        }
+                        Write::UpdateRole {
+                            organization,
+                            id: id.clone(),
+                            input,
+                        }
+                    }
+                };
+                form.saving = true;
+                form.error = None;
+                self.write(write)
+            }
+        }
+    }
+
+    /// An answer to a write.
+    pub(super) fn written(
+        &mut self,
+        write: Write,
+        result: Result<Written, api::Error>,
+        log: RequestLog,
+    ) -> Vec<Effect> {
+        self.in_flight = self.in_flight.saturating_sub(1);
+        self.last_request = Some(log);
+        self.dirty = true;
+        let height = self.table_height();
+        let written = match result {
+            Ok(written) => written,
+            Err(error) => {
+                match &mut self.mode {
+                    // The form stays open with everything typed.
+                    Mode::Form(form, _) => match &error {
+                        api::Error::Api(refusal) => form.refused_by(refusal, error.to_string()),
+                        _ => form.refused(error.to_string(), None),
+                    },
+                    _ => {
+                        self.notice = Some(Notice {
+                            text: error.to_string(),
+                            error: true,
+                        })
+                    }
+                }
+                return Vec::new();
+            }
+        };
+        let mut effects = Vec::new();
+        let text = match (write, written) {
+            (Write::CreateRole { .. }, Written::Role(role)) => {
+                self.mode = Mode::Normal;
+                let name = role.name.clone();
+                self.roles.list.push_row(role);
+                self.roles.move_to(self.roles.len() as i64 - 1, height);
+                format!("created the role {name}")
+            }
+            (Write::UpdateRole { id, .. }, Written::Role(role)) => {
+                self.mode = Mode::Normal;
+                let name = role.name.clone();
+                if let Some(index) = self.roles.list.position(|row| row.id == id) {
+                    self.roles.list.replace_row(index, role);
+                }
+                format!("saved the role {name}")
+            }
+            (Write::DeleteRole { id, .. }, Written::Deleted) => {
+                if let Some(index) = self.roles.list.position(|row| row.id == id) {
+                    self.roles.list.remove_row(index);
+                }
+                if self.role.as_ref().is_some_and(|role| role.id == id) {
+                    self.role = None;
+                }
+                self.roles.move_to(self.roles.cursor as i64, height);
+                "deleted the role".to_string()
+            }
+            (Write::RemoveMember { id, .. }, Written::Deleted) => {
+                if let Some(index) = self.members.list.position(|row| row.id == id) {
+                    self.members.list.remove_row(index);
+                }
+                self.members.move_to(self.members.cursor as i64, height);
+                "removed from the role".to_string()
+            }
+            (Write::SoftDelete { id, .. }, Written::Subscription(subscription)) => {
+                self.replace_subscription(subscription);
+                self.undo_token += 1;
+                self.undo = Some(Undo {
+                    id,
+                    token: self.undo_token,
+                });
+                effects.push(Effect::ExpireUndo {
+                    token: self.undo_token,
+                });
+                format!("soft-deleted subscription #{id}: u to undo")
+            }
+            (Write::Restore { id, .. }, Written::Subscription(subscription)) => {
+                self.replace_subscription(subscription);
+                self.undo = None;
+                format!("restored subscription #{id}")
+            }
+            (write, written) => {
+                tracing::warn!(?write, ?written, "an answer that does not fit its write");
+                return Vec::new();
+            }
+        };
+        self.notice = Some(Notice { text, error: false });
+        self.apply_view();
+        effects.extend(self.fetch_visible());
+        effects
+    }
+
+    fn replace_subscription(&mut self, subscription: crate::api::Subscription) {
+        let id = subscription.id();
+        if let Some(index) = self.subscriptions.list.position(|row| row.id() == id) {
+            self.subscriptions.list.replace_row(index, subscription);
+        }
+    }
+
+    pub(super) fn undo_expired(&mut self, token: u64) {
+        if self.undo.as_ref().is_some_and(|undo| undo.token == token) {
+            self.undo = None;
+            self.dirty = true;
+        }
+    }
+}

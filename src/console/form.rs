@@ -1,0 +1,365 @@
+//! Forms: one field focused at a time (Tab / Shift-Tab), selects for
+//! enumerations, Enter or Ctrl-S to submit, Esc to leave (asking first when
+//! something changed). Fields check what is typed as it is typed; a refusal
+//! from the server lands on the field its `attr` names, or at the top.
+//! Nothing typed is ever lost to a failed save.
+
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use tui_input::Input;
+use tui_input::backend::crossterm::EventHandler;
+
+use crate::api::Refusal;
+
+/// Checks a text field's value; `Err` says what is wrong.
+pub type Check = fn(&str) -> Result<(), String>;
+
+#[derive(Debug, Clone)]
+pub enum Value {
+    Text {
+        input: Input,
+        check: Option<Check>,
+    },
+    /// One of several (value sent, label shown).
+    Select {
+        options: Vec<(String, String)>,
+        chosen: usize,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct Field {
+    /// The API's name for the field, which `attr` refers to.
+    pub name: &'static str,
+    pub label: &'static str,
+    pub value: Value,
+    pub error: Option<String>,
+}
+
+impl Field {
+    pub fn text(name: &'static str, label: &'static str, initial: &str, check: Option<Check>) -> Field {
+        Field {
+            name,
+            label,
+            value: Value::Text {
+                input: Input::new(initial.to_string()),
+                check,
+            },
+            error: None,
+        }
+    }
+
+    pub fn select(name: &'static str, label: &'static str, options: &[(&str, &str)], chosen: &str) -> Field {
+        let options: Vec<(String, String)> = options
+            .iter()
+            .map(|(v, l)| (v.to_string(), l.to_string()))
+            .collect();
+        let chosen = options.iter().position(|(value, _)| value == chosen).unwrap_or(0);
+        Field {
+            name,
+            label,
+            value: Value::Select { options, chosen },
+            error: None,
+        }
+    }
+
+    /// The value as sent.
+    pub fn current(&self) -> String {
+        match &self.value {
+            Value::Text { input, .. } => input.value().to_string(),
+            Value::Select { options, chosen } => {
+                options.get(*chosen).map(|(v, _)| v.clone()).unwrap_or_default()
+            }
+        }
+    }
+
+    /// The value as shown.
+    pub fn shown(&self) -> String {
+        match &self.value {
+            Value::Text { input, .. } => input.value().to_string(),
+            Value::Select { options, chosen } => {
+                options.get(*chosen).map(|(_, l)| l.clone()).unwrap_or_default()
+            }
+        }
+    }
+
+    fn check(&mut self) {
+        if let Value::Text {
+            input,
+            check: Some(check),
+        } = &self.value
+        {
+            self.error = check(input.value()).err();
+        } else {
+            self.error = None;
+        }
+    }
+}
+
+/// What a key did to the form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Editing,
+    Submit,
+    /// Leave without saving.
+    Cancel,
+}
+
+#[derive(Debug, Clone)]
+pub struct Form {
+    pub title: String,
+    pub fields: Vec<Field>,
+    pub focus: usize,
+    /// An error that is about no one field.
+    pub error: Option<String>,
+    /// A save is on its way: a second submit does nothing.
+    pub saving: bool,
+    /// Esc was pressed with changes: a second Esc discards them.
+    pub confirm_discard: bool,
+    original: Vec<String>,
+}
+
+impl Form {
+    pub fn new(title: impl Into<String>, fields: Vec<Field>) -> Form {
+        let original = fields.iter().map(Field::current).collect();
+        Form {
+            title: title.into(),
+            fields,
+            focus: 0,
+            error: None,
+            saving: false,
+            confirm_discard: false,
+            original,
+        }
+    }
+
+    pub fn value(&self, name: &str) -> String {
+        self.fields
+            .iter()
+            .find(|field| field.name == name)
+            .map(Field::current)
+            .unwrap_or_default()
+    }
+
+    /// Whether anything differs from what the form opened with.
+    pub fn changed(&self) -> bool {
+        self.fields
+            .iter()
+            .zip(&self.original)
+            .any(|(field, original)| field.current() != *original)
+    }
+
+    /// The fields that differ: (label, before, after), for a change summary.
+    pub fn changes(&self) -> Vec<(&'static str, String, String)> {
+        self.fields
+            .iter()
+            .zip(&self.original)
+            .filter(|(field, original)| field.current() != **original)
+            .map(|(field, original)| (field.label, original.clone(), field.current()))
+            .collect()
+    }
+
+    /// Whether a field changed (an edit sends only those).
+    pub fn field_changed(&self, name: &str) -> bool {
+        self.fields
+            .iter()
+            .zip(&self.original)
+            .any(|(field, original)| field.name == name && field.current() != *original)
+    }
+
+    /// Checks every field; true when all are right.
+    pub fn validate(&mut self) -> bool {
+        for field in &mut self.fields {
+            field.check();
+        }
+        self.fields.iter().all(|field| field.error.is_none())
+    }
+
+    pub fn key(&mut self, key: KeyEvent) -> Outcome {
+        let control = key.modifiers.contains(KeyModifiers::CONTROL);
+        if key.code != KeyCode::Esc {
+            self.confirm_discard = false;
+        }
+        match key.code {
+            KeyCode::Esc if self.changed() && !self.confirm_discard => {
+                self.confirm_discard = true;
+                Outcome::Editing
+            }
+            KeyCode::Esc => Outcome::Cancel,
+            KeyCode::Enter => self.submit(),
+            KeyCode::Char('s') if control => self.submit(),
+            KeyCode::Tab | KeyCode::Down => {
+                self.focus = (self.focus + 1) % self.fields.len().max(1);
+                Outcome::Editing
+            }
+            KeyCode::BackTab | KeyCode::Up => {
+                self.focus = (self.focus + self.fields.len().max(1) - 1) % self.fields.len().max(1);
+                Outcome::Editing
+            }
+            _ => {
+                if let Some(field) = self.fields.get_mut(self.focus) {
+                    match &mut field.value {
+                        Value::Text { input, .. } => {
+                            input.handle_event(&Event::Key(key));
+                        }
+                        Value::Select { options, chosen } => match key.code {
+                            KeyCode::Left => *chosen = (*chosen + options.len() - 1) % options.len().max(1),
+                            KeyCode::Right | KeyCode::Char(' ') => {
+                                *chosen = (*chosen + 1) % options.len().max(1)
+                            }
+                            _ => {}
+                        },
+                    }
+                    // As the user types, say what is wrong beside the field.
+                    field.check();
+                }
+                Outcome::Editing
+            }
+        }
+    }
+
+    fn submit(&mut self) -> Outcome {
+        if self.saving || !self.validate() {
+            return Outcome::Editing;
+        }
+        Outcome::Submit
+    }
+
+    /// Puts a refusal on the field it names, or at the top; the form stays
+    /// open with everything typed.
+    pub fn refused(&mut self, message: String, attr: Option<&str>) {
+        self.saving = false;
+        let field = attr
+            .map(|attr| attr.split("__").next().unwrap_or(attr))
+            .and_then(|attr| self.fields.iter().position(|field| field.name == attr));
+        match field {
+            Some(index) => {
+                self.fields[index].error = Some(message);
+                self.focus = index;
+                self.error = None;
+            }
+            None => self.error = Some(message),
+        }
+    }
+
+    /// A refusal of the API: its detail on the field, or the whole line at the top.
+    pub fn refused_by(&mut self, refusal: &Refusal, whole: String) {
+        match &refusal.attr {
+            Some(attr)
+                if self
+                    .fields
+                    .iter()
+                    .any(|field| Some(field.name) == attr.split("__").next()) =>
+            {
+                self.refused(refusal.detail.clone(), Some(attr))
+            }
+            _ => self.refused(whole, None),
+        }
+    }
+}
+
+/// Field checks shared by the forms.
+pub mod checks {
+    pub fn required(text: &str) -> Result<(), String> {
+        if text.trim().is_empty() {
+            Err("required".into())
+        } else {
+            Ok(())
+        }
+    }
+
+    /// A role name: required, at most 200 characters.
+    pub fn role_name(text: &str) -> Result<(), String> {
+        required(text)?;
+        let length = text.trim().chars().count();
+        if length > 200 {
+            Err(format!("at most 200 characters ({length} now)"))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    fn form() -> Form {
+        Form::new(
+            "New role",
+            vec![
+                Field::text("name", "Name", "", Some(checks::role_name)),
+                Field::select(
+                    "feature_flags_access_level",
+                    "Feature flags",
+                    &[("21", "view only"), ("37", "can always edit")],
+                    "37",
+                ),
+            ],
+        )
+    }
+
+    #[test]
+    fn typing_checks_the_field_and_submit_waits_for_a_valid_form() {
+        let mut form = form();
+        assert_eq!(form.key(key(KeyCode::Enter)), Outcome::Editing);
+        assert_eq!(form.fields[0].error.as_deref(), Some("required"));
+        for c in "Ops".chars() {
+            form.key(key(KeyCode::Char(c)));
+        }
+        assert_eq!(form.fields[0].error, None);
+        form.key(key(KeyCode::Tab));
+        form.key(key(KeyCode::Left));
+        assert_eq!(form.value("feature_flags_access_level"), "21");
+        let submit = form.key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL));
+        assert_eq!(submit, Outcome::Submit);
+        form.saving = true;
+        assert_eq!(
+            form.key(key(KeyCode::Enter)),
+            Outcome::Editing,
+            "a second submit does nothing"
+        );
+    }
+
+    #[test]
+    fn leaving_with_changes_asks_first() {
+        let mut form = form();
+        assert_eq!(
+            form.key(key(KeyCode::Esc)),
+            Outcome::Cancel,
+            "nothing changed: leave at once"
+        );
+        let mut form = self::form();
+        form.key(key(KeyCode::Char('x')));
+        assert_eq!(form.key(key(KeyCode::Esc)), Outcome::Editing);
+        assert!(form.confirm_discard);
+        assert_eq!(form.key(key(KeyCode::Esc)), Outcome::Cancel);
+    }
+
+    #[test]
+    fn refusals_land_on_their_field_and_keep_what_was_typed() {
+        let mut form = form();
+        for c in "Engineering".chars() {
+            form.key(key(KeyCode::Char(c)));
+        }
+        form.key(key(KeyCode::Tab));
+        form.saving = true;
+        form.refused("There is already a role with this name.".into(), Some("name"));
+        assert!(!form.saving);
+        assert_eq!(form.focus, 0);
+        assert_eq!(
+            form.fields[0].error.as_deref(),
+            Some("There is already a role with this name.")
+        );
+        assert_eq!(form.value("name"), "Engineering");
+        form.refused("403 permission_denied".into(), None);
+        assert_eq!(form.error.as_deref(), Some("403 permission_denied"));
+        assert_eq!(
+            form.changes(),
+            vec![("Name", String::new(), "Engineering".into())]
+        );
+    }
+}
