@@ -6,7 +6,7 @@ use std::time::Instant;
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::app::{
-    Effect, ListId, Msg, PageData, Query, RequestLog, SEARCH_DEBOUNCE, UNDO_FOR, Write, Written,
+    Effect, ListId, Msg, PageData, Query, RequestLog, SEARCH_DEBOUNCE, UNDO_FOR, Write, WriteAnswer, Written,
 };
 use crate::api::{Client, List, Organization, Project};
 
@@ -197,7 +197,7 @@ impl Runner {
             status,
             elapsed: started.elapsed(),
         };
-        Msg::Written { write, result, log }
+        Msg::Written(Box::new(WriteAnswer { write, result, log }))
     }
 
     /// The organization's and project's names, when the key may read them.

@@ -210,7 +210,7 @@ impl<T> VirtualList<T> {
         let page = index / PAGE_SIZE;
         match self.pages.get_mut(&page) {
             Some(rows) => rows.push(row),
-            None if index % PAGE_SIZE == 0 => {
+            None if index.is_multiple_of(PAGE_SIZE) => {
                 self.pages.insert(page, vec![row]);
             }
             None => {}

@@ -154,6 +154,14 @@ pub enum Write {
     },
 }
 
+/// A write and how it went.
+#[derive(Debug)]
+pub struct WriteAnswer {
+    pub write: Write,
+    pub result: Result<Written, api::Error>,
+    pub log: RequestLog,
+}
+
 /// What a write answered.
 #[derive(Debug)]
 pub enum Written {
@@ -177,11 +185,7 @@ pub enum PageData {
 pub enum Msg {
     Key(KeyEvent),
     /// The answer to a write.
-    Written {
-        write: Write,
-        result: Result<Written, api::Error>,
-        log: RequestLog,
-    },
+    Written(Box<WriteAnswer>),
     /// The offer to undo a soft delete has run out.
     UndoExpired {
         token: u64,
@@ -366,7 +370,10 @@ impl App {
                 result,
                 log,
             } => self.page(list, generation, offset, result, log),
-            Msg::Written { write, result, log } => self.written(write, result, log),
+            Msg::Written(answer) => {
+                let WriteAnswer { write, result, log } = *answer;
+                self.written(write, result, log)
+            }
             Msg::UndoExpired { token } => {
                 self.undo_expired(token);
                 Vec::new()
