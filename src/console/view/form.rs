@@ -3,7 +3,7 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
 
 use super::theme::Theme;
 use crate::console::form::{Form, Value};
@@ -26,11 +26,38 @@ fn centered(screen: Rect, width: u16, height: u16) -> Rect {
 }
 
 const LABEL: usize = 16;
+/// Text columns inside a form's box.
+const WIDTH: usize = 72;
+
+/// Splits text into lines of at most `width` characters, at spaces where
+/// it can.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+        while line.chars().count() > width {
+            let rest: String = line.chars().skip(width).collect();
+            lines.push(line.chars().take(width).collect());
+            line = rest;
+        }
+    }
+    lines.push(line);
+    lines
+}
 
 pub fn draw(frame: &mut Frame, form: &Form, theme: &Theme) {
     let mut lines = Vec::new();
     if let Some(error) = &form.error {
-        lines.push(Line::styled(format!(" {error}"), theme.error));
+        for line in wrap(error, WIDTH) {
+            lines.push(Line::styled(format!(" {line}"), theme.error));
+        }
         lines.push(Line::raw(""));
     }
     let mut cursor = None;
@@ -50,7 +77,9 @@ pub fn draw(frame: &mut Frame, form: &Form, theme: &Theme) {
             Span::raw(value),
         ]));
         if let Some(error) = &field.error {
-            lines.push(Line::styled(format!("  {:<LABEL$} {error}", ""), theme.error));
+            for line in wrap(error, WIDTH - LABEL - 3) {
+                lines.push(Line::styled(format!("  {:<LABEL$} {line}", ""), theme.error));
+            }
         }
     }
     lines.push(Line::raw(""));
@@ -70,7 +99,7 @@ pub fn draw(frame: &mut Frame, form: &Form, theme: &Theme) {
         },
     ));
     let screen = frame.area();
-    let area = centered(screen, 76, lines.len() as u16 + 2);
+    let area = centered(screen, WIDTH as u16 + 4, lines.len() as u16 + 2);
     frame.render_widget(Clear, area);
     let block = Block::bordered()
         .border_type(BorderType::Rounded)
@@ -85,19 +114,29 @@ pub fn draw(frame: &mut Frame, form: &Form, theme: &Theme) {
 }
 
 pub fn confirm(frame: &mut Frame, question: &str, theme: &Theme) {
-    let lines = vec![
-        Line::raw(format!(" {question}")),
-        Line::raw(""),
-        Line::styled(" y or Enter: yes · n or Esc: no", theme.dim),
-    ];
-    let area = centered(frame.area(), 72, 6);
+    let mut lines: Vec<Line> = wrap(question, WIDTH - 2)
+        .into_iter()
+        .map(|line| Line::raw(format!(" {line}")))
+        .collect();
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(" y or Enter: yes · n or Esc: no", theme.dim));
+    let area = centered(frame.area(), WIDTH as u16 + 2, lines.len() as u16 + 2);
     frame.render_widget(Clear, area);
     let block = Block::bordered()
         .border_type(BorderType::Rounded)
         .border_style(theme.warning)
         .title(" Are you sure? ");
-    frame.render_widget(
-        Paragraph::new(lines).block(block).wrap(Wrap { trim: false }),
-        area,
-    );
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap;
+
+    #[test]
+    fn long_text_wraps_at_spaces_and_long_words_are_cut() {
+        assert_eq!(wrap("one two three", 7), ["one two", "three"]);
+        assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+        assert_eq!(wrap("", 5), [""]);
+    }
 }

@@ -1,0 +1,209 @@
+//! Changing things from the console, checked through the API afterwards.
+
+use std::time::Duration;
+
+use orgdeck::api::{List, SubscriptionFilter};
+use orgdeck::console::view::theme::Theme;
+use orgdeck::console::{Context, Driver};
+use ratatui::crossterm::event::KeyCode;
+
+use crate::support::{TestServer, client_for};
+
+const SETTLE: Duration = Duration::from_secs(10);
+
+async fn console(server: &TestServer, key: &str) -> Driver {
+    let context = Context {
+        host: "reference server".into(),
+        organization: server.organization.clone(),
+        project: server.project.to_string(),
+        ..Context::default()
+    };
+    let mut driver = Driver::new(client_for(&server.base, key), context, (120, 36), Theme::plain());
+    driver.start();
+    assert!(driver.settle(SETTLE).await);
+    driver
+}
+
+async fn keys(driver: &mut Driver, codes: &[KeyCode]) {
+    for code in codes {
+        driver.press(*code);
+        assert!(driver.settle(SETTLE).await);
+    }
+}
+
+async fn typed(driver: &mut Driver, text: &str) {
+    driver.type_text(text);
+    assert!(driver.settle(SETTLE).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn create_rename_and_delete_a_role() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let api = client_for(&server.base, &key);
+    let mut driver = console(&server, &key).await;
+
+    typed(&mut driver, "n").await;
+    typed(&mut driver, "Auditors").await;
+    keys(&mut driver, &[KeyCode::Tab, KeyCode::Left, KeyCode::Enter]).await;
+    let roles = api
+        .all(&List::roles("@current"), &Default::default())
+        .await
+        .unwrap();
+    let created = roles
+        .iter()
+        .find(|role| role.name == "Auditors")
+        .expect("created");
+    assert_eq!(created.feature_flags_access_level, Some(21));
+    assert_eq!(
+        driver.app.roles.selected().unwrap().name,
+        "Auditors",
+        "the new row is in the table, selected"
+    );
+    assert!(driver.screen().contains("created the role Auditors"));
+
+    typed(&mut driver, "e").await;
+    keys(&mut driver, &[KeyCode::End]).await;
+    typed(&mut driver, " (external)").await;
+    keys(&mut driver, &[KeyCode::Enter]).await;
+    let renamed = api.role("@current", &created.id).await.unwrap();
+    assert_eq!(renamed.name, "Auditors (external)");
+    assert_eq!(
+        renamed.feature_flags_access_level,
+        Some(21),
+        "only the name was sent"
+    );
+    assert_eq!(driver.app.roles.selected().unwrap().name, "Auditors (external)");
+
+    typed(&mut driver, "d").await;
+    assert!(
+        driver
+            .screen()
+            .contains("Delete the role Auditors (external) and its 0 memberships?")
+    );
+    typed(&mut driver, "n").await;
+    assert!(api.role("@current", &created.id).await.is_ok(), "n keeps it");
+    typed(&mut driver, "dy").await;
+    assert_eq!(
+        api.role("@current", &created.id).await.unwrap_err().status(),
+        Some(404)
+    );
+    assert_eq!(driver.app.roles.list.count(), Some(8));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_duplicate_name_lands_on_its_field_and_a_failed_save_keeps_everything() {
+    let server = TestServer::demo().await;
+    let mut driver = console(&server, &server.key(&["*"])).await;
+    typed(&mut driver, "n").await;
+    typed(&mut driver, "ENGINEERING").await;
+    keys(&mut driver, &[KeyCode::Tab, KeyCode::Right, KeyCode::Enter]).await;
+    let screen = driver.screen();
+    assert!(
+        screen.contains("There is already a role with this name."),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("› Name             ENGINEERING"),
+        "the focus is back on the field: {screen}"
+    );
+    assert!(
+        screen.contains("view only"),
+        "the other field kept its value: {screen}"
+    );
+
+    // Leaving asks first, since something was typed.
+    keys(&mut driver, &[KeyCode::Esc]).await;
+    assert!(driver.screen().contains("Esc again discards them"));
+    keys(&mut driver, &[KeyCode::Esc]).await;
+    assert!(!driver.screen().contains("New role"));
+
+    // A key that may read but not write: the refusal at the top, values kept.
+    let reader = server.key(&["organization:read"]);
+    let mut driver = console(&server, &reader).await;
+    typed(&mut driver, "n").await;
+    typed(&mut driver, "Readers").await;
+    keys(&mut driver, &[KeyCode::Enter]).await;
+    let screen = driver.screen();
+    assert!(
+        screen.contains("'organization:write'") && screen.contains("Name             Readers"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("role_form_refused", screen);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn remove_a_member_after_confirming() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let api = client_for(&server.base, &key);
+    let mut driver = console(&server, &key).await;
+    keys(&mut driver, &[KeyCode::Enter]).await; // Engineering
+    assert_eq!(driver.app.members.list.count(), Some(7));
+    typed(&mut driver, "d").await;
+    let question = driver.screen();
+    assert!(
+        question.contains("Remove Bruno Lindqvist <bruno.lindqvist@hedgebox.dev> from the role"),
+        "{question}"
+    );
+    typed(&mut driver, "y").await;
+    let role = driver.app.role.clone().unwrap();
+    let left = api
+        .all(&List::memberships("@current", &role.id), &Default::default())
+        .await
+        .unwrap();
+    assert_eq!(left.len(), 6);
+    assert!(
+        !left
+            .iter()
+            .any(|m| m.user.as_ref().unwrap().email == "bruno.lindqvist@hedgebox.dev")
+    );
+    assert_eq!(driver.app.members.list.count(), Some(6));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn soft_delete_then_undo_then_restore_from_the_deleted_list() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let api = client_for(&server.base, &key);
+    let project = server.project.to_string();
+    let mut driver = console(&server, &key).await;
+    typed(&mut driver, "3").await;
+    let id = driver.app.subscriptions.selected().unwrap().id;
+    typed(&mut driver, "dy").await;
+    assert!(api.subscription(&project, id).await.unwrap().deleted);
+    assert!(
+        driver
+            .screen()
+            .contains(&format!("u: undo the soft delete of #{id}"))
+    );
+    typed(&mut driver, "u").await;
+    assert!(!api.subscription(&project, id).await.unwrap().deleted);
+
+    typed(&mut driver, "dy").await;
+    typed(&mut driver, "D").await;
+    assert!(driver.app.subscription_filter.deleted);
+    let deleted = api
+        .all(
+            &List::subscriptions(
+                &project,
+                &SubscriptionFilter {
+                    deleted: true,
+                    ..Default::default()
+                },
+            ),
+            &Default::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(driver.app.subscriptions.list.count(), Some(deleted.len() as u64));
+    let position = deleted.iter().position(|s| s.id == id).unwrap();
+    driver
+        .app
+        .subscriptions
+        .move_to(position as i64, driver.app.table_height());
+    typed(&mut driver, "u").await;
+    assert!(!api.subscription(&project, id).await.unwrap().deleted);
+    // Nothing in the console sends DELETE for a subscription: its record is whole.
+    assert_eq!(api.subscription(&project, id).await.unwrap().id, id);
+}
