@@ -33,6 +33,9 @@ pub struct Cli {
     /// Output format of the scriptable commands.
     #[arg(short, long, global = true, value_enum, default_value = "table")]
     pub output: output::Format,
+    /// The console changes nothing: every write is disabled.
+    #[arg(long, global = true)]
+    pub read_only: bool,
 }
 
 // The command line is parsed once per run: the size of its largest variant
@@ -162,7 +165,7 @@ pub enum KeysCommand {
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let format = cli.output;
     let Some(command) = cli.command else {
-        return serve::console(&cli.connection);
+        return serve::console(&cli.connection, cli.read_only);
     };
     match command {
         Command::Roles { command } => api_command(&cli.connection, |c| roles::run(command, c, format)),
@@ -170,7 +173,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Subscriptions { command } => {
             api_command(&cli.connection, |c| subscriptions::run(command, c, format))
         }
-        Command::Demo { db } => serve::demo(db),
+        Command::Demo { db } => serve::demo(db, cli.read_only),
         Command::Serve {
             listen,
             db,

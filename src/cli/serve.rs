@@ -68,7 +68,7 @@ pub fn serve(options: ServeOptions) -> anyhow::Result<ExitCode> {
 /// `orgdeck demo`: the reference server with the demo data on a free
 /// loopback port, in this process, and the console on it. The data lives in
 /// a temporary file unless `--db` names one.
-pub fn demo(db: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+pub fn demo(db: Option<PathBuf>, read_only: bool) -> anyhow::Result<ExitCode> {
     logging::init()?;
     let temporary = match db {
         Some(_) => None,
@@ -109,6 +109,7 @@ pub fn demo(db: Option<PathBuf>) -> anyhow::Result<ExitCode> {
             demo: true,
             organization: running.ready.organization_id.clone(),
             project: running.ready.project_id.to_string(),
+            read_only,
             ..ConsoleContext::default()
         };
         let outcome = console::run(client, context).await;
@@ -119,7 +120,7 @@ pub fn demo(db: Option<PathBuf>) -> anyhow::Result<ExitCode> {
 }
 
 /// `orgdeck` alone: the console on the configured host.
-pub fn console(connection: &ConnectionArgs) -> anyhow::Result<ExitCode> {
+pub fn console(connection: &ConnectionArgs, read_only: bool) -> anyhow::Result<ExitCode> {
     logging::init()?;
     let Connection {
         client,
@@ -135,6 +136,7 @@ pub fn console(connection: &ConnectionArgs) -> anyhow::Result<ExitCode> {
         demo: false,
         organization,
         project,
+        read_only,
         ..ConsoleContext::default()
     };
     runtime()?.block_on(console::run(client, context))?;

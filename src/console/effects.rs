@@ -56,6 +56,14 @@ impl Runner {
                 });
                 None
             }
+            Effect::LoadScopes => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let scopes = runner.client.current_key().await.ok().map(|key| key.scopes);
+                    let _ = runner.messages.send(Msg::Scopes(scopes));
+                });
+                None
+            }
             Effect::Write(write) => {
                 let runner = self.clone();
                 tokio::spawn(async move {

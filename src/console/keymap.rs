@@ -234,11 +234,11 @@ impl Keymap {
     }
 
     /// Every binding that works on a screen, for the help.
-    pub fn help(&self, screen: Screen) -> Vec<(String, &'static str)> {
+    pub fn help(&self, screen: Screen) -> Vec<(String, &'static str, Action)> {
         self.bindings_on(screen)
             .map(|binding| {
                 let keys: Vec<String> = binding.chords.iter().map(Chord::to_string).collect();
-                (keys.join(" "), binding.description)
+                (keys.join(" "), binding.description, binding.action)
             })
             .collect()
     }
@@ -291,15 +291,15 @@ mod tests {
         let help = keymap.help(Screen::Subscriptions);
         assert!(
             help.iter()
-                .any(|(keys, what)| keys == "g Home" && *what == "first row")
+                .any(|(keys, what, _)| keys == "g Home" && *what == "first row")
         );
-        assert!(help.iter().any(|(keys, _)| keys == "D"));
-        assert!(!keymap.help(Screen::Roles).iter().any(|(keys, _)| keys == "D"));
+        assert!(help.iter().any(|(keys, _, _)| keys == "D"));
+        assert!(!keymap.help(Screen::Roles).iter().any(|(keys, _, _)| keys == "D"));
         assert!(
             keymap
                 .help(Screen::Members)
                 .iter()
-                .any(|(_, what)| what.starts_with("remove from the role"))
+                .any(|(_, what, _)| what.starts_with("remove from the role"))
         );
         let footer = keymap.footer(Screen::Subscriptions);
         assert!(

@@ -104,7 +104,8 @@ fn starting_asks_for_names_and_the_first_page() {
     let effects = app.start();
     assert!(effects.contains(&Effect::LoadNames));
     assert_eq!(fetches(&effects), vec![(ListId::Roles, 0)]);
-    assert_eq!(app.in_flight, 2, "the names and the first page");
+    assert_eq!(app.in_flight, 3, "the names, the scopes and the first page");
+    assert!(effects.contains(&Effect::LoadScopes));
 }
 
 #[test]
@@ -113,7 +114,10 @@ fn pages_arrive_and_the_cursor_moves() {
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(8, offset));
     assert_eq!(app.roles.list.len(), 8);
-    assert_eq!(app.in_flight, 1, "the names are still on their way");
+    assert_eq!(
+        app.in_flight, 2,
+        "the names and the scopes are still on their way"
+    );
     key(&mut app, KeyCode::Char('j'));
     key(&mut app, KeyCode::Down);
     assert_eq!(app.roles.selected().unwrap().name, "Role 2");
@@ -161,8 +165,8 @@ fn a_late_answer_for_a_list_left_behind_is_dropped() {
     answer(&mut app, &new, |offset| subscriptions(12, offset));
     assert_eq!(app.subscriptions.list.count(), Some(12));
     assert_eq!(
-        app.in_flight, 2,
-        "only the names and the first page of roles are still out"
+        app.in_flight, 3,
+        "only the names, the scopes and the first page of roles are still out"
     );
 }
 
@@ -356,4 +360,60 @@ fn copying_hands_the_text_to_the_terminal() {
     );
     let json = key(&mut app, KeyCode::Char('Y'));
     assert!(matches!(&json[0], Effect::Copy(text) if text.contains("\"name\": \"Role 0\"")));
+}
+
+#[test]
+fn writes_the_key_cannot_make_say_why() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(2, offset));
+    app.update(Msg::Scopes(Some(vec![
+        "organization:read".into(),
+        "subscription:write".into(),
+    ])));
+    let effects = key(&mut app, KeyCode::Char('n'));
+    assert!(effects.is_empty() && matches!(app.mode, Mode::Normal));
+    let notice = app.notice.clone().unwrap();
+    assert!(
+        notice.text.contains("lacks the 'organization:write' scope"),
+        "{notice:?}"
+    );
+
+    let mut read_only = App::new(
+        Context {
+            read_only: true,
+            ..Context::default()
+        },
+        Keymap::default(),
+        (120, 40),
+    );
+    let first = read_only.start().pop().unwrap();
+    answer(&mut read_only, &first, |offset| roles(2, offset));
+    key(&mut read_only, KeyCode::Char('d'));
+    assert!(read_only.notice.as_ref().unwrap().text.contains("--read-only"));
+    assert!(
+        matches!(read_only.mode, Mode::Normal),
+        "no confirmation: nothing can be deleted"
+    );
+}
+
+#[test]
+fn the_role_form_sends_only_what_changed() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(2, offset));
+    key(&mut app, KeyCode::Char('e'));
+    assert!(matches!(app.mode, Mode::Form(..)));
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Left);
+    let effects = key(&mut app, KeyCode::Enter);
+    let Some(Effect::Write(super::app::Write::UpdateRole { input, .. })) = effects.first() else {
+        panic!("{effects:?}")
+    };
+    assert_eq!(input.name, None, "the name did not change");
+    assert_eq!(input.feature_flags_access_level, Some(21));
+    assert!(
+        key(&mut app, KeyCode::Enter).is_empty(),
+        "a second submit while saving does nothing"
+    );
 }

@@ -7,6 +7,7 @@ use orgdeck::console::view::theme::Theme;
 use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
 
+use crate::support::proxy::{Fault, FaultProxy};
 use crate::support::{TestServer, client_for};
 
 const SETTLE: Duration = Duration::from_secs(10);
@@ -118,18 +119,50 @@ async fn a_duplicate_name_lands_on_its_field_and_a_failed_save_keeps_everything(
     keys(&mut driver, &[KeyCode::Esc]).await;
     assert!(!driver.screen().contains("New role"));
 
-    // A key that may read but not write: the refusal at the top, values kept.
+    // A key that may read but not write: the console says so before trying.
     let reader = server.key(&["organization:read"]);
     let mut driver = console(&server, &reader).await;
     typed(&mut driver, "n").await;
+    let screen = driver.screen();
+    assert!(
+        screen.contains("not available: the API key lacks the 'organization:write' scope"),
+        "{screen}"
+    );
+
+    // A save that fails on the way: the refusal at the top, every value kept.
+    let proxy = FaultProxy::start(&server.base).await;
+    let context = Context {
+        host: "proxied".into(),
+        organization: server.organization.clone(),
+        project: "1".into(),
+        ..Context::default()
+    };
+    let mut driver = Driver::new(
+        client_for(&proxy.base, &server.key(&["*"])),
+        context,
+        (120, 36),
+        Theme::plain(),
+    );
+    driver.start();
+    assert!(driver.settle(SETTLE).await);
+    typed(&mut driver, "n").await;
     typed(&mut driver, "Readers").await;
+    keys(&mut driver, &[KeyCode::Tab, KeyCode::Left]).await;
+    proxy.push(Fault::Answer(
+        503,
+        r#"{"type":"server_error","code":"unavailable","detail":"Service unavailable.","attr":null}"#.into(),
+    ));
     keys(&mut driver, &[KeyCode::Enter]).await;
     let screen = driver.screen();
     assert!(
-        screen.contains("'organization:write'") && screen.contains("Name             Readers"),
+        screen.contains("503 unavailable") && screen.contains("Name             Readers"),
         "{screen}"
     );
+    assert!(screen.contains("view only"), "{screen}");
     insta::assert_snapshot!("role_form_refused", screen);
+    // And it saves once the server is back.
+    keys(&mut driver, &[KeyCode::Enter]).await;
+    assert_eq!(driver.app.roles.selected().unwrap().name, "Readers");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -226,6 +226,7 @@ impl App {
         let written = match result {
             Ok(written) => written,
             Err(error) => {
+                self.learn_from(&error);
                 match &mut self.mode {
                     // The form stays open with everything typed.
                     Mode::Form(form, _) => match &error {

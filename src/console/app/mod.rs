@@ -11,6 +11,9 @@ use tui_input::Input;
 mod edit;
 mod find;
 mod navigate;
+mod permissions;
+
+pub use permissions::Permissions;
 
 use super::form::Form;
 use super::keymap::{Action, Keymap, Screen};
@@ -66,6 +69,8 @@ pub struct Context {
     pub project: String,
     pub organization_name: Option<String>,
     pub project_name: Option<String>,
+    /// `--read-only`: every write is disabled.
+    pub read_only: bool,
 }
 
 /// The role whose members the Members tab shows.
@@ -186,6 +191,8 @@ pub enum Msg {
     Key(KeyEvent),
     /// The answer to a write.
     Written(Box<WriteAnswer>),
+    /// The key's scopes, when the server told them.
+    Scopes(Option<Vec<String>>),
     /// The offer to undo a soft delete has run out.
     UndoExpired {
         token: u64,
@@ -247,6 +254,8 @@ pub enum Effect {
     Copy(String),
     /// Look up the organization's and project's names.
     LoadNames,
+    /// Read the key's scopes; the answer comes back as `Msg::Scopes`.
+    LoadScopes,
     /// Send a change; the answer comes back as `Msg::Written`.
     Write(Write),
     /// Send `Msg::UndoExpired { token }` once the undo offer runs out.
@@ -297,11 +306,13 @@ pub struct App {
     refocus: [Option<String>; 3],
     /// The soft delete `u` can undo now.
     pub undo: Option<Undo>,
+    pub permissions: Permissions,
     undo_token: u64,
 }
 
 impl App {
     pub fn new(context: Context, keymap: Keymap, size: (u16, u16)) -> Self {
+        let read_only = context.read_only;
         App {
             context,
             keymap,
@@ -326,6 +337,10 @@ impl App {
             search_token: 0,
             refocus: Default::default(),
             undo: None,
+            permissions: Permissions {
+                read_only,
+                ..Permissions::default()
+            },
             undo_token: 0,
         }
     }
@@ -333,7 +348,8 @@ impl App {
     /// What the console does first: the names for the header and the
     /// first page of the first tab.
     pub fn start(&mut self) -> Vec<Effect> {
-        let mut effects = vec![self.load_names()];
+        self.in_flight += 1;
+        let mut effects = vec![self.load_names(), Effect::LoadScopes];
         effects.extend(self.fetch_visible());
         effects
     }
@@ -373,6 +389,10 @@ impl App {
             Msg::Written(answer) => {
                 let WriteAnswer { write, result, log } = *answer;
                 self.written(write, result, log)
+            }
+            Msg::Scopes(scopes) => {
+                self.scopes_known(scopes);
+                Vec::new()
             }
             Msg::UndoExpired { token } => {
                 self.undo_expired(token);
@@ -487,6 +507,15 @@ impl App {
                 self.mode = Mode::Help;
                 Vec::new()
             }
+            Action::New | Action::Edit | Action::Delete | Action::Restore
+                if let Some(reason) = self.unavailable(action) =>
+            {
+                self.notice = Some(Notice {
+                    text: format!("not available: {reason}"),
+                    error: true,
+                });
+                Vec::new()
+            }
             Action::New => self.new_item(),
             Action::Edit => self.edit_item(),
             Action::Delete => self.delete_item(),
@@ -590,6 +619,7 @@ impl App {
             }
             Ok(_) => false,
             Err(error) => {
+                self.learn_from(&error);
                 let failed = match list {
                     ListId::Roles => self.roles.list.failed(generation, offset),
                     ListId::Members => self.members.list.failed(generation, offset),

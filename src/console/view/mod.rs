@@ -63,6 +63,9 @@ fn header(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         title.push(Span::raw(" "));
     }
     title.push(Span::raw(context.host.clone()));
+    if context.read_only {
+        title.push(Span::styled("  READ-ONLY", theme.warning));
+    }
     let organization = context
         .organization_name
         .clone()
@@ -249,11 +252,15 @@ fn help(frame: &mut Frame, app: &App, theme: &Theme) {
     let bindings = app.keymap.help(app.screen());
     let mut lines: Vec<Line> = bindings
         .iter()
-        .map(|(keys, what)| {
-            Line::from(vec![
+        .map(|(keys, what, action)| {
+            let mut spans = vec![
                 Span::styled(format!(" {keys:<16}"), theme.accent),
                 Span::raw(*what),
-            ])
+            ];
+            if let Some(reason) = app.unavailable(*action) {
+                spans.push(Span::styled(format!("  (unavailable: {reason})"), theme.dim));
+            }
+            Line::from(spans)
         })
         .collect();
     lines.push(Line::raw(""));

@@ -1,0 +1,105 @@
+//! What the key may do: its scopes (read from `personal_api_keys/@current`,
+//! and learnt from any 403 naming a scope), and `--read-only`. A write the
+//! key cannot make is refused before it is tried, with the reason.
+
+use super::{App, ListId};
+use crate::console::keymap::Action;
+
+/// What the console knows of the key's permissions.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Permissions {
+    /// The key's scopes, once read; `None` until then (writes are allowed
+    /// and the server decides).
+    pub scopes: Option<Vec<String>>,
+    /// Scopes a 403 said the key lacks.
+    pub denied: Vec<String>,
+    /// Started with `--read-only`: no writes at all.
+    pub read_only: bool,
+}
+
+impl Permissions {
+    /// Whether the key holds a scope, as the server decides it: `*` or an
+    /// empty list grants all, a `:write` grants its `:read`.
+    pub fn grants(&self, scope: &str) -> bool {
+        if self.denied.iter().any(|denied| denied == scope) {
+            return false;
+        }
+        let Some(scopes) = &self.scopes else {
+            return true;
+        };
+        let write_of_read = scope
+            .strip_suffix(":read")
+            .map(|object| format!("{object}:write"));
+        scopes.is_empty()
+            || scopes
+                .iter()
+                .any(|held| held == "*" || held == scope || Some(held.as_str()) == write_of_read.as_deref())
+    }
+}
+
+impl App {
+    /// The scope a write on the shown screen needs, if the action writes.
+    fn scope_for(&self, action: Action) -> Option<&'static str> {
+        let writes = matches!(
+            action,
+            Action::New | Action::Edit | Action::Delete | Action::Restore
+        );
+        if !writes {
+            return None;
+        }
+        Some(match self.shown() {
+            ListId::Roles | ListId::Members => "organization:write",
+            ListId::Subscriptions => "subscription:write",
+        })
+    }
+
+    /// Why an action is unavailable, if it is.
+    pub fn unavailable(&self, action: Action) -> Option<String> {
+        let scope = self.scope_for(action)?;
+        if self.permissions.read_only {
+            return Some("read-only: orgdeck was started with --read-only".into());
+        }
+        if !self.permissions.grants(scope) {
+            return Some(format!("the API key lacks the '{scope}' scope"));
+        }
+        None
+    }
+
+    /// Takes the scopes the server says the key holds.
+    pub(super) fn scopes_known(&mut self, scopes: Option<Vec<String>>) {
+        self.in_flight = self.in_flight.saturating_sub(1);
+        if scopes.is_some() {
+            self.permissions.scopes = scopes;
+        }
+        self.dirty = true;
+    }
+
+    /// Remembers a scope a refusal named as missing.
+    pub(super) fn learn_from(&mut self, error: &crate::api::Error) {
+        if let Some(scope) = error.refusal().and_then(|refusal| refusal.missing_scope())
+            && !self.permissions.denied.iter().any(|known| known == scope)
+        {
+            self.permissions.denied.push(scope.to_string());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scopes_grant_as_the_server_does() {
+        let mut permissions = Permissions::default();
+        assert!(
+            permissions.grants("organization:write"),
+            "unknown: the server decides"
+        );
+        permissions.scopes = Some(vec!["organization:read".into(), "subscription:write".into()]);
+        assert!(!permissions.grants("organization:write"));
+        assert!(permissions.grants("subscription:read"));
+        permissions.scopes = Some(vec!["*".into()]);
+        permissions.denied.push("subscription:write".into());
+        assert!(!permissions.grants("subscription:write"), "a 403 overrides");
+    }
+}
