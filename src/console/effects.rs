@@ -56,6 +56,15 @@ impl Runner {
                 });
                 None
             }
+            Effect::LoadPeople { organization } => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let list = List::members(&organization);
+                    let result = runner.client.all(&list, &Default::default()).await;
+                    let _ = runner.messages.send(Msg::People(result));
+                });
+                None
+            }
             Effect::LoadScopes => {
                 let runner = self.clone();
                 tokio::spawn(async move {
@@ -176,6 +185,26 @@ impl Runner {
                     .await
                     .map(|()| Written::Deleted),
             ),
+            Write::AssignMembers {
+                organization,
+                role,
+                people,
+            } => {
+                let mut results = Vec::new();
+                for person in people {
+                    let outcome = client.add_member(organization, role, &person.uuid).await;
+                    let outcome = outcome.map_err(|error| match error.refusal() {
+                        Some(refusal) if !refusal.detail.is_empty() => refusal.detail.clone(),
+                        _ => error.to_string(),
+                    });
+                    results.push((person.label.clone(), outcome));
+                }
+                (
+                    "POST",
+                    format!("/api/organizations/{organization}/roles/{role}/role_memberships/"),
+                    Ok(Written::Assigned(results)),
+                )
+            }
             Write::SoftDelete { project, id } => (
                 "PATCH",
                 format!("/api/projects/{project}/subscriptions/{id}/"),

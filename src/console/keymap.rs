@@ -37,6 +37,7 @@ pub enum Action {
     Edit,
     Delete,
     Restore,
+    Assign,
 }
 
 /// Where a binding works.
@@ -171,6 +172,13 @@ impl Default for Keymap {
                     Scope::On(Screen::Roles),
                     "delete the role (asks first)",
                     Some("delete"),
+                ),
+                bind(
+                    &[c('a')],
+                    Assign,
+                    Scope::On(Screen::Members),
+                    "assign people to the role",
+                    Some("assign"),
                 ),
                 bind(
                     &[c('d')],

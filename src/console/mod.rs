@@ -8,6 +8,7 @@ pub mod form;
 pub mod keymap;
 pub mod layout;
 pub mod list;
+pub mod picker;
 pub mod rows;
 mod terminal;
 #[cfg(test)]

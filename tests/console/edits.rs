@@ -240,3 +240,84 @@ async fn soft_delete_then_undo_then_restore_from_the_deleted_list() {
     // Nothing in the console sends DELETE for a subscription: its record is whole.
     assert_eq!(api.subscription(&project, id).await.unwrap().id, id);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn assign_several_people_then_remove_one() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let api = client_for(&server.base, &key);
+    let mut driver = console(&server, &key).await;
+    keys(&mut driver, &[KeyCode::End, KeyCode::Enter]).await; // Contractors: nobody yet
+    typed(&mut driver, "a").await;
+    typed(&mut driver, "ma").await;
+    let shown = driver.screen();
+    assert!(shown.contains("Assign people to Contractors"), "{shown}");
+    keys(
+        &mut driver,
+        &[KeyCode::Char(' '), KeyCode::Down, KeyCode::Char(' ')],
+    )
+    .await;
+    assert_eq!(driver.screen().matches("[x]").count(), 2);
+    keys(&mut driver, &[KeyCode::Enter]).await;
+    let role = driver.app.role.clone().unwrap();
+    let members = api
+        .all(&List::memberships("@current", &role.id), &Default::default())
+        .await
+        .unwrap();
+    assert_eq!(members.len(), 2);
+    assert_eq!(driver.app.members.list.count(), Some(2));
+    assert!(driver.screen().contains("assigned 2"));
+
+    // Those now in the role are marked, and cannot be chosen again.
+    typed(&mut driver, "a").await;
+    // Space chooses in the picker, so search by the first name alone.
+    let first = members[0].user.as_ref().unwrap().first_name.clone();
+    typed(&mut driver, &first).await;
+    assert!(driver.screen().contains("[in role]"));
+    keys(&mut driver, &[KeyCode::Char(' ')]).await;
+    assert!(driver.screen().contains("already in the role"));
+    keys(&mut driver, &[KeyCode::Esc]).await;
+
+    typed(&mut driver, "dy").await;
+    assert_eq!(
+        api.all(&List::memberships("@current", &role.id), &Default::default())
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_the_members_scope_a_uuid_is_asked_for() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["organization:write"]);
+    let mut driver = console(&server, &key).await;
+    keys(&mut driver, &[KeyCode::End, KeyCode::Enter]).await;
+    typed(&mut driver, "a").await;
+    let screen = driver.screen();
+    assert!(
+        screen.contains("user UUID") && screen.contains("organization_member:read"),
+        "{screen}"
+    );
+    typed(&mut driver, "not-a-uuid").await;
+    keys(&mut driver, &[KeyCode::Enter]).await;
+    assert!(driver.screen().contains("8-4-4-4-12"));
+    let uuid: String = server
+        .running
+        .db
+        .read_blocking(|c| {
+            Ok(c.query_row(
+                "SELECT uuid FROM users WHERE email = 'elif.demir@hedgebox.dev'",
+                [],
+                |r| r.get(0),
+            )?)
+        })
+        .unwrap();
+    for _ in 0.."not-a-uuid".len() {
+        driver.press(KeyCode::Backspace);
+    }
+    typed(&mut driver, &uuid).await;
+    keys(&mut driver, &[KeyCode::Enter]).await;
+    assert_eq!(driver.app.members.list.count(), Some(1));
+}

@@ -8,6 +8,7 @@ use super::{App, Confirm, Effect, FormPurpose, ListId, Mode, Notice, RequestLog,
 use crate::api::models::access_level;
 use crate::api::{self, RoleInput};
 use crate::console::form::{Field, Form, Outcome, checks};
+use crate::console::picker::{Outcome as PickerOutcome, Picker};
 use crate::console::rows::Tabular;
 
 const ACCESS_LEVELS: [(&str, &str); 2] = [("21", "view only"), ("37", "can always edit")];
@@ -140,6 +141,66 @@ impl App {
         }
     }
 
+    /// `a`: the member picker for the chosen role.
+    pub(super) fn open_picker(&mut self) -> Vec<Effect> {
+        let Some(role) = self.role.clone() else {
+            return Vec::new();
+        };
+        let in_role = self
+            .members
+            .list
+            .loaded()
+            .filter_map(|(_, membership)| membership.user.as_ref().map(|user| user.uuid.clone()))
+            .collect();
+        self.mode = Mode::Picker(Box::new(Picker::new(role.name, in_role)));
+        self.in_flight += 1;
+        vec![Effect::LoadPeople {
+            organization: self.context.organization.clone(),
+        }]
+    }
+
+    /// The organization's members arrived (or were refused: then a UUID field).
+    pub(super) fn people(
+        &mut self,
+        result: Result<Vec<crate::api::OrganizationMember>, api::Error>,
+    ) -> Vec<Effect> {
+        self.in_flight = self.in_flight.saturating_sub(1);
+        self.dirty = true;
+        if let Mode::Picker(picker) = &mut self.mode {
+            match result {
+                Ok(people) => picker.people = Some(people),
+                Err(error) => {
+                    picker.fall_back(format!("the organization's members cannot be listed ({error})"))
+                }
+            }
+        }
+        Vec::new()
+    }
+
+    pub(super) fn picker_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        let organization = self.context.organization.clone();
+        let role = self.role.as_ref().map(|role| role.id.clone()).unwrap_or_default();
+        let Mode::Picker(picker) = &mut self.mode else {
+            return Vec::new();
+        };
+        match picker.key(key) {
+            PickerOutcome::Picking => Vec::new(),
+            PickerOutcome::Cancel => {
+                self.mode = Mode::Normal;
+                Vec::new()
+            }
+            PickerOutcome::Assign => {
+                picker.saving = true;
+                let people = picker.selection();
+                self.write(Write::AssignMembers {
+                    organization,
+                    role,
+                    people,
+                })
+            }
+        }
+    }
+
     fn write(&mut self, write: Write) -> Vec<Effect> {
         self.in_flight += 1;
         vec![Effect::Write(write)]
@@ -233,6 +294,10 @@ impl App {
                         api::Error::Api(refusal) => form.refused_by(refusal, error.to_string()),
                         _ => form.refused(error.to_string(), None),
                     },
+                    Mode::Picker(picker) => {
+                        picker.saving = false;
+                        picker.error = Some(error.to_string());
+                    }
                     _ => {
                         self.notice = Some(Notice {
                             text: error.to_string(),
@@ -276,6 +341,31 @@ impl App {
                 }
                 self.members.move_to(self.members.cursor as i64, height);
                 "removed from the role".to_string()
+            }
+            (Write::AssignMembers { .. }, Written::Assigned(results)) => {
+                let mut added = Vec::new();
+                let mut failed = Vec::new();
+                for (who, result) in results {
+                    match result {
+                        Ok(membership) => {
+                            self.members.list.push_row(membership);
+                            added.push(who);
+                        }
+                        Err(reason) => failed.push(format!("{who}: {reason}")),
+                    }
+                }
+                self.mode = Mode::Normal;
+                let mut text = format!("assigned {}", added.len());
+                if !added.is_empty() {
+                    text.push_str(&format!(" ({})", added.join(", ")));
+                }
+                if !failed.is_empty() {
+                    text.push_str(&format!("; not assigned: {}", failed.join("; ")));
+                    self.notice = Some(Notice { text, error: true });
+                    self.apply_view();
+                    return self.fetch_visible();
+                }
+                text
             }
             (Write::SoftDelete { id, .. }, Written::Subscription(subscription)) => {
                 self.replace_subscription(subscription);

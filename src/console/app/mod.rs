@@ -18,9 +18,11 @@ pub use permissions::Permissions;
 use super::form::Form;
 use super::keymap::{Action, Keymap, Screen};
 use super::layout;
+use super::picker::{Person, Picker};
 use super::rows::Rows;
 use crate::api::{
-    self, Organization, Page, Project, Role, RoleInput, RoleMembership, Subscription, SubscriptionFilter,
+    self, Organization, OrganizationMember, Page, Project, Role, RoleInput, RoleMembership, Subscription,
+    SubscriptionFilter,
 };
 use navigate::receive;
 
@@ -104,6 +106,7 @@ pub enum Mode {
     Help,
     Form(Box<Form>, FormPurpose),
     Confirm(Confirm),
+    Picker(Box<Picker>),
 }
 
 /// What a form is for.
@@ -148,6 +151,12 @@ pub enum Write {
         role: String,
         id: String,
     },
+    /// One request per person, each with its own result.
+    AssignMembers {
+        organization: String,
+        role: String,
+        people: Vec<Person>,
+    },
     /// `PATCH {"deleted": true}`: subscriptions are never hard-deleted.
     SoftDelete {
         project: String,
@@ -171,6 +180,8 @@ pub struct WriteAnswer {
 #[derive(Debug)]
 pub enum Written {
     Role(Role),
+    /// Per person: the new membership, or why not.
+    Assigned(Vec<(String, Result<RoleMembership, String>)>),
     Subscription(Subscription),
     Deleted,
 }
@@ -193,6 +204,8 @@ pub enum Msg {
     Written(Box<WriteAnswer>),
     /// The key's scopes, when the server told them.
     Scopes(Option<Vec<String>>),
+    /// The organization's members, for the picker.
+    People(Result<Vec<OrganizationMember>, api::Error>),
     /// The offer to undo a soft delete has run out.
     UndoExpired {
         token: u64,
@@ -256,6 +269,8 @@ pub enum Effect {
     LoadNames,
     /// Read the key's scopes; the answer comes back as `Msg::Scopes`.
     LoadScopes,
+    /// List the organization's members for the picker (`Msg::People`).
+    LoadPeople { organization: String },
     /// Send a change; the answer comes back as `Msg::Written`.
     Write(Write),
     /// Send `Msg::UndoExpired { token }` once the undo offer runs out.
@@ -390,6 +405,7 @@ impl App {
                 let WriteAnswer { write, result, log } = *answer;
                 self.written(write, result, log)
             }
+            Msg::People(result) => self.people(result),
             Msg::Scopes(scopes) => {
                 self.scopes_known(scopes);
                 Vec::new()
@@ -453,6 +469,7 @@ impl App {
             Mode::Command(_) => self.command_key(key),
             Mode::Form(..) => self.form_key(key),
             Mode::Confirm(_) => self.confirm_key(key),
+            Mode::Picker(_) => self.picker_key(key),
             Mode::Normal => match self.keymap.action(&key, self.screen()) {
                 Some(action) => self.act(action),
                 None => {
@@ -507,7 +524,7 @@ impl App {
                 self.mode = Mode::Help;
                 Vec::new()
             }
-            Action::New | Action::Edit | Action::Delete | Action::Restore
+            Action::New | Action::Edit | Action::Delete | Action::Restore | Action::Assign
                 if let Some(reason) = self.unavailable(action) =>
             {
                 self.notice = Some(Notice {
@@ -520,6 +537,7 @@ impl App {
             Action::Edit => self.edit_item(),
             Action::Delete => self.delete_item(),
             Action::Restore => self.restore_item(),
+            Action::Assign => self.open_picker(),
         }
     }
 

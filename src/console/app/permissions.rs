@@ -42,7 +42,7 @@ impl App {
     fn scope_for(&self, action: Action) -> Option<&'static str> {
         let writes = matches!(
             action,
-            Action::New | Action::Edit | Action::Delete | Action::Restore
+            Action::New | Action::Edit | Action::Delete | Action::Restore | Action::Assign
         );
         if !writes {
             return None;

@@ -47,6 +47,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
         Mode::Command(input) => completions(frame, areas.table, input.value(), theme),
         Mode::Form(form, _) => form::draw(frame, form, theme),
         Mode::Confirm(confirm) => form::confirm(frame, &confirm.question, theme),
+        Mode::Picker(picker) => form::picker(frame, picker, theme),
         _ => {}
     }
 }

@@ -1,0 +1,225 @@
+//! The member picker: the organization's members, searchable as you type
+//! by name or e-mail, with their level, those already in the role marked;
+//! Space chooses several, Enter assigns them. Where the members endpoint is
+//! refused, a field for a user's UUID takes its place.
+
+use std::collections::HashSet;
+
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
+use tui_input::Input;
+use tui_input::backend::crossterm::EventHandler;
+
+use crate::api::OrganizationMember;
+
+/// Someone to assign: how they are named, and their user UUID.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Person {
+    pub label: String,
+    pub uuid: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Picking,
+    Assign,
+    Cancel,
+}
+
+#[derive(Debug, Clone)]
+pub struct Picker {
+    pub role_name: String,
+    pub query: Input,
+    /// The organization's members; `None` while they load.
+    pub people: Option<Vec<OrganizationMember>>,
+    /// User UUIDs already in the role.
+    pub in_role: HashSet<String>,
+    /// Chosen user UUIDs, in the order chosen.
+    pub chosen: Vec<String>,
+    pub cursor: usize,
+    /// The UUID field, when the members endpoint was refused (and why).
+    pub fallback: Option<(Input, String)>,
+    pub error: Option<String>,
+    pub saving: bool,
+}
+
+impl Picker {
+    pub fn new(role_name: String, in_role: HashSet<String>) -> Picker {
+        Picker {
+            role_name,
+            query: Input::default(),
+            people: None,
+            in_role,
+            chosen: Vec::new(),
+            cursor: 0,
+            fallback: None,
+            error: None,
+            saving: false,
+        }
+    }
+
+    /// The members that match what is typed.
+    pub fn shown(&self) -> Vec<&OrganizationMember> {
+        let needle = self.query.value().trim().to_lowercase();
+        self.people
+            .iter()
+            .flatten()
+            .filter(|member| {
+                needle.is_empty()
+                    || member.user.display_name().to_lowercase().contains(&needle)
+                    || member.user.email.to_lowercase().contains(&needle)
+            })
+            .collect()
+    }
+
+    /// The members endpoint was refused: take a UUID instead.
+    pub fn fall_back(&mut self, reason: String) {
+        self.people = Some(Vec::new());
+        self.fallback = Some((Input::default(), reason));
+    }
+
+    /// Who Enter assigns: the chosen, or the one under the cursor.
+    pub fn selection(&self) -> Vec<Person> {
+        if let Some((input, _)) = &self.fallback {
+            let uuid = input.value().trim().to_string();
+            return vec![Person {
+                label: uuid.clone(),
+                uuid,
+            }];
+        }
+        let people: Vec<&OrganizationMember> = self.people.iter().flatten().collect();
+        let person = |member: &OrganizationMember| Person {
+            label: format!("{} <{}>", member.user.display_name(), member.user.email),
+            uuid: member.user.uuid.clone(),
+        };
+        if self.chosen.is_empty() {
+            return self
+                .shown()
+                .get(self.cursor)
+                .filter(|member| !self.in_role.contains(&member.user.uuid))
+                .map(|member| vec![person(member)])
+                .unwrap_or_default();
+        }
+        self.chosen
+            .iter()
+            .filter_map(|uuid| {
+                people
+                    .iter()
+                    .find(|member| &member.user.uuid == uuid)
+                    .map(|member| person(member))
+            })
+            .collect()
+    }
+
+    pub fn key(&mut self, key: KeyEvent) -> Outcome {
+        match key.code {
+            KeyCode::Esc => return Outcome::Cancel,
+            KeyCode::Enter if self.saving => {}
+            KeyCode::Enter => {
+                if let Some((input, _)) = &self.fallback {
+                    if uuid::Uuid::parse_str(input.value().trim()).is_err() {
+                        self.error = Some("a user's UUID looks like 8-4-4-4-12 hexadecimal digits".into());
+                        return Outcome::Picking;
+                    }
+                }
+                if self.selection().is_empty() {
+                    self.error = Some("choose someone not yet in the role (Space chooses)".into());
+                    return Outcome::Picking;
+                }
+                return Outcome::Assign;
+            }
+            KeyCode::Up => self.cursor = self.cursor.saturating_sub(1),
+            KeyCode::Down => self.cursor = (self.cursor + 1).min(self.shown().len().saturating_sub(1)),
+            KeyCode::Char(' ') if self.fallback.is_none() => {
+                let Some(uuid) = self
+                    .shown()
+                    .get(self.cursor)
+                    .map(|member| member.user.uuid.clone())
+                else {
+                    return Outcome::Picking;
+                };
+                if self.in_role.contains(&uuid) {
+                    self.error = Some("already in the role".into());
+                } else if let Some(at) = self.chosen.iter().position(|chosen| *chosen == uuid) {
+                    self.chosen.remove(at);
+                } else {
+                    self.chosen.push(uuid);
+                }
+            }
+            _ => {
+                let input = match &mut self.fallback {
+                    Some((input, _)) => input,
+                    None => &mut self.query,
+                };
+                input.handle_event(&Event::Key(key));
+                self.cursor = 0;
+                self.error = None;
+            }
+        }
+        Outcome::Picking
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::User;
+    use ratatui::crossterm::event::KeyModifiers;
+
+    fn member(name: &str, uuid: &str) -> OrganizationMember {
+        OrganizationMember {
+            user: User {
+                first_name: name.into(),
+                email: format!("{}@x.io", name.to_lowercase()),
+                uuid: uuid.into(),
+                ..User::default()
+            },
+            level: 1,
+            ..OrganizationMember::default()
+        }
+    }
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn search_choose_several_and_skip_those_in_the_role() {
+        let mut picker = Picker::new("Ops".into(), HashSet::from(["u2".to_string()]));
+        picker.people = Some(vec![
+            member("Ada", "u1"),
+            member("Bruno", "u2"),
+            member("Chiara", "u3"),
+        ]);
+        picker.key(key(KeyCode::Char(' ')));
+        picker.key(key(KeyCode::Down));
+        picker.key(key(KeyCode::Char(' ')));
+        assert_eq!(picker.error.as_deref(), Some("already in the role"));
+        picker.key(key(KeyCode::Down));
+        picker.key(key(KeyCode::Char(' ')));
+        assert_eq!(picker.chosen, ["u1", "u3"]);
+        for c in "chi".chars() {
+            picker.key(key(KeyCode::Char(c)));
+        }
+        assert_eq!(picker.shown().len(), 1);
+        assert_eq!(picker.key(key(KeyCode::Enter)), Outcome::Assign);
+        let uuids: Vec<String> = picker.selection().into_iter().map(|p| p.uuid).collect();
+        assert_eq!(uuids, ["u1", "u3"]);
+    }
+
+    #[test]
+    fn the_fallback_field_checks_the_uuid() {
+        let mut picker = Picker::new("Ops".into(), HashSet::new());
+        picker.fall_back("403".into());
+        for c in "nope".chars() {
+            picker.key(key(KeyCode::Char(c)));
+        }
+        assert_eq!(picker.key(key(KeyCode::Enter)), Outcome::Picking);
+        assert!(picker.error.as_deref().unwrap().contains("UUID"));
+        let mut picker = Picker::new("Ops".into(), HashSet::new());
+        picker.fall_back("403".into());
+        for c in "8f2b7f46-1b6d-4ad3-9a55-1f1d9a1c2b3e".chars() {
+            picker.key(key(KeyCode::Char(c)));
+        }
+        assert_eq!(picker.key(key(KeyCode::Enter)), Outcome::Assign);
+    }
+}
