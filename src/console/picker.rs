@@ -115,11 +115,11 @@ impl Picker {
             KeyCode::Esc => return Outcome::Cancel,
             KeyCode::Enter if self.saving => {}
             KeyCode::Enter => {
-                if let Some((input, _)) = &self.fallback {
-                    if uuid::Uuid::parse_str(input.value().trim()).is_err() {
-                        self.error = Some("a user's UUID looks like 8-4-4-4-12 hexadecimal digits".into());
-                        return Outcome::Picking;
-                    }
+                if let Some((input, _)) = &self.fallback
+                    && uuid::Uuid::parse_str(input.value().trim()).is_err()
+                {
+                    self.error = Some("a user's UUID looks like 8-4-4-4-12 hexadecimal digits".into());
+                    return Outcome::Picking;
                 }
                 if self.selection().is_empty() {
                     self.error = Some("choose someone not yet in the role (Space chooses)".into());

@@ -129,18 +129,6 @@ pub fn confirm(frame: &mut Frame, question: &str, theme: &Theme) {
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
-#[cfg(test)]
-mod tests {
-    use super::wrap;
-
-    #[test]
-    fn long_text_wraps_at_spaces_and_long_words_are_cut() {
-        assert_eq!(wrap("one two three", 7), ["one two", "three"]);
-        assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
-        assert_eq!(wrap("", 5), [""]);
-    }
-}
-
 /// The member picker: the search line, the members that match, and the hint.
 pub fn picker(frame: &mut Frame, picker: &crate::console::picker::Picker, theme: &Theme) {
     use crate::api::models::level;
@@ -232,5 +220,17 @@ pub fn picker(frame: &mut Frame, picker: &crate::console::picker::Picker, theme:
         && column + 1 < area.width
     {
         frame.set_cursor_position((area.x + 1 + column, area.y + 1 + row));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap;
+
+    #[test]
+    fn long_text_wraps_at_spaces_and_long_words_are_cut() {
+        assert_eq!(wrap("one two three", 7), ["one two", "three"]);
+        assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+        assert_eq!(wrap("", 5), [""]);
     }
 }
