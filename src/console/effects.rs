@@ -56,6 +56,18 @@ impl Runner {
                 });
                 None
             }
+            Effect::LoadCatalog { project } => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let options = crate::api::FetchAll::default();
+                    let dashboards = runner.client.all(&List::dashboards(&project), &options).await;
+                    let insights = runner.client.all(&List::insights(&project), &options).await;
+                    let result =
+                        dashboards.and_then(|dashboards| insights.map(|insights| (dashboards, insights)));
+                    let _ = runner.messages.send(Msg::Catalog(result));
+                });
+                None
+            }
             Effect::LoadPeople { organization } => {
                 let runner = self.clone();
                 tokio::spawn(async move {
@@ -205,6 +217,22 @@ impl Runner {
                     Ok(Written::Assigned(results)),
                 )
             }
+            Write::CreateSubscription { project, body } => (
+                "POST",
+                format!("/api/projects/{project}/subscriptions/"),
+                client
+                    .create_subscription(project, body)
+                    .await
+                    .map(Written::Subscription),
+            ),
+            Write::UpdateSubscription { project, id, body } => (
+                "PATCH",
+                format!("/api/projects/{project}/subscriptions/{id}/"),
+                client
+                    .update_subscription(project, *id, body)
+                    .await
+                    .map(Written::Subscription),
+            ),
             Write::SoftDelete { project, id } => (
                 "PATCH",
                 format!("/api/projects/{project}/subscriptions/{id}/"),

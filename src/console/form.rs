@@ -24,6 +24,12 @@ pub enum Value {
         options: Vec<(String, String)>,
         chosen: usize,
     },
+    /// Any of several: ←/→ move, Space chooses.
+    Choices {
+        options: Vec<(String, String)>,
+        chosen: Vec<bool>,
+        at: usize,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -62,13 +68,58 @@ impl Field {
         }
     }
 
-    /// The value as sent.
+    /// Any of `options`, those in `chosen` chosen.
+    pub fn choices(
+        name: &'static str,
+        label: &'static str,
+        options: &[(&str, &str)],
+        chosen: &[String],
+    ) -> Field {
+        let flags = options
+            .iter()
+            .map(|(value, _)| chosen.iter().any(|c| c == value))
+            .collect();
+        let options = options
+            .iter()
+            .map(|(v, l)| (v.to_string(), l.to_string()))
+            .collect();
+        Field {
+            name,
+            label,
+            value: Value::Choices {
+                options,
+                chosen: flags,
+                at: 0,
+            },
+            error: None,
+        }
+    }
+
+    /// Replaces a select's options, keeping the choice when it still exists.
+    pub fn set_options(&mut self, new: Vec<(String, String)>) {
+        if let Value::Select { options, chosen } = &mut self.value {
+            let current = options.get(*chosen).map(|(value, _)| value.clone());
+            *chosen = current
+                .and_then(|value| new.iter().position(|(v, _)| *v == value))
+                .unwrap_or(0);
+            *options = new;
+        }
+    }
+
+    /// The value as sent (chosen values joined by commas).
     pub fn current(&self) -> String {
         match &self.value {
             Value::Text { input, .. } => input.value().to_string(),
             Value::Select { options, chosen } => {
                 options.get(*chosen).map(|(v, _)| v.clone()).unwrap_or_default()
             }
+            Value::Choices { options, chosen, .. } => options
+                .iter()
+                .zip(chosen)
+                .filter(|(_, chosen)| **chosen)
+                .map(|((value, _), _)| value.as_str())
+                .collect::<Vec<_>>()
+                .join(","),
         }
     }
 
@@ -79,6 +130,20 @@ impl Field {
             Value::Select { options, chosen } => {
                 options.get(*chosen).map(|(_, l)| l.clone()).unwrap_or_default()
             }
+            Value::Choices { options, chosen, at } => options
+                .iter()
+                .zip(chosen)
+                .enumerate()
+                .map(|(index, ((_, label), chosen))| {
+                    let mark = if *chosen { "■" } else { "□" };
+                    if index == *at {
+                        format!("[{mark}{label}]")
+                    } else {
+                        format!(" {mark}{label} ")
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(""),
         }
     }
 
@@ -205,6 +270,16 @@ impl Form {
                             KeyCode::Left => *chosen = (*chosen + options.len() - 1) % options.len().max(1),
                             KeyCode::Right | KeyCode::Char(' ') => {
                                 *chosen = (*chosen + 1) % options.len().max(1)
+                            }
+                            _ => {}
+                        },
+                        Value::Choices { options, chosen, at } => match key.code {
+                            KeyCode::Left => *at = at.saturating_sub(1),
+                            KeyCode::Right => *at = (*at + 1).min(options.len().saturating_sub(1)),
+                            KeyCode::Char(' ') => {
+                                if let Some(flag) = chosen.get_mut(*at) {
+                                    *flag = !*flag;
+                                }
                             }
                             _ => {}
                         },

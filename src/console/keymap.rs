@@ -208,6 +208,20 @@ impl Default for Keymap {
                     "show or hide deleted",
                     Some("deleted"),
                 ),
+                bind(
+                    &[c('n')],
+                    New,
+                    Scope::On(Screen::Subscriptions),
+                    "new subscription",
+                    Some("new"),
+                ),
+                bind(
+                    &[c('e')],
+                    Edit,
+                    Scope::On(Screen::Subscriptions),
+                    "edit the subscription",
+                    Some("edit"),
+                ),
                 bind(&[c('v')], ToggleJson, all, "detail: fields or raw JSON", None),
                 bind(&[c('r')], Refresh, all, "refresh", Some("refresh")),
                 bind(&[c('y')], CopyId, all, "copy id", None),
@@ -288,7 +302,8 @@ mod tests {
             keymap.action(&key(KeyCode::Char('j'), KeyModifiers::CONTROL), roles),
             None
         );
-        assert_eq!(keymap.action(&plain('n'), subscriptions), None);
+        assert_eq!(keymap.action(&plain('n'), subscriptions), Some(Action::New));
+        assert_eq!(keymap.action(&plain('a'), subscriptions), None);
         assert_eq!(keymap.action(&plain('n'), roles), Some(Action::New));
         assert_eq!(keymap.action(&plain('d'), Screen::Members), Some(Action::Delete));
     }

@@ -10,6 +10,7 @@ pub mod layout;
 pub mod list;
 pub mod picker;
 pub mod rows;
+pub mod subscription_form;
 mod terminal;
 #[cfg(test)]
 mod tests;

@@ -10,12 +10,18 @@ use crate::api::{self, RoleInput};
 use crate::console::form::{Field, Form, Outcome, checks};
 use crate::console::picker::{Outcome as PickerOutcome, Picker};
 use crate::console::rows::Tabular;
+use crate::console::subscription_form;
 
 const ACCESS_LEVELS: [(&str, &str); 2] = [("21", "view only"), ("37", "can always edit")];
 
 impl App {
-    /// `n`: a new role.
+    /// `n`: a new role, or a new subscription.
     pub(super) fn new_item(&mut self) -> Vec<Effect> {
+        if self.shown() == ListId::Subscriptions {
+            let form = subscription_form::form(None, self.now);
+            self.mode = Mode::Form(Box::new(form), FormPurpose::NewSubscription);
+            return self.load_catalog();
+        }
         if self.shown() == ListId::Roles {
             let fields = vec![
                 Field::text("name", "Name", "", Some(checks::role_name)),
@@ -31,8 +37,19 @@ impl App {
         Vec::new()
     }
 
-    /// `e`: edit the selected role.
+    /// `e`: edit the selected role or subscription.
     pub(super) fn edit_item(&mut self) -> Vec<Effect> {
+        if self.shown() == ListId::Subscriptions {
+            let Some(subscription) = self.subscriptions.selected().cloned() else {
+                return Vec::new();
+            };
+            let form = subscription_form::form(Some(&subscription), self.now);
+            self.mode = Mode::Form(
+                Box::new(form),
+                FormPurpose::EditSubscription { id: subscription.id },
+            );
+            return self.load_catalog();
+        }
         if self.shown() != ListId::Roles {
             return Vec::new();
         }
@@ -73,6 +90,7 @@ impl App {
                         organization,
                         id: role.id.clone(),
                     },
+                    form: None,
                 }
             }),
             ListId::Members => {
@@ -91,6 +109,7 @@ impl App {
                             role: role.id,
                             id: membership.id.clone(),
                         },
+                        form: None,
                     }
                 })
             }
@@ -112,6 +131,7 @@ impl App {
                             project: self.context.project.clone(),
                             id: subscription.id,
                         },
+                        form: None,
                     })
             }
         };
@@ -139,6 +159,36 @@ impl App {
                 Vec::new()
             }
         }
+    }
+
+    fn load_catalog(&mut self) -> Vec<Effect> {
+        self.in_flight += 1;
+        vec![Effect::LoadCatalog {
+            project: self.context.project.clone(),
+        }]
+    }
+
+    /// The project's dashboards and insights arrived for the form's
+    /// "Delivers" choice; where they cannot be listed, it takes an id.
+    pub(super) fn catalog(
+        &mut self,
+        result: Result<(Vec<crate::api::NamedItem>, Vec<crate::api::NamedItem>), api::Error>,
+    ) -> Vec<Effect> {
+        self.in_flight = self.in_flight.saturating_sub(1);
+        self.dirty = true;
+        if let Mode::Form(form, FormPurpose::NewSubscription | FormPurpose::EditSubscription { .. }) =
+            &mut self.mode
+        {
+            match result {
+                Ok((dashboards, insights)) => {
+                    if let Some(field) = form.fields.iter_mut().find(|field| field.name == "delivers") {
+                        field.set_options(subscription_form::catalog_options(&dashboards, &insights));
+                    }
+                }
+                Err(_) => subscription_form::catalog_fallback(form),
+            }
+        }
+        Vec::new()
     }
 
     /// `a`: the member picker for the chosen role.
@@ -212,10 +262,19 @@ impl App {
                 let Mode::Confirm(confirm) = std::mem::replace(&mut self.mode, Mode::Normal) else {
                     return Vec::new();
                 };
+                // The form stays at hand: it comes back if the write fails.
+                self.resume = confirm.form;
                 self.write(confirm.write)
             }
             KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc | KeyCode::Char('q') => {
-                self.mode = Mode::Normal;
+                let Mode::Confirm(confirm) = std::mem::replace(&mut self.mode, Mode::Normal) else {
+                    return Vec::new();
+                };
+                if let Some(resumed) = confirm.form {
+                    let (mut form, purpose) = *resumed;
+                    form.saving = false;
+                    self.mode = Mode::Form(Box::new(form), purpose);
+                }
                 Vec::new()
             }
             _ => Vec::new(),
@@ -232,6 +291,54 @@ impl App {
             Outcome::Cancel => {
                 self.mode = Mode::Normal;
                 Vec::new()
+            }
+            Outcome::Submit
+                if matches!(
+                    purpose,
+                    FormPurpose::NewSubscription | FormPurpose::EditSubscription { .. }
+                ) =>
+            {
+                let project = self.context.project.clone();
+                let body = match subscription_form::body(form) {
+                    Ok(body) => body,
+                    Err(errors) => {
+                        for (name, error) in errors {
+                            form.refused(error, Some(name));
+                        }
+                        return Vec::new();
+                    }
+                };
+                match purpose.clone() {
+                    FormPurpose::EditSubscription { id } => {
+                        let (changed, lines) = subscription_form::changes(form, &body);
+                        if changed.is_empty() {
+                            self.mode = Mode::Normal;
+                            self.notice = Some(Notice {
+                                text: "nothing changed".into(),
+                                error: false,
+                            });
+                            return Vec::new();
+                        }
+                        let question =
+                            format!("Save these changes to subscription #{id}?\n{}", lines.join("\n"));
+                        let resumed = Box::new(((**form).clone(), purpose.clone()));
+                        self.mode = Mode::Confirm(Confirm {
+                            question,
+                            write: Write::UpdateSubscription {
+                                project,
+                                id,
+                                body: changed,
+                            },
+                            form: Some(resumed),
+                        });
+                        Vec::new()
+                    }
+                    _ => {
+                        form.saving = true;
+                        form.error = None;
+                        self.write(Write::CreateSubscription { project, body })
+                    }
+                }
             }
             Outcome::Submit => {
                 let name = form.value("name").trim().to_string();
@@ -265,6 +372,8 @@ impl App {
                             input,
                         }
                     }
+                    // Subscription forms were handled by the arm above.
+                    FormPurpose::NewSubscription | FormPurpose::EditSubscription { .. } => return Vec::new(),
                 };
                 form.saving = true;
                 form.error = None;
@@ -288,6 +397,10 @@ impl App {
             Ok(written) => written,
             Err(error) => {
                 self.learn_from(&error);
+                if let Some(resumed) = self.resume.take() {
+                    let (form, purpose) = *resumed;
+                    self.mode = Mode::Form(Box::new(form), purpose);
+                }
                 match &mut self.mode {
                     // The form stays open with everything typed.
                     Mode::Form(form, _) => match &error {
@@ -366,6 +479,23 @@ impl App {
                     return self.fetch_visible();
                 }
                 text
+            }
+            (Write::CreateSubscription { .. }, Written::Subscription(subscription)) => {
+                self.mode = Mode::Normal;
+                // Newest first: the list starts over with it at the top.
+                self.subscriptions.cursor = 0;
+                self.subscriptions.top = 0;
+                self.subscriptions.list.restart();
+                format!(
+                    "created subscription #{}: {}",
+                    subscription.id,
+                    subscription.summary.unwrap_or_default()
+                )
+            }
+            (Write::UpdateSubscription { id, .. }, Written::Subscription(subscription)) => {
+                self.resume = None;
+                self.replace_subscription(subscription);
+                format!("saved subscription #{id}")
             }
             (Write::SoftDelete { id, .. }, Written::Subscription(subscription)) => {
                 self.replace_subscription(subscription);

@@ -21,8 +21,8 @@ use super::layout;
 use super::picker::{Person, Picker};
 use super::rows::Rows;
 use crate::api::{
-    self, Organization, OrganizationMember, Page, Project, Role, RoleInput, RoleMembership, Subscription,
-    SubscriptionFilter,
+    self, NamedItem, Organization, OrganizationMember, Page, Project, Role, RoleInput, RoleMembership,
+    Subscription, SubscriptionFilter,
 };
 use navigate::receive;
 
@@ -114,13 +114,17 @@ pub enum Mode {
 pub enum FormPurpose {
     NewRole,
     EditRole { id: String },
+    NewSubscription,
+    EditSubscription { id: i64 },
 }
 
 /// A question before a destructive write.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Confirm {
     pub question: String,
     pub write: Write,
+    /// The form the question came from: back to it on "no" or a failure.
+    pub form: Option<Box<(Form, FormPurpose)>>,
 }
 
 /// The last soft delete, which `u` undoes for a few seconds.
@@ -150,6 +154,17 @@ pub enum Write {
         organization: String,
         role: String,
         id: String,
+    },
+    /// A new subscription from a form's body.
+    CreateSubscription {
+        project: String,
+        body: serde_json::Map<String, serde_json::Value>,
+    },
+    /// The changed fields of a subscription.
+    UpdateSubscription {
+        project: String,
+        id: i64,
+        body: serde_json::Map<String, serde_json::Value>,
     },
     /// One request per person, each with its own result.
     AssignMembers {
@@ -204,6 +219,8 @@ pub enum Msg {
     Written(Box<WriteAnswer>),
     /// The key's scopes, when the server told them.
     Scopes(Option<Vec<String>>),
+    /// The project's dashboards and insights, for the subscription form.
+    Catalog(Result<(Vec<NamedItem>, Vec<NamedItem>), api::Error>),
     /// The organization's members, for the picker.
     People(Result<Vec<OrganizationMember>, api::Error>),
     /// The offer to undo a soft delete has run out.
@@ -269,6 +286,8 @@ pub enum Effect {
     LoadNames,
     /// Read the key's scopes; the answer comes back as `Msg::Scopes`.
     LoadScopes,
+    /// List the project's dashboards and insights (`Msg::Catalog`).
+    LoadCatalog { project: String },
     /// List the organization's members for the picker (`Msg::People`).
     LoadPeople { organization: String },
     /// Send a change; the answer comes back as `Msg::Written`.
@@ -321,6 +340,8 @@ pub struct App {
     refocus: [Option<String>; 3],
     /// The soft delete `u` can undo now.
     pub undo: Option<Undo>,
+    /// The form a confirmed write came from, to reopen if the write fails.
+    resume: Option<Box<(Form, FormPurpose)>>,
     pub permissions: Permissions,
     undo_token: u64,
 }
@@ -352,6 +373,7 @@ impl App {
             search_token: 0,
             refocus: Default::default(),
             undo: None,
+            resume: None,
             permissions: Permissions {
                 read_only,
                 ..Permissions::default()
@@ -406,6 +428,7 @@ impl App {
                 self.written(write, result, log)
             }
             Msg::People(result) => self.people(result),
+            Msg::Catalog(result) => self.catalog(result),
             Msg::Scopes(scopes) => {
                 self.scopes_known(scopes);
                 Vec::new()

@@ -52,7 +52,37 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-pub fn draw(frame: &mut Frame, form: &Form, theme: &Theme) {
+/// What a subscription form's schedule would do: its summary and next
+/// deliveries, or a warning when none is left.
+pub fn preview(form: &Form, now: chrono::DateTime<chrono::Utc>, theme: &Theme) -> Vec<Line<'static>> {
+    let Some(schedule) = crate::console::subscription_form::schedule(form) else {
+        return vec![Line::styled(
+            " preview: the schedule is not complete yet",
+            theme.dim,
+        )];
+    };
+    let mut lines = vec![Line::from(vec![
+        Span::styled(format!(" {:<LABEL$}  ", "Preview"), theme.accent),
+        Span::raw(schedule.summary()),
+    ])];
+    let next = schedule.occurrences_after(now + crate::schedule::DELIVERY_LEAD, 5);
+    if next.is_empty() {
+        lines.push(Line::styled(
+            "   no delivery is left in this schedule: the server will refuse it",
+            theme.warning,
+        ));
+    }
+    for at in next {
+        lines.push(Line::raw(format!(
+            "   {}  {}",
+            at.format("%a %Y-%m-%d %H:%M UTC"),
+            super::format::relative(at, now)
+        )));
+    }
+    lines
+}
+
+pub fn draw(frame: &mut Frame, form: &Form, preview: Vec<Line<'static>>, theme: &Theme) {
     let mut lines = Vec::new();
     if let Some(error) = &form.error {
         for line in wrap(error, WIDTH) {
@@ -66,7 +96,7 @@ pub fn draw(frame: &mut Frame, form: &Form, theme: &Theme) {
         let marker = if focused { "›" } else { " " };
         let value = match &field.value {
             Value::Select { .. } => format!("◂ {} ▸", field.shown()),
-            Value::Text { .. } => field.shown(),
+            Value::Text { .. } | Value::Choices { .. } => field.shown(),
         };
         if focused && let Value::Text { input, .. } = &field.value {
             cursor = Some((lines.len() as u16, (LABEL + 3 + input.visual_cursor()) as u16));
@@ -81,6 +111,10 @@ pub fn draw(frame: &mut Frame, form: &Form, theme: &Theme) {
                 lines.push(Line::styled(format!("  {:<LABEL$} {line}", ""), theme.error));
             }
         }
+    }
+    if !preview.is_empty() {
+        lines.push(Line::raw(""));
+        lines.extend(preview);
     }
     lines.push(Line::raw(""));
     let hint = if form.saving {
@@ -114,8 +148,9 @@ pub fn draw(frame: &mut Frame, form: &Form, theme: &Theme) {
 }
 
 pub fn confirm(frame: &mut Frame, question: &str, theme: &Theme) {
-    let mut lines: Vec<Line> = wrap(question, WIDTH - 2)
-        .into_iter()
+    let mut lines: Vec<Line> = question
+        .lines()
+        .flat_map(|paragraph| wrap(paragraph, WIDTH - 2))
         .map(|line| Line::raw(format!(" {line}")))
         .collect();
     lines.push(Line::raw(""));

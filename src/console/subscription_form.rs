@@ -1,0 +1,446 @@
+//! The subscription form: every writable field of api.md, the body it
+//! sends, the changes an edit would make, and the schedule it describes (for
+//! the live preview of the summary and the next deliveries).
+
+use chrono::{DateTime, Duration, DurationRound, Utc};
+use serde_json::{Map, Value};
+
+use super::form::{Field, Form};
+use crate::api::time::{format_datetime, parse_user_datetime};
+use crate::api::{Frequency, NamedItem, Subscription, TargetType, Weekday};
+use crate::schedule::Schedule;
+
+const TARGET_TYPES: [(&str, &str); 3] = [("email", "email"), ("slack", "Slack"), ("webhook", "webhook")];
+const FREQUENCIES: [(&str, &str); 4] = [
+    ("daily", "daily"),
+    ("weekly", "weekly"),
+    ("monthly", "monthly"),
+    ("yearly", "yearly"),
+];
+const WEEKDAYS: [(&str, &str); 7] = [
+    ("monday", "Mo"),
+    ("tuesday", "Tu"),
+    ("wednesday", "We"),
+    ("thursday", "Th"),
+    ("friday", "Fr"),
+    ("saturday", "Sa"),
+    ("sunday", "Su"),
+];
+const POSITIONS: [(&str, &str); 6] = [
+    ("", "none"),
+    ("1", "first"),
+    ("2", "second"),
+    ("3", "third"),
+    ("4", "fourth"),
+    ("-1", "last"),
+];
+
+fn positive(text: &str) -> Result<(), String> {
+    match text.trim().parse::<i64>() {
+        Ok(n) if (1..=i64::from(i32::MAX)).contains(&n) => Ok(()),
+        _ => Err("a whole number, 1 or more".into()),
+    }
+}
+
+fn optional_positive(text: &str) -> Result<(), String> {
+    if text.trim().is_empty() {
+        Ok(())
+    } else {
+        positive(text)
+    }
+}
+
+fn date(text: &str) -> Result<(), String> {
+    parse_user_datetime(text)
+        .map(|_| ())
+        .ok_or_else(|| "a date: 2026-12-01, 2026-12-01 09:00 or ISO 8601 (UTC)".into())
+}
+
+fn optional_date(text: &str) -> Result<(), String> {
+    if text.trim().is_empty() {
+        Ok(())
+    } else {
+        date(text)
+    }
+}
+
+fn title(text: &str) -> Result<(), String> {
+    let length = text.trim().chars().count();
+    if length > 100 {
+        Err(format!("at most 100 characters ({length} now)"))
+    } else {
+        Ok(())
+    }
+}
+
+fn required(text: &str) -> Result<(), String> {
+    super::form::checks::required(text)
+}
+
+/// How a date shows in the form: UTC, to the minute.
+fn when(at: Option<DateTime<Utc>>) -> String {
+    at.map(|at| at.format("%Y-%m-%d %H:%M").to_string())
+        .unwrap_or_default()
+}
+
+/// "dashboard:5", "insight:7" or "" for what a subscription delivers.
+fn delivers(subscription: Option<&Subscription>) -> String {
+    match subscription {
+        Some(Subscription {
+            dashboard: Some(id), ..
+        }) => format!("dashboard:{id}"),
+        Some(Subscription {
+            insight: Some(id), ..
+        }) => format!("insight:{id}"),
+        _ => String::new(),
+    }
+}
+
+/// The form for a new subscription (`existing` None) or for editing one.
+pub fn form(existing: Option<&Subscription>, now: DateTime<Utc>) -> Form {
+    let s = existing;
+    let text = |value: Option<&String>| value.cloned().unwrap_or_default();
+    let next_hour = now.duration_trunc(Duration::hours(1)).unwrap_or(now) + Duration::hours(1);
+    let delivered = delivers(s);
+    let delivers_options = if delivered.is_empty() {
+        vec![(
+            "",
+            "nothing chosen (loading the project's dashboards and insights…)",
+        )]
+    } else {
+        vec![("", "nothing chosen"), (delivered.as_str(), delivered.as_str())]
+    };
+    let fields = vec![
+        Field::select("delivers", "Delivers", &delivers_options, &delivered),
+        Field::select(
+            "target_type",
+            "Target type",
+            &TARGET_TYPES,
+            s.and_then(|s| s.target_type.as_ref())
+                .map(TargetType::as_str)
+                .unwrap_or("email"),
+        ),
+        Field::text(
+            "target_value",
+            "Target",
+            &text(s.and_then(|s| s.target_value.as_ref())),
+            Some(required),
+        ),
+        Field::text(
+            "title",
+            "Title",
+            &text(s.and_then(|s| s.title.as_ref())),
+            Some(title),
+        ),
+        Field::select(
+            "frequency",
+            "Frequency",
+            &FREQUENCIES,
+            s.and_then(|s| s.frequency.as_ref())
+                .map(Frequency::as_str)
+                .unwrap_or("weekly"),
+        ),
+        Field::text(
+            "interval",
+            "Every",
+            &s.and_then(|s| s.interval).unwrap_or(1).to_string(),
+            Some(positive),
+        ),
+        Field::choices(
+            "byweekday",
+            "Weekdays",
+            &WEEKDAYS,
+            &s.and_then(|s| s.byweekday.as_ref())
+                .map(|days| {
+                    days.iter()
+                        .map(|day| day.as_str().to_string())
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default(),
+        ),
+        Field::select(
+            "bysetpos",
+            "Position",
+            &POSITIONS,
+            &s.and_then(|s| s.bysetpos)
+                .map(|p| p.to_string())
+                .unwrap_or_default(),
+        ),
+        Field::text(
+            "count",
+            "Deliveries",
+            &s.and_then(|s| s.count).map(|n| n.to_string()).unwrap_or_default(),
+            Some(optional_positive),
+        ),
+        Field::text(
+            "start_date",
+            "Starts (UTC)",
+            &when(s.and_then(|s| s.start_date).or(Some(next_hour))),
+            Some(date),
+        ),
+        Field::text(
+            "until_date",
+            "Until (UTC)",
+            &when(s.and_then(|s| s.until_date)),
+            Some(optional_date),
+        ),
+        Field::text(
+            "invite_message",
+            "Invite message",
+            &text(s.and_then(|s| s.invite_message.as_ref())),
+            None,
+        ),
+    ];
+    let title = match s {
+        Some(subscription) => format!("Edit subscription #{}", subscription.id),
+        None => "New subscription".into(),
+    };
+    Form::new(title, fields)
+}
+
+/// The options of the "Delivers" field from the project's catalog.
+pub fn catalog_options(dashboards: &[NamedItem], insights: &[NamedItem]) -> Vec<(String, String)> {
+    let name = |item: &NamedItem| item.name.clone().unwrap_or_else(|| format!("#{}", item.id));
+    std::iter::once((String::new(), "nothing chosen".to_string()))
+        .chain(
+            dashboards
+                .iter()
+                .map(|d| (format!("dashboard:{}", d.id), format!("dashboard: {}", name(d)))),
+        )
+        .chain(
+            insights
+                .iter()
+                .map(|i| (format!("insight:{}", i.id), format!("insight: {}", name(i)))),
+        )
+        .collect()
+}
+
+/// Where the catalog cannot be listed, "Delivers" takes an id as text.
+pub fn catalog_fallback(form: &mut Form) {
+    fn check(text: &str) -> Result<(), String> {
+        let text = text.trim();
+        let ok = text.is_empty()
+            || ["dashboard:", "insight:"].iter().any(|kind| {
+                text.strip_prefix(kind)
+                    .is_some_and(|id| id.trim().parse::<i64>().is_ok())
+            });
+        if ok {
+            Ok(())
+        } else {
+            Err("dashboard:ID, insight:ID, or nothing".into())
+        }
+    }
+    if let Some(field) = form.fields.iter_mut().find(|field| field.name == "delivers") {
+        let current = field.current();
+        *field = Field::text("delivers", "Delivers (id)", &current, Some(check));
+    }
+}
+
+fn is_email(address: &str) -> bool {
+    let Some((local, domain)) = address.split_once('@') else {
+        return false;
+    };
+    !local.is_empty()
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && !address.contains(char::is_whitespace)
+}
+
+/// The target value must suit the target type.
+fn check_target(target_type: &str, value: &str) -> Result<(), String> {
+    match target_type {
+        "email" => match value.split(',').map(str::trim).find(|address| !is_email(address)) {
+            Some(bad) => Err(format!(
+                "\"{bad}\" is not an e-mail address (separate several with commas)"
+            )),
+            None => Ok(()),
+        },
+        "webhook" => {
+            let url = url::Url::parse(value.trim()).ok();
+            if url.is_some_and(|url| matches!(url.scheme(), "http" | "https") && url.host_str().is_some()) {
+                Ok(())
+            } else {
+                Err("an http:// or https:// address".into())
+            }
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The request body of the whole form, or what is wrong, by field.
+pub fn body(form: &Form) -> Result<Map<String, Value>, Vec<(&'static str, String)>> {
+    let mut errors = Vec::new();
+    if let Err(error) = check_target(&form.value("target_type"), &form.value("target_value")) {
+        errors.push(("target_value", error));
+    }
+    let mut body = Map::new();
+    let mut put = |name: &str, value: Value| {
+        body.insert(name.to_string(), value);
+    };
+    let delivers = form.value("delivers");
+    let (dashboard, insight) = match delivers.trim().split_once(':') {
+        Some(("dashboard", id)) => (id.trim().parse::<i64>().ok(), None),
+        Some(("insight", id)) => (None, id.trim().parse::<i64>().ok()),
+        _ => (None, None),
+    };
+    put("dashboard", dashboard.map(Value::from).unwrap_or(Value::Null));
+    put("insight", insight.map(Value::from).unwrap_or(Value::Null));
+    put("target_type", Value::from(form.value("target_type")));
+    put("target_value", Value::from(form.value("target_value").trim()));
+    put("title", Value::from(form.value("title").trim()));
+    put("frequency", Value::from(form.value("frequency")));
+    put(
+        "interval",
+        form.value("interval")
+            .trim()
+            .parse::<i64>()
+            .map(Value::from)
+            .unwrap_or(Value::Null),
+    );
+    let days = form.value("byweekday");
+    put(
+        "byweekday",
+        if days.is_empty() {
+            Value::Null
+        } else {
+            Value::from(days.split(',').collect::<Vec<_>>())
+        },
+    );
+    put(
+        "bysetpos",
+        form.value("bysetpos")
+            .parse::<i64>()
+            .map(Value::from)
+            .unwrap_or(Value::Null),
+    );
+    put(
+        "count",
+        form.value("count")
+            .trim()
+            .parse::<i64>()
+            .map(Value::from)
+            .unwrap_or(Value::Null),
+    );
+    match parse_user_datetime(&form.value("start_date")) {
+        Some(at) => put("start_date", Value::from(format_datetime(&at))),
+        None => errors.push((
+            "start_date",
+            "a date: 2026-12-01, 2026-12-01 09:00 or ISO 8601 (UTC)".into(),
+        )),
+    }
+    let until = form.value("until_date");
+    put(
+        "until_date",
+        parse_user_datetime(&until)
+            .map(|at| Value::from(format_datetime(&at)))
+            .unwrap_or(Value::Null),
+    );
+    put("invite_message", Value::from(form.value("invite_message")));
+    if errors.is_empty() { Ok(body) } else { Err(errors) }
+}
+
+/// For an edit: only the fields that changed, and "label: old → new" lines.
+pub fn changes(form: &Form, body: &Map<String, Value>) -> (Map<String, Value>, Vec<String>) {
+    let mut changed = Map::new();
+    let mut lines = Vec::new();
+    for (label, before, after) in form.changes() {
+        let Some(field) = form.fields.iter().find(|field| field.label == label) else {
+            continue;
+        };
+        let names: &[&str] = if field.name == "delivers" {
+            &["dashboard", "insight"]
+        } else {
+            &[field.name]
+        };
+        for name in names {
+            if let Some(value) = body.get(*name) {
+                changed.insert(name.to_string(), value.clone());
+            }
+        }
+        let shown = |text: &str| {
+            if text.is_empty() {
+                "(none)".to_string()
+            } else {
+                text.to_string()
+            }
+        };
+        lines.push(format!("{label}: {} → {}", shown(&before), shown(&after)));
+    }
+    (changed, lines)
+}
+
+/// The schedule the form describes, when it describes one.
+pub fn schedule(form: &Form) -> Option<Schedule> {
+    Some(Schedule {
+        frequency: Frequency::from_wire(&form.value("frequency")),
+        interval: form
+            .value("interval")
+            .trim()
+            .parse()
+            .ok()
+            .filter(|&n: &i64| n > 0)?,
+        byweekday: form
+            .value("byweekday")
+            .split(',')
+            .filter(|d| !d.is_empty())
+            .map(Weekday::from_wire)
+            .collect(),
+        bysetpos: form.value("bysetpos").parse().ok(),
+        count: form.value("count").trim().parse().ok(),
+        start: parse_user_datetime(&form.value("start_date"))?,
+        until: parse_user_datetime(&form.value("until_date")),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::time::parse_datetime;
+
+    #[test]
+    fn a_new_form_makes_a_body_the_api_accepts() {
+        let now = parse_datetime("2026-11-22T10:20:00Z").unwrap();
+        let form = form(None, now);
+        let errors = body(&form).unwrap_err();
+        assert!(errors.iter().any(|(name, _)| *name == "target_value"));
+        let mut form = form;
+        form.fields[2] = Field::text("target_value", "Target", "a@b.co, c@d.co", None);
+        let body = body(&form).unwrap();
+        assert_eq!(body["start_date"], "2026-11-22T11:00:00Z");
+        assert_eq!(body["frequency"], "weekly");
+        assert_eq!(body["byweekday"], Value::Null);
+        let schedule = schedule(&form).unwrap();
+        assert_eq!(schedule.summary(), "sent every week");
+    }
+
+    #[test]
+    fn an_edit_sends_only_what_changed() {
+        let existing = Subscription {
+            id: 7,
+            target_type: Some(TargetType::Slack),
+            target_value: Some("#ops".into()),
+            frequency: Some(Frequency::Daily),
+            interval: Some(1),
+            insight: Some(3),
+            start_date: parse_datetime("2026-01-01T09:00:00Z"),
+            ..Subscription::default()
+        };
+        let mut form = form(Some(&existing), Utc::now());
+        form.fields[3] = Field::text("title", "Title", "Ops digest", None);
+        let body = body(&form).unwrap();
+        let (changed, lines) = changes(&form, &body);
+        assert_eq!(changed.keys().collect::<Vec<_>>(), ["title"]);
+        assert_eq!(lines, ["Title: (none) → Ops digest"]);
+        assert_eq!(body["insight"], 3);
+    }
+
+    #[test]
+    fn targets_are_checked_for_their_type() {
+        assert!(check_target("email", "a@b.co,c@d.co").is_ok());
+        assert!(check_target("email", "a@b.co, nope").is_err());
+        assert!(check_target("webhook", "ftp://x").is_err());
+        assert!(check_target("webhook", "https://hooks.example.com/x").is_ok());
+        assert!(check_target("slack", "#anything").is_ok());
+    }
+}
