@@ -321,3 +321,71 @@ async fn without_the_members_scope_a_uuid_is_asked_for() {
     keys(&mut driver, &[KeyCode::Enter]).await;
     assert_eq!(driver.app.members.list.count(), Some(1));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn create_then_edit_a_subscription() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let api = client_for(&server.base, &key);
+    let project = server.project.to_string();
+    let mut driver = console(&server, &key).await;
+    typed(&mut driver, "3n").await;
+    // A target that is not an address is caught beside its field.
+    keys(&mut driver, &[KeyCode::Tab, KeyCode::Tab]).await;
+    typed(&mut driver, "not-an-address").await;
+    keys(&mut driver, &[KeyCode::Enter]).await;
+    assert!(driver.screen().contains("is not an e-mail address"));
+    assert!(matches!(driver.app.mode, orgdeck::console::app::Mode::Form(..)));
+    keys(&mut driver, &[KeyCode::Esc, KeyCode::Esc]).await;
+
+    typed(&mut driver, "n").await;
+    keys(&mut driver, &[KeyCode::Right, KeyCode::Tab, KeyCode::Tab]).await; // the first dashboard
+    typed(&mut driver, "oncall@hedgebox.dev").await;
+    keys(&mut driver, &[KeyCode::Tab, KeyCode::Tab, KeyCode::Right]).await; // monthly
+    keys(&mut driver, &[KeyCode::Tab, KeyCode::Tab]).await;
+    keys(
+        &mut driver,
+        &[
+            KeyCode::Right,
+            KeyCode::Right,
+            KeyCode::Right,
+            KeyCode::Right,
+            KeyCode::Char(' '),
+        ],
+    )
+    .await; // Friday
+    keys(&mut driver, &[KeyCode::Tab, KeyCode::Left]).await; // the last
+    assert!(
+        driver.screen().contains("sent every month on the last Friday"),
+        "the preview follows the fields"
+    );
+    keys(&mut driver, &[KeyCode::Enter]).await;
+    let created = driver
+        .app
+        .subscriptions
+        .selected()
+        .cloned()
+        .expect("the new one at the top");
+    let stored = api.subscription(&project, created.id).await.unwrap();
+    assert_eq!(
+        stored.summary.as_deref(),
+        Some("sent every month on the last Friday")
+    );
+    assert_eq!(stored.target_value.as_deref(), Some("oncall@hedgebox.dev"));
+    assert!(stored.dashboard.is_some() && stored.insight.is_none());
+
+    typed(&mut driver, "e").await;
+    keys(&mut driver, &[KeyCode::Tab, KeyCode::Tab, KeyCode::Tab]).await;
+    typed(&mut driver, "Month end").await;
+    keys(&mut driver, &[KeyCode::Enter]).await;
+    let question = driver.screen();
+    assert!(question.contains("Title: (none) → Month end"), "{question}");
+    typed(&mut driver, "y").await;
+    let edited = api.subscription(&project, created.id).await.unwrap();
+    assert_eq!(edited.title.as_deref(), Some("Month end"));
+    assert_eq!(edited.summary, stored.summary, "only the title was sent");
+    assert_eq!(
+        driver.app.subscriptions.selected().unwrap().title.as_deref(),
+        Some("Month end")
+    );
+}

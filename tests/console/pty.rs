@@ -23,6 +23,10 @@ struct Demo {
 
 impl Demo {
     fn start() -> Demo {
+        Demo::start_with(&[])
+    }
+
+    fn start_with(arguments: &[&str]) -> Demo {
         let dir = tempfile::tempdir().unwrap();
         let pair = native_pty_system()
             .openpty(PtySize {
@@ -34,6 +38,7 @@ impl Demo {
             .unwrap();
         let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_orgdeck"));
         command.arg("demo");
+        command.args(arguments);
         command.env("ORGDECK_LOG", dir.path().join("log"));
         command.env("TERM", "xterm-256color");
         let child = pair.slave.spawn_command(command).unwrap();
@@ -154,4 +159,63 @@ fn ctrl_c_and_sigterm_restore_the_terminal() {
             .success()
     );
     demo.assert_ends_restored();
+}
+
+#[test]
+fn create_a_role_and_soft_delete_a_subscription_then_check_through_the_api() {
+    let kept = tempfile::tempdir().unwrap();
+    let db = kept.path().join("demo.sqlite");
+    let mut demo = Demo::start_with(&["--db", db.to_str().unwrap()]);
+    demo.wait_for("1 Roles (8)");
+    demo.type_keys("n");
+    demo.wait_for("New role");
+    demo.type_keys("Night shift\r");
+    demo.wait_for("created the role Night shift");
+    demo.type_keys("3");
+    demo.wait_for("Subscriptions 1/540");
+    let screen = demo.text();
+    let id: i64 = screen
+        .lines()
+        .find_map(|line| {
+            line.split("│ id")
+                .nth(1)
+                .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+        })
+        .expect("the detail pane names the selected subscription");
+    demo.type_keys("d");
+    demo.wait_for("Soft-delete subscription");
+    demo.type_keys("y");
+    demo.wait_for(&format!("soft-deleted subscription #{id}"));
+    // The first q dismisses the notice, the second quits.
+    demo.type_keys("q");
+    std::thread::sleep(Duration::from_millis(200));
+    demo.type_keys("q");
+    assert!(demo.assert_ends_restored().success());
+
+    // Afterwards, through the API of a server on the same file.
+    let log = kept.path().join("log");
+    let key = std::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"))
+        .args(["keys", "create", "--scopes", "*", "--db", db.to_str().unwrap()])
+        .env("ORGDECK_LOG", &log)
+        .output()
+        .unwrap();
+    let key = String::from_utf8(key.stdout).unwrap().trim().to_string();
+    let (mut server, ready) =
+        crate::support::spawn_serve(&["--listen", "127.0.0.1:0", "--db", db.to_str().unwrap()], &log);
+    let base = ready["base_url"].as_str().unwrap().to_string();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let api = crate::support::client_for(&base, &key);
+        let roles = api
+            .all(&orgdeck::api::List::roles("@current"), &Default::default())
+            .await
+            .unwrap();
+        assert!(roles.iter().any(|role| role.name == "Night shift"));
+        assert!(api.subscription("@current", id).await.unwrap().deleted);
+    });
+    server.kill().unwrap();
+    server.wait().unwrap();
 }
