@@ -95,6 +95,13 @@ impl Field {
         }
     }
 
+    /// Replaces a text field's value.
+    pub fn set_text(&mut self, text: &str) {
+        if let Value::Text { input, .. } = &mut self.value {
+            *input = Input::new(text.to_string());
+        }
+    }
+
     /// Replaces a select's options, keeping the choice when it still exists.
     pub fn set_options(&mut self, new: Vec<(String, String)>) {
         if let Value::Select { options, chosen } = &mut self.value {

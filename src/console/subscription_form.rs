@@ -268,6 +268,29 @@ fn check_target(target_type: &str, value: &str) -> Result<(), String> {
     }
 }
 
+/// After each key: the target checked against its type as it is typed, and
+/// dates in the fields the user has left shown back in UTC.
+pub fn after_key(form: &mut Form) {
+    let target_type = form.value("target_type");
+    let focused = form.fields.get(form.focus).map(|field| field.name);
+    for field in &mut form.fields {
+        match field.name {
+            "target_value" if !field.current().trim().is_empty() => {
+                field.error = check_target(&target_type, &field.current()).err();
+            }
+            "start_date" | "until_date" if Some(field.name) != focused => {
+                if let Some(at) = parse_user_datetime(&field.current()) {
+                    let shown = when(Some(at));
+                    if shown != field.current() {
+                        field.set_text(&shown);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The request body of the whole form, or what is wrong, by field.
 pub fn body(form: &Form) -> Result<Map<String, Value>, Vec<(&'static str, String)>> {
     let mut errors = Vec::new();
@@ -433,6 +456,18 @@ mod tests {
         assert_eq!(changed.keys().collect::<Vec<_>>(), ["title"]);
         assert_eq!(lines, ["Title: (none) → Ops digest"]);
         assert_eq!(body["insight"], 3);
+    }
+
+    #[test]
+    fn dates_show_back_in_utc_once_left_and_targets_are_checked_as_typed() {
+        let mut form = form(None, parse_datetime("2026-11-22T10:20:00Z").unwrap());
+        let start = form.fields.iter().position(|f| f.name == "start_date").unwrap();
+        form.fields[start].set_text("2026-12-01T09:00:00+02:00");
+        form.fields[2].set_text("a@b.co, nope");
+        form.focus = 2;
+        after_key(&mut form);
+        assert_eq!(form.value("start_date"), "2026-12-01 07:00");
+        assert!(form.fields[2].error.as_deref().unwrap().contains("\"nope\""));
     }
 
     #[test]

@@ -286,7 +286,14 @@ impl App {
         let Mode::Form(form, purpose) = &mut self.mode else {
             return Vec::new();
         };
-        match form.key(key) {
+        let outcome = form.key(key);
+        if matches!(
+            purpose,
+            FormPurpose::NewSubscription | FormPurpose::EditSubscription { .. }
+        ) {
+            subscription_form::after_key(form);
+        }
+        match outcome {
             Outcome::Editing => Vec::new(),
             Outcome::Cancel => {
                 self.mode = Mode::Normal;
