@@ -68,12 +68,22 @@ impl Runner {
                 });
                 None
             }
-            Effect::LoadPeople { organization } => {
+            Effect::LoadPeople { organization, role } => {
                 let runner = self.clone();
                 tokio::spawn(async move {
-                    let list = List::members(&organization);
-                    let result = runner.client.all(&list, &Default::default()).await;
-                    let _ = runner.messages.send(Msg::People(result));
+                    let options = crate::api::FetchAll::default();
+                    let people = runner.client.all(&List::members(&organization), &options).await;
+                    let members = runner
+                        .client
+                        .all(&List::memberships(&organization, &role), &options)
+                        .await;
+                    let in_role = members.ok().map(|members| {
+                        members
+                            .into_iter()
+                            .filter_map(|m| m.user.map(|user| user.uuid))
+                            .collect()
+                    });
+                    let _ = runner.messages.send(Msg::People { people, in_role });
                 });
                 None
             }
@@ -85,10 +95,10 @@ impl Runner {
                 });
                 None
             }
-            Effect::Write(write) => {
+            Effect::Write { token, write } => {
                 let runner = self.clone();
                 tokio::spawn(async move {
-                    let msg = runner.write(write).await;
+                    let msg = runner.write(token, write).await;
                     let _ = runner.messages.send(msg);
                 });
                 None
@@ -156,7 +166,7 @@ impl Runner {
     }
 
     /// Sends a change and says how it went.
-    async fn write(&self, write: Write) -> Msg {
+    async fn write(&self, token: u64, write: Write) -> Msg {
         let started = Instant::now();
         let client = &self.client;
         let (method, path, result) = match &write {
@@ -262,7 +272,12 @@ impl Runner {
             status,
             elapsed: started.elapsed(),
         };
-        Msg::Written(Box::new(WriteAnswer { write, result, log }))
+        Msg::Written(Box::new(WriteAnswer {
+            token,
+            write,
+            result,
+            log,
+        }))
     }
 
     /// The organization's and project's names, when the key may read them.

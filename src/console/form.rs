@@ -39,6 +39,8 @@ pub struct Field {
     pub label: &'static str,
     pub value: Value,
     pub error: Option<String>,
+    /// What was typed to find an option of a select.
+    pub typed: String,
 }
 
 impl Field {
@@ -51,6 +53,7 @@ impl Field {
                 check,
             },
             error: None,
+            typed: String::new(),
         }
     }
 
@@ -65,6 +68,7 @@ impl Field {
             label,
             value: Value::Select { options, chosen },
             error: None,
+            typed: String::new(),
         }
     }
 
@@ -92,6 +96,7 @@ impl Field {
                 at: 0,
             },
             error: None,
+            typed: String::new(),
         }
     }
 
@@ -105,10 +110,20 @@ impl Field {
     /// Replaces a select's options, keeping the choice when it still exists.
     pub fn set_options(&mut self, new: Vec<(String, String)>) {
         if let Value::Select { options, chosen } = &mut self.value {
-            let current = options.get(*chosen).map(|(value, _)| value.clone());
-            *chosen = current
-                .and_then(|value| new.iter().position(|(v, _)| *v == value))
-                .unwrap_or(0);
+            let current = options.get(*chosen).cloned();
+            let mut new = new;
+            *chosen = match current {
+                Some((value, _)) if value.is_empty() => 0,
+                Some((value, label)) => match new.iter().position(|(v, _)| *v == value) {
+                    Some(at) => at,
+                    // Not in the new list: kept, rather than changed behind the user's back.
+                    None => {
+                        new.push((value, label));
+                        new.len() - 1
+                    }
+                },
+                None => 0,
+            };
             *options = new;
         }
     }
@@ -167,6 +182,16 @@ impl Field {
     }
 }
 
+/// The first option whose label holds `typed` (lowercase).
+fn find_option(options: &[(String, String)], typed: &str) -> Option<usize> {
+    if typed.is_empty() {
+        return None;
+    }
+    options
+        .iter()
+        .position(|(_, label)| label.to_lowercase().contains(typed))
+}
+
 /// What a key did to the form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
@@ -183,8 +208,10 @@ pub struct Form {
     pub focus: usize,
     /// An error that is about no one field.
     pub error: Option<String>,
-    /// A save is on its way: a second submit does nothing.
+    /// A save is on its way: a second submit does nothing, and neither do edits.
     pub saving: bool,
+    /// The token of the write on its way, whose answer this form takes.
+    pub pending: Option<u64>,
     /// Esc was pressed with changes: a second Esc discards them.
     pub confirm_discard: bool,
     original: Vec<String>,
@@ -199,6 +226,7 @@ impl Form {
             focus: 0,
             error: None,
             saving: false,
+            pending: None,
             confirm_discard: false,
             original,
         }
@@ -247,6 +275,9 @@ impl Form {
     }
 
     pub fn key(&mut self, key: KeyEvent) -> Outcome {
+        if self.saving && key.code != KeyCode::Esc {
+            return Outcome::Editing;
+        }
         let control = key.modifiers.contains(KeyModifiers::CONTROL);
         if key.code != KeyCode::Esc {
             self.confirm_discard = false;
@@ -261,10 +292,12 @@ impl Form {
             KeyCode::Char('s') if control => self.submit(),
             KeyCode::Tab | KeyCode::Down => {
                 self.focus = (self.focus + 1) % self.fields.len().max(1);
+                self.fields.iter_mut().for_each(|field| field.typed.clear());
                 Outcome::Editing
             }
             KeyCode::BackTab | KeyCode::Up => {
                 self.focus = (self.focus + self.fields.len().max(1) - 1) % self.fields.len().max(1);
+                self.fields.iter_mut().for_each(|field| field.typed.clear());
                 Outcome::Editing
             }
             _ => {
@@ -277,6 +310,20 @@ impl Form {
                             KeyCode::Left => *chosen = (*chosen + options.len() - 1) % options.len().max(1),
                             KeyCode::Right | KeyCode::Char(' ') => {
                                 *chosen = (*chosen + 1) % options.len().max(1)
+                            }
+                            // Typing finds an option: long lists of dashboards and
+                            // insights are searched rather than stepped through.
+                            KeyCode::Char(c) => {
+                                field.typed.extend(c.to_lowercase());
+                                if let Some(at) = find_option(options, &field.typed) {
+                                    *chosen = at;
+                                }
+                            }
+                            KeyCode::Backspace => {
+                                field.typed.pop();
+                                if let Some(at) = find_option(options, &field.typed) {
+                                    *chosen = at;
+                                }
                             }
                             _ => {}
                         },

@@ -38,6 +38,8 @@ pub enum Action {
     Delete,
     Restore,
     Assign,
+    DetailDown,
+    DetailUp,
 }
 
 /// Where a binding works.
@@ -152,7 +154,7 @@ impl Default for Keymap {
                     &[k(K::Enter)],
                     Open,
                     all,
-                    "open (a role opens its members)",
+                    "open: a role's members, or the detail of a row",
                     Some("open"),
                 ),
                 bind(&[c('/')], Filter, all, "filter", Some("filter")),
@@ -223,6 +225,8 @@ impl Default for Keymap {
                     Some("edit"),
                 ),
                 bind(&[c('v')], ToggleJson, all, "detail: fields or raw JSON", None),
+                bind(&[c('J')], DetailDown, all, "scroll the detail down", None),
+                bind(&[c('K')], DetailUp, all, "scroll the detail up", None),
                 bind(&[c('r')], Refresh, all, "refresh", Some("refresh")),
                 bind(&[c('y')], CopyId, all, "copy id", None),
                 bind(&[c('Y')], CopyJson, all, "copy JSON", None),
@@ -266,9 +270,13 @@ impl Keymap {
     }
 
     /// The short list of keys for the footer.
-    pub fn footer(&self, screen: Screen) -> Vec<(String, &'static str)> {
+    pub fn footer(&self, screen: Screen) -> Vec<(String, &'static str, Action)> {
         self.bindings_on(screen)
-            .filter_map(|binding| binding.footer.map(|label| (binding.chords[0].to_string(), label)))
+            .filter_map(|binding| {
+                binding
+                    .footer
+                    .map(|label| (binding.chords[0].to_string(), label, binding.action))
+            })
             .collect()
     }
 }
@@ -328,7 +336,7 @@ mod tests {
         assert!(
             footer
                 .iter()
-                .any(|(keys, what)| keys == "D" && *what == "deleted")
+                .any(|(keys, what, _)| keys == "D" && *what == "deleted")
         );
     }
 }

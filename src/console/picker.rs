@@ -40,6 +40,8 @@ pub struct Picker {
     pub fallback: Option<(Input, String)>,
     pub error: Option<String>,
     pub saving: bool,
+    /// The token of the write on its way, whose answer this picker takes.
+    pub pending: Option<u64>,
 }
 
 impl Picker {
@@ -54,6 +56,7 @@ impl Picker {
             fallback: None,
             error: None,
             saving: false,
+            pending: None,
         }
     }
 
@@ -111,6 +114,9 @@ impl Picker {
     }
 
     pub fn key(&mut self, key: KeyEvent) -> Outcome {
+        if self.saving && key.code != KeyCode::Esc {
+            return Outcome::Picking;
+        }
         match key.code {
             KeyCode::Esc => return Outcome::Cancel,
             KeyCode::Enter if self.saving => {}

@@ -187,11 +187,16 @@ impl<T: Tabular> Rows<T> {
         self.top = self.top.min(max_top);
     }
 
-    /// Offsets to fetch for what is on screen and one page ahead. A local
-    /// view works on all rows, so it wants every page.
-    pub fn wanted(&mut self, height: u64) -> Vec<u64> {
+    /// Offsets to fetch for what is on screen and one page ahead.
+    ///
+    /// With a local view (filter or sort) the rows loaded are what it works
+    /// on: all of them are fetched only when the list is at most `fill_limit`
+    /// rows long (roles, members); otherwise (subscriptions, which the server
+    /// searches) nothing more is fetched.
+    pub fn wanted(&mut self, height: u64, fill_limit: Option<u64>) -> Vec<u64> {
         if self.view.is_some() {
-            return self.list.wanted_all();
+            let small = fill_limit.is_some_and(|limit| self.list.count().is_none_or(|count| count <= limit));
+            return if small { self.list.wanted_all() } else { Vec::new() };
         }
         let last = self.top + height.max(1);
         let mut offsets = self.list.wanted(self.top.min(self.cursor), last.max(self.cursor));

@@ -407,7 +407,11 @@ fn the_role_form_sends_only_what_changed() {
     key(&mut app, KeyCode::Tab);
     key(&mut app, KeyCode::Left);
     let effects = key(&mut app, KeyCode::Enter);
-    let Some(Effect::Write(super::app::Write::UpdateRole { input, .. })) = effects.first() else {
+    let Some(Effect::Write {
+        write: super::app::Write::UpdateRole { input, .. },
+        ..
+    }) = effects.first()
+    else {
         panic!("{effects:?}")
     };
     assert_eq!(input.name, None, "the name did not change");

@@ -76,6 +76,9 @@ impl App {
 
     /// `d`: asks first, naming what goes.
     pub(super) fn delete_item(&mut self) -> Vec<Effect> {
+        if self.busy() {
+            return Vec::new();
+        }
         let organization = self.context.organization.clone();
         let confirm = match self.shown() {
             ListId::Roles => self.roles.selected().map(|role| {
@@ -144,6 +147,9 @@ impl App {
     /// `u`: restore the selected soft-deleted subscription, or undo the last
     /// soft delete.
     pub(super) fn restore_item(&mut self) -> Vec<Effect> {
+        if self.busy() {
+            return Vec::new();
+        }
         let project = self.context.project.clone();
         let id = match self.subscriptions.selected() {
             Some(subscription) if subscription.deleted => Some(subscription.id),
@@ -206,6 +212,7 @@ impl App {
         self.in_flight += 1;
         vec![Effect::LoadPeople {
             organization: self.context.organization.clone(),
+            role: role.id,
         }]
     }
 
@@ -213,10 +220,13 @@ impl App {
     pub(super) fn people(
         &mut self,
         result: Result<Vec<crate::api::OrganizationMember>, api::Error>,
+        in_role: Option<Vec<String>>,
     ) -> Vec<Effect> {
         self.in_flight = self.in_flight.saturating_sub(1);
         self.dirty = true;
         if let Mode::Picker(picker) = &mut self.mode {
+            // Everyone already in the role, not just the rows loaded.
+            picker.in_role.extend(in_role.into_iter().flatten());
             match result {
                 Ok(people) => picker.people = Some(people),
                 Err(error) => {
@@ -251,9 +261,35 @@ impl App {
         }
     }
 
+    /// Sends a write. The form or picker that is saving (or the form a
+    /// confirmation came from) takes its answer; none other does.
     fn write(&mut self, write: Write) -> Vec<Effect> {
+        self.write_token += 1;
+        let token = self.write_token;
+        match &mut self.mode {
+            Mode::Form(form, _) if form.saving => form.pending = Some(token),
+            Mode::Picker(picker) if picker.saving => picker.pending = Some(token),
+            _ => {}
+        }
+        if let Some(resumed) = self.resume.as_mut()
+            && resumed.0.pending.is_none()
+        {
+            resumed.0.pending = Some(token);
+        }
         self.in_flight += 1;
-        vec![Effect::Write(write)]
+        self.writing += 1;
+        vec![Effect::Write { token, write }]
+    }
+
+    /// Refuses a second destructive change while one is on its way.
+    fn busy(&mut self) -> bool {
+        if self.writing > 0 {
+            self.notice = Some(Notice {
+                text: "a change is still on its way: try again when it is done".into(),
+                error: true,
+            });
+        }
+        self.writing > 0
     }
 
     pub(super) fn confirm_key(&mut self, key: KeyEvent) -> Vec<Effect> {
@@ -263,7 +299,11 @@ impl App {
                     return Vec::new();
                 };
                 // The form stays at hand: it comes back if the write fails.
-                self.resume = confirm.form;
+                self.resume = confirm.form.map(|mut resumed| {
+                    resumed.0.saving = true;
+                    resumed.0.pending = None;
+                    resumed
+                });
                 self.write(confirm.write)
             }
             KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc | KeyCode::Char('q') => {
@@ -392,21 +432,41 @@ impl App {
     /// An answer to a write.
     pub(super) fn written(
         &mut self,
+        token: u64,
         write: Write,
         result: Result<Written, api::Error>,
         log: RequestLog,
     ) -> Vec<Effect> {
         self.in_flight = self.in_flight.saturating_sub(1);
+        self.writing = self.writing.saturating_sub(1);
         self.last_request = Some(log);
         self.dirty = true;
         let height = self.table_height();
+        // Whether the form or picker open now is the one that sent this
+        // write; a form the user left, or another one, is never touched.
+        let mut ours = match &self.mode {
+            Mode::Form(form, _) => form.pending == Some(token),
+            Mode::Picker(picker) => picker.pending == Some(token),
+            _ => false,
+        };
+        let resumed = self.resume.take_if(|resumed| resumed.0.pending == Some(token));
         let written = match result {
             Ok(written) => written,
             Err(error) => {
                 self.learn_from(&error);
-                if let Some(resumed) = self.resume.take() {
+                if let Some(resumed) = resumed
+                    && matches!(self.mode, Mode::Normal)
+                {
                     let (form, purpose) = *resumed;
                     self.mode = Mode::Form(Box::new(form), purpose);
+                    ours = true;
+                }
+                if !ours {
+                    self.notice = Some(Notice {
+                        text: error.to_string(),
+                        error: true,
+                    });
+                    return Vec::new();
                 }
                 match &mut self.mode {
                     // The form stays open with everything typed.
@@ -431,14 +491,18 @@ impl App {
         let mut effects = Vec::new();
         let text = match (write, written) {
             (Write::CreateRole { .. }, Written::Role(role)) => {
-                self.mode = Mode::Normal;
+                if ours {
+                    self.mode = Mode::Normal;
+                }
                 let name = role.name.clone();
                 self.roles.list.push_row(role);
                 self.roles.move_to(self.roles.len() as i64 - 1, height);
                 format!("created the role {name}")
             }
             (Write::UpdateRole { id, .. }, Written::Role(role)) => {
-                self.mode = Mode::Normal;
+                if ours {
+                    self.mode = Mode::Normal;
+                }
                 let name = role.name.clone();
                 if let Some(index) = self.roles.list.position(|row| row.id == id) {
                     self.roles.list.replace_row(index, role);
@@ -455,26 +519,30 @@ impl App {
                 self.roles.move_to(self.roles.cursor as i64, height);
                 "deleted the role".to_string()
             }
-            (Write::RemoveMember { id, .. }, Written::Deleted) => {
+            (Write::RemoveMember { id, role, .. }, Written::Deleted) => {
+                self.role_members_changed(&role, None, Some(&id));
                 if let Some(index) = self.members.list.position(|row| row.id == id) {
                     self.members.list.remove_row(index);
                 }
                 self.members.move_to(self.members.cursor as i64, height);
                 "removed from the role".to_string()
             }
-            (Write::AssignMembers { .. }, Written::Assigned(results)) => {
+            (Write::AssignMembers { role, .. }, Written::Assigned(results)) => {
                 let mut added = Vec::new();
                 let mut failed = Vec::new();
                 for (who, result) in results {
                     match result {
                         Ok(membership) => {
+                            self.role_members_changed(&role, Some(membership.clone()), None);
                             self.members.list.push_row(membership);
                             added.push(who);
                         }
                         Err(reason) => failed.push(format!("{who}: {reason}")),
                     }
                 }
-                self.mode = Mode::Normal;
+                if ours {
+                    self.mode = Mode::Normal;
+                }
                 let mut text = format!("assigned {}", added.len());
                 if !added.is_empty() {
                     text.push_str(&format!(" ({})", added.join(", ")));
@@ -488,7 +556,10 @@ impl App {
                 text
             }
             (Write::CreateSubscription { .. }, Written::Subscription(subscription)) => {
-                self.mode = Mode::Normal;
+                self.refocus[2] = Some(subscription.id.to_string());
+                if ours {
+                    self.mode = Mode::Normal;
+                }
                 // Newest first: the list starts over with it at the top.
                 self.subscriptions.cursor = 0;
                 self.subscriptions.top = 0;
@@ -530,6 +601,29 @@ impl App {
         self.apply_view();
         effects.extend(self.fetch_visible());
         effects
+    }
+
+    /// Keeps a role's row (its member count, the names in its detail) in
+    /// step with memberships added or removed.
+    fn role_members_changed(
+        &mut self,
+        role_id: &str,
+        added: Option<crate::api::RoleMembership>,
+        removed: Option<&str>,
+    ) {
+        let Some(index) = self.roles.list.position(|role| role.id == role_id) else {
+            return;
+        };
+        let Some(mut role) = self.roles.list.get(index).cloned() else {
+            return;
+        };
+        if let Some(crate::api::ListOrText::List(members)) = &mut role.members {
+            members.extend(added);
+            if let Some(id) = removed {
+                members.retain(|membership| membership.id != id);
+            }
+        }
+        self.roles.list.replace_row(index, role);
     }
 
     fn replace_subscription(&mut self, subscription: crate::api::Subscription) {

@@ -2,8 +2,6 @@
 //! Keys and API answers come in as messages; what must happen outside (a
 //! page to fetch, text to copy, a search to run later) goes out as effects.
 
-use std::time::Duration;
-
 use chrono::{DateTime, Utc};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tui_input::Input;
@@ -12,302 +10,18 @@ mod edit;
 mod find;
 mod navigate;
 mod permissions;
+mod types;
 
 pub use permissions::Permissions;
+pub use types::*;
 
 use super::form::Form;
 use super::keymap::{Action, Keymap, Screen};
 use super::layout;
-use super::picker::{Person, Picker};
+
 use super::rows::Rows;
-use crate::api::{
-    self, NamedItem, Organization, OrganizationMember, Page, Project, Role, RoleInput, RoleMembership,
-    Subscription, SubscriptionFilter,
-};
+use crate::api::{self, Organization, Project, Role, RoleMembership, Subscription, SubscriptionFilter};
 use navigate::receive;
-
-/// How long typing pauses before a subscription search goes to the server.
-pub const SEARCH_DEBOUNCE: Duration = Duration::from_millis(300);
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Tab {
-    Roles,
-    Members,
-    Subscriptions,
-}
-
-impl Tab {
-    pub const ALL: [Tab; 3] = [Tab::Roles, Tab::Members, Tab::Subscriptions];
-
-    pub fn title(self) -> &'static str {
-        match self {
-            Tab::Roles => "Roles",
-            Tab::Members => "Members",
-            Tab::Subscriptions => "Subscriptions",
-        }
-    }
-
-    fn index(self) -> usize {
-        Tab::ALL.iter().position(|tab| *tab == self).unwrap_or(0)
-    }
-}
-
-/// Which list an answer is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ListId {
-    Roles,
-    Members,
-    Subscriptions,
-}
-
-/// What the header says the screen is about.
-#[derive(Debug, Clone, Default)]
-pub struct Context {
-    /// The host, or the profile's name.
-    pub host: String,
-    /// Set when `orgdeck demo` runs its own server.
-    pub demo: bool,
-    pub organization: String,
-    pub project: String,
-    pub organization_name: Option<String>,
-    pub project_name: Option<String>,
-    /// `--read-only`: every write is disabled.
-    pub read_only: bool,
-}
-
-/// The role whose members the Members tab shows.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ChosenRole {
-    pub id: String,
-    pub name: String,
-}
-
-/// A note at the top of the screen; it never stops the keys.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Notice {
-    pub text: String,
-    pub error: bool,
-}
-
-/// The last request, for the footer.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RequestLog {
-    pub method: &'static str,
-    pub path: String,
-    pub status: Option<u16>,
-    pub elapsed: Duration,
-}
-
-#[derive(Debug)]
-pub enum Mode {
-    Normal,
-    Filter(Input),
-    Command(Input),
-    Help,
-    Form(Box<Form>, FormPurpose),
-    Confirm(Confirm),
-    Picker(Box<Picker>),
-}
-
-/// What a form is for.
-#[derive(Debug, Clone, PartialEq)]
-pub enum FormPurpose {
-    NewRole,
-    EditRole { id: String },
-    NewSubscription,
-    EditSubscription { id: i64 },
-}
-
-/// A question before a destructive write.
-#[derive(Debug, Clone)]
-pub struct Confirm {
-    pub question: String,
-    pub write: Write,
-    /// The form the question came from: back to it on "no" or a failure.
-    pub form: Option<Box<(Form, FormPurpose)>>,
-}
-
-/// The last soft delete, which `u` undoes for a few seconds.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Undo {
-    pub id: i64,
-    pub token: u64,
-}
-
-/// A change to send to the server.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Write {
-    CreateRole {
-        organization: String,
-        input: RoleInput,
-    },
-    UpdateRole {
-        organization: String,
-        id: String,
-        input: RoleInput,
-    },
-    DeleteRole {
-        organization: String,
-        id: String,
-    },
-    RemoveMember {
-        organization: String,
-        role: String,
-        id: String,
-    },
-    /// A new subscription from a form's body.
-    CreateSubscription {
-        project: String,
-        body: serde_json::Map<String, serde_json::Value>,
-    },
-    /// The changed fields of a subscription.
-    UpdateSubscription {
-        project: String,
-        id: i64,
-        body: serde_json::Map<String, serde_json::Value>,
-    },
-    /// One request per person, each with its own result.
-    AssignMembers {
-        organization: String,
-        role: String,
-        people: Vec<Person>,
-    },
-    /// `PATCH {"deleted": true}`: subscriptions are never hard-deleted.
-    SoftDelete {
-        project: String,
-        id: i64,
-    },
-    Restore {
-        project: String,
-        id: i64,
-    },
-}
-
-/// A write and how it went.
-#[derive(Debug)]
-pub struct WriteAnswer {
-    pub write: Write,
-    pub result: Result<Written, api::Error>,
-    pub log: RequestLog,
-}
-
-/// What a write answered.
-#[derive(Debug)]
-pub enum Written {
-    Role(Role),
-    /// Per person: the new membership, or why not.
-    Assigned(Vec<(String, Result<RoleMembership, String>)>),
-    Subscription(Subscription),
-    Deleted,
-}
-
-/// How long the footer offers to undo a soft delete.
-pub const UNDO_FOR: Duration = Duration::from_secs(8);
-
-/// A page of one of the lists.
-#[derive(Debug)]
-pub enum PageData {
-    Roles(Page<Role>),
-    Members(Page<RoleMembership>),
-    Subscriptions(Page<Subscription>),
-}
-
-#[derive(Debug)]
-pub enum Msg {
-    Key(KeyEvent),
-    /// The answer to a write.
-    Written(Box<WriteAnswer>),
-    /// The key's scopes, when the server told them.
-    Scopes(Option<Vec<String>>),
-    /// The project's dashboards and insights, for the subscription form.
-    Catalog(Result<(Vec<NamedItem>, Vec<NamedItem>), api::Error>),
-    /// The organization's members, for the picker.
-    People(Result<Vec<OrganizationMember>, api::Error>),
-    /// The offer to undo a soft delete has run out.
-    UndoExpired {
-        token: u64,
-    },
-    Resize {
-        width: u16,
-        height: u16,
-    },
-    /// The spinner's beat, only while requests are in flight.
-    Tick,
-    /// The pause in typing is over: search the server if nothing changed.
-    SearchDue {
-        token: u64,
-    },
-    Page {
-        list: ListId,
-        generation: u64,
-        offset: u64,
-        result: Result<PageData, api::Error>,
-        log: RequestLog,
-    },
-    /// The organizations and projects the key reaches, for the header's names.
-    Names {
-        organizations: Option<Vec<Organization>>,
-        projects: Option<Vec<Project>>,
-    },
-}
-
-/// What a list request asks the server for.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Query {
-    Roles {
-        organization: String,
-    },
-    Members {
-        organization: String,
-        role: String,
-    },
-    Subscriptions {
-        project: String,
-        filter: SubscriptionFilter,
-    },
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum Effect {
-    /// Fetch a page; the answer comes back as `Msg::Page` with this list
-    /// and generation, so that a late answer for a screen left is dropped.
-    Fetch {
-        list: ListId,
-        generation: u64,
-        query: Query,
-        offset: u64,
-        limit: u64,
-    },
-    /// Send `Msg::SearchDue { token }` after the debounce pause.
-    Debounce { token: u64 },
-    /// Put text on the clipboard (OSC 52).
-    Copy(String),
-    /// Look up the organization's and project's names.
-    LoadNames,
-    /// Read the key's scopes; the answer comes back as `Msg::Scopes`.
-    LoadScopes,
-    /// List the project's dashboards and insights (`Msg::Catalog`).
-    LoadCatalog { project: String },
-    /// List the organization's members for the picker (`Msg::People`).
-    LoadPeople { organization: String },
-    /// Send a change; the answer comes back as `Msg::Written`.
-    Write(Write),
-    /// Send `Msg::UndoExpired { token }` once the undo offer runs out.
-    ExpireUndo { token: u64 },
-}
-
-/// Server orderings the subscriptions tab cycles through with `s`.
-pub const SUBSCRIPTION_ORDERINGS: [(&str, &str); 5] = [
-    ("-created_at", "newest first"),
-    ("next_delivery_date", "next delivery first"),
-    ("-next_delivery_date", "next delivery last"),
-    ("title", "title A-Z"),
-    ("-title", "title Z-A"),
-];
-
-/// Local sort columns of roles and members (0: as the server orders them).
-pub const ROLE_SORTS: [&str; 5] = ["created", "name", "access", "members", "created"];
-pub const MEMBER_SORTS: [&str; 5] = ["joined", "name", "email", "level", "joined"];
 
 pub struct App {
     pub context: Context,
@@ -325,6 +39,11 @@ pub struct App {
     pub sorts: [usize; 3],
     pub mode: Mode,
     pub detail_json: bool,
+    /// The detail drawn over the table (Enter on a subscription or member,
+    /// or `v` where there is no room for the pane).
+    pub detail_open: bool,
+    pub detail_scroll: u16,
+    pub help_scroll: u16,
     pub notice: Option<Notice>,
     pub last_request: Option<RequestLog>,
     pub in_flight: usize,
@@ -342,6 +61,9 @@ pub struct App {
     pub undo: Option<Undo>,
     /// The form a confirmed write came from, to reopen if the write fails.
     resume: Option<Box<(Form, FormPurpose)>>,
+    /// The last write's token, and how many writes are on their way.
+    write_token: u64,
+    writing: usize,
     pub permissions: Permissions,
     undo_token: u64,
 }
@@ -362,6 +84,9 @@ impl App {
             sorts: [0; 3],
             mode: Mode::Normal,
             detail_json: false,
+            detail_open: false,
+            detail_scroll: 0,
+            help_scroll: 0,
             notice: None,
             last_request: None,
             in_flight: 0,
@@ -374,6 +99,8 @@ impl App {
             refocus: Default::default(),
             undo: None,
             resume: None,
+            write_token: 0,
+            writing: 0,
             permissions: Permissions {
                 read_only,
                 ..Permissions::default()
@@ -389,6 +116,13 @@ impl App {
         let mut effects = vec![self.load_names(), Effect::LoadScopes];
         effects.extend(self.fetch_visible());
         effects
+    }
+
+    /// Whether the screen is large enough for the detail pane.
+    pub fn has_detail_pane(&self) -> bool {
+        layout::areas(ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1))
+            .detail
+            .is_some()
     }
 
     /// Rows the table shows at the current size.
@@ -424,10 +158,15 @@ impl App {
                 log,
             } => self.page(list, generation, offset, result, log),
             Msg::Written(answer) => {
-                let WriteAnswer { write, result, log } = *answer;
-                self.written(write, result, log)
+                let WriteAnswer {
+                    token,
+                    write,
+                    result,
+                    log,
+                } = *answer;
+                self.written(token, write, result, log)
             }
-            Msg::People(result) => self.people(result),
+            Msg::People { people, in_role } => self.people(people, in_role),
             Msg::Catalog(result) => self.catalog(result),
             Msg::Scopes(scopes) => {
                 self.scopes_known(scopes);
@@ -485,7 +224,16 @@ impl App {
         }
         match &mut self.mode {
             Mode::Help => {
-                self.mode = Mode::Normal;
+                // j/k and the page keys scroll the help; any other key closes it.
+                match key.code {
+                    KeyCode::Char('j') | KeyCode::Down => {
+                        self.help_scroll = self.help_scroll.saturating_add(1)
+                    }
+                    KeyCode::Char('k') | KeyCode::Up => self.help_scroll = self.help_scroll.saturating_sub(1),
+                    KeyCode::PageDown => self.help_scroll = self.help_scroll.saturating_add(10),
+                    KeyCode::PageUp => self.help_scroll = self.help_scroll.saturating_sub(10),
+                    _ => self.mode = Mode::Normal,
+                }
                 Vec::new()
             }
             Mode::Filter(_) => self.filter_key(key),
@@ -538,12 +286,27 @@ impl App {
                 self.reload(ListId::Subscriptions, true)
             }
             Action::ToggleJson => {
-                self.detail_json = !self.detail_json;
+                // Where the screen has no room for the pane, `v` opens the detail over the table.
+                if !self.has_detail_pane() && !self.detail_open {
+                    self.detail_open = true;
+                } else {
+                    self.detail_json = !self.detail_json;
+                }
+                self.detail_scroll = 0;
+                Vec::new()
+            }
+            Action::DetailDown => {
+                self.detail_scroll = self.detail_scroll.saturating_add(3);
+                Vec::new()
+            }
+            Action::DetailUp => {
+                self.detail_scroll = self.detail_scroll.saturating_sub(3);
                 Vec::new()
             }
             Action::CopyId => self.copy(false),
             Action::CopyJson => self.copy(true),
             Action::Help => {
+                self.help_scroll = 0;
                 self.mode = Mode::Help;
                 Vec::new()
             }
@@ -570,7 +333,9 @@ impl App {
         if self.notice.take().is_some() {
             return Vec::new();
         }
-        if self.detail_json {
+        if self.detail_open {
+            self.detail_open = false;
+        } else if self.detail_json {
             self.detail_json = false;
         } else if self.tab == Tab::Members && self.role.is_some() {
             self.role = None;
@@ -583,6 +348,9 @@ impl App {
     }
 
     fn switch(&mut self, tab: Tab) -> Vec<Effect> {
+        if self.notice.as_ref().is_some_and(|notice| !notice.error) {
+            self.notice = None;
+        }
         self.tab = tab;
         self.fetch_visible()
     }
@@ -590,11 +358,7 @@ impl App {
     /// The slot of per-tab settings (filters, sorts) for what is shown:
     /// the Members tab without a role shows roles.
     fn tab_slot(&self) -> usize {
-        match self.shown() {
-            ListId::Roles => 0,
-            ListId::Members => 1,
-            ListId::Subscriptions => 2,
-        }
+        self.shown().slot()
     }
 
     /// The list the current screen shows.
@@ -678,20 +442,15 @@ impl App {
         if !accepted {
             return Vec::new(); // an answer for a screen already left
         }
-        let slot = match list {
-            ListId::Roles => 0,
-            ListId::Members => 1,
-            ListId::Subscriptions => 2,
-        };
-        if let Some(id) = self.refocus[slot].clone() {
-            let found = match list {
+        // The row the cursor was on before a refresh (or a new one) is looked
+        // for in the first page that comes back, and only there: a row gone
+        // from the list must not pull the cursor later on.
+        if let Some(id) = self.refocus[list.slot()].take() {
+            match list {
                 ListId::Roles => self.roles.select_id(&id, height),
                 ListId::Members => self.members.select_id(&id, height),
                 ListId::Subscriptions => self.subscriptions.select_id(&id, height),
             };
-            if found {
-                self.refocus[slot] = None;
-            }
         }
         if self.shown() != list {
             return Vec::new();

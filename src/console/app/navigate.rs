@@ -5,6 +5,9 @@ use crate::api::Page;
 use crate::console::list::PAGE_SIZE;
 use crate::console::rows::{Rows, Tabular};
 
+/// The longest list filtered or sorted in the console as a whole.
+const LOCAL_VIEW_LIMIT: u64 = 5_000;
+
 impl App {
     pub(super) fn move_by(&mut self, delta: i64) -> Vec<Effect> {
         let cursor = self.with_rows(|rows, _| rows.cursor()) as i64;
@@ -13,6 +16,7 @@ impl App {
 
     pub(super) fn move_to(&mut self, position: i64) -> Vec<Effect> {
         let height = self.table_height();
+        self.detail_scroll = 0;
         self.with_rows(|rows, _| rows.move_to(position, height));
         self.fetch_visible()
     }
@@ -51,7 +55,10 @@ impl App {
     pub(super) fn fetch_visible(&mut self) -> Vec<Effect> {
         let height = self.table_height();
         let list = self.shown();
-        let (generation, offsets) = self.with_rows(|rows, _| (rows.generation(), rows.wanted(height)));
+        // Roles and members are filtered and sorted whole; subscriptions by the server.
+        let fill_limit = (list != ListId::Subscriptions).then_some(LOCAL_VIEW_LIMIT);
+        let (generation, offsets) =
+            self.with_rows(|rows, _| (rows.generation(), rows.wanted(height, fill_limit)));
         let query = self.query(list);
         self.in_flight += offsets.len();
         offsets
@@ -91,6 +98,9 @@ impl App {
 
     pub(super) fn open(&mut self) -> Vec<Effect> {
         if self.shown() != ListId::Roles {
+            // A subscription or a member opens its detail over the table.
+            self.detail_open = !self.detail_open;
+            self.detail_scroll = 0;
             return Vec::new();
         }
         let Some(role) = self.roles.selected().cloned() else {
@@ -170,7 +180,7 @@ pub(super) fn receive<T: Tabular>(rows: &mut Rows<T>, generation: u64, offset: u
 pub(super) trait RowsAccess {
     fn cursor(&self) -> u64;
     fn generation(&self) -> u64;
-    fn wanted(&mut self, height: u64) -> Vec<u64>;
+    fn wanted(&mut self, height: u64, fill_limit: Option<u64>) -> Vec<u64>;
     fn move_to(&mut self, position: i64, height: u64);
     fn scroll(&mut self, height: u64);
     fn selected_id(&self) -> Option<String>;
@@ -187,8 +197,8 @@ impl<T: Tabular> RowsAccess for Rows<T> {
         self.list.generation()
     }
 
-    fn wanted(&mut self, height: u64) -> Vec<u64> {
-        Rows::wanted(self, height)
+    fn wanted(&mut self, height: u64, fill_limit: Option<u64>) -> Vec<u64> {
+        Rows::wanted(self, height, fill_limit)
     }
 
     fn move_to(&mut self, position: i64, height: u64) {

@@ -91,15 +91,22 @@ pub fn draw(frame: &mut Frame, form: &Form, preview: Vec<Line<'static>>, theme: 
         lines.push(Line::raw(""));
     }
     let mut cursor = None;
+    let mut focus_line = 0;
     for (index, field) in form.fields.iter().enumerate() {
         let focused = index == form.focus;
         let marker = if focused { "›" } else { " " };
         let value = match &field.value {
+            Value::Select { .. } if !field.typed.is_empty() => {
+                format!("◂ {} ▸  search: {}", field.shown(), field.typed)
+            }
             Value::Select { .. } => format!("◂ {} ▸", field.shown()),
             Value::Text { .. } | Value::Choices { .. } => field.shown(),
         };
         if focused && let Value::Text { input, .. } = &field.value {
             cursor = Some((lines.len() as u16, (LABEL + 3 + input.visual_cursor()) as u16));
+        }
+        if focused {
+            focus_line = lines.len() as u16;
         }
         let style = if focused { theme.accent } else { theme.dim };
         lines.push(Line::from(vec![
@@ -135,11 +142,19 @@ pub fn draw(frame: &mut Frame, form: &Form, preview: Vec<Line<'static>>, theme: 
     let screen = frame.area();
     let area = centered(screen, WIDTH as u16 + 4, lines.len() as u16 + 2);
     frame.render_widget(Clear, area);
+    // On a small screen the form scrolls to keep the focused field in view.
+    let inner = area.height.saturating_sub(2);
+    let total = lines.len() as u16;
+    let offset = if total > inner {
+        focus_line.saturating_sub(inner / 2).min(total - inner)
+    } else {
+        0
+    };
     let block = Block::bordered()
         .border_type(BorderType::Rounded)
         .title(format!(" {} ", form.title));
-    frame.render_widget(Paragraph::new(lines).block(block), area);
-    if let Some((row, column)) = cursor
+    frame.render_widget(Paragraph::new(lines).block(block).scroll((offset, 0)), area);
+    if let Some((row, column)) = cursor.map(|(row, column)| (row.saturating_sub(offset), column))
         && row + 1 < area.height
         && column + 1 < area.width
     {

@@ -31,16 +31,31 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
     if let Some(area) = areas.detail {
         detail::draw(frame, area, app, theme);
     }
+    if app.detail_open {
+        // Over the table and the pane: all the room there is.
+        let body = Rect::new(
+            0,
+            areas.table.y,
+            frame.area().width,
+            areas.footer.y.saturating_sub(areas.table.y),
+        );
+        frame.render_widget(Clear, body);
+        detail::draw(frame, body, app, theme);
+    }
     footer(frame, areas.footer, app, theme);
     if let Some(notice) = &app.notice {
         let style = if notice.error { theme.error } else { theme.ok };
         let text = format!("{}  (Esc to dismiss)", notice.text);
-        overlay_bottom(
-            frame,
-            areas.table,
-            Paragraph::new(text).style(style).wrap(Wrap { trim: true }),
-            style,
-        );
+        // At the bottom of the table, or at its top when the cursor is down there.
+        let cursor_row = match app.shown() {
+            ListId::Roles => app.roles.cursor.saturating_sub(app.roles.top),
+            ListId::Members => app.members.cursor.saturating_sub(app.members.top),
+            ListId::Subscriptions => app.subscriptions.cursor.saturating_sub(app.subscriptions.top),
+        };
+        let rows = u64::from(areas.table.height.saturating_sub(3));
+        let at_top = cursor_row + 5 >= rows;
+        let paragraph = Paragraph::new(text).style(style).wrap(Wrap { trim: true });
+        overlay(frame, areas.table, paragraph, style, at_top);
     }
     match &app.mode {
         Mode::Help => help(frame, app, theme),
@@ -122,9 +137,14 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         Mode::Command(input) => prompt(":", input, area, frame, theme),
         _ => {
             let mut spans = Vec::new();
-            for (keys, what) in app.keymap.footer(app.screen()) {
-                spans.push(Span::styled(format!(" {keys}"), theme.accent));
-                spans.push(Span::raw(format!(" {what} ")));
+            for (keys, what, action) in app.keymap.footer(app.screen()) {
+                // Keys the key or --read-only rules out are shown dimmed.
+                let (key_style, label_style) = match app.unavailable(action) {
+                    Some(_) => (theme.dim, theme.dim),
+                    None => (theme.accent, ratatui::style::Style::new()),
+                };
+                spans.push(Span::styled(format!(" {keys}"), key_style));
+                spans.push(Span::styled(format!(" {what} "), label_style));
             }
             Line::from(spans)
         }
@@ -147,12 +167,13 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             Some(200..=299) => theme.ok,
             _ => theme.error,
         };
-        second.push(Span::styled(format!("{} {} ", log.method, log.path), theme.dim));
+        // Status and time first: the path is the part that may be cut off.
         second.push(Span::styled(status, style));
         second.push(Span::styled(
-            format!(" · {} ms", log.elapsed.as_millis()),
+            format!(" · {} ms  ", log.elapsed.as_millis()),
             theme.dim,
         ));
+        second.push(Span::styled(format!("{} {}", log.method, log.path), theme.dim));
     }
     if let Some(undo) = &app.undo {
         second.push(Span::styled(
@@ -213,10 +234,20 @@ fn prompt<'a>(
     Line::from(vec![Span::styled(sign, theme.accent), Span::raw(visible)])
 }
 
-/// A bordered box over the bottom of `area`.
-fn overlay_bottom(frame: &mut Frame, area: Rect, paragraph: Paragraph, style: ratatui::style::Style) {
+/// A bordered box over the bottom (or top) of `area`.
+fn overlay(frame: &mut Frame, area: Rect, paragraph: Paragraph, style: ratatui::style::Style, at_top: bool) {
     let height = 4.min(area.height);
-    let box_area = Rect::new(area.x, area.y + area.height - height, area.width, height);
+    let y = if at_top {
+        area.y + area.height.min(2)
+    } else {
+        area.y + area.height - height
+    };
+    let box_area = Rect::new(
+        area.x,
+        y,
+        area.width,
+        height.min(area.height.saturating_sub(y - area.y)),
+    );
     frame.render_widget(Clear, box_area);
     frame.render_widget(
         paragraph.block(
@@ -277,7 +308,10 @@ fn help(frame: &mut Frame, app: &App, theme: &Theme) {
         Span::styled(" log file        ", theme.dim),
         Span::raw(crate::logging::log_path().display().to_string()),
     ]));
-    lines.push(Line::styled(" any key closes this help", theme.dim));
+    lines.push(Line::styled(
+        " j/k scroll · any other key closes this help",
+        theme.dim,
+    ));
     let width = screen.width.min(76);
     let height = (lines.len() as u16 + 2).min(screen.height);
     let [_, vertical, _] = Layout::vertical([
@@ -295,7 +329,9 @@ fn help(frame: &mut Frame, app: &App, theme: &Theme) {
     frame.render_widget(Clear, area);
     let title = format!(" keys: {} ", app.tab.title());
     frame.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(title).border_type(BorderType::Rounded)),
+        Paragraph::new(lines)
+            .scroll((app.help_scroll, 0))
+            .block(Block::bordered().title(title).border_type(BorderType::Rounded)),
         area,
     );
 }

@@ -112,7 +112,8 @@ fn draw<T: Tabular>(
         .block(block)
         .column_spacing(1)
         .row_highlight_style(theme.selected);
-    let mut state = TableState::default().with_selected(Some((rows.cursor - window.start) as usize));
+    let mut state =
+        TableState::default().with_selected(Some((rows.cursor.saturating_sub(window.start)) as usize));
     frame.render_stateful_widget(table, area, &mut state);
 }
 

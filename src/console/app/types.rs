@@ -1,0 +1,314 @@
+//! The console's vocabulary: tabs and lists, the messages `update` takes,
+//! the effects it returns, and the writes it makes.
+
+use std::time::Duration;
+
+use ratatui::crossterm::event::KeyEvent;
+use tui_input::Input;
+
+use crate::api::{
+    self, NamedItem, Organization, OrganizationMember, Page, Project, Role, RoleInput, RoleMembership,
+    Subscription, SubscriptionFilter,
+};
+use crate::console::form::Form;
+use crate::console::picker::{Person, Picker};
+
+/// How long typing pauses before a subscription search goes to the server.
+pub const SEARCH_DEBOUNCE: Duration = Duration::from_millis(300);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Tab {
+    Roles,
+    Members,
+    Subscriptions,
+}
+
+impl Tab {
+    pub const ALL: [Tab; 3] = [Tab::Roles, Tab::Members, Tab::Subscriptions];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Tab::Roles => "Roles",
+            Tab::Members => "Members",
+            Tab::Subscriptions => "Subscriptions",
+        }
+    }
+
+    pub(super) fn index(self) -> usize {
+        Tab::ALL.iter().position(|tab| *tab == self).unwrap_or(0)
+    }
+}
+
+/// Which list an answer is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListId {
+    Roles,
+    Members,
+    Subscriptions,
+}
+
+impl ListId {
+    /// The index of the list's per-tab settings (filters, sorts).
+    pub fn slot(self) -> usize {
+        match self {
+            ListId::Roles => 0,
+            ListId::Members => 1,
+            ListId::Subscriptions => 2,
+        }
+    }
+}
+
+/// What the header says the screen is about.
+#[derive(Debug, Clone, Default)]
+pub struct Context {
+    /// The host, or the profile's name.
+    pub host: String,
+    /// Set when `orgdeck demo` runs its own server.
+    pub demo: bool,
+    pub organization: String,
+    pub project: String,
+    pub organization_name: Option<String>,
+    pub project_name: Option<String>,
+    /// `--read-only`: every write is disabled.
+    pub read_only: bool,
+}
+
+/// The role whose members the Members tab shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChosenRole {
+    pub id: String,
+    pub name: String,
+}
+
+/// A note at the top of the screen; it never stops the keys.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notice {
+    pub text: String,
+    pub error: bool,
+}
+
+/// The last request, for the footer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RequestLog {
+    pub method: &'static str,
+    pub path: String,
+    pub status: Option<u16>,
+    pub elapsed: Duration,
+}
+
+#[derive(Debug)]
+pub enum Mode {
+    Normal,
+    Filter(Input),
+    Command(Input),
+    Help,
+    Form(Box<Form>, FormPurpose),
+    Confirm(Confirm),
+    Picker(Box<Picker>),
+}
+
+/// What a form is for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FormPurpose {
+    NewRole,
+    EditRole { id: String },
+    NewSubscription,
+    EditSubscription { id: i64 },
+}
+
+/// A question before a destructive write.
+#[derive(Debug, Clone)]
+pub struct Confirm {
+    pub question: String,
+    pub write: Write,
+    /// The form the question came from: back to it on "no" or a failure.
+    pub form: Option<Box<(Form, FormPurpose)>>,
+}
+
+/// The last soft delete, which `u` undoes for a few seconds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Undo {
+    pub id: i64,
+    pub token: u64,
+}
+
+/// A change to send to the server.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Write {
+    CreateRole {
+        organization: String,
+        input: RoleInput,
+    },
+    UpdateRole {
+        organization: String,
+        id: String,
+        input: RoleInput,
+    },
+    DeleteRole {
+        organization: String,
+        id: String,
+    },
+    RemoveMember {
+        organization: String,
+        role: String,
+        id: String,
+    },
+    /// A new subscription from a form's body.
+    CreateSubscription {
+        project: String,
+        body: serde_json::Map<String, serde_json::Value>,
+    },
+    /// The changed fields of a subscription.
+    UpdateSubscription {
+        project: String,
+        id: i64,
+        body: serde_json::Map<String, serde_json::Value>,
+    },
+    /// One request per person, each with its own result.
+    AssignMembers {
+        organization: String,
+        role: String,
+        people: Vec<Person>,
+    },
+    /// `PATCH {"deleted": true}`: subscriptions are never hard-deleted.
+    SoftDelete {
+        project: String,
+        id: i64,
+    },
+    Restore {
+        project: String,
+        id: i64,
+    },
+}
+
+/// A write and how it went.
+#[derive(Debug)]
+pub struct WriteAnswer {
+    /// Which write this answers: only the form that sent it may act on it.
+    pub token: u64,
+    pub write: Write,
+    pub result: Result<Written, api::Error>,
+    pub log: RequestLog,
+}
+
+/// What a write answered.
+#[derive(Debug)]
+pub enum Written {
+    Role(Role),
+    /// Per person: the new membership, or why not.
+    Assigned(Vec<(String, Result<RoleMembership, String>)>),
+    Subscription(Subscription),
+    Deleted,
+}
+
+/// How long the footer offers to undo a soft delete.
+pub const UNDO_FOR: Duration = Duration::from_secs(8);
+
+/// A page of one of the lists.
+#[derive(Debug)]
+pub enum PageData {
+    Roles(Page<Role>),
+    Members(Page<RoleMembership>),
+    Subscriptions(Page<Subscription>),
+}
+
+#[derive(Debug)]
+pub enum Msg {
+    Key(KeyEvent),
+    /// The answer to a write.
+    Written(Box<WriteAnswer>),
+    /// The key's scopes, when the server told them.
+    Scopes(Option<Vec<String>>),
+    /// The project's dashboards and insights, for the subscription form.
+    Catalog(Result<(Vec<NamedItem>, Vec<NamedItem>), api::Error>),
+    /// The organization's members for the picker, and the user UUIDs
+    /// already in the role (when they could be read).
+    People {
+        people: Result<Vec<OrganizationMember>, api::Error>,
+        in_role: Option<Vec<String>>,
+    },
+    /// The offer to undo a soft delete has run out.
+    UndoExpired {
+        token: u64,
+    },
+    Resize {
+        width: u16,
+        height: u16,
+    },
+    /// The spinner's beat, only while requests are in flight.
+    Tick,
+    /// The pause in typing is over: search the server if nothing changed.
+    SearchDue {
+        token: u64,
+    },
+    Page {
+        list: ListId,
+        generation: u64,
+        offset: u64,
+        result: Result<PageData, api::Error>,
+        log: RequestLog,
+    },
+    /// The organizations and projects the key reaches, for the header's names.
+    Names {
+        organizations: Option<Vec<Organization>>,
+        projects: Option<Vec<Project>>,
+    },
+}
+
+/// What a list request asks the server for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Query {
+    Roles {
+        organization: String,
+    },
+    Members {
+        organization: String,
+        role: String,
+    },
+    Subscriptions {
+        project: String,
+        filter: SubscriptionFilter,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Fetch a page; the answer comes back as `Msg::Page` with this list
+    /// and generation, so that a late answer for a screen left is dropped.
+    Fetch {
+        list: ListId,
+        generation: u64,
+        query: Query,
+        offset: u64,
+        limit: u64,
+    },
+    /// Send `Msg::SearchDue { token }` after the debounce pause.
+    Debounce { token: u64 },
+    /// Put text on the clipboard (OSC 52).
+    Copy(String),
+    /// Look up the organization's and project's names.
+    LoadNames,
+    /// Read the key's scopes; the answer comes back as `Msg::Scopes`.
+    LoadScopes,
+    /// List the project's dashboards and insights (`Msg::Catalog`).
+    LoadCatalog { project: String },
+    /// List the organization's members for the picker (`Msg::People`).
+    LoadPeople { organization: String, role: String },
+    /// Send a change; the answer comes back as `Msg::Written` with the token.
+    Write { token: u64, write: Write },
+    /// Send `Msg::UndoExpired { token }` once the undo offer runs out.
+    ExpireUndo { token: u64 },
+}
+
+/// Server orderings the subscriptions tab cycles through with `s`.
+pub const SUBSCRIPTION_ORDERINGS: [(&str, &str); 5] = [
+    ("-created_at", "newest first"),
+    ("next_delivery_date", "next delivery first"),
+    ("-next_delivery_date", "next delivery last"),
+    ("title", "title A-Z"),
+    ("-title", "title Z-A"),
+];
+
+/// Local sort columns of roles and members (0: as the server orders them).
+pub const ROLE_SORTS: [&str; 5] = ["created", "name", "access", "members", "created"];
+pub const MEMBER_SORTS: [&str; 5] = ["joined", "name", "email", "level", "joined"];
