@@ -421,3 +421,91 @@ fn the_role_form_sends_only_what_changed() {
         "a second submit while saving does nothing"
     );
 }
+
+#[test]
+fn a_late_answer_never_touches_another_form() {
+    use super::app::{Write, WriteAnswer, Written};
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(2, offset));
+    key(&mut app, KeyCode::Char('n'));
+    for c in "Ops".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    let effects = key(&mut app, KeyCode::Enter);
+    let Some(Effect::Write { token, write }) = effects.first().cloned() else {
+        panic!("{effects:?}")
+    };
+    // Typing while it saves changes nothing; leaving is allowed.
+    key(&mut app, KeyCode::Char('x'));
+    let Mode::Form(form, _) = &app.mode else { panic!() };
+    assert_eq!(form.value("name"), "Ops");
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Esc); // the first asks: something was typed
+    assert!(matches!(app.mode, Mode::Normal));
+    // Another form is open when the answer comes.
+    key(&mut app, KeyCode::Char('n'));
+    for c in "Zzz".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    let created = Role {
+        id: "role-new".into(),
+        name: "Ops".into(),
+        ..Role::default()
+    };
+    app.update(Msg::Written(Box::new(WriteAnswer {
+        token,
+        write,
+        result: Ok(Written::Role(created)),
+        log: log(),
+    })));
+    let Mode::Form(form, _) = &app.mode else {
+        panic!("the new form was closed")
+    };
+    assert_eq!(form.value("name"), "Zzz", "nothing typed is lost");
+    assert_eq!(app.roles.list.len(), 3, "the table still takes the new role");
+    // A second destructive change waits for the first.
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char('d'));
+    let effects = key(&mut app, KeyCode::Char('y'));
+    assert!(matches!(effects.first(), Some(Effect::Write { .. })));
+    key(&mut app, KeyCode::Char('d'));
+    assert!(app.notice.as_ref().unwrap().text.contains("still on its way"));
+    assert!(matches!(app.mode, Mode::Normal));
+}
+
+#[test]
+fn filtering_subscriptions_fetches_no_more_pages() {
+    let mut app = app();
+    app.start();
+    let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
+    answer(&mut app, &first, |offset| subscriptions(100_000, offset));
+    key(&mut app, KeyCode::Char('/'));
+    let mut effects = Vec::new();
+    for c in "Report".chars() {
+        effects.extend(key(&mut app, KeyCode::Char(c)));
+    }
+    assert!(
+        fetches(&effects).is_empty(),
+        "the server searches; the console filters what it has: {effects:?}"
+    );
+    assert!(app.subscriptions.list.held() <= 200);
+}
+
+#[test]
+fn the_detail_opens_over_the_table_where_there_is_no_pane() {
+    let mut app = App::new(Context::default(), Keymap::default(), (80, 24));
+    assert!(!app.has_detail_pane());
+    app.start();
+    let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
+    answer(&mut app, &first, |offset| subscriptions(10, offset));
+    key(&mut app, KeyCode::Enter);
+    assert!(app.detail_open);
+    key(&mut app, KeyCode::Char('J'));
+    assert_eq!(app.detail_scroll, 3);
+    key(&mut app, KeyCode::Esc);
+    assert!(!app.detail_open && !app.quit);
+    key(&mut app, KeyCode::Char('v'));
+    assert!(app.detail_open, "v opens it too where there is no pane");
+}
