@@ -424,7 +424,7 @@ fn the_role_form_sends_only_what_changed() {
 
 #[test]
 fn a_late_answer_never_touches_another_form() {
-    use super::app::{Write, WriteAnswer, Written};
+    use super::app::{WriteAnswer, Written};
     let mut app = app();
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(2, offset));

@@ -182,8 +182,8 @@ impl App {
     ) -> Vec<Effect> {
         self.in_flight = self.in_flight.saturating_sub(1);
         self.dirty = true;
-        if let Mode::Form(form, FormPurpose::NewSubscription | FormPurpose::EditSubscription { .. }) =
-            &mut self.mode
+        if let Mode::Form(form, purpose) = &mut self.mode
+            && purpose.is_subscription()
         {
             match result {
                 Ok((dashboards, insights)) => {
@@ -327,10 +327,7 @@ impl App {
             return Vec::new();
         };
         let outcome = form.key(key);
-        if matches!(
-            purpose,
-            FormPurpose::NewSubscription | FormPurpose::EditSubscription { .. }
-        ) {
+        if purpose.is_subscription() {
             subscription_form::after_key(form);
         }
         match outcome {
@@ -339,12 +336,7 @@ impl App {
                 self.mode = Mode::Normal;
                 Vec::new()
             }
-            Outcome::Submit
-                if matches!(
-                    purpose,
-                    FormPurpose::NewSubscription | FormPurpose::EditSubscription { .. }
-                ) =>
-            {
+            Outcome::Submit if purpose.is_subscription() => {
                 let project = self.context.project.clone();
                 let body = match subscription_form::body(form) {
                     Ok(body) => body,

@@ -98,8 +98,9 @@ impl App {
                 self.role = None;
                 self.roles.view = None;
                 self.members.view = None;
-                restart(&mut self.roles, true);
                 self.roles.list.replace();
+                self.roles.cursor = 0;
+                self.roles.top = 0;
                 self.members.list.replace();
                 let mut effects = vec![self.load_names()];
                 effects.extend(self.fetch_visible());

@@ -1,6 +1,6 @@
 //! Moving through the lists: the cursor, tabs, paging and reloading.
 
-use super::{App, ChosenRole, Effect, ListId, Query, ROLE_SORTS, SUBSCRIPTION_ORDERINGS, Tab};
+use super::{App, ChosenRole, Effect, ListId, MEMBER_SORTS, Query, ROLE_SORTS, SUBSCRIPTION_ORDERINGS, Tab};
 use crate::api::Page;
 use crate::console::list::PAGE_SIZE;
 use crate::console::rows::{Rows, Tabular};
@@ -135,7 +135,12 @@ impl App {
             self.subscriptions.top = 0;
             return self.reload(ListId::Subscriptions, true);
         }
-        self.sorts[slot] = (self.sorts[slot] + 1) % (ROLE_SORTS.len() - 1);
+        let columns = if slot == 0 {
+            ROLE_SORTS.len()
+        } else {
+            MEMBER_SORTS.len()
+        };
+        self.sorts[slot] = (self.sorts[slot] + 1) % columns;
         self.apply_view();
         self.fetch_visible()
     }

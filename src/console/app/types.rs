@@ -116,6 +116,15 @@ pub enum FormPurpose {
     EditSubscription { id: i64 },
 }
 
+impl FormPurpose {
+    pub fn is_subscription(&self) -> bool {
+        matches!(
+            self,
+            FormPurpose::NewSubscription | FormPurpose::EditSubscription { .. }
+        )
+    }
+}
+
 /// A question before a destructive write.
 #[derive(Debug, Clone)]
 pub struct Confirm {
@@ -309,6 +318,6 @@ pub const SUBSCRIPTION_ORDERINGS: [(&str, &str); 5] = [
     ("-title", "title Z-A"),
 ];
 
-/// Local sort columns of roles and members (0: as the server orders them).
-pub const ROLE_SORTS: [&str; 5] = ["created", "name", "access", "members", "created"];
-pub const MEMBER_SORTS: [&str; 5] = ["joined", "name", "email", "level", "joined"];
+/// Local sort columns of roles and members; the first is the server's order.
+pub const ROLE_SORTS: [&str; 4] = ["created", "name", "access", "members"];
+pub const MEMBER_SORTS: [&str; 4] = ["joined", "name", "email", "level"];

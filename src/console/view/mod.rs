@@ -13,7 +13,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
 
-use super::app::{App, FormPurpose, ListId, Mode, Tab};
+use super::app::{App, ListId, Mode, Tab};
 use super::command;
 use super::layout;
 use theme::Theme;
@@ -61,11 +61,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
         Mode::Help => help(frame, app, theme),
         Mode::Command(input) => completions(frame, areas.table, input.value(), theme),
         Mode::Form(form, purpose) => {
-            let preview = match purpose {
-                FormPurpose::NewSubscription | FormPurpose::EditSubscription { .. } => {
-                    form::preview(form, app.now, theme)
-                }
-                _ => Vec::new(),
+            let preview = if purpose.is_subscription() {
+                form::preview(form, app.now, theme)
+            } else {
+                Vec::new()
             };
             form::draw(frame, form, preview, theme)
         }
