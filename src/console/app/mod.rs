@@ -6,8 +6,10 @@ use chrono::{DateTime, Utc};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tui_input::Input;
 
+mod assign;
 mod edit;
 mod find;
+mod forms;
 mod navigate;
 mod permissions;
 mod types;

@@ -1,0 +1,73 @@
+//! Assigning people to a role: the member picker and its answers.
+
+use ratatui::crossterm::event::KeyEvent;
+
+use super::{App, Effect, Mode, Write};
+use crate::api::{self};
+use crate::console::picker::{Outcome as PickerOutcome, Picker};
+
+impl App {
+    /// `a`: the member picker for the chosen role.
+    pub(super) fn open_picker(&mut self) -> Vec<Effect> {
+        let Some(role) = self.role.clone() else {
+            return Vec::new();
+        };
+        let in_role = self
+            .members
+            .list
+            .loaded()
+            .filter_map(|(_, membership)| membership.user.as_ref().map(|user| user.uuid.clone()))
+            .collect();
+        self.mode = Mode::Picker(Box::new(Picker::new(role.name, in_role)));
+        self.in_flight += 1;
+        vec![Effect::LoadPeople {
+            organization: self.context.organization.clone(),
+            role: role.id,
+        }]
+    }
+
+    /// The organization's members arrived (or were refused: then a UUID field).
+    pub(super) fn people(
+        &mut self,
+        result: Result<Vec<crate::api::OrganizationMember>, api::Error>,
+        in_role: Option<Vec<String>>,
+    ) -> Vec<Effect> {
+        self.in_flight = self.in_flight.saturating_sub(1);
+        self.dirty = true;
+        if let Mode::Picker(picker) = &mut self.mode {
+            // Everyone already in the role, not just the rows loaded.
+            picker.in_role.extend(in_role.into_iter().flatten());
+            match result {
+                Ok(people) => picker.people = Some(people),
+                Err(error) => {
+                    picker.fall_back(format!("the organization's members cannot be listed ({error})"))
+                }
+            }
+        }
+        Vec::new()
+    }
+
+    pub(super) fn picker_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        let organization = self.context.organization.clone();
+        let role = self.role.as_ref().map(|role| role.id.clone()).unwrap_or_default();
+        let Mode::Picker(picker) = &mut self.mode else {
+            return Vec::new();
+        };
+        match picker.key(key) {
+            PickerOutcome::Picking => Vec::new(),
+            PickerOutcome::Cancel => {
+                self.mode = Mode::Normal;
+                Vec::new()
+            }
+            PickerOutcome::Assign => {
+                picker.saving = true;
+                let people = picker.selection();
+                self.write(Write::AssignMembers {
+                    organization,
+                    role,
+                    people,
+                })
+            }
+        }
+    }
+}
