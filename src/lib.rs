@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod cli;
+pub mod config;
 pub mod console;
 pub mod logging;
 pub mod schedule;

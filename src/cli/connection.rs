@@ -1,6 +1,7 @@
-//! Connection settings of the scriptable commands, first found wins: flags,
-//! then environment variables, then the defaults of design.md. The key comes
-//! only from the environment, never a flag (it would show in `ps`).
+//! Connection settings, first found wins: flags, then environment variables,
+//! then the config file's active profile, then the defaults of design.md. The
+//! key comes from the environment or the profile, never a flag (it would
+//! show in `ps`). Plain http goes only to this machine unless allowed.
 
 use std::time::Duration;
 
@@ -8,6 +9,7 @@ use clap::Args;
 
 use super::UsageError;
 use crate::api::{ApiKey, Client, ClientConfig};
+use crate::config::Profile;
 
 pub const DEFAULT_HOST: &str = "https://us.posthog.com";
 pub const CURRENT: &str = "@current";
@@ -23,6 +25,12 @@ pub struct ConnectionArgs {
     /// Project: an id or @current [env: ORGDECK_PROJECT] [default: @current]
     #[arg(long, global = true, value_name = "ID")]
     pub project: Option<String>,
+    /// The config file's profile to use [env: ORGDECK_PROFILE] [default: its default_profile]
+    #[arg(long, global = true, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// Allow plain http to a host other than this machine (the key would travel unencrypted).
+    #[arg(long, global = true)]
+    pub allow_http: bool,
     /// Seconds to wait for an answer before giving up.
     #[arg(long, global = true, value_name = "SECONDS", default_value_t = 30.0)]
     pub timeout: f64,
@@ -34,6 +42,8 @@ pub struct Connection {
     pub client: Client,
     pub organization: String,
     pub project: String,
+    /// The profile the settings came from, if any.
+    pub profile: Option<String>,
 }
 
 fn setting(flag: &Option<String>, variable: &str) -> Option<String> {
@@ -45,17 +55,51 @@ fn setting(flag: &Option<String>, variable: &str) -> Option<String> {
 
 impl ConnectionArgs {
     pub fn connect(&self) -> anyhow::Result<Connection> {
-        let host = setting(&self.host, "ORGDECK_HOST").unwrap_or_else(|| DEFAULT_HOST.to_string());
-        let key = std::env::var("ORGDECK_API_KEY")
-            .map(ApiKey::new)
-            .unwrap_or_else(|_| ApiKey::new(""));
-        if key.is_empty() {
-            return Err(UsageError(
-                "no API key: set ORGDECK_API_KEY to a personal API key (orgdeck takes no key as a flag, where `ps` would show it)"
-                    .into(),
-            )
-            .into());
-        }
+        let chosen = setting(&self.profile, "ORGDECK_PROFILE");
+        let usage = |error: anyhow::Error| UsageError(format!("{error:#}"));
+        let profile = match crate::config::load().map_err(usage)? {
+            Some((file, path)) => {
+                let found = file.profile(chosen.as_deref()).map_err(usage)?;
+                found.map(|(name, profile)| (name, profile, path))
+            }
+            None if chosen.is_some() => {
+                let path = crate::config::config_path().unwrap_or_default();
+                return Err(UsageError(format!(
+                    "profile \"{}\" was asked for, but there is no config file at {}",
+                    chosen.unwrap_or_default(),
+                    path.display()
+                ))
+                .into());
+            }
+            None => None,
+        };
+        let from_profile =
+            |pick: fn(&Profile) -> Option<String>| profile.as_ref().and_then(|(_, p, _)| pick(p));
+        let host = setting(&self.host, "ORGDECK_HOST")
+            .or_else(|| from_profile(|p| p.host.clone()))
+            .unwrap_or_else(|| DEFAULT_HOST.to_string());
+        let key = match std::env::var("ORGDECK_API_KEY").map(ApiKey::new) {
+            Ok(key) if !key.is_empty() => key,
+            _ => match &profile {
+                Some((name, profile, path)) => profile
+                    .key(name, path)
+                    .map_err(|error| UsageError(error.to_string()))?
+                    .ok_or_else(|| {
+                        UsageError(format!(
+                            "profile \"{name}\" names no key: set api_key_env, api_key_command or api_key"
+                        ))
+                    })?,
+                None => {
+                    return Err(UsageError(
+                        "no API key: set ORGDECK_API_KEY to a personal API key, or give a profile one in the config file (orgdeck takes no key as a flag, where `ps` would show it)"
+                            .into(),
+                    )
+                    .into());
+                }
+            },
+        };
+        let allow_http = self.allow_http || profile.as_ref().is_some_and(|(_, p, _)| p.allow_http);
+        check_transport(&host, allow_http)?;
         if !(self.timeout.is_finite() && self.timeout > 0.0) {
             return Err(UsageError(format!(
                 "--timeout {} is not a positive number of seconds",
@@ -68,8 +112,29 @@ impl ConnectionArgs {
         let client = Client::new(config).map_err(|error| UsageError(error.to_string()))?;
         Ok(Connection {
             client,
-            organization: setting(&self.org, "ORGDECK_ORG").unwrap_or_else(|| CURRENT.into()),
-            project: setting(&self.project, "ORGDECK_PROJECT").unwrap_or_else(|| CURRENT.into()),
+            organization: setting(&self.org, "ORGDECK_ORG")
+                .or_else(|| from_profile(|p| p.organization.clone()))
+                .unwrap_or_else(|| CURRENT.into()),
+            project: setting(&self.project, "ORGDECK_PROJECT")
+                .or_else(|| from_profile(|p| p.project.clone()))
+                .unwrap_or_else(|| CURRENT.into()),
+            profile: profile.map(|(name, _, _)| name),
         })
     }
+}
+
+/// Plain http to another machine would carry the key in the clear: refused
+/// unless allowed.
+fn check_transport(host: &str, allow_http: bool) -> anyhow::Result<()> {
+    let Ok(url) = reqwest::Url::parse(host) else {
+        return Ok(()); // the client reports a bad host itself
+    };
+    let local = url.host_str().is_some_and(crate::config::is_loopback);
+    if url.scheme() == "http" && !local && !allow_http {
+        return Err(UsageError(format!(
+            "{host} is plain http: the API key would travel unencrypted. Use https, or pass --allow-http (or allow_http = true in the profile) if you must"
+        ))
+        .into());
+    }
+    Ok(())
 }

@@ -126,13 +126,20 @@ pub fn console(connection: &ConnectionArgs, read_only: bool) -> anyhow::Result<E
         client,
         organization,
         project,
+        profile,
     } = connection.connect().map_err(|error| {
         anyhow::Error::from(UsageError(format!(
             "{error}; or try `orgdeck demo` for a console on demo data"
         )))
     })?;
     let context = ConsoleContext {
-        host: client.base_url().as_str().trim_end_matches('/').to_string(),
+        host: match &profile {
+            Some(name) => format!(
+                "profile {name} · {}",
+                client.base_url().as_str().trim_end_matches('/')
+            ),
+            None => client.base_url().as_str().trim_end_matches('/').to_string(),
+        },
         demo: false,
         organization,
         project,

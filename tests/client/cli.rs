@@ -44,6 +44,7 @@ async fn orgdeck(server: &TestServer, key: &str, args: &[&str], stdin: Option<&s
         .env("ORGDECK_HOST", &server.base)
         .env("ORGDECK_API_KEY", key)
         .env("ORGDECK_LOG", dir.path().join("log"))
+        .env("ORGDECK_CONFIG", dir.path().join("no-config.toml"))
         .env("COLUMNS", "80")
         .env_remove("ORGDECK_ORG")
         .env_remove("ORGDECK_PROJECT")
@@ -554,4 +555,116 @@ async fn usage_errors_exit_2() {
         .unwrap();
     assert_eq!(no_key.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&no_key.stderr).contains("set ORGDECK_API_KEY"));
+}
+
+/// Runs the binary with only a config file to go by.
+async fn with_config(config: &std::path::Path, args: &[&str], extra: &[(&str, &str)]) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"));
+    command
+        .args(args)
+        .env("ORGDECK_CONFIG", config)
+        .env("ORGDECK_LOG", dir.path().join("log"))
+        .env_remove("ORGDECK_API_KEY")
+        .env_remove("ORGDECK_HOST")
+        .env_remove("ORGDECK_PROFILE")
+        .env_remove("ORGDECK_ORG")
+        .env_remove("ORGDECK_PROJECT");
+    for (name, value) in extra {
+        command.env(name, value);
+    }
+    let output = command.output().await.unwrap();
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(output.stdout).unwrap(),
+        stderr: String::from_utf8(output.stderr).unwrap(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn profiles_give_the_host_and_the_key() {
+    use std::os::unix::fs::PermissionsExt;
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    let write = |text: String, mode: u32| {
+        std::fs::write(&config, text).unwrap();
+        std::fs::set_permissions(&config, std::fs::Permissions::from_mode(mode)).unwrap();
+    };
+    let profiles = format!(
+        "default_profile = \"inline\"\n\
+         [profiles.inline]\nhost = \"{base}\"\napi_key = \"{key}\"\n\
+         [profiles.command]\nhost = \"{base}\"\napi_key_command = \"printf {key}\"\n\
+         [profiles.variable]\nhost = \"{base}\"\napi_key_env = \"MY_POSTHOG_KEY\"\n\
+         [profiles.remote]\nhost = \"http://posthog.example.invalid\"\napi_key_env = \"MY_POSTHOG_KEY\"\n",
+        base = server.base
+    );
+    write(profiles.clone(), 0o600);
+    let listed = with_config(&config, &["roles", "list", "-o", "json"], &[])
+        .await
+        .ok()
+        .json();
+    assert_eq!(
+        listed.as_array().unwrap().len(),
+        8,
+        "the default profile's host and key"
+    );
+    let by_command = with_config(
+        &config,
+        &["roles", "list", "-o", "json", "--profile", "command"],
+        &[],
+    )
+    .await
+    .ok()
+    .json();
+    assert_eq!(by_command.as_array().unwrap().len(), 8);
+    let by_variable = with_config(
+        &config,
+        &["roles", "list"],
+        &[("ORGDECK_PROFILE", "variable"), ("MY_POSTHOG_KEY", &key)],
+    )
+    .await;
+    by_variable.ok();
+    let unset = with_config(&config, &["roles", "list", "--profile", "variable"], &[])
+        .await
+        .fails(2);
+    assert!(
+        unset.stderr.contains("$MY_POSTHOG_KEY, which is not set"),
+        "{}",
+        unset.stderr
+    );
+    let unknown = with_config(&config, &["roles", "list", "--profile", "nope"], &[])
+        .await
+        .fails(2);
+    assert!(
+        unknown.stderr.contains("no profile \"nope\""),
+        "{}",
+        unknown.stderr
+    );
+
+    // Plain http to another machine is refused before anything is sent.
+    let remote = with_config(
+        &config,
+        &["roles", "list", "--profile", "remote"],
+        &[("MY_POSTHOG_KEY", &key)],
+    )
+    .await
+    .fails(2);
+    assert!(
+        remote.stderr.contains("plain http") && remote.stderr.contains("--allow-http"),
+        "{}",
+        remote.stderr
+    );
+
+    // A key in a file others can read is refused, and the fix named.
+    write(profiles, 0o644);
+    let open = with_config(&config, &["roles", "list"], &[]).await.fails(2);
+    assert!(open.stderr.contains("chmod 600"), "{}", open.stderr);
+    for run in [&open, &unset, &unknown, &remote] {
+        assert!(
+            !run.stderr.contains(&key) && !run.stdout.contains(&key),
+            "the key never shows"
+        );
+    }
 }

@@ -1,0 +1,253 @@
+//! The config file: profiles (host, organization, project, where the key
+//! comes from) and which one is the default.
+//!
+//! `~/.config/orgdeck/config.toml` on Linux (the platform's config
+//! directory); `ORGDECK_CONFIG` names another file. A key written in the
+//! file itself is accepted only when the file is readable by its owner alone.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, bail};
+use serde::Deserialize;
+
+use crate::api::ApiKey;
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    pub default_profile: Option<String>,
+    #[serde(default)]
+    pub profiles: BTreeMap<String, Profile>,
+}
+
+/// One place orgdeck can connect to.
+#[derive(Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    pub host: Option<String>,
+    pub organization: Option<String>,
+    pub project: Option<String>,
+    /// The environment variable that holds the key.
+    pub api_key_env: Option<String>,
+    /// A command that prints the key (a password manager, say).
+    pub api_key_command: Option<String>,
+    /// The key itself: only in a file readable by its owner alone.
+    pub api_key: Option<ApiKey>,
+    /// Allow plain http to a host other than this machine.
+    #[serde(default)]
+    pub allow_http: bool,
+}
+
+// By hand, so that a key written in the file never shows.
+impl std::fmt::Debug for Profile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Profile")
+            .field("host", &self.host)
+            .field("organization", &self.organization)
+            .field("project", &self.project)
+            .field("api_key_env", &self.api_key_env)
+            .field("api_key_command", &self.api_key_command)
+            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("allow_http", &self.allow_http)
+            .finish()
+    }
+}
+
+impl<'de> Deserialize<'de> for ApiKey {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        String::deserialize(deserializer).map(ApiKey::new)
+    }
+}
+
+/// Where the config file is: `ORGDECK_CONFIG`, else the platform's config
+/// directory.
+pub fn config_path() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("ORGDECK_CONFIG") {
+        return Some(PathBuf::from(path));
+    }
+    dirs::config_dir().map(|dir| dir.join("orgdeck").join("config.toml"))
+}
+
+/// The config file, when there is one.
+pub fn load() -> anyhow::Result<Option<(ConfigFile, PathBuf)>> {
+    let Some(path) = config_path() else {
+        return Ok(None);
+    };
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => {
+            return Err(error).with_context(|| format!("cannot read the config file {}", path.display()));
+        }
+    };
+    let file: ConfigFile =
+        toml::from_str(&text).with_context(|| format!("the config file {} is not valid", path.display()))?;
+    Ok(Some((file, path)))
+}
+
+impl ConfigFile {
+    /// The profile chosen by name, else the default one (or the only one).
+    pub fn profile(&self, chosen: Option<&str>) -> anyhow::Result<Option<(String, Profile)>> {
+        let name = match chosen.or(self.default_profile.as_deref()) {
+            Some(name) => name.to_string(),
+            None if self.profiles.len() == 1 => self.profiles.keys().next().cloned().unwrap_or_default(),
+            None => return Ok(None),
+        };
+        match self.profiles.get(&name) {
+            Some(profile) => Ok(Some((name, profile.clone()))),
+            None => {
+                let known: Vec<&str> = self.profiles.keys().map(String::as_str).collect();
+                bail!(
+                    "there is no profile \"{name}\" in the config file (it has: {})",
+                    known.join(", ")
+                )
+            }
+        }
+    }
+}
+
+impl Profile {
+    /// The key, from the first source the profile names: the environment
+    /// variable, the command, or the file itself (owner-only files alone).
+    pub fn key(&self, name: &str, file: &Path) -> anyhow::Result<Option<ApiKey>> {
+        if let Some(variable) = &self.api_key_env {
+            return match std::env::var(variable) {
+                Ok(key) if !key.trim().is_empty() => Ok(Some(ApiKey::new(key))),
+                _ => bail!("profile \"{name}\" takes its key from ${variable}, which is not set"),
+            };
+        }
+        if let Some(command) = &self.api_key_command {
+            let output = Command::new("sh")
+                .args(["-c", command])
+                .output()
+                .with_context(|| format!("profile \"{name}\": cannot run its api_key_command"))?;
+            if !output.status.success() {
+                bail!(
+                    "profile \"{name}\": its api_key_command failed ({})",
+                    output.status
+                );
+            }
+            let key = ApiKey::new(String::from_utf8_lossy(&output.stdout).to_string());
+            if key.is_empty() {
+                bail!("profile \"{name}\": its api_key_command printed no key");
+            }
+            return Ok(Some(key));
+        }
+        if let Some(key) = &self.api_key {
+            check_owner_only(file)?;
+            return Ok(Some(key.clone()));
+        }
+        Ok(None)
+    }
+}
+
+/// A key written in a file others can read is refused, with the fix.
+fn check_owner_only(file: &Path) -> anyhow::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(file)
+            .with_context(|| format!("cannot read the permissions of {}", file.display()))?
+            .permissions()
+            .mode();
+        if mode & 0o077 != 0 {
+            bail!(
+                "{} holds an API key but others can read it; make it yours alone: chmod 600 {}",
+                file.display(),
+                file.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Whether a host is this machine, where plain http cannot be overheard.
+pub fn is_loopback(host: &str) -> bool {
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|address| address.is_loopback())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profiles_parse_and_keys_never_show() {
+        let file: ConfigFile = toml::from_str(
+            r#"
+            default_profile = "cloud"
+            [profiles.cloud]
+            host = "https://us.posthog.com"
+            api_key_env = "ORGDECK_TEST_NO_SUCH_VARIABLE"
+            [profiles.local]
+            host = "http://127.0.0.1:8010"
+            api_key = "phx_written_in_the_file"
+            "#,
+        )
+        .unwrap();
+        let (name, cloud) = file.profile(None).unwrap().unwrap();
+        assert_eq!(name, "cloud");
+        assert!(
+            cloud
+                .key(&name, Path::new("/nonexistent"))
+                .unwrap_err()
+                .to_string()
+                .contains("not set")
+        );
+        let (_, local) = file.profile(Some("local")).unwrap().unwrap();
+        assert!(!format!("{local:?}").contains("written_in_the_file"));
+        assert!(
+            file.profile(Some("nope"))
+                .unwrap_err()
+                .to_string()
+                .contains("it has: cloud, local")
+        );
+        assert!(
+            toml::from_str::<ConfigFile>("[profiles.x]\nhots = 1").is_err(),
+            "typos are reported"
+        );
+    }
+
+    #[test]
+    fn a_key_in_a_file_others_can_read_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        std::fs::write(&path, "").unwrap();
+        let profile = Profile {
+            api_key: Some(ApiKey::new("phx_k")),
+            ..Profile::default()
+        };
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let refused = profile.key("p", &path).unwrap_err().to_string();
+        assert!(
+            refused.contains("chmod 600") && !refused.contains("phx_k"),
+            "{refused}"
+        );
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        assert_eq!(profile.key("p", &path).unwrap().unwrap().expose(), "phx_k");
+        let command = Profile {
+            api_key_command: Some("printf phx_from_a_command".into()),
+            ..Profile::default()
+        };
+        assert_eq!(
+            command.key("p", &path).unwrap().unwrap().expose(),
+            "phx_from_a_command"
+        );
+    }
+
+    #[test]
+    fn loopback_hosts() {
+        for host in ["127.0.0.1", "localhost", "[::1]", "127.5.5.5"] {
+            assert!(is_loopback(host), "{host}");
+        }
+        for host in ["10.0.0.1", "example.com", "192.168.1.1"] {
+            assert!(!is_loopback(host), "{host}");
+        }
+    }
+}
