@@ -251,3 +251,57 @@ mod tests {
         }
     }
 }
+
+/// Credentials of PostHog's own CLI, used where orgdeck has no profile.
+#[derive(Debug, Clone)]
+pub struct PosthogCli {
+    pub host: Option<String>,
+    pub key: ApiKey,
+    pub project: Option<String>,
+    /// Where they were found, to say so.
+    pub source: String,
+}
+
+#[derive(Deserialize)]
+struct PosthogCliFile {
+    #[serde(alias = "api_key")]
+    token: ApiKey,
+    host: Option<String>,
+    #[serde(alias = "project_id")]
+    env_id: Option<serde_json::Value>,
+}
+
+/// PostHog's CLI credentials: `POSTHOG_CLI_API_KEY` (or `POSTHOG_CLI_TOKEN`),
+/// `POSTHOG_CLI_HOST`, `POSTHOG_CLI_PROJECT_ID` (or `POSTHOG_CLI_ENV_ID`), or
+/// else the file `~/.posthog/credentials.json` its `login` writes.
+pub fn posthog_cli_credentials() -> Option<PosthogCli> {
+    let variable = |names: &[&str]| {
+        names.iter().find_map(|name| {
+            std::env::var(name)
+                .ok()
+                .filter(|value| !value.trim().is_empty())
+                .map(|v| (name.to_string(), v))
+        })
+    };
+    if let Some((name, key)) = variable(&["POSTHOG_CLI_API_KEY", "POSTHOG_CLI_TOKEN"]) {
+        return Some(PosthogCli {
+            host: variable(&["POSTHOG_CLI_HOST"]).map(|(_, host)| host),
+            key: ApiKey::new(key),
+            project: variable(&["POSTHOG_CLI_PROJECT_ID", "POSTHOG_CLI_ENV_ID"]).map(|(_, id)| id),
+            source: format!("${name}"),
+        });
+    }
+    let path = dirs::home_dir()?.join(".posthog").join("credentials.json");
+    let text = std::fs::read_to_string(&path).ok()?;
+    let file: PosthogCliFile = serde_json::from_str(&text).ok()?;
+    let project = file.env_id.map(|id| match id {
+        serde_json::Value::String(text) => text,
+        other => other.to_string(),
+    });
+    Some(PosthogCli {
+        host: file.host,
+        key: file.token,
+        project,
+        source: path.display().to_string(),
+    })
+}

@@ -75,8 +75,22 @@ impl ConnectionArgs {
         };
         let from_profile =
             |pick: fn(&Profile) -> Option<String>| profile.as_ref().and_then(|(_, p, _)| pick(p));
+        // Where orgdeck has neither a key nor a profile, PostHog's own CLI may have logged in.
+        let has_key = std::env::var("ORGDECK_API_KEY").is_ok_and(|key| !key.trim().is_empty());
+        let posthog_cli = (profile.is_none() && !has_key)
+            .then(crate::config::posthog_cli_credentials)
+            .flatten();
+        if let Some(found) = &posthog_cli
+            && std::io::IsTerminal::is_terminal(&std::io::stderr())
+        {
+            eprintln!(
+                "orgdeck: no profile; using the credentials of PostHog's CLI from {}",
+                found.source
+            );
+        }
         let host = setting(&self.host, "ORGDECK_HOST")
             .or_else(|| from_profile(|p| p.host.clone()))
+            .or_else(|| posthog_cli.as_ref().and_then(|found| found.host.clone()))
             .unwrap_or_else(|| DEFAULT_HOST.to_string());
         let key = match std::env::var("ORGDECK_API_KEY").map(ApiKey::new) {
             Ok(key) if !key.is_empty() => key,
@@ -89,13 +103,16 @@ impl ConnectionArgs {
                             "profile \"{name}\" names no key: set api_key_env, api_key_command or api_key"
                         ))
                     })?,
-                None => {
-                    return Err(UsageError(
-                        "no API key: set ORGDECK_API_KEY to a personal API key, or give a profile one in the config file (orgdeck takes no key as a flag, where `ps` would show it)"
-                            .into(),
-                    )
-                    .into());
-                }
+                None => match &posthog_cli {
+                    Some(found) => found.key.clone(),
+                    None => {
+                        return Err(UsageError(
+                            "no API key: set ORGDECK_API_KEY to a personal API key, or give a profile one in the config file (orgdeck takes no key as a flag, where `ps` would show it)"
+                                .into(),
+                        )
+                        .into());
+                    }
+                },
             },
         };
         let allow_http = self.allow_http || profile.as_ref().is_some_and(|(_, p, _)| p.allow_http);
@@ -117,8 +134,11 @@ impl ConnectionArgs {
                 .unwrap_or_else(|| CURRENT.into()),
             project: setting(&self.project, "ORGDECK_PROJECT")
                 .or_else(|| from_profile(|p| p.project.clone()))
+                .or_else(|| posthog_cli.as_ref().and_then(|found| found.project.clone()))
                 .unwrap_or_else(|| CURRENT.into()),
-            profile: profile.map(|(name, _, _)| name),
+            profile: profile
+                .map(|(name, _, _)| name)
+                .or_else(|| posthog_cli.map(|found| format!("PostHog CLI credentials ({})", found.source))),
         })
     }
 }

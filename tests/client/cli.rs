@@ -565,6 +565,10 @@ async fn with_config(config: &std::path::Path, args: &[&str], extra: &[(&str, &s
         .args(args)
         .env("ORGDECK_CONFIG", config)
         .env("ORGDECK_LOG", dir.path().join("log"))
+        .env("HOME", dir.path())
+        .env_remove("POSTHOG_CLI_API_KEY")
+        .env_remove("POSTHOG_CLI_TOKEN")
+        .env_remove("POSTHOG_CLI_HOST")
         .env_remove("ORGDECK_API_KEY")
         .env_remove("ORGDECK_HOST")
         .env_remove("ORGDECK_PROFILE")
@@ -667,4 +671,42 @@ async fn profiles_give_the_host_and_the_key() {
             "the key never shows"
         );
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_profile_the_posthog_cli_credentials_are_used() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let dir = tempfile::tempdir().unwrap();
+    let none = dir.path().join("no-config.toml");
+    let from_env = with_config(
+        &none,
+        &["subs", "list", "-o", "json"],
+        &[
+            ("POSTHOG_CLI_TOKEN", &key),
+            ("POSTHOG_CLI_HOST", &server.base),
+            ("POSTHOG_CLI_ENV_ID", "2"),
+        ],
+    )
+    .await
+    .ok()
+    .json();
+    let second_project = server
+        .get(&key, "/api/projects/2/subscriptions/?limit=1")
+        .await
+        .json["count"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(
+        from_env.as_array().unwrap().len() as u64,
+        second_project,
+        "the project comes from POSTHOG_CLI_ENV_ID"
+    );
+    let with_issue_names = with_config(
+        &none,
+        &["roles", "list"],
+        &[("POSTHOG_CLI_API_KEY", &key), ("POSTHOG_CLI_HOST", &server.base)],
+    )
+    .await;
+    with_issue_names.ok();
 }
