@@ -38,6 +38,12 @@ pub fn init() -> anyhow::Result<PathBuf> {
     let file = options
         .open(&path)
         .with_context(|| format!("cannot open the log file {}", path.display()))?;
+    // A log file that was there before is made the owner's alone too.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = file.set_permissions(std::fs::Permissions::from_mode(0o600));
+    }
     let filter = EnvFilter::try_from_env("ORGDECK_LOG_LEVEL").unwrap_or_else(|_| EnvFilter::new("info"));
     // A second init (tests, a demo inside a process that logs) keeps the first.
     let _ = tracing_subscriber::fmt()

@@ -710,3 +710,43 @@ async fn without_a_profile_the_posthog_cli_credentials_are_used() {
     .await;
     with_issue_names.ok();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_key_never_appears_in_output_errors_or_the_log() {
+    use std::os::unix::fs::PermissionsExt;
+    let server = TestServer::demo().await;
+    let key = server.key(&["organization:read", "subscription:read"]);
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("orgdeck.log");
+    std::fs::write(&log, "").unwrap();
+    std::fs::set_permissions(&log, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let mut seen = String::new();
+    for args in [
+        vec!["roles", "list"],
+        vec!["subs", "list", "-o", "json", "--search", "board"],
+        vec!["roles", "create", "--name", "Nope"],
+        vec!["subs", "get", "999999"],
+        vec!["roles", "list", "--org", "nope"],
+        vec!["roles", "list", "--host", "http://127.0.0.1:9", "--timeout", "1"],
+    ] {
+        let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"))
+            .args(&args)
+            .env("ORGDECK_HOST", &server.base)
+            .env("ORGDECK_API_KEY", &key)
+            .env("ORGDECK_LOG", &log)
+            .env("ORGDECK_LOG_LEVEL", "trace")
+            .env("ORGDECK_CONFIG", dir.path().join("none.toml"))
+            .output()
+            .await
+            .unwrap();
+        seen.push_str(&String::from_utf8_lossy(&output.stdout));
+        seen.push_str(&String::from_utf8_lossy(&output.stderr));
+    }
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(logged.len() > 1000, "the log holds the requests at trace level");
+    let secret = &key[4..];
+    assert!(!seen.contains(secret), "the key showed in output");
+    assert!(!logged.contains(secret), "the key reached the log");
+    let mode = std::fs::metadata(&log).unwrap().permissions().mode();
+    assert_eq!(mode & 0o077, 0, "the log is readable by its owner alone");
+}

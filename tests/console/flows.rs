@@ -275,3 +275,28 @@ async fn a_refused_key_says_what_to_check() {
     press(&mut driver, "3").await;
     assert!(driver.screen().contains("could not load"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_key_never_shows_on_any_screen() {
+    let server = TestServer::demo_at(seeded(), 0).await;
+    let key = server.key(&["*"]);
+    let client = client_for(&server.base, &key);
+    let context = Context {
+        host: "reference server".into(),
+        organization: "@current".into(),
+        project: "@current".into(),
+        ..Context::default()
+    };
+    let mut driver = Driver::new(client, context, (160, 45), Theme::plain());
+    driver.start();
+    assert!(driver.settle(SETTLE).await);
+    let mut screens = vec![driver.screen()];
+    for keys in ["v", "v", "?", "x", "2", "3", "v", "Y", "D", "/x"] {
+        press(&mut driver, keys).await;
+        screens.push(driver.screen());
+    }
+    assert!(!format!("{:?}", driver.app.context).contains(&key[4..]));
+    for screen in screens {
+        assert!(!screen.contains(&key[4..]), "the key showed:\n{screen}");
+    }
+}
