@@ -20,6 +20,41 @@ pub struct ConfigFile {
     pub default_profile: Option<String>,
     #[serde(default)]
     pub profiles: BTreeMap<String, Profile>,
+    /// Console keys by action: `quit = "ctrl-q"` or `refresh = ["r", "f5"]`.
+    #[serde(default)]
+    pub keys: BTreeMap<String, Keys>,
+    /// Console colours: names (`cyan`, `lightred`) or `#rrggbb`.
+    #[serde(default)]
+    pub theme: ThemeColors,
+}
+
+/// One key or several.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum Keys {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl Keys {
+    pub fn into_vec(self) -> Vec<String> {
+        match self {
+            Keys::One(key) => vec![key],
+            Keys::Many(keys) => keys,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThemeColors {
+    pub accent: Option<String>,
+    pub dim: Option<String>,
+    /// The background of the selected row.
+    pub selected: Option<String>,
+    pub error: Option<String>,
+    pub warning: Option<String>,
+    pub ok: Option<String>,
 }
 
 /// One place orgdeck can connect to.

@@ -27,10 +27,30 @@ use crate::api::Client;
 pub use app::{App, Context, Effect, Msg};
 use view::theme::Theme;
 
-/// Opens the console on `client` until the user quits.
+/// Opens the console on `client` until the user quits, with the keys and
+/// colours of the config file.
 pub async fn run(client: Client, context: Context) -> anyhow::Result<()> {
-    let driver = Driver::new(client, context, (80, 24), Theme::from_environment());
+    let (keymap, theme) = look()?;
+    let mut driver = Driver::new(client, context, (80, 24), theme);
+    driver.app.keymap = keymap;
     terminal::run(driver).await
+}
+
+/// The config file's `[keys]` and `[theme]` over the defaults; a mistake in
+/// either (an unknown action, a key bound twice, a colour that is not one)
+/// is reported before the console starts.
+pub fn look() -> anyhow::Result<(keymap::Keymap, Theme)> {
+    let file = crate::config::load()?.map(|(file, _)| file).unwrap_or_default();
+    let keys = file
+        .keys
+        .into_iter()
+        .map(|(action, keys)| (action, keys.into_vec()))
+        .collect();
+    let keymap = keymap::Keymap::with_overrides(&keys).map_err(anyhow::Error::msg)?;
+    let theme = Theme::from_environment()
+        .with_colors(&file.theme)
+        .map_err(anyhow::Error::msg)?;
+    Ok((keymap, theme))
 }
 
 /// The app with its effects runner and message channel: what the event

@@ -219,3 +219,33 @@ fn create_a_role_and_soft_delete_a_subscription_then_check_through_the_api() {
     server.kill().unwrap();
     server.wait().unwrap();
 }
+
+#[test]
+fn a_key_bound_twice_is_reported_before_the_console_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        "[keys]\nrefresh = \"j\"\n[theme]\naccent = \"#ff8800\"\n",
+    )
+    .unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"))
+        .arg("demo")
+        .env("ORGDECK_CONFIG", &config)
+        .env("ORGDECK_LOG", dir.path().join("log"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("j is bound to both down and refresh"), "{stderr}");
+    std::fs::write(&config, "[theme]\nok = \"grassy\"\n").unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"))
+        .arg("demo")
+        .env("ORGDECK_CONFIG", &config)
+        .env("ORGDECK_LOG", dir.path().join("log"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&output.stderr).contains("is not a colour"));
+}

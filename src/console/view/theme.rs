@@ -57,3 +57,68 @@ impl Theme {
         }
     }
 }
+
+impl Theme {
+    /// This theme with the config file's colours over it (none under `NO_COLOR`).
+    pub fn with_colors(mut self, colors: &crate::config::ThemeColors) -> Result<Theme, String> {
+        if std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty()) {
+            return Ok(self);
+        }
+        let parse = |name: &str, value: &Option<String>| -> Result<Option<Color>, String> {
+            value
+                .as_deref()
+                .map(|text| {
+                    text.parse::<Color>().map_err(|_| {
+                        format!("[theme] {name} = \"{text}\" is not a colour (a name like cyan, or #rrggbb)")
+                    })
+                })
+                .transpose()
+        };
+        if let Some(color) = parse("accent", &colors.accent)? {
+            self.accent = self.accent.fg(color);
+        }
+        if let Some(color) = parse("dim", &colors.dim)? {
+            self.dim = self.dim.fg(color);
+        }
+        if let Some(color) = parse("selected", &colors.selected)? {
+            self.selected = self.selected.bg(color);
+        }
+        if let Some(color) = parse("error", &colors.error)? {
+            self.error = self.error.fg(color);
+        }
+        if let Some(color) = parse("warning", &colors.warning)? {
+            self.warning = self.warning.fg(color);
+        }
+        if let Some(color) = parse("ok", &colors.ok)? {
+            self.ok = self.ok.fg(color);
+        }
+        Ok(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colours_come_from_the_config_and_bad_ones_are_reported() {
+        let colors = crate::config::ThemeColors {
+            accent: Some("#ff8800".into()),
+            selected: Some("magenta".into()),
+            ..Default::default()
+        };
+        let theme = Theme::colored().with_colors(&colors).unwrap();
+        assert_eq!(theme.accent.fg, Some(Color::Rgb(255, 136, 0)));
+        assert_eq!(theme.selected.bg, Some(Color::Magenta));
+        let bad = crate::config::ThemeColors {
+            ok: Some("grassy".into()),
+            ..Default::default()
+        };
+        assert!(
+            Theme::colored()
+                .with_colors(&bad)
+                .unwrap_err()
+                .contains("[theme] ok")
+        );
+    }
+}
