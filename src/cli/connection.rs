@@ -145,7 +145,7 @@ impl ConnectionArgs {
 
 /// Plain http to another machine would carry the key in the clear: refused
 /// unless allowed.
-fn check_transport(host: &str, allow_http: bool) -> anyhow::Result<()> {
+pub(super) fn check_transport(host: &str, allow_http: bool) -> anyhow::Result<()> {
     let Ok(url) = reqwest::Url::parse(host) else {
         return Ok(()); // the client reports a bad host itself
     };

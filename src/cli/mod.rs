@@ -1,6 +1,7 @@
 //! The command line of design.md (a fixed interface) and its dispatch.
 
 mod connection;
+mod login;
 mod members;
 mod output;
 mod roles;
@@ -71,6 +72,9 @@ pub enum Command {
         #[arg(long, value_name = "MS")]
         delay: Option<u64>,
     },
+    /// Set up a profile: asks for host and key, checks the key, picks organization and
+    /// project, and writes the profile (named by --profile, else "default") owner-only.
+    Login,
     /// Personal API keys of the reference server's database.
     Keys {
         #[command(subcommand)]
@@ -174,6 +178,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             api_command(&cli.connection, |c| subscriptions::run(command, c, format))
         }
         Command::Demo { db } => serve::demo(db, cli.read_only),
+        Command::Login => {
+            let name = cli.connection.profile.clone().unwrap_or_else(|| "default".into());
+            login::login(&cli.connection, &name)
+        }
         Command::Serve {
             listen,
             db,

@@ -6,5 +6,6 @@ mod support;
 
 mod cli;
 mod faults;
+mod login;
 mod operations;
 mod paging;

@@ -1,0 +1,283 @@
+//! `orgdeck login`: asks for host and key (the key typed hidden), checks the
+//! key against the API, lets the user pick organization and project from the
+//! API's lists, and writes the profile into the config file, owner-only.
+//!
+//! On a terminal the key is read with echo off; from a pipe each answer is
+//! one line, so that scripts and tests can log in too.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::Path;
+
+use anyhow::Context;
+
+use super::UsageError;
+use super::connection::{ConnectionArgs, DEFAULT_HOST, check_transport};
+use crate::api::{ApiKey, Client, ClientConfig, FetchAll, List, Organization, Project};
+
+/// Answers come from stdin one line at a time.
+struct Prompter {
+    lines: std::io::StdinLock<'static>,
+    terminal: bool,
+}
+
+impl Prompter {
+    fn new() -> Self {
+        Prompter {
+            lines: std::io::stdin().lock(),
+            terminal: std::io::stdin().is_terminal(),
+        }
+    }
+
+    /// One answer; the default when the user just presses Enter.
+    fn ask(&mut self, question: &str, default: Option<&str>) -> anyhow::Result<String> {
+        match default {
+            Some(default) => eprint!("{question} [{default}]: "),
+            None => eprint!("{question}: "),
+        }
+        std::io::stderr().flush()?;
+        let mut line = String::new();
+        if self.lines.read_line(&mut line)? == 0 {
+            return Err(UsageError(format!("login: no answer to \"{question}\" (stdin closed)")).into());
+        }
+        let answer = line.trim();
+        Ok(match (answer.is_empty(), default) {
+            (true, Some(default)) => default.to_string(),
+            _ => answer.to_string(),
+        })
+    }
+
+    /// The key, never echoed.
+    fn ask_hidden(&mut self, question: &str) -> anyhow::Result<ApiKey> {
+        eprint!("{question}: ");
+        std::io::stderr().flush()?;
+        let key = if self.terminal {
+            read_hidden()?
+        } else {
+            let mut line = String::new();
+            self.lines.read_line(&mut line)?;
+            line
+        };
+        let key = ApiKey::new(key);
+        if key.is_empty() {
+            return Err(UsageError("login: no API key given".into()).into());
+        }
+        Ok(key)
+    }
+}
+
+/// Reads a line from the terminal in raw mode, so nothing is echoed. Ctrl-C
+/// or Esc gives up.
+fn read_hidden() -> anyhow::Result<String> {
+    use crossterm::event::{Event, KeyCode, KeyEventKind, KeyModifiers, read};
+    use crossterm::terminal::{disable_raw_mode, enable_raw_mode};
+
+    struct RawMode;
+    impl Drop for RawMode {
+        fn drop(&mut self) {
+            let _ = disable_raw_mode();
+        }
+    }
+
+    enable_raw_mode()?;
+    let raw = RawMode;
+    let mut key = String::new();
+    loop {
+        match read()? {
+            Event::Key(event) if event.kind != KeyEventKind::Release => match event.code {
+                KeyCode::Enter => break,
+                KeyCode::Char('c') if event.modifiers.contains(KeyModifiers::CONTROL) => {
+                    drop(raw);
+                    eprintln!();
+                    return Err(UsageError("login: cancelled".into()).into());
+                }
+                KeyCode::Esc => {
+                    drop(raw);
+                    eprintln!();
+                    return Err(UsageError("login: cancelled".into()).into());
+                }
+                KeyCode::Char('u') if event.modifiers.contains(KeyModifiers::CONTROL) => key.clear(),
+                KeyCode::Backspace => {
+                    key.pop();
+                }
+                KeyCode::Char(c) => key.push(c),
+                _ => {}
+            },
+            Event::Paste(text) => key.push_str(&text),
+            _ => {}
+        }
+    }
+    drop(raw);
+    eprintln!();
+    Ok(key)
+}
+
+/// What `login` writes.
+struct Chosen {
+    host: String,
+    organization: Organization,
+    project: Option<Project>,
+    allow_http: bool,
+}
+
+pub fn login(args: &ConnectionArgs, name: &str) -> anyhow::Result<std::process::ExitCode> {
+    crate::logging::init()?;
+    let path = crate::config::config_path()
+        .ok_or_else(|| UsageError("login: no config directory; set ORGDECK_CONFIG".into()))?;
+    let mut prompter = Prompter::new();
+    let host = match &args.host {
+        Some(host) => host.trim().to_string(),
+        None => prompter.ask("Host", Some(DEFAULT_HOST))?,
+    };
+    check_transport(&host, args.allow_http)?;
+    let key = prompter.ask_hidden("Personal API key (typed hidden)")?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let mut config = ClientConfig::new(host.clone(), key.clone());
+    config.timeout = std::time::Duration::from_secs_f64(args.timeout.max(1.0));
+    let client = Client::new(config).map_err(|error| UsageError(error.to_string()))?;
+
+    let current = runtime
+        .block_on(client.current_key())
+        .context("login: the key was not accepted")?;
+    eprintln!(
+        "Key \"{}\" accepted; scopes: {}",
+        current.label,
+        current.scopes.join(", ")
+    );
+    let organizations = runtime.block_on(client.all(&List::organizations(), &FetchAll::default()))?;
+    let organization = pick(
+        &mut prompter,
+        "Organization",
+        &organizations,
+        |o| format!("{} ({})", o.name, o.id),
+        |o, answer| o.id == answer,
+    )?
+    .ok_or_else(|| anyhow::anyhow!("login: the key sees no organization"))?;
+    let projects: Vec<Project> = runtime
+        .block_on(client.all(&List::projects(), &FetchAll::default()))?
+        .into_iter()
+        .filter(|p| p.organization.as_deref().is_none_or(|o| o == organization.id))
+        .collect();
+    let project = pick(
+        &mut prompter,
+        "Project",
+        &projects,
+        |p| format!("{} ({})", p.name, p.id),
+        |p, answer| p.id.to_string() == answer,
+    )?;
+    let chosen = Chosen {
+        host,
+        organization,
+        project,
+        allow_http: args.allow_http,
+    };
+    write_profile(&path, name, &chosen, &key)?;
+    eprintln!(
+        "Profile \"{name}\" written to {} (readable by you alone): {} / {}{}",
+        path.display(),
+        chosen.organization.name,
+        chosen.project.as_ref().map_or("no project", |p| p.name.as_str()),
+        match crate::config::load() {
+            Ok(Some((file, _))) if file.default_profile.as_deref() == Some(name) => ", the default",
+            _ => "",
+        }
+    );
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// One of `items`, by its number in the list or its id; the only one is
+/// taken without asking.
+fn pick<T: Clone>(
+    prompter: &mut Prompter,
+    what: &str,
+    items: &[T],
+    show: impl Fn(&T) -> String,
+    has_id: impl Fn(&T, &str) -> bool,
+) -> anyhow::Result<Option<T>> {
+    match items {
+        [] => return Ok(None),
+        [only] => {
+            eprintln!("{what}: {}", show(only));
+            return Ok(Some(only.clone()));
+        }
+        _ => {}
+    }
+    for (number, item) in items.iter().enumerate() {
+        eprintln!("  {:>3}  {}", number + 1, show(item));
+    }
+    for _ in 0..3 {
+        let answer = prompter.ask(&format!("{what} (number or id)"), Some("1"))?;
+        let by_number = answer
+            .parse::<usize>()
+            .ok()
+            .and_then(|n| n.checked_sub(1))
+            .and_then(|i| items.get(i));
+        if let Some(item) = by_number.or_else(|| items.iter().find(|item| has_id(item, &answer))) {
+            return Ok(Some(item.clone()));
+        }
+        eprintln!(
+            "\"{answer}\" is neither a number from 1 to {} nor an id in the list",
+            items.len()
+        );
+    }
+    Err(UsageError(format!("login: no {} chosen", what.to_lowercase())).into())
+}
+
+/// Adds or replaces `[profiles.NAME]`, keeping the rest of the file (comments
+/// included), makes it the default when there is none, and leaves the file
+/// readable by its owner alone.
+fn write_profile(path: &Path, name: &str, chosen: &Chosen, key: &ApiKey) -> anyhow::Result<()> {
+    use toml_edit::{DocumentMut, Item, Table, value};
+
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(error) => return Err(error).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let mut document: DocumentMut = text
+        .parse()
+        .with_context(|| format!("the config file {} is not valid TOML", path.display()))?;
+    if document.get("default_profile").is_none() {
+        document["default_profile"] = value(name);
+    }
+    if document.get("profiles").is_none() {
+        let mut profiles = Table::new();
+        profiles.set_implicit(true);
+        document["profiles"] = Item::Table(profiles);
+    }
+    let mut profile = Table::new();
+    profile["host"] = value(&chosen.host);
+    profile["organization"] = value(&chosen.organization.id);
+    if let Some(project) = &chosen.project {
+        profile["project"] = value(project.id.to_string());
+    }
+    profile["api_key"] = value(key.expose());
+    if chosen.allow_http {
+        profile["allow_http"] = value(true);
+    }
+    document["profiles"][name] = Item::Table(profile);
+
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    // Written to a private temporary file beside the config, then renamed
+    // over it: the key is never in a file others can read, even briefly.
+    let temporary = path.with_extension("toml.tmp");
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options
+        .open(&temporary)
+        .with_context(|| format!("cannot write {}", temporary.display()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    }
+    file.write_all(document.to_string().as_bytes())?;
+    file.sync_all()?;
+    std::fs::rename(&temporary, path).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}

@@ -1,0 +1,112 @@
+//! `orgdeck login` from a pipe: host, key, organization and project are
+//! answered one line each, as a script would.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::Stdio;
+
+use tokio::io::AsyncWriteExt;
+
+use crate::support::TestServer;
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+async fn orgdeck(config: &Path, args: &[&str], stdin: &str) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"));
+    command
+        .args(args)
+        .env("ORGDECK_CONFIG", config)
+        .env("ORGDECK_LOG", dir.path().join("log"))
+        .env("HOME", dir.path())
+        .env_remove("ORGDECK_API_KEY")
+        .env_remove("ORGDECK_HOST")
+        .env_remove("ORGDECK_PROFILE")
+        .env_remove("ORGDECK_ORG")
+        .env_remove("ORGDECK_PROJECT")
+        .env_remove("POSTHOG_CLI_API_KEY")
+        .env_remove("POSTHOG_CLI_HOST")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin.as_bytes()).await.unwrap();
+    drop(input);
+    let output = child.wait_with_output().await.unwrap();
+    let log = std::fs::read_to_string(dir.path().join("log")).unwrap_or_default();
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(output.stdout).unwrap(),
+        stderr: String::from_utf8(output.stderr).unwrap() + &log,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn login_checks_the_key_picks_and_writes_an_owner_only_profile() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("orgdeck").join("config.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, "# kept as written\n[keys]\nquit = \"ctrl-q\"\n").unwrap();
+    std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o644)).unwrap();
+
+    // A wrong key is refused and the file is left alone.
+    let wrong = orgdeck(
+        &config,
+        &["login", "--profile", "work"],
+        &format!("{}\nphx_not_a_real_key\n", server.base),
+    )
+    .await;
+    assert_ne!(wrong.code, 0, "{}", wrong.stderr);
+    assert!(
+        wrong.stderr.contains("the key was not accepted"),
+        "{}",
+        wrong.stderr
+    );
+    assert!(!std::fs::read_to_string(&config).unwrap().contains("[profiles"));
+
+    // The host by flag; the key, then the second project by its id, after a
+    // number that is not in the list.
+    let run = orgdeck(
+        &config,
+        &["login", "--profile", "work", "--host", &server.base],
+        &format!("{key}\n7\n2\n"),
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("is neither a number"), "{}", run.stderr);
+    assert!(run.stderr.contains("Profile \"work\" written"), "{}", run.stderr);
+    for output in [&run.stdout, &run.stderr] {
+        assert!(!output.contains(&key), "the key never shows: {output}");
+    }
+
+    let mode = std::fs::metadata(&config).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "the file is its owner's alone");
+    let text = std::fs::read_to_string(&config).unwrap();
+    assert!(
+        text.contains("# kept as written") && text.contains("quit = \"ctrl-q\""),
+        "{text}"
+    );
+    let written: toml::Table = toml::from_str(&text).unwrap();
+    assert_eq!(written["default_profile"].as_str(), Some("work"));
+    let profile = written["profiles"]["work"].as_table().unwrap();
+    assert_eq!(profile["host"].as_str(), Some(server.base.as_str()));
+    assert_eq!(profile["project"].as_str(), Some("2"));
+    assert_eq!(profile["api_key"].as_str(), Some(key.as_str()));
+    let organization = profile["organization"].as_str().unwrap().to_string();
+
+    // The profile works as written: no flags, no environment.
+    let projects = orgdeck(&config, &["subscriptions", "list", "-o", "json"], "").await;
+    assert_eq!(projects.code, 0, "{}", projects.stderr);
+    let roles = orgdeck(&config, &["roles", "list", "-o", "json"], "").await;
+    assert_eq!(roles.code, 0, "{}", roles.stderr);
+    let roles: serde_json::Value = serde_json::from_str(&roles.stdout).unwrap();
+    assert_eq!(roles.as_array().unwrap().len(), 8);
+    assert!(!organization.is_empty());
+}
