@@ -8,8 +8,14 @@ pub const COMMANDS: [(&str, &str); 8] = [
     ("members", "show the members of a role"),
     ("subs", "show the subscriptions"),
     ("subscriptions", "show the subscriptions"),
-    ("org", "switch organization: :org ID (a UUID or @current)"),
-    ("project", "switch project: :project ID (an id or @current)"),
+    (
+        "org",
+        "switch organization: pick from a list, or :org ID (a UUID or @current)",
+    ),
+    (
+        "project",
+        "switch project: pick from a list, or :project ID (an id or @current)",
+    ),
     ("q", "quit"),
     ("quit", "quit"),
 ];
@@ -19,6 +25,10 @@ pub enum Command {
     Tab(Tab),
     Organization(String),
     Project(String),
+    /// `:org` alone: pick from the organizations the key reaches.
+    PickOrganization,
+    /// `:project` alone: pick from the organization's projects.
+    PickProject,
     Quit,
     Nothing,
 }
@@ -30,7 +40,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
         return Ok(Command::Nothing);
     };
     let argument = words.next();
-    let needs = |what: &str| format!(":{name} needs {what}, e.g. :{name} @current");
+
     match (name, argument) {
         ("roles", _) => Ok(Command::Tab(Tab::Roles)),
         ("members", _) => Ok(Command::Tab(Tab::Members)),
@@ -38,8 +48,8 @@ pub fn parse(line: &str) -> Result<Command, String> {
         ("q" | "quit", _) => Ok(Command::Quit),
         ("org", Some(id)) => Ok(Command::Organization(id.to_string())),
         ("project", Some(id)) => Ok(Command::Project(id.to_string())),
-        ("org", None) => Err(needs("an organization id")),
-        ("project", None) => Err(needs("a project id")),
+        ("org", None) => Ok(Command::PickOrganization),
+        ("project", None) => Ok(Command::PickProject),
         _ => Err(format!(":{name} is not a command; type : and Tab to see them")),
     }
 }
@@ -85,7 +95,8 @@ mod tests {
         assert_eq!(parse(" org  1234 "), Ok(Command::Organization("1234".into())));
         assert_eq!(parse("project @current"), Ok(Command::Project("@current".into())));
         assert_eq!(parse(""), Ok(Command::Nothing));
-        assert!(parse("org").unwrap_err().contains("needs an organization id"));
+        assert_eq!(parse("org"), Ok(Command::PickOrganization));
+        assert_eq!(parse(" project "), Ok(Command::PickProject));
         assert!(parse("frob").unwrap_err().contains("not a command"));
     }
 

@@ -282,14 +282,15 @@ impl Runner {
 
     /// The organization's and project's names, when the key may read them.
     async fn names(&self) -> Msg {
+        let options = crate::api::FetchAll::default();
         let organizations = self
             .client
-            .page(&List::<Organization>::organizations(), 100, 0)
+            .all(&List::<Organization>::organizations(), &options)
             .await;
-        let projects = self.client.page(&List::<Project>::projects(), 100, 0).await;
+        let projects = self.client.all(&List::<Project>::projects(), &options).await;
         Msg::Names {
-            organizations: organizations.ok().map(|page| page.results),
-            projects: projects.ok().map(|page| page.results),
+            organizations: organizations.ok(),
+            projects: projects.ok(),
         }
     }
 }

@@ -11,6 +11,7 @@ pub mod list;
 pub mod picker;
 pub mod rows;
 pub mod subscription_form;
+pub mod switcher;
 mod terminal;
 #[cfg(test)]
 mod tests;

@@ -300,3 +300,42 @@ async fn the_key_never_shows_on_any_screen() {
         assert!(!screen.contains(&key[4..]), "the key showed:\n{screen}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn project_and_organization_pickers_switch_without_an_argument() {
+    let server = TestServer::demo_at(seeded(), 0).await;
+    let mut driver = console(&server, &["*"], (120, 30)).await;
+    press(&mut driver, "3").await;
+    assert!(screen(&mut driver).contains("Hedgebox Web"));
+
+    press(&mut driver, ":project").await;
+    press_code(&mut driver, KeyCode::Enter).await;
+    let picker = screen(&mut driver);
+    assert!(picker.contains("Switch project"), "{picker}");
+    assert!(
+        picker.contains("● Hedgebox Web  (1)"),
+        "the one in use is marked: {picker}"
+    );
+    assert!(picker.contains("Hedgebox Mobile  (2)"), "{picker}");
+    insta::assert_snapshot!("project_picker", picker);
+
+    // Searching narrows the list; Enter switches and the header follows.
+    press(&mut driver, "mob").await;
+    let narrowed = screen(&mut driver);
+    assert!(!narrowed.contains("Hedgebox Web  (1)"), "{narrowed}");
+    press_code(&mut driver, KeyCode::Enter).await;
+    let switched = screen(&mut driver);
+    assert!(!switched.contains("Switch project"), "{switched}");
+    assert!(switched.contains("Hedgebox Mobile"), "{switched}");
+    assert_eq!(driver.app.context.project, "2");
+
+    // The organization picker lists what the key reaches; Esc leaves all as it was.
+    press(&mut driver, ":org").await;
+    press_code(&mut driver, KeyCode::Enter).await;
+    let organizations = screen(&mut driver);
+    assert!(organizations.contains("Switch organization"), "{organizations}");
+    assert!(organizations.contains("● Hedgebox Inc."), "{organizations}");
+    press_code(&mut driver, KeyCode::Esc).await;
+    assert!(!screen(&mut driver).contains("Switch organization"));
+    assert_eq!(driver.app.context.organization, server.organization);
+}

@@ -8,6 +8,7 @@ use tui_input::backend::crossterm::EventHandler;
 use super::navigate::restart;
 use super::{App, Effect, ListId, Mode, Notice};
 use crate::console::command;
+use crate::console::switcher::Scope;
 
 impl App {
     pub(super) fn filter_key(&mut self, key: KeyEvent) -> Vec<Effect> {
@@ -92,30 +93,10 @@ impl App {
                 self.quit = true;
                 Vec::new()
             }
-            Ok(command::Command::Organization(id)) => {
-                self.context.organization = id;
-                self.context.organization_name = None;
-                self.role = None;
-                self.roles.view = None;
-                self.members.view = None;
-                self.roles.list.replace();
-                self.roles.cursor = 0;
-                self.roles.top = 0;
-                self.members.list.replace();
-                let mut effects = vec![self.load_names()];
-                effects.extend(self.fetch_visible());
-                effects
-            }
-            Ok(command::Command::Project(id)) => {
-                self.context.project = id;
-                self.context.project_name = None;
-                self.subscriptions.view = None;
-                self.subscriptions.list.replace();
-                restart(&mut self.subscriptions, true);
-                let mut effects = vec![self.load_names()];
-                effects.extend(self.fetch_visible());
-                effects
-            }
+            Ok(command::Command::Organization(id)) => self.switch_organization(id),
+            Ok(command::Command::Project(id)) => self.switch_project(id),
+            Ok(command::Command::PickOrganization) => self.open_switcher(Scope::Organization),
+            Ok(command::Command::PickProject) => self.open_switcher(Scope::Project),
             Ok(command::Command::Nothing) => Vec::new(),
             Err(message) => {
                 self.notice = Some(Notice {
@@ -125,5 +106,33 @@ impl App {
                 Vec::new()
             }
         }
+    }
+
+    /// Shows another organization's roles.
+    pub(super) fn switch_organization(&mut self, id: String) -> Vec<Effect> {
+        self.context.organization = id;
+        self.context.organization_name = None;
+        self.role = None;
+        self.roles.view = None;
+        self.members.view = None;
+        self.roles.list.replace();
+        self.roles.cursor = 0;
+        self.roles.top = 0;
+        self.members.list.replace();
+        let mut effects = vec![self.load_names()];
+        effects.extend(self.fetch_visible());
+        effects
+    }
+
+    /// Shows another project's subscriptions.
+    pub(super) fn switch_project(&mut self, id: String) -> Vec<Effect> {
+        self.context.project = id;
+        self.context.project_name = None;
+        self.subscriptions.view = None;
+        self.subscriptions.list.replace();
+        restart(&mut self.subscriptions, true);
+        let mut effects = vec![self.load_names()];
+        effects.extend(self.fetch_visible());
+        effects
     }
 }

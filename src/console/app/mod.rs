@@ -12,6 +12,7 @@ mod find;
 mod forms;
 mod navigate;
 mod permissions;
+mod switch;
 mod types;
 
 pub use permissions::Permissions;
@@ -183,6 +184,7 @@ impl App {
                 projects,
             } => {
                 self.in_flight = self.in_flight.saturating_sub(1);
+                self.fill_switcher(organizations.as_deref(), projects.as_deref());
                 self.name_context(organizations.unwrap_or_default(), projects.unwrap_or_default());
                 Vec::new()
             }
@@ -243,6 +245,7 @@ impl App {
             Mode::Form(..) => self.form_key(key),
             Mode::Confirm(_) => self.confirm_key(key),
             Mode::Picker(_) => self.picker_key(key),
+            Mode::Switcher(_) => self.switcher_key(key),
             Mode::Normal => match self.keymap.action(&key, self.screen()) {
                 Some(action) => self.act(action),
                 None => {

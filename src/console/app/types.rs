@@ -105,6 +105,8 @@ pub enum Mode {
     Form(Box<Form>, FormPurpose),
     Confirm(Confirm),
     Picker(Box<Picker>),
+    /// `:org` or `:project` without an argument.
+    Switcher(Box<crate::console::switcher::Switcher>),
 }
 
 /// What a form is for.

@@ -70,6 +70,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
         }
         Mode::Confirm(confirm) => form::confirm(frame, &confirm.question, theme),
         Mode::Picker(picker) => form::picker(frame, picker, theme),
+        Mode::Switcher(switcher) => form::switcher(frame, switcher, theme),
         _ => {}
     }
 }

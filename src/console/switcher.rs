@@ -1,0 +1,152 @@
+//! The organization and project pickers of `:org` and `:project` without an
+//! argument: the API's list, searchable as you type by name or id, the one
+//! in use marked; Enter switches to the one under the cursor.
+
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
+use tui_input::Input;
+use tui_input::backend::crossterm::EventHandler;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    Organization,
+    Project,
+}
+
+impl Scope {
+    pub fn noun(self) -> &'static str {
+        match self {
+            Scope::Organization => "organization",
+            Scope::Project => "project",
+        }
+    }
+}
+
+/// One organization or project to switch to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choice {
+    pub id: String,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Picking,
+    Switch(String),
+    Cancel,
+}
+
+#[derive(Debug, Clone)]
+pub struct Switcher {
+    pub scope: Scope,
+    /// The id in use, marked in the list.
+    pub current: String,
+    pub query: Input,
+    /// The choices; `None` while they load.
+    pub choices: Option<Vec<Choice>>,
+    pub cursor: usize,
+    /// Why the list could not be read.
+    pub error: Option<String>,
+}
+
+impl Switcher {
+    pub fn new(scope: Scope, current: String) -> Switcher {
+        Switcher {
+            scope,
+            current,
+            query: Input::default(),
+            choices: None,
+            cursor: 0,
+            error: None,
+        }
+    }
+
+    /// The list arrived: the cursor starts on the one in use.
+    pub fn fill(&mut self, choices: Vec<Choice>) {
+        self.cursor = choices
+            .iter()
+            .position(|choice| choice.id == self.current)
+            .unwrap_or(0);
+        self.choices = Some(choices);
+    }
+
+    /// The choices that match what is typed.
+    pub fn shown(&self) -> Vec<&Choice> {
+        let needle = self.query.value().trim().to_lowercase();
+        self.choices
+            .iter()
+            .flatten()
+            .filter(|choice| {
+                needle.is_empty()
+                    || choice.name.to_lowercase().contains(&needle)
+                    || choice.id.to_lowercase().contains(&needle)
+            })
+            .collect()
+    }
+
+    pub fn key(&mut self, key: KeyEvent) -> Outcome {
+        match key.code {
+            KeyCode::Esc => return Outcome::Cancel,
+            KeyCode::Enter => {
+                return match self.shown().get(self.cursor) {
+                    Some(choice) => Outcome::Switch(choice.id.clone()),
+                    None => Outcome::Picking,
+                };
+            }
+            KeyCode::Up => self.cursor = self.cursor.saturating_sub(1),
+            KeyCode::Down => self.cursor = (self.cursor + 1).min(self.shown().len().saturating_sub(1)),
+            _ => {
+                let before = self.query.value().to_string();
+                self.query.handle_event(&Event::Key(key));
+                if self.query.value() != before {
+                    self.cursor = 0;
+                }
+            }
+        }
+        Outcome::Picking
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::crossterm::event::KeyModifiers;
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    fn choice(id: &str, name: &str) -> Choice {
+        Choice {
+            id: id.into(),
+            name: name.into(),
+        }
+    }
+
+    #[test]
+    fn starts_on_the_one_in_use_and_searches_by_name_or_id() {
+        let mut switcher = Switcher::new(Scope::Project, "2".into());
+        assert_eq!(
+            switcher.key(key(KeyCode::Enter)),
+            Outcome::Picking,
+            "nothing loaded yet"
+        );
+        switcher.fill(vec![
+            choice("1", "Web"),
+            choice("2", "Mobile"),
+            choice("31", "Data"),
+        ]);
+        assert_eq!(switcher.key(key(KeyCode::Enter)), Outcome::Switch("2".into()));
+        switcher.key(key(KeyCode::Char('3')));
+        assert_eq!(switcher.shown().len(), 1);
+        assert_eq!(switcher.key(key(KeyCode::Enter)), Outcome::Switch("31".into()));
+        switcher.key(key(KeyCode::Backspace));
+        for c in "web".chars() {
+            switcher.key(key(KeyCode::Char(c)));
+        }
+        assert_eq!(switcher.key(key(KeyCode::Enter)), Outcome::Switch("1".into()));
+        switcher.key(key(KeyCode::Char('x')));
+        assert!(switcher.shown().is_empty());
+        assert_eq!(switcher.key(key(KeyCode::Enter)), Outcome::Picking);
+        assert_eq!(switcher.key(key(KeyCode::Esc)), Outcome::Cancel);
+    }
+}
