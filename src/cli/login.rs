@@ -81,33 +81,31 @@ fn read_hidden() -> anyhow::Result<String> {
     enable_raw_mode()?;
     let raw = RawMode;
     let mut key = String::new();
-    loop {
+    let finished = loop {
         match read()? {
-            Event::Key(event) if event.kind != KeyEventKind::Release => match event.code {
-                KeyCode::Enter => break,
-                KeyCode::Char('c') if event.modifiers.contains(KeyModifiers::CONTROL) => {
-                    drop(raw);
-                    eprintln!();
-                    return Err(UsageError("login: cancelled".into()).into());
+            Event::Key(event) if event.kind != KeyEventKind::Release => {
+                let control = event.modifiers.contains(KeyModifiers::CONTROL);
+                match event.code {
+                    KeyCode::Enter => break true,
+                    KeyCode::Esc => break false,
+                    KeyCode::Char('c') if control => break false,
+                    KeyCode::Char('u') if control => key.clear(),
+                    KeyCode::Backspace => {
+                        key.pop();
+                    }
+                    KeyCode::Char(c) => key.push(c),
+                    _ => {}
                 }
-                KeyCode::Esc => {
-                    drop(raw);
-                    eprintln!();
-                    return Err(UsageError("login: cancelled".into()).into());
-                }
-                KeyCode::Char('u') if event.modifiers.contains(KeyModifiers::CONTROL) => key.clear(),
-                KeyCode::Backspace => {
-                    key.pop();
-                }
-                KeyCode::Char(c) => key.push(c),
-                _ => {}
-            },
+            }
             Event::Paste(text) => key.push_str(&text),
             _ => {}
         }
-    }
+    };
     drop(raw);
     eprintln!();
+    if !finished {
+        return Err(UsageError("login: cancelled".into()).into());
+    }
     Ok(key)
 }
 
@@ -172,16 +170,13 @@ pub fn login(args: &ConnectionArgs, name: &str) -> anyhow::Result<std::process::
         project,
         allow_http: args.allow_http,
     };
-    write_profile(&path, name, &chosen, &key)?;
+    let is_default = write_profile(&path, name, &chosen, &key)?;
     eprintln!(
         "Profile \"{name}\" written to {} (readable by you alone): {} / {}{}",
         path.display(),
         chosen.organization.name,
         chosen.project.as_ref().map_or("no project", |p| p.name.as_str()),
-        match crate::config::load() {
-            Ok(Some((file, _))) if file.default_profile.as_deref() == Some(name) => ", the default",
-            _ => "",
-        }
+        if is_default { ", the default" } else { "" }
     );
     Ok(std::process::ExitCode::SUCCESS)
 }
@@ -227,7 +222,8 @@ fn pick<T: Clone>(
 /// Adds or replaces `[profiles.NAME]`, keeping the rest of the file (comments
 /// included), makes it the default when there is none, and leaves the file
 /// readable by its owner alone.
-fn write_profile(path: &Path, name: &str, chosen: &Chosen, key: &ApiKey) -> anyhow::Result<()> {
+/// Returns whether the profile is the default one.
+fn write_profile(path: &Path, name: &str, chosen: &Chosen, key: &ApiKey) -> anyhow::Result<bool> {
     use toml_edit::{DocumentMut, Item, Table, value};
 
     let text = match std::fs::read_to_string(path) {
@@ -241,6 +237,7 @@ fn write_profile(path: &Path, name: &str, chosen: &Chosen, key: &ApiKey) -> anyh
     if document.get("default_profile").is_none() {
         document["default_profile"] = value(name);
     }
+    let is_default = document["default_profile"].as_str() == Some(name);
     if document.get("profiles").is_none() {
         let mut profiles = Table::new();
         profiles.set_implicit(true);
@@ -279,5 +276,5 @@ fn write_profile(path: &Path, name: &str, chosen: &Chosen, key: &ApiKey) -> anyh
     file.write_all(document.to_string().as_bytes())?;
     file.sync_all()?;
     std::fs::rename(&temporary, path).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+    Ok(is_default)
 }

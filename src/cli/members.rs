@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::connection::Connection;
 use super::output::{self, Format, fixed, flexible};
-use super::{UsageError, fetch_all};
+use super::{UsageError, day, fetch_all};
 use crate::api::models::level;
 use crate::api::{List, RoleMembership};
 
@@ -204,10 +204,7 @@ fn table(members: &[RoleMembership]) -> String {
                 member_level
                     .map(|l| level::name(l).to_string())
                     .unwrap_or_else(|| "-".into()),
-                membership
-                    .joined_at
-                    .map(|at| at.format("%Y-%m-%d").to_string())
-                    .unwrap_or_default(),
+                day(membership.joined_at),
             ]
         })
         .collect();

@@ -133,6 +133,11 @@ fn date(at: Option<chrono::DateTime<chrono::Utc>>) -> String {
         .unwrap_or_else(|| "-".into())
 }
 
+/// The day alone, for tables: `2026-11-23`, or nothing.
+fn day(at: Option<chrono::DateTime<chrono::Utc>>) -> String {
+    at.map(|at| at.format("%Y-%m-%d").to_string()).unwrap_or_default()
+}
+
 /// Every row of a list, fetched concurrently, with a progress line on a terminal.
 async fn fetch_all<T: crate::api::Row>(
     client: &crate::api::Client,

@@ -4,7 +4,7 @@ use clap::Subcommand;
 
 use super::connection::Connection;
 use super::output::{self, Format, fixed, flexible};
-use super::{UsageError, body_from, date, fetch_all};
+use super::{UsageError, body_from, date, day, fetch_all};
 use crate::api::models::access_level;
 use crate::api::{List, Role, RoleInput};
 
@@ -127,9 +127,7 @@ fn table(roles: &[Role]) -> String {
                 role.name.clone(),
                 access(role),
                 member_count(role),
-                role.created_at
-                    .map(|at| at.format("%Y-%m-%d").to_string())
-                    .unwrap_or_default(),
+                day(role.created_at),
             ]
         })
         .collect();

@@ -283,11 +283,12 @@ impl Runner {
     /// The organization's and project's names, when the key may read them.
     async fn names(&self) -> Msg {
         let options = crate::api::FetchAll::default();
-        let organizations = self
-            .client
-            .all(&List::<Organization>::organizations(), &options)
-            .await;
-        let projects = self.client.all(&List::<Project>::projects(), &options).await;
+        let (organization_list, project_list) =
+            (List::<Organization>::organizations(), List::<Project>::projects());
+        let (organizations, projects) = tokio::join!(
+            self.client.all(&organization_list, &options),
+            self.client.all(&project_list, &options)
+        );
         Msg::Names {
             organizations: organizations.ok(),
             projects: projects.ok(),

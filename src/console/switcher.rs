@@ -19,6 +19,14 @@ impl Scope {
             Scope::Project => "project",
         }
     }
+
+    /// The `:` command that switches by id.
+    pub fn command(self) -> &'static str {
+        match self {
+            Scope::Organization => "org",
+            Scope::Project => "project",
+        }
+    }
 }
 
 /// One organization or project to switch to.

@@ -8,10 +8,10 @@ use tokio::io::AsyncWriteExt;
 
 use crate::support::{MEMBER, TestServer};
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
+pub(crate) struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
 }
 
 impl Run {
@@ -559,6 +559,16 @@ async fn usage_errors_exit_2() {
 
 /// Runs the binary with only a config file to go by.
 async fn with_config(config: &std::path::Path, args: &[&str], extra: &[(&str, &str)]) -> Run {
+    with_config_and_input(config, args, extra, "").await.0
+}
+
+/// The same, with `stdin` on its standard input; also returns the log file.
+pub(crate) async fn with_config_and_input(
+    config: &std::path::Path,
+    args: &[&str],
+    extra: &[(&str, &str)],
+    stdin: &str,
+) -> (Run, String) {
     let dir = tempfile::tempdir().unwrap();
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"));
     command
@@ -577,12 +587,22 @@ async fn with_config(config: &std::path::Path, args: &[&str], extra: &[(&str, &s
     for (name, value) in extra {
         command.env(name, value);
     }
-    let output = command.output().await.unwrap();
-    Run {
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin.as_bytes()).await.unwrap();
+    drop(input);
+    let output = child.wait_with_output().await.unwrap();
+    let log = std::fs::read_to_string(dir.path().join("log")).unwrap_or_default();
+    let run = Run {
         code: output.status.code().unwrap_or(-1),
         stdout: String::from_utf8(output.stdout).unwrap(),
         stderr: String::from_utf8(output.stderr).unwrap(),
-    }
+    };
+    (run, log)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -3,47 +3,16 @@
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::process::Stdio;
 
-use tokio::io::AsyncWriteExt;
-
+use crate::cli::{Run, with_config_and_input};
 use crate::support::TestServer;
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
+/// Runs the binary with the config file alone; the log is added to stderr,
+/// so that a search for the key covers it too.
 async fn orgdeck(config: &Path, args: &[&str], stdin: &str) -> Run {
-    let dir = tempfile::tempdir().unwrap();
-    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"));
-    command
-        .args(args)
-        .env("ORGDECK_CONFIG", config)
-        .env("ORGDECK_LOG", dir.path().join("log"))
-        .env("HOME", dir.path())
-        .env_remove("ORGDECK_API_KEY")
-        .env_remove("ORGDECK_HOST")
-        .env_remove("ORGDECK_PROFILE")
-        .env_remove("ORGDECK_ORG")
-        .env_remove("ORGDECK_PROJECT")
-        .env_remove("POSTHOG_CLI_API_KEY")
-        .env_remove("POSTHOG_CLI_HOST")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = command.spawn().unwrap();
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.as_bytes()).await.unwrap();
-    drop(input);
-    let output = child.wait_with_output().await.unwrap();
-    let log = std::fs::read_to_string(dir.path().join("log")).unwrap_or_default();
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(output.stdout).unwrap(),
-        stderr: String::from_utf8(output.stderr).unwrap() + &log,
-    }
+    let (mut run, log) = with_config_and_input(config, args, &[], stdin).await;
+    run.stderr.push_str(&log);
+    run
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -64,12 +64,10 @@ impl App {
                     Scope::Organization => context.organization_name.as_deref(),
                     Scope::Project => context.project_name.as_deref(),
                 };
-                if let Some(found) = choices
-                    .iter()
-                    .find(|choice| {
-                        choice.id != switcher.current && Some(choice.name.as_str()) == current_name
-                    })
-                    .filter(|_| switcher.current == "@current")
+                if switcher.current == "@current"
+                    && let Some(found) = choices
+                        .iter()
+                        .find(|choice| Some(choice.name.as_str()) == current_name)
                 {
                     switcher.current = found.id.clone();
                 }
@@ -80,10 +78,7 @@ impl App {
                 switcher.error = Some(format!(
                     "the {}s cannot be listed with this key; type :{} ID instead",
                     switcher.scope.noun(),
-                    match switcher.scope {
-                        Scope::Organization => "org",
-                        Scope::Project => "project",
-                    }
+                    switcher.scope.command()
                 ));
             }
         }
