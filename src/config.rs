@@ -8,11 +8,17 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
 use anyhow::{Context, bail};
 use serde::Deserialize;
 
-use crate::api::ApiKey;
+use crate::api::{ApiKey, Client, ClientConfig};
+
+/// The host when nothing names one.
+pub const DEFAULT_HOST: &str = "https://us.posthog.com";
+/// The organization or project the key belongs to, when nothing names one.
+pub const CURRENT: &str = "@current";
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -107,9 +113,14 @@ pub fn config_path() -> Option<PathBuf> {
 
 /// The config file, when there is one.
 pub fn load() -> anyhow::Result<Option<(ConfigFile, PathBuf)>> {
-    let Some(path) = config_path() else {
-        return Ok(None);
-    };
+    match config_path() {
+        Some(path) => load_from(path),
+        None => Ok(None),
+    }
+}
+
+/// The config file at `path`, when there is one.
+pub fn load_from(path: PathBuf) -> anyhow::Result<Option<(ConfigFile, PathBuf)>> {
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -196,6 +207,89 @@ fn check_owner_only(file: &Path) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Plain http to another machine would carry the key in the clear: refused
+/// unless allowed, with what to do instead.
+pub fn check_transport(host: &str, allow_http: bool) -> Result<(), String> {
+    let Ok(url) = reqwest::Url::parse(host) else {
+        return Ok(()); // the client reports a bad host itself
+    };
+    let local = url.host_str().is_some_and(is_loopback);
+    if url.scheme() == "http" && !local && !allow_http {
+        return Err(format!(
+            "{host} is plain http: the API key would travel unencrypted. Use https, or pass --allow-http (or allow_http = true in the profile) if you must"
+        ));
+    }
+    Ok(())
+}
+
+/// A profile made ready to use: its key read, its transport checked, its
+/// client built. What the console's `:ctx` switches to.
+#[derive(Debug, Clone)]
+pub struct OpenedProfile {
+    pub name: String,
+    pub host: String,
+    pub organization: String,
+    pub project: String,
+    pub client: Client,
+}
+
+/// Opens the profile `name` of the config file at `path`, on its own
+/// settings: host, organization and project from the profile (or the
+/// defaults), the key from its source, else `ORGDECK_API_KEY`. This may run
+/// the profile's key command, so it belongs off the render loop.
+pub fn open_profile(path: &Path, name: &str, timeout: Duration) -> anyhow::Result<OpenedProfile> {
+    let Some((file, path)) = load_from(path.to_path_buf())? else {
+        bail!("there is no config file at {}", path.display());
+    };
+    let Some((name, profile)) = file.profile(Some(name))? else {
+        bail!("there is no profile \"{name}\" in {}", path.display());
+    };
+    let environment_key = std::env::var("ORGDECK_API_KEY")
+        .map(ApiKey::new)
+        .ok()
+        .filter(|key| !key.is_empty());
+    let Some(key) = profile.key(&name, &path)?.or(environment_key) else {
+        bail!("profile \"{name}\" names no key: set api_key_env, api_key_command or api_key");
+    };
+    let host = profile.host.clone().unwrap_or_else(|| DEFAULT_HOST.to_string());
+    check_transport(&host, profile.allow_http).map_err(anyhow::Error::msg)?;
+    let mut config = ClientConfig::new(host.clone(), key);
+    config.timeout = timeout;
+    let client = Client::new(config)?;
+    Ok(OpenedProfile {
+        host: client.base_url().as_str().trim_end_matches('/').to_string(),
+        organization: profile.organization.clone().unwrap_or_else(|| CURRENT.into()),
+        project: profile.project.clone().unwrap_or_else(|| CURRENT.into()),
+        name,
+        client,
+    })
+}
+
+/// One line per profile for a picker: its name and where it points.
+pub fn profile_summaries(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
+    let Some((file, _)) = load_from(path.to_path_buf())? else {
+        return Ok(Vec::new());
+    };
+    Ok(file
+        .profiles
+        .iter()
+        .map(|(name, profile)| {
+            let host = profile.host.as_deref().unwrap_or(DEFAULT_HOST);
+            let organization = profile.organization.as_deref().unwrap_or(CURRENT);
+            let project = profile.project.as_deref().unwrap_or(CURRENT);
+            let default = if file.default_profile.as_deref() == Some(name.as_str()) {
+                "default · "
+            } else {
+                ""
+            };
+            (
+                name.clone(),
+                format!("{default}{host} · org {organization} · project {project}"),
+            )
+        })
+        .collect())
 }
 
 /// Whether a host is this machine, where plain http cannot be overheard.

@@ -113,6 +113,11 @@ impl Client {
         })
     }
 
+    /// How long a request may take.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
     /// The host as configured, for headers and messages.
     pub fn base_url(&self) -> &Url {
         &self.base

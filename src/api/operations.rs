@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::client::Client;
 use super::enums::{Frequency, TargetType, Weekday};
 use super::error::Result;
-use super::models::{PersonalApiKey, Role, RoleMembership, Subscription};
+use super::models::{Organization, PersonalApiKey, Project, Role, RoleMembership, Subscription};
 use super::time::flexible_datetime;
 
 /// The writable fields of a role; `None` leaves a field out of the body.
@@ -226,6 +226,18 @@ impl Client {
     pub async fn hard_delete_subscription(&self, project: &str, id: i64) -> Result<()> {
         let url = self.url(&["api", "projects", project, "subscriptions", &id.to_string()]);
         self.call_empty(Method::DELETE, url).await
+    }
+
+    /// One organization; `@current` is the key owner's.
+    pub async fn organization(&self, id: &str) -> Result<Organization> {
+        self.call(Method::GET, self.url(&["api", "organizations", id]), NO_BODY)
+            .await
+    }
+
+    /// One project; `@current` is the key owner's.
+    pub async fn project(&self, id: &str) -> Result<Project> {
+        self.call(Method::GET, self.url(&["api", "projects", id]), NO_BODY)
+            .await
     }
 
     /// The calling key: its scopes and the organizations and projects it may reach.

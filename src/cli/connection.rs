@@ -11,8 +11,7 @@ use super::UsageError;
 use crate::api::{ApiKey, Client, ClientConfig};
 use crate::config::Profile;
 
-pub const DEFAULT_HOST: &str = "https://us.posthog.com";
-pub const CURRENT: &str = "@current";
+pub use crate::config::{CURRENT, DEFAULT_HOST};
 
 #[derive(Debug, Clone, Args)]
 pub struct ConnectionArgs {
@@ -146,15 +145,5 @@ impl ConnectionArgs {
 /// Plain http to another machine would carry the key in the clear: refused
 /// unless allowed.
 pub(super) fn check_transport(host: &str, allow_http: bool) -> anyhow::Result<()> {
-    let Ok(url) = reqwest::Url::parse(host) else {
-        return Ok(()); // the client reports a bad host itself
-    };
-    let local = url.host_str().is_some_and(crate::config::is_loopback);
-    if url.scheme() == "http" && !local && !allow_http {
-        return Err(UsageError(format!(
-            "{host} is plain http: the API key would travel unencrypted. Use https, or pass --allow-http (or allow_http = true in the profile) if you must"
-        ))
-        .into());
-    }
-    Ok(())
+    crate::config::check_transport(host, allow_http).map_err(|refusal| UsageError(refusal).into())
 }

@@ -133,13 +133,8 @@ pub fn console(connection: &ConnectionArgs, read_only: bool) -> anyhow::Result<E
         )))
     })?;
     let context = ConsoleContext {
-        host: match &profile {
-            Some(name) => format!(
-                "profile {name} · {}",
-                client.base_url().as_str().trim_end_matches('/')
-            ),
-            None => client.base_url().as_str().trim_end_matches('/').to_string(),
-        },
+        host: client.base_url().as_str().trim_end_matches('/').to_string(),
+        profile,
         demo: false,
         organization,
         project,

@@ -3,22 +3,20 @@
 use super::app::Tab;
 
 /// Every command with what it does, in the order completion offers them.
-pub const COMMANDS: [(&str, &str); 8] = [
+pub const COMMANDS: [(&str, &str); 9] = [
     ("roles", "show the roles"),
     ("members", "show the members of a role"),
     ("subs", "show the subscriptions"),
     ("subscriptions", "show the subscriptions"),
-    (
-        "org",
-        "switch organization: pick from a list, or :org ID (a UUID or @current)",
-    ),
-    (
-        "project",
-        "switch project: pick from a list, or :project ID (an id or @current)",
-    ),
+    ("org", "switch organization: pick from a list, or :org UUID"),
+    ("project", "switch project: pick from a list, or :project ID"),
+    ("ctx", "switch profile: pick from the config file, or :ctx NAME"),
     ("q", "quit"),
     ("quit", "quit"),
 ];
+
+/// Other names of commands above, left out where the commands are listed.
+pub const ALIASES: [&str; 2] = ["subscriptions", "quit"];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
@@ -29,6 +27,10 @@ pub enum Command {
     PickOrganization,
     /// `:project` alone: pick from the organization's projects.
     PickProject,
+    /// `:ctx NAME`: switch to a profile of the config file.
+    Profile(String),
+    /// `:ctx` alone: pick from the config file's profiles.
+    PickProfile,
     Quit,
     Nothing,
 }
@@ -50,6 +52,8 @@ pub fn parse(line: &str) -> Result<Command, String> {
         ("project", Some(id)) => Ok(Command::Project(id.to_string())),
         ("org", None) => Ok(Command::PickOrganization),
         ("project", None) => Ok(Command::PickProject),
+        ("ctx", Some(name)) => Ok(Command::Profile(name.to_string())),
+        ("ctx", None) => Ok(Command::PickProfile),
         _ => Err(format!(":{name} is not a command; type : and Tab to see them")),
     }
 }
@@ -97,6 +101,8 @@ mod tests {
         assert_eq!(parse(""), Ok(Command::Nothing));
         assert_eq!(parse("org"), Ok(Command::PickOrganization));
         assert_eq!(parse(" project "), Ok(Command::PickProject));
+        assert_eq!(parse("ctx"), Ok(Command::PickProfile));
+        assert_eq!(parse("ctx cloud"), Ok(Command::Profile("cloud".into())));
         assert!(parse("frob").unwrap_err().contains("not a command"));
     }
 

@@ -1,24 +1,41 @@
 //! Runs effects on tokio tasks; their results come back as messages over
 //! the channel the event loop listens to. Nothing here touches the screen.
 
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::app::{
-    Effect, ListId, Msg, PageData, Query, RequestLog, SEARCH_DEBOUNCE, UNDO_FOR, Write, WriteAnswer, Written,
+    Connected, Context, Effect, ListId, Msg, PageData, Query, RequestLog, SEARCH_DEBOUNCE, Target, UNDO_FOR,
+    Write, WriteAnswer, Written,
 };
 use crate::api::{Client, List, Organization, Project};
+use crate::config::{self, CURRENT};
 
 #[derive(Clone)]
 pub struct Runner {
-    client: Client,
+    /// The client of the connection in use; `:ctx` replaces it.
+    pub client: Client,
     messages: UnboundedSender<Msg>,
+    /// The connection the console started with, for `:ctx` to go back to.
+    start: Arc<Connected>,
+    /// The config file `:ctx` reads its profiles from.
+    pub config_file: Option<Arc<Path>>,
 }
 
 impl Runner {
-    pub fn new(client: Client, messages: UnboundedSender<Msg>) -> Self {
-        Runner { client, messages }
+    pub fn new(client: Client, context: Context, messages: UnboundedSender<Msg>) -> Self {
+        Runner {
+            start: Arc::new(Connected {
+                context,
+                client: client.clone(),
+            }),
+            client,
+            messages,
+            config_file: None,
+        }
     }
 
     /// Starts an effect. Copying to the clipboard needs the terminal, so
@@ -48,10 +65,14 @@ impl Runner {
                 });
                 None
             }
-            Effect::LoadNames => {
+            Effect::LoadNames {
+                connection,
+                organization,
+                project,
+            } => {
                 let runner = self.clone();
                 tokio::spawn(async move {
-                    let msg = runner.names().await;
+                    let msg = runner.names(connection, &organization, &project).await;
                     let _ = runner.messages.send(msg);
                 });
                 None
@@ -87,11 +108,34 @@ impl Runner {
                 });
                 None
             }
-            Effect::LoadScopes => {
+            Effect::LoadScopes { connection } => {
                 let runner = self.clone();
                 tokio::spawn(async move {
                     let scopes = runner.client.current_key().await.ok().map(|key| key.scopes);
-                    let _ = runner.messages.send(Msg::Scopes(scopes));
+                    let _ = runner.messages.send(Msg::Scopes { connection, scopes });
+                });
+                None
+            }
+            Effect::LoadProfiles => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let profiles = match runner.config_file.clone() {
+                        Some(path) => tokio::task::spawn_blocking(move || config::profile_summaries(&path))
+                            .await
+                            .map_err(anyhow::Error::from)
+                            .and_then(|read| read)
+                            .map_err(|error| format!("{error:#}")),
+                        None => Err("there is no config directory on this machine".into()),
+                    };
+                    let _ = runner.messages.send(Msg::Profiles(profiles));
+                });
+                None
+            }
+            Effect::Connect { token, target } => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let result = runner.connect(target).await;
+                    let _ = runner.messages.send(Msg::Connected { token, result });
                 });
                 None
             }
@@ -280,16 +324,68 @@ impl Runner {
         }))
     }
 
-    /// The organization's and project's names, when the key may read them.
-    async fn names(&self) -> Msg {
+    /// A profile opened on a blocking thread (its key may come from a
+    /// command), or the connection the console started with. The profile
+    /// keeps the timeout the console was started with.
+    async fn connect(&self, target: Target) -> Result<Box<Connected>, String> {
+        let name = match target {
+            Target::Start => return Ok(Box::new(Connected::clone(&self.start))),
+            Target::Profile(name) => name,
+        };
+        let Some(path) = self.config_file.clone() else {
+            return Err(format!(
+                "cannot open profile {name}: there is no config directory on this machine"
+            ));
+        };
+        let timeout = self.client.timeout();
+        let opened = {
+            let name = name.clone();
+            tokio::task::spawn_blocking(move || config::open_profile(&path, &name, timeout)).await
+        };
+        match opened {
+            Ok(Ok(opened)) => Ok(Box::new(Connected {
+                context: Context {
+                    profile: Some(opened.name),
+                    host: opened.host,
+                    organization: opened.organization,
+                    project: opened.project,
+                    ..Context::default()
+                },
+                client: opened.client,
+            })),
+            Ok(Err(error)) => Err(format!("cannot open profile {name}: {error:#}")),
+            Err(error) => Err(format!("cannot open profile {name}: {error}")),
+        }
+    }
+
+    /// The organizations and projects the key reaches, and what `@current`
+    /// means where the context says it, all asked at once.
+    async fn names(&self, connection: u64, organization: &str, project: &str) -> Msg {
         let options = crate::api::FetchAll::default();
         let (organization_list, project_list) =
             (List::<Organization>::organizations(), List::<Project>::projects());
-        let (organizations, projects) = tokio::join!(
+        let current_organization = async {
+            match organization {
+                CURRENT => self.client.organization(CURRENT).await.ok(),
+                _ => None,
+            }
+        };
+        let current_project = async {
+            match project {
+                CURRENT => self.client.project(CURRENT).await.ok(),
+                _ => None,
+            }
+        };
+        let (organizations, projects, current_organization, current_project) = tokio::join!(
             self.client.all(&organization_list, &options),
-            self.client.all(&project_list, &options)
+            self.client.all(&project_list, &options),
+            current_organization,
+            current_project,
         );
         Msg::Names {
+            connection,
+            current_organization,
+            current_project,
             organizations: organizations.ok(),
             projects: projects.ok(),
         }

@@ -17,6 +17,8 @@ mod terminal;
 mod tests;
 pub mod view;
 
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use ratatui::Terminal;
@@ -34,6 +36,9 @@ pub async fn run(client: Client, context: Context) -> anyhow::Result<()> {
     let (keymap, theme) = look()?;
     let mut driver = Driver::new(client, context, (80, 24), theme);
     driver.app.keymap = keymap;
+    if let Some(path) = crate::config::config_path() {
+        driver.use_config_file(&path);
+    }
     terminal::run(driver).await
 }
 
@@ -69,12 +74,17 @@ impl Driver {
     pub fn new(client: Client, context: Context, size: (u16, u16), theme: Theme) -> Driver {
         let (sender, messages) = tokio::sync::mpsc::unbounded_channel();
         Driver {
+            runner: effects::Runner::new(client, context.clone(), sender),
             app: App::new(context, keymap::Keymap::default(), size),
-            runner: effects::Runner::new(client, sender),
             messages,
             theme,
             pending_searches: 0,
         }
+    }
+
+    /// Reads `:ctx`'s profiles from this file.
+    pub fn use_config_file(&mut self, path: &Path) {
+        self.runner.config_file = Some(Arc::from(path));
     }
 
     /// Starts the first requests.
@@ -88,6 +98,15 @@ impl Driver {
     pub fn send(&mut self, msg: Msg) -> Vec<String> {
         if matches!(msg, Msg::SearchDue { .. }) {
             self.pending_searches = self.pending_searches.saturating_sub(1);
+        }
+        // `:ctx` reached a new connection: every request from here on goes over it.
+        if let Msg::Connected {
+            token,
+            result: Ok(connected),
+        } = &msg
+            && self.app.awaits_connection(*token)
+        {
+            self.runner.client = connected.client.clone();
         }
         let effects = self.app.update(msg);
         self.perform(effects)

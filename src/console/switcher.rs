@@ -1,6 +1,6 @@
-//! The organization and project pickers of `:org` and `:project` without an
-//! argument: the API's list, searchable as you type by name or id, the one
-//! in use marked; Enter switches to the one under the cursor.
+//! The pickers of `:ctx`, `:org` and `:project` without an argument: the
+//! config file's profiles or the API's lists, searchable as you type by name
+//! or id, the one in use marked; Enter switches to the one under the cursor.
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
 use tui_input::Input;
@@ -8,6 +8,8 @@ use tui_input::backend::crossterm::EventHandler;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {
+    /// The config file's profiles (and the connection the console started with).
+    Profile,
     Organization,
     Project,
 }
@@ -15,6 +17,7 @@ pub enum Scope {
 impl Scope {
     pub fn noun(self) -> &'static str {
         match self {
+            Scope::Profile => "profile",
             Scope::Organization => "organization",
             Scope::Project => "project",
         }
@@ -23,16 +26,20 @@ impl Scope {
     /// The `:` command that switches by id.
     pub fn command(self) -> &'static str {
         match self {
+            Scope::Profile => "ctx",
             Scope::Organization => "org",
             Scope::Project => "project",
         }
     }
 }
 
-/// One organization or project to switch to.
+/// One profile, organization or project to switch to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Choice {
+    /// The id, or the profile's name; empty for the connection the console
+    /// started with.
     pub id: String,
+    /// The name, or where a profile points.
     pub name: String,
 }
 

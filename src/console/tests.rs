@@ -102,10 +102,14 @@ fn fetches(effects: &[Effect]) -> Vec<(ListId, u64)> {
 fn starting_asks_for_names_and_the_first_page() {
     let mut app = app();
     let effects = app.start();
-    assert!(effects.contains(&Effect::LoadNames));
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::LoadNames { connection: 0, .. }))
+    );
     assert_eq!(fetches(&effects), vec![(ListId::Roles, 0)]);
     assert_eq!(app.in_flight, 3, "the names, the scopes and the first page");
-    assert!(effects.contains(&Effect::LoadScopes));
+    assert!(effects.contains(&Effect::LoadScopes { connection: 0 }));
 }
 
 #[test]
@@ -367,10 +371,10 @@ fn writes_the_key_cannot_make_say_why() {
     let mut app = app();
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(2, offset));
-    app.update(Msg::Scopes(Some(vec![
-        "organization:read".into(),
-        "subscription:write".into(),
-    ])));
+    app.update(Msg::Scopes {
+        connection: 0,
+        scopes: Some(vec!["organization:read".into(), "subscription:write".into()]),
+    });
     let effects = key(&mut app, KeyCode::Char('n'));
     assert!(effects.is_empty() && matches!(app.mode, Mode::Normal));
     let notice = app.notice.clone().unwrap();
@@ -508,4 +512,127 @@ fn the_detail_opens_over_the_table_where_there_is_no_pane() {
     assert!(!app.detail_open && !app.quit);
     key(&mut app, KeyCode::Char('v'));
     assert!(app.detail_open, "v opens it too where there is no pane");
+}
+
+fn command(app: &mut App, line: &str) -> Vec<Effect> {
+    key(app, KeyCode::Char(':'));
+    for c in line.chars() {
+        key(app, KeyCode::Char(c));
+    }
+    key(app, KeyCode::Enter)
+}
+
+fn connected(profile: &str, organization: &str) -> Box<super::app::Connected> {
+    let config = api::ClientConfig::new("http://127.0.0.1:9", api::ApiKey::new("phx_other"));
+    Box::new(super::app::Connected {
+        context: Context {
+            profile: Some(profile.into()),
+            host: "http://127.0.0.1:9".into(),
+            organization: organization.into(),
+            project: "7".into(),
+            ..Context::default()
+        },
+        client: api::Client::new(config).unwrap(),
+    })
+}
+
+#[test]
+fn ctx_takes_only_the_last_answer_and_drops_the_old_connections_answers() {
+    use super::app::Target;
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(3, offset));
+    let asked = command(&mut app, "ctx staging");
+    let token = |effects: &[Effect]| match effects {
+        [Effect::Connect { token, target }] => (*token, target.clone()),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(token(&asked), (1, Target::Profile("staging".into())));
+    let (second, _) = token(&command(&mut app, "ctx prod"));
+
+    // The first answer comes after the second was asked for: dropped.
+    assert!(!app.awaits_connection(1));
+    let effects = app.update(Msg::Connected {
+        token: 1,
+        result: Ok(connected("staging", "org-s")),
+    });
+    assert!(effects.is_empty() && app.context.profile.is_none());
+
+    // A failure says why and leaves the screen as it was.
+    app.update(Msg::Connected {
+        token: second,
+        result: Err("cannot open profile prod: $PROD_KEY is not set".into()),
+    });
+    assert!(
+        app.notice
+            .as_ref()
+            .is_some_and(|n| n.error && n.text.contains("PROD_KEY"))
+    );
+    assert_eq!(app.roles.list.count(), Some(3));
+
+    let (third, _) = token(&command(&mut app, "ctx prod"));
+    let effects = app.update(Msg::Connected {
+        token: third,
+        result: Ok(connected("prod", "org-p")),
+    });
+    assert_eq!(app.context.profile.as_deref(), Some("prod"));
+    assert_eq!(app.context.organization, "org-p");
+    assert_eq!(
+        app.roles.list.count(),
+        None,
+        "the old organization's roles are gone"
+    );
+    assert!(effects.contains(&Effect::LoadNames {
+        connection: 1,
+        organization: "org-p".into(),
+        project: "7".into(),
+    }));
+    assert!(effects.contains(&Effect::LoadScopes { connection: 1 }));
+    assert!(effects.iter().any(
+        |e| matches!(e, Effect::Fetch { query: Query::Roles { organization }, .. } if organization == "org-p")
+    ));
+
+    // Answers still on their way over the old connection change nothing.
+    app.update(Msg::Names {
+        connection: 0,
+        current_organization: None,
+        current_project: None,
+        organizations: Some(Vec::new()),
+        projects: Some(Vec::new()),
+    });
+    app.update(Msg::Scopes {
+        connection: 0,
+        scopes: Some(vec!["subscription:read".into()]),
+    });
+    assert_eq!(app.permissions.scopes, None);
+    let answer_over_old = answer(&mut app, &first, |offset| roles(3, offset));
+    assert!(answer_over_old.is_empty());
+    assert_eq!(app.roles.list.count(), None);
+}
+
+#[test]
+fn ctx_picker_offers_the_start_connection_and_the_profiles() {
+    let mut app = app();
+    app.start();
+    assert_eq!(command(&mut app, "ctx"), vec![Effect::LoadProfiles]);
+    app.update(Msg::Profiles(Ok(vec![
+        ("cloud".into(), "https://us.posthog.com".into()),
+        ("local".into(), "http://127.0.0.1:8010".into()),
+    ])));
+    let Mode::Switcher(switcher) = &app.mode else {
+        panic!()
+    };
+    let ids: Vec<&str> = switcher.shown().iter().map(|choice| choice.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["", "cloud", "local"],
+        "where the console started comes first"
+    );
+    assert_eq!(switcher.current, "", "and is marked as in use");
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Down);
+    let effects = key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(&effects[..], [Effect::Connect { target: super::app::Target::Profile(name), .. }] if name == "local")
+    );
 }

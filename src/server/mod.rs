@@ -158,6 +158,7 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
 pub fn router(state: AppState) -> MapRequest<Router, fn(Request) -> Request> {
     let routes = Router::new()
         .route("/api/organizations", get(pickers::organizations))
+        .route("/api/organizations/{organization}", get(pickers::organization))
         .route("/api/organizations/{organization}/members", get(pickers::members))
         .route(
             "/api/organizations/{organization}/roles",
@@ -176,6 +177,7 @@ pub fn router(state: AppState) -> MapRequest<Router, fn(Request) -> Request> {
             axum::routing::delete(memberships::delete),
         )
         .route("/api/projects", get(pickers::projects))
+        .route("/api/projects/{project}", get(pickers::project))
         .route("/api/projects/{project}/dashboards", get(pickers::dashboards))
         .route("/api/projects/{project}/insights", get(pickers::insights))
         .route(

@@ -225,6 +225,14 @@ async fn pickers_and_the_current_key() {
     assert_eq!(organizations[0].membership_level, Some(15));
     let projects = client.all(&List::projects(), &Default::default()).await.unwrap();
     assert_eq!(projects.len(), 2);
+    let current = client.organization("@current").await.unwrap();
+    assert_eq!(
+        (current.id.as_str(), current.name.as_str()),
+        (server.organization.as_str(), "Hedgebox Inc.")
+    );
+    let current = client.project("@current").await.unwrap();
+    assert_eq!(current.id, server.project);
+    assert_eq!(client.project("424242").await.unwrap_err().status(), Some(404));
     let project = server.project.to_string();
     assert!(
         client

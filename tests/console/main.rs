@@ -4,6 +4,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod contexts;
 mod edits;
 mod flows;
 mod pty;

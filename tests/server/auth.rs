@@ -127,6 +127,18 @@ fn endpoints(
         (Method::GET, "/api/projects/".into(), None, "project:read"),
         (
             Method::GET,
+            "/api/organizations/@current/".into(),
+            None,
+            "organization:read",
+        ),
+        (
+            Method::GET,
+            format!("/api/projects/{project}/"),
+            None,
+            "project:read",
+        ),
+        (
+            Method::GET,
             format!("/api/organizations/{}/members/", server.organization),
             None,
             "organization_member:read",
@@ -285,6 +297,33 @@ async fn pickers_list_what_the_console_needs() {
         members.iter().map(|m| m["level"].as_i64().unwrap()).collect();
     assert_eq!(levels, [1, 8, 15].into());
     serde_json::from_value::<Vec<orgdeck::api::OrganizationMember>>(Value::Array(members)).unwrap();
+    // One of each by id or `@current`: what the console's header names.
+    for path in [
+        "/api/organizations/@current/".to_string(),
+        format!("/api/organizations/{}/", server.organization),
+    ] {
+        let organization = server.get(&key, &path).await;
+        assert_eq!(
+            organization.expect(StatusCode::OK)["name"],
+            "Hedgebox Inc.",
+            "{path}"
+        );
+    }
+    for path in [
+        "/api/projects/@current/".to_string(),
+        format!("/api/projects/{}/", server.project),
+    ] {
+        let project = server.get(&key, &path).await;
+        let project = project.expect(StatusCode::OK);
+        assert_eq!(project["id"], server.project, "{path}");
+        assert_eq!(project["organization"], server.organization.as_str());
+    }
+    let unknown = server.get(&key, "/api/projects/424242/").await;
+    unknown.expect_error(StatusCode::NOT_FOUND, "invalid_request", "not_found", None);
+    let unknown = server
+        .get(&key, "/api/organizations/00000000-0000-4000-8000-000000000000/")
+        .await;
+    unknown.expect_error(StatusCode::NOT_FOUND, "invalid_request", "not_found", None);
     for catalog in ["dashboards", "insights"] {
         let page = server
             .get(&key, &format!("/api/projects/{}/{catalog}/", server.project))

@@ -6,7 +6,7 @@ use tui_input::Input;
 use tui_input::backend::crossterm::EventHandler;
 
 use super::navigate::restart;
-use super::{App, Effect, ListId, Mode, Notice};
+use super::{App, Effect, ListId, Mode, Notice, Target};
 use crate::console::command;
 use crate::console::switcher::Scope;
 
@@ -97,6 +97,8 @@ impl App {
             Ok(command::Command::Project(id)) => self.switch_project(id),
             Ok(command::Command::PickOrganization) => self.open_switcher(Scope::Organization),
             Ok(command::Command::PickProject) => self.open_switcher(Scope::Project),
+            Ok(command::Command::Profile(name)) => self.connect(Target::Profile(name)),
+            Ok(command::Command::PickProfile) => self.open_switcher(Scope::Profile),
             Ok(command::Command::Nothing) => Vec::new(),
             Err(message) => {
                 self.notice = Some(Notice {

@@ -24,6 +24,7 @@ use super::layout;
 
 use super::rows::Rows;
 use crate::api::{self, Organization, Project, Role, RoleMembership, Subscription, SubscriptionFilter};
+use crate::config::CURRENT;
 use navigate::receive;
 
 pub struct App {
@@ -69,12 +70,22 @@ pub struct App {
     writing: usize,
     pub permissions: Permissions,
     undo_token: u64,
+    /// The context the console started with, for `:ctx` to go back to.
+    start: Context,
+    /// Which connection answers belong to: it changes with each `:ctx`, so
+    /// that a late answer over the previous one is dropped.
+    connection: u64,
+    /// The last `:ctx` asked for; only its answer is taken.
+    connect_token: u64,
 }
 
 impl App {
     pub fn new(context: Context, keymap: Keymap, size: (u16, u16)) -> Self {
         let read_only = context.read_only;
         App {
+            start: context.clone(),
+            connection: 0,
+            connect_token: 0,
             context,
             keymap,
             tab: Tab::Roles,
@@ -115,8 +126,7 @@ impl App {
     /// What the console does first: the names for the header and the
     /// first page of the first tab.
     pub fn start(&mut self) -> Vec<Effect> {
-        self.in_flight += 1;
-        let mut effects = vec![self.load_names(), Effect::LoadScopes];
+        let mut effects = vec![self.load_names(), self.load_scopes()];
         effects.extend(self.fetch_visible());
         effects
     }
@@ -171,21 +181,41 @@ impl App {
             }
             Msg::People { people, in_role } => self.people(people, in_role),
             Msg::Catalog(result) => self.catalog(result),
-            Msg::Scopes(scopes) => {
-                self.scopes_known(scopes);
+            Msg::Scopes { connection, scopes } => {
+                self.in_flight = self.in_flight.saturating_sub(1);
+                if connection == self.connection {
+                    self.scopes_known(scopes);
+                }
                 Vec::new()
             }
+            Msg::Profiles(profiles) => {
+                self.in_flight = self.in_flight.saturating_sub(1);
+                self.fill_profiles(profiles);
+                Vec::new()
+            }
+            Msg::Connected { token, result } => self.connected(token, result),
             Msg::UndoExpired { token } => {
                 self.undo_expired(token);
                 Vec::new()
             }
             Msg::Names {
+                connection,
+                current_organization,
+                current_project,
                 organizations,
                 projects,
             } => {
                 self.in_flight = self.in_flight.saturating_sub(1);
+                if connection != self.connection {
+                    return Vec::new();
+                }
                 self.fill_switcher(organizations.as_deref(), projects.as_deref());
-                self.name_context(organizations.unwrap_or_default(), projects.unwrap_or_default());
+                self.name_context(
+                    organizations.unwrap_or_default(),
+                    projects.unwrap_or_default(),
+                    current_organization,
+                    current_project,
+                );
                 Vec::new()
             }
         }
@@ -194,20 +224,57 @@ impl App {
     /// Asks for the names of the organization and project (a request in flight).
     fn load_names(&mut self) -> Effect {
         self.in_flight += 1;
-        Effect::LoadNames
+        Effect::LoadNames {
+            connection: self.connection,
+            organization: self.context.organization.clone(),
+            project: self.context.project.clone(),
+        }
+    }
+
+    /// Asks for the key's scopes (a request in flight).
+    fn load_scopes(&mut self) -> Effect {
+        self.in_flight += 1;
+        Effect::LoadScopes {
+            connection: self.connection,
+        }
+    }
+
+    /// Whether `token` is the `:ctx` the app waits for; the driver swaps its
+    /// client only for that one.
+    pub fn awaits_connection(&self, token: u64) -> bool {
+        token == self.connect_token
     }
 
     /// Finds the names of the organization and project the screen is about.
-    fn name_context(&mut self, organizations: Vec<Organization>, projects: Vec<Project>) {
+    /// `@current` is named by what the server said it means; else the
+    /// lists are searched, and a key that reaches one organization (or one
+    /// project of it) names that one.
+    fn name_context(
+        &mut self,
+        organizations: Vec<Organization>,
+        projects: Vec<Project>,
+        current_organization: Option<Organization>,
+        current_project: Option<Project>,
+    ) {
         let context = &mut self.context;
-        let organization = organizations
-            .iter()
-            .find(|organization| organization.id == context.organization)
+        let organization = current_organization
+            .as_ref()
+            .filter(|_| context.organization == CURRENT)
+            .or_else(|| {
+                organizations
+                    .iter()
+                    .find(|organization| organization.id == context.organization)
+            })
             .or_else(|| (organizations.len() == 1).then(|| &organizations[0]));
         context.organization_name = organization.map(|organization| organization.name.clone());
-        let project = projects
-            .iter()
-            .find(|project| project.id.to_string() == context.project)
+        let project = current_project
+            .as_ref()
+            .filter(|_| context.project == CURRENT)
+            .or_else(|| {
+                projects
+                    .iter()
+                    .find(|project| project.id.to_string() == context.project)
+            })
             .or_else(|| {
                 let ours: Vec<&Project> = projects
                     .iter()
@@ -215,7 +282,7 @@ impl App {
                         organization.is_some_and(|o| project.organization.as_deref() == Some(o.id.as_str()))
                     })
                     .collect();
-                (context.project == "@current" && ours.len() == 1).then(|| ours[0])
+                (context.project == CURRENT && ours.len() == 1).then(|| ours[0])
             });
         context.project_name = project.map(|project| project.name.clone());
         self.dirty = true;

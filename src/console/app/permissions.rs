@@ -67,7 +67,6 @@ impl App {
 
     /// Takes the scopes the server says the key holds.
     pub(super) fn scopes_known(&mut self, scopes: Option<Vec<String>>) {
-        self.in_flight = self.in_flight.saturating_sub(1);
         if scopes.is_some() {
             self.permissions.scopes = scopes;
         }

@@ -1,16 +1,19 @@
-//! `:org` and `:project` without an argument: pickers fed by the API's lists
-//! of organizations and projects (the same answer that names them in the
-//! header).
+//! Switching what the screen is about: `:ctx` (profiles, each with its own
+//! key and host) and `:org` and `:project`, with pickers fed by the config
+//! file and by the API's lists of organizations and projects (the same
+//! answer that names them in the header).
 
 use ratatui::crossterm::event::KeyEvent;
 
-use super::{App, Effect, Mode};
+use super::navigate::restart;
+use super::{App, Connected, Context, Effect, Mode, Notice, Permissions, Target};
 use crate::api::{Organization, Project};
 use crate::console::switcher::{Choice, Outcome, Scope, Switcher};
 
 impl App {
     pub(super) fn open_switcher(&mut self, scope: Scope) -> Vec<Effect> {
         let current = match scope {
+            Scope::Profile => return self.open_profiles(),
             Scope::Organization => self.context.organization.clone(),
             Scope::Project => self.context.project.clone(),
         };
@@ -28,8 +31,12 @@ impl App {
         let Mode::Switcher(switcher) = &mut self.mode else {
             return;
         };
+        if switcher.scope == Scope::Profile {
+            return;
+        }
         let context = &self.context;
         let choices = match switcher.scope {
+            Scope::Profile => None,
             Scope::Organization => organizations.map(|organizations| {
                 organizations
                     .iter()
@@ -61,6 +68,7 @@ impl App {
             Some(choices) => {
                 // `@current` is marked by the name the header shows.
                 let current_name = match switcher.scope {
+                    Scope::Profile => None,
                     Scope::Organization => context.organization_name.as_deref(),
                     Scope::Project => context.project_name.as_deref(),
                 };
@@ -84,6 +92,155 @@ impl App {
         }
     }
 
+    /// `:ctx` alone: the config file's profiles, read off the loop.
+    pub(super) fn open_profiles(&mut self) -> Vec<Effect> {
+        let current = self.context.profile.clone().unwrap_or_default();
+        self.mode = Mode::Switcher(Box::new(Switcher::new(Scope::Profile, current)));
+        self.dirty = true;
+        self.in_flight += 1;
+        vec![Effect::LoadProfiles]
+    }
+
+    /// The profiles arrived. Where the console started on something else
+    /// (flags, the environment, the demo, PostHog's CLI), that comes first,
+    /// so that one can go back to it.
+    pub(super) fn fill_profiles(&mut self, profiles: Result<Vec<(String, String)>, String>) {
+        let Mode::Switcher(switcher) = &mut self.mode else {
+            return;
+        };
+        if switcher.scope != Scope::Profile {
+            return;
+        }
+        self.dirty = true;
+        let profiles = match profiles {
+            Ok(profiles) => profiles,
+            Err(error) => {
+                switcher.error = Some(error);
+                Vec::new()
+            }
+        };
+        let start = &self.start;
+        let mut choices = Vec::new();
+        let start_is_a_profile = start
+            .profile
+            .as_ref()
+            .is_some_and(|name| profiles.iter().any(|(profile, _)| profile == name));
+        if !start_is_a_profile {
+            let how = match (&start.profile, start.demo) {
+                (_, true) => "the demo".to_string(),
+                (Some(source), false) => source.clone(),
+                (None, false) => "flags and environment".to_string(),
+            };
+            choices.push(Choice {
+                id: String::new(),
+                name: format!("{how} · {}", start.host),
+            });
+            if !profiles
+                .iter()
+                .any(|(name, _)| Some(name) == self.context.profile.as_ref())
+            {
+                switcher.current = String::new();
+            }
+        }
+        if profiles.is_empty() && switcher.error.is_none() {
+            switcher.error = Some(
+                "the config file has no profiles: `orgdeck login` writes one (see the README's config section)"
+                    .into(),
+            );
+        }
+        choices.extend(profiles.into_iter().map(|(name, summary)| Choice {
+            id: name,
+            name: summary,
+        }));
+        switcher.fill(choices);
+    }
+
+    /// `:ctx NAME`, or a pick: opens the profile off the loop (its key may
+    /// come from a command). The screen stays as it is until it answers.
+    pub(super) fn connect(&mut self, target: Target) -> Vec<Effect> {
+        if self.writing > 0 {
+            self.notice = Some(Notice {
+                text: "a change is still being saved; switch when it has landed".into(),
+                error: true,
+            });
+            return Vec::new();
+        }
+        self.connect_token += 1;
+        self.in_flight += 1;
+        let text = match &target {
+            Target::Start => "going back to the connection orgdeck started with…".to_string(),
+            Target::Profile(name) => format!("opening profile {name}…"),
+        };
+        self.notice = Some(Notice { text, error: false });
+        self.dirty = true;
+        vec![Effect::Connect {
+            token: self.connect_token,
+            target,
+        }]
+    }
+
+    /// The answer to `:ctx`: on success every list starts again on the new
+    /// connection, and answers still on their way over the old one are
+    /// dropped; on failure the screen stays where it was.
+    pub(super) fn connected(&mut self, token: u64, result: Result<Box<Connected>, String>) -> Vec<Effect> {
+        self.in_flight = self.in_flight.saturating_sub(1);
+        if token != self.connect_token {
+            return Vec::new(); // a later :ctx was asked for
+        }
+        self.dirty = true;
+        let connected = match result {
+            Ok(connected) => connected,
+            Err(error) => {
+                self.notice = Some(Notice {
+                    text: error,
+                    error: true,
+                });
+                return Vec::new();
+            }
+        };
+        let read_only = self.context.read_only;
+        self.context = Context {
+            read_only,
+            ..connected.context
+        };
+        self.connection += 1;
+        self.permissions = Permissions {
+            read_only,
+            ..Permissions::default()
+        };
+        self.undo = None;
+        self.resume = None;
+        self.role = None;
+        self.filters = Default::default();
+        self.subscription_filter.search = None;
+        for rows in [
+            &mut self.roles.view,
+            &mut self.members.view,
+            &mut self.subscriptions.view,
+        ] {
+            *rows = None;
+        }
+        self.roles.list.replace();
+        self.members.list.replace();
+        self.subscriptions.list.replace();
+        self.roles.cursor = 0;
+        self.roles.top = 0;
+        self.members.cursor = 0;
+        self.members.top = 0;
+        restart(&mut self.subscriptions, true);
+        let name = match &self.context.profile {
+            Some(name) => format!("profile {name}"),
+            None => "the connection orgdeck started with".into(),
+        };
+        self.notice = Some(Notice {
+            text: format!("switched to {name} · {}", self.context.host),
+            error: false,
+        });
+        let mut effects = vec![self.load_names(), self.load_scopes()];
+        effects.extend(self.fetch_visible());
+        effects
+    }
+
     pub(super) fn switcher_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         let Mode::Switcher(switcher) = &mut self.mode else {
             return Vec::new();
@@ -102,6 +259,8 @@ impl App {
                     return Vec::new();
                 }
                 match scope {
+                    Scope::Profile if id.is_empty() => self.connect(Target::Start),
+                    Scope::Profile => self.connect(Target::Profile(id)),
                     Scope::Organization => self.switch_organization(id),
                     Scope::Project => self.switch_project(id),
                 }

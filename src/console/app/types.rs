@@ -61,7 +61,10 @@ impl ListId {
 /// What the header says the screen is about.
 #[derive(Debug, Clone, Default)]
 pub struct Context {
-    /// The host, or the profile's name.
+    /// The config file's profile, or where the settings came from when no
+    /// profile gave them (PostHog's CLI); `None` for flags and environment.
+    pub profile: Option<String>,
+    /// The host, as the client reaches it.
     pub host: String,
     /// Set when `orgdeck demo` runs its own server.
     pub demo: bool,
@@ -228,8 +231,19 @@ pub enum Msg {
     Key(KeyEvent),
     /// The answer to a write.
     Written(Box<WriteAnswer>),
-    /// The key's scopes, when the server told them.
-    Scopes(Option<Vec<String>>),
+    /// The key's scopes, when the server told them, over `connection`.
+    Scopes {
+        connection: u64,
+        scopes: Option<Vec<String>>,
+    },
+    /// The config file's profiles for the `:ctx` picker (name, where it
+    /// points), or why they cannot be read.
+    Profiles(Result<Vec<(String, String)>, String>),
+    /// `:ctx` reached its target, or says why not.
+    Connected {
+        token: u64,
+        result: Result<Box<Connected>, String>,
+    },
     /// The project's dashboards and insights, for the subscription form.
     Catalog(Result<(Vec<NamedItem>, Vec<NamedItem>), api::Error>),
     /// The organization's members for the picker, and the user UUIDs
@@ -259,11 +273,33 @@ pub enum Msg {
         result: Result<PageData, api::Error>,
         log: RequestLog,
     },
-    /// The organizations and projects the key reaches, for the header's names.
+    /// The organizations and projects the key reaches, for the header's
+    /// names, over `connection`.
     Names {
+        connection: u64,
+        /// What `@current` means, when the context says `@current`.
+        current_organization: Option<Organization>,
+        current_project: Option<Project>,
         organizations: Option<Vec<Organization>>,
         projects: Option<Vec<Project>>,
     },
+}
+
+/// Where `:ctx` goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// The connection the console started with (flags, environment, demo).
+    Start,
+    /// A profile of the config file, by name.
+    Profile(String),
+}
+
+/// A connection made ready by `:ctx`: what the header will say, and the
+/// client the effects will use from then on.
+#[derive(Debug, Clone)]
+pub struct Connected {
+    pub context: Context,
+    pub client: crate::api::Client,
 }
 
 /// What a list request asks the server for.
@@ -297,10 +333,20 @@ pub enum Effect {
     Debounce { token: u64 },
     /// Put text on the clipboard (OSC 52).
     Copy(String),
-    /// Look up the organization's and project's names.
-    LoadNames,
+    /// Look up the organization's and project's names (`Msg::Names`),
+    /// asking the server which ones `@current` means.
+    LoadNames {
+        connection: u64,
+        organization: String,
+        project: String,
+    },
     /// Read the key's scopes; the answer comes back as `Msg::Scopes`.
-    LoadScopes,
+    LoadScopes { connection: u64 },
+    /// Read the config file's profiles (`Msg::Profiles`).
+    LoadProfiles,
+    /// Open a profile, or go back to the connection the console started
+    /// with; the answer is `Msg::Connected` with this token.
+    Connect { token: u64, target: Target },
     /// List the project's dashboards and insights (`Msg::Catalog`).
     LoadCatalog { project: String },
     /// List the organization's members for the picker (`Msg::People`).

@@ -7,6 +7,7 @@ use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
 
 use super::theme::Theme;
 use crate::console::form::{Form, Value};
+use crate::console::switcher::{Scope, Switcher};
 
 /// A box of `width` by `height` in the middle of the screen.
 fn centered(screen: Rect, width: u16, height: u16) -> Rect {
@@ -273,8 +274,8 @@ pub fn picker(frame: &mut Frame, picker: &crate::console::picker::Picker, theme:
     }
 }
 
-/// The organization or project picker of `:org` / `:project`.
-pub fn switcher(frame: &mut Frame, switcher: &crate::console::switcher::Switcher, theme: &Theme) {
+/// The picker of `:ctx`, `:org` or `:project`.
+pub fn switcher(frame: &mut Frame, switcher: &Switcher, theme: &Theme) {
     let screen = frame.area();
     let height = screen.height.saturating_sub(4).clamp(8, 30);
     let list_rows = height.saturating_sub(7) as usize;
@@ -293,7 +294,13 @@ pub fn switcher(frame: &mut Frame, switcher: &crate::console::switcher::Switcher
             let top = switcher.cursor.saturating_sub(list_rows.saturating_sub(1));
             for (at, choice) in shown.iter().enumerate().skip(top).take(list_rows) {
                 let mark = if choice.id == switcher.current { "●" } else { " " };
-                let text = format!(" {mark} {}  ({})", choice.name, choice.id);
+                let text = match switcher.scope {
+                    Scope::Profile if choice.id.is_empty() => {
+                        format!(" {mark} (as started)  {}", choice.name)
+                    }
+                    Scope::Profile => format!(" {mark} {}  {}", choice.id, choice.name),
+                    _ => format!(" {mark} {}  ({})", choice.name, choice.id),
+                };
                 let style = if at == switcher.cursor {
                     theme.selected
                 } else {

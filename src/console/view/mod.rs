@@ -86,9 +86,19 @@ fn header(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         title.push(Span::styled(" DEMO ", theme.demo));
         title.push(Span::raw(" "));
     }
-    title.push(Span::raw(context.host.clone()));
     if context.read_only {
-        title.push(Span::styled("  READ-ONLY", theme.warning));
+        title.push(Span::styled("READ-ONLY  ", theme.warning));
+    }
+    // What the screen is about comes first; on a narrow screen the host is
+    // what gets cut.
+    match &context.profile {
+        Some(profile) => {
+            title.push(Span::styled("profile ", theme.dim));
+            title.push(Span::raw(profile.clone()));
+            title.push(Span::raw("  "));
+        }
+        None if context.demo => {}
+        None => title.push(Span::styled("no profile  ", theme.dim)),
     }
     let organization = context
         .organization_name
@@ -98,10 +108,12 @@ fn header(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         .project_name
         .clone()
         .unwrap_or_else(|| context.project.clone());
-    title.push(Span::styled("  org ", theme.dim));
+    title.push(Span::styled("org ", theme.dim));
     title.push(Span::raw(organization));
     title.push(Span::styled("  project ", theme.dim));
     title.push(Span::raw(project));
+    title.push(Span::styled("  · ", theme.dim));
+    title.push(Span::raw(context.host.clone()));
 
     let mut tabs = vec![Span::raw(" ")];
     for (number, tab) in Tab::ALL.iter().enumerate() {
@@ -308,10 +320,16 @@ fn help(frame: &mut Frame, app: &App, theme: &Theme) {
         Span::styled(" log file        ", theme.dim),
         Span::raw(crate::logging::log_path().display().to_string()),
     ]));
-    lines.push(Line::styled(
-        " j/k scroll · any other key closes this help",
-        theme.dim,
-    ));
+    lines.push(Line::raw(""));
+    for (name, what) in command::COMMANDS {
+        if command::ALIASES.contains(&name) {
+            continue;
+        }
+        lines.push(Line::from(vec![
+            Span::styled(format!(" :{name:<15}"), theme.accent),
+            Span::raw(what),
+        ]));
+    }
     let width = screen.width.min(76);
     let height = (lines.len() as u16 + 2).min(screen.height);
     let [_, vertical, _] = Layout::vertical([
@@ -329,9 +347,15 @@ fn help(frame: &mut Frame, app: &App, theme: &Theme) {
     frame.render_widget(Clear, area);
     let title = format!(" keys: {} ", app.tab.title());
     frame.render_widget(
-        Paragraph::new(lines)
-            .scroll((app.help_scroll, 0))
-            .block(Block::bordered().title(title).border_type(BorderType::Rounded)),
+        Paragraph::new(lines).scroll((app.help_scroll, 0)).block(
+            Block::bordered()
+                .title(title)
+                .title_bottom(Line::styled(
+                    " j/k scroll · any other key closes this help ",
+                    theme.dim,
+                ))
+                .border_type(BorderType::Rounded),
+        ),
         area,
     );
 }

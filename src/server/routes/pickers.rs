@@ -39,6 +39,39 @@ pub async fn projects(
     .await
 }
 
+/// One organization, `@current` included: what the console's header names.
+pub async fn organization(
+    State(app): State<AppState>,
+    caller: Caller,
+    PathParams(organization): PathParams<String>,
+) -> ApiResult<Json<Organization>> {
+    caller.require(ORGANIZATION_READ)?;
+    let organization = caller
+        .organization(&app.db, &organization, Access::Member)
+        .await?;
+    let user_id = caller.key.user_id;
+    let found = app
+        .db
+        .read(move |connection| directory::organization(connection, &organization, user_id))
+        .await?;
+    Ok(Json(found))
+}
+
+/// One project, `@current` included.
+pub async fn project(
+    State(app): State<AppState>,
+    caller: Caller,
+    PathParams(project): PathParams<String>,
+) -> ApiResult<Json<Project>> {
+    caller.require(PROJECT_READ)?;
+    let project = caller.project(&app.db, &project).await?;
+    let found = app
+        .db
+        .read(move |connection| directory::project(connection, project))
+        .await?;
+    Ok(Json(found))
+}
+
 pub async fn members(
     State(app): State<AppState>,
     caller: Caller,

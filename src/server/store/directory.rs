@@ -5,7 +5,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::rows::{member_at, member_columns, paged, parse_stamp};
 use crate::api::{NamedItem, Organization, OrganizationMember, Project};
-use crate::server::error::ApiResult;
+use crate::server::error::{ApiError, ApiResult};
 
 /// The organization and project that `@current` means for a user.
 pub fn current_context(connection: &Connection, user_id: i64) -> ApiResult<(Option<String>, Option<i64>)> {
@@ -57,6 +57,50 @@ pub fn member_by_user_uuid(
         .optional()?)
 }
 
+/// One organization as the user sees it (with the user's level in it).
+pub fn organization(connection: &Connection, organization_id: &str, user_id: i64) -> ApiResult<Organization> {
+    let mut statement = connection.prepare_cached(
+        "SELECT o.id, o.name, o.slug, o.created_at, m.level
+         FROM organizations o JOIN organization_members m ON m.organization_id = o.id
+         WHERE o.id = ?1 AND m.user_id = ?2",
+    )?;
+    statement
+        .query_row(params![organization_id, user_id], organization_at)
+        .optional()?
+        .ok_or_else(|| ApiError::not_found_with("Organization not found."))
+}
+
+/// One project.
+pub fn project(connection: &Connection, project_id: i64) -> ApiResult<Project> {
+    let mut statement = connection
+        .prepare_cached("SELECT id, organization_id, name, created_at FROM projects WHERE id = ?1")?;
+    statement
+        .query_row([project_id], project_at)
+        .optional()?
+        .ok_or_else(ApiError::not_found)
+}
+
+/// An organization from `id, name, slug, created_at, level`.
+fn organization_at(row: &rusqlite::Row) -> rusqlite::Result<Organization> {
+    Ok(Organization {
+        id: row.get(0)?,
+        name: row.get(1)?,
+        slug: row.get(2)?,
+        created_at: parse_stamp(row.get(3)?),
+        membership_level: row.get(4)?,
+    })
+}
+
+/// A project from `id, organization_id, name, created_at`.
+fn project_at(row: &rusqlite::Row) -> rusqlite::Result<Project> {
+    Ok(Project {
+        id: row.get(0)?,
+        organization: row.get(1)?,
+        name: row.get(2)?,
+        created_at: parse_stamp(row.get(3)?),
+    })
+}
+
 /// The organizations the user belongs to, oldest first.
 pub fn organizations(
     connection: &Connection,
@@ -71,15 +115,7 @@ pub fn organizations(
          WHERE m.user_id = ?1 ORDER BY o.created_at, o.id",
         vec![user_id.into()],
         page,
-        |row| {
-            Ok(Organization {
-                id: row.get(0)?,
-                name: row.get(1)?,
-                slug: row.get(2)?,
-                created_at: parse_stamp(row.get(3)?),
-                membership_level: row.get(4)?,
-            })
-        },
+        organization_at,
     )
 }
 
@@ -101,14 +137,7 @@ pub fn projects(
         &format!("SELECT p.id, p.organization_id, p.name, p.created_at {filter} ORDER BY p.id"),
         vec![user_id.into(), scope.into()],
         page,
-        |row| {
-            Ok(Project {
-                id: row.get(0)?,
-                organization: row.get(1)?,
-                name: row.get(2)?,
-                created_at: parse_stamp(row.get(3)?),
-            })
-        },
+        project_at,
     )
 }
 
