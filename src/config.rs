@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
@@ -128,9 +128,28 @@ pub fn load_from(path: PathBuf) -> anyhow::Result<Option<(ConfigFile, PathBuf)>>
             return Err(error).with_context(|| format!("cannot read the config file {}", path.display()));
         }
     };
-    let file: ConfigFile =
-        toml::from_str(&text).with_context(|| format!("the config file {} is not valid", path.display()))?;
+    let file: ConfigFile = toml::from_str(&text).map_err(|error| {
+        anyhow::anyhow!(
+            "the config file {} is not valid{}: {}",
+            path.display(),
+            place(&text, error.span()),
+            error.message()
+        )
+    })?;
     Ok(Some((file, path)))
+}
+
+/// Where in the file a mistake is, as " (line L, column C)". The parser's
+/// own report quotes the line, which could be a line holding a key, so only
+/// its message and position are ever shown.
+fn place(text: &str, span: Option<std::ops::Range<usize>>) -> String {
+    let Some(at) = span.map(|span| span.start.min(text.len())) else {
+        return String::new();
+    };
+    let before = text.get(..at).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    format!(" (line {line}, column {column})")
 }
 
 impl ConfigFile {
@@ -165,17 +184,8 @@ impl Profile {
             };
         }
         if let Some(command) = &self.api_key_command {
-            let output = Command::new("sh")
-                .args(["-c", command])
-                .output()
-                .with_context(|| format!("profile \"{name}\": cannot run its api_key_command"))?;
-            if !output.status.success() {
-                bail!(
-                    "profile \"{name}\": its api_key_command failed ({})",
-                    output.status
-                );
-            }
-            let key = ApiKey::new(String::from_utf8_lossy(&output.stdout).to_string());
+            let stdout = run_key_command(name, command)?;
+            let key = ApiKey::new(String::from_utf8_lossy(&stdout).to_string());
             if key.is_empty() {
                 bail!("profile \"{name}\": its api_key_command printed no key");
             }
@@ -187,6 +197,54 @@ impl Profile {
         }
         Ok(None)
     }
+}
+
+/// How long a key command may take: long enough for a password manager to
+/// ask for a passphrase, short enough that a stuck one is reported.
+const KEY_COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Runs a profile's key command and returns what it printed. It reads
+/// nothing from orgdeck's input (the console owns the terminal), and one
+/// that does not finish in time is stopped. Its error output is not shown:
+/// it might echo the key.
+fn run_key_command(name: &str, command: &str) -> anyhow::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut child = Command::new("sh")
+        .args(["-c", command])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .with_context(|| format!("profile \"{name}\": cannot run its api_key_command"))?;
+    // Read on another thread so that a command printing much cannot block on a full pipe.
+    let mut stdout = child.stdout.take();
+    let reader = std::thread::spawn(move || {
+        let mut printed = Vec::new();
+        if let Some(stdout) = stdout.as_mut() {
+            let _ = stdout.read_to_end(&mut printed);
+        }
+        printed
+    });
+    let deadline = std::time::Instant::now() + KEY_COMMAND_TIMEOUT;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if std::time::Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            bail!(
+                "profile \"{name}\": its api_key_command did not finish within {} s",
+                KEY_COMMAND_TIMEOUT.as_secs()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let printed = reader.join().unwrap_or_default();
+    if !status.success() {
+        bail!("profile \"{name}\": its api_key_command failed ({status})");
+    }
+    Ok(printed)
 }
 
 /// A key written in a file others can read is refused, with the fix.
@@ -236,9 +294,11 @@ pub struct OpenedProfile {
 }
 
 /// Opens the profile `name` of the config file at `path`, on its own
-/// settings: host, organization and project from the profile (or the
-/// defaults), the key from its source, else `ORGDECK_API_KEY`. This may run
-/// the profile's key command, so it belongs off the render loop.
+/// settings alone: host, organization and project from the profile (or the
+/// defaults), the key from the source it names. Flags and the environment
+/// belong to the connection a command started with, so `ORGDECK_API_KEY` is
+/// never sent to a profile's host. This may run the profile's key command,
+/// so it belongs off the render loop.
 pub fn open_profile(path: &Path, name: &str, timeout: Duration) -> anyhow::Result<OpenedProfile> {
     let Some((file, path)) = load_from(path.to_path_buf())? else {
         bail!("there is no config file at {}", path.display());
@@ -246,11 +306,7 @@ pub fn open_profile(path: &Path, name: &str, timeout: Duration) -> anyhow::Resul
     let Some((name, profile)) = file.profile(Some(name))? else {
         bail!("there is no profile \"{name}\" in {}", path.display());
     };
-    let environment_key = std::env::var("ORGDECK_API_KEY")
-        .map(ApiKey::new)
-        .ok()
-        .filter(|key| !key.is_empty());
-    let Some(key) = profile.key(&name, &path)?.or(environment_key) else {
+    let Some(key) = profile.key(&name, &path)? else {
         bail!("profile \"{name}\" names no key: set api_key_env, api_key_command or api_key");
     };
     let host = profile.host.clone().unwrap_or_else(|| DEFAULT_HOST.to_string());
@@ -367,6 +423,40 @@ mod tests {
         assert_eq!(
             command.key("p", &path).unwrap().unwrap().expose(),
             "phx_from_a_command"
+        );
+    }
+
+    #[test]
+    fn a_broken_file_is_reported_without_quoting_the_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        std::fs::write(
+            &path,
+            "[profiles.p]\nhost = \"https://x\"\napi_key = phx_unquoted_secret\n",
+        )
+        .unwrap();
+        let refused = format!("{:#}", load_from(path).unwrap_err());
+        assert!(refused.contains("(line 3, column 11)"), "{refused}");
+        assert!(!refused.contains("unquoted_secret"), "{refused}");
+    }
+
+    #[test]
+    fn a_key_command_reads_nothing_from_orgdecks_input() {
+        let path = Path::new("/nonexistent");
+        let reads_input = Profile {
+            api_key_command: Some("cat".into()),
+            ..Profile::default()
+        };
+        let refused = reads_input.key("p", path).unwrap_err().to_string();
+        assert!(refused.contains("printed no key"), "{refused}");
+        let fails = Profile {
+            api_key_command: Some("echo phx_shown_on_error >&2; exit 3".into()),
+            ..Profile::default()
+        };
+        let refused = fails.key("p", path).unwrap_err().to_string();
+        assert!(
+            refused.contains("failed") && !refused.contains("phx_shown"),
+            "{refused}"
         );
     }
 

@@ -43,6 +43,10 @@ pub struct Connection {
     pub project: String,
     /// The profile the settings came from, if any.
     pub profile: Option<String>,
+    /// Whether flags or the environment changed what the profile says.
+    pub adjusted: bool,
+    /// Set when the settings are PostHog CLI's (no profile, no key given).
+    pub posthog_cli: bool,
 }
 
 fn setting(flag: &Option<String>, variable: &str) -> Option<String> {
@@ -126,8 +130,15 @@ impl ConnectionArgs {
         let mut config = ClientConfig::new(host, key);
         config.timeout = Duration::from_secs_f64(self.timeout);
         let client = Client::new(config).map_err(|error| UsageError(error.to_string()))?;
+        let adjusted = profile.is_some()
+            && (setting(&self.host, "ORGDECK_HOST").is_some()
+                || setting(&self.org, "ORGDECK_ORG").is_some()
+                || setting(&self.project, "ORGDECK_PROJECT").is_some()
+                || has_key);
         Ok(Connection {
             client,
+            adjusted,
+            posthog_cli: posthog_cli.is_some(),
             organization: setting(&self.org, "ORGDECK_ORG")
                 .or_else(|| from_profile(|p| p.organization.clone()))
                 .unwrap_or_else(|| CURRENT.into()),
@@ -135,9 +146,7 @@ impl ConnectionArgs {
                 .or_else(|| from_profile(|p| p.project.clone()))
                 .or_else(|| posthog_cli.as_ref().and_then(|found| found.project.clone()))
                 .unwrap_or_else(|| CURRENT.into()),
-            profile: profile
-                .map(|(name, _, _)| name)
-                .or_else(|| posthog_cli.map(|found| format!("PostHog CLI credentials ({})", found.source))),
+            profile: profile.map(|(name, _, _)| name),
         })
     }
 }

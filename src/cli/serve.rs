@@ -10,7 +10,7 @@ use anyhow::{Context, bail};
 use super::UsageError;
 use super::connection::{Connection, ConnectionArgs};
 use crate::api::{ApiKey, Client, ClientConfig};
-use crate::console::{self, Context as ConsoleContext};
+use crate::console::{self, Context as ConsoleContext, Origin};
 use crate::logging;
 use crate::server::demo::{self};
 use crate::server::store::{Db, directory, keys};
@@ -21,6 +21,12 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")
+}
+
+/// Once the console has quit, nothing it started is worth waiting for: a
+/// request or a profile's key command still running is abandoned.
+fn quit_without_waiting(runtime: tokio::runtime::Runtime) {
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
 }
 
 /// SIGINT (Ctrl-C) and SIGTERM, caught from the moment this is made: make
@@ -79,7 +85,8 @@ pub fn demo(db: Option<PathBuf>, read_only: bool) -> anyhow::Result<ExitCode> {
         (None, Some(dir)) => dir.path().join("demo.sqlite"),
         (None, None) => unreachable!("a temporary directory exists whenever --db is absent"),
     };
-    runtime()?.block_on(async {
+    let runtime = runtime()?;
+    let outcome = runtime.block_on(async {
         let running = server::start(ServeOptions {
             listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
             db: db_path.clone(),
@@ -116,7 +123,9 @@ pub fn demo(db: Option<PathBuf>, read_only: bool) -> anyhow::Result<ExitCode> {
         running.stop().await?;
         outcome?;
         Ok(ExitCode::SUCCESS)
-    })
+    });
+    quit_without_waiting(runtime);
+    outcome
 }
 
 /// `orgdeck` alone: the console on the configured host.
@@ -127,6 +136,8 @@ pub fn console(connection: &ConnectionArgs, read_only: bool) -> anyhow::Result<E
         organization,
         project,
         profile,
+        adjusted,
+        posthog_cli,
     } = connection.connect().map_err(|error| {
         anyhow::Error::from(UsageError(format!(
             "{error}; or try `orgdeck demo` for a console on demo data"
@@ -135,13 +146,21 @@ pub fn console(connection: &ConnectionArgs, read_only: bool) -> anyhow::Result<E
     let context = ConsoleContext {
         host: client.base_url().as_str().trim_end_matches('/').to_string(),
         profile,
+        origin: match (adjusted, posthog_cli) {
+            (true, _) => Origin::Adjusted,
+            (false, true) => Origin::PosthogCli,
+            (false, false) => Origin::Plain,
+        },
         demo: false,
         organization,
         project,
         read_only,
         ..ConsoleContext::default()
     };
-    runtime()?.block_on(console::run(client, context))?;
+    let runtime = runtime()?;
+    let outcome = runtime.block_on(console::run(client, context));
+    quit_without_waiting(runtime);
+    outcome?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -37,11 +37,17 @@ pub enum Command {
 
 /// Reads a command line (without its `:`).
 pub fn parse(line: &str) -> Result<Command, String> {
-    let mut words = line.split_whitespace();
-    let Some(name) = words.next() else {
+    let line = line.trim();
+    let (name, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let rest = rest.trim();
+    if name.is_empty() {
         return Ok(Command::Nothing);
-    };
-    let argument = words.next();
+    }
+    // A profile's name may hold spaces; every other argument is one word.
+    let argument = (!rest.is_empty()).then_some(rest);
+    if name != "ctx" && rest.split_whitespace().count() > 1 {
+        return Err(format!(":{name} takes one argument, not \"{rest}\""));
+    }
 
     match (name, argument) {
         ("roles", _) => Ok(Command::Tab(Tab::Roles)),
@@ -103,6 +109,8 @@ mod tests {
         assert_eq!(parse(" project "), Ok(Command::PickProject));
         assert_eq!(parse("ctx"), Ok(Command::PickProfile));
         assert_eq!(parse("ctx cloud"), Ok(Command::Profile("cloud".into())));
+        assert_eq!(parse("ctx  my cloud "), Ok(Command::Profile("my cloud".into())));
+        assert!(parse("org a b").unwrap_err().contains("one argument"));
         assert!(parse("frob").unwrap_err().contains("not a command"));
     }
 

@@ -77,7 +77,7 @@ impl Runner {
                 });
                 None
             }
-            Effect::LoadCatalog { project } => {
+            Effect::LoadCatalog { token, project } => {
                 let runner = self.clone();
                 tokio::spawn(async move {
                     let options = crate::api::FetchAll::default();
@@ -85,11 +85,15 @@ impl Runner {
                     let insights = runner.client.all(&List::insights(&project), &options).await;
                     let result =
                         dashboards.and_then(|dashboards| insights.map(|insights| (dashboards, insights)));
-                    let _ = runner.messages.send(Msg::Catalog(result));
+                    let _ = runner.messages.send(Msg::Catalog { token, result });
                 });
                 None
             }
-            Effect::LoadPeople { organization, role } => {
+            Effect::LoadPeople {
+                token,
+                organization,
+                role,
+            } => {
                 let runner = self.clone();
                 tokio::spawn(async move {
                     let options = crate::api::FetchAll::default();
@@ -104,7 +108,11 @@ impl Runner {
                             .filter_map(|m| m.user.map(|user| user.uuid))
                             .collect()
                     });
-                    let _ = runner.messages.send(Msg::People { people, in_role });
+                    let _ = runner.messages.send(Msg::People {
+                        token,
+                        people,
+                        in_role,
+                    });
                 });
                 None
             }

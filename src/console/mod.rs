@@ -27,7 +27,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tokio::sync::mpsc::UnboundedReceiver;
 
 use crate::api::Client;
-pub use app::{App, Context, Effect, Msg};
+pub use app::{App, Context, Effect, Msg, Origin};
 use view::theme::Theme;
 
 /// Opens the console on `client` until the user quits, with the keys and

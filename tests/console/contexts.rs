@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use orgdeck::console::view::theme::Theme;
-use orgdeck::console::{Context, Driver};
+use orgdeck::console::{Context, Driver, Origin};
 use ratatui::crossterm::event::KeyCode;
 use serde_json::json;
 
@@ -79,9 +79,14 @@ fn owner_only(path: &Path) {
 }
 
 async fn console(setup: &Setup, profile: Option<&str>) -> Driver {
+    console_from(setup, profile, Origin::Plain).await
+}
+
+async fn console_from(setup: &Setup, profile: Option<&str>, origin: Origin) -> Driver {
     let client = client_for(&setup.a.base, &setup.key_a);
     let context = Context {
         profile: profile.map(str::to_string),
+        origin,
         host: setup.a.base.clone(),
         organization: setup.a.organization.clone(),
         project: setup.a.project.to_string(),
@@ -221,4 +226,22 @@ async fn ctx_goes_back_to_where_the_console_started() {
     assert!(header(&back).contains("no profile"), "{back}");
     assert!(!back.contains("Only on B"), "{back}");
     assert!(back.contains("Hedgebox Inc."), "{back}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_profile_changed_by_flags_is_offered_as_started_and_as_the_file_has_it() {
+    let setup = setup().await;
+    let mut driver = console_from(&setup, Some("a"), Origin::Adjusted).await;
+    assert!(header(&driver.screen()).contains("profile a + flags/env"));
+    let picker = command(&mut driver, "ctx").await;
+    assert!(
+        picker.contains("● (as started)  profile a with flags and environment"),
+        "{picker}"
+    );
+    assert!(picker.contains("  a  default · http"), "{picker}");
+    key(&mut driver, KeyCode::Down).await;
+    key(&mut driver, KeyCode::Enter).await;
+    let plain = driver.screen();
+    assert!(header(&plain).contains("profile a  org"), "{plain}");
+    assert!(plain.contains("switched to profile a"), "{plain}");
 }

@@ -20,7 +20,9 @@ impl App {
             .collect();
         self.mode = Mode::Picker(Box::new(Picker::new(role.name, in_role)));
         self.in_flight += 1;
+        self.lookup += 1;
         vec![Effect::LoadPeople {
+            token: self.lookup,
             organization: self.context.organization.clone(),
             role: role.id,
         }]
@@ -32,7 +34,6 @@ impl App {
         result: Result<Vec<crate::api::OrganizationMember>, api::Error>,
         in_role: Option<Vec<String>>,
     ) -> Vec<Effect> {
-        self.in_flight = self.in_flight.saturating_sub(1);
         self.dirty = true;
         if let Mode::Picker(picker) = &mut self.mode {
             // Everyone already in the role, not just the rows loaded.

@@ -73,7 +73,9 @@ impl App {
 
     fn load_catalog(&mut self) -> Vec<Effect> {
         self.in_flight += 1;
+        self.lookup += 1;
         vec![Effect::LoadCatalog {
+            token: self.lookup,
             project: self.context.project.clone(),
         }]
     }
@@ -84,7 +86,6 @@ impl App {
         &mut self,
         result: Result<(Vec<crate::api::NamedItem>, Vec<crate::api::NamedItem>), api::Error>,
     ) -> Vec<Effect> {
-        self.in_flight = self.in_flight.saturating_sub(1);
         self.dirty = true;
         if let Mode::Form(form, purpose) = &mut self.mode
             && purpose.is_subscription()

@@ -77,6 +77,13 @@ pub struct App {
     connection: u64,
     /// The last `:ctx` asked for; only its answer is taken.
     connect_token: u64,
+    /// Where a `:ctx` is going; writes wait until it answers.
+    pub switching: Option<Target>,
+    /// Whether the connection is still the one the console started with.
+    at_start: bool,
+    /// The last list a form or picker asked for (dashboards and insights,
+    /// or people); an answer for an earlier one is dropped.
+    lookup: u64,
 }
 
 impl App {
@@ -86,6 +93,9 @@ impl App {
             start: context.clone(),
             connection: 0,
             connect_token: 0,
+            switching: None,
+            at_start: true,
+            lookup: 0,
             context,
             keymap,
             tab: Tab::Roles,
@@ -179,8 +189,24 @@ impl App {
                 } = *answer;
                 self.written(token, write, result, log)
             }
-            Msg::People { people, in_role } => self.people(people, in_role),
-            Msg::Catalog(result) => self.catalog(result),
+            Msg::People {
+                token,
+                people,
+                in_role,
+            } => {
+                self.in_flight = self.in_flight.saturating_sub(1);
+                if token != self.lookup {
+                    return Vec::new(); // for a picker closed since
+                }
+                self.people(people, in_role)
+            }
+            Msg::Catalog { token, result } => {
+                self.in_flight = self.in_flight.saturating_sub(1);
+                if token != self.lookup {
+                    return Vec::new(); // for a form closed since
+                }
+                self.catalog(result)
+            }
             Msg::Scopes { connection, scopes } => {
                 self.in_flight = self.in_flight.saturating_sub(1);
                 if connection == self.connection {
@@ -265,7 +291,9 @@ impl App {
                     .iter()
                     .find(|organization| organization.id == context.organization)
             })
-            .or_else(|| (organizations.len() == 1).then(|| &organizations[0]));
+            .or_else(|| {
+                (context.organization == CURRENT && organizations.len() == 1).then(|| &organizations[0])
+            });
         context.organization_name = organization.map(|organization| organization.name.clone());
         let project = current_project
             .as_ref()
@@ -496,13 +524,13 @@ impl App {
             }
             Ok(_) => false,
             Err(error) => {
-                self.learn_from(&error);
                 let failed = match list {
                     ListId::Roles => self.roles.list.failed(generation, offset),
                     ListId::Members => self.members.list.failed(generation, offset),
                     ListId::Subscriptions => self.subscriptions.list.failed(generation, offset),
                 };
                 if failed {
+                    self.learn_from(&error);
                     self.notice = Some(Notice {
                         text: error.to_string(),
                         error: true,

@@ -6,7 +6,7 @@
 use ratatui::crossterm::event::KeyEvent;
 
 use super::navigate::restart;
-use super::{App, Connected, Context, Effect, Mode, Notice, Permissions, Target};
+use super::{App, Connected, Context, Effect, Mode, Notice, Origin, Permissions, Target};
 use crate::api::{Organization, Project};
 use crate::console::switcher::{Choice, Outcome, Scope, Switcher};
 
@@ -101,9 +101,9 @@ impl App {
         vec![Effect::LoadProfiles]
     }
 
-    /// The profiles arrived. Where the console started on something else
-    /// (flags, the environment, the demo, PostHog's CLI), that comes first,
-    /// so that one can go back to it.
+    /// The profiles arrived. Where the console started on something other
+    /// than a profile as the file has it (flags, the environment, the demo,
+    /// PostHog's CLI), that comes first, so that one can go back to it.
     pub(super) fn fill_profiles(&mut self, profiles: Result<Vec<(String, String)>, String>) {
         let Mode::Switcher(switcher) = &mut self.mode else {
             return;
@@ -112,33 +112,23 @@ impl App {
             return;
         }
         self.dirty = true;
-        let profiles = match profiles {
-            Ok(profiles) => profiles,
-            Err(error) => {
-                switcher.error = Some(error);
-                Vec::new()
-            }
-        };
+        let profiles = profiles.unwrap_or_else(|error| {
+            switcher.error = Some(error);
+            Vec::new()
+        });
         let start = &self.start;
+        let start_is_a_profile = start.origin == Origin::Plain
+            && start
+                .profile
+                .as_ref()
+                .is_some_and(|name| profiles.iter().any(|(profile, _)| profile == name));
         let mut choices = Vec::new();
-        let start_is_a_profile = start
-            .profile
-            .as_ref()
-            .is_some_and(|name| profiles.iter().any(|(profile, _)| profile == name));
         if !start_is_a_profile {
-            let how = match (&start.profile, start.demo) {
-                (_, true) => "the demo".to_string(),
-                (Some(source), false) => source.clone(),
-                (None, false) => "flags and environment".to_string(),
-            };
             choices.push(Choice {
                 id: String::new(),
-                name: format!("{how} · {}", start.host),
+                name: format!("{} · {}", start.source(), start.host),
             });
-            if !profiles
-                .iter()
-                .any(|(name, _)| Some(name) == self.context.profile.as_ref())
-            {
+            if self.at_start {
                 switcher.current = String::new();
             }
         }
@@ -156,7 +146,9 @@ impl App {
     }
 
     /// `:ctx NAME`, or a pick: opens the profile off the loop (its key may
-    /// come from a command). The screen stays as it is until it answers.
+    /// come from a command). The screen stays as it is until it answers,
+    /// and writes wait for it, so that none is sent to a connection the
+    /// user did not mean.
     pub(super) fn connect(&mut self, target: Target) -> Vec<Effect> {
         if self.writing > 0 {
             self.notice = Some(Notice {
@@ -168,10 +160,11 @@ impl App {
         self.connect_token += 1;
         self.in_flight += 1;
         let text = match &target {
-            Target::Start => "going back to the connection orgdeck started with…".to_string(),
+            Target::Start => format!("going back to {}…", self.start.source()),
             Target::Profile(name) => format!("opening profile {name}…"),
         };
         self.notice = Some(Notice { text, error: false });
+        self.switching = Some(target.clone());
         self.dirty = true;
         vec![Effect::Connect {
             token: self.connect_token,
@@ -188,6 +181,7 @@ impl App {
             return Vec::new(); // a later :ctx was asked for
         }
         self.dirty = true;
+        let target = self.switching.take();
         let connected = match result {
             Ok(connected) => connected,
             Err(error) => {
@@ -203,34 +197,16 @@ impl App {
             read_only,
             ..connected.context
         };
+        self.at_start = target == Some(Target::Start);
         self.connection += 1;
         self.permissions = Permissions {
             read_only,
             ..Permissions::default()
         };
-        self.undo = None;
-        self.resume = None;
-        self.role = None;
-        self.filters = Default::default();
-        self.subscription_filter.search = None;
-        for rows in [
-            &mut self.roles.view,
-            &mut self.members.view,
-            &mut self.subscriptions.view,
-        ] {
-            *rows = None;
-        }
-        self.roles.list.replace();
-        self.members.list.replace();
-        self.subscriptions.list.replace();
-        self.roles.cursor = 0;
-        self.roles.top = 0;
-        self.members.cursor = 0;
-        self.members.top = 0;
-        restart(&mut self.subscriptions, true);
-        let name = match &self.context.profile {
-            Some(name) => format!("profile {name}"),
-            None => "the connection orgdeck started with".into(),
+        self.forget_the_old_connection();
+        let name = match (&self.context.profile, self.at_start) {
+            (Some(name), false) => format!("profile {name}"),
+            _ => self.context.source(),
         };
         self.notice = Some(Notice {
             text: format!("switched to {name} · {}", self.context.host),
@@ -239,6 +215,32 @@ impl App {
         let mut effects = vec![self.load_names(), self.load_scopes()];
         effects.extend(self.fetch_visible());
         effects
+    }
+
+    /// Everything shown or offered about the previous connection: its rows,
+    /// filters, undo, and any picker or filter left open while it switched.
+    fn forget_the_old_connection(&mut self) {
+        if matches!(self.mode, Mode::Switcher(_) | Mode::Filter(_)) {
+            self.mode = Mode::Normal;
+        }
+        self.undo = None;
+        self.resume = None;
+        self.role = None;
+        self.refocus = Default::default();
+        self.last_request = None;
+        self.filters = Default::default();
+        self.subscription_filter.search = None;
+        self.roles.view = None;
+        self.members.view = None;
+        self.subscriptions.view = None;
+        self.roles.list.replace();
+        self.members.list.replace();
+        self.subscriptions.list.replace();
+        self.roles.cursor = 0;
+        self.roles.top = 0;
+        self.members.cursor = 0;
+        self.members.top = 0;
+        restart(&mut self.subscriptions, true);
     }
 
     pub(super) fn switcher_key(&mut self, key: KeyEvent) -> Vec<Effect> {

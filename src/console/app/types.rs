@@ -61,9 +61,10 @@ impl ListId {
 /// What the header says the screen is about.
 #[derive(Debug, Clone, Default)]
 pub struct Context {
-    /// The config file's profile, or where the settings came from when no
-    /// profile gave them (PostHog's CLI); `None` for flags and environment.
+    /// The config file's profile the settings came from, if any.
     pub profile: Option<String>,
+    /// How the settings were arrived at, beyond the profile.
+    pub origin: Origin,
     /// The host, as the client reaches it.
     pub host: String,
     /// Set when `orgdeck demo` runs its own server.
@@ -74,6 +75,32 @@ pub struct Context {
     pub project_name: Option<String>,
     /// `--read-only`: every write is disabled.
     pub read_only: bool,
+}
+
+impl Context {
+    /// Where the settings came from, in words: for the header and for
+    /// `:ctx`'s "as started".
+    pub fn source(&self) -> String {
+        match (&self.profile, self.origin) {
+            _ if self.demo => "the demo".into(),
+            (Some(name), Origin::Adjusted) => format!("profile {name} with flags and environment"),
+            (Some(name), _) => format!("profile {name}"),
+            (None, Origin::PosthogCli) => "PostHog CLI credentials".into(),
+            (None, _) => "flags and environment".into(),
+        }
+    }
+}
+
+/// How a connection's settings were arrived at.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Origin {
+    /// The profile alone, or flags and environment where there is none.
+    #[default]
+    Plain,
+    /// A profile that flags or the environment changed.
+    Adjusted,
+    /// PostHog CLI's credentials: there was neither a profile nor a key.
+    PosthogCli,
 }
 
 /// The role whose members the Members tab shows.
@@ -245,10 +272,14 @@ pub enum Msg {
         result: Result<Box<Connected>, String>,
     },
     /// The project's dashboards and insights, for the subscription form.
-    Catalog(Result<(Vec<NamedItem>, Vec<NamedItem>), api::Error>),
+    Catalog {
+        token: u64,
+        result: Result<(Vec<NamedItem>, Vec<NamedItem>), api::Error>,
+    },
     /// The organization's members for the picker, and the user UUIDs
     /// already in the role (when they could be read).
     People {
+        token: u64,
         people: Result<Vec<OrganizationMember>, api::Error>,
         in_role: Option<Vec<String>>,
     },
@@ -347,10 +378,16 @@ pub enum Effect {
     /// Open a profile, or go back to the connection the console started
     /// with; the answer is `Msg::Connected` with this token.
     Connect { token: u64, target: Target },
-    /// List the project's dashboards and insights (`Msg::Catalog`).
-    LoadCatalog { project: String },
-    /// List the organization's members for the picker (`Msg::People`).
-    LoadPeople { organization: String, role: String },
+    /// List the project's dashboards and insights (`Msg::Catalog`); only
+    /// the answer with the token of the form still open is taken.
+    LoadCatalog { token: u64, project: String },
+    /// List the organization's members for the picker (`Msg::People`), as
+    /// the catalog.
+    LoadPeople {
+        token: u64,
+        organization: String,
+        role: String,
+    },
     /// Send a change; the answer comes back as `Msg::Written` with the token.
     Write { token: u64, write: Write },
     /// Send `Msg::UndoExpired { token }` once the undo offer runs out.

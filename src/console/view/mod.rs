@@ -13,7 +13,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
 
-use super::app::{App, ListId, Mode, Tab};
+use super::app::{App, ListId, Mode, Origin, Tab};
 use super::command;
 use super::layout;
 use theme::Theme;
@@ -91,14 +91,18 @@ fn header(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     }
     // What the screen is about comes first; on a narrow screen the host is
     // what gets cut.
-    match &context.profile {
-        Some(profile) => {
+    match (&context.profile, context.origin) {
+        _ if context.demo => {}
+        (Some(profile), origin) => {
             title.push(Span::styled("profile ", theme.dim));
             title.push(Span::raw(profile.clone()));
+            if origin == Origin::Adjusted {
+                title.push(Span::styled(" + flags/env", theme.dim));
+            }
             title.push(Span::raw("  "));
         }
-        None if context.demo => {}
-        None => title.push(Span::styled("no profile  ", theme.dim)),
+        (None, Origin::PosthogCli) => title.push(Span::styled("PostHog CLI credentials  ", theme.dim)),
+        (None, _) => title.push(Span::styled("no profile  ", theme.dim)),
     }
     let organization = context
         .organization_name

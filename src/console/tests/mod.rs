@@ -9,7 +9,7 @@ use super::app::{App, Context, Effect, ListId, Mode, Msg, PageData, Query, Reque
 use super::keymap::Keymap;
 use crate::api::{self, Page, Refusal, RequestLabel, Role, Subscription};
 
-fn app() -> App {
+pub(super) fn app() -> App {
     let context = Context {
         host: "test".into(),
         organization: "@current".into(),
@@ -19,7 +19,7 @@ fn app() -> App {
     App::new(context, Keymap::default(), (120, 40))
 }
 
-fn key(app: &mut App, code: KeyCode) -> Vec<Effect> {
+pub(super) fn key(app: &mut App, code: KeyCode) -> Vec<Effect> {
     let modifiers = match code {
         KeyCode::Char(c) if c.is_ascii_uppercase() => KeyModifiers::SHIFT,
         _ => KeyModifiers::NONE,
@@ -27,7 +27,7 @@ fn key(app: &mut App, code: KeyCode) -> Vec<Effect> {
     app.update(Msg::Key(KeyEvent::new(code, modifiers)))
 }
 
-fn log() -> RequestLog {
+pub(super) fn log() -> RequestLog {
     RequestLog {
         method: "GET",
         path: "/api/x/".into(),
@@ -36,7 +36,7 @@ fn log() -> RequestLog {
     }
 }
 
-fn roles(count: u64, offset: u64) -> PageData {
+pub(super) fn roles(count: u64, offset: u64) -> PageData {
     let results = (offset..(offset + 100).min(count))
         .map(|n| Role {
             id: format!("role-{n}"),
@@ -52,7 +52,7 @@ fn roles(count: u64, offset: u64) -> PageData {
     })
 }
 
-fn subscriptions(count: u64, offset: u64) -> PageData {
+pub(super) fn subscriptions(count: u64, offset: u64) -> PageData {
     let results = (offset..(offset + 100).min(count))
         .map(|n| Subscription {
             id: n as i64 + 1,
@@ -69,7 +69,7 @@ fn subscriptions(count: u64, offset: u64) -> PageData {
 }
 
 /// Answers a fetch effect with a page made by `make`.
-fn answer(app: &mut App, effect: &Effect, make: impl Fn(u64) -> PageData) -> Vec<Effect> {
+pub(super) fn answer(app: &mut App, effect: &Effect, make: impl Fn(u64) -> PageData) -> Vec<Effect> {
     let Effect::Fetch {
         list,
         generation,
@@ -88,7 +88,7 @@ fn answer(app: &mut App, effect: &Effect, make: impl Fn(u64) -> PageData) -> Vec
     })
 }
 
-fn fetches(effects: &[Effect]) -> Vec<(ListId, u64)> {
+pub(super) fn fetches(effects: &[Effect]) -> Vec<(ListId, u64)> {
     effects
         .iter()
         .filter_map(|effect| match effect {
@@ -237,14 +237,9 @@ fn a_role_opens_its_members_and_back_returns_to_the_choice() {
     assert!(app.quit);
 }
 
-#[test]
-fn errors_show_and_never_block_the_keys() {
-    let mut app = app();
-    let first = app.start().pop().unwrap();
-    let Effect::Fetch { generation, .. } = first else {
-        panic!()
-    };
-    let refusal = Refusal {
+/// The 403 of a key without `scope`.
+pub(super) fn missing_scope(scope: &str) -> api::Error {
+    api::Error::Api(Box::new(Refusal {
         request: RequestLabel {
             method: "GET".into(),
             path: "/api/organizations/@current/roles/".into(),
@@ -252,14 +247,23 @@ fn errors_show_and_never_block_the_keys() {
         status: 403,
         kind: "authentication_error".into(),
         code: "permission_denied".into(),
-        detail: "API key missing required scope 'organization:read'".into(),
+        detail: format!("API key missing required scope '{scope}'"),
         attr: None,
+    }))
+}
+
+#[test]
+fn errors_show_and_never_block_the_keys() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    let Effect::Fetch { generation, .. } = first else {
+        panic!()
     };
     app.update(Msg::Page {
         list: ListId::Roles,
         generation,
         offset: 0,
-        result: Err(api::Error::Api(Box::new(refusal))),
+        result: Err(missing_scope("organization:read")),
         log: log(),
     });
     let notice = app.notice.clone().unwrap();
@@ -514,7 +518,7 @@ fn the_detail_opens_over_the_table_where_there_is_no_pane() {
     assert!(app.detail_open, "v opens it too where there is no pane");
 }
 
-fn command(app: &mut App, line: &str) -> Vec<Effect> {
+pub(super) fn command(app: &mut App, line: &str) -> Vec<Effect> {
     key(app, KeyCode::Char(':'));
     for c in line.chars() {
         key(app, KeyCode::Char(c));
@@ -522,117 +526,4 @@ fn command(app: &mut App, line: &str) -> Vec<Effect> {
     key(app, KeyCode::Enter)
 }
 
-fn connected(profile: &str, organization: &str) -> Box<super::app::Connected> {
-    let config = api::ClientConfig::new("http://127.0.0.1:9", api::ApiKey::new("phx_other"));
-    Box::new(super::app::Connected {
-        context: Context {
-            profile: Some(profile.into()),
-            host: "http://127.0.0.1:9".into(),
-            organization: organization.into(),
-            project: "7".into(),
-            ..Context::default()
-        },
-        client: api::Client::new(config).unwrap(),
-    })
-}
-
-#[test]
-fn ctx_takes_only_the_last_answer_and_drops_the_old_connections_answers() {
-    use super::app::Target;
-    let mut app = app();
-    let first = app.start().pop().unwrap();
-    answer(&mut app, &first, |offset| roles(3, offset));
-    let asked = command(&mut app, "ctx staging");
-    let token = |effects: &[Effect]| match effects {
-        [Effect::Connect { token, target }] => (*token, target.clone()),
-        other => panic!("{other:?}"),
-    };
-    assert_eq!(token(&asked), (1, Target::Profile("staging".into())));
-    let (second, _) = token(&command(&mut app, "ctx prod"));
-
-    // The first answer comes after the second was asked for: dropped.
-    assert!(!app.awaits_connection(1));
-    let effects = app.update(Msg::Connected {
-        token: 1,
-        result: Ok(connected("staging", "org-s")),
-    });
-    assert!(effects.is_empty() && app.context.profile.is_none());
-
-    // A failure says why and leaves the screen as it was.
-    app.update(Msg::Connected {
-        token: second,
-        result: Err("cannot open profile prod: $PROD_KEY is not set".into()),
-    });
-    assert!(
-        app.notice
-            .as_ref()
-            .is_some_and(|n| n.error && n.text.contains("PROD_KEY"))
-    );
-    assert_eq!(app.roles.list.count(), Some(3));
-
-    let (third, _) = token(&command(&mut app, "ctx prod"));
-    let effects = app.update(Msg::Connected {
-        token: third,
-        result: Ok(connected("prod", "org-p")),
-    });
-    assert_eq!(app.context.profile.as_deref(), Some("prod"));
-    assert_eq!(app.context.organization, "org-p");
-    assert_eq!(
-        app.roles.list.count(),
-        None,
-        "the old organization's roles are gone"
-    );
-    assert!(effects.contains(&Effect::LoadNames {
-        connection: 1,
-        organization: "org-p".into(),
-        project: "7".into(),
-    }));
-    assert!(effects.contains(&Effect::LoadScopes { connection: 1 }));
-    assert!(effects.iter().any(
-        |e| matches!(e, Effect::Fetch { query: Query::Roles { organization }, .. } if organization == "org-p")
-    ));
-
-    // Answers still on their way over the old connection change nothing.
-    app.update(Msg::Names {
-        connection: 0,
-        current_organization: None,
-        current_project: None,
-        organizations: Some(Vec::new()),
-        projects: Some(Vec::new()),
-    });
-    app.update(Msg::Scopes {
-        connection: 0,
-        scopes: Some(vec!["subscription:read".into()]),
-    });
-    assert_eq!(app.permissions.scopes, None);
-    let answer_over_old = answer(&mut app, &first, |offset| roles(3, offset));
-    assert!(answer_over_old.is_empty());
-    assert_eq!(app.roles.list.count(), None);
-}
-
-#[test]
-fn ctx_picker_offers_the_start_connection_and_the_profiles() {
-    let mut app = app();
-    app.start();
-    assert_eq!(command(&mut app, "ctx"), vec![Effect::LoadProfiles]);
-    app.update(Msg::Profiles(Ok(vec![
-        ("cloud".into(), "https://us.posthog.com".into()),
-        ("local".into(), "http://127.0.0.1:8010".into()),
-    ])));
-    let Mode::Switcher(switcher) = &app.mode else {
-        panic!()
-    };
-    let ids: Vec<&str> = switcher.shown().iter().map(|choice| choice.id.as_str()).collect();
-    assert_eq!(
-        ids,
-        ["", "cloud", "local"],
-        "where the console started comes first"
-    );
-    assert_eq!(switcher.current, "", "and is marked as in use");
-    key(&mut app, KeyCode::Down);
-    key(&mut app, KeyCode::Down);
-    let effects = key(&mut app, KeyCode::Enter);
-    assert!(
-        matches!(&effects[..], [Effect::Connect { target: super::app::Target::Profile(name), .. }] if name == "local")
-    );
-}
+mod contexts;

@@ -1,0 +1,188 @@
+//! `:ctx` in `update`: which answers are taken, what a switch resets, and
+//! what waits for it.
+
+use ratatui::crossterm::event::KeyCode;
+
+use super::*;
+use crate::console::app::{Connected, Target};
+
+fn connected(profile: &str, organization: &str) -> Box<Connected> {
+    let config = api::ClientConfig::new("http://127.0.0.1:9", api::ApiKey::new("phx_other"));
+    Box::new(Connected {
+        context: Context {
+            profile: Some(profile.into()),
+            host: "http://127.0.0.1:9".into(),
+            organization: organization.into(),
+            project: "7".into(),
+            ..Context::default()
+        },
+        client: api::Client::new(config).unwrap(),
+    })
+}
+
+#[test]
+fn ctx_takes_only_the_last_answer_and_drops_the_old_connections_answers() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(3, offset));
+    let asked = command(&mut app, "ctx staging");
+    let token = |effects: &[Effect]| match effects {
+        [Effect::Connect { token, target }] => (*token, target.clone()),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(token(&asked), (1, Target::Profile("staging".into())));
+    let (second, _) = token(&command(&mut app, "ctx prod"));
+
+    // The first answer comes after the second was asked for: dropped.
+    assert!(!app.awaits_connection(1));
+    let effects = app.update(Msg::Connected {
+        token: 1,
+        result: Ok(connected("staging", "org-s")),
+    });
+    assert!(effects.is_empty() && app.context.profile.is_none());
+
+    // A failure says why and leaves the screen as it was.
+    app.update(Msg::Connected {
+        token: second,
+        result: Err("cannot open profile prod: $PROD_KEY is not set".into()),
+    });
+    assert!(
+        app.notice
+            .as_ref()
+            .is_some_and(|n| n.error && n.text.contains("PROD_KEY"))
+    );
+    assert_eq!(app.roles.list.count(), Some(3));
+
+    let (third, _) = token(&command(&mut app, "ctx prod"));
+    let effects = app.update(Msg::Connected {
+        token: third,
+        result: Ok(connected("prod", "org-p")),
+    });
+    assert_eq!(app.context.profile.as_deref(), Some("prod"));
+    assert_eq!(app.context.organization, "org-p");
+    assert_eq!(
+        app.roles.list.count(),
+        None,
+        "the old organization's roles are gone"
+    );
+    assert!(effects.contains(&Effect::LoadNames {
+        connection: 1,
+        organization: "org-p".into(),
+        project: "7".into(),
+    }));
+    assert!(effects.contains(&Effect::LoadScopes { connection: 1 }));
+    assert!(effects.iter().any(
+        |e| matches!(e, Effect::Fetch { query: Query::Roles { organization }, .. } if organization == "org-p")
+    ));
+
+    // Answers still on their way over the old connection change nothing.
+    app.update(Msg::Names {
+        connection: 0,
+        current_organization: None,
+        current_project: None,
+        organizations: Some(Vec::new()),
+        projects: Some(Vec::new()),
+    });
+    app.update(Msg::Scopes {
+        connection: 0,
+        scopes: Some(vec!["subscription:read".into()]),
+    });
+    assert_eq!(app.permissions.scopes, None);
+    let answer_over_old = answer(&mut app, &first, |offset| roles(3, offset));
+    assert!(answer_over_old.is_empty());
+    assert_eq!(app.roles.list.count(), None);
+}
+
+#[test]
+fn ctx_picker_offers_the_start_connection_and_the_profiles() {
+    let mut app = app();
+    app.start();
+    assert_eq!(command(&mut app, "ctx"), vec![Effect::LoadProfiles]);
+    app.update(Msg::Profiles(Ok(vec![
+        ("cloud".into(), "https://us.posthog.com".into()),
+        ("local".into(), "http://127.0.0.1:8010".into()),
+    ])));
+    let Mode::Switcher(switcher) = &app.mode else {
+        panic!()
+    };
+    let ids: Vec<&str> = switcher.shown().iter().map(|choice| choice.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["", "cloud", "local"],
+        "where the console started comes first"
+    );
+    assert_eq!(switcher.current, "", "and is marked as in use");
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Down);
+    let effects = key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(&effects[..], [Effect::Connect { target: Target::Profile(name), .. }] if name == "local")
+    );
+}
+
+#[test]
+fn writes_wait_for_a_switch_and_the_old_keys_refusals_are_forgotten() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(3, offset));
+    let asked = command(&mut app, "ctx prod");
+    let [Effect::Connect { token, .. }] = &asked[..] else {
+        panic!("{asked:?}")
+    };
+    // While the key is read, no write can start: it would go who knows where.
+    for write in ['n', 'e', 'd'] {
+        assert!(key(&mut app, KeyCode::Char(write)).is_empty(), "{write}");
+        assert!(matches!(app.mode, Mode::Normal));
+        assert!(
+            app.notice
+                .as_ref()
+                .is_some_and(|n| n.text.contains(":ctx switch"))
+        );
+    }
+    // The old key's refusal, arriving late, says nothing of the new key.
+    let Effect::Fetch { generation, .. } = first else {
+        panic!()
+    };
+    app.update(Msg::Connected {
+        token: *token,
+        result: Ok(connected("prod", "org-p")),
+    });
+    app.update(Msg::Page {
+        list: ListId::Roles,
+        generation,
+        offset: 0,
+        result: Err(missing_scope("organization:write")),
+        log: log(),
+    });
+    assert!(app.permissions.denied.is_empty());
+    assert!(app.unavailable(crate::console::keymap::Action::New).is_none());
+}
+
+#[test]
+fn a_catalog_for_a_form_closed_since_is_dropped() {
+    let mut app = app();
+    app.start();
+    key(&mut app, KeyCode::Char('3'));
+    let opened = key(&mut app, KeyCode::Char('n'));
+    let Some(Effect::LoadCatalog { token: old, .. }) = opened.first().cloned() else {
+        panic!("{opened:?}")
+    };
+    key(&mut app, KeyCode::Esc);
+    let reopened = key(&mut app, KeyCode::Char('n'));
+    let Some(Effect::LoadCatalog { token: new, .. }) = reopened.first().cloned() else {
+        panic!("{reopened:?}")
+    };
+    assert_ne!(old, new);
+    let in_flight = app.in_flight;
+    app.update(Msg::Catalog {
+        token: old,
+        result: Err(missing_scope("dashboard:read")),
+    });
+    assert_eq!(app.in_flight, in_flight - 1, "counted, then dropped");
+    let Mode::Form(form, _) = &app.mode else { panic!() };
+    let delivers = form.fields.iter().find(|field| field.name == "delivers").unwrap();
+    assert_ne!(
+        delivers.label, "Delivers (id)",
+        "the open form did not fall back on an old answer"
+    );
+}
