@@ -326,7 +326,10 @@ pub fn open_profile(path: &Path, name: &str, timeout: Duration) -> anyhow::Resul
 /// One line per profile for a picker: its name and where it points.
 pub fn profile_summaries(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
     let Some((file, _)) = load_from(path.to_path_buf())? else {
-        return Ok(Vec::new());
+        bail!(
+            "there is no config file at {}: `orgdeck login` writes one",
+            path.display()
+        );
     };
     Ok(file
         .profiles

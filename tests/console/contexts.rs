@@ -226,6 +226,13 @@ async fn ctx_goes_back_to_where_the_console_started() {
     assert!(header(&back).contains("no profile"), "{back}");
     assert!(!back.contains("Only on B"), "{back}");
     assert!(back.contains("Hedgebox Inc."), "{back}");
+
+    // Without a config file the list still offers where it started, and says why it is short.
+    driver.use_config_file(Path::new("/nonexistent/orgdeck/config.toml"));
+    let lonely = command(&mut driver, "ctx").await;
+    assert!(lonely.contains("● (as started)"), "{lonely}");
+    assert!(lonely.contains("no config file at /nonexistent"), "{lonely}");
+    assert!(lonely.contains("writes one"), "{lonely}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

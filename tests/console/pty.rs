@@ -27,6 +27,13 @@ impl Demo {
     }
 
     fn start_with(arguments: &[&str]) -> Demo {
+        let mut all = vec!["demo"];
+        all.extend(arguments);
+        Demo::spawn(&all, &[])
+    }
+
+    /// orgdeck with these arguments and environment variables.
+    fn spawn(arguments: &[&str], environment: &[(&str, &std::ffi::OsStr)]) -> Demo {
         let dir = tempfile::tempdir().unwrap();
         let pair = native_pty_system()
             .openpty(PtySize {
@@ -37,9 +44,12 @@ impl Demo {
             })
             .unwrap();
         let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_orgdeck"));
-        command.arg("demo");
         command.args(arguments);
         command.env("ORGDECK_LOG", dir.path().join("log"));
+        command.env_remove("ORGDECK_API_KEY");
+        for (name, value) in environment {
+            command.env(name, value);
+        }
         command.env("TERM", "xterm-256color");
         let child = pair.slave.spawn_command(command).unwrap();
         drop(pair.slave);
@@ -248,4 +258,71 @@ fn a_key_bound_twice_is_reported_before_the_console_starts() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&output.stderr).contains("is not a colour"));
+}
+
+#[test]
+fn ctx_switches_the_running_binary_to_another_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("serve.log");
+    let serve = |name: &str| {
+        let db = dir.path().join(format!("{name}.sqlite"));
+        crate::support::spawn_serve(
+            &[
+                "--listen",
+                "127.0.0.1:0",
+                "--seed",
+                "demo",
+                "--db",
+                db.to_str().unwrap(),
+            ],
+            &log,
+        )
+    };
+    let (mut a, ready_a) = serve("a");
+    let (mut b, ready_b) = serve("b");
+    let field = |ready: &serde_json::Value, name: &str| ready[name].as_str().unwrap().to_string();
+    let (key_a, key_b) = (field(&ready_a, "api_key"), field(&ready_b, "api_key"));
+    let made = std::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"))
+        .args(["roles", "create", "--name", "Only on B"])
+        .args(["--host", &field(&ready_b, "base_url")])
+        .env("ORGDECK_API_KEY", &key_b)
+        .env("ORGDECK_LOG", &log)
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    let config = dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "default_profile = \"a\"\n\
+             [profiles.a]\nhost = \"{}\"\napi_key_command = \"printf %s {key_a}\"\n\
+             [profiles.b]\nhost = \"{}\"\napi_key_command = \"sleep 0.3; printf %s {key_b}\"\n",
+            field(&ready_a, "base_url"),
+            field(&ready_b, "base_url"),
+        ),
+    )
+    .unwrap();
+
+    let mut console = Demo::spawn(&[], &[("ORGDECK_CONFIG", config.as_os_str())]);
+    console.wait_for("profile a  org Hedgebox Inc.");
+    console.wait_for("1 Roles (8)");
+    console.type_keys(":ctx\r");
+    console.wait_for("Switch profile");
+    console.type_keys("\x1b[B\r"); // Down, Enter: b
+    console.wait_for("opening profile b");
+    console.wait_for("profile b  org Hedgebox Inc.");
+    console.wait_for("Only on B");
+    console.type_keys("q");
+    std::thread::sleep(Duration::from_millis(200));
+    console.type_keys("q");
+    assert!(console.assert_ends_restored().success());
+    let screen = console.text();
+    let console_log = std::fs::read_to_string(console._dir.path().join("log")).unwrap_or_default();
+    for key in [&key_a, &key_b] {
+        assert!(!screen.contains(&key[4..]) && !console_log.contains(&key[4..]));
+    }
+    for server in [&mut a, &mut b] {
+        server.kill().unwrap();
+        server.wait().unwrap();
+    }
 }
