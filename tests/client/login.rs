@@ -4,7 +4,8 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use crate::cli::{Run, with_config_and_input};
+use crate::cli::Run;
+use crate::profiles::with_config_and_input;
 use crate::support::TestServer;
 
 /// Runs the binary with the config file alone; the log is added to stderr,

@@ -9,3 +9,4 @@ mod faults;
 mod login;
 mod operations;
 mod paging;
+mod profiles;
