@@ -8,9 +8,19 @@ fn main() -> ExitCode {
     let cli = orgdeck::cli::Cli::parse();
     match orgdeck::cli::run(cli) {
         Ok(code) => code,
+        // A reader that stopped early (`| head`) is not a failure of ours.
+        Err(error) if closed_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("orgdeck: {error:#}");
             orgdeck::cli::exit_code(&error)
         }
     }
+}
+
+fn closed_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

@@ -96,6 +96,9 @@ impl fmt::Debug for Client {
 impl Client {
     pub fn new(config: ClientConfig) -> Result<Client> {
         let base = parse_host(&config.host)?;
+        if let Some(reason) = config.api_key.unusable() {
+            return Err(Error::Invalid(reason.into()));
+        }
         let http = reqwest::Client::builder()
             .use_rustls_tls()
             .connect_timeout(config.connect_timeout.min(config.timeout))

@@ -21,6 +21,22 @@ impl ApiKey {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+
+    /// Why the key cannot travel in an Authorization header, if it cannot:
+    /// a line break or another control character, or a character beyond
+    /// ASCII, which a pasted key or a command printing more than the key
+    /// leaves. Said without the key.
+    pub fn unusable(&self) -> Option<&'static str> {
+        if self.0.chars().any(|c| c == '\n' || c == '\r') {
+            Some("the API key holds a line break (a command or variable gave more than the key)")
+        } else if self.0.chars().any(|c| c.is_control()) {
+            Some("the API key holds a control character")
+        } else if !self.0.is_ascii() {
+            Some("the API key holds a character that is not ASCII")
+        } else {
+            None
+        }
+    }
 }
 
 impl fmt::Debug for ApiKey {
@@ -44,5 +60,13 @@ mod tests {
         let key = ApiKey::new(" phx_secret123 \n");
         assert_eq!(key.expose(), "phx_secret123");
         assert!(!format!("{key:?} {key} {:#?}", key).contains("secret"));
+        assert_eq!(key.unusable(), None);
+        assert!(
+            ApiKey::new("phx_a\ndef")
+                .unusable()
+                .unwrap()
+                .contains("line break")
+        );
+        assert!(ApiKey::new("phx_a\u{1}b").unusable().unwrap().contains("control"));
     }
 }

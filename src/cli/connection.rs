@@ -60,9 +60,21 @@ impl ConnectionArgs {
     pub fn connect(&self) -> anyhow::Result<Connection> {
         let chosen = setting(&self.profile, "ORGDECK_PROFILE");
         let usage = |error: anyhow::Error| UsageError(format!("{error:#}"));
+        let has_key = std::env::var("ORGDECK_API_KEY").is_ok_and(|key| !key.trim().is_empty());
         let profile = match crate::config::load().map_err(usage)? {
             Some((file, path)) => {
                 let found = file.profile(chosen.as_deref()).map_err(usage)?;
+                // Several profiles and none chosen: guessing could pick the wrong account.
+                if found.is_none() && !has_key && file.profiles.len() > 1 {
+                    let names: Vec<&str> = file.profiles.keys().map(String::as_str).collect();
+                    return Err(UsageError(format!(
+                        "{} has profiles {} but no default_profile: pass --profile NAME, set ORGDECK_PROFILE, or add default_profile = \"{}\" to the file",
+                        path.display(),
+                        names.join(", "),
+                        names[0]
+                    ))
+                    .into());
+                }
                 found.map(|(name, profile)| (name, profile, path))
             }
             None if chosen.is_some() => {
@@ -79,13 +91,10 @@ impl ConnectionArgs {
         let from_profile =
             |pick: fn(&Profile) -> Option<String>| profile.as_ref().and_then(|(_, p, _)| pick(p));
         // Where orgdeck has neither a key nor a profile, PostHog's own CLI may have logged in.
-        let has_key = std::env::var("ORGDECK_API_KEY").is_ok_and(|key| !key.trim().is_empty());
         let posthog_cli = (profile.is_none() && !has_key)
             .then(crate::config::posthog_cli_credentials)
             .flatten();
-        if let Some(found) = &posthog_cli
-            && std::io::IsTerminal::is_terminal(&std::io::stderr())
-        {
+        if let Some(found) = &posthog_cli {
             eprintln!(
                 "orgdeck: no profile; using the credentials of PostHog's CLI from {}",
                 found.source
@@ -99,7 +108,7 @@ impl ConnectionArgs {
             Ok(key) if !key.is_empty() => key,
             _ => match &profile {
                 Some((name, profile, path)) => profile
-                    .key(name, path)
+                    .key(name, path, crate::config::KeyPrompt::Allowed)
                     .map_err(|error| UsageError(error.to_string()))?
                     .ok_or_else(|| {
                         UsageError(format!(
@@ -154,5 +163,10 @@ impl ConnectionArgs {
 /// Plain http to another machine would carry the key in the clear: refused
 /// unless allowed.
 pub(super) fn check_transport(host: &str, allow_http: bool) -> anyhow::Result<()> {
-    crate::config::check_transport(host, allow_http).map_err(|refusal| UsageError(refusal).into())
+    crate::config::check_transport(host, allow_http).map_err(|refusal| {
+        UsageError(format!(
+            "{refusal}, or pass --allow-http (or allow_http = true in the profile) if you must"
+        ))
+        .into()
+    })
 }

@@ -11,7 +11,7 @@ use std::path::Path;
 use anyhow::Context;
 
 use super::UsageError;
-use super::connection::{ConnectionArgs, DEFAULT_HOST, check_transport};
+use super::connection::{CURRENT, ConnectionArgs, DEFAULT_HOST, check_transport};
 use crate::api::{ApiKey, Client, ClientConfig, FetchAll, List, Organization, Project};
 
 /// Answers come from stdin one line at a time.
@@ -109,12 +109,27 @@ fn read_hidden() -> anyhow::Result<String> {
     Ok(key)
 }
 
-/// What `login` writes.
+/// What `login` writes: ids, with names to say what was chosen.
 struct Chosen {
     host: String,
-    organization: Organization,
-    project: Option<Project>,
+    organization: Named,
+    project: Option<Named>,
     allow_http: bool,
+}
+
+/// An organization or project: its id, and its name where the key may read it.
+struct Named {
+    id: String,
+    name: Option<String>,
+}
+
+impl Named {
+    fn said(&self) -> String {
+        match &self.name {
+            Some(name) => format!("{name} ({})", self.id),
+            None => self.id.clone(),
+        }
+    }
 }
 
 pub fn login(args: &ConnectionArgs, name: &str) -> anyhow::Result<std::process::ExitCode> {
@@ -122,6 +137,16 @@ pub fn login(args: &ConnectionArgs, name: &str) -> anyhow::Result<std::process::
     let path = crate::config::config_path()
         .ok_or_else(|| UsageError("login: no config directory; set ORGDECK_CONFIG".into()))?;
     let mut prompter = Prompter::new();
+    if let Some(existing) = existing_profile(&path, name)? {
+        eprintln!("{} already has a profile \"{name}\": {existing}", path.display());
+        let answer = prompter.ask("Replace it with what you type now? (y/n)", Some("n"))?;
+        if !answer.eq_ignore_ascii_case("y") && !answer.eq_ignore_ascii_case("yes") {
+            return Err(UsageError(format!(
+                "login: profile \"{name}\" left as it was; pass --profile NAME to write another"
+            ))
+            .into());
+        }
+    }
     let host = match &args.host {
         Some(host) => host.trim().to_string(),
         None => prompter.ask("Host", Some(DEFAULT_HOST))?,
@@ -143,26 +168,13 @@ pub fn login(args: &ConnectionArgs, name: &str) -> anyhow::Result<std::process::
         current.label,
         current.scopes.join(", ")
     );
-    let organizations = runtime.block_on(client.all(&List::organizations(), &FetchAll::default()))?;
-    let organization = pick(
+    let organization = choose_organization(&runtime, &client, &mut prompter, args.org.as_deref())?;
+    let project = choose_project(
+        &runtime,
+        &client,
         &mut prompter,
-        "Organization",
-        &organizations,
-        |o| format!("{} ({})", o.name, o.id),
-        |o, answer| o.id == answer,
-    )?
-    .ok_or_else(|| anyhow::anyhow!("login: the key sees no organization"))?;
-    let projects: Vec<Project> = runtime
-        .block_on(client.all(&List::projects(), &FetchAll::default()))?
-        .into_iter()
-        .filter(|p| p.organization.as_deref().is_none_or(|o| o == organization.id))
-        .collect();
-    let project = pick(
-        &mut prompter,
-        "Project",
-        &projects,
-        |p| format!("{} ({})", p.name, p.id),
-        |p, answer| p.id.to_string() == answer,
+        args.project.as_deref(),
+        &organization.id,
     )?;
     let chosen = Chosen {
         host,
@@ -174,11 +186,117 @@ pub fn login(args: &ConnectionArgs, name: &str) -> anyhow::Result<std::process::
     eprintln!(
         "Profile \"{name}\" written to {} (readable by you alone): {} / {}{}",
         path.display(),
-        chosen.organization.name,
-        chosen.project.as_ref().map_or("no project", |p| p.name.as_str()),
+        chosen.organization.said(),
+        chosen.project.as_ref().map_or("no project".into(), Named::said),
         if is_default { ", the default" } else { "" }
     );
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// What the profile `name` of the file at `path` says, if there is one.
+fn existing_profile(path: &Path, name: &str) -> anyhow::Result<Option<String>> {
+    let Some((file, _)) = crate::config::load_from(path.to_path_buf())? else {
+        return Ok(None);
+    };
+    Ok(file.profiles.get(name).map(|profile| {
+        let source = if profile.api_key_env.is_some() {
+            "key from an environment variable"
+        } else if profile.api_key_command.is_some() {
+            "key from a command"
+        } else if profile.api_key.is_some() {
+            "key in the file"
+        } else {
+            "no key"
+        };
+        format!("{}, {source}", profile.host.as_deref().unwrap_or(DEFAULT_HOST))
+    }))
+}
+
+/// The organization: `--org` as given, else one picked from the key's list;
+/// a key that may not list them is asked for an id (or `@current`).
+fn choose_organization(
+    runtime: &tokio::runtime::Runtime,
+    client: &Client,
+    prompter: &mut Prompter,
+    given: Option<&str>,
+) -> anyhow::Result<Named> {
+    if let Some(id) = given {
+        let name = runtime.block_on(client.organization(id)).ok().map(|o| o.name);
+        return Ok(Named {
+            id: id.to_string(),
+            name,
+        });
+    }
+    match runtime.block_on(client.all(&List::<Organization>::organizations(), &FetchAll::default())) {
+        Ok(organizations) => {
+            let organization = pick(
+                prompter,
+                "Organization",
+                &organizations,
+                |o| format!("{} ({})", o.name, o.id),
+                |o, answer| o.id == answer,
+            )?
+            .ok_or_else(|| anyhow::anyhow!("login: the key sees no organization"))?;
+            Ok(Named {
+                id: organization.id,
+                name: Some(organization.name),
+            })
+        }
+        Err(error) if error.status() == Some(403) => {
+            eprintln!("This key may not list organizations ({error}).");
+            let id = prompter.ask(
+                "Organization (a UUID, or @current for the key's own)",
+                Some(CURRENT),
+            )?;
+            Ok(Named { id, name: None })
+        }
+        Err(error) => Err(error.into()),
+    }
+}
+
+/// The project, as the organization: `--project`, a pick from the
+/// organization's projects, or an id typed where they may not be listed.
+fn choose_project(
+    runtime: &tokio::runtime::Runtime,
+    client: &Client,
+    prompter: &mut Prompter,
+    given: Option<&str>,
+    organization: &str,
+) -> anyhow::Result<Option<Named>> {
+    if let Some(id) = given {
+        let name = runtime.block_on(client.project(id)).ok().map(|p| p.name);
+        return Ok(Some(Named {
+            id: id.to_string(),
+            name,
+        }));
+    }
+    match runtime.block_on(client.all(&List::<Project>::projects(), &FetchAll::default())) {
+        Ok(projects) => {
+            let ours: Vec<Project> = projects
+                .into_iter()
+                .filter(|p| {
+                    organization == CURRENT || p.organization.as_deref().is_none_or(|o| o == organization)
+                })
+                .collect();
+            let project = pick(
+                prompter,
+                "Project",
+                &ours,
+                |p| format!("{} ({})", p.name, p.id),
+                |p, answer| p.id.to_string() == answer,
+            )?;
+            Ok(project.map(|p| Named {
+                id: p.id.to_string(),
+                name: Some(p.name),
+            }))
+        }
+        Err(error) if error.status() == Some(403) => {
+            eprintln!("This key may not list projects ({error}).");
+            let id = prompter.ask("Project (an id, or @current for the key's own)", Some(CURRENT))?;
+            Ok(Some(Named { id, name: None }))
+        }
+        Err(error) => Err(error.into()),
+    }
 }
 
 /// One of `items`, by its number in the list or its id; the only one is
@@ -243,17 +361,27 @@ fn write_profile(path: &Path, name: &str, chosen: &Chosen, key: &ApiKey) -> anyh
         profiles.set_implicit(true);
         document["profiles"] = Item::Table(profiles);
     }
-    let mut profile = Table::new();
+    // An existing profile is changed in place, so that its comments stay;
+    // the key typed replaces whatever source it named.
+    if document["profiles"].get(name).and_then(Item::as_table).is_none() {
+        document["profiles"][name] = Item::Table(Table::new());
+    }
+    let profile = &mut document["profiles"][name];
     profile["host"] = value(&chosen.host);
     profile["organization"] = value(&chosen.organization.id);
-    if let Some(project) = &chosen.project {
-        profile["project"] = value(project.id.to_string());
+    match &chosen.project {
+        Some(project) => profile["project"] = value(&project.id),
+        None => profile["project"] = Item::None,
     }
+    profile["api_key_env"] = Item::None;
+    profile["api_key_command"] = Item::None;
     profile["api_key"] = value(key.expose());
     if chosen.allow_http {
         profile["allow_http"] = value(true);
     }
-    document["profiles"][name] = Item::Table(profile);
+    // A config file that is a link (to a dotfiles repository, say) is
+    // written where it points, and stays a link.
+    let path = &std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
 
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;

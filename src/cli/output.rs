@@ -124,7 +124,8 @@ pub fn record(fields: &[(&str, String)]) -> String {
 
 pub fn print_json(value: &impl Serialize) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
-    serde_json::to_writer_pretty(&mut stdout, value)?;
+    // As an io::Error, so that a closed pipe is known as one.
+    serde_json::to_writer_pretty(&mut stdout, value).map_err(std::io::Error::from)?;
     writeln!(stdout)?;
     Ok(())
 }

@@ -350,20 +350,32 @@ impl Runner {
             let name = name.clone();
             tokio::task::spawn_blocking(move || config::open_profile(&path, &name, timeout)).await
         };
-        match opened {
-            Ok(Ok(opened)) => Ok(Box::new(Connected {
-                context: Context {
-                    profile: Some(opened.name),
-                    host: opened.host,
-                    organization: opened.organization,
-                    project: opened.project,
-                    ..Context::default()
-                },
-                client: opened.client,
-            })),
-            Ok(Err(error)) => Err(format!("cannot open profile {name}: {error:#}")),
-            Err(error) => Err(format!("cannot open profile {name}: {error}")),
+        let opened = match opened {
+            Ok(Ok(opened)) => opened,
+            Ok(Err(error)) => return Err(format!("cannot open profile {name}: {error:#}")),
+            Err(error) => return Err(format!("cannot open profile {name}: {error}")),
+        };
+        // Before leaving a working screen: does the host answer, and take the key?
+        // (Any other answer, a 404 from an older server say, is left to the lists.)
+        match opened.client.current_key().await {
+            Err(error @ crate::api::Error::Transport { .. }) => {
+                return Err(format!("cannot switch to profile {name}: {error}"));
+            }
+            Err(error) if error.status() == Some(401) => {
+                return Err(format!("cannot switch to profile {name}: {error}"));
+            }
+            _ => {}
         }
+        Ok(Box::new(Connected {
+            context: Context {
+                profile: Some(opened.name),
+                host: opened.host,
+                organization: opened.organization,
+                project: opened.project,
+                ..Context::default()
+            },
+            client: opened.client,
+        }))
     }
 
     /// The organizations and projects the key reaches, and what `@current`

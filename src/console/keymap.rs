@@ -426,25 +426,33 @@ impl Keymap {
     /// each named action takes the keys given, on every screen it works on.
     /// Unknown actions, unknown keys and a key bound to two actions on one
     /// screen are errors, reported at start.
+    /// The defaults with the config file's `[keys]` over them. Every
+    /// mistake is reported at once (one per line): an unknown action, a key
+    /// that is not one, a key bound to two actions on one screen.
     pub fn with_overrides(
         overrides: &std::collections::BTreeMap<String, Vec<String>>,
     ) -> Result<Keymap, String> {
         let mut keymap = Keymap::default();
+        let mut problems = Vec::new();
         for (name, keys) in overrides {
-            let action = ACTION_NAMES
+            let Some(action) = ACTION_NAMES
                 .iter()
                 .find(|(known, _)| known == name)
                 .map(|(_, action)| *action)
-                .ok_or_else(|| {
-                    format!(
-                        "[keys] has \"{name}\", which is not an action; the actions are: {}",
-                        action_list()
-                    )
-                })?;
-            let chords = keys
-                .iter()
-                .map(|key| parse_chord(key).map_err(|error| format!("[keys] {name}: {error}")))
-                .collect::<Result<Vec<_>, _>>()?;
+            else {
+                problems.push(format!(
+                    "[keys] has \"{name}\", which is not an action; the actions are: {}",
+                    action_list()
+                ));
+                continue;
+            };
+            let mut chords = Vec::new();
+            for key in keys {
+                match parse_chord(key) {
+                    Ok(chord) => chords.push(chord),
+                    Err(error) => problems.push(format!("[keys] {name}: {error}")),
+                }
+            }
             for binding in keymap
                 .bindings
                 .iter_mut()
@@ -453,22 +461,31 @@ impl Keymap {
                 binding.chords = chords.clone();
             }
         }
-        keymap.check_conflicts()?;
-        Ok(keymap)
+        problems.extend(keymap.conflicts());
+        if problems.is_empty() {
+            Ok(keymap)
+        } else {
+            Err(problems.join("\n"))
+        }
     }
 
-    fn check_conflicts(&self) -> Result<(), String> {
+    /// Every key bound to two actions on one screen, once each.
+    fn conflicts(&self) -> Vec<String> {
+        let mut found = Vec::new();
         for screen in [Screen::Roles, Screen::Members, Screen::Subscriptions] {
             let mut seen: Vec<(Chord, Action)> = Vec::new();
             for binding in self.bindings_on(screen) {
                 for chord in &binding.chords {
                     match seen.iter().find(|(known, _)| known == chord) {
                         Some((_, other)) if *other != binding.action => {
-                            return Err(format!(
-                                "[keys]: {chord} is bound to both {} and {} on the {screen:?} screen",
+                            let line = format!(
+                                "[keys]: {chord} is bound to both {} and {}",
                                 action_name(*other),
                                 action_name(binding.action)
-                            ));
+                            );
+                            if !found.contains(&line) {
+                                found.push(line);
+                            }
                         }
                         Some(_) => {}
                         None => seen.push((*chord, binding.action)),
@@ -476,7 +493,7 @@ impl Keymap {
                 }
             }
         }
-        Ok(())
+        found
     }
 }
 
@@ -538,6 +555,13 @@ mod rebinding {
         );
         let conflict = Keymap::with_overrides(&overrides(&[("refresh", &["j"])])).unwrap_err();
         assert!(conflict.contains("bound to both"), "{conflict}");
+        let all = Keymap::with_overrides(&overrides(&[
+            ("refresh", &["j"]),
+            ("new", &["s"]),
+            ("launch", &["x"]),
+        ]))
+        .unwrap_err();
+        assert_eq!(all.lines().count(), 3, "every mistake at once, each once: {all}");
         assert_eq!(parse_chord("G").unwrap(), Chord::char('G'));
         assert_eq!(
             parse_chord("ctrl-r").unwrap(),

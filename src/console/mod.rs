@@ -108,7 +108,12 @@ impl Driver {
         {
             self.runner.client = connected.client.clone();
         }
+        let in_flight = self.app.in_flight;
         let effects = self.app.update(msg);
+        // The spinner shows while anything is in flight: its end is a change to draw.
+        if self.app.in_flight != in_flight {
+            self.app.dirty = true;
+        }
         self.perform(effects)
     }
 

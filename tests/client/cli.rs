@@ -556,3 +556,31 @@ async fn usage_errors_exit_2() {
     assert_eq!(no_key.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&no_key.stderr).contains("set ORGDECK_API_KEY"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reader_that_stops_early_is_not_an_error() {
+    use tokio::io::AsyncBufReadExt;
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"))
+        .args(["subs", "list", "-o", "json"])
+        .env("ORGDECK_HOST", &server.base)
+        .env("ORGDECK_API_KEY", &key)
+        .env("ORGDECK_LOG", dir.path().join("log"))
+        .env("ORGDECK_CONFIG", dir.path().join("no-config.toml"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // `| head -1`: one line read, then the pipe closed (the JSON is far
+    // larger than a pipe holds).
+    let mut stdout = tokio::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).await.unwrap();
+    drop(stdout);
+    let output = child.wait_with_output().await.unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+}

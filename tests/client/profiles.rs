@@ -161,7 +161,7 @@ async fn without_a_profile_the_posthog_cli_credentials_are_used() {
         ],
     )
     .await
-    .ok()
+    .says_posthog_cli("$POSTHOG_CLI_TOKEN")
     .json();
     let second_project = server
         .get(&key, "/api/projects/2/subscriptions/?limit=1")
@@ -180,7 +180,20 @@ async fn without_a_profile_the_posthog_cli_credentials_are_used() {
         &[("POSTHOG_CLI_API_KEY", &key), ("POSTHOG_CLI_HOST", &server.base)],
     )
     .await;
-    with_issue_names.ok();
+    with_issue_names.says_posthog_cli("$POSTHOG_CLI_API_KEY");
+}
+
+impl Run {
+    /// Succeeded, saying on stderr (one line) whose credentials it used.
+    #[track_caller]
+    fn says_posthog_cli(self, source: &str) -> Self {
+        assert_eq!(self.code, 0, "stderr: {}", self.stderr);
+        assert_eq!(
+            self.stderr.trim(),
+            format!("orgdeck: no profile; using the credentials of PostHog's CLI from {source}")
+        );
+        self
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -221,4 +234,22 @@ async fn the_key_never_appears_in_output_errors_or_the_log() {
     assert!(!logged.contains(secret), "the key reached the log");
     let mode = std::fs::metadata(&log).unwrap().permissions().mode();
     assert_eq!(mode & 0o077, 0, "the log is readable by its owner alone");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn several_profiles_and_no_default_ask_which() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        "[profiles.a]\napi_key_env = \"A\"\n[profiles.b]\napi_key_env = \"B\"\n",
+    )
+    .unwrap();
+    let run = with_config(&config, &["roles", "list"], &[]).await.fails(2);
+    assert!(
+        run.stderr.contains("has profiles a, b but no default_profile")
+            && run.stderr.contains("--profile NAME"),
+        "{}",
+        run.stderr
+    );
 }

@@ -52,6 +52,10 @@ api_key_command = "printf %s {key_b}"
 host = "http://example.com"
 api_key_command = "printf %s phx_never_sent"
 
+[profiles.wrongkey]
+host = "{b_host}"
+api_key_command = "printf %s phx_not_a_key_anyone_has"
+
 [profiles.unset]
 host = "{b_host}"
 api_key_env = "ORGDECK_TEST_VARIABLE_NOBODY_SETS"
@@ -131,7 +135,7 @@ async fn ctx_switches_profiles_host_and_key_without_a_restart() {
     screens.push(picker.clone());
     assert!(picker.contains("Switch profile"), "{picker}");
     assert!(picker.contains("● a  "), "the profile in use is marked: {picker}");
-    for name in ["b  ", "cleartext  ", "unset  "] {
+    for name in ["b  ", "cleartext  ", "unset  ", "wrongkey  "] {
         assert!(picker.contains(name), "{name}: {picker}");
     }
     assert!(picker.contains("● a  default · http"), "{picker}");
@@ -166,6 +170,16 @@ async fn ctx_switches_profiles_host_and_key_without_a_restart() {
     let unset = command(&mut driver, "ctx unset").await;
     screens.push(unset.clone());
     assert!(unset.contains("ORGDECK_TEST_VARIABLE_NOBODY_SETS"), "{unset}");
+    let wrong = command(&mut driver, "ctx wrongkey").await;
+    screens.push(wrong.clone());
+    assert!(
+        wrong.contains("401"),
+        "a key the host refuses is caught first: {wrong}"
+    );
+    assert!(
+        header(&wrong).contains("profile b") && wrong.contains("Subscriptions 1/540"),
+        "and the screen stays: {wrong}"
+    );
     let unknown = command(&mut driver, "ctx nosuch").await;
     screens.push(unknown.clone());
     assert!(unknown.contains("no profile \"nosuch\""), "{unknown}");

@@ -243,14 +243,21 @@ impl App {
                 format!("saved the role {name}")
             }
             (Write::DeleteRole { id, .. }, Written::Deleted) => {
+                let mut name = String::new();
                 if let Some(index) = self.roles.list.position(|row| row.id == id) {
+                    name = self
+                        .roles
+                        .list
+                        .get(index)
+                        .map(|role| role.name.clone())
+                        .unwrap_or_default();
                     self.roles.list.remove_row(index);
                 }
                 if self.role.as_ref().is_some_and(|role| role.id == id) {
                     self.role = None;
                 }
                 self.roles.move_to(self.roles.cursor as i64, height);
-                "deleted the role".to_string()
+                format!("deleted the role {name}").trim_end().to_string()
             }
             (Write::RemoveMember { id, role, .. }, Written::Deleted) => {
                 self.role_members_changed(&role, None, Some(&id));

@@ -114,6 +114,7 @@ impl App {
     pub(super) fn switch_organization(&mut self, id: String) -> Vec<Effect> {
         self.context.organization = id;
         self.context.organization_name = None;
+        self.project_follows = true;
         self.role = None;
         self.roles.view = None;
         self.members.view = None;

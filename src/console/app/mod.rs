@@ -81,6 +81,8 @@ pub struct App {
     pub switching: Option<Target>,
     /// Whether the connection is still the one the console started with.
     at_start: bool,
+    /// Set by `:org`: the project must then be one of the new organization's.
+    project_follows: bool,
     /// The last list a form or picker asked for (dashboards and insights,
     /// or people); an answer for an earlier one is dropped.
     lookup: u64,
@@ -95,6 +97,7 @@ impl App {
             connect_token: 0,
             switching: None,
             at_start: true,
+            project_follows: false,
             lookup: 0,
             context,
             keymap,
@@ -236,13 +239,19 @@ impl App {
                     return Vec::new();
                 }
                 self.fill_switcher(organizations.as_deref(), projects.as_deref());
+                let projects = projects.unwrap_or_default();
+                let effects = self.follow_organization(
+                    &projects,
+                    current_organization.as_ref(),
+                    current_project.as_ref(),
+                );
                 self.name_context(
                     organizations.unwrap_or_default(),
-                    projects.unwrap_or_default(),
+                    projects,
                     current_organization,
                     current_project,
                 );
-                Vec::new()
+                effects
             }
         }
     }
@@ -509,9 +518,18 @@ impl App {
         log: RequestLog,
     ) -> Vec<Effect> {
         self.in_flight = self.in_flight.saturating_sub(1);
-        self.last_request = Some(log);
         self.dirty = true;
         let height = self.table_height();
+        // The footer's last request is one of the lists shown now, never
+        // an answer dropped for a list left (or a connection left).
+        let current = match list {
+            ListId::Roles => self.roles.list.generation() == generation,
+            ListId::Members => self.members.list.generation() == generation,
+            ListId::Subscriptions => self.subscriptions.list.generation() == generation,
+        };
+        if current {
+            self.last_request = Some(log);
+        }
         let accepted = match result {
             Ok(PageData::Roles(page)) if list == ListId::Roles => {
                 receive(&mut self.roles, generation, offset, page)

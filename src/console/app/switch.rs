@@ -8,6 +8,7 @@ use ratatui::crossterm::event::KeyEvent;
 use super::navigate::restart;
 use super::{App, Connected, Context, Effect, Mode, Notice, Origin, Permissions, Target};
 use crate::api::{Organization, Project};
+use crate::config::CURRENT;
 use crate::console::switcher::{Choice, Outcome, Scope, Switcher};
 
 impl App {
@@ -90,6 +91,50 @@ impl App {
                 ));
             }
         }
+    }
+
+    /// After `:org`, the project must be one of the new organization's:
+    /// where the one in use is not, the organization's first project takes
+    /// its place, and the notice says so. Where the projects cannot be
+    /// listed, the project is left as it is.
+    pub(super) fn follow_organization(
+        &mut self,
+        projects: &[Project],
+        current_organization: Option<&Organization>,
+        current_project: Option<&Project>,
+    ) -> Vec<Effect> {
+        if !std::mem::take(&mut self.project_follows) {
+            return Vec::new();
+        }
+        let context = &self.context;
+        let organization = match context.organization.as_str() {
+            CURRENT => current_organization.map(|found| found.id.clone()),
+            id => Some(id.to_string()),
+        };
+        let Some(organization) = organization else {
+            return Vec::new();
+        };
+        let ours: Vec<&Project> = projects
+            .iter()
+            .filter(|project| project.organization.as_deref() == Some(organization.as_str()))
+            .collect();
+        let in_use = match context.project.as_str() {
+            CURRENT => current_project.map(|project| project.id),
+            id => id.parse().ok(),
+        };
+        let Some(first) = ours.first() else {
+            return Vec::new();
+        };
+        if in_use.is_some_and(|id| ours.iter().any(|project| project.id == id)) {
+            return Vec::new();
+        }
+        let text = format!(
+            "the project is now {} ({}), this organization's first; :project picks another",
+            first.name, first.id
+        );
+        let effects = self.switch_project(first.id.to_string());
+        self.notice = Some(Notice { text, error: false });
+        effects
     }
 
     /// `:ctx` alone: the config file's profiles, read off the loop.
@@ -198,6 +243,7 @@ impl App {
             ..connected.context
         };
         self.at_start = target == Some(Target::Start);
+        self.project_follows = false;
         self.connection += 1;
         self.permissions = Permissions {
             read_only,

@@ -186,3 +186,45 @@ fn a_catalog_for_a_form_closed_since_is_dropped() {
         "the open form did not fall back on an old answer"
     );
 }
+
+#[test]
+fn the_project_follows_a_new_organization() {
+    let project = |id: i64, organization: &str| api::Project {
+        id,
+        organization: Some(organization.into()),
+        name: format!("Project {id}"),
+        ..api::Project::default()
+    };
+    let names = |app: &mut App| {
+        app.update(Msg::Names {
+            connection: 0,
+            current_organization: None,
+            current_project: None,
+            organizations: Some(Vec::new()),
+            projects: Some(vec![
+                project(1, "org-1"),
+                project(3, "org-2"),
+                project(4, "org-2"),
+            ]),
+        })
+    };
+    let mut app = app();
+    app.context.organization = "org-1".into();
+    app.start();
+    names(&mut app);
+    assert_eq!(app.context.project, "1", "nothing asked for a change");
+
+    command(&mut app, "org org-2");
+    names(&mut app);
+    assert_eq!(app.context.project, "3", "the new organization's first project");
+    assert!(
+        app.notice
+            .as_ref()
+            .is_some_and(|n| n.text.contains("Project 3 (3)"))
+    );
+
+    command(&mut app, "project 4");
+    command(&mut app, "org org-2");
+    names(&mut app);
+    assert_eq!(app.context.project, "4", "a project of the organization stays");
+}

@@ -355,7 +355,7 @@ fn help(frame: &mut Frame, app: &App, theme: &Theme) {
             Block::bordered()
                 .title(title)
                 .title_bottom(Line::styled(
-                    " j/k scroll · any other key closes this help ",
+                    " ↑/↓ PgUp/PgDn scroll · any other key closes this help ",
                     theme.dim,
                 ))
                 .border_type(BorderType::Rounded),

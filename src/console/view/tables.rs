@@ -70,6 +70,7 @@ fn draw<T: Tabular>(
         let text = match rows.list.count() {
             None if rows.list.has_failed() => "could not load: r tries again",
             None => "loading…",
+            Some(_) if rows.list.loaded().next().is_some() => "nothing here matches the filter: / changes it",
             Some(_) => empty,
         };
         frame.render_widget(

@@ -7,13 +7,16 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
 use serde::Deserialize;
 
 use crate::api::{ApiKey, Client, ClientConfig};
+
+mod key_sources;
+
+pub use key_sources::KeyPrompt;
 
 /// The host when nothing names one.
 pub const DEFAULT_HOST: &str = "https://us.posthog.com";
@@ -173,102 +176,8 @@ impl ConfigFile {
     }
 }
 
-impl Profile {
-    /// The key, from the first source the profile names: the environment
-    /// variable, the command, or the file itself (owner-only files alone).
-    pub fn key(&self, name: &str, file: &Path) -> anyhow::Result<Option<ApiKey>> {
-        if let Some(variable) = &self.api_key_env {
-            return match std::env::var(variable) {
-                Ok(key) if !key.trim().is_empty() => Ok(Some(ApiKey::new(key))),
-                _ => bail!("profile \"{name}\" takes its key from ${variable}, which is not set"),
-            };
-        }
-        if let Some(command) = &self.api_key_command {
-            let stdout = run_key_command(name, command)?;
-            let key = ApiKey::new(String::from_utf8_lossy(&stdout).to_string());
-            if key.is_empty() {
-                bail!("profile \"{name}\": its api_key_command printed no key");
-            }
-            return Ok(Some(key));
-        }
-        if let Some(key) = &self.api_key {
-            check_owner_only(file)?;
-            return Ok(Some(key.clone()));
-        }
-        Ok(None)
-    }
-}
-
-/// How long a key command may take: long enough for a password manager to
-/// ask for a passphrase, short enough that a stuck one is reported.
-const KEY_COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// Runs a profile's key command and returns what it printed. It reads
-/// nothing from orgdeck's input (the console owns the terminal), and one
-/// that does not finish in time is stopped. Its error output is not shown:
-/// it might echo the key.
-fn run_key_command(name: &str, command: &str) -> anyhow::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut child = Command::new("sh")
-        .args(["-c", command])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .with_context(|| format!("profile \"{name}\": cannot run its api_key_command"))?;
-    // Read on another thread so that a command printing much cannot block on a full pipe.
-    let mut stdout = child.stdout.take();
-    let reader = std::thread::spawn(move || {
-        let mut printed = Vec::new();
-        if let Some(stdout) = stdout.as_mut() {
-            let _ = stdout.read_to_end(&mut printed);
-        }
-        printed
-    });
-    let deadline = std::time::Instant::now() + KEY_COMMAND_TIMEOUT;
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break status;
-        }
-        if std::time::Instant::now() >= deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            bail!(
-                "profile \"{name}\": its api_key_command did not finish within {} s",
-                KEY_COMMAND_TIMEOUT.as_secs()
-            );
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    let printed = reader.join().unwrap_or_default();
-    if !status.success() {
-        bail!("profile \"{name}\": its api_key_command failed ({status})");
-    }
-    Ok(printed)
-}
-
-/// A key written in a file others can read is refused, with the fix.
-fn check_owner_only(file: &Path) -> anyhow::Result<()> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(file)
-            .with_context(|| format!("cannot read the permissions of {}", file.display()))?
-            .permissions()
-            .mode();
-        if mode & 0o077 != 0 {
-            bail!(
-                "{} holds an API key but others can read it; make it yours alone: chmod 600 {}",
-                file.display(),
-                file.display()
-            );
-        }
-    }
-    Ok(())
-}
-
 /// Plain http to another machine would carry the key in the clear: refused
-/// unless allowed, with what to do instead.
+/// unless allowed. The caller adds how to allow it where it is asked.
 pub fn check_transport(host: &str, allow_http: bool) -> Result<(), String> {
     let Ok(url) = reqwest::Url::parse(host) else {
         return Ok(()); // the client reports a bad host itself
@@ -276,7 +185,7 @@ pub fn check_transport(host: &str, allow_http: bool) -> Result<(), String> {
     let local = url.host_str().is_some_and(is_loopback);
     if url.scheme() == "http" && !local && !allow_http {
         return Err(format!(
-            "{host} is plain http: the API key would travel unencrypted. Use https, or pass --allow-http (or allow_http = true in the profile) if you must"
+            "{host} is plain http: the API key would travel unencrypted. Use https"
         ));
     }
     Ok(())
@@ -306,11 +215,13 @@ pub fn open_profile(path: &Path, name: &str, timeout: Duration) -> anyhow::Resul
     let Some((name, profile)) = file.profile(Some(name))? else {
         bail!("there is no profile \"{name}\" in {}", path.display());
     };
-    let Some(key) = profile.key(&name, &path)? else {
+    let Some(key) = profile.key(&name, &path, KeyPrompt::Detached)? else {
         bail!("profile \"{name}\" names no key: set api_key_env, api_key_command or api_key");
     };
     let host = profile.host.clone().unwrap_or_else(|| DEFAULT_HOST.to_string());
-    check_transport(&host, profile.allow_http).map_err(anyhow::Error::msg)?;
+    check_transport(&host, profile.allow_http).map_err(|refusal| {
+        anyhow::anyhow!("{refusal}, or set allow_http = true in the profile if you must")
+    })?;
     let mut config = ClientConfig::new(host.clone(), key);
     config.timeout = timeout;
     let client = Client::new(config)?;
@@ -382,7 +293,7 @@ mod tests {
         assert_eq!(name, "cloud");
         assert!(
             cloud
-                .key(&name, Path::new("/nonexistent"))
+                .key(&name, Path::new("/nonexistent"), KeyPrompt::Allowed)
                 .unwrap_err()
                 .to_string()
                 .contains("not set")
@@ -412,19 +323,33 @@ mod tests {
             ..Profile::default()
         };
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
-        let refused = profile.key("p", &path).unwrap_err().to_string();
+        let refused = profile
+            .key("p", &path, KeyPrompt::Allowed)
+            .unwrap_err()
+            .to_string();
         assert!(
             refused.contains("chmod 600") && !refused.contains("phx_k"),
             "{refused}"
         );
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
-        assert_eq!(profile.key("p", &path).unwrap().unwrap().expose(), "phx_k");
+        assert_eq!(
+            profile
+                .key("p", &path, KeyPrompt::Allowed)
+                .unwrap()
+                .unwrap()
+                .expose(),
+            "phx_k"
+        );
         let command = Profile {
             api_key_command: Some("printf phx_from_a_command".into()),
             ..Profile::default()
         };
         assert_eq!(
-            command.key("p", &path).unwrap().unwrap().expose(),
+            command
+                .key("p", &path, KeyPrompt::Allowed)
+                .unwrap()
+                .unwrap()
+                .expose(),
             "phx_from_a_command"
         );
     }
@@ -450,13 +375,16 @@ mod tests {
             api_key_command: Some("cat".into()),
             ..Profile::default()
         };
-        let refused = reads_input.key("p", path).unwrap_err().to_string();
+        let refused = reads_input
+            .key("p", path, KeyPrompt::Allowed)
+            .unwrap_err()
+            .to_string();
         assert!(refused.contains("printed no key"), "{refused}");
         let fails = Profile {
             api_key_command: Some("echo phx_shown_on_error >&2; exit 3".into()),
             ..Profile::default()
         };
-        let refused = fails.key("p", path).unwrap_err().to_string();
+        let refused = fails.key("p", path, KeyPrompt::Allowed).unwrap_err().to_string();
         assert!(
             refused.contains("failed") && !refused.contains("phx_shown"),
             "{refused}"
