@@ -18,9 +18,7 @@ fn main() -> ExitCode {
 }
 
 fn closed_pipe(error: &anyhow::Error) -> bool {
-    error.chain().any(|cause| {
-        cause
-            .downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    })
+    error
+        .downcast_ref::<orgdeck::cli::output::ClosedOutput>()
+        .is_some()
 }

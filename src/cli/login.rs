@@ -132,24 +132,28 @@ impl Named {
     }
 }
 
-pub fn login(args: &ConnectionArgs, name: &str) -> anyhow::Result<std::process::ExitCode> {
+pub fn login(args: &ConnectionArgs, name: &str, replace: bool) -> anyhow::Result<std::process::ExitCode> {
     crate::logging::init()?;
     let path = crate::config::config_path()
         .ok_or_else(|| UsageError("login: no config directory; set ORGDECK_CONFIG".into()))?;
     let mut prompter = Prompter::new();
-    if let Some(existing) = existing_profile(&path, name)? {
+    let existing = existing_profile(&path, name)?;
+    if let Some((existing, _)) = &existing
+        && !replace
+    {
         eprintln!("{} already has a profile \"{name}\": {existing}", path.display());
         let answer = prompter.ask("Replace it with what you type now? (y/n)", Some("n"))?;
         if !answer.eq_ignore_ascii_case("y") && !answer.eq_ignore_ascii_case("yes") {
-            return Err(UsageError(format!(
-                "login: profile \"{name}\" left as it was; pass --profile NAME to write another"
-            ))
-            .into());
+            anyhow::bail!(
+                "login: profile \"{name}\" left as it was; pass --profile NAME to write another, or --replace"
+            );
         }
     }
+    // Logging in again keeps the host unless another is typed.
+    let known_host = existing.and_then(|(_, host)| host);
     let host = match &args.host {
         Some(host) => host.trim().to_string(),
-        None => prompter.ask("Host", Some(DEFAULT_HOST))?,
+        None => prompter.ask("Host", Some(known_host.as_deref().unwrap_or(DEFAULT_HOST)))?,
     };
     check_transport(&host, args.allow_http)?;
     let key = prompter.ask_hidden("Personal API key (typed hidden)")?;
@@ -168,12 +172,22 @@ pub fn login(args: &ConnectionArgs, name: &str) -> anyhow::Result<std::process::
         current.label,
         current.scopes.join(", ")
     );
-    let organization = choose_organization(&runtime, &client, &mut prompter, args.org.as_deref())?;
+    let given = |flag: &Option<String>, variable: &str| {
+        flag.clone()
+            .or_else(|| std::env::var(variable).ok())
+            .map(|value| value.trim().to_string())
+            .filter(|value| !value.is_empty())
+    };
+    let (organization, project) = (
+        given(&args.org, "ORGDECK_ORG"),
+        given(&args.project, "ORGDECK_PROJECT"),
+    );
+    let organization = choose_organization(&runtime, &client, &mut prompter, organization.as_deref())?;
     let project = choose_project(
         &runtime,
         &client,
         &mut prompter,
-        args.project.as_deref(),
+        project.as_deref(),
         &organization.id,
     )?;
     let chosen = Chosen {
@@ -193,8 +207,9 @@ pub fn login(args: &ConnectionArgs, name: &str) -> anyhow::Result<std::process::
     Ok(std::process::ExitCode::SUCCESS)
 }
 
-/// What the profile `name` of the file at `path` says, if there is one.
-fn existing_profile(path: &Path, name: &str) -> anyhow::Result<Option<String>> {
+/// What the profile `name` of the file at `path` says, if there is one,
+/// and its host.
+fn existing_profile(path: &Path, name: &str) -> anyhow::Result<Option<(String, Option<String>)>> {
     let Some((file, _)) = crate::config::load_from(path.to_path_buf())? else {
         return Ok(None);
     };
@@ -208,7 +223,8 @@ fn existing_profile(path: &Path, name: &str) -> anyhow::Result<Option<String>> {
         } else {
             "no key"
         };
-        format!("{}, {source}", profile.host.as_deref().unwrap_or(DEFAULT_HOST))
+        let summary = format!("{}, {source}", profile.host.as_deref().unwrap_or(DEFAULT_HOST));
+        (summary, profile.host.clone())
     }))
 }
 
@@ -376,12 +392,15 @@ fn write_profile(path: &Path, name: &str, chosen: &Chosen, key: &ApiKey) -> anyh
     profile["api_key_env"] = Item::None;
     profile["api_key_command"] = Item::None;
     profile["api_key"] = value(key.expose());
-    if chosen.allow_http {
-        profile["allow_http"] = value(true);
-    }
+    // Never kept from before: a profile moved to https loses its old permission.
+    profile["allow_http"] = if chosen.allow_http {
+        value(true)
+    } else {
+        Item::None
+    };
     // A config file that is a link (to a dotfiles repository, say) is
     // written where it points, and stays a link.
-    let path = &std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let path = &link_target(path);
 
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -405,4 +424,25 @@ fn write_profile(path: &Path, name: &str, chosen: &Chosen, key: &ApiKey) -> anyh
     file.sync_all()?;
     std::fs::rename(&temporary, path).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(is_default)
+}
+
+/// Where a path that is a symbolic link leads, followed link by link (a
+/// dangling one too, so that its target is created); the path itself when
+/// it is not a link.
+fn link_target(path: &Path) -> std::path::PathBuf {
+    let mut path = path.to_path_buf();
+    for _ in 0..16 {
+        let is_link = std::fs::symlink_metadata(&path).is_ok_and(|meta| meta.file_type().is_symlink());
+        if !is_link {
+            break;
+        }
+        let Ok(target) = std::fs::read_link(&path) else {
+            break;
+        };
+        path = match path.parent() {
+            Some(parent) if target.is_relative() => parent.join(target),
+            _ => target,
+        };
+    }
+    path
 }

@@ -3,7 +3,7 @@
 mod connection;
 mod login;
 mod members;
-mod output;
+pub mod output;
 mod roles;
 mod serve;
 mod subscriptions;
@@ -74,7 +74,11 @@ pub enum Command {
     },
     /// Set up a profile: asks for host and key, checks the key, picks organization and
     /// project, and writes the profile (named by --profile, else "default") owner-only.
-    Login,
+    Login {
+        /// Replace the profile if it exists, without asking (for scripts).
+        #[arg(long)]
+        replace: bool,
+    },
     /// Personal API keys of the reference server's database.
     Keys {
         #[command(subcommand)]
@@ -183,9 +187,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             api_command(&cli.connection, |c| subscriptions::run(command, c, format))
         }
         Command::Demo { db } => serve::demo(db, cli.read_only),
-        Command::Login => {
+        Command::Login { replace } => {
             let name = cli.connection.profile.clone().unwrap_or_else(|| "default".into());
-            login::login(&cli.connection, &name)
+            login::login(&cli.connection, &name, replace)
         }
         Command::Serve {
             listen,

@@ -122,18 +122,32 @@ pub fn record(fields: &[(&str, String)]) -> String {
         .collect()
 }
 
+/// The reader of the output went away (`| head`): not a failure of ours,
+/// and `main` ends quietly with success.
+#[derive(Debug, thiserror::Error)]
+#[error("the output was closed")]
+pub struct ClosedOutput;
+
+/// A failure to write the output, told apart when the reader went away.
+fn output_error(error: std::io::Error) -> anyhow::Error {
+    if error.kind() == std::io::ErrorKind::BrokenPipe {
+        ClosedOutput.into()
+    } else {
+        error.into()
+    }
+}
+
 pub fn print_json(value: &impl Serialize) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
-    // As an io::Error, so that a closed pipe is known as one.
-    serde_json::to_writer_pretty(&mut stdout, value).map_err(std::io::Error::from)?;
-    writeln!(stdout)?;
+    serde_json::to_writer_pretty(&mut stdout, value).map_err(|error| output_error(error.into()))?;
+    writeln!(stdout).map_err(output_error)?;
     Ok(())
 }
 
 pub fn print(text: &str) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
-    stdout.write_all(text.as_bytes())?;
-    stdout.flush()?;
+    stdout.write_all(text.as_bytes()).map_err(output_error)?;
+    stdout.flush().map_err(output_error)?;
     Ok(())
 }
 

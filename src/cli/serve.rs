@@ -26,6 +26,7 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 /// Once the console has quit, nothing it started is worth waiting for: a
 /// request or a profile's key command still running is abandoned.
 fn quit_without_waiting(runtime: tokio::runtime::Runtime) {
+    crate::config::stop_running_key_commands();
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
 }
 

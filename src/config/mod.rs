@@ -16,7 +16,7 @@ use crate::api::{ApiKey, Client, ClientConfig};
 
 mod key_sources;
 
-pub use key_sources::KeyPrompt;
+pub use key_sources::{KeyPrompt, stop_running_key_commands};
 
 /// The host when nothing names one.
 pub const DEFAULT_HOST: &str = "https://us.posthog.com";

@@ -424,11 +424,8 @@ pub fn parse_chord(text: &str) -> Result<Chord, String> {
 impl Keymap {
     /// The default keys with the config file's `[keys]` table over them:
     /// each named action takes the keys given, on every screen it works on.
-    /// Unknown actions, unknown keys and a key bound to two actions on one
-    /// screen are errors, reported at start.
-    /// The defaults with the config file's `[keys]` over them. Every
-    /// mistake is reported at once (one per line): an unknown action, a key
-    /// that is not one, a key bound to two actions on one screen.
+    /// Every mistake is reported at once, one per line: an unknown action,
+    /// a key that is not one, a key bound to two actions on one screen.
     pub fn with_overrides(
         overrides: &std::collections::BTreeMap<String, Vec<String>>,
     ) -> Result<Keymap, String> {

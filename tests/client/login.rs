@@ -98,7 +98,7 @@ async fn login_asks_before_replacing_a_profile_and_writes_through_a_link() {
     let args = ["login", "--profile", "work", "--host", server.base.as_str()];
 
     let kept = orgdeck(&config, &args, &format!("n\n{key}\n")).await;
-    assert_eq!(kept.code, 2, "{}", kept.stderr);
+    assert_eq!(kept.code, 1, "{}", kept.stderr);
     assert!(
         kept.stderr.contains("already has a profile \"work\"")
             && kept.stderr.contains("key from an environment variable"),
@@ -128,6 +128,29 @@ async fn login_asks_before_replacing_a_profile_and_writes_through_a_link() {
     assert_eq!(profile["api_key"].as_str(), Some(key.as_str()));
     let mode = std::fs::metadata(&real).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o600);
+
+    // Scripts say --replace; a dangling link is written where it points.
+    let dangling = dir.path().join("fresh.toml");
+    let fresh = dir.path().join("dotfiles").join("fresh").join("orgdeck.toml");
+    std::os::unix::fs::symlink(&fresh, &dangling).unwrap();
+    let scripted = orgdeck(
+        &dangling,
+        &[&args[..], &["--replace"]].concat(),
+        &format!("{key}\n1\n"),
+    )
+    .await;
+    assert_eq!(scripted.code, 0, "{}", scripted.stderr);
+    assert!(
+        std::fs::symlink_metadata(&dangling)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(
+        std::fs::read_to_string(&fresh)
+            .unwrap()
+            .contains("[profiles.work]")
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -129,6 +129,8 @@ impl App {
 
     /// Shows another project's subscriptions.
     pub(super) fn switch_project(&mut self, id: String) -> Vec<Effect> {
+        // A project chosen after `:org` is the one wanted.
+        self.project_follows = false;
         self.context.project = id;
         self.context.project_name = None;
         self.subscriptions.view = None;

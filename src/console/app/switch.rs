@@ -103,7 +103,7 @@ impl App {
         current_organization: Option<&Organization>,
         current_project: Option<&Project>,
     ) -> Vec<Effect> {
-        if !std::mem::take(&mut self.project_follows) {
+        if !self.project_follows {
             return Vec::new();
         }
         let context = &self.context;
@@ -111,12 +111,18 @@ impl App {
             CURRENT => current_organization.map(|found| found.id.clone()),
             id => Some(id.to_string()),
         };
+        // Undecided until an answer names the organization and lists projects.
         let Some(organization) = organization else {
             return Vec::new();
         };
         let ours: Vec<&Project> = projects
             .iter()
-            .filter(|project| project.organization.as_deref() == Some(organization.as_str()))
+            .filter(|project| {
+                project
+                    .organization
+                    .as_deref()
+                    .is_some_and(|of| of.eq_ignore_ascii_case(&organization))
+            })
             .collect();
         let in_use = match context.project.as_str() {
             CURRENT => current_project.map(|project| project.id),
@@ -125,6 +131,7 @@ impl App {
         let Some(first) = ours.first() else {
             return Vec::new();
         };
+        self.project_follows = false;
         if in_use.is_some_and(|id| ours.iter().any(|project| project.id == id)) {
             return Vec::new();
         }

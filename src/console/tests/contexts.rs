@@ -227,4 +227,9 @@ fn the_project_follows_a_new_organization() {
     command(&mut app, "org org-2");
     names(&mut app);
     assert_eq!(app.context.project, "4", "a project of the organization stays");
+
+    command(&mut app, "org ORG-1");
+    command(&mut app, "project 9");
+    names(&mut app);
+    assert_eq!(app.context.project, "9", "a project chosen after :org is kept");
 }

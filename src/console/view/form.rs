@@ -32,7 +32,7 @@ const WIDTH: usize = 72;
 
 /// Splits text into lines of at most `width` characters, at spaces where
 /// it can.
-fn wrap(text: &str, width: usize) -> Vec<String> {
+pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
     for word in text.split(' ') {

@@ -11,7 +11,7 @@ pub mod theme;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
 
 use super::app::{App, ListId, Mode, Origin, Tab};
 use super::command;
@@ -45,7 +45,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
     footer(frame, areas.footer, app, theme);
     if let Some(notice) = &app.notice {
         let style = if notice.error { theme.error } else { theme.ok };
-        let text = format!("{}  (Esc to dismiss)", notice.text);
+        let text = notice.text.clone();
         // At the bottom of the table, or at its top when the cursor is down there.
         let cursor_row = match app.shown() {
             ListId::Roles => app.roles.cursor.saturating_sub(app.roles.top),
@@ -54,8 +54,19 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
         };
         let rows = u64::from(areas.table.height.saturating_sub(3));
         let at_top = cursor_row + 5 >= rows;
-        let paragraph = Paragraph::new(text).style(style).wrap(Wrap { trim: true });
-        overlay(frame, areas.table, paragraph, style, at_top);
+        // As many lines as the text needs (up to half the table): a refusal's
+        // advice is at its end, and must not be cut off.
+        let inner = usize::from(areas.table.width.saturating_sub(2)).max(1);
+        let wrapped: Vec<Line> = text
+            .lines()
+            .flat_map(|line| form::wrap(line, inner))
+            .map(Line::raw)
+            .collect();
+        let lines = u16::try_from(wrapped.len())
+            .unwrap_or(u16::MAX)
+            .min((areas.table.height / 2).max(2));
+        let paragraph = Paragraph::new(wrapped).style(style);
+        overlay(frame, areas.table, paragraph, style, at_top, lines);
     }
     match &app.mode {
         Mode::Help => help(frame, app, theme),
@@ -251,8 +262,16 @@ fn prompt<'a>(
 }
 
 /// A bordered box over the bottom (or top) of `area`.
-fn overlay(frame: &mut Frame, area: Rect, paragraph: Paragraph, style: ratatui::style::Style, at_top: bool) {
-    let height = 4.min(area.height);
+/// A notice of `lines` lines in a box over the table, at its bottom or top.
+fn overlay(
+    frame: &mut Frame,
+    area: Rect,
+    paragraph: Paragraph,
+    style: ratatui::style::Style,
+    at_top: bool,
+    lines: u16,
+) {
+    let height = (lines + 2).min(area.height);
     let y = if at_top {
         area.y + area.height.min(2)
     } else {
@@ -269,7 +288,8 @@ fn overlay(frame: &mut Frame, area: Rect, paragraph: Paragraph, style: ratatui::
         paragraph.block(
             Block::bordered()
                 .border_type(BorderType::Rounded)
-                .border_style(style),
+                .border_style(style)
+                .title_bottom(Line::raw(" Esc dismisses ").right_aligned()),
         ),
         box_area,
     );

@@ -119,14 +119,14 @@ fn draw<T: Tabular>(
 }
 
 fn title<'a>(name: &'a str, rows_shown: u64, total: Option<u64>, cursor: u64, theme: &Theme) -> Line<'a> {
-    let position = if rows_shown == 0 {
-        String::new()
-    } else {
-        format!(" {}/{}", cursor + 1, rows_shown)
-    };
     let filtered = match total {
         Some(total) if total != rows_shown => format!(" of {total}"),
         _ => String::new(),
+    };
+    let position = match (rows_shown, filtered.is_empty()) {
+        (0, true) => String::new(),
+        (0, false) => " 0".to_string(),
+        _ => format!(" {}/{}", cursor + 1, rows_shown),
     };
     Line::from(vec![
         Span::styled(format!(" {name}"), theme.accent),
@@ -240,10 +240,15 @@ pub fn subscriptions(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     };
     let line = title(heading, rows.len(), rows.list.count(), rows.cursor, theme);
     let now = app.now;
+    let searched = app.subscription_filter.search.is_some();
     let spec = Spec {
         title: line,
         columns: &columns,
-        empty: "no subscriptions here",
+        empty: match (searched, app.subscription_filter.deleted) {
+            (true, _) => "no subscription matches the search: / changes it",
+            (false, true) => "no deleted subscriptions here: D shows the others",
+            (false, false) => "no subscriptions here",
+        },
     };
     draw(frame, area, spec, rows, theme, |subscription| {
         let state = subscription.state(now);
