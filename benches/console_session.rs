@@ -9,9 +9,11 @@
 //! - CPU time, context switches and bytes drawn over 10 s of idling;
 //! - resident memory after paging through every one of the rows.
 
-use std::io::{BufRead, BufReader, Read, Write};
+#[path = "../tests/support/mod.rs"]
+mod support;
+
+use std::io::{Read, Write};
 use std::num::NonZeroU16;
-use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -90,9 +92,9 @@ fn position(screen: &str) -> Option<(u64, u64)> {
 
 fn main() {
     let dir = tempfile::tempdir().expect("temporary directory");
-    let mut server = Command::new(env!("CARGO_BIN_EXE_orgdeck"))
-        .args([
-            "serve",
+    let db = dir.path().join("session.sqlite");
+    let (mut server, ready) = support::spawn_serve(
+        &[
             "--listen",
             "127.0.0.1:0",
             "--seed",
@@ -100,17 +102,10 @@ fn main() {
             "--generate-subscriptions",
             "100000",
             "--db",
-        ])
-        .arg(dir.path().join("session.sqlite"))
-        .env("ORGDECK_LOG", dir.path().join("server.log"))
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("server");
-    let mut line = String::new();
-    BufReader::new(server.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("ready line");
-    let ready: serde_json::Value = serde_json::from_str(&line).expect("ready line is JSON");
+            &db.to_string_lossy(),
+        ],
+        &dir.path().join("server.log"),
+    );
 
     let size = |n| NonZeroU16::new(n).expect("not zero");
     let pair = native_pty_system()

@@ -10,8 +10,9 @@
 //! server, so the figures are conservative. Set `BENCH_SECONDS` to change the
 //! length of the throughput run (default 10).
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+#[path = "../tests/support/mod.rs"]
+mod support;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -28,27 +29,20 @@ fn main() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let db = dir.path().join("bench.sqlite");
     let started = Instant::now();
-    let mut server = Command::new(env!("CARGO_BIN_EXE_orgdeck"))
-        .args([
-            "serve",
+    let count = SUBSCRIPTIONS.to_string();
+    let (mut server, ready) = support::spawn_serve(
+        &[
             "--listen",
             "127.0.0.1:0",
             "--seed",
             "demo",
             "--generate-subscriptions",
-        ])
-        .arg(SUBSCRIPTIONS.to_string())
-        .arg("--db")
-        .arg(&db)
-        .env("ORGDECK_LOG", dir.path().join("log"))
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start the server");
-    let mut line = String::new();
-    BufReader::new(server.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("ready line");
-    let ready: serde_json::Value = serde_json::from_str(&line).expect("ready line is JSON");
+            &count,
+            "--db",
+            &db.to_string_lossy(),
+        ],
+        &dir.path().join("log"),
+    );
     println!(
         "server ready with {} subscriptions in {:.2?} (seeding and generating included)",
         SUBSCRIPTIONS,

@@ -318,6 +318,19 @@ pub struct PersonalApiKey {
     pub last_used_at: Option<DateTime<Utc>>,
 }
 
+/// Whether a key holding `scopes` may use `scope`, as PostHog decides it: an
+/// exact match, the matching `:write` for a `:read`, `*`, or an empty list
+/// (which means every scope).
+pub fn scopes_grant(scopes: &[String], scope: &str) -> bool {
+    let write_of_read = scope
+        .strip_suffix(":read")
+        .map(|object| format!("{object}:write"));
+    scopes.is_empty()
+        || scopes
+            .iter()
+            .any(|held| held == "*" || held == scope || Some(held.as_str()) == write_of_read.as_deref())
+}
+
 /// The error body every PostHog error carries (compat.md "Error bodies").
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ErrorBody {

@@ -9,7 +9,8 @@ use clap::Args;
 
 use super::UsageError;
 use crate::api::{ApiKey, Client, ClientConfig};
-use crate::config::Profile;
+use crate::config::{ConfigFile, Profile};
+use crate::console::Origin;
 
 pub use crate::config::{CURRENT, DEFAULT_HOST};
 
@@ -43,13 +44,14 @@ pub struct Connection {
     pub project: String,
     /// The profile the settings came from, if any.
     pub profile: Option<String>,
-    /// Whether flags or the environment changed what the profile says.
-    pub adjusted: bool,
-    /// Set when the settings are PostHog CLI's (no profile, no key given).
-    pub posthog_cli: bool,
+    /// How the settings were arrived at, beyond the profile.
+    pub origin: Origin,
+    /// The config file as read, for the console's keys and colours.
+    pub file: Option<ConfigFile>,
 }
 
-fn setting(flag: &Option<String>, variable: &str) -> Option<String> {
+/// A flag, else its environment variable; trimmed, and absent when blank.
+pub(super) fn setting(flag: &Option<String>, variable: &str) -> Option<String> {
     flag.clone()
         .or_else(|| std::env::var(variable).ok())
         .map(|value| value.trim().to_string())
@@ -58,14 +60,28 @@ fn setting(flag: &Option<String>, variable: &str) -> Option<String> {
 
 impl ConnectionArgs {
     pub fn connect(&self) -> anyhow::Result<Connection> {
+        if !(self.timeout.is_finite() && self.timeout > 0.0) {
+            return Err(UsageError(format!(
+                "--timeout {} is not a positive number of seconds",
+                self.timeout
+            ))
+            .into());
+        }
+        // Each flag and variable is read once.
         let chosen = setting(&self.profile, "ORGDECK_PROFILE");
+        let given_host = setting(&self.host, "ORGDECK_HOST");
+        let given_organization = setting(&self.org, "ORGDECK_ORG");
+        let given_project = setting(&self.project, "ORGDECK_PROJECT");
+        let given_key = std::env::var("ORGDECK_API_KEY")
+            .map(ApiKey::new)
+            .ok()
+            .filter(|key| !key.is_empty());
         let usage = |error: anyhow::Error| UsageError(format!("{error:#}"));
-        let has_key = std::env::var("ORGDECK_API_KEY").is_ok_and(|key| !key.trim().is_empty());
-        let profile = match crate::config::load().map_err(usage)? {
+        let (file, profile) = match crate::config::load().map_err(usage)? {
             Some((file, path)) => {
                 let found = file.profile(chosen.as_deref()).map_err(usage)?;
                 // Several profiles and none chosen: guessing could pick the wrong account.
-                if found.is_none() && !has_key && file.profiles.len() > 1 {
+                if found.is_none() && given_key.is_none() && file.profiles.len() > 1 {
                     let names: Vec<&str> = file.profiles.keys().map(String::as_str).collect();
                     return Err(UsageError(format!(
                         "{} has profiles {} but no default_profile: pass --profile NAME, set ORGDECK_PROFILE, or add default_profile = \"{}\" to the file",
@@ -75,7 +91,8 @@ impl ConnectionArgs {
                     ))
                     .into());
                 }
-                found.map(|(name, profile)| (name, profile, path))
+                let profile = found.map(|(name, profile)| (name, profile, path));
+                (Some(file), profile)
             }
             None if chosen.is_some() => {
                 let path = crate::config::config_path().unwrap_or_default();
@@ -86,12 +103,12 @@ impl ConnectionArgs {
                 ))
                 .into());
             }
-            None => None,
+            None => (None, None),
         };
         let from_profile =
             |pick: fn(&Profile) -> Option<String>| profile.as_ref().and_then(|(_, p, _)| pick(p));
         // Where orgdeck has neither a key nor a profile, PostHog's own CLI may have logged in.
-        let posthog_cli = (profile.is_none() && !has_key)
+        let posthog_cli = (profile.is_none() && given_key.is_none())
             .then(crate::config::posthog_cli_credentials)
             .flatten();
         if let Some(found) = &posthog_cli {
@@ -100,62 +117,54 @@ impl ConnectionArgs {
                 found.source
             );
         }
-        let host = setting(&self.host, "ORGDECK_HOST")
+        let origin = match (&profile, &posthog_cli) {
+            (Some(_), _)
+                if given_host.is_some()
+                    || given_organization.is_some()
+                    || given_project.is_some()
+                    || given_key.is_some() =>
+            {
+                Origin::Adjusted
+            }
+            (None, Some(_)) => Origin::PosthogCli,
+            _ => Origin::Plain,
+        };
+        let host = given_host
             .or_else(|| from_profile(|p| p.host.clone()))
             .or_else(|| posthog_cli.as_ref().and_then(|found| found.host.clone()))
             .unwrap_or_else(|| DEFAULT_HOST.to_string());
-        let key = match std::env::var("ORGDECK_API_KEY").map(ApiKey::new) {
-            Ok(key) if !key.is_empty() => key,
-            _ => match &profile {
-                Some((name, profile, path)) => profile
-                    .key(name, path, crate::config::KeyPrompt::Allowed)
-                    .map_err(|error| UsageError(error.to_string()))?
-                    .ok_or_else(|| {
-                        UsageError(format!(
-                            "profile \"{name}\" names no key: set api_key_env, api_key_command or api_key"
-                        ))
-                    })?,
-                None => match &posthog_cli {
-                    Some(found) => found.key.clone(),
-                    None => {
-                        return Err(UsageError(
-                            "no API key: set ORGDECK_API_KEY to a personal API key, or give a profile one in the config file (orgdeck takes no key as a flag, where `ps` would show it)"
-                                .into(),
-                        )
-                        .into());
-                    }
-                },
-            },
+        let key = match (given_key, &profile, &posthog_cli) {
+            (Some(key), _, _) => key,
+            (None, Some((name, profile, path)), _) => profile
+                .key(name, path, crate::config::KeyPrompt::Allowed)
+                .map_err(|error| UsageError(error.to_string()))?
+                .ok_or_else(|| UsageError(crate::config::no_key_source(name)))?,
+            (None, None, Some(found)) => found.key.clone(),
+            (None, None, None) => {
+                return Err(UsageError(
+                    "no API key: set ORGDECK_API_KEY to a personal API key, or give a profile one in the config file (orgdeck takes no key as a flag, where `ps` would show it)"
+                        .into(),
+                )
+                .into());
+            }
         };
         let allow_http = self.allow_http || profile.as_ref().is_some_and(|(_, p, _)| p.allow_http);
         check_transport(&host, allow_http)?;
-        if !(self.timeout.is_finite() && self.timeout > 0.0) {
-            return Err(UsageError(format!(
-                "--timeout {} is not a positive number of seconds",
-                self.timeout
-            ))
-            .into());
-        }
         let mut config = ClientConfig::new(host, key);
         config.timeout = Duration::from_secs_f64(self.timeout);
         let client = Client::new(config).map_err(|error| UsageError(error.to_string()))?;
-        let adjusted = profile.is_some()
-            && (setting(&self.host, "ORGDECK_HOST").is_some()
-                || setting(&self.org, "ORGDECK_ORG").is_some()
-                || setting(&self.project, "ORGDECK_PROJECT").is_some()
-                || has_key);
         Ok(Connection {
             client,
-            adjusted,
-            posthog_cli: posthog_cli.is_some(),
-            organization: setting(&self.org, "ORGDECK_ORG")
+            origin,
+            organization: given_organization
                 .or_else(|| from_profile(|p| p.organization.clone()))
                 .unwrap_or_else(|| CURRENT.into()),
-            project: setting(&self.project, "ORGDECK_PROJECT")
+            project: given_project
                 .or_else(|| from_profile(|p| p.project.clone()))
                 .or_else(|| posthog_cli.as_ref().and_then(|found| found.project.clone()))
                 .unwrap_or_else(|| CURRENT.into()),
             profile: profile.map(|(name, _, _)| name),
+            file,
         })
     }
 }

@@ -11,7 +11,7 @@ use std::path::Path;
 use anyhow::Context;
 
 use super::UsageError;
-use super::connection::{CURRENT, ConnectionArgs, DEFAULT_HOST, check_transport};
+use super::connection::{CURRENT, ConnectionArgs, DEFAULT_HOST, check_transport, setting};
 use crate::api::{ApiKey, Client, ClientConfig, FetchAll, List, Organization, Project};
 
 /// Answers come from stdin one line at a time.
@@ -172,15 +172,9 @@ pub fn login(args: &ConnectionArgs, name: &str, replace: bool) -> anyhow::Result
         current.label,
         current.scopes.join(", ")
     );
-    let given = |flag: &Option<String>, variable: &str| {
-        flag.clone()
-            .or_else(|| std::env::var(variable).ok())
-            .map(|value| value.trim().to_string())
-            .filter(|value| !value.is_empty())
-    };
     let (organization, project) = (
-        given(&args.org, "ORGDECK_ORG"),
-        given(&args.project, "ORGDECK_PROJECT"),
+        setting(&args.org, "ORGDECK_ORG"),
+        setting(&args.project, "ORGDECK_PROJECT"),
     );
     let organization = choose_organization(&runtime, &client, &mut prompter, organization.as_deref())?;
     let project = choose_project(

@@ -10,7 +10,7 @@ use anyhow::{Context, bail};
 use super::UsageError;
 use super::connection::{Connection, ConnectionArgs};
 use crate::api::{ApiKey, Client, ClientConfig};
-use crate::console::{self, Context as ConsoleContext, Origin};
+use crate::console::{self, Context as ConsoleContext};
 use crate::logging;
 use crate::server::demo::{self};
 use crate::server::store::{Db, directory, keys};
@@ -120,7 +120,8 @@ pub fn demo(db: Option<PathBuf>, read_only: bool) -> anyhow::Result<ExitCode> {
             read_only,
             ..ConsoleContext::default()
         };
-        let outcome = console::run(client, context).await;
+        let file = crate::config::load()?.map(|(file, _)| file);
+        let outcome = console::run(client, context, file).await;
         running.stop().await?;
         outcome?;
         Ok(ExitCode::SUCCESS)
@@ -137,8 +138,8 @@ pub fn console(connection: &ConnectionArgs, read_only: bool) -> anyhow::Result<E
         organization,
         project,
         profile,
-        adjusted,
-        posthog_cli,
+        origin,
+        file,
     } = connection.connect().map_err(|error| {
         anyhow::Error::from(UsageError(format!(
             "{error}; or try `orgdeck demo` for a console on demo data"
@@ -147,11 +148,7 @@ pub fn console(connection: &ConnectionArgs, read_only: bool) -> anyhow::Result<E
     let context = ConsoleContext {
         host: client.base_url().as_str().trim_end_matches('/').to_string(),
         profile,
-        origin: match (adjusted, posthog_cli) {
-            (true, _) => Origin::Adjusted,
-            (false, true) => Origin::PosthogCli,
-            (false, false) => Origin::Plain,
-        },
+        origin,
         demo: false,
         organization,
         project,
@@ -159,7 +156,7 @@ pub fn console(connection: &ConnectionArgs, read_only: bool) -> anyhow::Result<E
         ..ConsoleContext::default()
     };
     let runtime = runtime()?;
-    let outcome = runtime.block_on(console::run(client, context));
+    let outcome = runtime.block_on(console::run(client, context, file));
     quit_without_waiting(runtime);
     outcome?;
     Ok(ExitCode::SUCCESS)

@@ -104,18 +104,8 @@ fn run_key_command(
         .spawn()
         .with_context(|| format!("profile \"{name}\": cannot run its api_key_command"))?;
     let _running = Running::register(&child, prompt);
-    let stdout = Drained::start(
-        child
-            .stdout
-            .take()
-            .map(|pipe| Box::new(pipe) as Box<dyn Read + Send>),
-    );
-    let stderr = Drained::start(
-        child
-            .stderr
-            .take()
-            .map(|pipe| Box::new(pipe) as Box<dyn Read + Send>),
-    );
+    let stdout = Drained::start(child.stdout.take());
+    let stderr = Drained::start(child.stderr.take());
     let started = Instant::now();
     let deadline = started + timeout;
     let mut said = false;
@@ -173,7 +163,7 @@ struct Drained {
 }
 
 impl Drained {
-    fn start(pipe: Option<Box<dyn Read + Send>>) -> Drained {
+    fn start(pipe: Option<impl Read + Send + 'static>) -> Drained {
         let read = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let (finished, done) = std::sync::mpsc::channel();
         let into = read.clone();
@@ -233,21 +223,22 @@ impl Drop for Running {
 pub fn stop_running_key_commands() {
     if let Ok(running) = RUNNING.lock() {
         for group in running.iter() {
-            kill_group(*group);
+            sigkill(-*group);
         }
     }
 }
 
-/// SIGKILL to a process group the caller knows to exist: a detached key
-/// command's, whose leader is not yet reaped or whose members still hold
-/// its pipes (the kernel does not reuse a pid while its group lives).
-fn kill_group(group: i32) {
+/// SIGKILL to a process (`target` > 0) or a process group (`target` < 0,
+/// the negated group id) the caller knows to exist: a key command not yet
+/// reaped, a group whose members still hold its pipes (the kernel does not
+/// reuse a pid while its group lives), or a descendant found a moment ago.
+fn sigkill(target: i32) {
     #[cfg(unix)]
-    if group > 1 {
+    if target.unsigned_abs() > 1 {
         // SAFETY: kill(2) takes plain integers and reads no memory of ours;
-        // a negative pid names the process group, never init or everyone.
+        // the guard keeps out 0, 1 and -1 (our group, init, everyone).
         unsafe {
-            libc::kill(-group, libc::SIGKILL);
+            libc::kill(target, libc::SIGKILL);
         }
     }
 }
@@ -258,10 +249,10 @@ fn kill_group(group: i32) {
 fn stop(child: &mut std::process::Child, prompt: KeyPrompt) {
     if let Ok(pid) = i32::try_from(child.id()) {
         match prompt {
-            KeyPrompt::Detached => kill_group(pid),
+            KeyPrompt::Detached => sigkill(-pid),
             KeyPrompt::Allowed => {
                 for descendant in descendants(pid) {
-                    kill_process(descendant);
+                    sigkill(descendant);
                 }
             }
         }
@@ -308,24 +299,13 @@ fn descendants(pid: i32) -> Vec<i32> {
     found
 }
 
-/// SIGKILL to one process, found running a moment ago.
-fn kill_process(pid: i32) {
-    #[cfg(unix)]
-    if pid > 1 {
-        // SAFETY: kill(2) takes plain integers and reads no memory of ours.
-        unsafe {
-            libc::kill(pid, libc::SIGKILL);
-        }
-    }
-}
-
 /// After a command ended with its output still held open: detached, what
 /// it left running is stopped (its members keep the group alive).
 fn leftovers(child: &std::process::Child, prompt: KeyPrompt) {
     if prompt == KeyPrompt::Detached
         && let Ok(group) = i32::try_from(child.id())
     {
-        kill_group(group);
+        sigkill(-group);
     }
 }
 

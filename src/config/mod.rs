@@ -216,7 +216,7 @@ pub fn open_profile(path: &Path, name: &str, timeout: Duration) -> anyhow::Resul
         bail!("there is no profile \"{name}\" in {}", path.display());
     };
     let Some(key) = profile.key(&name, &path, KeyPrompt::Detached)? else {
-        bail!("profile \"{name}\" names no key: set api_key_env, api_key_command or api_key");
+        bail!(no_key_source(&name));
     };
     let host = profile.host.clone().unwrap_or_else(|| DEFAULT_HOST.to_string());
     check_transport(&host, profile.allow_http).map_err(|refusal| {
@@ -232,6 +232,11 @@ pub fn open_profile(path: &Path, name: &str, timeout: Duration) -> anyhow::Resul
         name,
         client,
     })
+}
+
+/// What to say of a profile that names no key.
+pub fn no_key_source(name: &str) -> String {
+    format!("profile \"{name}\" names no key: set api_key_env, api_key_command or api_key")
 }
 
 /// One line per profile for a picker: its name and where it points.

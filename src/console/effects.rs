@@ -81,8 +81,11 @@ impl Runner {
                 let runner = self.clone();
                 tokio::spawn(async move {
                     let options = crate::api::FetchAll::default();
-                    let dashboards = runner.client.all(&List::dashboards(&project), &options).await;
-                    let insights = runner.client.all(&List::insights(&project), &options).await;
+                    let (dashboards, insights) = (List::dashboards(&project), List::insights(&project));
+                    let (dashboards, insights) = tokio::join!(
+                        runner.client.all(&dashboards, &options),
+                        runner.client.all(&insights, &options)
+                    );
                     let result =
                         dashboards.and_then(|dashboards| insights.map(|insights| (dashboards, insights)));
                     let _ = runner.messages.send(Msg::Catalog { token, result });
@@ -97,11 +100,14 @@ impl Runner {
                 let runner = self.clone();
                 tokio::spawn(async move {
                     let options = crate::api::FetchAll::default();
-                    let people = runner.client.all(&List::members(&organization), &options).await;
-                    let members = runner
-                        .client
-                        .all(&List::memberships(&organization, &role), &options)
-                        .await;
+                    let (people, members) = (
+                        List::members(&organization),
+                        List::memberships(&organization, &role),
+                    );
+                    let (people, members) = tokio::join!(
+                        runner.client.all(&people, &options),
+                        runner.client.all(&members, &options)
+                    );
                     let in_role = members.ok().map(|members| {
                         members
                             .into_iter()

@@ -27,13 +27,14 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tokio::sync::mpsc::UnboundedReceiver;
 
 use crate::api::Client;
+use crate::config::ConfigFile;
 pub use app::{App, Context, Effect, Msg, Origin};
 use view::theme::Theme;
 
 /// Opens the console on `client` until the user quits, with the keys and
-/// colours of the config file.
-pub async fn run(client: Client, context: Context) -> anyhow::Result<()> {
-    let (keymap, theme) = look()?;
+/// colours of the config file (as already read).
+pub async fn run(client: Client, context: Context, file: Option<ConfigFile>) -> anyhow::Result<()> {
+    let (keymap, theme) = look(file.unwrap_or_default())?;
     let mut driver = Driver::new(client, context, (80, 24), theme);
     driver.app.keymap = keymap;
     if let Some(path) = crate::config::config_path() {
@@ -45,8 +46,7 @@ pub async fn run(client: Client, context: Context) -> anyhow::Result<()> {
 /// The config file's `[keys]` and `[theme]` over the defaults; a mistake in
 /// either (an unknown action, a key bound twice, a colour that is not one)
 /// is reported before the console starts.
-pub fn look() -> anyhow::Result<(keymap::Keymap, Theme)> {
-    let file = crate::config::load()?.map(|(file, _)| file).unwrap_or_default();
+pub fn look(file: ConfigFile) -> anyhow::Result<(keymap::Keymap, Theme)> {
     let keys = file
         .keys
         .into_iter()

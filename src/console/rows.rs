@@ -137,6 +137,18 @@ impl<T> Default for Rows<T> {
     }
 }
 
+impl<T> Rows<T> {
+    /// Another list in this one's place (another organization, project or
+    /// connection): nothing loaded or counted, no local view, the cursor at
+    /// the top.
+    pub fn clear(&mut self) {
+        self.list.replace();
+        self.view = None;
+        self.cursor = 0;
+        self.top = 0;
+    }
+}
+
 impl<T: Tabular> Rows<T> {
     /// Rows shown.
     pub fn len(&self) -> u64 {

@@ -76,14 +76,7 @@ async fn unavailable_then_available_reads_are_retried_and_writes_are_not() {
     };
     let error = client.create_role("@current", &input).await.unwrap_err();
     assert_eq!(error.status(), Some(503));
-    assert_eq!(
-        proxy
-            .requests()
-            .iter()
-            .filter(|line| line.starts_with("POST"))
-            .count(),
-        1
-    );
+    assert_eq!(proxy.count("POST"), 1);
     assert_eq!(role_count(&server), 8);
 }
 
@@ -106,14 +99,7 @@ async fn a_write_whose_answer_is_lost_is_not_sent_again() {
         ),
         "{error:?}"
     );
-    assert_eq!(
-        proxy
-            .requests()
-            .iter()
-            .filter(|line| line.starts_with("POST"))
-            .count(),
-        1
-    );
+    assert_eq!(proxy.count("POST"), 1);
     assert_eq!(role_count(&server), 9, "the server holds one row, not two");
 
     // A read whose answer is lost is simply asked again.

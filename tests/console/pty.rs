@@ -239,24 +239,21 @@ fn a_key_bound_twice_is_reported_before_the_console_starts() {
         "[keys]\nrefresh = \"j\"\n[theme]\naccent = \"#ff8800\"\n",
     )
     .unwrap();
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"))
-        .arg("demo")
-        .env("ORGDECK_CONFIG", &config)
-        .env("ORGDECK_LOG", dir.path().join("log"))
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
+    let demo = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"))
+            .arg("demo")
+            .env("ORGDECK_CONFIG", &config)
+            .env("ORGDECK_LOG", dir.path().join("log"))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let output = demo();
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("j is bound to both down and refresh"), "{stderr}");
     std::fs::write(&config, "[theme]\nok = \"grassy\"\n").unwrap();
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"))
-        .arg("demo")
-        .env("ORGDECK_CONFIG", &config)
-        .env("ORGDECK_LOG", dir.path().join("log"))
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
+    let output = demo();
     assert!(String::from_utf8_lossy(&output.stderr).contains("is not a colour"));
 }
 
@@ -264,20 +261,8 @@ fn a_key_bound_twice_is_reported_before_the_console_starts() {
 fn ctx_switches_the_running_binary_to_another_profile() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("serve.log");
-    let serve = |name: &str| {
-        let db = dir.path().join(format!("{name}.sqlite"));
-        crate::support::spawn_serve(
-            &[
-                "--listen",
-                "127.0.0.1:0",
-                "--seed",
-                "demo",
-                "--db",
-                db.to_str().unwrap(),
-            ],
-            &log,
-        )
-    };
+    let serve =
+        |name: &str| crate::support::spawn_demo_serve(&dir.path().join(format!("{name}.sqlite")), &log);
     let (mut a, ready_a) = serve("a");
     let (mut b, ready_b) = serve("b");
     let field = |ready: &serde_json::Value, name: &str| ready[name].as_str().unwrap().to_string();

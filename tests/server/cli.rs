@@ -14,10 +14,6 @@ fn orgdeck(args: &[&str], log: &std::path::Path) -> Output {
         .unwrap()
 }
 
-fn serve(args: &[&str], log: &std::path::Path) -> (Child, Value) {
-    crate::support::spawn_serve(args, log)
-}
-
 fn stop(mut child: Child) -> std::process::ExitStatus {
     let pid = child.id().to_string();
     Command::new("kill").args(["-TERM", &pid]).status().unwrap();
@@ -39,7 +35,8 @@ fn serve_prints_one_ready_line_and_stops_cleanly_on_sigterm() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bare.sqlite");
     let log = dir.path().join("log");
-    let (child, ready) = serve(&["--listen", "127.0.0.1:0", "--db", db.to_str().unwrap()], &log);
+    let (child, ready) =
+        crate::support::spawn_serve(&["--listen", "127.0.0.1:0", "--db", db.to_str().unwrap()], &log);
     let object = ready.as_object().unwrap();
     let mut keys: Vec<&str> = object.keys().map(String::as_str).collect();
     keys.sort_unstable();
@@ -81,7 +78,7 @@ fn keys_create_prints_the_key_alone_and_it_works() {
     let owner_key = String::from_utf8(owner.stdout).unwrap();
     assert!(owner_key.starts_with("phx_") && owner_key.ends_with('\n') && owner_key.lines().count() == 1);
 
-    let (child, ready) = serve(&["--listen", "127.0.0.1:0", "--db", db_arg], &log);
+    let (child, ready) = crate::support::spawn_serve(&["--listen", "127.0.0.1:0", "--db", db_arg], &log);
     let base = ready["base_url"].as_str().unwrap();
     let status_of = |key: &str, path: &str| {
         let runtime = tokio::runtime::Builder::new_current_thread()
@@ -141,17 +138,7 @@ fn the_demo_data_is_the_same_every_time() {
     let mut snapshots = Vec::new();
     for name in ["one.sqlite", "two.sqlite"] {
         let db = dir.path().join(name);
-        let (child, _) = serve(
-            &[
-                "--listen",
-                "127.0.0.1:0",
-                "--seed",
-                "demo",
-                "--db",
-                db.to_str().unwrap(),
-            ],
-            &log,
-        );
+        let (child, _) = crate::support::spawn_demo_serve(&db, &log);
         assert!(stop(child).success());
         let connection = rusqlite::Connection::open(&db).unwrap();
         let mut rows = Vec::new();

@@ -1,5 +1,4 @@
 use std::collections::HashSet;
-use std::process::Child;
 use std::time::{Duration, Instant};
 
 use orgdeck::server::{self, Seed, ServeOptions};
@@ -61,20 +60,6 @@ async fn data_survives_a_restart_on_the_same_file() {
     assert_eq!(after["count"], 9);
 }
 
-fn spawn_server(db: &std::path::Path, log: &std::path::Path) -> (Child, Value) {
-    crate::support::spawn_serve(
-        &[
-            "--listen",
-            "127.0.0.1:0",
-            "--seed",
-            "demo",
-            "--db",
-            db.to_str().unwrap(),
-        ],
-        log,
-    )
-}
-
 /// Writes are acknowledged only once committed: killing the server with
 /// SIGKILL in the middle of a stream of writes loses none that were
 /// acknowledged and leaves a file that passes SQLite's integrity check.
@@ -83,7 +68,7 @@ async fn a_killed_server_keeps_every_acknowledged_write() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("killed.sqlite");
     let log = dir.path().join("log.txt");
-    let (mut child, ready) = spawn_server(&db, &log);
+    let (mut child, ready) = crate::support::spawn_demo_serve(&db, &log);
     let key = ready["api_key"].as_str().unwrap().to_string();
     let base = ready["base_url"].as_str().unwrap().to_string();
     let http = reqwest::Client::new();
@@ -132,7 +117,7 @@ async fn a_killed_server_keeps_every_acknowledged_write() {
     assert_eq!(integrity, "ok");
     drop(check);
 
-    let (mut child, ready) = spawn_server(&db, &log);
+    let (mut child, ready) = crate::support::spawn_demo_serve(&db, &log);
     let base = ready["base_url"].as_str().unwrap();
     let mut names = HashSet::new();
     let mut url = Some(format!("{base}/api/organizations/@current/roles/?limit=500"));

@@ -239,6 +239,12 @@ impl TestServer {
 }
 
 /// Runs `orgdeck serve ARGS` and reads its ready line.
+/// `orgdeck serve` with the demo data on `db`, on a free port of 127.0.0.1.
+pub fn spawn_demo_serve(db: &std::path::Path, log: &std::path::Path) -> (Child, serde_json::Value) {
+    let db = db.to_string_lossy();
+    spawn_serve(&["--listen", "127.0.0.1:0", "--seed", "demo", "--db", &db], log)
+}
+
 pub fn spawn_serve(args: &[&str], log: &std::path::Path) -> (Child, serde_json::Value) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_orgdeck"))
         .arg("serve")

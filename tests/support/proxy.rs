@@ -63,6 +63,15 @@ impl FaultProxy {
         self.requests.lock().unwrap().clone()
     }
 
+    /// How many requests with this method reached the proxy.
+    pub fn count(&self, method: &str) -> usize {
+        let start = format!("{method} ");
+        self.requests()
+            .iter()
+            .filter(|line| line.starts_with(&start))
+            .count()
+    }
+
     async fn serve(&self, mut client: TcpStream, upstream: &str) -> std::io::Result<()> {
         let Some(request) = read_request(&mut client).await? else {
             return Ok(());

@@ -116,12 +116,8 @@ impl App {
         self.context.organization_name = None;
         self.project_follows = true;
         self.role = None;
-        self.roles.view = None;
-        self.members.view = None;
-        self.roles.list.replace();
-        self.roles.cursor = 0;
-        self.roles.top = 0;
-        self.members.list.replace();
+        self.roles.clear();
+        self.members.clear();
         let mut effects = vec![self.load_names()];
         effects.extend(self.fetch_visible());
         effects
@@ -133,9 +129,7 @@ impl App {
         self.project_follows = false;
         self.context.project = id;
         self.context.project_name = None;
-        self.subscriptions.view = None;
-        self.subscriptions.list.replace();
-        restart(&mut self.subscriptions, true);
+        self.subscriptions.clear();
         let mut effects = vec![self.load_names()];
         effects.extend(self.fetch_visible());
         effects

@@ -18,22 +18,15 @@ pub struct Permissions {
 }
 
 impl Permissions {
-    /// Whether the key holds a scope, as the server decides it: `*` or an
-    /// empty list grants all, a `:write` grants its `:read`.
+    /// Whether the key holds a scope, as the server decides it, unless a
+    /// refusal said otherwise; unknown scopes leave it to the server.
     pub fn grants(&self, scope: &str) -> bool {
         if self.denied.iter().any(|denied| denied == scope) {
             return false;
         }
-        let Some(scopes) = &self.scopes else {
-            return true;
-        };
-        let write_of_read = scope
-            .strip_suffix(":read")
-            .map(|object| format!("{object}:write"));
-        scopes.is_empty()
-            || scopes
-                .iter()
-                .any(|held| held == "*" || held == scope || Some(held.as_str()) == write_of_read.as_deref())
+        self.scopes
+            .as_deref()
+            .is_none_or(|scopes| crate::api::scopes_grant(scopes, scope))
     }
 }
 

@@ -5,7 +5,6 @@
 
 use ratatui::crossterm::event::KeyEvent;
 
-use super::navigate::restart;
 use super::{App, Connected, Context, Effect, Mode, Notice, Origin, Permissions, Target};
 use crate::api::{Organization, Project};
 use crate::config::CURRENT;
@@ -32,48 +31,47 @@ impl App {
         let Mode::Switcher(switcher) = &mut self.mode else {
             return;
         };
-        if switcher.scope == Scope::Profile {
-            return;
-        }
         let context = &self.context;
-        let choices = match switcher.scope {
-            Scope::Profile => None,
-            Scope::Organization => organizations.map(|organizations| {
-                organizations
-                    .iter()
-                    .map(|organization| Choice {
-                        id: organization.id.clone(),
-                        name: organization.name.clone(),
-                    })
-                    .collect::<Vec<_>>()
-            }),
+        // Each choice with the name the header shows for the one in use.
+        let (choices, current_name) = match switcher.scope {
+            Scope::Profile => return, // filled from the config file instead
+            Scope::Organization => (
+                organizations.map(|organizations| {
+                    organizations
+                        .iter()
+                        .map(|organization| Choice {
+                            id: organization.id.clone(),
+                            name: organization.name.clone(),
+                        })
+                        .collect::<Vec<_>>()
+                }),
+                context.organization_name.as_deref(),
+            ),
             // The organization's projects; `@current` leaves it to the server.
-            Scope::Project => projects.map(|projects| {
-                projects
-                    .iter()
-                    .filter(|project| {
-                        context.organization == "@current"
-                            || project
-                                .organization
-                                .as_deref()
-                                .is_none_or(|organization| organization == context.organization)
-                    })
-                    .map(|project| Choice {
-                        id: project.id.to_string(),
-                        name: project.name.clone(),
-                    })
-                    .collect::<Vec<_>>()
-            }),
+            Scope::Project => (
+                projects.map(|projects| {
+                    projects
+                        .iter()
+                        .filter(|project| {
+                            context.organization == CURRENT
+                                || project
+                                    .organization
+                                    .as_deref()
+                                    .is_none_or(|organization| organization == context.organization)
+                        })
+                        .map(|project| Choice {
+                            id: project.id.to_string(),
+                            name: project.name.clone(),
+                        })
+                        .collect::<Vec<_>>()
+                }),
+                context.project_name.as_deref(),
+            ),
         };
         match choices {
             Some(choices) => {
                 // `@current` is marked by the name the header shows.
-                let current_name = match switcher.scope {
-                    Scope::Profile => None,
-                    Scope::Organization => context.organization_name.as_deref(),
-                    Scope::Project => context.project_name.as_deref(),
-                };
-                if switcher.current == "@current"
+                if switcher.current == CURRENT
                     && let Some(found) = choices
                         .iter()
                         .find(|choice| Some(choice.name.as_str()) == current_name)
@@ -283,17 +281,9 @@ impl App {
         self.last_request = None;
         self.filters = Default::default();
         self.subscription_filter.search = None;
-        self.roles.view = None;
-        self.members.view = None;
-        self.subscriptions.view = None;
-        self.roles.list.replace();
-        self.members.list.replace();
-        self.subscriptions.list.replace();
-        self.roles.cursor = 0;
-        self.roles.top = 0;
-        self.members.cursor = 0;
-        self.members.top = 0;
-        restart(&mut self.subscriptions, true);
+        self.roles.clear();
+        self.members.clear();
+        self.subscriptions.clear();
     }
 
     pub(super) fn switcher_key(&mut self, key: KeyEvent) -> Vec<Effect> {

@@ -23,24 +23,24 @@ const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
     let areas = layout::areas(frame.area());
     header(frame, areas.header, app, theme);
-    match app.shown() {
-        ListId::Roles => tables::roles(frame, areas.table, app, theme),
-        ListId::Members => tables::members(frame, areas.table, app, theme),
-        ListId::Subscriptions => tables::subscriptions(frame, areas.table, app, theme),
-    }
-    if let Some(area) = areas.detail {
-        detail::draw(frame, area, app, theme);
-    }
     if app.detail_open {
-        // Over the table and the pane: all the room there is.
+        // In place of the table and the pane: all the room there is.
         let body = Rect::new(
             0,
             areas.table.y,
             frame.area().width,
             areas.footer.y.saturating_sub(areas.table.y),
         );
-        frame.render_widget(Clear, body);
         detail::draw(frame, body, app, theme);
+    } else {
+        match app.shown() {
+            ListId::Roles => tables::roles(frame, areas.table, app, theme),
+            ListId::Members => tables::members(frame, areas.table, app, theme),
+            ListId::Subscriptions => tables::subscriptions(frame, areas.table, app, theme),
+        }
+        if let Some(area) = areas.detail {
+            detail::draw(frame, area, app, theme);
+        }
     }
     footer(frame, areas.footer, app, theme);
     if let Some(notice) = &app.notice {

@@ -26,14 +26,7 @@ impl KeyRecord {
     /// Whether the key grants `scope`: an exact match, the matching `:write`
     /// for a `:read`, `*`, or an empty list (which means every scope).
     pub fn grants(&self, scope: &str) -> bool {
-        let write_of_read = scope
-            .strip_suffix(":read")
-            .map(|object| format!("{object}:write"));
-        self.scopes.is_empty()
-            || self
-                .scopes
-                .iter()
-                .any(|held| held == "*" || held == scope || Some(held.as_str()) == write_of_read.as_deref())
+        crate::api::scopes_grant(&self.scopes, scope)
     }
 }
 
