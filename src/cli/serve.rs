@@ -77,14 +77,13 @@ pub fn serve(options: ServeOptions) -> anyhow::Result<ExitCode> {
 /// a temporary file unless `--db` names one.
 pub fn demo(db: Option<PathBuf>, read_only: bool) -> anyhow::Result<ExitCode> {
     logging::init()?;
-    let temporary = match db {
-        Some(_) => None,
-        None => Some(tempfile::tempdir().context("cannot create a temporary directory")?),
-    };
-    let db_path = match (&db, &temporary) {
-        (Some(path), _) => path.clone(),
-        (None, Some(dir)) => dir.path().join("demo.sqlite"),
-        (None, None) => unreachable!("a temporary directory exists whenever --db is absent"),
+    // The temporary directory lives as long as the demo does.
+    let (db_path, _temporary) = match db {
+        Some(path) => (path, None),
+        None => {
+            let dir = tempfile::tempdir().context("cannot create a temporary directory")?;
+            (dir.path().join("demo.sqlite"), Some(dir))
+        }
     };
     let runtime = runtime()?;
     let outcome = runtime.block_on(async {

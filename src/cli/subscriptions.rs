@@ -9,6 +9,7 @@ use super::output::{self, Format, fixed, flexible};
 use super::{UsageError, body_from, date, fetch_all};
 use crate::api::time::{format_datetime, parse_user_datetime};
 use crate::api::{Frequency, List, Subscription, SubscriptionFilter, TargetType, Weekday};
+use crate::console::view::format::when as minute;
 use crate::schedule::{Schedule, position_name};
 
 #[derive(Debug, Subcommand)]
@@ -326,6 +327,7 @@ fn target(subscription: &Subscription) -> String {
 }
 
 fn table(subscriptions: &[Subscription]) -> String {
+    let now = Utc::now();
     let rows: Vec<Vec<String>> = subscriptions
         .iter()
         .map(|subscription| {
@@ -334,11 +336,8 @@ fn table(subscriptions: &[Subscription]) -> String {
                 subscription.title.clone().unwrap_or_default(),
                 target(subscription),
                 subscription.summary.clone().unwrap_or_default(),
-                subscription
-                    .next_delivery_date
-                    .map(|at| at.format("%Y-%m-%d %H:%M").to_string())
-                    .unwrap_or_else(|| "-".into()),
-                subscription.state(Utc::now()).to_string(),
+                minute(subscription.next_delivery_date),
+                subscription.state(now).to_string(),
             ]
         })
         .collect();
@@ -359,13 +358,14 @@ fn show(subscription: &Subscription, format: Format) -> anyhow::Result<()> {
     }
     let text = |value: &Option<String>| value.clone().unwrap_or_else(|| "-".into());
     let number = |value: Option<i64>| value.map(|n| n.to_string()).unwrap_or_else(|| "-".into());
+    let now = Utc::now();
     let upcoming = Schedule::of(subscription)
-        .map(|schedule| schedule.occurrences_after(Utc::now(), 5))
+        .map(|schedule| schedule.occurrences_after(now, 5))
         .unwrap_or_default()
-        .iter()
-        .map(|at| at.format("%Y-%m-%d %H:%M").to_string())
+        .into_iter()
+        .map(|at| minute(Some(at)))
         .collect::<Vec<_>>();
-    let state = subscription.state(Utc::now());
+    let state = subscription.state(now);
     output::print(&output::record(&[
         ("id", subscription.id.to_string()),
         ("title", text(&subscription.title)),
