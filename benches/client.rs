@@ -42,7 +42,7 @@ fn fixture(delay: Option<Duration>) -> Fixture {
             generate_subscriptions: 11_111, // about 10,000 not soft-deleted
             rate_limit: None,
             delay,
-            seed_time: None,
+            clock: orgdeck::clock::Clock::system(),
         }))
         .expect("server");
     let db = running.db.clone();

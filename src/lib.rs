@@ -3,8 +3,10 @@
 
 pub mod api;
 pub mod cli;
+pub mod clock;
 pub mod config;
 pub mod console;
 pub mod logging;
 pub mod schedule;
 pub mod server;
+pub mod text;

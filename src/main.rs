@@ -11,7 +11,10 @@ fn main() -> ExitCode {
         // A reader that stopped early (`| head`) is not a failure of ours.
         Err(error) if closed_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("orgdeck: {error:#}");
+            // Server-written parts were escaped where they entered the error;
+            // this is the last guard before the terminal.
+            let message = format!("{error:#}");
+            eprintln!("orgdeck: {}", orgdeck::text::printable_lines(&message));
             orgdeck::cli::exit_code(&error)
         }
     }

@@ -1,9 +1,15 @@
 //! The HTTP client every face of orgdeck uses: one reused connection pool
 //! (rustls), the key in the Authorization header only, timeouts, and retries
 //! that never send a write twice.
+//!
+//! Nothing a server sends is trusted to be small: every answer is read
+//! against a size limit and stops there, and a command's deadline bounds
+//! the whole of it, retries and the waits a 429 asks for included.
 
 use std::fmt;
 use std::time::Duration;
+
+use tokio::time::Instant;
 
 use reqwest::{Method, StatusCode, Url, redirect};
 use serde::Serialize;
@@ -15,6 +21,9 @@ use super::secret::ApiKey;
 
 /// How many bytes of an unreadable answer an error quotes.
 const SNIPPET: usize = 200;
+
+/// The largest answer read by default: far above any page of PostHog's.
+pub const DEFAULT_MAX_ANSWER: u64 = 64 * 1024 * 1024;
 
 /// When and how often a request is tried again.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -59,6 +68,12 @@ pub struct ClientConfig {
     pub timeout: Duration,
     pub connect_timeout: Duration,
     pub retry: RetryPolicy,
+    /// The most bytes of one answer that are read; past it the read stops.
+    pub max_answer: u64,
+    /// When a whole command must be over, retries and waits included: every
+    /// request and every wait is cut to fit. `None` (the console) bounds
+    /// each request by `timeout` alone.
+    pub deadline: Option<Instant>,
 }
 
 impl ClientConfig {
@@ -69,6 +84,8 @@ impl ClientConfig {
             timeout: Duration::from_secs(30),
             connect_timeout: Duration::from_secs(10),
             retry: RetryPolicy::default(),
+            max_answer: DEFAULT_MAX_ANSWER,
+            deadline: None,
         }
     }
 }
@@ -81,6 +98,8 @@ pub struct Client {
     key: ApiKey,
     timeout: Duration,
     retry: RetryPolicy,
+    max_answer: u64,
+    deadline: Option<Instant>,
 }
 
 impl fmt::Debug for Client {
@@ -113,12 +132,19 @@ impl Client {
             key: config.api_key,
             timeout: config.timeout,
             retry: config.retry,
+            max_answer: config.max_answer.max(1),
+            deadline: config.deadline,
         })
     }
 
     /// How long a request may take.
     pub fn timeout(&self) -> Duration {
         self.timeout
+    }
+
+    /// The most bytes of one answer that are read.
+    pub fn max_answer(&self) -> u64 {
+        self.max_answer
     }
 
     /// The host as configured, for headers and messages.
@@ -140,8 +166,12 @@ impl Client {
     /// its origin differs: a proxy in front of PostHog often reports another
     /// scheme or host, and the key must only ever go to the configured one.
     pub fn rebase(&self, link: &str) -> Result<Url> {
-        let parsed = Url::parse(link)
-            .map_err(|error| Error::Invalid(format!("the server sent a bad link {link:?}: {error}")))?;
+        let parsed = Url::parse(link).map_err(|error| {
+            Error::Invalid(format!(
+                "the server sent a bad link \"{}\": {error}",
+                crate::text::printable(&super::secret::redacted_url(link))
+            ))
+        })?;
         if parsed.origin() == self.base.origin() {
             return Ok(parsed);
         }
@@ -193,9 +223,14 @@ impl Client {
         let mut retry = 0;
         loop {
             let can_retry = retry + 1 < self.retry.attempts;
+            let timeout = self.time_left().min(self.timeout);
+            if timeout.is_zero() {
+                return Err(self.timed_out(label));
+            }
             let mut request = self
                 .http
                 .request(method.clone(), url.clone())
+                .timeout(timeout)
                 .bearer_auth(self.key.expose())
                 .header(reqwest::header::ACCEPT, "application/json");
             if let Some(body) = &body {
@@ -207,7 +242,17 @@ impl Client {
             let outcome = match request.send().await {
                 Ok(response) => {
                     let status = response.status();
-                    response.bytes().await.map(|bytes| (status, bytes))
+                    match read_limited(response, self.max_answer).await {
+                        Ok(bytes) => Ok((status, bytes)),
+                        Err(Unread::TooLarge) => {
+                            tracing::warn!(request = %label, limit = self.max_answer, "answer too large; reading stopped");
+                            return Err(Error::TooLarge {
+                                request: label,
+                                limit: self.max_answer,
+                            });
+                        }
+                        Err(Unread::Transport(error)) => Err(error),
+                    }
                 }
                 Err(error) => Err(error),
             };
@@ -224,10 +269,18 @@ impl Client {
                     );
                     let transient = matches!(status.as_u16(), 429 | 502 | 503 | 504);
                     if read && transient && can_retry {
-                        let wait = refusal
-                            .retry_after()
+                        let asked = refusal.retry_after();
+                        let wait = asked
                             .map(|wait| wait.min(self.retry.max_delay))
                             .unwrap_or_else(|| self.retry.backoff(retry));
+                        if wait >= self.time_left() {
+                            // Waiting would end past the deadline: say so now.
+                            return Err(Error::PastDeadline {
+                                cause: Box::new(Error::Api(Box::new(refusal))),
+                                wait: asked.unwrap_or(wait),
+                                timeout: self.timeout,
+                            });
+                        }
                         tracing::info!(request = %label, status = status.as_u16(), ?wait, "retrying");
                         tokio::time::sleep(wait).await;
                         retry += 1;
@@ -243,19 +296,15 @@ impl Client {
                     let never_sent = kind == TransportKind::Connect;
                     let retriable = never_sent || (read && kind == TransportKind::Dropped);
                     tracing::info!(request = %label, ?kind, error = %innermost(&error), "transport failure");
-                    if retriable && can_retry {
-                        tokio::time::sleep(self.retry.backoff(retry)).await;
+                    let wait = self.retry.backoff(retry);
+                    if retriable && can_retry && wait < self.time_left() {
+                        tokio::time::sleep(wait).await;
                         retry += 1;
                         continue;
                     }
                     return Err(Error::Transport {
                         request: label,
-                        host: self.base.host_str().unwrap_or("the server").to_string()
-                            + &self
-                                .base
-                                .port()
-                                .map(|port| format!(":{port}"))
-                                .unwrap_or_default(),
+                        host: self.host_for_messages(),
                         kind,
                         message: innermost(&error),
                         timeout: (kind == TransportKind::Timeout).then_some(self.timeout),
@@ -264,6 +313,71 @@ impl Client {
             }
         }
     }
+
+    /// What is left before the deadline; without one, as long as it takes.
+    fn time_left(&self) -> Duration {
+        match self.deadline {
+            Some(deadline) => deadline.saturating_duration_since(Instant::now()),
+            None => Duration::MAX,
+        }
+    }
+
+    fn timed_out(&self, request: RequestLabel) -> Error {
+        Error::Transport {
+            request,
+            host: self.host_for_messages(),
+            kind: TransportKind::Timeout,
+            message: "the deadline passed".into(),
+            timeout: Some(self.timeout),
+        }
+    }
+
+    /// `host[:port]`, never with credentials.
+    fn host_for_messages(&self) -> String {
+        self.base.host_str().unwrap_or("the server").to_string()
+            + &self
+                .base
+                .port()
+                .map(|port| format!(":{port}"))
+                .unwrap_or_default()
+    }
+}
+
+/// Why an answer's body was not read.
+enum Unread {
+    TooLarge,
+    Transport(reqwest::Error),
+}
+
+/// Reads a body up to `limit` bytes, and stops at once past it: an endless
+/// or enormous answer costs at most `limit` bytes of memory. A declared
+/// length over the limit is refused before reading anything.
+async fn read_limited(
+    mut response: reqwest::Response,
+    limit: u64,
+) -> std::result::Result<bytes::Bytes, Unread> {
+    if response.content_length().is_some_and(|length| length > limit) {
+        return Err(Unread::TooLarge);
+    }
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    // Reserved from what the server declared only up to a small bound: the
+    // buffer grows with what actually arrives.
+    let declared = response
+        .content_length()
+        .and_then(|length| usize::try_from(length).ok());
+    let mut body = bytes::BytesMut::with_capacity(declared.unwrap_or(0).min(1 << 20));
+    while let Some(chunk) = response.chunk().await.map_err(Unread::Transport)? {
+        if chunk.len() > limit - body.len() {
+            return Err(Unread::TooLarge);
+        }
+        if body.capacity() - body.len() < chunk.len() {
+            // Double, but never past the limit.
+            let wanted = (body.capacity() * 2).max(body.len() + chunk.len()).min(limit);
+            body.reserve(wanted - body.len());
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body.freeze())
 }
 
 /// Parses the configured host; a bare host name means https.
@@ -274,11 +388,19 @@ fn parse_host(host: &str) -> Result<Url> {
     } else {
         format!("https://{host}")
     };
-    let url = Url::parse(&with_scheme)
-        .map_err(|error| Error::Invalid(format!("{host:?} is not a host address: {error}")))?;
+    let shown = super::secret::redacted_url(host);
+    let mut url = Url::parse(&with_scheme)
+        .map_err(|error| Error::Invalid(format!("{shown:?} is not a host address: {error}")))?;
     if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
-        return Err(Error::Invalid(format!("{host:?} is not an http(s) host address")));
+        return Err(Error::Invalid(format!(
+            "{shown:?} is not an http(s) host address"
+        )));
     }
+    // The key travels in the Authorization header; credentials in the host
+    // would only be shown where they must not be. An http(s) URL with a
+    // host can always drop them.
+    let _ = url.set_username("");
+    let _ = url.set_password(None);
     Ok(url)
 }
 
@@ -336,7 +458,7 @@ fn innermost(error: &(dyn std::error::Error + 'static)) -> String {
 
 fn snippet(bytes: &[u8]) -> String {
     let text = String::from_utf8_lossy(&bytes[..bytes.len().min(SNIPPET)]);
-    text.chars().filter(|c| !c.is_control() || *c == ' ').collect()
+    crate::text::printable(&text).into_owned()
 }
 
 #[cfg(test)]

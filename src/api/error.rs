@@ -1,11 +1,14 @@
 //! The client's one error type: the API refused, the transport failed, or the
 //! answer could not be read. Each displays as one line that says what
-//! happened and, where it can, what to do next. None ever contains the key.
+//! happened and, where it can, what to do next. None ever contains the key,
+//! and what a server wrote (detail, code, field, path) is shown through
+//! [`printable`], never raw.
 
 use std::fmt;
 use std::time::Duration;
 
 use super::models::ErrorBody;
+use crate::text::printable;
 
 /// Which request failed: method and path (never the host's credentials).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,7 +19,7 @@ pub struct RequestLabel {
 
 impl fmt::Display for RequestLabel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.method, self.path)
+        write!(f, "{} {}", printable(&self.method), printable(&self.path))
     }
 }
 
@@ -59,7 +62,11 @@ impl Refusal {
         }
         let rest = self.detail.split("available in ").nth(1)?;
         let seconds: f64 = rest.split_whitespace().next()?.parse().ok()?;
-        (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds))
+        // Whatever number the server wrote: one too large for a Duration
+        // is as good as forever.
+        Duration::try_from_secs_f64(seconds)
+            .ok()
+            .or_else(|| (seconds.is_finite() && seconds > 0.0).then_some(Duration::MAX))
     }
 
     /// What a person can do about it.
@@ -90,15 +97,15 @@ impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.status)?;
         if !self.code.is_empty() {
-            write!(f, " {}", self.code)?;
+            write!(f, " {}", printable(&self.code))?;
         }
         if self.detail.is_empty() {
             write!(f, ": {}", status_text(self.status))?;
         } else {
-            write!(f, ": {}", self.detail)?;
+            write!(f, ": {}", printable(&self.detail))?;
         }
         if let Some(attr) = &self.attr {
-            write!(f, " (field: {attr})")?;
+            write!(f, " (field: {})", printable(attr))?;
         }
         write!(f, " [{}]", self.request)?;
         if let Some(hint) = self.hint() {
@@ -145,7 +152,7 @@ pub enum Error {
 
     /// The answer was not what the API sends.
     #[error(
-        "{request}: the server answered {status} with a body orgdeck cannot read ({message}); it began: {snippet:?}"
+        "{request}: the server answered {status} with a body orgdeck cannot read ({message}); it began: \"{snippet}\""
     )]
     Decode {
         request: RequestLabel,
@@ -154,9 +161,46 @@ pub enum Error {
         snippet: String,
     },
 
+    /// The answer was larger than the client reads.
+    #[error(
+        "{request}: the answer is larger than the {} MiB limit, so orgdeck stopped reading it; raise --max-answer-mib if the server is to be trusted",
+        mebibytes(*.limit)
+    )]
+    TooLarge { request: RequestLabel, limit: u64 },
+
+    /// A list the server kept sending: its links went round in a circle, or
+    /// it gave more rows or pages than its count allowed.
+    #[error("{request}: {reason}; orgdeck stopped following the list")]
+    EndlessList { request: RequestLabel, reason: String },
+
+    /// A retry would have waited past the command's deadline.
+    #[error(
+        "{cause}; the server asked to wait {}, past the {} s allowed by --timeout",
+        wait_text(*.wait),
+        .timeout.as_secs_f64()
+    )]
+    PastDeadline {
+        cause: Box<Error>,
+        wait: Duration,
+        timeout: Duration,
+    },
+
     /// The request could not be built (a bad host address, for instance).
     #[error("{0}")]
     Invalid(String),
+}
+
+fn mebibytes(bytes: u64) -> String {
+    let mib = bytes as f64 / (1024.0 * 1024.0);
+    if mib.fract() == 0.0 {
+        format!("{mib:.0}")
+    } else {
+        format!("{mib:.2}")
+    }
+}
+
+fn wait_text(wait: Duration) -> String {
+    format!("{} s", wait.as_secs_f64())
 }
 
 fn transport_line(
@@ -190,6 +234,7 @@ impl Error {
     pub fn refusal(&self) -> Option<&Refusal> {
         match self {
             Error::Api(refusal) => Some(refusal),
+            Error::PastDeadline { cause, .. } => cause.refusal(),
             _ => None,
         }
     }
@@ -198,6 +243,7 @@ impl Error {
     pub fn status(&self) -> Option<u16> {
         match self {
             Error::Api(refusal) => Some(refusal.status),
+            Error::PastDeadline { cause, .. } => cause.status(),
             Error::Decode { status, .. } => Some(*status),
             _ => None,
         }

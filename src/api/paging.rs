@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::marker::PhantomData;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use reqwest::Method;
 use serde::de::DeserializeOwned;
@@ -178,13 +178,21 @@ impl Client {
         self.call(Method::GET, url, None::<&()>).await
     }
 
-    /// Every row, one page at a time, following `next`.
+    /// Every row, one page at a time, following `next`. A server whose
+    /// links go round in a circle, or that sends more than its count said,
+    /// is stopped with an error rather than followed for ever.
     pub async fn all_by_next<T: Row>(&self, list: &List<T>, page_size: u64) -> Result<Vec<T>> {
         let first = self.page(list, page_size, 0).await?;
-        let mut rows = first.results;
+        let mut walk = Walk::new(list, page_size, first.count);
+        let mut rows = Vec::new();
+        walk.received(first.results.len())?;
+        rows.extend(first.results);
         let mut next = first.next;
         while let Some(link) = next {
-            let page: Page<T> = self.call(Method::GET, self.rebase(&link)?, None::<&()>).await?;
+            let url = self.rebase(&link)?;
+            walk.follow(url.as_str())?;
+            let page: Page<T> = self.call(Method::GET, url, None::<&()>).await?;
+            walk.received(page.results.len())?;
             rows.extend(page.results);
             next = page.next;
         }
@@ -210,6 +218,11 @@ impl Client {
     }
 
     /// One concurrent fetch; `None` when the count moved meanwhile.
+    ///
+    /// Nothing is sized from `count`, which the server may invent: workers
+    /// take page numbers one at a time and stop at the first page that ends
+    /// the list (no `next`, or fewer rows than asked), so the pages fetched
+    /// are those that exist, plus at most one per worker.
     async fn all_once<T: Row>(&self, list: &List<T>, options: &FetchAll) -> Result<Option<Vec<T>>> {
         let size = options.page_size.max(1);
         let first = self.page(list, size, 0).await?;
@@ -220,27 +233,36 @@ impl Client {
             }
         };
         report(first.results.len() as u64);
-        if first.next.is_none() {
+        if first.next.is_none() || (first.results.len() as u64) < size {
             return Ok(Some(dedupe(first.results)));
         }
-        let offsets: Arc<Vec<u64>> = Arc::new((1..count.div_ceil(size)).map(|page| page * size).collect());
-        let cursor = Arc::new(AtomicUsize::new(0));
-        let fetched = Arc::new(AtomicU64::new(first.results.len() as u64));
+        let pages_said = count.div_ceil(size);
+        let shared = Arc::new(Shared {
+            next_page: AtomicU64::new(1),
+            end: AtomicU64::new(pages_said.max(1)),
+            fetched: AtomicU64::new(first.results.len() as u64),
+        });
         let mut workers = tokio::task::JoinSet::new();
-        for _ in 0..options.concurrency.max(1).min(offsets.len()) {
-            let (client, list, offsets, cursor) =
-                (self.clone(), list.clone(), offsets.clone(), cursor.clone());
-            let (fetched, progress) = (fetched.clone(), options.progress.clone());
+        let workers_wanted = (options.concurrency.max(1) as u64)
+            .min(pages_said.saturating_sub(1))
+            .max(1);
+        for _ in 0..workers_wanted {
+            let (client, list, shared) = (self.clone(), list.clone(), shared.clone());
+            let progress = options.progress.clone();
             workers.spawn(async move {
                 let mut pages = Vec::new();
                 loop {
-                    let index = cursor.fetch_add(1, Ordering::Relaxed);
-                    let Some(&offset) = offsets.get(index) else {
+                    let index = shared.next_page.fetch_add(1, Ordering::Relaxed);
+                    if index >= shared.end.load(Ordering::Relaxed) {
                         return Ok::<_, Error>(pages);
-                    };
-                    let page = client.page(&list, size, offset).await?;
-                    let total = fetched.fetch_add(page.results.len() as u64, Ordering::Relaxed)
-                        + page.results.len() as u64;
+                    }
+                    let page = client.page(&list, size, index.saturating_mul(size)).await?;
+                    let rows = page.results.len() as u64;
+                    if page.next.is_none() || rows < size {
+                        // The list ends here, whatever `count` said.
+                        shared.end.fetch_min(index + 1, Ordering::Relaxed);
+                    }
+                    let total = shared.fetched.fetch_add(rows, Ordering::Relaxed) + rows;
                     if let Some(progress) = &progress {
                         progress(total.min(page.count), page.count);
                     }
@@ -248,12 +270,14 @@ impl Client {
                 }
             });
         }
-        let mut pages: Vec<(usize, Page<T>)> = Vec::with_capacity(offsets.len());
+        let mut pages: Vec<(u64, Page<T>)> = Vec::new();
         while let Some(joined) = workers.join_next().await {
             let worker_pages =
                 joined.map_err(|error| Error::Invalid(format!("a page fetch failed: {error}")))??;
             pages.extend(worker_pages);
         }
+        let end = shared.end.load(Ordering::Relaxed);
+        pages.retain(|(index, _)| *index < end);
         if pages.iter().any(|(_, page)| page.count != count) {
             return Ok(None);
         }
@@ -264,6 +288,84 @@ impl Client {
             return Ok(None);
         }
         Ok(Some(dedupe(rows)))
+    }
+}
+
+/// What the workers of one concurrent fetch share.
+struct Shared {
+    /// The next page number to fetch.
+    next_page: AtomicU64,
+    /// One past the last page: `count` said so at first, and the first page
+    /// that ends the list lowers it.
+    end: AtomicU64,
+    /// Rows received so far, for progress.
+    fetched: AtomicU64,
+}
+
+/// The limits of one walk along `next` links: no URL twice, no more rows
+/// than `count` said by more than a page, no more than `count/limit + 2`
+/// pages. A server that lies about any of them is stopped.
+struct Walk {
+    request: super::error::RequestLabel,
+    seen: HashSet<String>,
+    page_size: u64,
+    first_count: u64,
+    rows: u64,
+    pages: u64,
+}
+
+impl Walk {
+    fn new<T>(list: &List<T>, page_size: u64, count: u64) -> Walk {
+        Walk {
+            request: super::error::RequestLabel {
+                method: "GET".into(),
+                path: list.path(),
+            },
+            seen: HashSet::new(),
+            page_size: page_size.max(1),
+            first_count: count,
+            rows: 0,
+            pages: 0,
+        }
+    }
+
+    fn follow(&mut self, url: &str) -> Result<()> {
+        if !self.seen.insert(url.to_string()) {
+            return self.stop(format!(
+                "the server's next link repeats a page already fetched ({})",
+                crate::text::printable(url)
+            ));
+        }
+        Ok(())
+    }
+
+    /// Counts a page in. The first page's count is the one held to: a
+    /// count that grows as pages arrive must not stretch the limits.
+    fn received(&mut self, rows: usize) -> Result<()> {
+        self.pages += 1;
+        self.rows = self.rows.saturating_add(rows as u64);
+        let count = self.first_count;
+        if self.rows > count.saturating_add(self.page_size) {
+            return self.stop(format!(
+                "the server sent {} rows where its count said {count}",
+                self.rows
+            ));
+        }
+        let most_pages = (count / self.page_size).saturating_add(2);
+        if self.pages > most_pages {
+            return self.stop(format!(
+                "the server sent {} pages where its count of {count} allows {most_pages}",
+                self.pages
+            ));
+        }
+        Ok(())
+    }
+
+    fn stop(&self, reason: String) -> Result<()> {
+        Err(Error::EndlessList {
+            request: self.request.clone(),
+            reason,
+        })
     }
 }
 

@@ -51,9 +51,43 @@ impl fmt::Display for ApiKey {
     }
 }
 
+/// A URL as it may be shown: any password in it replaced by `***` (and a
+/// user name alone, which is often a token, too). Text that is not a URL
+/// with credentials comes back as it was.
+pub fn redacted_url(text: &str) -> String {
+    let Ok(mut url) = reqwest::Url::parse(text.trim()) else {
+        return text.to_string();
+    };
+    if url.username().is_empty() && url.password().is_none() {
+        return text.to_string();
+    }
+    // Setting credentials fails only on URLs that cannot have them, and
+    // those had none to hide.
+    if url.password().is_some() {
+        let _ = url.set_password(Some("***"));
+    } else {
+        let _ = url.set_username("***");
+    }
+    url.to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn urls_lose_their_passwords() {
+        assert_eq!(
+            redacted_url("http://user:hunter2@example.com:8000/x"),
+            "http://user:***@example.com:8000/x"
+        );
+        assert_eq!(
+            redacted_url("https://phx_token@example.com"),
+            "https://***@example.com/"
+        );
+        assert_eq!(redacted_url("http://example.com:8000"), "http://example.com:8000");
+        assert_eq!(redacted_url("not a url"), "not a url");
+    }
 
     #[test]
     fn the_key_never_prints() {

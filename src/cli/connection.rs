@@ -31,9 +31,13 @@ pub struct ConnectionArgs {
     /// Allow plain http to a host other than this machine (the key would travel unencrypted).
     #[arg(long, global = true)]
     pub allow_http: bool,
-    /// Seconds to wait for an answer before giving up.
+    /// Seconds a command may take in all, retries and waits included (the
+    /// console: each request).
     #[arg(long, global = true, value_name = "SECONDS", default_value_t = 30.0)]
     pub timeout: f64,
+    /// The largest answer read from the server, in MiB; reading stops past it.
+    #[arg(long, global = true, value_name = "MIB", default_value_t = 64.0)]
+    pub max_answer_mib: f64,
 }
 
 /// Resolved settings and the client built from them.
@@ -59,14 +63,44 @@ pub(super) fn setting(flag: &Option<String>, variable: &str) -> Option<String> {
 }
 
 impl ConnectionArgs {
+    /// The connection of a scriptable command: `--timeout` bounds the whole
+    /// command from now on, retries and waits included.
+    pub fn connect_command(&self) -> anyhow::Result<Connection> {
+        let deadline = tokio::time::Instant::now() + self.timeout()?;
+        self.connect_until(Some(deadline))
+    }
+
+    /// The connection of the console, where `--timeout` bounds each request.
     pub fn connect(&self) -> anyhow::Result<Connection> {
-        if !(self.timeout.is_finite() && self.timeout > 0.0) {
+        self.connect_until(None)
+    }
+
+    fn timeout(&self) -> anyhow::Result<Duration> {
+        if !(self.timeout.is_finite() && self.timeout > 0.0 && self.timeout < 1e9) {
             return Err(UsageError(format!(
                 "--timeout {} is not a positive number of seconds",
                 self.timeout
             ))
             .into());
         }
+        Ok(Duration::from_secs_f64(self.timeout))
+    }
+
+    /// `--max-answer-mib` in bytes.
+    pub fn max_answer(&self) -> anyhow::Result<u64> {
+        let mib = self.max_answer_mib;
+        if !(mib.is_finite() && mib > 0.0 && mib <= 1024.0 * 1024.0) {
+            return Err(UsageError(format!(
+                "--max-answer-mib {mib} is not a size in MiB (more than 0, at most 1048576)"
+            ))
+            .into());
+        }
+        Ok((mib * 1024.0 * 1024.0) as u64)
+    }
+
+    fn connect_until(&self, deadline: Option<tokio::time::Instant>) -> anyhow::Result<Connection> {
+        let timeout = self.timeout()?;
+        let max_answer = self.max_answer()?;
         // Each flag and variable is read once.
         let chosen = setting(&self.profile, "ORGDECK_PROFILE");
         let given_host = setting(&self.host, "ORGDECK_HOST");
@@ -151,7 +185,9 @@ impl ConnectionArgs {
         let allow_http = self.allow_http || profile.as_ref().is_some_and(|(_, p, _)| p.allow_http);
         check_transport(&host, allow_http)?;
         let mut config = ClientConfig::new(host, key);
-        config.timeout = Duration::from_secs_f64(self.timeout);
+        config.timeout = timeout;
+        config.max_answer = max_answer;
+        config.deadline = deadline;
         let client = Client::new(config).map_err(|error| UsageError(error.to_string()))?;
         Ok(Connection {
             client,

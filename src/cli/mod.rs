@@ -205,7 +205,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             generate_subscriptions,
             rate_limit,
             delay: delay.map(std::time::Duration::from_millis),
-            seed_time: None,
+            clock: crate::clock::Clock::system(),
         }),
         Command::Keys {
             command:
@@ -228,7 +228,7 @@ where
     F: std::future::Future<Output = anyhow::Result<()>>,
 {
     crate::logging::init()?;
-    let connection = args.connect()?;
+    let connection = args.connect_command()?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -1,6 +1,10 @@
 //! What the scriptable commands print: aligned tables that fit the terminal
 //! (80 columns at least stays readable), records, or JSON; and a progress
 //! line on stderr while a long list is fetched.
+//!
+//! Every value in a table or a record passes through [`printable`]: text
+//! from a server never reaches the terminal raw. JSON stays exact JSON, with
+//! bidi controls escaped as `\uXXXX` (serde escapes the other controls).
 
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
@@ -8,6 +12,8 @@ use std::sync::Arc;
 use clap::ValueEnum;
 use serde::Serialize;
 use unicode_width::UnicodeWidthStr;
+
+use crate::text::printable;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -55,6 +61,11 @@ pub fn output_width() -> Option<usize> {
 /// Lays out rows under headers, shortening flexible columns (with "…") so
 /// that each line fits `width`.
 pub fn table(columns: &[Column], rows: &[Vec<String>], width: Option<usize>) -> String {
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|row| row.iter().map(|cell| printable(cell).into_owned()).collect())
+        .collect();
+    let rows = &rows;
     let mut widths: Vec<usize> = columns.iter().map(|column| column.header.width()).collect();
     for row in rows {
         for (width, cell) in widths.iter_mut().zip(row) {
@@ -93,10 +104,11 @@ pub fn table(columns: &[Column], rows: &[Vec<String>], width: Option<usize>) -> 
 }
 
 /// Shortens text to `width` display columns, marking the cut with "…".
+/// Unsafe characters are shown as escapes, never written.
 pub fn fit(text: &str, width: usize) -> String {
-    let text = text.replace(['\n', '\r', '\t'], " ");
+    let text = printable(text);
     if text.width() <= width {
-        return text;
+        return text.into_owned();
     }
     let mut out = String::new();
     for c in text.chars() {
@@ -118,7 +130,7 @@ pub fn record(fields: &[(&str, String)]) -> String {
     let width = fields.iter().map(|(name, _)| name.len()).max().unwrap_or(0);
     fields
         .iter()
-        .map(|(name, value)| format!("{name:width$}  {value}\n"))
+        .map(|(name, value)| format!("{name:width$}  {}\n", printable(value)))
         .collect()
 }
 
@@ -138,10 +150,75 @@ fn output_error(error: std::io::Error) -> anyhow::Error {
 }
 
 pub fn print_json(value: &impl Serialize) -> anyhow::Result<()> {
-    let mut stdout = std::io::stdout().lock();
-    serde_json::to_writer_pretty(&mut stdout, value).map_err(|error| output_error(error.into()))?;
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    write_json(&mut stdout, value).map_err(output_error)?;
     writeln!(stdout).map_err(output_error)?;
+    stdout.flush().map_err(output_error)?;
     Ok(())
+}
+
+/// Pretty JSON with bidi controls and line separators escaped as `\uXXXX`:
+/// the same JSON value, but nothing in it reorders or breaks a terminal.
+pub fn write_json(out: &mut impl Write, value: &impl Serialize) -> std::io::Result<()> {
+    let mut serializer = serde_json::Serializer::with_formatter(out, TerminalSafeJson::default());
+    value
+        .serialize(&mut serializer)
+        .map_err(|error| match error.io_error_kind() {
+            // A closed pipe stays a closed pipe, which `main` treats as the end.
+            Some(kind) => std::io::Error::new(kind, error),
+            None => std::io::Error::other(error),
+        })
+}
+
+/// serde_json's pretty formatter, escaping also the characters that serde
+/// leaves raw but [`crate::text::is_unsafe`] names.
+#[derive(Default)]
+struct TerminalSafeJson(serde_json::ser::PrettyFormatter<'static>);
+
+impl serde_json::ser::Formatter for TerminalSafeJson {
+    fn write_string_fragment<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut rest = fragment;
+        while let Some(at) = rest.find(crate::text::is_unsafe) {
+            writer.write_all(&rest.as_bytes()[..at])?;
+            let c = rest[at..].chars().next().unwrap_or_default();
+            write!(writer, "\\u{:04x}", u32::from(c))?;
+            rest = &rest[at + c.len_utf8()..];
+        }
+        writer.write_all(rest.as_bytes())
+    }
+
+    // The pretty layout, delegated.
+    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_array(w)
+    }
+    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array(w)
+    }
+    fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        self.0.begin_array_value(w, first)
+    }
+    fn end_array_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array_value(w)
+    }
+    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object(w)
+    }
+    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object(w)
+    }
+    fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        self.0.begin_object_key(w, first)
+    }
+    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object_value(w)
+    }
+    fn end_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object_value(w)
+    }
 }
 
 pub fn print(text: &str) -> anyhow::Result<()> {
@@ -199,6 +276,29 @@ mod tests {
     fn fit_counts_display_width() {
         assert_eq!(fit("héllo", 10), "héllo");
         assert_eq!(fit("abcdefgh", 5), "abcd…");
-        assert_eq!(fit("line\nbreak", 20), "line break");
+        assert_eq!(fit("line\nbreak", 20), "line\\nbreak");
+        assert_eq!(fit("\u{1b}]0;pwned\u{7}", 40), "\\u{1b}]0;pwned\\u{7}");
+    }
+
+    #[test]
+    fn records_and_tables_escape_what_a_server_wrote() {
+        let shown = record(&[("name", "x\u{1b}]52;c;cm0gLXJmIH4K\u{7}\nid: 1".into())]);
+        assert_eq!(shown, "name  x\\u{1b}]52;c;cm0gLXJmIH4K\\u{7}\\nid: 1\n");
+        let table = table(&[flexible("NAME")], &[vec!["a\u{202e}b".into()]], None);
+        assert_eq!(table, "NAME\na\\u{202e}b\n");
+    }
+
+    #[test]
+    fn json_stays_exact_and_escapes_bidi_too() {
+        let value = serde_json::json!({"name": "x\u{1b}[2J\u{202e}é\n"});
+        let mut out = Vec::new();
+        write_json(&mut out, &value).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            !text.chars().any(|c| c != '\n' && crate::text::is_unsafe(c)),
+            "{text}"
+        );
+        assert!(text.contains("\\u202e"), "{text}");
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), value);
     }
 }

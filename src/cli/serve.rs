@@ -94,7 +94,7 @@ pub fn demo(db: Option<PathBuf>, read_only: bool) -> anyhow::Result<ExitCode> {
             generate_subscriptions: 0,
             rate_limit: None,
             delay: None,
-            seed_time: None,
+            clock: crate::clock::Clock::system(),
         })
         .await?;
         let key = match running.ready.api_key.clone() {
@@ -184,7 +184,7 @@ pub fn create_key(
     let failed =
         |error: server::ApiError| anyhow::anyhow!("database error: {:?}", error.body.map(|b| b.detail));
     // A new file gets an organization and its owner, so a key has someone to belong to.
-    demo::prepare(&db, Seed::None, 0, chrono::Utc::now()).map_err(failed)?;
+    demo::prepare(&db, Seed::None, 0, crate::clock::system_now()).map_err(failed)?;
     let user_id = match email {
         Some(email) => db
             .read_blocking(|connection| directory::user_by_email(connection, email))

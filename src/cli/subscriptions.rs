@@ -1,6 +1,5 @@
 //! `orgdeck subscriptions list|get|create|update|delete|restore` (alias `subs`)
 
-use chrono::Utc;
 use clap::Subcommand;
 use serde_json::{Map, Value};
 
@@ -327,7 +326,7 @@ fn target(subscription: &Subscription) -> String {
 }
 
 fn table(subscriptions: &[Subscription]) -> String {
-    let now = Utc::now();
+    let now = crate::clock::system_now();
     let rows: Vec<Vec<String>> = subscriptions
         .iter()
         .map(|subscription| {
@@ -358,7 +357,7 @@ fn show(subscription: &Subscription, format: Format) -> anyhow::Result<()> {
     }
     let text = |value: &Option<String>| value.clone().unwrap_or_else(|| "-".into());
     let number = |value: Option<i64>| value.map(|n| n.to_string()).unwrap_or_else(|| "-".into());
-    let now = Utc::now();
+    let now = crate::clock::system_now();
     let upcoming = Schedule::of(subscription)
         .map(|schedule| schedule.occurrences_after(now, 5))
         .unwrap_or_default()

@@ -185,7 +185,8 @@ pub fn check_transport(host: &str, allow_http: bool) -> Result<(), String> {
     let local = url.host_str().is_some_and(is_loopback);
     if url.scheme() == "http" && !local && !allow_http {
         return Err(format!(
-            "{host} is plain http: the API key would travel unencrypted. Use https"
+            "{} is plain http: the API key would travel unencrypted. Use https",
+            crate::api::secret::redacted_url(host)
         ));
     }
     Ok(())
@@ -208,7 +209,12 @@ pub struct OpenedProfile {
 /// belong to the connection a command started with, so `ORGDECK_API_KEY` is
 /// never sent to a profile's host. This may run the profile's key command,
 /// so it belongs off the render loop.
-pub fn open_profile(path: &Path, name: &str, timeout: Duration) -> anyhow::Result<OpenedProfile> {
+pub fn open_profile(
+    path: &Path,
+    name: &str,
+    timeout: Duration,
+    max_answer: u64,
+) -> anyhow::Result<OpenedProfile> {
     let Some((file, path)) = load_from(path.to_path_buf())? else {
         bail!("there is no config file at {}", path.display());
     };
@@ -224,6 +230,7 @@ pub fn open_profile(path: &Path, name: &str, timeout: Duration) -> anyhow::Resul
     })?;
     let mut config = ClientConfig::new(host.clone(), key);
     config.timeout = timeout;
+    config.max_answer = max_answer;
     let client = Client::new(config)?;
     Ok(OpenedProfile {
         host: client.base_url().as_str().trim_end_matches('/').to_string(),

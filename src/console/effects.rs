@@ -351,10 +351,10 @@ impl Runner {
                 "cannot open profile {name}: there is no config directory on this machine"
             ));
         };
-        let timeout = self.client.timeout();
+        let (timeout, max_answer) = (self.client.timeout(), self.client.max_answer());
         let opened = {
             let name = name.clone();
-            tokio::task::spawn_blocking(move || config::open_profile(&path, &name, timeout)).await
+            tokio::task::spawn_blocking(move || config::open_profile(&path, &name, timeout, max_answer)).await
         };
         let opened = match opened {
             Ok(Ok(opened)) => opened,

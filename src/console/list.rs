@@ -11,6 +11,10 @@ pub const PAGE_SIZE: u64 = 100;
 /// Pages kept on each side of the cursor's page; farther ones are dropped.
 const KEEP_AROUND: u64 = 5;
 
+/// Counts beyond this are not believed: no list the console shows holds a
+/// billion rows, and a server saying so is broken or hostile.
+pub const MAX_BELIEVED_COUNT: u64 = 1_000_000_000;
+
 /// The rows of one list as far as they are known.
 #[derive(Debug)]
 pub struct VirtualList<T> {
@@ -101,6 +105,14 @@ impl<T> VirtualList<T> {
         })
     }
 
+    /// One past the last row loaded.
+    fn loaded_end(&self) -> u64 {
+        self.pages
+            .last_key_value()
+            .map(|(page, rows)| page * PAGE_SIZE + rows.len() as u64)
+            .unwrap_or(0)
+    }
+
     /// How many rows are held in memory.
     pub fn held(&self) -> usize {
         self.pages.values().map(Vec::len).sum()
@@ -148,6 +160,15 @@ impl<T> VirtualList<T> {
         let page = offset / PAGE_SIZE;
         self.pending.remove(&page);
         self.failed = false;
+        let count = if count <= MAX_BELIEVED_COUNT {
+            count
+        } else {
+            // An absurd count is as good as none: the list is as long as
+            // what arrived, and one row longer while pages come full, so
+            // that moving down asks for the next page.
+            let end = (offset + rows.len() as u64).max(self.loaded_end());
+            end + u64::from(rows.len() as u64 == PAGE_SIZE)
+        };
         self.count = Some(count);
         // A shorter list than before drops pages past its end.
         self.pages.retain(|&kept, _| kept * PAGE_SIZE < count);
@@ -228,6 +249,19 @@ impl<T> VirtualList<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_absurd_count_is_not_believed() {
+        let mut list: VirtualList<u32> = VirtualList::default();
+        let generation = list.restart();
+        assert_eq!(list.wanted(0, 10), vec![0]);
+        assert!(list.receive(generation, 0, 1_000_000_000_000_000_000, (0..100).collect()));
+        assert_eq!(list.count(), Some(101));
+        assert_eq!(list.wanted(90, 100), vec![100]);
+        assert!(list.receive(generation, 100, u64::MAX, (0..7).collect()));
+        assert_eq!(list.count(), Some(107));
+        assert!(list.is_complete());
+    }
 
     fn rows(offset: u64, count: u64) -> Vec<u64> {
         (offset..(offset + PAGE_SIZE).min(count)).collect()

@@ -27,6 +27,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tokio::sync::mpsc::UnboundedReceiver;
 
 use crate::api::Client;
+use crate::clock::Clock;
 use crate::config::ConfigFile;
 pub use app::{App, Context, Effect, Msg, Origin};
 use view::theme::Theme;
@@ -66,6 +67,9 @@ pub struct Driver {
     runner: effects::Runner,
     messages: UnboundedReceiver<Msg>,
     pub theme: Theme,
+    /// Where `app.now` comes from before each draw: the system's clock, or a
+    /// test's manual one.
+    pub clock: Clock,
     /// Debounced searches not yet due.
     pending_searches: usize,
 }
@@ -78,6 +82,7 @@ impl Driver {
             app: App::new(context, keymap::Keymap::default(), size),
             messages,
             theme,
+            clock: Clock::system(),
             pending_searches: 0,
         }
     }

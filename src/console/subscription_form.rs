@@ -449,7 +449,7 @@ mod tests {
             start_date: parse_datetime("2026-01-01T09:00:00Z"),
             ..Subscription::default()
         };
-        let mut form = form(Some(&existing), Utc::now());
+        let mut form = form(Some(&existing), parse_datetime("2026-06-01T09:00:00Z").unwrap());
         form.fields[3] = Field::text("title", "Title", "Ops digest", None);
         let body = body(&form).unwrap();
         let (changed, lines) = changes(&form, &body);

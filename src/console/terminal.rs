@@ -9,7 +9,6 @@ use std::time::Duration;
 
 use super::Driver;
 use super::app::Msg;
-use chrono::Utc;
 use futures_util::StreamExt;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
@@ -97,7 +96,7 @@ pub async fn run(mut driver: Driver) -> anyhow::Result<()> {
             break;
         }
         if driver.app.dirty {
-            driver.app.now = Utc::now();
+            driver.app.now = driver.clock.now();
             driver.draw(&mut session.terminal)?;
         }
         let spinning = driver.app.in_flight > 0;

@@ -26,6 +26,7 @@ use tokio::task::JoinHandle;
 use tower::Layer;
 use tower::util::{MapRequest, MapRequestLayer};
 
+use crate::clock::Clock;
 pub use error::ApiError;
 use routes::{memberships, pickers, roles, subscriptions};
 use store::Db;
@@ -39,6 +40,8 @@ pub struct AppState {
     pub throttle: Option<std::sync::Arc<throttle::Throttle>>,
     /// Added to every answer, to rehearse a distant or slow server.
     pub delay: Option<std::time::Duration>,
+    /// What "now" is: the system's, or a test's manual clock.
+    pub clock: Clock,
 }
 
 /// What the database is filled with when it is empty.
@@ -62,9 +65,10 @@ pub struct ServeOptions {
     pub rate_limit: Option<RateLimit>,
     /// Hold every answer this long (fault injection: a distant or slow server).
     pub delay: Option<std::time::Duration>,
-    /// The moment the seeded data is laid out from (default: now). Tests fix
-    /// it so that the demo data, and the screens showing it, never change.
-    pub seed_time: Option<chrono::DateTime<chrono::Utc>>,
+    /// The server's time: for the demo data's dates, `created_at` and next
+    /// deliveries. Tests hand in a manual clock so that the data, and the
+    /// screens showing it, never change with the date.
+    pub clock: Clock,
 }
 
 /// The ready line `serve` prints: where the server is and how to reach it.
@@ -113,7 +117,7 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
         .await?
         .with_context(|| format!("cannot open the database {}", options.db.display()))?;
     let (seeded, generate) = (options.seed, options.generate_subscriptions);
-    let seed_time = options.seed_time.unwrap_or_else(chrono::Utc::now);
+    let seed_time = options.clock.now();
     let seeding_db = db.clone();
     let seeded = tokio::task::spawn_blocking(move || demo::prepare(&seeding_db, seeded, generate, seed_time))
         .await?
@@ -129,6 +133,7 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
             .rate_limit
             .map(|limit| std::sync::Arc::new(throttle::Throttle::new(limit))),
         delay: options.delay,
+        clock: options.clock.clone(),
     });
     let (shutdown, shutdown_signal) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {

@@ -206,7 +206,7 @@ async fn a_refused_connection_is_reported_and_a_write_is_retried_until_the_serve
     let db_path = dir.path().join("late.sqlite");
     let key = {
         let db = Db::open(&db_path).unwrap();
-        demo::prepare(&db, Seed::Demo, 0, chrono::Utc::now()).unwrap();
+        demo::prepare(&db, Seed::Demo, 0, orgdeck::clock::system_now()).unwrap();
         let owner = db.read_blocking(directory::first_owner).unwrap().unwrap();
         db.write_blocking(|tx| keys::mint(tx, owner, "late", &["*".to_string()]))
             .unwrap()
@@ -220,7 +220,7 @@ async fn a_refused_connection_is_reported_and_a_write_is_retried_until_the_serve
             generate_subscriptions: 0,
             rate_limit: None,
             delay: None,
-            seed_time: None,
+            clock: orgdeck::clock::Clock::system(),
         })
         .await
         .unwrap()

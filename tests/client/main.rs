@@ -6,6 +6,7 @@ mod support;
 
 mod cli;
 mod faults;
+mod hostile;
 mod login;
 mod operations;
 mod paging;

@@ -8,7 +8,7 @@ use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
 
 use crate::support::proxy::{Fault, FaultProxy};
-use crate::support::{TestServer, client_for};
+use crate::support::{TestServer, client_for, seeded};
 
 const SETTLE: Duration = Duration::from_secs(10);
 
@@ -94,7 +94,8 @@ async fn create_rename_and_delete_a_role() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_duplicate_name_lands_on_its_field_and_a_failed_save_keeps_everything() {
-    let server = TestServer::demo().await;
+    // Seeded at a fixed moment: the snapshot below shows the roles' dates.
+    let server = TestServer::demo_at(seeded(), 0).await;
     let mut driver = console(&server, &server.key(&["*"])).await;
     typed(&mut driver, "n").await;
     typed(&mut driver, "ENGINEERING").await;
@@ -143,6 +144,7 @@ async fn a_duplicate_name_lands_on_its_field_and_a_failed_save_keeps_everything(
         (120, 36),
         Theme::plain(),
     );
+    driver.app.now = seeded() + chrono::Duration::hours(1);
     driver.start();
     assert!(driver.settle(SETTLE).await);
     typed(&mut driver, "n").await;

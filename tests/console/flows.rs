@@ -4,19 +4,13 @@
 
 use std::time::Duration;
 
-use chrono::{DateTime, Utc};
-use orgdeck::api::time::parse_datetime;
 use orgdeck::console::view::theme::Theme;
 use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
 
-use crate::support::{TestServer, client_for};
+use crate::support::{TestServer, client_for, seeded};
 
 const SETTLE: Duration = Duration::from_secs(10);
-
-fn seeded() -> DateTime<Utc> {
-    parse_datetime("2026-11-22T08:00:00Z").unwrap()
-}
 
 async fn console(server: &TestServer, scopes: &[&str], size: (u16, u16)) -> Driver {
     let client = client_for(&server.base, &server.key(scopes));
@@ -222,7 +216,7 @@ async fn a_slow_server_never_blocks_the_keys() {
         generate_subscriptions: 0,
         rate_limit: None,
         delay: Some(Duration::from_millis(800)),
-        seed_time: Some(seeded()),
+        clock: orgdeck::clock::Clock::manual(seeded()),
     })
     .await
     .unwrap();

@@ -17,7 +17,7 @@ async fn data_survives_a_restart_on_the_same_file() {
         generate_subscriptions: 0,
         rate_limit: None,
         delay: None,
-        seed_time: None,
+        clock: orgdeck::clock::Clock::system(),
     };
     let first = server::start(options.clone()).await.unwrap();
     let key = first.ready.api_key.clone().expect("a fresh demo mints a key");

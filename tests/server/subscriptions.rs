@@ -1,4 +1,4 @@
-use chrono::{Duration, Utc};
+use chrono::Duration;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -74,8 +74,8 @@ async fn the_sample_request_of_the_spec_succeeds() {
     assert_eq!(subscription["summary"], "sent every day");
     assert_eq!(subscription["byweekday"], Value::Null);
     let next = parse_datetime(subscription["next_delivery_date"].as_str().unwrap()).unwrap();
-    assert!(next > Utc::now() + Duration::minutes(15));
-    assert!(next < Utc::now() + Duration::hours(25));
+    assert!(next > orgdeck::clock::system_now() + Duration::minutes(15));
+    assert!(next < orgdeck::clock::system_now() + Duration::hours(25));
     assert_eq!(next.format("%H:%M").to_string(), "09:00");
     assert_eq!(subscription["created_by"]["email"], crate::support::OWNER);
 }
@@ -88,7 +88,7 @@ async fn every_writable_field_round_trips() {
         .get(&key, &format!("/api/projects/{}/insights/", server.project))
         .await;
     let insight = insights.json["results"][0]["id"].as_i64().unwrap();
-    let until = (Utc::now() + Duration::days(400))
+    let until = (orgdeck::clock::system_now() + Duration::days(400))
         .format("%Y-%m-%dT00:00:00Z")
         .to_string();
     let body = json!({
@@ -238,7 +238,7 @@ async fn validation_errors_name_their_field() {
             )
         })
         .unwrap();
-    let past = format_datetime(&(Utc::now() - Duration::days(30)));
+    let past = format_datetime(&(orgdeck::clock::system_now() - Duration::days(30)));
     let mut cases = vec![];
     for field in ["target_type", "target_value", "frequency", "start_date"] {
         let mut body = sample();
@@ -562,7 +562,7 @@ async fn demo_data_covers_every_combination() {
     assert_eq!(combinations.len(), 3 * 4 * 7 * 6);
     assert!(rows.iter().any(|row| row["count"].is_i64()));
     assert!(rows.iter().any(|row| row["until_date"].is_string()));
-    let now = format_datetime(&Utc::now());
+    let now = format_datetime(&orgdeck::clock::system_now());
     assert!(
         rows.iter()
             .any(|row| row["next_delivery_date"].as_str().is_some_and(|at| *at < *now)),

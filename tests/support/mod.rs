@@ -3,6 +3,7 @@
 //! small HTTP helper that keeps status and body together.
 #![allow(dead_code)]
 
+pub mod hostile;
 pub mod proxy;
 
 use std::io::{BufRead, BufReader};
@@ -21,6 +22,12 @@ pub const ADMIN: &str = "bruno.lindqvist@hedgebox.dev";
 pub const MEMBER: &str = "elif.demir@hedgebox.dev";
 pub const INACTIVE: &str = "victor.hale@hedgebox.dev";
 pub const OUTSIDER: &str = "xena@partner.example";
+
+/// The fixed moment that tests showing dates seed the demo data from, so
+/// that what they show never changes with the day the suite runs.
+pub fn seeded() -> chrono::DateTime<chrono::Utc> {
+    orgdeck::api::time::parse_datetime("2026-11-22T08:00:00Z").unwrap()
+}
 
 pub struct TestServer {
     pub running: RunningServer,
@@ -53,7 +60,7 @@ impl TestServer {
             generate_subscriptions,
             rate_limit,
             delay: None,
-            seed_time: None,
+            clock: orgdeck::clock::Clock::system(),
         };
         Self::launch(options, dir).await
     }
@@ -72,7 +79,7 @@ impl TestServer {
             generate_subscriptions,
             rate_limit: None,
             delay: None,
-            seed_time: Some(seed_time),
+            clock: orgdeck::clock::Clock::manual(seed_time),
         };
         Self::launch(options, dir).await
     }

@@ -119,7 +119,7 @@ impl App {
             in_flight: 0,
             spinner: 0,
             size,
-            now: Utc::now(),
+            now: crate::clock::system_now(),
             quit: false,
             dirty: true,
             search_token: 0,

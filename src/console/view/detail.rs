@@ -2,6 +2,7 @@
 //! members readable, the next deliveries of a subscription, or the raw JSON
 //! (`v`).
 
+use crate::text::printable;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -39,7 +40,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let block = Block::bordered()
         .border_type(BorderType::Rounded)
         .title(Line::from(vec![
-            Span::styled(format!(" {title} "), theme.accent),
+            Span::styled(format!(" {} ", printable(&title)), theme.accent),
             Span::styled(format!("{view} "), theme.dim),
         ]));
     frame.render_widget(
@@ -66,7 +67,7 @@ fn lines_of<'a, T: Tabular>(
             format!("#{}", row.id()),
             row.json()
                 .lines()
-                .map(|line| Line::raw(line.to_string()))
+                .map(|line| Line::raw(printable(line).into_owned()))
                 .collect(),
         ),
         Some(row) => fields(row, theme),
@@ -76,7 +77,7 @@ fn lines_of<'a, T: Tabular>(
 fn field(name: &str, value: impl Into<String>, theme: &Theme) -> Line<'static> {
     Line::from(vec![
         Span::styled(format!(" {name:<15}"), theme.dim),
-        Span::raw(value.into()),
+        Span::raw(printable(&value.into()).into_owned()),
     ])
 }
 

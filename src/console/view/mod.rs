@@ -8,6 +8,7 @@ pub mod format;
 mod tables;
 pub mod theme;
 
+use crate::text::{is_unsafe, printable, printable_lines};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -21,6 +22,23 @@ use theme::Theme;
 const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"];
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
+    draw_screen(frame, app, theme);
+    guard(frame.buffer_mut());
+}
+
+/// The last line of defence: whatever text reached the screen without
+/// going through [`printable`], no control or bidi character leaves it for
+/// the terminal. (Values from a server are escaped where they are drawn, so
+/// this finds nothing on a screen drawn as intended.)
+fn guard(buffer: &mut ratatui::buffer::Buffer) {
+    for cell in buffer.content.iter_mut() {
+        if cell.symbol().chars().any(is_unsafe) {
+            cell.set_symbol("\u{fffd}");
+        }
+    }
+}
+
+fn draw_screen(frame: &mut Frame, app: &App, theme: &Theme) {
     let areas = layout::areas(frame.area());
     header(frame, areas.header, app, theme);
     if app.detail_open {
@@ -45,7 +63,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
     footer(frame, areas.footer, app, theme);
     if let Some(notice) = &app.notice {
         let style = if notice.error { theme.error } else { theme.ok };
-        let text = notice.text.clone();
+        let text = printable_lines(&notice.text).into_owned();
         // At the bottom of the table, or at its top when the cursor is down there.
         let cursor_row = match app.shown() {
             ListId::Roles => app.roles.cursor.saturating_sub(app.roles.top),
@@ -115,14 +133,14 @@ fn header(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         (None, Origin::PosthogCli) => title.push(Span::styled("PostHog CLI credentials  ", theme.dim)),
         (None, _) => title.push(Span::styled("no profile  ", theme.dim)),
     }
-    let organization = context
-        .organization_name
-        .clone()
-        .unwrap_or_else(|| context.organization.clone());
-    let project = context
-        .project_name
-        .clone()
-        .unwrap_or_else(|| context.project.clone());
+    let organization = printable(
+        context
+            .organization_name
+            .as_deref()
+            .unwrap_or(&context.organization),
+    )
+    .into_owned();
+    let project = printable(context.project_name.as_deref().unwrap_or(&context.project)).into_owned();
     title.push(Span::styled("org ", theme.dim));
     title.push(Span::raw(organization));
     title.push(Span::styled("  project ", theme.dim));

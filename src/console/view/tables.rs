@@ -1,6 +1,7 @@
 //! The three tables. Each draws only the rows in its window; rows not yet
 //! loaded show as placeholders until their page arrives.
 
+use crate::text::printable;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::style::Style;
@@ -134,12 +135,20 @@ fn title<'a>(name: &'a str, rows_shown: u64, total: Option<u64>, cursor: u64, th
     ])
 }
 
+/// A cell of text that may come from a server: shown, never sent raw.
 fn text(value: impl Into<String>) -> Cell<'static> {
-    Cell::from(value.into())
+    Cell::from(safe(value.into()))
 }
 
 fn styled(value: impl Into<String>, style: Style) -> Cell<'static> {
-    Cell::from(Span::styled(value.into(), style))
+    Cell::from(Span::styled(safe(value.into()), style))
+}
+
+fn safe(value: String) -> String {
+    match printable(&value) {
+        std::borrow::Cow::Borrowed(_) => value,
+        std::borrow::Cow::Owned(shown) => shown,
+    }
 }
 
 pub fn roles(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {

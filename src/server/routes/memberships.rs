@@ -46,11 +46,12 @@ pub async fn create(
         .map_err(|_| ApiError::validation("invalid", "Must be a valid UUID.").on("user_uuid"))?
         .hyphenated()
         .to_string();
+    let now = app.clock.now();
     let membership = app
         .db
         .write(move |tx| {
             memberships::require_role(tx, &organization, &role)?;
-            memberships::create(tx, &organization, &role, &user_uuid)
+            memberships::create(tx, &organization, &role, &user_uuid, now)
         })
         .await?;
     Ok((StatusCode::CREATED, Json(membership)))

@@ -63,9 +63,10 @@ pub async fn create(
     let name = name(&body)?.required("name")?;
     let level = access_level(&body)?.unwrap_or(access_level::DEFAULT);
     let user_id = caller.key.user_id;
+    let now = app.clock.now();
     let role = app
         .db
-        .write(move |tx| roles::create(tx, &organization, user_id, &name, level))
+        .write(move |tx| roles::create(tx, &organization, user_id, &name, level, now))
         .await?;
     Ok((StatusCode::CREATED, Json(role)))
 }

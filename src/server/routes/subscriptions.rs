@@ -116,7 +116,7 @@ pub async fn create(
     let JsonObject(body) = body?;
     let values = Changes::parse(&body)?.into_new()?;
     check_target(&values)?;
-    let now = Utc::now();
+    let now = app.clock.now();
     // Recurrences can take a while to walk: off the async workers, and
     // before the write lock is taken.
     let (values, computed) = tokio::task::spawn_blocking(move || {
@@ -155,6 +155,7 @@ pub async fn update(
     let id = subscription_id(&id)?;
     let JsonObject(body) = body?;
     let changes = Changes::parse(&body)?;
+    let now = app.clock.now();
     let subscription = app
         .db
         .write(move |tx| {
@@ -166,7 +167,7 @@ pub async fn update(
             }
             let computed = values
                 .schedule_differs(&stored)
-                .then(|| Computed::of(&values, Utc::now()));
+                .then(|| Computed::of(&values, now));
             subscriptions::update(tx, id, &values, computed.as_ref())?;
             subscriptions::get(tx, project, id)
         })

@@ -1,6 +1,6 @@
 //! Role memberships: which organization members hold a role.
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::directory::member_by_user_uuid;
@@ -51,6 +51,7 @@ pub fn create(
     organization_id: &str,
     role_id: &str,
     user_uuid: &str,
+    now: DateTime<Utc>,
 ) -> ApiResult<RoleMembership> {
     let Some((member_id, user_id)) = member_by_user_uuid(connection, organization_id, user_uuid)? else {
         return Err(ApiError::validation("invalid_input", "User does not exist."));
@@ -64,7 +65,7 @@ pub fn create(
         ));
     }
     let id = uuid::Uuid::now_v7().to_string();
-    let now = stamp(&Utc::now());
+    let now = stamp(&now);
     connection.execute(
         "INSERT INTO role_memberships (id, role_id, organization_member_id, user_id, joined_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?5)",

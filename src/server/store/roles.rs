@@ -1,6 +1,6 @@
 //! Roles of an organization, ordered by creation time.
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::rows::{membership_at, membership_select, paged, parse_stamp, stamp, user_at, user_columns};
@@ -107,13 +107,14 @@ pub fn create(
     created_by: i64,
     name: &str,
     access_level: i64,
+    now: DateTime<Utc>,
 ) -> ApiResult<Role> {
     check_unique(connection, organization_id, name, "")?;
     let id = uuid::Uuid::now_v7().to_string();
     connection.execute(
         "INSERT INTO roles (id, organization_id, name, name_key, feature_flags_access_level, created_at, created_by)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![id, organization_id, name, name_key(name), access_level, stamp(&Utc::now()), created_by],
+        params![id, organization_id, name, name_key(name), access_level, stamp(&now), created_by],
     )?;
     get(connection, organization_id, &id)
 }

@@ -1,0 +1,113 @@
+//! Text written by other people, made safe to show on a terminal.
+//!
+//! Role names, subscription titles, targets, user names and error bodies
+//! come from whoever can write to the organization, or from whatever answers
+//! at the host. Written raw they could retitle the terminal (OSC 0), clear
+//! it, write the clipboard (OSC 52), fake extra lines of output with `\n`
+//! and `\r`, or reorder what the reader sees with bidi overrides (the
+//! "Trojan Source" trick). Every human-readable output of the CLI and the
+//! console passes such text through [`printable`], which shows those
+//! characters visibly instead of emitting them, as ripgrep and bat do.
+//!
+//! JSON output is not text for people: it stays exact, with the same
+//! characters escaped the JSON way (see `cli::output`).
+
+use std::borrow::Cow;
+use std::fmt::Write;
+
+/// Whether a character must never reach a terminal raw: C0 and C1 controls
+/// and DEL (ESC among them), the bidi embeddings, overrides, isolates and
+/// marks, and the Unicode line and paragraph separators.
+pub fn is_unsafe(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061C}'              // Arabic letter mark
+            | '\u{200E}' | '\u{200F}' // left-to-right and right-to-left marks
+            | '\u{202A}'..='\u{202E}' // embeddings and overrides
+            | '\u{2066}'..='\u{2069}' // isolates
+            | '\u{2028}' | '\u{2029}' // line and paragraph separators
+        )
+}
+
+/// `text` with every unsafe character shown as an escape: `\n`, `\r`, `\t`,
+/// or `\u{1b}` for the rest. Safe text is borrowed, not copied, and text
+/// that went through once comes back unchanged (the escapes are plain).
+pub fn printable(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_unsafe) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        push_printable(&mut out, c);
+    }
+    Cow::Owned(out)
+}
+
+/// Like [`printable`], but keeps line breaks: for messages of our own made
+/// of several lines, whose server-written parts were escaped already.
+pub fn printable_lines(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(|c| c != '\n' && is_unsafe(c)) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c == '\n' {
+            out.push(c);
+        } else {
+            push_printable(&mut out, c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn push_printable(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        c if is_unsafe(c) => {
+            // Writing to a String cannot fail.
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+        }
+        c => out.push(c),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_and_controls_are_shown_not_sent() {
+        assert_eq!(printable("x\u{1b}]0;pwned\u{7}"), "x\\u{1b}]0;pwned\\u{7}");
+        assert_eq!(printable("\u{1b}[2J"), "\\u{1b}[2J");
+        assert_eq!(printable("a\nname: fake\rb\tc"), "a\\nname: fake\\rb\\tc");
+        assert_eq!(printable("\u{9b}31m"), "\\u{9b}31m");
+        assert_eq!(printable("abc\u{202E}fed"), "abc\\u{202e}fed");
+        assert_eq!(printable("\u{2066}x\u{2069}"), "\\u{2066}x\\u{2069}");
+        assert_eq!(printable("a\u{7f}b"), "a\\u{7f}b");
+    }
+
+    #[test]
+    fn safe_text_is_borrowed_and_escaping_twice_changes_nothing() {
+        for text in ["Engineering", "Zoë 🦔 数据", "C:\\path", ""] {
+            assert!(matches!(printable(text), Cow::Borrowed(_)), "{text}");
+        }
+        let once = printable("x\u{1b}[2J\n").into_owned();
+        assert_eq!(printable(&once), once);
+    }
+
+    #[test]
+    fn lines_keep_their_breaks_and_lose_the_rest() {
+        assert_eq!(printable_lines("one\ntwo\u{1b}[2J\r"), "one\ntwo\\u{1b}[2J\\r");
+    }
+
+    #[test]
+    fn nothing_unsafe_survives() {
+        let every: String = (0u32..0x3000).filter_map(char::from_u32).collect();
+        let shown = printable(&every);
+        assert!(!shown.chars().any(is_unsafe));
+        assert!(!printable_lines(&every).chars().any(|c| c != '\n' && is_unsafe(c)));
+    }
+}

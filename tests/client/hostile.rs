@@ -1,0 +1,361 @@
+//! The real binary's CLI and the console against servers that attack:
+//! endless and huge bodies, a lying count, looping links, escapes in error
+//! bodies, an absurd wait, a redirect to another host, and hostile text in
+//! every field. Each run must end in bounded time and memory, with a clear
+//! error, and write no control or bidi character to the terminal.
+//! The same hostile text also goes through the real reference server.
+
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use orgdeck::console::view::theme::Theme;
+use orgdeck::console::{Context, Driver};
+use orgdeck::text::is_unsafe;
+use serde_json::json;
+
+use crate::support::TestServer;
+use crate::support::hostile::{Attack, HOSTILE_NAMES, HostileServer};
+
+/// What a run of the binary left behind.
+struct Outcome {
+    code: i32,
+    stdout: Vec<u8>,
+    stderr: String,
+    elapsed: Duration,
+    /// The largest resident set the process reached, in MiB.
+    peak_mib: u64,
+}
+
+/// Runs `orgdeck ARGS` against `host`, watching its peak memory.
+async fn run(host: &str, args: &[&str]) -> Outcome {
+    let dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"))
+        .args(args)
+        .env("ORGDECK_HOST", host)
+        .env("ORGDECK_API_KEY", "phx_hostile_test_key")
+        .env("ORGDECK_LOG", dir.path().join("log"))
+        .env("ORGDECK_CONFIG", dir.path().join("no-config.toml"))
+        .env("COLUMNS", "100")
+        .env_remove("ORGDECK_ORG")
+        .env_remove("ORGDECK_PROJECT")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let pid = child.id().unwrap();
+    let watcher = tokio::spawn(async move {
+        let mut peak = 0;
+        // VmHWM is the process's own high-water mark; read it until it is gone.
+        while let Ok(status) = tokio::fs::read_to_string(format!("/proc/{pid}/status")).await {
+            if let Some(kib) = status
+                .lines()
+                .find_map(|line| line.strip_prefix("VmHWM:"))
+                .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            {
+                peak = peak.max(kib);
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        peak
+    });
+    let output = tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
+        .await
+        .expect("orgdeck ran for over a minute")
+        .unwrap();
+    let elapsed = started.elapsed();
+    let peak_kib = watcher.await.unwrap();
+    Outcome {
+        code: output.status.code().unwrap_or(-1),
+        stdout: output.stdout,
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        elapsed,
+        peak_mib: peak_kib / 1024,
+    }
+}
+
+/// No byte that could drive a terminal: no control character but the line
+/// breaks between lines, no bidi control.
+#[track_caller]
+fn assert_inert(bytes: &[u8], what: &str) {
+    let text = String::from_utf8_lossy(bytes);
+    let bad: Vec<char> = text.chars().filter(|&c| c != '\n' && is_unsafe(c)).collect();
+    assert!(bad.is_empty(), "{what} holds {bad:?}: {text:?}");
+}
+
+/// A failure told on one line, in bounded time and memory.
+#[track_caller]
+fn assert_bounded_failure(outcome: &Outcome, seconds: u64, mentions: &str) {
+    assert_ne!(outcome.code, 0, "stderr: {}", outcome.stderr);
+    assert!(
+        outcome.code != 134 && outcome.code != -1,
+        "aborted: {}",
+        outcome.stderr
+    );
+    assert!(
+        outcome.elapsed < Duration::from_secs(seconds),
+        "took {:?}: {}",
+        outcome.elapsed,
+        outcome.stderr
+    );
+    assert!(outcome.peak_mib < 200, "peak memory {} MiB", outcome.peak_mib);
+    assert_eq!(outcome.stderr.lines().count(), 1, "stderr: {}", outcome.stderr);
+    assert!(outcome.stderr.contains(mentions), "stderr: {}", outcome.stderr);
+    assert_inert(outcome.stderr.as_bytes(), "stderr");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_endless_body_is_cut_at_the_limit() {
+    let server = HostileServer::start(Attack::EndlessBody).await;
+    let outcome = run(&server.base, &["roles", "list", "--timeout", "20"]).await;
+    assert_bounded_failure(&outcome, 20, "larger than the 64 MiB limit");
+    // A smaller limit, as the flag says.
+    let outcome = run(&server.base, &["roles", "list", "--max-answer-mib", "1"]).await;
+    assert_bounded_failure(&outcome, 10, "larger than the 1 MiB limit");
+    assert!(outcome.peak_mib < 60, "peak memory {} MiB", outcome.peak_mib);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn huge_bodies_are_refused_declared_or_not() {
+    let declared = HostileServer::start(Attack::HugeDeclaredBody).await;
+    let outcome = run(&declared.base, &["roles", "list"]).await;
+    assert_bounded_failure(&outcome, 10, "larger than the 64 MiB limit");
+    let undeclared = HostileServer::start(Attack::HugeUndeclaredBody).await;
+    let outcome = run(&undeclared.base, &["subs", "list", "-o", "json"]).await;
+    assert_bounded_failure(&outcome, 20, "larger than the 64 MiB limit");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lying_count_allocates_nothing_and_the_real_rows_come_back() {
+    let server = HostileServer::start(Attack::LyingCount).await;
+    let outcome = run(&server.base, &["roles", "list", "-o", "json"]).await;
+    assert_eq!(outcome.code, 0, "stderr: {}", outcome.stderr);
+    assert!(outcome.peak_mib < 200, "peak memory {} MiB", outcome.peak_mib);
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&outcome.stdout).unwrap();
+    assert_eq!(rows.len(), 250);
+    // Pages that exist, a few retries of them, and nothing like 10^16.
+    assert!(server.requests.load(std::sync::atomic::Ordering::SeqCst) < 100);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn looping_and_endless_next_links_are_stopped() {
+    let server = HostileServer::start(Attack::LoopingNext).await;
+    let outcome = run(&server.base, &["roles", "list"]).await;
+    assert_bounded_failure(&outcome, 10, "stopped following the list");
+    assert!(outcome.stderr.contains("repeats a page"), "{}", outcome.stderr);
+    assert!(server.requests.load(std::sync::atomic::Ordering::SeqCst) < 100);
+
+    let server = HostileServer::start(Attack::EndlessPages).await;
+    let outcome = run(&server.base, &["roles", "list"]).await;
+    assert_bounded_failure(&outcome, 10, "stopped following the list");
+    assert!(server.requests.load(std::sync::atomic::Ordering::SeqCst) < 100);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn escapes_in_an_error_body_are_shown_not_sent() {
+    let server = HostileServer::start(Attack::EscapesInErrors).await;
+    let outcome = run(&server.base, &["roles", "create", "--name", "x"]).await;
+    assert_bounded_failure(&outcome, 10, "400 invalid\\u{1b}]0;pwned\\u{7}");
+    assert!(outcome.stderr.contains("\\u{202e}desrever"), "{}", outcome.stderr);
+    assert!(
+        outcome.stderr.contains("thing\\nfake: line\\r"),
+        "{}",
+        outcome.stderr
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wait_past_the_deadline_fails_at_once_with_the_servers_words() {
+    let server = HostileServer::start(Attack::HugeRetryWait).await;
+    let outcome = run(&server.base, &["roles", "list", "--timeout", "5"]).await;
+    assert_bounded_failure(&outcome, 3, "Expected available in 99999999999 seconds");
+    assert!(
+        outcome.stderr.contains("past the 5 s allowed by --timeout"),
+        "{}",
+        outcome.stderr
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_redirect_to_another_host_carries_no_key_there() {
+    let server = HostileServer::start(Attack::RedirectElsewhere).await;
+    let outcome = run(&server.base, &["roles", "list"]).await;
+    assert_ne!(outcome.code, 0);
+    assert!(outcome.elapsed < Duration::from_secs(10));
+    assert_eq!(server.leaked_keys.load(std::sync::atomic::Ordering::SeqCst), 0);
+    assert_inert(outcome.stderr.as_bytes(), "stderr");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_text_in_tables_and_records_is_escaped() {
+    let server = HostileServer::start(Attack::HostileText).await;
+    for args in [
+        &["roles", "list"][..],
+        &["roles", "get", "00000000-0000-4000-8000-000000000000"],
+        &["subs", "list"],
+        &["subs", "get", "1"],
+    ] {
+        let outcome = run(&server.base, args).await;
+        assert_eq!(outcome.code, 0, "{args:?}: {}", outcome.stderr);
+        assert_inert(&outcome.stdout, &format!("{args:?}"));
+        let text = String::from_utf8(outcome.stdout).unwrap();
+        assert!(text.contains("x\\u{1b}]0;pwned\\u{7}"), "{args:?}: {text}");
+        assert!(
+            !text.contains("\nid: fake"),
+            "{args:?}: a value started a line: {text}"
+        );
+    }
+    // JSON keeps the exact values, with the controls escaped the JSON way.
+    let outcome = run(&server.base, &["roles", "list", "-o", "json"]).await;
+    assert_inert(&outcome.stdout, "roles list -o json");
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&outcome.stdout).unwrap();
+    let names: Vec<&str> = rows.iter().map(|row| row["name"].as_str().unwrap()).collect();
+    assert_eq!(names, HOSTILE_NAMES);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_names_through_the_reference_server_are_escaped() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let mut ids = Vec::new();
+    for name in HOSTILE_NAMES {
+        let reply = server
+            .post(&key, &server.roles_path(), json!({"name": name}))
+            .await;
+        ids.push(
+            reply.expect(reqwest::StatusCode::CREATED)["id"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        );
+    }
+    let path = server.subscriptions_path();
+    let created = server
+        .post(
+            &key,
+            &path,
+            json!({"title": HOSTILE_NAMES[2], "target_type": "slack", "target_value": HOSTILE_NAMES[4],
+                   "frequency": "daily", "interval": 1, "start_date": "2026-01-01T09:00:00Z", "insight": 1}),
+        )
+        .await;
+    let subscription = created.expect(reqwest::StatusCode::CREATED)["id"].to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let cli = |args: Vec<String>| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"));
+        command
+            .args(args)
+            .env("ORGDECK_HOST", &server.base)
+            .env("ORGDECK_API_KEY", &key)
+            .env("ORGDECK_LOG", dir.path().join("log"))
+            .env("ORGDECK_CONFIG", dir.path().join("none.toml"))
+            .env("COLUMNS", "200");
+        command.output().unwrap()
+    };
+    let words = |text: &str| text.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+    let mut runs = vec![
+        words("roles list"),
+        words("subs list"),
+        words(&format!("subs get {subscription}")),
+    ];
+    runs.extend(ids.iter().map(|id| words(&format!("roles get {id}"))));
+    for args in runs {
+        let output = cli(args.clone());
+        assert!(
+            output.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert_inert(&output.stdout, &format!("{args:?}"));
+        assert_inert(&output.stderr, &format!("{args:?} stderr"));
+    }
+    let listed = String::from_utf8(cli(words("roles list")).stdout).unwrap();
+    assert!(listed.contains("\\u{1b}[2J"), "{listed}");
+    assert!(listed.contains("abc\\u{202e}fed\\u{2066}"), "{listed}");
+}
+
+/// The console against each attack: it settles, says what went wrong, and
+/// draws no control or bidi character.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_console_survives_every_attack() {
+    for attack in [
+        Attack::EndlessBody,
+        Attack::HugeDeclaredBody,
+        Attack::LyingCount,
+        Attack::LoopingNext,
+        Attack::EscapesInErrors,
+        Attack::HugeRetryWait,
+        Attack::RedirectElsewhere,
+        Attack::HostileText,
+    ] {
+        let server = HostileServer::start(attack).await;
+        let mut config = orgdeck::api::ClientConfig::new(&server.base, orgdeck::api::ApiKey::new("phx_k"));
+        config.max_answer = 8 * 1024 * 1024;
+        config.timeout = Duration::from_secs(5);
+        config.retry.base_delay = Duration::from_millis(10);
+        config.retry.max_delay = Duration::from_millis(200);
+        let client = orgdeck::api::Client::new(config).unwrap();
+        let context = Context {
+            host: server.base.clone(),
+            organization: "@current".into(),
+            project: "@current".into(),
+            ..Context::default()
+        };
+        let mut driver = Driver::new(client, context, (120, 30), Theme::plain());
+        driver.start();
+        let started = Instant::now();
+        assert!(
+            driver.settle(Duration::from_secs(20)).await,
+            "{attack:?} never settled"
+        );
+        for key in ["3", "G", "2", "1", "G"] {
+            driver.type_text(key);
+            assert!(
+                driver.settle(Duration::from_secs(20)).await,
+                "{attack:?} never settled after {key}"
+            );
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "{attack:?} took {:?}",
+            started.elapsed()
+        );
+        let screen = driver.screen();
+        assert!(
+            !screen.chars().any(|c| c != '\n' && is_unsafe(c)),
+            "{attack:?}: {screen}"
+        );
+        match attack {
+            Attack::EndlessBody | Attack::HugeDeclaredBody => {
+                assert!(screen.contains("limit"), "{attack:?}: {screen}")
+            }
+            Attack::EscapesInErrors | Attack::HostileText => {
+                assert!(
+                    screen.contains("\\u{1b}") || screen.contains("pwned"),
+                    "{attack:?}: {screen}"
+                )
+            }
+            _ => {}
+        }
+        assert!(!driver.app.quit, "{attack:?} ended the console");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_client_reads_no_more_than_its_limit() {
+    let server = HostileServer::start(Attack::EndlessBody).await;
+    let mut config = orgdeck::api::ClientConfig::new(&server.base, orgdeck::api::ApiKey::new("phx_k"));
+    config.max_answer = 1024 * 1024;
+    let client = orgdeck::api::Client::new(config).unwrap();
+    let started = Instant::now();
+    let error = client
+        .page(&orgdeck::api::List::roles("@current"), 100, 0)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, orgdeck::api::Error::TooLarge { limit: 1048576, .. }),
+        "{error}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
