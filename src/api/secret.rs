@@ -56,7 +56,7 @@ impl fmt::Display for ApiKey {
 /// with credentials comes back as it was.
 pub fn redacted_url(text: &str) -> String {
     let Ok(mut url) = reqwest::Url::parse(text.trim()) else {
-        return text.to_string();
+        return redacted_unparsed(text);
     };
     if url.username().is_empty() && url.password().is_none() {
         return text.to_string();
@@ -69,6 +69,24 @@ pub fn redacted_url(text: &str) -> String {
         let _ = url.set_username("***");
     }
     url.to_string()
+}
+
+/// The same for text that does not parse as a URL: whatever stands between
+/// `://` and an `@` of the authority is credentials.
+fn redacted_unparsed(text: &str) -> String {
+    let Some(scheme_end) = text.find("://").map(|at| at + 3) else {
+        return text.to_string();
+    };
+    let rest = &text[scheme_end..];
+    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+    let Some(at) = authority.rfind('@') else {
+        return text.to_string();
+    };
+    let shown = match authority[..at].split_once(':') {
+        Some((user, _)) => format!("{user}:***"),
+        None => "***".to_string(),
+    };
+    format!("{}{shown}{}", &text[..scheme_end], &rest[at..])
 }
 
 #[cfg(test)]
@@ -87,6 +105,8 @@ mod tests {
         );
         assert_eq!(redacted_url("http://example.com:8000"), "http://example.com:8000");
         assert_eq!(redacted_url("not a url"), "not a url");
+        assert_eq!(redacted_url("http://admin:pw@[::1"), "http://admin:***@[::1");
+        assert_eq!(redacted_url("http://tok@[::1/x@y"), "http://***@[::1/x@y");
     }
 
     #[test]

@@ -313,6 +313,11 @@ async fn subscriptions_in_both_formats() {
     .json();
     assert!(!ordered.as_array().unwrap().is_empty());
 
+    // Dates from the clock the server keeps, so that the run passes on any day.
+    let now = orgdeck::clock::system_now();
+    let start = (now + chrono::Duration::days(8)).format("%Y-%m-%d").to_string();
+    let until = (now + chrono::Duration::days(373)).format("%Y-%m-%d").to_string();
+    let until_minute = format!("{until} 09:00");
     let created = orgdeck(
         &server,
         &key,
@@ -332,9 +337,9 @@ async fn subscriptions_in_both_formats() {
             "--bysetpos",
             "last",
             "--start-date",
-            "2026-12-01",
+            &start,
             "--until-date",
-            "2027-12-01 09:00",
+            &until_minute,
             "--title",
             "Month end",
             "--count",
@@ -350,8 +355,8 @@ async fn subscriptions_in_both_formats() {
     .ok()
     .json();
     assert_eq!(created["summary"], "sent every month on the last Friday");
-    assert_eq!(created["start_date"], "2026-12-01T00:00:00Z");
-    assert_eq!(created["until_date"], "2027-12-01T09:00:00Z");
+    assert_eq!(created["start_date"], format!("{start}T00:00:00Z"));
+    assert_eq!(created["until_date"], format!("{until}T09:00:00Z"));
     let id = created["id"].to_string();
 
     let updated = orgdeck(

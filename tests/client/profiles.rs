@@ -213,6 +213,22 @@ async fn the_key_never_appears_in_output_errors_or_the_log() {
         vec!["subs", "get", "999999"],
         vec!["roles", "list", "--org", "nope"],
         vec!["roles", "list", "--host", "http://127.0.0.1:9", "--timeout", "1"],
+        // A password in the host's address is never shown either.
+        vec![
+            "roles",
+            "list",
+            "--host",
+            "http://admin:hunter2pass@example.com:8000",
+        ],
+        vec![
+            "roles",
+            "list",
+            "--host",
+            "http://admin:hunter2pass@127.0.0.1:9",
+            "--timeout",
+            "1",
+        ],
+        vec!["roles", "list", "--host", "http://admin:hunter2pass@[::1"],
     ] {
         let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"))
             .args(&args)
@@ -231,6 +247,15 @@ async fn the_key_never_appears_in_output_errors_or_the_log() {
     assert!(logged.len() > 1000, "the log holds the requests at trace level");
     let secret = &key[4..];
     assert!(!seen.contains(secret), "the key showed in output");
+    assert!(
+        !seen.contains("hunter2pass"),
+        "a password in the host showed: {seen}"
+    );
+    assert!(
+        !logged.contains("hunter2pass"),
+        "a password in the host reached the log"
+    );
+    assert!(seen.contains("http://admin:***@example.com:8000"), "{seen}");
     assert!(!logged.contains(secret), "the key reached the log");
     let mode = std::fs::metadata(&log).unwrap().permissions().mode();
     assert_eq!(mode & 0o077, 0, "the log is readable by its owner alone");

@@ -17,6 +17,8 @@ struct Demo {
     child: Box<dyn portable_pty::Child + Send + Sync>,
     keys: Box<dyn Write + Send>,
     parser: Arc<Mutex<vt100::Parser>>,
+    /// Every byte the program wrote to the terminal.
+    written: Arc<Mutex<Vec<u8>>>,
     _master: Box<dyn portable_pty::MasterPty + Send>,
     _dir: tempfile::TempDir,
 }
@@ -57,12 +59,15 @@ impl Demo {
         let parser = Arc::new(Mutex::new(vt100::Parser::new(size(ROWS), size(COLUMNS), 0)));
         let mut reader = pair.master.try_clone_reader().unwrap();
         let feed = parser.clone();
+        let written = Arc::new(Mutex::new(Vec::new()));
+        let record = written.clone();
         std::thread::spawn(move || {
             let mut buffer = [0u8; 65536];
             while let Ok(read) = reader.read(&mut buffer) {
                 if read == 0 {
                     break;
                 }
+                record.lock().unwrap().extend_from_slice(&buffer[..read]);
                 feed.lock().unwrap().process(&buffer[..read]);
             }
         });
@@ -71,6 +76,7 @@ impl Demo {
             child,
             keys,
             parser,
+            written,
             _master: pair.master,
             _dir: dir,
         }
@@ -309,5 +315,60 @@ fn ctx_switches_the_running_binary_to_another_profile() {
     for server in [&mut a, &mut b] {
         server.kill().unwrap();
         server.wait().unwrap();
+    }
+}
+
+/// The real binary's console against hostile servers: a count of 10^18 that
+/// once aborted it with the terminal left raw, an endless body, and names
+/// made of terminal escapes. Each time it shows what it can, takes keys,
+/// quits on `q` with the terminal restored, and writes none of the
+/// server's escapes to the terminal.
+#[test]
+fn the_console_against_hostile_servers_ends_restored() {
+    use crate::support::hostile::{Attack, HostileServer};
+    let dir = tempfile::tempdir().unwrap();
+    let no_config = dir.path().join("none.toml");
+    for (attack, shows) in [
+        (Attack::LyingCount, "Role 0"),
+        (Attack::EndlessBody, "limit"),
+        (Attack::HostileText, "pwned"),
+    ] {
+        let (server, _runtime) = HostileServer::start_detached(attack);
+        let host = std::ffi::OsString::from(&server.base);
+        let mut console = Demo::spawn(
+            &["--max-answer-mib", "4", "--timeout", "5"],
+            &[
+                ("ORGDECK_HOST", host.as_os_str()),
+                ("ORGDECK_API_KEY", std::ffi::OsStr::new("phx_hostile")),
+                ("ORGDECK_CONFIG", no_config.as_os_str()),
+            ],
+        );
+        console.wait_for(shows);
+        console.type_keys("G3G1");
+        std::thread::sleep(Duration::from_millis(300));
+        let before = console.text();
+        // Esc dismisses a notice, if one is up; then q quits.
+        console.type_keys("\x1b");
+        std::thread::sleep(Duration::from_millis(300));
+        console.type_keys("q");
+        std::thread::sleep(Duration::from_millis(500));
+        assert!(
+            console.child.try_wait().unwrap().is_some(),
+            "{attack:?}: q did not quit; the screen was:\n{before}\nand is:\n{}",
+            console.text()
+        );
+        let status = console.assert_ends_restored();
+        assert!(status.success(), "{attack:?}: {status:?}");
+        let written = console.written.lock().unwrap().clone();
+        let text = String::from_utf8_lossy(&written);
+        for raw in [
+            "\u{1b}]0;pwned",
+            "\u{1b}]52;c;cm0g",
+            "\u{202e}",
+            "\u{2066}",
+            "\u{9b}",
+        ] {
+            assert!(!text.contains(raw), "{attack:?} wrote {raw:?} to the terminal");
+        }
     }
 }

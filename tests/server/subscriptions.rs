@@ -38,13 +38,21 @@ fn assert_subscription(subscription: &Value) {
     serde_json::from_value::<orgdeck::api::Subscription>(subscription.clone()).unwrap();
 }
 
-/// The sample request of api.md.
+/// A day at 09:00 UTC, `days` from the clock the server keeps (negative:
+/// in the past), so that every run sees the same schedule whatever the date.
+fn at_nine(days: i64) -> String {
+    (orgdeck::clock::system_now() + Duration::days(days))
+        .format("%Y-%m-%dT09:00:00Z")
+        .to_string()
+}
+
+/// The sample request of api.md, its start a few weeks back.
 fn sample() -> Value {
     json!({
         "target_type": "email",
         "target_value": "oncall@hedgebox.dev",
         "frequency": "daily",
-        "start_date": "2026-01-05T09:00:00Z",
+        "start_date": at_nine(-30),
     })
 }
 
@@ -100,7 +108,7 @@ async fn every_writable_field_round_trips() {
         "byweekday": ["friday"],
         "bysetpos": -1,
         "count": 12,
-        "start_date": "2026-01-01T10:00:00Z",
+        "start_date": at_nine(-30).replace("T09:", "T10:"),
         "until_date": until,
         "deleted": false,
         "title": "Last Friday numbers",
@@ -163,7 +171,7 @@ async fn patch_changes_only_what_it_sends_and_recomputes_the_schedule() {
 
     // Ending the schedule by PATCH is allowed and leaves no next delivery.
     let ended = server
-        .patch(&key, &path, json!({"until_date": "2026-01-06T00:00:00Z"}))
+        .patch(&key, &path, json!({"until_date": at_nine(-29)}))
         .await;
     assert_eq!(ended.expect(StatusCode::OK)["next_delivery_date"], Value::Null);
     let cleared = server
@@ -373,7 +381,7 @@ async fn validation_errors_name_their_field() {
             field("start_date"),
         ),
         (
-            with(sample(), "until_date", json!("2026-01-06T00:00:00Z")),
+            with(sample(), "until_date", json!(at_nine(-29))),
             "invalid_input",
             field("start_date"),
         ),
@@ -384,11 +392,7 @@ async fn validation_errors_name_their_field() {
         reply.expect_error(StatusCode::BAD_REQUEST, "validation_error", code, attr.as_deref());
     }
     let ended = server
-        .post(
-            &key,
-            &path,
-            with(sample(), "until_date", json!("2026-01-06T00:00:00Z")),
-        )
+        .post(&key, &path, with(sample(), "until_date", json!(at_nine(-29))))
         .await;
     assert_eq!(
         ended.json["detail"],
