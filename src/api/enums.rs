@@ -89,6 +89,44 @@ string_enum!(
 );
 
 string_enum!(
+    /// What a subscription delivers (posthog.md 8.1), derived by the server:
+    /// an insight, a dashboard, or an AI report from a prompt.
+    ResourceType {
+        Insight => "insight",
+        Dashboard => "dashboard",
+        AiPrompt => "ai_prompt",
+    }
+);
+
+string_enum!(
+    /// What started a delivery (posthog.md 9).
+    TriggerType {
+        Scheduled => "scheduled",
+        TargetChange => "target_change",
+        Manual => "manual",
+    }
+);
+
+string_enum!(
+    /// How a delivery went (posthog.md 9).
+    DeliveryStatus {
+        Starting => "starting",
+        Completed => "completed",
+        Failed => "failed",
+        Skipped => "skipped",
+    }
+);
+
+string_enum!(
+    /// How a delivery went for one recipient.
+    RecipientStatus {
+        Success => "success",
+        Failed => "failed",
+        Partial => "partial",
+    }
+);
+
+string_enum!(
     /// How often a subscription recurs.
     Frequency {
         Daily => "daily",

@@ -2,8 +2,10 @@
 //! the one client every face of orgdeck uses.
 
 pub mod client;
+pub mod deliveries;
 pub mod enums;
 pub mod error;
+pub mod integrations;
 pub mod models;
 pub mod operations;
 pub mod paging;
@@ -11,8 +13,12 @@ pub mod secret;
 pub mod time;
 
 pub use client::{Client, ClientConfig, RetryPolicy};
-pub use enums::{Frequency, TargetType, Weekday};
+pub use deliveries::{CursorPage, Delivery, DeliveryError, RecipientResult};
+pub use enums::{DeliveryStatus, Frequency, RecipientStatus, ResourceType, TargetType, TriggerType, Weekday};
 pub use error::{Error, Refusal, RequestLabel, TransportKind};
+pub use integrations::{
+    ChannelQuery, Channels, Dashboard, DashboardTile, Integration, SlackChannel, SummaryQuota, TileInsight,
+};
 pub use models::*;
 pub use operations::{RoleInput, SubscriptionFilter, SubscriptionInput};
 pub use paging::{FetchAll, List, Row};

@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::enums::{Frequency, TargetType, Weekday};
+use super::enums::{Frequency, ResourceType, TargetType, Weekday};
 use super::time::flexible_datetime;
 
 /// Decodes null as the type's default: a real server may send null where
@@ -56,6 +56,9 @@ pub struct User {
     pub is_email_verified: Option<bool>,
     #[serde(default)]
     pub hedgehog_config: Option<Map<String, Value>>,
+    /// Today's PostHog: the user's role at the organization, in their words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role_at_organization: Option<String>,
 }
 
 impl User {
@@ -88,6 +91,8 @@ pub struct OrganizationMember {
     pub is_2fa_enabled: Option<bool>,
     #[serde(default)]
     pub has_social_auth: Option<bool>,
+    #[serde(default, with = "flexible_datetime", skip_serializing_if = "Option::is_none")]
+    pub last_login: Option<DateTime<Utc>>,
 }
 
 /// Organization member levels (compat.md).
@@ -188,7 +193,9 @@ pub struct Role {
     pub id: String,
     #[serde(default, deserialize_with = "null_as_default")]
     pub name: String,
-    #[serde(default)]
+    /// Older servers only: today's PostHog has no access level on roles,
+    /// and then there is none to show or edit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub feature_flags_access_level: Option<i64>,
     #[serde(default, with = "flexible_datetime")]
     pub created_at: Option<DateTime<Utc>>,
@@ -196,8 +203,12 @@ pub struct Role {
     pub created_by: Option<User>,
     #[serde(default)]
     pub members: Option<ListOrText<RoleMembership>>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub associated_flags: Option<ListOrText<AssociatedFlag>>,
+    /// Today's PostHog: whether new members get this role. Older servers
+    /// leave it out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_default: Option<bool>,
 }
 
 /// A subscription (api.md 2.6).
@@ -241,21 +252,111 @@ pub struct Subscription {
     pub next_delivery_date: Option<DateTime<Utc>>,
     #[serde(default)]
     pub invite_message: Option<String>,
+    // Today's PostHog (posthog.md 8.1); an older server leaves them out, and
+    // they are then left out again when the subscription is written back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource_type: Option<ResourceType>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub insight_short_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dashboard_export_insights: Option<Vec<i64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ai_prompt_config: Option<Value>,
+    /// `false`: paused by a person, or disabled after failing deliveries.
+    /// A server that does not send it has every subscription enabled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub integration_id: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary_enabled: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary_prompt_guide: Option<String>,
+}
+
+/// The one state a subscription is in, as on-call reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SubscriptionState {
+    Active,
+    /// `enabled: false`: paused by a person, or disabled after failures.
+    Paused,
+    /// Enabled, and its next delivery is past: it was missed.
+    Overdue,
+    /// No delivery left.
+    Ended,
+    Deleted,
+}
+
+impl SubscriptionState {
+    pub const ALL: [SubscriptionState; 5] = [
+        SubscriptionState::Active,
+        SubscriptionState::Paused,
+        SubscriptionState::Overdue,
+        SubscriptionState::Ended,
+        SubscriptionState::Deleted,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SubscriptionState::Active => "active",
+            SubscriptionState::Paused => "paused",
+            SubscriptionState::Overdue => "overdue",
+            SubscriptionState::Ended => "ended",
+            SubscriptionState::Deleted => "deleted",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<SubscriptionState> {
+        Self::ALL.into_iter().find(|state| state.as_str() == text)
+    }
+}
+
+impl std::fmt::Display for SubscriptionState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 impl Subscription {
-    /// What on-call looks at first: deleted, overdue (the next delivery is
-    /// past: it was missed), ended (no delivery left), or active ("").
-    pub fn state(&self, now: DateTime<Utc>) -> &'static str {
+    /// What on-call looks at first: deleted, paused, ended (no delivery
+    /// left), overdue (the next delivery is past: it was missed), or active.
+    pub fn state(&self, now: DateTime<Utc>) -> SubscriptionState {
         if self.deleted {
-            "deleted"
+            SubscriptionState::Deleted
+        } else if !self.is_enabled() {
+            SubscriptionState::Paused
         } else {
             match self.next_delivery_date {
-                Some(next) if next < now => "overdue",
-                Some(_) => "",
-                None => "ended",
+                Some(next) if next < now => SubscriptionState::Overdue,
+                Some(_) => SubscriptionState::Active,
+                None => SubscriptionState::Ended,
             }
         }
+    }
+
+    /// A server that sends no `enabled` has no paused subscriptions.
+    pub fn is_enabled(&self) -> bool {
+        self.enabled != Some(false)
+    }
+
+    /// What it delivers: the server's word, else derived as PostHog does
+    /// (insight, then dashboard, then prompt).
+    pub fn delivers(&self) -> Option<ResourceType> {
+        self.resource_type.clone().or_else(|| {
+            if self.insight.is_some() {
+                Some(ResourceType::Insight)
+            } else if self.dashboard.is_some() {
+                Some(ResourceType::Dashboard)
+            } else if self.prompt.is_some() {
+                Some(ResourceType::AiPrompt)
+            } else {
+                None
+            }
+        })
     }
 }
 

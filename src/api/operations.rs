@@ -54,6 +54,22 @@ pub struct SubscriptionInput {
     pub title: Option<Option<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub invite_message: Option<Option<String>>,
+    // Today's PostHog (posthog.md 8.1); left out, an older server never sees them.
+    /// The insights a dashboard subscription exports (1 to 6 of its tiles).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dashboard_export_insights: Option<Vec<i64>>,
+    /// The question an AI-report subscription asks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// The Slack integration a Slack subscription posts through.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub integration_id: Option<Option<i64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary_enabled: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary_prompt_guide: Option<String>,
 }
 
 fn nullable_datetime<S: serde::Serializer>(
@@ -72,6 +88,10 @@ pub struct SubscriptionFilter {
     pub target_type: Option<String>,
     pub dashboard: Option<i64>,
     pub insight: Option<i64>,
+    /// `insight`, `dashboard` or `ai_prompt` (today's PostHog).
+    pub resource_type: Option<String>,
+    /// The UUID of the user who created them (today's PostHog).
+    pub created_by: Option<String>,
     /// `created_at`, `next_delivery_date` or `title`, `-` for descending.
     pub ordering: Option<String>,
 }
@@ -85,6 +105,8 @@ impl SubscriptionFilter {
         let texts = [
             ("search", &self.search),
             ("target_type", &self.target_type),
+            ("resource_type", &self.resource_type),
+            ("created_by", &self.created_by),
             ("ordering", &self.ordering),
         ];
         for (name, value) in texts {

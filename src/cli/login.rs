@@ -5,6 +5,7 @@
 //! On a terminal the key is read with echo off; from a pipe each answer is
 //! one line, so that scripts and tests can log in too.
 
+use crate::text::printable;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 
@@ -169,8 +170,8 @@ pub fn login(args: &ConnectionArgs, name: &str, replace: bool) -> anyhow::Result
         .context("login: the key was not accepted")?;
     eprintln!(
         "Key \"{}\" accepted; scopes: {}",
-        current.label,
-        current.scopes.join(", ")
+        printable(&current.label),
+        printable(&current.scopes.join(", "))
     );
     let (organization, project) = (
         setting(&args.org, "ORGDECK_ORG"),
@@ -194,8 +195,8 @@ pub fn login(args: &ConnectionArgs, name: &str, replace: bool) -> anyhow::Result
     eprintln!(
         "Profile \"{name}\" written to {} (readable by you alone): {} / {}{}",
         path.display(),
-        chosen.organization.said(),
-        chosen.project.as_ref().map_or("no project".into(), Named::said),
+        printable(&chosen.organization.said()),
+        printable(&chosen.project.as_ref().map_or("no project".into(), Named::said)),
         if is_default { ", the default" } else { "" }
     );
     Ok(std::process::ExitCode::SUCCESS)
@@ -321,13 +322,13 @@ fn pick<T: Clone>(
     match items {
         [] => return Ok(None),
         [only] => {
-            eprintln!("{what}: {}", show(only));
+            eprintln!("{what}: {}", printable(&show(only)));
             return Ok(Some(only.clone()));
         }
         _ => {}
     }
     for (number, item) in items.iter().enumerate() {
-        eprintln!("  {:>3}  {}", number + 1, show(item));
+        eprintln!("  {:>3}  {}", number + 1, printable(&show(item)));
     }
     for _ in 0..3 {
         let answer = prompter.ask(&format!("{what} (number or id)"), Some("1"))?;
@@ -340,7 +341,8 @@ fn pick<T: Clone>(
             return Ok(Some(item.clone()));
         }
         eprintln!(
-            "\"{answer}\" is neither a number from 1 to {} nor an id in the list",
+            "\"{}\" is neither a number from 1 to {} nor an id in the list",
+            printable(&answer),
             items.len()
         );
     }

@@ -1,5 +1,6 @@
 //! `orgdeck members list|add|remove --role ROLE_ID`
 
+use crate::text::printable;
 use clap::Subcommand;
 use serde::Serialize;
 
@@ -110,9 +111,14 @@ pub async fn run(command: MembersCommand, connection: Connection, format: Format
                         match (&result.membership, &result.error) {
                             (Some(membership), _) => output::print(&format!(
                                 "added {} (membership {})\n",
-                                result.user, membership.id
+                                printable(&result.user),
+                                printable(&membership.id)
                             ))?,
-                            (_, Some(error)) => eprintln!("orgdeck: could not add {}: {error}", result.user),
+                            (_, Some(error)) => eprintln!(
+                                "orgdeck: could not add {}: {}",
+                                printable(&result.user),
+                                printable(&error.to_string())
+                            ),
                             _ => {}
                         }
                     }
@@ -161,7 +167,7 @@ pub async fn run(command: MembersCommand, connection: Connection, format: Format
             client.remove_member(organization, &role, &id).await?;
             match format {
                 Format::Json => output::print_json(&serde_json::json!({"id": id, "deleted": true})),
-                Format::Table => output::print(&format!("removed membership {id}\n")),
+                Format::Table => output::print(&format!("removed membership {}\n", printable(&id))),
             }
         }
     }

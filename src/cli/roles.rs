@@ -98,7 +98,7 @@ pub async fn run(command: RolesCommand, connection: Connection, format: Format) 
             client.delete_role(organization, &id).await?;
             match format {
                 Format::Json => output::print_json(&serde_json::json!({"id": id, "deleted": true})),
-                Format::Table => output::print(&format!("deleted role {id}\n")),
+                Format::Table => output::print(&format!("deleted role {}\n", crate::text::printable(&id))),
             }
         }
     }

@@ -1,5 +1,6 @@
 //! `orgdeck subscriptions list|get|create|update|delete|restore` (alias `subs`)
 
+use crate::api::SubscriptionState;
 use clap::Subcommand;
 use serde_json::{Map, Value};
 
@@ -262,6 +263,7 @@ pub async fn run(
                 dashboard,
                 insight,
                 ordering,
+                ..SubscriptionFilter::default()
             };
             let rows = fetch_all(client, &List::subscriptions(project, &filter), "subscriptions").await?;
             match format {
@@ -336,7 +338,10 @@ fn table(subscriptions: &[Subscription]) -> String {
                 target(subscription),
                 subscription.summary.clone().unwrap_or_default(),
                 minute(subscription.next_delivery_date),
-                subscription.state(now).to_string(),
+                match subscription.state(now) {
+                    SubscriptionState::Active => String::new(),
+                    state => state.to_string(),
+                },
             ]
         })
         .collect();
@@ -368,14 +373,7 @@ fn show(subscription: &Subscription, format: Format) -> anyhow::Result<()> {
     output::print(&output::record(&[
         ("id", subscription.id.to_string()),
         ("title", text(&subscription.title)),
-        (
-            "state",
-            if state.is_empty() {
-                "active".into()
-            } else {
-                state.to_string()
-            },
-        ),
+        ("state", state.to_string()),
         ("target", target(subscription)),
         ("dashboard", number(subscription.dashboard)),
         ("insight", number(subscription.insight)),

@@ -2,6 +2,7 @@
 //! members readable, the next deliveries of a subscription, or the raw JSON
 //! (`v`).
 
+use crate::api::SubscriptionState;
 use crate::text::printable;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -199,12 +200,15 @@ fn subscription(
 ) -> (String, Vec<Line<'static>>) {
     let state = subscription.state(now);
     let state_line = match state {
-        "overdue" => Line::from(vec![
+        SubscriptionState::Overdue => Line::from(vec![
             Span::styled(format!(" {:<15}", "state"), theme.dim),
             Span::styled("OVERDUE: the next delivery is past and was not sent", theme.error),
         ]),
-        "" => field("state", "active", theme),
-        other => field("state", other, theme),
+        SubscriptionState::Paused => Line::from(vec![
+            Span::styled(format!(" {:<15}", "state"), theme.dim),
+            Span::styled("PAUSED: nothing is delivered until it is resumed", theme.warning),
+        ]),
+        other => field("state", other.as_str(), theme),
     };
     let mut lines = vec![
         field("id", subscription.id.to_string(), theme),

@@ -1,6 +1,7 @@
 //! The three tables. Each draws only the rows in its window; rows not yet
 //! loaded show as placeholders until their page arrives.
 
+use crate::api::SubscriptionState;
 use crate::text::printable;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
@@ -262,11 +263,11 @@ pub fn subscriptions(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     draw(frame, area, spec, rows, theme, |subscription| {
         let state = subscription.state(now);
         let state_style = match state {
-            "overdue" => theme.error,
-            "deleted" => theme.warning,
+            SubscriptionState::Overdue => theme.error,
+            SubscriptionState::Deleted | SubscriptionState::Paused => theme.warning,
             _ => theme.dim,
         };
-        let next_style = if state == "overdue" {
+        let next_style = if state == SubscriptionState::Overdue {
             theme.error
         } else {
             Style::new()
@@ -299,7 +300,13 @@ pub fn subscriptions(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                     .map(|user| user.display_name())
                     .unwrap_or_default(),
             ),
-            styled(state, state_style),
+            styled(
+                match state {
+                    SubscriptionState::Active => "",
+                    state => state.as_str(),
+                },
+                state_style,
+            ),
         ]
     });
 }

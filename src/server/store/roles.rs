@@ -25,6 +25,7 @@ fn role_at(row: &Row) -> rusqlite::Result<Role> {
         members: Some(ListOrText::List(Vec::new())),
         // The reference server has no feature flags to associate.
         associated_flags: Some(ListOrText::List(Vec::new())),
+        ..Default::default()
     })
 }
 

@@ -52,6 +52,7 @@ pub fn user_at(row: &Row, first: usize) -> rusqlite::Result<Option<User>> {
         is_email_verified: row.get(first + 6)?,
         hedgehog_config: hedgehog_config
             .and_then(|text| serde_json::from_str::<Map<String, Value>>(&text).ok()),
+        ..Default::default()
     }))
 }
 
@@ -72,6 +73,7 @@ pub fn member_at(row: &Row, first: usize) -> rusqlite::Result<OrganizationMember
         is_2fa_enabled: row.get(first + 4)?,
         has_social_auth: row.get(first + 5)?,
         user: user_at(row, first + 6)?.unwrap_or_default(),
+        ..Default::default()
     })
 }
 

@@ -279,6 +279,7 @@ fn subscription_at(row: &Row) -> rusqlite::Result<Subscription> {
         deleted: values.deleted,
         title: values.title,
         invite_message: values.invite_message,
+        ..Default::default()
     })
 }
 
