@@ -231,7 +231,7 @@ impl Runner {
             Write::CreateRole { organization, input } => (
                 "POST",
                 format!("/api/organizations/{organization}/roles/"),
-                client.create_role(organization, input).await.map(Written::Role),
+                client.create_role(organization, input).await.map(|role| Written::Role(Box::new(role))),
             ),
             Write::UpdateRole {
                 organization,
@@ -243,7 +243,7 @@ impl Runner {
                 client
                     .update_role(organization, id, input)
                     .await
-                    .map(Written::Role),
+                    .map(|role| Written::Role(Box::new(role))),
             ),
             Write::DeleteRole { organization, id } => (
                 "DELETE",
@@ -291,7 +291,7 @@ impl Runner {
                 client
                     .create_subscription(project, body)
                     .await
-                    .map(Written::Subscription),
+                    .map(|subscription| Written::Subscription(Box::new(subscription))),
             ),
             Write::UpdateSubscription { project, id, body } => (
                 "PATCH",
@@ -299,7 +299,7 @@ impl Runner {
                 client
                     .update_subscription(project, *id, body)
                     .await
-                    .map(Written::Subscription),
+                    .map(|subscription| Written::Subscription(Box::new(subscription))),
             ),
             Write::SoftDelete { project, id } => (
                 "PATCH",
@@ -307,7 +307,7 @@ impl Runner {
                 client
                     .soft_delete_subscription(project, *id)
                     .await
-                    .map(Written::Subscription),
+                    .map(|subscription| Written::Subscription(Box::new(subscription))),
             ),
             Write::Restore { project, id } => (
                 "PATCH",
@@ -315,7 +315,7 @@ impl Runner {
                 client
                     .restore_subscription(project, *id)
                     .await
-                    .map(Written::Subscription),
+                    .map(|subscription| Written::Subscription(Box::new(subscription))),
             ),
         };
         let status = match &result {

@@ -228,7 +228,7 @@ impl App {
                     self.mode = Mode::Normal;
                 }
                 let name = role.name.clone();
-                self.roles.list.push_row(role);
+                self.roles.list.push_row(*role);
                 self.roles.move_to(self.roles.len() as i64 - 1, height);
                 format!("created the role {name}")
             }
@@ -238,7 +238,7 @@ impl App {
                 }
                 let name = role.name.clone();
                 if let Some(index) = self.roles.list.position(|row| row.id == id) {
-                    self.roles.list.replace_row(index, role);
+                    self.roles.list.replace_row(index, *role);
                 }
                 format!("saved the role {name}")
             }
@@ -312,11 +312,11 @@ impl App {
             }
             (Write::UpdateSubscription { id, .. }, Written::Subscription(subscription)) => {
                 self.resume = None;
-                self.replace_subscription(subscription);
+                self.replace_subscription(*subscription);
                 format!("saved subscription #{id}")
             }
             (Write::SoftDelete { id, .. }, Written::Subscription(subscription)) => {
-                self.replace_subscription(subscription);
+                self.replace_subscription(*subscription);
                 self.undo_token += 1;
                 self.undo = Some(Undo {
                     id,
@@ -328,7 +328,7 @@ impl App {
                 format!("soft-deleted subscription #{id}: u to undo")
             }
             (Write::Restore { id, .. }, Written::Subscription(subscription)) => {
-                self.replace_subscription(subscription);
+                self.replace_subscription(*subscription);
                 self.undo = None;
                 format!("restored subscription #{id}")
             }

@@ -235,10 +235,10 @@ pub struct WriteAnswer {
 /// What a write answered.
 #[derive(Debug)]
 pub enum Written {
-    Role(Role),
+    Role(Box<Role>),
     /// Per person: the new membership, or why not.
     Assigned(Vec<(String, Result<RoleMembership, String>)>),
-    Subscription(Subscription),
+    Subscription(Box<Subscription>),
     Deleted,
 }
 

@@ -464,7 +464,7 @@ fn a_late_answer_never_touches_another_form() {
     app.update(Msg::Written(Box::new(WriteAnswer {
         token,
         write,
-        result: Ok(Written::Role(created)),
+        result: Ok(Written::Role(Box::new(created))),
         log: log(),
     })));
     let Mode::Form(form, _) = &app.mode else {
