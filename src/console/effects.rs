@@ -231,7 +231,10 @@ impl Runner {
             Write::CreateRole { organization, input } => (
                 "POST",
                 format!("/api/organizations/{organization}/roles/"),
-                client.create_role(organization, input).await.map(|role| Written::Role(Box::new(role))),
+                client
+                    .create_role(organization, input)
+                    .await
+                    .map(|role| Written::Role(Box::new(role))),
             ),
             Write::UpdateRole {
                 organization,

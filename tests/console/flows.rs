@@ -333,3 +333,41 @@ async fn project_and_organization_pickers_switch_without_an_argument() {
     assert!(!screen(&mut driver).contains("Switch organization"));
     assert_eq!(driver.app.context.organization, server.organization);
 }
+
+/// Names written to attack a terminal, through the real reference server:
+/// the table, the detail and the JSON view show them escaped, and the screen
+/// holds no control or bidi character.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_names_are_shown_escaped_on_every_screen() {
+    use crate::support::hostile::HOSTILE_NAMES;
+    let server = TestServer::demo_at(seeded(), 0).await;
+    let key = server.key(&["*"]);
+    for name in HOSTILE_NAMES {
+        let reply = server
+            .post(&key, &server.roles_path(), serde_json::json!({ "name": name }))
+            .await;
+        reply.expect(reqwest::StatusCode::CREATED);
+    }
+    let mut driver = console(&server, &["*"], (160, 45)).await;
+    let mut screens = vec![screen(&mut driver)];
+    press(&mut driver, "G").await;
+    screens.push(screen(&mut driver));
+    for _ in 0..HOSTILE_NAMES.len() {
+        press(&mut driver, "k").await;
+        screens.push(screen(&mut driver));
+        press(&mut driver, "v").await;
+        screens.push(screen(&mut driver));
+        press(&mut driver, "v").await;
+    }
+    let all = screens.join("\n");
+    assert!(all.contains("x\\u{1b}]0;pwned\\u{7}"), "{all}");
+    assert!(all.contains("abc\\u{202e}fed"), "{all}");
+    assert!(all.contains("one\\nid: fake\\rtwo"), "{all}");
+    for screen in &screens {
+        let bad: Vec<char> = screen
+            .chars()
+            .filter(|&c| c != '\n' && orgdeck::text::is_unsafe(c))
+            .collect();
+        assert!(bad.is_empty(), "{bad:?} on the screen:\n{screen}");
+    }
+}
