@@ -40,6 +40,13 @@ pub enum MembersCommand {
     },
 }
 
+impl MembersCommand {
+    /// Whether the command changes anything (refused under --read-only).
+    pub fn writes(&self) -> bool {
+        !matches!(self, MembersCommand::List { .. })
+    }
+}
+
 /// The outcome of assigning one user, for `-o json`.
 #[derive(Serialize)]
 struct Assignment {

@@ -34,7 +34,9 @@ pub struct Cli {
     /// Output format of the scriptable commands.
     #[arg(short, long, global = true, value_enum, default_value = "table")]
     pub output: output::Format,
-    /// The console changes nothing: every write is disabled.
+    /// Change nothing: the console disables every write, and a command that
+    /// would write (create, update, delete, add, remove, pause, resume, test,
+    /// login, keys) refuses to run.
     #[arg(long, global = true)]
     pub read_only: bool,
 }
@@ -100,6 +102,40 @@ pub enum Command {
         #[command(subcommand)]
         command: subscriptions::SubscriptionsCommand,
     },
+}
+
+impl Command {
+    /// Whether the command changes anything on a server or on disk.
+    fn writes(&self) -> bool {
+        match self {
+            Command::Roles { command } => command.writes(),
+            Command::Members { command } => command.writes(),
+            Command::Subscriptions { command } => command.writes(),
+            Command::Login { .. } | Command::Keys { .. } => true,
+            // The reference server is the user's own rehearsal; the console
+            // of `demo` honours --read-only itself.
+            Command::Demo { .. } | Command::Serve { .. } => false,
+        }
+    }
+
+    /// The command as typed, for messages: `roles delete`.
+    fn name(&self) -> String {
+        let (group, action) = match self {
+            Command::Roles { command } => ("roles", format!("{command:?}")),
+            Command::Members { command } => ("members", format!("{command:?}")),
+            Command::Subscriptions { command } => ("subscriptions", format!("{command:?}")),
+            Command::Login { .. } => return "login".into(),
+            Command::Keys { .. } => return "keys create".into(),
+            Command::Demo { .. } => return "demo".into(),
+            Command::Serve { .. } => return "serve".into(),
+        };
+        let action = action
+            .split([' ', '{', '('])
+            .next()
+            .unwrap_or_default()
+            .to_lowercase();
+        format!("{group} {action}")
+    }
 }
 
 /// A command line that cannot work as given: exits with status 2.
@@ -180,6 +216,13 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let Some(command) = cli.command else {
         return serve::console(&cli.connection, cli.read_only);
     };
+    if cli.read_only && command.writes() {
+        return Err(UsageError(format!(
+            "--read-only: `orgdeck {}` would change things, so it does not run",
+            command.name()
+        ))
+        .into());
+    }
     match command {
         Command::Roles { command } => api_command(&cli.connection, |c| roles::run(command, c, format)),
         Command::Members { command } => api_command(&cli.connection, |c| members::run(command, c, format)),

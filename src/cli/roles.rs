@@ -29,6 +29,13 @@ pub enum RolesCommand {
     Delete { id: String },
 }
 
+impl RolesCommand {
+    /// Whether the command changes anything (refused under --read-only).
+    pub fn writes(&self) -> bool {
+        !matches!(self, RolesCommand::List | RolesCommand::Get { .. })
+    }
+}
+
 #[derive(Debug, clap::Args)]
 pub struct RoleFields {
     #[arg(long)]
@@ -85,12 +92,27 @@ pub async fn run(command: RolesCommand, connection: Connection, format: Format) 
             if input.name.is_none() {
                 return Err(UsageError("roles create needs --name (or a name in --body)".into()).into());
             }
-            show(&client.create_role(organization, &input).await?, format)
+            if input.feature_flags_access_level.is_some() {
+                // Any role says whether this server keeps access levels.
+                let sample = client.page(&List::roles(organization), 1, 0).await?;
+                if let Some(role) = sample.results.first() {
+                    check_has_access_level(role)?;
+                }
+            }
+            let created = client.create_role(organization, &input).await?;
+            if input.feature_flags_access_level.is_some() {
+                check_has_access_level(&created)
+                    .map_err(|error| anyhow::anyhow!("the role {} was created, but {error:#}", created.id))?;
+            }
+            show(&created, format)
         }
         RolesCommand::Update { id, fields } => {
             let input = fields.input()?;
             if input == RoleInput::default() {
                 return Err(UsageError("nothing to change: give --name or --access-level".into()).into());
+            }
+            if input.feature_flags_access_level.is_some() {
+                check_has_access_level(&client.role(organization, &id).await?)?;
             }
             show(&client.update_role(organization, &id, &input).await?, format)
         }
@@ -102,6 +124,19 @@ pub async fn run(command: RolesCommand, connection: Connection, format: Format) 
             }
         }
     }
+}
+
+/// Today's PostHog has no access level on roles and ignores one sent: say
+/// so rather than pretend it was set.
+fn check_has_access_level(role: &Role) -> anyhow::Result<()> {
+    if role.feature_flags_access_level.is_none() {
+        return Err(UsageError(
+            "--access-level: this server's roles have no access level (today's PostHog dropped it); leave the flag out"
+                .into(),
+        )
+        .into());
+    }
+    Ok(())
 }
 
 fn member_count(role: &Role) -> String {
@@ -118,26 +153,37 @@ fn access(role: &Role) -> String {
         .unwrap_or_else(|| "-".into())
 }
 
+/// The roles as a table; an ACCESS column where the server has access
+/// levels (older PostHog), a DEFAULT one where it names a default role.
 fn table(roles: &[Role]) -> String {
+    let with_access = roles.iter().any(|role| role.feature_flags_access_level.is_some());
+    let with_default = roles.iter().any(|role| role.is_default.is_some());
     let rows: Vec<Vec<String>> = roles
         .iter()
         .map(|role| {
-            vec![
-                role.id.clone(),
-                role.name.clone(),
-                access(role),
-                member_count(role),
-                day(role.created_at),
-            ]
+            let mut row = vec![role.id.clone(), role.name.clone()];
+            if with_access {
+                row.push(access(role));
+            }
+            if with_default {
+                row.push(if role.is_default == Some(true) {
+                    "default".into()
+                } else {
+                    String::new()
+                });
+            }
+            row.extend([member_count(role), day(role.created_at)]);
+            row
         })
         .collect();
-    let columns = [
-        fixed("ID"),
-        flexible("NAME"),
-        fixed("ACCESS"),
-        fixed("MEMBERS"),
-        fixed("CREATED"),
-    ];
+    let mut columns = vec![fixed("ID"), flexible("NAME")];
+    if with_access {
+        columns.push(fixed("ACCESS"));
+    }
+    if with_default {
+        columns.push(fixed("DEFAULT"));
+    }
+    columns.extend([fixed("MEMBERS"), fixed("CREATED")]);
     output::table(&columns, &rows, output::output_width())
 }
 
@@ -170,17 +216,18 @@ fn show(role: &Role, format: Format) -> anyhow::Result<()> {
         .as_ref()
         .map(|user| format!("{} <{}>", user.display_name(), user.email))
         .unwrap_or_else(|| "-".into());
-    output::print(&output::record(&[
-        ("id", role.id.clone()),
-        ("name", role.name.clone()),
-        (
-            "access level",
-            role.feature_flags_access_level
-                .map(|level| format!("{} ({level})", access_level::name(level)))
-                .unwrap_or_else(|| "-".into()),
-        ),
+    let mut fields = vec![("id", role.id.clone()), ("name", role.name.clone())];
+    // Older servers have access levels; today's PostHog says which role is the default.
+    if let Some(level) = role.feature_flags_access_level {
+        fields.push(("access level", format!("{} ({level})", access_level::name(level))));
+    }
+    if let Some(is_default) = role.is_default {
+        fields.push(("default", if is_default { "yes" } else { "no" }.into()));
+    }
+    fields.extend([
         ("members", members.trim().to_string()),
         ("created by", created_by),
         ("created at", date(role.created_at)),
-    ]))
+    ]);
+    output::print(&output::record(&fields))
 }

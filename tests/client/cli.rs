@@ -589,3 +589,50 @@ async fn a_reader_that_stops_early_is_not_an_error() {
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     assert!(stderr.is_empty(), "{stderr}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn read_only_refuses_every_write_and_allows_reads() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let roles = orgdeck(&server, &key, &["roles", "list", "-o", "json"], None)
+        .await
+        .ok()
+        .json();
+    let id = roles[0]["id"].as_str().unwrap().to_string();
+    for args in [
+        vec!["--read-only", "roles", "delete", id.as_str()],
+        vec!["roles", "create", "--name", "Nope", "--read-only"],
+        vec![
+            "--read-only",
+            "members",
+            "add",
+            "--role",
+            id.as_str(),
+            "--email",
+            "a@b.co",
+        ],
+        vec!["--read-only", "subs", "delete", "1"],
+        vec!["--read-only", "subs", "pause", "1"],
+        vec!["--read-only", "subs", "test", "1"],
+    ] {
+        let run = orgdeck(&server, &key, &args, None).await.fails(2);
+        assert!(run.stderr.contains("--read-only"), "{args:?}: {}", run.stderr);
+    }
+    // Nothing changed, and reads still work under the flag.
+    let after = orgdeck(
+        &server,
+        &key,
+        &["--read-only", "roles", "list", "-o", "json"],
+        None,
+    )
+    .await
+    .ok()
+    .json();
+    assert_eq!(after, roles);
+    assert!(
+        orgdeck(&server, &key, &["--read-only", "roles", "delete", &id], None)
+            .await
+            .stderr
+            .contains("`orgdeck roles delete` would change things")
+    );
+}

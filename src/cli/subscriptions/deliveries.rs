@@ -1,0 +1,165 @@
+//! What on-call runs against one subscription: its deliveries, a test
+//! delivery, pause and resume.
+
+use super::super::output::{self, Format, fixed, flexible};
+use super::super::{UsageError, date};
+use crate::api::{Client, Delivery, DeliveryStatus, RecipientStatus};
+use crate::console::view::format::when as minute;
+
+/// What `subs deliveries` says on a server without the endpoint.
+pub const NO_HISTORY: &str = "this server keeps no delivery history";
+
+/// `subs deliveries ID [--status S] [--limit N]`.
+pub async fn list(
+    client: &Client,
+    project: &str,
+    id: i64,
+    status: Option<&str>,
+    limit: usize,
+    format: Format,
+) -> anyhow::Result<()> {
+    let status = status.map(DeliveryStatus::from_wire);
+    let deliveries = match client.all_deliveries(project, id, status.as_ref(), limit).await {
+        Ok(deliveries) => deliveries,
+        Err(error) if error.keeps_no_history() => {
+            // The subscription itself may be what is missing: ask, to say which.
+            client.subscription(project, id).await?;
+            return Err(anyhow::anyhow!("{NO_HISTORY} (subscription {id} exists)"));
+        }
+        Err(error) => return Err(error.into()),
+    };
+    match format {
+        Format::Json => output::print_json(&deliveries),
+        Format::Table if deliveries.is_empty() => output::print(&format!(
+            "no deliveries{} for subscription {id}\n",
+            status.map(|s| format!(" with status {s}")).unwrap_or_default()
+        )),
+        Format::Table => output::print(&table(&deliveries)),
+    }
+}
+
+fn table(deliveries: &[Delivery]) -> String {
+    let rows: Vec<Vec<String>> = deliveries
+        .iter()
+        .map(|delivery| {
+            let (delivered, failed) = delivery.recipients_delivered_and_failed();
+            vec![
+                minute(delivery.scheduled_at.or(delivery.created_at)),
+                delivery
+                    .trigger_type
+                    .as_ref()
+                    .map(|trigger| trigger.as_str().replace('_', " "))
+                    .unwrap_or_default(),
+                delivery.status.as_ref().map(status_text).unwrap_or_default(),
+                format!("{delivered}/{}", delivered + failed),
+                failures(delivery),
+            ]
+        })
+        .collect();
+    let columns = [
+        fixed("TIME (UTC)"),
+        fixed("TRIGGER"),
+        fixed("STATUS"),
+        fixed("DELIVERED"),
+        flexible("FAILED RECIPIENTS AND ERRORS"),
+    ];
+    output::table(&columns, &rows, output::output_width())
+}
+
+/// Failed recipients with their errors, and the delivery's own error.
+fn failures(delivery: &Delivery) -> String {
+    let mut parts: Vec<String> = delivery
+        .recipient_results
+        .iter()
+        .filter(|result| result.status != Some(RecipientStatus::Success))
+        .map(|result| {
+            let error = result
+                .error
+                .as_ref()
+                .and_then(|error| error.message.clone())
+                .unwrap_or_else(|| result.status.as_ref().map(|s| s.to_string()).unwrap_or_default());
+            format!("{}: {error}", result.recipient)
+        })
+        .collect();
+    if parts.is_empty()
+        && let Some(error) = delivery.error_text()
+    {
+        parts.push(error);
+    }
+    parts.join("; ")
+}
+
+/// A failed delivery stands out in a table of completed ones.
+fn status_text(status: &DeliveryStatus) -> String {
+    match status {
+        DeliveryStatus::Failed => "FAILED".into(),
+        other => other.to_string(),
+    }
+}
+
+/// `subs test ID`: asks for a delivery now.
+pub async fn test(client: &Client, project: &str, id: i64, format: Format) -> anyhow::Result<()> {
+    client.test_delivery(project, id).await?;
+    match format {
+        Format::Json => output::print_json(&serde_json::json!({"id": id, "test_delivery": "scheduled"})),
+        Format::Table => output::print(&format!(
+            "test delivery of subscription {id} scheduled; see how it went with: orgdeck subs deliveries {id}\n"
+        )),
+    }
+}
+
+/// `subs pause ID` and `subs resume ID`.
+pub async fn set_enabled(
+    client: &Client,
+    project: &str,
+    id: i64,
+    enabled: bool,
+    format: Format,
+) -> anyhow::Result<()> {
+    let subscription = client.set_enabled(project, id, enabled).await?;
+    if subscription.enabled.is_none() {
+        return Err(UsageError(format!(
+            "this server's subscriptions cannot be {}: it has no `enabled` (an older PostHog)",
+            if enabled { "resumed" } else { "paused" }
+        ))
+        .into());
+    }
+    match format {
+        Format::Json => output::print_json(&subscription),
+        Format::Table => output::print(&format!(
+            "{} subscription {id}{}\n",
+            if enabled { "resumed" } else { "paused" },
+            if enabled {
+                format!("; next delivery {}", date(subscription.next_delivery_date))
+            } else {
+                String::new()
+            }
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_delivery_names_who_and_why() {
+        let delivery: Delivery = serde_json::from_value(serde_json::json!({
+            "status": "failed", "trigger_type": "target_change",
+            "scheduled_at": "2026-11-20T09:00:00Z",
+            "recipient_results": [
+                {"recipient": "a@example.com", "status": "success"},
+                {"recipient": "b@x.invalid", "status": "failed", "error": {"message": "Domain not found\u{1b}[2J"}}
+            ]
+        }))
+        .unwrap();
+        let shown = table(&[delivery]);
+        assert!(shown.contains("FAILED"), "{shown}");
+        assert!(shown.contains("target change"), "{shown}");
+        assert!(shown.contains("1/2"), "{shown}");
+        assert!(
+            shown.contains("b@x.invalid: Domain not found\\u{1b}[2J"),
+            "{shown}"
+        );
+    }
+}

@@ -1,0 +1,449 @@
+//! The flags of `subs create` and `subs update`, read into the one typed
+//! [`SubscriptionInput`] that every face sends; a `--body` file is the
+//! base the flags are laid over. What needs the API to fill in is resolved
+//! here too: a dashboard's insights, and a Slack channel by name.
+
+use serde_json::{Map, Value};
+
+use super::super::{UsageError, body_from};
+use crate::api::time::parse_user_datetime;
+use crate::api::{ChannelQuery, Client, Frequency, SubscriptionInput, TargetType, Weekday};
+use crate::schedule::position_name;
+use crate::text::printable;
+
+/// The most insights a dashboard subscription exports (posthog.md 8.2-5).
+pub const EXPORT_CAP: usize = 6;
+
+/// Every writable field as a flag. `none` clears a nullable one.
+#[derive(Debug, clap::Args)]
+pub struct SubscriptionFields {
+    /// email or slack (webhook on older servers).
+    #[arg(long, value_name = "TYPE", value_parser = parse_enum::<TargetType>)]
+    target_type: Option<String>,
+    /// Comma-separated addresses, a Slack channel, or an http(s) URL.
+    #[arg(long, value_name = "VALUE")]
+    target_value: Option<String>,
+    /// A Slack channel by name ('#ops') or id, found through the project's
+    /// Slack integration; sets the target to it.
+    #[arg(long, value_name = "CHANNEL", conflicts_with_all = ["target_value"])]
+    slack_channel: Option<String>,
+    /// The Slack integration to post through, where the project has several.
+    #[arg(long, value_name = "ID")]
+    integration: Option<i64>,
+    /// daily, weekly, monthly or yearly.
+    #[arg(long, value_parser = parse_enum::<Frequency>)]
+    frequency: Option<String>,
+    /// Every N periods (default 1 on create).
+    #[arg(long, value_name = "N")]
+    interval: Option<i64>,
+    /// Days, e.g. monday,friday (or weekdays, or none).
+    #[arg(long, value_name = "DAYS")]
+    byweekday: Option<String>,
+    /// Which of the days in a period: 1-4, first..fourth, -1/last, or none.
+    #[arg(long, value_name = "POSITION", allow_hyphen_values = true)]
+    bysetpos: Option<String>,
+    /// Deliveries in all, or none.
+    #[arg(long, value_name = "N")]
+    count: Option<String>,
+    /// 2026-12-01, "2026-12-01 09:00" or ISO 8601 (UTC unless an offset is given).
+    #[arg(long, value_name = "WHEN")]
+    start_date: Option<String>,
+    /// Like --start-date, or none.
+    #[arg(long, value_name = "WHEN")]
+    until_date: Option<String>,
+    #[arg(long)]
+    title: Option<String>,
+    #[arg(long, value_name = "TEXT")]
+    invite_message: Option<String>,
+    /// Deliver this insight (id), or none.
+    #[arg(long, value_name = "ID")]
+    insight: Option<String>,
+    /// Deliver this dashboard (id), or none.
+    #[arg(long, value_name = "ID")]
+    dashboard: Option<String>,
+    /// An insight of the dashboard to export (repeatable; default: every
+    /// insight on it, up to 6).
+    #[arg(long = "export-insight", value_name = "ID")]
+    export_insights: Vec<i64>,
+    /// Deliver an AI report answering this prompt.
+    #[arg(long, value_name = "TEXT")]
+    prompt: Option<String>,
+    /// A JSON body from a file, or - for stdin; flags override its fields.
+    #[arg(long, value_name = "FILE")]
+    body: Option<String>,
+}
+
+/// The body to send, and what orgdeck chose for the user to be told.
+pub struct Prepared {
+    pub body: Map<String, Value>,
+    pub notes: Vec<String>,
+}
+
+/// `--target-type`, checked before anything is sent.
+pub fn parse_target_type(text: &str) -> Result<String, String> {
+    parse_enum::<TargetType>(text)
+}
+
+fn parse_enum<T: std::str::FromStr + EnumValues>(text: &str) -> Result<String, String> {
+    let text = text.trim().to_ascii_lowercase();
+    text.parse::<T>().map(|_| text.clone()).map_err(|_| {
+        format!(
+            "\"{text}\" is not one of the allowed values: {}",
+            T::values().join(", ")
+        )
+    })
+}
+
+/// The values an enumeration's flag allows, for its error message.
+pub trait EnumValues {
+    fn values() -> Vec<&'static str>;
+}
+
+macro_rules! enum_values {
+    ($($kind:ty),+) => {
+        $(impl EnumValues for $kind {
+            fn values() -> Vec<&'static str> {
+                Self::ALL
+                    .iter()
+                    .map(|value| match value.as_str() {
+                        "webhook" => "webhook (older servers)",
+                        text => text,
+                    })
+                    .collect()
+            }
+        })+
+    };
+}
+
+enum_values!(TargetType, Frequency);
+
+fn is_none(text: &str) -> bool {
+    matches!(text.trim().to_ascii_lowercase().as_str(), "none" | "null")
+}
+
+fn usage(flag: &str, message: String) -> anyhow::Error {
+    UsageError(format!("--{flag}: {message}")).into()
+}
+
+fn nullable_id(flag: &str, text: &str) -> anyhow::Result<Option<i64>> {
+    if is_none(text) {
+        return Ok(None);
+    }
+    text.trim()
+        .parse::<i64>()
+        .map(Some)
+        .map_err(|_| usage(flag, format!("\"{text}\" is not a number (or none)")))
+}
+
+fn weekdays(text: &str) -> anyhow::Result<Option<Vec<Weekday>>> {
+    if is_none(text) {
+        return Ok(None);
+    }
+    if text.trim().eq_ignore_ascii_case("weekdays") {
+        return Ok(Some(Weekday::ALL[..5].to_vec()));
+    }
+    let mut days = Vec::new();
+    for part in text
+        .split(',')
+        .map(|part| part.trim().to_ascii_lowercase())
+        .filter(|p| !p.is_empty())
+    {
+        let day = Weekday::ALL
+            .iter()
+            .find(|day| day.as_str() == part || (part.len() >= 3 && day.as_str().starts_with(&part)))
+            .ok_or_else(|| usage("byweekday", format!("\"{part}\" is not a day of the week")))?;
+        days.push(day.clone());
+    }
+    Ok(Some(days))
+}
+
+fn position(text: &str) -> anyhow::Result<Option<i64>> {
+    if is_none(text) {
+        return Ok(None);
+    }
+    let lowered = text.trim().to_ascii_lowercase();
+    let named = [1, 2, 3, 4, -1]
+        .into_iter()
+        .find(|&n| position_name(n) == Some(lowered.as_str()));
+    named.or_else(|| lowered.parse().ok()).map(Some).ok_or_else(|| {
+        usage(
+            "bysetpos",
+            format!("\"{text}\" is not a position: 1-4, first..fourth, -1, last or none"),
+        )
+    })
+}
+
+fn when(flag: &str, text: &str) -> anyhow::Result<chrono::DateTime<chrono::Utc>> {
+    parse_user_datetime(text).ok_or_else(|| {
+        usage(
+            flag,
+            format!("\"{text}\" is not a date: use 2026-12-01, \"2026-12-01 09:00\" or ISO 8601"),
+        )
+    })
+}
+
+impl SubscriptionFields {
+    /// The flags as a typed input; nothing that needs the API.
+    fn input(&self) -> anyhow::Result<SubscriptionInput> {
+        let text = |value: &Option<String>| value.as_ref().map(|text| text.trim().to_string());
+        let nullable_text =
+            |value: &Option<String>| value.as_ref().map(|text| (!is_none(text)).then(|| text.clone()));
+        Ok(SubscriptionInput {
+            target_type: text(&self.target_type).map(|text| TargetType::from_wire(&text)),
+            target_value: self.target_value.clone(),
+            frequency: text(&self.frequency).map(|text| Frequency::from_wire(&text)),
+            interval: self.interval,
+            byweekday: self.byweekday.as_deref().map(weekdays).transpose()?,
+            bysetpos: self.bysetpos.as_deref().map(position).transpose()?,
+            count: self
+                .count
+                .as_deref()
+                .map(|text| nullable_id("count", text))
+                .transpose()?,
+            start_date: self
+                .start_date
+                .as_deref()
+                .map(|text| when("start-date", text))
+                .transpose()?,
+            until_date: self
+                .until_date
+                .as_deref()
+                .map(|text| {
+                    if is_none(text) {
+                        Ok(None)
+                    } else {
+                        when("until-date", text).map(Some)
+                    }
+                })
+                .transpose()?,
+            title: self.title.clone().map(Some),
+            invite_message: nullable_text(&self.invite_message),
+            dashboard: self
+                .dashboard
+                .as_deref()
+                .map(|text| nullable_id("dashboard", text))
+                .transpose()?,
+            insight: self
+                .insight
+                .as_deref()
+                .map(|text| nullable_id("insight", text))
+                .transpose()?,
+            dashboard_export_insights: (!self.export_insights.is_empty())
+                .then(|| self.export_insights.clone()),
+            prompt: nullable_text(&self.prompt),
+            integration_id: self.integration.map(Some),
+            ..SubscriptionInput::default()
+        })
+    }
+
+    /// The body to send: `--body` first, every flag over it, and what the
+    /// API must tell (a dashboard's insights, a Slack channel) filled in.
+    pub async fn prepare(&self, client: &Client, project: &str, creating: bool) -> anyhow::Result<Prepared> {
+        if !self.export_insights.is_empty() && self.dashboard.is_none() {
+            return Err(usage(
+                "export-insight",
+                "goes with --dashboard: it picks which of the dashboard's insights to export".into(),
+            ));
+        }
+        if self.export_insights.len() > EXPORT_CAP {
+            return Err(usage(
+                "export-insight",
+                format!(
+                    "at most {EXPORT_CAP} insights may be exported, {} were given",
+                    self.export_insights.len()
+                ),
+            ));
+        }
+        let mut input = self.input()?;
+        if creating && input.interval.is_none() {
+            // Today's PostHog requires it; older servers took 1 as the default.
+            input.interval = Some(1);
+        }
+        let mut notes = Vec::new();
+        if let Some(Some(dashboard)) = input.dashboard
+            && input.dashboard_export_insights.is_none()
+        {
+            let (chosen, note) = dashboard_insights(client, project, dashboard).await?;
+            input.dashboard_export_insights = Some(chosen);
+            notes.push(note);
+        }
+        if let Some(channel) = &self.slack_channel {
+            let (integration, target, note) =
+                slack_target(client, project, channel, self.integration).await?;
+            input.target_type = Some(TargetType::Slack);
+            input.target_value = Some(target);
+            input.integration_id = Some(Some(integration));
+            notes.push(note);
+        }
+        let mut body = match &self.body {
+            Some(source) => body_from(source)?,
+            None => Map::new(),
+        };
+        let Value::Object(flags) = serde_json::to_value(&input)? else {
+            return Err(anyhow::anyhow!(
+                "a subscription input did not serialise to an object"
+            ));
+        };
+        body.extend(flags);
+        Ok(Prepared { body, notes })
+    }
+}
+
+/// The insights of a dashboard to export by default: every one on it, up to
+/// the cap, and a sentence saying so.
+async fn dashboard_insights(
+    client: &Client,
+    project: &str,
+    dashboard: i64,
+) -> anyhow::Result<(Vec<i64>, String)> {
+    let found = client.dashboard(project, dashboard).await?;
+    let insights = found.insights();
+    if insights.is_empty() {
+        return Err(UsageError(format!(
+            "dashboard {dashboard} has no insights to export; add one to it first, or deliver an insight with --insight"
+        ))
+        .into());
+    }
+    let chosen: Vec<i64> = insights
+        .iter()
+        .take(EXPORT_CAP)
+        .map(|insight| insight.id)
+        .collect();
+    let names: Vec<String> = insights
+        .iter()
+        .take(EXPORT_CAP)
+        .map(|insight| format!("{} ({})", printable(&insight.title()), insight.id))
+        .collect();
+    let note = if insights.len() > EXPORT_CAP {
+        format!(
+            "exporting the first {EXPORT_CAP} of the {} insights of dashboard {dashboard}: {}; choose others with --export-insight ID",
+            insights.len(),
+            names.join(", ")
+        )
+    } else {
+        format!(
+            "exporting every insight of dashboard {dashboard}: {}",
+            names.join(", ")
+        )
+    };
+    Ok((chosen, note))
+}
+
+/// The integration and target value for a Slack channel named `channel`
+/// ('#ops', 'ops' or an id such as 'C0123').
+async fn slack_target(
+    client: &Client,
+    project: &str,
+    channel: &str,
+    chosen: Option<i64>,
+) -> anyhow::Result<(i64, String, String)> {
+    let integrations = client.integrations(project, "slack").await?.results;
+    let integration = match chosen {
+        Some(id) => integrations
+            .iter()
+            .find(|integration| integration.id == id)
+            .ok_or_else(|| {
+                UsageError(format!(
+                    "--integration {id}: no Slack integration {id} in this project"
+                ))
+            })?,
+        None => {
+            let healthy: Vec<_> = integrations.iter().filter(|i| !i.is_broken()).collect();
+            match healthy.as_slice() {
+                [only] => *only,
+                [] if integrations.is_empty() => {
+                    return Err(UsageError(
+                        "this project has no Slack integration: connect Slack in PostHog first".into(),
+                    )
+                    .into());
+                }
+                [] => {
+                    return Err(UsageError(format!(
+                        "this project's Slack integrations no longer work ({}): reconnect Slack in PostHog first",
+                        list_integrations(&integrations)
+                    ))
+                    .into());
+                }
+                several => {
+                    return Err(UsageError(format!(
+                        "this project has several Slack integrations; choose one with --integration ID: {}",
+                        list_integrations(&several.iter().map(|i| (*i).clone()).collect::<Vec<_>>())
+                    ))
+                    .into());
+                }
+            }
+        }
+    };
+    if integration.is_broken() {
+        return Err(UsageError(format!(
+            "Slack integration {} no longer works ({}): reconnect Slack in PostHog first",
+            integration.id,
+            printable(integration.errors.as_deref().unwrap_or(""))
+        ))
+        .into());
+    }
+    let wanted = channel.trim().trim_start_matches('#');
+    let by_id = client
+        .channel(project, integration.id, wanted)
+        .await
+        .ok()
+        .flatten();
+    let found = match by_id {
+        Some(found) => found,
+        None => {
+            let query = ChannelQuery {
+                search: Some(wanted.to_string()),
+                limit: Some(50),
+                offset: None,
+            };
+            let listed = client.channels(project, integration.id, &query).await?.channels;
+            match listed.iter().find(|c| c.name.eq_ignore_ascii_case(wanted)) {
+                Some(found) => found.clone(),
+                None => {
+                    let near: Vec<String> = listed
+                        .iter()
+                        .take(8)
+                        .map(|c| format!("#{}", printable(&c.name)))
+                        .collect();
+                    return Err(UsageError(format!(
+                        "no Slack channel \"{}\" through {}{}",
+                        printable(channel),
+                        printable(&integration.name()),
+                        if near.is_empty() {
+                            String::new()
+                        } else {
+                            format!("; channels like it: {}", near.join(", "))
+                        }
+                    ))
+                    .into());
+                }
+            }
+        }
+    };
+    let note = format!(
+        "posting to #{}{} through {}",
+        printable(&found.name),
+        if found.is_private { " (private)" } else { "" },
+        printable(&integration.name())
+    );
+    Ok((integration.id, found.target_value(), note))
+}
+
+fn list_integrations(integrations: &[crate::api::Integration]) -> String {
+    integrations
+        .iter()
+        .map(|integration| {
+            format!(
+                "{} {}{}",
+                integration.id,
+                printable(&integration.name()),
+                if integration.is_broken() {
+                    " (no longer works)"
+                } else {
+                    ""
+                }
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}

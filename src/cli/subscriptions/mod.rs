@@ -1,0 +1,347 @@
+//! `orgdeck subscriptions list|get|create|update|delete|restore|pause|resume|test|deliveries`
+//! (alias `subs`)
+
+mod deliveries;
+mod input;
+
+use clap::Subcommand;
+
+use super::connection::Connection;
+use super::output::{self, Format, fixed, flexible};
+use super::{UsageError, date, fetch_all};
+use crate::api::{DeliveryStatus, List, ResourceType, Subscription, SubscriptionFilter, SubscriptionState};
+use crate::console::view::format::when as minute;
+use crate::schedule::Schedule;
+use input::SubscriptionFields;
+
+#[derive(Debug, Subcommand)]
+pub enum SubscriptionsCommand {
+    /// List the project's subscriptions (all pages).
+    List {
+        /// Soft-deleted ones instead of the others.
+        #[arg(long)]
+        deleted: bool,
+        /// Only those in this state: active, paused, overdue, ended or deleted.
+        #[arg(long, value_parser = parse_state)]
+        state: Option<SubscriptionState>,
+        /// Find in titles, insight and dashboard names (and targets, on older servers).
+        #[arg(long)]
+        search: Option<String>,
+        /// email or slack (webhook on older servers).
+        #[arg(long, value_name = "TYPE", value_parser = input::parse_target_type)]
+        target_type: Option<String>,
+        /// What they deliver: insight, dashboard or ai_prompt.
+        #[arg(long, value_name = "TYPE", value_parser = parse_resource_type)]
+        resource_type: Option<String>,
+        #[arg(long, value_name = "ID")]
+        dashboard: Option<i64>,
+        #[arg(long, value_name = "ID")]
+        insight: Option<i64>,
+        /// created_at, next_delivery_date, title or created_by__email; a leading - for descending.
+        #[arg(long, allow_hyphen_values = true, value_parser = parse_ordering)]
+        ordering: Option<String>,
+    },
+    /// Show one subscription and its next deliveries.
+    Get { id: i64 },
+    /// Create a subscription.
+    Create {
+        #[command(flatten)]
+        fields: SubscriptionFields,
+    },
+    /// Change the given fields of a subscription (a PATCH of those alone).
+    Update {
+        id: i64,
+        #[command(flatten)]
+        fields: SubscriptionFields,
+    },
+    /// Soft-delete a subscription (it can be restored).
+    Delete { id: i64 },
+    /// Restore a soft-deleted subscription.
+    Restore { id: i64 },
+    /// Pause a subscription: nothing is delivered until it is resumed.
+    Pause { id: i64 },
+    /// Resume a paused (or auto-disabled) subscription.
+    Resume { id: i64 },
+    /// Send a test delivery now.
+    Test { id: i64 },
+    /// A subscription's deliveries, newest first: when, why, how it went, and
+    /// to whom it failed.
+    Deliveries {
+        id: i64,
+        /// Only these: completed, failed, skipped or starting.
+        #[arg(long, value_parser = parse_delivery_status)]
+        status: Option<String>,
+        /// At most this many.
+        #[arg(long, value_name = "N", default_value_t = 500)]
+        limit: usize,
+    },
+}
+
+impl SubscriptionsCommand {
+    /// Whether the command changes anything (refused under --read-only).
+    pub fn writes(&self) -> bool {
+        !matches!(
+            self,
+            SubscriptionsCommand::List { .. }
+                | SubscriptionsCommand::Get { .. }
+                | SubscriptionsCommand::Deliveries { .. }
+        )
+    }
+}
+
+fn parse_ordering(text: &str) -> Result<String, String> {
+    match text.trim_start_matches('-') {
+        "created_at" | "next_delivery_date" | "title" | "created_by__email" => Ok(text.to_string()),
+        _ => Err(format!(
+            "\"{text}\": order by created_at, next_delivery_date, title or created_by__email (a leading - for descending)"
+        )),
+    }
+}
+
+fn parse_state(text: &str) -> Result<SubscriptionState, String> {
+    SubscriptionState::parse(text.trim()).ok_or_else(|| {
+        format!(
+            "\"{text}\" is not a state: {}",
+            SubscriptionState::ALL.map(SubscriptionState::as_str).join(", ")
+        )
+    })
+}
+
+fn parse_resource_type(text: &str) -> Result<String, String> {
+    let text = text.trim().to_ascii_lowercase();
+    match ResourceType::from_wire(&text) {
+        ResourceType::Other(_) => Err(format!(
+            "\"{text}\" is not what a subscription delivers: insight, dashboard or ai_prompt"
+        )),
+        _ => Ok(text),
+    }
+}
+
+fn parse_delivery_status(text: &str) -> Result<String, String> {
+    let text = text.trim().to_ascii_lowercase();
+    match DeliveryStatus::from_wire(&text) {
+        DeliveryStatus::Other(_) => Err(format!(
+            "\"{text}\" is not a delivery status: completed, failed, skipped or starting"
+        )),
+        _ => Ok(text),
+    }
+}
+
+pub async fn run(
+    command: SubscriptionsCommand,
+    connection: Connection,
+    format: Format,
+) -> anyhow::Result<()> {
+    let client = &connection.client;
+    let project = connection.project.as_str();
+    match command {
+        SubscriptionsCommand::List {
+            deleted,
+            state,
+            search,
+            target_type,
+            resource_type,
+            dashboard,
+            insight,
+            ordering,
+        } => {
+            let filter = SubscriptionFilter {
+                deleted: deleted || state == Some(SubscriptionState::Deleted),
+                search,
+                target_type,
+                resource_type,
+                dashboard,
+                insight,
+                ordering,
+                ..SubscriptionFilter::default()
+            };
+            let mut rows = fetch_all(client, &List::subscriptions(project, &filter), "subscriptions").await?;
+            if let Some(state) = state {
+                // The API has no filter by state: it is read off each row.
+                let now = crate::clock::system_now();
+                rows.retain(|subscription| subscription.state(now) == state);
+            }
+            match format {
+                Format::Json => output::print_json(&rows),
+                Format::Table => output::print(&table(&rows)),
+            }
+        }
+        SubscriptionsCommand::Get { id } => show(&client.subscription(project, id).await?, format),
+        SubscriptionsCommand::Create { fields } => {
+            let prepared = fields.prepare(client, project, true).await?;
+            let missing: Vec<&str> = ["target_type", "target_value", "frequency", "start_date"]
+                .into_iter()
+                .filter(|field| !prepared.body.contains_key(*field))
+                .collect();
+            if !missing.is_empty() {
+                let flags: Vec<String> = missing
+                    .iter()
+                    .map(|field| format!("--{}", field.replace('_', "-")))
+                    .collect();
+                return Err(UsageError(format!(
+                    "subscriptions create needs {} (--slack-channel sets the target)",
+                    flags.join(", ")
+                ))
+                .into());
+            }
+            let created = client.create_subscription(project, &prepared.body).await?;
+            tell(&prepared.notes, format)?;
+            show(&created, format)
+        }
+        SubscriptionsCommand::Update { id, fields } => {
+            let prepared = fields.prepare(client, project, false).await?;
+            if prepared.body.is_empty() {
+                return Err(
+                    UsageError("nothing to change: give at least one field flag or --body".into()).into(),
+                );
+            }
+            let updated = client.update_subscription(project, id, &prepared.body).await?;
+            tell(&prepared.notes, format)?;
+            show(&updated, format)
+        }
+        SubscriptionsCommand::Pause { id } => {
+            deliveries::set_enabled(client, project, id, false, format).await
+        }
+        SubscriptionsCommand::Resume { id } => {
+            deliveries::set_enabled(client, project, id, true, format).await
+        }
+        SubscriptionsCommand::Test { id } => deliveries::test(client, project, id, format).await,
+        SubscriptionsCommand::Deliveries { id, status, limit } => {
+            deliveries::list(client, project, id, status.as_deref(), limit, format).await
+        }
+        SubscriptionsCommand::Delete { id } => {
+            let subscription = client.soft_delete_subscription(project, id).await?;
+            match format {
+                Format::Json => output::print_json(&subscription),
+                Format::Table => output::print(&format!(
+                    "soft-deleted subscription {id}; undo with: orgdeck subscriptions restore {id}\n"
+                )),
+            }
+        }
+        SubscriptionsCommand::Restore { id } => {
+            let subscription = client.restore_subscription(project, id).await?;
+            match format {
+                Format::Json => output::print_json(&subscription),
+                Format::Table => output::print(&format!("restored subscription {id}\n")),
+            }
+        }
+    }
+}
+
+/// What orgdeck chose for the user: above the record, or on stderr when
+/// stdout is JSON for a program.
+fn tell(notes: &[String], format: Format) -> anyhow::Result<()> {
+    for note in notes {
+        match format {
+            Format::Table => output::print(&format!("{note}\n"))?,
+            Format::Json => eprintln!("orgdeck: {}", crate::text::printable(note)),
+        }
+    }
+    Ok(())
+}
+
+fn target(subscription: &Subscription) -> String {
+    format!(
+        "{}:{}",
+        subscription
+            .target_type
+            .as_ref()
+            .map(|t| t.as_str())
+            .unwrap_or("?"),
+        subscription.target_value.as_deref().unwrap_or("")
+    )
+}
+
+fn table(subscriptions: &[Subscription]) -> String {
+    let now = crate::clock::system_now();
+    let rows: Vec<Vec<String>> = subscriptions
+        .iter()
+        .map(|subscription| {
+            vec![
+                subscription.id.to_string(),
+                subscription.title.clone().unwrap_or_default(),
+                target(subscription),
+                subscription.summary.clone().unwrap_or_default(),
+                minute(subscription.next_delivery_date),
+                match subscription.state(now) {
+                    SubscriptionState::Active => String::new(),
+                    state => state.to_string(),
+                },
+            ]
+        })
+        .collect();
+    let columns = [
+        fixed("ID"),
+        flexible("TITLE"),
+        flexible("TARGET"),
+        flexible("SCHEDULE"),
+        fixed("NEXT (UTC)"),
+        fixed("STATE"),
+    ];
+    output::table(&columns, &rows, output::output_width())
+}
+
+fn show(subscription: &Subscription, format: Format) -> anyhow::Result<()> {
+    if format == Format::Json {
+        return output::print_json(subscription);
+    }
+    let text = |value: &Option<String>| value.clone().unwrap_or_else(|| "-".into());
+    let number = |value: Option<i64>| value.map(|n| n.to_string()).unwrap_or_else(|| "-".into());
+    let now = crate::clock::system_now();
+    let upcoming = Schedule::of(subscription)
+        .map(|schedule| schedule.occurrences_after(now, 5))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|at| minute(Some(at)))
+        .collect::<Vec<_>>();
+    let state = subscription.state(now);
+    output::print(&output::record(&[
+        ("id", subscription.id.to_string()),
+        ("title", text(&subscription.title)),
+        ("state", state.to_string()),
+        ("target", target(subscription)),
+        ("dashboard", number(subscription.dashboard)),
+        ("insight", number(subscription.insight)),
+        ("schedule", text(&subscription.summary)),
+        (
+            "frequency",
+            subscription
+                .frequency
+                .as_ref()
+                .map(|f| f.to_string())
+                .unwrap_or_else(|| "-".into()),
+        ),
+        ("interval", number(subscription.interval)),
+        (
+            "byweekday",
+            subscription
+                .byweekday
+                .as_ref()
+                .map(|days| days.iter().map(|d| d.as_str()).collect::<Vec<_>>().join(","))
+                .unwrap_or_else(|| "-".into()),
+        ),
+        ("bysetpos", number(subscription.bysetpos)),
+        ("count", number(subscription.count)),
+        ("start date", date(subscription.start_date)),
+        ("until date", date(subscription.until_date)),
+        ("next delivery", date(subscription.next_delivery_date)),
+        (
+            "upcoming",
+            if upcoming.is_empty() {
+                "-".into()
+            } else {
+                upcoming.join(", ")
+            },
+        ),
+        ("invite message", text(&subscription.invite_message)),
+        (
+            "created by",
+            subscription
+                .created_by
+                .as_ref()
+                .map(|user| format!("{} <{}>", user.display_name(), user.email))
+                .unwrap_or_else(|| "-".into()),
+        ),
+        ("created at", date(subscription.created_at)),
+    ]))
+}
