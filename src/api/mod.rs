@@ -21,5 +21,5 @@ pub use integrations::{
 };
 pub use models::*;
 pub use operations::{RoleInput, SubscriptionFilter, SubscriptionInput};
-pub use paging::{FetchAll, List, Row};
+pub use paging::{FetchAll, List, Row, Streamed};
 pub use secret::ApiKey;

@@ -291,6 +291,79 @@ impl Client {
     }
 }
 
+/// What a streamed fetch saw, beyond the rows it handed over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Streamed {
+    pub rows: u64,
+    /// A page reported another count than the first: the list changed while
+    /// it was read, so rows may be missing (repeats were dropped).
+    pub changed: bool,
+}
+
+impl Client {
+    /// Every row in the server's order, handed to `sink` a page at a time
+    /// as each page's turn comes: at most `concurrency` pages are in flight
+    /// or held at once, so memory stays flat however long the list. Pages
+    /// are asked for ahead by offset and stop at the first that ends the
+    /// list; nothing is sized from `count`, and a list that sends more
+    /// pages than its count allows is stopped with an error.
+    pub async fn for_each_page<T: Row, E: From<Error>>(
+        &self,
+        list: &List<T>,
+        options: &FetchAll,
+        mut sink: impl FnMut(Vec<T>) -> std::result::Result<(), E>,
+    ) -> std::result::Result<Streamed, E> {
+        use futures_util::StreamExt;
+        let size = options.page_size.max(1);
+        let first = self.page(list, size, 0).await?;
+        let count = first.count;
+        let mut walk = Walk::new(list, size, count);
+        let mut seen = HashSet::new();
+        let mut streamed = Streamed {
+            rows: 0,
+            changed: false,
+        };
+        let report = |rows: u64| {
+            if let Some(progress) = &options.progress {
+                progress(rows.min(count), count);
+            }
+        };
+        let mut hand_over =
+            |page: Page<T>, walk: &mut Walk, streamed: &mut Streamed| -> std::result::Result<bool, E> {
+                walk.received(page.results.len())?;
+                streamed.changed |= page.count != count;
+                let ends = page.next.is_none() || (page.results.len() as u64) < size;
+                let rows: Vec<T> = page
+                    .results
+                    .into_iter()
+                    .filter(|row| seen.insert(row.row_id()))
+                    .collect();
+                streamed.rows += rows.len() as u64;
+                sink(rows)?;
+                report(streamed.rows);
+                Ok(ends)
+            };
+        if hand_over(first, &mut walk, &mut streamed)? {
+            return Ok(streamed);
+        }
+        let most_pages = (count / size).saturating_add(2);
+        let mut pages = futures_util::stream::iter(1..most_pages)
+            .map(|index| self.page(list, size, index.saturating_mul(size)))
+            .buffered(options.concurrency.max(1));
+        while let Some(page) = pages.next().await {
+            if hand_over(page?, &mut walk, &mut streamed)? {
+                return Ok(streamed);
+            }
+        }
+        // Every page the count allows came full and linked onward.
+        Err(walk
+            .error(format!(
+                "the server sent more pages than its count of {count} allows"
+            ))
+            .into())
+    }
+}
+
 /// What the workers of one concurrent fetch share.
 struct Shared {
     /// The next page number to fetch.
@@ -362,10 +435,14 @@ impl Walk {
     }
 
     fn stop(&self, reason: String) -> Result<()> {
-        Err(Error::EndlessList {
+        Err(self.error(reason))
+    }
+
+    fn error(&self, reason: String) -> Error {
+        Error::EndlessList {
             request: self.request.clone(),
             reason,
-        })
+        }
     }
 }
 

@@ -7,8 +7,8 @@ mod input;
 use clap::Subcommand;
 
 use super::connection::Connection;
-use super::output::{self, Format, fixed, flexible};
-use super::{UsageError, date, fetch_all};
+use super::output::{self, Column, Format, ListWriter, fixed, flexible};
+use super::{UsageError, date};
 use crate::api::{DeliveryStatus, List, ResourceType, Subscription, SubscriptionFilter, SubscriptionState};
 use crate::console::view::format::when as minute;
 use crate::schedule::Schedule;
@@ -155,16 +155,29 @@ pub async fn run(
                 ordering,
                 ..SubscriptionFilter::default()
             };
-            let mut rows = fetch_all(client, &List::subscriptions(project, &filter), "subscriptions").await?;
-            if let Some(state) = state {
-                // The API has no filter by state: it is read off each row.
-                let now = crate::clock::system_now();
-                rows.retain(|subscription| subscription.state(now) == state);
+            // Rows are written as their pages arrive, in the server's order,
+            // and not kept: memory stays flat however long the list.
+            let now = crate::clock::system_now();
+            let mut writer = ListWriter::new(format, &COLUMNS)?;
+            let options = crate::api::FetchAll {
+                progress: output::progress("subscriptions"),
+                ..crate::api::FetchAll::default()
+            };
+            let list = List::subscriptions(project, &filter);
+            let streamed = client
+                .for_each_page(&list, &options, |mut rows: Vec<Subscription>| {
+                    if let Some(state) = state {
+                        // The API has no filter by state: it is read off each row.
+                        rows.retain(|subscription| subscription.state(now) == state);
+                    }
+                    writer.rows(&rows, |subscription| cells(subscription, now))
+                })
+                .await?;
+            writer.finish()?;
+            if streamed.changed {
+                eprintln!("orgdeck: the list changed while it was read; run it again for a consistent one");
             }
-            match format {
-                Format::Json => output::print_json(&rows),
-                Format::Table => output::print(&table(&rows)),
-            }
+            Ok(())
         }
         SubscriptionsCommand::Get { id } => show(&client.subscription(project, id).await?, format),
         SubscriptionsCommand::Create { fields } => {
@@ -252,33 +265,28 @@ fn target(subscription: &Subscription) -> String {
     )
 }
 
-fn table(subscriptions: &[Subscription]) -> String {
-    let now = crate::clock::system_now();
-    let rows: Vec<Vec<String>> = subscriptions
-        .iter()
-        .map(|subscription| {
-            vec![
-                subscription.id.to_string(),
-                subscription.title.clone().unwrap_or_default(),
-                target(subscription),
-                subscription.summary.clone().unwrap_or_default(),
-                minute(subscription.next_delivery_date),
-                match subscription.state(now) {
-                    SubscriptionState::Active => String::new(),
-                    state => state.to_string(),
-                },
-            ]
-        })
-        .collect();
-    let columns = [
-        fixed("ID"),
-        flexible("TITLE"),
-        flexible("TARGET"),
-        flexible("SCHEDULE"),
-        fixed("NEXT (UTC)"),
-        fixed("STATE"),
-    ];
-    output::table(&columns, &rows, output::output_width())
+const COLUMNS: [Column; 6] = [
+    fixed("ID"),
+    flexible("TITLE"),
+    flexible("TARGET"),
+    flexible("SCHEDULE"),
+    fixed("NEXT (UTC)"),
+    fixed("STATE"),
+];
+
+/// A subscription's line of the list.
+fn cells(subscription: &Subscription, now: chrono::DateTime<chrono::Utc>) -> Vec<String> {
+    vec![
+        subscription.id.to_string(),
+        subscription.title.clone().unwrap_or_default(),
+        target(subscription),
+        subscription.summary.clone().unwrap_or_default(),
+        minute(subscription.next_delivery_date),
+        match subscription.state(now) {
+            SubscriptionState::Active => String::new(),
+            state => state.to_string(),
+        },
+    ]
 }
 
 fn show(subscription: &Subscription, format: Format) -> anyhow::Result<()> {

@@ -15,6 +15,12 @@ use unicode_width::UnicodeWidthStr;
 
 use crate::text::printable;
 
+mod json;
+mod stream;
+
+pub use json::write_json;
+pub use stream::ListWriter;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     Table,
@@ -61,21 +67,27 @@ pub fn output_width() -> Option<usize> {
 /// Lays out rows under headers, shortening flexible columns (with "…") so
 /// that each line fits `width`.
 pub fn table(columns: &[Column], rows: &[Vec<String>], width: Option<usize>) -> String {
-    let rows: Vec<Vec<String>> = rows
-        .iter()
-        .map(|row| row.iter().map(|cell| printable(cell).into_owned()).collect())
-        .collect();
-    let rows = &rows;
+    let widths = column_widths(columns, rows, width);
+    let mut out = String::new();
+    out.push_str(&header_line(columns, &widths));
+    for row in rows {
+        out.push_str(&row_line(row, &widths));
+    }
+    out
+}
+
+/// The width of each column: its widest cell, then flexible columns
+/// shortened a character at a time, widest first, until a line fits `limit`.
+fn column_widths(columns: &[Column], rows: &[Vec<String>], limit: Option<usize>) -> Vec<usize> {
     let mut widths: Vec<usize> = columns.iter().map(|column| column.header.width()).collect();
     for row in rows {
         for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.width());
+            *width = (*width).max(printable(cell).width());
         }
     }
-    if let Some(limit) = width {
+    if let Some(limit) = limit {
         let total =
             |widths: &[usize]| widths.iter().sum::<usize>() + GAP.len() * widths.len().saturating_sub(1);
-        // Take a character at a time from the widest shrinkable column.
         while total(&widths) > limit {
             let widest = widths
                 .iter()
@@ -89,18 +101,24 @@ pub fn table(columns: &[Column], rows: &[Vec<String>], width: Option<usize>) -> 
             }
         }
     }
-    let mut out = String::new();
+    widths
+}
+
+fn header_line(columns: &[Column], widths: &[usize]) -> String {
     let headers: Vec<String> = columns.iter().map(|column| column.header.to_string()).collect();
-    for row in std::iter::once(&headers).chain(rows) {
-        let cells: Vec<String> = row
-            .iter()
-            .zip(&widths)
-            .map(|(cell, &width)| pad(&fit(cell, width), width))
-            .collect();
-        out.push_str(cells.join(GAP).trim_end());
-        out.push('\n');
-    }
-    out
+    row_line(&headers, widths)
+}
+
+/// One line of a table: each cell escaped, fitted and padded to its width.
+fn row_line(row: &[String], widths: &[usize]) -> String {
+    let cells: Vec<String> = row
+        .iter()
+        .zip(widths)
+        .map(|(cell, &width)| pad(&fit(cell, width), width))
+        .collect();
+    let mut line = cells.join(GAP).trim_end().to_string();
+    line.push('\n');
+    line
 }
 
 /// Shortens text to `width` display columns, marking the cut with "…".
@@ -111,10 +129,13 @@ pub fn fit(text: &str, width: usize) -> String {
         return text.into_owned();
     }
     let mut out = String::new();
+    let mut used = 0;
     for c in text.chars() {
-        if out.width() + c.to_string().width() + 1 > width {
+        let wide = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + wide + 1 > width {
             break;
         }
+        used += wide;
         out.push(c);
     }
     out.push('…');
@@ -155,70 +176,6 @@ pub fn print_json(value: &impl Serialize) -> anyhow::Result<()> {
     writeln!(stdout).map_err(output_error)?;
     stdout.flush().map_err(output_error)?;
     Ok(())
-}
-
-/// Pretty JSON with bidi controls and line separators escaped as `\uXXXX`:
-/// the same JSON value, but nothing in it reorders or breaks a terminal.
-pub fn write_json(out: &mut impl Write, value: &impl Serialize) -> std::io::Result<()> {
-    let mut serializer = serde_json::Serializer::with_formatter(out, TerminalSafeJson::default());
-    value
-        .serialize(&mut serializer)
-        .map_err(|error| match error.io_error_kind() {
-            // A closed pipe stays a closed pipe, which `main` treats as the end.
-            Some(kind) => std::io::Error::new(kind, error),
-            None => std::io::Error::other(error),
-        })
-}
-
-/// serde_json's pretty formatter, escaping also the characters that serde
-/// leaves raw but [`crate::text::is_unsafe`] names.
-#[derive(Default)]
-struct TerminalSafeJson(serde_json::ser::PrettyFormatter<'static>);
-
-impl serde_json::ser::Formatter for TerminalSafeJson {
-    fn write_string_fragment<W: ?Sized + Write>(
-        &mut self,
-        writer: &mut W,
-        fragment: &str,
-    ) -> std::io::Result<()> {
-        let mut rest = fragment;
-        while let Some(at) = rest.find(crate::text::is_unsafe) {
-            writer.write_all(&rest.as_bytes()[..at])?;
-            let c = rest[at..].chars().next().unwrap_or_default();
-            write!(writer, "\\u{:04x}", u32::from(c))?;
-            rest = &rest[at + c.len_utf8()..];
-        }
-        writer.write_all(rest.as_bytes())
-    }
-
-    // The pretty layout, delegated.
-    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.0.begin_array(w)
-    }
-    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.0.end_array(w)
-    }
-    fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
-        self.0.begin_array_value(w, first)
-    }
-    fn end_array_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.0.end_array_value(w)
-    }
-    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.0.begin_object(w)
-    }
-    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.0.end_object(w)
-    }
-    fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
-        self.0.begin_object_key(w, first)
-    }
-    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.0.begin_object_value(w)
-    }
-    fn end_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.0.end_object_value(w)
-    }
 }
 
 pub fn print(text: &str) -> anyhow::Result<()> {
@@ -286,19 +243,5 @@ mod tests {
         assert_eq!(shown, "name  x\\u{1b}]52;c;cm0gLXJmIH4K\\u{7}\\nid: 1\n");
         let table = table(&[flexible("NAME")], &[vec!["a\u{202e}b".into()]], None);
         assert_eq!(table, "NAME\na\\u{202e}b\n");
-    }
-
-    #[test]
-    fn json_stays_exact_and_escapes_bidi_too() {
-        let value = serde_json::json!({"name": "x\u{1b}[2J\u{202e}é\n"});
-        let mut out = Vec::new();
-        write_json(&mut out, &value).unwrap();
-        let text = String::from_utf8(out).unwrap();
-        assert!(
-            !text.chars().any(|c| c != '\n' && crate::text::is_unsafe(c)),
-            "{text}"
-        );
-        assert!(text.contains("\\u202e"), "{text}");
-        assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), value);
     }
 }
