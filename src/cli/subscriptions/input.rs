@@ -7,7 +7,9 @@ use serde_json::{Map, Value};
 
 use super::super::{UsageError, body_from};
 use crate::api::time::parse_user_datetime;
-use crate::api::{ChannelQuery, Client, Frequency, SubscriptionInput, TargetType, Weekday};
+use crate::api::{
+    ChannelQuery, Client, DeliveryStatus, Frequency, ResourceType, SubscriptionInput, TargetType, Weekday,
+};
 use crate::schedule::position_name;
 use crate::text::printable;
 
@@ -84,7 +86,9 @@ pub fn parse_target_type(text: &str) -> Result<String, String> {
     parse_enum::<TargetType>(text)
 }
 
-fn parse_enum<T: std::str::FromStr + EnumValues>(text: &str) -> Result<String, String> {
+/// A value of a known enumeration, lowercased; the allowed values listed
+/// when it is none of them.
+pub fn parse_enum<T: std::str::FromStr + EnumValues>(text: &str) -> Result<String, String> {
     let text = text.trim().to_ascii_lowercase();
     text.parse::<T>().map(|_| text.clone()).map_err(|_| {
         format!(
@@ -115,7 +119,7 @@ macro_rules! enum_values {
     };
 }
 
-enum_values!(TargetType, Frequency);
+enum_values!(TargetType, Frequency, ResourceType, DeliveryStatus);
 
 fn is_none(text: &str) -> bool {
     matches!(text.trim().to_ascii_lowercase().as_str(), "none" | "null")

@@ -31,7 +31,7 @@ pub enum SubscriptionsCommand {
         #[arg(long, value_name = "TYPE", value_parser = input::parse_target_type)]
         target_type: Option<String>,
         /// What they deliver: insight, dashboard or ai_prompt.
-        #[arg(long, value_name = "TYPE", value_parser = parse_resource_type)]
+        #[arg(long, value_name = "TYPE", value_parser = input::parse_enum::<ResourceType>)]
         resource_type: Option<String>,
         #[arg(long, value_name = "ID")]
         dashboard: Option<i64>,
@@ -69,7 +69,7 @@ pub enum SubscriptionsCommand {
     Deliveries {
         id: i64,
         /// Only these: completed, failed, skipped or starting.
-        #[arg(long, value_parser = parse_delivery_status)]
+        #[arg(long, value_parser = input::parse_enum::<DeliveryStatus>)]
         status: Option<String>,
         /// At most this many.
         #[arg(long, value_name = "N", default_value_t = 500)]
@@ -105,26 +105,6 @@ fn parse_state(text: &str) -> Result<SubscriptionState, String> {
             SubscriptionState::ALL.map(SubscriptionState::as_str).join(", ")
         )
     })
-}
-
-fn parse_resource_type(text: &str) -> Result<String, String> {
-    let text = text.trim().to_ascii_lowercase();
-    match ResourceType::from_wire(&text) {
-        ResourceType::Other(_) => Err(format!(
-            "\"{text}\" is not what a subscription delivers: insight, dashboard or ai_prompt"
-        )),
-        _ => Ok(text),
-    }
-}
-
-fn parse_delivery_status(text: &str) -> Result<String, String> {
-    let text = text.trim().to_ascii_lowercase();
-    match DeliveryStatus::from_wire(&text) {
-        DeliveryStatus::Other(_) => Err(format!(
-            "\"{text}\" is not a delivery status: completed, failed, skipped or starting"
-        )),
-        _ => Ok(text),
-    }
 }
 
 pub async fn run(
