@@ -153,10 +153,12 @@ impl<T> VirtualList<T> {
     }
 
     /// Takes an answer; `false` when it belongs to an older generation.
-    pub fn receive(&mut self, generation: u64, offset: u64, count: u64, rows: Vec<T>) -> bool {
+    pub fn receive(&mut self, generation: u64, offset: u64, count: u64, mut rows: Vec<T>) -> bool {
         if generation != self.generation {
             return false;
         }
+        // A page was asked for: a server sending more gets no more room.
+        rows.truncate(PAGE_SIZE as usize);
         let page = offset / PAGE_SIZE;
         self.pending.remove(&page);
         self.failed = false;
@@ -249,6 +251,15 @@ impl<T> VirtualList<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_page_holds_no_more_rows_than_were_asked_for() {
+        let mut list: VirtualList<u32> = VirtualList::default();
+        let generation = list.restart();
+        list.wanted(0, 10);
+        assert!(list.receive(generation, 0, 100_000, (0..50_000).collect()));
+        assert_eq!(list.held(), PAGE_SIZE as usize);
+    }
 
     #[test]
     fn an_absurd_count_is_not_believed() {

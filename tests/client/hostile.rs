@@ -288,6 +288,7 @@ async fn the_console_survives_every_attack() {
         Attack::HugeRetryWait,
         Attack::RedirectElsewhere,
         Attack::HostileText,
+        Attack::OversizedPage,
     ] {
         let server = HostileServer::start(attack).await;
         let mut config = orgdeck::api::ClientConfig::new(&server.base, orgdeck::api::ApiKey::new("phx_k"));
@@ -339,6 +340,17 @@ async fn the_console_survives_every_attack() {
             _ => {}
         }
         assert!(!driver.app.quit, "{attack:?} ended the console");
+        // Keys stay quick whatever the server sent.
+        let started = Instant::now();
+        for _ in 0..20 {
+            driver.type_text("k");
+        }
+        driver.screen();
+        assert!(
+            started.elapsed() < Duration::from_millis(500),
+            "{attack:?}: 20 keys and a draw took {:?}",
+            started.elapsed()
+        );
     }
 }
 

@@ -39,6 +39,8 @@ pub enum Attack {
     RedirectElsewhere,
     /// Rows whose every text field holds terminal escapes and bidi controls.
     HostileText,
+    /// 50,000 rows in a page that was asked for 100.
+    OversizedPage,
 }
 
 /// Text that would attack a terminal if written raw.
@@ -297,6 +299,10 @@ async fn answer(State(shared): State<Shared>, request: Request) -> Response {
             let target = format!("{}{}", shared.elsewhere, request.uri());
             (StatusCode::FOUND, [(header::LOCATION, target)]).into_response()
         }
+        Attack::OversizedPage => json_response(
+            StatusCode::OK,
+            json!({"count": 50_000, "next": null, "previous": null, "results": rows(0..50_000)}),
+        ),
         Attack::HostileText => {
             let texts = HOSTILE_NAMES;
             let results: Vec<serde_json::Value> = texts
