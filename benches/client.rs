@@ -43,6 +43,8 @@ fn fixture(delay: Option<Duration>) -> Fixture {
             rate_limit: None,
             delay,
             clock: orgdeck::clock::Clock::system(),
+            public_url: None,
+            read_timeouts: Default::default(),
         }))
         .expect("server");
     let db = running.db.clone();

@@ -5,7 +5,7 @@
 //! `next_delivery_date`) and the console (which previews deliveries while a
 //! form is edited and lists the next ones of a subscription).
 
-use chrono::{DateTime, Datelike, Duration, Months, Utc};
+use chrono::{DateTime, Datelike, Duration, Months, Timelike, Utc};
 use rrule::{NWeekday, RRule, Tz};
 
 use crate::api::{Frequency, Subscription, Weekday};
@@ -53,10 +53,11 @@ impl Schedule {
 
     /// Up to `limit` occurrences strictly after `after`, in order.
     pub fn occurrences_after(&self, after: DateTime<Utc>, limit: usize) -> Vec<DateTime<Utc>> {
-        let Some(rule) = self.rrule() else {
+        let schedule = self.at_whole_seconds();
+        let Some(rule) = schedule.rrule() else {
             return Vec::new();
         };
-        let start = self.fast_forward(after);
+        let start = schedule.fast_forward(after);
         let Ok(set) = rule.build(start.with_timezone(&Tz::UTC)) else {
             return Vec::new();
         };
@@ -68,6 +69,16 @@ impl Schedule {
             .skip_while(|at| *at <= after)
             .take(limit)
             .collect()
+    }
+
+    /// The schedule with its start truncated to the second, as PostHog's
+    /// recurrences (dateutil) do: a start of 09:00:00.5 recurs at 09:00:00,
+    /// and its first delivery is 09:00:00, never skipped.
+    fn at_whole_seconds(&self) -> Schedule {
+        Schedule {
+            start: self.start.with_nanosecond(0).unwrap_or(self.start),
+            ..self.clone()
+        }
     }
 
     /// A start moved forward by whole periods to shortly before `after`,

@@ -14,6 +14,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use crate::server::store::keys::Restrictions;
 use crate::server::{RateLimit, Seed, ServeOptions};
 
 #[derive(Debug, Parser)]
@@ -73,6 +74,10 @@ pub enum Command {
         /// Hold every answer this many milliseconds, to rehearse a distant or slow server.
         #[arg(long, value_name = "MS")]
         delay: Option<u64>,
+        /// The address clients reach the server at, when not the listen
+        /// address (behind a proxy): paging links are built on it.
+        #[arg(long, value_name = "URL", value_parser = parse_public_url)]
+        public_url: Option<String>,
     },
     /// Set up a profile: asks for host and key, checks the key, picks organization and
     /// project, and writes the profile (named by --profile, else "default") owner-only.
@@ -136,6 +141,22 @@ impl Command {
             .to_lowercase();
         format!("{group} {action}")
     }
+}
+
+/// `--public-url`: an absolute http(s) URL without query or fragment.
+fn parse_public_url(text: &str) -> Result<String, String> {
+    let url = url::Url::parse(text).map_err(|error| format!("not a URL ({error})"))?;
+    if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
+        return Err("give an http:// or https:// address, e.g. https://orgdeck.example.com".into());
+    }
+    if url.query().is_some()
+        || url.fragment().is_some()
+        || !url.username().is_empty()
+        || url.password().is_some()
+    {
+        return Err("give the address alone, without credentials, query or fragment".into());
+    }
+    Ok(url.as_str().trim_end_matches('/').to_string())
 }
 
 /// A command line that cannot work as given: exits with status 2.
@@ -207,6 +228,16 @@ pub enum KeysCommand {
         /// A label to recognise the key by.
         #[arg(long)]
         label: Option<String>,
+        /// Limit the key to this organization (a UUID); repeat for more.
+        #[arg(long = "scoped-organization", value_name = "UUID")]
+        scoped_organizations: Vec<uuid::Uuid>,
+        /// Limit the key to this project (an id); repeat for more.
+        #[arg(long = "scoped-project", value_name = "ID")]
+        scoped_projects: Vec<i64>,
+        /// Create the database (with an organization and its owner) when
+        /// the file does not exist, rather than refusing.
+        #[arg(long)]
+        create: bool,
     },
 }
 
@@ -241,6 +272,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             generate_subscriptions,
             rate_limit,
             delay,
+            public_url,
         } => serve::serve(ServeOptions {
             listen,
             db,
@@ -249,6 +281,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             rate_limit,
             delay: delay.map(std::time::Duration::from_millis),
             clock: crate::clock::Clock::system(),
+            public_url,
+            read_timeouts: Default::default(),
         }),
         Command::Keys {
             command:
@@ -257,8 +291,24 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     scopes,
                     email,
                     label,
+                    scoped_organizations,
+                    scoped_projects,
+                    create,
                 },
-        } => serve::create_key(&db, &scopes, email.as_deref(), label.as_deref()),
+        } => serve::create_key(&serve::NewKey {
+            db_path: &db,
+            scopes: &scopes,
+            email: email.as_deref(),
+            label: label.as_deref(),
+            restrictions: Restrictions {
+                organizations: scoped_organizations
+                    .iter()
+                    .map(|id| id.hyphenated().to_string())
+                    .collect(),
+                projects: scoped_projects,
+            },
+            create,
+        }),
     }
 }
 

@@ -13,6 +13,7 @@ use crate::api::{ApiKey, Client, ClientConfig};
 use crate::console::{self, Context as ConsoleContext};
 use crate::logging;
 use crate::server::demo::{self};
+use crate::server::store::keys::Restrictions;
 use crate::server::store::{Db, directory, keys};
 use crate::server::{self, Seed, ServeOptions};
 
@@ -95,6 +96,8 @@ pub fn demo(db: Option<PathBuf>, read_only: bool) -> anyhow::Result<ExitCode> {
             rate_limit: None,
             delay: None,
             clock: crate::clock::Clock::system(),
+            public_url: None,
+            read_timeouts: Default::default(),
         })
         .await?;
         let key = match running.ready.api_key.clone() {
@@ -161,12 +164,26 @@ pub fn console(connection: &ConnectionArgs, read_only: bool) -> anyhow::Result<E
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn create_key(
-    db_path: &Path,
-    scopes: &[String],
-    email: Option<&str>,
-    label: Option<&str>,
-) -> anyhow::Result<ExitCode> {
+/// What `orgdeck keys create` was asked for.
+pub struct NewKey<'a> {
+    pub db_path: &'a Path,
+    pub scopes: &'a [String],
+    pub email: Option<&'a str>,
+    pub label: Option<&'a str>,
+    pub restrictions: Restrictions,
+    /// Whether a missing database file may be created.
+    pub create: bool,
+}
+
+pub fn create_key(request: &NewKey) -> anyhow::Result<ExitCode> {
+    let NewKey {
+        db_path,
+        scopes,
+        email,
+        label,
+        restrictions,
+        create,
+    } = request;
     let scopes: Vec<String> = scopes
         .iter()
         .map(|scope| scope.trim().to_string())
@@ -180,11 +197,39 @@ pub fn create_key(
     if let Some(bad) = scopes.iter().find(|scope| !keys::is_valid_scope(scope)) {
         bail!("\"{bad}\" is not a scope; scopes look like organization:read, subscription:write or *");
     }
+    // A typo must not mint a key for a database nobody serves.
+    if !create && !db_path.exists() {
+        bail!(
+            "there is no database at {}; give the path `orgdeck serve --db` uses, or add --create to make a new one",
+            db_path.display()
+        );
+    }
     let db = Db::open(db_path).with_context(|| format!("cannot open the database {}", db_path.display()))?;
     let failed =
         |error: server::ApiError| anyhow::anyhow!("database error: {:?}", error.body.map(|b| b.detail));
     // A new file gets an organization and its owner, so a key has someone to belong to.
     demo::prepare(&db, Seed::None, 0, crate::clock::system_now()).map_err(failed)?;
+    let organizations = restrictions.organizations.clone();
+    let projects = restrictions.projects.clone();
+    let unknown = db
+        .read_blocking(move |connection| {
+            let mut unknown = Vec::new();
+            for organization in &organizations {
+                if !directory::organization_exists(connection, organization)? {
+                    unknown.push(format!("organization {organization}"));
+                }
+            }
+            for &project in &projects {
+                if directory::project_organization(connection, project)?.is_none() {
+                    unknown.push(format!("project {project}"));
+                }
+            }
+            Ok(unknown)
+        })
+        .map_err(failed)?;
+    if !unknown.is_empty() {
+        bail!("{} has no {}", db_path.display(), unknown.join(", no "));
+    }
     let user_id = match email {
         Some(email) => db
             .read_blocking(|connection| directory::user_by_email(connection, email))
@@ -202,7 +247,7 @@ pub fn create_key(
     };
     let label = label.unwrap_or("orgdeck keys create").to_string();
     let key = db
-        .write_blocking(|tx| keys::mint(tx, user_id, &label, &scopes))
+        .write_blocking(|tx| keys::mint_restricted(tx, user_id, &label, &scopes, restrictions))
         .map_err(failed)?;
     println!("{key}");
     Ok(ExitCode::SUCCESS)

@@ -71,6 +71,13 @@ impl Caller {
     pub async fn organization(&self, db: &Db, raw: &str, access: Access) -> ApiResult<String> {
         let key = self.key.clone();
         let raw = raw.to_string();
+        // PostHog refuses a project-scoped key on every organization
+        // endpoint, whichever organization it names.
+        if key.scoped_teams.is_restricted() {
+            return Err(ApiError::permission_denied(
+                "API keys with scoped projects are only supported on project-based endpoints.",
+            ));
+        }
         db.read(move |connection| {
             let organization_id = if raw == "@current" {
                 directory::current_context(connection, key.user_id)?
@@ -84,16 +91,10 @@ impl Caller {
             if !directory::organization_exists(connection, &organization_id)? {
                 return Err(ApiError::not_found_with("Organization not found."));
             }
-            if !key.scoped_organizations.is_empty() && !key.scoped_organizations.contains(&organization_id) {
-                return Err(ApiError::permission_denied(
-                    "API key does not have access to the requested organization.",
-                ));
-            }
+            refuse_other_organizations(&key, &organization_id)?;
             let Some(member_level) = directory::member_level(connection, &organization_id, key.user_id)?
             else {
-                return Err(ApiError::permission_denied(
-                    "You don't have access to this organization.",
-                ));
+                return Err(ApiError::permission_denied(NOT_A_MEMBER));
             };
             if access == Access::Admin && member_level < level::ADMIN {
                 return Err(ApiError::level_too_low());
@@ -119,11 +120,12 @@ impl Caller {
             };
             let organization_id =
                 directory::project_organization(connection, project_id)?.ok_or_else(not_found)?;
-            if !key.scoped_teams.is_empty() && !key.scoped_teams.contains(&project_id) {
-                return Err(ApiError::permission_denied(
-                    "API key does not have access to the requested project.",
-                ));
+            if !key.scoped_teams.allows(&project_id) {
+                return Err(ApiError::permission_denied(format!(
+                    "API key does not have access to the requested project: ID {project_id}."
+                )));
             }
+            refuse_other_organizations(&key, &organization_id)?;
             if directory::member_level(connection, &organization_id, key.user_id)?.is_none() {
                 return Err(ApiError::permission_denied(
                     "You don't have access to the project.",
@@ -132,6 +134,21 @@ impl Caller {
             Ok(project_id)
         })
         .await
+    }
+}
+
+/// DRF's default detail: PostHog's organization permission has no message.
+const NOT_A_MEMBER: &str = "You do not have permission to perform this action.";
+
+/// 403 unless the key's organizations include `organization_id` (the
+/// organization of the path, or of the project in it).
+fn refuse_other_organizations(key: &KeyRecord, organization_id: &str) -> ApiResult<()> {
+    if key.scoped_organizations.allows(&organization_id.to_string()) {
+        Ok(())
+    } else {
+        Err(ApiError::permission_denied(format!(
+            "API key does not have access to the requested organization: ID {organization_id}."
+        )))
     }
 }
 

@@ -7,6 +7,7 @@ use axum::http::StatusCode;
 use axum::http::header::CONTENT_TYPE;
 use serde_json::{Map, Value};
 
+use super::AppState;
 use super::error::ApiError;
 use super::fields::json_type;
 
@@ -16,10 +17,10 @@ pub const BODY_LIMIT: usize = 1024 * 1024;
 /// A request body that is a JSON object.
 pub struct JsonObject(pub Map<String, Value>);
 
-impl<S: Send + Sync> FromRequest<S> for JsonObject {
+impl FromRequest<AppState> for JsonObject {
     type Rejection = ApiError;
 
-    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, Self::Rejection> {
         if let Some(content_type) = request.headers().get(CONTENT_TYPE) {
             let media_type = content_type
                 .to_str()
@@ -33,7 +34,11 @@ impl<S: Send + Sync> FromRequest<S> for JsonObject {
                 return Err(ApiError::unsupported_media_type(&media_type));
             }
         }
-        let bytes = Bytes::from_request(request, state).await.map_err(|rejection| {
+        let allowed = state.read_timeouts.body;
+        let read = tokio::time::timeout(allowed, Bytes::from_request(request, state))
+            .await
+            .map_err(|_| ApiError::body_too_slow(allowed))?;
+        let bytes = read.map_err(|rejection| {
             if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
                 ApiError::payload_too_large(BODY_LIMIT)
             } else {

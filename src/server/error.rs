@@ -62,6 +62,19 @@ impl ApiError {
         )
     }
 
+    /// 408: the request body did not arrive in the time allowed.
+    pub fn body_too_slow(allowed: std::time::Duration) -> Self {
+        Self::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "invalid_request",
+            "request_timeout",
+            format!(
+                "The request body did not arrive within {} seconds.",
+                allowed.as_secs_f64()
+            ),
+        )
+    }
+
     pub fn missing_scope(scope: &str) -> Self {
         Self::permission_denied(format!("API key missing required scope '{scope}'"))
     }

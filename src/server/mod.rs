@@ -13,18 +13,24 @@ mod throttle;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::Context;
+use axum::Router;
 use axum::extract::{DefaultBodyLimit, OriginalUri, Request};
 use axum::http::Method;
 use axum::routing::get;
-use axum::{Router, ServiceExt};
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
 use serde::Serialize;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
-use tower::Layer;
 use tower::util::{MapRequest, MapRequestLayer};
+use tower::{Layer, ServiceExt};
 
 use crate::clock::Clock;
 pub use error::ApiError;
@@ -42,6 +48,32 @@ pub struct AppState {
     pub delay: Option<std::time::Duration>,
     /// What "now" is: the system's, or a test's manual clock.
     pub clock: Clock,
+    /// The address clients reach the server at, without a trailing slash:
+    /// paging links are built on it, never on a request's `Host:`.
+    pub public_url: String,
+    /// How long a client may take to send a request.
+    pub read_timeouts: ReadTimeouts,
+}
+
+/// How long a client may take to send a request before the server gives up
+/// on it: a connection that dribbles its headers or body holds nothing for
+/// long.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadTimeouts {
+    /// From the connection's first byte (or the end of its last answer) to
+    /// the end of the request's headers; the connection is closed past it.
+    pub header: Duration,
+    /// For the whole body, once the headers are in; 408 past it.
+    pub body: Duration,
+}
+
+impl Default for ReadTimeouts {
+    fn default() -> Self {
+        ReadTimeouts {
+            header: Duration::from_secs(10),
+            body: Duration::from_secs(30),
+        }
+    }
 }
 
 /// What the database is filled with when it is empty.
@@ -69,6 +101,10 @@ pub struct ServeOptions {
     /// deliveries. Tests hand in a manual clock so that the data, and the
     /// screens showing it, never change with the date.
     pub clock: Clock,
+    /// The address clients reach the server at (behind a proxy, say);
+    /// `None` for `http://` and the bound address.
+    pub public_url: Option<String>,
+    pub read_timeouts: ReadTimeouts,
 }
 
 /// The ready line `serve` prints: where the server is and how to reach it.
@@ -86,11 +122,19 @@ pub struct Ready {
 pub struct RunningServer {
     pub ready: Ready,
     pub db: Db,
+    /// The address the server listens on (`ready.base_url` may be a public
+    /// address in front of it).
+    address: SocketAddr,
     shutdown: Option<oneshot::Sender<()>>,
     task: JoinHandle<std::io::Result<()>>,
 }
 
 impl RunningServer {
+    /// The address the server listens on.
+    pub fn local_address(&self) -> SocketAddr {
+        self.address
+    }
+
     /// Stops accepting, lets requests in flight finish, and waits.
     pub async fn stop(mut self) -> anyhow::Result<()> {
         if let Some(shutdown) = self.shutdown.take() {
@@ -127,6 +171,10 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
         .await
         .with_context(|| format!("cannot listen on {}", options.listen))?;
     let address = listener.local_addr()?;
+    let public_url = match options.public_url {
+        Some(url) => url.trim_end_matches('/').to_string(),
+        None => format!("http://{address}"),
+    };
     let app = router(AppState {
         db: db.clone(),
         throttle: options
@@ -134,33 +182,79 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
             .map(|limit| std::sync::Arc::new(throttle::Throttle::new(limit))),
         delay: options.delay,
         clock: options.clock.clone(),
+        public_url: public_url.clone(),
+        read_timeouts: options.read_timeouts,
     });
     let (shutdown, shutdown_signal) = oneshot::channel::<()>();
-    let task = tokio::spawn(async move {
-        axum::serve(listener, ServiceExt::<Request>::into_make_service(app))
-            .with_graceful_shutdown(async {
-                let _ = shutdown_signal.await;
-            })
-            .await
-    });
-    tracing::info!(%address, "reference server listening");
+    let task = tokio::spawn(accept(listener, app, options.read_timeouts, shutdown_signal));
+    tracing::info!(%address, %public_url, "reference server listening");
     Ok(RunningServer {
         ready: Ready {
-            base_url: format!("http://{address}"),
+            base_url: public_url,
             organization_id: seeded.organization_id,
             project_id: seeded.project_id,
             api_key: seeded.api_key,
         },
         db,
+        address,
         shutdown: Some(shutdown),
         task,
     })
 }
 
+/// The routes as one service.
+type Routes = MapRequest<Router, fn(Request) -> Request>;
+
+/// Accepts connections until told to stop, then lets the requests in
+/// flight finish. Each connection speaks HTTP/1.1 with a header read
+/// timeout, so that a client that never finishes its headers is let go.
+async fn accept(
+    listener: TcpListener,
+    app: Routes,
+    timeouts: ReadTimeouts,
+    shutdown: oneshot::Receiver<()>,
+) -> std::io::Result<()> {
+    let graceful = GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _peer)) => stream,
+                Err(error) => {
+                    // Out of file descriptors, say: wait rather than spin.
+                    tracing::warn!(%error, "cannot accept a connection");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            _ = &mut shutdown => break,
+        };
+        if let Err(error) = stream.set_nodelay(true) {
+            tracing::debug!(%error, "cannot set TCP_NODELAY");
+        }
+        let service = TowerToHyperService::new(
+            app.clone()
+                .map_request(|request: hyper::Request<Incoming>| request.map(axum::body::Body::new)),
+        );
+        let connection = http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(timeouts.header)
+            .serve_connection(TokioIo::new(stream), service);
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            if let Err(error) = connection.await {
+                tracing::debug!(%error, "connection ended");
+            }
+        });
+    }
+    graceful.shutdown().await;
+    Ok(())
+}
+
 /// Every route of api.md and compat.md. Paths answer with and without a
 /// trailing slash: the slash is stripped before routing (the original address
 /// is kept for paging links).
-pub fn router(state: AppState) -> MapRequest<Router, fn(Request) -> Request> {
+pub fn router(state: AppState) -> Routes {
     let routes = Router::new()
         .route("/api/organizations", get(pickers::organizations))
         .route("/api/organizations/{organization}", get(pickers::organization))

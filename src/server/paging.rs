@@ -1,9 +1,9 @@
 //! Limit/offset paging with the envelope and links of compat.md.
 
 use axum::extract::{FromRequestParts, OriginalUri};
-use axum::http::header::HOST;
 use axum::http::request::Parts;
 
+use super::AppState;
 use super::error::ApiError;
 use crate::api::Page;
 
@@ -14,7 +14,7 @@ pub const DEFAULT_LIMIT: u64 = 100;
 /// builds its `next` and `previous` links.
 #[derive(Debug, Clone)]
 pub struct ListRequest {
-    /// `http://host/path` as the client addressed it.
+    /// The server's public address and the path the client asked for.
     base: String,
     /// The query parameters in the order sent.
     pub query: Vec<(String, String)>,
@@ -86,10 +86,10 @@ impl ListRequest {
     }
 }
 
-impl<S: Send + Sync> FromRequestParts<S> for ListRequest {
+impl FromRequestParts<AppState> for ListRequest {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         // The router strips a trailing slash before routing; links keep the
         // address the client used.
         let uri = parts
@@ -97,16 +97,24 @@ impl<S: Send + Sync> FromRequestParts<S> for ListRequest {
             .get::<OriginalUri>()
             .map(|original| original.0.clone())
             .unwrap_or_else(|| parts.uri.clone());
-        let host = parts
-            .headers
-            .get(HOST)
-            .and_then(|host| host.to_str().ok())
-            .or_else(|| uri.authority().map(|authority| authority.as_str()))
-            .unwrap_or("localhost");
-        let query = form_urlencoded::parse(uri.query().unwrap_or("").as_bytes())
+        // The links name the server's own address: a `Host:` header is the
+        // client's to write, and must not send the next page elsewhere.
+        let query: Vec<(String, String)> = form_urlencoded::parse(uri.query().unwrap_or("").as_bytes())
             .into_owned()
             .collect();
-        Ok(ListRequest::new(format!("http://{host}{}", uri.path()), query))
+        // SQLite's LIKE ends a pattern at NUL, so `search=%00x` would match
+        // every row; Django refuses NUL in text the same way.
+        if let Some((name, _)) = query.iter().find(|(_, value)| value.contains('\0')) {
+            return Err(ApiError::validation(
+                "null_characters_not_allowed",
+                "Null characters are not allowed.",
+            )
+            .on(name.clone()));
+        }
+        Ok(ListRequest::new(
+            format!("{}{}", state.public_url, uri.path()),
+            query,
+        ))
     }
 }
 

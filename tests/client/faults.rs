@@ -221,6 +221,8 @@ async fn a_refused_connection_is_reported_and_a_write_is_retried_until_the_serve
             rate_limit: None,
             delay: None,
             clock: orgdeck::clock::Clock::system(),
+            public_url: None,
+            read_timeouts: Default::default(),
         })
         .await
         .unwrap()

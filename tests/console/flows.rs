@@ -217,6 +217,8 @@ async fn a_slow_server_never_blocks_the_keys() {
         rate_limit: None,
         delay: Some(Duration::from_millis(800)),
         clock: orgdeck::clock::Clock::manual(seeded()),
+        public_url: None,
+        read_timeouts: Default::default(),
     })
     .await
     .unwrap();

@@ -43,7 +43,7 @@ async fn requests_without_a_valid_key_are_refused() {
 }
 
 /// Every endpoint with the scope it needs.
-fn endpoints(
+pub fn endpoints(
     server: &TestServer,
     role: &str,
     membership: &str,

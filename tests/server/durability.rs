@@ -18,6 +18,8 @@ async fn data_survives_a_restart_on_the_same_file() {
         rate_limit: None,
         delay: None,
         clock: orgdeck::clock::Clock::system(),
+        public_url: None,
+        read_timeouts: Default::default(),
     };
     let first = server::start(options.clone()).await.unwrap();
     let key = first.ready.api_key.clone().expect("a fresh demo mints a key");

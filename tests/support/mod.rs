@@ -52,16 +52,29 @@ impl TestServer {
         generate_subscriptions: u64,
         rate_limit: Option<RateLimit>,
     ) -> TestServer {
+        Self::demo_with(|options| {
+            options.seed = seed;
+            options.generate_subscriptions = generate_subscriptions;
+            options.rate_limit = rate_limit;
+        })
+        .await
+    }
+
+    /// The demo server on the system's clock, with options changed by `change`.
+    pub async fn demo_with(change: impl FnOnce(&mut ServeOptions)) -> TestServer {
         let dir = tempfile::tempdir().unwrap();
-        let options = ServeOptions {
+        let mut options = ServeOptions {
             listen: "127.0.0.1:0".parse().unwrap(),
             db: dir.path().join("test.sqlite"),
-            seed,
-            generate_subscriptions,
-            rate_limit,
+            seed: Seed::Demo,
+            generate_subscriptions: 0,
+            rate_limit: None,
             delay: None,
             clock: orgdeck::clock::Clock::system(),
+            public_url: None,
+            read_timeouts: Default::default(),
         };
+        change(&mut options);
         Self::launch(options, dir).await
     }
 
@@ -80,6 +93,8 @@ impl TestServer {
             rate_limit: None,
             delay: None,
             clock: orgdeck::clock::Clock::manual(seed_time),
+            public_url: None,
+            read_timeouts: Default::default(),
         };
         Self::launch(options, dir).await
     }
@@ -105,6 +120,19 @@ impl TestServer {
             .unwrap_or_else(|| panic!("no user {email}"));
         let scopes: Vec<String> = scopes.iter().map(|s| s.to_string()).collect();
         db.write_blocking(|tx| keys::mint(tx, user, "test", &scopes))
+            .unwrap()
+    }
+
+    /// A key of the user with this e-mail address, limited to some
+    /// organizations or projects.
+    pub fn restricted_key(&self, email: &str, scopes: &[&str], restrictions: keys::Restrictions) -> String {
+        let db = self.running.db.clone();
+        let user = db
+            .read_blocking(|c| directory::user_by_email(c, email))
+            .unwrap()
+            .unwrap_or_else(|| panic!("no user {email}"));
+        let scopes: Vec<String> = scopes.iter().map(|s| s.to_string()).collect();
+        db.write_blocking(|tx| keys::mint_restricted(tx, user, "test", &scopes, &restrictions))
             .unwrap()
     }
 

@@ -19,9 +19,10 @@ pub async fn organizations(
     request: ListRequest,
 ) -> ApiResult<Json<Page<Organization>>> {
     caller.require(ORGANIZATION_READ)?;
-    let user_id = caller.key.user_id;
+    let key = caller.key;
     page_of(&app.db, request, move |connection, page| {
-        directory::organizations(connection, user_id, page)
+        let reach = (&key.scoped_organizations, &key.scoped_teams);
+        directory::organizations(connection, key.user_id, reach, page)
     })
     .await
 }
@@ -32,9 +33,10 @@ pub async fn projects(
     request: ListRequest,
 ) -> ApiResult<Json<Page<Project>>> {
     caller.require(PROJECT_READ)?;
-    let (user_id, teams) = (caller.key.user_id, caller.key.scoped_teams.clone());
+    let key = caller.key;
     page_of(&app.db, request, move |connection, page| {
-        directory::projects(connection, user_id, &teams, page)
+        let reach = (&key.scoped_organizations, &key.scoped_teams);
+        directory::projects(connection, key.user_id, reach, page)
     })
     .await
 }

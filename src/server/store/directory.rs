@@ -1,8 +1,10 @@
 //! Organizations, projects, users and their memberships, dashboards and
 //! insights: what access checks and the picker endpoints read.
 
+use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params};
 
+use super::keys::Reach;
 use super::rows::{member_at, member_columns, paged, parse_stamp};
 use crate::api::{NamedItem, Organization, OrganizationMember, Project};
 use crate::server::error::{ApiError, ApiResult};
@@ -101,41 +103,63 @@ fn project_at(row: &rusqlite::Row) -> rusqlite::Result<Project> {
     })
 }
 
-/// The organizations the user belongs to, oldest first.
+/// A key's list as an SQL parameter: NULL when it reaches everything, else
+/// a JSON array for `json_each`.
+fn reach_parameter<T: serde::Serialize>(reach: &Reach<T>) -> ApiResult<Value> {
+    Ok(match reach {
+        Reach::Everything => Value::Null,
+        Reach::Only(items) => Value::Text(serde_json::to_string(items).map_err(ApiError::internal)?),
+    })
+}
+
+/// The organizations the user belongs to that the key reaches, oldest
+/// first. A project-scoped key reaches the organizations of its projects.
 pub fn organizations(
     connection: &Connection,
     user_id: i64,
+    reach: (&Reach<String>, &Reach<i64>),
     page: (u64, u64),
 ) -> ApiResult<(u64, Vec<Organization>)> {
+    let filter = "FROM organizations o JOIN organization_members m ON m.organization_id = o.id
+                  WHERE m.user_id = ?1
+                    AND (?2 IS NULL OR o.id IN (SELECT value FROM json_each(?2)))
+                    AND (?3 IS NULL OR o.id IN (SELECT organization_id FROM projects
+                                                WHERE id IN (SELECT value FROM json_each(?3))))";
     paged(
         connection,
-        "SELECT COUNT(*) FROM organization_members WHERE user_id = ?1",
-        "SELECT o.id, o.name, o.slug, o.created_at, m.level
-         FROM organizations o JOIN organization_members m ON m.organization_id = o.id
-         WHERE m.user_id = ?1 ORDER BY o.created_at, o.id",
-        vec![user_id.into()],
+        &format!("SELECT COUNT(*) {filter}"),
+        &format!("SELECT o.id, o.name, o.slug, o.created_at, m.level {filter} ORDER BY o.created_at, o.id"),
+        vec![
+            user_id.into(),
+            reach_parameter(reach.0)?,
+            reach_parameter(reach.1)?,
+        ],
         page,
         organization_at,
     )
 }
 
-/// The projects of every organization the user belongs to, restricted to
-/// `scoped_teams` when the key is scoped.
+/// The projects of every organization the user belongs to that the key
+/// reaches (its organizations and its projects, when it is scoped).
 pub fn projects(
     connection: &Connection,
     user_id: i64,
-    scoped_teams: &[i64],
+    reach: (&Reach<String>, &Reach<i64>),
     page: (u64, u64),
 ) -> ApiResult<(u64, Vec<Project>)> {
-    let scope = serde_json::to_string(scoped_teams).unwrap_or_else(|_| "[]".into());
     let filter = "FROM projects p JOIN organization_members m ON m.organization_id = p.organization_id
                   WHERE m.user_id = ?1
-                    AND (json_array_length(?2) = 0 OR p.id IN (SELECT value FROM json_each(?2)))";
+                    AND (?2 IS NULL OR p.organization_id IN (SELECT value FROM json_each(?2)))
+                    AND (?3 IS NULL OR p.id IN (SELECT value FROM json_each(?3)))";
     paged(
         connection,
         &format!("SELECT COUNT(*) {filter}"),
         &format!("SELECT p.id, p.organization_id, p.name, p.created_at {filter} ORDER BY p.id"),
-        vec![user_id.into(), scope.into()],
+        vec![
+            user_id.into(),
+            reach_parameter(reach.0)?,
+            reach_parameter(reach.1)?,
+        ],
         page,
         project_at,
     )

@@ -12,21 +12,94 @@ use crate::server::error::{ApiError, ApiResult};
 const TOKEN_LENGTH: usize = 48;
 const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
+/// What one of a key's stored lists (scopes, organizations, projects)
+/// lets it reach.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reach<T> {
+    /// No list, or an empty one: everything the key's owner can reach.
+    Everything,
+    /// Only what the list names. A list that does not parse is stored
+    /// damage, and reaches nothing: `Only(vec![])`.
+    Only(Vec<T>),
+}
+
+impl<T: PartialEq> Reach<T> {
+    /// Whether `item` is within reach.
+    pub fn allows(&self, item: &T) -> bool {
+        match self {
+            Reach::Everything => true,
+            Reach::Only(items) => items.contains(item),
+        }
+    }
+
+    /// Whether the list restricts the key at all.
+    pub fn is_restricted(&self) -> bool {
+        matches!(self, Reach::Only(_))
+    }
+
+    /// The list as PostHog shows it: empty when unrestricted.
+    pub fn listed(&self) -> &[T] {
+        match self {
+            Reach::Everything => &[],
+            Reach::Only(items) => items,
+        }
+    }
+}
+
+impl<T: serde::de::DeserializeOwned> Reach<T> {
+    /// Reads a stored JSON list: NULL or `[]` is everything, anything that
+    /// is not a JSON list of the right type is nothing.
+    fn stored(text: Option<String>) -> Self {
+        let Some(text) = text else {
+            return Reach::Everything;
+        };
+        match serde_json::from_str::<Vec<T>>(&text) {
+            Ok(items) if items.is_empty() => Reach::Everything,
+            Ok(items) => Reach::Only(items),
+            Err(error) => {
+                tracing::warn!(
+                    "a personal API key's stored list does not parse ({error}); it grants nothing"
+                );
+                Reach::Only(Vec::new())
+            }
+        }
+    }
+}
+
 /// A stored key as the authentication check needs it.
 #[derive(Debug, Clone)]
 pub struct KeyRecord {
     pub id: String,
     pub user_id: i64,
-    pub scopes: Vec<String>,
-    pub scoped_organizations: Vec<String>,
-    pub scoped_teams: Vec<i64>,
+    pub scopes: Reach<String>,
+    pub scoped_organizations: Reach<String>,
+    pub scoped_teams: Reach<i64>,
 }
 
 impl KeyRecord {
     /// Whether the key grants `scope`: an exact match, the matching `:write`
-    /// for a `:read`, `*`, or an empty list (which means every scope).
+    /// for a `:read`, `*`, or no list at all (which means every scope).
     pub fn grants(&self, scope: &str) -> bool {
-        crate::api::scopes_grant(&self.scopes, scope)
+        match &self.scopes {
+            Reach::Everything => true,
+            Reach::Only(scopes) => !scopes.is_empty() && crate::api::scopes_grant(scopes, scope),
+        }
+    }
+}
+
+/// What a new key may reach besides its scopes.
+#[derive(Debug, Clone, Default)]
+pub struct Restrictions {
+    /// Organization ids (UUIDs); empty for every organization.
+    pub organizations: Vec<String>,
+    /// Project ids; empty for every project.
+    pub projects: Vec<i64>,
+}
+
+impl Restrictions {
+    /// No restriction beyond the scopes.
+    pub fn none() -> Self {
+        Self::default()
     }
 }
 
@@ -82,10 +155,24 @@ pub fn is_valid_scope(scope: &str) -> bool {
 
 /// Mints a key for `user_id` and returns it; only its hash is kept.
 pub fn mint(tx: &Transaction, user_id: i64, label: &str, scopes: &[String]) -> ApiResult<String> {
+    mint_restricted(tx, user_id, label, scopes, &Restrictions::none())
+}
+
+/// Mints a key limited to some organizations or projects.
+pub fn mint_restricted(
+    tx: &Transaction,
+    user_id: i64,
+    label: &str,
+    scopes: &[String],
+    restrictions: &Restrictions,
+) -> ApiResult<String> {
     let key = generate_key()?;
+    let list = |items: String, empty: bool| (!empty).then_some(items);
     tx.execute(
-        "INSERT INTO personal_api_keys (id, user_id, label, secure_value, mask_value, scopes, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO personal_api_keys
+             (id, user_id, label, secure_value, mask_value, scopes, created_at,
+              scoped_organizations, scoped_teams)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         params![
             uuid::Uuid::new_v4().to_string(),
             user_id,
@@ -94,14 +181,17 @@ pub fn mint(tx: &Transaction, user_id: i64, label: &str, scopes: &[String]) -> A
             mask(&key),
             serde_json::to_string(scopes).map_err(ApiError::internal)?,
             stamp(&Utc::now()),
+            list(
+                serde_json::to_string(&restrictions.organizations).map_err(ApiError::internal)?,
+                restrictions.organizations.is_empty()
+            ),
+            list(
+                serde_json::to_string(&restrictions.projects).map_err(ApiError::internal)?,
+                restrictions.projects.is_empty()
+            ),
         ],
     )?;
     Ok(key)
-}
-
-fn json_list<T: serde::de::DeserializeOwned>(text: Option<String>) -> Vec<T> {
-    text.and_then(|text| serde_json::from_str(&text).ok())
-        .unwrap_or_default()
 }
 
 /// The key whose hash is `secure_value`, if any.
@@ -115,9 +205,9 @@ pub fn find(connection: &Connection, secure_value: &str) -> ApiResult<Option<Key
             Ok(KeyRecord {
                 id: row.get(0)?,
                 user_id: row.get(1)?,
-                scopes: json_list(row.get(2)?),
-                scoped_organizations: json_list(row.get(3)?),
-                scoped_teams: json_list(row.get(4)?),
+                scopes: Reach::stored(row.get(2)?),
+                scoped_organizations: Reach::stored(row.get(3)?),
+                scoped_teams: Reach::stored(row.get(4)?),
             })
         })
         .optional()?)
@@ -131,18 +221,17 @@ pub fn describe(connection: &Connection, id: &str) -> ApiResult<PersonalApiKey> 
     )?;
     statement
         .query_row([id], |row| {
-            let scopes: Vec<String> = json_list(row.get(3)?);
+            let scopes = match Reach::<String>::stored(row.get(3)?) {
+                Reach::Everything => vec!["*".into()],
+                Reach::Only(scopes) => scopes,
+            };
             Ok(PersonalApiKey {
                 id: row.get(0)?,
                 label: row.get(1)?,
                 mask_value: row.get(2)?,
-                scopes: if scopes.is_empty() {
-                    vec!["*".into()]
-                } else {
-                    scopes
-                },
-                scoped_organizations: Some(json_list(row.get(4)?)),
-                scoped_teams: Some(json_list(row.get(5)?)),
+                scopes,
+                scoped_organizations: Some(Reach::<String>::stored(row.get(4)?).listed().to_vec()),
+                scoped_teams: Some(Reach::<i64>::stored(row.get(5)?).listed().to_vec()),
                 created_at: parse_stamp(row.get(6)?),
                 last_used_at: parse_stamp(row.get(7)?),
             })
@@ -171,9 +260,9 @@ mod tests {
         let key = |scopes: &[&str]| KeyRecord {
             id: String::new(),
             user_id: 1,
-            scopes: scopes.iter().map(|s| s.to_string()).collect(),
-            scoped_organizations: vec![],
-            scoped_teams: vec![],
+            scopes: Reach::stored(Some(serde_json::to_string(scopes).unwrap())),
+            scoped_organizations: Reach::Everything,
+            scoped_teams: Reach::Everything,
         };
         assert!(key(&["organization:write"]).grants("organization:read"));
         assert!(!key(&["organization:read"]).grants("organization:write"));
@@ -182,5 +271,28 @@ mod tests {
         assert!(key(&[]).grants("subscription:write"));
         assert!(is_valid_scope("organization_member:read"));
         assert!(!is_valid_scope("organization:delete") && !is_valid_scope("x"));
+    }
+
+    #[test]
+    fn a_stored_list_that_does_not_parse_reaches_nothing() {
+        assert_eq!(Reach::<String>::stored(None), Reach::Everything);
+        assert_eq!(Reach::<String>::stored(Some("[]".into())), Reach::Everything);
+        assert_eq!(
+            Reach::<i64>::stored(Some("[1, 2]".into())),
+            Reach::Only(vec![1, 2])
+        );
+        for damaged in ["*", "organization:read", "{\"a\":1}", "[1", "[\"x\"]"] {
+            let reach = Reach::<i64>::stored(Some(damaged.into()));
+            assert_eq!(reach, Reach::Only(vec![]), "{damaged}");
+            assert!(!reach.allows(&1));
+        }
+        let damaged = KeyRecord {
+            id: String::new(),
+            user_id: 1,
+            scopes: Reach::stored(Some("organization:read".into())),
+            scoped_organizations: Reach::Everything,
+            scoped_teams: Reach::Everything,
+        };
+        assert!(!damaged.grants("organization:read"));
     }
 }

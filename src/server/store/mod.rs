@@ -85,6 +85,7 @@ impl CountCache {
 impl Db {
     /// Opens (creating when needed) and migrates the database at `path`.
     pub fn open(path: &Path) -> anyhow::Result<Db> {
+        create_private(path)?;
         let mut writer = open_connection(path)?;
         schema::migrate(&mut writer)?;
         let readers = (0..READERS)
@@ -153,11 +154,24 @@ async fn blocking<T: Send + 'static>(work: impl FnOnce() -> ApiResult<T> + Send 
         .unwrap_or_else(|join_error| Err(ApiError::internal(format!("database task failed: {join_error}"))))
 }
 
+/// Creates the database file readable by its owner alone, when it does not
+/// exist yet: it holds key hashes and people's addresses. SQLite gives the
+/// `-wal` and `-shm` files the mode of the database file.
+fn create_private(path: &Path) -> anyhow::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(error) => Err(anyhow::Error::new(error).context(format!("cannot create {}", path.display()))),
+    }
+}
+
 fn open_connection(path: &Path) -> anyhow::Result<Connection> {
-    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
-        | OpenFlags::SQLITE_OPEN_CREATE
-        | OpenFlags::SQLITE_OPEN_NO_MUTEX
-        | OpenFlags::SQLITE_OPEN_URI;
+    let flags =
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let connection = Connection::open_with_flags(path, flags)?;
     connection.busy_timeout(Duration::from_secs(5))?;
     connection.pragma_update(None, "journal_mode", "WAL")?;
