@@ -60,7 +60,9 @@ pub fn parse(line: &str) -> Result<Command, String> {
         ("project", None) => Ok(Command::PickProject),
         ("ctx", Some(name)) => Ok(Command::Profile(name.to_string())),
         ("ctx", None) => Ok(Command::PickProfile),
-        _ => Err(format!(":{name} is not a command; type : and Tab to see them")),
+        _ => Err(format!(
+            ":{name} is not a command; : lists them, and Tab completes what is typed"
+        )),
     }
 }
 

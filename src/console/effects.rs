@@ -8,8 +8,8 @@ use std::time::Instant;
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::app::{
-    Connected, Context, Effect, ListId, Msg, PageData, Query, RequestLog, SEARCH_DEBOUNCE, Target, UNDO_FOR,
-    Write, WriteAnswer, Written,
+    Connected, Context, Effect, ListId, Msg, NOTICE_FOR, PageData, Query, RequestLog, SEARCH_DEBOUNCE,
+    Target, UNDO_FOR, Write, WriteAnswer, Written,
 };
 use crate::api::{Client, List, Organization, Project};
 use crate::config::{self, CURRENT};
@@ -166,6 +166,14 @@ impl Runner {
                 tokio::spawn(async move {
                     tokio::time::sleep(UNDO_FOR).await;
                     let _ = messages.send(Msg::UndoExpired { token });
+                });
+                None
+            }
+            Effect::FadeNotice { token } => {
+                let messages = self.messages.clone();
+                tokio::spawn(async move {
+                    tokio::time::sleep(NOTICE_FOR).await;
+                    let _ = messages.send(Msg::NoticeFaded { token });
                 });
                 None
             }

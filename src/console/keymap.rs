@@ -159,7 +159,27 @@ impl Default for Keymap {
                 ),
                 bind(&[c('/')], Filter, all, "filter", Some("filter")),
                 bind(&[c(':')], Command, all, "command line", Some("command")),
-                bind(&[c('s')], Sort, all, "sort by the next column", Some("sort")),
+                bind(
+                    &[c('s')],
+                    Sort,
+                    Scope::On(Screen::Roles),
+                    "sort by the next column",
+                    Some("sort"),
+                ),
+                bind(
+                    &[c('s')],
+                    Sort,
+                    Scope::On(Screen::Members),
+                    "sort by the next column",
+                    Some("sort"),
+                ),
+                bind(
+                    &[c('s')],
+                    Sort,
+                    Scope::On(Screen::Subscriptions),
+                    "order: newest, next delivery, title (both ways)",
+                    Some("sort"),
+                ),
                 bind(&[c('n')], New, Scope::On(Screen::Roles), "new role", Some("new")),
                 bind(
                     &[c('e')],
@@ -174,6 +194,13 @@ impl Default for Keymap {
                     Scope::On(Screen::Roles),
                     "delete the role (asks first)",
                     Some("delete"),
+                ),
+                bind(
+                    &[c('a')],
+                    Assign,
+                    Scope::On(Screen::Roles),
+                    "assign people to the role (opens its members)",
+                    None,
                 ),
                 bind(
                     &[c('a')],

@@ -26,6 +26,10 @@ pub struct VirtualList<T> {
     generation: u64,
     /// The last request of this generation failed.
     failed: bool,
+    /// Whether an answer of this generation has arrived. Until one has, the
+    /// count is the previous generation's, kept so the cursor stays put: a
+    /// list that was empty then must still ask for its first page.
+    answered: bool,
 }
 
 impl<T> Default for VirtualList<T> {
@@ -36,6 +40,7 @@ impl<T> Default for VirtualList<T> {
             pending: BTreeSet::new(),
             generation: 0,
             failed: false,
+            answered: false,
         }
     }
 }
@@ -48,6 +53,7 @@ impl<T> VirtualList<T> {
         self.pages.clear();
         self.pending.clear();
         self.failed = false;
+        self.answered = false;
         self.generation
     }
 
@@ -124,6 +130,7 @@ impl<T> VirtualList<T> {
     pub fn wanted(&mut self, first: u64, last: u64) -> Vec<u64> {
         let pages: Vec<u64> = match self.count {
             None => vec![first / PAGE_SIZE],
+            Some(0) if !self.answered => vec![0],
             Some(0) => Vec::new(),
             Some(count) => {
                 let last_page = (count - 1) / PAGE_SIZE;
@@ -139,6 +146,7 @@ impl<T> VirtualList<T> {
     pub fn wanted_all(&mut self) -> Vec<u64> {
         let pages: Vec<u64> = match self.count {
             None => vec![0],
+            Some(0) if !self.answered => vec![0],
             Some(count) => (0..count.div_ceil(PAGE_SIZE)).collect(),
         };
         self.request(pages)
@@ -160,6 +168,7 @@ impl<T> VirtualList<T> {
         let page = offset / PAGE_SIZE;
         self.pending.remove(&page);
         self.failed = false;
+        self.answered = true;
         let count = if count <= MAX_BELIEVED_COUNT {
             count
         } else {
@@ -344,6 +353,23 @@ mod tests {
         );
         small.push_row(9);
         assert_eq!((small.len(), small.get(2)), (3, Some(&9)));
+    }
+
+    #[test]
+    fn a_list_that_was_empty_asks_again_when_it_starts_over() {
+        let mut list = VirtualList::<u64>::default();
+        let generation = list.generation();
+        assert_eq!(list.wanted(0, 10), vec![0]);
+        assert!(list.receive(generation, 0, 0, Vec::new()));
+        assert!(list.wanted(0, 10).is_empty(), "answered: nothing there");
+        let generation = list.restart();
+        assert_eq!(list.wanted(0, 10), vec![0], "a new generation asks");
+        assert_eq!(list.wanted_all(), Vec::<u64>::new(), "once");
+        assert!(list.receive(generation, 0, 3, vec![1, 2, 3]));
+        assert_eq!(list.len(), 3);
+        list.restart();
+        list.count = Some(0);
+        assert_eq!(list.wanted_all(), vec![0]);
     }
 
     #[test]

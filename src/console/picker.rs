@@ -1,6 +1,7 @@
 //! The member picker: the organization's members, searchable as you type
 //! by name or e-mail, with their level, those already in the role marked;
-//! Space chooses several, Enter assigns them. Where the members endpoint is
+//! Tab chooses several (as in fzf), Enter assigns them. Space is typed like
+//! any other character, since names hold spaces. Where the members endpoint is
 //! refused, a field for a user's UUID takes its place.
 
 use std::collections::HashSet;
@@ -128,14 +129,14 @@ impl Picker {
                     return Outcome::Picking;
                 }
                 if self.selection().is_empty() {
-                    self.error = Some("choose someone not yet in the role (Space chooses)".into());
+                    self.error = Some("choose someone not yet in the role (Tab chooses)".into());
                     return Outcome::Picking;
                 }
                 return Outcome::Assign;
             }
             KeyCode::Up => self.cursor = self.cursor.saturating_sub(1),
             KeyCode::Down => self.cursor = (self.cursor + 1).min(self.shown().len().saturating_sub(1)),
-            KeyCode::Char(' ') if self.fallback.is_none() => {
+            KeyCode::Tab if self.fallback.is_none() => {
                 let Some(uuid) = self
                     .shown()
                     .get(self.cursor)
@@ -196,12 +197,12 @@ mod tests {
             member("Bruno", "u2"),
             member("Chiara", "u3"),
         ]);
-        picker.key(key(KeyCode::Char(' ')));
+        picker.key(key(KeyCode::Tab));
         picker.key(key(KeyCode::Down));
-        picker.key(key(KeyCode::Char(' ')));
+        picker.key(key(KeyCode::Tab));
         assert_eq!(picker.error.as_deref(), Some("already in the role"));
         picker.key(key(KeyCode::Down));
-        picker.key(key(KeyCode::Char(' ')));
+        picker.key(key(KeyCode::Tab));
         assert_eq!(picker.chosen, ["u1", "u3"]);
         for c in "chi".chars() {
             picker.key(key(KeyCode::Char(c)));
@@ -210,6 +211,17 @@ mod tests {
         assert_eq!(picker.key(key(KeyCode::Enter)), Outcome::Assign);
         let uuids: Vec<String> = picker.selection().into_iter().map(|p| p.uuid).collect();
         assert_eq!(uuids, ["u1", "u3"]);
+    }
+
+    #[test]
+    fn space_is_typed_and_chooses_nobody() {
+        let mut picker = Picker::new("Ops".into(), HashSet::new());
+        picker.people = Some(vec![member("Ada", "u1"), member("Bruno", "u2")]);
+        for c in "ada o".chars() {
+            picker.key(key(KeyCode::Char(c)));
+        }
+        assert_eq!(picker.query.value(), "ada o");
+        assert!(picker.chosen.is_empty(), "nobody chosen behind the user's back");
     }
 
     #[test]

@@ -257,11 +257,7 @@ async fn assign_several_people_then_remove_one() {
     typed(&mut driver, "ma").await;
     let shown = driver.screen();
     assert!(shown.contains("Assign people to Contractors"), "{shown}");
-    keys(
-        &mut driver,
-        &[KeyCode::Char(' '), KeyCode::Down, KeyCode::Char(' ')],
-    )
-    .await;
+    keys(&mut driver, &[KeyCode::Tab, KeyCode::Down, KeyCode::Tab]).await;
     assert_eq!(driver.screen().matches("[x]").count(), 2);
     keys(&mut driver, &[KeyCode::Enter]).await;
     let role = driver.app.role.clone().unwrap();
@@ -275,11 +271,11 @@ async fn assign_several_people_then_remove_one() {
 
     // Those now in the role are marked, and cannot be chosen again.
     typed(&mut driver, "a").await;
-    // Space chooses in the picker, so search by the first name alone.
-    let first = members[0].user.as_ref().unwrap().first_name.clone();
-    typed(&mut driver, &first).await;
+    // Space is typed: a whole name is searched for.
+    let user = members[0].user.as_ref().unwrap();
+    typed(&mut driver, &format!("{} {}", user.first_name, user.last_name)).await;
     assert!(driver.screen().contains("[in role]"));
-    keys(&mut driver, &[KeyCode::Char(' ')]).await;
+    keys(&mut driver, &[KeyCode::Tab]).await;
     assert!(driver.screen().contains("already in the role"));
     keys(&mut driver, &[KeyCode::Esc]).await;
 
@@ -401,7 +397,7 @@ async fn member_counts_follow_assignments() {
     let mut driver = console(&server, &server.key(&["*"])).await;
     keys(&mut driver, &[KeyCode::End, KeyCode::Enter]).await; // Contractors
     typed(&mut driver, "a").await;
-    keys(&mut driver, &[KeyCode::Char(' '), KeyCode::Enter]).await;
+    keys(&mut driver, &[KeyCode::Tab, KeyCode::Enter]).await;
     typed(&mut driver, "1").await;
     let contractors = driver
         .app

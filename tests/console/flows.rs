@@ -67,7 +67,12 @@ async fn roles_then_a_roles_members() {
     assert!(json.contains("\"organization_member\""));
     insta::assert_snapshot!("member_as_json", json);
 
+    // Back from a role opened on Roles goes back to Roles.
     press(&mut driver, "vq").await;
+    let back = screen(&mut driver);
+    assert!(back.contains("╭ Roles 2/8"), "{back}");
+    assert!(!back.contains("choose a role"), "{back}");
+    press(&mut driver, "2").await;
     let choose = screen(&mut driver);
     assert!(choose.contains("choose a role (Enter)"));
     insta::assert_snapshot!("members_choose_a_role", choose);

@@ -2,15 +2,23 @@
 
 use ratatui::crossterm::event::KeyEvent;
 
-use super::{App, Effect, Mode, Write};
+use super::{App, Effect, ListId, Mode, Notice, Write};
 use crate::api::{self};
 use crate::console::picker::{Outcome as PickerOutcome, Picker};
 
 impl App {
-    /// `a`: the member picker for the chosen role.
+    /// `a`: the member picker for the chosen role; on Roles, the role
+    /// under the cursor opens with its members, and the picker over them.
     pub(super) fn open_picker(&mut self) -> Vec<Effect> {
-        let Some(role) = self.role.clone() else {
-            return Vec::new();
+        let mut effects = Vec::new();
+        if self.shown() == ListId::Roles {
+            effects = self.open();
+        }
+        let Some(role) = self.role.clone().filter(|_| self.shown() == ListId::Members) else {
+            self.notice = Some(Notice::error(
+                "a assigns people to a role: choose one first (Enter opens its members)".into(),
+            ));
+            return effects;
         };
         let in_role = self
             .members
@@ -21,11 +29,12 @@ impl App {
         self.mode = Mode::Picker(Box::new(Picker::new(role.name, in_role)));
         self.in_flight += 1;
         self.lookup += 1;
-        vec![Effect::LoadPeople {
+        effects.push(Effect::LoadPeople {
             token: self.lookup,
             organization: self.context.organization.clone(),
             role: role.id,
-        }]
+        });
+        effects
     }
 
     /// The organization's members arrived (or were refused: then a UUID field).

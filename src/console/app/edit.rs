@@ -28,6 +28,7 @@ impl App {
                         organization,
                         id: role.id.clone(),
                     },
+                    destructive: true,
                     form: None,
                 }
             }),
@@ -47,6 +48,7 @@ impl App {
                             role: role.id,
                             id: membership.id.clone(),
                         },
+                        destructive: true,
                         form: None,
                     }
                 })
@@ -69,6 +71,7 @@ impl App {
                             project: self.context.project.clone(),
                             id: subscription.id,
                         },
+                        destructive: true,
                         form: None,
                     })
             }
@@ -93,10 +96,9 @@ impl App {
         match id {
             Some(id) => self.write(Write::Restore { project, id }),
             None => {
-                self.notice = Some(Notice {
-                    text: "nothing to restore: u restores a soft-deleted subscription (D shows them)".into(),
-                    error: false,
-                });
+                self.notice = Some(Notice::done(
+                    "nothing to restore: u restores a soft-deleted subscription (D shows them)".into(),
+                ));
                 Vec::new()
             }
         }
@@ -125,17 +127,26 @@ impl App {
     /// Refuses a second destructive change while one is on its way.
     fn busy(&mut self) -> bool {
         if self.writing > 0 {
-            self.notice = Some(Notice {
-                text: "a change is still on its way: try again when it is done".into(),
-                error: true,
-            });
+            self.notice = Some(Notice::error(
+                "a change is still on its way: try again when it is done".into(),
+            ));
         }
         self.writing > 0
     }
 
+    /// `y` says yes; Enter says yes only to a question that destroys
+    /// nothing (saving an edit); every other key says no.
     pub(super) fn confirm_key(&mut self, key: KeyEvent) -> Vec<Effect> {
-        match key.code {
-            KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Enter => {
+        let Mode::Confirm(confirm) = &self.mode else {
+            return Vec::new();
+        };
+        let yes = match key.code {
+            KeyCode::Char('y') | KeyCode::Char('Y') => true,
+            KeyCode::Enter => !confirm.destructive,
+            _ => false,
+        };
+        match yes {
+            true => {
                 let Mode::Confirm(confirm) = std::mem::replace(&mut self.mode, Mode::Normal) else {
                     return Vec::new();
                 };
@@ -147,7 +158,7 @@ impl App {
                 });
                 self.write(confirm.write)
             }
-            KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc | KeyCode::Char('q') => {
+            false => {
                 let Mode::Confirm(confirm) = std::mem::replace(&mut self.mode, Mode::Normal) else {
                     return Vec::new();
                 };
@@ -158,7 +169,6 @@ impl App {
                 }
                 Vec::new()
             }
-            _ => Vec::new(),
         }
     }
 
@@ -195,10 +205,7 @@ impl App {
                     ours = true;
                 }
                 if !ours {
-                    self.notice = Some(Notice {
-                        text: error.to_string(),
-                        error: true,
-                    });
+                    self.notice = Some(Notice::error(error.to_string()));
                     return Vec::new();
                 }
                 match &mut self.mode {
@@ -211,12 +218,7 @@ impl App {
                         picker.saving = false;
                         picker.error = Some(error.to_string());
                     }
-                    _ => {
-                        self.notice = Some(Notice {
-                            text: error.to_string(),
-                            error: true,
-                        })
-                    }
+                    _ => self.notice = Some(Notice::error(error.to_string())),
                 }
                 return Vec::new();
             }
@@ -289,7 +291,7 @@ impl App {
                 }
                 if !failed.is_empty() {
                     text.push_str(&format!("; not assigned: {}", failed.join("; ")));
-                    self.notice = Some(Notice { text, error: true });
+                    self.notice = Some(Notice::error(text));
                     self.apply_view();
                     return self.fetch_visible();
                 }
@@ -337,7 +339,7 @@ impl App {
                 return Vec::new();
             }
         };
-        self.notice = Some(Notice { text, error: false });
+        self.notice = Some(Notice::done(text));
         self.apply_view();
         effects.extend(self.fetch_visible());
         effects

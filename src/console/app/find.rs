@@ -101,10 +101,7 @@ impl App {
             Ok(command::Command::PickProfile) => self.open_switcher(Scope::Profile),
             Ok(command::Command::Nothing) => Vec::new(),
             Err(message) => {
-                self.notice = Some(Notice {
-                    text: message,
-                    error: true,
-                });
+                self.notice = Some(Notice::error(message));
                 Vec::new()
             }
         }

@@ -133,10 +133,7 @@ impl App {
                         let (changed, lines) = subscription_form::changes(form, &body);
                         if changed.is_empty() {
                             self.mode = Mode::Normal;
-                            self.notice = Some(Notice {
-                                text: "nothing changed".into(),
-                                error: false,
-                            });
+                            self.notice = Some(Notice::done("nothing changed".into()));
                             return Vec::new();
                         }
                         let question =
@@ -149,6 +146,7 @@ impl App {
                                 id,
                                 body: changed,
                             },
+                            destructive: false,
                             form: Some(resumed),
                         });
                         Vec::new()
@@ -180,10 +178,7 @@ impl App {
                         };
                         if input == RoleInput::default() {
                             self.mode = Mode::Normal;
-                            self.notice = Some(Notice {
-                                text: "nothing changed".into(),
-                                error: false,
-                            });
+                            self.notice = Some(Notice::done("nothing changed".into()));
                             return Vec::new();
                         }
                         Write::UpdateRole {

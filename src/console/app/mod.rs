@@ -34,6 +34,8 @@ pub struct App {
     pub roles: Rows<Role>,
     pub members: Rows<RoleMembership>,
     pub role: Option<ChosenRole>,
+    /// The tab a role's members were opened from: back goes there.
+    members_opened_from: Tab,
     pub subscriptions: Rows<Subscription>,
     pub subscription_filter: SubscriptionFilter,
     /// The local filter of each tab, as typed.
@@ -70,6 +72,8 @@ pub struct App {
     writing: usize,
     pub permissions: Permissions,
     undo_token: u64,
+    /// The last success notice set to fade; only its timer clears it.
+    notice_token: u64,
     /// The context the console started with, for `:ctx` to go back to.
     start: Context,
     /// Which connection answers belong to: it changes with each `:ctx`, so
@@ -105,6 +109,7 @@ impl App {
             roles: Rows::default(),
             members: Rows::default(),
             role: None,
+            members_opened_from: Tab::Members,
             subscriptions: Rows::default(),
             subscription_filter: SubscriptionFilter::default(),
             filters: Default::default(),
@@ -133,6 +138,7 @@ impl App {
                 ..Permissions::default()
             },
             undo_token: 0,
+            notice_token: 0,
         }
     }
 
@@ -156,7 +162,21 @@ impl App {
         u64::from(layout::table_rows(self.size.0, self.size.1))
     }
 
+    /// Takes one message; returns what must happen outside. A success
+    /// notice put up on the way is set to fade.
     pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
+        let before = self.notice.clone();
+        let mut effects = self.handle(msg);
+        if self.notice != before && self.notice.as_ref().is_some_and(|notice| notice.fades) {
+            self.notice_token += 1;
+            effects.push(Effect::FadeNotice {
+                token: self.notice_token,
+            });
+        }
+        effects
+    }
+
+    fn handle(&mut self, msg: Msg) -> Vec<Effect> {
         match msg {
             Msg::Key(key) => {
                 self.dirty = true;
@@ -225,6 +245,13 @@ impl App {
             Msg::Connected { token, result } => self.connected(token, result),
             Msg::UndoExpired { token } => {
                 self.undo_expired(token);
+                Vec::new()
+            }
+            Msg::NoticeFaded { token } => {
+                if token == self.notice_token && self.notice.as_ref().is_some_and(|notice| notice.fades) {
+                    self.notice = None;
+                    self.dirty = true;
+                }
                 Vec::new()
             }
             Msg::Names {
@@ -422,10 +449,7 @@ impl App {
             Action::New | Action::Edit | Action::Delete | Action::Restore | Action::Assign
                 if let Some(reason) = self.unavailable(action) =>
             {
-                self.notice = Some(Notice {
-                    text: format!("not available: {reason}"),
-                    error: true,
-                });
+                self.notice = Some(Notice::error(format!("not available: {reason}")));
                 Vec::new()
             }
             Action::New => self.new_item(),
@@ -439,7 +463,8 @@ impl App {
     /// Esc and q: dismiss a notice, close the JSON view, leave a role's
     /// members; `q` on the top level quits.
     fn back(&mut self, may_quit: bool) -> Vec<Effect> {
-        if self.notice.take().is_some() {
+        // An error waits to be dismissed; a flash of success fades by itself.
+        if self.notice.take_if(|notice| notice.error).is_some() {
             return Vec::new();
         }
         if self.detail_open {
@@ -447,8 +472,10 @@ impl App {
         } else if self.detail_json {
             self.detail_json = false;
         } else if self.tab == Tab::Members && self.role.is_some() {
+            // Back where the role was opened: Roles, or the choice of a role.
             self.role = None;
             self.filters[1].clear();
+            self.tab = self.members_opened_from;
             return self.fetch_visible();
         } else if may_quit {
             self.quit = true;
@@ -499,10 +526,7 @@ impl App {
         match text {
             Some(text) => {
                 let what = if json { "the row's JSON" } else { "the id" };
-                self.notice = Some(Notice {
-                    text: format!("copied {what} to the clipboard"),
-                    error: false,
-                });
+                self.notice = Some(Notice::done(format!("copied {what} to the clipboard")));
                 vec![Effect::Copy(text)]
             }
             None => Vec::new(),
@@ -549,10 +573,7 @@ impl App {
                 };
                 if failed {
                     self.learn_from(&error);
-                    self.notice = Some(Notice {
-                        text: error.to_string(),
-                        error: true,
-                    });
+                    self.notice = Some(Notice::error(error.to_string()));
                 }
                 return Vec::new();
             }

@@ -112,6 +112,7 @@ impl App {
         };
         let same = self.role.as_ref() == Some(&chosen);
         self.role = Some(chosen);
+        self.members_opened_from = self.tab;
         self.tab = Tab::Members;
         if same {
             return self.fetch_visible();

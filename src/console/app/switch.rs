@@ -138,7 +138,7 @@ impl App {
             first.name, first.id
         );
         let effects = self.switch_project(first.id.to_string());
-        self.notice = Some(Notice { text, error: false });
+        self.notice = Some(Notice::done(text));
         effects
     }
 
@@ -201,10 +201,9 @@ impl App {
     /// user did not mean.
     pub(super) fn connect(&mut self, target: Target) -> Vec<Effect> {
         if self.writing > 0 {
-            self.notice = Some(Notice {
-                text: "a change is still being saved; switch when it has landed".into(),
-                error: true,
-            });
+            self.notice = Some(Notice::error(
+                "a change is still being saved; switch when it has landed".into(),
+            ));
             return Vec::new();
         }
         self.connect_token += 1;
@@ -213,7 +212,7 @@ impl App {
             Target::Start => format!("going back to {}…", self.start.source()),
             Target::Profile(name) => format!("opening profile {name}…"),
         };
-        self.notice = Some(Notice { text, error: false });
+        self.notice = Some(Notice::working(text));
         self.switching = Some(target.clone());
         self.dirty = true;
         vec![Effect::Connect {
@@ -235,10 +234,7 @@ impl App {
         let connected = match result {
             Ok(connected) => connected,
             Err(error) => {
-                self.notice = Some(Notice {
-                    text: error,
-                    error: true,
-                });
+                self.notice = Some(Notice::error(error));
                 return Vec::new();
             }
         };
@@ -259,10 +255,10 @@ impl App {
             (Some(name), false) => format!("profile {name}"),
             _ => self.context.source(),
         };
-        self.notice = Some(Notice {
-            text: format!("switched to {name} · {}", self.context.host),
-            error: false,
-        });
+        self.notice = Some(Notice::done(format!(
+            "switched to {name} · {}",
+            self.context.host
+        )));
         let mut effects = vec![self.load_names(), self.load_scopes()];
         effects.extend(self.fetch_visible());
         effects

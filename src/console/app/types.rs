@@ -110,12 +110,49 @@ pub struct ChosenRole {
     pub name: String,
 }
 
-/// A note at the top of the screen; it never stops the keys.
+/// A note to the user; it never stops the keys. An error stays over the
+/// table until dismissed; anything else is a flash in the footer that
+/// fades after [`NOTICE_FOR`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notice {
     pub text: String,
     pub error: bool,
+    /// Whether it goes by itself after [`NOTICE_FOR`]: news of something
+    /// done does, an error or news of something under way does not.
+    pub fades: bool,
 }
+
+impl Notice {
+    /// Something went wrong: it stays until dismissed.
+    pub fn error(text: String) -> Notice {
+        Notice {
+            text,
+            error: true,
+            fades: false,
+        }
+    }
+
+    /// Something was done: a flash that fades.
+    pub fn done(text: String) -> Notice {
+        Notice {
+            text,
+            error: false,
+            fades: true,
+        }
+    }
+
+    /// Something is under way: it stays until its answer replaces it.
+    pub fn working(text: String) -> Notice {
+        Notice {
+            text,
+            error: false,
+            fades: false,
+        }
+    }
+}
+
+/// How long a notice that reports success stays.
+pub const NOTICE_FOR: Duration = Duration::from_secs(5);
 
 /// The last request, for the footer.
 #[derive(Debug, Clone, PartialEq)]
@@ -162,6 +199,9 @@ impl FormPurpose {
 pub struct Confirm {
     pub question: String,
     pub write: Write,
+    /// Whether the write destroys something: then only `y` says yes, and
+    /// Enter, like every other key, says no.
+    pub destructive: bool,
     /// The form the question came from: back to it on "no" or a failure.
     pub form: Option<Box<(Form, FormPurpose)>>,
 }
@@ -287,6 +327,10 @@ pub enum Msg {
     UndoExpired {
         token: u64,
     },
+    /// A success notice has been up for its time.
+    NoticeFaded {
+        token: u64,
+    },
     Resize {
         width: u16,
         height: u16,
@@ -392,6 +436,8 @@ pub enum Effect {
     Write { token: u64, write: Write },
     /// Send `Msg::UndoExpired { token }` once the undo offer runs out.
     ExpireUndo { token: u64 },
+    /// Send `Msg::NoticeFaded { token }` once a success notice has been read.
+    FadeNotice { token: u64 },
 }
 
 /// Server orderings the subscriptions tab cycles through with `s`.

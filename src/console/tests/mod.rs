@@ -214,7 +214,7 @@ fn typing_a_filter_searches_the_server_once_typing_pauses() {
 }
 
 #[test]
-fn a_role_opens_its_members_and_back_returns_to_the_choice() {
+fn a_role_opens_its_members_and_back_returns_where_it_was_opened() {
     let mut app = app();
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(3, offset));
@@ -233,6 +233,14 @@ fn a_role_opens_its_members_and_back_returns_to_the_choice() {
     key(&mut app, KeyCode::Char('q'));
     assert!(app.role.is_none() && !app.quit, "q leaves the role first");
     assert_eq!(app.shown(), ListId::Roles);
+    assert_eq!(app.tab, Tab::Roles, "back on Roles, where Enter was pressed");
+    // Opened from the Members tab's choice of a role, back goes to that choice.
+    key(&mut app, KeyCode::Char('2'));
+    key(&mut app, KeyCode::Enter);
+    assert!(app.role.is_some());
+    key(&mut app, KeyCode::Char('q'));
+    assert_eq!((app.tab, app.shown()), (Tab::Members, ListId::Roles));
+    key(&mut app, KeyCode::Char('1'));
     key(&mut app, KeyCode::Char('q'));
     assert!(app.quit);
 }
@@ -363,8 +371,8 @@ fn copying_hands_the_text_to_the_terminal() {
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(2, offset));
     assert_eq!(
-        key(&mut app, KeyCode::Char('y')),
-        vec![Effect::Copy("role-0".into())]
+        key(&mut app, KeyCode::Char('y')).first(),
+        Some(&Effect::Copy("role-0".into()))
     );
     let json = key(&mut app, KeyCode::Char('Y'));
     assert!(matches!(&json[0], Effect::Copy(text) if text.contains("\"name\": \"Role 0\"")));
@@ -527,3 +535,123 @@ pub(super) fn command(app: &mut App, line: &str) -> Vec<Effect> {
 }
 
 mod contexts;
+
+#[test]
+fn enter_on_a_delete_question_keeps_the_role() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(2, offset));
+    key(&mut app, KeyCode::Char('d'));
+    assert!(matches!(app.mode, Mode::Confirm(_)));
+    let effects = key(&mut app, KeyCode::Enter);
+    assert!(effects.is_empty(), "Enter says no: {effects:?}");
+    assert!(matches!(app.mode, Mode::Normal));
+    key(&mut app, KeyCode::Char('d'));
+    let effects = key(&mut app, KeyCode::Char('y'));
+    assert!(matches!(
+        effects.first(),
+        Some(Effect::Write {
+            write: super::app::Write::DeleteRole { .. },
+            ..
+        })
+    ));
+}
+
+#[test]
+fn a_success_fades_and_an_error_stays() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(2, offset));
+    let effects = key(&mut app, KeyCode::Char('y'));
+    let Some(Effect::FadeNotice { token }) = effects.last().cloned() else {
+        panic!("{effects:?}")
+    };
+    assert!(app.notice.as_ref().is_some_and(|n| !n.error));
+    app.update(Msg::NoticeFaded { token });
+    assert!(app.notice.is_none(), "gone after its time");
+
+    // An error is not set to fade, and a late timer leaves it be.
+    let Effect::Fetch { generation, .. } = key(&mut app, KeyCode::Char('r')).pop().unwrap() else {
+        panic!()
+    };
+    let effects = app.update(Msg::Page {
+        list: ListId::Roles,
+        generation,
+        offset: 0,
+        result: Err(missing_scope("organization:read")),
+        log: log(),
+    });
+    assert!(!effects.iter().any(|e| matches!(e, Effect::FadeNotice { .. })));
+    app.update(Msg::NoticeFaded { token });
+    assert!(app.notice.as_ref().is_some_and(|n| n.error), "errors stay");
+}
+
+/// The app drawn at its size, as text.
+pub(super) fn screen(app: &App) -> String {
+    let (width, height) = app.size;
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
+    let theme = super::view::theme::Theme::plain();
+    terminal
+        .draw(|frame| super::view::draw(frame, app, &theme))
+        .unwrap();
+    let buffer = terminal.backend().buffer();
+    (0..height)
+        .map(|y| {
+            let line: String = (0..width).map(|x| buffer[(x, y)].symbol().to_string()).collect();
+            line.trim_end().to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn colon_then_tab_lists_the_commands() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(2, offset));
+    key(&mut app, KeyCode::Char(':'));
+    key(&mut app, KeyCode::Tab);
+    let shown = screen(&app);
+    assert!(shown.contains(":roles") && shown.contains(":ctx"), "{shown}");
+}
+
+#[test]
+fn a_on_roles_opens_the_role_and_its_picker() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(3, offset));
+    key(&mut app, KeyCode::Char('j'));
+    let effects = key(&mut app, KeyCode::Char('a'));
+    assert!(matches!(app.mode, Mode::Picker(_)), "{:?}", app.mode);
+    assert_eq!(app.role.as_ref().map(|role| role.id.as_str()), Some("role-1"));
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::LoadPeople { role, .. } if role == "role-1"))
+    );
+    assert!(effects.iter().any(|e| matches!(
+        e,
+        Effect::Fetch {
+            list: ListId::Members,
+            ..
+        }
+    )));
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char('q'));
+    assert_eq!(app.tab, Tab::Roles, "back where a was pressed");
+}
+
+#[test]
+fn help_says_what_s_does_on_each_screen() {
+    let keymap = Keymap::default();
+    let says = |screen| {
+        keymap
+            .help(screen)
+            .into_iter()
+            .find(|(keys, _, _)| keys == "s")
+            .map(|(_, what, _)| what)
+    };
+    use super::keymap::Screen;
+    assert_eq!(says(Screen::Roles), Some("sort by the next column"));
+    assert!(says(Screen::Subscriptions).is_some_and(|what| what.contains("next delivery")));
+}

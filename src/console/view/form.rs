@@ -163,14 +163,21 @@ pub fn draw(frame: &mut Frame, form: &Form, preview: Vec<Line<'static>>, theme: 
     }
 }
 
-pub fn confirm(frame: &mut Frame, question: &str, theme: &Theme) {
+/// A question before a write; one that destroys something says no unless
+/// `y` is pressed, so that Enter out of habit keeps everything.
+pub fn confirm(frame: &mut Frame, question: &str, destructive: bool, theme: &Theme) {
     let mut lines: Vec<Line> = question
         .lines()
         .flat_map(|paragraph| wrap(paragraph, WIDTH - 2))
         .map(|line| Line::raw(format!(" {line}")))
         .collect();
     lines.push(Line::raw(""));
-    lines.push(Line::styled(" y or Enter: yes · n or Esc: no", theme.dim));
+    let answers = if destructive {
+        " y: yes · n, Esc or Enter: no"
+    } else {
+        " y or Enter: yes · n or Esc: no"
+    };
+    lines.push(Line::styled(answers, theme.dim));
     let area = centered(frame.area(), WIDTH as u16 + 2, lines.len() as u16 + 2);
     frame.render_widget(Clear, area);
     let block = Block::bordered()
@@ -254,7 +261,7 @@ pub fn picker(frame: &mut Frame, picker: &crate::console::picker::Picker, theme:
         "Enter assign · Esc cancel".to_string()
     } else {
         format!(
-            "{} chosen · Space choose · ↑/↓ move · Enter assign · Esc cancel",
+            "{} chosen · Tab choose · ↑/↓ move · Enter assign · Esc cancel",
             picker.chosen.len()
         )
     };

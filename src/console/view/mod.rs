@@ -61,8 +61,10 @@ fn draw_screen(frame: &mut Frame, app: &App, theme: &Theme) {
         }
     }
     footer(frame, areas.footer, app, theme);
-    if let Some(notice) = &app.notice {
-        let style = if notice.error { theme.error } else { theme.ok };
+    // An error is drawn over the table until dismissed; a success is a
+    // flash in the footer.
+    if let Some(notice) = app.notice.as_ref().filter(|notice| notice.error) {
+        let style = theme.error;
         let text = printable_lines(&notice.text).into_owned();
         // At the bottom of the table, or at its top when the cursor is down there.
         let cursor_row = match app.shown() {
@@ -97,7 +99,7 @@ fn draw_screen(frame: &mut Frame, app: &App, theme: &Theme) {
             };
             form::draw(frame, form, preview, theme)
         }
-        Mode::Confirm(confirm) => form::confirm(frame, &confirm.question, theme),
+        Mode::Confirm(confirm) => form::confirm(frame, &confirm.question, confirm.destructive, theme),
         Mode::Picker(picker) => form::picker(frame, picker, theme),
         Mode::Switcher(switcher) => form::switcher(frame, switcher, theme),
         _ => {}
@@ -180,6 +182,15 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let first = match &app.mode {
         Mode::Filter(input) => prompt("/", input, area, frame, theme),
         Mode::Command(input) => prompt(":", input, area, frame, theme),
+        _ if app.notice.as_ref().is_some_and(|notice| !notice.error) => {
+            let text = app
+                .notice
+                .as_ref()
+                .map(|notice| notice.text.as_str())
+                .unwrap_or_default();
+            let flash = printable(&text.replace('\n', " · ")).into_owned();
+            Line::styled(format!(" {flash}"), theme.ok)
+        }
         _ => {
             let mut spans = Vec::new();
             for (keys, what, action) in app.keymap.footer(app.screen()) {
