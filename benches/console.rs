@@ -4,12 +4,10 @@
 //!   next deliveries, header, footer) for lists of 100 and 100,000 rows;
 //! - handling a key press (moving the cursor through loaded rows).
 
-use std::time::Duration;
-
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use orgdeck::api::time::parse_datetime;
 use orgdeck::api::{Frequency, Page, Subscription, TargetType, User, Weekday};
-use orgdeck::console::app::{ListId, PageData, RequestLog};
+use orgdeck::console::app::{ListId, PageData};
 use orgdeck::console::keymap::Keymap;
 use orgdeck::console::view::{self, theme::Theme};
 use orgdeck::console::{App, Context, Msg};
@@ -53,9 +51,10 @@ fn app(count: u64) -> App {
     app.now = parse_datetime("2026-11-22T10:00:00Z").unwrap_or_default();
     app.start();
     app.update(Msg::Key(KeyEvent::new(KeyCode::Char('3'), KeyModifiers::NONE)));
+    let generation = app.subscriptions.list.generation();
     let page = |offset: u64| Msg::Page {
         list: ListId::Subscriptions,
-        generation: 0,
+        generation,
         offset,
         result: Ok(PageData::Subscriptions(Page {
             count,
@@ -63,12 +62,6 @@ fn app(count: u64) -> App {
             previous: None,
             results: (offset..(offset + 100).min(count)).map(subscription).collect(),
         })),
-        log: RequestLog {
-            method: "GET",
-            path: "/api/projects/1/subscriptions/".into(),
-            status: Some(200),
-            elapsed: Duration::from_millis(4),
-        },
     };
     app.update(page(0));
     // The cursor in the middle, then the pages around it arrive, as they

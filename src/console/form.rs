@@ -210,8 +210,8 @@ pub struct Form {
     pub error: Option<String>,
     /// A save is on its way: a second submit does nothing, and neither do edits.
     pub saving: bool,
-    /// The token of the write on its way, whose answer this form takes.
-    pub pending: Option<u64>,
+    /// The ticket of the write on its way, whose answer this form takes.
+    pub pending: Option<crate::console::app::Ticket>,
     /// Esc was pressed with changes: a second Esc discards them.
     pub confirm_discard: bool,
     original: Vec<String>,

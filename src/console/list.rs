@@ -5,6 +5,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::app::{Latest, Ticket};
+
 /// Rows per request.
 pub const PAGE_SIZE: u64 = 100;
 
@@ -23,7 +25,7 @@ pub struct VirtualList<T> {
     pending: BTreeSet<u64>,
     /// Changes whenever what the list shows changes (refresh, filter,
     /// another role): answers for an older generation are dropped.
-    generation: u64,
+    generation: Latest,
     /// The last request of this generation failed.
     failed: bool,
     /// Whether an answer of this generation has arrived. Until one has, the
@@ -38,7 +40,7 @@ impl<T> Default for VirtualList<T> {
             count: None,
             pages: BTreeMap::new(),
             pending: BTreeSet::new(),
-            generation: 0,
+            generation: Latest::default(),
             failed: false,
             answered: false,
         }
@@ -48,23 +50,23 @@ impl<T> Default for VirtualList<T> {
 impl<T> VirtualList<T> {
     /// Starts over (a refresh, another filter): a new generation with no
     /// pages. The count is kept so the cursor stays put until answers come.
-    pub fn restart(&mut self) -> u64 {
-        self.generation += 1;
+    pub fn restart(&mut self) -> Ticket {
+        let generation = self.generation.issue();
         self.pages.clear();
         self.pending.clear();
         self.failed = false;
         self.answered = false;
-        self.generation
+        generation
     }
 
     /// Starts over for a different list, whose count is unknown.
-    pub fn replace(&mut self) -> u64 {
+    pub fn replace(&mut self) -> Ticket {
         self.count = None;
         self.restart()
     }
 
-    pub fn generation(&self) -> u64 {
-        self.generation
+    pub fn generation(&self) -> Ticket {
+        self.generation.current()
     }
 
     /// The server's count, once an answer has said it.
@@ -161,8 +163,8 @@ impl<T> VirtualList<T> {
     }
 
     /// Takes an answer; `false` when it belongs to an older generation.
-    pub fn receive(&mut self, generation: u64, offset: u64, count: u64, rows: Vec<T>) -> bool {
-        if generation != self.generation {
+    pub fn receive(&mut self, generation: Ticket, offset: u64, count: u64, rows: Vec<T>) -> bool {
+        if !self.generation.is_current(generation) {
             return false;
         }
         let page = offset / PAGE_SIZE;
@@ -188,8 +190,8 @@ impl<T> VirtualList<T> {
     }
 
     /// A request that failed is no longer in flight (it may be asked again).
-    pub fn failed(&mut self, generation: u64, offset: u64) -> bool {
-        if generation != self.generation {
+    pub fn failed(&mut self, generation: Ticket, offset: u64) -> bool {
+        if !self.generation.is_current(generation) {
             return false;
         }
         self.pending.remove(&(offset / PAGE_SIZE));

@@ -41,8 +41,8 @@ pub struct Picker {
     pub fallback: Option<(Input, String)>,
     pub error: Option<String>,
     pub saving: bool,
-    /// The token of the write on its way, whose answer this picker takes.
-    pub pending: Option<u64>,
+    /// The ticket of the write on its way, whose answer this picker takes.
+    pub pending: Option<crate::console::app::Ticket>,
 }
 
 impl Picker {

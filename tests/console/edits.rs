@@ -62,6 +62,13 @@ async fn create_rename_and_delete_a_role() {
         "the new row is in the table, selected"
     );
     assert!(driver.screen().contains("created the role Auditors"));
+    // The footer tells what the server answered, as the client saw it.
+    let record = driver.app.last_request.clone().unwrap();
+    assert_eq!(
+        (record.request.method.as_str(), record.status),
+        ("POST", Some(201))
+    );
+    assert!(record.request.path.ends_with("/roles/"), "{record:?}");
 
     typed(&mut driver, "e").await;
     keys(&mut driver, &[KeyCode::End]).await;

@@ -27,10 +27,8 @@ impl App {
             .filter_map(|(_, membership)| membership.user.as_ref().map(|user| user.uuid.clone()))
             .collect();
         self.mode = Mode::Picker(Box::new(Picker::new(role.name, in_role)));
-        self.in_flight += 1;
-        self.lookup += 1;
         effects.push(Effect::LoadPeople {
-            token: self.lookup,
+            ticket: self.lookups.issue(),
             organization: self.context.organization.clone(),
             role: role.id,
         });

@@ -4,7 +4,7 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
-use super::{App, Confirm, Effect, ListId, Mode, Notice, RequestLog, Undo, Write, Written};
+use super::{App, Confirm, Effect, ListId, Mode, Notice, Ticket, Timer, Undo, Write, Written};
 use crate::api::{self};
 use crate::console::rows::Tabular;
 
@@ -107,21 +107,19 @@ impl App {
     /// Sends a write. The form or picker that is saving (or the form a
     /// confirmation came from) takes its answer; none other does.
     pub(super) fn write(&mut self, write: Write) -> Vec<Effect> {
-        self.write_token += 1;
-        let token = self.write_token;
+        let ticket = self.writes.issue();
         match &mut self.mode {
-            Mode::Form(form, _) if form.saving => form.pending = Some(token),
-            Mode::Picker(picker) if picker.saving => picker.pending = Some(token),
+            Mode::Form(form, _) if form.saving => form.pending = Some(ticket),
+            Mode::Picker(picker) if picker.saving => picker.pending = Some(ticket),
             _ => {}
         }
         if let Some(resumed) = self.resume.as_mut()
             && resumed.0.pending.is_none()
         {
-            resumed.0.pending = Some(token);
+            resumed.0.pending = Some(ticket);
         }
-        self.in_flight += 1;
         self.writing += 1;
-        vec![Effect::Write { token, write }]
+        vec![Effect::Write { ticket, write }]
     }
 
     /// Refuses a second destructive change while one is on its way.
@@ -175,24 +173,21 @@ impl App {
     /// An answer to a write.
     pub(super) fn written(
         &mut self,
-        token: u64,
+        ticket: Ticket,
         write: Write,
         result: Result<Written, api::Error>,
-        log: RequestLog,
     ) -> Vec<Effect> {
-        self.in_flight = self.in_flight.saturating_sub(1);
         self.writing = self.writing.saturating_sub(1);
-        self.last_request = Some(log);
         self.dirty = true;
         let height = self.table_height();
         // Whether the form or picker open now is the one that sent this
         // write; a form the user left, or another one, is never touched.
         let mut ours = match &self.mode {
-            Mode::Form(form, _) => form.pending == Some(token),
-            Mode::Picker(picker) => picker.pending == Some(token),
+            Mode::Form(form, _) => form.pending == Some(ticket),
+            Mode::Picker(picker) => picker.pending == Some(ticket),
             _ => false,
         };
-        let resumed = self.resume.take_if(|resumed| resumed.0.pending == Some(token));
+        let resumed = self.resume.take_if(|resumed| resumed.0.pending == Some(ticket));
         let written = match result {
             Ok(written) => written,
             Err(error) => {
@@ -319,13 +314,11 @@ impl App {
             }
             (Write::SoftDelete { id, .. }, Written::Subscription(subscription)) => {
                 self.replace_subscription(*subscription);
-                self.undo_token += 1;
-                self.undo = Some(Undo {
-                    id,
-                    token: self.undo_token,
-                });
-                effects.push(Effect::ExpireUndo {
-                    token: self.undo_token,
+                let ticket = self.undos.issue();
+                self.undo = Some(Undo { id, ticket });
+                effects.push(Effect::Timer {
+                    timer: Timer::Undo,
+                    ticket,
                 });
                 format!("soft-deleted subscription #{id}: u to undo")
             }
@@ -375,8 +368,8 @@ impl App {
         }
     }
 
-    pub(super) fn undo_expired(&mut self, token: u64) {
-        if self.undo.as_ref().is_some_and(|undo| undo.token == token) {
+    pub(super) fn undo_expired(&mut self, ticket: Ticket) {
+        if self.undo.as_ref().is_some_and(|undo| undo.ticket == ticket) {
             self.undo = None;
             self.dirty = true;
         }

@@ -6,7 +6,7 @@ use tui_input::Input;
 use tui_input::backend::crossterm::EventHandler;
 
 use super::navigate::restart;
-use super::{App, Effect, ListId, Mode, Notice, Target};
+use super::{App, Effect, ListId, Mode, Notice, Target, Ticket, Timer};
 use crate::console::command;
 use crate::console::switcher::Scope;
 
@@ -34,16 +34,16 @@ impl App {
         self.apply_view();
         let mut effects = self.fetch_visible();
         if slot == 2 && self.subscription_filter.search.as_deref().unwrap_or("") != self.filters[2].trim() {
-            self.search_token += 1;
-            effects.push(Effect::Debounce {
-                token: self.search_token,
+            effects.push(Effect::Timer {
+                timer: Timer::Search,
+                ticket: self.searches.issue(),
             });
         }
         effects
     }
 
-    pub(super) fn search_due(&mut self, token: u64) -> Vec<Effect> {
-        if token != self.search_token {
+    pub(super) fn search_due(&mut self, ticket: Ticket) -> Vec<Effect> {
+        if !self.searches.is_current(ticket) {
             return Vec::new(); // typing went on: a later search is due
         }
         let text = self.filters[2].trim().to_string();

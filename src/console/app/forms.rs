@@ -72,10 +72,8 @@ impl App {
     }
 
     fn load_catalog(&mut self) -> Vec<Effect> {
-        self.in_flight += 1;
-        self.lookup += 1;
         vec![Effect::LoadCatalog {
-            token: self.lookup,
+            ticket: self.lookups.issue(),
             project: self.context.project.clone(),
         }]
     }

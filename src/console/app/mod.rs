@@ -10,6 +10,7 @@ mod assign;
 mod edit;
 mod find;
 mod forms;
+mod latest;
 mod navigate;
 mod permissions;
 mod switch;
@@ -51,7 +52,11 @@ pub struct App {
     pub detail_scroll: u16,
     pub help_scroll: u16,
     pub notice: Option<Notice>,
-    pub last_request: Option<RequestLog>,
+    /// The client's record of the last try of a request the footer shows
+    /// (a page of the list shown, or a write).
+    pub last_request: Option<api::Exchange>,
+    /// Requests sent and not yet answered: counted in [`App::update`]
+    /// alone, where effects start and answers arrive.
     pub in_flight: usize,
     pub spinner: usize,
     pub size: (u16, u16),
@@ -60,27 +65,27 @@ pub struct App {
     pub quit: bool,
     /// Whether anything shown changed since the last draw.
     pub dirty: bool,
-    search_token: u64,
+    searches: Latest,
     /// After a refresh: the id of the row the cursor was on, per tab.
     refocus: [Option<String>; 3],
     /// The soft delete `u` can undo now.
     pub undo: Option<Undo>,
     /// The form a confirmed write came from, to reopen if the write fails.
     resume: Option<Box<(Form, FormPurpose)>>,
-    /// The last write's token, and how many writes are on their way.
-    write_token: u64,
+    /// Tickets of writes, and how many writes are on their way.
+    writes: Latest,
     writing: usize,
     pub permissions: Permissions,
-    undo_token: u64,
+    undos: Latest,
     /// The last success notice set to fade; only its timer clears it.
-    notice_token: u64,
+    notices: Latest,
     /// The context the console started with, for `:ctx` to go back to.
     start: Context,
     /// Which connection answers belong to: it changes with each `:ctx`, so
     /// that a late answer over the previous one is dropped.
-    connection: u64,
+    connection: Latest,
     /// The last `:ctx` asked for; only its answer is taken.
-    connect_token: u64,
+    connects: Latest,
     /// Where a `:ctx` is going; writes wait until it answers.
     pub switching: Option<Target>,
     /// Whether the connection is still the one the console started with.
@@ -89,7 +94,7 @@ pub struct App {
     project_follows: bool,
     /// The last list a form or picker asked for (dashboards and insights,
     /// or people); an answer for an earlier one is dropped.
-    lookup: u64,
+    lookups: Latest,
 }
 
 impl App {
@@ -97,12 +102,12 @@ impl App {
         let read_only = context.read_only;
         App {
             start: context.clone(),
-            connection: 0,
-            connect_token: 0,
+            connection: Latest::default(),
+            connects: Latest::default(),
             switching: None,
             at_start: true,
             project_follows: false,
-            lookup: 0,
+            lookups: Latest::default(),
             context,
             keymap,
             tab: Tab::Roles,
@@ -127,27 +132,25 @@ impl App {
             now: crate::clock::system_now(),
             quit: false,
             dirty: true,
-            search_token: 0,
+            searches: Latest::default(),
             refocus: Default::default(),
             undo: None,
             resume: None,
-            write_token: 0,
+            writes: Latest::default(),
             writing: 0,
             permissions: Permissions {
                 read_only,
                 ..Permissions::default()
             },
-            undo_token: 0,
-            notice_token: 0,
+            undos: Latest::default(),
+            notices: Latest::default(),
         }
     }
 
     /// What the console does first: the names for the header and the
     /// first page of the first tab.
     pub fn start(&mut self) -> Vec<Effect> {
-        let mut effects = vec![self.load_names(), self.load_scopes()];
-        effects.extend(self.fetch_visible());
-        effects
+        self.update(Msg::Start)
     }
 
     /// Whether the screen is large enough for the detail pane.
@@ -162,22 +165,33 @@ impl App {
         u64::from(layout::table_rows(self.size.0, self.size.1))
     }
 
-    /// Takes one message; returns what must happen outside. A success
-    /// notice put up on the way is set to fade.
+    /// Takes one message; returns what must happen outside. Requests in
+    /// flight are counted here, and only here: one less for each answer,
+    /// one more for each request among the effects. A success notice put
+    /// up on the way is set to fade.
     pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
+        if msg.is_answer() {
+            self.in_flight = self.in_flight.saturating_sub(1);
+        }
         let before = self.notice.clone();
         let mut effects = self.handle(msg);
         if self.notice != before && self.notice.as_ref().is_some_and(|notice| notice.fades) {
-            self.notice_token += 1;
-            effects.push(Effect::FadeNotice {
-                token: self.notice_token,
+            effects.push(Effect::Timer {
+                timer: Timer::Notice,
+                ticket: self.notices.issue(),
             });
         }
+        self.in_flight += effects.iter().filter(|effect| effect.is_request()).count();
         effects
     }
 
     fn handle(&mut self, msg: Msg) -> Vec<Effect> {
         match msg {
+            Msg::Start => {
+                let mut effects = vec![self.load_names(), self.load_scopes()];
+                effects.extend(self.fetch_visible());
+                effects
+            }
             Msg::Key(key) => {
                 self.dirty = true;
                 self.key(key)
@@ -195,60 +209,68 @@ impl App {
                 }
                 Vec::new()
             }
-            Msg::SearchDue { token } => self.search_due(token),
             Msg::Page {
                 list,
                 generation,
                 offset,
                 result,
-                log,
-            } => self.page(list, generation, offset, result, log),
+            } => self.page(list, generation, offset, result),
+            Msg::Exchange { about, exchange } => {
+                self.exchanged(about, exchange);
+                Vec::new()
+            }
             Msg::Written(answer) => {
                 let WriteAnswer {
-                    token,
+                    ticket,
                     write,
                     result,
-                    log,
                 } = *answer;
-                self.written(token, write, result, log)
+                self.written(ticket, write, result)
             }
             Msg::People {
-                token,
+                ticket,
                 people,
                 in_role,
             } => {
-                self.in_flight = self.in_flight.saturating_sub(1);
-                if token != self.lookup {
+                if !self.lookups.is_current(ticket) {
                     return Vec::new(); // for a picker closed since
                 }
                 self.people(people, in_role)
             }
-            Msg::Catalog { token, result } => {
-                self.in_flight = self.in_flight.saturating_sub(1);
-                if token != self.lookup {
+            Msg::Catalog { ticket, result } => {
+                if !self.lookups.is_current(ticket) {
                     return Vec::new(); // for a form closed since
                 }
                 self.catalog(result)
             }
             Msg::Scopes { connection, scopes } => {
-                self.in_flight = self.in_flight.saturating_sub(1);
-                if connection == self.connection {
+                if self.connection.is_current(connection) {
                     self.scopes_known(scopes);
                 }
                 Vec::new()
             }
             Msg::Profiles(profiles) => {
-                self.in_flight = self.in_flight.saturating_sub(1);
                 self.fill_profiles(profiles);
                 Vec::new()
             }
-            Msg::Connected { token, result } => self.connected(token, result),
-            Msg::UndoExpired { token } => {
-                self.undo_expired(token);
+            Msg::Connected { ticket, result } => self.connected(ticket, result),
+            Msg::Timer {
+                timer: Timer::Search,
+                ticket,
+            } => self.search_due(ticket),
+            Msg::Timer {
+                timer: Timer::Undo,
+                ticket,
+            } => {
+                self.undo_expired(ticket);
                 Vec::new()
             }
-            Msg::NoticeFaded { token } => {
-                if token == self.notice_token && self.notice.as_ref().is_some_and(|notice| notice.fades) {
+            Msg::Timer {
+                timer: Timer::Notice,
+                ticket,
+            } => {
+                if self.notices.is_current(ticket) && self.notice.as_ref().is_some_and(|notice| notice.fades)
+                {
                     self.notice = None;
                     self.dirty = true;
                 }
@@ -261,8 +283,7 @@ impl App {
                 organizations,
                 projects,
             } => {
-                self.in_flight = self.in_flight.saturating_sub(1);
-                if connection != self.connection {
+                if !self.connection.is_current(connection) {
                     return Vec::new();
                 }
                 self.fill_switcher(organizations.as_deref(), projects.as_deref());
@@ -285,9 +306,8 @@ impl App {
 
     /// Asks for the names of the organization and project (a request in flight).
     fn load_names(&mut self) -> Effect {
-        self.in_flight += 1;
         Effect::LoadNames {
-            connection: self.connection,
+            connection: self.connection.current(),
             organization: self.context.organization.clone(),
             project: self.context.project.clone(),
         }
@@ -295,16 +315,37 @@ impl App {
 
     /// Asks for the key's scopes (a request in flight).
     fn load_scopes(&mut self) -> Effect {
-        self.in_flight += 1;
         Effect::LoadScopes {
-            connection: self.connection,
+            connection: self.connection.current(),
         }
     }
 
-    /// Whether `token` is the `:ctx` the app waits for; the driver swaps its
-    /// client only for that one.
-    pub fn awaits_connection(&self, token: u64) -> bool {
-        token == self.connect_token
+    /// Whether `ticket` is the `:ctx` the app waits for; the driver swaps
+    /// its client only for that one.
+    pub fn awaits_connection(&self, ticket: Ticket) -> bool {
+        self.connects.is_current(ticket)
+    }
+
+    /// The client tells of a try: the footer shows it when it is about the
+    /// list shown now (never one left, or a connection left) or a write.
+    fn exchanged(&mut self, about: About, exchange: api::Exchange) {
+        let current = match about {
+            About::Page { list, generation } => self.shown() == list && self.generation(list) == generation,
+            About::Write => true,
+        };
+        if current {
+            self.last_request = Some(exchange);
+            self.dirty = true;
+        }
+    }
+
+    /// The generation of a list's rows now.
+    fn generation(&self, list: ListId) -> Ticket {
+        match list {
+            ListId::Roles => self.roles.list.generation(),
+            ListId::Members => self.members.list.generation(),
+            ListId::Subscriptions => self.subscriptions.list.generation(),
+        }
     }
 
     /// Finds the names of the organization and project the screen is about.
@@ -536,24 +577,12 @@ impl App {
     fn page(
         &mut self,
         list: ListId,
-        generation: u64,
+        generation: Ticket,
         offset: u64,
         result: Result<PageData, api::Error>,
-        log: RequestLog,
     ) -> Vec<Effect> {
-        self.in_flight = self.in_flight.saturating_sub(1);
         self.dirty = true;
         let height = self.table_height();
-        // The footer's last request is one of the lists shown now, never
-        // an answer dropped for a list left (or a connection left).
-        let current = match list {
-            ListId::Roles => self.roles.list.generation() == generation,
-            ListId::Members => self.members.list.generation() == generation,
-            ListId::Subscriptions => self.subscriptions.list.generation() == generation,
-        };
-        if current {
-            self.last_request = Some(log);
-        }
         let accepted = match result {
             Ok(PageData::Roles(page)) if list == ListId::Roles => {
                 receive(&mut self.roles, generation, offset, page)

@@ -1,6 +1,9 @@
 //! Moving through the lists: the cursor, tabs, paging and reloading.
 
-use super::{App, ChosenRole, Effect, ListId, MEMBER_SORTS, Query, ROLE_SORTS, SUBSCRIPTION_ORDERINGS, Tab};
+use super::{
+    App, ChosenRole, Effect, ListId, MEMBER_SORTS, Notice, Query, ROLE_SORTS, SUBSCRIPTION_ORDERINGS, Tab,
+    Ticket,
+};
 use crate::api::Page;
 use crate::console::list::PAGE_SIZE;
 use crate::console::rows::{Rows, Tabular};
@@ -60,7 +63,6 @@ impl App {
         let (generation, offsets) =
             self.with_rows(|rows, _| (rows.generation(), rows.wanted(height, fill_limit)));
         let query = self.query(list);
-        self.in_flight += offsets.len();
         offsets
             .into_iter()
             .map(|offset| Effect::Fetch {
@@ -88,7 +90,16 @@ impl App {
         }
     }
 
+    /// `r`: the list again from the server, the cursor kept on its row.
+    /// While the list is still loading (a slow or throttled server, whose
+    /// wait the footer shows), a second `r` sends nothing more.
     pub(super) fn refresh(&mut self) -> Vec<Effect> {
+        if self.with_rows(|rows, _| rows.is_loading()) {
+            self.notice = Some(Notice::done(
+                "still loading: the request on its way is not sent again".into(),
+            ));
+            return Vec::new();
+        }
         let slot = self.tab_slot();
         let selected = self.with_rows(|rows, _| rows.selected_id());
         self.refocus[slot] = selected;
@@ -174,7 +185,12 @@ pub(super) fn restart<T: Tabular>(rows: &mut Rows<T>, from_start: bool) {
     }
 }
 
-pub(super) fn receive<T: Tabular>(rows: &mut Rows<T>, generation: u64, offset: u64, page: Page<T>) -> bool {
+pub(super) fn receive<T: Tabular>(
+    rows: &mut Rows<T>,
+    generation: Ticket,
+    offset: u64,
+    page: Page<T>,
+) -> bool {
     let accepted = rows.list.receive(generation, offset, page.count, page.results);
     if accepted && rows.view.is_none() && rows.cursor >= rows.len() {
         rows.cursor = rows.len().saturating_sub(1);
@@ -185,13 +201,14 @@ pub(super) fn receive<T: Tabular>(rows: &mut Rows<T>, generation: u64, offset: u
 /// What the app does with rows of any kind.
 pub(super) trait RowsAccess {
     fn cursor(&self) -> u64;
-    fn generation(&self) -> u64;
+    fn generation(&self) -> Ticket;
     fn wanted(&mut self, height: u64, fill_limit: Option<u64>) -> Vec<u64>;
     fn move_to(&mut self, position: i64, height: u64);
     fn scroll(&mut self, height: u64);
     fn selected_id(&self) -> Option<String>;
     fn selected_json(&self) -> Option<String>;
     fn reset_cursor(&mut self);
+    fn is_loading(&self) -> bool;
 }
 
 impl<T: Tabular> RowsAccess for Rows<T> {
@@ -199,7 +216,7 @@ impl<T: Tabular> RowsAccess for Rows<T> {
         self.cursor
     }
 
-    fn generation(&self) -> u64 {
+    fn generation(&self) -> Ticket {
         self.list.generation()
     }
 
@@ -226,5 +243,9 @@ impl<T: Tabular> RowsAccess for Rows<T> {
     fn reset_cursor(&mut self) {
         self.cursor = 0;
         self.top = 0;
+    }
+
+    fn is_loading(&self) -> bool {
+        self.list.is_loading()
     }
 }

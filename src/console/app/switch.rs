@@ -5,7 +5,7 @@
 
 use ratatui::crossterm::event::KeyEvent;
 
-use super::{App, Connected, Context, Effect, Mode, Notice, Origin, Permissions, Target};
+use super::{App, Connected, Context, Effect, Mode, Notice, Origin, Permissions, Target, Ticket};
 use crate::api::{Organization, Project};
 use crate::config::CURRENT;
 use crate::console::switcher::{Choice, Outcome, Scope, Switcher};
@@ -147,7 +147,6 @@ impl App {
         let current = self.context.profile.clone().unwrap_or_default();
         self.mode = Mode::Switcher(Box::new(Switcher::new(Scope::Profile, current)));
         self.dirty = true;
-        self.in_flight += 1;
         vec![Effect::LoadProfiles]
     }
 
@@ -206,8 +205,6 @@ impl App {
             ));
             return Vec::new();
         }
-        self.connect_token += 1;
-        self.in_flight += 1;
         let text = match &target {
             Target::Start => format!("going back to {}…", self.start.source()),
             Target::Profile(name) => format!("opening profile {name}…"),
@@ -216,7 +213,7 @@ impl App {
         self.switching = Some(target.clone());
         self.dirty = true;
         vec![Effect::Connect {
-            token: self.connect_token,
+            ticket: self.connects.issue(),
             target,
         }]
     }
@@ -224,9 +221,12 @@ impl App {
     /// The answer to `:ctx`: on success every list starts again on the new
     /// connection, and answers still on their way over the old one are
     /// dropped; on failure the screen stays where it was.
-    pub(super) fn connected(&mut self, token: u64, result: Result<Box<Connected>, String>) -> Vec<Effect> {
-        self.in_flight = self.in_flight.saturating_sub(1);
-        if token != self.connect_token {
+    pub(super) fn connected(
+        &mut self,
+        ticket: Ticket,
+        result: Result<Box<Connected>, String>,
+    ) -> Vec<Effect> {
+        if !self.connects.is_current(ticket) {
             return Vec::new(); // a later :ctx was asked for
         }
         self.dirty = true;
@@ -245,7 +245,7 @@ impl App {
         };
         self.at_start = target == Some(Target::Start);
         self.project_follows = false;
-        self.connection += 1;
+        self.connection.issue();
         self.permissions = Permissions {
             read_only,
             ..Permissions::default()

@@ -13,6 +13,8 @@ use crate::api::{
 use crate::console::form::Form;
 use crate::console::picker::{Person, Picker};
 
+pub use super::latest::{Latest, Ticket};
+
 /// How long typing pauses before a subscription search goes to the server.
 pub const SEARCH_DEBOUNCE: Duration = Duration::from_millis(300);
 
@@ -154,13 +156,33 @@ impl Notice {
 /// How long a notice that reports success stays.
 pub const NOTICE_FOR: Duration = Duration::from_secs(5);
 
-/// The last request, for the footer.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RequestLog {
-    pub method: &'static str,
-    pub path: String,
-    pub status: Option<u16>,
-    pub elapsed: Duration,
+/// What an [`Exchange`](crate::api::Exchange) the client reports is
+/// about: the footer shows those of the lists shown and of writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum About {
+    Page { list: ListId, generation: Ticket },
+    Write,
+}
+
+/// Something to do once a while has passed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Timer {
+    /// Typing paused: search the server for what the filter says.
+    Search,
+    /// The offer to undo a soft delete runs out.
+    Undo,
+    /// A notice of success has been read.
+    Notice,
+}
+
+impl Timer {
+    pub fn after(self) -> Duration {
+        match self {
+            Timer::Search => SEARCH_DEBOUNCE,
+            Timer::Undo => UNDO_FOR,
+            Timer::Notice => NOTICE_FOR,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -210,7 +232,7 @@ pub struct Confirm {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Undo {
     pub id: i64,
-    pub token: u64,
+    pub ticket: Ticket,
 }
 
 /// A change to send to the server.
@@ -266,10 +288,9 @@ pub enum Write {
 #[derive(Debug)]
 pub struct WriteAnswer {
     /// Which write this answers: only the form that sent it may act on it.
-    pub token: u64,
+    pub ticket: Ticket,
     pub write: Write,
     pub result: Result<Written, api::Error>,
-    pub log: RequestLog,
 }
 
 /// What a write answered.
@@ -295,12 +316,14 @@ pub enum PageData {
 
 #[derive(Debug)]
 pub enum Msg {
+    /// The console opens: the first requests go out.
+    Start,
     Key(KeyEvent),
     /// The answer to a write.
     Written(Box<WriteAnswer>),
     /// The key's scopes, when the server told them, over `connection`.
     Scopes {
-        connection: u64,
+        connection: Ticket,
         scopes: Option<Vec<String>>,
     },
     /// The config file's profiles for the `:ctx` picker (name, where it
@@ -308,28 +331,31 @@ pub enum Msg {
     Profiles(Result<Vec<(String, String)>, String>),
     /// `:ctx` reached its target, or says why not.
     Connected {
-        token: u64,
+        ticket: Ticket,
         result: Result<Box<Connected>, String>,
     },
     /// The project's dashboards and insights, for the subscription form.
     Catalog {
-        token: u64,
+        ticket: Ticket,
         result: Result<(Vec<NamedItem>, Vec<NamedItem>), api::Error>,
     },
     /// The organization's members for the picker, and the user UUIDs
     /// already in the role (when they could be read).
     People {
-        token: u64,
+        ticket: Ticket,
         people: Result<Vec<OrganizationMember>, api::Error>,
         in_role: Option<Vec<String>>,
     },
-    /// The offer to undo a soft delete has run out.
-    UndoExpired {
-        token: u64,
+    /// A timer an effect set has run out.
+    Timer {
+        timer: Timer,
+        ticket: Ticket,
     },
-    /// A success notice has been up for its time.
-    NoticeFaded {
-        token: u64,
+    /// The client tells of a try of a request (for the footer), before
+    /// the answer comes.
+    Exchange {
+        about: About,
+        exchange: api::Exchange,
     },
     Resize {
         width: u16,
@@ -337,21 +363,16 @@ pub enum Msg {
     },
     /// The spinner's beat, only while requests are in flight.
     Tick,
-    /// The pause in typing is over: search the server if nothing changed.
-    SearchDue {
-        token: u64,
-    },
     Page {
         list: ListId,
-        generation: u64,
+        generation: Ticket,
         offset: u64,
         result: Result<PageData, api::Error>,
-        log: RequestLog,
     },
     /// The organizations and projects the key reaches, for the header's
     /// names, over `connection`.
     Names {
-        connection: u64,
+        connection: Ticket,
         /// What `@current` means, when the context says `@current`.
         current_organization: Option<Organization>,
         current_project: Option<Project>,
@@ -399,45 +420,81 @@ pub enum Effect {
     /// and generation, so that a late answer for a screen left is dropped.
     Fetch {
         list: ListId,
-        generation: u64,
+        generation: Ticket,
         query: Query,
         offset: u64,
         limit: u64,
     },
-    /// Send `Msg::SearchDue { token }` after the debounce pause.
-    Debounce { token: u64 },
+    /// Send `Msg::Timer` with this ticket once the timer's while has passed.
+    Timer { timer: Timer, ticket: Ticket },
     /// Put text on the clipboard (OSC 52).
     Copy(String),
     /// Look up the organization's and project's names (`Msg::Names`),
     /// asking the server which ones `@current` means.
     LoadNames {
-        connection: u64,
+        connection: Ticket,
         organization: String,
         project: String,
     },
     /// Read the key's scopes; the answer comes back as `Msg::Scopes`.
-    LoadScopes { connection: u64 },
+    LoadScopes { connection: Ticket },
     /// Read the config file's profiles (`Msg::Profiles`).
     LoadProfiles,
     /// Open a profile, or go back to the connection the console started
-    /// with; the answer is `Msg::Connected` with this token.
-    Connect { token: u64, target: Target },
+    /// with; the answer is `Msg::Connected` with this ticket.
+    Connect { ticket: Ticket, target: Target },
     /// List the project's dashboards and insights (`Msg::Catalog`); only
-    /// the answer with the token of the form still open is taken.
-    LoadCatalog { token: u64, project: String },
+    /// the answer with the ticket of the form still open is taken.
+    LoadCatalog { ticket: Ticket, project: String },
     /// List the organization's members for the picker (`Msg::People`), as
     /// the catalog.
     LoadPeople {
-        token: u64,
+        ticket: Ticket,
         organization: String,
         role: String,
     },
-    /// Send a change; the answer comes back as `Msg::Written` with the token.
-    Write { token: u64, write: Write },
-    /// Send `Msg::UndoExpired { token }` once the undo offer runs out.
-    ExpireUndo { token: u64 },
-    /// Send `Msg::NoticeFaded { token }` once a success notice has been read.
-    FadeNotice { token: u64 },
+    /// Send a change; the answer comes back as `Msg::Written` with the ticket.
+    Write { ticket: Ticket, write: Write },
+}
+
+impl Effect {
+    /// Whether the effect sends a request, whose answer comes back as a
+    /// message: what the spinner counts.
+    pub fn is_request(&self) -> bool {
+        match self {
+            Effect::Fetch { .. }
+            | Effect::LoadNames { .. }
+            | Effect::LoadScopes { .. }
+            | Effect::LoadProfiles
+            | Effect::Connect { .. }
+            | Effect::LoadCatalog { .. }
+            | Effect::LoadPeople { .. }
+            | Effect::Write { .. } => true,
+            Effect::Timer { .. } | Effect::Copy(_) => false,
+        }
+    }
+}
+
+impl Msg {
+    /// Whether the message answers a request an effect sent.
+    pub fn is_answer(&self) -> bool {
+        match self {
+            Msg::Page { .. }
+            | Msg::Written(_)
+            | Msg::Scopes { .. }
+            | Msg::Profiles(_)
+            | Msg::Connected { .. }
+            | Msg::Catalog { .. }
+            | Msg::People { .. }
+            | Msg::Names { .. } => true,
+            Msg::Start
+            | Msg::Key(_)
+            | Msg::Timer { .. }
+            | Msg::Exchange { .. }
+            | Msg::Resize { .. }
+            | Msg::Tick => false,
+        }
+    }
 }
 
 /// Server orderings the subscriptions tab cycles through with `s`.

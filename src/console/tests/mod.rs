@@ -1,11 +1,9 @@
 //! Pure tests of `update`: messages in, state and effects out; no network,
 //! no terminal.
 
-use std::time::Duration;
-
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::app::{App, Context, Effect, ListId, Mode, Msg, PageData, Query, RequestLog, Tab};
+use super::app::{App, Context, Effect, ListId, Mode, Msg, PageData, Query, Tab, Ticket, Timer};
 use super::keymap::Keymap;
 use crate::api::{self, Page, Refusal, RequestLabel, Role, Subscription};
 
@@ -25,15 +23,6 @@ pub(super) fn key(app: &mut App, code: KeyCode) -> Vec<Effect> {
         _ => KeyModifiers::NONE,
     };
     app.update(Msg::Key(KeyEvent::new(code, modifiers)))
-}
-
-pub(super) fn log() -> RequestLog {
-    RequestLog {
-        method: "GET",
-        path: "/api/x/".into(),
-        status: Some(200),
-        elapsed: Duration::from_millis(3),
-    }
 }
 
 pub(super) fn roles(count: u64, offset: u64) -> PageData {
@@ -84,7 +73,6 @@ pub(super) fn answer(app: &mut App, effect: &Effect, make: impl Fn(u64) -> PageD
         generation: *generation,
         offset: *offset,
         result: Ok(make(*offset)),
-        log: log(),
     })
 }
 
@@ -105,11 +93,13 @@ fn starting_asks_for_names_and_the_first_page() {
     assert!(
         effects
             .iter()
-            .any(|e| matches!(e, Effect::LoadNames { connection: 0, .. }))
+            .any(|e| matches!(e, Effect::LoadNames { connection, .. } if *connection == Ticket::default()))
     );
     assert_eq!(fetches(&effects), vec![(ListId::Roles, 0)]);
     assert_eq!(app.in_flight, 3, "the names, the scopes and the first page");
-    assert!(effects.contains(&Effect::LoadScopes { connection: 0 }));
+    assert!(effects.contains(&Effect::LoadScopes {
+        connection: Ticket::default()
+    }));
 }
 
 #[test]
@@ -184,21 +174,34 @@ fn typing_a_filter_searches_the_server_once_typing_pauses() {
     assert!(matches!(app.mode, Mode::Filter(_)));
     let mut debounces = Vec::new();
     for c in "Report 1".chars() {
-        debounces.extend(
-            key(&mut app, KeyCode::Char(c))
-                .into_iter()
-                .filter(|e| matches!(e, Effect::Debounce { .. })),
-        );
+        debounces.extend(key(&mut app, KeyCode::Char(c)).into_iter().filter(|e| {
+            matches!(
+                e,
+                Effect::Timer {
+                    timer: Timer::Search,
+                    ..
+                }
+            )
+        }));
     }
     // At once, over the rows loaded: Report 1, 10-19, 100-199 of the 100 loaded.
     assert_eq!(app.subscriptions.len(), 11);
     // Only the last pause counts.
-    let stale = app.update(Msg::SearchDue { token: 1 });
-    assert!(stale.is_empty());
-    let Some(Effect::Debounce { token }) = debounces.last().cloned() else {
+    let Some(Effect::Timer { ticket: first, .. }) = debounces.first().cloned() else {
         panic!()
     };
-    let search = app.update(Msg::SearchDue { token });
+    let stale = app.update(Msg::Timer {
+        timer: Timer::Search,
+        ticket: first,
+    });
+    assert!(stale.is_empty());
+    let Some(Effect::Timer { ticket, .. }) = debounces.last().cloned() else {
+        panic!()
+    };
+    let search = app.update(Msg::Timer {
+        timer: Timer::Search,
+        ticket,
+    });
     let Some(Effect::Fetch {
         query: Query::Subscriptions { filter, .. },
         ..
@@ -272,7 +275,6 @@ fn errors_show_and_never_block_the_keys() {
         generation,
         offset: 0,
         result: Err(missing_scope("organization:read")),
-        log: log(),
     });
     let notice = app.notice.clone().unwrap();
     assert!(
@@ -384,7 +386,7 @@ fn writes_the_key_cannot_make_say_why() {
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(2, offset));
     app.update(Msg::Scopes {
-        connection: 0,
+        connection: Ticket::default(),
         scopes: Some(vec!["organization:read".into(), "subscription:write".into()]),
     });
     let effects = key(&mut app, KeyCode::Char('n'));
@@ -449,7 +451,7 @@ fn a_late_answer_never_touches_another_form() {
         key(&mut app, KeyCode::Char(c));
     }
     let effects = key(&mut app, KeyCode::Enter);
-    let Some(Effect::Write { token, write }) = effects.first().cloned() else {
+    let Some(Effect::Write { ticket, write }) = effects.first().cloned() else {
         panic!("{effects:?}")
     };
     // Typing while it saves changes nothing; leaving is allowed.
@@ -470,10 +472,9 @@ fn a_late_answer_never_touches_another_form() {
         ..Role::default()
     };
     app.update(Msg::Written(Box::new(WriteAnswer {
-        token,
+        ticket,
         write,
         result: Ok(Written::Role(Box::new(created))),
-        log: log(),
     })));
     let Mode::Form(form, _) = &app.mode else {
         panic!("the new form was closed")
@@ -563,11 +564,19 @@ fn a_success_fades_and_an_error_stays() {
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(2, offset));
     let effects = key(&mut app, KeyCode::Char('y'));
-    let Some(Effect::FadeNotice { token }) = effects.last().cloned() else {
+    let Some(Effect::Timer {
+        timer: Timer::Notice,
+        ticket,
+    }) = effects.last().cloned()
+    else {
         panic!("{effects:?}")
     };
     assert!(app.notice.as_ref().is_some_and(|n| !n.error));
-    app.update(Msg::NoticeFaded { token });
+    let faded = Msg::Timer {
+        timer: Timer::Notice,
+        ticket,
+    };
+    app.update(faded);
     assert!(app.notice.is_none(), "gone after its time");
 
     // An error is not set to fade, and a late timer leaves it be.
@@ -579,10 +588,12 @@ fn a_success_fades_and_an_error_stays() {
         generation,
         offset: 0,
         result: Err(missing_scope("organization:read")),
-        log: log(),
     });
-    assert!(!effects.iter().any(|e| matches!(e, Effect::FadeNotice { .. })));
-    app.update(Msg::NoticeFaded { token });
+    assert!(!effects.iter().any(|e| matches!(e, Effect::Timer { .. })));
+    app.update(Msg::Timer {
+        timer: Timer::Notice,
+        ticket,
+    });
     assert!(app.notice.as_ref().is_some_and(|n| n.error), "errors stay");
 }
 
@@ -654,4 +665,63 @@ fn help_says_what_s_does_on_each_screen() {
     use super::keymap::Screen;
     assert_eq!(says(Screen::Roles), Some("sort by the next column"));
     assert!(says(Screen::Subscriptions).is_some_and(|what| what.contains("next delivery")));
+}
+
+/// A try the client reports for a request of the list shown.
+pub(super) fn exchange(effect: &Effect, status: u16, retry_in: Option<u64>) -> Msg {
+    let Effect::Fetch { list, generation, .. } = effect else {
+        panic!("not a fetch: {effect:?}")
+    };
+    Msg::Exchange {
+        about: super::app::About::Page {
+            list: *list,
+            generation: *generation,
+        },
+        exchange: api::Exchange {
+            request: RequestLabel {
+                method: "GET".into(),
+                path: "/api/organizations/@current/roles/".into(),
+            },
+            status: Some(status),
+            elapsed: std::time::Duration::from_millis(3),
+            retry_in: retry_in.map(std::time::Duration::from_secs),
+        },
+    }
+}
+
+#[test]
+fn throttled_the_footer_says_so_and_a_second_r_sends_nothing() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(3, offset));
+    let refresh = key(&mut app, KeyCode::Char('r'));
+    assert_eq!(fetches(&refresh), vec![(ListId::Roles, 0)]);
+    app.update(exchange(&refresh[0], 429, Some(7)));
+    let shown = screen(&app);
+    assert!(shown.contains("throttled, retrying in 7 s"), "{shown}");
+    assert!(
+        shown.contains("GET /api/organizations/@current/roles/"),
+        "{shown}"
+    );
+    let again = key(&mut app, KeyCode::Char('r'));
+    assert!(fetches(&again).is_empty(), "nothing stacked: {again:?}");
+    assert_eq!(app.in_flight, 3, "the names, the scopes and the one refresh");
+    app.update(exchange(&refresh[0], 200, None));
+    answer(&mut app, &refresh[0], |offset| roles(3, offset));
+    assert!(!screen(&app).contains("throttled"));
+    assert_eq!(
+        fetches(&key(&mut app, KeyCode::Char('r'))),
+        vec![(ListId::Roles, 0)]
+    );
+}
+
+#[test]
+fn the_footer_shows_only_tries_of_the_list_shown() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    let subscriptions = key(&mut app, KeyCode::Char('3')).pop().unwrap();
+    app.update(exchange(&first, 200, None));
+    assert!(app.last_request.is_none(), "the roles were left");
+    app.update(exchange(&subscriptions, 201, None));
+    assert_eq!(app.last_request.as_ref().and_then(|e| e.status), Some(201));
 }

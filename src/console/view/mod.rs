@@ -214,32 +214,45 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     } else {
         second.push(Span::raw("   "));
     }
+    // What is in force on the list comes first: the request is the part
+    // that may be cut off.
+    let state = state_line(app);
+    if !state.is_empty() {
+        second.push(Span::styled(format!("{state}   "), theme.warning));
+    }
+    if let Some(undo) = &app.undo {
+        second.push(Span::styled(
+            format!("u: undo the soft delete of #{} ", undo.id),
+            theme.demo,
+        ));
+        second.push(Span::raw("   "));
+    }
     if let Some(log) = &app.last_request {
-        let status = log
-            .status
-            .map(|s| s.to_string())
-            .unwrap_or_else(|| "no answer".into());
-        let style = match log.status {
-            Some(200..=299) => theme.ok,
+        let status = match (log.status, log.retry_in) {
+            (Some(429), Some(wait)) => format!("throttled, retrying in {} s", wait.as_secs().max(1)),
+            (Some(status), Some(wait)) => format!("{status}, retrying in {} s", wait.as_secs().max(1)),
+            (None, Some(wait)) => format!("no answer, retrying in {} s", wait.as_secs().max(1)),
+            (Some(status), None) => status.to_string(),
+            (None, None) => "no answer".into(),
+        };
+        let style = match (log.status, log.retry_in) {
+            (_, Some(_)) => theme.warning,
+            (Some(200..=299), None) => theme.ok,
             _ => theme.error,
         };
-        // Status and time first: the path is the part that may be cut off.
         second.push(Span::styled(status, style));
         second.push(Span::styled(
             format!(" · {} ms  ", log.elapsed.as_millis()),
             theme.dim,
         ));
-        second.push(Span::styled(format!("{} {}", log.method, log.path), theme.dim));
-    }
-    if let Some(undo) = &app.undo {
         second.push(Span::styled(
-            format!("   u: undo the soft delete of #{} ", undo.id),
-            theme.demo,
+            format!(
+                "{} {}",
+                printable(&log.request.method),
+                printable(&log.request.path)
+            ),
+            theme.dim,
         ));
-    }
-    let state = state_line(app);
-    if !state.is_empty() {
-        second.push(Span::styled(format!("   {state}"), theme.warning));
     }
     frame.render_widget(Paragraph::new(vec![first, Line::from(second)]), area);
 }
