@@ -2,20 +2,15 @@
 //! the API, with the network kept apart from the drawing by channels.
 
 pub mod app;
-mod command;
 mod effects;
-pub mod form;
-pub mod keymap;
-pub mod layout;
-pub mod list;
-pub mod picker;
-pub mod rows;
-pub mod subscription_form;
-pub mod switcher;
+pub mod lists;
 mod terminal;
 #[cfg(test)]
 mod tests;
 pub mod view;
+pub mod widgets;
+
+pub use app::keymap;
 
 use std::path::Path;
 use std::sync::Arc;

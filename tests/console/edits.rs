@@ -57,7 +57,7 @@ async fn create_rename_and_delete_a_role() {
         .expect("created");
     assert_eq!(created.feature_flags_access_level, Some(21));
     assert_eq!(
-        driver.app.roles.selected().unwrap().name,
+        driver.app.lists.roles.rows.selected().unwrap().name,
         "Auditors",
         "the new row is in the table, selected"
     );
@@ -81,7 +81,10 @@ async fn create_rename_and_delete_a_role() {
         Some(21),
         "only the name was sent"
     );
-    assert_eq!(driver.app.roles.selected().unwrap().name, "Auditors (external)");
+    assert_eq!(
+        driver.app.lists.roles.rows.selected().unwrap().name,
+        "Auditors (external)"
+    );
 
     typed(&mut driver, "d").await;
     assert!(
@@ -96,7 +99,7 @@ async fn create_rename_and_delete_a_role() {
         api.role("@current", &created.id).await.unwrap_err().status(),
         Some(404)
     );
-    assert_eq!(driver.app.roles.list.count(), Some(8));
+    assert_eq!(driver.app.lists.roles.rows.list.count(), Some(8));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -174,7 +177,7 @@ async fn a_duplicate_name_lands_on_its_field_and_a_failed_save_keeps_everything(
     insta::assert_snapshot!("role_form_refused", screen);
     // And it saves once the server is back.
     keys(&mut driver, &[KeyCode::Enter]).await;
-    assert_eq!(driver.app.roles.selected().unwrap().name, "Readers");
+    assert_eq!(driver.app.lists.roles.rows.selected().unwrap().name, "Readers");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -184,7 +187,7 @@ async fn remove_a_member_after_confirming() {
     let api = client_for(&server.base, &key);
     let mut driver = console(&server, &key).await;
     keys(&mut driver, &[KeyCode::Enter]).await; // Engineering
-    assert_eq!(driver.app.members.list.count(), Some(7));
+    assert_eq!(driver.app.lists.members.rows.list.count(), Some(7));
     typed(&mut driver, "d").await;
     let question = driver.screen();
     assert!(
@@ -192,7 +195,7 @@ async fn remove_a_member_after_confirming() {
         "{question}"
     );
     typed(&mut driver, "y").await;
-    let role = driver.app.role.clone().unwrap();
+    let role = driver.app.lists.members.resource.role.clone().unwrap();
     let left = api
         .all(&List::memberships("@current", &role.id), &Default::default())
         .await
@@ -203,7 +206,7 @@ async fn remove_a_member_after_confirming() {
             .iter()
             .any(|m| m.user.as_ref().unwrap().email == "bruno.lindqvist@hedgebox.dev")
     );
-    assert_eq!(driver.app.members.list.count(), Some(6));
+    assert_eq!(driver.app.lists.members.rows.list.count(), Some(6));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -214,7 +217,7 @@ async fn soft_delete_then_undo_then_restore_from_the_deleted_list() {
     let project = server.project.to_string();
     let mut driver = console(&server, &key).await;
     typed(&mut driver, "3").await;
-    let id = driver.app.subscriptions.selected().unwrap().id;
+    let id = driver.app.lists.subscriptions.rows.selected().unwrap().id;
     typed(&mut driver, "dy").await;
     assert!(api.subscription(&project, id).await.unwrap().deleted);
     assert!(
@@ -227,7 +230,7 @@ async fn soft_delete_then_undo_then_restore_from_the_deleted_list() {
 
     typed(&mut driver, "dy").await;
     typed(&mut driver, "D").await;
-    assert!(driver.app.subscription_filter.deleted);
+    assert!(driver.app.lists.subscriptions.resource.filter.deleted);
     let deleted = api
         .all(
             &List::subscriptions(
@@ -241,11 +244,16 @@ async fn soft_delete_then_undo_then_restore_from_the_deleted_list() {
         )
         .await
         .unwrap();
-    assert_eq!(driver.app.subscriptions.list.count(), Some(deleted.len() as u64));
+    assert_eq!(
+        driver.app.lists.subscriptions.rows.list.count(),
+        Some(deleted.len() as u64)
+    );
     let position = deleted.iter().position(|s| s.id == id).unwrap();
     driver
         .app
+        .lists
         .subscriptions
+        .rows
         .move_to(position as i64, driver.app.table_height());
     typed(&mut driver, "u").await;
     assert!(!api.subscription(&project, id).await.unwrap().deleted);
@@ -267,13 +275,13 @@ async fn assign_several_people_then_remove_one() {
     keys(&mut driver, &[KeyCode::Tab, KeyCode::Down, KeyCode::Tab]).await;
     assert_eq!(driver.screen().matches("[x]").count(), 2);
     keys(&mut driver, &[KeyCode::Enter]).await;
-    let role = driver.app.role.clone().unwrap();
+    let role = driver.app.lists.members.resource.role.clone().unwrap();
     let members = api
         .all(&List::memberships("@current", &role.id), &Default::default())
         .await
         .unwrap();
     assert_eq!(members.len(), 2);
-    assert_eq!(driver.app.members.list.count(), Some(2));
+    assert_eq!(driver.app.lists.members.rows.list.count(), Some(2));
     assert!(driver.screen().contains("assigned 2"));
 
     // Those now in the role are marked, and cannot be chosen again.
@@ -327,7 +335,7 @@ async fn without_the_members_scope_a_uuid_is_asked_for() {
     }
     typed(&mut driver, &uuid).await;
     keys(&mut driver, &[KeyCode::Enter]).await;
-    assert_eq!(driver.app.members.list.count(), Some(1));
+    assert_eq!(driver.app.lists.members.rows.list.count(), Some(1));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -370,7 +378,9 @@ async fn create_then_edit_a_subscription() {
     keys(&mut driver, &[KeyCode::Enter]).await;
     let created = driver
         .app
+        .lists
         .subscriptions
+        .rows
         .selected()
         .cloned()
         .expect("the new one at the top");
@@ -393,7 +403,15 @@ async fn create_then_edit_a_subscription() {
     assert_eq!(edited.title.as_deref(), Some("Month end"));
     assert_eq!(edited.summary, stored.summary, "only the title was sent");
     assert_eq!(
-        driver.app.subscriptions.selected().unwrap().title.as_deref(),
+        driver
+            .app
+            .lists
+            .subscriptions
+            .rows
+            .selected()
+            .unwrap()
+            .title
+            .as_deref(),
         Some("Month end")
     );
 }
@@ -408,7 +426,9 @@ async fn member_counts_follow_assignments() {
     typed(&mut driver, "1").await;
     let contractors = driver
         .app
+        .lists
         .roles
+        .rows
         .list
         .loaded()
         .map(|(_, role)| role)

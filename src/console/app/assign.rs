@@ -4,7 +4,7 @@ use ratatui::crossterm::event::KeyEvent;
 
 use super::{App, Effect, ListId, Mode, Notice, Write};
 use crate::api::{self};
-use crate::console::picker::{Outcome as PickerOutcome, Picker};
+use crate::console::widgets::picker::{Outcome as PickerOutcome, Picker};
 
 impl App {
     /// `a`: the member picker for the chosen role; on Roles, the role
@@ -14,18 +14,14 @@ impl App {
         if self.shown() == ListId::Roles {
             effects = self.open();
         }
-        let Some(role) = self.role.clone().filter(|_| self.shown() == ListId::Members) else {
+        let role = self.lists.members.resource.role.clone();
+        let Some(role) = role.filter(|_| self.shown() == ListId::Members) else {
             self.notice = Some(Notice::error(
                 "a assigns people to a role: choose one first (Enter opens its members)".into(),
             ));
             return effects;
         };
-        let in_role = self
-            .members
-            .list
-            .loaded()
-            .filter_map(|(_, membership)| membership.user.as_ref().map(|user| user.uuid.clone()))
-            .collect();
+        let in_role = self.lists.members.loaded_users();
         self.mode = Mode::Picker(Box::new(Picker::new(role.name, in_role)));
         effects.push(Effect::LoadPeople {
             ticket: self.lookups.issue(),
@@ -57,7 +53,14 @@ impl App {
 
     pub(super) fn picker_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         let organization = self.context.organization.clone();
-        let role = self.role.as_ref().map(|role| role.id.clone()).unwrap_or_default();
+        let role = self
+            .lists
+            .members
+            .resource
+            .role
+            .as_ref()
+            .map(|role| role.id.clone())
+            .unwrap_or_default();
         let Mode::Picker(picker) = &mut self.mode else {
             return Vec::new();
         };

@@ -4,9 +4,9 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
-use super::{App, Confirm, Effect, ListId, Mode, Notice, Ticket, Timer, Undo, Write, Written};
+use super::{App, Effect, ListId, Mode, Notice, Ticket, Timer, Undo, Write, Written};
 use crate::api::{self};
-use crate::console::rows::Tabular;
+use crate::console::lists::{AnyTable, roles};
 
 impl App {
     /// `d`: asks first, naming what goes.
@@ -14,68 +14,7 @@ impl App {
         if self.busy() {
             return Vec::new();
         }
-        let organization = self.context.organization.clone();
-        let confirm = match self.shown() {
-            ListId::Roles => self.roles.selected().map(|role| {
-                let members = role.members.as_ref().and_then(|m| m.len()).unwrap_or(0);
-                Confirm {
-                    question: format!(
-                        "Delete the role {} and its {members} membership{}?",
-                        role.name,
-                        if members == 1 { "" } else { "s" }
-                    ),
-                    write: Write::DeleteRole {
-                        organization,
-                        id: role.id.clone(),
-                    },
-                    destructive: true,
-                    form: None,
-                }
-            }),
-            ListId::Members => {
-                let role = self.role.clone();
-                self.members.selected().zip(role).map(|(membership, role)| {
-                    let user = membership.user.clone().unwrap_or_default();
-                    Confirm {
-                        question: format!(
-                            "Remove {} <{}> from the role {}?",
-                            user.display_name(),
-                            user.email,
-                            role.name
-                        ),
-                        write: Write::RemoveMember {
-                            organization,
-                            role: role.id,
-                            id: membership.id.clone(),
-                        },
-                        destructive: true,
-                        form: None,
-                    }
-                })
-            }
-            ListId::Subscriptions => {
-                self.subscriptions
-                    .selected()
-                    .filter(|s| !s.deleted)
-                    .map(|subscription| Confirm {
-                        question: format!(
-                            "Soft-delete subscription #{} {}? (u restores it)",
-                            subscription.id,
-                            subscription
-                                .title
-                                .as_deref()
-                                .filter(|t| !t.is_empty())
-                                .unwrap_or("(untitled)")
-                        ),
-                        write: Write::SoftDelete {
-                            project: self.context.project.clone(),
-                            id: subscription.id,
-                        },
-                        destructive: true,
-                        form: None,
-                    })
-            }
-        };
+        let confirm = self.lists.get(self.shown()).confirm_delete(self.scope());
         if let Some(confirm) = confirm {
             self.mode = Mode::Confirm(confirm);
         }
@@ -89,7 +28,11 @@ impl App {
             return Vec::new();
         }
         let project = self.context.project.clone();
-        let id = match self.subscriptions.selected() {
+        let selected = match self.shown() {
+            ListId::Subscriptions => self.lists.subscriptions.selected(),
+            ListId::Roles | ListId::Members | ListId::Deliveries => None,
+        };
+        let id = match selected {
             Some(subscription) if subscription.deleted => Some(subscription.id),
             _ => self.undo.as_ref().map(|undo| undo.id),
         };
@@ -219,50 +162,37 @@ impl App {
             }
         };
         let mut effects = Vec::new();
+        let lists = &mut self.lists;
         let text = match (write, written) {
             (Write::CreateRole { .. }, Written::Role(role)) => {
                 if ours {
                     self.mode = Mode::Normal;
                 }
-                let name = role.name.clone();
-                self.roles.list.push_row(*role);
-                self.roles.move_to(self.roles.len() as i64 - 1, height);
-                format!("created the role {name}")
+                roles::created(&mut lists.roles, *role, height)
             }
             (Write::UpdateRole { id, .. }, Written::Role(role)) => {
                 if ours {
                     self.mode = Mode::Normal;
                 }
-                let name = role.name.clone();
-                if let Some(index) = self.roles.list.position(|row| row.id == id) {
-                    self.roles.list.replace_row(index, *role);
-                }
-                format!("saved the role {name}")
+                roles::updated(&mut lists.roles, &id, *role)
             }
             (Write::DeleteRole { id, .. }, Written::Deleted) => {
-                let mut name = String::new();
-                if let Some(index) = self.roles.list.position(|row| row.id == id) {
-                    name = self
-                        .roles
-                        .list
-                        .get(index)
-                        .map(|role| role.name.clone())
-                        .unwrap_or_default();
-                    self.roles.list.remove_row(index);
+                if lists
+                    .members
+                    .resource
+                    .role
+                    .as_ref()
+                    .is_some_and(|role| role.id == id)
+                {
+                    lists.members.close();
+                    lists.members.clear();
+                    self.keep_shown_open();
                 }
-                if self.role.as_ref().is_some_and(|role| role.id == id) {
-                    self.role = None;
-                }
-                self.roles.move_to(self.roles.cursor as i64, height);
-                format!("deleted the role {name}").trim_end().to_string()
+                roles::deleted(&mut self.lists.roles, &id, height)
             }
             (Write::RemoveMember { id, role, .. }, Written::Deleted) => {
-                self.role_members_changed(&role, None, Some(&id));
-                if let Some(index) = self.members.list.position(|row| row.id == id) {
-                    self.members.list.remove_row(index);
-                }
-                self.members.move_to(self.members.cursor as i64, height);
-                "removed from the role".to_string()
+                roles::members_changed(&mut lists.roles, &role, None, Some(&id));
+                lists.members.removed(&id, height)
             }
             (Write::AssignMembers { role, .. }, Written::Assigned(results)) => {
                 let mut added = Vec::new();
@@ -270,8 +200,8 @@ impl App {
                 for (who, result) in results {
                     match result {
                         Ok(membership) => {
-                            self.role_members_changed(&role, Some(membership.clone()), None);
-                            self.members.list.push_row(membership);
+                            roles::members_changed(&mut lists.roles, &role, Some(membership.clone()), None);
+                            lists.members.rows.list.push_row(membership);
                             added.push(who);
                         }
                         Err(reason) => failed.push(format!("{who}: {reason}")),
@@ -293,27 +223,18 @@ impl App {
                 text
             }
             (Write::CreateSubscription { .. }, Written::Subscription(subscription)) => {
-                self.refocus[2] = Some(subscription.id.to_string());
                 if ours {
                     self.mode = Mode::Normal;
                 }
-                // Newest first: the list starts over with it at the top.
-                self.subscriptions.cursor = 0;
-                self.subscriptions.top = 0;
-                self.subscriptions.list.restart();
-                format!(
-                    "created subscription #{}: {}",
-                    subscription.id,
-                    subscription.summary.unwrap_or_default()
-                )
+                lists.subscriptions.created(&subscription)
             }
             (Write::UpdateSubscription { id, .. }, Written::Subscription(subscription)) => {
                 self.resume = None;
-                self.replace_subscription(*subscription);
+                lists.subscriptions.replace(*subscription);
                 format!("saved subscription #{id}")
             }
             (Write::SoftDelete { id, .. }, Written::Subscription(subscription)) => {
-                self.replace_subscription(*subscription);
+                lists.subscriptions.replace(*subscription);
                 let ticket = self.undos.issue();
                 self.undo = Some(Undo { id, ticket });
                 effects.push(Effect::Timer {
@@ -323,7 +244,7 @@ impl App {
                 format!("soft-deleted subscription #{id}: u to undo")
             }
             (Write::Restore { id, .. }, Written::Subscription(subscription)) => {
-                self.replace_subscription(*subscription);
+                lists.subscriptions.replace(*subscription);
                 self.undo = None;
                 format!("restored subscription #{id}")
             }
@@ -336,36 +257,6 @@ impl App {
         self.apply_view();
         effects.extend(self.fetch_visible());
         effects
-    }
-
-    /// Keeps a role's row (its member count, the names in its detail) in
-    /// step with memberships added or removed.
-    fn role_members_changed(
-        &mut self,
-        role_id: &str,
-        added: Option<crate::api::RoleMembership>,
-        removed: Option<&str>,
-    ) {
-        let Some(index) = self.roles.list.position(|role| role.id == role_id) else {
-            return;
-        };
-        let Some(mut role) = self.roles.list.get(index).cloned() else {
-            return;
-        };
-        if let Some(crate::api::ListOrText::List(members)) = &mut role.members {
-            members.extend(added);
-            if let Some(id) = removed {
-                members.retain(|membership| membership.id != id);
-            }
-        }
-        self.roles.list.replace_row(index, role);
-    }
-
-    fn replace_subscription(&mut self, subscription: crate::api::Subscription) {
-        let id = subscription.id();
-        if let Some(index) = self.subscriptions.list.position(|row| row.id() == id) {
-            self.subscriptions.list.replace_row(index, subscription);
-        }
     }
 
     pub(super) fn undo_expired(&mut self, ticket: Ticket) {

@@ -8,7 +8,7 @@ use ratatui::crossterm::event::KeyEvent;
 use super::{App, Connected, Context, Effect, Mode, Notice, Origin, Permissions, Target, Ticket};
 use crate::api::{Organization, Project};
 use crate::config::CURRENT;
-use crate::console::switcher::{Choice, Outcome, Scope, Switcher};
+use crate::console::widgets::switcher::{Choice, Outcome, Scope, Switcher};
 
 impl App {
     pub(super) fn open_switcher(&mut self, scope: Scope) -> Vec<Effect> {
@@ -272,14 +272,12 @@ impl App {
         }
         self.undo = None;
         self.resume = None;
-        self.role = None;
-        self.refocus = Default::default();
         self.last_request = None;
-        self.filters = Default::default();
-        self.subscription_filter.search = None;
-        self.roles.clear();
-        self.members.clear();
-        self.subscriptions.clear();
+        for table in self.lists.all_mut() {
+            table.close();
+            table.clear();
+        }
+        self.keep_shown_open();
     }
 
     pub(super) fn switcher_key(&mut self, key: KeyEvent) -> Vec<Effect> {
@@ -307,5 +305,49 @@ impl App {
                 }
             }
         }
+    }
+    /// Finds the names of the organization and project the screen is about.
+    /// `@current` is named by what the server said it means; else the
+    /// lists are searched, and a key that reaches one organization (or one
+    /// project of it) names that one.
+    pub(super) fn name_context(
+        &mut self,
+        organizations: Vec<Organization>,
+        projects: Vec<Project>,
+        current_organization: Option<Organization>,
+        current_project: Option<Project>,
+    ) {
+        let context = &mut self.context;
+        let organization = current_organization
+            .as_ref()
+            .filter(|_| context.organization == CURRENT)
+            .or_else(|| {
+                organizations
+                    .iter()
+                    .find(|organization| organization.id == context.organization)
+            })
+            .or_else(|| {
+                (context.organization == CURRENT && organizations.len() == 1).then(|| &organizations[0])
+            });
+        context.organization_name = organization.map(|organization| organization.name.clone());
+        let project = current_project
+            .as_ref()
+            .filter(|_| context.project == CURRENT)
+            .or_else(|| {
+                projects
+                    .iter()
+                    .find(|project| project.id.to_string() == context.project)
+            })
+            .or_else(|| {
+                let ours: Vec<&Project> = projects
+                    .iter()
+                    .filter(|project| {
+                        organization.is_some_and(|o| project.organization.as_deref() == Some(o.id.as_str()))
+                    })
+                    .collect();
+                (context.project == CURRENT && ours.len() == 1).then(|| ours[0])
+            });
+        context.project_name = project.map(|project| project.name.clone());
+        self.dirty = true;
     }
 }

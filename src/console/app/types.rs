@@ -1,4 +1,4 @@
-//! The console's vocabulary: tabs and lists, the messages `update` takes,
+//! The console's vocabulary: the messages `update` takes,
 //! the effects it returns, and the writes it makes.
 
 use std::time::Duration;
@@ -7,58 +7,16 @@ use ratatui::crossterm::event::KeyEvent;
 use tui_input::Input;
 
 use crate::api::{
-    self, NamedItem, Organization, OrganizationMember, Page, Project, Role, RoleInput, RoleMembership,
-    Subscription, SubscriptionFilter,
+    self, NamedItem, Organization, OrganizationMember, Project, Role, RoleInput, RoleMembership, Subscription,
 };
-use crate::console::form::Form;
-use crate::console::picker::{Person, Picker};
+pub use crate::console::lists::{ListId, PageData, Query};
+use crate::console::widgets::form::Form;
+use crate::console::widgets::picker::{Person, Picker};
 
 pub use super::latest::{Latest, Ticket};
 
 /// How long typing pauses before a subscription search goes to the server.
 pub const SEARCH_DEBOUNCE: Duration = Duration::from_millis(300);
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Tab {
-    Roles,
-    Members,
-    Subscriptions,
-}
-
-impl Tab {
-    pub const ALL: [Tab; 3] = [Tab::Roles, Tab::Members, Tab::Subscriptions];
-
-    pub fn title(self) -> &'static str {
-        match self {
-            Tab::Roles => "Roles",
-            Tab::Members => "Members",
-            Tab::Subscriptions => "Subscriptions",
-        }
-    }
-
-    pub(super) fn index(self) -> usize {
-        Tab::ALL.iter().position(|tab| *tab == self).unwrap_or(0)
-    }
-}
-
-/// Which list an answer is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ListId {
-    Roles,
-    Members,
-    Subscriptions,
-}
-
-impl ListId {
-    /// The index of the list's per-tab settings (filters, sorts).
-    pub fn slot(self) -> usize {
-        match self {
-            ListId::Roles => 0,
-            ListId::Members => 1,
-            ListId::Subscriptions => 2,
-        }
-    }
-}
 
 /// What the header says the screen is about.
 #[derive(Debug, Clone, Default)]
@@ -103,13 +61,6 @@ pub enum Origin {
     Adjusted,
     /// PostHog CLI's credentials: there was neither a profile nor a key.
     PosthogCli,
-}
-
-/// The role whose members the Members tab shows.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ChosenRole {
-    pub id: String,
-    pub name: String,
 }
 
 /// A note to the user; it never stops the keys. An error stays over the
@@ -195,7 +146,7 @@ pub enum Mode {
     Confirm(Confirm),
     Picker(Box<Picker>),
     /// `:org` or `:project` without an argument.
-    Switcher(Box<crate::console::switcher::Switcher>),
+    Switcher(Box<crate::console::widgets::switcher::Switcher>),
 }
 
 /// What a form is for.
@@ -306,14 +257,6 @@ pub enum Written {
 /// How long the footer offers to undo a soft delete.
 pub const UNDO_FOR: Duration = Duration::from_secs(8);
 
-/// A page of one of the lists.
-#[derive(Debug)]
-pub enum PageData {
-    Roles(Page<Role>),
-    Members(Page<RoleMembership>),
-    Subscriptions(Page<Subscription>),
-}
-
 #[derive(Debug)]
 pub enum Msg {
     /// The console opens: the first requests go out.
@@ -398,22 +341,6 @@ pub struct Connected {
     pub client: crate::api::Client,
 }
 
-/// What a list request asks the server for.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Query {
-    Roles {
-        organization: String,
-    },
-    Members {
-        organization: String,
-        role: String,
-    },
-    Subscriptions {
-        project: String,
-        filter: SubscriptionFilter,
-    },
-}
-
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
     /// Fetch a page; the answer comes back as `Msg::Page` with this list
@@ -496,16 +423,3 @@ impl Msg {
         }
     }
 }
-
-/// Server orderings the subscriptions tab cycles through with `s`.
-pub const SUBSCRIPTION_ORDERINGS: [(&str, &str); 5] = [
-    ("-created_at", "newest first"),
-    ("next_delivery_date", "next delivery first"),
-    ("-next_delivery_date", "next delivery last"),
-    ("title", "title A-Z"),
-    ("-title", "title Z-A"),
-];
-
-/// Local sort columns of roles and members; the first is the server's order.
-pub const ROLE_SORTS: [&str; 4] = ["created", "name", "access", "members"];
-pub const MEMBER_SORTS: [&str; 4] = ["joined", "name", "email", "level"];

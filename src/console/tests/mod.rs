@@ -3,7 +3,7 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::app::{App, Context, Effect, ListId, Mode, Msg, PageData, Query, Tab, Ticket, Timer};
+use super::app::{App, Context, Effect, ListId, Mode, Msg, PageData, Query, Ticket, Timer};
 use super::keymap::Keymap;
 use crate::api::{self, Page, Refusal, RequestLabel, Role, Subscription};
 
@@ -33,7 +33,7 @@ pub(super) fn roles(count: u64, offset: u64) -> PageData {
             ..Role::default()
         })
         .collect();
-    PageData::Roles(Page {
+    PageData::new(Page {
         count,
         next: None,
         previous: None,
@@ -49,7 +49,7 @@ pub(super) fn subscriptions(count: u64, offset: u64) -> PageData {
             ..Subscription::default()
         })
         .collect();
-    PageData::Subscriptions(Page {
+    PageData::new(Page {
         count,
         next: None,
         previous: None,
@@ -107,18 +107,18 @@ fn pages_arrive_and_the_cursor_moves() {
     let mut app = app();
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(8, offset));
-    assert_eq!(app.roles.list.len(), 8);
+    assert_eq!(app.lists.roles.rows.list.len(), 8);
     assert_eq!(
         app.in_flight, 2,
         "the names and the scopes are still on their way"
     );
     key(&mut app, KeyCode::Char('j'));
     key(&mut app, KeyCode::Down);
-    assert_eq!(app.roles.selected().unwrap().name, "Role 2");
+    assert_eq!(app.lists.roles.rows.selected().unwrap().name, "Role 2");
     key(&mut app, KeyCode::Char('G'));
-    assert_eq!(app.roles.cursor, 7);
+    assert_eq!(app.lists.roles.rows.cursor, 7);
     key(&mut app, KeyCode::Char('j'));
-    assert_eq!(app.roles.cursor, 7, "the cursor stops at the last row");
+    assert_eq!(app.lists.roles.rows.cursor, 7, "the cursor stops at the last row");
 }
 
 #[test]
@@ -131,10 +131,10 @@ fn jumping_to_the_end_fetches_the_last_page_only() {
     let effects = key(&mut app, KeyCode::Char('G'));
     assert_eq!(fetches(&effects), vec![(ListId::Subscriptions, 99_900)]);
     answer(&mut app, &effects[0], |offset| subscriptions(100_000, offset));
-    assert_eq!(app.subscriptions.cursor, 99_999);
-    assert_eq!(app.subscriptions.selected().unwrap().id, 100_000);
+    assert_eq!(app.lists.subscriptions.rows.cursor, 99_999);
+    assert_eq!(app.lists.subscriptions.rows.selected().unwrap().id, 100_000);
     assert!(
-        app.subscriptions.list.held() <= 1_100,
+        app.lists.subscriptions.rows.list.held() <= 1_100,
         "pages far from the cursor are dropped"
     );
 }
@@ -155,9 +155,13 @@ fn a_late_answer_for_a_list_left_behind_is_dropped() {
     };
     assert!(filter.deleted);
     answer(&mut app, &old, |offset| subscriptions(500, offset));
-    assert_eq!(app.subscriptions.list.count(), None, "the old answer was dropped");
+    assert_eq!(
+        app.lists.subscriptions.rows.list.count(),
+        None,
+        "the old answer was dropped"
+    );
     answer(&mut app, &new, |offset| subscriptions(12, offset));
-    assert_eq!(app.subscriptions.list.count(), Some(12));
+    assert_eq!(app.lists.subscriptions.rows.list.count(), Some(12));
     assert_eq!(
         app.in_flight, 3,
         "only the names, the scopes and the first page of roles are still out"
@@ -185,7 +189,7 @@ fn typing_a_filter_searches_the_server_once_typing_pauses() {
         }));
     }
     // At once, over the rows loaded: Report 1, 10-19, 100-199 of the 100 loaded.
-    assert_eq!(app.subscriptions.len(), 11);
+    assert_eq!(app.lists.subscriptions.rows.len(), 11);
     // Only the last pause counts.
     let Some(Effect::Timer { ticket: first, .. }) = debounces.first().cloned() else {
         panic!()
@@ -213,7 +217,7 @@ fn typing_a_filter_searches_the_server_once_typing_pauses() {
     // Esc clears the filter and the server search.
     key(&mut app, KeyCode::Esc);
     assert!(matches!(app.mode, Mode::Normal));
-    assert_eq!(app.filters[2], "");
+    assert_eq!(app.lists.subscriptions.filter, "");
 }
 
 #[test]
@@ -223,8 +227,8 @@ fn a_role_opens_its_members_and_back_returns_where_it_was_opened() {
     answer(&mut app, &first, |offset| roles(3, offset));
     key(&mut app, KeyCode::Char('j'));
     let effects = key(&mut app, KeyCode::Enter);
-    assert_eq!(app.tab, Tab::Members);
-    assert_eq!(app.role.as_ref().unwrap().name, "Role 1");
+    assert_eq!(app.tab, ListId::Members);
+    assert_eq!(app.lists.members.resource.role.as_ref().unwrap().name, "Role 1");
     let Some(Effect::Fetch {
         query: Query::Members { role, .. },
         ..
@@ -234,15 +238,18 @@ fn a_role_opens_its_members_and_back_returns_where_it_was_opened() {
     };
     assert_eq!(role, "role-1");
     key(&mut app, KeyCode::Char('q'));
-    assert!(app.role.is_none() && !app.quit, "q leaves the role first");
+    assert!(
+        app.lists.members.resource.role.is_none() && !app.quit,
+        "q leaves the role first"
+    );
     assert_eq!(app.shown(), ListId::Roles);
-    assert_eq!(app.tab, Tab::Roles, "back on Roles, where Enter was pressed");
+    assert_eq!(app.tab, ListId::Roles, "back on Roles, where Enter was pressed");
     // Opened from the Members tab's choice of a role, back goes to that choice.
     key(&mut app, KeyCode::Char('2'));
     key(&mut app, KeyCode::Enter);
-    assert!(app.role.is_some());
+    assert!(app.lists.members.resource.role.is_some());
     key(&mut app, KeyCode::Char('q'));
-    assert_eq!((app.tab, app.shown()), (Tab::Members, ListId::Roles));
+    assert_eq!((app.tab, app.shown()), (ListId::Members, ListId::Roles));
     key(&mut app, KeyCode::Char('1'));
     key(&mut app, KeyCode::Char('q'));
     assert!(app.quit);
@@ -283,7 +290,7 @@ fn errors_show_and_never_block_the_keys() {
     );
     // Keys still work; Esc dismisses.
     key(&mut app, KeyCode::Char('3'));
-    assert_eq!(app.tab, Tab::Subscriptions);
+    assert_eq!(app.tab, ListId::Subscriptions);
     key(&mut app, KeyCode::Esc);
     assert!(app.notice.is_none());
     // Moving back asks for the roles again.
@@ -297,18 +304,15 @@ fn refresh_keeps_the_cursor_on_the_same_row() {
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(5, offset));
     key(&mut app, KeyCode::Char('G'));
-    assert_eq!(app.roles.selected().unwrap().id, "role-4");
+    assert_eq!(app.lists.roles.rows.selected().unwrap().id, "role-4");
     let effects = key(&mut app, KeyCode::Char('r'));
     // A role was added before it: the same row is now one further down.
     answer(&mut app, &effects[0], |_| {
-        let mut page = match roles(6, 0) {
-            PageData::Roles(page) => page,
-            _ => unreachable!(),
-        };
+        let mut page = roles(6, 0).take::<Role>().unwrap();
         page.results.rotate_right(1);
-        PageData::Roles(page)
+        PageData::new(page)
     });
-    assert_eq!(app.roles.selected().unwrap().id, "role-4");
+    assert_eq!(app.lists.roles.rows.selected().unwrap().id, "role-4");
 }
 
 #[test]
@@ -327,7 +331,7 @@ fn help_and_the_command_line() {
     let Mode::Command(input) = &app.mode else { panic!() };
     assert_eq!(input.value(), "subs");
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.tab, Tab::Subscriptions);
+    assert_eq!(app.tab, ListId::Subscriptions);
     key(&mut app, KeyCode::Char(':'));
     for c in "project 2".chars() {
         key(&mut app, KeyCode::Char(c));
@@ -480,7 +484,11 @@ fn a_late_answer_never_touches_another_form() {
         panic!("the new form was closed")
     };
     assert_eq!(form.value("name"), "Zzz", "nothing typed is lost");
-    assert_eq!(app.roles.list.len(), 3, "the table still takes the new role");
+    assert_eq!(
+        app.lists.roles.rows.list.len(),
+        3,
+        "the table still takes the new role"
+    );
     // A second destructive change waits for the first.
     key(&mut app, KeyCode::Esc);
     key(&mut app, KeyCode::Esc);
@@ -507,12 +515,12 @@ fn filtering_subscriptions_fetches_no_more_pages() {
         fetches(&effects).is_empty(),
         "the server searches; the console filters what it has: {effects:?}"
     );
-    assert!(app.subscriptions.list.held() <= 200);
+    assert!(app.lists.subscriptions.rows.list.held() <= 200);
 }
 
 #[test]
 fn the_detail_opens_over_the_table_where_there_is_no_pane() {
-    let mut app = App::new(Context::default(), Keymap::default(), (80, 24));
+    let mut app = App::new(Context::default(), Keymap::default(), (80, 14));
     assert!(!app.has_detail_pane());
     app.start();
     let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
@@ -521,6 +529,17 @@ fn the_detail_opens_over_the_table_where_there_is_no_pane() {
     assert!(app.detail_open);
     key(&mut app, KeyCode::Char('J'));
     assert_eq!(app.detail_scroll, 3);
+    // J stops where the last line is at the bottom: no blank pages.
+    for _ in 0..50 {
+        key(&mut app, KeyCode::Char('J'));
+    }
+    let last = app.detail_scroll;
+    assert!(last > 3 && last < 40, "{last}");
+    assert!(
+        screen(&app).contains("none left in the schedule"),
+        "{}",
+        screen(&app)
+    );
     key(&mut app, KeyCode::Esc);
     assert!(!app.detail_open && !app.quit);
     key(&mut app, KeyCode::Char('v'));
@@ -533,68 +552,6 @@ pub(super) fn command(app: &mut App, line: &str) -> Vec<Effect> {
         key(app, KeyCode::Char(c));
     }
     key(app, KeyCode::Enter)
-}
-
-mod contexts;
-
-#[test]
-fn enter_on_a_delete_question_keeps_the_role() {
-    let mut app = app();
-    let first = app.start().pop().unwrap();
-    answer(&mut app, &first, |offset| roles(2, offset));
-    key(&mut app, KeyCode::Char('d'));
-    assert!(matches!(app.mode, Mode::Confirm(_)));
-    let effects = key(&mut app, KeyCode::Enter);
-    assert!(effects.is_empty(), "Enter says no: {effects:?}");
-    assert!(matches!(app.mode, Mode::Normal));
-    key(&mut app, KeyCode::Char('d'));
-    let effects = key(&mut app, KeyCode::Char('y'));
-    assert!(matches!(
-        effects.first(),
-        Some(Effect::Write {
-            write: super::app::Write::DeleteRole { .. },
-            ..
-        })
-    ));
-}
-
-#[test]
-fn a_success_fades_and_an_error_stays() {
-    let mut app = app();
-    let first = app.start().pop().unwrap();
-    answer(&mut app, &first, |offset| roles(2, offset));
-    let effects = key(&mut app, KeyCode::Char('y'));
-    let Some(Effect::Timer {
-        timer: Timer::Notice,
-        ticket,
-    }) = effects.last().cloned()
-    else {
-        panic!("{effects:?}")
-    };
-    assert!(app.notice.as_ref().is_some_and(|n| !n.error));
-    let faded = Msg::Timer {
-        timer: Timer::Notice,
-        ticket,
-    };
-    app.update(faded);
-    assert!(app.notice.is_none(), "gone after its time");
-
-    // An error is not set to fade, and a late timer leaves it be.
-    let Effect::Fetch { generation, .. } = key(&mut app, KeyCode::Char('r')).pop().unwrap() else {
-        panic!()
-    };
-    let effects = app.update(Msg::Page {
-        list: ListId::Roles,
-        generation,
-        offset: 0,
-        result: Err(missing_scope("organization:read")),
-    });
-    assert!(!effects.iter().any(|e| matches!(e, Effect::Timer { .. })));
-    app.update(Msg::Timer {
-        timer: Timer::Notice,
-        ticket,
-    });
-    assert!(app.notice.as_ref().is_some_and(|n| n.error), "errors stay");
 }
 
 /// The app drawn at its size, as text.
@@ -615,65 +572,13 @@ pub(super) fn screen(app: &App) -> String {
         .join("\n")
 }
 
-#[test]
-fn colon_then_tab_lists_the_commands() {
-    let mut app = app();
-    let first = app.start().pop().unwrap();
-    answer(&mut app, &first, |offset| roles(2, offset));
-    key(&mut app, KeyCode::Char(':'));
-    key(&mut app, KeyCode::Tab);
-    let shown = screen(&app);
-    assert!(shown.contains(":roles") && shown.contains(":ctx"), "{shown}");
-}
-
-#[test]
-fn a_on_roles_opens_the_role_and_its_picker() {
-    let mut app = app();
-    let first = app.start().pop().unwrap();
-    answer(&mut app, &first, |offset| roles(3, offset));
-    key(&mut app, KeyCode::Char('j'));
-    let effects = key(&mut app, KeyCode::Char('a'));
-    assert!(matches!(app.mode, Mode::Picker(_)), "{:?}", app.mode);
-    assert_eq!(app.role.as_ref().map(|role| role.id.as_str()), Some("role-1"));
-    assert!(
-        effects
-            .iter()
-            .any(|e| matches!(e, Effect::LoadPeople { role, .. } if role == "role-1"))
-    );
-    assert!(effects.iter().any(|e| matches!(
-        e,
-        Effect::Fetch {
-            list: ListId::Members,
-            ..
-        }
-    )));
-    key(&mut app, KeyCode::Esc);
-    key(&mut app, KeyCode::Char('q'));
-    assert_eq!(app.tab, Tab::Roles, "back where a was pressed");
-}
-
-#[test]
-fn help_says_what_s_does_on_each_screen() {
-    let keymap = Keymap::default();
-    let says = |screen| {
-        keymap
-            .help(screen)
-            .into_iter()
-            .find(|(keys, _, _)| keys == "s")
-            .map(|(_, what, _)| what)
-    };
-    use super::keymap::Screen;
-    assert_eq!(says(Screen::Roles), Some("sort by the next column"));
-    assert!(says(Screen::Subscriptions).is_some_and(|what| what.contains("next delivery")));
-}
-
 /// A try the client reports for a request of the list shown.
 pub(super) fn exchange(effect: &Effect, status: u16, retry_in: Option<u64>) -> Msg {
     let Effect::Fetch { list, generation, .. } = effect else {
         panic!("not a fetch: {effect:?}")
     };
     Msg::Exchange {
-        about: super::app::About::Page {
+        about: crate::console::app::About::Page {
             list: *list,
             generation: *generation,
         },
@@ -689,39 +594,5 @@ pub(super) fn exchange(effect: &Effect, status: u16, retry_in: Option<u64>) -> M
     }
 }
 
-#[test]
-fn throttled_the_footer_says_so_and_a_second_r_sends_nothing() {
-    let mut app = app();
-    let first = app.start().pop().unwrap();
-    answer(&mut app, &first, |offset| roles(3, offset));
-    let refresh = key(&mut app, KeyCode::Char('r'));
-    assert_eq!(fetches(&refresh), vec![(ListId::Roles, 0)]);
-    app.update(exchange(&refresh[0], 429, Some(7)));
-    let shown = screen(&app);
-    assert!(shown.contains("throttled, retrying in 7 s"), "{shown}");
-    assert!(
-        shown.contains("GET /api/organizations/@current/roles/"),
-        "{shown}"
-    );
-    let again = key(&mut app, KeyCode::Char('r'));
-    assert!(fetches(&again).is_empty(), "nothing stacked: {again:?}");
-    assert_eq!(app.in_flight, 3, "the names, the scopes and the one refresh");
-    app.update(exchange(&refresh[0], 200, None));
-    answer(&mut app, &refresh[0], |offset| roles(3, offset));
-    assert!(!screen(&app).contains("throttled"));
-    assert_eq!(
-        fetches(&key(&mut app, KeyCode::Char('r'))),
-        vec![(ListId::Roles, 0)]
-    );
-}
-
-#[test]
-fn the_footer_shows_only_tries_of_the_list_shown() {
-    let mut app = app();
-    let first = app.start().pop().unwrap();
-    let subscriptions = key(&mut app, KeyCode::Char('3')).pop().unwrap();
-    app.update(exchange(&first, 200, None));
-    assert!(app.last_request.is_none(), "the roles were left");
-    app.update(exchange(&subscriptions, 201, None));
-    assert_eq!(app.last_request.as_ref().and_then(|e| e.status), Some(201));
-}
+mod contexts;
+mod screens;

@@ -12,6 +12,13 @@ use tui_input::backend::crossterm::EventHandler;
 
 use crate::api::OrganizationMember;
 
+use ratatui::Frame;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Paragraph};
+
+use super::popup::{WIDTH, centered, clear, wrap};
+use crate::console::view::theme::Theme;
+
 /// Someone to assign: how they are named, and their user UUID.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Person {
@@ -163,6 +170,100 @@ impl Picker {
             }
         }
         Outcome::Picking
+    }
+}
+
+/// The member picker: the search line, the members that match, and the hint.
+pub fn draw(frame: &mut Frame, picker: &Picker, theme: &Theme) {
+    use crate::api::models::level;
+    let screen = frame.area();
+    let height = screen.height.saturating_sub(4).clamp(8, 30);
+    let list_rows = height.saturating_sub(7) as usize;
+    let mut lines = Vec::new();
+    let cursor;
+    match &picker.fallback {
+        Some((input, reason)) => {
+            for line in wrap(reason, WIDTH) {
+                lines.push(Line::styled(format!(" {line}"), theme.warning));
+            }
+            lines.push(Line::raw(""));
+            cursor = Some((lines.len() as u16, 11 + input.visual_cursor() as u16));
+            lines.push(Line::from(vec![
+                Span::styled(" user UUID ", theme.accent),
+                Span::raw(input.value().to_string()),
+            ]));
+        }
+        None => {
+            cursor = Some((0, 9 + picker.query.visual_cursor() as u16));
+            lines.push(Line::from(vec![
+                Span::styled(" search ", theme.accent),
+                Span::raw(picker.query.value().to_string()),
+            ]));
+            lines.push(Line::raw(""));
+            match &picker.people {
+                None => lines.push(Line::styled(" loading the organization's members…", theme.dim)),
+                Some(_) => {
+                    let shown = picker.shown();
+                    let top = picker.cursor.saturating_sub(list_rows.saturating_sub(1));
+                    for (at, member) in shown.iter().enumerate().skip(top).take(list_rows) {
+                        let uuid = &member.user.uuid;
+                        let in_role = picker.in_role.contains(uuid);
+                        let mark = if in_role {
+                            "[in role]"
+                        } else if picker.chosen.contains(uuid) {
+                            "[x]      "
+                        } else {
+                            "[ ]      "
+                        };
+                        let text = format!(
+                            " {mark} {} <{}>  {}",
+                            member.user.display_name(),
+                            member.user.email,
+                            level::name(member.level)
+                        );
+                        let style = if at == picker.cursor {
+                            theme.selected
+                        } else if in_role {
+                            theme.dim
+                        } else {
+                            ratatui::style::Style::new()
+                        };
+                        lines.push(Line::styled(text, style));
+                    }
+                    if shown.is_empty() {
+                        lines.push(Line::styled(" nobody matches", theme.dim));
+                    }
+                }
+            }
+        }
+    }
+    lines.push(Line::raw(""));
+    if let Some(error) = &picker.error {
+        lines.push(Line::styled(format!(" {error}"), theme.error));
+    }
+    let hint = if picker.saving {
+        "assigning…".to_string()
+    } else if picker.fallback.is_some() {
+        "Enter assign · Esc cancel".to_string()
+    } else {
+        format!(
+            "{} chosen · Tab choose · ↑/↓ move · Enter assign · Esc cancel",
+            picker.chosen.len()
+        )
+    };
+    lines.push(Line::styled(format!(" {hint}"), theme.dim));
+    let area = centered(screen, WIDTH as u16 + 4, lines.len() as u16 + 2);
+    clear(frame, area);
+    let title = format!(" Assign people to {} ", picker.role_name);
+    frame.render_widget(
+        Paragraph::new(lines).block(Block::bordered().border_type(BorderType::Rounded).title(title)),
+        area,
+    );
+    if let Some((row, column)) = cursor
+        && row + 1 < area.height
+        && column + 1 < area.width
+    {
+        frame.set_cursor_position((area.x + 1 + column, area.y + 1 + row));
     }
 }
 
