@@ -4,12 +4,10 @@
 //!   next deliveries, header, footer) for lists of 100 and 100,000 rows;
 //! - handling a key press (moving the cursor through loaded rows).
 
-use std::time::Duration;
-
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use orgdeck::api::time::parse_datetime;
 use orgdeck::api::{Frequency, Page, Subscription, TargetType, User, Weekday};
-use orgdeck::console::app::{ListId, PageData, RequestLog};
+use orgdeck::console::app::{ListId, PageData};
 use orgdeck::console::keymap::Keymap;
 use orgdeck::console::view::{self, theme::Theme};
 use orgdeck::console::{App, Context, Msg};
@@ -53,28 +51,23 @@ fn app(count: u64) -> App {
     app.now = parse_datetime("2026-11-22T10:00:00Z").unwrap_or_default();
     app.start();
     app.update(Msg::Key(KeyEvent::new(KeyCode::Char('3'), KeyModifiers::NONE)));
+    let generation = app.lists.subscriptions.rows.list.generation();
     let page = |offset: u64| Msg::Page {
         list: ListId::Subscriptions,
-        generation: 0,
+        generation,
         offset,
-        result: Ok(PageData::Subscriptions(Page {
+        result: Ok(PageData::new(Page {
             count,
             next: None,
             previous: None,
             results: (offset..(offset + 100).min(count)).map(subscription).collect(),
         })),
-        log: RequestLog {
-            method: "GET",
-            path: "/api/projects/1/subscriptions/".into(),
-            status: Some(200),
-            elapsed: Duration::from_millis(4),
-        },
     };
     app.update(page(0));
     // The cursor in the middle, then the pages around it arrive, as they
     // would: every row on screen is a real row, the detail pane shows one.
     let height = app.table_height();
-    app.subscriptions.move_to((count / 2) as i64, height);
+    app.lists.subscriptions.rows.move_to((count / 2) as i64, height);
     let middle = (count / 2 / 100) * 100;
     for offset in [middle.saturating_sub(100), middle, middle + 100] {
         if offset < count {
@@ -82,12 +75,12 @@ fn app(count: u64) -> App {
         }
     }
     assert!(
-        app.subscriptions.selected().is_some(),
+        app.lists.subscriptions.rows.selected().is_some(),
         "the selected row is loaded"
     );
-    let last_on_screen = (app.subscriptions.top + height - 1).min(count - 1);
+    let last_on_screen = (app.lists.subscriptions.rows.top + height - 1).min(count - 1);
     assert!(
-        app.subscriptions.row(last_on_screen).is_some(),
+        app.lists.subscriptions.rows.row(last_on_screen).is_some(),
         "every row on screen is loaded"
     );
     app

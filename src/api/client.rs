@@ -7,6 +7,7 @@
 //! the whole of it, retries and the waits a 429 asks for included.
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -90,6 +91,22 @@ impl ClientConfig {
     }
 }
 
+/// One try of a request as the client saw it: what a console's footer
+/// shows, taken from the client instead of retyped by its callers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exchange {
+    pub request: RequestLabel,
+    /// The status answered; `None` when no answer came.
+    pub status: Option<u16>,
+    pub elapsed: Duration,
+    /// Set when the client sends the request again after this wait (a
+    /// 429 or a 5xx on a read, a connection that could not be made).
+    pub retry_in: Option<Duration>,
+}
+
+/// Told of every [`Exchange`] as it ends, on the task that made it.
+pub type Observer = Arc<dyn Fn(&Exchange) + Send + Sync>;
+
 /// The API client. Cheap to clone: clones share one connection pool.
 #[derive(Clone)]
 pub struct Client {
@@ -100,6 +117,7 @@ pub struct Client {
     retry: RetryPolicy,
     max_answer: u64,
     deadline: Option<Instant>,
+    observer: Option<Observer>,
 }
 
 impl fmt::Debug for Client {
@@ -134,7 +152,34 @@ impl Client {
             retry: config.retry,
             max_answer: config.max_answer.max(1),
             deadline: config.deadline,
+            observer: None,
         })
+    }
+
+    /// This client, sharing its connections, telling `observer` of every
+    /// try of every request it sends.
+    pub fn observed(&self, observer: Observer) -> Client {
+        Client {
+            observer: Some(observer),
+            ..self.clone()
+        }
+    }
+
+    fn tell(
+        &self,
+        request: &RequestLabel,
+        status: Option<u16>,
+        started: std::time::Instant,
+        retry_in: Option<Duration>,
+    ) {
+        if let Some(observer) = &self.observer {
+            observer(&Exchange {
+                request: request.clone(),
+                status,
+                elapsed: started.elapsed(),
+                retry_in,
+            });
+        }
     }
 
     /// How long a request may take.
@@ -245,6 +290,7 @@ impl Client {
                     match read_limited(response, self.max_answer).await {
                         Ok(bytes) => Ok((status, bytes)),
                         Err(Unread::TooLarge) => {
+                            self.tell(&label, Some(status.as_u16()), started, None);
                             tracing::warn!(request = %label, limit = self.max_answer, "answer too large; reading stopped");
                             return Err(Error::TooLarge {
                                 request: label,
@@ -260,6 +306,7 @@ impl Client {
                 Ok((status, bytes)) => {
                     tracing::debug!(request = %label, status = status.as_u16(), elapsed = ?started.elapsed(), "answered");
                     if status.is_success() {
+                        self.tell(&label, Some(status.as_u16()), started, None);
                         return Ok((status, bytes));
                     }
                     let refusal = Refusal::new(
@@ -275,6 +322,7 @@ impl Client {
                             .unwrap_or_else(|| self.retry.backoff(retry));
                         if wait >= self.time_left() {
                             // Waiting would end past the deadline: say so now.
+                            self.tell(&label, Some(status.as_u16()), started, None);
                             return Err(Error::PastDeadline {
                                 cause: Box::new(Error::Api(Box::new(refusal))),
                                 wait: asked.unwrap_or(wait),
@@ -282,6 +330,7 @@ impl Client {
                             });
                         }
                         tracing::info!(request = %label, status = status.as_u16(), ?wait, "retrying");
+                        self.tell(&label, Some(status.as_u16()), started, Some(wait));
                         tokio::time::sleep(wait).await;
                         retry += 1;
                         continue;
@@ -289,6 +338,7 @@ impl Client {
                     if refusal.code.is_empty() && !bytes.is_empty() && refusal.detail.is_empty() {
                         tracing::warn!(request = %label, status = status.as_u16(), body = %snippet(&bytes), "error without an error body");
                     }
+                    self.tell(&label, Some(status.as_u16()), started, None);
                     return Err(Error::Api(Box::new(refusal)));
                 }
                 Err(error) => {
@@ -298,10 +348,12 @@ impl Client {
                     tracing::info!(request = %label, ?kind, error = %innermost(&error), "transport failure");
                     let wait = self.retry.backoff(retry);
                     if retriable && can_retry && wait < self.time_left() {
+                        self.tell(&label, None, started, Some(wait));
                         tokio::time::sleep(wait).await;
                         retry += 1;
                         continue;
                     }
+                    self.tell(&label, None, started, None);
                     return Err(Error::Transport {
                         request: label,
                         host: self.host_for_messages(),

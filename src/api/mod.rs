@@ -12,7 +12,7 @@ pub mod paging;
 pub mod secret;
 pub mod time;
 
-pub use client::{Client, ClientConfig, RetryPolicy};
+pub use client::{Client, ClientConfig, Exchange, Observer, RetryPolicy};
 pub use deliveries::{CursorPage, Delivery, DeliveryError, RecipientResult};
 pub use enums::{DeliveryStatus, Frequency, RecipientStatus, ResourceType, TargetType, TriggerType, Weekday};
 pub use error::{Error, Refusal, RequestLabel, TransportKind};

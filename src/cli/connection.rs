@@ -167,6 +167,7 @@ impl ConnectionArgs {
             .or_else(|| from_profile(|p| p.host.clone()))
             .or_else(|| posthog_cli.as_ref().and_then(|found| found.host.clone()))
             .unwrap_or_else(|| DEFAULT_HOST.to_string());
+        let host = crate::config::with_scheme(&host);
         let key = match (given_key, &profile, &posthog_cli) {
             (Some(key), _, _) => key,
             (None, Some((name, profile, path)), _) => profile
@@ -176,7 +177,7 @@ impl ConnectionArgs {
             (None, None, Some(found)) => found.key.clone(),
             (None, None, None) => {
                 return Err(UsageError(
-                    "no API key: set ORGDECK_API_KEY to a personal API key, or give a profile one in the config file (orgdeck takes no key as a flag, where `ps` would show it)"
+                    "no API key: run `orgdeck login` to set up a profile, or set ORGDECK_API_KEY to a personal API key (orgdeck takes no key as a flag, where `ps` would show it)"
                         .into(),
                 )
                 .into());

@@ -156,6 +156,7 @@ pub fn login(args: &ConnectionArgs, name: &str, replace: bool) -> anyhow::Result
         Some(host) => host.trim().to_string(),
         None => prompter.ask("Host", Some(known_host.as_deref().unwrap_or(DEFAULT_HOST)))?,
     };
+    let host = crate::config::with_scheme(&host);
     check_transport(&host, args.allow_http)?;
     let key = prompter.ask_hidden("Personal API key (typed hidden)")?;
     let runtime = tokio::runtime::Builder::new_current_thread()

@@ -224,7 +224,7 @@ pub fn open_profile(
     let Some(key) = profile.key(&name, &path, KeyPrompt::Detached)? else {
         bail!(no_key_source(&name));
     };
-    let host = profile.host.clone().unwrap_or_else(|| DEFAULT_HOST.to_string());
+    let host = with_scheme(profile.host.as_deref().unwrap_or(DEFAULT_HOST));
     check_transport(&host, profile.allow_http).map_err(|refusal| {
         anyhow::anyhow!("{refusal}, or set allow_http = true in the profile if you must")
     })?;
@@ -272,6 +272,25 @@ pub fn profile_summaries(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
             )
         })
         .collect())
+}
+
+/// A host as written, with its scheme: `127.0.0.1:8010` or `localhost:8010`
+/// is the reference server on this machine, which speaks plain http (https
+/// to it fails with a TLS error that says nothing useful); any other host
+/// without a scheme is https.
+pub fn with_scheme(host: &str) -> String {
+    let host = host.trim();
+    if host.contains("://") {
+        return host.to_string();
+    }
+    let name = host.split('/').next().unwrap_or(host);
+    // `[::1]:8010`, `127.0.0.1:8010`, `localhost`: the name before the port.
+    let name = match name.rsplit_once(':') {
+        Some((before, port)) if port.chars().all(|c| c.is_ascii_digit()) => before,
+        _ => name,
+    };
+    let scheme = if is_loopback(name) { "http" } else { "https" };
+    format!("{scheme}://{host}")
 }
 
 /// Whether a host is this machine, where plain http cannot be overheard.
@@ -401,6 +420,16 @@ mod tests {
             refused.contains("failed") && !refused.contains("phx_shown"),
             "{refused}"
         );
+    }
+
+    #[test]
+    fn hosts_without_a_scheme_get_the_one_they_speak() {
+        assert_eq!(with_scheme("127.0.0.1:8010"), "http://127.0.0.1:8010");
+        assert_eq!(with_scheme(" localhost:8010/ "), "http://localhost:8010/");
+        assert_eq!(with_scheme("[::1]:8010"), "http://[::1]:8010");
+        assert_eq!(with_scheme("us.posthog.com"), "https://us.posthog.com");
+        assert_eq!(with_scheme("10.0.0.5:8000"), "https://10.0.0.5:8000");
+        assert_eq!(with_scheme("http://example.com"), "http://example.com");
     }
 
     #[test]

@@ -3,13 +3,12 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Instant;
 
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::app::{
-    Connected, Context, Effect, ListId, Msg, PageData, Query, RequestLog, SEARCH_DEBOUNCE, Target, UNDO_FOR,
-    Write, WriteAnswer, Written,
+    About, Connected, Context, Effect, ListId, Msg, PageData, Query, Target, Ticket, Write, WriteAnswer,
+    Written,
 };
 use crate::api::{Client, List, Organization, Project};
 use crate::config::{self, CURRENT};
@@ -49,7 +48,7 @@ impl Runner {
                 offset,
                 limit,
             } => {
-                let runner = self.clone();
+                let runner = self.observed(About::Page { list, generation });
                 tokio::spawn(async move {
                     let msg = runner.fetch(list, generation, query, offset, limit).await;
                     // The loop has ended when the channel is closed: nothing to tell.
@@ -57,11 +56,11 @@ impl Runner {
                 });
                 None
             }
-            Effect::Debounce { token } => {
+            Effect::Timer { timer, ticket } => {
                 let messages = self.messages.clone();
                 tokio::spawn(async move {
-                    tokio::time::sleep(SEARCH_DEBOUNCE).await;
-                    let _ = messages.send(Msg::SearchDue { token });
+                    tokio::time::sleep(timer.after()).await;
+                    let _ = messages.send(Msg::Timer { timer, ticket });
                 });
                 None
             }
@@ -77,7 +76,7 @@ impl Runner {
                 });
                 None
             }
-            Effect::LoadCatalog { token, project } => {
+            Effect::LoadCatalog { ticket, project } => {
                 let runner = self.clone();
                 tokio::spawn(async move {
                     let options = crate::api::FetchAll::default();
@@ -88,12 +87,12 @@ impl Runner {
                     );
                     let result =
                         dashboards.and_then(|dashboards| insights.map(|insights| (dashboards, insights)));
-                    let _ = runner.messages.send(Msg::Catalog { token, result });
+                    let _ = runner.messages.send(Msg::Catalog { ticket, result });
                 });
                 None
             }
             Effect::LoadPeople {
-                token,
+                ticket,
                 organization,
                 role,
             } => {
@@ -115,7 +114,7 @@ impl Runner {
                             .collect()
                     });
                     let _ = runner.messages.send(Msg::People {
-                        token,
+                        ticket,
                         people,
                         in_role,
                     });
@@ -145,27 +144,19 @@ impl Runner {
                 });
                 None
             }
-            Effect::Connect { token, target } => {
+            Effect::Connect { ticket, target } => {
                 let runner = self.clone();
                 tokio::spawn(async move {
                     let result = runner.connect(target).await;
-                    let _ = runner.messages.send(Msg::Connected { token, result });
+                    let _ = runner.messages.send(Msg::Connected { ticket, result });
                 });
                 None
             }
-            Effect::Write { token, write } => {
-                let runner = self.clone();
+            Effect::Write { ticket, write } => {
+                let runner = self.observed(About::Write);
                 tokio::spawn(async move {
-                    let msg = runner.write(token, write).await;
+                    let msg = runner.write(ticket, write).await;
                     let _ = runner.messages.send(msg);
-                });
-                None
-            }
-            Effect::ExpireUndo { token } => {
-                let messages = self.messages.clone();
-                tokio::spawn(async move {
-                    tokio::time::sleep(UNDO_FOR).await;
-                    let _ = messages.send(Msg::UndoExpired { token });
                 });
                 None
             }
@@ -173,101 +164,87 @@ impl Runner {
         }
     }
 
-    async fn fetch(&self, list: ListId, generation: u64, query: Query, offset: u64, limit: u64) -> Msg {
-        let started = Instant::now();
-        let (path, result) = match query {
-            Query::Roles { organization } => {
-                let list = List::roles(&organization);
-                (
-                    list.path(),
-                    self.client.page(&list, limit, offset).await.map(PageData::Roles),
-                )
-            }
-            Query::Members { organization, role } => {
-                let list = List::memberships(&organization, &role);
-                (
-                    list.path(),
-                    self.client
-                        .page(&list, limit, offset)
-                        .await
-                        .map(PageData::Members),
-                )
-            }
-            Query::Subscriptions { project, filter } => {
-                let list = List::subscriptions(&project, &filter);
-                (
-                    list.path(),
-                    self.client
-                        .page(&list, limit, offset)
-                        .await
-                        .map(PageData::Subscriptions),
-                )
-            }
-        };
-        let status = match &result {
-            Ok(_) => Some(200),
-            Err(error) => error.status(),
-        };
-        let log = RequestLog {
-            method: "GET",
-            path,
-            status,
-            elapsed: started.elapsed(),
+    /// This runner with a client that tells the loop of each try of its
+    /// requests, as being `about` what they are: the footer's record.
+    fn observed(&self, about: About) -> Runner {
+        let messages = self.messages.clone();
+        let observer: crate::api::Observer = std::sync::Arc::new(move |exchange: &crate::api::Exchange| {
+            // The loop has ended when the channel is closed: nothing to tell.
+            let _ = messages.send(Msg::Exchange {
+                about,
+                exchange: exchange.clone(),
+            });
+        });
+        Runner {
+            client: self.client.observed(observer),
+            ..self.clone()
+        }
+    }
+
+    async fn fetch(&self, list: ListId, generation: Ticket, query: Query, offset: u64, limit: u64) -> Msg {
+        let client = &self.client;
+        let result = match query {
+            Query::Roles { organization } => client
+                .page(&List::roles(&organization), limit, offset)
+                .await
+                .map(PageData::new),
+            Query::Members { organization, role } => client
+                .page(&List::memberships(&organization, &role), limit, offset)
+                .await
+                .map(PageData::new),
+            Query::Subscriptions { project, filter } => client
+                .page(&List::subscriptions(&project, &filter), limit, offset)
+                .await
+                .map(PageData::new),
+            // Paged by cursor: the newest page, as long as it is (a stub
+            // the deliveries issue fills in).
+            Query::Deliveries {
+                project,
+                subscription,
+            } => client.deliveries(&project, subscription, None).await.map(|page| {
+                PageData::new(crate::api::Page {
+                    count: page.results.len() as u64,
+                    next: None,
+                    previous: None,
+                    results: page.results,
+                })
+            }),
         };
         Msg::Page {
             list,
             generation,
             offset,
             result,
-            log,
         }
     }
 
-    /// Sends a change and says how it went.
-    async fn write(&self, token: u64, write: Write) -> Msg {
-        let started = Instant::now();
+    /// Sends a change and says how it went; the footer's record of it comes
+    /// from the client.
+    async fn write(&self, ticket: Ticket, write: Write) -> Msg {
         let client = &self.client;
-        let (method, path, result) = match &write {
-            Write::CreateRole { organization, input } => (
-                "POST",
-                format!("/api/organizations/{organization}/roles/"),
-                client
-                    .create_role(organization, input)
-                    .await
-                    .map(|role| Written::Role(Box::new(role))),
-            ),
+        let role = |role| Written::Role(Box::new(role));
+        let subscription = |subscription| Written::Subscription(Box::new(subscription));
+        let result = match &write {
+            Write::CreateRole { organization, input } => {
+                client.create_role(organization, input).await.map(role)
+            }
             Write::UpdateRole {
                 organization,
                 id,
                 input,
-            } => (
-                "PATCH",
-                format!("/api/organizations/{organization}/roles/{id}/"),
-                client
-                    .update_role(organization, id, input)
-                    .await
-                    .map(|role| Written::Role(Box::new(role))),
-            ),
-            Write::DeleteRole { organization, id } => (
-                "DELETE",
-                format!("/api/organizations/{organization}/roles/{id}/"),
-                client
-                    .delete_role(organization, id)
-                    .await
-                    .map(|()| Written::Deleted),
-            ),
+            } => client.update_role(organization, id, input).await.map(role),
+            Write::DeleteRole { organization, id } => client
+                .delete_role(organization, id)
+                .await
+                .map(|()| Written::Deleted),
             Write::RemoveMember {
                 organization,
                 role,
                 id,
-            } => (
-                "DELETE",
-                format!("/api/organizations/{organization}/roles/{role}/role_memberships/{id}/"),
-                client
-                    .remove_member(organization, role, id)
-                    .await
-                    .map(|()| Written::Deleted),
-            ),
+            } => client
+                .remove_member(organization, role, id)
+                .await
+                .map(|()| Written::Deleted),
             Write::AssignMembers {
                 organization,
                 role,
@@ -282,62 +259,27 @@ impl Runner {
                     });
                     results.push((person.label.clone(), outcome));
                 }
-                (
-                    "POST",
-                    format!("/api/organizations/{organization}/roles/{role}/role_memberships/"),
-                    Ok(Written::Assigned(results)),
-                )
+                Ok(Written::Assigned(results))
             }
-            Write::CreateSubscription { project, body } => (
-                "POST",
-                format!("/api/projects/{project}/subscriptions/"),
-                client
-                    .create_subscription(project, body)
-                    .await
-                    .map(|subscription| Written::Subscription(Box::new(subscription))),
-            ),
-            Write::UpdateSubscription { project, id, body } => (
-                "PATCH",
-                format!("/api/projects/{project}/subscriptions/{id}/"),
-                client
-                    .update_subscription(project, *id, body)
-                    .await
-                    .map(|subscription| Written::Subscription(Box::new(subscription))),
-            ),
-            Write::SoftDelete { project, id } => (
-                "PATCH",
-                format!("/api/projects/{project}/subscriptions/{id}/"),
-                client
-                    .soft_delete_subscription(project, *id)
-                    .await
-                    .map(|subscription| Written::Subscription(Box::new(subscription))),
-            ),
-            Write::Restore { project, id } => (
-                "PATCH",
-                format!("/api/projects/{project}/subscriptions/{id}/"),
-                client
-                    .restore_subscription(project, *id)
-                    .await
-                    .map(|subscription| Written::Subscription(Box::new(subscription))),
-            ),
-        };
-        let status = match &result {
-            Ok(Written::Deleted) => Some(204),
-            Ok(Written::Role(_)) if method == "POST" => Some(201),
-            Ok(_) => Some(200),
-            Err(error) => error.status(),
-        };
-        let log = RequestLog {
-            method,
-            path,
-            status,
-            elapsed: started.elapsed(),
+            Write::CreateSubscription { project, body } => {
+                client.create_subscription(project, body).await.map(subscription)
+            }
+            Write::UpdateSubscription { project, id, body } => client
+                .update_subscription(project, *id, body)
+                .await
+                .map(subscription),
+            Write::SoftDelete { project, id } => client
+                .soft_delete_subscription(project, *id)
+                .await
+                .map(subscription),
+            Write::Restore { project, id } => {
+                client.restore_subscription(project, *id).await.map(subscription)
+            }
         };
         Msg::Written(Box::new(WriteAnswer {
-            token,
+            ticket,
             write,
             result,
-            log,
         }))
     }
 
@@ -389,7 +331,7 @@ impl Runner {
 
     /// The organizations and projects the key reaches, and what `@current`
     /// means where the context says it, all asked at once.
-    async fn names(&self, connection: u64, organization: &str, project: &str) -> Msg {
+    async fn names(&self, connection: Ticket, organization: &str, project: &str) -> Msg {
         let options = crate::api::FetchAll::default();
         let (organization_list, project_list) =
             (List::<Organization>::organizations(), List::<Project>::projects());

@@ -2,20 +2,15 @@
 //! the API, with the network kept apart from the drawing by channels.
 
 pub mod app;
-mod command;
 mod effects;
-pub mod form;
-pub mod keymap;
-pub mod layout;
-pub mod list;
-pub mod picker;
-pub mod rows;
-pub mod subscription_form;
-pub mod switcher;
+pub mod lists;
 mod terminal;
 #[cfg(test)]
 mod tests;
 pub mod view;
+pub mod widgets;
+
+pub use app::keymap;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -101,15 +96,21 @@ impl Driver {
     /// Feeds one message to the app and starts its effects; returns text to
     /// put on the clipboard, which only the terminal can do.
     pub fn send(&mut self, msg: Msg) -> Vec<String> {
-        if matches!(msg, Msg::SearchDue { .. }) {
+        if matches!(
+            msg,
+            Msg::Timer {
+                timer: app::Timer::Search,
+                ..
+            }
+        ) {
             self.pending_searches = self.pending_searches.saturating_sub(1);
         }
         // `:ctx` reached a new connection: every request from here on goes over it.
         if let Msg::Connected {
-            token,
+            ticket,
             result: Ok(connected),
         } = &msg
-            && self.app.awaits_connection(*token)
+            && self.app.awaits_connection(*ticket)
         {
             self.runner.client = connected.client.clone();
         }
@@ -125,7 +126,13 @@ impl Driver {
     fn perform(&mut self, effects: Vec<Effect>) -> Vec<String> {
         let mut copies = Vec::new();
         for effect in effects {
-            if matches!(effect, Effect::Debounce { .. }) {
+            if matches!(
+                effect,
+                Effect::Timer {
+                    timer: app::Timer::Search,
+                    ..
+                }
+            ) {
                 self.pending_searches += 1;
             }
             copies.extend(self.runner.run(effect));

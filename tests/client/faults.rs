@@ -249,3 +249,37 @@ async fn a_refused_connection_is_reported_and_a_write_is_retried_until_the_serve
         .unwrap();
     assert_eq!(late, 1);
 }
+
+/// What the client tells an observer: each try with its status and time,
+/// the wait before a retry, and a create's real 201.
+#[tokio::test]
+async fn an_observer_hears_every_try_as_the_client_saw_it() {
+    use std::sync::{Arc, Mutex};
+    let (_server, proxy, client) = proxied().await;
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let sink = heard.clone();
+    let client = client.observed(Arc::new(move |exchange: &orgdeck::api::Exchange| {
+        sink.lock().unwrap().push(exchange.clone());
+    }));
+    proxy.push(Fault::Answer(429, THROTTLED.into()));
+    client.page(&List::roles("@current"), 100, 0).await.unwrap();
+    let input = RoleInput {
+        name: Some("Observed".into()),
+        feature_flags_access_level: None,
+    };
+    client.create_role("@current", &input).await.unwrap();
+    let heard = heard.lock().unwrap().clone();
+    let seen: Vec<(&str, Option<u16>, Option<Duration>)> = heard
+        .iter()
+        .map(|e| (e.request.method.as_str(), e.status, e.retry_in))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("GET", Some(429), Some(Duration::from_secs(1))),
+            ("GET", Some(200), None),
+            ("POST", Some(201), None),
+        ]
+    );
+    assert_eq!(heard[2].request.path, "/api/organizations/@current/roles/");
+}

@@ -11,3 +11,4 @@ mod login;
 mod operations;
 mod paging;
 mod profiles;
+mod readme;

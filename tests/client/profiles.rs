@@ -278,3 +278,26 @@ async fn several_profiles_and_no_default_ask_which() {
         run.stderr
     );
 }
+
+/// A host written without its scheme, as `serve` names its address, and a
+/// command line with no key at all (issue #12, defect 11).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_local_host_without_a_scheme_works_and_no_key_points_to_login() {
+    let server = TestServer::demo().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("none.toml");
+    let bare = server.base.trim_start_matches("http://").to_string();
+    let key = server.key(&["*"]);
+    let run = with_config(
+        &config,
+        &["roles", "list", "-o", "json"],
+        &[("ORGDECK_HOST", &bare), ("ORGDECK_API_KEY", &key)],
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.json().as_array().map(Vec::len), Some(8));
+
+    let run = with_config(&config, &["roles", "list"], &[("ORGDECK_HOST", &bare)]).await;
+    assert_ne!(run.code, 0);
+    assert!(run.stderr.contains("orgdeck login"), "{}", run.stderr);
+}

@@ -57,11 +57,18 @@ async fn create_rename_and_delete_a_role() {
         .expect("created");
     assert_eq!(created.feature_flags_access_level, Some(21));
     assert_eq!(
-        driver.app.roles.selected().unwrap().name,
+        driver.app.lists.roles.rows.selected().unwrap().name,
         "Auditors",
         "the new row is in the table, selected"
     );
     assert!(driver.screen().contains("created the role Auditors"));
+    // The footer tells what the server answered, as the client saw it.
+    let record = driver.app.last_request.clone().unwrap();
+    assert_eq!(
+        (record.request.method.as_str(), record.status),
+        ("POST", Some(201))
+    );
+    assert!(record.request.path.ends_with("/roles/"), "{record:?}");
 
     typed(&mut driver, "e").await;
     keys(&mut driver, &[KeyCode::End]).await;
@@ -74,7 +81,10 @@ async fn create_rename_and_delete_a_role() {
         Some(21),
         "only the name was sent"
     );
-    assert_eq!(driver.app.roles.selected().unwrap().name, "Auditors (external)");
+    assert_eq!(
+        driver.app.lists.roles.rows.selected().unwrap().name,
+        "Auditors (external)"
+    );
 
     typed(&mut driver, "d").await;
     assert!(
@@ -89,7 +99,7 @@ async fn create_rename_and_delete_a_role() {
         api.role("@current", &created.id).await.unwrap_err().status(),
         Some(404)
     );
-    assert_eq!(driver.app.roles.list.count(), Some(8));
+    assert_eq!(driver.app.lists.roles.rows.list.count(), Some(8));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -167,7 +177,7 @@ async fn a_duplicate_name_lands_on_its_field_and_a_failed_save_keeps_everything(
     insta::assert_snapshot!("role_form_refused", screen);
     // And it saves once the server is back.
     keys(&mut driver, &[KeyCode::Enter]).await;
-    assert_eq!(driver.app.roles.selected().unwrap().name, "Readers");
+    assert_eq!(driver.app.lists.roles.rows.selected().unwrap().name, "Readers");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -177,7 +187,7 @@ async fn remove_a_member_after_confirming() {
     let api = client_for(&server.base, &key);
     let mut driver = console(&server, &key).await;
     keys(&mut driver, &[KeyCode::Enter]).await; // Engineering
-    assert_eq!(driver.app.members.list.count(), Some(7));
+    assert_eq!(driver.app.lists.members.rows.list.count(), Some(7));
     typed(&mut driver, "d").await;
     let question = driver.screen();
     assert!(
@@ -185,7 +195,7 @@ async fn remove_a_member_after_confirming() {
         "{question}"
     );
     typed(&mut driver, "y").await;
-    let role = driver.app.role.clone().unwrap();
+    let role = driver.app.lists.members.resource.role.clone().unwrap();
     let left = api
         .all(&List::memberships("@current", &role.id), &Default::default())
         .await
@@ -196,7 +206,7 @@ async fn remove_a_member_after_confirming() {
             .iter()
             .any(|m| m.user.as_ref().unwrap().email == "bruno.lindqvist@hedgebox.dev")
     );
-    assert_eq!(driver.app.members.list.count(), Some(6));
+    assert_eq!(driver.app.lists.members.rows.list.count(), Some(6));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -207,7 +217,7 @@ async fn soft_delete_then_undo_then_restore_from_the_deleted_list() {
     let project = server.project.to_string();
     let mut driver = console(&server, &key).await;
     typed(&mut driver, "3").await;
-    let id = driver.app.subscriptions.selected().unwrap().id;
+    let id = driver.app.lists.subscriptions.rows.selected().unwrap().id;
     typed(&mut driver, "dy").await;
     assert!(api.subscription(&project, id).await.unwrap().deleted);
     assert!(
@@ -220,7 +230,7 @@ async fn soft_delete_then_undo_then_restore_from_the_deleted_list() {
 
     typed(&mut driver, "dy").await;
     typed(&mut driver, "D").await;
-    assert!(driver.app.subscription_filter.deleted);
+    assert!(driver.app.lists.subscriptions.resource.filter.deleted);
     let deleted = api
         .all(
             &List::subscriptions(
@@ -234,11 +244,16 @@ async fn soft_delete_then_undo_then_restore_from_the_deleted_list() {
         )
         .await
         .unwrap();
-    assert_eq!(driver.app.subscriptions.list.count(), Some(deleted.len() as u64));
+    assert_eq!(
+        driver.app.lists.subscriptions.rows.list.count(),
+        Some(deleted.len() as u64)
+    );
     let position = deleted.iter().position(|s| s.id == id).unwrap();
     driver
         .app
+        .lists
         .subscriptions
+        .rows
         .move_to(position as i64, driver.app.table_height());
     typed(&mut driver, "u").await;
     assert!(!api.subscription(&project, id).await.unwrap().deleted);
@@ -257,29 +272,25 @@ async fn assign_several_people_then_remove_one() {
     typed(&mut driver, "ma").await;
     let shown = driver.screen();
     assert!(shown.contains("Assign people to Contractors"), "{shown}");
-    keys(
-        &mut driver,
-        &[KeyCode::Char(' '), KeyCode::Down, KeyCode::Char(' ')],
-    )
-    .await;
+    keys(&mut driver, &[KeyCode::Tab, KeyCode::Down, KeyCode::Tab]).await;
     assert_eq!(driver.screen().matches("[x]").count(), 2);
     keys(&mut driver, &[KeyCode::Enter]).await;
-    let role = driver.app.role.clone().unwrap();
+    let role = driver.app.lists.members.resource.role.clone().unwrap();
     let members = api
         .all(&List::memberships("@current", &role.id), &Default::default())
         .await
         .unwrap();
     assert_eq!(members.len(), 2);
-    assert_eq!(driver.app.members.list.count(), Some(2));
+    assert_eq!(driver.app.lists.members.rows.list.count(), Some(2));
     assert!(driver.screen().contains("assigned 2"));
 
     // Those now in the role are marked, and cannot be chosen again.
     typed(&mut driver, "a").await;
-    // Space chooses in the picker, so search by the first name alone.
-    let first = members[0].user.as_ref().unwrap().first_name.clone();
-    typed(&mut driver, &first).await;
+    // Space is typed: a whole name is searched for.
+    let user = members[0].user.as_ref().unwrap();
+    typed(&mut driver, &format!("{} {}", user.first_name, user.last_name)).await;
     assert!(driver.screen().contains("[in role]"));
-    keys(&mut driver, &[KeyCode::Char(' ')]).await;
+    keys(&mut driver, &[KeyCode::Tab]).await;
     assert!(driver.screen().contains("already in the role"));
     keys(&mut driver, &[KeyCode::Esc]).await;
 
@@ -324,7 +335,7 @@ async fn without_the_members_scope_a_uuid_is_asked_for() {
     }
     typed(&mut driver, &uuid).await;
     keys(&mut driver, &[KeyCode::Enter]).await;
-    assert_eq!(driver.app.members.list.count(), Some(1));
+    assert_eq!(driver.app.lists.members.rows.list.count(), Some(1));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -367,7 +378,9 @@ async fn create_then_edit_a_subscription() {
     keys(&mut driver, &[KeyCode::Enter]).await;
     let created = driver
         .app
+        .lists
         .subscriptions
+        .rows
         .selected()
         .cloned()
         .expect("the new one at the top");
@@ -390,7 +403,15 @@ async fn create_then_edit_a_subscription() {
     assert_eq!(edited.title.as_deref(), Some("Month end"));
     assert_eq!(edited.summary, stored.summary, "only the title was sent");
     assert_eq!(
-        driver.app.subscriptions.selected().unwrap().title.as_deref(),
+        driver
+            .app
+            .lists
+            .subscriptions
+            .rows
+            .selected()
+            .unwrap()
+            .title
+            .as_deref(),
         Some("Month end")
     );
 }
@@ -401,11 +422,13 @@ async fn member_counts_follow_assignments() {
     let mut driver = console(&server, &server.key(&["*"])).await;
     keys(&mut driver, &[KeyCode::End, KeyCode::Enter]).await; // Contractors
     typed(&mut driver, "a").await;
-    keys(&mut driver, &[KeyCode::Char(' '), KeyCode::Enter]).await;
+    keys(&mut driver, &[KeyCode::Tab, KeyCode::Enter]).await;
     typed(&mut driver, "1").await;
     let contractors = driver
         .app
+        .lists
         .roles
+        .rows
         .list
         .loaded()
         .map(|(_, role)| role)

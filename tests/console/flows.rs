@@ -67,7 +67,12 @@ async fn roles_then_a_roles_members() {
     assert!(json.contains("\"organization_member\""));
     insta::assert_snapshot!("member_as_json", json);
 
+    // Back from a role opened on Roles goes back to Roles.
     press(&mut driver, "vq").await;
+    let back = screen(&mut driver);
+    assert!(back.contains("╭ Roles 2/8"), "{back}");
+    assert!(!back.contains("choose a role"), "{back}");
+    press(&mut driver, "2").await;
     let choose = screen(&mut driver);
     assert!(choose.contains("choose a role (Enter)"));
     insta::assert_snapshot!("members_choose_a_role", choose);
@@ -117,10 +122,10 @@ async fn filtering_at_once_then_on_the_server() {
     press_code(&mut driver, KeyCode::Enter).await;
     let searched = screen(&mut driver);
     assert!(searched.contains("filter \"board pack\""));
-    let count = driver.app.subscriptions.list.count().unwrap();
+    let count = driver.app.lists.subscriptions.rows.list.count().unwrap();
     assert!(count > 0 && count < 540);
     assert_eq!(
-        driver.app.subscription_filter.search.as_deref(),
+        driver.app.lists.subscriptions.resource.filter.search.as_deref(),
         Some("board pack")
     );
     insta::assert_snapshot!("subscriptions_filtered", searched);
@@ -128,7 +133,7 @@ async fn filtering_at_once_then_on_the_server() {
     press_code(&mut driver, KeyCode::Char('/')).await;
     press_code(&mut driver, KeyCode::Esc).await;
     assert!(driver.settle(SETTLE).await);
-    assert_eq!(driver.app.subscriptions.list.count(), Some(540));
+    assert_eq!(driver.app.lists.subscriptions.rows.list.count(), Some(540));
 
     // Roles filter and sort locally.
     press(&mut driver, "1/a").await;
@@ -161,7 +166,10 @@ async fn a_missing_scope_is_named_and_the_console_stays_usable() {
     assert!(refused.contains("'subscription:read'"), "{refused}");
     insta::assert_snapshot!("missing_scope", refused);
     press(&mut driver, "1j").await;
-    assert_eq!(driver.app.roles.cursor, 1, "keys still work with the notice up");
+    assert_eq!(
+        driver.app.lists.roles.rows.cursor, 1,
+        "keys still work with the notice up"
+    );
     press_code(&mut driver, KeyCode::Esc).await;
     assert!(driver.app.notice.is_none());
 }

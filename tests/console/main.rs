@@ -6,5 +6,6 @@ mod support;
 
 mod contexts;
 mod edits;
+mod emptied;
 mod flows;
 mod pty;

@@ -2,30 +2,33 @@
 
 use ratatui::crossterm::event::KeyEvent;
 
-use super::{App, Effect, Mode, Write};
+use super::{App, Effect, ListId, Mode, Notice, Write};
 use crate::api::{self};
-use crate::console::picker::{Outcome as PickerOutcome, Picker};
+use crate::console::widgets::picker::{Outcome as PickerOutcome, Picker};
 
 impl App {
-    /// `a`: the member picker for the chosen role.
+    /// `a`: the member picker for the chosen role; on Roles, the role
+    /// under the cursor opens with its members, and the picker over them.
     pub(super) fn open_picker(&mut self) -> Vec<Effect> {
-        let Some(role) = self.role.clone() else {
-            return Vec::new();
+        let mut effects = Vec::new();
+        if self.shown() == ListId::Roles {
+            effects = self.open();
+        }
+        let role = self.lists.members.resource.role.clone();
+        let Some(role) = role.filter(|_| self.shown() == ListId::Members) else {
+            self.notice = Some(Notice::error(
+                "a assigns people to a role: choose one first (Enter opens its members)".into(),
+            ));
+            return effects;
         };
-        let in_role = self
-            .members
-            .list
-            .loaded()
-            .filter_map(|(_, membership)| membership.user.as_ref().map(|user| user.uuid.clone()))
-            .collect();
+        let in_role = self.lists.members.loaded_users();
         self.mode = Mode::Picker(Box::new(Picker::new(role.name, in_role)));
-        self.in_flight += 1;
-        self.lookup += 1;
-        vec![Effect::LoadPeople {
-            token: self.lookup,
+        effects.push(Effect::LoadPeople {
+            ticket: self.lookups.issue(),
             organization: self.context.organization.clone(),
             role: role.id,
-        }]
+        });
+        effects
     }
 
     /// The organization's members arrived (or were refused: then a UUID field).
@@ -50,7 +53,14 @@ impl App {
 
     pub(super) fn picker_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         let organization = self.context.organization.clone();
-        let role = self.role.as_ref().map(|role| role.id.clone()).unwrap_or_default();
+        let role = self
+            .lists
+            .members
+            .resource
+            .role
+            .as_ref()
+            .map(|role| role.id.clone())
+            .unwrap_or_default();
         let Mode::Picker(picker) = &mut self.mode else {
             return Vec::new();
         };

@@ -2,24 +2,26 @@
 //! and the `:` command line.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use strum::IntoEnumIterator;
 use tui_input::Input;
 use tui_input::backend::crossterm::EventHandler;
 
-use super::navigate::restart;
-use super::{App, Effect, ListId, Mode, Notice, Target};
-use crate::console::command;
-use crate::console::switcher::Scope;
+use super::{App, Effect, ListId, Mode, Notice, Target, Ticket, Timer};
+use crate::console::lists::AnyTable;
+use crate::console::widgets::command;
+use crate::console::widgets::switcher::Scope;
 
 impl App {
+    /// A key while `/` is open: the view follows at once over the rows
+    /// loaded; a list the server searches is searched once typing pauses.
     pub(super) fn filter_key(&mut self, key: KeyEvent) -> Vec<Effect> {
-        let slot = self.tab_slot();
         let Mode::Filter(input) = &mut self.mode else {
             return Vec::new();
         };
-        match key.code {
+        let typed = match key.code {
             KeyCode::Esc => {
                 self.mode = Mode::Normal;
-                self.filters[slot].clear();
+                String::new()
             }
             KeyCode::Enter => {
                 self.mode = Mode::Normal;
@@ -27,40 +29,36 @@ impl App {
             }
             _ => {
                 input.handle_event(&ratatui::crossterm::event::Event::Key(key));
-                self.filters[slot] = input.value().to_string();
+                input.value().to_string()
             }
-        }
-        self.with_rows(|rows, _| rows.reset_cursor());
+        };
+        self.lists.get_mut(self.shown()).set_filter(typed);
         self.apply_view();
         let mut effects = self.fetch_visible();
-        if slot == 2 && self.subscription_filter.search.as_deref().unwrap_or("") != self.filters[2].trim() {
-            self.search_token += 1;
-            effects.push(Effect::Debounce {
-                token: self.search_token,
+        if self.lists.get(self.shown()).search_pending() {
+            effects.push(Effect::Timer {
+                timer: Timer::Search,
+                ticket: self.searches.issue(),
             });
         }
         effects
     }
 
-    pub(super) fn search_due(&mut self, token: u64) -> Vec<Effect> {
-        if token != self.search_token {
+    /// Typing paused: every list whose filter differs from what its server
+    /// searched starts over with the search.
+    pub(super) fn search_due(&mut self, ticket: Ticket) -> Vec<Effect> {
+        if !self.searches.is_current(ticket) {
             return Vec::new(); // typing went on: a later search is due
         }
-        let text = self.filters[2].trim().to_string();
-        if self.subscription_filter.search.as_deref().unwrap_or("") == text {
-            return Vec::new();
+        let mut effects = Vec::new();
+        for list in ListId::iter() {
+            let table = self.lists.get_mut(list);
+            if table.search_pending() && table.search() && list == self.shown() {
+                self.dirty = true;
+                effects.extend(self.fetch_visible());
+            }
         }
-        self.subscription_filter.search = (!text.is_empty()).then_some(text);
-        self.subscriptions.cursor = 0;
-        self.subscriptions.top = 0;
-        self.subscriptions.view = None;
-        self.dirty = true;
-        restart(&mut self.subscriptions, true);
-        if self.shown() == ListId::Subscriptions {
-            self.fetch_visible()
-        } else {
-            Vec::new()
-        }
+        effects
     }
 
     pub(super) fn command_key(&mut self, key: KeyEvent) -> Vec<Effect> {
@@ -88,7 +86,8 @@ impl App {
 
     pub(super) fn run_command(&mut self, line: &str) -> Vec<Effect> {
         match command::parse(line) {
-            Ok(command::Command::Tab(tab)) => self.switch(tab),
+            Ok(command::Command::Show(ListId::Deliveries)) => self.open_deliveries(),
+            Ok(command::Command::Show(list)) => self.switch(list),
             Ok(command::Command::Quit) => {
                 self.quit = true;
                 Vec::new()
@@ -101,10 +100,7 @@ impl App {
             Ok(command::Command::PickProfile) => self.open_switcher(Scope::Profile),
             Ok(command::Command::Nothing) => Vec::new(),
             Err(message) => {
-                self.notice = Some(Notice {
-                    text: message,
-                    error: true,
-                });
+                self.notice = Some(Notice::error(message));
                 Vec::new()
             }
         }
@@ -115,9 +111,10 @@ impl App {
         self.context.organization = id;
         self.context.organization_name = None;
         self.project_follows = true;
-        self.role = None;
-        self.roles.clear();
-        self.members.clear();
+        self.lists.roles.clear();
+        self.lists.members.close();
+        self.lists.members.clear();
+        self.keep_shown_open();
         let mut effects = vec![self.load_names()];
         effects.extend(self.fetch_visible());
         effects
@@ -129,7 +126,10 @@ impl App {
         self.project_follows = false;
         self.context.project = id;
         self.context.project_name = None;
-        self.subscriptions.clear();
+        self.lists.subscriptions.clear();
+        self.lists.deliveries.close();
+        self.lists.deliveries.clear();
+        self.keep_shown_open();
         let mut effects = vec![self.load_names()];
         effects.extend(self.fetch_visible());
         effects

@@ -2,8 +2,8 @@
 //! and learnt from any 403 naming a scope), and `--read-only`. A write the
 //! key cannot make is refused before it is tried, with the reason.
 
-use super::{App, ListId};
-use crate::console::keymap::Action;
+use super::App;
+use super::keymap::Action;
 
 /// What the console knows of the key's permissions.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -40,10 +40,7 @@ impl App {
         if !writes {
             return None;
         }
-        Some(match self.shown() {
-            ListId::Roles | ListId::Members => "organization:write",
-            ListId::Subscriptions => "subscription:write",
-        })
+        Some(self.lists.get(self.shown()).write_scope())
     }
 
     /// Why an action is unavailable, if it is.

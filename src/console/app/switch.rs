@@ -5,10 +5,10 @@
 
 use ratatui::crossterm::event::KeyEvent;
 
-use super::{App, Connected, Context, Effect, Mode, Notice, Origin, Permissions, Target};
+use super::{App, Connected, Context, Effect, Mode, Notice, Origin, Permissions, Target, Ticket};
 use crate::api::{Organization, Project};
 use crate::config::CURRENT;
-use crate::console::switcher::{Choice, Outcome, Scope, Switcher};
+use crate::console::widgets::switcher::{Choice, Outcome, Scope, Switcher};
 
 impl App {
     pub(super) fn open_switcher(&mut self, scope: Scope) -> Vec<Effect> {
@@ -138,7 +138,7 @@ impl App {
             first.name, first.id
         );
         let effects = self.switch_project(first.id.to_string());
-        self.notice = Some(Notice { text, error: false });
+        self.notice = Some(Notice::done(text));
         effects
     }
 
@@ -147,7 +147,6 @@ impl App {
         let current = self.context.profile.clone().unwrap_or_default();
         self.mode = Mode::Switcher(Box::new(Switcher::new(Scope::Profile, current)));
         self.dirty = true;
-        self.in_flight += 1;
         vec![Effect::LoadProfiles]
     }
 
@@ -201,23 +200,20 @@ impl App {
     /// user did not mean.
     pub(super) fn connect(&mut self, target: Target) -> Vec<Effect> {
         if self.writing > 0 {
-            self.notice = Some(Notice {
-                text: "a change is still being saved; switch when it has landed".into(),
-                error: true,
-            });
+            self.notice = Some(Notice::error(
+                "a change is still being saved; switch when it has landed".into(),
+            ));
             return Vec::new();
         }
-        self.connect_token += 1;
-        self.in_flight += 1;
         let text = match &target {
             Target::Start => format!("going back to {}…", self.start.source()),
             Target::Profile(name) => format!("opening profile {name}…"),
         };
-        self.notice = Some(Notice { text, error: false });
+        self.notice = Some(Notice::working(text));
         self.switching = Some(target.clone());
         self.dirty = true;
         vec![Effect::Connect {
-            token: self.connect_token,
+            ticket: self.connects.issue(),
             target,
         }]
     }
@@ -225,9 +221,12 @@ impl App {
     /// The answer to `:ctx`: on success every list starts again on the new
     /// connection, and answers still on their way over the old one are
     /// dropped; on failure the screen stays where it was.
-    pub(super) fn connected(&mut self, token: u64, result: Result<Box<Connected>, String>) -> Vec<Effect> {
-        self.in_flight = self.in_flight.saturating_sub(1);
-        if token != self.connect_token {
+    pub(super) fn connected(
+        &mut self,
+        ticket: Ticket,
+        result: Result<Box<Connected>, String>,
+    ) -> Vec<Effect> {
+        if !self.connects.is_current(ticket) {
             return Vec::new(); // a later :ctx was asked for
         }
         self.dirty = true;
@@ -235,10 +234,7 @@ impl App {
         let connected = match result {
             Ok(connected) => connected,
             Err(error) => {
-                self.notice = Some(Notice {
-                    text: error,
-                    error: true,
-                });
+                self.notice = Some(Notice::error(error));
                 return Vec::new();
             }
         };
@@ -249,7 +245,7 @@ impl App {
         };
         self.at_start = target == Some(Target::Start);
         self.project_follows = false;
-        self.connection += 1;
+        self.connection.issue();
         self.permissions = Permissions {
             read_only,
             ..Permissions::default()
@@ -259,10 +255,10 @@ impl App {
             (Some(name), false) => format!("profile {name}"),
             _ => self.context.source(),
         };
-        self.notice = Some(Notice {
-            text: format!("switched to {name} · {}", self.context.host),
-            error: false,
-        });
+        self.notice = Some(Notice::done(format!(
+            "switched to {name} · {}",
+            self.context.host
+        )));
         let mut effects = vec![self.load_names(), self.load_scopes()];
         effects.extend(self.fetch_visible());
         effects
@@ -276,14 +272,12 @@ impl App {
         }
         self.undo = None;
         self.resume = None;
-        self.role = None;
-        self.refocus = Default::default();
         self.last_request = None;
-        self.filters = Default::default();
-        self.subscription_filter.search = None;
-        self.roles.clear();
-        self.members.clear();
-        self.subscriptions.clear();
+        for table in self.lists.all_mut() {
+            table.close();
+            table.clear();
+        }
+        self.keep_shown_open();
     }
 
     pub(super) fn switcher_key(&mut self, key: KeyEvent) -> Vec<Effect> {
@@ -311,5 +305,49 @@ impl App {
                 }
             }
         }
+    }
+    /// Finds the names of the organization and project the screen is about.
+    /// `@current` is named by what the server said it means; else the
+    /// lists are searched, and a key that reaches one organization (or one
+    /// project of it) names that one.
+    pub(super) fn name_context(
+        &mut self,
+        organizations: Vec<Organization>,
+        projects: Vec<Project>,
+        current_organization: Option<Organization>,
+        current_project: Option<Project>,
+    ) {
+        let context = &mut self.context;
+        let organization = current_organization
+            .as_ref()
+            .filter(|_| context.organization == CURRENT)
+            .or_else(|| {
+                organizations
+                    .iter()
+                    .find(|organization| organization.id == context.organization)
+            })
+            .or_else(|| {
+                (context.organization == CURRENT && organizations.len() == 1).then(|| &organizations[0])
+            });
+        context.organization_name = organization.map(|organization| organization.name.clone());
+        let project = current_project
+            .as_ref()
+            .filter(|_| context.project == CURRENT)
+            .or_else(|| {
+                projects
+                    .iter()
+                    .find(|project| project.id.to_string() == context.project)
+            })
+            .or_else(|| {
+                let ours: Vec<&Project> = projects
+                    .iter()
+                    .filter(|project| {
+                        organization.is_some_and(|o| project.organization.as_deref() == Some(o.id.as_str()))
+                    })
+                    .collect();
+                (context.project == CURRENT && ours.len() == 1).then(|| ours[0])
+            });
+        context.project_name = project.map(|project| project.name.clone());
+        self.dirty = true;
     }
 }

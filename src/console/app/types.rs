@@ -1,4 +1,4 @@
-//! The console's vocabulary: tabs and lists, the messages `update` takes,
+//! The console's vocabulary: the messages `update` takes,
 //! the effects it returns, and the writes it makes.
 
 use std::time::Duration;
@@ -7,56 +7,16 @@ use ratatui::crossterm::event::KeyEvent;
 use tui_input::Input;
 
 use crate::api::{
-    self, NamedItem, Organization, OrganizationMember, Page, Project, Role, RoleInput, RoleMembership,
-    Subscription, SubscriptionFilter,
+    self, NamedItem, Organization, OrganizationMember, Project, Role, RoleInput, RoleMembership, Subscription,
 };
-use crate::console::form::Form;
-use crate::console::picker::{Person, Picker};
+pub use crate::console::lists::{ListId, PageData, Query};
+use crate::console::widgets::form::Form;
+use crate::console::widgets::picker::{Person, Picker};
+
+pub use super::latest::{Latest, Ticket};
 
 /// How long typing pauses before a subscription search goes to the server.
 pub const SEARCH_DEBOUNCE: Duration = Duration::from_millis(300);
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Tab {
-    Roles,
-    Members,
-    Subscriptions,
-}
-
-impl Tab {
-    pub const ALL: [Tab; 3] = [Tab::Roles, Tab::Members, Tab::Subscriptions];
-
-    pub fn title(self) -> &'static str {
-        match self {
-            Tab::Roles => "Roles",
-            Tab::Members => "Members",
-            Tab::Subscriptions => "Subscriptions",
-        }
-    }
-
-    pub(super) fn index(self) -> usize {
-        Tab::ALL.iter().position(|tab| *tab == self).unwrap_or(0)
-    }
-}
-
-/// Which list an answer is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ListId {
-    Roles,
-    Members,
-    Subscriptions,
-}
-
-impl ListId {
-    /// The index of the list's per-tab settings (filters, sorts).
-    pub fn slot(self) -> usize {
-        match self {
-            ListId::Roles => 0,
-            ListId::Members => 1,
-            ListId::Subscriptions => 2,
-        }
-    }
-}
 
 /// What the header says the screen is about.
 #[derive(Debug, Clone, Default)]
@@ -103,27 +63,77 @@ pub enum Origin {
     PosthogCli,
 }
 
-/// The role whose members the Members tab shows.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ChosenRole {
-    pub id: String,
-    pub name: String,
-}
-
-/// A note at the top of the screen; it never stops the keys.
+/// A note to the user; it never stops the keys. An error stays over the
+/// table until dismissed; anything else is a flash in the footer that
+/// fades after [`NOTICE_FOR`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notice {
     pub text: String,
     pub error: bool,
+    /// Whether it goes by itself after [`NOTICE_FOR`]: news of something
+    /// done does, an error or news of something under way does not.
+    pub fades: bool,
 }
 
-/// The last request, for the footer.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RequestLog {
-    pub method: &'static str,
-    pub path: String,
-    pub status: Option<u16>,
-    pub elapsed: Duration,
+impl Notice {
+    /// Something went wrong: it stays until dismissed.
+    pub fn error(text: String) -> Notice {
+        Notice {
+            text,
+            error: true,
+            fades: false,
+        }
+    }
+
+    /// Something was done: a flash that fades.
+    pub fn done(text: String) -> Notice {
+        Notice {
+            text,
+            error: false,
+            fades: true,
+        }
+    }
+
+    /// Something is under way: it stays until its answer replaces it.
+    pub fn working(text: String) -> Notice {
+        Notice {
+            text,
+            error: false,
+            fades: false,
+        }
+    }
+}
+
+/// How long a notice that reports success stays.
+pub const NOTICE_FOR: Duration = Duration::from_secs(5);
+
+/// What an [`Exchange`](crate::api::Exchange) the client reports is
+/// about: the footer shows those of the lists shown and of writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum About {
+    Page { list: ListId, generation: Ticket },
+    Write,
+}
+
+/// Something to do once a while has passed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Timer {
+    /// Typing paused: search the server for what the filter says.
+    Search,
+    /// The offer to undo a soft delete runs out.
+    Undo,
+    /// A notice of success has been read.
+    Notice,
+}
+
+impl Timer {
+    pub fn after(self) -> Duration {
+        match self {
+            Timer::Search => SEARCH_DEBOUNCE,
+            Timer::Undo => UNDO_FOR,
+            Timer::Notice => NOTICE_FOR,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -136,7 +146,7 @@ pub enum Mode {
     Confirm(Confirm),
     Picker(Box<Picker>),
     /// `:org` or `:project` without an argument.
-    Switcher(Box<crate::console::switcher::Switcher>),
+    Switcher(Box<crate::console::widgets::switcher::Switcher>),
 }
 
 /// What a form is for.
@@ -162,6 +172,9 @@ impl FormPurpose {
 pub struct Confirm {
     pub question: String,
     pub write: Write,
+    /// Whether the write destroys something: then only `y` says yes, and
+    /// Enter, like every other key, says no.
+    pub destructive: bool,
     /// The form the question came from: back to it on "no" or a failure.
     pub form: Option<Box<(Form, FormPurpose)>>,
 }
@@ -170,7 +183,7 @@ pub struct Confirm {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Undo {
     pub id: i64,
-    pub token: u64,
+    pub ticket: Ticket,
 }
 
 /// A change to send to the server.
@@ -226,10 +239,9 @@ pub enum Write {
 #[derive(Debug)]
 pub struct WriteAnswer {
     /// Which write this answers: only the form that sent it may act on it.
-    pub token: u64,
+    pub ticket: Ticket,
     pub write: Write,
     pub result: Result<Written, api::Error>,
-    pub log: RequestLog,
 }
 
 /// What a write answered.
@@ -245,22 +257,16 @@ pub enum Written {
 /// How long the footer offers to undo a soft delete.
 pub const UNDO_FOR: Duration = Duration::from_secs(8);
 
-/// A page of one of the lists.
-#[derive(Debug)]
-pub enum PageData {
-    Roles(Page<Role>),
-    Members(Page<RoleMembership>),
-    Subscriptions(Page<Subscription>),
-}
-
 #[derive(Debug)]
 pub enum Msg {
+    /// The console opens: the first requests go out.
+    Start,
     Key(KeyEvent),
     /// The answer to a write.
     Written(Box<WriteAnswer>),
     /// The key's scopes, when the server told them, over `connection`.
     Scopes {
-        connection: u64,
+        connection: Ticket,
         scopes: Option<Vec<String>>,
     },
     /// The config file's profiles for the `:ctx` picker (name, where it
@@ -268,24 +274,31 @@ pub enum Msg {
     Profiles(Result<Vec<(String, String)>, String>),
     /// `:ctx` reached its target, or says why not.
     Connected {
-        token: u64,
+        ticket: Ticket,
         result: Result<Box<Connected>, String>,
     },
     /// The project's dashboards and insights, for the subscription form.
     Catalog {
-        token: u64,
+        ticket: Ticket,
         result: Result<(Vec<NamedItem>, Vec<NamedItem>), api::Error>,
     },
     /// The organization's members for the picker, and the user UUIDs
     /// already in the role (when they could be read).
     People {
-        token: u64,
+        ticket: Ticket,
         people: Result<Vec<OrganizationMember>, api::Error>,
         in_role: Option<Vec<String>>,
     },
-    /// The offer to undo a soft delete has run out.
-    UndoExpired {
-        token: u64,
+    /// A timer an effect set has run out.
+    Timer {
+        timer: Timer,
+        ticket: Ticket,
+    },
+    /// The client tells of a try of a request (for the footer), before
+    /// the answer comes.
+    Exchange {
+        about: About,
+        exchange: api::Exchange,
     },
     Resize {
         width: u16,
@@ -293,21 +306,16 @@ pub enum Msg {
     },
     /// The spinner's beat, only while requests are in flight.
     Tick,
-    /// The pause in typing is over: search the server if nothing changed.
-    SearchDue {
-        token: u64,
-    },
     Page {
         list: ListId,
-        generation: u64,
+        generation: Ticket,
         offset: u64,
         result: Result<PageData, api::Error>,
-        log: RequestLog,
     },
     /// The organizations and projects the key reaches, for the header's
     /// names, over `connection`.
     Names {
-        connection: u64,
+        connection: Ticket,
         /// What `@current` means, when the context says `@current`.
         current_organization: Option<Organization>,
         current_project: Option<Project>,
@@ -333,76 +341,85 @@ pub struct Connected {
     pub client: crate::api::Client,
 }
 
-/// What a list request asks the server for.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Query {
-    Roles {
-        organization: String,
-    },
-    Members {
-        organization: String,
-        role: String,
-    },
-    Subscriptions {
-        project: String,
-        filter: SubscriptionFilter,
-    },
-}
-
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
     /// Fetch a page; the answer comes back as `Msg::Page` with this list
     /// and generation, so that a late answer for a screen left is dropped.
     Fetch {
         list: ListId,
-        generation: u64,
+        generation: Ticket,
         query: Query,
         offset: u64,
         limit: u64,
     },
-    /// Send `Msg::SearchDue { token }` after the debounce pause.
-    Debounce { token: u64 },
+    /// Send `Msg::Timer` with this ticket once the timer's while has passed.
+    Timer { timer: Timer, ticket: Ticket },
     /// Put text on the clipboard (OSC 52).
     Copy(String),
     /// Look up the organization's and project's names (`Msg::Names`),
     /// asking the server which ones `@current` means.
     LoadNames {
-        connection: u64,
+        connection: Ticket,
         organization: String,
         project: String,
     },
     /// Read the key's scopes; the answer comes back as `Msg::Scopes`.
-    LoadScopes { connection: u64 },
+    LoadScopes { connection: Ticket },
     /// Read the config file's profiles (`Msg::Profiles`).
     LoadProfiles,
     /// Open a profile, or go back to the connection the console started
-    /// with; the answer is `Msg::Connected` with this token.
-    Connect { token: u64, target: Target },
+    /// with; the answer is `Msg::Connected` with this ticket.
+    Connect { ticket: Ticket, target: Target },
     /// List the project's dashboards and insights (`Msg::Catalog`); only
-    /// the answer with the token of the form still open is taken.
-    LoadCatalog { token: u64, project: String },
+    /// the answer with the ticket of the form still open is taken.
+    LoadCatalog { ticket: Ticket, project: String },
     /// List the organization's members for the picker (`Msg::People`), as
     /// the catalog.
     LoadPeople {
-        token: u64,
+        ticket: Ticket,
         organization: String,
         role: String,
     },
-    /// Send a change; the answer comes back as `Msg::Written` with the token.
-    Write { token: u64, write: Write },
-    /// Send `Msg::UndoExpired { token }` once the undo offer runs out.
-    ExpireUndo { token: u64 },
+    /// Send a change; the answer comes back as `Msg::Written` with the ticket.
+    Write { ticket: Ticket, write: Write },
 }
 
-/// Server orderings the subscriptions tab cycles through with `s`.
-pub const SUBSCRIPTION_ORDERINGS: [(&str, &str); 5] = [
-    ("-created_at", "newest first"),
-    ("next_delivery_date", "next delivery first"),
-    ("-next_delivery_date", "next delivery last"),
-    ("title", "title A-Z"),
-    ("-title", "title Z-A"),
-];
+impl Effect {
+    /// Whether the effect sends a request, whose answer comes back as a
+    /// message: what the spinner counts.
+    pub fn is_request(&self) -> bool {
+        match self {
+            Effect::Fetch { .. }
+            | Effect::LoadNames { .. }
+            | Effect::LoadScopes { .. }
+            | Effect::LoadProfiles
+            | Effect::Connect { .. }
+            | Effect::LoadCatalog { .. }
+            | Effect::LoadPeople { .. }
+            | Effect::Write { .. } => true,
+            Effect::Timer { .. } | Effect::Copy(_) => false,
+        }
+    }
+}
 
-/// Local sort columns of roles and members; the first is the server's order.
-pub const ROLE_SORTS: [&str; 4] = ["created", "name", "access", "members"];
-pub const MEMBER_SORTS: [&str; 4] = ["joined", "name", "email", "level"];
+impl Msg {
+    /// Whether the message answers a request an effect sent.
+    pub fn is_answer(&self) -> bool {
+        match self {
+            Msg::Page { .. }
+            | Msg::Written(_)
+            | Msg::Scopes { .. }
+            | Msg::Profiles(_)
+            | Msg::Connected { .. }
+            | Msg::Catalog { .. }
+            | Msg::People { .. }
+            | Msg::Names { .. } => true,
+            Msg::Start
+            | Msg::Key(_)
+            | Msg::Timer { .. }
+            | Msg::Exchange { .. }
+            | Msg::Resize { .. }
+            | Msg::Tick => false,
+        }
+    }
+}

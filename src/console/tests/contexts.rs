@@ -27,23 +27,24 @@ fn ctx_takes_only_the_last_answer_and_drops_the_old_connections_answers() {
     answer(&mut app, &first, |offset| roles(3, offset));
     let asked = command(&mut app, "ctx staging");
     let token = |effects: &[Effect]| match effects {
-        [Effect::Connect { token, target }] => (*token, target.clone()),
+        [Effect::Connect { ticket, target }] => (*ticket, target.clone()),
         other => panic!("{other:?}"),
     };
-    assert_eq!(token(&asked), (1, Target::Profile("staging".into())));
+    let (first_ask, target) = token(&asked);
+    assert_eq!(target, Target::Profile("staging".into()));
     let (second, _) = token(&command(&mut app, "ctx prod"));
 
     // The first answer comes after the second was asked for: dropped.
-    assert!(!app.awaits_connection(1));
+    assert!(!app.awaits_connection(first_ask));
     let effects = app.update(Msg::Connected {
-        token: 1,
+        ticket: first_ask,
         result: Ok(connected("staging", "org-s")),
     });
     assert!(effects.is_empty() && app.context.profile.is_none());
 
     // A failure says why and leaves the screen as it was.
     app.update(Msg::Connected {
-        token: second,
+        ticket: second,
         result: Err("cannot open profile prod: $PROD_KEY is not set".into()),
     });
     assert!(
@@ -51,46 +52,53 @@ fn ctx_takes_only_the_last_answer_and_drops_the_old_connections_answers() {
             .as_ref()
             .is_some_and(|n| n.error && n.text.contains("PROD_KEY"))
     );
-    assert_eq!(app.roles.list.count(), Some(3));
+    assert_eq!(app.lists.roles.rows.list.count(), Some(3));
 
     let (third, _) = token(&command(&mut app, "ctx prod"));
     let effects = app.update(Msg::Connected {
-        token: third,
+        ticket: third,
         result: Ok(connected("prod", "org-p")),
     });
     assert_eq!(app.context.profile.as_deref(), Some("prod"));
     assert_eq!(app.context.organization, "org-p");
     assert_eq!(
-        app.roles.list.count(),
+        app.lists.roles.rows.list.count(),
         None,
         "the old organization's roles are gone"
     );
+    let Some(Effect::LoadScopes { connection }) = effects
+        .iter()
+        .find(|e| matches!(e, Effect::LoadScopes { .. }))
+        .cloned()
+    else {
+        panic!("{effects:?}")
+    };
+    assert_ne!(connection, Ticket::default(), "a new connection");
     assert!(effects.contains(&Effect::LoadNames {
-        connection: 1,
+        connection,
         organization: "org-p".into(),
         project: "7".into(),
     }));
-    assert!(effects.contains(&Effect::LoadScopes { connection: 1 }));
     assert!(effects.iter().any(
         |e| matches!(e, Effect::Fetch { query: Query::Roles { organization }, .. } if organization == "org-p")
     ));
 
     // Answers still on their way over the old connection change nothing.
     app.update(Msg::Names {
-        connection: 0,
+        connection: Ticket::default(),
         current_organization: None,
         current_project: None,
         organizations: Some(Vec::new()),
         projects: Some(Vec::new()),
     });
     app.update(Msg::Scopes {
-        connection: 0,
+        connection: Ticket::default(),
         scopes: Some(vec!["subscription:read".into()]),
     });
     assert_eq!(app.permissions.scopes, None);
     let answer_over_old = answer(&mut app, &first, |offset| roles(3, offset));
     assert!(answer_over_old.is_empty());
-    assert_eq!(app.roles.list.count(), None);
+    assert_eq!(app.lists.roles.rows.list.count(), None);
 }
 
 #[test]
@@ -126,7 +134,7 @@ fn writes_wait_for_a_switch_and_the_old_keys_refusals_are_forgotten() {
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(3, offset));
     let asked = command(&mut app, "ctx prod");
-    let [Effect::Connect { token, .. }] = &asked[..] else {
+    let [Effect::Connect { ticket, .. }] = &asked[..] else {
         panic!("{asked:?}")
     };
     // While the key is read, no write can start: it would go who knows where.
@@ -144,7 +152,7 @@ fn writes_wait_for_a_switch_and_the_old_keys_refusals_are_forgotten() {
         panic!()
     };
     app.update(Msg::Connected {
-        token: *token,
+        ticket: *ticket,
         result: Ok(connected("prod", "org-p")),
     });
     app.update(Msg::Page {
@@ -152,7 +160,6 @@ fn writes_wait_for_a_switch_and_the_old_keys_refusals_are_forgotten() {
         generation,
         offset: 0,
         result: Err(missing_scope("organization:write")),
-        log: log(),
     });
     assert!(app.permissions.denied.is_empty());
     assert!(app.unavailable(crate::console::keymap::Action::New).is_none());
@@ -164,18 +171,18 @@ fn a_catalog_for_a_form_closed_since_is_dropped() {
     app.start();
     key(&mut app, KeyCode::Char('3'));
     let opened = key(&mut app, KeyCode::Char('n'));
-    let Some(Effect::LoadCatalog { token: old, .. }) = opened.first().cloned() else {
+    let Some(Effect::LoadCatalog { ticket: old, .. }) = opened.first().cloned() else {
         panic!("{opened:?}")
     };
     key(&mut app, KeyCode::Esc);
     let reopened = key(&mut app, KeyCode::Char('n'));
-    let Some(Effect::LoadCatalog { token: new, .. }) = reopened.first().cloned() else {
+    let Some(Effect::LoadCatalog { ticket: new, .. }) = reopened.first().cloned() else {
         panic!("{reopened:?}")
     };
     assert_ne!(old, new);
     let in_flight = app.in_flight;
     app.update(Msg::Catalog {
-        token: old,
+        ticket: old,
         result: Err(missing_scope("dashboard:read")),
     });
     assert_eq!(app.in_flight, in_flight - 1, "counted, then dropped");
@@ -197,7 +204,7 @@ fn the_project_follows_a_new_organization() {
     };
     let names = |app: &mut App| {
         app.update(Msg::Names {
-            connection: 0,
+            connection: Ticket::default(),
             current_organization: None,
             current_project: None,
             organizations: Some(Vec::new()),

@@ -1,11 +1,9 @@
 //! Pure tests of `update`: messages in, state and effects out; no network,
 //! no terminal.
 
-use std::time::Duration;
-
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::app::{App, Context, Effect, ListId, Mode, Msg, PageData, Query, RequestLog, Tab};
+use super::app::{App, Context, Effect, ListId, Mode, Msg, PageData, Query, Ticket, Timer};
 use super::keymap::Keymap;
 use crate::api::{self, Page, Refusal, RequestLabel, Role, Subscription};
 
@@ -27,15 +25,6 @@ pub(super) fn key(app: &mut App, code: KeyCode) -> Vec<Effect> {
     app.update(Msg::Key(KeyEvent::new(code, modifiers)))
 }
 
-pub(super) fn log() -> RequestLog {
-    RequestLog {
-        method: "GET",
-        path: "/api/x/".into(),
-        status: Some(200),
-        elapsed: Duration::from_millis(3),
-    }
-}
-
 pub(super) fn roles(count: u64, offset: u64) -> PageData {
     let results = (offset..(offset + 100).min(count))
         .map(|n| Role {
@@ -44,7 +33,7 @@ pub(super) fn roles(count: u64, offset: u64) -> PageData {
             ..Role::default()
         })
         .collect();
-    PageData::Roles(Page {
+    PageData::new(Page {
         count,
         next: None,
         previous: None,
@@ -60,7 +49,7 @@ pub(super) fn subscriptions(count: u64, offset: u64) -> PageData {
             ..Subscription::default()
         })
         .collect();
-    PageData::Subscriptions(Page {
+    PageData::new(Page {
         count,
         next: None,
         previous: None,
@@ -84,7 +73,6 @@ pub(super) fn answer(app: &mut App, effect: &Effect, make: impl Fn(u64) -> PageD
         generation: *generation,
         offset: *offset,
         result: Ok(make(*offset)),
-        log: log(),
     })
 }
 
@@ -105,11 +93,13 @@ fn starting_asks_for_names_and_the_first_page() {
     assert!(
         effects
             .iter()
-            .any(|e| matches!(e, Effect::LoadNames { connection: 0, .. }))
+            .any(|e| matches!(e, Effect::LoadNames { connection, .. } if *connection == Ticket::default()))
     );
     assert_eq!(fetches(&effects), vec![(ListId::Roles, 0)]);
     assert_eq!(app.in_flight, 3, "the names, the scopes and the first page");
-    assert!(effects.contains(&Effect::LoadScopes { connection: 0 }));
+    assert!(effects.contains(&Effect::LoadScopes {
+        connection: Ticket::default()
+    }));
 }
 
 #[test]
@@ -117,18 +107,18 @@ fn pages_arrive_and_the_cursor_moves() {
     let mut app = app();
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(8, offset));
-    assert_eq!(app.roles.list.len(), 8);
+    assert_eq!(app.lists.roles.rows.list.len(), 8);
     assert_eq!(
         app.in_flight, 2,
         "the names and the scopes are still on their way"
     );
     key(&mut app, KeyCode::Char('j'));
     key(&mut app, KeyCode::Down);
-    assert_eq!(app.roles.selected().unwrap().name, "Role 2");
+    assert_eq!(app.lists.roles.rows.selected().unwrap().name, "Role 2");
     key(&mut app, KeyCode::Char('G'));
-    assert_eq!(app.roles.cursor, 7);
+    assert_eq!(app.lists.roles.rows.cursor, 7);
     key(&mut app, KeyCode::Char('j'));
-    assert_eq!(app.roles.cursor, 7, "the cursor stops at the last row");
+    assert_eq!(app.lists.roles.rows.cursor, 7, "the cursor stops at the last row");
 }
 
 #[test]
@@ -141,10 +131,10 @@ fn jumping_to_the_end_fetches_the_last_page_only() {
     let effects = key(&mut app, KeyCode::Char('G'));
     assert_eq!(fetches(&effects), vec![(ListId::Subscriptions, 99_900)]);
     answer(&mut app, &effects[0], |offset| subscriptions(100_000, offset));
-    assert_eq!(app.subscriptions.cursor, 99_999);
-    assert_eq!(app.subscriptions.selected().unwrap().id, 100_000);
+    assert_eq!(app.lists.subscriptions.rows.cursor, 99_999);
+    assert_eq!(app.lists.subscriptions.rows.selected().unwrap().id, 100_000);
     assert!(
-        app.subscriptions.list.held() <= 1_100,
+        app.lists.subscriptions.rows.list.held() <= 1_100,
         "pages far from the cursor are dropped"
     );
 }
@@ -165,9 +155,13 @@ fn a_late_answer_for_a_list_left_behind_is_dropped() {
     };
     assert!(filter.deleted);
     answer(&mut app, &old, |offset| subscriptions(500, offset));
-    assert_eq!(app.subscriptions.list.count(), None, "the old answer was dropped");
+    assert_eq!(
+        app.lists.subscriptions.rows.list.count(),
+        None,
+        "the old answer was dropped"
+    );
     answer(&mut app, &new, |offset| subscriptions(12, offset));
-    assert_eq!(app.subscriptions.list.count(), Some(12));
+    assert_eq!(app.lists.subscriptions.rows.list.count(), Some(12));
     assert_eq!(
         app.in_flight, 3,
         "only the names, the scopes and the first page of roles are still out"
@@ -184,21 +178,34 @@ fn typing_a_filter_searches_the_server_once_typing_pauses() {
     assert!(matches!(app.mode, Mode::Filter(_)));
     let mut debounces = Vec::new();
     for c in "Report 1".chars() {
-        debounces.extend(
-            key(&mut app, KeyCode::Char(c))
-                .into_iter()
-                .filter(|e| matches!(e, Effect::Debounce { .. })),
-        );
+        debounces.extend(key(&mut app, KeyCode::Char(c)).into_iter().filter(|e| {
+            matches!(
+                e,
+                Effect::Timer {
+                    timer: Timer::Search,
+                    ..
+                }
+            )
+        }));
     }
     // At once, over the rows loaded: Report 1, 10-19, 100-199 of the 100 loaded.
-    assert_eq!(app.subscriptions.len(), 11);
+    assert_eq!(app.lists.subscriptions.rows.len(), 11);
     // Only the last pause counts.
-    let stale = app.update(Msg::SearchDue { token: 1 });
-    assert!(stale.is_empty());
-    let Some(Effect::Debounce { token }) = debounces.last().cloned() else {
+    let Some(Effect::Timer { ticket: first, .. }) = debounces.first().cloned() else {
         panic!()
     };
-    let search = app.update(Msg::SearchDue { token });
+    let stale = app.update(Msg::Timer {
+        timer: Timer::Search,
+        ticket: first,
+    });
+    assert!(stale.is_empty());
+    let Some(Effect::Timer { ticket, .. }) = debounces.last().cloned() else {
+        panic!()
+    };
+    let search = app.update(Msg::Timer {
+        timer: Timer::Search,
+        ticket,
+    });
     let Some(Effect::Fetch {
         query: Query::Subscriptions { filter, .. },
         ..
@@ -210,18 +217,18 @@ fn typing_a_filter_searches_the_server_once_typing_pauses() {
     // Esc clears the filter and the server search.
     key(&mut app, KeyCode::Esc);
     assert!(matches!(app.mode, Mode::Normal));
-    assert_eq!(app.filters[2], "");
+    assert_eq!(app.lists.subscriptions.filter, "");
 }
 
 #[test]
-fn a_role_opens_its_members_and_back_returns_to_the_choice() {
+fn a_role_opens_its_members_and_back_returns_where_it_was_opened() {
     let mut app = app();
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(3, offset));
     key(&mut app, KeyCode::Char('j'));
     let effects = key(&mut app, KeyCode::Enter);
-    assert_eq!(app.tab, Tab::Members);
-    assert_eq!(app.role.as_ref().unwrap().name, "Role 1");
+    assert_eq!(app.tab, ListId::Members);
+    assert_eq!(app.lists.members.resource.role.as_ref().unwrap().name, "Role 1");
     let Some(Effect::Fetch {
         query: Query::Members { role, .. },
         ..
@@ -231,8 +238,19 @@ fn a_role_opens_its_members_and_back_returns_to_the_choice() {
     };
     assert_eq!(role, "role-1");
     key(&mut app, KeyCode::Char('q'));
-    assert!(app.role.is_none() && !app.quit, "q leaves the role first");
+    assert!(
+        app.lists.members.resource.role.is_none() && !app.quit,
+        "q leaves the role first"
+    );
     assert_eq!(app.shown(), ListId::Roles);
+    assert_eq!(app.tab, ListId::Roles, "back on Roles, where Enter was pressed");
+    // Opened from the Members tab's choice of a role, back goes to that choice.
+    key(&mut app, KeyCode::Char('2'));
+    key(&mut app, KeyCode::Enter);
+    assert!(app.lists.members.resource.role.is_some());
+    key(&mut app, KeyCode::Char('q'));
+    assert_eq!((app.tab, app.shown()), (ListId::Members, ListId::Roles));
+    key(&mut app, KeyCode::Char('1'));
     key(&mut app, KeyCode::Char('q'));
     assert!(app.quit);
 }
@@ -264,7 +282,6 @@ fn errors_show_and_never_block_the_keys() {
         generation,
         offset: 0,
         result: Err(missing_scope("organization:read")),
-        log: log(),
     });
     let notice = app.notice.clone().unwrap();
     assert!(
@@ -273,7 +290,7 @@ fn errors_show_and_never_block_the_keys() {
     );
     // Keys still work; Esc dismisses.
     key(&mut app, KeyCode::Char('3'));
-    assert_eq!(app.tab, Tab::Subscriptions);
+    assert_eq!(app.tab, ListId::Subscriptions);
     key(&mut app, KeyCode::Esc);
     assert!(app.notice.is_none());
     // Moving back asks for the roles again.
@@ -287,18 +304,15 @@ fn refresh_keeps_the_cursor_on_the_same_row() {
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(5, offset));
     key(&mut app, KeyCode::Char('G'));
-    assert_eq!(app.roles.selected().unwrap().id, "role-4");
+    assert_eq!(app.lists.roles.rows.selected().unwrap().id, "role-4");
     let effects = key(&mut app, KeyCode::Char('r'));
     // A role was added before it: the same row is now one further down.
     answer(&mut app, &effects[0], |_| {
-        let mut page = match roles(6, 0) {
-            PageData::Roles(page) => page,
-            _ => unreachable!(),
-        };
+        let mut page = roles(6, 0).take::<Role>().unwrap();
         page.results.rotate_right(1);
-        PageData::Roles(page)
+        PageData::new(page)
     });
-    assert_eq!(app.roles.selected().unwrap().id, "role-4");
+    assert_eq!(app.lists.roles.rows.selected().unwrap().id, "role-4");
 }
 
 #[test]
@@ -317,7 +331,7 @@ fn help_and_the_command_line() {
     let Mode::Command(input) = &app.mode else { panic!() };
     assert_eq!(input.value(), "subs");
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.tab, Tab::Subscriptions);
+    assert_eq!(app.tab, ListId::Subscriptions);
     key(&mut app, KeyCode::Char(':'));
     for c in "project 2".chars() {
         key(&mut app, KeyCode::Char(c));
@@ -363,8 +377,8 @@ fn copying_hands_the_text_to_the_terminal() {
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(2, offset));
     assert_eq!(
-        key(&mut app, KeyCode::Char('y')),
-        vec![Effect::Copy("role-0".into())]
+        key(&mut app, KeyCode::Char('y')).first(),
+        Some(&Effect::Copy("role-0".into()))
     );
     let json = key(&mut app, KeyCode::Char('Y'));
     assert!(matches!(&json[0], Effect::Copy(text) if text.contains("\"name\": \"Role 0\"")));
@@ -376,7 +390,7 @@ fn writes_the_key_cannot_make_say_why() {
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(2, offset));
     app.update(Msg::Scopes {
-        connection: 0,
+        connection: Ticket::default(),
         scopes: Some(vec!["organization:read".into(), "subscription:write".into()]),
     });
     let effects = key(&mut app, KeyCode::Char('n'));
@@ -441,7 +455,7 @@ fn a_late_answer_never_touches_another_form() {
         key(&mut app, KeyCode::Char(c));
     }
     let effects = key(&mut app, KeyCode::Enter);
-    let Some(Effect::Write { token, write }) = effects.first().cloned() else {
+    let Some(Effect::Write { ticket, write }) = effects.first().cloned() else {
         panic!("{effects:?}")
     };
     // Typing while it saves changes nothing; leaving is allowed.
@@ -462,16 +476,19 @@ fn a_late_answer_never_touches_another_form() {
         ..Role::default()
     };
     app.update(Msg::Written(Box::new(WriteAnswer {
-        token,
+        ticket,
         write,
         result: Ok(Written::Role(Box::new(created))),
-        log: log(),
     })));
     let Mode::Form(form, _) = &app.mode else {
         panic!("the new form was closed")
     };
     assert_eq!(form.value("name"), "Zzz", "nothing typed is lost");
-    assert_eq!(app.roles.list.len(), 3, "the table still takes the new role");
+    assert_eq!(
+        app.lists.roles.rows.list.len(),
+        3,
+        "the table still takes the new role"
+    );
     // A second destructive change waits for the first.
     key(&mut app, KeyCode::Esc);
     key(&mut app, KeyCode::Esc);
@@ -498,12 +515,12 @@ fn filtering_subscriptions_fetches_no_more_pages() {
         fetches(&effects).is_empty(),
         "the server searches; the console filters what it has: {effects:?}"
     );
-    assert!(app.subscriptions.list.held() <= 200);
+    assert!(app.lists.subscriptions.rows.list.held() <= 200);
 }
 
 #[test]
 fn the_detail_opens_over_the_table_where_there_is_no_pane() {
-    let mut app = App::new(Context::default(), Keymap::default(), (80, 24));
+    let mut app = App::new(Context::default(), Keymap::default(), (80, 14));
     assert!(!app.has_detail_pane());
     app.start();
     let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
@@ -512,6 +529,17 @@ fn the_detail_opens_over_the_table_where_there_is_no_pane() {
     assert!(app.detail_open);
     key(&mut app, KeyCode::Char('J'));
     assert_eq!(app.detail_scroll, 3);
+    // J stops where the last line is at the bottom: no blank pages.
+    for _ in 0..50 {
+        key(&mut app, KeyCode::Char('J'));
+    }
+    let last = app.detail_scroll;
+    assert!(last > 3 && last < 40, "{last}");
+    assert!(
+        screen(&app).contains("none left in the schedule"),
+        "{}",
+        screen(&app)
+    );
     key(&mut app, KeyCode::Esc);
     assert!(!app.detail_open && !app.quit);
     key(&mut app, KeyCode::Char('v'));
@@ -526,4 +554,45 @@ pub(super) fn command(app: &mut App, line: &str) -> Vec<Effect> {
     key(app, KeyCode::Enter)
 }
 
+/// The app drawn at its size, as text.
+pub(super) fn screen(app: &App) -> String {
+    let (width, height) = app.size;
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
+    let theme = super::view::theme::Theme::plain();
+    terminal
+        .draw(|frame| super::view::draw(frame, app, &theme))
+        .unwrap();
+    let buffer = terminal.backend().buffer();
+    (0..height)
+        .map(|y| {
+            let line: String = (0..width).map(|x| buffer[(x, y)].symbol().to_string()).collect();
+            line.trim_end().to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A try the client reports for a request of the list shown.
+pub(super) fn exchange(effect: &Effect, status: u16, retry_in: Option<u64>) -> Msg {
+    let Effect::Fetch { list, generation, .. } = effect else {
+        panic!("not a fetch: {effect:?}")
+    };
+    Msg::Exchange {
+        about: crate::console::app::About::Page {
+            list: *list,
+            generation: *generation,
+        },
+        exchange: api::Exchange {
+            request: RequestLabel {
+                method: "GET".into(),
+                path: "/api/organizations/@current/roles/".into(),
+            },
+            status: Some(status),
+            elapsed: std::time::Duration::from_millis(3),
+            retry_in: retry_in.map(std::time::Duration::from_secs),
+        },
+    }
+}
+
 mod contexts;
+mod screens;

@@ -1,38 +1,27 @@
-//! The detail pane: every field of the selected row, nested users and
-//! members readable, the next deliveries of a subscription, or the raw JSON
-//! (`v`).
+//! The detail pane: the fields of the selected row as its list describes
+//! them, or the raw JSON (`v`); and the pieces lists build their detail of.
 
-use crate::api::SubscriptionState;
-use crate::text::printable;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph, Wrap};
 
-use super::format::{access_level, level, next_delivery, relative, when};
 use super::theme::Theme;
-use crate::api::{ListOrText, OrganizationMember, Role, RoleMembership, Subscription, User};
-use crate::console::app::{App, ListId};
-use crate::console::rows::Tabular;
-use crate::schedule::Schedule;
-
-/// Deliveries listed for a subscription.
-const UPCOMING: usize = 5;
+use crate::api::User;
+use crate::console::app::App;
+use crate::text::printable;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let (title, lines) = match app.shown() {
-        ListId::Roles => lines_of(app.roles.selected(), app.detail_json, theme, role),
-        ListId::Members => lines_of(app.members.selected(), app.detail_json, theme, membership),
-        ListId::Subscriptions => {
-            let now = app.now;
-            lines_of(
-                app.subscriptions.selected(),
-                app.detail_json,
-                theme,
-                |s, theme| subscription(s, theme, now),
+    let (title, lines) = app
+        .lists
+        .get(app.shown())
+        .detail(app.detail_json, app.now, theme)
+        .unwrap_or_else(|| {
+            (
+                "detail".into(),
+                vec![Line::styled(" nothing selected", theme.dim)],
             )
-        }
-    };
+        });
     let view = if app.detail_json {
         "JSON (v: fields)"
     } else {
@@ -44,49 +33,35 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             Span::styled(format!(" {} ", printable(&title)), theme.accent),
             Span::styled(format!("{view} "), theme.dim),
         ]));
+    let lines = wrap(lines, usize::from(area.width.saturating_sub(2)));
+    // Never past the last line, whatever the size was when J was pressed.
+    let last = lines
+        .len()
+        .saturating_sub(usize::from(area.height.saturating_sub(2)));
+    let scroll = app.detail_scroll.min(u16::try_from(last).unwrap_or(u16::MAX));
     frame.render_widget(
         Paragraph::new(lines)
             .block(block)
             .wrap(Wrap { trim: false })
-            .scroll((app.detail_scroll, 0)),
+            .scroll((scroll, 0)),
         area,
     );
 }
 
-fn lines_of<'a, T: Tabular>(
-    selected: Option<&'a T>,
-    json: bool,
-    theme: &Theme,
-    fields: impl Fn(&'a T, &Theme) -> (String, Vec<Line<'static>>),
-) -> (String, Vec<Line<'static>>) {
-    match selected {
-        None => (
-            "detail".into(),
-            vec![Line::styled(" nothing selected", theme.dim)],
-        ),
-        Some(row) if json => (
-            format!("#{}", row.id()),
-            row.json()
-                .lines()
-                .map(|line| Line::raw(printable(line).into_owned()))
-                .collect(),
-        ),
-        Some(row) => fields(row, theme),
-    }
-}
-
-fn field(name: &str, value: impl Into<String>, theme: &Theme) -> Line<'static> {
+/// A field: its name in a column of its own, its value (escaped) after.
+pub fn field(name: &str, value: impl Into<String>, theme: &Theme) -> Line<'static> {
     Line::from(vec![
         Span::styled(format!(" {name:<15}"), theme.dim),
         Span::raw(printable(&value.into()).into_owned()),
     ])
 }
 
-fn heading(text: &str, theme: &Theme) -> Line<'static> {
-    Line::styled(format!(" {text}"), theme.accent)
+pub fn heading(text: &str, theme: &Theme) -> Line<'static> {
+    Line::styled(format!(" {}", printable(text)), theme.accent)
 }
 
-fn user_lines(user: &User, theme: &Theme) -> Vec<Line<'static>> {
+/// A user's fields, indented under a heading.
+pub fn user_lines(user: &User, theme: &Theme) -> Vec<Line<'static>> {
     vec![
         field("  name", user.display_name(), theme),
         field("  email", user.email.clone(), theme),
@@ -101,183 +76,150 @@ fn user_lines(user: &User, theme: &Theme) -> Vec<Line<'static>> {
     ]
 }
 
-fn optional(value: Option<impl ToString>) -> String {
+/// A value, or `-` where there is none.
+pub fn optional(value: Option<impl ToString>) -> String {
     value.map(|v| v.to_string()).unwrap_or_else(|| "-".into())
 }
 
-fn role(role: &Role, theme: &Theme) -> (String, Vec<Line<'static>>) {
-    let mut lines = vec![
-        field("id", role.id.clone(), theme),
-        field("name", role.name.clone(), theme),
-        field(
-            "access level",
-            role.feature_flags_access_level
-                .map(|level| format!("{} ({level})", access_level::name(level)))
-                .unwrap_or_else(|| "-".into()),
-            theme,
-        ),
-        field("created at", when(role.created_at), theme),
-    ];
-    if let Some(user) = &role.created_by {
-        lines.push(heading("created by", theme));
-        lines.extend(user_lines(user, theme));
+/// Lines as the pane shows them in `width` columns: a line too long goes
+/// on over the next ones, at a space where it can, indented to where its
+/// value starts (after a field's name), so that the value reads as one.
+pub fn wrap(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
+    lines
+        .into_iter()
+        .flat_map(|line| wrap_line(line, width))
+        .collect()
+}
+
+fn wrap_line(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
+    use unicode_width::UnicodeWidthChar;
+    if width == 0 || line.width() <= width {
+        return vec![line];
     }
-    match &role.members {
-        Some(ListOrText::List(members)) => {
-            lines.push(heading(&format!("members ({})", members.len()), theme));
-            for membership in members {
-                let user = membership.user.clone().unwrap_or_default();
-                lines.push(Line::raw(format!("   {} <{}>", user.display_name(), user.email)));
+    let indent = match line.spans.as_slice() {
+        [name, _, ..] => name.width(),
+        _ => line
+            .spans
+            .iter()
+            .flat_map(|span| span.content.chars())
+            .take_while(|c| *c == ' ')
+            .count(),
+    };
+    // An indent that leaves little room is no help.
+    let indent = if indent * 2 > width { 0 } else { indent };
+    let mut queue: std::collections::VecDeque<(char, ratatui::style::Style)> = line
+        .spans
+        .iter()
+        .flat_map(|span| span.content.chars().map(move |c| (c, span.style)))
+        .collect();
+    let mut rows: Vec<Vec<(char, ratatui::style::Style)>> = Vec::new();
+    let mut row: Vec<(char, ratatui::style::Style)> = Vec::new();
+    let mut used = 0;
+    while let Some((c, style)) = queue.pop_front() {
+        let cell = c.width().unwrap_or(0);
+        // Every row holds something past its indent before it breaks.
+        if used + cell > width && row.len() > indent {
+            // At the last space past the indent (a field's name), if any;
+            // a word longer than the row is cut where the row ends.
+            let carried = match row[indent..].iter().rposition(|(c, _)| *c == ' ') {
+                Some(at) if at > 0 => row.split_off(indent + at + 1),
+                _ => Vec::new(),
+            };
+            while row.len() > indent && row.last().is_some_and(|(c, _)| *c == ' ') {
+                row.pop();
             }
+            rows.push(std::mem::take(&mut row));
+            queue.push_front((c, style));
+            for kept in carried.into_iter().rev() {
+                queue.push_front(kept);
+            }
+            while queue.front().is_some_and(|(c, _)| *c == ' ') {
+                queue.pop_front();
+            }
+            row.extend(std::iter::repeat_n((' ', ratatui::style::Style::new()), indent));
+            used = indent;
+            continue;
         }
-        Some(ListOrText::Text(text)) => lines.push(field("members", text.clone(), theme)),
-        _ => {}
+        used += cell;
+        row.push((c, style));
     }
-    if let Some(ListOrText::List(flags)) = &role.associated_flags {
-        let keys: Vec<&str> = flags.iter().map(|flag| flag.key.as_str()).collect();
-        lines.push(field(
-            "feature flags",
-            if keys.is_empty() {
-                "-".into()
-            } else {
-                keys.join(", ")
-            },
-            theme,
+    rows.push(row);
+    rows.into_iter()
+        .map(|row| {
+            let mut spans: Vec<Span<'static>> = Vec::new();
+            for (c, style) in row {
+                match spans.last_mut() {
+                    Some(span) if span.style == style => span.content.to_mut().push(c),
+                    _ => spans.push(Span::styled(c.to_string(), style)),
+                }
+            }
+            Line::from(spans).style(line.style)
+        })
+        .collect()
+}
+
+/// How far the detail scrolls: to where its last line is at the bottom.
+pub fn scroll_limit(app: &App) -> u16 {
+    let Some(area) = area(app) else {
+        return 0;
+    };
+    let theme = Theme::plain();
+    let lines = app
+        .lists
+        .get(app.shown())
+        .detail(app.detail_json, app.now, &theme)
+        .map(|(_, lines)| wrap(lines, usize::from(area.width.saturating_sub(2))).len())
+        .unwrap_or(0);
+    u16::try_from(lines.saturating_sub(usize::from(area.height.saturating_sub(2)))).unwrap_or(u16::MAX)
+}
+
+/// Where the detail is drawn: over the table, or in its pane.
+pub fn area(app: &App) -> Option<Rect> {
+    let screen = Rect::new(0, 0, app.size.0, app.size.1);
+    let areas = super::layout::areas(screen);
+    if app.detail_open {
+        return Some(Rect::new(
+            0,
+            areas.table.y,
+            screen.width,
+            areas.footer.y.saturating_sub(areas.table.y),
         ));
     }
-    (role.name.clone(), lines)
+    areas.detail
 }
 
-fn member_lines(member: &OrganizationMember, theme: &Theme) -> Vec<Line<'static>> {
-    vec![
-        field("  member id", member.id.clone(), theme),
-        field(
-            "  level",
-            format!("{} ({})", level::name(member.level), member.level),
-            theme,
-        ),
-        field("  joined org", when(member.joined_at), theme),
-        field(
-            "  2FA",
-            optional(member.is_2fa_enabled.map(|v| if v { "on" } else { "off" })),
-            theme,
-        ),
-        field(
-            "  social login",
-            optional(member.has_social_auth.map(|v| if v { "yes" } else { "no" })),
-            theme,
-        ),
-    ]
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-fn membership(membership: &RoleMembership, theme: &Theme) -> (String, Vec<Line<'static>>) {
-    let mut lines = vec![
-        field("membership", membership.id.clone(), theme),
-        field("role", membership.role_id.clone(), theme),
-        field("joined role", when(membership.joined_at), theme),
-        field("updated", when(membership.updated_at), theme),
-    ];
-    let name = membership
-        .user
-        .as_ref()
-        .map(|user| user.display_name())
-        .unwrap_or_default();
-    if let Some(user) = &membership.user {
-        lines.push(heading("user", theme));
-        lines.extend(user_lines(user, theme));
+    #[test]
+    fn a_long_value_goes_on_under_itself() {
+        let theme = Theme::plain();
+        let line = field("target", "email alpha@example.com, beta@example.com", &theme);
+        let wrapped: Vec<String> = wrap(vec![line], 36)
+            .iter()
+            .map(|line| line.spans.iter().map(|span| span.content.as_ref()).collect())
+            .collect();
+        assert_eq!(
+            wrapped,
+            [
+                " target         email",
+                "                alpha@example.com,",
+                "                beta@example.com"
+            ]
+        );
+        let id = field("id", "d12078af-b683-421e-b013-89d07bae2212", &theme);
+        let wrapped: Vec<String> = wrap(vec![id], 36)
+            .iter()
+            .map(|line| line.spans.iter().map(|span| span.content.as_ref()).collect())
+            .collect();
+        assert_eq!(
+            wrapped,
+            [
+                " id             d12078af-b683-421e-b",
+                "                013-89d07bae2212"
+            ],
+            "a word longer than the row is cut where the row ends"
+        );
     }
-    if let Some(member) = &membership.organization_member {
-        lines.push(heading("organization member", theme));
-        lines.extend(member_lines(member, theme));
-    }
-    (name, lines)
-}
-
-fn subscription(
-    subscription: &Subscription,
-    theme: &Theme,
-    now: chrono::DateTime<chrono::Utc>,
-) -> (String, Vec<Line<'static>>) {
-    let state = subscription.state(now);
-    let state_line = match state {
-        SubscriptionState::Overdue => Line::from(vec![
-            Span::styled(format!(" {:<15}", "state"), theme.dim),
-            Span::styled("OVERDUE: the next delivery is past and was not sent", theme.error),
-        ]),
-        SubscriptionState::Paused => Line::from(vec![
-            Span::styled(format!(" {:<15}", "state"), theme.dim),
-            Span::styled("PAUSED: nothing is delivered until it is resumed", theme.warning),
-        ]),
-        other => field("state", other.as_str(), theme),
-    };
-    let mut lines = vec![
-        field("id", subscription.id.to_string(), theme),
-        field("title", optional(subscription.title.clone()), theme),
-        state_line,
-        field(
-            "target",
-            format!(
-                "{} {}",
-                optional(subscription.target_type.clone()),
-                optional(subscription.target_value.clone())
-            ),
-            theme,
-        ),
-        field("dashboard", optional(subscription.dashboard), theme),
-        field("insight", optional(subscription.insight), theme),
-        field("schedule", optional(subscription.summary.clone()), theme),
-        field(
-            "rule",
-            format!(
-                "{} every {} · days {} · position {} · count {}",
-                optional(subscription.frequency.clone()),
-                optional(subscription.interval),
-                subscription
-                    .byweekday
-                    .as_ref()
-                    .map(|days| days.iter().map(|d| d.as_str()).collect::<Vec<_>>().join(","))
-                    .unwrap_or_else(|| "-".into()),
-                optional(subscription.bysetpos),
-                optional(subscription.count),
-            ),
-            theme,
-        ),
-        field("starts", when(subscription.start_date), theme),
-        field("until", when(subscription.until_date), theme),
-        field(
-            "next delivery",
-            next_delivery(subscription.next_delivery_date, now),
-            theme,
-        ),
-        field(
-            "invite message",
-            optional(subscription.invite_message.clone()),
-            theme,
-        ),
-        field("created", when(subscription.created_at), theme),
-        field(
-            "deleted",
-            if subscription.deleted {
-                "yes (soft-deleted)"
-            } else {
-                "no"
-            },
-            theme,
-        ),
-    ];
-    if let Some(user) = &subscription.created_by {
-        lines.push(heading("created by", theme));
-        lines.extend(user_lines(user, theme));
-    }
-    lines.push(heading(&format!("next {UPCOMING} deliveries"), theme));
-    let upcoming = Schedule::of(subscription)
-        .map(|schedule| schedule.occurrences_after(now, UPCOMING))
-        .unwrap_or_default();
-    if upcoming.is_empty() {
-        lines.push(Line::styled("   none left in the schedule", theme.warning));
-    }
-    for at in upcoming {
-        lines.push(Line::raw(format!("   {}  {}", when(Some(at)), relative(at, now))));
-    }
-    (format!("#{}", subscription.id), lines)
 }

@@ -2,21 +2,22 @@
 //! rows on screen are drawn, so a frame costs the same for 100 rows and
 //! 1,000,000.
 
-mod detail;
-mod form;
+pub mod detail;
 pub mod format;
+pub mod help;
+pub mod layout;
 mod tables;
 pub mod theme;
 
 use crate::text::{is_unsafe, printable, printable_lines};
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
 
-use super::app::{App, ListId, Mode, Origin, Tab};
-use super::command;
-use super::layout;
+use super::app::{App, Mode, Origin};
+use super::lists::subscriptions::fields;
+use super::widgets::{command, form, picker, popup, switcher};
 use theme::Theme;
 
 const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"];
@@ -51,25 +52,20 @@ fn draw_screen(frame: &mut Frame, app: &App, theme: &Theme) {
         );
         detail::draw(frame, body, app, theme);
     } else {
-        match app.shown() {
-            ListId::Roles => tables::roles(frame, areas.table, app, theme),
-            ListId::Members => tables::members(frame, areas.table, app, theme),
-            ListId::Subscriptions => tables::subscriptions(frame, areas.table, app, theme),
-        }
+        tables::draw(frame, areas.table, app, theme);
         if let Some(area) = areas.detail {
             detail::draw(frame, area, app, theme);
         }
     }
     footer(frame, areas.footer, app, theme);
-    if let Some(notice) = &app.notice {
-        let style = if notice.error { theme.error } else { theme.ok };
+    // An error is drawn over the table until dismissed; a success is a
+    // flash in the footer.
+    if let Some(notice) = app.notice.as_ref().filter(|notice| notice.error) {
+        let style = theme.error;
         let text = printable_lines(&notice.text).into_owned();
         // At the bottom of the table, or at its top when the cursor is down there.
-        let cursor_row = match app.shown() {
-            ListId::Roles => app.roles.cursor.saturating_sub(app.roles.top),
-            ListId::Members => app.members.cursor.saturating_sub(app.members.top),
-            ListId::Subscriptions => app.subscriptions.cursor.saturating_sub(app.subscriptions.top),
-        };
+        let table = app.lists.get(app.shown());
+        let cursor_row = table.cursor().saturating_sub(table.top());
         let rows = u64::from(areas.table.height.saturating_sub(3));
         let at_top = cursor_row + 5 >= rows;
         // As many lines as the text needs (up to half the table): a refusal's
@@ -77,7 +73,7 @@ fn draw_screen(frame: &mut Frame, app: &App, theme: &Theme) {
         let inner = usize::from(areas.table.width.saturating_sub(2)).max(1);
         let wrapped: Vec<Line> = text
             .lines()
-            .flat_map(|line| form::wrap(line, inner))
+            .flat_map(|line| popup::wrap(line, inner))
             .map(Line::raw)
             .collect();
         let lines = u16::try_from(wrapped.len())
@@ -87,19 +83,19 @@ fn draw_screen(frame: &mut Frame, app: &App, theme: &Theme) {
         overlay(frame, areas.table, paragraph, style, at_top, lines);
     }
     match &app.mode {
-        Mode::Help => help(frame, app, theme),
-        Mode::Command(input) => completions(frame, areas.table, input.value(), theme),
+        Mode::Help => help::draw(frame, app, theme),
+        Mode::Command(input) => command::draw_completions(frame, areas.table, input.value(), theme),
         Mode::Form(form, purpose) => {
             let preview = if purpose.is_subscription() {
-                form::preview(form, app.now, theme)
+                fields::preview(form, app.now, theme)
             } else {
                 Vec::new()
             };
             form::draw(frame, form, preview, theme)
         }
-        Mode::Confirm(confirm) => form::confirm(frame, &confirm.question, theme),
-        Mode::Picker(picker) => form::picker(frame, picker, theme),
-        Mode::Switcher(switcher) => form::switcher(frame, switcher, theme),
+        Mode::Confirm(confirm) => popup::confirm(frame, &confirm.question, confirm.destructive, theme),
+        Mode::Picker(shown) => picker::draw(frame, shown, theme),
+        Mode::Switcher(shown) => switcher::draw(frame, shown, theme),
         _ => {}
     }
 }
@@ -149,27 +145,27 @@ fn header(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     title.push(Span::raw(context.host.clone()));
 
     let mut tabs = vec![Span::raw(" ")];
-    for (number, tab) in Tab::ALL.iter().enumerate() {
-        let rows = match tab {
-            Tab::Roles => app.roles.list.count(),
-            Tab::Members if app.role.is_some() => app.members.list.count(),
-            Tab::Members => None,
-            Tab::Subscriptions => app.subscriptions.list.count(),
-        };
-        let label = format!(" {} {}{} ", number + 1, tab.title(), count(rows));
-        let style = if *tab == app.tab {
-            theme.selected
-        } else {
-            theme.dim
-        };
+    for (number, tab) in app.tabs().enumerate() {
+        let table = app.lists.get(tab);
+        let rows = table.count().filter(|_| table.is_open());
+        let label = format!(" {} {}{} ", number + 1, table.title(), count(rows));
+        let style = if tab == app.tab { theme.selected } else { theme.dim };
         tabs.push(Span::styled(label, style));
         tabs.push(Span::raw(" "));
     }
-    if app.tab == Tab::Members {
-        let crumb = match &app.role {
-            Some(role) => format!(" Roles › {} › members", role.name),
-            None => " choose a role (Enter)".to_string(),
-        };
+    // Where a list opened from another is: its parent, the row, the list.
+    let shown = app.lists.get(app.shown());
+    let crumb = match shown.parent() {
+        Some(parent) if shown.is_open() => Some(format!(
+            " {} › {} › {}",
+            app.lists.get(parent).title(),
+            printable(&shown.heading()),
+            shown.title().to_lowercase()
+        )),
+        _ if app.tab != app.shown() => Some(format!(" choose a {} (Enter)", shown.noun())),
+        _ => None,
+    };
+    if let Some(crumb) = crumb {
         tabs.push(Span::styled(crumb, theme.accent));
     }
     let lines = vec![Line::from(title), Line::from(tabs)];
@@ -180,9 +176,18 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let first = match &app.mode {
         Mode::Filter(input) => prompt("/", input, area, frame, theme),
         Mode::Command(input) => prompt(":", input, area, frame, theme),
+        _ if app.notice.as_ref().is_some_and(|notice| !notice.error) => {
+            let text = app
+                .notice
+                .as_ref()
+                .map(|notice| notice.text.as_str())
+                .unwrap_or_default();
+            let flash = printable(&text.replace('\n', " · ")).into_owned();
+            Line::styled(format!(" {flash}"), theme.ok)
+        }
         _ => {
             let mut spans = Vec::new();
-            for (keys, what, action) in app.keymap.footer(app.screen()) {
+            for (keys, what, action) in app.keymap.footer(app.shown()) {
                 // Keys the key or --read-only rules out are shown dimmed.
                 let (key_style, label_style) = match app.unavailable(action) {
                     Some(_) => (theme.dim, theme.dim),
@@ -203,63 +208,62 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     } else {
         second.push(Span::raw("   "));
     }
+    // What is in force on the list comes first: the request is the part
+    // that may be cut off.
+    let state = state_line(app);
+    if !state.is_empty() {
+        second.push(Span::styled(format!("{state}   "), theme.warning));
+    }
+    if let Some(undo) = &app.undo {
+        second.push(Span::styled(
+            format!("u: undo the soft delete of #{} ", undo.id),
+            theme.demo,
+        ));
+        second.push(Span::raw("   "));
+    }
     if let Some(log) = &app.last_request {
-        let status = log
-            .status
-            .map(|s| s.to_string())
-            .unwrap_or_else(|| "no answer".into());
-        let style = match log.status {
-            Some(200..=299) => theme.ok,
+        let status = match (log.status, log.retry_in) {
+            (Some(429), Some(wait)) => format!("throttled, retrying in {} s", wait.as_secs().max(1)),
+            (Some(status), Some(wait)) => format!("{status}, retrying in {} s", wait.as_secs().max(1)),
+            (None, Some(wait)) => format!("no answer, retrying in {} s", wait.as_secs().max(1)),
+            (Some(status), None) => status.to_string(),
+            (None, None) => "no answer".into(),
+        };
+        let style = match (log.status, log.retry_in) {
+            (_, Some(_)) => theme.warning,
+            (Some(200..=299), None) => theme.ok,
             _ => theme.error,
         };
-        // Status and time first: the path is the part that may be cut off.
         second.push(Span::styled(status, style));
         second.push(Span::styled(
             format!(" · {} ms  ", log.elapsed.as_millis()),
             theme.dim,
         ));
-        second.push(Span::styled(format!("{} {}", log.method, log.path), theme.dim));
-    }
-    if let Some(undo) = &app.undo {
         second.push(Span::styled(
-            format!("   u: undo the soft delete of #{} ", undo.id),
-            theme.demo,
+            format!(
+                "{} {}",
+                printable(&log.request.method),
+                printable(&log.request.path)
+            ),
+            theme.dim,
         ));
-    }
-    let state = state_line(app);
-    if !state.is_empty() {
-        second.push(Span::styled(format!("   {state}"), theme.warning));
     }
     frame.render_widget(Paragraph::new(vec![first, Line::from(second)]), area);
 }
 
-/// Filters, sorts and the deleted switch in force on the shown list.
+/// The filter, sort and switches in force on the shown list.
 fn state_line(app: &App) -> String {
-    let slot = match app.shown() {
-        ListId::Roles => 0,
-        ListId::Members => 1,
-        ListId::Subscriptions => 2,
-    };
+    let table = app.lists.get(app.shown());
     let mut parts = Vec::new();
-    if !app.filters[slot].is_empty() && !matches!(app.mode, Mode::Filter(_)) {
-        parts.push(format!("filter \"{}\"", app.filters[slot]));
+    if !table.filter().is_empty() && !matches!(app.mode, Mode::Filter(_)) {
+        parts.push(format!("filter \"{}\"", printable(table.filter())));
     }
-    match slot {
-        2 => {
-            if app.sorts[2] > 0 {
-                parts.push(format!(
-                    "sorted: {}",
-                    super::app::SUBSCRIPTION_ORDERINGS[app.sorts[2]].1
-                ));
-            }
-            if app.subscription_filter.deleted {
-                parts.push("showing deleted".into());
-            }
-        }
-        0 if app.sorts[0] > 0 => parts.push(format!("sorted by {}", super::app::ROLE_SORTS[app.sorts[0]])),
-        1 if app.sorts[1] > 0 => parts.push(format!("sorted by {}", super::app::MEMBER_SORTS[app.sorts[1]])),
-        _ => {}
+    match table.sort() {
+        Some(sort) if sort.ordering.is_some() => parts.push(format!("sorted: {}", sort.label)),
+        Some(sort) => parts.push(format!("sorted by {}", sort.label)),
+        None => {}
     }
+    parts.extend(table.state().map(str::to_string));
     parts.join(" · ")
 }
 
@@ -310,94 +314,5 @@ fn overlay(
                 .title_bottom(Line::raw(" Esc dismisses ").right_aligned()),
         ),
         box_area,
-    );
-}
-
-fn completions(frame: &mut Frame, table: Rect, typed: &str, theme: &Theme) {
-    let found = command::candidates(typed);
-    if found.is_empty() {
-        return;
-    }
-    let lines: Vec<Line> = found
-        .iter()
-        .map(|(name, what)| {
-            Line::from(vec![
-                Span::styled(format!(" :{name:<14}"), theme.accent),
-                Span::raw(*what),
-            ])
-        })
-        .collect();
-    let height = (lines.len() as u16 + 2).min(table.height);
-    let area = Rect::new(
-        table.x,
-        table.y + table.height - height,
-        table.width.min(72),
-        height,
-    );
-    frame.render_widget(Clear, area);
-    frame.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(" commands (Tab completes) ")),
-        area,
-    );
-}
-
-fn help(frame: &mut Frame, app: &App, theme: &Theme) {
-    let screen = frame.area();
-    let bindings = app.keymap.help(app.screen());
-    let mut lines: Vec<Line> = bindings
-        .iter()
-        .map(|(keys, what, action)| {
-            let mut spans = vec![
-                Span::styled(format!(" {keys:<16}"), theme.accent),
-                Span::raw(*what),
-            ];
-            if let Some(reason) = app.unavailable(*action) {
-                spans.push(Span::styled(format!("  (unavailable: {reason})"), theme.dim));
-            }
-            Line::from(spans)
-        })
-        .collect();
-    lines.push(Line::raw(""));
-    lines.push(Line::from(vec![
-        Span::styled(" log file        ", theme.dim),
-        Span::raw(crate::logging::log_path().display().to_string()),
-    ]));
-    lines.push(Line::raw(""));
-    for (name, what) in command::COMMANDS {
-        if command::ALIASES.contains(&name) {
-            continue;
-        }
-        lines.push(Line::from(vec![
-            Span::styled(format!(" :{name:<15}"), theme.accent),
-            Span::raw(what),
-        ]));
-    }
-    let width = screen.width.min(76);
-    let height = (lines.len() as u16 + 2).min(screen.height);
-    let [_, vertical, _] = Layout::vertical([
-        Constraint::Fill(1),
-        Constraint::Length(height),
-        Constraint::Fill(1),
-    ])
-    .areas(screen);
-    let [_, area, _] = Layout::horizontal([
-        Constraint::Fill(1),
-        Constraint::Length(width),
-        Constraint::Fill(1),
-    ])
-    .areas(vertical);
-    frame.render_widget(Clear, area);
-    let title = format!(" keys: {} ", app.tab.title());
-    frame.render_widget(
-        Paragraph::new(lines).scroll((app.help_scroll, 0)).block(
-            Block::bordered()
-                .title(title)
-                .title_bottom(Line::styled(
-                    " ↑/↓ PgUp/PgDn scroll · any other key closes this help ",
-                    theme.dim,
-                ))
-                .border_type(BorderType::Rounded),
-        ),
-        area,
     );
 }

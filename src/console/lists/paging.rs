@@ -5,6 +5,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::console::app::{Latest, Ticket};
+
 /// Rows per request.
 pub const PAGE_SIZE: u64 = 100;
 
@@ -23,9 +25,13 @@ pub struct VirtualList<T> {
     pending: BTreeSet<u64>,
     /// Changes whenever what the list shows changes (refresh, filter,
     /// another role): answers for an older generation are dropped.
-    generation: u64,
+    generation: Latest,
     /// The last request of this generation failed.
     failed: bool,
+    /// Whether an answer of this generation has arrived. Until one has, the
+    /// count is the previous generation's, kept so the cursor stays put: a
+    /// list that was empty then must still ask for its first page.
+    answered: bool,
 }
 
 impl<T> Default for VirtualList<T> {
@@ -34,8 +40,9 @@ impl<T> Default for VirtualList<T> {
             count: None,
             pages: BTreeMap::new(),
             pending: BTreeSet::new(),
-            generation: 0,
+            generation: Latest::default(),
             failed: false,
+            answered: false,
         }
     }
 }
@@ -43,22 +50,23 @@ impl<T> Default for VirtualList<T> {
 impl<T> VirtualList<T> {
     /// Starts over (a refresh, another filter): a new generation with no
     /// pages. The count is kept so the cursor stays put until answers come.
-    pub fn restart(&mut self) -> u64 {
-        self.generation += 1;
+    pub fn restart(&mut self) -> Ticket {
+        let generation = self.generation.issue();
         self.pages.clear();
         self.pending.clear();
         self.failed = false;
-        self.generation
+        self.answered = false;
+        generation
     }
 
     /// Starts over for a different list, whose count is unknown.
-    pub fn replace(&mut self) -> u64 {
+    pub fn replace(&mut self) -> Ticket {
         self.count = None;
         self.restart()
     }
 
-    pub fn generation(&self) -> u64 {
-        self.generation
+    pub fn generation(&self) -> Ticket {
+        self.generation.current()
     }
 
     /// The server's count, once an answer has said it.
@@ -124,6 +132,7 @@ impl<T> VirtualList<T> {
     pub fn wanted(&mut self, first: u64, last: u64) -> Vec<u64> {
         let pages: Vec<u64> = match self.count {
             None => vec![first / PAGE_SIZE],
+            Some(0) if !self.answered => vec![0],
             Some(0) => Vec::new(),
             Some(count) => {
                 let last_page = (count - 1) / PAGE_SIZE;
@@ -139,6 +148,7 @@ impl<T> VirtualList<T> {
     pub fn wanted_all(&mut self) -> Vec<u64> {
         let pages: Vec<u64> = match self.count {
             None => vec![0],
+            Some(0) if !self.answered => vec![0],
             Some(count) => (0..count.div_ceil(PAGE_SIZE)).collect(),
         };
         self.request(pages)
@@ -153,8 +163,8 @@ impl<T> VirtualList<T> {
     }
 
     /// Takes an answer; `false` when it belongs to an older generation.
-    pub fn receive(&mut self, generation: u64, offset: u64, count: u64, mut rows: Vec<T>) -> bool {
-        if generation != self.generation {
+    pub fn receive(&mut self, generation: Ticket, offset: u64, count: u64, mut rows: Vec<T>) -> bool {
+        if !self.generation.is_current(generation) {
             return false;
         }
         // A page was asked for: a server sending more gets no more room.
@@ -162,6 +172,7 @@ impl<T> VirtualList<T> {
         let page = offset / PAGE_SIZE;
         self.pending.remove(&page);
         self.failed = false;
+        self.answered = true;
         let count = if count <= MAX_BELIEVED_COUNT {
             count
         } else {
@@ -181,8 +192,8 @@ impl<T> VirtualList<T> {
     }
 
     /// A request that failed is no longer in flight (it may be asked again).
-    pub fn failed(&mut self, generation: u64, offset: u64) -> bool {
-        if generation != self.generation {
+    pub fn failed(&mut self, generation: Ticket, offset: u64) -> bool {
+        if !self.generation.is_current(generation) {
             return false;
         }
         self.pending.remove(&(offset / PAGE_SIZE));
@@ -355,6 +366,23 @@ mod tests {
         );
         small.push_row(9);
         assert_eq!((small.len(), small.get(2)), (3, Some(&9)));
+    }
+
+    #[test]
+    fn a_list_that_was_empty_asks_again_when_it_starts_over() {
+        let mut list = VirtualList::<u64>::default();
+        let generation = list.generation();
+        assert_eq!(list.wanted(0, 10), vec![0]);
+        assert!(list.receive(generation, 0, 0, Vec::new()));
+        assert!(list.wanted(0, 10).is_empty(), "answered: nothing there");
+        let generation = list.restart();
+        assert_eq!(list.wanted(0, 10), vec![0], "a new generation asks");
+        assert_eq!(list.wanted_all(), Vec::<u64>::new(), "once");
+        assert!(list.receive(generation, 0, 3, vec![1, 2, 3]));
+        assert_eq!(list.len(), 3);
+        list.restart();
+        list.count = Some(0);
+        assert_eq!(list.wanted_all(), vec![0]);
     }
 
     #[test]

@@ -4,6 +4,9 @@
 use std::fmt;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use strum::IntoEnumIterator;
+
+use crate::console::lists::ListId;
 
 /// What a key asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -12,9 +15,8 @@ pub enum Action {
     Quit,
     /// Back (dismiss, leave a role, close a view); never quits.
     Back,
-    RolesTab,
-    MembersTab,
-    SubscriptionsTab,
+    /// A tab's list.
+    Show(ListId),
     NextTab,
     PreviousTab,
     Up,
@@ -42,19 +44,11 @@ pub enum Action {
     DetailUp,
 }
 
-/// Where a binding works.
+/// Where a binding works: everywhere, or on one list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {
     Everywhere,
-    On(Screen),
-}
-
-/// What the screen shows, for bindings that work on one screen only.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Screen {
-    Roles,
-    Members,
-    Subscriptions,
+    On(ListId),
 }
 
 /// A key with its modifiers (Shift is part of the character).
@@ -139,9 +133,9 @@ impl Default for Keymap {
         let all = Scope::Everywhere;
         Keymap {
             bindings: vec![
-                bind(&[c('1')], RolesTab, all, "roles", None),
-                bind(&[c('2')], MembersTab, all, "members", None),
-                bind(&[c('3')], SubscriptionsTab, all, "subscriptions", None),
+                bind(&[c('1')], Show(ListId::Roles), all, "roles", None),
+                bind(&[c('2')], Show(ListId::Members), all, "members", None),
+                bind(&[c('3')], Show(ListId::Subscriptions), all, "subscriptions", None),
                 bind(&[k(K::Tab)], NextTab, all, "next tab", None),
                 bind(&[k(K::BackTab)], PreviousTab, all, "previous tab", None),
                 bind(&[c('k'), k(K::Up)], Up, all, "up", None),
@@ -159,68 +153,95 @@ impl Default for Keymap {
                 ),
                 bind(&[c('/')], Filter, all, "filter", Some("filter")),
                 bind(&[c(':')], Command, all, "command line", Some("command")),
-                bind(&[c('s')], Sort, all, "sort by the next column", Some("sort")),
-                bind(&[c('n')], New, Scope::On(Screen::Roles), "new role", Some("new")),
+                bind(
+                    &[c('s')],
+                    Sort,
+                    Scope::On(ListId::Roles),
+                    "sort by the next column",
+                    Some("sort"),
+                ),
+                bind(
+                    &[c('s')],
+                    Sort,
+                    Scope::On(ListId::Members),
+                    "sort by the next column",
+                    Some("sort"),
+                ),
+                bind(
+                    &[c('s')],
+                    Sort,
+                    Scope::On(ListId::Subscriptions),
+                    "order: newest, next delivery, title (both ways)",
+                    Some("sort"),
+                ),
+                bind(&[c('n')], New, Scope::On(ListId::Roles), "new role", Some("new")),
                 bind(
                     &[c('e')],
                     Edit,
-                    Scope::On(Screen::Roles),
+                    Scope::On(ListId::Roles),
                     "rename, change access",
                     Some("edit"),
                 ),
                 bind(
                     &[c('d')],
                     Delete,
-                    Scope::On(Screen::Roles),
+                    Scope::On(ListId::Roles),
                     "delete the role (asks first)",
                     Some("delete"),
                 ),
                 bind(
                     &[c('a')],
                     Assign,
-                    Scope::On(Screen::Members),
+                    Scope::On(ListId::Roles),
+                    "assign people to the role (opens its members)",
+                    None,
+                ),
+                bind(
+                    &[c('a')],
+                    Assign,
+                    Scope::On(ListId::Members),
                     "assign people to the role",
                     Some("assign"),
                 ),
                 bind(
                     &[c('d')],
                     Delete,
-                    Scope::On(Screen::Members),
+                    Scope::On(ListId::Members),
                     "remove from the role (asks first)",
                     Some("remove"),
                 ),
                 bind(
                     &[c('d')],
                     Delete,
-                    Scope::On(Screen::Subscriptions),
+                    Scope::On(ListId::Subscriptions),
                     "soft-delete (asks first)",
                     Some("delete"),
                 ),
                 bind(
                     &[c('u')],
                     Restore,
-                    Scope::On(Screen::Subscriptions),
+                    Scope::On(ListId::Subscriptions),
                     "restore a soft-deleted one, or undo",
                     Some("restore"),
                 ),
                 bind(
                     &[c('D')],
                     ToggleDeleted,
-                    Scope::On(Screen::Subscriptions),
+                    Scope::On(ListId::Subscriptions),
                     "show or hide deleted",
                     Some("deleted"),
                 ),
                 bind(
                     &[c('n')],
                     New,
-                    Scope::On(Screen::Subscriptions),
+                    Scope::On(ListId::Subscriptions),
                     "new subscription",
                     Some("new"),
                 ),
                 bind(
                     &[c('e')],
                     Edit,
-                    Scope::On(Screen::Subscriptions),
+                    Scope::On(ListId::Subscriptions),
                     "edit the subscription",
                     Some("edit"),
                 ),
@@ -245,14 +266,14 @@ impl Default for Keymap {
 }
 
 impl Keymap {
-    fn bindings_on(&self, screen: Screen) -> impl Iterator<Item = &Binding> {
+    fn bindings_on(&self, screen: ListId) -> impl Iterator<Item = &Binding> {
         self.bindings
             .iter()
             .filter(move |binding| binding.scope == Scope::Everywhere || binding.scope == Scope::On(screen))
     }
 
     /// The action of a key on a screen, if any.
-    pub fn action(&self, event: &KeyEvent, screen: Screen) -> Option<Action> {
+    pub fn action(&self, event: &KeyEvent, screen: ListId) -> Option<Action> {
         let chord = Chord::of(event);
         self.bindings_on(screen)
             .find(|binding| binding.chords.contains(&chord))
@@ -260,7 +281,7 @@ impl Keymap {
     }
 
     /// Every binding that works on a screen, for the help.
-    pub fn help(&self, screen: Screen) -> Vec<(String, &'static str, Action)> {
+    pub fn help(&self, screen: ListId) -> Vec<(String, &'static str, Action)> {
         self.bindings_on(screen)
             .map(|binding| {
                 let keys: Vec<String> = binding.chords.iter().map(Chord::to_string).collect();
@@ -270,7 +291,7 @@ impl Keymap {
     }
 
     /// The short list of keys for the footer.
-    pub fn footer(&self, screen: Screen) -> Vec<(String, &'static str, Action)> {
+    pub fn footer(&self, screen: ListId) -> Vec<(String, &'static str, Action)> {
         self.bindings_on(screen)
             .filter_map(|binding| {
                 binding
@@ -293,7 +314,7 @@ mod tests {
     #[test]
     fn keys_map_to_actions_on_their_screens() {
         let keymap = Keymap::default();
-        let (roles, subscriptions) = (Screen::Roles, Screen::Subscriptions);
+        let (roles, subscriptions) = (ListId::Roles, ListId::Subscriptions);
         let shifted = |c| key(KeyCode::Char(c), KeyModifiers::SHIFT);
         let plain = |c| key(KeyCode::Char(c), KeyModifiers::NONE);
         assert_eq!(keymap.action(&shifted('G'), roles), Some(Action::Bottom));
@@ -313,26 +334,26 @@ mod tests {
         assert_eq!(keymap.action(&plain('n'), subscriptions), Some(Action::New));
         assert_eq!(keymap.action(&plain('a'), subscriptions), None);
         assert_eq!(keymap.action(&plain('n'), roles), Some(Action::New));
-        assert_eq!(keymap.action(&plain('d'), Screen::Members), Some(Action::Delete));
+        assert_eq!(keymap.action(&plain('d'), ListId::Members), Some(Action::Delete));
     }
 
     #[test]
     fn help_lists_every_binding_of_the_screen() {
         let keymap = Keymap::default();
-        let help = keymap.help(Screen::Subscriptions);
+        let help = keymap.help(ListId::Subscriptions);
         assert!(
             help.iter()
                 .any(|(keys, what, _)| keys == "g Home" && *what == "first row")
         );
         assert!(help.iter().any(|(keys, _, _)| keys == "D"));
-        assert!(!keymap.help(Screen::Roles).iter().any(|(keys, _, _)| keys == "D"));
+        assert!(!keymap.help(ListId::Roles).iter().any(|(keys, _, _)| keys == "D"));
         assert!(
             keymap
-                .help(Screen::Members)
+                .help(ListId::Members)
                 .iter()
                 .any(|(_, what, _)| what.starts_with("remove from the role"))
         );
-        let footer = keymap.footer(Screen::Subscriptions);
+        let footer = keymap.footer(ListId::Subscriptions);
         assert!(
             footer
                 .iter()
@@ -345,9 +366,9 @@ mod tests {
 pub const ACTION_NAMES: [(&str, Action); 30] = [
     ("quit", Action::Quit),
     ("back", Action::Back),
-    ("roles_tab", Action::RolesTab),
-    ("members_tab", Action::MembersTab),
-    ("subscriptions_tab", Action::SubscriptionsTab),
+    ("roles_tab", Action::Show(ListId::Roles)),
+    ("members_tab", Action::Show(ListId::Members)),
+    ("subscriptions_tab", Action::Show(ListId::Subscriptions)),
     ("next_tab", Action::NextTab),
     ("previous_tab", Action::PreviousTab),
     ("up", Action::Up),
@@ -469,7 +490,7 @@ impl Keymap {
     /// Every key bound to two actions on one screen, once each.
     fn conflicts(&self) -> Vec<String> {
         let mut found = Vec::new();
-        for screen in [Screen::Roles, Screen::Members, Screen::Subscriptions] {
+        for screen in ListId::iter() {
             let mut seen: Vec<(Chord, Action)> = Vec::new();
             for binding in self.bindings_on(screen) {
                 for chord in &binding.chords {
@@ -527,12 +548,12 @@ mod rebinding {
         let keymap =
             Keymap::with_overrides(&overrides(&[("quit", &["ctrl-q", "Q"]), ("refresh", &["f5"])])).unwrap();
         let event = KeyEvent::new(KeyCode::Char('q'), KeyModifiers::CONTROL);
-        assert_eq!(keymap.action(&event, Screen::Roles), Some(Action::Quit));
+        assert_eq!(keymap.action(&event, ListId::Roles), Some(Action::Quit));
         let plain_q = KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE);
-        assert_eq!(keymap.action(&plain_q, Screen::Roles), None, "q is free now");
+        assert_eq!(keymap.action(&plain_q, ListId::Roles), None, "q is free now");
         assert!(
             keymap
-                .help(Screen::Roles)
+                .help(ListId::Roles)
                 .iter()
                 .any(|(keys, what, _)| keys == "F5" && *what == "refresh")
         );

@@ -1,6 +1,7 @@
 //! The member picker: the organization's members, searchable as you type
 //! by name or e-mail, with their level, those already in the role marked;
-//! Space chooses several, Enter assigns them. Where the members endpoint is
+//! Tab chooses several (as in fzf), Enter assigns them. Space is typed like
+//! any other character, since names hold spaces. Where the members endpoint is
 //! refused, a field for a user's UUID takes its place.
 
 use std::collections::HashSet;
@@ -10,6 +11,13 @@ use tui_input::Input;
 use tui_input::backend::crossterm::EventHandler;
 
 use crate::api::OrganizationMember;
+
+use ratatui::Frame;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Paragraph};
+
+use super::popup::{WIDTH, centered, clear, wrap};
+use crate::console::view::theme::Theme;
 
 /// Someone to assign: how they are named, and their user UUID.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,8 +48,8 @@ pub struct Picker {
     pub fallback: Option<(Input, String)>,
     pub error: Option<String>,
     pub saving: bool,
-    /// The token of the write on its way, whose answer this picker takes.
-    pub pending: Option<u64>,
+    /// The ticket of the write on its way, whose answer this picker takes.
+    pub pending: Option<crate::console::app::Ticket>,
 }
 
 impl Picker {
@@ -128,14 +136,14 @@ impl Picker {
                     return Outcome::Picking;
                 }
                 if self.selection().is_empty() {
-                    self.error = Some("choose someone not yet in the role (Space chooses)".into());
+                    self.error = Some("choose someone not yet in the role (Tab chooses)".into());
                     return Outcome::Picking;
                 }
                 return Outcome::Assign;
             }
             KeyCode::Up => self.cursor = self.cursor.saturating_sub(1),
             KeyCode::Down => self.cursor = (self.cursor + 1).min(self.shown().len().saturating_sub(1)),
-            KeyCode::Char(' ') if self.fallback.is_none() => {
+            KeyCode::Tab if self.fallback.is_none() => {
                 let Some(uuid) = self
                     .shown()
                     .get(self.cursor)
@@ -162,6 +170,100 @@ impl Picker {
             }
         }
         Outcome::Picking
+    }
+}
+
+/// The member picker: the search line, the members that match, and the hint.
+pub fn draw(frame: &mut Frame, picker: &Picker, theme: &Theme) {
+    use crate::api::models::level;
+    let screen = frame.area();
+    let height = screen.height.saturating_sub(4).clamp(8, 30);
+    let list_rows = height.saturating_sub(7) as usize;
+    let mut lines = Vec::new();
+    let cursor;
+    match &picker.fallback {
+        Some((input, reason)) => {
+            for line in wrap(reason, WIDTH) {
+                lines.push(Line::styled(format!(" {line}"), theme.warning));
+            }
+            lines.push(Line::raw(""));
+            cursor = Some((lines.len() as u16, 11 + input.visual_cursor() as u16));
+            lines.push(Line::from(vec![
+                Span::styled(" user UUID ", theme.accent),
+                Span::raw(input.value().to_string()),
+            ]));
+        }
+        None => {
+            cursor = Some((0, 9 + picker.query.visual_cursor() as u16));
+            lines.push(Line::from(vec![
+                Span::styled(" search ", theme.accent),
+                Span::raw(picker.query.value().to_string()),
+            ]));
+            lines.push(Line::raw(""));
+            match &picker.people {
+                None => lines.push(Line::styled(" loading the organization's members…", theme.dim)),
+                Some(_) => {
+                    let shown = picker.shown();
+                    let top = picker.cursor.saturating_sub(list_rows.saturating_sub(1));
+                    for (at, member) in shown.iter().enumerate().skip(top).take(list_rows) {
+                        let uuid = &member.user.uuid;
+                        let in_role = picker.in_role.contains(uuid);
+                        let mark = if in_role {
+                            "[in role]"
+                        } else if picker.chosen.contains(uuid) {
+                            "[x]      "
+                        } else {
+                            "[ ]      "
+                        };
+                        let text = format!(
+                            " {mark} {} <{}>  {}",
+                            member.user.display_name(),
+                            member.user.email,
+                            level::name(member.level)
+                        );
+                        let style = if at == picker.cursor {
+                            theme.selected
+                        } else if in_role {
+                            theme.dim
+                        } else {
+                            ratatui::style::Style::new()
+                        };
+                        lines.push(Line::styled(text, style));
+                    }
+                    if shown.is_empty() {
+                        lines.push(Line::styled(" nobody matches", theme.dim));
+                    }
+                }
+            }
+        }
+    }
+    lines.push(Line::raw(""));
+    if let Some(error) = &picker.error {
+        lines.push(Line::styled(format!(" {error}"), theme.error));
+    }
+    let hint = if picker.saving {
+        "assigning…".to_string()
+    } else if picker.fallback.is_some() {
+        "Enter assign · Esc cancel".to_string()
+    } else {
+        format!(
+            "{} chosen · Tab choose · ↑/↓ move · Enter assign · Esc cancel",
+            picker.chosen.len()
+        )
+    };
+    lines.push(Line::styled(format!(" {hint}"), theme.dim));
+    let area = centered(screen, WIDTH as u16 + 4, lines.len() as u16 + 2);
+    clear(frame, area);
+    let title = format!(" Assign people to {} ", picker.role_name);
+    frame.render_widget(
+        Paragraph::new(lines).block(Block::bordered().border_type(BorderType::Rounded).title(title)),
+        area,
+    );
+    if let Some((row, column)) = cursor
+        && row + 1 < area.height
+        && column + 1 < area.width
+    {
+        frame.set_cursor_position((area.x + 1 + column, area.y + 1 + row));
     }
 }
 
@@ -196,12 +298,12 @@ mod tests {
             member("Bruno", "u2"),
             member("Chiara", "u3"),
         ]);
-        picker.key(key(KeyCode::Char(' ')));
+        picker.key(key(KeyCode::Tab));
         picker.key(key(KeyCode::Down));
-        picker.key(key(KeyCode::Char(' ')));
+        picker.key(key(KeyCode::Tab));
         assert_eq!(picker.error.as_deref(), Some("already in the role"));
         picker.key(key(KeyCode::Down));
-        picker.key(key(KeyCode::Char(' ')));
+        picker.key(key(KeyCode::Tab));
         assert_eq!(picker.chosen, ["u1", "u3"]);
         for c in "chi".chars() {
             picker.key(key(KeyCode::Char(c)));
@@ -210,6 +312,17 @@ mod tests {
         assert_eq!(picker.key(key(KeyCode::Enter)), Outcome::Assign);
         let uuids: Vec<String> = picker.selection().into_iter().map(|p| p.uuid).collect();
         assert_eq!(uuids, ["u1", "u3"]);
+    }
+
+    #[test]
+    fn space_is_typed_and_chooses_nobody() {
+        let mut picker = Picker::new("Ops".into(), HashSet::new());
+        picker.people = Some(vec![member("Ada", "u1"), member("Bruno", "u2")]);
+        for c in "ada o".chars() {
+            picker.key(key(KeyCode::Char(c)));
+        }
+        assert_eq!(picker.query.value(), "ada o");
+        assert!(picker.chosen.is_empty(), "nobody chosen behind the user's back");
     }
 
     #[test]

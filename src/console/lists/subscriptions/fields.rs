@@ -5,9 +5,12 @@
 use chrono::{DateTime, Duration, DurationRound, Utc};
 use serde_json::{Map, Value};
 
-use super::form::{Field, Form};
+use ratatui::text::{Line, Span};
+
 use crate::api::time::{format_datetime, parse_user_datetime};
 use crate::api::{Frequency, NamedItem, Subscription, TargetType, Weekday};
+use crate::console::widgets::form::{Field, Form};
+use crate::console::widgets::popup::LABEL;
 use crate::schedule::Schedule;
 
 const TARGET_TYPES: [(&str, &str); 3] = [("email", "email"), ("slack", "Slack"), ("webhook", "webhook")];
@@ -74,7 +77,7 @@ fn title(text: &str) -> Result<(), String> {
 }
 
 fn required(text: &str) -> Result<(), String> {
-    super::form::checks::required(text)
+    crate::console::widgets::form::checks::required(text)
 }
 
 /// How a date shows in the form: UTC, to the minute.
@@ -414,6 +417,40 @@ pub fn schedule(form: &Form) -> Option<Schedule> {
         start: parse_user_datetime(&form.value("start_date"))?,
         until: parse_user_datetime(&form.value("until_date")),
     })
+}
+
+/// What a subscription form's schedule would do: its summary and next
+/// deliveries, or a warning when none is left.
+pub fn preview(
+    form: &Form,
+    now: chrono::DateTime<chrono::Utc>,
+    theme: &crate::console::view::theme::Theme,
+) -> Vec<Line<'static>> {
+    let Some(schedule) = schedule(form) else {
+        return vec![Line::styled(
+            " preview: the schedule is not complete yet",
+            theme.dim,
+        )];
+    };
+    let mut lines = vec![Line::from(vec![
+        Span::styled(format!(" {:<LABEL$}  ", "Preview"), theme.accent),
+        Span::raw(schedule.summary()),
+    ])];
+    let next = schedule.occurrences_after(now + crate::schedule::DELIVERY_LEAD, 5);
+    if next.is_empty() {
+        lines.push(Line::styled(
+            "   no delivery is left in this schedule: the server will refuse it",
+            theme.warning,
+        ));
+    }
+    for at in next {
+        lines.push(Line::raw(format!(
+            "   {}  {}",
+            at.format("%a %Y-%m-%d %H:%M UTC"),
+            crate::console::view::format::relative(at, now)
+        )));
+    }
+    lines
 }
 
 #[cfg(test)]

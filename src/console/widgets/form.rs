@@ -10,6 +10,13 @@ use tui_input::backend::crossterm::EventHandler;
 
 use crate::api::Refusal;
 
+use ratatui::Frame;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Paragraph};
+
+use super::popup::{LABEL, WIDTH, centered, clear, wrap};
+use crate::console::view::theme::Theme;
+
 /// Checks a text field's value; `Err` says what is wrong.
 pub type Check = fn(&str) -> Result<(), String>;
 
@@ -210,8 +217,8 @@ pub struct Form {
     pub error: Option<String>,
     /// A save is on its way: a second submit does nothing, and neither do edits.
     pub saving: bool,
-    /// The token of the write on its way, whose answer this form takes.
-    pub pending: Option<u64>,
+    /// The ticket of the write on its way, whose answer this form takes.
+    pub pending: Option<crate::console::app::Ticket>,
     /// Esc was pressed with changes: a second Esc discards them.
     pub confirm_discard: bool,
     original: Vec<String>,
@@ -405,6 +412,88 @@ pub mod checks {
         } else {
             Ok(())
         }
+    }
+}
+
+/// Draws a form in the middle of the screen, with the lines of `preview`
+/// under its fields.
+pub fn draw(frame: &mut Frame, form: &Form, preview: Vec<Line<'static>>, theme: &Theme) {
+    let mut lines = Vec::new();
+    if let Some(error) = &form.error {
+        for line in wrap(error, WIDTH) {
+            lines.push(Line::styled(format!(" {line}"), theme.error));
+        }
+        lines.push(Line::raw(""));
+    }
+    let mut cursor = None;
+    let mut focus_line = 0;
+    for (index, field) in form.fields.iter().enumerate() {
+        let focused = index == form.focus;
+        let marker = if focused { "›" } else { " " };
+        let value = match &field.value {
+            Value::Select { .. } if !field.typed.is_empty() => {
+                format!("◂ {} ▸  search: {}", field.shown(), field.typed)
+            }
+            Value::Select { .. } => format!("◂ {} ▸", field.shown()),
+            Value::Text { .. } | Value::Choices { .. } => field.shown(),
+        };
+        if focused && let Value::Text { input, .. } = &field.value {
+            cursor = Some((lines.len() as u16, (LABEL + 3 + input.visual_cursor()) as u16));
+        }
+        if focused {
+            focus_line = lines.len() as u16;
+        }
+        let style = if focused { theme.accent } else { theme.dim };
+        lines.push(Line::from(vec![
+            Span::styled(format!("{marker} {:<LABEL$} ", field.label), style),
+            Span::raw(value),
+        ]));
+        if let Some(error) = &field.error {
+            for line in wrap(error, WIDTH - LABEL - 3) {
+                lines.push(Line::styled(format!("  {:<LABEL$} {line}", ""), theme.error));
+            }
+        }
+    }
+    if !preview.is_empty() {
+        lines.push(Line::raw(""));
+        lines.extend(preview);
+    }
+    lines.push(Line::raw(""));
+    let hint = if form.saving {
+        "saving…".to_string()
+    } else if form.confirm_discard {
+        "unsaved changes: Esc again discards them, any other key goes on editing".to_string()
+    } else {
+        "Tab next field · ←/→ change a choice · Enter or Ctrl-S save · Esc cancel".to_string()
+    };
+    lines.push(Line::styled(
+        format!(" {hint}"),
+        if form.confirm_discard {
+            theme.warning
+        } else {
+            theme.dim
+        },
+    ));
+    let screen = frame.area();
+    let area = centered(screen, WIDTH as u16 + 4, lines.len() as u16 + 2);
+    clear(frame, area);
+    // On a small screen the form scrolls to keep the focused field in view.
+    let inner = area.height.saturating_sub(2);
+    let total = lines.len() as u16;
+    let offset = if total > inner {
+        focus_line.saturating_sub(inner / 2).min(total - inner)
+    } else {
+        0
+    };
+    let block = Block::bordered()
+        .border_type(BorderType::Rounded)
+        .title(format!(" {} ", form.title));
+    frame.render_widget(Paragraph::new(lines).block(block).scroll((offset, 0)), area);
+    if let Some((row, column)) = cursor.map(|(row, column)| (row.saturating_sub(offset), column))
+        && row + 1 < area.height
+        && column + 1 < area.width
+    {
+        frame.set_cursor_position((area.x + 1 + column, area.y + 1 + row));
     }
 }
 

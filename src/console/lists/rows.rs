@@ -3,116 +3,10 @@
 
 use std::cmp::Ordering;
 
-use super::list::VirtualList;
-use crate::api::{Role, RoleMembership, Subscription};
+use super::paging::VirtualList;
 
-/// What the console needs of a row, whatever its kind.
-pub trait Tabular {
-    /// The id `y` copies and a refresh looks for.
-    fn id(&self) -> String;
-    /// Whether the row matches a filter (lowercase) typed with `/`.
-    fn matches(&self, needle: &str) -> bool;
-    /// The row as pretty JSON, for the raw view and `Y`.
-    fn json(&self) -> String;
-    /// Compares two rows by a local sort column.
-    fn compare(&self, other: &Self, column: usize) -> Ordering;
-}
-
-fn contains(haystack: &str, needle: &str) -> bool {
-    haystack.to_lowercase().contains(needle)
-}
-
-fn pretty(value: &impl serde::Serialize) -> String {
-    serde_json::to_string_pretty(value).unwrap_or_else(|error| format!("(cannot show: {error})"))
-}
-
-impl Tabular for Role {
-    fn id(&self) -> String {
-        self.id.clone()
-    }
-
-    fn matches(&self, needle: &str) -> bool {
-        contains(&self.name, needle)
-            || self
-                .created_by
-                .as_ref()
-                .is_some_and(|user| contains(&user.display_name(), needle))
-    }
-
-    fn json(&self) -> String {
-        pretty(self)
-    }
-
-    fn compare(&self, other: &Self, column: usize) -> Ordering {
-        let members = |role: &Role| role.members.as_ref().and_then(|m| m.len()).unwrap_or(0);
-        match column {
-            1 => self.name.to_lowercase().cmp(&other.name.to_lowercase()),
-            2 => self
-                .feature_flags_access_level
-                .cmp(&other.feature_flags_access_level),
-            3 => members(other).cmp(&members(self)),
-            _ => self.created_at.cmp(&other.created_at),
-        }
-    }
-}
-
-impl Tabular for RoleMembership {
-    fn id(&self) -> String {
-        self.id.clone()
-    }
-
-    fn matches(&self, needle: &str) -> bool {
-        self.user
-            .as_ref()
-            .is_some_and(|user| contains(&user.display_name(), needle) || contains(&user.email, needle))
-    }
-
-    fn json(&self) -> String {
-        pretty(self)
-    }
-
-    fn compare(&self, other: &Self, column: usize) -> Ordering {
-        let name = |m: &RoleMembership| {
-            m.user
-                .as_ref()
-                .map(|u| u.display_name().to_lowercase())
-                .unwrap_or_default()
-        };
-        let email = |m: &RoleMembership| {
-            m.user
-                .as_ref()
-                .map(|u| u.email.to_lowercase())
-                .unwrap_or_default()
-        };
-        let level = |m: &RoleMembership| m.organization_member.as_ref().map(|o| o.level).unwrap_or(0);
-        match column {
-            1 => name(self).cmp(&name(other)),
-            2 => email(self).cmp(&email(other)),
-            3 => level(other).cmp(&level(self)),
-            _ => self.joined_at.cmp(&other.joined_at),
-        }
-    }
-}
-
-impl Tabular for Subscription {
-    fn id(&self) -> String {
-        self.id.to_string()
-    }
-
-    fn matches(&self, needle: &str) -> bool {
-        let text = |value: &Option<String>| value.as_deref().is_some_and(|text| contains(text, needle));
-        text(&self.title) || text(&self.target_value) || text(&self.summary) || self.id.to_string() == needle
-    }
-
-    fn json(&self) -> String {
-        pretty(self)
-    }
-
-    /// Subscriptions are sorted by the server; locally only by id.
-    fn compare(&self, other: &Self, _column: usize) -> Ordering {
-        other.id.cmp(&self.id)
-    }
-}
+/// An order of rows.
+pub type Order<'a, T> = &'a dyn Fn(&T, &T) -> Ordering;
 
 /// One table's rows and where the user is in them.
 #[derive(Debug)]
@@ -149,7 +43,7 @@ impl<T> Rows<T> {
     }
 }
 
-impl<T: Tabular> Rows<T> {
+impl<T> Rows<T> {
     /// Rows shown.
     pub fn len(&self) -> u64 {
         match &self.view {
@@ -219,31 +113,29 @@ impl<T: Tabular> Rows<T> {
         offsets
     }
 
-    /// Filters and sorts the loaded rows locally; no filter and no sort
-    /// shows the list as the server orders it.
-    pub fn apply_view(&mut self, filter: &str, sort: Option<usize>) {
+    /// Filters (rows `keep` says yes to, for a lowercase needle) and sorts
+    /// the loaded rows locally; no filter and no sort shows the list as the
+    /// server orders it.
+    pub fn apply_view(&mut self, filter: &str, keep: impl Fn(&T, &str) -> bool, order: Option<Order<'_, T>>) {
         let needle = filter.trim().to_lowercase();
-        if needle.is_empty() && sort.is_none() {
+        if needle.is_empty() && order.is_none() {
             self.view = None;
             return;
         }
-        let mut shown: Vec<(u64, &T)> = self
-            .list
-            .loaded()
-            .filter(|(_, row)| row.matches(&needle))
-            .collect();
-        if let Some(column) = sort {
-            shown.sort_by(|(_, a), (_, b)| a.compare(b, column));
+        let mut shown: Vec<(u64, &T)> = self.list.loaded().filter(|(_, row)| keep(row, &needle)).collect();
+        if let Some(order) = order {
+            shown.sort_by(|(_, a), (_, b)| order(a, b));
         }
         self.view = Some(shown.into_iter().map(|(index, _)| index).collect());
     }
 
-    /// Puts the cursor on the row with this id, if it is loaded.
-    pub fn select_id(&mut self, id: &str, height: u64) -> bool {
+    /// Puts the cursor on the row whose id (as `id_of` says) is `id`, if it
+    /// is loaded.
+    pub fn select_id(&mut self, id: &str, id_of: impl Fn(&T) -> String, height: u64) -> bool {
         let Some(index) = self
             .list
             .loaded()
-            .find(|(_, row)| row.id() == id)
+            .find(|(_, row)| id_of(row) == id)
             .map(|(index, _)| index)
         else {
             return false;

@@ -6,6 +6,13 @@ use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
 use tui_input::Input;
 use tui_input::backend::crossterm::EventHandler;
 
+use ratatui::Frame;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Paragraph};
+
+use super::popup::{WIDTH, centered, clear, wrap};
+use crate::console::view::theme::Theme;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {
     /// The config file's profiles (and the connection the console started with).
@@ -118,6 +125,71 @@ impl Switcher {
             }
         }
         Outcome::Picking
+    }
+}
+
+/// The picker of `:ctx`, `:org` or `:project`.
+pub fn draw(frame: &mut Frame, switcher: &Switcher, theme: &Theme) {
+    let screen = frame.area();
+    let height = screen.height.saturating_sub(4).clamp(8, 30);
+    let list_rows = height.saturating_sub(7) as usize;
+    let noun = switcher.scope.noun();
+    let mut lines = vec![
+        Line::from(vec![
+            Span::styled(" search ", theme.accent),
+            Span::raw(switcher.query.value().to_string()),
+        ]),
+        Line::raw(""),
+    ];
+    match &switcher.choices {
+        None => lines.push(Line::styled(format!(" loading the {noun}s…"), theme.dim)),
+        Some(_) => {
+            let shown = switcher.shown();
+            let top = switcher.cursor.saturating_sub(list_rows.saturating_sub(1));
+            for (at, choice) in shown.iter().enumerate().skip(top).take(list_rows) {
+                let mark = if choice.id == switcher.current { "●" } else { " " };
+                let text = match switcher.scope {
+                    Scope::Profile if choice.id.is_empty() => {
+                        format!(" {mark} (as started)  {}", choice.name)
+                    }
+                    Scope::Profile => format!(" {mark} {}  {}", choice.id, choice.name),
+                    _ => format!(" {mark} {}  ({})", choice.name, choice.id),
+                };
+                let style = if at == switcher.cursor {
+                    theme.selected
+                } else {
+                    ratatui::style::Style::new()
+                };
+                lines.push(Line::styled(text, style));
+            }
+            if shown.is_empty() && switcher.error.is_none() {
+                lines.push(Line::styled(format!(" no {noun} matches"), theme.dim));
+            }
+        }
+    }
+    lines.push(Line::raw(""));
+    if let Some(error) = &switcher.error {
+        for line in wrap(error, WIDTH) {
+            lines.push(Line::styled(format!(" {line}"), theme.error));
+        }
+    }
+    lines.push(Line::styled(
+        " type to search · ↑/↓ move · Enter switch · Esc cancel",
+        theme.dim,
+    ));
+    let area = centered(screen, WIDTH as u16 + 4, lines.len() as u16 + 2);
+    clear(frame, area);
+    frame.render_widget(
+        Paragraph::new(lines).block(
+            Block::bordered()
+                .border_type(BorderType::Rounded)
+                .title(format!(" Switch {noun} ")),
+        ),
+        area,
+    );
+    let column = 9 + switcher.query.visual_cursor() as u16;
+    if column + 1 < area.width && area.height > 2 {
+        frame.set_cursor_position((area.x + 1 + column, area.y + 1));
     }
 }
 

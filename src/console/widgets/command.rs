@@ -1,13 +1,24 @@
-//! The `:` command line: parsing and completion.
+//! The `:` command line: parsing, completion, and the list of commands
+//! shown while one is typed.
 
-use super::app::Tab;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+
+use crate::console::lists::ListId;
+use crate::console::view::theme::Theme;
 
 /// Every command with what it does, in the order completion offers them.
-pub const COMMANDS: [(&str, &str); 9] = [
+pub const COMMANDS: [(&str, &str); 10] = [
     ("roles", "show the roles"),
     ("members", "show the members of a role"),
     ("subs", "show the subscriptions"),
     ("subscriptions", "show the subscriptions"),
+    (
+        "deliveries",
+        "the deliveries of the subscription under the cursor",
+    ),
     ("org", "switch organization: pick from a list, or :org UUID"),
     ("project", "switch project: pick from a list, or :project ID"),
     ("ctx", "switch profile: pick from the config file, or :ctx NAME"),
@@ -20,7 +31,8 @@ pub const ALIASES: [&str; 2] = ["subscriptions", "quit"];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
-    Tab(Tab),
+    /// Show a list.
+    Show(ListId),
     Organization(String),
     Project(String),
     /// `:org` alone: pick from the organizations the key reaches.
@@ -50,9 +62,10 @@ pub fn parse(line: &str) -> Result<Command, String> {
     }
 
     match (name, argument) {
-        ("roles", _) => Ok(Command::Tab(Tab::Roles)),
-        ("members", _) => Ok(Command::Tab(Tab::Members)),
-        ("subs" | "subscriptions", _) => Ok(Command::Tab(Tab::Subscriptions)),
+        ("roles", _) => Ok(Command::Show(ListId::Roles)),
+        ("members", _) => Ok(Command::Show(ListId::Members)),
+        ("subs" | "subscriptions", _) => Ok(Command::Show(ListId::Subscriptions)),
+        ("deliveries", _) => Ok(Command::Show(ListId::Deliveries)),
         ("q" | "quit", _) => Ok(Command::Quit),
         ("org", Some(id)) => Ok(Command::Organization(id.to_string())),
         ("project", Some(id)) => Ok(Command::Project(id.to_string())),
@@ -60,7 +73,9 @@ pub fn parse(line: &str) -> Result<Command, String> {
         ("project", None) => Ok(Command::PickProject),
         ("ctx", Some(name)) => Ok(Command::Profile(name.to_string())),
         ("ctx", None) => Ok(Command::PickProfile),
-        _ => Err(format!(":{name} is not a command; type : and Tab to see them")),
+        _ => Err(format!(
+            ":{name} is not a command; : lists them, and Tab completes what is typed"
+        )),
     }
 }
 
@@ -95,13 +110,37 @@ pub fn complete(typed: &str) -> Option<String> {
     (completed.trim_end() != typed.trim()).then_some(completed)
 }
 
+/// The commands that match what is typed, over the bottom of `area`.
+pub fn draw_completions(frame: &mut Frame, area: Rect, typed: &str, theme: &Theme) {
+    let found = candidates(typed);
+    if found.is_empty() {
+        return;
+    }
+    let lines: Vec<Line> = found
+        .iter()
+        .map(|(name, what)| {
+            Line::from(vec![
+                Span::styled(format!(" :{name:<14}"), theme.accent),
+                Span::raw(*what),
+            ])
+        })
+        .collect();
+    let height = (lines.len() as u16 + 2).min(area.height);
+    let area = Rect::new(area.x, area.y + area.height - height, area.width.min(72), height);
+    super::popup::clear(frame, area);
+    frame.render_widget(
+        Paragraph::new(lines).block(Block::bordered().title(" commands (Tab completes) ")),
+        area,
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn commands_parse() {
-        assert_eq!(parse("subs"), Ok(Command::Tab(Tab::Subscriptions)));
+        assert_eq!(parse("subs"), Ok(Command::Show(ListId::Subscriptions)));
         assert_eq!(parse(" org  1234 "), Ok(Command::Organization("1234".into())));
         assert_eq!(parse("project @current"), Ok(Command::Project("@current".into())));
         assert_eq!(parse(""), Ok(Command::Nothing));
@@ -126,5 +165,6 @@ mod tests {
         assert_eq!(complete("p"), Some("project ".into()));
         assert_eq!(complete("x"), None);
         assert_eq!(candidates("q").len(), 2);
+        assert_eq!(complete("d"), Some("deliveries ".into()));
     }
 }

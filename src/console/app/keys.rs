@@ -1,0 +1,163 @@
+//! A key pressed: to the widget open over the screen, or through the
+//! keymap to an action on the list shown.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use tui_input::Input;
+
+use super::keymap::Action;
+use super::{App, Effect, Mode, Notice};
+
+impl App {
+    pub(super) fn key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
+            self.quit = true;
+            return Vec::new();
+        }
+        match &mut self.mode {
+            Mode::Help => {
+                self.help_key(key);
+                Vec::new()
+            }
+            Mode::Filter(_) => self.filter_key(key),
+            Mode::Command(_) => self.command_key(key),
+            Mode::Form(..) => self.form_key(key),
+            Mode::Confirm(_) => self.confirm_key(key),
+            Mode::Picker(_) => self.picker_key(key),
+            Mode::Switcher(_) => self.switcher_key(key),
+            Mode::Normal => match self.keymap.action(&key, self.shown()) {
+                Some(action) => self.act(action),
+                None => {
+                    self.dirty = false;
+                    Vec::new()
+                }
+            },
+        }
+    }
+
+    /// j/k and the page keys scroll the help, as far as its last line;
+    /// any other key closes it.
+    fn help_key(&mut self, key: KeyEvent) {
+        let last = crate::console::view::help::scroll_limit(self);
+        let scroll = &mut self.help_scroll;
+        match key.code {
+            KeyCode::Char('j') | KeyCode::Down => *scroll = scroll.saturating_add(1),
+            KeyCode::Char('k') | KeyCode::Up => *scroll = scroll.saturating_sub(1),
+            KeyCode::PageDown => *scroll = scroll.saturating_add(10),
+            KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
+            _ => self.mode = Mode::Normal,
+        }
+        self.help_scroll = self.help_scroll.min(last);
+    }
+
+    fn act(&mut self, action: Action) -> Vec<Effect> {
+        let height = self.table_height() as i64;
+        match action {
+            Action::Quit => self.back(true),
+            Action::Back => self.back(false),
+            Action::Show(list) => self.switch(list),
+            Action::NextTab => self.switch(self.next_tab(1)),
+            Action::PreviousTab => self.switch(self.next_tab(-1)),
+            Action::Up => self.move_by(-1),
+            Action::Down => self.move_by(1),
+            Action::PageUp => self.move_by(-height),
+            Action::PageDown => self.move_by(height),
+            Action::Top => self.move_to(0),
+            Action::Bottom => self.move_to(i64::MAX),
+            Action::Open => self.open(),
+            Action::Filter => {
+                let typed = self.lists.get(self.shown()).filter().to_string();
+                self.mode = Mode::Filter(Input::new(typed));
+                Vec::new()
+            }
+            Action::Command => {
+                self.mode = Mode::Command(Input::default());
+                Vec::new()
+            }
+            Action::Refresh => self.refresh(),
+            Action::Sort => self.cycle_sort(),
+            Action::ToggleDeleted => {
+                self.lists.subscriptions.toggle_deleted();
+                self.fetch_visible()
+            }
+            Action::ToggleJson => {
+                // Where the screen has no room for the pane, `v` opens the detail over the table.
+                if !self.has_detail_pane() && !self.detail_open {
+                    self.detail_open = true;
+                } else {
+                    self.detail_json = !self.detail_json;
+                }
+                self.detail_scroll = 0;
+                Vec::new()
+            }
+            Action::DetailDown => {
+                let last = crate::console::view::detail::scroll_limit(self);
+                self.detail_scroll = self.detail_scroll.saturating_add(3).min(last);
+                Vec::new()
+            }
+            Action::DetailUp => {
+                self.detail_scroll = self.detail_scroll.saturating_sub(3);
+                Vec::new()
+            }
+            Action::CopyId => self.copy(false),
+            Action::CopyJson => self.copy(true),
+            Action::Help => {
+                self.help_scroll = 0;
+                self.mode = Mode::Help;
+                Vec::new()
+            }
+            Action::New | Action::Edit | Action::Delete | Action::Restore | Action::Assign
+                if let Some(reason) = self.unavailable(action) =>
+            {
+                self.notice = Some(Notice::error(format!("not available: {reason}")));
+                Vec::new()
+            }
+            Action::New => self.new_item(),
+            Action::Edit => self.edit_item(),
+            Action::Delete => self.delete_item(),
+            Action::Restore => self.restore_item(),
+            Action::Assign => self.open_picker(),
+        }
+    }
+
+    /// Esc and q: dismiss an error, close the detail or the JSON view,
+    /// leave a list opened from another (back where it was opened); `q`
+    /// on the top level quits.
+    fn back(&mut self, may_quit: bool) -> Vec<Effect> {
+        // An error waits to be dismissed; a flash of success fades by itself.
+        if self.notice.take_if(|notice| notice.error).is_some() {
+            return Vec::new();
+        }
+        if self.detail_open {
+            self.detail_open = false;
+        } else if self.detail_json {
+            self.detail_json = false;
+        } else if let Some(parent) = self.lists.get(self.shown).parent() {
+            self.lists.get_mut(self.shown).close();
+            let (tab, shown) = self.opened_from.take().unwrap_or((self.tab, parent));
+            self.tab = tab;
+            self.shown = shown;
+            return self.fetch_visible();
+        } else if may_quit {
+            self.quit = true;
+        }
+        Vec::new()
+    }
+
+    /// `y` and `Y`: the selected row's id or JSON, to the clipboard.
+    fn copy(&mut self, json: bool) -> Vec<Effect> {
+        let table = self.lists.get(self.shown());
+        let text = if json {
+            table.selected_json()
+        } else {
+            table.selected_id()
+        };
+        match text {
+            Some(text) => {
+                let what = if json { "the row's JSON" } else { "the id" };
+                self.notice = Some(Notice::done(format!("copied {what} to the clipboard")));
+                vec![Effect::Copy(text)]
+            }
+            None => Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,252 @@
+//! The members of one role, opened from Roles (Enter, or `a` to assign):
+//! filtered and sorted in the console; `d` removes one, `a` assigns people.
+
+use std::cmp::Ordering;
+
+use chrono::{DateTime, Utc};
+use ratatui::layout::Constraint;
+use ratatui::text::Line;
+use ratatui::widgets::Cell;
+
+use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, text};
+use crate::api::models::level;
+use crate::api::{OrganizationMember, RoleMembership};
+use crate::console::app::{Confirm, Write};
+use crate::console::view::detail::{field, heading, optional, user_lines};
+use crate::console::view::format::when;
+use crate::console::view::theme::Theme;
+
+/// The role whose members are shown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChosenRole {
+    pub id: String,
+    pub name: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Members {
+    /// `None` until a role is opened: the tab then offers the roles.
+    pub role: Option<ChosenRole>,
+}
+
+const COLUMNS: [Column; 5] = [
+    Column::new("NAME", Constraint::Fill(2), 0),
+    Column::new("EMAIL", Constraint::Fill(3), 60),
+    Column::new("LEVEL", Constraint::Length(7), 0),
+    Column::new("JOINED", Constraint::Length(16), 80),
+    Column::new("UPDATED", Constraint::Length(16), 110),
+];
+
+const SORTS: [Sort; 4] = [
+    Sort {
+        label: "joined",
+        column: None,
+        descending: false,
+        ordering: None,
+    },
+    Sort::local("name", "NAME", false),
+    Sort::local("email", "EMAIL", false),
+    Sort::local("level", "LEVEL", true),
+];
+
+fn name(membership: &RoleMembership) -> String {
+    membership
+        .user
+        .as_ref()
+        .map(|user| user.display_name().to_lowercase())
+        .unwrap_or_default()
+}
+
+fn email(membership: &RoleMembership) -> String {
+    membership
+        .user
+        .as_ref()
+        .map(|user| user.email.to_lowercase())
+        .unwrap_or_default()
+}
+
+fn member_level(membership: &RoleMembership) -> i64 {
+    membership
+        .organization_member
+        .as_ref()
+        .map(|member| member.level)
+        .unwrap_or(0)
+}
+
+impl Resource for Members {
+    type Row = RoleMembership;
+    const ID: ListId = ListId::Members;
+    const TITLE: &'static str = "Members";
+    const NOUN: &'static str = "member";
+    const TAB: ListId = ListId::Members;
+    const PARENT: Option<ListId> = Some(ListId::Roles);
+    const WRITE_SCOPE: &'static str = "organization:write";
+
+    fn heading(&self) -> String {
+        self.role
+            .as_ref()
+            .map(|role| role.name.clone())
+            .unwrap_or_else(|| Self::TITLE.into())
+    }
+
+    fn is_open(&self) -> bool {
+        self.role.is_some()
+    }
+
+    fn close(&mut self) {
+        self.role = None;
+    }
+
+    fn query(&self, scope: Scope) -> Option<Query> {
+        let role = self.role.as_ref()?;
+        Some(Query::Members {
+            organization: scope.organization.to_string(),
+            role: role.id.clone(),
+        })
+    }
+
+    fn empty(&self) -> &'static str {
+        "nobody holds this role yet: a assigns people"
+    }
+
+    fn columns(&self) -> &'static [Column] {
+        &COLUMNS
+    }
+
+    fn cells(&self, membership: &RoleMembership, _now: DateTime<Utc>, _theme: &Theme) -> Vec<Cell<'static>> {
+        let user = membership.user.clone().unwrap_or_default();
+        let member_level = membership.organization_member.as_ref().map(|member| member.level);
+        vec![
+            text(user.display_name()),
+            text(user.email),
+            text(member_level.map(level::name).unwrap_or("-")),
+            text(when(membership.joined_at)),
+            text(when(membership.updated_at)),
+        ]
+    }
+
+    fn detail(
+        &self,
+        membership: &RoleMembership,
+        _now: DateTime<Utc>,
+        theme: &Theme,
+    ) -> (String, Vec<Line<'static>>) {
+        let mut lines = vec![
+            field("membership", membership.id.clone(), theme),
+            field("role", membership.role_id.clone(), theme),
+            field("joined role", when(membership.joined_at), theme),
+            field("updated", when(membership.updated_at), theme),
+        ];
+        let name = membership
+            .user
+            .as_ref()
+            .map(|user| user.display_name())
+            .unwrap_or_default();
+        if let Some(user) = &membership.user {
+            lines.push(heading("user", theme));
+            lines.extend(user_lines(user, theme));
+        }
+        if let Some(member) = &membership.organization_member {
+            lines.push(heading("organization member", theme));
+            lines.extend(member_lines(member, theme));
+        }
+        (name, lines)
+    }
+
+    fn id(membership: &RoleMembership) -> String {
+        membership.id.clone()
+    }
+
+    fn matches(membership: &RoleMembership, needle: &str) -> bool {
+        membership
+            .user
+            .as_ref()
+            .is_some_and(|user| contains(&user.display_name(), needle) || contains(&user.email, needle))
+    }
+
+    fn sorts(&self) -> &'static [Sort] {
+        &SORTS
+    }
+
+    fn compare(a: &RoleMembership, b: &RoleMembership, sort: &Sort) -> Ordering {
+        match sort.label {
+            "name" => name(a).cmp(&name(b)),
+            "email" => email(a).cmp(&email(b)),
+            "level" => member_level(b).cmp(&member_level(a)),
+            _ => a.joined_at.cmp(&b.joined_at),
+        }
+    }
+
+    fn confirm_delete(&self, membership: &RoleMembership, scope: Scope) -> Option<Confirm> {
+        let role = self.role.as_ref()?;
+        let user = membership.user.clone().unwrap_or_default();
+        Some(Confirm {
+            question: format!(
+                "Remove {} <{}> from the role {}?",
+                user.display_name(),
+                user.email,
+                role.name
+            ),
+            write: Write::RemoveMember {
+                organization: scope.organization.to_string(),
+                role: role.id.clone(),
+                id: membership.id.clone(),
+            },
+            destructive: true,
+            form: None,
+        })
+    }
+}
+
+fn member_lines(member: &OrganizationMember, theme: &Theme) -> Vec<Line<'static>> {
+    let yes_no = |value: Option<bool>, yes: &'static str, no: &'static str| {
+        optional(value.map(|value| if value { yes } else { no }))
+    };
+    vec![
+        field("  member id", member.id.clone(), theme),
+        field(
+            "  level",
+            format!("{} ({})", level::name(member.level), member.level),
+            theme,
+        ),
+        field("  joined org", when(member.joined_at), theme),
+        field("  2FA", yes_no(member.is_2fa_enabled, "on", "off"), theme),
+        field(
+            "  social login",
+            yes_no(member.has_social_auth, "yes", "no"),
+            theme,
+        ),
+    ]
+}
+
+impl Table<Members> {
+    /// Opens another role's members (the same role keeps its rows).
+    pub fn open(&mut self, role: ChosenRole) {
+        if self.resource.role.as_ref() == Some(&role) {
+            return;
+        }
+        self.resource.role = Some(role);
+        self.filter.clear();
+        self.sort = 0;
+        self.rows.clear();
+    }
+
+    /// The user UUIDs of the members loaded, for the picker to mark.
+    pub fn loaded_users(&self) -> std::collections::HashSet<String> {
+        self.rows
+            .list
+            .loaded()
+            .filter_map(|(_, membership)| membership.user.as_ref().map(|user| user.uuid.clone()))
+            .collect()
+    }
+
+    /// A member was removed: their row goes.
+    pub fn removed(&mut self, id: &str, height: u64) -> String {
+        if let Some(index) = self.rows.list.position(|row| row.id == id) {
+            self.rows.list.remove_row(index);
+        }
+        let cursor = self.rows.cursor as i64;
+        self.rows.move_to(cursor, height);
+        "removed from the role".to_string()
+    }
+}

@@ -1,0 +1,321 @@
+//! The lists the console shows, one module per resource: roles, the members
+//! of a role, subscriptions, and the deliveries of a subscription. Each says
+//! everything about itself through one trait, [`Resource`]: what it asks the
+//! server, its columns and cells, its detail, its sorts and filter, its
+//! delete confirmation and the scope its writes need. The app holds them in
+//! [`Lists`], keyed by [`ListId`].
+//!
+//! Adding a list is adding a module here, a [`ListId`] variant, a field of
+//! [`Lists`] (the compiler then names the two matches that reach it), a
+//! [`Query`] variant (and so the fetch in `effects.rs`), and a way to open
+//! it: a key or a command.
+
+pub mod deliveries;
+pub mod members;
+pub mod paging;
+pub mod roles;
+pub mod rows;
+pub mod subscriptions;
+mod table;
+
+use std::any::Any;
+use std::cmp::Ordering;
+use std::fmt;
+
+use chrono::{DateTime, Utc};
+use ratatui::layout::Constraint;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Cell;
+use serde::Serialize;
+
+use crate::api::{Page, SubscriptionFilter};
+use crate::console::app::Confirm;
+use crate::console::view::theme::Theme;
+use crate::text::printable;
+
+pub use deliveries::Deliveries;
+pub use members::Members;
+pub use roles::Roles;
+pub use subscriptions::Subscriptions;
+pub use table::{AnyTable, Table};
+
+/// Every list the console shows. Matches over it have no catch-all arm, so
+/// that the compiler names every place a new list must fill in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::EnumIter, strum::EnumCount)]
+pub enum ListId {
+    Roles,
+    Members,
+    Subscriptions,
+    Deliveries,
+}
+
+/// The lists, one table each.
+#[derive(Default)]
+pub struct Lists {
+    pub roles: Table<Roles>,
+    pub members: Table<Members>,
+    pub subscriptions: Table<Subscriptions>,
+    pub deliveries: Table<Deliveries>,
+}
+
+impl Lists {
+    pub fn get(&self, id: ListId) -> &dyn AnyTable {
+        match id {
+            ListId::Roles => &self.roles,
+            ListId::Members => &self.members,
+            ListId::Subscriptions => &self.subscriptions,
+            ListId::Deliveries => &self.deliveries,
+        }
+    }
+
+    pub fn get_mut(&mut self, id: ListId) -> &mut dyn AnyTable {
+        match id {
+            ListId::Roles => &mut self.roles,
+            ListId::Members => &mut self.members,
+            ListId::Subscriptions => &mut self.subscriptions,
+            ListId::Deliveries => &mut self.deliveries,
+        }
+    }
+
+    /// Every list, for what concerns them all (a new connection).
+    pub fn all_mut(&mut self) -> impl Iterator<Item = &mut dyn AnyTable> {
+        let Lists {
+            roles,
+            members,
+            subscriptions,
+            deliveries,
+        } = self;
+        [
+            roles as &mut dyn AnyTable,
+            members as &mut dyn AnyTable,
+            subscriptions as &mut dyn AnyTable,
+            deliveries as &mut dyn AnyTable,
+        ]
+        .into_iter()
+    }
+}
+
+/// Where the lists live on the server: the organization and the project
+/// the screen is about.
+#[derive(Debug, Clone, Copy)]
+pub struct Scope<'a> {
+    pub organization: &'a str,
+    pub project: &'a str,
+}
+
+/// What a page request asks the server for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Query {
+    Roles {
+        organization: String,
+    },
+    Members {
+        organization: String,
+        role: String,
+    },
+    Subscriptions {
+        project: String,
+        filter: SubscriptionFilter,
+    },
+    Deliveries {
+        project: String,
+        subscription: i64,
+    },
+}
+
+/// A page of any list, on its way from the effects to its table, which
+/// alone knows the type of its rows.
+pub struct PageData(Box<dyn Any + Send>);
+
+impl PageData {
+    pub fn new<T: Send + 'static>(page: Page<T>) -> PageData {
+        PageData(Box::new(page))
+    }
+
+    /// The page, if its rows are of this kind.
+    pub fn take<T: 'static>(self) -> Option<Page<T>> {
+        self.0.downcast::<Page<T>>().ok().map(|page| *page)
+    }
+}
+
+impl fmt::Debug for PageData {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("PageData(..)")
+    }
+}
+
+/// A column: its header, its width, and how wide the table must be for it
+/// to show (narrow screens keep the columns that matter most).
+#[derive(Debug, Clone, Copy)]
+pub struct Column {
+    pub header: &'static str,
+    pub width: Constraint,
+    /// Shown on tables at least this wide and narrower than `shown_below`.
+    pub shown_from: u16,
+    pub shown_below: u16,
+}
+
+impl Column {
+    pub const fn new(header: &'static str, width: Constraint, shown_from: u16) -> Column {
+        Column {
+            header,
+            width,
+            shown_from,
+            shown_below: u16::MAX,
+        }
+    }
+
+    /// A column only for tables narrower than `below`: the compact form of
+    /// one that wider tables show in full.
+    pub const fn narrow(header: &'static str, width: Constraint, below: u16) -> Column {
+        Column {
+            header,
+            width,
+            shown_from: 0,
+            shown_below: below,
+        }
+    }
+
+    pub fn shown_at(&self, width: u16) -> bool {
+        (self.shown_from..self.shown_below).contains(&width)
+    }
+}
+
+/// An order `s` puts a list in. The first of a list's sorts is the
+/// server's own order, which marks no column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sort {
+    /// In the footer: "sorted by name".
+    pub label: &'static str,
+    /// The header of the column it marks with ▲ or ▼.
+    pub column: Option<&'static str>,
+    pub descending: bool,
+    /// The server's `ordering`, for lists the server sorts.
+    pub ordering: Option<&'static str>,
+}
+
+impl Sort {
+    pub const fn local(label: &'static str, column: &'static str, descending: bool) -> Sort {
+        Sort {
+            label,
+            column: Some(column),
+            descending,
+            ordering: None,
+        }
+    }
+}
+
+/// What a list must say about itself.
+pub trait Resource: Default {
+    type Row: Clone + fmt::Debug + Serialize + Send + 'static;
+    const ID: ListId;
+    /// Its name on its tab and in help.
+    const TITLE: &'static str;
+    /// One of its rows, in words: "role".
+    const NOUN: &'static str;
+    /// The tab it is shown on: its own, or the tab of the list it is
+    /// opened from.
+    const TAB: ListId;
+    /// The list whose row it shows more of (a role's members), if any.
+    const PARENT: Option<ListId> = None;
+    /// The scope its writes need.
+    const WRITE_SCOPE: &'static str;
+
+    /// The heading of its table.
+    fn heading(&self) -> String {
+        Self::TITLE.to_string()
+    }
+
+    /// Whether it has what it shows: a list opened from another has its
+    /// parent's row.
+    fn is_open(&self) -> bool {
+        true
+    }
+
+    /// Forgets the parent's row: back leaves the list.
+    fn close(&mut self) {}
+
+    /// What to ask the server for a page; `None` when there is nothing to
+    /// list yet (the members of no role).
+    fn query(&self, scope: Scope) -> Option<Query>;
+
+    /// Said when the list is empty.
+    fn empty(&self) -> &'static str;
+
+    fn columns(&self) -> &'static [Column];
+
+    /// The cells of a row, in the order of the columns.
+    fn cells(&self, row: &Self::Row, now: DateTime<Utc>, theme: &Theme) -> Vec<Cell<'static>>;
+
+    /// The detail of a row: its title and its lines.
+    fn detail(&self, row: &Self::Row, now: DateTime<Utc>, theme: &Theme) -> (String, Vec<Line<'static>>);
+
+    /// The id `y` copies and a refresh looks for.
+    fn id(row: &Self::Row) -> String;
+
+    /// Whether a row matches a filter typed with `/` (lowercase).
+    fn matches(row: &Self::Row, needle: &str) -> bool;
+
+    /// The orders `s` cycles through; the first is the server's.
+    fn sorts(&self) -> &'static [Sort];
+
+    /// Compares two rows by one of the local sorts.
+    fn compare(a: &Self::Row, b: &Self::Row, sort: &Sort) -> Ordering;
+
+    /// The question before deleting a row, and the write it asks for.
+    fn confirm_delete(&self, row: &Self::Row, scope: Scope) -> Option<Confirm>;
+
+    /// Lists the server filters and sorts (too long to load whole) take
+    /// the text and the order here, and say whether they must be fetched
+    /// again; lists filtered and sorted in the console say no.
+    fn search_on_server(&mut self, _text: &str) -> bool {
+        false
+    }
+
+    fn order_on_server(&mut self, _sort: &Sort) -> bool {
+        false
+    }
+
+    /// The text the server has searched for, if it searches.
+    fn searched(&self) -> Option<&str> {
+        None
+    }
+
+    /// What the footer says is in force besides filter and sort.
+    fn state(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Whether rows show times relative to now ("in 3h", overdue), which
+    /// must be redrawn as the minutes pass.
+    fn shows_relative_times(&self) -> bool {
+        false
+    }
+}
+
+/// A cell of text that may come from a server: shown, never sent raw.
+pub fn text(value: impl Into<String>) -> Cell<'static> {
+    Cell::from(safe(value.into()))
+}
+
+pub fn styled(value: impl Into<String>, style: Style) -> Cell<'static> {
+    Cell::from(Span::styled(safe(value.into()), style))
+}
+
+fn safe(value: String) -> String {
+    match printable(&value) {
+        std::borrow::Cow::Borrowed(_) => value,
+        std::borrow::Cow::Owned(shown) => shown,
+    }
+}
+
+/// The row as pretty JSON, for the raw view and `Y`.
+pub fn pretty(value: &impl Serialize) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_else(|error| format!("(cannot show: {error})"))
+}
+
+/// Whether `haystack` holds a lowercase needle, ignoring case.
+pub fn contains(haystack: &str, needle: &str) -> bool {
+    haystack.to_lowercase().contains(needle)
+}

@@ -1,0 +1,298 @@
+//! The organization's roles: a short list, filtered and sorted in the
+//! console; Enter opens a role's members. Its form (name, access level),
+//! and what a write's answer does to the rows.
+
+use std::cmp::Ordering;
+
+use chrono::{DateTime, Utc};
+use ratatui::layout::Constraint;
+use ratatui::text::Line;
+use ratatui::widgets::Cell;
+
+use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, text};
+use crate::api::models::access_level;
+use crate::api::{ListOrText, Role, RoleInput, RoleMembership};
+use crate::console::app::{Confirm, FormPurpose, Write};
+use crate::console::view::detail::{field, heading, user_lines};
+use crate::console::view::format::when;
+use crate::console::view::theme::Theme;
+use crate::console::widgets::form::{Field, Form, checks};
+
+#[derive(Debug, Default)]
+pub struct Roles;
+
+const COLUMNS: [Column; 5] = [
+    Column::new("NAME", Constraint::Fill(3), 0),
+    Column::new("ACCESS", Constraint::Length(10), 0),
+    Column::new("MEMBERS", Constraint::Length(9), 50),
+    Column::new("CREATED BY", Constraint::Fill(2), 90),
+    Column::new("CREATED", Constraint::Length(16), 70),
+];
+
+const SORTS: [Sort; 4] = [
+    Sort {
+        label: "created",
+        column: None,
+        descending: false,
+        ordering: None,
+    },
+    Sort::local("name", "NAME", false),
+    Sort::local("access", "ACCESS", false),
+    Sort::local("members", "MEMBERS", true),
+];
+
+const ACCESS_LEVELS: [(&str, &str); 2] = [("21", "view only"), ("37", "can always edit")];
+
+fn members(role: &Role) -> usize {
+    role.members.as_ref().and_then(|m| m.len()).unwrap_or(0)
+}
+
+impl Resource for Roles {
+    type Row = Role;
+    const ID: ListId = ListId::Roles;
+    const TITLE: &'static str = "Roles";
+    const NOUN: &'static str = "role";
+    const TAB: ListId = ListId::Roles;
+    const WRITE_SCOPE: &'static str = "organization:write";
+
+    fn query(&self, scope: Scope) -> Option<Query> {
+        Some(Query::Roles {
+            organization: scope.organization.to_string(),
+        })
+    }
+
+    fn empty(&self) -> &'static str {
+        "no roles yet: n creates one"
+    }
+
+    fn columns(&self) -> &'static [Column] {
+        &COLUMNS
+    }
+
+    fn cells(&self, role: &Role, _now: DateTime<Utc>, _theme: &Theme) -> Vec<Cell<'static>> {
+        let members = role
+            .members
+            .as_ref()
+            .and_then(|m| m.len())
+            .map(|n| n.to_string())
+            .unwrap_or_else(|| "-".into());
+        vec![
+            text(role.name.clone()),
+            text(
+                role.feature_flags_access_level
+                    .map(access_level::name)
+                    .unwrap_or("-"),
+            ),
+            text(members),
+            text(
+                role.created_by
+                    .as_ref()
+                    .map(|user| user.display_name())
+                    .unwrap_or_default(),
+            ),
+            text(when(role.created_at)),
+        ]
+    }
+
+    fn detail(&self, role: &Role, _now: DateTime<Utc>, theme: &Theme) -> (String, Vec<Line<'static>>) {
+        let mut lines = vec![
+            field("id", role.id.clone(), theme),
+            field("name", role.name.clone(), theme),
+            field(
+                "access level",
+                role.feature_flags_access_level
+                    .map(|level| format!("{} ({level})", access_level::name(level)))
+                    .unwrap_or_else(|| "-".into()),
+                theme,
+            ),
+            field("created at", when(role.created_at), theme),
+        ];
+        if let Some(user) = &role.created_by {
+            lines.push(heading("created by", theme));
+            lines.extend(user_lines(user, theme));
+        }
+        match &role.members {
+            Some(ListOrText::List(members)) => {
+                lines.push(heading(&format!("members ({})", members.len()), theme));
+                for membership in members {
+                    let user = membership.user.clone().unwrap_or_default();
+                    lines.push(Line::raw(
+                        crate::text::printable(&format!("   {} <{}>", user.display_name(), user.email))
+                            .into_owned(),
+                    ));
+                }
+            }
+            Some(ListOrText::Text(text)) => lines.push(field("members", text.clone(), theme)),
+            _ => {}
+        }
+        if let Some(ListOrText::List(flags)) = &role.associated_flags {
+            let keys: Vec<&str> = flags.iter().map(|flag| flag.key.as_str()).collect();
+            let shown = if keys.is_empty() {
+                "-".into()
+            } else {
+                keys.join(", ")
+            };
+            lines.push(field("feature flags", shown, theme));
+        }
+        (role.name.clone(), lines)
+    }
+
+    fn id(role: &Role) -> String {
+        role.id.clone()
+    }
+
+    fn matches(role: &Role, needle: &str) -> bool {
+        contains(&role.name, needle)
+            || role
+                .created_by
+                .as_ref()
+                .is_some_and(|user| contains(&user.display_name(), needle))
+    }
+
+    fn sorts(&self) -> &'static [Sort] {
+        &SORTS
+    }
+
+    fn compare(a: &Role, b: &Role, sort: &Sort) -> Ordering {
+        match sort.label {
+            "name" => a.name.to_lowercase().cmp(&b.name.to_lowercase()),
+            "access" => a.feature_flags_access_level.cmp(&b.feature_flags_access_level),
+            "members" => members(b).cmp(&members(a)),
+            _ => a.created_at.cmp(&b.created_at),
+        }
+    }
+
+    fn confirm_delete(&self, role: &Role, scope: Scope) -> Option<Confirm> {
+        let members = members(role);
+        Some(Confirm {
+            question: format!(
+                "Delete the role {} and its {members} membership{}?",
+                role.name,
+                if members == 1 { "" } else { "s" }
+            ),
+            write: Write::DeleteRole {
+                organization: scope.organization.to_string(),
+                id: role.id.clone(),
+            },
+            destructive: true,
+            form: None,
+        })
+    }
+}
+
+/// `n`: the form for a new role.
+pub fn new_form() -> (Form, FormPurpose) {
+    let fields = vec![
+        Field::text("name", "Name", "", Some(checks::role_name)),
+        Field::select(
+            "feature_flags_access_level",
+            "Feature flags",
+            &ACCESS_LEVELS,
+            "37",
+        ),
+    ];
+    (Form::new("New role", fields), FormPurpose::NewRole)
+}
+
+/// `e`: the form for a role.
+pub fn edit_form(role: &Role) -> (Form, FormPurpose) {
+    let level = role
+        .feature_flags_access_level
+        .unwrap_or(access_level::DEFAULT)
+        .to_string();
+    let fields = vec![
+        Field::text("name", "Name", &role.name, Some(checks::role_name)),
+        Field::select(
+            "feature_flags_access_level",
+            "Feature flags",
+            &ACCESS_LEVELS,
+            &level,
+        ),
+    ];
+    let form = Form::new(format!("Edit role {}", role.name), fields);
+    (form, FormPurpose::EditRole { id: role.id.clone() })
+}
+
+/// The write a submitted role form asks for; `None` when an edit changed
+/// nothing. Only what changed is sent.
+pub fn submitted(form: &Form, purpose: &FormPurpose, organization: &str) -> Option<Write> {
+    let name = form.value("name").trim().to_string();
+    let level = form.value("feature_flags_access_level").parse().ok();
+    let organization = organization.to_string();
+    match purpose {
+        FormPurpose::EditRole { id } => {
+            let input = RoleInput {
+                name: form.field_changed("name").then_some(name),
+                feature_flags_access_level: level
+                    .filter(|_| form.field_changed("feature_flags_access_level")),
+            };
+            (input != RoleInput::default()).then(|| Write::UpdateRole {
+                organization,
+                id: id.clone(),
+                input,
+            })
+        }
+        _ => Some(Write::CreateRole {
+            organization,
+            input: RoleInput {
+                name: Some(name),
+                feature_flags_access_level: level,
+            },
+        }),
+    }
+}
+
+/// A role was created: at the end of the list, selected.
+pub fn created(table: &mut Table<Roles>, role: Role, height: u64) -> String {
+    let name = role.name.clone();
+    table.rows.list.push_row(role);
+    let last = table.rows.len() as i64 - 1;
+    table.rows.move_to(last, height);
+    format!("created the role {name}")
+}
+
+/// A role was saved: its row changes in place.
+pub fn updated(table: &mut Table<Roles>, id: &str, role: Role) -> String {
+    let name = role.name.clone();
+    if let Some(index) = table.rows.list.position(|row| row.id == id) {
+        table.rows.list.replace_row(index, role);
+    }
+    format!("saved the role {name}")
+}
+
+/// A role was deleted: its row goes.
+pub fn deleted(table: &mut Table<Roles>, id: &str, height: u64) -> String {
+    let mut name = String::new();
+    if let Some(index) = table.rows.list.position(|row| row.id == id) {
+        if let Some(role) = table.rows.list.get(index) {
+            name = role.name.clone();
+        }
+        table.rows.list.remove_row(index);
+    }
+    let cursor = table.rows.cursor as i64;
+    table.rows.move_to(cursor, height);
+    format!("deleted the role {name}").trim_end().to_string()
+}
+
+/// Keeps a role's row (its member count, the names in its detail) in step
+/// with memberships added or removed.
+pub fn members_changed(
+    table: &mut Table<Roles>,
+    role_id: &str,
+    added: Option<RoleMembership>,
+    removed: Option<&str>,
+) {
+    let Some(index) = table.rows.list.position(|role| role.id == role_id) else {
+        return;
+    };
+    let Some(mut role) = table.rows.list.get(index).cloned() else {
+        return;
+    };
+    if let Some(ListOrText::List(members)) = &mut role.members {
+        members.extend(added);
+        if let Some(id) = removed {
+            members.retain(|membership| membership.id != id);
+        }
+    }
+    table.rows.list.replace_row(index, role);
+}

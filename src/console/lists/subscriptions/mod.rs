@@ -1,0 +1,363 @@
+//! The project's subscriptions: too many to load whole, so the server
+//! searches and orders them; each shows its schedule and next delivery
+//! (relative and in UTC), overdue or ended. Soft delete and restore, and
+//! the form in `fields`.
+
+pub mod fields;
+
+use std::cmp::Ordering;
+
+use chrono::{DateTime, Utc};
+use ratatui::layout::Constraint;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Cell;
+
+use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
+use crate::api::{Subscription, SubscriptionFilter, SubscriptionState};
+use crate::console::app::{Confirm, Write};
+use crate::console::view::detail::{field, heading, optional, user_lines};
+use crate::console::view::format::{next_delivery, relative, when};
+use crate::console::view::theme::Theme;
+use crate::schedule::Schedule;
+
+/// Deliveries listed in a subscription's detail.
+const UPCOMING: usize = 5;
+
+#[derive(Debug, Default)]
+pub struct Subscriptions {
+    /// What the server is asked for: deleted or not, the search, the order.
+    pub filter: SubscriptionFilter,
+}
+
+const COLUMNS: [Column; 8] = [
+    Column::new("ID", Constraint::Length(7), 0),
+    Column::new("TITLE", Constraint::Fill(3), 0),
+    Column::new("TARGET", Constraint::Fill(3), 70),
+    Column::new("SCHEDULE", Constraint::Fill(3), 100),
+    Column::new("NEXT DELIVERY (UTC)", Constraint::Length(30), 90),
+    Column::narrow("NEXT", Constraint::Length(11), 90),
+    Column::new("CREATED BY", Constraint::Fill(2), 130),
+    Column::new("STATE", Constraint::Length(7), 50),
+];
+
+/// The server's orderings `s` cycles through; the first is its default.
+const SORTS: [Sort; 5] = [
+    Sort {
+        label: "newest first",
+        column: None,
+        descending: true,
+        ordering: Some("-created_at"),
+    },
+    Sort {
+        label: "next delivery first",
+        column: Some("NEXT"),
+        descending: false,
+        ordering: Some("next_delivery_date"),
+    },
+    Sort {
+        label: "next delivery last",
+        column: Some("NEXT"),
+        descending: true,
+        ordering: Some("-next_delivery_date"),
+    },
+    Sort {
+        label: "title A-Z",
+        column: Some("TITLE"),
+        descending: false,
+        ordering: Some("title"),
+    },
+    Sort {
+        label: "title Z-A",
+        column: Some("TITLE"),
+        descending: true,
+        ordering: Some("-title"),
+    },
+];
+
+impl Resource for Subscriptions {
+    type Row = Subscription;
+    const ID: ListId = ListId::Subscriptions;
+    const TITLE: &'static str = "Subscriptions";
+    const NOUN: &'static str = "subscription";
+    const TAB: ListId = ListId::Subscriptions;
+    const WRITE_SCOPE: &'static str = "subscription:write";
+
+    fn heading(&self) -> String {
+        if self.filter.deleted {
+            "Deleted subscriptions".into()
+        } else {
+            Self::TITLE.into()
+        }
+    }
+
+    fn query(&self, scope: Scope) -> Option<Query> {
+        Some(Query::Subscriptions {
+            project: scope.project.to_string(),
+            filter: self.filter.clone(),
+        })
+    }
+
+    fn empty(&self) -> &'static str {
+        match (self.filter.search.is_some(), self.filter.deleted) {
+            (true, _) => "no subscription matches the search: / changes it",
+            (false, true) => "no deleted subscriptions here: D shows the others",
+            (false, false) => "no subscriptions here: n creates one",
+        }
+    }
+
+    fn columns(&self) -> &'static [Column] {
+        &COLUMNS
+    }
+
+    fn cells(&self, subscription: &Subscription, now: DateTime<Utc>, theme: &Theme) -> Vec<Cell<'static>> {
+        let state = subscription.state(now);
+        let state_style = match state {
+            SubscriptionState::Overdue => theme.error,
+            SubscriptionState::Deleted | SubscriptionState::Paused => theme.warning,
+            _ => theme.dim,
+        };
+        let next_style = if state == SubscriptionState::Overdue {
+            theme.error
+        } else {
+            Style::new()
+        };
+        vec![
+            text(subscription.id.to_string()),
+            text(subscription.title.clone().unwrap_or_default()),
+            text(format!(
+                "{} {}",
+                subscription
+                    .target_type
+                    .as_ref()
+                    .map(|t| t.as_str())
+                    .unwrap_or("?"),
+                subscription.target_value.clone().unwrap_or_default()
+            )),
+            text(subscription.summary.clone().unwrap_or_default()),
+            styled(next_delivery(subscription.next_delivery_date, now), next_style),
+            styled(
+                subscription
+                    .next_delivery_date
+                    .map(|at| relative(at, now))
+                    .unwrap_or_else(|| "-".into()),
+                next_style,
+            ),
+            text(
+                subscription
+                    .created_by
+                    .as_ref()
+                    .map(|user| user.display_name())
+                    .unwrap_or_default(),
+            ),
+            styled(
+                match state {
+                    SubscriptionState::Active => "",
+                    state => state.as_str(),
+                },
+                state_style,
+            ),
+        ]
+    }
+
+    fn detail(
+        &self,
+        subscription: &Subscription,
+        now: DateTime<Utc>,
+        theme: &Theme,
+    ) -> (String, Vec<Line<'static>>) {
+        detail(subscription, now, theme)
+    }
+
+    fn id(subscription: &Subscription) -> String {
+        subscription.id.to_string()
+    }
+
+    fn matches(subscription: &Subscription, needle: &str) -> bool {
+        let text = |value: &Option<String>| value.as_deref().is_some_and(|text| contains(text, needle));
+        text(&subscription.title)
+            || text(&subscription.target_value)
+            || text(&subscription.summary)
+            || subscription.id.to_string() == needle
+    }
+
+    fn sorts(&self) -> &'static [Sort] {
+        &SORTS
+    }
+
+    /// The server orders subscriptions; locally only by id.
+    fn compare(a: &Subscription, b: &Subscription, _sort: &Sort) -> Ordering {
+        b.id.cmp(&a.id)
+    }
+
+    fn confirm_delete(&self, subscription: &Subscription, scope: Scope) -> Option<Confirm> {
+        if subscription.deleted {
+            return None;
+        }
+        Some(Confirm {
+            question: format!(
+                "Soft-delete subscription #{} {}? (u restores it)",
+                subscription.id,
+                subscription
+                    .title
+                    .as_deref()
+                    .filter(|t| !t.is_empty())
+                    .unwrap_or("(untitled)")
+            ),
+            write: Write::SoftDelete {
+                project: scope.project.to_string(),
+                id: subscription.id,
+            },
+            destructive: true,
+            form: None,
+        })
+    }
+
+    fn search_on_server(&mut self, text: &str) -> bool {
+        let text = text.trim();
+        if self.filter.search.as_deref().unwrap_or("") == text {
+            return false;
+        }
+        self.filter.search = (!text.is_empty()).then(|| text.to_string());
+        true
+    }
+
+    fn order_on_server(&mut self, sort: &Sort) -> bool {
+        self.filter.ordering = (*sort != SORTS[0])
+            .then_some(sort.ordering)
+            .flatten()
+            .map(str::to_string);
+        true
+    }
+
+    fn searched(&self) -> Option<&str> {
+        Some(self.filter.search.as_deref().unwrap_or(""))
+    }
+
+    fn shows_relative_times(&self) -> bool {
+        true
+    }
+
+    fn state(&self) -> Option<&'static str> {
+        self.filter.deleted.then_some("showing deleted")
+    }
+}
+
+fn detail(subscription: &Subscription, now: DateTime<Utc>, theme: &Theme) -> (String, Vec<Line<'static>>) {
+    let state = subscription.state(now);
+    let label = |text: &str| Span::styled(format!(" {text:<15}"), theme.dim);
+    let state_line = match state {
+        SubscriptionState::Overdue => Line::from(vec![
+            label("state"),
+            Span::styled("OVERDUE: the next delivery is past and was not sent", theme.error),
+        ]),
+        SubscriptionState::Paused => Line::from(vec![
+            label("state"),
+            Span::styled("PAUSED: nothing is delivered until it is resumed", theme.warning),
+        ]),
+        other => field("state", other.as_str(), theme),
+    };
+    let days = subscription
+        .byweekday
+        .as_ref()
+        .map(|days| days.iter().map(|d| d.as_str()).collect::<Vec<_>>().join(","))
+        .unwrap_or_else(|| "-".into());
+    let mut lines = vec![
+        field("id", subscription.id.to_string(), theme),
+        field("title", optional(subscription.title.clone()), theme),
+        state_line,
+        field(
+            "target",
+            format!(
+                "{} {}",
+                optional(subscription.target_type.clone()),
+                optional(subscription.target_value.clone())
+            ),
+            theme,
+        ),
+        field("dashboard", optional(subscription.dashboard), theme),
+        field("insight", optional(subscription.insight), theme),
+        field("schedule", optional(subscription.summary.clone()), theme),
+        field(
+            "rule",
+            format!(
+                "{} every {} · days {days} · position {} · count {}",
+                optional(subscription.frequency.clone()),
+                optional(subscription.interval),
+                optional(subscription.bysetpos),
+                optional(subscription.count),
+            ),
+            theme,
+        ),
+        field("starts", when(subscription.start_date), theme),
+        field("until", when(subscription.until_date), theme),
+        field(
+            "next delivery",
+            next_delivery(subscription.next_delivery_date, now),
+            theme,
+        ),
+        field(
+            "invite message",
+            optional(subscription.invite_message.clone()),
+            theme,
+        ),
+        field("created", when(subscription.created_at), theme),
+        field(
+            "deleted",
+            if subscription.deleted {
+                "yes (soft-deleted)"
+            } else {
+                "no"
+            },
+            theme,
+        ),
+    ];
+    if let Some(user) = &subscription.created_by {
+        lines.push(heading("created by", theme));
+        lines.extend(user_lines(user, theme));
+    }
+    lines.push(heading(&format!("next {UPCOMING} deliveries"), theme));
+    let upcoming = Schedule::of(subscription)
+        .map(|schedule| schedule.occurrences_after(now, UPCOMING))
+        .unwrap_or_default();
+    if upcoming.is_empty() {
+        lines.push(Line::styled("   none left in the schedule", theme.warning));
+    }
+    for at in upcoming {
+        lines.push(Line::raw(format!("   {}  {}", when(Some(at)), relative(at, now))));
+    }
+    (format!("#{}", subscription.id), lines)
+}
+
+impl Table<Subscriptions> {
+    /// `D`: the deleted ones, or the others, from the top.
+    pub fn toggle_deleted(&mut self) {
+        self.resource.filter.deleted = !self.resource.filter.deleted;
+        self.rows.list.restart();
+        self.rows.cursor = 0;
+        self.rows.top = 0;
+    }
+
+    /// A subscription was created: newest first, the list starts over with
+    /// it at the top, and the cursor finds it.
+    pub fn created(&mut self, subscription: &Subscription) -> String {
+        self.refocus = Some(subscription.id.to_string());
+        self.rows.cursor = 0;
+        self.rows.top = 0;
+        self.rows.list.restart();
+        format!(
+            "created subscription #{}: {}",
+            subscription.id,
+            subscription.summary.clone().unwrap_or_default()
+        )
+    }
+
+    /// A subscription changed (saved, soft-deleted, restored): its row
+    /// changes in place.
+    pub fn replace(&mut self, subscription: Subscription) {
+        let id = subscription.id;
+        if let Some(index) = self.rows.list.position(|row| row.id == id) {
+            self.rows.list.replace_row(index, subscription);
+        }
+    }
+}

@@ -1,0 +1,343 @@
+//! A list on screen: its resource, its rows, and what the user did to it
+//! (filter typed, sort chosen, the row to find again after a refresh).
+//! [`AnyTable`] is what the app and the view see of any of them.
+
+use chrono::{DateTime, Utc};
+use ratatui::text::Line;
+use ratatui::widgets::Cell;
+
+use super::rows::Rows;
+use super::{Column, ListId, PageData, Query, Resource, Scope, Sort, pretty};
+use crate::console::app::{Confirm, Ticket};
+use crate::console::view::theme::Theme;
+
+/// The longest list filtered or sorted in the console as a whole.
+const LOCAL_VIEW_LIMIT: u64 = 5_000;
+
+#[derive(Default)]
+pub struct Table<R: Resource> {
+    pub resource: R,
+    pub rows: Rows<R::Row>,
+    /// The filter as typed with `/`.
+    pub filter: String,
+    /// Which of the resource's sorts is in force; 0 is the server's order.
+    pub sort: usize,
+    /// After a refresh: the id of the row the cursor was on.
+    pub refocus: Option<String>,
+}
+
+impl<R: Resource> Table<R> {
+    pub fn selected(&self) -> Option<&R::Row> {
+        self.rows.selected()
+    }
+
+    fn sort_in_force(&self) -> Option<&'static Sort> {
+        self.resource.sorts().get(self.sort).filter(|_| self.sort > 0)
+    }
+}
+
+/// What the app and the view do with a list, whatever its rows.
+pub trait AnyTable {
+    fn id(&self) -> ListId;
+    fn title(&self) -> &'static str;
+    fn noun(&self) -> &'static str;
+    fn tab(&self) -> ListId;
+    fn parent(&self) -> Option<ListId>;
+    fn is_open(&self) -> bool;
+    /// Leaves the list: its parent's row forgotten, its filter cleared.
+    fn close(&mut self);
+    fn heading(&self) -> String;
+    fn write_scope(&self) -> &'static str;
+    /// The server's count, once known.
+    fn count(&self) -> Option<u64>;
+    /// Rows shown (after a local filter).
+    fn len(&self) -> u64;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    fn cursor(&self) -> u64;
+    fn top(&self) -> u64;
+    fn generation(&self) -> Ticket;
+    fn is_loading(&self) -> bool;
+    fn has_failed(&self) -> bool;
+    /// Whether rows are loaded that the filter hides.
+    fn has_loaded_rows(&self) -> bool;
+    fn query(&self, scope: Scope) -> Option<Query>;
+    /// The offsets to fetch for a window of `height` rows (all of a small
+    /// list filtered or sorted locally); they are marked in flight.
+    fn wanted(&mut self, height: u64) -> Vec<u64>;
+    fn move_to(&mut self, position: i64, height: u64);
+    fn scroll(&mut self, height: u64);
+    /// Starts over: a new generation, from the top or where the cursor is.
+    fn restart(&mut self, from_start: bool);
+    /// Another list in this one's place: nothing loaded, no filter.
+    fn clear(&mut self);
+    /// Takes a page; `false` when it is for an older generation.
+    fn receive(&mut self, generation: Ticket, offset: u64, page: PageData, height: u64) -> bool;
+    fn failed(&mut self, generation: Ticket, offset: u64) -> bool;
+    fn selected_id(&self) -> Option<String>;
+    fn selected_json(&self) -> Option<String>;
+    /// Remembers the selected row, to find it again once a refresh answers.
+    fn remember_selected(&mut self);
+    fn filter(&self) -> &str;
+    fn set_filter(&mut self, text: String);
+    /// Recomputes the local view from the filter and sort.
+    fn apply_view(&mut self, height: u64);
+    /// The next sort; `true` when the server must fetch in that order.
+    fn cycle_sort(&mut self) -> bool;
+    fn sort(&self) -> Option<&'static Sort>;
+    /// Whether the filter typed differs from what the server searched, for
+    /// lists the server searches.
+    fn search_pending(&self) -> bool;
+    /// Hands the filter to the server; `true` when the list must start over.
+    fn search(&mut self) -> bool;
+    fn columns(&self) -> &'static [Column];
+    /// The cells of the row shown at a position, when loaded.
+    fn cells(&self, shown: u64, now: DateTime<Utc>, theme: &Theme) -> Option<Vec<Cell<'static>>>;
+    fn empty(&self) -> &'static str;
+    /// The selected row's detail, or its JSON.
+    fn detail(&self, json: bool, now: DateTime<Utc>, theme: &Theme) -> Option<(String, Vec<Line<'static>>)>;
+    fn confirm_delete(&self, scope: Scope) -> Option<Confirm>;
+    fn shows_relative_times(&self) -> bool;
+    fn state(&self) -> Option<&'static str>;
+}
+
+impl<R: Resource> AnyTable for Table<R> {
+    fn id(&self) -> ListId {
+        R::ID
+    }
+
+    fn title(&self) -> &'static str {
+        R::TITLE
+    }
+
+    fn noun(&self) -> &'static str {
+        R::NOUN
+    }
+
+    fn tab(&self) -> ListId {
+        R::TAB
+    }
+
+    fn parent(&self) -> Option<ListId> {
+        R::PARENT
+    }
+
+    fn is_open(&self) -> bool {
+        self.resource.is_open()
+    }
+
+    fn close(&mut self) {
+        self.resource.close();
+        self.filter.clear();
+    }
+
+    fn heading(&self) -> String {
+        self.resource.heading()
+    }
+
+    fn write_scope(&self) -> &'static str {
+        R::WRITE_SCOPE
+    }
+
+    fn count(&self) -> Option<u64> {
+        self.rows.list.count()
+    }
+
+    fn len(&self) -> u64 {
+        self.rows.len()
+    }
+
+    fn cursor(&self) -> u64 {
+        self.rows.cursor
+    }
+
+    fn top(&self) -> u64 {
+        self.rows.top
+    }
+
+    fn generation(&self) -> Ticket {
+        self.rows.list.generation()
+    }
+
+    fn is_loading(&self) -> bool {
+        self.rows.list.is_loading()
+    }
+
+    fn has_failed(&self) -> bool {
+        self.rows.list.has_failed()
+    }
+
+    fn has_loaded_rows(&self) -> bool {
+        self.rows.list.loaded().next().is_some()
+    }
+
+    fn query(&self, scope: Scope) -> Option<Query> {
+        self.resource.query(scope)
+    }
+
+    fn wanted(&mut self, height: u64) -> Vec<u64> {
+        // Lists the server searches are never loaded whole.
+        let fill_limit = self.resource.searched().is_none().then_some(LOCAL_VIEW_LIMIT);
+        self.rows.wanted(height, fill_limit)
+    }
+
+    fn move_to(&mut self, position: i64, height: u64) {
+        self.rows.move_to(position, height)
+    }
+
+    fn scroll(&mut self, height: u64) {
+        self.rows.scroll(height)
+    }
+
+    fn restart(&mut self, from_start: bool) {
+        self.rows.list.restart();
+        if from_start {
+            self.rows.cursor = 0;
+            self.rows.top = 0;
+        }
+    }
+
+    fn clear(&mut self) {
+        self.rows.clear();
+        self.filter.clear();
+        self.refocus = None;
+        self.resource.search_on_server("");
+    }
+
+    fn receive(&mut self, generation: Ticket, offset: u64, page: PageData, height: u64) -> bool {
+        let Some(page) = page.take::<R::Row>() else {
+            tracing::warn!(list = ?R::ID, "a page of another list's rows");
+            return false;
+        };
+        let rows = &mut self.rows;
+        let accepted = rows.list.receive(generation, offset, page.count, page.results);
+        if !accepted {
+            return false;
+        }
+        if rows.view.is_none() && rows.cursor >= rows.len() {
+            rows.cursor = rows.len().saturating_sub(1);
+        }
+        // The row the cursor was on before a refresh (or a new one) is looked
+        // for in the first page that comes back, and only there: a row gone
+        // from the list must not pull the cursor later on.
+        if let Some(id) = self.refocus.take() {
+            self.rows.select_id(&id, R::id, height);
+        }
+        true
+    }
+
+    fn failed(&mut self, generation: Ticket, offset: u64) -> bool {
+        self.rows.list.failed(generation, offset)
+    }
+
+    fn selected_id(&self) -> Option<String> {
+        self.rows.selected().map(R::id)
+    }
+
+    fn selected_json(&self) -> Option<String> {
+        self.rows.selected().map(pretty)
+    }
+
+    fn remember_selected(&mut self) {
+        self.refocus = self.selected_id();
+    }
+
+    fn filter(&self) -> &str {
+        &self.filter
+    }
+
+    fn set_filter(&mut self, text: String) {
+        self.filter = text;
+        self.rows.cursor = 0;
+        self.rows.top = 0;
+    }
+
+    fn apply_view(&mut self, height: u64) {
+        // Once the server has searched for the text, its answer is the view.
+        let filter = match self.resource.searched() {
+            Some(searched) if searched == self.filter.trim() => "",
+            _ => self.filter.as_str(),
+        };
+        let sort = self.sort_in_force().filter(|sort| sort.ordering.is_none());
+        let order = sort.map(|sort| move |a: &R::Row, b: &R::Row| R::compare(a, b, sort));
+        self.rows.apply_view(
+            filter,
+            R::matches,
+            order
+                .as_ref()
+                .map(|order| order as super::rows::Order<'_, R::Row>),
+        );
+        self.rows.scroll(height);
+    }
+
+    fn cycle_sort(&mut self) -> bool {
+        let sorts = self.resource.sorts();
+        self.sort = (self.sort + 1) % sorts.len().max(1);
+        let sort = sorts.get(self.sort).copied();
+        let reload = sort.is_some_and(|sort| self.resource.order_on_server(&sort));
+        if reload {
+            self.rows.cursor = 0;
+            self.rows.top = 0;
+        }
+        reload
+    }
+
+    fn sort(&self) -> Option<&'static Sort> {
+        self.sort_in_force()
+    }
+
+    fn search_pending(&self) -> bool {
+        self.resource
+            .searched()
+            .is_some_and(|searched| searched != self.filter.trim())
+    }
+
+    fn search(&mut self) -> bool {
+        let text = self.filter.trim().to_string();
+        if !self.resource.search_on_server(&text) {
+            return false;
+        }
+        self.rows.view = None;
+        self.restart(true);
+        true
+    }
+
+    fn columns(&self) -> &'static [Column] {
+        self.resource.columns()
+    }
+
+    fn cells(&self, shown: u64, now: DateTime<Utc>, theme: &Theme) -> Option<Vec<Cell<'static>>> {
+        self.rows
+            .row(shown)
+            .map(|row| self.resource.cells(row, now, theme))
+    }
+
+    fn empty(&self) -> &'static str {
+        self.resource.empty()
+    }
+
+    fn detail(&self, json: bool, now: DateTime<Utc>, theme: &Theme) -> Option<(String, Vec<Line<'static>>)> {
+        let row = self.rows.selected()?;
+        if json {
+            let lines = pretty(row)
+                .lines()
+                .map(|line| Line::raw(crate::text::printable(line).into_owned()))
+                .collect();
+            return Some((format!("#{}", R::id(row)), lines));
+        }
+        Some(self.resource.detail(row, now, theme))
+    }
+
+    fn confirm_delete(&self, scope: Scope) -> Option<Confirm> {
+        self.resource.confirm_delete(self.rows.selected()?, scope)
+    }
+
+    fn shows_relative_times(&self) -> bool {
+        self.resource.shows_relative_times()
+    }
+
+    fn state(&self) -> Option<&'static str> {
+        self.resource.state()
+    }
+}

@@ -1,0 +1,209 @@
+//! What the user sees and answers, in `update`: confirmations, back
+//! navigation, the picker, notices, the footer's record of requests, help
+//! and detail scrolling (issue #12).
+
+use ratatui::crossterm::event::KeyCode;
+
+use super::*;
+
+#[test]
+fn enter_on_a_delete_question_keeps_the_role() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(2, offset));
+    key(&mut app, KeyCode::Char('d'));
+    assert!(matches!(app.mode, Mode::Confirm(_)));
+    let effects = key(&mut app, KeyCode::Enter);
+    assert!(effects.is_empty(), "Enter says no: {effects:?}");
+    assert!(matches!(app.mode, Mode::Normal));
+    key(&mut app, KeyCode::Char('d'));
+    let effects = key(&mut app, KeyCode::Char('y'));
+    assert!(matches!(
+        effects.first(),
+        Some(Effect::Write {
+            write: crate::console::app::Write::DeleteRole { .. },
+            ..
+        })
+    ));
+}
+
+#[test]
+fn a_success_fades_and_an_error_stays() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(2, offset));
+    let effects = key(&mut app, KeyCode::Char('y'));
+    let Some(Effect::Timer {
+        timer: Timer::Notice,
+        ticket,
+    }) = effects.last().cloned()
+    else {
+        panic!("{effects:?}")
+    };
+    assert!(app.notice.as_ref().is_some_and(|n| !n.error));
+    let faded = Msg::Timer {
+        timer: Timer::Notice,
+        ticket,
+    };
+    app.update(faded);
+    assert!(app.notice.is_none(), "gone after its time");
+
+    // An error is not set to fade, and a late timer leaves it be.
+    let Effect::Fetch { generation, .. } = key(&mut app, KeyCode::Char('r')).pop().unwrap() else {
+        panic!()
+    };
+    let effects = app.update(Msg::Page {
+        list: ListId::Roles,
+        generation,
+        offset: 0,
+        result: Err(missing_scope("organization:read")),
+    });
+    assert!(!effects.iter().any(|e| matches!(e, Effect::Timer { .. })));
+    app.update(Msg::Timer {
+        timer: Timer::Notice,
+        ticket,
+    });
+    assert!(app.notice.as_ref().is_some_and(|n| n.error), "errors stay");
+}
+
+#[test]
+fn colon_then_tab_lists_the_commands() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(2, offset));
+    key(&mut app, KeyCode::Char(':'));
+    key(&mut app, KeyCode::Tab);
+    let shown = screen(&app);
+    assert!(shown.contains(":roles") && shown.contains(":ctx"), "{shown}");
+}
+
+#[test]
+fn a_on_roles_opens_the_role_and_its_picker() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(3, offset));
+    key(&mut app, KeyCode::Char('j'));
+    let effects = key(&mut app, KeyCode::Char('a'));
+    assert!(matches!(app.mode, Mode::Picker(_)), "{:?}", app.mode);
+    assert_eq!(
+        app.lists
+            .members
+            .resource
+            .role
+            .as_ref()
+            .map(|role| role.id.as_str()),
+        Some("role-1")
+    );
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::LoadPeople { role, .. } if role == "role-1"))
+    );
+    assert!(effects.iter().any(|e| matches!(
+        e,
+        Effect::Fetch {
+            list: ListId::Members,
+            ..
+        }
+    )));
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char('q'));
+    assert_eq!(app.tab, ListId::Roles, "back where a was pressed");
+}
+
+#[test]
+fn help_says_what_s_does_on_each_screen() {
+    let keymap = Keymap::default();
+    let says = |screen| {
+        keymap
+            .help(screen)
+            .into_iter()
+            .find(|(keys, _, _)| keys == "s")
+            .map(|(_, what, _)| what)
+    };
+    assert_eq!(says(ListId::Roles), Some("sort by the next column"));
+    assert!(says(ListId::Subscriptions).is_some_and(|what| what.contains("next delivery")));
+}
+
+#[test]
+fn throttled_the_footer_says_so_and_a_second_r_sends_nothing() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(3, offset));
+    let refresh = key(&mut app, KeyCode::Char('r'));
+    assert_eq!(fetches(&refresh), vec![(ListId::Roles, 0)]);
+    app.update(exchange(&refresh[0], 429, Some(7)));
+    let shown = screen(&app);
+    assert!(shown.contains("throttled, retrying in 7 s"), "{shown}");
+    assert!(
+        shown.contains("GET /api/organizations/@current/roles/"),
+        "{shown}"
+    );
+    let again = key(&mut app, KeyCode::Char('r'));
+    assert!(fetches(&again).is_empty(), "nothing stacked: {again:?}");
+    assert_eq!(app.in_flight, 3, "the names, the scopes and the one refresh");
+    app.update(exchange(&refresh[0], 200, None));
+    answer(&mut app, &refresh[0], |offset| roles(3, offset));
+    assert!(!screen(&app).contains("throttled"));
+    assert_eq!(
+        fetches(&key(&mut app, KeyCode::Char('r'))),
+        vec![(ListId::Roles, 0)]
+    );
+}
+
+#[test]
+fn the_footer_shows_only_tries_of_the_list_shown() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    let subscriptions = key(&mut app, KeyCode::Char('3')).pop().unwrap();
+    app.update(exchange(&first, 200, None));
+    assert!(app.last_request.is_none(), "the roles were left");
+    app.update(exchange(&subscriptions, 201, None));
+    assert_eq!(app.last_request.as_ref().and_then(|e| e.status), Some(201));
+}
+
+#[test]
+fn page_down_in_help_stops_at_its_last_line() {
+    let mut app = App::new(Context::default(), Keymap::default(), (80, 16));
+    app.start();
+    key(&mut app, KeyCode::Char('?'));
+    for _ in 0..20 {
+        key(&mut app, KeyCode::PageDown);
+    }
+    let shown = screen(&app);
+    assert!(
+        app.help_scroll > 0 && shown.contains(":q              quit"),
+        "{shown}"
+    );
+    let at_end = app.help_scroll;
+    key(&mut app, KeyCode::PageDown);
+    assert_eq!(app.help_scroll, at_end, "no blank space past the end");
+    key(&mut app, KeyCode::PageUp);
+    assert_eq!(app.help_scroll, at_end.saturating_sub(10));
+}
+
+#[test]
+fn deliveries_open_from_a_subscription_and_back_returns() {
+    let mut app = app();
+    app.start();
+    let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
+    answer(&mut app, &first, |offset| subscriptions(3, offset));
+    key(&mut app, KeyCode::Char('j'));
+    let effects = command(&mut app, "deliveries");
+    assert_eq!(app.shown(), ListId::Deliveries);
+    assert_eq!(app.tab, ListId::Subscriptions, "on the tab it was opened from");
+    assert!(
+        effects.iter().any(|e| matches!(
+            e,
+            Effect::Fetch {
+                query: Query::Deliveries { subscription: 2, .. },
+                ..
+            }
+        )),
+        "{effects:?}"
+    );
+    assert!(screen(&app).contains("Subscriptions › #2 Report 1 › deliveries"));
+    key(&mut app, KeyCode::Char('q'));
+    assert_eq!(app.shown(), ListId::Subscriptions);
+    assert_eq!(app.lists.subscriptions.rows.cursor, 1, "where it was");
+}

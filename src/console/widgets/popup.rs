@@ -1,0 +1,96 @@
+//! What every box drawn over the screen shares: its place in the middle,
+//! text wrapped to its width, a clean edge over wide characters, and the
+//! confirmation asked before a write.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
+
+use crate::console::view::theme::Theme;
+
+/// The width of a form's labels.
+pub const LABEL: usize = 16;
+/// Text columns inside a box.
+pub const WIDTH: usize = 72;
+
+/// A box of `width` by `height` in the middle of the screen.
+pub fn centered(screen: Rect, width: u16, height: u16) -> Rect {
+    let [_, vertical, _] = Layout::vertical([
+        Constraint::Fill(1),
+        Constraint::Length(height.min(screen.height)),
+        Constraint::Fill(1),
+    ])
+    .areas(screen);
+    let [_, area, _] = Layout::horizontal([
+        Constraint::Fill(1),
+        Constraint::Length(width.min(screen.width)),
+        Constraint::Fill(1),
+    ])
+    .areas(vertical);
+    area
+}
+
+/// Empties `area` for a box drawn over whatever is there.
+pub fn clear(frame: &mut Frame, area: Rect) {
+    frame.render_widget(Clear, area);
+}
+
+/// Splits text into lines of at most `width` characters, at spaces where
+/// it can.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+        while line.chars().count() > width {
+            let rest: String = line.chars().skip(width).collect();
+            lines.push(line.chars().take(width).collect());
+            line = rest;
+        }
+    }
+    lines.push(line);
+    lines
+}
+
+/// A question before a write; one that destroys something says no unless
+/// `y` is pressed, so that Enter out of habit keeps everything.
+pub fn confirm(frame: &mut Frame, question: &str, destructive: bool, theme: &Theme) {
+    let mut lines: Vec<Line> = question
+        .lines()
+        .flat_map(|paragraph| wrap(paragraph, WIDTH - 2))
+        .map(|line| Line::raw(format!(" {line}")))
+        .collect();
+    lines.push(Line::raw(""));
+    let answers = if destructive {
+        " y: yes · n, Esc or Enter: no"
+    } else {
+        " y or Enter: yes · n or Esc: no"
+    };
+    lines.push(Line::styled(answers, theme.dim));
+    let area = centered(frame.area(), WIDTH as u16 + 2, lines.len() as u16 + 2);
+    frame.render_widget(Clear, area);
+    let block = Block::bordered()
+        .border_type(BorderType::Rounded)
+        .border_style(theme.warning)
+        .title(" Are you sure? ");
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap;
+
+    #[test]
+    fn long_text_wraps_at_spaces_and_long_words_are_cut() {
+        assert_eq!(wrap("one two three", 7), ["one two", "three"]);
+        assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+        assert_eq!(wrap("", 5), [""]);
+    }
+}
