@@ -267,8 +267,12 @@ fn ctx_switches_the_running_binary_to_another_profile() {
     let log = dir.path().join("serve.log");
     let serve =
         |name: &str| crate::support::spawn_demo_serve(&dir.path().join(format!("{name}.sqlite")), &log);
-    let (mut a, ready_a) = serve("a");
-    let (mut b, ready_b) = serve("b");
+    let (a, ready_a) = serve("a");
+    let (b, ready_b) = serve("b");
+    let _servers = (
+        crate::support::KillOnDrop(a),
+        crate::support::KillOnDrop(b),
+    );
     let field = |ready: &serde_json::Value, name: &str| ready[name].as_str().unwrap().to_string();
     let (key_a, key_b) = (field(&ready_a, "api_key"), field(&ready_b, "api_key"));
     let made = std::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"))
@@ -307,10 +311,6 @@ fn ctx_switches_the_running_binary_to_another_profile() {
     let console_log = std::fs::read_to_string(console._dir.path().join("log")).unwrap_or_default();
     for key in [&key_a, &key_b] {
         assert!(!screen.contains(&key[4..]) && !console_log.contains(&key[4..]));
-    }
-    for server in [&mut a, &mut b] {
-        server.kill().unwrap();
-        server.wait().unwrap();
     }
 }
 

@@ -273,6 +273,17 @@ impl TestServer {
     }
 }
 
+/// A child process killed when dropped, so that a failing test leaves no
+/// server behind (holding the test runner's output open).
+pub struct KillOnDrop(pub Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// Runs `orgdeck serve ARGS` and reads its ready line.
 /// `orgdeck serve` with the demo data on `db`, on a free port of 127.0.0.1.
 pub fn spawn_demo_serve(db: &std::path::Path, log: &std::path::Path) -> (Child, serde_json::Value) {
