@@ -81,6 +81,48 @@ fn copy_to_clipboard(text: &str) {
     let _ = out.flush();
 }
 
+/// At most this many messages are taken before a draw, so that a flood
+/// of keys still shows progress.
+const BURST: usize = 1_000;
+/// And for at most this long.
+const BURST_TIME: Duration = Duration::from_millis(50);
+
+/// Handles every terminal event and message already waiting, without
+/// waiting for more.
+fn take_what_is_ready(driver: &mut Driver, events: &mut EventStream) -> anyhow::Result<()> {
+    use futures_util::FutureExt;
+    let started = std::time::Instant::now();
+    for _ in 0..BURST {
+        if driver.app.quit || started.elapsed() > BURST_TIME {
+            break;
+        }
+        let msg = match events.next().now_or_never() {
+            Some(Some(Ok(event))) => match message(event) {
+                Some(msg) => msg,
+                None => continue,
+            },
+            Some(Some(Err(error))) => return Err(error.into()),
+            Some(None) | None => match driver.ready_message() {
+                Some(msg) => msg,
+                None => break,
+            },
+        };
+        for text in driver.send(msg) {
+            copy_to_clipboard(&text);
+        }
+    }
+    Ok(())
+}
+
+/// The wait until the clock's minute turns (and a little after, so that
+/// "in 3m" has become "in 2m" when it is drawn).
+fn until_next_minute(now: chrono::DateTime<chrono::Utc>) -> Duration {
+    use chrono::Timelike;
+    let into_minute = Duration::from_secs(u64::from(now.second()))
+        + Duration::from_nanos(u64::from(now.nanosecond() % 1_000_000_000));
+    Duration::from_secs(60).saturating_sub(into_minute) + Duration::from_millis(50)
+}
+
 /// Runs the console until the user quits or a signal ends it.
 pub async fn run(mut driver: Driver) -> anyhow::Result<()> {
     let mut session = Session::start()?;
@@ -100,6 +142,12 @@ pub async fn run(mut driver: Driver) -> anyhow::Result<()> {
             driver.draw(&mut session.terminal)?;
         }
         let spinning = driver.app.in_flight > 0;
+        // Relative times are redrawn as each minute turns, and only while
+        // one is on screen: otherwise nothing wakes while idle.
+        let minute = driver
+            .app
+            .shows_relative_times()
+            .then(|| until_next_minute(driver.clock.now()));
         let msg = tokio::select! {
             event = events.next() => match event {
                 Some(Ok(event)) => match message(event) {
@@ -111,6 +159,7 @@ pub async fn run(mut driver: Driver) -> anyhow::Result<()> {
             },
             Some(msg) = driver.next_message() => msg,
             _ = tokio::time::sleep(SPINNER_BEAT), if spinning => Msg::Tick,
+            _ = tokio::time::sleep(minute.unwrap_or_default()), if minute.is_some() => Msg::Minute,
             _ = terminate.recv() => break,
             _ = hangup.recv() => break,
             _ = interrupt.recv() => break,
@@ -118,6 +167,9 @@ pub async fn run(mut driver: Driver) -> anyhow::Result<()> {
         for text in driver.send(msg) {
             copy_to_clipboard(&text);
         }
+        // Keys that came together (a held key, a paste) and answers already
+        // here are all taken before the next draw: one draw per burst.
+        take_what_is_ready(&mut driver, &mut events)?;
     }
     drop(session);
     Ok(())

@@ -151,6 +151,20 @@ impl App {
             .is_some()
     }
 
+    /// Whether the screen shows times relative to now ("in 3h", overdue,
+    /// a form's preview of deliveries), which go stale as minutes pass:
+    /// only then does the loop wake each minute to redraw them.
+    pub fn shows_relative_times(&self) -> bool {
+        match &self.mode {
+            Mode::Form(_, purpose) if purpose.is_subscription() => true,
+            Mode::Help | Mode::Switcher(_) => false,
+            _ => {
+                let table = self.lists.get(self.shown());
+                table.shows_relative_times() && !table.is_empty()
+            }
+        }
+    }
+
     /// Rows the table shows at the current size.
     pub fn table_height(&self) -> u64 {
         u64::from(layout::table_rows(self.size.0, self.size.1))
@@ -192,6 +206,11 @@ impl App {
                 self.dirty = true;
                 self.rescroll();
                 self.fetch_visible()
+            }
+            Msg::Minute => {
+                // The loop sets `now` before drawing: drawing is the tick.
+                self.dirty = self.shows_relative_times();
+                Vec::new()
             }
             Msg::Tick => {
                 if self.in_flight > 0 {

@@ -306,6 +306,9 @@ pub enum Msg {
     },
     /// The spinner's beat, only while requests are in flight.
     Tick,
+    /// A minute passed while relative times ("in 3h", overdue) are on
+    /// screen; the loop sends it only then.
+    Minute,
     Page {
         list: ListId,
         generation: Ticket,
@@ -419,7 +422,8 @@ impl Msg {
             | Msg::Timer { .. }
             | Msg::Exchange { .. }
             | Msg::Resize { .. }
-            | Msg::Tick => false,
+            | Msg::Tick
+            | Msg::Minute => false,
         }
     }
 }

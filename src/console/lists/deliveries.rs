@@ -7,8 +7,7 @@ use std::cmp::Ordering;
 
 use chrono::{DateTime, Utc};
 use ratatui::layout::Constraint;
-use ratatui::text::Line;
-use ratatui::widgets::Cell;
+use ratatui::text::{Line, Span};
 
 use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
 use crate::api::Delivery;
@@ -84,7 +83,7 @@ impl Resource for Deliveries {
         &COLUMNS
     }
 
-    fn cells(&self, delivery: &Delivery, _now: DateTime<Utc>, theme: &Theme) -> Vec<Cell<'static>> {
+    fn cells(&self, delivery: &Delivery, _now: DateTime<Utc>, theme: &Theme) -> Vec<Span<'static>> {
         let (delivered, failed) = delivery.recipients_delivered_and_failed();
         let status = delivery
             .status

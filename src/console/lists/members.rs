@@ -5,8 +5,7 @@ use std::cmp::Ordering;
 
 use chrono::{DateTime, Utc};
 use ratatui::layout::Constraint;
-use ratatui::text::Line;
-use ratatui::widgets::Cell;
+use ratatui::text::{Line, Span};
 
 use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, text};
 use crate::api::models::level;
@@ -113,7 +112,7 @@ impl Resource for Members {
         &COLUMNS
     }
 
-    fn cells(&self, membership: &RoleMembership, _now: DateTime<Utc>, _theme: &Theme) -> Vec<Cell<'static>> {
+    fn cells(&self, membership: &RoleMembership, _now: DateTime<Utc>, _theme: &Theme) -> Vec<Span<'static>> {
         let user = membership.user.clone().unwrap_or_default();
         let member_level = membership.organization_member.as_ref().map(|member| member.level);
         vec![

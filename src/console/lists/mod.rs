@@ -26,7 +26,6 @@ use chrono::{DateTime, Utc};
 use ratatui::layout::Constraint;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Cell;
 use serde::Serialize;
 
 use crate::api::{Page, SubscriptionFilter};
@@ -246,7 +245,7 @@ pub trait Resource: Default {
     fn columns(&self) -> &'static [Column];
 
     /// The cells of a row, in the order of the columns.
-    fn cells(&self, row: &Self::Row, now: DateTime<Utc>, theme: &Theme) -> Vec<Cell<'static>>;
+    fn cells(&self, row: &Self::Row, now: DateTime<Utc>, theme: &Theme) -> Vec<Span<'static>>;
 
     /// The detail of a row: its title and its lines.
     fn detail(&self, row: &Self::Row, now: DateTime<Utc>, theme: &Theme) -> (String, Vec<Line<'static>>);
@@ -295,12 +294,12 @@ pub trait Resource: Default {
 }
 
 /// A cell of text that may come from a server: shown, never sent raw.
-pub fn text(value: impl Into<String>) -> Cell<'static> {
-    Cell::from(safe(value.into()))
+pub fn text(value: impl Into<String>) -> Span<'static> {
+    Span::raw(safe(value.into()))
 }
 
-pub fn styled(value: impl Into<String>, style: Style) -> Cell<'static> {
-    Cell::from(Span::styled(safe(value.into()), style))
+pub fn styled(value: impl Into<String>, style: Style) -> Span<'static> {
+    Span::styled(safe(value.into()), style)
 }
 
 fn safe(value: String) -> String {

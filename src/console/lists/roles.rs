@@ -6,8 +6,7 @@ use std::cmp::Ordering;
 
 use chrono::{DateTime, Utc};
 use ratatui::layout::Constraint;
-use ratatui::text::Line;
-use ratatui::widgets::Cell;
+use ratatui::text::{Line, Span};
 
 use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, text};
 use crate::api::models::access_level;
@@ -69,7 +68,7 @@ impl Resource for Roles {
         &COLUMNS
     }
 
-    fn cells(&self, role: &Role, _now: DateTime<Utc>, _theme: &Theme) -> Vec<Cell<'static>> {
+    fn cells(&self, role: &Role, _now: DateTime<Utc>, _theme: &Theme) -> Vec<Span<'static>> {
         let members = role
             .members
             .as_ref()

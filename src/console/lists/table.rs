@@ -3,8 +3,7 @@
 //! [`AnyTable`] is what the app and the view see of any of them.
 
 use chrono::{DateTime, Utc};
-use ratatui::text::Line;
-use ratatui::widgets::Cell;
+use ratatui::text::{Line, Span};
 
 use super::rows::Rows;
 use super::{Column, ListId, PageData, Query, Resource, Scope, Sort, pretty};
@@ -93,7 +92,7 @@ pub trait AnyTable {
     fn search(&mut self) -> bool;
     fn columns(&self) -> &'static [Column];
     /// The cells of the row shown at a position, when loaded.
-    fn cells(&self, shown: u64, now: DateTime<Utc>, theme: &Theme) -> Option<Vec<Cell<'static>>>;
+    fn cells(&self, shown: u64, now: DateTime<Utc>, theme: &Theme) -> Option<Vec<Span<'static>>>;
     fn empty(&self) -> &'static str;
     /// The selected row's detail, or its JSON.
     fn detail(&self, json: bool, now: DateTime<Utc>, theme: &Theme) -> Option<(String, Vec<Line<'static>>)>;
@@ -307,7 +306,7 @@ impl<R: Resource> AnyTable for Table<R> {
         self.resource.columns()
     }
 
-    fn cells(&self, shown: u64, now: DateTime<Utc>, theme: &Theme) -> Option<Vec<Cell<'static>>> {
+    fn cells(&self, shown: u64, now: DateTime<Utc>, theme: &Theme) -> Option<Vec<Span<'static>>> {
         self.rows
             .row(shown)
             .map(|row| self.resource.cells(row, now, theme))

@@ -207,3 +207,116 @@ fn deliveries_open_from_a_subscription_and_back_returns() {
     assert_eq!(app.shown(), ListId::Subscriptions);
     assert_eq!(app.lists.subscriptions.rows.cursor, 1, "where it was");
 }
+
+#[test]
+fn a_popup_over_wide_characters_keeps_its_left_border() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    // Wide characters from the second column on: one of them straddles the
+    // popup's left edge.
+    answer(&mut app, &first, |offset| {
+        let mut page = roles(30, offset).take::<Role>().unwrap();
+        for role in &mut page.results {
+            role.name = format!("a{}", "角色名称测试".repeat(6));
+        }
+        PageData::new(page)
+    });
+    key(&mut app, KeyCode::Char('d'));
+    let (width, height) = app.size;
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
+    let theme = crate::console::view::theme::Theme::plain();
+    terminal
+        .draw(|frame| crate::console::view::draw(frame, &app, &theme))
+        .unwrap();
+    // What the terminal was sent, cell by cell, as the backend took it.
+    let buffer = terminal.backend().buffer().clone();
+    let row = |y: u16| (0..width).map(|x| buffer[(x, y)].symbol()).collect::<String>();
+    let top = (0..height).find(|&y| row(y).contains("Are you sure?")).unwrap();
+    let left = (1..width).find(|&x| buffer[(x, top)].symbol() == "╭").unwrap();
+    let bottom = (top..height)
+        .find(|&y| buffer[(left, y)].symbol() == "╰")
+        .unwrap();
+    for y in top + 1..bottom {
+        assert_eq!(
+            buffer[(left, y)].symbol(),
+            "│",
+            "the popup's left border is missing on row {y}:\n{}",
+            screen(&app)
+        );
+    }
+}
+
+#[test]
+fn cut_text_ends_in_an_ellipsis() {
+    let context = Context {
+        host: "http://127.0.0.1:8010".into(),
+        organization: "@current".into(),
+        project: "1".into(),
+        ..Context::default()
+    };
+    let mut app = App::new(context, Keymap::default(), (64, 20));
+    app.start();
+    let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
+    answer(&mut app, &first, |offset| {
+        let mut page = subscriptions(3, offset).take::<Subscription>().unwrap();
+        for subscription in &mut page.results {
+            subscription.title = Some("A title far too long for its column to hold".into());
+        }
+        PageData::new(page)
+    });
+    let shown = screen(&app);
+    let header = shown.lines().next().unwrap();
+    assert!(header.ends_with('…') && !header.contains("8010"), "{header}");
+    assert!(shown.contains("A title far"), "{shown}");
+    assert!(
+        shown
+            .lines()
+            .any(|line| line.contains("A title far") && line.contains('…')),
+        "{shown}"
+    );
+}
+
+#[test]
+fn the_sort_in_force_shows_in_the_header_and_the_footer() {
+    let mut app = App::new(Context::default(), Keymap::default(), (80, 20));
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(3, offset));
+    key(&mut app, KeyCode::Char('s'));
+    // A long request path must not push the sort off the footer.
+    app.update(exchange(&first, 200, None));
+    if let Some(log) = app.last_request.as_mut() {
+        log.request.path = format!("/api/organizations/{}/roles/", "x".repeat(80));
+    }
+    app.update(Msg::Tick);
+    let shown = screen(&app);
+    assert!(shown.contains("NAME ▲"), "{shown}");
+    assert!(shown.contains("sorted by name"), "{shown}");
+    for _ in 0..3 {
+        key(&mut app, KeyCode::Char('s'));
+    }
+    let shown = screen(&app);
+    assert!(
+        !shown.contains('▲') && !shown.contains('▼'),
+        "back to the server's order: {shown}"
+    );
+}
+
+#[test]
+fn relative_times_tick_only_while_they_are_on_screen() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(3, offset));
+    assert!(!app.shows_relative_times(), "roles: nothing to tick for");
+    app.dirty = false;
+    app.update(Msg::Minute);
+    assert!(!app.dirty, "a stray minute redraws nothing");
+    let effects = key(&mut app, KeyCode::Char('3'));
+    assert!(!app.shows_relative_times(), "no subscription loaded yet");
+    answer(&mut app, &effects[0], |offset| subscriptions(3, offset));
+    assert!(app.shows_relative_times());
+    app.dirty = false;
+    app.update(Msg::Minute);
+    assert!(app.dirty, "the minute turned: drawn again with the new now");
+    key(&mut app, KeyCode::Char('?'));
+    assert!(!app.shows_relative_times(), "help covers the times");
+}

@@ -8,6 +8,8 @@ const HEADER: u16 = 2;
 const FOOTER: u16 = 2;
 /// The table's border and its column header.
 const TABLE_CHROME: u16 = 3;
+/// The widest the detail pane beside the table gets.
+const DETAIL_WIDTH: u16 = 72;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Areas {
@@ -27,8 +29,10 @@ pub fn areas(screen: Rect) -> Areas {
     ])
     .areas(screen);
     let (table, detail) = if body.width >= 120 {
-        let [table, detail] =
-            Layout::horizontal([Constraint::Percentage(62), Constraint::Percentage(38)]).areas(body);
+        // The pane takes 38% up to the width its fields need; on wide
+        // screens the rest goes to the table's columns.
+        let pane = (body.width * 38 / 100).min(DETAIL_WIDTH);
+        let [table, detail] = Layout::horizontal([Constraint::Min(0), Constraint::Length(pane)]).areas(body);
         (table, Some(detail))
     } else if body.height >= 26 {
         let [table, detail] =

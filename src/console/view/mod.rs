@@ -3,6 +3,7 @@
 //! 1,000,000.
 
 pub mod detail;
+pub mod fit;
 pub mod format;
 pub mod help;
 pub mod layout;
@@ -13,7 +14,7 @@ use crate::text::{is_unsafe, printable, printable_lines};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
+use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use super::app::{App, Mode, Origin};
 use super::lists::subscriptions::fields;
@@ -168,7 +169,13 @@ fn header(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     if let Some(crumb) = crumb {
         tabs.push(Span::styled(crumb, theme.accent));
     }
-    let lines = vec![Line::from(title), Line::from(tabs)];
+    // What does not fit is cut with an ellipsis: a host without its port
+    // must not read as another host.
+    let width = usize::from(area.width);
+    let lines = vec![
+        fit::fit_line(Line::from(title), width),
+        fit::fit_line(Line::from(tabs), width),
+    ];
     frame.render_widget(Paragraph::new(lines), area);
 }
 
@@ -248,7 +255,12 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             theme.dim,
         ));
     }
-    frame.render_widget(Paragraph::new(vec![first, Line::from(second)]), area);
+    let width = usize::from(area.width);
+    let lines = vec![
+        fit::fit_line(first, width),
+        fit::fit_line(Line::from(second), width),
+    ];
+    frame.render_widget(Paragraph::new(lines), area);
 }
 
 /// The filter, sort and switches in force on the shown list.
@@ -305,7 +317,7 @@ fn overlay(
         area.width,
         height.min(area.height.saturating_sub(y - area.y)),
     );
-    frame.render_widget(Clear, box_area);
+    popup::clear(frame, box_area);
     frame.render_widget(
         paragraph.block(
             Block::bordered()

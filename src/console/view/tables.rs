@@ -3,10 +3,11 @@
 //! page arrives.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Cell, Paragraph, Row, Table, TableState};
 
+use super::fit::fit;
 use super::theme::Theme;
 use crate::console::app::App;
 use crate::console::lists::{AnyTable, Column};
@@ -38,7 +39,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     }
     let columns = table.columns();
     let shown: Vec<bool> = columns.iter().map(|column| column.shown_at(area.width)).collect();
-    let keep = |cells: Vec<Cell<'static>>| -> Vec<Cell<'static>> {
+    let keep = |cells: Vec<Span<'static>>| -> Vec<Span<'static>> {
         cells
             .into_iter()
             .zip(&shown)
@@ -46,21 +47,41 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             .map(|(cell, _)| cell)
             .collect()
     };
-    let window = table.top()..(table.top() + height).min(table.len());
-    let rows: Vec<Row> = window
-        .clone()
-        .map(|at| match table.cells(at, app.now, theme) {
-            Some(cells) => Row::new(keep(cells)),
-            None => Row::new(vec![Cell::from("…")]).style(theme.dim),
-        })
-        .collect();
     let visible: Vec<&Column> = columns
         .iter()
         .zip(&shown)
         .filter(|(_, shown)| **shown)
         .map(|(column, _)| column)
         .collect();
-    let widths: Vec<Constraint> = visible.iter().map(|column| column.width).collect();
+    // The widths the table gives its columns, worked out here so that a
+    // cell too long for its column is cut with an ellipsis, never silently.
+    let inner = Rect::new(0, 0, area.width.saturating_sub(2), 1);
+    let widths: Vec<u16> = Layout::horizontal(visible.iter().map(|column| column.width))
+        .flex(Flex::Start)
+        .spacing(1)
+        .split(inner)
+        .iter()
+        .map(|cell| cell.width)
+        .collect();
+    let fitted = |spans: Vec<Span<'static>>| -> Vec<Cell<'static>> {
+        keep(spans)
+            .into_iter()
+            .zip(&widths)
+            .map(|(span, width)| {
+                let content = fit(&span.content, usize::from(*width));
+                Cell::from(Span::styled(content, span.style))
+            })
+            .collect()
+    };
+    let window = table.top()..(table.top() + height).min(table.len());
+    let rows: Vec<Row> = window
+        .clone()
+        .map(|at| match table.cells(at, app.now, theme) {
+            Some(spans) => Row::new(fitted(spans)),
+            None => Row::new(vec![Cell::from("…")]).style(theme.dim),
+        })
+        .collect();
+    let widths: Vec<Constraint> = widths.iter().map(|width| Constraint::Length(*width)).collect();
     let header = Row::new(visible.iter().map(|column| Cell::from(header(column, table)))).style(theme.header);
     let widget = Table::new(rows, widths)
         .header(header)

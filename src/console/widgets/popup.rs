@@ -31,9 +31,30 @@ pub fn centered(screen: Rect, width: u16, height: u16) -> Rect {
     area
 }
 
-/// Empties `area` for a box drawn over whatever is there.
+/// Empties `area` for a box drawn over whatever is there. A wide character
+/// (emoji, CJK) just left of the box would reach into its left border: the
+/// terminal draws both of its columns and ratatui then skips the border's
+/// cell, so the border is lost. Such a character gives way to a space, and
+/// so does the second half of one the box cut at its right edge.
 pub fn clear(frame: &mut Frame, area: Rect) {
+    use unicode_width::UnicodeWidthStr;
     frame.render_widget(Clear, area);
+    let buffer = frame.buffer_mut();
+    let bounds = buffer.area;
+    for y in area.top()..area.bottom() {
+        if area.x > bounds.x {
+            let cell = &mut buffer[(area.x - 1, y)];
+            if cell.symbol().width() > 1 {
+                cell.set_symbol(" ");
+            }
+        }
+        if area.right() < bounds.right() {
+            let cell = &mut buffer[(area.right(), y)];
+            if cell.symbol().is_empty() {
+                cell.set_symbol(" ");
+            }
+        }
+    }
 }
 
 /// Splits text into lines of at most `width` characters, at spaces where
@@ -75,7 +96,7 @@ pub fn confirm(frame: &mut Frame, question: &str, destructive: bool, theme: &The
     };
     lines.push(Line::styled(answers, theme.dim));
     let area = centered(frame.area(), WIDTH as u16 + 2, lines.len() as u16 + 2);
-    frame.render_widget(Clear, area);
+    clear(frame, area);
     let block = Block::bordered()
         .border_type(BorderType::Rounded)
         .border_style(theme.warning)

@@ -11,7 +11,6 @@ use chrono::{DateTime, Utc};
 use ratatui::layout::Constraint;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Cell;
 
 use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
 use crate::api::{Subscription, SubscriptionFilter, SubscriptionState};
@@ -33,7 +32,7 @@ pub struct Subscriptions {
 const COLUMNS: [Column; 8] = [
     Column::new("ID", Constraint::Length(7), 0),
     Column::new("TITLE", Constraint::Fill(3), 0),
-    Column::new("TARGET", Constraint::Fill(3), 70),
+    Column::new("TARGET", Constraint::Fill(4), 70),
     Column::new("SCHEDULE", Constraint::Fill(3), 100),
     Column::new("NEXT DELIVERY (UTC)", Constraint::Length(30), 90),
     Column::narrow("NEXT", Constraint::Length(11), 90),
@@ -110,7 +109,7 @@ impl Resource for Subscriptions {
         &COLUMNS
     }
 
-    fn cells(&self, subscription: &Subscription, now: DateTime<Utc>, theme: &Theme) -> Vec<Cell<'static>> {
+    fn cells(&self, subscription: &Subscription, now: DateTime<Utc>, theme: &Theme) -> Vec<Span<'static>> {
         let state = subscription.state(now);
         let state_style = match state {
             SubscriptionState::Overdue => theme.error,
