@@ -6,7 +6,11 @@
 //! - how long after start the first rows are on screen, and after `3` the
 //!   first subscriptions;
 //! - how long after `G` the last row is on screen;
-//! - CPU time, context switches and bytes drawn over 10 s of idling;
+//! - CPU time, context switches and bytes drawn over 10 s of idling on the
+//!   roles (no relative time on screen: nothing may wake), and over 61 s on
+//!   the subscriptions (their "in 3m" ticks once a minute);
+//! - CPU time and bytes drawn for 200 `j` presses that arrive together
+//!   (drawn once per burst, not once per key);
 //! - resident memory after paging through every one of the rows.
 
 #[path = "../tests/support/mod.rs"]
@@ -68,6 +72,19 @@ fn usage(pid: u32) -> (u64, u64) {
         }
     }
     (ticks, switches)
+}
+
+/// Nanoseconds on a CPU, summed over the process's threads (schedstat:
+/// finer than the 10 ms ticks of `stat`).
+fn cpu_nanos(pid: u32) -> u64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    tasks
+        .flatten()
+        .filter_map(|task| std::fs::read_to_string(task.path().join("schedstat")).ok())
+        .filter_map(|line| line.split_whitespace().next()?.parse::<u64>().ok())
+        .sum()
 }
 
 fn memory(pid: u32, field: &str) -> String {
@@ -164,17 +181,44 @@ fn main() {
         position(s) == Some((1, count)) && !s.contains("│…")
     });
 
+    // 200 `j` arriving together: handled, then drawn once per burst.
     std::thread::sleep(Duration::from_millis(500));
-    let (ticks, switches) = usage(pid);
-    let drawn = screen.bytes.load(Ordering::Relaxed);
-    std::thread::sleep(Duration::from_secs(10));
-    let (ticks_after, switches_after) = usage(pid);
+    let (cpu, drawn) = (cpu_nanos(pid), screen.bytes.load(Ordering::Relaxed));
+    let burst = Instant::now();
+    press(&"j".repeat(200));
+    screen.wait("row 201", |s| position(s) == Some((201, count)));
+    let shown = burst.elapsed();
+    std::thread::sleep(Duration::from_millis(300));
     println!(
-        "idle 10 s: {} ms of CPU, {} context switches, {} bytes drawn",
-        (ticks_after - ticks) * 10,
-        switches_after - switches,
+        "200 j at once: row 201 on screen after {shown:.0?}, {:.1} ms of CPU, {} bytes drawn",
+        (cpu_nanos(pid) - cpu) as f64 / 1e6,
         screen.bytes.load(Ordering::Relaxed) - drawn
     );
+    press("g");
+    screen.wait("the first row", |s| {
+        position(s) == Some((1, count)) && !s.contains("│…")
+    });
+
+    let idle = |what: &str, seconds: u64| {
+        std::thread::sleep(Duration::from_millis(500));
+        let (ticks, switches) = usage(pid);
+        let (cpu, drawn) = (cpu_nanos(pid), screen.bytes.load(Ordering::Relaxed));
+        std::thread::sleep(Duration::from_secs(seconds));
+        let (ticks_after, switches_after) = usage(pid);
+        println!(
+            "idle {seconds} s on {what}: {:.1} ms of CPU ({} ms by ticks), {} context switches, {} bytes drawn",
+            (cpu_nanos(pid) - cpu) as f64 / 1e6,
+            (ticks_after - ticks) * 10,
+            switches_after - switches,
+            screen.bytes.load(Ordering::Relaxed) - drawn
+        );
+    };
+    idle("the subscriptions (relative times shown)", 61);
+    press("1");
+    screen.wait("the roles", |s| s.contains("Engineering"));
+    idle("the roles (no relative time)", 10);
+    press("3");
+    screen.wait("the subscriptions", |s| position(s).is_some());
 
     let scrolling = Instant::now();
     let mut presses = 0;

@@ -140,11 +140,6 @@ impl Driver {
         copies
     }
 
-    /// A message from the effects that is already here, if any.
-    pub fn ready_message(&mut self) -> Option<Msg> {
-        self.messages.try_recv().ok()
-    }
-
     /// Waits for the next message from the effects.
     pub async fn next_message(&mut self) -> Option<Msg> {
         self.messages.recv().await

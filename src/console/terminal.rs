@@ -89,23 +89,28 @@ const BURST_TIME: Duration = Duration::from_millis(50);
 
 /// Handles every terminal event and message already waiting, without
 /// waiting for more.
-fn take_what_is_ready(driver: &mut Driver, events: &mut EventStream) -> anyhow::Result<()> {
-    use futures_util::FutureExt;
+///
+/// Both are polled with this task's own waker, never a no-op one:
+/// crossterm's `EventStream` keeps the waker of a pending poll for its
+/// wake-up thread, and a lost waker would leave the console deaf to keys.
+async fn take_what_is_ready(driver: &mut Driver, events: &mut EventStream) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
     for _ in 0..BURST {
         if driver.app.quit || started.elapsed() > BURST_TIME {
             break;
         }
-        let msg = match events.next().now_or_never() {
-            Some(Some(Ok(event))) => match message(event) {
-                Some(msg) => msg,
-                None => continue,
-            },
-            Some(Some(Err(error))) => return Err(error.into()),
-            Some(None) | None => match driver.ready_message() {
-                Some(msg) => msg,
+        let msg = tokio::select! {
+            biased;
+            event = events.next() => match event {
+                Some(Ok(event)) => match message(event) {
+                    Some(msg) => msg,
+                    None => continue,
+                },
+                Some(Err(error)) => return Err(error.into()),
                 None => break,
             },
+            Some(msg) = driver.next_message() => msg,
+            () = std::future::ready(()) => break,
         };
         for text in driver.send(msg) {
             copy_to_clipboard(&text);
@@ -169,7 +174,7 @@ pub async fn run(mut driver: Driver) -> anyhow::Result<()> {
         }
         // Keys that came together (a held key, a paste) and answers already
         // here are all taken before the next draw: one draw per burst.
-        take_what_is_ready(&mut driver, &mut events)?;
+        take_what_is_ready(&mut driver, &mut events).await?;
     }
     drop(session);
     Ok(())

@@ -269,10 +269,7 @@ fn ctx_switches_the_running_binary_to_another_profile() {
         |name: &str| crate::support::spawn_demo_serve(&dir.path().join(format!("{name}.sqlite")), &log);
     let (a, ready_a) = serve("a");
     let (b, ready_b) = serve("b");
-    let _servers = (
-        crate::support::KillOnDrop(a),
-        crate::support::KillOnDrop(b),
-    );
+    let _servers = (crate::support::KillOnDrop(a), crate::support::KillOnDrop(b));
     let field = |ready: &serde_json::Value, name: &str| ready[name].as_str().unwrap().to_string();
     let (key_a, key_b) = (field(&ready_a, "api_key"), field(&ready_b, "api_key"));
     let made = std::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"))

@@ -33,7 +33,7 @@ const COLUMNS: [Column; 8] = [
     Column::new("ID", Constraint::Length(7), 0),
     Column::new("TITLE", Constraint::Fill(3), 0),
     Column::new("TARGET", Constraint::Fill(4), 70),
-    Column::new("SCHEDULE", Constraint::Fill(3), 100),
+    Column::new("SCHEDULE", Constraint::Fill(3), 125),
     Column::new("NEXT DELIVERY (UTC)", Constraint::Length(30), 90),
     Column::narrow("NEXT", Constraint::Length(11), 90),
     Column::new("CREATED BY", Constraint::Fill(2), 130),
