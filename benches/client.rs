@@ -45,6 +45,7 @@ fn fixture(delay: Option<Duration>) -> Fixture {
             clock: orgdeck::clock::Clock::system(),
             public_url: None,
             read_timeouts: Default::default(),
+            flavor: Default::default(),
         }))
         .expect("server");
     let db = running.db.clone();

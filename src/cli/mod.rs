@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::server::store::keys::Restrictions;
-use crate::server::{RateLimit, Seed, ServeOptions};
+use crate::server::{Flavor, RateLimit, Seed, ServeOptions};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -52,6 +52,9 @@ pub enum Command {
         /// Keep the data in this SQLite file (default: a temporary one).
         #[arg(long)]
         db: Option<PathBuf>,
+        /// Which PostHog the server behaves as: today's, or the older docs'.
+        #[arg(long, value_enum, default_value = "current")]
+        api: Flavor,
     },
     /// Run the reference server headless; prints one JSON ready line.
     Serve {
@@ -64,6 +67,10 @@ pub enum Command {
         /// What an empty database is filled with.
         #[arg(long, value_enum, default_value = "none")]
         seed: Seed,
+        /// Which PostHog to behave as: today's (spec/posthog.md), or the
+        /// older docs' (spec/api.md and compat.md) for older self-hosted instances.
+        #[arg(long, value_enum, default_value = "current")]
+        api: Flavor,
         /// Add this many synthetic subscriptions to the first project at start.
         #[arg(long, value_name = "N", default_value_t = 0,
               value_parser = clap::value_parser!(u64).range(0..=10_000_000))]
@@ -260,7 +267,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Subscriptions { command } => {
             api_command(&cli.connection, |c| subscriptions::run(command, c, format))
         }
-        Command::Demo { db } => serve::demo(db, cli.read_only),
+        Command::Demo { db, api } => serve::demo(db, api, cli.read_only),
         Command::Login { replace } => {
             let name = cli.connection.profile.clone().unwrap_or_else(|| "default".into());
             login::login(&cli.connection, &name, replace)
@@ -269,6 +276,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             listen,
             db,
             seed,
+            api,
             generate_subscriptions,
             rate_limit,
             delay,
@@ -283,6 +291,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             clock: crate::clock::Clock::system(),
             public_url,
             read_timeouts: Default::default(),
+            flavor: api,
         }),
         Command::Keys {
             command:

@@ -15,7 +15,7 @@ use crate::logging;
 use crate::server::demo::{self};
 use crate::server::store::keys::Restrictions;
 use crate::server::store::{Db, directory, keys};
-use crate::server::{self, Seed, ServeOptions};
+use crate::server::{self, Flavor, Seed, ServeOptions};
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
@@ -76,7 +76,7 @@ pub fn serve(options: ServeOptions) -> anyhow::Result<ExitCode> {
 /// `orgdeck demo`: the reference server with the demo data on a free
 /// loopback port, in this process, and the console on it. The data lives in
 /// a temporary file unless `--db` names one.
-pub fn demo(db: Option<PathBuf>, read_only: bool) -> anyhow::Result<ExitCode> {
+pub fn demo(db: Option<PathBuf>, flavor: Flavor, read_only: bool) -> anyhow::Result<ExitCode> {
     logging::init()?;
     // The temporary directory lives as long as the demo does.
     let (db_path, _temporary) = match db {
@@ -98,6 +98,7 @@ pub fn demo(db: Option<PathBuf>, read_only: bool) -> anyhow::Result<ExitCode> {
             clock: crate::clock::Clock::system(),
             public_url: None,
             read_timeouts: Default::default(),
+            flavor,
         })
         .await?;
         let key = match running.ready.api_key.clone() {

@@ -53,6 +53,8 @@ pub struct AppState {
     pub public_url: String,
     /// How long a client may take to send a request.
     pub read_timeouts: ReadTimeouts,
+    /// Which PostHog to behave as.
+    pub flavor: Flavor,
 }
 
 /// How long a client may take to send a request before the server gives up
@@ -74,6 +76,17 @@ impl Default for ReadTimeouts {
             body: Duration::from_secs(30),
         }
     }
+}
+
+/// Which PostHog the server behaves as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Flavor {
+    /// Today's PostHog, as `spec/posthog.md` describes it.
+    #[default]
+    Current,
+    /// The older docs snapshot: `spec/api.md` with `spec/compat.md`, for
+    /// older self-hosted instances.
+    Seed,
 }
 
 /// What the database is filled with when it is empty.
@@ -105,6 +118,8 @@ pub struct ServeOptions {
     /// `None` for `http://` and the bound address.
     pub public_url: Option<String>,
     pub read_timeouts: ReadTimeouts,
+    /// Which PostHog to behave as.
+    pub flavor: Flavor,
 }
 
 /// The ready line `serve` prints: where the server is and how to reach it.
@@ -184,6 +199,7 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
         clock: options.clock.clone(),
         public_url: public_url.clone(),
         read_timeouts: options.read_timeouts,
+        flavor: options.flavor,
     });
     let (shutdown, shutdown_signal) = oneshot::channel::<()>();
     let task = tokio::spawn(accept(listener, app, options.read_timeouts, shutdown_signal));
@@ -255,7 +271,7 @@ async fn accept(
 /// trailing slash: the slash is stripped before routing (the original address
 /// is kept for paging links).
 pub fn router(state: AppState) -> Routes {
-    let routes = Router::new()
+    let mut routes = Router::new()
         .route("/api/organizations", get(pickers::organizations))
         .route("/api/organizations/{organization}", get(pickers::organization))
         .route("/api/organizations/{organization}/members", get(pickers::members))
@@ -273,23 +289,36 @@ pub fn router(state: AppState) -> Routes {
         )
         .route(
             "/api/organizations/{organization}/roles/{role}/role_memberships/{id}",
-            axum::routing::delete(memberships::delete),
+            get(memberships::retrieve).delete(memberships::delete),
         )
         .route("/api/projects", get(pickers::projects))
-        .route("/api/projects/{project}", get(pickers::project))
-        .route("/api/projects/{project}/dashboards", get(pickers::dashboards))
-        .route("/api/projects/{project}/insights", get(pickers::insights))
-        .route(
-            "/api/projects/{project}/subscriptions",
-            get(subscriptions::list).post(subscriptions::create),
-        )
-        .route(
-            "/api/projects/{project}/subscriptions/{id}",
-            get(subscriptions::retrieve)
-                .patch(subscriptions::update)
-                .delete(subscriptions::delete),
-        )
-        .route("/api/personal_api_keys/@current", get(pickers::current_key))
+        .route("/api/personal_api_keys/@current", get(pickers::current_key));
+    // Today's PostHog answers every project path under /api/environments/
+    // too (its legacy dual route).
+    let prefixes: &[&str] = match state.flavor {
+        Flavor::Current => &["/api/projects", "/api/environments"],
+        Flavor::Seed => &["/api/projects"],
+    };
+    for prefix in prefixes {
+        routes = routes
+            .route(&format!("{prefix}/{{project}}"), get(pickers::project))
+            .route(
+                &format!("{prefix}/{{project}}/dashboards"),
+                get(pickers::dashboards),
+            )
+            .route(&format!("{prefix}/{{project}}/insights"), get(pickers::insights))
+            .route(
+                &format!("{prefix}/{{project}}/subscriptions"),
+                get(subscriptions::list).post(subscriptions::create),
+            )
+            .route(
+                &format!("{prefix}/{{project}}/subscriptions/{{id}}"),
+                get(subscriptions::retrieve)
+                    .patch(subscriptions::update)
+                    .delete(subscriptions::delete),
+            );
+    }
+    let routes = routes
         .fallback(|| async { ApiError::not_found() })
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(body::BODY_LIMIT))

@@ -223,6 +223,7 @@ async fn a_refused_connection_is_reported_and_a_write_is_retried_until_the_serve
             clock: orgdeck::clock::Clock::system(),
             public_url: None,
             read_timeouts: Default::default(),
+            flavor: Default::default(),
         })
         .await
         .unwrap()

@@ -17,12 +17,13 @@ fn quoted(readme: &str, command: &str, flag: &str) -> String {
 async fn the_readmes_role_example_creates_a_role_on_the_demo_data() {
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let name = quoted(&readme, "orgdeck roles create", "--name");
-    let server = TestServer::demo().await;
+    // `orgdeck demo` serves today's PostHog.
+    let server = TestServer::demo_with(|options| options.flavor = orgdeck::server::Flavor::Current).await;
     let dir = tempfile::tempdir().unwrap();
     let key = server.key(&["*"]);
     let (run, _) = with_config_and_input(
         &dir.path().join("none.toml"),
-        &["roles", "create", "--name", &name, "--access-level", "edit"],
+        &["roles", "create", "--name", &name],
         &[("ORGDECK_HOST", &server.base), ("ORGDECK_API_KEY", &key)],
         "",
     )

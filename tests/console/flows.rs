@@ -227,6 +227,7 @@ async fn a_slow_server_never_blocks_the_keys() {
         clock: orgdeck::clock::Clock::manual(seeded()),
         public_url: None,
         read_timeouts: Default::default(),
+        flavor: Default::default(),
     })
     .await
     .unwrap();

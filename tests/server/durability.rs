@@ -20,6 +20,7 @@ async fn data_survives_a_restart_on_the_same_file() {
         clock: orgdeck::clock::Clock::system(),
         public_url: None,
         read_timeouts: Default::default(),
+        flavor: Default::default(),
     };
     let first = server::start(options.clone()).await.unwrap();
     let key = first.ready.api_key.clone().expect("a fresh demo mints a key");

@@ -23,6 +23,11 @@ pub const MEMBER: &str = "elif.demir@hedgebox.dev";
 pub const INACTIVE: &str = "victor.hale@hedgebox.dev";
 pub const OUTSIDER: &str = "xena@partner.example";
 
+/// The flavor the suites written from api.md and compat.md run against
+/// in-process; today's PostHog has its own suite (tests/server/current.rs),
+/// and `orgdeck serve` and `orgdeck demo` default to it.
+pub const SUITE_FLAVOR: server::Flavor = server::Flavor::Seed;
+
 /// The fixed moment that tests showing dates seed the demo data from, so
 /// that what they show never changes with the day the suite runs.
 pub fn seeded() -> chrono::DateTime<chrono::Utc> {
@@ -73,6 +78,7 @@ impl TestServer {
             clock: orgdeck::clock::Clock::system(),
             public_url: None,
             read_timeouts: Default::default(),
+            flavor: SUITE_FLAVOR,
         };
         change(&mut options);
         Self::launch(options, dir).await
@@ -95,6 +101,7 @@ impl TestServer {
             clock: orgdeck::clock::Clock::manual(seed_time),
             public_url: None,
             read_timeouts: Default::default(),
+            flavor: SUITE_FLAVOR,
         };
         Self::launch(options, dir).await
     }

@@ -5,13 +5,16 @@ use axum::extract::State;
 
 use super::page_of;
 use super::scope::{DASHBOARD_READ, INSIGHT_READ, ORGANIZATION_MEMBER_READ, ORGANIZATION_READ, PROJECT_READ};
+use crate::api::time::parse_datetime;
 use crate::api::{NamedItem, Organization, OrganizationMember, Page, PersonalApiKey, Project};
-use crate::server::AppState;
 use crate::server::auth::{Access, Caller, PathParams};
+use crate::server::error::ApiError;
 use crate::server::error::ApiResult;
 use crate::server::paging::ListRequest;
-use crate::server::store::directory::{self, Catalog};
+use crate::server::store::directory::{self, Catalog, MemberQuery};
 use crate::server::store::keys;
+use crate::server::store::rows::stamp;
+use crate::server::{AppState, Flavor};
 
 pub async fn organizations(
     State(app): State<AppState>,
@@ -84,10 +87,45 @@ pub async fn members(
     let organization = caller
         .organization(&app.db, &organization, Access::Member)
         .await?;
+    let query = member_query(&request, app.flavor)?;
     page_of(&app.db, request, move |connection, page| {
-        directory::members(connection, &organization, page)
+        directory::members(connection, &organization, &query, page)
     })
     .await
+}
+
+/// The filters and order of today's PostHog (posthog.md §7); the older
+/// docs have none and list by joining time.
+fn member_query(request: &ListRequest, flavor: Flavor) -> ApiResult<MemberQuery> {
+    const SEARCH_MAX: usize = 200;
+    if flavor == Flavor::Seed {
+        return Ok(MemberQuery::default());
+    }
+    let text = |name: &str| request.param(name).map(str::trim).filter(|text| !text.is_empty());
+    let search = text("search").map(str::to_string);
+    if search
+        .as_ref()
+        .is_some_and(|search| search.chars().count() > SEARCH_MAX)
+    {
+        return Err(
+            ApiError::validation("invalid_input", "Search query must be 200 characters or fewer.")
+                .on("search"),
+        );
+    }
+    let updated_after = text("updated_after")
+        .map(|text| {
+            parse_datetime(text).map(|at| stamp(&at)).ok_or_else(|| {
+                ApiError::validation("invalid", "Enter a valid date/time.").on("updated_after")
+            })
+        })
+        .transpose()?;
+    Ok(MemberQuery {
+        people_only: true,
+        email: text("email").map(str::to_string),
+        updated_after,
+        search,
+        newest_first: text("order") != Some("joined_at"),
+    })
 }
 
 async fn catalog(

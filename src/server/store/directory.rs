@@ -165,21 +165,72 @@ pub fn projects(
     )
 }
 
-/// The organization's members, by joining time.
+/// Which members a list shows, and in what order.
+#[derive(Debug, Clone, Default)]
+pub struct MemberQuery {
+    /// Today's PostHog leaves out inactive users and its bots.
+    pub people_only: bool,
+    /// Exactly this e-mail address.
+    pub email: Option<String>,
+    /// Updated after this moment (a stored stamp).
+    pub updated_after: Option<String>,
+    /// First or last name or e-mail address containing this, any case.
+    pub search: Option<String>,
+    /// Newest first (today's default), else by joining time.
+    pub newest_first: bool,
+}
+
+/// The organization's members that `query` selects.
 pub fn members(
     connection: &Connection,
     organization_id: &str,
+    query: &MemberQuery,
     page: (u64, u64),
 ) -> ApiResult<(u64, Vec<OrganizationMember>)> {
+    let mut filter = String::from(
+        "FROM organization_members m JOIN users mu ON mu.id = m.user_id WHERE m.organization_id = ?1",
+    );
+    let mut values: Vec<Value> = vec![Value::Text(organization_id.to_string())];
+    let mut bind = |condition: &str, value: Value| {
+        values.push(value);
+        filter.push_str(&condition.replace('#', &format!("?{}", values.len())));
+    };
+    if query.people_only {
+        bind(" AND mu.is_active = #", Value::Integer(1));
+        bind(
+            " AND mu.email NOT LIKE #",
+            Value::Text("%@posthogbot.user".into()),
+        );
+    }
+    if let Some(email) = &query.email {
+        bind(" AND mu.email = #", Value::Text(email.clone()));
+    }
+    if let Some(after) = &query.updated_after {
+        bind(" AND m.updated_at > #", Value::Text(after.clone()));
+    }
+    if let Some(search) = &query.search {
+        let pattern = format!(
+            "%{}%",
+            search
+                .replace('\\', "\\\\")
+                .replace('%', "\\%")
+                .replace('_', "\\_")
+        );
+        bind(
+            " AND (mu.first_name LIKE # ESCAPE '\\' OR mu.last_name LIKE # ESCAPE '\\' OR mu.email LIKE # ESCAPE '\\')",
+            Value::Text(pattern),
+        );
+    }
+    let order = if query.newest_first {
+        "m.joined_at DESC, m.id DESC"
+    } else {
+        "m.joined_at, m.id"
+    };
     paged(
         connection,
-        "SELECT COUNT(*) FROM organization_members WHERE organization_id = ?1",
-        &format!(
-            "SELECT {} FROM organization_members m JOIN users mu ON mu.id = m.user_id
-             WHERE m.organization_id = ?1 ORDER BY m.joined_at, m.id",
-            member_columns()
-        ),
-        vec![organization_id.to_string().into()],
+        &format!("SELECT COUNT(*) {filter}"),
+        &format!("SELECT {} {filter} ORDER BY {order}", member_columns()),
+        values,
         page,
         |row| member_at(row, 0),
     )

@@ -45,6 +45,18 @@ fn get(connection: &Connection, id: &str) -> ApiResult<RoleMembership> {
         .ok_or_else(ApiError::not_found)
 }
 
+/// One membership of the role.
+pub fn get_in_role(connection: &Connection, role_id: &str, id: &str) -> ApiResult<RoleMembership> {
+    let mut statement = connection.prepare_cached(&format!(
+        "{} WHERE rm.id = ?1 AND rm.role_id = ?2",
+        membership_select()
+    ))?;
+    statement
+        .query_row([id, role_id], membership_at)
+        .optional()?
+        .ok_or_else(ApiError::not_found)
+}
+
 /// Assigns the user with `user_uuid` to the role.
 pub fn create(
     connection: &Connection,

@@ -3,13 +3,16 @@
 use chrono::{DateTime, Utc};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
-use super::rows::{membership_at, membership_select, paged, parse_stamp, stamp, user_at, user_columns};
+use super::rows::{
+    USER_COLUMNS, membership_at, membership_select, paged, parse_stamp, stamp, user_at, user_columns,
+};
 use crate::api::{ListOrText, Role, RoleMembership};
 use crate::server::error::{ApiError, ApiResult};
 
 fn role_select() -> String {
     format!(
-        "SELECT r.id, r.name, r.feature_flags_access_level, r.created_at, {}
+        "SELECT r.id, r.name, r.feature_flags_access_level, r.created_at, {},
+                r.id IS (SELECT default_role_id FROM organizations WHERE id = r.organization_id)
          FROM roles r LEFT JOIN users cu ON cu.id = r.created_by",
         user_columns("cu")
     )
@@ -25,7 +28,7 @@ fn role_at(row: &Row) -> rusqlite::Result<Role> {
         members: Some(ListOrText::List(Vec::new())),
         // The reference server has no feature flags to associate.
         associated_flags: Some(ListOrText::List(Vec::new())),
-        ..Default::default()
+        is_default: Some(row.get(4 + USER_COLUMNS)?),
     })
 }
 

@@ -20,6 +20,9 @@ pub fn parse_stamp(text: Option<String>) -> Option<DateTime<Utc>> {
 }
 
 /// The columns [`user_at`] reads, for a table alias.
+/// How many columns [`user_columns`] selects.
+pub const USER_COLUMNS: usize = 8;
+
 pub fn user_columns(alias: &str) -> String {
     [
         "id",
@@ -41,7 +44,7 @@ pub fn user_at(row: &Row, first: usize) -> rusqlite::Result<Option<User>> {
     let Some(id) = row.get::<_, Option<i64>>(first)? else {
         return Ok(None);
     };
-    let hedgehog_config: Option<String> = row.get(first + 7)?;
+    let hedgehog_config: Option<String> = row.get(first + USER_COLUMNS - 1)?;
     Ok(Some(User {
         id,
         uuid: row.get(first + 1)?,

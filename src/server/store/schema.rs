@@ -4,7 +4,8 @@
 use rusqlite::Connection;
 
 /// Migrations in order; never edit one that has shipped, add another.
-const MIGRATIONS: &[&str] = &[r#"
+const MIGRATIONS: &[&str] = &[
+    r#"
 CREATE TABLE organizations (
     id          TEXT PRIMARY KEY,
     name        TEXT NOT NULL,
@@ -137,7 +138,12 @@ CREATE TABLE personal_api_keys (
     created_at            TEXT NOT NULL,
     last_used_at          TEXT
 );
-"#];
+"#,
+    // 2: today's PostHog: the role new members get.
+    r#"
+ALTER TABLE organizations ADD COLUMN default_role_id TEXT REFERENCES roles(id) ON DELETE SET NULL;
+"#,
+];
 
 /// Brings the file up to the newest schema.
 pub fn migrate(connection: &mut Connection) -> anyhow::Result<()> {
