@@ -341,7 +341,17 @@ async fn slack_target(
     channel: &str,
     chosen: Option<i64>,
 ) -> anyhow::Result<(i64, String, String)> {
-    let integrations = client.integrations(project, "slack").await?.results;
+    let integrations = match client.integrations(project, "slack").await {
+        Ok(page) => page.results,
+        Err(error) if error.status() == Some(404) => {
+            return Err(UsageError(format!(
+                "--slack-channel {}: this server has no integrations to resolve a channel through; give --target-value with the channel instead",
+                printable(channel)
+            ))
+            .into());
+        }
+        Err(error) => return Err(error.into()),
+    };
     let integration = match chosen {
         Some(id) => integrations
             .iter()
