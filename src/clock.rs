@@ -28,7 +28,13 @@ pub struct Clock {
 #[derive(Clone)]
 enum Source {
     System,
-    Manual(Arc<Mutex<DateTime<Utc>>>),
+    Manual(Arc<Manual>),
+}
+
+/// A manual clock's time, and who waits for it to move.
+struct Manual {
+    at: Mutex<DateTime<Utc>>,
+    moved: tokio::sync::Notify,
 }
 
 impl Clock {
@@ -42,14 +48,38 @@ impl Clock {
     /// A clock that reads `at` until it is set or advanced.
     pub fn manual(at: DateTime<Utc>) -> Clock {
         Clock {
-            source: Source::Manual(Arc::new(Mutex::new(at))),
+            source: Source::Manual(Arc::new(Manual {
+                at: Mutex::new(at),
+                moved: tokio::sync::Notify::new(),
+            })),
         }
     }
 
     pub fn now(&self) -> DateTime<Utc> {
         match &self.source {
             Source::System => system_now(),
-            Source::Manual(at) => *lock(at),
+            Source::Manual(manual) => *lock(&manual.at),
+        }
+    }
+
+    /// Waits until the clock reads `at` or later: a timer on the system
+    /// clock; on a manual one, until a test moves it there.
+    pub async fn sleep_until(&self, at: DateTime<Utc>) {
+        match &self.source {
+            Source::System => {
+                let wait = (at - system_now()).to_std().unwrap_or_default();
+                tokio::time::sleep(wait).await;
+            }
+            Source::Manual(manual) => loop {
+                let moved = manual.moved.notified();
+                tokio::pin!(moved);
+                // Registered before the time is read, so no move is missed.
+                moved.as_mut().enable();
+                if *lock(&manual.at) >= at {
+                    return;
+                }
+                moved.await;
+            },
         }
     }
 
@@ -61,16 +91,17 @@ impl Clock {
     /// Moves a manual clock forward (or back, with a negative duration). The
     /// system clock cannot be moved: this does nothing to it.
     pub fn advance(&self, by: Duration) {
-        if let Source::Manual(at) = &self.source {
-            let mut at = lock(at);
-            *at += by;
+        if let Source::Manual(manual) = &self.source {
+            *lock(&manual.at) += by;
+            manual.moved.notify_waiters();
         }
     }
 
     /// Sets a manual clock; does nothing to the system clock.
     pub fn set(&self, to: DateTime<Utc>) {
-        if let Source::Manual(at) = &self.source {
-            *lock(at) = to;
+        if let Source::Manual(manual) = &self.source {
+            *lock(&manual.at) = to;
+            manual.moved.notify_waiters();
         }
     }
 }
@@ -85,7 +116,7 @@ impl std::fmt::Debug for Clock {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match &self.source {
             Source::System => write!(f, "Clock::system({})", offset()),
-            Source::Manual(at) => write!(f, "Clock::manual({})", *lock(at)),
+            Source::Manual(manual) => write!(f, "Clock::manual({})", *lock(&manual.at)),
         }
     }
 }

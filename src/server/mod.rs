@@ -3,6 +3,7 @@
 
 mod auth;
 mod body;
+mod delivery_task;
 pub mod demo;
 mod error;
 mod fields;
@@ -34,7 +35,7 @@ use tower::{Layer, ServiceExt};
 
 use crate::clock::Clock;
 pub use error::ApiError;
-use routes::{memberships, pickers, roles, subscriptions};
+use routes::{integrations, memberships, pickers, roles, subscriptions};
 use store::Db;
 pub use throttle::RateLimit;
 
@@ -55,6 +56,10 @@ pub struct AppState {
     pub read_timeouts: ReadTimeouts,
     /// Which PostHog to behave as.
     pub flavor: Flavor,
+    /// Test deliveries' own limit: 10 a minute a project, always on.
+    pub test_deliveries: std::sync::Arc<throttle::Throttle>,
+    /// Told when a write may have changed when the next delivery is due.
+    pub schedule_changed: std::sync::Arc<tokio::sync::Notify>,
 }
 
 /// How long a client may take to send a request before the server gives up
@@ -142,6 +147,7 @@ pub struct RunningServer {
     address: SocketAddr,
     shutdown: Option<oneshot::Sender<()>>,
     task: JoinHandle<std::io::Result<()>>,
+    deliveries: Option<(oneshot::Sender<()>, JoinHandle<()>)>,
 }
 
 impl RunningServer {
@@ -157,6 +163,10 @@ impl RunningServer {
             let _ = shutdown.send(());
         }
         (&mut self.task).await.context("the server task failed")??;
+        if let Some((stop, task)) = self.deliveries.take() {
+            let _ = stop.send(());
+            task.await.context("the delivery task failed")?;
+        }
         Ok(())
     }
 }
@@ -190,6 +200,14 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
         Some(url) => url.trim_end_matches('/').to_string(),
         None => format!("http://{address}"),
     };
+    let schedule_changed = std::sync::Arc::new(tokio::sync::Notify::new());
+    let (stop_deliveries, deliveries_stopped) = oneshot::channel();
+    let deliveries = delivery_task::spawn(
+        db.clone(),
+        options.clock.clone(),
+        schedule_changed.clone(),
+        deliveries_stopped,
+    );
     let app = router(AppState {
         db: db.clone(),
         throttle: options
@@ -200,6 +218,11 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
         public_url: public_url.clone(),
         read_timeouts: options.read_timeouts,
         flavor: options.flavor,
+        test_deliveries: std::sync::Arc::new(throttle::Throttle::new(RateLimit {
+            per_minute: 10,
+            per_hour: 600,
+        })),
+        schedule_changed,
     });
     let (shutdown, shutdown_signal) = oneshot::channel::<()>();
     let task = tokio::spawn(accept(listener, app, options.read_timeouts, shutdown_signal));
@@ -215,6 +238,7 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
         address,
         shutdown: Some(shutdown),
         task,
+        deliveries: Some((stop_deliveries, deliveries)),
     })
 }
 
@@ -306,6 +330,19 @@ pub fn router(state: AppState) -> Routes {
                 &format!("{prefix}/{{project}}/dashboards"),
                 get(pickers::dashboards),
             )
+            .route(
+                &format!("{prefix}/{{project}}/dashboards/{{id}}"),
+                get(integrations::dashboard),
+            )
+            .route(&format!("{prefix}/{{project}}/integrations"), get(integrations::list))
+            .route(
+                &format!("{prefix}/{{project}}/integrations/{{id}}"),
+                get(integrations::retrieve),
+            )
+            .route(
+                &format!("{prefix}/{{project}}/integrations/{{id}}/channels"),
+                get(integrations::channels),
+            )
             .route(&format!("{prefix}/{{project}}/insights"), get(pickers::insights))
             .route(
                 &format!("{prefix}/{{project}}/subscriptions"),
@@ -316,6 +353,22 @@ pub fn router(state: AppState) -> Routes {
                 get(subscriptions::retrieve)
                     .patch(subscriptions::update)
                     .delete(subscriptions::delete),
+            )
+            .route(
+                &format!("{prefix}/{{project}}/subscriptions/summary_quota"),
+                get(subscriptions::deliveries::summary_quota),
+            )
+            .route(
+                &format!("{prefix}/{{project}}/subscriptions/{{id}}/test-delivery"),
+                axum::routing::post(subscriptions::deliveries::test_delivery),
+            )
+            .route(
+                &format!("{prefix}/{{project}}/subscriptions/{{id}}/deliveries"),
+                get(subscriptions::deliveries::list),
+            )
+            .route(
+                &format!("{prefix}/{{project}}/subscriptions/{{id}}/deliveries/{{delivery}}"),
+                get(subscriptions::deliveries::retrieve),
             );
     }
     let routes = routes

@@ -66,6 +66,17 @@ impl ListRequest {
         }
     }
 
+    /// The request's URL with `name` set to `value`, the other parameters
+    /// kept as sent (a cursor link).
+    pub fn link_with(&self, name: &str, value: &str) -> String {
+        let mut query: Vec<(String, String)> = self.query.iter().filter(|(key, _)| key != name).cloned().collect();
+        query.push((name.to_string(), value.to_string()));
+        let encoded = form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(query)
+            .finish();
+        format!("{}?{}", self.base, encoded)
+    }
+
     /// The request's URL with `limit` set and `offset` set or dropped; the
     /// other parameters are kept as sent.
     fn link(&self, offset: Option<u64>) -> String {

@@ -249,14 +249,17 @@ async fn environments_are_another_name_for_projects() {
         );
         assert_eq!(environments.json["count"], projects.json["count"], "{tail}");
     }
+    let insight = server.get(&key, &format!("/api/projects/{project}/insights/")).await.json["results"][0]["id"].clone();
     let created = server
         .post(
             &key,
             &format!("/api/environments/{project}/subscriptions/"),
             json!({
+                "insight": insight,
                 "target_type": "email",
                 "target_value": "oncall@hedgebox.dev",
                 "frequency": "daily",
+                "interval": 1,
                 "start_date": "2026-12-01T09:00:00Z",
             }),
         )

@@ -16,6 +16,7 @@ use super::store::{Db, directory, keys, roles};
 use crate::api::models::level;
 
 mod subscription_plans;
+mod today;
 
 pub use subscription_plans::generate_subscriptions;
 use subscription_plans::seed_subscriptions;
@@ -321,6 +322,7 @@ fn seed_demo(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<Prepared> {
     seed_roles(tx, &data, &mut sequence, &organization_id, &people, today)?;
     let catalogs = seed_catalogs(tx, &data, &project_ids)?;
     seed_subscriptions(tx, &data, &mut sequence, &catalogs, &people, now)?;
+    today::seed_today(tx, &data, &catalogs, &people, now)?;
     let api_key = keys::mint(tx, people.owner, "orgdeck demo", &["*".to_string()])?;
     Ok(Prepared {
         organization_id,

@@ -7,7 +7,7 @@ use rusqlite::Transaction;
 use super::{Catalog, DemoData, People, Sequence};
 use crate::api::{Frequency, TargetType, Weekday};
 use crate::server::error::ApiResult;
-use crate::server::store::subscriptions::{self, Computed, SubscriptionValues};
+use crate::server::store::subscriptions::{self, Computed, SubscriptionValues, TodayFields};
 
 /// Every planned subscription in the first project, and every 40th again in
 /// each other project; a dashboard or an insight for most; a few overdue.
@@ -161,6 +161,7 @@ fn demo_subscriptions(
                     deleted: index % 10 == 3,
                     title,
                     invite_message,
+                    today: TodayFields::default(),
                 },
                 overdue: index % 23 == 6,
             });
@@ -215,6 +216,7 @@ pub fn generate_subscriptions(
             deleted: index % 10 == 9,
             title: Some(format!("Synthetic report {}", index + 1)),
             invite_message: None,
+            today: TodayFields::default(),
         };
         let computed = Computed::of(&values, now);
         let created_at = first_created + Duration::seconds(index as i64);

@@ -20,6 +20,7 @@ where
     Ok(Json(request.page(count, rows)))
 }
 
+pub mod integrations;
 pub mod memberships;
 pub mod pickers;
 pub mod roles;
@@ -35,4 +36,5 @@ pub mod scope {
     pub const PROJECT_READ: &str = "project:read";
     pub const DASHBOARD_READ: &str = "dashboard:read";
     pub const INSIGHT_READ: &str = "insight:read";
+    pub const INTEGRATION_READ: &str = "integration:read";
 }

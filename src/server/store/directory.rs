@@ -308,3 +308,23 @@ pub fn first_organization_and_project(connection: &Connection) -> ApiResult<Opti
         .query_row([], |row| Ok((row.get(0)?, row.get(1)?)))
         .optional()?)
 }
+
+/// The kind of one of the project's integrations (`slack`, ...), if it has it.
+pub fn integration_kind(connection: &Connection, project_id: i64, id: i64) -> ApiResult<Option<String>> {
+    let mut statement =
+        connection.prepare_cached("SELECT kind FROM integrations WHERE id = ?1 AND project_id = ?2")?;
+    Ok(statement
+        .query_row(params![id, project_id], |row| row.get(0))
+        .optional()?)
+}
+
+/// The insights on a dashboard's tiles: what a subscription may export.
+pub fn dashboard_insights(connection: &Connection, dashboard_id: i64) -> ApiResult<Vec<i64>> {
+    let mut statement = connection.prepare_cached(
+        "SELECT insight_id FROM dashboard_tiles WHERE dashboard_id = ?1 AND insight_id IS NOT NULL ORDER BY y, x, id",
+    )?;
+    let ids = statement
+        .query_map([dashboard_id], |row| row.get(0))?
+        .collect::<Result<_, _>>()?;
+    Ok(ids)
+}

@@ -7,6 +7,8 @@
 //! WAL lets run beside the writer. All database work runs on tokio's blocking
 //! threads, never on the async workers.
 
+pub mod deliveries;
+pub mod integrations;
 pub mod directory;
 pub mod keys;
 pub mod memberships;

@@ -143,6 +143,67 @@ CREATE TABLE personal_api_keys (
     r#"
 ALTER TABLE organizations ADD COLUMN default_role_id TEXT REFERENCES roles(id) ON DELETE SET NULL;
 "#,
+    // 3: today's subscriptions, Slack integrations, dashboard tiles, deliveries.
+    r#"
+CREATE TABLE integrations (
+    id            INTEGER PRIMARY KEY,
+    project_id    INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    kind          TEXT NOT NULL,
+    display_name  TEXT NOT NULL,
+    config        TEXT NOT NULL,  -- JSON object
+    errors        TEXT NOT NULL DEFAULT '',  -- '' while it works; 'TOKEN_REVOKED' once revoked
+    created_at    TEXT NOT NULL,
+    created_by    INTEGER REFERENCES users(id) ON DELETE SET NULL
+);
+CREATE INDEX integrations_project ON integrations (project_id, created_at, id);
+
+CREATE TABLE slack_channels (
+    integration_id  INTEGER NOT NULL REFERENCES integrations(id) ON DELETE CASCADE,
+    id              TEXT NOT NULL,
+    name            TEXT NOT NULL,
+    is_private      INTEGER NOT NULL DEFAULT 0,
+    is_member       INTEGER NOT NULL DEFAULT 1,
+    is_ext_shared   INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (integration_id, id)
+);
+
+CREATE TABLE dashboard_tiles (
+    id            INTEGER PRIMARY KEY,
+    dashboard_id  INTEGER NOT NULL REFERENCES dashboards(id) ON DELETE CASCADE,
+    insight_id    INTEGER REFERENCES insights(id) ON DELETE CASCADE,
+    y             INTEGER NOT NULL,
+    x             INTEGER NOT NULL
+);
+CREATE INDEX dashboard_tiles_dashboard ON dashboard_tiles (dashboard_id, y, x);
+
+ALTER TABLE insights ADD COLUMN short_id TEXT;
+
+ALTER TABLE subscriptions ADD COLUMN enabled INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE subscriptions ADD COLUMN integration_id INTEGER REFERENCES integrations(id) ON DELETE SET NULL;
+ALTER TABLE subscriptions ADD COLUMN dashboard_export_insights TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE subscriptions ADD COLUMN prompt TEXT;
+ALTER TABLE subscriptions ADD COLUMN summary_enabled INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE subscriptions ADD COLUMN summary_prompt_guide TEXT NOT NULL DEFAULT '';
+-- The delivery task asks for the earliest due delivery.
+CREATE INDEX subscriptions_due ON subscriptions (next_delivery_date) WHERE enabled = 1 AND deleted = 0;
+
+CREATE TABLE deliveries (
+    id                 TEXT PRIMARY KEY,
+    subscription_id    INTEGER NOT NULL REFERENCES subscriptions(id) ON DELETE CASCADE,
+    trigger_type       TEXT NOT NULL,
+    scheduled_at       TEXT,
+    target_type        TEXT NOT NULL,
+    target_value       TEXT NOT NULL,
+    exported_asset_ids TEXT NOT NULL DEFAULT '[]',
+    recipient_results  TEXT NOT NULL,  -- JSON list
+    status             TEXT NOT NULL,
+    error              TEXT,           -- JSON object or NULL
+    created_at         TEXT NOT NULL,
+    finished_at        TEXT,
+    change_summary     TEXT
+);
+CREATE INDEX deliveries_order ON deliveries (subscription_id, created_at DESC, id DESC);
+"#,
 ];
 
 /// Brings the file up to the newest schema.

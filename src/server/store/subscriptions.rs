@@ -9,8 +9,8 @@ use rusqlite::types::{Type, Value as SqlValue};
 use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
 
 use super::CountCache;
-use super::rows::{count_at, parse_stamp, sql_int, stamp, user_at, user_columns};
-use crate::api::{Frequency, Subscription, TargetType, Weekday};
+use super::rows::{USER_COLUMNS, count_at, parse_stamp, sql_int, stamp, user_at, user_columns};
+use crate::api::{Frequency, ResourceType, Subscription, TargetType, Weekday};
 use crate::schedule::Schedule;
 use crate::server::error::{ApiError, ApiResult};
 
@@ -32,6 +32,32 @@ pub struct SubscriptionValues {
     pub deleted: bool,
     pub title: Option<String>,
     pub invite_message: Option<String>,
+    pub today: TodayFields,
+}
+
+/// The writable fields of today's PostHog (posthog.md 8.1); the seed
+/// flavor stores their defaults.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TodayFields {
+    pub enabled: bool,
+    pub integration_id: Option<i64>,
+    pub dashboard_export_insights: Vec<i64>,
+    pub prompt: Option<String>,
+    pub summary_enabled: bool,
+    pub summary_prompt_guide: String,
+}
+
+impl Default for TodayFields {
+    fn default() -> Self {
+        TodayFields {
+            enabled: true,
+            integration_id: None,
+            dashboard_export_insights: Vec::new(),
+            prompt: None,
+            summary_enabled: false,
+            summary_prompt_guide: String::new(),
+        }
+    }
 }
 
 impl SubscriptionValues {
@@ -169,7 +195,7 @@ impl ListQuery {
 
 /// The writable columns, in the order [`values_at`] reads them and
 /// [`value_parameters`] binds them.
-const VALUE_COLUMNS: [&str; 14] = [
+const VALUE_COLUMNS: [&str; 20] = [
     "dashboard_id",
     "insight_id",
     "target_type",
@@ -184,6 +210,12 @@ const VALUE_COLUMNS: [&str; 14] = [
     "deleted",
     "title",
     "invite_message",
+    "enabled",
+    "integration_id",
+    "dashboard_export_insights",
+    "prompt",
+    "summary_enabled",
+    "summary_prompt_guide",
 ];
 
 fn value_columns(alias: &str) -> String {
@@ -218,6 +250,15 @@ fn values_at(row: &Row, first: usize) -> rusqlite::Result<SubscriptionValues> {
         deleted: row.get(first + 11)?,
         title: row.get(first + 12)?,
         invite_message: row.get(first + 13)?,
+        today: TodayFields {
+            enabled: row.get(first + 14)?,
+            integration_id: row.get(first + 15)?,
+            dashboard_export_insights: serde_json::from_str(&row.get::<_, String>(first + 16)?)
+                .unwrap_or_default(),
+            prompt: row.get(first + 17)?,
+            summary_enabled: row.get(first + 18)?,
+            summary_prompt_guide: row.get(first + 19)?,
+        },
     })
 }
 
@@ -245,13 +286,22 @@ fn value_parameters(values: &SubscriptionValues) -> ApiResult<Vec<SqlValue>> {
         SqlValue::Integer(values.deleted.into()),
         optional(values.title.clone().map(SqlValue::Text)),
         optional(values.invite_message.clone().map(SqlValue::Text)),
+        SqlValue::Integer(values.today.enabled.into()),
+        optional(values.today.integration_id.map(SqlValue::Integer)),
+        SqlValue::Text(serde_json::to_string(&values.today.dashboard_export_insights).map_err(ApiError::internal)?),
+        optional(values.today.prompt.clone().map(SqlValue::Text)),
+        SqlValue::Integer(values.today.summary_enabled.into()),
+        SqlValue::Text(values.today.summary_prompt_guide.clone()),
     ])
 }
 
 fn subscription_select() -> String {
     format!(
-        "SELECT s.id, s.created_at, s.summary, s.next_delivery_date, {}, {}
-         FROM subscriptions s LEFT JOIN users cu ON cu.id = s.created_by",
+        "SELECT s.id, s.created_at, s.summary, s.next_delivery_date, {}, {},
+                si.name, si.short_id, sd.name
+         FROM subscriptions s LEFT JOIN users cu ON cu.id = s.created_by
+              LEFT JOIN insights si ON si.id = s.insight_id
+              LEFT JOIN dashboards sd ON sd.id = s.dashboard_id",
         value_columns("s"),
         user_columns("cu")
     )
@@ -259,7 +309,39 @@ fn subscription_select() -> String {
 
 fn subscription_at(row: &Row) -> rusqlite::Result<Subscription> {
     let values = values_at(row, 4)?;
+    let resource = 4 + VALUE_COLUMNS.len() + USER_COLUMNS;
+    let (insight_name, insight_short_id, dashboard_name): (Option<String>, Option<String>, Option<String>) =
+        (row.get(resource)?, row.get(resource + 1)?, row.get(resource + 2)?);
+    // posthog.md 8.1: insight, then dashboard, then prompt.
+    let (resource_type, resource_name) = if values.insight.is_some() {
+        (ResourceType::Insight, insight_name.unwrap_or_else(|| "None".into()))
+    } else if values.dashboard.is_some() {
+        (ResourceType::Dashboard, dashboard_name.unwrap_or_else(|| "Dashboard".into()))
+    } else {
+        let from_prompt = values
+            .today
+            .prompt
+            .as_deref()
+            .filter(|prompt| !prompt.is_empty())
+            .map(|prompt| prompt.chars().take(60).collect::<String>());
+        let name = values
+            .title
+            .clone()
+            .filter(|title| !title.is_empty())
+            .or(from_prompt)
+            .unwrap_or_else(|| "AI report".into());
+        (ResourceType::AiPrompt, name)
+    };
     Ok(Subscription {
+        resource_type: Some(resource_type),
+        resource_name: Some(resource_name),
+        insight_short_id,
+        dashboard_export_insights: Some(values.today.dashboard_export_insights),
+        prompt: values.today.prompt,
+        enabled: Some(values.today.enabled),
+        integration_id: values.today.integration_id,
+        summary_enabled: Some(values.today.summary_enabled),
+        summary_prompt_guide: Some(values.today.summary_prompt_guide),
         id: row.get(0)?,
         created_at: parse_stamp(row.get(1)?),
         summary: row.get(2)?,
@@ -342,6 +424,17 @@ pub fn stored_values(connection: &Connection, project_id: i64, id: i64) -> ApiRe
         .query_row(params![project_id, id], |row| values_at(row, 0))
         .optional()?
         .ok_or_else(ApiError::not_found)
+}
+
+/// Enabled, undeleted subscriptions with AI summaries in the organization
+/// of the project: what `summary_quota` counts.
+pub fn active_summaries(connection: &Connection, project_id: i64) -> ApiResult<i64> {
+    Ok(connection.prepare_cached(
+        "SELECT COUNT(*) FROM subscriptions s JOIN projects p ON p.id = s.project_id
+         WHERE p.organization_id = (SELECT organization_id FROM projects WHERE id = ?1)
+           AND s.summary_enabled = 1 AND s.deleted = 0 AND s.enabled = 1",
+    )?
+    .query_row([project_id], |row| row.get(0))?)
 }
 
 /// Inserts a subscription and returns its id.

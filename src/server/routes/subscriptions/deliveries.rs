@@ -1,0 +1,155 @@
+//! Today's PostHog only (posthog.md 8.4, §9): a subscription's deliveries,
+//! test deliveries and the summary quota. The seed flavor answers 404, as
+//! an older PostHog without them does.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde_json::{Value, json};
+
+use super::subscription_id;
+use crate::api::{CursorPage, Delivery, DeliveryStatus, TriggerType};
+use crate::server::auth::{Caller, PathParams};
+use crate::server::error::{ApiError, ApiResult};
+use crate::server::paging::ListRequest;
+use crate::server::routes::scope::{SUBSCRIPTION_READ, SUBSCRIPTION_WRITE};
+use crate::server::store::deliveries::{self, Cursor};
+use crate::server::store::subscriptions;
+use crate::server::{AppState, Flavor};
+
+/// 404 on the seed flavor: the older API has none of these paths.
+fn today_only(app: &AppState) -> ApiResult<()> {
+    match app.flavor {
+        Flavor::Current => Ok(()),
+        Flavor::Seed => Err(ApiError::not_found()),
+    }
+}
+
+fn encode(cursor: &Cursor) -> String {
+    URL_SAFE_NO_PAD.encode(format!("{}|{}", cursor.created_at, cursor.id))
+}
+
+/// A cursor as [`encode`] made it; anything else is DRF's "Invalid cursor".
+fn decode(text: &str) -> ApiResult<Cursor> {
+    let invalid = || ApiError::not_found_with("Invalid cursor");
+    let bytes = URL_SAFE_NO_PAD.decode(text.trim()).map_err(|_| invalid())?;
+    let text = String::from_utf8(bytes).map_err(|_| invalid())?;
+    let (created_at, id) = text.split_once('|').ok_or_else(invalid)?;
+    Ok(Cursor {
+        created_at: created_at.to_string(),
+        id: id.to_string(),
+    })
+}
+
+/// `GET …/subscriptions/:id/deliveries/`: 50 a page, newest first, no count.
+pub async fn list(
+    State(app): State<AppState>,
+    caller: Caller,
+    PathParams((project, id)): PathParams<(String, String)>,
+    request: ListRequest,
+) -> ApiResult<Json<CursorPage<Delivery>>> {
+    today_only(&app)?;
+    caller.require(SUBSCRIPTION_READ)?;
+    let project = caller.project(&app.db, &project).await?;
+    let id = subscription_id(&id)?;
+    let status = match request.param("status") {
+        None => None,
+        Some(text) => match text.parse::<DeliveryStatus>() {
+            Ok(status) => Some(status),
+            Err(_) => {
+                return Err(ApiError::validation(
+                    "invalid_choice",
+                    "Must be one of: completed, failed, skipped, starting.",
+                )
+                .on("status"));
+            }
+        },
+    };
+    let cursor = request.param("cursor").map(decode).transpose()?;
+    let (rows, next) = app
+        .db
+        .read(move |connection| {
+            subscriptions::get(connection, project, id)?;
+            deliveries::page(connection, id, status.as_ref(), cursor.as_ref())
+        })
+        .await?;
+    let next = next.map(|cursor| request.link_with("cursor", &encode(&cursor)));
+    Ok(Json(CursorPage {
+        next,
+        previous: None,
+        results: rows,
+    }))
+}
+
+/// `GET …/subscriptions/:id/deliveries/:uuid/`.
+pub async fn retrieve(
+    State(app): State<AppState>,
+    caller: Caller,
+    PathParams((project, id, delivery)): PathParams<(String, String, String)>,
+) -> ApiResult<Json<Delivery>> {
+    today_only(&app)?;
+    caller.require(SUBSCRIPTION_READ)?;
+    let project = caller.project(&app.db, &project).await?;
+    let id = subscription_id(&id)?;
+    let found = app
+        .db
+        .read(move |connection| {
+            subscriptions::get(connection, project, id)?;
+            deliveries::get(connection, id, &delivery)
+        })
+        .await?;
+    Ok(Json(found))
+}
+
+/// `POST …/subscriptions/:id/test-delivery/`: 202 with no body; a deleted
+/// subscription is 404 with no body, a disabled one 409.
+pub async fn test_delivery(
+    State(app): State<AppState>,
+    caller: Caller,
+    PathParams((project, id)): PathParams<(String, String)>,
+) -> ApiResult<Response> {
+    today_only(&app)?;
+    caller.require(SUBSCRIPTION_WRITE)?;
+    let project = caller.project(&app.db, &project).await?;
+    let id = subscription_id(&id)?;
+    // Its own limit, whoever asks: 10 a minute a project.
+    if let Err(seconds) = app.test_deliveries.check(&project.to_string()) {
+        return Err(ApiError::throttled(seconds));
+    }
+    let now = app.clock.now();
+    let outcome = app
+        .db
+        .write(move |tx| {
+            let stored = match subscriptions::stored_values(tx, project, id) {
+                Ok(stored) if !stored.deleted => stored,
+                _ => return Ok(StatusCode::NOT_FOUND.into_response()),
+            };
+            if !stored.today.enabled {
+                let detail = "Subscription is disabled. Re-enable it before sending a test delivery.";
+                return Ok((StatusCode::CONFLICT, Json(json!({ "detail": detail }))).into_response());
+            }
+            deliveries::record(tx, id, TriggerType::Manual, None, now)?;
+            Ok(StatusCode::ACCEPTED.into_response())
+        })
+        .await?;
+    Ok(outcome)
+}
+
+/// `GET …/subscriptions/summary_quota/`: no summaries are limited here.
+pub async fn summary_quota(
+    State(app): State<AppState>,
+    caller: Caller,
+    PathParams(project): PathParams<String>,
+) -> ApiResult<Json<Value>> {
+    today_only(&app)?;
+    caller.require(SUBSCRIPTION_READ)?;
+    let project = caller.project(&app.db, &project).await?;
+    let active = app
+        .db
+        .read(move |connection| subscriptions::active_summaries(connection, project))
+        .await?;
+    Ok(Json(json!({"active_count": active, "limit": null, "at_limit": false})))
+}
