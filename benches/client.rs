@@ -46,6 +46,7 @@ fn fixture(delay: Option<Duration>) -> Fixture {
             public_url: None,
             read_timeouts: Default::default(),
             flavor: Default::default(),
+            subscription_limit: None,
         }))
         .expect("server");
     let db = running.db.clone();

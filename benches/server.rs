@@ -1,20 +1,28 @@
 //! The reference server under load: `cargo bench --bench server`.
 //!
-//! Starts the release binary as its own process with 100,000 synthetic
-//! subscriptions and measures, over HTTP on 127.0.0.1:
-//! - the latency of a page of 100 at the first, middle and last offset
-//!   (sequential requests; p50, p99, max);
-//! - the throughput of the list endpoint from 16 concurrent connections.
+//! Starts the release binary as its own process (today's flavor, the demo
+//! data and 100,000 synthetic subscriptions) and measures over HTTP on
+//! 127.0.0.1, each scenario from 16 concurrent keep-alive connections:
+//! requests per second and the latency p50/p99 of
+//! - the first page of the list (what a console opens on);
+//! - pages across the whole list;
+//! - searches (a mix of common words and rare numbers, each term through
+//!   the trigram index);
+//! - a filter (`target_type=slack`) and two orderings
+//!   (`next_delivery_date`, `-title`).
+//!
+//! It also times the start with and without the 100,000 generated rows, and
+//! the server's CPU time while it idles with no delivery due.
 //!
 //! The load generator (reqwest on tokio) shares the machine's cores with the
-//! server, so the figures are conservative. Set `BENCH_SECONDS` to change the
-//! length of the throughput run (default 10).
+//! server, so the figures are conservative. `BENCH_SECONDS` sets the length
+//! of each scenario (default 5).
 
 #[path = "../tests/support/mod.rs"]
 mod support;
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const SUBSCRIPTIONS: u64 = 100_000;
@@ -25,12 +33,16 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[index]
 }
 
-fn main() {
-    let dir = tempfile::tempdir().expect("temporary directory");
-    let db = dir.path().join("bench.sqlite");
+/// Starts `orgdeck serve` on a fresh database; the time to its ready line.
+fn start(
+    dir: &std::path::Path,
+    name: &str,
+    generate: u64,
+) -> (std::process::Child, serde_json::Value, Duration) {
+    let db = dir.join(format!("{name}.sqlite"));
+    let count = generate.to_string();
     let started = Instant::now();
-    let count = SUBSCRIPTIONS.to_string();
-    let (mut server, ready) = support::spawn_serve(
+    let (server, ready) = support::spawn_serve(
         &[
             "--listen",
             "127.0.0.1:0",
@@ -41,16 +53,96 @@ fn main() {
             "--db",
             &db.to_string_lossy(),
         ],
-        &dir.path().join("log"),
+        &dir.join(format!("{name}.log")),
     );
+    (server, ready, started.elapsed())
+}
+
+/// User and system CPU time of a process so far.
+fn cpu_time(pid: u32) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let fields: Vec<&str> = stat.rsplit(") ").next().unwrap_or("").split(' ').collect();
+    let ticks: u64 = [11, 12]
+        .iter()
+        .filter_map(|&i| fields.get(i)?.parse::<u64>().ok())
+        .sum();
+    Duration::from_millis(ticks * 10)
+}
+
+struct Figures {
+    per_second: f64,
+    p50: Duration,
+    p99: Duration,
+    failed: u64,
+}
+
+/// `CONNECTIONS` clients request `urls` in turn for `seconds`.
+async fn load(urls: Vec<String>, key: &str, seconds: u64) -> Figures {
+    let times = Arc::new(Mutex::new(Vec::new()));
+    let failed = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let urls = Arc::new(urls);
+    let mut tasks = Vec::new();
+    for connection in 0..CONNECTIONS {
+        // One client per task: 16 separate keep-alive connections.
+        let http = reqwest::Client::new();
+        let (times, failed, stop, urls) = (times.clone(), failed.clone(), stop.clone(), urls.clone());
+        let key = key.to_string();
+        tasks.push(tokio::spawn(async move {
+            let mut mine = Vec::new();
+            let mut n = connection;
+            while !stop.load(Ordering::Relaxed) {
+                let url = &urls[n % urls.len()];
+                n += CONNECTIONS;
+                let at = Instant::now();
+                match http.get(url).bearer_auth(&key).send().await {
+                    Ok(response) if response.status().is_success() => {
+                        let _ = response.bytes().await;
+                        mine.push(at.elapsed());
+                    }
+                    _ => {
+                        failed.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            }
+            times.lock().expect("times").extend(mine);
+        }));
+    }
+    let at = Instant::now();
+    tokio::time::sleep(Duration::from_secs(seconds)).await;
+    stop.store(true, Ordering::Relaxed);
+    for task in tasks {
+        let _ = task.await;
+    }
+    let elapsed = at.elapsed().as_secs_f64();
+    let mut times = std::mem::take(&mut *times.lock().expect("times"));
+    times.sort();
+    Figures {
+        per_second: times.len() as f64 / elapsed,
+        p50: percentile(&times, 0.5),
+        p99: percentile(&times, 0.99),
+        failed: failed.load(Ordering::Relaxed),
+    }
+}
+
+fn main() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let (mut bare, _, bare_start) = start(dir.path(), "bare", 0);
+    let _ = bare.kill();
+    let _ = bare.wait();
+    let (mut server, ready, full_start) = start(dir.path(), "bench", SUBSCRIPTIONS);
     println!(
-        "server ready with {} subscriptions in {:.2?} (seeding and generating included)",
-        SUBSCRIPTIONS,
-        started.elapsed()
+        "start: demo alone {bare_start:.2?}; with {SUBSCRIPTIONS} generated subscriptions {full_start:.2?} \
+         (generating: {:.2?})",
+        full_start.saturating_sub(bare_start)
     );
     let base = ready["base_url"].as_str().expect("base_url").to_string();
     let key = ready["api_key"].as_str().expect("api_key").to_string();
     let list = format!("{base}/api/projects/@current/subscriptions/");
+    let seconds: u64 = std::env::var("BENCH_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5);
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -58,8 +150,7 @@ fn main() {
         .build()
         .expect("runtime");
     runtime.block_on(async {
-        let http = reqwest::Client::new();
-        let count = http
+        let count = reqwest::Client::new()
             .get(format!("{list}?limit=1"))
             .bearer_auth(&key)
             .send()
@@ -72,69 +163,56 @@ fn main() {
             .expect("count");
         println!("list count (not deleted): {count}");
 
-        println!("\npage latency, limit=100, 300 sequential requests each:");
-        for (label, offset) in [("first", 0), ("middle", count / 2), ("last", count - 100)] {
-            let url = format!("{list}?limit=100&offset={offset}");
-            let mut times = Vec::new();
-            for _ in 0..300 {
-                let at = Instant::now();
-                let response = http.get(&url).bearer_auth(&key).send().await.expect("request");
-                assert!(response.status().is_success());
-                let body = response.bytes().await.expect("body");
-                assert!(body.len() > 10_000);
-                times.push(at.elapsed());
-            }
-            times.sort();
-            println!(
-                "  {label:<6} offset {offset:>6}: p50 {:>8.2?}  p99 {:>8.2?}  max {:>8.2?}",
-                percentile(&times, 0.5),
-                percentile(&times, 0.99),
-                times[times.len() - 1]
-            );
-        }
+        let idle_from = cpu_time(server.id());
+        tokio::time::sleep(Duration::from_secs(seconds)).await;
+        println!(
+            "idle {seconds} s, no delivery due: {:?} CPU",
+            cpu_time(server.id()).saturating_sub(idle_from)
+        );
 
-        let seconds: u64 = std::env::var("BENCH_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(10);
-        for (label, offsets) in [("first page", vec![0]), ("pages across the list", (0..count).step_by(997).collect())] {
-            let done = Arc::new(AtomicU64::new(0));
-            let failed = Arc::new(AtomicU64::new(0));
-            let stop = Arc::new(AtomicBool::new(false));
-            let offsets = Arc::new(offsets);
-            let mut tasks = Vec::new();
-            for connection in 0..CONNECTIONS {
-                // One client per task: 16 separate keep-alive connections.
-                let http = reqwest::Client::new();
-                let (done, failed, stop, offsets) = (done.clone(), failed.clone(), stop.clone(), offsets.clone());
-                let (list, key) = (list.clone(), key.clone());
-                tasks.push(tokio::spawn(async move {
-                    let mut n = connection;
-                    while !stop.load(Ordering::Relaxed) {
-                        let offset = offsets[n % offsets.len()];
-                        n += CONNECTIONS;
-                        let url = format!("{list}?limit=100&offset={offset}");
-                        match http.get(&url).bearer_auth(&key).send().await {
-                            Ok(response) if response.status().is_success() => {
-                                let _ = response.bytes().await;
-                                done.fetch_add(1, Ordering::Relaxed);
-                            }
-                            _ => {
-                                failed.fetch_add(1, Ordering::Relaxed);
-                            }
-                        }
-                    }
-                }));
-            }
-            let at = Instant::now();
-            tokio::time::sleep(Duration::from_secs(seconds)).await;
-            stop.store(true, Ordering::Relaxed);
-            for task in tasks {
-                let _ = task.await;
-            }
-            let elapsed = at.elapsed().as_secs_f64();
+        let common = [
+            "synthetic",
+            "weekly",
+            "revenue",
+            "growth review",
+            "report 7",
+            "funnel",
+            "zz",
+            "churn",
+        ];
+        let searches: Vec<String> = (0..400u64)
+            .map(|n| {
+                let search = if n % 2 == 0 {
+                    common[(n / 2) as usize % common.len()].to_string()
+                } else {
+                    format!("report {}", (n * 7919) % SUBSCRIPTIONS)
+                };
+                format!("{list}?search={}", search.replace(' ', "%20"))
+            })
+            .collect();
+        let scenarios: Vec<(&str, Vec<String>)> = vec![
+            ("first page", vec![list.clone()]),
+            (
+                "pages across the list",
+                (0..count)
+                    .step_by(997)
+                    .map(|offset| format!("{list}?offset={offset}"))
+                    .collect(),
+            ),
+            ("search", searches),
+            ("target_type=slack", vec![format!("{list}?target_type=slack")]),
+            (
+                "ordering=next_delivery_date",
+                vec![format!("{list}?ordering=next_delivery_date")],
+            ),
+            ("ordering=-title", vec![format!("{list}?ordering=-title")]),
+        ];
+        println!("\n{CONNECTIONS} connections, {seconds} s each, pages of 100:");
+        for (label, urls) in scenarios {
+            let figures = load(urls, &key, seconds).await;
             println!(
-                "\nthroughput, {CONNECTIONS} connections, {label}, {seconds} s: {:.0} requests/s ({} ok, {} failed)",
-                done.load(Ordering::Relaxed) as f64 / elapsed,
-                done.load(Ordering::Relaxed),
-                failed.load(Ordering::Relaxed)
+                "  {label:<28} {:>6.0} requests/s  p50 {:>9.2?}  p99 {:>9.2?}  ({} failed)",
+                figures.per_second, figures.p50, figures.p99, figures.failed
             );
         }
     });

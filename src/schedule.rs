@@ -1,5 +1,6 @@
 //! Subscription schedules: the `summary` text and the deliveries of an
-//! RFC 5545 recurrence, exactly as compat.md describes PostHog computing them.
+//! RFC 5545 recurrence, exactly as PostHog computes them: today's rules
+//! (posthog.md 8.5) or the older ones compat.md describes.
 //!
 //! Shared by the reference server (which stores `summary` and
 //! `next_delivery_date`) and the console (which previews deliveries while a
@@ -14,6 +15,20 @@ use crate::api::{Frequency, Subscription, Weekday};
 /// lead time (PostHog schedules deliveries a little ahead).
 pub const DELIVERY_LEAD: Duration = Duration::minutes(15);
 
+/// Whose rules a schedule follows. They differ at the edges: today's
+/// PostHog names the days in a summary ("sent every week on Monday"),
+/// applies a position (`bysetpos`) to monthly schedules only, and gives a
+/// daily schedule every 7n days whose start is not on one of its weekdays
+/// no delivery at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Rules {
+    #[default]
+    Today,
+    /// compat.md's: a position applies with weekdays at any frequency, and
+    /// only a position names a day in the summary.
+    Older,
+}
+
 /// The recurrence fields of a subscription.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Schedule {
@@ -24,10 +39,13 @@ pub struct Schedule {
     pub count: Option<i64>,
     pub start: DateTime<Utc>,
     pub until: Option<DateTime<Utc>>,
+    pub rules: Rules,
 }
 
 impl Schedule {
     /// The schedule of a subscription, when it has a frequency and a start.
+    /// A subscription without `enabled` comes from an older PostHog, and
+    /// follows its rules.
     pub fn of(subscription: &Subscription) -> Option<Schedule> {
         Some(Schedule {
             frequency: subscription.frequency.clone()?,
@@ -37,17 +55,43 @@ impl Schedule {
             count: subscription.count,
             start: subscription.start_date?,
             until: subscription.until_date,
+            rules: if subscription.enabled.is_some() {
+                Rules::Today
+            } else {
+                Rules::Older
+            },
         })
     }
 
     /// The human summary ("sent every 2 weeks").
     pub fn summary(&self) -> String {
-        summary(&self.frequency, self.interval, &self.byweekday, self.bysetpos)
+        summary(
+            &self.frequency,
+            self.interval,
+            &self.byweekday,
+            self.bysetpos,
+            self.rules,
+        )
     }
 
     /// The delivery PostHog would schedule next: the first occurrence
     /// strictly after `now` + [`DELIVERY_LEAD`]; `None` when none is left.
     pub fn next_delivery(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        // Today's special case (posthog.md 8.5): every 7n days from a
+        // start that is not one of the weekdays never meets one of them.
+        if self.rules == Rules::Today
+            && self.frequency == Frequency::Daily
+            && self.interval > 0
+            && self.interval % 7 == 0
+            && !self.byweekday.is_empty()
+            && !self
+                .byweekday
+                .iter()
+                .filter_map(Weekday::to_chrono)
+                .any(|day| day == self.start.weekday())
+        {
+            return None;
+        }
         self.occurrences_after(now + DELIVERY_LEAD, 1).into_iter().next()
     }
 
@@ -168,8 +212,10 @@ impl Schedule {
             .map(NWeekday::Every)
             .collect();
         if !days.is_empty() {
-            // As PostHog does: the position only applies together with days.
-            if let Some(position) = self.bysetpos.filter(|&position| position != 0) {
+            // As PostHog does: the position only applies together with
+            // days, and today only to monthly schedules.
+            let positioned = self.rules == Rules::Older || self.frequency == Frequency::Monthly;
+            if let Some(position) = self.bysetpos.filter(|&position| position != 0 && positioned) {
                 // A period holds each weekday at most once a day or week, five
                 // times a month, 53 times a year. A position beyond that can
                 // never match; say so now rather than search for it.
@@ -209,11 +255,19 @@ impl Schedule {
     }
 }
 
-/// The summary text of compat.md: "sent every " + ("N " when the interval is
-/// above 1) + the unit (plural above 1), and " on the {position} {day}" when
-/// both weekdays and a position are set. A frequency or position it cannot
-/// name gives "sent on a schedule".
-pub fn summary(frequency: &Frequency, interval: i64, byweekday: &[Weekday], bysetpos: Option<i64>) -> String {
+/// The summary text: "sent every " + ("N " when the interval is above 1) +
+/// the unit (plural above 1); then " on the {position} {day}" when weekdays
+/// and a position are set (today: monthly schedules only), or, today, the
+/// days: " on weekdays" for Monday to Friday, else " on Monday, Wednesday
+/// and Friday" (not for a daily schedule on all seven). A frequency or a
+/// position it cannot name gives "sent on a schedule".
+pub fn summary(
+    frequency: &Frequency,
+    interval: i64,
+    byweekday: &[Weekday],
+    bysetpos: Option<i64>,
+    rules: Rules,
+) -> String {
     const FALLBACK: &str = "sent on a schedule";
     let Some(unit) = frequency.unit() else {
         return FALLBACK.to_string();
@@ -223,7 +277,9 @@ pub fn summary(frequency: &Frequency, interval: i64, byweekday: &[Weekday], byse
     } else {
         format!("sent every {unit}")
     };
-    let position = bysetpos.filter(|&position| position != 0);
+    let position = bysetpos
+        .filter(|&position| position != 0)
+        .filter(|_| rules == Rules::Older || *frequency == Frequency::Monthly);
     if let (false, Some(position)) = (byweekday.is_empty(), position) {
         let Some(position) = position_name(position) else {
             return FALLBACK.to_string();
@@ -234,6 +290,21 @@ pub fn summary(frequency: &Frequency, interval: i64, byweekday: &[Weekday], byse
             _ => "day".to_string(),
         };
         text.push_str(&format!(" on the {position} {day}"));
+    } else if rules == Rules::Today
+        && !byweekday.is_empty()
+        && !(*frequency == Frequency::Daily && Weekday::ALL.iter().all(|day| byweekday.contains(day)))
+    {
+        if is_monday_to_friday(byweekday) {
+            text.push_str(" on weekdays");
+        } else {
+            let names: Vec<String> = byweekday.iter().map(Weekday::capitalised).collect();
+            let listed = match names.split_last() {
+                Some((last, [])) => last.clone(),
+                Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+                None => String::new(),
+            };
+            text.push_str(&format!(" on {listed}"));
+        }
     }
     text
 }
@@ -279,6 +350,7 @@ mod tests {
             count: None,
             start: at(start),
             until: None,
+            rules: Rules::Older,
         }
     }
 
@@ -291,14 +363,17 @@ mod tests {
     #[test]
     fn summaries_match_the_examples_of_compat() {
         use Weekday::*;
-        assert_eq!(summary(&Frequency::Daily, 1, &[], None), "sent every day");
-        assert_eq!(summary(&Frequency::Weekly, 2, &[], None), "sent every 2 weeks");
+        let older = |frequency: &Frequency, interval, days: &[Weekday], position| {
+            summary(frequency, interval, days, position, Rules::Older)
+        };
+        assert_eq!(older(&Frequency::Daily, 1, &[], None), "sent every day");
+        assert_eq!(older(&Frequency::Weekly, 2, &[], None), "sent every 2 weeks");
         assert_eq!(
-            summary(&Frequency::Monthly, 1, &[Monday], Some(1)),
+            older(&Frequency::Monthly, 1, &[Monday], Some(1)),
             "sent every month on the first Monday"
         );
         assert_eq!(
-            summary(
+            older(
                 &Frequency::Monthly,
                 3,
                 &[Monday, Tuesday, Wednesday, Thursday, Friday],
@@ -307,20 +382,93 @@ mod tests {
             "sent every 3 months on the last weekday"
         );
         assert_eq!(
-            summary(&Frequency::Yearly, 1, &[Saturday, Sunday], Some(2)),
+            older(&Frequency::Yearly, 1, &[Saturday, Sunday], Some(2)),
             "sent every year on the second day"
         );
         // Weekdays without a position add nothing; a position without days neither.
-        assert_eq!(summary(&Frequency::Weekly, 1, &[Friday], None), "sent every week");
-        assert_eq!(summary(&Frequency::Weekly, 1, &[], Some(1)), "sent every week");
+        assert_eq!(older(&Frequency::Weekly, 1, &[Friday], None), "sent every week");
+        assert_eq!(older(&Frequency::Weekly, 1, &[], Some(1)), "sent every week");
         // A position PostHog cannot name.
         assert_eq!(
-            summary(&Frequency::Monthly, 1, &[Friday], Some(5)),
+            older(&Frequency::Monthly, 1, &[Friday], Some(5)),
             "sent on a schedule"
         );
         assert_eq!(
-            summary(&Frequency::Other("hourly".into()), 1, &[], None),
+            older(&Frequency::Other("hourly".into()), 1, &[], None),
             "sent on a schedule"
+        );
+    }
+    #[test]
+    fn todays_summaries_name_the_days_and_position_only_monthly() {
+        use Weekday::*;
+        let today = |frequency: &Frequency, interval, days: &[Weekday], position| {
+            summary(frequency, interval, days, position, Rules::Today)
+        };
+        assert_eq!(
+            today(&Frequency::Weekly, 2, &[Monday], None),
+            "sent every 2 weeks on Monday"
+        );
+        assert_eq!(
+            today(&Frequency::Weekly, 1, &[Monday, Wednesday, Friday], None),
+            "sent every week on Monday, Wednesday and Friday"
+        );
+        assert_eq!(
+            today(
+                &Frequency::Daily,
+                1,
+                &[Monday, Tuesday, Wednesday, Thursday, Friday],
+                None
+            ),
+            "sent every day on weekdays"
+        );
+        assert_eq!(today(&Frequency::Daily, 1, &Weekday::ALL, None), "sent every day");
+        assert_eq!(
+            today(&Frequency::Weekly, 1, &[Monday], Some(1)),
+            "sent every week on Monday"
+        );
+        assert_eq!(
+            today(&Frequency::Weekly, 1, &[Friday, Monday], Some(9)),
+            "sent every week on Friday and Monday"
+        );
+        assert_eq!(
+            today(&Frequency::Monthly, 1, &[Friday], Some(-1)),
+            "sent every month on the last Friday"
+        );
+        assert_eq!(
+            today(&Frequency::Monthly, 1, &[Friday], Some(5)),
+            "sent on a schedule"
+        );
+    }
+
+    #[test]
+    fn today_a_position_applies_to_monthly_schedules_only() {
+        let mut weekly = schedule(Frequency::Weekly, "2026-11-02T09:00:00Z");
+        weekly.byweekday = vec![Weekday::Monday, Weekday::Friday];
+        weekly.bysetpos = Some(-1);
+        let after = at("2026-11-02T10:00:00Z");
+        // Older rules: the last of Monday and Friday each week.
+        assert_eq!(
+            dates(&weekly.occurrences_after(after, 2)),
+            ["2026-11-06 09:00", "2026-11-13 09:00"]
+        );
+        weekly.rules = Rules::Today;
+        assert_eq!(
+            dates(&weekly.occurrences_after(after, 2)),
+            ["2026-11-06 09:00", "2026-11-09 09:00"]
+        );
+    }
+
+    #[test]
+    fn today_every_seven_days_from_a_start_off_the_weekdays_never_delivers() {
+        let mut daily = schedule(Frequency::Daily, "2026-11-03T09:00:00Z"); // a Tuesday
+        daily.interval = 7;
+        daily.byweekday = vec![Weekday::Monday];
+        daily.rules = Rules::Today;
+        assert_eq!(daily.next_delivery(at("2026-11-03T00:00:00Z")), None);
+        daily.byweekday = vec![Weekday::Tuesday];
+        assert_eq!(
+            daily.next_delivery(at("2026-11-03T10:00:00Z")),
+            Some(at("2026-11-10T09:00:00Z"))
         );
     }
 

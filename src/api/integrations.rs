@@ -127,7 +127,16 @@ impl TileInsight {
     }
 }
 
+/// The most insights a dashboard subscription exports (posthog.md 8.2-5).
+pub const EXPORT_CAP: usize = 6;
+
 impl Dashboard {
+    /// The insights a dashboard subscription exports unless told which:
+    /// every one on the dashboard, up to [`EXPORT_CAP`], in the tiles' order.
+    pub fn default_exports(&self) -> Vec<&TileInsight> {
+        self.insights().into_iter().take(EXPORT_CAP).collect()
+    }
+
     /// The insights a dashboard subscription may export, in the tiles'
     /// order, each once.
     pub fn insights(&self) -> Vec<&TileInsight> {
@@ -214,6 +223,18 @@ impl Client {
         self.call(Method::GET, url, None::<&()>).await
     }
 
+    /// A dashboard with its tiles, to choose the insights a subscription
+    /// exports; `None` from a server that shows no dashboard's tiles (an
+    /// older PostHog, which delivers a dashboard whole) or no such
+    /// dashboard (the subscription's write then says so).
+    pub async fn dashboard_tiles(&self, project: &str, id: i64) -> Result<Option<Dashboard>> {
+        match self.dashboard(project, id).await {
+            Ok(dashboard) => Ok(Some(dashboard)),
+            Err(error) if error.status() == Some(404) => Ok(None),
+            Err(error) => Err(error),
+        }
+    }
+
     /// How many AI summaries are on and allowed.
     pub async fn summary_quota(&self, project: &str) -> Result<SummaryQuota> {
         let url = self.url(&["api", "projects", project, "subscriptions", "summary_quota"]);
@@ -243,6 +264,20 @@ mod tests {
             .map(|insight| insight.title())
             .collect();
         assert_eq!(titles, ["Signups", "Pageviews count"]);
+        let many = Dashboard {
+            tiles: (1..=9)
+                .map(|id| DashboardTile {
+                    id,
+                    insight: Some(TileInsight {
+                        id,
+                        ..TileInsight::default()
+                    }),
+                })
+                .collect(),
+            ..Dashboard::default()
+        };
+        let exported: Vec<i64> = many.default_exports().iter().map(|insight| insight.id).collect();
+        assert_eq!(exported, [1, 2, 3, 4, 5, 6], "the first six");
     }
 
     #[test]

@@ -17,7 +17,8 @@ pub use deliveries::{CursorPage, Delivery, DeliveryError, RecipientResult};
 pub use enums::{DeliveryStatus, Frequency, RecipientStatus, ResourceType, TargetType, TriggerType, Weekday};
 pub use error::{Error, Refusal, RequestLabel, TransportKind};
 pub use integrations::{
-    ChannelQuery, Channels, Dashboard, DashboardTile, Integration, SlackChannel, SummaryQuota, TileInsight,
+    ChannelQuery, Channels, Dashboard, DashboardTile, EXPORT_CAP, Integration, SlackChannel, SummaryQuota,
+    TileInsight,
 };
 pub use models::*;
 pub use operations::{RoleInput, SubscriptionFilter, SubscriptionInput};

@@ -85,6 +85,10 @@ pub enum Command {
         /// address (behind a proxy): paging links are built on it.
         #[arg(long, value_name = "URL", value_parser = parse_public_url)]
         public_url: Option<String>,
+        /// Refuse to create (or restore) a subscription past this many in a
+        /// project, with the plan-limit error of today's PostHog.
+        #[arg(long, value_name = "N")]
+        subscription_limit: Option<u64>,
     },
     /// Set up a profile: asks for host and key, checks the key, picks organization and
     /// project, and writes the profile (named by --profile, else "default") owner-only.
@@ -281,6 +285,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             rate_limit,
             delay,
             public_url,
+            subscription_limit,
         } => serve::serve(ServeOptions {
             listen,
             db,
@@ -292,6 +297,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             public_url,
             read_timeouts: Default::default(),
             flavor: api,
+            subscription_limit,
         }),
         Command::Keys {
             command:

@@ -99,6 +99,7 @@ pub fn demo(db: Option<PathBuf>, flavor: Flavor, read_only: bool) -> anyhow::Res
             public_url: None,
             read_timeouts: Default::default(),
             flavor,
+            subscription_limit: None,
         })
         .await?;
         let key = match running.ready.api_key.clone() {
@@ -209,7 +210,7 @@ pub fn create_key(request: &NewKey) -> anyhow::Result<ExitCode> {
     let failed =
         |error: server::ApiError| anyhow::anyhow!("database error: {:?}", error.body.map(|b| b.detail));
     // A new file gets an organization and its owner, so a key has someone to belong to.
-    demo::prepare(&db, Seed::None, 0, crate::clock::system_now()).map_err(failed)?;
+    demo::prepare(&db, Seed::None, 0, crate::clock::system_now(), Default::default()).map_err(failed)?;
     let organizations = restrictions.organizations.clone();
     let projects = restrictions.projects.clone();
     let unknown = db

@@ -81,13 +81,25 @@ impl Runner {
                 tokio::spawn(async move {
                     let options = crate::api::FetchAll::default();
                     let (dashboards, insights) = (List::dashboards(&project), List::insights(&project));
-                    let (dashboards, insights) = tokio::join!(
+                    let (dashboards, insights, slack) = tokio::join!(
                         runner.client.all(&dashboards, &options),
-                        runner.client.all(&insights, &options)
+                        runner.client.all(&insights, &options),
+                        runner.client.integrations(&project, "slack"),
                     );
                     let result =
                         dashboards.and_then(|dashboards| insights.map(|insights| (dashboards, insights)));
-                    let _ = runner.messages.send(Msg::Catalog { ticket, result });
+                    // A 404 is an older server, which has no integrations;
+                    // any other answer is today's PostHog.
+                    let slack = match slack {
+                        Ok(page) => Some(page.results),
+                        Err(error) if error.status() == Some(404) => None,
+                        Err(_) => Some(Vec::new()),
+                    };
+                    let _ = runner.messages.send(Msg::Catalog {
+                        ticket,
+                        result,
+                        slack,
+                    });
                 });
                 None
             }
@@ -261,13 +273,17 @@ impl Runner {
                 }
                 Ok(Written::Assigned(results))
             }
-            Write::CreateSubscription { project, body } => {
-                client.create_subscription(project, body).await.map(subscription)
-            }
-            Write::UpdateSubscription { project, id, body } => client
-                .update_subscription(project, *id, body)
-                .await
-                .map(subscription),
+            Write::CreateSubscription { project, body } => match self.with_exports(project, body).await {
+                Ok(body) => client.create_subscription(project, &body).await.map(subscription),
+                Err(error) => Err(error),
+            },
+            Write::UpdateSubscription { project, id, body } => match self.with_exports(project, body).await {
+                Ok(body) => client
+                    .update_subscription(project, *id, &body)
+                    .await
+                    .map(subscription),
+                Err(error) => Err(error),
+            },
             Write::SoftDelete { project, id } => client
                 .soft_delete_subscription(project, *id)
                 .await
@@ -281,6 +297,27 @@ impl Runner {
             write,
             result,
         }))
+    }
+
+    /// A body that sets a dashboard without saying which of its insights to
+    /// export exports every one on it, up to the cap (posthog.md 8.2-5), as
+    /// PostHog's own form starts with; on a server that shows no tiles (an
+    /// older PostHog) the body goes as it is.
+    async fn with_exports(
+        &self,
+        project: &str,
+        body: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<serde_json::Map<String, serde_json::Value>, crate::api::Error> {
+        let mut body = body.clone();
+        let dashboard = body.get("dashboard").and_then(serde_json::Value::as_i64);
+        if let Some(dashboard) = dashboard
+            && !body.contains_key("dashboard_export_insights")
+            && let Some(found) = self.client.dashboard_tiles(project, dashboard).await?
+        {
+            let chosen: Vec<i64> = found.default_exports().iter().map(|insight| insight.id).collect();
+            body.insert("dashboard_export_insights".into(), chosen.into());
+        }
+        Ok(body)
     }
 
     /// A profile opened on a blocking thread (its key may come from a

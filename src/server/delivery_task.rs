@@ -11,6 +11,7 @@
 
 use std::sync::Arc;
 
+use crate::schedule::Rules;
 use chrono::{DateTime, Duration, Utc};
 use tokio::sync::{Notify, oneshot};
 use tokio::task::JoinHandle;
@@ -29,11 +30,21 @@ pub const GRACE: Duration = Duration::hours(1);
 const BATCH: usize = 500;
 
 /// Starts the task; it ends when `stop` fires or is dropped.
-pub fn spawn(db: Db, clock: Clock, wake: Arc<Notify>, mut stop: oneshot::Receiver<()>) -> JoinHandle<()> {
+/// `rules` are the schedule rules of the PostHog served.
+pub fn spawn(
+    db: Db,
+    clock: Clock,
+    rules: Rules,
+    wake: Arc<Notify>,
+    mut stop: oneshot::Receiver<()>,
+) -> JoinHandle<()> {
     tokio::spawn(async move {
         loop {
             let now = clock.now();
-            let due = match db.read(move |connection| earliest_due(connection, now - GRACE)).await {
+            let due = match db
+                .read(move |connection| earliest_due(connection, now - GRACE))
+                .await
+            {
                 Ok(due) => due,
                 Err(error) => {
                     tracing::error!(?error.body, "the delivery task cannot read the schedule");
@@ -43,7 +54,7 @@ pub fn spawn(db: Db, clock: Clock, wake: Arc<Notify>, mut stop: oneshot::Receive
             if let Some(at) = due
                 && at <= now
             {
-                let delivered = db.write(move |tx| deliver_due(tx, now)).await;
+                let delivered = db.write(move |tx| deliver_due(tx, now, rules)).await;
                 match delivered {
                     Ok(count) => tracing::info!(count, "deliveries recorded"),
                     Err(error) => {
@@ -85,7 +96,7 @@ fn earliest_due(connection: &rusqlite::Connection, since: DateTime<Utc>) -> ApiR
 
 /// Records every delivery due at `now` (within the grace period) and moves
 /// each subscription to its next date; returns how many.
-fn deliver_due(tx: &rusqlite::Connection, now: DateTime<Utc>) -> ApiResult<usize> {
+fn deliver_due(tx: &rusqlite::Connection, now: DateTime<Utc>, rules: Rules) -> ApiResult<usize> {
     let due: Vec<(i64, i64, String)> = tx
         .prepare_cached(
             "SELECT id, project_id, next_delivery_date FROM subscriptions
@@ -102,7 +113,7 @@ fn deliver_due(tx: &rusqlite::Connection, now: DateTime<Utc>) -> ApiResult<usize
         deliveries::record(tx, *id, TriggerType::Scheduled, scheduled, now)?;
         let values = subscriptions::stored_values(tx, *project, *id)?;
         let after = scheduled.map_or(now, |at| at.max(now));
-        let next = values.schedule().next_delivery(after);
+        let next = values.schedule(rules).next_delivery(after);
         tx.execute(
             "UPDATE subscriptions SET next_delivery_date = ?2 WHERE id = ?1",
             rusqlite::params![id, next.as_ref().map(stamp)],

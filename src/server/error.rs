@@ -113,7 +113,11 @@ impl ApiError {
     }
 
     /// A field validation error; name the field with [`ApiError::on`].
+    /// A 400 validation error. DRF's code `invalid` is reported as
+    /// `invalid_input`, as PostHog's exception handler renames it (both
+    /// flavors: compat.md's header, posthog.md 2).
     pub fn validation(code: &str, detail: impl Into<String>) -> Self {
+        let code = if code == "invalid" { "invalid_input" } else { code };
         Self::new(StatusCode::BAD_REQUEST, "validation_error", code, detail)
     }
 
@@ -144,7 +148,10 @@ impl ApiError {
             StatusCode::TOO_MANY_REQUESTS,
             "throttled_error",
             "throttled",
-            format!("Request was throttled. Expected available in {seconds} seconds."),
+            format!(
+                "Request was throttled. Expected available in {seconds} second{}.",
+                if seconds == 1 { "" } else { "s" }
+            ),
         )
     }
 

@@ -227,7 +227,7 @@ mod tests {
         assert_eq!(integer(&b, "a").unwrap(), Field::Value(3));
         assert_eq!(integer(&b, "b").unwrap(), Field::Value(4));
         assert_eq!(integer(&b, "c").unwrap(), Field::Value(5));
-        assert_eq!(integer(&b, "d").unwrap_err().body.unwrap().code, "invalid");
+        assert_eq!(integer(&b, "d").unwrap_err().body.unwrap().code, "invalid_input");
         assert!(integer(&b, "e").is_err());
         assert_eq!(integer(&b, "f").unwrap(), Field::Null);
         assert_eq!(integer(&b, "g").unwrap(), Field::Absent);

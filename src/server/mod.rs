@@ -60,6 +60,8 @@ pub struct AppState {
     pub test_deliveries: std::sync::Arc<throttle::Throttle>,
     /// Told when a write may have changed when the next delivery is due.
     pub schedule_changed: std::sync::Arc<tokio::sync::Notify>,
+    /// The plan's limit on a project's subscriptions, if any.
+    pub subscription_limit: Option<u64>,
 }
 
 /// How long a client may take to send a request before the server gives up
@@ -94,6 +96,16 @@ pub enum Flavor {
     Seed,
 }
 
+impl Flavor {
+    /// The schedule rules of this PostHog.
+    pub fn rules(self) -> crate::schedule::Rules {
+        match self {
+            Flavor::Current => crate::schedule::Rules::Today,
+            Flavor::Seed => crate::schedule::Rules::Older,
+        }
+    }
+}
+
 /// What the database is filled with when it is empty.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Seed {
@@ -125,6 +137,9 @@ pub struct ServeOptions {
     pub read_timeouts: ReadTimeouts,
     /// Which PostHog to behave as.
     pub flavor: Flavor,
+    /// The plan's limit on a project's subscriptions (posthog.md 8.2-1);
+    /// `None` for none.
+    pub subscription_limit: Option<u64>,
 }
 
 /// The ready line `serve` prints: where the server is and how to reach it.
@@ -185,12 +200,17 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
     let db = tokio::task::spawn_blocking(move || Db::open(&db_path))
         .await?
         .with_context(|| format!("cannot open the database {}", options.db.display()))?;
-    let (seeded, generate) = (options.seed, options.generate_subscriptions);
+    let (seeded, generate, rules) = (
+        options.seed,
+        options.generate_subscriptions,
+        options.flavor.rules(),
+    );
     let seed_time = options.clock.now();
     let seeding_db = db.clone();
-    let seeded = tokio::task::spawn_blocking(move || demo::prepare(&seeding_db, seeded, generate, seed_time))
-        .await?
-        .map_err(|error| anyhow::anyhow!("cannot prepare the database: {error:?}"))?;
+    let seeded =
+        tokio::task::spawn_blocking(move || demo::prepare(&seeding_db, seeded, generate, seed_time, rules))
+            .await?
+            .map_err(|error| anyhow::anyhow!("cannot prepare the database: {error:?}"))?;
 
     let listener = TcpListener::bind(options.listen)
         .await
@@ -205,6 +225,7 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
     let deliveries = delivery_task::spawn(
         db.clone(),
         options.clock.clone(),
+        options.flavor.rules(),
         schedule_changed.clone(),
         deliveries_stopped,
     );
@@ -223,6 +244,7 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
             per_hour: 600,
         })),
         schedule_changed,
+        subscription_limit: options.subscription_limit,
     });
     let (shutdown, shutdown_signal) = oneshot::channel::<()>();
     let task = tokio::spawn(accept(listener, app, options.read_timeouts, shutdown_signal));
@@ -334,7 +356,10 @@ pub fn router(state: AppState) -> Routes {
                 &format!("{prefix}/{{project}}/dashboards/{{id}}"),
                 get(integrations::dashboard),
             )
-            .route(&format!("{prefix}/{{project}}/integrations"), get(integrations::list))
+            .route(
+                &format!("{prefix}/{{project}}/integrations"),
+                get(integrations::list),
+            )
             .route(
                 &format!("{prefix}/{{project}}/integrations/{{id}}"),
                 get(integrations::retrieve),

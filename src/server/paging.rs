@@ -69,7 +69,12 @@ impl ListRequest {
     /// The request's URL with `name` set to `value`, the other parameters
     /// kept as sent (a cursor link).
     pub fn link_with(&self, name: &str, value: &str) -> String {
-        let mut query: Vec<(String, String)> = self.query.iter().filter(|(key, _)| key != name).cloned().collect();
+        let mut query: Vec<(String, String)> = self
+            .query
+            .iter()
+            .filter(|(key, _)| key != name)
+            .cloned()
+            .collect();
         query.push((name.to_string(), value.to_string()));
         let encoded = form_urlencoded::Serializer::new(String::new())
             .extend_pairs(query)

@@ -6,7 +6,7 @@ use std::process::Stdio;
 use serde_json::Value;
 use tokio::io::AsyncWriteExt;
 
-use crate::support::{MEMBER, TestServer};
+use crate::support::{DEMO_DASHBOARD, DEMO_DASHBOARD_INSIGHTS, DEMO_INSIGHT, DEMO_SLACK, MEMBER, TestServer};
 
 pub(crate) struct Run {
     pub code: i32,
@@ -84,7 +84,11 @@ async fn roles_in_both_formats() {
     let lines: Vec<&str> = table.lines().collect();
     assert_eq!(lines.len(), 9);
     assert!(lines[0].starts_with("ID") && lines[0].contains("NAME") && lines[0].contains("MEMBERS"));
-    assert!(lines[1].contains("can edit") && lines[3].contains("view only"));
+    // Today's roles have no access level, and one may be the default.
+    assert!(
+        lines[0].contains("DEFAULT") && !lines[0].contains("ACCESS"),
+        "{table}"
+    );
 
     let json = orgdeck(&server, &key, &["roles", "list", "-o", "json"], None)
         .await
@@ -92,8 +96,104 @@ async fn roles_in_both_formats() {
         .json();
     let roles = json.as_array().unwrap();
     assert_eq!(roles.len(), 8);
+    assert!(
+        roles
+            .iter()
+            .all(|role| role.get("feature_flags_access_level").is_none())
+    );
     let id = roles[0]["id"].as_str().unwrap().to_string();
 
+    let shown = orgdeck(&server, &key, &["roles", "get", &id], None)
+        .await
+        .ok()
+        .stdout;
+    assert!(
+        shown.contains("name        Engineering") && shown.contains("default     no"),
+        "{shown}"
+    );
+    assert!(!shown.contains("access level"), "{shown}");
+
+    // An access level is refused before anything is sent, and said why.
+    let refused = orgdeck(
+        &server,
+        &key,
+        &["roles", "create", "--name", "Ops", "--access-level", "view"],
+        None,
+    )
+    .await
+    .fails(2);
+    assert!(
+        refused.stderr.contains("--access-level") && refused.stderr.contains("no access level"),
+        "{}",
+        refused.stderr
+    );
+    let created = orgdeck(
+        &server,
+        &key,
+        &["-o", "json", "roles", "create", "--name", "Ops"],
+        None,
+    )
+    .await
+    .ok()
+    .json();
+    assert_eq!(
+        (created["name"].as_str(), created["is_default"].as_bool()),
+        (Some("Ops"), Some(false))
+    );
+    let new_id = created["id"].as_str().unwrap().to_string();
+    let updated = orgdeck(
+        &server,
+        &key,
+        &["roles", "update", &new_id, "--body", "-"],
+        Some(r#"{"name": "Operations"}"#),
+    )
+    .await
+    .ok()
+    .stdout;
+    assert!(
+        updated.contains("name        Operations") && updated.contains("default     no"),
+        "{updated}"
+    );
+    let refused = orgdeck(
+        &server,
+        &key,
+        &["roles", "update", &new_id, "--access-level", "37"],
+        None,
+    )
+    .await
+    .fails(2);
+    assert!(refused.stderr.contains("no access level"), "{}", refused.stderr);
+    let deleted = orgdeck(&server, &key, &["roles", "delete", &new_id], None)
+        .await
+        .ok()
+        .stdout;
+    assert_eq!(deleted, format!("deleted role {new_id}\n"));
+    let json_delete = orgdeck(&server, &key, &["roles", "delete", &id, "-o", "json"], None)
+        .await
+        .ok()
+        .json();
+    assert_eq!(json_delete["deleted"], true);
+}
+
+/// An older server (the seed flavor) has access levels: listed, shown,
+/// set and changed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn roles_with_access_levels_on_an_older_server() {
+    let server = TestServer::seed().await;
+    let key = server.key(&["organization:write"]);
+    let table = orgdeck(&server, &key, &["roles", "list"], None).await.ok().stdout;
+    assert_fits(&table, 80);
+    let lines: Vec<&str> = table.lines().collect();
+    assert!(
+        lines[0].contains("ACCESS") && !lines[0].contains("DEFAULT"),
+        "{table}"
+    );
+    assert!(lines[1].contains("can edit") && lines[3].contains("view only"));
+    let json = orgdeck(&server, &key, &["roles", "list", "-o", "json"], None)
+        .await
+        .ok()
+        .json();
+    let id = json[0]["id"].as_str().unwrap().to_string();
     let shown = orgdeck(&server, &key, &["roles", "get", &id], None)
         .await
         .ok()
@@ -102,6 +202,7 @@ async fn roles_in_both_formats() {
         shown.contains("name          Engineering") && shown.contains("access level  can edit (37)"),
         "{shown}"
     );
+    assert!(!shown.contains("default"), "{shown}");
 
     let created = orgdeck(
         &server,
@@ -142,16 +243,6 @@ async fn roles_in_both_formats() {
         updated.contains("Operations") && updated.contains("can edit (37)"),
         "{updated}"
     );
-    let deleted = orgdeck(&server, &key, &["roles", "delete", &new_id], None)
-        .await
-        .ok()
-        .stdout;
-    assert_eq!(deleted, format!("deleted role {new_id}\n"));
-    let json_delete = orgdeck(&server, &key, &["roles", "delete", &id, "-o", "json"], None)
-        .await
-        .ok()
-        .json();
-    assert_eq!(json_delete["deleted"], true);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -275,7 +366,9 @@ async fn members_by_uuid_and_by_email() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn subscriptions_in_both_formats() {
     let server = TestServer::demo().await;
-    let key = server.key(&["subscription:write"]);
+    // Writing, and reading the Slack integrations and the dashboards'
+    // tiles that Slack channels and exports are chosen from.
+    let key = server.key(&["subscription:write", "integration:read", "dashboard:read"]);
     let table = orgdeck(&server, &key, &["subs", "list", "--target-type", "slack"], None)
         .await
         .ok()
@@ -330,6 +423,8 @@ async fn subscriptions_in_both_formats() {
             "email",
             "--target-value",
             "a@b.co, c@d.co",
+            "--insight",
+            "1",
             "--frequency",
             "monthly",
             "--byweekday",
@@ -355,6 +450,10 @@ async fn subscriptions_in_both_formats() {
     .ok()
     .json();
     assert_eq!(created["summary"], "sent every month on the last Friday");
+    assert_eq!(
+        (created["insight"].as_i64(), created["resource_type"].as_str()),
+        (Some(DEMO_INSIGHT), Some("insight"))
+    );
     assert_eq!(created["start_date"], format!("{start}T00:00:00Z"));
     assert_eq!(created["until_date"], format!("{until}T09:00:00Z"));
     let id = created["id"].to_string();
@@ -419,16 +518,143 @@ async fn subscriptions_in_both_formats() {
         .json();
     assert_eq!(restored["deleted"], false);
 
+    // A body from stdin: flags override its fields, a Slack channel is found
+    // by name through the project's integration, and its interval is kept.
     let from_stdin = orgdeck(
         &server,
         &key,
-        &["subs", "create", "--body", "-", "--frequency", "weekly", "-o", "json"],
-        Some(r##"{"target_type": "slack", "target_value": "#ops", "frequency": "daily", "start_date": "2026-01-01T08:00:00Z"}"##),
+        &[
+            "subs",
+            "create",
+            "--body",
+            "-",
+            "--frequency",
+            "weekly",
+            "--slack-channel",
+            "oncall",
+            "-o",
+            "json",
+        ],
+        Some(
+            r##"{"insight": 2, "target_type": "email", "target_value": "x@y.co", "frequency": "daily",
+                 "interval": 3, "start_date": "2026-01-01T08:00:00Z"}"##,
+        ),
+    )
+    .await;
+    assert_eq!(from_stdin.code, 0, "{}", from_stdin.stderr);
+    assert!(
+        from_stdin.stderr.contains("posting to #oncall through Hedgebox"),
+        "what was chosen is told on stderr: {}",
+        from_stdin.stderr
+    );
+    let from_stdin = from_stdin.json();
+    assert_eq!(from_stdin["frequency"], "weekly", "flags override the body");
+    assert_eq!(from_stdin["interval"], 3, "the body's interval is kept");
+    assert_eq!(
+        (
+            from_stdin["target_type"].as_str(),
+            from_stdin["integration_id"].as_i64()
+        ),
+        (Some("slack"), Some(DEMO_SLACK))
+    );
+    assert!(
+        from_stdin["target_value"]
+            .as_str()
+            .is_some_and(|target| target.ends_with("|#oncall")),
+        "{from_stdin}"
+    );
+
+    // A dashboard in the body exports its insights, as --dashboard does.
+    let dashboard = orgdeck(
+        &server,
+        &key,
+        &["subs", "create", "--body", "-", "-o", "json"],
+        Some(&format!(
+            r#"{{"dashboard": {DEMO_DASHBOARD}, "target_type": "email", "target_value": "x@y.co",
+                 "frequency": "daily", "start_date": "2026-01-01T08:00:00Z"}}"#
+        )),
+    )
+    .await;
+    assert_eq!(dashboard.code, 0, "{}", dashboard.stderr);
+    assert!(
+        dashboard.stderr.contains("exporting every insight of dashboard"),
+        "{}",
+        dashboard.stderr
+    );
+    assert_eq!(
+        dashboard.json()["dashboard_export_insights"],
+        serde_json::json!(DEMO_DASHBOARD_INSIGHTS)
+    );
+}
+
+/// An older server (the seed flavor): nothing to deliver is needed, and a
+/// dashboard is delivered whole (it shows no tiles to choose from).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn subscriptions_on_an_older_server() {
+    let server = TestServer::seed().await;
+    let key = server.key(&["subscription:write"]);
+    let bare = orgdeck(
+        &server,
+        &key,
+        &[
+            "subs",
+            "create",
+            "-o",
+            "json",
+            "--target-type",
+            "webhook",
+            "--target-value",
+            "https://hooks.hedgebox.dev/x",
+            "--frequency",
+            "daily",
+            "--start-date",
+            "2026-01-01",
+        ],
+        None,
     )
     .await
     .ok()
     .json();
-    assert_eq!(from_stdin["frequency"], "weekly", "flags override the body");
+    assert_eq!(
+        (bare["target_type"].as_str(), bare["interval"].as_i64()),
+        (Some("webhook"), Some(1))
+    );
+    assert!(bare.get("resource_type").is_none(), "{bare}");
+    let dashboard = orgdeck(
+        &server,
+        &key,
+        &[
+            "subs",
+            "create",
+            "-o",
+            "json",
+            "--dashboard",
+            "2",
+            "--target-type",
+            "email",
+            "--target-value",
+            "a@b.co",
+            "--frequency",
+            "weekly",
+            "--start-date",
+            "2026-01-01",
+        ],
+        None,
+    )
+    .await
+    .ok()
+    .json();
+    assert_eq!(dashboard["dashboard"], 2);
+    let shown = orgdeck(
+        &server,
+        &key,
+        &["subs", "get", &dashboard["id"].to_string()],
+        None,
+    )
+    .await
+    .ok()
+    .stdout;
+    assert!(shown.contains("dashboard       2"), "{shown}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -465,18 +691,45 @@ async fn every_error_is_one_clear_line_and_a_non_zero_exit() {
         .await
         .fails(1);
     assert!(missing.stderr.contains("404 not_found"), "{}", missing.stderr);
+    let long_title = "t".repeat(101);
     let invalid = orgdeck(
         &server,
         &writer,
-        &["subs", "update", "1", "--target-value", "not an address"],
+        &["subs", "update", "1", "--title", &long_title],
         None,
     )
     .await
     .fails(1);
     assert!(
-        invalid.stderr.contains("(field: target_value)"),
+        invalid.stderr.contains("400 max_length") && invalid.stderr.contains("(field: title)"),
         "{}",
         invalid.stderr
+    );
+    let refused = orgdeck(
+        &server,
+        &writer,
+        &[
+            "subs",
+            "create",
+            "--target-type",
+            "email",
+            "--target-value",
+            "a@b.co",
+            "--frequency",
+            "daily",
+            "--start-date",
+            "2026-01-01",
+        ],
+        None,
+    )
+    .await
+    .fails(1);
+    assert!(
+        refused
+            .stderr
+            .contains("A subscription must have an insight, a dashboard, or a prompt."),
+        "{}",
+        refused.stderr
     );
     let bad_key = orgdeck(&server, "phx_wrong", &["roles", "list"], None)
         .await

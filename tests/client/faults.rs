@@ -206,7 +206,14 @@ async fn a_refused_connection_is_reported_and_a_write_is_retried_until_the_serve
     let db_path = dir.path().join("late.sqlite");
     let key = {
         let db = Db::open(&db_path).unwrap();
-        demo::prepare(&db, Seed::Demo, 0, orgdeck::clock::system_now()).unwrap();
+        demo::prepare(
+            &db,
+            Seed::Demo,
+            0,
+            orgdeck::clock::system_now(),
+            Default::default(),
+        )
+        .unwrap();
         let owner = db.read_blocking(directory::first_owner).unwrap().unwrap();
         db.write_blocking(|tx| keys::mint(tx, owner, "late", &["*".to_string()]))
             .unwrap()
@@ -224,6 +231,7 @@ async fn a_refused_connection_is_reported_and_a_write_is_retried_until_the_serve
             public_url: None,
             read_timeouts: Default::default(),
             flavor: Default::default(),
+            subscription_limit: None,
         })
         .await
         .unwrap()

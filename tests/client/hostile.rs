@@ -13,8 +13,8 @@ use orgdeck::console::{Context, Driver};
 use orgdeck::text::is_unsafe;
 use serde_json::json;
 
-use crate::support::TestServer;
 use crate::support::hostile::{Attack, HOSTILE_NAMES, HostileServer};
+use crate::support::{DEMO_INSIGHT, DEMO_SLACK, TestServer};
 
 /// What a run of the binary left behind.
 struct Outcome {
@@ -237,7 +237,8 @@ async fn hostile_names_through_the_reference_server_are_escaped() {
             &key,
             &path,
             json!({"title": HOSTILE_NAMES[2], "target_type": "slack", "target_value": HOSTILE_NAMES[4],
-                   "frequency": "daily", "interval": 1, "start_date": "2026-01-01T09:00:00Z", "insight": 1}),
+                   "integration_id": DEMO_SLACK, "frequency": "daily", "interval": 1,
+                   "start_date": "2026-01-01T09:00:00Z", "insight": DEMO_INSIGHT}),
         )
         .await;
     let subscription = created.expect(reqwest::StatusCode::CREATED)["id"].to_string();

@@ -2,10 +2,11 @@
 
 use orgdeck::api::time::parse_datetime;
 use orgdeck::api::{
-    Error, Frequency, List, ListOrText, RoleInput, SubscriptionFilter, SubscriptionInput, TargetType, Weekday,
+    Error, Frequency, List, ListOrText, ResourceType, RoleInput, SubscriptionFilter, SubscriptionInput,
+    TargetType, Weekday,
 };
 
-use crate::support::{MEMBER, TestServer, client_for};
+use crate::support::{DEMO_INSIGHT, MEMBER, TestServer, client_for};
 
 #[tokio::test]
 async fn roles_round_trip() {
@@ -16,16 +17,23 @@ async fn roles_round_trip() {
     assert_eq!((page.count, page.results.len()), (8, 3));
     assert!(page.next.is_some());
 
+    // Today's PostHog ignores an access level (posthog.md 5): the role
+    // comes back without one, saying whether it is the default.
     let input = RoleInput {
         name: Some("Reviewers".into()),
         feature_flags_access_level: Some(21),
     };
     let created = client.create_role(org, &input).await.unwrap();
     assert_eq!(
-        (created.name.as_str(), created.feature_flags_access_level),
-        ("Reviewers", Some(21))
+        (
+            created.name.as_str(),
+            created.feature_flags_access_level,
+            created.is_default
+        ),
+        ("Reviewers", None, Some(false))
     );
     assert_eq!(created.members, Some(ListOrText::List(vec![])));
+    assert_eq!(created.associated_flags, None);
     assert_eq!(client.role("@current", &created.id).await.unwrap(), created);
 
     let renamed = client
@@ -40,8 +48,8 @@ async fn roles_round_trip() {
         .await
         .unwrap();
     assert_eq!(
-        (renamed.name.as_str(), renamed.feature_flags_access_level),
-        ("Code reviewers", Some(21))
+        (renamed.name.as_str(), renamed.is_default),
+        ("Code reviewers", Some(false))
     );
 
     let clash = client
@@ -62,6 +70,52 @@ async fn roles_round_trip() {
     client.delete_role(org, &created.id).await.unwrap();
     let gone = client.role(org, &created.id).await.unwrap_err();
     assert_eq!(gone.status(), Some(404));
+}
+
+/// An older server (the seed flavor) keeps access levels and flags: the
+/// client reads and writes them.
+#[tokio::test]
+async fn roles_with_access_levels_on_an_older_server() {
+    let server = TestServer::seed().await;
+    let client = server.client();
+    let org = server.organization.as_str();
+    let roles = client.all(&List::roles(org), &Default::default()).await.unwrap();
+    assert_eq!(
+        roles
+            .iter()
+            .map(|role| role.feature_flags_access_level)
+            .take(3)
+            .collect::<Vec<_>>(),
+        [Some(37), Some(37), Some(21)]
+    );
+    assert!(roles.iter().all(|role| role.is_default.is_none()));
+    assert!(
+        roles
+            .iter()
+            .all(|role| matches!(role.associated_flags, Some(ListOrText::List(_))))
+    );
+    let input = RoleInput {
+        name: Some("Reviewers".into()),
+        feature_flags_access_level: Some(21),
+    };
+    let created = client.create_role(org, &input).await.unwrap();
+    assert_eq!(created.feature_flags_access_level, Some(21));
+    let renamed = client
+        .update_role(
+            org,
+            &created.id,
+            &RoleInput {
+                name: Some("Code reviewers".into()),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        (renamed.name.as_str(), renamed.feature_flags_access_level),
+        ("Code reviewers", Some(21)),
+        "only the name was sent"
+    );
 }
 
 #[tokio::test]
@@ -115,19 +169,30 @@ async fn subscriptions_round_trip_with_soft_delete() {
     let server = TestServer::demo().await;
     let client = server.client();
     let project = server.project.to_string();
+    // What today's PostHog needs: an interval, and something to deliver.
     let input = SubscriptionInput {
+        insight: Some(Some(DEMO_INSIGHT)),
         target_type: Some(TargetType::Email),
         target_value: Some("oncall@hedgebox.dev".into()),
-        frequency: Some(Frequency::Weekly),
+        frequency: Some(Frequency::Monthly),
+        interval: Some(1),
         byweekday: Some(Some(vec![Weekday::Monday, Weekday::Thursday])),
+        bysetpos: Some(Some(1)),
         start_date: parse_datetime("2026-01-05T07:30:00Z"),
-        title: Some(Some("Twice weekly".into())),
+        title: Some(Some("First of the month".into())),
         ..Default::default()
     };
     let created = client.create_subscription(&project, &input).await.unwrap();
-    assert_eq!(created.summary.as_deref(), Some("sent every week"));
+    assert_eq!(
+        created.summary.as_deref(),
+        Some("sent every month on the first day")
+    );
     assert_eq!(created.byweekday, Some(vec![Weekday::Monday, Weekday::Thursday]));
     assert!(created.next_delivery_date.is_some());
+    assert_eq!(
+        (created.delivers(), created.enabled, created.is_enabled()),
+        (Some(ResourceType::Insight), Some(true), true)
+    );
 
     let changed = SubscriptionInput {
         interval: Some(2),
@@ -139,7 +204,10 @@ async fn subscriptions_round_trip_with_soft_delete() {
         .await
         .unwrap();
     assert_eq!((updated.interval, updated.title.clone()), (Some(2), None));
-    assert_eq!(updated.summary.as_deref(), Some("sent every 2 weeks"));
+    assert_eq!(
+        updated.summary.as_deref(),
+        Some("sent every 2 months on the first day")
+    );
     assert_eq!(updated.target_value, created.target_value);
 
     let deleted = client
@@ -188,8 +256,8 @@ async fn filters_reach_the_server() {
     let client = server.client();
     let project = server.project.to_string();
     let filter = SubscriptionFilter {
-        target_type: Some("webhook".into()),
-        search: Some("hooks.hedgebox".into()),
+        target_type: Some("slack".into()),
+        search: Some("board pack".into()),
         ordering: Some("next_delivery_date".into()),
         ..Default::default()
     };
@@ -198,10 +266,10 @@ async fn filters_reach_the_server() {
         .await
         .unwrap();
     assert!(!rows.is_empty());
-    assert!(rows.iter().all(|s| s.target_type == Some(TargetType::Webhook)));
+    assert!(rows.iter().all(|s| s.target_type == Some(TargetType::Slack)));
     assert!(
         rows.iter()
-            .all(|s| s.target_value.as_deref().unwrap().contains("hooks.hedgebox"))
+            .all(|s| { s.title.as_deref().unwrap().to_lowercase().contains("board pack") })
     );
     let dates: Vec<_> = rows.iter().filter_map(|s| s.next_delivery_date).collect();
     assert!(dates.windows(2).all(|pair| pair[0] <= pair[1]));

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use orgdeck::api::{FetchAll, List, SubscriptionFilter};
 use orgdeck::server::Seed;
 
-use crate::support::TestServer;
+use crate::support::{DEMO_INSIGHT, DEMO_SLACK, TestServer};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_way_of_paging_agrees() {
@@ -69,7 +69,9 @@ async fn a_list_that_changes_during_the_fetch_is_never_repeated() {
         tokio::spawn(async move {
             for n in 0..40 {
                 let body = serde_json::json!({"target_type": "slack", "target_value": format!("#c{n}"),
-                                              "frequency": "daily", "start_date": "2026-01-01T00:00:00Z"});
+                                              "integration_id": DEMO_SLACK, "insight": DEMO_INSIGHT,
+                                              "frequency": "daily", "interval": 1,
+                                              "start_date": "2026-01-01T00:00:00Z"});
                 client.create_subscription(&project, &body).await.unwrap();
             }
         })

@@ -2,13 +2,13 @@
 
 use std::time::Duration;
 
-use orgdeck::api::{List, SubscriptionFilter};
+use orgdeck::api::{List, ResourceType, SubscriptionFilter};
 use orgdeck::console::view::theme::Theme;
 use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
 
 use crate::support::proxy::{Fault, FaultProxy};
-use crate::support::{TestServer, client_for, seeded};
+use crate::support::{DEMO_DASHBOARD, DEMO_DASHBOARD_INSIGHTS, DEMO_SLACK, TestServer, client_for, seeded};
 
 const SETTLE: Duration = Duration::from_secs(10);
 
@@ -44,9 +44,11 @@ async fn create_rename_and_delete_a_role() {
     let api = client_for(&server.base, &key);
     let mut driver = console(&server, &key).await;
 
+    // Today's roles have a name and no access level: the form asks the name.
     typed(&mut driver, "n").await;
+    assert!(!driver.screen().contains("Feature flags"), "{}", driver.screen());
     typed(&mut driver, "Auditors").await;
-    keys(&mut driver, &[KeyCode::Tab, KeyCode::Left, KeyCode::Enter]).await;
+    keys(&mut driver, &[KeyCode::Enter]).await;
     let roles = api
         .all(&List::roles("@current"), &Default::default())
         .await
@@ -55,7 +57,10 @@ async fn create_rename_and_delete_a_role() {
         .iter()
         .find(|role| role.name == "Auditors")
         .expect("created");
-    assert_eq!(created.feature_flags_access_level, Some(21));
+    assert_eq!(
+        (created.feature_flags_access_level, created.is_default),
+        (None, Some(false))
+    );
     assert_eq!(
         driver.app.lists.roles.rows.selected().unwrap().name,
         "Auditors",
@@ -77,11 +82,6 @@ async fn create_rename_and_delete_a_role() {
     let renamed = api.role("@current", &created.id).await.unwrap();
     assert_eq!(renamed.name, "Auditors (external)");
     assert_eq!(
-        renamed.feature_flags_access_level,
-        Some(21),
-        "only the name was sent"
-    );
-    assert_eq!(
         driver.app.lists.roles.rows.selected().unwrap().name,
         "Auditors (external)"
     );
@@ -102,6 +102,45 @@ async fn create_rename_and_delete_a_role() {
     assert_eq!(driver.app.lists.roles.rows.list.count(), Some(8));
 }
 
+/// An older server's roles have an access level: shown, asked for in the
+/// form, and sent only when changed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_older_server_s_roles_keep_their_access_level() {
+    let server = TestServer::seed().await;
+    let key = server.key(&["*"]);
+    let api = client_for(&server.base, &key);
+    let mut driver = console(&server, &key).await;
+    let screen = driver.screen();
+    assert!(
+        screen.contains("ACCESS") && screen.contains("can edit"),
+        "{screen}"
+    );
+
+    typed(&mut driver, "n").await;
+    typed(&mut driver, "Auditors").await;
+    keys(&mut driver, &[KeyCode::Tab, KeyCode::Left, KeyCode::Enter]).await;
+    let roles = api
+        .all(&List::roles("@current"), &Default::default())
+        .await
+        .unwrap();
+    let created = roles
+        .iter()
+        .find(|role| role.name == "Auditors")
+        .expect("created");
+    assert_eq!(created.feature_flags_access_level, Some(21));
+
+    typed(&mut driver, "e").await;
+    keys(&mut driver, &[KeyCode::End]).await;
+    typed(&mut driver, " (external)").await;
+    keys(&mut driver, &[KeyCode::Enter]).await;
+    let renamed = api.role("@current", &created.id).await.unwrap();
+    assert_eq!(
+        (renamed.name.as_str(), renamed.feature_flags_access_level),
+        ("Auditors (external)", Some(21)),
+        "only the name was sent"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_duplicate_name_lands_on_its_field_and_a_failed_save_keeps_everything() {
     // Seeded at a fixed moment: the snapshot below shows the roles' dates.
@@ -109,7 +148,7 @@ async fn a_duplicate_name_lands_on_its_field_and_a_failed_save_keeps_everything(
     let mut driver = console(&server, &server.key(&["*"])).await;
     typed(&mut driver, "n").await;
     typed(&mut driver, "ENGINEERING").await;
-    keys(&mut driver, &[KeyCode::Tab, KeyCode::Right, KeyCode::Enter]).await;
+    keys(&mut driver, &[KeyCode::Enter]).await;
     let screen = driver.screen();
     assert!(
         screen.contains("There is already a role with this name."),
@@ -117,11 +156,7 @@ async fn a_duplicate_name_lands_on_its_field_and_a_failed_save_keeps_everything(
     );
     assert!(
         screen.contains("› Name             ENGINEERING"),
-        "the focus is back on the field: {screen}"
-    );
-    assert!(
-        screen.contains("view only"),
-        "the other field kept its value: {screen}"
+        "the focus is back on the field, what was typed kept: {screen}"
     );
 
     // Leaving asks first, since something was typed.
@@ -159,7 +194,6 @@ async fn a_duplicate_name_lands_on_its_field_and_a_failed_save_keeps_everything(
     assert!(driver.settle(SETTLE).await);
     typed(&mut driver, "n").await;
     typed(&mut driver, "Readers").await;
-    keys(&mut driver, &[KeyCode::Tab, KeyCode::Left]).await;
     proxy.push(Fault::Answer(
         503,
         r#"{"type":"server_error","code":"unavailable","detail":"Service unavailable.","attr":null}"#.into(),
@@ -173,7 +207,6 @@ async fn a_duplicate_name_lands_on_its_field_and_a_failed_save_keeps_everything(
         screen.contains("503 unavailable") && screen.contains("Name             Readers"),
         "{screen}"
     );
-    assert!(screen.contains("view only"), "{screen}");
     insta::assert_snapshot!("role_form_refused", screen);
     // And it saves once the server is back.
     keys(&mut driver, &[KeyCode::Enter]).await;
@@ -346,16 +379,31 @@ async fn create_then_edit_a_subscription() {
     let project = server.project.to_string();
     let mut driver = console(&server, &key).await;
     typed(&mut driver, "3n").await;
-    // A target that is not an address is caught beside its field.
-    keys(&mut driver, &[KeyCode::Tab, KeyCode::Tab]).await;
+    // Today's form: Delivers, Prompt, Target type, Slack via, Target, ...
+    let form = driver.screen();
+    assert!(form.contains("Prompt") && form.contains("Slack via"), "{form}");
+    // A target that is not an address is caught beside its field, and a
+    // subscription must deliver something.
+    keys(
+        &mut driver,
+        &[KeyCode::Tab, KeyCode::Tab, KeyCode::Tab, KeyCode::Tab],
+    )
+    .await;
     typed(&mut driver, "not-an-address").await;
     keys(&mut driver, &[KeyCode::Enter]).await;
-    assert!(driver.screen().contains("is not an e-mail address"));
+    let refused = driver.screen();
+    assert!(refused.contains("is not an e-mail address"), "{refused}");
+    assert!(refused.contains("choose what it delivers"), "{refused}");
     assert!(matches!(driver.app.mode, orgdeck::console::app::Mode::Form(..)));
     keys(&mut driver, &[KeyCode::Esc, KeyCode::Esc]).await;
 
     typed(&mut driver, "n").await;
-    keys(&mut driver, &[KeyCode::Right, KeyCode::Tab, KeyCode::Tab]).await; // the first dashboard
+    keys(&mut driver, &[KeyCode::Right]).await; // the first dashboard
+    keys(
+        &mut driver,
+        &[KeyCode::Tab, KeyCode::Tab, KeyCode::Tab, KeyCode::Tab],
+    )
+    .await;
     typed(&mut driver, "oncall@hedgebox.dev").await;
     keys(&mut driver, &[KeyCode::Tab, KeyCode::Tab, KeyCode::Right]).await; // monthly
     keys(&mut driver, &[KeyCode::Tab, KeyCode::Tab]).await;
@@ -376,6 +424,12 @@ async fn create_then_edit_a_subscription() {
         "the preview follows the fields"
     );
     keys(&mut driver, &[KeyCode::Enter]).await;
+    // The dashboard's insights are exported, as PostHog's own form starts.
+    assert!(
+        driver.screen().contains("exporting 3 insights of the dashboard"),
+        "{}",
+        driver.screen()
+    );
     let created = driver
         .app
         .lists
@@ -390,10 +444,29 @@ async fn create_then_edit_a_subscription() {
         Some("sent every month on the last Friday")
     );
     assert_eq!(stored.target_value.as_deref(), Some("oncall@hedgebox.dev"));
-    assert!(stored.dashboard.is_some() && stored.insight.is_none());
+    assert_eq!((stored.dashboard, stored.insight), (Some(DEMO_DASHBOARD), None));
+    assert_eq!(
+        stored.dashboard_export_insights.as_deref(),
+        Some(&DEMO_DASHBOARD_INSIGHTS[..])
+    );
+    let detail = driver.screen();
+    assert!(
+        detail.contains("Company KPIs") && detail.contains("insights 1, 2, 3"),
+        "{detail}"
+    );
 
     typed(&mut driver, "e").await;
-    keys(&mut driver, &[KeyCode::Tab, KeyCode::Tab, KeyCode::Tab]).await;
+    keys(
+        &mut driver,
+        &[
+            KeyCode::Tab,
+            KeyCode::Tab,
+            KeyCode::Tab,
+            KeyCode::Tab,
+            KeyCode::Tab,
+        ],
+    )
+    .await;
     typed(&mut driver, "Month end").await;
     keys(&mut driver, &[KeyCode::Enter]).await;
     let question = driver.screen();
@@ -402,6 +475,7 @@ async fn create_then_edit_a_subscription() {
     let edited = api.subscription(&project, created.id).await.unwrap();
     assert_eq!(edited.title.as_deref(), Some("Month end"));
     assert_eq!(edited.summary, stored.summary, "only the title was sent");
+    assert_eq!(edited.dashboard_export_insights, stored.dashboard_export_insights);
     assert_eq!(
         driver
             .app
@@ -413,6 +487,109 @@ async fn create_then_edit_a_subscription() {
             .title
             .as_deref(),
         Some("Month end")
+    );
+}
+
+/// Today's PostHog: a Slack target posts through the project's working
+/// integration, chosen for the user; an AI report asks its prompt.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slack_through_the_integration_and_an_ai_report() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let api = client_for(&server.base, &key);
+    let project = server.project.to_string();
+    let mut driver = console(&server, &key).await;
+
+    typed(&mut driver, "3n").await;
+    keys(&mut driver, &[KeyCode::Right, KeyCode::Right]).await; // the second dashboard
+    keys(&mut driver, &[KeyCode::Tab, KeyCode::Tab, KeyCode::Right]).await; // Slack
+    let form = driver.screen();
+    assert!(
+        form.contains("Slack via        ◂ Hedgebox ▸"),
+        "the working one: {form}"
+    );
+    keys(&mut driver, &[KeyCode::Tab, KeyCode::Tab]).await;
+    typed(&mut driver, "#growth").await;
+    keys(&mut driver, &[KeyCode::Enter]).await;
+    let created = driver.app.lists.subscriptions.rows.selected().cloned().unwrap();
+    let stored = api.subscription(&project, created.id).await.unwrap();
+    assert_eq!(
+        (
+            stored.target_type.as_ref().map(|t| t.as_str()),
+            stored.target_value.as_deref(),
+            stored.integration_id
+        ),
+        (Some("slack"), Some("#growth"), Some(DEMO_SLACK))
+    );
+
+    typed(&mut driver, "n").await;
+    keys(&mut driver, &[KeyCode::Left]).await; // the last choice: an AI report
+    keys(
+        &mut driver,
+        &[KeyCode::Tab, KeyCode::Tab, KeyCode::Tab, KeyCode::Tab],
+    )
+    .await;
+    typed(&mut driver, "growth@hedgebox.dev").await;
+    // Without its question it is not sent; the focus goes to the prompt.
+    keys(&mut driver, &[KeyCode::Enter]).await;
+    assert!(
+        driver.screen().contains("the question the AI report answers"),
+        "{}",
+        driver.screen()
+    );
+    typed(&mut driver, "Which features grew most this week?").await;
+    keys(&mut driver, &[KeyCode::Enter]).await;
+    let created = driver.app.lists.subscriptions.rows.selected().cloned().unwrap();
+    let stored = api.subscription(&project, created.id).await.unwrap();
+    assert_eq!(
+        (stored.prompt.as_deref(), stored.delivers(), stored.integration_id),
+        (
+            Some("Which features grew most this week?"),
+            Some(ResourceType::AiPrompt),
+            None
+        )
+    );
+    // Its form says what it asks.
+    typed(&mut driver, "e").await;
+    assert!(
+        driver
+            .screen()
+            .contains("Prompt           Which features grew most this week?"),
+        "{}",
+        driver.screen()
+    );
+}
+
+/// An older server (the seed flavor): webhooks are a target, nothing to
+/// deliver is needed, and the form has no prompt or integration.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_older_server_takes_a_webhook_and_nothing_to_deliver() {
+    let server = TestServer::seed().await;
+    let key = server.key(&["*"]);
+    let api = client_for(&server.base, &key);
+    let project = server.project.to_string();
+    let mut driver = console(&server, &key).await;
+    typed(&mut driver, "3n").await;
+    let form = driver.screen();
+    assert!(!form.contains("Prompt") && !form.contains("Slack via"), "{form}");
+    keys(&mut driver, &[KeyCode::Tab, KeyCode::Left, KeyCode::Tab]).await; // webhook
+    typed(&mut driver, "https://hooks.hedgebox.dev/console").await;
+    keys(&mut driver, &[KeyCode::Enter]).await;
+    let created = driver.app.lists.subscriptions.rows.selected().cloned().unwrap();
+    let stored = api.subscription(&project, created.id).await.unwrap();
+    assert_eq!(
+        (
+            stored.target_type.as_ref().map(|t| t.as_str()),
+            stored.target_value.as_deref(),
+            stored.dashboard,
+            stored.insight
+        ),
+        (
+            Some("webhook"),
+            Some("https://hooks.hedgebox.dev/console"),
+            None,
+            None
+        )
     );
 }
 

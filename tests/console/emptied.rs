@@ -68,10 +68,13 @@ async fn a_project_that_starts_empty_shows_what_is_created_later() {
         .post(
             &key,
             &server.subscriptions_path(),
+            // A bare project has no insight or dashboard: an AI report.
             json!({
+                "prompt": "What changed this week?",
                 "target_type": "email",
                 "target_value": "a@example.com",
                 "frequency": "daily",
+                "interval": 1,
                 "start_date": "2030-01-01T09:00:00Z",
                 "title": "Made elsewhere"
             }),

@@ -228,6 +228,7 @@ async fn a_slow_server_never_blocks_the_keys() {
         public_url: None,
         read_timeouts: Default::default(),
         flavor: Default::default(),
+        subscription_limit: None,
     })
     .await
     .unwrap();

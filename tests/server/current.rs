@@ -249,7 +249,11 @@ async fn environments_are_another_name_for_projects() {
         );
         assert_eq!(environments.json["count"], projects.json["count"], "{tail}");
     }
-    let insight = server.get(&key, &format!("/api/projects/{project}/insights/")).await.json["results"][0]["id"].clone();
+    let insight = server
+        .get(&key, &format!("/api/projects/{project}/insights/"))
+        .await
+        .json["results"][0]["id"]
+        .clone();
     let created = server
         .post(
             &key,

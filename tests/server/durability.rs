@@ -5,7 +5,7 @@ use orgdeck::server::{self, Seed, ServeOptions};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::support::{Reply, TestServer};
+use crate::support::{DEMO_INSIGHT, Reply, TestServer};
 
 #[tokio::test]
 async fn data_survives_a_restart_on_the_same_file() {
@@ -21,6 +21,7 @@ async fn data_survives_a_restart_on_the_same_file() {
         public_url: None,
         read_timeouts: Default::default(),
         flavor: Default::default(),
+        subscription_limit: None,
     };
     let first = server::start(options.clone()).await.unwrap();
     let key = first.ready.api_key.clone().expect("a fresh demo mints a key");
@@ -164,7 +165,8 @@ async fn fifty_concurrent_creates_make_fifty_rows() {
         let key = key.clone();
         tasks.push(tokio::spawn(async move {
             let body = json!({"target_type": "email", "target_value": format!("c{n}@example.com"),
-                              "frequency": "weekly", "start_date": "2026-03-01T08:00:00Z"});
+                              "frequency": "weekly", "interval": 1, "start_date": "2026-03-01T08:00:00Z",
+                              "insight": DEMO_INSIGHT});
             let sub = http
                 .post(subs)
                 .bearer_auth(&key)

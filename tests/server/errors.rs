@@ -6,7 +6,7 @@ use orgdeck::server::Seed;
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 
-use crate::support::TestServer;
+use crate::support::{DEMO_INSIGHT, DEMO_SLACK, TestServer};
 
 #[tokio::test]
 async fn a_body_that_is_not_json_is_a_parse_error() {
@@ -35,7 +35,7 @@ async fn a_body_that_is_not_json_is_a_parse_error() {
         )
         .await;
     assert_eq!(
-        list.expect_error(StatusCode::BAD_REQUEST, "validation_error", "invalid", None),
+        list.expect_error(StatusCode::BAD_REQUEST, "validation_error", "invalid_input", None),
         "Invalid data. Expected a dictionary, but got list."
     );
     // An empty body is an empty form: the required field is missing.
@@ -243,7 +243,8 @@ async fn dates_outside_the_years_1_to_9999_are_invalid() {
     let key = server.key(&["*"]);
     let sample = |field: &str, value: &str| {
         let mut body = json!({"target_type": "slack", "target_value": "#x", "frequency": "daily",
-                              "start_date": "2026-01-01T00:00:00Z"});
+                              "interval": 1, "start_date": "2026-01-01T00:00:00Z",
+                              "insight": DEMO_INSIGHT, "integration_id": DEMO_SLACK});
         body[field] = json!(value);
         body
     };
@@ -258,7 +259,7 @@ async fn dates_outside_the_years_1_to_9999_are_invalid() {
         reply.expect_error(
             StatusCode::BAD_REQUEST,
             "validation_error",
-            "invalid",
+            "invalid_input",
             Some(field),
         );
     }

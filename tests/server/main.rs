@@ -16,4 +16,5 @@ mod paging;
 mod roles;
 mod schedules;
 mod scoped_keys;
+mod seed;
 mod subscriptions;

@@ -101,22 +101,32 @@ async fn only_active_members_of_the_organization_can_be_assigned() {
         .expect_error(
             StatusCode::BAD_REQUEST,
             "validation_error",
-            "invalid",
+            "invalid_input",
             Some("user_uuid"),
         );
 }
 
+/// Today's PostHog retrieves a membership; nothing updates one (posthog.md 6).
 #[tokio::test]
-async fn memberships_have_no_update_or_retrieve() {
+async fn memberships_are_retrieved_but_never_updated() {
     let server = TestServer::demo().await;
-    let key = server.key(&["*"]);
+    let key = server.key(&["organization:read"]);
     let path = role_path(&server, &key, 0).await;
-    let first = server.get(&key, &path).await.json["results"][0]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let member_path = format!("{path}{first}/");
-    for method in [Method::PATCH, Method::PUT, Method::GET] {
+    let first = server.get(&key, &path).await.json["results"][0].clone();
+    let member_path = format!("{path}{}/", first["id"].as_str().unwrap());
+    let retrieved = server.get(&key, &member_path).await;
+    let retrieved = retrieved.expect(StatusCode::OK);
+    assert_membership(retrieved);
+    assert_eq!(retrieved, &first);
+    // Another role's path does not reach it.
+    let other = role_path(&server, &key, 1).await;
+    server
+        .get(&key, &format!("{other}{}/", first["id"].as_str().unwrap()))
+        .await
+        .expect_error(StatusCode::NOT_FOUND, "invalid_request", "not_found", None);
+
+    let key = server.key(&["*"]);
+    for method in [Method::PATCH, Method::PUT] {
         let reply = server
             .call(
                 method.clone(),
@@ -135,6 +145,8 @@ async fn memberships_have_no_update_or_retrieve() {
     }
 }
 
+/// An unknown role lists no memberships, and takes none: "Role does not
+/// exist." comes before anything about the user (posthog.md 6).
 #[tokio::test]
 async fn an_unknown_role_has_no_memberships() {
     let server = TestServer::demo().await;
@@ -144,15 +156,17 @@ async fn an_unknown_role_has_no_memberships() {
         server.roles_path(),
         uuid::Uuid::new_v4()
     );
-    server
-        .get(&key, &path)
-        .await
-        .expect_error(StatusCode::NOT_FOUND, "invalid_request", "not_found", None);
-    let uuid = user_uuid(&server, MEMBER);
-    server
-        .post(&key, &path, json!({"user_uuid": uuid}))
-        .await
-        .expect_error(StatusCode::NOT_FOUND, "invalid_request", "not_found", None);
+    let listed = server.get(&key, &path).await;
+    let listed = listed.expect(StatusCode::OK);
+    assert_eq!(
+        (listed["count"].as_i64(), listed["results"].clone()),
+        (Some(0), json!([]))
+    );
+    for user in [user_uuid(&server, MEMBER), uuid::Uuid::new_v4().to_string()] {
+        let refused = server.post(&key, &path, json!({"user_uuid": user})).await;
+        let detail = refused.expect_error(StatusCode::BAD_REQUEST, "validation_error", "invalid_input", None);
+        assert_eq!(detail, "Role does not exist.");
+    }
 }
 
 #[tokio::test]

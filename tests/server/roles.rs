@@ -52,25 +52,22 @@ pub fn assert_membership(membership: &Value) {
     assert_user(&member["user"]);
 }
 
+/// A role as today's PostHog shows it (posthog.md 5): no access level and
+/// no flags, but whether it is the organization's default.
 fn assert_role(role: &Value) {
-    for field in [
-        "id",
-        "name",
-        "feature_flags_access_level",
-        "created_at",
-        "created_by",
-        "members",
-        "associated_flags",
-    ] {
+    for field in ["id", "name", "created_at", "created_by", "members", "is_default"] {
         assert!(role.get(field).is_some(), "role lacks {field}: {role}");
     }
+    for field in ["feature_flags_access_level", "associated_flags"] {
+        assert!(role.get(field).is_none(), "role has {field}: {role}");
+    }
+    assert!(role["is_default"].is_boolean(), "{role}");
     uuid::Uuid::parse_str(role["id"].as_str().unwrap()).unwrap();
     orgdeck::api::time::parse_datetime(role["created_at"].as_str().unwrap()).unwrap();
     assert_user(&role["created_by"]);
     for membership in role["members"].as_array().unwrap() {
         assert_membership(membership);
     }
-    assert!(role["associated_flags"].is_array());
     // The shared model decodes what the server sends.
     serde_json::from_value::<orgdeck::api::Role>(role.clone()).unwrap();
 }
@@ -100,7 +97,7 @@ async fn create_retrieve_rename_and_delete() {
     let role = created.expect(StatusCode::CREATED).clone();
     assert_role(&role);
     assert_eq!(role["name"], "Auditors", "names are trimmed");
-    assert_eq!(role["feature_flags_access_level"], 37, "the default level");
+    assert_eq!(role["is_default"], false);
     assert_eq!(role["members"], json!([]));
     assert_eq!(role["created_by"]["email"], crate::support::OWNER);
 
@@ -117,14 +114,10 @@ async fn create_retrieve_rename_and_delete() {
             json!({"name": "External auditors", "feature_flags_access_level": 21}),
         )
         .await;
+    // An access level sent is ignored (posthog.md 5).
     let renamed = renamed.expect(StatusCode::OK);
-    assert_eq!(
-        (
-            renamed["name"].as_str(),
-            renamed["feature_flags_access_level"].as_i64()
-        ),
-        (Some("External auditors"), Some(21))
-    );
+    assert_role(renamed);
+    assert_eq!(renamed["name"], "External auditors");
 
     // Another capitalisation of its own name is allowed.
     let recased = server
@@ -132,11 +125,13 @@ async fn create_retrieve_rename_and_delete() {
         .await;
     assert_eq!(recased.expect(StatusCode::OK)["name"], "EXTERNAL AUDITORS");
 
-    // A partial update leaves the other field alone.
+    // A body of ignored fields changes nothing.
     let level_only = server
         .patch(&key, &path, json!({"feature_flags_access_level": 37}))
         .await;
-    assert_eq!(level_only.expect(StatusCode::OK)["name"], "EXTERNAL AUDITORS");
+    let level_only = level_only.expect(StatusCode::OK);
+    assert_role(level_only);
+    assert_eq!(level_only["name"], "EXTERNAL AUDITORS");
 
     let deleted = server.delete(&key, &path).await;
     assert_eq!(deleted.status, StatusCode::NO_CONTENT);
@@ -163,12 +158,11 @@ async fn deleting_a_role_takes_its_memberships() {
     assert_eq!(server.get(&key, &memberships).await.json["count"], 7);
     let path = format!("{}{engineering}/", server.roles_path());
     assert_eq!(server.delete(&key, &path).await.status, StatusCode::NO_CONTENT);
-    server.get(&key, &memberships).await.expect_error(
-        StatusCode::NOT_FOUND,
-        "invalid_request",
-        "not_found",
-        None,
-    );
+    // Today's PostHog lists no memberships for a role that is not there
+    // (posthog.md 6), rather than answering 404.
+    let listed = server.get(&key, &memberships).await;
+    assert_eq!(listed.expect(StatusCode::OK)["results"], json!([]));
+    assert_eq!(listed.json["count"], 0);
     let left: i64 = server
         .running
         .db
@@ -193,22 +187,13 @@ async fn validation_errors_name_their_field() {
         (json!({"name": null}), "null", "name"),
         (json!({"name": "   "}), "blank", "name"),
         (json!({"name": "x".repeat(201)}), "max_length", "name"),
-        (json!({"name": ["a"]}), "invalid", "name"),
+        (json!({"name": ["a"]}), "invalid_input", "name"),
         (json!({"name": "engineering"}), "unique", "name"),
+        // An access level is ignored, whatever it is: the name still counts.
         (
-            json!({"name": "New", "feature_flags_access_level": 5}),
-            "invalid_choice",
-            "feature_flags_access_level",
-        ),
-        (
-            json!({"name": "New", "feature_flags_access_level": "abc"}),
-            "invalid_choice",
-            "feature_flags_access_level",
-        ),
-        (
-            json!({"name": "New", "feature_flags_access_level": null}),
-            "null",
-            "feature_flags_access_level",
+            json!({"name": "engineering", "feature_flags_access_level": 5}),
+            "unique",
+            "name",
         ),
     ];
     for (body, code, attr) in cases {
@@ -225,11 +210,22 @@ async fn validation_errors_name_their_field() {
         ),
         "There is already a role with this name."
     );
-    // 200 characters is the limit, not past it; unknown fields are ignored.
+    // 200 characters is the limit, not past it; unknown fields are ignored,
+    // and so is an access level of any kind (posthog.md 5, 14-9).
     let long = server
         .post(&key, &path, json!({"name": "y".repeat(200), "colour": "teal"}))
         .await;
     long.expect(StatusCode::CREATED);
+    for (name, level) in [("Five", json!(5)), ("Text", json!("abc")), ("Null", Value::Null)] {
+        let created = server
+            .post(
+                &key,
+                &path,
+                json!({"name": name, "feature_flags_access_level": level}),
+            )
+            .await;
+        assert_role(created.expect(StatusCode::CREATED));
+    }
     // Renaming onto another role's name clashes too.
     let product = server.get(&key, &path).await.json["results"][1]["id"]
         .as_str()

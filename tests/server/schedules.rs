@@ -6,13 +6,13 @@
 use chrono::{DateTime, Duration, DurationRound, Utc};
 use orgdeck::api::Frequency;
 use orgdeck::api::time::{format_datetime, parse_datetime};
-use orgdeck::schedule::{DELIVERY_LEAD, Schedule};
+use orgdeck::schedule::{DELIVERY_LEAD, Rules, Schedule};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::support::{TestServer, seeded};
+use crate::support::{DEMO_INSIGHT, TestServer, seeded};
 
 fn frequency() -> impl Strategy<Value = Frequency> {
     prop_oneof![
@@ -53,6 +53,7 @@ fn schedule(frequency: Frequency, interval: i64, start: DateTime<Utc>) -> Schedu
         count: None,
         start,
         until: None,
+        rules: Rules::Today,
     }
 }
 
@@ -105,9 +106,11 @@ async fn the_server_never_skips_a_first_delivery() {
         let (frequency, start) = proptest::strategy::ValueTree::current(&tree);
         starts.push(start);
         let body = json!({
+            "insight": DEMO_INSIGHT,
             "target_type": "email",
             "target_value": "oncall@hedgebox.dev",
             "frequency": frequency.as_str(),
+            "interval": 1,
             "start_date": format_datetime(&start),
         });
         let created = server.post(&key, &path, body).await;
@@ -120,9 +123,11 @@ async fn the_server_never_skips_a_first_delivery() {
             &key,
             &path,
             json!({
+                "insight": DEMO_INSIGHT,
                 "target_type": "email",
                 "target_value": "oncall@hedgebox.dev",
                 "frequency": "daily",
+                "interval": 1,
                 "start_date": format_datetime(&starts[0]),
             }),
         )

@@ -23,10 +23,23 @@ pub const MEMBER: &str = "elif.demir@hedgebox.dev";
 pub const INACTIVE: &str = "victor.hale@hedgebox.dev";
 pub const OUTSIDER: &str = "xena@partner.example";
 
-/// The flavor the suites written from api.md and compat.md run against
-/// in-process; today's PostHog has its own suite (tests/server/current.rs),
-/// and `orgdeck serve` and `orgdeck demo` default to it.
-pub const SUITE_FLAVOR: server::Flavor = server::Flavor::Seed;
+/// The flavor the suites run against in-process: today's PostHog
+/// (posthog.md), as `orgdeck serve` and `orgdeck demo` default to. What
+/// only the seed flavor does (api.md, compat.md) has its own, smaller suite
+/// (tests/server/seed.rs).
+pub const SUITE_FLAVOR: server::Flavor = server::Flavor::Current;
+
+/// Ids of the demo's first project (src/server/demo): its first insight
+/// ("Weekly active users"), its first dashboard ("Company KPIs", whose tiles
+/// hold the insights in `DEMO_DASHBOARD_INSIGHTS`), and its working Slack
+/// integration (the project's other one is revoked). The server suite's
+/// `the_demo_ids_the_suites_use_are_the_demo_s` checks them.
+pub const DEMO_INSIGHT: i64 = 1;
+pub const DEMO_INSIGHT_NAME: &str = "Weekly active users";
+pub const DEMO_DASHBOARD: i64 = 1;
+pub const DEMO_DASHBOARD_NAME: &str = "Company KPIs";
+pub const DEMO_DASHBOARD_INSIGHTS: [i64; 3] = [1, 2, 3];
+pub const DEMO_SLACK: i64 = 2;
 
 /// The fixed moment that tests showing dates seed the demo data from, so
 /// that what they show never changes with the day the suite runs.
@@ -46,6 +59,12 @@ pub struct TestServer {
 impl TestServer {
     pub async fn demo() -> TestServer {
         Self::start(Seed::Demo, 0).await
+    }
+
+    /// The demo on the seed flavor (`--api seed`): the service as api.md
+    /// and compat.md describe it, for what only older servers do.
+    pub async fn seed() -> TestServer {
+        Self::demo_with(|options| options.flavor = server::Flavor::Seed).await
     }
 
     pub async fn start(seed: Seed, generate_subscriptions: u64) -> TestServer {
@@ -79,6 +98,7 @@ impl TestServer {
             public_url: None,
             read_timeouts: Default::default(),
             flavor: SUITE_FLAVOR,
+            subscription_limit: None,
         };
         change(&mut options);
         Self::launch(options, dir).await
@@ -102,6 +122,7 @@ impl TestServer {
             public_url: None,
             read_timeouts: Default::default(),
             flavor: SUITE_FLAVOR,
+            subscription_limit: None,
         };
         Self::launch(options, dir).await
     }

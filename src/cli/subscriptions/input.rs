@@ -13,8 +13,7 @@ use crate::api::{
 use crate::schedule::position_name;
 use crate::text::printable;
 
-/// The most insights a dashboard subscription exports (posthog.md 8.2-5).
-pub const EXPORT_CAP: usize = 6;
+use crate::api::EXPORT_CAP;
 
 /// Every writable field as a flag. `none` clears a nullable one.
 #[derive(Debug, clap::Args)]
@@ -259,15 +258,27 @@ impl SubscriptionFields {
             ));
         }
         let mut input = self.input()?;
-        if creating && input.interval.is_none() {
-            // Today's PostHog requires it; older servers took 1 as the default.
+        let mut body = match &self.body {
+            Some(source) => body_from(source)?,
+            None => Map::new(),
+        };
+        if creating && input.interval.is_none() && !body.contains_key("interval") {
+            // Today's PostHog requires it; older servers took 1 as the
+            // default. One the body gives is kept.
             input.interval = Some(1);
         }
         let mut notes = Vec::new();
-        if let Some(Some(dashboard)) = input.dashboard
+        // A dashboard from a flag, else from the body, exports its insights
+        // unless the flags or the body choose them.
+        let dashboard = match input.dashboard {
+            Some(chosen) => chosen,
+            None => body.get("dashboard").and_then(Value::as_i64),
+        };
+        if let Some(dashboard) = dashboard
             && input.dashboard_export_insights.is_none()
+            && !body.contains_key("dashboard_export_insights")
+            && let Some((chosen, note)) = dashboard_insights(client, project, dashboard).await?
         {
-            let (chosen, note) = dashboard_insights(client, project, dashboard).await?;
             input.dashboard_export_insights = Some(chosen);
             notes.push(note);
         }
@@ -279,10 +290,6 @@ impl SubscriptionFields {
             input.integration_id = Some(Some(integration));
             notes.push(note);
         }
-        let mut body = match &self.body {
-            Some(source) => body_from(source)?,
-            None => Map::new(),
-        };
         let Value::Object(flags) = serde_json::to_value(&input)? else {
             return Err(anyhow::anyhow!(
                 "a subscription input did not serialise to an object"
@@ -294,13 +301,16 @@ impl SubscriptionFields {
 }
 
 /// The insights of a dashboard to export by default: every one on it, up to
-/// the cap, and a sentence saying so.
+/// the cap, and a sentence saying so. `None` from a server that shows no
+/// dashboard's tiles (an older PostHog), which delivers the whole dashboard.
 async fn dashboard_insights(
     client: &Client,
     project: &str,
     dashboard: i64,
-) -> anyhow::Result<(Vec<i64>, String)> {
-    let found = client.dashboard(project, dashboard).await?;
+) -> anyhow::Result<Option<(Vec<i64>, String)>> {
+    let Some(found) = client.dashboard_tiles(project, dashboard).await? else {
+        return Ok(None);
+    };
     let insights = found.insights();
     if insights.is_empty() {
         return Err(UsageError(format!(
@@ -330,7 +340,7 @@ async fn dashboard_insights(
             names.join(", ")
         )
     };
-    Ok((chosen, note))
+    Ok(Some((chosen, note)))
 }
 
 /// The integration and target value for a Slack channel named `channel`

@@ -12,7 +12,7 @@ impl App {
     /// `n`: a new row of the list shown, where it takes new rows.
     pub(super) fn new_item(&mut self) -> Vec<Effect> {
         let (form, purpose) = match self.shown() {
-            ListId::Roles => roles::new_form(),
+            ListId::Roles => roles::new_form(self.lists.roles.resource.access_levels),
             ListId::Subscriptions => (fields::form(None, self.now), FormPurpose::NewSubscription),
             ListId::Members => return self.open_picker(),
             ListId::Deliveries => return Vec::new(),
@@ -51,12 +51,26 @@ impl App {
     }
 
     /// The project's dashboards and insights arrived for the form's
-    /// "Delivers" choice; where they cannot be listed, it takes an id.
+    /// "Delivers" choice; where they cannot be listed, it takes an id. With
+    /// them, whether the server is today's PostHog (it has Slack
+    /// integrations), whose form offers more.
     pub(super) fn catalog(
         &mut self,
         result: Result<(Vec<crate::api::NamedItem>, Vec<crate::api::NamedItem>), api::Error>,
+        slack: Option<Vec<api::Integration>>,
     ) -> Vec<Effect> {
         self.dirty = true;
+        let existing = match &self.mode {
+            Mode::Form(_, FormPurpose::EditSubscription { id }) => self
+                .lists
+                .subscriptions
+                .rows
+                .list
+                .position(|row| row.id == *id)
+                .and_then(|index| self.lists.subscriptions.rows.list.get(index))
+                .cloned(),
+            _ => None,
+        };
         if let Mode::Form(form, purpose) = &mut self.mode
             && purpose.is_subscription()
         {
@@ -67,6 +81,9 @@ impl App {
                     }
                 }
                 Err(_) => fields::catalog_fallback(form),
+            }
+            if let Some(slack) = slack {
+                fields::today(form, existing.as_ref(), &slack);
             }
         }
         Vec::new()

@@ -247,11 +247,15 @@ impl App {
                 }
                 self.people(people, in_role)
             }
-            Msg::Catalog { ticket, result } => {
+            Msg::Catalog {
+                ticket,
+                result,
+                slack,
+            } => {
                 if !self.lookups.is_current(ticket) {
                     return Vec::new(); // for a form closed since
                 }
-                self.catalog(result)
+                self.catalog(result, slack)
             }
             Msg::Scopes { connection, scopes } => {
                 if self.connection.is_current(connection) {

@@ -277,10 +277,13 @@ pub enum Msg {
         ticket: Ticket,
         result: Result<Box<Connected>, String>,
     },
-    /// The project's dashboards and insights, for the subscription form.
+    /// The project's dashboards and insights, for the subscription form;
+    /// and its Slack integrations, `None` from a server without them (an
+    /// older PostHog).
     Catalog {
         ticket: Ticket,
         result: Result<(Vec<NamedItem>, Vec<NamedItem>), api::Error>,
+        slack: Option<Vec<api::Integration>>,
     },
     /// The organization's members for the picker, and the user UUIDs
     /// already in the role (when they could be read).

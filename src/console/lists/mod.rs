@@ -291,6 +291,10 @@ pub trait Resource: Default {
     fn shows_relative_times(&self) -> bool {
         false
     }
+
+    /// A page was taken into `rows`: what the rows say about the server
+    /// (roles with or without access levels) is learnt here.
+    fn loaded(&mut self, _rows: &rows::Rows<Self::Row>) {}
 }
 
 /// A cell of text that may come from a server: shown, never sent raw.

@@ -1,6 +1,12 @@
 //! The organization's roles: a short list, filtered and sorted in the
-//! console; Enter opens a role's members. Its form (name, access level),
-//! and what a write's answer does to the rows.
+//! console; Enter opens a role's members. Its form (name, and the access
+//! level where the server keeps one), and what a write's answer does to the
+//! rows.
+//!
+//! Today's PostHog has no access level on roles and says which role is the
+//! organization's default; older servers have an access level and no
+//! default. The console never asks which it talks to: the roles it has
+//! loaded say (posthog.md, "How orgdeck uses this page").
 
 use std::cmp::Ordering;
 
@@ -8,6 +14,7 @@ use chrono::{DateTime, Utc};
 use ratatui::layout::Constraint;
 use ratatui::text::{Line, Span};
 
+use super::rows::Rows;
 use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, text};
 use crate::api::models::access_level;
 use crate::api::{ListOrText, Role, RoleInput, RoleMembership};
@@ -18,9 +25,23 @@ use crate::console::view::theme::Theme;
 use crate::console::widgets::form::{Field, Form, checks};
 
 #[derive(Debug, Default)]
-pub struct Roles;
+pub struct Roles {
+    /// Whether the roles loaded have access levels (an older server):
+    /// then they are shown, sorted by and edited.
+    pub access_levels: bool,
+}
 
+/// Today's roles: whether each is the default, no access level.
 const COLUMNS: [Column; 5] = [
+    Column::new("NAME", Constraint::Fill(3), 0),
+    Column::new("DEFAULT", Constraint::Length(9), 60),
+    Column::new("MEMBERS", Constraint::Length(9), 0),
+    Column::new("CREATED BY", Constraint::Fill(2), 90),
+    Column::new("CREATED", Constraint::Length(16), 70),
+];
+
+/// An older server's roles, with their access level.
+const COLUMNS_WITH_ACCESS: [Column; 5] = [
     Column::new("NAME", Constraint::Fill(3), 0),
     Column::new("ACCESS", Constraint::Length(10), 0),
     Column::new("MEMBERS", Constraint::Length(9), 50),
@@ -28,13 +49,21 @@ const COLUMNS: [Column; 5] = [
     Column::new("CREATED", Constraint::Length(16), 70),
 ];
 
-const SORTS: [Sort; 4] = [
-    Sort {
-        label: "created",
-        column: None,
-        descending: false,
-        ordering: None,
-    },
+const CREATED: Sort = Sort {
+    label: "created",
+    column: None,
+    descending: false,
+    ordering: None,
+};
+
+const SORTS: [Sort; 3] = [
+    CREATED,
+    Sort::local("name", "NAME", false),
+    Sort::local("members", "MEMBERS", true),
+];
+
+const SORTS_WITH_ACCESS: [Sort; 4] = [
+    CREATED,
     Sort::local("name", "NAME", false),
     Sort::local("access", "ACCESS", false),
     Sort::local("members", "MEMBERS", true),
@@ -65,7 +94,11 @@ impl Resource for Roles {
     }
 
     fn columns(&self) -> &'static [Column] {
-        &COLUMNS
+        if self.access_levels {
+            &COLUMNS_WITH_ACCESS
+        } else {
+            &COLUMNS
+        }
     }
 
     fn cells(&self, role: &Role, _now: DateTime<Utc>, _theme: &Theme) -> Vec<Span<'static>> {
@@ -75,13 +108,18 @@ impl Resource for Roles {
             .and_then(|m| m.len())
             .map(|n| n.to_string())
             .unwrap_or_else(|| "-".into());
+        let second = if self.access_levels {
+            role.feature_flags_access_level
+                .map(access_level::name)
+                .unwrap_or("-")
+        } else if role.is_default == Some(true) {
+            "default"
+        } else {
+            ""
+        };
         vec![
             text(role.name.clone()),
-            text(
-                role.feature_flags_access_level
-                    .map(access_level::name)
-                    .unwrap_or("-"),
-            ),
+            text(second),
             text(members),
             text(
                 role.created_by
@@ -97,15 +135,23 @@ impl Resource for Roles {
         let mut lines = vec![
             field("id", role.id.clone(), theme),
             field("name", role.name.clone(), theme),
-            field(
-                "access level",
-                role.feature_flags_access_level
-                    .map(|level| format!("{} ({level})", access_level::name(level)))
-                    .unwrap_or_else(|| "-".into()),
-                theme,
-            ),
-            field("created at", when(role.created_at), theme),
         ];
+        if let Some(level) = role.feature_flags_access_level {
+            lines.push(field(
+                "access level",
+                format!("{} ({level})", access_level::name(level)),
+                theme,
+            ));
+        }
+        if let Some(is_default) = role.is_default {
+            let shown = if is_default {
+                "yes: new members get it"
+            } else {
+                "no"
+            };
+            lines.push(field("default", shown, theme));
+        }
+        lines.push(field("created at", when(role.created_at), theme));
         if let Some(user) = &role.created_by {
             lines.push(heading("created by", theme));
             lines.extend(user_lines(user, theme));
@@ -149,7 +195,18 @@ impl Resource for Roles {
     }
 
     fn sorts(&self) -> &'static [Sort] {
-        &SORTS
+        if self.access_levels {
+            &SORTS_WITH_ACCESS
+        } else {
+            &SORTS
+        }
+    }
+
+    fn loaded(&mut self, rows: &Rows<Role>) {
+        self.access_levels = rows
+            .list
+            .loaded()
+            .any(|(_, role)| role.feature_flags_access_level.is_some());
     }
 
     fn compare(a: &Role, b: &Role, sort: &Sort) -> Ordering {
@@ -179,35 +236,32 @@ impl Resource for Roles {
     }
 }
 
-/// `n`: the form for a new role.
-pub fn new_form() -> (Form, FormPurpose) {
-    let fields = vec![
-        Field::text("name", "Name", "", Some(checks::role_name)),
-        Field::select(
-            "feature_flags_access_level",
-            "Feature flags",
-            &ACCESS_LEVELS,
-            "37",
-        ),
-    ];
+/// The access level's field, where the server keeps one.
+fn access_field(level: i64) -> Field {
+    Field::select(
+        "feature_flags_access_level",
+        "Feature flags",
+        &ACCESS_LEVELS,
+        &level.to_string(),
+    )
+}
+
+/// `n`: the form for a new role; the access level only where the server's
+/// roles have one.
+pub fn new_form(access_levels: bool) -> (Form, FormPurpose) {
+    let mut fields = vec![Field::text("name", "Name", "", Some(checks::role_name))];
+    if access_levels {
+        fields.push(access_field(access_level::DEFAULT));
+    }
     (Form::new("New role", fields), FormPurpose::NewRole)
 }
 
-/// `e`: the form for a role.
+/// `e`: the form for a role; the access level only where it has one.
 pub fn edit_form(role: &Role) -> (Form, FormPurpose) {
-    let level = role
-        .feature_flags_access_level
-        .unwrap_or(access_level::DEFAULT)
-        .to_string();
-    let fields = vec![
-        Field::text("name", "Name", &role.name, Some(checks::role_name)),
-        Field::select(
-            "feature_flags_access_level",
-            "Feature flags",
-            &ACCESS_LEVELS,
-            &level,
-        ),
-    ];
+    let mut fields = vec![Field::text("name", "Name", &role.name, Some(checks::role_name))];
+    if let Some(level) = role.feature_flags_access_level {
+        fields.push(access_field(level));
+    }
     let form = Form::new(format!("Edit role {}", role.name), fields);
     (form, FormPurpose::EditRole { id: role.id.clone() })
 }
@@ -244,6 +298,7 @@ pub fn submitted(form: &Form, purpose: &FormPurpose, organization: &str) -> Opti
 /// A role was created: at the end of the list, selected.
 pub fn created(table: &mut Table<Roles>, role: Role, height: u64) -> String {
     let name = role.name.clone();
+    table.resource.access_levels |= role.feature_flags_access_level.is_some();
     table.rows.list.push_row(role);
     let last = table.rows.len() as i64 - 1;
     table.rows.move_to(last, height);

@@ -223,6 +223,7 @@ impl<R: Resource> AnyTable for Table<R> {
         if let Some(id) = self.refocus.take() {
             self.rows.select_id(&id, R::id, height);
         }
+        self.resource.loaded(&self.rows);
         true
     }
 

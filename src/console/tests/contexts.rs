@@ -184,6 +184,7 @@ fn a_catalog_for_a_form_closed_since_is_dropped() {
     app.update(Msg::Catalog {
         ticket: old,
         result: Err(missing_scope("dashboard:read")),
+        slack: None,
     });
     assert_eq!(app.in_flight, in_flight - 1, "counted, then dropped");
     let Mode::Form(form, _) = &app.mode else { panic!() };

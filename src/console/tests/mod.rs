@@ -41,6 +41,24 @@ pub(super) fn roles(count: u64, offset: u64) -> PageData {
     })
 }
 
+/// Roles as an older server sends them: each with an access level.
+pub(super) fn roles_with_access(count: u64, offset: u64) -> PageData {
+    let results = (offset..(offset + 100).min(count))
+        .map(|n| Role {
+            id: format!("role-{n}"),
+            name: format!("Role {n}"),
+            feature_flags_access_level: Some(crate::api::models::access_level::EDIT),
+            ..Role::default()
+        })
+        .collect();
+    PageData::new(Page {
+        count,
+        next: None,
+        previous: None,
+        results,
+    })
+}
+
 pub(super) fn subscriptions(count: u64, offset: u64) -> PageData {
     let results = (offset..(offset + 100).min(count))
         .map(|n| Subscription {
@@ -423,7 +441,7 @@ fn writes_the_key_cannot_make_say_why() {
 fn the_role_form_sends_only_what_changed() {
     let mut app = app();
     let first = app.start().pop().unwrap();
-    answer(&mut app, &first, |offset| roles(2, offset));
+    answer(&mut app, &first, |offset| roles_with_access(2, offset));
     key(&mut app, KeyCode::Char('e'));
     assert!(matches!(app.mode, Mode::Form(..)));
     key(&mut app, KeyCode::Tab);
@@ -442,6 +460,74 @@ fn the_role_form_sends_only_what_changed() {
         key(&mut app, KeyCode::Enter).is_empty(),
         "a second submit while saving does nothing"
     );
+}
+
+/// Today's roles have no access level: none is shown, sorted by, asked for
+/// or sent; the default role is marked. An older server's are.
+#[test]
+fn roles_show_an_access_level_only_where_the_server_keeps_one() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| {
+        let page = roles(2, offset).take::<Role>().unwrap();
+        let mut results = page.results;
+        results[1].is_default = Some(true);
+        results[0].is_default = Some(false);
+        PageData::new(Page { results, ..page })
+    });
+    let table = &app.lists.roles;
+    let headers: Vec<&str> = crate::console::lists::AnyTable::columns(table)
+        .iter()
+        .map(|column| column.header)
+        .collect();
+    assert_eq!(headers, ["NAME", "DEFAULT", "MEMBERS", "CREATED BY", "CREATED"]);
+    assert!(!table.resource.access_levels);
+    let theme = crate::console::view::theme::Theme::plain();
+    let cells = |app: &App, row| {
+        crate::console::lists::AnyTable::cells(&app.lists.roles, row, app.now, &theme).unwrap()
+    };
+    assert_eq!(
+        (
+            cells(&app, 0)[1].content.as_ref(),
+            cells(&app, 1)[1].content.as_ref()
+        ),
+        ("", "default")
+    );
+    key(&mut app, KeyCode::Char('n'));
+    let Mode::Form(form, _) = &app.mode else {
+        panic!("no form")
+    };
+    let names: Vec<&str> = form.fields.iter().map(|field| field.name).collect();
+    assert_eq!(names, ["name"]);
+    for c in "Ops".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    let effects = key(&mut app, KeyCode::Enter);
+    let Some(Effect::Write {
+        write: super::app::Write::CreateRole { input, .. },
+        ..
+    }) = effects.first()
+    else {
+        panic!("{effects:?}")
+    };
+    assert_eq!(
+        (input.name.as_deref(), input.feature_flags_access_level),
+        (Some("Ops"), None)
+    );
+
+    let mut older = super::tests::app();
+    let first = older.start().pop().unwrap();
+    answer(&mut older, &first, |offset| roles_with_access(2, offset));
+    let headers: Vec<&str> = crate::console::lists::AnyTable::columns(&older.lists.roles)
+        .iter()
+        .map(|column| column.header)
+        .collect();
+    assert_eq!(headers[1], "ACCESS");
+    key(&mut older, KeyCode::Char('n'));
+    let Mode::Form(form, _) = &older.mode else {
+        panic!("no form")
+    };
+    assert_eq!(form.value("feature_flags_access_level"), "37");
 }
 
 #[test]

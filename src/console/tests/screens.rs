@@ -291,7 +291,9 @@ fn the_sort_in_force_shows_in_the_header_and_the_footer() {
     let shown = screen(&app);
     assert!(shown.contains("NAME ▲"), "{shown}");
     assert!(shown.contains("sorted by name"), "{shown}");
-    for _ in 0..3 {
+    // Round the sorts to the server's order.
+    let sorts = crate::console::lists::Resource::sorts(&app.lists.roles.resource).len();
+    for _ in 1..sorts {
         key(&mut app, KeyCode::Char('s'));
     }
     let shown = screen(&app);

@@ -239,6 +239,27 @@ impl Form {
         }
     }
 
+    /// Adds a field once the form is open, as what the server offers comes
+    /// to be known; it starts unchanged, and the focus stays on its field.
+    pub fn insert_field(&mut self, at: usize, field: Field) {
+        let at = at.min(self.fields.len());
+        self.original.insert(at, field.current());
+        self.fields.insert(at, field);
+        if self.focus >= at && self.fields.len() > 1 {
+            self.focus += 1;
+        }
+    }
+
+    /// Where the field of this name is.
+    pub fn position(&self, name: &str) -> Option<usize> {
+        self.fields.iter().position(|field| field.name == name)
+    }
+
+    /// Whether the form has a field of this name.
+    pub fn has(&self, name: &str) -> bool {
+        self.position(name).is_some()
+    }
+
     pub fn value(&self, name: &str) -> String {
         self.fields
             .iter()
@@ -540,6 +561,19 @@ mod tests {
             Outcome::Editing,
             "a second submit does nothing"
         );
+    }
+
+    #[test]
+    fn a_field_added_later_starts_unchanged_and_keeps_the_focus() {
+        let mut form = form();
+        form.key(key(KeyCode::Tab));
+        form.insert_field(1, Field::text("prompt", "Prompt", "ask", None));
+        assert_eq!(form.fields[form.focus].name, "feature_flags_access_level");
+        assert!(!form.changed());
+        form.focus = form.position("prompt").unwrap();
+        form.key(key(KeyCode::Char('!')));
+        assert_eq!(form.changes(), vec![("Prompt", "ask".into(), "ask!".into())]);
+        assert!(form.has("name") && !form.has("title"));
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! seed, and dates are laid out relative to the day of seeding so that the
 //! demo always has upcoming, overdue and finished deliveries.
 
+use crate::schedule::Rules;
 use chrono::{DateTime, Duration, DurationRound, Utc};
 use rusqlite::{Transaction, params};
 use serde::Deserialize;
@@ -34,7 +35,8 @@ pub struct Prepared {
 
 /// Seeds an empty database as `seed` says, then adds `generate` synthetic
 /// subscriptions to the first project in one transaction.
-pub fn prepare(db: &Db, seed: Seed, generate: u64, now: DateTime<Utc>) -> ApiResult<Prepared> {
+/// `rules` are the schedule rules of the PostHog served.
+pub fn prepare(db: &Db, seed: Seed, generate: u64, now: DateTime<Utc>, rules: Rules) -> ApiResult<Prepared> {
     let prepared = match db.read_blocking(directory::first_organization_and_project)? {
         Some((organization_id, Some(project_id))) => Prepared {
             organization_id,
@@ -51,13 +53,13 @@ pub fn prepare(db: &Db, seed: Seed, generate: u64, now: DateTime<Utc>) -> ApiRes
             }
         }
         None => db.write_blocking(|tx| match seed {
-            Seed::Demo => seed_demo(tx, now),
+            Seed::Demo => seed_demo(tx, now, rules),
             Seed::None => seed_bare(tx, now),
         })?,
     };
     if generate > 0 {
         let project_id = prepared.project_id;
-        db.write_blocking(|tx| generate_subscriptions(tx, project_id, generate, now))?;
+        db.write_blocking(|tx| generate_subscriptions(tx, project_id, generate, now, rules))?;
     }
     Ok(prepared)
 }
@@ -296,7 +298,7 @@ impl DemoData {
     }
 }
 
-fn seed_demo(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<Prepared> {
+fn seed_demo(tx: &Transaction, now: DateTime<Utc>, rules: Rules) -> ApiResult<Prepared> {
     let data: DemoData =
         serde_json::from_str(DEMO).map_err(|error| ApiError::internal(format!("demo data: {error}")))?;
     data.check()?;
@@ -321,8 +323,8 @@ fn seed_demo(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<Prepared> {
     let people = seed_people(tx, &data, &mut sequence, &organization_id, first_project, founded)?;
     seed_roles(tx, &data, &mut sequence, &organization_id, &people, today)?;
     let catalogs = seed_catalogs(tx, &data, &project_ids)?;
-    seed_subscriptions(tx, &data, &mut sequence, &catalogs, &people, now)?;
-    today::seed_today(tx, &data, &catalogs, &people, now)?;
+    seed_subscriptions(tx, &data, &mut sequence, &catalogs, &people, now, rules)?;
+    today::seed_today(tx, &data, &catalogs, &people, now, rules)?;
     let api_key = keys::mint(tx, people.owner, "orgdeck demo", &["*".to_string()])?;
     Ok(Prepared {
         organization_id,

@@ -2,10 +2,11 @@
 //! weekday and position; and synthetic ones in bulk for load tests.
 
 use chrono::{DateTime, Duration, DurationRound, Utc};
-use rusqlite::Transaction;
+use rusqlite::{OptionalExtension, Transaction};
 
 use super::{Catalog, DemoData, People, Sequence};
 use crate::api::{Frequency, TargetType, Weekday};
+use crate::schedule::Rules;
 use crate::server::error::ApiResult;
 use crate::server::store::subscriptions::{self, Computed, SubscriptionValues, TodayFields};
 
@@ -18,6 +19,7 @@ pub(super) fn seed_subscriptions(
     catalogs: &[Catalog],
     people: &People,
     now: DateTime<Utc>,
+    rules: Rules,
 ) -> ApiResult<()> {
     let today = now.duration_trunc(Duration::days(1)).unwrap_or(now);
     let emails: Vec<&str> = data
@@ -56,10 +58,12 @@ pub(super) fn seed_subscriptions(
                     .copied()
             }
         }
-        let mut computed = Computed::of(&values, now);
+        let mut computed = Computed::of(&values, now, rules);
         if plan.overdue {
             // A delivery that was due but never went out: what on-call looks for.
-            let missed = values.schedule().occurrences_after(now - Duration::days(8), 1);
+            let missed = values
+                .schedule(rules)
+                .occurrences_after(now - Duration::days(8), 1);
             if let Some(missed) = missed.into_iter().find(|at| *at < now) {
                 computed.next_delivery_date = Some(missed);
             }
@@ -171,13 +175,16 @@ fn demo_subscriptions(
 }
 
 /// Adds `count` synthetic subscriptions to a project in one transaction.
-/// Their schedules start within the last two weeks, so computing the next
-/// delivery of each stays cheap.
+/// Each delivers one of the project's insights (none, when it has none) by
+/// e-mail or through its working Slack integration, so that they are valid
+/// in both flavors. Their schedules start within the last two weeks, so
+/// computing the next delivery of each stays cheap.
 pub fn generate_subscriptions(
     tx: &Transaction,
     project_id: i64,
     count: u64,
     now: DateTime<Utc>,
+    rules: Rules,
 ) -> ApiResult<()> {
     let mut sequence = Sequence(0x5EED_0000 ^ count);
     let author: i64 = tx.query_row(
@@ -186,41 +193,58 @@ pub fn generate_subscriptions(
         [project_id],
         |row| row.get(0),
     )?;
+    let insights: Vec<i64> = tx
+        .prepare("SELECT id FROM insights WHERE project_id = ?1 ORDER BY id")?
+        .query_map([project_id], |row| row.get(0))?
+        .collect::<Result<_, _>>()?;
+    let slack: Option<i64> = tx
+        .query_row(
+            "SELECT id FROM integrations WHERE project_id = ?1 AND kind = 'slack' AND errors = ''
+             ORDER BY created_at, id LIMIT 1",
+            [project_id],
+            |row| row.get(0),
+        )
+        .optional()?;
     let today = now.duration_trunc(Duration::days(1)).unwrap_or(now);
     let first_created = now - Duration::seconds(count as i64);
-    for index in 0..count {
-        let frequency = Frequency::ALL[(index % 4) as usize].clone();
-        let byweekday = (index % 3 == 1).then(|| vec![Weekday::ALL[(index % 7) as usize].clone()]);
-        let bysetpos = (byweekday.is_some() && index % 2 == 0).then_some(if index % 4 == 0 { -1 } else { 1 });
-        let (target_type, target_value) = match index % 3 {
-            0 => (TargetType::Email, format!("oncall+{}@example.com", index % 997)),
-            1 => (TargetType::Slack, format!("#reports-{}", index % 31)),
-            _ => (
-                TargetType::Webhook,
-                format!("https://hooks.example.com/{}", index % 101),
-            ),
-        };
-        let values = SubscriptionValues {
-            dashboard: None,
-            insight: None,
-            target_type,
-            target_value,
-            frequency,
-            interval: 1 + (index % 5 == 0) as i64,
-            byweekday,
-            bysetpos,
-            count: None,
-            start_date: today - Duration::days(sequence.below(14) as i64)
-                + Duration::hours(sequence.below(24) as i64),
-            until_date: None,
-            deleted: index % 10 == 9,
-            title: Some(format!("Synthetic report {}", index + 1)),
-            invite_message: None,
-            today: TodayFields::default(),
-        };
-        let computed = Computed::of(&values, now);
-        let created_at = first_created + Duration::seconds(index as i64);
-        subscriptions::insert(tx, project_id, author, created_at, &values, &computed)?;
-    }
+    subscriptions::bulk_load(tx, || {
+        for index in 0..count {
+            let frequency = Frequency::ALL[(index % 4) as usize].clone();
+            let byweekday = (index % 3 == 1).then(|| vec![Weekday::ALL[(index % 7) as usize].clone()]);
+            let bysetpos =
+                (byweekday.is_some() && index % 2 == 0).then_some(if index % 4 == 0 { -1 } else { 1 });
+            let by_slack = index % 2 == 1;
+            let (target_type, target_value) = if by_slack {
+                (TargetType::Slack, format!("#reports-{}", index % 31))
+            } else {
+                (TargetType::Email, format!("oncall+{}@example.com", index % 997))
+            };
+            let values = SubscriptionValues {
+                dashboard: None,
+                insight: (!insights.is_empty()).then(|| insights[(index % insights.len() as u64) as usize]),
+                target_type,
+                target_value,
+                frequency,
+                interval: 1 + (index % 5 == 0) as i64,
+                byweekday,
+                bysetpos,
+                count: None,
+                start_date: today - Duration::days(sequence.below(14) as i64)
+                    + Duration::hours(sequence.below(24) as i64),
+                until_date: None,
+                deleted: index % 10 == 9,
+                title: Some(format!("Synthetic report {}", index + 1)),
+                invite_message: None,
+                today: TodayFields {
+                    integration_id: slack.filter(|_| by_slack),
+                    ..TodayFields::default()
+                },
+            };
+            let computed = Computed::of(&values, now, rules);
+            let created_at = first_created + Duration::seconds(index as i64);
+            subscriptions::insert(tx, project_id, author, created_at, &values, &computed)?;
+        }
+        Ok(())
+    })?;
     Ok(())
 }

@@ -9,13 +9,21 @@ use rusqlite::{Transaction, params};
 
 use super::{Catalog, DemoData, People};
 use crate::api::TriggerType;
+use crate::schedule::Rules;
 use crate::server::error::ApiResult;
 use crate::server::store::deliveries;
 use crate::server::store::integrations::REVOKED;
 use crate::server::store::rows::stamp;
 
 /// Channels every demo workspace has besides the ones subscriptions name.
-const MORE_CHANNELS: [&str; 6] = ["#general", "#random", "#data-team", "#design", "#sales", "#incidents"];
+const MORE_CHANNELS: [&str; 6] = [
+    "#general",
+    "#random",
+    "#data-team",
+    "#design",
+    "#sales",
+    "#incidents",
+];
 
 /// Prompts of the demo's AI reports.
 const PROMPTS: [&str; 3] = [
@@ -30,6 +38,7 @@ pub(super) fn seed_today(
     catalogs: &[Catalog],
     people: &People,
     now: DateTime<Utc>,
+    rules: Rules,
 ) -> ApiResult<()> {
     tx.execute(
         "UPDATE insights SET short_id = lower(printf('%08X', (id * 2654435761) % 4294967296))",
@@ -40,7 +49,7 @@ pub(super) fn seed_today(
         let (working, _revoked) = seed_integrations(tx, data, catalog.project_id, people.owner, now)?;
         seed_subscription_fields(tx, catalog.project_id, working)?;
     }
-    seed_history(tx, now)
+    seed_history(tx, now, rules)
 }
 
 /// Three insights of the project on each dashboard, and a text tile on the first.
@@ -89,7 +98,11 @@ fn seed_integrations(
     };
     let revoked = insert("Hedgebox (old workspace)", "0OLD", REVOKED, 400)?;
     let working = insert("Hedgebox", "0HEDGE", "", 200)?;
-    let channels = data.slack_channels.iter().map(String::as_str).chain(MORE_CHANNELS);
+    let channels = data
+        .slack_channels
+        .iter()
+        .map(String::as_str)
+        .chain(MORE_CHANNELS);
     for (index, name) in channels.enumerate() {
         tx.execute(
             "INSERT OR IGNORE INTO slack_channels (integration_id, id, name, is_private, is_member)
@@ -146,7 +159,7 @@ fn seed_subscription_fields(tx: &Transaction, project: i64, working: i64) -> Api
 
 /// Every enabled, undeleted subscription's deliveries of the last 30 days,
 /// each with the outcome its target has.
-fn seed_history(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<()> {
+fn seed_history(tx: &Transaction, now: DateTime<Utc>, rules: Rules) -> ApiResult<()> {
     let since = now - Duration::days(30);
     let mut statement = tx.prepare(
         "SELECT s.id, s.frequency, s.interval, s.byweekday, s.bysetpos, s.count, s.start_date, s.until_date
@@ -165,6 +178,7 @@ fn seed_history(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<()> {
                 count: row.get(5)?,
                 start: crate::server::store::rows::parse_stamp(row.get(6)?).unwrap_or(now),
                 until: crate::server::store::rows::parse_stamp(row.get(7)?),
+                rules,
             };
             Ok((row.get(0)?, schedule))
         })?
@@ -180,4 +194,3 @@ fn seed_history(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<()> {
     }
     Ok(())
 }
-

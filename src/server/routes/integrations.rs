@@ -72,10 +72,20 @@ pub async fn channels(
     caller.require(INTEGRATION_READ)?;
     let project = caller.project(&app.db, &project).await?;
     let id = integration_id(&id)?;
-    let number = |name: &str| request.param(name).and_then(|text| text.trim().parse::<u64>().ok());
-    let limit = number("limit").filter(|limit| (1..=200).contains(limit)).unwrap_or(50);
+    let number = |name: &str| {
+        request
+            .param(name)
+            .and_then(|text| text.trim().parse::<u64>().ok())
+    };
+    let limit = number("limit")
+        .filter(|limit| (1..=200).contains(limit))
+        .unwrap_or(50);
     let offset = number("offset").unwrap_or(0);
-    let search = request.param("search").map(str::trim).filter(|text| !text.is_empty()).map(str::to_string);
+    let search = request
+        .param("search")
+        .map(str::trim)
+        .filter(|text| !text.is_empty())
+        .map(str::to_string);
     let channel_id = request.param("channel_id").map(str::to_string);
     let now = app.clock.now();
     let answer = app

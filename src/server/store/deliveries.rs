@@ -10,7 +10,9 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde_json::{Value, json};
 
 use super::rows::{parse_stamp, stamp};
-use crate::api::{Delivery, DeliveryError, DeliveryStatus, RecipientResult, RecipientStatus, TargetType, TriggerType};
+use crate::api::{
+    Delivery, DeliveryError, DeliveryStatus, RecipientResult, RecipientStatus, TargetType, TriggerType,
+};
 use crate::server::error::{ApiError, ApiResult};
 
 /// Deliveries a page holds (posthog.md §4: not settable by the client).
@@ -73,7 +75,11 @@ fn outcomes(target: &Target) -> Option<Vec<RecipientResult>> {
                 .map(|address| {
                     let domain = address.rsplit('@').next().unwrap_or("").to_ascii_lowercase();
                     if domain.ends_with(".invalid") {
-                        failed(address, &format!("Domain {domain} does not exist"), "SMTPRecipientsRefused")
+                        failed(
+                            address,
+                            &format!("Domain {domain} does not exist"),
+                            "SMTPRecipientsRefused",
+                        )
                     } else {
                         delivered(address)
                     }
@@ -89,7 +95,11 @@ fn outcomes(target: &Target) -> Option<Vec<RecipientResult>> {
                     "Your Slack connection is no longer active. Reconnect Slack to deliver to this channel.",
                     "SlackIntegrationInactive",
                 ),
-                None => failed(channel, "No Slack integration is configured.", "SlackIntegrationMissing"),
+                None => failed(
+                    channel,
+                    "No Slack integration is configured.",
+                    "SlackIntegrationMissing",
+                ),
             }])
         }
         _ => None,
@@ -153,7 +163,10 @@ pub fn record(
         ],
     )?;
     if target.target_type == TargetType::Slack && target.integration_revoked != Some(false) {
-        connection.execute("UPDATE subscriptions SET enabled = 0 WHERE id = ?1", [subscription])?;
+        connection.execute(
+            "UPDATE subscriptions SET enabled = 0 WHERE id = ?1",
+            [subscription],
+        )?;
     }
     get(connection, subscription, &id)
 }

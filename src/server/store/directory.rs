@@ -283,6 +283,13 @@ pub fn catalog_has(connection: &Connection, catalog: Catalog, project_id: i64, i
     Ok(statement.exists(params![id, project_id])?)
 }
 
+/// Whether a dashboard or insight with this id exists in any project.
+pub fn catalog_exists(connection: &Connection, catalog: Catalog, id: i64) -> ApiResult<bool> {
+    let mut statement =
+        connection.prepare_cached(&format!("SELECT 1 FROM {} WHERE id = ?1", catalog.table()))?;
+    Ok(statement.exists([id])?)
+}
+
 /// The user with this e-mail address.
 pub fn user_by_email(connection: &Connection, email: &str) -> ApiResult<Option<i64>> {
     let mut statement = connection.prepare_cached("SELECT id FROM users WHERE email = ?1")?;

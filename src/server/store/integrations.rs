@@ -57,14 +57,21 @@ pub fn list(
 /// One of the project's integrations.
 pub fn get(connection: &Connection, project_id: i64, id: i64) -> ApiResult<Value> {
     connection
-        .prepare_cached(&format!("{} WHERE i.project_id = ?1 AND i.id = ?2", integration_select()))?
+        .prepare_cached(&format!(
+            "{} WHERE i.project_id = ?1 AND i.id = ?2",
+            integration_select()
+        ))?
         .query_row(params![project_id, id], integration_at)
         .optional()?
         .ok_or_else(ApiError::not_found)
 }
 
 /// The kind and errors of one of the project's integrations.
-pub fn kind_and_errors(connection: &Connection, project_id: i64, id: i64) -> ApiResult<Option<(String, String)>> {
+pub fn kind_and_errors(
+    connection: &Connection,
+    project_id: i64,
+    id: i64,
+) -> ApiResult<Option<(String, String)>> {
     Ok(connection
         .prepare_cached("SELECT kind, errors FROM integrations WHERE project_id = ?1 AND id = ?2")?
         .query_row(params![project_id, id], |row| Ok((row.get(0)?, row.get(1)?)))
@@ -172,4 +179,3 @@ pub fn dashboard(connection: &Connection, project_id: i64, id: i64) -> ApiResult
         .collect::<Result<_, _>>()?;
     Ok(json!({"id": id, "name": name, "pinned": false, "tiles": tiles}))
 }
-

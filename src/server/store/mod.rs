@@ -8,13 +8,14 @@
 //! threads, never on the async workers.
 
 pub mod deliveries;
-pub mod integrations;
 pub mod directory;
+pub mod integrations;
 pub mod keys;
 pub mod memberships;
 pub mod roles;
 pub(crate) mod rows;
 mod schema;
+pub mod subscription_list;
 pub mod subscriptions;
 
 use std::collections::HashMap;
@@ -179,6 +180,11 @@ fn open_connection(path: &Path) -> anyhow::Result<Connection> {
     connection.pragma_update(None, "journal_mode", "WAL")?;
     connection.pragma_update(None, "synchronous", "FULL")?;
     connection.pragma_update(None, "foreign_keys", "ON")?;
+    // 32 MiB of page cache a connection (the default is 2 MiB): 100,000
+    // subscriptions and their indexes stay in memory, and a bulk insert
+    // does not evict the pages it is about to touch again.
+    connection.pragma_update(None, "cache_size", -32_768)?;
+    connection.pragma_update(None, "temp_store", "MEMORY")?;
     connection.set_prepared_statement_cache_capacity(64);
     Ok(connection)
 }

@@ -1,17 +1,13 @@
-//! Subscriptions of a project.
-//!
-//! Lists page with a deferred join: the page's ids are found by an index-only
-//! scan, and only those 100 rows are then read whole. An offset of 99,900
-//! thus steps over index entries, not over 99,900 joined rows.
+//! Subscriptions of a project: one read, written and checked; lists are in
+//! `subscription_list`.
 
 use chrono::{DateTime, Utc};
 use rusqlite::types::{Type, Value as SqlValue};
 use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
 
-use super::CountCache;
-use super::rows::{USER_COLUMNS, count_at, parse_stamp, sql_int, stamp, user_at, user_columns};
+use super::rows::{USER_COLUMNS, parse_stamp, stamp, user_at, user_columns};
 use crate::api::{Frequency, ResourceType, Subscription, TargetType, Weekday};
-use crate::schedule::Schedule;
+use crate::schedule::{Rules, Schedule};
 use crate::server::error::{ApiError, ApiResult};
 
 /// Every writable field of a subscription, complete (a create, or a stored
@@ -61,7 +57,7 @@ impl Default for TodayFields {
 }
 
 impl SubscriptionValues {
-    pub fn schedule(&self) -> Schedule {
+    pub fn schedule(&self, rules: Rules) -> Schedule {
         Schedule {
             frequency: self.frequency.clone(),
             interval: self.interval,
@@ -70,13 +66,14 @@ impl SubscriptionValues {
             count: self.count,
             start: self.start_date,
             until: self.until_date,
+            rules,
         }
     }
 
     /// Whether the recurrence fields differ, so that the stored summary and
     /// next delivery must be computed again.
     pub fn schedule_differs(&self, other: &SubscriptionValues) -> bool {
-        self.schedule() != other.schedule()
+        self.schedule(Rules::Today) != other.schedule(Rules::Today)
     }
 }
 
@@ -88,108 +85,12 @@ pub struct Computed {
 }
 
 impl Computed {
-    pub fn of(values: &SubscriptionValues, now: DateTime<Utc>) -> Computed {
-        let schedule = values.schedule();
+    pub fn of(values: &SubscriptionValues, now: DateTime<Utc>, rules: Rules) -> Computed {
+        let schedule = values.schedule(rules);
         Computed {
             summary: schedule.summary(),
             next_delivery_date: schedule.next_delivery(now),
         }
-    }
-}
-
-/// The list orderings compat.md allows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SortKey {
-    CreatedAt,
-    NextDeliveryDate,
-    Title,
-}
-
-/// How a list is filtered and ordered.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ListQuery {
-    pub deleted: bool,
-    pub insight: Option<i64>,
-    pub dashboard: Option<i64>,
-    pub target_type: Option<String>,
-    pub search: Option<String>,
-    pub sort: SortKey,
-    pub descending: bool,
-}
-
-impl Default for ListQuery {
-    fn default() -> Self {
-        ListQuery {
-            deleted: false,
-            insight: None,
-            dashboard: None,
-            target_type: None,
-            search: None,
-            sort: SortKey::CreatedAt,
-            descending: true,
-        }
-    }
-}
-
-impl ListQuery {
-    /// `ORDER BY` terms. Each matches an index expression exactly, and nulls
-    /// sort last ascending and first descending, as PostgreSQL sorts them.
-    fn order_by(&self) -> String {
-        let direction = if self.descending { "DESC" } else { "ASC" };
-        let terms: &[&str] = match self.sort {
-            SortKey::CreatedAt => &["s.created_at"],
-            SortKey::NextDeliveryDate => &["ifnull(s.next_delivery_date, '9999')"],
-            SortKey::Title => &["(s.title IS NULL)", "s.title COLLATE NOCASE"],
-        };
-        terms
-            .iter()
-            .chain(std::iter::once(&"s.id"))
-            .map(|term| format!("{term} {direction}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-
-    /// `FROM ... WHERE ...` and its parameters (`?1` is the project).
-    fn filter_sql(&self, project_id: i64) -> (String, Vec<SqlValue>) {
-        let mut sql = String::from("FROM subscriptions s");
-        let mut conditions = vec!["s.project_id = ?1".to_string(), "s.deleted = ?2".to_string()];
-        let mut values = vec![
-            SqlValue::Integer(project_id),
-            SqlValue::Integer(self.deleted.into()),
-        ];
-        let mut bind = |condition: &str, value: SqlValue| {
-            values.push(value);
-            conditions.push(condition.replace('#', &format!("?{}", values.len())));
-        };
-        if let Some(insight) = self.insight {
-            bind("s.insight_id = #", SqlValue::Integer(insight));
-        }
-        if let Some(dashboard) = self.dashboard {
-            bind("s.dashboard_id = #", SqlValue::Integer(dashboard));
-        }
-        if let Some(target_type) = &self.target_type {
-            bind("s.target_type = #", SqlValue::Text(target_type.clone()));
-        }
-        if let Some(search) = self.search.as_deref().filter(|text| !text.is_empty()) {
-            sql.push_str(
-                " LEFT JOIN insights i ON i.id = s.insight_id LEFT JOIN dashboards d ON d.id = s.dashboard_id",
-            );
-            let pattern = format!(
-                "%{}%",
-                search
-                    .replace('\\', "\\\\")
-                    .replace('%', "\\%")
-                    .replace('_', "\\_")
-            );
-            bind(
-                "(s.title LIKE # ESCAPE '\\' OR s.target_value LIKE # ESCAPE '\\' \
-                 OR i.name LIKE # ESCAPE '\\' OR d.name LIKE # ESCAPE '\\')",
-                SqlValue::Text(pattern),
-            );
-        }
-        sql.push_str(" WHERE ");
-        sql.push_str(&conditions.join(" AND "));
-        (sql, values)
     }
 }
 
@@ -288,17 +189,19 @@ fn value_parameters(values: &SubscriptionValues) -> ApiResult<Vec<SqlValue>> {
         optional(values.invite_message.clone().map(SqlValue::Text)),
         SqlValue::Integer(values.today.enabled.into()),
         optional(values.today.integration_id.map(SqlValue::Integer)),
-        SqlValue::Text(serde_json::to_string(&values.today.dashboard_export_insights).map_err(ApiError::internal)?),
+        SqlValue::Text(
+            serde_json::to_string(&values.today.dashboard_export_insights).map_err(ApiError::internal)?,
+        ),
         optional(values.today.prompt.clone().map(SqlValue::Text)),
         SqlValue::Integer(values.today.summary_enabled.into()),
         SqlValue::Text(values.today.summary_prompt_guide.clone()),
     ])
 }
 
-fn subscription_select() -> String {
+pub(super) fn subscription_select() -> String {
     format!(
         "SELECT s.id, s.created_at, s.summary, s.next_delivery_date, {}, {},
-                si.name, si.short_id, sd.name
+                coalesce(nullif(si.name, ''), si.derived_name), si.short_id, sd.name
          FROM subscriptions s LEFT JOIN users cu ON cu.id = s.created_by
               LEFT JOIN insights si ON si.id = s.insight_id
               LEFT JOIN dashboards sd ON sd.id = s.dashboard_id",
@@ -307,16 +210,22 @@ fn subscription_select() -> String {
     )
 }
 
-fn subscription_at(row: &Row) -> rusqlite::Result<Subscription> {
+pub(super) fn subscription_at(row: &Row) -> rusqlite::Result<Subscription> {
     let values = values_at(row, 4)?;
     let resource = 4 + VALUE_COLUMNS.len() + USER_COLUMNS;
     let (insight_name, insight_short_id, dashboard_name): (Option<String>, Option<String>, Option<String>) =
         (row.get(resource)?, row.get(resource + 1)?, row.get(resource + 2)?);
     // posthog.md 8.1: insight, then dashboard, then prompt.
     let (resource_type, resource_name) = if values.insight.is_some() {
-        (ResourceType::Insight, insight_name.unwrap_or_else(|| "None".into()))
+        (
+            ResourceType::Insight,
+            insight_name.unwrap_or_else(|| "None".into()),
+        )
     } else if values.dashboard.is_some() {
-        (ResourceType::Dashboard, dashboard_name.unwrap_or_else(|| "Dashboard".into()))
+        (
+            ResourceType::Dashboard,
+            dashboard_name.unwrap_or_else(|| "Dashboard".into()),
+        )
     } else {
         let from_prompt = values
             .today
@@ -365,40 +274,23 @@ fn subscription_at(row: &Row) -> rusqlite::Result<Subscription> {
     })
 }
 
-/// One page of a project's subscriptions and the count of all that match.
-pub fn list(
-    counts: &CountCache,
-    connection: &Connection,
-    project_id: i64,
-    query: &ListQuery,
-    (limit, offset): (u64, u64),
-) -> ApiResult<(u64, Vec<Subscription>)> {
-    let (from_where, values) = query.filter_sql(project_id);
-    let count_sql = format!("SELECT COUNT(*) {from_where}");
-    let count = counts.get_or(format!("{count_sql} {values:?}"), || {
-        Ok(connection
-            .prepare_cached(&count_sql)?
-            .query_row(params_from_iter(values.iter()), count_at)?)
+/// Runs `load`, which inserts many subscriptions, and indexes them for
+/// search once at the end rather than row by row (schema 4's
+/// `search_deferred`). Within one transaction, so a failed load leaves
+/// neither rows nor the pause behind.
+pub fn bulk_load<T>(connection: &Connection, load: impl FnOnce() -> ApiResult<T>) -> ApiResult<T> {
+    let after: i64 = connection.query_row("SELECT ifnull(max(id), 0) FROM subscriptions", [], |row| {
+        row.get(0)
     })?;
-    if offset >= count {
-        return Ok((count, Vec::new()));
-    }
-    let order_by = query.order_by();
-    let limit_at = values.len() + 1;
-    let sql = format!(
-        "WITH page AS (SELECT s.id {from_where} ORDER BY {order_by} LIMIT ?{limit_at} OFFSET ?{})
-         {} WHERE s.id IN (SELECT id FROM page) ORDER BY {order_by}",
-        limit_at + 1,
-        subscription_select(),
-    );
-    let mut all_values = values;
-    all_values.push(SqlValue::Integer(sql_int(limit)));
-    all_values.push(SqlValue::Integer(sql_int(offset)));
-    let mut statement = connection.prepare_cached(&sql)?;
-    let rows = statement
-        .query_map(params_from_iter(all_values.iter()), subscription_at)?
-        .collect::<Result<_, _>>()?;
-    Ok((count, rows))
+    connection.execute("INSERT INTO search_deferred (after_id) VALUES (?1)", [after])?;
+    let loaded = load()?;
+    connection.execute(
+        "INSERT INTO subscription_search (rowid, names)
+         SELECT id, names FROM subscription_search_source WHERE id > ?1",
+        [after],
+    )?;
+    connection.execute("DELETE FROM search_deferred", [])?;
+    Ok(loaded)
 }
 
 /// The subscription, deleted or not; 404 when the project has none with this id.
@@ -429,12 +321,13 @@ pub fn stored_values(connection: &Connection, project_id: i64, id: i64) -> ApiRe
 /// Enabled, undeleted subscriptions with AI summaries in the organization
 /// of the project: what `summary_quota` counts.
 pub fn active_summaries(connection: &Connection, project_id: i64) -> ApiResult<i64> {
-    Ok(connection.prepare_cached(
-        "SELECT COUNT(*) FROM subscriptions s JOIN projects p ON p.id = s.project_id
+    Ok(connection
+        .prepare_cached(
+            "SELECT COUNT(*) FROM subscriptions s JOIN projects p ON p.id = s.project_id
          WHERE p.organization_id = (SELECT organization_id FROM projects WHERE id = ?1)
-           AND s.summary_enabled = 1 AND s.deleted = 0 AND s.enabled = 1",
-    )?
-    .query_row([project_id], |row| row.get(0))?)
+           AND s.summary_enabled = 1 AND s.deleted = 0",
+        )?
+        .query_row([project_id], |row| row.get(0))?)
 }
 
 /// Inserts a subscription and returns its id.

@@ -1,6 +1,12 @@
 //! The subscription form: every writable field of api.md, the body it
 //! sends, the changes an edit would make, and the schedule it describes (for
 //! the live preview of the summary and the next deliveries).
+//!
+//! On today's PostHog (the project answers for its Slack integrations) the
+//! form grows what it needs there: an AI report to deliver with its prompt,
+//! the Slack integration a Slack target posts through, no new webhooks, and
+//! something to deliver is required (posthog.md 8.2). A dashboard's
+//! insights to export are chosen when the form is sent (`effects.rs`).
 
 use chrono::{DateTime, Duration, DurationRound, Utc};
 use serde_json::{Map, Value};
@@ -8,12 +14,18 @@ use serde_json::{Map, Value};
 use ratatui::text::{Line, Span};
 
 use crate::api::time::{format_datetime, parse_user_datetime};
-use crate::api::{Frequency, NamedItem, Subscription, TargetType, Weekday};
-use crate::console::widgets::form::{Field, Form};
+use crate::api::{Frequency, Integration, NamedItem, Subscription, TargetType, Weekday};
+use crate::console::widgets::form::{Field, Form, Value as FieldValue};
 use crate::console::widgets::popup::LABEL;
 use crate::schedule::Schedule;
 
 const TARGET_TYPES: [(&str, &str); 3] = [("email", "email"), ("slack", "Slack"), ("webhook", "webhook")];
+/// Today's PostHog has no webhooks (posthog.md 13-6).
+const TODAY_TARGET_TYPES: [(&str, &str); 2] = [("email", "email"), ("slack", "Slack")];
+/// The "Delivers" choice of an AI report, whose question is the prompt.
+const PROMPT: (&str, &str) = ("prompt", "AI report: answers the prompt below");
+/// The longest prompt PostHog takes (posthog.md 8.2-4).
+const PROMPT_LIMIT: usize = 4000;
 const FREQUENCIES: [(&str, &str); 4] = [
     ("daily", "daily"),
     ("weekly", "weekly"),
@@ -86,7 +98,16 @@ fn when(at: Option<DateTime<Utc>>) -> String {
         .unwrap_or_default()
 }
 
-/// "dashboard:5", "insight:7" or "" for what a subscription delivers.
+fn prompt(text: &str) -> Result<(), String> {
+    let length = text.trim().chars().count();
+    if length > PROMPT_LIMIT {
+        Err(format!("at most {PROMPT_LIMIT} characters ({length} now)"))
+    } else {
+        Ok(())
+    }
+}
+
+/// "dashboard:5", "insight:7", "prompt" or "" for what a subscription delivers.
 fn delivers(subscription: Option<&Subscription>) -> String {
     match subscription {
         Some(Subscription {
@@ -95,6 +116,7 @@ fn delivers(subscription: Option<&Subscription>) -> String {
         Some(Subscription {
             insight: Some(id), ..
         }) => format!("insight:{id}"),
+        Some(Subscription { prompt: Some(_), .. }) => PROMPT.0.to_string(),
         _ => String::new(),
     }
 }
@@ -110,6 +132,8 @@ pub fn form(existing: Option<&Subscription>, now: DateTime<Utc>) -> Form {
             "",
             "nothing chosen (loading the project's dashboards and insights…)",
         )]
+    } else if delivered == PROMPT.0 {
+        vec![("", "nothing chosen"), PROMPT]
     } else {
         vec![("", "nothing chosen"), (delivered.as_str(), delivered.as_str())]
     };
@@ -223,6 +247,7 @@ pub fn catalog_fallback(form: &mut Form) {
     fn check(text: &str) -> Result<(), String> {
         let text = text.trim();
         let ok = text.is_empty()
+            || text == PROMPT.0
             || ["dashboard:", "insight:"].iter().any(|kind| {
                 text.strip_prefix(kind)
                     .is_some_and(|id| id.trim().parse::<i64>().is_ok())
@@ -230,13 +255,74 @@ pub fn catalog_fallback(form: &mut Form) {
         if ok {
             Ok(())
         } else {
-            Err("dashboard:ID, insight:ID, or nothing".into())
+            Err("dashboard:ID, insight:ID, prompt, or nothing".into())
         }
     }
     if let Some(field) = form.fields.iter_mut().find(|field| field.name == "delivers") {
         let current = field.current();
         *field = Field::text("delivers", "Delivers (id)", &current, Some(check));
     }
+}
+
+/// The project answered for its Slack integrations: today's PostHog. The
+/// form offers an AI report and its prompt, the integration a Slack target
+/// posts through (working ones first), and no webhook for a new target (a
+/// subscription that has one keeps it).
+pub fn today(form: &mut Form, existing: Option<&Subscription>, slack: &[Integration]) {
+    if form.has("prompt") {
+        return;
+    }
+    if let Some(field) = form.fields.iter_mut().find(|field| field.name == "delivers")
+        && let FieldValue::Select { options, .. } = &field.value
+        && !options.iter().any(|(value, _)| value == PROMPT.0)
+    {
+        let mut options = options.clone();
+        options.push((PROMPT.0.to_string(), PROMPT.1.to_string()));
+        field.set_options(options);
+    }
+    let after_delivers = form.position("delivers").map_or(0, |at| at + 1);
+    let asked = existing.and_then(|s| s.prompt.clone()).unwrap_or_default();
+    form.insert_field(
+        after_delivers,
+        Field::text("prompt", "Prompt", &asked, Some(prompt)),
+    );
+    if let Some(field) = form.fields.iter_mut().find(|field| field.name == "target_type") {
+        field.set_options(
+            TODAY_TARGET_TYPES
+                .iter()
+                .map(|(value, label)| (value.to_string(), label.to_string()))
+                .collect(),
+        );
+    }
+    if slack.is_empty() {
+        return;
+    }
+    let mut ordered: Vec<&Integration> = slack.iter().filter(|i| !i.is_broken()).collect();
+    ordered.extend(slack.iter().filter(|i| i.is_broken()));
+    let options: Vec<(String, String)> = ordered
+        .iter()
+        .map(|integration| {
+            let broken = if integration.is_broken() {
+                " (no longer works)"
+            } else {
+                ""
+            };
+            (
+                integration.id.to_string(),
+                format!("{}{broken}", integration.name()),
+            )
+        })
+        .collect();
+    let options: Vec<(&str, &str)> = options.iter().map(|(v, l)| (v.as_str(), l.as_str())).collect();
+    let chosen = existing
+        .and_then(|s| s.integration_id)
+        .map(|id| id.to_string())
+        .unwrap_or_default();
+    let after_target_type = form.position("target_type").map_or(0, |at| at + 1);
+    form.insert_field(
+        after_target_type,
+        Field::select("integration_id", "Slack via", &options, &chosen),
+    );
 }
 
 fn is_email(address: &str) -> bool {
@@ -312,7 +398,31 @@ pub fn body(form: &Form) -> Result<Map<String, Value>, Vec<(&'static str, String
     };
     put("dashboard", dashboard.map(Value::from).unwrap_or(Value::Null));
     put("insight", insight.map(Value::from).unwrap_or(Value::Null));
-    put("target_type", Value::from(form.value("target_type")));
+    // Today's PostHog (the form has a prompt) delivers something, always.
+    if form.has("prompt") && delivers.trim().is_empty() {
+        errors.push((
+            "delivers",
+            "choose what it delivers: a dashboard, an insight or an AI report".into(),
+        ));
+    }
+    if delivers.trim() == PROMPT.0 {
+        let asked = form.value("prompt").trim().to_string();
+        if asked.is_empty() {
+            errors.push(("prompt", "required: the question the AI report answers".into()));
+        }
+        put("prompt", Value::from(asked));
+    }
+    let target_type = form.value("target_type");
+    if target_type == "slack" && form.has("integration_id") {
+        put(
+            "integration_id",
+            form.value("integration_id")
+                .parse::<i64>()
+                .map(Value::from)
+                .unwrap_or(Value::Null),
+        );
+    }
+    put("target_type", Value::from(target_type));
     put("target_value", Value::from(form.value("target_value").trim()));
     put("title", Value::from(form.value("title").trim()));
     put("frequency", Value::from(form.value("frequency")));
@@ -374,10 +484,11 @@ pub fn changes(form: &Form, body: &Map<String, Value>) -> (Map<String, Value>, V
         let Some(field) = form.fields.iter().find(|field| field.label == label) else {
             continue;
         };
-        let names: &[&str] = if field.name == "delivers" {
-            &["dashboard", "insight"]
-        } else {
-            &[field.name]
+        // A change of target type takes its integration with it.
+        let names: &[&str] = match field.name {
+            "delivers" => &["dashboard", "insight", "prompt"],
+            "target_type" => &["target_type", "integration_id"],
+            name => &[name],
         };
         for name in names {
             if let Some(value) = body.get(*name) {
@@ -416,6 +527,9 @@ pub fn schedule(form: &Form) -> Option<Schedule> {
         count: form.value("count").trim().parse().ok(),
         start: parse_user_datetime(&form.value("start_date"))?,
         until: parse_user_datetime(&form.value("until_date")),
+        // A preview follows today's PostHog; the rules differ only at the
+        // edges (posthog.md 8.5), and the saved row shows the server's own.
+        rules: crate::schedule::Rules::Today,
     })
 }
 

@@ -274,8 +274,8 @@ fn detail(subscription: &Subscription, now: DateTime<Utc>, theme: &Theme) -> (St
             ),
             theme,
         ),
-        field("dashboard", optional(subscription.dashboard), theme),
-        field("insight", optional(subscription.insight), theme),
+        field("dashboard", resource(subscription, subscription.dashboard), theme),
+        field("insight", resource(subscription, subscription.insight), theme),
         field("schedule", optional(subscription.summary.clone()), theme),
         field(
             "rule",
@@ -311,6 +311,24 @@ fn detail(subscription: &Subscription, now: DateTime<Utc>, theme: &Theme) -> (St
             theme,
         ),
     ];
+    // Today's PostHog: an AI report's question, a dashboard's insights, the
+    // Slack integration.
+    let mut today = Vec::new();
+    if let Some(prompt) = &subscription.prompt {
+        today.push(field("prompt", prompt.clone(), theme));
+    }
+    if let Some(exports) = subscription
+        .dashboard_export_insights
+        .as_ref()
+        .filter(|exports| !exports.is_empty())
+    {
+        let ids: Vec<String> = exports.iter().map(i64::to_string).collect();
+        today.push(field("exports", format!("insights {}", ids.join(", ")), theme));
+    }
+    if let Some(integration) = subscription.integration_id {
+        today.push(field("slack via", format!("integration {integration}"), theme));
+    }
+    lines.splice(6..6, today);
     if let Some(user) = &subscription.created_by {
         lines.push(heading("created by", theme));
         lines.extend(user_lines(user, theme));
@@ -326,6 +344,15 @@ fn detail(subscription: &Subscription, now: DateTime<Utc>, theme: &Theme) -> (St
         lines.push(Line::raw(format!("   {}  {}", when(Some(at)), relative(at, now))));
     }
     (format!("#{}", subscription.id), lines)
+}
+
+/// A dashboard's or insight's id, with the name the server gives what the
+/// subscription delivers.
+fn resource(subscription: &Subscription, id: Option<i64>) -> String {
+    match (id, subscription.resource_name.as_deref()) {
+        (Some(id), Some(name)) if !name.is_empty() => format!("{id} ({name})"),
+        (id, _) => optional(id),
+    }
 }
 
 impl Table<Subscriptions> {
@@ -344,8 +371,15 @@ impl Table<Subscriptions> {
         self.rows.cursor = 0;
         self.rows.top = 0;
         self.rows.list.restart();
+        let exports = match subscription.dashboard_export_insights.as_deref() {
+            Some([one]) => format!(", exporting insight {one} of the dashboard"),
+            Some(exports) if !exports.is_empty() => {
+                format!(", exporting {} insights of the dashboard", exports.len())
+            }
+            _ => String::new(),
+        };
         format!(
-            "created subscription #{}: {}",
+            "created subscription #{}: {}{exports}",
             subscription.id,
             subscription.summary.clone().unwrap_or_default()
         )

@@ -18,7 +18,7 @@ const SUMMARY_GUIDE_MAX: usize = 500;
 
 /// The writable fields a body sends: `None` for a field left out; for a
 /// nullable field, `Some(None)` for an explicit null.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Changes {
     pub dashboard: Option<Option<i64>>,
     pub insight: Option<Option<i64>>,
@@ -60,7 +60,9 @@ impl Changes {
                 bysetpos
             }
             // posthog.md 8.1: any 32-bit integer.
-            Flavor::Current => fields::ranged_integer(body, "bysetpos", -INT32_MAX - 1, INT32_MAX)?.nullable(),
+            Flavor::Current => {
+                fields::ranged_integer(body, "bysetpos", -INT32_MAX - 1, INT32_MAX)?.nullable()
+            }
         };
         let mut changes = Changes {
             dashboard: fields::integer(body, "dashboard")?.nullable(),
@@ -72,7 +74,8 @@ impl Changes {
             changes.prompt = prompt(body)?;
         }
         changes.target_type = fields::choice(body, "target_type")?.not_null("target_type")?;
-        changes.target_value = fields::checked_string(body, "target_value", None, false)?.not_null("target_value")?;
+        changes.target_value =
+            fields::checked_string(body, "target_value", None, false)?.not_null("target_value")?;
         changes.frequency = fields::choice(body, "frequency")?.not_null("frequency")?;
         changes.interval = fields::ranged_integer(body, "interval", 1, INT32_MAX)?.not_null("interval")?;
         changes.byweekday = fields::choice_list(body, "byweekday")?.nullable();
@@ -90,7 +93,8 @@ impl Changes {
         }
         changes.invite_message = fields::checked_string(body, "invite_message", None, true)?.nullable();
         if flavor == Flavor::Current {
-            changes.summary_enabled = fields::boolean(body, "summary_enabled")?.not_null("summary_enabled")?;
+            changes.summary_enabled =
+                fields::boolean(body, "summary_enabled")?.not_null("summary_enabled")?;
             changes.summary_prompt_guide =
                 fields::checked_string(body, "summary_prompt_guide", Some(SUMMARY_GUIDE_MAX), true)?
                     .not_null("summary_prompt_guide")?;
@@ -103,7 +107,10 @@ impl Changes {
     pub fn into_new(self, flavor: Flavor) -> ApiResult<SubscriptionValues> {
         let required = |name: &str| ApiError::required(name);
         let target_type = self.target_type.clone().ok_or_else(|| required("target_type"))?;
-        let target_value = self.target_value.clone().ok_or_else(|| required("target_value"))?;
+        let target_value = self
+            .target_value
+            .clone()
+            .ok_or_else(|| required("target_value"))?;
         let frequency = self.frequency.clone().ok_or_else(|| required("frequency"))?;
         let interval = match (self.interval, flavor) {
             (Some(interval), _) => interval,
@@ -182,7 +189,10 @@ fn export_insights(body: &Map<String, Value>) -> ApiResult<Option<Vec<i64>>> {
         Value::Null => Ok(Some(Vec::new())),
         Value::Array(items) => items
             .iter()
-            .map(|item| item.as_i64().ok_or_else(|| invalid("All items must be integers.")))
+            .map(|item| {
+                item.as_i64()
+                    .ok_or_else(|| invalid("All items must be integers."))
+            })
             .collect::<ApiResult<Vec<i64>>>()
             .map(Some),
         _ => Err(invalid("Expected a list of insight IDs.")),
@@ -197,7 +207,8 @@ fn prompt(body: &Map<String, Value>) -> ApiResult<Option<Option<String>>> {
             let text = text.trim().to_string();
             if text.chars().count() > PROMPT_MAX {
                 return Err(
-                    ApiError::validation("invalid_input", "Prompt cannot exceed 4000 characters.").on("prompt"),
+                    ApiError::validation("invalid_input", "Prompt cannot exceed 4000 characters.")
+                        .on("prompt"),
                 );
             }
             Ok(Some((!text.is_empty()).then_some(text)))

@@ -55,11 +55,7 @@ fn is_email(address: &str) -> bool {
 }
 
 /// A dashboard or insight given must be one of the project's; not both.
-pub fn check_catalog(
-    connection: &Connection,
-    project: i64,
-    values: &SubscriptionValues,
-) -> ApiResult<()> {
+pub fn check_catalog(connection: &Connection, project: i64, values: &SubscriptionValues) -> ApiResult<()> {
     if values.dashboard.is_some() && values.insight.is_some() {
         return Err(ApiError::validation(
             "invalid_input",
@@ -79,6 +75,47 @@ pub fn check_catalog(
             )
             .on(field));
         }
+    }
+    Ok(())
+}
+
+/// DRF's own check of a related field, before any of the serializer's:
+/// a dashboard or insight id that names nothing at all (in today's flavor;
+/// one of another project is step 2's).
+pub fn check_references(connection: &Connection, values: &SubscriptionValues) -> ApiResult<()> {
+    for (catalog, field, id) in [
+        (Catalog::Dashboards, "dashboard", values.dashboard),
+        (Catalog::Insights, "insight", values.insight),
+    ] {
+        if let Some(id) = id
+            && !directory::catalog_exists(connection, catalog, id)?
+        {
+            return Err(ApiError::validation(
+                "does_not_exist",
+                format!("Invalid pk \"{id}\" - object does not exist."),
+            )
+            .on(field));
+        }
+    }
+    Ok(())
+}
+
+/// The plan's limit (posthog.md 8.2-1, `serve --subscription-limit`): a
+/// create, or a restore, may not take a project's undeleted subscriptions
+/// past it.
+pub fn check_plan_limit(connection: &Connection, project: i64, limit: Option<u64>) -> ApiResult<()> {
+    let Some(limit) = limit else {
+        return Ok(());
+    };
+    let count: i64 = connection
+        .prepare_cached("SELECT COUNT(*) FROM subscriptions WHERE project_id = ?1 AND deleted = 0")?
+        .query_row([project], |row| row.get(0))?;
+    if u64::try_from(count).unwrap_or(0) >= limit {
+        return Err(ApiError::validation(
+            "invalid_input",
+            format!("Your plan is limited to {limit} subscriptions."),
+        )
+        .on("subscription"));
     }
     Ok(())
 }
@@ -122,8 +159,18 @@ pub fn check_today(
     let invalid = |field: &str, detail: &str| ApiError::validation("invalid_input", detail).on(field);
     // 2. The catalog is the project's.
     for (catalog, field, id, detail) in [
-        (Catalog::Dashboards, "dashboard", values.dashboard, "This dashboard does not belong to your team."),
-        (Catalog::Insights, "insight", values.insight, "This insight does not belong to your team."),
+        (
+            Catalog::Dashboards,
+            "dashboard",
+            values.dashboard,
+            "This dashboard does not belong to your team.",
+        ),
+        (
+            Catalog::Insights,
+            "insight",
+            values.insight,
+            "This insight does not belong to your team.",
+        ),
     ] {
         if let Some(id) = id
             && !directory::catalog_has(connection, catalog, project, id)?
@@ -149,29 +196,47 @@ pub fn check_today(
         }
         Some(ResourceType::Insight) => {
             if values.insight.is_none() {
-                return Err(invalid("insight", "Insight is required for insight subscriptions."));
+                return Err(invalid(
+                    "insight",
+                    "Insight is required for insight subscriptions.",
+                ));
             }
             if values.dashboard.is_some() || prompt {
-                return Err(invalid("insight", "Insight subscriptions cannot also set dashboard or prompt."));
+                return Err(invalid(
+                    "insight",
+                    "Insight subscriptions cannot also set dashboard or prompt.",
+                ));
             }
         }
         Some(ResourceType::Dashboard) => {
             if values.dashboard.is_none() {
-                return Err(invalid("dashboard", "Dashboard is required for dashboard subscriptions."));
+                return Err(invalid(
+                    "dashboard",
+                    "Dashboard is required for dashboard subscriptions.",
+                ));
             }
             if values.insight.is_some() || prompt {
-                return Err(invalid("dashboard", "Dashboard subscriptions cannot also set insight or prompt."));
+                return Err(invalid(
+                    "dashboard",
+                    "Dashboard subscriptions cannot also set insight or prompt.",
+                ));
             }
         }
         Some(_) => {
             if values.insight.is_some() || values.dashboard.is_some() {
-                return Err(invalid("prompt", "AI subscriptions cannot also set insight or dashboard."));
+                return Err(invalid(
+                    "prompt",
+                    "AI subscriptions cannot also set insight or dashboard.",
+                ));
             }
             if !prompt {
                 return Err(invalid("prompt", "Prompt is required for AI subscriptions."));
             }
             if !matches!(values.target_type, TargetType::Email | TargetType::Slack) {
-                return Err(invalid("target_type", "AI subscriptions only support email or slack delivery."));
+                return Err(invalid(
+                    "target_type",
+                    "AI subscriptions only support email or slack delivery.",
+                ));
             }
         }
     }
@@ -199,7 +264,8 @@ pub fn check_today(
     }
     // 7. A schedule with no delivery left.
     if computed.is_some_and(|computed| computed.next_delivery_date.is_none()) {
-        const ENDED: &str = "Subscription schedule has reached its end date. Extend until_date or remove count.";
+        const ENDED: &str =
+            "Subscription schedule has reached its end date. Extend until_date or remove count.";
         if intent.re_enabling {
             return Err(invalid(
                 "enabled",
@@ -229,7 +295,10 @@ pub fn check_today(
                 ));
             }
             Some(kind) if kind != "slack" => {
-                return Err(invalid("integration_id", "Slack subscriptions require a Slack integration."));
+                return Err(invalid(
+                    "integration_id",
+                    "Slack subscriptions require a Slack integration.",
+                ));
             }
             Some(_) => {}
         }
@@ -245,9 +314,8 @@ fn check_export(
     values: &SubscriptionValues,
     intent: Intent,
 ) -> ApiResult<()> {
-    let invalid = |detail: &str| {
-        ApiError::validation("invalid_input", detail).on("dashboard_export_insights")
-    };
+    let invalid =
+        |detail: &str| ApiError::validation("invalid_input", detail).on("dashboard_export_insights");
     let chosen = &values.today.dashboard_export_insights;
     let Some(dashboard) = values.dashboard else {
         if !chosen.is_empty() {
@@ -262,11 +330,15 @@ fn check_export(
     distinct.sort_unstable();
     distinct.dedup();
     if distinct.len() > EXPORT_CAP {
-        return Err(invalid(&format!("Cannot select more than {EXPORT_CAP} insights.")));
+        return Err(invalid(&format!(
+            "Cannot select more than {EXPORT_CAP} insights."
+        )));
     }
     for &insight in &distinct {
         if !directory::catalog_has(connection, Catalog::Insights, project, insight)? {
-            return Err(invalid("Some insights do not belong to your team or do no longer exist."));
+            return Err(invalid(
+                "Some insights do not belong to your team or do no longer exist.",
+            ));
         }
     }
     let on_tiles = directory::dashboard_insights(connection, dashboard)?;

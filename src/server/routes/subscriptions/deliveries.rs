@@ -151,5 +151,7 @@ pub async fn summary_quota(
         .db
         .read(move |connection| subscriptions::active_summaries(connection, project))
         .await?;
-    Ok(Json(json!({"active_count": active, "limit": null, "at_limit": false})))
+    Ok(Json(
+        json!({"active_count": active, "limit": null, "at_limit": false}),
+    ))
 }

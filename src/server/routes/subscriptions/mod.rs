@@ -3,6 +3,7 @@
 mod changes;
 mod checks;
 pub mod deliveries;
+mod query;
 
 use axum::Json;
 use axum::extract::State;
@@ -12,16 +13,17 @@ use serde_json::Value;
 use super::page_of;
 use super::scope::{SUBSCRIPTION_READ, SUBSCRIPTION_WRITE};
 use crate::api::{Page, Subscription, TargetType, TriggerType};
-use crate::server::store::deliveries as store_deliveries;
 use crate::server::auth::{Caller, PathParams};
 use crate::server::body::JsonObject;
 use crate::server::error::{ApiError, ApiResult};
-use crate::server::fields::parse_bool;
 use crate::server::paging::ListRequest;
-use crate::server::store::subscriptions::{self, Computed, ListQuery, SortKey, SubscriptionValues};
+use crate::server::store::deliveries as store_deliveries;
+use crate::server::store::subscription_list;
+use crate::server::store::subscriptions::{self, Computed, SubscriptionValues};
 use crate::server::{AppState, Flavor};
 use changes::Changes;
-use checks::{Intent, check_catalog, check_target, check_today};
+use checks::{Intent, check_catalog, check_plan_limit, check_references, check_target, check_today};
+use query::{RowFilter, list_query};
 
 /// A subscription as the server's flavor shows it: today's PostHog has
 /// every field of posthog.md 8.1 (null where unset); the older docs have
@@ -40,6 +42,11 @@ fn shown(subscription: Subscription, flavor: Flavor) -> Value {
     ];
     let mut value = serde_json::to_value(subscription).unwrap_or(Value::Null);
     if let Some(object) = value.as_object_mut() {
+        // Today's serializer takes an invite message to send, and never
+        // reads one back.
+        if flavor == Flavor::Current {
+            object.insert("invite_message".into(), Value::Null);
+        }
         for field in TODAY {
             match flavor {
                 Flavor::Current => {
@@ -86,10 +93,10 @@ pub async fn list(
 ) -> ApiResult<Json<Page<Value>>> {
     caller.require(SUBSCRIPTION_READ)?;
     let project = caller.project(&app.db, &project).await?;
-    let query = list_query(&request)?;
+    let query = list_query(&request, app.flavor)?;
     let db = app.db.clone();
     let Json(page) = page_of(&app.db, request, move |connection, page| {
-        subscriptions::list(db.counts(), connection, project, &query, page)
+        subscription_list::list(db.counts(), connection, project, &query, page)
     })
     .await?;
     let flavor = app.flavor;
@@ -101,54 +108,6 @@ pub async fn list(
     }))
 }
 
-/// The filters and ordering of compat.md from the query string.
-fn list_query(request: &ListRequest) -> ApiResult<ListQuery> {
-    let text = |name: &str| request.param(name).map(str::trim).filter(|text| !text.is_empty());
-    let id_filter = |name: &str| -> ApiResult<Option<i64>> {
-        text(name)
-            .map(|text| {
-                text.parse::<i64>()
-                    .map_err(|_| ApiError::validation("invalid", "Enter a number.").on(name))
-            })
-            .transpose()
-    };
-    let deleted = text("deleted")
-        .map(|text| {
-            parse_bool(text)
-                .ok_or_else(|| ApiError::validation("invalid", "Must be a valid boolean.").on("deleted"))
-        })
-        .transpose()?
-        .unwrap_or(false);
-    // DRF's ordering filter ignores a field it does not allow.
-    let (sort, descending) = text("ordering")
-        .and_then(parse_ordering)
-        .unwrap_or((SortKey::CreatedAt, true));
-    Ok(ListQuery {
-        deleted,
-        insight: id_filter("insight")?,
-        dashboard: id_filter("dashboard")?,
-        target_type: text("target_type").map(str::to_string),
-        search: text("search").map(str::to_string),
-        sort,
-        descending,
-    })
-}
-
-/// `created_at`, `next_delivery_date` or `title`, with `-` for descending.
-fn parse_ordering(text: &str) -> Option<(SortKey, bool)> {
-    let (descending, name) = match text.strip_prefix('-') {
-        Some(name) => (true, name),
-        None => (false, text),
-    };
-    let sort = match name {
-        "created_at" => SortKey::CreatedAt,
-        "next_delivery_date" => SortKey::NextDeliveryDate,
-        "title" => SortKey::Title,
-        _ => return None,
-    };
-    Some((sort, descending))
-}
-
 /// The subscription id of a path; one that is not an integer is unknown.
 pub(crate) fn subscription_id(raw: &str) -> ApiResult<i64> {
     raw.parse().map_err(|_| ApiError::not_found())
@@ -158,14 +117,19 @@ pub async fn retrieve(
     State(app): State<AppState>,
     caller: Caller,
     PathParams((project, id)): PathParams<(String, String)>,
+    request: ListRequest,
 ) -> ApiResult<Json<Value>> {
     caller.require(SUBSCRIPTION_READ)?;
     let project = caller.project(&app.db, &project).await?;
     let id = subscription_id(&id)?;
+    let filter = RowFilter::of(&request, app.flavor)?;
     let subscription = app
         .db
         .read(move |connection| subscriptions::get(connection, project, id))
         .await?;
+    if !filter.admits(&subscription) {
+        return Err(ApiError::not_found());
+    }
     Ok(Json(shown(subscription, app.flavor)))
 }
 
@@ -188,7 +152,7 @@ pub async fn create(
     // Recurrences can take a while to walk: off the async workers, and
     // before the write lock is taken.
     let (values, computed) = tokio::task::spawn_blocking(move || {
-        let computed = Computed::of(&values, now);
+        let computed = Computed::of(&values, now, flavor.rules());
         (values, computed)
     })
     .await
@@ -201,12 +165,21 @@ pub async fn create(
         .on("start_date"));
     }
     let user_id = caller.key.user_id;
+    let limit = app.subscription_limit;
     let subscription = app
         .db
         .write(move |tx| {
+            if flavor == Flavor::Current {
+                check_references(tx, &values)?;
+            }
+            if !values.deleted {
+                check_plan_limit(tx, project, limit)?;
+            }
             match flavor {
                 Flavor::Seed => check_catalog(tx, project, &values)?,
-                Flavor::Current => check_today(tx, project, None, &values, Intent::default(), Some(&computed))?,
+                Flavor::Current => {
+                    check_today(tx, project, None, &values, Intent::default(), Some(&computed))?
+                }
             }
             let id = subscriptions::insert(tx, project, user_id, now, &values, &computed)?;
             // Today's PostHog delivers a new subscription once at once
@@ -225,11 +198,14 @@ pub async fn update(
     State(app): State<AppState>,
     caller: Caller,
     PathParams((project, id)): PathParams<(String, String)>,
+    request: ListRequest,
     body: Result<JsonObject, ApiError>,
 ) -> ApiResult<Json<Value>> {
     caller.require(SUBSCRIPTION_WRITE)?;
     let project = caller.project(&app.db, &project).await?;
     let id = subscription_id(&id)?;
+    let filter = RowFilter::of(&request, app.flavor)?;
+    let limit = app.subscription_limit;
     let JsonObject(body) = body?;
     let flavor = app.flavor;
     let changes = Changes::parse(&body, flavor)?;
@@ -237,10 +213,22 @@ pub async fn update(
     let subscription = app
         .db
         .write(move |tx| {
+            if !filter.admits(&subscriptions::get(tx, project, id)?) {
+                return Err(ApiError::not_found());
+            }
             let stored = subscriptions::stored_values(tx, project, id)?;
+            if flavor == Flavor::Current {
+                check_references(tx, &changes.clone().apply(stored.clone()))?;
+            }
+            if stored.deleted && changes.deleted == Some(false) {
+                check_plan_limit(tx, project, limit)?;
+            }
             let intent = Intent {
                 re_enabling: !stored.today.enabled && changes.enabled == Some(true),
-                clears_export: changes.dashboard_export_insights.as_ref().is_some_and(Vec::is_empty),
+                clears_export: changes
+                    .dashboard_export_insights
+                    .as_ref()
+                    .is_some_and(Vec::is_empty),
                 reschedules: false,
             };
             // A stored legacy target (webhook) may stay; sending one may not.
@@ -251,7 +239,8 @@ pub async fn update(
             }
             let reschedules = values.schedule_differs(&stored);
             // A re-enabled subscription is scheduled again from now.
-            let computed = (reschedules || intent.re_enabling).then(|| Computed::of(&values, now));
+            let computed =
+                (reschedules || intent.re_enabling).then(|| Computed::of(&values, now, flavor.rules()));
             match flavor {
                 Flavor::Seed => {
                     check_target(&values)?;
@@ -270,7 +259,11 @@ pub async fn update(
             subscriptions::update(tx, id, &values, computed.as_ref())?;
             // A change of what is delivered, or where, is delivered at once;
             // so is a re-enable, as its confirmation (posthog.md 8.4).
-            if flavor == Flavor::Current && values.today.enabled && !values.deleted && (intent.re_enabling || delivers_differently(&stored, &values)) {
+            if flavor == Flavor::Current
+                && values.today.enabled
+                && !values.deleted
+                && (intent.re_enabling || delivers_differently(&stored, &values))
+            {
                 store_deliveries::record(tx, id, TriggerType::TargetChange, None, now)?;
             }
             subscriptions::get(tx, project, id)
@@ -291,4 +284,3 @@ pub async fn delete(
     caller.project(&app.db, &project).await?;
     Err(ApiError::method_not_allowed_empty())
 }
-

@@ -1,0 +1,274 @@
+//! A project's subscriptions, filtered, searched and ordered.
+//!
+//! Lists page with a deferred join: the page's ids are found by an index-only
+//! scan, and only those 100 rows are then read whole. An offset of 99,900
+//! thus steps over index entries, not over 99,900 joined rows. A search finds
+//! its rows through the trigram index `subscription_search` (schema 4), never
+//! by reading names row by row.
+
+use rusqlite::types::Value as SqlValue;
+use rusqlite::{Connection, params_from_iter};
+
+use super::CountCache;
+use super::rows::{count_at, sql_int};
+use super::subscriptions::{subscription_at, subscription_select};
+use crate::api::{ResourceType, Subscription};
+use crate::server::error::ApiResult;
+
+/// The fields a list may be ordered by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SortKey {
+    CreatedAt,
+    NextDeliveryDate,
+    Title,
+    /// The creator's e-mail (`created_by__email`; today's PostHog only).
+    CreatorEmail,
+}
+
+impl SortKey {
+    /// The field's name in `?ordering=`.
+    pub fn from_wire(name: &str) -> Option<SortKey> {
+        Some(match name {
+            "created_at" => SortKey::CreatedAt,
+            "next_delivery_date" => SortKey::NextDeliveryDate,
+            "title" => SortKey::Title,
+            "created_by__email" => SortKey::CreatorEmail,
+            _ => return None,
+        })
+    }
+
+    /// `ORDER BY` terms. Nulls sort last ascending and first descending, as
+    /// PostgreSQL sorts them; the single-key orderings match an index
+    /// expression exactly.
+    fn terms(self) -> &'static [&'static str] {
+        match self {
+            SortKey::CreatedAt => &["s.created_at"],
+            SortKey::NextDeliveryDate => &["ifnull(s.next_delivery_date, '9999')"],
+            SortKey::Title => &["(s.title IS NULL)", "s.title COLLATE NOCASE"],
+            SortKey::CreatorEmail => &[
+                "((SELECT email FROM users WHERE id = s.created_by) IS NULL)",
+                "(SELECT email FROM users WHERE id = s.created_by)",
+            ],
+        }
+    }
+}
+
+/// One field of an ordering and its direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sort {
+    pub key: SortKey,
+    pub descending: bool,
+}
+
+/// How a list is filtered and ordered.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListQuery {
+    pub deleted: bool,
+    pub insight: Option<i64>,
+    pub dashboard: Option<i64>,
+    pub target_type: Option<String>,
+    /// The creator's user UUID.
+    pub created_by: Option<String>,
+    pub resource_type: Option<ResourceType>,
+    /// Terms that must each be found in some name (and, with
+    /// `search_targets`, maybe in the target value instead).
+    pub search: Vec<String>,
+    pub search_targets: bool,
+    /// Fields in order; empty means newest first.
+    pub ordering: Vec<Sort>,
+}
+
+impl Default for ListQuery {
+    fn default() -> Self {
+        ListQuery {
+            deleted: false,
+            insight: None,
+            dashboard: None,
+            target_type: None,
+            created_by: None,
+            resource_type: None,
+            search: Vec::new(),
+            search_targets: false,
+            ordering: Vec::new(),
+        }
+    }
+}
+
+/// The shortest term the trigram index can look up; shorter ones are found
+/// by scanning the index's own text, still without a join.
+const TRIGRAM: usize = 3;
+
+/// A term as an FTS5 string: in double quotes, inner ones doubled.
+fn fts_string(term: &str) -> String {
+    format!("\"{}\"", term.replace('"', "\"\""))
+}
+
+/// A term as a `LIKE` pattern matching it anywhere, `\` escaping.
+fn like_pattern(term: &str) -> String {
+    format!(
+        "%{}%",
+        term.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
+    )
+}
+
+impl ListQuery {
+    /// `ORDER BY` terms, the id last so that pages never overlap.
+    fn order_by(&self) -> String {
+        let default = [Sort {
+            key: SortKey::CreatedAt,
+            descending: true,
+        }];
+        let ordering = if self.ordering.is_empty() {
+            &default[..]
+        } else {
+            &self.ordering[..]
+        };
+        let direction = |descending: bool| if descending { "DESC" } else { "ASC" };
+        let mut terms: Vec<String> = ordering
+            .iter()
+            .flat_map(|sort| {
+                sort.key
+                    .terms()
+                    .iter()
+                    .map(move |term| format!("{term} {}", direction(sort.descending)))
+            })
+            .collect();
+        terms.push(format!("s.id {}", direction(ordering[0].descending)));
+        terms.join(", ")
+    }
+
+    /// `FROM ... WHERE ...` and its parameters (`?1` is the project).
+    fn filter_sql(&self, project_id: i64) -> (String, Vec<SqlValue>) {
+        let mut filter = Filter {
+            conditions: vec!["s.project_id = ?1".into(), "s.deleted = ?2".into()],
+            values: vec![
+                SqlValue::Integer(project_id),
+                SqlValue::Integer(self.deleted.into()),
+            ],
+        };
+        if let Some(insight) = self.insight {
+            filter.add("s.insight_id = #", [SqlValue::Integer(insight)]);
+        }
+        if let Some(dashboard) = self.dashboard {
+            filter.add("s.dashboard_id = #", [SqlValue::Integer(dashboard)]);
+        }
+        if let Some(target_type) = &self.target_type {
+            filter.add("s.target_type = #", [SqlValue::Text(target_type.clone())]);
+        }
+        if let Some(uuid) = &self.created_by {
+            filter.add(
+                "s.created_by = (SELECT id FROM users WHERE uuid = #)",
+                [SqlValue::Text(uuid.clone())],
+            );
+        }
+        // As the row's resource_type is derived: insight, then dashboard.
+        match self.resource_type {
+            Some(ResourceType::Insight) => filter.add("s.insight_id IS NOT NULL", []),
+            Some(ResourceType::Dashboard) => {
+                filter.add("s.insight_id IS NULL AND s.dashboard_id IS NOT NULL", []);
+            }
+            Some(ResourceType::AiPrompt) => filter.add("s.insight_id IS NULL AND s.dashboard_id IS NULL", []),
+            Some(ResourceType::Other(_)) | None => {}
+        }
+        self.search_sql(&mut filter);
+        (
+            format!("FROM subscriptions s WHERE {}", filter.conditions.join(" AND ")),
+            filter.values,
+        )
+    }
+
+    /// Every term must be found in some name (or, in the older flavor, in
+    /// the target value instead). Terms of three characters or more are
+    /// looked up in the trigram index, all in one query; shorter ones scan
+    /// the index's text.
+    fn search_sql(&self, filter: &mut Filter) {
+        const IN_NAMES: &str =
+            "s.id IN (SELECT rowid FROM subscription_search WHERE subscription_search MATCH #)";
+        const LIKE_NAMES: &str =
+            "s.id IN (SELECT rowid FROM subscription_search WHERE names LIKE # ESCAPE '\\')";
+        let long = |term: &&String| term.chars().count() >= TRIGRAM;
+        if self.search_targets {
+            for term in &self.search {
+                let (names, value) = if long(&term) {
+                    (IN_NAMES, fts_string(term))
+                } else {
+                    (LIKE_NAMES, like_pattern(term))
+                };
+                filter.add(
+                    &format!("({names} OR s.target_value LIKE # ESCAPE '\\')"),
+                    [SqlValue::Text(value), SqlValue::Text(like_pattern(term))],
+                );
+            }
+            return;
+        }
+        let (long, short): (Vec<&String>, Vec<&String>) = self.search.iter().partition(long);
+        if !long.is_empty() {
+            let expression = long
+                .iter()
+                .map(|term| fts_string(term))
+                .collect::<Vec<_>>()
+                .join(" AND ");
+            filter.add(IN_NAMES, [SqlValue::Text(expression)]);
+        }
+        for term in short {
+            filter.add(LIKE_NAMES, [SqlValue::Text(like_pattern(term))]);
+        }
+    }
+}
+
+/// A `WHERE` clause's conditions and the values they bind.
+struct Filter {
+    conditions: Vec<String>,
+    values: Vec<SqlValue>,
+}
+
+impl Filter {
+    /// Adds a condition, each `#` in it taking the next of `values`.
+    fn add<const N: usize>(&mut self, condition: &str, values: [SqlValue; N]) {
+        let mut sql = String::new();
+        let mut parts = condition.split('#');
+        sql.push_str(parts.next().unwrap_or_default());
+        for (part, value) in parts.zip(values) {
+            self.values.push(value);
+            sql.push_str(&format!("?{}", self.values.len()));
+            sql.push_str(part);
+        }
+        self.conditions.push(sql);
+    }
+}
+
+/// One page of a project's subscriptions and the count of all that match.
+pub fn list(
+    counts: &CountCache,
+    connection: &Connection,
+    project_id: i64,
+    query: &ListQuery,
+    (limit, offset): (u64, u64),
+) -> ApiResult<(u64, Vec<Subscription>)> {
+    let (from_where, values) = query.filter_sql(project_id);
+    let count_sql = format!("SELECT COUNT(*) {from_where}");
+    let count = counts.get_or(format!("{count_sql} {values:?}"), || {
+        Ok(connection
+            .prepare_cached(&count_sql)?
+            .query_row(params_from_iter(values.iter()), count_at)?)
+    })?;
+    if offset >= count {
+        return Ok((count, Vec::new()));
+    }
+    let order_by = query.order_by();
+    let limit_at = values.len() + 1;
+    let sql = format!(
+        "WITH page AS (SELECT s.id {from_where} ORDER BY {order_by} LIMIT ?{limit_at} OFFSET ?{})
+         {} WHERE s.id IN (SELECT id FROM page) ORDER BY {order_by}",
+        limit_at + 1,
+        subscription_select(),
+    );
+    let mut all_values = values;
+    all_values.push(SqlValue::Integer(sql_int(limit)));
+    all_values.push(SqlValue::Integer(sql_int(offset)));
+    let mut statement = connection.prepare_cached(&sql)?;
+    let rows = statement
+        .query_map(params_from_iter(all_values.iter()), subscription_at)?
+        .collect::<Result<_, _>>()?;
+    Ok((count, rows))
+}
