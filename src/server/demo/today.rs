@@ -15,7 +15,14 @@ use crate::server::store::integrations::REVOKED;
 use crate::server::store::rows::stamp;
 
 /// Channels every demo workspace has besides the ones subscriptions name.
-const MORE_CHANNELS: [&str; 6] = ["#general", "#random", "#data-team", "#design", "#sales", "#incidents"];
+const MORE_CHANNELS: [&str; 6] = [
+    "#general",
+    "#random",
+    "#data-team",
+    "#design",
+    "#sales",
+    "#incidents",
+];
 
 /// Prompts of the demo's AI reports.
 const PROMPTS: [&str; 3] = [
@@ -89,7 +96,11 @@ fn seed_integrations(
     };
     let revoked = insert("Hedgebox (old workspace)", "0OLD", REVOKED, 400)?;
     let working = insert("Hedgebox", "0HEDGE", "", 200)?;
-    let channels = data.slack_channels.iter().map(String::as_str).chain(MORE_CHANNELS);
+    let channels = data
+        .slack_channels
+        .iter()
+        .map(String::as_str)
+        .chain(MORE_CHANNELS);
     for (index, name) in channels.enumerate() {
         tx.execute(
             "INSERT OR IGNORE INTO slack_channels (integration_id, id, name, is_private, is_member)
@@ -145,7 +156,7 @@ fn seed_subscription_fields(tx: &Transaction, project: i64, working: i64) -> Api
 }
 
 /// Every enabled, undeleted subscription's deliveries of the last 30 days,
-/// each with the outcome its target has.
+/// each with the outcome its target has, up to the one that paused it.
 fn seed_history(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<()> {
     let since = now - Duration::days(30);
     let mut statement = tx.prepare(
@@ -170,14 +181,19 @@ fn seed_history(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<()> {
         })?
         .collect::<Result<_, _>>()?;
     drop(statement);
+    let mut enabled = tx.prepare("SELECT enabled FROM subscriptions WHERE id = ?1")?;
     for (id, schedule) in due {
         for at in schedule.occurrences_after(since, 40) {
             if at >= now {
                 break;
             }
             deliveries::record(tx, id, TriggerType::Scheduled, Some(at), at)?;
+            // A delivery that paused its subscription (Slack through a
+            // revoked integration) was its last.
+            if !enabled.query_row([id], |row| row.get::<_, bool>(0))? {
+                break;
+            }
         }
     }
     Ok(())
 }
-
