@@ -33,7 +33,10 @@ pub fn spawn(db: Db, clock: Clock, wake: Arc<Notify>, mut stop: oneshot::Receive
     tokio::spawn(async move {
         loop {
             let now = clock.now();
-            let due = match db.read(move |connection| earliest_due(connection, now - GRACE)).await {
+            let due = match db
+                .read(move |connection| earliest_due(connection, now - GRACE))
+                .await
+            {
                 Ok(due) => due,
                 Err(error) => {
                     tracing::error!(?error.body, "the delivery task cannot read the schedule");
