@@ -11,6 +11,7 @@ mod deliveries;
 mod durability;
 mod errors;
 mod fuzz;
+mod integrations;
 mod limits;
 mod memberships;
 mod paging;
