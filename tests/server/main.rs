@@ -8,6 +8,7 @@ mod auth;
 mod cli;
 mod current;
 mod deliveries;
+mod delivery_task;
 mod durability;
 mod errors;
 mod fuzz;
