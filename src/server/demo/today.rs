@@ -158,7 +158,7 @@ fn seed_subscription_fields(tx: &Transaction, project: i64, working: i64) -> Api
 }
 
 /// Every enabled, undeleted subscription's deliveries of the last 30 days,
-/// each with the outcome its target has.
+/// each with the outcome its target has, up to the one that paused it.
 fn seed_history(tx: &Transaction, now: DateTime<Utc>, rules: Rules) -> ApiResult<()> {
     let since = now - Duration::days(30);
     let mut statement = tx.prepare(
@@ -184,12 +184,18 @@ fn seed_history(tx: &Transaction, now: DateTime<Utc>, rules: Rules) -> ApiResult
         })?
         .collect::<Result<_, _>>()?;
     drop(statement);
+    let mut enabled = tx.prepare("SELECT enabled FROM subscriptions WHERE id = ?1")?;
     for (id, schedule) in due {
         for at in schedule.occurrences_after(since, 40) {
             if at >= now {
                 break;
             }
             deliveries::record(tx, id, TriggerType::Scheduled, Some(at), at)?;
+            // A delivery that paused its subscription (Slack through a
+            // revoked integration) was its last.
+            if !enabled.query_row([id], |row| row.get::<_, bool>(0))? {
+                break;
+            }
         }
     }
     Ok(())

@@ -60,8 +60,44 @@ pub async fn retrieve(
     Ok(Json(found))
 }
 
+/// A whole-number query parameter as DRF's IntegerField reads it (`5`,
+/// ` 5 `, `5.0`), within `min..=max`, or its 400 in DRF's words.
+fn integer(request: &ListRequest, name: &str, default: i64, min: i64, max: Option<i64>) -> ApiResult<i64> {
+    let Some(text) = request.param(name) else {
+        return Ok(default);
+    };
+    let trimmed = text.trim();
+    let whole = match trimmed.find('.') {
+        Some(dot) if trimmed[dot + 1..].chars().all(|c| c == '0') => &trimmed[..dot],
+        _ => trimmed,
+    };
+    let value: i64 = whole
+        .parse()
+        .map_err(|_| ApiError::validation("invalid_input", "A valid integer is required.").on(name))?;
+    if value < min {
+        return Err(ApiError::validation(
+            "min_value",
+            format!("Ensure this value is greater than or equal to {min}."),
+        )
+        .on(name));
+    }
+    if let Some(max) = max
+        && value > max
+    {
+        return Err(ApiError::validation(
+            "max_value",
+            format!("Ensure this value is less than or equal to {max}."),
+        )
+        .on(name));
+    }
+    Ok(value)
+}
+
 /// `GET /api/projects/:id/integrations/:id/channels/`: `search`, `limit`
-/// (1 to 200, default 50), `offset`, or one `channel_id`.
+/// (1 to 200, default 50), `offset`, or one `channel_id` (which ignores the
+/// others). Private channels are shown only to whoever installed the
+/// integration. In PostHog's order: the kind, the installing user, a
+/// single lookup, the query's values, then Slack itself (revoked or not).
 pub async fn channels(
     State(app): State<AppState>,
     caller: Caller,
@@ -72,44 +108,46 @@ pub async fn channels(
     caller.require(INTEGRATION_READ)?;
     let project = caller.project(&app.db, &project).await?;
     let id = integration_id(&id)?;
-    let number = |name: &str| {
-        request
-            .param(name)
-            .and_then(|text| text.trim().parse::<u64>().ok())
-    };
-    let limit = number("limit")
-        .filter(|limit| (1..=200).contains(limit))
-        .unwrap_or(50);
-    let offset = number("offset").unwrap_or(0);
-    let search = request
-        .param("search")
-        .map(str::trim)
-        .filter(|text| !text.is_empty())
-        .map(str::to_string);
-    let channel_id = request.param("channel_id").map(str::to_string);
+    let user = caller.key.user_id;
     let now = app.clock.now();
     let answer = app
         .db
         .read(move |connection| {
-            let (kind, errors) =
-                integrations::kind_and_errors(connection, project, id)?.ok_or_else(ApiError::not_found)?;
-            if kind != "slack" {
+            let installed = integrations::installed(connection, project, id)?.ok_or_else(ApiError::not_found)?;
+            if installed.kind != "slack" {
                 return Err(ApiError::validation(
                     "invalid_input",
                     "channels endpoint is only supported for Slack integrations",
                 ));
             }
-            if errors == REVOKED {
+            if installed.authed_user.is_none() {
                 return Err(ApiError::validation(
-                    "slack_integration_inactive",
-                    "Your Slack connection is no longer active. Reconnect Slack to load channels and pick a destination.",
+                    "invalid_input",
+                    "SlackIntegration: Missing authed_user_id in integration config",
                 ));
             }
-            if let Some(channel_id) = channel_id {
-                let found = integrations::channel(connection, id, &channel_id)?;
+            let revoked = || {
+                ApiError::validation(
+                    "slack_integration_inactive",
+                    "Your Slack connection is no longer active. Reconnect Slack to load channels and pick a destination.",
+                )
+            };
+            let private = installed.created_by == Some(user);
+            if let Some(channel_id) = request.param("channel_id").filter(|id| !id.is_empty()) {
+                if installed.errors == REVOKED {
+                    return Err(revoked());
+                }
+                let found = integrations::channel(connection, id, private, channel_id)?;
                 return Ok(json!({"channels": found.into_iter().collect::<Vec<_>>()}));
             }
-            let (channels, has_more) = integrations::channels(connection, id, search.as_deref(), limit, offset)?;
+            let search = request.param("search").map(str::trim).filter(|text| !text.is_empty());
+            let limit = integer(&request, "limit", 50, 1, Some(200))?;
+            let offset = integer(&request, "offset", 0, 0, None)?;
+            if installed.errors == REVOKED {
+                return Err(revoked());
+            }
+            let page = (limit.unsigned_abs(), offset.unsigned_abs());
+            let (channels, has_more) = integrations::channels(connection, id, private, search, page)?;
             Ok(json!({
                 "channels": channels,
                 "lastRefreshedAt": crate::api::time::format_datetime(&now),

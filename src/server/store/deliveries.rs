@@ -215,29 +215,56 @@ pub fn get(connection: &Connection, subscription: i64, id: &str) -> ApiResult<De
 }
 
 /// Where a page of deliveries starts: after the row at this position of
-/// the newest-first order.
+/// the newest-first order, or (`reverse`) before it, for a `previous` link.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cursor {
     pub created_at: String,
     pub id: String,
+    pub reverse: bool,
 }
 
-/// A page of the subscription's deliveries, newest first, after `cursor`;
-/// with the cursor of the next page when there is one.
+impl Cursor {
+    fn at(delivery: &Delivery, reverse: bool) -> Cursor {
+        Cursor {
+            created_at: delivery.created_at.as_ref().map(stamp).unwrap_or_default(),
+            id: delivery.id.clone(),
+            reverse,
+        }
+    }
+}
+
+/// A page of deliveries, newest first, with where the pages beside it start.
+#[derive(Debug)]
+pub struct DeliveryPage {
+    pub rows: Vec<Delivery>,
+    pub next: Option<Cursor>,
+    pub previous: Option<Cursor>,
+}
+
+/// A page of the subscription's deliveries, newest first: the first page
+/// without a cursor, else the page after (or, reversed, before) it. As
+/// DRF's cursor paging: the first page has no `previous`; a page reached
+/// going forward always has one, a page reached going back always a `next`.
 pub fn page(
     connection: &Connection,
     subscription: i64,
     status: Option<&DeliveryStatus>,
     cursor: Option<&Cursor>,
-) -> ApiResult<(Vec<Delivery>, Option<Cursor>)> {
+) -> ApiResult<DeliveryPage> {
+    let reverse = cursor.is_some_and(|cursor| cursor.reverse);
+    let (after, order) = if reverse {
+        ("created_at > ?3 OR (created_at = ?3 AND id > ?4)", "ASC")
+    } else {
+        ("created_at < ?3 OR (created_at = ?3 AND id < ?4)", "DESC")
+    };
     let mut statement = connection.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM deliveries
          WHERE subscription_id = ?1
            AND (?2 IS NULL OR status = ?2)
-           AND (?3 IS NULL OR created_at < ?3 OR (created_at = ?3 AND id < ?4))
-         ORDER BY created_at DESC, id DESC LIMIT ?5"
+           AND (?3 IS NULL OR {after})
+         ORDER BY created_at {order}, id {order} LIMIT ?5"
     ))?;
-    let rows: Vec<Delivery> = statement
+    let mut rows: Vec<Delivery> = statement
         .query_map(
             params![
                 subscription,
@@ -249,13 +276,19 @@ pub fn page(
             delivery_at,
         )?
         .collect::<Result<_, _>>()?;
-    let mut rows = rows;
-    let next = (rows.len() > PAGE_SIZE).then(|| {
-        rows.truncate(PAGE_SIZE);
-        rows.last().map(|last| Cursor {
-            created_at: last.created_at.as_ref().map(stamp).unwrap_or_default(),
-            id: last.id.clone(),
-        })
-    });
-    Ok((rows, next.flatten()))
+    let more = rows.len() > PAGE_SIZE;
+    rows.truncate(PAGE_SIZE);
+    if reverse {
+        rows.reverse();
+        let previous = more
+            .then(|| rows.first().map(|first| Cursor::at(first, true)))
+            .flatten();
+        let next = rows.last().map(|last| Cursor::at(last, false));
+        return Ok(DeliveryPage { rows, next, previous });
+    }
+    let next = more
+        .then(|| rows.last().map(|last| Cursor::at(last, false)))
+        .flatten();
+    let previous = cursor.and_then(|_| rows.first().map(|first| Cursor::at(first, true)));
+    Ok(DeliveryPage { rows, next, previous })
 }

@@ -66,15 +66,36 @@ pub fn get(connection: &Connection, project_id: i64, id: i64) -> ApiResult<Value
         .ok_or_else(ApiError::not_found)
 }
 
-/// The kind and errors of one of the project's integrations.
-pub fn kind_and_errors(
-    connection: &Connection,
-    project_id: i64,
-    id: i64,
-) -> ApiResult<Option<(String, String)>> {
+/// What the channels endpoint needs to know of an integration.
+#[derive(Debug, Clone)]
+pub struct Installed {
+    pub kind: String,
+    pub errors: String,
+    /// Slack's id of the user who installed it (`config.authed_user.id`).
+    pub authed_user: Option<String>,
+    pub created_by: Option<i64>,
+}
+
+/// The kind, errors, installing user and creator of one of the project's
+/// integrations.
+pub fn installed(connection: &Connection, project_id: i64, id: i64) -> ApiResult<Option<Installed>> {
     Ok(connection
-        .prepare_cached("SELECT kind, errors FROM integrations WHERE project_id = ?1 AND id = ?2")?
-        .query_row(params![project_id, id], |row| Ok((row.get(0)?, row.get(1)?)))
+        .prepare_cached(
+            "SELECT kind, errors, config, created_by FROM integrations WHERE project_id = ?1 AND id = ?2",
+        )?
+        .query_row(params![project_id, id], |row| {
+            let config: String = row.get(2)?;
+            let config = serde_json::from_str::<Value>(&config).unwrap_or(Value::Null);
+            Ok(Installed {
+                kind: row.get(0)?,
+                errors: row.get(1)?,
+                authed_user: config["authed_user"]["id"]
+                    .as_str()
+                    .filter(|id| !id.is_empty())
+                    .map(str::to_string),
+                created_by: row.get(3)?,
+            })
+        })
         .optional()?)
 }
 
@@ -92,14 +113,16 @@ fn channel_at(row: &Row) -> rusqlite::Result<Value> {
 const CHANNEL_COLUMNS: &str = "id, name, is_private, is_member, is_ext_shared";
 
 /// A page of an integration's channels by name, matching `search` in the
-/// name or the id; and whether more follow.
+/// name or the id; private ones only when `private` (the caller installed
+/// the integration); and whether more follow.
 pub fn channels(
     connection: &Connection,
     integration: i64,
+    private: bool,
     search: Option<&str>,
-    limit: u64,
-    offset: u64,
+    page: (u64, u64),
 ) -> ApiResult<(Vec<Value>, bool)> {
+    let (limit, offset) = page;
     let pattern = search.map(|search| {
         format!(
             "%{}%",
@@ -113,6 +136,7 @@ pub fn channels(
     let mut statement = connection.prepare_cached(&format!(
         "SELECT {CHANNEL_COLUMNS} FROM slack_channels
          WHERE integration_id = ?1
+           AND (?5 OR is_private = 0)
            AND (?2 IS NULL OR name LIKE ?2 ESCAPE '\\' OR id LIKE ?2 ESCAPE '\\')
          ORDER BY name, id LIMIT ?3 OFFSET ?4"
     ))?;
@@ -121,8 +145,9 @@ pub fn channels(
             params![
                 integration,
                 pattern,
-                i64::try_from(limit + 1).unwrap_or(i64::MAX),
-                i64::try_from(offset).unwrap_or(i64::MAX)
+                i64::try_from(limit.saturating_add(1)).unwrap_or(i64::MAX),
+                i64::try_from(offset).unwrap_or(i64::MAX),
+                private,
             ],
             channel_at,
         )?
@@ -132,13 +157,18 @@ pub fn channels(
     Ok((rows, more))
 }
 
-/// One channel of an integration, by id.
-pub fn channel(connection: &Connection, integration: i64, id: &str) -> ApiResult<Option<Value>> {
+/// One channel of an integration, by id; a private one only when `private`.
+pub fn channel(
+    connection: &Connection,
+    integration: i64,
+    private: bool,
+    id: &str,
+) -> ApiResult<Option<Value>> {
     Ok(connection
         .prepare_cached(&format!(
-            "SELECT {CHANNEL_COLUMNS} FROM slack_channels WHERE integration_id = ?1 AND id = ?2"
+            "SELECT {CHANNEL_COLUMNS} FROM slack_channels WHERE integration_id = ?1 AND id = ?2 AND (?3 OR is_private = 0)"
         ))?
-        .query_row(params![integration, id], channel_at)
+        .query_row(params![integration, id, private], channel_at)
         .optional()?)
 }
 
@@ -173,7 +203,11 @@ pub fn dashboard(connection: &Connection, project_id: i64, id: i64) -> ApiResult
                 "color": null,
                 "insight": insight,
                 "text": null,
+                "button_tile": null,
+                "widget": null,
                 "order": y * 2 + x / 6,
+                "last_refresh": null,
+                "is_cached": false,
             }))
         })?
         .collect::<Result<_, _>>()?;

@@ -28,20 +28,37 @@ fn today_only(app: &AppState) -> ApiResult<()> {
     }
 }
 
+/// `created_at|id` in URL-safe base64; `created_at|id|r` for a page
+/// before the position (a `previous` link).
 fn encode(cursor: &Cursor) -> String {
-    URL_SAFE_NO_PAD.encode(format!("{}|{}", cursor.created_at, cursor.id))
+    let direction = if cursor.reverse { "|r" } else { "" };
+    URL_SAFE_NO_PAD.encode(format!("{}|{}{direction}", cursor.created_at, cursor.id))
 }
 
 /// A cursor as [`encode`] made it; anything else is DRF's "Invalid cursor".
-fn decode(text: &str) -> ApiResult<Cursor> {
+/// An empty one is the first page, as in DRF.
+fn decode(text: &str) -> ApiResult<Option<Cursor>> {
     let invalid = || ApiError::not_found_with("Invalid cursor");
-    let bytes = URL_SAFE_NO_PAD.decode(text.trim()).map_err(|_| invalid())?;
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let bytes = URL_SAFE_NO_PAD.decode(text).map_err(|_| invalid())?;
     let text = String::from_utf8(bytes).map_err(|_| invalid())?;
-    let (created_at, id) = text.split_once('|').ok_or_else(invalid)?;
-    Ok(Cursor {
+    let parts: Vec<&str> = text.split('|').collect();
+    let (created_at, id, reverse) = match parts[..] {
+        [created_at, id] => (created_at, id, false),
+        [created_at, id, "r"] => (created_at, id, true),
+        _ => return Err(invalid()),
+    };
+    if created_at.is_empty() || id.is_empty() {
+        return Err(invalid());
+    }
+    Ok(Some(Cursor {
         created_at: created_at.to_string(),
         id: id.to_string(),
-    })
+        reverse,
+    }))
 }
 
 /// `GET …/subscriptions/:id/deliveries/`: 50 a page, newest first, no count.
@@ -55,32 +72,34 @@ pub async fn list(
     caller.require(SUBSCRIPTION_READ)?;
     let project = caller.project(&app.db, &project).await?;
     let id = subscription_id(&id)?;
-    let status = match request.param("status") {
+    // As PostHog's viewset: an empty value is no filter; another value is a
+    // plain ValidationError, whose code drf-exceptions-hog names invalid_input.
+    let status = match request.param("status").filter(|text| !text.is_empty()) {
         None => None,
         Some(text) => match text.parse::<DeliveryStatus>() {
             Ok(status) => Some(status),
             Err(_) => {
                 return Err(ApiError::validation(
-                    "invalid_choice",
+                    "invalid_input",
                     "Must be one of: completed, failed, skipped, starting.",
                 )
                 .on("status"));
             }
         },
     };
-    let cursor = request.param("cursor").map(decode).transpose()?;
-    let (rows, next) = app
+    let cursor = request.param("cursor").map(decode).transpose()?.flatten();
+    let page = app
         .db
         .read(move |connection| {
             subscriptions::get(connection, project, id)?;
             deliveries::page(connection, id, status.as_ref(), cursor.as_ref())
         })
         .await?;
-    let next = next.map(|cursor| request.link_with("cursor", &encode(&cursor)));
+    let link = |cursor: Option<Cursor>| cursor.map(|cursor| request.link_with("cursor", &encode(&cursor)));
     Ok(Json(CursorPage {
-        next,
-        previous: None,
-        results: rows,
+        next: link(page.next),
+        previous: link(page.previous),
+        results: page.rows,
     }))
 }
 
@@ -105,7 +124,8 @@ pub async fn retrieve(
 }
 
 /// `POST …/subscriptions/:id/test-delivery/`: 202 with no body; a deleted
-/// subscription is 404 with no body, a disabled one 409.
+/// subscription is 404 with no body, a disabled one 409. The throttle
+/// comes first, as DRF checks throttles before the view runs.
 pub async fn test_delivery(
     State(app): State<AppState>,
     caller: Caller,
@@ -123,10 +143,12 @@ pub async fn test_delivery(
     let outcome = app
         .db
         .write(move |tx| {
-            let stored = match subscriptions::stored_values(tx, project, id) {
-                Ok(stored) if !stored.deleted => stored,
-                _ => return Ok(StatusCode::NOT_FOUND.into_response()),
-            };
+            // An unknown id is get_object's 404 ("Not found."); a deleted
+            // row the view's own bare 404.
+            let stored = subscriptions::stored_values(tx, project, id)?;
+            if stored.deleted {
+                return Ok(StatusCode::NOT_FOUND.into_response());
+            }
             if !stored.today.enabled {
                 let detail = "Subscription is disabled. Re-enable it before sending a test delivery.";
                 return Ok((StatusCode::CONFLICT, Json(json!({ "detail": detail }))).into_response());
