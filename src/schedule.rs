@@ -421,7 +421,7 @@ mod tests {
             ),
             "sent every day on weekdays"
         );
-        assert_eq!(today(&Frequency::Daily, 1, &Weekday::ALL, None), "sent every day");
+        assert_eq!(today(&Frequency::Daily, 1, Weekday::ALL, None), "sent every day");
         assert_eq!(
             today(&Frequency::Weekly, 1, &[Monday], Some(1)),
             "sent every week on Monday"

@@ -4,6 +4,7 @@
 use axum::extract::{FromRequestParts, Path};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
+use rusqlite::Connection;
 use serde::de::DeserializeOwned;
 
 use super::AppState;
@@ -107,9 +108,17 @@ impl Caller {
     /// Resolves the project of the path (an integer or `@current`) and checks
     /// that the caller belongs to its organization.
     pub async fn project(&self, db: &Db, raw: &str) -> ApiResult<i64> {
-        let key = self.key.clone();
+        let caller = self.clone();
         let raw = raw.to_string();
-        db.read(move |connection| {
+        db.read(move |connection| caller.project_in(connection, &raw))
+            .await
+    }
+
+    /// [`Caller::project`] on a connection already in hand, so that a
+    /// handler can resolve the project and read in one trip to the pool.
+    pub fn project_in(&self, connection: &Connection, raw: &str) -> ApiResult<i64> {
+        let key = &self.key;
+        {
             let not_found = ApiError::not_found;
             let project_id = if raw == "@current" {
                 directory::current_context(connection, key.user_id)?
@@ -125,15 +134,14 @@ impl Caller {
                     "API key does not have access to the requested project: ID {project_id}."
                 )));
             }
-            refuse_other_organizations(&key, &organization_id)?;
+            refuse_other_organizations(key, &organization_id)?;
             if directory::member_level(connection, &organization_id, key.user_id)?.is_none() {
                 return Err(ApiError::permission_denied(
                     "You don't have access to the project.",
                 ));
             }
             Ok(project_id)
-        })
-        .await
+        }
     }
 }
 

@@ -366,9 +366,15 @@ async fn members_by_uuid_and_by_email() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn subscriptions_in_both_formats() {
     let server = TestServer::demo().await;
-    // Writing, and reading the Slack integrations and the dashboards'
-    // tiles that Slack channels and exports are chosen from.
-    let key = server.key(&["subscription:write", "integration:read", "dashboard:read"]);
+    // Writing, reading the Slack integrations and the dashboards' tiles that
+    // Slack channels and exports are chosen from, and query access for an
+    // AI report (posthog.md 3).
+    let key = server.key(&[
+        "subscription:write",
+        "integration:read",
+        "dashboard:read",
+        "query:read",
+    ]);
     let table = orgdeck(&server, &key, &["subs", "list", "--target-type", "slack"], None)
         .await
         .ok()
@@ -491,6 +497,10 @@ async fn subscriptions_in_both_formats() {
         shown.contains("schedule        sent every month on the last Friday"),
         "{shown}"
     );
+    assert!(
+        shown.contains(&format!("insight         {DEMO_INSIGHT} (Weekly active users)")),
+        "{shown}"
+    );
     assert!(shown.contains("upcoming        "), "{shown}");
 
     let deleted = orgdeck(&server, &key, &["subs", "delete", &id], None)
@@ -563,6 +573,19 @@ async fn subscriptions_in_both_formats() {
             .is_some_and(|target| target.ends_with("|#oncall")),
         "{from_stdin}"
     );
+    let shown = orgdeck(
+        &server,
+        &key,
+        &["subs", "get", &from_stdin["id"].to_string()],
+        None,
+    )
+    .await
+    .ok()
+    .stdout;
+    assert!(
+        shown.contains(&format!("slack via       integration {DEMO_SLACK}")),
+        "{shown}"
+    );
 
     // A dashboard in the body exports its insights, as --dashboard does.
     let dashboard = orgdeck(
@@ -581,9 +604,59 @@ async fn subscriptions_in_both_formats() {
         "{}",
         dashboard.stderr
     );
+    let dashboard = dashboard.json();
     assert_eq!(
-        dashboard.json()["dashboard_export_insights"],
+        dashboard["dashboard_export_insights"],
         serde_json::json!(DEMO_DASHBOARD_INSIGHTS)
+    );
+    let shown = orgdeck(
+        &server,
+        &key,
+        &["subs", "get", &dashboard["id"].to_string()],
+        None,
+    )
+    .await
+    .ok()
+    .stdout;
+    assert!(
+        shown.contains("dashboard       1 (Company KPIs)")
+            && shown.contains("exports         insights 1, 2, 3"),
+        "{shown}"
+    );
+
+    // An AI report shows the question it answers.
+    let report = orgdeck(
+        &server,
+        &key,
+        &[
+            "subs",
+            "create",
+            "-o",
+            "json",
+            "--prompt",
+            "Which features grew most this week?",
+            "--target-type",
+            "email",
+            "--target-value",
+            "a@b.co",
+            "--frequency",
+            "weekly",
+            "--start-date",
+            &start,
+        ],
+        None,
+    )
+    .await
+    .ok()
+    .json();
+    assert_eq!(report["resource_type"], "ai_prompt");
+    let shown = orgdeck(&server, &key, &["subs", "get", &report["id"].to_string()], None)
+        .await
+        .ok()
+        .stdout;
+    assert!(
+        shown.contains("prompt          Which features grew most this week?"),
+        "{shown}"
     );
 }
 

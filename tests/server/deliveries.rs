@@ -855,7 +855,7 @@ async fn the_demos_revoked_subscriptions_stopped_at_their_first_failure() {
 /// The seed flavor keeps no deliveries: 404, as an older PostHog.
 #[tokio::test]
 async fn the_seed_flavor_has_no_deliveries() {
-    let server = TestServer::demo().await;
+    let server = TestServer::seed().await;
     let key = server.key(&["*"]);
     let first = server
         .get(&key, &format!("{}?limit=1", server.subscriptions_path()))

@@ -283,13 +283,36 @@ fn show(subscription: &Subscription, format: Format) -> anyhow::Result<()> {
         .map(|at| minute(Some(at)))
         .collect::<Vec<_>>();
     let state = subscription.state(now);
-    output::print(&output::record(&[
+    // A dashboard's or insight's id, with the name the server gives it.
+    let resource = |id: Option<i64>| match (id, subscription.resource_name.as_deref()) {
+        (Some(id), Some(name)) if !name.is_empty() => format!("{id} ({name})"),
+        (id, _) => number(id),
+    };
+    let mut fields = vec![
         ("id", subscription.id.to_string()),
         ("title", text(&subscription.title)),
         ("state", state.to_string()),
         ("target", target(subscription)),
-        ("dashboard", number(subscription.dashboard)),
-        ("insight", number(subscription.insight)),
+        ("dashboard", resource(subscription.dashboard)),
+        ("insight", resource(subscription.insight)),
+    ];
+    // Today's PostHog: an AI report's question, a dashboard's insights to
+    // export, the Slack integration; older servers have none of them.
+    if let Some(prompt) = &subscription.prompt {
+        fields.push(("prompt", prompt.clone()));
+    }
+    if let Some(exports) = subscription
+        .dashboard_export_insights
+        .as_ref()
+        .filter(|exports| !exports.is_empty())
+    {
+        let ids: Vec<String> = exports.iter().map(i64::to_string).collect();
+        fields.push(("exports", format!("insights {}", ids.join(", "))));
+    }
+    if let Some(integration) = subscription.integration_id {
+        fields.push(("slack via", format!("integration {integration}")));
+    }
+    fields.extend([
         ("schedule", text(&subscription.summary)),
         (
             "frequency",
@@ -331,5 +354,6 @@ fn show(subscription: &Subscription, format: Format) -> anyhow::Result<()> {
                 .unwrap_or_else(|| "-".into()),
         ),
         ("created at", date(subscription.created_at)),
-    ]))
+    ]);
+    output::print(&output::record(&fields))
 }

@@ -41,16 +41,12 @@ pub async fn list(
     .await
 }
 
-/// One membership (today's PostHog; the older docs have no retrieve).
+/// One membership (both flavors: compat.md's header).
 pub async fn retrieve(
     State(app): State<AppState>,
     caller: Caller,
-    method: axum::http::Method,
     PathParams((organization, role, id)): PathParams<(String, String, String)>,
 ) -> ApiResult<Json<RoleMembership>> {
-    if app.flavor == Flavor::Seed {
-        return Err(ApiError::method_not_allowed(method.as_str()));
-    }
     caller.require(ORGANIZATION_READ)?;
     let organization = caller
         .organization(&app.db, &organization, Access::Member)
@@ -79,14 +75,13 @@ pub async fn create(
         .map_err(|_| ApiError::validation("invalid", "Must be a valid UUID.").on("user_uuid"))?
         .hyphenated()
         .to_string();
-    let (now, flavor) = (app.clock.now(), app.flavor);
+    let now = app.clock.now();
     let membership = app
         .db
         .write(move |tx| {
-            memberships::require_role(tx, &organization, &role).map_err(|error| match flavor {
-                Flavor::Current => ApiError::validation("invalid_input", "Role does not exist."),
-                Flavor::Seed => error,
-            })?;
+            // Both flavors (compat.md's header): a non-field error.
+            memberships::require_role(tx, &organization, &role)
+                .map_err(|_| ApiError::validation("invalid_input", "Role does not exist."))?;
             memberships::create(tx, &organization, &role, &user_uuid, now)
         })
         .await?;

@@ -94,12 +94,17 @@ pub async fn members(
     .await
 }
 
-/// The filters and order of today's PostHog (posthog.md §7); the older
-/// docs have none and list by joining time.
+/// The filters and order of today's PostHog (posthog.md §7). The older
+/// flavor has no filters, but leaves out inactive users and lists the
+/// newest first too (compat.md's header).
 fn member_query(request: &ListRequest, flavor: Flavor) -> ApiResult<MemberQuery> {
     const SEARCH_MAX: usize = 200;
     if flavor == Flavor::Seed {
-        return Ok(MemberQuery::default());
+        return Ok(MemberQuery {
+            people_only: true,
+            newest_first: true,
+            ..MemberQuery::default()
+        });
     }
     let text = |name: &str| request.param(name).map(str::trim).filter(|text| !text.is_empty());
     let search = text("search").map(str::to_string);

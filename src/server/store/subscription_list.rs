@@ -61,7 +61,7 @@ pub struct Sort {
 }
 
 /// How a list is filtered and ordered.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListQuery {
     pub deleted: bool,
     pub insight: Option<i64>,
@@ -76,22 +76,6 @@ pub struct ListQuery {
     pub search_targets: bool,
     /// Fields in order; empty means newest first.
     pub ordering: Vec<Sort>,
-}
-
-impl Default for ListQuery {
-    fn default() -> Self {
-        ListQuery {
-            deleted: false,
-            insight: None,
-            dashboard: None,
-            target_type: None,
-            created_by: None,
-            resource_type: None,
-            search: Vec::new(),
-            search_targets: false,
-            ordering: Vec::new(),
-        }
-    }
 }
 
 /// The shortest term the trigram index can look up; shorter ones are found

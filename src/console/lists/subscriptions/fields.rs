@@ -629,4 +629,104 @@ mod tests {
         assert!(check_target("webhook", "https://hooks.example.com/x").is_ok());
         assert!(check_target("slack", "#anything").is_ok());
     }
+
+    fn integration(id: i64, name: &str, errors: &str) -> Integration {
+        Integration {
+            id,
+            kind: "slack".into(),
+            display_name: Some(name.into()),
+            errors: Some(errors.into()),
+            ..Integration::default()
+        }
+    }
+
+    #[test]
+    fn todays_form_needs_something_to_deliver_and_posts_slack_through_an_integration() {
+        let now = parse_datetime("2026-11-22T10:20:00Z").unwrap();
+        let mut form = form(None, now);
+        let slack = [
+            integration(1, "Old", "invalid_auth"),
+            integration(2, "Hedgebox", ""),
+        ];
+        today(&mut form, None, &slack);
+        today(&mut form, None, &slack);
+        let names: Vec<&str> = form.fields.iter().map(|field| field.name).collect();
+        assert_eq!(
+            &names[..5],
+            [
+                "delivers",
+                "prompt",
+                "target_type",
+                "integration_id",
+                "target_value"
+            ],
+            "added once"
+        );
+        assert!(!form.changed(), "what was added starts unchanged");
+        let slack_via = &form.fields[3];
+        assert_eq!(
+            (slack_via.current(), slack_via.shown()),
+            ("2".to_string(), "Hedgebox".to_string()),
+            "the working one first"
+        );
+        // No webhook for a new target: email, Slack, and round again.
+        let at = form.position("target_type").unwrap();
+        form.focus = at;
+        form.key(ratatui::crossterm::event::KeyEvent::from(
+            ratatui::crossterm::event::KeyCode::Right,
+        ));
+        form.key(ratatui::crossterm::event::KeyEvent::from(
+            ratatui::crossterm::event::KeyCode::Right,
+        ));
+        assert_eq!(form.value("target_type"), "email");
+
+        form.fields[4].set_text("a@b.co");
+        let errors = body(&form).unwrap_err();
+        assert_eq!(
+            errors.iter().map(|(name, _)| *name).collect::<Vec<_>>(),
+            ["delivers"]
+        );
+        let delivers = form.position("delivers").unwrap();
+        form.fields[delivers] = Field::text("delivers", "Delivers", "prompt", None);
+        let errors = body(&form).unwrap_err();
+        assert_eq!(
+            errors.iter().map(|(name, _)| *name).collect::<Vec<_>>(),
+            ["prompt"]
+        );
+        form.fields[1].set_text("  What changed?  ");
+        let sent = body(&form).unwrap();
+        assert_eq!(sent["prompt"], "What changed?");
+        assert!(!sent.contains_key("integration_id"), "only for Slack: {sent:?}");
+        form.fields[2] = Field::select("target_type", "Target type", &TODAY_TARGET_TYPES, "slack");
+        let sent = body(&form).unwrap();
+        assert_eq!(sent["integration_id"], 2);
+    }
+
+    #[test]
+    fn an_edit_to_slack_takes_the_integration_and_an_ai_report_shows_its_prompt() {
+        let existing = Subscription {
+            id: 9,
+            target_type: Some(TargetType::Email),
+            target_value: Some("a@b.co".into()),
+            frequency: Some(Frequency::Daily),
+            interval: Some(1),
+            prompt: Some("What changed?".into()),
+            start_date: parse_datetime("2026-01-01T09:00:00Z"),
+            ..Subscription::default()
+        };
+        let mut form = form(Some(&existing), parse_datetime("2026-06-01T09:00:00Z").unwrap());
+        assert_eq!(form.value("delivers"), "prompt");
+        today(&mut form, Some(&existing), &[integration(2, "Hedgebox", "")]);
+        assert_eq!(form.value("prompt"), "What changed?");
+        let at = form.position("target_type").unwrap();
+        form.fields[at] = Field::select("target_type", "Target type", &TODAY_TARGET_TYPES, "slack");
+        let target = form.position("target_value").unwrap();
+        form.fields[target].set_text("#ops");
+        let sent = body(&form).unwrap();
+        let (changed, lines) = changes(&form, &sent);
+        let mut keys: Vec<&String> = changed.keys().collect();
+        keys.sort();
+        assert_eq!(keys, ["integration_id", "target_type", "target_value"]);
+        assert_eq!(lines[0], "Target type: email → slack");
+    }
 }

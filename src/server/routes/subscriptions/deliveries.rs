@@ -15,7 +15,7 @@ use crate::api::{CursorPage, Delivery, DeliveryStatus, TriggerType};
 use crate::server::auth::{Caller, PathParams};
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::paging::ListRequest;
-use crate::server::routes::scope::{SUBSCRIPTION_READ, SUBSCRIPTION_WRITE};
+use crate::server::routes::scope::{QUERY_READ, SUBSCRIPTION_READ, SUBSCRIPTION_WRITE};
 use crate::server::store::deliveries::{self, Cursor};
 use crate::server::store::subscriptions;
 use crate::server::{AppState, Flavor};
@@ -146,6 +146,9 @@ pub async fn test_delivery(
             // An unknown id is get_object's 404 ("Not found."); a deleted
             // row the view's own bare 404.
             let stored = subscriptions::stored_values(tx, project, id)?;
+            if super::is_ai_prompt(&stored) {
+                caller.require(QUERY_READ)?;
+            }
             if stored.deleted {
                 return Ok(StatusCode::NOT_FOUND.into_response());
             }

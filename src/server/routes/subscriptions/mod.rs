@@ -4,15 +4,15 @@ mod changes;
 mod checks;
 pub mod deliveries;
 mod query;
+mod shown;
 
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
-use serde_json::Value;
 
 use super::page_of;
-use super::scope::{SUBSCRIPTION_READ, SUBSCRIPTION_WRITE};
-use crate::api::{Page, Subscription, TargetType, TriggerType};
+use super::scope::{QUERY_READ, SUBSCRIPTION_READ, SUBSCRIPTION_WRITE};
+use crate::api::{Page, TargetType, TriggerType};
 use crate::server::auth::{Caller, PathParams};
 use crate::server::body::JsonObject;
 use crate::server::error::{ApiError, ApiResult};
@@ -24,41 +24,19 @@ use crate::server::{AppState, Flavor};
 use changes::Changes;
 use checks::{Intent, check_catalog, check_plan_limit, check_references, check_target, check_today};
 use query::{RowFilter, list_query};
+use shown::Shown;
 
-/// A subscription as the server's flavor shows it: today's PostHog has
-/// every field of posthog.md 8.1 (null where unset); the older docs have
-/// none of them.
-fn shown(subscription: Subscription, flavor: Flavor) -> Value {
-    const TODAY: [&str; 9] = [
-        "resource_type",
-        "resource_name",
-        "insight_short_id",
-        "dashboard_export_insights",
-        "prompt",
-        "enabled",
-        "integration_id",
-        "summary_enabled",
-        "summary_prompt_guide",
-    ];
-    let mut value = serde_json::to_value(subscription).unwrap_or(Value::Null);
-    if let Some(object) = value.as_object_mut() {
-        // Today's serializer takes an invite message to send, and never
-        // reads one back.
-        if flavor == Flavor::Current {
-            object.insert("invite_message".into(), Value::Null);
-        }
-        for field in TODAY {
-            match flavor {
-                Flavor::Current => {
-                    object.entry(field).or_insert(Value::Null);
-                }
-                Flavor::Seed => {
-                    object.remove(field);
-                }
-            }
-        }
-    }
-    value
+/// Whether a body sets a prompt: writing one needs `query:read` as well
+/// (posthog.md 3).
+fn sets_prompt(body: &serde_json::Map<String, serde_json::Value>) -> bool {
+    body.get("prompt")
+        .and_then(serde_json::Value::as_str)
+        .is_some_and(|prompt| !prompt.trim().is_empty())
+}
+
+/// An AI-prompt subscription: its writes and deliveries need `query:read`.
+pub(crate) fn is_ai_prompt(values: &SubscriptionValues) -> bool {
+    values.insight.is_none() && values.dashboard.is_none() && values.today.prompt.is_some()
 }
 
 /// Whether an update changes what is delivered or where (posthog.md 8.4).
@@ -90,13 +68,16 @@ pub async fn list(
     caller: Caller,
     PathParams(project): PathParams<String>,
     request: ListRequest,
-) -> ApiResult<Json<Page<Value>>> {
+) -> ApiResult<Json<Page<Shown>>> {
     caller.require(SUBSCRIPTION_READ)?;
-    let project = caller.project(&app.db, &project).await?;
-    let query = list_query(&request, app.flavor)?;
+    // The project is resolved in the same trip to the pool as the page is
+    // read (the list is the hottest path), and before the query's own
+    // errors, as PostHog checks access first.
+    let query = list_query(&request, app.flavor);
     let db = app.db.clone();
     let Json(page) = page_of(&app.db, request, move |connection, page| {
-        subscription_list::list(db.counts(), connection, project, &query, page)
+        let project = caller.project_in(connection, &project)?;
+        subscription_list::list(db.counts(), connection, project, &query?, page)
     })
     .await?;
     let flavor = app.flavor;
@@ -104,7 +85,11 @@ pub async fn list(
         count: page.count,
         next: page.next,
         previous: page.previous,
-        results: page.results.into_iter().map(|row| shown(row, flavor)).collect(),
+        results: page
+            .results
+            .into_iter()
+            .map(|row| Shown::new(row, flavor))
+            .collect(),
     }))
 }
 
@@ -118,7 +103,7 @@ pub async fn retrieve(
     caller: Caller,
     PathParams((project, id)): PathParams<(String, String)>,
     request: ListRequest,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Shown>> {
     caller.require(SUBSCRIPTION_READ)?;
     let project = caller.project(&app.db, &project).await?;
     let id = subscription_id(&id)?;
@@ -130,7 +115,7 @@ pub async fn retrieve(
     if !filter.admits(&subscription) {
         return Err(ApiError::not_found());
     }
-    Ok(Json(shown(subscription, app.flavor)))
+    Ok(Json(Shown::new(subscription, app.flavor)))
 }
 
 pub async fn create(
@@ -138,10 +123,13 @@ pub async fn create(
     caller: Caller,
     PathParams(project): PathParams<String>,
     body: Result<JsonObject, ApiError>,
-) -> ApiResult<(StatusCode, Json<Value>)> {
+) -> ApiResult<(StatusCode, Json<Shown>)> {
     caller.require(SUBSCRIPTION_WRITE)?;
     let project = caller.project(&app.db, &project).await?;
     let JsonObject(body) = body?;
+    if sets_prompt(&body) {
+        caller.require(QUERY_READ)?;
+    }
     let flavor = app.flavor;
     let values = Changes::parse(&body, flavor)?.into_new(flavor)?;
     check_target_type(&values, flavor)?;
@@ -191,7 +179,7 @@ pub async fn create(
         })
         .await?;
     app.schedule_changed.notify_one();
-    Ok((StatusCode::CREATED, Json(shown(subscription, flavor))))
+    Ok((StatusCode::CREATED, Json(Shown::new(subscription, flavor))))
 }
 
 pub async fn update(
@@ -200,13 +188,16 @@ pub async fn update(
     PathParams((project, id)): PathParams<(String, String)>,
     request: ListRequest,
     body: Result<JsonObject, ApiError>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Shown>> {
     caller.require(SUBSCRIPTION_WRITE)?;
     let project = caller.project(&app.db, &project).await?;
     let id = subscription_id(&id)?;
     let filter = RowFilter::of(&request, app.flavor)?;
     let limit = app.subscription_limit;
     let JsonObject(body) = body?;
+    if sets_prompt(&body) {
+        caller.require(QUERY_READ)?;
+    }
     let flavor = app.flavor;
     let changes = Changes::parse(&body, flavor)?;
     let now = app.clock.now();
@@ -217,6 +208,9 @@ pub async fn update(
                 return Err(ApiError::not_found());
             }
             let stored = subscriptions::stored_values(tx, project, id)?;
+            if is_ai_prompt(&stored) {
+                caller.require(QUERY_READ)?;
+            }
             if flavor == Flavor::Current {
                 check_references(tx, &changes.clone().apply(stored.clone()))?;
             }
@@ -270,7 +264,7 @@ pub async fn update(
         })
         .await?;
     app.schedule_changed.notify_one();
-    Ok(Json(shown(subscription, flavor)))
+    Ok(Json(Shown::new(subscription, flavor)))
 }
 
 /// Hard delete is not allowed: 405 with an empty body, and nothing changes.
