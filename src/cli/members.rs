@@ -1,4 +1,4 @@
-//! `orgdeck members list|add|remove --role ROLE_ID`
+//! `orgdeck members list|add|remove --role ROLE` (an id or a role's name)
 
 use crate::text::printable;
 use clap::Subcommand;
@@ -10,16 +10,18 @@ use super::{UsageError, day, fetch_all};
 use crate::api::models::level;
 use crate::api::{List, RoleMembership};
 
+const ROLE_HELP: &str = "The role: its id, or its name (any case)";
+
 #[derive(Debug, Subcommand)]
 pub enum MembersCommand {
     /// List the members of a role.
     List {
-        #[arg(long, value_name = "ROLE_ID")]
+        #[arg(long, value_name = "ROLE", help = ROLE_HELP)]
         role: String,
     },
     /// Assign users to a role, by UUID or e-mail address (repeatable).
     Add {
-        #[arg(long, value_name = "ROLE_ID")]
+        #[arg(long, value_name = "ROLE", help = ROLE_HELP)]
         role: String,
         #[arg(long = "user", value_name = "UUID")]
         users: Vec<String>,
@@ -29,7 +31,7 @@ pub enum MembersCommand {
     },
     /// Remove a user from a role: by membership id, user UUID or e-mail.
     Remove {
-        #[arg(long, value_name = "ROLE_ID")]
+        #[arg(long, value_name = "ROLE", help = ROLE_HELP)]
         role: String,
         #[arg(value_name = "MEMBERSHIP_ID")]
         membership: Option<String>,
@@ -60,6 +62,27 @@ struct Assignment {
 pub async fn run(command: MembersCommand, connection: Connection, format: Format) -> anyhow::Result<()> {
     let client = &connection.client;
     let organization = connection.organization.as_str();
+    let command = match command {
+        MembersCommand::List { role } => MembersCommand::List {
+            role: role_id(client, organization, role).await?,
+        },
+        MembersCommand::Add { role, users, emails } => MembersCommand::Add {
+            role: role_id(client, organization, role).await?,
+            users,
+            emails,
+        },
+        MembersCommand::Remove {
+            role,
+            membership,
+            user,
+            email,
+        } => MembersCommand::Remove {
+            role: role_id(client, organization, role).await?,
+            membership,
+            user,
+            email,
+        },
+    };
     match command {
         MembersCommand::List { role } => {
             let members = fetch_all(client, &List::memberships(organization, &role), "members").await?;
@@ -186,6 +209,44 @@ fn user_uuid(membership: &RoleMembership) -> Option<&str> {
 
 fn user_email(membership: &RoleMembership) -> Option<&str> {
     membership.user.as_ref().map(|user| user.email.as_str())
+}
+
+/// The role's id: `role` itself when it is a UUID, else the id of the one
+/// role of the organization with that name, compared in any case.
+async fn role_id(client: &crate::api::Client, organization: &str, role: String) -> anyhow::Result<String> {
+    if uuid::Uuid::parse_str(&role).is_ok() {
+        return Ok(role);
+    }
+    let roles: Vec<crate::api::Role> = fetch_all(client, &List::roles(organization), "roles").await?;
+    let wanted = role.to_lowercase();
+    let named: Vec<&crate::api::Role> = roles
+        .iter()
+        .filter(|candidate| candidate.name.to_lowercase() == wanted)
+        .collect();
+    match named.as_slice() {
+        [one] => Ok(one.id.clone()),
+        [] => Err(UsageError(format!(
+            "no role is named \"{}\"; the roles are: {}",
+            printable(&role),
+            roles
+                .iter()
+                .map(|role| format!("\"{}\"", printable(&role.name)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+        .into()),
+        several => Err(UsageError(format!(
+            "{} roles are named \"{}\"; give the id of one: {}",
+            several.len(),
+            printable(&role),
+            several
+                .iter()
+                .map(|role| role.id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+        .into()),
+    }
 }
 
 /// The id of the role's membership that matches.

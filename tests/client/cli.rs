@@ -36,7 +36,7 @@ impl Run {
     }
 }
 
-async fn orgdeck(server: &TestServer, key: &str, args: &[&str], stdin: Option<&str>) -> Run {
+pub(crate) async fn orgdeck(server: &TestServer, key: &str, args: &[&str], stdin: Option<&str>) -> Run {
     let dir = tempfile::tempdir().unwrap();
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"));
     command

@@ -8,6 +8,7 @@ mod cli;
 mod faults;
 mod hostile;
 mod login;
+mod on_call;
 mod operations;
 mod paging;
 mod profiles;

@@ -30,3 +30,89 @@ async fn the_readmes_role_example_creates_a_role_on_the_demo_data() {
     .await;
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
+
+/// The commands of the README's CLI section, continuation lines joined.
+fn cli_examples(readme: &str) -> Vec<String> {
+    let section = readme
+        .split("## The scriptable CLI")
+        .nth(1)
+        .and_then(|rest| rest.split("```sh").nth(1))
+        .and_then(|rest| rest.split("```").next())
+        .expect("the README's CLI section has a sh block");
+    let mut commands = Vec::new();
+    let mut current = String::new();
+    for line in section.lines() {
+        match line.trim_end().strip_suffix('\\') {
+            Some(start) => {
+                current.push_str(start);
+                current.push(' ');
+            }
+            None => {
+                current.push_str(line);
+                if current.trim_start().starts_with("orgdeck ") {
+                    commands.push(std::mem::take(&mut current));
+                }
+                current.clear();
+            }
+        }
+    }
+    commands
+}
+
+fn on_path(program: &str) -> bool {
+    std::process::Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| output.status.success())
+}
+
+/// Every command of the README's CLI section runs as printed, through a
+/// shell and the real binary, against `orgdeck serve --seed demo` (today's
+/// PostHog, as `orgdeck demo` serves), and succeeds.
+#[test]
+fn the_readmes_cli_examples_run_as_printed_on_the_demo() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let commands = cli_examples(&readme);
+    assert!(commands.len() >= 15, "{commands:#?}");
+    let dir = tempfile::tempdir().unwrap();
+    let (server, ready) =
+        crate::support::spawn_demo_serve(&dir.path().join("demo.sqlite"), &dir.path().join("log"));
+    let _server = crate::support::KillOnDrop(server);
+    let binary = std::path::Path::new(env!("CARGO_BIN_EXE_orgdeck"));
+    let path = format!(
+        "{}:{}",
+        binary.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let has_jq = on_path("jq");
+    for command in &commands {
+        // Without jq the pipe's first half runs, and its JSON is checked
+        // here the way the jq filter reads it.
+        let (script, piped_to_jq) = match command.split_once(" | jq ") {
+            Some((first, _)) if !has_jq => (first.to_string(), true),
+            _ => (command.clone(), false),
+        };
+        let output = std::process::Command::new("bash")
+            .args(["-o", "pipefail", "-c", &script])
+            .env("PATH", &path)
+            .env("ORGDECK_HOST", ready["base_url"].as_str().unwrap())
+            .env("ORGDECK_API_KEY", ready["api_key"].as_str().unwrap())
+            .env("ORGDECK_CONFIG", dir.path().join("none.toml"))
+            .env("ORGDECK_LOG", dir.path().join("cli.log"))
+            .env_remove("ORGDECK_PROFILE")
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "`{command}` failed: {}\n{stdout}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(!stdout.trim().is_empty(), "`{command}` printed nothing");
+        if piped_to_jq {
+            let rows: Vec<serde_json::Value> = serde_json::from_str(&stdout).unwrap();
+            assert!(rows.iter().any(|row| row["next_delivery_date"].is_null()));
+        }
+    }
+}
