@@ -54,7 +54,7 @@ async fn pause_resume_test_and_the_deliveries_that_follow() {
     .ok()
     .json();
     let listed = listed.as_array().unwrap();
-    assert!(listed.iter().any(|row| row["id"].to_string() == id));
+    assert!(listed.iter().any(|row| row["id"] == created["id"]));
     assert!(
         listed.iter().all(|row| row["enabled"] == false),
         "only paused rows"
