@@ -71,13 +71,16 @@ fn cpu_time(pid: u32) -> Duration {
 
 struct Figures {
     per_second: f64,
+    /// The server's CPU time per answered request: what the server itself
+    /// costs, whatever else the machine is doing.
+    cpu_per_request: Duration,
     p50: Duration,
     p99: Duration,
     failed: u64,
 }
 
 /// `CONNECTIONS` clients request `urls` in turn for `seconds`.
-async fn load(urls: Vec<String>, key: &str, seconds: u64) -> Figures {
+async fn load(urls: Vec<String>, key: &str, seconds: u64, server: u32) -> Figures {
     let times = Arc::new(Mutex::new(Vec::new()));
     let failed = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let stop = Arc::new(AtomicBool::new(false));
@@ -109,15 +112,18 @@ async fn load(urls: Vec<String>, key: &str, seconds: u64) -> Figures {
         }));
     }
     let at = Instant::now();
+    let cpu_from = cpu_time(server);
     tokio::time::sleep(Duration::from_secs(seconds)).await;
     stop.store(true, Ordering::Relaxed);
     for task in tasks {
         let _ = task.await;
     }
     let elapsed = at.elapsed().as_secs_f64();
+    let cpu = cpu_time(server).saturating_sub(cpu_from);
     let mut times = std::mem::take(&mut *times.lock().expect("times"));
     times.sort();
     Figures {
+        cpu_per_request: cpu / (times.len().max(1) as u32),
         per_second: times.len() as f64 / elapsed,
         p50: percentile(&times, 0.5),
         p99: percentile(&times, 0.99),
@@ -209,10 +215,10 @@ fn main() {
         ];
         println!("\n{CONNECTIONS} connections, {seconds} s each, pages of 100:");
         for (label, urls) in scenarios {
-            let figures = load(urls, &key, seconds).await;
+            let figures = load(urls, &key, seconds, server.id()).await;
             println!(
-                "  {label:<28} {:>6.0} requests/s  p50 {:>9.2?}  p99 {:>9.2?}  ({} failed)",
-                figures.per_second, figures.p50, figures.p99, figures.failed
+                "  {label:<28} {:>6.0} requests/s  p50 {:>9.2?}  p99 {:>9.2?}  server CPU {:>8.2?}/request  ({} failed)",
+                figures.per_second, figures.p50, figures.p99, figures.cpu_per_request, figures.failed
             );
         }
     });

@@ -28,7 +28,16 @@ pub enum Access {
     Admin,
 }
 
-impl FromRequestParts<AppState> for Caller {
+/// The request's credentials, read but not yet looked up: a handler that
+/// reads the database once looks the key up in the same trip to the pool
+/// ([`Credentials::caller_in`]); the others take a [`Caller`].
+pub struct Credentials {
+    /// The key's stored form (its hash); the key itself goes no further.
+    secure_value: String,
+    throttle: Option<std::sync::Arc<super::throttle::Throttle>>,
+}
+
+impl FromRequestParts<AppState> for Credentials {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
@@ -44,16 +53,34 @@ impl FromRequestParts<AppState> for Caller {
         if !scheme.eq_ignore_ascii_case("bearer") || token.is_empty() {
             return Err(ApiError::not_authenticated());
         }
-        let secure_value = keys::hash_key(token);
-        let key = state
-            .db
-            .read(move |connection| keys::find(connection, &secure_value))
-            .await?
-            .ok_or_else(ApiError::invalid_key)?;
-        if let Some(throttle) = &state.throttle {
+        Ok(Credentials {
+            secure_value: keys::hash_key(token),
+            throttle: state.throttle.clone(),
+        })
+    }
+}
+
+impl Credentials {
+    /// The caller these credentials name, on a connection already in hand;
+    /// 401 for an unknown key, 429 past its rate limit.
+    pub fn caller_in(&self, connection: &Connection) -> ApiResult<Caller> {
+        let key = keys::find(connection, &self.secure_value)?.ok_or_else(ApiError::invalid_key)?;
+        if let Some(throttle) = &self.throttle {
             throttle.check(&key.id).map_err(ApiError::throttled)?;
         }
         Ok(Caller { key })
+    }
+}
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let credentials = Credentials::from_request_parts(parts, state).await?;
+        state
+            .db
+            .read(move |connection| credentials.caller_in(connection))
+            .await
     }
 }
 

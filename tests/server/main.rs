@@ -14,6 +14,7 @@ mod errors;
 mod fuzz;
 mod integrations;
 mod limits;
+mod listing;
 mod memberships;
 mod paging;
 mod roles;

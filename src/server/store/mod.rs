@@ -186,7 +186,38 @@ fn open_connection(path: &Path) -> anyhow::Result<Connection> {
     connection.pragma_update(None, "cache_size", -32_768)?;
     connection.pragma_update(None, "temp_store", "MEMORY")?;
     connection.set_prepared_statement_cache_capacity(64);
+    register_icontains(&connection)?;
     Ok(connection)
+}
+
+/// `icontains(text, term)`: whether `text` holds `term`, in any case
+/// (Unicode's lower case, as Django's `icontains` compares); null text holds
+/// nothing. SQLite's `LIKE` folds ASCII letters alone.
+fn register_icontains(connection: &Connection) -> rusqlite::Result<()> {
+    use rusqlite::functions::FunctionFlags;
+    connection.create_scalar_function(
+        "icontains",
+        2,
+        FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC,
+        |context| {
+            let text: Option<String> = context.get(0)?;
+            let term: String = context.get(1)?;
+            Ok(text.is_some_and(|text| contains_folded(&text, &term)))
+        },
+    )
+}
+
+/// `term` in `text`, case folded; without allocating when both are ASCII.
+fn contains_folded(text: &str, term: &str) -> bool {
+    if text.is_ascii() && term.is_ascii() {
+        let (text, term) = (text.as_bytes(), term.as_bytes());
+        term.is_empty()
+            || text
+                .windows(term.len())
+                .any(|window| window.eq_ignore_ascii_case(term))
+    } else {
+        text.to_lowercase().contains(&term.to_lowercase())
+    }
 }
 
 /// Locks a mutex, carrying on after a panic elsewhere: the data behind these

@@ -78,21 +78,17 @@ pub struct ListQuery {
     pub ordering: Vec<Sort>,
 }
 
-/// The shortest term the trigram index can look up; shorter ones are found
-/// by scanning the index's own text, still without a join.
+/// The shortest term the trigram index can look up; shorter ones are
+/// checked on each row with `icontains` (Unicode case folding, as the
+/// index folds case).
 const TRIGRAM: usize = 3;
+
+/// Django's `icontains ''` holds for any name that is not null.
+const ANY_NAME: &str = "(s.title IS NOT NULL OR s.insight_id IS NOT NULL OR s.dashboard_id IS NOT NULL)";
 
 /// A term as an FTS5 string: in double quotes, inner ones doubled.
 fn fts_string(term: &str) -> String {
     format!("\"{}\"", term.replace('"', "\"\""))
-}
-
-/// A term as a `LIKE` pattern matching it anywhere, `\` escaping.
-fn like_pattern(term: &str) -> String {
-    format!(
-        "%{}%",
-        term.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
-    )
 }
 
 impl ListQuery {
@@ -121,8 +117,15 @@ impl ListQuery {
         terms.join(", ")
     }
 
-    /// `FROM ... WHERE ...` and its parameters (`?1` is the project).
-    fn filter_sql(&self, project_id: i64) -> (String, Vec<SqlValue>) {
+    /// Whether the trigram index can find the rows: today's search with a
+    /// term of three characters or more.
+    fn indexed(&self) -> bool {
+        !self.search_targets && self.search.iter().any(|term| term.chars().count() >= TRIGRAM)
+    }
+
+    /// `FROM ... WHERE ...` and its parameters (`?1` is the project), the
+    /// rows found as `plan` says.
+    fn filter_sql(&self, project_id: i64, plan: Plan) -> (String, Vec<SqlValue>) {
         let mut filter = Filter {
             conditions: vec!["s.project_id = ?1".into(), "s.deleted = ?2".into()],
             values: vec![
@@ -154,51 +157,82 @@ impl ListQuery {
             Some(ResourceType::AiPrompt) => filter.add("s.insight_id IS NULL AND s.dashboard_id IS NULL", []),
             Some(ResourceType::Other(_)) | None => {}
         }
-        self.search_sql(&mut filter);
+        let from = match plan {
+            Plan::Index if self.indexed() => {
+                self.indexed_search(&mut filter);
+                "FROM subscription_search CROSS JOIN subscriptions s ON s.id = subscription_search.rowid"
+            }
+            _ => {
+                self.scanned_search(&mut filter);
+                "FROM subscriptions s"
+            }
+        };
         (
-            format!("FROM subscriptions s WHERE {}", filter.conditions.join(" AND ")),
+            format!("{from} WHERE {}", filter.conditions.join(" AND ")),
             filter.values,
         )
     }
 
-    /// Every term must be found in some name (or, in the older flavor, in
-    /// the target value instead). Terms of three characters or more are
-    /// looked up in the trigram index, all in one query; shorter ones scan
-    /// the index's text.
-    fn search_sql(&self, filter: &mut Filter) {
-        const IN_NAMES: &str =
-            "s.id IN (SELECT rowid FROM subscription_search WHERE subscription_search MATCH #)";
-        const LIKE_NAMES: &str =
-            "s.id IN (SELECT rowid FROM subscription_search WHERE names LIKE # ESCAPE '\\')";
-        let long = |term: &&String| term.chars().count() >= TRIGRAM;
-        if self.search_targets {
-            for term in &self.search {
-                let (names, value) = if long(&term) {
-                    (IN_NAMES, fts_string(term))
-                } else {
-                    (LIKE_NAMES, like_pattern(term))
-                };
+    /// Found through the index: the long terms in one `MATCH` (each in some
+    /// name), the short ones checked on the rows it finds.
+    fn indexed_search(&self, filter: &mut Filter) {
+        let (long, short): (Vec<&String>, Vec<&String>) = self
+            .search
+            .iter()
+            .partition(|term| term.chars().count() >= TRIGRAM);
+        let expression = long
+            .iter()
+            .map(|term| fts_string(term))
+            .collect::<Vec<_>>()
+            .join(" AND ");
+        filter.add("subscription_search MATCH #", [SqlValue::Text(expression)]);
+        for term in short {
+            if term.is_empty() {
+                filter.add(ANY_NAME, []);
+            } else {
                 filter.add(
-                    &format!("({names} OR s.target_value LIKE # ESCAPE '\\')"),
-                    [SqlValue::Text(value), SqlValue::Text(like_pattern(term))],
+                    "icontains(subscription_search.names, #)",
+                    [SqlValue::Text(term.clone())],
                 );
             }
-            return;
         }
-        let (long, short): (Vec<&String>, Vec<&String>) = self.search.iter().partition(long);
-        if !long.is_empty() {
-            let expression = long
-                .iter()
-                .map(|term| fts_string(term))
-                .collect::<Vec<_>>()
-                .join(" AND ");
-            filter.add(IN_NAMES, [SqlValue::Text(expression)]);
-        }
-        for term in short {
-            filter.add(LIKE_NAMES, [SqlValue::Text(like_pattern(term))]);
+    }
+
+    /// Found row by row, in the order of the list: each term in the row's
+    /// names (in the older flavor, or in its target value).
+    fn scanned_search(&self, filter: &mut Filter) {
+        const NAMES: &str = "icontains((SELECT names FROM subscription_search WHERE rowid = s.id), #)";
+        for term in &self.search {
+            if term.is_empty() {
+                filter.add(ANY_NAME, []);
+                continue;
+            }
+            let term = SqlValue::Text(term.clone());
+            if self.search_targets {
+                filter.add(
+                    &format!("({NAMES} OR icontains(s.target_value, #))"),
+                    [term.clone(), term],
+                );
+            } else {
+                filter.add(NAMES, [term]);
+            }
         }
     }
 }
+
+/// How a search finds its rows. Through the trigram index is fastest when
+/// few rows match; when many do, walking the list in its order and checking
+/// each row finds a page after a few hundred rows, where sorting every
+/// match first would read them all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Plan {
+    Index,
+    Scan,
+}
+
+/// Matches up to this many are sorted from the index; more are found by
+/// walking the list.
+const FEW_MATCHES: u64 = 2_000;
 
 /// A `WHERE` clause's conditions and the values they bind.
 struct Filter {
@@ -208,7 +242,7 @@ struct Filter {
 
 impl Filter {
     /// Adds a condition, each `#` in it taking the next of `values`.
-    fn add<const N: usize>(&mut self, condition: &str, values: [SqlValue; N]) {
+    fn add(&mut self, condition: &str, values: impl IntoIterator<Item = SqlValue>) {
         let mut sql = String::new();
         let mut parts = condition.split('#');
         sql.push_str(parts.next().unwrap_or_default());
@@ -229,7 +263,7 @@ pub fn list(
     query: &ListQuery,
     (limit, offset): (u64, u64),
 ) -> ApiResult<(u64, Vec<Subscription>)> {
-    let (from_where, values) = query.filter_sql(project_id);
+    let (from_where, values) = query.filter_sql(project_id, Plan::Index);
     let count_sql = format!("SELECT COUNT(*) {from_where}");
     let count = counts.get_or(format!("{count_sql} {values:?}"), || {
         Ok(connection
@@ -239,6 +273,12 @@ pub fn list(
     if offset >= count {
         return Ok((count, Vec::new()));
     }
+    let plan = if count <= FEW_MATCHES {
+        Plan::Index
+    } else {
+        Plan::Scan
+    };
+    let (from_where, values) = query.filter_sql(project_id, plan);
     let order_by = query.order_by();
     let limit_at = values.len() + 1;
     let sql = format!(

@@ -10,6 +10,7 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
 
+use super::query::RowFilter;
 use super::subscription_id;
 use crate::api::{CursorPage, Delivery, DeliveryStatus, TriggerType};
 use crate::server::auth::{Caller, PathParams};
@@ -130,11 +131,30 @@ pub async fn test_delivery(
     State(app): State<AppState>,
     caller: Caller,
     PathParams((project, id)): PathParams<(String, String)>,
+    request: ListRequest,
 ) -> ApiResult<Response> {
     today_only(&app)?;
     caller.require(SUBSCRIPTION_WRITE)?;
     let project = caller.project(&app.db, &project).await?;
     let id = subscription_id(&id)?;
+    // The query's row filters, as on every action (posthog.md 8.3).
+    let filter = RowFilter::of(&request, app.flavor)?;
+    // An AI-prompt row needs `query:read` as well. Scopes are permissions,
+    // which DRF checks before throttles: a refused request uses none of
+    // the ten a minute.
+    let stored = app
+        .db
+        .read(
+            move |connection| match subscriptions::stored_values(connection, project, id) {
+                Ok(stored) => Ok(Some(stored)),
+                Err(error) if error.status == StatusCode::NOT_FOUND => Ok(None),
+                Err(error) => Err(error),
+            },
+        )
+        .await?;
+    if stored.as_ref().is_some_and(super::is_ai_prompt) {
+        caller.require(QUERY_READ)?;
+    }
     // Its own limit, whoever asks: 10 a minute a project.
     if let Err(seconds) = app.test_deliveries.check(&project.to_string()) {
         return Err(ApiError::throttled(seconds));
@@ -143,8 +163,11 @@ pub async fn test_delivery(
     let outcome = app
         .db
         .write(move |tx| {
-            // An unknown id is get_object's 404 ("Not found."); a deleted
-            // row the view's own bare 404.
+            // An unknown id, or one the filters leave out, is get_object's
+            // 404 ("Not found."); a deleted row the view's own bare 404.
+            if !filter.admits(&subscriptions::get(tx, project, id)?) {
+                return Err(ApiError::not_found());
+            }
             let stored = subscriptions::stored_values(tx, project, id)?;
             if super::is_ai_prompt(&stored) {
                 caller.require(QUERY_READ)?;

@@ -10,10 +10,10 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 
-use super::page_of;
 use super::scope::{QUERY_READ, SUBSCRIPTION_READ, SUBSCRIPTION_WRITE};
+use super::{PageJson, page_of};
 use crate::api::{Page, TargetType, TriggerType};
-use crate::server::auth::{Caller, PathParams};
+use crate::server::auth::{Caller, Credentials, PathParams};
 use crate::server::body::JsonObject;
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::paging::ListRequest;
@@ -65,23 +65,24 @@ fn check_target_type(values: &SubscriptionValues, flavor: Flavor) -> ApiResult<(
 
 pub async fn list(
     State(app): State<AppState>,
-    caller: Caller,
+    credentials: Credentials,
     PathParams(project): PathParams<String>,
     request: ListRequest,
-) -> ApiResult<Json<Page<Shown>>> {
-    caller.require(SUBSCRIPTION_READ)?;
-    // The project is resolved in the same trip to the pool as the page is
-    // read (the list is the hottest path), and before the query's own
-    // errors, as PostHog checks access first.
+) -> ApiResult<PageJson<Page<Shown>>> {
+    // The hottest path: the key is looked up, the project resolved and the
+    // page read in one trip to the pool, in PostHog's order (who, may they,
+    // where, then what the query asks).
     let query = list_query(&request, app.flavor);
     let db = app.db.clone();
     let Json(page) = page_of(&app.db, request, move |connection, page| {
+        let caller = credentials.caller_in(connection)?;
+        caller.require(SUBSCRIPTION_READ)?;
         let project = caller.project_in(connection, &project)?;
         subscription_list::list(db.counts(), connection, project, &query?, page)
     })
     .await?;
     let flavor = app.flavor;
-    Ok(Json(Page {
+    Ok(PageJson(Page {
         count: page.count,
         next: page.next,
         previous: page.previous,
@@ -160,9 +161,8 @@ pub async fn create(
             if flavor == Flavor::Current {
                 check_references(tx, &values)?;
             }
-            if !values.deleted {
-                check_plan_limit(tx, project, limit)?;
-            }
+            // Every create, a deleted one too (posthog.md 8.2-1).
+            check_plan_limit(tx, project, limit)?;
             match flavor {
                 Flavor::Seed => check_catalog(tx, project, &values)?,
                 Flavor::Current => {

@@ -12,9 +12,29 @@ use crate::server::store::subscription_list::{ListQuery, Sort, SortKey};
 /// The target types a list may be filtered by in today's PostHog, sorted.
 const TARGET_TYPES: [&str; 2] = ["email", "slack"];
 
-/// A parameter's value, trimmed; an empty one counts as absent.
+/// A parameter's value as Django reads it: the last one sent, when the
+/// name is repeated.
+fn param<'a>(request: &'a ListRequest, name: &str) -> Option<&'a str> {
+    request
+        .query
+        .iter()
+        .rev()
+        .find(|(key, _)| key == name)
+        .map(|(_, value)| value.as_str())
+}
+
+/// A parameter's value as sent; an empty one counts as absent (PostHog's
+/// `if value:`). White space is kept: `" email"` is no target type.
+fn given<'a>(request: &'a ListRequest, name: &str) -> Option<&'a str> {
+    param(request, name).filter(|value| !value.is_empty())
+}
+
+/// A parameter's value, trimmed (Python's `int()` takes white space round
+/// a number); an empty one counts as absent.
 fn text<'a>(request: &'a ListRequest, name: &str) -> Option<&'a str> {
-    request.param(name).map(str::trim).filter(|text| !text.is_empty())
+    param(request, name)
+        .map(str::trim)
+        .filter(|text| !text.is_empty())
 }
 
 /// An `insight` or `dashboard` id filter.
@@ -30,12 +50,13 @@ fn id_filter(request: &ListRequest, name: &str) -> ApiResult<Option<i64>> {
 /// `?deleted=`: today's PostHog reads any value as true or false (Django's
 /// `str_to_bool`); the older docs take true or false only.
 fn deleted_filter(request: &ListRequest, flavor: Flavor) -> ApiResult<Option<bool>> {
-    let Some(value) = request.param("deleted") else {
+    let Some(value) = param(request, "deleted") else {
         return Ok(None);
     };
     match flavor {
+        // `str_to_bool` neither trims nor takes anything else for true.
         Flavor::Current => Ok(Some(matches!(
-            value.trim().to_ascii_lowercase().as_str(),
+            value.to_lowercase().as_str(),
             "y" | "yes" | "t" | "true" | "on" | "1"
         ))),
         Flavor::Seed => match value.trim() {
@@ -49,7 +70,11 @@ fn deleted_filter(request: &ListRequest, flavor: Flavor) -> ApiResult<Option<boo
 
 /// The filters and ordering of a list.
 pub fn list_query(request: &ListRequest, flavor: Flavor) -> ApiResult<ListQuery> {
-    let target_type = text(request, "target_type").map(str::to_string);
+    let target_type = match flavor {
+        Flavor::Current => given(request, "target_type"),
+        Flavor::Seed => text(request, "target_type"),
+    }
+    .map(str::to_string);
     let mut created_by = None;
     let mut resource_type = None;
     if flavor == Flavor::Current {
@@ -62,13 +87,13 @@ pub fn list_query(request: &ListRequest, flavor: Flavor) -> ApiResult<ListQuery>
             )
             .on("target_type"));
         }
-        if let Some(uuid) = text(request, "created_by") {
+        if let Some(uuid) = given(request, "created_by") {
             let uuid = uuid::Uuid::parse_str(uuid)
                 .map_err(|_| ApiError::validation("invalid_input", "Not a valid UUID.").on("created_by"))?;
             created_by = Some(uuid.hyphenated().to_string());
         }
         // Other values are ignored, as PostHog ignores them.
-        resource_type = text(request, "resource_type").and_then(|kind| match kind {
+        resource_type = given(request, "resource_type").and_then(|kind| match kind {
             "insight" => Some(ResourceType::Insight),
             "dashboard" => Some(ResourceType::Dashboard),
             "ai_prompt" => Some(ResourceType::AiPrompt),
@@ -82,25 +107,117 @@ pub fn list_query(request: &ListRequest, flavor: Flavor) -> ApiResult<ListQuery>
         target_type,
         created_by,
         resource_type,
-        search: search_terms(request.param("search").unwrap_or("")),
+        search: search_terms(param(request, "search").unwrap_or("")),
         // The older flavor also finds a target value (compat.md's extension).
         search_targets: flavor == Flavor::Seed,
-        ordering: ordering(request.param("ordering").unwrap_or("")),
+        ordering: ordering(param(request, "ordering").unwrap_or(""), flavor),
     })
 }
 
-/// DRF's search terms: split at white space and commas.
+/// White space as Python's `str.isspace` (and so `\s` and `split()`)
+/// reads it: Unicode's, and the four information separators.
+fn is_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+fn is_quote(c: char) -> bool {
+    c == '"' || c == '\''
+}
+
+/// Django's `smart_split`: the pieces of `text` between white space, where
+/// a piece holding a quoted string (backslash escaping) keeps the white
+/// space inside it. A quote that is never closed is an ordinary character.
+fn smart_split(text: &str) -> Vec<&str> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let at = |index: usize| chars.get(index).map_or(text.len(), |&(at, _)| at);
+    // The end of a run of characters that are neither space nor quote.
+    let run = |mut index: usize| {
+        while index < chars.len() && !is_space(chars[index].1) && !is_quote(chars[index].1) {
+            index += 1;
+        }
+        index
+    };
+    // The index of the quote closing the one at `open`, if any; `\` takes
+    // the next character, a line break excepted (a regex `.`).
+    let closing = |open: usize| {
+        let quote = chars[open].1;
+        let mut index = open + 1;
+        while index < chars.len() {
+            match chars[index].1 {
+                '\\' if chars.get(index + 1).is_some_and(|&(_, next)| next != '\n') => index += 2,
+                '\\' => return None,
+                c if c == quote => return Some(index),
+                _ => index += 1,
+            }
+        }
+        None
+    };
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    while start < chars.len() {
+        if is_space(chars[start].1) {
+            start += 1;
+            continue;
+        }
+        // Runs and complete quoted strings, at least one of them quoted...
+        let mut end = None;
+        let mut index = run(start);
+        while index < chars.len() && is_quote(chars[index].1) {
+            let Some(close) = closing(index) else { break };
+            index = run(close + 1);
+            end = Some(index);
+        }
+        // ... or else everything up to the next space.
+        let end = end.unwrap_or_else(|| {
+            let mut index = start;
+            while index < chars.len() && !is_space(chars[index].1) {
+                index += 1;
+            }
+            index
+        });
+        pieces.push(&text[at(start)..at(end)]);
+        start = end;
+    }
+    pieces
+}
+
+/// DRF's search terms (`search_smart_split`, DRF 3.15 and later, which
+/// today's PostHog runs): the pieces of `smart_split`, commas trimmed; a
+/// quoted piece is one term without its quotes, any other is split at
+/// commas.
 fn search_terms(search: &str) -> Vec<String> {
-    search
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|term| !term.is_empty())
-        .map(str::to_string)
-        .collect()
+    let mut terms = Vec::new();
+    for piece in smart_split(search) {
+        let piece = piece.trim_matches(',');
+        let mut chars = piece.chars();
+        match (chars.next(), chars.next_back()) {
+            // `unescape_string_literal`; a lone quote is an empty phrase.
+            (Some(first), last) if is_quote(first) && last.is_none_or(|last| last == first) => {
+                let inner = piece
+                    .strip_prefix(first)
+                    .and_then(|rest| rest.strip_suffix(first))
+                    .unwrap_or("");
+                terms.push(
+                    inner
+                        .replace(&format!("\\{first}"), &first.to_string())
+                        .replace("\\\\", "\\"),
+                );
+            }
+            _ => terms.extend(
+                piece
+                    .split(',')
+                    .filter(|term| !term.is_empty())
+                    .map(|term| term.trim_matches(is_space).to_string()),
+            ),
+        }
+    }
+    terms
 }
 
 /// A comma list of fields, each with `-` for descending; DRF's ordering
-/// filter drops the fields it does not allow.
-fn ordering(text: &str) -> Vec<Sort> {
+/// filter drops the fields it does not allow. The creator's e-mail is
+/// today's (compat.md allows the other three only).
+fn ordering(text: &str, flavor: Flavor) -> Vec<Sort> {
     text.split(',')
         .filter_map(|field| {
             let field = field.trim();
@@ -108,7 +225,9 @@ fn ordering(text: &str) -> Vec<Sort> {
                 Some(name) => (true, name),
                 None => (false, field),
             };
-            SortKey::from_wire(name).map(|key| Sort { key, descending })
+            SortKey::from_wire(name)
+                .filter(|&key| key != SortKey::CreatorEmail || flavor == Flavor::Current)
+                .map(|key| Sort { key, descending })
         })
         .collect()
 }
@@ -154,12 +273,37 @@ mod tests {
     #[test]
     fn search_terms_split_at_spaces_and_commas() {
         assert_eq!(search_terms(" weekly,  revenue ,"), ["weekly", "revenue"]);
+        assert_eq!(search_terms("a\tb\u{1f}c\u{a0}d"), ["a", "b", "c", "d"]);
         assert!(search_terms(" , ").is_empty());
+    }
+
+    /// DRF 3.15's `search_smart_split`, case by case.
+    #[test]
+    fn quoted_phrases_are_kept_whole() {
+        let cases: &[(&str, &[&str])] = &[
+            ("\"board pack\" 4", &["board pack", "4"]),
+            ("'board pack',x", &["'board pack'", "x"]),
+            (",'board pack',", &["board pack"]),
+            ("\"a\\\"b\"", &["a\"b"]),
+            ("\"back\\\\slash\"", &["back\\slash"]),
+            ("\"done", &["\"done"]),
+            ("done\"", &["done\""]),
+            ("O'Reilly", &["O'Reilly"]),
+            ("a\"b c\"d", &["a\"b c\"d"]),
+            ("\"a\"b\"c", &["\"a\"b", "\"c"]),
+            ("\"a b\",c", &["\"a b\"", "c"]),
+            ("\"", &[""]),
+            ("''", &[""]),
+            ("\"a\\", &["\"a\\"]),
+        ];
+        for (search, terms) in cases {
+            assert_eq!(search_terms(search), *terms, "{search}");
+        }
     }
 
     #[test]
     fn unknown_ordering_fields_are_dropped() {
-        let sorts = ordering("-title, nonsense,created_by__email,");
+        let sorts = ordering("-title, nonsense,created_by__email,", Flavor::Current);
         assert_eq!(
             sorts,
             [
@@ -173,6 +317,7 @@ mod tests {
                 }
             ]
         );
-        assert!(ordering("target_value").is_empty());
+        assert!(ordering("target_value", Flavor::Current).is_empty());
+        assert!(ordering("created_by__email", Flavor::Seed).is_empty());
     }
 }
