@@ -50,6 +50,12 @@ impl ListRequest {
             .map(|(_, value)| value.as_str())
     }
 
+    /// What the request asks, whole: the same identity is the same answer
+    /// while the data stays the same.
+    pub fn identity(&self) -> String {
+        format!("{} {:?}", self.base, self.query)
+    }
+
     /// Wraps one page of results in the envelope.
     pub fn page<T>(&self, count: u64, results: Vec<T>) -> Page<T> {
         let next = (self.offset.saturating_add(self.limit) < count)

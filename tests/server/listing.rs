@@ -1341,3 +1341,48 @@ async fn related_ids_of_nothing_or_of_another_project() {
     let moved = server.patch(&key, &insight_path, json!({"insight": 5})).await;
     assert_eq!(moved.expect(StatusCode::OK)["insight"], 5);
 }
+
+/// A list answered again before any write is the same answer, and is
+/// only ever given to a caller who may have it: the key, its scopes and
+/// its access to the project are checked on every request, and any write
+/// is seen by the next list.
+#[tokio::test]
+async fn a_remembered_answer_is_checked_and_never_stale() {
+    let server = TestServer::demo().await;
+    let owner = server.key(&["*"]);
+    let outsider = server.key_for(crate::support::OUTSIDER, &["*"]);
+    let unscoped = server.key(&["organization:read"]);
+    let path = format!("{}?limit=5", server.subscriptions_path());
+    let first = server.get(&owner, &path).await;
+    let first = first.expect(StatusCode::OK).clone();
+    let again = server.get(&owner, &path).await;
+    assert_eq!(again.expect(StatusCode::OK), &first);
+
+    let refused = server.get(&outsider, &path).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{:?}", refused.json);
+    let refused = server.get(&unscoped, &path).await;
+    let detail = refused.expect_error(
+        StatusCode::FORBIDDEN,
+        "authentication_error",
+        "permission_denied",
+        None,
+    );
+    assert_eq!(detail, "API key missing required scope 'subscription:read'");
+    let unknown = server.get("phx_not_a_key", &path).await;
+    assert_eq!(unknown.status, StatusCode::UNAUTHORIZED);
+
+    let id = first["results"][0]["id"].as_i64().unwrap();
+    server
+        .patch(
+            &owner,
+            &format!("{}{id}/", server.subscriptions_path()),
+            json!({"title": "Renamed just now"}),
+        )
+        .await
+        .expect(StatusCode::OK);
+    let after = server.get(&owner, &path).await;
+    assert_eq!(
+        after.expect(StatusCode::OK)["results"][0]["title"],
+        "Renamed just now"
+    );
+}

@@ -59,7 +59,9 @@ pub fn prepare(db: &Db, seed: Seed, generate: u64, now: DateTime<Utc>, rules: Ru
     };
     if generate > 0 {
         let project_id = prepared.project_id;
+        let started = std::time::Instant::now();
         db.write_blocking(|tx| generate_subscriptions(tx, project_id, generate, now, rules))?;
+        tracing::info!(generate, elapsed = ?started.elapsed(), "generated subscriptions");
     }
     Ok(prepared)
 }

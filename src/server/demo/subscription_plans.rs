@@ -207,44 +207,61 @@ pub fn generate_subscriptions(
         .optional()?;
     let today = now.duration_trunc(Duration::days(1)).unwrap_or(now);
     let first_created = now - Duration::seconds(count as i64);
-    subscriptions::bulk_load(tx, || {
-        for index in 0..count {
-            let frequency = Frequency::ALL[(index % 4) as usize].clone();
-            let byweekday = (index % 3 == 1).then(|| vec![Weekday::ALL[(index % 7) as usize].clone()]);
-            let bysetpos =
-                (byweekday.is_some() && index % 2 == 0).then_some(if index % 4 == 0 { -1 } else { 1 });
-            let by_slack = index % 2 == 1;
-            let (target_type, target_value) = if by_slack {
-                (TargetType::Slack, format!("#reports-{}", index % 31))
-            } else {
-                (TargetType::Email, format!("oncall+{}@example.com", index % 997))
-            };
-            let values = SubscriptionValues {
-                dashboard: None,
-                insight: (!insights.is_empty()).then(|| insights[(index % insights.len() as u64) as usize]),
-                target_type,
-                target_value,
-                frequency,
-                interval: 1 + (index % 5 == 0) as i64,
-                byweekday,
-                bysetpos,
-                count: None,
-                start_date: today - Duration::days(sequence.below(14) as i64)
-                    + Duration::hours(sequence.below(24) as i64),
-                until_date: None,
-                deleted: index % 10 == 9,
-                title: Some(format!("Synthetic report {}", index + 1)),
-                invite_message: None,
-                today: TodayFields {
-                    integration_id: slack.filter(|_| by_slack),
-                    ..TodayFields::default()
-                },
-            };
-            let computed = Computed::of(&values, now, rules);
-            let created_at = first_created + Duration::seconds(index as i64);
-            subscriptions::insert(tx, project_id, author, created_at, &values, &computed)?;
-        }
-        Ok(())
-    })?;
-    Ok(())
+    // Values and schedules are made on another thread while this one
+    // inserts, handed over a thousand at a time (one hand-over a row would
+    // cost more in wake-ups than it saves).
+    const BATCH: usize = 1024;
+    let (sender, receiver) = std::sync::mpsc::sync_channel::<Vec<(SubscriptionValues, Computed)>>(4);
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            let mut batch = Vec::with_capacity(BATCH);
+            for index in 0..count {
+                let frequency = Frequency::ALL[(index % 4) as usize].clone();
+                let byweekday = (index % 3 == 1).then(|| vec![Weekday::ALL[(index % 7) as usize].clone()]);
+                let bysetpos =
+                    (byweekday.is_some() && index % 2 == 0).then_some(if index % 4 == 0 { -1 } else { 1 });
+                let by_slack = index % 2 == 1;
+                let (target_type, target_value) = if by_slack {
+                    (TargetType::Slack, format!("#reports-{}", index % 31))
+                } else {
+                    (TargetType::Email, format!("oncall+{}@example.com", index % 997))
+                };
+                let values = SubscriptionValues {
+                    dashboard: None,
+                    insight: (!insights.is_empty())
+                        .then(|| insights[(index % insights.len() as u64) as usize]),
+                    target_type,
+                    target_value,
+                    frequency,
+                    interval: 1 + (index % 5 == 0) as i64,
+                    byweekday,
+                    bysetpos,
+                    count: None,
+                    start_date: today - Duration::days(sequence.below(14) as i64)
+                        + Duration::hours(sequence.below(24) as i64),
+                    until_date: None,
+                    deleted: index % 10 == 9,
+                    title: Some(format!("Synthetic report {}", index + 1)),
+                    invite_message: None,
+                    today: TodayFields {
+                        integration_id: slack.filter(|_| by_slack),
+                        ..TodayFields::default()
+                    },
+                };
+                let computed = Computed::of(&values, now, rules);
+                batch.push((values, computed));
+                if batch.len() == BATCH && sender.send(std::mem::take(&mut batch)).is_err() {
+                    return; // the inserting side stopped on an error
+                }
+            }
+            let _ = sender.send(batch);
+        });
+        subscriptions::bulk_load(tx, || {
+            for (index, (values, computed)) in receiver.iter().flatten().enumerate() {
+                let created_at = first_created + Duration::seconds(index as i64);
+                subscriptions::insert(tx, project_id, author, created_at, &values, &computed)?;
+            }
+            Ok(())
+        })
+    })
 }

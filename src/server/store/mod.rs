@@ -28,6 +28,9 @@ use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 
 use super::error::{ApiError, ApiResult};
 
+/// Page cache a connection, in KiB when negative (SQLite's convention).
+pub(crate) const CACHE_SIZE: i64 = -32_768;
+
 /// How many reader connections serve requests at once.
 const READERS: usize = 4;
 
@@ -44,6 +47,63 @@ struct Store {
     writer: Mutex<Connection>,
     readers: Pool,
     counts: CountCache,
+    answers: AnswerCache,
+}
+
+/// Whole answers to list requests, remembered until the next write: the
+/// data cannot change in between, so the same question (after the caller's
+/// key and access are checked afresh) gets the same bytes without reading
+/// and serialising 100 rows again. Bounded in bytes; any write empties it.
+#[derive(Default)]
+pub struct AnswerCache {
+    generation: AtomicU64,
+    entries: Mutex<Answers>,
+}
+
+#[derive(Default)]
+struct Answers {
+    generation: u64,
+    bytes: usize,
+    by_key: HashMap<String, bytes::Bytes>,
+}
+
+/// The most bytes of answers kept at once (about 350 pages of 100
+/// subscriptions).
+const ANSWER_CACHE_BYTES: usize = 32 * 1024 * 1024;
+
+impl AnswerCache {
+    /// The answer remembered for `key` in this generation of the data, or
+    /// the one `answer` makes (remembered while there is room).
+    pub fn get_or(
+        &self,
+        key: String,
+        answer: impl FnOnce() -> ApiResult<bytes::Bytes>,
+    ) -> ApiResult<bytes::Bytes> {
+        let generation = self.generation.load(Ordering::Acquire);
+        {
+            let mut entries = lock(&self.entries);
+            if entries.generation != generation {
+                *entries = Answers {
+                    generation,
+                    ..Answers::default()
+                };
+            }
+            if let Some(known) = entries.by_key.get(&key) {
+                return Ok(known.clone());
+            }
+        }
+        let made = answer()?;
+        let mut entries = lock(&self.entries);
+        if entries.generation == generation && entries.bytes + made.len() <= ANSWER_CACHE_BYTES {
+            entries.bytes += made.len();
+            entries.by_key.insert(key, made.clone());
+        }
+        Ok(made)
+    }
+
+    fn invalidate(&self) {
+        self.generation.fetch_add(1, Ordering::Release);
+    }
 }
 
 /// Row counts remembered until the next write. Counting 100,000 rows costs
@@ -99,6 +159,7 @@ impl Db {
                 writer: Mutex::new(writer),
                 readers: Pool::new(readers),
                 counts: CountCache::default(),
+                answers: AnswerCache::default(),
             }),
         })
     }
@@ -135,6 +196,7 @@ impl Db {
         let value = work(&transaction)?;
         transaction.commit()?;
         self.inner.counts.invalidate();
+        self.inner.answers.invalidate();
         Ok(value)
     }
 
@@ -142,6 +204,11 @@ impl Db {
     pub fn read_blocking<T>(&self, work: impl FnOnce(&Connection) -> ApiResult<T>) -> ApiResult<T> {
         let connection = self.inner.readers.take();
         work(&connection)
+    }
+
+    /// The cache of whole list answers.
+    pub fn answers(&self) -> &AnswerCache {
+        &self.inner.answers
     }
 
     /// The cache of list counts.
@@ -183,7 +250,7 @@ fn open_connection(path: &Path) -> anyhow::Result<Connection> {
     // 32 MiB of page cache a connection (the default is 2 MiB): 100,000
     // subscriptions and their indexes stay in memory, and a bulk insert
     // does not evict the pages it is about to touch again.
-    connection.pragma_update(None, "cache_size", -32_768)?;
+    connection.pragma_update(None, "cache_size", CACHE_SIZE)?;
     connection.pragma_update(None, "temp_store", "MEMORY")?;
     connection.set_prepared_statement_cache_capacity(64);
     register_icontains(&connection)?;

@@ -283,6 +283,9 @@ pub fn bulk_load<T>(connection: &Connection, load: impl FnOnce() -> ApiResult<T>
         row.get(0)
     })?;
     connection.execute("INSERT INTO search_deferred (after_id) VALUES (?1)", [after])?;
+    // Room for every page the load touches, so that none is spilled to the
+    // log and written again before the commit (writes are the cost here).
+    connection.pragma_update(None, "cache_size", -262_144)?;
     let loaded = load()?;
     connection.execute(
         "INSERT INTO subscription_search (rowid, names)
@@ -290,6 +293,7 @@ pub fn bulk_load<T>(connection: &Connection, load: impl FnOnce() -> ApiResult<T>
         [after],
     )?;
     connection.execute("DELETE FROM search_deferred", [])?;
+    connection.pragma_update(None, "cache_size", super::CACHE_SIZE)?;
     Ok(loaded)
 }
 
@@ -339,13 +343,16 @@ pub fn insert(
     values: &SubscriptionValues,
     computed: &Computed,
 ) -> ApiResult<i64> {
-    let placeholders: Vec<String> = (1..=5 + VALUE_COLUMNS.len()).map(|n| format!("?{n}")).collect();
-    let sql = format!(
-        "INSERT INTO subscriptions (project_id, created_by, created_at, summary, next_delivery_date, {})
-         VALUES ({})",
-        VALUE_COLUMNS.join(", "),
-        placeholders.join(", ")
-    );
+    static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let sql = SQL.get_or_init(|| {
+        let placeholders: Vec<String> = (1..=5 + VALUE_COLUMNS.len()).map(|n| format!("?{n}")).collect();
+        format!(
+            "INSERT INTO subscriptions (project_id, created_by, created_at, summary, next_delivery_date, {})
+             VALUES ({})",
+            VALUE_COLUMNS.join(", "),
+            placeholders.join(", ")
+        )
+    });
     let mut parameters = vec![
         SqlValue::Integer(project_id),
         SqlValue::Integer(created_by),
@@ -359,7 +366,7 @@ pub fn insert(
     ];
     parameters.extend(value_parameters(values)?);
     connection
-        .prepare_cached(&sql)?
+        .prepare_cached(sql)?
         .execute(params_from_iter(parameters.iter()))?;
     Ok(connection.last_insert_rowid())
 }

@@ -11,8 +11,8 @@ use axum::extract::State;
 use axum::http::StatusCode;
 
 use super::scope::{QUERY_READ, SUBSCRIPTION_READ, SUBSCRIPTION_WRITE};
-use super::{PageJson, page_of};
-use crate::api::{Page, TargetType, TriggerType};
+use super::{JsonBytes, page_bytes};
+use crate::api::{TargetType, TriggerType};
 use crate::server::auth::{Caller, Credentials, PathParams};
 use crate::server::body::JsonObject;
 use crate::server::error::{ApiError, ApiResult};
@@ -68,30 +68,30 @@ pub async fn list(
     credentials: Credentials,
     PathParams(project): PathParams<String>,
     request: ListRequest,
-) -> ApiResult<PageJson<Page<Shown>>> {
+) -> ApiResult<JsonBytes> {
     // The hottest path: the key is looked up, the project resolved and the
     // page read in one trip to the pool, in PostHog's order (who, may they,
-    // where, then what the query asks).
+    // where, then what the query asks). The same question asked again
+    // before any write gets the same bytes, access checked afresh.
     let query = list_query(&request, app.flavor);
-    let db = app.db.clone();
-    let Json(page) = page_of(&app.db, request, move |connection, page| {
-        let caller = credentials.caller_in(connection)?;
-        caller.require(SUBSCRIPTION_READ)?;
-        let project = caller.project_in(connection, &project)?;
-        subscription_list::list(db.counts(), connection, project, &query?, page)
-    })
-    .await?;
-    let flavor = app.flavor;
-    Ok(PageJson(Page {
-        count: page.count,
-        next: page.next,
-        previous: page.previous,
-        results: page
-            .results
-            .into_iter()
-            .map(|row| Shown::new(row, flavor))
-            .collect(),
-    }))
+    let (db, flavor) = (app.db.clone(), app.flavor);
+    let answer = app
+        .db
+        .read(move |connection| {
+            let caller = credentials.caller_in(connection)?;
+            caller.require(SUBSCRIPTION_READ)?;
+            let project = caller.project_in(connection, &project)?;
+            let query = query?;
+            let key = format!("subscriptions of {project}: {}", request.identity());
+            db.answers().get_or(key, || {
+                let page = (request.limit, request.offset);
+                let (count, rows) = subscription_list::list(db.counts(), connection, project, &query, page)?;
+                let rows = rows.into_iter().map(|row| Shown::new(row, flavor)).collect();
+                page_bytes(&request.page(count, rows))
+            })
+        })
+        .await?;
+    Ok(JsonBytes(answer))
 }
 
 /// The subscription id of a path; one that is not an integer is unknown.
