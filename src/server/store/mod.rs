@@ -53,7 +53,8 @@ struct Store {
 /// Whole answers to list requests, remembered until the next write: the
 /// data cannot change in between, so the same question (after the caller's
 /// key and access are checked afresh) gets the same bytes without reading
-/// and serialising 100 rows again. Bounded in bytes; any write empties it.
+/// and serialising 100 rows again. Bounded in bytes (emptied when full);
+/// any write empties it.
 #[derive(Default)]
 pub struct AnswerCache {
     generation: AtomicU64,
@@ -94,9 +95,16 @@ impl AnswerCache {
         }
         let made = answer()?;
         let mut entries = lock(&self.entries);
-        if entries.generation == generation && entries.bytes + made.len() <= ANSWER_CACHE_BYTES {
+        if entries.generation == generation && made.len() <= ANSWER_CACHE_BYTES {
+            // Full: start again rather than keep the oldest answers forever.
+            if entries.bytes + made.len() > ANSWER_CACHE_BYTES {
+                entries.by_key.clear();
+                entries.bytes = 0;
+            }
             entries.bytes += made.len();
-            entries.by_key.insert(key, made.clone());
+            if let Some(replaced) = entries.by_key.insert(key, made.clone()) {
+                entries.bytes -= replaced.len();
+            }
         }
         Ok(made)
     }
