@@ -72,6 +72,44 @@ pub struct SubscriptionInput {
     pub summary_prompt_guide: Option<String>,
 }
 
+impl SubscriptionInput {
+    /// The same input with only the named fields kept (the others left
+    /// out of the body): an edit sends what changed.
+    pub fn only(&self, names: &[&str]) -> SubscriptionInput {
+        let keep = |name: &str| names.contains(&name);
+        let all = self.clone();
+        SubscriptionInput {
+            dashboard: all.dashboard.filter(|_| keep("dashboard")),
+            insight: all.insight.filter(|_| keep("insight")),
+            target_type: all.target_type.filter(|_| keep("target_type")),
+            target_value: all.target_value.filter(|_| keep("target_value")),
+            frequency: all.frequency.filter(|_| keep("frequency")),
+            interval: all.interval.filter(|_| keep("interval")),
+            byweekday: all.byweekday.filter(|_| keep("byweekday")),
+            bysetpos: all.bysetpos.filter(|_| keep("bysetpos")),
+            count: all.count.filter(|_| keep("count")),
+            start_date: all.start_date.filter(|_| keep("start_date")),
+            until_date: all.until_date.filter(|_| keep("until_date")),
+            deleted: all.deleted.filter(|_| keep("deleted")),
+            title: all.title.filter(|_| keep("title")),
+            invite_message: all.invite_message.filter(|_| keep("invite_message")),
+            dashboard_export_insights: all
+                .dashboard_export_insights
+                .filter(|_| keep("dashboard_export_insights")),
+            prompt: all.prompt.filter(|_| keep("prompt")),
+            enabled: all.enabled.filter(|_| keep("enabled")),
+            integration_id: all.integration_id.filter(|_| keep("integration_id")),
+            summary_enabled: all.summary_enabled.filter(|_| keep("summary_enabled")),
+            summary_prompt_guide: all.summary_prompt_guide.filter(|_| keep("summary_prompt_guide")),
+        }
+    }
+
+    /// Whether the body would set nothing.
+    pub fn is_empty(&self) -> bool {
+        *self == SubscriptionInput::default()
+    }
+}
+
 fn nullable_datetime<S: serde::Serializer>(
     value: &Option<Option<DateTime<Utc>>>,
     serializer: S,

@@ -306,16 +306,15 @@ impl Runner {
     async fn with_exports(
         &self,
         project: &str,
-        body: &serde_json::Map<String, serde_json::Value>,
-    ) -> Result<serde_json::Map<String, serde_json::Value>, crate::api::Error> {
+        body: &crate::api::SubscriptionInput,
+    ) -> Result<crate::api::SubscriptionInput, crate::api::Error> {
         let mut body = body.clone();
-        let dashboard = body.get("dashboard").and_then(serde_json::Value::as_i64);
-        if let Some(dashboard) = dashboard
-            && !body.contains_key("dashboard_export_insights")
+        if let Some(Some(dashboard)) = body.dashboard
+            && body.dashboard_export_insights.is_none()
             && let Some(found) = self.client.dashboard_tiles(project, dashboard).await?
         {
             let chosen: Vec<i64> = found.default_exports().iter().map(|insight| insight.id).collect();
-            body.insert("dashboard_export_insights".into(), chosen.into());
+            body.dashboard_export_insights = Some(chosen);
         }
         Ok(body)
     }

@@ -112,7 +112,10 @@ impl App {
                 roles::submitted(form, purpose, &organization)
             }
             FormPurpose::NewSubscription => match fields::body(form) {
-                Ok(body) => Some(Write::CreateSubscription { project, body }),
+                Ok(body) => Some(Write::CreateSubscription {
+                    project,
+                    body: Box::new(body),
+                }),
                 Err(errors) => {
                     for (name, error) in errors {
                         form.refused(error, Some(name));
@@ -140,7 +143,7 @@ impl App {
                         write: Write::UpdateSubscription {
                             project,
                             id,
-                            body: changed,
+                            body: Box::new(changed),
                         },
                         destructive: false,
                         form: Some(resumed),

@@ -210,13 +210,13 @@ pub enum Write {
     /// A new subscription from a form's body.
     CreateSubscription {
         project: String,
-        body: serde_json::Map<String, serde_json::Value>,
+        body: Box<crate::api::SubscriptionInput>,
     },
     /// The changed fields of a subscription.
     UpdateSubscription {
         project: String,
         id: i64,
-        body: serde_json::Map<String, serde_json::Value>,
+        body: Box<crate::api::SubscriptionInput>,
     },
     /// One request per person, each with its own result.
     AssignMembers {

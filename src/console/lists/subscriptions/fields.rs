@@ -9,12 +9,11 @@
 //! insights to export are chosen when the form is sent (`effects.rs`).
 
 use chrono::{DateTime, Duration, DurationRound, Utc};
-use serde_json::{Map, Value};
 
 use ratatui::text::{Line, Span};
 
-use crate::api::time::{format_datetime, parse_user_datetime};
-use crate::api::{Frequency, Integration, NamedItem, Subscription, TargetType, Weekday};
+use crate::api::time::parse_user_datetime;
+use crate::api::{Frequency, Integration, NamedItem, Subscription, SubscriptionInput, TargetType, Weekday};
 use crate::console::widgets::form::{Field, Form, Value as FieldValue};
 use crate::console::widgets::popup::LABEL;
 use crate::schedule::Schedule;
@@ -381,23 +380,18 @@ pub fn after_key(form: &mut Form) {
 }
 
 /// The request body of the whole form, or what is wrong, by field.
-pub fn body(form: &Form) -> Result<Map<String, Value>, Vec<(&'static str, String)>> {
+pub fn body(form: &Form) -> Result<SubscriptionInput, Vec<(&'static str, String)>> {
     let mut errors = Vec::new();
     if let Err(error) = check_target(&form.value("target_type"), &form.value("target_value")) {
         errors.push(("target_value", error));
     }
-    let mut body = Map::new();
-    let mut put = |name: &str, value: Value| {
-        body.insert(name.to_string(), value);
-    };
+    let number = |name: &str| form.value(name).trim().parse::<i64>().ok();
     let delivers = form.value("delivers");
     let (dashboard, insight) = match delivers.trim().split_once(':') {
         Some(("dashboard", id)) => (id.trim().parse::<i64>().ok(), None),
         Some(("insight", id)) => (None, id.trim().parse::<i64>().ok()),
         _ => (None, None),
     };
-    put("dashboard", dashboard.map(Value::from).unwrap_or(Value::Null));
-    put("insight", insight.map(Value::from).unwrap_or(Value::Null));
     // Today's PostHog (the form has a prompt) delivers something, always.
     if form.has("prompt") && delivers.trim().is_empty() {
         errors.push((
@@ -405,95 +399,59 @@ pub fn body(form: &Form) -> Result<Map<String, Value>, Vec<(&'static str, String
             "choose what it delivers: a dashboard, an insight or an AI report".into(),
         ));
     }
+    let mut prompt = None;
     if delivers.trim() == PROMPT.0 {
         let asked = form.value("prompt").trim().to_string();
         if asked.is_empty() {
             errors.push(("prompt", "required: the question the AI report answers".into()));
         }
-        put("prompt", Value::from(asked));
+        prompt = Some(Some(asked));
     }
     let target_type = form.value("target_type");
-    if target_type == "slack" && form.has("integration_id") {
-        put(
-            "integration_id",
-            form.value("integration_id")
-                .parse::<i64>()
-                .map(Value::from)
-                .unwrap_or(Value::Null),
-        );
-    }
-    put("target_type", Value::from(target_type));
-    put("target_value", Value::from(form.value("target_value").trim()));
-    put("title", Value::from(form.value("title").trim()));
-    put("frequency", Value::from(form.value("frequency")));
-    put(
-        "interval",
-        form.value("interval")
-            .trim()
-            .parse::<i64>()
-            .map(Value::from)
-            .unwrap_or(Value::Null),
-    );
+    let integration_id =
+        (target_type == "slack" && form.has("integration_id")).then(|| number("integration_id"));
     let days = form.value("byweekday");
-    put(
-        "byweekday",
-        if days.is_empty() {
-            Value::Null
-        } else {
-            Value::from(days.split(',').collect::<Vec<_>>())
-        },
-    );
-    put(
-        "bysetpos",
-        form.value("bysetpos")
-            .parse::<i64>()
-            .map(Value::from)
-            .unwrap_or(Value::Null),
-    );
-    put(
-        "count",
-        form.value("count")
-            .trim()
-            .parse::<i64>()
-            .map(Value::from)
-            .unwrap_or(Value::Null),
-    );
-    match parse_user_datetime(&form.value("start_date")) {
-        Some(at) => put("start_date", Value::from(format_datetime(&at))),
-        None => errors.push((
+    let start_date = parse_user_datetime(&form.value("start_date"));
+    if start_date.is_none() {
+        errors.push((
             "start_date",
             "a date: 2026-12-01, 2026-12-01 09:00 or ISO 8601 (UTC)".into(),
-        )),
+        ));
     }
-    let until = form.value("until_date");
-    put(
-        "until_date",
-        parse_user_datetime(&until)
-            .map(|at| Value::from(format_datetime(&at)))
-            .unwrap_or(Value::Null),
-    );
-    put("invite_message", Value::from(form.value("invite_message")));
-    if errors.is_empty() { Ok(body) } else { Err(errors) }
+    let input = SubscriptionInput {
+        dashboard: Some(dashboard),
+        insight: Some(insight),
+        prompt,
+        integration_id,
+        target_type: Some(TargetType::from_wire(&target_type)),
+        target_value: Some(form.value("target_value").trim().to_string()),
+        title: Some(Some(form.value("title").trim().to_string())),
+        frequency: Some(Frequency::from_wire(&form.value("frequency"))),
+        interval: number("interval"),
+        byweekday: Some((!days.is_empty()).then(|| days.split(',').map(Weekday::from_wire).collect())),
+        bysetpos: Some(form.value("bysetpos").parse::<i64>().ok()),
+        count: Some(number("count")),
+        start_date,
+        until_date: Some(parse_user_datetime(&form.value("until_date"))),
+        invite_message: Some(Some(form.value("invite_message"))),
+        ..SubscriptionInput::default()
+    };
+    if errors.is_empty() { Ok(input) } else { Err(errors) }
 }
 
 /// For an edit: only the fields that changed, and "label: old → new" lines.
-pub fn changes(form: &Form, body: &Map<String, Value>) -> (Map<String, Value>, Vec<String>) {
-    let mut changed = Map::new();
+pub fn changes(form: &Form, input: &SubscriptionInput) -> (SubscriptionInput, Vec<String>) {
+    let mut names: Vec<&str> = Vec::new();
     let mut lines = Vec::new();
     for (label, before, after) in form.changes() {
         let Some(field) = form.fields.iter().find(|field| field.label == label) else {
             continue;
         };
         // A change of target type takes its integration with it.
-        let names: &[&str] = match field.name {
-            "delivers" => &["dashboard", "insight", "prompt"],
-            "target_type" => &["target_type", "integration_id"],
-            name => &[name],
-        };
-        for name in names {
-            if let Some(value) = body.get(*name) {
-                changed.insert(name.to_string(), value.clone());
-            }
+        match field.name {
+            "delivers" => names.extend(["dashboard", "insight", "prompt"]),
+            "target_type" => names.extend(["target_type", "integration_id"]),
+            name => names.push(name),
         }
         let shown = |text: &str| {
             if text.is_empty() {
@@ -504,7 +462,7 @@ pub fn changes(form: &Form, body: &Map<String, Value>) -> (Map<String, Value>, V
         };
         lines.push(format!("{label}: {} → {}", shown(&before), shown(&after)));
     }
-    (changed, lines)
+    (input.only(&names), lines)
 }
 
 /// The schedule the form describes, when it describes one.
@@ -580,10 +538,10 @@ mod tests {
         assert!(errors.iter().any(|(name, _)| *name == "target_value"));
         let mut form = form;
         form.fields[2] = Field::text("target_value", "Target", "a@b.co, c@d.co", None);
-        let body = body(&form).unwrap();
+        let body = serde_json::to_value(body(&form).unwrap()).unwrap();
         assert_eq!(body["start_date"], "2026-11-22T11:00:00Z");
         assert_eq!(body["frequency"], "weekly");
-        assert_eq!(body["byweekday"], Value::Null);
+        assert_eq!(body["byweekday"], serde_json::Value::Null);
         let schedule = schedule(&form).unwrap();
         assert_eq!(schedule.summary(), "sent every week");
     }
@@ -602,11 +560,14 @@ mod tests {
         };
         let mut form = form(Some(&existing), parse_datetime("2026-06-01T09:00:00Z").unwrap());
         form.fields[3] = Field::text("title", "Title", "Ops digest", None);
-        let body = body(&form).unwrap();
-        let (changed, lines) = changes(&form, &body);
-        assert_eq!(changed.keys().collect::<Vec<_>>(), ["title"]);
+        let input = body(&form).unwrap();
+        let (changed, lines) = changes(&form, &input);
+        assert_eq!(
+            serde_json::to_value(&changed).unwrap(),
+            serde_json::json!({"title": "Ops digest"})
+        );
         assert_eq!(lines, ["Title: (none) → Ops digest"]);
-        assert_eq!(body["insight"], 3);
+        assert_eq!(serde_json::to_value(&input).unwrap()["insight"], 3);
     }
 
     #[test]
@@ -694,11 +655,11 @@ mod tests {
             ["prompt"]
         );
         form.fields[1].set_text("  What changed?  ");
-        let sent = body(&form).unwrap();
+        let sent = serde_json::to_value(body(&form).unwrap()).unwrap();
         assert_eq!(sent["prompt"], "What changed?");
-        assert!(!sent.contains_key("integration_id"), "only for Slack: {sent:?}");
+        assert!(sent.get("integration_id").is_none(), "only for Slack: {sent:?}");
         form.fields[2] = Field::select("target_type", "Target type", &TODAY_TARGET_TYPES, "slack");
-        let sent = body(&form).unwrap();
+        let sent = serde_json::to_value(body(&form).unwrap()).unwrap();
         assert_eq!(sent["integration_id"], 2);
     }
 
@@ -722,9 +683,10 @@ mod tests {
         form.fields[at] = Field::select("target_type", "Target type", &TODAY_TARGET_TYPES, "slack");
         let target = form.position("target_value").unwrap();
         form.fields[target].set_text("#ops");
-        let sent = body(&form).unwrap();
-        let (changed, lines) = changes(&form, &sent);
-        let mut keys: Vec<&String> = changed.keys().collect();
+        let input = body(&form).unwrap();
+        let (changed, lines) = changes(&form, &input);
+        let changed = serde_json::to_value(&changed).unwrap();
+        let mut keys: Vec<&String> = changed.as_object().unwrap().keys().collect();
         keys.sort();
         assert_eq!(keys, ["integration_id", "target_type", "target_value"]);
         assert_eq!(lines[0], "Target type: email → slack");
