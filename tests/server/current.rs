@@ -178,6 +178,25 @@ async fn members_leave_out_the_inactive_and_filter_as_today() {
         .collect();
     assert!(!emails.contains(&INACTIVE), "{emails:?}");
     assert!(emails.contains(&OWNER));
+    // §7 and §13: when each last logged in, and the role people gave.
+    for member in &everyone {
+        let last_login = member["last_login"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{member}"));
+        assert!(
+            orgdeck::api::time::parse_datetime(last_login).is_some(),
+            "{last_login}"
+        );
+    }
+    let roles: Vec<&Value> = everyone
+        .iter()
+        .map(|member| &member["user"]["role_at_organization"])
+        .filter(|role| role.is_string())
+        .collect();
+    assert!(
+        !roles.is_empty() && roles.len() < everyone.len(),
+        "some gave one: {roles:?}"
+    );
     let joined: Vec<&str> = everyone
         .iter()
         .map(|member| member["joined_at"].as_str().unwrap())

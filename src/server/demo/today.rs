@@ -40,6 +40,7 @@ pub(super) fn seed_today(
     now: DateTime<Utc>,
     rules: Rules,
 ) -> ApiResult<()> {
+    seed_people_today(tx, now)?;
     tx.execute(
         "UPDATE insights SET short_id = lower(printf('%08X', (id * 2654435761) % 4294967296))",
         [],
@@ -50,6 +51,34 @@ pub(super) fn seed_today(
         seed_subscription_fields(tx, catalog.project_id, working)?;
     }
     seed_history(tx, now, rules)
+}
+
+/// What people said their role is (two in three said), and when the
+/// active ones last logged in (within the last three days).
+fn seed_people_today(tx: &Transaction, now: DateTime<Utc>) -> ApiResult<()> {
+    const ROLES: [&str; 8] = [
+        "engineering",
+        "product",
+        "data",
+        "leadership",
+        "marketing",
+        "sales",
+        "founder",
+        "other",
+    ];
+    let people: Vec<(i64, bool)> = tx
+        .prepare("SELECT id, is_active FROM users ORDER BY id")?
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for (id, active) in people {
+        let role = (id % 3 != 0).then(|| ROLES[(id as usize) % ROLES.len()]);
+        let last_login = active.then(|| stamp(&(now - Duration::minutes((id * 431) % (72 * 60)))));
+        tx.execute(
+            "UPDATE users SET role_at_organization = ?2, last_login = ?3 WHERE id = ?1",
+            params![id, role, last_login],
+        )?;
+    }
+    Ok(())
 }
 
 /// Three insights of the project on each dashboard, and a text tile on the first.

@@ -21,7 +21,7 @@ pub fn parse_stamp(text: Option<String>) -> Option<DateTime<Utc>> {
 
 /// The columns [`user_at`] reads, for a table alias.
 /// How many columns [`user_columns`] selects.
-pub const USER_COLUMNS: usize = 8;
+pub const USER_COLUMNS: usize = 9;
 
 pub fn user_columns(alias: &str) -> String {
     [
@@ -33,6 +33,7 @@ pub fn user_columns(alias: &str) -> String {
         "email",
         "is_email_verified",
         "hedgehog_config",
+        "role_at_organization",
     ]
     .map(|column| format!("{alias}.{column}"))
     .join(", ")
@@ -44,7 +45,7 @@ pub fn user_at(row: &Row, first: usize) -> rusqlite::Result<Option<User>> {
     let Some(id) = row.get::<_, Option<i64>>(first)? else {
         return Ok(None);
     };
-    let hedgehog_config: Option<String> = row.get(first + USER_COLUMNS - 1)?;
+    let hedgehog_config: Option<String> = row.get(first + 7)?;
     Ok(Some(User {
         id,
         uuid: row.get(first + 1)?,
@@ -55,14 +56,14 @@ pub fn user_at(row: &Row, first: usize) -> rusqlite::Result<Option<User>> {
         is_email_verified: row.get(first + 6)?,
         hedgehog_config: hedgehog_config
             .and_then(|text| serde_json::from_str::<Map<String, Value>>(&text).ok()),
-        ..Default::default()
+        role_at_organization: row.get(first + 8)?,
     }))
 }
 
 /// The columns [`member_at`] reads: the member (alias `m`) then its user (`mu`).
 pub fn member_columns() -> String {
     format!(
-        "m.id, m.level, m.joined_at, m.updated_at, m.is_2fa_enabled, m.has_social_auth, {}",
+        "m.id, m.level, m.joined_at, m.updated_at, m.is_2fa_enabled, m.has_social_auth, {}, mu.last_login",
         user_columns("mu")
     )
 }
@@ -76,7 +77,7 @@ pub fn member_at(row: &Row, first: usize) -> rusqlite::Result<OrganizationMember
         is_2fa_enabled: row.get(first + 4)?,
         has_social_auth: row.get(first + 5)?,
         user: user_at(row, first + 6)?.unwrap_or_default(),
-        ..Default::default()
+        last_login: parse_stamp(row.get(first + 6 + USER_COLUMNS)?),
     })
 }
 

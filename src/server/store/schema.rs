@@ -209,6 +209,9 @@ CREATE INDEX deliveries_order ON deliveries (subscription_id, created_at DESC, i
     // and the list filters today's PostHog adds.
     r#"
 ALTER TABLE insights ADD COLUMN derived_name TEXT;
+-- Today's user object and member list (posthog.md 7).
+ALTER TABLE users ADD COLUMN role_at_organization TEXT;
+ALTER TABLE users ADD COLUMN last_login TEXT;
 
 -- rowid = the subscription's id; `names` holds the names a search looks
 -- in, one a line, so that no term (which holds no white space) spans two.
