@@ -1,0 +1,166 @@
+//! Tests of the subscription form's fields, body and preview.
+
+use super::*;
+use crate::api::time::parse_datetime;
+
+#[test]
+fn a_new_form_makes_a_body_the_api_accepts() {
+    let now = parse_datetime("2026-11-22T10:20:00Z").unwrap();
+    let form = form(None, now);
+    let errors = body(&form).unwrap_err();
+    assert!(errors.iter().any(|(name, _)| *name == "target_value"));
+    let mut form = form;
+    form.fields[2] = Field::text("target_value", "Target", "a@b.co, c@d.co", None);
+    let body = serde_json::to_value(body(&form).unwrap()).unwrap();
+    assert_eq!(body["start_date"], "2026-11-22T11:00:00Z");
+    assert_eq!(body["frequency"], "weekly");
+    assert_eq!(body["byweekday"], serde_json::Value::Null);
+    let schedule = schedule(&form).unwrap();
+    assert_eq!(schedule.summary(), "sent every week");
+}
+
+#[test]
+fn an_edit_sends_only_what_changed() {
+    let existing = Subscription {
+        id: 7,
+        target_type: Some(TargetType::Slack),
+        target_value: Some("#ops".into()),
+        frequency: Some(Frequency::Daily),
+        interval: Some(1),
+        insight: Some(3),
+        start_date: parse_datetime("2026-01-01T09:00:00Z"),
+        ..Subscription::default()
+    };
+    let mut form = form(Some(&existing), parse_datetime("2026-06-01T09:00:00Z").unwrap());
+    form.fields[3] = Field::text("title", "Title", "Ops digest", None);
+    let input = body(&form).unwrap();
+    let (changed, lines) = changes(&form, &input);
+    assert_eq!(
+        serde_json::to_value(&changed).unwrap(),
+        serde_json::json!({"title": "Ops digest"})
+    );
+    assert_eq!(lines, ["Title: (none) → Ops digest"]);
+    assert_eq!(serde_json::to_value(&input).unwrap()["insight"], 3);
+}
+
+#[test]
+fn dates_show_back_in_utc_once_left_and_targets_are_checked_as_typed() {
+    let mut form = form(None, parse_datetime("2026-11-22T10:20:00Z").unwrap());
+    let start = form.fields.iter().position(|f| f.name == "start_date").unwrap();
+    form.fields[start].set_text("2026-12-01T09:00:00+02:00");
+    form.fields[2].set_text("a@b.co, nope");
+    form.focus = 2;
+    after_key(&mut form);
+    assert_eq!(form.value("start_date"), "2026-12-01 07:00");
+    assert!(form.fields[2].error.as_deref().unwrap().contains("\"nope\""));
+}
+
+#[test]
+fn targets_are_checked_for_their_type() {
+    assert!(check_target("email", "a@b.co,c@d.co").is_ok());
+    assert!(check_target("email", "a@b.co, nope").is_err());
+    assert!(check_target("webhook", "ftp://x").is_err());
+    assert!(check_target("webhook", "https://hooks.example.com/x").is_ok());
+    assert!(check_target("slack", "#anything").is_ok());
+}
+
+fn integration(id: i64, name: &str, errors: &str) -> Integration {
+    Integration {
+        id,
+        kind: "slack".into(),
+        display_name: Some(name.into()),
+        errors: Some(errors.into()),
+        ..Integration::default()
+    }
+}
+
+#[test]
+fn todays_form_needs_something_to_deliver_and_posts_slack_through_an_integration() {
+    let now = parse_datetime("2026-11-22T10:20:00Z").unwrap();
+    let mut form = form(None, now);
+    let slack = [
+        integration(1, "Old", "invalid_auth"),
+        integration(2, "Hedgebox", ""),
+    ];
+    today(&mut form, None, &slack);
+    today(&mut form, None, &slack);
+    let names: Vec<&str> = form.fields.iter().map(|field| field.name).collect();
+    assert_eq!(
+        &names[..5],
+        [
+            "delivers",
+            "prompt",
+            "target_type",
+            "integration_id",
+            "target_value"
+        ],
+        "added once"
+    );
+    assert!(!form.changed(), "what was added starts unchanged");
+    let slack_via = &form.fields[3];
+    assert_eq!(
+        (slack_via.current(), slack_via.shown()),
+        ("2".to_string(), "Hedgebox".to_string()),
+        "the working one first"
+    );
+    // No webhook for a new target: email, Slack, and round again.
+    let at = form.position("target_type").unwrap();
+    form.focus = at;
+    form.key(ratatui::crossterm::event::KeyEvent::from(
+        ratatui::crossterm::event::KeyCode::Right,
+    ));
+    form.key(ratatui::crossterm::event::KeyEvent::from(
+        ratatui::crossterm::event::KeyCode::Right,
+    ));
+    assert_eq!(form.value("target_type"), "email");
+
+    form.fields[4].set_text("a@b.co");
+    let errors = body(&form).unwrap_err();
+    assert_eq!(
+        errors.iter().map(|(name, _)| *name).collect::<Vec<_>>(),
+        ["delivers"]
+    );
+    let delivers = form.position("delivers").unwrap();
+    form.fields[delivers] = Field::text("delivers", "Delivers", "prompt", None);
+    let errors = body(&form).unwrap_err();
+    assert_eq!(
+        errors.iter().map(|(name, _)| *name).collect::<Vec<_>>(),
+        ["prompt"]
+    );
+    form.fields[1].set_text("  What changed?  ");
+    let sent = serde_json::to_value(body(&form).unwrap()).unwrap();
+    assert_eq!(sent["prompt"], "What changed?");
+    assert!(sent.get("integration_id").is_none(), "only for Slack: {sent:?}");
+    form.fields[2] = Field::select("target_type", "Target type", &TODAY_TARGET_TYPES, "slack");
+    let sent = serde_json::to_value(body(&form).unwrap()).unwrap();
+    assert_eq!(sent["integration_id"], 2);
+}
+
+#[test]
+fn an_edit_to_slack_takes_the_integration_and_an_ai_report_shows_its_prompt() {
+    let existing = Subscription {
+        id: 9,
+        target_type: Some(TargetType::Email),
+        target_value: Some("a@b.co".into()),
+        frequency: Some(Frequency::Daily),
+        interval: Some(1),
+        prompt: Some("What changed?".into()),
+        start_date: parse_datetime("2026-01-01T09:00:00Z"),
+        ..Subscription::default()
+    };
+    let mut form = form(Some(&existing), parse_datetime("2026-06-01T09:00:00Z").unwrap());
+    assert_eq!(form.value("delivers"), "prompt");
+    today(&mut form, Some(&existing), &[integration(2, "Hedgebox", "")]);
+    assert_eq!(form.value("prompt"), "What changed?");
+    let at = form.position("target_type").unwrap();
+    form.fields[at] = Field::select("target_type", "Target type", &TODAY_TARGET_TYPES, "slack");
+    let target = form.position("target_value").unwrap();
+    form.fields[target].set_text("#ops");
+    let input = body(&form).unwrap();
+    let (changed, lines) = changes(&form, &input);
+    let changed = serde_json::to_value(&changed).unwrap();
+    let mut keys: Vec<&String> = changed.as_object().unwrap().keys().collect();
+    keys.sort();
+    assert_eq!(keys, ["integration_id", "target_type", "target_value"]);
+    assert_eq!(lines[0], "Target type: email → slack");
+}
