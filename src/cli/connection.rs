@@ -52,6 +52,8 @@ pub struct Connection {
     pub origin: Origin,
     /// The config file as read, for the console's keys and colours.
     pub file: Option<ConfigFile>,
+    /// The profile's `refresh`: the console's interval, in seconds.
+    pub refresh: Option<u32>,
 }
 
 /// A flag, else its environment variable; trimmed, and absent when blank.
@@ -190,8 +192,10 @@ impl ConnectionArgs {
         config.max_answer = max_answer;
         config.deadline = deadline;
         let client = Client::new(config).map_err(|error| UsageError(error.to_string()))?;
+        let refresh = profile.as_ref().and_then(|(_, p, _)| p.refresh);
         Ok(Connection {
             client,
+            refresh,
             origin,
             organization: given_organization
                 .or_else(|| from_profile(|p| p.organization.clone()))

@@ -40,6 +40,12 @@ pub struct Cli {
     /// login, keys) refuses to run.
     #[arg(long, global = true)]
     pub read_only: bool,
+    /// The console fetches the list on screen again every SECONDS (1 to
+    /// 86400), keeping the cursor on its row; off by default, and a
+    /// profile may set `refresh = N`. For the console only (`orgdeck`,
+    /// `orgdeck demo`): other commands refuse it.
+    #[arg(long, global = true, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(1..=86_400))]
+    pub refresh: Option<u32>,
 }
 
 // The command line is parsed once per run: the size of its largest variant
@@ -256,8 +262,15 @@ pub enum KeysCommand {
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let format = cli.output;
     let Some(command) = cli.command else {
-        return serve::console(&cli.connection, cli.read_only);
+        return serve::console(&cli.connection, cli.read_only, cli.refresh);
     };
+    if cli.refresh.is_some() && !matches!(command, Command::Demo { .. }) {
+        return Err(UsageError(format!(
+            "--refresh is for the console (`orgdeck`, `orgdeck demo`); `orgdeck {}` runs once",
+            command.name()
+        ))
+        .into());
+    }
     if cli.read_only && command.writes() {
         return Err(UsageError(format!(
             "--read-only: `orgdeck {}` would change things, so it does not run",
@@ -271,7 +284,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Subscriptions { command } => {
             api_command(&cli.connection, |c| subscriptions::run(command, c, format))
         }
-        Command::Demo { db, api } => serve::demo(db, api, cli.read_only),
+        Command::Demo { db, api } => serve::demo(db, api, cli.read_only, cli.refresh),
         Command::Login { replace } => {
             let name = cli.connection.profile.clone().unwrap_or_else(|| "default".into());
             login::login(&cli.connection, &name, replace)

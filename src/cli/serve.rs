@@ -76,7 +76,12 @@ pub fn serve(options: ServeOptions) -> anyhow::Result<ExitCode> {
 /// `orgdeck demo`: the reference server with the demo data on a free
 /// loopback port, in this process, and the console on it. The data lives in
 /// a temporary file unless `--db` names one.
-pub fn demo(db: Option<PathBuf>, flavor: Flavor, read_only: bool) -> anyhow::Result<ExitCode> {
+pub fn demo(
+    db: Option<PathBuf>,
+    flavor: Flavor,
+    read_only: bool,
+    refresh: Option<u32>,
+) -> anyhow::Result<ExitCode> {
     logging::init()?;
     // The temporary directory lives as long as the demo does.
     let (db_path, _temporary) = match db {
@@ -122,6 +127,7 @@ pub fn demo(db: Option<PathBuf>, flavor: Flavor, read_only: bool) -> anyhow::Res
             organization: running.ready.organization_id.clone(),
             project: running.ready.project_id.to_string(),
             read_only,
+            refresh,
             ..ConsoleContext::default()
         };
         let file = crate::config::load()?.map(|(file, _)| file);
@@ -135,7 +141,11 @@ pub fn demo(db: Option<PathBuf>, flavor: Flavor, read_only: bool) -> anyhow::Res
 }
 
 /// `orgdeck` alone: the console on the configured host.
-pub fn console(connection: &ConnectionArgs, read_only: bool) -> anyhow::Result<ExitCode> {
+pub fn console(
+    connection: &ConnectionArgs,
+    read_only: bool,
+    refresh: Option<u32>,
+) -> anyhow::Result<ExitCode> {
     logging::init()?;
     let Connection {
         client,
@@ -144,6 +154,7 @@ pub fn console(connection: &ConnectionArgs, read_only: bool) -> anyhow::Result<E
         profile,
         origin,
         file,
+        refresh: profile_refresh,
     } = connection.connect().map_err(|error| {
         anyhow::Error::from(UsageError(format!(
             "{error}; or try `orgdeck demo` for a console on demo data"
@@ -157,6 +168,8 @@ pub fn console(connection: &ConnectionArgs, read_only: bool) -> anyhow::Result<E
         organization,
         project,
         read_only,
+        // The flag wins over the profile; 0 in a profile is off.
+        refresh: refresh.or(profile_refresh).filter(|seconds| *seconds > 0),
         ..ConsoleContext::default()
     };
     let runtime = runtime()?;

@@ -82,6 +82,8 @@ pub struct Profile {
     /// Allow plain http to a host other than this machine.
     #[serde(default)]
     pub allow_http: bool,
+    /// The console refreshes the list on screen every this many seconds.
+    pub refresh: Option<u32>,
 }
 
 // By hand, so that a key written in the file never shows.
@@ -95,6 +97,7 @@ impl std::fmt::Debug for Profile {
             .field("api_key_command", &self.api_key_command)
             .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
             .field("allow_http", &self.allow_http)
+            .field("refresh", &self.refresh)
             .finish()
     }
 }

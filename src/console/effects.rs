@@ -13,6 +13,15 @@ use super::app::{
 use crate::api::{Client, List, Organization, Project};
 use crate::config::{self, CURRENT};
 
+/// The most of the server's pages of deliveries one page of the console
+/// follows: two of PostHog's 50 make the console's 100.
+const DELIVERY_PAGES_PER_PAGE: usize = 4;
+
+/// Channels asked for at a time, and the most a form offers (a bound on
+/// what a server may send; workspaces have far fewer).
+const CHANNEL_PAGE: u32 = 200;
+const MAX_CHANNELS: usize = 5_000;
+
 #[derive(Clone)]
 pub struct Runner {
     /// The client of the connection in use; `:ctx` replaces it.
@@ -99,6 +108,38 @@ impl Runner {
                         ticket,
                         result,
                         slack,
+                    });
+                });
+                None
+            }
+            Effect::LoadTiles {
+                ticket,
+                project,
+                dashboard,
+            } => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let result = runner.client.dashboard_tiles(&project, dashboard).await;
+                    let _ = runner.messages.send(Msg::Tiles {
+                        ticket,
+                        dashboard,
+                        result,
+                    });
+                });
+                None
+            }
+            Effect::LoadChannels {
+                ticket,
+                project,
+                integration,
+            } => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let result = runner.channels(&project, integration).await;
+                    let _ = runner.messages.send(Msg::Channels {
+                        ticket,
+                        integration,
+                        result,
                     });
                 });
                 None
@@ -208,25 +249,79 @@ impl Runner {
                 .page(&List::subscriptions(&project, &filter), limit, offset)
                 .await
                 .map(PageData::new),
-            // Paged by cursor: the newest page, as long as it is (a stub
-            // the deliveries issue fills in).
+            // Paged by cursor, 50 a page: a page of the console's is filled
+            // from as many of the server's as it takes, following its links.
             Query::Deliveries {
                 project,
                 subscription,
-            } => client.deliveries(&project, subscription, None).await.map(|page| {
-                PageData::new(crate::api::Page {
-                    count: page.results.len() as u64,
-                    next: None,
-                    previous: None,
-                    results: page.results,
-                })
-            }),
+                after,
+            } => self
+                .deliveries(&project, subscription, after, limit)
+                .await
+                .map(PageData::new),
         };
         Msg::Page {
             list,
             generation,
             offset,
             result,
+        }
+    }
+
+    /// Up to `limit` deliveries from the first page or a cursor's link, with
+    /// the link to what follows them in `next` (no more than
+    /// [`DELIVERY_PAGES_PER_PAGE`] of the server's pages).
+    async fn deliveries(
+        &self,
+        project: &str,
+        subscription: i64,
+        after: Option<String>,
+        limit: u64,
+    ) -> Result<crate::api::Page<crate::api::Delivery>, crate::api::Error> {
+        let mut page = match &after {
+            None => self.client.deliveries(project, subscription, None).await?,
+            Some(link) => self.client.deliveries_after(link).await?,
+        };
+        let mut rows = Vec::new();
+        for _ in 1..DELIVERY_PAGES_PER_PAGE {
+            rows.append(&mut page.results);
+            match &page.next {
+                Some(link) if (rows.len() as u64) < limit => {
+                    page = self.client.deliveries_after(link).await?
+                }
+                _ => break,
+            }
+        }
+        rows.append(&mut page.results);
+        Ok(crate::api::Page {
+            count: 0,
+            next: page.next,
+            previous: None,
+            results: rows,
+        })
+    }
+
+    /// Every channel of a Slack integration, a page of 200 at a time, up to
+    /// [`MAX_CHANNELS`].
+    async fn channels(
+        &self,
+        project: &str,
+        integration: i64,
+    ) -> Result<Vec<crate::api::SlackChannel>, crate::api::Error> {
+        let mut found = Vec::new();
+        loop {
+            let query = crate::api::ChannelQuery {
+                search: None,
+                limit: Some(CHANNEL_PAGE),
+                offset: Some(found.len() as u32),
+            };
+            let page = self.client.channels(project, integration, &query).await?;
+            let empty = page.channels.is_empty();
+            found.extend(page.channels);
+            if !page.has_more || empty || found.len() >= MAX_CHANNELS {
+                found.truncate(MAX_CHANNELS);
+                return Ok(found);
+            }
         }
     }
 
@@ -290,6 +385,13 @@ impl Runner {
                 .map(subscription),
             Write::Restore { project, id } => {
                 client.restore_subscription(project, *id).await.map(subscription)
+            }
+            Write::TestDelivery { project, id } => client
+                .test_delivery(project, *id)
+                .await
+                .map(|()| Written::Accepted),
+            Write::SetEnabled { project, id, enabled } => {
+                client.set_enabled(project, *id, *enabled).await.map(subscription)
             }
         };
         Msg::Written(Box::new(WriteAnswer {

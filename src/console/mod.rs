@@ -114,6 +114,11 @@ impl Driver {
         {
             self.runner.client = connected.client.clone();
         }
+        // What a timer or the minute does may depend on the time (a refresh
+        // says when it ran, overdue rows are judged): the clock's, now.
+        if matches!(msg, Msg::Timer { .. } | Msg::Minute) {
+            self.app.now = self.clock.now();
+        }
         let in_flight = self.app.in_flight;
         let effects = self.app.update(msg);
         // The spinner shows while anything is in flight: its end is a change to draw.

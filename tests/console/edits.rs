@@ -37,6 +37,25 @@ async fn typed(driver: &mut Driver, text: &str) {
     assert!(driver.settle(SETTLE).await);
 }
 
+/// The name of the form's focused field.
+fn focused(driver: &Driver) -> &'static str {
+    match &driver.app.mode {
+        orgdeck::console::app::Mode::Form(form, _) => form.fields[form.focus].name,
+        other => panic!("no form open: {other:?}"),
+    }
+}
+
+/// Tabs to the form's field of this name, as a person would.
+async fn focus(driver: &mut Driver, name: &str) {
+    for _ in 0..30 {
+        if focused(driver) == name {
+            return;
+        }
+        keys(driver, &[KeyCode::Tab]).await;
+    }
+    panic!("no field {name} is shown: {}", driver.screen());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn create_rename_and_delete_a_role() {
     let server = TestServer::demo().await;
@@ -189,7 +208,8 @@ async fn a_duplicate_name_lands_on_its_field_and_a_failed_save_keeps_everything(
         (120, 36),
         Theme::plain(),
     );
-    driver.app.now = seeded() + chrono::Duration::hours(1);
+    driver.clock = orgdeck::clock::Clock::manual(seeded() + chrono::Duration::hours(1));
+    driver.app.now = driver.clock.now();
     driver.start();
     assert!(driver.settle(SETTLE).await);
     typed(&mut driver, "n").await;
@@ -379,16 +399,16 @@ async fn create_then_edit_a_subscription() {
     let project = server.project.to_string();
     let mut driver = console(&server, &key).await;
     typed(&mut driver, "3n").await;
-    // Today's form: Delivers, Prompt, Target type, Slack via, Target, ...
+    // Today's form shows what applies: no prompt until an AI report is
+    // chosen, no integration until Slack is.
     let form = driver.screen();
-    assert!(form.contains("Prompt") && form.contains("Slack via"), "{form}");
+    assert!(!form.contains("Prompt") && !form.contains("Slack via"), "{form}");
+    keys(&mut driver, &[KeyCode::Left]).await; // the last choice: an AI report
+    assert!(driver.screen().contains("Prompt"), "{}", driver.screen());
+    keys(&mut driver, &[KeyCode::Right]).await;
     // A target that is not an address is caught beside its field, and a
     // subscription must deliver something.
-    keys(
-        &mut driver,
-        &[KeyCode::Tab, KeyCode::Tab, KeyCode::Tab, KeyCode::Tab],
-    )
-    .await;
+    focus(&mut driver, "target_value").await;
     typed(&mut driver, "not-an-address").await;
     keys(&mut driver, &[KeyCode::Enter]).await;
     let refused = driver.screen();
@@ -399,14 +419,18 @@ async fn create_then_edit_a_subscription() {
 
     typed(&mut driver, "n").await;
     keys(&mut driver, &[KeyCode::Right]).await; // the first dashboard
-    keys(
-        &mut driver,
-        &[KeyCode::Tab, KeyCode::Tab, KeyCode::Tab, KeyCode::Tab],
-    )
-    .await;
+    // Its insights, from its tiles, every one chosen (up to the cap of 6).
+    let form = driver.screen();
+    assert!(form.contains("3 chosen"), "{form}");
+    focus(&mut driver, "dashboard_export_insights").await;
+    keys(&mut driver, &[KeyCode::Right, KeyCode::Char(' ')]).await; // not the second
+    assert!(driver.screen().contains("2 chosen"), "{}", driver.screen());
+    keys(&mut driver, &[KeyCode::Char(' ')]).await; // the second again
+    focus(&mut driver, "target_value").await;
     typed(&mut driver, "oncall@hedgebox.dev").await;
-    keys(&mut driver, &[KeyCode::Tab, KeyCode::Tab, KeyCode::Right]).await; // monthly
-    keys(&mut driver, &[KeyCode::Tab, KeyCode::Tab]).await;
+    focus(&mut driver, "frequency").await;
+    keys(&mut driver, &[KeyCode::Right]).await; // monthly
+    focus(&mut driver, "byweekday").await;
     keys(
         &mut driver,
         &[
@@ -418,7 +442,8 @@ async fn create_then_edit_a_subscription() {
         ],
     )
     .await; // Friday
-    keys(&mut driver, &[KeyCode::Tab, KeyCode::Left]).await; // the last
+    focus(&mut driver, "bysetpos").await;
+    keys(&mut driver, &[KeyCode::Left]).await; // the last
     assert!(
         driver.screen().contains("sent every month on the last Friday"),
         "the preview follows the fields"
@@ -456,17 +481,16 @@ async fn create_then_edit_a_subscription() {
     );
 
     typed(&mut driver, "e").await;
-    keys(
-        &mut driver,
-        &[
-            KeyCode::Tab,
-            KeyCode::Tab,
-            KeyCode::Tab,
-            KeyCode::Tab,
-            KeyCode::Tab,
-        ],
-    )
-    .await;
+    // What it delivers is shown, and cannot change on an edit.
+    let form = driver.screen();
+    assert!(form.contains("Company KPIs (cannot change"), "{form}");
+    keys(&mut driver, &[KeyCode::Right]).await;
+    assert!(
+        driver.screen().contains("Company KPIs (cannot change"),
+        "{}",
+        driver.screen()
+    );
+    focus(&mut driver, "title").await;
     typed(&mut driver, "Month end").await;
     keys(&mut driver, &[KeyCode::Enter]).await;
     let question = driver.screen();
@@ -502,33 +526,57 @@ async fn slack_through_the_integration_and_an_ai_report() {
 
     typed(&mut driver, "3n").await;
     keys(&mut driver, &[KeyCode::Right, KeyCode::Right]).await; // the second dashboard
-    keys(&mut driver, &[KeyCode::Tab, KeyCode::Tab, KeyCode::Right]).await; // Slack
+    focus(&mut driver, "target_type").await;
+    keys(&mut driver, &[KeyCode::Right]).await; // Slack
     let form = driver.screen();
     assert!(
         form.contains("Slack via        ◂ Hedgebox ▸"),
-        "the working one: {form}"
+        "the working one, chosen for the user: {form}"
     );
-    keys(&mut driver, &[KeyCode::Tab, KeyCode::Tab]).await;
-    typed(&mut driver, "#growth").await;
+    // The revoked one is shown as such, and cannot be chosen.
+    focus(&mut driver, "integration_id").await;
+    keys(&mut driver, &[KeyCode::Right]).await;
+    assert!(
+        driver.screen().contains("(revoked: cannot deliver)"),
+        "{}",
+        driver.screen()
+    );
+    keys(&mut driver, &[KeyCode::Enter]).await;
+    assert!(
+        driver.screen().contains("reconnect Slack in"),
+        "{}",
+        driver.screen()
+    );
+    focus(&mut driver, "integration_id").await;
+    keys(&mut driver, &[KeyCode::Left]).await;
+    // The channel is chosen from the integration's, searched as typed.
+    focus(&mut driver, "channel").await;
+    assert!(
+        driver.screen().contains("choose a channel"),
+        "{}",
+        driver.screen()
+    );
+    typed(&mut driver, "grow").await;
+    assert!(driver.screen().contains("◂ #growth"), "{}", driver.screen());
     keys(&mut driver, &[KeyCode::Enter]).await;
     let created = driver.app.lists.subscriptions.rows.selected().cloned().unwrap();
     let stored = api.subscription(&project, created.id).await.unwrap();
+    let value = stored.target_value.clone().unwrap_or_default();
     assert_eq!(
         (
             stored.target_type.as_ref().map(|t| t.as_str()),
-            stored.target_value.as_deref(),
             stored.integration_id
         ),
-        (Some("slack"), Some("#growth"), Some(DEMO_SLACK))
+        (Some("slack"), Some(DEMO_SLACK))
+    );
+    assert!(
+        value.ends_with("|#growth"),
+        "the channel's id and name, as PostHog's form writes: {value}"
     );
 
     typed(&mut driver, "n").await;
     keys(&mut driver, &[KeyCode::Left]).await; // the last choice: an AI report
-    keys(
-        &mut driver,
-        &[KeyCode::Tab, KeyCode::Tab, KeyCode::Tab, KeyCode::Tab],
-    )
-    .await;
+    focus(&mut driver, "target_value").await;
     typed(&mut driver, "growth@hedgebox.dev").await;
     // Without its question it is not sent; the focus goes to the prompt.
     keys(&mut driver, &[KeyCode::Enter]).await;

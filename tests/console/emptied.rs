@@ -22,7 +22,8 @@ async fn console(server: &TestServer, key: &str) -> Driver {
         ..Context::default()
     };
     let mut driver = Driver::new(client_for(&server.base, key), context, (120, 30), Theme::plain());
-    driver.app.now = seeded() + chrono::Duration::hours(1);
+    driver.clock = orgdeck::clock::Clock::manual(seeded() + chrono::Duration::hours(1));
+    driver.app.now = driver.clock.now();
     driver.start();
     assert!(driver.settle(SETTLE).await);
     driver

@@ -21,7 +21,8 @@ async fn console(server: &TestServer, scopes: &[&str], size: (u16, u16)) -> Driv
         ..Context::default()
     };
     let mut driver = Driver::new(client, context, size, Theme::plain());
-    driver.app.now = seeded() + chrono::Duration::hours(1);
+    driver.clock = orgdeck::clock::Clock::manual(seeded() + chrono::Duration::hours(1));
+    driver.app.now = driver.clock.now();
     driver.start();
     assert!(driver.settle(SETTLE).await);
     driver

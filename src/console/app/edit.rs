@@ -133,6 +133,11 @@ impl App {
         let resumed = self.resume.take_if(|resumed| resumed.0.pending == Some(ticket));
         let written = match result {
             Ok(written) => written,
+            Err(error) if let Some(text) = Self::on_call_refusal(&write, &error) => {
+                self.learn_from(&error);
+                self.notice = Some(Notice::error(text));
+                return Vec::new();
+            }
             Err(error) => {
                 self.learn_from(&error);
                 if let Some(resumed) = resumed
@@ -247,6 +252,24 @@ impl App {
                 lists.subscriptions.replace(*subscription);
                 self.undo = None;
                 format!("restored subscription #{id}")
+            }
+            (Write::TestDelivery { id, .. }, Written::Accepted) => {
+                effects.push(self.watch_for_delivery(id));
+                format!("test delivery of #{id} on its way: Enter on it shows how it went")
+            }
+            (Write::SetEnabled { id, enabled, .. }, Written::Subscription(subscription)) => {
+                let next = subscription
+                    .next_delivery_date
+                    .map(|at| crate::console::view::format::next_delivery(Some(at), self.now))
+                    .unwrap_or_else(|| "none left".into());
+                lists.subscriptions.replace(*subscription);
+                if enabled {
+                    // Resuming sends a confirmation delivery (posthog.md 8.4).
+                    effects.push(self.watch_for_delivery(id));
+                    format!("resumed #{id}: next delivery {next}")
+                } else {
+                    format!("paused #{id}: nothing is delivered until p resumes it")
+                }
             }
             (write, written) => {
                 tracing::warn!(?write, ?written, "an answer that does not fit its write");

@@ -88,6 +88,15 @@ impl App {
         match command::parse(line) {
             Ok(command::Command::Show(ListId::Deliveries)) => self.open_deliveries(),
             Ok(command::Command::Show(list)) => self.switch(list),
+            Ok(command::Command::State(state)) => self.narrow_to(state),
+            Ok(command::Command::Target(kind)) => {
+                self.lists.subscriptions.resource.filter.target_type = kind;
+                self.narrow_to(self.lists.subscriptions.resource.state)
+            }
+            Ok(command::Command::Delivers(what)) => {
+                self.lists.subscriptions.resource.filter.resource_type = what;
+                self.narrow_to(self.lists.subscriptions.resource.state)
+            }
             Ok(command::Command::Quit) => {
                 self.quit = true;
                 Vec::new()

@@ -41,13 +41,116 @@ impl App {
     fn open_form(&mut self, form: Form, purpose: FormPurpose) -> Vec<Effect> {
         let subscription = purpose.is_subscription();
         self.mode = Mode::Form(Box::new(form), purpose);
+        self.asked = (None, None);
+        // Answers for an earlier form are not this one's.
+        self.tiles.issue();
+        self.channels.issue();
         if !subscription {
             return Vec::new();
         }
-        vec![Effect::LoadCatalog {
+        let mut effects = vec![Effect::LoadCatalog {
             ticket: self.lookups.issue(),
             project: self.context.project.clone(),
-        }]
+        }];
+        effects.extend(self.form_lookups());
+        effects
+    }
+
+    /// The subscription being edited, if the form edits one.
+    fn edited(&self) -> Option<&api::Subscription> {
+        match &self.mode {
+            Mode::Form(_, FormPurpose::EditSubscription { id }) => self.lists.subscriptions.find(*id),
+            _ => None,
+        }
+    }
+
+    /// Asks for what the subscription form now needs and has not asked
+    /// for: the tiles of the dashboard it delivers, the channels of the
+    /// Slack integration it posts through.
+    fn form_lookups(&mut self) -> Vec<Effect> {
+        let Mode::Form(form, purpose) = &self.mode else {
+            return Vec::new();
+        };
+        if !purpose.is_subscription() {
+            return Vec::new();
+        }
+        let (dashboard, integration) = fields::wants(form);
+        let project = self.context.project.clone();
+        let mut effects = Vec::new();
+        if let Some(dashboard) = dashboard.filter(|id| self.asked.0 != Some(*id)) {
+            self.asked.0 = Some(dashboard);
+            effects.push(Effect::LoadTiles {
+                ticket: self.tiles.issue(),
+                project: project.clone(),
+                dashboard,
+            });
+        }
+        if let Some(integration) = integration.filter(|id| self.asked.1 != Some(*id)) {
+            self.asked.1 = Some(integration);
+            effects.push(Effect::LoadChannels {
+                ticket: self.channels.issue(),
+                project,
+                integration,
+            });
+        }
+        effects
+    }
+
+    /// A dashboard's tiles arrived: its insights to choose from, if the
+    /// form still delivers that dashboard. A server that shows no tiles
+    /// exports the dashboard whole, as it always did.
+    pub(super) fn tiles_arrived(
+        &mut self,
+        dashboard: i64,
+        result: Result<Option<api::Dashboard>, api::Error>,
+    ) -> Vec<Effect> {
+        self.dirty = true;
+        let exported = self
+            .edited()
+            .filter(|subscription| subscription.dashboard == Some(dashboard))
+            .and_then(|subscription| subscription.dashboard_export_insights.clone())
+            .filter(|ids| !ids.is_empty());
+        let Mode::Form(form, _) = &mut self.mode else {
+            return Vec::new();
+        };
+        if fields::wants(form).0 != Some(dashboard) {
+            return Vec::new();
+        }
+        match result {
+            Ok(Some(found)) => fields::exports(form, &found, exported.as_deref()),
+            Ok(None) => {}
+            Err(error) => form.error = Some(format!("cannot read the dashboard's insights: {error}")),
+        }
+        Vec::new()
+    }
+
+    /// An integration's channels arrived: a channel is chosen from them.
+    pub(super) fn channels_arrived(
+        &mut self,
+        integration: i64,
+        result: Result<Vec<api::SlackChannel>, api::Error>,
+    ) -> Vec<Effect> {
+        self.dirty = true;
+        let target = self
+            .edited()
+            .and_then(|subscription| subscription.target_value.clone());
+        let Mode::Form(form, _) = &mut self.mode else {
+            return Vec::new();
+        };
+        if fields::wants(form).1 != Some(integration) {
+            return Vec::new();
+        }
+        match result {
+            Ok(found) => {
+                let typed = form.value("target_value");
+                let target = target.or((!typed.trim().is_empty()).then_some(typed));
+                let target = target.filter(|target| !target.contains('@'));
+                fields::channels(form, &found, target.as_deref());
+            }
+            // The channel is typed instead, as before the list came.
+            Err(error) => form.error = Some(format!("cannot list the integration's channels: {error}")),
+        }
+        Vec::new()
     }
 
     /// The project's dashboards and insights arrived for the form's
@@ -74,19 +177,22 @@ impl App {
         if let Mode::Form(form, purpose) = &mut self.mode
             && purpose.is_subscription()
         {
+            let editing = existing.is_some();
             match result {
+                Ok((dashboards, insights)) if editing => fields::fixed_delivers(form, &dashboards, &insights),
                 Ok((dashboards, insights)) => {
                     if let Some(field) = form.fields.iter_mut().find(|field| field.name == "delivers") {
                         field.set_options(fields::catalog_options(&dashboards, &insights));
                     }
                 }
+                Err(_) if editing => {}
                 Err(_) => fields::catalog_fallback(form),
             }
             if let Some(slack) = slack {
                 fields::today(form, existing.as_ref(), &slack);
             }
         }
-        Vec::new()
+        self.form_lookups()
     }
 
     pub(super) fn form_key(&mut self, key: KeyEvent) -> Vec<Effect> {
@@ -100,7 +206,7 @@ impl App {
             fields::after_key(form);
         }
         match outcome {
-            Outcome::Editing => return Vec::new(),
+            Outcome::Editing => return self.form_lookups(),
             Outcome::Cancel => {
                 self.mode = Mode::Normal;
                 return Vec::new();

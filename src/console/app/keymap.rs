@@ -42,6 +42,14 @@ pub enum Action {
     Assign,
     DetailDown,
     DetailUp,
+    /// A test delivery of the subscription, after asking.
+    TestDelivery,
+    /// Pause or resume the subscription.
+    Pause,
+    /// The next state the subscriptions are narrowed to.
+    CycleState,
+    /// Only the overdue subscriptions, or all again.
+    Overdue,
 }
 
 /// Where a binding works: everywhere, or on one list.
@@ -148,7 +156,7 @@ impl Default for Keymap {
                     &[k(K::Enter)],
                     Open,
                     all,
-                    "open: a role's members, or the detail of a row",
+                    "open: a role's members, a subscription's deliveries, or the detail of a row",
                     Some("open"),
                 ),
                 bind(&[c('/')], Filter, all, "filter", Some("filter")),
@@ -244,6 +252,48 @@ impl Default for Keymap {
                     Scope::On(ListId::Subscriptions),
                     "edit the subscription",
                     Some("edit"),
+                ),
+                bind(
+                    &[c('t')],
+                    TestDelivery,
+                    Scope::On(ListId::Subscriptions),
+                    "send a test delivery now (asks first)",
+                    Some("test"),
+                ),
+                bind(
+                    &[c('p')],
+                    Pause,
+                    Scope::On(ListId::Subscriptions),
+                    "pause or resume",
+                    Some("pause"),
+                ),
+                bind(
+                    &[c('f')],
+                    CycleState,
+                    Scope::On(ListId::Subscriptions),
+                    "only one state: overdue, paused, ended, active, then all",
+                    Some("state"),
+                ),
+                bind(
+                    &[c('o')],
+                    Overdue,
+                    Scope::On(ListId::Subscriptions),
+                    "only the overdue ones (again: all)",
+                    None,
+                ),
+                bind(
+                    &[c('t')],
+                    TestDelivery,
+                    Scope::On(ListId::Deliveries),
+                    "send a test delivery of this subscription now (asks first)",
+                    Some("test"),
+                ),
+                bind(
+                    &[c('p')],
+                    Pause,
+                    Scope::On(ListId::Deliveries),
+                    "pause or resume this subscription",
+                    Some("pause"),
                 ),
                 bind(&[c('v')], ToggleJson, all, "detail: fields or raw JSON", None),
                 bind(&[c('J')], DetailDown, all, "scroll the detail down", None),
@@ -363,7 +413,7 @@ mod tests {
 }
 
 /// Every action by the name the config file's `[keys]` table uses.
-pub const ACTION_NAMES: [(&str, Action); 30] = [
+pub const ACTION_NAMES: [(&str, Action); 34] = [
     ("quit", Action::Quit),
     ("back", Action::Back),
     ("roles_tab", Action::Show(ListId::Roles)),
@@ -394,6 +444,10 @@ pub const ACTION_NAMES: [(&str, Action); 30] = [
     ("assign", Action::Assign),
     ("detail_down", Action::DetailDown),
     ("detail_up", Action::DetailUp),
+    ("test_delivery", Action::TestDelivery),
+    ("pause", Action::Pause),
+    ("cycle_state", Action::CycleState),
+    ("overdue", Action::Overdue),
 ];
 
 /// Reads a key as people write it: `q`, `G`, `ctrl-r`, `enter`, `esc`,

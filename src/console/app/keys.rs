@@ -105,7 +105,13 @@ impl App {
                 self.mode = Mode::Help;
                 Vec::new()
             }
-            Action::New | Action::Edit | Action::Delete | Action::Restore | Action::Assign
+            Action::New
+            | Action::Edit
+            | Action::Delete
+            | Action::Restore
+            | Action::Assign
+            | Action::TestDelivery
+            | Action::Pause
                 if let Some(reason) = self.unavailable(action) =>
             {
                 self.notice = Some(Notice::error(format!("not available: {reason}")));
@@ -116,6 +122,14 @@ impl App {
             Action::Delete => self.delete_item(),
             Action::Restore => self.restore_item(),
             Action::Assign => self.open_picker(),
+            Action::TestDelivery => self.test_delivery(),
+            Action::Pause => self.pause(),
+            Action::CycleState => self.narrow_to(self.lists.subscriptions.resource.next_state()),
+            Action::Overdue => {
+                let overdue = crate::api::SubscriptionState::Overdue;
+                let state = (self.lists.subscriptions.resource.state != Some(overdue)).then_some(overdue);
+                self.narrow_to(state)
+            }
         }
     }
 

@@ -7,6 +7,7 @@
 
 use chrono::{DateTime, Utc};
 
+mod actions;
 mod assign;
 mod edit;
 mod find;
@@ -92,6 +93,19 @@ pub struct App {
     /// The last list a form or picker asked for (dashboards and insights,
     /// or people); an answer for an earlier one is dropped.
     lookups: Latest,
+    /// The dashboard whose tiles and the integration whose channels the
+    /// open form asked for last; only their answers are taken.
+    asked: (Option<i64>, Option<i64>),
+    tiles: Latest,
+    channels: Latest,
+    /// The delivery a test or a resume started, looked for until it lands.
+    pub poll: Option<actions::Poll>,
+    polls: Latest,
+    /// `--refresh SECONDS`: the list on screen is fetched again this often.
+    pub refresh_every: Option<u32>,
+    refreshes: Latest,
+    /// When `--refresh` last fetched the list, for the footer.
+    pub last_refresh: Option<DateTime<Utc>>,
 }
 
 impl App {
@@ -105,6 +119,14 @@ impl App {
             at_start: true,
             project_follows: false,
             lookups: Latest::default(),
+            asked: (None, None),
+            tiles: Latest::default(),
+            channels: Latest::default(),
+            poll: None,
+            polls: Latest::default(),
+            refresh_every: context.refresh,
+            refreshes: Latest::default(),
+            last_refresh: None,
             context,
             keymap,
             lists: Lists::default(),
@@ -195,6 +217,7 @@ impl App {
             Msg::Start => {
                 let mut effects = vec![self.load_names(), self.load_scopes()];
                 effects.extend(self.fetch_visible());
+                effects.extend(self.next_refresh());
                 effects
             }
             Msg::Key(key) => {
@@ -210,6 +233,11 @@ impl App {
             Msg::Minute => {
                 // The loop sets `now` before drawing: drawing is the tick.
                 self.dirty = self.shows_relative_times();
+                // A row narrowed to "overdue" may have become one since.
+                if self.shown == ListId::Subscriptions && self.lists.subscriptions.resource.state.is_some() {
+                    self.apply_view();
+                    return self.fetch_visible();
+                }
                 Vec::new()
             }
             Msg::Tick => {
@@ -257,6 +285,26 @@ impl App {
                 }
                 self.catalog(result, slack)
             }
+            Msg::Tiles {
+                ticket,
+                dashboard,
+                result,
+            } => {
+                if !self.tiles.is_current(ticket) {
+                    return Vec::new(); // for a form closed, or a dashboard changed, since
+                }
+                self.tiles_arrived(dashboard, result)
+            }
+            Msg::Channels {
+                ticket,
+                integration,
+                result,
+            } => {
+                if !self.channels.is_current(ticket) {
+                    return Vec::new();
+                }
+                self.channels_arrived(integration, result)
+            }
             Msg::Scopes { connection, scopes } => {
                 if self.connection.is_current(connection) {
                     self.scopes_known(scopes);
@@ -279,6 +327,14 @@ impl App {
                 self.undo_expired(ticket);
                 Vec::new()
             }
+            Msg::Timer {
+                timer: Timer::Poll(_),
+                ticket,
+            } => self.look_again(ticket),
+            Msg::Timer {
+                timer: Timer::Refresh(_),
+                ticket,
+            } => self.refresh_due(ticket),
             Msg::Timer {
                 timer: Timer::Notice,
                 ticket,

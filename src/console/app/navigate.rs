@@ -4,11 +4,11 @@
 use strum::IntoEnumIterator;
 
 use super::{App, Effect, ListId, Notice, Ticket};
-use crate::api;
+use crate::api::{self, SubscriptionState};
 use crate::console::lists::deliveries::ChosenSubscription;
 use crate::console::lists::members::ChosenRole;
 use crate::console::lists::paging::PAGE_SIZE;
-use crate::console::lists::{PageData, Scope};
+use crate::console::lists::{PageData, Resource, Scope};
 
 impl App {
     /// The list the current screen shows.
@@ -74,22 +74,32 @@ impl App {
     pub(super) fn fetch_visible(&mut self) -> Vec<Effect> {
         let height = self.table_height();
         let list = self.shown;
-        let Some(query) = self.lists.get(list).query(self.scope()) else {
-            return Vec::new();
+        let scope = Scope {
+            organization: &self.context.organization,
+            project: &self.context.project,
         };
+        if self.lists.get(list).query(scope).is_none() {
+            return Vec::new();
+        }
         let table = self.lists.get_mut(list);
         let generation = table.generation();
-        table
-            .wanted(height)
-            .into_iter()
-            .map(|offset| Effect::Fetch {
-                list,
-                generation,
-                query: query.clone(),
-                offset,
-                limit: PAGE_SIZE,
-            })
-            .collect()
+        let mut effects = Vec::new();
+        for offset in table.wanted(height) {
+            match table.query_at(scope, offset) {
+                Some(query) => effects.push(Effect::Fetch {
+                    list,
+                    generation,
+                    query,
+                    offset,
+                    limit: PAGE_SIZE,
+                }),
+                // A cursor not known yet: not in flight after all.
+                None => {
+                    table.failed(generation, offset);
+                }
+            }
+        }
+        effects
     }
 
     /// Starts a list over: a new generation, from the first page
@@ -118,8 +128,8 @@ impl App {
         self.reload(self.shown, false)
     }
 
-    /// Enter: a role opens its members; a subscription or a member opens
-    /// its detail over the table.
+    /// Enter: a role opens its members, a subscription its deliveries; a
+    /// member or a delivery opens its detail over the table.
     pub(super) fn open(&mut self) -> Vec<Effect> {
         match self.shown {
             ListId::Roles => {
@@ -133,7 +143,8 @@ impl App {
                 self.lists.members.open(role);
                 self.open_list(ListId::Members)
             }
-            ListId::Members | ListId::Subscriptions | ListId::Deliveries => {
+            ListId::Subscriptions => self.open_deliveries(),
+            ListId::Members | ListId::Deliveries => {
                 self.detail_open = !self.detail_open;
                 self.detail_scroll = 0;
                 Vec::new()
@@ -191,8 +202,48 @@ impl App {
         self.fetch_visible()
     }
 
+    /// `f`, `o`, `:state NAME`: only the subscriptions in one state, or
+    /// all again. The API has no filter by state, so the rows are narrowed
+    /// as they arrive; the overdue come first when ordered by next delivery
+    /// and the ended when ordered by it descending, so those orders are
+    /// asked for; deleted ones are the server's own filter.
+    pub(super) fn narrow_to(&mut self, state: Option<SubscriptionState>) -> Vec<Effect> {
+        if self.shown != ListId::Subscriptions {
+            self.switch(ListId::Subscriptions);
+        }
+        let table = &mut self.lists.subscriptions;
+        table.resource.state = state;
+        table.resource.filter.deleted = state == Some(SubscriptionState::Deleted);
+        let ordering = match state {
+            Some(SubscriptionState::Overdue) => Some("next_delivery_date"),
+            Some(SubscriptionState::Ended) => Some("-next_delivery_date"),
+            _ => None,
+        };
+        if let Some(ordering) = ordering
+            && let Some(at) = table
+                .resource
+                .sorts()
+                .iter()
+                .position(|sort| sort.ordering == Some(ordering))
+        {
+            table.sort = at;
+            table.resource.filter.ordering = Some(ordering.to_string());
+        }
+        let filters = table.resource.filters();
+        self.notice = Some(Notice::done(if filters.is_empty() {
+            "every subscription again".into()
+        } else {
+            format!(
+                "only {}: f steps through the states, :state all shows every one",
+                filters.join(" · ")
+            )
+        }));
+        self.reload(ListId::Subscriptions, true)
+    }
+
     /// Recomputes the local view of the shown list.
     pub(super) fn apply_view(&mut self) {
+        self.lists.subscriptions.resource.as_of = self.now;
         let height = self.table_height();
         self.lists.get_mut(self.shown).apply_view(height);
     }
@@ -210,6 +261,10 @@ impl App {
         let table = self.lists.get_mut(list);
         let page = match result {
             Ok(page) => page,
+            Err(error) if table.answered_with(generation, offset, &error) => {
+                self.apply_view();
+                return Vec::new();
+            }
             Err(error) => {
                 if table.failed(generation, offset) {
                     self.learn_from(&error);

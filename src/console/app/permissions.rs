@@ -35,7 +35,13 @@ impl App {
     fn scope_for(&self, action: Action) -> Option<&'static str> {
         let writes = matches!(
             action,
-            Action::New | Action::Edit | Action::Delete | Action::Restore | Action::Assign
+            Action::New
+                | Action::Edit
+                | Action::Delete
+                | Action::Restore
+                | Action::Assign
+                | Action::TestDelivery
+                | Action::Pause
         );
         if !writes {
             return None;

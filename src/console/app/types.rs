@@ -35,6 +35,8 @@ pub struct Context {
     pub project_name: Option<String>,
     /// `--read-only`: every write is disabled.
     pub read_only: bool,
+    /// `--refresh SECONDS` (or the profile's `refresh`).
+    pub refresh: Option<u32>,
 }
 
 impl Context {
@@ -124,6 +126,10 @@ pub enum Timer {
     Undo,
     /// A notice of success has been read.
     Notice,
+    /// Look again for the delivery a test or a resume started (the nth look).
+    Poll(u8),
+    /// `--refresh SECONDS`: the list on screen is due to be fetched again.
+    Refresh(u32),
 }
 
 impl Timer {
@@ -132,6 +138,9 @@ impl Timer {
             Timer::Search => SEARCH_DEBOUNCE,
             Timer::Undo => UNDO_FOR,
             Timer::Notice => NOTICE_FOR,
+            // 1, 2, 3, 4, then 5 s apart: about half a minute in all.
+            Timer::Poll(look) => Duration::from_secs(u64::from(look.clamp(1, 5))),
+            Timer::Refresh(seconds) => Duration::from_secs(u64::from(seconds)),
         }
     }
 }
@@ -233,6 +242,17 @@ pub enum Write {
         project: String,
         id: i64,
     },
+    /// `POST …/test-delivery/`: a delivery now (202, no body).
+    TestDelivery {
+        project: String,
+        id: i64,
+    },
+    /// `PATCH {"enabled": …}`: pause, or resume.
+    SetEnabled {
+        project: String,
+        id: i64,
+        enabled: bool,
+    },
 }
 
 /// A write and how it went.
@@ -252,6 +272,8 @@ pub enum Written {
     Assigned(Vec<(String, Result<RoleMembership, String>)>),
     Subscription(Box<Subscription>),
     Deleted,
+    /// Taken, to be done later (202).
+    Accepted,
 }
 
 /// How long the footer offers to undo a soft delete.
@@ -284,6 +306,19 @@ pub enum Msg {
         ticket: Ticket,
         result: Result<(Vec<NamedItem>, Vec<NamedItem>), api::Error>,
         slack: Option<Vec<api::Integration>>,
+    },
+    /// A dashboard with its tiles, for the form's "Insights"; `None` from a
+    /// server that shows none.
+    Tiles {
+        ticket: Ticket,
+        dashboard: i64,
+        result: Result<Option<api::Dashboard>, api::Error>,
+    },
+    /// A Slack integration's channels, for the form's "Channel".
+    Channels {
+        ticket: Ticket,
+        integration: i64,
+        result: Result<Vec<api::SlackChannel>, api::Error>,
     },
     /// The organization's members for the picker, and the user UUIDs
     /// already in the role (when they could be read).
@@ -379,6 +414,18 @@ pub enum Effect {
     /// List the project's dashboards and insights (`Msg::Catalog`); only
     /// the answer with the ticket of the form still open is taken.
     LoadCatalog { ticket: Ticket, project: String },
+    /// Read a dashboard's tiles for the form (`Msg::Tiles`).
+    LoadTiles {
+        ticket: Ticket,
+        project: String,
+        dashboard: i64,
+    },
+    /// List a Slack integration's channels for the form (`Msg::Channels`).
+    LoadChannels {
+        ticket: Ticket,
+        project: String,
+        integration: i64,
+    },
     /// List the organization's members for the picker (`Msg::People`), as
     /// the catalog.
     LoadPeople {
@@ -401,6 +448,8 @@ impl Effect {
             | Effect::LoadProfiles
             | Effect::Connect { .. }
             | Effect::LoadCatalog { .. }
+            | Effect::LoadTiles { .. }
+            | Effect::LoadChannels { .. }
             | Effect::LoadPeople { .. }
             | Effect::Write { .. } => true,
             Effect::Timer { .. } | Effect::Copy(_) => false,
@@ -418,6 +467,8 @@ impl Msg {
             | Msg::Profiles(_)
             | Msg::Connected { .. }
             | Msg::Catalog { .. }
+            | Msg::Tiles { .. }
+            | Msg::Channels { .. }
             | Msg::People { .. }
             | Msg::Names { .. } => true,
             Msg::Start

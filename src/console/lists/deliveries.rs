@@ -1,19 +1,25 @@
-//! The deliveries of one subscription, opened with `:deliveries` on the
-//! subscription under the cursor. A stub the next issue fills in: it shows
-//! the newest page the server keeps (deliveries are paged by cursor, not
-//! by offset, so the list is as long as that page), read-only.
+//! The deliveries of one subscription, opened with Enter on it: newest
+//! first, as the server keeps them (posthog.md §9). They are paged by
+//! cursor, 50 at a time and without a count, so the list knows the cursor
+//! of each page it has reached and is one row longer than what arrived
+//! while the server says there is more: moving onto that row fetches the
+//! next page, and only then. A server without deliveries (older PostHog,
+//! the seed flavor) answers 404, which the list shows as "this server keeps
+//! no delivery history".
 
 use std::cmp::Ordering;
+use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 use ratatui::layout::Constraint;
 use ratatui::text::{Line, Span};
 
+use super::paging::PAGE_SIZE;
 use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
-use crate::api::Delivery;
+use crate::api::{self, Delivery, DeliveryStatus, Page, RecipientStatus};
 use crate::console::app::Confirm;
-use crate::console::view::detail::{field, optional};
-use crate::console::view::format::when;
+use crate::console::view::detail::{field, heading, optional};
+use crate::console::view::format::{relative, when};
 use crate::console::view::theme::Theme;
 
 /// The subscription whose deliveries are shown.
@@ -27,14 +33,22 @@ pub struct ChosenSubscription {
 pub struct Deliveries {
     /// `None` until a subscription's deliveries are opened.
     pub subscription: Option<ChosenSubscription>,
+    /// The server's link to the page starting at each offset past the
+    /// first, as answers told them.
+    cursors: BTreeMap<u64, String>,
+    /// Where the list ends, once a page came without a next link.
+    end: Option<u64>,
+    /// The server answered 404: it keeps no delivery history.
+    pub no_history: bool,
 }
 
-const COLUMNS: [Column; 5] = [
-    Column::new("SCHEDULED (UTC)", Constraint::Length(16), 0),
-    Column::new("STATUS", Constraint::Length(10), 0),
-    Column::new("TRIGGER", Constraint::Length(10), 70),
-    Column::new("RECIPIENTS", Constraint::Length(12), 50),
-    Column::new("ERROR", Constraint::Fill(1), 90),
+const COLUMNS: [Column; 6] = [
+    Column::new("TIME (UTC)", Constraint::Length(16), 0),
+    Column::new("AGO", Constraint::Length(9), 110),
+    Column::new("TRIGGER", Constraint::Length(14), 60),
+    Column::new("STATUS", Constraint::Length(9), 0),
+    Column::new("RECIPIENTS", Constraint::Length(18), 40),
+    Column::new("ERROR", Constraint::Fill(1), 80),
 ];
 
 const SORTS: [Sort; 1] = [Sort {
@@ -44,6 +58,40 @@ const SORTS: [Sort; 1] = [Sort {
     ordering: None,
 }];
 
+/// When a delivery happened: when it was due, else when it was recorded.
+fn time(delivery: &Delivery) -> Option<DateTime<Utc>> {
+    delivery.scheduled_at.or(delivery.created_at)
+}
+
+/// The trigger in words.
+fn trigger(delivery: &Delivery) -> String {
+    match &delivery.trigger_type {
+        Some(api::TriggerType::Scheduled) => "scheduled".into(),
+        Some(api::TriggerType::Manual) => "manual (test)".into(),
+        Some(api::TriggerType::TargetChange) => "target change".into(),
+        Some(api::TriggerType::Other(other)) => other.clone(),
+        None => "-".into(),
+    }
+}
+
+/// The status as a word that stands out when it failed.
+fn status(delivery: &Delivery) -> String {
+    match &delivery.status {
+        Some(DeliveryStatus::Failed) => "FAILED".into(),
+        Some(status) => status.as_str().to_string(),
+        None => "-".into(),
+    }
+}
+
+/// "2 ok", "1 ok, 2 failed", "-" for none recorded.
+fn recipients(delivery: &Delivery) -> String {
+    match delivery.recipients_delivered_and_failed() {
+        (0, 0) => "-".into(),
+        (delivered, 0) => format!("{delivered} ok"),
+        (delivered, failed) => format!("{delivered} ok, {failed} failed"),
+    }
+}
+
 impl Resource for Deliveries {
     type Row = Delivery;
     const ID: ListId = ListId::Deliveries;
@@ -52,9 +100,12 @@ impl Resource for Deliveries {
     const TAB: ListId = ListId::Subscriptions;
     const PARENT: Option<ListId> = Some(ListId::Subscriptions);
     const WRITE_SCOPE: &'static str = "subscription:write";
+    const READ_AHEAD: bool = false;
 
     fn heading(&self) -> String {
+        // The header reads "Subscriptions › #12 Weekly › deliveries".
         match &self.subscription {
+            Some(subscription) if subscription.title.is_empty() => format!("#{}", subscription.id),
             Some(subscription) => format!("#{} {}", subscription.id, subscription.title),
             None => Self::TITLE.into(),
         }
@@ -66,68 +117,57 @@ impl Resource for Deliveries {
 
     fn close(&mut self) {
         self.subscription = None;
+        self.restarted();
     }
 
     fn query(&self, scope: Scope) -> Option<Query> {
+        self.query_at(scope, 0)
+    }
+
+    fn query_at(&self, scope: Scope, offset: u64) -> Option<Query> {
+        let after = match offset {
+            0 => None,
+            offset => Some(self.cursors.get(&offset)?.clone()),
+        };
         Some(Query::Deliveries {
             project: scope.project.to_string(),
             subscription: self.subscription.as_ref()?.id,
+            after,
         })
     }
 
     fn empty(&self) -> &'static str {
-        "no deliveries kept for this subscription"
+        if self.no_history {
+            "this server keeps no delivery history"
+        } else {
+            "no deliveries yet: t sends a test delivery"
+        }
     }
 
     fn columns(&self) -> &'static [Column] {
         &COLUMNS
     }
 
-    fn cells(&self, delivery: &Delivery, _now: DateTime<Utc>, theme: &Theme) -> Vec<Span<'static>> {
-        let (delivered, failed) = delivery.recipients_delivered_and_failed();
-        let status = delivery
-            .status
-            .as_ref()
-            .map(|status| status.as_str().to_string())
-            .unwrap_or_else(|| "-".into());
+    fn cells(&self, delivery: &Delivery, now: DateTime<Utc>, theme: &Theme) -> Vec<Span<'static>> {
         let style = if delivery.has_failed() {
             theme.error
+        } else if delivery.recipients_delivered_and_failed().1 > 0 {
+            theme.warning
         } else {
             theme.dim
         };
         vec![
-            text(when(delivery.scheduled_at.or(delivery.created_at))),
-            styled(status, style),
-            text(optional(
-                delivery.trigger_type.as_ref().map(|t| t.as_str().to_string()),
-            )),
-            text(format!("{delivered} ok, {failed} failed")),
-            text(delivery.error_text().unwrap_or_default()),
+            text(when(time(delivery))),
+            text(time(delivery).map(|at| relative(at, now)).unwrap_or_default()),
+            text(trigger(delivery)),
+            styled(status(delivery), style),
+            styled(recipients(delivery), style),
+            styled(delivery.error_text().unwrap_or_default(), theme.error),
         ]
     }
 
-    fn detail(
-        &self,
-        delivery: &Delivery,
-        _now: DateTime<Utc>,
-        theme: &Theme,
-    ) -> (String, Vec<Line<'static>>) {
-        let lines = vec![
-            field("id", delivery.id.clone(), theme),
-            field("scheduled", when(delivery.scheduled_at), theme),
-            field("finished", when(delivery.finished_at), theme),
-            field(
-                "status",
-                optional(delivery.status.as_ref().map(|s| s.as_str().to_string())),
-                theme,
-            ),
-            field(
-                "error",
-                delivery.error_text().unwrap_or_else(|| "-".into()),
-                theme,
-            ),
-        ];
-        (format!("delivery {}", delivery.id), lines)
+    fn detail(&self, delivery: &Delivery, now: DateTime<Utc>, theme: &Theme) -> (String, Vec<Line<'static>>) {
+        detail(delivery, now, theme)
     }
 
     fn id(delivery: &Delivery) -> String {
@@ -136,9 +176,15 @@ impl Resource for Deliveries {
 
     fn matches(delivery: &Delivery, needle: &str) -> bool {
         contains(&delivery.id, needle)
+            || contains(&status(delivery), needle)
+            || contains(&trigger(delivery), needle)
             || delivery
                 .error_text()
                 .is_some_and(|error| contains(&error, needle))
+            || delivery
+                .recipient_results
+                .iter()
+                .any(|result| contains(&result.recipient, needle))
     }
 
     fn sorts(&self) -> &'static [Sort] {
@@ -146,23 +192,206 @@ impl Resource for Deliveries {
     }
 
     fn compare(a: &Delivery, b: &Delivery, _sort: &Sort) -> Ordering {
-        b.scheduled_at.cmp(&a.scheduled_at)
+        time(b).cmp(&time(a))
     }
 
     /// Deliveries are history: nothing to delete.
     fn confirm_delete(&self, _delivery: &Delivery, _scope: Scope) -> Option<Confirm> {
         None
     }
+
+    fn shows_relative_times(&self) -> bool {
+        true
+    }
+
+    /// Remembers the link to the page after this one; the list is as long
+    /// as what arrived, and one row longer while there is more.
+    fn counted(&mut self, offset: u64, page: &Page<Delivery>) -> u64 {
+        self.no_history = false;
+        let end = offset + page.results.len() as u64;
+        match page.next.as_ref().filter(|_| !page.results.is_empty()) {
+            Some(next) => {
+                self.cursors.insert(offset + PAGE_SIZE, next.clone());
+                if self.end.is_some_and(|known| known <= end) {
+                    self.end = None;
+                }
+            }
+            None => self.end = Some(end),
+        }
+        let furthest = self.cursors.keys().next_back().copied().unwrap_or(0);
+        self.end.unwrap_or(furthest + 1)
+    }
+
+    fn count_is_exact(&self) -> bool {
+        self.end.is_some() || self.no_history
+    }
+
+    fn restarted(&mut self) {
+        self.cursors.clear();
+        self.end = None;
+    }
+
+    fn answered_with(&mut self, error: &api::Error) -> bool {
+        self.no_history = error.keeps_no_history();
+        self.no_history
+    }
+}
+
+fn detail(delivery: &Delivery, now: DateTime<Utc>, theme: &Theme) -> (String, Vec<Line<'static>>) {
+    let label = |text: &str| Span::styled(format!(" {text:<15}"), theme.dim);
+    let (delivered, failed) = delivery.recipients_delivered_and_failed();
+    let status_line = match &delivery.status {
+        Some(DeliveryStatus::Failed) => Line::from(vec![
+            label("status"),
+            Span::styled(
+                format!(
+                    "FAILED: {}",
+                    delivery
+                        .error_text()
+                        .unwrap_or_else(|| format!("{failed} recipient(s) failed"))
+                ),
+                theme.error,
+            ),
+        ]),
+        _ if failed > 0 => Line::from(vec![
+            label("status"),
+            Span::styled(
+                format!(
+                    "{}: {failed} of {} recipients failed",
+                    status(delivery),
+                    delivered + failed
+                ),
+                theme.warning,
+            ),
+        ]),
+        _ => field("status", status(delivery), theme),
+    };
+    let at = |value: Option<DateTime<Utc>>| match value {
+        Some(at) => format!("{} UTC · {}", when(Some(at)), relative(at, now)),
+        None => "-".into(),
+    };
+    let mut lines = vec![
+        status_line,
+        field("trigger", trigger(delivery), theme),
+        field("scheduled", at(delivery.scheduled_at), theme),
+        field("started", at(delivery.created_at), theme),
+        field("finished", at(delivery.finished_at), theme),
+        field(
+            "target",
+            format!(
+                "{} {}",
+                optional(delivery.target_type.as_ref()),
+                optional(delivery.target_value.as_ref())
+            ),
+            theme,
+        ),
+    ];
+    if let Some(error) = delivery.error_text() {
+        lines.push(Line::from(vec![
+            label("error"),
+            Span::styled(crate::text::printable(&error).into_owned(), theme.error),
+        ]));
+    }
+    if let Some(summary) = delivery.change_summary.as_ref().filter(|s| !s.is_empty()) {
+        lines.push(field("change", summary.clone(), theme));
+    }
+    if let Some(prompt) = delivery.ai_report_prompt.as_ref().filter(|p| !p.is_empty()) {
+        lines.push(field("prompt", prompt.clone(), theme));
+    }
+    lines.push(heading(
+        &format!("recipients: {delivered} delivered, {failed} failed"),
+        theme,
+    ));
+    if delivery.recipient_results.is_empty() {
+        lines.push(Line::styled("   none recorded", theme.dim));
+    }
+    for result in &delivery.recipient_results {
+        let recipient = crate::text::printable(&result.recipient).into_owned();
+        match &result.status {
+            Some(RecipientStatus::Success) => {
+                lines.push(Line::raw(format!("   ✓ {recipient}  delivered")));
+            }
+            other => {
+                let word = other.as_ref().map_or("no result", |status| status.as_str());
+                let error = result.error.as_ref();
+                let message = error
+                    .and_then(|error| error.message.clone())
+                    .unwrap_or_else(|| "no error recorded".into());
+                let kind = error
+                    .and_then(|error| error.kind.clone())
+                    .map(|kind| format!(" ({kind})"))
+                    .unwrap_or_default();
+                lines.push(Line::styled(
+                    crate::text::printable(&format!("   ✗ {recipient}  {word}: {message}{kind}"))
+                        .into_owned(),
+                    theme.error,
+                ));
+            }
+        }
+    }
+    lines.push(field("delivery id", delivery.id.clone(), theme));
+    (format!("delivery {}", when(time(delivery))), lines)
 }
 
 impl Table<Deliveries> {
-    /// Opens another subscription's deliveries.
+    /// Opens a subscription's deliveries, from the newest.
     pub fn open(&mut self, subscription: ChosenSubscription) {
         if self.resource.subscription.as_ref() == Some(&subscription) {
             return;
         }
         self.resource.subscription = Some(subscription);
+        self.resource.restarted();
         self.filter.clear();
         self.rows.clear();
+    }
+
+    /// The subscription shown, if any.
+    pub fn subscription(&self) -> Option<i64> {
+        self.resource.subscription.as_ref().map(|chosen| chosen.id)
+    }
+
+    /// The newest delivery loaded.
+    pub fn newest(&self) -> Option<&Delivery> {
+        self.rows.list.get(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(rows: usize, next: Option<&str>) -> Page<Delivery> {
+        Page {
+            count: 0,
+            next: next.map(str::to_string),
+            previous: None,
+            results: vec![Delivery::default(); rows],
+        }
+    }
+
+    #[test]
+    fn the_list_grows_a_page_at_a_time_and_knows_each_cursor() {
+        let mut deliveries = Deliveries {
+            subscription: Some(ChosenSubscription {
+                id: 7,
+                title: String::new(),
+            }),
+            ..Deliveries::default()
+        };
+        let scope = Scope {
+            organization: "o",
+            project: "1",
+        };
+        assert_eq!(deliveries.counted(0, &page(100, Some("/next-1"))), 101);
+        assert!(
+            matches!(deliveries.query_at(scope, 100), Some(Query::Deliveries { after: Some(link), .. }) if link == "/next-1")
+        );
+        assert_eq!(deliveries.query_at(scope, 200), None, "no cursor yet");
+        // The first page again (a refresh around the cursor) keeps what is known.
+        assert_eq!(deliveries.counted(0, &page(100, Some("/next-1"))), 101);
+        assert_eq!(deliveries.counted(100, &page(30, None)), 130);
+        assert_eq!(deliveries.counted(0, &page(100, Some("/next-1"))), 130);
+        deliveries.restarted();
+        assert_eq!(deliveries.counted(0, &page(12, None)), 12);
     }
 }

@@ -117,9 +117,12 @@ pub enum Query {
         project: String,
         filter: SubscriptionFilter,
     },
+    /// A subscription's deliveries: the first page, or the one a cursor
+    /// link of the server's points at.
     Deliveries {
         project: String,
         subscription: i64,
+        after: Option<String>,
     },
 }
 
@@ -220,6 +223,9 @@ pub trait Resource: Default {
     const PARENT: Option<ListId> = None;
     /// The scope its writes need.
     const WRITE_SCOPE: &'static str;
+    /// Whether the page after the screen is fetched before it is needed;
+    /// lists paged by cursor fetch only what the screen shows.
+    const READ_AHEAD: bool = true;
 
     /// The heading of its table.
     fn heading(&self) -> String {
@@ -238,6 +244,28 @@ pub trait Resource: Default {
     /// What to ask the server for a page; `None` when there is nothing to
     /// list yet (the members of no role).
     fn query(&self, scope: Scope) -> Option<Query>;
+
+    /// What to ask the server for the page at `offset`: the same query for
+    /// lists paged by offset; a cursor's link for those paged by cursor
+    /// (`None` while the link is not known yet).
+    fn query_at(&self, scope: Scope, _offset: u64) -> Option<Query> {
+        self.query(scope)
+    }
+
+    /// How long the list is, from a page that arrived: the server's count,
+    /// or what the resource works out where the server gives none.
+    fn counted(&mut self, _offset: u64, page: &Page<Self::Row>) -> u64 {
+        page.count
+    }
+
+    /// The list starts over: what it learnt from earlier pages is stale.
+    fn restarted(&mut self) {}
+
+    /// Whether a failed request means the list is simply empty (a server
+    /// without the endpoint), which `empty` then explains.
+    fn answered_with(&mut self, _error: &crate::api::Error) -> bool {
+        false
+    }
 
     /// Said when the list is empty.
     fn empty(&self) -> &'static str;
@@ -284,6 +312,34 @@ pub trait Resource: Default {
     /// What the footer says is in force besides filter and sort.
     fn state(&self) -> Option<&'static str> {
         None
+    }
+
+    /// Whether the rows are narrowed in the console (to one state) beyond
+    /// what the server was asked: they are then looked through from the
+    /// top, page after page, while [`Resource::scan_on`] says so.
+    fn narrowed(&self) -> bool {
+        false
+    }
+
+    /// Whether a row is kept by that narrowing.
+    fn keeps(&self, _row: &Self::Row) -> bool {
+        true
+    }
+
+    /// Whether the look goes on past this row (the last one loaded).
+    fn scan_on(&self, _last: &Self::Row) -> bool {
+        true
+    }
+
+    /// The most rows the look goes through.
+    fn scan_limit(&self) -> u64 {
+        0
+    }
+
+    /// Whether the length is known: lists paged by cursor know it only at
+    /// their end, and show one row more while there is more.
+    fn count_is_exact(&self) -> bool {
+        true
     }
 
     /// Whether rows show times relative to now ("in 3h", overdue), which

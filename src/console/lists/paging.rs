@@ -126,10 +126,10 @@ impl<T> VirtualList<T> {
         self.pages.values().map(Vec::len).sum()
     }
 
-    /// The offsets to fetch so that rows `first..=last` and the page after
-    /// them are loaded; they are marked as in flight. Before the first
-    /// answer, that is the page holding `first`.
-    pub fn wanted(&mut self, first: u64, last: u64) -> Vec<u64> {
+    /// The offsets to fetch so that rows `first..=last` (and the page after
+    /// them, `ahead`) are loaded; they are marked as in flight. Before the
+    /// first answer, that is the page holding `first`.
+    pub fn wanted(&mut self, first: u64, last: u64, ahead: bool) -> Vec<u64> {
         let pages: Vec<u64> = match self.count {
             None => vec![first / PAGE_SIZE],
             Some(0) if !self.answered => vec![0],
@@ -137,11 +137,37 @@ impl<T> VirtualList<T> {
             Some(count) => {
                 let last_page = (count - 1) / PAGE_SIZE;
                 let from = (first / PAGE_SIZE).min(last_page);
-                let to = (last.min(count - 1) / PAGE_SIZE + 1).min(last_page);
+                let to = (last.min(count - 1) / PAGE_SIZE + u64::from(ahead)).min(last_page);
                 (from..=to).collect()
             }
         };
         self.request(pages)
+    }
+
+    /// One past the last row of the pages loaded from the first without a
+    /// gap.
+    pub fn prefix_end(&self) -> u64 {
+        let mut end = 0;
+        for (page, rows) in &self.pages {
+            if *page * PAGE_SIZE != end {
+                break;
+            }
+            end += rows.len() as u64;
+            if rows.len() as u64 != PAGE_SIZE {
+                break;
+            }
+        }
+        end
+    }
+
+    /// Whether an answer of this generation has arrived.
+    pub fn has_answered(&self) -> bool {
+        self.answered
+    }
+
+    /// The offset of one page, unless loaded or in flight (then marked so).
+    pub fn want_page(&mut self, page: u64) -> Vec<u64> {
+        self.request(vec![page])
     }
 
     /// The offsets of every page not yet loaded, marked as in flight.
@@ -267,7 +293,7 @@ mod tests {
     fn a_page_holds_no_more_rows_than_were_asked_for() {
         let mut list: VirtualList<u32> = VirtualList::default();
         let generation = list.restart();
-        list.wanted(0, 10);
+        list.wanted(0, 10, true);
         assert!(list.receive(generation, 0, 100_000, (0..50_000).collect()));
         assert_eq!(list.held(), PAGE_SIZE as usize);
     }
@@ -276,10 +302,10 @@ mod tests {
     fn an_absurd_count_is_not_believed() {
         let mut list: VirtualList<u32> = VirtualList::default();
         let generation = list.restart();
-        assert_eq!(list.wanted(0, 10), vec![0]);
+        assert_eq!(list.wanted(0, 10, true), vec![0]);
         assert!(list.receive(generation, 0, 1_000_000_000_000_000_000, (0..100).collect()));
         assert_eq!(list.count(), Some(101));
-        assert_eq!(list.wanted(90, 100), vec![100]);
+        assert_eq!(list.wanted(90, 100, true), vec![100]);
         assert!(list.receive(generation, 100, u64::MAX, (0..7).collect()));
         assert_eq!(list.count(), Some(107));
         assert!(list.is_complete());
@@ -293,23 +319,23 @@ mod tests {
     fn first_the_page_at_the_cursor_then_around_it() {
         let mut list = VirtualList::<u64>::default();
         let generation = list.generation();
-        assert_eq!(list.wanted(0, 40), vec![0]);
-        assert!(list.wanted(0, 40).is_empty(), "already in flight");
+        assert_eq!(list.wanted(0, 40, true), vec![0]);
+        assert!(list.wanted(0, 40, true).is_empty(), "already in flight");
         assert!(list.receive(generation, 0, 100_000, rows(0, 100_000)));
         assert_eq!(list.get(40), Some(&40));
         assert_eq!(list.get(100), None);
         // One page ahead of what is on screen.
-        assert_eq!(list.wanted(0, 40), vec![100]);
+        assert_eq!(list.wanted(0, 40, true), vec![100]);
     }
 
     #[test]
     fn the_end_is_one_page_away() {
         let mut list = VirtualList::<u64>::default();
         let generation = list.generation();
-        list.wanted(0, 40);
+        list.wanted(0, 40, true);
         list.receive(generation, 0, 100_000, rows(0, 100_000));
         // Jumping to the end fetches the last page, not the ones between.
-        assert_eq!(list.wanted(99_960, 99_999), vec![99_900]);
+        assert_eq!(list.wanted(99_960, 99_999, true), vec![99_900]);
         list.receive(generation, 99_900, 100_000, rows(99_900, 100_000));
         assert_eq!(list.get(99_999), Some(&99_999));
     }
@@ -318,11 +344,11 @@ mod tests {
     fn stale_answers_are_dropped() {
         let mut list = VirtualList::<u64>::default();
         let old = list.generation();
-        list.wanted(0, 10);
+        list.wanted(0, 10, true);
         let new = list.restart();
         assert!(!list.receive(old, 0, 5, vec![1, 2, 3, 4, 5]));
         assert_eq!(list.get(0), None);
-        assert_eq!(list.wanted(0, 10), vec![0], "the new generation asks again");
+        assert_eq!(list.wanted(0, 10, true), vec![0], "the new generation asks again");
         assert!(list.receive(new, 0, 5, vec![1, 2, 3, 4, 5]));
         assert!(list.is_complete());
     }
@@ -372,11 +398,11 @@ mod tests {
     fn a_list_that_was_empty_asks_again_when_it_starts_over() {
         let mut list = VirtualList::<u64>::default();
         let generation = list.generation();
-        assert_eq!(list.wanted(0, 10), vec![0]);
+        assert_eq!(list.wanted(0, 10, true), vec![0]);
         assert!(list.receive(generation, 0, 0, Vec::new()));
-        assert!(list.wanted(0, 10).is_empty(), "answered: nothing there");
+        assert!(list.wanted(0, 10, true).is_empty(), "answered: nothing there");
         let generation = list.restart();
-        assert_eq!(list.wanted(0, 10), vec![0], "a new generation asks");
+        assert_eq!(list.wanted(0, 10, true), vec![0], "a new generation asks");
         assert_eq!(list.wanted_all(), Vec::<u64>::new(), "once");
         assert!(list.receive(generation, 0, 3, vec![1, 2, 3]));
         assert_eq!(list.len(), 3);

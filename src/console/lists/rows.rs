@@ -99,13 +99,15 @@ impl<T> Rows<T> {
     /// on: all of them are fetched only when the list is at most `fill_limit`
     /// rows long (roles, members); otherwise (subscriptions, which the server
     /// searches) nothing more is fetched.
-    pub fn wanted(&mut self, height: u64, fill_limit: Option<u64>) -> Vec<u64> {
+    pub fn wanted(&mut self, height: u64, fill_limit: Option<u64>, ahead: bool) -> Vec<u64> {
         if self.view.is_some() {
             let small = fill_limit.is_some_and(|limit| self.list.count().is_none_or(|count| count <= limit));
             return if small { self.list.wanted_all() } else { Vec::new() };
         }
         let last = self.top + height.max(1);
-        let mut offsets = self.list.wanted(self.top.min(self.cursor), last.max(self.cursor));
+        let mut offsets = self
+            .list
+            .wanted(self.top.min(self.cursor), last.max(self.cursor), ahead);
         if !self.list.is_loading() || offsets.is_empty() {
             self.list.evict_far_from(self.cursor);
         }
@@ -116,9 +118,15 @@ impl<T> Rows<T> {
     /// Filters (rows `keep` says yes to, for a lowercase needle) and sorts
     /// the loaded rows locally; no filter and no sort shows the list as the
     /// server orders it.
-    pub fn apply_view(&mut self, filter: &str, keep: impl Fn(&T, &str) -> bool, order: Option<Order<'_, T>>) {
+    pub fn apply_view(
+        &mut self,
+        filter: &str,
+        keep: impl Fn(&T, &str) -> bool,
+        order: Option<Order<'_, T>>,
+        narrowed: bool,
+    ) {
         let needle = filter.trim().to_lowercase();
-        if needle.is_empty() && order.is_none() {
+        if needle.is_empty() && order.is_none() && !narrowed {
             self.view = None;
             return;
         }

@@ -30,6 +30,27 @@ impl<R: Resource> Table<R> {
         self.rows.selected()
     }
 
+    /// A narrowed list looks through its rows from the top, a page at a
+    /// time, while the resource says the next page may hold more of them
+    /// and up to its limit; far pages are never dropped meanwhile.
+    fn scan(&mut self) -> Vec<u64> {
+        let list = &mut self.rows.list;
+        let end = list.prefix_end();
+        let done = list.is_loading()
+            || list
+                .count()
+                .is_some_and(|count| end >= count && list.has_answered())
+            || end >= self.resource.scan_limit();
+        let past_them = end
+            .checked_sub(1)
+            .and_then(|last| list.get(last))
+            .is_some_and(|last| !self.resource.scan_on(last));
+        if done || past_them {
+            return Vec::new();
+        }
+        list.want_page(end / super::paging::PAGE_SIZE)
+    }
+
     fn sort_in_force(&self) -> Option<&'static Sort> {
         self.resource.sorts().get(self.sort).filter(|_| self.sort > 0)
     }
@@ -62,6 +83,8 @@ pub trait AnyTable {
     /// Whether rows are loaded that the filter hides.
     fn has_loaded_rows(&self) -> bool;
     fn query(&self, scope: Scope) -> Option<Query>;
+    /// The query of the page at `offset` (a cursor, for lists paged by one).
+    fn query_at(&self, scope: Scope, offset: u64) -> Option<Query>;
     /// The offsets to fetch for a window of `height` rows (all of a small
     /// list filtered or sorted locally); they are marked in flight.
     fn wanted(&mut self, height: u64) -> Vec<u64>;
@@ -74,6 +97,9 @@ pub trait AnyTable {
     /// Takes a page; `false` when it is for an older generation.
     fn receive(&mut self, generation: Ticket, offset: u64, page: PageData, height: u64) -> bool;
     fn failed(&mut self, generation: Ticket, offset: u64) -> bool;
+    /// A failed request that means an empty list (a 404 where the server
+    /// has no such list): taken as an empty answer, `true`.
+    fn answered_with(&mut self, generation: Ticket, offset: u64, error: &crate::api::Error) -> bool;
     fn selected_id(&self) -> Option<String>;
     fn selected_json(&self) -> Option<String>;
     /// Remembers the selected row, to find it again once a refresh answers.
@@ -99,6 +125,12 @@ pub trait AnyTable {
     fn confirm_delete(&self, scope: Scope) -> Option<Confirm>;
     fn shows_relative_times(&self) -> bool;
     fn state(&self) -> Option<&'static str>;
+    /// For a narrowed list whose look stopped short of the end: how many
+    /// rows it looked through.
+    fn scanned(&self) -> Option<u64>;
+    /// Whether [`AnyTable::count`] is the length (not one row more while a
+    /// cursor-paged list has more).
+    fn count_is_exact(&self) -> bool;
 }
 
 impl<R: Resource> AnyTable for Table<R> {
@@ -175,10 +207,17 @@ impl<R: Resource> AnyTable for Table<R> {
         self.resource.query(scope)
     }
 
+    fn query_at(&self, scope: Scope, offset: u64) -> Option<Query> {
+        self.resource.query_at(scope, offset)
+    }
+
     fn wanted(&mut self, height: u64) -> Vec<u64> {
+        if self.resource.narrowed() {
+            return self.scan();
+        }
         // Lists the server searches are never loaded whole.
         let fill_limit = self.resource.searched().is_none().then_some(LOCAL_VIEW_LIMIT);
-        self.rows.wanted(height, fill_limit)
+        self.rows.wanted(height, fill_limit, R::READ_AHEAD)
     }
 
     fn move_to(&mut self, position: i64, height: u64) {
@@ -191,6 +230,7 @@ impl<R: Resource> AnyTable for Table<R> {
 
     fn restart(&mut self, from_start: bool) {
         self.rows.list.restart();
+        self.resource.restarted();
         if from_start {
             self.rows.cursor = 0;
             self.rows.top = 0;
@@ -209,8 +249,12 @@ impl<R: Resource> AnyTable for Table<R> {
             tracing::warn!(list = ?R::ID, "a page of another list's rows");
             return false;
         };
+        if generation != self.rows.list.generation() {
+            return false;
+        }
+        let count = self.resource.counted(offset, &page);
         let rows = &mut self.rows;
-        let accepted = rows.list.receive(generation, offset, page.count, page.results);
+        let accepted = rows.list.receive(generation, offset, count, page.results);
         if !accepted {
             return false;
         }
@@ -229,6 +273,13 @@ impl<R: Resource> AnyTable for Table<R> {
 
     fn failed(&mut self, generation: Ticket, offset: u64) -> bool {
         self.rows.list.failed(generation, offset)
+    }
+
+    fn answered_with(&mut self, generation: Ticket, offset: u64, error: &crate::api::Error) -> bool {
+        if generation != self.rows.list.generation() || !self.resource.answered_with(error) {
+            return false;
+        }
+        self.rows.list.receive(generation, offset, 0, Vec::new())
     }
 
     fn selected_id(&self) -> Option<String> {
@@ -261,12 +312,16 @@ impl<R: Resource> AnyTable for Table<R> {
         };
         let sort = self.sort_in_force().filter(|sort| sort.ordering.is_none());
         let order = sort.map(|sort| move |a: &R::Row, b: &R::Row| R::compare(a, b, sort));
+        let resource = &self.resource;
         self.rows.apply_view(
             filter,
-            R::matches,
+            |row: &R::Row, needle: &str| {
+                resource.keeps(row) && (needle.is_empty() || R::matches(row, needle))
+            },
             order
                 .as_ref()
                 .map(|order| order as super::rows::Order<'_, R::Row>),
+            resource.narrowed(),
         );
         self.rows.scroll(height);
     }
@@ -339,5 +394,17 @@ impl<R: Resource> AnyTable for Table<R> {
 
     fn state(&self) -> Option<&'static str> {
         self.resource.state()
+    }
+
+    fn scanned(&self) -> Option<u64> {
+        if !self.resource.narrowed() {
+            return None;
+        }
+        let end = self.rows.list.prefix_end();
+        self.rows.list.count().filter(|count| end < *count).map(|_| end)
+    }
+
+    fn count_is_exact(&self) -> bool {
+        self.resource.count_is_exact()
     }
 }

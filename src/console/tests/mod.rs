@@ -611,7 +611,7 @@ fn the_detail_opens_over_the_table_where_there_is_no_pane() {
     app.start();
     let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
     answer(&mut app, &first, |offset| subscriptions(10, offset));
-    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('v'));
     assert!(app.detail_open);
     key(&mut app, KeyCode::Char('J'));
     assert_eq!(app.detail_scroll, 3);

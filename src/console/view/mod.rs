@@ -276,6 +276,12 @@ fn state_line(app: &App) -> String {
         None => {}
     }
     parts.extend(table.state().map(str::to_string));
+    if let Some(seconds) = app.refresh_every {
+        parts.push(match app.last_refresh {
+            Some(at) => format!("refreshed {} UTC, every {seconds} s", at.format("%H:%M:%S")),
+            None => format!("refreshing every {seconds} s"),
+        });
+    }
     parts.join(" · ")
 }
 

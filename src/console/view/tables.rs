@@ -110,14 +110,20 @@ fn header(column: &Column, table: &dyn AnyTable) -> String {
 
 fn title<'a>(name: &str, table: &dyn AnyTable, theme: &Theme) -> Line<'a> {
     let rows_shown = table.len();
-    let filtered = match table.count() {
-        Some(total) if total != rows_shown => format!(" of {total}"),
+    // A cursor-paged list is a row longer than what arrived while there is more.
+    let (rows_known, more) = match table.count_is_exact() {
+        true => (rows_shown, ""),
+        false => (rows_shown.saturating_sub(1), "+"),
+    };
+    let filtered = match (table.count(), table.scanned()) {
+        (Some(total), Some(scanned)) => format!(" match in the first {scanned} of {total}"),
+        (Some(total), None) if total != rows_shown => format!(" of {total}"),
         _ => String::new(),
     };
-    let position = match (rows_shown, filtered.is_empty()) {
+    let position = match (rows_known, filtered.is_empty()) {
         (0, true) => String::new(),
         (0, false) => " 0".to_string(),
-        _ => format!(" {}/{}", table.cursor() + 1, rows_shown),
+        _ => format!(" {}/{rows_known}{more}", (table.cursor() + 1).min(rows_known)),
     };
     Line::from(vec![
         Span::styled(format!(" {}", crate::text::printable(name)), theme.accent),

@@ -10,7 +10,7 @@ use crate::console::lists::ListId;
 use crate::console::view::theme::Theme;
 
 /// Every command with what it does, in the order completion offers them.
-pub const COMMANDS: [(&str, &str); 10] = [
+pub const COMMANDS: [(&str, &str); 13] = [
     ("roles", "show the roles"),
     ("members", "show the members of a role"),
     ("subs", "show the subscriptions"),
@@ -18,6 +18,15 @@ pub const COMMANDS: [(&str, &str); 10] = [
     (
         "deliveries",
         "the deliveries of the subscription under the cursor",
+    ),
+    (
+        "state",
+        "subscriptions in one state: active, paused, overdue, ended, deleted (none: all)",
+    ),
+    ("target", "subscriptions delivered by email or slack (none: all)"),
+    (
+        "delivers",
+        "subscriptions of an insight, dashboard or ai (none: all)",
     ),
     ("org", "switch organization: pick from a list, or :org UUID"),
     ("project", "switch project: pick from a list, or :project ID"),
@@ -33,6 +42,12 @@ pub const ALIASES: [&str; 2] = ["subscriptions", "quit"];
 pub enum Command {
     /// Show a list.
     Show(ListId),
+    /// `:state NAME`: subscriptions in one state; `None`: every state.
+    State(Option<crate::api::SubscriptionState>),
+    /// `:target email|slack`: the server's `target_type` filter.
+    Target(Option<String>),
+    /// `:delivers insight|dashboard|ai`: the server's `resource_type`.
+    Delivers(Option<String>),
     Organization(String),
     Project(String),
     /// `:org` alone: pick from the organizations the key reaches.
@@ -67,6 +82,24 @@ pub fn parse(line: &str) -> Result<Command, String> {
         ("subs" | "subscriptions", _) => Ok(Command::Show(ListId::Subscriptions)),
         ("deliveries", _) => Ok(Command::Show(ListId::Deliveries)),
         ("q" | "quit", _) => Ok(Command::Quit),
+        ("state", None | Some("all" | "none")) => Ok(Command::State(None)),
+        ("state", Some(name)) => crate::api::SubscriptionState::ALL
+            .into_iter()
+            .find(|state| state.as_str() == name.to_lowercase())
+            .map(|state| Command::State(Some(state)))
+            .ok_or_else(|| format!(":state takes active, paused, overdue, ended or deleted, not \"{name}\"")),
+        ("target", None | Some("all" | "none")) => Ok(Command::Target(None)),
+        ("target", Some(kind @ ("email" | "slack"))) => Ok(Command::Target(Some(kind.to_string()))),
+        ("target", Some(other)) => Err(format!(":target takes email or slack, not \"{other}\"")),
+        ("delivers", None | Some("all" | "none")) => Ok(Command::Delivers(None)),
+        ("delivers", Some(what)) => match what.to_lowercase().as_str() {
+            "insight" | "insights" => Ok(Command::Delivers(Some("insight".into()))),
+            "dashboard" | "dashboards" => Ok(Command::Delivers(Some("dashboard".into()))),
+            "ai" | "prompt" | "ai_prompt" => Ok(Command::Delivers(Some("ai_prompt".into()))),
+            _ => Err(format!(
+                ":delivers takes insight, dashboard or ai, not \"{what}\""
+            )),
+        },
         ("org", Some(id)) => Ok(Command::Organization(id.to_string())),
         ("project", Some(id)) => Ok(Command::Project(id.to_string())),
         ("org", None) => Ok(Command::PickOrganization),
@@ -165,6 +198,23 @@ mod tests {
         assert_eq!(complete("p"), Some("project ".into()));
         assert_eq!(complete("x"), None);
         assert_eq!(candidates("q").len(), 2);
-        assert_eq!(complete("d"), Some("deliveries ".into()));
+        assert_eq!(complete("d"), Some("deliver".into()));
+        assert_eq!(complete("deliveri"), Some("deliveries ".into()));
+        assert_eq!(
+            parse("state overdue"),
+            Ok(Command::State(Some(crate::api::SubscriptionState::Overdue)))
+        );
+        assert_eq!(parse("state"), Ok(Command::State(None)));
+        assert!(
+            parse("state sleeping")
+                .unwrap_err()
+                .contains("active, paused, overdue, ended or deleted")
+        );
+        assert_eq!(parse("target slack"), Ok(Command::Target(Some("slack".into()))));
+        assert!(parse("target webhook").is_err());
+        assert_eq!(
+            parse("delivers ai"),
+            Ok(Command::Delivers(Some("ai_prompt".into())))
+        );
     }
 }

@@ -31,11 +31,12 @@ pub enum Value {
         options: Vec<(String, String)>,
         chosen: usize,
     },
-    /// Any of several: ←/→ move, Space chooses.
+    /// Any of several: ←/→ move, Space chooses; no more than `most`.
     Choices {
         options: Vec<(String, String)>,
         chosen: Vec<bool>,
         at: usize,
+        most: usize,
     },
 }
 
@@ -48,6 +49,9 @@ pub struct Field {
     pub error: Option<String>,
     /// What was typed to find an option of a select.
     pub typed: String,
+    /// Not shown, not focused, not checked: a field that does not apply
+    /// to what the other fields say (a prompt, unless an AI report).
+    pub hidden: bool,
 }
 
 impl Field {
@@ -61,6 +65,7 @@ impl Field {
             },
             error: None,
             typed: String::new(),
+            hidden: false,
         }
     }
 
@@ -76,6 +81,7 @@ impl Field {
             value: Value::Select { options, chosen },
             error: None,
             typed: String::new(),
+            hidden: false,
         }
     }
 
@@ -101,10 +107,21 @@ impl Field {
                 options,
                 chosen: flags,
                 at: 0,
+                most: usize::MAX,
             },
             error: None,
             typed: String::new(),
+            hidden: false,
         }
+    }
+
+    /// Any of `options`, no more than `most` at once; a choice beyond
+    /// that is refused as it is made.
+    pub fn at_most(mut self, most: usize) -> Field {
+        if let Value::Choices { most: limit, .. } = &mut self.value {
+            *limit = most;
+        }
+        self
     }
 
     /// Replaces a text field's value.
@@ -159,7 +176,9 @@ impl Field {
             Value::Select { options, chosen } => {
                 options.get(*chosen).map(|(_, l)| l.clone()).unwrap_or_default()
             }
-            Value::Choices { options, chosen, at } => options
+            Value::Choices {
+                options, chosen, at, ..
+            } => options
                 .iter()
                 .zip(chosen)
                 .enumerate()
@@ -177,7 +196,9 @@ impl Field {
     }
 
     fn check(&mut self) {
-        if let Value::Text {
+        if self.hidden {
+            self.error = None;
+        } else if let Value::Text {
             input,
             check: Some(check),
         } = &self.value
@@ -319,13 +340,11 @@ impl Form {
             KeyCode::Enter => self.submit(),
             KeyCode::Char('s') if control => self.submit(),
             KeyCode::Tab | KeyCode::Down => {
-                self.focus = (self.focus + 1) % self.fields.len().max(1);
-                self.fields.iter_mut().for_each(|field| field.typed.clear());
+                self.step_focus(1);
                 Outcome::Editing
             }
             KeyCode::BackTab | KeyCode::Up => {
-                self.focus = (self.focus + self.fields.len().max(1) - 1) % self.fields.len().max(1);
-                self.fields.iter_mut().for_each(|field| field.typed.clear());
+                self.step_focus(-1);
                 Outcome::Editing
             }
             _ => {
@@ -355,12 +374,25 @@ impl Form {
                             }
                             _ => {}
                         },
-                        Value::Choices { options, chosen, at } => match key.code {
+                        Value::Choices {
+                            options,
+                            chosen,
+                            at,
+                            most,
+                        } => match key.code {
                             KeyCode::Left => *at = at.saturating_sub(1),
                             KeyCode::Right => *at = (*at + 1).min(options.len().saturating_sub(1)),
                             KeyCode::Char(' ') => {
-                                if let Some(flag) = chosen.get_mut(*at) {
-                                    *flag = !*flag;
+                                let full = chosen.iter().filter(|chosen| **chosen).count() >= *most;
+                                match chosen.get_mut(*at) {
+                                    Some(flag) if !*flag && full => {
+                                        field.error = Some(format!(
+                                            "at most {most}: Space on a chosen one frees a place"
+                                        ));
+                                        return Outcome::Editing;
+                                    }
+                                    Some(flag) => *flag = !*flag,
+                                    None => {}
                                 }
                             }
                             _ => {}
@@ -370,6 +402,32 @@ impl Form {
                     field.check();
                 }
                 Outcome::Editing
+            }
+        }
+    }
+
+    /// Moves the focus to the next (or previous) field that is shown.
+    pub fn step_focus(&mut self, step: isize) {
+        let count = self.fields.len();
+        for _ in 0..count {
+            self.focus = (self.focus as isize + step).rem_euclid(count.max(1) as isize) as usize;
+            if !self.fields[self.focus].hidden {
+                break;
+            }
+        }
+        self.fields.iter_mut().for_each(|field| field.typed.clear());
+    }
+
+    /// Shows or hides a field; the focus leaves a field that goes.
+    pub fn show(&mut self, name: &str, shown: bool) {
+        let Some(at) = self.position(name) else {
+            return;
+        };
+        self.fields[at].hidden = !shown;
+        if !shown {
+            self.fields[at].error = None;
+            if self.focus == at {
+                self.step_focus(1);
             }
         }
     }
@@ -395,6 +453,10 @@ impl Form {
                 self.error = None;
             }
             None => self.error = Some(message),
+        }
+        // A refusal of a field that is not shown shows it.
+        if let Some(field) = self.fields.get_mut(self.focus) {
+            field.hidden = false;
         }
     }
 
@@ -449,6 +511,9 @@ pub fn draw(frame: &mut Frame, form: &Form, preview: Vec<Line<'static>>, theme: 
     let mut cursor = None;
     let mut focus_line = 0;
     for (index, field) in form.fields.iter().enumerate() {
+        if field.hidden {
+            continue;
+        }
         let focused = index == form.focus;
         let marker = if focused { "›" } else { " " };
         let value = match &field.value {
@@ -456,6 +521,31 @@ pub fn draw(frame: &mut Frame, form: &Form, preview: Vec<Line<'static>>, theme: 
                 format!("◂ {} ▸  search: {}", field.shown(), field.typed)
             }
             Value::Select { .. } => format!("◂ {} ▸", field.shown()),
+            Value::Choices {
+                options, chosen, at, ..
+            } if field.shown().chars().count() > WIDTH - LABEL - 3 => {
+                // Too long for one line: a line each, under the label.
+                let count = chosen.iter().filter(|chosen| **chosen).count();
+                let style = if focused { theme.accent } else { theme.dim };
+                lines.push(Line::from(vec![
+                    Span::styled(format!("{marker} {:<LABEL$} ", field.label), style),
+                    Span::raw(format!("{count} chosen · ←/→ move, Space chooses")),
+                ]));
+                if focused {
+                    focus_line = lines.len() as u16 + *at as u16;
+                }
+                for (index, ((_, label), chosen)) in options.iter().zip(chosen).enumerate() {
+                    let mark = if *chosen { "■" } else { "□" };
+                    let pointer = if focused && index == *at { "›" } else { " " };
+                    lines.push(Line::raw(format!("  {:<LABEL$} {pointer}{mark} {label}", "")));
+                }
+                if let Some(error) = &field.error {
+                    for line in wrap(error, WIDTH - LABEL - 3) {
+                        lines.push(Line::styled(format!("  {:<LABEL$} {line}", ""), theme.error));
+                    }
+                }
+                continue;
+            }
             Value::Text { .. } | Value::Choices { .. } => field.shown(),
         };
         if focused && let Value::Text { input, .. } = &field.value {

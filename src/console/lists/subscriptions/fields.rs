@@ -13,10 +13,14 @@ use chrono::{DateTime, Duration, DurationRound, Utc};
 use ratatui::text::{Line, Span};
 
 use crate::api::time::parse_user_datetime;
-use crate::api::{Frequency, Integration, NamedItem, Subscription, SubscriptionInput, TargetType, Weekday};
+use crate::api::{
+    Dashboard, EXPORT_CAP, Frequency, Integration, NamedItem, SlackChannel, Subscription, SubscriptionInput,
+    TargetType, Weekday,
+};
 use crate::console::widgets::form::{Field, Form, Value as FieldValue};
 use crate::console::widgets::popup::LABEL;
 use crate::schedule::Schedule;
+use crate::text::printable;
 
 const TARGET_TYPES: [(&str, &str); 3] = [("email", "email"), ("slack", "Slack"), ("webhook", "webhook")];
 /// Today's PostHog has no webhooks (posthog.md 13-6).
@@ -126,15 +130,15 @@ pub fn form(existing: Option<&Subscription>, now: DateTime<Utc>) -> Form {
     let text = |value: Option<&String>| value.cloned().unwrap_or_default();
     let next_hour = now.duration_trunc(Duration::hours(1)).unwrap_or(now) + Duration::hours(1);
     let delivered = delivers(s);
-    let delivers_options = if delivered.is_empty() {
+    let fixed = format!("{delivered} {FIXED}");
+    let delivers_options = if existing.is_some() {
+        // What a subscription delivers cannot change (posthog.md 8.2): shown, not offered.
+        vec![(delivered.as_str(), fixed.as_str())]
+    } else {
         vec![(
             "",
             "nothing chosen (loading the project's dashboards and insights…)",
         )]
-    } else if delivered == PROMPT.0 {
-        vec![("", "nothing chosen"), PROMPT]
-    } else {
-        vec![("", "nothing chosen"), (delivered.as_str(), delivered.as_str())]
     };
     let fields = vec![
         Field::select("delivers", "Delivers", &delivers_options, &delivered),
@@ -224,9 +228,36 @@ pub fn form(existing: Option<&Subscription>, now: DateTime<Utc>) -> Form {
     Form::new(title, fields)
 }
 
+/// Said of "Delivers" on an edit.
+const FIXED: &str = "(cannot change: make a new subscription for another)";
+
+/// On an edit, "Delivers" names what it delivers, from the catalog.
+pub fn fixed_delivers(form: &mut Form, dashboards: &[NamedItem], insights: &[NamedItem]) {
+    let Some(field) = form.fields.iter_mut().find(|field| field.name == "delivers") else {
+        return;
+    };
+    let delivered = field.current();
+    let label = catalog_options(dashboards, insights)
+        .into_iter()
+        .find(|(value, _)| *value == delivered)
+        .map(|(_, label)| label)
+        .unwrap_or_else(|| {
+            if delivered == PROMPT.0 {
+                "AI report".into()
+            } else {
+                delivered.clone()
+            }
+        });
+    if let FieldValue::Select { options, .. } = &mut field.value {
+        *options = vec![(delivered, format!("{label} {FIXED}"))];
+    }
+}
+
 /// The options of the "Delivers" field from the project's catalog.
 pub fn catalog_options(dashboards: &[NamedItem], insights: &[NamedItem]) -> Vec<(String, String)> {
-    let name = |item: &NamedItem| item.name.clone().unwrap_or_else(|| format!("#{}", item.id));
+    let name = |item: &NamedItem| {
+        printable(&item.name.clone().unwrap_or_else(|| format!("#{}", item.id))).into_owned()
+    };
     std::iter::once((String::new(), "nothing chosen".to_string()))
         .chain(
             dashboards
@@ -239,6 +270,116 @@ pub fn catalog_options(dashboards: &[NamedItem], insights: &[NamedItem]) -> Vec<
                 .map(|i| (format!("insight:{}", i.id), format!("insight: {}", name(i)))),
         )
         .collect()
+}
+
+/// The value of a revoked integration's option.
+const BROKEN: &str = "revoked:";
+
+/// The dashboard's insights arrived: "Insights" offers them, every one
+/// chosen up to the cap (or those an edited subscription exports), no
+/// more than the cap at once.
+pub fn exports(form: &mut Form, dashboard: &Dashboard, exported: Option<&[i64]>) {
+    let insights = dashboard.insights();
+    let options: Vec<(String, String)> = insights
+        .iter()
+        .map(|insight| (insight.id.to_string(), printable(&insight.title()).into_owned()))
+        .collect();
+    let chosen: Vec<String> = match exported {
+        Some(ids) => ids.iter().map(i64::to_string).collect(),
+        None => dashboard
+            .default_exports()
+            .iter()
+            .map(|insight| insight.id.to_string())
+            .collect(),
+    };
+    let options: Vec<(&str, &str)> = options.iter().map(|(v, l)| (v.as_str(), l.as_str())).collect();
+    let mut field =
+        Field::choices("dashboard_export_insights", "Insights", &options, &chosen).at_most(EXPORT_CAP);
+    if options.is_empty() {
+        field.error = Some("this dashboard has no insights to export: choose another".into());
+    }
+    match form.position("dashboard_export_insights") {
+        Some(at) => form.fields[at] = field,
+        None => {
+            let after = form
+                .position("prompt")
+                .or_else(|| form.position("delivers"))
+                .map_or(0, |at| at + 1);
+            form.insert_field(after, field);
+        }
+    }
+    visibility(form);
+}
+
+/// The integration's channels arrived: "Channel" offers them, searched as
+/// typed, private ones marked; the target a subscription has stays chosen.
+pub fn channels(form: &mut Form, channels: &[SlackChannel], target: Option<&str>) {
+    let mut options = vec![(String::new(), "choose a channel: type to search".to_string())];
+    options.extend(channels.iter().map(|channel| {
+        let private = if channel.is_private { "  🔒 private" } else { "" };
+        (
+            channel.target_value(),
+            printable(&format!("#{}{private}", channel.name)).into_owned(),
+        )
+    }));
+    // "C123|#name", "#name" or "C123": the channel it names.
+    let chosen = target
+        .and_then(|target| {
+            let id = target.split('|').next().unwrap_or(target);
+            channels
+                .iter()
+                .find(|c| c.id == id || format!("#{}", c.name) == target || c.name == target)
+                .map(SlackChannel::target_value)
+                .or_else(|| Some(target.to_string()).filter(|t| !t.is_empty()))
+        })
+        .unwrap_or_default();
+    if !chosen.is_empty() && !options.iter().any(|(value, _)| *value == chosen) {
+        options.push((chosen.clone(), printable(&chosen).into_owned()));
+    }
+    let options: Vec<(&str, &str)> = options.iter().map(|(v, l)| (v.as_str(), l.as_str())).collect();
+    let field = Field::select("channel", "Channel", &options, &chosen);
+    match form.position("channel") {
+        Some(at) => {
+            let focus = form.focus;
+            form.fields[at] = field;
+            form.focus = focus;
+        }
+        None => {
+            let after = form
+                .position("integration_id")
+                .or_else(|| form.position("target_type"))
+                .map_or(0, |at| at + 1);
+            form.insert_field(after, field);
+        }
+    }
+    visibility(form);
+}
+
+/// Shows the fields that apply to what the form says: the prompt for an AI
+/// report, the insights for a dashboard, the integration and channel for
+/// Slack (instead of a typed target, once the channels are known).
+pub fn visibility(form: &mut Form) {
+    let delivers = form.value("delivers");
+    let slack = form.value("target_type") == "slack";
+    form.show("prompt", delivers == PROMPT.0);
+    form.show("dashboard_export_insights", delivers.starts_with("dashboard:"));
+    form.show("integration_id", slack);
+    form.show("channel", slack);
+    let channel_chosen_from_list = slack && form.has("channel");
+    form.show("target_value", !channel_chosen_from_list);
+}
+
+/// What the form needs from the server now: the tiles of the dashboard it
+/// delivers, and the channels of the Slack integration it posts through.
+pub fn wants(form: &Form) -> (Option<i64>, Option<i64>) {
+    let dashboard = form
+        .value("delivers")
+        .strip_prefix("dashboard:")
+        .and_then(|id| id.trim().parse().ok());
+    let integration = (form.value("target_type") == "slack" && form.has("integration_id"))
+        .then(|| form.value("integration_id").parse().ok())
+        .flatten();
+    (dashboard, integration)
 }
 
 /// Where the catalog cannot be listed, "Delivers" takes an id as text.
@@ -271,7 +412,8 @@ pub fn today(form: &mut Form, existing: Option<&Subscription>, slack: &[Integrat
     if form.has("prompt") {
         return;
     }
-    if let Some(field) = form.fields.iter_mut().find(|field| field.name == "delivers")
+    if existing.is_none()
+        && let Some(field) = form.fields.iter_mut().find(|field| field.name == "delivers")
         && let FieldValue::Select { options, .. } = &field.value
         && !options.iter().any(|(value, _)| value == PROMPT.0)
     {
@@ -294,34 +436,42 @@ pub fn today(form: &mut Form, existing: Option<&Subscription>, slack: &[Integrat
         );
     }
     if slack.is_empty() {
+        visibility(form);
         return;
     }
     let mut ordered: Vec<&Integration> = slack.iter().filter(|i| !i.is_broken()).collect();
     ordered.extend(slack.iter().filter(|i| i.is_broken()));
+    // A revoked one is shown as such; choosing it is refused on the field.
     let options: Vec<(String, String)> = ordered
         .iter()
         .map(|integration| {
-            let broken = if integration.is_broken() {
-                " (no longer works)"
+            let name = printable(&integration.name()).into_owned();
+            if integration.is_broken() {
+                (
+                    format!("{BROKEN}{}", integration.id),
+                    format!("{name} (revoked: cannot deliver)"),
+                )
             } else {
-                ""
-            };
-            (
-                integration.id.to_string(),
-                format!("{}{broken}", integration.name()),
-            )
+                (integration.id.to_string(), name)
+            }
         })
         .collect();
     let options: Vec<(&str, &str)> = options.iter().map(|(v, l)| (v.as_str(), l.as_str())).collect();
+    // An edit shows the integration it has; a new one starts on the first
+    // that works (the only one, where there is one).
     let chosen = existing
         .and_then(|s| s.integration_id)
-        .map(|id| id.to_string())
+        .map(|id| match slack.iter().find(|i| i.id == id) {
+            Some(integration) if integration.is_broken() => format!("{BROKEN}{id}"),
+            _ => id.to_string(),
+        })
         .unwrap_or_default();
     let after_target_type = form.position("target_type").map_or(0, |at| at + 1);
     form.insert_field(
         after_target_type,
         Field::select("integration_id", "Slack via", &options, &chosen),
     );
+    visibility(form);
 }
 
 fn is_email(address: &str) -> bool {
@@ -377,12 +527,15 @@ pub fn after_key(form: &mut Form) {
             _ => {}
         }
     }
+    visibility(form);
 }
 
 /// The request body of the whole form, or what is wrong, by field.
 pub fn body(form: &Form) -> Result<SubscriptionInput, Vec<(&'static str, String)>> {
     let mut errors = Vec::new();
-    if let Err(error) = check_target(&form.value("target_type"), &form.value("target_value")) {
+    if !(form.value("target_type") == "slack" && form.has("channel"))
+        && let Err(error) = check_target(&form.value("target_type"), &form.value("target_value"))
+    {
         errors.push(("target_value", error));
     }
     let number = |name: &str| form.value(name).trim().parse::<i64>().ok();
@@ -408,8 +561,36 @@ pub fn body(form: &Form) -> Result<SubscriptionInput, Vec<(&'static str, String)
         prompt = Some(Some(asked));
     }
     let target_type = form.value("target_type");
-    let integration_id =
-        (target_type == "slack" && form.has("integration_id")).then(|| number("integration_id"));
+    let slack = target_type == "slack";
+    if slack && form.value("integration_id").starts_with(BROKEN) {
+        errors.push((
+            "integration_id",
+            "revoked: it cannot deliver; reconnect Slack in PostHog, or choose another".into(),
+        ));
+    }
+    let integration_id = (slack && form.has("integration_id")).then(|| number("integration_id"));
+    let mut target_value = form.value("target_value").trim().to_string();
+    if slack && form.has("channel") {
+        target_value = form.value("channel");
+        if target_value.is_empty() {
+            errors.push(("channel", "choose a channel: type to search".into()));
+        }
+    }
+    let mut exports = None;
+    if dashboard.is_some() && form.has("dashboard_export_insights") {
+        let chosen: Vec<i64> = form
+            .value("dashboard_export_insights")
+            .split(',')
+            .filter_map(|id| id.parse().ok())
+            .collect();
+        if chosen.is_empty() {
+            errors.push((
+                "dashboard_export_insights",
+                format!("choose 1 to {EXPORT_CAP} of the dashboard's insights"),
+            ));
+        }
+        exports = Some(chosen);
+    }
     let days = form.value("byweekday");
     let start_date = parse_user_datetime(&form.value("start_date"));
     if start_date.is_none() {
@@ -424,7 +605,8 @@ pub fn body(form: &Form) -> Result<SubscriptionInput, Vec<(&'static str, String)
         prompt,
         integration_id,
         target_type: Some(TargetType::from_wire(&target_type)),
-        target_value: Some(form.value("target_value").trim().to_string()),
+        target_value: Some(target_value),
+        dashboard_export_insights: exports,
         title: Some(Some(form.value("title").trim().to_string())),
         frequency: Some(Frequency::from_wire(&form.value("frequency"))),
         interval: number("interval"),
@@ -451,6 +633,7 @@ pub fn changes(form: &Form, input: &SubscriptionInput) -> (SubscriptionInput, Ve
         match field.name {
             "delivers" => names.extend(["dashboard", "insight", "prompt"]),
             "target_type" => names.extend(["target_type", "integration_id"]),
+            "channel" => names.push("target_value"),
             name => names.push(name),
         }
         let shown = |text: &str| {

@@ -23,10 +23,57 @@ use crate::schedule::Schedule;
 /// Deliveries listed in a subscription's detail.
 const UPCOMING: usize = 5;
 
+/// The most rows a narrowing to one state looks through, from the top of
+/// the server's order: the overdue and the ended come first in theirs, so
+/// this bounds only a look for the paused or the active among very many.
+pub const SCAN_LIMIT: u64 = 5_000;
+
 #[derive(Debug, Default)]
 pub struct Subscriptions {
-    /// What the server is asked for: deleted or not, the search, the order.
+    /// What the server is asked for: deleted or not, the search, the
+    /// order, the target type and what they deliver.
     pub filter: SubscriptionFilter,
+    /// The one state shown (`f`, `o`, `:state`): the API has no filter by
+    /// state, so the rows are narrowed as they arrive.
+    pub state: Option<SubscriptionState>,
+    /// The moment "overdue" is judged at (the app keeps it current).
+    pub as_of: DateTime<Utc>,
+}
+
+impl Subscriptions {
+    /// The state `f` narrows to next: overdue, paused, ended, active, then
+    /// every state again.
+    pub fn next_state(&self) -> Option<SubscriptionState> {
+        use SubscriptionState::*;
+        match self.state {
+            None | Some(Deleted) => Some(Overdue),
+            Some(Overdue) => Some(Paused),
+            Some(Paused) => Some(Ended),
+            Some(Ended) => Some(Active),
+            Some(Active) => None,
+        }
+    }
+
+    /// The filters in force, in words: "overdue · slack · dashboards".
+    pub fn filters(&self) -> Vec<String> {
+        let mut words = Vec::new();
+        if let Some(state) = self.state.filter(|state| *state != SubscriptionState::Deleted) {
+            words.push(state.as_str().to_string());
+        }
+        if let Some(target) = &self.filter.target_type {
+            words.push(format!("to {target}"));
+        }
+        if let Some(delivers) = &self.filter.resource_type {
+            let what = match delivers.as_str() {
+                "ai_prompt" => "AI reports",
+                "dashboard" => "dashboards",
+                "insight" => "insights",
+                other => other,
+            };
+            words.push(what.to_string());
+        }
+        words
+    }
 }
 
 const COLUMNS: [Column; 8] = [
@@ -83,11 +130,15 @@ impl Resource for Subscriptions {
     const WRITE_SCOPE: &'static str = "subscription:write";
 
     fn heading(&self) -> String {
-        if self.filter.deleted {
-            "Deleted subscriptions".into()
+        let name = if self.filter.deleted {
+            "Deleted subscriptions"
         } else {
-            Self::TITLE.into()
-        }
+            Self::TITLE
+        };
+        std::iter::once(name.to_string())
+            .chain(self.filters())
+            .collect::<Vec<_>>()
+            .join(" · ")
     }
 
     fn query(&self, scope: Scope) -> Option<Query> {
@@ -98,9 +149,15 @@ impl Resource for Subscriptions {
     }
 
     fn empty(&self) -> &'static str {
+        let narrowed = self
+            .state
+            .is_some_and(|state| state != SubscriptionState::Deleted)
+            || self.filter.target_type.is_some()
+            || self.filter.resource_type.is_some();
         match (self.filter.search.is_some(), self.filter.deleted) {
             (true, _) => "no subscription matches the search: / changes it",
             (false, true) => "no deleted subscriptions here: D shows the others",
+            (false, false) if narrowed => "none in this state or filter: f or :state shows every state",
             (false, false) => "no subscriptions here: n creates one",
         }
     }
@@ -240,6 +297,37 @@ impl Resource for Subscriptions {
     fn state(&self) -> Option<&'static str> {
         self.filter.deleted.then_some("showing deleted")
     }
+
+    fn narrowed(&self) -> bool {
+        self.state
+            .is_some_and(|state| state != SubscriptionState::Deleted)
+    }
+
+    fn keeps(&self, subscription: &Subscription) -> bool {
+        match self.state {
+            None | Some(SubscriptionState::Deleted) => true,
+            Some(state) => subscription.state(self.as_of) == state,
+        }
+    }
+
+    /// In the order a state's narrowing asks for, its rows come first:
+    /// the look stops at the first row past them.
+    fn scan_on(&self, last: &Subscription) -> bool {
+        let ordering = self.filter.ordering.as_deref();
+        match self.state {
+            Some(SubscriptionState::Overdue) if ordering == Some("next_delivery_date") => {
+                last.next_delivery_date.is_some_and(|next| next < self.as_of)
+            }
+            Some(SubscriptionState::Ended) if ordering == Some("-next_delivery_date") => {
+                last.next_delivery_date.is_none()
+            }
+            _ => true,
+        }
+    }
+
+    fn scan_limit(&self) -> u64 {
+        SCAN_LIMIT
+    }
 }
 
 fn detail(subscription: &Subscription, now: DateTime<Utc>, theme: &Theme) -> (String, Vec<Line<'static>>) {
@@ -356,9 +444,21 @@ fn resource(subscription: &Subscription, id: Option<i64>) -> String {
 }
 
 impl Table<Subscriptions> {
+    /// The subscription with this id, if it is loaded.
+    pub fn find(&self, id: i64) -> Option<&Subscription> {
+        self.rows
+            .list
+            .loaded()
+            .map(|(_, row)| row)
+            .find(|row| row.id == id)
+    }
+
     /// `D`: the deleted ones, or the others, from the top.
     pub fn toggle_deleted(&mut self) {
         self.resource.filter.deleted = !self.resource.filter.deleted;
+        if self.resource.state == Some(SubscriptionState::Deleted) || self.resource.filter.deleted {
+            self.resource.state = self.resource.filter.deleted.then_some(SubscriptionState::Deleted);
+        }
         self.rows.list.restart();
         self.rows.cursor = 0;
         self.rows.top = 0;

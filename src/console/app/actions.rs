@@ -1,0 +1,233 @@
+//! What on-call does to a subscription: a test delivery now (`t`, after
+//! asking), pause and resume (`p`), and watching for the delivery either
+//! starts: the deliveries list is looked at again a few times, further
+//! apart each time, until the new delivery has landed, then no more.
+//! Also `--refresh`: the list on screen fetched again at an interval.
+
+use super::{App, Confirm, Effect, ListId, Mode, Notice, Timer, Write};
+use crate::api::{self, DeliveryStatus, Subscription};
+
+/// How many times the deliveries are looked at after a test or a resume:
+/// 1, 2, 3, 4 and then 5 s apart, 40 s in all.
+const LOOKS: u8 = 10;
+
+/// A delivery the console waits to see land.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Poll {
+    pub subscription: i64,
+    /// The newest delivery shown when it was asked for, if any.
+    pub before: Option<String>,
+    /// How many looks have been taken.
+    pub looks: u8,
+}
+
+impl App {
+    /// The subscription `t` and `p` act on: the one under the cursor, or
+    /// the one whose deliveries are shown.
+    fn acted_on(&self) -> Option<&Subscription> {
+        match self.shown() {
+            ListId::Subscriptions => self.lists.subscriptions.selected(),
+            ListId::Deliveries => {
+                let id = self.lists.deliveries.subscription()?;
+                self.lists.subscriptions.find(id)
+            }
+            ListId::Roles | ListId::Members => None,
+        }
+    }
+
+    /// `t`: a test delivery, after asking.
+    pub(super) fn test_delivery(&mut self) -> Vec<Effect> {
+        let (id, what) = match (self.acted_on(), self.shown()) {
+            (Some(subscription), _) => (subscription.id, describe(subscription)),
+            (None, ListId::Deliveries) => match self.lists.deliveries.subscription() {
+                Some(id) => (id, format!("#{id}")),
+                None => return Vec::new(),
+            },
+            (None, _) => return Vec::new(),
+        };
+        self.mode = Mode::Confirm(Confirm {
+            question: format!("Send a test delivery of {what} now? It goes to every recipient."),
+            write: Write::TestDelivery {
+                project: self.context.project.clone(),
+                id,
+            },
+            destructive: false,
+            form: None,
+        });
+        Vec::new()
+    }
+
+    /// `p`: pause (after asking) or resume.
+    pub(super) fn pause(&mut self) -> Vec<Effect> {
+        let Some(subscription) = self.acted_on() else {
+            if self.shown() == ListId::Deliveries {
+                self.notice = Some(Notice::error(
+                    "the subscription is no longer loaded: q, then p on its row".into(),
+                ));
+            }
+            return Vec::new();
+        };
+        if subscription.deleted {
+            self.notice = Some(Notice::error(format!(
+                "#{} is soft-deleted: u restores it first",
+                subscription.id
+            )));
+            return Vec::new();
+        }
+        let write = Write::SetEnabled {
+            project: self.context.project.clone(),
+            id: subscription.id,
+            enabled: !subscription.is_enabled(),
+        };
+        if !subscription.is_enabled() {
+            return self.write(write);
+        }
+        self.mode = Mode::Confirm(Confirm {
+            question: format!(
+                "Pause {}? Nothing is delivered until p resumes it.",
+                describe(subscription)
+            ),
+            write,
+            destructive: false,
+            form: None,
+        });
+        Vec::new()
+    }
+
+    /// A delivery is on its way for a subscription: look for it.
+    pub(super) fn watch_for_delivery(&mut self, subscription: i64) -> Effect {
+        let before = match self.lists.deliveries.subscription() {
+            Some(shown) if shown == subscription => self.lists.deliveries.newest().map(|d| d.id.clone()),
+            _ => None,
+        };
+        self.poll = Some(Poll {
+            subscription,
+            before,
+            looks: 0,
+        });
+        Effect::Timer {
+            timer: Timer::Poll(1),
+            ticket: self.polls.issue(),
+        }
+    }
+
+    /// Time for another look at the deliveries: done once the new one has
+    /// landed (no longer starting), or after [`LOOKS`] looks.
+    pub(super) fn look_again(&mut self, ticket: super::Ticket) -> Vec<Effect> {
+        if !self.polls.is_current(ticket) {
+            return Vec::new();
+        }
+        let Some(poll) = self.poll.as_mut() else {
+            return Vec::new();
+        };
+        poll.looks += 1;
+        let (subscription, looks, before) = (poll.subscription, poll.looks, poll.before.clone());
+        let shown =
+            self.shown() == ListId::Deliveries && self.lists.deliveries.subscription() == Some(subscription);
+        if shown {
+            let landed = self.lists.deliveries.newest().is_some_and(|newest| {
+                Some(&newest.id) != before.as_ref() && newest.status != Some(DeliveryStatus::Starting)
+            });
+            if landed {
+                self.poll = None;
+                return Vec::new();
+            }
+        }
+        if looks >= LOOKS {
+            self.poll = None;
+            return Vec::new();
+        }
+        let mut effects = vec![Effect::Timer {
+            timer: Timer::Poll(looks + 1),
+            ticket: self.polls.issue(),
+        }];
+        if shown && !self.lists.deliveries.rows.list.is_loading() {
+            let table = self.lists.get_mut(ListId::Deliveries);
+            table.remember_selected();
+            effects.extend(self.reload(ListId::Deliveries, false));
+        }
+        effects
+    }
+
+    /// `--refresh`: the list on screen again, the cursor kept on its row,
+    /// unless a form or a question is open or the list is still loading;
+    /// then the next refresh is set.
+    pub(super) fn refresh_due(&mut self, ticket: super::Ticket) -> Vec<Effect> {
+        if !self.refreshes.is_current(ticket) {
+            return Vec::new();
+        }
+        let mut effects = self.next_refresh();
+        let idle = matches!(self.mode, Mode::Normal | Mode::Filter(_));
+        let table = self.lists.get_mut(self.shown());
+        if idle && !table.is_loading() {
+            table.remember_selected();
+            self.last_refresh = Some(self.now);
+            effects.extend(self.reload(self.shown(), false));
+        }
+        effects
+    }
+
+    /// The timer of the next `--refresh`, when it is on.
+    pub(super) fn next_refresh(&mut self) -> Vec<Effect> {
+        match self.refresh_every {
+            Some(seconds) => vec![Effect::Timer {
+                timer: Timer::Refresh(seconds),
+                ticket: self.refreshes.issue(),
+            }],
+            None => Vec::new(),
+        }
+    }
+
+    /// A refused test delivery, pause or resume, in words and with what to
+    /// do about it; `None` for other writes.
+    pub(super) fn on_call_refusal(write: &Write, error: &api::Error) -> Option<String> {
+        let detail = error
+            .refusal()
+            .map(|refusal| refusal.detail.clone())
+            .filter(|detail| !detail.is_empty())
+            .unwrap_or_else(|| error.to_string());
+        match write {
+            Write::TestDelivery { id, .. } => Some(match error.status() {
+                Some(409) if detail.contains("disabled") => {
+                    format!("no test delivery: #{id} is paused ({detail}) p resumes it")
+                }
+                Some(409) if detail.contains("in progress") => format!(
+                    "no test delivery: one of #{id} is already in progress; its result shows in the deliveries (Enter)"
+                ),
+                Some(404) => format!("no test delivery: #{id} is deleted or gone (404)"),
+                Some(429) => format!(
+                    "no test delivery: PostHog takes at most 10 a minute per project; try again shortly ({error})"
+                ),
+                _ => format!("test delivery of #{id} failed: {error}"),
+            }),
+            Write::SetEnabled {
+                id, enabled: true, ..
+            } => {
+                let hint = if detail.contains("Slack") {
+                    " e edits its target: choose a working Slack integration, or e-mail"
+                } else if detail.contains("end date") {
+                    " e edits it: a later until date, or no count"
+                } else {
+                    ""
+                };
+                Some(format!("cannot resume #{id}: {detail}{hint}"))
+            }
+            Write::SetEnabled {
+                id, enabled: false, ..
+            } => Some(format!("cannot pause #{id}: {error}")),
+            _ => None,
+        }
+    }
+}
+
+/// `#12 "Weekly revenue"`, for questions.
+fn describe(subscription: &Subscription) -> String {
+    match subscription
+        .title
+        .as_deref()
+        .filter(|title| !title.trim().is_empty())
+    {
+        Some(title) => format!("#{} \"{}\"", subscription.id, crate::text::printable(title)),
+        None => format!("#{}", subscription.id),
+    }
+}
