@@ -149,6 +149,15 @@ fn demo_subscriptions(
                 _ => Some(format!("{} ({})", sequence.pick(&data.titles), index % 50 + 1)),
             };
             let invite_message = (index % 5 == 0).then(|| sequence.pick(&data.invite_messages).clone());
+            let overdue = index % 23 == 6;
+            // An overdue e-mail report also goes to someone who has left,
+            // whose address no longer exists: its history shows the failure
+            // on-call looks for.
+            let target_value = if overdue && *target_type == TargetType::Email {
+                format!("{target_value}, former.analyst@hedgebox.invalid")
+            } else {
+                target_value
+            };
             plans.push(Plan {
                 values: SubscriptionValues {
                     dashboard: None,
@@ -167,7 +176,7 @@ fn demo_subscriptions(
                     invite_message,
                     today: TodayFields::default(),
                 },
-                overdue: index % 23 == 6,
+                overdue,
             });
         }
     }

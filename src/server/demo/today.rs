@@ -191,10 +191,11 @@ fn seed_subscription_fields(tx: &Transaction, project: i64, working: i64) -> Api
 fn seed_history(tx: &Transaction, now: DateTime<Utc>, rules: Rules) -> ApiResult<()> {
     let since = now - Duration::days(30);
     let mut statement = tx.prepare(
-        "SELECT s.id, s.frequency, s.interval, s.byweekday, s.bysetpos, s.count, s.start_date, s.until_date
+        "SELECT s.id, s.frequency, s.interval, s.byweekday, s.bysetpos, s.count, s.start_date, s.until_date,
+                s.next_delivery_date
          FROM subscriptions s WHERE s.enabled = 1 AND s.deleted = 0 ORDER BY s.id",
     )?;
-    let due: Vec<(i64, crate::schedule::Schedule)> = statement
+    let due: Vec<(i64, crate::schedule::Schedule, Option<DateTime<Utc>>)> = statement
         .query_map([], |row| {
             let schedule = crate::schedule::Schedule {
                 frequency: crate::api::Frequency::from_wire(&row.get::<_, String>(1)?),
@@ -209,14 +210,17 @@ fn seed_history(tx: &Transaction, now: DateTime<Utc>, rules: Rules) -> ApiResult
                 until: crate::server::store::rows::parse_stamp(row.get(7)?),
                 rules,
             };
-            Ok((row.get(0)?, schedule))
+            let next = crate::server::store::rows::parse_stamp(row.get(8)?);
+            Ok((row.get(0)?, schedule, next))
         })?
         .collect::<Result<_, _>>()?;
     drop(statement);
     let mut enabled = tx.prepare("SELECT enabled FROM subscriptions WHERE id = ?1")?;
-    for (id, schedule) in due {
+    for (id, schedule, next) in due {
+        // An overdue one went quiet at the delivery it missed.
+        let until = next.filter(|next| *next < now).unwrap_or(now);
         for at in schedule.occurrences_after(since, 40) {
-            if at >= now {
+            if at >= until {
                 break;
             }
             deliveries::record(tx, id, TriggerType::Scheduled, Some(at), at)?;
