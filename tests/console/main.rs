@@ -8,4 +8,5 @@ mod contexts;
 mod edits;
 mod emptied;
 mod flows;
+mod on_call;
 mod pty;

@@ -365,3 +365,38 @@ fn the_console_against_hostile_servers_ends_restored() {
         }
     }
 }
+
+/// On-call's walk with the real binary: the overdue ones in one key, the
+/// one that e-mails a former colleague found by its title, its deliveries,
+/// and the failed recipient's error.
+#[test]
+fn from_the_overdue_filter_to_a_failed_recipient_s_error() {
+    let mut demo = Demo::start();
+    demo.wait_for("1 Roles (8)");
+    demo.type_keys("3");
+    demo.wait_for("Subscriptions 1/");
+    demo.type_keys("o");
+    demo.wait_for("Subscriptions · overdue");
+    assert!(demo.text().contains("NEXT ▲") || demo.text().contains("NEXT DELIVERY (UTC) ▲"));
+    demo.type_keys("/Support load check (49)");
+    demo.wait_for("Subscriptions · overdue 1/1");
+    demo.type_keys("\r");
+    demo.wait_for("filter \"Support load check (49)\"");
+    demo.type_keys("\r");
+    demo.wait_for("› deliveries");
+    demo.wait_for("1 ok, 1 failed");
+    demo.type_keys("\r");
+    // The delivery's detail, drawn over the table.
+    let started = Instant::now();
+    while !demo.text().lines().any(|line| line.starts_with("╭ delivery")) {
+        assert!(started.elapsed() < Duration::from_secs(20), "{}", demo.text());
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    demo.wait_for("former.analyst@hedgebox.invalid  failed: Domain hedgebox.invalid does not exist");
+    demo.type_keys("q");
+    demo.wait_for("1 ok, 1 failed");
+    demo.type_keys("q");
+    demo.wait_for("Subscriptions · overdue");
+    demo.type_keys("q");
+    assert!(demo.assert_ends_restored().success());
+}

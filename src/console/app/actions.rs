@@ -194,7 +194,9 @@ impl App {
                 Some(409) if detail.contains("in progress") => format!(
                     "no test delivery: one of #{id} is already in progress; its result shows in the deliveries (Enter)"
                 ),
-                Some(404) => format!("no test delivery: #{id} is deleted or gone (404)"),
+                Some(404) => format!(
+                    "no test delivery: #{id} is soft-deleted or gone, or this server has no test deliveries (404)"
+                ),
                 Some(429) => format!(
                     "no test delivery: PostHog takes at most 10 a minute per project; try again shortly ({error})"
                 ),

@@ -213,6 +213,8 @@ impl App {
         }
         let table = &mut self.lists.subscriptions;
         table.resource.state = state;
+        // The rows come again: the view of the old ones goes with them.
+        table.rows.view = None;
         table.resource.filter.deleted = state == Some(SubscriptionState::Deleted);
         let ordering = match state {
             Some(SubscriptionState::Overdue) => Some("next_delivery_date"),

@@ -681,4 +681,5 @@ pub(super) fn exchange(effect: &Effect, status: u16, retry_in: Option<u64>) -> M
 }
 
 mod contexts;
+mod on_call;
 mod screens;

@@ -1,0 +1,423 @@
+//! What on-call does, as pure `update` tests: deliveries paged by cursor,
+//! narrowing to one state, test deliveries and pause with their questions
+//! and refusals, the watch for a delivery, and `--refresh`.
+
+use chrono::{Duration, Utc};
+use ratatui::crossterm::event::KeyCode;
+
+use super::{answer, app, command, fetches, key, screen, subscriptions};
+use crate::api::{self, Delivery, DeliveryStatus, Page, Refusal, Subscription, SubscriptionState};
+use crate::console::app::{App, keymap::Keymap};
+use crate::console::app::{
+    Context, Effect, ListId, Mode, Msg, PageData, Query, Timer, Write, WriteAnswer, Written,
+};
+
+/// A page of deliveries at `offset`, `rows` long, with a next link while
+/// `more`.
+fn deliveries(offset: u64, rows: u64, more: bool) -> PageData {
+    let results = (offset..offset + rows)
+        .map(|n| Delivery {
+            id: format!("d{n}"),
+            status: Some(if n == 0 {
+                DeliveryStatus::Failed
+            } else {
+                DeliveryStatus::Completed
+            }),
+            ..Delivery::default()
+        })
+        .collect();
+    PageData::new(Page {
+        count: 0,
+        next: more.then(|| {
+            format!(
+                "/api/projects/1/subscriptions/1/deliveries/?cursor=c{}",
+                offset + rows
+            )
+        }),
+        previous: None,
+        results,
+    })
+}
+
+/// Subscriptions, each in the state its id says (1 in 5 overdue, the
+/// others active), next delivery ordered as the server orders them.
+fn with_states(count: u64, offset: u64, now: chrono::DateTime<Utc>) -> PageData {
+    let results = (offset..(offset + 100).min(count))
+        .map(|n| Subscription {
+            id: n as i64 + 1,
+            title: Some(format!("Report {n}")),
+            next_delivery_date: Some(if n < 150 {
+                now - Duration::hours(1)
+            } else {
+                now + Duration::hours(1)
+            }),
+            enabled: Some(n % 5 != 1),
+            ..Subscription::default()
+        })
+        .collect();
+    PageData::new(Page {
+        count,
+        next: None,
+        previous: None,
+        results,
+    })
+}
+
+fn written(app: &mut App, effect: &Effect, result: Result<Written, api::Error>) -> Vec<Effect> {
+    let Effect::Write { ticket, write } = effect else {
+        panic!("not a write: {effect:?}")
+    };
+    app.update(Msg::Written(Box::new(WriteAnswer {
+        ticket: *ticket,
+        write: write.clone(),
+        result,
+    })))
+}
+
+fn refusal(status: u16, detail: &str, attr: Option<&str>) -> api::Error {
+    api::Error::Api(Box::new(Refusal {
+        status,
+        kind: "validation_error".into(),
+        code: "invalid_input".into(),
+        detail: detail.into(),
+        attr: attr.map(str::to_string),
+        request: api::RequestLabel {
+            method: "POST".into(),
+            path: "/api/projects/1/subscriptions/1/test-delivery/".into(),
+        },
+    }))
+}
+
+#[test]
+fn deliveries_follow_the_cursor_a_page_at_a_time_and_only_when_shown() {
+    let mut app = app();
+    app.start();
+    let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
+    answer(&mut app, &first, |offset| subscriptions(3, offset));
+    let effects = key(&mut app, KeyCode::Enter);
+    assert_eq!(app.shown(), ListId::Deliveries);
+    assert_eq!(fetches(&effects), vec![(ListId::Deliveries, 0)]);
+    let effects = answer(&mut app, &effects[0], |offset| deliveries(offset, 100, true));
+    assert!(
+        fetches(&effects).is_empty(),
+        "the next page waits until the screen needs it"
+    );
+    assert!(screen(&app).contains("1/100+"), "more to come: {}", screen(&app));
+    assert!(
+        screen(&app).contains("FAILED"),
+        "a failed one stands out in words"
+    );
+    let effects = key(&mut app, KeyCode::Char('G'));
+    let [fetch] = effects.as_slice() else {
+        panic!("{effects:?}")
+    };
+    assert!(
+        matches!(fetch, Effect::Fetch { offset: 100, query: Query::Deliveries { after: Some(link), .. }, .. } if link.ends_with("cursor=c100")),
+        "{fetch:?}"
+    );
+    answer(&mut app, fetch, |offset| deliveries(offset, 30, false));
+    assert_eq!(app.lists.deliveries.rows.list.count(), Some(130));
+    assert!(
+        screen(&app).contains("/130 "),
+        "the end is known: {}",
+        screen(&app)
+    );
+    // Enter on a delivery: its detail.
+    key(&mut app, KeyCode::Enter);
+    assert!(app.detail_open);
+}
+
+#[test]
+fn a_server_without_deliveries_says_it_keeps_no_history() {
+    let mut app = app();
+    app.start();
+    let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
+    answer(&mut app, &first, |offset| subscriptions(3, offset));
+    let fetch = key(&mut app, KeyCode::Enter).pop().unwrap();
+    let Effect::Fetch {
+        list,
+        generation,
+        offset,
+        ..
+    } = fetch
+    else {
+        panic!()
+    };
+    let not_found = api::Error::Api(Box::new(Refusal {
+        status: 404,
+        kind: "invalid_request".into(),
+        code: "not_found".into(),
+        detail: "Not found.".into(),
+        attr: None,
+        request: api::RequestLabel {
+            method: "GET".into(),
+            path: "/api/projects/1/subscriptions/1/deliveries/".into(),
+        },
+    }));
+    app.update(Msg::Page {
+        list,
+        generation,
+        offset,
+        result: Err(not_found),
+    });
+    assert_eq!(app.notice, None, "not an error");
+    assert!(
+        screen(&app).contains("this server keeps no delivery history"),
+        "{}",
+        screen(&app)
+    );
+}
+
+#[test]
+fn overdue_in_one_key_looks_through_the_list_only_as_far_as_they_go() {
+    let mut app = app();
+    let now = app.now;
+    app.start();
+    let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
+    answer(&mut app, &first, |offset| with_states(100_000, offset, now));
+    let effects = key(&mut app, KeyCode::Char('o'));
+    let [fetch, Effect::Timer { .. }] = effects.as_slice() else {
+        panic!("{effects:?}")
+    };
+    assert!(
+        matches!(fetch, Effect::Fetch { offset: 0, query: Query::Subscriptions { filter, .. }, .. }
+            if filter.ordering.as_deref() == Some("next_delivery_date")),
+        "ordered by next delivery, the overdue come first: {fetch:?}"
+    );
+    let effects = answer(&mut app, fetch, |offset| with_states(100_000, offset, now));
+    assert_eq!(
+        fetches(&effects),
+        vec![(ListId::Subscriptions, 100)],
+        "more may follow"
+    );
+    let effects = answer(&mut app, &effects[0], |offset| with_states(100_000, offset, now));
+    assert!(
+        fetches(&effects).is_empty(),
+        "past the overdue ones, the look stops: {effects:?}"
+    );
+    let table = &app.lists.subscriptions;
+    assert_eq!(table.rows.len(), 120, "150 past due, 30 of them paused");
+    assert!((0..120).all(|at| table.rows.row(at).unwrap().state(now) == SubscriptionState::Overdue));
+    let shown = screen(&app);
+    assert!(
+        shown.contains("Subscriptions · overdue 1/120 match in the first 200 of 100000"),
+        "{shown}"
+    );
+    assert!(shown.contains("NEXT ▲"), "the order in force: {shown}");
+    // `f` steps on to paused; `:state` alone shows every state again.
+    key(&mut app, KeyCode::Char('f'));
+    assert_eq!(
+        app.lists.subscriptions.resource.state,
+        Some(SubscriptionState::Paused)
+    );
+    command(&mut app, "state");
+    assert_eq!(app.lists.subscriptions.resource.state, None);
+    assert_eq!(app.lists.subscriptions.rows.view, None);
+    command(&mut app, "target slack");
+    assert_eq!(
+        app.lists.subscriptions.resource.filter.target_type.as_deref(),
+        Some("slack")
+    );
+    assert!(screen(&app).contains("Subscriptions · to slack"));
+}
+
+#[test]
+fn a_test_delivery_asks_first_then_watches_for_the_delivery_a_while() {
+    let mut app = app();
+    app.start();
+    let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
+    answer(&mut app, &first, |offset| subscriptions(3, offset));
+    assert!(key(&mut app, KeyCode::Char('t')).is_empty());
+    let Mode::Confirm(confirm) = &app.mode else {
+        panic!("asks first")
+    };
+    assert!(confirm.question.contains("Send a test delivery of #1"));
+    assert!(!confirm.destructive);
+    assert!(key(&mut app, KeyCode::Char('n')).is_empty(), "no: nothing sent");
+    key(&mut app, KeyCode::Char('t'));
+    let effects = key(&mut app, KeyCode::Char('y'));
+    assert!(matches!(
+        &effects[..],
+        [Effect::Write {
+            write: Write::TestDelivery { id: 1, .. },
+            ..
+        }]
+    ));
+    let effects = written(&mut app, &effects[0], Ok(Written::Accepted));
+    let mut timer = effects.into_iter().find_map(|e| match e {
+        Effect::Timer {
+            timer: Timer::Poll(look),
+            ticket,
+        } => Some((look, ticket)),
+        _ => None,
+    });
+    assert!(timer.is_some(), "a watch for the delivery");
+    assert!(
+        app.notice
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("test delivery of #1 on its way")
+    );
+    // Not on its deliveries: the watch takes looks, sends nothing, and ends.
+    let mut looks = 0;
+    while let Some((look, ticket)) = timer.take() {
+        looks += 1;
+        assert!(look <= 10);
+        let effects = app.update(Msg::Timer {
+            timer: Timer::Poll(look),
+            ticket,
+        });
+        assert!(fetches(&effects).is_empty());
+        timer = effects.into_iter().find_map(|e| match e {
+            Effect::Timer {
+                timer: Timer::Poll(look),
+                ticket,
+            } => Some((look, ticket)),
+            _ => None,
+        });
+    }
+    assert_eq!(looks, 10, "bounded");
+    assert_eq!(app.poll, None);
+}
+
+#[test]
+fn refusals_of_tests_and_resumes_say_what_to_do() {
+    let mut app = app();
+    app.start();
+    let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
+    answer(&mut app, &first, |offset| subscriptions(3, offset));
+    key(&mut app, KeyCode::Char('t'));
+    let effects = key(&mut app, KeyCode::Char('y'));
+    written(
+        &mut app,
+        &effects[0],
+        Err(refusal(
+            409,
+            "Subscription is disabled. Re-enable it before sending a test delivery.",
+            None,
+        )),
+    );
+    let notice = app.notice.clone().unwrap();
+    assert!(notice.error && notice.text.contains("#1 is paused") && notice.text.contains("p resumes it"));
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char('t'));
+    let effects = key(&mut app, KeyCode::Char('y'));
+    written(
+        &mut app,
+        &effects[0],
+        Err(refusal(409, "Delivery already in progress", None)),
+    );
+    assert!(app.notice.as_ref().unwrap().text.contains("already in progress"));
+    key(&mut app, KeyCode::Esc);
+
+    // `p` on an enabled one asks first; on a paused one it resumes at once.
+    key(&mut app, KeyCode::Char('p'));
+    let effects = key(&mut app, KeyCode::Enter);
+    assert!(matches!(
+        &effects[..],
+        [Effect::Write {
+            write: Write::SetEnabled { enabled: false, .. },
+            ..
+        }]
+    ));
+    let paused = Subscription {
+        id: 1,
+        enabled: Some(false),
+        ..Subscription::default()
+    };
+    written(&mut app, &effects[0], Ok(Written::Subscription(Box::new(paused))));
+    assert_eq!(
+        app.lists.subscriptions.selected().unwrap().state(app.now),
+        SubscriptionState::Paused
+    );
+    let effects = key(&mut app, KeyCode::Char('p'));
+    assert!(matches!(
+        &effects[..],
+        [Effect::Write {
+            write: Write::SetEnabled { enabled: true, .. },
+            ..
+        }]
+    ));
+    written(
+        &mut app,
+        &effects[0],
+        Err(refusal(
+            400,
+            "Subscription schedule has reached its end date. Extend until_date or remove count before re-enabling.",
+            Some("enabled"),
+        )),
+    );
+    let notice = app.notice.clone().unwrap();
+    assert!(
+        notice
+            .text
+            .starts_with("cannot resume #1: Subscription schedule has reached its end date")
+            && notice.text.contains("e edits it"),
+        "{notice:?}"
+    );
+}
+
+#[test]
+fn refresh_runs_only_when_asked_for_and_keeps_the_cursor() {
+    let mut quiet = app();
+    assert!(
+        !quiet.start().iter().any(|e| matches!(
+            e,
+            Effect::Timer {
+                timer: Timer::Refresh(_),
+                ..
+            }
+        )),
+        "off by default: nothing wakes"
+    );
+    let context = Context {
+        host: "test".into(),
+        organization: "@current".into(),
+        project: "1".into(),
+        refresh: Some(30),
+        ..Context::default()
+    };
+    let mut app = App::new(context, Keymap::default(), (120, 40));
+    let effects = app.start();
+    let (first, ticket) = {
+        let first = effects
+            .iter()
+            .find(|e| matches!(e, Effect::Fetch { .. }))
+            .cloned()
+            .unwrap();
+        let ticket = effects
+            .iter()
+            .find_map(|e| match e {
+                Effect::Timer {
+                    timer: Timer::Refresh(30),
+                    ticket,
+                } => Some(*ticket),
+                _ => None,
+            })
+            .expect("the first refresh is set");
+        (first, ticket)
+    };
+    answer(&mut app, &first, |offset| super::roles(8, offset));
+    key(&mut app, KeyCode::Char('j'));
+    key(&mut app, KeyCode::Char('j'));
+    let effects = app.update(Msg::Timer {
+        timer: Timer::Refresh(30),
+        ticket,
+    });
+    assert_eq!(fetches(&effects), vec![(ListId::Roles, 0)]);
+    assert!(effects.iter().any(|e| matches!(
+        e,
+        Effect::Timer {
+            timer: Timer::Refresh(30),
+            ..
+        }
+    )));
+    let fetch = effects
+        .iter()
+        .find(|e| matches!(e, Effect::Fetch { .. }))
+        .unwrap();
+    answer(&mut app, fetch, |offset| super::roles(8, offset));
+    assert_eq!(app.lists.roles.rows.cursor, 2, "the cursor stays on its row");
+    assert!(screen(&app).contains("refreshed"), "{}", screen(&app));
+}
