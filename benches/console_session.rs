@@ -6,6 +6,8 @@
 //! - how long after start the first rows are on screen, and after `3` the
 //!   first subscriptions;
 //! - how long after `G` the last row is on screen;
+//! - how long after `o` the overdue ones are, and after Enter on one its
+//!   deliveries;
 //! - CPU time, context switches and bytes drawn over 10 s of idling on the
 //!   roles (no relative time on screen: nothing may wake), and over 61 s on
 //!   the subscriptions (their "in 3m" ticks once a minute);
@@ -178,6 +180,41 @@ fn main() {
     println!("last row on screen {last:.0?} after pressing G");
     press("g");
     screen.wait("the first row", |s| {
+        position(s) == Some((1, count)) && !s.contains("│…")
+    });
+
+    // On-call: the overdue ones in one key, among all of them (ordered by
+    // next delivery, they come first: the look stops after them).
+    let narrowing = Instant::now();
+    press("o");
+    screen.wait("the overdue ones", |s| {
+        s.contains("Subscriptions · overdue") && s.contains("match in the first") && !s.contains("│…")
+    });
+    let header = screen
+        .text()
+        .lines()
+        .find(|line| line.contains("Subscriptions · overdue"))
+        .map(|line| line.trim_matches(|c: char| !c.is_alphanumeric()).to_string())
+        .unwrap_or_default();
+    println!(
+        "o: the overdue ones on screen {:.0?} after pressing it ({header})",
+        narrowing.elapsed()
+    );
+    let opening = Instant::now();
+    press("\r");
+    screen.wait("a subscription's deliveries", |s| {
+        s.contains("› deliveries") && (s.contains("TIME (UTC)") || s.contains("no deliveries yet"))
+    });
+    println!(
+        "Enter: its deliveries on screen {:.0?} after pressing it",
+        opening.elapsed()
+    );
+    press("q");
+    screen.wait("back on the overdue ones", |s| {
+        s.contains("Subscriptions · overdue")
+    });
+    press("o");
+    screen.wait("every subscription", |s| {
         position(s) == Some((1, count)) && !s.contains("│…")
     });
 

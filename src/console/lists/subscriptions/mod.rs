@@ -206,13 +206,7 @@ impl Resource for Subscriptions {
                     .map(|user| user.display_name())
                     .unwrap_or_default(),
             ),
-            styled(
-                match state {
-                    SubscriptionState::Active => "",
-                    state => state.as_str(),
-                },
-                state_style,
-            ),
+            styled(state.as_str(), state_style),
         ]
     }
 
