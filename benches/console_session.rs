@@ -194,7 +194,8 @@ fn main() {
         .text()
         .lines()
         .find(|line| line.contains("Subscriptions · overdue"))
-        .map(|line| line.trim_matches(|c: char| !c.is_alphanumeric()).to_string())
+        .and_then(|line| line.split('─').find(|part| part.contains("overdue")))
+        .map(|part| part.trim_matches(|c: char| !c.is_alphanumeric()).to_string())
         .unwrap_or_default();
     println!(
         "o: the overdue ones on screen {:.0?} after pressing it ({header})",

@@ -320,6 +320,7 @@ mod tests {
             [profiles.local]
             host = "http://127.0.0.1:8010"
             api_key = "phx_written_in_the_file"
+            refresh = 30
             "#,
         )
         .unwrap();
@@ -334,6 +335,7 @@ mod tests {
         );
         let (_, local) = file.profile(Some("local")).unwrap().unwrap();
         assert!(!format!("{local:?}").contains("written_in_the_file"));
+        assert_eq!((local.refresh, cloud.refresh), (Some(30), None));
         assert!(
             file.profile(Some("nope"))
                 .unwrap_err()

@@ -854,6 +854,8 @@ async fn usage_errors_exit_2() {
         vec!["members", "add", "--role", "x"],
         vec!["members", "remove", "--role", "x"],
         vec!["roles", "create", "--name", "x", "--body", "/nonexistent.json"],
+        // The console's own: a command runs once.
+        vec!["--refresh", "5", "roles", "list"],
     ] {
         let run = orgdeck(&server, &key, &args, None).await;
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
@@ -873,6 +875,11 @@ async fn usage_errors_exit_2() {
     assert_eq!(
         orgdeck(&server, &key, &["roles", "frobnicate"], None).await.code,
         2
+    );
+    assert_eq!(
+        orgdeck(&server, &key, &["--refresh", "0"], None).await.code,
+        2,
+        "an interval of at least a second"
     );
 
     let dir = tempfile::tempdir().unwrap();

@@ -303,4 +303,20 @@ async fn an_older_server_keeps_no_history_and_shows_access_levels() {
     press(&mut driver, &[KeyCode::Char('t'), KeyCode::Char('y')]).await;
     let notice = driver.app.notice.clone().unwrap();
     assert!(notice.text.contains("no test deliveries (404)"), "{notice:?}");
+    // Nor can it pause: said, not pretended.
+    press(
+        &mut driver,
+        &[
+            KeyCode::Esc,
+            KeyCode::Char('q'),
+            KeyCode::Char('p'),
+            KeyCode::Char('y'),
+        ],
+    )
+    .await;
+    let notice = driver.app.notice.clone().unwrap();
+    assert!(
+        notice.error && notice.text.contains("this server keeps no paused state"),
+        "{notice:?}"
+    );
 }

@@ -257,6 +257,16 @@ impl App {
                 effects.push(self.watch_for_delivery(id));
                 format!("test delivery of #{id} on its way: Enter on it shows how it went")
             }
+            (Write::SetEnabled { id, .. }, Written::Subscription(subscription))
+                if subscription.enabled.is_none() =>
+            {
+                // An older PostHog keeps no `enabled`: it took the body and ignored it.
+                lists.subscriptions.replace(*subscription);
+                self.notice = Some(Notice::error(format!(
+                    "#{id} was not paused: this server keeps no paused state (an older PostHog); d soft-deletes instead"
+                )));
+                return Vec::new();
+            }
             (Write::SetEnabled { id, enabled, .. }, Written::Subscription(subscription)) => {
                 let next = subscription
                     .next_delivery_date

@@ -100,7 +100,7 @@ impl Resource for Deliveries {
     const TAB: ListId = ListId::Subscriptions;
     const PARENT: Option<ListId> = Some(ListId::Subscriptions);
     const WRITE_SCOPE: &'static str = "subscription:write";
-    const READ_AHEAD: bool = false;
+    const BY_CURSOR: bool = true;
 
     fn heading(&self) -> String {
         // The header reads "Subscriptions › #12 Weekly › deliveries".

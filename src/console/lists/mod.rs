@@ -223,9 +223,10 @@ pub trait Resource: Default {
     const PARENT: Option<ListId> = None;
     /// The scope its writes need.
     const WRITE_SCOPE: &'static str;
-    /// Whether the page after the screen is fetched before it is needed;
-    /// lists paged by cursor fetch only what the screen shows.
-    const READ_AHEAD: bool = true;
+    /// Whether the server pages it by cursor (no count, no offset): then
+    /// only what the screen shows is fetched, never a page ahead, and a
+    /// refresh starts over from the top, the only page whose link is known.
+    const BY_CURSOR: bool = false;
 
     /// The heading of its table.
     fn heading(&self) -> String {

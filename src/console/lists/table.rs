@@ -217,7 +217,7 @@ impl<R: Resource> AnyTable for Table<R> {
         }
         // Lists the server searches are never loaded whole.
         let fill_limit = self.resource.searched().is_none().then_some(LOCAL_VIEW_LIMIT);
-        self.rows.wanted(height, fill_limit, R::READ_AHEAD)
+        self.rows.wanted(height, fill_limit, !R::BY_CURSOR)
     }
 
     fn move_to(&mut self, position: i64, height: u64) {
@@ -231,7 +231,7 @@ impl<R: Resource> AnyTable for Table<R> {
     fn restart(&mut self, from_start: bool) {
         self.rows.list.restart();
         self.resource.restarted();
-        if from_start {
+        if from_start || R::BY_CURSOR {
             self.rows.cursor = 0;
             self.rows.top = 0;
         }
