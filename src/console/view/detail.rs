@@ -4,7 +4,7 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Paragraph, Wrap};
+use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use super::theme::Theme;
 use crate::api::User;
@@ -39,13 +39,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         .len()
         .saturating_sub(usize::from(area.height.saturating_sub(2)));
     let scroll = app.detail_scroll.min(u16::try_from(last).unwrap_or(u16::MAX));
-    frame.render_widget(
-        Paragraph::new(lines)
-            .block(block)
-            .wrap(Wrap { trim: false })
-            .scroll((scroll, 0)),
-        area,
-    );
+    // Wrapped above, to the pane's width: ratatui need not wrap again.
+    frame.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)), area);
 }
 
 /// A field: its name in a column of its own, its value (escaped) after.
