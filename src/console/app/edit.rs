@@ -6,7 +6,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Effect, ListId, Mode, Notice, Ticket, Timer, Undo, Write, Written};
 use crate::api::{self};
-use crate::console::lists::{AnyTable, roles};
+use crate::console::lists::{AnyTable, roles, subscriptions::fields};
 
 impl App {
     /// `d`: asks first, naming what goes.
@@ -153,7 +153,15 @@ impl App {
                 }
                 match &mut self.mode {
                     // The form stays open with everything typed.
-                    Mode::Form(form, _) => match &error {
+                    Mode::Form(form, purpose) => match &error {
+                        // The API's name for a field may be another in the form
+                        // ("dashboard" is chosen under "Delivers").
+                        api::Error::Api(refusal) if purpose.is_subscription() => {
+                            let mut refusal = (**refusal).clone();
+                            refusal.attr =
+                                fields::form_field(form, refusal.attr.as_deref()).map(str::to_string);
+                            form.refused_by(&refusal, error.to_string())
+                        }
                         api::Error::Api(refusal) => form.refused_by(refusal, error.to_string()),
                         _ => form.refused(error.to_string(), None),
                     },

@@ -382,6 +382,20 @@ pub fn wants(form: &Form) -> (Option<i64>, Option<i64>) {
     (dashboard, integration)
 }
 
+/// The field of the form a refusal's `attr` is about: "dashboard",
+/// "insight" and "prompt" are chosen under "Delivers" (the prompt has its
+/// own field while shown), a Slack target under "Channel"; others by name.
+pub fn form_field<'a>(form: &Form, attr: Option<&'a str>) -> Option<&'a str> {
+    let attr = attr?;
+    let shown = |name: &str| form.position(name).is_some_and(|at| !form.fields[at].hidden);
+    Some(match attr.split("__").next().unwrap_or(attr) {
+        "prompt" if shown("prompt") => "prompt",
+        "dashboard" | "insight" | "prompt" => "delivers",
+        "target_value" if shown("channel") => "channel",
+        _ => attr,
+    })
+}
+
 /// Where the catalog cannot be listed, "Delivers" takes an id as text.
 pub fn catalog_fallback(form: &mut Form) {
     fn check(text: &str) -> Result<(), String> {

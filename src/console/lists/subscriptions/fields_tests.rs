@@ -164,3 +164,105 @@ fn an_edit_to_slack_takes_the_integration_and_an_ai_report_shows_its_prompt() {
     assert_eq!(keys, ["integration_id", "target_type", "target_value"]);
     assert_eq!(lines[0], "Target type: email → slack");
 }
+
+#[test]
+fn refusals_land_on_the_field_that_chose_what_they_name() {
+    let mut form = form(None, parse_datetime("2026-11-22T10:20:00Z").unwrap());
+    today(&mut form, None, &[]);
+    assert_eq!(form_field(&form, Some("dashboard")), Some("delivers"));
+    assert_eq!(form_field(&form, Some("insight")), Some("delivers"));
+    assert_eq!(
+        form_field(&form, Some("prompt")),
+        Some("delivers"),
+        "hidden: what shows it"
+    );
+    assert_eq!(form_field(&form, Some("interval")), Some("interval"));
+    assert_eq!(form_field(&form, Some("subscription")), Some("subscription"));
+    assert_eq!(form_field(&form, None), None);
+}
+
+fn press(form: &mut Form, code: ratatui::crossterm::event::KeyCode) {
+    form.key(ratatui::crossterm::event::KeyEvent::new(
+        code,
+        ratatui::crossterm::event::KeyModifiers::NONE,
+    ));
+    after_key(form);
+}
+
+#[test]
+fn a_dashboard_offers_its_insights_every_one_chosen_up_to_the_cap() {
+    use crate::api::{DashboardTile, TileInsight};
+    use ratatui::crossterm::event::KeyCode;
+    let mut form = form(None, parse_datetime("2026-11-22T10:20:00Z").unwrap());
+    today(&mut form, None, &[integration(2, "Hedgebox", "")]);
+    let delivers = form.position("delivers").unwrap();
+    form.fields[delivers].set_options(catalog_options(
+        &[NamedItem {
+            id: 1,
+            name: Some("KPIs".into()),
+        }],
+        &[],
+    ));
+    press(&mut form, KeyCode::Right);
+    assert_eq!(wants(&form), (Some(1), None), "the dashboard's tiles are wanted");
+    let dashboard = Dashboard {
+        id: 1,
+        name: Some("KPIs".into()),
+        tiles: (1..=8)
+            .map(|n| DashboardTile {
+                id: n,
+                insight: Some(TileInsight {
+                    id: n,
+                    name: Some(format!("Insight {n}")),
+                    ..TileInsight::default()
+                }),
+            })
+            .collect(),
+    };
+    exports(&mut form, &dashboard, None);
+    assert_eq!(form.value("dashboard_export_insights"), "1,2,3,4,5,6");
+    // A seventh is refused as it is chosen; freeing one makes room.
+    form.focus = form.position("dashboard_export_insights").unwrap();
+    for _ in 0..6 {
+        press(&mut form, KeyCode::Right);
+    }
+    press(&mut form, KeyCode::Char(' '));
+    let field = &form.fields[form.focus];
+    assert!(field.error.as_deref().unwrap().starts_with("at most 6"));
+    assert_eq!(form.value("dashboard_export_insights"), "1,2,3,4,5,6");
+    press(&mut form, KeyCode::Left);
+    press(&mut form, KeyCode::Char(' '));
+    press(&mut form, KeyCode::Right);
+    press(&mut form, KeyCode::Char(' '));
+    assert_eq!(form.value("dashboard_export_insights"), "1,2,3,4,5,7");
+    // Slack: the channel is chosen from the integration's, private marked.
+    form.focus = form.position("target_type").unwrap();
+    press(&mut form, KeyCode::Right);
+    assert_eq!(wants(&form), (Some(1), Some(2)));
+    let channel = |id: &str, name: &str, private: bool| SlackChannel {
+        id: id.into(),
+        name: name.into(),
+        is_private: private,
+        ..SlackChannel::default()
+    };
+    channels(
+        &mut form,
+        &[channel("C1", "growth", false), channel("C2", "exec", true)],
+        None,
+    );
+    assert!(
+        form.fields[form.position("target_value").unwrap()].hidden,
+        "no typed target"
+    );
+    let refused = body(&form).unwrap_err();
+    assert!(refused.iter().any(|(name, _)| *name == "channel"), "{refused:?}");
+    form.focus = form.position("channel").unwrap();
+    for c in "exe".chars() {
+        press(&mut form, KeyCode::Char(c));
+    }
+    assert!(form.fields[form.focus].shown().contains("🔒 private"));
+    let input = body(&form).unwrap();
+    assert_eq!(input.target_value.as_deref(), Some("C2|#exec"));
+    assert_eq!(input.integration_id, Some(Some(2)));
+    assert_eq!(input.dashboard_export_insights, Some(vec![1, 2, 3, 4, 5, 7]));
+}
