@@ -6,7 +6,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Effect, ListId, Mode, Notice, Ticket, Timer, Undo, Write, Written};
 use crate::api::{self};
-use crate::console::lists::{AnyTable, roles, subscriptions::fields};
+use crate::console::lists::{AnyTable, roles, subscriptions::choices};
 
 impl App {
     /// `d`: asks first, naming what goes.
@@ -159,7 +159,7 @@ impl App {
                         api::Error::Api(refusal) if purpose.is_subscription() => {
                             let mut refusal = (**refusal).clone();
                             refusal.attr =
-                                fields::form_field(form, refusal.attr.as_deref()).map(str::to_string);
+                                choices::form_field(form, refusal.attr.as_deref()).map(str::to_string);
                             form.refused_by(&refusal, error.to_string())
                         }
                         api::Error::Api(refusal) => form.refused_by(refusal, error.to_string()),

@@ -5,7 +5,8 @@ use ratatui::crossterm::event::KeyEvent;
 
 use super::{App, Confirm, Effect, FormPurpose, ListId, Mode, Notice, Write};
 use crate::api;
-use crate::console::lists::{roles, subscriptions::fields};
+use crate::console::lists::roles;
+use crate::console::lists::subscriptions::{choices, fields};
 use crate::console::widgets::form::{Form, Outcome};
 
 impl App {
@@ -74,7 +75,7 @@ impl App {
         if !purpose.is_subscription() {
             return Vec::new();
         }
-        let (dashboard, integration) = fields::wants(form);
+        let (dashboard, integration) = choices::wants(form);
         let project = self.context.project.clone();
         let mut effects = Vec::new();
         if let Some(dashboard) = dashboard.filter(|id| self.asked.0 != Some(*id)) {
@@ -113,11 +114,11 @@ impl App {
         let Mode::Form(form, _) = &mut self.mode else {
             return Vec::new();
         };
-        if fields::wants(form).0 != Some(dashboard) {
+        if choices::wants(form).0 != Some(dashboard) {
             return Vec::new();
         }
         match result {
-            Ok(Some(found)) => fields::exports(form, &found, exported.as_deref()),
+            Ok(Some(found)) => choices::exports(form, &found, exported.as_deref()),
             Ok(None) => {}
             Err(error) => form.error = Some(format!("cannot read the dashboard's insights: {error}")),
         }
@@ -137,7 +138,7 @@ impl App {
         let Mode::Form(form, _) = &mut self.mode else {
             return Vec::new();
         };
-        if fields::wants(form).1 != Some(integration) {
+        if choices::wants(form).1 != Some(integration) {
             return Vec::new();
         }
         match result {
@@ -145,7 +146,7 @@ impl App {
                 let typed = form.value("target_value");
                 let target = target.or((!typed.trim().is_empty()).then_some(typed));
                 let target = target.filter(|target| !target.contains('@'));
-                fields::channels(form, &found, target.as_deref());
+                choices::channels(form, &found, target.as_deref());
             }
             // The channel is typed instead, as before the list came.
             Err(error) => form.error = Some(format!("cannot list the integration's channels: {error}")),
@@ -179,17 +180,19 @@ impl App {
         {
             let editing = existing.is_some();
             match result {
-                Ok((dashboards, insights)) if editing => fields::fixed_delivers(form, &dashboards, &insights),
+                Ok((dashboards, insights)) if editing => {
+                    choices::fixed_delivers(form, &dashboards, &insights)
+                }
                 Ok((dashboards, insights)) => {
                     if let Some(field) = form.fields.iter_mut().find(|field| field.name == "delivers") {
-                        field.set_options(fields::catalog_options(&dashboards, &insights));
+                        field.set_options(choices::catalog_options(&dashboards, &insights));
                     }
                 }
                 Err(_) if editing => {}
-                Err(_) => fields::catalog_fallback(form),
+                Err(_) => choices::catalog_fallback(form),
             }
             if let Some(slack) = slack {
-                fields::today(form, existing.as_ref(), &slack);
+                choices::today(form, existing.as_ref(), &slack);
             }
         }
         self.form_lookups()

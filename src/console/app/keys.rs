@@ -50,6 +50,11 @@ impl App {
     }
 
     fn act(&mut self, action: Action) -> Vec<Effect> {
+        // A write the key, --read-only or a switch under way rules out.
+        if let Some(reason) = self.unavailable(action) {
+            self.notice = Some(Notice::error(format!("not available: {reason}")));
+            return Vec::new();
+        }
         let height = self.table_height() as i64;
         match action {
             Action::Quit => self.back(true),
@@ -103,18 +108,6 @@ impl App {
             Action::Help => {
                 self.help_scroll = 0;
                 self.mode = Mode::Help;
-                Vec::new()
-            }
-            Action::New
-            | Action::Edit
-            | Action::Delete
-            | Action::Restore
-            | Action::Assign
-            | Action::TestDelivery
-            | Action::Pause
-                if let Some(reason) = self.unavailable(action) =>
-            {
-                self.notice = Some(Notice::error(format!("not available: {reason}")));
                 Vec::new()
             }
             Action::New => self.new_item(),

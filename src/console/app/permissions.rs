@@ -33,17 +33,7 @@ impl Permissions {
 impl App {
     /// The scope a write on the shown screen needs, if the action writes.
     fn scope_for(&self, action: Action) -> Option<&'static str> {
-        let writes = matches!(
-            action,
-            Action::New
-                | Action::Edit
-                | Action::Delete
-                | Action::Restore
-                | Action::Assign
-                | Action::TestDelivery
-                | Action::Pause
-        );
-        if !writes {
+        if !action.writes() {
             return None;
         }
         Some(self.lists.get(self.shown()).write_scope())

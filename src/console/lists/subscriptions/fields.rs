@@ -5,28 +5,27 @@
 //! On today's PostHog (the project answers for its Slack integrations) the
 //! form grows what it needs there: an AI report to deliver with its prompt,
 //! the Slack integration a Slack target posts through, no new webhooks, and
-//! something to deliver is required (posthog.md 8.2). A dashboard's
-//! insights to export are chosen when the form is sent (`effects.rs`).
+//! something to deliver is required (posthog.md 8.2); what it offers to
+//! choose from there (a dashboard's insights, Slack channels) is in
+//! `choices`. A dashboard whose tiles could not be read exports every
+//! insight on it, up to the cap, when the form is sent (`effects.rs`).
 
 use chrono::{DateTime, Duration, DurationRound, Utc};
 
 use ratatui::text::{Line, Span};
 
+use super::choices::{BROKEN, FIXED, visibility};
 use crate::api::time::parse_user_datetime;
-use crate::api::{
-    Dashboard, EXPORT_CAP, Frequency, Integration, NamedItem, SlackChannel, Subscription, SubscriptionInput,
-    TargetType, Weekday,
-};
-use crate::console::widgets::form::{Field, Form, Value as FieldValue};
+use crate::api::{EXPORT_CAP, Frequency, Subscription, SubscriptionInput, TargetType, Weekday};
+use crate::console::widgets::form::{Field, Form};
 use crate::console::widgets::popup::LABEL;
 use crate::schedule::Schedule;
-use crate::text::printable;
 
 const TARGET_TYPES: [(&str, &str); 3] = [("email", "email"), ("slack", "Slack"), ("webhook", "webhook")];
 /// Today's PostHog has no webhooks (posthog.md 13-6).
-const TODAY_TARGET_TYPES: [(&str, &str); 2] = [("email", "email"), ("slack", "Slack")];
+pub(super) const TODAY_TARGET_TYPES: [(&str, &str); 2] = [("email", "email"), ("slack", "Slack")];
 /// The "Delivers" choice of an AI report, whose question is the prompt.
-const PROMPT: (&str, &str) = ("prompt", "AI report: answers the prompt below");
+pub(super) const PROMPT: (&str, &str) = ("prompt", "AI report: answers the prompt below");
 /// The longest prompt PostHog takes (posthog.md 8.2-4).
 const PROMPT_LIMIT: usize = 4000;
 const FREQUENCIES: [(&str, &str); 4] = [
@@ -101,7 +100,7 @@ fn when(at: Option<DateTime<Utc>>) -> String {
         .unwrap_or_default()
 }
 
-fn prompt(text: &str) -> Result<(), String> {
+pub(super) fn prompt(text: &str) -> Result<(), String> {
     let length = text.trim().chars().count();
     if length > PROMPT_LIMIT {
         Err(format!("at most {PROMPT_LIMIT} characters ({length} now)"))
@@ -226,266 +225,6 @@ pub fn form(existing: Option<&Subscription>, now: DateTime<Utc>) -> Form {
         None => "New subscription".into(),
     };
     Form::new(title, fields)
-}
-
-/// Said of "Delivers" on an edit.
-const FIXED: &str = "(cannot change: make a new subscription for another)";
-
-/// On an edit, "Delivers" names what it delivers, from the catalog.
-pub fn fixed_delivers(form: &mut Form, dashboards: &[NamedItem], insights: &[NamedItem]) {
-    let Some(field) = form.fields.iter_mut().find(|field| field.name == "delivers") else {
-        return;
-    };
-    let delivered = field.current();
-    let label = catalog_options(dashboards, insights)
-        .into_iter()
-        .find(|(value, _)| *value == delivered)
-        .map(|(_, label)| label)
-        .unwrap_or_else(|| {
-            if delivered == PROMPT.0 {
-                "AI report".into()
-            } else {
-                delivered.clone()
-            }
-        });
-    if let FieldValue::Select { options, .. } = &mut field.value {
-        *options = vec![(delivered, format!("{label} {FIXED}"))];
-    }
-}
-
-/// The options of the "Delivers" field from the project's catalog.
-pub fn catalog_options(dashboards: &[NamedItem], insights: &[NamedItem]) -> Vec<(String, String)> {
-    let name = |item: &NamedItem| {
-        printable(&item.name.clone().unwrap_or_else(|| format!("#{}", item.id))).into_owned()
-    };
-    std::iter::once((String::new(), "nothing chosen".to_string()))
-        .chain(
-            dashboards
-                .iter()
-                .map(|d| (format!("dashboard:{}", d.id), format!("dashboard: {}", name(d)))),
-        )
-        .chain(
-            insights
-                .iter()
-                .map(|i| (format!("insight:{}", i.id), format!("insight: {}", name(i)))),
-        )
-        .collect()
-}
-
-/// The value of a revoked integration's option.
-const BROKEN: &str = "revoked:";
-
-/// The dashboard's insights arrived: "Insights" offers them, every one
-/// chosen up to the cap (or those an edited subscription exports), no
-/// more than the cap at once.
-pub fn exports(form: &mut Form, dashboard: &Dashboard, exported: Option<&[i64]>) {
-    let insights = dashboard.insights();
-    let options: Vec<(String, String)> = insights
-        .iter()
-        .map(|insight| (insight.id.to_string(), printable(&insight.title()).into_owned()))
-        .collect();
-    let chosen: Vec<String> = match exported {
-        Some(ids) => ids.iter().map(i64::to_string).collect(),
-        None => dashboard
-            .default_exports()
-            .iter()
-            .map(|insight| insight.id.to_string())
-            .collect(),
-    };
-    let options: Vec<(&str, &str)> = options.iter().map(|(v, l)| (v.as_str(), l.as_str())).collect();
-    let mut field =
-        Field::choices("dashboard_export_insights", "Insights", &options, &chosen).at_most(EXPORT_CAP);
-    if options.is_empty() {
-        field.error = Some("this dashboard has no insights to export: choose another".into());
-    }
-    match form.position("dashboard_export_insights") {
-        Some(at) => form.fields[at] = field,
-        None => {
-            let after = form
-                .position("prompt")
-                .or_else(|| form.position("delivers"))
-                .map_or(0, |at| at + 1);
-            form.insert_field(after, field);
-        }
-    }
-    visibility(form);
-}
-
-/// The integration's channels arrived: "Channel" offers them, searched as
-/// typed, private ones marked; the target a subscription has stays chosen.
-pub fn channels(form: &mut Form, channels: &[SlackChannel], target: Option<&str>) {
-    let mut options = vec![(String::new(), "choose a channel: type to search".to_string())];
-    options.extend(channels.iter().map(|channel| {
-        let private = if channel.is_private { "  🔒 private" } else { "" };
-        (
-            channel.target_value(),
-            printable(&format!("#{}{private}", channel.name)).into_owned(),
-        )
-    }));
-    // "C123|#name", "#name" or "C123": the channel it names.
-    let chosen = target
-        .and_then(|target| {
-            let id = target.split('|').next().unwrap_or(target);
-            channels
-                .iter()
-                .find(|c| c.id == id || format!("#{}", c.name) == target || c.name == target)
-                .map(SlackChannel::target_value)
-                .or_else(|| Some(target.to_string()).filter(|t| !t.is_empty()))
-        })
-        .unwrap_or_default();
-    if !chosen.is_empty() && !options.iter().any(|(value, _)| *value == chosen) {
-        options.push((chosen.clone(), printable(&chosen).into_owned()));
-    }
-    let options: Vec<(&str, &str)> = options.iter().map(|(v, l)| (v.as_str(), l.as_str())).collect();
-    let field = Field::select("channel", "Channel", &options, &chosen);
-    match form.position("channel") {
-        Some(at) => {
-            let focus = form.focus;
-            form.fields[at] = field;
-            form.focus = focus;
-        }
-        None => {
-            let after = form
-                .position("integration_id")
-                .or_else(|| form.position("target_type"))
-                .map_or(0, |at| at + 1);
-            form.insert_field(after, field);
-        }
-    }
-    visibility(form);
-}
-
-/// Shows the fields that apply to what the form says: the prompt for an AI
-/// report, the insights for a dashboard, the integration and channel for
-/// Slack (instead of a typed target, once the channels are known).
-pub fn visibility(form: &mut Form) {
-    let delivers = form.value("delivers");
-    let slack = form.value("target_type") == "slack";
-    form.show("prompt", delivers == PROMPT.0);
-    form.show("dashboard_export_insights", delivers.starts_with("dashboard:"));
-    form.show("integration_id", slack);
-    form.show("channel", slack);
-    let channel_chosen_from_list = slack && form.has("channel");
-    form.show("target_value", !channel_chosen_from_list);
-}
-
-/// What the form needs from the server now: the tiles of the dashboard it
-/// delivers, and the channels of the Slack integration it posts through.
-pub fn wants(form: &Form) -> (Option<i64>, Option<i64>) {
-    let dashboard = form
-        .value("delivers")
-        .strip_prefix("dashboard:")
-        .and_then(|id| id.trim().parse().ok());
-    let integration = (form.value("target_type") == "slack" && form.has("integration_id"))
-        .then(|| form.value("integration_id").parse().ok())
-        .flatten();
-    (dashboard, integration)
-}
-
-/// The field of the form a refusal's `attr` is about: "dashboard",
-/// "insight" and "prompt" are chosen under "Delivers" (the prompt has its
-/// own field while shown), a Slack target under "Channel"; others by name.
-pub fn form_field<'a>(form: &Form, attr: Option<&'a str>) -> Option<&'a str> {
-    let attr = attr?;
-    let shown = |name: &str| form.position(name).is_some_and(|at| !form.fields[at].hidden);
-    Some(match attr.split("__").next().unwrap_or(attr) {
-        "prompt" if shown("prompt") => "prompt",
-        "dashboard" | "insight" | "prompt" => "delivers",
-        "target_value" if shown("channel") => "channel",
-        _ => attr,
-    })
-}
-
-/// Where the catalog cannot be listed, "Delivers" takes an id as text.
-pub fn catalog_fallback(form: &mut Form) {
-    fn check(text: &str) -> Result<(), String> {
-        let text = text.trim();
-        let ok = text.is_empty()
-            || text == PROMPT.0
-            || ["dashboard:", "insight:"].iter().any(|kind| {
-                text.strip_prefix(kind)
-                    .is_some_and(|id| id.trim().parse::<i64>().is_ok())
-            });
-        if ok {
-            Ok(())
-        } else {
-            Err("dashboard:ID, insight:ID, prompt, or nothing".into())
-        }
-    }
-    if let Some(field) = form.fields.iter_mut().find(|field| field.name == "delivers") {
-        let current = field.current();
-        *field = Field::text("delivers", "Delivers (id)", &current, Some(check));
-    }
-}
-
-/// The project answered for its Slack integrations: today's PostHog. The
-/// form offers an AI report and its prompt, the integration a Slack target
-/// posts through (working ones first), and no webhook for a new target (a
-/// subscription that has one keeps it).
-pub fn today(form: &mut Form, existing: Option<&Subscription>, slack: &[Integration]) {
-    if form.has("prompt") {
-        return;
-    }
-    if existing.is_none()
-        && let Some(field) = form.fields.iter_mut().find(|field| field.name == "delivers")
-        && let FieldValue::Select { options, .. } = &field.value
-        && !options.iter().any(|(value, _)| value == PROMPT.0)
-    {
-        let mut options = options.clone();
-        options.push((PROMPT.0.to_string(), PROMPT.1.to_string()));
-        field.set_options(options);
-    }
-    let after_delivers = form.position("delivers").map_or(0, |at| at + 1);
-    let asked = existing.and_then(|s| s.prompt.clone()).unwrap_or_default();
-    form.insert_field(
-        after_delivers,
-        Field::text("prompt", "Prompt", &asked, Some(prompt)),
-    );
-    if let Some(field) = form.fields.iter_mut().find(|field| field.name == "target_type") {
-        field.set_options(
-            TODAY_TARGET_TYPES
-                .iter()
-                .map(|(value, label)| (value.to_string(), label.to_string()))
-                .collect(),
-        );
-    }
-    if slack.is_empty() {
-        visibility(form);
-        return;
-    }
-    let mut ordered: Vec<&Integration> = slack.iter().filter(|i| !i.is_broken()).collect();
-    ordered.extend(slack.iter().filter(|i| i.is_broken()));
-    // A revoked one is shown as such; choosing it is refused on the field.
-    let options: Vec<(String, String)> = ordered
-        .iter()
-        .map(|integration| {
-            let name = printable(&integration.name()).into_owned();
-            if integration.is_broken() {
-                (
-                    format!("{BROKEN}{}", integration.id),
-                    format!("{name} (revoked: cannot deliver)"),
-                )
-            } else {
-                (integration.id.to_string(), name)
-            }
-        })
-        .collect();
-    let options: Vec<(&str, &str)> = options.iter().map(|(v, l)| (v.as_str(), l.as_str())).collect();
-    // An edit shows the integration it has; a new one starts on the first
-    // that works (the only one, where there is one).
-    let chosen = existing
-        .and_then(|s| s.integration_id)
-        .map(|id| match slack.iter().find(|i| i.id == id) {
-            Some(integration) if integration.is_broken() => format!("{BROKEN}{id}"),
-            _ => id.to_string(),
-        })
-        .unwrap_or_default();
-    let after_target_type = form.position("target_type").map_or(0, |at| at + 1);
-    form.insert_field(
-        after_target_type,
-        Field::select("integration_id", "Slack via", &options, &chosen),
-    );
-    visibility(form);
 }
 
 fn is_email(address: &str) -> bool {

@@ -3,6 +3,7 @@
 //! (relative and in UTC), overdue or ended. Soft delete and restore, and
 //! the form in `fields`.
 
+pub mod choices;
 pub mod fields;
 
 use std::cmp::Ordering;

@@ -1,0 +1,96 @@
+//! The form's tests: typing, checks, leaving, refusals.
+
+use super::*;
+
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+fn form() -> Form {
+    Form::new(
+        "New role",
+        vec![
+            Field::text("name", "Name", "", Some(checks::role_name)),
+            Field::select(
+                "feature_flags_access_level",
+                "Feature flags",
+                &[("21", "view only"), ("37", "can always edit")],
+                "37",
+            ),
+        ],
+    )
+}
+
+#[test]
+fn typing_checks_the_field_and_submit_waits_for_a_valid_form() {
+    let mut form = form();
+    assert_eq!(form.key(key(KeyCode::Enter)), Outcome::Editing);
+    assert_eq!(form.fields[0].error.as_deref(), Some("required"));
+    for c in "Ops".chars() {
+        form.key(key(KeyCode::Char(c)));
+    }
+    assert_eq!(form.fields[0].error, None);
+    form.key(key(KeyCode::Tab));
+    form.key(key(KeyCode::Left));
+    assert_eq!(form.value("feature_flags_access_level"), "21");
+    let submit = form.key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL));
+    assert_eq!(submit, Outcome::Submit);
+    form.saving = true;
+    assert_eq!(
+        form.key(key(KeyCode::Enter)),
+        Outcome::Editing,
+        "a second submit does nothing"
+    );
+}
+
+#[test]
+fn a_field_added_later_starts_unchanged_and_keeps_the_focus() {
+    let mut form = form();
+    form.key(key(KeyCode::Tab));
+    form.insert_field(1, Field::text("prompt", "Prompt", "ask", None));
+    assert_eq!(form.fields[form.focus].name, "feature_flags_access_level");
+    assert!(!form.changed());
+    form.focus = form.position("prompt").unwrap();
+    form.key(key(KeyCode::Char('!')));
+    assert_eq!(form.changes(), vec![("Prompt", "ask".into(), "ask!".into())]);
+    assert!(form.has("name") && !form.has("title"));
+}
+
+#[test]
+fn leaving_with_changes_asks_first() {
+    let mut form = form();
+    assert_eq!(
+        form.key(key(KeyCode::Esc)),
+        Outcome::Cancel,
+        "nothing changed: leave at once"
+    );
+    let mut form = self::form();
+    form.key(key(KeyCode::Char('x')));
+    assert_eq!(form.key(key(KeyCode::Esc)), Outcome::Editing);
+    assert!(form.confirm_discard);
+    assert_eq!(form.key(key(KeyCode::Esc)), Outcome::Cancel);
+}
+
+#[test]
+fn refusals_land_on_their_field_and_keep_what_was_typed() {
+    let mut form = form();
+    for c in "Engineering".chars() {
+        form.key(key(KeyCode::Char(c)));
+    }
+    form.key(key(KeyCode::Tab));
+    form.saving = true;
+    form.refused("There is already a role with this name.".into(), Some("name"));
+    assert!(!form.saving);
+    assert_eq!(form.focus, 0);
+    assert_eq!(
+        form.fields[0].error.as_deref(),
+        Some("There is already a role with this name.")
+    );
+    assert_eq!(form.value("name"), "Engineering");
+    form.refused("403 permission_denied".into(), None);
+    assert_eq!(form.error.as_deref(), Some("403 permission_denied"));
+    assert_eq!(
+        form.changes(),
+        vec![("Name", String::new(), "Engineering".into())]
+    );
+}
