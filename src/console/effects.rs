@@ -112,6 +112,14 @@ impl Runner {
                 });
                 None
             }
+            Effect::LoadSubscription { project, id } => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let result = runner.client.subscription(&project, id).await.map(Box::new);
+                    let _ = runner.messages.send(Msg::Subscription(result));
+                });
+                None
+            }
             Effect::LoadTiles {
                 ticket,
                 project,

@@ -222,6 +222,12 @@ async fn a_test_delivery_appears_in_the_deliveries_without_a_refresh() {
             _ => panic!("the watch never ended"),
         }
     }
+    // Once landed, how it went is said: one recipient failed.
+    let notice = driver.app.notice.clone().unwrap();
+    assert!(
+        notice.error && notice.text.contains("landed: completed, 1 delivered, 1 failed"),
+        "{notice:?}"
+    );
 
     // Paused, a test is refused in words; resumed, it goes again.
     press(&mut driver, &[KeyCode::Char('p'), KeyCode::Char('y')]).await;

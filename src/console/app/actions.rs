@@ -125,12 +125,17 @@ impl App {
         let shown =
             self.shown() == ListId::Deliveries && self.lists.deliveries.subscription() == Some(subscription);
         if shown {
-            let landed = self.lists.deliveries.newest().is_some_and(|newest| {
+            let landed = self.lists.deliveries.newest().filter(|newest| {
                 Some(&newest.id) != before.as_ref() && newest.status != Some(DeliveryStatus::Starting)
             });
-            if landed {
+            if let Some(delivery) = landed {
+                self.notice = Some(landed_notice(subscription, delivery));
                 self.poll = None;
-                return Vec::new();
+                // A failure may have paused it: its row is read again.
+                return vec![Effect::LoadSubscription {
+                    project: self.context.project.clone(),
+                    id: subscription,
+                }];
             }
         }
         if looks >= LOOKS {
@@ -219,6 +224,24 @@ impl App {
             } => Some(format!("cannot pause #{id}: {error}")),
             _ => None,
         }
+    }
+}
+
+/// How the delivery that was waited for went.
+fn landed_notice(subscription: i64, delivery: &crate::api::Delivery) -> Notice {
+    let (delivered, failed) = delivery.recipients_delivered_and_failed();
+    let status = delivery.status.as_ref().map_or("-", |status| status.as_str());
+    if delivery.has_failed() || failed > 0 {
+        Notice::error(format!(
+            "the delivery of #{subscription} landed: {status}, {delivered} delivered, {failed} failed: {} (Enter on it shows each recipient)",
+            delivery
+                .error_text()
+                .unwrap_or_else(|| "no error recorded".into())
+        ))
+    } else {
+        Notice::done(format!(
+            "the delivery of #{subscription} landed: {status}, {delivered} delivered"
+        ))
     }
 }
 

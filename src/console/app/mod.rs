@@ -285,6 +285,15 @@ impl App {
                 }
                 self.catalog(result, slack)
             }
+            Msg::Subscription(result) => {
+                // Read again after a delivery; a failure to read changes nothing.
+                if let Ok(subscription) = result {
+                    self.lists.subscriptions.replace(*subscription);
+                    self.apply_view();
+                    self.dirty = true;
+                }
+                Vec::new()
+            }
             Msg::Tiles {
                 ticket,
                 dashboard,

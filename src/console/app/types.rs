@@ -307,6 +307,8 @@ pub enum Msg {
         result: Result<(Vec<NamedItem>, Vec<NamedItem>), api::Error>,
         slack: Option<Vec<api::Integration>>,
     },
+    /// A subscription read again; its row changes in place.
+    Subscription(Result<Box<Subscription>, api::Error>),
     /// A dashboard with its tiles, for the form's "Insights"; `None` from a
     /// server that shows none.
     Tiles {
@@ -414,6 +416,9 @@ pub enum Effect {
     /// List the project's dashboards and insights (`Msg::Catalog`); only
     /// the answer with the ticket of the form still open is taken.
     LoadCatalog { ticket: Ticket, project: String },
+    /// Read one subscription again (`Msg::Subscription`): a delivery may
+    /// have changed it (paused it, moved its next date).
+    LoadSubscription { project: String, id: i64 },
     /// Read a dashboard's tiles for the form (`Msg::Tiles`).
     LoadTiles {
         ticket: Ticket,
@@ -449,6 +454,7 @@ impl Effect {
             | Effect::Connect { .. }
             | Effect::LoadCatalog { .. }
             | Effect::LoadTiles { .. }
+            | Effect::LoadSubscription { .. }
             | Effect::LoadChannels { .. }
             | Effect::LoadPeople { .. }
             | Effect::Write { .. } => true,
@@ -468,6 +474,7 @@ impl Msg {
             | Msg::Connected { .. }
             | Msg::Catalog { .. }
             | Msg::Tiles { .. }
+            | Msg::Subscription(_)
             | Msg::Channels { .. }
             | Msg::People { .. }
             | Msg::Names { .. } => true,
