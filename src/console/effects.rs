@@ -262,9 +262,10 @@ impl Runner {
             Query::Deliveries {
                 project,
                 subscription,
+                status,
                 after,
             } => self
-                .deliveries(&project, subscription, after, limit)
+                .deliveries(&project, subscription, status.as_ref(), after, limit)
                 .await
                 .map(PageData::new),
         };
@@ -283,11 +284,12 @@ impl Runner {
         &self,
         project: &str,
         subscription: i64,
+        status: Option<&crate::api::DeliveryStatus>,
         after: Option<String>,
         limit: u64,
     ) -> Result<crate::api::Page<crate::api::Delivery>, crate::api::Error> {
         let mut page = match &after {
-            None => self.client.deliveries(project, subscription, None).await?,
+            None => self.client.deliveries(project, subscription, status).await?,
             Some(link) => self.client.deliveries_after(link).await?,
         };
         let mut rows = Vec::new();

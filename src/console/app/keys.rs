@@ -115,6 +115,10 @@ impl App {
             Action::Delete => self.delete_item(),
             Action::Restore => self.restore_item(),
             Action::Assign => self.open_picker(),
+            Action::OnlyFailed => {
+                self.lists.deliveries.toggle_failed();
+                self.reload(crate::console::lists::ListId::Deliveries, true)
+            }
             Action::TestDelivery => self.test_delivery(),
             Action::Pause => self.pause(),
             Action::CycleState => self.narrow_to(self.lists.subscriptions.resource.next_state()),

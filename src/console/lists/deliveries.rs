@@ -40,6 +40,8 @@ pub struct Deliveries {
     end: Option<u64>,
     /// The server answered 404: it keeps no delivery history.
     pub no_history: bool,
+    /// `f`: only the failed ones (the server's `status=failed`).
+    pub failed_only: bool,
 }
 
 const COLUMNS: [Column; 6] = [
@@ -104,10 +106,15 @@ impl Resource for Deliveries {
 
     fn heading(&self) -> String {
         // The header reads "Subscriptions › #12 Weekly › deliveries".
-        match &self.subscription {
+        let name = match &self.subscription {
             Some(subscription) if subscription.title.is_empty() => format!("#{}", subscription.id),
             Some(subscription) => format!("#{} {}", subscription.id, subscription.title),
             None => Self::TITLE.into(),
+        };
+        if self.failed_only {
+            format!("{name} · failed only")
+        } else {
+            name
         }
     }
 
@@ -132,6 +139,7 @@ impl Resource for Deliveries {
         Some(Query::Deliveries {
             project: scope.project.to_string(),
             subscription: self.subscription.as_ref()?.id,
+            status: self.failed_only.then_some(DeliveryStatus::Failed),
             after,
         })
     }
@@ -139,6 +147,8 @@ impl Resource for Deliveries {
     fn empty(&self) -> &'static str {
         if self.no_history {
             "this server keeps no delivery history"
+        } else if self.failed_only {
+            "no failed deliveries: f shows them all"
         } else {
             "no deliveries yet: t sends a test delivery"
         }
@@ -340,9 +350,15 @@ impl Table<Deliveries> {
             return;
         }
         self.resource.subscription = Some(subscription);
+        self.resource.failed_only = false;
         self.resource.restarted();
         self.filter.clear();
         self.rows.clear();
+    }
+
+    /// `f`: only the failed deliveries, or all again, from the newest.
+    pub fn toggle_failed(&mut self) {
+        self.resource.failed_only = !self.resource.failed_only;
     }
 
     /// The subscription shown, if any.

@@ -122,6 +122,8 @@ pub enum Query {
     Deliveries {
         project: String,
         subscription: i64,
+        /// Only those of this status (the failed ones, `f`).
+        status: Option<crate::api::DeliveryStatus>,
         after: Option<String>,
     },
 }

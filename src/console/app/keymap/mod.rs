@@ -53,6 +53,8 @@ pub enum Action {
     CycleState,
     /// Only the overdue subscriptions, or all again.
     Overdue,
+    /// Only the failed deliveries, or all again.
+    OnlyFailed,
 }
 
 impl Action {
@@ -91,7 +93,8 @@ impl Action {
             | Action::DetailDown
             | Action::DetailUp
             | Action::CycleState
-            | Action::Overdue => false,
+            | Action::Overdue
+            | Action::OnlyFailed => false,
         }
     }
 }
@@ -324,6 +327,13 @@ impl Default for Keymap {
                     Scope::On(ListId::Subscriptions),
                     "only the overdue ones (again: all)",
                     None,
+                ),
+                bind(
+                    &[c('f')],
+                    OnlyFailed,
+                    Scope::On(ListId::Deliveries),
+                    "only the failed ones (again: all)",
+                    Some("failed"),
                 ),
                 bind(
                     &[c('t')],

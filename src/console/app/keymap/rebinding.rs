@@ -10,7 +10,7 @@ use super::{Action, Chord, Keymap};
 use crate::console::lists::ListId;
 
 /// Every action by the name the config file's `[keys]` table uses.
-pub const ACTION_NAMES: [(&str, Action); 34] = [
+pub const ACTION_NAMES: [(&str, Action); 35] = [
     ("quit", Action::Quit),
     ("back", Action::Back),
     ("roles_tab", Action::Show(ListId::Roles)),
@@ -45,6 +45,7 @@ pub const ACTION_NAMES: [(&str, Action); 34] = [
     ("pause", Action::Pause),
     ("cycle_state", Action::CycleState),
     ("overdue", Action::Overdue),
+    ("only_failed", Action::OnlyFailed),
 ];
 
 /// Reads a key as people write it: `q`, `G`, `ctrl-r`, `enter`, `esc`,
