@@ -17,6 +17,9 @@ pub struct Poll {
     pub subscription: i64,
     /// The newest delivery shown when it was asked for, if any.
     pub before: Option<String>,
+    /// No delivery recorded before this is the one waited for (a few
+    /// minutes before it was asked for, for clocks that disagree).
+    pub since: chrono::DateTime<chrono::Utc>,
     /// How many looks have been taken.
     pub looks: u8,
 }
@@ -103,6 +106,7 @@ impl App {
         self.poll = Some(Poll {
             subscription,
             before,
+            since: self.now - chrono::Duration::minutes(5),
             looks: 0,
         });
         Effect::Timer {
@@ -121,12 +125,18 @@ impl App {
             return Vec::new();
         };
         poll.looks += 1;
-        let (subscription, looks, before) = (poll.subscription, poll.looks, poll.before.clone());
+        let (subscription, looks, before, since) =
+            (poll.subscription, poll.looks, poll.before.clone(), poll.since);
         let shown =
             self.shown() == ListId::Deliveries && self.lists.deliveries.subscription() == Some(subscription);
         if shown {
             let landed = self.lists.deliveries.newest().filter(|newest| {
-                Some(&newest.id) != before.as_ref() && newest.status != Some(DeliveryStatus::Starting)
+                Some(&newest.id) != before.as_ref()
+                    && newest
+                        .created_at
+                        .or(newest.scheduled_at)
+                        .is_some_and(|at| at >= since)
+                    && newest.status != Some(DeliveryStatus::Starting)
             });
             if let Some(delivery) = landed {
                 self.notice = Some(landed_notice(subscription, delivery));
