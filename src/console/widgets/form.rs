@@ -503,7 +503,7 @@ pub mod checks {
 pub fn draw(frame: &mut Frame, form: &Form, preview: Vec<Line<'static>>, theme: &Theme) {
     let mut lines = Vec::new();
     if let Some(error) = &form.error {
-        for line in wrap(error, WIDTH) {
+        for line in wrap(&crate::text::printable(error), WIDTH) {
             lines.push(Line::styled(format!(" {line}"), theme.error));
         }
         lines.push(Line::raw(""));
@@ -540,7 +540,7 @@ pub fn draw(frame: &mut Frame, form: &Form, preview: Vec<Line<'static>>, theme: 
                     lines.push(Line::raw(format!("  {:<LABEL$} {pointer}{mark} {label}", "")));
                 }
                 if let Some(error) = &field.error {
-                    for line in wrap(error, WIDTH - LABEL - 3) {
+                    for line in wrap(&crate::text::printable(error), WIDTH - LABEL - 3) {
                         lines.push(Line::styled(format!("  {:<LABEL$} {line}", ""), theme.error));
                     }
                 }
@@ -560,7 +560,7 @@ pub fn draw(frame: &mut Frame, form: &Form, preview: Vec<Line<'static>>, theme: 
             Span::raw(value),
         ]));
         if let Some(error) = &field.error {
-            for line in wrap(error, WIDTH - LABEL - 3) {
+            for line in wrap(&crate::text::printable(error), WIDTH - LABEL - 3) {
                 lines.push(Line::styled(format!("  {:<LABEL$} {line}", ""), theme.error));
             }
         }

@@ -85,7 +85,8 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
 pub fn confirm(frame: &mut Frame, question: &str, destructive: bool, theme: &Theme) {
     let mut lines: Vec<Line> = question
         .lines()
-        .flat_map(|paragraph| wrap(paragraph, WIDTH - 2))
+        // Names in a question come from a server: shown, never sent raw.
+        .flat_map(|paragraph| wrap(&crate::text::printable(paragraph), WIDTH - 2))
         .map(|line| Line::raw(format!(" {line}")))
         .collect();
     lines.push(Line::raw(""));
@@ -113,5 +114,21 @@ mod tests {
         assert_eq!(wrap("one two three", 7), ["one two", "three"]);
         assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
         assert_eq!(wrap("", 5), [""]);
+    }
+
+    #[test]
+    fn a_question_shows_a_server_s_text_escaped() {
+        let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 20)).unwrap();
+        let theme = crate::console::view::theme::Theme::plain();
+        terminal
+            .draw(|frame| super::confirm(frame, "Pause #1 \"\u{1b}[2Jgone\u{202e}\"?", false, &theme))
+            .unwrap();
+        let buffer = terminal.backend().buffer();
+        let shown: String = buffer.content().iter().map(|cell| cell.symbol()).collect();
+        assert!(
+            !shown.contains('\u{1b}') && !shown.contains('\u{202e}'),
+            "{shown}"
+        );
+        assert!(shown.contains("gone"), "{shown}");
     }
 }
