@@ -160,6 +160,12 @@ pub fn console(
             "{error}; or try `orgdeck demo` for a console on demo data"
         )))
     })?;
+    if let Some(seconds) = profile_refresh.filter(|seconds| *seconds > 86_400) {
+        return Err(UsageError(format!(
+            "the profile's refresh = {seconds} is more than a day: 1 to 86400 seconds, or 0 for off"
+        ))
+        .into());
+    }
     let context = ConsoleContext {
         host: client.base_url().as_str().trim_end_matches('/').to_string(),
         profile,

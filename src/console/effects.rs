@@ -14,8 +14,9 @@ use crate::api::{Client, List, Organization, Project};
 use crate::config::{self, CURRENT};
 
 /// The most of the server's pages of deliveries one page of the console
-/// follows: two of PostHog's 50 make the console's 100.
-const DELIVERY_PAGES_PER_PAGE: usize = 4;
+/// follows: two of PostHog's 50 make the console's 100; a server with
+/// smaller pages is followed this far.
+const DELIVERY_PAGES_PER_PAGE: usize = 10;
 
 /// Channels asked for at a time, and the most a form offers (a bound on
 /// what a server may send; workspaces have far fewer).
@@ -109,6 +110,21 @@ impl Runner {
                         result,
                         slack,
                     });
+                });
+                None
+            }
+            Effect::LoadNewestDelivery {
+                project,
+                subscription,
+            } => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let result = runner
+                        .client
+                        .deliveries(&project, subscription, None)
+                        .await
+                        .map(|page| page.results.into_iter().next().map(Box::new));
+                    let _ = runner.messages.send(Msg::NewestDelivery { subscription, result });
                 });
                 None
             }
@@ -293,19 +309,42 @@ impl Runner {
             Some(link) => self.client.deliveries_after(link).await?,
         };
         let mut rows = Vec::new();
-        for _ in 1..DELIVERY_PAGES_PER_PAGE {
+        let mut next = None;
+        // Whole pages of the server's, as long as they fit in the console's:
+        // a row is never cut from a page (its cursor would skip it). PostHog's
+        // 50 fill 100 exactly; a page that does not fit ends this one short,
+        // and the list ends there (its cursor would leave a gap).
+        for followed in 1..=DELIVERY_PAGES_PER_PAGE {
+            let room = (limit as usize).saturating_sub(rows.len());
+            if rows.is_empty() && page.results.len() > room {
+                // One page larger than the console's: its newest, and no more.
+                page.results.truncate(room);
+                rows.append(&mut page.results);
+                break;
+            }
+            if page.results.len() > room {
+                tracing::warn!(
+                    subscription,
+                    "a page of deliveries does not fit the console's page of {limit}: the list ends here"
+                );
+                break;
+            }
             rows.append(&mut page.results);
-            match &page.next {
-                Some(link) if (rows.len() as u64) < limit => {
-                    page = self.client.deliveries_after(link).await?
+            next = page.next.take();
+            match &next {
+                Some(link) if rows.len() < limit as usize && followed < DELIVERY_PAGES_PER_PAGE => {
+                    page = self.client.deliveries_after(link).await?;
                 }
                 _ => break,
             }
         }
-        rows.append(&mut page.results);
+        // A short page with a link after it would leave a gap: it is the end.
+        if rows.len() < limit as usize {
+            next = None;
+        }
         Ok(crate::api::Page {
             count: 0,
-            next: page.next,
+            next,
             previous: None,
             results: rows,
         })
@@ -319,7 +358,9 @@ impl Runner {
         integration: i64,
     ) -> Result<Vec<crate::api::SlackChannel>, crate::api::Error> {
         let mut found = Vec::new();
-        loop {
+        // A bound on pages as well as on channels: a server sending a few
+        // a page is not followed for ever.
+        for _ in 0..MAX_CHANNELS.div_ceil(CHANNEL_PAGE as usize) {
             let query = crate::api::ChannelQuery {
                 search: None,
                 limit: Some(CHANNEL_PAGE),
@@ -329,10 +370,11 @@ impl Runner {
             let empty = page.channels.is_empty();
             found.extend(page.channels);
             if !page.has_more || empty || found.len() >= MAX_CHANNELS {
-                found.truncate(MAX_CHANNELS);
-                return Ok(found);
+                break;
             }
         }
+        found.truncate(MAX_CHANNELS);
+        Ok(found)
     }
 
     /// Sends a change and says how it went; the footer's record of it comes

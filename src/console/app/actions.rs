@@ -1,11 +1,11 @@
 //! What on-call does to a subscription: a test delivery now (`t`, after
 //! asking), pause and resume (`p`), and watching for the delivery either
-//! starts: the deliveries list is looked at again a few times, further
-//! apart each time, until the new delivery has landed, then no more.
+//! starts: the subscription's newest delivery is asked for a few times,
+//! further apart each time, until the new one has landed, then no more.
 //! Also `--refresh`: the list on screen fetched again at an interval.
 
 use super::{App, Confirm, Effect, ListId, Mode, Notice, Timer, Write};
-use crate::api::{self, DeliveryStatus, Subscription};
+use crate::api::{self, Delivery, DeliveryStatus, Subscription, TriggerType};
 
 /// How many times the deliveries are looked at after a test or a resume:
 /// 1, 2, 3, 4 and then 5 s apart, 40 s in all.
@@ -15,6 +15,8 @@ const LOOKS: u8 = 10;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Poll {
     pub subscription: i64,
+    /// The trigger of the delivery waited for (manual, for a test).
+    pub expect: Option<TriggerType>,
     /// The newest delivery shown when it was asked for, if any.
     pub before: Option<String>,
     /// No delivery recorded before this is the one waited for (a few
@@ -97,14 +99,16 @@ impl App {
         Vec::new()
     }
 
-    /// A delivery is on its way for a subscription: look for it.
-    pub(super) fn watch_for_delivery(&mut self, subscription: i64) -> Effect {
+    /// A delivery is on its way for a subscription (a test: `expect` is
+    /// manual; a resume's confirmation: any trigger): look for it.
+    pub(super) fn watch_for_delivery(&mut self, subscription: i64, expect: Option<TriggerType>) -> Effect {
         let before = match self.lists.deliveries.subscription() {
             Some(shown) if shown == subscription => self.lists.deliveries.newest().map(|d| d.id.clone()),
             _ => None,
         };
         self.poll = Some(Poll {
             subscription,
+            expect,
             before,
             since: self.now - chrono::Duration::minutes(5),
             looks: 0,
@@ -115,8 +119,8 @@ impl App {
         }
     }
 
-    /// Time for another look at the deliveries: done once the new one has
-    /// landed (no longer starting), or after [`LOOKS`] looks.
+    /// Time for another look: the subscription's newest delivery is asked
+    /// for, on its own (whatever the deliveries list shows or filters).
     pub(super) fn look_again(&mut self, ticket: super::Ticket) -> Vec<Effect> {
         if !self.polls.is_current(ticket) {
             return Vec::new();
@@ -125,43 +129,65 @@ impl App {
             return Vec::new();
         };
         poll.looks += 1;
-        let (subscription, looks, before, since) =
-            (poll.subscription, poll.looks, poll.before.clone(), poll.since);
-        let shown =
-            self.shown() == ListId::Deliveries && self.lists.deliveries.subscription() == Some(subscription);
-        if shown {
-            let landed = self.lists.deliveries.newest().filter(|newest| {
-                Some(&newest.id) != before.as_ref()
-                    && newest
-                        .created_at
-                        .or(newest.scheduled_at)
-                        .is_some_and(|at| at >= since)
-                    && newest.status != Some(DeliveryStatus::Starting)
-            });
-            if let Some(delivery) = landed {
-                self.notice = Some(landed_notice(subscription, delivery));
-                self.poll = None;
-                // A failure may have paused it: its row is read again.
-                return vec![Effect::LoadSubscription {
-                    project: self.context.project.clone(),
-                    id: subscription,
-                }];
-            }
-        }
-        if looks >= LOOKS {
+        vec![Effect::LoadNewestDelivery {
+            project: self.context.project.clone(),
+            subscription: poll.subscription,
+        }]
+    }
+
+    /// The newest delivery, looked at: once the one waited for has landed
+    /// (recorded since it was asked for, of the trigger expected, no longer
+    /// starting) the console says how it went, shows it in the deliveries
+    /// if they are on screen, and reads the subscription again (a failure
+    /// may have paused it); else it looks again, [`LOOKS`] times at most,
+    /// and says so when it gives up.
+    pub(super) fn newest_delivery(
+        &mut self,
+        subscription: i64,
+        result: Result<Option<Box<Delivery>>, api::Error>,
+    ) -> Vec<Effect> {
+        let Some(poll) = self.poll.clone().filter(|poll| poll.subscription == subscription) else {
+            return Vec::new();
+        };
+        self.dirty = true;
+        let landed = result.ok().flatten().filter(|newest| {
+            Some(&newest.id) != poll.before.as_ref()
+                && newest
+                    .created_at
+                    .or(newest.scheduled_at)
+                    .is_some_and(|at| at >= poll.since)
+                && poll
+                    .expect
+                    .as_ref()
+                    .is_none_or(|expect| newest.trigger_type.as_ref() == Some(expect))
+                && newest.status != Some(DeliveryStatus::Starting)
+        });
+        if let Some(delivery) = landed {
+            self.notice = Some(landed_notice(subscription, &delivery));
             self.poll = None;
+            let mut effects = vec![Effect::LoadSubscription {
+                project: self.context.project.clone(),
+                id: subscription,
+            }];
+            if self.shown() == ListId::Deliveries
+                && self.lists.deliveries.subscription() == Some(subscription)
+            {
+                self.lists.get_mut(ListId::Deliveries).remember_selected();
+                effects.extend(self.reload(ListId::Deliveries, false));
+            }
+            return effects;
+        }
+        if poll.looks >= LOOKS {
+            self.poll = None;
+            self.notice = Some(Notice::done(format!(
+                "no new delivery of #{subscription} has landed yet: r on its deliveries looks again"
+            )));
             return Vec::new();
         }
-        let mut effects = vec![Effect::Timer {
-            timer: Timer::Poll(looks + 1),
+        vec![Effect::Timer {
+            timer: Timer::Poll(poll.looks + 1),
             ticket: self.polls.issue(),
-        }];
-        if shown && !self.lists.deliveries.rows.list.is_loading() {
-            let table = self.lists.get_mut(ListId::Deliveries);
-            table.remember_selected();
-            effects.extend(self.reload(ListId::Deliveries, false));
-        }
-        effects
+        }]
     }
 
     /// `--refresh`: the list on screen again, the cursor kept on its row,
@@ -238,7 +264,7 @@ impl App {
 }
 
 /// How the delivery that was waited for went.
-fn landed_notice(subscription: i64, delivery: &crate::api::Delivery) -> Notice {
+fn landed_notice(subscription: i64, delivery: &Delivery) -> Notice {
     let (delivered, failed) = delivery.recipients_delivered_and_failed();
     let status = delivery.status.as_ref().map_or("-", |status| status.as_str());
     if delivery.has_failed() || failed > 0 {

@@ -262,8 +262,8 @@ impl App {
                 format!("restored subscription #{id}")
             }
             (Write::TestDelivery { id, .. }, Written::Accepted) => {
-                effects.push(self.watch_for_delivery(id));
-                format!("test delivery of #{id} on its way: Enter on it shows how it went")
+                effects.push(self.watch_for_delivery(id, Some(api::TriggerType::Manual)));
+                format!("test delivery of #{id} on its way: the console says how it went when it lands")
             }
             (Write::SetEnabled { id, .. }, Written::Subscription(subscription))
                 if subscription.enabled.is_none() =>
@@ -283,7 +283,7 @@ impl App {
                 lists.subscriptions.replace(*subscription);
                 if enabled {
                     // Resuming sends a confirmation delivery (posthog.md 8.4).
-                    effects.push(self.watch_for_delivery(id));
+                    effects.push(self.watch_for_delivery(id, None));
                     format!("resumed #{id}: next delivery {next}")
                 } else {
                     format!("paused #{id}: nothing is delivered until p resumes it")

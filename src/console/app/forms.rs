@@ -69,7 +69,7 @@ impl App {
     /// for: the tiles of the dashboard it delivers, the channels of the
     /// Slack integration it posts through.
     fn form_lookups(&mut self) -> Vec<Effect> {
-        let Mode::Form(form, purpose) = &self.mode else {
+        let Mode::Form(form, purpose) = &mut self.mode else {
             return Vec::new();
         };
         if !purpose.is_subscription() {
@@ -79,6 +79,9 @@ impl App {
         let project = self.context.project.clone();
         let mut effects = Vec::new();
         if let Some(dashboard) = dashboard.filter(|id| self.asked.0 != Some(*id)) {
+            // Another dashboard: the insights of the last one go, so that
+            // they are never sent with this one.
+            form.remove_field("dashboard_export_insights");
             self.asked.0 = Some(dashboard);
             effects.push(Effect::LoadTiles {
                 ticket: self.tiles.issue(),
@@ -87,6 +90,10 @@ impl App {
             });
         }
         if let Some(integration) = integration.filter(|id| self.asked.1 != Some(*id)) {
+            // Another integration: its own channels, once they come; the
+            // target is typed meanwhile.
+            form.remove_field("channel");
+            choices::visibility(form);
             self.asked.1 = Some(integration);
             effects.push(Effect::LoadChannels {
                 ticket: self.channels.issue(),
@@ -115,12 +122,17 @@ impl App {
             return Vec::new();
         };
         if choices::wants(form).0 != Some(dashboard) {
+            // Chosen away meanwhile: asked again if chosen again.
+            self.asked.0 = None;
             return Vec::new();
         }
         match result {
             Ok(Some(found)) => choices::exports(form, &found, exported.as_deref()),
             Ok(None) => {}
-            Err(error) => form.error = Some(format!("cannot read the dashboard's insights: {error}")),
+            Err(error) => {
+                self.asked.0 = None;
+                form.error = Some(format!("cannot read the dashboard's insights: {error}"));
+            }
         }
         Vec::new()
     }
@@ -139,6 +151,7 @@ impl App {
             return Vec::new();
         };
         if choices::wants(form).1 != Some(integration) {
+            self.asked.1 = None;
             return Vec::new();
         }
         match result {
@@ -149,7 +162,10 @@ impl App {
                 choices::channels(form, &found, target.as_deref());
             }
             // The channel is typed instead, as before the list came.
-            Err(error) => form.error = Some(format!("cannot list the integration's channels: {error}")),
+            Err(error) => {
+                self.asked.1 = None;
+                form.error = Some(format!("cannot list the integration's channels: {error}"));
+            }
         }
         Vec::new()
     }
@@ -178,7 +194,7 @@ impl App {
         if let Mode::Form(form, purpose) = &mut self.mode
             && purpose.is_subscription()
         {
-            let editing = existing.is_some();
+            let editing = matches!(purpose, FormPurpose::EditSubscription { .. });
             match result {
                 Ok((dashboards, insights)) if editing => {
                     choices::fixed_delivers(form, &dashboards, &insights)
@@ -192,7 +208,7 @@ impl App {
                 Err(_) => choices::catalog_fallback(form),
             }
             if let Some(slack) = slack {
-                choices::today(form, existing.as_ref(), &slack);
+                choices::today(form, existing.as_ref(), editing, &slack);
             }
         }
         self.form_lookups()

@@ -285,6 +285,7 @@ impl App {
                 }
                 self.catalog(result, slack)
             }
+            Msg::NewestDelivery { subscription, result } => self.newest_delivery(subscription, result),
             Msg::Subscription(result) => {
                 // Read again after a delivery; a failure to read changes nothing.
                 if let Ok(subscription) = result {

@@ -307,6 +307,11 @@ pub enum Msg {
         result: Result<(Vec<NamedItem>, Vec<NamedItem>), api::Error>,
         slack: Option<Vec<api::Integration>>,
     },
+    /// A subscription's newest delivery, for the watch (`None`: it has none).
+    NewestDelivery {
+        subscription: i64,
+        result: Result<Option<Box<api::Delivery>>, api::Error>,
+    },
     /// A subscription read again; its row changes in place.
     Subscription(Result<Box<Subscription>, api::Error>),
     /// A dashboard with its tiles, for the form's "Insights"; `None` from a
@@ -416,6 +421,9 @@ pub enum Effect {
     /// List the project's dashboards and insights (`Msg::Catalog`); only
     /// the answer with the ticket of the form still open is taken.
     LoadCatalog { ticket: Ticket, project: String },
+    /// Ask for a subscription's newest delivery (`Msg::NewestDelivery`),
+    /// for the watch after a test or a resume.
+    LoadNewestDelivery { project: String, subscription: i64 },
     /// Read one subscription again (`Msg::Subscription`): a delivery may
     /// have changed it (paused it, moved its next date).
     LoadSubscription { project: String, id: i64 },
@@ -455,6 +463,7 @@ impl Effect {
             | Effect::LoadCatalog { .. }
             | Effect::LoadTiles { .. }
             | Effect::LoadSubscription { .. }
+            | Effect::LoadNewestDelivery { .. }
             | Effect::LoadChannels { .. }
             | Effect::LoadPeople { .. }
             | Effect::Write { .. } => true,
@@ -475,6 +484,7 @@ impl Msg {
             | Msg::Catalog { .. }
             | Msg::Tiles { .. }
             | Msg::Subscription(_)
+            | Msg::NewestDelivery { .. }
             | Msg::Channels { .. }
             | Msg::People { .. }
             | Msg::Names { .. } => true,

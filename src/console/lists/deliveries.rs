@@ -254,12 +254,13 @@ fn detail(delivery: &Delivery, now: DateTime<Utc>, theme: &Theme) -> (String, Ve
         Some(DeliveryStatus::Failed) => Line::from(vec![
             label("status"),
             Span::styled(
-                format!(
+                crate::text::printable(&format!(
                     "FAILED: {}",
                     delivery
                         .error_text()
                         .unwrap_or_else(|| format!("{failed} recipient(s) failed"))
-                ),
+                ))
+                .into_owned(),
                 theme.error,
             ),
         ]),
@@ -344,11 +345,9 @@ fn detail(delivery: &Delivery, now: DateTime<Utc>, theme: &Theme) -> (String, Ve
 }
 
 impl Table<Deliveries> {
-    /// Opens a subscription's deliveries, from the newest.
+    /// Opens a subscription's deliveries, from the newest, fetched afresh
+    /// each time (new ones may have landed since).
     pub fn open(&mut self, subscription: ChosenSubscription) {
-        if self.resource.subscription.as_ref() == Some(&subscription) {
-            return;
-        }
         self.resource.subscription = Some(subscription);
         self.resource.failed_only = false;
         self.resource.restarted();

@@ -215,8 +215,8 @@ impl<R: Resource> AnyTable for Table<R> {
         if self.resource.narrowed() {
             return self.scan();
         }
-        // Lists the server searches are never loaded whole.
-        let fill_limit = self.resource.searched().is_none().then_some(LOCAL_VIEW_LIMIT);
+        // Lists the server searches, or pages by cursor, are never loaded whole.
+        let fill_limit = (self.resource.searched().is_none() && !R::BY_CURSOR).then_some(LOCAL_VIEW_LIMIT);
         self.rows.wanted(height, fill_limit, !R::BY_CURSOR)
     }
 
@@ -276,7 +276,9 @@ impl<R: Resource> AnyTable for Table<R> {
     }
 
     fn answered_with(&mut self, generation: Ticket, offset: u64, error: &crate::api::Error) -> bool {
-        if generation != self.rows.list.generation() || !self.resource.answered_with(error) {
+        // Only the first page can say the list is not there at all; a later
+        // one failing (an expired link) is a failure.
+        if offset != 0 || generation != self.rows.list.generation() || !self.resource.answered_with(error) {
             return false;
         }
         self.rows.list.receive(generation, offset, 0, Vec::new())

@@ -6,7 +6,9 @@ use chrono::{Duration, Utc};
 use ratatui::crossterm::event::KeyCode;
 
 use super::{answer, app, command, fetches, key, screen, subscriptions};
-use crate::api::{self, Delivery, DeliveryStatus, Page, Refusal, Subscription, SubscriptionState};
+use crate::api::{
+    self, Delivery, DeliveryStatus, Page, Refusal, Subscription, SubscriptionState, TriggerType,
+};
 use crate::console::app::{App, keymap::Keymap};
 use crate::console::app::{
     Context, Effect, ListId, Mode, Msg, PageData, Query, Timer, Write, WriteAnswer, Written,
@@ -244,13 +246,16 @@ fn a_test_delivery_asks_first_then_watches_for_the_delivery_a_while() {
         }]
     ));
     let effects = written(&mut app, &effects[0], Ok(Written::Accepted));
-    let mut timer = effects.into_iter().find_map(|e| match e {
-        Effect::Timer {
-            timer: Timer::Poll(look),
-            ticket,
-        } => Some((look, ticket)),
-        _ => None,
-    });
+    let poll_timer = |effects: &[Effect]| {
+        effects.iter().find_map(|e| match e {
+            Effect::Timer {
+                timer: Timer::Poll(look),
+                ticket,
+            } => Some((*look, *ticket)),
+            _ => None,
+        })
+    };
+    let mut timer = poll_timer(&effects);
     assert!(timer.is_some(), "a watch for the delivery");
     assert!(
         app.notice
@@ -259,25 +264,72 @@ fn a_test_delivery_asks_first_then_watches_for_the_delivery_a_while() {
             .text
             .contains("test delivery of #1 on its way")
     );
-    // Not on its deliveries: the watch takes looks, sends nothing, and ends.
+    // Each look asks for the newest delivery on its own; nothing new: it
+    // looks again, ten times, then says so.
     let mut looks = 0;
     while let Some((look, ticket)) = timer.take() {
         looks += 1;
-        assert!(look <= 10);
         let effects = app.update(Msg::Timer {
             timer: Timer::Poll(look),
             ticket,
         });
-        assert!(fetches(&effects).is_empty());
-        timer = effects.into_iter().find_map(|e| match e {
-            Effect::Timer {
-                timer: Timer::Poll(look),
-                ticket,
-            } => Some((look, ticket)),
-            _ => None,
+        assert!(matches!(
+            &effects[..],
+            [Effect::LoadNewestDelivery { subscription: 1, .. }]
+        ));
+        let effects = app.update(Msg::NewestDelivery {
+            subscription: 1,
+            result: Ok(None),
         });
+        timer = poll_timer(&effects);
     }
     assert_eq!(looks, 10, "bounded");
+    assert_eq!(app.poll, None);
+    assert!(
+        app.notice
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("no new delivery of #1 has landed yet")
+    );
+
+    // Again: a scheduled delivery is not the test; the manual one is.
+    key(&mut app, KeyCode::Char('t'));
+    let effects = key(&mut app, KeyCode::Char('y'));
+    let effects = written(&mut app, &effects[0], Ok(Written::Accepted));
+    let (look, ticket) = poll_timer(&effects).unwrap();
+    app.update(Msg::Timer {
+        timer: Timer::Poll(look),
+        ticket,
+    });
+    let now = app.now;
+    let delivery = |id: &str, trigger: TriggerType| Delivery {
+        id: id.into(),
+        trigger_type: Some(trigger),
+        status: Some(DeliveryStatus::Failed),
+        created_at: Some(now),
+        error: Some(serde_json::json!({"message": "Domain hedgebox.invalid does not exist"})),
+        ..Delivery::default()
+    };
+    let effects = app.update(Msg::NewestDelivery {
+        subscription: 1,
+        result: Ok(Some(Box::new(delivery("scheduled", TriggerType::Scheduled)))),
+    });
+    let (look, ticket) = poll_timer(&effects).expect("not the test: looks again");
+    app.update(Msg::Timer {
+        timer: Timer::Poll(look),
+        ticket,
+    });
+    let effects = app.update(Msg::NewestDelivery {
+        subscription: 1,
+        result: Ok(Some(Box::new(delivery("manual", TriggerType::Manual)))),
+    });
+    assert!(
+        matches!(&effects[..], [Effect::LoadSubscription { id: 1, .. }]),
+        "{effects:?}"
+    );
+    let notice = app.notice.clone().unwrap();
+    assert!(notice.error && notice.text.contains("landed: failed") && notice.text.contains("does not exist"));
     assert_eq!(app.poll, None);
 }
 

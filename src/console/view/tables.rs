@@ -110,10 +110,12 @@ fn header(column: &Column, table: &dyn AnyTable) -> String {
 
 fn title<'a>(name: &str, table: &dyn AnyTable, theme: &Theme) -> Line<'a> {
     let rows_shown = table.len();
-    // A cursor-paged list is a row longer than what arrived while there is more.
+    // A cursor-paged list is a row longer than what arrived while there is
+    // more (a filtered view of it holds only rows that arrived).
     let (rows_known, more) = match table.count_is_exact() {
         true => (rows_shown, ""),
-        false => (rows_shown.saturating_sub(1), "+"),
+        false if table.count() == Some(rows_shown) => (rows_shown.saturating_sub(1), "+"),
+        false => (rows_shown, "+"),
     };
     let filtered = match (table.count(), table.scanned()) {
         (Some(total), Some(scanned)) => format!(" match in the first {scanned} of {total}"),

@@ -271,6 +271,20 @@ impl Form {
         }
     }
 
+    /// Takes away a field that no longer fits what the form says (the
+    /// insights of a dashboard no longer chosen); the focus stays on the
+    /// field it was on, or the one after.
+    pub fn remove_field(&mut self, name: &str) {
+        let Some(at) = self.position(name) else {
+            return;
+        };
+        self.fields.remove(at);
+        self.original.remove(at);
+        if self.focus > at || self.focus >= self.fields.len() {
+            self.focus = self.focus.saturating_sub(1);
+        }
+    }
+
     /// Where the field of this name is.
     pub fn position(&self, name: &str) -> Option<usize> {
         self.fields.iter().position(|field| field.name == name)
@@ -532,7 +546,7 @@ pub fn draw(frame: &mut Frame, form: &Form, preview: Vec<Line<'static>>, theme: 
                     Span::raw(format!("{count} chosen · ←/→ move, Space chooses")),
                 ]));
                 if focused {
-                    focus_line = lines.len() as u16 + *at as u16;
+                    focus_line = u16::try_from(lines.len() + *at).unwrap_or(u16::MAX);
                 }
                 for (index, ((_, label), chosen)) in options.iter().zip(chosen).enumerate() {
                     let mark = if *chosen { "■" } else { "□" };

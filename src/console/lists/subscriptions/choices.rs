@@ -119,6 +119,11 @@ pub fn channels(form: &mut Form, channels: &[SlackChannel], target: Option<&str>
     }
     let options: Vec<(&str, &str)> = options.iter().map(|(v, l)| (v.as_str(), l.as_str())).collect();
     let field = Field::select("channel", "Channel", &options, &chosen);
+    // Typing the target when the list came: the list takes over there.
+    let on_target = form
+        .fields
+        .get(form.focus)
+        .is_some_and(|field| field.name == "target_value");
     match form.position("channel") {
         Some(at) => {
             let focus = form.focus;
@@ -134,6 +139,9 @@ pub fn channels(form: &mut Form, channels: &[SlackChannel], target: Option<&str>
         }
     }
     visibility(form);
+    if on_target && let Some(at) = form.position("channel") {
+        form.focus = at;
+    }
 }
 
 /// Shows the fields that apply to what the form says: the prompt for an AI
@@ -203,11 +211,11 @@ pub fn catalog_fallback(form: &mut Form) {
 /// form offers an AI report and its prompt, the integration a Slack target
 /// posts through (working ones first), and no webhook for a new target (a
 /// subscription that has one keeps it).
-pub fn today(form: &mut Form, existing: Option<&Subscription>, slack: &[Integration]) {
+pub fn today(form: &mut Form, existing: Option<&Subscription>, editing: bool, slack: &[Integration]) {
     if form.has("prompt") {
         return;
     }
-    if existing.is_none()
+    if !editing
         && let Some(field) = form.fields.iter_mut().find(|field| field.name == "delivers")
         && let FieldValue::Select { options, .. } = &field.value
         && !options.iter().any(|(value, _)| value == PROMPT.0)

@@ -84,8 +84,8 @@ fn todays_form_needs_something_to_deliver_and_posts_slack_through_an_integration
         integration(1, "Old", "invalid_auth"),
         integration(2, "Hedgebox", ""),
     ];
-    today(&mut form, None, &slack);
-    today(&mut form, None, &slack);
+    today(&mut form, None, false, &slack);
+    today(&mut form, None, false, &slack);
     let names: Vec<&str> = form.fields.iter().map(|field| field.name).collect();
     assert_eq!(
         &names[..5],
@@ -152,7 +152,12 @@ fn an_edit_to_slack_takes_the_integration_and_an_ai_report_shows_its_prompt() {
     };
     let mut form = form(Some(&existing), parse_datetime("2026-06-01T09:00:00Z").unwrap());
     assert_eq!(form.value("delivers"), "prompt");
-    today(&mut form, Some(&existing), &[integration(2, "Hedgebox", "")]);
+    today(
+        &mut form,
+        Some(&existing),
+        true,
+        &[integration(2, "Hedgebox", "")],
+    );
     assert_eq!(form.value("prompt"), "What changed?");
     let at = form.position("target_type").unwrap();
     form.fields[at] = Field::select("target_type", "Target type", &TODAY_TARGET_TYPES, "slack");
@@ -170,7 +175,7 @@ fn an_edit_to_slack_takes_the_integration_and_an_ai_report_shows_its_prompt() {
 #[test]
 fn refusals_land_on_the_field_that_chose_what_they_name() {
     let mut form = form(None, parse_datetime("2026-11-22T10:20:00Z").unwrap());
-    today(&mut form, None, &[]);
+    today(&mut form, None, false, &[]);
     assert_eq!(form_field(&form, Some("dashboard")), Some("delivers"));
     assert_eq!(form_field(&form, Some("insight")), Some("delivers"));
     assert_eq!(
@@ -196,7 +201,7 @@ fn a_dashboard_offers_its_insights_every_one_chosen_up_to_the_cap() {
     use crate::api::{DashboardTile, TileInsight};
     use ratatui::crossterm::event::KeyCode;
     let mut form = form(None, parse_datetime("2026-11-22T10:20:00Z").unwrap());
-    today(&mut form, None, &[integration(2, "Hedgebox", "")]);
+    today(&mut form, None, false, &[integration(2, "Hedgebox", "")]);
     let delivers = form.position("delivers").unwrap();
     form.fields[delivers].set_options(catalog_options(
         &[NamedItem {
