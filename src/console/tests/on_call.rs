@@ -473,3 +473,91 @@ fn refresh_runs_only_when_asked_for_and_keeps_the_cursor() {
     assert_eq!(app.lists.roles.rows.cursor, 2, "the cursor stays on its row");
     assert!(screen(&app).contains("refreshed"), "{}", screen(&app));
 }
+
+#[test]
+fn a_later_page_s_404_is_a_failure_not_an_empty_history() {
+    let mut app = app();
+    app.start();
+    let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
+    answer(&mut app, &first, |offset| subscriptions(3, offset));
+    let fetch = key(&mut app, KeyCode::Enter).pop().unwrap();
+    answer(&mut app, &fetch, |offset| deliveries(offset, 100, true));
+    let Some(Effect::Fetch {
+        list,
+        generation,
+        offset,
+        ..
+    }) = key(&mut app, KeyCode::Char('G')).pop()
+    else {
+        panic!("the next page")
+    };
+    app.update(Msg::Page {
+        list,
+        generation,
+        offset,
+        result: Err(refusal(404, "Not found.", None)),
+    });
+    assert!(app.notice.as_ref().is_some_and(|notice| notice.error));
+    assert_eq!(
+        app.lists.deliveries.rows.list.count(),
+        Some(101),
+        "the first page stays"
+    );
+    assert!(!app.lists.deliveries.resource.no_history);
+}
+
+#[test]
+fn another_dashboard_takes_the_last_one_s_insights_away() {
+    use crate::api::{Dashboard, DashboardTile, NamedItem, TileInsight};
+    let mut app = app();
+    app.start();
+    let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
+    answer(&mut app, &first, |offset| subscriptions(3, offset));
+    let effects = key(&mut app, KeyCode::Char('n'));
+    let Some(Effect::LoadCatalog { ticket, .. }) = effects.first().cloned() else {
+        panic!("{effects:?}")
+    };
+    let dashboard = |id: i64| NamedItem {
+        id,
+        name: Some(format!("Dashboard {id}")),
+    };
+    app.update(Msg::Catalog {
+        ticket,
+        result: Ok((vec![dashboard(1), dashboard(2)], Vec::new())),
+        slack: Some(Vec::new()),
+    });
+    let tiles = |effects: &[Effect]| {
+        effects.iter().find_map(|e| match e {
+            Effect::LoadTiles {
+                ticket, dashboard, ..
+            } => Some((*ticket, *dashboard)),
+            _ => None,
+        })
+    };
+    let (ticket, one) = tiles(&key(&mut app, KeyCode::Right)).expect("the first dashboard's tiles");
+    assert_eq!(one, 1);
+    let found = Dashboard {
+        id: 1,
+        name: None,
+        tiles: vec![DashboardTile {
+            id: 1,
+            insight: Some(TileInsight {
+                id: 7,
+                ..TileInsight::default()
+            }),
+        }],
+    };
+    app.update(Msg::Tiles {
+        ticket,
+        dashboard: 1,
+        result: Ok(Some(found)),
+    });
+    let has_insights =
+        |app: &App| matches!(&app.mode, Mode::Form(form, _) if form.has("dashboard_export_insights"));
+    assert!(has_insights(&app));
+    let (_, two) = tiles(&key(&mut app, KeyCode::Right)).expect("the second's");
+    assert_eq!(two, 2);
+    assert!(!has_insights(&app), "never sent with another dashboard");
+    // Back to the first before the second answered: asked again.
+    assert!(tiles(&key(&mut app, KeyCode::Left)).is_some_and(|(_, id)| id == 1));
+}
