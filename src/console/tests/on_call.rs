@@ -561,3 +561,44 @@ fn another_dashboard_takes_the_last_one_s_insights_away() {
     // Back to the first before the second answered: asked again.
     assert!(tiles(&key(&mut app, KeyCode::Left)).is_some_and(|(_, id)| id == 1));
 }
+
+#[test]
+fn a_delivery_s_text_from_the_server_is_shown_escaped() {
+    let mut app = app();
+    app.start();
+    let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
+    answer(&mut app, &first, |offset| subscriptions(3, offset));
+    let fetch = key(&mut app, KeyCode::Enter).pop().unwrap();
+    answer(&mut app, &fetch, |_| {
+        PageData::new(Page {
+            count: 0,
+            next: None,
+            previous: None,
+            results: vec![Delivery {
+                id: "d\u{1b}[2J".into(),
+                status: Some(DeliveryStatus::Other("fa\u{202e}iled".into())),
+                error: Some(serde_json::json!({"message": "boom\u{1b}]52;c;aGk=\u{7}"})),
+                recipient_results: vec![api::RecipientResult {
+                    recipient: "x@\u{202e}evil".into(),
+                    status: Some(api::RecipientStatus::Failed),
+                    error: Some(api::DeliveryError {
+                        message: Some("no\u{1b}[31m".into()),
+                        kind: None,
+                    }),
+                }],
+                ..Delivery::default()
+            }],
+        })
+    });
+    for detail in [false, true] {
+        if detail {
+            key(&mut app, KeyCode::Enter);
+        }
+        let shown = screen(&app);
+        assert!(
+            !shown.contains('\u{1b}') && !shown.contains('\u{202e}') && !shown.contains('\u{7}'),
+            "{shown}"
+        );
+        assert!(shown.contains("boom"), "{shown}");
+    }
+}
