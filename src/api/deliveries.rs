@@ -133,6 +133,10 @@ pub struct CursorPage<T> {
 /// never stops.
 pub const MAX_DELIVERY_PAGES: usize = 2_000;
 
+/// The most of the server's pages one window of [`Client::deliveries_window`]
+/// follows (a server with pages far smaller than PostHog's 50).
+pub const MAX_WINDOW_PAGES: usize = 10;
+
 impl Error {
     /// Whether this is the 404 of a server that has no deliveries endpoint.
     pub fn keeps_no_history(&self) -> bool {
@@ -200,6 +204,61 @@ impl Client {
             }
             page = self.deliveries_after(&next).await?;
         }
+    }
+
+    /// Up to `limit` deliveries from the first page (`after` None) or a
+    /// cursor's link, with the link to what follows them in `next`: whole
+    /// pages of the server's only, as long as they fit, so that no row is
+    /// ever cut from a page (its cursor would skip it). PostHog's 50 fill a
+    /// window of 100 exactly; a page that does not fit ends the window short
+    /// with no `next` (its cursor would leave a gap), and a first page larger
+    /// than the window gives its newest `limit`. At most
+    /// [`MAX_WINDOW_PAGES`] pages are followed.
+    pub async fn deliveries_window(
+        &self,
+        project: &str,
+        subscription: i64,
+        status: Option<&DeliveryStatus>,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<CursorPage<Delivery>> {
+        let mut page = match after {
+            None => self.deliveries(project, subscription, status).await?,
+            Some(link) => self.deliveries_after(link).await?,
+        };
+        let mut rows = Vec::new();
+        let mut next = None;
+        for followed in 1..=MAX_WINDOW_PAGES {
+            let room = limit.saturating_sub(rows.len());
+            if rows.is_empty() && page.results.len() > room {
+                page.results.truncate(room);
+                rows.append(&mut page.results);
+                break;
+            }
+            if page.results.len() > room {
+                tracing::warn!(
+                    subscription,
+                    "a page of deliveries does not fit a window of {limit}: the list ends here"
+                );
+                break;
+            }
+            rows.append(&mut page.results);
+            next = page.next.take();
+            match &next {
+                Some(link) if rows.len() < limit && followed < MAX_WINDOW_PAGES => {
+                    page = self.deliveries_after(link).await?;
+                }
+                _ => break,
+            }
+        }
+        if rows.len() < limit {
+            next = None;
+        }
+        Ok(CursorPage {
+            next,
+            previous: None,
+            results: rows,
+        })
     }
 
     /// Asks for a delivery now. 202 when it is scheduled; 409 while the

@@ -13,11 +13,6 @@ use super::app::{
 use crate::api::{Client, List, Organization, Project};
 use crate::config::{self, CURRENT};
 
-/// The most of the server's pages of deliveries one page of the console
-/// follows: two of PostHog's 50 make the console's 100; a server with
-/// smaller pages is followed this far.
-const DELIVERY_PAGES_PER_PAGE: usize = 10;
-
 /// Channels asked for at a time, and the most a form offers (a bound on
 /// what a server may send; workspaces have far fewer).
 const CHANNEL_PAGE: u32 = 200;
@@ -280,10 +275,23 @@ impl Runner {
                 subscription,
                 status,
                 after,
-            } => self
-                .deliveries(&project, subscription, status.as_ref(), after, limit)
+            } => client
+                .deliveries_window(
+                    &project,
+                    subscription,
+                    status.as_ref(),
+                    after.as_deref(),
+                    limit as usize,
+                )
                 .await
-                .map(PageData::new),
+                .map(|window| {
+                    PageData::new(crate::api::Page {
+                        count: 0,
+                        next: window.next,
+                        previous: None,
+                        results: window.results,
+                    })
+                }),
         };
         Msg::Page {
             list,
@@ -291,63 +299,6 @@ impl Runner {
             offset,
             result,
         }
-    }
-
-    /// Up to `limit` deliveries from the first page or a cursor's link, with
-    /// the link to what follows them in `next` (no more than
-    /// [`DELIVERY_PAGES_PER_PAGE`] of the server's pages).
-    async fn deliveries(
-        &self,
-        project: &str,
-        subscription: i64,
-        status: Option<&crate::api::DeliveryStatus>,
-        after: Option<String>,
-        limit: u64,
-    ) -> Result<crate::api::Page<crate::api::Delivery>, crate::api::Error> {
-        let mut page = match &after {
-            None => self.client.deliveries(project, subscription, status).await?,
-            Some(link) => self.client.deliveries_after(link).await?,
-        };
-        let mut rows = Vec::new();
-        let mut next = None;
-        // Whole pages of the server's, as long as they fit in the console's:
-        // a row is never cut from a page (its cursor would skip it). PostHog's
-        // 50 fill 100 exactly; a page that does not fit ends this one short,
-        // and the list ends there (its cursor would leave a gap).
-        for followed in 1..=DELIVERY_PAGES_PER_PAGE {
-            let room = (limit as usize).saturating_sub(rows.len());
-            if rows.is_empty() && page.results.len() > room {
-                // One page larger than the console's: its newest, and no more.
-                page.results.truncate(room);
-                rows.append(&mut page.results);
-                break;
-            }
-            if page.results.len() > room {
-                tracing::warn!(
-                    subscription,
-                    "a page of deliveries does not fit the console's page of {limit}: the list ends here"
-                );
-                break;
-            }
-            rows.append(&mut page.results);
-            next = page.next.take();
-            match &next {
-                Some(link) if rows.len() < limit as usize && followed < DELIVERY_PAGES_PER_PAGE => {
-                    page = self.client.deliveries_after(link).await?;
-                }
-                _ => break,
-            }
-        }
-        // A short page with a link after it would leave a gap: it is the end.
-        if rows.len() < limit as usize {
-            next = None;
-        }
-        Ok(crate::api::Page {
-            count: 0,
-            next,
-            previous: None,
-            results: rows,
-        })
     }
 
     /// Every channel of a Slack integration, a page of 200 at a time, up to

@@ -281,14 +281,14 @@ fn landed_notice(subscription: i64, delivery: &Delivery) -> Notice {
     }
 }
 
-/// `#12 "Weekly revenue"`, for questions.
+/// `#12 "Weekly revenue"`, for questions (which show it escaped).
 fn describe(subscription: &Subscription) -> String {
     match subscription
         .title
         .as_deref()
         .filter(|title| !title.trim().is_empty())
     {
-        Some(title) => format!("#{} \"{}\"", subscription.id, crate::text::printable(title)),
+        Some(title) => format!("#{} \"{title}\"", subscription.id),
         None => format!("#{}", subscription.id),
     }
 }

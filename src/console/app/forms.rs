@@ -180,17 +180,7 @@ impl App {
         slack: Option<Vec<api::Integration>>,
     ) -> Vec<Effect> {
         self.dirty = true;
-        let existing = match &self.mode {
-            Mode::Form(_, FormPurpose::EditSubscription { id }) => self
-                .lists
-                .subscriptions
-                .rows
-                .list
-                .position(|row| row.id == *id)
-                .and_then(|index| self.lists.subscriptions.rows.list.get(index))
-                .cloned(),
-            _ => None,
-        };
+        let existing = self.edited().cloned();
         if let Mode::Form(form, purpose) = &mut self.mode
             && purpose.is_subscription()
         {

@@ -18,7 +18,7 @@ use super::paging::PAGE_SIZE;
 use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
 use crate::api::{self, Delivery, DeliveryStatus, Page, RecipientStatus};
 use crate::console::app::Confirm;
-use crate::console::view::detail::{field, heading, optional};
+use crate::console::view::detail::{field, heading, marked, optional};
 use crate::console::view::format::{relative, when};
 use crate::console::view::theme::Theme;
 
@@ -248,33 +248,29 @@ impl Resource for Deliveries {
 }
 
 fn detail(delivery: &Delivery, now: DateTime<Utc>, theme: &Theme) -> (String, Vec<Line<'static>>) {
-    let label = |text: &str| Span::styled(format!(" {text:<15}"), theme.dim);
     let (delivered, failed) = delivery.recipients_delivered_and_failed();
     let status_line = match &delivery.status {
-        Some(DeliveryStatus::Failed) => Line::from(vec![
-            label("status"),
-            Span::styled(
-                crate::text::printable(&format!(
-                    "FAILED: {}",
-                    delivery
-                        .error_text()
-                        .unwrap_or_else(|| format!("{failed} recipient(s) failed"))
-                ))
-                .into_owned(),
-                theme.error,
+        Some(DeliveryStatus::Failed) => marked(
+            "status",
+            format!(
+                "FAILED: {}",
+                delivery
+                    .error_text()
+                    .unwrap_or_else(|| format!("{failed} recipient(s) failed"))
             ),
-        ]),
-        _ if failed > 0 => Line::from(vec![
-            label("status"),
-            Span::styled(
-                format!(
-                    "{}: {failed} of {} recipients failed",
-                    status(delivery),
-                    delivered + failed
-                ),
-                theme.warning,
+            theme.error,
+            theme,
+        ),
+        _ if failed > 0 => marked(
+            "status",
+            format!(
+                "{}: {failed} of {} recipients failed",
+                status(delivery),
+                delivered + failed
             ),
-        ]),
+            theme.warning,
+            theme,
+        ),
         _ => field("status", status(delivery), theme),
     };
     let at = |value: Option<DateTime<Utc>>| match value {
@@ -298,10 +294,7 @@ fn detail(delivery: &Delivery, now: DateTime<Utc>, theme: &Theme) -> (String, Ve
         ),
     ];
     if let Some(error) = delivery.error_text() {
-        lines.push(Line::from(vec![
-            label("error"),
-            Span::styled(crate::text::printable(&error).into_owned(), theme.error),
-        ]));
+        lines.push(marked("error", error, theme.error, theme));
     }
     if let Some(summary) = delivery.change_summary.as_ref().filter(|s| !s.is_empty()) {
         lines.push(field("change", summary.clone(), theme));

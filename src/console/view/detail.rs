@@ -3,6 +3,7 @@
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
@@ -48,6 +49,15 @@ pub fn field(name: &str, value: impl Into<String>, theme: &Theme) -> Line<'stati
     Line::from(vec![
         Span::styled(format!(" {name:<15}"), theme.dim),
         Span::raw(printable(&value.into()).into_owned()),
+    ])
+}
+
+/// A field whose value stands out (an error, a warning), escaped as
+/// [`field`] is.
+pub fn marked(name: &str, value: impl Into<String>, style: Style, theme: &Theme) -> Line<'static> {
+    Line::from(vec![
+        Span::styled(format!(" {name:<15}"), theme.dim),
+        Span::styled(printable(&value.into()).into_owned(), style),
     ])
 }
 

@@ -16,7 +16,7 @@ use ratatui::text::{Line, Span};
 use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
 use crate::api::{Subscription, SubscriptionFilter, SubscriptionState};
 use crate::console::app::{Confirm, Write};
-use crate::console::view::detail::{field, heading, optional, user_lines};
+use crate::console::view::detail::{field, heading, marked, optional, user_lines};
 use crate::console::view::format::{next_delivery, relative, when};
 use crate::console::view::theme::Theme;
 use crate::schedule::Schedule;
@@ -327,16 +327,19 @@ impl Resource for Subscriptions {
 
 fn detail(subscription: &Subscription, now: DateTime<Utc>, theme: &Theme) -> (String, Vec<Line<'static>>) {
     let state = subscription.state(now);
-    let label = |text: &str| Span::styled(format!(" {text:<15}"), theme.dim);
     let state_line = match state {
-        SubscriptionState::Overdue => Line::from(vec![
-            label("state"),
-            Span::styled("OVERDUE: the next delivery is past and was not sent", theme.error),
-        ]),
-        SubscriptionState::Paused => Line::from(vec![
-            label("state"),
-            Span::styled("PAUSED: nothing is delivered until it is resumed", theme.warning),
-        ]),
+        SubscriptionState::Overdue => marked(
+            "state",
+            "OVERDUE: the next delivery is past and was not sent",
+            theme.error,
+            theme,
+        ),
+        SubscriptionState::Paused => marked(
+            "state",
+            "PAUSED: nothing is delivered until it is resumed",
+            theme.warning,
+            theme,
+        ),
         other => field("state", other.as_str(), theme),
     };
     let days = subscription
