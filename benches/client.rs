@@ -47,6 +47,7 @@ fn fixture(delay: Option<Duration>) -> Fixture {
             read_timeouts: Default::default(),
             flavor: Default::default(),
             subscription_limit: None,
+            max_limit: None,
         }))
         .expect("server");
     let db = running.db.clone();

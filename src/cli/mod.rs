@@ -95,6 +95,10 @@ pub enum Command {
         /// project, with the plan-limit error of today's PostHog.
         #[arg(long, value_name = "N")]
         subscription_limit: Option<u64>,
+        /// The most rows one page may hold: a larger `limit` is lowered to it, as
+        /// DRF's `max_limit` does. PostHog sets none, nor does this server unless asked.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        max_limit: Option<u64>,
     },
     /// Set up a profile: asks for host and key, checks the key, picks organization and
     /// project, and writes the profile (named by --profile, else "default") owner-only.
@@ -299,6 +303,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             delay,
             public_url,
             subscription_limit,
+            max_limit,
         } => serve::serve(ServeOptions {
             listen,
             db,
@@ -311,6 +316,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             read_timeouts: Default::default(),
             flavor: api,
             subscription_limit,
+            max_limit,
         }),
         Command::Keys {
             command:

@@ -105,6 +105,7 @@ pub fn demo(
             read_timeouts: Default::default(),
             flavor,
             subscription_limit: None,
+            max_limit: None,
         })
         .await?;
         let key = match running.ready.api_key.clone() {

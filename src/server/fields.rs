@@ -66,12 +66,28 @@ fn raw<'a>(body: &'a Map<String, Value>, name: &str) -> Field<&'a Value> {
 }
 
 /// A string field, trimmed as DRF does; numbers are taken as their text.
+/// NUL is refused, as DRF's `ProhibitNullCharactersValidator` refuses it.
 pub fn string(body: &Map<String, Value>, name: &str) -> ApiResult<Field<String>> {
+    trimmed(body, name)?.map(|text| refuse_nul(name, text))
+}
+
+fn trimmed(body: &Map<String, Value>, name: &str) -> ApiResult<Field<String>> {
     raw(body, name).map(|value| match value {
         Value::String(text) => Ok(text.trim().to_string()),
         Value::Number(number) => Ok(number.to_string()),
         _ => Err(invalid(name, "Not a valid string.")),
     })
+}
+
+/// DRF's text for a string holding NUL (which PostgreSQL cannot store).
+pub const NULL_CHARACTERS: &str = "Null characters are not allowed.";
+
+fn refuse_nul(name: &str, text: String) -> ApiResult<String> {
+    if text.contains('\0') {
+        Err(ApiError::validation("null_characters_not_allowed", NULL_CHARACTERS).on(name))
+    } else {
+        Ok(text)
+    }
 }
 
 /// A string that may not be blank and has at most `max` characters.
@@ -81,7 +97,8 @@ pub fn checked_string(
     max: Option<usize>,
     allow_blank: bool,
 ) -> ApiResult<Field<String>> {
-    string(body, name)?.map(|text| {
+    // DRF's order: blank, then the validators (length, then NUL).
+    trimmed(body, name)?.map(|text| {
         if !allow_blank && text.is_empty() {
             return Err(ApiError::validation("blank", "This field may not be blank.").on(name));
         }
@@ -92,7 +109,7 @@ pub fn checked_string(
             )
             .on(name));
         }
-        Ok(text)
+        refuse_nul(name, text)
     })
 }
 

@@ -2,7 +2,7 @@
 //! as `spec/compat.md` describes.
 
 mod auth;
-mod body;
+pub mod body;
 mod delivery_task;
 pub mod demo;
 mod error;
@@ -62,6 +62,8 @@ pub struct AppState {
     pub schedule_changed: std::sync::Arc<tokio::sync::Notify>,
     /// The plan's limit on a project's subscriptions, if any.
     pub subscription_limit: Option<u64>,
+    /// The most rows a page may hold, if any.
+    pub max_limit: Option<u64>,
 }
 
 /// How long a client may take to send a request before the server gives up
@@ -140,6 +142,9 @@ pub struct ServeOptions {
     /// The plan's limit on a project's subscriptions (posthog.md 8.2-1);
     /// `None` for none.
     pub subscription_limit: Option<u64>,
+    /// The most rows a page may hold (`serve --max-limit`); `None`, as in
+    /// PostHog, for no limit on `limit`.
+    pub max_limit: Option<u64>,
 }
 
 /// The ready line `serve` prints: where the server is and how to reach it.
@@ -245,6 +250,7 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
         })),
         schedule_changed,
         subscription_limit: options.subscription_limit,
+        max_limit: options.max_limit,
     });
     let (shutdown, shutdown_signal) = oneshot::channel::<()>();
     let task = tokio::spawn(accept(listener, app, options.read_timeouts, shutdown_signal));

@@ -133,10 +133,11 @@ impl FromRequestParts<AppState> for ListRequest {
             )
             .on(name.clone()));
         }
-        Ok(ListRequest::new(
-            format!("{}{}", state.public_url, uri.path()),
-            query,
-        ))
+        let mut request = ListRequest::new(format!("{}{}", state.public_url, uri.path()), query);
+        if let Some(max) = state.max_limit {
+            request.limit = request.limit.min(max);
+        }
+        Ok(request)
     }
 }
 

@@ -232,6 +232,7 @@ async fn a_refused_connection_is_reported_and_a_write_is_retried_until_the_serve
             read_timeouts: Default::default(),
             flavor: Default::default(),
             subscription_limit: None,
+            max_limit: None,
         })
         .await
         .unwrap()

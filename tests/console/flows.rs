@@ -230,6 +230,7 @@ async fn a_slow_server_never_blocks_the_keys() {
         read_timeouts: Default::default(),
         flavor: Default::default(),
         subscription_limit: None,
+        max_limit: None,
     })
     .await
     .unwrap();

@@ -169,20 +169,34 @@ async fn every_endpoint_checks_its_scope() {
         .as_i64()
         .unwrap();
 
-    // Without the scope: 403 naming it, and nothing changes.
+    // Without the scope: 403 naming it, and nothing changes. A key whose
+    // scope list is empty holds no scope at all (posthog.md 3), though
+    // `@current` shows it as ["*"].
     let unrelated = server.key(&["feature_flag:read"]);
+    let empty = server.key(&[]);
+    // A deactivated user's key is no key (posthog.md 1).
+    let inactive = server.key_for(crate::support::INACTIVE, &["*"]);
     for (method, path, body, scope) in endpoints(&server, &role, &membership, subscription) {
-        let reply = server.call(method.clone(), Some(&unrelated), &path, body).await;
-        let detail = reply.expect_error(
-            StatusCode::FORBIDDEN,
+        for key in [&unrelated, &empty] {
+            let reply = server.call(method.clone(), Some(key), &path, body.clone()).await;
+            let detail = reply.expect_error(
+                StatusCode::FORBIDDEN,
+                "authentication_error",
+                "permission_denied",
+                None,
+            );
+            assert_eq!(
+                detail,
+                format!("API key missing required scope '{scope}'"),
+                "{method} {path}"
+            );
+        }
+        let reply = server.call(method.clone(), Some(&inactive), &path, body).await;
+        reply.expect_error(
+            StatusCode::UNAUTHORIZED,
             "authentication_error",
-            "permission_denied",
+            "authentication_failed",
             None,
-        );
-        assert_eq!(
-            detail,
-            format!("API key missing required scope '{scope}'"),
-            "{method} {path}"
         );
     }
     assert_eq!(server.get(&admin, &server.roles_path()).await.json["count"], 8);

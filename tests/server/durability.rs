@@ -22,6 +22,7 @@ async fn data_survives_a_restart_on_the_same_file() {
         read_timeouts: Default::default(),
         flavor: Default::default(),
         subscription_limit: None,
+        max_limit: None,
     };
     let first = server::start(options.clone()).await.unwrap();
     let key = first.ready.api_key.clone().expect("a fresh demo mints a key");

@@ -69,10 +69,10 @@ async fn a_body_that_is_not_json_is_a_parse_error() {
 }
 
 #[tokio::test]
-async fn a_body_over_one_mebibyte_is_refused_and_the_server_carries_on() {
+async fn a_body_over_the_limit_is_refused_and_the_server_carries_on() {
     let server = TestServer::demo().await;
     let key = server.key(&["*"]);
-    let title = "x".repeat(1024 * 1024 + 1);
+    let title = "x".repeat(orgdeck::server::body::BODY_LIMIT + 1);
     let body = serde_json::to_vec(&json!({"title": title})).unwrap();
     for path in [server.roles_path(), server.subscriptions_path()] {
         let reply = server

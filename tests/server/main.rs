@@ -12,6 +12,7 @@ mod delivery_task;
 mod durability;
 mod errors;
 mod fuzz;
+mod hostile;
 mod integrations;
 mod limits;
 mod listing;

@@ -99,6 +99,7 @@ impl TestServer {
             read_timeouts: Default::default(),
             flavor: SUITE_FLAVOR,
             subscription_limit: None,
+            max_limit: None,
         };
         change(&mut options);
         Self::launch(options, dir).await
@@ -123,6 +124,7 @@ impl TestServer {
             read_timeouts: Default::default(),
             flavor: SUITE_FLAVOR,
             subscription_limit: None,
+            max_limit: None,
         };
         Self::launch(options, dir).await
     }

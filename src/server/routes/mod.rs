@@ -42,6 +42,7 @@ pub mod integrations;
 pub mod memberships;
 pub mod pickers;
 pub mod roles;
+pub mod streamed;
 pub mod subscriptions;
 
 /// Scope names of compat.md.

@@ -71,19 +71,20 @@ impl<T: serde::de::DeserializeOwned> Reach<T> {
 pub struct KeyRecord {
     pub id: String,
     pub user_id: i64,
-    pub scopes: Reach<String>,
+    /// The scopes the key holds. No list, an empty one, or one that does
+    /// not parse holds none: PostHog checks `scope in key.scopes`, which an
+    /// empty list never passes (posthog.md 3), though `@current` shows such
+    /// a key as `["*"]`.
+    pub scopes: Vec<String>,
     pub scoped_organizations: Reach<String>,
     pub scoped_teams: Reach<i64>,
 }
 
 impl KeyRecord {
     /// Whether the key grants `scope`: an exact match, the matching `:write`
-    /// for a `:read`, `*`, or no list at all (which means every scope).
+    /// for a `:read`, or `*`. A key without scopes grants nothing.
     pub fn grants(&self, scope: &str) -> bool {
-        match &self.scopes {
-            Reach::Everything => true,
-            Reach::Only(scopes) => !scopes.is_empty() && crate::api::scopes_grant(scopes, scope),
-        }
+        !self.scopes.is_empty() && crate::api::scopes_grant(&self.scopes, scope)
     }
 }
 
@@ -194,18 +195,20 @@ pub fn mint_restricted(
     Ok(key)
 }
 
-/// The key whose hash is `secure_value`, if any.
+/// The key whose hash is `secure_value`, if any and if its owner is still
+/// active: a deactivated user's keys are as unknown keys (posthog.md 1).
 pub fn find(connection: &Connection, secure_value: &str) -> ApiResult<Option<KeyRecord>> {
     let mut statement = connection.prepare_cached(
-        "SELECT id, user_id, scopes, scoped_organizations, scoped_teams
-         FROM personal_api_keys WHERE secure_value = ?1",
+        "SELECT k.id, k.user_id, k.scopes, k.scoped_organizations, k.scoped_teams
+         FROM personal_api_keys k JOIN users u ON u.id = k.user_id
+         WHERE k.secure_value = ?1 AND u.is_active = 1",
     )?;
     Ok(statement
         .query_row([secure_value], |row| {
             Ok(KeyRecord {
                 id: row.get(0)?,
                 user_id: row.get(1)?,
-                scopes: Reach::stored(row.get(2)?),
+                scopes: Reach::stored(row.get(2)?).listed().to_vec(),
                 scoped_organizations: Reach::stored(row.get(3)?),
                 scoped_teams: Reach::stored(row.get(4)?),
             })
@@ -260,7 +263,9 @@ mod tests {
         let key = |scopes: &[&str]| KeyRecord {
             id: String::new(),
             user_id: 1,
-            scopes: Reach::stored(Some(serde_json::to_string(scopes).unwrap())),
+            scopes: Reach::stored(Some(serde_json::to_string(scopes).unwrap()))
+                .listed()
+                .to_vec(),
             scoped_organizations: Reach::Everything,
             scoped_teams: Reach::Everything,
         };
@@ -268,7 +273,9 @@ mod tests {
         assert!(!key(&["organization:read"]).grants("organization:write"));
         assert!(!key(&["subscription:write"]).grants("organization:read"));
         assert!(key(&["*"]).grants("subscription:write"));
-        assert!(key(&[]).grants("subscription:write"));
+        // posthog.md 3: `"*" in []` is false, so an empty list grants nothing.
+        assert!(!key(&[]).grants("subscription:write"));
+        assert!(!key(&[]).grants("organization:read"));
         assert!(is_valid_scope("organization_member:read"));
         assert!(!is_valid_scope("organization:delete") && !is_valid_scope("x"));
     }
@@ -289,7 +296,9 @@ mod tests {
         let damaged = KeyRecord {
             id: String::new(),
             user_id: 1,
-            scopes: Reach::stored(Some("organization:read".into())),
+            scopes: Reach::<String>::stored(Some("organization:read".into()))
+                .listed()
+                .to_vec(),
             scoped_organizations: Reach::Everything,
             scoped_teams: Reach::Everything,
         };

@@ -34,6 +34,11 @@ pub(crate) const CACHE_SIZE: i64 = -32_768;
 /// How many reader connections serve requests at once.
 const READERS: usize = 4;
 
+/// How many of them searches may hold at once: a search may read every row
+/// of a project, and the other readers stay free for everything else (the
+/// key check of every request among it), however many searches arrive.
+const SEARCHERS: usize = 2;
+
 /// Cached `COUNT(*)` results kept at most, per data generation.
 const COUNT_CACHE_LIMIT: usize = 256;
 
@@ -46,6 +51,7 @@ pub struct Db {
 struct Store {
     writer: Mutex<Connection>,
     readers: Pool,
+    searchers: tokio::sync::Semaphore,
     counts: CountCache,
     answers: AnswerCache,
 }
@@ -166,6 +172,7 @@ impl Db {
             inner: Arc::new(Store {
                 writer: Mutex::new(writer),
                 readers: Pool::new(readers),
+                searchers: tokio::sync::Semaphore::new(SEARCHERS),
                 counts: CountCache::default(),
                 answers: AnswerCache::default(),
             }),
@@ -184,6 +191,23 @@ impl Db {
             work(&connection)
         })
         .await
+    }
+
+    /// [`Db::read`] for work that may read a whole list (a search): it
+    /// waits for the other searches before it takes a reader.
+    pub async fn read_search<T, F>(&self, work: F) -> ApiResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> ApiResult<T> + Send + 'static,
+    {
+        // The semaphore is never closed, so acquiring fails only in theory.
+        let _permit = self
+            .inner
+            .searchers
+            .acquire()
+            .await
+            .map_err(|error| ApiError::internal(format!("search gate closed: {error}")))?;
+        self.read(work).await
     }
 
     /// Runs `work` in one immediate transaction on the writer connection and
@@ -268,18 +292,43 @@ fn open_connection(path: &Path) -> anyhow::Result<Connection> {
 /// `icontains(text, term)`: whether `text` holds `term`, in any case
 /// (Unicode's lower case, as Django's `icontains` compares); null text holds
 /// nothing. SQLite's `LIKE` folds ASCII letters alone.
+///
+/// `holds_all(text, terms)`: whether `text` holds every one of `terms`, a
+/// JSON array of strings, in the same sense: one call per row for a whole
+/// search, the terms parsed once per statement.
 fn register_icontains(connection: &Connection) -> rusqlite::Result<()> {
     use rusqlite::functions::FunctionFlags;
-    connection.create_scalar_function(
-        "icontains",
-        2,
-        FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC,
-        |context| {
-            let text: Option<String> = context.get(0)?;
-            let term: String = context.get(1)?;
-            Ok(text.is_some_and(|text| contains_folded(&text, &term)))
-        },
-    )
+    let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
+    connection.create_scalar_function("icontains", 2, flags, |context| {
+        let text = context.get_raw(0).as_str_or_null()?;
+        let term = context.get_raw(1).as_str()?;
+        Ok(text.is_some_and(|text| contains_folded(text, term)))
+    })?;
+    connection.create_scalar_function("holds_all", 2, flags, |context| {
+        let terms = context.get_or_create_aux(1, |value| {
+            let json = value.as_str().map_err(|error| error.to_string())?;
+            serde_json::from_str::<Vec<String>>(json)
+                .map(|terms| terms.iter().map(|term| term.to_lowercase()).collect::<Vec<_>>())
+                .map_err(|error| error.to_string())
+        })?;
+        let text = context.get_raw(0).as_str_or_null()?;
+        Ok(text.is_some_and(|text| holds_all(text, &terms)))
+    })
+}
+
+/// Every term (folded to lower case already) in `text`, case folded; the
+/// text is folded at most once.
+fn holds_all(text: &str, folded_terms: &[String]) -> bool {
+    let mut folded: Option<String> = None;
+    folded_terms.iter().all(|term| {
+        if text.is_ascii() && term.is_ascii() {
+            contains_folded(text, term)
+        } else {
+            folded
+                .get_or_insert_with(|| text.to_lowercase())
+                .contains(term.as_str())
+        }
+    })
 }
 
 /// `term` in `text`, case folded; without allocating when both are ASCII.

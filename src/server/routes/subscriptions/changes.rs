@@ -78,7 +78,9 @@ impl Changes {
             fields::checked_string(body, "target_value", None, false)?.not_null("target_value")?;
         changes.frequency = fields::choice(body, "frequency")?.not_null("frequency")?;
         changes.interval = fields::ranged_integer(body, "interval", 1, INT32_MAX)?.not_null("interval")?;
-        changes.byweekday = fields::choice_list(body, "byweekday")?.nullable();
+        changes.byweekday = fields::choice_list(body, "byweekday")?
+            .nullable()
+            .map(|days| days.map(each_day_once));
         changes.bysetpos = bysetpos;
         changes.count = fields::ranged_integer(body, "count", 1, INT32_MAX)?.nullable();
         changes.start_date = fields::datetime(body, "start_date")?.not_null("start_date")?;
@@ -214,5 +216,41 @@ fn prompt(body: &Map<String, Value>) -> ApiResult<Option<Option<String>>> {
             Ok(Some((!text.is_empty()).then_some(text)))
         }
         other => Ok(other),
+    }
+}
+
+/// Each weekday once, where it first stands (the summary names the days
+/// in the order sent, as PostHog's does): a repeated day means nothing
+/// more to a recurrence, and kept it would let one write store (and every
+/// list page then carry, summary included) a list as long as the body
+/// allows.
+fn each_day_once(days: Vec<Weekday>) -> Vec<Weekday> {
+    let mut kept: Vec<Weekday> = Vec::with_capacity(7);
+    for day in days {
+        if !kept.contains(&day) {
+            kept.push(day);
+        }
+    }
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weekdays_are_kept_once_where_they_first_stand() {
+        let days = vec![
+            Weekday::Friday,
+            Weekday::Monday,
+            Weekday::Friday,
+            Weekday::Monday,
+            Weekday::Wednesday,
+        ];
+        assert_eq!(
+            each_day_once(days),
+            [Weekday::Friday, Weekday::Monday, Weekday::Wednesday]
+        );
+        assert_eq!(each_day_once(vec![Weekday::Sunday; 115_000]), [Weekday::Sunday]);
     }
 }

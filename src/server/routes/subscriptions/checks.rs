@@ -81,8 +81,17 @@ pub fn check_catalog(connection: &Connection, project: i64, values: &Subscriptio
 
 /// DRF's own check of a related field, before any of the serializer's:
 /// a dashboard or insight id that names nothing at all (in today's flavor;
-/// one of another project is step 2's).
-pub fn check_references(connection: &Connection, values: &SubscriptionValues) -> ApiResult<()> {
+/// one of another project is step 2's). An integration must be one of the
+/// project's whatever the target: stored against an e-mail target it would
+/// otherwise point into another team (or, naming nothing, fail the write).
+pub fn check_references(connection: &Connection, project: i64, values: &SubscriptionValues) -> ApiResult<()> {
+    let does_not_exist = |field: &str, id: i64| {
+        ApiError::validation(
+            "does_not_exist",
+            format!("Invalid pk \"{id}\" - object does not exist."),
+        )
+        .on(field)
+    };
     for (catalog, field, id) in [
         (Catalog::Dashboards, "dashboard", values.dashboard),
         (Catalog::Insights, "insight", values.insight),
@@ -90,12 +99,18 @@ pub fn check_references(connection: &Connection, values: &SubscriptionValues) ->
         if let Some(id) = id
             && !directory::catalog_exists(connection, catalog, id)?
         {
-            return Err(ApiError::validation(
-                "does_not_exist",
-                format!("Invalid pk \"{id}\" - object does not exist."),
-            )
-            .on(field));
+            return Err(does_not_exist(field, id));
         }
+    }
+    // PostHog's own words for a Slack target's (posthog.md 8.2-8).
+    if let Some(id) = values.today.integration_id
+        && directory::integration_kind(connection, project, id)?.is_none()
+    {
+        return Err(ApiError::validation(
+            "invalid_input",
+            "This integration does not exist or does not belong to your team.",
+        )
+        .on("integration_id"));
     }
     Ok(())
 }

@@ -11,7 +11,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 
 use super::scope::{QUERY_READ, SUBSCRIPTION_READ, SUBSCRIPTION_WRITE};
-use super::{JsonBytes, page_bytes};
+use super::{JsonBytes, page_bytes, streamed};
 use crate::api::{TargetType, TriggerType};
 use crate::server::auth::{Caller, Credentials, PathParams};
 use crate::server::body::JsonObject;
@@ -68,30 +68,62 @@ pub async fn list(
     credentials: Credentials,
     PathParams(project): PathParams<String>,
     request: ListRequest,
-) -> ApiResult<JsonBytes> {
+) -> ApiResult<axum::response::Response> {
+    use axum::response::IntoResponse;
     // The hottest path: the key is looked up, the project resolved and the
     // page read in one trip to the pool, in PostHog's order (who, may they,
     // where, then what the query asks). The same question asked again
-    // before any write gets the same bytes, access checked afresh.
+    // before any write gets the same bytes, access checked afresh. A search
+    // waits for the other searches, never the other requests for it.
     let query = list_query(&request, app.flavor);
     let (db, flavor) = (app.db.clone(), app.flavor);
-    let answer = app
-        .db
-        .read(move |connection| {
+    let searches = query.as_ref().is_ok_and(|query| !query.search.is_empty());
+    let page = (request.limit, request.offset);
+    if request.limit > streamed::STREAM_ABOVE {
+        let ids = move |connection: &rusqlite::Connection| {
             let caller = credentials.caller_in(connection)?;
             caller.require(SUBSCRIPTION_READ)?;
             let project = caller.project_in(connection, &project)?;
-            let query = query?;
-            let key = format!("subscriptions of {project}: {}", request.identity());
-            db.answers().get_or(key, || {
-                let page = (request.limit, request.offset);
-                let (count, rows) = subscription_list::list(db.counts(), connection, project, &query, page)?;
-                let rows = rows.into_iter().map(|row| Shown::new(row, flavor)).collect();
-                page_bytes(&request.page(count, rows))
-            })
+            let (count, ids) = subscription_list::page_ids(db.counts(), connection, project, &query?, page)?;
+            Ok((project, count, ids))
+        };
+        let (project, count, ids) = if searches {
+            app.db.read_search(ids).await?
+        } else {
+            app.db.read(ids).await?
+        };
+        let db = app.db.clone();
+        return streamed::page(&request.page(count, Vec::new()), ids, move |chunk| {
+            let db = db.clone();
+            async move {
+                let rows = db
+                    .read(move |connection| subscription_list::rows_by_id(connection, project, &chunk))
+                    .await?;
+                Ok(rows
+                    .into_iter()
+                    .map(|row| Shown::new(row, flavor))
+                    .collect::<Vec<_>>())
+            }
+        });
+    }
+    let work = move |connection: &rusqlite::Connection| {
+        let caller = credentials.caller_in(connection)?;
+        caller.require(SUBSCRIPTION_READ)?;
+        let project = caller.project_in(connection, &project)?;
+        let query = query?;
+        let key = format!("subscriptions of {project}: {}", request.identity());
+        db.answers().get_or(key, || {
+            let (count, rows) = subscription_list::list(db.counts(), connection, project, &query, page)?;
+            let rows = rows.into_iter().map(|row| Shown::new(row, flavor)).collect();
+            page_bytes(&request.page(count, rows))
         })
-        .await?;
-    Ok(JsonBytes(answer))
+    };
+    let answer = if searches {
+        app.db.read_search(work).await?
+    } else {
+        app.db.read(work).await?
+    };
+    Ok(JsonBytes(answer).into_response())
 }
 
 /// The subscription id of a path; one that is not an integer is unknown.
@@ -159,7 +191,7 @@ pub async fn create(
         .db
         .write(move |tx| {
             if flavor == Flavor::Current {
-                check_references(tx, &values)?;
+                check_references(tx, project, &values)?;
             }
             // Every create, a deleted one too (posthog.md 8.2-1).
             check_plan_limit(tx, project, limit)?;
@@ -212,7 +244,7 @@ pub async fn update(
                 caller.require(QUERY_READ)?;
             }
             if flavor == Flavor::Current {
-                check_references(tx, &changes.clone().apply(stored.clone()))?;
+                check_references(tx, project, &changes.clone().apply(stored.clone()))?;
             }
             if stored.deleted && changes.deleted == Some(false) {
                 check_plan_limit(tx, project, limit)?;

@@ -12,6 +12,14 @@ use crate::server::store::subscription_list::{ListQuery, Sort, SortKey};
 /// The target types a list may be filtered by in today's PostHog, sorted.
 const TARGET_TYPES: [&str; 2] = ["email", "slack"];
 
+/// The most terms one search may have. PostHog sets no limit, but each
+/// term is one more condition on every row: a few hundred would cost the
+/// server seconds (and past about a thousand, SQLite refuses the query).
+pub const MAX_SEARCH_TERMS: usize = 32;
+
+/// The most fields one `ordering` may name, for the same reason.
+pub const MAX_ORDERING_FIELDS: usize = 8;
+
 /// A parameter's value as Django reads it: the last one sent, when the
 /// name is repeated.
 fn param<'a>(request: &'a ListRequest, name: &str) -> Option<&'a str> {
@@ -107,11 +115,65 @@ pub fn list_query(request: &ListRequest, flavor: Flavor) -> ApiResult<ListQuery>
         target_type,
         created_by,
         resource_type,
-        search: search_terms(param(request, "search").unwrap_or("")),
+        search: distinct_terms(bounded_search(param(request, "search").unwrap_or(""))?),
         // The older flavor also finds a target value (compat.md's extension).
         search_targets: flavor == Flavor::Seed,
-        ordering: ordering(param(request, "ordering").unwrap_or(""), flavor),
+        ordering: ordering(
+            bounded_ordering(param(request, "ordering").unwrap_or(""))?,
+            flavor,
+        ),
     })
+}
+
+/// The search's terms, at most [`MAX_SEARCH_TERMS`] of them.
+fn bounded_search(search: &str) -> ApiResult<Vec<String>> {
+    let terms = search_terms(search);
+    if terms.len() > MAX_SEARCH_TERMS {
+        return Err(ApiError::validation(
+            "invalid_input",
+            format!(
+                "A search may have at most {MAX_SEARCH_TERMS} terms; this one has {}.",
+                terms.len()
+            ),
+        )
+        .on("search"));
+    }
+    Ok(terms)
+}
+
+/// The ordering as sent, when it names at most [`MAX_ORDERING_FIELDS`].
+fn bounded_ordering(text: &str) -> ApiResult<&str> {
+    let fields = text.split(',').filter(|field| !field.trim().is_empty()).count();
+    if fields > MAX_ORDERING_FIELDS {
+        return Err(ApiError::validation(
+            "invalid_input",
+            format!("An ordering may name at most {MAX_ORDERING_FIELDS} fields; this one names {fields}."),
+        )
+        .on("ordering"));
+    }
+    Ok(text)
+}
+
+/// The terms that decide the search: every term must be found, so a term
+/// that repeats another (in any case) or stands inside a longer one adds
+/// nothing, and is dropped. The empty term ("any name") is kept once.
+fn distinct_terms(terms: Vec<String>) -> Vec<String> {
+    let folded: Vec<String> = terms.iter().map(|term| term.to_lowercase()).collect();
+    let mut kept: Vec<String> = Vec::new();
+    let mut kept_folded: Vec<&str> = Vec::new();
+    for (index, (term, fold)) in terms.iter().zip(&folded).enumerate() {
+        let implied = !fold.is_empty()
+            && folded.iter().enumerate().any(|(other, longer)| {
+                other != index
+                    && longer.contains(fold.as_str())
+                    && (longer.len() > fold.len() || other < index)
+            });
+        if !implied && !kept_folded.contains(&fold.as_str()) {
+            kept.push(term.clone());
+            kept_folded.push(fold);
+        }
+    }
+    kept
 }
 
 /// White space as Python's `str.isspace` (and so `\s` and `split()`)
@@ -216,20 +278,26 @@ fn search_terms(search: &str) -> Vec<String> {
 
 /// A comma list of fields, each with `-` for descending; DRF's ordering
 /// filter drops the fields it does not allow. The creator's e-mail is
-/// today's (compat.md allows the other three only).
+/// today's (compat.md allows the other three only). A field named again
+/// orders nothing more and is dropped.
 fn ordering(text: &str, flavor: Flavor) -> Vec<Sort> {
-    text.split(',')
-        .filter_map(|field| {
-            let field = field.trim();
-            let (descending, name) = match field.strip_prefix('-') {
-                Some(name) => (true, name),
-                None => (false, field),
-            };
-            SortKey::from_wire(name)
-                .filter(|&key| key != SortKey::CreatorEmail || flavor == Flavor::Current)
-                .map(|key| Sort { key, descending })
-        })
-        .collect()
+    let mut sorts: Vec<Sort> = Vec::new();
+    let fields = text.split(',').filter_map(|field| {
+        let field = field.trim();
+        let (descending, name) = match field.strip_prefix('-') {
+            Some(name) => (true, name),
+            None => (false, field),
+        };
+        SortKey::from_wire(name)
+            .filter(|&key| key != SortKey::CreatorEmail || flavor == Flavor::Current)
+            .map(|key| Sort { key, descending })
+    });
+    for sort in fields {
+        if !sorts.iter().any(|known| known.key == sort.key) {
+            sorts.push(sort);
+        }
+    }
+    sorts
 }
 
 /// Today's PostHog filters every action's rows by `deleted`, `insight` and
@@ -299,6 +367,27 @@ mod tests {
         for (search, terms) in cases {
             assert_eq!(search_terms(search), *terms, "{search}");
         }
+    }
+
+    #[test]
+    fn terms_that_add_nothing_are_dropped() {
+        let terms = |text: &str| distinct_terms(search_terms(text));
+        assert_eq!(terms(&["e"; 300].join(" ")), ["e"]);
+        assert_eq!(terms("rev Revenue e E venue"), ["Revenue"]);
+        assert_eq!(terms("week daily"), ["week", "daily"]);
+        assert_eq!(terms("\"\" a \"\""), ["", "a"]);
+        assert_eq!(terms("Ab aB"), ["Ab"]);
+    }
+
+    #[test]
+    fn searches_and_orderings_are_bounded() {
+        let many = ["t"; MAX_SEARCH_TERMS + 1].join(" ");
+        let error = bounded_search(&many).unwrap_err();
+        assert_eq!(error.body.unwrap().attr.as_deref(), Some("search"));
+        assert!(bounded_search(&["t"; MAX_SEARCH_TERMS].join(" ")).is_ok());
+        let error = bounded_ordering(&["title"; MAX_ORDERING_FIELDS + 1].join(",")).unwrap_err();
+        assert_eq!(error.body.unwrap().attr.as_deref(), Some("ordering"));
+        assert_eq!(ordering("title,-title,title", Flavor::Current).len(), 1);
     }
 
     #[test]
