@@ -48,6 +48,7 @@ fn fixture(delay: Option<Duration>) -> Fixture {
             flavor: Default::default(),
             subscription_limit: None,
             max_limit: None,
+            export_cap: orgdeck::server::DEFAULT_EXPORT_CAP,
         }))
         .expect("server");
     let db = running.db.clone();

@@ -61,6 +61,10 @@ pub struct Delivery {
     pub ai_report_diagnostics: Option<Value>,
     #[serde(default)]
     pub ai_report_prompt: Option<String>,
+    /// An AI report's charts: `[{export_asset_id, title, step_index}]`,
+    /// null for other deliveries (posthog.md 15-6).
+    #[serde(default)]
+    pub ai_report_charts: Option<Value>,
 }
 
 /// How a delivery went for one recipient.
@@ -70,7 +74,9 @@ pub struct RecipientResult {
     pub recipient: String,
     #[serde(default)]
     pub status: Option<RecipientStatus>,
-    #[serde(default)]
+    /// Present only when delivering to this recipient failed (posthog.md
+    /// 15-6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<DeliveryError>,
 }
 

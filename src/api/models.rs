@@ -56,8 +56,9 @@ pub struct User {
     pub is_email_verified: Option<bool>,
     #[serde(default)]
     pub hedgehog_config: Option<Map<String, Value>>,
-    /// Today's PostHog: the user's role at the organization, in their words.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Today's PostHog: the user's role at the organization, in their
+    /// words; always sent, null when unset (posthog.md 15-7).
+    #[serde(default)]
     pub role_at_organization: Option<String>,
 }
 
@@ -276,6 +277,55 @@ pub struct Subscription {
     pub summary_enabled: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary_prompt_guide: Option<String>,
+    /// What an AI summary reads besides the subscription's own resource
+    /// (posthog.md 15-3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contexts: Option<Vec<SubscriptionContext>>,
+}
+
+/// A dashboard or an insight a subscription's AI summary reads as
+/// context: written as its id alone, read back with its name.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct SubscriptionContext {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dashboard_id: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dashboard_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub insight_id: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub insight_short_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub insight_name: Option<String>,
+}
+
+impl SubscriptionContext {
+    /// The context as written: its id alone.
+    pub fn reference(&self) -> SubscriptionContext {
+        SubscriptionContext {
+            dashboard_id: self.dashboard_id,
+            insight_id: self.insight_id,
+            ..SubscriptionContext::default()
+        }
+    }
+
+    /// "dashboard Company KPIs (#1)" or "insight Weekly active users (abc123)".
+    pub fn describe(&self) -> String {
+        match (self.dashboard_id, self.insight_id) {
+            (Some(id), _) => match &self.dashboard_name {
+                Some(name) => format!("dashboard {name} (#{id})"),
+                None => format!("dashboard #{id}"),
+            },
+            (None, Some(id)) => {
+                let short = self.insight_short_id.clone().unwrap_or_else(|| format!("#{id}"));
+                match &self.insight_name {
+                    Some(name) => format!("insight {name} ({short})"),
+                    None => format!("insight {short}"),
+                }
+            }
+            (None, None) => "(nothing)".into(),
+        }
+    }
 }
 
 /// The one state a subscription is in, as on-call reads it.

@@ -99,6 +99,11 @@ pub enum Command {
         /// DRF's `max_limit` does. PostHog sets none, nor does this server unless asked.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         max_limit: Option<u64>,
+        /// The most insights a dashboard subscription may export: 6 as on PostHog's free
+        /// plan, more as on a paid one (25 by default there).
+        #[arg(long, value_name = "N", default_value_t = crate::server::DEFAULT_EXPORT_CAP as u16,
+              value_parser = clap::value_parser!(u16).range(1..))]
+        export_cap: u16,
     },
     /// Set up a profile: asks for host and key, checks the key, picks organization and
     /// project, and writes the profile (named by --profile, else "default") owner-only.
@@ -304,6 +309,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             public_url,
             subscription_limit,
             max_limit,
+            export_cap,
         } => serve::serve(ServeOptions {
             listen,
             db,
@@ -317,6 +323,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             flavor: api,
             subscription_limit,
             max_limit,
+            export_cap: usize::from(export_cap),
         }),
         Command::Keys {
             command:

@@ -106,6 +106,7 @@ pub fn demo(
             flavor,
             subscription_limit: None,
             max_limit: None,
+            export_cap: crate::server::DEFAULT_EXPORT_CAP,
         })
         .await?;
         let key = match running.ready.api_key.clone() {

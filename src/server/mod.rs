@@ -35,7 +35,7 @@ use tower::{Layer, ServiceExt};
 
 use crate::clock::Clock;
 pub use error::ApiError;
-use routes::{integrations, memberships, pickers, roles, subscriptions};
+use routes::{integrations, members, memberships, pickers, roles, subscriptions};
 use store::Db;
 pub use throttle::RateLimit;
 
@@ -64,6 +64,8 @@ pub struct AppState {
     pub subscription_limit: Option<u64>,
     /// The most rows a page may hold, if any.
     pub max_limit: Option<u64>,
+    /// The most insights a dashboard subscription may export.
+    pub export_cap: usize,
 }
 
 /// How long a client may take to send a request before the server gives up
@@ -145,7 +147,14 @@ pub struct ServeOptions {
     /// The most rows a page may hold (`serve --max-limit`); `None`, as in
     /// PostHog, for no limit on `limit`.
     pub max_limit: Option<u64>,
+    /// The most insights a dashboard subscription may export
+    /// (`serve --export-cap`, posthog.md 15-4).
+    pub export_cap: usize,
 }
+
+/// A free organization's cap on a dashboard subscription's insights
+/// (posthog.md 15-4); paid plans have more.
+pub const DEFAULT_EXPORT_CAP: usize = 6;
 
 /// The ready line `serve` prints: where the server is and how to reach it.
 #[derive(Debug, Clone, Serialize)]
@@ -251,6 +260,7 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
         schedule_changed,
         subscription_limit: options.subscription_limit,
         max_limit: options.max_limit,
+        export_cap: options.export_cap,
     });
     let (shutdown, shutdown_signal) = oneshot::channel::<()>();
     let task = tokio::spawn(accept(listener, app, options.read_timeouts, shutdown_signal));
@@ -328,12 +338,23 @@ pub fn router(state: AppState) -> Routes {
         .route("/api/organizations/{organization}", get(pickers::organization))
         .route("/api/organizations/{organization}/members", get(pickers::members))
         .route(
+            "/api/organizations/{organization}/members/{user}",
+            axum::routing::patch(members::update).delete(members::remove),
+        )
+        .route(
+            "/api/organizations/{organization}/members/{user}/scoped_api_keys",
+            get(members::scoped_api_keys),
+        )
+        .route(
             "/api/organizations/{organization}/roles",
             get(roles::list).post(roles::create),
         )
         .route(
             "/api/organizations/{organization}/roles/{id}",
-            get(roles::retrieve).patch(roles::update).delete(roles::delete),
+            get(roles::retrieve)
+                .patch(roles::update)
+                .put(roles::replace)
+                .delete(roles::delete),
         )
         .route(
             "/api/organizations/{organization}/roles/{role}/role_memberships",

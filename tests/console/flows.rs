@@ -231,6 +231,7 @@ async fn a_slow_server_never_blocks_the_keys() {
         flavor: Default::default(),
         subscription_limit: None,
         max_limit: None,
+        export_cap: orgdeck::server::DEFAULT_EXPORT_CAP,
     })
     .await
     .unwrap();

@@ -12,9 +12,10 @@ use serde_json::{Value, json};
 use crate::support::{MEMBER, Reply, TestServer};
 use crate::today::{Today, date, keys};
 
-/// §9: every field of a delivery, sorted.
-const FIELDS: [&str; 20] = [
+/// §9 and 15-6: every field of a delivery, sorted.
+const FIELDS: [&str; 21] = [
     "ai_report",
+    "ai_report_charts",
     "ai_report_diagnostics",
     "ai_report_prompt",
     "change_summary",
@@ -458,7 +459,7 @@ async fn saving_delivers_only_what_changes_the_target() {
     assert_eq!(first[0]["target_value"], "oncall@hedgebox.dev");
     assert_eq!(
         first[0]["recipient_results"],
-        json!([{"recipient": "oncall@hedgebox.dev", "status": "success", "error": null}])
+        json!([{"recipient": "oncall@hedgebox.dev", "status": "success"}])
     );
     assert_eq!(date(&first[0]["created_at"]), today.now());
 
@@ -756,7 +757,7 @@ async fn invalid_domains_fail_recipient_by_recipient() {
     let results = delivery["recipient_results"].as_array().unwrap();
     assert_eq!(
         results[0],
-        json!({"recipient": "ada.okafor@hedgebox.dev", "status": "success", "error": null})
+        json!({"recipient": "ada.okafor@hedgebox.dev", "status": "success"})
     );
     assert_eq!(results[1]["recipient"], "Ops@Mail.Example.INVALID");
     assert_eq!(results[1]["status"], "failed");

@@ -23,6 +23,7 @@ async fn data_survives_a_restart_on_the_same_file() {
         flavor: Default::default(),
         subscription_limit: None,
         max_limit: None,
+        export_cap: orgdeck::server::DEFAULT_EXPORT_CAP,
     };
     let first = server::start(options.clone()).await.unwrap();
     let key = first.ready.api_key.clone().expect("a fresh demo mints a key");

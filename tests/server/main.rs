@@ -14,6 +14,7 @@ mod errors;
 mod fuzz;
 mod hostile;
 mod integrations;
+mod latest;
 mod limits;
 mod listing;
 mod memberships;

@@ -100,6 +100,7 @@ impl TestServer {
             flavor: SUITE_FLAVOR,
             subscription_limit: None,
             max_limit: None,
+            export_cap: orgdeck::server::DEFAULT_EXPORT_CAP,
         };
         change(&mut options);
         Self::launch(options, dir).await
@@ -125,6 +126,7 @@ impl TestServer {
             flavor: SUITE_FLAVOR,
             subscription_limit: None,
             max_limit: None,
+            export_cap: orgdeck::server::DEFAULT_EXPORT_CAP,
         };
         Self::launch(options, dir).await
     }

@@ -39,6 +39,7 @@ impl axum::response::IntoResponse for JsonBytes {
 }
 
 pub mod integrations;
+pub mod members;
 pub mod memberships;
 pub mod pickers;
 pub mod roles;
@@ -52,6 +53,7 @@ pub mod scope {
     pub const SUBSCRIPTION_READ: &str = "subscription:read";
     pub const SUBSCRIPTION_WRITE: &str = "subscription:write";
     pub const ORGANIZATION_MEMBER_READ: &str = "organization_member:read";
+    pub const ORGANIZATION_MEMBER_WRITE: &str = "organization_member:write";
     pub const PROJECT_READ: &str = "project:read";
     pub const DASHBOARD_READ: &str = "dashboard:read";
     pub const INSIGHT_READ: &str = "insight:read";

@@ -92,6 +92,26 @@ pub async fn update(
     Ok(Json(shown(role, app.flavor)))
 }
 
+/// `PUT`: the same as `PATCH` with every writable field required
+/// (posthog.md 15-10): a role's name.
+pub async fn replace(
+    State(app): State<AppState>,
+    caller: Caller,
+    PathParams((organization, id)): PathParams<(String, String)>,
+    body: Result<JsonObject, ApiError>,
+) -> ApiResult<Json<Role>> {
+    caller.require(ORGANIZATION_WRITE)?;
+    let organization = caller.organization(&app.db, &organization, Access::Admin).await?;
+    let JsonObject(body) = body?;
+    let name = name(&body)?.required("name")?;
+    let level = requested_level(&body, app.flavor)?;
+    let role = app
+        .db
+        .write(move |tx| roles::update(tx, &organization, &id, Some(&name), level))
+        .await?;
+    Ok(Json(shown(role, app.flavor)))
+}
+
 pub async fn delete(
     State(app): State<AppState>,
     caller: Caller,

@@ -234,7 +234,7 @@ impl Cursor {
 }
 
 /// A page of deliveries, newest first, with where the pages beside it start.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct DeliveryPage {
     pub rows: Vec<Delivery>,
     pub next: Option<Cursor>,

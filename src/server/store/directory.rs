@@ -325,6 +325,19 @@ pub fn integration_kind(connection: &Connection, project_id: i64, id: i64) -> Ap
         .optional()?)
 }
 
+/// Whether the user who created a subscription is still an active member
+/// of its project's organization.
+pub fn subscription_creator_is_member(connection: &Connection, project_id: i64, id: i64) -> ApiResult<bool> {
+    let mut statement = connection.prepare_cached(
+        "SELECT 1 FROM subscriptions s
+           JOIN projects p ON p.id = s.project_id
+           JOIN organization_members m ON m.organization_id = p.organization_id AND m.user_id = s.created_by
+           JOIN users u ON u.id = m.user_id
+         WHERE s.id = ?1 AND s.project_id = ?2 AND u.is_active = 1",
+    )?;
+    Ok(statement.exists(params![id, project_id])?)
+}
+
 /// The insights on a dashboard's tiles: what a subscription may export.
 pub fn dashboard_insights(connection: &Connection, dashboard_id: i64) -> ApiResult<Vec<i64>> {
     let mut statement = connection.prepare_cached(

@@ -11,6 +11,7 @@ pub mod deliveries;
 pub mod directory;
 pub mod integrations;
 pub mod keys;
+pub mod members;
 pub mod memberships;
 pub mod roles;
 pub(crate) mod rows;

@@ -55,9 +55,39 @@ pub fn user_at(row: &Row, first: usize) -> rusqlite::Result<Option<User>> {
         email: row.get(first + 5)?,
         is_email_verified: row.get(first + 6)?,
         hedgehog_config: hedgehog_config
-            .and_then(|text| serde_json::from_str::<Map<String, Value>>(&text).ok()),
+            .and_then(|text| serde_json::from_str::<Map<String, Value>>(&text).ok())
+            .map(normalised_hedgehog),
         role_at_organization: row.get(first + 8)?,
     }))
+}
+
+/// A hedgehog as today's user object shows one (posthog.md 15-7): its four
+/// keys and nothing else, whatever older shape was stored (a v2 config
+/// keeps its fields under `config`).
+fn normalised_hedgehog(stored: Map<String, Value>) -> Map<String, Value> {
+    let source = match stored.get("config") {
+        Some(Value::Object(inner)) => inner.clone(),
+        _ => stored.clone(),
+    };
+    let field = |name: &str, default: Value| {
+        source
+            .get(name)
+            .or_else(|| stored.get(name))
+            .cloned()
+            .unwrap_or(default)
+    };
+    let mut shown = Map::new();
+    shown.insert(
+        "use_as_profile".into(),
+        field("use_as_profile", Value::Bool(false)),
+    );
+    shown.insert("color".into(), field("color", Value::Null));
+    shown.insert(
+        "accessories".into(),
+        field("accessories", Value::Array(Vec::new())),
+    );
+    shown.insert("skin".into(), field("skin", Value::Null));
+    shown
 }
 
 /// The columns [`member_at`] reads: the member (alias `m`) then its user (`mu`).

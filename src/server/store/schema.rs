@@ -262,6 +262,13 @@ END;
 
 CREATE INDEX subscriptions_by_creator ON subscriptions (project_id, deleted, created_by, created_at, id);
 "#,
+    // 5: what PostHog added since (posthog.md 15-2 and 15-3): an AI
+    // report's window, and the dashboards and insights an AI summary reads,
+    // stored as their ids (`[{"dashboard_id": N} | {"insight_id": N}]`).
+    r#"
+ALTER TABLE subscriptions ADD COLUMN ai_prompt_config TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE subscriptions ADD COLUMN contexts TEXT NOT NULL DEFAULT '[]';
+"#,
 ];
 
 /// Brings the file up to the newest schema.

@@ -70,6 +70,10 @@ pub struct ListQuery {
     /// The creator's user UUID.
     pub created_by: Option<String>,
     pub resource_type: Option<ResourceType>,
+    /// Subscriptions of any of these insights.
+    pub insights: Option<Vec<i64>>,
+    /// Subscriptions of the insights on this dashboard's tiles.
+    pub dashboard_tiles: Option<i64>,
     /// Terms that must each be found in some name (and, with
     /// `search_targets`, maybe in the target value instead).
     pub search: Vec<String>,
@@ -138,6 +142,20 @@ impl ListQuery {
         }
         if let Some(dashboard) = self.dashboard {
             filter.add("s.dashboard_id = #", [SqlValue::Integer(dashboard)]);
+        }
+        if let Some(insights) = &self.insights {
+            // A list of integers always serialises.
+            let list = serde_json::to_string(insights).unwrap_or_default();
+            filter.add(
+                "s.insight_id IN (SELECT value FROM json_each(#))",
+                [SqlValue::Text(list)],
+            );
+        }
+        if let Some(dashboard) = self.dashboard_tiles {
+            filter.add(
+                "s.insight_id IN (SELECT insight_id FROM dashboard_tiles WHERE dashboard_id = #)",
+                [SqlValue::Integer(dashboard)],
+            );
         }
         if let Some(target_type) = &self.target_type {
             filter.add("s.target_type = #", [SqlValue::Text(target_type.clone())]);

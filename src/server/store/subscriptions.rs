@@ -6,7 +6,7 @@ use rusqlite::types::{Type, Value as SqlValue};
 use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
 
 use super::rows::{USER_COLUMNS, parse_stamp, stamp, user_at, user_columns};
-use crate::api::{Frequency, ResourceType, Subscription, TargetType, Weekday};
+use crate::api::{Frequency, ResourceType, Subscription, SubscriptionContext, TargetType, Weekday};
 use crate::schedule::{Rules, Schedule};
 use crate::server::error::{ApiError, ApiResult};
 
@@ -41,6 +41,10 @@ pub struct TodayFields {
     pub prompt: Option<String>,
     pub summary_enabled: bool,
     pub summary_prompt_guide: String,
+    /// An AI report's window (posthog.md 15-2): a JSON object, `{}` unset.
+    pub ai_prompt_config: serde_json::Value,
+    /// The dashboards and insights an AI summary reads, by id alone.
+    pub contexts: Vec<SubscriptionContext>,
 }
 
 impl Default for TodayFields {
@@ -52,6 +56,8 @@ impl Default for TodayFields {
             prompt: None,
             summary_enabled: false,
             summary_prompt_guide: String::new(),
+            ai_prompt_config: serde_json::Value::Object(serde_json::Map::new()),
+            contexts: Vec::new(),
         }
     }
 }
@@ -96,7 +102,7 @@ impl Computed {
 
 /// The writable columns, in the order [`values_at`] reads them and
 /// [`value_parameters`] binds them.
-const VALUE_COLUMNS: [&str; 20] = [
+const VALUE_COLUMNS: [&str; 22] = [
     "dashboard_id",
     "insight_id",
     "target_type",
@@ -117,6 +123,8 @@ const VALUE_COLUMNS: [&str; 20] = [
     "prompt",
     "summary_enabled",
     "summary_prompt_guide",
+    "ai_prompt_config",
+    "contexts",
 ];
 
 fn value_columns(alias: &str) -> String {
@@ -159,6 +167,9 @@ fn values_at(row: &Row, first: usize) -> rusqlite::Result<SubscriptionValues> {
             prompt: row.get(first + 17)?,
             summary_enabled: row.get(first + 18)?,
             summary_prompt_guide: row.get(first + 19)?,
+            ai_prompt_config: serde_json::from_str(&row.get::<_, String>(first + 20)?)
+                .unwrap_or_else(|_| serde_json::Value::Object(serde_json::Map::new())),
+            contexts: serde_json::from_str(&row.get::<_, String>(first + 21)?).unwrap_or_default(),
         },
     })
 }
@@ -195,13 +206,37 @@ fn value_parameters(values: &SubscriptionValues) -> ApiResult<Vec<SqlValue>> {
         optional(values.today.prompt.clone().map(SqlValue::Text)),
         SqlValue::Integer(values.today.summary_enabled.into()),
         SqlValue::Text(values.today.summary_prompt_guide.clone()),
+        SqlValue::Text(values.today.ai_prompt_config.to_string()),
+        SqlValue::Text({
+            let references: Vec<SubscriptionContext> = values
+                .today
+                .contexts
+                .iter()
+                .map(SubscriptionContext::reference)
+                .collect();
+            serde_json::to_string(&references).map_err(ApiError::internal)?
+        }),
     ])
 }
+
+/// A subscription's contexts with the names of what they name, as JSON:
+/// looked up only for the rows that have any.
+const CONTEXTS_SHOWN: &str = "CASE WHEN s.contexts = '[]' THEN '[]' ELSE (
+    SELECT json_group_array(CASE
+        WHEN json_extract(c.value, '$.dashboard_id') IS NOT NULL
+        THEN json_object('dashboard_id', json_extract(c.value, '$.dashboard_id'), 'dashboard_name', cd.name)
+        ELSE json_object('insight_id', json_extract(c.value, '$.insight_id'), 'insight_short_id', ci.short_id,
+                         'insight_name', coalesce(nullif(ci.name, ''), ci.derived_name))
+        END)
+    FROM json_each(s.contexts) c
+         LEFT JOIN dashboards cd ON cd.id = json_extract(c.value, '$.dashboard_id')
+         LEFT JOIN insights ci ON ci.id = json_extract(c.value, '$.insight_id')
+    ) END";
 
 pub(super) fn subscription_select() -> String {
     format!(
         "SELECT s.id, s.created_at, s.summary, s.next_delivery_date, {}, {},
-                coalesce(nullif(si.name, ''), si.derived_name), si.short_id, sd.name
+                coalesce(nullif(si.name, ''), si.derived_name), si.short_id, sd.name, {CONTEXTS_SHOWN}
          FROM subscriptions s LEFT JOIN users cu ON cu.id = s.created_by
               LEFT JOIN insights si ON si.id = s.insight_id
               LEFT JOIN dashboards sd ON sd.id = s.dashboard_id",
@@ -215,6 +250,8 @@ pub(super) fn subscription_at(row: &Row) -> rusqlite::Result<Subscription> {
     let resource = 4 + VALUE_COLUMNS.len() + USER_COLUMNS;
     let (insight_name, insight_short_id, dashboard_name): (Option<String>, Option<String>, Option<String>) =
         (row.get(resource)?, row.get(resource + 1)?, row.get(resource + 2)?);
+    let contexts: Vec<SubscriptionContext> =
+        serde_json::from_str(&row.get::<_, String>(resource + 3)?).unwrap_or_default();
     // posthog.md 8.1: insight, then dashboard, then prompt.
     let (resource_type, resource_name) = if values.insight.is_some() {
         (
@@ -251,6 +288,8 @@ pub(super) fn subscription_at(row: &Row) -> rusqlite::Result<Subscription> {
         integration_id: values.today.integration_id,
         summary_enabled: Some(values.today.summary_enabled),
         summary_prompt_guide: Some(values.today.summary_prompt_guide),
+        ai_prompt_config: Some(values.today.ai_prompt_config),
+        contexts: Some(contexts),
         id: row.get(0)?,
         created_at: parse_stamp(row.get(1)?),
         summary: row.get(2)?,
@@ -270,7 +309,6 @@ pub(super) fn subscription_at(row: &Row) -> rusqlite::Result<Subscription> {
         deleted: values.deleted,
         title: values.title,
         invite_message: values.invite_message,
-        ..Default::default()
     })
 }
 

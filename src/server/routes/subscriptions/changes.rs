@@ -4,7 +4,8 @@
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
-use crate::api::{Frequency, TargetType, Weekday};
+use super::ai_fields;
+use crate::api::{Frequency, SubscriptionContext, TargetType, Weekday};
 use crate::server::Flavor;
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::fields;
@@ -41,6 +42,11 @@ pub struct Changes {
     pub prompt: Option<Option<String>>,
     pub summary_enabled: Option<bool>,
     pub summary_prompt_guide: Option<String>,
+    pub ai_prompt_config: Option<Value>,
+    pub contexts: Option<Vec<SubscriptionContext>>,
+    /// Write-only (posthog.md 15-1): deliver once on this save (`true`),
+    /// never (`false`), or as the save itself decides (left out).
+    pub send_test_now: Option<bool>,
 }
 
 impl Changes {
@@ -72,6 +78,7 @@ impl Changes {
         if flavor == Flavor::Current {
             changes.dashboard_export_insights = export_insights(body)?;
             changes.prompt = prompt(body)?;
+            changes.ai_prompt_config = ai_fields::ai_prompt_config(body)?;
         }
         changes.target_type = fields::choice(body, "target_type")?.not_null("target_type")?;
         changes.target_value =
@@ -100,6 +107,8 @@ impl Changes {
             changes.summary_prompt_guide =
                 fields::checked_string(body, "summary_prompt_guide", Some(SUMMARY_GUIDE_MAX), true)?
                     .not_null("summary_prompt_guide")?;
+            changes.send_test_now = fields::boolean(body, "send_test_now")?.not_null("send_test_now")?;
+            changes.contexts = ai_fields::contexts(body)?;
         }
         Ok(changes)
     }
@@ -143,6 +152,8 @@ impl Changes {
                 prompt: self.prompt.flatten(),
                 summary_enabled: self.summary_enabled.unwrap_or(defaults.summary_enabled),
                 summary_prompt_guide: self.summary_prompt_guide.unwrap_or_default(),
+                ai_prompt_config: self.ai_prompt_config.unwrap_or(defaults.ai_prompt_config),
+                contexts: self.contexts.unwrap_or_default(),
             },
         })
     }
@@ -174,6 +185,8 @@ impl Changes {
                 prompt: self.prompt.unwrap_or(today.prompt),
                 summary_enabled: self.summary_enabled.unwrap_or(today.summary_enabled),
                 summary_prompt_guide: self.summary_prompt_guide.unwrap_or(today.summary_prompt_guide),
+                ai_prompt_config: self.ai_prompt_config.unwrap_or(today.ai_prompt_config),
+                contexts: self.contexts.unwrap_or(today.contexts),
             },
         }
     }

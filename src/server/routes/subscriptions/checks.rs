@@ -9,9 +9,6 @@ use crate::server::error::{ApiError, ApiResult};
 use crate::server::store::directory::{self, Catalog};
 use crate::server::store::subscriptions::{Computed, SubscriptionValues};
 
-/// posthog.md's decision: at most this many insights of a dashboard.
-pub const EXPORT_CAP: usize = 6;
-
 /// The target value must suit the target type.
 pub fn check_target(values: &SubscriptionValues) -> ApiResult<()> {
     let invalid = |detail: String| ApiError::validation("invalid", detail).on("target_value");
@@ -170,6 +167,7 @@ pub fn check_today(
     values: &SubscriptionValues,
     intent: Intent,
     computed: Option<&Computed>,
+    export_cap: usize,
 ) -> ApiResult<()> {
     let invalid = |field: &str, detail: &str| ApiError::validation("invalid_input", detail).on(field);
     // 2. The catalog is the project's.
@@ -255,7 +253,7 @@ pub fn check_today(
             }
         }
     }
-    check_export(connection, project, stored.is_none(), values, intent)?;
+    check_export(connection, project, stored.is_none(), values, intent, export_cap)?;
     // 6. What a re-enable needs.
     if intent.re_enabling {
         match &values.target_type {
@@ -328,6 +326,7 @@ fn check_export(
     creating: bool,
     values: &SubscriptionValues,
     intent: Intent,
+    export_cap: usize,
 ) -> ApiResult<()> {
     let invalid =
         |detail: &str| ApiError::validation("invalid_input", detail).on("dashboard_export_insights");
@@ -344,9 +343,9 @@ fn check_export(
     let mut distinct = chosen.clone();
     distinct.sort_unstable();
     distinct.dedup();
-    if distinct.len() > EXPORT_CAP {
+    if distinct.len() > export_cap {
         return Err(invalid(&format!(
-            "Cannot select more than {EXPORT_CAP} insights."
+            "Cannot select more than {export_cap} insights."
         )));
     }
     for &insight in &distinct {

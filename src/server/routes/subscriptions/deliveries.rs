@@ -89,12 +89,20 @@ pub async fn list(
         },
     };
     let cursor = request.param("cursor").map(decode).transpose()?.flatten();
+    // PostHog filters the deliveries by the subscription of the path and
+    // nothing else: one that is not the project's has none (posthog.md
+    // 15-11), where a retrieve of it is a 404.
     let page = app
         .db
-        .read(move |connection| {
-            subscriptions::get(connection, project, id)?;
-            deliveries::page(connection, id, status.as_ref(), cursor.as_ref())
-        })
+        .read(
+            move |connection| match subscriptions::get(connection, project, id) {
+                Ok(_) => deliveries::page(connection, id, status.as_ref(), cursor.as_ref()),
+                Err(error) if error.status == StatusCode::NOT_FOUND => {
+                    Ok(deliveries::DeliveryPage::default())
+                }
+                Err(error) => Err(error),
+            },
+        )
         .await?;
     let link = |cursor: Option<Cursor>| cursor.map(|cursor| request.link_with("cursor", &encode(&cursor)));
     Ok(Json(CursorPage {

@@ -1,5 +1,6 @@
 //! `/api/projects/:project_id/subscriptions`
 
+mod ai_fields;
 mod changes;
 mod checks;
 pub mod deliveries;
@@ -164,7 +165,9 @@ pub async fn create(
         caller.require(QUERY_READ)?;
     }
     let flavor = app.flavor;
-    let values = Changes::parse(&body, flavor)?.into_new(flavor)?;
+    let changes = Changes::parse(&body, flavor)?;
+    let send_test_now = changes.send_test_now;
+    let values = changes.into_new(flavor)?;
     check_target_type(&values, flavor)?;
     if flavor == Flavor::Seed {
         check_target(&values)?;
@@ -186,7 +189,7 @@ pub async fn create(
         .on("start_date"));
     }
     let user_id = caller.key.user_id;
-    let limit = app.subscription_limit;
+    let (limit, export_cap) = (app.subscription_limit, app.export_cap);
     let subscription = app
         .db
         .write(move |tx| {
@@ -198,13 +201,20 @@ pub async fn create(
             match flavor {
                 Flavor::Seed => check_catalog(tx, project, &values)?,
                 Flavor::Current => {
-                    check_today(tx, project, None, &values, Intent::default(), Some(&computed))?
+                    let intent = Intent::default();
+                    check_today(tx, project, None, &values, intent, Some(&computed), export_cap)?;
+                    ai_fields::check(tx, project, &values)?;
                 }
             }
             let id = subscriptions::insert(tx, project, user_id, now, &values, &computed)?;
             // Today's PostHog delivers a new subscription once at once
-            // (posthog.md 8.4), unless it was created paused.
-            if flavor == Flavor::Current && values.today.enabled && !values.deleted {
+            // (posthog.md 8.4), unless it was created paused or the body
+            // said `send_test_now: false` (15-1).
+            if flavor == Flavor::Current
+                && values.today.enabled
+                && !values.deleted
+                && send_test_now != Some(false)
+            {
                 store_deliveries::record(tx, id, TriggerType::TargetChange, None, now)?;
             }
             subscriptions::get(tx, project, id)
@@ -232,6 +242,8 @@ pub async fn update(
     }
     let flavor = app.flavor;
     let changes = Changes::parse(&body, flavor)?;
+    let send_test_now = changes.send_test_now;
+    let export_cap = app.export_cap;
     let now = app.clock.now();
     let subscription = app
         .db
@@ -279,17 +291,28 @@ pub async fn update(
                         reschedules: reschedules && stored.today.enabled,
                         ..intent
                     };
-                    check_today(tx, project, Some(&stored), &values, intent, computed.as_ref())?;
+                    check_today(
+                        tx,
+                        project,
+                        Some(&stored),
+                        &values,
+                        intent,
+                        computed.as_ref(),
+                        export_cap,
+                    )?;
+                    if intent.re_enabling {
+                        ai_fields::check_re_enable(tx, project, id, &values)?;
+                    }
+                    ai_fields::check(tx, project, &values)?;
                 }
             }
             subscriptions::update(tx, id, &values, computed.as_ref())?;
             // A change of what is delivered, or where, is delivered at once;
-            // so is a re-enable, as its confirmation (posthog.md 8.4).
-            if flavor == Flavor::Current
-                && values.today.enabled
-                && !values.deleted
-                && (intent.re_enabling || delivers_differently(&stored, &values))
-            {
+            // so is a re-enable, as its confirmation (posthog.md 8.4). The
+            // body may ask for one whatever changed, or for none (15-1).
+            let delivers =
+                send_test_now.unwrap_or_else(|| intent.re_enabling || delivers_differently(&stored, &values));
+            if flavor == Flavor::Current && values.today.enabled && !values.deleted && delivers {
                 store_deliveries::record(tx, id, TriggerType::TargetChange, None, now)?;
             }
             subscriptions::get(tx, project, id)

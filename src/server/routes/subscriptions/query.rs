@@ -55,6 +55,34 @@ fn id_filter(request: &ListRequest, name: &str) -> ApiResult<Option<i64>> {
         .transpose()
 }
 
+/// Today's filters by several insights, or by a dashboard's tiles
+/// (posthog.md 15-5).
+#[derive(Default)]
+struct ListFilters {
+    insights: Option<Vec<i64>>,
+    dashboard_tiles: Option<i64>,
+}
+
+/// A comma list of ids (`insights=1,2,3`); any piece that is not one is a
+/// 400, never a filter quietly dropped.
+fn id_list_filter(request: &ListRequest, name: &str) -> ApiResult<Option<Vec<i64>>> {
+    text(request, name)
+        .map(|text| {
+            text.split(',')
+                .map(|piece| {
+                    piece.trim().parse::<i64>().map_err(|_| {
+                        ApiError::validation(
+                            "invalid",
+                            format!("\"{}\" is not an id: give ids separated by commas.", piece.trim()),
+                        )
+                        .on(name)
+                    })
+                })
+                .collect()
+        })
+        .transpose()
+}
+
 /// `?deleted=`: today's PostHog reads any value as true or false (Django's
 /// `str_to_bool`); the older docs take true or false only.
 fn deleted_filter(request: &ListRequest, flavor: Flavor) -> ApiResult<Option<bool>> {
@@ -85,6 +113,7 @@ pub fn list_query(request: &ListRequest, flavor: Flavor) -> ApiResult<ListQuery>
     .map(str::to_string);
     let mut created_by = None;
     let mut resource_type = None;
+    let mut list_filters = ListFilters::default();
     if flavor == Flavor::Current {
         if let Some(kind) = &target_type
             && !TARGET_TYPES.contains(&kind.as_str())
@@ -100,6 +129,10 @@ pub fn list_query(request: &ListRequest, flavor: Flavor) -> ApiResult<ListQuery>
                 .map_err(|_| ApiError::validation("invalid_input", "Not a valid UUID.").on("created_by"))?;
             created_by = Some(uuid.hyphenated().to_string());
         }
+        list_filters = ListFilters {
+            insights: id_list_filter(request, "insights")?,
+            dashboard_tiles: id_filter(request, "dashboard_tiles")?,
+        };
         // Other values are ignored, as PostHog ignores them.
         resource_type = given(request, "resource_type").and_then(|kind| match kind {
             "insight" => Some(ResourceType::Insight),
@@ -115,6 +148,8 @@ pub fn list_query(request: &ListRequest, flavor: Flavor) -> ApiResult<ListQuery>
         target_type,
         created_by,
         resource_type,
+        insights: list_filters.insights,
+        dashboard_tiles: list_filters.dashboard_tiles,
         search: distinct_terms(bounded_search(param(request, "search").unwrap_or(""))?),
         // The older flavor also finds a target value (compat.md's extension).
         search_targets: flavor == Flavor::Seed,

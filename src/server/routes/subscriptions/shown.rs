@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use crate::api::time::flexible_datetime;
-use crate::api::{Frequency, ResourceType, Subscription, TargetType, User, Weekday};
+use crate::api::{Frequency, ResourceType, Subscription, SubscriptionContext, TargetType, User, Weekday};
 use crate::server::Flavor;
 
 /// `None`: the flavor has no such field (left out); `Some(None)`: null.
@@ -28,6 +28,8 @@ pub struct Shown {
     dashboard_export_insights: Today<Vec<i64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     prompt: Today<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ai_prompt_config: Option<serde_json::Value>,
     target_type: Option<TargetType>,
     target_value: Option<String>,
     frequency: Option<Frequency>,
@@ -56,6 +58,8 @@ pub struct Shown {
     summary_enabled: Today<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     summary_prompt_guide: Today<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    contexts: Option<Vec<SubscriptionContext>>,
 }
 
 impl Shown {
@@ -70,6 +74,7 @@ impl Shown {
             resource_name: today.then_some(row.resource_name),
             dashboard_export_insights: today.then_some(row.dashboard_export_insights),
             prompt: today.then_some(row.prompt),
+            ai_prompt_config: row.ai_prompt_config.filter(|_| today),
             target_type: row.target_type,
             target_value: row.target_value,
             frequency: row.frequency,
@@ -92,6 +97,7 @@ impl Shown {
             invite_message: if today { None } else { row.invite_message },
             summary_enabled: today.then_some(row.summary_enabled),
             summary_prompt_guide: today.then_some(row.summary_prompt_guide),
+            contexts: row.contexts.filter(|_| today),
         }
     }
 }
