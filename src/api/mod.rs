@@ -5,6 +5,7 @@ pub mod client;
 pub mod deliveries;
 pub mod enums;
 pub mod error;
+pub mod health;
 pub mod integrations;
 pub mod models;
 pub mod operations;

@@ -190,10 +190,22 @@ fn parse_public_url(text: &str) -> Result<String, String> {
 #[error("{0}")]
 pub struct UsageError(pub String);
 
-/// The exit status for an error: 2 for usage errors, 1 for the rest.
+/// A command that ran and has a status of its own to exit with (`subs
+/// health --check` finding failures: 3), and says why on stderr.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct Exit {
+    pub code: u8,
+    pub message: String,
+}
+
+/// The exit status for an error: 2 for usage errors, a command's own for
+/// [`Exit`], 1 for the rest.
 pub fn exit_code(error: &anyhow::Error) -> ExitCode {
     if error.downcast_ref::<UsageError>().is_some() {
         ExitCode::from(2)
+    } else if let Some(exit) = error.downcast_ref::<Exit>() {
+        ExitCode::from(exit.code)
     } else {
         ExitCode::FAILURE
     }

@@ -247,16 +247,19 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
         db: db.clone(),
         throttle: options
             .rate_limit
-            .map(|limit| std::sync::Arc::new(throttle::Throttle::new(limit))),
+            .map(|limit| std::sync::Arc::new(throttle::Throttle::new(limit, options.clock.clone()))),
         delay: options.delay,
         clock: options.clock.clone(),
         public_url: public_url.clone(),
         read_timeouts: options.read_timeouts,
         flavor: options.flavor,
-        test_deliveries: std::sync::Arc::new(throttle::Throttle::new(RateLimit {
-            per_minute: 10,
-            per_hour: 600,
-        })),
+        test_deliveries: std::sync::Arc::new(throttle::Throttle::new(
+            RateLimit {
+                per_minute: 10,
+                per_hour: 600,
+            },
+            options.clock.clone(),
+        )),
         schedule_changed,
         subscription_limit: options.subscription_limit,
         max_limit: options.max_limit,

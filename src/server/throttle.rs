@@ -1,12 +1,16 @@
 //! Per-key rate limits, as PostHog applies them to personal API keys: a burst
 //! limit per minute and a sustained limit per hour, each a token bucket.
-//! Off unless `serve --rate-limit` asks for it.
+//! Off unless `serve --rate-limit` asks for it. The buckets refill on the
+//! server's clock, so a test on a manual clock moves them with it.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Mutex;
-use std::time::Instant;
+
+use chrono::{DateTime, Utc};
+
+use crate::clock::Clock;
 
 /// Requests allowed per minute (burst) and per hour (sustained).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,13 +84,19 @@ impl Bucket {
 /// The buckets of every key seen.
 pub struct Throttle {
     limit: RateLimit,
-    keys: Mutex<HashMap<String, (Instant, Bucket, Bucket)>>,
+    clock: Clock,
+    keys: Mutex<HashMap<String, Buckets>>,
 }
 
+/// A key's buckets, per minute and per hour, as of when they were last
+/// refilled.
+type Buckets = (DateTime<Utc>, Bucket, Bucket);
+
 impl Throttle {
-    pub fn new(limit: RateLimit) -> Self {
+    pub fn new(limit: RateLimit, clock: Clock) -> Self {
         Throttle {
             limit,
+            clock,
             keys: Mutex::new(HashMap::new()),
         }
     }
@@ -94,7 +104,7 @@ impl Throttle {
     /// Takes one request from the key's allowance, or says how many whole
     /// seconds to wait.
     pub fn check(&self, key_id: &str) -> Result<(), u64> {
-        let now = Instant::now();
+        let now = self.clock.now();
         let mut keys = self
             .keys
             .lock()
@@ -106,7 +116,8 @@ impl Throttle {
                 Bucket::full(self.limit.per_hour, 3600.0),
             )
         });
-        let elapsed = now.duration_since(*updated).as_secs_f64();
+        // A clock set back refills nothing.
+        let elapsed = (now - *updated).num_milliseconds().max(0) as f64 / 1000.0;
         *updated = now;
         minute.refill(elapsed);
         hour.refill(elapsed);
@@ -126,13 +137,17 @@ mod tests {
 
     #[test]
     fn the_burst_runs_out_and_names_the_wait() {
-        let throttle = Throttle::new("3/100".parse().unwrap());
+        let clock = Clock::manual(crate::api::time::parse_datetime("2026-11-25T12:00:00Z").unwrap());
+        let throttle = Throttle::new("3/100".parse().unwrap(), clock.clone());
         for _ in 0..3 {
             assert_eq!(throttle.check("a"), Ok(()));
         }
         // One token a 20 s at 3 a minute.
         assert_eq!(throttle.check("a"), Err(20));
         assert_eq!(throttle.check("b"), Ok(()), "keys are limited separately");
+        clock.advance(chrono::Duration::seconds(20));
+        assert_eq!(throttle.check("a"), Ok(()), "a token came back in 20 s");
+        assert_eq!(throttle.check("a"), Err(20));
         assert!("480".parse::<RateLimit>().is_err());
         assert!("0/5".parse::<RateLimit>().is_err());
         assert_eq!("480/4800".parse::<RateLimit>(), Ok(RateLimit::POSTHOG));

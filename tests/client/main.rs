@@ -6,6 +6,7 @@ mod support;
 
 mod cli;
 mod faults;
+mod health;
 mod hostile;
 mod login;
 mod on_call;

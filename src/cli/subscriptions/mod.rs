@@ -1,7 +1,8 @@
-//! `orgdeck subscriptions list|get|create|update|delete|restore|pause|resume|test|deliveries`
+//! `orgdeck subscriptions list|get|create|update|delete|restore|pause|resume|test|deliveries|health`
 //! (alias `subs`)
 
 mod deliveries;
+mod health;
 mod input;
 
 use clap::Subcommand;
@@ -75,6 +76,10 @@ pub enum SubscriptionsCommand {
         #[arg(long, value_name = "N", default_value_t = 500)]
         limit: usize,
     },
+    /// The health of every subscription, worst first: failing, partial, auto-disabled,
+    /// unsupported, overdue, paused, ended, ok, new or unknown, since when, who it fails
+    /// for and what fixes it. Reads only what changed since the last look.
+    Health(health::HealthArgs),
 }
 
 impl SubscriptionsCommand {
@@ -85,9 +90,13 @@ impl SubscriptionsCommand {
             SubscriptionsCommand::List { .. }
                 | SubscriptionsCommand::Get { .. }
                 | SubscriptionsCommand::Deliveries { .. }
+                | SubscriptionsCommand::Health(_)
         )
     }
 }
+
+/// The most subscriptions a look takes on.
+const MAX_ROWS: u64 = 1_000_000;
 
 fn parse_ordering(text: &str) -> Result<String, String> {
     match text.trim_start_matches('-') {
@@ -201,6 +210,10 @@ pub async fn run(
         SubscriptionsCommand::Test { id } => deliveries::test(client, project, id, format).await,
         SubscriptionsCommand::Deliveries { id, status, limit } => {
             deliveries::list(client, project, id, status.as_deref(), limit, format).await
+        }
+        SubscriptionsCommand::Health(args) => {
+            let host = client.base_url().as_str().trim_end_matches('/').to_string();
+            health::run(client, &host, project, args, MAX_ROWS, format).await
         }
         SubscriptionsCommand::Delete { id } => {
             let subscription = client.soft_delete_subscription(project, id).await?;
