@@ -26,6 +26,9 @@ const SNIPPET: usize = 200;
 /// The largest answer read by default: far above any page of PostHog's.
 pub const DEFAULT_MAX_ANSWER: u64 = 64 * 1024 * 1024;
 
+/// The most rows taken from one list by default (`--max-rows`).
+pub const DEFAULT_MAX_ROWS: u64 = 1_000_000;
+
 /// When and how often a request is tried again.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RetryPolicy {
@@ -71,6 +74,9 @@ pub struct ClientConfig {
     pub retry: RetryPolicy,
     /// The most bytes of one answer that are read; past it the read stops.
     pub max_answer: u64,
+    /// The most rows taken from one list, repeats included; past it a
+    /// whole-list fetch stops with an error.
+    pub max_rows: u64,
     /// When a whole command must be over, retries and waits included: every
     /// request and every wait is cut to fit. `None` (the console) bounds
     /// each request by `timeout` alone.
@@ -86,6 +92,7 @@ impl ClientConfig {
             connect_timeout: Duration::from_secs(10),
             retry: RetryPolicy::default(),
             max_answer: DEFAULT_MAX_ANSWER,
+            max_rows: DEFAULT_MAX_ROWS,
             deadline: None,
         }
     }
@@ -116,6 +123,7 @@ pub struct Client {
     timeout: Duration,
     retry: RetryPolicy,
     max_answer: u64,
+    max_rows: u64,
     deadline: Option<Instant>,
     observer: Option<Observer>,
 }
@@ -140,7 +148,7 @@ impl Client {
             .use_rustls_tls()
             .connect_timeout(config.connect_timeout.min(config.timeout))
             .timeout(config.timeout)
-            .redirect(same_host_redirects())
+            .redirect(same_origin_redirects())
             .user_agent(concat!("orgdeck/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|error| Error::Invalid(format!("cannot set up HTTP: {error}")))?;
@@ -151,6 +159,7 @@ impl Client {
             timeout: config.timeout,
             retry: config.retry,
             max_answer: config.max_answer.max(1),
+            max_rows: config.max_rows.max(1),
             deadline: config.deadline,
             observer: None,
         })
@@ -190,6 +199,11 @@ impl Client {
     /// The most bytes of one answer that are read.
     pub fn max_answer(&self) -> u64 {
         self.max_answer
+    }
+
+    /// The most rows taken from one list.
+    pub fn max_rows(&self) -> u64 {
+        self.max_rows
     }
 
     /// The host as configured, for headers and messages.
@@ -341,6 +355,13 @@ impl Client {
                     self.tell(&label, Some(status.as_u16()), started, None);
                     return Err(Error::Api(Box::new(refusal)));
                 }
+                Err(error) if error.is_redirect() => {
+                    self.tell(&label, None, started, None);
+                    return Err(Error::Redirect {
+                        request: label,
+                        reason: innermost(&error),
+                    });
+                }
                 Err(error) => {
                     let kind = classify(&error);
                     let never_sent = kind == TransportKind::Connect;
@@ -456,22 +477,27 @@ fn parse_host(host: &str) -> Result<Url> {
     Ok(url)
 }
 
-/// Follows redirects on the same host only, so the Authorization header never
-/// travels to another one.
-fn same_host_redirects() -> redirect::Policy {
+/// Follows redirects only to the request's own scheme, host and port, so
+/// that the Authorization header never travels to another server, nor over
+/// plain http after https; any other is refused with an error that names it.
+fn same_origin_redirects() -> redirect::Policy {
     redirect::Policy::custom(|attempt| {
-        let first = attempt
-            .previous()
-            .first()
-            .map(|url| (url.host_str().map(str::to_string), url.port_or_known_default()));
-        let next = (
-            attempt.url().host_str().map(str::to_string),
-            attempt.url().port_or_known_default(),
-        );
+        let origin = |url: &Url| {
+            (
+                url.scheme().to_string(),
+                url.host_str().map(str::to_string),
+                url.port_or_known_default(),
+            )
+        };
+        let first = attempt.previous().first().map(origin);
+        let next = origin(attempt.url());
         if attempt.previous().len() > 5 {
             attempt.error("too many redirects")
         } else if first.is_some_and(|first| first != next) {
-            attempt.stop()
+            let to = crate::text::printable(&super::secret::redacted_url(attempt.url().as_str())).into_owned();
+            attempt.error(format!(
+                "a redirect to {to}, another scheme, host or port than the request's"
+            ))
         } else {
             attempt.follow()
         }

@@ -173,6 +173,18 @@ pub enum Error {
     #[error("{request}: {reason}; orgdeck stopped following the list")]
     EndlessList { request: RequestLabel, reason: String },
 
+    /// A redirect the client would not follow: to another scheme, host or
+    /// port than the request's (https to http among them), or too many.
+    #[error("{request}: the server answered with {reason}; orgdeck did not follow it, so the key went nowhere else")]
+    Redirect { request: RequestLabel, reason: String },
+
+    /// A list longer than the client holds or lists: it stops there rather
+    /// than grow without bound on what a server says.
+    #[error(
+        "{request}: the server sent more than {limit} rows, the most orgdeck takes from one list (--max-rows); orgdeck stopped there"
+    )]
+    TooManyRows { request: RequestLabel, limit: u64 },
+
     /// A retry would have waited past the command's deadline.
     #[error(
         "{cause}; the server asked to wait {}, past the {} s allowed by --timeout",
