@@ -22,5 +22,5 @@ pub use integrations::{
 };
 pub use models::*;
 pub use operations::{RoleInput, SubscriptionFilter, SubscriptionInput};
-pub use paging::{FetchAll, List, Row, Streamed};
+pub use paging::{FetchAll, List, PICKER_ROWS, Row, Streamed};
 pub use secret::ApiKey;

@@ -174,6 +174,11 @@ impl Default for FetchAll {
     }
 }
 
+/// The most rows a picker or switcher takes from a list (members to assign,
+/// organizations, projects, dashboards, insights): it shows the first ones
+/// and searches on the server, or says that there are more.
+pub const PICKER_ROWS: usize = 5_000;
+
 /// Times the whole fetch starts again when the list changes under it.
 const CONSISTENT_TRIES: usize = 3;
 
@@ -256,13 +261,13 @@ impl Client {
 
     /// Every row, in the server's order, each once, streamed a page at a
     /// time and gathered. When the list changes during the fetch (a page
-    /// reports another count), the fetch starts again, a few times at most.
+    /// reports another count), the fetch starts again, and after a few
+    /// tries falls back to following `next` one page after another, which
+    /// may see a row twice (dropped) but never skips one that stayed.
     /// Holds the whole list: use [`Client::for_each_page`] where the rows
     /// can be handed on, or [`Client::first_rows`] for a bounded few.
     pub async fn all<T: Row>(&self, list: &List<T>, options: &FetchAll) -> Result<Vec<T>> {
-        let mut tries = 0;
-        loop {
-            tries += 1;
+        for _ in 0..CONSISTENT_TRIES {
             let mut rows = Vec::new();
             let streamed = self
                 .for_each_page(list, options, |page| {
@@ -270,7 +275,7 @@ impl Client {
                     Ok::<_, Error>(())
                 })
                 .await?;
-            if !streamed.changed || tries >= CONSISTENT_TRIES {
+            if !streamed.changed {
                 for warning in streamed.warnings() {
                     tracing::warn!(list = list.name(), "{warning}");
                 }
@@ -281,6 +286,7 @@ impl Client {
                 "the list changed while it was fetched; fetching again"
             );
         }
+        self.all_by_next(list, options.page_size).await
     }
 
     /// The first `most` rows of a list, each once, and whether it holds

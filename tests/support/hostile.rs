@@ -26,7 +26,8 @@ pub enum Attack {
     HugeUndeclaredBody,
     /// Pages of real rows that end after 250 rows, under a count of 10^18.
     LyingCount,
-    /// Pages of rows whose `next` is the URL just fetched, the count growing.
+    /// Pages of half the rows asked for (a server that caps `limit`), whose
+    /// `next` is the URL just fetched, the count growing.
     LoopingNext,
     /// Pages whose `next` links are all new but never end, under a count
     /// that keeps moving.
@@ -271,7 +272,7 @@ async fn answer(State(shared): State<Shared>, request: Request) -> Response {
             json_response(
                 StatusCode::OK,
                 json!({"count": 1000 + served, "next": url, "previous": null,
-                       "results": rows(offset..offset + limit)}),
+                       "results": rows(offset..offset + limit.div_ceil(2))}),
             )
         }
         Attack::EndlessPages => {

@@ -28,6 +28,7 @@ pub enum Format {
 }
 
 /// A column: its header and whether it may be shortened to fit.
+#[derive(Debug, Clone, Copy)]
 pub struct Column {
     pub header: &'static str,
     pub shrinks: bool,
