@@ -5,6 +5,7 @@
 mod support;
 
 mod cli;
+mod bounds;
 mod faults;
 mod hostile;
 mod login;

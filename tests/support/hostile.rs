@@ -42,6 +42,20 @@ pub enum Attack {
     HostileText,
     /// 50,000 rows in a page that was asked for 100.
     OversizedPage,
+    /// Every page full, at every offset, always linking onward, under a
+    /// count of 10^18: a list without end.
+    FullPages,
+    /// The same rows at every offset (those of offset 0), under a count of
+    /// 1,000, ending where the count says.
+    RepeatedRows,
+    /// An honest list of 250 rows from a server that caps `limit` at 30:
+    /// short pages whose `next` says there is more.
+    CappedLimit,
+    /// 302 to the same host and path on another port, which records what
+    /// it was sent.
+    RedirectOtherPort,
+    /// 302 to the same host, port and path over https.
+    RedirectOtherScheme,
 }
 
 /// Text that would attack a terminal if written raw.
@@ -58,8 +72,9 @@ pub struct HostileServer {
     pub base: String,
     /// Requests answered.
     pub requests: Arc<AtomicU64>,
-    /// Requests the other host (of [`Attack::RedirectElsewhere`]) received
-    /// with an Authorization header.
+    /// Requests the other host (of [`Attack::RedirectElsewhere`]) or the
+    /// other port (of [`Attack::RedirectOtherPort`]) received with an
+    /// Authorization header.
     pub leaked_keys: Arc<AtomicUsize>,
     _tasks: Vec<tokio::task::JoinHandle<()>>,
 }
@@ -69,6 +84,7 @@ struct Shared {
     attack: Attack,
     requests: Arc<AtomicU64>,
     elsewhere: String,
+    other_port: String,
 }
 
 impl HostileServer {
@@ -86,6 +102,8 @@ impl HostileServer {
                 Json404.into_response()
             }
         });
+        let port = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let other_port = format!("http://{}", port.local_addr().unwrap());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let requests = Arc::new(AtomicU64::new(0));
@@ -93,11 +111,16 @@ impl HostileServer {
             attack,
             requests: requests.clone(),
             elsewhere,
+            other_port,
         };
         let app = Router::new().fallback(answer).with_state(shared);
+        let other_port_app = other_app.clone();
         let tasks = vec![
             tokio::spawn(async move {
                 let _ = axum::serve(listener, app).await;
+            }),
+            tokio::spawn(async move {
+                let _ = axum::serve(port, other_port_app).await;
             }),
             tokio::spawn(async move {
                 let _ = axum::serve(other, other_app).await;
@@ -154,6 +177,21 @@ fn role(index: u64, name: &str) -> serde_json::Value {
         "created_by": {"id": 1, "uuid": "00000000-0000-4000-8000-000000000001",
                         "first_name": name, "last_name": "", "email": format!("{name}@example.com")},
         "members": [],
+    })
+}
+
+/// A person as role memberships and organization members both send one.
+fn person(index: u64) -> serde_json::Value {
+    let uuid = format!("00000000-0000-4000-9000-{index:012}");
+    let user = json!({"id": index + 1, "uuid": uuid, "first_name": "Person", "last_name": index.to_string(),
+                      "email": format!("person{index}@example.com")});
+    json!({
+        "id": uuid,
+        "role_id": "00000000-0000-4000-8000-000000000000",
+        "level": 1,
+        "user": user,
+        "organization_member": {"id": uuid, "level": 1, "user": user},
+        "joined_at": "2026-01-01T00:00:00Z",
     })
 }
 
@@ -216,6 +254,8 @@ async fn answer(State(shared): State<Shared>, request: Request) -> Response {
             .map(|index| {
                 if path.contains("subscriptions") {
                     subscription(index, &format!("Subscription {index}"))
+                } else if path.ends_with("/members/") || path.ends_with("/role_memberships/") {
+                    person(index)
                 } else {
                     role(index, &format!("Role {index}"))
                 }
@@ -299,6 +339,61 @@ async fn answer(State(shared): State<Shared>, request: Request) -> Response {
         Attack::RedirectElsewhere => {
             let target = format!("{}{}", shared.elsewhere, request.uri());
             (StatusCode::FOUND, [(header::LOCATION, target)]).into_response()
+        }
+        Attack::RedirectOtherPort => {
+            let target = format!("{}{}", shared.other_port, request.uri());
+            (StatusCode::FOUND, [(header::LOCATION, target)]).into_response()
+        }
+        Attack::RedirectOtherScheme => {
+            let host = request
+                .headers()
+                .get(header::HOST)
+                .and_then(|host| host.to_str().ok())
+                .unwrap_or("127.0.0.1")
+                .to_string();
+            let target = format!("https://{host}{}", request.uri());
+            (StatusCode::FOUND, [(header::LOCATION, target)]).into_response()
+        }
+        Attack::FullPages if !path.contains("subscriptions") && !path.ends_with("members/") => {
+            // Written by hand: a million roles must come quickly even from
+            // a test build.
+            let mut body = format!(
+                r#"{{"count":1000000000000000000,"previous":null,"next":"{}","results":["#,
+                link(&request, offset + limit)
+            );
+            for index in offset..offset + limit {
+                if index > offset {
+                    body.push(',');
+                }
+                body.push_str(&format!(
+                    r#"{{"id":"00000000-0000-4000-8000-{index:012}","name":"Role {index}","feature_flags_access_level":37,"created_at":"2026-01-01T00:00:00Z","members":[]}}"#
+                ));
+            }
+            body.push_str("]}");
+            (StatusCode::OK, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+        }
+        Attack::FullPages => json_response(
+            StatusCode::OK,
+            json!({"count": 1_000_000_000_000_000_000u64, "next": link(&request, offset + limit),
+                   "previous": null, "results": rows(offset..offset + limit)}),
+        ),
+        Attack::RepeatedRows => {
+            const COUNT: u64 = 1000;
+            let next = (offset + limit < COUNT).then(|| link(&request, offset + limit));
+            json_response(
+                StatusCode::OK,
+                json!({"count": COUNT, "next": next, "previous": null, "results": rows(0..limit)}),
+            )
+        }
+        Attack::CappedLimit => {
+            const REAL: u64 = 250;
+            let end = (offset + limit.min(30)).min(REAL);
+            let next = (end < REAL).then(|| link(&request, end));
+            json_response(
+                StatusCode::OK,
+                json!({"count": REAL, "next": next, "previous": null,
+                       "results": rows(offset.min(REAL)..end)}),
+            )
         }
         Attack::OversizedPage => json_response(
             StatusCode::OK,
