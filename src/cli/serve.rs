@@ -133,8 +133,7 @@ pub fn demo(
         let file = crate::config::load()?.map(|(file, _)| file);
         let outcome = console::run(client, context, file).await;
         running.stop().await?;
-        outcome?;
-        Ok(ExitCode::SUCCESS)
+        Ok(outcome?.exit_code())
     });
     quit_without_waiting(runtime);
     outcome
@@ -181,8 +180,7 @@ pub fn console(
     let runtime = runtime()?;
     let outcome = runtime.block_on(console::run(client, context, file));
     quit_without_waiting(runtime);
-    outcome?;
-    Ok(ExitCode::SUCCESS)
+    Ok(outcome?.exit_code())
 }
 
 /// What `orgdeck keys create` was asked for.
