@@ -482,18 +482,13 @@ fn parse_host(host: &str) -> Result<Url> {
 /// plain http after https; any other is refused with an error that names it.
 fn same_origin_redirects() -> redirect::Policy {
     redirect::Policy::custom(|attempt| {
-        let origin = |url: &Url| {
-            (
-                url.scheme().to_string(),
-                url.host_str().map(str::to_string),
-                url.port_or_known_default(),
-            )
-        };
-        let first = attempt.previous().first().map(origin);
-        let next = origin(attempt.url());
+        let allowed = attempt
+            .previous()
+            .first()
+            .is_none_or(|first| may_follow(first, attempt.url()));
         if attempt.previous().len() > 5 {
             attempt.error("too many redirects")
-        } else if first.is_some_and(|first| first != next) {
+        } else if !allowed {
             let to = crate::text::printable(&super::secret::redacted_url(attempt.url().as_str())).into_owned();
             attempt.error(format!(
                 "a redirect to {to}, another scheme, host or port than the request's"
@@ -502,6 +497,13 @@ fn same_origin_redirects() -> redirect::Policy {
             attempt.follow()
         }
     })
+}
+
+/// Whether a redirect from `from` to `to` keeps the scheme, host and port.
+fn may_follow(from: &Url, to: &Url) -> bool {
+    from.scheme() == to.scheme()
+        && from.host_str() == to.host_str()
+        && from.port_or_known_default() == to.port_or_known_default()
 }
 
 fn label(method: &Method, url: &Url) -> RequestLabel {
@@ -593,6 +595,25 @@ mod tests {
         );
         let other = client.rebase("http://internal:8000/api/x/?offset=5").unwrap();
         assert_eq!(other.as_str(), "https://posthog.example.com/api/x/?offset=5");
+    }
+
+    #[test]
+    fn redirects_keep_scheme_host_and_port() {
+        let url = |text: &str| Url::parse(text).unwrap();
+        let from = url("https://posthog.example.com/api/x/");
+        assert!(may_follow(&from, &url("https://posthog.example.com/api/y/?offset=5")));
+        assert!(may_follow(&from, &url("https://posthog.example.com:443/api/y/")));
+        for to in [
+            "http://posthog.example.com/api/x/",
+            "http://posthog.example.com:443/api/x/",
+            "https://posthog.example.com:8443/api/x/",
+            "https://elsewhere.example.com/api/x/",
+        ] {
+            assert!(!may_follow(&from, &url(to)), "{to}");
+        }
+        let plain = url("http://127.0.0.1:8010/api/");
+        assert!(!may_follow(&plain, &url("https://127.0.0.1:8010/api/")));
+        assert!(!may_follow(&plain, &url("http://127.0.0.1:8011/api/")));
     }
 
     #[test]

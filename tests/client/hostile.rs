@@ -324,6 +324,11 @@ async fn the_console_survives_every_attack() {
         Attack::RedirectElsewhere,
         Attack::HostileText,
         Attack::OversizedPage,
+        Attack::FullPages,
+        Attack::RepeatedRows,
+        Attack::CappedLimit,
+        Attack::RedirectOtherPort,
+        Attack::RedirectOtherScheme,
     ] {
         let server = HostileServer::start(attack).await;
         let mut config = orgdeck::api::ClientConfig::new(&server.base, orgdeck::api::ApiKey::new("phx_k"));
