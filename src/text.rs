@@ -113,11 +113,28 @@ mod tests {
         assert_eq!(printable("x\u{2060}y\u{2064}"), "x\\u{2060}y\\u{2064}");
         assert_eq!(printable("\u{feff}Admin"), "\\u{feff}Admin");
         assert_eq!(printable("flag\u{e0067}\u{e007f}"), "flag\\u{e0067}\\u{e007f}");
-        for c in ['\u{200b}', '\u{200f}', '\u{2060}', '\u{2064}', '\u{feff}', '\u{e0000}', '\u{e007f}'] {
+        for c in [
+            '\u{200b}',
+            '\u{200f}',
+            '\u{2060}',
+            '\u{2064}',
+            '\u{feff}',
+            '\u{e0000}',
+            '\u{e007f}',
+        ] {
             assert!(is_invisible(c) && is_unsafe(c), "{c:?}");
         }
         // Their neighbours stay as they are: visible text is not escaped.
-        for c in ['\u{200a}', '\u{2010}', '\u{2065}', '\u{fefe}', '\u{dffff}', '\u{e0080}', 'é', '🦔'] {
+        for c in [
+            '\u{200a}',
+            '\u{2010}',
+            '\u{2065}',
+            '\u{fefe}',
+            '\u{dffff}',
+            '\u{e0080}',
+            'é',
+            '🦔',
+        ] {
             assert!(!is_invisible(c), "{c:?}");
         }
         assert_eq!(printable_lines("one\nt\u{200b}wo"), "one\nt\\u{200b}wo");

@@ -489,7 +489,8 @@ fn same_origin_redirects() -> redirect::Policy {
         if attempt.previous().len() > 5 {
             attempt.error("too many redirects")
         } else if !allowed {
-            let to = crate::text::printable(&super::secret::redacted_url(attempt.url().as_str())).into_owned();
+            let to =
+                crate::text::printable(&super::secret::redacted_url(attempt.url().as_str())).into_owned();
             attempt.error(format!(
                 "a redirect to {to}, another scheme, host or port than the request's"
             ))
@@ -601,7 +602,10 @@ mod tests {
     fn redirects_keep_scheme_host_and_port() {
         let url = |text: &str| Url::parse(text).unwrap();
         let from = url("https://posthog.example.com/api/x/");
-        assert!(may_follow(&from, &url("https://posthog.example.com/api/y/?offset=5")));
+        assert!(may_follow(
+            &from,
+            &url("https://posthog.example.com/api/y/?offset=5")
+        ));
         assert!(may_follow(&from, &url("https://posthog.example.com:443/api/y/")));
         for to in [
             "http://posthog.example.com/api/x/",

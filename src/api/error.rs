@@ -175,7 +175,9 @@ pub enum Error {
 
     /// A redirect the client would not follow: to another scheme, host or
     /// port than the request's (https to http among them), or too many.
-    #[error("{request}: the server answered with {reason}; orgdeck did not follow it, so the key went nowhere else")]
+    #[error(
+        "{request}: the server answered with {reason}; orgdeck did not follow it, so the key went nowhere else"
+    )]
     Redirect { request: RequestLabel, reason: String },
 
     /// A list longer than the client holds or lists: it stops there rather

@@ -348,7 +348,9 @@ impl Client {
     ) -> std::result::Result<Streamed, E> {
         use futures_util::StreamExt;
         let size = options.page_size.max(1);
-        let cap = options.max_rows.map_or(self.max_rows(), |most| most.min(self.max_rows()));
+        let cap = options
+            .max_rows
+            .map_or(self.max_rows(), |most| most.min(self.max_rows()));
         let first = self.page(list, size, 0).await?;
         let count = first.count;
         let mut walk = Walk::new(list, size, count, cap);

@@ -89,9 +89,11 @@ pub async fn run(command: MembersCommand, connection: Connection, format: Format
             let mut writer = ListWriter::new(format, COLUMNS.to_vec())?;
             let list = List::memberships(organization, &role);
             let streamed = client
-                .for_each_page(&list, &super::list_options("members"), |members: Vec<RoleMembership>| {
-                    writer.rows(&members, cells)
-                })
+                .for_each_page(
+                    &list,
+                    &super::list_options("members"),
+                    |members: Vec<RoleMembership>| writer.rows(&members, cells),
+                )
                 .await?;
             writer.finish()?;
             super::warn(&streamed);
@@ -243,16 +245,21 @@ async fn role_id(client: &crate::api::Client, organization: &str, role: String) 
     let mut named: Vec<String> = Vec::new();
     let mut names: Vec<String> = Vec::new();
     let mut roles = 0usize;
-    search_list(client, &List::roles(organization), "roles", |candidate: crate::api::Role| {
-        roles += 1;
-        if candidate.name.to_lowercase() == wanted {
-            named.push(candidate.id);
-        } else if names.len() < ROLES_NAMED {
-            names.push(format!("\"{}\"", printable(&candidate.name)));
-        }
-        // Enough to refuse with.
-        named.len() >= ROLES_NAMED
-    })
+    search_list(
+        client,
+        &List::roles(organization),
+        "roles",
+        |candidate: crate::api::Role| {
+            roles += 1;
+            if candidate.name.to_lowercase() == wanted {
+                named.push(candidate.id);
+            } else if names.len() < ROLES_NAMED {
+                names.push(format!("\"{}\"", printable(&candidate.name)));
+            }
+            // Enough to refuse with.
+            named.len() >= ROLES_NAMED
+        },
+    )
     .await?;
     match named.as_slice() {
         [one] => Ok(one.clone()),
@@ -289,13 +296,18 @@ async fn find(
     who: &str,
 ) -> anyhow::Result<String> {
     let mut found = None;
-    search_list(client, &List::memberships(organization, role), "members", |membership| {
-        let hit = matches(&membership);
-        if hit {
-            found = Some(membership.id);
-        }
-        hit
-    })
+    search_list(
+        client,
+        &List::memberships(organization, role),
+        "members",
+        |membership| {
+            let hit = matches(&membership);
+            if hit {
+                found = Some(membership.id);
+            }
+            hit
+        },
+    )
     .await?;
     found.ok_or_else(|| anyhow::anyhow!("{who} is not a member of role {role}"))
 }

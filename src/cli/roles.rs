@@ -85,14 +85,18 @@ pub async fn run(command: RolesCommand, connection: Connection, format: Format) 
             let mut writer = ListWriter::new(format, columns(Shape::default()))?;
             let mut shape = None;
             let streamed = client
-                .for_each_page(&List::roles(organization), &super::list_options("roles"), |roles: Vec<Role>| {
-                    let shape = *shape.get_or_insert_with(|| {
-                        let shape = Shape::of(&roles);
-                        writer.set_columns(columns(shape));
-                        shape
-                    });
-                    writer.rows(&roles, |role| cells(role, shape))
-                })
+                .for_each_page(
+                    &List::roles(organization),
+                    &super::list_options("roles"),
+                    |roles: Vec<Role>| {
+                        let shape = *shape.get_or_insert_with(|| {
+                            let shape = Shape::of(&roles);
+                            writer.set_columns(columns(shape));
+                            shape
+                        });
+                        writer.rows(&roles, |role| cells(role, shape))
+                    },
+                )
                 .await?;
             writer.finish()?;
             super::warn(&streamed);

@@ -176,7 +176,9 @@ impl Runner {
                     // many the organization has (or a server says it has).
                     let options = crate::api::FetchAll::default();
                     let people = match search.as_deref() {
-                        Some(search) if !search.is_empty() => List::members(&organization).with("search", search),
+                        Some(search) if !search.is_empty() => {
+                            List::members(&organization).with("search", search)
+                        }
                         _ => List::members(&organization),
                     };
                     let people = runner.client.first_rows(&people, PICKER_ROWS, &options);
@@ -446,11 +448,17 @@ impl Runner {
                 "cannot open profile {name}: there is no config directory on this machine"
             ));
         };
-        let (timeout, max_answer, max_rows) =
-            (self.client.timeout(), self.client.max_answer(), self.client.max_rows());
+        let (timeout, max_answer, max_rows) = (
+            self.client.timeout(),
+            self.client.max_answer(),
+            self.client.max_rows(),
+        );
         let opened = {
             let name = name.clone();
-            tokio::task::spawn_blocking(move || config::open_profile(&path, &name, timeout, max_answer, max_rows)).await
+            tokio::task::spawn_blocking(move || {
+                config::open_profile(&path, &name, timeout, max_answer, max_rows)
+            })
+            .await
         };
         let opened = match opened {
             Ok(Ok(opened)) => opened,

@@ -219,8 +219,17 @@ mod tests {
     #[test]
     fn a_signal_is_told_as_a_shell_tells_it() {
         assert_eq!(Ending::Quit.exit_code(), std::process::ExitCode::SUCCESS);
-        assert_eq!(Ending::Signal(libc::SIGTERM).exit_code(), std::process::ExitCode::from(143));
-        assert_eq!(Ending::Signal(libc::SIGHUP).exit_code(), std::process::ExitCode::from(129));
-        assert_eq!(Ending::Signal(libc::SIGINT).exit_code(), std::process::ExitCode::from(130));
+        assert_eq!(
+            Ending::Signal(libc::SIGTERM).exit_code(),
+            std::process::ExitCode::from(143)
+        );
+        assert_eq!(
+            Ending::Signal(libc::SIGHUP).exit_code(),
+            std::process::ExitCode::from(129)
+        );
+        assert_eq!(
+            Ending::Signal(libc::SIGINT).exit_code(),
+            std::process::ExitCode::from(130)
+        );
     }
 }

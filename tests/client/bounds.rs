@@ -20,12 +20,25 @@ async fn full_pages_under_a_lying_count_stop_at_the_row_cap_in_bounded_memory() 
     let server = HostileServer::start(Attack::FullPages).await;
     for args in [
         &["roles", "list", "--max-rows", "20000"][..],
-        &["members", "list", "--role", ROLE, "-o", "json", "--max-rows", "20000"],
+        &[
+            "members",
+            "list",
+            "--role",
+            ROLE,
+            "-o",
+            "json",
+            "--max-rows",
+            "20000",
+        ],
         &["subs", "list", "--max-rows", "20000"],
     ] {
         let outcome = run(&server.base, args).await;
         assert_eq!(outcome.code, 1, "{args:?}: {}", outcome.stderr);
-        assert!(outcome.peak_mib < MOST_MIB, "{args:?}: peak memory {} MiB", outcome.peak_mib);
+        assert!(
+            outcome.peak_mib < MOST_MIB,
+            "{args:?}: peak memory {} MiB",
+            outcome.peak_mib
+        );
         assert!(
             outcome.stderr.contains("more than 20000 rows") && outcome.stderr.contains("--max-rows"),
             "{args:?}: {}",
@@ -41,16 +54,23 @@ async fn full_pages_under_a_lying_count_stop_at_the_row_cap_in_bounded_memory() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn at_the_default_cap_a_list_without_end_stays_under_200_mib() {
     let server = HostileServer::start(Attack::FullPages).await;
-    let outcome = run(
-        &server.base,
-        &["roles", "list", "-o", "json", "--timeout", "80"],
-    )
-    .await;
-    eprintln!("roles list at the default cap: peak {} MiB in {:?}", outcome.peak_mib, outcome.elapsed);
+    let outcome = run(&server.base, &["roles", "list", "-o", "json", "--timeout", "80"]).await;
+    eprintln!(
+        "roles list at the default cap: peak {} MiB in {:?}",
+        outcome.peak_mib, outcome.elapsed
+    );
     assert_bounded_failure(&outcome, 85, "more than 1000000 rows");
-    assert!(outcome.peak_mib < MOST_MIB, "peak memory {} MiB", outcome.peak_mib);
+    assert!(
+        outcome.peak_mib < MOST_MIB,
+        "peak memory {} MiB",
+        outcome.peak_mib
+    );
     // Every row taken was written, none held back.
-    let written = outcome.stdout.windows(7).filter(|window| window == b"\"name\":").count();
+    let written = outcome
+        .stdout
+        .windows(7)
+        .filter(|window| window == b"\"name\":")
+        .count();
     assert!(written >= 999_000, "{written} rows written");
 }
 
@@ -59,16 +79,24 @@ async fn repeated_rows_are_listed_once_with_a_warning() {
     let server = HostileServer::start(Attack::RepeatedRows).await;
     let outcome = run(&server.base, &["roles", "list", "-o", "json"]).await;
     assert_eq!(outcome.code, 0, "stderr: {}", outcome.stderr);
-    assert!(outcome.peak_mib < MOST_MIB, "peak memory {} MiB", outcome.peak_mib);
+    assert!(
+        outcome.peak_mib < MOST_MIB,
+        "peak memory {} MiB",
+        outcome.peak_mib
+    );
     let rows: Vec<serde_json::Value> = serde_json::from_slice(&outcome.stdout).unwrap();
     assert_eq!(rows.len(), 100, "each row once");
     assert!(
-        outcome.stderr.contains("warning: the server sent 900 rows more than once"),
+        outcome
+            .stderr
+            .contains("warning: the server sent 900 rows more than once"),
         "{}",
         outcome.stderr
     );
     assert!(
-        outcome.stderr.contains("ended after 100 rows where the server's count said 1000"),
+        outcome
+            .stderr
+            .contains("ended after 100 rows where the server's count said 1000"),
         "{}",
         outcome.stderr
     );
@@ -89,7 +117,11 @@ async fn a_looping_next_is_stopped_in_every_list() {
         let server = HostileServer::start(Attack::LoopingNext).await;
         let outcome = run(&server.base, args).await;
         assert_bounded_failure(&outcome, 10, "repeats a page");
-        assert!(outcome.peak_mib < MOST_MIB, "{args:?}: peak memory {} MiB", outcome.peak_mib);
+        assert!(
+            outcome.peak_mib < MOST_MIB,
+            "{args:?}: peak memory {} MiB",
+            outcome.peak_mib
+        );
         assert!(server.requests.load(Ordering::SeqCst) < 10, "{args:?}");
     }
 }
@@ -115,7 +147,10 @@ async fn a_short_page_that_links_onward_is_followed_to_the_end() {
     ))
     .unwrap();
     let list = orgdeck::api::List::roles("@current");
-    let all = client.all(&list, &orgdeck::api::FetchAll::default()).await.unwrap();
+    let all = client
+        .all(&list, &orgdeck::api::FetchAll::default())
+        .await
+        .unwrap();
     assert_eq!(all.len(), 250);
     assert_eq!(client.all_by_next(&list, 100).await.unwrap(), all);
     let (first, more) = client

@@ -163,9 +163,9 @@ async fn a_lying_count_allocates_nothing_and_the_real_rows_come_back() {
     assert_eq!(rows.len(), 250);
     // Fewer rows than the count said: listed, and said so.
     assert!(
-        outcome
-            .stderr
-            .contains("warning: the list ended after 250 rows where the server's count said 1000000000000000000"),
+        outcome.stderr.contains(
+            "warning: the list ended after 250 rows where the server's count said 1000000000000000000"
+        ),
         "{}",
         outcome.stderr
     );

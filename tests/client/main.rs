@@ -4,8 +4,8 @@
 #[path = "../support/mod.rs"]
 mod support;
 
-mod cli;
 mod bounds;
+mod cli;
 mod faults;
 mod hostile;
 mod login;

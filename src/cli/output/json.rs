@@ -184,8 +184,18 @@ mod tests {
     fn invisible_and_c1_characters_are_escaped_and_the_value_stays() {
         let value = serde_json::json!({"name": "Ad\u{200b}min\u{feff}\u{2060}\u{9b}x\u{202e}\u{e0041}"});
         let text = to_safe_string(&value).unwrap();
-        assert!(!text.chars().any(|c| c != '\n' && crate::text::is_unsafe(c)), "{text}");
-        for escape in ["\\u200b", "\\ufeff", "\\u2060", "\\u009b", "\\u202e", "\\udb40\\udc41"] {
+        assert!(
+            !text.chars().any(|c| c != '\n' && crate::text::is_unsafe(c)),
+            "{text}"
+        );
+        for escape in [
+            "\\u200b",
+            "\\ufeff",
+            "\\u2060",
+            "\\u009b",
+            "\\u202e",
+            "\\udb40\\udc41",
+        ] {
             assert!(text.contains(escape), "{escape} in {text}");
         }
         assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), value);

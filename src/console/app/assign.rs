@@ -35,7 +35,13 @@ impl App {
     /// Typing paused in a picker whose members are not all loaded: the
     /// server searches for what is typed.
     pub(super) fn search_people(&mut self) -> Vec<Effect> {
-        let role = self.lists.members.resource.role.as_ref().map(|role| role.id.clone());
+        let role = self
+            .lists
+            .members
+            .resource
+            .role
+            .as_ref()
+            .map(|role| role.id.clone());
         let Mode::Picker(picker) = &mut self.mode else {
             return Vec::new();
         };

@@ -200,7 +200,7 @@ fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (at, digit) in digits.chars().enumerate() {
-        if at > 0 && (digits.len() - at) % 3 == 0 {
+        if at > 0 && (digits.len() - at).is_multiple_of(3) {
             out.push(',');
         }
         out.push(digit);
@@ -212,7 +212,10 @@ fn thousands(n: usize) -> String {
 /// "showing the first 5,000; type to search".
 pub fn extent(picker: &Picker) -> Option<String> {
     if picker.searching {
-        return Some(format!("searching the server for \"{}\"…", printable(picker.query.value().trim())));
+        return Some(format!(
+            "searching the server for \"{}\"…",
+            printable(picker.query.value().trim())
+        ));
     }
     if !picker.more {
         return None;
@@ -377,7 +380,11 @@ mod tests {
     fn a_cut_list_says_so_searches_the_server_and_keeps_the_chosen() {
         let mut picker = Picker::new("Ops".into(), HashSet::new());
         picker.people = Some(vec![member("Ada", "u1"), member("Bruno", "u2")]);
-        assert_eq!(picker.search_wanted(), None, "all of them are here: filtered here");
+        assert_eq!(
+            picker.search_wanted(),
+            None,
+            "all of them are here: filtered here"
+        );
         assert_eq!(extent(&picker), None);
         picker.more = true;
         assert_eq!(
