@@ -11,6 +11,7 @@ pub mod operations;
 pub mod paging;
 pub mod secret;
 pub mod time;
+mod transport;
 
 pub use client::{Client, ClientConfig, Exchange, Observer, RetryPolicy};
 pub use deliveries::{CursorPage, Delivery, DeliveryError, RecipientResult};
