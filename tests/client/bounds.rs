@@ -192,3 +192,46 @@ async fn a_redirect_to_another_port_or_scheme_is_refused_and_the_key_stays() {
         "{error}"
     );
 }
+
+/// Peak memory of each lying-server case, printed: run on the release
+/// build with `ORGDECK_TEST_BIN=target/release/orgdeck cargo test --test
+/// client -- --ignored peaks --nocapture`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement, for the release build"]
+async fn peaks_of_every_lying_server() {
+    let cases: [(Attack, &[&str]); 10] = [
+        (Attack::FullPages, &["roles", "list", "--timeout", "85"]),
+        (
+            Attack::FullPages,
+            &["roles", "list", "-o", "json", "--timeout", "85"],
+        ),
+        (
+            Attack::FullPages,
+            &["members", "list", "--role", ROLE, "--timeout", "85"],
+        ),
+        (Attack::FullPages, &["subs", "list", "--timeout", "85"]),
+        (
+            Attack::FullPages,
+            &["subs", "list", "-o", "json", "--timeout", "85"],
+        ),
+        (Attack::RepeatedRows, &["roles", "list"]),
+        (Attack::CappedLimit, &["roles", "list"]),
+        (Attack::LoopingNext, &["roles", "list"]),
+        (Attack::LyingCount, &["roles", "list"]),
+        (Attack::OversizedPage, &["subs", "list"]),
+    ];
+    for (attack, args) in cases {
+        let server = HostileServer::start(attack).await;
+        let outcome = run(&server.base, args).await;
+        let last = outcome.stderr.lines().last().unwrap_or_default().to_string();
+        eprintln!(
+            "{attack:?} {args:?}: exit {}, peak {} MiB, {:.1} s, {} bytes out; {}",
+            outcome.code,
+            outcome.peak_mib,
+            outcome.elapsed.as_secs_f64(),
+            outcome.stdout.len(),
+            last.chars().take(160).collect::<String>()
+        );
+        assert!(outcome.peak_mib < MOST_MIB, "{attack:?} {args:?}");
+    }
+}

@@ -28,18 +28,33 @@ pub struct Outcome {
     pub peak_mib: u64,
 }
 
+/// The binary under test: this build's, or another named by
+/// `ORGDECK_TEST_BIN` (the release build, to measure it).
+pub fn binary() -> std::ffi::OsString {
+    std::env::var_os("ORGDECK_TEST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_orgdeck").into())
+}
+
 /// How long a run may take before it is killed (and the test fails).
 const RUN_LIMIT: Duration = Duration::from_secs(90);
 
-/// Runs `orgdeck ARGS` against `host`, and measures its peak memory: the
-/// child is reaped with `wait4`, whose resource usage is that one
-/// process's own (`ru_maxrss`), up to its very end.
+/// Set, it makes [`probe`] the measuring parent of one run, whose files
+/// are in the directory it names.
+const PROBE: &str = "ORGDECK_TEST_PROBE";
+
+/// Runs `orgdeck ARGS` against `host`, and measures its peak memory.
+///
+/// The binary is not started from this process: the kernel counts into a
+/// child's peak (`ru_maxrss`) the peak of the process it was spawned from
+/// (the memory it ran in until `exec`), and this one holds servers and
+/// whole outputs. So this test binary is started again to run [`probe`]
+/// alone, small, which starts orgdeck, reaps it with `wait4` (whose usage
+/// is that child's own, to its very end) and leaves the outcome in files.
 pub async fn run(host: &str, args: &[&str]) -> Outcome {
-    use std::io::Read;
     let dir = tempfile::tempdir().unwrap();
-    let started = Instant::now();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"))
-        .args(args)
+    std::fs::write(dir.path().join("args"), serde_json::to_vec(args).unwrap()).unwrap();
+    let probe = tokio::process::Command::new(std::env::current_exe().unwrap())
+        .args(["hostile::probe", "--exact", "--ignored", "--test-threads=1"])
+        .env(PROBE, dir.path())
         .env("ORGDECK_HOST", host)
         .env("ORGDECK_API_KEY", "phx_hostile_test_key")
         .env("ORGDECK_LOG", dir.path().join("log"))
@@ -48,58 +63,87 @@ pub async fn run(host: &str, args: &[&str]) -> Outcome {
         .env_remove("ORGDECK_ORG")
         .env_remove("ORGDECK_PROJECT")
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .status();
+    let status = tokio::time::timeout(RUN_LIMIT + Duration::from_secs(30), probe)
+        .await
+        .expect("the probe never ended")
+        .unwrap();
+    let read = |name: &str| std::fs::read(dir.path().join(name)).unwrap_or_default();
+    let result = String::from_utf8(read("result")).unwrap();
+    assert!(
+        status.success() && !result.is_empty(),
+        "the probe failed: {status:?}"
+    );
+    let numbers: Vec<i64> = result
+        .split_whitespace()
+        .map(|number| number.parse().unwrap())
+        .collect();
+    let [code, peak_kib, micros] = numbers[..] else {
+        panic!("the probe wrote {result:?}");
+    };
+    let elapsed = Duration::from_micros(micros as u64);
+    assert!(elapsed < RUN_LIMIT, "orgdeck {args:?} ran for over {RUN_LIMIT:?}");
+    Outcome {
+        code: code as i32,
+        stdout: read("stdout"),
+        stderr: String::from_utf8_lossy(&read("stderr")).into_owned(),
+        elapsed,
+        peak_mib: peak_kib as u64 / 1024,
+    }
+}
+
+/// The measuring parent of one run of the binary, started by [`run`] in a
+/// process of its own: it starts orgdeck with the arguments in the probe's
+/// directory, its output in files there, kills it past [`RUN_LIMIT`], reaps
+/// it with `wait4` and writes its exit status (128 + a signal that ended
+/// it), its peak memory in KiB and its time in µs.
+#[test]
+#[ignore = "the measuring parent of one run, which `run` starts"]
+fn probe() {
+    let Some(dir) = std::env::var_os(PROBE).map(std::path::PathBuf::from) else {
+        return; // Not started by `run` (`--ignored` runs every ignored test): nothing to measure.
+    };
+    let args: Vec<String> = serde_json::from_slice(&std::fs::read(dir.join("args")).unwrap()).unwrap();
+    let started = Instant::now();
+    let child = std::process::Command::new(binary())
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(dir.join("stdout")).unwrap())
+        .stderr(std::fs::File::create(dir.join("stderr")).unwrap())
         .spawn()
         .unwrap();
     let pid = child.id() as libc::pid_t;
-    let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
-    let stdout = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = out.read_to_end(&mut bytes);
-        bytes
+    let reaped = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let done = reaped.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(RUN_LIMIT);
+        if !done.load(std::sync::atomic::Ordering::SeqCst) {
+            // SAFETY: kill has no memory effects; the child is not reaped.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
     });
-    let stderr = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = err.read_to_end(&mut bytes);
-        bytes
-    });
-    let reaper = tokio::task::spawn_blocking(move || {
-        let mut status = 0;
-        // SAFETY: rusage is plain data, for which all zeroes is a value.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: pid is our own child, which nothing else waits for (the
-        // `Child` is never waited on); status and usage outlive the call.
-        let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-        assert_eq!(reaped, pid, "wait4 failed");
-        let code = if libc::WIFEXITED(status) {
-            libc::WEXITSTATUS(status)
-        } else if libc::WIFSIGNALED(status) {
-            128 + libc::WTERMSIG(status)
-        } else {
-            -1
-        };
-        // ru_maxrss is in KiB on Linux.
-        (code, usage.ru_maxrss as u64)
-    });
-    let watchdog = tokio::spawn(async move {
-        tokio::time::sleep(RUN_LIMIT).await;
-        // SAFETY: kill has no memory effects; the child is not reaped yet,
-        // since the watchdog is stopped as soon as it is.
-        unsafe { libc::kill(pid, libc::SIGKILL) };
-    });
-    let (code, peak_kib) = reaper.await.unwrap();
-    watchdog.abort();
-    let elapsed = started.elapsed();
-    assert!(elapsed < RUN_LIMIT, "orgdeck {args:?} ran for over {RUN_LIMIT:?}");
+    let mut status = 0;
+    // SAFETY: rusage is plain data, for which all zeroes is a value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: pid is our own child, which nothing else waits for (the
+    // `Child` is never waited on); status and usage outlive the call.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    reaped.store(true, std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(waited, pid, "wait4 failed");
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else if libc::WIFSIGNALED(status) {
+        128 + libc::WTERMSIG(status)
+    } else {
+        -1
+    };
+    // ru_maxrss is in KiB on Linux.
+    let result = format!("{code} {} {}", usage.ru_maxrss, started.elapsed().as_micros());
+    std::fs::write(dir.join("result"), result).unwrap();
     drop(child);
-    Outcome {
-        code,
-        stdout: stdout.join().unwrap(),
-        stderr: String::from_utf8_lossy(&stderr.join().unwrap()).into_owned(),
-        elapsed,
-        peak_mib: peak_kib / 1024,
-    }
 }
 
 /// No byte that could drive a terminal: no control character but the line
