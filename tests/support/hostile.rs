@@ -59,13 +59,15 @@ pub enum Attack {
 }
 
 /// Text that would attack a terminal if written raw.
-pub const HOSTILE_NAMES: [&str; 6] = [
+pub const HOSTILE_NAMES: [&str; 7] = [
     "x\u{1b}]0;pwned\u{7}",
     "\u{1b}[2J",
     "\u{1b}]52;c;cm0gLXJmIH4K\u{7}",
     "one\nid: fake\rtwo",
     "abc\u{202e}fed\u{2066}",
     "\u{9b}31mred",
+    // Looks like "Admin": a zero-width space, a byte-order mark, a tag.
+    "Ad\u{200b}min\u{feff}\u{e0041}",
 ];
 
 pub struct HostileServer {
