@@ -101,6 +101,25 @@ impl ClientConfig {
     }
 }
 
+/// A successful answer read whole but not yet decoded.
+pub struct Raw {
+    request: RequestLabel,
+    status: StatusCode,
+    bytes: bytes::Bytes,
+}
+
+impl Raw {
+    /// The answer as JSON of `T`.
+    pub fn decode<T: DeserializeOwned>(&self) -> Result<T> {
+        serde_json::from_slice(&self.bytes).map_err(|error| Error::Decode {
+            request: self.request.clone(),
+            status: self.status.as_u16(),
+            message: error.to_string(),
+            snippet: snippet(&self.bytes),
+        })
+    }
+}
+
 /// One try of a request as the client saw it: what a console's footer
 /// shows, taken from the client instead of retyped by its callers.
 #[derive(Debug, Clone, PartialEq)]
@@ -250,14 +269,35 @@ impl Client {
         url: Url,
         body: Option<&(impl Serialize + ?Sized)>,
     ) -> Result<T> {
-        let label = label(&method, &url);
+        let request = label(&method, &url);
         let (status, bytes) = self.send(method, url, body).await?;
-        serde_json::from_slice(&bytes).map_err(|error| Error::Decode {
-            request: label,
-            status: status.as_u16(),
-            message: error.to_string(),
-            snippet: snippet(&bytes),
+        Raw {
+            request,
+            status,
+            bytes,
+        }
+        .decode()
+    }
+
+    /// GETs an answer and reads it, leaving it undecoded: pages fetched
+    /// ahead of their turn cost their bytes alone, not their rows.
+    pub async fn get_raw(&self, url: Url) -> Result<Raw> {
+        let request = label(&Method::GET, &url);
+        let (status, bytes) = self.send(Method::GET, url, None::<&()>).await?;
+        Ok(Raw {
+            request,
+            status,
+            bytes,
         })
+    }
+
+    /// This client, sharing its connections, reading at most `limit` bytes
+    /// of an answer.
+    pub fn with_max_answer(&self, limit: u64) -> Client {
+        Client {
+            max_answer: limit.max(1),
+            ..self.clone()
+        }
     }
 
     /// Sends a request whose answer has no body worth reading (204).

@@ -168,6 +168,19 @@ pub enum Error {
     )]
     TooLarge { request: RequestLabel, limit: u64 },
 
+    /// A page of a whole list was larger than its share of the answer
+    /// limit: the pages fetched at once share `--max-answer-mib` between them.
+    #[error(
+        "{request}: a page of the list is larger than {} MiB, its share of the {} MiB of --max-answer-mib (the pages fetched at once share it), so orgdeck stopped reading it; raise --max-answer-mib if the server is to be trusted",
+        mebibytes(*.limit),
+        mebibytes(*.whole)
+    )]
+    PageTooLarge {
+        request: RequestLabel,
+        limit: u64,
+        whole: u64,
+    },
+
     /// A list the server kept sending: its links went round in a circle, or
     /// it gave more rows or pages than its count allowed.
     #[error("{request}: {reason}; orgdeck stopped following the list")]

@@ -179,6 +179,9 @@ impl Default for FetchAll {
 /// and searches on the server, or says that there are more.
 pub const PICKER_ROWS: usize = 5_000;
 
+/// The least of the answer limit a page of a whole list gets.
+const MIN_PAGE_ANSWER: u64 = 1024 * 1024;
+
 /// Times the whole fetch starts again when the list changes under it.
 const CONSISTENT_TRIES: usize = 3;
 
@@ -234,12 +237,26 @@ impl From<Error> for Taken {
 impl Client {
     /// The page of `limit` rows at `offset`.
     pub async fn page<T: Row>(&self, list: &List<T>, limit: u64, offset: u64) -> Result<Page<T>> {
+        self.call(Method::GET, self.page_url(list, limit, offset), None::<&()>)
+            .await
+    }
+
+    fn page_url<T>(&self, list: &List<T>, limit: u64, offset: u64) -> url::Url {
         let mut url = self.url(&list.segments.iter().map(String::as_str).collect::<Vec<_>>());
         url.query_pairs_mut()
             .extend_pairs(&list.query)
             .append_pair("limit", &limit.to_string())
             .append_pair("offset", &offset.to_string());
-        self.call(Method::GET, url, None::<&()>).await
+        url
+    }
+
+    /// The client a whole list's pages are read with: the pages fetched at
+    /// once share the answer limit, so that together they hold no more
+    /// than one answer may (a page gets at least 1 MiB, and never more
+    /// than the whole limit).
+    fn pager(&self, concurrency: usize) -> Client {
+        let share = (self.max_answer() / concurrency.max(1) as u64).max(MIN_PAGE_ANSWER);
+        self.with_max_answer(share.min(self.max_answer()))
     }
 
     /// Every row, one page at a time, following `next` alone. A server
@@ -255,7 +272,8 @@ impl Client {
             Ok(())
         };
         let next = walk.hand_over(first, None, &mut sink)?;
-        self.follow_next(next, &mut walk, None, &mut sink).await?;
+        let whole = self.max_answer();
+        self.follow_next(next, &mut walk, None, whole, &mut sink).await?;
         Ok(rows)
     }
 
@@ -330,8 +348,9 @@ impl Client {
 
     /// Every row in the server's order, each once, handed to `sink` a page
     /// at a time as each page's turn comes, and nothing kept: at most
-    /// `concurrency` pages are in flight or held at once, so memory stays
-    /// flat however long the list.
+    /// `concurrency` pages are in flight or held at once, as bytes (one page
+    /// is decoded at a time), and they share the answer limit between them,
+    /// so memory stays flat however long the list or large its pages.
     ///
     /// While pages come full they are asked for ahead by offset; the first
     /// page without `next` ends the list. A page shorter than asked that
@@ -351,7 +370,14 @@ impl Client {
         let cap = options
             .max_rows
             .map_or(self.max_rows(), |most| most.min(self.max_rows()));
-        let first = self.page(list, size, 0).await?;
+        let concurrency = options.concurrency.max(1);
+        let pager = self.pager(concurrency);
+        let whole = self.max_answer();
+        let first: Page<T> = pager
+            .get_raw(pager.page_url(list, size, 0))
+            .await
+            .and_then(|raw| raw.decode())
+            .map_err(|error| shared_limit(error, whole))?;
         let count = first.count;
         let mut walk = Walk::new(list, size, count, cap);
         let progress = options.progress.clone();
@@ -365,9 +391,10 @@ impl Client {
         report(&walk);
         if next.is_some() && full {
             let most_pages = (count / size).saturating_add(2);
+            // Pages wait their turn as bytes; each is decoded as it is handed over.
             let mut pages = futures_util::stream::iter(1..most_pages)
-                .map(|index| self.page(list, size, index.saturating_mul(size)))
-                .buffered(options.concurrency.max(1));
+                .map(|index| pager.get_raw(pager.page_url(list, size, index.saturating_mul(size))))
+                .buffered(concurrency);
             loop {
                 let Some(page) = pages.next().await else {
                     // Every page the count allows came full and linked onward.
@@ -377,7 +404,9 @@ impl Client {
                         ))
                         .into());
                 };
-                let page = page?;
+                let page: Page<T> = page
+                    .and_then(|raw| raw.decode())
+                    .map_err(|error| shared_limit(error, whole))?;
                 let full = page.results.len() as u64 >= size;
                 next = walk.hand_over(page, Some(count), &mut sink)?;
                 report(&walk);
@@ -387,7 +416,8 @@ impl Client {
             }
         }
         // A short page that links onward: its link decides what comes next.
-        self.follow_next(next, &mut walk, Some(&report), &mut sink)
+        pager
+            .follow_next(next, &mut walk, Some(&report), whole, &mut sink)
             .await?;
         Ok(walk.streamed)
     }
@@ -398,12 +428,16 @@ impl Client {
         mut next: Option<String>,
         walk: &mut Walk,
         report: Option<&(dyn Fn(&Walk) + Sync)>,
+        whole: u64,
         sink: &mut impl FnMut(Vec<T>) -> std::result::Result<(), E>,
     ) -> std::result::Result<(), E> {
         while let Some(link) = next {
             let url = self.rebase(&link)?;
             walk.follow(url.as_str())?;
-            let page: Page<T> = self.call(Method::GET, url, None::<&()>).await?;
+            let page: Page<T> = self
+                .call(Method::GET, url, None::<&()>)
+                .await
+                .map_err(|error| shared_limit(error, whole))?;
             let count = walk.streamed.count;
             next = walk.hand_over(page, Some(count), sink)?;
             if let Some(report) = report {
@@ -411,6 +445,19 @@ impl Client {
             }
         }
         Ok(())
+    }
+}
+
+/// A page refused for its size, told as the share of the answer limit it
+/// exceeded where that was less than the whole.
+fn shared_limit(error: Error, whole: u64) -> Error {
+    match error {
+        Error::TooLarge { request, limit } if limit < whole => Error::PageTooLarge {
+            request,
+            limit,
+            whole,
+        },
+        error => error,
     }
 }
 

@@ -75,6 +75,20 @@ async fn at_the_default_cap_a_list_without_end_stays_under_200_mib() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_as_large_as_allowed_share_the_answer_limit_and_stay_under_200_mib() {
+    let server = HostileServer::start(Attack::HugePages).await;
+    let outcome = run(&server.base, &["subs", "list", "-o", "json", "--timeout", "80"]).await;
+    assert_bounded_failure(&outcome, 85, "more than 1000000 rows");
+    // A page larger than its share is refused, saying whose share it is.
+    let outcome = run(&server.base, &["subs", "list", "--max-answer-mib", "16"]).await;
+    assert_bounded_failure(
+        &outcome,
+        20,
+        "larger than 2 MiB, its share of the 16 MiB of --max-answer-mib",
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn repeated_rows_are_listed_once_with_a_warning() {
     let server = HostileServer::start(Attack::RepeatedRows).await;
     let outcome = run(&server.base, &["roles", "list", "-o", "json"]).await;
@@ -199,7 +213,9 @@ async fn a_redirect_to_another_port_or_scheme_is_refused_and_the_key_stays() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a measurement, for the release build"]
 async fn peaks_of_every_lying_server() {
-    let cases: [(Attack, &[&str]); 10] = [
+    let cases: [(Attack, &[&str]); 12] = [
+        (Attack::HugePages, &["roles", "list", "--timeout", "85"]),
+        (Attack::HugePages, &["subs", "list", "--timeout", "85"]),
         (Attack::FullPages, &["roles", "list", "--timeout", "85"]),
         (
             Attack::FullPages,

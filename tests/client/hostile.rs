@@ -179,8 +179,11 @@ pub fn assert_bounded_failure(outcome: &Outcome, seconds: u64, mentions: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_endless_body_is_cut_at_the_limit() {
     let server = HostileServer::start(Attack::EndlessBody).await;
-    let outcome = run(&server.base, &["roles", "list", "--timeout", "20"]).await;
+    let outcome = run(&server.base, &["roles", "get", "1", "--timeout", "20"]).await;
     assert_bounded_failure(&outcome, 20, "larger than the 64 MiB limit");
+    // The pages of a list fetched at once share the limit.
+    let outcome = run(&server.base, &["roles", "list", "--timeout", "20"]).await;
+    assert_bounded_failure(&outcome, 20, "larger than 8 MiB, its share of the 64 MiB");
     // A smaller limit, as the flag says.
     let outcome = run(&server.base, &["roles", "list", "--max-answer-mib", "1"]).await;
     assert_bounded_failure(&outcome, 10, "larger than the 1 MiB limit");
@@ -190,11 +193,15 @@ async fn an_endless_body_is_cut_at_the_limit() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn huge_bodies_are_refused_declared_or_not() {
     let declared = HostileServer::start(Attack::HugeDeclaredBody).await;
-    let outcome = run(&declared.base, &["roles", "list"]).await;
+    let outcome = run(&declared.base, &["roles", "get", "1"]).await;
     assert_bounded_failure(&outcome, 10, "larger than the 64 MiB limit");
+    let outcome = run(&declared.base, &["roles", "list"]).await;
+    assert_bounded_failure(&outcome, 10, "larger than 8 MiB, its share of the 64 MiB");
     let undeclared = HostileServer::start(Attack::HugeUndeclaredBody).await;
-    let outcome = run(&undeclared.base, &["subs", "list", "-o", "json"]).await;
+    let outcome = run(&undeclared.base, &["subs", "get", "1"]).await;
     assert_bounded_failure(&outcome, 20, "larger than the 64 MiB limit");
+    let outcome = run(&undeclared.base, &["subs", "list", "-o", "json"]).await;
+    assert_bounded_failure(&outcome, 20, "larger than 8 MiB, its share of the 64 MiB");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -45,6 +45,10 @@ pub enum Attack {
     /// Every page full, at every offset, always linking onward, under a
     /// count of 10^18: a list without end.
     FullPages,
+    /// Pages of about 7.5 MiB of rows (just under a page's share of the
+    /// default answer limit) whatever was asked for, always linking onward,
+    /// under a count of 10^18.
+    HugePages,
     /// The same rows at every offset (those of offset 0), under a count of
     /// 1,000, ending where the count says.
     RepeatedRows,
@@ -379,6 +383,22 @@ async fn answer(State(shared): State<Shared>, request: Request) -> Response {
                 .to_string();
             let target = format!("https://{host}{}", request.uri());
             (StatusCode::FOUND, [(header::LOCATION, target)]).into_response()
+        }
+        Attack::HugePages => {
+            let rows_in_page = (15 << 19) / (fast_row(&path, 10_000_000).len() as u64 + 1);
+            let first = offset.saturating_mul(rows_in_page / limit.max(1));
+            let mut body = format!(
+                r#"{{"count":1000000000000000000,"previous":null,"next":"{}","results":["#,
+                link(&request, offset + limit)
+            );
+            for index in first..first + rows_in_page {
+                if index > first {
+                    body.push(',');
+                }
+                body.push_str(&fast_row(&path, index));
+            }
+            body.push_str("]}");
+            (StatusCode::OK, [(header::CONTENT_TYPE, "application/json")], body).into_response()
         }
         Attack::FullPages => {
             // Written by hand: a million rows must come quickly even from a
