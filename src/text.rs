@@ -5,9 +5,12 @@
 //! at the host. Written raw they could retitle the terminal (OSC 0), clear
 //! it, write the clipboard (OSC 52), fake extra lines of output with `\n`
 //! and `\r`, or reorder what the reader sees with bidi overrides (the
-//! "Trojan Source" trick). Every human-readable output of the CLI and the
-//! console passes such text through [`printable`], which shows those
-//! characters visibly instead of emitting them, as ripgrep and bat do.
+//! "Trojan Source" trick). Invisible format characters (zero-width spaces
+//! and joiners, the word joiner, the byte-order mark, tag characters) would
+//! make `Ad\u{200b}min` look like `Admin`. Every human-readable output of
+//! the CLI and the console passes such text through [`printable`], which
+//! shows those characters visibly instead of emitting them, as ripgrep and
+//! bat do.
 //!
 //! JSON output is not text for people: it stays exact, with the same
 //! characters escaped the JSON way (see `cli::output`).
@@ -17,17 +20,30 @@ use std::fmt::Write;
 
 /// Whether a character must never reach a terminal raw: C0 and C1 controls
 /// and DEL (ESC among them), the bidi embeddings, overrides, isolates and
-/// marks, and the Unicode line and paragraph separators.
+/// marks, the Unicode line and paragraph separators, and the invisible
+/// format characters of [`is_invisible`].
 pub fn is_unsafe(c: char) -> bool {
     c.is_control()
+        || is_invisible(c)
         || matches!(
             c,
             '\u{061C}'              // Arabic letter mark
-            | '\u{200E}' | '\u{200F}' // left-to-right and right-to-left marks
             | '\u{202A}'..='\u{202E}' // embeddings and overrides
             | '\u{2066}'..='\u{2069}' // isolates
             | '\u{2028}' | '\u{2029}' // line and paragraph separators
         )
+}
+
+/// Whether a character is an invisible format character: zero-width space,
+/// non-joiner and joiner, the left-to-right and right-to-left marks
+/// (U+200B–U+200F), the word joiner and invisible operators
+/// (U+2060–U+2064), the byte-order mark (U+FEFF) and the tag characters
+/// (U+E0000–U+E007F). Shown raw, two different names look the same.
+pub fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}'..='\u{200F}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{E0000}'..='\u{E007F}'
+    )
 }
 
 /// `text` with every unsafe character shown as an escape: `\n`, `\r`, `\t`,
@@ -90,6 +106,41 @@ mod tests {
     }
 
     #[test]
+    fn invisible_format_characters_are_shown() {
+        assert_eq!(printable("Ad\u{200b}min"), "Ad\\u{200b}min");
+        assert_ne!(printable("Ad\u{200b}min"), printable("Admin"));
+        assert_eq!(printable("a\u{200c}\u{200d}b"), "a\\u{200c}\\u{200d}b");
+        assert_eq!(printable("x\u{2060}y\u{2064}"), "x\\u{2060}y\\u{2064}");
+        assert_eq!(printable("\u{feff}Admin"), "\\u{feff}Admin");
+        assert_eq!(printable("flag\u{e0067}\u{e007f}"), "flag\\u{e0067}\\u{e007f}");
+        for c in [
+            '\u{200b}',
+            '\u{200f}',
+            '\u{2060}',
+            '\u{2064}',
+            '\u{feff}',
+            '\u{e0000}',
+            '\u{e007f}',
+        ] {
+            assert!(is_invisible(c) && is_unsafe(c), "{c:?}");
+        }
+        // Their neighbours stay as they are: visible text is not escaped.
+        for c in [
+            '\u{200a}',
+            '\u{2010}',
+            '\u{2065}',
+            '\u{fefe}',
+            '\u{dffff}',
+            '\u{e0080}',
+            'é',
+            '🦔',
+        ] {
+            assert!(!is_invisible(c), "{c:?}");
+        }
+        assert_eq!(printable_lines("one\nt\u{200b}wo"), "one\nt\\u{200b}wo");
+    }
+
+    #[test]
     fn safe_text_is_borrowed_and_escaping_twice_changes_nothing() {
         for text in ["Engineering", "Zoë 🦔 数据", "C:\\path", ""] {
             assert!(matches!(printable(text), Cow::Borrowed(_)), "{text}");
@@ -105,7 +156,11 @@ mod tests {
 
     #[test]
     fn nothing_unsafe_survives() {
-        let every: String = (0u32..0x3000).filter_map(char::from_u32).collect();
+        let every: String = (0u32..0x3000)
+            .chain(0xfe00..0x10000)
+            .chain(0xe0000..0xe0100)
+            .filter_map(char::from_u32)
+            .collect();
         let shown = printable(&every);
         assert!(!shown.chars().any(is_unsafe));
         assert!(!printable_lines(&every).chars().any(|c| c != '\n' && is_unsafe(c)));

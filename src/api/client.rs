@@ -3,8 +3,10 @@
 //! that never send a write twice.
 //!
 //! Nothing a server sends is trusted to be small: every answer is read
-//! against a size limit and stops there, and a command's deadline bounds
-//! the whole of it, retries and the waits a 429 asks for included.
+//! against a size limit and stops there (see `transport`, with the rule for
+//! redirects: the request's own scheme, host and port alone), and a
+//! command's deadline bounds the whole of it, retries and the waits a 429
+//! asks for included.
 
 use std::fmt;
 use std::sync::Arc;
@@ -12,19 +14,23 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use reqwest::{Method, StatusCode, Url, redirect};
+use reqwest::{Method, StatusCode, Url};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::error::{Error, Refusal, RequestLabel, Result, TransportKind};
 use super::models::ErrorBody;
 use super::secret::ApiKey;
+use super::transport::{Unread, parse_host, read_limited, same_origin_redirects};
 
 /// How many bytes of an unreadable answer an error quotes.
 const SNIPPET: usize = 200;
 
 /// The largest answer read by default: far above any page of PostHog's.
 pub const DEFAULT_MAX_ANSWER: u64 = 64 * 1024 * 1024;
+
+/// The most rows taken from one list by default (`--max-rows`).
+pub const DEFAULT_MAX_ROWS: u64 = 1_000_000;
 
 /// When and how often a request is tried again.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -71,6 +77,9 @@ pub struct ClientConfig {
     pub retry: RetryPolicy,
     /// The most bytes of one answer that are read; past it the read stops.
     pub max_answer: u64,
+    /// The most rows taken from one list, repeats included; past it a
+    /// whole-list fetch stops with an error.
+    pub max_rows: u64,
     /// When a whole command must be over, retries and waits included: every
     /// request and every wait is cut to fit. `None` (the console) bounds
     /// each request by `timeout` alone.
@@ -86,8 +95,28 @@ impl ClientConfig {
             connect_timeout: Duration::from_secs(10),
             retry: RetryPolicy::default(),
             max_answer: DEFAULT_MAX_ANSWER,
+            max_rows: DEFAULT_MAX_ROWS,
             deadline: None,
         }
+    }
+}
+
+/// A successful answer read whole but not yet decoded.
+pub struct Raw {
+    request: RequestLabel,
+    status: StatusCode,
+    bytes: bytes::Bytes,
+}
+
+impl Raw {
+    /// The answer as JSON of `T`.
+    pub fn decode<T: DeserializeOwned>(&self) -> Result<T> {
+        serde_json::from_slice(&self.bytes).map_err(|error| Error::Decode {
+            request: self.request.clone(),
+            status: self.status.as_u16(),
+            message: error.to_string(),
+            snippet: snippet(&self.bytes),
+        })
     }
 }
 
@@ -116,6 +145,7 @@ pub struct Client {
     timeout: Duration,
     retry: RetryPolicy,
     max_answer: u64,
+    max_rows: u64,
     deadline: Option<Instant>,
     observer: Option<Observer>,
 }
@@ -140,7 +170,7 @@ impl Client {
             .use_rustls_tls()
             .connect_timeout(config.connect_timeout.min(config.timeout))
             .timeout(config.timeout)
-            .redirect(same_host_redirects())
+            .redirect(same_origin_redirects())
             .user_agent(concat!("orgdeck/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|error| Error::Invalid(format!("cannot set up HTTP: {error}")))?;
@@ -151,6 +181,7 @@ impl Client {
             timeout: config.timeout,
             retry: config.retry,
             max_answer: config.max_answer.max(1),
+            max_rows: config.max_rows.max(1),
             deadline: config.deadline,
             observer: None,
         })
@@ -190,6 +221,11 @@ impl Client {
     /// The most bytes of one answer that are read.
     pub fn max_answer(&self) -> u64 {
         self.max_answer
+    }
+
+    /// The most rows taken from one list.
+    pub fn max_rows(&self) -> u64 {
+        self.max_rows
     }
 
     /// The host as configured, for headers and messages.
@@ -233,14 +269,35 @@ impl Client {
         url: Url,
         body: Option<&(impl Serialize + ?Sized)>,
     ) -> Result<T> {
-        let label = label(&method, &url);
+        let request = label(&method, &url);
         let (status, bytes) = self.send(method, url, body).await?;
-        serde_json::from_slice(&bytes).map_err(|error| Error::Decode {
-            request: label,
-            status: status.as_u16(),
-            message: error.to_string(),
-            snippet: snippet(&bytes),
+        Raw {
+            request,
+            status,
+            bytes,
+        }
+        .decode()
+    }
+
+    /// GETs an answer and reads it, leaving it undecoded: pages fetched
+    /// ahead of their turn cost their bytes alone, not their rows.
+    pub async fn get_raw(&self, url: Url) -> Result<Raw> {
+        let request = label(&Method::GET, &url);
+        let (status, bytes) = self.send(Method::GET, url, None::<&()>).await?;
+        Ok(Raw {
+            request,
+            status,
+            bytes,
         })
+    }
+
+    /// This client, sharing its connections, reading at most `limit` bytes
+    /// of an answer.
+    pub fn with_max_answer(&self, limit: u64) -> Client {
+        Client {
+            max_answer: limit.max(1),
+            ..self.clone()
+        }
     }
 
     /// Sends a request whose answer has no body worth reading (204).
@@ -341,6 +398,13 @@ impl Client {
                     self.tell(&label, Some(status.as_u16()), started, None);
                     return Err(Error::Api(Box::new(refusal)));
                 }
+                Err(error) if error.is_redirect() => {
+                    self.tell(&label, None, started, None);
+                    return Err(Error::Redirect {
+                        request: label,
+                        reason: innermost(&error),
+                    });
+                }
                 Err(error) => {
                     let kind = classify(&error);
                     let never_sent = kind == TransportKind::Connect;
@@ -393,89 +457,6 @@ impl Client {
                 .map(|port| format!(":{port}"))
                 .unwrap_or_default()
     }
-}
-
-/// Why an answer's body was not read.
-enum Unread {
-    TooLarge,
-    Transport(reqwest::Error),
-}
-
-/// Reads a body up to `limit` bytes, and stops at once past it: an endless
-/// or enormous answer costs at most `limit` bytes of memory. A declared
-/// length over the limit is refused before reading anything.
-async fn read_limited(
-    mut response: reqwest::Response,
-    limit: u64,
-) -> std::result::Result<bytes::Bytes, Unread> {
-    if response.content_length().is_some_and(|length| length > limit) {
-        return Err(Unread::TooLarge);
-    }
-    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
-    // Reserved from what the server declared only up to a small bound: the
-    // buffer grows with what actually arrives.
-    let declared = response
-        .content_length()
-        .and_then(|length| usize::try_from(length).ok());
-    let mut body = bytes::BytesMut::with_capacity(declared.unwrap_or(0).min(1 << 20));
-    while let Some(chunk) = response.chunk().await.map_err(Unread::Transport)? {
-        if chunk.len() > limit - body.len() {
-            return Err(Unread::TooLarge);
-        }
-        if body.capacity() - body.len() < chunk.len() {
-            // Double, but never past the limit.
-            let wanted = (body.capacity() * 2).max(body.len() + chunk.len()).min(limit);
-            body.reserve(wanted - body.len());
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(body.freeze())
-}
-
-/// Parses the configured host; a bare host name means https.
-fn parse_host(host: &str) -> Result<Url> {
-    let host = host.trim();
-    let with_scheme = if host.contains("://") {
-        host.to_string()
-    } else {
-        format!("https://{host}")
-    };
-    let shown = super::secret::redacted_url(host);
-    let mut url = Url::parse(&with_scheme)
-        .map_err(|error| Error::Invalid(format!("{shown:?} is not a host address: {error}")))?;
-    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
-        return Err(Error::Invalid(format!(
-            "{shown:?} is not an http(s) host address"
-        )));
-    }
-    // The key travels in the Authorization header; credentials in the host
-    // would only be shown where they must not be. An http(s) URL with a
-    // host can always drop them.
-    let _ = url.set_username("");
-    let _ = url.set_password(None);
-    Ok(url)
-}
-
-/// Follows redirects on the same host only, so the Authorization header never
-/// travels to another one.
-fn same_host_redirects() -> redirect::Policy {
-    redirect::Policy::custom(|attempt| {
-        let first = attempt
-            .previous()
-            .first()
-            .map(|url| (url.host_str().map(str::to_string), url.port_or_known_default()));
-        let next = (
-            attempt.url().host_str().map(str::to_string),
-            attempt.url().port_or_known_default(),
-        );
-        if attempt.previous().len() > 5 {
-            attempt.error("too many redirects")
-        } else if first.is_some_and(|first| first != next) {
-            attempt.stop()
-        } else {
-            attempt.follow()
-        }
-    })
 }
 
 fn label(method: &Method, url: &Url) -> RequestLabel {

@@ -168,10 +168,37 @@ pub enum Error {
     )]
     TooLarge { request: RequestLabel, limit: u64 },
 
+    /// A page of a whole list was larger than its share of the answer
+    /// limit: the pages fetched at once share `--max-answer-mib` between them.
+    #[error(
+        "{request}: a page of the list is larger than {} MiB, its share of the {} MiB of --max-answer-mib (the pages fetched at once share it), so orgdeck stopped reading it; raise --max-answer-mib if the server is to be trusted",
+        mebibytes(*.limit),
+        mebibytes(*.whole)
+    )]
+    PageTooLarge {
+        request: RequestLabel,
+        limit: u64,
+        whole: u64,
+    },
+
     /// A list the server kept sending: its links went round in a circle, or
     /// it gave more rows or pages than its count allowed.
     #[error("{request}: {reason}; orgdeck stopped following the list")]
     EndlessList { request: RequestLabel, reason: String },
+
+    /// A redirect the client would not follow: to another scheme, host or
+    /// port than the request's (https to http among them), or too many.
+    #[error(
+        "{request}: the server answered with {reason}; orgdeck did not follow it, so the key went nowhere else"
+    )]
+    Redirect { request: RequestLabel, reason: String },
+
+    /// A list longer than the client holds or lists: it stops there rather
+    /// than grow without bound on what a server says.
+    #[error(
+        "{request}: the server sent more than {limit} rows, the most orgdeck takes from one list (--max-rows); orgdeck stopped there"
+    )]
+    TooManyRows { request: RequestLabel, limit: u64 },
 
     /// A retry would have waited past the command's deadline.
     #[error(

@@ -12,6 +12,7 @@ pub mod operations;
 pub mod paging;
 pub mod secret;
 pub mod time;
+mod transport;
 
 pub use client::{Client, ClientConfig, Exchange, Observer, RetryPolicy};
 pub use deliveries::{CursorPage, Delivery, DeliveryError, RecipientResult};
@@ -23,5 +24,5 @@ pub use integrations::{
 };
 pub use models::*;
 pub use operations::{RoleInput, SubscriptionFilter, SubscriptionInput};
-pub use paging::{FetchAll, List, Row, Streamed};
+pub use paging::{FetchAll, List, PICKER_ROWS, Row, Streamed};
 pub use secret::ApiKey;

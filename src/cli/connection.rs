@@ -38,6 +38,11 @@ pub struct ConnectionArgs {
     /// The largest answer read from the server, in MiB; reading stops past it.
     #[arg(long, global = true, value_name = "MIB", default_value_t = 64.0)]
     pub max_answer_mib: f64,
+    /// The most rows taken from one list, repeats included: a longer list
+    /// stops with an error (the console's pickers show fewer, and say so).
+    #[arg(long, global = true, value_name = "N", default_value_t = crate::api::client::DEFAULT_MAX_ROWS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_rows: u64,
 }
 
 /// Resolved settings and the client built from them.
@@ -190,6 +195,7 @@ impl ConnectionArgs {
         let mut config = ClientConfig::new(host, key);
         config.timeout = timeout;
         config.max_answer = max_answer;
+        config.max_rows = self.max_rows;
         config.deadline = deadline;
         let client = Client::new(config).map_err(|error| UsageError(error.to_string()))?;
         let refresh = profile.as_ref().and_then(|(_, p, _)| p.refresh);

@@ -13,7 +13,7 @@ use anyhow::Context;
 
 use super::UsageError;
 use super::connection::{CURRENT, ConnectionArgs, DEFAULT_HOST, check_transport, setting};
-use crate::api::{ApiKey, Client, ClientConfig, FetchAll, List, Organization, Project};
+use crate::api::{ApiKey, Client, ClientConfig, FetchAll, List, Organization, PICKER_ROWS, Project};
 
 /// Answers come from stdin one line at a time.
 struct Prompter {
@@ -164,6 +164,8 @@ pub fn login(args: &ConnectionArgs, name: &str, replace: bool) -> anyhow::Result
         .build()?;
     let mut config = ClientConfig::new(host.clone(), key.clone());
     config.timeout = std::time::Duration::from_secs_f64(args.timeout.max(1.0));
+    config.max_answer = args.max_answer()?;
+    config.max_rows = args.max_rows;
     let client = Client::new(config).map_err(|error| UsageError(error.to_string()))?;
 
     let current = runtime
@@ -239,7 +241,7 @@ fn choose_organization(
             name,
         });
     }
-    match runtime.block_on(client.all(&List::<Organization>::organizations(), &FetchAll::default())) {
+    match runtime.block_on(client.all(&List::<Organization>::organizations(), &picked())) {
         Ok(organizations) => {
             let organization = pick(
                 prompter,
@@ -282,7 +284,7 @@ fn choose_project(
             name,
         }));
     }
-    match runtime.block_on(client.all(&List::<Project>::projects(), &FetchAll::default())) {
+    match runtime.block_on(client.all(&List::<Project>::projects(), &picked())) {
         Ok(projects) => {
             let ours: Vec<Project> = projects
                 .into_iter()
@@ -442,4 +444,13 @@ fn link_target(path: &Path) -> std::path::PathBuf {
         };
     }
     path
+}
+
+/// A list to pick from on the terminal: at most [`PICKER_ROWS`] rows, past
+/// which it stops with an error (a longer one is given as --org or --project).
+fn picked() -> FetchAll {
+    FetchAll {
+        max_rows: Some(PICKER_ROWS as u64),
+        ..FetchAll::default()
+    }
 }

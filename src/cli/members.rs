@@ -5,8 +5,8 @@ use clap::Subcommand;
 use serde::Serialize;
 
 use super::connection::Connection;
-use super::output::{self, Format, fixed, flexible};
-use super::{UsageError, day, fetch_all};
+use super::output::{self, Column, Format, ListWriter, fixed, flexible};
+use super::{UsageError, day, search_list};
 use crate::api::models::level;
 use crate::api::{List, RoleMembership};
 
@@ -85,11 +85,19 @@ pub async fn run(command: MembersCommand, connection: Connection, format: Format
     };
     match command {
         MembersCommand::List { role } => {
-            let members = fetch_all(client, &List::memberships(organization, &role), "members").await?;
-            match format {
-                Format::Json => output::print_json(&members),
-                Format::Table => output::print(&table(&members)),
-            }
+            // Written as the pages arrive, and not kept.
+            let mut writer = ListWriter::new(format, COLUMNS.to_vec())?;
+            let list = List::memberships(organization, &role);
+            let streamed = client
+                .for_each_page(
+                    &list,
+                    &super::list_options("members"),
+                    |members: Vec<RoleMembership>| writer.rows(&members, cells),
+                )
+                .await?;
+            writer.finish()?;
+            super::warn(&streamed);
+            Ok(())
         }
         MembersCommand::Add { role, users, emails } => {
             if users.is_empty() && emails.is_empty() {
@@ -99,16 +107,28 @@ pub async fn run(command: MembersCommand, connection: Connection, format: Format
             let mut targets: Vec<(String, Result<String, String>)> =
                 users.into_iter().map(|uuid| (uuid.clone(), Ok(uuid))).collect();
             if !emails.is_empty() {
-                let members = fetch_all(client, &List::members(organization), "organization members").await?;
-                for email in emails {
-                    let found = members
-                        .iter()
-                        .find(|member| member.user.email.eq_ignore_ascii_case(email.trim()))
-                        .map(|member| member.user.uuid.clone())
-                        .ok_or_else(|| {
-                            format!("no member of the organization has the e-mail address {email}")
-                        });
-                    targets.push((email, found));
+                // Read until every address is found, keeping only those.
+                let wanted: Vec<String> = emails.iter().map(|email| email.trim().to_lowercase()).collect();
+                let distinct = wanted.iter().collect::<std::collections::HashSet<_>>().len();
+                let mut found: std::collections::HashMap<String, String> = Default::default();
+                search_list(
+                    client,
+                    &List::members(organization),
+                    "organization members",
+                    |member| {
+                        let email = member.user.email.to_lowercase();
+                        if wanted.contains(&email) {
+                            found.entry(email).or_insert(member.user.uuid);
+                        }
+                        found.len() == distinct
+                    },
+                )
+                .await?;
+                for (email, key) in emails.into_iter().zip(wanted) {
+                    let uuid = found.get(&key).cloned().ok_or_else(|| {
+                        format!("no member of the organization has the e-mail address {email}")
+                    });
+                    targets.push((email, uuid));
                 }
             }
             let mut results = Vec::new();
@@ -211,45 +231,63 @@ fn user_email(membership: &RoleMembership) -> Option<&str> {
     membership.user.as_ref().map(|user| user.email.as_str())
 }
 
+/// How many roles an error names when none or several match.
+const ROLES_NAMED: usize = 20;
+
 /// The role's id: `role` itself when it is a UUID, else the id of the one
-/// role of the organization with that name, compared in any case.
+/// role of the organization with that name, compared in any case. The
+/// roles are read a page at a time and only those named so are kept.
 async fn role_id(client: &crate::api::Client, organization: &str, role: String) -> anyhow::Result<String> {
     if uuid::Uuid::parse_str(&role).is_ok() {
         return Ok(role);
     }
-    let roles: Vec<crate::api::Role> = fetch_all(client, &List::roles(organization), "roles").await?;
     let wanted = role.to_lowercase();
-    let named: Vec<&crate::api::Role> = roles
-        .iter()
-        .filter(|candidate| candidate.name.to_lowercase() == wanted)
-        .collect();
+    let mut named: Vec<String> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut roles = 0usize;
+    search_list(
+        client,
+        &List::roles(organization),
+        "roles",
+        |candidate: crate::api::Role| {
+            roles += 1;
+            if candidate.name.to_lowercase() == wanted {
+                named.push(candidate.id);
+            } else if names.len() < ROLES_NAMED {
+                names.push(format!("\"{}\"", printable(&candidate.name)));
+            }
+            // Enough to refuse with.
+            named.len() >= ROLES_NAMED
+        },
+    )
+    .await?;
     match named.as_slice() {
-        [one] => Ok(one.id.clone()),
-        [] => Err(UsageError(format!(
-            "no role is named \"{}\"; the roles are: {}",
-            printable(&role),
-            roles
-                .iter()
-                .map(|role| format!("\"{}\"", printable(&role.name)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))
-        .into()),
+        [one] => Ok(one.clone()),
+        [] => {
+            let more = roles.saturating_sub(names.len());
+            Err(UsageError(format!(
+                "no role is named \"{}\"; the roles are: {}{}",
+                printable(&role),
+                names.join(", "),
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                }
+            ))
+            .into())
+        }
         several => Err(UsageError(format!(
             "{} roles are named \"{}\"; give the id of one: {}",
             several.len(),
             printable(&role),
-            several
-                .iter()
-                .map(|role| role.id.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
+            several.join(", ")
         ))
         .into()),
     }
 }
 
-/// The id of the role's membership that matches.
+/// The id of the role's membership that matches, read no further than it.
 async fn find(
     client: &crate::api::Client,
     organization: &str,
@@ -257,37 +295,41 @@ async fn find(
     matches: impl Fn(&RoleMembership) -> bool,
     who: &str,
 ) -> anyhow::Result<String> {
-    let members = fetch_all(client, &List::memberships(organization, role), "members").await?;
-    members
-        .into_iter()
-        .find(|membership| matches(membership))
-        .map(|membership| membership.id)
-        .ok_or_else(|| anyhow::anyhow!("{who} is not a member of role {role}"))
+    let mut found = None;
+    search_list(
+        client,
+        &List::memberships(organization, role),
+        "members",
+        |membership| {
+            let hit = matches(&membership);
+            if hit {
+                found = Some(membership.id);
+            }
+            hit
+        },
+    )
+    .await?;
+    found.ok_or_else(|| anyhow::anyhow!("{who} is not a member of role {role}"))
 }
 
-fn table(members: &[RoleMembership]) -> String {
-    let rows: Vec<Vec<String>> = members
-        .iter()
-        .map(|membership| {
-            let user = membership.user.clone().unwrap_or_default();
-            let member_level = membership.organization_member.as_ref().map(|member| member.level);
-            vec![
-                membership.id.clone(),
-                user.display_name(),
-                user.email.clone(),
-                member_level
-                    .map(|l| level::name(l).to_string())
-                    .unwrap_or_else(|| "-".into()),
-                day(membership.joined_at),
-            ]
-        })
-        .collect();
-    let columns = [
-        fixed("ID"),
-        flexible("NAME"),
-        flexible("EMAIL"),
-        fixed("LEVEL"),
-        fixed("JOINED"),
-    ];
-    output::table(&columns, &rows, output::output_width())
+const COLUMNS: [Column; 5] = [
+    fixed("ID"),
+    flexible("NAME"),
+    flexible("EMAIL"),
+    fixed("LEVEL"),
+    fixed("JOINED"),
+];
+
+fn cells(membership: &RoleMembership) -> Vec<String> {
+    let user = membership.user.clone().unwrap_or_default();
+    let member_level = membership.organization_member.as_ref().map(|member| member.level);
+    vec![
+        membership.id.clone(),
+        user.display_name(),
+        user.email.clone(),
+        member_level
+            .map(|l| level::name(l).to_string())
+            .unwrap_or_else(|| "-".into()),
+        day(membership.joined_at),
+    ]
 }

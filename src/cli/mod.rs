@@ -12,6 +12,8 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use std::io::Write as _;
+
 use clap::{Parser, Subcommand};
 
 use crate::server::store::keys::Restrictions;
@@ -237,17 +239,69 @@ fn day(at: Option<chrono::DateTime<chrono::Utc>>) -> String {
     at.map(|at| at.format("%Y-%m-%d").to_string()).unwrap_or_default()
 }
 
-/// Every row of a list, fetched concurrently, with a progress line on a terminal.
-async fn fetch_all<T: crate::api::Row>(
+/// How the CLI fetches a whole list: pages ahead in parallel, a progress
+/// line on a terminal; the row cap is the client's (`--max-rows`).
+fn list_options(what: &str) -> crate::api::FetchAll {
+    crate::api::FetchAll {
+        progress: output::progress(what),
+        ..crate::api::FetchAll::default()
+    }
+}
+
+/// Says on stderr what the server did wrong that still left rows to list
+/// (rows repeated, fewer than its count, a list that changed meanwhile).
+fn warn(streamed: &crate::api::Streamed) {
+    let warnings = streamed.warnings();
+    if warnings.is_empty() {
+        return;
+    }
+    let mut stderr = std::io::stderr().lock();
+    if std::io::IsTerminal::is_terminal(&stderr) {
+        // The progress line stopped short of its count: clear it first.
+        let _ = std::io::Write::write_all(&mut stderr, b"\r\x1b[2K");
+    }
+    for warning in warnings {
+        let _ = writeln!(stderr, "orgdeck: warning: {}", crate::text::printable(&warning));
+    }
+}
+
+/// Why a search through a list stopped before its end.
+enum Stop {
+    /// It found what it looked for.
+    Found,
+    Failed(anyhow::Error),
+}
+
+impl From<crate::api::Error> for Stop {
+    fn from(error: crate::api::Error) -> Self {
+        Stop::Failed(error.into())
+    }
+}
+
+/// Reads a list a page at a time, handing each row to `look`, until `look`
+/// says it has found what it wanted (`true`) or the list ends; holds none of
+/// the rows. Returns whether it stopped on a find.
+async fn search_list<T: crate::api::Row>(
     client: &crate::api::Client,
     list: &crate::api::List<T>,
     what: &str,
-) -> anyhow::Result<Vec<T>> {
-    let options = crate::api::FetchAll {
-        progress: output::progress(what),
-        ..crate::api::FetchAll::default()
-    };
-    Ok(client.all(list, &options).await?)
+    mut look: impl FnMut(T) -> bool,
+) -> anyhow::Result<bool> {
+    let outcome = client
+        .for_each_page(list, &list_options(what), |rows: Vec<T>| {
+            for row in rows {
+                if look(row) {
+                    return Err(Stop::Found);
+                }
+            }
+            Ok(())
+        })
+        .await;
+    match outcome {
+        Ok(_) => Ok(false),
+        Err(Stop::Found) => Ok(true),
+        Err(Stop::Failed(error)) => Err(error),
+    }
 }
 
 #[derive(Debug, Subcommand)]

@@ -3,8 +3,8 @@
 use clap::Subcommand;
 
 use super::connection::Connection;
-use super::output::{self, Format, fixed, flexible};
-use super::{UsageError, body_from, date, day, fetch_all};
+use super::output::{self, Column, Format, ListWriter, fixed, flexible};
+use super::{UsageError, body_from, date, day};
 use crate::api::models::access_level;
 use crate::api::{List, Role, RoleInput};
 
@@ -80,11 +80,27 @@ pub async fn run(command: RolesCommand, connection: Connection, format: Format) 
     let organization = connection.organization.as_str();
     match command {
         RolesCommand::List => {
-            let roles = fetch_all(client, &List::roles(organization), "roles").await?;
-            match format {
-                Format::Json => output::print_json(&roles),
-                Format::Table => output::print(&table(&roles)),
-            }
+            // Written as the pages arrive and not kept; the first page says
+            // which columns this server's roles have.
+            let mut writer = ListWriter::new(format, columns(Shape::default()))?;
+            let mut shape = None;
+            let streamed = client
+                .for_each_page(
+                    &List::roles(organization),
+                    &super::list_options("roles"),
+                    |roles: Vec<Role>| {
+                        let shape = *shape.get_or_insert_with(|| {
+                            let shape = Shape::of(&roles);
+                            writer.set_columns(columns(shape));
+                            shape
+                        });
+                        writer.rows(&roles, |role| cells(role, shape))
+                    },
+                )
+                .await?;
+            writer.finish()?;
+            super::warn(&streamed);
+            Ok(())
         }
         RolesCommand::Get { id } => show(&client.role(organization, &id).await?, format),
         RolesCommand::Create { fields } => {
@@ -153,38 +169,49 @@ fn access(role: &Role) -> String {
         .unwrap_or_else(|| "-".into())
 }
 
-/// The roles as a table; an ACCESS column where the server has access
-/// levels (older PostHog), a DEFAULT one where it names a default role.
-fn table(roles: &[Role]) -> String {
-    let with_access = roles.iter().any(|role| role.feature_flags_access_level.is_some());
-    let with_default = roles.iter().any(|role| role.is_default.is_some());
-    let rows: Vec<Vec<String>> = roles
-        .iter()
-        .map(|role| {
-            let mut row = vec![role.id.clone(), role.name.clone()];
-            if with_access {
-                row.push(access(role));
-            }
-            if with_default {
-                row.push(if role.is_default == Some(true) {
-                    "default".into()
-                } else {
-                    String::new()
-                });
-            }
-            row.extend([member_count(role), day(role.created_at)]);
-            row
-        })
-        .collect();
+/// Which columns the roles' table has: ACCESS where the server has access
+/// levels (older PostHog), DEFAULT where it names a default role.
+#[derive(Debug, Default, Clone, Copy)]
+struct Shape {
+    access: bool,
+    default: bool,
+}
+
+impl Shape {
+    fn of(roles: &[Role]) -> Shape {
+        Shape {
+            access: roles.iter().any(|role| role.feature_flags_access_level.is_some()),
+            default: roles.iter().any(|role| role.is_default.is_some()),
+        }
+    }
+}
+
+fn columns(shape: Shape) -> Vec<Column> {
     let mut columns = vec![fixed("ID"), flexible("NAME")];
-    if with_access {
+    if shape.access {
         columns.push(fixed("ACCESS"));
     }
-    if with_default {
+    if shape.default {
         columns.push(fixed("DEFAULT"));
     }
     columns.extend([fixed("MEMBERS"), fixed("CREATED")]);
-    output::table(&columns, &rows, output::output_width())
+    columns
+}
+
+fn cells(role: &Role, shape: Shape) -> Vec<String> {
+    let mut row = vec![role.id.clone(), role.name.clone()];
+    if shape.access {
+        row.push(access(role));
+    }
+    if shape.default {
+        row.push(if role.is_default == Some(true) {
+            "default".into()
+        } else {
+            String::new()
+        });
+    }
+    row.extend([member_count(role), day(role.created_at)]);
+    row
 }
 
 fn show(role: &Role, format: Format) -> anyhow::Result<()> {

@@ -135,8 +135,7 @@ pub fn demo(
         let file = crate::config::load()?.map(|(file, _)| file);
         let outcome = console::run(client, context, file).await;
         running.stop().await?;
-        outcome?;
-        Ok(ExitCode::SUCCESS)
+        Ok(outcome?.exit_code())
     });
     quit_without_waiting(runtime);
     outcome
@@ -183,8 +182,7 @@ pub fn console(
     let runtime = runtime()?;
     let outcome = runtime.block_on(console::run(client, context, file));
     quit_without_waiting(runtime);
-    outcome?;
-    Ok(ExitCode::SUCCESS)
+    Ok(outcome?.exit_code())
 }
 
 /// What `orgdeck keys create` was asked for.

@@ -217,6 +217,7 @@ pub fn open_profile(
     name: &str,
     timeout: Duration,
     max_answer: u64,
+    max_rows: u64,
 ) -> anyhow::Result<OpenedProfile> {
     let Some((file, path)) = load_from(path.to_path_buf())? else {
         bail!("there is no config file at {}", path.display());
@@ -234,6 +235,7 @@ pub fn open_profile(
     let mut config = ClientConfig::new(host.clone(), key);
     config.timeout = timeout;
     config.max_answer = max_answer;
+    config.max_rows = max_rows;
     let client = Client::new(config)?;
     Ok(OpenedProfile {
         host: client.base_url().as_str().trim_end_matches('/').to_string(),

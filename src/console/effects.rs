@@ -10,7 +10,7 @@ use super::app::{
     About, Connected, Context, Effect, ListId, Msg, PageData, Query, Target, Ticket, Write, WriteAnswer,
     Written,
 };
-use crate::api::{Client, List, Organization, Project};
+use crate::api::{Client, List, Organization, PICKER_ROWS, Project};
 use crate::config::{self, CURRENT};
 
 /// Channels asked for at a time, and the most a form offers (a bound on
@@ -86,13 +86,14 @@ impl Runner {
                 tokio::spawn(async move {
                     let options = crate::api::FetchAll::default();
                     let (dashboards, insights) = (List::dashboards(&project), List::insights(&project));
+                    // The form offers the first ones (typing searches them).
                     let (dashboards, insights, slack) = tokio::join!(
-                        runner.client.all(&dashboards, &options),
-                        runner.client.all(&insights, &options),
+                        runner.client.first_rows(&dashboards, PICKER_ROWS, &options),
+                        runner.client.first_rows(&insights, PICKER_ROWS, &options),
                         runner.client.integrations(&project, "slack"),
                     );
-                    let result =
-                        dashboards.and_then(|dashboards| insights.map(|insights| (dashboards, insights)));
+                    let result = dashboards
+                        .and_then(|(dashboards, _)| insights.map(|(insights, _)| (dashboards, insights)));
                     // A 404 is an older server, which has no integrations;
                     // any other answer is today's PostHog.
                     let slack = match slack {
@@ -167,24 +168,34 @@ impl Runner {
                 ticket,
                 organization,
                 role,
+                search,
             } => {
                 let runner = self.clone();
                 tokio::spawn(async move {
+                    // The picker holds the first members alone, however
+                    // many the organization has (or a server says it has).
                     let options = crate::api::FetchAll::default();
-                    let (people, members) = (
-                        List::members(&organization),
-                        List::memberships(&organization, &role),
-                    );
-                    let (people, members) = tokio::join!(
-                        runner.client.all(&people, &options),
-                        runner.client.all(&members, &options)
-                    );
-                    let in_role = members.ok().map(|members| {
-                        members
-                            .into_iter()
-                            .filter_map(|m| m.user.map(|user| user.uuid))
-                            .collect()
-                    });
+                    let people = match search.as_deref() {
+                        Some(search) if !search.is_empty() => {
+                            List::members(&organization).with("search", search)
+                        }
+                        _ => List::members(&organization),
+                    };
+                    let people = runner.client.first_rows(&people, PICKER_ROWS, &options);
+                    let (people, in_role) = if search.is_some() {
+                        (people.await, None)
+                    } else {
+                        let members = List::memberships(&organization, &role);
+                        let (people, members) =
+                            tokio::join!(people, runner.client.first_rows(&members, PICKER_ROWS, &options));
+                        let in_role = members.ok().map(|(members, _)| {
+                            members
+                                .into_iter()
+                                .filter_map(|m| m.user.map(|user| user.uuid))
+                                .collect()
+                        });
+                        (people, in_role)
+                    };
                     let _ = runner.messages.send(Msg::People {
                         ticket,
                         people,
@@ -437,10 +448,17 @@ impl Runner {
                 "cannot open profile {name}: there is no config directory on this machine"
             ));
         };
-        let (timeout, max_answer) = (self.client.timeout(), self.client.max_answer());
+        let (timeout, max_answer, max_rows) = (
+            self.client.timeout(),
+            self.client.max_answer(),
+            self.client.max_rows(),
+        );
         let opened = {
             let name = name.clone();
-            tokio::task::spawn_blocking(move || config::open_profile(&path, &name, timeout, max_answer)).await
+            tokio::task::spawn_blocking(move || {
+                config::open_profile(&path, &name, timeout, max_answer, max_rows)
+            })
+            .await
         };
         let opened = match opened {
             Ok(Ok(opened)) => opened,
@@ -488,9 +506,10 @@ impl Runner {
                 _ => None,
             }
         };
+        // The switchers offer the first ones, however many a server says.
         let (organizations, projects, current_organization, current_project) = tokio::join!(
-            self.client.all(&organization_list, &options),
-            self.client.all(&project_list, &options),
+            self.client.first_rows(&organization_list, PICKER_ROWS, &options),
+            self.client.first_rows(&project_list, PICKER_ROWS, &options),
             current_organization,
             current_project,
         );
@@ -498,8 +517,8 @@ impl Runner {
             connection,
             current_organization,
             current_project,
-            organizations: organizations.ok(),
-            projects: projects.ok(),
+            organizations: organizations.ok().map(|(rows, _)| rows),
+            projects: projects.ok().map(|(rows, _)| rows),
         }
     }
 }

@@ -27,9 +27,11 @@ use crate::config::ConfigFile;
 pub use app::{App, Context, Effect, Msg, Origin};
 use view::theme::Theme;
 
-/// Opens the console on `client` until the user quits, with the keys and
-/// colours of the config file (as already read).
-pub async fn run(client: Client, context: Context, file: Option<ConfigFile>) -> anyhow::Result<()> {
+pub use terminal::Ending;
+
+/// Opens the console on `client` until the user quits or a signal ends it,
+/// with the keys and colours of the config file (as already read).
+pub async fn run(client: Client, context: Context, file: Option<ConfigFile>) -> anyhow::Result<Ending> {
     let (keymap, theme) = look(file.unwrap_or_default())?;
     let mut driver = Driver::new(client, context, (80, 24), theme);
     driver.app.keymap = keymap;

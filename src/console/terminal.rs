@@ -1,6 +1,7 @@
 //! The terminal: raw mode and the alternate screen while the console runs,
-//! restored on every way out (quit, error, panic, SIGTERM, SIGHUP); and the
-//! event loop, which waits on the terminal, the effects' channel and the
+//! restored on every way out (quit, error, panic, SIGTERM, SIGHUP, SIGINT),
+//! a signal then told in the exit status as a shell would (128 + its
+//! number: 143, 129, 130); and the event loop, which waits on the terminal, the effects' channel and the
 //! signals together and draws only when something changed. Nothing ticks
 //! while idle: the spinner's timer runs only while a request is in flight.
 
@@ -128,8 +129,29 @@ fn until_next_minute(now: chrono::DateTime<chrono::Utc>) -> Duration {
     Duration::from_secs(60).saturating_sub(into_minute) + Duration::from_millis(50)
 }
 
-/// Runs the console until the user quits or a signal ends it.
-pub async fn run(mut driver: Driver) -> anyhow::Result<()> {
+/// How the console ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// The user quit.
+    Quit,
+    /// A signal ended it: its number.
+    Signal(i32),
+}
+
+impl Ending {
+    /// The exit status: 0 for a quit, 128 + the signal's number for a
+    /// signal, as a shell reports a process a signal ended.
+    pub fn exit_code(self) -> std::process::ExitCode {
+        match self {
+            Ending::Quit => std::process::ExitCode::SUCCESS,
+            Ending::Signal(number) => std::process::ExitCode::from(128 + number.clamp(0, 127) as u8),
+        }
+    }
+}
+
+/// Runs the console until the user quits or a signal ends it; the terminal
+/// is restored before this returns, whichever it was.
+pub async fn run(mut driver: Driver) -> anyhow::Result<Ending> {
     let mut session = Session::start()?;
     let mut events = EventStream::new();
     let mut terminate = signal(SignalKind::terminate())?;
@@ -138,6 +160,7 @@ pub async fn run(mut driver: Driver) -> anyhow::Result<()> {
     let size = session.terminal.size()?;
     driver.app.size = (size.width, size.height);
     driver.start();
+    let mut ending = Ending::Quit;
     loop {
         if driver.app.quit {
             break;
@@ -165,9 +188,18 @@ pub async fn run(mut driver: Driver) -> anyhow::Result<()> {
             Some(msg) = driver.next_message() => msg,
             _ = tokio::time::sleep(SPINNER_BEAT), if spinning => Msg::Tick,
             _ = tokio::time::sleep(minute.unwrap_or_default()), if minute.is_some() => Msg::Minute,
-            _ = terminate.recv() => break,
-            _ = hangup.recv() => break,
-            _ = interrupt.recv() => break,
+            _ = terminate.recv() => {
+                ending = Ending::Signal(libc::SIGTERM);
+                break;
+            }
+            _ = hangup.recv() => {
+                ending = Ending::Signal(libc::SIGHUP);
+                break;
+            }
+            _ = interrupt.recv() => {
+                ending = Ending::Signal(libc::SIGINT);
+                break;
+            }
         };
         for text in driver.send(msg) {
             copy_to_clipboard(&text);
@@ -177,5 +209,27 @@ pub async fn run(mut driver: Driver) -> anyhow::Result<()> {
         take_what_is_ready(&mut driver, &mut events).await?;
     }
     drop(session);
-    Ok(())
+    Ok(ending)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_signal_is_told_as_a_shell_tells_it() {
+        assert_eq!(Ending::Quit.exit_code(), std::process::ExitCode::SUCCESS);
+        assert_eq!(
+            Ending::Signal(libc::SIGTERM).exit_code(),
+            std::process::ExitCode::from(143)
+        );
+        assert_eq!(
+            Ending::Signal(libc::SIGHUP).exit_code(),
+            std::process::ExitCode::from(129)
+        );
+        assert_eq!(
+            Ending::Signal(libc::SIGINT).exit_code(),
+            std::process::ExitCode::from(130)
+        );
+    }
 }

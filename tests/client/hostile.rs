@@ -17,21 +17,44 @@ use crate::support::hostile::{Attack, HOSTILE_NAMES, HostileServer};
 use crate::support::{DEMO_INSIGHT, DEMO_SLACK, TestServer};
 
 /// What a run of the binary left behind.
-struct Outcome {
-    code: i32,
-    stdout: Vec<u8>,
-    stderr: String,
-    elapsed: Duration,
-    /// The largest resident set the process reached, in MiB.
-    peak_mib: u64,
+pub struct Outcome {
+    /// The exit status, or 128 + the signal that ended it.
+    pub code: i32,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+    pub elapsed: Duration,
+    /// The largest resident set the process reached, in MiB, as the kernel
+    /// reports it when the process is reaped.
+    pub peak_mib: u64,
 }
 
-/// Runs `orgdeck ARGS` against `host`, watching its peak memory.
-async fn run(host: &str, args: &[&str]) -> Outcome {
+/// The binary under test: this build's, or another named by
+/// `ORGDECK_TEST_BIN` (the release build, to measure it).
+pub fn binary() -> std::ffi::OsString {
+    std::env::var_os("ORGDECK_TEST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_orgdeck").into())
+}
+
+/// How long a run may take before it is killed (and the test fails).
+const RUN_LIMIT: Duration = Duration::from_secs(90);
+
+/// Set, it makes [`probe`] the measuring parent of one run, whose files
+/// are in the directory it names.
+const PROBE: &str = "ORGDECK_TEST_PROBE";
+
+/// Runs `orgdeck ARGS` against `host`, and measures its peak memory.
+///
+/// The binary is not started from this process: the kernel counts into a
+/// child's peak (`ru_maxrss`) the peak of the process it was spawned from
+/// (the memory it ran in until `exec`), and this one holds servers and
+/// whole outputs. So this test binary is started again to run [`probe`]
+/// alone, small, which starts orgdeck, reaps it with `wait4` (whose usage
+/// is that child's own, to its very end) and leaves the outcome in files.
+pub async fn run(host: &str, args: &[&str]) -> Outcome {
     let dir = tempfile::tempdir().unwrap();
-    let started = Instant::now();
-    let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"))
-        .args(args)
+    std::fs::write(dir.path().join("args"), serde_json::to_vec(args).unwrap()).unwrap();
+    let probe = tokio::process::Command::new(std::env::current_exe().unwrap())
+        .args(["hostile::probe", "--exact", "--ignored", "--test-threads=1"])
+        .env(PROBE, dir.path())
         .env("ORGDECK_HOST", host)
         .env("ORGDECK_API_KEY", "phx_hostile_test_key")
         .env("ORGDECK_LOG", dir.path().join("log"))
@@ -40,46 +63,93 @@ async fn run(host: &str, args: &[&str]) -> Outcome {
         .env_remove("ORGDECK_ORG")
         .env_remove("ORGDECK_PROJECT")
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
         .kill_on_drop(true)
+        .status();
+    let status = tokio::time::timeout(RUN_LIMIT + Duration::from_secs(30), probe)
+        .await
+        .expect("the probe never ended")
+        .unwrap();
+    let read = |name: &str| std::fs::read(dir.path().join(name)).unwrap_or_default();
+    let result = String::from_utf8(read("result")).unwrap();
+    assert!(
+        status.success() && !result.is_empty(),
+        "the probe failed: {status:?}"
+    );
+    let numbers: Vec<i64> = result
+        .split_whitespace()
+        .map(|number| number.parse().unwrap())
+        .collect();
+    let [code, peak_kib, micros] = numbers[..] else {
+        panic!("the probe wrote {result:?}");
+    };
+    let elapsed = Duration::from_micros(micros as u64);
+    assert!(elapsed < RUN_LIMIT, "orgdeck {args:?} ran for over {RUN_LIMIT:?}");
+    Outcome {
+        code: code as i32,
+        stdout: read("stdout"),
+        stderr: String::from_utf8_lossy(&read("stderr")).into_owned(),
+        elapsed,
+        peak_mib: peak_kib as u64 / 1024,
+    }
+}
+
+/// The measuring parent of one run of the binary, started by [`run`] in a
+/// process of its own: it starts orgdeck with the arguments in the probe's
+/// directory, its output in files there, kills it past [`RUN_LIMIT`], reaps
+/// it with `wait4` and writes its exit status (128 + a signal that ended
+/// it), its peak memory in KiB and its time in µs.
+#[test]
+#[ignore = "the measuring parent of one run, which `run` starts"]
+fn probe() {
+    let Some(dir) = std::env::var_os(PROBE).map(std::path::PathBuf::from) else {
+        return; // Not started by `run` (`--ignored` runs every ignored test): nothing to measure.
+    };
+    let args: Vec<String> = serde_json::from_slice(&std::fs::read(dir.join("args")).unwrap()).unwrap();
+    let started = Instant::now();
+    let child = std::process::Command::new(binary())
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(dir.join("stdout")).unwrap())
+        .stderr(std::fs::File::create(dir.join("stderr")).unwrap())
         .spawn()
         .unwrap();
-    let pid = child.id().unwrap();
-    let watcher = tokio::spawn(async move {
-        let mut peak = 0;
-        // VmHWM is the process's own high-water mark; read it until it is gone.
-        while let Ok(status) = tokio::fs::read_to_string(format!("/proc/{pid}/status")).await {
-            if let Some(kib) = status
-                .lines()
-                .find_map(|line| line.strip_prefix("VmHWM:"))
-                .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-            {
-                peak = peak.max(kib);
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
+    let pid = child.id() as libc::pid_t;
+    let reaped = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let done = reaped.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(RUN_LIMIT);
+        if !done.load(std::sync::atomic::Ordering::SeqCst) {
+            // SAFETY: kill has no memory effects; the child is not reaped.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
         }
-        peak
     });
-    let output = tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
-        .await
-        .expect("orgdeck ran for over a minute")
-        .unwrap();
-    let elapsed = started.elapsed();
-    let peak_kib = watcher.await.unwrap();
-    Outcome {
-        code: output.status.code().unwrap_or(-1),
-        stdout: output.stdout,
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        elapsed,
-        peak_mib: peak_kib / 1024,
-    }
+    let mut status = 0;
+    // SAFETY: rusage is plain data, for which all zeroes is a value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: pid is our own child, which nothing else waits for (the
+    // `Child` is never waited on); status and usage outlive the call.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    reaped.store(true, std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(waited, pid, "wait4 failed");
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else if libc::WIFSIGNALED(status) {
+        128 + libc::WTERMSIG(status)
+    } else {
+        -1
+    };
+    // ru_maxrss is in KiB on Linux.
+    let result = format!("{code} {} {}", usage.ru_maxrss, started.elapsed().as_micros());
+    std::fs::write(dir.join("result"), result).unwrap();
+    drop(child);
 }
 
 /// No byte that could drive a terminal: no control character but the line
 /// breaks between lines, no bidi control.
 #[track_caller]
-fn assert_inert(bytes: &[u8], what: &str) {
+pub fn assert_inert(bytes: &[u8], what: &str) {
     let text = String::from_utf8_lossy(bytes);
     let bad: Vec<char> = text.chars().filter(|&c| c != '\n' && is_unsafe(c)).collect();
     assert!(bad.is_empty(), "{what} holds {bad:?}: {text:?}");
@@ -87,7 +157,7 @@ fn assert_inert(bytes: &[u8], what: &str) {
 
 /// A failure told on one line, in bounded time and memory.
 #[track_caller]
-fn assert_bounded_failure(outcome: &Outcome, seconds: u64, mentions: &str) {
+pub fn assert_bounded_failure(outcome: &Outcome, seconds: u64, mentions: &str) {
     assert_ne!(outcome.code, 0, "stderr: {}", outcome.stderr);
     assert!(
         outcome.code != 134 && outcome.code != -1,
@@ -109,8 +179,11 @@ fn assert_bounded_failure(outcome: &Outcome, seconds: u64, mentions: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_endless_body_is_cut_at_the_limit() {
     let server = HostileServer::start(Attack::EndlessBody).await;
-    let outcome = run(&server.base, &["roles", "list", "--timeout", "20"]).await;
+    let outcome = run(&server.base, &["roles", "get", "1", "--timeout", "20"]).await;
     assert_bounded_failure(&outcome, 20, "larger than the 64 MiB limit");
+    // The pages of a list fetched at once share the limit.
+    let outcome = run(&server.base, &["roles", "list", "--timeout", "20"]).await;
+    assert_bounded_failure(&outcome, 20, "larger than 8 MiB, its share of the 64 MiB");
     // A smaller limit, as the flag says.
     let outcome = run(&server.base, &["roles", "list", "--max-answer-mib", "1"]).await;
     assert_bounded_failure(&outcome, 10, "larger than the 1 MiB limit");
@@ -120,11 +193,15 @@ async fn an_endless_body_is_cut_at_the_limit() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn huge_bodies_are_refused_declared_or_not() {
     let declared = HostileServer::start(Attack::HugeDeclaredBody).await;
-    let outcome = run(&declared.base, &["roles", "list"]).await;
+    let outcome = run(&declared.base, &["roles", "get", "1"]).await;
     assert_bounded_failure(&outcome, 10, "larger than the 64 MiB limit");
+    let outcome = run(&declared.base, &["roles", "list"]).await;
+    assert_bounded_failure(&outcome, 10, "larger than 8 MiB, its share of the 64 MiB");
     let undeclared = HostileServer::start(Attack::HugeUndeclaredBody).await;
-    let outcome = run(&undeclared.base, &["subs", "list", "-o", "json"]).await;
+    let outcome = run(&undeclared.base, &["subs", "get", "1"]).await;
     assert_bounded_failure(&outcome, 20, "larger than the 64 MiB limit");
+    let outcome = run(&undeclared.base, &["subs", "list", "-o", "json"]).await;
+    assert_bounded_failure(&outcome, 20, "larger than 8 MiB, its share of the 64 MiB");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -135,6 +212,14 @@ async fn a_lying_count_allocates_nothing_and_the_real_rows_come_back() {
     assert!(outcome.peak_mib < 200, "peak memory {} MiB", outcome.peak_mib);
     let rows: Vec<serde_json::Value> = serde_json::from_slice(&outcome.stdout).unwrap();
     assert_eq!(rows.len(), 250);
+    // Fewer rows than the count said: listed, and said so.
+    assert!(
+        outcome.stderr.contains(
+            "warning: the list ended after 250 rows where the server's count said 1000000000000000000"
+        ),
+        "{}",
+        outcome.stderr
+    );
     // Pages that exist, a few retries of them, and nothing like 10^16.
     assert!(server.requests.load(std::sync::atomic::Ordering::SeqCst) < 100);
 }
@@ -202,6 +287,10 @@ async fn hostile_text_in_tables_and_records_is_escaped() {
         assert_inert(&outcome.stdout, &format!("{args:?}"));
         let text = String::from_utf8(outcome.stdout).unwrap();
         assert!(text.contains("x\\u{1b}]0;pwned\\u{7}"), "{args:?}: {text}");
+        // Invisible characters are shown: "Admin" with a zero-width space is not "Admin".
+        if args[1] == "list" {
+            assert!(text.contains("Ad\\u{200b}min\\u{feff}"), "{args:?}: {text}");
+        }
         assert!(
             !text.contains("\nid: fake"),
             "{args:?}: a value started a line: {text}"
@@ -290,6 +379,11 @@ async fn the_console_survives_every_attack() {
         Attack::RedirectElsewhere,
         Attack::HostileText,
         Attack::OversizedPage,
+        Attack::FullPages,
+        Attack::RepeatedRows,
+        Attack::CappedLimit,
+        Attack::RedirectOtherPort,
+        Attack::RedirectOtherScheme,
     ] {
         let server = HostileServer::start(attack).await;
         let mut config = orgdeck::api::ClientConfig::new(&server.base, orgdeck::api::ApiKey::new("phx_k"));

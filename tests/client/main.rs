@@ -4,6 +4,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod bounds;
 mod cli;
 mod faults;
 mod health;

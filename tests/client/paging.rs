@@ -27,6 +27,7 @@ async fn every_way_of_paging_agrees() {
             assert!(fetched <= total);
             seen.store(fetched, Ordering::Relaxed);
         })),
+        max_rows: None,
     };
     let concurrent = client.all(&list, &options).await.unwrap();
     assert_eq!(
@@ -80,6 +81,7 @@ async fn a_list_that_changes_during_the_fetch_is_never_repeated() {
         page_size: 50,
         concurrency: 4,
         progress: None,
+        max_rows: None,
     };
     let fetched = client.all(&list, &options).await.unwrap();
     writer.await.unwrap();

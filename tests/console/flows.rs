@@ -374,7 +374,32 @@ async fn hostile_names_are_shown_escaped_on_every_screen() {
         screens.push(screen(&mut driver));
         press(&mut driver, "v").await;
     }
+    // Y copies each row's JSON: the same value, with nothing raw that a
+    // terminal or a reader would act on or miss.
+    press(&mut driver, "G").await;
+    let mut copied = Vec::new();
+    for _ in 0..HOSTILE_NAMES.len() {
+        let copies = driver.press(KeyCode::Char('Y'));
+        assert_eq!(copies.len(), 1);
+        for copy in copies {
+            let raw: Vec<char> = copy
+                .chars()
+                .filter(|&c| c != '\n' && orgdeck::text::is_unsafe(c))
+                .collect();
+            assert!(raw.is_empty(), "{raw:?} in the copy {copy}");
+            let value: serde_json::Value = serde_json::from_str(&copy).unwrap();
+            copied.push(value["name"].as_str().unwrap().to_string());
+        }
+        press(&mut driver, "k").await;
+    }
+    for name in HOSTILE_NAMES {
+        assert!(
+            copied.iter().any(|copy| copy == name),
+            "{name:?} not among {copied:?}"
+        );
+    }
     let all = screens.join("\n");
+    assert!(all.contains("Ad\\u{200b}min\\u{feff}\\u{e0041}"), "{all}");
     assert!(all.contains("x\\u{1b}]0;pwned\\u{7}"), "{all}");
     assert!(all.contains("abc\\u{202e}fed"), "{all}");
     assert!(all.contains("one\\nid: fake\\rtwo"), "{all}");

@@ -1,7 +1,8 @@
 //! The real binary in a pseudo-terminal, as a person runs it: start `demo`,
 //! switch tabs, page to the end of the subscriptions, filter, quit, and find
 //! the terminal restored (alternate screen left, cursor shown); and the same
-//! restoration after Ctrl-C and SIGTERM.
+//! restoration after Ctrl-C, SIGTERM (exit 143) and SIGHUP (exit 129), also
+//! with the member picker open on an organization that never ends.
 
 use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};
@@ -45,7 +46,11 @@ impl Demo {
                 pixel_height: 0,
             })
             .unwrap();
-        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_orgdeck"));
+        // This build's binary, or another named by ORGDECK_TEST_BIN (the
+        // release build, to measure it).
+        let binary =
+            std::env::var_os("ORGDECK_TEST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_orgdeck").into());
+        let mut command = CommandBuilder::new(binary);
         command.args(arguments);
         command.env("ORGDECK_LOG", dir.path().join("log"));
         command.env_remove("ORGDECK_API_KEY");
@@ -154,6 +159,17 @@ fn demo_in_a_pseudo_terminal() {
     assert!(demo.assert_ends_restored().success());
 }
 
+/// Sends a signal to the process.
+fn signal(pid: u32, name: &str) {
+    assert!(
+        std::process::Command::new("kill")
+            .args([&format!("-{name}"), &pid.to_string()])
+            .status()
+            .unwrap()
+            .success()
+    );
+}
+
 #[test]
 fn ctrl_c_and_sigterm_restore_the_terminal() {
     let mut demo = Demo::start();
@@ -163,18 +179,67 @@ fn ctrl_c_and_sigterm_restore_the_terminal() {
     demo.type_keys("\x03");
     assert!(demo.assert_ends_restored().success());
 
-    let mut demo = Demo::start();
-    demo.wait_for("1 Roles (8)");
-    assert!(demo.parser.lock().unwrap().screen().alternate_screen());
-    let pid = demo.child.process_id().unwrap().to_string();
-    assert!(
-        std::process::Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .unwrap()
-            .success()
+    // A signal ends it as a shell would tell: 128 + the signal's number,
+    // after the terminal is restored.
+    for (name, code) in [("TERM", 143), ("HUP", 129)] {
+        let mut demo = Demo::start();
+        demo.wait_for("1 Roles (8)");
+        assert!(demo.parser.lock().unwrap().screen().alternate_screen());
+        signal(demo.child.process_id().unwrap(), name);
+        let status = demo.assert_ends_restored();
+        assert_eq!(status.exit_code(), code, "SIG{name}: {status:?}");
+    }
+}
+
+/// The largest resident set the process has reached so far, in MiB.
+fn peak_mib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let kib: u64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    kib / 1024
+}
+
+/// `a` on a server whose organization never ends: the picker holds the
+/// first 5,000 members and says so, memory stays small, what is typed is
+/// searched on the server, and SIGTERM still restores the terminal.
+#[test]
+fn the_assign_picker_on_an_endless_organization_holds_the_first_few_thousand() {
+    use crate::support::hostile::{Attack, HostileServer};
+    let dir = tempfile::tempdir().unwrap();
+    let no_config = dir.path().join("none.toml");
+    let (server, _runtime) = HostileServer::start_detached(Attack::FullPages);
+    let host = std::ffi::OsString::from(&server.base);
+    let mut console = Demo::spawn(
+        &["--timeout", "10"],
+        &[
+            ("ORGDECK_HOST", host.as_os_str()),
+            ("ORGDECK_API_KEY", std::ffi::OsStr::new("phx_hostile")),
+            ("ORGDECK_CONFIG", no_config.as_os_str()),
+        ],
     );
-    demo.assert_ends_restored();
+    console.wait_for("Role 0");
+    console.type_keys("a");
+    console.wait_for("showing the first 5,000; type to search");
+    console.wait_for("Person 0");
+    let pid = console.child.process_id().unwrap();
+    let asked = server.requests.load(std::sync::atomic::Ordering::SeqCst);
+    console.type_keys("Person 7");
+    console.wait_for("matching \"Person 7\"");
+    assert!(
+        server.requests.load(std::sync::atomic::Ordering::SeqCst) > asked,
+        "the search went to the server"
+    );
+    let peak = peak_mib(pid);
+    eprintln!("the console with the picker open: peak {peak} MiB");
+    assert!(peak < 200, "peak memory {peak} MiB");
+    // Still a few thousand requests' worth at most, not a million rows.
+    assert!(server.requests.load(std::sync::atomic::Ordering::SeqCst) < 500);
+    signal(pid, "TERM");
+    let status = console.assert_ends_restored();
+    assert_eq!(status.exit_code(), 143, "{status:?}");
 }
 
 #[test]

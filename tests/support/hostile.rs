@@ -26,7 +26,8 @@ pub enum Attack {
     HugeUndeclaredBody,
     /// Pages of real rows that end after 250 rows, under a count of 10^18.
     LyingCount,
-    /// Pages of rows whose `next` is the URL just fetched, the count growing.
+    /// Pages of half the rows asked for (a server that caps `limit`), whose
+    /// `next` is the URL just fetched, the count growing.
     LoopingNext,
     /// Pages whose `next` links are all new but never end, under a count
     /// that keeps moving.
@@ -41,24 +42,45 @@ pub enum Attack {
     HostileText,
     /// 50,000 rows in a page that was asked for 100.
     OversizedPage,
+    /// Every page full, at every offset, always linking onward, under a
+    /// count of 10^18: a list without end.
+    FullPages,
+    /// Pages of about 7.5 MiB of rows (just under a page's share of the
+    /// default answer limit) whatever was asked for, always linking onward,
+    /// under a count of 10^18.
+    HugePages,
+    /// The same rows at every offset (those of offset 0), under a count of
+    /// 1,000, ending where the count says.
+    RepeatedRows,
+    /// An honest list of 250 rows from a server that caps `limit` at 30:
+    /// short pages whose `next` says there is more.
+    CappedLimit,
+    /// 302 to the same host and path on another port, which records what
+    /// it was sent.
+    RedirectOtherPort,
+    /// 302 to the same host, port and path over https.
+    RedirectOtherScheme,
 }
 
 /// Text that would attack a terminal if written raw.
-pub const HOSTILE_NAMES: [&str; 6] = [
+pub const HOSTILE_NAMES: [&str; 7] = [
     "x\u{1b}]0;pwned\u{7}",
     "\u{1b}[2J",
     "\u{1b}]52;c;cm0gLXJmIH4K\u{7}",
     "one\nid: fake\rtwo",
     "abc\u{202e}fed\u{2066}",
     "\u{9b}31mred",
+    // Looks like "Admin": a zero-width space, a byte-order mark, a tag.
+    "Ad\u{200b}min\u{feff}\u{e0041}",
 ];
 
 pub struct HostileServer {
     pub base: String,
     /// Requests answered.
     pub requests: Arc<AtomicU64>,
-    /// Requests the other host (of [`Attack::RedirectElsewhere`]) received
-    /// with an Authorization header.
+    /// Requests the other host (of [`Attack::RedirectElsewhere`]) or the
+    /// other port (of [`Attack::RedirectOtherPort`]) received with an
+    /// Authorization header.
     pub leaked_keys: Arc<AtomicUsize>,
     _tasks: Vec<tokio::task::JoinHandle<()>>,
 }
@@ -68,6 +90,7 @@ struct Shared {
     attack: Attack,
     requests: Arc<AtomicU64>,
     elsewhere: String,
+    other_port: String,
 }
 
 impl HostileServer {
@@ -85,6 +108,8 @@ impl HostileServer {
                 Json404.into_response()
             }
         });
+        let port = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let other_port = format!("http://{}", port.local_addr().unwrap());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let requests = Arc::new(AtomicU64::new(0));
@@ -92,11 +117,16 @@ impl HostileServer {
             attack,
             requests: requests.clone(),
             elsewhere,
+            other_port,
         };
         let app = Router::new().fallback(answer).with_state(shared);
+        let other_port_app = other_app.clone();
         let tasks = vec![
             tokio::spawn(async move {
                 let _ = axum::serve(listener, app).await;
+            }),
+            tokio::spawn(async move {
+                let _ = axum::serve(port, other_port_app).await;
             }),
             tokio::spawn(async move {
                 let _ = axum::serve(other, other_app).await;
@@ -154,6 +184,45 @@ fn role(index: u64, name: &str) -> serde_json::Value {
                         "first_name": name, "last_name": "", "email": format!("{name}@example.com")},
         "members": [],
     })
+}
+
+/// A person as role memberships and organization members both send one.
+fn person(index: u64) -> serde_json::Value {
+    let uuid = format!("00000000-0000-4000-9000-{index:012}");
+    let user = json!({"id": index + 1, "uuid": uuid, "first_name": "Person", "last_name": index.to_string(),
+                      "email": format!("person{index}@example.com")});
+    json!({
+        "id": uuid,
+        "role_id": "00000000-0000-4000-8000-000000000000",
+        "level": 1,
+        "user": user,
+        "organization_member": {"id": uuid, "level": 1, "user": user},
+        "joined_at": "2026-01-01T00:00:00Z",
+    })
+}
+
+/// The row at `index` of the list at `path` as JSON text, written without
+/// building a value: what [`role`], [`person`] and [`subscription`] send,
+/// in short.
+fn fast_row(path: &str, index: u64) -> String {
+    if path.contains("subscriptions") {
+        format!(
+            r#"{{"id":{},"title":"Subscription {index}","target_type":"email","target_value":"s{index}@example.com","frequency":"daily","interval":1,"start_date":"2026-01-01T09:00:00Z","summary":"daily","deleted":false,"created_at":"2026-01-01T00:00:00Z"}}"#,
+            index + 1
+        )
+    } else if path.ends_with("/members/") || path.ends_with("/role_memberships/") {
+        let user = format!(
+            r#"{{"id":{},"uuid":"00000000-0000-4000-9000-{index:012}","first_name":"Person","last_name":"{index}","email":"person{index}@example.com"}}"#,
+            index + 1
+        );
+        format!(
+            r#"{{"id":"00000000-0000-4000-9000-{index:012}","role_id":"00000000-0000-4000-8000-000000000000","level":1,"user":{user},"organization_member":{{"id":"00000000-0000-4000-9000-{index:012}","level":1,"user":{user}}},"joined_at":"2026-01-01T00:00:00Z"}}"#
+        )
+    } else {
+        format!(
+            r#"{{"id":"00000000-0000-4000-8000-{index:012}","name":"Role {index}","feature_flags_access_level":37,"created_at":"2026-01-01T00:00:00Z","members":[]}}"#
+        )
+    }
 }
 
 fn subscription(index: u64, text: &str) -> serde_json::Value {
@@ -215,6 +284,8 @@ async fn answer(State(shared): State<Shared>, request: Request) -> Response {
             .map(|index| {
                 if path.contains("subscriptions") {
                     subscription(index, &format!("Subscription {index}"))
+                } else if path.ends_with("/members/") || path.ends_with("/role_memberships/") {
+                    person(index)
                 } else {
                     role(index, &format!("Role {index}"))
                 }
@@ -271,7 +342,7 @@ async fn answer(State(shared): State<Shared>, request: Request) -> Response {
             json_response(
                 StatusCode::OK,
                 json!({"count": 1000 + served, "next": url, "previous": null,
-                       "results": rows(offset..offset + limit)}),
+                       "results": rows(offset..offset + limit.div_ceil(2))}),
             )
         }
         Attack::EndlessPages => {
@@ -298,6 +369,70 @@ async fn answer(State(shared): State<Shared>, request: Request) -> Response {
         Attack::RedirectElsewhere => {
             let target = format!("{}{}", shared.elsewhere, request.uri());
             (StatusCode::FOUND, [(header::LOCATION, target)]).into_response()
+        }
+        Attack::RedirectOtherPort => {
+            let target = format!("{}{}", shared.other_port, request.uri());
+            (StatusCode::FOUND, [(header::LOCATION, target)]).into_response()
+        }
+        Attack::RedirectOtherScheme => {
+            let host = request
+                .headers()
+                .get(header::HOST)
+                .and_then(|host| host.to_str().ok())
+                .unwrap_or("127.0.0.1")
+                .to_string();
+            let target = format!("https://{host}{}", request.uri());
+            (StatusCode::FOUND, [(header::LOCATION, target)]).into_response()
+        }
+        Attack::HugePages => {
+            let rows_in_page = (15 << 19) / (fast_row(&path, 10_000_000).len() as u64 + 1);
+            let first = offset.saturating_mul(rows_in_page / limit.max(1));
+            let mut body = format!(
+                r#"{{"count":1000000000000000000,"previous":null,"next":"{}","results":["#,
+                link(&request, offset + limit)
+            );
+            for index in first..first + rows_in_page {
+                if index > first {
+                    body.push(',');
+                }
+                body.push_str(&fast_row(&path, index));
+            }
+            body.push_str("]}");
+            (StatusCode::OK, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+        }
+        Attack::FullPages => {
+            // Written by hand: a million rows must come quickly even from a
+            // test build.
+            let mut body = format!(
+                r#"{{"count":1000000000000000000,"previous":null,"next":"{}","results":["#,
+                link(&request, offset + limit)
+            );
+            for index in offset..offset + limit {
+                if index > offset {
+                    body.push(',');
+                }
+                body.push_str(&fast_row(&path, index));
+            }
+            body.push_str("]}");
+            (StatusCode::OK, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+        }
+        Attack::RepeatedRows => {
+            const COUNT: u64 = 1000;
+            let next = (offset + limit < COUNT).then(|| link(&request, offset + limit));
+            json_response(
+                StatusCode::OK,
+                json!({"count": COUNT, "next": next, "previous": null, "results": rows(0..limit)}),
+            )
+        }
+        Attack::CappedLimit => {
+            const REAL: u64 = 250;
+            let end = (offset + limit.min(30)).min(REAL);
+            let next = (end < REAL).then(|| link(&request, end));
+            json_response(
+                StatusCode::OK,
+                json!({"count": REAL, "next": next, "previous": null,
+                       "results": rows(offset.min(REAL)..end)}),
+            )
         }
         Attack::OversizedPage => json_response(
             StatusCode::OK,

@@ -1,7 +1,9 @@
 //! JSON for programs: exact values, laid out as `serde_json`'s pretty
-//! printer does, with the characters a terminal would act on escaped the
-//! JSON way (serde escapes the controls; this escapes bidi controls and line
-//! separators too, as `\uXXXX`, which is still the same JSON value).
+//! printer does, with the characters a terminal would act on or hide
+//! escaped the JSON way (serde escapes the C0 controls; this escapes C1
+//! controls, bidi controls, line separators and invisible format characters
+//! too, as `\uXXXX`, a surrogate pair beyond U+FFFF, which is still the same
+//! JSON value). The console's `Y` copies the same text to the clipboard.
 //!
 //! A list is written a row at a time, so that `subs list -o json` streams
 //! rows as pages arrive and holds none of them.
@@ -9,6 +11,15 @@
 use std::io::Write;
 
 use serde::Serialize;
+
+/// `value` as pretty JSON in a string, escaped as [`write_json`] writes it.
+pub fn to_safe_string(value: &impl Serialize) -> Result<String, serde_json::Error> {
+    let mut out = Vec::new();
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, TerminalSafeJson::at_depth(0));
+    value.serialize(&mut serializer)?;
+    // The serializer writes UTF-8 and escapes alone.
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
 
 /// Writes `value` as pretty JSON.
 pub fn write_json(out: &mut impl Write, value: &impl Serialize) -> std::io::Result<()> {
@@ -87,7 +98,10 @@ impl serde_json::ser::Formatter for TerminalSafeJson {
         while let Some(at) = rest.find(crate::text::is_unsafe) {
             writer.write_all(&rest.as_bytes()[..at])?;
             let c = rest[at..].chars().next().unwrap_or_default();
-            write!(writer, "\\u{:04x}", u32::from(c))?;
+            // Beyond U+FFFF (the tag characters) JSON escapes a surrogate pair.
+            for unit in c.encode_utf16(&mut [0; 2]) {
+                write!(writer, "\\u{:04x}", unit)?;
+            }
             rest = &rest[at + c.len_utf8()..];
         }
         writer.write_all(rest.as_bytes())
@@ -164,6 +178,30 @@ mod tests {
         );
         assert!(text.contains("\\u202e"), "{text}");
         assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), value);
+    }
+
+    #[test]
+    fn invisible_and_c1_characters_are_escaped_and_the_value_stays() {
+        let value = serde_json::json!({"name": "Ad\u{200b}min\u{feff}\u{2060}\u{9b}x\u{202e}\u{e0041}"});
+        let text = to_safe_string(&value).unwrap();
+        assert!(
+            !text.chars().any(|c| c != '\n' && crate::text::is_unsafe(c)),
+            "{text}"
+        );
+        for escape in [
+            "\\u200b",
+            "\\ufeff",
+            "\\u2060",
+            "\\u009b",
+            "\\u202e",
+            "\\udb40\\udc41",
+        ] {
+            assert!(text.contains(escape), "{escape} in {text}");
+        }
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), value);
+        let mut written = Vec::new();
+        write_json(&mut written, &value).unwrap();
+        assert_eq!(String::from_utf8(written).unwrap(), text);
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //!
 //! Every value in a table or a record passes through [`printable`]: text
 //! from a server never reaches the terminal raw. JSON stays exact JSON, with
-//! bidi controls escaped as `\uXXXX` (serde escapes the other controls).
+//! C1 and bidi controls and invisible format characters escaped as
+//! `\uXXXX` (serde escapes the C0 controls).
 
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
@@ -18,7 +19,7 @@ use crate::text::printable;
 mod json;
 mod stream;
 
-pub use json::write_json;
+pub use json::{to_safe_string, write_json};
 pub use stream::ListWriter;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -28,6 +29,7 @@ pub enum Format {
 }
 
 /// A column: its header and whether it may be shortened to fit.
+#[derive(Debug, Clone, Copy)]
 pub struct Column {
     pub header: &'static str,
     pub shrinks: bool,

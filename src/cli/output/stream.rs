@@ -1,7 +1,8 @@
 //! A list written as its pages arrive, through one buffered writer: JSON a
-//! row at a time, or a table whose column widths are set by the first page
-//! (a later cell too wide for its column is cut with "…"). Nothing holds
-//! the rows already written, so memory stays flat however long the list.
+//! row at a time (one array, written as it grows), or a table whose columns
+//! and their widths are set by the first page (a later cell too wide for its
+//! column is cut with "…"). Nothing holds the rows already written, so
+//! memory stays flat however long the list.
 
 use std::io::{BufWriter, Stdout, Write};
 
@@ -13,23 +14,23 @@ use super::{Column, Format, column_widths, header_line, output_error, output_wid
 /// Bytes gathered before a write to stdout.
 const BUFFER: usize = 64 * 1024;
 
-pub struct ListWriter<'c> {
+pub struct ListWriter {
     out: BufWriter<Stdout>,
-    layout: Layout<'c>,
+    layout: Layout,
 }
 
-enum Layout<'c> {
+enum Layout {
     Json(JsonArray),
     Table {
-        columns: &'c [Column],
+        columns: Vec<Column>,
         /// Set by the first rows written.
         widths: Option<Vec<usize>>,
     },
 }
 
-impl<'c> ListWriter<'c> {
+impl ListWriter {
     /// A writer for `format`; `columns` are the table's.
-    pub fn new(format: Format, columns: &'c [Column]) -> anyhow::Result<ListWriter<'c>> {
+    pub fn new(format: Format, columns: Vec<Column>) -> anyhow::Result<ListWriter> {
         let mut out = BufWriter::with_capacity(BUFFER, std::io::stdout());
         let layout = match format {
             Format::Json => Layout::Json(JsonArray::start(&mut out).map_err(output_error)?),
@@ -39,6 +40,18 @@ impl<'c> ListWriter<'c> {
             },
         };
         Ok(ListWriter { out, layout })
+    }
+
+    /// Sets the table's columns, where they depend on what the first page
+    /// holds; once rows are written, they stay as they were.
+    pub fn set_columns(&mut self, chosen: Vec<Column>) {
+        if let Layout::Table {
+            columns,
+            widths: None,
+        } = &mut self.layout
+        {
+            *columns = chosen;
+        }
     }
 
     /// Writes rows: as JSON, or as table lines made by `cells`.
@@ -84,9 +97,9 @@ impl<'c> ListWriter<'c> {
                 columns,
                 widths: None,
             } => {
-                let found = column_widths(columns, &[], output_width());
+                let found = column_widths(&columns, &[], output_width());
                 self.out
-                    .write_all(header_line(columns, &found).as_bytes())
+                    .write_all(header_line(&columns, &found).as_bytes())
                     .map_err(output_error)?;
             }
             Layout::Table { .. } => {}

@@ -147,11 +147,8 @@ pub async fn run(
             // Rows are written as their pages arrive, in the server's order,
             // and not kept: memory stays flat however long the list.
             let now = crate::clock::system_now();
-            let mut writer = ListWriter::new(format, &COLUMNS)?;
-            let options = crate::api::FetchAll {
-                progress: output::progress("subscriptions"),
-                ..crate::api::FetchAll::default()
-            };
+            let mut writer = ListWriter::new(format, COLUMNS.to_vec())?;
+            let options = super::list_options("subscriptions");
             let list = List::subscriptions(project, &filter);
             let streamed = client
                 .for_each_page(&list, &options, |mut rows: Vec<Subscription>| {
@@ -163,9 +160,7 @@ pub async fn run(
                 })
                 .await?;
             writer.finish()?;
-            if streamed.changed {
-                eprintln!("orgdeck: the list changed while it was read; run it again for a consistent one");
-            }
+            super::warn(&streamed);
             Ok(())
         }
         SubscriptionsCommand::Get { id } => show(&client.subscription(project, id).await?, format),

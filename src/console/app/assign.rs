@@ -27,22 +27,55 @@ impl App {
             ticket: self.lookups.issue(),
             organization: self.context.organization.clone(),
             role: role.id,
+            search: None,
         });
         effects
+    }
+
+    /// Typing paused in a picker whose members are not all loaded: the
+    /// server searches for what is typed.
+    pub(super) fn search_people(&mut self) -> Vec<Effect> {
+        let role = self
+            .lists
+            .members
+            .resource
+            .role
+            .as_ref()
+            .map(|role| role.id.clone());
+        let Mode::Picker(picker) = &mut self.mode else {
+            return Vec::new();
+        };
+        let Some(search) = picker.search_wanted() else {
+            return Vec::new();
+        };
+        picker.searched = search.clone();
+        picker.searching = true;
+        self.dirty = true;
+        vec![Effect::LoadPeople {
+            ticket: self.lookups.issue(),
+            organization: self.context.organization.clone(),
+            role: role.unwrap_or_default(),
+            search: Some(search),
+        }]
     }
 
     /// The organization's members arrived (or were refused: then a UUID field).
     pub(super) fn people(
         &mut self,
-        result: Result<Vec<crate::api::OrganizationMember>, api::Error>,
+        result: Result<(Vec<crate::api::OrganizationMember>, bool), api::Error>,
         in_role: Option<Vec<String>>,
     ) -> Vec<Effect> {
         self.dirty = true;
         if let Mode::Picker(picker) = &mut self.mode {
             // Everyone already in the role, not just the rows loaded.
             picker.in_role.extend(in_role.into_iter().flatten());
+            picker.searching = false;
             match result {
-                Ok(people) => picker.people = Some(people),
+                Ok((people, more)) => {
+                    picker.people = Some(people);
+                    picker.more = more;
+                    picker.cursor = picker.cursor.min(picker.shown().len().saturating_sub(1));
+                }
                 Err(error) => {
                     picker.fall_back(format!("the organization's members cannot be listed ({error})"))
                 }
@@ -65,7 +98,14 @@ impl App {
             return Vec::new();
         };
         match picker.key(key) {
-            PickerOutcome::Picking => Vec::new(),
+            PickerOutcome::Picking => match picker.search_wanted() {
+                // Asked of the server once typing pauses.
+                Some(_) => vec![Effect::Timer {
+                    timer: super::Timer::Search,
+                    ticket: self.searches.issue(),
+                }],
+                None => Vec::new(),
+            },
             PickerOutcome::Cancel => {
                 self.mode = Mode::Normal;
                 Vec::new()

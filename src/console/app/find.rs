@@ -50,6 +50,9 @@ impl App {
         if !self.searches.is_current(ticket) {
             return Vec::new(); // typing went on: a later search is due
         }
+        if matches!(self.mode, super::Mode::Picker(_)) {
+            return self.search_people();
+        }
         let mut effects = Vec::new();
         for list in ListId::iter() {
             let table = self.lists.get_mut(list);

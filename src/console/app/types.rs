@@ -331,7 +331,9 @@ pub enum Msg {
     /// already in the role (when they could be read).
     People {
         ticket: Ticket,
-        people: Result<Vec<OrganizationMember>, api::Error>,
+        /// The first members (or those the search found), and whether
+        /// there are more.
+        people: Result<(Vec<OrganizationMember>, bool), api::Error>,
         in_role: Option<Vec<String>>,
     },
     /// A timer an effect set has run out.
@@ -445,6 +447,10 @@ pub enum Effect {
         ticket: Ticket,
         organization: String,
         role: String,
+        /// What the server is to search the members for (`Some("")`: the
+        /// first ones again); `None` for the picker's first load, which
+        /// also reads who is in the role.
+        search: Option<String>,
     },
     /// Send a change; the answer comes back as `Msg::Written` with the ticket.
     Write { ticket: Ticket, write: Write },

@@ -372,9 +372,11 @@ fn safe(value: String) -> String {
     }
 }
 
-/// The row as pretty JSON, for the raw view and `Y`.
+/// The row as pretty JSON, for the raw view and `Y`: the same value, with
+/// controls, bidi controls and invisible format characters escaped the JSON
+/// way (`\u202e`), so that neither the pane nor the clipboard gets them raw.
 pub fn pretty(value: &impl Serialize) -> String {
-    serde_json::to_string_pretty(value).unwrap_or_else(|error| format!("(cannot show: {error})"))
+    crate::cli::output::to_safe_string(value).unwrap_or_else(|error| format!("(cannot show: {error})"))
 }
 
 /// Whether `haystack` holds a lowercase needle, ignoring case.

@@ -3,6 +3,11 @@
 //! Tab chooses several (as in fzf), Enter assigns them. Space is typed like
 //! any other character, since names hold spaces. Where the members endpoint is
 //! refused, a field for a user's UUID takes its place.
+//!
+//! It holds at most [`PICKER_ROWS`] members: in a larger organization it
+//! says it shows the first ones, and what is typed is searched on the
+//! server (the members' `search`), the answer replacing what it holds.
+//! Those chosen stay chosen across searches.
 
 use std::collections::HashSet;
 
@@ -10,7 +15,8 @@ use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
 use tui_input::Input;
 use tui_input::backend::crossterm::EventHandler;
 
-use crate::api::OrganizationMember;
+use crate::api::{OrganizationMember, PICKER_ROWS};
+use crate::text::printable;
 
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
@@ -37,12 +43,20 @@ pub enum Outcome {
 pub struct Picker {
     pub role_name: String,
     pub query: Input,
-    /// The organization's members; `None` while they load.
+    /// The organization's members (at most [`PICKER_ROWS`]); `None` while
+    /// they load.
     pub people: Option<Vec<OrganizationMember>>,
+    /// The organization has more members than `people` holds.
+    pub more: bool,
+    /// What the server was last asked to search for; empty for the first
+    /// members, unsearched.
+    pub searched: String,
+    /// A search is on its way.
+    pub searching: bool,
     /// User UUIDs already in the role.
     pub in_role: HashSet<String>,
-    /// Chosen user UUIDs, in the order chosen.
-    pub chosen: Vec<String>,
+    /// Chosen people, in the order chosen.
+    pub chosen: Vec<Person>,
     pub cursor: usize,
     /// The UUID field, when the members endpoint was refused (and why).
     pub fallback: Option<(Input, String)>,
@@ -58,6 +72,9 @@ impl Picker {
             role_name,
             query: Input::default(),
             people: None,
+            more: false,
+            searched: String::new(),
+            searching: false,
             in_role,
             chosen: Vec::new(),
             cursor: 0,
@@ -82,6 +99,20 @@ impl Picker {
             .collect()
     }
 
+    /// What is typed, for the server to search, when it must: the first
+    /// members were not all of them (or a search is in force) and what is
+    /// typed differs from what was searched.
+    pub fn search_wanted(&self) -> Option<String> {
+        let typed = self.query.value().trim();
+        let in_force = self.more || !self.searched.is_empty();
+        (self.fallback.is_none() && in_force && typed != self.searched).then(|| typed.to_string())
+    }
+
+    /// Whether this person is chosen.
+    pub fn is_chosen(&self, uuid: &str) -> bool {
+        self.chosen.iter().any(|person| person.uuid == uuid)
+    }
+
     /// The members endpoint was refused: take a UUID instead.
     pub fn fall_back(&mut self, reason: String) {
         self.people = Some(Vec::new());
@@ -97,11 +128,6 @@ impl Picker {
                 uuid,
             }];
         }
-        let people: Vec<&OrganizationMember> = self.people.iter().flatten().collect();
-        let person = |member: &OrganizationMember| Person {
-            label: format!("{} <{}>", member.user.display_name(), member.user.email),
-            uuid: member.user.uuid.clone(),
-        };
         if self.chosen.is_empty() {
             return self
                 .shown()
@@ -110,15 +136,7 @@ impl Picker {
                 .map(|member| vec![person(member)])
                 .unwrap_or_default();
         }
-        self.chosen
-            .iter()
-            .filter_map(|uuid| {
-                people
-                    .iter()
-                    .find(|member| &member.user.uuid == uuid)
-                    .map(|member| person(member))
-            })
-            .collect()
+        self.chosen.clone()
     }
 
     pub fn key(&mut self, key: KeyEvent) -> Outcome {
@@ -144,19 +162,15 @@ impl Picker {
             KeyCode::Up => self.cursor = self.cursor.saturating_sub(1),
             KeyCode::Down => self.cursor = (self.cursor + 1).min(self.shown().len().saturating_sub(1)),
             KeyCode::Tab if self.fallback.is_none() => {
-                let Some(uuid) = self
-                    .shown()
-                    .get(self.cursor)
-                    .map(|member| member.user.uuid.clone())
-                else {
+                let Some(under) = self.shown().get(self.cursor).map(|member| person(member)) else {
                     return Outcome::Picking;
                 };
-                if self.in_role.contains(&uuid) {
+                if self.in_role.contains(&under.uuid) {
                     self.error = Some("already in the role".into());
-                } else if let Some(at) = self.chosen.iter().position(|chosen| *chosen == uuid) {
+                } else if let Some(at) = self.chosen.iter().position(|chosen| chosen.uuid == under.uuid) {
                     self.chosen.remove(at);
                 } else {
-                    self.chosen.push(uuid);
+                    self.chosen.push(under);
                 }
             }
             _ => {
@@ -171,6 +185,50 @@ impl Picker {
         }
         Outcome::Picking
     }
+}
+
+/// Someone to assign, from the organization's members.
+fn person(member: &OrganizationMember) -> Person {
+    Person {
+        label: format!("{} <{}>", member.user.display_name(), member.user.email),
+        uuid: member.user.uuid.clone(),
+    }
+}
+
+/// "5,000": thousands apart, as people read them.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (at, digit) in digits.chars().enumerate() {
+        if at > 0 && (digits.len() - at).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+/// What the picker says of the members it holds, when they are not all:
+/// "showing the first 5,000; type to search".
+pub fn extent(picker: &Picker) -> Option<String> {
+    if picker.searching {
+        return Some(format!(
+            "searching the server for \"{}\"…",
+            printable(picker.query.value().trim())
+        ));
+    }
+    if !picker.more {
+        return None;
+    }
+    let most = thousands(PICKER_ROWS);
+    Some(if picker.searched.is_empty() {
+        format!("showing the first {most}; type to search")
+    } else {
+        format!(
+            "showing the first {most} matching \"{}\"; type more to narrow",
+            printable(&picker.searched)
+        )
+    })
 }
 
 /// The member picker: the search line, the members that match, and the hint.
@@ -197,9 +255,12 @@ pub fn draw(frame: &mut Frame, picker: &Picker, theme: &Theme) {
             cursor = Some((0, 9 + picker.query.visual_cursor() as u16));
             lines.push(Line::from(vec![
                 Span::styled(" search ", theme.accent),
-                Span::raw(picker.query.value().to_string()),
+                Span::raw(printable(picker.query.value()).into_owned()),
             ]));
-            lines.push(Line::raw(""));
+            match extent(picker) {
+                Some(extent) => lines.push(Line::styled(format!(" {extent}"), theme.dim)),
+                None => lines.push(Line::raw("")),
+            }
             match &picker.people {
                 None => lines.push(Line::styled(" loading the organization's members…", theme.dim)),
                 Some(_) => {
@@ -210,15 +271,15 @@ pub fn draw(frame: &mut Frame, picker: &Picker, theme: &Theme) {
                         let in_role = picker.in_role.contains(uuid);
                         let mark = if in_role {
                             "[in role]"
-                        } else if picker.chosen.contains(uuid) {
+                        } else if picker.is_chosen(uuid) {
                             "[x]      "
                         } else {
                             "[ ]      "
                         };
                         let text = format!(
                             " {mark} {} <{}>  {}",
-                            member.user.display_name(),
-                            member.user.email,
+                            printable(&member.user.display_name()),
+                            printable(&member.user.email),
                             level::name(member.level)
                         );
                         let style = if at == picker.cursor {
@@ -254,7 +315,7 @@ pub fn draw(frame: &mut Frame, picker: &Picker, theme: &Theme) {
     lines.push(Line::styled(format!(" {hint}"), theme.dim));
     let area = centered(screen, WIDTH as u16 + 4, lines.len() as u16 + 2);
     clear(frame, area);
-    let title = format!(" Assign people to {} ", picker.role_name);
+    let title = format!(" Assign people to {} ", printable(&picker.role_name));
     frame.render_widget(
         Paragraph::new(lines).block(Block::bordered().border_type(BorderType::Rounded).title(title)),
         area,
@@ -304,7 +365,8 @@ mod tests {
         assert_eq!(picker.error.as_deref(), Some("already in the role"));
         picker.key(key(KeyCode::Down));
         picker.key(key(KeyCode::Tab));
-        assert_eq!(picker.chosen, ["u1", "u3"]);
+        let chosen: Vec<&str> = picker.chosen.iter().map(|person| person.uuid.as_str()).collect();
+        assert_eq!(chosen, ["u1", "u3"]);
         for c in "chi".chars() {
             picker.key(key(KeyCode::Char(c)));
         }
@@ -312,6 +374,42 @@ mod tests {
         assert_eq!(picker.key(key(KeyCode::Enter)), Outcome::Assign);
         let uuids: Vec<String> = picker.selection().into_iter().map(|p| p.uuid).collect();
         assert_eq!(uuids, ["u1", "u3"]);
+    }
+
+    #[test]
+    fn a_cut_list_says_so_searches_the_server_and_keeps_the_chosen() {
+        let mut picker = Picker::new("Ops".into(), HashSet::new());
+        picker.people = Some(vec![member("Ada", "u1"), member("Bruno", "u2")]);
+        assert_eq!(
+            picker.search_wanted(),
+            None,
+            "all of them are here: filtered here"
+        );
+        assert_eq!(extent(&picker), None);
+        picker.more = true;
+        assert_eq!(
+            extent(&picker).as_deref(),
+            Some("showing the first 5,000; type to search")
+        );
+        picker.key(key(KeyCode::Tab));
+        for c in "zo".chars() {
+            picker.key(key(KeyCode::Char(c)));
+        }
+        assert_eq!(picker.search_wanted().as_deref(), Some("zo"));
+        picker.searched = "zo".into();
+        picker.people = Some(vec![member("Zoë", "u9")]);
+        assert_eq!(picker.search_wanted(), None);
+        assert!(extent(&picker).unwrap().contains("matching \"zo\""));
+        picker.key(key(KeyCode::Tab));
+        // Ada, chosen before the search, is still chosen, and Zoë with her.
+        let uuids: Vec<String> = picker.selection().into_iter().map(|p| p.uuid).collect();
+        assert_eq!(uuids, ["u1", "u9"]);
+        // Back to nothing typed: the first members again.
+        picker.key(key(KeyCode::Backspace));
+        picker.key(key(KeyCode::Backspace));
+        assert_eq!(picker.search_wanted().as_deref(), Some(""));
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(thousands(12), "12");
     }
 
     #[test]

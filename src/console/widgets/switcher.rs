@@ -137,7 +137,7 @@ pub fn draw(frame: &mut Frame, switcher: &Switcher, theme: &Theme) {
     let mut lines = vec![
         Line::from(vec![
             Span::styled(" search ", theme.accent),
-            Span::raw(switcher.query.value().to_string()),
+            Span::raw(crate::text::printable(switcher.query.value()).into_owned()),
         ]),
         Line::raw(""),
     ];
@@ -160,7 +160,7 @@ pub fn draw(frame: &mut Frame, switcher: &Switcher, theme: &Theme) {
                 } else {
                     ratatui::style::Style::new()
                 };
-                lines.push(Line::styled(text, style));
+                lines.push(Line::styled(crate::text::printable(&text).into_owned(), style));
             }
             if shown.is_empty() && switcher.error.is_none() {
                 lines.push(Line::styled(format!(" no {noun} matches"), theme.dim));
