@@ -95,9 +95,6 @@ impl SubscriptionsCommand {
     }
 }
 
-/// The most subscriptions a look takes on.
-const MAX_ROWS: u64 = 1_000_000;
-
 fn parse_ordering(text: &str) -> Result<String, String> {
     match text.trim_start_matches('-') {
         "created_at" | "next_delivery_date" | "title" | "created_by__email" => Ok(text.to_string()),
@@ -208,7 +205,7 @@ pub async fn run(
         }
         SubscriptionsCommand::Health(args) => {
             let host = client.base_url().as_str().trim_end_matches('/').to_string();
-            health::run(client, &host, project, args, MAX_ROWS, format).await
+            health::run(client, &host, project, args, client.max_rows(), format).await
         }
         SubscriptionsCommand::Delete { id } => {
             let subscription = client.soft_delete_subscription(project, id).await?;
