@@ -8,6 +8,7 @@
 
 use chrono::{DateTime, Utc};
 use reqwest::Method;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -151,13 +152,14 @@ impl Error {
 }
 
 impl Client {
-    /// The newest deliveries of a subscription, optionally of one status.
-    pub async fn deliveries(
+    /// The newest deliveries of a subscription, optionally of one status:
+    /// typed (`Delivery`), or as the server sent them (`Raw<Delivery>`).
+    pub async fn deliveries<T: DeserializeOwned>(
         &self,
         project: &str,
         subscription: i64,
         status: Option<&DeliveryStatus>,
-    ) -> Result<CursorPage<Delivery>> {
+    ) -> Result<CursorPage<T>> {
         let mut url = self.url(&[
             "api",
             "projects",
@@ -173,20 +175,20 @@ impl Client {
     }
 
     /// The page a cursor link of [`Client::deliveries`] points at.
-    pub async fn deliveries_after(&self, link: &str) -> Result<CursorPage<Delivery>> {
+    pub async fn deliveries_after<T: DeserializeOwned>(&self, link: &str) -> Result<CursorPage<T>> {
         self.call(Method::GET, self.rebase(link)?, None::<&()>).await
     }
 
     /// Every delivery of a subscription, newest first, following the
     /// cursor; at most `limit` rows, and never more than
     /// [`MAX_DELIVERY_PAGES`] pages or a link already followed.
-    pub async fn all_deliveries(
+    pub async fn all_deliveries<T: DeserializeOwned>(
         &self,
         project: &str,
         subscription: i64,
         status: Option<&DeliveryStatus>,
         limit: usize,
-    ) -> Result<Vec<Delivery>> {
+    ) -> Result<Vec<T>> {
         let mut page = self.deliveries(project, subscription, status).await?;
         let mut rows = Vec::new();
         let mut followed = std::collections::HashSet::new();
@@ -284,7 +286,12 @@ impl Client {
     /// Pauses (`enabled: false`) or resumes (`enabled: true`) a subscription.
     /// Resuming may be refused, with the reason on `enabled` (no Slack
     /// integration any more, a schedule that has ended).
-    pub async fn set_enabled(&self, project: &str, subscription: i64, enabled: bool) -> Result<Subscription> {
+    pub async fn set_enabled(
+        &self,
+        project: &str,
+        subscription: i64,
+        enabled: bool,
+    ) -> Result<super::Raw<Subscription>> {
         self.update_subscription(project, subscription, &serde_json::json!({ "enabled": enabled }))
             .await
     }

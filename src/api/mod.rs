@@ -10,6 +10,7 @@ pub mod integrations;
 pub mod models;
 pub mod operations;
 pub mod paging;
+pub mod raw;
 pub mod secret;
 pub mod time;
 mod transport;
@@ -25,4 +26,5 @@ pub use integrations::{
 pub use models::*;
 pub use operations::{RoleInput, SubscriptionFilter, SubscriptionInput};
 pub use paging::{FetchAll, List, PICKER_ROWS, Row, Streamed};
+pub use raw::Raw;
 pub use secret::ApiKey;

@@ -10,6 +10,7 @@ use super::client::Client;
 use super::enums::{Frequency, TargetType, Weekday};
 use super::error::Result;
 use super::models::{Organization, PersonalApiKey, Project, Role, RoleMembership, Subscription};
+use super::raw::Raw;
 use super::time::flexible_datetime;
 
 /// The writable fields of a role; `None` leaves a field out of the body.
@@ -164,8 +165,10 @@ impl SubscriptionFilter {
 
 const NO_BODY: Option<&()> = None;
 
+/// Single objects come back with the server's JSON beside their typed
+/// reading ([`Raw`]): `-o json` prints what the server sent.
 impl Client {
-    pub async fn role(&self, organization: &str, id: &str) -> Result<Role> {
+    pub async fn role(&self, organization: &str, id: &str) -> Result<Raw<Role>> {
         self.call(
             Method::GET,
             self.url(&["api", "organizations", organization, "roles", id]),
@@ -174,7 +177,7 @@ impl Client {
         .await
     }
 
-    pub async fn create_role(&self, organization: &str, role: &RoleInput) -> Result<Role> {
+    pub async fn create_role(&self, organization: &str, role: &RoleInput) -> Result<Raw<Role>> {
         self.call(
             Method::POST,
             self.url(&["api", "organizations", organization, "roles"]),
@@ -183,7 +186,7 @@ impl Client {
         .await
     }
 
-    pub async fn update_role(&self, organization: &str, id: &str, changes: &RoleInput) -> Result<Role> {
+    pub async fn update_role(&self, organization: &str, id: &str, changes: &RoleInput) -> Result<Raw<Role>> {
         self.call(
             Method::PATCH,
             self.url(&["api", "organizations", organization, "roles", id]),
@@ -207,7 +210,7 @@ impl Client {
         organization: &str,
         role: &str,
         user_uuid: &str,
-    ) -> Result<RoleMembership> {
+    ) -> Result<Raw<RoleMembership>> {
         let url = self.url(&[
             "api",
             "organizations",
@@ -237,7 +240,7 @@ impl Client {
         self.call_empty(Method::DELETE, url).await
     }
 
-    pub async fn subscription(&self, project: &str, id: i64) -> Result<Subscription> {
+    pub async fn subscription(&self, project: &str, id: i64) -> Result<Raw<Subscription>> {
         let url = self.url(&["api", "projects", project, "subscriptions", &id.to_string()]);
         self.call(Method::GET, url, NO_BODY).await
     }
@@ -248,7 +251,7 @@ impl Client {
         &self,
         project: &str,
         body: &(impl Serialize + ?Sized),
-    ) -> Result<Subscription> {
+    ) -> Result<Raw<Subscription>> {
         self.call(
             Method::POST,
             self.url(&["api", "projects", project, "subscriptions"]),
@@ -263,19 +266,19 @@ impl Client {
         project: &str,
         id: i64,
         body: &(impl Serialize + ?Sized),
-    ) -> Result<Subscription> {
+    ) -> Result<Raw<Subscription>> {
         let url = self.url(&["api", "projects", project, "subscriptions", &id.to_string()]);
         self.call(Method::PATCH, url, Some(body)).await
     }
 
     /// The soft delete: `PATCH {"deleted": true}`.
-    pub async fn soft_delete_subscription(&self, project: &str, id: i64) -> Result<Subscription> {
+    pub async fn soft_delete_subscription(&self, project: &str, id: i64) -> Result<Raw<Subscription>> {
         self.update_subscription(project, id, &serde_json::json!({ "deleted": true }))
             .await
     }
 
     /// Undoes a soft delete: `PATCH {"deleted": false}`.
-    pub async fn restore_subscription(&self, project: &str, id: i64) -> Result<Subscription> {
+    pub async fn restore_subscription(&self, project: &str, id: i64) -> Result<Raw<Subscription>> {
         self.update_subscription(project, id, &serde_json::json!({ "deleted": false }))
             .await
     }

@@ -69,6 +69,16 @@ impl<T> Clone for List<T> {
 }
 
 impl<T> List<T> {
+    /// The same list, each row kept as the server sent it beside its typed
+    /// reading ([`super::Raw`]): for `-o json`.
+    pub fn raw(self) -> List<super::Raw<T>> {
+        List {
+            segments: self.segments,
+            query: self.query,
+            rows: PhantomData,
+        }
+    }
+
     fn new(segments: &[&str]) -> Self {
         List {
             segments: segments.iter().map(|segment| segment.to_string()).collect(),

@@ -8,7 +8,7 @@ use super::connection::Connection;
 use super::output::{self, Column, Format, ListWriter, fixed, flexible};
 use super::{UsageError, day, search_list};
 use crate::api::models::level;
-use crate::api::{List, RoleMembership};
+use crate::api::{List, Raw, RoleMembership};
 
 const ROLE_HELP: &str = "The role: its id, or its name (any case)";
 
@@ -54,7 +54,7 @@ impl MembersCommand {
 struct Assignment {
     user: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    membership: Option<RoleMembership>,
+    membership: Option<Raw<RoleMembership>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
 }
@@ -87,12 +87,12 @@ pub async fn run(command: MembersCommand, connection: Connection, format: Format
         MembersCommand::List { role } => {
             // Written as the pages arrive, and not kept.
             let mut writer = ListWriter::new(format, COLUMNS.to_vec())?;
-            let list = List::memberships(organization, &role);
+            let list = List::memberships(organization, &role).raw();
             let streamed = client
                 .for_each_page(
                     &list,
                     &super::list_options("members"),
-                    |members: Vec<RoleMembership>| writer.rows(&members, cells),
+                    |members: Vec<Raw<RoleMembership>>| writer.rows(&members, |member| cells(member)),
                 )
                 .await?;
             writer.finish()?;

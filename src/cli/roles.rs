@@ -6,7 +6,7 @@ use super::connection::Connection;
 use super::output::{self, Column, Format, ListWriter, fixed, flexible};
 use super::{UsageError, body_from, date, day};
 use crate::api::models::access_level;
-use crate::api::{List, Role, RoleInput};
+use crate::api::{List, Raw, Role, RoleInput};
 
 #[derive(Debug, Subcommand)]
 pub enum RolesCommand {
@@ -86,11 +86,12 @@ pub async fn run(command: RolesCommand, connection: Connection, format: Format) 
             let mut shape = None;
             let streamed = client
                 .for_each_page(
-                    &List::roles(organization),
+                    &List::roles(organization).raw(),
                     &super::list_options("roles"),
-                    |roles: Vec<Role>| {
+                    |roles: Vec<Raw<Role>>| {
                         let shape = *shape.get_or_insert_with(|| {
-                            let shape = Shape::of(&roles);
+                            let typed: Vec<Role> = roles.iter().map(|role| role.typed.clone()).collect();
+                            let shape = Shape::of(&typed);
                             writer.set_columns(columns(shape));
                             shape
                         });
@@ -128,7 +129,7 @@ pub async fn run(command: RolesCommand, connection: Connection, format: Format) 
                 return Err(UsageError("nothing to change: give --name or --access-level".into()).into());
             }
             if input.feature_flags_access_level.is_some() {
-                check_has_access_level(&client.role(organization, &id).await?)?;
+                check_has_access_level(&client.role(organization, &id).await?.typed)?;
             }
             show(&client.update_role(organization, &id, &input).await?, format)
         }
@@ -214,7 +215,8 @@ fn cells(role: &Role, shape: Shape) -> Vec<String> {
     row
 }
 
-fn show(role: &Role, format: Format) -> anyhow::Result<()> {
+/// A role: its JSON as the server sent it, or its fields.
+fn show(role: &Raw<Role>, format: Format) -> anyhow::Result<()> {
     if format == Format::Json {
         return output::print_json(role);
     }

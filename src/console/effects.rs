@@ -10,7 +10,7 @@ use super::app::{
     About, Connected, Context, Effect, ListId, Msg, PageData, Query, Target, Ticket, Write, WriteAnswer,
     Written,
 };
-use crate::api::{Client, List, Organization, PICKER_ROWS, Project};
+use crate::api::{Client, List, Organization, PICKER_ROWS, Project, Raw, Role, Subscription};
 use crate::config::{self, CURRENT};
 
 /// Channels asked for at a time, and the most a form offers (a bound on
@@ -127,7 +127,11 @@ impl Runner {
             Effect::LoadSubscription { project, id } => {
                 let runner = self.clone();
                 tokio::spawn(async move {
-                    let result = runner.client.subscription(&project, id).await.map(Box::new);
+                    let result = runner
+                        .client
+                        .subscription(&project, id)
+                        .await
+                        .map(|subscription| Box::new(subscription.into_typed()));
                     let _ = runner.messages.send(Msg::Subscription(result));
                 });
                 None
@@ -343,8 +347,9 @@ impl Runner {
     /// from the client.
     async fn write(&self, ticket: Ticket, write: Write) -> Msg {
         let client = &self.client;
-        let role = |role| Written::Role(Box::new(role));
-        let subscription = |subscription| Written::Subscription(Box::new(subscription));
+        let role = |role: Raw<Role>| Written::Role(Box::new(role.into_typed()));
+        let subscription =
+            |subscription: Raw<Subscription>| Written::Subscription(Box::new(subscription.into_typed()));
         let result = match &write {
             Write::CreateRole { organization, input } => {
                 client.create_role(organization, input).await.map(role)
@@ -373,7 +378,10 @@ impl Runner {
             } => {
                 let mut results = Vec::new();
                 for person in people {
-                    let outcome = client.add_member(organization, role, &person.uuid).await;
+                    let outcome = client
+                        .add_member(organization, role, &person.uuid)
+                        .await
+                        .map(Raw::into_typed);
                     let outcome = outcome.map_err(|error| match error.refusal() {
                         Some(refusal) if !refusal.detail.is_empty() => refusal.detail.clone(),
                         _ => error.to_string(),

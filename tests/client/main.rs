@@ -13,5 +13,6 @@ mod login;
 mod on_call;
 mod operations;
 mod paging;
+mod passthrough;
 mod profiles;
 mod readme;

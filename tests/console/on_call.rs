@@ -167,7 +167,7 @@ async fn a_revoked_slack_integration_pauses_its_subscription_and_shows_why() {
     // Its detail: the error, the recipient's, and when it ran.
     press(&mut driver, &[KeyCode::Enter]).await;
     let detail = driver.screen();
-    let stored = api.all_deliveries(&project, id, None, 10).await.unwrap();
+    let stored: Vec<orgdeck::api::Delivery> = api.all_deliveries(&project, id, None, 10).await.unwrap();
     let failed = stored
         .iter()
         .find(|d| d.status == Some(DeliveryStatus::Failed))
@@ -216,7 +216,7 @@ async fn a_test_delivery_appears_in_the_deliveries_without_a_refresh() {
     let shown = until_shown(&mut driver, "manual (test)").await;
     let row = shown.lines().find(|line| line.contains("manual (test)")).unwrap();
     assert!(row.contains("1 ok, 1 failed"), "{row}");
-    let stored = api.all_deliveries(&project, id, None, 10).await.unwrap();
+    let stored: Vec<orgdeck::api::Delivery> = api.all_deliveries(&project, id, None, 10).await.unwrap();
     assert_eq!(stored[0].trigger_type, Some(TriggerType::Manual));
     // The watch ends once it has landed.
     let deadline = tokio::time::Instant::now() + Duration::from_secs(15);

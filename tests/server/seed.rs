@@ -482,7 +482,7 @@ async fn the_newer_endpoints_are_not_there() {
     }
     let client = server.client();
     let error = client
-        .deliveries(&project.to_string(), id.as_i64().unwrap(), None)
+        .deliveries::<orgdeck::api::Delivery>(&project.to_string(), id.as_i64().unwrap(), None)
         .await
         .unwrap_err();
     assert!(error.keeps_no_history(), "{error}");

@@ -3,7 +3,7 @@
 
 use super::super::output::{self, Format, fixed, flexible};
 use super::super::{UsageError, date};
-use crate::api::{Client, Delivery, DeliveryStatus, RecipientStatus};
+use crate::api::{Client, Delivery, DeliveryStatus, Raw, RecipientStatus};
 use crate::console::view::format::when as minute;
 
 /// What `subs deliveries` says on a server without the endpoint.
@@ -19,22 +19,27 @@ pub async fn list(
     format: Format,
 ) -> anyhow::Result<()> {
     let status = status.map(DeliveryStatus::from_wire);
-    let deliveries = match client.all_deliveries(project, id, status.as_ref(), limit).await {
-        Ok(deliveries) => deliveries,
-        Err(error) if error.keeps_no_history() => {
-            // The subscription itself may be what is missing: ask, to say which.
-            client.subscription(project, id).await?;
-            return Err(anyhow::anyhow!("{NO_HISTORY} (subscription {id} exists)"));
-        }
-        Err(error) => return Err(error.into()),
-    };
+    // Kept as the server sent them, for `-o json`.
+    let deliveries: Vec<Raw<Delivery>> =
+        match client.all_deliveries(project, id, status.as_ref(), limit).await {
+            Ok(deliveries) => deliveries,
+            Err(error) if error.keeps_no_history() => {
+                // The subscription itself may be what is missing: ask, to say which.
+                client.subscription(project, id).await?;
+                return Err(anyhow::anyhow!("{NO_HISTORY} (subscription {id} exists)"));
+            }
+            Err(error) => return Err(error.into()),
+        };
     match format {
         Format::Json => output::print_json(&deliveries),
         Format::Table if deliveries.is_empty() => output::print(&format!(
             "no deliveries{} for subscription {id}\n",
             status.map(|s| format!(" with status {s}")).unwrap_or_default()
         )),
-        Format::Table => output::print(&table(&deliveries)),
+        Format::Table => {
+            let typed: Vec<Delivery> = deliveries.into_iter().map(Raw::into_typed).collect();
+            output::print(&table(&typed))
+        }
     }
 }
 

@@ -10,7 +10,9 @@ use clap::Subcommand;
 use super::connection::Connection;
 use super::output::{self, Column, Format, ListWriter, fixed, flexible};
 use super::{UsageError, date};
-use crate::api::{DeliveryStatus, List, ResourceType, Subscription, SubscriptionFilter, SubscriptionState};
+use crate::api::{
+    DeliveryStatus, List, Raw, ResourceType, Subscription, SubscriptionFilter, SubscriptionState,
+};
 use crate::console::view::format::when as minute;
 use crate::schedule::Schedule;
 use input::SubscriptionFields;
@@ -146,9 +148,9 @@ pub async fn run(
             let now = crate::clock::system_now();
             let mut writer = ListWriter::new(format, COLUMNS.to_vec())?;
             let options = super::list_options("subscriptions");
-            let list = List::subscriptions(project, &filter);
+            let list = List::subscriptions(project, &filter).raw();
             let streamed = client
-                .for_each_page(&list, &options, |mut rows: Vec<Subscription>| {
+                .for_each_page(&list, &options, |mut rows: Vec<Raw<Subscription>>| {
                     if let Some(state) = state {
                         // The API has no filter by state: it is read off each row.
                         rows.retain(|subscription| subscription.state(now) == state);
@@ -274,7 +276,8 @@ fn cells(subscription: &Subscription, now: chrono::DateTime<chrono::Utc>) -> Vec
     ]
 }
 
-fn show(subscription: &Subscription, format: Format) -> anyhow::Result<()> {
+/// A subscription: its JSON as the server sent it, or its fields.
+fn show(subscription: &Raw<Subscription>, format: Format) -> anyhow::Result<()> {
     if format == Format::Json {
         return output::print_json(subscription);
     }

@@ -1,0 +1,112 @@
+//! `-o json` prints the server's JSON: the objects as they came, unknown
+//! fields and nulls kept, nothing added (issue 20). A proxy in front of the
+//! reference server answers with objects from a newer PostHog.
+
+use std::process::Stdio;
+
+use serde_json::{Value, json};
+
+use crate::support::TestServer;
+use crate::support::proxy::{Fault, FaultProxy};
+
+/// The real binary against `base`, with `-o json`.
+async fn json_of(base: &str, key: &str, args: &[&str]) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"))
+        .args(args)
+        .args(["-o", "json"])
+        .env("ORGDECK_HOST", base)
+        .env("ORGDECK_API_KEY", key)
+        .env("ORGDECK_LOG", dir.path().join("log"))
+        .env("ORGDECK_CONFIG", dir.path().join("no-config.toml"))
+        .env("ORGDECK_STATE_DIR", dir.path().join("state"))
+        .env_remove("ORGDECK_ORG")
+        .env_remove("ORGDECK_PROJECT")
+        .stdin(Stdio::null())
+        .output()
+        .await
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("{error}: {stdout}"))
+}
+
+/// A subscription from a PostHog newer than this client: a field it does
+/// not know, nulls where it has defaults, a target type it has never seen,
+/// and fields left out.
+fn future_subscription(id: i64) -> Value {
+    json!({
+        "id": id,
+        "title": null,
+        "target_type": "teams",
+        "target_value": "https://teams.example/hook",
+        "enabled": null,
+        "deleted": null,
+        "interval": 1,
+        "a_field_from_2027": {"nested": [1, null, "two"]},
+        "summary": "sent every day",
+    })
+}
+
+fn page(rows: Vec<Value>) -> String {
+    json!({"count": rows.len(), "next": null, "previous": null, "results": rows}).to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn json_output_is_what_the_server_sent() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let proxy = FaultProxy::start(&server.base).await;
+
+    proxy.push(Fault::Answer(200, future_subscription(5).to_string()));
+    assert_eq!(
+        json_of(&proxy.base, &key, &["subs", "get", "5"]).await,
+        future_subscription(5)
+    );
+
+    proxy.push(Fault::Answer(
+        200,
+        page(vec![future_subscription(5), future_subscription(6)]),
+    ));
+    assert_eq!(
+        json_of(&proxy.base, &key, &["subs", "list"]).await,
+        json!([future_subscription(5), future_subscription(6)])
+    );
+
+    let role = json!({"id": "r1", "name": "Ops", "members": null, "is_default": false, "scim_managed": true});
+    proxy.push(Fault::Answer(200, page(vec![role.clone()])));
+    assert_eq!(
+        json_of(&proxy.base, &key, &["roles", "list"]).await,
+        json!([role])
+    );
+    proxy.push(Fault::Answer(200, role.to_string()));
+    assert_eq!(json_of(&proxy.base, &key, &["roles", "get", "r1"]).await, role);
+
+    let delivery = json!({
+        "id": "d1", "subscription": 5, "status": "completed", "trigger_type": "scheduled",
+        "recipient_results": [{"recipient": "a@x.dev", "status": "success", "delivered_via": "ses"}],
+        "created_at": "2026-11-20T09:00:00Z", "error": null, "ai_report_charts": null,
+    });
+    proxy.push(Fault::Answer(
+        200,
+        json!({"next": null, "previous": null, "results": [delivery.clone()]}).to_string(),
+    ));
+    assert_eq!(
+        json_of(&proxy.base, &key, &["subs", "deliveries", "5"]).await,
+        json!([delivery])
+    );
+
+    // Without faults, the reference server's own objects pass through as
+    // they are: what `-o json` prints is what the API answers.
+    let answered = server
+        .get(&key, &format!("{}7/", server.subscriptions_path()))
+        .await;
+    assert_eq!(
+        json_of(&server.base, &key, &["subs", "get", "7"]).await,
+        answered.json
+    );
+}
