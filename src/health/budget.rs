@@ -93,6 +93,9 @@ impl fmt::Display for Budget {
     }
 }
 
+/// Room kept at the edge of each window.
+const MARGIN: Duration = Duration::seconds(1);
+
 /// Hands out the right to send one request, waiting on `clock` when the
 /// budget is spent.
 pub struct Pacer {
@@ -140,14 +143,19 @@ impl Pacer {
         started: &mut VecDeque<DateTime<Utc>>,
         now: DateTime<Utc>,
     ) -> Option<DateTime<Utc>> {
-        while started.front().is_some_and(|&at| at <= now - Duration::hours(1)) {
+        while started
+            .front()
+            .is_some_and(|&at| at <= now - Duration::hours(1) - MARGIN)
+        {
             started.pop_front();
         }
+        // A second's margin on each window, so that a server counting its
+        // window a little differently never sees one request too many.
         let within = |window: Duration, limit: u32| -> Option<DateTime<Utc>> {
             let limit = usize::try_from(limit).unwrap_or(usize::MAX);
-            let recent = started.iter().filter(|&&at| at > now - window).count();
+            let recent = started.iter().filter(|&&at| at > now - window - MARGIN).count();
             // The request that must leave the window before another fits.
-            (recent >= limit).then(|| started[started.len() - limit] + window)
+            (recent >= limit).then(|| started[started.len() - limit] + window + MARGIN)
         };
         let minute = within(Duration::minutes(1), self.budget.per_minute);
         let hour = within(Duration::hours(1), self.budget.per_hour);
@@ -204,7 +212,7 @@ mod tests {
         clock.advance(Duration::seconds(30));
         tokio::task::yield_now().await;
         assert!(!waiting.is_finished());
-        clock.advance(Duration::seconds(30));
+        clock.advance(Duration::seconds(31));
         waiting.await.unwrap();
         pacer.acquire().await;
         // Five in the hour: the sixth waits for the hour to turn.
@@ -215,7 +223,7 @@ mod tests {
         clock.advance(Duration::minutes(30));
         tokio::task::yield_now().await;
         assert!(!sixth.is_finished());
-        clock.set(start + Duration::hours(1) + Duration::seconds(1));
+        clock.set(start + Duration::hours(1) + Duration::seconds(2));
         sixth.await.unwrap();
     }
 }

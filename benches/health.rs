@@ -1,0 +1,257 @@
+//! The health board's look: `cargo bench --bench health`.
+//!
+//! - a first look at about 1,000 subscriptions through a proxy that holds
+//!   every read and write 50 ms (100 ms a round trip, a distant PostHog),
+//!   at the default 8 requests in flight and at 16;
+//! - a second look after one hour of deliveries on the server's clock: the
+//!   requests it makes against the first look's;
+//! - a look at about 10,000 subscriptions paced by the default budget
+//!   (400 a minute, 4,000 an hour) on a manual clock that moves while the
+//!   look waits: the most requests in any minute and any hour, how long it
+//!   took on that clock, and the memory the look itself grew by.
+//!
+//! The server runs in this process on its own runtime.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration as StdDuration, Instant};
+
+use chrono::{DateTime, Duration, Utc};
+use orgdeck::api::{ApiKey, Client, ClientConfig, Exchange};
+use orgdeck::clock::Clock;
+use orgdeck::health::budget::Budget;
+use orgdeck::health::index::Index;
+use orgdeck::health::{Look, LookOptions, LookSummary};
+use orgdeck::server::store::{directory, keys};
+use orgdeck::server::{self, RunningServer, Seed, ServeOptions};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+struct Fixture {
+    running: RunningServer,
+    _runtime: tokio::runtime::Runtime,
+    _dir: tempfile::TempDir,
+    key: String,
+}
+
+fn server(generate: u64, clock: Clock, rate_limit: Option<server::RateLimit>) -> Fixture {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("server runtime");
+    let running = runtime
+        .block_on(server::start(ServeOptions {
+            listen: "127.0.0.1:0".parse().expect("address"),
+            db: dir.path().join("bench.sqlite"),
+            seed: Seed::None,
+            generate_subscriptions: generate,
+            rate_limit,
+            delay: None,
+            clock,
+            public_url: None,
+            read_timeouts: Default::default(),
+            flavor: Default::default(),
+            subscription_limit: None,
+            max_limit: None,
+            export_cap: orgdeck::server::DEFAULT_EXPORT_CAP,
+        }))
+        .expect("server");
+    let db = running.db.clone();
+    let owner = db
+        .read_blocking(directory::first_owner)
+        .expect("owner")
+        .expect("an owner");
+    let key = db
+        .write_blocking(|tx| keys::mint(tx, owner, "bench", &["*".to_string()]))
+        .expect("key");
+    Fixture {
+        running,
+        _runtime: runtime,
+        _dir: dir,
+        key,
+    }
+}
+
+/// A TCP proxy that adds 50 ms each way: every chunk goes on 50 ms after
+/// it arrived, the chunks behind it not held up any longer.
+async fn slow_proxy(upstream: String) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let base = format!("http://{}", listener.local_addr().expect("address"));
+    tokio::spawn(async move {
+        while let Ok((client, _)) = listener.accept().await {
+            let upstream = upstream.clone();
+            tokio::spawn(async move {
+                let Ok(server) = TcpStream::connect(&upstream).await else {
+                    return;
+                };
+                let (client_read, client_write) = client.into_split();
+                let (server_read, server_write) = server.into_split();
+                tokio::spawn(relay(client_read, server_write));
+                relay(server_read, client_write).await;
+            });
+        }
+    });
+    base
+}
+
+async fn relay(mut from: tokio::net::tcp::OwnedReadHalf, mut to: tokio::net::tcp::OwnedWriteHalf) {
+    let (chunks, mut arriving) = tokio::sync::mpsc::unbounded_channel::<(tokio::time::Instant, Vec<u8>)>();
+    tokio::spawn(async move {
+        let mut buffer = vec![0u8; 64 * 1024];
+        loop {
+            match from.read(&mut buffer).await {
+                Ok(0) | Err(_) => return,
+                Ok(read) => {
+                    let due = tokio::time::Instant::now() + StdDuration::from_millis(50);
+                    if chunks.send((due, buffer[..read].to_vec())).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    });
+    while let Some((due, chunk)) = arriving.recv().await {
+        tokio::time::sleep_until(due).await;
+        if to.write_all(&chunk).await.is_err() {
+            return;
+        }
+    }
+}
+
+fn client(base: &str, key: &str) -> Client {
+    Client::new(ClientConfig::new(base, ApiKey::new(key))).expect("client")
+}
+
+async fn look(
+    client: &Client,
+    clock: &Clock,
+    index: &mut Index,
+    options: LookOptions,
+) -> (LookSummary, StdDuration) {
+    let started = Instant::now();
+    let look = Look {
+        client,
+        project: "1",
+        clock: clock.clone(),
+        options,
+        stop: Arc::new(AtomicBool::new(false)),
+    };
+    let summary = look.run(index, |_| {}).await.expect("look");
+    (summary, started.elapsed())
+}
+
+/// Resident memory of this process, in KiB.
+fn rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find(|line| line.starts_with("VmRSS:"))
+                .and_then(|line| line.split_whitespace().nth(1).map(str::to_string))
+        })
+        .and_then(|kib| kib.parse().ok())
+        .unwrap_or(0)
+}
+
+fn main() {
+    if std::env::args().any(|arg| arg == "--list") {
+        return;
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+
+    // A thousand, far away.
+    let start: DateTime<Utc> = orgdeck::api::time::parse_datetime("2026-11-25T08:00:00Z").expect("date");
+    let clock = Clock::manual(start);
+    let fixture = server(1_111, clock.clone(), None);
+    let upstream = fixture
+        .running
+        .ready
+        .base_url
+        .trim_start_matches("http://")
+        .to_string();
+    runtime.block_on(async {
+        let proxy = slow_proxy(upstream).await;
+        let client = client(&proxy, &fixture.key);
+        for concurrency in [8, 16] {
+            let dir = tempfile::tempdir().expect("dir");
+            let mut index = Index::open(dir.path(), &proxy, "1").expect("index");
+            let options = LookOptions {
+                concurrency,
+                budget: Budget::UNLIMITED,
+                ..LookOptions::default()
+            };
+            let (first, took) = look(&client, &clock, &mut index, options.clone()).await;
+            println!(
+                "first look, {} subscriptions, 100 ms round trips, {concurrency} in flight: {:.1} s, {} requests",
+                first.total,
+                took.as_secs_f64(),
+                first.requests
+            );
+            if concurrency == 16 {
+                clock.advance(Duration::hours(1));
+                // Let the server's delivery task record the hour.
+                tokio::time::sleep(StdDuration::from_secs(2)).await;
+                let (second, took) = look(&client, &clock, &mut index, options).await;
+                println!(
+                    "second look after an hour of deliveries: {} requests ({:.1} % of the first), {} deliveries read, {:.1} s",
+                    second.requests,
+                    100.0 * second.requests as f64 / first.requests as f64,
+                    second.read,
+                    took.as_secs_f64()
+                );
+            }
+        }
+    });
+
+    // Ten thousand, paced by the default budget on a clock that moves
+    // while the look waits, against PostHog Cloud's own limits on the same
+    // clock: not one request may be throttled.
+    let clock = Clock::manual(start);
+    let fixture = server(11_111, clock.clone(), Some(server::RateLimit::POSTHOG));
+    runtime.block_on(async {
+        let throttled = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let observed = client(&fixture.running.ready.base_url, &fixture.key).observed(Arc::new({
+            let throttled = throttled.clone();
+            move |exchange: &Exchange| {
+                if exchange.status == Some(429) {
+                    throttled.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }));
+        let done = Arc::new(AtomicBool::new(false));
+        let driver = tokio::spawn({
+            let (clock, done) = (clock.clone(), done.clone());
+            async move {
+                while !done.load(Ordering::Relaxed) {
+                    clock.advance(Duration::seconds(1));
+                    tokio::time::sleep(StdDuration::from_micros(200)).await;
+                }
+            }
+        });
+        let dir = tempfile::tempdir().expect("dir");
+        let mut index = Index::open(dir.path(), "bench", "1").expect("index");
+        let before = rss_kib();
+        let began = clock.now();
+        let (summary, took) = look(&observed, &clock, &mut index, LookOptions::default()).await;
+        let after = rss_kib();
+        done.store(true, Ordering::Relaxed);
+        let _ = driver.await;
+        println!(
+            "look at {} subscriptions under the default budget and PostHog Cloud's limits (480/min, 4,800/hour): {} requests, {} throttled, over {} min of the clock ({:.1} s here); this process (server included) grew by {:.1} MiB; the index is {} KiB",
+            summary.total,
+            summary.requests,
+            throttled.load(Ordering::Relaxed),
+            (clock.now() - began).num_minutes(),
+            took.as_secs_f64(),
+            after.saturating_sub(before) as f64 / 1024.0,
+            std::fs::metadata(index.path()).map(|meta| meta.len() / 1024).unwrap_or(0)
+        );
+    });
+}
