@@ -13,3 +13,4 @@ mod operations;
 mod paging;
 mod profiles;
 mod readme;
+mod today;
