@@ -448,7 +448,18 @@ async fn create_then_edit_a_subscription() {
         driver.screen().contains("sent every month on the last Friday"),
         "the preview follows the fields"
     );
+    // "Deliver once on save" starts checked: the save mails every
+    // recipient, so it asks first, and Enter says no.
     keys(&mut driver, &[KeyCode::Enter]).await;
+    let question = driver.screen();
+    assert!(
+        question.contains("deliver it once now") && question.contains("n, Esc or Enter: no"),
+        "{question}"
+    );
+    keys(&mut driver, &[KeyCode::Enter]).await;
+    assert!(matches!(driver.app.mode, orgdeck::console::app::Mode::Form(..)));
+    keys(&mut driver, &[KeyCode::Enter]).await;
+    typed(&mut driver, "y").await;
     // The dashboard's insights are exported, as PostHog's own form starts.
     assert!(
         driver.screen().contains("exporting 3 insights of the dashboard"),
@@ -479,6 +490,8 @@ async fn create_then_edit_a_subscription() {
         detail.contains("Company KPIs") && detail.contains("insights 1, 2, 3"),
         "{detail}"
     );
+    let delivered = api.all_deliveries(&project, created.id, None, 10).await.unwrap();
+    assert_eq!(delivered.len(), 1, "delivered once, as asked");
 
     typed(&mut driver, "e").await;
     // What it delivers is shown, and cannot change on an edit.
@@ -495,6 +508,7 @@ async fn create_then_edit_a_subscription() {
     keys(&mut driver, &[KeyCode::Enter]).await;
     let question = driver.screen();
     assert!(question.contains("Title: (none) → Month end"), "{question}");
+    assert!(!question.contains("delivered once"), "unchecked on an edit: {question}");
     typed(&mut driver, "y").await;
     let edited = api.subscription(&project, created.id).await.unwrap();
     assert_eq!(edited.title.as_deref(), Some("Month end"));
@@ -558,7 +572,9 @@ async fn slack_through_the_integration_and_an_ai_report() {
     );
     typed(&mut driver, "grow").await;
     assert!(driver.screen().contains("◂ #growth"), "{}", driver.screen());
-    keys(&mut driver, &[KeyCode::Enter]).await;
+    // Unchecked, the save asks nothing and mails no one.
+    focus(&mut driver, "send_test_now").await;
+    keys(&mut driver, &[KeyCode::Char(' '), KeyCode::Enter]).await;
     let created = driver.app.lists.subscriptions.rows.selected().cloned().unwrap();
     let stored = api.subscription(&project, created.id).await.unwrap();
     let value = stored.target_value.clone().unwrap_or_default();
@@ -573,6 +589,8 @@ async fn slack_through_the_integration_and_an_ai_report() {
         value.ends_with("|#growth"),
         "the channel's id and name, as PostHog's form writes: {value}"
     );
+    let delivered = api.all_deliveries(&project, created.id, None, 10).await.unwrap();
+    assert!(delivered.is_empty(), "not asked for: {delivered:?}");
 
     typed(&mut driver, "n").await;
     keys(&mut driver, &[KeyCode::Left]).await; // the last choice: an AI report
@@ -587,6 +605,7 @@ async fn slack_through_the_integration_and_an_ai_report() {
     );
     typed(&mut driver, "Which features grew most this week?").await;
     keys(&mut driver, &[KeyCode::Enter]).await;
+    typed(&mut driver, "y").await; // delivered once on save, as checked
     let created = driver.app.lists.subscriptions.rows.selected().cloned().unwrap();
     let stored = api.subscription(&project, created.id).await.unwrap();
     assert_eq!(

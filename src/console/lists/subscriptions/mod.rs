@@ -86,7 +86,7 @@ const COLUMNS: [Column; 8] = [
     Column::new("NEXT DELIVERY (UTC)", Constraint::Length(30), 90),
     Column::narrow("NEXT", Constraint::Length(11), 90),
     Column::new("CREATED BY", Constraint::Fill(2), 130),
-    Column::new("STATE", Constraint::Length(7), 50),
+    Column::new("STATE", Constraint::Length(11), 50),
 ];
 
 /// The server's orderings `s` cycles through; the first is its default.
