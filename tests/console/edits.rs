@@ -508,7 +508,10 @@ async fn create_then_edit_a_subscription() {
     keys(&mut driver, &[KeyCode::Enter]).await;
     let question = driver.screen();
     assert!(question.contains("Title: (none) → Month end"), "{question}");
-    assert!(!question.contains("delivered once"), "unchecked on an edit: {question}");
+    assert!(
+        !question.contains("delivered once"),
+        "unchecked on an edit: {question}"
+    );
     typed(&mut driver, "y").await;
     let edited = api.subscription(&project, created.id).await.unwrap();
     assert_eq!(edited.title.as_deref(), Some("Month end"));

@@ -99,7 +99,10 @@ async fn subscriptions_with_their_next_deliveries() {
     press(&mut driver, "gs").await;
     let ordered = screen(&mut driver);
     assert!(ordered.contains("sorted: next delivery first"));
-    assert!(ordered.lines().nth(4).unwrap().contains("unsupported"), "{ordered}");
+    assert!(
+        ordered.lines().nth(4).unwrap().contains("unsupported"),
+        "{ordered}"
+    );
     assert!(ordered.lines().nth(5).unwrap().contains("overdue"), "{ordered}");
     insta::assert_snapshot!("subscriptions_by_next_delivery", ordered);
 
