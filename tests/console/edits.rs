@@ -419,7 +419,7 @@ async fn create_then_edit_a_subscription() {
 
     typed(&mut driver, "n").await;
     keys(&mut driver, &[KeyCode::Right]).await; // the first dashboard
-    // Its insights, from its tiles, every one chosen (up to the cap of 6).
+    // Its insights, from its tiles, every one chosen (no cap assumed).
     let form = driver.screen();
     assert!(form.contains("3 chosen"), "{form}");
     focus(&mut driver, "dashboard_export_insights").await;
