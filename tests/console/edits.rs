@@ -2,13 +2,13 @@
 
 use std::time::Duration;
 
-use orgdeck::api::{List, ResourceType, SubscriptionFilter};
+use orgdeck::api::{List, SubscriptionFilter};
 use orgdeck::console::view::theme::Theme;
 use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
 
 use crate::support::proxy::{Fault, FaultProxy};
-use crate::support::{DEMO_DASHBOARD, DEMO_DASHBOARD_INSIGHTS, DEMO_SLACK, TestServer, client_for, seeded};
+use crate::support::{DEMO_DASHBOARD, DEMO_DASHBOARD_INSIGHTS, TestServer, client_for, seeded};
 
 const SETTLE: Duration = Duration::from_secs(10);
 
@@ -528,105 +528,6 @@ async fn create_then_edit_a_subscription() {
             .title
             .as_deref(),
         Some("Month end")
-    );
-}
-
-/// Today's PostHog: a Slack target posts through the project's working
-/// integration, chosen for the user; an AI report asks its prompt.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn slack_through_the_integration_and_an_ai_report() {
-    let server = TestServer::demo().await;
-    let key = server.key(&["*"]);
-    let api = client_for(&server.base, &key);
-    let project = server.project.to_string();
-    let mut driver = console(&server, &key).await;
-
-    typed(&mut driver, "3n").await;
-    keys(&mut driver, &[KeyCode::Right, KeyCode::Right]).await; // the second dashboard
-    focus(&mut driver, "target_type").await;
-    keys(&mut driver, &[KeyCode::Right]).await; // Slack
-    let form = driver.screen();
-    assert!(
-        form.contains("Slack via        ◂ Hedgebox ▸"),
-        "the working one, chosen for the user: {form}"
-    );
-    // The revoked one is shown as such, and cannot be chosen.
-    focus(&mut driver, "integration_id").await;
-    keys(&mut driver, &[KeyCode::Right]).await;
-    assert!(
-        driver.screen().contains("(revoked: cannot deliver)"),
-        "{}",
-        driver.screen()
-    );
-    keys(&mut driver, &[KeyCode::Enter]).await;
-    assert!(
-        driver.screen().contains("reconnect Slack in"),
-        "{}",
-        driver.screen()
-    );
-    focus(&mut driver, "integration_id").await;
-    keys(&mut driver, &[KeyCode::Left]).await;
-    // The channel is chosen from the integration's, searched as typed.
-    focus(&mut driver, "channel").await;
-    assert!(
-        driver.screen().contains("choose a channel"),
-        "{}",
-        driver.screen()
-    );
-    typed(&mut driver, "grow").await;
-    assert!(driver.screen().contains("◂ #growth"), "{}", driver.screen());
-    // Unchecked, the save asks nothing and mails no one.
-    focus(&mut driver, "send_test_now").await;
-    keys(&mut driver, &[KeyCode::Char(' '), KeyCode::Enter]).await;
-    let created = driver.app.lists.subscriptions.rows.selected().cloned().unwrap();
-    let stored = api.subscription(&project, created.id).await.unwrap();
-    let value = stored.target_value.clone().unwrap_or_default();
-    assert_eq!(
-        (
-            stored.target_type.as_ref().map(|t| t.as_str()),
-            stored.integration_id
-        ),
-        (Some("slack"), Some(DEMO_SLACK))
-    );
-    assert!(
-        value.ends_with("|#growth"),
-        "the channel's id and name, as PostHog's form writes: {value}"
-    );
-    let delivered = api.all_deliveries(&project, created.id, None, 10).await.unwrap();
-    assert!(delivered.is_empty(), "not asked for: {delivered:?}");
-
-    typed(&mut driver, "n").await;
-    keys(&mut driver, &[KeyCode::Left]).await; // the last choice: an AI report
-    focus(&mut driver, "target_value").await;
-    typed(&mut driver, "growth@hedgebox.dev").await;
-    // Without its question it is not sent; the focus goes to the prompt.
-    keys(&mut driver, &[KeyCode::Enter]).await;
-    assert!(
-        driver.screen().contains("the question the AI report answers"),
-        "{}",
-        driver.screen()
-    );
-    typed(&mut driver, "Which features grew most this week?").await;
-    keys(&mut driver, &[KeyCode::Enter]).await;
-    typed(&mut driver, "y").await; // delivered once on save, as checked
-    let created = driver.app.lists.subscriptions.rows.selected().cloned().unwrap();
-    let stored = api.subscription(&project, created.id).await.unwrap();
-    assert_eq!(
-        (stored.prompt.as_deref(), stored.delivers(), stored.integration_id),
-        (
-            Some("Which features grew most this week?"),
-            Some(ResourceType::AiPrompt),
-            None
-        )
-    );
-    // Its form says what it asks.
-    typed(&mut driver, "e").await;
-    assert!(
-        driver
-            .screen()
-            .contains("Prompt           Which features grew most this week?"),
-        "{}",
-        driver.screen()
     );
 }
 

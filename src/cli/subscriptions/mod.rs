@@ -3,6 +3,7 @@
 
 mod deliveries;
 mod input;
+mod slack;
 
 use clap::Subcommand;
 
