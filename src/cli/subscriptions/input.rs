@@ -448,7 +448,9 @@ impl SubscriptionFields {
         };
         body.extend(flags);
         if today {
-            body.insert("send_test_now".into(), Value::Bool(self.send_now));
+            // `--send-now`, or a `--body` that asks for it; else false.
+            let asked = self.send_now || body.get("send_test_now") == Some(&Value::Bool(true));
+            body.insert("send_test_now".into(), Value::Bool(asked));
         } else {
             body.remove("send_test_now");
         }
