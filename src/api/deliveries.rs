@@ -90,15 +90,54 @@ pub struct DeliveryError {
     pub kind: Option<String>,
 }
 
+/// How a delivery went, recipient by recipient: reached, reached in part
+/// (`partial`: some of what was sent arrived), and not reached (failed, or
+/// a status this version does not know).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RecipientCounts {
+    pub ok: usize,
+    pub partial: usize,
+    pub failed: usize,
+}
+
+impl RecipientCounts {
+    pub fn total(&self) -> usize {
+        self.ok + self.partial + self.failed
+    }
+
+    /// Whether any recipient was not fully reached.
+    pub fn any_short(&self) -> bool {
+        self.partial + self.failed > 0
+    }
+
+    /// "2 ok", "1 ok, 1 partial", "1 ok, 2 failed", "-" for none recorded.
+    pub fn words(&self) -> String {
+        if self.total() == 0 {
+            return "-".into();
+        }
+        let mut words = vec![format!("{} ok", self.ok)];
+        if self.partial > 0 {
+            words.push(format!("{} partial", self.partial));
+        }
+        if self.failed > 0 {
+            words.push(format!("{} failed", self.failed));
+        }
+        words.join(", ")
+    }
+}
+
 impl Delivery {
-    /// Recipients the delivery reached and those it failed, in that order.
-    pub fn recipients_delivered_and_failed(&self) -> (usize, usize) {
-        let failed = self
-            .recipient_results
-            .iter()
-            .filter(|result| result.status != Some(RecipientStatus::Success))
-            .count();
-        (self.recipient_results.len() - failed, failed)
+    /// How many recipients it reached, reached in part, and failed.
+    pub fn recipient_counts(&self) -> RecipientCounts {
+        let mut counts = RecipientCounts::default();
+        for result in &self.recipient_results {
+            match result.status {
+                Some(RecipientStatus::Success) => counts.ok += 1,
+                Some(RecipientStatus::Partial) => counts.partial += 1,
+                _ => counts.failed += 1,
+            }
+        }
+        counts
     }
 
     pub fn has_failed(&self) -> bool {
@@ -332,7 +371,9 @@ mod tests {
             "some_new_field": 1
         }))
         .unwrap();
-        assert_eq!(delivery.recipients_delivered_and_failed(), (1, 2));
+        let counts = delivery.recipient_counts();
+        assert_eq!((counts.ok, counts.partial, counts.failed), (1, 1, 1));
+        assert_eq!(counts.words(), "1 ok, 1 partial, 1 failed");
         assert!(delivery.has_failed());
         assert_eq!(delivery.error_text().as_deref(), Some("1 of 3 recipients failed"));
         assert_eq!(

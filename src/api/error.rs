@@ -55,6 +55,18 @@ impl Refusal {
         rest.split('\'').next()
     }
 
+    /// The most insights the server lets a dashboard subscription export,
+    /// read off its refusal of more ("Cannot select more than N
+    /// insights.", attr `dashboard_export_insights`): the cap depends on
+    /// the plan (posthog.md 15-4), so the client learns it here.
+    pub fn export_cap(&self) -> Option<usize> {
+        if self.attr.as_deref() != Some("dashboard_export_insights") {
+            return None;
+        }
+        let rest = self.detail.trim().strip_prefix("Cannot select more than ")?;
+        rest.strip_suffix(" insights.")?.trim().parse().ok()
+    }
+
     /// The wait a 429's detail names ("Expected available in N seconds").
     pub fn retry_after(&self) -> Option<Duration> {
         if self.status != 429 {
@@ -264,6 +276,11 @@ impl Error {
             Error::PastDeadline { cause, .. } => cause.refusal(),
             _ => None,
         }
+    }
+
+    /// The export cap a refusal names, when it names one.
+    pub fn export_cap(&self) -> Option<usize> {
+        self.refusal().and_then(Refusal::export_cap)
     }
 
     /// The HTTP status, when there was an answer.

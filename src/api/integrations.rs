@@ -127,14 +127,13 @@ impl TileInsight {
     }
 }
 
-/// The most insights a dashboard subscription exports (posthog.md 8.2-5).
-pub const EXPORT_CAP: usize = 6;
-
 impl Dashboard {
     /// The insights a dashboard subscription exports unless told which:
-    /// every one on the dashboard, up to [`EXPORT_CAP`], in the tiles' order.
+    /// every one on the dashboard, in the tiles' order. The server's cap
+    /// depends on the plan (posthog.md 15-4) and is never assumed here: a
+    /// refusal names it ([`super::Refusal::export_cap`]).
     pub fn default_exports(&self) -> Vec<&TileInsight> {
-        self.insights().into_iter().take(EXPORT_CAP).collect()
+        self.insights()
     }
 
     /// The insights a dashboard subscription may export, in the tiles'
@@ -277,7 +276,7 @@ mod tests {
             ..Dashboard::default()
         };
         let exported: Vec<i64> = many.default_exports().iter().map(|insight| insight.id).collect();
-        assert_eq!(exported, [1, 2, 3, 4, 5, 6], "the first six");
+        assert_eq!(exported, (1..=9).collect::<Vec<_>>(), "every one: no cap assumed");
     }
 
     #[test]

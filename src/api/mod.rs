@@ -12,16 +12,16 @@ pub mod operations;
 pub mod paging;
 pub mod raw;
 pub mod secret;
+pub mod subscription;
 pub mod time;
 mod transport;
 
 pub use client::{Client, ClientConfig, Exchange, Observer, RetryPolicy};
-pub use deliveries::{CursorPage, Delivery, DeliveryError, RecipientResult};
+pub use deliveries::{CursorPage, Delivery, DeliveryError, RecipientCounts, RecipientResult};
 pub use enums::{DeliveryStatus, Frequency, RecipientStatus, ResourceType, TargetType, TriggerType, Weekday};
 pub use error::{Error, Refusal, RequestLabel, TransportKind};
 pub use integrations::{
-    ChannelQuery, Channels, Dashboard, DashboardTile, EXPORT_CAP, Integration, SlackChannel, SummaryQuota,
-    TileInsight,
+    ChannelQuery, Channels, Dashboard, DashboardTile, Integration, SlackChannel, SummaryQuota, TileInsight,
 };
 pub use models::*;
 pub use operations::{RoleInput, SubscriptionFilter, SubscriptionInput};

@@ -10,12 +10,12 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::enums::{Frequency, ResourceType, TargetType, Weekday};
+pub use super::subscription::*;
 use super::time::flexible_datetime;
 
 /// Decodes null as the type's default: a real server may send null where
 /// api.md promises a value, and one null must not lose the whole resource.
-fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+pub(super) fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
 where
     D: serde::Deserializer<'de>,
     T: Default + Deserialize<'de>,
@@ -212,204 +212,6 @@ pub struct Role {
     pub is_default: Option<bool>,
 }
 
-/// A subscription (api.md 2.6).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct Subscription {
-    #[serde(default, deserialize_with = "null_as_default")]
-    pub id: i64,
-    #[serde(default)]
-    pub dashboard: Option<i64>,
-    #[serde(default)]
-    pub insight: Option<i64>,
-    #[serde(default)]
-    pub target_type: Option<TargetType>,
-    #[serde(default)]
-    pub target_value: Option<String>,
-    #[serde(default)]
-    pub frequency: Option<Frequency>,
-    #[serde(default)]
-    pub interval: Option<i64>,
-    #[serde(default)]
-    pub byweekday: Option<Vec<Weekday>>,
-    #[serde(default)]
-    pub bysetpos: Option<i64>,
-    #[serde(default)]
-    pub count: Option<i64>,
-    #[serde(default, with = "flexible_datetime")]
-    pub start_date: Option<DateTime<Utc>>,
-    #[serde(default, with = "flexible_datetime")]
-    pub until_date: Option<DateTime<Utc>>,
-    #[serde(default, with = "flexible_datetime")]
-    pub created_at: Option<DateTime<Utc>>,
-    #[serde(default)]
-    pub created_by: Option<User>,
-    #[serde(default, deserialize_with = "null_as_default")]
-    pub deleted: bool,
-    #[serde(default)]
-    pub title: Option<String>,
-    #[serde(default)]
-    pub summary: Option<String>,
-    #[serde(default, with = "flexible_datetime")]
-    pub next_delivery_date: Option<DateTime<Utc>>,
-    #[serde(default)]
-    pub invite_message: Option<String>,
-    // Today's PostHog (posthog.md 8.1); an older server leaves them out, and
-    // they are then left out again when the subscription is written back.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub resource_type: Option<ResourceType>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub resource_name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub insight_short_id: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dashboard_export_insights: Option<Vec<i64>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prompt: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ai_prompt_config: Option<Value>,
-    /// `false`: paused by a person, or disabled after failing deliveries.
-    /// A server that does not send it has every subscription enabled.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub enabled: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub integration_id: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub summary_enabled: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub summary_prompt_guide: Option<String>,
-    /// What an AI summary reads besides the subscription's own resource
-    /// (posthog.md 15-3).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub contexts: Option<Vec<SubscriptionContext>>,
-}
-
-/// A dashboard or an insight a subscription's AI summary reads as
-/// context: written as its id alone, read back with its name.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct SubscriptionContext {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dashboard_id: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dashboard_name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub insight_id: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub insight_short_id: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub insight_name: Option<String>,
-}
-
-impl SubscriptionContext {
-    /// The context as written: its id alone.
-    pub fn reference(&self) -> SubscriptionContext {
-        SubscriptionContext {
-            dashboard_id: self.dashboard_id,
-            insight_id: self.insight_id,
-            ..SubscriptionContext::default()
-        }
-    }
-
-    /// "dashboard Company KPIs (#1)" or "insight Weekly active users (abc123)".
-    pub fn describe(&self) -> String {
-        match (self.dashboard_id, self.insight_id) {
-            (Some(id), _) => match &self.dashboard_name {
-                Some(name) => format!("dashboard {name} (#{id})"),
-                None => format!("dashboard #{id}"),
-            },
-            (None, Some(id)) => {
-                let short = self.insight_short_id.clone().unwrap_or_else(|| format!("#{id}"));
-                match &self.insight_name {
-                    Some(name) => format!("insight {name} ({short})"),
-                    None => format!("insight {short}"),
-                }
-            }
-            (None, None) => "(nothing)".into(),
-        }
-    }
-}
-
-/// The one state a subscription is in, as on-call reads it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SubscriptionState {
-    Active,
-    /// `enabled: false`: paused by a person, or disabled after failures.
-    Paused,
-    /// Enabled, and its next delivery is past: it was missed.
-    Overdue,
-    /// No delivery left.
-    Ended,
-    Deleted,
-}
-
-impl SubscriptionState {
-    pub const ALL: [SubscriptionState; 5] = [
-        SubscriptionState::Active,
-        SubscriptionState::Paused,
-        SubscriptionState::Overdue,
-        SubscriptionState::Ended,
-        SubscriptionState::Deleted,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SubscriptionState::Active => "active",
-            SubscriptionState::Paused => "paused",
-            SubscriptionState::Overdue => "overdue",
-            SubscriptionState::Ended => "ended",
-            SubscriptionState::Deleted => "deleted",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<SubscriptionState> {
-        Self::ALL.into_iter().find(|state| state.as_str() == text)
-    }
-}
-
-impl std::fmt::Display for SubscriptionState {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl Subscription {
-    /// What on-call looks at first: deleted, paused, ended (no delivery
-    /// left), overdue (the next delivery is past: it was missed), or active.
-    pub fn state(&self, now: DateTime<Utc>) -> SubscriptionState {
-        if self.deleted {
-            SubscriptionState::Deleted
-        } else if !self.is_enabled() {
-            SubscriptionState::Paused
-        } else {
-            match self.next_delivery_date {
-                Some(next) if next < now => SubscriptionState::Overdue,
-                Some(_) => SubscriptionState::Active,
-                None => SubscriptionState::Ended,
-            }
-        }
-    }
-
-    /// A server that sends no `enabled` has no paused subscriptions.
-    pub fn is_enabled(&self) -> bool {
-        self.enabled != Some(false)
-    }
-
-    /// What it delivers: the server's word, else derived as PostHog does
-    /// (insight, then dashboard, then prompt).
-    pub fn delivers(&self) -> Option<ResourceType> {
-        self.resource_type.clone().or_else(|| {
-            if self.insight.is_some() {
-                Some(ResourceType::Insight)
-            } else if self.dashboard.is_some() {
-                Some(ResourceType::Dashboard)
-            } else if self.prompt.is_some() {
-                Some(ResourceType::AiPrompt)
-            } else {
-                None
-            }
-        })
-    }
-}
-
 /// An organization, as listed by `GET /api/organizations/`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Organization {
@@ -498,6 +300,7 @@ pub struct ErrorBody {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::enums::TargetType;
 
     #[test]
     fn role_members_decode_as_list_or_string() {

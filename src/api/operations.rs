@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 use super::client::Client;
 use super::enums::{Frequency, TargetType, Weekday};
 use super::error::Result;
-use super::models::{Organization, PersonalApiKey, Project, Role, RoleMembership, Subscription};
+use super::models::{
+    Organization, PersonalApiKey, Project, Role, RoleMembership, Subscription, SubscriptionContext,
+};
 use super::raw::Raw;
 use super::time::flexible_datetime;
 
@@ -56,7 +58,8 @@ pub struct SubscriptionInput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub invite_message: Option<Option<String>>,
     // Today's PostHog (posthog.md 8.1); left out, an older server never sees them.
-    /// The insights a dashboard subscription exports (1 to 6 of its tiles).
+    /// The insights a dashboard subscription exports (some of its tiles, up
+    /// to the cap of the organization's plan).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dashboard_export_insights: Option<Vec<i64>>,
     /// The question an AI-report subscription asks.
@@ -71,6 +74,18 @@ pub struct SubscriptionInput {
     pub summary_enabled: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub summary_prompt_guide: Option<String>,
+    /// An AI report's window, `{"window": {...}}` (posthog.md 15-2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ai_prompt_config: Option<serde_json::Value>,
+    /// What an AI summary reads besides the resource, by id; `[]` clears
+    /// them (posthog.md 15-3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contexts: Option<Vec<SubscriptionContext>>,
+    /// Deliver once on this save (`true`) or not (`false`): today's
+    /// PostHog alone; the client sends `false` unless the user asks
+    /// (posthog.md 15-1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub send_test_now: Option<bool>,
 }
 
 impl SubscriptionInput {
@@ -102,6 +117,9 @@ impl SubscriptionInput {
             integration_id: all.integration_id.filter(|_| keep("integration_id")),
             summary_enabled: all.summary_enabled.filter(|_| keep("summary_enabled")),
             summary_prompt_guide: all.summary_prompt_guide.filter(|_| keep("summary_prompt_guide")),
+            ai_prompt_config: all.ai_prompt_config.filter(|_| keep("ai_prompt_config")),
+            contexts: all.contexts.filter(|_| keep("contexts")),
+            send_test_now: all.send_test_now.filter(|_| keep("send_test_now")),
         }
     }
 
@@ -269,6 +287,23 @@ impl Client {
     ) -> Result<Raw<Subscription>> {
         let url = self.url(&["api", "projects", project, "subscriptions", &id.to_string()]);
         self.call(Method::PATCH, url, Some(body)).await
+    }
+
+    /// Whether the project's server is today's PostHog, which takes the
+    /// newest write-only fields (`send_test_now`): its subscriptions carry
+    /// `enabled`. With none to look at, its today-only `summary_quota`
+    /// answers (an older server has no such path: 404).
+    pub async fn is_todays_posthog(&self, project: &str) -> Result<bool> {
+        let list =
+            super::paging::List::<Subscription>::subscriptions(project, &SubscriptionFilter::default());
+        if let Some(row) = self.page(&list, 1, 0).await?.results.first() {
+            return Ok(row.enabled.is_some());
+        }
+        match self.summary_quota(project).await {
+            Ok(_) => Ok(true),
+            Err(error) if error.status() == Some(404) => Ok(false),
+            Err(error) => Err(error),
+        }
     }
 
     /// The soft delete: `PATCH {"deleted": true}`.

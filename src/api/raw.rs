@@ -13,11 +13,13 @@ use std::ops::Deref;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 /// The server's JSON and its typed reading.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Raw<T> {
-    pub value: Value,
+    /// The object's JSON text, exactly as it came.
+    pub json: Box<RawValue>,
     pub typed: T,
 }
 
@@ -25,6 +27,18 @@ impl<T> Raw<T> {
     /// The typed reading alone.
     pub fn into_typed(self) -> T {
         self.typed
+    }
+
+    /// The object as a JSON value.
+    pub fn value(&self) -> Value {
+        // The text parsed once already, as it came in.
+        serde_json::from_str(self.json.get()).unwrap_or(Value::Null)
+    }
+}
+
+impl<T: PartialEq> PartialEq for Raw<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.json.get() == other.json.get() && self.typed == other.typed
     }
 }
 
@@ -37,17 +51,22 @@ impl<T> Deref for Raw<T> {
 }
 
 impl<'de, T: DeserializeOwned> Deserialize<'de> for Raw<T> {
+    /// From JSON text (an answer's bytes): the object's text is kept, and
+    /// read again into `T`.
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let value = Value::deserialize(deserializer)?;
-        let typed = T::deserialize(&value).map_err(serde::de::Error::custom)?;
-        Ok(Raw { value, typed })
+        let json = Box::<RawValue>::deserialize(deserializer)?;
+        let typed = serde_json::from_str(json.get()).map_err(serde::de::Error::custom)?;
+        Ok(Raw { json, typed })
     }
 }
 
 impl<T> Serialize for Raw<T> {
-    /// As the server sent it.
+    /// As the server sent it. Parsed again here rather than written as
+    /// text, so that the writer (JSON output escapes what a terminal would
+    /// act on) sees every string.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.value.serialize(serializer)
+        let value: Value = serde_json::from_str(self.json.get()).map_err(serde::ser::Error::custom)?;
+        value.serialize(serializer)
     }
 }
 

@@ -424,9 +424,10 @@ impl Runner {
     }
 
     /// A body that sets a dashboard without saying which of its insights to
-    /// export exports every one on it, up to the cap (posthog.md 8.2-5), as
-    /// PostHog's own form starts with; on a server that shows no tiles (an
-    /// older PostHog) the body goes as it is.
+    /// export exports every one on it, as PostHog's own form starts with
+    /// (the cap is the server's to say: its refusal lands on the form); on
+    /// a server that shows no tiles (an older PostHog) the body goes as it
+    /// is.
     async fn with_exports(
         &self,
         project: &str,

@@ -583,7 +583,8 @@ async fn subscriptions_in_both_formats() {
     .ok()
     .stdout;
     assert!(
-        shown.contains(&format!("slack via       integration {DEMO_SLACK}")),
+        shown.contains(&format!("via Slack integration {DEMO_SLACK}"))
+            && shown.contains("target          slack C"),
         "{shown}"
     );
 

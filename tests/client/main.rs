@@ -16,3 +16,4 @@ mod paging;
 mod passthrough;
 mod profiles;
 mod readme;
+mod today;

@@ -94,11 +94,16 @@ async fn subscriptions_with_their_next_deliveries() {
     assert!(last.contains("540/540"));
     insta::assert_snapshot!("subscriptions_end", last);
 
-    // Ordered by next delivery: the overdue ones come first.
+    // Ordered by next delivery: the missed ones come first, overdue (or to
+    // a legacy webhook: unsupported, never overdue).
     press(&mut driver, "gs").await;
     let ordered = screen(&mut driver);
     assert!(ordered.contains("sorted: next delivery first"));
-    assert!(ordered.lines().nth(4).unwrap().contains("overdue"), "{ordered}");
+    assert!(
+        ordered.lines().nth(4).unwrap().contains("unsupported"),
+        "{ordered}"
+    );
+    assert!(ordered.lines().nth(5).unwrap().contains("overdue"), "{ordered}");
     insta::assert_snapshot!("subscriptions_by_next_delivery", ordered);
 
     press(&mut driver, "D").await;

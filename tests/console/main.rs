@@ -10,3 +10,4 @@ mod emptied;
 mod flows;
 mod on_call;
 mod pty;
+mod today;

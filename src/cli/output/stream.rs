@@ -1,6 +1,6 @@
 //! A list written as its pages arrive, through one buffered writer: JSON a
-//! row at a time (one array, written as it grows), or a table whose columns
-//! and their widths are set by the first page (a later cell too wide for its
+//! row at a time (one array, written as it grows), or a table whose column
+//! widths are set by the first rows written (a later cell too wide for its
 //! column is cut with "…"). Nothing holds the rows already written, so
 //! memory stays flat however long the list.
 
@@ -68,6 +68,11 @@ impl ListWriter {
             }
             Layout::Table { columns, widths } => {
                 let lines: Vec<Vec<String>> = rows.iter().map(cells).collect();
+                // A page narrowed to nothing (a state none of its rows is
+                // in) sets no widths: the first rows written do.
+                if lines.is_empty() {
+                    return Ok(());
+                }
                 let widths = match widths {
                     Some(widths) => widths,
                     None => {

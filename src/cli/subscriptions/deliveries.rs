@@ -3,7 +3,7 @@
 
 use super::super::output::{self, Format, fixed, flexible};
 use super::super::{UsageError, date};
-use crate::api::{Client, Delivery, DeliveryStatus, Raw, RecipientStatus};
+use crate::api::{Client, Delivery, DeliveryStatus, Raw, RecipientCounts, RecipientStatus};
 use crate::console::view::format::when as minute;
 
 /// What `subs deliveries` says on a server without the endpoint.
@@ -47,7 +47,7 @@ fn table(deliveries: &[Delivery]) -> String {
     let rows: Vec<Vec<String>> = deliveries
         .iter()
         .map(|delivery| {
-            let (delivered, failed) = delivery.recipients_delivered_and_failed();
+            let counts = delivery.recipient_counts();
             vec![
                 minute(delivery.scheduled_at.or(delivery.created_at)),
                 delivery
@@ -56,7 +56,7 @@ fn table(deliveries: &[Delivery]) -> String {
                     .map(|trigger| trigger.as_str().replace('_', " "))
                     .unwrap_or_default(),
                 delivery.status.as_ref().map(status_text).unwrap_or_default(),
-                format!("{delivered}/{}", delivered + failed),
+                delivered(&counts),
                 failures(delivery),
             ]
         })
@@ -69,6 +69,15 @@ fn table(deliveries: &[Delivery]) -> String {
         flexible("FAILED RECIPIENTS AND ERRORS"),
     ];
     output::table(&columns, &rows, output::output_width())
+}
+
+/// "2/2", or "1/2, 1 partial" when a recipient was reached in part.
+fn delivered(counts: &RecipientCounts) -> String {
+    let shown = format!("{}/{}", counts.ok, counts.total());
+    match counts.partial {
+        0 => shown,
+        partial => format!("{shown}, {partial} partial"),
+    }
 }
 
 /// Failed recipients with their errors, and the delivery's own error.
@@ -121,6 +130,10 @@ pub async fn set_enabled(
     enabled: bool,
     format: Format,
 ) -> anyhow::Result<()> {
+    if !enabled && let Some(warning) = client.subscription(project, id).await?.pause_warning() {
+        // Paused, it can never come back: said before it goes.
+        eprintln!("orgdeck: warning: {}", crate::text::printable(&warning));
+    }
     let subscription = client.set_enabled(project, id, enabled).await?;
     if subscription.enabled.is_none() {
         return Err(UsageError(format!(

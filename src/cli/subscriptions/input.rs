@@ -1,19 +1,25 @@
 //! The flags of `subs create` and `subs update`, read into the one typed
 //! [`SubscriptionInput`] that every face sends; a `--body` file is the
 //! base the flags are laid over. What needs the API to fill in is resolved
-//! here too: a dashboard's insights, and a Slack channel by name.
+//! here too: a dashboard's insights (every one by default: the server's
+//! cap is learnt from its refusal, see [`Prepared::capped`]), a Slack
+//! channel by name (in `slack`), and whether to say `send_test_now`
+//! (today's PostHog alone).
 
 use serde_json::{Map, Value};
 
 use super::super::{UsageError, body_from};
+use super::slack::slack_target;
 use crate::api::time::parse_user_datetime;
 use crate::api::{
-    ChannelQuery, Client, DeliveryStatus, Frequency, ResourceType, SubscriptionInput, TargetType, Weekday,
+    Client, DeliveryStatus, Frequency, ResourceType, SubscriptionContext, SubscriptionInput, TargetType,
+    Weekday, Window,
 };
 use crate::schedule::position_name;
 use crate::text::printable;
 
-use crate::api::EXPORT_CAP;
+/// The most contexts an AI summary reads (posthog.md 15-3).
+const MOST_CONTEXTS: usize = 3;
 
 /// Every writable field as a flag. `none` clears a nullable one.
 #[derive(Debug, clap::Args)]
@@ -63,12 +69,24 @@ pub struct SubscriptionFields {
     #[arg(long, value_name = "ID")]
     dashboard: Option<String>,
     /// An insight of the dashboard to export (repeatable; default: every
-    /// insight on it, up to 6).
+    /// insight on it, or the first ones the server allows).
     #[arg(long = "export-insight", value_name = "ID")]
     export_insights: Vec<i64>,
     /// Deliver an AI report answering this prompt.
     #[arg(long, value_name = "TEXT")]
     prompt: Option<String>,
+    /// The days an AI report covers: since-last-sent, last:N (1-365) or
+    /// range:START-END days ago (e.g. range:14-7), or none.
+    #[arg(long, value_name = "WINDOW", value_parser = parse_window)]
+    window: Option<WindowFlag>,
+    /// What an AI summary reads besides the resource: dashboard:ID or
+    /// insight:ID (repeatable, at most 3), or none to clear them.
+    #[arg(long = "context", value_name = "KIND:ID", value_parser = parse_context)]
+    contexts: Vec<ContextFlag>,
+    /// Deliver once to every recipient when saved (today's PostHog; without
+    /// it nothing is sent on save).
+    #[arg(long)]
+    send_now: bool,
     /// A JSON body from a file, or - for stdin; flags override its fields.
     #[arg(long, value_name = "FILE")]
     body: Option<String>,
@@ -78,6 +96,95 @@ pub struct SubscriptionFields {
 pub struct Prepared {
     pub body: Map<String, Value>,
     pub notes: Vec<String>,
+    /// The insights exported because none were chosen (every one of the
+    /// dashboard), with their names, in the tiles' order.
+    pub default_exports: Option<(i64, Vec<(i64, String)>)>,
+}
+
+impl Prepared {
+    /// The server refused the default export, naming its cap: the same
+    /// body with the first `cap` insights, and a note saying so. `None`
+    /// when the exports were the user's choice (the refusal stands).
+    pub fn capped(&self, cap: usize) -> Option<Prepared> {
+        let (dashboard, insights) = self.default_exports.as_ref()?;
+        if cap == 0 || insights.len() <= cap {
+            return None;
+        }
+        let kept = &insights[..cap];
+        let mut body = self.body.clone();
+        body.insert(
+            "dashboard_export_insights".into(),
+            Value::from(kept.iter().map(|(id, _)| *id).collect::<Vec<_>>()),
+        );
+        let mut notes: Vec<String> = self
+            .notes
+            .iter()
+            .filter(|note| !note.starts_with(EVERY_INSIGHT))
+            .cloned()
+            .collect();
+        notes.push(format!(
+            "the server allows {cap} insights: exporting the first {cap} of {} of dashboard {dashboard}: {}; choose others with --export-insight",
+            insights.len(),
+            names(kept)
+        ));
+        Some(Prepared {
+            body,
+            notes,
+            default_exports: None,
+        })
+    }
+}
+
+/// How the note of a default export begins.
+const EVERY_INSIGHT: &str = "exporting every insight of dashboard";
+
+fn names(insights: &[(i64, String)]) -> String {
+    insights
+        .iter()
+        .map(|(id, name)| format!("{} ({id})", printable(name)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `--window`: a window, or none (`{}`: the server's default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WindowFlag {
+    Set(Window),
+    Clear,
+}
+
+fn parse_window(text: &str) -> Result<WindowFlag, String> {
+    if is_none(text) {
+        return Ok(WindowFlag::Clear);
+    }
+    Window::parse(text).map(WindowFlag::Set)
+}
+
+/// One `--context`: a dashboard or an insight by id, or none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ContextFlag {
+    Read(SubscriptionContext),
+    Clear,
+}
+
+fn parse_context(text: &str) -> Result<ContextFlag, String> {
+    if is_none(text) {
+        return Ok(ContextFlag::Clear);
+    }
+    let wrong = || format!("\"{text}\" is not a context: dashboard:ID, insight:ID or none");
+    let (kind, id) = text.trim().split_once(':').ok_or_else(wrong)?;
+    let id: i64 = id.trim().parse().map_err(|_| wrong())?;
+    match kind.trim().to_ascii_lowercase().as_str() {
+        "dashboard" => Ok(ContextFlag::Read(SubscriptionContext {
+            dashboard_id: Some(id),
+            ..SubscriptionContext::default()
+        })),
+        "insight" => Ok(ContextFlag::Read(SubscriptionContext {
+            insight_id: Some(id),
+            ..SubscriptionContext::default()
+        })),
+        _ => Err(wrong()),
+    }
 }
 
 /// `--target-type`, checked before anything is sent.
@@ -235,26 +342,68 @@ impl SubscriptionFields {
                 .then(|| self.export_insights.clone()),
             prompt: nullable_text(&self.prompt),
             integration_id: self.integration.map(Some),
+            ai_prompt_config: self.window.map(|window| match window {
+                WindowFlag::Set(window) => window.config(),
+                WindowFlag::Clear => Value::Object(Map::new()),
+            }),
+            contexts: self.contexts()?,
             ..SubscriptionInput::default()
         })
     }
 
+    /// `--context` as sent: none given leaves them; `none` alone clears.
+    fn contexts(&self) -> anyhow::Result<Option<Vec<SubscriptionContext>>> {
+        if self.contexts.is_empty() {
+            return Ok(None);
+        }
+        let read: Vec<SubscriptionContext> = self
+            .contexts
+            .iter()
+            .filter_map(|context| match context {
+                ContextFlag::Read(context) => Some(context.clone()),
+                ContextFlag::Clear => None,
+            })
+            .collect();
+        if read.len() != self.contexts.len() && !read.is_empty() {
+            return Err(usage("context", "none clears them: give it alone".into()));
+        }
+        if read.len() > MOST_CONTEXTS {
+            return Err(usage(
+                "context",
+                format!("at most {MOST_CONTEXTS} contexts, {} were given", read.len()),
+            ));
+        }
+        Ok(Some(read))
+    }
+
+    /// Whether `--send-now` was given: an update of nothing else is a
+    /// delivery alone.
+    pub fn send_now(&self) -> bool {
+        self.send_now
+    }
+
     /// The body to send: `--body` first, every flag over it, and what the
     /// API must tell (a dashboard's insights, a Slack channel) filled in.
-    pub async fn prepare(&self, client: &Client, project: &str, creating: bool) -> anyhow::Result<Prepared> {
+    /// `today`: the server is today's PostHog, which is told
+    /// `send_test_now` (true with `--send-now`, else false); an older one
+    /// never sees the field.
+    pub async fn prepare(
+        &self,
+        client: &Client,
+        project: &str,
+        creating: bool,
+        today: bool,
+    ) -> anyhow::Result<Prepared> {
         if !self.export_insights.is_empty() && self.dashboard.is_none() {
             return Err(usage(
                 "export-insight",
                 "goes with --dashboard: it picks which of the dashboard's insights to export".into(),
             ));
         }
-        if self.export_insights.len() > EXPORT_CAP {
+        if self.send_now && !today {
             return Err(usage(
-                "export-insight",
-                format!(
-                    "at most {EXPORT_CAP} insights may be exported, {} were given",
-                    self.export_insights.len()
-                ),
+                "send-now",
+                "this server does not deliver on request when saving (an older PostHog); save, then run subs test".into(),
             ));
         }
         let mut input = self.input()?;
@@ -268,6 +417,7 @@ impl SubscriptionFields {
             input.interval = Some(1);
         }
         let mut notes = Vec::new();
+        let mut default_exports = None;
         // A dashboard from a flag, else from the body, exports its insights
         // unless the flags or the body choose them.
         let dashboard = match input.dashboard {
@@ -277,10 +427,11 @@ impl SubscriptionFields {
         if let Some(dashboard) = dashboard
             && input.dashboard_export_insights.is_none()
             && !body.contains_key("dashboard_export_insights")
-            && let Some((chosen, note)) = dashboard_insights(client, project, dashboard).await?
+            && let Some(insights) = dashboard_insights(client, project, dashboard).await?
         {
-            input.dashboard_export_insights = Some(chosen);
-            notes.push(note);
+            input.dashboard_export_insights = Some(insights.iter().map(|(id, _)| *id).collect());
+            notes.push(format!("{EVERY_INSIGHT} {dashboard}: {}", names(&insights)));
+            default_exports = Some((dashboard, insights));
         }
         if let Some(channel) = &self.slack_channel {
             let (integration, target, note) =
@@ -296,178 +447,43 @@ impl SubscriptionFields {
             ));
         };
         body.extend(flags);
-        Ok(Prepared { body, notes })
+        if today {
+            // `--send-now`, or a `--body` that asks for it; else false.
+            let asked = self.send_now || body.get("send_test_now") == Some(&Value::Bool(true));
+            body.insert("send_test_now".into(), Value::Bool(asked));
+        } else {
+            body.remove("send_test_now");
+        }
+        Ok(Prepared {
+            body,
+            notes,
+            default_exports,
+        })
     }
 }
 
-/// The insights of a dashboard to export by default: every one on it, up to
-/// the cap, and a sentence saying so. `None` from a server that shows no
+/// The insights of a dashboard to export by default: every one on it, in
+/// the tiles' order, with their names. `None` from a server that shows no
 /// dashboard's tiles (an older PostHog), which delivers the whole dashboard.
 async fn dashboard_insights(
     client: &Client,
     project: &str,
     dashboard: i64,
-) -> anyhow::Result<Option<(Vec<i64>, String)>> {
+) -> anyhow::Result<Option<Vec<(i64, String)>>> {
     let Some(found) = client.dashboard_tiles(project, dashboard).await? else {
         return Ok(None);
     };
-    let insights = found.insights();
+    let insights = found.default_exports();
     if insights.is_empty() {
         return Err(UsageError(format!(
             "dashboard {dashboard} has no insights to export; add one to it first, or deliver an insight with --insight"
         ))
         .into());
     }
-    let chosen: Vec<i64> = insights
-        .iter()
-        .take(EXPORT_CAP)
-        .map(|insight| insight.id)
-        .collect();
-    let names: Vec<String> = insights
-        .iter()
-        .take(EXPORT_CAP)
-        .map(|insight| format!("{} ({})", printable(&insight.title()), insight.id))
-        .collect();
-    let note = if insights.len() > EXPORT_CAP {
-        format!(
-            "exporting the first {EXPORT_CAP} of the {} insights of dashboard {dashboard}: {}; choose others with --export-insight ID",
-            insights.len(),
-            names.join(", ")
-        )
-    } else {
-        format!(
-            "exporting every insight of dashboard {dashboard}: {}",
-            names.join(", ")
-        )
-    };
-    Ok(Some((chosen, note)))
-}
-
-/// The integration and target value for a Slack channel named `channel`
-/// ('#ops', 'ops' or an id such as 'C0123').
-async fn slack_target(
-    client: &Client,
-    project: &str,
-    channel: &str,
-    chosen: Option<i64>,
-) -> anyhow::Result<(i64, String, String)> {
-    let integrations = match client.integrations(project, "slack").await {
-        Ok(page) => page.results,
-        Err(error) if error.status() == Some(404) => {
-            return Err(UsageError(format!(
-                "--slack-channel {}: this server has no integrations to resolve a channel through; give --target-value with the channel instead",
-                printable(channel)
-            ))
-            .into());
-        }
-        Err(error) => return Err(error.into()),
-    };
-    let integration = match chosen {
-        Some(id) => integrations
+    Ok(Some(
+        insights
             .iter()
-            .find(|integration| integration.id == id)
-            .ok_or_else(|| {
-                UsageError(format!(
-                    "--integration {id}: no Slack integration {id} in this project"
-                ))
-            })?,
-        None => {
-            let healthy: Vec<_> = integrations.iter().filter(|i| !i.is_broken()).collect();
-            match healthy.as_slice() {
-                [only] => *only,
-                [] if integrations.is_empty() => {
-                    return Err(UsageError(
-                        "this project has no Slack integration: connect Slack in PostHog first".into(),
-                    )
-                    .into());
-                }
-                [] => {
-                    return Err(UsageError(format!(
-                        "this project's Slack integrations no longer work ({}): reconnect Slack in PostHog first",
-                        list_integrations(&integrations)
-                    ))
-                    .into());
-                }
-                several => {
-                    return Err(UsageError(format!(
-                        "this project has several Slack integrations; choose one with --integration ID: {}",
-                        list_integrations(&several.iter().map(|i| (*i).clone()).collect::<Vec<_>>())
-                    ))
-                    .into());
-                }
-            }
-        }
-    };
-    if integration.is_broken() {
-        return Err(UsageError(format!(
-            "Slack integration {} no longer works ({}): reconnect Slack in PostHog first",
-            integration.id,
-            printable(integration.errors.as_deref().unwrap_or(""))
-        ))
-        .into());
-    }
-    let wanted = channel.trim().trim_start_matches('#');
-    let by_id = client
-        .channel(project, integration.id, wanted)
-        .await
-        .ok()
-        .flatten();
-    let found = match by_id {
-        Some(found) => found,
-        None => {
-            let query = ChannelQuery {
-                search: Some(wanted.to_string()),
-                limit: Some(50),
-                offset: None,
-            };
-            let listed = client.channels(project, integration.id, &query).await?.channels;
-            match listed.iter().find(|c| c.name.eq_ignore_ascii_case(wanted)) {
-                Some(found) => found.clone(),
-                None => {
-                    let near: Vec<String> = listed
-                        .iter()
-                        .take(8)
-                        .map(|c| format!("#{}", printable(&c.name)))
-                        .collect();
-                    return Err(UsageError(format!(
-                        "no Slack channel \"{}\" through {}{}",
-                        printable(channel),
-                        printable(&integration.name()),
-                        if near.is_empty() {
-                            String::new()
-                        } else {
-                            format!("; channels like it: {}", near.join(", "))
-                        }
-                    ))
-                    .into());
-                }
-            }
-        }
-    };
-    let note = format!(
-        "posting to #{}{} through {}",
-        printable(&found.name),
-        if found.is_private { " (private)" } else { "" },
-        printable(&integration.name())
-    );
-    Ok((integration.id, found.target_value(), note))
-}
-
-fn list_integrations(integrations: &[crate::api::Integration]) -> String {
-    integrations
-        .iter()
-        .map(|integration| {
-            format!(
-                "{} {}{}",
-                integration.id,
-                printable(&integration.name()),
-                if integration.is_broken() {
-                    " (no longer works)"
-                } else {
-                    ""
-                }
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+            .map(|insight| (insight.id, insight.title()))
+            .collect(),
+    ))
 }

@@ -4,6 +4,7 @@
 mod deliveries;
 mod health;
 mod input;
+mod slack;
 
 use clap::Subcommand;
 
@@ -24,7 +25,8 @@ pub enum SubscriptionsCommand {
         /// Soft-deleted ones instead of the others.
         #[arg(long)]
         deleted: bool,
-        /// Only those in this state: active, paused, overdue, ended or deleted.
+        /// Only those in this state: active, paused, overdue, ended, deleted
+        /// or unsupported (a channel today's PostHog no longer delivers to).
         #[arg(long, value_parser = parse_state)]
         state: Option<SubscriptionState>,
         /// Find in titles, insight and dashboard names (and targets, on older servers).
@@ -164,7 +166,8 @@ pub async fn run(
         }
         SubscriptionsCommand::Get { id } => show(&client.subscription(project, id).await?, format),
         SubscriptionsCommand::Create { fields } => {
-            let prepared = fields.prepare(client, project, true).await?;
+            let today = client.is_todays_posthog(project).await?;
+            let prepared = fields.prepare(client, project, true, today).await?;
             let missing: Vec<&str> = ["target_type", "target_value", "frequency", "start_date"]
                 .into_iter()
                 .filter(|field| !prepared.body.contains_key(*field))
@@ -180,18 +183,33 @@ pub async fn run(
                 ))
                 .into());
             }
-            let created = client.create_subscription(project, &prepared.body).await?;
+            let (created, prepared) = match client.create_subscription(project, &prepared.body).await {
+                Err(error) if let Some(capped) = error.export_cap().and_then(|cap| prepared.capped(cap)) => {
+                    (client.create_subscription(project, &capped.body).await?, capped)
+                }
+                answer => (answer?, prepared),
+            };
             tell(&prepared.notes, format)?;
             show(&created, format)
         }
         SubscriptionsCommand::Update { id, fields } => {
-            let prepared = fields.prepare(client, project, false).await?;
-            if prepared.body.is_empty() {
-                return Err(
-                    UsageError("nothing to change: give at least one field flag or --body".into()).into(),
-                );
+            // The row says which server this is (today's carries `enabled`).
+            let today = client.subscription(project, id).await?.enabled.is_some();
+            let prepared = fields.prepare(client, project, false, today).await?;
+            if prepared.body.keys().all(|name| name == "send_test_now") && !fields.send_now() {
+                return Err(UsageError(
+                    "nothing to change: give at least one field flag, --body or --send-now".into(),
+                )
+                .into());
             }
-            let updated = client.update_subscription(project, id, &prepared.body).await?;
+            let updated = match client.update_subscription(project, id, &prepared.body).await {
+                Err(error) if let Some(capped) = error.export_cap().and_then(|cap| prepared.capped(cap)) => {
+                    let updated = client.update_subscription(project, id, &capped.body).await?;
+                    tell(&capped.notes, format)?;
+                    return show(&updated, format);
+                }
+                answer => answer?,
+            };
             tell(&prepared.notes, format)?;
             show(&updated, format)
         }
@@ -284,7 +302,10 @@ fn show(subscription: &Raw<Subscription>, format: Format) -> anyhow::Result<()> 
     let text = |value: &Option<String>| value.clone().unwrap_or_else(|| "-".into());
     let number = |value: Option<i64>| value.map(|n| n.to_string()).unwrap_or_else(|| "-".into());
     let now = crate::clock::system_now();
+    // A paused subscription, or one to a channel no longer supported,
+    // has nothing to come.
     let upcoming = Schedule::of(subscription)
+        .filter(|_| subscription.delivers_on_schedule())
         .map(|schedule| schedule.occurrences_after(now, 5))
         .unwrap_or_default()
         .into_iter()
@@ -300,14 +321,21 @@ fn show(subscription: &Raw<Subscription>, format: Format) -> anyhow::Result<()> 
         ("id", subscription.id.to_string()),
         ("title", text(&subscription.title)),
         ("state", state.to_string()),
-        ("target", target(subscription)),
+        ("target", subscription.target_words()),
         ("dashboard", resource(subscription.dashboard)),
         ("insight", resource(subscription.insight)),
     ];
-    // Today's PostHog: an AI report's question, a dashboard's insights to
-    // export, the Slack integration; older servers have none of them.
+    // Today's PostHog: an AI report's question and window, a dashboard's
+    // insights to export, what an AI summary reads besides; older servers
+    // have none of them. (The integration is named in the target.)
     if let Some(prompt) = &subscription.prompt {
         fields.push(("prompt", prompt.clone()));
+    }
+    if let Some(window) = subscription.window() {
+        fields.push(("window", window.describe()));
+    }
+    if let Some(contexts) = subscription.contexts_words() {
+        fields.push(("reads", contexts));
     }
     if let Some(exports) = subscription
         .dashboard_export_insights
@@ -316,9 +344,6 @@ fn show(subscription: &Raw<Subscription>, format: Format) -> anyhow::Result<()> 
     {
         let ids: Vec<String> = exports.iter().map(i64::to_string).collect();
         fields.push(("exports", format!("insights {}", ids.join(", "))));
-    }
-    if let Some(integration) = subscription.integration_id {
-        fields.push(("slack via", format!("integration {integration}")));
     }
     fields.extend([
         ("schedule", text(&subscription.summary)),
@@ -346,7 +371,9 @@ fn show(subscription: &Raw<Subscription>, format: Format) -> anyhow::Result<()> 
         ("next delivery", date(subscription.next_delivery_date)),
         (
             "upcoming",
-            if upcoming.is_empty() {
+            if let Some(why) = subscription.why_no_deliveries() {
+                why.into()
+            } else if upcoming.is_empty() {
                 "-".into()
             } else {
                 upcoming.join(", ")

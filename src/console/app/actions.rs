@@ -87,13 +87,20 @@ impl App {
         if !subscription.is_enabled() {
             return self.write(write);
         }
-        self.mode = Mode::Confirm(Confirm {
-            question: format!(
+        // One to a channel no longer supported can never be resumed: said
+        // first, and only y pauses it.
+        let question = match subscription.pause_warning() {
+            Some(warning) => format!("{warning}.\nPause {} for good?", describe(subscription)),
+            None => format!(
                 "Pause {}? Nothing is delivered until p resumes it.",
                 describe(subscription)
             ),
+        };
+        let destructive = !subscription.is_supported();
+        self.mode = Mode::Confirm(Confirm {
+            question,
             write,
-            destructive: false,
+            destructive,
             form: None,
         });
         Vec::new()
@@ -265,18 +272,25 @@ impl App {
 
 /// How the delivery that was waited for went.
 fn landed_notice(subscription: i64, delivery: &Delivery) -> Notice {
-    let (delivered, failed) = delivery.recipients_delivered_and_failed();
+    let counts = delivery.recipient_counts();
     let status = delivery.status.as_ref().map_or("-", |status| status.as_str());
-    if delivery.has_failed() || failed > 0 {
+    if delivery.has_failed() || counts.any_short() {
         Notice::error(format!(
-            "the delivery of #{subscription} landed: {status}, {delivered} delivered, {failed} failed: {} (Enter on it shows each recipient)",
+            "the delivery of #{subscription} landed: {status}, {} delivered, {}{} failed: {} (Enter on it shows each recipient)",
+            counts.ok,
+            match counts.partial {
+                0 => String::new(),
+                partial => format!("{partial} partial, "),
+            },
+            counts.failed,
             delivery
                 .error_text()
                 .unwrap_or_else(|| "no error recorded".into())
         ))
     } else {
         Notice::done(format!(
-            "the delivery of #{subscription} landed: {status}, {delivered} delivered"
+            "the delivery of #{subscription} landed: {status}, {} delivered",
+            counts.ok
         ))
     }
 }

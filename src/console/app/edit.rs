@@ -160,7 +160,12 @@ impl App {
                             let mut refusal = (**refusal).clone();
                             refusal.attr =
                                 choices::form_field(form, refusal.attr.as_deref()).map(str::to_string);
-                            form.refused_by(&refusal, error.to_string())
+                            form.refused_by(&refusal, error.to_string());
+                            // "Cannot select more than N insights.": the form
+                            // learns N, and refuses a choice beyond it.
+                            if let Some(cap) = refusal.export_cap() {
+                                choices::learn_export_cap(form, cap);
+                            }
                         }
                         api::Error::Api(refusal) => form.refused_by(refusal, error.to_string()),
                         _ => form.refused(error.to_string(), None),

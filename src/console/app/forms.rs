@@ -4,7 +4,7 @@
 use ratatui::crossterm::event::KeyEvent;
 
 use super::{App, Confirm, Effect, FormPurpose, ListId, Mode, Notice, Write};
-use crate::api;
+use crate::api::{self, SubscriptionInput};
 use crate::console::lists::roles;
 use crate::console::lists::subscriptions::{choices, fields};
 use crate::console::widgets::form::{Form, Outcome};
@@ -38,9 +38,29 @@ impl App {
     }
 
     /// Opens a form; a subscription's asks for the project's dashboards
-    /// and insights to offer.
-    fn open_form(&mut self, form: Form, purpose: FormPurpose) -> Vec<Effect> {
+    /// and insights to offer. Where the subscriptions on hand already say
+    /// the server is today's PostHog (they carry `enabled`), "Deliver once
+    /// on save" is there from the start, so that no save goes without it.
+    fn open_form(&mut self, mut form: Form, purpose: FormPurpose) -> Vec<Effect> {
         let subscription = purpose.is_subscription();
+        let today = match &purpose {
+            FormPurpose::EditSubscription { id } => self
+                .lists
+                .subscriptions
+                .find(*id)
+                .is_some_and(|row| row.enabled.is_some()),
+            FormPurpose::NewSubscription => self
+                .lists
+                .subscriptions
+                .rows
+                .list
+                .loaded()
+                .any(|(_, row)| row.enabled.is_some()),
+            _ => false,
+        };
+        if today {
+            choices::deliver_on_save(&mut form, matches!(purpose, FormPurpose::EditSubscription { .. }));
+        }
         self.mode = Mode::Form(Box::new(form), purpose);
         self.asked = (None, None);
         // Answers for an earlier form are not this one's.
@@ -127,7 +147,9 @@ impl App {
             return Vec::new();
         }
         match result {
-            Ok(Some(found)) => choices::exports(form, &found, exported.as_deref()),
+            Ok(Some(found)) => {
+                choices::exports(form, &found, exported.as_deref(), self.permissions.export_cap)
+            }
             Ok(None) => {}
             Err(error) => {
                 self.asked.0 = None;
@@ -227,6 +249,25 @@ impl App {
                 roles::submitted(form, purpose, &organization)
             }
             FormPurpose::NewSubscription => match fields::body(form) {
+                // Delivering on save mails every recipient: asked first,
+                // and only y says yes.
+                Ok(body) if body.send_test_now == Some(true) => {
+                    let question = format!(
+                        "Create this subscription and deliver it once now? It goes to every recipient{}.",
+                        recipients(form)
+                    );
+                    let resumed = Box::new(((**form).clone(), purpose.clone()));
+                    self.mode = Mode::Confirm(Confirm {
+                        question,
+                        write: Write::CreateSubscription {
+                            project,
+                            body: Box::new(body),
+                        },
+                        destructive: true,
+                        form: Some(resumed),
+                    });
+                    return Vec::new();
+                }
                 Ok(body) => Some(Write::CreateSubscription {
                     project,
                     body: Box::new(body),
@@ -249,9 +290,25 @@ impl App {
                     }
                 };
                 let (changed, lines) = fields::changes(form, &body);
-                if !changed.is_empty() {
-                    // An edit is shown as "field: old → new" before it is sent.
-                    let question = format!("Save these changes to subscription #{id}?\n{}", lines.join("\n"));
+                let deliver = changed.send_test_now == Some(true);
+                let fields_changed = !SubscriptionInput {
+                    send_test_now: None,
+                    ..changed.clone()
+                }
+                .is_empty();
+                if fields_changed || deliver {
+                    // An edit is shown as "field: old → new" before it is
+                    // sent; one that delivers says so, and only y says yes.
+                    let mut question = match fields_changed {
+                        true => format!("Save these changes to subscription #{id}?\n{}", lines.join("\n")),
+                        false => format!("Deliver subscription #{id} once now, changing nothing?"),
+                    };
+                    if deliver {
+                        question.push_str(&format!(
+                            "\nIt is delivered once on save, to every recipient{}.",
+                            recipients(form)
+                        ));
+                    }
                     let resumed = Box::new(((**form).clone(), purpose.clone()));
                     self.mode = Mode::Confirm(Confirm {
                         question,
@@ -260,7 +317,7 @@ impl App {
                             id,
                             body: Box::new(changed),
                         },
-                        destructive: false,
+                        destructive: deliver,
                         form: Some(resumed),
                     });
                     return Vec::new();
@@ -280,5 +337,19 @@ impl App {
                 Vec::new()
             }
         }
+    }
+}
+
+/// " (a@b.co, c@d.co)" or " (#ops)": whom a delivery on save reaches.
+fn recipients(form: &Form) -> String {
+    let target = match form.value("channel") {
+        channel if !channel.is_empty() => channel,
+        _ => form.value("target_value"),
+    };
+    let target = target.trim();
+    if target.is_empty() {
+        String::new()
+    } else {
+        format!(" ({target})")
     }
 }

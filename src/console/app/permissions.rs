@@ -1,6 +1,7 @@
 //! What the key may do: its scopes (read from `personal_api_keys/@current`,
-//! and learnt from any 403 naming a scope), and `--read-only`. A write the
-//! key cannot make is refused before it is tried, with the reason.
+//! and learnt from any 403 naming a scope), `--read-only`, and how many
+//! insights a dashboard subscription may export (learnt from a refusal). A
+//! write the key cannot make is refused before it is tried, with the reason.
 
 use super::App;
 use super::keymap::Action;
@@ -15,6 +16,10 @@ pub struct Permissions {
     pub denied: Vec<String>,
     /// Started with `--read-only`: no writes at all.
     pub read_only: bool,
+    /// The most insights a dashboard subscription may export: the plan
+    /// decides it (posthog.md 15-4), so it is unknown until a refusal of
+    /// more names it; the form then refuses a choice beyond it.
+    pub export_cap: Option<usize>,
 }
 
 impl Permissions {
@@ -64,6 +69,9 @@ impl App {
 
     /// Remembers a scope a refusal named as missing.
     pub(super) fn learn_from(&mut self, error: &crate::api::Error) {
+        if let Some(cap) = error.export_cap() {
+            self.permissions.export_cap = Some(cap);
+        }
         if let Some(scope) = error.refusal().and_then(|refusal| refusal.missing_scope())
             && !self.permissions.denied.iter().any(|known| known == scope)
         {

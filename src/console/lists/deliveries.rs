@@ -85,13 +85,9 @@ fn status(delivery: &Delivery) -> String {
     }
 }
 
-/// "2 ok", "1 ok, 2 failed", "-" for none recorded.
+/// "2 ok", "1 ok, 1 partial", "1 ok, 2 failed", "-" for none recorded.
 fn recipients(delivery: &Delivery) -> String {
-    match delivery.recipients_delivered_and_failed() {
-        (0, 0) => "-".into(),
-        (delivered, 0) => format!("{delivered} ok"),
-        (delivered, failed) => format!("{delivered} ok, {failed} failed"),
-    }
+    delivery.recipient_counts().words()
 }
 
 impl Resource for Deliveries {
@@ -161,7 +157,7 @@ impl Resource for Deliveries {
     fn cells(&self, delivery: &Delivery, now: DateTime<Utc>, theme: &Theme) -> Vec<Span<'static>> {
         let style = if delivery.has_failed() {
             theme.error
-        } else if delivery.recipients_delivered_and_failed().1 > 0 {
+        } else if delivery.recipient_counts().any_short() {
             theme.warning
         } else {
             theme.dim
@@ -248,7 +244,8 @@ impl Resource for Deliveries {
 }
 
 fn detail(delivery: &Delivery, now: DateTime<Utc>, theme: &Theme) -> (String, Vec<Line<'static>>) {
-    let (delivered, failed) = delivery.recipients_delivered_and_failed();
+    let counts = delivery.recipient_counts();
+    let failed = counts.failed;
     let status_line = match &delivery.status {
         Some(DeliveryStatus::Failed) => marked(
             "status",
@@ -261,12 +258,14 @@ fn detail(delivery: &Delivery, now: DateTime<Utc>, theme: &Theme) -> (String, Ve
             theme.error,
             theme,
         ),
-        _ if failed > 0 => marked(
+        _ if counts.any_short() => marked(
             "status",
             format!(
-                "{}: {failed} of {} recipients failed",
+                "{}: {} of {} recipients not fully reached ({})",
                 status(delivery),
-                delivered + failed
+                counts.partial + counts.failed,
+                counts.total(),
+                counts.words()
             ),
             theme.warning,
             theme,
@@ -302,10 +301,7 @@ fn detail(delivery: &Delivery, now: DateTime<Utc>, theme: &Theme) -> (String, Ve
     if let Some(prompt) = delivery.ai_report_prompt.as_ref().filter(|p| !p.is_empty()) {
         lines.push(field("prompt", prompt.clone(), theme));
     }
-    lines.push(heading(
-        &format!("recipients: {delivered} delivered, {failed} failed"),
-        theme,
-    ));
+    lines.push(heading(&format!("recipients: {}", counts.words()), theme));
     if delivery.recipient_results.is_empty() {
         lines.push(Line::styled("   none recorded", theme.dim));
     }
@@ -314,6 +310,19 @@ fn detail(delivery: &Delivery, now: DateTime<Utc>, theme: &Theme) -> (String, Ve
         match &result.status {
             Some(RecipientStatus::Success) => {
                 lines.push(Line::raw(format!("   ✓ {recipient}  delivered")));
+            }
+            // Reached, but not with all that was sent.
+            Some(RecipientStatus::Partial) => {
+                let message = result
+                    .error
+                    .as_ref()
+                    .and_then(|error| error.message.clone())
+                    .map(|message| format!(": {message}"))
+                    .unwrap_or_default();
+                lines.push(Line::styled(
+                    crate::text::printable(&format!("   ~ {recipient}  partial{message}")).into_owned(),
+                    theme.warning,
+                ));
             }
             other => {
                 let word = other.as_ref().map_or("no result", |status| status.as_str());

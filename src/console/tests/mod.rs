@@ -683,3 +683,4 @@ pub(super) fn exchange(effect: &Effect, status: u16, retry_in: Option<u64>) -> M
 mod contexts;
 mod on_call;
 mod screens;
+mod today;

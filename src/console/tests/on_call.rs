@@ -65,7 +65,7 @@ fn with_states(count: u64, offset: u64, now: chrono::DateTime<Utc>) -> PageData 
     })
 }
 
-fn written(app: &mut App, effect: &Effect, result: Result<Written, api::Error>) -> Vec<Effect> {
+pub(super) fn written(app: &mut App, effect: &Effect, result: Result<Written, api::Error>) -> Vec<Effect> {
     let Effect::Write { ticket, write } = effect else {
         panic!("not a write: {effect:?}")
     };
@@ -76,7 +76,7 @@ fn written(app: &mut App, effect: &Effect, result: Result<Written, api::Error>) 
     })))
 }
 
-fn refusal(status: u16, detail: &str, attr: Option<&str>) -> api::Error {
+pub(super) fn refusal(status: u16, detail: &str, attr: Option<&str>) -> api::Error {
     api::Error::Api(Box::new(Refusal {
         status,
         kind: "validation_error".into(),

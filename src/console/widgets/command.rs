@@ -21,7 +21,7 @@ pub const COMMANDS: [(&str, &str); 13] = [
     ),
     (
         "state",
-        "subscriptions in one state: active, paused, overdue, ended, deleted (none: all)",
+        "subscriptions in one state: active, paused, overdue, ended, deleted, unsupported (none: all)",
     ),
     ("target", "subscriptions delivered by email or slack (none: all)"),
     (
@@ -87,7 +87,9 @@ pub fn parse(line: &str) -> Result<Command, String> {
             .into_iter()
             .find(|state| state.as_str() == name.to_lowercase())
             .map(|state| Command::State(Some(state)))
-            .ok_or_else(|| format!(":state takes active, paused, overdue, ended or deleted, not \"{name}\"")),
+            .ok_or_else(|| {
+                format!(":state takes active, paused, overdue, ended, deleted or unsupported, not \"{name}\"")
+            }),
         ("target", None | Some("all" | "none")) => Ok(Command::Target(None)),
         ("target", Some(kind @ ("email" | "slack"))) => Ok(Command::Target(Some(kind.to_string()))),
         ("target", Some(other)) => Err(format!(":target takes email or slack, not \"{other}\"")),
@@ -205,10 +207,14 @@ mod tests {
             Ok(Command::State(Some(crate::api::SubscriptionState::Overdue)))
         );
         assert_eq!(parse("state"), Ok(Command::State(None)));
+        assert_eq!(
+            parse("state unsupported"),
+            Ok(Command::State(Some(crate::api::SubscriptionState::Unsupported)))
+        );
         assert!(
             parse("state sleeping")
                 .unwrap_err()
-                .contains("active, paused, overdue, ended or deleted")
+                .contains("active, paused, overdue, ended, deleted or unsupported")
         );
         assert_eq!(parse("target slack"), Ok(Command::Target(Some("slack".into()))));
         assert!(parse("target webhook").is_err());

@@ -318,7 +318,7 @@ impl Default for Keymap {
                     &[c('f')],
                     CycleState,
                     Scope::On(ListId::Subscriptions),
-                    "only one state: overdue, paused, ended, active, then all",
+                    "only one state: overdue, paused, ended, active, unsupported, then all",
                     Some("state"),
                 ),
                 bind(

@@ -1,11 +1,13 @@
 //! What the subscription form offers to choose from, as the server says
 //! it: the project's dashboards and insights for "Delivers" (fixed on an
-//! edit), a dashboard's insights from its tiles, the Slack integrations and
-//! their channels on today's PostHog; which fields apply to what the form
-//! says; and the field a refusal is about.
+//! edit), a dashboard's insights from its tiles (as many as the server
+//! allows, once a refusal has said how many), the Slack integrations and
+//! their channels, an AI report's window and "Deliver once on save" on
+//! today's PostHog; which fields apply to what the form says; and the field
+//! a refusal is about.
 
-use super::fields::{PROMPT, TODAY_TARGET_TYPES, prompt};
-use crate::api::{Dashboard, EXPORT_CAP, Integration, NamedItem, SlackChannel, Subscription};
+use super::fields::{PROMPT, TODAY_TARGET_TYPES, prompt, window};
+use crate::api::{Dashboard, Integration, NamedItem, SlackChannel, Subscription};
 use crate::console::widgets::form::{Field, Form, Value as FieldValue};
 use crate::text::printable;
 
@@ -57,9 +59,9 @@ pub fn catalog_options(dashboards: &[NamedItem], insights: &[NamedItem]) -> Vec<
 pub(super) const BROKEN: &str = "revoked:";
 
 /// The dashboard's insights arrived: "Insights" offers them, every one
-/// chosen up to the cap (or those an edited subscription exports), no
-/// more than the cap at once.
-pub fn exports(form: &mut Form, dashboard: &Dashboard, exported: Option<&[i64]>) {
+/// chosen (or those an edited subscription exports); once the server's
+/// cap is known, no more than it at once, the first ones chosen.
+pub fn exports(form: &mut Form, dashboard: &Dashboard, exported: Option<&[i64]>, cap: Option<usize>) {
     let insights = dashboard.insights();
     let options: Vec<(String, String)> = insights
         .iter()
@@ -70,12 +72,13 @@ pub fn exports(form: &mut Form, dashboard: &Dashboard, exported: Option<&[i64]>)
         None => dashboard
             .default_exports()
             .iter()
+            .take(cap.unwrap_or(usize::MAX))
             .map(|insight| insight.id.to_string())
             .collect(),
     };
     let options: Vec<(&str, &str)> = options.iter().map(|(v, l)| (v.as_str(), l.as_str())).collect();
-    let mut field =
-        Field::choices("dashboard_export_insights", "Insights", &options, &chosen).at_most(EXPORT_CAP);
+    let mut field = Field::choices("dashboard_export_insights", "Insights", &options, &chosen)
+        .at_most(cap.unwrap_or(usize::MAX));
     if options.is_empty() {
         field.error = Some("this dashboard has no insights to export: choose another".into());
     }
@@ -144,13 +147,63 @@ pub fn channels(form: &mut Form, channels: &[SlackChannel], target: Option<&str>
     }
 }
 
-/// Shows the fields that apply to what the form says: the prompt for an AI
-/// report, the insights for a dashboard, the integration and channel for
-/// Slack (instead of a typed target, once the channels are known).
+/// The server refused more insights than its cap: "Insights" learns it,
+/// and from then refuses a choice beyond it as it is made.
+pub fn learn_export_cap(form: &mut Form, cap: usize) {
+    let Some(at) = form.position("dashboard_export_insights") else {
+        return;
+    };
+    let field = &mut form.fields[at];
+    if let FieldValue::Choices { most, .. } = &mut field.value {
+        *most = cap;
+    }
+    let chosen = field.current().split(',').filter(|id| !id.is_empty()).count();
+    if chosen > cap {
+        field.error = Some(format!(
+            "the server allows {cap} insights and {chosen} are chosen: Space on a chosen one frees a place"
+        ));
+    }
+}
+
+/// On today's PostHog, "Deliver once on save": a save mails every
+/// recipient only when asked (posthog.md 15-1). Checked for a new
+/// subscription, as PostHog's own form starts; unchecked on an edit.
+pub fn deliver_on_save(form: &mut Form, editing: bool) {
+    if form.has(SEND_NOW.0) {
+        return;
+    }
+    let chosen = if editing {
+        Vec::new()
+    } else {
+        vec![SEND_NOW.1.to_string()]
+    };
+    let field = Field::choices(
+        SEND_NOW.0,
+        "Deliver once on save",
+        &[(SEND_NOW.1, SEND_NOW.2)],
+        &chosen,
+    );
+    let at = form.fields.len();
+    form.insert_field(at, field);
+}
+
+/// The checkbox's name, its one value, and its label.
+pub const SEND_NOW: (&str, &str, &str) = ("send_test_now", "yes", "to every recipient, when saved");
+
+/// Whether the form asks for a delivery on save.
+pub fn delivers_on_save(form: &Form) -> bool {
+    form.value(SEND_NOW.0) == SEND_NOW.1
+}
+
+/// Shows the fields that apply to what the form says: the prompt and the
+/// window for an AI report, the insights for a dashboard, the integration
+/// and channel for Slack (instead of a typed target, once the channels are
+/// known).
 pub fn visibility(form: &mut Form) {
     let delivers = form.value("delivers");
     let slack = form.value("target_type") == "slack";
     form.show("prompt", delivers == PROMPT.0);
+    form.show("ai_prompt_config", delivers == PROMPT.0);
     form.show("dashboard_export_insights", delivers.starts_with("dashboard:"));
     form.show("integration_id", slack);
     form.show("channel", slack);
@@ -230,6 +283,17 @@ pub fn today(form: &mut Form, existing: Option<&Subscription>, editing: bool, sl
         after_delivers,
         Field::text("prompt", "Prompt", &asked, Some(prompt)),
     );
+    // An AI report's window: since-last-sent, last:N or range:START-END;
+    // empty for the server's default.
+    let covered = existing
+        .and_then(Subscription::window)
+        .map(|covered| covered.flag())
+        .unwrap_or_default();
+    form.insert_field(
+        after_delivers + 1,
+        Field::text("ai_prompt_config", "Window", &covered, Some(window)),
+    );
+    deliver_on_save(form, editing);
     if let Some(field) = form.fields.iter_mut().find(|field| field.name == "target_type") {
         field.set_options(
             TODAY_TARGET_TYPES

@@ -8,15 +8,17 @@
 //! something to deliver is required (posthog.md 8.2); what it offers to
 //! choose from there (a dashboard's insights, Slack channels) is in
 //! `choices`. A dashboard whose tiles could not be read exports every
-//! insight on it, up to the cap, when the form is sent (`effects.rs`).
+//! insight on it when the form is sent (`effects.rs`); the server's cap is
+//! never assumed. On today's PostHog the body always says `send_test_now`:
+//! true only when "Deliver once on save" is checked.
 
 use chrono::{DateTime, Duration, DurationRound, Utc};
 
 use ratatui::text::{Line, Span};
 
-use super::choices::{BROKEN, FIXED, visibility};
+use super::choices::{BROKEN, FIXED, SEND_NOW, delivers_on_save, visibility};
 use crate::api::time::parse_user_datetime;
-use crate::api::{EXPORT_CAP, Frequency, Subscription, SubscriptionInput, TargetType, Weekday};
+use crate::api::{Frequency, Subscription, SubscriptionInput, TargetType, Weekday, Window};
 use crate::console::widgets::form::{Field, Form};
 use crate::console::widgets::popup::LABEL;
 use crate::schedule::Schedule;
@@ -107,6 +109,15 @@ pub(super) fn prompt(text: &str) -> Result<(), String> {
     } else {
         Ok(())
     }
+}
+
+/// An AI report's window as typed: since-last-sent, last:N,
+/// range:START-END, or empty for the server's default.
+pub(super) fn window(text: &str) -> Result<(), String> {
+    if text.trim().is_empty() {
+        return Ok(());
+    }
+    Window::parse(text).map(|_| ())
 }
 
 /// "dashboard:5", "insight:7", "prompt" or "" for what a subscription delivers.
@@ -306,12 +317,26 @@ pub fn body(form: &Form) -> Result<SubscriptionInput, Vec<(&'static str, String)
         ));
     }
     let mut prompt = None;
+    let mut ai_prompt_config = None;
     if delivers.trim() == PROMPT.0 {
         let asked = form.value("prompt").trim().to_string();
         if asked.is_empty() {
             errors.push(("prompt", "required: the question the AI report answers".into()));
         }
         prompt = Some(Some(asked));
+        if form.has("ai_prompt_config") {
+            let typed = form.value("ai_prompt_config");
+            ai_prompt_config = match typed.trim() {
+                "" => Some(serde_json::json!({})),
+                typed => match Window::parse(typed) {
+                    Ok(covered) => Some(covered.config()),
+                    Err(error) => {
+                        errors.push(("ai_prompt_config", error));
+                        None
+                    }
+                },
+            };
+        }
     }
     let target_type = form.value("target_type");
     let slack = target_type == "slack";
@@ -339,7 +364,7 @@ pub fn body(form: &Form) -> Result<SubscriptionInput, Vec<(&'static str, String)
         if chosen.is_empty() {
             errors.push((
                 "dashboard_export_insights",
-                format!("choose 1 to {EXPORT_CAP} of the dashboard's insights"),
+                "choose at least one of the dashboard's insights".into(),
             ));
         }
         exports = Some(chosen);
@@ -369,19 +394,27 @@ pub fn body(form: &Form) -> Result<SubscriptionInput, Vec<(&'static str, String)
         start_date,
         until_date: Some(parse_user_datetime(&form.value("until_date"))),
         invite_message: Some(Some(form.value("invite_message"))),
+        ai_prompt_config,
+        // Today's PostHog alone has the checkbox; an older one never sees the field.
+        send_test_now: form.has(SEND_NOW.0).then(|| delivers_on_save(form)),
         ..SubscriptionInput::default()
     };
     if errors.is_empty() { Ok(input) } else { Err(errors) }
 }
 
-/// For an edit: only the fields that changed, and "label: old → new" lines.
+/// For an edit: only the fields that changed, and "label: old → new"
+/// lines; `send_test_now` goes as the form says, whatever changed (it is
+/// no field of the subscription, and the question says it apart).
 pub fn changes(form: &Form, input: &SubscriptionInput) -> (SubscriptionInput, Vec<String>) {
-    let mut names: Vec<&str> = Vec::new();
+    let mut names: Vec<&str> = vec![SEND_NOW.0];
     let mut lines = Vec::new();
     for (label, before, after) in form.changes() {
         let Some(field) = form.fields.iter().find(|field| field.label == label) else {
             continue;
         };
+        if field.name == SEND_NOW.0 {
+            continue;
+        }
         // A change of target type takes its integration with it.
         match field.name {
             "delivers" => names.extend(["dashboard", "insight", "prompt"]),

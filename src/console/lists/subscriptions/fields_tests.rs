@@ -88,18 +88,20 @@ fn todays_form_needs_something_to_deliver_and_posts_slack_through_an_integration
     today(&mut form, None, false, &slack);
     let names: Vec<&str> = form.fields.iter().map(|field| field.name).collect();
     assert_eq!(
-        &names[..5],
+        &names[..6],
         [
             "delivers",
             "prompt",
+            "ai_prompt_config",
             "target_type",
             "integration_id",
             "target_value"
         ],
         "added once"
     );
+    assert_eq!(names.last(), Some(&"send_test_now"));
     assert!(!form.changed(), "what was added starts unchanged");
-    let slack_via = &form.fields[3];
+    let slack_via = &form.fields[4];
     assert_eq!(
         (slack_via.current(), slack_via.shown()),
         ("2".to_string(), "Hedgebox".to_string()),
@@ -116,7 +118,7 @@ fn todays_form_needs_something_to_deliver_and_posts_slack_through_an_integration
     ));
     assert_eq!(form.value("target_type"), "email");
 
-    form.fields[4].set_text("a@b.co");
+    form.fields[5].set_text("a@b.co");
     let errors = body(&form).unwrap_err();
     assert_eq!(
         errors.iter().map(|(name, _)| *name).collect::<Vec<_>>(),
@@ -133,7 +135,7 @@ fn todays_form_needs_something_to_deliver_and_posts_slack_through_an_integration
     let sent = serde_json::to_value(body(&form).unwrap()).unwrap();
     assert_eq!(sent["prompt"], "What changed?");
     assert!(sent.get("integration_id").is_none(), "only for Slack: {sent:?}");
-    form.fields[2] = Field::select("target_type", "Target type", &TODAY_TARGET_TYPES, "slack");
+    form.fields[3] = Field::select("target_type", "Target type", &TODAY_TARGET_TYPES, "slack");
     let sent = serde_json::to_value(body(&form).unwrap()).unwrap();
     assert_eq!(sent["integration_id"], 2);
 }
@@ -168,7 +170,14 @@ fn an_edit_to_slack_takes_the_integration_and_an_ai_report_shows_its_prompt() {
     let changed = serde_json::to_value(&changed).unwrap();
     let mut keys: Vec<&String> = changed.as_object().unwrap().keys().collect();
     keys.sort();
-    assert_eq!(keys, ["integration_id", "target_type", "target_value"]);
+    assert_eq!(
+        keys,
+        ["integration_id", "send_test_now", "target_type", "target_value"]
+    );
+    assert_eq!(
+        changed["send_test_now"], false,
+        "an edit delivers only when asked"
+    );
     assert_eq!(lines[0], "Target type: email → slack");
 }
 
@@ -197,7 +206,7 @@ fn press(form: &mut Form, code: ratatui::crossterm::event::KeyCode) {
 }
 
 #[test]
-fn a_dashboard_offers_its_insights_every_one_chosen_up_to_the_cap() {
+fn a_dashboard_offers_its_insights_every_one_chosen_until_a_refusal_tells_the_cap() {
     use crate::api::{DashboardTile, TileInsight};
     use ratatui::crossterm::event::KeyCode;
     let mut form = form(None, parse_datetime("2026-11-22T10:20:00Z").unwrap());
@@ -226,17 +235,34 @@ fn a_dashboard_offers_its_insights_every_one_chosen_up_to_the_cap() {
             })
             .collect(),
     };
-    exports(&mut form, &dashboard, None);
-    assert_eq!(form.value("dashboard_export_insights"), "1,2,3,4,5,6");
-    // A seventh is refused as it is chosen; freeing one makes room.
-    form.focus = form.position("dashboard_export_insights").unwrap();
+    // Once a refusal has told the cap, the first ones within it are chosen.
+    let mut capped = form.clone();
+    exports(&mut capped, &dashboard, None, Some(6));
+    assert_eq!(capped.value("dashboard_export_insights"), "1,2,3,4,5,6");
+    // Until then no cap is assumed: every one is chosen.
+    exports(&mut form, &dashboard, None, None);
+    assert_eq!(form.value("dashboard_export_insights"), "1,2,3,4,5,6,7,8");
+    // The server refuses more than 6: the form learns it from the refusal.
+    learn_export_cap(&mut form, 6);
+    let at = form.position("dashboard_export_insights").unwrap();
+    assert_eq!(
+        form.fields[at].error.as_deref(),
+        Some("the server allows 6 insights and 8 are chosen: Space on a chosen one frees a place")
+    );
+    // Two freed; choosing one again beyond the cap is refused as it is chosen.
+    form.focus = at;
     for _ in 0..6 {
         press(&mut form, KeyCode::Right);
     }
     press(&mut form, KeyCode::Char(' '));
+    press(&mut form, KeyCode::Right);
+    press(&mut form, KeyCode::Char(' '));
+    assert_eq!(form.value("dashboard_export_insights"), "1,2,3,4,5,6");
+    press(&mut form, KeyCode::Char(' '));
     let field = &form.fields[form.focus];
     assert!(field.error.as_deref().unwrap().starts_with("at most 6"));
     assert_eq!(form.value("dashboard_export_insights"), "1,2,3,4,5,6");
+    press(&mut form, KeyCode::Left);
     press(&mut form, KeyCode::Left);
     press(&mut form, KeyCode::Char(' '));
     press(&mut form, KeyCode::Right);
@@ -272,4 +298,76 @@ fn a_dashboard_offers_its_insights_every_one_chosen_up_to_the_cap() {
     assert_eq!(input.target_value.as_deref(), Some("C2|#exec"));
     assert_eq!(input.integration_id, Some(Some(2)));
     assert_eq!(input.dashboard_export_insights, Some(vec![1, 2, 3, 4, 5, 7]));
+}
+
+#[test]
+fn todays_form_delivers_on_save_only_when_checked_and_sets_an_ai_report_s_window() {
+    use ratatui::crossterm::event::KeyCode;
+    let now = parse_datetime("2026-11-22T10:20:00Z").unwrap();
+    let mut form = form(None, now);
+    today(&mut form, None, false, &[]);
+    assert!(delivers_on_save(&form), "checked on a new subscription");
+    // An AI report: its window is offered, checked as typed.
+    press(&mut form, KeyCode::Right);
+    assert_eq!(form.value("delivers"), PROMPT.0);
+    let window_at = form.position("ai_prompt_config").unwrap();
+    assert!(!form.fields[window_at].hidden);
+    let (prompt_at, target_at) = (
+        form.position("prompt").unwrap(),
+        form.position("target_value").unwrap(),
+    );
+    form.fields[prompt_at].set_text("Summarise churn");
+    form.fields[target_at].set_text("a@b.co");
+    form.fields[window_at].set_text("range:7-14");
+    let refused = body(&form).unwrap_err();
+    assert!(
+        refused
+            .iter()
+            .any(|(name, error)| *name == "ai_prompt_config" && error.contains("fewer days ago")),
+        "{refused:?}"
+    );
+    form.fields[window_at].set_text("range:14-7");
+    let input = body(&form).unwrap();
+    assert_eq!(
+        input.ai_prompt_config,
+        Some(
+            serde_json::json!({"window": {"mode": "days_ago_range", "start_days_ago": 14, "end_days_ago": 7}})
+        )
+    );
+    assert_eq!(input.send_test_now, Some(true));
+    // Unchecked: the body says false, never leaves it to the server.
+    form.focus = form.position(SEND_NOW.0).unwrap();
+    press(&mut form, KeyCode::Char(' '));
+    assert_eq!(body(&form).unwrap().send_test_now, Some(false));
+
+    // An edit starts unchecked, shows the window it has, and sends false
+    // with what changed.
+    let existing = Subscription {
+        id: 3,
+        prompt: Some("Summarise churn".into()),
+        ai_prompt_config: Some(serde_json::json!({"window": {"mode": "last_n_days", "start_days_ago": 7}})),
+        enabled: Some(true),
+        target_type: Some(TargetType::Email),
+        target_value: Some("a@b.co".into()),
+        frequency: Some(Frequency::Weekly),
+        interval: Some(1),
+        start_date: Some(now),
+        ..Subscription::default()
+    };
+    let mut edit = super::form(Some(&existing), now);
+    today(&mut edit, Some(&existing), true, &[]);
+    assert_eq!(edit.value("ai_prompt_config"), "last:7");
+    assert!(!delivers_on_save(&edit));
+    let (changed, lines) = changes(&edit, &body(&edit).unwrap());
+    assert!(lines.is_empty(), "{lines:?}");
+    assert_eq!(changed.send_test_now, Some(false));
+    let window_at = edit.position("ai_prompt_config").unwrap();
+    edit.fields[window_at].set_text("last:30");
+    let (changed, lines) = changes(&edit, &body(&edit).unwrap());
+    assert_eq!(lines, ["Window: last:7 → last:30"]);
+    assert_eq!(
+        changed.ai_prompt_config,
+        Some(serde_json::json!({"window": {"mode": "last_n_days", "start_days_ago": 30}}))
+    );
+    assert_eq!((changed.send_test_now, changed.title), (Some(false), None));
 }

@@ -42,8 +42,8 @@ pub struct Subscriptions {
 }
 
 impl Subscriptions {
-    /// The state `f` narrows to next: overdue, paused, ended, active, then
-    /// every state again.
+    /// The state `f` narrows to next: overdue, paused, ended, active,
+    /// unsupported, then every state again.
     pub fn next_state(&self) -> Option<SubscriptionState> {
         use SubscriptionState::*;
         match self.state {
@@ -51,7 +51,8 @@ impl Subscriptions {
             Some(Overdue) => Some(Paused),
             Some(Paused) => Some(Ended),
             Some(Ended) => Some(Active),
-            Some(Active) => None,
+            Some(Active) => Some(Unsupported),
+            Some(Unsupported) => None,
         }
     }
 
@@ -85,7 +86,7 @@ const COLUMNS: [Column; 8] = [
     Column::new("NEXT DELIVERY (UTC)", Constraint::Length(30), 90),
     Column::narrow("NEXT", Constraint::Length(11), 90),
     Column::new("CREATED BY", Constraint::Fill(2), 130),
-    Column::new("STATE", Constraint::Length(7), 50),
+    Column::new("STATE", Constraint::Length(11), 50),
 ];
 
 /// The server's orderings `s` cycles through; the first is its default.
@@ -171,7 +172,9 @@ impl Resource for Subscriptions {
         let state = subscription.state(now);
         let state_style = match state {
             SubscriptionState::Overdue => theme.error,
-            SubscriptionState::Deleted | SubscriptionState::Paused => theme.warning,
+            SubscriptionState::Deleted | SubscriptionState::Paused | SubscriptionState::Unsupported => {
+                theme.warning
+            }
             _ => theme.dim,
         };
         let next_style = if state == SubscriptionState::Overdue {
@@ -340,6 +343,12 @@ fn detail(subscription: &Subscription, now: DateTime<Utc>, theme: &Theme) -> (St
             theme.warning,
             theme,
         ),
+        SubscriptionState::Unsupported => marked(
+            "state",
+            "UNSUPPORTED: PostHog no longer delivers to this channel; once paused it cannot be resumed",
+            theme.warning,
+            theme,
+        ),
         other => field("state", other.as_str(), theme),
     };
     let days = subscription
@@ -351,15 +360,7 @@ fn detail(subscription: &Subscription, now: DateTime<Utc>, theme: &Theme) -> (St
         field("id", subscription.id.to_string(), theme),
         field("title", optional(subscription.title.clone()), theme),
         state_line,
-        field(
-            "target",
-            format!(
-                "{} {}",
-                optional(subscription.target_type.clone()),
-                optional(subscription.target_value.clone())
-            ),
-            theme,
-        ),
+        field("target", subscription.target_words(), theme),
         field("dashboard", resource(subscription, subscription.dashboard), theme),
         field("insight", resource(subscription, subscription.insight), theme),
         field("schedule", optional(subscription.summary.clone()), theme),
@@ -397,11 +398,18 @@ fn detail(subscription: &Subscription, now: DateTime<Utc>, theme: &Theme) -> (St
             theme,
         ),
     ];
-    // Today's PostHog: an AI report's question, a dashboard's insights, the
-    // Slack integration.
+    // Today's PostHog: an AI report's question and window, a dashboard's
+    // insights, what an AI summary reads besides (the integration is named
+    // in the target).
     let mut today = Vec::new();
     if let Some(prompt) = &subscription.prompt {
         today.push(field("prompt", prompt.clone(), theme));
+    }
+    if let Some(window) = subscription.window() {
+        today.push(field("window", window.describe(), theme));
+    }
+    if let Some(contexts) = subscription.contexts_words() {
+        today.push(field("reads", contexts, theme));
     }
     if let Some(exports) = subscription
         .dashboard_export_insights
@@ -411,19 +419,20 @@ fn detail(subscription: &Subscription, now: DateTime<Utc>, theme: &Theme) -> (St
         let ids: Vec<String> = exports.iter().map(i64::to_string).collect();
         today.push(field("exports", format!("insights {}", ids.join(", ")), theme));
     }
-    if let Some(integration) = subscription.integration_id {
-        today.push(field("slack via", format!("integration {integration}"), theme));
-    }
     lines.splice(6..6, today);
     if let Some(user) = &subscription.created_by {
         lines.push(heading("created by", theme));
         lines.extend(user_lines(user, theme));
     }
     lines.push(heading(&format!("next {UPCOMING} deliveries"), theme));
+    // Paused, or to a channel no longer supported: nothing is to come.
     let upcoming = Schedule::of(subscription)
+        .filter(|_| subscription.delivers_on_schedule())
         .map(|schedule| schedule.occurrences_after(now, UPCOMING))
         .unwrap_or_default();
-    if upcoming.is_empty() {
+    if let Some(why) = subscription.why_no_deliveries() {
+        lines.push(Line::styled(format!("   {why}"), theme.warning));
+    } else if upcoming.is_empty() {
         lines.push(Line::styled("   none left in the schedule", theme.warning));
     }
     for at in upcoming {
