@@ -223,6 +223,7 @@ async fn a_slow_server_never_blocks_the_keys() {
         db: dir.path().join("slow.sqlite"),
         seed: orgdeck::server::Seed::Demo,
         generate_subscriptions: 0,
+        generate_members: 0,
         rate_limit: None,
         delay: Some(Duration::from_millis(800)),
         clock: orgdeck::clock::Clock::manual(seeded()),
