@@ -31,8 +31,6 @@ pub const REVOKED_DAYS_AGO: i64 = 3;
 /// The days of history the demo holds.
 pub const HISTORY_DAYS: i64 = 30;
 
-/// Channels every demo workspace has besides the ones subscriptions name.
-const MORE_CHANNELS: [&str; 3] = ["#random", "#customer-feedback", "#announcements"];
 
 /// A project's Slack integrations.
 pub(super) struct Integrations {
@@ -78,13 +76,7 @@ fn seed_project_integrations(
     };
     let revoked = insert("Hedgebox (old workspace)", "0OLD", REVOKED, 400)?;
     let working = insert("Hedgebox", "0HEDGE", "", 200)?;
-    let mut names: Vec<&str> = Vec::new();
-    for name in data.slack_channels.iter().map(String::as_str).chain(MORE_CHANNELS) {
-        if !names.contains(&name) {
-            names.push(name);
-        }
-    }
-    for (index, name) in names.into_iter().enumerate() {
+    for (index, name) in data.slack_channels.iter().enumerate() {
         tx.execute(
             "INSERT INTO slack_channels (integration_id, id, name, is_private, is_member)
              VALUES (?1, ?2, ?3, ?4, ?5)",
