@@ -209,7 +209,7 @@ async fn a_refused_connection_is_reported_and_a_write_is_retried_until_the_serve
         demo::prepare(
             &db,
             Seed::Demo,
-            0,
+            demo::Scale::default(),
             orgdeck::clock::system_now(),
             Default::default(),
         )

@@ -32,6 +32,12 @@ pub const REVOKED_DAYS_AGO: i64 = 3;
 pub const HISTORY_DAYS: i64 = 30;
 
 
+/// Channels only their members see.
+const PRIVATE_CHANNELS: [&str; 2] = ["#exec", "#sales"];
+
+/// Channels the Slack app was never added to.
+const UNJOINED_CHANNELS: [&str; 2] = ["#design", "#announcements"];
+
 /// A project's Slack integrations.
 pub(super) struct Integrations {
     pub working: i64,
@@ -84,8 +90,8 @@ fn seed_project_integrations(
                 working,
                 format!("C0{:07}", 1_000 + index * 37),
                 name.trim_start_matches('#'),
-                index % 7 == 3,
-                index % 5 != 4,
+                PRIVATE_CHANNELS.contains(&name.as_str()),
+                !UNJOINED_CHANNELS.contains(&name.as_str()),
             ],
         )?;
     }
