@@ -231,7 +231,14 @@ pub fn create_key(request: &NewKey) -> anyhow::Result<ExitCode> {
     let failed =
         |error: server::ApiError| anyhow::anyhow!("database error: {:?}", error.body.map(|b| b.detail));
     // A new file gets an organization and its owner, so a key has someone to belong to.
-    demo::prepare(&db, Seed::None, demo::Scale::default(), crate::clock::system_now(), Default::default()).map_err(failed)?;
+    demo::prepare(
+        &db,
+        Seed::None,
+        demo::Scale::default(),
+        crate::clock::system_now(),
+        Default::default(),
+    )
+    .map_err(failed)?;
     let organizations = restrictions.organizations.clone();
     let projects = restrictions.projects.clone();
     let unknown = db

@@ -286,7 +286,14 @@ async fn overdue_in_one_key_then_a_failed_recipient_s_error() {
         let table = &driver.app.lists.subscriptions;
         (0..table.rows.len())
             .find(|at| {
-                table.rows.row(*at).unwrap().target_value.as_deref().unwrap_or("").contains(".invalid")
+                table
+                    .rows
+                    .row(*at)
+                    .unwrap()
+                    .target_value
+                    .as_deref()
+                    .unwrap_or("")
+                    .contains(".invalid")
             })
             .unwrap()
     };

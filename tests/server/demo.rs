@@ -55,7 +55,10 @@ impl Demo {
     }
 
     async fn members(&self) -> Vec<Value> {
-        let path = format!("/api/organizations/{}/members/?limit=500", self.server.organization);
+        let path = format!(
+            "/api/organizations/{}/members/?limit=500",
+            self.server.organization
+        );
         self.server.all(&self.key, &path).await
     }
 }
@@ -83,10 +86,12 @@ async fn about_forty_people_in_eight_roles_some_in_several_a_few_in_none() {
     let demo = Demo::start().await;
     let members = demo.members().await;
     assert_eq!(members.len(), 40, "active members");
-    assert!(members.iter().all(|member| member["user"]["email"]
-        .as_str()
-        .unwrap()
-        .ends_with("@hedgebox.dev")));
+    assert!(members.iter().all(|member| {
+        member["user"]["email"]
+            .as_str()
+            .unwrap()
+            .ends_with("@hedgebox.dev")
+    }));
     let roles = demo.server.all(&demo.key, &demo.server.roles_path()).await;
     assert_eq!(roles.len(), 8);
     let mut roles_of = std::collections::HashMap::<String, usize>::new();
@@ -107,7 +112,10 @@ async fn about_forty_people_in_eight_roles_some_in_several_a_few_in_none() {
     // Names are people's names, not counters.
     for member in &members {
         let first = member["user"]["first_name"].as_str().unwrap();
-        assert!(!first.is_empty() && !first.chars().any(|c| c.is_ascii_digit()), "{member}");
+        assert!(
+            !first.is_empty() && !first.chars().any(|c| c.is_ascii_digit()),
+            "{member}"
+        );
     }
 }
 
@@ -118,7 +126,11 @@ async fn subscriptions_read_like_real_ones() {
     assert!((110..=130).contains(&rows.len()), "{} subscriptions", rows.len());
     let by = |field: &str, value: &str| rows.iter().filter(|row| row[field] == value).count();
     // Mostly weekly and daily, a few monthly.
-    let (weekly, daily, monthly) = (by("frequency", "weekly"), by("frequency", "daily"), by("frequency", "monthly"));
+    let (weekly, daily, monthly) = (
+        by("frequency", "weekly"),
+        by("frequency", "daily"),
+        by("frequency", "monthly"),
+    );
     assert!(weekly > daily && daily > monthly, "{weekly} {daily} {monthly}");
     assert!((weekly + daily) * 10 >= rows.len() * 9);
     assert!((3..=15).contains(&monthly));
@@ -138,7 +150,10 @@ async fn subscriptions_read_like_real_ones() {
     assert!((2..=8).contains(&untitled), "{untitled} without a title");
     // E-mail and Slack; legacy webhooks at most three, none of them active.
     assert!(by("target_type", "email") > 40 && by("target_type", "slack") > 40);
-    let webhooks: Vec<&&Value> = rows.iter().filter(|row| row["target_type"] == "webhook").collect();
+    let webhooks: Vec<&&Value> = rows
+        .iter()
+        .filter(|row| row["target_type"] == "webhook")
+        .collect();
     assert!((1..=3).contains(&webhooks.len()));
     let now = seeded();
     for webhook in webhooks {
@@ -146,8 +161,14 @@ async fn subscriptions_read_like_real_ones() {
         assert_ne!(typed(webhook).state(now), SubscriptionState::Active);
     }
     // And the first row of the list is no webhook.
-    let first = demo.server.get(&demo.key, &demo.server.subscriptions_path()).await;
-    assert_ne!(first.expect(StatusCode::OK)["results"][0]["target_type"], "webhook");
+    let first = demo
+        .server
+        .get(&demo.key, &demo.server.subscriptions_path())
+        .await;
+    assert_ne!(
+        first.expect(StatusCode::OK)["results"][0]["target_type"],
+        "webhook"
+    );
 }
 
 /// Every scheduled delivery is an occurrence of its subscription's
@@ -194,11 +215,22 @@ async fn every_delivery_is_an_occurrence_of_its_schedule() {
             .first()
             .is_some_and(|latest| latest["status"] == "failed" && latest["target_type"] == "slack");
         if state == SubscriptionState::Active || state == SubscriptionState::Ended {
-            assert_eq!(times, occurrences, "#{} {:?} misses deliveries", row["id"], row["title"]);
+            assert_eq!(
+                times, occurrences,
+                "#{} {:?} misses deliveries",
+                row["id"], row["title"]
+            );
         }
         if state == SubscriptionState::Overdue {
             let next = subscription.next_delivery_date.unwrap();
-            assert_eq!(times, occurrences.iter().copied().take_while(|at| *at < next).collect::<Vec<_>>());
+            assert_eq!(
+                times,
+                occurrences
+                    .iter()
+                    .copied()
+                    .take_while(|at| *at < next)
+                    .collect::<Vec<_>>()
+            );
         }
         if state == SubscriptionState::Paused && !failed_last {
             assert!(times.len() < occurrences.len() || occurrences.is_empty(), "{row}");
@@ -243,8 +275,16 @@ async fn legacy_webhooks_were_skipped_and_cannot_be_resumed() {
             json!({"enabled": true}),
         )
         .await;
-    let detail = refused.expect_error(StatusCode::BAD_REQUEST, "validation_error", "invalid_input", Some("enabled"));
-    assert!(detail.starts_with("Cannot re-enable webhook subscription"), "{detail}");
+    let detail = refused.expect_error(
+        StatusCode::BAD_REQUEST,
+        "validation_error",
+        "invalid_input",
+        Some("enabled"),
+    );
+    assert!(
+        detail.starts_with("Cannot re-enable webhook subscription"),
+        "{detail}"
+    );
 }
 
 #[tokio::test]
@@ -258,11 +298,17 @@ async fn the_failures_tell_stories_on_call_recognises() {
     let failed: Vec<&Value> = deliveries.iter().filter(|d| d["status"] == "failed").collect();
     let first_failure = failed.iter().map(|d| at(&d["created_at"])).min().unwrap();
     assert_eq!((now - first_failure).num_days(), 14, "{first_failure}");
-    assert!(deliveries.iter().all(|d| (d["status"] == "failed") == (at(&d["created_at"]) >= first_failure)));
-    assert!(failed[0]["recipient_results"][0]["error"]["message"]
-        .as_str()
-        .unwrap()
-        .contains("does not exist"));
+    assert!(
+        deliveries
+            .iter()
+            .all(|d| (d["status"] == "failed") == (at(&d["created_at"]) >= first_failure))
+    );
+    assert!(
+        failed[0]["recipient_results"][0]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("does not exist")
+    );
     assert!(deliveries.iter().any(|d| d["status"] == "completed"));
 
     // A partial delivery: one of three recipients failed.
@@ -281,7 +327,10 @@ async fn the_failures_tell_stories_on_call_recognises() {
     // each of its subscriptions once and disabled them.
     let integrations = demo
         .server
-        .all(&demo.key, &format!("/api/projects/{}/integrations/?kind=slack", demo.server.project))
+        .all(
+            &demo.key,
+            &format!("/api/projects/{}/integrations/?kind=slack", demo.server.project),
+        )
         .await;
     let revoked = integrations
         .iter()
@@ -297,13 +346,20 @@ async fn the_failures_tell_stories_on_call_recognises() {
         assert_eq!(row["enabled"], false, "auto-disabled: {row}");
         let (latest, earlier) = deliveries.split_first().unwrap();
         assert_eq!(latest["status"], "failed");
-        assert_eq!((now.date_naive() - at(&latest["created_at"]).date_naive()).num_days(), 3);
+        assert_eq!(
+            (now.date_naive() - at(&latest["created_at"]).date_naive()).num_days(),
+            3
+        );
         assert!(!earlier.is_empty() && earlier.iter().all(|d| d["status"] == "completed"));
     }
 
     // One overdue; one whose schedule has ended, delivered until then.
-    let states: Vec<(SubscriptionState, &Value)> = demo.rows().map(|row| (typed(row).state(now), row)).collect();
-    let overdue: Vec<_> = states.iter().filter(|(state, _)| *state == SubscriptionState::Overdue).collect();
+    let states: Vec<(SubscriptionState, &Value)> =
+        demo.rows().map(|row| (typed(row).state(now), row)).collect();
+    let overdue: Vec<_> = states
+        .iter()
+        .filter(|(state, _)| *state == SubscriptionState::Overdue)
+        .collect();
     assert_eq!(overdue.len(), 1, "{overdue:?}");
     let ended = states
         .iter()
@@ -311,7 +367,11 @@ async fn the_failures_tell_stories_on_call_recognises() {
         .map(|(_, row)| row)
         .collect::<Vec<_>>();
     assert!(!ended.is_empty());
-    assert!(ended.iter().any(|row| at(&row["until_date"]) < now && row["enabled"] == true));
+    assert!(
+        ended
+            .iter()
+            .any(|row| at(&row["until_date"]) < now && row["enabled"] == true)
+    );
 }
 
 /// The person who left last month: still an active member in a role, still
@@ -331,26 +391,51 @@ async fn the_person_who_left_still_receives_and_owns_subscriptions() {
     let others_recent = members
         .iter()
         .filter(|member| member["user"]["email"] != LEAVER)
-        .filter(|member| member["last_login"].as_str().is_some_and(|t| now - at(&json!(t)) > Duration::days(28)))
+        .filter(|member| {
+            member["last_login"]
+                .as_str()
+                .is_some_and(|t| now - at(&json!(t)) > Duration::days(28))
+        })
         .count();
     assert_eq!(others_recent, 0, "only she has been away that long");
     let roles = demo.server.all(&demo.key, &demo.server.roles_path()).await;
-    assert!(roles.iter().any(|role| role["members"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|membership| membership["user"]["email"] == LEAVER)));
+    assert!(roles.iter().any(|role| {
+        role["members"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|membership| membership["user"]["email"] == LEAVER)
+    }));
 
     let receives: Vec<&Value> = demo
         .rows()
         .filter(|row| row["target_value"].as_str().unwrap().contains(LEAVER))
         .collect();
     assert_eq!(receives.len(), 3, "{receives:?}");
-    assert!(receives.iter().all(|row| row["target_type"] == "email" && row["deleted"] == false));
-    assert_eq!(receives.iter().filter(|row| row["target_value"] == LEAVER).count(), 1);
-    let created: Vec<&Value> = demo.rows().filter(|row| row["created_by"]["email"] == LEAVER).collect();
+    assert!(
+        receives
+            .iter()
+            .all(|row| row["target_type"] == "email" && row["deleted"] == false)
+    );
+    assert_eq!(
+        receives
+            .iter()
+            .filter(|row| row["target_value"] == LEAVER)
+            .count(),
+        1
+    );
+    let created: Vec<&Value> = demo
+        .rows()
+        .filter(|row| row["created_by"]["email"] == LEAVER)
+        .collect();
     assert_eq!(created.len(), 2);
-    assert_eq!(created.iter().filter(|row| row["resource_type"] == "ai_prompt").count(), 1);
+    assert_eq!(
+        created
+            .iter()
+            .filter(|row| row["resource_type"] == "ai_prompt")
+            .count(),
+        1
+    );
     // Her subscriptions still go out.
     for (row, deliveries) in &demo.subscriptions {
         if row["target_value"].as_str().unwrap().contains(LEAVER) {
@@ -372,13 +457,21 @@ async fn generated_members_have_names_and_unique_addresses() {
     let members = server.all(&key, &path).await;
     let generated: Vec<&Value> = members
         .iter()
-        .filter(|member| !member["user"]["email"].as_str().unwrap().ends_with("@hedgebox.dev"))
+        .filter(|member| {
+            !member["user"]["email"]
+                .as_str()
+                .unwrap()
+                .ends_with("@hedgebox.dev")
+        })
         .collect();
     assert_eq!(generated.len(), 2_000);
     let mut addresses = std::collections::HashSet::new();
     for member in &generated {
         let user = &member["user"];
-        let (first, last) = (user["first_name"].as_str().unwrap(), user["last_name"].as_str().unwrap());
+        let (first, last) = (
+            user["first_name"].as_str().unwrap(),
+            user["last_name"].as_str().unwrap(),
+        );
         let capitalised = |name: &str| name.chars().next().is_some_and(char::is_uppercase);
         assert!(capitalised(first) && capitalised(last), "{user}");
         let email = user["email"].as_str().unwrap();

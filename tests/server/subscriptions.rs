@@ -688,10 +688,7 @@ async fn filters_and_orderings() {
     let deleted = ids_of(&server, &key, "deleted=true").await;
     assert!(!deleted.is_empty() && deleted.iter().all(|row| row["deleted"] == true));
     let tenth = deleted.len() as f64 / (deleted.len() + all.len()) as f64;
-    assert!(
-        (0.03..0.15).contains(&tenth),
-        "a few soft-deleted, got {tenth}"
-    );
+    assert!((0.03..0.15).contains(&tenth), "a few soft-deleted, got {tenth}");
 
     let searched = ids_of(&server, &key, "search=board%20PACK").await;
     assert!(!searched.is_empty());

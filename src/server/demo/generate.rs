@@ -108,20 +108,105 @@ pub fn generate_subscriptions(
 
 /// Given names of generated members (ASCII, so that addresses are made of them).
 const FIRST_NAMES: [&str; 48] = [
-    "Aaliyah", "Aarav", "Abebe", "Aiko", "Alejandro", "Amelia", "Anan", "Astrid", "Ayodele", "Bilal",
-    "Carmen", "Chidi", "Chloe", "Daniel", "Dmitri", "Elena", "Emeka", "Farid", "Freya", "Gabriel",
-    "Hamid", "Hye-jin", "Ines", "Jamal", "Javier", "Kaito", "Kateryna", "Lars", "Layla", "Lucas",
-    "Mai", "Malik", "Mariana", "Mei", "Nia", "Noah", "Oluwaseun", "Omar", "Paola", "Rafael",
-    "Sana", "Santiago", "Siobhan", "Tariq", "Thandiwe", "Valentina", "Yusuf", "Zara",
+    "Aaliyah",
+    "Aarav",
+    "Abebe",
+    "Aiko",
+    "Alejandro",
+    "Amelia",
+    "Anan",
+    "Astrid",
+    "Ayodele",
+    "Bilal",
+    "Carmen",
+    "Chidi",
+    "Chloe",
+    "Daniel",
+    "Dmitri",
+    "Elena",
+    "Emeka",
+    "Farid",
+    "Freya",
+    "Gabriel",
+    "Hamid",
+    "Hye-jin",
+    "Ines",
+    "Jamal",
+    "Javier",
+    "Kaito",
+    "Kateryna",
+    "Lars",
+    "Layla",
+    "Lucas",
+    "Mai",
+    "Malik",
+    "Mariana",
+    "Mei",
+    "Nia",
+    "Noah",
+    "Oluwaseun",
+    "Omar",
+    "Paola",
+    "Rafael",
+    "Sana",
+    "Santiago",
+    "Siobhan",
+    "Tariq",
+    "Thandiwe",
+    "Valentina",
+    "Yusuf",
+    "Zara",
 ];
 
 /// Family names of generated members.
 const LAST_NAMES: [&str; 48] = [
-    "Abara", "Adeyemi", "Ahmed", "Andersen", "Bakker", "Banerjee", "Becker", "Bianchi", "Castillo",
-    "Choi", "Dlamini", "Dubois", "Evans", "Ferreira", "Gallagher", "Goh", "Gonzalez", "Hansen",
-    "Hernandez", "Hoang", "Ivanova", "Jansen", "Kang", "Khan", "Kim", "Kowalczyk", "Larsen", "Lopez",
-    "Mahlangu", "Moreau", "Murphy", "Nakamura", "Nowak", "Obi", "Oliveira", "Park", "Quispe",
-    "Rahman", "Reyes", "Rossi", "Schmidt", "Silva", "Suzuki", "Tembo", "Virtanen", "Wang", "Yilmaz",
+    "Abara",
+    "Adeyemi",
+    "Ahmed",
+    "Andersen",
+    "Bakker",
+    "Banerjee",
+    "Becker",
+    "Bianchi",
+    "Castillo",
+    "Choi",
+    "Dlamini",
+    "Dubois",
+    "Evans",
+    "Ferreira",
+    "Gallagher",
+    "Goh",
+    "Gonzalez",
+    "Hansen",
+    "Hernandez",
+    "Hoang",
+    "Ivanova",
+    "Jansen",
+    "Kang",
+    "Khan",
+    "Kim",
+    "Kowalczyk",
+    "Larsen",
+    "Lopez",
+    "Mahlangu",
+    "Moreau",
+    "Murphy",
+    "Nakamura",
+    "Nowak",
+    "Obi",
+    "Oliveira",
+    "Park",
+    "Quispe",
+    "Rahman",
+    "Reyes",
+    "Rossi",
+    "Schmidt",
+    "Silva",
+    "Suzuki",
+    "Tembo",
+    "Virtanen",
+    "Wang",
+    "Yilmaz",
     "Zhou",
 ];
 
@@ -176,7 +261,11 @@ pub fn generate_members(
         let given = FIRST_NAMES[sequence.below(FIRST_NAMES.len() as u64) as usize];
         let family = LAST_NAMES[sequence.below(LAST_NAMES.len() as u64) as usize];
         let domain = DOMAINS[(number as usize) % DOMAINS.len()];
-        let email = format!("{}.{}.{number}@{domain}", given.to_ascii_lowercase(), family.to_ascii_lowercase());
+        let email = format!(
+            "{}.{}.{number}@{domain}",
+            given.to_ascii_lowercase(),
+            family.to_ascii_lowercase()
+        );
         let joined = now - Duration::minutes(sequence.below(THREE_YEARS) as i64);
         let last_login = (sequence.below(10) != 0)
             .then(|| now - Duration::minutes(sequence.below(QUARTER) as i64))
@@ -196,7 +285,11 @@ pub fn generate_members(
             last_login,
         ])?;
         let user_id = tx.last_insert_rowid();
-        let level = if sequence.below(50) == 0 { level::ADMIN } else { level::MEMBER };
+        let level = if sequence.below(50) == 0 {
+            level::ADMIN
+        } else {
+            level::MEMBER
+        };
         member.execute(params![
             sequence.uuid(),
             organization_id,

@@ -395,7 +395,15 @@ fn seed_demo(tx: &Transaction, now: DateTime<Utc>, rules: Rules) -> ApiResult<Pr
         project_ids.push(insert_project(tx, &organization_id, name, created)?);
     }
     let first_project = project_ids[0]; // check() made sure there is one
-    let people = seed_people(tx, &data, &mut sequence, &organization_id, first_project, founded, now)?;
+    let people = seed_people(
+        tx,
+        &data,
+        &mut sequence,
+        &organization_id,
+        first_project,
+        founded,
+        now,
+    )?;
     seed_roles(tx, &data, &mut sequence, &organization_id, &people, today)?;
     let catalogs = seed_catalogs(tx, &data, &project_ids)?;
     let integrations = today::seed_integrations(tx, &data, &catalogs, people.owner, now)?;
@@ -507,21 +515,25 @@ fn seed_roles(
 fn seed_catalogs(tx: &Transaction, data: &DemoData, project_ids: &[i64]) -> ApiResult<Vec<Catalog>> {
     let mut catalogs = Vec::new();
     for (index, &project_id) in project_ids.iter().enumerate() {
-        let insert = |table: &str, names: &mut dyn Iterator<Item = &String>| -> ApiResult<Vec<(String, i64)>> {
-            let mut ids = Vec::new();
-            for name in names {
-                tx.execute(
-                    &format!("INSERT INTO {table} (project_id, name) VALUES (?1, ?2)"),
-                    params![project_id, name],
-                )?;
-                ids.push((name.clone(), tx.last_insert_rowid()));
-            }
-            Ok(ids)
-        };
+        let insert =
+            |table: &str, names: &mut dyn Iterator<Item = &String>| -> ApiResult<Vec<(String, i64)>> {
+                let mut ids = Vec::new();
+                for name in names {
+                    tx.execute(
+                        &format!("INSERT INTO {table} (project_id, name) VALUES (?1, ?2)"),
+                        params![project_id, name],
+                    )?;
+                    ids.push((name.clone(), tx.last_insert_rowid()));
+                }
+                Ok(ids)
+            };
         let dashboards = data.dashboards.get(index).map(Vec::as_slice).unwrap_or_default();
         let mut catalog = Catalog {
             project_id,
-            dashboards: insert("dashboards", &mut dashboards.iter().map(|dashboard| &dashboard.name))?,
+            dashboards: insert(
+                "dashboards",
+                &mut dashboards.iter().map(|dashboard| &dashboard.name),
+            )?,
             insights: insert("insights", &mut data.insights.get(index).into_iter().flatten())?,
             tiles: Vec::new(),
         };
@@ -532,7 +544,12 @@ fn seed_catalogs(tx: &Transaction, data: &DemoData, project_ids: &[i64]) -> ApiR
                 let insight = catalog.insight(name)?;
                 tx.execute(
                     "INSERT INTO dashboard_tiles (dashboard_id, insight_id, y, x) VALUES (?1, ?2, ?3, ?4)",
-                    params![dashboard_id, insight, (slot / 2) as i64 * 5, (slot % 2) as i64 * 6],
+                    params![
+                        dashboard_id,
+                        insight,
+                        (slot / 2) as i64 * 5,
+                        (slot % 2) as i64 * 6
+                    ],
                 )?;
                 on_tiles.push(insight);
             }

@@ -198,8 +198,16 @@ fn values(
         Some("revoked") => slack.revoked,
         _ => slack.working,
     });
-    let insight = entry.insight.as_deref().map(|name| catalog.insight(name)).transpose()?;
-    let dashboard = entry.dashboard.as_deref().map(|name| catalog.dashboard(name)).transpose()?;
+    let insight = entry
+        .insight
+        .as_deref()
+        .map(|name| catalog.insight(name))
+        .transpose()?;
+    let dashboard = entry
+        .dashboard
+        .as_deref()
+        .map(|name| catalog.dashboard(name))
+        .transpose()?;
     let resources = [insight.is_some(), dashboard.is_some(), entry.prompt.is_some()];
     if resources.iter().filter(|set| **set).count() != 1 {
         return Err(ApiError::internal(format!(
@@ -222,7 +230,9 @@ fn values(
         bysetpos: every.bysetpos,
         count: entry.count,
         start_date,
-        until_date: entry.ends.map(|days| today + Duration::days(days) + Duration::hours(12)),
+        until_date: entry
+            .ends
+            .map(|days| today + Duration::days(days) + Duration::hours(12)),
         deleted: entry.deleted.is_some(),
         title: entry.title.clone(),
         invite_message: entry.invite.clone(),

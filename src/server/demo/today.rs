@@ -31,7 +31,6 @@ pub const REVOKED_DAYS_AGO: i64 = 3;
 /// The days of history the demo holds.
 pub const HISTORY_DAYS: i64 = 30;
 
-
 /// Channels only their members see.
 const PRIVATE_CHANNELS: [&str; 2] = ["#exec", "#sales"];
 
@@ -55,7 +54,13 @@ pub(super) fn seed_integrations(
 ) -> ApiResult<Vec<Integrations>> {
     let mut seeded = Vec::new();
     for catalog in catalogs {
-        seeded.push(seed_project_integrations(tx, data, catalog.project_id, owner, now)?);
+        seeded.push(seed_project_integrations(
+            tx,
+            data,
+            catalog.project_id,
+            owner,
+            now,
+        )?);
     }
     Ok(seeded)
 }
