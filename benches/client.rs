@@ -40,6 +40,7 @@ fn fixture(delay: Option<Duration>) -> Fixture {
             db: dir.path().join("bench.sqlite"),
             seed: Seed::None,
             generate_subscriptions: 11_111, // about 10,000 not soft-deleted
+            generate_members: 0,
             rate_limit: None,
             delay,
             clock: orgdeck::clock::Clock::system(),

@@ -47,6 +47,7 @@ fn server(generate: u64, clock: Clock, rate_limit: Option<server::RateLimit>) ->
             db: dir.path().join("bench.sqlite"),
             seed: Seed::None,
             generate_subscriptions: generate,
+            generate_members: 0,
             rate_limit,
             delay: None,
             clock,

@@ -83,6 +83,11 @@ pub enum Command {
         #[arg(long, value_name = "N", default_value_t = 0,
               value_parser = clap::value_parser!(u64).range(0..=10_000_000))]
         generate_subscriptions: u64,
+        /// Add this many synthetic active members to the first organization at
+        /// start (generated names and addresses), to rehearse a large company.
+        #[arg(long, value_name = "N", default_value_t = 0,
+              value_parser = clap::value_parser!(u64).range(0..=10_000_000))]
+        generate_members: u64,
         /// Limit each key's requests as PostHog does, e.g. 480/4800 (per minute/per hour).
         #[arg(long, value_name = "PER_MINUTE/PER_HOUR")]
         rate_limit: Option<RateLimit>,
@@ -370,6 +375,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             seed,
             api,
             generate_subscriptions,
+            generate_members,
             rate_limit,
             delay,
             public_url,
@@ -381,6 +387,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             db,
             seed,
             generate_subscriptions,
+            generate_members,
             rate_limit,
             delay: delay.map(std::time::Duration::from_millis),
             clock: crate::clock::Clock::system(),

@@ -98,6 +98,7 @@ pub fn demo(
             db: db_path.clone(),
             seed: Seed::Demo,
             generate_subscriptions: 0,
+            generate_members: 0,
             rate_limit: None,
             delay: None,
             clock: crate::clock::Clock::system(),
@@ -229,7 +230,14 @@ pub fn create_key(request: &NewKey) -> anyhow::Result<ExitCode> {
     let failed =
         |error: server::ApiError| anyhow::anyhow!("database error: {:?}", error.body.map(|b| b.detail));
     // A new file gets an organization and its owner, so a key has someone to belong to.
-    demo::prepare(&db, Seed::None, 0, crate::clock::system_now(), Default::default()).map_err(failed)?;
+    demo::prepare(
+        &db,
+        Seed::None,
+        demo::Scale::default(),
+        crate::clock::system_now(),
+        Default::default(),
+    )
+    .map_err(failed)?;
     let organizations = restrictions.organizations.clone();
     let projects = restrictions.projects.clone();
     let unknown = db

@@ -127,6 +127,8 @@ pub struct ServeOptions {
     pub seed: Seed,
     /// Synthetic subscriptions to add to the first project at start.
     pub generate_subscriptions: u64,
+    /// Synthetic active members to add to the first organization at start.
+    pub generate_members: u64,
     /// Per-key request limits; `None` serves without limits.
     pub rate_limit: Option<RateLimit>,
     /// Hold every answer this long (fault injection: a distant or slow server).
@@ -216,7 +218,10 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
         .with_context(|| format!("cannot open the database {}", options.db.display()))?;
     let (seeded, generate, rules) = (
         options.seed,
-        options.generate_subscriptions,
+        demo::Scale {
+            subscriptions: options.generate_subscriptions,
+            members: options.generate_members,
+        },
         options.flavor.rules(),
     );
     let seed_time = options.clock.now();

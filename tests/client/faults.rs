@@ -209,7 +209,7 @@ async fn a_refused_connection_is_reported_and_a_write_is_retried_until_the_serve
         demo::prepare(
             &db,
             Seed::Demo,
-            0,
+            demo::Scale::default(),
             orgdeck::clock::system_now(),
             Default::default(),
         )
@@ -225,6 +225,7 @@ async fn a_refused_connection_is_reported_and_a_write_is_retried_until_the_serve
             db: db_path,
             seed: Seed::Demo,
             generate_subscriptions: 0,
+            generate_members: 0,
             rate_limit: None,
             delay: None,
             clock: orgdeck::clock::Clock::system(),

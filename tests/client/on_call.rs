@@ -169,14 +169,11 @@ async fn resuming_an_ended_schedule_is_refused_in_the_servers_words() {
     .json();
     // An ended one, paused (the demo has some; else one is paused here).
     let rows = rows.as_array().unwrap();
-    let ended_and_paused = match rows
-        .iter()
-        .find(|row| row["enabled"] == false && row["target_type"] == "email")
-    {
+    let ended_and_paused = match rows.iter().find(|row| row["enabled"] == false) {
         Some(row) => row["id"].to_string(),
         None => {
-            let email = rows.iter().find(|row| row["target_type"] == "email").unwrap();
-            let id = email["id"].to_string();
+            let ended = rows.first().unwrap();
+            let id = ended["id"].to_string();
             let path = format!("{}{id}/", server.subscriptions_path());
             server
                 .patch(&key, &path, serde_json::json!({"enabled": false}))

@@ -257,7 +257,7 @@ async fn filters_reach_the_server() {
     let project = server.project.to_string();
     let filter = SubscriptionFilter {
         target_type: Some("slack".into()),
-        search: Some("board pack".into()),
+        search: Some("kpi".into()),
         ordering: Some("next_delivery_date".into()),
         ..Default::default()
     };
@@ -269,7 +269,7 @@ async fn filters_reach_the_server() {
     assert!(rows.iter().all(|s| s.target_type == Some(TargetType::Slack)));
     assert!(
         rows.iter()
-            .all(|s| { s.title.as_deref().unwrap().to_lowercase().contains("board pack") })
+            .all(|s| { s.title.as_deref().unwrap().to_lowercase().contains("kpi") })
     );
     let dates: Vec<_> = rows.iter().filter_map(|s| s.next_delivery_date).collect();
     assert!(dates.windows(2).all(|pair| pair[0] <= pair[1]));

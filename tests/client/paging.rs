@@ -15,7 +15,7 @@ async fn every_way_of_paging_agrees() {
     let client = server.client();
     let list = List::subscriptions(&server.project.to_string(), &SubscriptionFilter::default());
     let whole = client.page(&list, 100_000, 0).await.unwrap();
-    assert!(whole.count > 1400);
+    assert!(whole.count > 900);
     assert_eq!(whole.results.len() as u64, whole.count);
 
     let progress = Arc::new(AtomicU64::new(0));

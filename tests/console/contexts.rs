@@ -177,7 +177,7 @@ async fn ctx_switches_profiles_host_and_key_without_a_restart() {
         "a key the host refuses is caught first: {wrong}"
     );
     assert!(
-        header(&wrong).contains("profile b") && wrong.contains("Subscriptions 1/540"),
+        header(&wrong).contains("profile b") && wrong.contains("Subscriptions 1/95"),
         "and the screen stays: {wrong}"
     );
     let unknown = command(&mut driver, "ctx nosuch").await;

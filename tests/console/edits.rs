@@ -240,7 +240,7 @@ async fn remove_a_member_after_confirming() {
     let api = client_for(&server.base, &key);
     let mut driver = console(&server, &key).await;
     keys(&mut driver, &[KeyCode::Enter]).await; // Engineering
-    assert_eq!(driver.app.lists.members.rows.list.count(), Some(7));
+    assert_eq!(driver.app.lists.members.rows.list.count(), Some(11));
     typed(&mut driver, "d").await;
     let question = driver.screen();
     assert!(
@@ -253,13 +253,13 @@ async fn remove_a_member_after_confirming() {
         .all(&List::memberships("@current", &role.id), &Default::default())
         .await
         .unwrap();
-    assert_eq!(left.len(), 6);
+    assert_eq!(left.len(), 10);
     assert!(
         !left
             .iter()
             .any(|m| m.user.as_ref().unwrap().email == "bruno.lindqvist@hedgebox.dev")
     );
-    assert_eq!(driver.app.lists.members.rows.list.count(), Some(6));
+    assert_eq!(driver.app.lists.members.rows.list.count(), Some(10));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -85,25 +85,20 @@ async fn subscriptions_with_their_next_deliveries() {
     let mut driver = console(&server, &["*"], (160, 40)).await;
     press(&mut driver, "3").await;
     let first = screen(&mut driver);
-    assert!(first.contains("3 Subscriptions (540)"));
+    assert!(first.contains("3 Subscriptions (95)"));
     assert!(first.contains("next 5 deliveries"));
     insta::assert_snapshot!("subscriptions", first);
 
     press(&mut driver, "G").await;
     let last = screen(&mut driver);
-    assert!(last.contains("540/540"));
+    assert!(last.contains("95/95"));
     insta::assert_snapshot!("subscriptions_end", last);
 
-    // Ordered by next delivery: the missed ones come first, overdue (or to
-    // a legacy webhook: unsupported, never overdue).
+    // Ordered by next delivery: the missed one comes first, overdue.
     press(&mut driver, "gs").await;
     let ordered = screen(&mut driver);
     assert!(ordered.contains("sorted: next delivery first"));
-    assert!(
-        ordered.lines().nth(4).unwrap().contains("unsupported"),
-        "{ordered}"
-    );
-    assert!(ordered.lines().nth(5).unwrap().contains("overdue"), "{ordered}");
+    assert!(ordered.lines().nth(4).unwrap().contains("overdue"), "{ordered}");
     insta::assert_snapshot!("subscriptions_by_next_delivery", ordered);
 
     press(&mut driver, "D").await;
@@ -129,7 +124,7 @@ async fn filtering_at_once_then_on_the_server() {
     let searched = screen(&mut driver);
     assert!(searched.contains("filter \"board pack\""));
     let count = driver.app.lists.subscriptions.rows.list.count().unwrap();
-    assert!(count > 0 && count < 540);
+    assert!(count > 0 && count < 95);
     assert_eq!(
         driver.app.lists.subscriptions.resource.filter.search.as_deref(),
         Some("board pack")
@@ -139,7 +134,7 @@ async fn filtering_at_once_then_on_the_server() {
     press_code(&mut driver, KeyCode::Char('/')).await;
     press_code(&mut driver, KeyCode::Esc).await;
     assert!(driver.settle(SETTLE).await);
-    assert_eq!(driver.app.lists.subscriptions.rows.list.count(), Some(540));
+    assert_eq!(driver.app.lists.subscriptions.rows.list.count(), Some(95));
 
     // Roles filter and sort locally.
     press(&mut driver, "1/a").await;
@@ -228,6 +223,7 @@ async fn a_slow_server_never_blocks_the_keys() {
         db: dir.path().join("slow.sqlite"),
         seed: orgdeck::server::Seed::Demo,
         generate_subscriptions: 0,
+        generate_members: 0,
         rate_limit: None,
         delay: Some(Duration::from_millis(800)),
         clock: orgdeck::clock::Clock::manual(seeded()),

@@ -15,6 +15,7 @@ async fn data_survives_a_restart_on_the_same_file() {
         db: dir.path().join("kept.sqlite"),
         seed: Seed::Demo,
         generate_subscriptions: 0,
+        generate_members: 0,
         rate_limit: None,
         delay: None,
         clock: orgdeck::clock::Clock::system(),

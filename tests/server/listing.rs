@@ -274,6 +274,8 @@ async fn search_finds_what_drf_finds() {
             json!(5),
         ),
         with(sample(), "title", Value::Null),
+        // Brackets and digits (the demo's titles have no counters).
+        with(sample(), "title", json!("Growth board pack (4 regions) (1)")),
         with(report("Summarise the zebra crossings"), "title", Value::Null),
         with(
             with(sample(), "title", json!("Plain")),
@@ -310,8 +312,22 @@ async fn search_finds_what_drf_finds() {
 
     // Renaming an insight or a dashboard (no API does; a tool beside the
     // server may) changes what finds their subscriptions.
-    let of_insight = ids(&list(&server, &key, &format!("insight={DEMO_INSIGHT}")).await);
+    let of_insight_rows = list(&server, &key, &format!("insight={DEMO_INSIGHT}")).await;
+    let of_insight = ids(&of_insight_rows);
     assert!(of_insight.len() > 2);
+    // Those whose title does not repeat the insight's name.
+    let titled_otherwise: Vec<i64> = of_insight_rows
+        .iter()
+        .filter(|row| {
+            !row["title"]
+                .as_str()
+                .unwrap_or("")
+                .to_lowercase()
+                .contains(&DEMO_INSIGHT_NAME.to_lowercase())
+        })
+        .map(|row| row["id"].as_i64().unwrap())
+        .collect();
+    assert!(!titled_otherwise.is_empty());
     let old_name = list(&server, &key, &format!("search={}", encode(DEMO_INSIGHT_NAME))).await;
     assert!(of_insight.iter().all(|id| ids(&old_name).contains(id)));
     assert!(
@@ -338,7 +354,7 @@ async fn search_finds_what_drf_finds() {
     );
     let old_name = list(&server, &key, &format!("search={}", encode(DEMO_INSIGHT_NAME))).await;
     assert!(
-        of_insight.iter().all(|id| !ids(&old_name).contains(id)),
+        titled_otherwise.iter().all(|id| !ids(&old_name).contains(id)),
         "found by the insight's old name"
     );
     assert!(
@@ -363,8 +379,9 @@ async fn search_finds_what_drf_finds() {
         ("Quokka,board", &["Quokka", "board"], true),
         ("platypus trend", &["platypus", "trend"], true),
         ("marmalade", &["marmalade"], true),
-        ("weekly active users", &["weekly", "active", "users"], false),
-        ("company kpis", &["company", "kpis"], false),
+        // Titles that repeat the old names still find their rows.
+        ("weekly active users", &["weekly", "active", "users"], true),
+        ("company kpis", &["company", "kpis"], true),
     ];
     check_search(&server, &key, renamed, false).await;
     check_search(&server, &key, CASES, true).await;
@@ -469,7 +486,7 @@ async fn list_filters_keep_the_rows_they_name() {
         .unwrap()
         .to_string();
     let by_admin = only(&undeleted, &|row| row["created_by"]["uuid"] == creator.as_str());
-    assert!(by_admin.len() > 5 && by_admin.len() < undeleted.len() / 2);
+    assert!(by_admin.len() > 3 && by_admin.len() < undeleted.len() / 2);
     for form in [creator.clone(), creator.to_uppercase(), creator.replace('-', "")] {
         let found = list(&server, &key, &format!("created_by={form}")).await;
         assert_eq!(ids(&found), by_admin, "{form}");
@@ -935,7 +952,7 @@ async fn the_plan_limit_counts_undeleted_subscriptions() {
     let unlimited = TestServer::demo().await;
     let key = unlimited.key(&["*"]);
     let existing = undeleted_count(&unlimited);
-    assert!(existing > 100);
+    assert!(existing > 80);
     for _ in 0..3 {
         unlimited
             .post(&key, &unlimited.subscriptions_path(), sample())

@@ -9,6 +9,7 @@ mod cli;
 mod current;
 mod deliveries;
 mod delivery_task;
+mod demo;
 mod durability;
 mod errors;
 mod fuzz;

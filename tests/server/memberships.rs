@@ -31,7 +31,7 @@ async fn list_in_joining_order_with_every_field() {
     let path = role_path(&server, &key, 0).await;
     let page = server.get(&key, &path).await;
     let page = page.expect(StatusCode::OK);
-    assert_eq!(page["count"], 7);
+    assert_eq!(page["count"], 11);
     let rows = page["results"].as_array().unwrap();
     rows.iter().for_each(assert_membership);
     let joined: Vec<&str> = rows.iter().map(|r| r["joined_at"].as_str().unwrap()).collect();
@@ -45,14 +45,14 @@ async fn list_in_joining_order_with_every_field() {
 async fn assign_then_remove_a_user() {
     let server = TestServer::demo().await;
     let key = server.key(&["organization:write"]);
-    let path = role_path(&server, &key, 6).await; // Finance: one member
+    let path = role_path(&server, &key, 6).await; // Finance: two members
     let uuid = user_uuid(&server, MEMBER);
     let created = server.post(&key, &path, json!({"user_uuid": uuid})).await;
     let membership = created.expect(StatusCode::CREATED).clone();
     assert_membership(&membership);
     assert_eq!(membership["user"]["email"], MEMBER);
     assert_eq!(membership["organization_member"]["level"], 1);
-    assert_eq!(server.get(&key, &path).await.json["count"], 2);
+    assert_eq!(server.get(&key, &path).await.json["count"], 3);
 
     let again = server.post(&key, &path, json!({"user_uuid": uuid})).await;
     assert_eq!(
@@ -64,7 +64,7 @@ async fn assign_then_remove_a_user() {
     let removed = server.delete(&key, &member_path).await;
     assert_eq!(removed.status, StatusCode::NO_CONTENT);
     assert!(removed.text.is_empty());
-    assert_eq!(server.get(&key, &path).await.json["count"], 1);
+    assert_eq!(server.get(&key, &path).await.json["count"], 2);
     server.delete(&key, &member_path).await.expect_error(
         StatusCode::NOT_FOUND,
         "invalid_request",

@@ -62,7 +62,8 @@ async fn links_are_absolute_and_keep_other_parameters() {
 
 #[tokio::test]
 async fn bad_paging_values_fall_back_to_the_defaults() {
-    let server = TestServer::demo().await;
+    // More rows than the default page holds.
+    let server = TestServer::start(orgdeck::server::Seed::Demo, 50).await;
     let key = server.key(&["subscription:read"]);
     let path = server.subscriptions_path();
     let default = server.get(&key, &path).await.json["results"].clone();

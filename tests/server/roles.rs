@@ -84,7 +84,7 @@ async fn list_shows_every_field_in_creation_order() {
     roles.iter().for_each(assert_role);
     let names: Vec<&str> = roles.iter().map(|r| r["name"].as_str().unwrap()).collect();
     assert_eq!(&names[..3], ["Engineering", "Product", "Marketing"]);
-    assert_eq!(roles[0]["members"].as_array().unwrap().len(), 7);
+    assert_eq!(roles[0]["members"].as_array().unwrap().len(), 11);
 }
 
 #[tokio::test]
@@ -155,7 +155,7 @@ async fn deleting_a_role_takes_its_memberships() {
     let roles = server.get(&key, &server.roles_path()).await.json["results"].clone();
     let engineering = roles[0]["id"].as_str().unwrap().to_string();
     let memberships = format!("{}{engineering}/role_memberships/", server.roles_path());
-    assert_eq!(server.get(&key, &memberships).await.json["count"], 7);
+    assert_eq!(server.get(&key, &memberships).await.json["count"], 11);
     let path = format!("{}{engineering}/", server.roles_path());
     assert_eq!(server.delete(&key, &path).await.status, StatusCode::NO_CONTENT);
     // Today's PostHog lists no memberships for a role that is not there

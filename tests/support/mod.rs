@@ -22,6 +22,9 @@ pub const ADMIN: &str = "bruno.lindqvist@hedgebox.dev";
 pub const MEMBER: &str = "elif.demir@hedgebox.dev";
 pub const INACTIVE: &str = "victor.hale@hedgebox.dev";
 pub const OUTSIDER: &str = "xena@partner.example";
+/// The demo's person who left last month: still an active member, who
+/// receives three e-mail subscriptions (one alone) and created two.
+pub const LEAVER: &str = "ingrid.halvorsen@hedgebox.dev";
 
 /// The flavor the suites run against in-process: today's PostHog
 /// (posthog.md), as `orgdeck serve` and `orgdeck demo` default to. What
@@ -92,6 +95,7 @@ impl TestServer {
             db: dir.path().join("test.sqlite"),
             seed: Seed::Demo,
             generate_subscriptions: 0,
+            generate_members: 0,
             rate_limit: None,
             delay: None,
             clock: orgdeck::clock::Clock::system(),
@@ -118,6 +122,7 @@ impl TestServer {
             db: dir.path().join("test.sqlite"),
             seed: Seed::Demo,
             generate_subscriptions,
+            generate_members: 0,
             rate_limit: None,
             delay: None,
             clock: orgdeck::clock::Clock::manual(seed_time),

@@ -1,9 +1,14 @@
 //! Filling an empty database: the demo data set (`assets/demo.json`) or a bare
-//! organization, and synthetic subscriptions for load tests.
+//! organization, and synthetic subscriptions and members for load tests
+//! (`generate`).
 //!
-//! The data is deterministic: ids, names and schedules come from a fixed
-//! seed, and dates are laid out relative to the day of seeding so that the
-//! demo always has upcoming, overdue and finished deliveries.
+//! The demo is one believable company, Hedgebox: forty people in eight
+//! roles, two projects, and about 120 subscriptions whose titles, targets
+//! and schedules are written out in the data file, each with 30 days of
+//! history that follows its schedule, and the stories on-call meets (see
+//! `today`). The data is deterministic: ids come from a fixed seed, and
+//! dates are laid out relative to the day of seeding so that the demo
+//! always has upcoming, overdue and finished deliveries.
 
 use crate::schedule::Rules;
 use chrono::{DateTime, Duration, DurationRound, Utc};
@@ -16,11 +21,12 @@ use super::store::rows::stamp;
 use super::store::{Db, directory, keys, roles};
 use crate::api::models::level;
 
+mod generate;
 mod subscription_plans;
 mod today;
 
-pub use subscription_plans::generate_subscriptions;
-use subscription_plans::seed_subscriptions;
+pub use generate::{generate_members, generate_subscriptions};
+use subscription_plans::{DemoSubscription, seed_subscriptions};
 
 const DEMO: &str = include_str!("../../../assets/demo.json");
 
@@ -33,10 +39,19 @@ pub struct Prepared {
     pub api_key: Option<String>,
 }
 
-/// Seeds an empty database as `seed` says, then adds `generate` synthetic
-/// subscriptions to the first project in one transaction.
+/// How much synthetic data to add on top of the seed, for benchmarks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Scale {
+    /// Subscriptions added to the first project.
+    pub subscriptions: u64,
+    /// Active members added to the first organization.
+    pub members: u64,
+}
+
+/// Seeds an empty database as `seed` says, then adds the synthetic
+/// subscriptions and members of `scale`, each kind in one transaction.
 /// `rules` are the schedule rules of the PostHog served.
-pub fn prepare(db: &Db, seed: Seed, generate: u64, now: DateTime<Utc>, rules: Rules) -> ApiResult<Prepared> {
+pub fn prepare(db: &Db, seed: Seed, scale: Scale, now: DateTime<Utc>, rules: Rules) -> ApiResult<Prepared> {
     let prepared = match db.read_blocking(directory::first_organization_and_project)? {
         Some((organization_id, Some(project_id))) => Prepared {
             organization_id,
@@ -57,11 +72,17 @@ pub fn prepare(db: &Db, seed: Seed, generate: u64, now: DateTime<Utc>, rules: Ru
             Seed::None => seed_bare(tx, now),
         })?,
     };
-    if generate > 0 {
-        let project_id = prepared.project_id;
+    if scale.subscriptions > 0 {
+        let (project_id, count) = (prepared.project_id, scale.subscriptions);
         let started = std::time::Instant::now();
-        db.write_blocking(|tx| generate_subscriptions(tx, project_id, generate, now, rules))?;
-        tracing::info!(generate, elapsed = ?started.elapsed(), "generated subscriptions");
+        db.write_blocking(|tx| generate_subscriptions(tx, project_id, count, now, rules))?;
+        tracing::info!(count, elapsed = ?started.elapsed(), "generated subscriptions");
+    }
+    if scale.members > 0 {
+        let (organization_id, count) = (prepared.organization_id.as_str(), scale.members);
+        let started = std::time::Instant::now();
+        db.write_blocking(|tx| generate_members(tx, organization_id, count, now))?;
+        tracing::info!(count, elapsed = ?started.elapsed(), "generated members");
     }
     Ok(prepared)
 }
@@ -87,34 +108,33 @@ impl Sequence {
         let bytes = (u128::from(self.next()) << 64 | u128::from(self.next())).to_be_bytes();
         uuid::Builder::from_random_bytes(bytes).into_uuid().to_string()
     }
-
-    /// One of `items`, which must not be empty (`DemoData::check` makes sure).
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len() as u64) as usize]
-    }
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct DemoData {
     organization: DemoOrganization,
     projects: Vec<String>,
     users: Vec<DemoUser>,
     roles: Vec<DemoRole>,
-    dashboards: Vec<Vec<String>>,
+    /// Per project, its dashboards with the insights on their tiles.
+    dashboards: Vec<Vec<DemoDashboard>>,
+    /// Per project, its insights' names.
     insights: Vec<Vec<String>>,
-    titles: Vec<String>,
+    /// The channels of each project's Slack workspace.
     slack_channels: Vec<String>,
-    webhooks: Vec<String>,
-    invite_messages: Vec<String>,
+    subscriptions: Vec<DemoSubscription>,
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct DemoOrganization {
     name: String,
     slug: String,
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct DemoUser {
     first_name: String,
     last_name: String,
@@ -129,14 +149,29 @@ struct DemoUser {
     inactive: bool,
     #[serde(default)]
     hedgehog: Option<serde_json::Value>,
+    /// What they said their role is, when they did.
+    #[serde(default)]
+    role_at_organization: Option<String>,
+    /// Days since their last login, when not within the last three days.
+    #[serde(default)]
+    last_login_days: Option<i64>,
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct DemoRole {
     name: String,
     access: i64,
     /// E-mail addresses up to the `@`.
     members: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DemoDashboard {
+    name: String,
+    /// Names of the project's insights on its tiles, in order.
+    tiles: Vec<String>,
 }
 
 fn insert_organization(
@@ -268,19 +303,59 @@ struct People {
     owner: i64,
     /// (e-mail address up to the `@`, user id, organization member id).
     members: Vec<(String, i64, String)>,
-    /// Active members, who create roles and subscriptions.
+    /// Active members, who create roles.
     authors: Vec<i64>,
 }
 
-/// A project with its dashboards and insights.
+impl People {
+    /// The user id of the member whose address starts with `local@`.
+    fn user(&self, local: &str) -> ApiResult<i64> {
+        self.members
+            .iter()
+            .find(|(known, _, _)| known == local)
+            .map(|(_, user_id, _)| *user_id)
+            .ok_or_else(|| ApiError::internal(format!("demo: {local} is not a member")))
+    }
+}
+
+/// A project with its dashboards and insights, by name.
 struct Catalog {
     project_id: i64,
-    dashboards: Vec<i64>,
-    insights: Vec<i64>,
+    dashboards: Vec<(String, i64)>,
+    insights: Vec<(String, i64)>,
+    /// Each dashboard's insights, in the order of its tiles.
+    tiles: Vec<(i64, Vec<i64>)>,
+}
+
+impl Catalog {
+    fn dashboard(&self, name: &str) -> ApiResult<i64> {
+        find(&self.dashboards, name, "dashboard")
+    }
+
+    fn insight(&self, name: &str) -> ApiResult<i64> {
+        find(&self.insights, name, "insight")
+    }
+
+    /// The insights on a dashboard's tiles, in order.
+    fn on_tiles(&self, dashboard: i64) -> &[i64] {
+        self.tiles
+            .iter()
+            .find(|(id, _)| *id == dashboard)
+            .map(|(_, insights)| insights.as_slice())
+            .unwrap_or_default()
+    }
+}
+
+fn find(named: &[(String, i64)], name: &str, what: &str) -> ApiResult<i64> {
+    named
+        .iter()
+        .find(|(known, _)| known == name)
+        .map(|(_, id)| *id)
+        .ok_or_else(|| ApiError::internal(format!("demo: no {what} named {name:?}")))
 }
 
 impl DemoData {
-    /// The generators index and pick from these lists: none may be empty.
+    /// What the seed indexes must be there.
     fn check(&self) -> ApiResult<()> {
         let empty = [
             ("projects", self.projects.is_empty()),
@@ -288,10 +363,8 @@ impl DemoData {
                 "users",
                 self.users.iter().all(|user| user.level == 0 || user.inactive),
             ),
-            ("titles", self.titles.is_empty()),
             ("slack_channels", self.slack_channels.is_empty()),
-            ("webhooks", self.webhooks.is_empty()),
-            ("invite_messages", self.invite_messages.is_empty()),
+            ("subscriptions", self.subscriptions.is_empty()),
         ];
         match empty.iter().find(|(_, empty)| *empty) {
             Some((name, _)) => Err(ApiError::internal(format!("the demo data has no {name}"))),
@@ -322,11 +395,20 @@ fn seed_demo(tx: &Transaction, now: DateTime<Utc>, rules: Rules) -> ApiResult<Pr
         project_ids.push(insert_project(tx, &organization_id, name, created)?);
     }
     let first_project = project_ids[0]; // check() made sure there is one
-    let people = seed_people(tx, &data, &mut sequence, &organization_id, first_project, founded)?;
+    let people = seed_people(
+        tx,
+        &data,
+        &mut sequence,
+        &organization_id,
+        first_project,
+        founded,
+        now,
+    )?;
     seed_roles(tx, &data, &mut sequence, &organization_id, &people, today)?;
     let catalogs = seed_catalogs(tx, &data, &project_ids)?;
-    seed_subscriptions(tx, &data, &mut sequence, &catalogs, &people, now, rules)?;
-    today::seed_today(tx, &data, &catalogs, &people, now, rules)?;
+    let integrations = today::seed_integrations(tx, &data, &catalogs, people.owner, now)?;
+    let seeded = seed_subscriptions(tx, &data, &catalogs, &integrations, &people, now, rules)?;
+    today::seed_history(tx, &seeded, &integrations, now)?;
     let api_key = keys::mint(tx, people.owner, "orgdeck demo", &["*".to_string()])?;
     Ok(Prepared {
         organization_id,
@@ -336,7 +418,8 @@ fn seed_demo(tx: &Transaction, now: DateTime<Utc>, rules: Rules) -> ApiResult<Pr
 }
 
 /// Users and their memberships: the first is the owner; level 0 is someone
-/// outside the organization.
+/// outside the organization. Active people logged in within the last
+/// three days unless the data says otherwise.
 fn seed_people(
     tx: &Transaction,
     data: &DemoData,
@@ -344,6 +427,7 @@ fn seed_people(
     organization_id: &str,
     first_project: i64,
     founded: DateTime<Utc>,
+    now: DateTime<Utc>,
 ) -> ApiResult<People> {
     let mut members = Vec::new();
     let mut authors = Vec::new();
@@ -358,6 +442,14 @@ fn seed_people(
             hedgehog: user.hedgehog.as_ref().map(|value| value.to_string()),
         };
         let user_id = insert_user(tx, sequence, &new_user, current, joined)?;
+        let last_login = (!user.inactive).then(|| match user.last_login_days {
+            Some(days) => now - Duration::days(days) - Duration::minutes(user_id * 47 % 600),
+            None => now - Duration::minutes((user_id * 431) % (72 * 60)),
+        });
+        tx.execute(
+            "UPDATE users SET role_at_organization = ?2, last_login = ?3 WHERE id = ?1",
+            params![user_id, user.role_at_organization, last_login.as_ref().map(stamp)],
+        )?;
         if user.level > 0 {
             let member = NewMember {
                 level: user.level,
@@ -417,25 +509,64 @@ fn seed_roles(
     Ok(())
 }
 
+/// Each project's insights (with their short ids) and dashboards, whose
+/// tiles hold the insights the data names, two to a row, and a text tile
+/// under the first dashboard's.
 fn seed_catalogs(tx: &Transaction, data: &DemoData, project_ids: &[i64]) -> ApiResult<Vec<Catalog>> {
     let mut catalogs = Vec::new();
     for (index, &project_id) in project_ids.iter().enumerate() {
-        let insert = |table: &str, names: Option<&Vec<String>>| -> ApiResult<Vec<i64>> {
-            let mut ids = Vec::new();
-            for name in names.into_iter().flatten() {
-                tx.execute(
-                    &format!("INSERT INTO {table} (project_id, name) VALUES (?1, ?2)"),
-                    params![project_id, name],
-                )?;
-                ids.push(tx.last_insert_rowid());
-            }
-            Ok(ids)
-        };
-        catalogs.push(Catalog {
+        let insert =
+            |table: &str, names: &mut dyn Iterator<Item = &String>| -> ApiResult<Vec<(String, i64)>> {
+                let mut ids = Vec::new();
+                for name in names {
+                    tx.execute(
+                        &format!("INSERT INTO {table} (project_id, name) VALUES (?1, ?2)"),
+                        params![project_id, name],
+                    )?;
+                    ids.push((name.clone(), tx.last_insert_rowid()));
+                }
+                Ok(ids)
+            };
+        let dashboards = data.dashboards.get(index).map(Vec::as_slice).unwrap_or_default();
+        let mut catalog = Catalog {
             project_id,
-            dashboards: insert("dashboards", data.dashboards.get(index))?,
-            insights: insert("insights", data.insights.get(index))?,
-        });
+            dashboards: insert(
+                "dashboards",
+                &mut dashboards.iter().map(|dashboard| &dashboard.name),
+            )?,
+            insights: insert("insights", &mut data.insights.get(index).into_iter().flatten())?,
+            tiles: Vec::new(),
+        };
+        for (position, dashboard) in dashboards.iter().enumerate() {
+            let dashboard_id = catalog.dashboard(&dashboard.name)?;
+            let mut on_tiles = Vec::new();
+            for (slot, name) in dashboard.tiles.iter().enumerate() {
+                let insight = catalog.insight(name)?;
+                tx.execute(
+                    "INSERT INTO dashboard_tiles (dashboard_id, insight_id, y, x) VALUES (?1, ?2, ?3, ?4)",
+                    params![
+                        dashboard_id,
+                        insight,
+                        (slot / 2) as i64 * 5,
+                        (slot % 2) as i64 * 6
+                    ],
+                )?;
+                on_tiles.push(insight);
+            }
+            if position == 0 {
+                let below = dashboard.tiles.len().div_ceil(2) as i64 * 5;
+                tx.execute(
+                    "INSERT INTO dashboard_tiles (dashboard_id, insight_id, y, x) VALUES (?1, NULL, ?2, 0)",
+                    params![dashboard_id, below],
+                )?;
+            }
+            catalog.tiles.push((dashboard_id, on_tiles));
+        }
+        catalogs.push(catalog);
     }
+    tx.execute(
+        "UPDATE insights SET short_id = lower(printf('%08X', (id * 2654435761) % 4294967296))",
+        [],
+    )?;
     Ok(catalogs)
 }
