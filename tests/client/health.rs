@@ -350,3 +350,42 @@ async fn subs_health_pages_with_its_exit_code_and_prints_json() {
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(stdout.contains("0 of 0 subscriptions shown"), "{stdout}");
 }
+
+/// `subs resume` reads the subscription again: one the server pauses at
+/// once (its Slack integration is revoked) is said to be, and why, with
+/// exit 1; one that stays resumed exits 0.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resume_says_when_the_server_pauses_it_again() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["subscription:write"]);
+    // #13 "Daily signups" posts through the revoked integration.
+    let run = crate::cli::orgdeck(&server, &key, &["subs", "resume", "13"], None).await;
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("resumed subscription 13, but the server paused it again"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stderr.contains("paused it again") && run.stderr.contains("Slack integration revoked"),
+        "{}",
+        run.stderr
+    );
+    // A paused e-mail one resumes and stays resumed.
+    let paused = server
+        .get(&key, &format!("{}?limit=200", server.subscriptions_path()))
+        .await
+        .json["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|row| {
+            row["enabled"] == false && row["target_type"] == "email" && !row["next_delivery_date"].is_null()
+        })
+        .map(|row| row["id"].to_string())
+        .expect("a paused e-mail subscription in the demo");
+    let run = crate::cli::orgdeck(&server, &key, &["subs", "resume", &paused], None).await;
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("next delivery"), "{}", run.stdout);
+}

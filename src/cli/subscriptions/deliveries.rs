@@ -2,7 +2,8 @@
 //! delivery, pause and resume.
 
 use super::super::output::{self, Format, fixed, flexible};
-use super::super::{UsageError, date};
+use super::super::{Exit, UsageError, date};
+use crate::api::health::assess;
 use crate::api::{Client, Delivery, DeliveryStatus, Raw, RecipientCounts, RecipientStatus};
 use crate::console::view::format::when as minute;
 
@@ -111,15 +112,50 @@ fn status_text(status: &DeliveryStatus) -> String {
     }
 }
 
-/// `subs test ID`: asks for a delivery now.
+/// `subs test ID`: asks for a delivery now, then reads the subscription
+/// again: a delivery that fails may make the server pause it, and that is
+/// said.
 pub async fn test(client: &Client, project: &str, id: i64, format: Format) -> anyhow::Result<()> {
     client.test_delivery(project, id).await?;
     match format {
-        Format::Json => output::print_json(&serde_json::json!({"id": id, "test_delivery": "scheduled"})),
+        Format::Json => output::print_json(&serde_json::json!({"id": id, "test_delivery": "scheduled"}))?,
         Format::Table => output::print(&format!(
             "test delivery of subscription {id} scheduled; see how it went with: orgdeck subs deliveries {id}\n"
-        )),
+        ))?,
     }
+    if let Some(why) = paused_by_the_server(client, project, id).await? {
+        eprintln!("orgdeck: the server paused subscription {id} after the test: {why}");
+    }
+    Ok(())
+}
+
+/// Why the server paused a subscription, read from its newest deliveries,
+/// when it is paused (`None` when it is not).
+async fn paused_by_the_server(client: &Client, project: &str, id: i64) -> anyhow::Result<Option<String>> {
+    let subscription = client.subscription(project, id).await?.into_typed();
+    if subscription.enabled != Some(false) {
+        return Ok(None);
+    }
+    let deliveries: Vec<Delivery> = match client.deliveries(project, id, None).await {
+        Ok(page) => page.results,
+        Err(error) if error.keeps_no_history() => Vec::new(),
+        Err(error) => return Err(error.into()),
+    };
+    let assessed = assess(&subscription, Some(&deliveries), crate::clock::system_now());
+    let failure = assessed
+        .failed_recipients
+        .first()
+        .map(|first| format!("{}: {}", first.recipient, first.error));
+    let why = [failure, assessed.fix]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join("; ");
+    Ok(Some(if why.is_empty() {
+        "it gave no reason".into()
+    } else {
+        crate::text::printable(&why).into_owned()
+    }))
 }
 
 /// `subs pause ID` and `subs resume ID`.
@@ -142,17 +178,32 @@ pub async fn set_enabled(
         ))
         .into());
     }
+    // The server may pause it again at once (PostHog: moments later),
+    // when what it delivers through is broken: read it again to know.
+    let again = if enabled {
+        paused_by_the_server(client, project, id).await?
+    } else {
+        None
+    };
     match format {
-        Format::Json => output::print_json(&subscription),
+        Format::Json => output::print_json(&subscription)?,
         Format::Table => output::print(&format!(
             "{} subscription {id}{}\n",
             if enabled { "resumed" } else { "paused" },
-            if enabled {
-                format!("; next delivery {}", date(subscription.next_delivery_date))
-            } else {
-                String::new()
+            match &again {
+                Some(_) => ", but the server paused it again".to_string(),
+                None if enabled => format!("; next delivery {}", date(subscription.next_delivery_date)),
+                None => String::new(),
             }
-        )),
+        ))?,
+    }
+    match again {
+        Some(why) => Err(Exit {
+            code: 1,
+            message: format!("subscription {id} was resumed, but the server paused it again: {why}"),
+        }
+        .into()),
+        None => Ok(()),
     }
 }
 
