@@ -22,6 +22,7 @@ mod memberships;
 mod paging;
 mod roles;
 mod schedules;
+mod schema;
 mod scoped_keys;
 mod seed;
 mod subscriptions;
