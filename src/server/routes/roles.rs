@@ -74,22 +74,14 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(shown(role, app.flavor))))
 }
 
+/// `PATCH`: the fields sent.
 pub async fn update(
     State(app): State<AppState>,
     caller: Caller,
     PathParams((organization, id)): PathParams<(String, String)>,
     body: Result<JsonObject, ApiError>,
 ) -> ApiResult<Json<Role>> {
-    caller.require(ORGANIZATION_WRITE)?;
-    let organization = caller.organization(&app.db, &organization, Access::Admin).await?;
-    let JsonObject(body) = body?;
-    let name = name(&body)?.not_null("name")?;
-    let level = requested_level(&body, app.flavor)?;
-    let role = app
-        .db
-        .write(move |tx| roles::update(tx, &organization, &id, name.as_deref(), level))
-        .await?;
-    Ok(Json(shown(role, app.flavor)))
+    write(app, caller, organization, id, body, false).await
 }
 
 /// `PUT`: the same as `PATCH` with every writable field required
@@ -100,14 +92,30 @@ pub async fn replace(
     PathParams((organization, id)): PathParams<(String, String)>,
     body: Result<JsonObject, ApiError>,
 ) -> ApiResult<Json<Role>> {
+    write(app, caller, organization, id, body, true).await
+}
+
+/// A PATCH, or with `whole` a PUT, of a role.
+async fn write(
+    app: AppState,
+    caller: Caller,
+    organization: String,
+    id: String,
+    body: Result<JsonObject, ApiError>,
+    whole: bool,
+) -> ApiResult<Json<Role>> {
     caller.require(ORGANIZATION_WRITE)?;
     let organization = caller.organization(&app.db, &organization, Access::Admin).await?;
     let JsonObject(body) = body?;
-    let name = name(&body)?.required("name")?;
+    let name = if whole {
+        Some(name(&body)?.required("name")?)
+    } else {
+        name(&body)?.not_null("name")?
+    };
     let level = requested_level(&body, app.flavor)?;
     let role = app
         .db
-        .write(move |tx| roles::update(tx, &organization, &id, Some(&name), level))
+        .write(move |tx| roles::update(tx, &organization, &id, name.as_deref(), level))
         .await?;
     Ok(Json(shown(role, app.flavor)))
 }
