@@ -45,6 +45,7 @@ pub(crate) async fn orgdeck(server: &TestServer, key: &str, args: &[&str], stdin
         .env("ORGDECK_API_KEY", key)
         .env("ORGDECK_LOG", dir.path().join("log"))
         .env("ORGDECK_CONFIG", dir.path().join("no-config.toml"))
+        .env("ORGDECK_STATE_DIR", dir.path().join("state"))
         .env("COLUMNS", "80")
         .env_remove("ORGDECK_ORG")
         .env_remove("ORGDECK_PROJECT")

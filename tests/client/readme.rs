@@ -99,6 +99,7 @@ fn the_readmes_cli_examples_run_as_printed_on_the_demo() {
             .env("ORGDECK_API_KEY", ready["api_key"].as_str().unwrap())
             .env("ORGDECK_CONFIG", dir.path().join("none.toml"))
             .env("ORGDECK_LOG", dir.path().join("cli.log"))
+            .env("ORGDECK_STATE_DIR", dir.path().join("state"))
             .env_remove("ORGDECK_PROFILE")
             .current_dir(dir.path())
             .output()

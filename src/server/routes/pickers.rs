@@ -88,8 +88,9 @@ pub async fn members(
         .organization(&app.db, &organization, Access::Member)
         .await?;
     let query = member_query(&request, app.flavor)?;
+    let db = app.db.clone();
     page_of(&app.db, request, move |connection, page| {
-        directory::members(connection, &organization, &query, page)
+        directory::members(db.counts(), connection, &organization, &query, page)
     })
     .await
 }

@@ -5,7 +5,7 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::keys::Reach;
-use super::rows::{member_at, member_columns, paged, parse_stamp};
+use super::rows::{member_at, member_columns, page_rows, paged, parse_stamp};
 use crate::api::{NamedItem, Organization, OrganizationMember, Project};
 use crate::server::error::{ApiError, ApiResult};
 
@@ -181,7 +181,14 @@ pub struct MemberQuery {
 }
 
 /// The organization's members that `query` selects.
+/// Search text this short is matched row by row; longer text through the
+/// trigram index (`user_search`, schema 6).
+const TRIGRAM: usize = 3;
+
+/// A page of an organization's members and the count of all that match
+/// (remembered in `counts` until the next write).
 pub fn members(
+    counts: &super::CountCache,
     connection: &Connection,
     organization_id: &str,
     query: &MemberQuery,
@@ -208,7 +215,17 @@ pub fn members(
     if let Some(after) = &query.updated_after {
         bind(" AND m.updated_at > #", Value::Text(after.clone()));
     }
-    if let Some(search) = &query.search {
+    let indexed = query
+        .search
+        .as_ref()
+        .is_some_and(|search| search.chars().count() >= TRIGRAM);
+    if let Some(search) = query.search.as_ref().filter(|_| indexed) {
+        // The phrase in FTS5's quotes: a substring of any of the three.
+        bind(
+            " AND m.user_id IN (SELECT rowid FROM user_search WHERE user_search MATCH #)",
+            Value::Text(format!("\"{}\"", search.replace('"', "\"\""))),
+        );
+    } else if let Some(search) = &query.search {
         let pattern = format!(
             "%{}%",
             search
@@ -221,19 +238,32 @@ pub fn members(
             Value::Text(pattern),
         );
     }
-    let order = if query.newest_first {
-        "m.joined_at DESC, m.id DESC"
-    } else {
-        "m.joined_at, m.id"
+    // A search through the index finds few people: they are found first
+    // and sorted (`+` keeps SQLite from walking every member in order to
+    // find them).
+    let order = match (query.newest_first, indexed) {
+        (true, false) => "m.joined_at DESC, m.id DESC",
+        (false, false) => "m.joined_at, m.id",
+        (true, true) => "+m.joined_at DESC, m.id DESC",
+        (false, true) => "+m.joined_at, m.id",
     };
-    paged(
+    let count_sql = format!("SELECT COUNT(*) {filter}");
+    let count = counts.get_or(format!("{count_sql} {values:?}"), || {
+        Ok(connection
+            .prepare_cached(&count_sql)?
+            .query_row(rusqlite::params_from_iter(values.iter()), super::rows::count_at)?)
+    })?;
+    if page.1 >= count {
+        return Ok((count, Vec::new()));
+    }
+    let rows = page_rows(
         connection,
-        &format!("SELECT COUNT(*) {filter}"),
         &format!("SELECT {} {filter} ORDER BY {order}", member_columns()),
         values,
         page,
         |row| member_at(row, 0),
-    )
+    )?;
+    Ok((count, rows))
 }
 
 /// Dashboards or insights of a project: the tables share their shape.

@@ -154,12 +154,23 @@ pub fn paged<T>(
     count_sql: &str,
     select_sql: &str,
     parameters: Vec<SqlValue>,
-    (limit, offset): (u64, u64),
+    page: (u64, u64),
     read: impl FnMut(&Row) -> rusqlite::Result<T>,
 ) -> ApiResult<(u64, Vec<T>)> {
     let count = connection
         .prepare_cached(count_sql)?
         .query_row(params_from_iter(parameters.iter()), count_at)?;
+    Ok((count, page_rows(connection, select_sql, parameters, page, read)?))
+}
+
+/// One page of `select_sql`'s rows: `LIMIT` and `OFFSET` appended.
+pub fn page_rows<T>(
+    connection: &Connection,
+    select_sql: &str,
+    parameters: Vec<SqlValue>,
+    (limit, offset): (u64, u64),
+    read: impl FnMut(&Row) -> rusqlite::Result<T>,
+) -> ApiResult<Vec<T>> {
     let next = parameters.len() + 1;
     let select = format!("{select_sql} LIMIT ?{next} OFFSET ?{}", next + 1);
     let mut all = parameters;
@@ -171,5 +182,5 @@ pub fn paged<T>(
         .prepare_cached(&select)?
         .query_map(params_from_iter(all.iter()), read)?
         .collect::<Result<_, _>>()?;
-    Ok((count, rows))
+    Ok(rows)
 }
