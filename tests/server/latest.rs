@@ -474,3 +474,49 @@ async fn members_change_level_leave_and_show_their_keys() {
         .collect();
     assert!(!emails.contains(&ADMIN.to_string()) && emails.contains(&OWNER.to_string()));
 }
+
+/// §7: a members' search finds exactly the people whose first name, last
+/// name or e-mail holds the text in any case, through the index or not.
+#[tokio::test]
+async fn a_members_search_finds_what_a_substring_search_finds() {
+    let server = TestServer::demo_with(|options| options.generate_members = 400).await;
+    let key = server.key(&["*"]);
+    let path = format!("/api/organizations/{}/members/", server.organization);
+    let everyone = server.get(&key, &format!("{path}?limit=1000")).await;
+    let everyone = everyone.expect(StatusCode::OK)["results"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert!(everyone.len() > 400);
+    for search in ["el", "ELENA", "hedgebox", "ov", "ová", "zzz", "a.o", "50%"] {
+        let wanted = search.to_lowercase();
+        let mut expected: Vec<&str> = everyone
+            .iter()
+            .filter(|member| {
+                ["first_name", "last_name", "email"].iter().any(|field| {
+                    member["user"][*field]
+                        .as_str()
+                        .is_some_and(|text| text.to_lowercase().contains(&wanted))
+                })
+            })
+            .map(|member| member["id"].as_str().unwrap())
+            .collect();
+        let found = server
+            .get(
+                &key,
+                &format!("{path}?limit=1000&search={}", search.replace('%', "%25")),
+            )
+            .await;
+        let found = found.expect(StatusCode::OK).clone();
+        let mut ids: Vec<&str> = found["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|member| member["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(found["count"].as_u64().unwrap() as usize, ids.len(), "{search}");
+        expected.sort_unstable();
+        ids.sort_unstable();
+        assert_eq!(ids, expected, "{search}");
+    }
+}
