@@ -18,6 +18,12 @@ use crate::config::{self, CURRENT};
 const CHANNEL_PAGE: u32 = 200;
 const MAX_CHANNELS: usize = 5_000;
 
+/// A look's rows sent at once, at most.
+const LOOK_BATCH: usize = 500;
+/// How long a look's news waits to gather more (a throttle on messages,
+/// not a clock the look judges by).
+const LOOK_PAUSE: std::time::Duration = std::time::Duration::from_millis(50);
+
 #[derive(Clone)]
 pub struct Runner {
     /// The client of the connection in use; `:ctx` replaces it.
@@ -27,6 +33,8 @@ pub struct Runner {
     start: Arc<Connected>,
     /// The config file `:ctx` reads its profiles from.
     pub config_file: Option<Arc<Path>>,
+    /// The clock a health look judges by (the driver's).
+    pub clock: crate::clock::Clock,
 }
 
 impl Runner {
@@ -39,6 +47,7 @@ impl Runner {
             client,
             messages,
             config_file: None,
+            clock: crate::clock::Clock::system(),
         }
     }
 
@@ -58,6 +67,18 @@ impl Runner {
                     let msg = runner.fetch(list, generation, query, offset, limit).await;
                     // The loop has ended when the channel is closed: nothing to tell.
                     let _ = runner.messages.send(msg);
+                });
+                None
+            }
+            Effect::Look {
+                ticket,
+                project,
+                stop,
+            } => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let result = runner.look(ticket, &project, stop).await;
+                    let _ = runner.messages.send(Msg::Looked { ticket, result });
                 });
                 None
             }
@@ -266,6 +287,73 @@ impl Runner {
             client: self.client.observed(observer),
             ..self.clone()
         }
+    }
+
+    /// A health look, its news sent in batches: rows gather until
+    /// [`LOOK_BATCH`] of them or [`LOOK_PAUSE`] since the last news, so
+    /// that rows read one by one show as they arrive and those the index
+    /// knows (thousands at once) come in a few messages.
+    async fn look(
+        &self,
+        ticket: Ticket,
+        project: &str,
+        stop: super::app::Stop,
+    ) -> Result<crate::health::LookSummary, String> {
+        use super::app::LookNews;
+        use crate::health::{Look, LookEvent, LookOptions};
+        let host = self.client.base_url().as_str().trim_end_matches('/').to_string();
+        let mut index = crate::health::index::Index::open(&crate::health::index::state_dir(), &host, project)
+            .map_err(|error| format!("{error:#}"))?;
+        let look = Look {
+            client: &self.client,
+            project,
+            clock: self.clock.clone(),
+            options: LookOptions {
+                max_rows: self.client.max_rows(),
+                ..LookOptions::default()
+            },
+            stop: stop.0.clone(),
+        };
+        let messages = self.messages.clone();
+        let send = move |news: LookNews| {
+            // The loop has ended when the channel is closed: nothing to tell.
+            let _ = messages.send(Msg::LookNews { ticket, news });
+        };
+        let mut rows = Vec::new();
+        let mut last = std::time::Instant::now();
+        let result = look
+            .run(&mut index, |event: LookEvent| match event {
+                LookEvent::Listed { total, .. } => send(LookNews::Listed { total }),
+                LookEvent::Row(row) => {
+                    rows.push(row);
+                    if rows.len() >= LOOK_BATCH {
+                        send(LookNews::Rows(std::mem::take(&mut rows)));
+                        last = std::time::Instant::now();
+                    }
+                }
+                LookEvent::Progress {
+                    done,
+                    total,
+                    requests,
+                } => {
+                    if last.elapsed() >= LOOK_PAUSE || done >= total {
+                        if !rows.is_empty() {
+                            send(LookNews::Rows(std::mem::take(&mut rows)));
+                        }
+                        send(LookNews::Progress {
+                            done,
+                            total,
+                            requests,
+                        });
+                        last = std::time::Instant::now();
+                    }
+                }
+            })
+            .await;
+        if !rows.is_empty() {
+            send(LookNews::Rows(rows));
+        }
+        result.map_err(|error| format!("{error:#}"))
     }
 
     async fn fetch(&self, list: ListId, generation: Ticket, query: Query, offset: u64, limit: u64) -> Msg {

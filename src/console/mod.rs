@@ -142,6 +142,9 @@ impl Driver {
             ) {
                 self.pending_searches += 1;
             }
+            if matches!(effect, Effect::Look { .. }) {
+                self.runner.clock = self.clock.clone();
+            }
             copies.extend(self.runner.run(effect));
         }
         copies

@@ -278,6 +278,30 @@ impl<T> VirtualList<T> {
         self.count = Some(index + 1);
     }
 
+    /// Takes every row out, in order (a list held whole in memory, about
+    /// to be put back with more: [`VirtualList::hold_all`]).
+    pub fn take_all(&mut self) -> Vec<T> {
+        let pages = std::mem::take(&mut self.pages);
+        pages.into_values().flatten().collect()
+    }
+
+    /// Holds a whole list the console has in memory (a health look's
+    /// rows, never fetched by page): every row, counted, nothing in flight.
+    pub fn hold_all(&mut self, rows: Vec<T>) {
+        self.pending.clear();
+        self.failed = false;
+        self.answered = true;
+        self.count = Some(rows.len() as u64);
+        self.pages.clear();
+        let mut rows = rows.into_iter().peekable();
+        let mut page = 0;
+        while rows.peek().is_some() {
+            self.pages
+                .insert(page, rows.by_ref().take(PAGE_SIZE as usize).collect());
+            page += 1;
+        }
+    }
+
     /// Drops pages far from `index`, keeping memory bounded.
     pub fn evict_far_from(&mut self, index: u64) {
         let center = index / PAGE_SIZE;

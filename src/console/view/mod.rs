@@ -148,9 +148,24 @@ fn header(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let mut tabs = vec![Span::raw(" ")];
     for (number, tab) in app.tabs().enumerate() {
         let table = app.lists.get(tab);
+        let style = if tab == app.tab { theme.selected } else { theme.dim };
+        // Health counts the failing ones (those not reaching people) once
+        // a look has said, from any tab.
+        if tab == super::lists::ListId::Health {
+            tabs.push(Span::styled(format!(" {} {}", number + 1, table.title()), style));
+            match app.lists.health.paging() {
+                Some(0) => tabs.push(Span::styled(" ✓ ", style.patch(theme.ok))),
+                Some(failing) => tabs.push(Span::styled(
+                    format!(" {failing} failing "),
+                    style.patch(theme.error),
+                )),
+                None => tabs.push(Span::styled(" ", style)),
+            }
+            tabs.push(Span::raw(" "));
+            continue;
+        }
         let rows = table.count().filter(|_| table.is_open());
         let label = format!(" {} {}{} ", number + 1, table.title(), count(rows));
-        let style = if tab == app.tab { theme.selected } else { theme.dim };
         tabs.push(Span::styled(label, style));
         tabs.push(Span::raw(" "));
     }
