@@ -35,6 +35,8 @@ pub struct Runner {
     pub config_file: Option<Arc<Path>>,
     /// The clock a health look judges by (the driver's).
     pub clock: crate::clock::Clock,
+    /// Where a look keeps its index (the driver's).
+    pub state_dir: std::path::PathBuf,
 }
 
 impl Runner {
@@ -48,6 +50,7 @@ impl Runner {
             messages,
             config_file: None,
             clock: crate::clock::Clock::system(),
+            state_dir: crate::health::index::state_dir(),
         }
     }
 
@@ -302,7 +305,7 @@ impl Runner {
         use super::app::LookNews;
         use crate::health::{Look, LookEvent, LookOptions};
         let host = self.client.base_url().as_str().trim_end_matches('/').to_string();
-        let mut index = crate::health::index::Index::open(&crate::health::index::state_dir(), &host, project)
+        let mut index = crate::health::index::Index::open(&self.state_dir, &host, project)
             .map_err(|error| format!("{error:#}"))?;
         let look = Look {
             client: &self.client,

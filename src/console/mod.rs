@@ -69,6 +69,9 @@ pub struct Driver {
     pub clock: Clock,
     /// Debounced searches not yet due.
     pending_searches: usize,
+    /// Where Health's looks keep their index: `ORGDECK_STATE_DIR` or the
+    /// platform's state directory; tests give their own.
+    pub state_dir: std::path::PathBuf,
 }
 
 impl Driver {
@@ -81,6 +84,7 @@ impl Driver {
             theme,
             clock: Clock::system(),
             pending_searches: 0,
+            state_dir: crate::health::index::state_dir(),
         }
     }
 
@@ -144,6 +148,7 @@ impl Driver {
             }
             if matches!(effect, Effect::Look { .. }) {
                 self.runner.clock = self.clock.clone();
+                self.runner.state_dir = self.state_dir.clone();
             }
             copies.extend(self.runner.run(effect));
         }

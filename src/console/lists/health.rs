@@ -62,7 +62,7 @@ pub struct Board {
 const COLUMNS: [Column; 8] = [
     Column::new("", Constraint::Length(3), 0),
     Column::new("HEALTH", Constraint::Length(13), 0),
-    Column::new("SINCE", Constraint::Length(9), 70),
+    Column::new("SINCE", Constraint::Length(11), 70),
     Column::new("STREAK", Constraint::Length(6), 100),
     Column::new("ID", Constraint::Length(6), 0),
     Column::new("TITLE", Constraint::Fill(2), 0),
@@ -292,7 +292,8 @@ impl Table<Board> {
     }
 
     /// Rows that arrived, in any order: each takes the place of the one
-    /// with its id, and all stay worst first; the cursor stays on its row.
+    /// with its id, and all stay worst first; a cursor moved down stays on
+    /// its row, one at the top stays at the top (on the worst).
     pub fn take(&mut self, arrived: Vec<HealthRow>, height: u64) {
         let selected = self.selected_id_of();
         let ids: HashSet<i64> = arrived.iter().map(|row| row.id).collect();
@@ -354,6 +355,9 @@ impl Table<Board> {
     }
 
     fn selected_id_of(&self) -> Option<i64> {
+        if self.rows.cursor == 0 {
+            return None;
+        }
         self.selected().map(|row| row.id)
     }
 

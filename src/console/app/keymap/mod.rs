@@ -333,7 +333,7 @@ impl Default for Keymap {
                     &[c('f')],
                     OnlyFailed,
                     Scope::On(ListId::Deliveries),
-                    "only the failed ones (again: all)",
+                    "only the failed and partial ones (again: all)",
                     Some("failed"),
                 ),
                 bind(
@@ -412,6 +412,23 @@ impl Keymap {
             .filter(move |binding| binding.scope == Scope::Everywhere || binding.scope == Scope::On(screen))
     }
 
+    /// The bindings a screen's help and footer list: those whose keys an
+    /// earlier binding on the screen does not all take first (Health's
+    /// own `r` and Esc, before the ones everywhere).
+    fn listed_on(&self, screen: ListId) -> impl Iterator<Item = &Binding> {
+        let on: Vec<&Binding> = self.bindings_on(screen).collect();
+        on.clone()
+            .into_iter()
+            .enumerate()
+            .filter_map(move |(at, binding)| {
+                let shadowed = binding
+                    .chords
+                    .iter()
+                    .all(|chord| on.iter().take(at).any(|earlier| earlier.chords.contains(chord)));
+                (!shadowed).then_some(binding)
+            })
+    }
+
     /// The action of a key on a screen, if any.
     pub fn action(&self, event: &KeyEvent, screen: ListId) -> Option<Action> {
         let chord = Chord::of(event);
@@ -422,7 +439,7 @@ impl Keymap {
 
     /// Every binding that works on a screen, for the help.
     pub fn help(&self, screen: ListId) -> Vec<(String, &'static str, Action)> {
-        self.bindings_on(screen)
+        self.listed_on(screen)
             .map(|binding| {
                 let keys: Vec<String> = binding.chords.iter().map(Chord::to_string).collect();
                 (keys.join(" "), binding.description, binding.action)
@@ -432,7 +449,7 @@ impl Keymap {
 
     /// The short list of keys for the footer.
     pub fn footer(&self, screen: ListId) -> Vec<(String, &'static str, Action)> {
-        self.bindings_on(screen)
+        self.listed_on(screen)
             .filter_map(|binding| {
                 binding
                     .footer
