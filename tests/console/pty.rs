@@ -208,7 +208,10 @@ fn the_health_view_finds_the_demos_failures() {
         .find(|line| line.contains("Support load check"))
         .unwrap_or_else(|| panic!("{screen}"));
     assert!(first.contains("failing"), "{first}");
-    assert!(screen.contains("1 failing · 1 partial · 2 auto-disabled"), "{screen}");
+    assert!(
+        screen.contains("1 failing · 1 partial · 2 auto-disabled"),
+        "{screen}"
+    );
     demo.type_keys("1");
     demo.wait_for("Roles 1/8");
     assert!(demo.text().contains("4 Health 4 failing"));
