@@ -145,7 +145,7 @@ fn health_row(id: u64) -> HealthRow {
         }],
         next_delivery_date: parse_datetime("2026-11-23T09:00:00Z"),
         fix: Some("address does not exist: remove it from the recipients (e)".into()),
-        newly: id % 11 == 0,
+        newly: id.is_multiple_of(11),
     }
 }
 
@@ -162,7 +162,7 @@ fn health(count: u64) -> (App, Ticket) {
     );
     app.now = parse_datetime("2026-11-22T10:00:00Z").unwrap_or_default();
     app.start();
-    let effects = app.update(Msg::Key(KeyEvent::new(KeyCode::Char('4'), KeyModifiers::NONE)));
+    let effects = app.update(Msg::Key(KeyEvent::new(KeyCode::Char('H'), KeyModifiers::NONE)));
     let ticket = effects
         .iter()
         .find_map(|effect| match effect {

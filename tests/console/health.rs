@@ -58,7 +58,7 @@ impl Demo {
         driver.app.now = self.clock.now();
         driver.start();
         assert!(driver.settle(SETTLE).await);
-        driver.press(KeyCode::Char('4'));
+        driver.press(KeyCode::Char('H'));
         assert!(driver.settle(SETTLE).await, "{}", driver.screen());
         driver
     }
@@ -153,7 +153,7 @@ async fn a_look_on_the_demo_shows_its_failures_first() {
     );
     // The tab bar counts them from any tab.
     assert!(
-        screen.lines().nth(1).unwrap().contains("4 Health 4 failing"),
+        screen.lines().nth(1).unwrap().contains("H Health 4 failing"),
         "{screen}"
     );
     insta::assert_snapshot!("health_demo", screen);

@@ -193,16 +193,16 @@ fn ctrl_c_and_sigterm_restore_the_terminal() {
     }
 }
 
-/// `4` opens Health on the demo: a look runs, its failures come first, the
+/// `H` opens Health on the demo: a look runs, its failures come first, the
 /// tab bar counts them; `:health` from another tab comes back to it.
 #[test]
 fn the_health_view_finds_the_demos_failures() {
     let mut demo = Demo::start();
     demo.wait_for("1 Roles (8)");
-    demo.type_keys("4");
+    demo.type_keys("H");
     demo.wait_for("r looks again");
     let screen = demo.text();
-    assert!(screen.contains("4 Health 4 failing"), "{screen}");
+    assert!(screen.contains("H Health 4 failing"), "{screen}");
     let first = screen
         .lines()
         .find(|line| line.contains("Support load check"))
@@ -214,7 +214,7 @@ fn the_health_view_finds_the_demos_failures() {
     );
     demo.type_keys("1");
     demo.wait_for("Roles 1/8");
-    assert!(demo.text().contains("4 Health 4 failing"));
+    assert!(demo.text().contains("H Health 4 failing"));
     demo.type_keys(":health\r");
     demo.wait_for("Health · 1 failing");
     demo.type_keys("q");

@@ -1,4 +1,4 @@
-//! The Health view (`4`, `:health`): every subscription of the project
+//! The Health view (`H`, `:health`): every subscription of the project
 //! in one word, worst first, from a look across the project
 //! (`crate::health`, the same as `subs health`). Its rows are never
 //! fetched by page: a look sends them as it learns them, and they are held

@@ -37,9 +37,9 @@ fn row(id: i64, health: Health) -> HealthRow {
     }
 }
 
-/// `4`: Health is shown and its first look starts.
+/// `H`: Health is shown and its first look starts.
 fn open(app: &mut App) -> (Ticket, Stop) {
-    let effects = key(app, KeyCode::Char('4'));
+    let effects = key(app, KeyCode::Char('H'));
     assert_eq!(app.shown(), ListId::Health);
     match &effects[..] {
         [
@@ -208,9 +208,9 @@ fn the_tab_bar_counts_the_failing_from_any_tab_after_the_first_look() {
     key(&mut app, KeyCode::Char('1'));
     assert_eq!(app.shown(), ListId::Roles);
     let tabs = screen(&app).lines().nth(1).unwrap().to_string();
-    assert!(tabs.contains("4 Health 3 failing"), "{tabs}");
+    assert!(tabs.contains("H Health 3 failing"), "{tabs}");
     // Back on Health, no second look starts by itself.
-    assert!(key(&mut app, KeyCode::Char('4')).is_empty());
+    assert!(key(&mut app, KeyCode::Char('H')).is_empty());
 }
 
 #[test]

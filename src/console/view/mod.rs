@@ -149,10 +149,12 @@ fn header(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     for (number, tab) in app.tabs().enumerate() {
         let table = app.lists.get(tab);
         let style = if tab == app.tab { theme.selected } else { theme.dim };
-        // Health counts the failing ones (those not reaching people) once
-        // a look has said, from any tab.
+        // Health, under its own key (`4` is for People, design.md), counts
+        // the failing ones (those not reaching people) once a look has
+        // said, from any tab.
         if tab == super::lists::ListId::Health {
-            tabs.push(Span::styled(format!(" {} {}", number + 1, table.title()), style));
+            let key = app.keymap.key_for(super::app::keymap::Action::Show(tab));
+            tabs.push(Span::styled(format!(" {key} {}", table.title()), style));
             match app.lists.health.paging() {
                 Some(0) => tabs.push(Span::styled(" ✓ ", style.patch(theme.ok))),
                 Some(failing) => tabs.push(Span::styled(

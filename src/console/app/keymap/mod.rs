@@ -191,7 +191,13 @@ impl Default for Keymap {
                 bind(&[c('1')], Show(ListId::Roles), all, "roles", None),
                 bind(&[c('2')], Show(ListId::Members), all, "members", None),
                 bind(&[c('3')], Show(ListId::Subscriptions), all, "subscriptions", None),
-                bind(&[c('4')], Show(ListId::Health), all, "health", None),
+                bind(
+                    &[c('H')],
+                    Show(ListId::Health),
+                    all,
+                    "health: every subscription, worst first",
+                    None,
+                ),
                 bind(&[k(K::Tab)], NextTab, all, "next tab", None),
                 bind(&[k(K::BackTab)], PreviousTab, all, "previous tab", None),
                 bind(&[c('k'), k(K::Up)], Up, all, "up", None),
@@ -427,6 +433,16 @@ impl Keymap {
                     .all(|chord| on.iter().take(at).any(|earlier| earlier.chords.contains(chord)));
                 (!shadowed).then_some(binding)
             })
+    }
+
+    /// The first key of an action that works everywhere (a tab's), as shown.
+    pub fn key_for(&self, action: Action) -> String {
+        self.bindings
+            .iter()
+            .find(|binding| binding.action == action && binding.scope == Scope::Everywhere)
+            .and_then(|binding| binding.chords.first())
+            .map(Chord::to_string)
+            .unwrap_or_default()
     }
 
     /// The action of a key on a screen, if any.
