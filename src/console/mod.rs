@@ -1,5 +1,6 @@
 //! The console: tabs for roles, members and subscriptions that page through
-//! the API, with the network kept apart from the drawing by channels.
+//! the API, and Health, a look across the project's subscriptions; the
+//! network is kept apart from the drawing by channels.
 
 pub mod app;
 mod effects;
