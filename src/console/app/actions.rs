@@ -209,7 +209,9 @@ impl App {
         });
         if let Some(delivery) = landed {
             self.notice = Some(landed_notice(subscription, &delivery));
-            if let Some(recheck) = self.recheck.as_mut().filter(|r| r.id == subscription) {
+            if let Some(recheck) = self.recheck.as_mut().filter(|r| r.id == subscription)
+                && (delivery.has_failed() || delivery.recipient_counts().any_short())
+            {
                 recheck.why = Some(why_paused(&delivery));
             }
             self.poll = None;
@@ -227,6 +229,7 @@ impl App {
         }
         if poll.looks >= LOOKS {
             self.poll = None;
+            self.recheck = None;
             self.notice = Some(Notice::done(format!(
                 "no new delivery of #{subscription} has landed yet: r on its deliveries looks again"
             )));
@@ -275,8 +278,13 @@ impl App {
         self.apply_view();
         let mut effects = Vec::new();
         if let Some(recheck) = self.recheck.clone().filter(|recheck| recheck.id == id) {
+            // Still enabled: PostHog may pause it once the delivery on its
+            // way fails, so it is read again when that lands (the watch).
+            let watched = self.poll.as_ref().is_some_and(|poll| poll.subscription == id);
             if enabled {
-                self.recheck = None;
+                if !watched {
+                    self.recheck = None;
+                }
             } else if recheck.why.is_some() {
                 self.paused_again(&recheck, recheck.why.clone());
             } else {

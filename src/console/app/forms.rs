@@ -58,6 +58,7 @@ impl App {
                 .lists
                 .subscriptions
                 .find(*id)
+                .or(self.read.as_deref().filter(|read| read.id == *id))
                 .is_some_and(|row| row.enabled.is_some()),
             FormPurpose::NewSubscription => self
                 .lists

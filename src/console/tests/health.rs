@@ -380,9 +380,26 @@ fn a_resume_that_holds_says_nothing_more() {
         &effects[0],
         Ok(Written::Subscription(Box::new(paused.clone()))),
     );
+    app.update(Msg::Subscription(Ok(Box::new(paused.clone()))));
+    assert!(app.notice.as_ref().unwrap().text.starts_with("resumed #7"));
+    // Its confirmation delivery lands, and it is still enabled after.
+    let delivered = Delivery {
+        id: "d-3".into(),
+        status: Some(DeliveryStatus::Completed),
+        created_at: Some(app.now),
+        ..Delivery::default()
+    };
+    app.update(Msg::NewestDelivery {
+        subscription: 7,
+        result: Ok(Some(Box::new(delivered))),
+    });
     app.update(Msg::Subscription(Ok(Box::new(paused))));
     assert!(app.recheck.is_none());
-    assert!(app.notice.as_ref().unwrap().text.starts_with("resumed #7"));
+    let notice = app.notice.clone().unwrap();
+    assert!(
+        !notice.error && notice.text.starts_with("the delivery of #7 landed: completed"),
+        "{notice:?}"
+    );
 }
 
 #[test]
@@ -394,4 +411,56 @@ fn another_project_forgets_the_look() {
     assert!(stop.is_stopped());
     news(&mut app, ticket, LookNews::Rows(vec![row(2, Health::Failing)]));
     assert!(ids(&app).is_empty(), "news of the look left is dropped");
+}
+
+/// PostHog pauses a subscription only once the delivery on its way has
+/// failed, after the resume's answer and the read that follows it: the
+/// console reads it again when the delivery lands, and says so then.
+#[test]
+fn a_pause_that_comes_with_the_delivery_is_told_when_it_lands() {
+    let mut app = app();
+    let (ticket, _) = open(&mut app);
+    news(
+        &mut app,
+        ticket,
+        LookNews::Rows(vec![row(13, Health::AutoDisabled)]),
+    );
+    key(&mut app, KeyCode::Char('p'));
+    let effects = app.update(Msg::Subscription(Ok(Box::new(revoked_slack(13, false)))));
+    written(
+        &mut app,
+        &effects[0],
+        Ok(Written::Subscription(Box::new(revoked_slack(13, true)))),
+    );
+    // Read at once: still enabled, the delivery not run yet.
+    app.update(Msg::Subscription(Ok(Box::new(revoked_slack(13, true)))));
+    assert!(app.recheck.is_some(), "kept while the delivery is watched for");
+    let failed = Delivery {
+        id: "d-2".into(),
+        status: Some(DeliveryStatus::Failed),
+        target_type: Some(TargetType::Slack),
+        created_at: Some(app.now),
+        error: Some(serde_json::json!({"message": "Your Slack connection is no longer active."})),
+        ..Delivery::default()
+    };
+    let effects = app.update(Msg::NewestDelivery {
+        subscription: 13,
+        result: Ok(Some(Box::new(failed))),
+    });
+    assert!(
+        effects
+            .iter()
+            .any(|effect| matches!(effect, Effect::LoadSubscription { id: 13, .. })),
+        "{effects:?}"
+    );
+    app.update(Msg::Subscription(Ok(Box::new(revoked_slack(13, false)))));
+    let notice = app.notice.clone().unwrap();
+    assert!(
+        notice.error
+            && notice
+                .text
+                .starts_with("resumed #13, but the server paused it again: Slack integration revoked"),
+        "{notice:?}"
+    );
+    assert!(app.recheck.is_none());
 }
