@@ -6,6 +6,8 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc::UnboundedSender;
 
+mod look;
+
 use super::app::{
     About, Connected, Context, Effect, ListId, Msg, PageData, Query, Target, Ticket, Write, WriteAnswer,
     Written,
@@ -17,12 +19,6 @@ use crate::config::{self, CURRENT};
 /// what a server may send; workspaces have far fewer).
 const CHANNEL_PAGE: u32 = 200;
 const MAX_CHANNELS: usize = 5_000;
-
-/// A look's rows sent at once, at most.
-const LOOK_BATCH: usize = 500;
-/// How long a look's news waits to gather more (a throttle on messages,
-/// not a clock the look judges by).
-const LOOK_PAUSE: std::time::Duration = std::time::Duration::from_millis(50);
 
 #[derive(Clone)]
 pub struct Runner {
@@ -290,73 +286,6 @@ impl Runner {
             client: self.client.observed(observer),
             ..self.clone()
         }
-    }
-
-    /// A health look, its news sent in batches: rows gather until
-    /// [`LOOK_BATCH`] of them or [`LOOK_PAUSE`] since the last news, so
-    /// that rows read one by one show as they arrive and those the index
-    /// knows (thousands at once) come in a few messages.
-    async fn look(
-        &self,
-        ticket: Ticket,
-        project: &str,
-        stop: super::app::Stop,
-    ) -> Result<crate::health::LookSummary, String> {
-        use super::app::LookNews;
-        use crate::health::{Look, LookEvent, LookOptions};
-        let host = self.client.base_url().as_str().trim_end_matches('/').to_string();
-        let mut index = crate::health::index::Index::open(&self.state_dir, &host, project)
-            .map_err(|error| format!("{error:#}"))?;
-        let look = Look {
-            client: &self.client,
-            project,
-            clock: self.clock.clone(),
-            options: LookOptions {
-                max_rows: self.client.max_rows(),
-                ..LookOptions::default()
-            },
-            stop: stop.0.clone(),
-        };
-        let messages = self.messages.clone();
-        let send = move |news: LookNews| {
-            // The loop has ended when the channel is closed: nothing to tell.
-            let _ = messages.send(Msg::LookNews { ticket, news });
-        };
-        let mut rows = Vec::new();
-        let mut last = std::time::Instant::now();
-        let result = look
-            .run(&mut index, |event: LookEvent| match event {
-                LookEvent::Listed { total, .. } => send(LookNews::Listed { total }),
-                LookEvent::Row(row) => {
-                    rows.push(row);
-                    if rows.len() >= LOOK_BATCH {
-                        send(LookNews::Rows(std::mem::take(&mut rows)));
-                        last = std::time::Instant::now();
-                    }
-                }
-                LookEvent::Progress {
-                    done,
-                    total,
-                    requests,
-                } => {
-                    if last.elapsed() >= LOOK_PAUSE || done >= total {
-                        if !rows.is_empty() {
-                            send(LookNews::Rows(std::mem::take(&mut rows)));
-                        }
-                        send(LookNews::Progress {
-                            done,
-                            total,
-                            requests,
-                        });
-                        last = std::time::Instant::now();
-                    }
-                }
-            })
-            .await;
-        if !rows.is_empty() {
-            send(LookNews::Rows(rows));
-        }
-        result.map_err(|error| format!("{error:#}"))
     }
 
     async fn fetch(&self, list: ListId, generation: Ticket, query: Query, offset: u64, limit: u64) -> Msg {
