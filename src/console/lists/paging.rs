@@ -314,6 +314,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_list_held_in_memory_is_whole_in_pages_and_taken_back_in_order() {
+        let mut list: VirtualList<u32> = VirtualList::default();
+        list.hold_all((0..250).collect());
+        assert_eq!(list.count(), Some(250));
+        assert!(list.is_complete() && !list.is_loading());
+        assert_eq!(list.get(249), Some(&249));
+        assert_eq!(list.take_all(), (0..250).collect::<Vec<_>>());
+        list.hold_all(Vec::new());
+        assert_eq!(list.count(), Some(0));
+        assert!(list.has_answered());
+    }
+
+    #[test]
     fn a_page_holds_no_more_rows_than_were_asked_for() {
         let mut list: VirtualList<u32> = VirtualList::default();
         let generation = list.restart();
