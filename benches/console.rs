@@ -2,15 +2,19 @@
 //!
 //! - drawing the subscriptions tab at 200x50 (table, detail pane with the
 //!   next deliveries, header, footer) for lists of 100 and 100,000 rows;
-//! - handling a key press (moving the cursor through loaded rows).
+//! - handling a key press (moving the cursor through loaded rows);
+//! - drawing the Health view of 10,000 subscriptions, and taking a batch
+//!   of a look's rows into it.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use orgdeck::api::health::{FailedRecipient, Health};
 use orgdeck::api::time::parse_datetime;
 use orgdeck::api::{Frequency, Page, Subscription, TargetType, User, Weekday};
-use orgdeck::console::app::{ListId, PageData};
+use orgdeck::console::app::{Effect, ListId, LookNews, PageData, Ticket};
 use orgdeck::console::keymap::Keymap;
 use orgdeck::console::view::{self, theme::Theme};
 use orgdeck::console::{App, Context, Msg};
+use orgdeck::health::{HealthRow, LookSummary};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -125,5 +129,103 @@ fn keys(c: &mut Criterion) {
     });
 }
 
-criterion_group!(console, drawing, keys);
+fn health_row(id: u64) -> HealthRow {
+    let health = Health::ALL[(id % Health::ALL.len() as u64) as usize];
+    HealthRow {
+        id: id as i64,
+        title: format!("Weekly growth review ({id})"),
+        target: "email oncall@hedgebox.dev, exec@hedgebox.dev".into(),
+        health,
+        since: parse_datetime("2026-11-20T09:00:00Z"),
+        streak: (id % 7) as u32,
+        last_delivery: parse_datetime("2026-11-22T09:00:00Z"),
+        failed_recipients: vec![FailedRecipient {
+            recipient: "exec@hedgebox.invalid".into(),
+            error: "Domain hedgebox.invalid does not exist".into(),
+        }],
+        next_delivery_date: parse_datetime("2026-11-23T09:00:00Z"),
+        fix: Some("address does not exist: remove it from the recipients (e)".into()),
+        newly: id.is_multiple_of(11),
+    }
+}
+
+/// An app on Health whose look sent `count` rows in batches of 500, in no
+/// order, the cursor in the middle.
+fn health(count: u64) -> (App, Ticket) {
+    let mut app = App::new(
+        Context {
+            host: "bench".into(),
+            ..Context::default()
+        },
+        Keymap::default(),
+        (200, 50),
+    );
+    app.now = parse_datetime("2026-11-22T10:00:00Z").unwrap_or_default();
+    app.start();
+    let effects = app.update(Msg::Key(KeyEvent::new(KeyCode::Char('H'), KeyModifiers::NONE)));
+    let ticket = effects
+        .iter()
+        .find_map(|effect| match effect {
+            Effect::Look { ticket, .. } => Some(*ticket),
+            _ => None,
+        })
+        .expect("a look");
+    let ids: Vec<u64> = (0..count).map(|n| (n * 7_919) % count).collect();
+    for batch in ids.chunks(500) {
+        app.update(Msg::LookNews {
+            ticket,
+            news: LookNews::Rows(batch.iter().map(|id| health_row(*id)).collect()),
+        });
+    }
+    app.update(Msg::Looked {
+        ticket,
+        result: Ok(LookSummary {
+            total: count,
+            read: count,
+            requests: count + 1,
+            ..LookSummary::default()
+        }),
+    });
+    let height = app.table_height();
+    app.lists.health.rows.move_to((count / 2) as i64, height);
+    assert_eq!(app.lists.health.rows.len(), count);
+    (app, ticket)
+}
+
+fn health_view(c: &mut Criterion) {
+    let theme = Theme::colored();
+    let (app, _) = health(10_000);
+    let mut terminal = Terminal::new(TestBackend::new(200, 50)).expect("terminal");
+    c.bench_function("draw the Health view at 200x50 (10,000 rows)", |b| {
+        b.iter(|| {
+            terminal
+                .draw(|frame| view::draw(frame, &app, &theme))
+                .expect("draw");
+        })
+    });
+    // A look under way: a batch of 500 rows looked at again arrives.
+    let (mut app, _) = health(10_000);
+    let effects = app.update(Msg::Key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::NONE)));
+    let ticket = effects
+        .iter()
+        .find_map(|effect| match effect {
+            Effect::Look { ticket, .. } => Some(*ticket),
+            _ => None,
+        })
+        .expect("a look");
+    let batch: Vec<HealthRow> = (0..500).map(|n| health_row(n * 20)).collect();
+    c.bench_function(
+        "take a batch of 500 rows into the Health view (10,000 rows)",
+        |b| {
+            b.iter(|| {
+                app.update(Msg::LookNews {
+                    ticket,
+                    news: LookNews::Rows(batch.clone()),
+                })
+            })
+        },
+    );
+}
+
+criterion_group!(console, drawing, keys, health_view);
 criterion_main!(console);

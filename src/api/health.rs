@@ -220,7 +220,7 @@ fn error_words(delivery: &Delivery) -> String {
 }
 
 /// What fixes a delivery's failure, from its errors' kinds and words.
-fn fix_for(delivery: &Delivery, target: Option<&TargetType>) -> String {
+pub fn fix_for(delivery: &Delivery, target: Option<&TargetType>) -> String {
     let words = error_words(delivery);
     let has = |needle: &str| words.contains(needle);
     if has("slackintegrationinactive")

@@ -6,6 +6,8 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc::UnboundedSender;
 
+mod look;
+
 use super::app::{
     About, Connected, Context, Effect, ListId, Msg, PageData, Query, Target, Ticket, Write, WriteAnswer,
     Written,
@@ -27,6 +29,10 @@ pub struct Runner {
     start: Arc<Connected>,
     /// The config file `:ctx` reads its profiles from.
     pub config_file: Option<Arc<Path>>,
+    /// The clock a health look judges by (the driver's).
+    pub clock: crate::clock::Clock,
+    /// Where a look keeps its index (the driver's).
+    pub state_dir: std::path::PathBuf,
 }
 
 impl Runner {
@@ -39,6 +45,8 @@ impl Runner {
             client,
             messages,
             config_file: None,
+            clock: crate::clock::Clock::system(),
+            state_dir: crate::health::index::state_dir(),
         }
     }
 
@@ -58,6 +66,18 @@ impl Runner {
                     let msg = runner.fetch(list, generation, query, offset, limit).await;
                     // The loop has ended when the channel is closed: nothing to tell.
                     let _ = runner.messages.send(msg);
+                });
+                None
+            }
+            Effect::Look {
+                ticket,
+                project,
+                stop,
+            } => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let result = runner.look(ticket, &project, stop).await;
+                    let _ = runner.messages.send(Msg::Looked { ticket, result });
                 });
                 None
             }

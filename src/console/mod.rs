@@ -1,5 +1,6 @@
 //! The console: tabs for roles, members and subscriptions that page through
-//! the API, with the network kept apart from the drawing by channels.
+//! the API, and Health, a look across the project's subscriptions; the
+//! network is kept apart from the drawing by channels.
 
 pub mod app;
 mod effects;
@@ -69,6 +70,9 @@ pub struct Driver {
     pub clock: Clock,
     /// Debounced searches not yet due.
     pending_searches: usize,
+    /// Where Health's looks keep their index: `ORGDECK_STATE_DIR` or the
+    /// platform's state directory; tests give their own.
+    pub state_dir: std::path::PathBuf,
 }
 
 impl Driver {
@@ -81,6 +85,7 @@ impl Driver {
             theme,
             clock: Clock::system(),
             pending_searches: 0,
+            state_dir: crate::health::index::state_dir(),
         }
     }
 
@@ -141,6 +146,10 @@ impl Driver {
                 }
             ) {
                 self.pending_searches += 1;
+            }
+            if matches!(effect, Effect::Look { .. }) {
+                self.runner.clock = self.clock.clone();
+                self.runner.state_dir = self.state_dir.clone();
             }
             copies.extend(self.runner.run(effect));
         }

@@ -205,8 +205,13 @@ impl Look<'_> {
             requests: requests.load(Ordering::Relaxed),
         });
         let no_history = AtomicBool::new(false);
-        let mut reads = futures_util::stream::iter(to_read)
-            .map(|subscription| {
+        // By position, not by reference: a closure over `&Subscription` is
+        // taken for every lifetime, and its future then is not `Send`
+        // (the console runs a look on a task).
+        let to_read = &to_read;
+        let mut reads = futures_util::stream::iter(0..to_read.len())
+            .map(|at| {
+                let subscription: &Subscription = to_read[at];
                 let (pacer, requests, no_history) = (&pacer, &requests, &no_history);
                 async move {
                     if self.stop.load(Ordering::Relaxed) {

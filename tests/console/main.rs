@@ -8,6 +8,7 @@ mod contexts;
 mod edits;
 mod emptied;
 mod flows;
+mod health;
 mod on_call;
 mod pty;
 mod today;

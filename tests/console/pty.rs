@@ -53,6 +53,8 @@ impl Demo {
         let mut command = CommandBuilder::new(binary);
         command.args(arguments);
         command.env("ORGDECK_LOG", dir.path().join("log"));
+        // Health's looks keep their index here, not in the user's state.
+        command.env("ORGDECK_STATE_DIR", dir.path().join("state"));
         command.env_remove("ORGDECK_API_KEY");
         for (name, value) in environment {
             command.env(name, value);
@@ -189,6 +191,34 @@ fn ctrl_c_and_sigterm_restore_the_terminal() {
         let status = demo.assert_ends_restored();
         assert_eq!(status.exit_code(), code, "SIG{name}: {status:?}");
     }
+}
+
+/// `H` opens Health on the demo: a look runs, its failures come first, the
+/// tab bar counts them; `:health` from another tab comes back to it.
+#[test]
+fn the_health_view_finds_the_demos_failures() {
+    let mut demo = Demo::start();
+    demo.wait_for("1 Roles (8)");
+    demo.type_keys("H");
+    demo.wait_for("r looks again");
+    let screen = demo.text();
+    assert!(screen.contains("H Health 4 failing"), "{screen}");
+    let first = screen
+        .lines()
+        .find(|line| line.contains("Support load check"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(first.contains("failing"), "{first}");
+    assert!(
+        screen.contains("1 failing · 1 partial · 2 auto-disabled"),
+        "{screen}"
+    );
+    demo.type_keys("1");
+    demo.wait_for("Roles 1/8");
+    assert!(demo.text().contains("H Health 4 failing"));
+    demo.type_keys(":health\r");
+    demo.wait_for("Health · 1 failing");
+    demo.type_keys("q");
+    assert!(demo.assert_ends_restored().success());
 }
 
 /// The largest resident set the process has reached so far, in MiB.

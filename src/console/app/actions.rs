@@ -2,7 +2,10 @@
 //! asking), pause and resume (`p`), and watching for the delivery either
 //! starts: the subscription's newest delivery is asked for a few times,
 //! further apart each time, until the new one has landed, then no more.
-//! Also `--refresh`: the list on screen fetched again at an interval.
+//! After a resume or a test the subscription is read again: when the
+//! server has paused it (a delivery through a revoked Slack integration
+//! does), the console says so and why. Also `--refresh`: the list on
+//! screen fetched again at an interval.
 
 use super::{App, Confirm, Effect, ListId, Mode, Notice, Timer, Write};
 use crate::api::{self, Delivery, DeliveryStatus, Subscription, TriggerType};
@@ -26,18 +29,34 @@ pub struct Poll {
     pub looks: u8,
 }
 
+/// A subscription read again after a resume or a test.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recheck {
+    pub id: i64,
+    /// What was done: "resumed", "tested".
+    pub done: &'static str,
+    /// The read showed it paused; its newest delivery is to say why.
+    pub paused_again: bool,
+    /// Why, from the delivery that landed, once one has.
+    pub why: Option<String>,
+}
+
 impl App {
-    /// The subscription `t` and `p` act on: the one under the cursor, or
-    /// the one whose deliveries are shown.
-    fn acted_on(&self) -> Option<&Subscription> {
-        match self.shown() {
-            ListId::Subscriptions => self.lists.subscriptions.selected(),
-            ListId::Deliveries => {
-                let id = self.lists.deliveries.subscription()?;
-                self.lists.subscriptions.find(id)
-            }
-            ListId::Roles | ListId::Members => None,
-        }
+    /// The subscription `t`, `p` and `e` act on: the one under the cursor,
+    /// the one whose deliveries are shown, or that of the Health row (as
+    /// Subscriptions has it, or as it was read for the row).
+    pub(super) fn acted_on(&self) -> Option<&Subscription> {
+        let id = match self.shown() {
+            ListId::Subscriptions => return self.lists.subscriptions.selected(),
+            ListId::Deliveries => self.lists.deliveries.subscription()?,
+            ListId::Health => self.health_selected()?,
+            ListId::Roles | ListId::Members => return None,
+        };
+        self.lists.subscriptions.find(id).or_else(|| {
+            self.read
+                .as_deref()
+                .filter(|read| read.id == id && self.shown() == ListId::Health)
+        })
     }
 
     /// `t`: a test delivery, after asking.
@@ -46,6 +65,10 @@ impl App {
             (Some(subscription), _) => (subscription.id, describe(subscription)),
             (None, ListId::Deliveries) => match self.lists.deliveries.subscription() {
                 Some(id) => (id, format!("#{id}")),
+                None => return Vec::new(),
+            },
+            (None, ListId::Health) => match self.lists.health.selected() {
+                Some(row) => (row.id, format!("#{} \"{}\"", row.id, row.title)),
                 None => return Vec::new(),
             },
             (None, _) => return Vec::new(),
@@ -65,6 +88,9 @@ impl App {
     /// `p`: pause (after asking) or resume.
     pub(super) fn pause(&mut self) -> Vec<Effect> {
         let Some(subscription) = self.acted_on() else {
+            if let Some(id) = self.health_selected() {
+                return self.read_then(id, super::health::Then::Pause);
+            }
             if self.shown() == ListId::Deliveries {
                 self.notice = Some(Notice::error(
                     "the subscription is no longer loaded: q, then p on its row".into(),
@@ -153,6 +179,18 @@ impl App {
         subscription: i64,
         result: Result<Option<Box<Delivery>>, api::Error>,
     ) -> Vec<Effect> {
+        // The read showed it paused again: its newest delivery says why.
+        if let Some(recheck) = self
+            .recheck
+            .clone()
+            .filter(|r| r.id == subscription && r.paused_again)
+            && let Ok(Some(newest)) = &result
+        {
+            self.dirty = true;
+            self.poll = None;
+            self.paused_again(&recheck, Some(why_paused(newest)));
+            return Vec::new();
+        }
         let Some(poll) = self.poll.clone().filter(|poll| poll.subscription == subscription) else {
             return Vec::new();
         };
@@ -171,6 +209,11 @@ impl App {
         });
         if let Some(delivery) = landed {
             self.notice = Some(landed_notice(subscription, &delivery));
+            if let Some(recheck) = self.recheck.as_mut().filter(|r| r.id == subscription)
+                && (delivery.has_failed() || delivery.recipient_counts().any_short())
+            {
+                recheck.why = Some(why_paused(&delivery));
+            }
             self.poll = None;
             let mut effects = vec![Effect::LoadSubscription {
                 project: self.context.project.clone(),
@@ -186,6 +229,7 @@ impl App {
         }
         if poll.looks >= LOOKS {
             self.poll = None;
+            self.recheck = None;
             self.notice = Some(Notice::done(format!(
                 "no new delivery of #{subscription} has landed yet: r on its deliveries looks again"
             )));
@@ -195,6 +239,98 @@ impl App {
             timer: Timer::Poll(poll.looks + 1),
             ticket: self.polls.issue(),
         }]
+    }
+
+    /// After a resume or a test: read the subscription again.
+    pub(super) fn read_again(&mut self, id: i64, done: &'static str) -> Effect {
+        self.recheck = Some(Recheck {
+            id,
+            done,
+            paused_again: false,
+            why: None,
+        });
+        Effect::LoadSubscription {
+            project: self.context.project.clone(),
+            id,
+        }
+    }
+
+    /// A subscription read: its row changes in place; a Health row's `p`
+    /// or `e` waiting for it acts; after a resume or a test, a pause by the
+    /// server is told, with why (its newest delivery is asked for when the
+    /// one that paused it has not been seen). A failure to read changes
+    /// nothing, but is told to a key that waited for it.
+    pub(super) fn subscription_read(&mut self, result: Result<Box<Subscription>, api::Error>) -> Vec<Effect> {
+        let subscription = match result {
+            Ok(subscription) => subscription,
+            Err(error) => {
+                if let Some((id, _)) = self.then.take() {
+                    self.notice = Some(Notice::error(format!("cannot read #{id}: {error}")));
+                    self.dirty = true;
+                }
+                return Vec::new();
+            }
+        };
+        self.dirty = true;
+        let id = subscription.id;
+        let enabled = subscription.is_enabled();
+        self.lists.subscriptions.replace((*subscription).clone());
+        self.apply_view();
+        let mut effects = Vec::new();
+        if let Some(recheck) = self.recheck.clone().filter(|recheck| recheck.id == id) {
+            // Still enabled: PostHog may pause it once the delivery on its
+            // way fails, so it is read again when that lands (the watch).
+            let watched = self.poll.as_ref().is_some_and(|poll| poll.subscription == id);
+            if enabled {
+                if !watched {
+                    self.recheck = None;
+                }
+            } else if recheck.why.is_some() {
+                self.paused_again(&recheck, recheck.why.clone());
+            } else {
+                self.recheck = Some(Recheck {
+                    paused_again: true,
+                    ..recheck.clone()
+                });
+                self.notice = Some(Notice::working(format!(
+                    "{} #{id}, but the server paused it again: reading why…",
+                    recheck.done
+                )));
+                effects.push(Effect::LoadNewestDelivery {
+                    project: self.context.project.clone(),
+                    subscription: id,
+                });
+            }
+        }
+        let waiting = self.then.take_if(|(waited, _)| *waited == id);
+        self.read = Some(subscription);
+        if let Some((_, then)) = waiting
+            && self.shown() == ListId::Health
+            && self.health_selected() == Some(id)
+        {
+            if self
+                .notice
+                .as_ref()
+                .is_some_and(|notice| notice.text.starts_with("reading #"))
+            {
+                self.notice = None;
+            }
+            effects.extend(match then {
+                super::health::Then::Pause => self.pause(),
+                super::health::Then::Edit => self.edit_item(),
+            });
+        }
+        effects
+    }
+
+    /// Tells that the server paused a subscription after a resume or a test.
+    fn paused_again(&mut self, recheck: &Recheck, why: Option<String>) {
+        self.recheck = None;
+        let why = why.unwrap_or_else(|| "no delivery says why: Enter on it shows its deliveries".into());
+        self.notice = Some(Notice::error(format!(
+            "{} #{}, but the server paused it again: {why}",
+            recheck.done, recheck.id
+        )));
     }
 
     /// `--refresh`: the list on screen again, the cursor kept on its row,
@@ -293,6 +429,12 @@ fn landed_notice(subscription: i64, delivery: &Delivery) -> Notice {
             counts.ok
         ))
     }
+}
+
+/// Why a delivery failed, as the fix for it: "Slack integration revoked:
+/// e edits the target (another integration), or reconnect Slack in PostHog".
+fn why_paused(delivery: &Delivery) -> String {
+    crate::api::health::fix_for(delivery, delivery.target_type.as_ref())
 }
 
 /// `#12 "Weekly revenue"`, for questions (which show it escaped).

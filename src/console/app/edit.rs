@@ -30,7 +30,7 @@ impl App {
         let project = self.context.project.clone();
         let selected = match self.shown() {
             ListId::Subscriptions => self.lists.subscriptions.selected(),
-            ListId::Roles | ListId::Members | ListId::Deliveries => None,
+            ListId::Roles | ListId::Members | ListId::Deliveries | ListId::Health => None,
         };
         let id = match selected {
             Some(subscription) if subscription.deleted => Some(subscription.id),
@@ -268,6 +268,7 @@ impl App {
             }
             (Write::TestDelivery { id, .. }, Written::Accepted) => {
                 effects.push(self.watch_for_delivery(id, Some(api::TriggerType::Manual)));
+                effects.push(self.read_again(id, "tested"));
                 format!("test delivery of #{id} on its way: the console says how it went when it lands")
             }
             (Write::SetEnabled { id, .. }, Written::Subscription(subscription))
@@ -287,8 +288,10 @@ impl App {
                     .unwrap_or_else(|| "none left".into());
                 lists.subscriptions.replace(*subscription);
                 if enabled {
-                    // Resuming sends a confirmation delivery (posthog.md 8.4).
+                    // Resuming sends a confirmation delivery (posthog.md 8.4),
+                    // which may pause it again: it is read again.
                     effects.push(self.watch_for_delivery(id, None));
+                    effects.push(self.read_again(id, "resumed"));
                     format!("resumed #{id}: next delivery {next}")
                 } else {
                     format!("paused #{id}: nothing is delivered until p resumes it")

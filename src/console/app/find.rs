@@ -139,6 +139,7 @@ impl App {
         self.context.project = id;
         self.context.project_name = None;
         self.lists.subscriptions.clear();
+        self.forget_health();
         self.lists.deliveries.close();
         self.lists.deliveries.clear();
         self.keep_shown_open();

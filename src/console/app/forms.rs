@@ -16,7 +16,7 @@ impl App {
             ListId::Roles => roles::new_form(self.lists.roles.resource.access_levels),
             ListId::Subscriptions => (fields::form(None, self.now), FormPurpose::NewSubscription),
             ListId::Members => return self.open_picker(),
-            ListId::Deliveries => return Vec::new(),
+            ListId::Deliveries | ListId::Health => return Vec::new(),
         };
         self.open_form(form, purpose)
     }
@@ -29,6 +29,16 @@ impl App {
                 let form = fields::form(Some(subscription), self.now);
                 (form, FormPurpose::EditSubscription { id: subscription.id })
             }),
+            ListId::Health => match self.acted_on() {
+                Some(subscription) => {
+                    let form = fields::form(Some(subscription), self.now);
+                    Some((form, FormPurpose::EditSubscription { id: subscription.id }))
+                }
+                None => match self.health_selected() {
+                    Some(id) => return self.read_then(id, super::health::Then::Edit),
+                    None => None,
+                },
+            },
             ListId::Members | ListId::Deliveries => None,
         };
         match opened {
@@ -48,6 +58,7 @@ impl App {
                 .lists
                 .subscriptions
                 .find(*id)
+                .or(self.read.as_deref().filter(|read| read.id == *id))
                 .is_some_and(|row| row.enabled.is_some()),
             FormPurpose::NewSubscription => self
                 .lists

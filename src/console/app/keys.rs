@@ -138,6 +138,10 @@ impl App {
         if self.notice.take_if(|notice| notice.error).is_some() {
             return Vec::new();
         }
+        // Esc on Health stops a look under way (q, too, before leaving).
+        if self.stop_look() {
+            return Vec::new();
+        }
         if self.detail_open {
             self.detail_open = false;
         } else if self.detail_json {

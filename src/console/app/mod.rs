@@ -12,6 +12,7 @@ mod assign;
 mod edit;
 mod find;
 mod forms;
+mod health;
 pub mod keymap;
 mod keys;
 mod latest;
@@ -106,6 +107,17 @@ pub struct App {
     refreshes: Latest,
     /// When `--refresh` last fetched the list, for the footer.
     pub last_refresh: Option<DateTime<Utc>>,
+    /// Health's looks: only the news of the last one is taken.
+    looks: Latest,
+    /// What stops the look under way.
+    stop: Option<Stop>,
+    /// `p` or `e` on a Health row, waiting for its subscription to be read.
+    then: Option<(i64, health::Then)>,
+    /// The subscription last read for a Health row.
+    read: Option<Box<api::Subscription>>,
+    /// A resume or a test whose subscription is read again, to say when
+    /// the server paused it.
+    pub recheck: Option<actions::Recheck>,
 }
 
 impl App {
@@ -127,6 +139,11 @@ impl App {
             refresh_every: context.refresh,
             refreshes: Latest::default(),
             last_refresh: None,
+            looks: Latest::default(),
+            stop: None,
+            then: None,
+            read: None,
+            recheck: None,
             context,
             keymap,
             lists: Lists::default(),
@@ -286,15 +303,9 @@ impl App {
                 self.catalog(result, slack)
             }
             Msg::NewestDelivery { subscription, result } => self.newest_delivery(subscription, result),
-            Msg::Subscription(result) => {
-                // Read again after a delivery; a failure to read changes nothing.
-                if let Ok(subscription) = result {
-                    self.lists.subscriptions.replace(*subscription);
-                    self.apply_view();
-                    self.dirty = true;
-                }
-                Vec::new()
-            }
+            Msg::Subscription(result) => self.subscription_read(result),
+            Msg::LookNews { ticket, news } => self.look_news(ticket, news),
+            Msg::Looked { ticket, result } => self.looked(ticket, result),
             Msg::Tiles {
                 ticket,
                 dashboard,

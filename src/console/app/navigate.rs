@@ -50,6 +50,9 @@ impl App {
             Some(parent) if !table.is_open() => parent,
             _ => list,
         };
+        if list == ListId::Health {
+            return self.health_shown();
+        }
         self.fetch_visible()
     }
 
@@ -117,6 +120,9 @@ impl App {
     /// While the list is still loading (a slow or throttled server, whose
     /// wait the footer shows), a second `r` sends nothing more.
     pub(super) fn refresh(&mut self) -> Vec<Effect> {
+        if self.shown == ListId::Health {
+            return self.look();
+        }
         let table = self.lists.get_mut(self.shown);
         if table.is_loading() {
             self.notice = Some(Notice::done(
@@ -144,6 +150,7 @@ impl App {
                 self.open_list(ListId::Members)
             }
             ListId::Subscriptions => self.open_deliveries(),
+            ListId::Health => self.open_health_deliveries(),
             ListId::Members | ListId::Deliveries => {
                 self.detail_open = !self.detail_open;
                 self.detail_scroll = 0;
@@ -157,6 +164,7 @@ impl App {
         let selected = match self.shown {
             ListId::Subscriptions => self.lists.subscriptions.selected(),
             ListId::Deliveries => return Vec::new(),
+            ListId::Health => return self.open_health_deliveries(),
             ListId::Roles | ListId::Members => None,
         };
         let Some(subscription) = selected else {
@@ -184,7 +192,7 @@ impl App {
     }
 
     /// Shows a list opened from the one on screen; back returns here.
-    fn open_list(&mut self, list: ListId) -> Vec<Effect> {
+    pub(super) fn open_list(&mut self, list: ListId) -> Vec<Effect> {
         self.opened_from = Some((self.tab, self.shown));
         self.tab = self.lists.get(list).tab();
         self.shown = list;

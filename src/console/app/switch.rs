@@ -277,6 +277,7 @@ impl App {
             table.close();
             table.clear();
         }
+        self.forget_health();
         self.keep_shown_open();
     }
 

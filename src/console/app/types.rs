@@ -336,6 +336,16 @@ pub enum Msg {
         people: Result<(Vec<OrganizationMember>, bool), api::Error>,
         in_role: Option<Vec<String>>,
     },
+    /// News of the look with this ticket.
+    LookNews {
+        ticket: Ticket,
+        news: LookNews,
+    },
+    /// The look with this ticket ended: how, or why it failed.
+    Looked {
+        ticket: Ticket,
+        result: Result<crate::health::LookSummary, String>,
+    },
     /// A timer an effect set has run out.
     Timer {
         timer: Timer,
@@ -371,6 +381,45 @@ pub enum Msg {
         current_project: Option<Project>,
         organizations: Option<Vec<Organization>>,
         projects: Option<Vec<Project>>,
+    },
+}
+
+/// The flag that stops a look between requests (Esc on Health): the app
+/// sets it, the look's task reads it.
+#[derive(Debug, Clone, Default)]
+pub struct Stop(pub std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Stop {
+    pub fn stop(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl PartialEq for Stop {
+    /// The same flag.
+    fn eq(&self, other: &Stop) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// What a look tells as it goes, batched so that a look of 10,000
+/// subscriptions is a few hundred messages, not 20,000.
+#[derive(Debug, Clone)]
+pub enum LookNews {
+    /// The list is read: this many subscriptions.
+    Listed {
+        total: u64,
+    },
+    /// Rows learnt since the last news, in no order.
+    Rows(Vec<crate::health::HealthRow>),
+    Progress {
+        done: u64,
+        total: u64,
+        requests: u64,
     },
 }
 
@@ -454,6 +503,14 @@ pub enum Effect {
     },
     /// Send a change; the answer comes back as `Msg::Written` with the ticket.
     Write { ticket: Ticket, write: Write },
+    /// Look at the health of every subscription of the project: news comes
+    /// back as `Msg::LookNews` as it goes, and the end as `Msg::Looked`,
+    /// all with this ticket; `stop` ends it between requests.
+    Look {
+        ticket: Ticket,
+        project: String,
+        stop: Stop,
+    },
 }
 
 impl Effect {
@@ -472,7 +529,8 @@ impl Effect {
             | Effect::LoadNewestDelivery { .. }
             | Effect::LoadChannels { .. }
             | Effect::LoadPeople { .. }
-            | Effect::Write { .. } => true,
+            | Effect::Write { .. }
+            | Effect::Look { .. } => true,
             Effect::Timer { .. } | Effect::Copy(_) => false,
         }
     }
@@ -493,10 +551,12 @@ impl Msg {
             | Msg::NewestDelivery { .. }
             | Msg::Channels { .. }
             | Msg::People { .. }
+            | Msg::Looked { .. }
             | Msg::Names { .. } => true,
             Msg::Start
             | Msg::Key(_)
             | Msg::Timer { .. }
+            | Msg::LookNews { .. }
             | Msg::Exchange { .. }
             | Msg::Resize { .. }
             | Msg::Tick

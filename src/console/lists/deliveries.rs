@@ -6,6 +6,12 @@
 //! next page, and only then. A server without deliveries (older PostHog,
 //! the seed flavor) answers 404, which the list shows as "this server keeps
 //! no delivery history".
+//!
+//! `f` shows the failed ones and the partial ones: a delivery that failed
+//! as a whole, or one completed whose recipients were not all reached. The
+//! server filters by status alone (a partial one is `completed`), so the
+//! list is asked for whole and narrowed in the console, looked through
+//! from the newest, [`FAILED_SCAN`] at most.
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -21,6 +27,9 @@ use crate::console::app::Confirm;
 use crate::console::view::detail::{field, heading, marked, optional};
 use crate::console::view::format::{relative, when};
 use crate::console::view::theme::Theme;
+
+/// The most deliveries `f` looks through for the failed and partial ones.
+pub const FAILED_SCAN: u64 = 1_000;
 
 /// The subscription whose deliveries are shown.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,7 +49,7 @@ pub struct Deliveries {
     end: Option<u64>,
     /// The server answered 404: it keeps no delivery history.
     pub no_history: bool,
-    /// `f`: only the failed ones (the server's `status=failed`).
+    /// `f`: only the failed and partial ones, narrowed in the console.
     pub failed_only: bool,
 }
 
@@ -108,7 +117,7 @@ impl Resource for Deliveries {
             None => Self::TITLE.into(),
         };
         if self.failed_only {
-            format!("{name} · failed only")
+            format!("{name} · failed and partial only")
         } else {
             name
         }
@@ -135,7 +144,8 @@ impl Resource for Deliveries {
         Some(Query::Deliveries {
             project: scope.project.to_string(),
             subscription: self.subscription.as_ref()?.id,
-            status: self.failed_only.then_some(DeliveryStatus::Failed),
+            // Partial ones are `completed`: no status filter finds them.
+            status: None,
             after,
         })
     }
@@ -144,7 +154,7 @@ impl Resource for Deliveries {
         if self.no_history {
             "this server keeps no delivery history"
         } else if self.failed_only {
-            "no failed deliveries: f shows them all"
+            "no failed or partial deliveries: f shows them all"
         } else {
             "no deliveries yet: t sends a test delivery"
         }
@@ -240,6 +250,19 @@ impl Resource for Deliveries {
     fn answered_with(&mut self, error: &api::Error) -> bool {
         self.no_history = error.keeps_no_history();
         self.no_history
+    }
+
+    fn narrowed(&self) -> bool {
+        self.failed_only
+    }
+
+    /// Failed, or not reaching every recipient.
+    fn keeps(&self, delivery: &Delivery) -> bool {
+        delivery.has_failed() || delivery.recipient_counts().any_short()
+    }
+
+    fn scan_limit(&self) -> u64 {
+        FAILED_SCAN
     }
 }
 
@@ -357,9 +380,12 @@ impl Table<Deliveries> {
         self.rows.clear();
     }
 
-    /// `f`: only the failed deliveries, or all again, from the newest.
+    /// `f`: only the failed and partial deliveries, or all again, from
+    /// the newest.
     pub fn toggle_failed(&mut self) {
         self.resource.failed_only = !self.resource.failed_only;
+        // The rows come again: the view of the old ones goes with them.
+        self.rows.view = None;
     }
 
     /// The subscription shown, if any.

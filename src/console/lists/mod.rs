@@ -8,9 +8,11 @@
 //! Adding a list is adding a module here, a [`ListId`] variant, a field of
 //! [`Lists`] (the compiler then names the two matches that reach it), a
 //! [`Query`] variant (and so the fetch in `effects.rs`), and a way to open
-//! it: a key or a command.
+//! it: a key or a command. A list held whole in memory (Health, whose rows
+//! a look sends) asks no query and needs no variant.
 
 pub mod deliveries;
+pub mod health;
 pub mod members;
 pub mod paging;
 pub mod roles;
@@ -34,6 +36,7 @@ use crate::console::view::theme::Theme;
 use crate::text::printable;
 
 pub use deliveries::Deliveries;
+pub use health::Board;
 pub use members::Members;
 pub use roles::Roles;
 pub use subscriptions::Subscriptions;
@@ -47,6 +50,7 @@ pub enum ListId {
     Members,
     Subscriptions,
     Deliveries,
+    Health,
 }
 
 /// The lists, one table each.
@@ -56,6 +60,7 @@ pub struct Lists {
     pub members: Table<Members>,
     pub subscriptions: Table<Subscriptions>,
     pub deliveries: Table<Deliveries>,
+    pub health: Table<Board>,
 }
 
 impl Lists {
@@ -65,6 +70,7 @@ impl Lists {
             ListId::Members => &self.members,
             ListId::Subscriptions => &self.subscriptions,
             ListId::Deliveries => &self.deliveries,
+            ListId::Health => &self.health,
         }
     }
 
@@ -74,6 +80,7 @@ impl Lists {
             ListId::Members => &mut self.members,
             ListId::Subscriptions => &mut self.subscriptions,
             ListId::Deliveries => &mut self.deliveries,
+            ListId::Health => &mut self.health,
         }
     }
 
@@ -84,12 +91,14 @@ impl Lists {
             members,
             subscriptions,
             deliveries,
+            health,
         } = self;
         [
             roles as &mut dyn AnyTable,
             members as &mut dyn AnyTable,
             subscriptions as &mut dyn AnyTable,
             deliveries as &mut dyn AnyTable,
+            health as &mut dyn AnyTable,
         ]
         .into_iter()
     }
@@ -349,6 +358,11 @@ pub trait Resource: Default {
     /// must be redrawn as the minutes pass.
     fn shows_relative_times(&self) -> bool {
         false
+    }
+
+    /// A line under the table (a look's progress), if the list has one.
+    fn status(&self, _now: DateTime<Utc>, _theme: &Theme) -> Option<Line<'static>> {
+        None
     }
 
     /// A page was taken into `rows`: what the rows say about the server

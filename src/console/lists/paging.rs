@@ -278,6 +278,30 @@ impl<T> VirtualList<T> {
         self.count = Some(index + 1);
     }
 
+    /// Takes every row out, in order (a list held whole in memory, about
+    /// to be put back with more: [`VirtualList::hold_all`]).
+    pub fn take_all(&mut self) -> Vec<T> {
+        let pages = std::mem::take(&mut self.pages);
+        pages.into_values().flatten().collect()
+    }
+
+    /// Holds a whole list the console has in memory (a health look's
+    /// rows, never fetched by page): every row, counted, nothing in flight.
+    pub fn hold_all(&mut self, rows: Vec<T>) {
+        self.pending.clear();
+        self.failed = false;
+        self.answered = true;
+        self.count = Some(rows.len() as u64);
+        self.pages.clear();
+        let mut rows = rows.into_iter().peekable();
+        let mut page = 0;
+        while rows.peek().is_some() {
+            self.pages
+                .insert(page, rows.by_ref().take(PAGE_SIZE as usize).collect());
+            page += 1;
+        }
+    }
+
     /// Drops pages far from `index`, keeping memory bounded.
     pub fn evict_far_from(&mut self, index: u64) {
         let center = index / PAGE_SIZE;
@@ -288,6 +312,19 @@ impl<T> VirtualList<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_list_held_in_memory_is_whole_in_pages_and_taken_back_in_order() {
+        let mut list: VirtualList<u32> = VirtualList::default();
+        list.hold_all((0..250).collect());
+        assert_eq!(list.count(), Some(250));
+        assert!(list.is_complete() && !list.is_loading());
+        assert_eq!(list.get(249), Some(&249));
+        assert_eq!(list.take_all(), (0..250).collect::<Vec<_>>());
+        list.hold_all(Vec::new());
+        assert_eq!(list.count(), Some(0));
+        assert!(list.has_answered());
+    }
 
     #[test]
     fn a_page_holds_no_more_rows_than_were_asked_for() {

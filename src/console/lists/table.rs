@@ -13,7 +13,6 @@ use crate::console::view::theme::Theme;
 /// The longest list filtered or sorted in the console as a whole.
 const LOCAL_VIEW_LIMIT: u64 = 5_000;
 
-#[derive(Default)]
 pub struct Table<R: Resource> {
     pub resource: R,
     pub rows: Rows<R::Row>,
@@ -23,6 +22,18 @@ pub struct Table<R: Resource> {
     pub sort: usize,
     /// After a refresh: the id of the row the cursor was on.
     pub refocus: Option<String>,
+}
+
+impl<R: Resource> Default for Table<R> {
+    fn default() -> Self {
+        Table {
+            resource: R::default(),
+            rows: Rows::default(),
+            filter: String::new(),
+            sort: 0,
+            refocus: None,
+        }
+    }
 }
 
 impl<R: Resource> Table<R> {
@@ -131,6 +142,8 @@ pub trait AnyTable {
     /// Whether [`AnyTable::count`] is the length (not one row more while a
     /// cursor-paged list has more).
     fn count_is_exact(&self) -> bool;
+    /// A line under the table, if the list has one.
+    fn status(&self, now: DateTime<Utc>, theme: &Theme) -> Option<Line<'static>>;
 }
 
 impl<R: Resource> AnyTable for Table<R> {
@@ -408,5 +421,9 @@ impl<R: Resource> AnyTable for Table<R> {
 
     fn count_is_exact(&self) -> bool {
         self.resource.count_is_exact()
+    }
+
+    fn status(&self, now: DateTime<Utc>, theme: &Theme) -> Option<Line<'static>> {
+        self.resource.status(now, theme)
     }
 }

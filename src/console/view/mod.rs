@@ -148,9 +148,26 @@ fn header(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let mut tabs = vec![Span::raw(" ")];
     for (number, tab) in app.tabs().enumerate() {
         let table = app.lists.get(tab);
+        let style = if tab == app.tab { theme.selected } else { theme.dim };
+        // Health, under its own key (`4` is for People, design.md), counts
+        // the failing ones (those not reaching people) once a look has
+        // said, from any tab.
+        if tab == super::lists::ListId::Health {
+            let key = app.keymap.key_for(super::app::keymap::Action::Show(tab));
+            tabs.push(Span::styled(format!(" {key} {}", table.title()), style));
+            match app.lists.health.paging() {
+                Some(0) => tabs.push(Span::styled(" ✓ ", style.patch(theme.ok))),
+                Some(failing) => tabs.push(Span::styled(
+                    format!(" {failing} failing "),
+                    style.patch(theme.error),
+                )),
+                None => tabs.push(Span::styled(" ", style)),
+            }
+            tabs.push(Span::raw(" "));
+            continue;
+        }
         let rows = table.count().filter(|_| table.is_open());
         let label = format!(" {} {}{} ", number + 1, table.title(), count(rows));
-        let style = if tab == app.tab { theme.selected } else { theme.dim };
         tabs.push(Span::styled(label, style));
         tabs.push(Span::raw(" "));
     }

@@ -20,9 +20,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     } else {
         table.heading()
     };
-    let block = Block::bordered()
+    let mut block = Block::bordered()
         .border_type(BorderType::Rounded)
         .title(title(&heading, table, theme));
+    if let Some(status) = table.status(app.now, theme) {
+        block = block.title_bottom(status);
+    }
     let height = area.height.saturating_sub(3) as u64;
     if table.is_empty() {
         let text = match table.count() {

@@ -10,11 +10,12 @@ use crate::console::lists::ListId;
 use crate::console::view::theme::Theme;
 
 /// Every command with what it does, in the order completion offers them.
-pub const COMMANDS: [(&str, &str); 13] = [
+pub const COMMANDS: [(&str, &str); 14] = [
     ("roles", "show the roles"),
     ("members", "show the members of a role"),
     ("subs", "show the subscriptions"),
     ("subscriptions", "show the subscriptions"),
+    ("health", "the health of every subscription, worst first (a look)"),
     (
         "deliveries",
         "the deliveries of the subscription under the cursor",
@@ -81,6 +82,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
         ("members", _) => Ok(Command::Show(ListId::Members)),
         ("subs" | "subscriptions", _) => Ok(Command::Show(ListId::Subscriptions)),
         ("deliveries", _) => Ok(Command::Show(ListId::Deliveries)),
+        ("health", _) => Ok(Command::Show(ListId::Health)),
         ("q" | "quit", _) => Ok(Command::Quit),
         ("state", None | Some("all" | "none")) => Ok(Command::State(None)),
         ("state", Some(name)) => crate::api::SubscriptionState::ALL

@@ -191,6 +191,13 @@ impl Default for Keymap {
                 bind(&[c('1')], Show(ListId::Roles), all, "roles", None),
                 bind(&[c('2')], Show(ListId::Members), all, "members", None),
                 bind(&[c('3')], Show(ListId::Subscriptions), all, "subscriptions", None),
+                bind(
+                    &[c('H')],
+                    Show(ListId::Health),
+                    all,
+                    "health: every subscription, worst first",
+                    None,
+                ),
                 bind(&[k(K::Tab)], NextTab, all, "next tab", None),
                 bind(&[k(K::BackTab)], PreviousTab, all, "previous tab", None),
                 bind(&[c('k'), k(K::Up)], Up, all, "up", None),
@@ -332,7 +339,7 @@ impl Default for Keymap {
                     &[c('f')],
                     OnlyFailed,
                     Scope::On(ListId::Deliveries),
-                    "only the failed ones (again: all)",
+                    "only the failed and partial ones (again: all)",
                     Some("failed"),
                 ),
                 bind(
@@ -348,6 +355,41 @@ impl Default for Keymap {
                     Scope::On(ListId::Deliveries),
                     "pause or resume this subscription",
                     Some("pause"),
+                ),
+                bind(
+                    &[c('t')],
+                    TestDelivery,
+                    Scope::On(ListId::Health),
+                    "send a test delivery of the row's subscription now (asks first)",
+                    Some("test"),
+                ),
+                bind(
+                    &[c('p')],
+                    Pause,
+                    Scope::On(ListId::Health),
+                    "pause or resume the row's subscription",
+                    Some("pause"),
+                ),
+                bind(
+                    &[c('e')],
+                    Edit,
+                    Scope::On(ListId::Health),
+                    "edit the row's subscription (its target, its recipients)",
+                    Some("edit"),
+                ),
+                bind(
+                    &[c('r')],
+                    Refresh,
+                    Scope::On(ListId::Health),
+                    "look again (reads only what changed since the last look)",
+                    Some("look again"),
+                ),
+                bind(
+                    &[k(K::Esc)],
+                    Back,
+                    Scope::On(ListId::Health),
+                    "stop the look under way; else back, dismiss",
+                    Some("stop"),
                 ),
                 bind(&[c('v')], ToggleJson, all, "detail: fields or raw JSON", None),
                 bind(&[c('J')], DetailDown, all, "scroll the detail down", None),
@@ -376,6 +418,33 @@ impl Keymap {
             .filter(move |binding| binding.scope == Scope::Everywhere || binding.scope == Scope::On(screen))
     }
 
+    /// The bindings a screen's help and footer list: those whose keys an
+    /// earlier binding on the screen does not all take first (Health's
+    /// own `r` and Esc, before the ones everywhere).
+    fn listed_on(&self, screen: ListId) -> impl Iterator<Item = &Binding> {
+        let on: Vec<&Binding> = self.bindings_on(screen).collect();
+        on.clone()
+            .into_iter()
+            .enumerate()
+            .filter_map(move |(at, binding)| {
+                let shadowed = binding
+                    .chords
+                    .iter()
+                    .all(|chord| on.iter().take(at).any(|earlier| earlier.chords.contains(chord)));
+                (!shadowed).then_some(binding)
+            })
+    }
+
+    /// The first key of an action that works everywhere (a tab's), as shown.
+    pub fn key_for(&self, action: Action) -> String {
+        self.bindings
+            .iter()
+            .find(|binding| binding.action == action && binding.scope == Scope::Everywhere)
+            .and_then(|binding| binding.chords.first())
+            .map(Chord::to_string)
+            .unwrap_or_default()
+    }
+
     /// The action of a key on a screen, if any.
     pub fn action(&self, event: &KeyEvent, screen: ListId) -> Option<Action> {
         let chord = Chord::of(event);
@@ -386,7 +455,7 @@ impl Keymap {
 
     /// Every binding that works on a screen, for the help.
     pub fn help(&self, screen: ListId) -> Vec<(String, &'static str, Action)> {
-        self.bindings_on(screen)
+        self.listed_on(screen)
             .map(|binding| {
                 let keys: Vec<String> = binding.chords.iter().map(Chord::to_string).collect();
                 (keys.join(" "), binding.description, binding.action)
@@ -396,7 +465,7 @@ impl Keymap {
 
     /// The short list of keys for the footer.
     pub fn footer(&self, screen: ListId) -> Vec<(String, &'static str, Action)> {
-        self.bindings_on(screen)
+        self.listed_on(screen)
             .filter_map(|binding| {
                 binding
                     .footer

@@ -10,12 +10,13 @@ use super::{Action, Chord, Keymap};
 use crate::console::lists::ListId;
 
 /// Every action by the name the config file's `[keys]` table uses.
-pub const ACTION_NAMES: [(&str, Action); 35] = [
+pub const ACTION_NAMES: [(&str, Action); 36] = [
     ("quit", Action::Quit),
     ("back", Action::Back),
     ("roles_tab", Action::Show(ListId::Roles)),
     ("members_tab", Action::Show(ListId::Members)),
     ("subscriptions_tab", Action::Show(ListId::Subscriptions)),
+    ("health_tab", Action::Show(ListId::Health)),
     ("next_tab", Action::NextTab),
     ("previous_tab", Action::PreviousTab),
     ("up", Action::Up),

@@ -1,0 +1,164 @@
+//! The Health view's looks: one starts when the view is first shown and
+//! with `r`, runs on a task (`effects.rs`) whose news arrives batched, and
+//! stops with Esc between requests, keeping what it learnt. Enter opens a
+//! row's deliveries; `t`, `p` and `e` act on its subscription as on
+//! Subscriptions (`p` and `e` read it first when the Subscriptions tab has
+//! not loaded it).
+
+use super::{App, Effect, ListId, LookNews, Notice, Stop, Ticket};
+use crate::console::lists::deliveries::ChosenSubscription;
+use crate::console::lists::health::Looked;
+use crate::health::LookSummary;
+
+/// What waits for a subscription to be read before it is done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Then {
+    Pause,
+    Edit,
+}
+
+impl App {
+    /// Starts a look, unless one is under way.
+    pub(super) fn look(&mut self) -> Vec<Effect> {
+        if self.lists.health.is_looking() {
+            self.notice = Some(Notice::done("still looking: Esc stops the look".into()));
+            return Vec::new();
+        }
+        let stop = Stop::default();
+        self.stop = Some(stop.clone());
+        self.lists.health.begin();
+        vec![Effect::Look {
+            ticket: self.looks.issue(),
+            project: self.context.project.clone(),
+            stop,
+        }]
+    }
+
+    /// Esc on Health while a look is under way: it stops between
+    /// requests, and says so when it has.
+    pub(super) fn stop_look(&mut self) -> bool {
+        if self.shown() != ListId::Health || !self.lists.health.is_looking() {
+            return false;
+        }
+        match self.stop.take() {
+            Some(stop) => {
+                stop.stop();
+                self.notice = Some(Notice::working("stopping the look…".into()));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The first time Health is shown, a look starts.
+    pub(super) fn health_shown(&mut self) -> Vec<Effect> {
+        let health = &self.lists.health;
+        if health.is_looking() || health.resource.looked.is_some() {
+            return Vec::new();
+        }
+        self.look()
+    }
+
+    pub(super) fn look_news(&mut self, ticket: Ticket, news: LookNews) -> Vec<Effect> {
+        if !self.looks.is_current(ticket) {
+            return Vec::new(); // a look of a project left since
+        }
+        let height = self.table_height();
+        let health = &mut self.lists.health;
+        match news {
+            LookNews::Listed { total } => health.listed(total),
+            LookNews::Rows(rows) => health.take(rows, height),
+            LookNews::Progress {
+                done,
+                total,
+                requests,
+            } => health.progress(done, total, requests),
+        }
+        // The tab bar counts the failing ones from any tab.
+        self.dirty = true;
+        Vec::new()
+    }
+
+    pub(super) fn looked(&mut self, ticket: Ticket, result: Result<LookSummary, String>) -> Vec<Effect> {
+        if !self.looks.is_current(ticket) {
+            return Vec::new();
+        }
+        self.dirty = true;
+        self.stop = None;
+        let height = self.table_height();
+        let (summary, error) = match result {
+            Ok(summary) => (summary, None),
+            Err(error) => (LookSummary::default(), Some(error)),
+        };
+        let whole = error.is_none() && !summary.stopped;
+        if self
+            .notice
+            .as_ref()
+            .is_some_and(|notice| notice.text.starts_with("stopping"))
+        {
+            self.notice = None;
+        }
+        if summary.stopped {
+            self.notice = Some(Notice::done(
+                "look stopped: the rows so far are kept; r looks again".into(),
+            ));
+        }
+        if summary.no_history {
+            self.notice = Some(Notice::done(
+                "this server keeps no delivery history: healths are from the subscriptions' fields".into(),
+            ));
+        }
+        self.lists.health.finish(
+            Looked {
+                at: self.now,
+                requests: summary.requests,
+                stopped: summary.stopped,
+                error,
+            },
+            whole,
+            height,
+        );
+        Vec::new()
+    }
+
+    /// Another project or connection: the look's rows are of the one left.
+    pub(super) fn forget_health(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            stop.stop();
+        }
+        self.looks.issue();
+        self.lists.health.forget();
+    }
+
+    /// The subscription of the Health row under the cursor.
+    pub(super) fn health_selected(&self) -> Option<i64> {
+        match self.shown() {
+            ListId::Health => self.lists.health.selected().map(|row| row.id),
+            _ => None,
+        }
+    }
+
+    /// Enter on Health: the row's deliveries; back returns to Health.
+    pub(super) fn open_health_deliveries(&mut self) -> Vec<Effect> {
+        let Some(row) = self.lists.health.selected() else {
+            return Vec::new();
+        };
+        let chosen = ChosenSubscription {
+            id: row.id,
+            title: row.title.clone(),
+        };
+        self.lists.deliveries.open(chosen);
+        self.open_list(ListId::Deliveries)
+    }
+
+    /// `p` or `e` on a subscription the Subscriptions tab has not loaded:
+    /// it is read first, and the key acts once it arrives.
+    pub(super) fn read_then(&mut self, id: i64, then: Then) -> Vec<Effect> {
+        self.then = Some((id, then));
+        self.notice = Some(Notice::working(format!("reading #{id}…")));
+        vec![Effect::LoadSubscription {
+            project: self.context.project.clone(),
+            id,
+        }]
+    }
+}

@@ -1,0 +1,386 @@
+//! The Health view (`H`, `:health`): every subscription of the project
+//! in one word, worst first, from a look across the project
+//! (`crate::health`, the same as `subs health`). Its rows are never
+//! fetched by page: a look sends them as it learns them, and they are held
+//! whole in memory (at most the project's subscriptions), sorted with
+//! [`HealthRow::order`] as they arrive; a row looked at again takes the
+//! place of the one before. The heading counts each health; the line
+//! under the table shows the look's progress, then when it looked.
+
+use std::cmp::Ordering;
+use std::collections::HashSet;
+
+use chrono::{DateTime, Utc};
+use ratatui::layout::Constraint;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
+use crate::api::health::Health;
+use crate::console::app::Confirm;
+use crate::console::view::detail::{field, heading, marked};
+use crate::console::view::format::{relative, when};
+use crate::console::view::theme::Theme;
+use crate::health::{HealthRow, tally};
+
+/// Cells of the progress bar.
+const BAR: usize = 20;
+
+/// A look under way: how far it has come.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Subscriptions listed, once the list is read.
+    pub total: Option<u64>,
+    pub done: u64,
+    pub requests: u64,
+}
+
+/// How the last look ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Looked {
+    pub at: DateTime<Utc>,
+    pub requests: u64,
+    /// Stopped (Esc) before the end.
+    pub stopped: bool,
+    /// Why it failed, if it did.
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Default)]
+pub struct Board {
+    /// The look under way, if any.
+    pub looking: Option<Progress>,
+    /// The last look that ended.
+    pub looked: Option<Looked>,
+    /// How many rows of each health, worst first.
+    counts: Vec<(Health, usize)>,
+    /// The ids the look under way has sent: at its end, rows it did not
+    /// send (subscriptions gone since) are dropped.
+    seen: HashSet<i64>,
+}
+
+const COLUMNS: [Column; 8] = [
+    Column::new("", Constraint::Length(3), 0),
+    Column::new("HEALTH", Constraint::Length(13), 0),
+    Column::new("SINCE", Constraint::Length(11), 70),
+    Column::new("STREAK", Constraint::Length(6), 100),
+    Column::new("ID", Constraint::Length(6), 0),
+    Column::new("TITLE", Constraint::Fill(2), 0),
+    Column::new("FAILED FOR", Constraint::Fill(2), 90),
+    Column::new("FIX", Constraint::Fill(3), 120),
+];
+
+const SORTS: [Sort; 1] = [Sort {
+    label: "worst first",
+    column: None,
+    descending: false,
+    ordering: None,
+}];
+
+/// The colour of a health: not reaching people in the error colour, in
+/// need of someone in the warning colour.
+pub fn style(health: Health, theme: &Theme) -> Style {
+    match health {
+        Health::Failing | Health::Partial | Health::AutoDisabled => theme.error,
+        Health::Overdue | Health::Unsupported => theme.warning,
+        Health::Ok => theme.ok,
+        Health::Paused | Health::Ended | Health::Unknown | Health::New => theme.dim,
+    }
+}
+
+/// "3 failing · 1 partial · 112 ok": each health the rows have, worst first.
+pub fn counted(counts: &[(Health, usize)]) -> String {
+    counts
+        .iter()
+        .map(|(health, count)| format!("{count} {}", health.as_str()))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+fn first_failed(row: &HealthRow) -> String {
+    row.failed_recipients
+        .first()
+        .map(|failed| format!("{}: {}", failed.recipient, failed.error))
+        .unwrap_or_default()
+}
+
+impl Resource for Board {
+    type Row = HealthRow;
+    const ID: ListId = ListId::Health;
+    const TITLE: &'static str = "Health";
+    const NOUN: &'static str = "subscription";
+    const TAB: ListId = ListId::Health;
+    const WRITE_SCOPE: &'static str = "subscription:write";
+
+    fn heading(&self) -> String {
+        if self.counts.is_empty() {
+            return Self::TITLE.into();
+        }
+        format!("{} · {}", Self::TITLE, counted(&self.counts))
+    }
+
+    /// Nothing to fetch by page: a look sends the rows.
+    fn query(&self, _scope: Scope) -> Option<Query> {
+        None
+    }
+
+    fn empty(&self) -> &'static str {
+        match (&self.looking, &self.looked) {
+            (Some(_), _) => "looking…",
+            (None, Some(looked)) if looked.error.is_some() => "the look failed: r looks again",
+            (None, Some(_)) => "no subscriptions in this project",
+            (None, None) => "no look yet: r looks",
+        }
+    }
+
+    fn columns(&self) -> &'static [Column] {
+        &COLUMNS
+    }
+
+    fn cells(&self, row: &HealthRow, now: DateTime<Utc>, theme: &Theme) -> Vec<Span<'static>> {
+        vec![
+            if row.newly {
+                styled("new", theme.accent)
+            } else {
+                text("")
+            },
+            styled(row.health.as_str(), style(row.health, theme)),
+            text(row.since.map(|at| relative(at, now)).unwrap_or_default()),
+            text(match row.streak {
+                0 => String::new(),
+                streak => streak.to_string(),
+            }),
+            text(row.id.to_string()),
+            text(row.title.clone()),
+            styled(first_failed(row), theme.error),
+            text(row.fix.clone().unwrap_or_default()),
+        ]
+    }
+
+    fn detail(&self, row: &HealthRow, now: DateTime<Utc>, theme: &Theme) -> (String, Vec<Line<'static>>) {
+        let at = |value: Option<DateTime<Utc>>| match value {
+            Some(at) => format!("{} UTC · {}", when(Some(at)), relative(at, now)),
+            None => "-".into(),
+        };
+        let mut health = row.health.as_str().to_string();
+        if row.newly {
+            health.push_str(" (new since the previous look)");
+        }
+        let mut lines = vec![
+            marked("health", health, style(row.health, theme), theme),
+            field("since", at(row.since), theme),
+            field("streak", row.streak.to_string(), theme),
+            field("target", row.target.clone(), theme),
+            field("last delivery", at(row.last_delivery), theme),
+            field("next delivery", at(row.next_delivery_date), theme),
+        ];
+        if let Some(fix) = &row.fix {
+            lines.push(marked("fix", fix.clone(), theme.warning, theme));
+        }
+        if !row.failed_recipients.is_empty() {
+            lines.push(heading(
+                &format!("failed for {}", row.failed_recipients.len()),
+                theme,
+            ));
+            for failed in &row.failed_recipients {
+                lines.push(Line::styled(
+                    crate::text::printable(&format!("   ✗ {}  {}", failed.recipient, failed.error))
+                        .into_owned(),
+                    theme.error,
+                ));
+            }
+        }
+        lines.push(Line::styled(
+            "   Enter: its deliveries · t test · p pause/resume · e edit",
+            theme.dim,
+        ));
+        (format!("#{} {}", row.id, row.title), lines)
+    }
+
+    fn id(row: &HealthRow) -> String {
+        row.id.to_string()
+    }
+
+    fn matches(row: &HealthRow, needle: &str) -> bool {
+        contains(&row.title, needle)
+            || contains(row.health.as_str(), needle)
+            || contains(&row.target, needle)
+            || contains(&row.id.to_string(), needle)
+            || row
+                .failed_recipients
+                .iter()
+                .any(|failed| contains(&failed.recipient, needle) || contains(&failed.error, needle))
+    }
+
+    fn sorts(&self) -> &'static [Sort] {
+        &SORTS
+    }
+
+    fn compare(a: &HealthRow, b: &HealthRow, _sort: &Sort) -> Ordering {
+        a.order(b)
+    }
+
+    /// Health is a view: nothing to delete from it.
+    fn confirm_delete(&self, _row: &HealthRow, _scope: Scope) -> Option<Confirm> {
+        None
+    }
+
+    fn shows_relative_times(&self) -> bool {
+        true
+    }
+
+    fn status(&self, now: DateTime<Utc>, theme: &Theme) -> Option<Line<'static>> {
+        if let Some(progress) = &self.looking {
+            let Some(total) = progress.total else {
+                return Some(Line::styled(" listing the subscriptions… Esc stops ", theme.dim));
+            };
+            let filled = match total {
+                0 => BAR,
+                total => (progress.done.min(total) as usize * BAR) / total as usize,
+            };
+            return Some(Line::from(vec![
+                Span::raw(" "),
+                Span::styled("█".repeat(filled), theme.accent),
+                Span::styled("░".repeat(BAR - filled), theme.dim),
+                Span::raw(format!(
+                    " {} of {total} · {} requests · Esc stops ",
+                    progress.done, progress.requests
+                )),
+            ]));
+        }
+        let looked = self.looked.as_ref()?;
+        let mut text = format!(
+            " looked {}, {} requests",
+            relative(looked.at, now),
+            looked.requests
+        );
+        if looked.stopped {
+            text.push_str(" · stopped before the end: r looks again");
+        }
+        match &looked.error {
+            Some(error) => Some(Line::styled(
+                crate::text::printable(&format!("{text} · failed: {error} ")).into_owned(),
+                theme.error,
+            )),
+            None => Some(Line::styled(format!("{text} · r looks again "), theme.dim)),
+        }
+    }
+}
+
+impl Table<Board> {
+    /// A look starts: the rows of the last one stay until their news comes.
+    pub fn begin(&mut self) {
+        self.resource.looking = Some(Progress::default());
+        self.resource.seen.clear();
+    }
+
+    /// The list is read: this many subscriptions.
+    pub fn listed(&mut self, total: u64) {
+        if let Some(progress) = self.resource.looking.as_mut() {
+            progress.total = Some(total);
+        }
+    }
+
+    pub fn progress(&mut self, done: u64, total: u64, requests: u64) {
+        if let Some(progress) = self.resource.looking.as_mut() {
+            *progress = Progress {
+                total: Some(total),
+                done,
+                requests,
+            };
+        }
+    }
+
+    /// Rows that arrived, in any order: each takes the place of the one
+    /// with its id, and all stay worst first; a cursor moved down stays on
+    /// its row, one at the top stays at the top (on the worst).
+    pub fn take(&mut self, arrived: Vec<HealthRow>, height: u64) {
+        let selected = self.selected_id_of();
+        let ids: HashSet<i64> = arrived.iter().map(|row| row.id).collect();
+        self.resource.seen.extend(&ids);
+        let mut rows = self.rows.list.take_all();
+        rows.retain(|row| !ids.contains(&row.id));
+        rows.extend(arrived);
+        self.hold(rows, selected, height);
+    }
+
+    /// The look ended (`None`: before it could list anything): a whole
+    /// look drops the rows of subscriptions it no longer found.
+    pub fn finish(&mut self, looked: Looked, whole: bool, height: u64) {
+        self.resource.looking = None;
+        let selected = self.selected_id_of();
+        let mut rows = self.rows.list.take_all();
+        if whole {
+            let seen = &self.resource.seen;
+            rows.retain(|row| seen.contains(&row.id));
+        }
+        self.resource.looked = Some(looked);
+        self.hold(rows, selected, height);
+    }
+
+    /// Forgets every row (another project or connection).
+    pub fn forget(&mut self) {
+        self.resource = Board::default();
+        self.rows.clear();
+        self.filter.clear();
+    }
+
+    pub fn is_looking(&self) -> bool {
+        self.resource.looking.is_some()
+    }
+
+    /// How many are not reaching people (failing, partial, auto-disabled),
+    /// once a look has sent rows: for the tab bar.
+    pub fn paging(&self) -> Option<usize> {
+        if self.resource.looked.is_none() && self.rows.list.count().is_none_or(|count| count == 0) {
+            return None;
+        }
+        Some(
+            self.resource
+                .counts
+                .iter()
+                .filter(|(health, _)| health.pages())
+                .map(|(_, count)| count)
+                .sum(),
+        )
+    }
+
+    /// The row of a subscription, if the look has sent it.
+    pub fn find(&self, id: i64) -> Option<&HealthRow> {
+        self.rows
+            .list
+            .loaded()
+            .map(|(_, row)| row)
+            .find(|row| row.id == id)
+    }
+
+    fn selected_id_of(&self) -> Option<i64> {
+        if self.rows.cursor == 0 {
+            return None;
+        }
+        self.selected().map(|row| row.id)
+    }
+
+    fn hold(&mut self, mut rows: Vec<HealthRow>, selected: Option<i64>, height: u64) {
+        rows.sort_by(HealthRow::order);
+        self.resource.counts = tally(&rows);
+        self.rows.list.hold_all(rows);
+        // The filter's view is of the rows before: made again.
+        self.rows.view = None;
+        super::AnyTable::apply_view(self, height);
+        if let Some(id) = selected {
+            self.rows.select_id(&id.to_string(), Board::id, height);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_read_worst_first() {
+        let counts = [(Health::Failing, 3), (Health::Partial, 1), (Health::Ok, 112)];
+        assert_eq!(counted(&counts), "3 failing · 1 partial · 112 ok");
+    }
+}

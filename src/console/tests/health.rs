@@ -1,0 +1,466 @@
+//! The Health view: a look's news arriving, in any order, in batches; the
+//! heading's counts; Esc stopping the look; the tab bar's count from any
+//! tab; new marks; Enter, `t`, `p` on a row; and a resume the server
+//! undoes, told with why.
+
+use ratatui::crossterm::event::KeyCode;
+
+use super::on_call::written;
+use super::{app, command, key, screen};
+use crate::api::health::{FailedRecipient, Health};
+use crate::api::{Delivery, DeliveryStatus, Subscription, TargetType};
+use crate::console::app::{App, Effect, ListId, LookNews, Mode, Msg, Query, Stop, Ticket, Write, Written};
+use crate::console::lists::AnyTable;
+use crate::health::{HealthRow, LookSummary};
+
+fn row(id: i64, health: Health) -> HealthRow {
+    HealthRow {
+        id,
+        title: format!("Report {id}"),
+        target: "email a@example.com".into(),
+        health,
+        since: None,
+        streak: u32::from(health.pages()),
+        last_delivery: None,
+        failed_recipients: match health {
+            Health::Failing | Health::Partial => vec![FailedRecipient {
+                recipient: "gone@example.invalid".into(),
+                error: "Domain example.invalid does not exist".into(),
+            }],
+            _ => Vec::new(),
+        },
+        next_delivery_date: None,
+        fix: health
+            .pages()
+            .then(|| "address does not exist: remove it from the recipients (e)".into()),
+        newly: false,
+    }
+}
+
+/// `H`: Health is shown and its first look starts.
+fn open(app: &mut App) -> (Ticket, Stop) {
+    let effects = key(app, KeyCode::Char('H'));
+    assert_eq!(app.shown(), ListId::Health);
+    match &effects[..] {
+        [
+            Effect::Look {
+                ticket,
+                project,
+                stop,
+            },
+        ] => {
+            assert_eq!(project, "1");
+            (*ticket, stop.clone())
+        }
+        other => panic!("no look: {other:?}"),
+    }
+}
+
+fn news(app: &mut App, ticket: Ticket, news: LookNews) {
+    let effects = app.update(Msg::LookNews { ticket, news });
+    assert!(effects.is_empty(), "news asks for nothing: {effects:?}");
+}
+
+fn end(app: &mut App, ticket: Ticket, stopped: bool) {
+    app.update(Msg::Looked {
+        ticket,
+        result: Ok(LookSummary {
+            total: 5,
+            read: 5,
+            requests: 7,
+            stopped,
+            no_history: false,
+        }),
+    });
+}
+
+fn ids(app: &App) -> Vec<i64> {
+    app.lists
+        .health
+        .rows
+        .list
+        .loaded()
+        .map(|(_, row)| row.id)
+        .collect()
+}
+
+#[test]
+fn rows_arriving_in_any_order_show_worst_first_and_are_counted() {
+    let mut app = app();
+    let (ticket, _) = open(&mut app);
+    assert_eq!(app.in_flight, 1, "the look is in flight");
+    news(&mut app, ticket, LookNews::Listed { total: 6 });
+    news(
+        &mut app,
+        ticket,
+        LookNews::Rows(vec![
+            row(1, Health::Ok),
+            row(2, Health::Overdue),
+            row(3, Health::Partial),
+        ]),
+    );
+    assert_eq!(ids(&app), [3, 2, 1]);
+    news(
+        &mut app,
+        ticket,
+        LookNews::Rows(vec![
+            row(4, Health::Ok),
+            row(5, Health::Failing),
+            row(6, Health::AutoDisabled),
+        ]),
+    );
+    news(
+        &mut app,
+        ticket,
+        LookNews::Progress {
+            done: 6,
+            total: 6,
+            requests: 7,
+        },
+    );
+    assert_eq!(ids(&app), [5, 3, 6, 2, 1, 4]);
+    let shown = screen(&app);
+    assert!(shown.contains("6 of 6 · 7 requests · Esc stops"), "{shown}");
+    end(&mut app, ticket, false);
+    assert_eq!(app.in_flight, 0);
+    assert_eq!(
+        app.lists.health.heading(),
+        "Health · 1 failing · 1 partial · 1 auto-disabled · 1 overdue · 2 ok"
+    );
+    let shown = screen(&app);
+    assert!(shown.contains("looked now, 7 requests"), "{shown}");
+    assert!(shown.contains("failing"), "{shown}");
+}
+
+#[test]
+fn a_row_looked_at_again_takes_the_place_of_the_one_before() {
+    let mut app = app();
+    let (ticket, _) = open(&mut app);
+    news(
+        &mut app,
+        ticket,
+        LookNews::Rows(vec![row(1, Health::Ok), row(2, Health::Failing)]),
+    );
+    let again = key(&mut app, KeyCode::Char('r'));
+    assert!(
+        !again.iter().any(|effect| matches!(effect, Effect::Look { .. })),
+        "one look at a time: {again:?}"
+    );
+    key(&mut app, KeyCode::Char('j'));
+    assert_eq!(app.lists.health.selected().map(|row| row.id), Some(1));
+    news(&mut app, ticket, LookNews::Rows(vec![row(1, Health::Failing)]));
+    assert_eq!(ids(&app), [1, 2], "the oldest failing first, by id");
+    assert_eq!(
+        app.lists.health.selected().map(|row| row.id),
+        Some(1),
+        "the cursor kept its row"
+    );
+    assert_eq!(app.lists.health.rows.list.count(), Some(2));
+    // A whole look drops the rows of subscriptions it no longer found.
+    end(&mut app, ticket, false);
+    let (ticket, _) = match &key(&mut app, KeyCode::Char('r'))[..] {
+        [Effect::Look { ticket, stop, .. }] => (*ticket, stop.clone()),
+        other => panic!("no look: {other:?}"),
+    };
+    news(&mut app, ticket, LookNews::Rows(vec![row(2, Health::Ok)]));
+    assert_eq!(ids(&app), [1, 2], "kept until the look ends");
+    end(&mut app, ticket, false);
+    assert_eq!(ids(&app), [2]);
+}
+
+#[test]
+fn esc_stops_the_look_and_keeps_its_rows() {
+    let mut app = app();
+    let (ticket, stop) = open(&mut app);
+    news(&mut app, ticket, LookNews::Rows(vec![row(1, Health::Failing)]));
+    key(&mut app, KeyCode::Esc);
+    assert!(stop.is_stopped());
+    assert_eq!(app.shown(), ListId::Health, "Esc stopped the look, nothing else");
+    end(&mut app, ticket, true);
+    assert_eq!(ids(&app), [1]);
+    assert!(app.notice.as_ref().unwrap().text.contains("look stopped"));
+    assert!(screen(&app).contains("stopped before the end: r looks again"));
+    // `r` looks again.
+    assert!(matches!(
+        &key(&mut app, KeyCode::Char('r'))[..],
+        [Effect::Look { .. }]
+    ));
+}
+
+#[test]
+fn the_tab_bar_counts_the_failing_from_any_tab_after_the_first_look() {
+    let mut app = app();
+    let before = screen(&app);
+    assert!(!before.contains("failing"), "{before}");
+    let (ticket, _) = open(&mut app);
+    news(
+        &mut app,
+        ticket,
+        LookNews::Rows(vec![
+            row(1, Health::Failing),
+            row(2, Health::Partial),
+            row(3, Health::AutoDisabled),
+            row(4, Health::Overdue),
+            row(5, Health::Ok),
+        ]),
+    );
+    end(&mut app, ticket, false);
+    key(&mut app, KeyCode::Char('1'));
+    assert_eq!(app.shown(), ListId::Roles);
+    let tabs = screen(&app).lines().nth(1).unwrap().to_string();
+    assert!(tabs.contains("H Health 3 failing"), "{tabs}");
+    // Back on Health, no second look starts by itself.
+    assert!(key(&mut app, KeyCode::Char('H')).is_empty());
+}
+
+#[test]
+fn rows_unhealthy_since_the_previous_look_are_marked_new() {
+    let mut app = app();
+    let (ticket, _) = open(&mut app);
+    let mut newly = row(2, Health::Failing);
+    newly.newly = true;
+    news(
+        &mut app,
+        ticket,
+        LookNews::Rows(vec![row(1, Health::Failing), newly]),
+    );
+    end(&mut app, ticket, false);
+    let shown = screen(&app);
+    let line = |id: &str| {
+        shown
+            .lines()
+            .find(|line| line.contains(&format!("Report {id}")) && line.contains("failing"))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(line("2").contains("new"), "{shown}");
+    assert!(!line("1").contains("new"), "{shown}");
+}
+
+#[test]
+fn enter_opens_the_rows_deliveries_and_back_returns_to_health() {
+    let mut app = app();
+    let (ticket, _) = open(&mut app);
+    news(
+        &mut app,
+        ticket,
+        LookNews::Rows(vec![row(35, Health::Failing), row(1, Health::Ok)]),
+    );
+    end(&mut app, ticket, false);
+    let effects = key(&mut app, KeyCode::Enter);
+    assert_eq!(app.shown(), ListId::Deliveries);
+    assert!(
+        effects.iter().any(|effect| matches!(
+            effect,
+            Effect::Fetch {
+                query: Query::Deliveries { subscription: 35, .. },
+                ..
+            }
+        )),
+        "{effects:?}"
+    );
+    key(&mut app, KeyCode::Char('q'));
+    assert_eq!(app.shown(), ListId::Health);
+    assert_eq!(app.tab, ListId::Health);
+}
+
+#[test]
+fn t_on_a_row_asks_to_test_its_subscription() {
+    let mut app = app();
+    let (ticket, _) = open(&mut app);
+    news(&mut app, ticket, LookNews::Rows(vec![row(35, Health::Failing)]));
+    key(&mut app, KeyCode::Char('t'));
+    let Mode::Confirm(confirm) = &app.mode else {
+        panic!("no question: {:?}", app.mode)
+    };
+    assert!(matches!(confirm.write, Write::TestDelivery { id: 35, .. }));
+}
+
+fn revoked_slack(id: i64, enabled: bool) -> Subscription {
+    Subscription {
+        id,
+        title: Some("Revenue in Slack".into()),
+        target_type: Some(TargetType::Slack),
+        target_value: Some("#revenue".into()),
+        enabled: Some(enabled),
+        ..Subscription::default()
+    }
+}
+
+#[test]
+fn p_resuming_an_auto_disabled_row_says_the_server_paused_it_again_and_why() {
+    let mut app = app();
+    let (ticket, _) = open(&mut app);
+    news(
+        &mut app,
+        ticket,
+        LookNews::Rows(vec![row(13, Health::AutoDisabled)]),
+    );
+    end(&mut app, ticket, false);
+    // Not loaded on Subscriptions: read first, then resumed (no question).
+    let effects = key(&mut app, KeyCode::Char('p'));
+    assert!(
+        matches!(&effects[..], [Effect::LoadSubscription { id: 13, .. }]),
+        "{effects:?}"
+    );
+    let effects = app.update(Msg::Subscription(Ok(Box::new(revoked_slack(13, false)))));
+    let [write @ Effect::Write { .. }] = &effects[..] else {
+        panic!("no resume: {effects:?}")
+    };
+    assert!(matches!(
+        write,
+        Effect::Write {
+            write: Write::SetEnabled {
+                id: 13,
+                enabled: true,
+                ..
+            },
+            ..
+        }
+    ));
+    // The server takes it, and its confirmation delivery fails.
+    let effects = written(
+        &mut app,
+        write,
+        Ok(Written::Subscription(Box::new(revoked_slack(13, true)))),
+    );
+    assert!(
+        effects
+            .iter()
+            .any(|effect| matches!(effect, Effect::LoadSubscription { id: 13, .. })),
+        "read again: {effects:?}"
+    );
+    let effects = app.update(Msg::Subscription(Ok(Box::new(revoked_slack(13, false)))));
+    assert!(
+        matches!(
+            &effects[..],
+            [Effect::LoadNewestDelivery { subscription: 13, .. }]
+        ),
+        "{effects:?}"
+    );
+    let failed = Delivery {
+        id: "d-1".into(),
+        status: Some(DeliveryStatus::Failed),
+        target_type: Some(TargetType::Slack),
+        created_at: Some(app.now),
+        error: Some(serde_json::json!({
+            "message": "Your Slack connection is no longer active. Reconnect Slack to deliver to this channel.",
+            "type": "SlackIntegrationInactive"
+        })),
+        ..Delivery::default()
+    };
+    app.update(Msg::NewestDelivery {
+        subscription: 13,
+        result: Ok(Some(Box::new(failed))),
+    });
+    let notice = app.notice.clone().unwrap();
+    assert!(notice.error);
+    assert_eq!(
+        notice.text,
+        "resumed #13, but the server paused it again: Slack integration revoked: e edits the target (another integration), or reconnect Slack in PostHog"
+    );
+    assert!(
+        app.poll.is_none() && app.recheck.is_none(),
+        "the story is told: no more looks"
+    );
+}
+
+#[test]
+fn a_resume_that_holds_says_nothing_more() {
+    let mut app = app();
+    let (ticket, _) = open(&mut app);
+    news(&mut app, ticket, LookNews::Rows(vec![row(7, Health::Paused)]));
+    key(&mut app, KeyCode::Char('p'));
+    let mut paused = revoked_slack(7, false);
+    paused.target_type = Some(TargetType::Email);
+    let effects = app.update(Msg::Subscription(Ok(Box::new(paused.clone()))));
+    paused.enabled = Some(true);
+    written(
+        &mut app,
+        &effects[0],
+        Ok(Written::Subscription(Box::new(paused.clone()))),
+    );
+    app.update(Msg::Subscription(Ok(Box::new(paused.clone()))));
+    assert!(app.notice.as_ref().unwrap().text.starts_with("resumed #7"));
+    // Its confirmation delivery lands, and it is still enabled after.
+    let delivered = Delivery {
+        id: "d-3".into(),
+        status: Some(DeliveryStatus::Completed),
+        created_at: Some(app.now),
+        ..Delivery::default()
+    };
+    app.update(Msg::NewestDelivery {
+        subscription: 7,
+        result: Ok(Some(Box::new(delivered))),
+    });
+    app.update(Msg::Subscription(Ok(Box::new(paused))));
+    assert!(app.recheck.is_none());
+    let notice = app.notice.clone().unwrap();
+    assert!(
+        !notice.error && notice.text.starts_with("the delivery of #7 landed: completed"),
+        "{notice:?}"
+    );
+}
+
+#[test]
+fn another_project_forgets_the_look() {
+    let mut app = app();
+    let (ticket, stop) = open(&mut app);
+    news(&mut app, ticket, LookNews::Rows(vec![row(1, Health::Failing)]));
+    command(&mut app, "project 2");
+    assert!(stop.is_stopped());
+    news(&mut app, ticket, LookNews::Rows(vec![row(2, Health::Failing)]));
+    assert!(ids(&app).is_empty(), "news of the look left is dropped");
+}
+
+/// PostHog pauses a subscription only once the delivery on its way has
+/// failed, after the resume's answer and the read that follows it: the
+/// console reads it again when the delivery lands, and says so then.
+#[test]
+fn a_pause_that_comes_with_the_delivery_is_told_when_it_lands() {
+    let mut app = app();
+    let (ticket, _) = open(&mut app);
+    news(
+        &mut app,
+        ticket,
+        LookNews::Rows(vec![row(13, Health::AutoDisabled)]),
+    );
+    key(&mut app, KeyCode::Char('p'));
+    let effects = app.update(Msg::Subscription(Ok(Box::new(revoked_slack(13, false)))));
+    written(
+        &mut app,
+        &effects[0],
+        Ok(Written::Subscription(Box::new(revoked_slack(13, true)))),
+    );
+    // Read at once: still enabled, the delivery not run yet.
+    app.update(Msg::Subscription(Ok(Box::new(revoked_slack(13, true)))));
+    assert!(app.recheck.is_some(), "kept while the delivery is watched for");
+    let failed = Delivery {
+        id: "d-2".into(),
+        status: Some(DeliveryStatus::Failed),
+        target_type: Some(TargetType::Slack),
+        created_at: Some(app.now),
+        error: Some(serde_json::json!({"message": "Your Slack connection is no longer active."})),
+        ..Delivery::default()
+    };
+    let effects = app.update(Msg::NewestDelivery {
+        subscription: 13,
+        result: Ok(Some(Box::new(failed))),
+    });
+    assert!(
+        effects
+            .iter()
+            .any(|effect| matches!(effect, Effect::LoadSubscription { id: 13, .. })),
+        "{effects:?}"
+    );
+    app.update(Msg::Subscription(Ok(Box::new(revoked_slack(13, false)))));
+    let notice = app.notice.clone().unwrap();
+    assert!(
+        notice.error
+            && notice
+                .text
+                .starts_with("resumed #13, but the server paused it again: Slack integration revoked"),
+        "{notice:?}"
+    );
+    assert!(app.recheck.is_none());
+}
