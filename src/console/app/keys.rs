@@ -122,6 +122,7 @@ impl App {
             Action::TestDelivery => self.test_delivery(),
             Action::Pause => self.pause(),
             Action::CycleState => self.narrow_to(self.lists.subscriptions.resource.next_state()),
+            Action::LookFurther => self.look_further(),
             Action::Overdue => {
                 let overdue = crate::api::SubscriptionState::Overdue;
                 let state = (self.lists.subscriptions.resource.state != Some(overdue)).then_some(overdue);

@@ -210,6 +210,25 @@ impl App {
         self.fetch_visible()
     }
 
+    /// `L`: a narrowing that stopped at its limit looks through as many
+    /// rows again; one that did not stop says so.
+    pub(super) fn look_further(&mut self) -> Vec<Effect> {
+        use crate::console::lists::AnyTable;
+        let table = &mut self.lists.subscriptions;
+        let Some(scanned) = table.scanned() else {
+            self.notice = Some(Notice::done(
+                "nothing to look further for: the list is not narrowed, or its look reached the end".into(),
+            ));
+            return Vec::new();
+        };
+        table.resource.looked_further += 1;
+        self.notice = Some(Notice::done(format!(
+            "looking through {} rows more, past the first {scanned}",
+            crate::console::lists::subscriptions::SCAN_LIMIT
+        )));
+        self.fetch_visible()
+    }
+
     /// `f`, `o`, `:state NAME`: only the subscriptions in one state, or
     /// all again. The API has no filter by state, so the rows are narrowed
     /// as they arrive; the overdue come first when ordered by next delivery
@@ -221,6 +240,7 @@ impl App {
         }
         let table = &mut self.lists.subscriptions;
         table.resource.state = state;
+        table.resource.looked_further = 0;
         // The rows come again: the view of the old ones goes with them.
         table.rows.view = None;
         table.resource.filter.deleted = state == Some(SubscriptionState::Deleted);

@@ -139,6 +139,8 @@ pub trait AnyTable {
     /// For a narrowed list whose look stopped short of the end: how many
     /// rows it looked through.
     fn scanned(&self) -> Option<u64>;
+    /// Whether that look stopped at its limit (and may be asked to go on).
+    fn scan_stopped(&self) -> bool;
     /// Whether [`AnyTable::count`] is the length (not one row more while a
     /// cursor-paged list has more).
     fn count_is_exact(&self) -> bool;
@@ -417,6 +419,11 @@ impl<R: Resource> AnyTable for Table<R> {
         }
         let end = self.rows.list.prefix_end();
         self.rows.list.count().filter(|count| end < *count).map(|_| end)
+    }
+
+    fn scan_stopped(&self) -> bool {
+        self.scanned()
+            .is_some_and(|end| end >= self.resource.scan_limit() && !self.rows.list.is_loading())
     }
 
     fn count_is_exact(&self) -> bool {

@@ -681,6 +681,7 @@ pub(super) fn exchange(effect: &Effect, status: u16, retry_in: Option<u64>) -> M
 }
 
 mod contexts;
+mod further;
 mod health;
 mod on_call;
 mod screens;

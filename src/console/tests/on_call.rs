@@ -43,7 +43,7 @@ fn deliveries(offset: u64, rows: u64, more: bool) -> PageData {
 
 /// Subscriptions, each in the state its id says (1 in 5 overdue, the
 /// others active), next delivery ordered as the server orders them.
-fn with_states(count: u64, offset: u64, now: chrono::DateTime<Utc>) -> PageData {
+pub(super) fn with_states(count: u64, offset: u64, now: chrono::DateTime<Utc>) -> PageData {
     let results = (offset..(offset + 100).min(count))
         .map(|n| Subscription {
             id: n as i64 + 1,

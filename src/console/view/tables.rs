@@ -121,6 +121,9 @@ fn title<'a>(name: &str, table: &dyn AnyTable, theme: &Theme) -> Line<'a> {
         false => (rows_shown, "+"),
     };
     let filtered = match (table.count(), table.scanned()) {
+        (Some(total), Some(scanned)) if table.scan_stopped() => {
+            format!(" match in the first {scanned} of {total} · L: more")
+        }
         (Some(total), Some(scanned)) => format!(" match in the first {scanned} of {total}"),
         (Some(total), None) if total != rows_shown => format!(" of {total}"),
         _ => String::new(),

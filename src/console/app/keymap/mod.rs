@@ -55,6 +55,8 @@ pub enum Action {
     Overdue,
     /// Only the failed deliveries, or all again.
     OnlyFailed,
+    /// A narrowed list's look goes on past where it stopped.
+    LookFurther,
 }
 
 impl Action {
@@ -94,7 +96,8 @@ impl Action {
             | Action::DetailUp
             | Action::CycleState
             | Action::Overdue
-            | Action::OnlyFailed => false,
+            | Action::OnlyFailed
+            | Action::LookFurther => false,
         }
     }
 }
@@ -333,6 +336,13 @@ impl Default for Keymap {
                     Overdue,
                     Scope::On(ListId::Subscriptions),
                     "only the overdue ones (again: all)",
+                    None,
+                ),
+                bind(
+                    &[c('L')],
+                    LookFurther,
+                    Scope::On(ListId::Subscriptions),
+                    "a state's look stopped at 5,000 rows: look through 5,000 more",
                     None,
                 ),
                 bind(

@@ -10,7 +10,7 @@ use super::{Action, Chord, Keymap};
 use crate::console::lists::ListId;
 
 /// Every action by the name the config file's `[keys]` table uses.
-pub const ACTION_NAMES: [(&str, Action); 36] = [
+pub const ACTION_NAMES: [(&str, Action); 37] = [
     ("quit", Action::Quit),
     ("back", Action::Back),
     ("roles_tab", Action::Show(ListId::Roles)),
@@ -47,6 +47,7 @@ pub const ACTION_NAMES: [(&str, Action); 36] = [
     ("cycle_state", Action::CycleState),
     ("overdue", Action::Overdue),
     ("only_failed", Action::OnlyFailed),
+    ("look_further", Action::LookFurther),
 ];
 
 /// Reads a key as people write it: `q`, `G`, `ctrl-r`, `enter`, `esc`,

@@ -27,6 +27,7 @@ const UPCOMING: usize = 5;
 /// The most rows a narrowing to one state looks through, from the top of
 /// the server's order: the overdue and the ended come first in theirs, so
 /// this bounds only a look for the paused or the active among very many.
+/// `L` looks this many further each time it is pressed.
 pub const SCAN_LIMIT: u64 = 5_000;
 
 #[derive(Debug, Default)]
@@ -37,6 +38,9 @@ pub struct Subscriptions {
     /// The one state shown (`f`, `o`, `:state`): the API has no filter by
     /// state, so the rows are narrowed as they arrive.
     pub state: Option<SubscriptionState>,
+    /// How many times the look was asked to go [`SCAN_LIMIT`] further
+    /// (`L`); a new narrowing starts again at none.
+    pub looked_further: u64,
     /// The moment "overdue" is judged at (the app keeps it current).
     pub as_of: DateTime<Utc>,
 }
@@ -324,7 +328,7 @@ impl Resource for Subscriptions {
     }
 
     fn scan_limit(&self) -> u64 {
-        SCAN_LIMIT
+        SCAN_LIMIT.saturating_mul(self.looked_further.saturating_add(1))
     }
 }
 
