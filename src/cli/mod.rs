@@ -1,5 +1,6 @@
 //! The command line of design.md (a fixed interface) and its dispatch.
 
+mod code;
 mod connection;
 mod login;
 mod members;
@@ -134,6 +135,12 @@ pub enum Command {
         #[command(subcommand)]
         command: members::MembersCommand,
     },
+    /// Write the organization's roles and the project's subscriptions to one
+    /// human-editable file (TOML; JSON with -o json), to review and apply as code.
+    Export(code::ExportArgs),
+    /// Compare a file of `export` with the server and print the plan: exit 0
+    /// with nothing to do, 2 with changes, 1 on an error.
+    Plan(code::PlanArgs),
     /// Project subscriptions.
     #[command(alias = "subs")]
     Subscriptions {
@@ -150,6 +157,7 @@ impl Command {
             Command::Members { command } => command.writes(),
             Command::Subscriptions { command } => command.writes(),
             Command::Login { .. } | Command::Keys { .. } => true,
+            Command::Export(_) | Command::Plan(_) => false,
             // The reference server is the user's own rehearsal; the console
             // of `demo` honours --read-only itself.
             Command::Demo { .. } | Command::Serve { .. } => false,
@@ -163,6 +171,8 @@ impl Command {
             Command::Members { command } => ("members", format!("{command:?}")),
             Command::Subscriptions { command } => ("subscriptions", format!("{command:?}")),
             Command::Login { .. } => return "login".into(),
+            Command::Export(_) => return "export".into(),
+            Command::Plan(_) => return "plan".into(),
             Command::Keys { .. } => return "keys create".into(),
             Command::Demo { .. } => return "demo".into(),
             Command::Serve { .. } => return "serve".into(),
@@ -363,6 +373,25 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Members { command } => api_command(&cli.connection, |c| members::run(command, c, format)),
         Command::Subscriptions { command } => {
             api_command(&cli.connection, |c| subscriptions::run(command, c, format))
+        }
+        Command::Export(args) if code::export_is_offline(&args) => {
+            code::print_schema()?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Export(args) => api_command(&cli.connection, |c| code::export(args, c, format)),
+        // Terraform's -detailed-exitcode: 2 means changes, so any error is 1.
+        Command::Plan(args) => {
+            api_command(&cli.connection, |c| code::plan(args, c, format)).map_err(|error| {
+                if error.downcast_ref::<Exit>().is_some() {
+                    error
+                } else {
+                    Exit {
+                        code: 1,
+                        message: format!("{error:#}"),
+                    }
+                    .into()
+                }
+            })
         }
         Command::Demo { db, api } => serve::demo(db, api, cli.read_only, cli.refresh),
         Command::Login { replace } => {

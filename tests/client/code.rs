@@ -1,0 +1,425 @@
+//! Roles and subscriptions as code: `export`, `plan`, against the real
+//! reference server, with the real binary.
+
+use std::time::Instant;
+
+use reqwest::StatusCode;
+use serde_json::json;
+
+use super::cli::{Run, orgdeck};
+use crate::support::{MEMBER, OUTSIDER, TestServer, seeded};
+
+struct Workspace {
+    _dir: tempfile::TempDir,
+    path: std::path::PathBuf,
+}
+
+impl Workspace {
+    fn new(name: &str) -> Workspace {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
+        Workspace { _dir: dir, path }
+    }
+
+    fn arg(&self) -> &str {
+        self.path.to_str().unwrap()
+    }
+
+    fn read(&self) -> String {
+        std::fs::read_to_string(&self.path).unwrap()
+    }
+
+    fn write(&self, text: &str) {
+        std::fs::write(&self.path, text).unwrap();
+    }
+}
+
+async fn export(server: &TestServer, key: &str, file: &Workspace, extra: &[&str]) -> String {
+    let mut args = vec!["export", file.arg()];
+    args.extend_from_slice(extra);
+    orgdeck(server, key, &args, None).await.ok();
+    file.read()
+}
+
+async fn plan(server: &TestServer, key: &str, file: &Workspace, extra: &[&str]) -> Run {
+    let mut args = vec!["plan", file.arg()];
+    args.extend_from_slice(extra);
+    orgdeck(server, key, &args, None).await
+}
+
+/// The plan's text with the file's path and the server's random ids put
+/// as names, for snapshots.
+fn redacted(text: &str, file: &Workspace, ids: &[(String, &str)]) -> String {
+    let mut text = text.replace(file.arg(), "FILE");
+    for (id, name) in ids {
+        text = text.replace(id.as_str(), name);
+    }
+    text
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fresh_export_plans_no_changes_and_is_stable() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let file = Workspace::new("org.toml");
+    let text = export(&server, &key, &file, &[]).await;
+    assert!(
+        text.starts_with(&format!("# orgdeck export of {}\n", server.base)),
+        "{text}"
+    );
+    assert!(text.contains(&format!("({})", server.organization)), "{text}");
+    assert!(
+        text.contains(&format!("project = {}\n", server.project)),
+        "{text}"
+    );
+    assert_eq!(text.matches("[[roles]]").count(), 8);
+    assert_eq!(text.matches("[[subscriptions]]").count(), 95);
+    // Members one a line, for review; computed values only as comments.
+    assert!(text.contains("members = [\n  \""), "{text}");
+    assert!(!text.contains("\nsummary ="), "{text}");
+    assert!(text.contains("# next delivery: "), "{text}");
+    // Nothing secret: no key, no token.
+    assert!(!text.contains(&key));
+    // Stable from run to run.
+    assert_eq!(export(&server, &key, &file, &[]).await, text);
+
+    let run = plan(&server, &key, &file, &[]).await.ok();
+    assert!(run.stdout.starts_with("No changes"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .ends_with("Plan: 0 to add, 0 to change, 0 to remove.\n")
+    );
+
+    // The same as JSON, and the plan of it.
+    let json_file = Workspace::new("org.json");
+    let run = orgdeck(&server, &key, &["export", "-o", "json", json_file.arg()], None)
+        .await
+        .ok();
+    assert!(run.stdout.is_empty());
+    let value: serde_json::Value = serde_json::from_str(&json_file.read()).unwrap();
+    assert_eq!(value["roles"].as_array().unwrap().len(), 8);
+    assert_eq!(value["orgdeck"]["project"], json!(server.project));
+    let run = plan(&server, &key, &json_file, &["-o", "json"]).await.ok();
+    let plan_json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(plan_json["changes"], json!([]));
+    assert_eq!(plan_json["add"], json!(0));
+
+    // Sections alone.
+    let roles = Workspace::new("roles.toml");
+    let text = export(&server, &key, &roles, &["--roles"]).await;
+    assert_eq!(text.matches("[[subscriptions]]").count(), 0);
+    assert_eq!(text.matches("[[roles]]").count(), 8);
+    plan(&server, &key, &roles, &[]).await.ok();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_schema_describes_the_file() {
+    let server = TestServer::demo().await;
+    let run = orgdeck(&server, "unused", &["export", "--schema"], None)
+        .await
+        .ok();
+    let schema: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(schema["required"], json!(["orgdeck"]));
+    assert_eq!(
+        schema["properties"]["subscriptions"]["items"]["additionalProperties"],
+        json!(false)
+    );
+    assert!(schema["properties"]["roles"]["items"]["properties"]["members"].is_object());
+}
+
+/// The first role's block: its id and name.
+fn first_role(text: &str) -> (String, String) {
+    let block = text.split("[[roles]]\n").nth(1).unwrap();
+    let field = |name: &str| {
+        block
+            .lines()
+            .find_map(|line| line.strip_prefix(&format!("{name} = \"")))
+            .unwrap()
+            .trim_end_matches('"')
+            .to_string()
+    };
+    (field("id"), field("name"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn edits_show_in_the_plan_exactly() {
+    let server = TestServer::demo_at(seeded(), 0).await;
+    let key = server.key(&["*"]);
+    let file = Workspace::new("org.toml");
+    let text = export(&server, &key, &file, &[]).await;
+    let (role_id, role_name) = first_role(&text);
+    let role_block_start = text.find(&format!("id = \"{role_id}\"")).unwrap();
+    let role_block_end = role_block_start + text[role_block_start..].find("\n\n").unwrap();
+    let role_block = &text[role_block_start..role_block_end];
+    let first_sub = text.find("[[subscriptions]]\n").unwrap();
+    let frequency_at = first_sub + text[first_sub..].find("frequency = \"").unwrap();
+    let frequency_end = frequency_at + text[frequency_at..].find('\n').unwrap();
+    let sub_id: i64 = text[first_sub..]
+        .lines()
+        .nth(1)
+        .unwrap()
+        .strip_prefix("id = ")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let old_frequency = text[frequency_at..frequency_end].to_string();
+    let new_frequency = if old_frequency.contains("daily") {
+        "frequency = \"monthly\""
+    } else {
+        "frequency = \"daily\""
+    };
+    // Someone not yet in the first role.
+    let newcomer = [MEMBER, crate::support::ADMIN, crate::support::OWNER]
+        .into_iter()
+        .find(|email| !role_block.contains(email))
+        .unwrap();
+    let new_block = if role_block.contains("members = []") {
+        role_block.replace("members = []", &format!("members = [\n  \"{newcomer}\",\n]"))
+    } else {
+        role_block.replace("members = [\n", &format!("members = [\n  \"{newcomer}\",\n"))
+    };
+    let mut edited = String::new();
+    edited.push_str(&text[..role_block_start]);
+    edited.push_str(&new_block);
+    edited.push_str(&text[role_block_end..frequency_at]);
+    edited.push_str(new_frequency);
+    edited.push_str(&text[frequency_end..]);
+    let edited = edited.replace(
+        &format!("name = \"{role_name}\""),
+        &format!("name = \"{role_name} (renamed)\""),
+    );
+    let edited = format!(
+        "{edited}\n# A new one, reviewed in the plan.\n[[subscriptions]]\ntitle = \"Weekly active users, Mondays\"\ninsight = {}\ntarget_type = \"email\"\ntarget_value = \"{MEMBER}\"\nfrequency = \"weekly\"\nbyweekday = [\"monday\"]\nstart_date = \"2026-12-07T09:00:00Z\"\n",
+        crate::support::DEMO_INSIGHT
+    );
+    file.write(&edited);
+
+    let run = plan(&server, &key, &file, &[]).await;
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .ends_with("Plan: 1 to add, 2 to change, 0 to remove.\n"),
+        "{}",
+        run.stdout
+    );
+    let shown = redacted(&run.stdout, &file, &[(role_id.clone(), "ROLE-ID")]);
+    insta::assert_snapshot!("plan_of_edits", shown);
+
+    let run = plan(&server, &key, &file, &["-o", "json"]).await;
+    assert_eq!(run.code, 2);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let changes = json["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 3);
+    assert_eq!(changes[0]["kind"], "role");
+    assert_eq!(changes[0]["members_added"], json!([newcomer]));
+    assert_eq!(changes[1]["id"], json!(sub_id.to_string()));
+    assert_eq!(changes[1]["fields"][0]["field"], "frequency");
+    assert_eq!(changes[2]["action"], "create");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_through_the_api_shows_as_drift() {
+    let server = TestServer::demo_at(seeded(), 0).await;
+    let key = server.key(&["*"]);
+    let file = Workspace::new("org.toml");
+    let text = export(&server, &key, &file, &[]).await;
+    let first_sub = text.find("[[subscriptions]]\n").unwrap();
+    let sub_id: i64 = text[first_sub..].lines().nth(1).unwrap()[5..].parse().unwrap();
+    let path = format!("{}{sub_id}/", server.subscriptions_path());
+    server
+        .patch(
+            &key,
+            &path,
+            json!({"title": "Changed in the web app", "interval": 3}),
+        )
+        .await
+        .expect(StatusCode::OK);
+    // Someone also joined a role outside the file: kept, and said so.
+    let (role_id, _) = first_role(&text);
+    let roles = server.all(&key, &server.roles_path()).await;
+    let role = roles.iter().find(|role| role["id"] == json!(role_id)).unwrap();
+    let has = |email: &str| role["members"].to_string().contains(email);
+    let joiner = [MEMBER, crate::support::ADMIN, crate::support::OWNER]
+        .into_iter()
+        .find(|email| !has(email))
+        .unwrap();
+    let members = server
+        .all(
+            &key,
+            &format!("/api/organizations/{}/members/", server.organization),
+        )
+        .await;
+    let uuid = members
+        .iter()
+        .find(|member| member["user"]["email"] == json!(joiner))
+        .unwrap()["user"]["uuid"]
+        .clone();
+    server
+        .post(
+            &key,
+            &format!("{}{role_id}/role_memberships/", server.roles_path()),
+            json!({"user_uuid": uuid}),
+        )
+        .await
+        .expect(StatusCode::CREATED);
+
+    let run = plan(&server, &key, &file, &[]).await;
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    let shown = redacted(&run.stdout, &file, &[]);
+    assert!(shown.contains("~ subscription \""), "{shown}");
+    assert!(shown.contains(&format!("({sub_id})\n")), "{shown}");
+    assert!(
+        shown.contains("    title: \"Changed in the web app\" → "),
+        "{shown}"
+    );
+    assert!(shown.contains("    interval: 3 → 1\n"), "{shown}");
+    assert!(
+        shown.contains("1 role member on the server and not in the file is kept (--prune removes them)."),
+        "{shown}"
+    );
+    assert!(
+        shown.ends_with("Plan: 0 to add, 1 to change, 0 to remove.\n"),
+        "{shown}"
+    );
+
+    // With --prune, the newcomer goes; roles stay unless named.
+    let run = plan(&server, &key, &file, &["--prune"]).await;
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stdout.contains(&format!("    - member {joiner}\n")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .ends_with("Plan: 0 to add, 2 to change, 0 to remove.\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prune_removes_only_what_it_should() {
+    let server = TestServer::demo_at(seeded(), 0).await;
+    let key = server.key(&["*"]);
+    let file = Workspace::new("org.toml");
+    let text = export(&server, &key, &file, &[]).await;
+    // Drop the last role and the last subscription from the file.
+    let last_role = text.rfind("\n[[roles]]\n").unwrap();
+    let after_role = last_role + 1 + text[last_role + 1..].find("\n\n").unwrap();
+    let last_sub = text.rfind("[[subscriptions]]\n").unwrap();
+    let comment_start = text[..last_sub].rfind("\n\n").unwrap();
+    let dropped_sub: i64 = text[last_sub..].lines().nth(1).unwrap()[5..].parse().unwrap();
+    let edited = format!("{}{}", &text[..last_role], &text[after_role..comment_start + 1]);
+    file.write(&edited);
+
+    let run = plan(&server, &key, &file, &[]).await.ok();
+    assert!(
+        run.stdout
+            .contains("1 role on the server and not in the file is kept (--prune=roles removes them).")
+    );
+    assert!(
+        run.stdout
+            .contains("1 subscription on the server and not in the file is kept")
+    );
+
+    let run = plan(&server, &key, &file, &["--prune"]).await;
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stdout.contains(&format!("({dropped_sub}) (soft delete)\n")),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("- role"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .ends_with("Plan: 0 to add, 0 to change, 1 to remove.\n"),
+        "{}",
+        run.stdout
+    );
+
+    let run = plan(&server, &key, &file, &["--prune=roles"]).await;
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        format!("\n{}", run.stdout).matches("\n- role \"").count(),
+        1,
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .ends_with("Plan: 0 to add, 0 to change, 2 to remove.\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invalid_file_gives_every_error_with_its_line() {
+    let server = TestServer::demo_at(seeded(), 0).await;
+    let key = server.key(&["*"]);
+    let file = Workspace::new("org.toml");
+    let header = format!(
+        "[orgdeck]\nhost = \"{}\"\norganization = \"{}\"\nproject = {}\n",
+        server.base, server.organization, server.project
+    );
+    // Offline problems: all at once, with lines.
+    file.write(&format!(
+        "{header}\n[[roles]]\nname = \"Support\"\ncolor = \"red\"\nmembers = [\n  \"no-at-sign\",\n]\n\n[[subscriptions]]\ninsight = 1\ntarget_type = \"email\"\ntarget_value = \"ops@hedgebox.dev\"\nfrequency = \"fortnightly\"\ninterval = 0\nstart_date = \"next monday\"\n"
+    ));
+    let run = plan(&server, &key, &file, &[]).await;
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    let shown = redacted(&run.stderr, &file, &[]);
+    insta::assert_snapshot!("plan_of_invalid_file", shown);
+
+    // Server-side problems: people who are not members, unknown insights.
+    file.write(&format!(
+        "{header}\n[[roles]]\nname = \"Support\"\nmembers = [\n  \"{MEMBER}\",\n  \"{OUTSIDER}\",\n]\n\n[[subscriptions]]\ninsight = \"nosuchid\"\ntarget_type = \"email\"\ntarget_value = \"ops@hedgebox.dev\"\nfrequency = \"daily\"\nstart_date = \"2026-12-07T09:00:00Z\"\n"
+    ));
+    let run = plan(&server, &key, &file, &[]).await;
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let shown = redacted(&run.stderr, &file, &[]);
+    assert!(
+        shown.contains(&format!(
+            "FILE: line 10, column 3: {OUTSIDER} is not a member of the organization"
+        )),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("FILE: line 13, column 1: insight: there is no insight with the short id nosuchid"),
+        "{shown}"
+    );
+
+    // Another organization's file is refused.
+    file.write(&header.replace(&server.organization, "00000000-0000-0000-0000-000000000000"));
+    let run = plan(&server, &key, &file, &[]).await;
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .contains("the file is of organization 00000000-0000-0000-0000-000000000000"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ten_thousand_subscriptions_export_and_plan_quickly() {
+    let server = TestServer::demo_at(seeded(), 10_000).await;
+    let key = server.key(&["*"]);
+    let file = Workspace::new("org.toml");
+    let started = Instant::now();
+    let text = export(&server, &key, &file, &[]).await;
+    let exported = started.elapsed();
+    // A tenth of the generated ones are soft-deleted: not exported.
+    assert_eq!(text.matches("[[subscriptions]]").count(), 9_000 + 95);
+    let started = Instant::now();
+    let run = plan(&server, &key, &file, &[]).await.ok();
+    let planned = started.elapsed();
+    assert!(run.stdout.starts_with("No changes"), "{}", run.stdout);
+    // A debug build on a shared machine: generous; the release figures are in the README.
+    assert!(
+        exported.as_secs() < 60 && planned.as_secs() < 60,
+        "{exported:?} {planned:?}"
+    );
+}
