@@ -7,7 +7,7 @@ use reqwest::StatusCode;
 use serde_json::json;
 
 use super::cli::{Run, orgdeck};
-use crate::support::{MEMBER, OUTSIDER, TestServer, seeded};
+use crate::support::{DEMO_INSIGHT, DEMO_SLACK, MEMBER, OUTSIDER, TestServer, seeded};
 
 struct Workspace {
     _dir: tempfile::TempDir,
@@ -375,11 +375,16 @@ async fn an_invalid_file_gives_every_error_with_its_line() {
 
     // Server-side problems: people who are not members, unknown insights.
     file.write(&format!(
-        "{header}\n[[roles]]\nname = \"Support\"\nmembers = [\n  \"{MEMBER}\",\n  \"{OUTSIDER}\",\n]\n\n[[subscriptions]]\ninsight = \"nosuchid\"\ntarget_type = \"email\"\ntarget_value = \"ops@hedgebox.dev\"\nfrequency = \"daily\"\nstart_date = \"2026-12-07T09:00:00Z\"\n"
+        "{header}\n[[roles]]\nname = \"Support\"\nmembers = [\n  \"{MEMBER}\",\n  \"{OUTSIDER}\",\n]\n\n[[subscriptions]]\ninsight = \"nosuchid\"\ntarget_type = \"email\"\ntarget_value = \"ops@hedgebox.dev\"\nfrequency = \"daily\"\nstart_date = \"2026-12-07T09:00:00Z\"\n\n[[subscriptions]]\ninsight = {DEMO_INSIGHT}\ntarget_type = \"slack\"\ntarget_value = \"#no-such-channel\"\nintegration = {DEMO_SLACK}\nfrequency = \"daily\"\nstart_date = \"2026-12-07T09:00:00Z\"\n"
     ));
     let run = plan(&server, &key, &file, &[]).await;
     assert_eq!(run.code, 1, "{}", run.stderr);
     let shown = redacted(&run.stderr, &file, &[]);
+    assert!(shown.contains("FILE has 3 problems"), "{shown}");
+    assert!(
+        shown.contains("FILE: line 20, column 1: there is no Slack channel \"#no-such-channel\" through"),
+        "{shown}"
+    );
     assert!(
         shown.contains(&format!(
             "FILE: line 10, column 3: {OUTSIDER} is not a member of the organization"
@@ -390,6 +395,19 @@ async fn an_invalid_file_gives_every_error_with_its_line() {
         shown.contains("FILE: line 13, column 1: insight: there is no insight with the short id nosuchid"),
         "{shown}"
     );
+
+    // A channel the integration has passes: the plan creates it.
+    let exported = Workspace::new("exported.toml");
+    let text = export(&server, &key, &exported, &["--subscriptions"]).await;
+    let slack_at = text.find("target_type = \"slack\"\n").unwrap();
+    let channel_line = text[slack_at..].lines().nth(1).unwrap();
+    assert!(channel_line.starts_with("target_value = "), "{channel_line}");
+    file.write(&format!(
+        "{header}\n[[subscriptions]]\ninsight = {DEMO_INSIGHT}\ntarget_type = \"slack\"\n{channel_line}\nintegration = {DEMO_SLACK}\nfrequency = \"daily\"\nstart_date = \"2026-12-07T09:00:00Z\"\n"
+    ));
+    let run = plan(&server, &key, &file, &[]).await;
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stdout.starts_with("+ subscription"), "{}", run.stdout);
 
     // Another organization's file is refused.
     file.write(&header.replace(&server.organization, "00000000-0000-0000-0000-000000000000"));

@@ -85,7 +85,18 @@ pub async fn plan(args: PlanArgs, connection: Connection, format: Format) -> any
     )
     .await
     .map_err(|error| failure(format!("{error:#}")))?;
-    let plan = diff::plan(&wanted, &live, args.prune).map_err(|problems| invalid(&args.file, &problems))?;
+    let slack = check_slack(&connection.client, &live, &wanted)
+        .await
+        .map_err(|error| failure(format!("{error:#}")))?;
+    let plan = match diff::plan(&wanted, &live, args.prune) {
+        Ok(plan) if slack.is_empty() => plan,
+        Ok(_) => return Err(invalid(&args.file, &slack)),
+        Err(mut problems) => {
+            problems.extend(slack);
+            problems.sort_by_key(|problem| problem.at.map(|at| (at.line, at.column)));
+            return Err(invalid(&args.file, &problems));
+        }
+    };
     match format {
         Format::Json => output::print_json(&plan.to_json())?,
         Format::Table => output::print(&plan.to_text())?,
@@ -118,6 +129,87 @@ fn invalid(path: &std::path::Path, problems: &[file::Problem]) -> anyhow::Error 
         message.push_str(&format!("\n  {}: {problem}", path.display()));
     }
     failure(message)
+}
+
+/// The Slack channels of new subscriptions, and of those whose channel
+/// changed, exist through their integration: a problem for each that
+/// does not (a few look-ups at a time).
+pub async fn check_slack(
+    client: &Client,
+    live: &Live,
+    wanted: &CodeFile,
+) -> anyhow::Result<Vec<file::Problem>> {
+    let current: HashMap<i64, &SubscriptionEntry> = live
+        .file
+        .subscriptions
+        .iter()
+        .flatten()
+        .filter_map(|entry| entry.id.map(|id| (id, entry)))
+        .collect();
+    let project = live.file.header.project.to_string();
+    let to_check: Vec<(&SubscriptionEntry, i64)> = wanted
+        .subscriptions
+        .iter()
+        .flatten()
+        .filter(|entry| entry.target_type == "slack")
+        .filter(|entry| {
+            entry.id.and_then(|id| current.get(&id)).is_none_or(|was| {
+                was.target_value != entry.target_value || was.integration != entry.integration
+            })
+        })
+        .filter_map(|entry| entry.integration.map(|integration| (entry, integration)))
+        .collect();
+    if to_check.is_empty() {
+        return Ok(Vec::new());
+    }
+    let integrations = client.integrations(&project, "slack").await?.results;
+    let project = project.as_str();
+    let problems: Vec<Option<file::Problem>> =
+        futures_util::stream::iter(to_check.into_iter().map(|(entry, integration)| {
+            let known = integrations.iter().find(|found| found.id == integration).cloned();
+            async move {
+                let problem = |message: String| {
+                    Some(file::Problem {
+                        at: entry.at,
+                        message,
+                    })
+                };
+                let Some(known) = known else {
+                    return anyhow::Ok(problem(format!("there is no Slack integration {integration}")));
+                };
+                let (id, name) = match entry.target_value.split_once('|') {
+                    Some((id, name)) => (Some(id.trim()), name.trim().trim_start_matches('#')),
+                    None => (None, entry.target_value.trim().trim_start_matches('#')),
+                };
+                if let Some(id) = id.filter(|id| !id.is_empty()) {
+                    if client.channel(project, integration, id).await?.is_some() {
+                        return Ok(None);
+                    }
+                } else {
+                    let query = crate::api::ChannelQuery {
+                        search: Some(name.to_string()),
+                        limit: Some(200),
+                        offset: None,
+                    };
+                    let listed = client.channels(project, integration, &query).await?.channels;
+                    if listed
+                        .iter()
+                        .any(|channel| channel.name.eq_ignore_ascii_case(name))
+                    {
+                        return Ok(None);
+                    }
+                }
+                Ok(problem(format!(
+                    "there is no Slack channel \"{}\" through {}",
+                    entry.target_value,
+                    known.name()
+                )))
+            }
+        }))
+        .buffer_unordered(4)
+        .try_collect()
+        .await?;
+    Ok(problems.into_iter().flatten().collect())
 }
 
 fn all_options() -> FetchAll {
