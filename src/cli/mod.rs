@@ -141,6 +141,9 @@ pub enum Command {
     /// Compare a file of `export` with the server and print the plan: exit 0
     /// with nothing to do, 2 with changes, 1 on an error.
     Plan(code::PlanArgs),
+    /// Show the plan of a file, ask once, then apply it in a safe order;
+    /// entries created get their new id written back into the file.
+    Apply(code::apply::ApplyArgs),
     /// Project subscriptions.
     #[command(alias = "subs")]
     Subscriptions {
@@ -158,6 +161,7 @@ impl Command {
             Command::Subscriptions { command } => command.writes(),
             Command::Login { .. } | Command::Keys { .. } => true,
             Command::Export(_) | Command::Plan(_) => false,
+            Command::Apply(_) => true,
             // The reference server is the user's own rehearsal; the console
             // of `demo` honours --read-only itself.
             Command::Demo { .. } | Command::Serve { .. } => false,
@@ -173,6 +177,7 @@ impl Command {
             Command::Login { .. } => return "login".into(),
             Command::Export(_) => return "export".into(),
             Command::Plan(_) => return "plan".into(),
+            Command::Apply(_) => return "apply".into(),
             Command::Keys { .. } => return "keys create".into(),
             Command::Demo { .. } => return "demo".into(),
             Command::Serve { .. } => return "serve".into(),
@@ -381,17 +386,11 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Export(args) => api_command(&cli.connection, |c| code::export(args, c, format)),
         // Terraform's -detailed-exitcode: 2 means changes, so any error is 1.
         Command::Plan(args) => {
-            api_command(&cli.connection, |c| code::plan(args, c, format)).map_err(|error| {
-                if error.downcast_ref::<Exit>().is_some() {
-                    error
-                } else {
-                    Exit {
-                        code: 1,
-                        message: format!("{error:#}"),
-                    }
-                    .into()
-                }
-            })
+            api_command(&cli.connection, |c| code::plan(args, c, format)).map_err(exit_one)
+        }
+        // Apply fails with 1 too, naming the failed steps.
+        Command::Apply(args) => {
+            api_command(&cli.connection, |c| code::apply::apply(args, c, format)).map_err(exit_one)
         }
         Command::Demo { db, api } => serve::demo(db, api, cli.read_only, cli.refresh),
         Command::Login { replace } => {
@@ -452,6 +451,19 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             },
             create,
         }),
+    }
+}
+
+/// Any error as exit status 1 unless it has its own (plan's changes: 2).
+fn exit_one(error: anyhow::Error) -> anyhow::Error {
+    if error.downcast_ref::<Exit>().is_some() {
+        error
+    } else {
+        Exit {
+            code: 1,
+            message: format!("{error:#}"),
+        }
+        .into()
     }
 }
 

@@ -441,3 +441,231 @@ async fn ten_thousand_subscriptions_export_and_plan_quickly() {
         "{exported:?} {planned:?}"
     );
 }
+
+/// The exported file with the first role renamed and given a member, the
+/// first subscription's schedule changed, and a new subscription without an
+/// id (after a comment); returns the edited text and the first role's id.
+fn edited(text: &str, new_subscription: &str) -> (String, String) {
+    let (role_id, role_name) = first_role(text);
+    let role_block_start = text.find(&format!("id = \"{role_id}\"")).unwrap();
+    let role_block_end = role_block_start + text[role_block_start..].find("\n\n").unwrap();
+    let role_block = &text[role_block_start..role_block_end];
+    let newcomer = [MEMBER, crate::support::ADMIN, crate::support::OWNER]
+        .into_iter()
+        .find(|email| !role_block.contains(email))
+        .unwrap();
+    let new_block = if role_block.contains("members = []") {
+        role_block.replace("members = []", &format!("members = [\n  \"{newcomer}\",\n]"))
+    } else {
+        role_block.replace("members = [\n", &format!("members = [\n  \"{newcomer}\",\n"))
+    }
+    .replace(
+        &format!("name = \"{role_name}\""),
+        &format!("name = \"{role_name} (renamed)\""),
+    );
+    let first_sub = text.find("[[subscriptions]]\n").unwrap();
+    let interval_at = first_sub + text[first_sub..].find("interval = ").unwrap();
+    let interval_end = interval_at + text[interval_at..].find('\n').unwrap();
+    let edited = format!(
+        "{}{}{}interval = 2{}\n# A new one, reviewed in the plan.\n[[subscriptions]]\n{new_subscription}",
+        &text[..role_block_start],
+        new_block,
+        &text[role_block_end..interval_at],
+        &text[interval_end..],
+    );
+    (edited, role_id)
+}
+
+const NEW_SUBSCRIPTION: &str = "title = \"Weekly active users, Mondays\"\ninsight = 1\ntarget_type = \"email\"\ntarget_value = \"elif.demir@hedgebox.dev\"\nfrequency = \"weekly\"\nbyweekday = [\"monday\"]\nstart_date = \"2026-12-07T09:00:00Z\"\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn apply_does_the_plan_writes_new_ids_back_and_then_finds_nothing() {
+    let server = TestServer::demo_at(seeded(), 0).await;
+    let key = server.key(&["*"]);
+    let file = Workspace::new("org.toml");
+    let text = export(&server, &key, &file, &[]).await;
+    let (text, role_id) = edited(&text, NEW_SUBSCRIPTION);
+    file.write(&text);
+
+    // --read-only refuses; "no" changes nothing.
+    let run = orgdeck(&server, &key, &["apply", "--read-only", file.arg()], None).await;
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--read-only"), "{}", run.stderr);
+    let run = orgdeck(&server, &key, &["apply", file.arg()], Some("no\n")).await;
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("not applied: nothing was changed"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(plan(&server, &key, &file, &[]).await.code, 2);
+
+    let record = Workspace::new("record.json");
+    let run = orgdeck(
+        &server,
+        &key,
+        &["apply", file.arg(), "--record", record.arg()],
+        Some("yes\n"),
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let shown = redacted(&run.stdout, &file, &[(role_id.clone(), "ROLE-ID")]);
+    let new_id: i64 = {
+        let at = shown
+            .find("✓ create subscription \"Weekly active users, Mondays\" (")
+            .unwrap();
+        let rest = &shown[at..];
+        rest[rest.find('(').unwrap() + 1..rest.find(')').unwrap()]
+            .parse()
+            .unwrap()
+    };
+    let shown = shown.replace(&format!("({new_id})"), "(NEW-ID)");
+    insta::assert_snapshot!("apply_of_edits", shown);
+
+    // The new id is in the file, after its comment, the rest as it was.
+    let after = file.read();
+    assert_eq!(
+        after,
+        text.replace(
+            "# A new one, reviewed in the plan.\n[[subscriptions]]\n",
+            &format!("# A new one, reviewed in the plan.\n[[subscriptions]]\nid = {new_id}\n")
+        )
+    );
+    let recorded: serde_json::Value = serde_json::from_str(&record.read()).unwrap();
+    let steps = recorded["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 4);
+    assert!(steps.iter().all(|step| step["ok"] == json!(true)));
+
+    // What the server holds now: no test delivery was sent on the save.
+    let created = server
+        .get(&key, &format!("{}{new_id}/", server.subscriptions_path()))
+        .await;
+    let created = created.expect(StatusCode::OK);
+    assert_eq!(created["byweekday"], json!(["monday"]));
+    let deliveries = server
+        .get(
+            &key,
+            &format!("{}{new_id}/deliveries/", server.subscriptions_path()),
+        )
+        .await;
+    assert_eq!(deliveries.json["results"], json!([]), "{}", deliveries.text);
+
+    // A second plan and a second apply find nothing to do.
+    let run = plan(&server, &key, &file, &[]).await.ok();
+    assert!(run.stdout.starts_with("No changes"), "{}", run.stdout);
+    let run = orgdeck(&server, &key, &["apply", "--yes", file.arg()], None)
+        .await
+        .ok();
+    assert_eq!(run.stdout, "Nothing to do: the server matches the file.\n");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_step_leaves_the_others_done_and_exits_1() {
+    // One insight at most in a dashboard's export: the second new
+    // subscription is refused by the server, past the offline checks.
+    let server = TestServer::demo_with(|options| options.export_cap = 1).await;
+    let key = server.key(&["*"]);
+    let file = Workspace::new("org.toml");
+    let text = export(&server, &key, &file, &["--subscriptions"]).await;
+    let refused = format!(
+        "title = \"Too many insights\"\ndashboard = {}\nexport_insights = [1, 2]\ntarget_type = \"email\"\ntarget_value = \"{MEMBER}\"\nfrequency = \"daily\"\nstart_date = \"2026-12-07T09:00:00Z\"\n",
+        crate::support::DEMO_DASHBOARD
+    );
+    file.write(&format!(
+        "{text}\n[[subscriptions]]\n{refused}\n[[subscriptions]]\n{NEW_SUBSCRIPTION}"
+    ));
+    let run = orgdeck(&server, &key, &["apply", "--yes", file.arg()], None).await;
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("✗ create subscription \"Too many insights\": "),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("✓ create subscription \"Weekly active users, Mondays\" ("),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stderr.contains(
+            "1 of 2 steps failed (the others were done):\n  create subscription \"Too many insights\": "
+        ),
+        "{}",
+        run.stderr
+    );
+    // The one done has its id in the file; the failed one is still to add.
+    let after = file.read();
+    assert_eq!(
+        after.matches("\nid = ").count(),
+        text.matches("\nid = ").count() + 1
+    );
+    let run = plan(&server, &key, &file, &[]).await;
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stdout
+            .ends_with("Plan: 1 to add, 0 to change, 0 to remove.\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn apply_with_prune_soft_deletes_and_removes_roles_only_when_named() {
+    let server = TestServer::demo_at(seeded(), 0).await;
+    let key = server.key(&["*"]);
+    let file = Workspace::new("org.toml");
+    let text = export(&server, &key, &file, &[]).await;
+    let last_role = text.rfind("\n[[roles]]\n").unwrap();
+    let after_role = last_role + 1 + text[last_role + 1..].find("\n\n").unwrap();
+    let last_sub = text.rfind("[[subscriptions]]\n").unwrap();
+    let comment_start = text[..last_sub].rfind("\n\n").unwrap();
+    let dropped_sub: i64 = text[last_sub..].lines().nth(1).unwrap()[5..].parse().unwrap();
+    file.write(&format!(
+        "{}{}",
+        &text[..last_role],
+        &text[after_role..comment_start + 1]
+    ));
+
+    let run = orgdeck(&server, &key, &["apply", "--yes", "--prune", file.arg()], None).await;
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("✓ soft-delete subscription"),
+        "{}",
+        run.stdout
+    );
+    // Soft: still there, marked deleted.
+    let gone = server
+        .get(&key, &format!("{}{dropped_sub}/", server.subscriptions_path()))
+        .await;
+    assert_eq!(gone.expect(StatusCode::OK)["deleted"], json!(true));
+    assert_eq!(server.all(&key, &server.roles_path()).await.len(), 8);
+
+    let run = orgdeck(
+        &server,
+        &key,
+        &["apply", "--yes", "--prune=roles", file.arg()],
+        None,
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("✓ delete role \""), "{}", run.stdout);
+    assert_eq!(server.all(&key, &server.roles_path()).await.len(), 7);
+    let run = plan(&server, &key, &file, &["--prune=roles"]).await.ok();
+    assert!(run.stdout.starts_with("No changes"), "{}", run.stdout);
+
+    // Another organization's file is refused before anything is written.
+    file.write(
+        &file
+            .read()
+            .replace(&server.organization, "00000000-0000-0000-0000-000000000000"),
+    );
+    let run = orgdeck(&server, &key, &["apply", "--yes", file.arg()], None).await;
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains("the file is of organization 00000000"),
+        "{}",
+        run.stderr
+    );
+}

@@ -31,6 +31,10 @@ pub struct Live {
     pub insights: HashMap<String, i64>,
     pub insight_short: HashMap<i64, String>,
     pub dashboards: HashSet<i64>,
+    /// Members' user UUIDs by address, lower case.
+    pub member_uuids: HashMap<String, String>,
+    /// Per role id, its memberships' ids by address, lower case.
+    pub memberships: HashMap<String, HashMap<String, String>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -64,6 +68,9 @@ pub struct Change {
     /// The entry's line in the file, when it has one there.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
+    /// The entry's place among the file's roles or subscriptions.
+    #[serde(skip)]
+    pub index: Option<usize>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -211,7 +218,7 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
     if let Some(roles) = &file.roles {
         let live_roles = live.file.roles.as_deref().unwrap_or_default();
         let mut matched = HashSet::new();
-        for role in roles {
+        for (role_index, role) in roles.iter().enumerate() {
             for (email, at) in role.members.iter().zip(&role.member_at) {
                 if !live.members.contains(&email.to_lowercase()) {
                     problem(*at, format!("{email} is not a member of the organization"));
@@ -247,7 +254,8 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
                             ),
                         );
                     }
-                    if let Some(change) = role_change(role, current, prune, &mut plan.members_kept) {
+                    if let Some(mut change) = role_change(role, current, prune, &mut plan.members_kept) {
+                        change.index = Some(role_index);
                         plan.changes.push(change);
                     }
                 }
@@ -260,6 +268,7 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
                     members_added: sorted(&role.members),
                     members_removed: Vec::new(),
                     line: role.at.map(|at| at.line),
+                    index: Some(role_index),
                 }),
             }
         }
@@ -277,6 +286,7 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
                     members_added: Vec::new(),
                     members_removed: Vec::new(),
                     line: None,
+                    index: None,
                 });
             } else {
                 plan.roles_kept += 1;
@@ -292,7 +302,7 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
             .filter_map(|entry| entry.id.map(|id| (id, entry)))
             .collect();
         let mut matched = HashSet::new();
-        for entry in subscriptions {
+        for (sub_index, entry) in subscriptions.iter().enumerate() {
             let entry = resolve(entry, live, &mut problem);
             match entry.id {
                 Some(id) => {
@@ -317,6 +327,7 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
                             members_added: Vec::new(),
                             members_removed: Vec::new(),
                             line: entry.at.map(|at| at.line),
+                            index: Some(sub_index),
                         });
                     }
                 }
@@ -329,6 +340,7 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
                     members_added: Vec::new(),
                     members_removed: Vec::new(),
                     line: entry.at.map(|at| at.line),
+                    index: Some(sub_index),
                 }),
             }
         }
@@ -346,6 +358,7 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
                     members_added: Vec::new(),
                     members_removed: Vec::new(),
                     line: None,
+                    index: None,
                 });
             } else {
                 plan.subscriptions_kept += 1;
@@ -410,12 +423,13 @@ fn role_change(
         members_added: added,
         members_removed: removed,
         line: role.at.map(|at| at.line),
+        index: None,
     })
 }
 
 /// The entry with its insights named as the server names them (short ids
 /// where it has them), each unknown one a problem.
-fn resolve(
+pub fn resolve(
     entry: &SubscriptionEntry,
     live: &Live,
     problem: &mut impl FnMut(Option<super::file::Pos>, String),

@@ -1,8 +1,10 @@
 //! `orgdeck export` and `orgdeck plan`: roles and subscriptions as code.
 //! The file model is in [`file`], the comparison in [`diff`].
 
+pub mod apply;
 pub mod diff;
 pub mod file;
+pub mod writeback;
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -85,18 +87,7 @@ pub async fn plan(args: PlanArgs, connection: Connection, format: Format) -> any
     )
     .await
     .map_err(|error| failure(format!("{error:#}")))?;
-    let slack = check_slack(&connection.client, &live, &wanted)
-        .await
-        .map_err(|error| failure(format!("{error:#}")))?;
-    let plan = match diff::plan(&wanted, &live, args.prune) {
-        Ok(plan) if slack.is_empty() => plan,
-        Ok(_) => return Err(invalid(&args.file, &slack)),
-        Err(mut problems) => {
-            problems.extend(slack);
-            problems.sort_by_key(|problem| problem.at.map(|at| (at.line, at.column)));
-            return Err(invalid(&args.file, &problems));
-        }
-    };
+    let plan = checked_plan(&connection.client, &args.file, &wanted, &live, args.prune).await?;
     match format {
         Format::Json => output::print_json(&plan.to_json())?,
         Format::Table => output::print(&plan.to_text())?,
@@ -109,6 +100,29 @@ pub async fn plan(args: PlanArgs, connection: Connection, format: Format) -> any
             message: "the plan has changes (exit 2, as Terraform's -detailed-exitcode)".into(),
         }
         .into())
+    }
+}
+
+/// The plan, once the file has passed the server's checks too; else
+/// every problem, exit 1.
+async fn checked_plan(
+    client: &Client,
+    path: &std::path::Path,
+    wanted: &CodeFile,
+    live: &Live,
+    prune: Option<Prune>,
+) -> anyhow::Result<diff::Plan> {
+    let slack = check_slack(client, live, wanted)
+        .await
+        .map_err(|error| failure(format!("{error:#}")))?;
+    match diff::plan(wanted, live, prune) {
+        Ok(plan) if slack.is_empty() => Ok(plan),
+        Ok(_) => Err(invalid(path, &slack)),
+        Err(mut problems) => {
+            problems.extend(slack);
+            problems.sort_by_key(|problem| problem.at.map(|at| (at.line, at.column)));
+            Err(invalid(path, &problems))
+        }
     }
 }
 
@@ -256,7 +270,13 @@ pub async fn fetch(
             .iter()
             .map(|member| member.user.email.to_lowercase())
             .collect();
-        live.file.roles = Some(role_entries(client, org, found).await?);
+        live.member_uuids = members
+            .iter()
+            .map(|member| (member.user.email.to_lowercase(), member.user.uuid.clone()))
+            .collect();
+        let (entries, memberships) = role_entries(client, org, found).await?;
+        live.file.roles = Some(entries);
+        live.memberships = memberships;
     }
     if subscriptions {
         let options = all_options();
@@ -296,32 +316,54 @@ pub async fn fetch(
 /// Each role with its members' addresses, sorted by name; members come
 /// with the role where the server embeds them, else from its memberships
 /// (a few roles at a time).
+type Memberships = HashMap<String, HashMap<String, String>>;
+
 async fn role_entries(
     client: &Client,
     organization: &str,
     roles: Vec<Role>,
-) -> anyhow::Result<Vec<RoleEntry>> {
-    let mut entries: Vec<RoleEntry> = futures_util::stream::iter(roles.into_iter().map(|role| async move {
-        let memberships = match &role.members {
-            Some(ListOrText::List(memberships)) => memberships.clone(),
-            _ => {
-                let list = List::memberships(organization, &role.id);
-                client.all(&list, &all_options()).await?
-            }
-        };
-        anyhow::Ok(RoleEntry {
-            id: Some(role.id.clone()),
-            name: role.name.clone(),
-            default: role.is_default == Some(true),
-            members: member_emails(&memberships),
-            ..RoleEntry::default()
-        })
-    }))
-    .buffer_unordered(4)
-    .try_collect()
-    .await?;
+) -> anyhow::Result<(Vec<RoleEntry>, Memberships)> {
+    let found: Vec<(RoleEntry, HashMap<String, String>)> =
+        futures_util::stream::iter(roles.into_iter().map(|role| async move {
+            let memberships = match &role.members {
+                Some(ListOrText::List(memberships)) => memberships.clone(),
+                _ => {
+                    let list = List::memberships(organization, &role.id);
+                    client.all(&list, &all_options()).await?
+                }
+            };
+            let ids = memberships
+                .iter()
+                .filter_map(|membership| {
+                    let user = membership
+                        .user
+                        .as_ref()
+                        .or(membership.organization_member.as_ref().map(|member| &member.user))?;
+                    Some((user.email.to_lowercase(), membership.id.clone()))
+                })
+                .collect();
+            anyhow::Ok((
+                RoleEntry {
+                    id: Some(role.id.clone()),
+                    name: role.name.clone(),
+                    default: role.is_default == Some(true),
+                    members: member_emails(&memberships),
+                    ..RoleEntry::default()
+                },
+                ids,
+            ))
+        }))
+        .buffer_unordered(4)
+        .try_collect()
+        .await?;
+    let mut memberships = HashMap::new();
+    let mut entries = Vec::new();
+    for (entry, ids) in found {
+        memberships.insert(entry.id.clone().unwrap_or_default(), ids);
+        entries.push(entry);
+    }
     entries.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.id.cmp(&b.id)));
-    Ok(entries)
+    Ok((entries, memberships))
 }
 
 fn member_emails(memberships: &[RoleMembership]) -> Vec<String> {
