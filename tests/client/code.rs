@@ -669,3 +669,64 @@ async fn apply_with_prune_soft_deletes_and_removes_roles_only_when_named() {
         run.stderr
     );
 }
+
+/// The README's "As code" section is this session, as printed: an export,
+/// an edit, its plan, the apply and the plan after it. `UPDATE_README=1`
+/// writes it there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_readmes_as_code_section_is_a_real_session() {
+    let server = TestServer::demo_at(seeded(), 0).await;
+    let key = server.key(&["*"]);
+    let file = Workspace::new("hedgebox.toml");
+    let exported = export(&server, &key, &file, &[]).await;
+    let (text, role_id) = edited(&exported, NEW_SUBSCRIPTION);
+    file.write(&text);
+    let planned = plan(&server, &key, &file, &[]).await;
+    assert_eq!(planned.code, 2);
+    let applied = orgdeck(&server, &key, &["apply", file.arg()], Some("yes\n")).await;
+    assert_eq!(applied.code, 0, "{}", applied.stderr);
+    let after = file.read();
+    let again = plan(&server, &key, &file, &[]).await.ok();
+
+    let head: String = exported
+        .lines()
+        .take(16)
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let tail = |text: &str| -> String {
+        let at = text.find("# A new one").unwrap();
+        text[at..].to_string()
+    };
+    let session = format!(
+        "$ orgdeck export hedgebox.toml\n$ head -n 16 hedgebox.toml\n{head}\
+         $ $EDITOR hedgebox.toml   # rename Contractors, add Elif, interval 2 on subscription 2, and at the end:\n\
+         $ tail -n 9 hedgebox.toml\n{}\
+         $ orgdeck plan hedgebox.toml; echo \"exit $?\"\n{}exit 2\n\
+         $ orgdeck apply hedgebox.toml\n{}\
+         $ tail -n 10 hedgebox.toml\n{}\
+         $ orgdeck plan hedgebox.toml\n{}",
+        tail(&text),
+        planned.stdout,
+        applied
+            .stdout
+            .replacen("\n\n✓", &format!("\n{}yes\n\n✓", applied.stderr), 1),
+        tail(&after),
+        again.stdout,
+    );
+    let session = session
+        .replace(&server.base, "http://127.0.0.1:8010")
+        .replace(&server.organization, "0192f0c4-5b1e-7c3a-9d2f-4e6a8b0c1d2e")
+        .replace(&role_id, "0192f0c4-6a2b-7d4e-8f10-2b3c4d5e6f70");
+    let block = format!("<!-- as-code:start -->\n```text\n{session}```\n<!-- as-code:end -->");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let readme = std::fs::read_to_string(path).unwrap();
+    let start = readme
+        .find("<!-- as-code:start -->")
+        .expect("the README has an As code session");
+    let end = readme.find("<!-- as-code:end -->").unwrap() + "<!-- as-code:end -->".len();
+    if std::env::var_os("UPDATE_README").is_some() {
+        std::fs::write(path, format!("{}{block}{}", &readme[..start], &readme[end..])).unwrap();
+    } else {
+        assert_eq!(&readme[start..end], block, "run with UPDATE_README=1 to write it");
+    }
+}
