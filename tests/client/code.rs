@@ -730,3 +730,94 @@ async fn the_readmes_as_code_section_is_a_real_session() {
         assert_eq!(&readme[start..end], block, "run with UPDATE_README=1 to write it");
     }
 }
+
+/// An insight deleted between the check and the apply (while apply asks):
+/// its subscription's step fails, the others are done, exit 1.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_insight_deleted_midway_fails_its_step_alone() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let server = TestServer::demo_at(seeded(), 0).await;
+    let key = server.key(&["*"]);
+    let file = Workspace::new("org.toml");
+    let text = export(&server, &key, &file, &["--subscriptions"]).await;
+    let doomed: i64 = server
+        .running
+        .db
+        .read_blocking(|c| {
+            Ok(
+                c.query_row("SELECT MAX(id) FROM insights WHERE project_id = 1", [], |r| {
+                    r.get(0)
+                })?,
+            )
+        })
+        .unwrap();
+    assert_ne!(doomed, DEMO_INSIGHT);
+    let on_doomed = NEW_SUBSCRIPTION
+        .replace("insight = 1", &format!("insight = {doomed}"))
+        .replace("Weekly active users, Mondays", "On the doomed insight");
+    file.write(&format!(
+        "{text}\n[[subscriptions]]\n{on_doomed}\n[[subscriptions]]\n{NEW_SUBSCRIPTION}"
+    ));
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"))
+        .args(["apply", file.arg()])
+        .env("ORGDECK_HOST", &server.base)
+        .env("ORGDECK_API_KEY", &key)
+        .env("ORGDECK_LOG", dir.path().join("log"))
+        .env("ORGDECK_CONFIG", dir.path().join("none.toml"))
+        .env_remove("ORGDECK_ORG")
+        .env_remove("ORGDECK_PROJECT")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let mut asked = Vec::new();
+    while !String::from_utf8_lossy(&asked).contains("Apply these changes?") {
+        let mut chunk = [0u8; 256];
+        let read = stderr.read(&mut chunk).await.unwrap();
+        assert!(
+            read > 0,
+            "apply ended without asking: {}",
+            String::from_utf8_lossy(&asked)
+        );
+        asked.extend_from_slice(&chunk[..read]);
+    }
+    // Checked and planned: now the insight goes.
+    server
+        .running
+        .db
+        .write_blocking(|tx| Ok(tx.execute("DELETE FROM insights WHERE id = ?1", [doomed])?))
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"yes\n").await.unwrap();
+    drop(stdin);
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).await.unwrap();
+    let output = child.wait_with_output().await.unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(1), "{stdout}{rest}");
+    assert!(
+        stdout.contains("✗ create subscription \"On the doomed insight\": "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("✓ create subscription \"Weekly active users, Mondays\" ("),
+        "{stdout}"
+    );
+    assert!(
+        rest.contains(
+            "1 of 2 steps failed (the others were done):\n  create subscription \"On the doomed insight\": "
+        ),
+        "{rest}"
+    );
+    // The done one has its id in the file; the other has none.
+    let after = file.read();
+    assert_eq!(
+        after.matches("\nid = ").count(),
+        text.matches("\nid = ").count() + 1
+    );
+}
