@@ -389,9 +389,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             api_command(&cli.connection, |c| code::plan(args, c, format)).map_err(exit_one)
         }
         // Apply fails with 1 too, naming the failed steps.
-        Command::Apply(args) => {
-            api_command(&cli.connection, |c| code::apply::apply(args, c, format)).map_err(exit_one)
-        }
+        Command::Apply(args) => run_api(&cli.connection, Bound::EachRequest, |c| {
+            code::apply::apply(args, c, format)
+        })
+        .map_err(exit_one),
         Command::Demo { db, api } => serve::demo(db, api, cli.read_only, cli.refresh),
         Command::Login { replace } => {
             let name = cli.connection.profile.clone().unwrap_or_else(|| "default".into());
@@ -475,8 +476,31 @@ fn api_command<F>(
 where
     F: std::future::Future<Output = anyhow::Result<()>>,
 {
+    run_api(args, Bound::Whole, command)
+}
+
+/// What `--timeout` bounds.
+enum Bound {
+    /// The whole command, retries and waits included.
+    Whole,
+    /// Each request: `apply`, paced under PostHog's rate limit, takes as
+    /// long as its plan needs.
+    EachRequest,
+}
+
+fn run_api<F>(
+    args: &connection::ConnectionArgs,
+    bound: Bound,
+    command: impl FnOnce(connection::Connection) -> F,
+) -> anyhow::Result<ExitCode>
+where
+    F: std::future::Future<Output = anyhow::Result<()>>,
+{
     crate::logging::init()?;
-    let connection = args.connect_command()?;
+    let connection = match bound {
+        Bound::Whole => args.connect_command()?,
+        Bound::EachRequest => args.connect()?,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -20,7 +20,7 @@ use crate::cli::connection::Connection;
 use crate::cli::output::{self, Format};
 use crate::text::printable;
 
-/// Requests in flight at once: well within PostHog Cloud's 480 a minute.
+/// Requests in flight at once.
 const AT_ONCE: usize = 4;
 
 #[derive(Debug, clap::Args)]
@@ -94,6 +94,7 @@ pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> a
     };
     let run = Run {
         client,
+        pace: Pace::cloud(),
         organization: &live.file.header.organization,
         project: &project,
         today,
@@ -152,6 +153,7 @@ fn confirmed() -> anyhow::Result<bool> {
 
 struct Run<'a> {
     client: &'a Client,
+    pace: Pace,
     organization: &'a str,
     project: &'a str,
     today: bool,
@@ -166,6 +168,27 @@ type Job<'a> = (
 );
 
 impl<'a> Run<'a> {
+    /// One request in its turn; a 429 (the write was not taken) waits as
+    /// asked and goes again, three times at most.
+    async fn paced<T, F, Fut>(&self, mut send: F) -> Result<T, String>
+    where
+        F: FnMut() -> Fut,
+        Fut: std::future::Future<Output = crate::api::error::Result<T>>,
+    {
+        let mut tries = 0;
+        loop {
+            self.pace.turn().await;
+            match send().await {
+                Err(crate::api::Error::Api(refusal)) if refusal.status == 429 && tries < 3 => {
+                    tries += 1;
+                    let wait = refusal.retry_after().unwrap_or(std::time::Duration::from_secs(1));
+                    tokio::time::sleep(wait.min(std::time::Duration::from_secs(60))).await;
+                }
+                outcome => return outcome.map_err(|error| error.to_string()),
+            }
+        }
+    }
+
     /// Runs the jobs a few at a time, printing each result as it comes.
     async fn phase(&self, jobs: Vec<Job<'a>>, format: Format, steps: &mut Vec<Step>) -> Vec<Step> {
         let done: Vec<Step> = futures_util::stream::iter(jobs.into_iter().map(|(step, job)| async move {
@@ -228,22 +251,18 @@ impl<'a> Run<'a> {
                         (
                             format!("rename role \"{}\"", change.name),
                             Box::pin(async move {
-                                self.client
-                                    .update_role(self.organization, &id, &input)
+                                self.paced(|| self.client.update_role(self.organization, &id, &input))
                                     .await
                                     .map(|_| None)
-                                    .map_err(|error| error.to_string())
                             }),
                         )
                     }
                     _ => (
                         format!("create role \"{}\"", change.name),
                         Box::pin(async move {
-                            self.client
-                                .create_role(self.organization, &input)
+                            self.paced(|| self.client.create_role(self.organization, &input))
                                 .await
                                 .map(|role| Some(role.id.clone()))
-                                .map_err(|error| error.to_string())
                         }),
                     ),
                 };
@@ -286,11 +305,9 @@ impl<'a> Run<'a> {
                     Box::pin(async move {
                         let role_id = role_id.ok_or("skipped: the role was not created")?;
                         let uuid = uuid.ok_or("not a member of the organization")?;
-                        self.client
-                            .add_member(self.organization, &role_id, &uuid)
+                        self.paced(|| self.client.add_member(self.organization, &role_id, &uuid))
                             .await
                             .map(|_| None)
-                            .map_err(|error| error.to_string())
                     }),
                 ));
             }
@@ -308,11 +325,12 @@ impl<'a> Run<'a> {
                         let (Some(role_id), Some(membership)) = (role_id, membership) else {
                             return Err("no such membership".to_string());
                         };
-                        self.client
-                            .remove_member(self.organization, &role_id, &membership)
-                            .await
-                            .map(|_| None)
-                            .map_err(|error| error.to_string())
+                        self.paced(|| {
+                            self.client
+                                .remove_member(self.organization, &role_id, &membership)
+                        })
+                        .await
+                        .map(|_| None)
                     }),
                 ));
             }
@@ -326,11 +344,9 @@ impl<'a> Run<'a> {
             jobs.push((
                 format!("delete role \"{}\"", change.name),
                 Box::pin(async move {
-                    self.client
-                        .delete_role(self.organization, &id)
+                    self.paced(|| self.client.delete_role(self.organization, &id))
                         .await
                         .map(|_| None)
-                        .map_err(|error| error.to_string())
                 }),
             ));
         }
@@ -361,11 +377,9 @@ impl<'a> Run<'a> {
                     jobs.push((
                         format!("change subscription \"{}\" ({id})", change.name),
                         Box::pin(async move {
-                            self.client
-                                .update_subscription(self.project, id, &body)
+                            self.paced(|| self.client.update_subscription(self.project, id, &body))
                                 .await
                                 .map(|_| None)
-                                .map_err(|error| error.to_string())
                         }),
                     ));
                 }
@@ -374,11 +388,9 @@ impl<'a> Run<'a> {
                     jobs.push((
                         format!("create subscription \"{}\"", change.name),
                         Box::pin(async move {
-                            self.client
-                                .create_subscription(self.project, &body)
+                            self.paced(|| self.client.create_subscription(self.project, &body))
                                 .await
                                 .map(|subscription| Some(subscription.id.to_string()))
-                                .map_err(|error| error.to_string())
                         }),
                     ));
                 }
@@ -408,11 +420,9 @@ impl<'a> Run<'a> {
             jobs.push((
                 format!("soft-delete subscription \"{}\" ({id})", change.name),
                 Box::pin(async move {
-                    self.client
-                        .soft_delete_subscription(self.project, id)
+                    self.paced(|| self.client.soft_delete_subscription(self.project, id))
                         .await
                         .map(|_| None)
-                        .map_err(|error| error.to_string())
                 }),
             ));
         }
@@ -468,5 +478,100 @@ fn input(entry: &SubscriptionEntry, insights: &HashMap<String, i64>) -> Subscrip
         enabled: Some(entry.enabled),
         integration_id: Some(entry.integration),
         ..SubscriptionInput::default()
+    }
+}
+
+/// PostHog Cloud's limits on a key, 480 requests a minute and 4,800 an
+/// hour, kept with room to spare: two token buckets, each request waiting
+/// for a token of both.
+pub struct Pace {
+    buckets: tokio::sync::Mutex<[Bucket; 2]>,
+}
+
+struct Bucket {
+    /// May go below zero: requests queued for later tokens.
+    tokens: f64,
+    capacity: f64,
+    per_second: f64,
+    at: tokio::time::Instant,
+}
+
+impl Bucket {
+    fn new(capacity: f64, per_second: f64) -> Bucket {
+        Bucket {
+            tokens: capacity,
+            capacity,
+            per_second,
+            at: tokio::time::Instant::now(),
+        }
+    }
+
+    /// Takes a token; returns how long until it is there.
+    fn take(&mut self, now: tokio::time::Instant) -> std::time::Duration {
+        let elapsed = now.saturating_duration_since(self.at).as_secs_f64();
+        self.tokens = (self.tokens + elapsed * self.per_second).min(self.capacity);
+        self.at = now;
+        self.tokens -= 1.0;
+        if self.tokens >= 0.0 {
+            std::time::Duration::ZERO
+        } else {
+            std::time::Duration::from_secs_f64(-self.tokens / self.per_second)
+        }
+    }
+}
+
+impl Pace {
+    /// 40 at once, then 7 a second (at most 460 in any minute); 4,000 at
+    /// once over the hour, then 4,800 an hour.
+    pub fn cloud() -> Pace {
+        Pace {
+            buckets: tokio::sync::Mutex::new([
+                Bucket::new(40.0, 7.0),
+                Bucket::new(4_000.0, 4_800.0 / 3_600.0),
+            ]),
+        }
+    }
+
+    /// Waits for this request's turn.
+    pub async fn turn(&self) {
+        let wait = {
+            let mut buckets = self.buckets.lock().await;
+            wait_at(&mut buckets, tokio::time::Instant::now())
+        };
+        if !wait.is_zero() {
+            tokio::time::sleep(wait).await;
+        }
+    }
+}
+
+/// How long a request arriving `now` waits for a token of each bucket.
+fn wait_at(buckets: &mut [Bucket; 2], now: tokio::time::Instant) -> std::time::Duration {
+    let [minute, hour] = buckets;
+    minute.take(now).max(hour.take(now))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 600 requests at once: a burst of 40, then 7 a second, never more
+    /// than 480 in any minute (times computed, not slept).
+    #[test]
+    fn requests_keep_under_the_cloud_limit() {
+        let Pace { buckets } = Pace::cloud();
+        let mut buckets = buckets.into_inner();
+        let start = tokio::time::Instant::now();
+        let times: Vec<f64> = (0..600)
+            .map(|_| wait_at(&mut buckets, start).as_secs_f64())
+            .collect();
+        assert_eq!(times.iter().filter(|at| **at == 0.0).count(), 40);
+        for (index, at) in times.iter().enumerate() {
+            let in_minute = times[index..]
+                .iter()
+                .take_while(|later| **later < at + 60.0)
+                .count();
+            assert!(in_minute <= 480, "{in_minute} requests in the minute from {at}");
+        }
+        assert!((times[599] - 560.0 / 7.0).abs() < 0.01, "{}", times[599]);
     }
 }
