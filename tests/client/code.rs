@@ -821,3 +821,53 @@ async fn an_insight_deleted_midway_fails_its_step_alone() {
         text.matches("\nid = ").count() + 1
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_role_is_created_with_its_members_and_its_id_written_back() {
+    let server = TestServer::demo_at(seeded(), 0).await;
+    let key = server.key(&["*"]);
+    let file = Workspace::new("roles.json");
+    orgdeck(
+        &server,
+        &key,
+        &["export", "--roles", "-o", "json", file.arg()],
+        None,
+    )
+    .await
+    .ok();
+    let mut document: serde_json::Value = serde_json::from_str(&file.read()).unwrap();
+    document["roles"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"name": "Night shift", "members": [MEMBER, crate::support::ADMIN]}));
+    file.write(&serde_json::to_string_pretty(&document).unwrap());
+
+    let run = orgdeck(&server, &key, &["apply", "--yes", file.arg()], None).await;
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("+ role \"Night shift\"\n    + member "),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("✓ create role \"Night shift\" ("),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains(&format!("✓ add {MEMBER} to role \"Night shift\"\n")),
+        "{}",
+        run.stdout
+    );
+
+    let after: serde_json::Value = serde_json::from_str(&file.read()).unwrap();
+    let created = after["roles"].as_array().unwrap().last().unwrap().clone();
+    let id = created["id"].as_str().unwrap().to_string();
+    // The id comes first; the entry is otherwise as written.
+    assert_eq!(created.as_object().unwrap().keys().next().unwrap(), "id");
+    let role = server.get(&key, &format!("{}{id}/", server.roles_path())).await;
+    assert_eq!(role.expect(StatusCode::OK)["name"], "Night shift");
+    let run = plan(&server, &key, &file, &[]).await.ok();
+    assert!(run.stdout.starts_with("No changes"), "{}", run.stdout);
+}
