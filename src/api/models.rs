@@ -247,6 +247,9 @@ pub struct NamedItem {
     pub id: i64,
     #[serde(default)]
     pub name: Option<String>,
+    /// An insight's short id (PostHog's insight list sends it); dashboards have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub short_id: Option<String>,
 }
 
 /// The calling key, from `GET /api/personal_api_keys/@current`.

@@ -32,7 +32,7 @@ pub struct ConnectionArgs {
     #[arg(long, global = true)]
     pub allow_http: bool,
     /// Seconds a command may take in all, retries and waits included (the
-    /// console: each request).
+    /// console and apply: each request).
     #[arg(long, global = true, value_name = "SECONDS", default_value_t = 30.0)]
     pub timeout: f64,
     /// The largest answer read from the server, in MiB; reading stops past it.

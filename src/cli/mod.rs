@@ -1,5 +1,6 @@
 //! The command line of design.md (a fixed interface) and its dispatch.
 
+mod code;
 mod connection;
 mod login;
 mod members;
@@ -134,6 +135,15 @@ pub enum Command {
         #[command(subcommand)]
         command: members::MembersCommand,
     },
+    /// Write the organization's roles and the project's subscriptions to one
+    /// human-editable file (TOML; JSON with -o json), to review and apply as code.
+    Export(code::ExportArgs),
+    /// Compare a file of `export` with the server and print the plan: exit 0
+    /// with nothing to do, 2 with changes, 1 on an error.
+    Plan(code::PlanArgs),
+    /// Show the plan of a file, ask once, then apply it in a safe order;
+    /// entries created get their new id written back into the file.
+    Apply(code::apply::ApplyArgs),
     /// Project subscriptions.
     #[command(alias = "subs")]
     Subscriptions {
@@ -150,6 +160,8 @@ impl Command {
             Command::Members { command } => command.writes(),
             Command::Subscriptions { command } => command.writes(),
             Command::Login { .. } | Command::Keys { .. } => true,
+            Command::Export(_) | Command::Plan(_) => false,
+            Command::Apply(_) => true,
             // The reference server is the user's own rehearsal; the console
             // of `demo` honours --read-only itself.
             Command::Demo { .. } | Command::Serve { .. } => false,
@@ -163,6 +175,9 @@ impl Command {
             Command::Members { command } => ("members", format!("{command:?}")),
             Command::Subscriptions { command } => ("subscriptions", format!("{command:?}")),
             Command::Login { .. } => return "login".into(),
+            Command::Export(_) => return "export".into(),
+            Command::Plan(_) => return "plan".into(),
+            Command::Apply(_) => return "apply".into(),
             Command::Keys { .. } => return "keys create".into(),
             Command::Demo { .. } => return "demo".into(),
             Command::Serve { .. } => return "serve".into(),
@@ -364,6 +379,20 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Subscriptions { command } => {
             api_command(&cli.connection, |c| subscriptions::run(command, c, format))
         }
+        Command::Export(args) if code::export_is_offline(&args) => {
+            code::print_schema()?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Export(args) => api_command(&cli.connection, |c| code::export(args, c, format)),
+        // Terraform's -detailed-exitcode: 2 means changes, so any error is 1.
+        Command::Plan(args) => {
+            api_command(&cli.connection, |c| code::plan(args, c, format)).map_err(exit_one)
+        }
+        // Apply fails with 1 too, naming the failed steps.
+        Command::Apply(args) => run_api(&cli.connection, Bound::EachRequest, |c| {
+            code::apply::apply(args, c, format)
+        })
+        .map_err(exit_one),
         Command::Demo { db, api } => serve::demo(db, api, cli.read_only, cli.refresh),
         Command::Login { replace } => {
             let name = cli.connection.profile.clone().unwrap_or_else(|| "default".into());
@@ -426,6 +455,19 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// Any error as exit status 1 unless it has its own (plan's changes: 2).
+fn exit_one(error: anyhow::Error) -> anyhow::Error {
+    if error.downcast_ref::<Exit>().is_some() {
+        error
+    } else {
+        Exit {
+            code: 1,
+            message: format!("{error:#}"),
+        }
+        .into()
+    }
+}
+
 /// Runs one of the API commands on a small runtime, logging to the log file.
 fn api_command<F>(
     args: &connection::ConnectionArgs,
@@ -434,8 +476,31 @@ fn api_command<F>(
 where
     F: std::future::Future<Output = anyhow::Result<()>>,
 {
+    run_api(args, Bound::Whole, command)
+}
+
+/// What `--timeout` bounds.
+enum Bound {
+    /// The whole command, retries and waits included.
+    Whole,
+    /// Each request: `apply`, paced under PostHog's rate limit, takes as
+    /// long as its plan needs.
+    EachRequest,
+}
+
+fn run_api<F>(
+    args: &connection::ConnectionArgs,
+    bound: Bound,
+    command: impl FnOnce(connection::Connection) -> F,
+) -> anyhow::Result<ExitCode>
+where
+    F: std::future::Future<Output = anyhow::Result<()>>,
+{
     crate::logging::init()?;
-    let connection = args.connect_command()?;
+    let connection = match bound {
+        Bound::Whole => args.connect_command()?,
+        Bound::EachRequest => args.connect()?,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

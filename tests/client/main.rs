@@ -6,6 +6,7 @@ mod support;
 
 mod bounds;
 mod cli;
+mod code;
 mod faults;
 mod health;
 mod hostile;

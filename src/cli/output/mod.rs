@@ -24,6 +24,8 @@ pub use stream::ListWriter;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
+    /// Tables and records; for `export`, TOML (also spelt `toml`).
+    #[value(alias = "toml")]
     Table,
     Json,
 }

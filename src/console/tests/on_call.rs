@@ -520,6 +520,7 @@ fn another_dashboard_takes_the_last_one_s_insights_away() {
     let dashboard = |id: i64| NamedItem {
         id,
         name: Some(format!("Dashboard {id}")),
+        short_id: None,
     };
     app.update(Msg::Catalog {
         ticket,

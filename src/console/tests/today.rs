@@ -232,6 +232,7 @@ fn a_refusal_of_more_insights_teaches_the_form_the_cap() {
     let dashboard = crate::api::NamedItem {
         id: 1,
         name: Some("KPIs".into()),
+        short_id: None,
     };
     app.update(Msg::Catalog {
         ticket,

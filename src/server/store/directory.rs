@@ -292,13 +292,20 @@ pub fn catalog(
     paged(
         connection,
         &format!("SELECT COUNT(*) FROM {table} WHERE project_id = ?1"),
-        &format!("SELECT id, name FROM {table} WHERE project_id = ?1 ORDER BY id"),
+        &format!(
+            "SELECT id, name, {} FROM {table} WHERE project_id = ?1 ORDER BY id",
+            match catalog {
+                Catalog::Dashboards => "NULL",
+                Catalog::Insights => "short_id",
+            }
+        ),
         vec![project_id.into()],
         page,
         |row| {
             Ok(NamedItem {
                 id: row.get(0)?,
                 name: row.get(1)?,
+                short_id: row.get(2)?,
             })
         },
     )

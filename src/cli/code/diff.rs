@@ -1,0 +1,488 @@
+//! The plan: what the file asks of the live server, in Terraform's words
+//! (`+` create, `~` change with `field: old → new`, `-` remove), checked
+//! against what the server holds (unknown insights, people who are not
+//! members) with every problem at its line.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::file::{CodeFile, InsightRef, Problem, RoleEntry, SubscriptionEntry};
+use crate::text::printable;
+
+/// What `--prune` removes: members and subscriptions not in the file, and
+/// roles too when it names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Prune {
+    /// Members not in the file and subscriptions not in it (soft delete).
+    Members,
+    /// The same, and roles not in the file.
+    Roles,
+}
+
+/// The server as exported, with what the check needs beside it.
+#[derive(Debug, Clone, Default)]
+pub struct Live {
+    pub file: CodeFile,
+    /// The organization's members' addresses, lower case.
+    pub members: HashSet<String>,
+    /// Insights by short id, and short ids by id.
+    pub insights: HashMap<String, i64>,
+    pub insight_short: HashMap<i64, String>,
+    pub dashboards: HashSet<i64>,
+    /// Members' user UUIDs by address, lower case.
+    pub member_uuids: HashMap<String, String>,
+    /// Per role id, its memberships' ids by address, lower case.
+    pub memberships: HashMap<String, HashMap<String, String>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    Create,
+    Change,
+    Remove,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FieldChange {
+    pub field: String,
+    pub old: Value,
+    pub new: Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Change {
+    pub action: Action,
+    /// `role` or `subscription`.
+    pub kind: &'static str,
+    pub id: Option<String>,
+    pub name: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<FieldChange>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub members_added: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub members_removed: Vec<String>,
+    /// The entry's line in the file, when it has one there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// The entry's place among the file's roles or subscriptions.
+    #[serde(skip)]
+    pub index: Option<usize>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Plan {
+    pub changes: Vec<Change>,
+    /// Members on the server and not in the file, kept without --prune.
+    pub members_kept: usize,
+    /// Roles and subscriptions on the server and not in the file, kept.
+    pub roles_kept: usize,
+    pub subscriptions_kept: usize,
+}
+
+impl Plan {
+    pub fn count(&self, action: Action) -> usize {
+        self.changes
+            .iter()
+            .filter(|change| change.action == action)
+            .count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.changes.is_empty()
+    }
+
+    pub fn to_json(&self) -> Value {
+        serde_json::json!({
+            "changes": self.changes,
+            "add": self.count(Action::Create),
+            "change": self.count(Action::Change),
+            "remove": self.count(Action::Remove),
+            "kept": {
+                "members": self.members_kept,
+                "roles": self.roles_kept,
+                "subscriptions": self.subscriptions_kept,
+            },
+        })
+    }
+
+    /// The plan as reviewers read it.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        if self.changes.is_empty() {
+            out.push_str("No changes: the server matches the file.\n");
+        }
+        for change in &self.changes {
+            let sign = match change.action {
+                Action::Create => '+',
+                Action::Change => '~',
+                Action::Remove => '-',
+            };
+            let id = change
+                .id
+                .as_ref()
+                .map(|id| format!(" ({})", printable(id)))
+                .unwrap_or_default();
+            let soft = if change.action == Action::Remove && change.kind == "subscription" {
+                " (soft delete)"
+            } else {
+                ""
+            };
+            out.push_str(&format!(
+                "{sign} {} \"{}\"{id}{soft}\n",
+                change.kind,
+                printable(&change.name)
+            ));
+            for field in &change.fields {
+                if change.action == Action::Create {
+                    out.push_str(&format!("    {} = {}\n", field.field, shown(&field.new)));
+                    continue;
+                }
+                out.push_str(&format!(
+                    "    {}: {} → {}\n",
+                    field.field,
+                    shown(&field.old),
+                    shown(&field.new)
+                ));
+            }
+            for member in &change.members_added {
+                out.push_str(&format!("    + member {}\n", printable(member)));
+            }
+            for member in &change.members_removed {
+                out.push_str(&format!("    - member {}\n", printable(member)));
+            }
+        }
+        let kept = [
+            (self.roles_kept, "role", "roles"),
+            (self.members_kept, "role member", "role members"),
+            (self.subscriptions_kept, "subscription", "subscriptions"),
+        ];
+        for (count, one, many) in kept {
+            if count > 0 {
+                out.push_str(&format!(
+                    "\n{count} {} on the server and not in the file {} kept (--prune{} removes them).",
+                    if count == 1 { one } else { many },
+                    if count == 1 { "is" } else { "are" },
+                    if one == "role" { "=roles" } else { "" },
+                ));
+            }
+        }
+        if self.roles_kept + self.members_kept + self.subscriptions_kept > 0 {
+            out.push('\n');
+        }
+        out.push_str(&format!(
+            "\nPlan: {} to add, {} to change, {} to remove.\n",
+            self.count(Action::Create),
+            self.count(Action::Change),
+            self.count(Action::Remove)
+        ));
+        out
+    }
+}
+
+/// A value in a plan line: strings quoted, nothing as `(none)`.
+fn shown(value: &Value) -> String {
+    match value {
+        Value::Null => "(none)".into(),
+        other => printable(&other.to_string()).into_owned(),
+    }
+}
+
+/// Compares the file with the server: the plan, or every problem that
+/// keeps it from being one.
+pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, Vec<Problem>> {
+    let mut problems = Vec::new();
+    let mut problem = |at, message: String| problems.push(Problem { at, message });
+    if file.header.organization != live.file.header.organization {
+        problem(
+            None,
+            format!(
+                "the file is of organization {}, and the connection is to {}: pass --org, or export again",
+                file.header.organization, live.file.header.organization
+            ),
+        );
+    }
+    if file.header.project != live.file.header.project {
+        problem(
+            None,
+            format!(
+                "the file is of project {}, and the connection is to {}: pass --project, or export again",
+                file.header.project, live.file.header.project
+            ),
+        );
+    }
+    let mut plan = Plan::default();
+    if let Some(roles) = &file.roles {
+        let live_roles = live.file.roles.as_deref().unwrap_or_default();
+        let mut matched = HashSet::new();
+        for (role_index, role) in roles.iter().enumerate() {
+            for (email, at) in role.members.iter().zip(&role.member_at) {
+                if !live.members.contains(&email.to_lowercase()) {
+                    problem(*at, format!("{email} is not a member of the organization"));
+                }
+            }
+            let found = match &role.id {
+                Some(id) => {
+                    let found = live_roles.iter().position(|live| live.id.as_ref() == Some(id));
+                    if found.is_none() {
+                        problem(
+                            role.at,
+                            format!("there is no role with id {id}: leave the id out to create the role"),
+                        );
+                        continue;
+                    }
+                    found
+                }
+                None => live_roles
+                    .iter()
+                    .enumerate()
+                    .position(|(index, live)| !matched.contains(&index) && live.name == role.name),
+            };
+            match found {
+                Some(index) => {
+                    matched.insert(index);
+                    let current = &live_roles[index];
+                    if current.default != role.default {
+                        problem(
+                            role.at,
+                            format!(
+                                "default: the organization's settings choose the default role; the server has {} for \"{}\"",
+                                current.default, role.name
+                            ),
+                        );
+                    }
+                    if let Some(mut change) = role_change(role, current, prune, &mut plan.members_kept) {
+                        change.index = Some(role_index);
+                        plan.changes.push(change);
+                    }
+                }
+                None => plan.changes.push(Change {
+                    action: Action::Create,
+                    kind: "role",
+                    id: None,
+                    name: role.name.clone(),
+                    fields: Vec::new(),
+                    members_added: sorted(&role.members),
+                    members_removed: Vec::new(),
+                    line: role.at.map(|at| at.line),
+                    index: Some(role_index),
+                }),
+            }
+        }
+        for (index, current) in live_roles.iter().enumerate() {
+            if matched.contains(&index) {
+                continue;
+            }
+            if prune == Some(Prune::Roles) {
+                plan.changes.push(Change {
+                    action: Action::Remove,
+                    kind: "role",
+                    id: current.id.clone(),
+                    name: current.name.clone(),
+                    fields: Vec::new(),
+                    members_added: Vec::new(),
+                    members_removed: Vec::new(),
+                    line: None,
+                    index: None,
+                });
+            } else {
+                plan.roles_kept += 1;
+            }
+        }
+    }
+    if let Some(subscriptions) = &file.subscriptions {
+        let live_subscriptions: HashMap<i64, &SubscriptionEntry> = live
+            .file
+            .subscriptions
+            .iter()
+            .flatten()
+            .filter_map(|entry| entry.id.map(|id| (id, entry)))
+            .collect();
+        let mut matched = HashSet::new();
+        for (sub_index, entry) in subscriptions.iter().enumerate() {
+            let entry = resolve(entry, live, &mut problem);
+            match entry.id {
+                Some(id) => {
+                    let Some(current) = live_subscriptions.get(&id) else {
+                        problem(
+                            entry.at,
+                            format!(
+                                "there is no subscription {id} (deleted?): leave the id out to create it again"
+                            ),
+                        );
+                        continue;
+                    };
+                    matched.insert(id);
+                    let fields = field_changes(current, &entry);
+                    if !fields.is_empty() {
+                        plan.changes.push(Change {
+                            action: Action::Change,
+                            kind: "subscription",
+                            id: Some(id.to_string()),
+                            name: entry.label(),
+                            fields,
+                            members_added: Vec::new(),
+                            members_removed: Vec::new(),
+                            line: entry.at.map(|at| at.line),
+                            index: Some(sub_index),
+                        });
+                    }
+                }
+                None => plan.changes.push(Change {
+                    action: Action::Create,
+                    kind: "subscription",
+                    id: None,
+                    name: entry.label(),
+                    fields: field_changes(&SubscriptionEntry::default(), &entry),
+                    members_added: Vec::new(),
+                    members_removed: Vec::new(),
+                    line: entry.at.map(|at| at.line),
+                    index: Some(sub_index),
+                }),
+            }
+        }
+        for current in live.file.subscriptions.iter().flatten() {
+            let Some(id) = current.id.filter(|id| !matched.contains(id)) else {
+                continue;
+            };
+            if prune.is_some() {
+                plan.changes.push(Change {
+                    action: Action::Remove,
+                    kind: "subscription",
+                    id: Some(id.to_string()),
+                    name: current.label(),
+                    fields: Vec::new(),
+                    members_added: Vec::new(),
+                    members_removed: Vec::new(),
+                    line: None,
+                    index: None,
+                });
+            } else {
+                plan.subscriptions_kept += 1;
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(plan)
+    } else {
+        Err(problems)
+    }
+}
+
+fn sorted(members: &[String]) -> Vec<String> {
+    let set: BTreeSet<String> = members.iter().cloned().collect();
+    set.into_iter().collect()
+}
+
+fn role_change(
+    role: &RoleEntry,
+    current: &RoleEntry,
+    prune: Option<Prune>,
+    kept: &mut usize,
+) -> Option<Change> {
+    let mut fields = Vec::new();
+    if role.name != current.name {
+        fields.push(FieldChange {
+            field: "name".into(),
+            old: Value::from(current.name.clone()),
+            new: Value::from(role.name.clone()),
+        });
+    }
+    let wanted: HashSet<String> = role.members.iter().map(|member| member.to_lowercase()).collect();
+    let has: HashSet<String> = current
+        .members
+        .iter()
+        .map(|member| member.to_lowercase())
+        .collect();
+    let added: Vec<String> = sorted(&role.members)
+        .into_iter()
+        .filter(|member| !has.contains(&member.to_lowercase()))
+        .collect();
+    let absent: Vec<String> = sorted(&current.members)
+        .into_iter()
+        .filter(|member| !wanted.contains(&member.to_lowercase()))
+        .collect();
+    let removed = if prune.is_some() {
+        absent
+    } else {
+        *kept += absent.len();
+        Vec::new()
+    };
+    if fields.is_empty() && added.is_empty() && removed.is_empty() {
+        return None;
+    }
+    Some(Change {
+        action: Action::Change,
+        kind: "role",
+        id: current.id.clone(),
+        name: role.name.clone(),
+        fields,
+        members_added: added,
+        members_removed: removed,
+        line: role.at.map(|at| at.line),
+        index: None,
+    })
+}
+
+/// The entry with its insights named as the server names them (short ids
+/// where it has them), each unknown one a problem.
+pub fn resolve(
+    entry: &SubscriptionEntry,
+    live: &Live,
+    problem: &mut impl FnMut(Option<super::file::Pos>, String),
+) -> SubscriptionEntry {
+    let mut entry = entry.clone();
+    let at = entry.at;
+    let mut known = |reference: &InsightRef, key: &str| -> InsightRef {
+        match reference {
+            InsightRef::Short(short) => {
+                if !live.insights.contains_key(short) {
+                    problem(
+                        at,
+                        format!("{key}: there is no insight with the short id {short}"),
+                    );
+                }
+                reference.clone()
+            }
+            InsightRef::Id(id) => match live.insight_short.get(id) {
+                Some(short) => InsightRef::Short(short.clone()),
+                None => {
+                    problem(at, format!("{key}: there is no insight {id}"));
+                    reference.clone()
+                }
+            },
+        }
+    };
+    entry.insight = entry
+        .insight
+        .as_ref()
+        .map(|reference| known(reference, "insight"));
+    entry.export_insights = entry
+        .export_insights
+        .iter()
+        .map(|reference| known(reference, "export_insights"))
+        .collect();
+    if let Some(dashboard) = entry.dashboard
+        && !live.dashboards.contains(&dashboard)
+    {
+        problem(entry.at, format!("dashboard: there is no dashboard {dashboard}"));
+    }
+    entry
+}
+
+fn field_changes(current: &SubscriptionEntry, wanted: &SubscriptionEntry) -> Vec<FieldChange> {
+    current
+        .fields()
+        .into_iter()
+        .zip(wanted.fields())
+        .filter(|((_, old), (_, new))| old != new)
+        .map(|((field, old), (_, new))| FieldChange {
+            field: field.into(),
+            old,
+            new,
+        })
+        .collect()
+}

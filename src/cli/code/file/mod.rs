@@ -1,0 +1,399 @@
+//! The file of `orgdeck export` and `plan`: its model, how it is written
+//! (TOML, one value a line where review needs it, or JSON) and how it is
+//! read back and checked offline, every problem with its line.
+
+use serde_json::{Value, json};
+
+mod read;
+mod schema;
+
+pub use read::parse;
+pub use schema::schema;
+
+/// Where a value stands in the file: 1-based line and column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Pos {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// One thing wrong with the file, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub at: Option<Pos>,
+    pub message: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.at {
+            Some(at) => write!(f, "line {}, column {}: {}", at.line, at.column, self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+/// Which connection the file was exported from.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Header {
+    pub host: String,
+    pub organization: String,
+    pub project: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RoleEntry {
+    pub id: Option<String>,
+    pub name: String,
+    pub default: bool,
+    /// E-mail addresses, as written.
+    pub members: Vec<String>,
+    pub at: Option<Pos>,
+    /// Where each member stands, beside `members`.
+    pub member_at: Vec<Option<Pos>>,
+}
+
+/// An insight named by its short id (as exported) or its numeric id.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum InsightRef {
+    Short(String),
+    Id(i64),
+}
+
+impl InsightRef {
+    fn to_json(&self) -> Value {
+        match self {
+            InsightRef::Short(short) => json!(short),
+            InsightRef::Id(id) => json!(id),
+        }
+    }
+}
+
+/// A subscription as the file holds it: what it delivers, to whom, when.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SubscriptionEntry {
+    pub id: Option<i64>,
+    pub title: Option<String>,
+    pub insight: Option<InsightRef>,
+    pub dashboard: Option<i64>,
+    pub export_insights: Vec<InsightRef>,
+    pub prompt: Option<String>,
+    pub target_type: String,
+    pub target_value: String,
+    pub integration: Option<i64>,
+    pub frequency: String,
+    pub interval: i64,
+    pub byweekday: Vec<String>,
+    pub bysetpos: Option<i64>,
+    pub count: Option<i64>,
+    pub start_date: String,
+    pub until_date: Option<String>,
+    pub enabled: bool,
+    pub invite_message: Option<String>,
+    /// What the server computes, written as comments only.
+    pub summary: Option<String>,
+    pub next_delivery: Option<String>,
+    pub at: Option<Pos>,
+}
+
+/// Every field a subscription entry may hold, in the file's order.
+pub const SUBSCRIPTION_KEYS: &[&str] = &[
+    "id",
+    "title",
+    "insight",
+    "dashboard",
+    "export_insights",
+    "prompt",
+    "target_type",
+    "target_value",
+    "integration",
+    "frequency",
+    "interval",
+    "byweekday",
+    "bysetpos",
+    "count",
+    "start_date",
+    "until_date",
+    "enabled",
+    "invite_message",
+];
+const ROLE_KEYS: &[&str] = &["id", "name", "default", "members"];
+const HEADER_KEYS: &[&str] = &["host", "organization", "project"];
+const TOP_KEYS: &[&str] = &["orgdeck", "roles", "subscriptions"];
+
+impl SubscriptionEntry {
+    /// The fields compared and written, in the file's order, id left out;
+    /// absent optional fields are null.
+    pub fn fields(&self) -> Vec<(&'static str, Value)> {
+        let refs = |refs: &[InsightRef]| Value::Array(refs.iter().map(InsightRef::to_json).collect());
+        vec![
+            ("title", json!(self.title)),
+            (
+                "insight",
+                self.insight.as_ref().map_or(Value::Null, InsightRef::to_json),
+            ),
+            ("dashboard", json!(self.dashboard)),
+            (
+                "export_insights",
+                if self.dashboard.is_some() {
+                    refs(&self.export_insights)
+                } else {
+                    Value::Null
+                },
+            ),
+            ("prompt", json!(self.prompt)),
+            ("target_type", json!(self.target_type)),
+            ("target_value", json!(self.target_value)),
+            ("integration", json!(self.integration)),
+            ("frequency", json!(self.frequency)),
+            ("interval", json!(self.interval)),
+            ("byweekday", json!(self.byweekday)),
+            ("bysetpos", json!(self.bysetpos)),
+            ("count", json!(self.count)),
+            ("start_date", json!(self.start_date)),
+            ("until_date", json!(self.until_date)),
+            ("enabled", json!(self.enabled)),
+            ("invite_message", json!(self.invite_message)),
+        ]
+    }
+
+    /// What people call it: its title, else what it delivers.
+    pub fn label(&self) -> String {
+        if let Some(title) = self.title.as_ref().filter(|title| !title.trim().is_empty()) {
+            return title.clone();
+        }
+        match (&self.insight, self.dashboard) {
+            (Some(InsightRef::Short(short)), _) => format!("insight {short}"),
+            (Some(InsightRef::Id(id)), _) => format!("insight #{id}"),
+            (None, Some(id)) => format!("dashboard #{id}"),
+            (None, None) => "AI report".into(),
+        }
+    }
+}
+
+/// The whole file; a section left out of it (`roles`, `subscriptions`) is
+/// not managed by it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CodeFile {
+    pub header: Header,
+    pub roles: Option<Vec<RoleEntry>>,
+    pub subscriptions: Option<Vec<SubscriptionEntry>>,
+}
+
+/// Names given in comments, not compared.
+#[derive(Debug, Clone, Default)]
+pub struct Names {
+    pub organization: String,
+    pub project: String,
+}
+
+/// A comment's text: one line, no control characters.
+fn comment(text: &str) -> String {
+    crate::text::printable(&text.replace(['\n', '\r'], " ")).into_owned()
+}
+
+/// A TOML value as written, e.g. `"text"` with escapes, `12`, `true`.
+fn toml_value(value: &Value) -> String {
+    match value {
+        Value::String(text) => toml_edit::Value::from(text.as_str())
+            .to_string()
+            .trim()
+            .to_string(),
+        Value::Bool(flag) => flag.to_string(),
+        Value::Number(number) => number.to_string(),
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(toml_value).collect();
+            format!("[{}]", items.join(", "))
+        }
+        // Nulls are left out before this; objects are not in the file.
+        Value::Null | Value::Object(_) => String::new(),
+    }
+}
+
+/// A list one value a line, for review: `[\n  "a",\n  "b",\n]`.
+fn toml_list(items: &[Value]) -> String {
+    if items.is_empty() {
+        return "[]".into();
+    }
+    let mut out = String::from("[\n");
+    for item in items {
+        out.push_str(&format!("  {},\n", toml_value(item)));
+    }
+    out.push(']');
+    out
+}
+
+impl CodeFile {
+    /// The file as TOML, with a header comment naming where it came from.
+    pub fn to_toml(&self, names: &Names) -> String {
+        let mut out = String::new();
+        out.push_str(&format!("# orgdeck export of {}\n", comment(&self.header.host)));
+        out.push_str(&format!(
+            "# organization: {} ({})\n",
+            comment(&names.organization),
+            comment(&self.header.organization)
+        ));
+        out.push_str(&format!(
+            "# project: {} ({})\n",
+            comment(&names.project),
+            self.header.project
+        ));
+        out.push_str("# Edit it, review with `orgdeck plan FILE`, then `orgdeck apply FILE`.\n");
+        out.push_str("# An entry without an id is created; the server's id is written back.\n\n");
+        out.push_str("[orgdeck]\n");
+        out.push_str(&format!("host = {}\n", toml_value(&json!(self.header.host))));
+        out.push_str(&format!(
+            "organization = {}\n",
+            toml_value(&json!(self.header.organization))
+        ));
+        out.push_str(&format!("project = {}\n", self.header.project));
+        for role in self.roles.iter().flatten() {
+            out.push_str("\n[[roles]]\n");
+            if let Some(id) = &role.id {
+                out.push_str(&format!("id = {}\n", toml_value(&json!(id))));
+            }
+            out.push_str(&format!("name = {}\n", toml_value(&json!(role.name))));
+            out.push_str(&format!("default = {}\n", role.default));
+            let members: Vec<Value> = role.members.iter().map(|member| json!(member)).collect();
+            out.push_str(&format!("members = {}\n", toml_list(&members)));
+        }
+        for subscription in self.subscriptions.iter().flatten() {
+            out.push('\n');
+            if let Some(summary) = &subscription.summary {
+                out.push_str(&format!("# {}\n", comment(summary)));
+            }
+            if let Some(next) = &subscription.next_delivery {
+                out.push_str(&format!("# next delivery: {}\n", comment(next)));
+            }
+            out.push_str("[[subscriptions]]\n");
+            if let Some(id) = subscription.id {
+                out.push_str(&format!("id = {id}\n"));
+            }
+            for (key, value) in subscription.fields() {
+                match &value {
+                    Value::Null => {}
+                    Value::Array(items) if key == "export_insights" => {
+                        out.push_str(&format!("{key} = {}\n", toml_list(items)));
+                    }
+                    _ => out.push_str(&format!("{key} = {}\n", toml_value(&value))),
+                }
+            }
+        }
+        out
+    }
+
+    /// The file as JSON: the same keys as the TOML.
+    pub fn to_json(&self) -> Value {
+        let mut top = serde_json::Map::new();
+        top.insert(
+            "orgdeck".into(),
+            json!({
+                "host": self.header.host,
+                "organization": self.header.organization,
+                "project": self.header.project,
+            }),
+        );
+        if let Some(roles) = &self.roles {
+            let roles: Vec<Value> = roles
+                .iter()
+                .map(|role| {
+                    let mut entry = serde_json::Map::new();
+                    if let Some(id) = &role.id {
+                        entry.insert("id".into(), json!(id));
+                    }
+                    entry.insert("name".into(), json!(role.name));
+                    entry.insert("default".into(), json!(role.default));
+                    entry.insert("members".into(), json!(role.members));
+                    Value::Object(entry)
+                })
+                .collect();
+            top.insert("roles".into(), Value::Array(roles));
+        }
+        if let Some(subscriptions) = &self.subscriptions {
+            let subscriptions: Vec<Value> = subscriptions
+                .iter()
+                .map(|subscription| {
+                    let mut entry = serde_json::Map::new();
+                    if let Some(id) = subscription.id {
+                        entry.insert("id".into(), json!(id));
+                    }
+                    for (key, value) in subscription.fields() {
+                        if !value.is_null() {
+                            entry.insert(key.into(), value);
+                        }
+                    }
+                    Value::Object(entry)
+                })
+                .collect();
+            top.insert("subscriptions".into(), Value::Array(subscriptions));
+        }
+        Value::Object(top)
+    }
+}
+
+/// E-mail syntax, loosely: one `@`, something on each side, a dot in the
+/// domain, no spaces.
+pub fn is_email(text: &str) -> bool {
+    let Some((local, domain)) = text.split_once('@') else {
+        return false;
+    };
+    !local.is_empty()
+        && !domain.contains('@')
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && !text.chars().any(|c| c.is_whitespace() || c.is_control())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_is_written_reads_back_the_same() {
+        let file = CodeFile {
+            header: Header {
+                host: "http://127.0.0.1:1".into(),
+                organization: "org".into(),
+                project: 2,
+            },
+            roles: Some(vec![RoleEntry {
+                id: Some("r1".into()),
+                name: "Quote \" and\nnewline".into(),
+                default: true,
+                members: vec!["a@b.c".into(), "d@e.f".into()],
+                ..RoleEntry::default()
+            }]),
+            subscriptions: Some(vec![SubscriptionEntry {
+                id: Some(3),
+                dashboard: Some(1),
+                export_insights: vec![InsightRef::Short("x1".into()), InsightRef::Id(9)],
+                target_type: "email".into(),
+                target_value: "a@b.c".into(),
+                frequency: "weekly".into(),
+                interval: 1,
+                byweekday: vec!["monday".into()],
+                start_date: "2026-01-05T09:00:00Z".into(),
+                enabled: true,
+                summary: Some("sent\nweekly".into()),
+                ..SubscriptionEntry::default()
+            }]),
+        };
+        let names = Names::default();
+        let strip = |mut file: CodeFile| {
+            for role in file.roles.iter_mut().flatten() {
+                role.at = None;
+                role.member_at.clear();
+            }
+            for subscription in file.subscriptions.iter_mut().flatten() {
+                subscription.at = None;
+                subscription.summary = None;
+            }
+            file
+        };
+        let back = parse(&file.to_toml(&names)).unwrap();
+        assert_eq!(strip(back), strip(file.clone()));
+        let back = parse(&file.to_json().to_string()).unwrap();
+        assert_eq!(strip(back), strip(file));
+    }
+}

@@ -1,0 +1,605 @@
+//! Reading the file back, TOML or JSON, into the model, with every
+//! problem found offline at its line and column.
+
+use serde_json::Value;
+
+use super::{
+    CodeFile, HEADER_KEYS, Header, InsightRef, Pos, Problem, ROLE_KEYS, RoleEntry, SUBSCRIPTION_KEYS,
+    SubscriptionEntry, TOP_KEYS, is_email,
+};
+use crate::api::{Frequency, TargetType, Weekday};
+
+/// A parsed value with where it stands, from TOML or JSON alike.
+#[derive(Debug, Clone)]
+enum Node {
+    Text(String),
+    Integer(i64),
+    Bool(bool),
+    List(Vec<(Node, Option<Pos>)>),
+    /// Keys with where each key stands, and the values.
+    Table(Vec<(String, Option<Pos>, Node, Option<Pos>)>),
+    /// Anything else (a float, a date, null): its kind, for messages.
+    Other(&'static str),
+}
+
+impl Node {
+    fn kind(&self) -> &'static str {
+        match self {
+            Node::Text(_) => "a string",
+            Node::Integer(_) => "an integer",
+            Node::Bool(_) => "true or false",
+            Node::List(_) => "a list",
+            Node::Table(_) => "a table",
+            Node::Other(kind) => kind,
+        }
+    }
+}
+
+/// Byte offsets to lines and columns.
+struct Lines(Vec<usize>);
+
+impl Lines {
+    fn of(text: &str) -> Lines {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(at, _)| at + 1));
+        Lines(starts)
+    }
+
+    fn pos(&self, text: &str, offset: usize) -> Pos {
+        let line = self.0.partition_point(|start| *start <= offset).max(1);
+        let start = self.0[line - 1];
+        let column = text
+            .get(start..offset)
+            .map_or(1, |before| before.chars().count() + 1);
+        Pos { line, column }
+    }
+}
+
+fn toml_node(value: &toml_edit::Value, text: &str, lines: &Lines) -> Node {
+    use toml_edit::Value as V;
+    match value {
+        V::String(text) => Node::Text(text.value().clone()),
+        V::Integer(number) => Node::Integer(*number.value()),
+        V::Boolean(flag) => Node::Bool(*flag.value()),
+        V::Float(_) => Node::Other("a float"),
+        V::Datetime(_) => Node::Other("a TOML date (write it as a string)"),
+        V::Array(items) => Node::List(
+            items
+                .iter()
+                .map(|item| {
+                    let at = item.span().map(|span| lines.pos(text, span.start));
+                    (toml_node(item, text, lines), at)
+                })
+                .collect(),
+        ),
+        V::InlineTable(table) => Node::Table(
+            table
+                .iter()
+                .filter_map(|(key, _)| table.get_key_value(key))
+                .map(|(key, value)| {
+                    (
+                        key.get().to_string(),
+                        key.span().map(|span| lines.pos(text, span.start)),
+                        toml_item(value, text, lines),
+                        value.span().map(|span| lines.pos(text, span.start)),
+                    )
+                })
+                .collect(),
+        ),
+    }
+}
+
+fn toml_item(item: &toml_edit::Item, text: &str, lines: &Lines) -> Node {
+    match item {
+        toml_edit::Item::Value(value) => toml_node(value, text, lines),
+        toml_edit::Item::Table(table) => toml_table(table, text, lines),
+        toml_edit::Item::ArrayOfTables(tables) => Node::List(
+            tables
+                .iter()
+                .map(|table| {
+                    let at = table.span().map(|span| lines.pos(text, span.start));
+                    (toml_table(table, text, lines), at)
+                })
+                .collect(),
+        ),
+        toml_edit::Item::None => Node::Other("nothing"),
+    }
+}
+
+fn toml_table(table: &toml_edit::Table, text: &str, lines: &Lines) -> Node {
+    Node::Table(
+        table
+            .iter()
+            .filter_map(|(key, _)| table.get_key_value(key))
+            .map(|(key, item)| {
+                (
+                    key.get().to_string(),
+                    key.span().map(|span| lines.pos(text, span.start)),
+                    toml_item(item, text, lines),
+                    item.span().map(|span| lines.pos(text, span.start)),
+                )
+            })
+            .collect(),
+    )
+}
+
+fn json_node(value: &Value) -> Node {
+    match value {
+        Value::String(text) => Node::Text(text.clone()),
+        Value::Number(number) => number.as_i64().map_or(Node::Other("a fraction"), Node::Integer),
+        Value::Bool(flag) => Node::Bool(*flag),
+        Value::Null => Node::Other("null"),
+        Value::Array(items) => Node::List(items.iter().map(|item| (json_node(item), None)).collect()),
+        Value::Object(map) => Node::Table(
+            map.iter()
+                .map(|(key, value)| (key.clone(), None, json_node(value), None))
+                .collect(),
+        ),
+    }
+}
+
+/// Reads a file, TOML or JSON (by its first character), and checks it
+/// offline; every problem is returned at once.
+pub fn parse(text: &str) -> Result<CodeFile, Vec<Problem>> {
+    let root = if text.trim_start().starts_with('{') {
+        match serde_json::from_str::<Value>(text) {
+            Ok(value) => json_node(&value),
+            Err(error) => {
+                return Err(vec![Problem {
+                    at: Some(Pos {
+                        line: error.line(),
+                        column: error.column(),
+                    }),
+                    message: format!("not JSON: {error}"),
+                }]);
+            }
+        }
+    } else {
+        match toml_edit::Document::parse(text) {
+            Ok(document) => toml_table(document.as_table(), text, &Lines::of(text)),
+            Err(error) => {
+                let at = error.span().map(|span| Lines::of(text).pos(text, span.start));
+                let message = error.message().trim().to_string();
+                return Err(vec![Problem {
+                    at,
+                    message: format!("not TOML: {message}"),
+                }]);
+            }
+        }
+    };
+    let mut check = Check::default();
+    let file = check.file(&root);
+    if check.problems.is_empty() {
+        Ok(file)
+    } else {
+        Err(check.problems)
+    }
+}
+
+#[derive(Default)]
+struct Check {
+    problems: Vec<Problem>,
+}
+
+/// The entries of a table, by key.
+struct Fields<'a> {
+    entries: &'a [(String, Option<Pos>, Node, Option<Pos>)],
+}
+
+impl<'a> Fields<'a> {
+    fn get(&self, key: &str) -> Option<(&'a Node, Option<Pos>)> {
+        self.entries
+            .iter()
+            .find(|(name, ..)| name == key)
+            .map(|(_, _, node, at)| (node, *at))
+    }
+}
+
+impl Check {
+    fn problem(&mut self, at: Option<Pos>, message: impl Into<String>) {
+        self.problems.push(Problem {
+            at,
+            message: message.into(),
+        });
+    }
+
+    /// The table's fields, with its unknown keys reported.
+    fn table<'a>(
+        &mut self,
+        node: &'a Node,
+        at: Option<Pos>,
+        what: &str,
+        known: &[&str],
+    ) -> Option<Fields<'a>> {
+        let Node::Table(entries) = node else {
+            self.problem(at, format!("{what} must be a table, not {}", node.kind()));
+            return None;
+        };
+        for (key, key_at, ..) in entries {
+            if !known.contains(&key.as_str()) {
+                self.problem(
+                    *key_at,
+                    format!("unknown key `{key}` in {what} (known: {})", known.join(", ")),
+                );
+            }
+        }
+        Some(Fields { entries })
+    }
+
+    fn text(&mut self, fields: &Fields, key: &str, what: &str) -> Option<String> {
+        match fields.get(key)? {
+            (Node::Text(text), _) => Some(text.clone()),
+            (other, at) => {
+                self.problem(at, format!("{what}.{key} must be a string, not {}", other.kind()));
+                None
+            }
+        }
+    }
+
+    fn integer(&mut self, fields: &Fields, key: &str, what: &str) -> Option<i64> {
+        match fields.get(key)? {
+            (Node::Integer(number), _) => Some(*number),
+            (other, at) => {
+                self.problem(
+                    at,
+                    format!("{what}.{key} must be an integer, not {}", other.kind()),
+                );
+                None
+            }
+        }
+    }
+
+    fn boolean(&mut self, fields: &Fields, key: &str, what: &str) -> Option<bool> {
+        match fields.get(key)? {
+            (Node::Bool(flag), _) => Some(*flag),
+            (other, at) => {
+                self.problem(
+                    at,
+                    format!("{what}.{key} must be true or false, not {}", other.kind()),
+                );
+                None
+            }
+        }
+    }
+
+    fn texts(&mut self, fields: &Fields, key: &str, what: &str) -> Vec<(String, Option<Pos>)> {
+        let Some((node, at)) = fields.get(key) else {
+            return Vec::new();
+        };
+        let Node::List(items) = node else {
+            self.problem(at, format!("{what}.{key} must be a list, not {}", node.kind()));
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (item, item_at) in items {
+            match item {
+                Node::Text(text) => out.push((text.clone(), item_at.or(at))),
+                other => self.problem(
+                    item_at.or(at),
+                    format!("{what}.{key} holds strings, not {}", other.kind()),
+                ),
+            }
+        }
+        out
+    }
+
+    fn required<T>(
+        &mut self,
+        value: Option<T>,
+        fields: &Fields,
+        key: &str,
+        at: Option<Pos>,
+        what: &str,
+    ) -> Option<T> {
+        if value.is_none() && fields.get(key).is_none() {
+            self.problem(at, format!("{what} needs `{key}`"));
+        }
+        value
+    }
+
+    fn file(&mut self, root: &Node) -> CodeFile {
+        let mut file = CodeFile::default();
+        let Some(top) = self.table(root, None, "the file", TOP_KEYS) else {
+            return file;
+        };
+        match top.get("orgdeck") {
+            Some((node, at)) => {
+                if let Some(fields) = self.table(node, at, "[orgdeck]", HEADER_KEYS) {
+                    let host = self.text(&fields, "host", "orgdeck");
+                    let organization = self.text(&fields, "organization", "orgdeck");
+                    let project = self.integer(&fields, "project", "orgdeck");
+                    let host = self.required(host, &fields, "host", at, "[orgdeck]");
+                    let organization = self.required(organization, &fields, "organization", at, "[orgdeck]");
+                    let project = self.required(project, &fields, "project", at, "[orgdeck]");
+                    file.header = Header {
+                        host: host.unwrap_or_default(),
+                        organization: organization.unwrap_or_default(),
+                        project: project.unwrap_or_default(),
+                    };
+                }
+            }
+            None => self.problem(
+                None,
+                "the file needs an [orgdeck] table naming host, organization and project",
+            ),
+        }
+        if let Some((node, at)) = top.get("roles") {
+            file.roles = Some(self.entries(node, at, "roles", |check, node, at| check.role(node, at)));
+            self.unique_roles(file.roles.as_deref().unwrap_or_default());
+        }
+        if let Some((node, at)) = top.get("subscriptions") {
+            file.subscriptions = Some(self.entries(node, at, "subscriptions", |check, node, at| {
+                check.subscription(node, at)
+            }));
+            let mut seen = std::collections::HashSet::new();
+            for entry in file.subscriptions.iter().flatten() {
+                if let Some(id) = entry.id
+                    && !seen.insert(id)
+                {
+                    self.problem(entry.at, format!("subscription {id} is in the file twice"));
+                }
+            }
+        }
+        file
+    }
+
+    fn entries<T>(
+        &mut self,
+        node: &Node,
+        at: Option<Pos>,
+        what: &str,
+        mut each: impl FnMut(&mut Check, &Node, Option<Pos>) -> Option<T>,
+    ) -> Vec<T> {
+        let Node::List(items) = node else {
+            self.problem(
+                at,
+                format!(
+                    "`{what}` must be a list of tables ([[{what}]]), not {}",
+                    node.kind()
+                ),
+            );
+            return Vec::new();
+        };
+        items
+            .iter()
+            .filter_map(|(item, item_at)| each(self, item, item_at.or(at)))
+            .collect()
+    }
+
+    fn unique_roles(&mut self, roles: &[RoleEntry]) {
+        let mut names = std::collections::HashSet::new();
+        let mut ids = std::collections::HashSet::new();
+        for role in roles {
+            if !names.insert(role.name.to_lowercase()) {
+                self.problem(
+                    role.at,
+                    format!("the role \"{}\" is in the file twice", role.name),
+                );
+            }
+            if let Some(id) = &role.id
+                && !ids.insert(id.clone())
+            {
+                self.problem(role.at, format!("the role id {id} is in the file twice"));
+            }
+        }
+    }
+
+    fn role(&mut self, node: &Node, at: Option<Pos>) -> Option<RoleEntry> {
+        let fields = self.table(node, at, "a role", ROLE_KEYS)?;
+        let id = self.text(&fields, "id", "role");
+        let name = self.text(&fields, "name", "role");
+        let name = self.required(name, &fields, "name", at, "a role")?;
+        if name.trim().is_empty() {
+            self.problem(
+                fields.get("name").and_then(|(_, at)| at),
+                "a role's name cannot be empty",
+            );
+        }
+        let default = self.boolean(&fields, "default", "role").unwrap_or(false);
+        let mut members = Vec::new();
+        let mut member_at = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for (email, email_at) in self.texts(&fields, "members", "role") {
+            if !is_email(&email) {
+                self.problem(email_at, format!("\"{email}\" is not an e-mail address"));
+            } else if !seen.insert(email.to_lowercase()) {
+                self.problem(
+                    email_at,
+                    format!("{email} is listed twice in the role \"{name}\""),
+                );
+            }
+            members.push(email);
+            member_at.push(email_at);
+        }
+        Some(RoleEntry {
+            id,
+            name,
+            default,
+            members,
+            at,
+            member_at,
+        })
+    }
+
+    fn insight_ref(&mut self, node: &Node, at: Option<Pos>, key: &str) -> Option<InsightRef> {
+        match node {
+            Node::Text(short) if !short.trim().is_empty() => Some(InsightRef::Short(short.clone())),
+            Node::Integer(id) if *id > 0 => Some(InsightRef::Id(*id)),
+            other => {
+                self.problem(
+                    at,
+                    format!(
+                        "{key}: give an insight's short id (\"aBc123xY\") or its id, not {}",
+                        other.kind()
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn subscription(&mut self, node: &Node, at: Option<Pos>) -> Option<SubscriptionEntry> {
+        let fields = self.table(node, at, "a subscription", SUBSCRIPTION_KEYS)?;
+        let what = "subscription";
+        let key_at = |key: &str| fields.get(key).and_then(|(_, at)| at).or(at);
+        let mut entry = SubscriptionEntry {
+            id: self.integer(&fields, "id", what),
+            title: self.text(&fields, "title", what),
+            dashboard: self.integer(&fields, "dashboard", what),
+            prompt: self.text(&fields, "prompt", what),
+            integration: self.integer(&fields, "integration", what),
+            bysetpos: self.integer(&fields, "bysetpos", what),
+            count: self.integer(&fields, "count", what),
+            until_date: self.text(&fields, "until_date", what),
+            invite_message: self.text(&fields, "invite_message", what),
+            enabled: self.boolean(&fields, "enabled", what).unwrap_or(true),
+            at,
+            ..SubscriptionEntry::default()
+        };
+        if let Some((node, node_at)) = fields.get("insight") {
+            entry.insight = self.insight_ref(node, node_at, "insight");
+        }
+        if let Some((node, node_at)) = fields.get("export_insights") {
+            match node {
+                Node::List(items) => {
+                    for (item, item_at) in items {
+                        if let Some(reference) =
+                            self.insight_ref(item, item_at.or(node_at), "export_insights")
+                        {
+                            entry.export_insights.push(reference);
+                        }
+                    }
+                }
+                other => self.problem(
+                    node_at,
+                    format!("export_insights must be a list, not {}", other.kind()),
+                ),
+            }
+            if entry.dashboard.is_none() && fields.get("dashboard").is_none() {
+                self.problem(node_at, "export_insights is for a dashboard subscription");
+            }
+        }
+        let delivers = [
+            fields.get("insight").is_some(),
+            fields.get("dashboard").is_some(),
+            fields.get("prompt").is_some(),
+        ];
+        if delivers.iter().filter(|given| **given).count() != 1 {
+            self.problem(
+                at,
+                "a subscription delivers one thing: give exactly one of insight, dashboard or prompt",
+            );
+        }
+        let target_type = self.text(&fields, "target_type", what);
+        entry.target_type = self
+            .required(target_type, &fields, "target_type", at, "a subscription")
+            .unwrap_or_default();
+        if !entry.target_type.is_empty() && !TargetType::from_wire(&entry.target_type).is_known() {
+            self.problem(
+                key_at("target_type"),
+                format!(
+                    "target_type \"{}\" is not one of email, slack, webhook",
+                    entry.target_type
+                ),
+            );
+        }
+        let target_value = self.text(&fields, "target_value", what);
+        entry.target_value = self
+            .required(target_value, &fields, "target_value", at, "a subscription")
+            .unwrap_or_default();
+        match entry.target_type.as_str() {
+            "email" => {
+                for address in entry.target_value.split(',').map(str::trim) {
+                    if !is_email(address) {
+                        self.problem(
+                            key_at("target_value"),
+                            format!("target_value: \"{address}\" is not an e-mail address"),
+                        );
+                    }
+                }
+            }
+            "slack" if entry.integration.is_none() => {
+                self.problem(
+                    at,
+                    "a Slack subscription needs `integration` (the Slack integration's id)",
+                );
+            }
+            _ => {}
+        }
+        let frequency = self.text(&fields, "frequency", what);
+        entry.frequency = self
+            .required(frequency, &fields, "frequency", at, "a subscription")
+            .unwrap_or_default();
+        if !entry.frequency.is_empty() && entry.frequency.parse::<Frequency>().is_err() {
+            self.problem(
+                key_at("frequency"),
+                format!(
+                    "frequency \"{}\" is not one of daily, weekly, monthly, yearly",
+                    entry.frequency
+                ),
+            );
+        }
+        let interval = self.integer(&fields, "interval", what);
+        entry.interval = interval.unwrap_or(1);
+        if entry.interval < 1 {
+            self.problem(key_at("interval"), "interval must be 1 or more");
+        }
+        for (day, day_at) in self.texts(&fields, "byweekday", what) {
+            if day.parse::<Weekday>().is_err() {
+                self.problem(
+                    day_at,
+                    format!("byweekday: \"{day}\" is not a day (monday … sunday)"),
+                );
+            }
+            entry.byweekday.push(day);
+        }
+        if let Some(count) = entry.count
+            && count < 1
+        {
+            self.problem(key_at("count"), "count must be 1 or more");
+        }
+        let start = self.text(&fields, "start_date", what);
+        entry.start_date = self
+            .required(start, &fields, "start_date", at, "a subscription")
+            .unwrap_or_default();
+        for (key, value) in [
+            ("start_date", Some(&entry.start_date)),
+            ("until_date", entry.until_date.as_ref()),
+        ] {
+            if let Some(value) = value.filter(|value| !value.is_empty())
+                && chrono::DateTime::parse_from_rfc3339(value).is_err()
+            {
+                self.problem(
+                    key_at(key),
+                    format!("{key} \"{value}\" is not a date and time like 2026-01-05T09:00:00Z"),
+                );
+            }
+        }
+        Some(entry)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_problem_is_reported_with_its_line() {
+        let text = "[orgdeck]\nhost = \"h\"\norganization = \"o\"\nproject = 1\n\n[[roles]]\nname = \"A\"\ncolour = \"red\"\nmembers = [\n  \"not-an-address\",\n]\n\n[[subscriptions]]\ninsight = \"abc\"\ntarget_type = \"email\"\ntarget_value = \"a@b.c\"\nfrequency = \"hourly\"\nstart_date = \"2026-01-05T09:00:00Z\"\n";
+        let problems = parse(text).unwrap_err();
+        let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        assert_eq!(lines.len(), 3, "{lines:#?}");
+        assert!(
+            lines[0].starts_with("line 8, column 1: unknown key `colour`"),
+            "{lines:#?}"
+        );
+        assert!(
+            lines[1].starts_with("line 10, column 3: \"not-an-address\""),
+            "{lines:#?}"
+        );
+        assert!(
+            lines[2].starts_with("line 17, column 13: frequency \"hourly\""),
+            "{lines:#?}"
+        );
+    }
+}

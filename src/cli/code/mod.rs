@@ -1,0 +1,445 @@
+//! `orgdeck export` and `orgdeck plan`: roles and subscriptions as code.
+//! The file model is in [`file`], the comparison in [`diff`].
+
+pub mod apply;
+pub mod diff;
+pub mod file;
+pub mod writeback;
+
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+
+use futures_util::{StreamExt, TryStreamExt};
+
+use super::Exit;
+use super::connection::Connection;
+use super::output::{self, Format};
+use crate::api::{
+    Client, FetchAll, List, ListOrText, NamedItem, OrganizationMember, Role, RoleMembership, Subscription,
+    SubscriptionFilter,
+};
+use diff::{Live, Prune};
+use file::{CodeFile, Header, InsightRef, Names, RoleEntry, SubscriptionEntry};
+
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// Roles only (with --subscriptions too: both, as without either).
+    #[arg(long)]
+    roles: bool,
+    /// Subscriptions only.
+    #[arg(long)]
+    subscriptions: bool,
+    /// Print a JSON Schema of the file, for editors, and nothing else.
+    #[arg(long, conflicts_with_all = ["roles", "subscriptions", "file"])]
+    schema: bool,
+    /// Write the file here rather than to stdout.
+    file: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PlanArgs {
+    /// The file of `orgdeck export`, edited (TOML or JSON).
+    file: PathBuf,
+    /// Also remove what is not in the file: role members and subscriptions
+    /// (soft delete); `--prune=roles` removes roles too.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "members", value_enum)]
+    prune: Option<Prune>,
+}
+
+/// Whether export needs the server at all (`--schema` does not).
+pub fn export_is_offline(args: &ExportArgs) -> bool {
+    args.schema
+}
+
+/// `orgdeck export --schema`.
+pub fn print_schema() -> anyhow::Result<()> {
+    output::print_json(&file::schema())
+}
+
+pub async fn export(args: ExportArgs, connection: Connection, format: Format) -> anyhow::Result<()> {
+    let both = args.roles == args.subscriptions;
+    let (live, names) = fetch(&connection, args.roles || both, args.subscriptions || both).await?;
+    let text = match format {
+        Format::Json => {
+            let mut text = output::to_safe_string(&live.file.to_json())?;
+            text.push('\n');
+            text
+        }
+        Format::Table => live.file.to_toml(&names),
+    };
+    match &args.file {
+        Some(path) => std::fs::write(path, text)
+            .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", path.display())),
+        None => output::print(&text),
+    }
+}
+
+/// `orgdeck plan FILE`: exit 0 with nothing to do, 2 with changes, 1 on
+/// an error (Terraform's `-detailed-exitcode`).
+pub async fn plan(args: PlanArgs, connection: Connection, format: Format) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(&args.file)
+        .map_err(|error| failure(format!("cannot read {}: {error}", args.file.display())))?;
+    let wanted = file::parse(&text).map_err(|problems| invalid(&args.file, &problems))?;
+    let (live, _) = fetch(
+        &connection,
+        wanted.roles.is_some(),
+        wanted.subscriptions.is_some(),
+    )
+    .await
+    .map_err(|error| failure(format!("{error:#}")))?;
+    let plan = checked_plan(&connection.client, &args.file, &wanted, &live, args.prune).await?;
+    match format {
+        Format::Json => output::print_json(&plan.to_json())?,
+        Format::Table => output::print(&plan.to_text())?,
+    }
+    if plan.is_empty() {
+        Ok(())
+    } else {
+        Err(Exit {
+            code: 2,
+            message: "the plan has changes (exit 2, as Terraform's -detailed-exitcode)".into(),
+        }
+        .into())
+    }
+}
+
+/// The plan, once the file has passed the server's checks too; else
+/// every problem, exit 1.
+async fn checked_plan(
+    client: &Client,
+    path: &std::path::Path,
+    wanted: &CodeFile,
+    live: &Live,
+    prune: Option<Prune>,
+) -> anyhow::Result<diff::Plan> {
+    let slack = check_slack(client, live, wanted)
+        .await
+        .map_err(|error| failure(format!("{error:#}")))?;
+    match diff::plan(wanted, live, prune) {
+        Ok(plan) if slack.is_empty() => Ok(plan),
+        Ok(_) => Err(invalid(path, &slack)),
+        Err(mut problems) => {
+            problems.extend(slack);
+            problems.sort_by_key(|problem| problem.at.map(|at| (at.line, at.column)));
+            Err(invalid(path, &problems))
+        }
+    }
+}
+
+/// An error of plan: exit 1, as Terraform's.
+fn failure(message: String) -> anyhow::Error {
+    Exit { code: 1, message }.into()
+}
+
+/// Every problem of the file, one a line, exit 1.
+fn invalid(path: &std::path::Path, problems: &[file::Problem]) -> anyhow::Error {
+    let mut message = format!(
+        "{} has {} problem{}; nothing was compared:",
+        path.display(),
+        problems.len(),
+        if problems.len() == 1 { "" } else { "s" }
+    );
+    for problem in problems {
+        message.push_str(&format!("\n  {}: {problem}", path.display()));
+    }
+    failure(message)
+}
+
+/// The Slack channels of new subscriptions, and of those whose channel
+/// changed, exist through their integration: a problem for each that
+/// does not (a few look-ups at a time).
+pub async fn check_slack(
+    client: &Client,
+    live: &Live,
+    wanted: &CodeFile,
+) -> anyhow::Result<Vec<file::Problem>> {
+    let current: HashMap<i64, &SubscriptionEntry> = live
+        .file
+        .subscriptions
+        .iter()
+        .flatten()
+        .filter_map(|entry| entry.id.map(|id| (id, entry)))
+        .collect();
+    let project = live.file.header.project.to_string();
+    let to_check: Vec<(&SubscriptionEntry, i64)> = wanted
+        .subscriptions
+        .iter()
+        .flatten()
+        .filter(|entry| entry.target_type == "slack")
+        .filter(|entry| {
+            entry.id.and_then(|id| current.get(&id)).is_none_or(|was| {
+                was.target_value != entry.target_value || was.integration != entry.integration
+            })
+        })
+        .filter_map(|entry| entry.integration.map(|integration| (entry, integration)))
+        .collect();
+    if to_check.is_empty() {
+        return Ok(Vec::new());
+    }
+    let integrations = client.integrations(&project, "slack").await?.results;
+    let project = project.as_str();
+    let problems: Vec<Option<file::Problem>> =
+        futures_util::stream::iter(to_check.into_iter().map(|(entry, integration)| {
+            let known = integrations.iter().find(|found| found.id == integration).cloned();
+            async move {
+                let problem = |message: String| {
+                    Some(file::Problem {
+                        at: entry.at,
+                        message,
+                    })
+                };
+                let Some(known) = known else {
+                    return anyhow::Ok(problem(format!("there is no Slack integration {integration}")));
+                };
+                let (id, name) = match entry.target_value.split_once('|') {
+                    Some((id, name)) => (Some(id.trim()), name.trim().trim_start_matches('#')),
+                    None => (None, entry.target_value.trim().trim_start_matches('#')),
+                };
+                if let Some(id) = id.filter(|id| !id.is_empty()) {
+                    if client.channel(project, integration, id).await?.is_some() {
+                        return Ok(None);
+                    }
+                } else {
+                    let query = crate::api::ChannelQuery {
+                        search: Some(name.to_string()),
+                        limit: Some(200),
+                        offset: None,
+                    };
+                    let listed = client.channels(project, integration, &query).await?.channels;
+                    if listed
+                        .iter()
+                        .any(|channel| channel.name.eq_ignore_ascii_case(name))
+                    {
+                        return Ok(None);
+                    }
+                }
+                Ok(problem(format!(
+                    "there is no Slack channel \"{}\" through {}",
+                    entry.target_value,
+                    known.name()
+                )))
+            }
+        }))
+        .buffer_unordered(4)
+        .try_collect()
+        .await?;
+    Ok(problems.into_iter().flatten().collect())
+}
+
+fn all_options() -> FetchAll {
+    FetchAll::default()
+}
+
+/// What the server holds, as a file, with the names its comments give.
+pub async fn fetch(
+    connection: &Connection,
+    roles: bool,
+    subscriptions: bool,
+) -> anyhow::Result<(Live, Names)> {
+    let client = &connection.client;
+    let (organization, project) = tokio::try_join!(
+        client.organization(&connection.organization),
+        client.project(&connection.project),
+    )?;
+    let org = organization.id.as_str();
+    let project_id = project.id.to_string();
+    let mut live = Live {
+        file: CodeFile {
+            header: Header {
+                host: client.base_url().as_str().trim_end_matches('/').to_string(),
+                organization: organization.id.clone(),
+                project: project.id,
+            },
+            roles: None,
+            subscriptions: None,
+        },
+        ..Live::default()
+    };
+    let names = Names {
+        organization: organization.name.clone(),
+        project: project.name.clone(),
+    };
+    if roles {
+        let options = all_options();
+        let (role_list, member_list) = (List::roles(org), List::<OrganizationMember>::members(org));
+        let (found, members) = tokio::try_join!(
+            client.all(&role_list, &options),
+            client.all(&member_list, &options),
+        )?;
+        live.members = members
+            .iter()
+            .map(|member| member.user.email.to_lowercase())
+            .collect();
+        live.member_uuids = members
+            .iter()
+            .map(|member| (member.user.email.to_lowercase(), member.user.uuid.clone()))
+            .collect();
+        let (entries, memberships) = role_entries(client, org, found).await?;
+        live.file.roles = Some(entries);
+        live.memberships = memberships;
+    }
+    if subscriptions {
+        let options = all_options();
+        let subscription_list = List::subscriptions(&project_id, &SubscriptionFilter::default());
+        let insight_list = List::<NamedItem>::insights(&project_id);
+        let dashboard_list = List::<NamedItem>::dashboards(&project_id);
+        let (found, insights, dashboards) = tokio::try_join!(
+            client.all(&subscription_list, &options),
+            client.all(&insight_list, &options),
+            client.all(&dashboard_list, &options),
+        )?;
+        for insight in insights {
+            if let Some(short) = insight.short_id.filter(|short| !short.is_empty()) {
+                live.insights.insert(short.clone(), insight.id);
+                live.insight_short.insert(insight.id, short);
+            }
+        }
+        // A subscription names its insight's short id even where the
+        // insight list does not.
+        for subscription in &found {
+            if let (Some(id), Some(short)) = (subscription.insight, &subscription.insight_short_id) {
+                live.insights.entry(short.clone()).or_insert(id);
+                live.insight_short.entry(id).or_insert_with(|| short.clone());
+            }
+        }
+        live.dashboards = dashboards.iter().map(|dashboard| dashboard.id).collect();
+        let mut entries: Vec<SubscriptionEntry> = found
+            .iter()
+            .map(|subscription| subscription_entry(subscription, &live.insight_short))
+            .collect();
+        entries.sort_by_key(|entry| entry.id);
+        live.file.subscriptions = Some(entries);
+    }
+    Ok((live, names))
+}
+
+/// Each role with its members' addresses, sorted by name; members come
+/// with the role where the server embeds them, else from its memberships
+/// (a few roles at a time).
+type Memberships = HashMap<String, HashMap<String, String>>;
+
+async fn role_entries(
+    client: &Client,
+    organization: &str,
+    roles: Vec<Role>,
+) -> anyhow::Result<(Vec<RoleEntry>, Memberships)> {
+    let found: Vec<(RoleEntry, HashMap<String, String>)> =
+        futures_util::stream::iter(roles.into_iter().map(|role| async move {
+            let memberships = match &role.members {
+                Some(ListOrText::List(memberships)) => memberships.clone(),
+                _ => {
+                    let list = List::memberships(organization, &role.id);
+                    client.all(&list, &all_options()).await?
+                }
+            };
+            let ids = memberships
+                .iter()
+                .filter_map(|membership| {
+                    let user = membership
+                        .user
+                        .as_ref()
+                        .or(membership.organization_member.as_ref().map(|member| &member.user))?;
+                    Some((user.email.to_lowercase(), membership.id.clone()))
+                })
+                .collect();
+            anyhow::Ok((
+                RoleEntry {
+                    id: Some(role.id.clone()),
+                    name: role.name.clone(),
+                    default: role.is_default == Some(true),
+                    members: member_emails(&memberships),
+                    ..RoleEntry::default()
+                },
+                ids,
+            ))
+        }))
+        .buffer_unordered(4)
+        .try_collect()
+        .await?;
+    let mut memberships = HashMap::new();
+    let mut entries = Vec::new();
+    for (entry, ids) in found {
+        memberships.insert(entry.id.clone().unwrap_or_default(), ids);
+        entries.push(entry);
+    }
+    entries.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.id.cmp(&b.id)));
+    Ok((entries, memberships))
+}
+
+fn member_emails(memberships: &[RoleMembership]) -> Vec<String> {
+    let mut emails: Vec<String> = memberships
+        .iter()
+        .filter_map(|membership| {
+            membership
+                .user
+                .as_ref()
+                .or(membership.organization_member.as_ref().map(|member| &member.user))
+                .map(|user| user.email.clone())
+        })
+        .filter(|email| !email.is_empty())
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .collect();
+    emails.sort();
+    emails
+}
+
+/// A date as the file writes it: RFC 3339 in UTC, to the second.
+fn stamp(at: chrono::DateTime<chrono::Utc>) -> String {
+    at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+fn subscription_entry(subscription: &Subscription, shorts: &HashMap<i64, String>) -> SubscriptionEntry {
+    let reference = |id: i64| {
+        shorts
+            .get(&id)
+            .map(|short| InsightRef::Short(short.clone()))
+            .unwrap_or(InsightRef::Id(id))
+    };
+    let text = |value: &Option<String>| value.clone().filter(|text| !text.is_empty());
+    SubscriptionEntry {
+        id: Some(subscription.id),
+        title: text(&subscription.title),
+        insight: subscription.insight.map(reference),
+        dashboard: subscription.dashboard,
+        export_insights: subscription
+            .dashboard_export_insights
+            .iter()
+            .flatten()
+            .map(|id| reference(*id))
+            .collect(),
+        prompt: if subscription.insight.is_none() && subscription.dashboard.is_none() {
+            Some(subscription.prompt.clone().unwrap_or_default())
+        } else {
+            None
+        },
+        target_type: subscription
+            .target_type
+            .as_ref()
+            .map(|kind| kind.as_str().to_string())
+            .unwrap_or_default(),
+        target_value: subscription.target_value.clone().unwrap_or_default(),
+        integration: subscription.integration_id,
+        frequency: subscription
+            .frequency
+            .as_ref()
+            .map(|frequency| frequency.as_str().to_string())
+            .unwrap_or_default(),
+        interval: subscription.interval.unwrap_or(1),
+        byweekday: subscription
+            .byweekday
+            .iter()
+            .flatten()
+            .map(|day| day.as_str().to_string())
+            .collect(),
+        bysetpos: subscription.bysetpos,
+        count: subscription.count,
+        start_date: subscription.start_date.map(stamp).unwrap_or_default(),
+        until_date: subscription.until_date.map(stamp),
+        enabled: subscription.is_enabled(),
+        invite_message: text(&subscription.invite_message),
+        summary: text(&subscription.summary),
+        next_delivery: subscription.next_delivery_date.map(stamp),
+        at: None,
+    }
+}
