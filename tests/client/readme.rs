@@ -79,18 +79,9 @@ fn the_readmes_cli_examples_run_as_printed_on_the_demo() {
         crate::support::spawn_demo_serve(&dir.path().join("demo.sqlite"), &dir.path().join("log"));
     let _server = crate::support::KillOnDrop(server);
     let binary = std::path::Path::new(env!("CARGO_BIN_EXE_orgdeck"));
-    // The README's stand-in for the reader's own paging command.
-    let stand_ins = dir.path().join("bin");
-    std::fs::create_dir(&stand_ins).unwrap();
-    let page = stand_ins.join("page-oncall");
-    std::fs::write(&page, "#!/bin/sh\necho paged\n").unwrap();
-    let mut permissions = std::fs::metadata(&page).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
-    std::fs::set_permissions(&page, permissions).unwrap();
     let path = format!(
-        "{}:{}:{}",
+        "{}:{}",
         binary.parent().unwrap().display(),
-        stand_ins.display(),
         std::env::var("PATH").unwrap_or_default()
     );
     let has_jq = on_path("jq");
