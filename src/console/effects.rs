@@ -542,12 +542,15 @@ impl Runner {
             current_organization,
             current_project,
         );
+        let cut = organizations.as_ref().is_ok_and(|(_, more)| *more)
+            || projects.as_ref().is_ok_and(|(_, more)| *more);
         Msg::Names {
             connection,
             current_organization,
             current_project,
             organizations: organizations.ok().map(|(rows, _)| rows),
             projects: projects.ok().map(|(rows, _)| rows),
+            cut,
         }
     }
 }

@@ -373,11 +373,12 @@ impl App {
                 current_project,
                 organizations,
                 projects,
+                cut,
             } => {
                 if !self.connection.is_current(connection) {
                     return Vec::new();
                 }
-                self.fill_switcher(organizations.as_deref(), projects.as_deref());
+                self.fill_switcher(organizations.as_deref(), projects.as_deref(), cut);
                 let projects = projects.unwrap_or_default();
                 let effects = self.follow_organization(
                     &projects,

@@ -27,10 +27,12 @@ impl App {
         &mut self,
         organizations: Option<&[Organization]>,
         projects: Option<&[Project]>,
+        cut: bool,
     ) {
         let Mode::Switcher(switcher) = &mut self.mode else {
             return;
         };
+        switcher.cut = cut;
         let context = &self.context;
         // Each choice with the name the header shows for the one in use.
         let (choices, current_name) = match switcher.scope {

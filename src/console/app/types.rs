@@ -381,6 +381,9 @@ pub enum Msg {
         current_project: Option<Project>,
         organizations: Option<Vec<Organization>>,
         projects: Option<Vec<Project>>,
+        /// The key reaches more than the lists hold (they stop at
+        /// [`crate::api::PICKER_ROWS`]).
+        cut: bool,
     },
 }
 

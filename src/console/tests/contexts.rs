@@ -90,6 +90,7 @@ fn ctx_takes_only_the_last_answer_and_drops_the_old_connections_answers() {
         current_project: None,
         organizations: Some(Vec::new()),
         projects: Some(Vec::new()),
+        cut: false,
     });
     app.update(Msg::Scopes {
         connection: Ticket::default(),
@@ -214,6 +215,7 @@ fn the_project_follows_a_new_organization() {
                 project(3, "org-2"),
                 project(4, "org-2"),
             ]),
+            cut: false,
         })
     };
     let mut app = app();
@@ -240,4 +242,38 @@ fn the_project_follows_a_new_organization() {
     command(&mut app, "project 9");
     names(&mut app);
     assert_eq!(app.context.project, "9", "a project chosen after :org is kept");
+}
+
+/// A key that reaches more organizations than a switcher holds is told so
+/// under the list (issue 19).
+#[test]
+fn a_switcher_cut_at_its_limit_says_so() {
+    let mut app = app();
+    app.size = (120, 40);
+    app.start();
+    super::command(&mut app, "org");
+    let organizations = (0..3)
+        .map(|n| api::Organization {
+            id: format!("org-{n}"),
+            name: format!("Organization {n}"),
+            ..api::Organization::default()
+        })
+        .collect();
+    app.update(Msg::Names {
+        connection: Ticket::default(),
+        current_organization: None,
+        current_project: None,
+        organizations: Some(organizations),
+        projects: Some(Vec::new()),
+        cut: true,
+    });
+    let shown = super::screen(&app);
+    assert!(shown.contains("Organization 2"), "{shown}");
+    assert!(
+        shown.contains(&format!(
+            "showing the first {} organizations of more",
+            api::PICKER_ROWS
+        )),
+        "{shown}"
+    );
 }

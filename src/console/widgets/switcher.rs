@@ -68,6 +68,8 @@ pub struct Switcher {
     pub cursor: usize,
     /// Why the list could not be read.
     pub error: Option<String>,
+    /// The list holds the first few thousand of more: said under it.
+    pub cut: bool,
 }
 
 impl Switcher {
@@ -79,6 +81,7 @@ impl Switcher {
             choices: None,
             cursor: 0,
             error: None,
+            cut: false,
         }
     }
 
@@ -164,6 +167,15 @@ pub fn draw(frame: &mut Frame, switcher: &Switcher, theme: &Theme) {
             }
             if shown.is_empty() && switcher.error.is_none() {
                 lines.push(Line::styled(format!(" no {noun} matches"), theme.dim));
+            }
+            if switcher.cut {
+                lines.push(Line::styled(
+                    format!(
+                        " showing the first {} {noun}s of more; type to narrow",
+                        crate::api::PICKER_ROWS
+                    ),
+                    theme.warning,
+                ));
             }
         }
     }
