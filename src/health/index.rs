@@ -82,6 +82,9 @@ struct Stored {
 pub struct Index {
     path: PathBuf,
     stored: Stored,
+    /// Subscriptions a look no longer listed: a save does not take them
+    /// back from the file.
+    forgotten: std::collections::HashSet<i64>,
 }
 
 impl Index {
@@ -100,6 +103,7 @@ impl Index {
                 project: project.to_string(),
                 ..Stored::default()
             },
+            forgotten: std::collections::HashSet::new(),
         };
         let _lock = index.lock()?;
         if let Some(stored) = index.read()? {
@@ -136,7 +140,14 @@ impl Index {
 
     /// Forgets the subscriptions that are no longer listed.
     pub fn keep_only(&mut self, listed: &std::collections::HashSet<i64>) {
-        self.stored.entries.retain(|id, _| listed.contains(id));
+        let forgotten = &mut self.forgotten;
+        self.stored.entries.retain(|id, _| {
+            let kept = listed.contains(id);
+            if !kept {
+                forgotten.insert(*id);
+            }
+            kept
+        });
     }
 
     /// Marks a look finished.
@@ -151,6 +162,9 @@ impl Index {
         let _lock = self.lock()?;
         if let Some(theirs) = self.read()? {
             for (id, entry) in theirs.entries {
+                if self.forgotten.contains(&id) {
+                    continue;
+                }
                 match self.stored.entries.get(&id) {
                     Some(mine) if mine.looked_at >= entry.looked_at => {}
                     _ => {

@@ -229,7 +229,7 @@ impl Look<'_> {
                     let read = match read {
                         Ok(page) => Ok(Some(page.results)),
                         // An older PostHog keeps no history: the same for all.
-                        Err(error) if error.status() == Some(404) => {
+                        Err(error) if error.keeps_no_history() => {
                             no_history.store(true, Ordering::Relaxed);
                             Ok(None)
                         }

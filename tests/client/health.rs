@@ -242,6 +242,13 @@ async fn looks_that_share_an_index_keep_both_and_a_damaged_one_starts_again() {
         let mode = std::fs::metadata(both.path()).unwrap().permissions().mode();
         assert_eq!(mode & 0o077, 0, "owner-only: {mode:o}");
     }
+    // A subscription no longer listed is forgotten, on disk too, though
+    // the file it was read from still had it.
+    let mut three = Index::open(dir.path(), host, project).unwrap();
+    three.keep_only(&HashSet::from([1, 3]));
+    three.save().unwrap();
+    let after = Index::open(dir.path(), host, project).unwrap();
+    assert_eq!((after.len(), after.entry(2)), (2, None));
     // Damaged: set aside, and the index starts again.
     std::fs::write(both.path(), b"{\"version\": 1, \"entries\": [garbage").unwrap();
     let fresh = Index::open(dir.path(), host, project).unwrap();

@@ -340,3 +340,26 @@ async fn keys_without_scopes_or_without_an_active_owner_reach_nothing() {
         );
     }
 }
+
+#[tokio::test]
+async fn an_insight_to_export_is_stored_once_however_often_it_is_sent() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let [first, second, _] = crate::support::DEMO_DASHBOARD_INSIGHTS;
+    let mut chosen = vec![second; 20_000];
+    chosen.extend([first, second, first]);
+    let body = json!({
+        "dashboard": crate::support::DEMO_DASHBOARD,
+        "dashboard_export_insights": chosen,
+        "target_type": "email",
+        "target_value": "oncall@hedgebox.dev",
+        "frequency": "weekly",
+        "interval": 1,
+        "start_date": "2026-01-05T09:00:00Z",
+    });
+    let created = server.post(&key, &server.subscriptions_path(), body).await;
+    assert_eq!(
+        created.expect(StatusCode::CREATED)["dashboard_export_insights"],
+        json!([second, first])
+    );
+}

@@ -52,7 +52,7 @@ pub struct Db {
 struct Store {
     writer: Mutex<Connection>,
     readers: Pool,
-    searchers: tokio::sync::Semaphore,
+    searchers: Arc<tokio::sync::Semaphore>,
     counts: CountCache,
     answers: AnswerCache,
 }
@@ -173,7 +173,7 @@ impl Db {
             inner: Arc::new(Store {
                 writer: Mutex::new(writer),
                 readers: Pool::new(readers),
-                searchers: tokio::sync::Semaphore::new(SEARCHERS),
+                searchers: Arc::new(tokio::sync::Semaphore::new(SEARCHERS)),
                 counts: CountCache::default(),
                 answers: AnswerCache::default(),
             }),
@@ -202,13 +202,22 @@ impl Db {
         F: FnOnce(&Connection) -> ApiResult<T> + Send + 'static,
     {
         // The semaphore is never closed, so acquiring fails only in theory.
-        let _permit = self
+        // The permit goes with the work, not with this future: a client
+        // that hangs up frees no place while its search still runs.
+        let permit = self
             .inner
             .searchers
-            .acquire()
+            .clone()
+            .acquire_owned()
             .await
             .map_err(|error| ApiError::internal(format!("search gate closed: {error}")))?;
-        self.read(work).await
+        let store = self.inner.clone();
+        blocking(move || {
+            let _permit = permit;
+            let connection = store.readers.take();
+            work(&connection)
+        })
+        .await
     }
 
     /// Runs `work` in one immediate transaction on the writer connection and

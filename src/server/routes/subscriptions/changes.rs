@@ -209,7 +209,13 @@ fn export_insights(body: &Map<String, Value>) -> ApiResult<Option<Vec<i64>>> {
                     .ok_or_else(|| invalid("All items must be integers."))
             })
             .collect::<ApiResult<Vec<i64>>>()
-            .map(Some),
+            // Each insight once, where it first stands: PostHog checks the
+            // distinct ones, and repeats kept would let one write store a
+            // list as long as the body allows.
+            .map(|ids| {
+                let mut seen = std::collections::HashSet::new();
+                Some(ids.into_iter().filter(|id| seen.insert(*id)).collect())
+            }),
         _ => Err(invalid("Expected a list of insight IDs.")),
     }
 }
