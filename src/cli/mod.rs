@@ -7,6 +7,7 @@ mod members;
 pub mod output;
 mod roles;
 mod serve;
+mod shell;
 mod subscriptions;
 
 use std::net::SocketAddr;
@@ -150,6 +151,15 @@ pub enum Command {
         #[command(subcommand)]
         command: subscriptions::SubscriptionsCommand,
     },
+    /// Print the completion script for a shell: bash, zsh, fish or powershell
+    /// (e.g. `orgdeck completions bash > ~/.local/share/bash-completion/completions/orgdeck`).
+    Completions {
+        #[arg(value_enum)]
+        shell: shell::Shell,
+    },
+    /// Print the manual page of orgdeck and its commands, in roff
+    /// (e.g. `orgdeck man | man -l -`).
+    Man,
 }
 
 impl Command {
@@ -160,7 +170,7 @@ impl Command {
             Command::Members { command } => command.writes(),
             Command::Subscriptions { command } => command.writes(),
             Command::Login { .. } | Command::Keys { .. } => true,
-            Command::Export(_) | Command::Plan(_) => false,
+            Command::Export(_) | Command::Plan(_) | Command::Completions { .. } | Command::Man => false,
             Command::Apply(_) => true,
             // The reference server is the user's own rehearsal; the console
             // of `demo` honours --read-only itself.
@@ -181,6 +191,8 @@ impl Command {
             Command::Keys { .. } => return "keys create".into(),
             Command::Demo { .. } => return "demo".into(),
             Command::Serve { .. } => return "serve".into(),
+            Command::Completions { .. } => return "completions".into(),
+            Command::Man => return "man".into(),
         };
         let action = action
             .split([' ', '{', '('])
@@ -374,6 +386,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         .into());
     }
     match command {
+        Command::Completions { shell } => shell::completions(shell).map(|()| ExitCode::SUCCESS),
+        Command::Man => shell::man().map(|()| ExitCode::SUCCESS),
         Command::Roles { command } => api_command(&cli.connection, |c| roles::run(command, c, format)),
         Command::Members { command } => api_command(&cli.connection, |c| members::run(command, c, format)),
         Command::Subscriptions { command } => {

@@ -972,3 +972,47 @@ async fn read_only_refuses_every_write_and_allows_reads() {
             .contains("`orgdeck roles delete` would change things")
     );
 }
+
+/// Shell completions and the manual page, made from the command line's own
+/// definition: every command is in them, and bash reads the script.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn completions_and_the_manual_page_cover_every_command() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let bash = orgdeck(&server, &key, &["completions", "bash"], None).await.ok();
+    for command in ["subscriptions", "health", "export", "plan", "apply", "roles"] {
+        assert!(bash.stdout.contains(command), "bash lacks {command}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("orgdeck.bash");
+    std::fs::write(&script, &bash.stdout).unwrap();
+    let checked = std::process::Command::new("bash")
+        .arg("-n")
+        .arg(&script)
+        .status()
+        .unwrap();
+    assert!(checked.success(), "bash -n refuses the script");
+    for shell in ["zsh", "fish", "powershell"] {
+        let run = orgdeck(&server, &key, &["completions", shell], None).await.ok();
+        assert!(
+            run.stdout.contains("orgdeck") && run.stdout.contains("subscriptions"),
+            "{shell}"
+        );
+    }
+    let unknown = orgdeck(&server, &key, &["completions", "tcsh"], None).await;
+    assert_eq!(unknown.code, 2, "{}", unknown.stderr);
+    assert!(
+        unknown
+            .stderr
+            .contains("possible values: bash, zsh, fish, powershell")
+    );
+    let man = orgdeck(&server, &key, &["man"], None).await.ok();
+    assert!(
+        man.stdout.starts_with(".ie") || man.stdout.contains(".TH orgdeck 1"),
+        "{}",
+        &man.stdout[..200]
+    );
+    for page in ["orgdeck-subscriptions", "orgdeck-export", "orgdeck-completions"] {
+        assert!(man.stdout.contains(&format!(".TH {page}")), "no page for {page}");
+    }
+}

@@ -166,7 +166,7 @@ pub fn record(fields: &[(&str, String)]) -> String {
 pub struct ClosedOutput;
 
 /// A failure to write the output, told apart when the reader went away.
-fn output_error(error: std::io::Error) -> anyhow::Error {
+pub(crate) fn output_error(error: std::io::Error) -> anyhow::Error {
     if error.kind() == std::io::ErrorKind::BrokenPipe {
         ClosedOutput.into()
     } else {
