@@ -237,7 +237,11 @@ const ROLES_NAMED: usize = 20;
 /// The role's id: `role` itself when it is a UUID, else the id of the one
 /// role of the organization with that name, compared in any case. The
 /// roles are read a page at a time and only those named so are kept.
-async fn role_id(client: &crate::api::Client, organization: &str, role: String) -> anyhow::Result<String> {
+pub(super) async fn role_id(
+    client: &crate::api::Client,
+    organization: &str,
+    role: String,
+) -> anyhow::Result<String> {
     if uuid::Uuid::parse_str(&role).is_ok() {
         return Ok(role);
     }

@@ -12,8 +12,11 @@ use crate::api::{List, Raw, Role, RoleInput};
 pub enum RolesCommand {
     /// List the organization's roles.
     List,
-    /// Show one role.
-    Get { id: String },
+    /// Show one role, by id or by name.
+    Get {
+        /// The role's id, or its name (in any case).
+        role: String,
+    },
     /// Create a role.
     Create {
         #[command(flatten)]
@@ -21,12 +24,16 @@ pub enum RolesCommand {
     },
     /// Rename a role or change its access level.
     Update {
-        id: String,
+        /// The role's id, or its name (in any case).
+        role: String,
         #[command(flatten)]
         fields: RoleFields,
     },
     /// Delete a role and its memberships.
-    Delete { id: String },
+    Delete {
+        /// The role's id, or its name (in any case).
+        role: String,
+    },
 }
 
 impl RolesCommand {
@@ -103,7 +110,10 @@ pub async fn run(command: RolesCommand, connection: Connection, format: Format) 
             super::warn(&streamed);
             Ok(())
         }
-        RolesCommand::Get { id } => show(&client.role(organization, &id).await?, format),
+        RolesCommand::Get { role } => {
+            let id = super::members::role_id(client, organization, role).await?;
+            show(&client.role(organization, &id).await?, format)
+        }
         RolesCommand::Create { fields } => {
             let input = fields.input()?;
             if input.name.is_none() {
@@ -123,17 +133,19 @@ pub async fn run(command: RolesCommand, connection: Connection, format: Format) 
             }
             show(&created, format)
         }
-        RolesCommand::Update { id, fields } => {
+        RolesCommand::Update { role, fields } => {
             let input = fields.input()?;
             if input == RoleInput::default() {
                 return Err(UsageError("nothing to change: give --name or --access-level".into()).into());
             }
+            let id = super::members::role_id(client, organization, role).await?;
             if input.feature_flags_access_level.is_some() {
                 check_has_access_level(&client.role(organization, &id).await?.typed)?;
             }
             show(&client.update_role(organization, &id, &input).await?, format)
         }
-        RolesCommand::Delete { id } => {
+        RolesCommand::Delete { role } => {
+            let id = super::members::role_id(client, organization, role).await?;
             client.delete_role(organization, &id).await?;
             match format {
                 Format::Json => output::print_json(&serde_json::json!({"id": id, "deleted": true})),

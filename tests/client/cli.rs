@@ -1016,3 +1016,47 @@ async fn completions_and_the_manual_page_cover_every_command() {
         assert!(man.stdout.contains(&format!(".TH {page}")), "no page for {page}");
     }
 }
+
+/// Roles are named wherever an id is taken (issue 24): in any case, and a
+/// name that is no role's is refused with the roles there are.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn roles_are_found_by_name_as_well_as_by_id() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["organization:write"]);
+    let shown = orgdeck(
+        &server,
+        &key,
+        &["roles", "get", "engineering", "-o", "json"],
+        None,
+    )
+    .await
+    .ok()
+    .json();
+    assert_eq!(shown["name"], "Engineering");
+    let by_id = shown["id"].as_str().unwrap().to_string();
+    let again = orgdeck(&server, &key, &["roles", "get", &by_id, "-o", "json"], None)
+        .await
+        .ok()
+        .json();
+    assert_eq!(again["id"], shown["id"]);
+    orgdeck(
+        &server,
+        &key,
+        &["roles", "update", "Contractors", "--name", "Contract staff"],
+        None,
+    )
+    .await
+    .ok();
+    let unknown = orgdeck(&server, &key, &["roles", "delete", "Contractors"], None)
+        .await
+        .fails(2);
+    assert!(unknown.stderr.contains("Contract staff"), "{}", unknown.stderr);
+    orgdeck(&server, &key, &["roles", "delete", "contract STAFF"], None)
+        .await
+        .ok();
+    let left = orgdeck(&server, &key, &["roles", "list", "-o", "json"], None)
+        .await
+        .ok()
+        .json();
+    assert_eq!(left.as_array().unwrap().len(), 7);
+}

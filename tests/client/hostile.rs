@@ -179,7 +179,17 @@ pub fn assert_bounded_failure(outcome: &Outcome, seconds: u64, mentions: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_endless_body_is_cut_at_the_limit() {
     let server = HostileServer::start(Attack::EndlessBody).await;
-    let outcome = run(&server.base, &["roles", "get", "1", "--timeout", "20"]).await;
+    let outcome = run(
+        &server.base,
+        &[
+            "roles",
+            "get",
+            "00000000-0000-4000-8000-000000000001",
+            "--timeout",
+            "20",
+        ],
+    )
+    .await;
     assert_bounded_failure(&outcome, 20, "larger than the 64 MiB limit");
     // The pages of a list fetched at once share the limit.
     let outcome = run(&server.base, &["roles", "list", "--timeout", "20"]).await;
@@ -193,7 +203,11 @@ async fn an_endless_body_is_cut_at_the_limit() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn huge_bodies_are_refused_declared_or_not() {
     let declared = HostileServer::start(Attack::HugeDeclaredBody).await;
-    let outcome = run(&declared.base, &["roles", "get", "1"]).await;
+    let outcome = run(
+        &declared.base,
+        &["roles", "get", "00000000-0000-4000-8000-000000000001"],
+    )
+    .await;
     assert_bounded_failure(&outcome, 10, "larger than the 64 MiB limit");
     let outcome = run(&declared.base, &["roles", "list"]).await;
     assert_bounded_failure(&outcome, 10, "larger than 8 MiB, its share of the 64 MiB");

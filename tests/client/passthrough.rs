@@ -77,14 +77,22 @@ async fn json_output_is_what_the_server_sent() {
         json!([future_subscription(5), future_subscription(6)])
     );
 
-    let role = json!({"id": "r1", "name": "Ops", "members": null, "is_default": false, "scim_managed": true});
+    let role = json!({"id": "00000000-0000-4000-8000-000000000011", "name": "Ops", "members": null, "is_default": false, "scim_managed": true});
     proxy.push(Fault::Answer(200, page(vec![role.clone()])));
     assert_eq!(
         json_of(&proxy.base, &key, &["roles", "list"]).await,
         json!([role])
     );
     proxy.push(Fault::Answer(200, role.to_string()));
-    assert_eq!(json_of(&proxy.base, &key, &["roles", "get", "r1"]).await, role);
+    assert_eq!(
+        json_of(
+            &proxy.base,
+            &key,
+            &["roles", "get", "00000000-0000-4000-8000-000000000011"]
+        )
+        .await,
+        role
+    );
 
     let delivery = json!({
         "id": "d1", "subscription": 5, "status": "completed", "trigger_type": "scheduled",
