@@ -18,6 +18,19 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
+/// "5,000": thousands apart, as people read them.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (at, digit) in digits.chars().enumerate() {
+        if at > 0 && (digits.len() - at).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
 /// Whether a character must never reach a terminal raw: C0 and C1 controls
 /// and DEL (ESC among them), the bidi embeddings, overrides, isolates and
 /// marks, the Unicode line and paragraph separators, and the invisible

@@ -37,16 +37,29 @@ impl Run {
 }
 
 pub(crate) async fn orgdeck(server: &TestServer, key: &str, args: &[&str], stdin: Option<&str>) -> Run {
+    orgdeck_at(&server.base, key, args, stdin, &[]).await
+}
+
+/// The real binary against `base` with `key`, its log, config and state in
+/// a directory of its own (`env` may name others, and set `COLUMNS`).
+pub(crate) async fn orgdeck_at(
+    base: &str,
+    key: &str,
+    args: &[&str],
+    stdin: Option<&str>,
+    env: &[(&str, &std::ffi::OsStr)],
+) -> Run {
     let dir = tempfile::tempdir().unwrap();
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"));
     command
         .args(args)
-        .env("ORGDECK_HOST", &server.base)
+        .env("ORGDECK_HOST", base)
         .env("ORGDECK_API_KEY", key)
         .env("ORGDECK_LOG", dir.path().join("log"))
         .env("ORGDECK_CONFIG", dir.path().join("no-config.toml"))
         .env("ORGDECK_STATE_DIR", dir.path().join("state"))
         .env("COLUMNS", "80")
+        .envs(env.iter().copied())
         .env_remove("ORGDECK_ORG")
         .env_remove("ORGDECK_PROJECT")
         .stdin(Stdio::piped())

@@ -4,7 +4,6 @@
 //! scripts and cron use it.
 
 use std::collections::{HashMap, HashSet};
-use std::process::Stdio;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -267,27 +266,17 @@ async fn health(
     state: &std::path::Path,
     args: &[&str],
 ) -> (i32, String, String) {
-    let logs = tempfile::tempdir().unwrap();
-    let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"))
-        .args(["subs", "health", "--budget", "none"])
-        .args(args)
-        .env("ORGDECK_HOST", &server.base)
-        .env("ORGDECK_API_KEY", key)
-        .env("ORGDECK_STATE_DIR", state)
-        .env("ORGDECK_LOG", logs.path().join("log"))
-        .env("ORGDECK_CONFIG", logs.path().join("no-config.toml"))
-        .env("COLUMNS", "200")
-        .env_remove("ORGDECK_ORG")
-        .env_remove("ORGDECK_PROJECT")
-        .stdin(Stdio::null())
-        .output()
-        .await
-        .unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
+    let args: Vec<&str> = ["subs", "health", "--budget", "none"]
+        .iter()
+        .chain(args)
+        .copied()
+        .collect();
+    let env = [
+        ("ORGDECK_STATE_DIR", state.as_os_str()),
+        ("COLUMNS", std::ffi::OsStr::new("200")),
+    ];
+    let run = crate::cli::orgdeck_at(&server.base, key, &args, None, &env).await;
+    (run.code, run.stdout, run.stderr)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -2,8 +2,6 @@
 //! fields and nulls kept, nothing added (issue 20). A proxy in front of the
 //! reference server answers with objects from a newer PostHog.
 
-use std::process::Stdio;
-
 use serde_json::{Value, json};
 
 use crate::support::TestServer;
@@ -11,28 +9,10 @@ use crate::support::proxy::{Fault, FaultProxy};
 
 /// The real binary against `base`, with `-o json`.
 async fn json_of(base: &str, key: &str, args: &[&str]) -> Value {
-    let dir = tempfile::tempdir().unwrap();
-    let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"))
-        .args(args)
-        .args(["-o", "json"])
-        .env("ORGDECK_HOST", base)
-        .env("ORGDECK_API_KEY", key)
-        .env("ORGDECK_LOG", dir.path().join("log"))
-        .env("ORGDECK_CONFIG", dir.path().join("no-config.toml"))
-        .env("ORGDECK_STATE_DIR", dir.path().join("state"))
-        .env_remove("ORGDECK_ORG")
-        .env_remove("ORGDECK_PROJECT")
-        .stdin(Stdio::null())
-        .output()
-        .await
-        .unwrap();
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("{error}: {stdout}"))
+    let args: Vec<&str> = args.iter().chain(&["-o", "json"]).copied().collect();
+    let run = crate::cli::orgdeck_at(base, key, &args, None, &[]).await;
+    assert!(run.code == 0, "{args:?}: {}", run.stderr);
+    run.json()
 }
 
 /// A subscription from a PostHog newer than this client: a field it does

@@ -17,7 +17,7 @@ use crate::console::view::format::when as minute;
 use crate::health::budget::Budget;
 use crate::health::index::{Index, state_dir};
 use crate::health::{HealthRow, Look, LookEvent, LookOptions, tally};
-use crate::text::printable;
+use crate::text::{printable, thousands};
 
 /// The flags of `subs health`.
 #[derive(Debug, Clone, clap::Args)]
@@ -254,17 +254,4 @@ fn cells(row: &HealthRow) -> Vec<String> {
         failed,
         row.fix.clone().unwrap_or_default(),
     ]
-}
-
-/// 1,204.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
 }

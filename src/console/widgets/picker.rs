@@ -195,19 +195,6 @@ fn person(member: &OrganizationMember) -> Person {
     }
 }
 
-/// "5,000": thousands apart, as people read them.
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (at, digit) in digits.chars().enumerate() {
-        if at > 0 && (digits.len() - at).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
-}
-
 /// What the picker says of the members it holds, when they are not all:
 /// "showing the first 5,000; type to search".
 pub fn extent(picker: &Picker) -> Option<String> {
@@ -220,7 +207,7 @@ pub fn extent(picker: &Picker) -> Option<String> {
     if !picker.more {
         return None;
     }
-    let most = thousands(PICKER_ROWS);
+    let most = crate::text::thousands(PICKER_ROWS as u64);
     Some(if picker.searched.is_empty() {
         format!("showing the first {most}; type to search")
     } else {
@@ -408,8 +395,8 @@ mod tests {
         picker.key(key(KeyCode::Backspace));
         picker.key(key(KeyCode::Backspace));
         assert_eq!(picker.search_wanted().as_deref(), Some(""));
-        assert_eq!(thousands(1_234_567), "1,234,567");
-        assert_eq!(thousands(12), "12");
+        assert_eq!(crate::text::thousands(1_234_567), "1,234,567");
+        assert_eq!(crate::text::thousands(12), "12");
     }
 
     #[test]

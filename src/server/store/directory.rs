@@ -247,12 +247,7 @@ pub fn members(
         (true, true) => "+m.joined_at DESC, m.id DESC",
         (false, true) => "+m.joined_at, m.id",
     };
-    let count_sql = format!("SELECT COUNT(*) {filter}");
-    let count = counts.get_or(format!("{count_sql} {values:?}"), || {
-        Ok(connection
-            .prepare_cached(&count_sql)?
-            .query_row(rusqlite::params_from_iter(values.iter()), super::rows::count_at)?)
-    })?;
+    let count = counts.count(connection, &filter, &values)?;
     if page.1 >= count {
         return Ok((count, Vec::new()));
     }

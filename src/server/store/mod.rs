@@ -158,6 +158,22 @@ impl CountCache {
     fn invalidate(&self) {
         self.generation.fetch_add(1, Ordering::Release);
     }
+
+    /// The rows `FROM ... WHERE ...` (`from_where`, bound to `values`)
+    /// finds, counted once until the next write.
+    pub fn count(
+        &self,
+        connection: &Connection,
+        from_where: &str,
+        values: &[rusqlite::types::Value],
+    ) -> ApiResult<u64> {
+        let count_sql = format!("SELECT COUNT(*) {from_where}");
+        self.get_or(format!("{count_sql} {values:?}"), || {
+            Ok(connection
+                .prepare_cached(&count_sql)?
+                .query_row(rusqlite::params_from_iter(values.iter()), rows::count_at)?)
+        })
+    }
 }
 
 impl Db {

@@ -10,7 +10,7 @@ use rusqlite::types::Value as SqlValue;
 use rusqlite::{Connection, params_from_iter};
 
 use super::CountCache;
-use super::rows::{count_at, sql_int};
+use super::rows::sql_int;
 use super::subscriptions::{subscription_at, subscription_select};
 use crate::api::{ResourceType, Subscription};
 use crate::server::error::ApiResult;
@@ -353,12 +353,7 @@ fn count_only(
     query: &ListQuery,
 ) -> ApiResult<u64> {
     let (from_where, values) = query.filter_sql(project_id, Plan::Index);
-    let count_sql = format!("SELECT COUNT(*) {from_where}");
-    counts.get_or(format!("{count_sql} {values:?}"), || {
-        Ok(connection
-            .prepare_cached(&count_sql)?
-            .query_row(params_from_iter(values.iter()), count_at)?)
-    })
+    counts.count(connection, &from_where, &values)
 }
 
 /// The count, and how the page's rows are best found: `None` when the
