@@ -8,6 +8,7 @@ pub mod config;
 pub mod console;
 pub mod health;
 pub mod logging;
+pub mod people;
 pub mod schedule;
 pub mod server;
 pub mod text;

@@ -306,7 +306,8 @@ impl Client {
     }
 
     /// Sends with retries and returns a success status and its body. Reads
-    /// (GET) are retried on 429, 502, 503, 504 and broken connections; any
+    /// (GET) are retried on 502, 503, 504 and broken connections, and any
+    /// request on 429 (a throttle refuses before doing anything); any
     /// request is retried when no connection could be made, since then it
     /// certainly never reached the server. A write is never sent twice
     /// otherwise.
@@ -371,8 +372,10 @@ impl Client {
                         status.as_u16(),
                         serde_json::from_slice::<ErrorBody>(&bytes).ok(),
                     );
+                    // A throttled request was refused before anything
+                    // was done: a write is sent again too.
                     let transient = matches!(status.as_u16(), 429 | 502 | 503 | 504);
-                    if read && transient && can_retry {
+                    if (status.as_u16() == 429 || read && transient) && can_retry {
                         let asked = refusal.retry_after();
                         let wait = asked
                             .map(|wait| wait.min(self.retry.max_delay))

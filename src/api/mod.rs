@@ -7,6 +7,7 @@ pub mod enums;
 pub mod error;
 pub mod health;
 pub mod integrations;
+pub mod members;
 pub mod models;
 pub mod operations;
 pub mod paging;
@@ -23,6 +24,7 @@ pub use error::{Error, Refusal, RequestLabel, TransportKind};
 pub use integrations::{
     ChannelQuery, Channels, Dashboard, DashboardTile, Integration, SlackChannel, SummaryQuota, TileInsight,
 };
+pub use members::{KeySummary, ScopedApiKeys};
 pub use models::*;
 pub use operations::{RoleInput, SubscriptionFilter, SubscriptionInput};
 pub use paging::{FetchAll, List, PICKER_ROWS, Row, Streamed};

@@ -5,6 +5,7 @@ mod connection;
 mod login;
 mod members;
 pub mod output;
+mod people;
 mod roles;
 mod serve;
 mod shell;
@@ -136,6 +137,12 @@ pub enum Command {
         #[command(subcommand)]
         command: members::MembersCommand,
     },
+    /// The organization by person: who holds which roles, what a person
+    /// created and receives, offboarding in one reviewed step, levels.
+    People {
+        #[command(subcommand)]
+        command: people::PeopleCommand,
+    },
     /// Write the organization's roles and the project's subscriptions to one
     /// human-editable file (TOML; JSON with -o json), to review and apply as code.
     Export(code::ExportArgs),
@@ -168,6 +175,7 @@ impl Command {
         match self {
             Command::Roles { command } => command.writes(),
             Command::Members { command } => command.writes(),
+            Command::People { command } => command.writes(),
             Command::Subscriptions { command } => command.writes(),
             Command::Login { .. } | Command::Keys { .. } => true,
             Command::Export(_) | Command::Plan(_) | Command::Completions { .. } | Command::Man => false,
@@ -183,6 +191,7 @@ impl Command {
         let (group, action) = match self {
             Command::Roles { command } => ("roles", format!("{command:?}")),
             Command::Members { command } => ("members", format!("{command:?}")),
+            Command::People { command } => ("people", format!("{command:?}")),
             Command::Subscriptions { command } => ("subscriptions", format!("{command:?}")),
             Command::Login { .. } => return "login".into(),
             Command::Export(_) => return "export".into(),
@@ -390,6 +399,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Man => shell::man().map(|()| ExitCode::SUCCESS),
         Command::Roles { command } => api_command(&cli.connection, |c| roles::run(command, c, format)),
         Command::Members { command } => api_command(&cli.connection, |c| members::run(command, c, format)),
+        // Offboarding takes as long as its plan needs: each request is bounded.
+        Command::People { command } => run_api(&cli.connection, Bound::EachRequest, |c| {
+            people::run(command, c, format)
+        }),
         Command::Subscriptions { command } => {
             api_command(&cli.connection, |c| subscriptions::run(command, c, format))
         }

@@ -373,7 +373,8 @@ pub fn router(state: AppState) -> Routes {
             get(memberships::retrieve).delete(memberships::delete),
         )
         .route("/api/projects", get(pickers::projects))
-        .route("/api/personal_api_keys/@current", get(pickers::current_key));
+        .route("/api/personal_api_keys/@current", get(pickers::current_key))
+        .route("/api/users/@me", get(members::me));
     // Today's PostHog answers every project path under /api/environments/
     // too (its legacy dual route).
     let prefixes: &[&str] = match state.flavor {

@@ -15,6 +15,7 @@ mod on_call;
 mod operations;
 mod paging;
 mod passthrough;
+mod people;
 mod profiles;
 mod readme;
 mod today;

@@ -155,6 +155,19 @@ struct DemoUser {
     /// Days since their last login, when not within the last three days.
     #[serde(default)]
     last_login_days: Option<i64>,
+    /// Personal API keys of their own (a leaver's script still running).
+    #[serde(default)]
+    keys: Vec<DemoKey>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DemoKey {
+    label: String,
+    scopes: Vec<String>,
+    /// Days since it was last used; never, when absent.
+    #[serde(default)]
+    last_used_days: Option<i64>,
 }
 
 #[derive(Deserialize)]
@@ -450,6 +463,16 @@ fn seed_people(
             "UPDATE users SET role_at_organization = ?2, last_login = ?3 WHERE id = ?1",
             params![user_id, user.role_at_organization, last_login.as_ref().map(stamp)],
         )?;
+        for key in &user.keys {
+            keys::mint(tx, user_id, &key.label, &key.scopes)?;
+            let used = key
+                .last_used_days
+                .map(|days| stamp(&(now - Duration::days(days) - Duration::minutes(user_id * 13 % 600))));
+            tx.execute(
+                "UPDATE personal_api_keys SET last_used_at = ?3 WHERE user_id = ?1 AND label = ?2",
+                params![user_id, key.label, used],
+            )?;
+        }
         if user.level > 0 {
             let member = NewMember {
                 level: user.level,

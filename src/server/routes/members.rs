@@ -125,3 +125,11 @@ pub async fn scoped_api_keys(
         .await?;
     Ok(Json(keys))
 }
+
+/// `GET /api/users/@me/`: the user whose key it is (PostHog answers more
+/// fields; these are the user object's). Any key may ask.
+pub async fn me(State(app): State<AppState>, caller: Caller) -> ApiResult<Json<crate::api::User>> {
+    let me = caller.key.user_id;
+    let user = app.db.read(move |connection| members::user(connection, me)).await?;
+    Ok(Json(user))
+}

@@ -130,3 +130,16 @@ pub fn scoped_keys(connection: &Connection, user_id: i64, now: DateTime<Utc>) ->
         keys,
     })
 }
+
+/// A user by id, as the user object of today's PostHog shows them.
+pub fn user(connection: &Connection, user_id: i64) -> ApiResult<crate::api::User> {
+    let mut statement = connection.prepare_cached(&format!(
+        "SELECT {} FROM users u WHERE u.id = ?1",
+        super::rows::user_columns("u")
+    ))?;
+    statement
+        .query_row(params![user_id], |row| super::rows::user_at(row, 0))
+        .optional()?
+        .flatten()
+        .ok_or_else(ApiError::not_found)
+}

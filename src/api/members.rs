@@ -1,0 +1,91 @@
+//! An organization's members one at a time (posthog.md 7 and 15-13): a
+//! member found by e-mail address, their level changed, their removal, the
+//! summary of their personal API keys, and the caller themselves.
+
+use chrono::{DateTime, Utc};
+use reqwest::Method;
+use serde::{Deserialize, Serialize};
+
+use super::client::Client;
+use super::error::Result;
+use super::models::{OrganizationMember, User};
+use super::paging::List;
+use super::raw::Raw;
+use super::time::flexible_datetime;
+
+/// What `…/members/:uuid/scoped_api_keys/` tells of a member's keys.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ScopedApiKeys {
+    #[serde(default)]
+    pub has_keys: bool,
+    #[serde(default)]
+    pub has_keys_active_last_week: bool,
+    #[serde(default)]
+    pub keys: Vec<KeySummary>,
+}
+
+/// One key of a member: what it is called and may do, never the key.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct KeySummary {
+    #[serde(default)]
+    pub id: Option<String>,
+    #[serde(default)]
+    pub label: Option<String>,
+    #[serde(default)]
+    pub scopes: Vec<String>,
+    #[serde(default, with = "flexible_datetime")]
+    pub last_used_at: Option<DateTime<Utc>>,
+}
+
+impl Client {
+    /// The member with this e-mail address (any case), or `None`: one
+    /// request, through the list's exact `email` filter.
+    pub async fn member_by_email(&self, organization: &str, email: &str) -> Result<Option<OrganizationMember>> {
+        let list = List::members(organization).with("email", email.trim());
+        let page = self.page(&list, 10, 0).await?;
+        let wanted = email.trim().to_lowercase();
+        // An older server ignores the filter: the page is searched too.
+        Ok(page
+            .results
+            .into_iter()
+            .find(|member| member.user.email.to_lowercase() == wanted))
+    }
+
+    /// Sets a member's level (1 member, 8 admin, 15 owner).
+    pub async fn set_member_level(
+        &self,
+        organization: &str,
+        user_uuid: &str,
+        level: i64,
+    ) -> Result<Raw<OrganizationMember>> {
+        let url = self.url(&["api", "organizations", organization, "members", user_uuid]);
+        self.call(Method::PATCH, url, Some(&serde_json::json!({ "level": level })))
+            .await
+    }
+
+    /// Removes a member from the organization (their role memberships go
+    /// with them; what they created stays).
+    pub async fn remove_from_organization(&self, organization: &str, user_uuid: &str) -> Result<()> {
+        let url = self.url(&["api", "organizations", organization, "members", user_uuid]);
+        self.call_empty(Method::DELETE, url).await
+    }
+
+    /// The summary of a member's personal API keys.
+    pub async fn scoped_api_keys(&self, organization: &str, user_uuid: &str) -> Result<ScopedApiKeys> {
+        let url = self.url(&[
+            "api",
+            "organizations",
+            organization,
+            "members",
+            user_uuid,
+            "scoped_api_keys",
+        ]);
+        self.call(Method::GET, url, None::<&()>).await
+    }
+
+    /// The user whose key this is (`/api/users/@me/`).
+    pub async fn me(&self) -> Result<User> {
+        self.call(Method::GET, self.url(&["api", "users", "@me"]), None::<&()>)
+            .await
+    }
+}

@@ -1,0 +1,571 @@
+//! `orgdeck people list|show|offboard|level`: the organization by person.
+
+use std::io::{BufRead as _, Write as _};
+use std::path::PathBuf;
+
+use clap::{Subcommand, ValueEnum};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::connection::Connection;
+use super::output::{self, Column, Format, ListWriter, fixed, flexible};
+use super::{Exit, UsageError, date, day};
+use crate::api::models::level;
+use crate::api::{List, OrganizationMember, Raw};
+use crate::people::offboard::{self, Options, Plan, Status, Step};
+use crate::people::profile::{self, Found, Keys, Profile};
+use crate::people::{RoleIndex, RoleRef};
+use crate::text::printable;
+
+#[derive(Debug, Subcommand)]
+pub enum PeopleCommand {
+    /// List the organization's members with their roles.
+    List {
+        /// Only people in no role.
+        #[arg(long, conflicts_with = "role")]
+        no_role: bool,
+        /// Only the people of this role (its id or its name, any case).
+        #[arg(long, value_name = "NAME")]
+        role: Option<String>,
+        /// Only people whose name or e-mail address contains TEXT (searched by the server).
+        #[arg(long, value_name = "TEXT")]
+        search: Option<String>,
+    },
+    /// Everything about one person: roles, the subscriptions they created and
+    /// those that mail them, their API keys, and what would break if they left.
+    Show {
+        /// Their e-mail address.
+        email: String,
+    },
+    /// Take a person out of every role and every recipient list in one reviewed
+    /// step: prints the plan, asks once, runs it, and writes a record.
+    Offboard(OffboardArgs),
+    /// Change a member's level.
+    Level {
+        /// Their e-mail address.
+        email: String,
+        #[arg(value_enum)]
+        level: Level,
+    },
+}
+
+#[derive(Debug, clap::Args)]
+pub struct OffboardArgs {
+    /// Their e-mail address.
+    email: String,
+    /// Print the plan and change nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Run without asking.
+    #[arg(long)]
+    yes: bool,
+    /// Pause the subscriptions they created (else they are kept running).
+    #[arg(long)]
+    pause_created: bool,
+    /// Soft-delete the subscriptions that mail them alone (else paused).
+    #[arg(long)]
+    delete_sole: bool,
+    /// Finally remove them from the organization.
+    #[arg(long)]
+    remove_from_organization: bool,
+    /// Write the record here (default: the state directory's offboarding/).
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Level {
+    Member,
+    Admin,
+    Owner,
+}
+
+impl Level {
+    fn number(self) -> i64 {
+        match self {
+            Level::Member => level::MEMBER,
+            Level::Admin => level::ADMIN,
+            Level::Owner => level::OWNER,
+        }
+    }
+}
+
+impl PeopleCommand {
+    /// Whether the command changes anything (refused under --read-only).
+    pub fn writes(&self) -> bool {
+        match self {
+            PeopleCommand::List { .. } | PeopleCommand::Show { .. } => false,
+            PeopleCommand::Offboard(args) => !args.dry_run,
+            PeopleCommand::Level { .. } => true,
+        }
+    }
+}
+
+pub async fn run(command: PeopleCommand, connection: Connection, format: Format) -> anyhow::Result<()> {
+    match command {
+        PeopleCommand::List { no_role, role, search } => list(&connection, format, no_role, role, search).await,
+        PeopleCommand::Show { email } => show(&connection, format, &email).await,
+        PeopleCommand::Offboard(args) => offboard_command(&connection, format, args).await,
+        PeopleCommand::Level { email, level } => set_level(&connection, format, &email, level).await,
+    }
+}
+
+/// The roles of everyone, with a progress line on a terminal.
+async fn role_index(connection: &Connection) -> anyhow::Result<RoleIndex> {
+    let progress = output::progress("role memberships");
+    let index = RoleIndex::load(&connection.client, &connection.organization, &|done, total| {
+        if let Some(progress) = &progress {
+            progress(done as u64, total as u64);
+        }
+    })
+    .await?;
+    Ok(index)
+}
+
+/// A member with their roles: the server's object, `roles` added.
+struct PersonRow {
+    member: Raw<OrganizationMember>,
+    roles: Vec<RoleRef>,
+}
+
+impl Serialize for PersonRow {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut value = self.member.value();
+        if let Value::Object(object) = &mut value {
+            object.insert("roles".into(), json!(self.roles));
+        }
+        value.serialize(serializer)
+    }
+}
+
+const LIST_COLUMNS: [Column; 6] = [
+    flexible("NAME"),
+    flexible("EMAIL"),
+    fixed("LEVEL"),
+    flexible("ROLES"),
+    fixed("LAST LOGIN"),
+    fixed("JOINED"),
+];
+
+fn list_cells(row: &PersonRow) -> Vec<String> {
+    let member = &row.member;
+    let roles = if row.roles.is_empty() {
+        "none".to_string()
+    } else {
+        row.roles
+            .iter()
+            .map(|role| role.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    vec![
+        member.user.display_name(),
+        member.user.email.clone(),
+        level::name(member.level).to_string(),
+        roles,
+        day(member.last_login),
+        day(member.joined_at),
+    ]
+}
+
+async fn list(
+    connection: &Connection,
+    format: Format,
+    no_role: bool,
+    role: Option<String>,
+    search: Option<String>,
+) -> anyhow::Result<()> {
+    let client = &connection.client;
+    let index = role_index(connection).await?;
+    let only = match &role {
+        Some(name) => Some(
+            index
+                .role(name)
+                .ok_or_else(|| {
+                    let names: Vec<String> =
+                        index.roles.iter().map(|role| format!("\"{}\"", role.name)).collect();
+                    UsageError(format!(
+                        "no role is named \"{}\"; the roles are: {}",
+                        printable(name),
+                        printable(&names.join(", "))
+                    ))
+                })?
+                .id
+                .clone(),
+        ),
+        None => None,
+    };
+    let mut members = List::members(&connection.organization).raw();
+    if let Some(search) = search.as_deref().map(str::trim).filter(|search| !search.is_empty()) {
+        members = members.with("search", search);
+    }
+    let mut writer = ListWriter::new(format, LIST_COLUMNS.to_vec())?;
+    let streamed = client
+        .for_each_page(
+            &members,
+            &super::list_options("organization members"),
+            |page: Vec<Raw<OrganizationMember>>| {
+                let rows: Vec<PersonRow> = page
+                    .into_iter()
+                    .map(|member| {
+                        let roles = index
+                            .of(&member.user.uuid)
+                            .iter()
+                            .map(|held| RoleRef {
+                                id: held.id.clone(),
+                                name: held.name.clone(),
+                            })
+                            .collect();
+                        PersonRow { member, roles }
+                    })
+                    .filter(|row| {
+                        (!no_role || row.roles.is_empty())
+                            && only
+                                .as_ref()
+                                .is_none_or(|id| row.roles.iter().any(|role| &role.id == id))
+                    })
+                    .collect();
+                writer.rows(&rows, list_cells)
+            },
+        )
+        .await?;
+    writer.finish()?;
+    super::warn(&streamed);
+    Ok(())
+}
+
+async fn show(connection: &Connection, format: Format, email: &str) -> anyhow::Result<()> {
+    let profile = profile_of(connection, email).await?;
+    match format {
+        Format::Json => output::print_json(&profile),
+        Format::Table => output::print(&page(&profile)),
+    }
+}
+
+/// The person's profile, or an error when the address is nobody's.
+async fn profile_of(connection: &Connection, email: &str) -> anyhow::Result<Profile> {
+    if !email.contains('@') {
+        return Err(UsageError(format!("\"{}\" is not an e-mail address", printable(email))).into());
+    }
+    let index = role_index(connection).await?;
+    let profile = profile::gather(&connection.client, &connection.organization, email, &index).await?;
+    if profile.member.is_none()
+        && profile.created_subscriptions.is_empty()
+        && profile.receiving_subscriptions.is_empty()
+    {
+        anyhow::bail!(
+            "nobody with the e-mail address {} is a member of the organization, created a \
+             subscription or receives one",
+            printable(email)
+        );
+    }
+    for warning in &profile.warnings {
+        eprintln!("orgdeck: warning: {}", printable(warning));
+    }
+    Ok(profile)
+}
+
+/// A person's page, for people.
+fn page(profile: &Profile) -> String {
+    let mut out = String::new();
+    let person = &profile.person;
+    let mut fields = vec![
+        ("Name", person.name.clone()),
+        ("E-mail", person.email.clone()),
+    ];
+    match &profile.member {
+        Some(member) => {
+            fields.push(("Level", level::name(member.level).into()));
+            fields.push(("Joined", date(member.joined_at)));
+            fields.push(("Last login", date(member.last_login)));
+        }
+        None => fields.push(("Member", "no (not a member of the organization)".into())),
+    }
+    fields.push((
+        "Keys",
+        match &profile.keys {
+            Keys::Known(keys) if keys.has_keys => format!(
+                "{} personal API key{}{}",
+                keys.keys.len(),
+                profile::plural(keys.keys.len()),
+                if keys.has_keys_active_last_week {
+                    ", used in the last week"
+                } else {
+                    ", none used in the last week"
+                }
+            ),
+            Keys::Known(_) => "none".into(),
+            Keys::Unknown { unknown } => format!("unknown: {unknown}"),
+        },
+    ));
+    out.push_str(&output::record(&fields));
+    out.push_str(&format!("\nRoles ({})\n", profile.roles.len()));
+    if profile.roles.is_empty() {
+        out.push_str("  none\n");
+    }
+    for role in &profile.roles {
+        out.push_str(&format!(
+            "  {}  since {}\n",
+            printable(&role.name),
+            day(role.joined_at)
+        ));
+    }
+    for (title, found) in [
+        ("Created", &profile.created_subscriptions),
+        ("Receiving", &profile.receiving_subscriptions),
+    ] {
+        out.push_str(&format!("\n{title} subscriptions ({})\n", found.len()));
+        if found.is_empty() {
+            out.push_str("  none\n");
+        }
+        for found in found {
+            out.push_str(&format!("  {}\n", printable(&subscription_line(found))));
+        }
+    }
+    if let Keys::Known(keys) = &profile.keys {
+        for key in &keys.keys {
+            out.push_str(&format!(
+                "  key \"{}\" ({}), last used {}\n",
+                printable(key.label.as_deref().unwrap_or("unlabelled")),
+                printable(&key.scopes.join(",")),
+                date(key.last_used_at)
+            ));
+        }
+    }
+    out.push_str(&format!("\nIf they left ({})\n", profile.would_break.len()));
+    if profile.would_break.is_empty() {
+        out.push_str("  nothing breaks\n");
+    }
+    for line in &profile.would_break {
+        out.push_str(&format!("  {}\n", printable(line)));
+    }
+    out
+}
+
+/// `#47 "Weekly revenue" · project "Hedgebox" · to 3 · paused`.
+fn subscription_line(found: &Found) -> String {
+    let subscription = &found.subscription;
+    let mut parts = vec![found.label(), format!("project \"{}\"", found.project.name)];
+    let recipients = profile::recipients(subscription).count();
+    if recipients > 0 {
+        parts.push(if found.sole_recipient {
+            "mails them alone".to_string()
+        } else {
+            format!("{recipients} recipient{}", profile::plural(recipients))
+        });
+    }
+    if found.is_ai_report() {
+        parts.push("AI report".into());
+    }
+    if subscription.enabled == Some(false) {
+        parts.push("paused".into());
+    }
+    parts.join(" · ")
+}
+
+async fn offboard_command(connection: &Connection, format: Format, args: OffboardArgs) -> anyhow::Result<()> {
+    let client = &connection.client;
+    let options = Options {
+        pause_created: args.pause_created,
+        delete_sole: args.delete_sole,
+        remove_from_organization: args.remove_from_organization,
+    };
+    let profile = profile_of(connection, &args.email).await?;
+    let mut plan = offboard::plan(&profile, options);
+    if format == Format::Table {
+        output::print(&plan_text(&plan))?;
+    }
+    if args.dry_run || plan.changes() == 0 {
+        if format == Format::Json {
+            output::print_json(&json!({"dry_run": args.dry_run, "plan": plan}))?;
+        } else if args.dry_run {
+            output::print("\nDry run: nothing was changed.\n")?;
+        } else {
+            output::print("\nNothing to do: every step is done already.\n")?;
+        }
+        return Ok(());
+    }
+    if !args.yes && !confirmed(&plan)? {
+        return Err(Exit {
+            code: 1,
+            message: "not offboarded: nothing was changed (answer yes to go on)".into(),
+        }
+        .into());
+    }
+    let organization = client.organization(&connection.organization).await?.id;
+    let today = match profile.receiving_subscriptions.first().or(profile.created_subscriptions.first()) {
+        Some(found) => client.is_todays_posthog(&found.project.id.to_string()).await?,
+        None => false,
+    };
+    let by = match client.me().await {
+        Ok(user) => json!({"email": user.email, "name": user.display_name(), "uuid": user.uuid}),
+        Err(error) => json!({"unknown": error.to_string()}),
+    };
+    let started_at = crate::clock::system_now();
+    if format == Format::Table {
+        output::print("\n")?;
+    }
+    let mut report = |at: usize, step: &Step| {
+        if format == Format::Table {
+            let _ = output::print(&format!("{:>3}. {}", at + 1, step_line(step)));
+        }
+    };
+    offboard::run(client, &organization, &mut plan, today, &mut report).await;
+    let finished_at = crate::clock::system_now();
+    let record = offboard::Record {
+        kind: "orgdeck offboarding record",
+        version: 1,
+        organization: &organization,
+        host: client.base_url().as_str(),
+        person: &plan.person,
+        by,
+        started_at,
+        finished_at,
+        options,
+        dry_run: false,
+        summary: plan.summary(),
+        warnings: &plan.warnings,
+        steps: &plan.steps,
+    };
+    let path = args.record.clone().unwrap_or_else(|| {
+        offboard::default_record_path(&crate::health::index::state_dir(), &plan.person.email, started_at)
+    });
+    let mut text = output::to_safe_string(&record)?;
+    text.push('\n');
+    let written = offboard::write_owner_only(&path, text.as_bytes());
+    match format {
+        Format::Json => output::print_json(&json!({"record_file": path, "record": record}))?,
+        Format::Table => output::print(&format!(
+            "\n{} done, {} already so, {} failed. Record: {}\n",
+            plan.count(Status::Done),
+            plan.count(Status::Unchanged),
+            plan.failed(),
+            path.display()
+        ))?,
+    }
+    if let Err(error) = written {
+        return Err(Exit {
+            code: 1,
+            message: format!("the steps ran, but the record {} cannot be written: {error}", path.display()),
+        }
+        .into());
+    }
+    if plan.failed() > 0 {
+        let failed: Vec<String> = plan
+            .steps
+            .iter()
+            .filter(|step| step.status == Status::Failed)
+            .map(|step| format!("\n  {}: {}", step.description, step.error.as_deref().unwrap_or("")))
+            .collect();
+        return Err(Exit {
+            code: 1,
+            message: printable(&format!(
+                "{} of {} steps failed (the others were done; run it again to finish):{}",
+                plan.failed(),
+                plan.changes(),
+                failed.concat()
+            ))
+            .into_owned(),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// The plan, a numbered line a step.
+fn plan_text(plan: &Plan) -> String {
+    let mut out = format!(
+        "Offboarding {} <{}>: {} change{}\n",
+        printable(&plan.person.name),
+        printable(&plan.person.email),
+        plan.changes(),
+        profile::plural(plan.changes())
+    );
+    for warning in &plan.warnings {
+        out.push_str(&format!("  ! {}\n", printable(warning)));
+    }
+    for (at, step) in plan.steps.iter().enumerate() {
+        let mark = if step.writes() { "•" } else { "·" };
+        out.push_str(&format!("{:>3}. {mark} {}\n", at + 1, printable(&step.description)));
+    }
+    out
+}
+
+/// A step's outcome, one line.
+pub fn step_line(step: &Step) -> String {
+    let text = printable(&step.description);
+    match step.status {
+        Status::Done => format!("✓ {text}\n"),
+        Status::Unchanged => format!("= {text} (already so)\n"),
+        Status::Failed => format!(
+            "✗ {text}: {}\n",
+            printable(step.error.as_deref().unwrap_or("failed"))
+        ),
+        Status::Noted | Status::Planned => String::new(),
+    }
+}
+
+/// Asks once on the terminal (stderr) and reads the answer from stdin.
+fn confirmed(plan: &Plan) -> anyhow::Result<bool> {
+    eprint!(
+        "Offboard {}: {} change{}. Only 'yes' goes on: ",
+        printable(&plan.person.email),
+        plan.changes(),
+        profile::plural(plan.changes())
+    );
+    std::io::stderr().flush()?;
+    let mut line = String::new();
+    std::io::stdin().lock().read_line(&mut line)?;
+    Ok(line.trim() == "yes")
+}
+
+async fn set_level(connection: &Connection, format: Format, email: &str, wanted: Level) -> anyhow::Result<()> {
+    let client = &connection.client;
+    let member = client
+        .member_by_email(&connection.organization, email)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("no member of the organization has the e-mail address {}", printable(email)))?;
+    if member.level == wanted.number() {
+        return match format {
+            Format::Json => output::print_json(&member),
+            Format::Table => output::print(&format!(
+                "{} is {} already\n",
+                printable(email),
+                level::name(member.level)
+            )),
+        };
+    }
+    let changed = client
+        .set_member_level(&connection.organization, &member.user.uuid, wanted.number())
+        .await?;
+    match format {
+        Format::Json => output::print_json(&changed),
+        Format::Table => output::print(&format!(
+            "{} is now {} (was {})\n",
+            printable(email),
+            level::name(changed.level),
+            level::name(member.level)
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_step_says_why_and_a_noted_one_prints_nothing() {
+        let mut step = Step {
+            action: offboard::Action::Note,
+            description: "keep #1".into(),
+            status: Status::Noted,
+            before: None,
+            after: None,
+            error: None,
+        };
+        assert_eq!(step_line(&step), "");
+        step.status = Status::Failed;
+        step.error = Some("404 not_found: Not found.".into());
+        assert_eq!(step_line(&step), "✗ keep #1: 404 not_found: Not found.\n");
+    }
+}
