@@ -37,18 +37,57 @@ pub struct KeySummary {
     pub last_used_at: Option<DateTime<Utc>>,
 }
 
+/// Why a search through the members stopped early.
+enum Found {
+    It,
+    Failed(super::Error),
+}
+
+impl From<super::Error> for Found {
+    fn from(error: super::Error) -> Self {
+        Found::Failed(error)
+    }
+}
+
 impl Client {
     /// The member with this e-mail address (any case), or `None`: one
     /// request, through the list's exact `email` filter.
-    pub async fn member_by_email(&self, organization: &str, email: &str) -> Result<Option<OrganizationMember>> {
+    pub async fn member_by_email(
+        &self,
+        organization: &str,
+        email: &str,
+    ) -> Result<Option<OrganizationMember>> {
         let list = List::members(organization).with("email", email.trim());
         let page = self.page(&list, 10, 0).await?;
         let wanted = email.trim().to_lowercase();
-        // An older server ignores the filter: the page is searched too.
-        Ok(page
-            .results
-            .into_iter()
-            .find(|member| member.user.email.to_lowercase() == wanted))
+        let is_wanted = |member: &OrganizationMember| member.user.email.to_lowercase() == wanted;
+        let listed = page.results.len() as u64;
+        if let Some(found) = page.results.into_iter().find(is_wanted) {
+            return Ok(Some(found));
+        }
+        if page.count <= listed {
+            return Ok(None);
+        }
+        // A server that ignores the filter sent everyone: read on, a page at
+        // a time, keeping none but the one looked for.
+        let mut found = None;
+        let outcome = self
+            .for_each_page(
+                &list,
+                &super::FetchAll::default(),
+                |rows: Vec<OrganizationMember>| {
+                    found = rows.into_iter().find(is_wanted);
+                    match found {
+                        Some(_) => Err(Found::It),
+                        None => Ok(()),
+                    }
+                },
+            )
+            .await;
+        match outcome {
+            Ok(_) | Err(Found::It) => Ok(found),
+            Err(Found::Failed(error)) => Err(error),
+        }
     }
 
     /// Sets a member's level (1 member, 8 admin, 15 owner).

@@ -103,7 +103,11 @@ impl PeopleCommand {
 
 pub async fn run(command: PeopleCommand, connection: Connection, format: Format) -> anyhow::Result<()> {
     match command {
-        PeopleCommand::List { no_role, role, search } => list(&connection, format, no_role, role, search).await,
+        PeopleCommand::List {
+            no_role,
+            role,
+            search,
+        } => list(&connection, format, no_role, role, search).await,
         PeopleCommand::Show { email } => show(&connection, format, &email).await,
         PeopleCommand::Offboard(args) => offboard_command(&connection, format, args).await,
         PeopleCommand::Level { email, level } => set_level(&connection, format, &email, level).await,
@@ -182,8 +186,11 @@ async fn list(
             index
                 .role(name)
                 .ok_or_else(|| {
-                    let names: Vec<String> =
-                        index.roles.iter().map(|role| format!("\"{}\"", role.name)).collect();
+                    let names: Vec<String> = index
+                        .roles
+                        .iter()
+                        .map(|role| format!("\"{}\"", role.name))
+                        .collect();
                     UsageError(format!(
                         "no role is named \"{}\"; the roles are: {}",
                         printable(name),
@@ -196,7 +203,11 @@ async fn list(
         None => None,
     };
     let mut members = List::members(&connection.organization).raw();
-    if let Some(search) = search.as_deref().map(str::trim).filter(|search| !search.is_empty()) {
+    if let Some(search) = search
+        .as_deref()
+        .map(str::trim)
+        .filter(|search| !search.is_empty())
+    {
         members = members.with("search", search);
     }
     let mut writer = ListWriter::new(format, LIST_COLUMNS.to_vec())?;
@@ -269,10 +280,7 @@ async fn profile_of(connection: &Connection, email: &str) -> anyhow::Result<Prof
 fn page(profile: &Profile) -> String {
     let mut out = String::new();
     let person = &profile.person;
-    let mut fields = vec![
-        ("Name", person.name.clone()),
-        ("E-mail", person.email.clone()),
-    ];
+    let mut fields = vec![("Name", person.name.clone()), ("E-mail", person.email.clone())];
     match &profile.member {
         Some(member) => {
             fields.push(("Level", level::name(member.level).into()));
@@ -393,7 +401,11 @@ async fn offboard_command(connection: &Connection, format: Format, args: Offboar
         .into());
     }
     let organization = client.organization(&connection.organization).await?.id;
-    let today = match profile.receiving_subscriptions.first().or(profile.created_subscriptions.first()) {
+    let today = match profile
+        .receiving_subscriptions
+        .first()
+        .or(profile.created_subscriptions.first())
+    {
         Some(found) => client.is_todays_posthog(&found.project.id.to_string()).await?,
         None => false,
     };
@@ -446,7 +458,10 @@ async fn offboard_command(connection: &Connection, format: Format, args: Offboar
     if let Err(error) = written {
         return Err(Exit {
             code: 1,
-            message: format!("the steps ran, but the record {} cannot be written: {error}", path.display()),
+            message: format!(
+                "the steps ran, but the record {} cannot be written: {error}",
+                path.display()
+            ),
         }
         .into());
     }
@@ -455,15 +470,15 @@ async fn offboard_command(connection: &Connection, format: Format, args: Offboar
             .steps
             .iter()
             .filter(|step| step.status == Status::Failed)
-            .map(|step| format!("\n  {}: {}", step.description, step.error.as_deref().unwrap_or("")))
+            .map(|step| format!("{}: {}", step.description, step.error.as_deref().unwrap_or("")))
             .collect();
         return Err(Exit {
             code: 1,
             message: printable(&format!(
-                "{} of {} steps failed (the others were done; run it again to finish):{}",
+                "{} of {} steps failed (the others were done; run it again to finish): {}",
                 plan.failed(),
                 plan.changes(),
-                failed.concat()
+                failed.join("; ")
             ))
             .into_owned(),
         }
@@ -486,7 +501,11 @@ fn plan_text(plan: &Plan) -> String {
     }
     for (at, step) in plan.steps.iter().enumerate() {
         let mark = if step.writes() { "•" } else { "·" };
-        out.push_str(&format!("{:>3}. {mark} {}\n", at + 1, printable(&step.description)));
+        out.push_str(&format!(
+            "{:>3}. {mark} {}\n",
+            at + 1,
+            printable(&step.description)
+        ));
     }
     out
 }
@@ -519,12 +538,22 @@ fn confirmed(plan: &Plan) -> anyhow::Result<bool> {
     Ok(line.trim() == "yes")
 }
 
-async fn set_level(connection: &Connection, format: Format, email: &str, wanted: Level) -> anyhow::Result<()> {
+async fn set_level(
+    connection: &Connection,
+    format: Format,
+    email: &str,
+    wanted: Level,
+) -> anyhow::Result<()> {
     let client = &connection.client;
     let member = client
         .member_by_email(&connection.organization, email)
         .await?
-        .ok_or_else(|| anyhow::anyhow!("no member of the organization has the e-mail address {}", printable(email)))?;
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "no member of the organization has the e-mail address {}",
+                printable(email)
+            )
+        })?;
     if member.level == wanted.number() {
         return match format {
             Format::Json => output::print_json(&member),

@@ -79,7 +79,12 @@ impl RoleIndex {
             ..FetchAll::default()
         };
         let mut roles: Vec<Role> = client.all(&List::roles(organization), &fetch).await?;
-        roles.sort_by(|a, b| a.name.to_lowercase().cmp(&b.name.to_lowercase()).then(a.id.cmp(&b.id)));
+        roles.sort_by(|a, b| {
+            a.name
+                .to_lowercase()
+                .cmp(&b.name.to_lowercase())
+                .then(a.id.cmp(&b.id))
+        });
         let total = roles.len();
         progress(0, total);
         let mut reads = futures_util::stream::iter(roles.iter().map(|role| {
@@ -107,7 +112,7 @@ impl RoleIndex {
             progress(done, total);
         }
         for held in index.by_user.values_mut() {
-            held.sort_by(|a, b| a.name.to_lowercase().cmp(&b.name.to_lowercase()));
+            held.sort_by_key(|role| role.name.to_lowercase());
         }
         Ok(index)
     }
@@ -138,14 +143,11 @@ impl RoleIndex {
     /// A role by its id or its name (any case).
     pub fn role(&self, id_or_name: &str) -> Option<&RoleRef> {
         let wanted = id_or_name.trim();
-        self.roles
-            .iter()
-            .find(|role| role.id == wanted)
-            .or_else(|| {
-                self.roles
-                    .iter()
-                    .find(|role| role.name.to_lowercase() == wanted.to_lowercase())
-            })
+        self.roles.iter().find(|role| role.id == wanted).or_else(|| {
+            self.roles
+                .iter()
+                .find(|role| role.name.to_lowercase() == wanted.to_lowercase())
+        })
     }
 
     /// How many people hold the role.
@@ -183,7 +185,10 @@ mod tests {
             name: name.into(),
             ..Role::default()
         };
-        index.add(&role("r1", "Zeta"), vec![membership("m1", "U1"), membership("m2", "u2")]);
+        index.add(
+            &role("r1", "Zeta"),
+            vec![membership("m1", "U1"), membership("m2", "u2")],
+        );
         index.add(&role("r2", "alpha"), vec![membership("m3", "u1")]);
         index.roles = vec![
             RoleRef {

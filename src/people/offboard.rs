@@ -206,7 +206,8 @@ pub fn plan(profile: &Profile, options: Options) -> Plan {
             Action::RemoveMember {
                 user_uuid: member.user.uuid.clone(),
             },
-            "remove from the organization (their role memberships go with it; what they created stays)".into(),
+            "remove from the organization (their role memberships go with it; what they created stays)"
+                .into(),
         )),
         (Some(_), false) => steps.push(Step::new(
             Action::Note,
@@ -287,7 +288,10 @@ fn made(found: &Found, options: Options) -> Step {
         ""
     };
     if options.pause_created && found.subscription.enabled == Some(false) {
-        Step::new(Action::Note, format!("leave {name}, which they created, paused as it is{ai}"))
+        Step::new(
+            Action::Note,
+            format!("leave {name}, which they created, paused as it is{ai}"),
+        )
     } else if options.pause_created {
         Step::new(
             edit(found, false, true, false),
@@ -333,7 +337,11 @@ pub async fn run(
         while let Some((at, outcome)) = running.next().await {
             let step = &mut plan.steps[at];
             match outcome {
-                Ok(Outcome { changed, before, after }) => {
+                Ok(Outcome {
+                    changed,
+                    before,
+                    after,
+                }) => {
                     step.status = if changed { Status::Done } else { Status::Unchanged };
                     step.before = before;
                     step.after = after;
@@ -578,29 +586,64 @@ mod tests {
     #[test]
     fn a_change_is_what_is_left_to_do_and_nothing_once_done() {
         let now = mailing("a@x.io, Leaver@x.io,b@x.io", Some(true));
-        let body = change(&now, "leaver@x.io", true, false, false, true).unwrap().unwrap();
-        assert_eq!(body, json!({"target_value": "a@x.io,b@x.io", "send_test_now": false}));
-        let done = mailing("a@x.io,b@x.io", Some(true));
-        assert_eq!(change(&done, "leaver@x.io", true, false, false, true).unwrap(), None);
-        // The sole recipient's subscription is paused, once.
-        let sole = mailing("leaver@x.io", Some(true));
-        let body = change(&sole, "leaver@x.io", false, true, false, false).unwrap().unwrap();
-        assert_eq!(body, json!({"enabled": false}));
-        let paused = mailing("leaver@x.io", Some(false));
-        assert_eq!(change(&paused, "leaver@x.io", false, true, false, true).unwrap(), None);
-        // An older server cannot pause: said, not guessed.
-        assert!(change(&mailing("leaver@x.io", None), "leaver@x.io", false, true, false, false).is_err());
-        // Emptied meanwhile by someone else: paused rather than emptied.
-        let body = change(&mailing("leaver@x.io", Some(true)), "leaver@x.io", true, false, false, false)
+        let body = change(&now, "leaver@x.io", true, false, false, true)
             .unwrap()
             .unwrap();
+        assert_eq!(
+            body,
+            json!({"target_value": "a@x.io,b@x.io", "send_test_now": false})
+        );
+        let done = mailing("a@x.io,b@x.io", Some(true));
+        assert_eq!(
+            change(&done, "leaver@x.io", true, false, false, true).unwrap(),
+            None
+        );
+        // The sole recipient's subscription is paused, once.
+        let sole = mailing("leaver@x.io", Some(true));
+        let body = change(&sole, "leaver@x.io", false, true, false, false)
+            .unwrap()
+            .unwrap();
+        assert_eq!(body, json!({"enabled": false}));
+        let paused = mailing("leaver@x.io", Some(false));
+        assert_eq!(
+            change(&paused, "leaver@x.io", false, true, false, true).unwrap(),
+            None
+        );
+        // An older server cannot pause: said, not guessed.
+        assert!(
+            change(
+                &mailing("leaver@x.io", None),
+                "leaver@x.io",
+                false,
+                true,
+                false,
+                false
+            )
+            .is_err()
+        );
+        // Emptied meanwhile by someone else: paused rather than emptied.
+        let body = change(
+            &mailing("leaver@x.io", Some(true)),
+            "leaver@x.io",
+            true,
+            false,
+            false,
+            false,
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(body, json!({"enabled": false}));
     }
 
     #[test]
     fn a_record_is_named_by_the_person_and_the_time() {
-        let at = DateTime::parse_from_rfc3339("2026-11-25T10:00:00Z").unwrap().to_utc();
+        let at = DateTime::parse_from_rfc3339("2026-11-25T10:00:00Z")
+            .unwrap()
+            .to_utc();
         let path = default_record_path(std::path::Path::new("/s"), "a/b@x.io", at);
-        assert_eq!(path, std::path::Path::new("/s/offboarding/a_b@x.io-20261125T100000.000Z.json"));
+        assert_eq!(
+            path,
+            std::path::Path::new("/s/offboarding/a_b@x.io-20261125T100000.000Z.json")
+        );
     }
 }

@@ -194,31 +194,36 @@ pub fn members(
     query: &MemberQuery,
     page: (u64, u64),
 ) -> ApiResult<(u64, Vec<OrganizationMember>)> {
-    let mut filter = String::from(
-        "FROM organization_members m JOIN users mu ON mu.id = m.user_id WHERE m.organization_id = ?1",
-    );
+    // The conditions on the membership alone, and those that read the user.
+    let mut filter = String::from("WHERE m.organization_id = ?1");
     let mut values: Vec<Value> = vec![Value::Text(organization_id.to_string())];
+    let mut reads_user = false;
     let mut bind = |condition: &str, value: Value| {
         values.push(value);
         filter.push_str(&condition.replace('#', &format!("?{}", values.len())));
     };
+    let indexed = query
+        .search
+        .as_ref()
+        .is_some_and(|search| search.chars().count() >= TRIGRAM);
     if query.people_only {
-        bind(" AND mu.is_active = #", Value::Integer(1));
-        bind(
-            " AND mu.email NOT LIKE #",
-            Value::Text("%@posthogbot.user".into()),
-        );
+        // Active and not a bot, kept on the membership (schema 7). A search
+        // through the index starts from the few it finds (`+`: not from
+        // every person in order).
+        let condition = if indexed {
+            " AND +m.is_person = #"
+        } else {
+            " AND m.is_person = #"
+        };
+        bind(condition, Value::Integer(1));
     }
     if let Some(email) = &query.email {
+        reads_user = true;
         bind(" AND mu.email = #", Value::Text(email.clone()));
     }
     if let Some(after) = &query.updated_after {
         bind(" AND m.updated_at > #", Value::Text(after.clone()));
     }
-    let indexed = query
-        .search
-        .as_ref()
-        .is_some_and(|search| search.chars().count() >= TRIGRAM);
     if let Some(search) = query.search.as_ref().filter(|_| indexed) {
         // The phrase in FTS5's quotes: a substring of any of the three.
         bind(
@@ -226,6 +231,7 @@ pub fn members(
             Value::Text(format!("\"{}\"", search.replace('"', "\"\""))),
         );
     } else if let Some(search) = &query.search {
+        reads_user = true;
         let pattern = format!(
             "%{}%",
             search
@@ -247,13 +253,20 @@ pub fn members(
         (true, true) => "+m.joined_at DESC, m.id DESC",
         (false, true) => "+m.joined_at, m.id",
     };
-    let count = counts.count(connection, &filter, &values)?;
+    const JOINED: &str = "FROM organization_members m JOIN users mu ON mu.id = m.user_id";
+    // Counted from the memberships' index alone unless a condition reads the user.
+    let from = if reads_user {
+        JOINED
+    } else {
+        "FROM organization_members m"
+    };
+    let count = counts.count(connection, &format!("{from} {filter}"), &values)?;
     if page.1 >= count {
         return Ok((count, Vec::new()));
     }
     let rows = page_rows(
         connection,
-        &format!("SELECT {} {filter} ORDER BY {order}", member_columns()),
+        &format!("SELECT {} {JOINED} {filter} ORDER BY {order}", member_columns()),
         values,
         page,
         |row| member_at(row, 0),
