@@ -15,6 +15,7 @@ use crate::console::Origin;
 pub use crate::config::{CURRENT, DEFAULT_HOST};
 
 #[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Connection")]
 pub struct ConnectionArgs {
     /// API host [env: ORGDECK_HOST] [default: https://us.posthog.com]
     #[arg(long, global = true, value_name = "URL")]
@@ -32,7 +33,7 @@ pub struct ConnectionArgs {
     #[arg(long, global = true)]
     pub allow_http: bool,
     /// Seconds a command may take in all, retries and waits included (the
-    /// console and apply: each request).
+    /// console, apply and people: each request).
     #[arg(long, global = true, value_name = "SECONDS", default_value_t = 30.0)]
     pub timeout: f64,
     /// The largest answer read from the server, in MiB; reading stops past it.

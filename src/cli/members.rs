@@ -23,6 +23,7 @@ pub enum MembersCommand {
     Add {
         #[arg(long, value_name = "ROLE", help = ROLE_HELP)]
         role: String,
+        /// A user's UUID.
         #[arg(long = "user", value_name = "UUID")]
         users: Vec<String>,
         /// Looked up among the organization's members.
@@ -33,10 +34,13 @@ pub enum MembersCommand {
     Remove {
         #[arg(long, value_name = "ROLE", help = ROLE_HELP)]
         role: String,
+        /// The membership's id (as `members list` shows it).
         #[arg(value_name = "MEMBERSHIP_ID")]
         membership: Option<String>,
+        /// Or the user's UUID.
         #[arg(long, value_name = "UUID")]
         user: Option<String>,
+        /// Or the user's e-mail address.
         #[arg(long, value_name = "ADDRESS")]
         email: Option<String>,
     },

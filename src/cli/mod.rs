@@ -38,18 +38,26 @@ pub struct Cli {
     #[command(flatten)]
     pub connection: connection::ConnectionArgs,
     /// Output format of the scriptable commands.
-    #[arg(short, long, global = true, value_enum, default_value = "table")]
+    #[arg(
+        short,
+        long,
+        global = true,
+        value_enum,
+        default_value = "table",
+        help_heading = "Global options"
+    )]
     pub output: output::Format,
     /// Change nothing: the console disables every write, and a command that
     /// would write (create, update, delete, add, remove, pause, resume, test,
     /// login, keys) refuses to run.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options")]
     pub read_only: bool,
     /// The console fetches the list on screen again every SECONDS (1 to
     /// 86400), keeping the cursor on its row; off by default, and a
     /// profile may set `refresh = N`. For the console only (`orgdeck`,
     /// `orgdeck demo`): other commands refuse it.
-    #[arg(long, global = true, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(1..=86_400))]
+    #[arg(long, global = true, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(1..=86_400),
+          help_heading = "Global options")]
     pub refresh: Option<u32>,
 }
 
@@ -161,6 +169,7 @@ pub enum Command {
     /// Print the completion script for a shell: bash, zsh, fish or powershell
     /// (e.g. `orgdeck completions bash > ~/.local/share/bash-completion/completions/orgdeck`).
     Completions {
+        /// The shell to complete for.
         #[arg(value_enum)]
         shell: shell::Shell,
     },

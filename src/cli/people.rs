@@ -44,6 +44,7 @@ pub enum PeopleCommand {
     Level {
         /// Their e-mail address.
         email: String,
+        /// The level to give them.
         #[arg(value_enum)]
         level: Level,
     },

@@ -45,6 +45,7 @@ impl RolesCommand {
 
 #[derive(Debug, clap::Args)]
 pub struct RoleFields {
+    /// The role's name (at most 200 characters, unique in the organization).
     #[arg(long)]
     name: Option<String>,
     /// Feature-flag access: view (21) or edit (37).

@@ -61,3 +61,42 @@ fn write_out(bytes: &[u8]) -> anyhow::Result<()> {
         .and_then(|()| stdout.flush())
         .map_err(super::output::output_error)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every command and every argument says what it is for: `--help`
+    /// has no empty line.
+    #[test]
+    fn every_help_line_says_something() {
+        fn walk(command: &clap::Command, path: &str, silent: &mut Vec<String>) {
+            let path = format!("{path} {}", command.get_name());
+            if command.get_about().is_none() && command.get_long_about().is_none() {
+                silent.push(format!("{path}: no description"));
+            }
+            for argument in command.get_arguments() {
+                let id = argument.get_id().as_str();
+                if matches!(id, "help" | "version") {
+                    continue;
+                }
+                if argument.get_help().is_none() && argument.get_long_help().is_none() {
+                    silent.push(format!("{path} {id}: no help"));
+                }
+            }
+            for sub in command.get_subcommands() {
+                walk(sub, &path, silent);
+            }
+        }
+        let mut silent = Vec::new();
+        let mut command = Cli::command();
+        command.build();
+        walk(&command, "", &mut silent);
+        assert!(
+            silent.is_empty(),
+            "{} silent:\n{}",
+            silent.len(),
+            silent.join("\n")
+        );
+    }
+}

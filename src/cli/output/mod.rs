@@ -27,6 +27,7 @@ pub enum Format {
     /// Tables and records; for `export`, TOML (also spelt `toml`).
     #[value(alias = "toml")]
     Table,
+    /// JSON: the server's own objects, every page of a list in one array.
     Json,
 }
 

@@ -58,8 +58,10 @@ pub struct SubscriptionFields {
     /// Like --start-date, or none.
     #[arg(long, value_name = "WHEN")]
     until_date: Option<String>,
+    /// Its title, as recipients see it (else the resource's name is shown).
     #[arg(long)]
     title: Option<String>,
+    /// A message sent once to new e-mail recipients.
     #[arg(long, value_name = "TEXT")]
     invite_message: Option<String>,
     /// Deliver this insight (id), or none.

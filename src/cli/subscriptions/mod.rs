@@ -38,8 +38,10 @@ pub enum SubscriptionsCommand {
         /// What they deliver: insight, dashboard or ai_prompt.
         #[arg(long, value_name = "TYPE", value_parser = input::parse_enum::<ResourceType>)]
         resource_type: Option<String>,
+        /// Only those delivering this dashboard (its id).
         #[arg(long, value_name = "ID")]
         dashboard: Option<i64>,
+        /// Only those delivering this insight (its id).
         #[arg(long, value_name = "ID")]
         insight: Option<i64>,
         /// created_at, next_delivery_date, title or created_by__email; a leading - for descending.
@@ -47,7 +49,10 @@ pub enum SubscriptionsCommand {
         ordering: Option<String>,
     },
     /// Show one subscription and its next deliveries.
-    Get { id: i64 },
+    Get {
+        /// The subscription's id.
+        id: i64,
+    },
     /// Create a subscription.
     Create {
         #[command(flatten)]
@@ -55,23 +60,40 @@ pub enum SubscriptionsCommand {
     },
     /// Change the given fields of a subscription (a PATCH of those alone).
     Update {
+        /// The subscription's id.
         id: i64,
         #[command(flatten)]
         fields: SubscriptionFields,
     },
     /// Soft-delete a subscription (it can be restored).
-    Delete { id: i64 },
+    Delete {
+        /// The subscription's id.
+        id: i64,
+    },
     /// Restore a soft-deleted subscription.
-    Restore { id: i64 },
+    Restore {
+        /// The subscription's id.
+        id: i64,
+    },
     /// Pause a subscription: nothing is delivered until it is resumed.
-    Pause { id: i64 },
+    Pause {
+        /// The subscription's id.
+        id: i64,
+    },
     /// Resume a paused (or auto-disabled) subscription.
-    Resume { id: i64 },
+    Resume {
+        /// The subscription's id.
+        id: i64,
+    },
     /// Send a test delivery now.
-    Test { id: i64 },
+    Test {
+        /// The subscription's id.
+        id: i64,
+    },
     /// A subscription's deliveries, newest first: when, why, how it went, and
     /// to whom it failed.
     Deliveries {
+        /// The subscription's id.
         id: i64,
         /// Only these: completed, failed, skipped or starting.
         #[arg(long, value_parser = input::parse_enum::<DeliveryStatus>)]
