@@ -156,6 +156,26 @@ impl Runner {
                 });
                 None
             }
+            Effect::FindRole { organization, name } => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let wanted = name.to_lowercase();
+                    let list = List::roles(&organization);
+                    let found = runner
+                        .client
+                        .first_rows(&list, PICKER_ROWS, &crate::api::FetchAll::default())
+                        .await
+                        .map(|(roles, _)| {
+                            roles
+                                .into_iter()
+                                .find(|role: &Role| role.name.to_lowercase() == wanted)
+                                .map(|role| (role.id, role.name))
+                        })
+                        .map_err(|error| error.to_string());
+                    let _ = runner.messages.send(Msg::RoleFound { name, found });
+                });
+                None
+            }
             Effect::LoadTiles {
                 ticket,
                 project,

@@ -303,6 +303,11 @@ impl App {
             }
         }
         let waiting = self.then.take_if(|(waited, _)| *waited == id);
+        if let Some((_, super::health::Then::Open)) = waiting {
+            effects.extend(self.open_jumped(&subscription));
+            self.read = Some(subscription);
+            return effects;
+        }
         self.read = Some(subscription);
         if let Some((_, then)) = waiting
             && self.shown() == ListId::Health
@@ -318,6 +323,7 @@ impl App {
             effects.extend(match then {
                 super::health::Then::Pause => self.pause(),
                 super::health::Then::Edit => self.edit_item(),
+                super::health::Then::Open => Vec::new(),
             });
         }
         effects

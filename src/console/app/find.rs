@@ -65,18 +65,38 @@ impl App {
     }
 
     pub(super) fn command_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        let roles = if key.code == KeyCode::Tab {
+            self.role_names()
+        } else {
+            Vec::new()
+        };
         let Mode::Command(input) = &mut self.mode else {
             return Vec::new();
         };
         match key.code {
-            KeyCode::Esc => self.mode = Mode::Normal,
+            KeyCode::Esc => {
+                self.history.reset();
+                self.mode = Mode::Normal;
+            }
             KeyCode::Tab => {
-                if let Some(completed) = command::complete(input.value()) {
+                let known = command::Known { roles: &roles };
+                if let Some(completed) = command::complete(input.value(), known) {
                     *input = Input::new(completed);
+                }
+            }
+            KeyCode::Up => {
+                if let Some(line) = self.history.older(input.value()) {
+                    *input = Input::new(line.to_string());
+                }
+            }
+            KeyCode::Down => {
+                if let Some(line) = self.history.newer() {
+                    *input = Input::new(line.to_string());
                 }
             }
             KeyCode::Enter => {
                 let line = input.value().to_string();
+                self.history.push(&line);
                 self.mode = Mode::Normal;
                 return self.run_command(&line);
             }
@@ -110,12 +130,128 @@ impl App {
             Ok(command::Command::PickProject) => self.open_switcher(Scope::Project),
             Ok(command::Command::Profile(name)) => self.connect(Target::Profile(name)),
             Ok(command::Command::PickProfile) => self.open_switcher(Scope::Profile),
+            Ok(command::Command::Subscription(id)) => self.jump_to_subscription(id),
+            Ok(command::Command::Role(name)) => self.jump_to_role(&name),
             Ok(command::Command::Nothing) => Vec::new(),
             Err(message) => {
                 self.notice = Some(Notice::error(message));
                 Vec::new()
             }
         }
+    }
+
+    /// The names of the roles loaded, for completion.
+    pub fn role_names(&self) -> Vec<String> {
+        self.lists
+            .roles
+            .rows
+            .list
+            .loaded()
+            .map(|(_, role)| role.name.clone())
+            .collect()
+    }
+
+    /// `:sub ID`: reads the subscription (it may be on no page loaded),
+    /// then shows it in the list and opens its deliveries.
+    fn jump_to_subscription(&mut self, id: i64) -> Vec<Effect> {
+        self.then = Some((id, super::health::Then::Open));
+        self.notice = Some(Notice::working(format!("reading #{id}…")));
+        vec![Effect::LoadSubscription {
+            project: self.context.project.clone(),
+            id,
+        }]
+    }
+
+    /// The subscription `:sub` asked for was read: the cursor goes to it
+    /// when its row is loaded, and its deliveries open.
+    pub(super) fn open_jumped(&mut self, subscription: &crate::api::Subscription) -> Vec<Effect> {
+        if self
+            .notice
+            .as_ref()
+            .is_some_and(|notice| notice.text.starts_with("reading #"))
+        {
+            self.notice = None;
+        }
+        self.shown = ListId::Subscriptions;
+        self.tab = ListId::Subscriptions;
+        self.lists.subscriptions.refocus = Some(subscription.id.to_string());
+        self.apply_view();
+        let title = subscription
+            .title
+            .clone()
+            .filter(|title| !title.trim().is_empty())
+            .or_else(|| subscription.resource_name.clone())
+            .unwrap_or_default();
+        self.lists
+            .deliveries
+            .open(crate::console::lists::deliveries::ChosenSubscription {
+                id: subscription.id,
+                title,
+            });
+        self.open_list(ListId::Deliveries)
+    }
+
+    /// `:role NAME`: the role's members, the role found by its name in any
+    /// case among those loaded, else asked of the server.
+    fn jump_to_role(&mut self, name: &str) -> Vec<Effect> {
+        let wanted = name.trim().to_lowercase();
+        let found = self
+            .lists
+            .roles
+            .rows
+            .list
+            .loaded()
+            .find(|(_, role)| role.name.to_lowercase() == wanted)
+            .map(|(_, role)| (role.id.clone(), role.name.clone()));
+        match found {
+            Some((id, name)) => self.open_role(id, name),
+            None => {
+                self.notice = Some(Notice::working(format!(
+                    "looking for the role \"{}\"…",
+                    name.trim()
+                )));
+                vec![Effect::FindRole {
+                    organization: self.context.organization.clone(),
+                    name: name.trim().to_string(),
+                }]
+            }
+        }
+    }
+
+    /// A role was looked for by name on the server.
+    pub(super) fn role_found(
+        &mut self,
+        name: String,
+        found: Result<Option<(String, String)>, String>,
+    ) -> Vec<Effect> {
+        self.dirty = true;
+        match found {
+            Ok(Some((id, name))) => {
+                self.notice = None;
+                self.open_role(id, name)
+            }
+            Ok(None) => {
+                self.notice = Some(Notice::error(format!(
+                    "no role is named \"{name}\": :role and Tab completes the names"
+                )));
+                Vec::new()
+            }
+            Err(error) => {
+                self.notice = Some(Notice::error(format!("cannot look for the role: {error}")));
+                Vec::new()
+            }
+        }
+    }
+
+    fn open_role(&mut self, id: String, name: String) -> Vec<Effect> {
+        self.shown = ListId::Roles;
+        self.tab = ListId::Roles;
+        self.lists.roles.refocus = Some(id.clone());
+        self.apply_view();
+        self.lists
+            .members
+            .open(crate::console::lists::members::ChosenRole { id, name });
+        self.open_list(ListId::Members)
     }
 
     /// Shows another organization's roles.

@@ -15,6 +15,8 @@ use crate::health::LookSummary;
 pub enum Then {
     Pause,
     Edit,
+    /// `:sub ID`: show it and open its deliveries.
+    Open,
 }
 
 impl App {

@@ -111,8 +111,11 @@ pub struct App {
     looks: Latest,
     /// What stops the look under way.
     stop: Option<Stop>,
-    /// `p` or `e` on a Health row, waiting for its subscription to be read.
+    /// `p` or `e` on a Health row, or `:sub ID`, waiting for its
+    /// subscription to be read.
     then: Option<(i64, health::Then)>,
+    /// What was run at the `:` command line.
+    history: crate::console::widgets::command::History,
     /// The subscription last read for a Health row.
     read: Option<Box<api::Subscription>>,
     /// A resume or a test whose subscription is read again, to say when
@@ -142,6 +145,7 @@ impl App {
             looks: Latest::default(),
             stop: None,
             then: None,
+            history: Default::default(),
             read: None,
             recheck: None,
             context,
@@ -304,6 +308,7 @@ impl App {
             }
             Msg::NewestDelivery { subscription, result } => self.newest_delivery(subscription, result),
             Msg::Subscription(result) => self.subscription_read(result),
+            Msg::RoleFound { name, found } => self.role_found(name, found),
             Msg::LookNews { ticket, news } => self.look_news(ticket, news),
             Msg::Looked { ticket, result } => self.looked(ticket, result),
             Msg::Tiles {

@@ -314,6 +314,11 @@ pub enum Msg {
     },
     /// A subscription read again; its row changes in place.
     Subscription(Result<Box<Subscription>, api::Error>),
+    /// The role `:role NAME` looked for: its id and name, if there is one.
+    RoleFound {
+        name: String,
+        found: Result<Option<(String, String)>, String>,
+    },
     /// A dashboard with its tiles, for the form's "Insights"; `None` from a
     /// server that shows none.
     Tiles {
@@ -481,6 +486,9 @@ pub enum Effect {
     /// Read one subscription again (`Msg::Subscription`): a delivery may
     /// have changed it (paused it, moved its next date).
     LoadSubscription { project: String, id: i64 },
+    /// `:role NAME` not among the roles loaded: look for it by name
+    /// (`Msg::RoleFound`).
+    FindRole { organization: String, name: String },
     /// Read a dashboard's tiles for the form (`Msg::Tiles`).
     LoadTiles {
         ticket: Ticket,
@@ -529,6 +537,7 @@ impl Effect {
             | Effect::LoadCatalog { .. }
             | Effect::LoadTiles { .. }
             | Effect::LoadSubscription { .. }
+            | Effect::FindRole { .. }
             | Effect::LoadNewestDelivery { .. }
             | Effect::LoadChannels { .. }
             | Effect::LoadPeople { .. }
@@ -551,6 +560,7 @@ impl Msg {
             | Msg::Catalog { .. }
             | Msg::Tiles { .. }
             | Msg::Subscription(_)
+            | Msg::RoleFound { .. }
             | Msg::NewestDelivery { .. }
             | Msg::Channels { .. }
             | Msg::People { .. }

@@ -342,12 +342,12 @@ fn help_and_the_command_line() {
     key(&mut app, KeyCode::Char('x'));
     assert!(matches!(app.mode, Mode::Normal));
     key(&mut app, KeyCode::Char(':'));
-    for c in "su".chars() {
+    for c in "subsc".chars() {
         key(&mut app, KeyCode::Char(c));
     }
     key(&mut app, KeyCode::Tab);
     let Mode::Command(input) = &app.mode else { panic!() };
-    assert_eq!(input.value(), "subs");
+    assert_eq!(input.value(), "subscriptions ");
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.tab, ListId::Subscriptions);
     key(&mut app, KeyCode::Char(':'));

@@ -36,6 +36,10 @@ pub fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         Span::raw(crate::logging::log_path().display().to_string()),
     ]));
     lines.push(Line::raw(""));
+    lines.push(Line::from(vec![
+        Span::styled(" :  Tab ↑ ↓     ", theme.accent),
+        Span::raw("Tab completes a command or its argument; ↑/↓ walk what was run"),
+    ]));
     for (name, what) in command::COMMANDS {
         if command::ALIASES.contains(&name) {
             continue;

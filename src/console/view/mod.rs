@@ -85,7 +85,11 @@ fn draw_screen(frame: &mut Frame, app: &App, theme: &Theme) {
     }
     match &app.mode {
         Mode::Help => help::draw(frame, app, theme),
-        Mode::Command(input) => command::draw_completions(frame, areas.table, input.value(), theme),
+        Mode::Command(input) => {
+            let roles = app.role_names();
+            let known = command::Known { roles: &roles };
+            command::draw_completions(frame, areas.table, input.value(), known, theme)
+        }
         Mode::Form(form, purpose) => {
             let preview = if purpose.is_subscription() {
                 fields::preview(form, app.now, theme)

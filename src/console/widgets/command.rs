@@ -1,5 +1,7 @@
-//! The `:` command line: parsing, completion, and the list of commands
-//! shown while one is typed.
+//! The `:` command line: parsing, completion of command names and of
+//! their arguments (states, targets, role names…), and the list of what
+//! matches shown while one is typed. The history of what was run lives
+//! with the app's state (`History`, below, is its shape).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -10,11 +12,13 @@ use crate::console::lists::ListId;
 use crate::console::view::theme::Theme;
 
 /// Every command with what it does, in the order completion offers them.
-pub const COMMANDS: [(&str, &str); 14] = [
+pub const COMMANDS: [(&str, &str); 16] = [
     ("roles", "show the roles"),
+    ("role", "open a role's members: :role NAME"),
     ("members", "show the members of a role"),
     ("subs", "show the subscriptions"),
     ("subscriptions", "show the subscriptions"),
+    ("sub", "jump to a subscription's deliveries: :sub ID"),
     ("health", "the health of every subscription, worst first (a look)"),
     (
         "deliveries",
@@ -59,6 +63,10 @@ pub enum Command {
     Profile(String),
     /// `:ctx` alone: pick from the config file's profiles.
     PickProfile,
+    /// `:sub ID`: jump to a subscription.
+    Subscription(i64),
+    /// `:role NAME`: open a role's members.
+    Role(String),
     Quit,
     Nothing,
 }
@@ -71,9 +79,9 @@ pub fn parse(line: &str) -> Result<Command, String> {
     if name.is_empty() {
         return Ok(Command::Nothing);
     }
-    // A profile's name may hold spaces; every other argument is one word.
+    // A profile's or a role's name may hold spaces; every other argument is one word.
     let argument = (!rest.is_empty()).then_some(rest);
-    if name != "ctx" && rest.split_whitespace().count() > 1 {
+    if !matches!(name, "ctx" | "role") && rest.split_whitespace().count() > 1 {
         return Err(format!(":{name} takes one argument, not \"{rest}\""));
     }
 
@@ -110,65 +118,220 @@ pub fn parse(line: &str) -> Result<Command, String> {
         ("project", None) => Ok(Command::PickProject),
         ("ctx", Some(name)) => Ok(Command::Profile(name.to_string())),
         ("ctx", None) => Ok(Command::PickProfile),
+        ("sub", Some(id)) => id
+            .trim_start_matches('#')
+            .parse::<i64>()
+            .ok()
+            .filter(|id| *id > 0)
+            .map(Command::Subscription)
+            .ok_or_else(|| format!(":sub takes a subscription's id (a number), not \"{id}\"")),
+        ("sub", None) => Err(":sub takes a subscription's id: :sub 42".into()),
+        ("role", Some(name)) => Ok(Command::Role(name.to_string())),
+        ("role", None) => Err(":role takes a role's name: :role Engineering (Tab completes it)".into()),
         _ => Err(format!(
             ":{name} is not a command; : lists them, and Tab completes what is typed"
         )),
     }
 }
 
-/// The commands that start with what is typed.
-pub fn candidates(typed: &str) -> Vec<(&'static str, &'static str)> {
+/// The fixed arguments of a command, with what each means.
+fn fixed_arguments(command: &str) -> &'static [(&'static str, &'static str)] {
+    match command {
+        "state" => &[
+            ("active", "enabled, delivering on schedule"),
+            ("paused", "paused by a person or by the server"),
+            ("overdue", "enabled, its delivery past with none since"),
+            ("ended", "past its end date or count"),
+            ("deleted", "soft-deleted (u restores)"),
+            ("unsupported", "webhooks PostHog no longer delivers"),
+            ("all", "every state"),
+        ],
+        "target" => &[
+            ("email", "delivered by e-mail"),
+            ("slack", "posted to Slack"),
+            ("all", "either"),
+        ],
+        "delivers" => &[
+            ("insight", "an insight"),
+            ("dashboard", "a dashboard"),
+            ("ai", "an AI report"),
+            ("all", "any"),
+        ],
+        _ => &[],
+    }
+}
+
+/// What completion may offer beyond fixed words: names the app knows.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Known<'a> {
+    /// The organization's roles, by name.
+    pub roles: &'a [String],
+}
+
+/// A candidate: what completes the line, and what it means.
+pub type Candidate = (String, String);
+
+/// The commands that start with what is typed or, once a command and a
+/// space are typed, that command's arguments that start with the rest (in
+/// any case).
+pub fn candidates(typed: &str, known: Known) -> Vec<Candidate> {
     let typed = typed.trim_start();
-    if typed.contains(' ') {
-        return Vec::new();
+    if let Some((name, partial)) = typed.split_once(' ') {
+        let partial = partial.trim_start().to_lowercase();
+        let starts = |word: &str| word.to_lowercase().starts_with(&partial);
+        let mut found: Vec<Candidate> = fixed_arguments(name)
+            .iter()
+            .filter(|(word, _)| starts(word))
+            .map(|(word, what)| (word.to_string(), what.to_string()))
+            .collect();
+        if name == "role" {
+            found.extend(
+                known
+                    .roles
+                    .iter()
+                    .filter(|role| starts(role))
+                    .map(|role| (role.clone(), "open its members".to_string())),
+            );
+        }
+        return found;
     }
     COMMANDS
         .into_iter()
         .filter(|(name, _)| name.starts_with(typed))
+        .map(|(name, what)| (name.to_string(), what.to_string()))
         .collect()
 }
 
-/// Completes the command name as far as the candidates agree.
-pub fn complete(typed: &str) -> Option<String> {
-    let found = candidates(typed);
-    let first = found.first()?.0;
-    let common = found.iter().fold(first.len(), |len, (name, _)| {
+/// Completes the command name, or its argument, as far as the candidates
+/// agree; a single candidate is completed whole.
+pub fn complete(typed: &str, known: Known) -> Option<String> {
+    let found = candidates(typed, known);
+    let first = &found.first()?.0;
+    let common = found.iter().fold(first.chars().count(), |len, (name, _)| {
         first
             .chars()
             .zip(name.chars())
             .take(len)
-            .take_while(|(a, b)| a == b)
+            .take_while(|(a, b)| a.to_lowercase().eq(b.to_lowercase()))
             .count()
     });
-    let mut completed = first[..common].to_string();
-    if found.len() == 1 {
-        completed.push(' ');
-    }
+    let agreed: String = first.chars().take(common).collect();
+    let typed_start = typed.trim_start();
+    let completed = match typed_start.split_once(' ') {
+        Some((name, partial)) => {
+            // What was typed is kept where the candidates add nothing.
+            let agreed = if agreed.chars().count() >= partial.trim_start().chars().count() {
+                agreed
+            } else {
+                partial.trim_start().to_string()
+            };
+            format!("{name} {agreed}")
+        }
+        None => {
+            let mut completed = agreed;
+            if found.len() == 1 {
+                completed.push(' ');
+            }
+            completed
+        }
+    };
     (completed.trim_end() != typed.trim()).then_some(completed)
 }
 
+/// Lines run at the `:` command line, newest last, kept while the console
+/// runs: ↑ and ↓ walk them, the line being typed kept aside.
+#[derive(Debug, Clone, Default)]
+pub struct History {
+    lines: Vec<String>,
+    /// Where ↑/↓ stand: `None` on the line being typed.
+    at: Option<usize>,
+    /// The line being typed when ↑ was first pressed.
+    typed: String,
+}
+
+/// Lines a history keeps.
+const HISTORY_LINES: usize = 100;
+
+impl History {
+    /// Remembers a line run (not twice in a row, not a blank one).
+    pub fn push(&mut self, line: &str) {
+        let line = line.trim();
+        self.at = None;
+        if line.is_empty() || self.lines.last().is_some_and(|last| last == line) {
+            return;
+        }
+        if self.lines.len() == HISTORY_LINES {
+            self.lines.remove(0);
+        }
+        self.lines.push(line.to_string());
+    }
+
+    /// ↑: the line before, or `None` at the oldest.
+    pub fn older(&mut self, typed: &str) -> Option<&str> {
+        let at = match self.at {
+            None => {
+                self.typed = typed.to_string();
+                self.lines.len().checked_sub(1)?
+            }
+            Some(at) => at.checked_sub(1)?,
+        };
+        self.at = Some(at);
+        self.lines.get(at).map(String::as_str)
+    }
+
+    /// ↓: the line after, then the one that was being typed.
+    pub fn newer(&mut self) -> Option<&str> {
+        let at = self.at?;
+        if at + 1 < self.lines.len() {
+            self.at = Some(at + 1);
+            return self.lines.get(at + 1).map(String::as_str);
+        }
+        self.at = None;
+        Some(&self.typed)
+    }
+
+    /// Forgets where ↑/↓ stood (the command line closed).
+    pub fn reset(&mut self) {
+        self.at = None;
+    }
+}
+
 /// The commands that match what is typed, over the bottom of `area`.
-pub fn draw_completions(frame: &mut Frame, area: Rect, typed: &str, theme: &Theme) {
-    let found = candidates(typed);
+pub fn draw_completions(frame: &mut Frame, area: Rect, typed: &str, known: Known, theme: &Theme) {
+    let found = candidates(typed, known);
     if found.is_empty() {
         return;
     }
+    let command = typed.trim_start().split_once(' ').map(|(name, _)| name);
     let lines: Vec<Line> = found
         .iter()
         .map(|(name, what)| {
+            let shown = match command {
+                Some(command) => format!(" :{command} {}", crate::text::printable(name)),
+                None => format!(" :{name}"),
+            };
             Line::from(vec![
-                Span::styled(format!(" :{name:<14}"), theme.accent),
-                Span::raw(*what),
+                Span::styled(format!("{shown:<22}"), theme.accent),
+                Span::raw(what.clone()),
             ])
         })
         .collect();
-    let height = (lines.len() as u16 + 2).min(area.height);
-    let area = Rect::new(area.x, area.y + area.height - height, area.width.min(72), height);
-    super::popup::clear(frame, area);
-    frame.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(" commands (Tab completes) ")),
-        area,
+    // Inside the table's border, over its last rows.
+    let inside = area.inner(ratatui::layout::Margin::new(1, 1));
+    let height = (lines.len() as u16 + 2).min(inside.height);
+    let area = Rect::new(
+        inside.x,
+        inside.y + inside.height - height,
+        inside.width.min(76),
+        height,
     );
+    let title = if command.is_some() {
+        " arguments (Tab completes) "
+    } else {
+        " commands (Tab completes) "
+    };
+    super::popup::clear(frame, area);
+    frame.render_widget(Paragraph::new(lines).block(Block::bordered().title(title)), area);
 }
 
 #[cfg(test)]
@@ -192,18 +355,20 @@ mod tests {
 
     #[test]
     fn completion_goes_as_far_as_the_candidates_agree() {
-        assert_eq!(complete("r"), Some("roles ".into()));
-        assert_eq!(complete("sub"), Some("subs".into()));
+        let none = Known::default();
+        assert_eq!(complete("r", none), Some("role".into()));
+        assert_eq!(complete("roles", none), None, "roles is whole; role is shorter");
+        assert_eq!(complete("su", none), Some("sub".into()));
         assert_eq!(
-            complete("subs"),
+            complete("subs", none),
             None,
             "subs and subscriptions: nothing more in common"
         );
-        assert_eq!(complete("p"), Some("project ".into()));
-        assert_eq!(complete("x"), None);
-        assert_eq!(candidates("q").len(), 2);
-        assert_eq!(complete("d"), Some("deliver".into()));
-        assert_eq!(complete("deliveri"), Some("deliveries ".into()));
+        assert_eq!(complete("p", none), Some("project ".into()));
+        assert_eq!(complete("x", none), None);
+        assert_eq!(candidates("q", none).len(), 2);
+        assert_eq!(complete("d", none), Some("deliver".into()));
+        assert_eq!(complete("deliveri", none), Some("deliveries ".into()));
         assert_eq!(
             parse("state overdue"),
             Ok(Command::State(Some(crate::api::SubscriptionState::Overdue)))
@@ -224,5 +389,52 @@ mod tests {
             parse("delivers ai"),
             Ok(Command::Delivers(Some("ai_prompt".into())))
         );
+    }
+
+    #[test]
+    fn arguments_complete_too_from_fixed_words_and_known_names() {
+        let roles = [
+            "Engineering".to_string(),
+            "On-call".to_string(),
+            "Data".to_string(),
+        ];
+        let known = Known { roles: &roles };
+        assert_eq!(complete("state pa", known), Some("state paused".into()));
+        assert_eq!(complete("state ", known), None, "seven states agree on nothing");
+        assert_eq!(candidates("state ", known).len(), 7);
+        assert_eq!(complete("target s", known), Some("target slack".into()));
+        assert_eq!(complete("delivers D", known), Some("delivers dashboard".into()));
+        assert_eq!(complete("role on", known), Some("role On-call".into()));
+        assert_eq!(complete("role e", known), Some("role Engineering".into()));
+        assert!(candidates("role x", known).is_empty());
+        assert!(candidates("org a", known).is_empty());
+        assert_eq!(parse("sub 42"), Ok(Command::Subscription(42)));
+        assert_eq!(parse("sub #7"), Ok(Command::Subscription(7)));
+        assert!(parse("sub many").unwrap_err().contains("a number"));
+        assert_eq!(parse("role  On call "), Ok(Command::Role("On call".into())));
+    }
+
+    #[test]
+    fn history_walks_back_and_returns_to_what_was_typed() {
+        let mut history = History::default();
+        assert_eq!(history.older("x"), None);
+        history.push("state paused");
+        history.push("state paused");
+        history.push(" ");
+        history.push("sub 42");
+        assert_eq!(history.older("half"), Some("sub 42"));
+        assert_eq!(history.older("ignored"), Some("state paused"));
+        assert_eq!(history.older("ignored"), None, "no older line");
+        assert_eq!(history.newer(), Some("sub 42"));
+        assert_eq!(history.newer(), Some("half"), "back to what was typed");
+        assert_eq!(history.newer(), None);
+        for n in 0..150 {
+            history.push(&format!("sub {n}"));
+        }
+        let mut seen = 0;
+        while history.older("").is_some() {
+            seen += 1;
+        }
+        assert_eq!(seen, 100);
     }
 }

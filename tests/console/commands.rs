@@ -1,0 +1,129 @@
+//! The `:` command line as k9s users expect it: jumps by id and by name,
+//! arguments completed with Tab, and a history walked with ↑ and ↓.
+
+use std::time::Duration;
+
+use orgdeck::console::app::Mode;
+use orgdeck::console::lists::ListId;
+use orgdeck::console::view::theme::Theme;
+use orgdeck::console::{Context, Driver};
+use ratatui::crossterm::event::KeyCode;
+
+use crate::support::{TestServer, client_for};
+
+const SETTLE: Duration = Duration::from_secs(10);
+
+async fn console(server: &TestServer) -> Driver {
+    let context = Context {
+        host: "reference server".into(),
+        organization: server.organization.clone(),
+        project: server.project.to_string(),
+        ..Context::default()
+    };
+    let key = server.key(&["*"]);
+    let mut driver = Driver::new(client_for(&server.base, &key), context, (160, 40), Theme::plain());
+    driver.start();
+    assert!(driver.settle(SETTLE).await);
+    driver
+}
+
+/// Types `:` and the line, then Enter, and waits for what it asked.
+async fn command(driver: &mut Driver, line: &str) {
+    driver.press(KeyCode::Char(':'));
+    driver.type_text(line);
+    driver.press(KeyCode::Enter);
+    assert!(driver.settle(SETTLE).await);
+}
+
+fn typed(driver: &Driver) -> String {
+    match &driver.app.mode {
+        Mode::Command(input) => input.value().to_string(),
+        other => panic!("the command line is not open: {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sub_jumps_to_a_subscription_never_loaded_and_role_to_a_role_by_name() {
+    let server = TestServer::demo().await;
+    let mut driver = console(&server).await;
+    // From the Roles tab, to a subscription no page of the list has held.
+    command(&mut driver, "sub 117").await;
+    assert_eq!(driver.app.shown(), ListId::Deliveries, "{}", driver.screen());
+    let opened = driver.app.lists.deliveries.resource.subscription.clone().unwrap();
+    assert_eq!(opened.id, 117);
+    assert!(!opened.title.is_empty(), "the title is the subscription's");
+    assert!(driver.screen().contains("#117"), "{}", driver.screen());
+    // q goes back to the subscriptions.
+    driver.press(KeyCode::Char('q'));
+    assert_eq!(driver.app.shown(), ListId::Subscriptions);
+
+    // One that does not exist is named as such.
+    command(&mut driver, "sub 99999").await;
+    let notice = driver.app.notice.clone().unwrap().text;
+    assert!(notice.contains("#99999") && notice.contains("404"), "{notice}");
+    assert_eq!(driver.app.shown(), ListId::Subscriptions);
+
+    // A role by its name in any case, then one that does not exist.
+    command(&mut driver, "role on-call").await;
+    assert_eq!(driver.app.shown(), ListId::Members);
+    assert_eq!(
+        driver.app.lists.members.resource.role.as_ref().unwrap().name,
+        "On-call"
+    );
+    assert!(driver.screen().contains("Kwame Asante"), "{}", driver.screen());
+    command(&mut driver, "role Astronauts").await;
+    let notice = driver.app.notice.clone().unwrap().text;
+    assert!(notice.contains("no role is named \"Astronauts\""), "{notice}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tab_completes_arguments_and_arrows_walk_the_history() {
+    let server = TestServer::demo().await;
+    let mut driver = console(&server).await;
+    driver.press(KeyCode::Char(':'));
+    driver.type_text("state pa");
+    driver.press(KeyCode::Tab);
+    assert_eq!(typed(&driver), "state paused");
+    driver.press(KeyCode::Esc);
+    // The popup lists the arguments that match, with what each means.
+    driver.press(KeyCode::Char(':'));
+    driver.type_text("state ");
+    let screen = driver.screen();
+    assert!(
+        screen.contains("arguments (Tab completes)") && screen.contains(":state overdue"),
+        "{screen}"
+    );
+    driver.press(KeyCode::Esc);
+    // Role names come from the roles loaded.
+    driver.press(KeyCode::Char(':'));
+    driver.type_text("role fin");
+    driver.press(KeyCode::Tab);
+    assert_eq!(typed(&driver), "role Finance");
+    driver.press(KeyCode::Esc);
+
+    command(&mut driver, "subs").await;
+    command(&mut driver, "target slack").await;
+    driver.press(KeyCode::Char(':'));
+    driver.type_text("half");
+    driver.press(KeyCode::Up);
+    assert_eq!(typed(&driver), "target slack");
+    driver.press(KeyCode::Up);
+    assert_eq!(typed(&driver), "subs");
+    driver.press(KeyCode::Down);
+    driver.press(KeyCode::Down);
+    assert_eq!(typed(&driver), "half", "back to what was being typed");
+    driver.press(KeyCode::Up);
+    driver.press(KeyCode::Enter);
+    assert!(driver.settle(SETTLE).await);
+    assert_eq!(
+        driver
+            .app
+            .lists
+            .subscriptions
+            .resource
+            .filter
+            .target_type
+            .as_deref(),
+        Some("slack")
+    );
+}
