@@ -110,6 +110,7 @@ impl App {
             Ok(command::Command::PickProject) => self.open_switcher(Scope::Project),
             Ok(command::Command::Profile(name)) => self.connect(Target::Profile(name)),
             Ok(command::Command::PickProfile) => self.open_switcher(Scope::Profile),
+            Ok(command::Command::Results) => self.show_results(),
             Ok(command::Command::Nothing) => Vec::new(),
             Err(message) => {
                 self.notice = Some(Notice::error(message));

@@ -10,7 +10,7 @@ use crate::console::lists::ListId;
 use crate::console::view::theme::Theme;
 
 /// Every command with what it does, in the order completion offers them.
-pub const COMMANDS: [(&str, &str); 14] = [
+pub const COMMANDS: [(&str, &str); 15] = [
     ("roles", "show the roles"),
     ("members", "show the members of a role"),
     ("subs", "show the subscriptions"),
@@ -32,6 +32,10 @@ pub const COMMANDS: [(&str, &str); 14] = [
     ("org", "switch organization: pick from a list, or :org UUID"),
     ("project", "switch project: pick from a list, or :project ID"),
     ("ctx", "switch profile: pick from the config file, or :ctx NAME"),
+    (
+        "bulk",
+        "the results of the last bulk action (d, p or t on marked rows)",
+    ),
     ("q", "quit"),
     ("quit", "quit"),
 ];
@@ -59,6 +63,8 @@ pub enum Command {
     Profile(String),
     /// `:ctx` alone: pick from the config file's profiles.
     PickProfile,
+    /// `:bulk`: the last bulk action's results.
+    Results,
     Quit,
     Nothing,
 }
@@ -110,6 +116,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
         ("project", None) => Ok(Command::PickProject),
         ("ctx", Some(name)) => Ok(Command::Profile(name.to_string())),
         ("ctx", None) => Ok(Command::PickProfile),
+        ("bulk", _) => Ok(Command::Results),
         _ => Err(format!(
             ":{name} is not a command; : lists them, and Tab completes what is typed"
         )),
