@@ -64,6 +64,8 @@ pub struct ThemeColors {
     pub error: Option<String>,
     pub warning: Option<String>,
     pub ok: Option<String>,
+    /// The colour of rows marked for a bulk action.
+    pub marked: Option<String>,
 }
 
 /// One place orgdeck can connect to.

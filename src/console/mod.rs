@@ -4,6 +4,7 @@
 
 pub mod app;
 mod effects;
+pub mod latest;
 pub mod lists;
 mod terminal;
 #[cfg(test)]

@@ -178,11 +178,28 @@ async fn a_duplicate_name_lands_on_its_field_and_a_failed_save_keeps_everything(
         "the focus is back on the field, what was typed kept: {screen}"
     );
 
-    // Leaving asks first, since something was typed.
+    // Leaving asks first, since something was typed; Enter says no, and
+    // the form stays with everything typed.
     keys(&mut driver, &[KeyCode::Esc]).await;
-    assert!(driver.screen().contains("Esc again discards them"));
-    keys(&mut driver, &[KeyCode::Esc]).await;
+    let asked = driver.screen();
+    assert!(asked.contains("Discard changes?"), "{asked}");
+    assert!(asked.contains("[y] yes  [N] no  · Enter: no"), "{asked}");
+    keys(&mut driver, &[KeyCode::Enter]).await;
+    let kept = driver.screen();
+    assert!(!kept.contains("Discard changes?"), "{kept}");
+    assert!(kept.contains("› Name             ENGINEERING"), "{kept}");
+    // Esc says no too; y discards.
+    keys(&mut driver, &[KeyCode::Esc, KeyCode::Esc]).await;
+    assert!(driver.screen().contains("› Name             ENGINEERING"));
+    keys(&mut driver, &[KeyCode::Esc, KeyCode::Char('y')]).await;
     assert!(!driver.screen().contains("New role"));
+    assert!(matches!(driver.app.mode, orgdeck::console::app::Mode::Normal));
+    // A form with nothing changed closes at once.
+    keys(&mut driver, &[KeyCode::Char('n')]).await;
+    assert!(driver.screen().contains("New role"));
+    keys(&mut driver, &[KeyCode::Esc]).await;
+    assert!(matches!(driver.app.mode, orgdeck::console::app::Mode::Normal));
+    assert!(!driver.screen().contains("Discard changes?"));
 
     // A key that may read but not write: the console says so before trying.
     let reader = server.key(&["organization:read"]);
@@ -415,7 +432,7 @@ async fn create_then_edit_a_subscription() {
     assert!(refused.contains("is not an e-mail address"), "{refused}");
     assert!(refused.contains("choose what it delivers"), "{refused}");
     assert!(matches!(driver.app.mode, orgdeck::console::app::Mode::Form(..)));
-    keys(&mut driver, &[KeyCode::Esc, KeyCode::Esc]).await;
+    keys(&mut driver, &[KeyCode::Esc, KeyCode::Char('y')]).await;
 
     typed(&mut driver, "n").await;
     keys(&mut driver, &[KeyCode::Right]).await; // the first dashboard
@@ -453,7 +470,7 @@ async fn create_then_edit_a_subscription() {
     keys(&mut driver, &[KeyCode::Enter]).await;
     let question = driver.screen();
     assert!(
-        question.contains("deliver it once now") && question.contains("n, Esc or Enter: no"),
+        question.contains("deliver it once now") && question.contains("[y] yes  [N] no  · Enter: no"),
         "{question}"
     );
     keys(&mut driver, &[KeyCode::Enter]).await;

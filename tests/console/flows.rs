@@ -148,7 +148,7 @@ async fn filtering_at_once_then_on_the_server() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn help_lists_the_keys_of_the_screen() {
     let server = TestServer::demo_at(seeded(), 0).await;
-    let mut driver = console(&server, &["*"], (100, 44)).await;
+    let mut driver = console(&server, &["*"], (100, 48)).await;
     press(&mut driver, "3?").await;
     let help = screen(&mut driver);
     assert!(help.contains("show or hide deleted") && help.contains("log file"));

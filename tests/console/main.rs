@@ -10,6 +10,7 @@ mod edits;
 mod emptied;
 mod flows;
 mod health;
+mod marks;
 mod on_call;
 mod pty;
 mod today;

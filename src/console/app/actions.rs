@@ -73,15 +73,13 @@ impl App {
             },
             (None, _) => return Vec::new(),
         };
-        self.mode = Mode::Confirm(Confirm {
-            question: format!("Send a test delivery of {what} now? It goes to every recipient."),
-            write: Write::TestDelivery {
-                project: self.context.project.clone(),
-                id,
-            },
-            destructive: false,
-            form: None,
-        });
+        let question = format!("Send a test delivery of {what} now? It goes to every recipient.");
+        let write = Write::TestDelivery {
+            project: self.context.project.clone(),
+            id,
+        };
+        // It reaches people: Enter says no.
+        self.mode = Mode::Confirm(Confirm::write(question, write, true));
         Vec::new()
     }
 
@@ -122,13 +120,9 @@ impl App {
                 describe(subscription)
             ),
         };
-        let destructive = !subscription.is_supported();
-        self.mode = Mode::Confirm(Confirm {
-            question,
-            write,
-            destructive,
-            form: None,
-        });
+        // Pausing for good is not harmless: then Enter says no.
+        let for_good = !subscription.is_supported();
+        self.mode = Mode::Confirm(Confirm::write(question, write, for_good));
         Vec::new()
     }
 
@@ -445,12 +439,5 @@ fn why_paused(delivery: &Delivery) -> String {
 
 /// `#12 "Weekly revenue"`, for questions (which show it escaped).
 fn describe(subscription: &Subscription) -> String {
-    match subscription
-        .title
-        .as_deref()
-        .filter(|title| !title.trim().is_empty())
-    {
-        Some(title) => format!("#{} \"{title}\"", subscription.id),
-        None => format!("#{}", subscription.id),
-    }
+    crate::console::lists::subscriptions::label(subscription)
 }

@@ -2,11 +2,12 @@
 //! and restore of subscriptions with undo, sending writes, and what an answer
 //! does to the tables (they change in place, no reload).
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::crossterm::event::KeyEvent;
 
-use super::{App, Effect, ListId, Mode, Notice, Ticket, Timer, Undo, Write, Written};
+use super::{App, Confirmed, Effect, ListId, Mode, Notice, Ticket, Timer, Undo, Write, Written};
 use crate::api::{self};
 use crate::console::lists::{AnyTable, roles, subscriptions::choices};
+use crate::console::widgets::question::{self, Answer};
 
 impl App {
     /// `d`: asks first, naming what goes.
@@ -66,7 +67,7 @@ impl App {
     }
 
     /// Refuses a second destructive change while one is on its way.
-    fn busy(&mut self) -> bool {
+    pub(super) fn busy(&mut self) -> bool {
         if self.writing > 0 {
             self.notice = Some(Notice::error(
                 "a change is still on its way: try again when it is done".into(),
@@ -75,34 +76,34 @@ impl App {
         self.writing > 0
     }
 
-    /// `y` says yes; Enter says yes only to a question that destroys
-    /// nothing (saving an edit); every other key says no.
+    /// A key on a question, under the one rule: `y` yes, `n` or Esc no,
+    /// Enter the highlighted answer (no for anything that deletes, removes
+    /// or reaches people); any other key leaves the question open.
     pub(super) fn confirm_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         let Mode::Confirm(confirm) = &self.mode else {
             return Vec::new();
         };
-        let yes = match key.code {
-            KeyCode::Char('y') | KeyCode::Char('Y') => true,
-            KeyCode::Enter => !confirm.destructive,
-            _ => false,
+        let Some(answer) = question::answer(&key, confirm.highlighted) else {
+            self.dirty = false;
+            return Vec::new();
         };
-        match yes {
-            true => {
-                let Mode::Confirm(confirm) = std::mem::replace(&mut self.mode, Mode::Normal) else {
-                    return Vec::new();
-                };
+        let Mode::Confirm(confirm) = std::mem::replace(&mut self.mode, Mode::Normal) else {
+            return Vec::new();
+        };
+        match answer {
+            Answer::Yes => {
                 // The form stays at hand: it comes back if the write fails.
                 self.resume = confirm.form.map(|mut resumed| {
                     resumed.0.saving = true;
                     resumed.0.pending = None;
                     resumed
                 });
-                self.write(confirm.write)
+                match confirm.then {
+                    Confirmed::Write(write) => self.write(write),
+                    Confirmed::Bulk(bulk) => self.run_bulk(*bulk),
+                }
             }
-            false => {
-                let Mode::Confirm(confirm) = std::mem::replace(&mut self.mode, Mode::Normal) else {
-                    return Vec::new();
-                };
+            Answer::No => {
                 if let Some(resumed) = confirm.form {
                     let (mut form, purpose) = *resumed;
                     form.saving = false;

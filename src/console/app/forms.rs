@@ -261,21 +261,20 @@ impl App {
             }
             FormPurpose::NewSubscription => match fields::body(form) {
                 // Delivering on save mails every recipient: asked first,
-                // and only y says yes.
+                // and Enter says no.
                 Ok(body) if body.send_test_now == Some(true) => {
                     let question = format!(
                         "Create this subscription and deliver it once now? It goes to every recipient{}.",
                         recipients(form)
                     );
                     let resumed = Box::new(((**form).clone(), purpose.clone()));
+                    let write = Write::CreateSubscription {
+                        project,
+                        body: Box::new(body),
+                    };
                     self.mode = Mode::Confirm(Confirm {
-                        question,
-                        write: Write::CreateSubscription {
-                            project,
-                            body: Box::new(body),
-                        },
-                        destructive: true,
                         form: Some(resumed),
+                        ..Confirm::write(question, write, true)
                     });
                     return Vec::new();
                 }
@@ -309,7 +308,7 @@ impl App {
                 .is_empty();
                 if fields_changed || deliver {
                     // An edit is shown as "field: old → new" before it is
-                    // sent; one that delivers says so, and only y says yes.
+                    // sent; one that delivers says so, and Enter says no to it.
                     let mut question = match fields_changed {
                         true => format!("Save these changes to subscription #{id}?\n{}", lines.join("\n")),
                         false => format!("Deliver subscription #{id} once now, changing nothing?"),
@@ -321,15 +320,15 @@ impl App {
                         ));
                     }
                     let resumed = Box::new(((**form).clone(), purpose.clone()));
+                    let write = Write::UpdateSubscription {
+                        project,
+                        id,
+                        body: Box::new(changed),
+                    };
+                    // Saving is harmless; delivering on save reaches people.
                     self.mode = Mode::Confirm(Confirm {
-                        question,
-                        write: Write::UpdateSubscription {
-                            project,
-                            id,
-                            body: Box::new(changed),
-                        },
-                        destructive: deliver,
                         form: Some(resumed),
+                        ..Confirm::write(question, write, deliver)
                     });
                     return Vec::new();
                 }

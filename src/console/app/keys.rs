@@ -6,6 +6,7 @@ use tui_input::Input;
 
 use super::keymap::Action;
 use super::{App, Effect, Mode, Notice};
+use crate::console::lists::Verb;
 
 impl App {
     pub(super) fn key(&mut self, key: KeyEvent) -> Vec<Effect> {
@@ -24,6 +25,7 @@ impl App {
             Mode::Confirm(_) => self.confirm_key(key),
             Mode::Picker(_) => self.picker_key(key),
             Mode::Switcher(_) => self.switcher_key(key),
+            Mode::Results => self.results_key(key),
             Mode::Normal => match self.keymap.action(&key, self.shown()) {
                 Some(action) => self.act(action),
                 None => {
@@ -54,6 +56,16 @@ impl App {
         if let Some(reason) = self.unavailable(action) {
             self.notice = Some(Notice::error(format!("not available: {reason}")));
             return Vec::new();
+        }
+        // With rows marked, d, p and t act on every one of them.
+        let verb = match action {
+            Action::Delete => Some(Verb::Delete),
+            Action::Pause => Some(Verb::Pause),
+            Action::TestDelivery => Some(Verb::Test),
+            _ => None,
+        };
+        if let Some(effects) = verb.and_then(|verb| self.bulk_key(verb)) {
+            return effects;
         }
         let height = self.table_height() as i64;
         match action {
@@ -123,6 +135,8 @@ impl App {
             Action::Pause => self.pause(),
             Action::CycleState => self.narrow_to(self.lists.subscriptions.resource.next_state()),
             Action::LookFurther => self.look_further(),
+            Action::Mark => self.toggle_mark(),
+            Action::MarkAll => self.mark_all(),
             Action::Overdue => {
                 let overdue = crate::api::SubscriptionState::Overdue;
                 let state = (self.lists.subscriptions.resource.state != Some(overdue)).then_some(overdue);
@@ -131,12 +145,16 @@ impl App {
         }
     }
 
-    /// Esc and q: dismiss an error, close the detail or the JSON view,
-    /// leave a list opened from another (back where it was opened); `q`
-    /// on the top level quits.
+    /// Esc and q: dismiss an error, clear the marks (Esc), close the
+    /// detail or the JSON view, leave a list opened from another (back
+    /// where it was opened); `q` on the top level quits.
     fn back(&mut self, may_quit: bool) -> Vec<Effect> {
         // An error waits to be dismissed; a flash of success fades by itself.
         if self.notice.take_if(|notice| notice.error).is_some() {
+            return Vec::new();
+        }
+        // Esc clears the marks before it means back.
+        if !may_quit && self.clear_marks() {
             return Vec::new();
         }
         // Esc on Health stops a look under way (q, too, before leaving).

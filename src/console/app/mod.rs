@@ -9,13 +9,13 @@ use chrono::{DateTime, Utc};
 
 mod actions;
 mod assign;
+mod bulk;
 mod edit;
 mod find;
 mod forms;
 mod health;
 pub mod keymap;
 mod keys;
-mod latest;
 mod navigate;
 mod permissions;
 mod switch;
@@ -121,6 +121,10 @@ pub struct App {
     /// A resume or a test whose subscription is read again, to say when
     /// the server paused it.
     pub recheck: Option<actions::Recheck>,
+    /// The bulk action under way (`d`, `p`, `t` on marked rows).
+    bulk: Option<bulk::BulkRun>,
+    /// The results of the last bulk action, row by row.
+    pub report: Option<crate::console::widgets::results::Report>,
 }
 
 impl App {
@@ -148,6 +152,8 @@ impl App {
             history: Default::default(),
             read: None,
             recheck: None,
+            bulk: None,
+            report: None,
             context,
             keymap,
             lists: Lists::default(),
@@ -223,6 +229,14 @@ impl App {
         }
         let before = self.notice.clone();
         let mut effects = self.handle(msg);
+        // A `*` that waited for pages says when it is done.
+        for table in self.lists.all_mut() {
+            match table.mark_news() {
+                Some(Ok(text)) => self.notice = Some(Notice::done(text)),
+                Some(Err(text)) => self.notice = Some(Notice::error(text)),
+                None => {}
+            }
+        }
         if self.notice != before && self.notice.as_ref().is_some_and(|notice| notice.fades) {
             effects.push(Effect::Timer {
                 timer: Timer::Notice,
@@ -284,6 +298,9 @@ impl App {
                     write,
                     result,
                 } = *answer;
+                if self.owns_bulk(ticket) {
+                    return self.bulk_written(ticket, result);
+                }
                 self.written(ticket, write, result)
             }
             Msg::People {

@@ -77,17 +77,31 @@ impl App {
     pub(super) fn fetch_visible(&mut self) -> Vec<Effect> {
         let height = self.table_height();
         let list = self.shown;
+        // A list with nothing to ask (no role opened; Health, which a look
+        // fills) marks no page in flight.
+        if self.lists.get(list).query(self.scope()).is_none() {
+            return Vec::new();
+        }
+        let offsets = self.lists.get_mut(list).wanted(height);
+        self.fetch_offsets(list, offsets)
+    }
+
+    /// Fetches pages of a list at these offsets (already marked in flight).
+    pub(super) fn fetch_offsets(&mut self, list: ListId, offsets: Vec<u64>) -> Vec<Effect> {
         let scope = Scope {
             organization: &self.context.organization,
             project: &self.context.project,
         };
-        if self.lists.get(list).query(scope).is_none() {
-            return Vec::new();
-        }
         let table = self.lists.get_mut(list);
         let generation = table.generation();
+        if table.query(scope).is_none() {
+            for offset in offsets {
+                table.failed(generation, offset);
+            }
+            return Vec::new();
+        }
         let mut effects = Vec::new();
-        for offset in table.wanted(height) {
+        for offset in offsets {
             match table.query_at(scope, offset) {
                 Some(query) => effects.push(Effect::Fetch {
                     list,

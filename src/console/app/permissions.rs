@@ -46,6 +46,12 @@ impl App {
 
     /// Why an action is unavailable, if it is.
     pub fn unavailable(&self, action: Action) -> Option<String> {
+        if matches!(action, Action::Mark | Action::MarkAll) && !self.lists.get(self.shown()).takes_marks() {
+            return Some(format!(
+                "the {} take no marks",
+                self.lists.get(self.shown()).title().to_lowercase()
+            ));
+        }
         let scope = self.scope_for(action)?;
         if self.permissions.read_only {
             return Some("read-only: orgdeck was started with --read-only".into());

@@ -7,13 +7,13 @@ use ratatui::crossterm::event::KeyEvent;
 use tui_input::Input;
 
 use crate::api::{
-    self, NamedItem, Organization, OrganizationMember, Project, Role, RoleInput, RoleMembership, Subscription,
+    self, NamedItem, Organization, OrganizationMember, Project, Role, RoleMembership, Subscription,
 };
-pub use crate::console::lists::{ListId, PageData, Query};
+pub use crate::console::lists::{Confirm, Confirmed, FormPurpose, ListId, PageData, Query, Write};
 use crate::console::widgets::form::Form;
-use crate::console::widgets::picker::{Person, Picker};
+use crate::console::widgets::picker::Picker;
 
-pub use super::latest::{Latest, Ticket};
+pub use crate::console::latest::{Latest, Ticket};
 
 /// How long typing pauses before a subscription search goes to the server.
 pub const SEARCH_DEBOUNCE: Duration = Duration::from_millis(300);
@@ -156,36 +156,9 @@ pub enum Mode {
     Picker(Box<Picker>),
     /// `:org` or `:project` without an argument.
     Switcher(Box<crate::console::widgets::switcher::Switcher>),
-}
-
-/// What a form is for.
-#[derive(Debug, Clone, PartialEq)]
-pub enum FormPurpose {
-    NewRole,
-    EditRole { id: String },
-    NewSubscription,
-    EditSubscription { id: i64 },
-}
-
-impl FormPurpose {
-    pub fn is_subscription(&self) -> bool {
-        matches!(
-            self,
-            FormPurpose::NewSubscription | FormPurpose::EditSubscription { .. }
-        )
-    }
-}
-
-/// A question before a destructive write.
-#[derive(Debug, Clone)]
-pub struct Confirm {
-    pub question: String,
-    pub write: Write,
-    /// Whether the write destroys something: then only `y` says yes, and
-    /// Enter, like every other key, says no.
-    pub destructive: bool,
-    /// The form the question came from: back to it on "no" or a failure.
-    pub form: Option<Box<(Form, FormPurpose)>>,
+    /// The results of a bulk action ([`App::report`](super::App::report)),
+    /// row by row, as they come.
+    Results,
 }
 
 /// The last soft delete, which `u` undoes for a few seconds.
@@ -193,66 +166,6 @@ pub struct Confirm {
 pub struct Undo {
     pub id: i64,
     pub ticket: Ticket,
-}
-
-/// A change to send to the server.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Write {
-    CreateRole {
-        organization: String,
-        input: RoleInput,
-    },
-    UpdateRole {
-        organization: String,
-        id: String,
-        input: RoleInput,
-    },
-    DeleteRole {
-        organization: String,
-        id: String,
-    },
-    RemoveMember {
-        organization: String,
-        role: String,
-        id: String,
-    },
-    /// A new subscription from a form's body.
-    CreateSubscription {
-        project: String,
-        body: Box<crate::api::SubscriptionInput>,
-    },
-    /// The changed fields of a subscription.
-    UpdateSubscription {
-        project: String,
-        id: i64,
-        body: Box<crate::api::SubscriptionInput>,
-    },
-    /// One request per person, each with its own result.
-    AssignMembers {
-        organization: String,
-        role: String,
-        people: Vec<Person>,
-    },
-    /// `PATCH {"deleted": true}`: subscriptions are never hard-deleted.
-    SoftDelete {
-        project: String,
-        id: i64,
-    },
-    Restore {
-        project: String,
-        id: i64,
-    },
-    /// `POST …/test-delivery/`: a delivery now (202, no body).
-    TestDelivery {
-        project: String,
-        id: i64,
-    },
-    /// `PATCH {"enabled": …}`: pause, or resume.
-    SetEnabled {
-        project: String,
-        id: i64,
-        enabled: bool,
-    },
 }
 
 /// A write and how it went.

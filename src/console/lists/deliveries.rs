@@ -20,10 +20,10 @@ use chrono::{DateTime, Utc};
 use ratatui::layout::Constraint;
 use ratatui::text::{Line, Span};
 
+use super::Confirm;
 use super::paging::PAGE_SIZE;
 use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
 use crate::api::{self, Delivery, DeliveryStatus, Page, RecipientStatus};
-use crate::console::app::Confirm;
 use crate::console::view::detail::{field, heading, marked, optional};
 use crate::console::view::format::{relative, when};
 use crate::console::view::theme::Theme;

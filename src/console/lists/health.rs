@@ -15,9 +15,10 @@ use ratatui::layout::Constraint;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
+use super::bulk::{Bulk, Verb};
+use super::subscriptions::bulk::{self as subscriptions_bulk, Marked};
+use super::{Column, Confirm, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
 use crate::api::health::Health;
-use crate::console::app::Confirm;
 use crate::console::view::detail::{field, heading, marked};
 use crate::console::view::format::{relative, when};
 use crate::console::view::theme::Theme;
@@ -111,6 +112,7 @@ impl Resource for Board {
     const NOUN: &'static str = "subscription";
     const TAB: ListId = ListId::Health;
     const WRITE_SCOPE: &'static str = "subscription:write";
+    const MARKS: bool = true;
 
     fn heading(&self) -> String {
         if self.counts.is_empty() {
@@ -225,6 +227,26 @@ impl Resource for Board {
         None
     }
 
+    /// `p` and `t` on marked rows act on their subscriptions, as on
+    /// Subscriptions; the look's health says which are paused. Nothing is
+    /// deleted from here.
+    fn bulk(&self, verb: Verb, rows: &[&HealthRow], scope: Scope) -> Option<Result<Bulk, String>> {
+        if verb == Verb::Delete {
+            return None;
+        }
+        let marked: Vec<Marked> = rows
+            .iter()
+            .map(|row| Marked {
+                id: row.id,
+                label: format!("#{} \"{}\"", row.id, row.title),
+                paused: matches!(row.health, Health::Paused | Health::AutoDisabled),
+                deleted: false,
+                for_good: row.health == Health::Unsupported,
+            })
+            .collect();
+        Some(subscriptions_bulk::bulk(verb, &marked, scope))
+    }
+
     fn shows_relative_times(&self) -> bool {
         true
     }
@@ -323,6 +345,7 @@ impl Table<Board> {
         self.resource = Board::default();
         self.rows.clear();
         self.filter.clear();
+        self.marks.clear();
     }
 
     pub fn is_looking(&self) -> bool {

@@ -7,10 +7,10 @@ use chrono::{DateTime, Utc};
 use ratatui::layout::Constraint;
 use ratatui::text::{Line, Span};
 
-use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, text};
+use super::bulk::{self, Bulk, Item, Verb};
+use super::{Column, Confirm, ListId, Query, Resource, Scope, Sort, Table, Write, contains, text};
 use crate::api::models::level;
 use crate::api::{OrganizationMember, RoleMembership};
-use crate::console::app::{Confirm, Write};
 use crate::console::view::detail::{field, heading, optional, user_lines};
 use crate::console::view::format::when;
 use crate::console::view::theme::Theme;
@@ -80,6 +80,7 @@ impl Resource for Members {
     const TAB: ListId = ListId::Members;
     const PARENT: Option<ListId> = Some(ListId::Roles);
     const WRITE_SCOPE: &'static str = "organization:write";
+    const MARKS: bool = true;
 
     fn heading(&self) -> String {
         self.role
@@ -178,23 +179,50 @@ impl Resource for Members {
 
     fn confirm_delete(&self, membership: &RoleMembership, scope: Scope) -> Option<Confirm> {
         let role = self.role.as_ref()?;
-        let user = membership.user.clone().unwrap_or_default();
-        Some(Confirm {
-            question: format!(
-                "Remove {} <{}> from the role {}?",
-                user.display_name(),
-                user.email,
-                role.name
-            ),
-            write: Write::RemoveMember {
-                organization: scope.organization.to_string(),
-                role: role.id.clone(),
-                id: membership.id.clone(),
-            },
-            destructive: true,
-            form: None,
-        })
+        let question = format!("Remove {} from the role {}?", person(membership), role.name);
+        let write = Write::RemoveMember {
+            organization: scope.organization.to_string(),
+            role: role.id.clone(),
+            id: membership.id.clone(),
+        };
+        Some(Confirm::write(question, write, true))
     }
+
+    /// `d` on marked members removes them all from the role.
+    fn bulk(&self, verb: Verb, rows: &[&RoleMembership], scope: Scope) -> Option<Result<Bulk, String>> {
+        if verb != Verb::Delete {
+            return None;
+        }
+        let Some(role) = self.role.as_ref() else {
+            return Some(Err("open a role's members first".into()));
+        };
+        let items: Vec<Item> = rows
+            .iter()
+            .map(|membership| Item {
+                id: membership.id.clone(),
+                label: person(membership),
+                write: Write::RemoveMember {
+                    organization: scope.organization.to_string(),
+                    role: role.id.clone(),
+                    id: membership.id.clone(),
+                },
+                done: "removed from the role",
+            })
+            .collect();
+        let title = format!(
+            "Remove {} from the role {}",
+            bulk::count(items.len(), "member"),
+            role.name
+        );
+        let more = ["They keep their other roles and stay in the organization.".to_string()];
+        Some(Ok(Bulk::new(title, &more, true, items, Vec::new())))
+    }
+}
+
+/// `Ada Okafor <ada@hedgebox.dev>`.
+fn person(membership: &RoleMembership) -> String {
+    let user = membership.user.clone().unwrap_or_default();
+    format!("{} <{}>", user.display_name(), user.email)
 }
 
 fn member_lines(member: &OrganizationMember, theme: &Theme) -> Vec<Line<'static>> {
@@ -228,6 +256,7 @@ impl Table<Members> {
         self.filter.clear();
         self.sort = 0;
         self.rows.clear();
+        self.marks.clear();
     }
 
     /// The user UUIDs of the members loaded, for the picker to mark.

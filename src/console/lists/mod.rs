@@ -10,9 +10,16 @@
 //! [`Query`] variant (and so the fetch in `effects.rs`), and a way to open
 //! it: a key or a command. A list held whole in memory (Health, whose rows
 //! a look sends) asks no query and needs no variant.
+//!
+//! Marks and bulk actions are one constant and one method of [`Resource`]
+//! away: `MARKS` and `bulk` (the module [`bulk`] says how).
 
+pub mod bulk;
+pub mod changes;
 pub mod deliveries;
 pub mod health;
+pub mod marking;
+pub mod marks;
 pub mod members;
 pub mod paging;
 pub mod roles;
@@ -31,12 +38,14 @@ use ratatui::text::{Line, Span};
 use serde::Serialize;
 
 use crate::api::{Page, SubscriptionFilter};
-use crate::console::app::Confirm;
 use crate::console::view::theme::Theme;
 use crate::text::printable;
 
+pub use bulk::{Bulk, Verb};
+pub use changes::{Confirm, Confirmed, FormPurpose, Write};
 pub use deliveries::Deliveries;
 pub use health::Board;
+pub use marking::MarkAll;
 pub use members::Members;
 pub use roles::Roles;
 pub use subscriptions::Subscriptions;
@@ -239,6 +248,11 @@ pub trait Resource: Default {
     /// refresh starts over from the top, the only page whose link is known.
     const BY_CURSOR: bool = false;
 
+    /// Whether its rows can be marked (Space, `*`) for bulk actions: a list
+    /// that says so gets marking, the marks drawn, Esc clearing them, and
+    /// its bulk keys acting on every marked row (see [`bulk`]).
+    const MARKS: bool = false;
+
     /// The heading of its table.
     fn heading(&self) -> String {
         Self::TITLE.to_string()
@@ -304,6 +318,13 @@ pub trait Resource: Default {
 
     /// The question before deleting a row, and the write it asks for.
     fn confirm_delete(&self, row: &Self::Row, scope: Scope) -> Option<Confirm>;
+
+    /// What a bulk key does to the marked rows (as last seen, in the order
+    /// marked): a write each behind one question. `None`: the key does not
+    /// act in bulk on this list; `Some(Err(why))`: nothing to do.
+    fn bulk(&self, _verb: Verb, _rows: &[&Self::Row], _scope: Scope) -> Option<Result<Bulk, String>> {
+        None
+    }
 
     /// Lists the server filters and sorts (too long to load whole) take
     /// the text and the order here, and say whether they must be fetched

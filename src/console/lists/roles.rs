@@ -14,11 +14,13 @@ use chrono::{DateTime, Utc};
 use ratatui::layout::Constraint;
 use ratatui::text::{Line, Span};
 
+use super::bulk::{self, Bulk, Item, Verb};
 use super::rows::Rows;
-use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, text};
+use super::{
+    Column, Confirm, FormPurpose, ListId, Query, Resource, Scope, Sort, Table, Write, contains, text,
+};
 use crate::api::models::access_level;
 use crate::api::{ListOrText, Role, RoleInput, RoleMembership};
-use crate::console::app::{Confirm, FormPurpose, Write};
 use crate::console::view::detail::{field, heading, user_lines};
 use crate::console::view::format::when;
 use crate::console::view::theme::Theme;
@@ -82,6 +84,7 @@ impl Resource for Roles {
     const NOUN: &'static str = "role";
     const TAB: ListId = ListId::Roles;
     const WRITE_SCOPE: &'static str = "organization:write";
+    const MARKS: bool = true;
 
     fn query(&self, scope: Scope) -> Option<Query> {
         Some(Query::Roles {
@@ -220,19 +223,42 @@ impl Resource for Roles {
 
     fn confirm_delete(&self, role: &Role, scope: Scope) -> Option<Confirm> {
         let members = members(role);
-        Some(Confirm {
-            question: format!(
-                "Delete the role {} and its {members} membership{}?",
-                role.name,
-                if members == 1 { "" } else { "s" }
-            ),
-            write: Write::DeleteRole {
-                organization: scope.organization.to_string(),
+        let question = format!(
+            "Delete the role {} and its {members} membership{}?",
+            role.name,
+            if members == 1 { "" } else { "s" }
+        );
+        let write = Write::DeleteRole {
+            organization: scope.organization.to_string(),
+            id: role.id.clone(),
+        };
+        Some(Confirm::write(question, write, true))
+    }
+
+    /// `d` on marked roles deletes them all, with their memberships.
+    fn bulk(&self, verb: Verb, rows: &[&Role], scope: Scope) -> Option<Result<Bulk, String>> {
+        if verb != Verb::Delete {
+            return None;
+        }
+        let items: Vec<Item> = rows
+            .iter()
+            .map(|role| Item {
                 id: role.id.clone(),
-            },
-            destructive: true,
-            form: None,
-        })
+                label: role.name.clone(),
+                write: Write::DeleteRole {
+                    organization: scope.organization.to_string(),
+                    id: role.id.clone(),
+                },
+                done: "deleted",
+            })
+            .collect();
+        let memberships: usize = rows.iter().map(|role| members(role)).sum();
+        let title = format!("Delete {}", bulk::count(items.len(), "role"));
+        let more = [format!(
+            "Their {} go with them.",
+            bulk::count(memberships, "membership")
+        )];
+        Some(Ok(Bulk::new(title, &more, true, items, Vec::new())))
     }
 }
 

@@ -5,9 +5,12 @@
 use chrono::{DateTime, Utc};
 use ratatui::text::{Line, Span};
 
+use super::bulk::{Bulk, Verb};
+use super::marking::{MarkAll, Marking};
+use super::marks::Marks;
 use super::rows::Rows;
-use super::{Column, ListId, PageData, Query, Resource, Scope, Sort, pretty};
-use crate::console::app::{Confirm, Ticket};
+use super::{Column, Confirm, ListId, PageData, Query, Resource, Scope, Sort, pretty};
+use crate::console::latest::Ticket;
 use crate::console::view::theme::Theme;
 
 /// The longest list filtered or sorted in the console as a whole.
@@ -22,6 +25,12 @@ pub struct Table<R: Resource> {
     pub sort: usize,
     /// After a refresh: the id of the row the cursor was on.
     pub refocus: Option<String>,
+    /// The rows marked for a bulk action, by id.
+    pub marks: Marks<R::Row>,
+    /// `*` waiting for pages to mark their rows.
+    pub(super) marking: Option<Marking>,
+    /// What a `*` that waited for pages has to say, once.
+    pub(super) mark_news: Option<Result<String, String>>,
 }
 
 impl<R: Resource> Default for Table<R> {
@@ -32,6 +41,9 @@ impl<R: Resource> Default for Table<R> {
             filter: String::new(),
             sort: 0,
             refocus: None,
+            marks: Marks::default(),
+            marking: None,
+            mark_news: None,
         }
     }
 }
@@ -146,6 +158,27 @@ pub trait AnyTable {
     fn count_is_exact(&self) -> bool;
     /// A line under the table, if the list has one.
     fn status(&self, now: DateTime<Utc>, theme: &Theme) -> Option<Line<'static>>;
+    /// Whether rows can be marked for bulk actions.
+    fn takes_marks(&self) -> bool;
+    /// How many rows are marked.
+    fn marked(&self) -> usize;
+    /// Whether the row shown at a position is marked.
+    fn is_marked(&self, shown: u64) -> bool;
+    /// Space: marks or unmarks the row under the cursor; `Ok(true)` when
+    /// it is marked now.
+    fn toggle_mark(&mut self) -> Result<bool, String>;
+    /// `*`: every row the filter shows.
+    fn mark_all(&mut self) -> MarkAll;
+    /// What a `*` that waited for pages says once it is done (`Ok`), or
+    /// stopped short (`Err`).
+    fn mark_news(&mut self) -> Option<Result<String, String>>;
+    /// Unmarks every row; says how many were marked.
+    fn clear_marks(&mut self) -> usize;
+    /// Unmarks these rows (done by a bulk action).
+    fn unmark(&mut self, ids: &[String]);
+    /// What a bulk key does to the marked rows; `None` where it does not
+    /// act in bulk (no marks, or not on this list).
+    fn bulk(&self, verb: Verb, scope: Scope) -> Option<Result<Bulk, String>>;
 }
 
 impl<R: Resource> AnyTable for Table<R> {
@@ -176,6 +209,10 @@ impl<R: Resource> AnyTable for Table<R> {
     fn close(&mut self) {
         self.resource.close();
         self.filter.clear();
+        // The marks were of the parent's row left (a role's members).
+        if R::PARENT.is_some() {
+            self.marks.clear();
+        }
     }
 
     fn heading(&self) -> String {
@@ -244,6 +281,7 @@ impl<R: Resource> AnyTable for Table<R> {
     }
 
     fn restart(&mut self, from_start: bool) {
+        self.marking_stopped(None, None);
         self.rows.list.restart();
         self.resource.restarted();
         if from_start || R::BY_CURSOR {
@@ -256,6 +294,8 @@ impl<R: Resource> AnyTable for Table<R> {
         self.rows.clear();
         self.filter.clear();
         self.refocus = None;
+        self.marks.clear();
+        self.marking = None;
         self.resource.search_on_server("");
     }
 
@@ -283,10 +323,14 @@ impl<R: Resource> AnyTable for Table<R> {
             self.rows.select_id(&id, R::id, height);
         }
         self.resource.loaded(&self.rows);
+        if R::MARKS {
+            self.marks_seen(generation, offset);
+        }
         true
     }
 
     fn failed(&mut self, generation: Ticket, offset: u64) -> bool {
+        self.marking_stopped(Some(generation), Some(offset));
         self.rows.list.failed(generation, offset)
     }
 
@@ -432,5 +476,46 @@ impl<R: Resource> AnyTable for Table<R> {
 
     fn status(&self, now: DateTime<Utc>, theme: &Theme) -> Option<Line<'static>> {
         self.resource.status(now, theme)
+    }
+
+    fn takes_marks(&self) -> bool {
+        R::MARKS
+    }
+
+    fn marked(&self) -> usize {
+        self.marks.len()
+    }
+
+    fn is_marked(&self, shown: u64) -> bool {
+        !self.marks.is_empty()
+            && self
+                .rows
+                .row(shown)
+                .is_some_and(|row| self.marks.contains(&R::id(row)))
+    }
+
+    fn toggle_mark(&mut self) -> Result<bool, String> {
+        Table::toggle_mark(self)
+    }
+
+    fn mark_all(&mut self) -> MarkAll {
+        Table::mark_all(self)
+    }
+
+    fn mark_news(&mut self) -> Option<Result<String, String>> {
+        self.mark_news.take()
+    }
+
+    fn clear_marks(&mut self) -> usize {
+        self.marking = None;
+        self.marks.clear()
+    }
+
+    fn unmark(&mut self, ids: &[String]) {
+        self.marks.retain(|id| !ids.iter().any(|done| done == id));
+    }
+
+    fn bulk(&self, verb: Verb, scope: Scope) -> Option<Result<Bulk, String>> {
+        self.bulk_of(verb, scope)
     }
 }

@@ -273,7 +273,10 @@ fn t_on_a_row_asks_to_test_its_subscription() {
     let Mode::Confirm(confirm) = &app.mode else {
         panic!("no question: {:?}", app.mode)
     };
-    assert!(matches!(confirm.write, Write::TestDelivery { id: 35, .. }));
+    assert!(matches!(
+        confirm.single(),
+        Some(Write::TestDelivery { id: 35, .. })
+    ));
 }
 
 fn revoked_slack(id: i64, enabled: bool) -> Subscription {
@@ -463,4 +466,68 @@ fn a_pause_that_comes_with_the_delivery_is_told_when_it_lands() {
         "{notice:?}"
     );
     assert!(app.recheck.is_none());
+}
+
+#[test]
+fn marked_rows_are_paused_together_and_the_paused_ones_left_alone() {
+    let mut app = app();
+    let (ticket, _) = open(&mut app);
+    let rows = vec![
+        row(1, Health::Failing),
+        row(2, Health::Paused),
+        row(3, Health::Ok),
+    ];
+    news(&mut app, ticket, LookNews::Rows(rows));
+    end(&mut app, ticket, false);
+    key(&mut app, KeyCode::Char('*'));
+    assert_eq!(app.lists.health.marked(), 3);
+    assert!(screen(&app).contains("3 marked"));
+    key(&mut app, KeyCode::Char('p'));
+    let Mode::Confirm(confirm) = &app.mode else {
+        panic!("asks first: {:?}", app.mode)
+    };
+    assert!(
+        confirm.question.starts_with("Pause 2 subscriptions?\n#1 \"Report 1\", #3 \"Report 3\"\n1 marked is left as it is: 1 already paused"),
+        "{}",
+        confirm.question
+    );
+    let effects = key(&mut app, KeyCode::Char('y'));
+    let paused: Vec<i64> = effects
+        .iter()
+        .filter_map(|effect| match effect {
+            Effect::Write {
+                write: Write::SetEnabled {
+                    id, enabled: false, ..
+                },
+                ..
+            } => Some(*id),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(paused, [1, 3]);
+    for effect in &effects {
+        let Effect::Write {
+            write: Write::SetEnabled { id, .. },
+            ..
+        } = effect
+        else {
+            continue;
+        };
+        let subscription = Subscription {
+            id: *id,
+            enabled: Some(false),
+            ..Subscription::default()
+        };
+        written(
+            &mut app,
+            effect,
+            Ok(Written::Subscription(Box::new(subscription))),
+        );
+    }
+    assert_eq!(
+        app.lists.health.marked(),
+        0,
+        "done, and the paused one left as it was: unmarked"
+    );
+    assert!(app.notice.clone().unwrap().text.contains("r looks again"));
 }

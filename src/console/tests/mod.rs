@@ -548,8 +548,8 @@ fn a_late_answer_never_touches_another_form() {
     key(&mut app, KeyCode::Char('x'));
     let Mode::Form(form, _) = &app.mode else { panic!() };
     assert_eq!(form.value("name"), "Ops");
-    key(&mut app, KeyCode::Esc);
-    key(&mut app, KeyCode::Esc); // the first asks: something was typed
+    key(&mut app, KeyCode::Esc); // asks: something was typed
+    key(&mut app, KeyCode::Char('y'));
     assert!(matches!(app.mode, Mode::Normal));
     // Another form is open when the answer comes.
     key(&mut app, KeyCode::Char('n'));
@@ -577,7 +577,7 @@ fn a_late_answer_never_touches_another_form() {
     );
     // A second destructive change waits for the first.
     key(&mut app, KeyCode::Esc);
-    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char('y'));
     key(&mut app, KeyCode::Char('d'));
     let effects = key(&mut app, KeyCode::Char('y'));
     assert!(matches!(effects.first(), Some(Effect::Write { .. })));
@@ -683,6 +683,7 @@ pub(super) fn exchange(effect: &Effect, status: u16, retry_in: Option<u64>) -> M
 mod contexts;
 mod further;
 mod health;
+mod marks;
 mod on_call;
 mod screens;
 mod today;

@@ -13,6 +13,7 @@ use crate::console::app::{App, keymap::Keymap};
 use crate::console::app::{
     Context, Effect, ListId, Mode, Msg, PageData, Query, Timer, Write, WriteAnswer, Written,
 };
+use crate::console::widgets::question::Answer;
 
 /// A page of deliveries at `offset`, `rows` long, with a next link while
 /// `more`.
@@ -234,7 +235,11 @@ fn a_test_delivery_asks_first_then_watches_for_the_delivery_a_while() {
         panic!("asks first")
     };
     assert!(confirm.question.contains("Send a test delivery of #1"));
-    assert!(!confirm.destructive);
+    assert_eq!(
+        confirm.highlighted,
+        Answer::No,
+        "it reaches people: Enter says no"
+    );
     assert!(key(&mut app, KeyCode::Char('n')).is_empty(), "no: nothing sent");
     key(&mut app, KeyCode::Char('t'));
     let effects = key(&mut app, KeyCode::Char('y'));

@@ -10,6 +10,7 @@ use super::on_call::{refusal, written};
 use super::{answer, app, command, key};
 use crate::api::{Dashboard, DashboardTile, Page, Subscription, SubscriptionState, TargetType, TileInsight};
 use crate::console::app::{App, Effect, Mode, Msg, PageData, Write};
+use crate::console::widgets::question::Answer;
 
 /// Today's rows (they carry `enabled`): #1 to a legacy webhook, the others
 /// by e-mail, each with a delivery to come.
@@ -82,7 +83,7 @@ fn p_on_a_webhook_warns_that_pausing_it_is_for_good_and_enter_says_no() {
         "{}",
         confirm.question
     );
-    assert!(confirm.destructive, "only y pauses it");
+    assert_eq!(confirm.highlighted, Answer::No, "only y pauses it");
     assert!(key(&mut app, KeyCode::Enter).is_empty(), "Enter: no");
     assert!(matches!(app.mode, Mode::Normal));
     key(&mut app, KeyCode::Char('p'));
@@ -123,7 +124,7 @@ fn a_supported_one_pauses_as_before() {
         panic!("asks first")
     };
     assert!(confirm.question.starts_with("Pause #2"), "{}", confirm.question);
-    assert!(!confirm.destructive);
+    assert_eq!(confirm.highlighted, Answer::Yes, "pausing is harmless");
 }
 
 /// A new subscription's form with a target typed; today's rows put
@@ -151,7 +152,7 @@ fn a_save_that_delivers_asks_first_and_enter_says_no() {
         "{}",
         confirm.question
     );
-    assert!(confirm.destructive);
+    assert_eq!(confirm.highlighted, Answer::No, "it reaches people");
     assert!(key(&mut app, KeyCode::Enter).is_empty(), "Enter: no");
     assert!(matches!(app.mode, Mode::Form(..)), "back to the form");
     key(&mut app, KeyCode::Enter);
@@ -207,7 +208,7 @@ fn an_edit_that_delivers_says_so_and_only_y_sends_it() {
         "{}",
         confirm.question
     );
-    assert!(confirm.destructive);
+    assert_eq!(confirm.highlighted, Answer::No, "it reaches people");
     let effects = key(&mut app, KeyCode::Char('y'));
     let [
         Effect::Write {

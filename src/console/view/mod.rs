@@ -18,7 +18,7 @@ use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use super::app::{App, Mode, Origin};
 use super::lists::subscriptions::fields;
-use super::widgets::{command, form, picker, popup, switcher};
+use super::widgets::{command, form, picker, popup, results, switcher};
 use theme::Theme;
 
 const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"];
@@ -98,7 +98,12 @@ fn draw_screen(frame: &mut Frame, app: &App, theme: &Theme) {
             };
             form::draw(frame, form, preview, theme)
         }
-        Mode::Confirm(confirm) => popup::confirm(frame, &confirm.question, confirm.destructive, theme),
+        Mode::Confirm(confirm) => popup::confirm(frame, &confirm.question, confirm.highlighted, theme),
+        Mode::Results => {
+            if let Some(report) = &app.report {
+                results::draw(frame, report, theme)
+            }
+        }
         Mode::Picker(shown) => picker::draw(frame, shown, theme),
         Mode::Switcher(shown) => switcher::draw(frame, shown, theme),
         _ => {}
@@ -175,8 +180,15 @@ fn header(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         tabs.push(Span::styled(label, style));
         tabs.push(Span::raw(" "));
     }
-    // Where a list opened from another is: its parent, the row, the list.
+    // How many rows of the list shown are marked, for a bulk action.
     let shown = app.lists.get(app.shown());
+    if shown.marked() > 0 {
+        tabs.push(Span::styled(
+            format!(" {} marked ", crate::text::thousands(shown.marked() as u64)),
+            theme.marked.patch(theme.header),
+        ));
+    }
+    // Where a list opened from another is: its parent, the row, the list.
     let crumb = match shown.parent() {
         Some(parent) if shown.is_open() => Some(format!(
             " {} › {} › {}",

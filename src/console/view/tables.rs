@@ -12,6 +12,9 @@ use super::theme::Theme;
 use crate::console::app::App;
 use crate::console::lists::{AnyTable, Column};
 
+/// Before a marked row.
+pub const MARK: &str = "●";
+
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let table = app.lists.get(app.shown());
     // A tab whose own list needs a row first shows its parent's, to choose.
@@ -57,8 +60,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         .map(|(column, _)| column)
         .collect();
     // The widths the table gives its columns, worked out here so that a
-    // cell too long for its column is cut with an ellipsis, never silently.
-    let inner = Rect::new(0, 0, area.width.saturating_sub(2), 1);
+    // cell too long for its column is cut with an ellipsis, never silently
+    // (less the column of marks, and its spacing, when rows are marked).
+    let marks_column = if table.marked() > 0 { 2 } else { 0 };
+    let inner = Rect::new(0, 0, area.width.saturating_sub(2 + marks_column), 1);
     let widths: Vec<u16> = Layout::horizontal(visible.iter().map(|column| column.width))
         .flex(Flex::Start)
         .spacing(1)
@@ -77,15 +82,40 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             .collect()
     };
     let window = table.top()..(table.top() + height).min(table.len());
+    // With rows marked, a column of marks comes first: ● on each marked row,
+    // which is drawn in the marks' style too.
+    let marking = table.marked() > 0;
     let rows: Vec<Row> = window
         .clone()
-        .map(|at| match table.cells(at, app.now, theme) {
-            Some(spans) => Row::new(fitted(spans)),
-            None => Row::new(vec![Cell::from("…")]).style(theme.dim),
+        .map(|at| {
+            let marked = marking && table.is_marked(at);
+            let mut cells = Vec::new();
+            if marking {
+                cells.push(Cell::from(if marked { MARK } else { " " }));
+            }
+            match table.cells(at, app.now, theme) {
+                Some(spans) => {
+                    cells.extend(fitted(spans));
+                    let row = Row::new(cells);
+                    if marked { row.style(theme.marked) } else { row }
+                }
+                None => {
+                    cells.push(Cell::from("…"));
+                    Row::new(cells).style(theme.dim)
+                }
+            }
         })
         .collect();
-    let widths: Vec<Constraint> = widths.iter().map(|width| Constraint::Length(*width)).collect();
-    let header = Row::new(visible.iter().map(|column| Cell::from(header(column, table)))).style(theme.header);
+    let mut widths: Vec<Constraint> = widths.iter().map(|width| Constraint::Length(*width)).collect();
+    let mut headers: Vec<Cell> = visible
+        .iter()
+        .map(|column| Cell::from(header(column, table)))
+        .collect();
+    if marking {
+        widths.insert(0, Constraint::Length(1));
+        headers.insert(0, Cell::from(""));
+    }
+    let header = Row::new(headers).style(theme.header);
     let widget = Table::new(rows, widths)
         .header(header)
         .block(block)

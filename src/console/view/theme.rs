@@ -12,6 +12,9 @@ pub struct Theme {
     pub warning: Style,
     pub ok: Style,
     pub demo: Style,
+    /// Rows marked for a bulk action (with a ● before them, for screens
+    /// without colour).
+    pub marked: Style,
 }
 
 impl Theme {
@@ -31,6 +34,7 @@ impl Theme {
                 .fg(Color::Black)
                 .bg(Color::Yellow)
                 .add_modifier(Modifier::BOLD),
+            marked: Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),
         }
     }
 
@@ -45,6 +49,7 @@ impl Theme {
             warning: Style::new(),
             ok: Style::new(),
             demo: Style::new().add_modifier(Modifier::REVERSED),
+            marked: Style::new().add_modifier(Modifier::BOLD),
         }
     }
 
@@ -91,6 +96,9 @@ impl Theme {
         }
         if let Some(color) = parse("ok", &colors.ok)? {
             self.ok = self.ok.fg(color);
+        }
+        if let Some(color) = parse("marked", &colors.marked)? {
+            self.marked = self.marked.fg(color);
         }
         Ok(self)
     }

@@ -12,7 +12,7 @@ use crate::console::lists::ListId;
 use crate::console::view::theme::Theme;
 
 /// Every command with what it does, in the order completion offers them.
-pub const COMMANDS: [(&str, &str); 16] = [
+pub const COMMANDS: [(&str, &str); 17] = [
     ("roles", "show the roles"),
     ("role", "open a role's members: :role NAME"),
     ("members", "show the members of a role"),
@@ -36,6 +36,10 @@ pub const COMMANDS: [(&str, &str); 16] = [
     ("org", "switch organization: pick from a list, or :org UUID"),
     ("project", "switch project: pick from a list, or :project ID"),
     ("ctx", "switch profile: pick from the config file, or :ctx NAME"),
+    (
+        "bulk",
+        "the results of the last bulk action (d, p or t on marked rows)",
+    ),
     ("q", "quit"),
     ("quit", "quit"),
 ];
@@ -67,6 +71,8 @@ pub enum Command {
     Subscription(i64),
     /// `:role NAME`: open a role's members.
     Role(String),
+    /// `:bulk`: the last bulk action's results.
+    Results,
     Quit,
     Nothing,
 }
@@ -128,6 +134,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
         ("sub", None) => Err(":sub takes a subscription's id: :sub 42".into()),
         ("role", Some(name)) => Ok(Command::Role(name.to_string())),
         ("role", None) => Err(":role takes a role's name: :role Engineering (Tab completes it)".into()),
+        ("bulk", _) => Ok(Command::Results),
         _ => Err(format!(
             ":{name} is not a command; : lists them, and Tab completes what is typed"
         )),

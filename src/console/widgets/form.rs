@@ -1,8 +1,9 @@
 //! Forms: one field focused at a time (Tab / Shift-Tab), selects for
-//! enumerations, Enter or Ctrl-S to submit, Esc to leave (asking first when
-//! something changed). Fields check what is typed as it is typed; a refusal
-//! from the server lands on the field its `attr` names, or at the top.
-//! Nothing typed is ever lost to a failed save.
+//! enumerations, Enter or Ctrl-S to submit, Esc to leave (asking "Discard
+//! changes?" first when something changed, Enter saying no). Fields check
+//! what is typed as it is typed; a refusal from the server lands on the
+//! field its `attr` names, or at the top. Nothing typed is ever lost to a
+//! failed save.
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use tui_input::Input;
@@ -10,12 +11,7 @@ use tui_input::backend::crossterm::EventHandler;
 
 use crate::api::Refusal;
 
-use ratatui::Frame;
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Paragraph};
-
-use super::popup::{LABEL, WIDTH, centered, clear, wrap};
-use crate::console::view::theme::Theme;
+use super::question::{self, Answer};
 
 /// Checks a text field's value; `Err` says what is wrong.
 pub type Check = fn(&str) -> Result<(), String>;
@@ -239,8 +235,8 @@ pub struct Form {
     /// A save is on its way: a second submit does nothing, and neither do edits.
     pub saving: bool,
     /// The ticket of the write on its way, whose answer this form takes.
-    pub pending: Option<crate::console::app::Ticket>,
-    /// Esc was pressed with changes: a second Esc discards them.
+    pub pending: Option<crate::console::latest::Ticket>,
+    /// Esc was pressed with changes: "Discard changes?" is asked.
     pub confirm_discard: bool,
     original: Vec<String>,
 }
@@ -338,15 +334,25 @@ impl Form {
     }
 
     pub fn key(&mut self, key: KeyEvent) -> Outcome {
+        // "Discard changes?": y discards; n, Esc and Enter (no is
+        // highlighted) keep the form with everything typed; any other key
+        // leaves the question open.
+        if self.confirm_discard {
+            return match question::answer(&key, Answer::No) {
+                Some(Answer::Yes) => Outcome::Cancel,
+                Some(Answer::No) => {
+                    self.confirm_discard = false;
+                    Outcome::Editing
+                }
+                None => Outcome::Editing,
+            };
+        }
         if self.saving && key.code != KeyCode::Esc {
             return Outcome::Editing;
         }
         let control = key.modifiers.contains(KeyModifiers::CONTROL);
-        if key.code != KeyCode::Esc {
-            self.confirm_discard = false;
-        }
         match key.code {
-            KeyCode::Esc if self.changed() && !self.confirm_discard => {
+            KeyCode::Esc if self.changed() => {
                 self.confirm_discard = true;
                 Outcome::Editing
             }
@@ -512,115 +518,9 @@ pub mod checks {
     }
 }
 
-/// Draws a form in the middle of the screen, with the lines of `preview`
-/// under its fields.
-pub fn draw(frame: &mut Frame, form: &Form, preview: Vec<Line<'static>>, theme: &Theme) {
-    let mut lines = Vec::new();
-    if let Some(error) = &form.error {
-        for line in wrap(&crate::text::printable(error), WIDTH) {
-            lines.push(Line::styled(format!(" {line}"), theme.error));
-        }
-        lines.push(Line::raw(""));
-    }
-    let mut cursor = None;
-    let mut focus_line = 0;
-    for (index, field) in form.fields.iter().enumerate() {
-        if field.hidden {
-            continue;
-        }
-        let focused = index == form.focus;
-        let marker = if focused { "›" } else { " " };
-        let value = match &field.value {
-            Value::Select { .. } if !field.typed.is_empty() => {
-                format!("◂ {} ▸  search: {}", field.shown(), field.typed)
-            }
-            Value::Select { .. } => format!("◂ {} ▸", field.shown()),
-            Value::Choices {
-                options, chosen, at, ..
-            } if field.shown().chars().count() > WIDTH - LABEL - 3 => {
-                // Too long for one line: a line each, under the label.
-                let count = chosen.iter().filter(|chosen| **chosen).count();
-                let style = if focused { theme.accent } else { theme.dim };
-                lines.push(Line::from(vec![
-                    Span::styled(format!("{marker} {:<LABEL$} ", field.label), style),
-                    Span::raw(format!("{count} chosen · ←/→ move, Space chooses")),
-                ]));
-                if focused {
-                    focus_line = u16::try_from(lines.len() + *at).unwrap_or(u16::MAX);
-                }
-                for (index, ((_, label), chosen)) in options.iter().zip(chosen).enumerate() {
-                    let mark = if *chosen { "■" } else { "□" };
-                    let pointer = if focused && index == *at { "›" } else { " " };
-                    lines.push(Line::raw(format!("  {:<LABEL$} {pointer}{mark} {label}", "")));
-                }
-                if let Some(error) = &field.error {
-                    for line in wrap(&crate::text::printable(error), WIDTH - LABEL - 3) {
-                        lines.push(Line::styled(format!("  {:<LABEL$} {line}", ""), theme.error));
-                    }
-                }
-                continue;
-            }
-            Value::Text { .. } | Value::Choices { .. } => field.shown(),
-        };
-        if focused && let Value::Text { input, .. } = &field.value {
-            cursor = Some((lines.len() as u16, (LABEL + 3 + input.visual_cursor()) as u16));
-        }
-        if focused {
-            focus_line = lines.len() as u16;
-        }
-        let style = if focused { theme.accent } else { theme.dim };
-        lines.push(Line::from(vec![
-            Span::styled(format!("{marker} {:<LABEL$} ", field.label), style),
-            Span::raw(value),
-        ]));
-        if let Some(error) = &field.error {
-            for line in wrap(&crate::text::printable(error), WIDTH - LABEL - 3) {
-                lines.push(Line::styled(format!("  {:<LABEL$} {line}", ""), theme.error));
-            }
-        }
-    }
-    if !preview.is_empty() {
-        lines.push(Line::raw(""));
-        lines.extend(preview);
-    }
-    lines.push(Line::raw(""));
-    let hint = if form.saving {
-        "saving…".to_string()
-    } else if form.confirm_discard {
-        "unsaved changes: Esc again discards them, any other key goes on editing".to_string()
-    } else {
-        "Tab next field · ←/→ change a choice · Enter or Ctrl-S save · Esc cancel".to_string()
-    };
-    lines.push(Line::styled(
-        format!(" {hint}"),
-        if form.confirm_discard {
-            theme.warning
-        } else {
-            theme.dim
-        },
-    ));
-    let screen = frame.area();
-    let area = centered(screen, WIDTH as u16 + 4, lines.len() as u16 + 2);
-    clear(frame, area);
-    // On a small screen the form scrolls to keep the focused field in view.
-    let inner = area.height.saturating_sub(2);
-    let total = lines.len() as u16;
-    let offset = if total > inner {
-        focus_line.saturating_sub(inner / 2).min(total - inner)
-    } else {
-        0
-    };
-    let block = Block::bordered()
-        .border_type(BorderType::Rounded)
-        .title(format!(" {} ", form.title));
-    frame.render_widget(Paragraph::new(lines).block(block).scroll((offset, 0)), area);
-    if let Some((row, column)) = cursor.map(|(row, column)| (row.saturating_sub(offset), column))
-        && row + 1 < area.height
-        && column + 1 < area.width
-    {
-        frame.set_cursor_position((area.x + 1 + column, area.y + 1 + row));
-    }
-}
+#[path = "form_draw.rs"]
+mod draw;
+pub use draw::draw;
 
 #[cfg(test)]
 #[path = "form_tests.rs"]

@@ -67,8 +67,20 @@ fn leaving_with_changes_asks_first() {
     let mut form = self::form();
     form.key(key(KeyCode::Char('x')));
     assert_eq!(form.key(key(KeyCode::Esc)), Outcome::Editing);
-    assert!(form.confirm_discard);
-    assert_eq!(form.key(key(KeyCode::Esc)), Outcome::Cancel);
+    assert!(form.confirm_discard, "Discard changes?");
+    // Enter and Esc say no: the form stays with what was typed.
+    for no in [KeyCode::Enter, KeyCode::Esc, KeyCode::Char('n')] {
+        assert_eq!(form.key(key(no)), Outcome::Editing);
+        assert!(!form.confirm_discard, "{no:?} says no");
+        assert!(form.changed(), "{no:?} keeps what was typed");
+        assert_eq!(form.key(key(KeyCode::Esc)), Outcome::Editing);
+        assert!(form.confirm_discard);
+    }
+    // Another key leaves the question open, and types nothing.
+    let typed = form.value("name");
+    assert_eq!(form.key(key(KeyCode::Char('z'))), Outcome::Editing);
+    assert!(form.confirm_discard && form.value("name") == typed);
+    assert_eq!(form.key(key(KeyCode::Char('y'))), Outcome::Cancel, "y discards");
 }
 
 #[test]

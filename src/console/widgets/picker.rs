@@ -63,7 +63,7 @@ pub struct Picker {
     pub error: Option<String>,
     pub saving: bool,
     /// The ticket of the write on its way, whose answer this picker takes.
-    pub pending: Option<crate::console::app::Ticket>,
+    pub pending: Option<crate::console::latest::Ticket>,
 }
 
 impl Picker {

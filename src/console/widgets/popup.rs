@@ -7,6 +7,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
 
+use super::question::Answer;
 use crate::console::view::theme::Theme;
 
 /// The width of a form's labels.
@@ -80,9 +81,9 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-/// A question before a write; one that destroys something says no unless
-/// `y` is pressed, so that Enter out of habit keeps everything.
-pub fn confirm(frame: &mut Frame, question: &str, destructive: bool, theme: &Theme) {
+/// A question before a write, with its answers drawn under it and the one
+/// Enter gives highlighted (see [`super::question`]).
+pub fn confirm(frame: &mut Frame, question: &str, highlighted: Answer, theme: &Theme) {
     let mut lines: Vec<Line> = question
         .lines()
         // Names in a question come from a server: shown, never sent raw.
@@ -90,19 +91,18 @@ pub fn confirm(frame: &mut Frame, question: &str, destructive: bool, theme: &The
         .map(|line| Line::raw(format!(" {line}")))
         .collect();
     lines.push(Line::raw(""));
-    let answers = if destructive {
-        " y: yes · n, Esc or Enter: no"
-    } else {
-        " y or Enter: yes · n or Esc: no"
-    };
-    lines.push(Line::styled(answers, theme.dim));
-    let area = centered(frame.area(), WIDTH as u16 + 2, lines.len() as u16 + 2);
+    lines.push(super::question::answers(highlighted, theme));
+    let height = (lines.len() as u16 + 2).min(frame.area().height);
+    let area = centered(frame.area(), WIDTH as u16 + 2, height);
     clear(frame, area);
     let block = Block::bordered()
         .border_type(BorderType::Rounded)
         .border_style(theme.warning)
         .title(" Are you sure? ");
-    frame.render_widget(Paragraph::new(lines).block(block), area);
+    // A question taller than the screen keeps its answers in sight.
+    let inner = height.saturating_sub(2);
+    let scroll = (lines.len() as u16).saturating_sub(inner);
+    frame.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)), area);
 }
 
 #[cfg(test)]
@@ -121,7 +121,14 @@ mod tests {
         let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 20)).unwrap();
         let theme = crate::console::view::theme::Theme::plain();
         terminal
-            .draw(|frame| super::confirm(frame, "Pause #1 \"\u{1b}[2Jgone\u{202e}\"?", false, &theme))
+            .draw(|frame| {
+                super::confirm(
+                    frame,
+                    "Pause #1 \"\u{1b}[2Jgone\u{202e}\"?",
+                    super::Answer::Yes,
+                    &theme,
+                )
+            })
             .unwrap();
         let buffer = terminal.backend().buffer();
         let shown: String = buffer.content().iter().map(|cell| cell.symbol()).collect();

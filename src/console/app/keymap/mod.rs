@@ -57,6 +57,10 @@ pub enum Action {
     OnlyFailed,
     /// A narrowed list's look goes on past where it stopped.
     LookFurther,
+    /// Mark or unmark the row under the cursor, for a bulk action.
+    Mark,
+    /// Mark every row the filter shows.
+    MarkAll,
 }
 
 impl Action {
@@ -97,7 +101,9 @@ impl Action {
             | Action::CycleState
             | Action::Overdue
             | Action::OnlyFailed
-            | Action::LookFurther => false,
+            | Action::LookFurther
+            | Action::Mark
+            | Action::MarkAll => false,
         }
     }
 }
@@ -251,7 +257,7 @@ impl Default for Keymap {
                     &[c('d')],
                     Delete,
                     Scope::On(ListId::Roles),
-                    "delete the role (asks first)",
+                    "delete the role, or every marked one (asks first)",
                     Some("delete"),
                 ),
                 bind(
@@ -272,14 +278,14 @@ impl Default for Keymap {
                     &[c('d')],
                     Delete,
                     Scope::On(ListId::Members),
-                    "remove from the role (asks first)",
+                    "remove from the role, or every marked one (asks first)",
                     Some("remove"),
                 ),
                 bind(
                     &[c('d')],
                     Delete,
                     Scope::On(ListId::Subscriptions),
-                    "soft-delete (asks first)",
+                    "soft-delete, or every marked one (asks first)",
                     Some("delete"),
                 ),
                 bind(
@@ -314,14 +320,14 @@ impl Default for Keymap {
                     &[c('t')],
                     TestDelivery,
                     Scope::On(ListId::Subscriptions),
-                    "send a test delivery now (asks first)",
+                    "test delivery now, or of every marked one (asks first)",
                     Some("test"),
                 ),
                 bind(
                     &[c('p')],
                     Pause,
                     Scope::On(ListId::Subscriptions),
-                    "pause or resume",
+                    "pause or resume, or every marked one (asks first)",
                     Some("pause"),
                 ),
                 bind(
@@ -370,14 +376,14 @@ impl Default for Keymap {
                     &[c('t')],
                     TestDelivery,
                     Scope::On(ListId::Health),
-                    "send a test delivery of the row's subscription now (asks first)",
+                    "test delivery of the row's subscription, or every marked one's (asks first)",
                     Some("test"),
                 ),
                 bind(
                     &[c('p')],
                     Pause,
                     Scope::On(ListId::Health),
-                    "pause or resume the row's subscription",
+                    "pause or resume the row's subscription, or every marked one's",
                     Some("pause"),
                 ),
                 bind(
@@ -398,7 +404,7 @@ impl Default for Keymap {
                     &[k(K::Esc)],
                     Back,
                     Scope::On(ListId::Health),
-                    "stop the look under way; else back, dismiss",
+                    "clear the marks; else stop the look under way; else back, dismiss",
                     Some("stop"),
                 ),
                 bind(&[c('v')], ToggleJson, all, "detail: fields or raw JSON", None),
@@ -408,7 +414,27 @@ impl Default for Keymap {
                 bind(&[c('y')], CopyId, all, "copy id", None),
                 bind(&[c('Y')], CopyJson, all, "copy JSON", None),
                 bind(&[c('?')], Help, all, "help", Some("help")),
-                bind(&[k(K::Esc)], Back, all, "back, dismiss", None),
+                bind(
+                    &[c(' ')],
+                    Mark,
+                    all,
+                    "mark or unmark the row: d, p, t act on every marked row",
+                    None,
+                ),
+                bind(
+                    &[c('*')],
+                    MarkAll,
+                    all,
+                    "mark every row the filter shows (at most 1,000)",
+                    None,
+                ),
+                bind(
+                    &[k(K::Esc)],
+                    Back,
+                    all,
+                    "clear the marks; else back, dismiss",
+                    None,
+                ),
                 bind(
                     &[c('q')],
                     Quit,

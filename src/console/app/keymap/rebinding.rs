@@ -10,7 +10,7 @@ use super::{Action, Chord, Keymap};
 use crate::console::lists::ListId;
 
 /// Every action by the name the config file's `[keys]` table uses.
-pub const ACTION_NAMES: [(&str, Action); 37] = [
+pub const ACTION_NAMES: [(&str, Action); 39] = [
     ("quit", Action::Quit),
     ("back", Action::Back),
     ("roles_tab", Action::Show(ListId::Roles)),
@@ -48,6 +48,8 @@ pub const ACTION_NAMES: [(&str, Action); 37] = [
     ("overdue", Action::Overdue),
     ("only_failed", Action::OnlyFailed),
     ("look_further", Action::LookFurther),
+    ("mark", Action::Mark),
+    ("mark_all", Action::MarkAll),
 ];
 
 /// Reads a key as people write it: `q`, `G`, `ctrl-r`, `enter`, `esc`,

@@ -3,6 +3,7 @@
 //! (relative and in UTC), overdue or ended. Soft delete and restore, and
 //! the form in `fields`.
 
+pub mod bulk;
 pub mod choices;
 pub mod fields;
 
@@ -13,9 +14,10 @@ use ratatui::layout::Constraint;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
+use super::{
+    Column, Confirm, ListId, Query, Resource, Scope, Sort, Table, Verb, Write, contains, styled, text,
+};
 use crate::api::{Subscription, SubscriptionFilter, SubscriptionState};
-use crate::console::app::{Confirm, Write};
 use crate::console::view::detail::{field, heading, marked, optional, user_lines};
 use crate::console::view::format::{next_delivery, relative, when};
 use crate::console::view::theme::Theme;
@@ -134,6 +136,7 @@ impl Resource for Subscriptions {
     const NOUN: &'static str = "subscription";
     const TAB: ListId = ListId::Subscriptions;
     const WRITE_SCOPE: &'static str = "subscription:write";
+    const MARKS: bool = true;
 
     fn heading(&self) -> String {
         let name = if self.filter.deleted {
@@ -252,23 +255,34 @@ impl Resource for Subscriptions {
         if subscription.deleted {
             return None;
         }
-        Some(Confirm {
-            question: format!(
-                "Soft-delete subscription #{} {}? (u restores it)",
-                subscription.id,
-                subscription
-                    .title
-                    .as_deref()
-                    .filter(|t| !t.is_empty())
-                    .unwrap_or("(untitled)")
-            ),
-            write: Write::SoftDelete {
-                project: scope.project.to_string(),
+        let question = format!(
+            "Soft-delete subscription #{} {}? (u restores it)",
+            subscription.id,
+            subscription
+                .title
+                .as_deref()
+                .filter(|t| !t.is_empty())
+                .unwrap_or("(untitled)")
+        );
+        let write = Write::SoftDelete {
+            project: scope.project.to_string(),
+            id: subscription.id,
+        };
+        Some(Confirm::write(question, write, true))
+    }
+
+    fn bulk(&self, verb: Verb, rows: &[&Subscription], scope: Scope) -> Option<Result<super::Bulk, String>> {
+        let marked: Vec<bulk::Marked> = rows
+            .iter()
+            .map(|subscription| bulk::Marked {
                 id: subscription.id,
-            },
-            destructive: true,
-            form: None,
-        })
+                label: label(subscription),
+                paused: !subscription.is_enabled(),
+                deleted: subscription.deleted,
+                for_good: !subscription.is_supported(),
+            })
+            .collect();
+        Some(bulk::bulk(verb, &marked, scope))
     }
 
     fn search_on_server(&mut self, text: &str) -> bool {
@@ -443,6 +457,19 @@ fn detail(subscription: &Subscription, now: DateTime<Utc>, theme: &Theme) -> (St
         lines.push(Line::raw(format!("   {}  {}", when(Some(at)), relative(at, now))));
     }
     (format!("#{}", subscription.id), lines)
+}
+
+/// `#12 "Weekly revenue"`: a subscription in questions and results (which
+/// show it escaped).
+pub fn label(subscription: &Subscription) -> String {
+    match subscription
+        .title
+        .as_deref()
+        .filter(|title| !title.trim().is_empty())
+    {
+        Some(title) => format!("#{} \"{title}\"", subscription.id),
+        None => format!("#{}", subscription.id),
+    }
 }
 
 /// A dashboard's or insight's id, with the name the server gives what the

@@ -1,0 +1,132 @@
+//! What the lists ask the server to change, and the question asked before
+//! a change: the vocabulary the lists and the app share, kept below both
+//! (the app re-exports it), so that no list reaches up into the app.
+
+use crate::api::{RoleInput, SubscriptionInput};
+use crate::console::widgets::form::Form;
+use crate::console::widgets::picker::Person;
+use crate::console::widgets::question::Answer;
+
+use super::bulk::Bulk;
+
+/// What a form is for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FormPurpose {
+    NewRole,
+    EditRole { id: String },
+    NewSubscription,
+    EditSubscription { id: i64 },
+}
+
+impl FormPurpose {
+    pub fn is_subscription(&self) -> bool {
+        matches!(
+            self,
+            FormPurpose::NewSubscription | FormPurpose::EditSubscription { .. }
+        )
+    }
+}
+
+/// A question before a write (or a bulk run of writes), under the one rule
+/// of [`crate::console::widgets::question`]: `y` yes, `n` or Esc no, Enter
+/// the highlighted answer.
+#[derive(Debug, Clone)]
+pub struct Confirm {
+    pub question: String,
+    /// What Enter answers, drawn highlighted: no for anything that deletes,
+    /// removes, or sends to people; yes for harmless changes.
+    pub highlighted: Answer,
+    /// What "yes" sends.
+    pub then: Confirmed,
+    /// The form the question came from: back to it on "no" or a failure.
+    pub form: Option<Box<(Form, FormPurpose)>>,
+}
+
+impl Confirm {
+    /// A question before one write; `harmful` when it destroys something or
+    /// reaches people (then Enter says no).
+    pub fn write(question: String, write: Write, harmful: bool) -> Confirm {
+        Confirm {
+            question,
+            highlighted: Answer::on_enter(harmful),
+            then: Confirmed::Write(write),
+            form: None,
+        }
+    }
+
+    /// The one write "yes" sends, if it sends one.
+    pub fn single(&self) -> Option<&Write> {
+        match &self.then {
+            Confirmed::Write(write) => Some(write),
+            Confirmed::Bulk(_) => None,
+        }
+    }
+}
+
+/// What a question's "yes" sends.
+#[derive(Debug, Clone)]
+pub enum Confirmed {
+    Write(Write),
+    /// A write for each marked row, a few at a time.
+    Bulk(Box<Bulk>),
+}
+
+/// A change to send to the server.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Write {
+    CreateRole {
+        organization: String,
+        input: RoleInput,
+    },
+    UpdateRole {
+        organization: String,
+        id: String,
+        input: RoleInput,
+    },
+    DeleteRole {
+        organization: String,
+        id: String,
+    },
+    RemoveMember {
+        organization: String,
+        role: String,
+        id: String,
+    },
+    /// A new subscription from a form's body.
+    CreateSubscription {
+        project: String,
+        body: Box<SubscriptionInput>,
+    },
+    /// The changed fields of a subscription.
+    UpdateSubscription {
+        project: String,
+        id: i64,
+        body: Box<SubscriptionInput>,
+    },
+    /// One request per person, each with its own result.
+    AssignMembers {
+        organization: String,
+        role: String,
+        people: Vec<Person>,
+    },
+    /// `PATCH {"deleted": true}`: subscriptions are never hard-deleted.
+    SoftDelete {
+        project: String,
+        id: i64,
+    },
+    Restore {
+        project: String,
+        id: i64,
+    },
+    /// `POST …/test-delivery/`: a delivery now (202, no body).
+    TestDelivery {
+        project: String,
+        id: i64,
+    },
+    /// `PATCH {"enabled": …}`: pause, or resume.
+    SetEnabled {
+        project: String,
+        id: i64,
+        enabled: bool,
+    },
+}
