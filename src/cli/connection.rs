@@ -60,6 +60,8 @@ pub struct Connection {
     pub file: Option<ConfigFile>,
     /// The profile's `refresh`: the console's interval, in seconds.
     pub refresh: Option<u32>,
+    /// The profile's colour and whether it is production.
+    pub look: crate::config::ProfileLook,
 }
 
 /// A flag, else its environment variable; trimmed, and absent when blank.
@@ -200,9 +202,11 @@ impl ConnectionArgs {
         config.deadline = deadline;
         let client = Client::new(config).map_err(|error| UsageError(error.to_string()))?;
         let refresh = profile.as_ref().and_then(|(_, p, _)| p.refresh);
+        let look = profile.as_ref().map(|(_, p, _)| p.look()).unwrap_or_default();
         Ok(Connection {
             client,
             refresh,
+            look,
             origin,
             organization: given_organization
                 .or_else(|| from_profile(|p| p.organization.clone()))

@@ -59,6 +59,18 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(1..=86_400),
           help_heading = "Global options")]
     pub refresh: Option<u32>,
+    /// The console takes no clicks or wheel (the terminal's own selection
+    /// works without Shift); a config file may say `mouse = false`.
+    #[arg(long, global = true, help_heading = "Global options")]
+    pub no_mouse: bool,
+}
+
+/// What the console is asked for beyond the connection.
+#[derive(Debug, Clone, Copy)]
+pub struct ConsoleFlags {
+    pub read_only: bool,
+    pub refresh: Option<u32>,
+    pub no_mouse: bool,
 }
 
 // The command line is parsed once per run: the size of its largest variant
@@ -218,6 +230,16 @@ impl Command {
             .unwrap_or_default()
             .to_lowercase();
         format!("{group} {action}")
+    }
+}
+
+impl Cli {
+    fn console_flags(&self) -> ConsoleFlags {
+        ConsoleFlags {
+            read_only: self.read_only,
+            refresh: self.refresh,
+            no_mouse: self.no_mouse,
+        }
     }
 }
 
@@ -386,9 +408,17 @@ pub enum KeysCommand {
 /// Runs a parsed command line; returns the process exit status.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let format = cli.output;
+    let flags = cli.console_flags();
     let Some(command) = cli.command else {
-        return serve::console(&cli.connection, cli.read_only, cli.refresh);
+        return serve::console(&cli.connection, flags);
     };
+    if cli.no_mouse && !matches!(command, Command::Demo { .. }) {
+        return Err(UsageError(format!(
+            "--no-mouse is for the console (`orgdeck`, `orgdeck demo`); `orgdeck {}` has no mouse",
+            command.name()
+        ))
+        .into());
+    }
     if cli.refresh.is_some() && !matches!(command, Command::Demo { .. }) {
         return Err(UsageError(format!(
             "--refresh is for the console (`orgdeck`, `orgdeck demo`); `orgdeck {}` runs once",
@@ -429,7 +459,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             code::apply::apply(args, c, format)
         })
         .map_err(exit_one),
-        Command::Demo { db, api } => serve::demo(db, api, cli.read_only, cli.refresh),
+        Command::Demo { db, api } => serve::demo(db, api, flags),
         Command::Login { replace } => {
             let name = cli.connection.profile.clone().unwrap_or_else(|| "default".into());
             login::login(&cli.connection, &name, replace)

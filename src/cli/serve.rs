@@ -7,8 +7,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 
-use super::UsageError;
 use super::connection::{Connection, ConnectionArgs};
+use super::{ConsoleFlags, UsageError};
 use crate::api::{ApiKey, Client, ClientConfig};
 use crate::console::{self, Context as ConsoleContext};
 use crate::logging;
@@ -76,12 +76,7 @@ pub fn serve(options: ServeOptions) -> anyhow::Result<ExitCode> {
 /// `orgdeck demo`: the reference server with the demo data on a free
 /// loopback port, in this process, and the console on it. The data lives in
 /// a temporary file unless `--db` names one.
-pub fn demo(
-    db: Option<PathBuf>,
-    flavor: Flavor,
-    read_only: bool,
-    refresh: Option<u32>,
-) -> anyhow::Result<ExitCode> {
+pub fn demo(db: Option<PathBuf>, flavor: Flavor, flags: ConsoleFlags) -> anyhow::Result<ExitCode> {
     logging::init()?;
     // The temporary directory lives as long as the demo does.
     let (db_path, _temporary) = match db {
@@ -124,16 +119,17 @@ pub fn demo(
             }
         };
         let client = Client::new(ClientConfig::new(&running.ready.base_url, ApiKey::new(key)))?;
+        let file = crate::config::load()?.map(|(file, _)| file);
         let context = ConsoleContext {
             host: running.ready.base_url.clone(),
             demo: true,
             organization: running.ready.organization_id.clone(),
             project: running.ready.project_id.to_string(),
-            read_only,
-            refresh,
+            read_only: flags.read_only,
+            refresh: flags.refresh,
+            mouse: wants_mouse(flags, file.as_ref()),
             ..ConsoleContext::default()
         };
-        let file = crate::config::load()?.map(|(file, _)| file);
         let outcome = console::run(client, context, file).await;
         running.stop().await?;
         Ok(outcome?.exit_code())
@@ -143,11 +139,7 @@ pub fn demo(
 }
 
 /// `orgdeck` alone: the console on the configured host.
-pub fn console(
-    connection: &ConnectionArgs,
-    read_only: bool,
-    refresh: Option<u32>,
-) -> anyhow::Result<ExitCode> {
+pub fn console(connection: &ConnectionArgs, flags: ConsoleFlags) -> anyhow::Result<ExitCode> {
     logging::init()?;
     let Connection {
         client,
@@ -157,6 +149,7 @@ pub fn console(
         origin,
         file,
         refresh: profile_refresh,
+        look,
     } = connection.connect().map_err(|error| {
         anyhow::Error::from(UsageError(format!(
             "{error}; or try `orgdeck demo` for a console on demo data"
@@ -175,15 +168,28 @@ pub fn console(
         demo: false,
         organization,
         project,
-        read_only,
+        read_only: flags.read_only,
         // The flag wins over the profile; 0 in a profile is off.
-        refresh: refresh.or(profile_refresh).filter(|seconds| *seconds > 0),
+        refresh: flags.refresh.or(profile_refresh).filter(|seconds| *seconds > 0),
+        mouse: wants_mouse(flags, file.as_ref()),
+        color: look
+            .color
+            .as_deref()
+            .map(crate::console::app::profile_color)
+            .transpose()
+            .map_err(|error| UsageError(format!("the profile's {error}")))?,
+        production: look.production,
         ..ConsoleContext::default()
     };
     let runtime = runtime()?;
     let outcome = runtime.block_on(console::run(client, context, file));
     quit_without_waiting(runtime);
     Ok(outcome?.exit_code())
+}
+
+/// The mouse is on unless `--no-mouse` or the config file's `mouse = false`.
+fn wants_mouse(flags: ConsoleFlags, file: Option<&crate::config::ConfigFile>) -> bool {
+    !flags.no_mouse && file.and_then(|file| file.mouse) != Some(false)
 }
 
 /// What `orgdeck keys create` was asked for.

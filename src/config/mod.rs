@@ -35,6 +35,8 @@ pub struct ConfigFile {
     /// Console colours: names (`cyan`, `lightred`) or `#rrggbb`.
     #[serde(default)]
     pub theme: ThemeColors,
+    /// `false`: the console takes no clicks or wheel.
+    pub mouse: Option<bool>,
 }
 
 /// One key or several.
@@ -86,6 +88,28 @@ pub struct Profile {
     pub allow_http: bool,
     /// The console refreshes the list on screen every this many seconds.
     pub refresh: Option<u32>,
+    /// The console's header bar in this colour (a name or `#rrggbb`), so
+    /// that one host never looks like another.
+    pub color: Option<String>,
+    /// A production host: the console asks once more before any write.
+    #[serde(default)]
+    pub production: bool,
+}
+
+/// How the console shows a profile: its colour, and whether it is production.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProfileLook {
+    pub color: Option<String>,
+    pub production: bool,
+}
+
+impl Profile {
+    pub fn look(&self) -> ProfileLook {
+        ProfileLook {
+            color: self.color.clone(),
+            production: self.production,
+        }
+    }
 }
 
 // By hand, so that a key written in the file never shows.
@@ -100,6 +124,8 @@ impl std::fmt::Debug for Profile {
             .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
             .field("allow_http", &self.allow_http)
             .field("refresh", &self.refresh)
+            .field("color", &self.color)
+            .field("production", &self.production)
             .finish()
     }
 }
@@ -206,6 +232,7 @@ pub struct OpenedProfile {
     pub organization: String,
     pub project: String,
     pub client: Client,
+    pub look: ProfileLook,
 }
 
 /// Opens the profile `name` of the config file at `path`, on its own
@@ -243,6 +270,7 @@ pub fn open_profile(
         host: client.base_url().as_str().trim_end_matches('/').to_string(),
         organization: profile.organization.clone().unwrap_or_else(|| CURRENT.into()),
         project: profile.project.clone().unwrap_or_else(|| CURRENT.into()),
+        look: profile.look(),
         name,
         client,
     })
@@ -316,7 +344,7 @@ mod tests {
     #[test]
     fn profiles_parse_and_keys_never_show() {
         let file: ConfigFile = toml::from_str(
-            r#"
+            r##"
             default_profile = "cloud"
             [profiles.cloud]
             host = "https://us.posthog.com"
@@ -325,7 +353,9 @@ mod tests {
             host = "http://127.0.0.1:8010"
             api_key = "phx_written_in_the_file"
             refresh = 30
-            "#,
+            color = "#8b0000"
+            production = true
+            "##,
         )
         .unwrap();
         let (name, cloud) = file.profile(None).unwrap().unwrap();
@@ -340,6 +370,14 @@ mod tests {
         let (_, local) = file.profile(Some("local")).unwrap().unwrap();
         assert!(!format!("{local:?}").contains("written_in_the_file"));
         assert_eq!((local.refresh, cloud.refresh), (Some(30), None));
+        assert_eq!(
+            local.look(),
+            ProfileLook {
+                color: Some("#8b0000".into()),
+                production: true
+            }
+        );
+        assert_eq!(cloud.look(), ProfileLook::default());
         assert!(
             file.profile(Some("nope"))
                 .unwrap_err()

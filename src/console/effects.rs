@@ -525,12 +525,19 @@ impl Runner {
             }
             _ => {}
         }
+        let color = match opened.look.color.as_deref().map(super::app::profile_color) {
+            Some(Err(error)) => return Err(format!("cannot open profile {name}: its {error}")),
+            Some(Ok(color)) => Some(color),
+            None => None,
+        };
         Ok(Box::new(Connected {
             context: Context {
                 profile: Some(opened.name),
                 host: opened.host,
                 organization: opened.organization,
                 project: opened.project,
+                color,
+                production: opened.look.production,
                 ..Context::default()
             },
             client: opened.client,

@@ -14,7 +14,9 @@ use futures_util::StreamExt;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::cursor::Show;
-use ratatui::crossterm::event::{Event, EventStream, KeyEventKind};
+use ratatui::crossterm::event::{
+    DisableMouseCapture, EnableMouseCapture, Event, EventStream, KeyEventKind, MouseEventKind,
+};
 use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
@@ -31,13 +33,18 @@ struct Session {
 }
 
 impl Session {
-    fn start() -> anyhow::Result<Session> {
+    /// With `mouse`, clicks and the wheel come as events (the terminal's
+    /// own selection then needs Shift, as in every mouse-aware TUI).
+    fn start(mouse: bool) -> anyhow::Result<Session> {
         install_panic_hook();
         enable_raw_mode()?;
         let session = Session {
             terminal: Terminal::new(CrosstermBackend::new(stdout()))?,
         };
         execute!(stdout(), EnterAlternateScreen)?;
+        if mouse {
+            execute!(stdout(), EnableMouseCapture)?;
+        }
         Ok(session)
     }
 }
@@ -52,7 +59,8 @@ impl Drop for Session {
 /// call more than once.
 pub fn restore() {
     let _ = disable_raw_mode();
-    let _ = execute!(stdout(), LeaveAlternateScreen, Show);
+    // Turning mouse reports off when they were never on is harmless.
+    let _ = execute!(stdout(), DisableMouseCapture, LeaveAlternateScreen, Show);
 }
 
 fn install_panic_hook() {
@@ -64,11 +72,23 @@ fn install_panic_hook() {
 }
 
 /// Only presses (and held keys) count: terminals that report releases
-/// would otherwise act twice. Everything else but resizes is ignored.
+/// would otherwise act twice. Of the mouse, a left click and the wheel;
+/// everything else but resizes is ignored (moves and drags would wake the
+/// console for nothing).
 fn message(event: Event) -> Option<Msg> {
     match event {
         Event::Key(key) if key.kind != KeyEventKind::Release => Some(Msg::Key(key)),
         Event::Resize(width, height) => Some(Msg::Resize { width, height }),
+        Event::Mouse(mouse)
+            if matches!(
+                mouse.kind,
+                MouseEventKind::Down(ratatui::crossterm::event::MouseButton::Left)
+                    | MouseEventKind::ScrollUp
+                    | MouseEventKind::ScrollDown
+            ) =>
+        {
+            Some(Msg::Mouse(mouse))
+        }
         _ => None,
     }
 }
@@ -152,7 +172,7 @@ impl Ending {
 /// Runs the console until the user quits or a signal ends it; the terminal
 /// is restored before this returns, whichever it was.
 pub async fn run(mut driver: Driver) -> anyhow::Result<Ending> {
-    let mut session = Session::start()?;
+    let mut session = Session::start(driver.app.context.mouse)?;
     let mut events = EventStream::new();
     let mut terminate = signal(SignalKind::terminate())?;
     let mut hangup = signal(SignalKind::hangup())?;

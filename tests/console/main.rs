@@ -12,5 +12,6 @@ mod flows;
 mod health;
 mod marks;
 mod on_call;
+mod production;
 mod pty;
 mod today;

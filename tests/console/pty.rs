@@ -498,3 +498,69 @@ fn from_the_overdue_filter_to_a_failed_recipient_s_error() {
     demo.type_keys("q");
     assert!(demo.assert_ends_restored().success());
 }
+
+/// The row and column (0-based) where `what` first shows on the screen.
+fn find(demo: &Demo, what: &str) -> (u16, u16) {
+    let text = demo.text();
+    for (row, line) in text.lines().enumerate() {
+        if let Some(at) = line.find(what) {
+            let column = unicode_width::UnicodeWidthStr::width(&line[..at]);
+            return (row as u16, column as u16);
+        }
+    }
+    panic!("{what:?} is not on the screen:\n{text}")
+}
+
+/// A left click at (row, column), as xterm reports it in SGR mode.
+fn click(demo: &mut Demo, (row, column): (u16, u16)) {
+    demo.type_keys(&format!(
+        "\x1b[<0;{};{}M\x1b[<0;{};{}m",
+        column + 1,
+        row + 1,
+        column + 1,
+        row + 1
+    ));
+}
+
+#[test]
+fn clicks_choose_tabs_and_rows_and_the_wheel_scrolls() {
+    let mut demo = Demo::start();
+    demo.wait_for("1 Roles (8)");
+    let asked = String::from_utf8_lossy(&demo.written.lock().unwrap()).into_owned();
+    assert!(asked.contains("\x1b[?1000h"), "mouse reports were asked for");
+    let tab = find(&demo, "3 Subscriptions");
+    click(&mut demo, (tab.0, tab.1 + 3));
+    demo.wait_for("Subscriptions 1/95");
+    // The third row of the table: under the border and the column header.
+    let (header_row, _) = find(&demo, "TITLE");
+    click(&mut demo, (header_row + 3, 10));
+    demo.wait_for("Subscriptions 3/95");
+    // The wheel, over the table: three rows a turn.
+    demo.type_keys(&format!("\x1b[<65;10;{}M", header_row + 3));
+    demo.wait_for("Subscriptions 6/95");
+    demo.type_keys(&format!("\x1b[<64;10;{}M", header_row + 3));
+    demo.wait_for("Subscriptions 3/95");
+    // A click on the row already chosen opens it, as Enter does.
+    click(&mut demo, (header_row + 3, 10));
+    demo.wait_for("deliveries");
+    demo.type_keys("q");
+    demo.wait_for("Subscriptions 3/95");
+    demo.type_keys("q");
+    demo.assert_ends_restored();
+    let told = String::from_utf8_lossy(&demo.written.lock().unwrap()).into_owned();
+    assert!(
+        told.contains("\x1b[?1000l"),
+        "mouse reports were turned off on the way out"
+    );
+
+    // --no-mouse: the terminal keeps its own selection, and a click is nothing.
+    let mut plain = Demo::start_with(&["--no-mouse"]);
+    plain.wait_for("1 Roles (8)");
+    let tab = find(&plain, "3 Subscriptions");
+    click(&mut plain, (tab.0, tab.1 + 3));
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(plain.text().contains("1 Roles (8)") && !plain.text().contains("Subscriptions 1/95"));
+    assert!(!String::from_utf8_lossy(&plain.written.lock().unwrap()).contains("\x1b[?1000h"));
+    plain.type_keys("q");
+    plain.assert_ends_restored();
+}

@@ -4,7 +4,7 @@
 
 use ratatui::crossterm::event::KeyEvent;
 
-use super::{App, Confirmed, Effect, ListId, Mode, Notice, Ticket, Timer, Undo, Write, Written};
+use super::{App, Confirm, Confirmed, Effect, ListId, Mode, Notice, Ticket, Timer, Undo, Write, Written};
 use crate::api::{self};
 use crate::console::lists::{AnyTable, roles, subscriptions::choices};
 use crate::console::widgets::question::{self, Answer};
@@ -51,6 +51,23 @@ impl App {
     /// Sends a write. The form or picker that is saving (or the form a
     /// confirmation came from) takes its answer; none other does.
     pub(super) fn write(&mut self, write: Write) -> Vec<Effect> {
+        // On production, a write nobody has said yes to twice is asked about.
+        if self.context.production && !std::mem::take(&mut self.production_yes) {
+            let form = match std::mem::replace(&mut self.mode, Mode::Normal) {
+                Mode::Form(form, purpose) => Some(Box::new((*form, purpose))),
+                other => {
+                    self.mode = other;
+                    None
+                }
+            };
+            let question = format!("{}?", write.summary());
+            let confirm = Confirm {
+                form,
+                ..Confirm::write(question, write, true)
+            };
+            self.mode = Mode::Confirm(confirm.once_more_on(&self.profile_name()));
+            return Vec::new();
+        }
         let ticket = self.writes.issue();
         match &mut self.mode {
             Mode::Form(form, _) if form.saving => form.pending = Some(ticket),
@@ -64,6 +81,14 @@ impl App {
         }
         self.writing += 1;
         vec![Effect::Write { ticket, write }]
+    }
+
+    /// The profile's name, for a production question.
+    fn profile_name(&self) -> String {
+        self.context
+            .profile
+            .clone()
+            .unwrap_or_else(|| "this profile".into())
     }
 
     /// Refuses a second destructive change while one is on its way.
@@ -91,17 +116,26 @@ impl App {
             return Vec::new();
         };
         match answer {
+            Answer::Yes if self.context.production && !confirm.production => {
+                // Production: asked once more, Enter meaning no.
+                self.mode = Mode::Confirm(confirm.once_more_on(&self.profile_name()));
+                Vec::new()
+            }
             Answer::Yes => {
+                self.production_yes = confirm.production;
                 // The form stays at hand: it comes back if the write fails.
                 self.resume = confirm.form.map(|mut resumed| {
                     resumed.0.saving = true;
                     resumed.0.pending = None;
                     resumed
                 });
-                match confirm.then {
+                let effects = match confirm.then {
                     Confirmed::Write(write) => self.write(write),
                     Confirmed::Bulk(bulk) => self.run_bulk(*bulk),
-                }
+                };
+                // A yes counts for the one change it was given to.
+                self.production_yes = false;
+                effects
             }
             Answer::No => {
                 if let Some(resumed) = confirm.form {

@@ -16,6 +16,7 @@ mod forms;
 mod health;
 pub mod keymap;
 mod keys;
+mod mouse;
 mod navigate;
 mod permissions;
 mod switch;
@@ -114,6 +115,8 @@ pub struct App {
     /// `p` or `e` on a Health row, or `:sub ID`, waiting for its
     /// subscription to be read.
     then: Option<(i64, health::Then)>,
+    /// A production write said yes to twice: the next `write` goes out.
+    production_yes: bool,
     /// What was run at the `:` command line.
     history: crate::console::widgets::command::History,
     /// The subscription last read for a Health row.
@@ -150,6 +153,7 @@ impl App {
             stop: None,
             then: None,
             history: Default::default(),
+            production_yes: false,
             read: None,
             recheck: None,
             bulk: None,
@@ -259,6 +263,7 @@ impl App {
                 self.dirty = true;
                 self.key(key)
             }
+            Msg::Mouse(event) => self.mouse(event),
             Msg::Resize { width, height } => {
                 self.size = (width, height);
                 self.dirty = true;

@@ -37,6 +37,18 @@ pub struct Context {
     pub read_only: bool,
     /// `--refresh SECONDS` (or the profile's `refresh`).
     pub refresh: Option<u32>,
+    /// Clicks and the wheel (off with `--no-mouse` or `mouse = false`).
+    pub mouse: bool,
+    /// The profile's colour, for the header bar.
+    pub color: Option<ratatui::style::Color>,
+    /// The profile says production: every write is asked about once more.
+    pub production: bool,
+}
+
+/// A profile's `color` as the console draws it, or why it is not one.
+pub fn profile_color(text: &str) -> Result<ratatui::style::Color, String> {
+    text.parse::<ratatui::style::Color>()
+        .map_err(|_| format!("color = \"{text}\" is not a colour (a name like darkred, or #rrggbb)"))
 }
 
 impl Context {
@@ -197,6 +209,8 @@ pub enum Msg {
     /// The console opens: the first requests go out.
     Start,
     Key(KeyEvent),
+    /// A left click or a turn of the wheel.
+    Mouse(ratatui::crossterm::event::MouseEvent),
     /// The answer to a write.
     Written(Box<WriteAnswer>),
     /// The key's scopes, when the server told them, over `connection`.
@@ -481,6 +495,7 @@ impl Msg {
             | Msg::Names { .. } => true,
             Msg::Start
             | Msg::Key(_)
+            | Msg::Mouse(_)
             | Msg::Timer { .. }
             | Msg::LookNews { .. }
             | Msg::Exchange { .. }

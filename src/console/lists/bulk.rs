@@ -119,6 +119,7 @@ impl Bulk {
             highlighted: Answer::on_enter(self.harmful),
             then: Confirmed::Bulk(Box::new(self)),
             form: None,
+            production: false,
         }
     }
 }

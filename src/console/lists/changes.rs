@@ -40,6 +40,8 @@ pub struct Confirm {
     pub then: Confirmed,
     /// The form the question came from: back to it on "no" or a failure.
     pub form: Option<Box<(Form, FormPurpose)>>,
+    /// The question a production profile asks once more before a write.
+    pub production: bool,
 }
 
 impl Confirm {
@@ -51,6 +53,21 @@ impl Confirm {
             highlighted: Answer::on_enter(harmful),
             then: Confirmed::Write(write),
             form: None,
+            production: false,
+        }
+    }
+
+    /// The same question asked once more, on a production profile: Enter
+    /// says no, whatever the change.
+    pub fn once_more_on(self, profile: &str) -> Confirm {
+        Confirm {
+            question: format!(
+                "PRODUCTION ({profile}): {}\nThis changes production. y does it; anything else keeps it as it is.",
+                self.question.trim_end_matches('?')
+            ),
+            highlighted: Answer::No,
+            production: true,
+            ..self
         }
     }
 
@@ -129,4 +146,35 @@ pub enum Write {
         id: i64,
         enabled: bool,
     },
+}
+
+impl Write {
+    /// What the write does, in words, for a question.
+    pub fn summary(&self) -> String {
+        match self {
+            Write::CreateRole { input, .. } => format!(
+                "Create the role \"{}\"",
+                input.name.as_deref().unwrap_or_default()
+            ),
+            Write::UpdateRole { .. } => "Save the role".into(),
+            Write::DeleteRole { .. } => "Delete the role".into(),
+            Write::RemoveMember { .. } => "Remove the member from the role".into(),
+            Write::CreateSubscription { .. } => "Create the subscription".into(),
+            Write::UpdateSubscription { id, .. } => format!("Save subscription #{id}"),
+            Write::AssignMembers { people, .. } => format!(
+                "Assign {} {} to the role",
+                people.len(),
+                if people.len() == 1 { "person" } else { "people" }
+            ),
+            Write::SoftDelete { id, .. } => format!("Soft-delete subscription #{id}"),
+            Write::Restore { id, .. } => format!("Restore subscription #{id}"),
+            Write::TestDelivery { id, .. } => format!("Send a test delivery of #{id} to its recipients"),
+            Write::SetEnabled {
+                id, enabled: true, ..
+            } => format!("Resume subscription #{id}"),
+            Write::SetEnabled {
+                id, enabled: false, ..
+            } => format!("Pause subscription #{id}"),
+        }
+    }
 }

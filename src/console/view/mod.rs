@@ -17,6 +17,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use super::app::{App, Mode, Origin};
+use super::lists::ListId;
 use super::lists::subscriptions::fields;
 use super::widgets::{command, form, picker, popup, results, switcher};
 use theme::Theme;
@@ -124,6 +125,10 @@ fn header(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     if context.read_only {
         title.push(Span::styled("READ-ONLY  ", theme.warning));
     }
+    if context.production {
+        title.push(Span::styled(" PRODUCTION ", theme.production));
+        title.push(Span::raw(" "));
+    }
     // What the screen is about comes first; on a narrow screen the host is
     // what gets cut.
     match (&context.profile, context.origin) {
@@ -154,32 +159,7 @@ fn header(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     title.push(Span::styled("  · ", theme.dim));
     title.push(Span::raw(context.host.clone()));
 
-    let mut tabs = vec![Span::raw(" ")];
-    for (number, tab) in app.tabs().enumerate() {
-        let table = app.lists.get(tab);
-        let style = if tab == app.tab { theme.selected } else { theme.dim };
-        // Health, under its own key (`4` is for People, design.md), counts
-        // the failing ones (those not reaching people) once a look has
-        // said, from any tab.
-        if tab == super::lists::ListId::Health {
-            let key = app.keymap.key_for(super::app::keymap::Action::Show(tab));
-            tabs.push(Span::styled(format!(" {key} {}", table.title()), style));
-            match app.lists.health.paging() {
-                Some(0) => tabs.push(Span::styled(" ✓ ", style.patch(theme.ok))),
-                Some(failing) => tabs.push(Span::styled(
-                    format!(" {failing} failing "),
-                    style.patch(theme.error),
-                )),
-                None => tabs.push(Span::styled(" ", style)),
-            }
-            tabs.push(Span::raw(" "));
-            continue;
-        }
-        let rows = table.count().filter(|_| table.is_open());
-        let label = format!(" {} {}{} ", number + 1, table.title(), count(rows));
-        tabs.push(Span::styled(label, style));
-        tabs.push(Span::raw(" "));
-    }
+    let mut tabs: Vec<Span> = tab_spans(app, theme).into_iter().map(|(span, _)| span).collect();
     // How many rows of the list shown are marked, for a bulk action.
     let shown = app.lists.get(app.shown());
     if shown.marked() > 0 {
@@ -209,7 +189,58 @@ fn header(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         fit::fit_line(Line::from(title), width),
         fit::fit_line(Line::from(tabs), width),
     ];
+    // The profile's colour across the title bar (none under NO_COLOR).
+    if let Some(color) = context.color.filter(|_| theme.tints) {
+        let bar = Rect::new(area.x, area.y, area.width, area.height.min(1));
+        frame.render_widget(Block::new().style(ratatui::style::Style::new().bg(color)), bar);
+    }
     frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// The tabs line's spans, each with the tab a click on it chooses.
+fn tab_spans(app: &App, theme: &Theme) -> Vec<(Span<'static>, Option<ListId>)> {
+    let mut tabs = vec![(Span::raw(" "), None)];
+    for (number, tab) in app.tabs().enumerate() {
+        let table = app.lists.get(tab);
+        let style = if tab == app.tab { theme.selected } else { theme.dim };
+        // Health, under its own key (`4` is for People, design.md), counts
+        // the failing ones (those not reaching people) once a look has
+        // said, from any tab.
+        if tab == ListId::Health {
+            let key = app.keymap.key_for(super::app::keymap::Action::Show(tab));
+            tabs.push((
+                Span::styled(format!(" {key} {}", table.title()), style),
+                Some(tab),
+            ));
+            let news = match app.lists.health.paging() {
+                Some(0) => Span::styled(" ✓ ", style.patch(theme.ok)),
+                Some(failing) => Span::styled(format!(" {failing} failing "), style.patch(theme.error)),
+                None => Span::styled(" ", style),
+            };
+            tabs.push((news, Some(tab)));
+            tabs.push((Span::raw(" "), None));
+            continue;
+        }
+        let rows = table.count().filter(|_| table.is_open());
+        let label = format!(" {} {}{} ", number + 1, table.title(), count(rows));
+        tabs.push((Span::styled(label, style), Some(tab)));
+        tabs.push((Span::raw(" "), None));
+    }
+    tabs
+}
+
+/// The tab drawn at this column of the tabs line, if any: what a click
+/// there chooses.
+pub fn tab_at(app: &App, column: u16) -> Option<ListId> {
+    let mut start = 0usize;
+    for (span, tab) in tab_spans(app, &Theme::plain()) {
+        let end = start + span.width();
+        if (start..end).contains(&usize::from(column)) {
+            return tab;
+        }
+        start = end;
+    }
+    None
 }
 
 fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {

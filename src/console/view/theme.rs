@@ -15,6 +15,10 @@ pub struct Theme {
     /// Rows marked for a bulk action (with a ● before them, for screens
     /// without colour).
     pub marked: Style,
+    /// The badge of a production profile.
+    pub production: Style,
+    /// Whether a profile's `color` tints the title bar (not under `NO_COLOR`).
+    pub tints: bool,
 }
 
 impl Theme {
@@ -35,6 +39,11 @@ impl Theme {
                 .bg(Color::Yellow)
                 .add_modifier(Modifier::BOLD),
             marked: Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),
+            production: Style::new()
+                .fg(Color::White)
+                .bg(Color::Red)
+                .add_modifier(Modifier::BOLD),
+            tints: true,
         }
     }
 
@@ -50,6 +59,8 @@ impl Theme {
             ok: Style::new(),
             demo: Style::new().add_modifier(Modifier::REVERSED),
             marked: Style::new().add_modifier(Modifier::BOLD),
+            production: Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD),
+            tints: false,
         }
     }
 
