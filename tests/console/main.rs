@@ -14,4 +14,5 @@ mod marks;
 mod on_call;
 mod production;
 mod pty;
+mod smaller;
 mod today;

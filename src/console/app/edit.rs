@@ -297,8 +297,21 @@ impl App {
                 format!("soft-deleted subscription #{id}: u to undo")
             }
             (Write::Restore { id, .. }, Written::Subscription(subscription)) => {
-                lists.subscriptions.replace(*subscription);
                 self.undo = None;
+                let held = lists
+                    .subscriptions
+                    .rows
+                    .list
+                    .position(|row| row.id == id)
+                    .is_some();
+                lists.subscriptions.replace(*subscription);
+                if !held && !lists.subscriptions.resource.filter.deleted {
+                    // Gone from the list since (a refresh): it comes back
+                    // where the server puts it, the cursor on it.
+                    lists.subscriptions.refocus = Some(id.to_string());
+                    self.notice = Some(Notice::done(format!("restored subscription #{id}")));
+                    return self.reload(ListId::Subscriptions, false);
+                }
                 format!("restored subscription #{id}")
             }
             (Write::TestDelivery { id, .. }, Written::Accepted) => {

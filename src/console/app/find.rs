@@ -111,6 +111,13 @@ impl App {
         match command::parse(line) {
             Ok(command::Command::Show(ListId::Deliveries)) => self.open_deliveries(),
             Ok(command::Command::Show(list)) => self.switch(list),
+            Ok(command::Command::State(None)) => {
+                // `:state all` is every subscription: every narrowing goes.
+                let filter = &mut self.lists.subscriptions.resource.filter;
+                filter.target_type = None;
+                filter.resource_type = None;
+                self.narrow_to(None)
+            }
             Ok(command::Command::State(state)) => self.narrow_to(state),
             Ok(command::Command::Target(kind)) => {
                 self.lists.subscriptions.resource.filter.target_type = kind;

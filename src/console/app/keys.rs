@@ -146,7 +146,7 @@ impl App {
     }
 
     /// Esc and q: dismiss an error, clear the marks (Esc), close the
-    /// detail or the JSON view, leave a list opened from another (back
+    /// detail shown over the table, leave a list opened from another (back
     /// where it was opened); `q` on the top level quits.
     fn back(&mut self, may_quit: bool) -> Vec<Effect> {
         // An error waits to be dismissed; a flash of success fades by itself.
@@ -161,9 +161,10 @@ impl App {
         if self.stop_look() {
             return Vec::new();
         }
+        // The detail over the table closes; the pane beside it stays as it
+        // is (fields or JSON, `v` says which): Esc goes back at once.
         if self.detail_open {
             self.detail_open = false;
-        } else if self.detail_json {
             self.detail_json = false;
         } else if let Some(parent) = self.lists.get(self.shown).parent() {
             self.lists.get_mut(self.shown).close();

@@ -216,6 +216,10 @@ impl App {
 
     /// `s`: the next order; lists the server orders start over.
     pub(super) fn cycle_sort(&mut self) -> Vec<Effect> {
+        // The user chose an order: it is theirs to keep.
+        if self.shown == ListId::Subscriptions {
+            self.lists.subscriptions.resource.sort_before_state = None;
+        }
         let height = self.table_height();
         if self.lists.get_mut(self.shown).cycle_sort() {
             return self.reload(self.shown, true);
@@ -270,8 +274,20 @@ impl App {
                 .iter()
                 .position(|sort| sort.ordering == Some(ordering))
         {
+            // The user's sort is kept aside, once, to be given back.
+            if table.resource.sort_before_state.is_none() {
+                table.resource.sort_before_state = Some(table.sort);
+            }
             table.sort = at;
             table.resource.filter.ordering = Some(ordering.to_string());
+        } else if let Some(before) = table.resource.sort_before_state.take() {
+            table.sort = before;
+            table.resource.filter.ordering = table
+                .resource
+                .sorts()
+                .get(before)
+                .and_then(|sort| sort.ordering)
+                .map(str::to_string);
         }
         let filters = table.resource.filters();
         self.notice = Some(Notice::done(if filters.is_empty() {

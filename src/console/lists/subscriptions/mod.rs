@@ -45,6 +45,9 @@ pub struct Subscriptions {
     pub looked_further: u64,
     /// The moment "overdue" is judged at (the app keeps it current).
     pub as_of: DateTime<Utc>,
+    /// The user's own sort, kept while a state that needs an order of its
+    /// own (overdue, ended) is shown, and given back after.
+    pub sort_before_state: Option<usize>,
 }
 
 impl Subscriptions {

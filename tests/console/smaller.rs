@@ -1,0 +1,129 @@
+//! Issue 24's smaller defects, each as the user met it, against the
+//! reference server.
+
+use std::time::Duration;
+
+use orgdeck::console::app::Mode;
+use orgdeck::console::lists::ListId;
+use orgdeck::console::view::theme::Theme;
+use orgdeck::console::{Context, Driver};
+use ratatui::crossterm::event::KeyCode;
+
+use crate::support::{TestServer, client_for};
+
+const SETTLE: Duration = Duration::from_secs(10);
+
+async fn console(server: &TestServer, size: (u16, u16)) -> Driver {
+    let context = Context {
+        host: "reference server".into(),
+        organization: server.organization.clone(),
+        project: server.project.to_string(),
+        ..Context::default()
+    };
+    let key = server.key(&["*"]);
+    let mut driver = Driver::new(client_for(&server.base, &key), context, size, Theme::plain());
+    driver.start();
+    assert!(driver.settle(SETTLE).await);
+    driver
+}
+
+async fn keys(driver: &mut Driver, codes: &[KeyCode]) {
+    for code in codes {
+        driver.press(*code);
+        assert!(driver.settle(SETTLE).await);
+    }
+}
+
+async fn command(driver: &mut Driver, line: &str) {
+    driver.press(KeyCode::Char(':'));
+    driver.type_text(line);
+    keys(driver, &[KeyCode::Enter]).await;
+}
+
+fn shown_ids(driver: &Driver) -> Vec<i64> {
+    let rows = &driver.app.lists.subscriptions.rows;
+    (0..rows.len())
+        .filter_map(|at| rows.row(at).map(|row| row.id))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn u_brings_back_the_row_it_restores_at_once() {
+    let server = TestServer::demo().await;
+    let mut driver = console(&server, (160, 40)).await;
+    keys(&mut driver, &[KeyCode::Char('3'), KeyCode::Char('j')]).await;
+    let id = driver.app.lists.subscriptions.selected().unwrap().id;
+    keys(
+        &mut driver,
+        &[KeyCode::Char('d'), KeyCode::Char('y'), KeyCode::Char('r')],
+    )
+    .await;
+    assert!(
+        !shown_ids(&driver).contains(&id),
+        "soft-deleted and refreshed: gone\n{}",
+        driver.screen()
+    );
+    keys(&mut driver, &[KeyCode::Char('u')]).await;
+    assert!(
+        shown_ids(&driver).contains(&id),
+        "restored: shown again without r"
+    );
+    assert!(driver.screen().contains(&format!("#{id}")) || driver.screen().contains(&id.to_string()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_esc_leaves_the_deliveries_after_the_json_view() {
+    let server = TestServer::demo().await;
+    let mut driver = console(&server, (160, 40)).await;
+    keys(&mut driver, &[KeyCode::Char('3'), KeyCode::Enter]).await;
+    assert_eq!(driver.app.shown(), ListId::Deliveries);
+    keys(&mut driver, &[KeyCode::Char('v')]).await;
+    assert!(driver.app.detail_json);
+    keys(&mut driver, &[KeyCode::Esc]).await;
+    assert_eq!(
+        driver.app.shown(),
+        ListId::Subscriptions,
+        "the first Esc went back"
+    );
+    // Over the table (a small screen), Esc closes the detail first.
+    let mut small = console(&server, (80, 20)).await;
+    keys(&mut small, &[KeyCode::Char('3'), KeyCode::Char('v')]).await;
+    assert!(small.app.detail_open);
+    keys(&mut small, &[KeyCode::Esc]).await;
+    assert!(!small.app.detail_open && small.app.shown() == ListId::Subscriptions);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn states_give_the_users_sort_back_and_state_all_clears_every_narrowing() {
+    let server = TestServer::demo().await;
+    let mut driver = console(&server, (160, 40)).await;
+    keys(
+        &mut driver,
+        &[KeyCode::Char('3'), KeyCode::Char('s'), KeyCode::Char('s')],
+    )
+    .await;
+    let chosen = driver.app.lists.subscriptions.sort;
+    let ordering = driver.app.lists.subscriptions.resource.filter.ordering.clone();
+    assert_ne!(chosen, 0);
+    // f: overdue (its own order), then paused: the user's order again.
+    keys(&mut driver, &[KeyCode::Char('f')]).await;
+    assert_ne!(driver.app.lists.subscriptions.resource.filter.ordering, ordering);
+    keys(&mut driver, &[KeyCode::Char('f')]).await;
+    assert_eq!(driver.app.lists.subscriptions.sort, chosen);
+    assert_eq!(driver.app.lists.subscriptions.resource.filter.ordering, ordering);
+
+    command(&mut driver, "target slack").await;
+    command(&mut driver, "delivers dashboard").await;
+    command(&mut driver, "state all").await;
+    let resource = &driver.app.lists.subscriptions.resource;
+    assert_eq!(
+        (
+            resource.state,
+            resource.filter.target_type.clone(),
+            resource.filter.resource_type.clone()
+        ),
+        (None, None, None)
+    );
+    assert!(matches!(driver.app.mode, Mode::Normal));
+    assert_eq!(driver.app.lists.subscriptions.rows.list.count(), Some(95));
+}
