@@ -40,7 +40,11 @@ pub struct KeySummary {
 impl Client {
     /// The member with this e-mail address (any case), or `None`: one
     /// request, through the list's exact `email` filter.
-    pub async fn member_by_email(&self, organization: &str, email: &str) -> Result<Option<OrganizationMember>> {
+    pub async fn member_by_email(
+        &self,
+        organization: &str,
+        email: &str,
+    ) -> Result<Option<OrganizationMember>> {
         let list = List::members(organization).with("email", email.trim());
         let page = self.page(&list, 10, 0).await?;
         let wanted = email.trim().to_lowercase();

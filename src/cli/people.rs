@@ -103,7 +103,11 @@ impl PeopleCommand {
 
 pub async fn run(command: PeopleCommand, connection: Connection, format: Format) -> anyhow::Result<()> {
     match command {
-        PeopleCommand::List { no_role, role, search } => list(&connection, format, no_role, role, search).await,
+        PeopleCommand::List {
+            no_role,
+            role,
+            search,
+        } => list(&connection, format, no_role, role, search).await,
         PeopleCommand::Show { email } => show(&connection, format, &email).await,
         PeopleCommand::Offboard(args) => offboard_command(&connection, format, args).await,
         PeopleCommand::Level { email, level } => set_level(&connection, format, &email, level).await,
@@ -182,8 +186,11 @@ async fn list(
             index
                 .role(name)
                 .ok_or_else(|| {
-                    let names: Vec<String> =
-                        index.roles.iter().map(|role| format!("\"{}\"", role.name)).collect();
+                    let names: Vec<String> = index
+                        .roles
+                        .iter()
+                        .map(|role| format!("\"{}\"", role.name))
+                        .collect();
                     UsageError(format!(
                         "no role is named \"{}\"; the roles are: {}",
                         printable(name),
@@ -196,7 +203,11 @@ async fn list(
         None => None,
     };
     let mut members = List::members(&connection.organization).raw();
-    if let Some(search) = search.as_deref().map(str::trim).filter(|search| !search.is_empty()) {
+    if let Some(search) = search
+        .as_deref()
+        .map(str::trim)
+        .filter(|search| !search.is_empty())
+    {
         members = members.with("search", search);
     }
     let mut writer = ListWriter::new(format, LIST_COLUMNS.to_vec())?;
@@ -269,10 +280,7 @@ async fn profile_of(connection: &Connection, email: &str) -> anyhow::Result<Prof
 fn page(profile: &Profile) -> String {
     let mut out = String::new();
     let person = &profile.person;
-    let mut fields = vec![
-        ("Name", person.name.clone()),
-        ("E-mail", person.email.clone()),
-    ];
+    let mut fields = vec![("Name", person.name.clone()), ("E-mail", person.email.clone())];
     match &profile.member {
         Some(member) => {
             fields.push(("Level", level::name(member.level).into()));
@@ -392,16 +400,13 @@ async fn offboard_command(connection: &Connection, format: Format, args: Offboar
         }
         .into());
     }
-    let organization = client.organization(&connection.organization).await?.id;
-    let today = match profile.receiving_subscriptions.first().or(profile.created_subscriptions.first()) {
-        Some(found) => client.is_todays_posthog(&found.project.id.to_string()).await?,
-        None => false,
-    };
-    let by = match client.me().await {
-        Ok(user) => json!({"email": user.email, "name": user.display_name(), "uuid": user.uuid}),
-        Err(error) => json!({"unknown": error.to_string()}),
-    };
-    let started_at = crate::clock::system_now();
+    let session = offboard::Session::open(
+        client,
+        &connection.organization,
+        &plan,
+        crate::clock::system_now(),
+    )
+    .await?;
     if format == Format::Table {
         output::print("\n")?;
     }
@@ -410,29 +415,28 @@ async fn offboard_command(connection: &Connection, format: Format, args: Offboar
             let _ = output::print(&format!("{:>3}. {}", at + 1, step_line(step)));
         }
     };
-    offboard::run(client, &organization, &mut plan, today, &mut report).await;
-    let finished_at = crate::clock::system_now();
-    let record = offboard::Record {
-        kind: "orgdeck offboarding record",
-        version: 1,
-        organization: &organization,
-        host: client.base_url().as_str(),
-        person: &plan.person,
-        by,
-        started_at,
-        finished_at,
-        options,
-        dry_run: false,
-        summary: plan.summary(),
-        warnings: &plan.warnings,
-        steps: &plan.steps,
-    };
+    offboard::run(
+        client,
+        &session.organization_id,
+        &mut plan,
+        session.today,
+        &mut report,
+    )
+    .await;
+    let record = offboard::Record::of(
+        &plan,
+        &session,
+        client.base_url().as_str(),
+        crate::clock::system_now(),
+    );
     let path = args.record.clone().unwrap_or_else(|| {
-        offboard::default_record_path(&crate::health::index::state_dir(), &plan.person.email, started_at)
+        offboard::default_record_path(
+            &crate::health::index::state_dir(),
+            &plan.person.email,
+            session.started_at,
+        )
     });
-    let mut text = output::to_safe_string(&record)?;
-    text.push('\n');
-    let written = offboard::write_owner_only(&path, text.as_bytes());
+    let written = record.write(&path);
     match format {
         Format::Json => output::print_json(&json!({"record_file": path, "record": record}))?,
         Format::Table => output::print(&format!(
@@ -446,7 +450,10 @@ async fn offboard_command(connection: &Connection, format: Format, args: Offboar
     if let Err(error) = written {
         return Err(Exit {
             code: 1,
-            message: format!("the steps ran, but the record {} cannot be written: {error}", path.display()),
+            message: format!(
+                "the steps ran, but the record {} cannot be written: {error}",
+                path.display()
+            ),
         }
         .into());
     }
@@ -455,7 +462,13 @@ async fn offboard_command(connection: &Connection, format: Format, args: Offboar
             .steps
             .iter()
             .filter(|step| step.status == Status::Failed)
-            .map(|step| format!("\n  {}: {}", step.description, step.error.as_deref().unwrap_or("")))
+            .map(|step| {
+                format!(
+                    "\n  {}: {}",
+                    step.description,
+                    step.error.as_deref().unwrap_or("")
+                )
+            })
             .collect();
         return Err(Exit {
             code: 1,
@@ -486,7 +499,11 @@ fn plan_text(plan: &Plan) -> String {
     }
     for (at, step) in plan.steps.iter().enumerate() {
         let mark = if step.writes() { "•" } else { "·" };
-        out.push_str(&format!("{:>3}. {mark} {}\n", at + 1, printable(&step.description)));
+        out.push_str(&format!(
+            "{:>3}. {mark} {}\n",
+            at + 1,
+            printable(&step.description)
+        ));
     }
     out
 }
@@ -519,12 +536,22 @@ fn confirmed(plan: &Plan) -> anyhow::Result<bool> {
     Ok(line.trim() == "yes")
 }
 
-async fn set_level(connection: &Connection, format: Format, email: &str, wanted: Level) -> anyhow::Result<()> {
+async fn set_level(
+    connection: &Connection,
+    format: Format,
+    email: &str,
+    wanted: Level,
+) -> anyhow::Result<()> {
     let client = &connection.client;
     let member = client
         .member_by_email(&connection.organization, email)
         .await?
-        .ok_or_else(|| anyhow::anyhow!("no member of the organization has the e-mail address {}", printable(email)))?;
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "no member of the organization has the e-mail address {}",
+                printable(email)
+            )
+        })?;
     if member.level == wanted.number() {
         return match format {
             Format::Json => output::print_json(&member),

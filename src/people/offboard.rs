@@ -206,7 +206,8 @@ pub fn plan(profile: &Profile, options: Options) -> Plan {
             Action::RemoveMember {
                 user_uuid: member.user.uuid.clone(),
             },
-            "remove from the organization (their role memberships go with it; what they created stays)".into(),
+            "remove from the organization (their role memberships go with it; what they created stays)"
+                .into(),
         )),
         (Some(_), false) => steps.push(Step::new(
             Action::Note,
@@ -287,7 +288,10 @@ fn made(found: &Found, options: Options) -> Step {
         ""
     };
     if options.pause_created && found.subscription.enabled == Some(false) {
-        Step::new(Action::Note, format!("leave {name}, which they created, paused as it is{ai}"))
+        Step::new(
+            Action::Note,
+            format!("leave {name}, which they created, paused as it is{ai}"),
+        )
     } else if options.pause_created {
         Step::new(
             edit(found, false, true, false),
@@ -333,7 +337,11 @@ pub async fn run(
         while let Some((at, outcome)) = running.next().await {
             let step = &mut plan.steps[at];
             match outcome {
-                Ok(Outcome { changed, before, after }) => {
+                Ok(Outcome {
+                    changed,
+                    before,
+                    after,
+                }) => {
                     step.status = if changed { Status::Done } else { Status::Unchanged };
                     step.before = before;
                     step.after = after;
@@ -560,6 +568,77 @@ pub fn write_owner_only(path: &std::path::Path, bytes: &[u8]) -> std::io::Result
     file.sync_all()
 }
 
+/// What running a plan needs besides the plan, asked of the server once
+/// before the first step: the organization's id, whether the server is
+/// today's PostHog (whose edits then take `send_test_now: false`), and who
+/// runs it, for the record. The CLI and the console both start here.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub organization_id: String,
+    pub today: bool,
+    /// The owner of the key, or why they are not known.
+    pub by: Value,
+    pub started_at: DateTime<Utc>,
+}
+
+impl Session {
+    pub async fn open(
+        client: &Client,
+        organization: &str,
+        plan: &Plan,
+        started_at: DateTime<Utc>,
+    ) -> crate::api::error::Result<Session> {
+        let organization_id = client.organization(organization).await?.id;
+        let project = plan.steps.iter().find_map(|step| match &step.action {
+            Action::EditSubscription { project, .. } => Some(*project),
+            _ => None,
+        });
+        let today = match project {
+            Some(project) => client.is_todays_posthog(&project.to_string()).await?,
+            None => false,
+        };
+        let by = match client.me().await {
+            Ok(user) => json!({"email": user.email, "name": user.display_name(), "uuid": user.uuid}),
+            Err(error) => json!({"unknown": error.to_string()}),
+        };
+        Ok(Session {
+            organization_id,
+            today,
+            by,
+            started_at,
+        })
+    }
+}
+
+impl<'a> Record<'a> {
+    /// The record of a plan that ran in `session` and ended at `finished_at`.
+    pub fn of(plan: &'a Plan, session: &'a Session, host: &'a str, finished_at: DateTime<Utc>) -> Record<'a> {
+        Record {
+            kind: "orgdeck offboarding record",
+            version: 1,
+            organization: &session.organization_id,
+            host,
+            person: &plan.person,
+            by: session.by.clone(),
+            started_at: session.started_at,
+            finished_at,
+            options: plan.options,
+            dry_run: false,
+            summary: plan.summary(),
+            warnings: &plan.warnings,
+            steps: &plan.steps,
+        }
+    }
+
+    /// Writes it as JSON (controls escaped) to a file only its owner reads.
+    pub fn write(&self, path: &std::path::Path) -> anyhow::Result<()> {
+        let mut text = crate::cli::output::to_safe_string(self)?;
+        text.push('\n');
+        write_owner_only(path, text.as_bytes())?;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -578,29 +657,64 @@ mod tests {
     #[test]
     fn a_change_is_what_is_left_to_do_and_nothing_once_done() {
         let now = mailing("a@x.io, Leaver@x.io,b@x.io", Some(true));
-        let body = change(&now, "leaver@x.io", true, false, false, true).unwrap().unwrap();
-        assert_eq!(body, json!({"target_value": "a@x.io,b@x.io", "send_test_now": false}));
-        let done = mailing("a@x.io,b@x.io", Some(true));
-        assert_eq!(change(&done, "leaver@x.io", true, false, false, true).unwrap(), None);
-        // The sole recipient's subscription is paused, once.
-        let sole = mailing("leaver@x.io", Some(true));
-        let body = change(&sole, "leaver@x.io", false, true, false, false).unwrap().unwrap();
-        assert_eq!(body, json!({"enabled": false}));
-        let paused = mailing("leaver@x.io", Some(false));
-        assert_eq!(change(&paused, "leaver@x.io", false, true, false, true).unwrap(), None);
-        // An older server cannot pause: said, not guessed.
-        assert!(change(&mailing("leaver@x.io", None), "leaver@x.io", false, true, false, false).is_err());
-        // Emptied meanwhile by someone else: paused rather than emptied.
-        let body = change(&mailing("leaver@x.io", Some(true)), "leaver@x.io", true, false, false, false)
+        let body = change(&now, "leaver@x.io", true, false, false, true)
             .unwrap()
             .unwrap();
+        assert_eq!(
+            body,
+            json!({"target_value": "a@x.io,b@x.io", "send_test_now": false})
+        );
+        let done = mailing("a@x.io,b@x.io", Some(true));
+        assert_eq!(
+            change(&done, "leaver@x.io", true, false, false, true).unwrap(),
+            None
+        );
+        // The sole recipient's subscription is paused, once.
+        let sole = mailing("leaver@x.io", Some(true));
+        let body = change(&sole, "leaver@x.io", false, true, false, false)
+            .unwrap()
+            .unwrap();
+        assert_eq!(body, json!({"enabled": false}));
+        let paused = mailing("leaver@x.io", Some(false));
+        assert_eq!(
+            change(&paused, "leaver@x.io", false, true, false, true).unwrap(),
+            None
+        );
+        // An older server cannot pause: said, not guessed.
+        assert!(
+            change(
+                &mailing("leaver@x.io", None),
+                "leaver@x.io",
+                false,
+                true,
+                false,
+                false
+            )
+            .is_err()
+        );
+        // Emptied meanwhile by someone else: paused rather than emptied.
+        let body = change(
+            &mailing("leaver@x.io", Some(true)),
+            "leaver@x.io",
+            true,
+            false,
+            false,
+            false,
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(body, json!({"enabled": false}));
     }
 
     #[test]
     fn a_record_is_named_by_the_person_and_the_time() {
-        let at = DateTime::parse_from_rfc3339("2026-11-25T10:00:00Z").unwrap().to_utc();
+        let at = DateTime::parse_from_rfc3339("2026-11-25T10:00:00Z")
+            .unwrap()
+            .to_utc();
         let path = default_record_path(std::path::Path::new("/s"), "a/b@x.io", at);
-        assert_eq!(path, std::path::Path::new("/s/offboarding/a_b@x.io-20261125T100000.000Z.json"));
+        assert_eq!(
+            path,
+            std::path::Path::new("/s/offboarding/a_b@x.io-20261125T100000.000Z.json")
+        );
     }
 }

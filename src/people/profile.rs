@@ -172,20 +172,31 @@ pub async fn gather(
         .as_ref()
         .map(|member| member.user.uuid.clone())
         .or_else(|| {
-            created
-                .iter()
-                .find_map(|found| found.subscription.created_by.as_ref().map(|user| user.uuid.clone()))
+            created.iter().find_map(|found| {
+                found
+                    .subscription
+                    .created_by
+                    .as_ref()
+                    .map(|user| user.uuid.clone())
+            })
         });
     let name = member
         .as_ref()
         .map(|member| member.user.display_name())
         .or_else(|| {
-            created
-                .iter()
-                .find_map(|found| found.subscription.created_by.as_ref().map(|user| user.display_name()))
+            created.iter().find_map(|found| {
+                found
+                    .subscription
+                    .created_by
+                    .as_ref()
+                    .map(|user| user.display_name())
+            })
         })
         .unwrap_or_else(|| email.clone());
-    let roles = uuid.as_deref().map(|uuid| index.of(uuid).to_vec()).unwrap_or_default();
+    let roles = uuid
+        .as_deref()
+        .map(|uuid| index.of(uuid).to_vec())
+        .unwrap_or_default();
     let mut profile = Profile {
         person: Person { email, uuid, name },
         member,
@@ -298,7 +309,11 @@ fn would_break(profile: &Profile) -> Vec<String> {
             if kept == 1 { "s" } else { "" }
         ));
     }
-    for found in profile.receiving_subscriptions.iter().filter(|found| found.sole_recipient) {
+    for found in profile
+        .receiving_subscriptions
+        .iter()
+        .filter(|found| found.sole_recipient)
+    {
         if found.subscription.enabled != Some(false) && !found.subscription.deleted {
             lines.push(format!(
                 "{} mails them alone: it would go on mailing an address nobody reads",

@@ -16,7 +16,11 @@ use crate::support::{LEAVER, MEMBER, OWNER, TestServer};
 async fn roles_by_memberships(server: &TestServer, key: &str) -> BTreeMap<String, BTreeSet<String>> {
     let mut people: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for role in server.all(key, &server.roles_path()).await {
-        let path = format!("{}{}/role_memberships/", server.roles_path(), role["id"].as_str().unwrap());
+        let path = format!(
+            "{}{}/role_memberships/",
+            server.roles_path(),
+            role["id"].as_str().unwrap()
+        );
         for membership in server.all(key, &path).await {
             let email = membership["user"]["email"].as_str().unwrap().to_string();
             people
@@ -45,12 +49,20 @@ async fn people_list_agrees_with_the_role_memberships() {
         .await
         .ok()
         .json();
-    let members = server.all(&key, &format!("/api/organizations/{}/members/", server.organization)).await;
+    let members = server
+        .all(
+            &key,
+            &format!("/api/organizations/{}/members/", server.organization),
+        )
+        .await;
     assert_eq!(listed.as_array().unwrap().len(), members.len());
     for person in listed.as_array().unwrap() {
         let email = person["user"]["email"].as_str().unwrap();
         // The server's member object, whole, with the roles added.
-        assert!(person["joined_at"].is_string() && person["level"].is_i64(), "{person}");
+        assert!(
+            person["joined_at"].is_string() && person["level"].is_i64(),
+            "{person}"
+        );
         let names: BTreeSet<String> = person["roles"]
             .as_array()
             .unwrap()
@@ -64,10 +76,15 @@ async fn people_list_agrees_with_the_role_memberships() {
     }
 
     // --no-role: exactly the members in no role.
-    let no_role = orgdeck(&server, &key, &["people", "list", "--no-role", "-o", "json"], None)
-        .await
-        .ok()
-        .json();
+    let no_role = orgdeck(
+        &server,
+        &key,
+        &["people", "list", "--no-role", "-o", "json"],
+        None,
+    )
+    .await
+    .ok()
+    .json();
     let expected: BTreeSet<String> = members
         .iter()
         .map(|member| member["user"]["email"].as_str().unwrap().to_string())
@@ -77,10 +94,15 @@ async fn people_list_agrees_with_the_role_memberships() {
     assert_eq!(expected.len(), 4, "Ada, Marcus, Amara and Benjamin: {expected:?}");
 
     // --role by name, any case; --search by the server.
-    let data = orgdeck(&server, &key, &["people", "list", "--role", "data", "-o", "json"], None)
-        .await
-        .ok()
-        .json();
+    let data = orgdeck(
+        &server,
+        &key,
+        &["people", "list", "--role", "data", "-o", "json"],
+        None,
+    )
+    .await
+    .ok()
+    .json();
     let in_data: BTreeSet<String> = truth
         .iter()
         .filter(|(_, roles)| roles.contains("Data"))
@@ -92,7 +114,10 @@ async fn people_list_agrees_with_the_role_memberships() {
         .ok()
         .stdout;
     assert_eq!(found.lines().count(), 2, "{found}");
-    assert!(found.contains("Ingrid Halvorsen") && found.contains("Data"), "{found}");
+    assert!(
+        found.contains("Ingrid Halvorsen") && found.contains("Data"),
+        "{found}"
+    );
     let table = orgdeck(&server, &key, &["people", "list", "--no-role"], None)
         .await
         .ok()
@@ -111,12 +136,21 @@ async fn state(server: &TestServer, key: &str) -> Value {
     let mut projects = Vec::new();
     for project in server.all(key, "/api/projects/").await {
         let id = project["id"].as_i64().unwrap();
-        let mut rows = server.all(key, &format!("/api/projects/{id}/subscriptions/")).await;
-        rows.extend(server.all(key, &format!("/api/projects/{id}/subscriptions/?deleted=true")).await);
+        let mut rows = server
+            .all(key, &format!("/api/projects/{id}/subscriptions/"))
+            .await;
+        rows.extend(
+            server
+                .all(key, &format!("/api/projects/{id}/subscriptions/?deleted=true"))
+                .await,
+        );
         for row in &mut rows {
             let sub = row["id"].as_i64().unwrap();
             let deliveries = server
-                .get(key, &format!("/api/projects/{id}/subscriptions/{sub}/deliveries/"))
+                .get(
+                    key,
+                    &format!("/api/projects/{id}/subscriptions/{sub}/deliveries/"),
+                )
                 .await;
             row["deliveries_seen"] = json!(deliveries.json["results"].as_array().map(Vec::len));
             // Its schedule moves with time, not with offboarding.
@@ -125,7 +159,12 @@ async fn state(server: &TestServer, key: &str) -> Value {
         projects.push(json!({"id": id, "subscriptions": rows}));
     }
     let roles = roles_by_memberships(server, key).await;
-    let members = server.all(key, &format!("/api/organizations/{}/members/", server.organization)).await;
+    let members = server
+        .all(
+            key,
+            &format!("/api/organizations/{}/members/", server.organization),
+        )
+        .await;
     json!({"projects": projects, "roles": roles, "members": emails(&Value::Array(members))})
 }
 
@@ -173,12 +212,25 @@ async fn offboarding_the_leaver_plans_runs_records_and_then_has_nothing_left_to_
     ] {
         assert!(dry.contains(expected), "{expected} missing from:\n{dry}");
     }
-    assert_eq!(state(&server, &key).await, before, "the dry run changed something");
-    let planned = orgdeck(&server, &key, &["people", "offboard", LEAVER, "--dry-run", "-o", "json"], None)
-        .await
-        .ok()
-        .json();
-    assert_eq!(planned["plan"]["steps"].as_array().unwrap().len(), 7, "{planned:#}");
+    assert_eq!(
+        state(&server, &key).await,
+        before,
+        "the dry run changed something"
+    );
+    let planned = orgdeck(
+        &server,
+        &key,
+        &["people", "offboard", LEAVER, "--dry-run", "-o", "json"],
+        None,
+    )
+    .await
+    .ok()
+    .json();
+    assert_eq!(
+        planned["plan"]["steps"].as_array().unwrap().len(),
+        7,
+        "{planned:#}"
+    );
 
     // Asked and not told yes: nothing is done.
     let declined = orgdeck(&server, &key, &["people", "offboard", LEAVER], Some("y\n")).await;
@@ -196,19 +248,34 @@ async fn offboarding_the_leaver_plans_runs_records_and_then_has_nothing_left_to_
     )
     .await;
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
-    assert!(run.stdout.contains("4 done, 0 already so, 0 failed"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("4 done, 0 already so, 0 failed"),
+        "{}",
+        run.stdout
+    );
     let after = state(&server, &key).await;
-    assert!(after["roles"].get(LEAVER).is_none(), "still in a role: {}", after["roles"]);
+    assert!(
+        after["roles"].get(LEAVER).is_none(),
+        "still in a role: {}",
+        after["roles"]
+    );
     // Out of every recipient list but the one they receive alone, paused.
     for id in [28, 36] {
         let row = subscription(&after, id);
         assert!(!mails_leaver(row), "{row}");
-        let was = subscription(&before, id)["target_value"].as_str().unwrap().split(',').count();
+        let was = subscription(&before, id)["target_value"]
+            .as_str()
+            .unwrap()
+            .split(',')
+            .count();
         assert_eq!(row["target_value"].as_str().unwrap().split(',').count(), was - 1);
         assert_eq!(row["enabled"], true);
     }
     let alone = subscription(&after, 47);
-    assert_eq!((alone["enabled"].clone(), alone["deleted"].clone()), (json!(false), json!(false)));
+    assert_eq!(
+        (alone["enabled"].clone(), alone["deleted"].clone()),
+        (json!(false), json!(false))
+    );
     let mailing: Vec<i64> = after["projects"]
         .as_array()
         .unwrap()
@@ -262,7 +329,13 @@ async fn offboarding_the_leaver_plans_runs_records_and_then_has_nothing_left_to_
     orgdeck(
         &server,
         &key,
-        &["people", "offboard", LEAVER, "--yes", "--remove-from-organization"],
+        &[
+            "people",
+            "offboard",
+            LEAVER,
+            "--yes",
+            "--remove-from-organization",
+        ],
         None,
     )
     .await
@@ -301,7 +374,11 @@ async fn a_role_deleted_between_plan_and_run_fails_its_step_alone() {
             .await
             .expect("no question asked")
             .unwrap();
-        assert!(read > 0, "ended without asking: {}", String::from_utf8_lossy(&asked));
+        assert!(
+            read > 0,
+            "ended without asking: {}",
+            String::from_utf8_lossy(&asked)
+        );
         asked.extend_from_slice(&buffer[..read]);
     }
     let data = server
@@ -311,7 +388,10 @@ async fn a_role_deleted_between_plan_and_run_fails_its_step_alone() {
         .find(|role| role["name"] == "Data")
         .unwrap();
     server
-        .delete(&key, &format!("{}{}/", server.roles_path(), data["id"].as_str().unwrap()))
+        .delete(
+            &key,
+            &format!("{}{}/", server.roles_path(), data["id"].as_str().unwrap()),
+        )
         .await
         .expect(StatusCode::NO_CONTENT);
     let mut stdin = child.stdin.take().unwrap();
@@ -322,7 +402,10 @@ async fn a_role_deleted_between_plan_and_run_fails_its_step_alone() {
     stderr.read_to_string(&mut rest).await.unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{stdout}\n{rest}");
-    assert!(rest.contains("1 of 5 steps failed") && rest.contains("remove from role \"Data\""), "{rest}");
+    assert!(
+        rest.contains("1 of 5 steps failed") && rest.contains("remove from role \"Data\""),
+        "{rest}"
+    );
     assert!(stdout.contains("✗") && stdout.contains("404"), "{stdout}");
     // Every other step was done.
     let after = state(&server, &key).await;
@@ -331,10 +414,15 @@ async fn a_role_deleted_between_plan_and_run_fails_its_step_alone() {
     assert_eq!(subscription(&after, 87)["enabled"], false, "--pause-created");
 
     // A second run: the role is gone, so nothing is left.
-    let again = orgdeck(&server, &key, &["people", "offboard", LEAVER, "--yes", "--pause-created"], None)
-        .await
-        .ok()
-        .stdout;
+    let again = orgdeck(
+        &server,
+        &key,
+        &["people", "offboard", LEAVER, "--yes", "--pause-created"],
+        None,
+    )
+    .await
+    .ok()
+    .stdout;
     assert!(again.contains("Nothing to do"), "{again}");
 }
 
@@ -362,9 +450,15 @@ async fn a_persons_page_in_both_formats() {
     assert_eq!(page["keys"]["has_keys_active_last_week"], true);
     assert_eq!(page["keys"]["keys"].as_array().unwrap().len(), 2);
     let breaks = page["would_break"].to_string();
-    assert!(breaks.contains("#87") && breaks.contains("re-enabled"), "{breaks}");
+    assert!(
+        breaks.contains("#87") && breaks.contains("re-enabled"),
+        "{breaks}"
+    );
 
-    let text = orgdeck(&server, &key, &["people", "show", LEAVER], None).await.ok().stdout;
+    let text = orgdeck(&server, &key, &["people", "show", LEAVER], None)
+        .await
+        .ok()
+        .stdout;
     for expected in [
         "Roles (1)",
         "Created subscriptions (2)",
@@ -377,7 +471,11 @@ async fn a_persons_page_in_both_formats() {
     }
     let nobody = orgdeck(&server, &key, &["people", "show", "nobody@nowhere.example"], None).await;
     let nobody = nobody.fails(1);
-    assert!(nobody.stderr.contains("nobody with the e-mail address"), "{}", nobody.stderr);
+    assert!(
+        nobody.stderr.contains("nobody with the e-mail address"),
+        "{}",
+        nobody.stderr
+    );
     orgdeck(&server, &key, &["people", "show", "not-an-address"], None)
         .await
         .fails(2);
@@ -387,10 +485,15 @@ async fn a_persons_page_in_both_formats() {
 async fn levels_change_by_address_and_refusals_are_shown() {
     let server = TestServer::demo().await;
     let key = server.key(&["*"]);
-    let changed = orgdeck(&server, &key, &["people", "level", MEMBER, "admin", "-o", "json"], None)
-        .await
-        .ok()
-        .json();
+    let changed = orgdeck(
+        &server,
+        &key,
+        &["people", "level", MEMBER, "admin", "-o", "json"],
+        None,
+    )
+    .await
+    .ok()
+    .json();
     assert_eq!(changed["level"], 8);
     let again = orgdeck(&server, &key, &["people", "level", MEMBER, "admin"], None)
         .await
@@ -402,11 +505,20 @@ async fn levels_change_by_address_and_refusals_are_shown() {
     let refused = orgdeck(&server, &theirs, &["people", "level", MEMBER, "member"], None)
         .await
         .fails(1);
-    assert!(refused.stderr.contains("403") && refused.stderr.contains("admin"), "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("403") && refused.stderr.contains("admin"),
+        "{}",
+        refused.stderr
+    );
     // Read-only refuses before asking the server.
-    orgdeck(&server, &key, &["--read-only", "people", "level", MEMBER, "member"], None)
-        .await
-        .fails(2);
+    orgdeck(
+        &server,
+        &key,
+        &["--read-only", "people", "level", MEMBER, "member"],
+        None,
+    )
+    .await
+    .fails(2);
     let boss = orgdeck(&server, &key, &["people", "level", MEMBER, "boss"], None).await;
     assert_eq!(boss.code, 2, "{}", boss.stderr);
 }
@@ -432,10 +544,21 @@ async fn offboarding_someone_who_receives_fifty_takes_seconds() {
             .expect(StatusCode::CREATED);
     }
     let started = Instant::now();
-    let run = orgdeck_at(&server.base, &key, &["people", "offboard", person, "--yes"], None, &[]).await;
+    let run = orgdeck_at(
+        &server.base,
+        &key,
+        &["people", "offboard", person, "--yes"],
+        None,
+        &[],
+    )
+    .await;
     let took = started.elapsed();
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stdout.contains("51 done") || run.stdout.contains("done, 0 already so, 0 failed"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("51 done") || run.stdout.contains("done, 0 already so, 0 failed"),
+        "{}",
+        run.stdout
+    );
     eprintln!("offboarding a person who receives 50+ subscriptions took {took:?}");
     assert!(took < Duration::from_secs(10), "took {took:?}");
     let left: Vec<Value> = server
@@ -444,5 +567,8 @@ async fn offboarding_someone_who_receives_fifty_takes_seconds() {
         .into_iter()
         .filter(|row| row["target_value"].as_str().is_some_and(|to| to.contains(person)))
         .collect();
-    assert!(left.iter().all(|row| row["enabled"] == false), "still mailed: {left:?}");
+    assert!(
+        left.iter().all(|row| row["enabled"] == false),
+        "still mailed: {left:?}"
+    );
 }

@@ -10,5 +10,6 @@ mod emptied;
 mod flows;
 mod health;
 mod on_call;
+mod people;
 mod pty;
 mod today;

@@ -71,7 +71,11 @@ impl App {
         match key.code {
             KeyCode::Esc => self.mode = Mode::Normal,
             KeyCode::Tab => {
-                if let Some(completed) = command::complete(input.value()) {
+                let names = self.role_names();
+                let Mode::Command(input) = &mut self.mode else {
+                    return Vec::new();
+                };
+                if let Some(completed) = command::complete_with(input.value(), &names) {
                     *input = Input::new(completed);
                 }
             }
@@ -91,6 +95,13 @@ impl App {
         match command::parse(line) {
             Ok(command::Command::Show(ListId::Deliveries)) => self.open_deliveries(),
             Ok(command::Command::Show(list)) => self.switch(list),
+            Ok(command::Command::People) => self.narrow_people(None),
+            Ok(command::Command::NoRole) => {
+                self.narrow_people(Some(crate::console::lists::people::Narrowing::NoRole))
+            }
+            Ok(command::Command::HasRole(name)) => {
+                self.narrow_people(Some(crate::console::lists::people::Narrowing::Role(name)))
+            }
             Ok(command::Command::State(state)) => self.narrow_to(state),
             Ok(command::Command::Target(kind)) => {
                 self.lists.subscriptions.resource.filter.target_type = kind;
@@ -126,8 +137,12 @@ impl App {
         self.lists.roles.clear();
         self.lists.members.close();
         self.lists.members.clear();
+        self.forget_people();
         self.keep_shown_open();
         let mut effects = vec![self.load_names()];
+        if self.shown() == ListId::People {
+            effects.extend(self.people_shown());
+        }
         effects.extend(self.fetch_visible());
         effects
     }

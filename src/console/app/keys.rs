@@ -5,7 +5,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tui_input::Input;
 
 use super::keymap::Action;
-use super::{App, Effect, Mode, Notice};
+use super::{App, Effect, ListId, Mode, Notice};
 
 impl App {
     pub(super) fn key(&mut self, key: KeyEvent) -> Vec<Effect> {
@@ -24,6 +24,7 @@ impl App {
             Mode::Confirm(_) => self.confirm_key(key),
             Mode::Picker(_) => self.picker_key(key),
             Mode::Switcher(_) => self.switcher_key(key),
+            Mode::Chooser(..) => self.chooser_key(key),
             Mode::Normal => match self.keymap.action(&key, self.shown()) {
                 Some(action) => self.act(action),
                 None => {
@@ -69,6 +70,9 @@ impl App {
             Action::Top => self.move_to(0),
             Action::Bottom => self.move_to(i64::MAX),
             Action::Open => self.open(),
+            Action::SetLevel => self.choose_level_here(),
+            Action::Offboard => self.offboard_here(),
+            Action::Toggle => self.toggle_option(),
             Action::Filter => {
                 let typed = self.lists.get(self.shown()).filter().to_string();
                 self.mode = Mode::Filter(Input::new(typed));
@@ -114,7 +118,10 @@ impl App {
             Action::Edit => self.edit_item(),
             Action::Delete => self.delete_item(),
             Action::Restore => self.restore_item(),
-            Action::Assign => self.open_picker(),
+            Action::Assign => match self.shown() {
+                ListId::People | ListId::Person => self.choose_roles_here(),
+                _ => self.open_picker(),
+            },
             Action::OnlyFailed => {
                 self.lists.deliveries.toggle_failed();
                 self.reload(crate::console::lists::ListId::Deliveries, true)
@@ -147,6 +154,8 @@ impl App {
             self.detail_open = false;
         } else if self.detail_json {
             self.detail_json = false;
+        } else if let Some(effects) = self.people_back() {
+            return effects;
         } else if let Some(parent) = self.lists.get(self.shown).parent() {
             self.lists.get_mut(self.shown).close();
             let (tab, shown) = self.opened_from.take().unwrap_or((self.tab, parent));

@@ -17,6 +17,8 @@ pub mod keymap;
 mod keys;
 mod latest;
 mod navigate;
+mod offboard;
+mod people;
 mod permissions;
 mod switch;
 mod types;
@@ -118,6 +120,8 @@ pub struct App {
     /// A resume or a test whose subscription is read again, to say when
     /// the server paused it.
     pub recheck: Option<actions::Recheck>,
+    /// People's requests in flight, each kind's latest.
+    people: people::PeopleState,
 }
 
 impl App {
@@ -144,6 +148,7 @@ impl App {
             then: None,
             read: None,
             recheck: None,
+            people: people::PeopleState::default(),
             context,
             keymap,
             lists: Lists::default(),
@@ -305,6 +310,24 @@ impl App {
             Msg::NewestDelivery { subscription, result } => self.newest_delivery(subscription, result),
             Msg::Subscription(result) => self.subscription_read(result),
             Msg::LookNews { ticket, news } => self.look_news(ticket, news),
+            Msg::RoleIndexProgress { ticket, done, total } => {
+                self.role_index_progress(ticket, done, total);
+                Vec::new()
+            }
+            Msg::RoleIndex { ticket, result } => self.role_index_arrived(ticket, result),
+            Msg::PeopleNews { ticket, news } => {
+                self.people_news(ticket, news);
+                Vec::new()
+            }
+            Msg::PeopleNarrowed { ticket, result } => {
+                self.people_narrowed(ticket, result);
+                Vec::new()
+            }
+            Msg::Profile { ticket, result } => self.profile_arrived(ticket, result),
+            Msg::OffboardStep { ticket, at, step } => {
+                self.offboard_step(ticket, at, *step);
+                Vec::new()
+            }
             Msg::Looked { ticket, result } => self.looked(ticket, result),
             Msg::Tiles {
                 ticket,

@@ -156,6 +156,17 @@ pub enum Mode {
     Picker(Box<Picker>),
     /// `:org` or `:project` without an argument.
     Switcher(Box<crate::console::widgets::switcher::Switcher>),
+    /// A short list to choose from (roles to add a person to, a level).
+    Chooser(Box<crate::console::widgets::chooser::Chooser>, Choosing),
+}
+
+/// What a [`Mode::Chooser`] chooses for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Choosing {
+    /// Roles to add these people to (the choices' ids are role ids).
+    Roles { people: Vec<Person> },
+    /// A member's level (the choices' ids are levels).
+    Level { person: Person, level: i64 },
 }
 
 /// What a form is for.
@@ -242,6 +253,26 @@ pub enum Write {
         project: String,
         id: i64,
     },
+    /// People into roles: one request per person and role, each with its
+    /// own result (`Written::Assigned`).
+    AddToRoles {
+        organization: String,
+        people: Vec<Person>,
+        roles: Vec<crate::people::RoleRef>,
+    },
+    /// A member's level (1 member, 8 admin, 15 owner).
+    SetLevel {
+        organization: String,
+        person: Person,
+        level: i64,
+    },
+    /// An offboarding plan, run a few steps at a time: each step's end
+    /// comes back as `Msg::OffboardStep` with the write's ticket, then the
+    /// whole as `Written::Offboarded`.
+    Offboard {
+        organization: String,
+        plan: Box<crate::people::offboard::Plan>,
+    },
     /// `POST …/test-delivery/`: a delivery now (202, no body).
     TestDelivery {
         project: String,
@@ -274,6 +305,18 @@ pub enum Written {
     Deleted,
     /// Taken, to be done later (202).
     Accepted,
+    /// A member as they are now (a level changed).
+    Member(Box<OrganizationMember>),
+    /// An offboarding ran: every step's outcome, and where its record went.
+    Offboarded(Box<Offboarded>),
+}
+
+/// How an offboarding ended.
+#[derive(Debug)]
+pub struct Offboarded {
+    pub plan: crate::people::offboard::Plan,
+    /// The record's file, or why it could not be written.
+    pub record: Result<std::path::PathBuf, String>,
 }
 
 /// How long the footer offers to undo a soft delete.
@@ -335,6 +378,38 @@ pub enum Msg {
         /// there are more.
         people: Result<(Vec<OrganizationMember>, bool), api::Error>,
         in_role: Option<Vec<String>>,
+    },
+    /// The role index being read: roles read, of how many.
+    RoleIndexProgress {
+        ticket: Ticket,
+        done: usize,
+        total: usize,
+    },
+    /// Who holds which role, or why it could not be read.
+    RoleIndex {
+        ticket: Ticket,
+        result: Result<SharedIndex, String>,
+    },
+    /// News of a narrowing of People (`:no-role`, `:has-role`) under way.
+    PeopleNews {
+        ticket: Ticket,
+        news: PeopleNews,
+    },
+    /// A narrowing of People ended: whether it was stopped, or why it failed.
+    PeopleNarrowed {
+        ticket: Ticket,
+        result: Result<bool, String>,
+    },
+    /// A person's page, gathered.
+    Profile {
+        ticket: Ticket,
+        result: Result<Box<crate::people::profile::Profile>, String>,
+    },
+    /// A step of the offboarding the write with this ticket runs has ended.
+    OffboardStep {
+        ticket: Ticket,
+        at: usize,
+        step: Box<crate::people::offboard::Step>,
     },
     /// News of the look with this ticket.
     LookNews {
@@ -426,6 +501,35 @@ pub enum LookNews {
     },
 }
 
+/// What a narrowing of People tells as it goes.
+#[derive(Debug, Clone)]
+pub enum PeopleNews {
+    /// People kept since the last news.
+    Rows(Vec<OrganizationMember>),
+    /// Members looked through, of how many.
+    Progress { done: u64, total: u64 },
+}
+
+/// The role index, shared by the People view and the tasks that need it;
+/// two are equal when they are the same one.
+#[derive(Debug, Clone)]
+pub struct SharedIndex(pub std::sync::Arc<crate::people::RoleIndex>);
+
+impl PartialEq for SharedIndex {
+    fn eq(&self, other: &SharedIndex) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// Which people a narrowing of People keeps.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Narrow {
+    /// Those in no role: every member is looked through.
+    NoRole(SharedIndex),
+    /// Those of one role: its memberships are read.
+    Role(crate::people::RoleRef),
+}
+
 /// Where `:ctx` goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Target {
@@ -504,6 +608,25 @@ pub enum Effect {
         /// also reads who is in the role.
         search: Option<String>,
     },
+    /// Read who holds which role (`Msg::RoleIndexProgress`, then
+    /// `Msg::RoleIndex`, with this ticket).
+    LoadRoleIndex { ticket: Ticket, organization: String },
+    /// Narrow People: `Msg::PeopleNews` as it goes, `Msg::PeopleNarrowed`
+    /// at the end; `stop` ends it between pages.
+    NarrowPeople {
+        ticket: Ticket,
+        organization: String,
+        narrow: Narrow,
+        oldest_first: bool,
+        stop: Stop,
+    },
+    /// Gather a person's page (`Msg::Profile`).
+    GatherProfile {
+        ticket: Ticket,
+        organization: String,
+        email: String,
+        index: SharedIndex,
+    },
     /// Send a change; the answer comes back as `Msg::Written` with the ticket.
     Write { ticket: Ticket, write: Write },
     /// Look at the health of every subscription of the project: news comes
@@ -533,6 +656,9 @@ impl Effect {
             | Effect::LoadChannels { .. }
             | Effect::LoadPeople { .. }
             | Effect::Write { .. }
+            | Effect::LoadRoleIndex { .. }
+            | Effect::NarrowPeople { .. }
+            | Effect::GatherProfile { .. }
             | Effect::Look { .. } => true,
             Effect::Timer { .. } | Effect::Copy(_) => false,
         }
@@ -555,11 +681,17 @@ impl Msg {
             | Msg::Channels { .. }
             | Msg::People { .. }
             | Msg::Looked { .. }
+            | Msg::RoleIndex { .. }
+            | Msg::PeopleNarrowed { .. }
+            | Msg::Profile { .. }
             | Msg::Names { .. } => true,
             Msg::Start
             | Msg::Key(_)
             | Msg::Timer { .. }
             | Msg::LookNews { .. }
+            | Msg::RoleIndexProgress { .. }
+            | Msg::PeopleNews { .. }
+            | Msg::OffboardStep { .. }
             | Msg::Exchange { .. }
             | Msg::Resize { .. }
             | Msg::Tick

@@ -146,6 +146,8 @@ pub trait AnyTable {
     fn count_is_exact(&self) -> bool;
     /// A line under the table, if the list has one.
     fn status(&self, now: DateTime<Utc>, theme: &Theme) -> Option<Line<'static>>;
+    /// Whether its rows are a page's lines, wrapped.
+    fn wraps(&self) -> bool;
 }
 
 impl<R: Resource> AnyTable for Table<R> {
@@ -432,5 +434,9 @@ impl<R: Resource> AnyTable for Table<R> {
 
     fn status(&self, now: DateTime<Utc>, theme: &Theme) -> Option<Line<'static>> {
         self.resource.status(now, theme)
+    }
+
+    fn wraps(&self) -> bool {
+        self.resource.wraps()
     }
 }

@@ -18,7 +18,7 @@ use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use super::app::{App, Mode, Origin};
 use super::lists::subscriptions::fields;
-use super::widgets::{command, form, picker, popup, switcher};
+use super::widgets::{chooser, command, form, picker, popup, switcher};
 use theme::Theme;
 
 const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"];
@@ -85,7 +85,9 @@ fn draw_screen(frame: &mut Frame, app: &App, theme: &Theme) {
     }
     match &app.mode {
         Mode::Help => help::draw(frame, app, theme),
-        Mode::Command(input) => command::draw_completions(frame, areas.table, input.value(), theme),
+        Mode::Command(input) => {
+            command::draw_completions(frame, areas.table, input.value(), &app.role_names(), theme)
+        }
         Mode::Form(form, purpose) => {
             let preview = if purpose.is_subscription() {
                 fields::preview(form, app.now, theme)
@@ -97,6 +99,7 @@ fn draw_screen(frame: &mut Frame, app: &App, theme: &Theme) {
         Mode::Confirm(confirm) => popup::confirm(frame, &confirm.question, confirm.destructive, theme),
         Mode::Picker(shown) => picker::draw(frame, shown, theme),
         Mode::Switcher(shown) => switcher::draw(frame, shown, theme),
+        Mode::Chooser(shown, _) => chooser::draw(frame, shown, theme),
         _ => {}
     }
 }

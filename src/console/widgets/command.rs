@@ -10,12 +10,24 @@ use crate::console::lists::ListId;
 use crate::console::view::theme::Theme;
 
 /// Every command with what it does, in the order completion offers them.
-pub const COMMANDS: [(&str, &str); 14] = [
+pub const COMMANDS: [(&str, &str); 17] = [
     ("roles", "show the roles"),
     ("members", "show the members of a role"),
     ("subs", "show the subscriptions"),
     ("subscriptions", "show the subscriptions"),
     ("health", "the health of every subscription, worst first (a look)"),
+    (
+        "people",
+        "every member with their roles (clears :no-role and :has-role)",
+    ),
+    (
+        "no-role",
+        "people in no role (looks through every member; Esc stops)",
+    ),
+    (
+        "has-role",
+        "the people of one role: :has-role NAME (Tab completes it)",
+    ),
     (
         "deliveries",
         "the deliveries of the subscription under the cursor",
@@ -43,6 +55,12 @@ pub const ALIASES: [&str; 2] = ["subscriptions", "quit"];
 pub enum Command {
     /// Show a list.
     Show(ListId),
+    /// `:people`: every member again, no narrowing.
+    People,
+    /// `:no-role`: the people in no role.
+    NoRole,
+    /// `:has-role NAME`: the people of one role.
+    HasRole(String),
     /// `:state NAME`: subscriptions in one state; `None`: every state.
     State(Option<crate::api::SubscriptionState>),
     /// `:target email|slack`: the server's `target_type` filter.
@@ -71,9 +89,9 @@ pub fn parse(line: &str) -> Result<Command, String> {
     if name.is_empty() {
         return Ok(Command::Nothing);
     }
-    // A profile's name may hold spaces; every other argument is one word.
+    // A profile's or a role's name may hold spaces; every other argument is one word.
     let argument = (!rest.is_empty()).then_some(rest);
-    if name != "ctx" && rest.split_whitespace().count() > 1 {
+    if name != "ctx" && name != "has-role" && rest.split_whitespace().count() > 1 {
         return Err(format!(":{name} takes one argument, not \"{rest}\""));
     }
 
@@ -83,6 +101,10 @@ pub fn parse(line: &str) -> Result<Command, String> {
         ("subs" | "subscriptions", _) => Ok(Command::Show(ListId::Subscriptions)),
         ("deliveries", _) => Ok(Command::Show(ListId::Deliveries)),
         ("health", _) => Ok(Command::Show(ListId::Health)),
+        ("people", _) => Ok(Command::People),
+        ("no-role", _) => Ok(Command::NoRole),
+        ("has-role", Some(role)) => Ok(Command::HasRole(role.to_string())),
+        ("has-role", None) => Err(":has-role takes a role's name (Tab completes it)".into()),
         ("q" | "quit", _) => Ok(Command::Quit),
         ("state", None | Some("all" | "none")) => Ok(Command::State(None)),
         ("state", Some(name)) => crate::api::SubscriptionState::ALL
@@ -116,6 +138,48 @@ pub fn parse(line: &str) -> Result<Command, String> {
     }
 }
 
+/// Commands whose argument is one of a list of names (`:has-role`'s roles).
+const NAMED_ARGUMENT: &str = "has-role ";
+
+/// The names (`names`, any case) that complete the argument typed, for the
+/// commands that take one of them.
+pub fn argument_candidates<'a>(typed: &str, names: &'a [String]) -> Vec<&'a str> {
+    let Some(partial) = typed.trim_start().strip_prefix(NAMED_ARGUMENT) else {
+        return Vec::new();
+    };
+    let partial = partial.trim_start().to_lowercase();
+    names
+        .iter()
+        .filter(|name| name.to_lowercase().starts_with(&partial))
+        .map(String::as_str)
+        .collect()
+}
+
+/// Completes what is typed: the command's name, or its argument among
+/// `names` as far as they agree (a role's name, in its own case).
+pub fn complete_with(typed: &str, names: &[String]) -> Option<String> {
+    let found = argument_candidates(typed, names);
+    let Some(first) = found.first() else {
+        return complete(typed);
+    };
+    let lowered: Vec<String> = found.iter().map(|name| name.to_lowercase()).collect();
+    let common = lowered.iter().fold(lowered[0].chars().count(), |len, name| {
+        lowered[0]
+            .chars()
+            .zip(name.chars())
+            .take(len)
+            .take_while(|(a, b)| a == b)
+            .count()
+    });
+    let argument: String = if found.len() == 1 {
+        first.to_string()
+    } else {
+        first.chars().take(common).collect()
+    };
+    let completed = format!("{NAMED_ARGUMENT}{argument}");
+    (completed != typed.trim_start()).then_some(completed)
+}
+
 /// The commands that start with what is typed.
 pub fn candidates(typed: &str) -> Vec<(&'static str, &'static str)> {
     let typed = typed.trim_start();
@@ -147,21 +211,32 @@ pub fn complete(typed: &str) -> Option<String> {
     (completed.trim_end() != typed.trim()).then_some(completed)
 }
 
-/// The commands that match what is typed, over the bottom of `area`.
-pub fn draw_completions(frame: &mut Frame, area: Rect, typed: &str, theme: &Theme) {
-    let found = candidates(typed);
-    if found.is_empty() {
+/// The commands that match what is typed (or the names its argument may
+/// be), over the bottom of `area`.
+pub fn draw_completions(frame: &mut Frame, area: Rect, typed: &str, names: &[String], theme: &Theme) {
+    let lines: Vec<Line> = match argument_candidates(typed, names) {
+        found if !found.is_empty() => found
+            .iter()
+            .map(|name| {
+                Line::from(vec![
+                    Span::styled(format!(" :{NAMED_ARGUMENT}"), theme.dim),
+                    Span::styled(crate::text::printable(name).into_owned(), theme.accent),
+                ])
+            })
+            .collect(),
+        _ => candidates(typed)
+            .iter()
+            .map(|(name, what)| {
+                Line::from(vec![
+                    Span::styled(format!(" :{name:<14}"), theme.accent),
+                    Span::raw(*what),
+                ])
+            })
+            .collect(),
+    };
+    if lines.is_empty() {
         return;
     }
-    let lines: Vec<Line> = found
-        .iter()
-        .map(|(name, what)| {
-            Line::from(vec![
-                Span::styled(format!(" :{name:<14}"), theme.accent),
-                Span::raw(*what),
-            ])
-        })
-        .collect();
     let height = (lines.len() as u16 + 2).min(area.height);
     let area = Rect::new(area.x, area.y + area.height - height, area.width.min(72), height);
     super::popup::clear(frame, area);
@@ -191,6 +266,25 @@ mod tests {
     }
 
     #[test]
+    fn has_role_completes_the_role_s_name_in_any_case() {
+        let names: Vec<String> = ["Data", "Design", "Engineering"].map(String::from).to_vec();
+        assert_eq!(
+            complete_with("has-role e", &names),
+            Some("has-role Engineering".into())
+        );
+        assert_eq!(complete_with("has-role d", &names), Some("has-role D".into()));
+        assert_eq!(complete_with("has-role da", &names), Some("has-role Data".into()));
+        assert_eq!(complete_with("has-role Data", &names), None);
+        assert_eq!(complete_with("has-r", &names), Some("has-role ".into()));
+        assert_eq!(
+            parse("has-role Customer Success"),
+            Ok(Command::HasRole("Customer Success".into()))
+        );
+        assert!(parse("has-role").is_err());
+        assert_eq!(parse("no-role"), Ok(Command::NoRole));
+    }
+
+    #[test]
     fn completion_goes_as_far_as_the_candidates_agree() {
         assert_eq!(complete("r"), Some("roles ".into()));
         assert_eq!(complete("sub"), Some("subs".into()));
@@ -199,7 +293,8 @@ mod tests {
             None,
             "subs and subscriptions: nothing more in common"
         );
-        assert_eq!(complete("p"), Some("project ".into()));
+        assert_eq!(complete("pr"), Some("project ".into()));
+        assert_eq!(complete("pe"), Some("people ".into()));
         assert_eq!(complete("x"), None);
         assert_eq!(candidates("q").len(), 2);
         assert_eq!(complete("d"), Some("deliver".into()));

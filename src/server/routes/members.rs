@@ -130,6 +130,9 @@ pub async fn scoped_api_keys(
 /// fields; these are the user object's). Any key may ask.
 pub async fn me(State(app): State<AppState>, caller: Caller) -> ApiResult<Json<crate::api::User>> {
     let me = caller.key.user_id;
-    let user = app.db.read(move |connection| members::user(connection, me)).await?;
+    let user = app
+        .db
+        .read(move |connection| members::user(connection, me))
+        .await?;
     Ok(Json(user))
 }
