@@ -445,22 +445,7 @@ impl Runner {
                 organization,
                 people,
                 roles,
-            } => {
-                let mut results = Vec::new();
-                for person in people {
-                    for role in roles {
-                        let outcome = client
-                            .add_member(organization, &role.id, &person.uuid)
-                            .await
-                            .map(Raw::into_typed);
-                        results.push((
-                            format!("{} to {}", person.label, role.name),
-                            outcome.map_err(refused),
-                        ));
-                    }
-                }
-                Ok(Written::Assigned(results))
-            }
+            } => Ok(self.add_to_roles(organization, people, roles).await),
             Write::SetLevel {
                 organization,
                 person,
@@ -616,7 +601,7 @@ impl Runner {
 }
 
 /// A refusal in the server's words, else the error.
-fn refused(error: crate::api::Error) -> String {
+pub(super) fn refused(error: crate::api::Error) -> String {
     match error.refusal() {
         Some(refusal) if !refusal.detail.is_empty() => refusal.detail.clone(),
         _ => error.to_string(),

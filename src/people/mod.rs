@@ -8,6 +8,7 @@
 
 pub mod offboard;
 pub mod profile;
+pub mod record;
 
 use std::collections::HashMap;
 
@@ -115,7 +116,7 @@ impl RoleIndex {
             progress(done, total);
         }
         for held in index.by_user.values_mut() {
-            held.sort_by(|a, b| a.name.to_lowercase().cmp(&b.name.to_lowercase()));
+            held.sort_by_key(|role| role.name.to_lowercase());
         }
         Ok(index)
     }
@@ -167,7 +168,7 @@ impl RoleIndex {
         }
         *self.sizes.entry(held.id.clone()).or_default() += 1;
         roles.push(held);
-        roles.sort_by(|a, b| a.name.to_lowercase().cmp(&b.name.to_lowercase()));
+        roles.sort_by_key(|role| role.name.to_lowercase());
     }
 
     /// A membership (by its id) was deleted since the index was read.

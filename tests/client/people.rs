@@ -168,7 +168,7 @@ async fn state(server: &TestServer, key: &str) -> Value {
     json!({"projects": projects, "roles": roles, "members": emails(&Value::Array(members))})
 }
 
-fn subscription<'a>(state: &'a Value, id: i64) -> &'a Value {
+fn subscription(state: &Value, id: i64) -> &Value {
     state["projects"]
         .as_array()
         .unwrap()

@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 
 mod actions;
 mod assign;
+mod choose;
 mod edit;
 mod find;
 mod forms;

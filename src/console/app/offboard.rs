@@ -10,6 +10,14 @@ use crate::console::lists::offboard::{Phase, Screen};
 use crate::people::offboard::Step;
 use crate::people::profile::plural;
 
+/// How an offboarding ended.
+#[derive(Debug)]
+pub struct Offboarded {
+    pub plan: crate::people::offboard::Plan,
+    /// The record's file, or why it could not be written.
+    pub record: Result<std::path::PathBuf, String>,
+}
+
 impl App {
     /// `O`: the offboarding of the person under the cursor, once their page
     /// is gathered (on People it is opened and gathered first).

@@ -1,27 +1,43 @@
 //! People, not roles: the People view's role index (read when the view
 //! opens, kept, read again with `r`), its narrowings (`:no-role`,
-//! `:has-role NAME`, cleared by `:people` or Esc), a person's page (Enter),
-//! and what is done to people: `a` adds them to roles, `d` on their page
-//! removes them from one, `L` changes their level. Offboarding (`O`) is in
-//! `offboard.rs`. Every action takes the people it acts on, so that it can
-//! act on several.
+//! `:has-role NAME`, cleared by `:people` or Esc), and a person's page
+//! (Enter). What is done to people (`a`, `L`) is in `choose.rs`,
+//! offboarding (`O`) in `offboard.rs`.
 
-use std::sync::Arc;
-
-use ratatui::crossterm::event::KeyEvent;
-
-use super::{
-    App, Choosing, Confirm, Effect, ListId, Mode, Narrow, Notice, PeopleNews, SharedIndex, Stop, Ticket,
-    Write,
-};
-use crate::api::models::level;
-use crate::api::{OrganizationMember, RoleMembership};
+use super::{App, Effect, ListId, Notice, Stop, Ticket};
+use crate::api::OrganizationMember;
 use crate::console::lists::AnyTable;
 use crate::console::lists::people::{Narrowing, People, Scan};
 use crate::console::lists::person::Chosen;
-use crate::console::widgets::chooser::{Choice, Chooser, Outcome};
-use crate::console::widgets::picker::Person;
-use crate::people::{HeldRole, RoleIndex, RoleRef, membership_user};
+
+/// What a narrowing of People tells as it goes.
+#[derive(Debug, Clone)]
+pub enum PeopleNews {
+    /// People kept since the last news.
+    Rows(Vec<OrganizationMember>),
+    /// Members looked through, of how many.
+    Progress { done: u64, total: u64 },
+}
+
+/// The role index, shared by the People view and the tasks that need it;
+/// two are equal when they are the same one.
+#[derive(Debug, Clone)]
+pub struct SharedIndex(pub std::sync::Arc<crate::people::RoleIndex>);
+
+impl PartialEq for SharedIndex {
+    fn eq(&self, other: &SharedIndex) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// Which people a narrowing of People keeps.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Narrow {
+    /// Those in no role: every member is looked through.
+    NoRole(SharedIndex),
+    /// Those of one role: its memberships are read.
+    Role(crate::people::RoleRef),
+}
 
 /// The People view's requests: only the latest of each kind is taken.
 #[derive(Debug, Default)]
@@ -35,37 +51,6 @@ pub struct PeopleState {
     page_waits: bool,
     /// The offboarding opens once the page is gathered (`O` on People).
     pub(super) then_offboard: bool,
-}
-
-/// How a person is named in questions and notices: "Ada Okafor <ada@…>".
-fn named(member: &OrganizationMember) -> Person {
-    let name = member.user.display_name();
-    let label = if name.is_empty() || name == member.user.email {
-        member.user.email.clone()
-    } else {
-        format!("{name} <{}>", member.user.email)
-    };
-    Person {
-        label,
-        uuid: member.user.uuid.clone(),
-    }
-}
-
-/// "Data", "Data and On-call", "Data, Finance and On-call".
-fn listed(names: &[String]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
-}
-
-/// "a member", "an admin", "an owner".
-fn level_word(level: i64) -> String {
-    match level::name(level) {
-        name @ ("admin" | "owner" | "unknown") => format!("an {name}"),
-        name => format!("a {name}"),
-    }
 }
 
 impl App {
@@ -132,11 +117,6 @@ impl App {
             }
         }
         effects
-    }
-
-    /// The index, for a change that must be told to it.
-    fn index_mut(&mut self) -> Option<&mut RoleIndex> {
-        self.lists.people.resource.index.as_mut().map(Arc::make_mut)
     }
 
     /// `:people`, `:no-role`, `:has-role NAME`: People, narrowed or not.
@@ -435,315 +415,6 @@ impl App {
         self.switch(ListId::Subscriptions)
     }
 
-    /// The people `a`, `L` and `O` act on: the row under the cursor on
-    /// People, the person on their page.
-    fn acted_on_people(&self) -> Vec<(Person, Option<i64>)> {
-        match self.shown() {
-            ListId::People => self
-                .lists
-                .people
-                .selected()
-                .map(|member| vec![(named(member), Some(member.level))])
-                .unwrap_or_default(),
-            ListId::Person | ListId::Offboard => {
-                let page = &self.lists.person;
-                let level = page
-                    .resource
-                    .profile
-                    .as_ref()
-                    .and_then(|profile| profile.member.as_ref().map(|member| member.level));
-                match (page.person(), &page.resource.profile) {
-                    (Some((uuid, _, _)), Some(profile)) if let Some(member) = &profile.member => {
-                        vec![(
-                            Person {
-                                uuid,
-                                ..named(member)
-                            },
-                            level,
-                        )]
-                    }
-                    (Some((uuid, name, email)), _) => vec![(
-                        Person {
-                            label: format!("{name} <{email}>"),
-                            uuid,
-                        },
-                        level,
-                    )],
-                    (None, _) => Vec::new(),
-                }
-            }
-            _ => Vec::new(),
-        }
-    }
-
-    /// `a`: the roles to add the people under the cursor to.
-    pub(super) fn choose_roles_here(&mut self) -> Vec<Effect> {
-        let people: Vec<Person> = self
-            .acted_on_people()
-            .into_iter()
-            .map(|(person, _)| person)
-            .collect();
-        self.choose_roles(people)
-    }
-
-    /// `a` for some people: a multi-select of the roles not all of them hold.
-    pub(super) fn choose_roles(&mut self, people: Vec<Person>) -> Vec<Effect> {
-        if people.is_empty() {
-            return Vec::new();
-        }
-        let Some(index) = self.lists.people.resource.index.clone() else {
-            self.notice = Some(Notice::done(
-                "who holds which role is still being read: a works once it is in".into(),
-            ));
-            return Vec::new();
-        };
-        let choices: Vec<Choice> = index
-            .roles
-            .iter()
-            .filter(|role| {
-                !people
-                    .iter()
-                    .all(|person| index.of(&person.uuid).iter().any(|held| held.id == role.id))
-            })
-            .map(|role| Choice {
-                id: role.id.clone(),
-                label: role.name.clone(),
-                note: format!(
-                    "{} {}",
-                    index.size(&role.id),
-                    if index.size(&role.id) == 1 {
-                        "person"
-                    } else {
-                        "people"
-                    }
-                ),
-            })
-            .collect();
-        let who = match people.as_slice() {
-            [one] => one.label.clone(),
-            many => format!("{} people", many.len()),
-        };
-        if choices.is_empty() {
-            self.notice = Some(Notice::done(format!("{who}: in every role already")));
-            return Vec::new();
-        }
-        let chooser = Chooser::new(
-            "add to roles".into(),
-            format!("Add {who} to the roles marked:"),
-            choices,
-            true,
-        );
-        self.mode = Mode::Chooser(Box::new(chooser), Choosing::Roles { people });
-        Vec::new()
-    }
-
-    /// `L`: the level of the person under the cursor.
-    pub(super) fn choose_level_here(&mut self) -> Vec<Effect> {
-        let Some((person, level)) = self.acted_on_people().into_iter().next() else {
-            return Vec::new();
-        };
-        let Some(level) = level else {
-            self.notice = Some(Notice::error(format!(
-                "{} is not a member of the organization",
-                person.label
-            )));
-            return Vec::new();
-        };
-        self.choose_level(person, level)
-    }
-
-    /// A one-of chooser of the levels, the current one said.
-    pub(super) fn choose_level(&mut self, person: Person, current: i64) -> Vec<Effect> {
-        let choices: Vec<Choice> = [level::MEMBER, level::ADMIN, level::OWNER]
-            .into_iter()
-            .map(|choice| Choice {
-                id: choice.to_string(),
-                label: level::name(choice).into(),
-                note: if choice == current {
-                    "now".into()
-                } else {
-                    String::new()
-                },
-            })
-            .collect();
-        let mut chooser = Chooser::new(
-            "level".into(),
-            format!("{}'s level in the organization:", person.label),
-            choices,
-            false,
-        );
-        chooser.cursor = [level::MEMBER, level::ADMIN, level::OWNER]
-            .iter()
-            .position(|choice| *choice == current)
-            .unwrap_or(0);
-        self.mode = Mode::Chooser(
-            Box::new(chooser),
-            Choosing::Level {
-                person,
-                level: current,
-            },
-        );
-        Vec::new()
-    }
-
-    pub(super) fn chooser_key(&mut self, key: KeyEvent) -> Vec<Effect> {
-        let Mode::Chooser(chooser, _) = &mut self.mode else {
-            return Vec::new();
-        };
-        let chosen = match chooser.key(key) {
-            Outcome::Choosing => return Vec::new(),
-            Outcome::Cancel => {
-                self.mode = Mode::Normal;
-                return Vec::new();
-            }
-            Outcome::Chosen(chosen) => chosen,
-        };
-        let Mode::Chooser(chooser, purpose) = std::mem::replace(&mut self.mode, Mode::Normal) else {
-            return Vec::new();
-        };
-        let picked: Vec<&Choice> = chosen.iter().filter_map(|at| chooser.choices.get(*at)).collect();
-        let organization = self.context.organization.clone();
-        match purpose {
-            Choosing::Roles { people } => {
-                let roles: Vec<RoleRef> = picked
-                    .iter()
-                    .map(|choice| RoleRef {
-                        id: choice.id.clone(),
-                        name: choice.label.clone(),
-                    })
-                    .collect();
-                let names: Vec<String> = roles.iter().map(|role| role.name.clone()).collect();
-                let who: Vec<String> = people.iter().map(|person| person.label.clone()).collect();
-                let adds = people.len() * roles.len();
-                self.mode = Mode::Confirm(Confirm {
-                    question: format!(
-                        "Add {} to {} {}?\n{adds} membership{} will be made, each reported.",
-                        listed(&who),
-                        if roles.len() == 1 { "the role" } else { "the roles" },
-                        listed(&names),
-                        if adds == 1 { "" } else { "s" }
-                    ),
-                    write: Write::AddToRoles {
-                        organization,
-                        people,
-                        roles,
-                    },
-                    destructive: false,
-                    form: None,
-                });
-            }
-            Choosing::Level { person, level } => {
-                let Some(wanted) = picked.first().and_then(|choice| choice.id.parse::<i64>().ok()) else {
-                    return Vec::new();
-                };
-                if wanted == level {
-                    self.notice = Some(Notice::done(format!(
-                        "{} is {} already",
-                        person.label,
-                        level_word(level)
-                    )));
-                    return Vec::new();
-                }
-                self.mode = Mode::Confirm(Confirm {
-                    question: format!(
-                        "Make {} {}? They are {} now.",
-                        person.label,
-                        level_word(wanted),
-                        level_word(level)
-                    ),
-                    write: Write::SetLevel {
-                        organization,
-                        person,
-                        level: wanted,
-                    },
-                    destructive: true,
-                    form: None,
-                });
-            }
-        }
-        Vec::new()
-    }
-
-    /// A membership was made: the index, the page and the Roles tab say so.
-    pub(super) fn people_joined(&mut self, membership: &RoleMembership) {
-        let Some(user) = membership_user(membership) else {
-            return;
-        };
-        let name = self
-            .lists
-            .people
-            .resource
-            .index
-            .as_ref()
-            .and_then(|index| index.role(&membership.role_id).map(|role| role.name.clone()))
-            .unwrap_or_else(|| membership.role_id.clone());
-        let held = HeldRole {
-            id: membership.role_id.clone(),
-            name,
-            membership_id: membership.id.clone(),
-            joined_at: membership.joined_at,
-        };
-        if let Some(index) = self.index_mut() {
-            index.joined(&user, held.clone());
-        }
-        crate::console::lists::roles::members_changed(
-            &mut self.lists.roles,
-            &membership.role_id,
-            Some(membership.clone()),
-            None,
-        );
-        self.change_page(&user, |profile| {
-            if !profile.roles.iter().any(|role| role.id == held.id) {
-                profile.roles.push(held);
-                profile.roles.sort_by_key(|role| role.name.to_lowercase());
-            }
-        });
-    }
-
-    /// A membership (by id) was deleted: the index and the page say so.
-    pub(super) fn people_left(&mut self, membership_id: &str) {
-        if let Some(index) = self.index_mut() {
-            index.left(membership_id);
-        }
-        let uuid = self
-            .lists
-            .person
-            .person()
-            .map(|(uuid, _, _)| uuid)
-            .unwrap_or_default();
-        self.change_page(&uuid, |profile| {
-            profile.roles.retain(|role| role.membership_id != membership_id)
-        });
-    }
-
-    /// A member as they are now (a level changed): their row and page.
-    pub(super) fn member_changed(&mut self, member: OrganizationMember) -> String {
-        let text = format!("{} is now {}", named(&member).label, level_word(member.level));
-        let table = &mut self.lists.people;
-        if let Some(at) = table.position_of(&member.user.uuid) {
-            table.rows.list.replace_row(at, member.clone());
-        }
-        let uuid = member.user.uuid.clone();
-        self.change_page(&uuid, |profile| profile.member = Some(member));
-        text
-    }
-
-    /// Changes the open page's profile, if it is this user's, and lays it out again.
-    fn change_page(&mut self, uuid: &str, change: impl FnOnce(&mut crate::people::profile::Profile)) {
-        let height = self.table_height();
-        let page = &mut self.lists.person;
-        let ours = page
-            .person()
-            .is_some_and(|(them, _, _)| !uuid.is_empty() && them.eq_ignore_ascii_case(uuid));
-        if !ours {
-            return;
-        }
-        if let Some(mut profile) = page.resource.profile.take() {
-            change(&mut profile);
-            page.show(profile, height);
-        }
-    }
-
     /// Another organization or connection: what People knew is of the one left.
     pub(super) fn forget_people(&mut self) {
         self.stop_narrowing();
@@ -776,22 +447,12 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_and_levels_read_as_words() {
-        assert_eq!(listed(&["Data".into()]), "Data");
-        assert_eq!(listed(&["A".into(), "B".into(), "C".into()]), "A, B and C");
-        assert_eq!(level_word(level::ADMIN), "an admin");
-        assert_eq!(level_word(level::OWNER), "an owner");
-        assert_eq!(level_word(level::MEMBER), "a member");
-    }
+    use crate::console::lists::Resource;
 
     #[test]
     fn people_narrowed_shows_no_rows_until_they_arrive() {
-        let people = People {
-            narrowing: Some(Narrowing::NoRole),
-            ..People::default()
-        };
+        let mut people = People::default();
+        people.narrowing = Some(Narrowing::NoRole);
         assert!(
             people
                 .query(crate::console::lists::Scope {

@@ -13,7 +13,10 @@ pub use crate::console::lists::{ListId, PageData, Query};
 use crate::console::widgets::form::Form;
 use crate::console::widgets::picker::{Person, Picker};
 
+pub use super::choose::Choosing;
 pub use super::latest::{Latest, Ticket};
+pub use super::offboard::Offboarded;
+pub use super::people::{Narrow, PeopleNews, SharedIndex};
 
 /// How long typing pauses before a subscription search goes to the server.
 pub const SEARCH_DEBOUNCE: Duration = Duration::from_millis(300);
@@ -160,15 +163,6 @@ pub enum Mode {
     Chooser(Box<crate::console::widgets::chooser::Chooser>, Choosing),
 }
 
-/// What a [`Mode::Chooser`] chooses for.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Choosing {
-    /// Roles to add these people to (the choices' ids are role ids).
-    Roles { people: Vec<Person> },
-    /// A member's level (the choices' ids are levels).
-    Level { person: Person, level: i64 },
-}
-
 /// What a form is for.
 #[derive(Debug, Clone, PartialEq)]
 pub enum FormPurpose {
@@ -309,14 +303,6 @@ pub enum Written {
     Member(Box<OrganizationMember>),
     /// An offboarding ran: every step's outcome, and where its record went.
     Offboarded(Box<Offboarded>),
-}
-
-/// How an offboarding ended.
-#[derive(Debug)]
-pub struct Offboarded {
-    pub plan: crate::people::offboard::Plan,
-    /// The record's file, or why it could not be written.
-    pub record: Result<std::path::PathBuf, String>,
 }
 
 /// How long the footer offers to undo a soft delete.
@@ -499,35 +485,6 @@ pub enum LookNews {
         total: u64,
         requests: u64,
     },
-}
-
-/// What a narrowing of People tells as it goes.
-#[derive(Debug, Clone)]
-pub enum PeopleNews {
-    /// People kept since the last news.
-    Rows(Vec<OrganizationMember>),
-    /// Members looked through, of how many.
-    Progress { done: u64, total: u64 },
-}
-
-/// The role index, shared by the People view and the tasks that need it;
-/// two are equal when they are the same one.
-#[derive(Debug, Clone)]
-pub struct SharedIndex(pub std::sync::Arc<crate::people::RoleIndex>);
-
-impl PartialEq for SharedIndex {
-    fn eq(&self, other: &SharedIndex) -> bool {
-        std::sync::Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-/// Which people a narrowing of People keeps.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Narrow {
-    /// Those in no role: every member is looked through.
-    NoRole(SharedIndex),
-    /// Those of one role: its memberships are read.
-    Role(crate::people::RoleRef),
 }
 
 /// Where `:ctx` goes.

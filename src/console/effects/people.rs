@@ -6,10 +6,13 @@
 use std::sync::Arc;
 
 use super::Runner;
+use super::refused;
+use crate::api::Raw;
 use crate::api::{FetchAll, List, OrganizationMember};
 use crate::console::app::{Msg, Narrow, Offboarded, PeopleNews, SharedIndex, Stop, Ticket, Written};
+use crate::console::widgets::picker::Person;
 use crate::people::offboard::{self, Plan, Record, Session, Step};
-use crate::people::{RoleIndex, profile};
+use crate::people::{RoleIndex, RoleRef, profile};
 
 /// Member pages in flight at once while `:no-role` looks through them all.
 const PAGES_AT_ONCE: usize = 4;
@@ -155,6 +158,30 @@ impl Runner {
                 .map_err(|error| format!("{error:#}"));
             let _ = runner.messages.send(Msg::Profile { ticket, result });
         });
+    }
+
+    /// People into roles, one request each, each with its own result.
+    pub(super) async fn add_to_roles(
+        &self,
+        organization: &str,
+        people: &[Person],
+        roles: &[RoleRef],
+    ) -> Written {
+        let mut results = Vec::new();
+        for person in people {
+            for role in roles {
+                let outcome = self
+                    .client
+                    .add_member(organization, &role.id, &person.uuid)
+                    .await
+                    .map(Raw::into_typed);
+                results.push((
+                    format!("{} to {}", person.label, role.name),
+                    outcome.map_err(refused),
+                ));
+            }
+        }
+        Written::Assigned(results)
     }
 
     /// Runs an offboarding plan: each step's end is told as it comes (with
