@@ -684,5 +684,6 @@ mod contexts;
 mod further;
 mod health;
 mod on_call;
+mod people;
 mod screens;
 mod today;
