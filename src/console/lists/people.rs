@@ -17,7 +17,7 @@ use crate::api::OrganizationMember;
 use crate::api::models::level;
 use crate::console::app::Confirm;
 use crate::console::view::detail::{field, heading};
-use crate::console::view::format::when;
+use crate::console::view::format::{day, when};
 use crate::console::view::theme::Theme;
 use crate::people::{RoleIndex, RoleRef};
 
@@ -83,11 +83,6 @@ const SORTS: [Sort; 2] = [
         ordering: Some("joined_at"),
     },
 ];
-
-fn day(at: Option<DateTime<Utc>>) -> String {
-    at.map(|at| at.format("%Y-%m-%d").to_string())
-        .unwrap_or_else(|| "-".into())
-}
 
 impl People {
     pub fn oldest_first(&self) -> bool {

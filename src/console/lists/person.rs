@@ -17,7 +17,7 @@ use crate::api::KeySummary;
 use crate::api::models::level;
 use crate::console::app::{Confirm, Write};
 use crate::console::view::detail::field;
-use crate::console::view::format::when;
+use crate::console::view::format::{day, when};
 use crate::console::view::theme::Theme;
 use crate::people::HeldRole;
 use crate::people::profile::{Found, Keys, Profile, plural, recipients};
@@ -58,11 +58,6 @@ const SORTS: [Sort; 1] = [Sort {
     descending: false,
     ordering: None,
 }];
-
-fn day(at: Option<DateTime<Utc>>) -> String {
-    at.map(|at| at.format("%Y-%m-%d").to_string())
-        .unwrap_or_else(|| "-".into())
-}
 
 fn heading_item(text: String) -> Item {
     Item::Heading { text }
