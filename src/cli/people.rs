@@ -401,20 +401,13 @@ async fn offboard_command(connection: &Connection, format: Format, args: Offboar
         }
         .into());
     }
-    let organization = client.organization(&connection.organization).await?.id;
-    let today = match profile
-        .receiving_subscriptions
-        .first()
-        .or(profile.created_subscriptions.first())
-    {
-        Some(found) => client.is_todays_posthog(&found.project.id.to_string()).await?,
-        None => false,
-    };
-    let by = match client.me().await {
-        Ok(user) => json!({"email": user.email, "name": user.display_name(), "uuid": user.uuid}),
-        Err(error) => json!({"unknown": error.to_string()}),
-    };
-    let started_at = crate::clock::system_now();
+    let session = offboard::Session::open(
+        client,
+        &connection.organization,
+        &plan,
+        crate::clock::system_now(),
+    )
+    .await?;
     if format == Format::Table {
         output::print("\n")?;
     }
@@ -423,29 +416,28 @@ async fn offboard_command(connection: &Connection, format: Format, args: Offboar
             let _ = output::print(&format!("{:>3}. {}", at + 1, step_line(step)));
         }
     };
-    offboard::run(client, &organization, &mut plan, today, &mut report).await;
-    let finished_at = crate::clock::system_now();
-    let record = offboard::Record {
-        kind: "orgdeck offboarding record",
-        version: 1,
-        organization: &organization,
-        host: client.base_url().as_str(),
-        person: &plan.person,
-        by,
-        started_at,
-        finished_at,
-        options,
-        dry_run: false,
-        summary: plan.summary(),
-        warnings: &plan.warnings,
-        steps: &plan.steps,
-    };
+    offboard::run(
+        client,
+        &session.organization_id,
+        &mut plan,
+        session.today,
+        &mut report,
+    )
+    .await;
+    let record = offboard::Record::of(
+        &plan,
+        &session,
+        client.base_url().as_str(),
+        crate::clock::system_now(),
+    );
     let path = args.record.clone().unwrap_or_else(|| {
-        offboard::default_record_path(&crate::health::index::state_dir(), &plan.person.email, started_at)
+        offboard::default_record_path(
+            &crate::health::index::state_dir(),
+            &plan.person.email,
+            session.started_at,
+        )
     });
-    let mut text = output::to_safe_string(&record)?;
-    text.push('\n');
-    let written = offboard::write_owner_only(&path, text.as_bytes());
+    let written = record.write(&path);
     match format {
         Format::Json => output::print_json(&json!({"record_file": path, "record": record}))?,
         Format::Table => output::print(&format!(

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc::UnboundedSender;
 
 mod look;
+mod people;
 
 use super::app::{
     About, Connected, Context, Effect, ListId, Msg, PageData, Query, Target, Ticket, Write, WriteAnswer,
@@ -287,6 +288,29 @@ impl Runner {
                 });
                 None
             }
+            Effect::LoadRoleIndex { ticket, organization } => {
+                self.load_role_index(ticket, organization);
+                None
+            }
+            Effect::NarrowPeople {
+                ticket,
+                organization,
+                narrow,
+                oldest_first,
+                stop,
+            } => {
+                self.narrow_people(ticket, organization, narrow, oldest_first, stop);
+                None
+            }
+            Effect::GatherProfile {
+                ticket,
+                organization,
+                email,
+                index,
+            } => {
+                self.gather_profile(ticket, organization, email, index);
+                None
+            }
             Effect::Copy(text) => Some(text),
         }
     }
@@ -323,6 +347,17 @@ impl Runner {
                 .page(&List::subscriptions(&project, &filter), limit, offset)
                 .await
                 .map(PageData::new),
+            Query::People {
+                organization,
+                search,
+                order,
+            } => {
+                let mut people = List::members(&organization).with("order", order);
+                if let Some(search) = search {
+                    people = people.with("search", search);
+                }
+                client.page(&people, limit, offset).await.map(PageData::new)
+            }
             // Paged by cursor, 50 a page: a page of the console's is filled
             // from as many of the server's as it takes, following its links.
             Query::Deliveries {
@@ -422,14 +457,24 @@ impl Runner {
                         .add_member(organization, role, &person.uuid)
                         .await
                         .map(Raw::into_typed);
-                    let outcome = outcome.map_err(|error| match error.refusal() {
-                        Some(refusal) if !refusal.detail.is_empty() => refusal.detail.clone(),
-                        _ => error.to_string(),
-                    });
-                    results.push((person.label.clone(), outcome));
+                    results.push((person.label.clone(), outcome.map_err(refused)));
                 }
                 Ok(Written::Assigned(results))
             }
+            Write::AddToRoles {
+                organization,
+                people,
+                roles,
+            } => Ok(self.add_to_roles(organization, people, roles).await),
+            Write::SetLevel {
+                organization,
+                person,
+                level,
+            } => client
+                .set_member_level(organization, &person.uuid, *level)
+                .await
+                .map(|member| Written::Member(Box::new(member.into_typed()))),
+            Write::Offboard { organization, plan } => self.offboard(ticket, organization, plan).await,
             Write::CreateSubscription { project, body } => match self.with_exports(project, body).await {
                 Ok(body) => client.create_subscription(project, &body).await.map(subscription),
                 Err(error) => Err(error),
@@ -579,5 +624,13 @@ impl Runner {
             projects: projects.ok().map(|(rows, _)| rows),
             cut,
         }
+    }
+}
+
+/// A refusal in the server's words, else the error.
+pub(super) fn refused(error: crate::api::Error) -> String {
+    match error.refusal() {
+        Some(refusal) if !refusal.detail.is_empty() => refusal.detail.clone(),
+        _ => error.to_string(),
     }
 }

@@ -1,5 +1,5 @@
-//! The console: tabs for roles, members and subscriptions that page through
-//! the API, and Health, a look across the project's subscriptions; the
+//! The console: tabs for roles, members, subscriptions and people that page
+//! through the API, and Health, a look across the project's subscriptions; the
 //! network is kept apart from the drawing by channels.
 
 pub mod app;
@@ -71,8 +71,9 @@ pub struct Driver {
     pub clock: Clock,
     /// Debounced searches not yet due.
     pending_searches: usize,
-    /// Where Health's looks keep their index: `ORGDECK_STATE_DIR` or the
-    /// platform's state directory; tests give their own.
+    /// Where Health's looks keep their index and offboardings their
+    /// records: `ORGDECK_STATE_DIR` or the platform's state directory;
+    /// tests give their own.
     pub state_dir: std::path::PathBuf,
 }
 
@@ -148,7 +149,15 @@ impl Driver {
             ) {
                 self.pending_searches += 1;
             }
-            if matches!(effect, Effect::Look { .. }) {
+            // A look's index and an offboarding's record go to the state directory.
+            if matches!(
+                effect,
+                Effect::Look { .. }
+                    | Effect::Write {
+                        write: app::Write::Offboard { .. },
+                        ..
+                    }
+            ) {
                 self.runner.clock = self.clock.clone();
                 self.runner.state_dir = self.state_dir.clone();
             }

@@ -8,6 +8,7 @@
 
 pub mod offboard;
 pub mod profile;
+pub mod record;
 
 use std::collections::HashMap;
 
@@ -87,11 +88,14 @@ impl RoleIndex {
         });
         let total = roles.len();
         progress(0, total);
-        let mut reads = futures_util::stream::iter(roles.iter().map(|role| {
+        // Each read owns its role, so that the whole load is a future a
+        // task may run (a closure over borrowed roles is not, to rustc).
+        let mut reads = futures_util::stream::iter(roles.clone().into_iter().map(|role| {
             let fetch = fetch.clone();
             async move {
                 let list = List::memberships(organization, &role.id);
-                (role, client.all(&list, &fetch).await)
+                let memberships = client.all(&list, &fetch).await;
+                (role, memberships)
             }
         }))
         .buffer_unordered(ROLES_AT_ONCE);
@@ -107,7 +111,7 @@ impl RoleIndex {
         };
         let mut done = 0;
         while let Some((role, memberships)) = reads.next().await {
-            index.add(role, memberships?);
+            index.add(&role, memberships?);
             done += 1;
             progress(done, total);
         }
@@ -153,6 +157,31 @@ impl RoleIndex {
     /// How many people hold the role.
     pub fn size(&self, role_id: &str) -> usize {
         self.sizes.get(role_id).copied().unwrap_or_default()
+    }
+
+    /// A person joined a role (a membership made since the index was
+    /// read): the index says so without being read again.
+    pub fn joined(&mut self, user_uuid: &str, held: HeldRole) {
+        let roles = self.by_user.entry(user_uuid.to_lowercase()).or_default();
+        if roles.iter().any(|role| role.id == held.id) {
+            return;
+        }
+        *self.sizes.entry(held.id.clone()).or_default() += 1;
+        roles.push(held);
+        roles.sort_by_key(|role| role.name.to_lowercase());
+    }
+
+    /// A membership (by its id) was deleted since the index was read.
+    pub fn left(&mut self, membership_id: &str) {
+        for roles in self.by_user.values_mut() {
+            if let Some(at) = roles.iter().position(|role| role.membership_id == membership_id) {
+                let gone = roles.remove(at);
+                if let Some(size) = self.sizes.get_mut(&gone.id) {
+                    *size = size.saturating_sub(1);
+                }
+            }
+        }
+        self.by_user.retain(|_, roles| !roles.is_empty());
     }
 
     /// People (user UUIDs) holding at least one role.
@@ -207,6 +236,23 @@ mod tests {
         assert_eq!(index.people_with_a_role(), 2);
         assert_eq!(index.role("ALPHA").map(|role| role.id.as_str()), Some("r2"));
         assert_eq!(index.role("r1").map(|role| role.name.as_str()), Some("Zeta"));
+        index.joined(
+            "U3",
+            HeldRole {
+                id: "r2".into(),
+                name: "alpha".into(),
+                membership_id: "m4".into(),
+                joined_at: None,
+            },
+        );
+        assert_eq!((index.of("u3").len(), index.size("r2")), (1, 2));
+        index.left("m4");
+        index.left("m2");
+        assert!(index.of("u3").is_empty() && index.of("u2").is_empty());
+        assert_eq!(
+            (index.size("r1"), index.size("r2"), index.people_with_a_role()),
+            (1, 1, 1)
+        );
     }
 
     #[test]

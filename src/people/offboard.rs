@@ -8,13 +8,14 @@
 //! Order: the roles, the subscriptions that mail them, those they created,
 //! their keys (listed, nothing done), and last, when asked, the membership.
 
-use chrono::{DateTime, Utc};
 use futures_util::StreamExt;
 use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::profile::{Found, Keys, Person, Profile, ProjectRef, plural, recipients};
 use crate::api::{Client, Subscription};
+
+pub use super::record::{Record, Session, default_record_path, write_owner_only};
 
 /// Steps run at once.
 pub const STEPS_AT_ONCE: usize = 4;
@@ -497,77 +498,6 @@ fn change(
     Ok(Some(Value::Object(body)))
 }
 
-/// What an offboarding leaves behind: who, when, by whom, and every step.
-#[derive(Debug, Clone, Serialize)]
-pub struct Record<'a> {
-    pub kind: &'static str,
-    pub version: u32,
-    pub organization: &'a str,
-    pub host: &'a str,
-    pub person: &'a Person,
-    /// The owner of the key that ran it.
-    pub by: Value,
-    pub started_at: DateTime<Utc>,
-    pub finished_at: DateTime<Utc>,
-    pub options: Options,
-    pub dry_run: bool,
-    pub summary: Value,
-    pub warnings: &'a [String],
-    pub steps: &'a [Step],
-}
-
-impl Plan {
-    /// Counts for a record and the last line.
-    pub fn summary(&self) -> Value {
-        json!({
-            "done": self.count(Status::Done),
-            "unchanged": self.count(Status::Unchanged),
-            "failed": self.count(Status::Failed),
-            "planned": self.count(Status::Planned),
-            "noted": self.count(Status::Noted),
-        })
-    }
-}
-
-/// Where a record goes by default: the state directory's `offboarding/`,
-/// named by the person and the time.
-pub fn default_record_path(
-    state_dir: &std::path::Path,
-    email: &str,
-    at: DateTime<Utc>,
-) -> std::path::PathBuf {
-    let safe: String = email
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "@.-_".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    state_dir
-        .join("offboarding")
-        .join(format!("{safe}-{}.json", at.format("%Y%m%dT%H%M%S%.3fZ")))
-}
-
-/// Writes a file only its owner may read, its directory made if missing.
-pub fn write_owner_only(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
-    if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)?;
-    }
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    let mut file = options.open(path)?;
-    std::io::Write::write_all(&mut file, bytes)?;
-    file.sync_all()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -633,17 +563,5 @@ mod tests {
         .unwrap()
         .unwrap();
         assert_eq!(body, json!({"enabled": false}));
-    }
-
-    #[test]
-    fn a_record_is_named_by_the_person_and_the_time() {
-        let at = DateTime::parse_from_rfc3339("2026-11-25T10:00:00Z")
-            .unwrap()
-            .to_utc();
-        let path = default_record_path(std::path::Path::new("/s"), "a/b@x.io", at);
-        assert_eq!(
-            path,
-            std::path::Path::new("/s/offboarding/a_b@x.io-20261125T100000.000Z.json")
-        );
     }
 }

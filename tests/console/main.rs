@@ -12,6 +12,7 @@ mod flows;
 mod health;
 mod marks;
 mod on_call;
+mod people;
 mod production;
 mod pty;
 mod smaller;

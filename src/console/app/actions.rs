@@ -50,7 +50,9 @@ impl App {
             ListId::Subscriptions => return self.lists.subscriptions.selected(),
             ListId::Deliveries => self.lists.deliveries.subscription()?,
             ListId::Health => self.health_selected()?,
-            ListId::Roles | ListId::Members => return None,
+            ListId::Roles | ListId::Members | ListId::People | ListId::Person | ListId::Offboard => {
+                return None;
+            }
         };
         self.lists.subscriptions.find(id).or_else(|| {
             self.read

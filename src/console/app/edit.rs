@@ -31,7 +31,13 @@ impl App {
         let project = self.context.project.clone();
         let selected = match self.shown() {
             ListId::Subscriptions => self.lists.subscriptions.selected(),
-            ListId::Roles | ListId::Members | ListId::Deliveries | ListId::Health => None,
+            ListId::Roles
+            | ListId::Members
+            | ListId::Deliveries
+            | ListId::Health
+            | ListId::People
+            | ListId::Person
+            | ListId::Offboard => None,
         };
         let id = match selected {
             Some(subscription) if subscription.deleted => Some(subscription.id),
@@ -78,6 +84,9 @@ impl App {
             && resumed.0.pending.is_none()
         {
             resumed.0.pending = Some(ticket);
+        }
+        if let Write::Offboard { .. } = &write {
+            self.offboard_sent(ticket);
         }
         self.writing += 1;
         vec![Effect::Write { ticket, write }]
@@ -157,6 +166,9 @@ impl App {
     ) -> Vec<Effect> {
         self.writing = self.writing.saturating_sub(1);
         self.dirty = true;
+        if let Write::Offboard { .. } = write {
+            return self.offboarded(ticket, result);
+        }
         let height = self.table_height();
         // Whether the form or picker open now is the one that sent this
         // write; a form the user left, or another one, is never touched.
@@ -245,8 +257,35 @@ impl App {
             }
             (Write::RemoveMember { id, role, .. }, Written::Deleted) => {
                 roles::members_changed(&mut lists.roles, &role, None, Some(&id));
-                lists.members.removed(&id, height)
+                let text = lists.members.removed(&id, height);
+                self.people_left(&id);
+                text
             }
+            (Write::AddToRoles { .. }, Written::Assigned(results)) => {
+                let mut added = Vec::new();
+                let mut failed = Vec::new();
+                for (what, result) in results {
+                    match result {
+                        Ok(membership) => {
+                            self.people_joined(&membership);
+                            added.push(what);
+                        }
+                        Err(reason) => failed.push(format!("{what}: {reason}")),
+                    }
+                }
+                let mut text = format!("added {}", added.len());
+                if !added.is_empty() {
+                    text.push_str(&format!(": {}", added.join("; ")));
+                }
+                if !failed.is_empty() {
+                    text.push_str(&format!("; not added: {}", failed.join("; ")));
+                    self.notice = Some(Notice::error(text));
+                    self.apply_view();
+                    return self.fetch_visible();
+                }
+                text
+            }
+            (Write::SetLevel { .. }, Written::Member(member)) => self.member_changed(*member),
             (Write::AssignMembers { role, .. }, Written::Assigned(results)) => {
                 let mut added = Vec::new();
                 let mut failed = Vec::new();

@@ -118,6 +118,13 @@ impl App {
                 filter.resource_type = None;
                 self.narrow_to(None)
             }
+            Ok(command::Command::People) => self.narrow_people(None),
+            Ok(command::Command::NoRole) => {
+                self.narrow_people(Some(crate::console::lists::people::Narrowing::NoRole))
+            }
+            Ok(command::Command::HasRole(name)) => {
+                self.narrow_people(Some(crate::console::lists::people::Narrowing::Role(name)))
+            }
             Ok(command::Command::State(state)) => self.narrow_to(state),
             Ok(command::Command::Target(kind)) => {
                 self.lists.subscriptions.resource.filter.target_type = kind;
@@ -150,13 +157,21 @@ impl App {
 
     /// The names of the roles loaded, for completion.
     pub fn role_names(&self) -> Vec<String> {
-        self.lists
+        let mut names: Vec<String> = self
+            .lists
             .roles
             .rows
             .list
             .loaded()
             .map(|(_, role)| role.name.clone())
-            .collect()
+            .collect();
+        // People's index holds every role, loaded or not on Roles.
+        if let Some(index) = &self.lists.people.resource.index {
+            names.extend(index.roles.iter().map(|role| role.name.clone()));
+        }
+        names.sort_by_key(|name| name.to_lowercase());
+        names.dedup();
+        names
     }
 
     /// `:sub ID`: reads the subscription (it may be on no page loaded),
@@ -270,8 +285,12 @@ impl App {
         self.lists.roles.clear();
         self.lists.members.close();
         self.lists.members.clear();
+        self.forget_people();
         self.keep_shown_open();
         let mut effects = vec![self.load_names()];
+        if self.shown() == ListId::People {
+            effects.extend(self.people_shown());
+        }
         effects.extend(self.fetch_visible());
         effects
     }

@@ -16,7 +16,9 @@ impl App {
             ListId::Roles => roles::new_form(self.lists.roles.resource.access_levels),
             ListId::Subscriptions => (fields::form(None, self.now), FormPurpose::NewSubscription),
             ListId::Members => return self.open_picker(),
-            ListId::Deliveries | ListId::Health => return Vec::new(),
+            ListId::Deliveries | ListId::Health | ListId::People | ListId::Person | ListId::Offboard => {
+                return Vec::new();
+            }
         };
         self.open_form(form, purpose)
     }
@@ -39,7 +41,7 @@ impl App {
                     None => None,
                 },
             },
-            ListId::Members | ListId::Deliveries => None,
+            ListId::Members | ListId::Deliveries | ListId::People | ListId::Person | ListId::Offboard => None,
         };
         match opened {
             Some((form, purpose)) => self.open_form(form, purpose),

@@ -5,7 +5,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tui_input::Input;
 
 use super::keymap::Action;
-use super::{App, Effect, Mode, Notice};
+use super::{App, Effect, ListId, Mode, Notice};
 use crate::console::lists::Verb;
 
 impl App {
@@ -26,6 +26,7 @@ impl App {
             Mode::Picker(_) => self.picker_key(key),
             Mode::Switcher(_) => self.switcher_key(key),
             Mode::Results => self.results_key(key),
+            Mode::Chooser(..) => self.chooser_key(key),
             Mode::Normal => match self.keymap.action(&key, self.shown()) {
                 Some(action) => self.act(action),
                 None => {
@@ -81,6 +82,8 @@ impl App {
             Action::Top => self.move_to(0),
             Action::Bottom => self.move_to(i64::MAX),
             Action::Open => self.open(),
+            Action::SetLevel => self.choose_level_here(),
+            Action::Offboard => self.offboard_here(),
             Action::Filter => {
                 let typed = self.lists.get(self.shown()).filter().to_string();
                 self.mode = Mode::Filter(Input::new(typed));
@@ -126,7 +129,10 @@ impl App {
             Action::Edit => self.edit_item(),
             Action::Delete => self.delete_item(),
             Action::Restore => self.restore_item(),
-            Action::Assign => self.open_picker(),
+            Action::Assign => match self.shown() {
+                ListId::People | ListId::Person => self.choose_roles_here(),
+                _ => self.open_picker(),
+            },
             Action::OnlyFailed => {
                 self.lists.deliveries.toggle_failed();
                 self.reload(crate::console::lists::ListId::Deliveries, true)
@@ -135,6 +141,8 @@ impl App {
             Action::Pause => self.pause(),
             Action::CycleState => self.narrow_to(self.lists.subscriptions.resource.next_state()),
             Action::LookFurther => self.look_further(),
+            // Space on the offboarding screen turns its options on and off.
+            Action::Mark if self.shown() == ListId::Offboard => self.toggle_option(),
             Action::Mark => self.toggle_mark(),
             Action::MarkAll => self.mark_all(),
             Action::Overdue => {
@@ -166,6 +174,8 @@ impl App {
         if self.detail_open {
             self.detail_open = false;
             self.detail_json = false;
+        } else if let Some(effects) = self.people_back() {
+            return effects;
         } else if let Some(parent) = self.lists.get(self.shown).parent() {
             self.lists.get_mut(self.shown).close();
             let (tab, shown) = self.opened_from.take().unwrap_or((self.tab, parent));

@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 mod actions;
 mod assign;
 mod bulk;
+mod choose;
 mod edit;
 mod find;
 mod forms;
@@ -18,6 +19,8 @@ pub mod keymap;
 mod keys;
 mod mouse;
 mod navigate;
+mod offboard;
+mod people;
 mod permissions;
 mod switch;
 mod types;
@@ -128,6 +131,8 @@ pub struct App {
     bulk: Option<bulk::BulkRun>,
     /// The results of the last bulk action, row by row.
     pub report: Option<crate::console::widgets::results::Report>,
+    /// People's requests in flight, each kind's latest.
+    people: people::PeopleState,
 }
 
 impl App {
@@ -158,6 +163,7 @@ impl App {
             recheck: None,
             bulk: None,
             report: None,
+            people: people::PeopleState::default(),
             context,
             keymap,
             lists: Lists::default(),
@@ -332,6 +338,24 @@ impl App {
             Msg::Subscription(result) => self.subscription_read(result),
             Msg::RoleFound { name, found } => self.role_found(name, found),
             Msg::LookNews { ticket, news } => self.look_news(ticket, news),
+            Msg::RoleIndexProgress { ticket, done, total } => {
+                self.role_index_progress(ticket, done, total);
+                Vec::new()
+            }
+            Msg::RoleIndex { ticket, result } => self.role_index_arrived(ticket, result),
+            Msg::PeopleNews { ticket, news } => {
+                self.people_news(ticket, news);
+                Vec::new()
+            }
+            Msg::PeopleNarrowed { ticket, result } => {
+                self.people_narrowed(ticket, result);
+                Vec::new()
+            }
+            Msg::Profile { ticket, result } => self.profile_arrived(ticket, result),
+            Msg::OffboardStep { ticket, at, step } => {
+                self.offboard_step(ticket, at, *step);
+                Vec::new()
+            }
             Msg::Looked { ticket, result } => self.looked(ticket, result),
             Msg::Tiles {
                 ticket,

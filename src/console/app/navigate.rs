@@ -53,7 +53,12 @@ impl App {
         if list == ListId::Health {
             return self.health_shown();
         }
-        self.fetch_visible()
+        let mut effects = match list {
+            ListId::People => self.people_shown(),
+            _ => Vec::new(),
+        };
+        effects.extend(self.fetch_visible());
+        effects
     }
 
     pub(super) fn move_by(&mut self, delta: i64) -> Vec<Effect> {
@@ -134,8 +139,16 @@ impl App {
     /// While the list is still loading (a slow or throttled server, whose
     /// wait the footer shows), a second `r` sends nothing more.
     pub(super) fn refresh(&mut self) -> Vec<Effect> {
-        if self.shown == ListId::Health {
-            return self.look();
+        match self.shown {
+            ListId::Health => return self.look(),
+            ListId::People | ListId::Person => return self.refresh_people(),
+            ListId::Offboard => {
+                self.notice = Some(Notice::done(
+                    "nothing to refresh: Esc, then r on their page".into(),
+                ));
+                return Vec::new();
+            }
+            _ => {}
         }
         let table = self.lists.get_mut(self.shown);
         if table.is_loading() {
@@ -165,6 +178,9 @@ impl App {
             }
             ListId::Subscriptions => self.open_deliveries(),
             ListId::Health => self.open_health_deliveries(),
+            ListId::People => self.open_person(),
+            ListId::Person => self.person_enter(),
+            ListId::Offboard => self.confirm_offboarding(),
             ListId::Members | ListId::Deliveries => {
                 self.detail_open = !self.detail_open;
                 self.detail_scroll = 0;
@@ -179,7 +195,7 @@ impl App {
             ListId::Subscriptions => self.lists.subscriptions.selected(),
             ListId::Deliveries => return Vec::new(),
             ListId::Health => return self.open_health_deliveries(),
-            ListId::Roles | ListId::Members => None,
+            ListId::Roles | ListId::Members | ListId::People | ListId::Person | ListId::Offboard => None,
         };
         let Some(subscription) = selected else {
             self.notice = Some(Notice::error(

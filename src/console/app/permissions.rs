@@ -46,7 +46,11 @@ impl App {
 
     /// Why an action is unavailable, if it is.
     pub fn unavailable(&self, action: Action) -> Option<String> {
-        if matches!(action, Action::Mark | Action::MarkAll) && !self.lists.get(self.shown()).takes_marks() {
+        let options = action == Action::Mark && self.shown() == super::ListId::Offboard;
+        if matches!(action, Action::Mark | Action::MarkAll)
+            && !options
+            && !self.lists.get(self.shown()).takes_marks()
+        {
             return Some(format!(
                 "the {} take no marks",
                 self.lists.get(self.shown()).title().to_lowercase()

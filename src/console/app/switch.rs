@@ -262,6 +262,9 @@ impl App {
             self.context.host
         )));
         let mut effects = vec![self.load_names(), self.load_scopes()];
+        if self.shown() == super::ListId::People {
+            effects.extend(self.people_shown());
+        }
         effects.extend(self.fetch_visible());
         effects
     }
@@ -280,6 +283,7 @@ impl App {
             table.clear();
         }
         self.forget_health();
+        self.forget_people();
         self.keep_shown_open();
     }
 

@@ -13,6 +13,9 @@ pub use crate::console::lists::{Confirm, Confirmed, FormPurpose, ListId, PageDat
 use crate::console::widgets::form::Form;
 use crate::console::widgets::picker::Picker;
 
+pub use super::choose::Choosing;
+pub use super::offboard::Offboarded;
+pub use super::people::{Narrow, PeopleNews, SharedIndex};
 pub use crate::console::latest::{Latest, Ticket};
 
 /// How long typing pauses before a subscription search goes to the server.
@@ -171,6 +174,8 @@ pub enum Mode {
     /// The results of a bulk action ([`App::report`](super::App::report)),
     /// row by row, as they come.
     Results,
+    /// A short list to choose from (roles to add a person to, a level).
+    Chooser(Box<crate::console::widgets::chooser::Chooser>, Choosing),
 }
 
 /// The last soft delete, which `u` undoes for a few seconds.
@@ -199,6 +204,10 @@ pub enum Written {
     Deleted,
     /// Taken, to be done later (202).
     Accepted,
+    /// A member as they are now (a level changed).
+    Member(Box<OrganizationMember>),
+    /// An offboarding ran: every step's outcome, and where its record went.
+    Offboarded(Box<Offboarded>),
 }
 
 /// How long the footer offers to undo a soft delete.
@@ -267,6 +276,38 @@ pub enum Msg {
         /// there are more.
         people: Result<(Vec<OrganizationMember>, bool), api::Error>,
         in_role: Option<Vec<String>>,
+    },
+    /// The role index being read: roles read, of how many.
+    RoleIndexProgress {
+        ticket: Ticket,
+        done: usize,
+        total: usize,
+    },
+    /// Who holds which role, or why it could not be read.
+    RoleIndex {
+        ticket: Ticket,
+        result: Result<SharedIndex, String>,
+    },
+    /// News of a narrowing of People (`:no-role`, `:has-role`) under way.
+    PeopleNews {
+        ticket: Ticket,
+        news: PeopleNews,
+    },
+    /// A narrowing of People ended: whether it was stopped, or why it failed.
+    PeopleNarrowed {
+        ticket: Ticket,
+        result: Result<bool, String>,
+    },
+    /// A person's page, gathered.
+    Profile {
+        ticket: Ticket,
+        result: Result<Box<crate::people::profile::Profile>, String>,
+    },
+    /// A step of the offboarding the write with this ticket runs has ended.
+    OffboardStep {
+        ticket: Ticket,
+        at: usize,
+        step: Box<crate::people::offboard::Step>,
     },
     /// News of the look with this ticket.
     LookNews {
@@ -439,6 +480,25 @@ pub enum Effect {
         /// also reads who is in the role.
         search: Option<String>,
     },
+    /// Read who holds which role (`Msg::RoleIndexProgress`, then
+    /// `Msg::RoleIndex`, with this ticket).
+    LoadRoleIndex { ticket: Ticket, organization: String },
+    /// Narrow People: `Msg::PeopleNews` as it goes, `Msg::PeopleNarrowed`
+    /// at the end; `stop` ends it between pages.
+    NarrowPeople {
+        ticket: Ticket,
+        organization: String,
+        narrow: Narrow,
+        oldest_first: bool,
+        stop: Stop,
+    },
+    /// Gather a person's page (`Msg::Profile`).
+    GatherProfile {
+        ticket: Ticket,
+        organization: String,
+        email: String,
+        index: SharedIndex,
+    },
     /// Send a change; the answer comes back as `Msg::Written` with the ticket.
     Write { ticket: Ticket, write: Write },
     /// Look at the health of every subscription of the project: news comes
@@ -469,6 +529,9 @@ impl Effect {
             | Effect::LoadChannels { .. }
             | Effect::LoadPeople { .. }
             | Effect::Write { .. }
+            | Effect::LoadRoleIndex { .. }
+            | Effect::NarrowPeople { .. }
+            | Effect::GatherProfile { .. }
             | Effect::Look { .. } => true,
             Effect::Timer { .. } | Effect::Copy(_) => false,
         }
@@ -492,12 +555,18 @@ impl Msg {
             | Msg::Channels { .. }
             | Msg::People { .. }
             | Msg::Looked { .. }
+            | Msg::RoleIndex { .. }
+            | Msg::PeopleNarrowed { .. }
+            | Msg::Profile { .. }
             | Msg::Names { .. } => true,
             Msg::Start
             | Msg::Key(_)
             | Msg::Mouse(_)
             | Msg::Timer { .. }
             | Msg::LookNews { .. }
+            | Msg::RoleIndexProgress { .. }
+            | Msg::PeopleNews { .. }
+            | Msg::OffboardStep { .. }
             | Msg::Exchange { .. }
             | Msg::Resize { .. }
             | Msg::Tick

@@ -135,6 +135,26 @@ pub enum Write {
         project: String,
         id: i64,
     },
+    /// People into roles: one request per person and role, each with its
+    /// own result (`Written::Assigned`).
+    AddToRoles {
+        organization: String,
+        people: Vec<Person>,
+        roles: Vec<crate::people::RoleRef>,
+    },
+    /// A member's level (1 member, 8 admin, 15 owner).
+    SetLevel {
+        organization: String,
+        person: Person,
+        level: i64,
+    },
+    /// An offboarding plan, run a few steps at a time: each step's end
+    /// comes back as `Msg::OffboardStep` with the write's ticket, then the
+    /// whole as `Written::Offboarded`.
+    Offboard {
+        organization: String,
+        plan: Box<crate::people::offboard::Plan>,
+    },
     /// `POST …/test-delivery/`: a delivery now (202, no body).
     TestDelivery {
         project: String,
@@ -165,6 +185,24 @@ impl Write {
                 "Assign {} {} to the role",
                 people.len(),
                 if people.len() == 1 { "person" } else { "people" }
+            ),
+            Write::AddToRoles { people, roles, .. } => format!(
+                "Add {} {} to {} role{}",
+                people.len(),
+                if people.len() == 1 { "person" } else { "people" },
+                roles.len(),
+                if roles.len() == 1 { "" } else { "s" }
+            ),
+            Write::SetLevel { person, level, .. } => format!(
+                "Make {} {}",
+                person.label,
+                crate::api::models::level::name(*level)
+            ),
+            Write::Offboard { plan, .. } => format!(
+                "Offboard {}: {} change{}",
+                plan.person.email,
+                plan.changes(),
+                if plan.changes() == 1 { "" } else { "s" }
             ),
             Write::SoftDelete { id, .. } => format!("Soft-delete subscription #{id}"),
             Write::Restore { id, .. } => format!("Restore subscription #{id}"),

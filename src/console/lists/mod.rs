@@ -21,7 +21,10 @@ pub mod health;
 pub mod marking;
 pub mod marks;
 pub mod members;
+pub mod offboard;
 pub mod paging;
+pub mod people;
+pub mod person;
 pub mod roles;
 pub mod rows;
 pub mod subscriptions;
@@ -47,6 +50,9 @@ pub use deliveries::Deliveries;
 pub use health::Board;
 pub use marking::MarkAll;
 pub use members::Members;
+pub use offboard::Offboarding;
+pub use people::People;
+pub use person::Person;
 pub use roles::Roles;
 pub use subscriptions::Subscriptions;
 pub use table::{AnyTable, Table};
@@ -59,6 +65,11 @@ pub enum ListId {
     Members,
     Subscriptions,
     Deliveries,
+    People,
+    /// A person's page, opened from People.
+    Person,
+    /// Offboarding a person, opened from their page.
+    Offboard,
     Health,
 }
 
@@ -69,6 +80,9 @@ pub struct Lists {
     pub members: Table<Members>,
     pub subscriptions: Table<Subscriptions>,
     pub deliveries: Table<Deliveries>,
+    pub people: Table<People>,
+    pub person: Table<Person>,
+    pub offboard: Table<Offboarding>,
     pub health: Table<Board>,
 }
 
@@ -79,6 +93,9 @@ impl Lists {
             ListId::Members => &self.members,
             ListId::Subscriptions => &self.subscriptions,
             ListId::Deliveries => &self.deliveries,
+            ListId::People => &self.people,
+            ListId::Person => &self.person,
+            ListId::Offboard => &self.offboard,
             ListId::Health => &self.health,
         }
     }
@@ -89,6 +106,9 @@ impl Lists {
             ListId::Members => &mut self.members,
             ListId::Subscriptions => &mut self.subscriptions,
             ListId::Deliveries => &mut self.deliveries,
+            ListId::People => &mut self.people,
+            ListId::Person => &mut self.person,
+            ListId::Offboard => &mut self.offboard,
             ListId::Health => &mut self.health,
         }
     }
@@ -100,6 +120,9 @@ impl Lists {
             members,
             subscriptions,
             deliveries,
+            people,
+            person,
+            offboard,
             health,
         } = self;
         [
@@ -107,6 +130,9 @@ impl Lists {
             members as &mut dyn AnyTable,
             subscriptions as &mut dyn AnyTable,
             deliveries as &mut dyn AnyTable,
+            people as &mut dyn AnyTable,
+            person as &mut dyn AnyTable,
+            offboard as &mut dyn AnyTable,
             health as &mut dyn AnyTable,
         ]
         .into_iter()
@@ -143,6 +169,13 @@ pub enum Query {
         /// Only those of this status (the failed ones, `f`).
         status: Option<crate::api::DeliveryStatus>,
         after: Option<String>,
+    },
+    /// The organization's members, searched and ordered by the server.
+    People {
+        organization: String,
+        search: Option<String>,
+        /// `joined_at` or `-joined_at`.
+        order: &'static str,
     },
 }
 
@@ -378,6 +411,12 @@ pub trait Resource: Default {
     /// Whether rows show times relative to now ("in 3h", overdue), which
     /// must be redrawn as the minutes pass.
     fn shows_relative_times(&self) -> bool {
+        false
+    }
+
+    /// Whether its rows are lines of a page (a person's, an offboarding),
+    /// drawn whole and wrapped rather than cut into columns.
+    fn wraps(&self) -> bool {
         false
     }
 

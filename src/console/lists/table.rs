@@ -179,6 +179,8 @@ pub trait AnyTable {
     /// What a bulk key does to the marked rows; `None` where it does not
     /// act in bulk (no marks, or not on this list).
     fn bulk(&self, verb: Verb, scope: Scope) -> Option<Result<Bulk, String>>;
+    /// Whether its rows are a page's lines, wrapped.
+    fn wraps(&self) -> bool;
 }
 
 impl<R: Resource> AnyTable for Table<R> {
@@ -517,5 +519,9 @@ impl<R: Resource> AnyTable for Table<R> {
 
     fn bulk(&self, verb: Verb, scope: Scope) -> Option<Result<Bulk, String>> {
         self.bulk_of(verb, scope)
+    }
+
+    fn wraps(&self) -> bool {
+        self.resource.wraps()
     }
 }

@@ -685,5 +685,6 @@ mod further;
 mod health;
 mod marks;
 mod on_call;
+mod people;
 mod screens;
 mod today;

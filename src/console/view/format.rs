@@ -8,6 +8,12 @@ pub fn when(at: Option<DateTime<Utc>>) -> String {
         .unwrap_or_else(|| "-".into())
 }
 
+/// `2026-11-22`, or `-`.
+pub fn day(at: Option<DateTime<Utc>>) -> String {
+    at.map(|at| at.format("%Y-%m-%d").to_string())
+        .unwrap_or_else(|| "-".into())
+}
+
 /// `in 3h 20m`, `2d ago`, `now`: the largest two units.
 pub fn relative(at: DateTime<Utc>, now: DateTime<Utc>) -> String {
     let seconds = (at - now).num_seconds();

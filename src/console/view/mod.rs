@@ -19,7 +19,7 @@ use ratatui::widgets::{Block, BorderType, Paragraph};
 use super::app::{App, Mode, Origin};
 use super::lists::ListId;
 use super::lists::subscriptions::fields;
-use super::widgets::{command, form, picker, popup, results, switcher};
+use super::widgets::{chooser, command, form, picker, popup, results, switcher};
 use theme::Theme;
 
 const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"];
@@ -107,6 +107,7 @@ fn draw_screen(frame: &mut Frame, app: &App, theme: &Theme) {
         }
         Mode::Picker(shown) => picker::draw(frame, shown, theme),
         Mode::Switcher(shown) => switcher::draw(frame, shown, theme),
+        Mode::Chooser(shown, _) => chooser::draw(frame, shown, theme),
         _ => {}
     }
 }

@@ -43,6 +43,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         );
         return;
     }
+    if table.wraps() {
+        page(frame, area, app, table, block, theme);
+        return;
+    }
     let columns = table.columns();
     let shown: Vec<bool> = columns.iter().map(|column| column.shown_at(area.width)).collect();
     let keep = |cells: Vec<Span<'static>>| -> Vec<Span<'static>> {
@@ -167,4 +171,30 @@ fn title<'a>(name: &str, table: &dyn AnyTable, theme: &Theme) -> Line<'a> {
         Span::styled(format!(" {}", crate::text::printable(name)), theme.accent),
         Span::raw(format!("{position}{filtered} ")),
     ])
+}
+
+/// A page's lines (a person's, an offboarding): each row whole, wrapped to
+/// the width, the cursor's row highlighted and kept on screen.
+fn page(frame: &mut Frame, area: Rect, app: &App, table: &dyn AnyTable, block: Block, theme: &Theme) {
+    let width = usize::from(area.width.saturating_sub(2));
+    let height = usize::from(area.height.saturating_sub(2));
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    let mut cursor_end = 0;
+    for at in 0..table.len() {
+        let Some(spans) = table.cells(at, app.now, theme) else {
+            lines.push(Line::styled("…", theme.dim));
+            continue;
+        };
+        let mut line = Line::from(spans);
+        let selected = at == table.cursor();
+        if selected {
+            line = line.style(theme.selected);
+        }
+        lines.extend(super::detail::wrap(vec![line], width));
+        if selected {
+            cursor_end = lines.len();
+        }
+    }
+    let scroll = u16::try_from(cursor_end.saturating_sub(height)).unwrap_or(u16::MAX);
+    frame.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)), area);
 }

@@ -12,7 +12,7 @@ use crate::console::lists::ListId;
 use crate::console::view::theme::Theme;
 
 /// Every command with what it does, in the order completion offers them.
-pub const COMMANDS: [(&str, &str); 17] = [
+pub const COMMANDS: [(&str, &str); 20] = [
     ("roles", "show the roles"),
     ("role", "open a role's members: :role NAME"),
     ("members", "show the members of a role"),
@@ -20,6 +20,18 @@ pub const COMMANDS: [(&str, &str); 17] = [
     ("subscriptions", "show the subscriptions"),
     ("sub", "jump to a subscription's deliveries: :sub ID"),
     ("health", "the health of every subscription, worst first (a look)"),
+    (
+        "people",
+        "every member with their roles (clears :no-role and :has-role)",
+    ),
+    (
+        "no-role",
+        "people in no role (looks through every member; Esc stops)",
+    ),
+    (
+        "has-role",
+        "the people of one role: :has-role NAME (Tab completes it)",
+    ),
     (
         "deliveries",
         "the deliveries of the subscription under the cursor",
@@ -51,6 +63,12 @@ pub const ALIASES: [&str; 2] = ["subscriptions", "quit"];
 pub enum Command {
     /// Show a list.
     Show(ListId),
+    /// `:people`: every member again, no narrowing.
+    People,
+    /// `:no-role`: the people in no role.
+    NoRole,
+    /// `:has-role NAME`: the people of one role.
+    HasRole(String),
     /// `:state NAME`: subscriptions in one state; `None`: every state.
     State(Option<crate::api::SubscriptionState>),
     /// `:target email|slack`: the server's `target_type` filter.
@@ -87,7 +105,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
     }
     // A profile's or a role's name may hold spaces; every other argument is one word.
     let argument = (!rest.is_empty()).then_some(rest);
-    if !matches!(name, "ctx" | "role") && rest.split_whitespace().count() > 1 {
+    if !matches!(name, "ctx" | "role" | "has-role") && rest.split_whitespace().count() > 1 {
         return Err(format!(":{name} takes one argument, not \"{rest}\""));
     }
 
@@ -97,6 +115,10 @@ pub fn parse(line: &str) -> Result<Command, String> {
         ("subs" | "subscriptions", _) => Ok(Command::Show(ListId::Subscriptions)),
         ("deliveries", _) => Ok(Command::Show(ListId::Deliveries)),
         ("health", _) => Ok(Command::Show(ListId::Health)),
+        ("people", _) => Ok(Command::People),
+        ("no-role", _) => Ok(Command::NoRole),
+        ("has-role", Some(role)) => Ok(Command::HasRole(role.to_string())),
+        ("has-role", None) => Err(":has-role takes a role's name (Tab completes it)".into()),
         ("q" | "quit", _) => Ok(Command::Quit),
         ("state", None | Some("all" | "none")) => Ok(Command::State(None)),
         ("state", Some(name)) => crate::api::SubscriptionState::ALL
@@ -191,7 +213,7 @@ pub fn candidates(typed: &str, known: Known) -> Vec<Candidate> {
             .filter(|(word, _)| starts(word))
             .map(|(word, what)| (word.to_string(), what.to_string()))
             .collect();
-        if name == "role" {
+        if matches!(name, "role" | "has-role") {
             found.extend(
                 known
                     .roles
@@ -361,6 +383,26 @@ mod tests {
     }
 
     #[test]
+    fn has_role_completes_the_role_s_name_in_any_case() {
+        let names: Vec<String> = ["Data", "Design", "Engineering"].map(String::from).to_vec();
+        let complete_with = |typed: &str, names: &[String]| complete(typed, Known { roles: names });
+        assert_eq!(
+            complete_with("has-role e", &names),
+            Some("has-role Engineering".into())
+        );
+        assert_eq!(complete_with("has-role d", &names), Some("has-role D".into()));
+        assert_eq!(complete_with("has-role da", &names), Some("has-role Data".into()));
+        assert_eq!(complete_with("has-role Data", &names), None);
+        assert_eq!(complete_with("has-r", &names), Some("has-role ".into()));
+        assert_eq!(
+            parse("has-role Customer Success"),
+            Ok(Command::HasRole("Customer Success".into()))
+        );
+        assert!(parse("has-role").is_err());
+        assert_eq!(parse("no-role"), Ok(Command::NoRole));
+    }
+
+    #[test]
     fn completion_goes_as_far_as_the_candidates_agree() {
         let none = Known::default();
         assert_eq!(complete("r", none), Some("role".into()));
@@ -371,7 +413,8 @@ mod tests {
             None,
             "subs and subscriptions: nothing more in common"
         );
-        assert_eq!(complete("p", none), Some("project ".into()));
+        assert_eq!(complete("pr", none), Some("project ".into()));
+        assert_eq!(complete("p", none), None, "people and project");
         assert_eq!(complete("x", none), None);
         assert_eq!(candidates("q", none).len(), 2);
         assert_eq!(complete("d", none), Some("deliver".into()));

@@ -1,9 +1,10 @@
 //! Widgets that know nothing of roles or subscriptions: the form, the
-//! member picker, the switcher of `:ctx`, `:org` and `:project`, the `:`
-//! command line, the questions and a bulk run's results, and the boxes
-//! they are drawn in. Each holds its state,
+//! member picker, a short chooser (several or one), the switcher of
+//! `:ctx`, `:org` and `:project`, the `:` command line, the questions and a
+//! bulk run's results, and the boxes they are drawn in. Each holds its state,
 //! takes keys, says what a key did, and draws itself.
 
+pub mod chooser;
 pub mod command;
 pub mod form;
 pub mod picker;

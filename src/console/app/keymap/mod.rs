@@ -61,6 +61,10 @@ pub enum Action {
     Mark,
     /// Mark every row the filter shows.
     MarkAll,
+    /// A member's level, from a small chooser, confirmed.
+    SetLevel,
+    /// Offboard the person: their plan, then (confirmed) its steps.
+    Offboard,
 }
 
 impl Action {
@@ -74,7 +78,9 @@ impl Action {
             | Action::Restore
             | Action::Assign
             | Action::TestDelivery
-            | Action::Pause => true,
+            | Action::Pause
+            | Action::SetLevel
+            | Action::Offboard => true,
             Action::Quit
             | Action::Back
             | Action::Show(_)
@@ -200,6 +206,7 @@ impl Default for Keymap {
                 bind(&[c('1')], Show(ListId::Roles), all, "roles", None),
                 bind(&[c('2')], Show(ListId::Members), all, "members", None),
                 bind(&[c('3')], Show(ListId::Subscriptions), all, "subscriptions", None),
+                bind(&[c('4')], Show(ListId::People), all, "people", None),
                 bind(
                     &[c('H')],
                     Show(ListId::Health),
@@ -215,6 +222,27 @@ impl Default for Keymap {
                 bind(&[k(K::PageDown)], PageDown, all, "page down", None),
                 bind(&[c('g'), k(K::Home)], Top, all, "first row", None),
                 bind(&[c('G'), k(K::End)], Bottom, all, "last row", None),
+                bind(
+                    &[k(K::Enter)],
+                    Open,
+                    Scope::On(ListId::People),
+                    "the person's page: roles, subscriptions, keys, if they left",
+                    Some("open"),
+                ),
+                bind(
+                    &[k(K::Enter)],
+                    Open,
+                    Scope::On(ListId::Person),
+                    "on a subscription: show it on Subscriptions",
+                    Some("open"),
+                ),
+                bind(
+                    &[k(K::Enter)],
+                    Open,
+                    Scope::On(ListId::Offboard),
+                    "run the plan (asks first: only y runs it)",
+                    Some("run"),
+                ),
                 bind(
                     &[k(K::Enter)],
                     Open,
@@ -406,6 +434,90 @@ impl Default for Keymap {
                     Scope::On(ListId::Health),
                     "clear the marks; else stop the look under way; else back, dismiss",
                     Some("stop"),
+                ),
+                bind(
+                    &[k(K::Esc)],
+                    Back,
+                    Scope::On(ListId::People),
+                    "stop the look of :no-role; clear :no-role or :has-role; else back",
+                    None,
+                ),
+                bind(
+                    &[c('s')],
+                    Sort,
+                    Scope::On(ListId::People),
+                    "order: joined, newest or oldest first",
+                    Some("sort"),
+                ),
+                bind(
+                    &[c('a')],
+                    Assign,
+                    Scope::On(ListId::People),
+                    "add the person to roles (choose several)",
+                    Some("add to roles"),
+                ),
+                bind(
+                    &[c('L')],
+                    SetLevel,
+                    Scope::On(ListId::People),
+                    "change the person's level (member, admin, owner)",
+                    Some("level"),
+                ),
+                bind(
+                    &[c('O')],
+                    Offboard,
+                    Scope::On(ListId::People),
+                    "offboard the person: their plan, then its steps (asks first)",
+                    Some("offboard"),
+                ),
+                bind(
+                    &[c('a')],
+                    Assign,
+                    Scope::On(ListId::Person),
+                    "add them to roles (choose several)",
+                    Some("add to roles"),
+                ),
+                bind(
+                    &[c('d')],
+                    Delete,
+                    Scope::On(ListId::Person),
+                    "remove them from the role under the cursor (asks first)",
+                    Some("remove"),
+                ),
+                bind(
+                    &[c('L')],
+                    SetLevel,
+                    Scope::On(ListId::Person),
+                    "change their level (member, admin, owner)",
+                    Some("level"),
+                ),
+                bind(
+                    &[c('O')],
+                    Offboard,
+                    Scope::On(ListId::Person),
+                    "offboard them: their plan, then its steps (asks first)",
+                    Some("offboard"),
+                ),
+                bind(
+                    &[c('r')],
+                    Refresh,
+                    Scope::On(ListId::Person),
+                    "gather their page again (and who holds which role)",
+                    Some("refresh"),
+                ),
+                bind(
+                    &[c(' ')],
+                    Mark,
+                    Scope::On(ListId::Offboard),
+                    "turn the option under the cursor on or off (the plan follows)",
+                    Some("option"),
+                ),
+                bind(
+                    &[k(K::Esc)],
+                    Back,
+                    Scope::On(ListId::Offboard),
+                    "back (a run under way goes on)",
+                    Some("back"),
                 ),
                 bind(&[c('v')], ToggleJson, all, "detail: fields or raw JSON", None),
                 bind(&[c('J')], DetailDown, all, "scroll the detail down", None),

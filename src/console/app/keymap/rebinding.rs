@@ -10,12 +10,13 @@ use super::{Action, Chord, Keymap};
 use crate::console::lists::ListId;
 
 /// Every action by the name the config file's `[keys]` table uses.
-pub const ACTION_NAMES: [(&str, Action); 39] = [
+pub const ACTION_NAMES: [(&str, Action); 42] = [
     ("quit", Action::Quit),
     ("back", Action::Back),
     ("roles_tab", Action::Show(ListId::Roles)),
     ("members_tab", Action::Show(ListId::Members)),
     ("subscriptions_tab", Action::Show(ListId::Subscriptions)),
+    ("people_tab", Action::Show(ListId::People)),
     ("health_tab", Action::Show(ListId::Health)),
     ("next_tab", Action::NextTab),
     ("previous_tab", Action::PreviousTab),
@@ -50,6 +51,8 @@ pub const ACTION_NAMES: [(&str, Action); 39] = [
     ("look_further", Action::LookFurther),
     ("mark", Action::Mark),
     ("mark_all", Action::MarkAll),
+    ("set_level", Action::SetLevel),
+    ("offboard", Action::Offboard),
 ];
 
 /// Reads a key as people write it: `q`, `G`, `ctrl-r`, `enter`, `esc`,

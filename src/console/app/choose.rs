@@ -1,0 +1,384 @@
+//! What is done to people, one or several (the People list's row, or
+//! the person of a page): `a` adds them to roles, `L` changes a level, each
+//! through a small chooser and a question; and what the role index and the
+//! page learn from a membership made or deleted, or a level changed, so
+//! that nothing is read again for it.
+
+use std::sync::Arc;
+
+use ratatui::crossterm::event::KeyEvent;
+
+use super::{App, Confirm, Effect, ListId, Mode, Notice, Write};
+use crate::api::models::level;
+use crate::api::{OrganizationMember, RoleMembership};
+use crate::console::widgets::chooser::{Choice, Chooser, Outcome};
+use crate::console::widgets::picker::Person;
+use crate::people::{HeldRole, RoleIndex, RoleRef, membership_user};
+
+/// What a [`super::Mode::Chooser`] chooses for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Choosing {
+    /// Roles to add these people to (the choices' ids are role ids).
+    Roles { people: Vec<Person> },
+    /// A member's level (the choices' ids are levels).
+    Level { person: Person, level: i64 },
+}
+
+/// How a person is named in questions and notices: "Ada Okafor <ada@…>".
+fn named(member: &OrganizationMember) -> Person {
+    let name = member.user.display_name();
+    let label = if name.is_empty() || name == member.user.email {
+        member.user.email.clone()
+    } else {
+        format!("{name} <{}>", member.user.email)
+    };
+    Person {
+        label,
+        uuid: member.user.uuid.clone(),
+    }
+}
+
+/// "Data", "Data and On-call", "Data, Finance and On-call".
+fn listed(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// "a member", "an admin", "an owner".
+fn level_word(level: i64) -> String {
+    match level::name(level) {
+        name @ ("admin" | "owner" | "unknown") => format!("an {name}"),
+        name => format!("a {name}"),
+    }
+}
+
+impl App {
+    /// The index, for a change that must be told to it.
+    fn index_mut(&mut self) -> Option<&mut RoleIndex> {
+        self.lists.people.resource.index.as_mut().map(Arc::make_mut)
+    }
+
+    /// The people `a`, `L` and `O` act on: the row under the cursor on
+    /// People, the person on their page.
+    fn acted_on_people(&self) -> Vec<(Person, Option<i64>)> {
+        match self.shown() {
+            ListId::People => self
+                .lists
+                .people
+                .selected()
+                .map(|member| vec![(named(member), Some(member.level))])
+                .unwrap_or_default(),
+            ListId::Person | ListId::Offboard => {
+                let page = &self.lists.person;
+                let level = page
+                    .resource
+                    .profile
+                    .as_ref()
+                    .and_then(|profile| profile.member.as_ref().map(|member| member.level));
+                match (page.person(), &page.resource.profile) {
+                    (Some((uuid, _, _)), Some(profile)) if let Some(member) = &profile.member => {
+                        vec![(
+                            Person {
+                                uuid,
+                                ..named(member)
+                            },
+                            level,
+                        )]
+                    }
+                    (Some((uuid, name, email)), _) => vec![(
+                        Person {
+                            label: format!("{name} <{email}>"),
+                            uuid,
+                        },
+                        level,
+                    )],
+                    (None, _) => Vec::new(),
+                }
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// `a`: the roles to add the people under the cursor to.
+    pub(super) fn choose_roles_here(&mut self) -> Vec<Effect> {
+        let people: Vec<Person> = self
+            .acted_on_people()
+            .into_iter()
+            .map(|(person, _)| person)
+            .collect();
+        self.choose_roles(people)
+    }
+
+    /// `a` for some people: a multi-select of the roles not all of them hold.
+    pub(super) fn choose_roles(&mut self, people: Vec<Person>) -> Vec<Effect> {
+        if people.is_empty() {
+            return Vec::new();
+        }
+        let Some(index) = self.lists.people.resource.index.clone() else {
+            self.notice = Some(Notice::done(
+                "who holds which role is still being read: a works once it is in".into(),
+            ));
+            return Vec::new();
+        };
+        let choices: Vec<Choice> = index
+            .roles
+            .iter()
+            .filter(|role| {
+                !people
+                    .iter()
+                    .all(|person| index.of(&person.uuid).iter().any(|held| held.id == role.id))
+            })
+            .map(|role| Choice {
+                id: role.id.clone(),
+                label: role.name.clone(),
+                note: format!(
+                    "{} {}",
+                    index.size(&role.id),
+                    if index.size(&role.id) == 1 {
+                        "person"
+                    } else {
+                        "people"
+                    }
+                ),
+            })
+            .collect();
+        let who = match people.as_slice() {
+            [one] => one.label.clone(),
+            many => format!("{} people", many.len()),
+        };
+        if choices.is_empty() {
+            self.notice = Some(Notice::done(format!("{who}: in every role already")));
+            return Vec::new();
+        }
+        let chooser = Chooser::new(
+            "add to roles".into(),
+            format!("Add {who} to the roles marked:"),
+            choices,
+            true,
+        );
+        self.mode = Mode::Chooser(Box::new(chooser), Choosing::Roles { people });
+        Vec::new()
+    }
+
+    /// `L`: the level of the person under the cursor.
+    pub(super) fn choose_level_here(&mut self) -> Vec<Effect> {
+        let Some((person, level)) = self.acted_on_people().into_iter().next() else {
+            return Vec::new();
+        };
+        let Some(level) = level else {
+            self.notice = Some(Notice::error(format!(
+                "{} is not a member of the organization",
+                person.label
+            )));
+            return Vec::new();
+        };
+        self.choose_level(person, level)
+    }
+
+    /// A one-of chooser of the levels, the current one said.
+    pub(super) fn choose_level(&mut self, person: Person, current: i64) -> Vec<Effect> {
+        let choices: Vec<Choice> = [level::MEMBER, level::ADMIN, level::OWNER]
+            .into_iter()
+            .map(|choice| Choice {
+                id: choice.to_string(),
+                label: level::name(choice).into(),
+                note: if choice == current {
+                    "now".into()
+                } else {
+                    String::new()
+                },
+            })
+            .collect();
+        let mut chooser = Chooser::new(
+            "level".into(),
+            format!("{}'s level in the organization:", person.label),
+            choices,
+            false,
+        );
+        chooser.cursor = [level::MEMBER, level::ADMIN, level::OWNER]
+            .iter()
+            .position(|choice| *choice == current)
+            .unwrap_or(0);
+        self.mode = Mode::Chooser(
+            Box::new(chooser),
+            Choosing::Level {
+                person,
+                level: current,
+            },
+        );
+        Vec::new()
+    }
+
+    pub(super) fn chooser_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        let Mode::Chooser(chooser, _) = &mut self.mode else {
+            return Vec::new();
+        };
+        let chosen = match chooser.key(key) {
+            Outcome::Choosing => return Vec::new(),
+            Outcome::Cancel => {
+                self.mode = Mode::Normal;
+                return Vec::new();
+            }
+            Outcome::Chosen(chosen) => chosen,
+        };
+        let Mode::Chooser(chooser, purpose) = std::mem::replace(&mut self.mode, Mode::Normal) else {
+            return Vec::new();
+        };
+        let picked: Vec<&Choice> = chosen.iter().filter_map(|at| chooser.choices.get(*at)).collect();
+        let organization = self.context.organization.clone();
+        match purpose {
+            Choosing::Roles { people } => {
+                let roles: Vec<RoleRef> = picked
+                    .iter()
+                    .map(|choice| RoleRef {
+                        id: choice.id.clone(),
+                        name: choice.label.clone(),
+                    })
+                    .collect();
+                let names: Vec<String> = roles.iter().map(|role| role.name.clone()).collect();
+                let who: Vec<String> = people.iter().map(|person| person.label.clone()).collect();
+                let adds = people.len() * roles.len();
+                self.mode = Mode::Confirm(Confirm::write(
+                    format!(
+                        "Add {} to {} {}?\n{adds} membership{} will be made, each reported.",
+                        listed(&who),
+                        if roles.len() == 1 { "the role" } else { "the roles" },
+                        listed(&names),
+                        if adds == 1 { "" } else { "s" }
+                    ),
+                    Write::AddToRoles {
+                        organization,
+                        people,
+                        roles,
+                    },
+                    false,
+                ));
+            }
+            Choosing::Level { person, level } => {
+                let Some(wanted) = picked.first().and_then(|choice| choice.id.parse::<i64>().ok()) else {
+                    return Vec::new();
+                };
+                if wanted == level {
+                    self.notice = Some(Notice::done(format!(
+                        "{} is {} already",
+                        person.label,
+                        level_word(level)
+                    )));
+                    return Vec::new();
+                }
+                self.mode = Mode::Confirm(Confirm::write(
+                    format!(
+                        "Make {} {}? They are {} now.",
+                        person.label,
+                        level_word(wanted),
+                        level_word(level)
+                    ),
+                    Write::SetLevel {
+                        organization,
+                        person,
+                        level: wanted,
+                    },
+                    true,
+                ));
+            }
+        }
+        Vec::new()
+    }
+
+    /// A membership was made: the index, the page and the Roles tab say so.
+    pub(super) fn people_joined(&mut self, membership: &RoleMembership) {
+        let Some(user) = membership_user(membership) else {
+            return;
+        };
+        let name = self
+            .lists
+            .people
+            .resource
+            .index
+            .as_ref()
+            .and_then(|index| index.role(&membership.role_id).map(|role| role.name.clone()))
+            .unwrap_or_else(|| membership.role_id.clone());
+        let held = HeldRole {
+            id: membership.role_id.clone(),
+            name,
+            membership_id: membership.id.clone(),
+            joined_at: membership.joined_at,
+        };
+        if let Some(index) = self.index_mut() {
+            index.joined(&user, held.clone());
+        }
+        crate::console::lists::roles::members_changed(
+            &mut self.lists.roles,
+            &membership.role_id,
+            Some(membership.clone()),
+            None,
+        );
+        self.change_page(&user, |profile| {
+            if !profile.roles.iter().any(|role| role.id == held.id) {
+                profile.roles.push(held);
+                profile.roles.sort_by_key(|role| role.name.to_lowercase());
+            }
+        });
+    }
+
+    /// A membership (by id) was deleted: the index and the page say so.
+    pub(super) fn people_left(&mut self, membership_id: &str) {
+        if let Some(index) = self.index_mut() {
+            index.left(membership_id);
+        }
+        let uuid = self
+            .lists
+            .person
+            .person()
+            .map(|(uuid, _, _)| uuid)
+            .unwrap_or_default();
+        self.change_page(&uuid, |profile| {
+            profile.roles.retain(|role| role.membership_id != membership_id)
+        });
+    }
+
+    /// A member as they are now (a level changed): their row and page.
+    pub(super) fn member_changed(&mut self, member: OrganizationMember) -> String {
+        let text = format!("{} is now {}", named(&member).label, level_word(member.level));
+        let table = &mut self.lists.people;
+        if let Some(at) = table.position_of(&member.user.uuid) {
+            table.rows.list.replace_row(at, member.clone());
+        }
+        let uuid = member.user.uuid.clone();
+        self.change_page(&uuid, |profile| profile.member = Some(member));
+        text
+    }
+
+    /// Changes the open page's profile, if it is this user's, and lays it out again.
+    fn change_page(&mut self, uuid: &str, change: impl FnOnce(&mut crate::people::profile::Profile)) {
+        let height = self.table_height();
+        let page = &mut self.lists.person;
+        let ours = page
+            .person()
+            .is_some_and(|(them, _, _)| !uuid.is_empty() && them.eq_ignore_ascii_case(uuid));
+        if !ours {
+            return;
+        }
+        if let Some(mut profile) = page.resource.profile.take() {
+            change(&mut profile);
+            page.show(profile, height);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_levels_read_as_words() {
+        assert_eq!(listed(&["Data".into()]), "Data");
+        assert_eq!(listed(&["A".into(), "B".into(), "C".into()]), "A, B and C");
+        assert_eq!(level_word(level::ADMIN), "an admin");
+        assert_eq!(level_word(level::OWNER), "an owner");
+        assert_eq!(level_word(level::MEMBER), "a member");
+    }
+}

@@ -1,0 +1,455 @@
+//! People, not roles: the People view's role index (read when the view
+//! opens, kept, read again with `r`), its narrowings (`:no-role`,
+//! `:has-role NAME`, cleared by `:people` or Esc), and a person's page
+//! (Enter). What is done to people (`a`, `L`) is in `choose.rs`,
+//! offboarding (`O`) in `offboard.rs`.
+
+use super::{App, Effect, ListId, Notice, Stop, Ticket};
+use crate::api::OrganizationMember;
+use crate::console::lists::AnyTable;
+use crate::console::lists::people::{Narrowing, People, Scan};
+use crate::console::lists::person::Chosen;
+
+/// What a narrowing of People tells as it goes.
+#[derive(Debug, Clone)]
+pub enum PeopleNews {
+    /// People kept since the last news.
+    Rows(Vec<OrganizationMember>),
+    /// Members looked through, of how many.
+    Progress { done: u64, total: u64 },
+}
+
+/// The role index, shared by the People view and the tasks that need it;
+/// two are equal when they are the same one.
+#[derive(Debug, Clone)]
+pub struct SharedIndex(pub std::sync::Arc<crate::people::RoleIndex>);
+
+impl PartialEq for SharedIndex {
+    fn eq(&self, other: &SharedIndex) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// Which people a narrowing of People keeps.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Narrow {
+    /// Those in no role: every member is looked through.
+    NoRole(SharedIndex),
+    /// Those of one role: its memberships are read.
+    Role(crate::people::RoleRef),
+}
+
+/// The People view's requests: only the latest of each kind is taken.
+#[derive(Debug, Default)]
+pub struct PeopleState {
+    indexes: super::Latest,
+    narrowings: super::Latest,
+    /// What stops the narrowing under way.
+    stop: Option<Stop>,
+    profiles: super::Latest,
+    /// The page waits for the index before it is gathered.
+    page_waits: bool,
+    /// The offboarding opens once the page is gathered (`O` on People).
+    pub(super) then_offboard: bool,
+}
+
+impl App {
+    /// People is shown: the index is read the first time.
+    pub(super) fn people_shown(&mut self) -> Vec<Effect> {
+        let people = &self.lists.people.resource;
+        if people.index.is_some() || people.reading.is_some() {
+            return Vec::new();
+        }
+        vec![self.load_role_index()]
+    }
+
+    fn load_role_index(&mut self) -> Effect {
+        let people = &mut self.lists.people.resource;
+        people.reading = Some((0, 0));
+        people.index_error = None;
+        Effect::LoadRoleIndex {
+            ticket: self.people.indexes.issue(),
+            organization: self.context.organization.clone(),
+        }
+    }
+
+    pub(super) fn role_index_progress(&mut self, ticket: Ticket, done: usize, total: usize) {
+        if self.people.indexes.is_current(ticket) {
+            self.lists.people.resource.reading = Some((done, total));
+            self.dirty = true;
+        }
+    }
+
+    /// The index is in: rows show their roles; a narrowing or a page that
+    /// waited for it goes on.
+    pub(super) fn role_index_arrived(
+        &mut self,
+        ticket: Ticket,
+        result: Result<SharedIndex, String>,
+    ) -> Vec<Effect> {
+        if !self.people.indexes.is_current(ticket) {
+            return Vec::new();
+        }
+        self.dirty = true;
+        let people = &mut self.lists.people.resource;
+        people.reading = None;
+        let mut effects = Vec::new();
+        match result {
+            Ok(index) => {
+                people.index = Some(index.0);
+                if people.narrowing.is_some() && people.scan.is_none() {
+                    effects.extend(self.start_narrowing());
+                }
+                if std::mem::take(&mut self.people.page_waits) {
+                    effects.extend(self.gather());
+                }
+            }
+            Err(error) => {
+                people.index_error = Some(error.clone());
+                if std::mem::take(&mut self.people.page_waits) {
+                    let page = &mut self.lists.person.resource;
+                    page.gathering = false;
+                    page.error = Some(format!("who holds which role could not be read: {error}"));
+                }
+                self.notice = Some(Notice::error(format!(
+                    "who holds which role could not be read: {error} (r tries again)"
+                )));
+            }
+        }
+        effects
+    }
+
+    /// `:people`, `:no-role`, `:has-role NAME`: People, narrowed or not.
+    pub(super) fn narrow_people(&mut self, narrowing: Option<Narrowing>) -> Vec<Effect> {
+        self.stop_narrowing();
+        self.people.narrowings.issue();
+        let table = &mut self.lists.people;
+        table.resource.narrowing = narrowing.clone();
+        table.resource.scan = None;
+        table.resource.scan_error = None;
+        table.filter.clear();
+        table.rows.clear();
+        let mut effects = Vec::new();
+        if self.shown() != ListId::People {
+            effects.extend(self.switch(ListId::People));
+        } else {
+            effects.extend(self.people_shown());
+        }
+        self.notice = Some(Notice::done(match &narrowing {
+            None => "everyone again".into(),
+            Some(Narrowing::NoRole) => "only the people in no role: :people or Esc shows everyone".into(),
+            Some(Narrowing::Role(name)) => {
+                format!("only the people of {name}: :people or Esc shows everyone")
+            }
+        }));
+        if narrowing.is_none() {
+            effects.extend(self.fetch_visible());
+        } else if self.lists.people.resource.index.is_some() {
+            effects.extend(self.start_narrowing());
+        }
+        effects
+    }
+
+    /// Starts the look of the narrowing in force, the index being in.
+    fn start_narrowing(&mut self) -> Vec<Effect> {
+        let people = &self.lists.people.resource;
+        let (Some(index), Some(narrowing)) = (people.index.clone(), people.narrowing.clone()) else {
+            return Vec::new();
+        };
+        let narrow = match narrowing {
+            Narrowing::NoRole => Narrow::NoRole(SharedIndex(index)),
+            Narrowing::Role(name) => match index.role(&name) {
+                Some(role) => Narrow::Role(role.clone()),
+                None => {
+                    let names: Vec<String> = index.roles.iter().map(|role| role.name.clone()).collect();
+                    let text = format!("no role is named \"{name}\"; the roles are: {}", names.join(", "));
+                    let mut effects = self.narrow_people(None);
+                    self.notice = Some(Notice::error(text));
+                    effects.extend(self.fetch_visible());
+                    return effects;
+                }
+            },
+        };
+        let oldest_first = people.oldest_first();
+        let table = &mut self.lists.people;
+        table.rows.list.restart();
+        table.rows.list.hold_all(Vec::new());
+        table.rows.view = None;
+        table.resource.scan = Some(Scan {
+            running: true,
+            ..Scan::default()
+        });
+        let stop = Stop::default();
+        self.people.stop = Some(stop.clone());
+        vec![Effect::NarrowPeople {
+            ticket: self.people.narrowings.issue(),
+            organization: self.context.organization.clone(),
+            narrow,
+            oldest_first,
+            stop,
+        }]
+    }
+
+    fn stop_narrowing(&mut self) {
+        if let Some(stop) = self.people.stop.take() {
+            stop.stop();
+        }
+    }
+
+    pub(super) fn people_news(&mut self, ticket: Ticket, news: PeopleNews) {
+        if !self.people.narrowings.is_current(ticket) {
+            return;
+        }
+        self.dirty = true;
+        let height = self.table_height();
+        let table = &mut self.lists.people;
+        match news {
+            PeopleNews::Rows(rows) => table.take(rows, height),
+            PeopleNews::Progress { done, total } => {
+                if let Some(scan) = table.resource.scan.as_mut() {
+                    scan.done = done;
+                    scan.total = Some(total);
+                }
+            }
+        }
+    }
+
+    pub(super) fn people_narrowed(&mut self, ticket: Ticket, result: Result<bool, String>) {
+        if !self.people.narrowings.is_current(ticket) {
+            return;
+        }
+        self.dirty = true;
+        self.people.stop = None;
+        let people = &mut self.lists.people.resource;
+        if let Some(scan) = people.scan.as_mut() {
+            scan.running = false;
+            scan.stopped = result == Ok(true);
+        }
+        match result {
+            Ok(true) => {
+                self.notice = Some(Notice::done(
+                    "stopped: the people found so far are shown; :no-role looks again".into(),
+                ))
+            }
+            Ok(false) => {
+                if self
+                    .notice
+                    .as_ref()
+                    .is_some_and(|notice| notice.text.starts_with("stopping"))
+                {
+                    self.notice = None;
+                }
+            }
+            Err(error) => {
+                people.scan_error = Some(format!("the narrowing failed: {error}"));
+                self.notice = Some(Notice::error(format!("the narrowing failed: {error}")));
+            }
+        }
+    }
+
+    /// Esc on People: stops the look of a narrowing, else clears the
+    /// narrowing. Esc leaving a running offboarding says it goes on.
+    /// `Some` when Esc did something here.
+    pub(super) fn people_back(&mut self) -> Option<Vec<Effect>> {
+        match self.shown() {
+            ListId::People if self.lists.people.resource.is_scanning() => {
+                self.stop_narrowing();
+                self.notice = Some(Notice::working("stopping the look…".into()));
+                Some(Vec::new())
+            }
+            ListId::People if self.lists.people.resource.narrowing.is_some() => {
+                Some(self.narrow_people(None))
+            }
+            ListId::Offboard if self.lists.offboard.resource.is_running() => {
+                let screen = self.lists.offboard.resource.screen.as_deref()?;
+                self.notice = Some(Notice::done(format!(
+                    "the offboarding goes on: {} of {} steps ended, none is abandoned; the notice says when it ends (O shows it)",
+                    screen.ended(),
+                    screen.plan.changes()
+                )));
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// `r` on People: who holds which role read again, and the rows (or
+    /// the narrowing's look, once the index is in); on a person's page,
+    /// the page gathered again after the index.
+    pub(super) fn refresh_people(&mut self) -> Vec<Effect> {
+        if self.lists.people.resource.reading.is_some() {
+            self.notice = Some(Notice::done(
+                "still reading who holds which role: r is not sent again".into(),
+            ));
+            return Vec::new();
+        }
+        if self.shown() == ListId::Person {
+            self.regather();
+        }
+        self.refresh_people_quietly()
+    }
+
+    /// The index read again, and the rows with it (a narrowing looks again
+    /// once the index is in).
+    pub(super) fn refresh_people_quietly(&mut self) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        if self.lists.people.resource.reading.is_none() {
+            effects.push(self.load_role_index());
+        }
+        if self.lists.people.resource.narrowing.is_some() {
+            self.stop_narrowing();
+            self.people.narrowings.issue();
+            self.lists.people.resource.scan = None;
+        } else {
+            self.lists.people.remember_selected();
+            effects.extend(self.reload(ListId::People, false));
+        }
+        effects
+    }
+
+    /// The open page, gathered again once the index being read is in.
+    pub(super) fn regather(&mut self) -> Vec<Effect> {
+        self.lists.person.resource.gathering = true;
+        self.people.page_waits = true;
+        Vec::new()
+    }
+
+    /// Enter on People: the person's page.
+    pub(super) fn open_person(&mut self) -> Vec<Effect> {
+        let Some(member) = self.lists.people.selected() else {
+            return Vec::new();
+        };
+        let chosen = Chosen {
+            email: member.user.email.clone(),
+            name: member.user.display_name(),
+        };
+        let mut effects = Vec::new();
+        if self.lists.person.open(chosen) {
+            effects.extend(self.gather());
+        }
+        effects.extend(self.open_list(ListId::Person));
+        effects
+    }
+
+    /// Gathers the open page, or waits for the index first.
+    fn gather(&mut self) -> Vec<Effect> {
+        let Some(email) = self
+            .lists
+            .person
+            .resource
+            .chosen
+            .as_ref()
+            .map(|chosen| chosen.email.clone())
+        else {
+            return Vec::new();
+        };
+        self.lists.person.resource.gathering = true;
+        match self.lists.people.resource.index.clone() {
+            Some(index) => vec![Effect::GatherProfile {
+                ticket: self.people.profiles.issue(),
+                organization: self.context.organization.clone(),
+                email,
+                index: SharedIndex(index),
+            }],
+            None => {
+                self.people.page_waits = true;
+                self.people_shown()
+            }
+        }
+    }
+
+    pub(super) fn profile_arrived(
+        &mut self,
+        ticket: Ticket,
+        result: Result<Box<crate::people::profile::Profile>, String>,
+    ) -> Vec<Effect> {
+        if !self.people.profiles.is_current(ticket) {
+            return Vec::new();
+        }
+        self.dirty = true;
+        let height = self.table_height();
+        match result {
+            Ok(profile) => {
+                self.lists.person.show(profile, height);
+                if std::mem::take(&mut self.people.then_offboard) && self.shown() == ListId::Person {
+                    return self.open_offboard();
+                }
+            }
+            Err(error) => {
+                self.people.then_offboard = false;
+                let page = &mut self.lists.person.resource;
+                page.gathering = false;
+                page.error = Some(error.clone());
+                self.notice = Some(Notice::error(format!(
+                    "their page could not be gathered: {error}"
+                )));
+            }
+        }
+        Vec::new()
+    }
+
+    /// Enter on a person's page: a subscription of this project is shown
+    /// on Subscriptions (searched for by its title, the cursor on it).
+    pub(super) fn person_enter(&mut self) -> Vec<Effect> {
+        use crate::console::lists::person::Item;
+        let Some(Item::Subscription { found, .. }) = self.lists.person.selected() else {
+            self.notice = Some(Notice::done(
+                "Enter on a subscription shows it on Subscriptions; d on a role removes them from it".into(),
+            ));
+            return Vec::new();
+        };
+        let found = found.clone();
+        if found.project.id.to_string() != self.context.project {
+            self.notice = Some(Notice::done(format!(
+                "{} is in project \"{}\": :project {} shows its subscriptions",
+                found.label(),
+                found.project.name,
+                found.project.id
+            )));
+            return Vec::new();
+        }
+        let table = &mut self.lists.subscriptions;
+        table.set_filter(found.subscription.title.clone().unwrap_or_default());
+        table.search();
+        table.refocus = Some(found.subscription.id.to_string());
+        self.switch(ListId::Subscriptions)
+    }
+
+    /// Another organization or connection: what People knew is of the one left.
+    pub(super) fn forget_people(&mut self) {
+        self.stop_narrowing();
+        self.people.indexes.issue();
+        self.people.narrowings.issue();
+        self.people.profiles.issue();
+        self.people.page_waits = false;
+        self.people.then_offboard = false;
+        self.lists.people.resource = People::default();
+        self.lists.people.clear();
+        self.lists.person.close();
+        self.lists.person.clear();
+        self.lists.offboard.resource.screen = None;
+        self.lists.offboard.clear();
+        self.keep_shown_open();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::console::lists::Resource;
+
+    #[test]
+    fn people_narrowed_shows_no_rows_until_they_arrive() {
+        let mut people = People::default();
+        people.narrowing = Some(Narrowing::NoRole);
+        assert!(
+            people
+                .query(crate::console::lists::Scope {
+                    organization: "o",
+                    project: "1",
+                })
+                .is_none()
+        );
+        assert_eq!(people.heading(), "People · in no role");
+    }
+}

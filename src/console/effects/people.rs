@@ -1,0 +1,223 @@
+//! The People view's tasks: the role index read in the background, the
+//! narrowings (`:no-role` streams every member a few pages at a time,
+//! keeping those in no role; `:has-role` reads the role's memberships), a
+//! person's page gathered, and an offboarding run step by step.
+
+use std::sync::Arc;
+
+use super::Runner;
+use super::refused;
+use crate::api::Raw;
+use crate::api::{FetchAll, List, OrganizationMember};
+use crate::console::app::{Msg, Narrow, Offboarded, PeopleNews, SharedIndex, Stop, Ticket, Written};
+use crate::console::widgets::picker::Person;
+use crate::people::offboard::{self, Plan, Record, Session, Step};
+use crate::people::{RoleIndex, RoleRef, profile};
+
+/// Member pages in flight at once while `:no-role` looks through them all.
+const PAGES_AT_ONCE: usize = 4;
+
+/// Why a look through the members ended early.
+enum Ended {
+    Stopped,
+    Failed(crate::api::Error),
+}
+
+impl From<crate::api::Error> for Ended {
+    fn from(error: crate::api::Error) -> Self {
+        Ended::Failed(error)
+    }
+}
+
+impl Runner {
+    /// Reads who holds which role, telling of each role read.
+    pub(super) fn load_role_index(&self, ticket: Ticket, organization: String) {
+        let runner = self.clone();
+        let messages = self.messages.clone();
+        let progress: Box<dyn Fn(usize, usize) + Send + Sync> = Box::new(move |done, total| {
+            // The loop has ended when the channel is closed: nothing to tell.
+            let _ = messages.send(Msg::RoleIndexProgress { ticket, done, total });
+        });
+        tokio::spawn(async move {
+            let result = RoleIndex::load(&runner.client, &organization, progress.as_ref())
+                .await
+                .map(|index| SharedIndex(Arc::new(index)))
+                .map_err(|error| error.to_string());
+            let _ = runner.messages.send(Msg::RoleIndex { ticket, result });
+        });
+    }
+
+    /// A narrowing of People, its news sent as it goes.
+    pub(super) fn narrow_people(
+        &self,
+        ticket: Ticket,
+        organization: String,
+        narrow: Narrow,
+        oldest_first: bool,
+        stop: Stop,
+    ) {
+        let runner = self.clone();
+        tokio::spawn(async move {
+            let result = runner
+                .narrow(ticket, &organization, narrow, oldest_first, stop)
+                .await;
+            let _ = runner.messages.send(Msg::PeopleNarrowed { ticket, result });
+        });
+    }
+
+    /// Whether it was stopped, or why it failed.
+    async fn narrow(
+        &self,
+        ticket: Ticket,
+        organization: &str,
+        narrow: Narrow,
+        oldest_first: bool,
+        stop: Stop,
+    ) -> Result<bool, String> {
+        let messages = self.messages.clone();
+        let send = move |news: PeopleNews| {
+            let _ = messages.send(Msg::PeopleNews { ticket, news });
+        };
+        let index = match narrow {
+            Narrow::Role(role) => {
+                // A role's memberships name its people: no need to look through everyone.
+                let memberships = self
+                    .client
+                    .all(&List::memberships(organization, &role.id), &FetchAll::default())
+                    .await
+                    .map_err(|error| error.to_string())?;
+                let mut people: Vec<OrganizationMember> = memberships
+                    .into_iter()
+                    .filter_map(|membership| {
+                        membership.organization_member.or_else(|| {
+                            membership.user.map(|user| OrganizationMember {
+                                user,
+                                ..OrganizationMember::default()
+                            })
+                        })
+                    })
+                    .collect();
+                people.sort_by_key(|member| member.joined_at);
+                if !oldest_first {
+                    people.reverse();
+                }
+                let total = people.len() as u64;
+                send(PeopleNews::Rows(people));
+                send(PeopleNews::Progress { done: total, total });
+                return Ok(false);
+            }
+            Narrow::NoRole(index) => index,
+        };
+        let order = if oldest_first { "joined_at" } else { "-joined_at" };
+        let list = List::members(organization).with("order", order);
+        let told = send.clone();
+        let options = FetchAll {
+            page_size: crate::console::lists::paging::PAGE_SIZE,
+            concurrency: PAGES_AT_ONCE,
+            progress: Some(Arc::new(move |done, total| {
+                told(PeopleNews::Progress { done, total })
+            })),
+            max_rows: None,
+        };
+        let outcome = self
+            .client
+            .for_each_page(&list, &options, |page: Vec<OrganizationMember>| {
+                if stop.is_stopped() {
+                    return Err(Ended::Stopped);
+                }
+                let kept: Vec<OrganizationMember> = page
+                    .into_iter()
+                    .filter(|member| index.0.of(&member.user.uuid).is_empty())
+                    .collect();
+                if !kept.is_empty() {
+                    send(PeopleNews::Rows(kept));
+                }
+                Ok(())
+            })
+            .await;
+        match outcome {
+            Ok(_) => Ok(false),
+            Err(Ended::Stopped) => Ok(true),
+            Err(Ended::Failed(error)) => Err(error.to_string()),
+        }
+    }
+
+    /// Gathers a person's page.
+    pub(super) fn gather_profile(
+        &self,
+        ticket: Ticket,
+        organization: String,
+        email: String,
+        index: SharedIndex,
+    ) {
+        let runner = self.clone();
+        tokio::spawn(async move {
+            let result = profile::gather(&runner.client, &organization, &email, &index.0)
+                .await
+                .map(Box::new)
+                .map_err(|error| format!("{error:#}"));
+            let _ = runner.messages.send(Msg::Profile { ticket, result });
+        });
+    }
+
+    /// People into roles, one request each, each with its own result.
+    pub(super) async fn add_to_roles(
+        &self,
+        organization: &str,
+        people: &[Person],
+        roles: &[RoleRef],
+    ) -> Written {
+        let mut results = Vec::new();
+        for person in people {
+            for role in roles {
+                let outcome = self
+                    .client
+                    .add_member(organization, &role.id, &person.uuid)
+                    .await
+                    .map(Raw::into_typed);
+                results.push((
+                    format!("{} to {}", person.label, role.name),
+                    outcome.map_err(refused),
+                ));
+            }
+        }
+        Written::Assigned(results)
+    }
+
+    /// Runs an offboarding plan: each step's end is told as it comes (with
+    /// the write's ticket), then the record is written to the state
+    /// directory, as the CLI writes it.
+    pub(super) async fn offboard(
+        &self,
+        ticket: Ticket,
+        organization: &str,
+        plan: &Plan,
+    ) -> Result<Written, crate::api::Error> {
+        let mut plan = plan.clone();
+        let session = Session::open(&self.client, organization, &plan, self.clock.now()).await?;
+        let messages = self.messages.clone();
+        let mut report = move |at: usize, step: &Step| {
+            let _ = messages.send(Msg::OffboardStep {
+                ticket,
+                at,
+                step: Box::new(step.clone()),
+            });
+        };
+        offboard::run(
+            &self.client,
+            &session.organization_id,
+            &mut plan,
+            session.today,
+            &mut report,
+        )
+        .await;
+        let host = self.client.base_url().as_str().to_string();
+        let record = Record::of(&plan, &session, &host, self.clock.now());
+        let path = offboard::default_record_path(&self.state_dir, &plan.person.email, session.started_at);
+        let record = record
+            .write(&path)
+            .map(|()| path)
+            .map_err(|error| format!("{error:#}"));
+        Ok(Written::Offboarded(Box::new(Offboarded { plan, record })))
+    }
+}

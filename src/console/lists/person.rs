@@ -1,0 +1,404 @@
+//! A person's page (Enter on People): their level, their roles and since
+//! when, the subscriptions they created and those that mail them (across
+//! the organization's projects), their API keys, and what would break if
+//! they left — a [`Profile`] gathered in the background, laid out as lines
+//! the cursor moves over. `d` on a role removes them from it, Enter on a
+//! subscription shows it on Subscriptions; `a`, `L` and `O` act on them.
+
+use std::cmp::Ordering;
+
+use chrono::{DateTime, Utc};
+use ratatui::layout::Constraint;
+use ratatui::text::{Line, Span};
+use serde::Serialize;
+
+use super::{Column, ListId, Query, Resource, Scope, Sort, Table, styled, text};
+use crate::api::KeySummary;
+use crate::api::models::level;
+use crate::console::app::{Confirm, Write};
+use crate::console::view::detail::field;
+use crate::console::view::format::{day, when};
+use crate::console::view::theme::Theme;
+use crate::people::HeldRole;
+use crate::people::profile::{Found, Keys, Profile, plural, recipients};
+
+/// Whom the page is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chosen {
+    pub email: String,
+    pub name: String,
+}
+
+/// A line of the page.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Item {
+    Heading { text: String },
+    Field { name: &'static str, value: String },
+    Role(HeldRole),
+    Subscription { found: Box<Found>, created: bool },
+    Key(KeySummary),
+    Text { text: String, warning: bool },
+}
+
+#[derive(Debug, Default)]
+pub struct Person {
+    pub chosen: Option<Chosen>,
+    pub profile: Option<Box<Profile>>,
+    /// Gathering under way (or waiting for the role index to start).
+    pub gathering: bool,
+    pub error: Option<String>,
+}
+
+const COLUMNS: [Column; 1] = [Column::new("", Constraint::Fill(1), 0)];
+
+const SORTS: [Sort; 1] = [Sort {
+    label: "as laid out",
+    column: None,
+    descending: false,
+    ordering: None,
+}];
+
+fn heading_item(text: String) -> Item {
+    Item::Heading { text }
+}
+
+fn line(text: impl Into<String>, warning: bool) -> Item {
+    Item::Text {
+        text: text.into(),
+        warning,
+    }
+}
+
+/// The page's lines, in order.
+pub fn items(profile: &Profile) -> Vec<Item> {
+    let mut items = Vec::new();
+    match &profile.member {
+        Some(member) => {
+            items.push(Item::Field {
+                name: "level",
+                value: level::name(member.level).into(),
+            });
+            items.push(Item::Field {
+                name: "joined",
+                value: day(member.joined_at),
+            });
+            items.push(Item::Field {
+                name: "last login",
+                value: day(member.last_login),
+            });
+        }
+        None => items.push(line("not a member of the organization", true)),
+    }
+    for warning in &profile.warnings {
+        items.push(line(warning.clone(), true));
+    }
+    items.push(heading_item(format!("Roles ({})", profile.roles.len())));
+    if profile.roles.is_empty() {
+        items.push(line("none", true));
+    }
+    items.extend(profile.roles.iter().cloned().map(Item::Role));
+    for (title, found, created) in [
+        ("Created", &profile.created_subscriptions, true),
+        ("Receiving", &profile.receiving_subscriptions, false),
+    ] {
+        items.push(heading_item(format!("{title} subscriptions ({})", found.len())));
+        if found.is_empty() {
+            items.push(line("none", false));
+        }
+        items.extend(found.iter().map(|found| Item::Subscription {
+            found: Box::new(found.clone()),
+            created,
+        }));
+    }
+    match &profile.keys {
+        Keys::Known(keys) => {
+            let used = if !keys.has_keys {
+                String::new()
+            } else if keys.has_keys_active_last_week {
+                " · used in the last week".into()
+            } else {
+                " · none used in the last week".into()
+            };
+            items.push(heading_item(format!("API keys ({}){used}", keys.keys.len())));
+            if keys.keys.is_empty() {
+                items.push(line("none", false));
+            }
+            items.extend(keys.keys.iter().cloned().map(Item::Key));
+        }
+        Keys::Unknown { unknown } => {
+            items.push(heading_item("API keys".into()));
+            items.push(line(format!("unknown: {unknown}"), true));
+        }
+    }
+    items.push(heading_item(format!(
+        "If they left ({})",
+        profile.would_break.len()
+    )));
+    if profile.would_break.is_empty() {
+        items.push(line("nothing breaks", false));
+    }
+    items.extend(profile.would_break.iter().map(|text| line(text.clone(), true)));
+    items
+}
+
+/// `#47 "Weekly revenue" · project "Hedgebox Web" · mails them alone · paused`.
+fn about(found: &Found) -> String {
+    let subscription = &found.subscription;
+    let mut parts = vec![format!("project \"{}\"", found.project.name)];
+    let count = recipients(subscription).count();
+    if count > 0 {
+        parts.push(if found.sole_recipient {
+            "mails them alone".to_string()
+        } else {
+            format!("{count} recipient{}", plural(count))
+        });
+    }
+    if found.is_ai_report() {
+        parts.push("AI report".into());
+    }
+    if subscription.deleted {
+        parts.push("deleted".into());
+    } else if subscription.enabled == Some(false) {
+        parts.push("paused".into());
+    }
+    parts.join(" · ")
+}
+
+impl Resource for Person {
+    type Row = Item;
+    const ID: ListId = ListId::Person;
+    const TITLE: &'static str = "Person";
+    const NOUN: &'static str = "line";
+    const TAB: ListId = ListId::People;
+    const PARENT: Option<ListId> = Some(ListId::People);
+    const WRITE_SCOPE: &'static str = "organization:write";
+
+    fn heading(&self) -> String {
+        match &self.chosen {
+            Some(chosen) if chosen.name != chosen.email => format!("{} <{}>", chosen.name, chosen.email),
+            Some(chosen) => chosen.email.clone(),
+            None => Self::TITLE.into(),
+        }
+    }
+
+    fn is_open(&self) -> bool {
+        self.chosen.is_some()
+    }
+
+    fn close(&mut self) {
+        *self = Person::default();
+    }
+
+    fn query(&self, _scope: Scope) -> Option<Query> {
+        None // gathered, then held
+    }
+
+    fn empty(&self) -> &'static str {
+        match (self.gathering, &self.error) {
+            (true, _) => "gathering their roles, subscriptions and keys…",
+            (false, Some(_)) => "their page could not be gathered: r tries again",
+            (false, None) => "nothing known of them",
+        }
+    }
+
+    fn columns(&self) -> &'static [Column] {
+        &COLUMNS
+    }
+
+    fn cells(&self, item: &Item, _now: DateTime<Utc>, theme: &Theme) -> Vec<Span<'static>> {
+        match item {
+            Item::Heading { text: heading } => vec![styled(heading.clone(), theme.accent)],
+            Item::Field { name, value } => {
+                vec![styled(format!("  {name:<12}"), theme.dim), text(value.clone())]
+            }
+            Item::Role(role) => vec![
+                text("  "),
+                text(role.name.clone()),
+                styled(format!("  since {}", day(role.joined_at)), theme.dim),
+            ],
+            Item::Subscription { found, .. } => vec![
+                text("  "),
+                text(found.label()),
+                styled(format!("  {}", about(found)), theme.dim),
+            ],
+            Item::Key(key) => {
+                let used = key
+                    .last_used_at
+                    .map(|at| format!("last used {}", day(Some(at))))
+                    .unwrap_or_else(|| "never used".into());
+                vec![
+                    text("  "),
+                    text(format!("\"{}\"", key.label.as_deref().unwrap_or("unlabelled"))),
+                    styled(format!("  {} · {used}", key.scopes.join(", ")), theme.dim),
+                ]
+            }
+            Item::Text { text: said, warning } => {
+                let shown = if *warning {
+                    styled(said.clone(), theme.warning)
+                } else {
+                    text(said.clone())
+                };
+                vec![text("  "), shown]
+            }
+        }
+    }
+
+    fn detail(&self, item: &Item, now: DateTime<Utc>, theme: &Theme) -> (String, Vec<Line<'static>>) {
+        match item {
+            Item::Role(role) => (
+                role.name.clone(),
+                vec![
+                    field("role", role.id.clone(), theme),
+                    field("membership", role.membership_id.clone(), theme),
+                    field("since", when(role.joined_at), theme),
+                    Line::raw(""),
+                    Line::styled(" d removes them from this role (asks first)", theme.dim),
+                ],
+            ),
+            Item::Subscription { found, created } => {
+                let subscription = &found.subscription;
+                let state = subscription.state(now).as_str().to_string();
+                let mut lines = vec![
+                    field(
+                        "project",
+                        format!("{} ({})", found.project.name, found.project.id),
+                        theme,
+                    ),
+                    field("state", state, theme),
+                    field(
+                        "target",
+                        format!(
+                            "{} {}",
+                            subscription
+                                .target_type
+                                .as_ref()
+                                .map_or("-", |target| target.as_str()),
+                            subscription.target_value.as_deref().unwrap_or("")
+                        ),
+                        theme,
+                    ),
+                    field(
+                        "created by",
+                        subscription
+                            .created_by
+                            .as_ref()
+                            .map(|user| user.email.clone())
+                            .unwrap_or_else(|| "-".into()),
+                        theme,
+                    ),
+                    field("they", if *created { "created it" } else { "receive it" }, theme),
+                ];
+                lines.push(Line::raw(""));
+                lines.push(Line::styled(" Enter shows it on Subscriptions", theme.dim));
+                (found.label(), lines)
+            }
+            Item::Key(key) => (
+                key.label.clone().unwrap_or_else(|| "unlabelled".into()),
+                vec![
+                    field("id", key.id.clone().unwrap_or_else(|| "-".into()), theme),
+                    field("scopes", key.scopes.join(", "), theme),
+                    field("last used", when(key.last_used_at), theme),
+                ],
+            ),
+            Item::Heading { text: said } | Item::Text { text: said, .. } => (
+                self.heading(),
+                vec![Line::raw(format!(" {}", crate::text::printable(said)))],
+            ),
+            Item::Field { name, value } => (self.heading(), vec![field(name, value.clone(), theme)]),
+        }
+    }
+
+    fn id(item: &Item) -> String {
+        match item {
+            Item::Role(role) => role.membership_id.clone(),
+            Item::Subscription { found, .. } => found.subscription.id.to_string(),
+            Item::Key(key) => key.id.clone().unwrap_or_default(),
+            Item::Heading { text } | Item::Text { text, .. } => text.clone(),
+            Item::Field { name, .. } => (*name).to_string(),
+        }
+    }
+
+    fn matches(item: &Item, needle: &str) -> bool {
+        serde_json::to_string(item).is_ok_and(|json| super::contains(&json, needle))
+    }
+
+    fn sorts(&self) -> &'static [Sort] {
+        &SORTS
+    }
+
+    fn compare(_a: &Item, _b: &Item, _sort: &Sort) -> Ordering {
+        Ordering::Equal
+    }
+
+    /// `d` on a role: out of it, after `y`.
+    fn confirm_delete(&self, item: &Item, scope: Scope) -> Option<Confirm> {
+        let Item::Role(role) = item else {
+            return None;
+        };
+        let who = self.heading();
+        Some(Confirm::write(
+            format!("Remove {who} from the role {}?", role.name),
+            Write::RemoveMember {
+                organization: scope.organization.to_string(),
+                role: role.id.clone(),
+                id: role.membership_id.clone(),
+            },
+            true,
+        ))
+    }
+
+    fn wraps(&self) -> bool {
+        true
+    }
+
+    fn status(&self, _now: DateTime<Utc>, theme: &Theme) -> Option<Line<'static>> {
+        if self.gathering && self.profile.is_some() {
+            return Some(Line::styled(" gathering again… ", theme.dim));
+        }
+        self.error
+            .as_ref()
+            .map(|error| Line::from(styled(format!(" {error} "), theme.error)))
+    }
+}
+
+impl Table<Person> {
+    /// Shows another person (the same one keeps their page).
+    pub fn open(&mut self, chosen: Chosen) -> bool {
+        if self.resource.chosen.as_ref() == Some(&chosen) && self.resource.profile.is_some() {
+            return false;
+        }
+        self.resource = Person {
+            chosen: Some(chosen),
+            gathering: true,
+            ..Person::default()
+        };
+        self.filter.clear();
+        self.rows.clear();
+        self.rows.list.hold_all(Vec::new());
+        true
+    }
+
+    /// The profile arrived, or changed: its lines, the cursor kept where it was.
+    pub fn show(&mut self, profile: Box<Profile>, height: u64) {
+        use super::AnyTable;
+        self.rows.list.hold_all(items(&profile));
+        self.resource.profile = Some(profile);
+        self.resource.gathering = false;
+        self.resource.error = None;
+        let cursor = self.rows.cursor as i64;
+        self.apply_view(height);
+        self.rows.move_to(cursor, height);
+    }
+
+    /// The person's user UUID and how to name them, once known.
+    pub fn person(&self) -> Option<(String, String, String)> {
+        let profile = self.resource.profile.as_ref()?;
+        let uuid = profile
+            .member
+            .as_ref()
+            .map(|member| member.user.uuid.clone())
+            .or_else(|| profile.person.uuid.clone())?;
+        Some((uuid, profile.person.name.clone(), profile.person.email.clone()))
+    }
+}

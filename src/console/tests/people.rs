@@ -1,0 +1,143 @@
+//! People's answers without a network: each kind of request is taken from
+//! its latest ticket alone, so that a late answer for a narrowing or an
+//! index the user has left behind changes nothing.
+
+use std::sync::Arc;
+
+use ratatui::crossterm::event::KeyCode;
+
+use super::{app, key};
+use crate::api::{OrganizationMember, User};
+use crate::console::app::{App, Effect, ListId, Msg, PeopleNews, SharedIndex, Ticket};
+use crate::people::RoleIndex;
+
+fn command(app: &mut App, line: &str) -> Vec<Effect> {
+    key(app, KeyCode::Char(':'));
+    for c in line.chars() {
+        key(app, KeyCode::Char(c));
+    }
+    key(app, KeyCode::Enter)
+}
+
+fn index_ticket(effects: &[Effect]) -> Ticket {
+    effects
+        .iter()
+        .find_map(|effect| match effect {
+            Effect::LoadRoleIndex { ticket, .. } => Some(*ticket),
+            _ => None,
+        })
+        .expect("the index is read")
+}
+
+fn narrowing_ticket(effects: &[Effect]) -> Ticket {
+    effects
+        .iter()
+        .find_map(|effect| match effect {
+            Effect::NarrowPeople { ticket, .. } => Some(*ticket),
+            _ => None,
+        })
+        .expect("a narrowing starts")
+}
+
+fn person(email: &str) -> OrganizationMember {
+    OrganizationMember {
+        user: User {
+            uuid: email.into(),
+            email: email.into(),
+            ..User::default()
+        },
+        ..OrganizationMember::default()
+    }
+}
+
+fn index() -> SharedIndex {
+    SharedIndex(Arc::new(RoleIndex::default()))
+}
+
+#[test]
+fn a_narrowing_left_behind_and_an_index_asked_again_drop_their_late_answers() {
+    let mut app = app();
+    let opened = key(&mut app, KeyCode::Char('4'));
+    assert_eq!(app.shown(), ListId::People);
+    let first = index_ticket(&opened);
+    assert!(
+        opened.iter().any(|effect| matches!(
+            effect,
+            Effect::Fetch {
+                list: ListId::People,
+                ..
+            }
+        )),
+        "the first page is asked for at once, the roles meanwhile"
+    );
+    // :no-role waits for the index, then looks.
+    assert!(
+        !command(&mut app, "no-role")
+            .iter()
+            .any(|effect| matches!(effect, Effect::NarrowPeople { .. }))
+    );
+    let looked = app.update(Msg::RoleIndex {
+        ticket: first,
+        result: Ok(index()),
+    });
+    let narrowing = narrowing_ticket(&looked);
+    app.update(Msg::PeopleNews {
+        ticket: narrowing,
+        news: PeopleNews::Rows(vec![person("a@x.io")]),
+    });
+    assert_eq!(app.lists.people.rows.len(), 1);
+
+    // :people leaves it: its news that comes late is dropped.
+    command(&mut app, "people");
+    assert_eq!(app.lists.people.resource.narrowing, None);
+    app.update(Msg::PeopleNews {
+        ticket: narrowing,
+        news: PeopleNews::Rows(vec![person("b@x.io")]),
+    });
+    assert_eq!(
+        app.lists.people.rows.list.held(),
+        0,
+        "nothing of the narrowing left"
+    );
+
+    // r reads the index again: an answer to the earlier read is dropped.
+    let again = index_ticket(&key(&mut app, KeyCode::Char('r')));
+    assert_ne!(again, first);
+    app.update(Msg::RoleIndex {
+        ticket: first,
+        result: Err("late".into()),
+    });
+    assert!(app.lists.people.resource.index_error.is_none());
+    assert!(app.lists.people.resource.reading.is_some(), "still reading");
+}
+
+#[test]
+fn esc_stops_a_look_then_clears_the_narrowing() {
+    let mut app = app();
+    let opened = key(&mut app, KeyCode::Char('4'));
+    app.update(Msg::RoleIndex {
+        ticket: index_ticket(&opened),
+        result: Ok(index()),
+    });
+    let effects = command(&mut app, "no-role");
+    let stop = effects
+        .iter()
+        .find_map(|effect| match effect {
+            Effect::NarrowPeople { stop, .. } => Some(stop.clone()),
+            _ => None,
+        })
+        .unwrap();
+    key(&mut app, KeyCode::Esc);
+    assert!(stop.is_stopped());
+    assert!(
+        app.lists.people.resource.narrowing.is_some(),
+        "the first Esc stops the look"
+    );
+    app.update(Msg::PeopleNarrowed {
+        ticket: narrowing_ticket(&effects),
+        result: Ok(true),
+    });
+    assert!(app.notice.as_ref().unwrap().text.starts_with("stopped"));
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.lists.people.resource.narrowing, None, "the next clears it");
+}
