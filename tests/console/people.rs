@@ -468,3 +468,50 @@ async fn people_at_fifty_thousand_members_answer_quickly() {
     assert!(first_rows < Duration::from_secs(5), "{first_rows:?}");
     assert!(searched < Duration::from_secs(5), "{searched:?}");
 }
+
+/// Issue 22, 4: marks on People, and `a` adding every marked person to
+/// roles after one question; the one refused stays marked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn marked_people_are_added_to_a_role_together_and_the_refused_stay_marked() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let mut console = console(&server, &key, (160, 40), false).await;
+    let driver = &mut console.driver;
+    press(driver, &[KeyCode::Char('4')]).await;
+    // Ingrid is in Data already; Ada is in no role.
+    to_person(driver, crate::support::LEAVER).await;
+    press(driver, &[KeyCode::Char(' ')]).await;
+    to_person(driver, crate::support::OWNER).await;
+    press(driver, &[KeyCode::Char(' ')]).await;
+    assert_eq!(driver.app.lists.people.marked(), 2);
+    assert!(driver.screen().contains("2 marked"), "{}", driver.screen());
+    press(driver, &[KeyCode::Char('a')]).await;
+    let screen = driver.screen();
+    assert!(
+        screen.contains("[ ] Data"),
+        "Data is offered: Ada is not in it\n{screen}"
+    );
+    // Contractors first, then Data.
+    press(driver, &[KeyCode::Down, KeyCode::Char(' '), KeyCode::Enter]).await;
+    let screen = driver.screen();
+    assert!(screen.contains("Add 2 people to the role Data?"), "{screen}");
+    press(driver, &[KeyCode::Char('y')]).await;
+    let roles = roles_by_memberships(&server, &key).await;
+    assert!(roles[crate::support::OWNER].contains("Data"), "Ada was added");
+    let report = driver.screen();
+    assert!(
+        report.contains("✗") && report.contains("Ingrid Halvorsen"),
+        "{report}"
+    );
+    // Ingrid's failed (she is a member already): she alone stays marked.
+    assert_eq!(driver.app.lists.people.marked(), 1);
+    let marked: Vec<String> = driver
+        .app
+        .lists
+        .people
+        .marked_rows()
+        .iter()
+        .map(|member| member.user.email.clone())
+        .collect();
+    assert_eq!(marked, vec![crate::support::LEAVER.to_string()]);
+}

@@ -235,6 +235,11 @@ impl App {
                 roles::members_changed(&mut lists.roles, role, None, Some(id));
                 lists.members.removed(id, height);
             }
+            (Write::AddToRoles { .. }, Written::Assigned(results)) => {
+                for membership in results.into_iter().filter_map(|(_, result)| result.ok()) {
+                    self.people_joined(&membership);
+                }
+            }
             (Write::AssignMembers { role, .. }, Written::Assigned(results)) => {
                 let shown = lists
                     .members

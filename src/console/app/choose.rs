@@ -11,6 +11,8 @@ use ratatui::crossterm::event::KeyEvent;
 use super::{App, Confirm, Effect, ListId, Mode, Notice, Write};
 use crate::api::models::level;
 use crate::api::{OrganizationMember, RoleMembership};
+use crate::console::lists::AnyTable;
+use crate::console::lists::bulk::{Bulk, Item};
 use crate::console::widgets::chooser::{Choice, Chooser, Outcome};
 use crate::console::widgets::picker::Person;
 use crate::people::{HeldRole, RoleIndex, RoleRef, membership_user};
@@ -65,6 +67,14 @@ impl App {
     /// People, the person on their page.
     fn acted_on_people(&self) -> Vec<(Person, Option<i64>)> {
         match self.shown() {
+            // The marked people, else the one under the cursor.
+            ListId::People if self.lists.people.marked() > 0 => self
+                .lists
+                .people
+                .marked_rows()
+                .into_iter()
+                .map(|member| (named(member), Some(member.level)))
+                .collect(),
             ListId::People => self
                 .lists
                 .people
@@ -239,6 +249,42 @@ impl App {
                     })
                     .collect();
                 let names: Vec<String> = roles.iter().map(|role| role.name.clone()).collect();
+                if self.shown() == ListId::People && self.lists.people.marked() > 0 {
+                    // Marked people: a bulk action, one write a person, each
+                    // reported; those refused stay marked.
+                    let items = people
+                        .into_iter()
+                        .map(|person| Item {
+                            id: person.uuid.clone(),
+                            label: person.label.clone(),
+                            write: Write::AddToRoles {
+                                organization: organization.clone(),
+                                people: vec![person],
+                                roles: roles.clone(),
+                            },
+                            done: "added",
+                        })
+                        .collect::<Vec<_>>();
+                    let title = format!(
+                        "Add {} to {} {}",
+                        if items.len() == 1 {
+                            "1 person".to_string()
+                        } else {
+                            format!("{} people", crate::text::thousands(items.len() as u64))
+                        },
+                        if roles.len() == 1 { "the role" } else { "the roles" },
+                        listed(&names)
+                    );
+                    let bulk = Bulk {
+                        question: format!("{title}?\nEach person is added to each role, each reported."),
+                        title,
+                        harmful: false,
+                        items,
+                        skipped: Vec::new(),
+                    };
+                    self.ask_bulk(bulk);
+                    return Vec::new();
+                }
                 let who: Vec<String> = people.iter().map(|person| person.label.clone()).collect();
                 let adds = people.len() * roles.len();
                 self.mode = Mode::Confirm(Confirm::write(

@@ -127,6 +127,9 @@ impl Resource for People {
     const NOUN: &'static str = "person";
     const TAB: ListId = ListId::People;
     const WRITE_SCOPE: &'static str = "organization:write";
+    /// Marked people are added to roles together (`a`); People has no
+    /// `d`, `p` or `t` to act on them.
+    const MARKS: bool = true;
 
     fn heading(&self) -> String {
         match &self.narrowing {

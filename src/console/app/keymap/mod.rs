@@ -530,7 +530,7 @@ impl Default for Keymap {
                     &[c(' ')],
                     Mark,
                     all,
-                    "mark or unmark the row: d, p, t act on every marked row",
+                    "mark or unmark the row: d, p, t (on People: a) act on every marked row",
                     None,
                 ),
                 bind(
