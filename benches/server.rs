@@ -16,6 +16,10 @@
 //! It also times the start with and without the 100,000 generated rows, and
 //! the server's CPU time while it idles with no delivery due.
 //!
+//! The same server holds 50,000 generated members (issue 22): their first
+//! page (remembered, and counted afresh after a write each time), searches
+//! that find a few and searches that find a thousand, each never asked twice.
+//!
 //! The load generator (reqwest on tokio) shares the machine's cores with the
 //! server, so the figures are conservative. `BENCH_SECONDS` sets the length
 //! of each scenario (default 5).
@@ -28,6 +32,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const SUBSCRIPTIONS: u64 = 100_000;
+const MEMBERS: u64 = 50_000;
 const CONNECTIONS: usize = 16;
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -43,6 +48,7 @@ fn start(
 ) -> (std::process::Child, serde_json::Value, Duration) {
     let db = dir.join(format!("{name}.sqlite"));
     let count = generate.to_string();
+    let members = if generate > 0 { MEMBERS } else { 0 }.to_string();
     let started = Instant::now();
     let (server, ready) = support::spawn_serve(
         &[
@@ -52,6 +58,8 @@ fn start(
             "demo",
             "--generate-subscriptions",
             &count,
+            "--generate-members",
+            &members,
             "--db",
             &db.to_string_lossy(),
         ],
@@ -234,7 +242,97 @@ fn main() {
                 figures.per_second, figures.p50, figures.p99, figures.cpu_per_request, figures.failed
             );
         }
+        members(&base, &key, seconds, server.id()).await;
     });
     let _ = server.kill();
     let _ = server.wait();
+}
+
+/// The members list at 50,000 people: what each answer costs the server.
+async fn members(base: &str, key: &str, seconds: u64, server: u32) {
+    let organization = reqwest::Client::new()
+        .get(format!("{base}/api/organizations/@current/"))
+        .bearer_auth(key)
+        .send()
+        .await
+        .expect("organization")
+        .json::<serde_json::Value>()
+        .await
+        .expect("json")["id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    let list = format!("{base}/api/organizations/{organization}/members/");
+    let names = [
+        "amelia", "aiko", "chen", "garcia", "nguyen", "olsen", "patel", "smith", "kowal", "elena",
+    ];
+    let scenarios: Vec<(&str, Vec<String>)> = vec![
+        ("members: first page", vec![list.clone()]),
+        (
+            "members: a few found (uncached)",
+            (0..20_000u64)
+                .map(|n| format!("{list}?search=.{}@", 1_000 + (n * 7_919) % 49_000))
+                .collect(),
+        ),
+        (
+            "members: ~1,000 found (cached)",
+            names.iter().map(|name| format!("{list}?search={name}")).collect(),
+        ),
+    ];
+    println!("\n{MEMBERS} generated members, {CONNECTIONS} connections, {seconds} s each, pages of 100:");
+    for (label, urls) in scenarios {
+        let figures = load(urls, key, seconds, server).await;
+        println!(
+            "  {label:<34} {:>6.0} requests/s  p50 {:>9.2?}  p99 {:>9.2?}  server CPU {:>8.2?}/request  ({} failed)",
+            figures.per_second, figures.p50, figures.p99, figures.cpu_per_request, figures.failed
+        );
+    }
+    // Counted afresh: a write before each page empties what the server
+    // remembers. The writes alone are timed too, and taken away.
+    let http = reqwest::Client::new();
+    let someone = http
+        .get(format!("{list}?search=.1234@"))
+        .bearer_auth(key)
+        .send()
+        .await
+        .expect("someone")
+        .json::<serde_json::Value>()
+        .await
+        .expect("json")["results"][0]["user"]["uuid"]
+        .as_str()
+        .expect("uuid")
+        .to_string();
+    let write = || {
+        http.patch(format!("{list}{someone}/"))
+            .bearer_auth(key)
+            .json(&serde_json::json!({"level": 1}))
+            .send()
+    };
+    const ROUNDS: u32 = 400;
+    let from = cpu_time(server);
+    for _ in 0..ROUNDS {
+        write().await.expect("write");
+    }
+    let writes = cpu_time(server).saturating_sub(from);
+    for (label, url) in [
+        ("first page", list.clone()),
+        ("a search finding ~1,000", format!("{list}?search=elena")),
+        ("a search finding none", format!("{list}?search=zzzz")),
+    ] {
+        let from = cpu_time(server);
+        let started = Instant::now();
+        for _ in 0..ROUNDS {
+            write().await.expect("write");
+            let page = http.get(&url).bearer_auth(key).send().await.expect("page");
+            assert!(page.status().is_success());
+            let _ = page.bytes().await;
+        }
+        let both = cpu_time(server).saturating_sub(from);
+        println!(
+            "  members: {label:<24} counted afresh (after a write): server CPU {:>8.2?}/request, \
+             {:.2?} a write and a read",
+            both.saturating_sub(writes) / ROUNDS,
+            started.elapsed() / ROUNDS
+        );
+    }
 }

@@ -564,3 +564,69 @@ fn clicks_choose_tabs_and_rows_and_the_wheel_scrolls() {
     plain.type_keys("q");
     plain.assert_ends_restored();
 }
+
+/// Issue 22's figure, for the release build: People at 50,000 members, its
+/// first rows and the console's memory, also after `:no-role` has looked
+/// through every member (`ORGDECK_TEST_BIN=target/release/orgdeck cargo
+/// test --test console -- --ignored people_at_fifty --nocapture`).
+#[test]
+#[ignore = "a measurement, for the release build"]
+fn people_at_fifty_thousand_members_in_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let binary = std::env::var_os("ORGDECK_TEST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_orgdeck").into());
+    let db = dir.path().join("big.sqlite");
+    let mut serve = std::process::Command::new(&binary)
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--seed",
+            "demo",
+            "--generate-members",
+            "50000",
+        ])
+        .arg("--db")
+        .arg(&db)
+        .env("ORGDECK_LOG", dir.path().join("serve.log"))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(serve.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    let _serve = crate::support::KillOnDrop(serve);
+    let ready: serde_json::Value = serde_json::from_str(&line).unwrap();
+    let host = std::ffi::OsString::from(ready["base_url"].as_str().unwrap());
+    let key = std::ffi::OsString::from(ready["api_key"].as_str().unwrap());
+    let no_config = dir.path().join("none.toml");
+    let mut console = Demo::spawn(
+        &[],
+        &[
+            ("ORGDECK_HOST", host.as_os_str()),
+            ("ORGDECK_API_KEY", key.as_os_str()),
+            ("ORGDECK_CONFIG", no_config.as_os_str()),
+        ],
+    );
+    console.wait_for("1 Roles (8)");
+    let pid = console.child.process_id().unwrap();
+    let asked = Instant::now();
+    console.type_keys("4");
+    console.wait_for("People 1/50,040");
+    let first_rows = asked.elapsed();
+    let shown = peak_mib(pid);
+    let asked = Instant::now();
+    console.type_keys(":no-role\r");
+    console.wait_for("1/50,004");
+    let no_role = asked.elapsed();
+    let peak = peak_mib(pid);
+    eprintln!(
+        "People at 50,040 members: first rows in {first_rows:?} (peak {shown} MiB); \
+         :no-role through every member in {no_role:?} (peak {peak} MiB)"
+    );
+    assert!(peak < 100, "peak memory {peak} MiB");
+    console.type_keys("q");
+    console.type_keys("q");
+}

@@ -2,7 +2,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::json;
 
 use crate::roles::assert_membership;
-use crate::support::{INACTIVE, MEMBER, OUTSIDER, TestServer};
+use crate::support::{INACTIVE, MEMBER, OUTSIDER, Reply, TestServer};
 
 fn user_uuid(server: &TestServer, email: &str) -> String {
     let email = email.to_string();
@@ -184,4 +184,76 @@ async fn members_cannot_assign() {
             "permission_denied",
             None,
         );
+}
+
+/// The members' count is kept by triggers (schema 8): it stays what the
+/// rows say through removals, deactivations and new members.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_members_count_follows_removals_deactivations_and_new_members() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let path = format!("/api/organizations/{}/members/", server.organization);
+    let counted = |reply: &Reply| reply.json["count"].as_u64().unwrap();
+    let listed = server.all(&key, &path).await.len() as u64;
+    let first = server.get(&key, &format!("{path}?limit=1")).await;
+    assert_eq!(counted(&first), listed);
+    assert_eq!(listed, 40);
+
+    // A removal.
+    let leaver = server
+        .get(&key, &format!("{path}?email={}", crate::support::LEAVER))
+        .await;
+    let uuid = leaver.json["results"][0]["user"]["uuid"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    server
+        .delete(&key, &format!("{path}{uuid}/"))
+        .await
+        .expect(StatusCode::NO_CONTENT);
+    assert_eq!(counted(&server.get(&key, &format!("{path}?limit=1")).await), 39);
+
+    // A deactivation, and a member coming back, straight in the database.
+    server
+        .running
+        .db
+        .write_blocking(|tx| {
+            tx.execute(
+                "UPDATE users SET is_active = 0 WHERE email = ?1",
+                [crate::support::MEMBER],
+            )?;
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!(counted(&server.get(&key, &format!("{path}?limit=1")).await), 38);
+    assert_eq!(server.all(&key, &path).await.len(), 38);
+    server
+        .running
+        .db
+        .write_blocking(|tx| {
+            tx.execute(
+                "UPDATE users SET is_active = 1 WHERE email = ?1",
+                [crate::support::MEMBER],
+            )?;
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!(counted(&server.get(&key, &format!("{path}?limit=1")).await), 39);
+    // The count from the table matches a count of the rows.
+    let (kept, rows): (i64, i64) = server
+        .running
+        .db
+        .read_blocking(|c| {
+            Ok((
+                c.query_row("SELECT people FROM organization_people", [], |r| r.get(0))?,
+                c.query_row(
+                    "SELECT COUNT(*) FROM organization_members m JOIN users u ON u.id = m.user_id
+                     WHERE u.is_active = 1 AND u.email NOT LIKE '%@posthogbot.user'",
+                    [],
+                    |r| r.get(0),
+                )?,
+            ))
+        })
+        .unwrap();
+    assert_eq!((kept, rows), (39, 39));
 }

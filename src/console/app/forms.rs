@@ -248,6 +248,13 @@ impl App {
         let outcome = form.key(key);
         if purpose.is_subscription() {
             fields::after_key(form);
+            // A save the fields refused: what is checked across fields is
+            // said too, every error at once.
+            if std::mem::take(&mut form.refused_save)
+                && let Err(errors) = fields::body(form)
+            {
+                form.show_errors(errors);
+            }
         }
         match outcome {
             Outcome::Editing => return self.form_lookups(),
@@ -285,9 +292,7 @@ impl App {
                     body: Box::new(body),
                 }),
                 Err(errors) => {
-                    for (name, error) in errors {
-                        form.refused(error, Some(name));
-                    }
+                    form.show_errors(errors);
                     return Vec::new();
                 }
             },
@@ -295,9 +300,7 @@ impl App {
                 let body = match fields::body(form) {
                     Ok(body) => body,
                     Err(errors) => {
-                        for (name, error) in errors {
-                            form.refused(error, Some(name));
-                        }
+                        form.show_errors(errors);
                         return Vec::new();
                     }
                 };

@@ -238,6 +238,10 @@ pub struct Form {
     pub pending: Option<crate::console::latest::Ticket>,
     /// Esc was pressed with changes: "Discard changes?" is asked.
     pub confirm_discard: bool,
+    /// A save was asked for and the fields' own checks refused it: the
+    /// owner may add what it checks across fields, so that every error
+    /// shows at once.
+    pub refused_save: bool,
     original: Vec<String>,
 }
 
@@ -252,6 +256,7 @@ impl Form {
             saving: false,
             pending: None,
             confirm_discard: false,
+            refused_save: false,
             original,
         }
     }
@@ -453,10 +458,43 @@ impl Form {
     }
 
     fn submit(&mut self) -> Outcome {
-        if self.saving || !self.validate() {
+        if self.saving {
+            return Outcome::Editing;
+        }
+        if !self.validate() {
+            self.refused_save = true;
+            self.focus_first_error();
             return Outcome::Editing;
         }
         Outcome::Submit
+    }
+
+    /// Every error at once, each beside its field (those already there
+    /// kept), and the focus on the first field with one.
+    pub fn show_errors(&mut self, errors: Vec<(&str, String)>) {
+        self.saving = false;
+        for (name, message) in errors {
+            match self.fields.iter_mut().find(|field| field.name == name) {
+                Some(field) => {
+                    field.hidden = false;
+                    if field.error.is_none() {
+                        field.error = Some(message);
+                    }
+                }
+                None => self.error = Some(message),
+            }
+        }
+        self.focus_first_error();
+    }
+
+    fn focus_first_error(&mut self) {
+        if let Some(at) = self
+            .fields
+            .iter()
+            .position(|field| !field.hidden && field.error.is_some())
+        {
+            self.focus = at;
+        }
     }
 
     /// Puts a refusal on the field it names, or at the top; the form stays

@@ -106,3 +106,25 @@ fn refusals_land_on_their_field_and_keep_what_was_typed() {
         vec![("Name", String::new(), "Engineering".into())]
     );
 }
+
+#[test]
+fn a_refused_save_shows_every_error_at_once_and_goes_to_the_first() {
+    let mut form = Form::new(
+        "New",
+        vec![
+            Field::text("a", "A", "", Some(checks::required)),
+            Field::text("b", "B", "", Some(checks::required)),
+            Field::text("c", "C", "fine", None),
+        ],
+    );
+    form.focus = 2;
+    assert_eq!(form.key(key(KeyCode::Enter)), Outcome::Editing);
+    assert!(form.refused_save, "the owner is told, to add its own checks");
+    assert_eq!(form.focus, 0, "the first error has the focus");
+    assert!(form.fields[0].error.is_some() && form.fields[1].error.is_some());
+    // What the owner checks across fields joins them; those there stay.
+    form.show_errors(vec![("c", "not with A empty".into()), ("a", "other".into())]);
+    assert_eq!(form.fields[2].error.as_deref(), Some("not with A empty"));
+    assert_eq!(form.fields[0].error.as_deref(), Some("required"));
+    assert_eq!(form.focus, 0);
+}

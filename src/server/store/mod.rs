@@ -297,6 +297,9 @@ fn create_private(path: &Path) -> anyhow::Result<()> {
     }
 }
 
+/// Bytes of the database file each connection maps (256 MiB).
+const MMAP_SIZE: i64 = 256 * 1024 * 1024;
+
 fn open_connection(path: &Path) -> anyhow::Result<Connection> {
     let flags =
         OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -310,6 +313,11 @@ fn open_connection(path: &Path) -> anyhow::Result<Connection> {
     // does not evict the pages it is about to touch again.
     connection.pragma_update(None, "cache_size", CACHE_SIZE)?;
     connection.pragma_update(None, "temp_store", "MEMORY")?;
+    // Every write empties every reader's page cache (SQLite keeps no list
+    // of the pages changed): mapped, the file's pages are read again in
+    // place rather than copied in, which is what a search after a write
+    // costs at 50,000 members.
+    connection.pragma_update(None, "mmap_size", MMAP_SIZE)?;
     connection.set_prepared_statement_cache_capacity(64);
     register_icontains(&connection)?;
     Ok(connection)
