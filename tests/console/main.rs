@@ -4,6 +4,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod connection;
 mod contexts;
 mod edits;
 mod emptied;

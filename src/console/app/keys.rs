@@ -55,6 +55,10 @@ impl App {
             self.notice = Some(Notice::error(format!("not available: {reason}")));
             return Vec::new();
         }
+        // A row not loaded: why, rather than what the key does on a row.
+        if let Some(effects) = self.not_loaded(action) {
+            return effects;
+        }
         let height = self.table_height() as i64;
         match action {
             Action::Quit => self.back(true),

@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 
 mod actions;
 mod assign;
+mod connection;
 mod edit;
 mod find;
 mod forms;
@@ -21,6 +22,7 @@ mod permissions;
 mod switch;
 mod types;
 
+pub use connection::{HELD_KEYS, MAX_BACKOFF, Offline, backoff};
 pub use permissions::Permissions;
 pub use types::*;
 
@@ -113,6 +115,13 @@ pub struct App {
     stop: Option<Stop>,
     /// `p` or `e` on a Health row, waiting for its subscription to be read.
     then: Option<(i64, health::Then)>,
+    /// Set while the server cannot be reached: which, why, since when,
+    /// and when it is tried again.
+    pub offline: Option<Offline>,
+    /// The timer of the next try of the server; only the last one set counts.
+    reconnects: Latest,
+    /// Keys typed while the rows they act on were on their way, in order.
+    held: connection::Held,
     /// The subscription last read for a Health row.
     read: Option<Box<api::Subscription>>,
     /// A resume or a test whose subscription is read again, to say when
@@ -144,6 +153,9 @@ impl App {
             then: None,
             read: None,
             recheck: None,
+            offline: None,
+            reconnects: Latest::default(),
+            held: connection::Held::new(),
             context,
             keymap,
             lists: Lists::default(),
@@ -239,7 +251,7 @@ impl App {
             }
             Msg::Key(key) => {
                 self.dirty = true;
-                self.key(key)
+                self.take_key(key)
             }
             Msg::Resize { width, height } => {
                 self.size = (width, height);
@@ -260,6 +272,14 @@ impl App {
             Msg::Tick => {
                 if self.in_flight > 0 {
                     self.spinner = self.spinner.wrapping_add(1);
+                    self.dirty = true;
+                }
+                // The wait before the next try of the server counts down.
+                if self
+                    .offline
+                    .as_ref()
+                    .is_some_and(|offline| offline.retry_at.is_some())
+                {
                     self.dirty = true;
                 }
                 Vec::new()
@@ -356,6 +376,10 @@ impl App {
                 timer: Timer::Refresh(_),
                 ticket,
             } => self.refresh_due(ticket),
+            Msg::Timer {
+                timer: Timer::Reconnect(_),
+                ticket,
+            } => self.reconnect_due(ticket),
             Msg::Timer {
                 timer: Timer::Notice,
                 ticket,
