@@ -232,7 +232,7 @@ impl App {
                 self.notice = Some(Notice::error(text));
                 let generation = self.lists.get(list).generation();
                 match error.status() {
-                    Some(_) => self.reached(list, generation),
+                    Some(_) => self.reached(Some((list, generation))),
                     None => Vec::new(),
                 }
             }
@@ -345,10 +345,32 @@ impl App {
         self.fetch_list(list)
     }
 
-    /// The server answered (a page of `list` of this generation, or any
-    /// answer at all): back online if it was not, saying so, and what is
-    /// on screen, read before it went away, is read again.
-    pub(super) fn reached(&mut self, list: ListId, generation: Ticket) -> Vec<Effect> {
+    /// `:ctx` reached another connection: the server that could not be
+    /// reached, its next try and the keys held for its lists are forgotten.
+    pub(super) fn forget_the_old_server(&mut self) {
+        self.offline = None;
+        self.reconnects.issue();
+        self.held.clear();
+    }
+
+    /// A write's answer, for the connection: one that found no server
+    /// takes the console offline (the write's own error says the rest);
+    /// any answer of the server's brings it back.
+    pub(super) fn write_answered(&mut self, error: Option<&api::Error>) -> Vec<Effect> {
+        match error {
+            None => self.reached(None),
+            Some(error) => match error.unreachable() {
+                Some(unreachable) => self.unreachable(unreachable),
+                None if error.status().is_some() => self.reached(None),
+                None => Vec::new(),
+            },
+        }
+    }
+
+    /// The server answered (a page of a list, with its generation, or any
+    /// other answer): back online if it was not, saying so, and what is on
+    /// screen, read before it went away, is read again.
+    pub(super) fn reached(&mut self, page: Option<(ListId, Ticket)>) -> Vec<Effect> {
         let Some(offline) = self.offline.take() else {
             return Vec::new();
         };
@@ -361,7 +383,8 @@ impl App {
             effects.push(self.load_names());
         }
         let shown = self.shown();
-        let read = offline.probe == Some((list, generation)) && list == shown;
+        // The answer that came may be the reading of what is on screen.
+        let read = page.is_some_and(|(list, _)| list == shown) && offline.probe == page;
         if !read {
             effects.extend(self.reread(shown));
         }

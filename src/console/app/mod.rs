@@ -300,7 +300,9 @@ impl App {
                     write,
                     result,
                 } = *answer;
-                self.written(ticket, write, result)
+                let mut effects = self.write_answered(result.as_ref().err());
+                effects.extend(self.written(ticket, write, result));
+                effects
             }
             Msg::People {
                 ticket,

@@ -302,7 +302,7 @@ impl App {
             Ok(page) => page,
             Err(error) if table.answered_with(generation, offset, &error) => {
                 self.apply_view();
-                let mut effects = self.reached(list, generation);
+                let mut effects = self.reached(Some((list, generation)));
                 effects.extend(self.replay());
                 return effects;
             }
@@ -315,7 +315,7 @@ impl App {
         };
         let received = table.receive(generation, offset, page, height);
         // Any answer says the server is there.
-        let mut effects = self.reached(list, generation);
+        let mut effects = self.reached(Some((list, generation)));
         if received && self.shown == list {
             self.apply_view();
             effects.extend(self.fetch_visible());

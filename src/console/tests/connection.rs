@@ -7,7 +7,9 @@ use ratatui::crossterm::event::KeyCode;
 
 use super::{answer, app, fetches, key, roles, screen, subscriptions};
 use crate::api::{self, Page, RequestLabel, Role, TransportKind};
-use crate::console::app::{App, Context, Effect, HELD_KEYS, ListId, Msg, PageData, Ticket, Timer};
+use crate::console::app::{
+    App, Context, Effect, HELD_KEYS, ListId, Msg, PageData, Ticket, Timer, WriteAnswer,
+};
 use crate::console::keymap::Keymap;
 
 fn refused() -> api::Error {
@@ -286,4 +288,30 @@ fn enter_on_a_row_never_loaded_says_why() {
     key(&mut app, KeyCode::Enter);
     let notice = app.notice.clone().unwrap().text;
     assert_eq!(notice, "no subscription under the cursor: the list is empty");
+}
+
+#[test]
+fn a_write_that_finds_no_server_takes_the_console_offline_too() {
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(8, offset));
+    key(&mut app, KeyCode::Char('d'));
+    let effects = key(&mut app, KeyCode::Char('y'));
+    let Some(Effect::Write { ticket, write }) = effects
+        .into_iter()
+        .find(|effect| matches!(effect, Effect::Write { .. }))
+    else {
+        panic!("the delete is sent")
+    };
+    let effects = app.update(Msg::Written(Box::new(WriteAnswer {
+        ticket,
+        write,
+        result: Err(refused()),
+    })));
+    assert_eq!(retry_timer(&effects).map(|(wait, _)| wait), Some(1));
+    assert!(
+        screen(&app).contains("cannot reach http://127.0.0.1:9: connection refused"),
+        "{}",
+        screen(&app)
+    );
 }
