@@ -306,12 +306,13 @@ impl<R: Resource> AnyTable for Table<R> {
         }
         // The row the cursor is on now (the user may have moved since a
         // refresh was sent), unless one is already being looked for.
-        let before = self.refocus.take().or_else(|| self.selected_id());
+        let sought = self.refocus.take();
+        let before = sought.clone().or_else(|| self.selected_id());
         let count = self.resource.counted(offset, &page);
         let rows = &mut self.rows;
         let accepted = rows.list.receive(generation, offset, count, page.results);
         if !accepted {
-            self.refocus = before;
+            self.refocus = sought;
             return false;
         }
         if rows.view.is_none() && rows.cursor >= rows.len() {
