@@ -423,7 +423,7 @@ impl Client {
                     self.tell(&label, None, started, None);
                     return Err(Error::Transport {
                         request: label,
-                        host: self.host_for_messages(),
+                        server: self.server_for_messages(),
                         kind,
                         message: innermost(&error),
                         timeout: (kind == TransportKind::Timeout).then_some(self.timeout),
@@ -444,11 +444,16 @@ impl Client {
     fn timed_out(&self, request: RequestLabel) -> Error {
         Error::Transport {
             request,
-            host: self.host_for_messages(),
+            server: self.server_for_messages(),
             kind: TransportKind::Timeout,
             message: "the deadline passed".into(),
             timeout: Some(self.timeout),
         }
+    }
+
+    /// `scheme://host[:port]`, never with credentials.
+    fn server_for_messages(&self) -> String {
+        format!("{}://{}", self.base.scheme(), self.host_for_messages())
     }
 
     /// `host[:port]`, never with credentials.

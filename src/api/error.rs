@@ -153,10 +153,12 @@ pub enum Error {
     #[error("{0}")]
     Api(Box<Refusal>),
 
-    #[error("{}", transport_line(.request, .host, *.kind, .message, *.timeout))]
+    #[error("{}", transport_line(.request, host_of(.server), *.kind, .message, *.timeout))]
     Transport {
         request: RequestLabel,
-        host: String,
+        /// The server as a person names it: scheme, host and port
+        /// (`http://127.0.0.1:8010`), never with credentials.
+        server: String,
         kind: TransportKind,
         message: String,
         timeout: Option<Duration>,
@@ -242,6 +244,11 @@ fn wait_text(wait: Duration) -> String {
     format!("{} s", wait.as_secs_f64())
 }
 
+/// `127.0.0.1:8010` of `http://127.0.0.1:8010`: what the error's line names.
+fn host_of(server: &str) -> &str {
+    server.split_once("://").map_or(server, |(_, host)| host)
+}
+
 fn transport_line(
     request: &RequestLabel,
     host: &str,
@@ -283,6 +290,37 @@ impl Error {
         self.refusal().and_then(Refusal::export_cap)
     }
 
+    /// When the request failed for lack of a server (no connection could
+    /// be made, no answer came in time, the connection dropped): which
+    /// server, and why in a few words. `None` for every other failure,
+    /// an answer or a TLS failure among them.
+    pub fn unreachable(&self) -> Option<Unreachable> {
+        match self {
+            Error::Transport {
+                server,
+                kind,
+                message,
+                timeout,
+                ..
+            } => {
+                let reason = match kind {
+                    TransportKind::Connect | TransportKind::Dropped => plain_reason(message),
+                    TransportKind::Timeout => match timeout {
+                        Some(timeout) => format!("no answer within {} s", timeout.as_secs_f64()),
+                        None => "no answer in the time allowed".into(),
+                    },
+                    TransportKind::Tls => return None,
+                };
+                Some(Unreachable {
+                    server: server.clone(),
+                    reason,
+                })
+            }
+            Error::PastDeadline { cause, .. } => cause.unreachable(),
+            _ => None,
+        }
+    }
+
     /// The HTTP status, when there was an answer.
     pub fn status(&self) -> Option<u16> {
         match self {
@@ -295,6 +333,30 @@ impl Error {
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// A server that could not be reached: the console names it and says why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unreachable {
+    /// `http://127.0.0.1:8010`.
+    pub server: String,
+    /// "connection refused", "no answer within 30 s".
+    pub reason: String,
+}
+
+/// The system's words for a failed connection, as a reason in a line:
+/// "Connection refused (os error 111)" reads "connection refused".
+fn plain_reason(message: &str) -> String {
+    let message = message.trim();
+    let message = match message.rfind(" (os error ") {
+        Some(at) if message.ends_with(')') => &message[..at],
+        _ => message,
+    };
+    let mut chars = message.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => "the connection failed".into(),
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -339,6 +401,26 @@ mod tests {
             field.to_string(),
             "400 unique: There is already a role with this name. (field: name) [POST /api/organizations/@current/roles/]"
         );
+        let unreachable = Error::Transport {
+            request: scope.request.clone(),
+            server: "http://127.0.0.1:9".into(),
+            kind: TransportKind::Connect,
+            message: "Connection refused (os error 111)".into(),
+            timeout: None,
+        };
+        assert_eq!(
+            unreachable.unreachable(),
+            Some(Unreachable {
+                server: "http://127.0.0.1:9".into(),
+                reason: "connection refused".into()
+            })
+        );
+        assert!(
+            unreachable
+                .to_string()
+                .starts_with("cannot connect to 127.0.0.1:9 (Connection refused")
+        );
+        assert_eq!(Error::Api(Box::new(scope.clone())).unreachable(), None);
         let throttled = refusal(
             429,
             "throttled",

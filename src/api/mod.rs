@@ -20,7 +20,7 @@ mod transport;
 pub use client::{Client, ClientConfig, Exchange, Observer, RetryPolicy};
 pub use deliveries::{CursorPage, Delivery, DeliveryError, RecipientCounts, RecipientResult};
 pub use enums::{DeliveryStatus, Frequency, RecipientStatus, ResourceType, TargetType, TriggerType, Weekday};
-pub use error::{Error, Refusal, RequestLabel, TransportKind};
+pub use error::{Error, Refusal, RequestLabel, TransportKind, Unreachable};
 pub use integrations::{
     ChannelQuery, Channels, Dashboard, DashboardTile, Integration, SlackChannel, SummaryQuota, TileInsight,
 };

@@ -84,8 +84,22 @@ impl Runner {
             }
             Effect::Timer { timer, ticket } => {
                 let messages = self.messages.clone();
+                let clock = self.clock.clone();
+                // When it is due is read now, not when the task first runs:
+                // a clock moved meanwhile must not move it later.
+                let due = chrono::TimeDelta::from_std(timer.after())
+                    .ok()
+                    .and_then(|wait| clock.now().checked_add_signed(wait));
                 tokio::spawn(async move {
-                    tokio::time::sleep(timer.after()).await;
+                    if timer.on_clock() {
+                        // A wait too long for the calendar never ends.
+                        let Some(due) = due else {
+                            return;
+                        };
+                        clock.sleep_until(due).await;
+                    } else {
+                        tokio::time::sleep(timer.after()).await;
+                    }
                     let _ = messages.send(Msg::Timer { timer, ticket });
                 });
                 None

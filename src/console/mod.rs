@@ -124,8 +124,9 @@ impl Driver {
             self.runner.client = connected.client.clone();
         }
         // What a timer or the minute does may depend on the time (a refresh
-        // says when it ran, overdue rows are judged): the clock's, now.
-        if matches!(msg, Msg::Timer { .. } | Msg::Minute) {
+        // says when it ran, overdue rows are judged), and so does a page
+        // (a server not reached is tried again from then): the clock's, now.
+        if matches!(msg, Msg::Timer { .. } | Msg::Minute | Msg::Page { .. }) {
             self.app.now = self.clock.now();
         }
         let in_flight = self.app.in_flight;
@@ -139,6 +140,8 @@ impl Driver {
 
     fn perform(&mut self, effects: Vec<Effect>) -> Vec<String> {
         let mut copies = Vec::new();
+        // Timers of the connection and of `--refresh` run on this clock.
+        self.runner.clock = self.clock.clone();
         for effect in effects {
             if matches!(
                 effect,
@@ -158,7 +161,6 @@ impl Driver {
                         ..
                     }
             ) {
-                self.runner.clock = self.clock.clone();
                 self.runner.state_dir = self.state_dir.clone();
             }
             copies.extend(self.runner.run(effect));

@@ -3,7 +3,8 @@
 //! a signal then told in the exit status as a shell would (128 + its
 //! number: 143, 129, 130); and the event loop, which waits on the terminal, the effects' channel and the
 //! signals together and draws only when something changed. Nothing ticks
-//! while idle: the spinner's timer runs only while a request is in flight.
+//! while idle: the spinner's timer runs only while a request is in flight,
+//! and the countdown to the next try only while the server is away.
 
 use std::io::{Stdout, Write, stdout};
 use std::time::Duration;
@@ -25,6 +26,8 @@ use tokio::signal::unix::{SignalKind, signal};
 
 /// The spinner's beat while requests are in flight.
 const SPINNER_BEAT: Duration = Duration::from_millis(100);
+/// The beat of the countdown to the next try of a server not reached.
+const COUNTDOWN_BEAT: Duration = Duration::from_secs(1);
 
 /// The terminal in raw mode on the alternate screen; dropping it restores
 /// the terminal, as does a panic.
@@ -189,7 +192,20 @@ pub async fn run(mut driver: Driver) -> anyhow::Result<Ending> {
             driver.app.now = driver.clock.now();
             driver.draw(&mut session.terminal)?;
         }
-        let spinning = driver.app.in_flight > 0;
+        // The spinner turns while requests are in flight; while the server
+        // is away, the wait before its next try counts down. Nothing else beats.
+        let beat = if driver.app.in_flight > 0 {
+            Some(SPINNER_BEAT)
+        } else if driver
+            .app
+            .offline
+            .as_ref()
+            .is_some_and(|offline| offline.retry_at.is_some())
+        {
+            Some(COUNTDOWN_BEAT)
+        } else {
+            None
+        };
         // Relative times are redrawn as each minute turns, and only while
         // one is on screen: otherwise nothing wakes while idle.
         let minute = driver
@@ -206,7 +222,7 @@ pub async fn run(mut driver: Driver) -> anyhow::Result<Ending> {
                 None => break,
             },
             Some(msg) = driver.next_message() => msg,
-            _ = tokio::time::sleep(SPINNER_BEAT), if spinning => Msg::Tick,
+            _ = tokio::time::sleep(beat.unwrap_or_default()), if beat.is_some() => Msg::Tick,
             _ = tokio::time::sleep(minute.unwrap_or_default()), if minute.is_some() => Msg::Minute,
             _ = terminate.recv() => {
                 ending = Ending::Signal(libc::SIGTERM);

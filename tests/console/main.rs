@@ -5,6 +5,7 @@
 mod support;
 
 mod commands;
+mod connection;
 mod contexts;
 mod edits;
 mod emptied;

@@ -4,6 +4,11 @@
 //! `Connection: close`). Faults queued with [`FaultProxy::push`] apply to the
 //! next requests in order; with none queued, the request is forwarded to the
 //! server and its answer relayed. Every request line seen is recorded.
+//!
+//! The server can also go away as a whole and come back on the same
+//! address: [`FaultProxy::refuse`] closes the port (connections are
+//! refused), [`FaultProxy::stop_answering`] takes requests and never
+//! answers them, [`FaultProxy::come_back`] serves again.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -11,6 +16,7 @@ use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
 
 #[derive(Debug, Clone)]
 pub enum Fault {
@@ -24,33 +30,107 @@ pub enum Fault {
     Hang,
 }
 
+/// Whether the proxy's server is there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Presence {
+    /// Requests are served (faults queued first).
+    Up,
+    /// The port is closed: every connection is refused.
+    Refusing,
+    /// Connections are taken and requests read, but nothing answers them
+    /// (until the server comes back, when they are closed unanswered).
+    Silent,
+}
+
 #[derive(Clone)]
 pub struct FaultProxy {
     pub base: String,
     faults: Arc<Mutex<VecDeque<Fault>>>,
     requests: Arc<Mutex<Vec<String>>>,
+    /// What the server does now; the accept loop follows it.
+    presence: Arc<watch::Sender<Presence>>,
+    /// Whether the port is open: the accept loop tells it.
+    listening: Arc<watch::Sender<bool>>,
 }
 
 impl FaultProxy {
     pub async fn start(upstream: &str) -> FaultProxy {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let base = format!("http://{}", listener.local_addr().unwrap());
+        let address = listener.local_addr().unwrap();
+        let base = format!("http://{address}");
         let upstream = upstream.trim_start_matches("http://").to_string();
         let proxy = FaultProxy {
             base,
             faults: Arc::default(),
             requests: Arc::default(),
+            presence: Arc::new(watch::channel(Presence::Up).0),
+            listening: Arc::new(watch::channel(true).0),
         };
         let shared = proxy.clone();
         tokio::spawn(async move {
-            while let Ok((client, _)) = listener.accept().await {
-                let (shared, upstream) = (shared.clone(), upstream.clone());
-                tokio::spawn(async move {
-                    let _ = shared.serve(client, &upstream).await;
-                });
+            let mut presence = shared.presence.subscribe();
+            let mut listener = Some(listener);
+            loop {
+                match &listener {
+                    Some(open) => tokio::select! {
+                        accepted = open.accept() => {
+                            let Ok((client, _)) = accepted else { break };
+                            let (shared, upstream) = (shared.clone(), upstream.clone());
+                            tokio::spawn(async move {
+                                let _ = shared.serve(client, &upstream).await;
+                            });
+                        }
+                        changed = presence.changed() => {
+                            if changed.is_err() {
+                                break;
+                            }
+                            if *presence.borrow_and_update() == Presence::Refusing {
+                                listener = None;
+                                shared.listening.send_replace(false);
+                            }
+                        }
+                    },
+                    None => {
+                        if presence.changed().await.is_err() {
+                            break;
+                        }
+                        if *presence.borrow_and_update() != Presence::Refusing {
+                            listener = Some(rebind(address).await);
+                            shared.listening.send_replace(true);
+                        }
+                    }
+                }
             }
         });
         proxy
+    }
+
+    /// The server goes away: its port is closed, so every connection is
+    /// refused, from the moment this returns.
+    pub async fn refuse(&self) {
+        self.presence.send_replace(Presence::Refusing);
+        self.until_listening(false).await;
+    }
+
+    /// The server stops answering: connections are taken, requests read,
+    /// and nothing comes back.
+    pub async fn stop_answering(&self) {
+        self.presence.send_replace(Presence::Silent);
+        self.until_listening(true).await;
+    }
+
+    /// The server is back on the same address, from the moment this returns.
+    pub async fn come_back(&self) {
+        self.presence.send_replace(Presence::Up);
+        self.until_listening(true).await;
+    }
+
+    async fn until_listening(&self, open: bool) {
+        let mut listening = self.listening.subscribe();
+        tokio::time::timeout(Duration::from_secs(10), listening.wait_for(|now| *now == open))
+            .await
+            .expect("the proxy's port follows")
+            .expect("the proxy runs");
     }
 
     /// Queues a fault for the next request that reaches the proxy.
@@ -81,6 +161,12 @@ impl FaultProxy {
             .lock()
             .unwrap()
             .push(head.lines().next().unwrap_or_default().to_string());
+        if *self.presence.borrow() == Presence::Silent {
+            // Nothing answers; once the server is back, the connection closes.
+            let mut presence = self.presence.subscribe();
+            let _ = presence.wait_for(|now| *now != Presence::Silent).await;
+            return Ok(());
+        }
         let fault = self.faults.lock().unwrap().pop_front();
         match fault {
             Some(Fault::Answer(status, body)) => client.write_all(&answer(status, &body)).await,
@@ -103,6 +189,18 @@ impl FaultProxy {
             }
         }
     }
+}
+
+/// The proxy's address again, once its port was closed (tokio sets
+/// `SO_REUSEADDR`; a few tries cover a port still being released).
+async fn rebind(address: std::net::SocketAddr) -> TcpListener {
+    for _ in 0..100 {
+        if let Ok(listener) = TcpListener::bind(address).await {
+            return listener;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("cannot listen on {address} again");
 }
 
 fn answer(status: u16, body: &str) -> Vec<u8> {

@@ -345,7 +345,8 @@ impl App {
         let mut effects = self.next_refresh();
         let idle = matches!(self.mode, Mode::Normal | Mode::Filter(_));
         let table = self.lists.get_mut(self.shown());
-        if idle && !table.is_loading() {
+        // While the server is away its own tries read the list (`r` too).
+        if idle && !table.is_loading() && self.offline.is_none() {
             table.remember_selected();
             self.last_refresh = Some(self.now);
             effects.extend(self.reload(self.shown(), false));

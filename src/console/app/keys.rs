@@ -68,6 +68,10 @@ impl App {
         if let Some(effects) = verb.and_then(|verb| self.bulk_key(verb)) {
             return effects;
         }
+        // A row not loaded: why, rather than what the key does on a row.
+        if let Some(effects) = self.not_loaded(action) {
+            return effects;
+        }
         let height = self.table_height() as i64;
         match action {
             Action::Quit => self.back(true),

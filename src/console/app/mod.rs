@@ -11,6 +11,7 @@ mod actions;
 mod assign;
 mod bulk;
 mod choose;
+mod connection;
 mod edit;
 mod find;
 mod forms;
@@ -25,6 +26,7 @@ mod permissions;
 mod switch;
 mod types;
 
+pub use connection::{HELD_KEYS, MAX_BACKOFF, Offline, backoff};
 pub use permissions::Permissions;
 pub use types::*;
 
@@ -122,6 +124,13 @@ pub struct App {
     production_yes: bool,
     /// What was run at the `:` command line.
     history: crate::console::widgets::command::History,
+    /// Set while the server cannot be reached: which, why, since when,
+    /// and when it is tried again.
+    pub offline: Option<Offline>,
+    /// The timer of the next try of the server; only the last one set counts.
+    reconnects: Latest,
+    /// Keys typed while the rows they act on were on their way, in order.
+    held: connection::Held,
     /// The subscription last read for a Health row.
     read: Option<Box<api::Subscription>>,
     /// A resume or a test whose subscription is read again, to say when
@@ -164,6 +173,9 @@ impl App {
             bulk: None,
             report: None,
             people: people::PeopleState::default(),
+            offline: None,
+            reconnects: Latest::default(),
+            held: connection::Held::new(),
             context,
             keymap,
             lists: Lists::default(),
@@ -267,7 +279,7 @@ impl App {
             }
             Msg::Key(key) => {
                 self.dirty = true;
-                self.key(key)
+                self.take_key(key)
             }
             Msg::Mouse(event) => self.mouse(event),
             Msg::Resize { width, height } => {
@@ -291,6 +303,14 @@ impl App {
                     self.spinner = self.spinner.wrapping_add(1);
                     self.dirty = true;
                 }
+                // The wait before the next try of the server counts down.
+                if self
+                    .offline
+                    .as_ref()
+                    .is_some_and(|offline| offline.retry_at.is_some())
+                {
+                    self.dirty = true;
+                }
                 Vec::new()
             }
             Msg::Page {
@@ -309,10 +329,13 @@ impl App {
                     write,
                     result,
                 } = *answer;
+                let mut effects = self.write_answered(result.as_ref().err());
                 if self.owns_bulk(ticket) {
-                    return self.bulk_written(ticket, result);
+                    effects.extend(self.bulk_written(ticket, result));
+                    return effects;
                 }
-                self.written(ticket, write, result)
+                effects.extend(self.written(ticket, write, result));
+                effects
             }
             Msg::People {
                 ticket,
@@ -407,6 +430,10 @@ impl App {
                 timer: Timer::Refresh(_),
                 ticket,
             } => self.refresh_due(ticket),
+            Msg::Timer {
+                timer: Timer::Reconnect(_),
+                ticket,
+            } => self.reconnect_due(ticket),
             Msg::Timer {
                 timer: Timer::Notice,
                 ticket,

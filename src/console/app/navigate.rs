@@ -80,8 +80,12 @@ impl App {
 
     /// Fetches the pages the shown table needs.
     pub(super) fn fetch_visible(&mut self) -> Vec<Effect> {
+        self.fetch_list(self.shown)
+    }
+
+    /// Fetches the pages a table needs for a screen of its rows.
+    pub(super) fn fetch_list(&mut self, list: ListId) -> Vec<Effect> {
         let height = self.table_height();
-        let list = self.shown;
         // A list with nothing to ask (no role opened; Health, which a look
         // fills) marks no page in flight.
         if self.lists.get(list).query(self.scope()).is_none() {
@@ -150,6 +154,9 @@ impl App {
             }
             _ => {}
         }
+        if self.offline.is_some() {
+            return self.retry_now();
+        }
         let table = self.lists.get_mut(self.shown);
         if table.is_loading() {
             self.notice = Some(Notice::done(
@@ -198,9 +205,11 @@ impl App {
             ListId::Roles | ListId::Members | ListId::People | ListId::Person | ListId::Offboard => None,
         };
         let Some(subscription) = selected else {
-            self.notice = Some(Notice::error(
-                ":deliveries shows the deliveries of the subscription under the cursor: 3 lists them".into(),
-            ));
+            self.notice = Some(Notice::error(match self.shown {
+                ListId::Subscriptions => "no subscription under the cursor: the list is empty".into(),
+                _ => ":deliveries shows the deliveries of the subscription under the cursor: 3 lists them"
+                    .into(),
+            }));
             return Vec::new();
         };
         let chosen = ChosenSubscription {
@@ -339,20 +348,26 @@ impl App {
             Ok(page) => page,
             Err(error) if table.answered_with(generation, offset, &error) => {
                 self.apply_view();
-                return Vec::new();
+                let mut effects = self.reached(Some((list, generation)));
+                effects.extend(self.replay());
+                return effects;
             }
             Err(error) => {
                 if table.failed(generation, offset) {
-                    self.learn_from(&error);
-                    self.notice = Some(Notice::error(error.to_string()));
+                    return self.page_failed(list, &error);
                 }
                 return Vec::new();
             }
         };
-        if !table.receive(generation, offset, page, height) || self.shown != list {
-            return Vec::new(); // an answer for a screen already left
+        let received = table.receive(generation, offset, page, height);
+        // Any answer says the server is there.
+        let mut effects = self.reached(Some((list, generation)));
+        if received && self.shown == list {
+            self.apply_view();
+            effects.extend(self.fetch_visible());
         }
-        self.apply_view();
-        self.fetch_visible()
+        // Keys typed meanwhile, as far as the rows they need are here.
+        effects.extend(self.replay());
+        effects
     }
 }

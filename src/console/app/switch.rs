@@ -278,6 +278,8 @@ impl App {
         self.undo = None;
         self.resume = None;
         self.last_request = None;
+        // Another server: the one that could not be reached is no longer asked.
+        self.forget_the_old_server();
         for table in self.lists.all_mut() {
             table.close();
             table.clear();

@@ -147,6 +147,9 @@ pub enum Timer {
     Poll(u8),
     /// `--refresh SECONDS`: the list on screen is due to be fetched again.
     Refresh(u32),
+    /// The server could not be reached: try it again after this many
+    /// seconds (the backoff of [`crate::console::app::Offline`]).
+    Reconnect(u32),
 }
 
 impl Timer {
@@ -157,8 +160,15 @@ impl Timer {
             Timer::Notice => NOTICE_FOR,
             // 1, 2, 3, 4, then 5 s apart: about half a minute in all.
             Timer::Poll(look) => Duration::from_secs(u64::from(look.clamp(1, 5))),
-            Timer::Refresh(seconds) => Duration::from_secs(u64::from(seconds)),
+            Timer::Refresh(seconds) | Timer::Reconnect(seconds) => Duration::from_secs(u64::from(seconds)),
         }
+    }
+
+    /// Whether the timer runs on the console's clock (a test's manual one
+    /// moves it) rather than the runtime's: the timers of the connection
+    /// and of `--refresh`, which tests drive without waiting.
+    pub fn on_clock(self) -> bool {
+        matches!(self, Timer::Refresh(_) | Timer::Reconnect(_))
     }
 }
 

@@ -22,6 +22,10 @@ pub const MAX_BELIEVED_COUNT: u64 = 1_000_000_000;
 pub struct VirtualList<T> {
     count: Option<u64>,
     pages: BTreeMap<u64, Vec<T>>,
+    /// Pages kept from an older generation while a refresh fetches them
+    /// again: shown (with their last known rows) rather than turned into
+    /// placeholders, and asked for like pages not loaded.
+    stale: BTreeSet<u64>,
     pending: BTreeSet<u64>,
     /// Changes whenever what the list shows changes (refresh, filter,
     /// another role): answers for an older generation are dropped.
@@ -39,6 +43,7 @@ impl<T> Default for VirtualList<T> {
         VirtualList {
             count: None,
             pages: BTreeMap::new(),
+            stale: BTreeSet::new(),
             pending: BTreeSet::new(),
             generation: Latest::default(),
             failed: false,
@@ -51,12 +56,38 @@ impl<T> VirtualList<T> {
     /// Starts over (a refresh, another filter): a new generation with no
     /// pages. The count is kept so the cursor stays put until answers come.
     pub fn restart(&mut self) -> Ticket {
-        let generation = self.generation.issue();
         self.pages.clear();
+        self.refresh()
+    }
+
+    /// Starts over for the same rows (a refresh): a new generation whose
+    /// pages are fetched again, the rows loaded so far kept as stale until
+    /// their page comes back. Nothing turns into a placeholder meanwhile,
+    /// and a refresh that fails leaves the last known rows.
+    pub fn refresh(&mut self) -> Ticket {
+        let generation = self.generation.issue();
+        self.stale = self.pages.keys().copied().collect();
         self.pending.clear();
         self.failed = false;
         self.answered = false;
         generation
+    }
+
+    /// Keeps only the first `pages` pages (a list paged by cursor knows
+    /// the link of its first page alone after a refresh).
+    pub fn keep_first(&mut self, pages: u64) {
+        self.pages.retain(|&page, _| page < pages);
+        self.stale.retain(|&page| page < pages);
+    }
+
+    /// Whether the row at `index` is kept from before a refresh.
+    pub fn is_stale(&self, index: u64) -> bool {
+        self.stale.contains(&(index / PAGE_SIZE))
+    }
+
+    /// Whether some rows are kept from before a refresh.
+    pub fn has_stale(&self) -> bool {
+        !self.stale.is_empty()
     }
 
     /// Starts over for a different list, whose count is unknown.
@@ -92,10 +123,12 @@ impl<T> VirtualList<T> {
         !self.pending.is_empty()
     }
 
-    /// Whether every row is loaded.
+    /// Whether every row is loaded (and none is stale).
     pub fn is_complete(&self) -> bool {
-        self.count
-            .is_some_and(|count| (0..count.div_ceil(PAGE_SIZE)).all(|page| self.pages.contains_key(&page)))
+        self.stale.is_empty()
+            && self.count.is_some_and(|count| {
+                (0..count.div_ceil(PAGE_SIZE)).all(|page| self.pages.contains_key(&page))
+            })
     }
 
     pub fn get(&self, index: u64) -> Option<&T> {
@@ -144,12 +177,12 @@ impl<T> VirtualList<T> {
         self.request(pages)
     }
 
-    /// One past the last row of the pages loaded from the first without a
-    /// gap.
+    /// One past the last row of the pages loaded (in this generation) from
+    /// the first without a gap.
     pub fn prefix_end(&self) -> u64 {
         let mut end = 0;
         for (page, rows) in &self.pages {
-            if *page * PAGE_SIZE != end {
+            if *page * PAGE_SIZE != end || self.stale.contains(page) {
                 break;
             }
             end += rows.len() as u64;
@@ -183,7 +216,9 @@ impl<T> VirtualList<T> {
     fn request(&mut self, pages: Vec<u64>) -> Vec<u64> {
         pages
             .into_iter()
-            .filter(|page| !self.pages.contains_key(page) && self.pending.insert(*page))
+            .filter(|page| {
+                (!self.pages.contains_key(page) || self.stale.contains(page)) && self.pending.insert(*page)
+            })
             .map(|page| page * PAGE_SIZE)
             .collect()
     }
@@ -211,6 +246,8 @@ impl<T> VirtualList<T> {
         self.count = Some(count);
         // A shorter list than before drops pages past its end.
         self.pages.retain(|&kept, _| kept * PAGE_SIZE < count);
+        self.stale.retain(|&kept| kept * PAGE_SIZE < count);
+        self.stale.remove(&page);
         if offset < count || rows.is_empty() {
             self.pages.insert(page, rows);
         }
@@ -231,6 +268,14 @@ impl<T> VirtualList<T> {
     pub fn position(&self, matches: impl Fn(&T) -> bool) -> Option<u64> {
         self.loaded()
             .find(|(_, row)| matches(row))
+            .map(|(index, _)| index)
+    }
+
+    /// The index of the first row of this generation (not a stale one)
+    /// that matches.
+    pub fn fresh_position(&self, matches: impl Fn(&T) -> bool) -> Option<u64> {
+        self.loaded()
+            .find(|(index, row)| !self.is_stale(*index) && matches(row))
             .map(|(index, _)| index)
     }
 
@@ -262,6 +307,8 @@ impl<T> VirtualList<T> {
         let last_page = (count - 1).saturating_sub(1) / PAGE_SIZE;
         self.pages
             .retain(|&kept, _| kept < page || (kept == page && page == last_page));
+        let pages = &self.pages;
+        self.stale.retain(|kept| pages.contains_key(kept));
     }
 
     /// Adds a row at the end (a new role, in creation order).
@@ -281,6 +328,7 @@ impl<T> VirtualList<T> {
     /// Takes every row out, in order (a list held whole in memory, about
     /// to be put back with more: [`VirtualList::hold_all`]).
     pub fn take_all(&mut self) -> Vec<T> {
+        self.stale.clear();
         let pages = std::mem::take(&mut self.pages);
         pages.into_values().flatten().collect()
     }
@@ -293,6 +341,7 @@ impl<T> VirtualList<T> {
         self.answered = true;
         self.count = Some(rows.len() as u64);
         self.pages.clear();
+        self.stale.clear();
         let mut rows = rows.into_iter().peekable();
         let mut page = 0;
         while rows.peek().is_some() {
@@ -306,6 +355,7 @@ impl<T> VirtualList<T> {
     pub fn evict_far_from(&mut self, index: u64) {
         let center = index / PAGE_SIZE;
         self.pages.retain(|&page, _| page.abs_diff(center) <= KEEP_AROUND);
+        self.stale.retain(|&page| page.abs_diff(center) <= KEEP_AROUND);
     }
 }
 
@@ -446,6 +496,35 @@ mod tests {
         list.restart();
         list.count = Some(0);
         assert_eq!(list.wanted_all(), vec![0]);
+    }
+
+    #[test]
+    fn a_refresh_keeps_the_rows_as_stale_until_their_page_comes_back() {
+        let mut list = VirtualList::<u64>::default();
+        let old = list.generation();
+        list.receive(old, 0, 250, rows(0, 250));
+        list.receive(old, 100, 250, rows(100, 250));
+        let new = list.refresh();
+        assert_eq!(list.get(120), Some(&120), "still shown");
+        assert!(list.is_stale(120) && list.has_stale() && !list.is_complete());
+        assert_eq!(list.prefix_end(), 0, "a narrowed look reads them again");
+        assert_eq!(list.wanted(0, 10, true), vec![0, 100], "asked for again");
+        assert!(list.receive(new, 0, 251, (1000..1100).collect()));
+        assert!(!list.is_stale(0) && list.is_stale(100));
+        assert_eq!(
+            list.fresh_position(|row| *row == 120),
+            None,
+            "only in a stale page"
+        );
+        assert_eq!(list.position(|row| *row == 120), Some(120));
+        assert!(list.failed(new, 100));
+        assert_eq!(list.get(120), Some(&120), "a failed refresh leaves the last rows");
+        list.restart();
+        assert_eq!(
+            (list.get(0), list.has_stale()),
+            (None, false),
+            "other rows: none kept"
+        );
     }
 
     #[test]

@@ -140,14 +140,14 @@ impl<T> Rows<T> {
     /// Puts the cursor on the row whose id (as `id_of` says) is `id`, if it
     /// is loaded.
     pub fn select_id(&mut self, id: &str, id_of: impl Fn(&T) -> String, height: u64) -> bool {
-        let Some(index) = self
-            .list
-            .loaded()
-            .find(|(_, row)| id_of(row) == id)
-            .map(|(index, _)| index)
-        else {
-            return false;
-        };
+        match self.list.position(|row| id_of(row) == id) {
+            Some(index) => self.select_index(index, height),
+            None => false,
+        }
+    }
+
+    /// Puts the cursor on the row at this position in the list, if shown.
+    pub fn select_index(&mut self, index: u64, height: u64) -> bool {
         let shown = match &self.view {
             Some(view) => view.iter().position(|&at| at == index).map(|at| at as u64),
             None => Some(index),

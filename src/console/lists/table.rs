@@ -74,6 +74,29 @@ impl<R: Resource> Table<R> {
         list.want_page(end / super::paging::PAGE_SIZE)
     }
 
+    /// Keeps the cursor on the row with this id as pages arrive: where a
+    /// page of this generation holds it, the cursor goes there; while it
+    /// may still be in a page to come (stale or in flight), it is looked
+    /// for again then; a row gone from the list leaves the cursor where it
+    /// is. Rows arriving never move the cursor by position alone.
+    fn follow(&mut self, id: String, height: u64) {
+        let list = &self.rows.list;
+        if self
+            .rows
+            .index(self.rows.cursor)
+            .is_some_and(|index| !list.is_stale(index) && list.get(index).is_some_and(|row| R::id(row) == id))
+        {
+            return;
+        }
+        match list.fresh_position(|row| R::id(row) == id) {
+            Some(index) => {
+                self.rows.select_index(index, height);
+            }
+            None if list.has_stale() || list.is_loading() => self.refocus = Some(id),
+            None => {}
+        }
+    }
+
     fn sort_in_force(&self) -> Option<&'static Sort> {
         self.resource.sorts().get(self.sort).filter(|_| self.sort > 0)
     }
@@ -275,6 +298,8 @@ impl<R: Resource> AnyTable for Table<R> {
     }
 
     fn move_to(&mut self, position: i64, height: u64) {
+        // The user chose a row: no refresh pulls the cursor back to another.
+        self.refocus = None;
         self.rows.move_to(position, height)
     }
 
@@ -284,7 +309,19 @@ impl<R: Resource> AnyTable for Table<R> {
 
     fn restart(&mut self, from_start: bool) {
         self.marking_stopped(None, None);
-        self.rows.list.restart();
+        if from_start {
+            // Other rows (another filter, order or state): the old ones go.
+            self.rows.list.restart();
+            self.refocus = None;
+        } else {
+            // The same rows again: the old ones stay, as stale, until theirs
+            // come back. A list paged by cursor knows only its first page's
+            // link from here on, so only that page is kept.
+            self.rows.list.refresh();
+            if R::BY_CURSOR {
+                self.rows.list.keep_first(1);
+            }
+        }
         self.resource.restarted();
         if from_start || R::BY_CURSOR {
             self.rows.cursor = 0;
@@ -309,20 +346,26 @@ impl<R: Resource> AnyTable for Table<R> {
         if generation != self.rows.list.generation() {
             return false;
         }
+        // The row the cursor is on now (the user may have moved since a
+        // refresh was sent), unless one is already being looked for.
+        let sought = self.refocus.take();
+        let before = sought.clone().or_else(|| self.selected_id());
         let count = self.resource.counted(offset, &page);
         let rows = &mut self.rows;
         let accepted = rows.list.receive(generation, offset, count, page.results);
         if !accepted {
+            self.refocus = sought;
             return false;
         }
         if rows.view.is_none() && rows.cursor >= rows.len() {
             rows.cursor = rows.len().saturating_sub(1);
         }
-        // The row the cursor was on before a refresh (or a new one) is looked
-        // for in the first page that comes back, and only there: a row gone
-        // from the list must not pull the cursor later on.
-        if let Some(id) = self.refocus.take() {
-            self.rows.select_id(&id, R::id, height);
+        // A local view's positions are of the rows before this page.
+        if self.rows.view.is_some() {
+            self.apply_view(height);
+        }
+        if let Some(id) = before {
+            self.follow(id, height);
         }
         self.resource.loaded(&self.rows);
         if R::MARKS {
@@ -363,6 +406,7 @@ impl<R: Resource> AnyTable for Table<R> {
 
     fn set_filter(&mut self, text: String) {
         self.filter = text;
+        self.refocus = None;
         self.rows.cursor = 0;
         self.rows.top = 0;
     }

@@ -680,6 +680,7 @@ pub(super) fn exchange(effect: &Effect, status: u16, retry_in: Option<u64>) -> M
     }
 }
 
+mod connection;
 mod contexts;
 mod further;
 mod health;

@@ -112,6 +112,14 @@ fn draw_screen(frame: &mut Frame, app: &App, theme: &Theme) {
     }
 }
 
+/// "1 key", "3 keys".
+fn keys(count: usize) -> String {
+    match count {
+        1 => "1 key".into(),
+        _ => format!("{count} keys"),
+    }
+}
+
 fn count(rows: Option<u64>) -> String {
     rows.map(|count| format!(" ({count})")).unwrap_or_default()
 }
@@ -293,7 +301,20 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         ));
         second.push(Span::raw("   "));
     }
-    if let Some(log) = &app.last_request {
+    if app.held_keys() > 0 {
+        second.push(Span::styled(
+            format!("{} typed, waiting for the rows   ", keys(app.held_keys())),
+            theme.warning,
+        ));
+    }
+    // A server not reached is named, with why and when it is tried again,
+    // in place of the last request's record.
+    if let Some(offline) = &app.offline {
+        second.push(Span::styled(
+            printable(&offline.line(app.now)).into_owned(),
+            theme.error,
+        ));
+    } else if let Some(log) = &app.last_request {
         let status = match (log.status, log.retry_in) {
             (Some(429), Some(wait)) => format!("throttled, retrying in {} s", wait.as_secs().max(1)),
             (Some(status), Some(wait)) => format!("{status}, retrying in {} s", wait.as_secs().max(1)),

@@ -4,6 +4,7 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Cell, Paragraph, Row, Table, TableState};
 
@@ -23,19 +24,26 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     } else {
         table.heading()
     };
-    let mut block = Block::bordered()
-        .border_type(BorderType::Rounded)
-        .title(title(&heading, table, theme));
+    let mut title = title(&heading, table, theme);
+    // While the server is away, the rows are what it said last.
+    if let Some(offline) = &app.offline {
+        title.push_span(Span::styled(
+            format!("stale since {} UTC ", offline.since.format("%H:%M")),
+            theme.warning,
+        ));
+    }
+    let mut block = Block::bordered().border_type(BorderType::Rounded).title(title);
     if let Some(status) = table.status(app.now, theme) {
         block = block.title_bottom(status);
     }
     let height = area.height.saturating_sub(3) as u64;
     if table.is_empty() {
-        let text = match table.count() {
-            None if table.has_failed() => "could not load: r tries again",
-            None => "loading…",
-            Some(_) if table.has_loaded_rows() => "nothing here matches the filter: / changes it",
-            Some(_) => table.empty(),
+        let text = match (table.count(), &app.offline) {
+            (None, Some(offline)) => crate::text::printable(&offline.line(app.now)).into_owned(),
+            (None, None) if table.has_failed() => "could not load: r tries again".into(),
+            (None, None) => "loading…".into(),
+            (Some(_), _) if table.has_loaded_rows() => "nothing here matches the filter: / changes it".into(),
+            (Some(_), _) => table.empty().to_string(),
         };
         frame.render_widget(
             Paragraph::new(Line::styled(format!(" {text}"), theme.dim)).block(block),
@@ -47,6 +55,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         page(frame, area, app, table, block, theme);
         return;
     }
+    // Rows the server may have changed since it went away are dimmed.
+    let stale = match app.offline {
+        Some(_) => theme.dim.add_modifier(Modifier::DIM),
+        None => Style::new(),
+    };
     let columns = table.columns();
     let shown: Vec<bool> = columns.iter().map(|column| column.shown_at(area.width)).collect();
     let keep = |cells: Vec<Span<'static>>| -> Vec<Span<'static>> {
@@ -101,7 +114,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                 Some(spans) => {
                     cells.extend(fitted(spans));
                     let row = Row::new(cells);
-                    if marked { row.style(theme.marked) } else { row }
+                    if marked {
+                        row.style(theme.marked)
+                    } else {
+                        row.style(stale)
+                    }
                 }
                 None => {
                     cells.push(Cell::from("…"));
