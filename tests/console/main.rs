@@ -14,3 +14,4 @@ mod marks;
 mod on_call;
 mod pty;
 mod today;
+mod widths;

@@ -106,3 +106,26 @@ fn refusals_land_on_their_field_and_keep_what_was_typed() {
         vec![("Name", String::new(), "Engineering".into())]
     );
 }
+
+#[test]
+fn a_choice_is_named_by_its_label() {
+    let choices = Field::choices(
+        "dashboard_export_insights",
+        "Insights",
+        &[("11", "Signups"), ("12", "Retention")],
+        &[],
+    );
+    assert_eq!(choices.label_of("11,12"), "Signups, Retention");
+    assert_eq!(choices.label_of("13"), "13", "one no longer offered: as it is");
+    let mut form = form();
+    form.focus = 1;
+    form.key(key(KeyCode::Left));
+    assert_eq!(
+        form.changes(),
+        vec![(
+            "Feature flags",
+            "can always edit".to_string(),
+            "view only".to_string()
+        )]
+    );
+}
