@@ -116,6 +116,21 @@ impl Runner {
                 });
                 None
             }
+            Effect::LoadIntegrations { connection, project } => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    // Any refusal (an older server's 404, a key without
+                    // `integration:read`) leaves them unknown.
+                    let slack = runner
+                        .client
+                        .integrations(&project, "slack")
+                        .await
+                        .ok()
+                        .map(|page| page.results);
+                    let _ = runner.messages.send(Msg::Integrations { connection, slack });
+                });
+                None
+            }
             Effect::LoadCatalog { ticket, project } => {
                 let runner = self.clone();
                 tokio::spawn(async move {

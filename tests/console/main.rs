@@ -18,3 +18,4 @@ mod production;
 mod pty;
 mod smaller;
 mod today;
+mod widths;

@@ -206,7 +206,8 @@ async fn people_shows_each_person_s_roles_as_the_memberships_say_and_narrows_to_
     let first = driver.app.lists.people.rows.row(0).unwrap().joined_at;
     let last = driver.app.lists.people.rows.row(39).unwrap().joined_at;
     assert!(first <= last, "{first:?} {last:?}");
-    assert!(driver.screen().contains("JOINED ▲"));
+    let screen = driver.screen();
+    assert!(screen.contains("JOINED ▲"), "{screen}");
 }
 
 /// The state offboarding may touch: who holds which role, and the

@@ -458,7 +458,7 @@ impl App {
                 }
                 self.fill_switcher(organizations.as_deref(), projects.as_deref(), cut);
                 let projects = projects.unwrap_or_default();
-                let effects = self.follow_organization(
+                let mut effects = self.follow_organization(
                     &projects,
                     current_organization.as_ref(),
                     current_project.as_ref(),
@@ -469,7 +469,17 @@ impl App {
                     current_organization,
                     current_project,
                 );
+                // The project's integrations are named as its lists show them.
+                effects.push(self.load_integrations());
                 effects
+            }
+            Msg::Integrations { connection, slack } => {
+                if self.connection.is_current(connection) {
+                    self.lists.subscriptions.resource.integrations =
+                        crate::console::lists::subscriptions::words::Integrations(slack);
+                    self.dirty = true;
+                }
+                Vec::new()
             }
         }
     }
@@ -479,6 +489,14 @@ impl App {
         Effect::LoadNames {
             connection: self.connection.current(),
             organization: self.context.organization.clone(),
+            project: self.context.project.clone(),
+        }
+    }
+
+    /// Asks for the project's Slack integrations (a request in flight).
+    fn load_integrations(&self) -> Effect {
+        Effect::LoadIntegrations {
+            connection: self.connection.current(),
             project: self.context.project.clone(),
         }
     }

@@ -165,7 +165,12 @@ impl App {
             return Vec::new();
         }
         table.remember_selected();
-        self.reload(self.shown, false)
+        let mut effects = self.reload(self.shown, false);
+        // An integration revoked since is named so once the list is fresh.
+        if self.shown == ListId::Subscriptions {
+            effects.push(self.load_integrations());
+        }
+        effects
     }
 
     /// Enter: a role opens its members, a subscription its deliveries; a

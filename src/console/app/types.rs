@@ -357,6 +357,13 @@ pub enum Msg {
         offset: u64,
         result: Result<PageData, api::Error>,
     },
+    /// The project's Slack integrations, to name targets and the
+    /// integrations they post through; `None` where the server lists none
+    /// (an older server, a key without `integration:read`).
+    Integrations {
+        connection: Ticket,
+        slack: Option<Vec<api::Integration>>,
+    },
     /// The organizations and projects the key reaches, for the header's
     /// names, over `connection`.
     Names {
@@ -450,6 +457,8 @@ pub enum Effect {
         organization: String,
         project: String,
     },
+    /// List the project's Slack integrations (`Msg::Integrations`).
+    LoadIntegrations { connection: Ticket, project: String },
     /// Read the key's scopes; the answer comes back as `Msg::Scopes`.
     LoadScopes { connection: Ticket },
     /// Read the config file's profiles (`Msg::Profiles`).
@@ -530,6 +539,7 @@ impl Effect {
         match self {
             Effect::Fetch { .. }
             | Effect::LoadNames { .. }
+            | Effect::LoadIntegrations { .. }
             | Effect::LoadScopes { .. }
             | Effect::LoadProfiles
             | Effect::Connect { .. }
@@ -570,6 +580,7 @@ impl Msg {
             | Msg::RoleIndex { .. }
             | Msg::PeopleNarrowed { .. }
             | Msg::Profile { .. }
+            | Msg::Integrations { .. }
             | Msg::Names { .. } => true,
             Msg::Start
             | Msg::Key(_)

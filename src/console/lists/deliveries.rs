@@ -17,11 +17,11 @@ use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
-use ratatui::layout::Constraint;
 use ratatui::text::{Line, Span};
 
 use super::Confirm;
 use super::paging::PAGE_SIZE;
+use super::subscriptions::words::channel;
 use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
 use crate::api::{self, Delivery, DeliveryStatus, Page, RecipientStatus};
 use crate::console::view::detail::{field, heading, marked, optional};
@@ -53,13 +53,15 @@ pub struct Deliveries {
     pub failed_only: bool,
 }
 
+/// Narrow tables keep when (AGO), how it went, and what failed; then how
+/// many it reached, what started it, and the exact time.
 const COLUMNS: [Column; 6] = [
-    Column::new("TIME (UTC)", Constraint::Length(16), 0),
-    Column::new("AGO", Constraint::Length(9), 110),
-    Column::new("TRIGGER", Constraint::Length(14), 60),
-    Column::new("STATUS", Constraint::Length(9), 0),
-    Column::new("RECIPIENTS", Constraint::Length(18), 40),
-    Column::new("ERROR", Constraint::Fill(1), 80),
+    Column::content("TIME (UTC)").drops(3),
+    Column::content("AGO"),
+    Column::content("TRIGGER").drops(2),
+    Column::content("STATUS"),
+    Column::content("RECIPIENTS").drops(1),
+    Column::fill("ERROR", 1, 36),
 ];
 
 const SORTS: [Sort; 1] = [Sort {
@@ -97,6 +99,62 @@ fn status(delivery: &Delivery) -> String {
 /// "2 ok", "1 ok, 1 partial", "1 ok, 2 failed", "-" for none recorded.
 fn recipients(delivery: &Delivery) -> String {
     delivery.recipient_counts().words()
+}
+
+/// A recipient as people name it: a Slack channel by its name.
+fn recipient<'a>(delivery: &Delivery, recipient: &'a str) -> &'a str {
+    match delivery.target_type {
+        Some(api::TargetType::Slack) => channel(recipient),
+        _ => recipient,
+    }
+}
+
+/// Who it did not reach and why, the first of them: "accounts@…: Domain
+/// hedgebox-finance.invalid does not exist (+1 more)" (failed ones before
+/// those reached in part); or the delivery's own error when it failed as
+/// a whole. An address's domain is left out where the error names it.
+pub fn failure(delivery: &Delivery) -> Option<String> {
+    let short: Vec<_> = delivery
+        .recipient_results
+        .iter()
+        .filter(|result| result.status != Some(RecipientStatus::Success))
+        .collect();
+    let first = short
+        .iter()
+        .find(|result| result.status != Some(RecipientStatus::Partial))
+        .or_else(|| short.first());
+    let Some(first) = first else {
+        return delivery.error_text();
+    };
+    let message = first
+        .error
+        .as_ref()
+        .and_then(|error| error.message.clone())
+        .filter(|message| !message.trim().is_empty())
+        .or_else(|| delivery.error_text())
+        .unwrap_or_else(|| match &first.status {
+            Some(status) => status.as_str().to_string(),
+            None => "no result".into(),
+        });
+    let more = match short.len() {
+        0 | 1 => String::new(),
+        many => format!(" (+{} more)", many - 1),
+    };
+    Some(format!(
+        "{}{more}",
+        who_and_why(recipient(delivery, &first.recipient), &message)
+    ))
+}
+
+/// "finance@…: 550 mailbox unavailable": a recipient and its error, the
+/// address's domain left out where the error names it already.
+pub fn who_and_why(recipient: &str, message: &str) -> String {
+    match recipient.split_once('@') {
+        Some((local, domain)) if !domain.is_empty() && message.contains(domain) => {
+            format!("{local}@…: {message}")
+        }
+        _ => format!("{recipient}: {message}"),
+    }
 }
 
 impl Resource for Deliveries {
@@ -178,7 +236,7 @@ impl Resource for Deliveries {
             text(trigger(delivery)),
             styled(status(delivery), style),
             styled(recipients(delivery), style),
-            styled(delivery.error_text().unwrap_or_default(), theme.error),
+            styled(failure(delivery).unwrap_or_default(), theme.error),
         ]
     }
 
@@ -194,9 +252,7 @@ impl Resource for Deliveries {
         contains(&delivery.id, needle)
             || contains(&status(delivery), needle)
             || contains(&trigger(delivery), needle)
-            || delivery
-                .error_text()
-                .is_some_and(|error| contains(&error, needle))
+            || failure(delivery).is_some_and(|error| contains(&error, needle))
             || delivery
                 .recipient_results
                 .iter()
@@ -266,6 +322,15 @@ impl Resource for Deliveries {
     }
 }
 
+/// Where it went: "email a@b.co, c@d.co", "Slack #ops".
+fn target(delivery: &Delivery) -> String {
+    let value = delivery.target_value.as_deref().unwrap_or("-");
+    match &delivery.target_type {
+        Some(api::TargetType::Slack) => format!("Slack {}", channel(value)),
+        kind => format!("{} {value}", optional(kind.as_ref())),
+    }
+}
+
 fn detail(delivery: &Delivery, now: DateTime<Utc>, theme: &Theme) -> (String, Vec<Line<'static>>) {
     let counts = delivery.recipient_counts();
     let failed = counts.failed;
@@ -305,15 +370,7 @@ fn detail(delivery: &Delivery, now: DateTime<Utc>, theme: &Theme) -> (String, Ve
         field("scheduled", at(delivery.scheduled_at), theme),
         field("started", at(delivery.created_at), theme),
         field("finished", at(delivery.finished_at), theme),
-        field(
-            "target",
-            format!(
-                "{} {}",
-                optional(delivery.target_type.as_ref()),
-                optional(delivery.target_value.as_ref())
-            ),
-            theme,
-        ),
+        field("target", target(delivery), theme),
     ];
     if let Some(error) = delivery.error_text() {
         lines.push(marked("error", error, theme.error, theme));
@@ -329,7 +386,7 @@ fn detail(delivery: &Delivery, now: DateTime<Utc>, theme: &Theme) -> (String, Ve
         lines.push(Line::styled("   none recorded", theme.dim));
     }
     for result in &delivery.recipient_results {
-        let recipient = crate::text::printable(&result.recipient).into_owned();
+        let recipient = crate::text::printable(recipient(delivery, &result.recipient)).into_owned();
         match &result.status {
             Some(RecipientStatus::Success) => {
                 lines.push(Line::raw(format!("   ✓ {recipient}  delivered")));
@@ -410,6 +467,67 @@ mod tests {
             previous: None,
             results: vec![Delivery::default(); rows],
         }
+    }
+
+    fn result(recipient: &str, status: &str, message: Option<&str>) -> api::RecipientResult {
+        api::RecipientResult {
+            recipient: recipient.into(),
+            status: Some(RecipientStatus::from_wire(status)),
+            error: message.map(|message| api::DeliveryError {
+                message: Some(message.into()),
+                kind: Some("SMTPRecipientsRefused".into()),
+            }),
+        }
+    }
+
+    #[test]
+    fn the_error_names_who_was_not_reached_and_why() {
+        let partial = Delivery {
+            status: Some(DeliveryStatus::Completed),
+            error: Some(serde_json::json!({"message": "1 of 3 recipients failed"})),
+            recipient_results: vec![
+                result("fatima@hedgebox.dev", "success", None),
+                result(
+                    "accounts@hedgebox-finance.invalid",
+                    "failed",
+                    Some("Domain hedgebox-finance.invalid does not exist"),
+                ),
+                result("tomas@hedgebox.dev", "success", None),
+            ],
+            ..Delivery::default()
+        };
+        assert_eq!(
+            failure(&partial).as_deref(),
+            Some("accounts@…: Domain hedgebox-finance.invalid does not exist")
+        );
+        let two = Delivery {
+            recipient_results: vec![
+                result("ops@hedgebox.dev", "partial", Some("1 of 2 charts missing")),
+                result("finance@hedgebox.dev", "failed", Some("550 mailbox unavailable")),
+                result("cfo@hedgebox.dev", "failed", None),
+            ],
+            error: Some(serde_json::json!({"message": "2 of 3 recipients failed"})),
+            ..Delivery::default()
+        };
+        // The failed before the partial; the domain kept where the error
+        // does not name it; a failure without a message takes the delivery's.
+        assert_eq!(
+            failure(&two).as_deref(),
+            Some("finance@hedgebox.dev: 550 mailbox unavailable (+2 more)")
+        );
+        let whole = Delivery {
+            status: Some(DeliveryStatus::Failed),
+            error: Some(serde_json::json!({"message": "export timed out"})),
+            ..Delivery::default()
+        };
+        assert_eq!(failure(&whole).as_deref(), Some("export timed out"));
+        let slack = Delivery {
+            target_type: Some(api::TargetType::Slack),
+            recipient_results: vec![result("C0001000|#metrics", "failed", Some("Slack revoked"))],
+            ..Delivery::default()
+        };
+        assert_eq!(failure(&slack).as_deref(), Some("#metrics: Slack revoked"));
+        assert_eq!(failure(&Delivery::default()), None);
     }
 
     #[test]

@@ -11,12 +11,13 @@ use std::cmp::Ordering;
 use std::collections::HashSet;
 
 use chrono::{DateTime, Utc};
-use ratatui::layout::Constraint;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::bulk::{Bulk, Verb};
+use super::deliveries::who_and_why;
 use super::subscriptions::bulk::{self as subscriptions_bulk, Marked};
+use super::subscriptions::words::channel;
 use super::{Column, Confirm, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
 use crate::api::health::Health;
 use crate::console::view::detail::{field, heading, marked};
@@ -60,15 +61,18 @@ pub struct Board {
     seen: HashSet<i64>,
 }
 
+/// Narrow tables keep the mark of a row new since the previous look (a
+/// column only while a row has it), the health, the id, the title and the
+/// fix; then since when, who it fails for, and the streak.
 const COLUMNS: [Column; 8] = [
-    Column::new("", Constraint::Length(3), 0),
-    Column::new("HEALTH", Constraint::Length(13), 0),
-    Column::new("SINCE", Constraint::Length(11), 70),
-    Column::new("STREAK", Constraint::Length(6), 100),
-    Column::new("ID", Constraint::Length(6), 0),
-    Column::new("TITLE", Constraint::Fill(2), 0),
-    Column::new("FAILED FOR", Constraint::Fill(2), 90),
-    Column::new("FIX", Constraint::Fill(3), 120),
+    Column::content(""),
+    Column::content("HEALTH"),
+    Column::content("SINCE").drops(2),
+    Column::content("STREAK").drops(6),
+    Column::content("ID"),
+    Column::fill("TITLE", 3, 20),
+    Column::fill("FAILED FOR", 2, 24).drops(3),
+    Column::fill("FIX", 3, 24).drops(1),
 ];
 
 const SORTS: [Sort; 1] = [Sort {
@@ -98,11 +102,52 @@ pub fn counted(counts: &[(Health, usize)]) -> String {
         .join(" · ")
 }
 
+/// The first recipient it fails for, and how many more.
 fn first_failed(row: &HealthRow) -> String {
+    let more = match row.failed_recipients.len() {
+        0 | 1 => String::new(),
+        many => format!(" (+{} more)", many - 1),
+    };
     row.failed_recipients
         .first()
-        .map(|failed| format!("{}: {}", failed.recipient, failed.error))
+        .map(|failed| {
+            let who = who_and_why(recipient(row, &failed.recipient), &failed.error);
+            format!("{who}{more}")
+        })
         .unwrap_or_default()
+}
+
+/// The next delivery, or why none is to come: a paused one (by a person
+/// or by the server) promises none.
+fn next(row: &HealthRow, at: impl Fn(Option<DateTime<Utc>>) -> String) -> String {
+    match row.health {
+        Health::Paused | Health::AutoDisabled => "none while paused (p resumes it)".into(),
+        Health::Unsupported => "none: its channel is no longer supported".into(),
+        Health::Ended => "none left".into(),
+        _ => at(row.next_delivery_date),
+    }
+}
+
+/// Whether the row's target is a Slack channel.
+fn to_slack(row: &HealthRow) -> bool {
+    row.target.starts_with("slack ")
+}
+
+/// A recipient as people name it: a Slack channel by its name.
+fn recipient<'a>(row: &HealthRow, recipient: &'a str) -> &'a str {
+    if to_slack(row) {
+        channel(recipient)
+    } else {
+        recipient
+    }
+}
+
+/// The target as people name it: "Slack #ops", "email a@b.co".
+fn target(row: &HealthRow) -> String {
+    match row.target.strip_prefix("slack ") {
+        Some(value) => format!("Slack {}", channel(value)),
+        None => row.target.clone(),
+    }
 }
 
 impl Resource for Board {
@@ -172,9 +217,9 @@ impl Resource for Board {
             marked("health", health, style(row.health, theme), theme),
             field("since", at(row.since), theme),
             field("streak", row.streak.to_string(), theme),
-            field("target", row.target.clone(), theme),
+            field("target", target(row), theme),
             field("last delivery", at(row.last_delivery), theme),
-            field("next delivery", at(row.next_delivery_date), theme),
+            field("next delivery", next(row, at), theme),
         ];
         if let Some(fix) = &row.fix {
             lines.push(marked("fix", fix.clone(), theme.warning, theme));
@@ -186,8 +231,12 @@ impl Resource for Board {
             ));
             for failed in &row.failed_recipients {
                 lines.push(Line::styled(
-                    crate::text::printable(&format!("   ✗ {}  {}", failed.recipient, failed.error))
-                        .into_owned(),
+                    crate::text::printable(&format!(
+                        "   ✗ {}  {}",
+                        recipient(row, &failed.recipient),
+                        failed.error
+                    ))
+                    .into_owned(),
                     theme.error,
                 ));
             }

@@ -4,7 +4,6 @@
 use std::cmp::Ordering;
 
 use chrono::{DateTime, Utc};
-use ratatui::layout::Constraint;
 use ratatui::text::{Line, Span};
 
 use super::bulk::{self, Bulk, Item, Verb};
@@ -28,12 +27,14 @@ pub struct Members {
     pub role: Option<ChosenRole>,
 }
 
+/// Narrow tables keep the name and the level; then the e-mail, when they
+/// joined and when they changed.
 const COLUMNS: [Column; 5] = [
-    Column::new("NAME", Constraint::Fill(2), 0),
-    Column::new("EMAIL", Constraint::Fill(3), 60),
-    Column::new("LEVEL", Constraint::Length(7), 0),
-    Column::new("JOINED", Constraint::Length(16), 80),
-    Column::new("UPDATED", Constraint::Length(16), 110),
+    Column::fill("NAME", 2, 16),
+    Column::fill("EMAIL", 3, 24).drops(1),
+    Column::content("LEVEL"),
+    Column::content("JOINED").drops(2),
+    Column::content("UPDATED").drops(3),
 ];
 
 const SORTS: [Sort; 4] = [

@@ -9,7 +9,6 @@ use std::cmp::Ordering;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use ratatui::layout::Constraint;
 use ratatui::text::{Line, Span};
 
 use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
@@ -59,14 +58,15 @@ pub struct People {
 }
 
 /// On a narrow table the name stands for the person (the detail has the
-/// address), so that roles and dates keep their room.
+/// address), so that roles and dates keep their room: the address goes
+/// first, then the dates.
 const COLUMNS: [Column; 6] = [
-    Column::new("NAME", Constraint::Fill(2), 0),
-    Column::new("EMAIL", Constraint::Fill(3), 100),
-    Column::new("LEVEL", Constraint::Length(6), 0),
-    Column::new("ROLES", Constraint::Fill(3), 0),
-    Column::new("LAST LOGIN", Constraint::Length(10), 64),
-    Column::new("JOINED", Constraint::Length(10), 72),
+    Column::fill("NAME", 2, 14),
+    Column::fill("EMAIL", 3, 20).drops(3),
+    Column::content("LEVEL"),
+    Column::fill("ROLES", 3, 12),
+    Column::content("LAST LOGIN").drops(2),
+    Column::content("JOINED").drops(1),
 ];
 
 const SORTS: [Sort; 2] = [

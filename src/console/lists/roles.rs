@@ -11,7 +11,6 @@
 use std::cmp::Ordering;
 
 use chrono::{DateTime, Utc};
-use ratatui::layout::Constraint;
 use ratatui::text::{Line, Span};
 
 use super::bulk::{self, Bulk, Item, Verb};
@@ -33,22 +32,23 @@ pub struct Roles {
     pub access_levels: bool,
 }
 
-/// Today's roles: whether each is the default, no access level.
+/// Today's roles: whether each is the default, no access level. Narrow
+/// tables keep the name and the members.
 const COLUMNS: [Column; 5] = [
-    Column::new("NAME", Constraint::Fill(3), 0),
-    Column::new("DEFAULT", Constraint::Length(9), 60),
-    Column::new("MEMBERS", Constraint::Length(9), 0),
-    Column::new("CREATED BY", Constraint::Fill(2), 90),
-    Column::new("CREATED", Constraint::Length(16), 70),
+    Column::fill("NAME", 3, 12),
+    Column::content("DEFAULT").drops(3),
+    Column::content("MEMBERS"),
+    Column::fill("CREATED BY", 2, 12).drops(2),
+    Column::content("CREATED").drops(1),
 ];
 
 /// An older server's roles, with their access level.
 const COLUMNS_WITH_ACCESS: [Column; 5] = [
-    Column::new("NAME", Constraint::Fill(3), 0),
-    Column::new("ACCESS", Constraint::Length(10), 0),
-    Column::new("MEMBERS", Constraint::Length(9), 50),
-    Column::new("CREATED BY", Constraint::Fill(2), 90),
-    Column::new("CREATED", Constraint::Length(16), 70),
+    Column::fill("NAME", 3, 12),
+    Column::content("ACCESS"),
+    Column::content("MEMBERS").drops(1),
+    Column::fill("CREATED BY", 2, 12).drops(3),
+    Column::content("CREATED").drops(2),
 ];
 
 const CREATED: Sort = Sort {

@@ -531,3 +531,43 @@ fn marked_rows_are_paused_together_and_the_paused_ones_left_alone() {
     );
     assert!(app.notice.clone().unwrap().text.contains("r looks again"));
 }
+
+#[test]
+fn a_paused_row_promises_no_next_delivery_and_names_its_channel() {
+    use crate::console::lists::{Board, Resource};
+    let theme = crate::console::view::theme::Theme::plain();
+    let now = crate::api::time::parse_datetime("2026-11-22T10:00:00Z").unwrap();
+    let mut disabled = row(13, Health::AutoDisabled);
+    disabled.target = "slack C0001000|#metrics".into();
+    disabled.next_delivery_date = crate::api::time::parse_datetime("2026-11-23T09:00:00Z");
+    disabled.failed_recipients = vec![FailedRecipient {
+        recipient: "C0001000|#metrics".into(),
+        error: "Your Slack connection is no longer active.".into(),
+    }];
+    let (_, lines) = Board::default().detail(&disabled, now, &theme);
+    let text: Vec<String> = lines.iter().map(ToString::to_string).collect();
+    assert!(
+        text.iter()
+            .any(|line| line.contains("next delivery  none while paused")),
+        "{text:#?}"
+    );
+    assert!(
+        text.iter()
+            .any(|line| line.contains("target         Slack #metrics")),
+        "{text:#?}"
+    );
+    assert!(
+        text.iter().any(|line| line.contains("✗ #metrics  Your Slack")),
+        "{text:#?}"
+    );
+    assert!(!text.iter().any(|line| line.contains("C0001000")), "{text:#?}");
+    let cells = Board::default().cells(&disabled, now, &theme);
+    assert_eq!(
+        cells[6].content,
+        "#metrics: Your Slack connection is no longer active."
+    );
+    let mut ok = row(14, Health::Ok);
+    ok.next_delivery_date = disabled.next_delivery_date;
+    let (_, lines) = Board::default().detail(&ok, now, &theme);
+    assert!(lines.iter().any(|line| line.to_string().contains("in 23h")));
+}

@@ -206,7 +206,10 @@ fn overdue_in_one_key_looks_through_the_list_only_as_far_as_they_go() {
         shown.contains("Subscriptions · overdue 1/120 match in the first 200 of 100000"),
         "{shown}"
     );
-    assert!(shown.contains("NEXT ▲"), "the order in force: {shown}");
+    assert!(
+        shown.contains("NEXT DELIVERY (UTC) ▲"),
+        "the order in force: {shown}"
+    );
     // `f` steps on to paused; `:state` alone shows every state again.
     key(&mut app, KeyCode::Char('f'));
     assert_eq!(

@@ -1,6 +1,7 @@
 //! Text cut to the room it has, with an ellipsis where it was cut: a host
 //! without its port, a target without its end, must not read as whole.
 
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
@@ -47,6 +48,56 @@ pub fn fit_line(line: Line<'static>, width: usize) -> Line<'static> {
     Line::from(spans).style(style)
 }
 
+/// Parts joined by `separator` in at most `width` columns: the earlier
+/// parts are cut first, down to "…" each, so that the last is whole while
+/// it fits (a breadcrumb keeps where the user is).
+pub fn fit_parts(parts: &[String], separator: &str, width: usize) -> String {
+    let mut parts = parts.to_vec();
+    let total = |parts: &[String]| -> usize {
+        parts.iter().map(|part| part.width()).sum::<usize>()
+            + separator.width() * parts.len().saturating_sub(1)
+    };
+    for at in 0..parts.len().saturating_sub(1) {
+        let over = total(&parts).saturating_sub(width);
+        if over == 0 {
+            break;
+        }
+        let keep = parts[at].width().saturating_sub(over).max(1);
+        parts[at] = fit(&parts[at], keep);
+    }
+    fit(&parts.join(separator), width)
+}
+
+/// Items (a key and what it does) in at most `width` columns, ending with
+/// `last` whatever the width: the items that do not fit are dropped from
+/// the middle, and "…" says so.
+pub fn fit_items(
+    items: Vec<Vec<Span<'static>>>,
+    last: Vec<Span<'static>>,
+    style: Style,
+    width: usize,
+) -> Line<'static> {
+    let measure = |spans: &[Span]| spans.iter().map(Span::width).sum::<usize>();
+    let all = items.iter().map(|item| measure(item)).sum::<usize>() + measure(&last);
+    if all <= width {
+        return Line::from(items.into_iter().flatten().chain(last).collect::<Vec<_>>());
+    }
+    let ellipsis = Span::styled(" … ", style);
+    let mut left = width.saturating_sub(measure(&last) + ellipsis.width());
+    let mut spans = Vec::new();
+    for item in items {
+        let item_width = measure(&item);
+        if item_width > left {
+            break;
+        }
+        left -= item_width;
+        spans.extend(item);
+    }
+    spans.push(ellipsis);
+    spans.extend(last);
+    fit_line(Line::from(spans), width)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,5 +113,42 @@ mod tests {
             Span::raw(" · host"),
         ]);
         assert_eq!(fit_line(line, 10).to_string(), "org Hedge…");
+    }
+
+    #[test]
+    fn a_breadcrumb_keeps_its_last_part_and_cuts_the_earlier_ones_first() {
+        let crumb = ["Subscriptions", "#237 Morning KPI digest", "deliveries"].map(String::from);
+        assert_eq!(
+            fit_parts(&crumb, " › ", 60),
+            "Subscriptions › #237 Morning KPI digest › deliveries"
+        );
+        assert_eq!(
+            fit_parts(&crumb, " › ", 44),
+            "Subs… › #237 Morning KPI digest › deliveries"
+        );
+        assert_eq!(fit_parts(&crumb, " › ", 30), "… › #237 Morning… › deliveries");
+        assert_eq!(fit_parts(&crumb, " › ", 16), "… › … › deliver…");
+    }
+
+    #[test]
+    fn the_footer_drops_keys_from_the_middle_and_always_ends_with_help() {
+        let item = |key: &str, what: &str| vec![Span::raw(format!(" {key}")), Span::raw(format!(" {what} "))];
+        let items = vec![
+            item("Enter", "open"),
+            item("/", "filter"),
+            item("n", "new"),
+            item("d", "delete"),
+        ];
+        let help = item("?", "help");
+        let line = fit_items(items.clone(), help.clone(), Style::new(), 80);
+        assert_eq!(
+            line.to_string(),
+            " Enter open  / filter  n new  d delete  ? help "
+        );
+        let line = fit_items(items.clone(), help.clone(), Style::new(), 36);
+        assert_eq!(line.to_string(), " Enter open  / filter  …  ? help ");
+        assert!(line.width() <= 36);
+        let line = fit_items(items, help, Style::new(), 12);
+        assert_eq!(line.to_string(), " …  ? help ");
     }
 }

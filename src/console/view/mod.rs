@@ -2,6 +2,7 @@
 //! rows on screen are drawn, so a frame costs the same for 100 rows and
 //! 1,000,000.
 
+pub mod columns;
 pub mod detail;
 pub mod fit;
 pub mod format;
@@ -15,6 +16,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
+use unicode_width::UnicodeWidthStr;
 
 use super::app::{App, Mode, Origin};
 use super::lists::ListId;
@@ -168,35 +170,12 @@ fn header(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     title.push(Span::styled("  · ", theme.dim));
     title.push(Span::raw(context.host.clone()));
 
-    let mut tabs: Vec<Span> = tab_spans(app, theme).into_iter().map(|(span, _)| span).collect();
-    // How many rows of the list shown are marked, for a bulk action.
-    let shown = app.lists.get(app.shown());
-    if shown.marked() > 0 {
-        tabs.push(Span::styled(
-            format!(" {} marked ", crate::text::thousands(shown.marked() as u64)),
-            theme.marked.patch(theme.header),
-        ));
-    }
-    // Where a list opened from another is: its parent, the row, the list.
-    let crumb = match shown.parent() {
-        Some(parent) if shown.is_open() => Some(format!(
-            " {} › {} › {}",
-            app.lists.get(parent).title(),
-            printable(&shown.heading()),
-            shown.title().to_lowercase()
-        )),
-        _ if app.tab != app.shown() => Some(format!(" choose a {} (Enter)", shown.noun())),
-        _ => None,
-    };
-    if let Some(crumb) = crumb {
-        tabs.push(Span::styled(crumb, theme.accent));
-    }
     // What does not fit is cut with an ellipsis: a host without its port
     // must not read as another host.
     let width = usize::from(area.width);
     let lines = vec![
         fit::fit_line(Line::from(title), width),
-        fit::fit_line(Line::from(tabs), width),
+        tab_line(app, theme, width),
     ];
     // The profile's colour across the title bar (none under NO_COLOR).
     if let Some(color) = context.color.filter(|_| theme.tints) {
@@ -206,21 +185,99 @@ fn header(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     frame.render_widget(Paragraph::new(lines), area);
 }
 
-/// The tabs line's spans, each with the tab a click on it chooses.
-fn tab_spans(app: &App, theme: &Theme) -> Vec<(Span<'static>, Option<ListId>)> {
+/// The tabs, what is marked, and where a list opened from another is. The
+/// breadcrumb keeps its last part: where room is short the tabs not chosen
+/// lose their counts, then their names, and the crumb's earlier parts are
+/// cut first.
+fn tab_line(app: &App, theme: &Theme, width: usize) -> Line<'static> {
+    let (tagged, crumb) = tab_layout(app, theme, width);
+    let mut spans: Vec<Span<'static>> = tagged.into_iter().map(|(span, _)| span).collect();
+    if let Some(parts) = crumb {
+        let used: usize = spans.iter().map(Span::width).sum();
+        let room = width.saturating_sub(used + 1);
+        spans.push(Span::styled(
+            format!(" {}", fit::fit_parts(&parts, " › ", room)),
+            theme.accent,
+        ));
+    }
+    fit::fit_line(Line::from(spans), width)
+}
+
+/// The tabs line's spans as they fit `width` (each with the tab a click on
+/// it chooses), and the breadcrumb's parts.
+#[allow(clippy::type_complexity)]
+fn tab_layout(
+    app: &App,
+    theme: &Theme,
+    width: usize,
+) -> (Vec<(Span<'static>, Option<ListId>)>, Option<Vec<String>>) {
+    let shown = app.lists.get(app.shown());
+    // Where a list opened from another is: its parent, the row, the list.
+    let crumb: Option<Vec<String>> = match shown.parent() {
+        Some(parent) if shown.is_open() => Some(vec![
+            app.lists.get(parent).title().to_string(),
+            printable(&shown.heading()).into_owned(),
+            shown.title().to_lowercase(),
+        ]),
+        _ if app.tab != app.shown() => Some(vec![format!("choose a {} (Enter)", shown.noun())]),
+        _ => None,
+    };
+    let crumb_width = crumb.as_ref().map_or(0, |parts| {
+        1 + parts.iter().map(|part| part.width()).sum::<usize>() + 3 * parts.len().saturating_sub(1)
+    });
+    let mut spans = Vec::new();
+    for compact in [Compact::None, Compact::Counts, Compact::Names] {
+        spans = tabs(app, theme, compact);
+        let used: usize = spans.iter().map(|(span, _)| span.width()).sum();
+        if used + crumb_width <= width {
+            break;
+        }
+    }
+    (spans, crumb)
+}
+
+/// The tab drawn at this column of the tabs line, if any: what a click
+/// there chooses.
+pub fn tab_at(app: &App, column: u16) -> Option<ListId> {
+    let (spans, _) = tab_layout(app, &Theme::plain(), usize::from(app.size.0));
+    let mut start = 0usize;
+    for (span, tab) in spans {
+        let end = start + span.width();
+        if (start..end).contains(&usize::from(column)) {
+            return tab;
+        }
+        start = end;
+    }
+    None
+}
+
+/// How much the tabs not chosen give up for the breadcrumb.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Compact {
+    None,
+    /// No row counts.
+    Counts,
+    /// Their keys alone.
+    Names,
+}
+
+fn tabs(app: &App, theme: &Theme, compact: Compact) -> Vec<(Span<'static>, Option<ListId>)> {
     let mut tabs = vec![(Span::raw(" "), None)];
     for (number, tab) in app.tabs().enumerate() {
         let table = app.lists.get(tab);
-        let style = if tab == app.tab { theme.selected } else { theme.dim };
+        let chosen = tab == app.tab;
+        let style = if chosen { theme.selected } else { theme.dim };
+        let name = if chosen || compact != Compact::Names {
+            format!(" {}", table.title())
+        } else {
+            String::new()
+        };
         // Health, under its own key (`4` is for People, design.md), counts
         // the failing ones (those not reaching people) once a look has
         // said, from any tab.
         if tab == ListId::Health {
             let key = app.keymap.key_for(super::app::keymap::Action::Show(tab));
-            tabs.push((
-                Span::styled(format!(" {key} {}", table.title()), style),
-                Some(tab),
-            ));
+            tabs.push((Span::styled(format!(" {key}{name}"), style), Some(tab)));
             let news = match app.lists.health.paging() {
                 Some(0) => Span::styled(" ✓ ", style.patch(theme.ok)),
                 Some(failing) => Span::styled(format!(" {failing} failing "), style.patch(theme.error)),
@@ -230,26 +287,25 @@ fn tab_spans(app: &App, theme: &Theme) -> Vec<(Span<'static>, Option<ListId>)> {
             tabs.push((Span::raw(" "), None));
             continue;
         }
-        let rows = table.count().filter(|_| table.is_open());
-        let label = format!(" {} {}{} ", number + 1, table.title(), count(rows));
+        let rows = table
+            .count()
+            .filter(|_| table.is_open() && (chosen || compact == Compact::None));
+        let label = format!(" {}{name}{} ", number + 1, count(rows));
         tabs.push((Span::styled(label, style), Some(tab)));
         tabs.push((Span::raw(" "), None));
     }
-    tabs
-}
-
-/// The tab drawn at this column of the tabs line, if any: what a click
-/// there chooses.
-pub fn tab_at(app: &App, column: u16) -> Option<ListId> {
-    let mut start = 0usize;
-    for (span, tab) in tab_spans(app, &Theme::plain()) {
-        let end = start + span.width();
-        if (start..end).contains(&usize::from(column)) {
-            return tab;
-        }
-        start = end;
+    // How many rows of the list shown are marked, for a bulk action.
+    let shown = app.lists.get(app.shown());
+    if shown.marked() > 0 {
+        tabs.push((
+            Span::styled(
+                format!(" {} marked ", crate::text::thousands(shown.marked() as u64)),
+                theme.marked.patch(theme.header),
+            ),
+            None,
+        ));
     }
-    None
+    tabs
 }
 
 fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
@@ -266,17 +322,27 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             Line::styled(format!(" {flash}"), theme.ok)
         }
         _ => {
-            let mut spans = Vec::new();
+            // Help comes last, and stays whatever the width: the keys that
+            // do not fit are dropped from the middle, with "…" to say so.
+            let mut items = Vec::new();
+            let mut help = Vec::new();
             for (keys, what, action) in app.keymap.footer(app.shown()) {
                 // Keys the key or --read-only rules out are shown dimmed.
                 let (key_style, label_style) = match app.unavailable(action) {
                     Some(_) => (theme.dim, theme.dim),
                     None => (theme.accent, ratatui::style::Style::new()),
                 };
-                spans.push(Span::styled(format!(" {keys}"), key_style));
-                spans.push(Span::styled(format!(" {what} "), label_style));
+                let item = vec![
+                    Span::styled(format!(" {keys}"), key_style),
+                    Span::styled(format!(" {what} "), label_style),
+                ];
+                if action == super::app::keymap::Action::Help {
+                    help = item;
+                } else {
+                    items.push(item);
+                }
             }
-            Line::from(spans)
+            fit::fit_items(items, help, theme.dim, usize::from(area.width))
         }
     };
     let mut second = Vec::new();

@@ -3,15 +3,17 @@
 //! page arrives.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Cell, Paragraph, Row, Table, TableState};
 
+use super::columns;
 use super::fit::fit;
 use super::theme::Theme;
 use crate::console::app::App;
 use crate::console::lists::{AnyTable, Column};
+use unicode_width::UnicodeWidthStr;
 
 /// Before a marked row.
 pub const MARK: &str = "●";
@@ -24,7 +26,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     } else {
         table.heading()
     };
-    let mut title = title(&heading, table, theme);
+    let mut title = title(&heading, table, theme, area.width);
     // While the server is away, the rows are what it said last.
     if let Some(offline) = &app.offline {
         title.push_span(Span::styled(
@@ -60,60 +62,51 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         Some(_) => theme.dim.add_modifier(Modifier::DIM),
         None => Style::new(),
     };
+    let window = table.top()..(table.top() + height).min(table.len());
+    let cells: Vec<Option<Vec<Span<'static>>>> =
+        window.clone().map(|at| table.cells(at, app.now, theme)).collect();
     let columns = table.columns();
-    let shown: Vec<bool> = columns.iter().map(|column| column.shown_at(area.width)).collect();
-    let keep = |cells: Vec<Span<'static>>| -> Vec<Span<'static>> {
-        cells
-            .into_iter()
-            .zip(&shown)
-            .filter(|(_, shown)| **shown)
-            .map(|(cell, _)| cell)
-            .collect()
-    };
-    let visible: Vec<&Column> = columns
+    // Each column as wide as the widest of its header and cells on screen.
+    let mut natural: Vec<u16> = columns
         .iter()
-        .zip(&shown)
-        .filter(|(_, shown)| **shown)
-        .map(|(column, _)| column)
+        .map(|column| u16::try_from(header(column, table).width()).unwrap_or(u16::MAX))
         .collect();
-    // The widths the table gives its columns, worked out here so that a
-    // cell too long for its column is cut with an ellipsis, never silently
-    // (less the column of marks, and its spacing, when rows are marked).
-    let marks_column = if table.marked() > 0 { 2 } else { 0 };
-    let inner = Rect::new(0, 0, area.width.saturating_sub(2 + marks_column), 1);
-    let widths: Vec<u16> = Layout::horizontal(visible.iter().map(|column| column.width))
-        .flex(Flex::Start)
-        .spacing(1)
-        .split(inner)
-        .iter()
-        .map(|cell| cell.width)
-        .collect();
+    for row in cells.iter().flatten() {
+        for (width, cell) in natural.iter_mut().zip(row) {
+            *width = (*width).max(u16::try_from(cell.width()).unwrap_or(u16::MAX));
+        }
+    }
+    // Less the column of marks, and its spacing, when rows are marked.
+    let marking = table.marked() > 0;
+    let marks_column = if marking { 2 } else { 0 };
+    let room = area.width.saturating_sub(2 + marks_column);
+    let planned = columns::plan(columns, &natural, area.width, room);
+    // A cell too long for its column is cut with an ellipsis, never silently.
     let fitted = |spans: Vec<Span<'static>>| -> Vec<Cell<'static>> {
-        keep(spans)
-            .into_iter()
-            .zip(&widths)
-            .map(|(span, width)| {
+        planned
+            .iter()
+            .map(|(index, width)| {
+                let span = spans.get(*index).cloned().unwrap_or_default();
                 let content = fit(&span.content, usize::from(*width));
                 Cell::from(Span::styled(content, span.style))
             })
             .collect()
     };
-    let window = table.top()..(table.top() + height).min(table.len());
     // With rows marked, a column of marks comes first: ● on each marked row,
     // which is drawn in the marks' style too.
-    let marking = table.marked() > 0;
     let rows: Vec<Row> = window
         .clone()
-        .map(|at| {
+        .zip(cells)
+        .map(|(at, cells_of_row)| {
             let marked = marking && table.is_marked(at);
-            let mut cells = Vec::new();
+            let mut row_cells = Vec::new();
             if marking {
-                cells.push(Cell::from(if marked { MARK } else { " " }));
+                row_cells.push(Cell::from(if marked { MARK } else { " " }));
             }
-            match table.cells(at, app.now, theme) {
+            match cells_of_row {
                 Some(spans) => {
-                    cells.extend(fitted(spans));
-                    let row = Row::new(cells);
+                    row_cells.extend(fitted(spans));
+                    let row = Row::new(row_cells);
                     if marked {
                         row.style(theme.marked)
                     } else {
@@ -121,16 +114,19 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                     }
                 }
                 None => {
-                    cells.push(Cell::from("…"));
-                    Row::new(cells).style(theme.dim)
+                    row_cells.push(Cell::from("…"));
+                    Row::new(row_cells).style(theme.dim)
                 }
             }
         })
         .collect();
-    let mut widths: Vec<Constraint> = widths.iter().map(|width| Constraint::Length(*width)).collect();
-    let mut headers: Vec<Cell> = visible
+    let mut widths: Vec<Constraint> = planned
         .iter()
-        .map(|column| Cell::from(header(column, table)))
+        .map(|(_, width)| Constraint::Length(*width))
+        .collect();
+    let mut headers: Vec<Cell> = planned
+        .iter()
+        .map(|(index, width)| Cell::from(fit(&header(&columns[*index], table), usize::from(*width))))
         .collect();
     if marking {
         widths.insert(0, Constraint::Length(1));
@@ -140,7 +136,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let widget = Table::new(rows, widths)
         .header(header)
         .block(block)
-        .column_spacing(1)
+        .column_spacing(columns::SPACING)
         .row_highlight_style(theme.selected);
     let mut state =
         TableState::default().with_selected(Some((table.cursor().saturating_sub(window.start)) as usize));
@@ -162,7 +158,9 @@ fn header(column: &Column, table: &dyn AnyTable) -> String {
     }
 }
 
-fn title<'a>(name: &str, table: &dyn AnyTable, theme: &Theme) -> Line<'a> {
+/// The table's name and where the cursor is, in the top border of a table
+/// `width` wide: the name is what is cut.
+fn title<'a>(name: &str, table: &dyn AnyTable, theme: &Theme, width: u16) -> Line<'a> {
     let rows_shown = table.len();
     // A cursor-paged list is a row longer than what arrived while there is
     // more (a filtered view of it holds only rows that arrived).
@@ -184,9 +182,15 @@ fn title<'a>(name: &str, table: &dyn AnyTable, theme: &Theme) -> Line<'a> {
         (0, false) => " 0".to_string(),
         _ => format!(" {}/{rows_known}{more}", (table.cursor() + 1).min(rows_known)),
     };
+    let place = format!("{position}{filtered} ");
+    // The corners, and a space before the name.
+    let room = usize::from(width).saturating_sub(3 + place.width());
     Line::from(vec![
-        Span::styled(format!(" {}", crate::text::printable(name)), theme.accent),
-        Span::raw(format!("{position}{filtered} ")),
+        Span::styled(
+            format!(" {}", fit(&crate::text::printable(name), room)),
+            theme.accent,
+        ),
+        Span::raw(place),
     ])
 }
 

@@ -191,6 +191,27 @@ impl Field {
         }
     }
 
+    /// A value of this field as the form shows it: a choice by its label
+    /// (an integration's name, not its id), several joined by commas.
+    pub fn label_of(&self, value: &str) -> String {
+        let label = |options: &[(String, String)], value: &str| {
+            options
+                .iter()
+                .find(|(option, _)| option == value)
+                .map_or_else(|| value.to_string(), |(_, label)| label.clone())
+        };
+        match &self.value {
+            Value::Text { .. } => value.to_string(),
+            Value::Select { options, .. } => label(options, value),
+            Value::Choices { options, .. } => value
+                .split(',')
+                .filter(|value| !value.is_empty())
+                .map(|value| label(options, value))
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
+    }
+
     fn check(&mut self) {
         if self.hidden {
             self.error = None;
@@ -312,13 +333,20 @@ impl Form {
             .any(|(field, original)| field.current() != *original)
     }
 
-    /// The fields that differ: (label, before, after), for a change summary.
+    /// The fields that differ: (label, before, after), for a change
+    /// summary; choices by their labels, as the form shows them.
     pub fn changes(&self) -> Vec<(&'static str, String, String)> {
         self.fields
             .iter()
             .zip(&self.original)
             .filter(|(field, original)| field.current() != **original)
-            .map(|(field, original)| (field.label, original.clone(), field.current()))
+            .map(|(field, original)| {
+                (
+                    field.label,
+                    field.label_of(original),
+                    field.label_of(&field.current()),
+                )
+            })
             .collect()
     }
 

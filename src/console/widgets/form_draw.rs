@@ -8,106 +8,161 @@ use ratatui::widgets::{Block, BorderType, Paragraph};
 use super::super::popup::{LABEL, WIDTH, centered, clear, wrap};
 use super::super::question::{self, Answer};
 use super::{Form, Value};
+use crate::console::view::fit::fit_line;
 use crate::console::view::theme::Theme;
 
 /// Draws a form in the middle of the screen, with the lines of `preview`
-/// under its fields.
+/// under its fields. On a screen too short for it all, the fields and the
+/// preview scroll inside the box to keep the focused field in view, while
+/// the form's error stays at its top and the hint at its bottom; a line
+/// too long for the box is wrapped (a choice) or cut with an ellipsis.
 pub fn draw(frame: &mut Frame, form: &Form, preview: Vec<Line<'static>>, theme: &Theme) {
-    let mut lines = Vec::new();
+    let screen = frame.area();
+    let width = (WIDTH as u16 + 4).min(screen.width);
+    let inner_width = usize::from(width.saturating_sub(2));
+    // What a value has beside its label ("› Label            value").
+    let value_room = inner_width.saturating_sub(LABEL + 3).max(1);
+    let mut head = Vec::new();
     if let Some(error) = &form.error {
-        for line in wrap(&crate::text::printable(error), WIDTH) {
-            lines.push(Line::styled(format!(" {line}"), theme.error));
+        for line in wrap(&crate::text::printable(error), inner_width.saturating_sub(1)) {
+            head.push(Line::styled(format!(" {line}"), theme.error));
         }
-        lines.push(Line::raw(""));
+        head.push(Line::raw(""));
     }
+    let mut lines = Vec::new();
     let mut cursor = None;
     let mut focus_line = 0;
+    let mut focus_end = 0;
+    let under = |text: &str, style| Line::styled(format!("  {:<LABEL$} {text}", ""), style);
     for (index, field) in form.fields.iter().enumerate() {
         if field.hidden {
             continue;
         }
         let focused = index == form.focus;
         let marker = if focused { "›" } else { " " };
-        let value = match &field.value {
-            Value::Select { .. } if !field.typed.is_empty() => {
-                format!("◂ {} ▸  search: {}", field.shown(), field.typed)
-            }
-            Value::Select { .. } => format!("◂ {} ▸", field.shown()),
+        let style = if focused { theme.accent } else { theme.dim };
+        let label = Span::styled(format!("{marker} {:<LABEL$} ", field.label), style);
+        if focused {
+            focus_line = lines.len();
+        }
+        match &field.value {
             Value::Choices {
                 options, chosen, at, ..
-            } if field.shown().chars().count() > WIDTH - LABEL - 3 => {
+            } if field.shown().chars().count() > value_room => {
                 // Too long for one line: a line each, under the label.
                 let count = chosen.iter().filter(|chosen| **chosen).count();
-                let style = if focused { theme.accent } else { theme.dim };
                 lines.push(Line::from(vec![
-                    Span::styled(format!("{marker} {:<LABEL$} ", field.label), style),
+                    label,
                     Span::raw(format!("{count} chosen · ←/→ move, Space chooses")),
                 ]));
                 if focused {
-                    focus_line = u16::try_from(lines.len() + *at).unwrap_or(u16::MAX);
+                    focus_line = lines.len() + *at;
                 }
-                for (index, ((_, label), chosen)) in options.iter().zip(chosen).enumerate() {
+                for (index, ((_, option), chosen)) in options.iter().zip(chosen).enumerate() {
                     let mark = if *chosen { "■" } else { "□" };
                     let pointer = if focused && index == *at { "›" } else { " " };
-                    lines.push(Line::raw(format!("  {:<LABEL$} {pointer}{mark} {label}", "")));
+                    lines.push(Line::raw(format!("  {:<LABEL$} {pointer}{mark} {option}", "")));
                 }
-                if let Some(error) = &field.error {
-                    for line in wrap(&crate::text::printable(error), WIDTH - LABEL - 3) {
-                        lines.push(Line::styled(format!("  {:<LABEL$} {line}", ""), theme.error));
-                    }
-                }
-                continue;
             }
-            Value::Text { .. } | Value::Choices { .. } => field.shown(),
-        };
-        if focused && let Value::Text { input, .. } = &field.value {
-            cursor = Some((lines.len() as u16, (LABEL + 3 + input.visual_cursor()) as u16));
+            Value::Text { input, .. } if focused => {
+                // The part of the text around the cursor, and the cursor in it.
+                let scroll = input.visual_scroll(value_room.saturating_sub(1));
+                let visible: String = input.value().chars().skip(scroll).collect();
+                cursor = Some((
+                    lines.len(),
+                    LABEL + 3 + input.visual_cursor().saturating_sub(scroll),
+                ));
+                lines.push(Line::from(vec![label, Span::raw(visible)]));
+            }
+            Value::Text { .. } | Value::Choices { .. } => {
+                lines.push(Line::from(vec![label, Span::raw(field.shown())]));
+            }
+            Value::Select { .. } => {
+                let value = match field.typed.is_empty() {
+                    true => format!("◂ {} ▸", field.shown()),
+                    false => format!("◂ {} ▸  search: {}", field.shown(), field.typed),
+                };
+                let mut parts = wrap(&value, value_room).into_iter();
+                lines.push(Line::from(vec![
+                    label,
+                    Span::raw(parts.next().unwrap_or_default()),
+                ]));
+                lines.extend(parts.map(|part| under(&part, ratatui::style::Style::new())));
+            }
+        }
+        if let Some(error) = &field.error {
+            for line in wrap(&crate::text::printable(error), value_room) {
+                lines.push(under(&line, theme.error));
+            }
         }
         if focused {
-            focus_line = lines.len() as u16;
-        }
-        let style = if focused { theme.accent } else { theme.dim };
-        lines.push(Line::from(vec![
-            Span::styled(format!("{marker} {:<LABEL$} ", field.label), style),
-            Span::raw(value),
-        ]));
-        if let Some(error) = &field.error {
-            for line in wrap(&crate::text::printable(error), WIDTH - LABEL - 3) {
-                lines.push(Line::styled(format!("  {:<LABEL$} {line}", ""), theme.error));
-            }
+            focus_end = lines.len().saturating_sub(1);
         }
     }
     if !preview.is_empty() {
         lines.push(Line::raw(""));
         lines.extend(preview);
     }
-    lines.push(Line::raw(""));
     let hint = if form.saving {
         "saving…"
     } else {
         "Tab next field · ←/→ change a choice · Enter or Ctrl-S save · Esc cancel"
     };
-    lines.push(Line::styled(format!(" {hint}"), theme.dim));
-    let screen = frame.area();
-    let area = centered(screen, WIDTH as u16 + 4, lines.len() as u16 + 2);
+    let hint = Line::styled(format!(" {hint}"), theme.dim);
+    let wanted = head.len() + lines.len() + 2 + 2;
+    let area = centered(screen, width, u16::try_from(wanted).unwrap_or(u16::MAX));
     clear(frame, area);
-    // On a small screen the form scrolls to keep the focused field in view.
-    let inner = area.height.saturating_sub(2);
-    let total = lines.len() as u16;
-    let offset = if total > inner {
-        focus_line.saturating_sub(inner / 2).min(total - inner)
+    let inner = usize::from(area.height.saturating_sub(2));
+    // The hint, with a blank line over it where there is room; the error
+    // at the top, as much of it as leaves a line for the fields.
+    let mut foot = vec![hint];
+    if inner >= lines.len() + head.len() + 2 || inner >= 6 {
+        foot.insert(0, Line::raw(""));
+    }
+    head.truncate(inner.saturating_sub(foot.len() + 1));
+    let room = inner.saturating_sub(head.len() + foot.len());
+    // The fields scroll to keep the focused one (and its error) in view.
+    let offset = if lines.len() > room {
+        let centred = focus_line.saturating_sub(room.saturating_sub(1) / 2);
+        let showing_end = focus_end.saturating_sub(room.saturating_sub(1));
+        centred.max(showing_end).min(focus_line).min(lines.len() - room)
     } else {
         0
     };
-    let block = Block::bordered()
+    let more_above = offset > 0;
+    let more_below = offset + room < lines.len();
+    let mut block = Block::bordered()
         .border_type(BorderType::Rounded)
         .title(format!(" {} ", form.title));
-    frame.render_widget(Paragraph::new(lines).block(block).scroll((offset, 0)), area);
+    if more_above {
+        block = block.title(Line::styled(" ▲ more ", theme.dim).right_aligned());
+    }
+    if more_below {
+        block = block.title_bottom(Line::styled(" ▼ more ", theme.dim).right_aligned());
+    }
+    let cut = |lines: Vec<Line<'static>>| -> Vec<Line<'static>> {
+        lines
+            .into_iter()
+            .map(|line| fit_line(line, inner_width))
+            .collect()
+    };
+    let head_lines = head.len();
+    let mut all = cut(head);
+    all.extend(cut(lines.into_iter().skip(offset).take(room).collect()));
+    // The hint sits at the bottom of the box, whatever is above it.
+    let filler = inner.saturating_sub(all.len() + foot.len());
+    all.extend(std::iter::repeat_n(Line::raw(""), filler));
+    all.extend(cut(foot));
+    frame.render_widget(Paragraph::new(all).block(block), area);
     if form.confirm_discard {
         discard_question(frame, form, area, theme);
         return;
     }
-    if let Some((row, column)) = cursor.map(|(row, column)| (row.saturating_sub(offset), column))
+    let cursor = cursor.and_then(|(row, column)| {
+        let row = row.checked_sub(offset).filter(|row| *row < room)? + head_lines;
+        Some((u16::try_from(row).ok()?, u16::try_from(column).ok()?))
+    });
+    if let Some((row, column)) = cursor
         && row + 1 < area.height
         && column + 1 < area.width
     {

@@ -128,3 +128,26 @@ fn a_refused_save_shows_every_error_at_once_and_goes_to_the_first() {
     assert_eq!(form.fields[0].error.as_deref(), Some("required"));
     assert_eq!(form.focus, 0);
 }
+
+#[test]
+fn a_choice_is_named_by_its_label() {
+    let choices = Field::choices(
+        "dashboard_export_insights",
+        "Insights",
+        &[("11", "Signups"), ("12", "Retention")],
+        &[],
+    );
+    assert_eq!(choices.label_of("11,12"), "Signups, Retention");
+    assert_eq!(choices.label_of("13"), "13", "one no longer offered: as it is");
+    let mut form = form();
+    form.focus = 1;
+    form.key(key(KeyCode::Left));
+    assert_eq!(
+        form.changes(),
+        vec![(
+            "Feature flags",
+            "can always edit".to_string(),
+            "view only".to_string()
+        )]
+    );
+}

@@ -178,7 +178,7 @@ fn an_edit_to_slack_takes_the_integration_and_an_ai_report_shows_its_prompt() {
         changed["send_test_now"], false,
         "an edit delivers only when asked"
     );
-    assert_eq!(lines[0], "Target type: email → slack");
+    assert_eq!(lines[0], "Target type: email → Slack");
 }
 
 #[test]
@@ -371,4 +371,35 @@ fn todays_form_delivers_on_save_only_when_checked_and_sets_an_ai_report_s_window
         Some(serde_json::json!({"window": {"mode": "last_n_days", "start_days_ago": 30}}))
     );
     assert_eq!((changed.send_test_now, changed.title), (Some(false), None));
+}
+
+#[test]
+fn an_edit_names_the_integrations_it_moves_between_not_their_ids() {
+    let existing = Subscription {
+        id: 13,
+        target_type: Some(TargetType::Slack),
+        target_value: Some("#metrics".into()),
+        integration_id: Some(1),
+        frequency: Some(Frequency::Daily),
+        interval: Some(1),
+        insight: Some(3),
+        start_date: parse_datetime("2026-01-01T09:00:00Z"),
+        ..Subscription::default()
+    };
+    let mut form = form(Some(&existing), parse_datetime("2026-06-01T09:00:00Z").unwrap());
+    let slack = [
+        integration(1, "Hedgebox (old workspace)", "token_revoked"),
+        integration(2, "Hedgebox", ""),
+    ];
+    today(&mut form, Some(&existing), true, &slack);
+    assert_eq!(form.value("integration_id"), format!("{BROKEN}1"));
+    form.focus = form.position("integration_id").unwrap();
+    press(&mut form, ratatui::crossterm::event::KeyCode::Left);
+    assert_eq!(form.value("integration_id"), "2");
+    let (changed, lines) = changes(&form, &body(&form).unwrap());
+    assert_eq!(
+        lines,
+        ["Slack via: Hedgebox (old workspace) (revoked: cannot deliver) → Hedgebox"]
+    );
+    assert_eq!(serde_json::to_value(&changed).unwrap()["integration_id"], 2);
 }

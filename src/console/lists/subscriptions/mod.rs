@@ -6,11 +6,11 @@
 pub mod bulk;
 pub mod choices;
 pub mod fields;
+pub mod words;
 
 use std::cmp::Ordering;
 
 use chrono::{DateTime, Utc};
-use ratatui::layout::Constraint;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
@@ -19,7 +19,7 @@ use super::{
 };
 use crate::api::{Subscription, SubscriptionFilter, SubscriptionState};
 use crate::console::view::detail::{field, heading, marked, optional, user_lines};
-use crate::console::view::format::{next_delivery, relative, when};
+use crate::console::view::format::{relative, when};
 use crate::console::view::theme::Theme;
 use crate::schedule::Schedule;
 
@@ -48,6 +48,9 @@ pub struct Subscriptions {
     /// The user's own sort, kept while a state that needs an order of its
     /// own (overdue, ended) is shown, and given back after.
     pub sort_before_state: Option<usize>,
+    /// The project's Slack integrations, to name a target's workspace and
+    /// the integration it posts through.
+    pub integrations: words::Integrations,
 }
 
 impl Subscriptions {
@@ -87,15 +90,18 @@ impl Subscriptions {
     }
 }
 
+/// Narrow tables keep the id, the title and the state; then the next
+/// delivery (relative, standing in for the wide one), the target, the
+/// schedule, the next delivery in full, and who created it.
 const COLUMNS: [Column; 8] = [
-    Column::new("ID", Constraint::Length(7), 0),
-    Column::new("TITLE", Constraint::Fill(3), 0),
-    Column::new("TARGET", Constraint::Fill(4), 70),
-    Column::new("SCHEDULE", Constraint::Fill(3), 125),
-    Column::new("NEXT DELIVERY (UTC)", Constraint::Length(30), 90),
-    Column::narrow("NEXT", Constraint::Length(11), 90),
-    Column::new("CREATED BY", Constraint::Fill(2), 130),
-    Column::new("STATE", Constraint::Length(11), 50),
+    Column::content("ID"),
+    Column::fill("TITLE", 3, 22),
+    Column::fill("TARGET", 2, 20).drops(3),
+    Column::fill("SCHEDULE", 2, 24).drops(4),
+    Column::content("NEXT DELIVERY (UTC)").drops(5),
+    Column::content("NEXT").drops(2).instead_of("NEXT DELIVERY (UTC)"),
+    Column::fill("CREATED BY", 1, 12).drops(6),
+    Column::content("STATE").drops(1),
 ];
 
 /// The server's orderings `s` cycles through; the first is its default.
@@ -187,32 +193,30 @@ impl Resource for Subscriptions {
             }
             _ => theme.dim,
         };
-        let next_style = if state == SubscriptionState::Overdue {
-            theme.error
+        // A subscription without a title is called by what it delivers,
+        // dimmed: it is not a title anyone gave it.
+        let title = match words::title(subscription) {
+            Some(title) => text(title),
+            None => styled(words::untitled(subscription), theme.dim),
+        };
+        let target_style = if words::through_broken(subscription, &self.integrations) {
+            theme.warning
         } else {
             Style::new()
         };
+        // Nothing to come is said dimmed; overdue stands out.
+        let next_style = match state {
+            SubscriptionState::Overdue => theme.error,
+            SubscriptionState::Active => Style::new(),
+            _ => theme.dim,
+        };
         vec![
             text(subscription.id.to_string()),
-            text(subscription.title.clone().unwrap_or_default()),
-            text(format!(
-                "{} {}",
-                subscription
-                    .target_type
-                    .as_ref()
-                    .map(|t| t.as_str())
-                    .unwrap_or("?"),
-                subscription.target_value.clone().unwrap_or_default()
-            )),
-            text(subscription.summary.clone().unwrap_or_default()),
-            styled(next_delivery(subscription.next_delivery_date, now), next_style),
-            styled(
-                subscription
-                    .next_delivery_date
-                    .map(|at| relative(at, now))
-                    .unwrap_or_else(|| "-".into()),
-                next_style,
-            ),
+            title,
+            styled(words::target_cell(subscription, &self.integrations), target_style),
+            text(schedule_cell(subscription)),
+            styled(words::next_long(subscription, now), next_style),
+            styled(words::next_short(subscription, now), next_style),
             text(
                 subscription
                     .created_by
@@ -230,7 +234,7 @@ impl Resource for Subscriptions {
         now: DateTime<Utc>,
         theme: &Theme,
     ) -> (String, Vec<Line<'static>>) {
-        detail(subscription, now, theme)
+        detail(subscription, &self.integrations, now, theme)
     }
 
     fn id(subscription: &Subscription) -> String {
@@ -258,14 +262,14 @@ impl Resource for Subscriptions {
         if subscription.deleted {
             return None;
         }
+        let name = match (words::title(subscription), words::delivered(subscription)) {
+            (Some(title), _) => title.to_string(),
+            (None, Some(delivered)) => format!("(untitled: {delivered})"),
+            (None, None) => "(untitled)".into(),
+        };
         let question = format!(
-            "Soft-delete subscription #{} {}? (u restores it)",
-            subscription.id,
-            subscription
-                .title
-                .as_deref()
-                .filter(|t| !t.is_empty())
-                .unwrap_or("(untitled)")
+            "Soft-delete subscription #{} {name}? (u restores it)",
+            subscription.id
         );
         let write = Write::SoftDelete {
             project: scope.project.to_string(),
@@ -349,7 +353,18 @@ impl Resource for Subscriptions {
     }
 }
 
-fn detail(subscription: &Subscription, now: DateTime<Utc>, theme: &Theme) -> (String, Vec<Line<'static>>) {
+/// The schedule in a cell: the server's summary without its "sent ".
+fn schedule_cell(subscription: &Subscription) -> String {
+    let summary = subscription.summary.as_deref().unwrap_or_default();
+    summary.strip_prefix("sent ").unwrap_or(summary).to_string()
+}
+
+fn detail(
+    subscription: &Subscription,
+    integrations: &words::Integrations,
+    now: DateTime<Utc>,
+    theme: &Theme,
+) -> (String, Vec<Line<'static>>) {
     let state = subscription.state(now);
     let state_line = match state {
         SubscriptionState::Overdue => marked(
@@ -379,9 +394,17 @@ fn detail(subscription: &Subscription, now: DateTime<Utc>, theme: &Theme) -> (St
         .unwrap_or_else(|| "-".into());
     let mut lines = vec![
         field("id", subscription.id.to_string(), theme),
-        field("title", optional(subscription.title.clone()), theme),
+        match words::title(subscription) {
+            Some(title) => field("title", title, theme),
+            None => {
+                let delivered = words::delivered(subscription)
+                    .map(|delivered| format!(" ({delivered})"))
+                    .unwrap_or_default();
+                marked("title", format!("none{delivered}"), theme.dim, theme)
+            }
+        },
         state_line,
-        field("target", subscription.target_words(), theme),
+        field("target", words::target_detail(subscription), theme),
         field("dashboard", resource(subscription, subscription.dashboard), theme),
         field("insight", resource(subscription, subscription.insight), theme),
         field("schedule", optional(subscription.summary.clone()), theme),
@@ -398,11 +421,7 @@ fn detail(subscription: &Subscription, now: DateTime<Utc>, theme: &Theme) -> (St
         ),
         field("starts", when(subscription.start_date), theme),
         field("until", when(subscription.until_date), theme),
-        field(
-            "next delivery",
-            next_delivery(subscription.next_delivery_date, now),
-            theme,
-        ),
+        field("next delivery", words::next_detail(subscription, now), theme),
         field(
             "invite message",
             optional(subscription.invite_message.clone()),
@@ -441,6 +460,17 @@ fn detail(subscription: &Subscription, now: DateTime<Utc>, theme: &Theme) -> (St
         today.push(field("exports", format!("insights {}", ids.join(", ")), theme));
     }
     lines.splice(6..6, today);
+    // The integration a Slack target posts through, by name and state,
+    // under the target.
+    if let Some(id) = subscription.integration_id {
+        let words = words::integration(id, integrations);
+        let line = if words::through_broken(subscription, integrations) {
+            marked("via", words, theme.error, theme)
+        } else {
+            field("via", words, theme)
+        };
+        lines.insert(4, line);
+    }
     if let Some(user) = &subscription.created_by {
         lines.push(heading("created by", theme));
         lines.extend(user_lines(user, theme));
