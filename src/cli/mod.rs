@@ -63,14 +63,19 @@ pub struct Cli {
     /// works without Shift); a config file may say `mouse = false`.
     #[arg(long, global = true, help_heading = "Global options")]
     pub no_mouse: bool,
+    /// The zone the console shows times in: local (the default), UTC, or
+    /// one like Europe/Paris; a profile may set `tz = "..."`.
+    #[arg(long, global = true, value_name = "ZONE", help_heading = "Global options")]
+    pub tz: Option<String>,
 }
 
 /// What the console is asked for beyond the connection.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct ConsoleFlags {
     pub read_only: bool,
     pub refresh: Option<u32>,
     pub no_mouse: bool,
+    pub tz: Option<String>,
 }
 
 // The command line is parsed once per run: the size of its largest variant
@@ -239,6 +244,7 @@ impl Cli {
             read_only: self.read_only,
             refresh: self.refresh,
             no_mouse: self.no_mouse,
+            tz: self.tz.clone(),
         }
     }
 }
@@ -412,6 +418,13 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let Some(command) = cli.command else {
         return serve::console(&cli.connection, flags);
     };
+    if cli.tz.is_some() && !matches!(command, Command::Demo { .. }) {
+        return Err(UsageError(format!(
+            "--tz is for the console (`orgdeck`, `orgdeck demo`); `orgdeck {}` prints UTC (and -o json the server's times)",
+            command.name()
+        ))
+        .into());
+    }
     if cli.no_mouse && !matches!(command, Command::Demo { .. }) {
         return Err(UsageError(format!(
             "--no-mouse is for the console (`orgdeck`, `orgdeck demo`); `orgdeck {}` has no mouse",

@@ -120,6 +120,7 @@ pub fn demo(db: Option<PathBuf>, flavor: Flavor, flags: ConsoleFlags) -> anyhow:
         };
         let client = Client::new(ClientConfig::new(&running.ready.base_url, ApiKey::new(key)))?;
         let file = crate::config::load()?.map(|(file, _)| file);
+        show_times_in(flags.tz.as_deref(), None)?;
         let context = ConsoleContext {
             host: running.ready.base_url.clone(),
             demo: true,
@@ -127,7 +128,8 @@ pub fn demo(db: Option<PathBuf>, flavor: Flavor, flags: ConsoleFlags) -> anyhow:
             project: running.ready.project_id.to_string(),
             read_only: flags.read_only,
             refresh: flags.refresh,
-            mouse: wants_mouse(flags, file.as_ref()),
+            mouse: wants_mouse(&flags, file.as_ref()),
+            zone_given: flags.tz.is_some(),
             ..ConsoleContext::default()
         };
         let outcome = console::run(client, context, file).await;
@@ -171,7 +173,7 @@ pub fn console(connection: &ConnectionArgs, flags: ConsoleFlags) -> anyhow::Resu
         read_only: flags.read_only,
         // The flag wins over the profile; 0 in a profile is off.
         refresh: flags.refresh.or(profile_refresh).filter(|seconds| *seconds > 0),
-        mouse: wants_mouse(flags, file.as_ref()),
+        mouse: wants_mouse(&flags, file.as_ref()),
         color: look
             .color
             .as_deref()
@@ -179,16 +181,33 @@ pub fn console(connection: &ConnectionArgs, flags: ConsoleFlags) -> anyhow::Resu
             .transpose()
             .map_err(|error| UsageError(format!("the profile's {error}")))?,
         production: look.production,
+        zone_given: flags.tz.is_some(),
         ..ConsoleContext::default()
     };
+    show_times_in(flags.tz.as_deref(), look.tz.as_deref())?;
     let runtime = runtime()?;
     let outcome = runtime.block_on(console::run(client, context, file));
     quit_without_waiting(runtime);
     Ok(outcome?.exit_code())
 }
 
+/// The zone the console shows times in: the flag's, else the profile's,
+/// else the machine's own.
+fn show_times_in(flag: Option<&str>, profile: Option<&str>) -> anyhow::Result<()> {
+    let (text, whose) = match (flag, profile) {
+        (Some(text), _) => (text, "--tz"),
+        (None, Some(text)) => (text, "the profile's tz"),
+        (None, None) => ("local", ""),
+    };
+    let zone = text
+        .parse::<crate::console::view::format::Zone>()
+        .map_err(|error| UsageError(format!("{whose}: {error}")))?;
+    crate::console::view::format::set_zone(zone);
+    Ok(())
+}
+
 /// The mouse is on unless `--no-mouse` or the config file's `mouse = false`.
-fn wants_mouse(flags: ConsoleFlags, file: Option<&crate::config::ConfigFile>) -> bool {
+fn wants_mouse(flags: &ConsoleFlags, file: Option<&crate::config::ConfigFile>) -> bool {
     !flags.no_mouse && file.and_then(|file| file.mouse) != Some(false)
 }
 

@@ -94,6 +94,8 @@ pub struct Profile {
     /// A production host: the console asks once more before any write.
     #[serde(default)]
     pub production: bool,
+    /// The zone the console shows times in: local, UTC or one like Europe/Paris.
+    pub tz: Option<String>,
 }
 
 /// How the console shows a profile: its colour, and whether it is production.
@@ -101,6 +103,7 @@ pub struct Profile {
 pub struct ProfileLook {
     pub color: Option<String>,
     pub production: bool,
+    pub tz: Option<String>,
 }
 
 impl Profile {
@@ -108,6 +111,7 @@ impl Profile {
         ProfileLook {
             color: self.color.clone(),
             production: self.production,
+            tz: self.tz.clone(),
         }
     }
 }
@@ -126,6 +130,7 @@ impl std::fmt::Debug for Profile {
             .field("refresh", &self.refresh)
             .field("color", &self.color)
             .field("production", &self.production)
+            .field("tz", &self.tz)
             .finish()
     }
 }
@@ -374,7 +379,8 @@ mod tests {
             local.look(),
             ProfileLook {
                 color: Some("#8b0000".into()),
-                production: true
+                production: true,
+                tz: None,
             }
         );
         assert_eq!(cloud.look(), ProfileLook::default());

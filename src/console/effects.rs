@@ -612,6 +612,7 @@ impl Runner {
                 project: opened.project,
                 color,
                 production: opened.look.production,
+                tz: opened.look.tz.clone(),
                 ..Context::default()
             },
             client: opened.client,

@@ -872,6 +872,8 @@ async fn usage_errors_exit_2() {
         vec!["roles", "create", "--name", "x", "--body", "/nonexistent.json"],
         // The console's own: a command runs once.
         vec!["--refresh", "5", "roles", "list"],
+        vec!["--tz", "Europe/Paris", "roles", "list"],
+        vec!["--no-mouse", "roles", "list"],
     ] {
         let run = orgdeck(&server, &key, &args, None).await;
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);

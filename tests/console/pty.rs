@@ -630,3 +630,49 @@ fn people_at_fifty_thousand_members_in_a_terminal() {
     console.type_keys("q");
     console.type_keys("q");
 }
+
+/// The first subscription's next delivery, as the detail pane shows it,
+/// with the console in this zone.
+fn next_delivery_in(zone: &str) -> chrono::NaiveDateTime {
+    let mut demo = Demo::start_with(&["--tz", zone]);
+    demo.wait_for("1 Roles (8)");
+    demo.type_keys("3");
+    demo.wait_for("Subscriptions 1/95");
+    demo.wait_for("next delivery");
+    let text = demo.text();
+    // "│ next delivery  in 7d 21h · 2026-12-03 10:00 │"
+    let line = text
+        .lines()
+        .find(|line| line.contains("next delivery "))
+        .unwrap_or_else(|| panic!("no next delivery shown:\n{text}"));
+    let pane = line.split("next delivery ").nth(1).unwrap();
+    let at = pane.split(" · ").nth(1).and_then(|rest| rest.get(..16)).unwrap();
+    let at = chrono::NaiveDateTime::parse_from_str(at, "%Y-%m-%d %H:%M").unwrap();
+    demo.type_keys("q");
+    demo.assert_ends_restored();
+    at
+}
+
+#[test]
+fn tz_shows_times_in_the_zone_asked_for() {
+    let utc = next_delivery_in("UTC");
+    let ist = next_delivery_in("Asia/Kolkata");
+    assert_eq!(
+        ist - utc,
+        chrono::Duration::minutes(330),
+        "{utc} in UTC, {ist} in India"
+    );
+    // A zone that is none is refused before the console starts.
+    let mut wrong = Demo::start_with(&["--tz", "Mars/Olympus"]);
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = wrong.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10));
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.exit_code(), 2);
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(wrong.text().contains("not a time zone"), "{}", wrong.text());
+}

@@ -241,10 +241,20 @@ impl App {
             }
         };
         let read_only = self.context.read_only;
+        let zone_given = self.context.zone_given;
         self.context = Context {
             read_only,
+            zone_given,
             ..connected.context
         };
+        // The profile's zone, when it names one, unless --tz said one for
+        // the whole run.
+        if !zone_given && let Some(zone) = self.context.tz.as_deref() {
+            match zone.parse::<crate::console::view::format::Zone>() {
+                Ok(zone) => crate::console::view::format::set_zone(zone),
+                Err(error) => self.notice = Some(Notice::error(format!("the profile's tz: {error}"))),
+            }
+        }
         self.at_start = target == Some(Target::Start);
         self.project_follows = false;
         self.connection.issue();

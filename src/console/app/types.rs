@@ -48,6 +48,10 @@ pub struct Context {
     pub color: Option<ratatui::style::Color>,
     /// The profile says production: every write is asked about once more.
     pub production: bool,
+    /// `--tz` was given: a profile switched to keeps its zone to itself.
+    pub zone_given: bool,
+    /// The profile's `tz`, when it names one.
+    pub tz: Option<String>,
 }
 
 /// A profile's `color` as the console draws it, or why it is not one.

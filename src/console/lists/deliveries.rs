@@ -25,7 +25,7 @@ use super::subscriptions::words::channel;
 use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
 use crate::api::{self, Delivery, DeliveryStatus, Page, RecipientStatus};
 use crate::console::view::detail::{field, heading, marked, optional};
-use crate::console::view::format::{relative, when};
+use crate::console::view::format::{relative, when, zone_label};
 use crate::console::view::theme::Theme;
 
 /// The most deliveries `f` looks through for the failed and partial ones.
@@ -361,7 +361,7 @@ fn detail(delivery: &Delivery, now: DateTime<Utc>, theme: &Theme) -> (String, Ve
         _ => field("status", status(delivery), theme),
     };
     let at = |value: Option<DateTime<Utc>>| match value {
-        Some(at) => format!("{} UTC · {}", when(Some(at)), relative(at, now)),
+        Some(at) => format!("{} {} · {}", when(Some(at)), zone_label(), relative(at, now)),
         None => "-".into(),
     };
     let mut lines = vec![

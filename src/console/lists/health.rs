@@ -206,7 +206,12 @@ impl Resource for Board {
 
     fn detail(&self, row: &HealthRow, now: DateTime<Utc>, theme: &Theme) -> (String, Vec<Line<'static>>) {
         let at = |value: Option<DateTime<Utc>>| match value {
-            Some(at) => format!("{} UTC · {}", when(Some(at)), relative(at, now)),
+            Some(at) => format!(
+                "{} {} · {}",
+                when(Some(at)),
+                crate::console::view::format::zone_label(),
+                relative(at, now)
+            ),
             None => "-".into(),
         };
         let mut health = row.health.as_str().to_string();

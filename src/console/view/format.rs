@@ -1,17 +1,88 @@
-//! Dates and other values as people read them.
+//! Dates and other values as people read them, in the zone the console
+//! shows times in (`--tz local|UTC|ZONE`, a profile's `tz`; local unless
+//! told). The zone is the console's alone, set once as it starts: tests
+//! that drive the app never set it and read UTC.
 
-use chrono::{DateTime, Utc};
+use std::str::FromStr;
+use std::sync::RwLock;
 
-/// `2026-11-22 09:00` (UTC), or `-`.
+use chrono::{DateTime, Local, Utc};
+
+/// Where times are shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Zone {
+    Utc,
+    /// The machine's own zone (`TZ`, else the system's).
+    Local,
+    Named(chrono_tz::Tz),
+}
+
+impl FromStr for Zone {
+    type Err = String;
+
+    /// `local`, `UTC` (any case), or a zone of the tz database
+    /// (`Europe/Paris`).
+    fn from_str(text: &str) -> Result<Zone, String> {
+        match text.trim() {
+            zone if zone.eq_ignore_ascii_case("local") => Ok(Zone::Local),
+            zone if zone.eq_ignore_ascii_case("utc") || zone == "Z" => Ok(Zone::Utc),
+            zone => zone
+                .parse::<chrono_tz::Tz>()
+                .map(Zone::Named)
+                .map_err(|_| format!("\"{zone}\" is not a time zone: local, UTC or one like Europe/Paris")),
+        }
+    }
+}
+
+static ZONE: RwLock<Zone> = RwLock::new(Zone::Utc);
+
+/// The console's zone from now on.
+pub fn set_zone(zone: Zone) {
+    if let Ok(mut shown) = ZONE.write() {
+        *shown = zone;
+    }
+}
+
+fn zone() -> Zone {
+    ZONE.read().map(|zone| *zone).unwrap_or(Zone::Utc)
+}
+
+/// `at` in the console's zone, as `format` says.
+pub fn in_zone(at: DateTime<Utc>, format: &str) -> String {
+    match zone() {
+        Zone::Utc => at.format(format).to_string(),
+        Zone::Local => at.with_timezone(&Local).format(format).to_string(),
+        Zone::Named(tz) => at.with_timezone(&tz).format(format).to_string(),
+    }
+}
+
+/// The zone's name for headers and footers: `UTC`, `CET`, `+05:30`.
+pub fn zone_label() -> String {
+    match zone() {
+        Zone::Utc => "UTC".into(),
+        Zone::Local => Utc::now().with_timezone(&Local).format("%:z").to_string(),
+        Zone::Named(tz) => Utc::now().with_timezone(&tz).format("%Z").to_string(),
+    }
+}
+
+/// A header that says `(UTC)` says the console's zone instead.
+pub fn zoned_header(header: &str) -> std::borrow::Cow<'_, str> {
+    if header.contains("(UTC)") && zone() != Zone::Utc {
+        header.replace("(UTC)", &format!("({})", zone_label())).into()
+    } else {
+        header.into()
+    }
+}
+
+/// `2026-11-22 09:00` (in the console's zone), or `-`.
 pub fn when(at: Option<DateTime<Utc>>) -> String {
-    at.map(|at| at.format("%Y-%m-%d %H:%M").to_string())
+    at.map(|at| in_zone(at, "%Y-%m-%d %H:%M"))
         .unwrap_or_else(|| "-".into())
 }
 
 /// `2026-11-22`, or `-`.
 pub fn day(at: Option<DateTime<Utc>>) -> String {
-    at.map(|at| at.format("%Y-%m-%d").to_string())
-        .unwrap_or_else(|| "-".into())
+    at.map(|at| in_zone(at, "%Y-%m-%d")).unwrap_or_else(|| "-".into())
 }
 
 /// `in 3h 20m`, `2d ago`, `now`: the largest two units.
@@ -67,5 +138,21 @@ mod tests {
         assert_eq!(relative(at("2026-11-22T10:00:30Z"), now), "now");
         assert_eq!(relative(at("2028-01-01T00:00:00Z"), now), "in 1y 39d");
         assert_eq!(next_delivery(None, now), "none left");
+    }
+
+    #[test]
+    fn zones_read_as_people_write_them() {
+        assert_eq!("local".parse::<Zone>(), Ok(Zone::Local));
+        assert_eq!("utc".parse::<Zone>(), Ok(Zone::Utc));
+        assert_eq!(
+            "Europe/Paris".parse::<Zone>(),
+            Ok(Zone::Named(chrono_tz::Europe::Paris))
+        );
+        assert!(
+            "Mars/Olympus"
+                .parse::<Zone>()
+                .unwrap_err()
+                .contains("not a time zone")
+        );
     }
 }

@@ -430,7 +430,11 @@ fn state_line(app: &App) -> String {
     parts.extend(table.state().map(str::to_string));
     if let Some(seconds) = app.refresh_every {
         parts.push(match app.last_refresh {
-            Some(at) => format!("refreshed {} UTC, every {seconds} s", at.format("%H:%M:%S")),
+            Some(at) => format!(
+                "refreshed {} {}, every {seconds} s",
+                format::in_zone(at, "%H:%M:%S"),
+                format::zone_label()
+            ),
             None => format!("refreshing every {seconds} s"),
         });
     }

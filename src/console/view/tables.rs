@@ -4,6 +4,8 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
+
+use super::format::{in_zone, zone_label, zoned_header};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Cell, Paragraph, Row, Table, TableState};
@@ -30,7 +32,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     // While the server is away, the rows are what it said last.
     if let Some(offline) = &app.offline {
         title.push_span(Span::styled(
-            format!("stale since {} UTC ", offline.since.format("%H:%M")),
+            format!(
+                "stale since {} {} ",
+                in_zone(offline.since, "%H:%M"),
+                zone_label()
+            ),
             theme.warning,
         ));
     }
@@ -152,9 +158,9 @@ fn header(column: &Column, table: &dyn AnyTable) -> String {
                 .is_some_and(|sorted| column.header.starts_with(sorted)) =>
         {
             let arrow = if sort.descending { "▼" } else { "▲" };
-            format!("{} {arrow}", column.header)
+            format!("{} {arrow}", zoned_header(column.header))
         }
-        _ => column.header.to_string(),
+        _ => zoned_header(column.header).into_owned(),
     }
 }
 
