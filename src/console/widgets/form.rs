@@ -229,12 +229,36 @@ impl Field {
 
 /// The first option whose label holds `typed` (lowercase).
 fn find_option(options: &[(String, String)], typed: &str) -> Option<usize> {
+    matching(options, typed).first().copied()
+}
+
+/// The options whose label holds what was typed (lower case), in order.
+pub fn matching(options: &[(String, String)], typed: &str) -> Vec<usize> {
     if typed.is_empty() {
-        return None;
+        return Vec::new();
     }
     options
         .iter()
-        .position(|(_, label)| label.to_lowercase().contains(typed))
+        .enumerate()
+        .filter(|(_, (_, label))| label.to_lowercase().contains(typed))
+        .map(|(at, _)| at)
+        .collect()
+}
+
+/// The option `step` matches away from `chosen`, going round: with
+/// something typed, ←/→ go through what matches, not through everything.
+fn step_among(options: &[(String, String)], typed: &str, chosen: usize, step: isize) -> usize {
+    let found = matching(options, typed);
+    if found.is_empty() {
+        let count = options.len().max(1) as isize;
+        return (chosen as isize + step).rem_euclid(count) as usize;
+    }
+    let at = found.iter().position(|&index| index == chosen);
+    let next = match at {
+        Some(at) => (at as isize + step).rem_euclid(found.len() as isize) as usize,
+        None => 0,
+    };
+    found[next]
 }
 
 /// What a key did to the form.
@@ -407,9 +431,10 @@ impl Form {
                             input.handle_event(&Event::Key(key));
                         }
                         Value::Select { options, chosen } => match key.code {
-                            KeyCode::Left => *chosen = (*chosen + options.len() - 1) % options.len().max(1),
-                            KeyCode::Right | KeyCode::Char(' ') => {
-                                *chosen = (*chosen + 1) % options.len().max(1)
+                            KeyCode::Left => *chosen = step_among(options, &field.typed, *chosen, -1),
+                            KeyCode::Right => *chosen = step_among(options, &field.typed, *chosen, 1),
+                            KeyCode::Char(' ') if field.typed.is_empty() => {
+                                *chosen = step_among(options, "", *chosen, 1)
                             }
                             // Typing finds an option: long lists of dashboards and
                             // insights are searched rather than stepped through.

@@ -33,7 +33,6 @@ pub fn draw(frame: &mut Frame, form: &Form, preview: Vec<Line<'static>>, theme: 
     let mut cursor = None;
     let mut focus_line = 0;
     let mut focus_end = 0;
-    let under = |text: &str, style| Line::styled(format!("  {:<LABEL$} {text}", ""), style);
     for (index, field) in form.fields.iter().enumerate() {
         if field.hidden {
             continue;
@@ -77,7 +76,7 @@ pub fn draw(frame: &mut Frame, form: &Form, preview: Vec<Line<'static>>, theme: 
             Value::Text { .. } | Value::Choices { .. } => {
                 lines.push(Line::from(vec![label, Span::raw(field.shown())]));
             }
-            Value::Select { .. } => {
+            Value::Select { options, chosen } => {
                 let value = match field.typed.is_empty() {
                     true => format!("◂ {} ▸", field.shown()),
                     false => format!("◂ {} ▸  search: {}", field.shown(), field.typed),
@@ -88,6 +87,11 @@ pub fn draw(frame: &mut Frame, form: &Form, preview: Vec<Line<'static>>, theme: 
                     Span::raw(parts.next().unwrap_or_default()),
                 ]));
                 lines.extend(parts.map(|part| under(&part, ratatui::style::Style::new())));
+                // What is typed lists what matches, the chosen one marked;
+                // ←/→ go through these.
+                if focused && !field.typed.is_empty() {
+                    lines.extend(matches_shown(options, *chosen, &field.typed, value_room, theme));
+                }
             }
         }
         if let Some(error) = &field.error {
@@ -194,4 +198,50 @@ fn discard_question(frame: &mut Frame, form: &Form, under: ratatui::layout::Rect
         .border_style(theme.warning)
         .title(" Discard changes? ");
     frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// The matches listed under a choice being searched: a few around the one
+/// chosen, and how many there are.
+fn matches_shown(
+    options: &[(String, String)],
+    chosen: usize,
+    typed: &str,
+    room: usize,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    const SHOWN: usize = 6;
+    let found = super::matching(options, typed);
+    if found.is_empty() {
+        return vec![under(&format!("nothing matches \"{typed}\""), theme.error)];
+    }
+    let at = found.iter().position(|&index| index == chosen).unwrap_or(0);
+    let first = at
+        .saturating_sub(SHOWN / 2)
+        .min(found.len().saturating_sub(SHOWN));
+    let mut lines: Vec<Line<'static>> = found
+        .iter()
+        .skip(first)
+        .take(SHOWN)
+        .map(|&index| {
+            let label = crate::text::printable(&options[index].1).into_owned();
+            let (pointer, style) = match index == chosen {
+                true => ("›", theme.accent),
+                false => (" ", ratatui::style::Style::new()),
+            };
+            under(
+                &crate::console::view::fit::fit(&format!("{pointer} {label}"), room),
+                style,
+            )
+        })
+        .collect();
+    lines.push(under(
+        &format!("{} of {} match · ←/→ go through them", found.len(), options.len()),
+        theme.dim,
+    ));
+    lines
+}
+
+/// A line under a field's label, in its value's column.
+fn under(text: &str, style: ratatui::style::Style) -> Line<'static> {
+    Line::styled(format!("  {:<LABEL$} {text}", ""), style)
 }

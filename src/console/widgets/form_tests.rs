@@ -151,3 +151,56 @@ fn a_choice_is_named_by_its_label() {
         )]
     );
 }
+
+#[test]
+fn typing_in_a_choice_lists_what_matches_and_arrows_go_through_those_alone() {
+    let options = [
+        ("1", "insight: Weekly active users"),
+        ("2", "dashboard: Company KPIs"),
+        ("3", "insight: Weekly revenue"),
+        ("4", "insight: Signups"),
+        ("5", "dashboard: Weekly review"),
+    ];
+    let mut form = Form::new("New", vec![Field::select("delivers", "Delivers", &options, "")]);
+    for c in "weekly".chars() {
+        form.key(key(KeyCode::Char(c)));
+    }
+    assert_eq!(form.value("delivers"), "1", "the first that matches");
+    form.key(key(KeyCode::Right));
+    assert_eq!(
+        form.value("delivers"),
+        "3",
+        "the next that matches, not the next option"
+    );
+    form.key(key(KeyCode::Right));
+    assert_eq!(form.value("delivers"), "5");
+    form.key(key(KeyCode::Right));
+    assert_eq!(form.value("delivers"), "1", "round again");
+    form.key(key(KeyCode::Left));
+    assert_eq!(form.value("delivers"), "5");
+    // Drawn: the matches listed under the field, how many, the chosen marked.
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 30)).unwrap();
+    terminal
+        .draw(|frame| {
+            draw(
+                frame,
+                &form,
+                Vec::new(),
+                &crate::console::view::theme::Theme::plain(),
+            )
+        })
+        .unwrap();
+    let buffer = terminal.backend().buffer();
+    let screen: String = (0..30)
+        .map(|y| {
+            (0..100)
+                .map(|x| buffer[(x, y)].symbol().to_string())
+                .collect::<String>()
+                + "\n"
+        })
+        .collect();
+    assert!(screen.contains("3 of 5 match"), "{screen}");
+    assert!(screen.contains("› dashboard: Weekly review"), "{screen}");
+    assert!(screen.contains("  insight: Weekly revenue"), "{screen}");
+    assert!(!screen.contains("Company KPIs"), "{screen}");
+}
