@@ -14,6 +14,9 @@ use crate::console::widgets::picker::Person;
 use crate::people::offboard::{self, Plan, Record, Session, Step};
 use crate::people::{RoleIndex, RoleRef, profile};
 
+/// Members a page of `:no-role`'s look through everyone.
+const SCAN_PAGE: u64 = 500;
+
 /// Member pages in flight at once while `:no-role` looks through them all.
 const PAGES_AT_ONCE: usize = 4;
 
@@ -111,8 +114,11 @@ impl Runner {
         let order = if oldest_first { "joined_at" } else { "-joined_at" };
         let list = List::members(organization).with("order", order);
         let told = send.clone();
+        // Every member is read: in pages of 500 (a server that allows fewer
+        // is followed by its `next` links), a fifth of the requests, and a
+        // fifth of the rows an offset has the server step over.
         let options = FetchAll {
-            page_size: crate::console::lists::paging::PAGE_SIZE,
+            page_size: SCAN_PAGE,
             concurrency: PAGES_AT_ONCE,
             progress: Some(Arc::new(move |done, total| {
                 told(PeopleNews::Progress { done, total })
