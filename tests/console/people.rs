@@ -472,6 +472,33 @@ async fn people_at_fifty_thousand_members_answer_quickly() {
         searched >= Duration::from_millis(150),
         "the pause in typing is waited for"
     );
+
+    // The assign picker at 50,000: the first 5,000 shown, a name searched
+    // on the server as typed.
+    press(driver, &[KeyCode::Esc, KeyCode::Char('1')]).await;
+    let asked = Instant::now();
+    press(driver, &[KeyCode::Char('a')]).await;
+    let opened = asked.elapsed();
+    assert!(
+        driver.screen().contains("showing the first 5,000"),
+        "{}",
+        driver.screen()
+    );
+    for c in "halvorsen".chars() {
+        driver.press(KeyCode::Char(c));
+    }
+    let typed = Instant::now();
+    assert!(driver.settle(SETTLE).await);
+    let found = typed.elapsed();
+    let screen = driver.screen();
+    assert!(
+        screen.contains("search halvorsen") && screen.contains("Ingrid Halvorsen"),
+        "{screen}"
+    );
+    eprintln!(
+        "the assign picker at {count} members: open in {opened:?}; a search {found:?} after the last key"
+    );
+    assert!(found < Duration::from_secs(5), "{found:?}");
 }
 
 /// Issue 22, 4: marks on People, and `a` adding every marked person to
