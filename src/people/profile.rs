@@ -168,30 +168,15 @@ pub async fn gather(
             unknown: "not a member of the organization".into(),
         },
     };
-    let uuid = member
-        .as_ref()
-        .map(|member| member.user.uuid.clone())
-        .or_else(|| {
-            created.iter().find_map(|found| {
-                found
-                    .subscription
-                    .created_by
-                    .as_ref()
-                    .map(|user| user.uuid.clone())
-            })
-        });
-    let name = member
-        .as_ref()
-        .map(|member| member.user.display_name())
-        .or_else(|| {
-            created.iter().find_map(|found| {
-                found
-                    .subscription
-                    .created_by
-                    .as_ref()
-                    .map(|user| user.display_name())
-            })
-        })
+    // Someone no longer a member is known by what they created.
+    let known = member.as_ref().map(|member| &member.user).or_else(|| {
+        created
+            .iter()
+            .find_map(|found| found.subscription.created_by.as_ref())
+    });
+    let uuid = known.map(|user| user.uuid.clone());
+    let name = known
+        .map(|user| user.display_name())
         .unwrap_or_else(|| email.clone());
     let roles = uuid
         .as_deref()

@@ -1,38 +1,16 @@
 //! The `:` command line as k9s users expect it: jumps by id and by name,
 //! arguments completed with Tab, and a history walked with ↑ and ↓.
 
-use std::time::Duration;
-
+use orgdeck::console::Driver;
 use orgdeck::console::app::Mode;
 use orgdeck::console::lists::ListId;
-use orgdeck::console::view::theme::Theme;
-use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
 
-use crate::support::{TestServer, client_for};
-
-const SETTLE: Duration = Duration::from_secs(10);
+use crate::drive::{self, SETTLE, command};
+use crate::support::TestServer;
 
 async fn console(server: &TestServer) -> Driver {
-    let context = Context {
-        host: "reference server".into(),
-        organization: server.organization.clone(),
-        project: server.project.to_string(),
-        ..Context::default()
-    };
-    let key = server.key(&["*"]);
-    let mut driver = Driver::new(client_for(&server.base, &key), context, (160, 40), Theme::plain());
-    driver.start();
-    assert!(driver.settle(SETTLE).await);
-    driver
-}
-
-/// Types `:` and the line, then Enter, and waits for what it asked.
-async fn command(driver: &mut Driver, line: &str) {
-    driver.press(KeyCode::Char(':'));
-    driver.type_text(line);
-    driver.press(KeyCode::Enter);
-    assert!(driver.settle(SETTLE).await);
+    drive::console(server, &server.key(&["*"]), (160, 40)).await
 }
 
 fn typed(driver: &Driver) -> String {

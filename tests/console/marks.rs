@@ -4,42 +4,17 @@
 //! page), `*` refused past 1,000 rows, Esc clearing the marks; and the one
 //! rule for questions: Enter on a test delivery's question sends nothing.
 
-use std::time::Duration;
-
 use orgdeck::api::Subscription;
+use orgdeck::console::Driver;
 use orgdeck::console::app::Mode;
-use orgdeck::console::view::theme::Theme;
 use orgdeck::console::widgets::results::Outcome;
-use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
 
+use crate::drive::{self, SETTLE, keys, typed};
 use crate::support::{TestServer, client_for};
 
-const SETTLE: Duration = Duration::from_secs(30);
-
 async fn console(server: &TestServer, key: &str) -> Driver {
-    let context = Context {
-        host: "reference server".into(),
-        organization: server.organization.clone(),
-        project: server.project.to_string(),
-        ..Context::default()
-    };
-    let mut driver = Driver::new(client_for(&server.base, key), context, (140, 40), Theme::plain());
-    driver.start();
-    assert!(driver.settle(SETTLE).await);
-    driver
-}
-
-async fn keys(driver: &mut Driver, codes: &[KeyCode]) {
-    for code in codes {
-        driver.press(*code);
-        assert!(driver.settle(SETTLE).await, "{}", driver.screen());
-    }
-}
-
-async fn typed(driver: &mut Driver, text: &str) {
-    driver.type_text(text);
-    assert!(driver.settle(SETTLE).await);
+    drive::console(server, key, (140, 40)).await
 }
 
 /// The subscriptions the console shows, in its order.

@@ -2,40 +2,25 @@
 //! before any write (k9s #3414: people fear acting on production by
 //! mistake); its `color` tints the title bar.
 
-use std::time::Duration;
-
+use orgdeck::console::Driver;
 use orgdeck::console::app::Mode;
 use orgdeck::console::lists::ListId;
 use orgdeck::console::view::theme::Theme;
-use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
 use ratatui::style::Color;
 use serde_json::Value;
 
-use crate::support::{TestServer, client_for};
-
-const SETTLE: Duration = Duration::from_secs(10);
+use crate::drive::{self, SETTLE};
+use crate::support::TestServer;
 
 async fn console(server: &TestServer, production: bool) -> Driver {
-    let context = Context {
-        host: "reference server".into(),
-        profile: Some("cloud".into()),
-        organization: server.organization.clone(),
-        project: server.project.to_string(),
-        production,
-        color: Some(Color::Rgb(139, 0, 0)),
-        ..Context::default()
-    };
     let key = server.key(&["*"]);
-    let mut driver = Driver::new(
-        client_for(&server.base, &key),
-        context,
-        (160, 40),
-        Theme::colored(),
-    );
-    driver.start();
-    assert!(driver.settle(SETTLE).await);
-    driver
+    drive::console_with(server, &key, (160, 40), Theme::colored(), |context| {
+        context.profile = Some("cloud".into());
+        context.production = production;
+        context.color = Some(Color::Rgb(139, 0, 0));
+    })
+    .await
 }
 
 async fn enabled(server: &TestServer, id: i64) -> Value {

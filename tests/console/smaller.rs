@@ -1,43 +1,16 @@
 //! Issue 24's smaller defects, each as the user met it, against the
 //! reference server.
 
-use std::time::Duration;
-
+use orgdeck::console::Driver;
 use orgdeck::console::app::Mode;
 use orgdeck::console::lists::ListId;
-use orgdeck::console::view::theme::Theme;
-use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
 
-use crate::support::{TestServer, client_for};
-
-const SETTLE: Duration = Duration::from_secs(10);
+use crate::drive::{self, command, keys};
+use crate::support::TestServer;
 
 async fn console(server: &TestServer, size: (u16, u16)) -> Driver {
-    let context = Context {
-        host: "reference server".into(),
-        organization: server.organization.clone(),
-        project: server.project.to_string(),
-        ..Context::default()
-    };
-    let key = server.key(&["*"]);
-    let mut driver = Driver::new(client_for(&server.base, &key), context, size, Theme::plain());
-    driver.start();
-    assert!(driver.settle(SETTLE).await);
-    driver
-}
-
-async fn keys(driver: &mut Driver, codes: &[KeyCode]) {
-    for code in codes {
-        driver.press(*code);
-        assert!(driver.settle(SETTLE).await);
-    }
-}
-
-async fn command(driver: &mut Driver, line: &str) {
-    driver.press(KeyCode::Char(':'));
-    driver.type_text(line);
-    keys(driver, &[KeyCode::Enter]).await;
+    drive::console(server, &server.key(&["*"]), size).await
 }
 
 fn shown_ids(driver: &Driver) -> Vec<i64> {
