@@ -196,7 +196,10 @@ fn person(member: &OrganizationMember) -> Person {
 }
 
 /// What the picker says of the members it holds, when they are not all:
-/// "showing the first 5,000; type to search".
+/// "showing the first 5,000; type to search"; and, after the server was
+/// searched, how many it found: "1 matching \"halvorsen\" on the server"
+/// (without it, the server's whole answer would look like the first
+/// members filtered here).
 pub fn extent(picker: &Picker) -> Option<String> {
     if picker.searching {
         return Some(format!(
@@ -205,7 +208,15 @@ pub fn extent(picker: &Picker) -> Option<String> {
         ));
     }
     if !picker.more {
-        return None;
+        if picker.searched.is_empty() {
+            return None;
+        }
+        let found = picker.people.as_ref().map_or(0, Vec::len);
+        return Some(format!(
+            "{} matching \"{}\" on the server",
+            crate::text::thousands(found as u64),
+            printable(&picker.searched)
+        ));
     }
     let most = crate::text::thousands(PICKER_ROWS as u64);
     Some(if picker.searched.is_empty() {
@@ -386,6 +397,14 @@ mod tests {
         picker.searched = "zo".into();
         picker.people = Some(vec![member("Zoë", "u9")]);
         assert_eq!(picker.search_wanted(), None);
+        // The server found fewer than it holds: the picker says it searched,
+        // and how many it found, not a blank line.
+        picker.more = false;
+        assert_eq!(
+            extent(&picker).as_deref(),
+            Some("1 matching \"zo\" on the server")
+        );
+        picker.more = true;
         assert!(extent(&picker).unwrap().contains("matching \"zo\""));
         picker.key(key(KeyCode::Tab));
         // Ada, chosen before the search, is still chosen, and Zoë with her.
