@@ -603,7 +603,7 @@ fn people_at_fifty_thousand_members_in_a_terminal() {
     let key = std::ffi::OsString::from(ready["api_key"].as_str().unwrap());
     let no_config = dir.path().join("none.toml");
     let mut console = Demo::spawn(
-        &["--no-mouse"],
+        &[],
         &[
             ("ORGDECK_HOST", host.as_os_str()),
             ("ORGDECK_API_KEY", key.as_os_str()),
