@@ -60,14 +60,18 @@ pub fn in_zone(at: DateTime<Utc>, format: &str) -> String {
 pub fn zone_label() -> String {
     match zone() {
         Zone::Utc => "UTC".into(),
-        Zone::Local => Utc::now().with_timezone(&Local).format("%:z").to_string(),
+        // The machine's zone has no name here, only its offset; none is UTC.
+        Zone::Local => match Utc::now().with_timezone(&Local).offset().local_minus_utc() {
+            0 => "UTC".into(),
+            _ => Utc::now().with_timezone(&Local).format("%:z").to_string(),
+        },
         Zone::Named(tz) => Utc::now().with_timezone(&tz).format("%Z").to_string(),
     }
 }
 
 /// A header that says `(UTC)` says the console's zone instead.
 pub fn zoned_header(header: &str) -> std::borrow::Cow<'_, str> {
-    if header.contains("(UTC)") && zone() != Zone::Utc {
+    if header.contains("(UTC)") && zone_label() != "UTC" {
         header.replace("(UTC)", &format!("({})", zone_label())).into()
     } else {
         header.into()
