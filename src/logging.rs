@@ -14,11 +14,7 @@ pub fn log_path() -> PathBuf {
     if let Some(path) = std::env::var_os("ORGDECK_LOG") {
         return PathBuf::from(path);
     }
-    dirs::state_dir()
-        .or_else(dirs::data_local_dir)
-        .unwrap_or_else(std::env::temp_dir)
-        .join("orgdeck")
-        .join("orgdeck.log")
+    crate::config::platform_state_dir().join("orgdeck.log")
 }
 
 /// Starts logging to [`log_path`]; the level comes from `ORGDECK_LOG_LEVEL`

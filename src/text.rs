@@ -31,6 +31,16 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// "1 role", "1,200 roles": a count and its noun, plural past one.
+pub fn counted(n: usize, noun: &str) -> String {
+    format!("{} {noun}{}", thousands(n as u64), plural(n))
+}
+
+/// "s" unless there is one.
+pub fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
 /// Whether a character must never reach a terminal raw: C0 and C1 controls
 /// and DEL (ESC among them), the bidi embeddings, overrides, isolates and
 /// marks, the Unicode line and paragraph separators, and the invisible
@@ -106,6 +116,13 @@ fn push_printable(out: &mut String, c: char) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_read_as_people_say_them() {
+        assert_eq!(counted(1, "role"), "1 role");
+        assert_eq!(counted(1200, "role"), "1,200 roles");
+        assert_eq!(counted(0, "key"), "0 keys");
+    }
 
     #[test]
     fn escapes_and_controls_are_shown_not_sent() {

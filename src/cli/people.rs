@@ -296,7 +296,7 @@ fn page(profile: &Profile) -> String {
             Keys::Known(keys) if keys.has_keys => format!(
                 "{} personal API key{}{}",
                 keys.keys.len(),
-                profile::plural(keys.keys.len()),
+                crate::text::plural(keys.keys.len()),
                 if keys.has_keys_active_last_week {
                     ", used in the last week"
                 } else {
@@ -360,7 +360,7 @@ fn subscription_line(found: &Found) -> String {
         parts.push(if found.sole_recipient {
             "mails them alone".to_string()
         } else {
-            format!("{recipients} recipient{}", profile::plural(recipients))
+            format!("{recipients} recipient{}", crate::text::plural(recipients))
         });
     }
     if found.is_ai_report() {
@@ -432,7 +432,7 @@ async fn offboard_command(connection: &Connection, format: Format, args: Offboar
     );
     let path = args.record.clone().unwrap_or_else(|| {
         offboard::default_record_path(
-            &crate::health::index::state_dir(),
+            &crate::config::state_dir(),
             &plan.person.email,
             session.started_at,
         )
@@ -487,7 +487,7 @@ fn plan_text(plan: &Plan) -> String {
         printable(&plan.person.name),
         printable(&plan.person.email),
         plan.changes(),
-        profile::plural(plan.changes())
+        crate::text::plural(plan.changes())
     );
     for warning in &plan.warnings {
         out.push_str(&format!("  ! {}\n", printable(warning)));
@@ -523,7 +523,7 @@ fn confirmed(plan: &Plan) -> anyhow::Result<bool> {
         "Offboard {}: {} change{}. Only 'yes' goes on: ",
         printable(&plan.person.email),
         plan.changes(),
-        profile::plural(plan.changes())
+        crate::text::plural(plan.changes())
     );
     std::io::stderr().flush()?;
     let mut line = String::new();

@@ -141,6 +141,36 @@ impl<'de> Deserialize<'de> for ApiKey {
     }
 }
 
+/// Where orgdeck keeps state (Health's index, offboarding records):
+/// `ORGDECK_STATE_DIR`, else the platform's state directory
+/// (`~/.local/state/orgdeck` on Linux).
+pub fn state_dir() -> PathBuf {
+    match std::env::var_os("ORGDECK_STATE_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => platform_state_dir(),
+    }
+}
+
+/// The platform's state directory for orgdeck, whatever the environment
+/// says: where the log goes unless `ORGDECK_LOG` names a file.
+pub fn platform_state_dir() -> PathBuf {
+    dirs::state_dir()
+        .or_else(dirs::data_local_dir)
+        .unwrap_or_else(std::env::temp_dir)
+        .join("orgdeck")
+}
+
+/// Makes a directory (and those above it) that only its owner may enter.
+pub fn create_private_dir(dir: &Path) -> anyhow::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder
+        .create(dir)
+        .with_context(|| format!("cannot create {}", dir.display()))
+}
+
 /// Where the config file is: `ORGDECK_CONFIG`, else the platform's config
 /// directory.
 pub fn config_path() -> Option<PathBuf> {

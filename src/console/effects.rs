@@ -47,7 +47,7 @@ impl Runner {
             messages,
             config_file: None,
             clock: crate::clock::Clock::system(),
-            state_dir: crate::health::index::state_dir(),
+            state_dir: crate::config::state_dir(),
         }
     }
 

@@ -87,7 +87,7 @@ impl Driver {
             theme,
             clock: Clock::system(),
             pending_searches: 0,
-            state_dir: crate::health::index::state_dir(),
+            state_dir: crate::config::state_dir(),
         }
     }
 

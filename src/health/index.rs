@@ -26,18 +26,6 @@ use crate::api::health::Assessment;
 /// The layout of the file; another number is another layout.
 const VERSION: u32 = 1;
 
-/// Where orgdeck keeps state: `ORGDECK_STATE_DIR`, else the platform's state
-/// directory (`~/.local/state/orgdeck` on Linux).
-pub fn state_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("ORGDECK_STATE_DIR") {
-        return PathBuf::from(dir);
-    }
-    dirs::state_dir()
-        .or_else(dirs::data_local_dir)
-        .unwrap_or_else(std::env::temp_dir)
-        .join("orgdeck")
-}
-
 /// What the last look learnt about one subscription.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Entry {
@@ -222,7 +210,7 @@ impl Index {
     /// An exclusive lock on the index's lock file, held until dropped.
     fn lock(&self) -> anyhow::Result<Lock> {
         let dir = self.path.parent().unwrap_or(Path::new("."));
-        create_private_dir(dir)?;
+        crate::config::create_private_dir(dir)?;
         let mut options = OpenOptions::new();
         options.create(true).truncate(false).write(true);
         #[cfg(unix)]
@@ -233,16 +221,6 @@ impl Index {
             .with_context(|| format!("cannot open {}", path.display()))?;
         Lock::exclusive(file)
     }
-}
-
-fn create_private_dir(dir: &Path) -> anyhow::Result<()> {
-    let mut builder = fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder
-        .create(dir)
-        .with_context(|| format!("cannot create {}", dir.display()))
 }
 
 /// A lock on a file, released when dropped (or when the process ends).

@@ -12,8 +12,9 @@ use futures_util::StreamExt;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::profile::{Found, Keys, Person, Profile, ProjectRef, plural, recipients};
+use super::profile::{Found, Keys, Person, Profile, ProjectRef, recipients};
 use crate::api::{Client, Subscription};
+use crate::text::plural;
 
 pub use super::record::{Record, Session, default_record_path, write_owner_only};
 

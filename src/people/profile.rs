@@ -290,7 +290,7 @@ fn would_break(profile: &Profile) -> Vec<String> {
         lines.push(format!(
             "{kept} subscription{} created by them stay{} theirs: PostHog cannot give a \
              subscription to someone else",
-            plural(kept),
+            crate::text::plural(kept),
             if kept == 1 { "s" } else { "" }
         ));
     }
@@ -313,7 +313,7 @@ fn would_break(profile: &Profile) -> Vec<String> {
             "{} personal API key{}{}: they stop reaching this organization once they are removed \
              from it, and whatever uses them breaks",
             keys.keys.len(),
-            plural(keys.keys.len()),
+            crate::text::plural(keys.keys.len()),
             if keys.has_keys_active_last_week {
                 " (used in the last week)"
             } else {
@@ -322,8 +322,4 @@ fn would_break(profile: &Profile) -> Vec<String> {
         ));
     }
     lines
-}
-
-pub fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }

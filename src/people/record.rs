@@ -65,10 +65,11 @@ pub fn default_record_path(
         .join(format!("{safe}-{}.json", at.format("%Y%m%dT%H%M%S%.3fZ")))
 }
 
-/// Writes a file only its owner may read, its directory made if missing.
+/// Writes a file only its owner may read, its directory (owner-only too)
+/// made if missing.
 pub fn write_owner_only(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
     if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)?;
+        crate::config::create_private_dir(parent).map_err(std::io::Error::other)?;
     }
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);

@@ -7,34 +7,14 @@ use orgdeck::console::view::theme::Theme;
 use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
 
+use crate::drive::{keys, typed};
 use crate::support::proxy::{Fault, FaultProxy};
 use crate::support::{DEMO_DASHBOARD, DEMO_DASHBOARD_INSIGHTS, TestServer, client_for, seeded};
 
 const SETTLE: Duration = Duration::from_secs(10);
 
 async fn console(server: &TestServer, key: &str) -> Driver {
-    let context = Context {
-        host: "reference server".into(),
-        organization: server.organization.clone(),
-        project: server.project.to_string(),
-        ..Context::default()
-    };
-    let mut driver = Driver::new(client_for(&server.base, key), context, (120, 36), Theme::plain());
-    driver.start();
-    assert!(driver.settle(SETTLE).await);
-    driver
-}
-
-async fn keys(driver: &mut Driver, codes: &[KeyCode]) {
-    for code in codes {
-        driver.press(*code);
-        assert!(driver.settle(SETTLE).await);
-    }
-}
-
-async fn typed(driver: &mut Driver, text: &str) {
-    driver.type_text(text);
-    assert!(driver.settle(SETTLE).await);
+    crate::drive::console(server, key, (120, 36)).await
 }
 
 /// The name of the form's focused field.

@@ -5,43 +5,18 @@
 //! server never sends (Teams and webhook targets, a partial recipient),
 //! written into its database directly.
 
-use std::time::Duration;
-
+use orgdeck::console::Driver;
 use orgdeck::console::app::Mode;
-use orgdeck::console::view::theme::Theme;
-use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
 use serde_json::{Value, json};
 
 use orgdeck::api::ResourceType;
 
+use crate::drive::{keys, typed};
 use crate::support::{DEMO_DASHBOARD, DEMO_INSIGHT, DEMO_SLACK, TestServer, client_for};
 
-const SETTLE: Duration = Duration::from_secs(10);
-
 async fn console(server: &TestServer, key: &str) -> Driver {
-    let context = Context {
-        host: "reference server".into(),
-        organization: server.organization.clone(),
-        project: server.project.to_string(),
-        ..Context::default()
-    };
-    let mut driver = Driver::new(client_for(&server.base, key), context, (180, 48), Theme::plain());
-    driver.start();
-    assert!(driver.settle(SETTLE).await);
-    driver
-}
-
-async fn keys(driver: &mut Driver, codes: &[KeyCode]) {
-    for code in codes {
-        driver.press(*code);
-        assert!(driver.settle(SETTLE).await);
-    }
-}
-
-async fn typed(driver: &mut Driver, text: &str) {
-    driver.type_text(text);
-    assert!(driver.settle(SETTLE).await);
+    crate::drive::console(server, key, (180, 48)).await
 }
 
 /// Tabs to the form's field of this name.

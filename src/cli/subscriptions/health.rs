@@ -13,9 +13,10 @@ use super::super::Exit;
 use super::super::output::{self, Column, Format, fixed, flexible};
 use crate::api::Client;
 use crate::api::health::{FailedRecipient, Health};
+use crate::config::state_dir;
 use crate::console::view::format::when as minute;
 use crate::health::budget::Budget;
-use crate::health::index::{Index, state_dir};
+use crate::health::index::Index;
 use crate::health::{HealthRow, Look, LookEvent, LookOptions, tally};
 use crate::text::{printable, thousands};
 

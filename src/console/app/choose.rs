@@ -293,7 +293,7 @@ impl App {
                         listed(&who),
                         if roles.len() == 1 { "the role" } else { "the roles" },
                         listed(&names),
-                        if adds == 1 { "" } else { "s" }
+                        crate::text::plural(adds)
                     ),
                     Write::AddToRoles {
                         organization,

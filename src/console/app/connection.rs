@@ -98,14 +98,6 @@ fn needs_row(action: Action, shown: ListId) -> bool {
     }
 }
 
-/// "1 key", "3 keys".
-fn keys(count: usize) -> String {
-    match count {
-        1 => "1 key".into(),
-        _ => format!("{count} keys"),
-    }
-}
-
 impl App {
     /// Keys held until the rows they act on arrive.
     pub fn held_keys(&self) -> usize {
@@ -127,7 +119,7 @@ impl App {
             self.held.clear();
             self.notice = Some(Notice::done(format!(
                 "dropped on leaving: {} typed while the list loaded",
-                keys(dropped)
+                crate::text::counted(dropped, "key")
             )));
         } else if !self.held.is_empty() || action.is_some_and(|action| self.must_wait(action)) {
             if self.held.len() >= HELD_KEYS {
@@ -213,8 +205,12 @@ impl App {
             true => std::mem::take(&mut self.held).len(),
             false => 0,
         };
-        let dropped =
-            (dropped > 0).then(|| format!("dropped: {} typed while the list loaded", keys(dropped)));
+        let dropped = (dropped > 0).then(|| {
+            format!(
+                "dropped: {} typed while the list loaded",
+                crate::text::counted(dropped, "key")
+            )
+        });
         match error.unreachable() {
             Some(unreachable) => {
                 let effects = self.unreachable(unreachable);

@@ -8,7 +8,7 @@ use super::{App, Confirm, Effect, ListId, Mode, Notice, Ticket, Write, Written};
 use crate::api;
 use crate::console::lists::offboard::{Phase, Screen};
 use crate::people::offboard::Step;
-use crate::people::profile::plural;
+use crate::text::plural;
 
 /// How an offboarding ended.
 #[derive(Debug)]

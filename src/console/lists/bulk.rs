@@ -7,7 +7,7 @@
 //!
 //! A list opts in with two things in its module: `const MARKS: bool = true`
 //! and, for its bulk keys, `fn bulk` building a [`Bulk`] (with
-//! [`Bulk::new`], [`count`] and [`sample`]). Marking (Space, `*`, Esc),
+//! [`Bulk::new`], [`crate::text::counted`] and [`sample`]). Marking (Space, `*`, Esc),
 //! drawing the marks, the header's count, the question, the run (at most
 //! [`IN_FLIGHT`] writes on their way) and the results come with it; `d`,
 //! `p` and `t` reach `fn bulk` as a [`Verb`] whenever rows are marked.
@@ -124,14 +124,6 @@ impl Bulk {
     }
 }
 
-/// "20 subscriptions", "1 role".
-pub fn count(count: usize, noun: &str) -> String {
-    match count {
-        1 => format!("1 {noun}"),
-        _ => format!("{} {noun}s", crate::text::thousands(count as u64)),
-    }
-}
-
 /// The first few of a list of rows in words, and how many more.
 pub fn sample(labels: &[String]) -> String {
     const SHOWN: usize = 5;
@@ -183,7 +175,7 @@ mod tests {
             why: why.into(),
         };
         let bulk = Bulk::new(
-            format!("Test {}", count(7, "subscription")),
+            format!("Test {}", crate::text::counted(7, "subscription")),
             &["Each goes to every recipient.".into()],
             true,
             (1..=7).map(item).collect(),
@@ -200,7 +192,5 @@ mod tests {
         let confirm = bulk.confirm();
         assert_eq!(confirm.highlighted, Answer::No);
         assert!(matches!(confirm.then, Confirmed::Bulk(ref bulk) if bulk.items.len() == 7));
-        assert_eq!(count(1, "role"), "1 role");
-        assert_eq!(count(1200, "role"), "1,200 roles");
     }
 }

@@ -191,7 +191,7 @@ impl Write {
                 people.len(),
                 if people.len() == 1 { "person" } else { "people" },
                 roles.len(),
-                if roles.len() == 1 { "" } else { "s" }
+                crate::text::plural(roles.len())
             ),
             Write::SetLevel { person, level, .. } => format!(
                 "Make {} {}",
@@ -202,7 +202,7 @@ impl Write {
                 "Offboard {}: {} change{}",
                 plan.person.email,
                 plan.changes(),
-                if plan.changes() == 1 { "" } else { "s" }
+                crate::text::plural(plan.changes())
             ),
             Write::SoftDelete { id, .. } => format!("Soft-delete subscription #{id}"),
             Write::Restore { id, .. } => format!("Restore subscription #{id}"),

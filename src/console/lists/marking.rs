@@ -130,7 +130,7 @@ impl<R: Resource> Table<R> {
     fn marked_notice(&self, shown: u64) -> String {
         format!(
             "marked the {} the filter shows ({} marked in all): d, p or t act on every marked row · Esc clears",
-            super::bulk::count(shown as usize, R::NOUN),
+            crate::text::counted(shown as usize, R::NOUN),
             thousands(self.marks.len() as u64)
         )
     }

@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 use chrono::{DateTime, Utc};
 use ratatui::text::{Line, Span};
 
-use super::bulk::{self, Bulk, Item, Verb};
+use super::bulk::{Bulk, Item, Verb};
 use super::{Column, Confirm, ListId, Query, Resource, Scope, Sort, Table, Write, contains, text};
 use crate::api::models::level;
 use crate::api::{OrganizationMember, RoleMembership};
@@ -212,7 +212,7 @@ impl Resource for Members {
             .collect();
         let title = format!(
             "Remove {} from the role {}",
-            bulk::count(items.len(), "member"),
+            crate::text::counted(items.len(), "member"),
             role.name
         );
         let more = ["They keep their other roles and stay in the organization.".to_string()];

@@ -16,7 +16,8 @@ use crate::console::app::{Confirm, Ticket};
 use crate::console::view::detail::field;
 use crate::console::view::theme::Theme;
 use crate::people::offboard::{self, Options, Plan, Status, Step};
-use crate::people::profile::{Profile, plural};
+use crate::people::profile::Profile;
+use crate::text::plural;
 
 /// One of the plan's options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

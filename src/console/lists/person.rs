@@ -20,7 +20,8 @@ use crate::console::view::detail::field;
 use crate::console::view::format::{day, when};
 use crate::console::view::theme::Theme;
 use crate::people::HeldRole;
-use crate::people::profile::{Found, Keys, Profile, plural, recipients};
+use crate::people::profile::{Found, Keys, Profile, recipients};
+use crate::text::plural;
 
 /// Whom the page is about.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -13,7 +13,7 @@ use std::cmp::Ordering;
 use chrono::{DateTime, Utc};
 use ratatui::text::{Line, Span};
 
-use super::bulk::{self, Bulk, Item, Verb};
+use super::bulk::{Bulk, Item, Verb};
 use super::rows::Rows;
 use super::{
     Column, Confirm, FormPurpose, ListId, Query, Resource, Scope, Sort, Table, Write, contains, text,
@@ -253,10 +253,10 @@ impl Resource for Roles {
             })
             .collect();
         let memberships: usize = rows.iter().map(|role| members(role)).sum();
-        let title = format!("Delete {}", bulk::count(items.len(), "role"));
+        let title = format!("Delete {}", crate::text::counted(items.len(), "role"));
         let more = [format!(
             "Their {} go with them.",
-            bulk::count(memberships, "membership")
+            crate::text::counted(memberships, "membership")
         )];
         Some(Ok(Bulk::new(title, &more, true, items, Vec::new())))
     }

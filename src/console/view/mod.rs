@@ -114,14 +114,6 @@ fn draw_screen(frame: &mut Frame, app: &App, theme: &Theme) {
     }
 }
 
-/// "1 key", "3 keys".
-fn keys(count: usize) -> String {
-    match count {
-        1 => "1 key".into(),
-        _ => format!("{count} keys"),
-    }
-}
-
 fn count(rows: Option<u64>) -> String {
     rows.map(|count| format!(" ({count})")).unwrap_or_default()
 }
@@ -369,7 +361,10 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     }
     if app.held_keys() > 0 {
         second.push(Span::styled(
-            format!("{} typed, waiting for the rows   ", keys(app.held_keys())),
+            format!(
+                "{} typed, waiting for the rows   ",
+                crate::text::counted(app.held_keys(), "key")
+            ),
             theme.warning,
         ));
     }

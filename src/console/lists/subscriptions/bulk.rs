@@ -7,7 +7,7 @@
 //! confirmation delivery, so that question, like a test's and a delete's,
 //! answers Enter with no.
 
-use crate::console::lists::bulk::{self, Bulk, Item, Skipped, Verb};
+use crate::console::lists::bulk::{Bulk, Item, Skipped, Verb};
 use crate::console::lists::{Scope, Write};
 
 /// PostHog takes this many test deliveries a minute per project.
@@ -73,7 +73,10 @@ fn soft_delete(marked: &[Marked], project: String) -> Result<Bulk, String> {
         .map(|row| skip(row, "already soft-deleted"))
         .collect();
     Ok(Bulk::new(
-        format!("Soft-delete {}", bulk::count(items.len(), "subscription")),
+        format!(
+            "Soft-delete {}",
+            crate::text::counted(items.len(), "subscription")
+        ),
         &["Nothing is delivered once deleted; u restores one at a time (D shows the deleted).".into()],
         true,
         items,
@@ -102,7 +105,7 @@ fn pause_or_resume(marked: &[Marked], project: String) -> Result<Bulk, String> {
             .map(|row| item(row, write(row), "resumed"))
             .collect::<Vec<_>>();
         return Ok(Bulk::new(
-            format!("Resume {}", bulk::count(items.len(), "subscription")),
+            format!("Resume {}", crate::text::counted(items.len(), "subscription")),
             &[
                 "Each sends one confirmation delivery to its recipients now, then delivers on its schedule."
                     .into(),
@@ -124,11 +127,11 @@ fn pause_or_resume(marked: &[Marked], project: String) -> Result<Bulk, String> {
     if for_good > 0 {
         more.push(format!(
             "{} deliver to a channel PostHog no longer supports: once paused, they cannot be resumed.",
-            bulk::count(for_good, "subscription")
+            crate::text::counted(for_good, "subscription")
         ));
     }
     Ok(Bulk::new(
-        format!("Pause {}", bulk::count(items.len(), "subscription")),
+        format!("Pause {}", crate::text::counted(items.len(), "subscription")),
         &more,
         for_good > 0,
         items,
@@ -164,7 +167,7 @@ fn test(marked: &[Marked], project: String) -> Result<Bulk, String> {
     Ok(Bulk::new(
         format!(
             "Send a test delivery of {} now",
-            bulk::count(items.len(), "subscription")
+            crate::text::counted(items.len(), "subscription")
         ),
         &more,
         true,
