@@ -14,6 +14,7 @@ use serde::Deserialize;
 
 use crate::api::{ApiKey, Client, ClientConfig};
 
+pub mod files;
 mod key_sources;
 
 pub use key_sources::{KeyPrompt, stop_running_key_commands};
