@@ -210,6 +210,14 @@ impl RuleSet {
             .unwrap_or_default()
     }
 
+    /// The rules on any object of `resource`.
+    fn objects_of(&self, resource: &str) -> impl Iterator<Item = &Rule> {
+        self.scopes
+            .get(resource)
+            .into_iter()
+            .flat_map(|scope| scope.objects.values().flatten())
+    }
+
     /// The rules on `resource` itself or on one of its objects.
     fn rules_of(&self, resource: &str, id: Option<&str>) -> &[Rule] {
         match id {
@@ -530,6 +538,23 @@ impl<'a> Resolver<'a> {
         } else {
             explicitly_granted
         }
+    }
+
+    /// Whether a rule naming `who` or their roles grants `required` on some
+    /// object of `resource` (`has_any_specific_access_for_resource`): what
+    /// lets someone without the resource list the objects granted to them.
+    pub fn has_object_grant(&self, who: Principal, resource: &str, required: &AccessLevel) -> bool {
+        if is_admin(who, Lens::default()) {
+            return true;
+        }
+        if !self.plan.access_control {
+            return false;
+        }
+        self.rules.objects_of(resource).any(|rule| {
+            rule.subject != Subject::Everyone
+                && self.applies(rule, who)
+                && levels::reaches(resource, &rule.level, required)
+        })
     }
 
     /// How `who` reaches the object, as `users_with_access` names it

@@ -90,6 +90,8 @@ fn organization_at(row: &rusqlite::Row) -> rusqlite::Result<Organization> {
         slug: row.get(2)?,
         created_at: parse_stamp(row.get(3)?),
         membership_level: row.get(4)?,
+        uses_most_specific_access_resolution: None,
+        members_can_see_org_members: None,
     })
 }
 
