@@ -7,9 +7,10 @@
 //! - Hedgebox Web: everyone is a member of the project and Engineering
 //!   administers it, except Ivan, whose own rule says member (admin while
 //!   the highest rule wins, member once the most specific one does);
-//!   everyone edits dashboards but Contractors only view them (nobody is in
-//!   Contractors yet: whoever is added loses editing there, in the
-//!   most-specific mode); flags are edited by Engineering and Product alone;
+//!   everyone views feature flags, Engineering and Product edit them, and
+//!   Contractors may not see them (nobody is in Contractors yet: whoever is
+//!   added loses the flags once the most specific rule wins; while the
+//!   highest wins, everyone's rule still lets them view them);
 //!   everyone views insights and Data edits them; the board pack is
 //!   Finance's alone. Terraform owns the insights' rule for everyone and
 //!   the board pack's rules, and the project locks them: deleting Finance
