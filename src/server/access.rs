@@ -29,6 +29,23 @@ pub struct AccessOptions {
     pub generate_projects: u64,
 }
 
+impl AccessOptions {
+    /// The options a flavor serves: the older docs' PostHog has no access
+    /// control endpoints, so it reads no rule either.
+    pub fn for_flavor(self, flavor: super::Flavor) -> AccessOptions {
+        match flavor {
+            super::Flavor::Current => self,
+            super::Flavor::Seed => AccessOptions {
+                plan: Plan {
+                    access_control: false,
+                    ..self.plan
+                },
+                ..self
+            },
+        }
+    }
+}
+
 /// The request's view of one project: who asks, every rule, and how they
 /// resolve.
 pub struct Scope {
@@ -46,7 +63,12 @@ pub struct Scope {
 impl Scope {
     /// Reads the project's rules and the caller's membership (the caller's
     /// reach of the project was checked already, by `Caller::project_in`).
-    pub fn load(connection: &Connection, options: AccessOptions, project_id: i64, user_id: i64) -> ApiResult<Scope> {
+    pub fn load(
+        connection: &Connection,
+        options: AccessOptions,
+        project_id: i64,
+        user_id: i64,
+    ) -> ApiResult<Scope> {
         let organization_id = super::store::directory::project_organization(connection, project_id)?
             .ok_or_else(ApiError::not_found)?;
         let caller = rules::member(connection, &organization_id, user_id)?
@@ -58,7 +80,9 @@ impl Scope {
             caller,
             rules: rules::rule_set(connection, project_id)?,
             plan: options.plan,
-            mode: chosen.most_specific.map_or(options.resolution, Mode::from_most_specific),
+            mode: chosen
+                .most_specific
+                .map_or(options.resolution, Mode::from_most_specific),
             members_can_see_members: chosen.members_can_see_members,
             organization_id,
         })
@@ -144,9 +168,12 @@ pub fn reaches_project(
         return Ok(true);
     }
     let chosen = rules::organization_access(connection, organization_id)?;
-    let mode = chosen.most_specific.map_or(options.resolution, Mode::from_most_specific);
+    let mode = chosen
+        .most_specific
+        .map_or(options.resolution, Mode::from_most_specific);
     let key = project_id.to_string();
-    Ok(Resolver::new(&project_rules, options.plan, mode).reaches_project(Principal::Member(&member), Target::project(&key)))
+    Ok(Resolver::new(&project_rules, options.plan, mode)
+        .reaches_project(Principal::Member(&member), Target::project(&key)))
 }
 
 /// The manager a request speaks for: Terraform, when its User-Agent is the

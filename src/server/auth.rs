@@ -170,7 +170,13 @@ impl Caller {
             }
             refuse_other_organizations(key, &organization_id)?;
             if directory::member_level(connection, &organization_id, key.user_id)?.is_none()
-                || !super::access::reaches_project(connection, self.access, &organization_id, project_id, key.user_id)?
+                || !super::access::reaches_project(
+                    connection,
+                    self.access,
+                    &organization_id,
+                    project_id,
+                    key.user_id,
+                )?
             {
                 return Err(ApiError::permission_denied(
                     "You don't have access to the project.",

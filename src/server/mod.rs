@@ -277,7 +277,7 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
         subscription_limit: options.subscription_limit,
         max_limit: options.max_limit,
         export_cap: options.export_cap,
-        access: options.access,
+        access: options.access.for_flavor(options.flavor),
     });
     let (shutdown, shutdown_signal) = oneshot::channel::<()>();
     let task = tokio::spawn(accept(listener, app, options.read_timeouts, shutdown_signal));

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use orgdeck::api::access::levels::AccessLevel;
 use orgdeck::api::access::{
-    AccessTarget, FeatureFlag, ManagementClaim, MemberAccess, Notebook, RoleAccess, Source, Subject, SubjectKind,
+    AccessTarget, FeatureFlag, ManagementClaim, MemberAccess, Notebook, RoleAccess, Source, Subject,
+    SubjectKind,
 };
 use orgdeck::api::{ApiKey, Client, ClientConfig, Error, List, RetryPolicy};
 use serde_json::Value;
@@ -46,7 +47,12 @@ async fn every_endpoint_through_the_typed_client() {
     assert_eq!(inherited.source, Source::SystemDefault);
     let resource = client.resource_access_controls(WEB).await.unwrap();
     assert_eq!(resource.inherited_access, None);
-    assert!(resource.access_controls.iter().all(|rule| rule.resource_id.is_none()));
+    assert!(
+        resource
+            .access_controls
+            .iter()
+            .all(|rule| rule.resource_id.is_none())
+    );
 
     // Every member, a row at a time.
     let mut rows = 0;
@@ -60,7 +66,10 @@ async fn every_endpoint_through_the_typed_client() {
         .unwrap();
     assert_eq!(rows, 40);
     assert!(header.can_edit);
-    let members = client.all(&List::members("@current"), &Default::default()).await.unwrap();
+    let members = client
+        .all(&List::members("@current"), &Default::default())
+        .await
+        .unwrap();
     let ivan = members
         .iter()
         .find(|member| member.user.email == "ivan.petrov@hedgebox.dev")
@@ -84,7 +93,10 @@ async fn every_endpoint_through_the_typed_client() {
     let defaults = client.access_control_defaults(WEB).await.unwrap();
     assert_eq!(defaults.project_access_level, Some(AccessLevel::Member));
     assert_eq!(defaults.resource_access_levels.len(), 34);
-    let users = client.users_with_access(MOBILE, AccessTarget::Project).await.unwrap();
+    let users = client
+        .users_with_access(MOBILE, AccessTarget::Project)
+        .await
+        .unwrap();
     assert_eq!(users.total_count, users.users.len() as u64);
     let everyone = client.object_rules(WEB, &Subject::Everyone).await.unwrap();
     assert_eq!(everyone.results.len(), 2);
@@ -105,7 +117,10 @@ async fn every_endpoint_through_the_typed_client() {
         .await
         .unwrap();
     assert_eq!(flags.len(), 3);
-    assert_eq!(client.feature_flag(WEB, flags[0].id).await.unwrap().key, flags[0].key);
+    assert_eq!(
+        client.feature_flag(WEB, flags[0].id).await.unwrap().key,
+        flags[0].key
+    );
     let found = client
         .search_objects(WEB, "notebook", Some("interviews"), None)
         .await
@@ -164,8 +179,20 @@ async fn every_endpoint_through_the_typed_client() {
         .unwrap();
     assert_eq!(state.managed_by.as_deref(), Some("terraform"));
     assert!(state.managed_at.is_some());
-    assert!(client.management_settings(WEB).await.unwrap().lock_terraform_managed_rules);
-    assert!(!client.set_terraform_lock(WEB, false).await.unwrap().lock_terraform_managed_rules);
+    assert!(
+        client
+            .management_settings(WEB)
+            .await
+            .unwrap()
+            .lock_terraform_managed_rules
+    );
+    assert!(
+        !client
+            .set_terraform_lock(WEB, false)
+            .await
+            .unwrap()
+            .lock_terraform_managed_rules
+    );
 
     // The organization's mode.
     let organization = client.set_access_resolution("@current", true).await.unwrap();
@@ -268,14 +295,21 @@ async fn settings_answers_are_read_within_the_client_s_bounds() {
     let stopped = client
         .access_control_members(WEB, None, |_: MemberAccess| {
             seen += 1;
-            if seen == 3 { Err(Error::Invalid("enough".into())) } else { Ok(()) }
+            if seen == 3 {
+                Err(Error::Invalid("enough".into()))
+            } else {
+                Ok(())
+            }
         })
         .await;
     assert!(matches!(stopped, Err(Error::Invalid(_))));
     assert_eq!(seen, 3);
     // An answer that is not the API's says so.
     let proxy = FaultProxy::start(&server.base).await;
-    proxy.push(Fault::Answer(200, r#"{"results": [{"organization_membership_id": 5"#.into()));
+    proxy.push(Fault::Answer(
+        200,
+        r#"{"results": [{"organization_membership_id": 5"#.into(),
+    ));
     let broken = client_with(&proxy.base, &key, |_| {})
         .access_control_members(WEB, None, |_: MemberAccess| Ok::<_, Error>(()))
         .await

@@ -90,7 +90,10 @@ impl Access {
         let member = self.membership(email).await;
         let path = format!("/api/projects/{project}/access_control_members?member_id={member}");
         let reply = self.get(key, &path).await;
-        let rows = reply.expect(StatusCode::OK)["results"].as_array().unwrap().clone();
+        let rows = reply.expect(StatusCode::OK)["results"]
+            .as_array()
+            .unwrap()
+            .clone();
         assert_eq!(rows.len(), 1, "{}", reply.text);
         rows[0].clone()
     }
@@ -104,7 +107,10 @@ impl Access {
         } else {
             row["resources"][what].clone()
         };
-        (cell["effective_access_level"].clone(), cell["inherited_access"].clone())
+        (
+            cell["effective_access_level"].clone(),
+            cell["inherited_access"].clone(),
+        )
     }
 
     /// Switches the organization's resolution mode.
@@ -112,7 +118,11 @@ impl Access {
         let path = format!("/api/organizations/{}/", self.server.organization);
         let reply = self
             .server
-            .patch(&self.owner, &path, json!({"uses_most_specific_access_resolution": on}))
+            .patch(
+                &self.owner,
+                &path,
+                json!({"uses_most_specific_access_resolution": on}),
+            )
             .await;
         assert_eq!(
             reply.expect(StatusCode::OK)["uses_most_specific_access_resolution"],
@@ -165,7 +175,10 @@ async fn each_source_of_a_resource_level_in_both_modes() {
     access.most_specific(true).await;
     let (level, inherited) = access.cell(WEB, GUSTAVO, "survey").await;
     assert_eq!(level, "none");
-    assert_eq!(inherited["access_level"], "editor", "without his rule, his role's");
+    assert_eq!(
+        inherited["access_level"], "editor",
+        "without his rule, his role's"
+    );
     let (level, _) = access.cell(WEB, ROSA, "survey").await;
     assert_eq!(level, "viewer");
     // A role's rule below everyone's takes Engineering under it.
@@ -233,12 +246,21 @@ async fn each_source_of_an_object_level_in_both_modes() {
     // Most specific: the object's own rule first, and Rosa is refused.
     access.most_specific(true).await;
     let refused = level_of(rosa.clone()).await;
-    let detail = refused.expect_error(StatusCode::FORBIDDEN, "authentication_error", "permission_denied", None);
+    let detail = refused.expect_error(
+        StatusCode::FORBIDDEN,
+        "authentication_error",
+        "permission_denied",
+        None,
+    );
     assert_eq!(detail, "You do not have viewer access to this resource.");
     // A role's rule on the object decides before everyone's, in both modes.
     let marketing = access.role("Marketing").await;
     access
-        .put(&owner, &object, json!({"access_level": "editor", "role": marketing}))
+        .put(
+            &owner,
+            &object,
+            json!({"access_level": "editor", "role": marketing}),
+        )
         .await
         .expect(StatusCode::OK);
     for most_specific in [true, false] {
@@ -261,7 +283,10 @@ async fn each_source_of_an_object_level_in_both_modes() {
     assert_eq!(seen.json["user_can_edit_access_levels"], true);
     // Who reaches it, and how, highest first.
     let users = access
-        .get(&owner, &format!("/api/projects/{WEB}/notebooks/{short}/users_with_access"))
+        .get(
+            &owner,
+            &format!("/api/projects/{WEB}/notebooks/{short}/users_with_access"),
+        )
         .await;
     let users = users.expect(StatusCode::OK)["users"].as_array().unwrap().clone();
     let source_of = |email_uuid: &str| {
@@ -276,29 +301,52 @@ async fn each_source_of_an_object_level_in_both_modes() {
             .running
             .db
             .read_blocking(|connection| {
-                Ok(connection.query_row("SELECT uuid FROM users WHERE email = ?1", [email], |row| {
-                    row.get::<_, String>(0)
-                })?)
+                Ok(
+                    connection.query_row("SELECT uuid FROM users WHERE email = ?1", [email], |row| {
+                        row.get::<_, String>(0)
+                    })?,
+                )
             })
             .unwrap()
     };
     assert_eq!(source_of(&uuid(HANA)), Some(("manager".into(), "creator".into())));
-    assert_eq!(source_of(&uuid(AMARA)), Some(("manager".into(), "explicit_member".into())));
-    assert_eq!(source_of(&uuid(ROSA)), Some(("editor".into(), "explicit_role".into())));
+    assert_eq!(
+        source_of(&uuid(AMARA)),
+        Some(("manager".into(), "explicit_member".into()))
+    );
+    assert_eq!(
+        source_of(&uuid(ROSA)),
+        Some(("editor".into(), "explicit_role".into()))
+    );
     assert_eq!(
         source_of(&uuid(OWNER)),
         Some(("manager".into(), "organization_admin".into()))
     );
     // Gustavo: the resource-wide rule beats the object's rule for everyone.
-    assert_eq!(source_of(&uuid(GUSTAVO)), Some(("viewer".into(), "default".into())));
-    let levels: Vec<&str> = users.iter().map(|user| user["access_level"].as_str().unwrap()).collect();
+    assert_eq!(
+        source_of(&uuid(GUSTAVO)),
+        Some(("viewer".into(), "default".into()))
+    );
+    let levels: Vec<&str> = users
+        .iter()
+        .map(|user| user["access_level"].as_str().unwrap())
+        .collect();
     let mut sorted = levels.clone();
-    sorted.sort_by_key(|level| std::cmp::Reverse(["none", "viewer", "editor", "manager"].iter().position(|l| l == level)));
+    sorted.sort_by_key(|level| {
+        std::cmp::Reverse(
+            ["none", "viewer", "editor", "manager"]
+                .iter()
+                .position(|l| l == level),
+        )
+    });
     assert_eq!(levels, sorted, "highest first");
     // In the most-specific mode the object's rule for everyone leaves him out.
     access.most_specific(true).await;
     let users = access
-        .get(&owner, &format!("/api/projects/{WEB}/notebooks/{short}/users_with_access"))
+        .get(
+            &owner,
+            &format!("/api/projects/{WEB}/notebooks/{short}/users_with_access"),
+        )
         .await;
     let users = users.expect(StatusCode::OK)["users"].as_array().unwrap().clone();
     assert!(!users.iter().any(|user| user["user_id"] == uuid(GUSTAVO)));
@@ -333,7 +381,12 @@ async fn project_access_from_each_source_in_both_modes() {
     let refused = access
         .get(&key, &format!("/api/projects/{MOBILE}/subscriptions/"))
         .await;
-    let detail = refused.expect_error(StatusCode::FORBIDDEN, "authentication_error", "permission_denied", None);
+    let detail = refused.expect_error(
+        StatusCode::FORBIDDEN,
+        "authentication_error",
+        "permission_denied",
+        None,
+    );
     assert_eq!(detail, "You don't have access to the project.");
     let projects = access.get(&key, "/api/projects/").await;
     let ids: Vec<i64> = projects.expect(StatusCode::OK)["results"]
@@ -358,16 +411,25 @@ async fn the_server_s_default_mode_and_an_organization_s_own() {
     .await;
     let access = Access::with(server);
     let organization = access
-        .get(&access.owner, &format!("/api/organizations/{}/", access.server.organization))
+        .get(
+            &access.owner,
+            &format!("/api/organizations/{}/", access.server.organization),
+        )
         .await;
     assert_eq!(
         organization.expect(StatusCode::OK)["uses_most_specific_access_resolution"],
         true
     );
-    assert_eq!(access.cell(WEB, "ivan.petrov@hedgebox.dev", "project").await.0, "member");
+    assert_eq!(
+        access.cell(WEB, "ivan.petrov@hedgebox.dev", "project").await.0,
+        "member"
+    );
     // The organization's own choice wins over the server's default.
     access.most_specific(false).await;
-    assert_eq!(access.cell(WEB, "ivan.petrov@hedgebox.dev", "project").await.0, "admin");
+    assert_eq!(
+        access.cell(WEB, "ivan.petrov@hedgebox.dev", "project").await.0,
+        "admin"
+    );
     // Only admins switch it.
     let plain = access.key_of("elif.demir@hedgebox.dev");
     let refused = access
@@ -378,7 +440,12 @@ async fn the_server_s_default_mode_and_an_organization_s_own() {
             json!({"uses_most_specific_access_resolution": true}),
         )
         .await;
-    let detail = refused.expect_error(StatusCode::FORBIDDEN, "authentication_error", "permission_denied", None);
+    let detail = refused.expect_error(
+        StatusCode::FORBIDDEN,
+        "authentication_error",
+        "permission_denied",
+        None,
+    );
     assert_eq!(detail, "Your organization access level is insufficient.");
     let bad = access
         .server

@@ -27,7 +27,11 @@ async fn dashboard_names(access: &Access, key: &str) -> Vec<String> {
 async fn the_board_pack_is_finance_s_alone() {
     let access = Access::demo().await;
     let fatima = access.key_of(FATIMA);
-    assert!(dashboard_names(&access, &fatima).await.contains(&"Board pack".to_string()));
+    assert!(
+        dashboard_names(&access, &fatima)
+            .await
+            .contains(&"Board pack".to_string())
+    );
     let elif = access.key_of(MEMBER);
     let names = dashboard_names(&access, &elif).await;
     assert!(!names.contains(&"Board pack".to_string()) && names.contains(&"Company KPIs".to_string()));
@@ -43,7 +47,10 @@ async fn the_board_pack_is_finance_s_alone() {
     // Who reaches it: Finance, and Tomás who made it; as PostHog does, the
     // owner's lists leave it out (her rules deny it) though she may open it.
     let users = access
-        .get(&access.owner, &format!("/api/projects/{WEB}/dashboards/12/users_with_access"))
+        .get(
+            &access.owner,
+            &format!("/api/projects/{WEB}/dashboards/12/users_with_access"),
+        )
         .await;
     let sources: Vec<String> = users.expect(StatusCode::OK)["users"]
         .as_array()
@@ -52,7 +59,11 @@ async fn the_board_pack_is_finance_s_alone() {
         .map(|user| user["access_source"].as_str().unwrap().to_string())
         .collect();
     assert!(sources.contains(&"creator".to_string()) && sources.contains(&"explicit_role".to_string()));
-    assert!(!dashboard_names(&access, &access.owner).await.contains(&"Board pack".to_string()));
+    assert!(
+        !dashboard_names(&access, &access.owner)
+            .await
+            .contains(&"Board pack".to_string())
+    );
 }
 
 #[tokio::test]
@@ -62,7 +73,10 @@ async fn mobile_is_closed_but_to_its_teams() {
     // Someone in no role, and Marketing, cannot reach Mobile; they reach Web.
     for email in [AMARA, ROSA] {
         let key = access.key_of(email);
-        access.get(&key, &subscriptions).await.expect(StatusCode::FORBIDDEN);
+        access
+            .get(&key, &subscriptions)
+            .await
+            .expect(StatusCode::FORBIDDEN);
         access
             .get(&key, &format!("/api/projects/{WEB}/subscriptions/"))
             .await
@@ -94,10 +108,16 @@ async fn mobile_is_closed_but_to_its_teams() {
     // specific one does, the role's own rule decides.
     let web = role(WEB).await;
     assert_eq!(web["resources"]["feature_flag"]["access_level"], "none");
-    assert_eq!(web["resources"]["feature_flag"]["effective_access_level"], "viewer");
+    assert_eq!(
+        web["resources"]["feature_flag"]["effective_access_level"],
+        "viewer"
+    );
     assert_eq!(web["project"]["effective_access_level"], "member");
     access.most_specific(true).await;
-    assert_eq!(role(WEB).await["resources"]["feature_flag"]["effective_access_level"], "none");
+    assert_eq!(
+        role(WEB).await["resources"]["feature_flag"]["effective_access_level"],
+        "none"
+    );
     access.most_specific(false).await;
     // Tomás reaches Mobile through On-call alone: deleting On-call cuts him off.
     let tomas = access.key_of(TOMAS);
@@ -105,10 +125,16 @@ async fn mobile_is_closed_but_to_its_teams() {
     let on_call = access.role("On-call").await;
     access
         .server
-        .delete(&access.owner, &format!("{}{on_call}/", access.server.roles_path()))
+        .delete(
+            &access.owner,
+            &format!("{}{on_call}/", access.server.roles_path()),
+        )
         .await
         .expect(StatusCode::NO_CONTENT);
-    access.get(&tomas, &subscriptions).await.expect(StatusCode::FORBIDDEN);
+    access
+        .get(&tomas, &subscriptions)
+        .await
+        .expect(StatusCode::FORBIDDEN);
 }
 
 #[tokio::test]
@@ -116,11 +142,11 @@ async fn a_membership_that_lowers_access_only_where_the_most_specific_rule_wins(
     let access = Access::demo().await;
     let contractors = access.role("Contractors").await;
     let amara = access.server.running.db.read_blocking(|connection| {
-        Ok(connection.query_row(
-            "SELECT uuid FROM users WHERE email = ?1",
-            [AMARA],
-            |row| row.get::<_, String>(0),
-        )?)
+        Ok(
+            connection.query_row("SELECT uuid FROM users WHERE email = ?1", [AMARA], |row| {
+                row.get::<_, String>(0)
+            })?,
+        )
     });
     let path = format!("{}{contractors}/role_memberships/", access.server.roles_path());
     access
@@ -134,8 +160,15 @@ async fn a_membership_that_lowers_access_only_where_the_most_specific_rule_wins(
     assert_eq!(level, "none");
     assert_eq!(inherited["source_subject"], "role");
     let key = access.key_of(AMARA);
-    let refused = access.get(&key, &format!("/api/projects/{WEB}/feature_flags/")).await;
-    let detail = refused.expect_error(StatusCode::FORBIDDEN, "authentication_error", "permission_denied", None);
+    let refused = access
+        .get(&key, &format!("/api/projects/{WEB}/feature_flags/"))
+        .await;
+    let detail = refused.expect_error(
+        StatusCode::FORBIDDEN,
+        "authentication_error",
+        "permission_denied",
+        None,
+    );
     assert_eq!(detail, "You do not have viewer access to this resource.");
 }
 
@@ -156,11 +189,19 @@ async fn without_access_control_every_level_is_the_built_in_default() {
         .expect(StatusCode::OK);
     let row = access.member_row(&access.owner, MOBILE, AMARA).await;
     assert_eq!(row["project"]["effective_access_level"], "admin");
-    assert_eq!(row["project"]["access_level"], Value::Null, "stored rules are not read");
+    assert_eq!(
+        row["project"]["access_level"],
+        Value::Null,
+        "stored rules are not read"
+    );
     assert_eq!(row["project"]["inherited_access"]["source"], "system_default");
     assert_eq!(row["resources"]["dashboard"]["effective_access_level"], "editor");
     let elif = access.key_of(MEMBER);
-    assert!(dashboard_names(&access, &elif).await.contains(&"Board pack".to_string()));
+    assert!(
+        dashboard_names(&access, &elif)
+            .await
+            .contains(&"Board pack".to_string())
+    );
     // Admins still bypass.
     let bruno = access.member_row(&access.owner, MOBILE, ADMIN).await;
     assert_eq!(bruno["project"]["inherited_access"]["source"], "org_admin");
@@ -182,7 +223,10 @@ async fn without_role_based_access_roles_rules_are_ignored_and_refused() {
         .get(&elif, &format!("/api/projects/{MOBILE}/subscriptions/"))
         .await
         .expect(StatusCode::FORBIDDEN);
-    assert_eq!(access.cell(MOBILE, "jade.nguyen@hedgebox.dev", "project").await.0, "admin");
+    assert_eq!(
+        access.cell(MOBILE, "jade.nguyen@hedgebox.dev", "project").await.0,
+        "admin"
+    );
     let finance = access.role("Finance").await;
     let refused = access
         .put(
@@ -191,8 +235,16 @@ async fn without_role_based_access_roles_rules_are_ignored_and_refused() {
             json!({"access_level": "admin", "role": finance}),
         )
         .await;
-    let detail = refused.expect_error(StatusCode::FORBIDDEN, "authentication_error", "permission_denied", None);
-    assert_eq!(detail, "Role-based access controls require the Role-based access feature.");
+    let detail = refused.expect_error(
+        StatusCode::FORBIDDEN,
+        "authentication_error",
+        "permission_denied",
+        None,
+    );
+    assert_eq!(
+        detail,
+        "Role-based access controls require the Role-based access feature."
+    );
     let member = access.membership(MEMBER).await;
     access
         .put(
@@ -210,7 +262,11 @@ async fn members_the_caller_may_not_see() {
     let organization = format!("/api/organizations/{}/", access.server.organization);
     access
         .server
-        .patch(&access.owner, &organization, json!({"members_can_see_org_members": false}))
+        .patch(
+            &access.owner,
+            &organization,
+            json!({"members_can_see_org_members": false}),
+        )
         .await
         .expect(StatusCode::OK);
     let elif = access.key_of(MEMBER);
@@ -230,24 +286,39 @@ async fn members_the_caller_may_not_see() {
     // One member asked for by id: 404 when the caller cannot manage access.
     let owner_member = access.membership(OWNER).await;
     access
-        .get(&elif, &format!("/api/projects/{MOBILE}/access_control_members?member_id={owner_member}"))
+        .get(
+            &elif,
+            &format!("/api/projects/{MOBILE}/access_control_members?member_id={owner_member}"),
+        )
         .await
         .expect_error(StatusCode::NOT_FOUND, "invalid_request", "not_found", None);
     // The owner still sees everyone.
     let all = access
-        .get(&access.owner, &format!("/api/projects/{MOBILE}/access_control_members"))
+        .get(
+            &access.owner,
+            &format!("/api/projects/{MOBILE}/access_control_members"),
+        )
         .await;
-    assert_eq!(all.expect(StatusCode::OK)["results"].as_array().unwrap().len(), 40);
+    assert_eq!(
+        all.expect(StatusCode::OK)["results"].as_array().unwrap().len(),
+        40
+    );
 }
 
 #[tokio::test]
 async fn the_settings_answers_hold_every_member_times_every_resource() {
     let access = Access::demo().await;
     let answer = access
-        .get(&access.owner, &format!("/api/projects/{WEB}/access_control_members"))
+        .get(
+            &access.owner,
+            &format!("/api/projects/{WEB}/access_control_members"),
+        )
         .await;
     let answer = answer.expect(StatusCode::OK);
-    assert_eq!(answer["available_project_levels"], json!(["none", "member", "admin"]));
+    assert_eq!(
+        answer["available_project_levels"],
+        json!(["none", "member", "admin"])
+    );
     assert_eq!(answer["can_edit"], true);
     let rows = answer["results"].as_array().unwrap();
     assert_eq!(rows.len(), 40, "active members");
@@ -260,22 +331,46 @@ async fn the_settings_answers_hold_every_member_times_every_resource() {
             keys.sort_unstable();
             assert_eq!(
                 keys,
-                ["access_level", "effective_access_level", "inherited_access", "maximum", "minimum"]
+                [
+                    "access_level",
+                    "effective_access_level",
+                    "inherited_access",
+                    "maximum",
+                    "minimum"
+                ]
             );
         }
     }
     let roles = access
-        .get(&access.owner, &format!("/api/projects/{WEB}/access_control_roles"))
+        .get(
+            &access.owner,
+            &format!("/api/projects/{WEB}/access_control_roles"),
+        )
         .await;
-    assert_eq!(roles.expect(StatusCode::OK)["results"].as_array().unwrap().len(), 8);
+    assert_eq!(
+        roles.expect(StatusCode::OK)["results"].as_array().unwrap().len(),
+        8
+    );
     let defaults = access
-        .get(&access.owner, &format!("/api/projects/{WEB}/access_control_defaults"))
+        .get(
+            &access.owner,
+            &format!("/api/projects/{WEB}/access_control_defaults"),
+        )
         .await;
     let defaults = defaults.expect(StatusCode::OK);
     assert_eq!(defaults["project_access_level"], "member");
-    assert_eq!(defaults["resource_access_levels"]["feature_flag"]["access_level"], "viewer");
-    assert_eq!(defaults["resource_access_levels"]["dashboard"]["access_level"], Value::Null);
-    assert_eq!(defaults["resource_access_levels"]["survey"]["access_level"], Value::Null);
+    assert_eq!(
+        defaults["resource_access_levels"]["feature_flag"]["access_level"],
+        "viewer"
+    );
+    assert_eq!(
+        defaults["resource_access_levels"]["dashboard"]["access_level"],
+        Value::Null
+    );
+    assert_eq!(
+        defaults["resource_access_levels"]["survey"]["access_level"],
+        Value::Null
+    );
     assert_eq!(
         defaults["object_rule_resources"]
             .as_array()
@@ -286,7 +381,10 @@ async fn the_settings_answers_hold_every_member_times_every_resource() {
         ["dashboard", "feature_flag", "insight", "notebook"]
     );
     let everyone = access
-        .get(&access.owner, &format!("/api/projects/{WEB}/access_control_default_objects"))
+        .get(
+            &access.owner,
+            &format!("/api/projects/{WEB}/access_control_default_objects"),
+        )
         .await;
     let names: Vec<&str> = everyone.expect(StatusCode::OK)["results"]
         .as_array()
@@ -313,8 +411,16 @@ async fn notebooks_and_flags_are_listed_as_their_rules_allow() {
         }
     };
     // Product edits the pricing experiment; Marketing does not see it.
-    assert!(titles(access.key_of(MEMBER)).await.contains(&"Q4 pricing experiment".to_string()));
-    assert!(!titles(access.key_of(ROSA)).await.contains(&"Q4 pricing experiment".to_string()));
+    assert!(
+        titles(access.key_of(MEMBER))
+            .await
+            .contains(&"Q4 pricing experiment".to_string())
+    );
+    assert!(
+        !titles(access.key_of(ROSA))
+            .await
+            .contains(&"Q4 pricing experiment".to_string())
+    );
     // Marketing cannot see the new checkout flag; everyone may view flags.
     let keys = |key: String| {
         let access = &access;
@@ -324,7 +430,12 @@ async fn notebooks_and_flags_are_listed_as_their_rules_allow() {
                 .all(&key, &format!("/api/projects/{WEB}/feature_flags/"))
                 .await
                 .iter()
-                .map(|flag| (flag["key"].as_str().unwrap().to_string(), flag["user_access_level"].clone()))
+                .map(|flag| {
+                    (
+                        flag["key"].as_str().unwrap().to_string(),
+                        flag["user_access_level"].clone(),
+                    )
+                })
                 .collect::<Vec<_>>()
         }
     };
@@ -332,18 +443,30 @@ async fn notebooks_and_flags_are_listed_as_their_rules_allow() {
     assert!(!rosa.iter().any(|(key, _)| key == "new-checkout"));
     assert!(rosa.iter().all(|(_, level)| level == "viewer"), "{rosa:?}");
     let elif = keys(access.key_of(MEMBER)).await;
-    assert!(elif.iter().any(|(key, level)| key == "new-checkout" && level == "editor"), "{elif:?}");
+    assert!(
+        elif.iter()
+            .any(|(key, level)| key == "new-checkout" && level == "editor"),
+        "{elif:?}"
+    );
     // One flag, and one notebook by its short id.
-    let flag = access.get(&access.owner, &format!("/api/projects/{WEB}/feature_flags/1/")).await;
+    let flag = access
+        .get(&access.owner, &format!("/api/projects/{WEB}/feature_flags/1/"))
+        .await;
     assert_eq!(flag.expect(StatusCode::OK)["key"], "new-checkout");
     assert_eq!(flag.json["name"], "New checkout flow");
     let (_, short) = access.notebook(WEB, "Q4 pricing experiment").await;
     access
-        .get(&access.key_of(ROSA), &format!("/api/projects/{WEB}/notebooks/{short}/"))
+        .get(
+            &access.key_of(ROSA),
+            &format!("/api/projects/{WEB}/notebooks/{short}/"),
+        )
         .await
         .expect(StatusCode::FORBIDDEN);
     let notebook = access
-        .get(&access.key_of(MEMBER), &format!("/api/projects/{WEB}/notebooks/{short}/"))
+        .get(
+            &access.key_of(MEMBER),
+            &format!("/api/projects/{WEB}/notebooks/{short}/"),
+        )
         .await;
     assert_eq!(notebook.expect(StatusCode::OK)["user_access_level"], "editor");
     access

@@ -65,19 +65,47 @@ async fn levels_and_bounds_per_resource() {
     }
     for level in ["viewer", "editor", "manager"] {
         access
-            .put(owner, &resource_rules(), json!({"resource": "action", "access_level": level}))
+            .put(
+                owner,
+                &resource_rules(),
+                json!({"resource": "action", "access_level": level}),
+            )
             .await
             .expect(StatusCode::OK);
     }
     let unknown = access
-        .put(owner, &resource_rules(), json!({"resource": "webhooks", "access_level": "viewer"}))
+        .put(
+            owner,
+            &resource_rules(),
+            json!({"resource": "webhooks", "access_level": "viewer"}),
+        )
         .await;
-    let detail = unknown.expect_error(StatusCode::BAD_REQUEST, "validation_error", "invalid_input", Some("resource"));
-    assert!(detail.starts_with("Invalid resource. Must be one of: ('action', 'access_control',"), "{detail}");
+    let detail = unknown.expect_error(
+        StatusCode::BAD_REQUEST,
+        "validation_error",
+        "invalid_input",
+        Some("resource"),
+    );
+    assert!(
+        detail.starts_with("Invalid resource. Must be one of: ('action', 'access_control',"),
+        "{detail}"
+    );
     let missing = access.put(owner, &project_rules(), json!({})).await;
-    missing.expect_error(StatusCode::BAD_REQUEST, "validation_error", "required", Some("access_level"));
-    let no_resource = access.put(owner, &resource_rules(), json!({"access_level": "viewer"})).await;
-    no_resource.expect_error(StatusCode::BAD_REQUEST, "validation_error", "required", Some("resource"));
+    missing.expect_error(
+        StatusCode::BAD_REQUEST,
+        "validation_error",
+        "required",
+        Some("access_level"),
+    );
+    let no_resource = access
+        .put(owner, &resource_rules(), json!({"access_level": "viewer"}))
+        .await;
+    no_resource.expect_error(
+        StatusCode::BAD_REQUEST,
+        "validation_error",
+        "required",
+        Some("resource"),
+    );
 }
 
 #[tokio::test]
@@ -94,7 +122,10 @@ async fn subjects_of_a_rule() {
         )
         .await;
     let detail = both.expect_error(StatusCode::BAD_REQUEST, "validation_error", "invalid_input", None);
-    assert_eq!(detail, "You can not scope an access control to both a member and a role.");
+    assert_eq!(
+        detail,
+        "You can not scope an access control to both a member and a role."
+    );
 
     let malformed = access
         .put(
@@ -109,7 +140,10 @@ async fn subjects_of_a_rule() {
         "invalid_input",
         Some("organization_member"),
     );
-    assert!(!detail.contains("UUID") && detail.contains("organization member id"), "{detail}");
+    assert!(
+        !detail.contains("UUID") && detail.contains("organization member id"),
+        "{detail}"
+    );
     assert!(detail.contains("/api/organizations/"), "{detail}");
 
     let nobody = "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b";
@@ -126,20 +160,39 @@ async fn subjects_of_a_rule() {
         "does_not_exist",
         Some("organization_member"),
     );
-    assert_eq!(detail, format!("Invalid pk \"{nobody}\" - object does not exist."));
+    assert_eq!(
+        detail,
+        format!("Invalid pk \"{nobody}\" - object does not exist.")
+    );
     let bad_role = access
-        .put(owner, &project_rules(), json!({"access_level": "member", "role": "sales"}))
+        .put(
+            owner,
+            &project_rules(),
+            json!({"access_level": "member", "role": "sales"}),
+        )
         .await;
-    let detail = bad_role.expect_error(StatusCode::BAD_REQUEST, "validation_error", "invalid_input", Some("role"));
+    let detail = bad_role.expect_error(
+        StatusCode::BAD_REQUEST,
+        "validation_error",
+        "invalid_input",
+        Some("role"),
+    );
     assert_eq!(detail, "“sales” is not a valid UUID.");
 
     // A role and a member of another organization.
     let (foreign_role, foreign_member) = another_organization(&access.server);
     let refused = access
-        .put(owner, &project_rules(), json!({"access_level": "admin", "role": foreign_role}))
+        .put(
+            owner,
+            &project_rules(),
+            json!({"access_level": "admin", "role": foreign_role}),
+        )
         .await;
     let detail = refused.expect_error(StatusCode::BAD_REQUEST, "validation_error", "invalid_input", None);
-    assert_eq!(detail, "The role must belong to the same organization as this project.");
+    assert_eq!(
+        detail,
+        "The role must belong to the same organization as this project."
+    );
     let refused = access
         .put(
             owner,
@@ -148,7 +201,10 @@ async fn subjects_of_a_rule() {
         )
         .await;
     let detail = refused.expect_error(StatusCode::BAD_REQUEST, "validation_error", "invalid_input", None);
-    assert_eq!(detail, "The member must belong to the same organization as this project.");
+    assert_eq!(
+        detail,
+        "The member must belong to the same organization as this project."
+    );
 }
 
 /// An organization of another company with a role and a member.
@@ -185,26 +241,86 @@ async fn who_may_write_and_what_a_write_answers() {
     let owner = &access.owner;
     // A plain member of Web (everyone's rule: member) reaches no admin level.
     let elif = access.key_of(MEMBER);
-    let refused = access.put(&elif, &project_rules(), json!({"access_level": "admin"})).await;
-    let detail = refused.expect_error(StatusCode::FORBIDDEN, "authentication_error", "permission_denied", None);
+    let refused = access
+        .put(&elif, &project_rules(), json!({"access_level": "admin"}))
+        .await;
+    let detail = refused.expect_error(
+        StatusCode::FORBIDDEN,
+        "authentication_error",
+        "permission_denied",
+        None,
+    );
     assert_eq!(detail, "You do not have admin access to this resource.");
     let refused = access
-        .put(&elif, &resource_rules(), json!({"resource": "dashboard", "access_level": "none"}))
+        .put(
+            &elif,
+            &resource_rules(),
+            json!({"resource": "dashboard", "access_level": "none"}),
+        )
         .await;
-    refused.expect_error(StatusCode::FORBIDDEN, "authentication_error", "permission_denied", None);
+    refused.expect_error(
+        StatusCode::FORBIDDEN,
+        "authentication_error",
+        "permission_denied",
+        None,
+    );
+    // Editing a dashboard is not managing its rules: that takes its creator,
+    // an explicit project admin, an organization admin or its manager.
+    let rosa = access.key_of("rosa.martinez@hedgebox.dev");
+    let growth = format!("/api/projects/{WEB}/dashboards/2/access_controls");
+    let seen = access.get(&rosa, &growth).await;
+    assert_eq!(seen.expect(StatusCode::OK)["user_access_level"], "editor");
+    assert_eq!(seen.json["user_can_edit_access_levels"], false);
+    let refused = access
+        .put(&rosa, &growth, json!({"access_level": "viewer"}))
+        .await;
+    let detail = refused.expect_error(
+        StatusCode::FORBIDDEN,
+        "authentication_error",
+        "permission_denied",
+        None,
+    );
+    assert_eq!(detail, "Must be manager to modify dashboard permissions.");
+    // Chiara made it: she may.
+    let chiara = access.key_of("chiara.rossi@hedgebox.dev");
+    access
+        .put(&chiara, &growth, json!({"access_level": "viewer"}))
+        .await
+        .expect(StatusCode::OK);
+    // PostHog's deprecated name answers as resource_access_controls.
+    let deprecated = access
+        .get(owner, &format!("/api/projects/{WEB}/global_access_controls"))
+        .await;
+    assert_eq!(
+        deprecated.expect(StatusCode::OK),
+        &access.get(owner, &resource_rules()).await.json
+    );
     // Jade administers Mobile by her own rule: she may change its rules.
     let jade = access.key_of("jade.nguyen@hedgebox.dev");
     let mobile = format!("/api/projects/{MOBILE}/resource_access_controls");
     access
-        .put(&jade, &mobile, json!({"resource": "survey", "access_level": "viewer"}))
+        .put(
+            &jade,
+            &mobile,
+            json!({"resource": "survey", "access_level": "viewer"}),
+        )
         .await
         .expect(StatusCode::OK);
     // Someone with the project at admin by everyone's rule alone is no explicit admin.
     let product = access.key_of("hana.sato@hedgebox.dev");
     let refused = access
-        .put(&product, &format!("/api/projects/{MOBILE}/access_controls"), json!({"access_level": "member"}))
+        .put(
+            &product,
+            &format!("/api/projects/{MOBILE}/access_controls"),
+            json!({"access_level": "member"}),
+        )
         .await;
-    refused.expect_error(StatusCode::FORBIDDEN, "authentication_error", "permission_denied", None);
+    refused.expect_error(
+        StatusCode::FORBIDDEN,
+        "authentication_error",
+        "permission_denied",
+        None,
+    );
 
     // A write answers the rule; null removes it, 204 with no body.
     let member = access.membership(MEMBER).await;
@@ -240,7 +356,11 @@ async fn who_may_write_and_what_a_write_answers() {
         .collect();
     assert_eq!(surveys.len(), 1);
     assert_eq!(listed.json["default_access_level"], "editor");
-    assert_eq!(listed.json.get("inherited_access"), None, "resource-wide: no inherited level");
+    assert_eq!(
+        listed.json.get("inherited_access"),
+        None,
+        "resource-wide: no inherited level"
+    );
     let removed = access
         .put(
             owner,
@@ -272,7 +392,10 @@ async fn objects_are_their_urls_and_resource_rules_the_project_s() {
         )
         .await;
     let detail = on_notebook.expect_error(StatusCode::BAD_REQUEST, "validation_error", "invalid_input", None);
-    assert_eq!(detail, "Resource-level access controls can only be configured for projects.");
+    assert_eq!(
+        detail,
+        "Resource-level access controls can only be configured for projects."
+    );
     let spoofed = access
         .put(
             owner,
@@ -280,8 +403,16 @@ async fn objects_are_their_urls_and_resource_rules_the_project_s() {
             json!({"resource": "dashboard", "resource_id": "3", "access_level": "none"}),
         )
         .await;
-    let detail = spoofed.expect_error(StatusCode::FORBIDDEN, "authentication_error", "permission_denied", None);
-    assert_eq!(detail, "Cannot modify access controls for a resource different from the URL target.");
+    let detail = spoofed.expect_error(
+        StatusCode::FORBIDDEN,
+        "authentication_error",
+        "permission_denied",
+        None,
+    );
+    assert_eq!(
+        detail,
+        "Cannot modify access controls for a resource different from the URL target."
+    );
     // The object-rule endpoint names objects by primary key.
     let (notebook_id, _) = access.notebook(WEB, "Onboarding interviews").await;
     let path = format!("/api/projects/{WEB}/access_control_object_rules");
@@ -295,7 +426,10 @@ async fn objects_are_their_urls_and_resource_rules_the_project_s() {
         .await
         .expect(StatusCode::OK);
     let rows = access
-        .get(owner, &format!("/api/projects/{WEB}/access_control_member_objects?member_id={member}"))
+        .get(
+            owner,
+            &format!("/api/projects/{WEB}/access_control_member_objects?member_id={member}"),
+        )
         .await;
     assert_eq!(
         rows.expect(StatusCode::OK)["results"],
@@ -327,7 +461,11 @@ async fn objects_are_their_urls_and_resource_rules_the_project_s() {
     let elif = access.key_of(MEMBER);
     access.get(&elif, &board_pack).await.expect(StatusCode::FORBIDDEN);
     let hidden = access
-        .put(&elif, &path, json!({"resource": "dashboard", "resource_id": "12", "access_level": "viewer"}))
+        .put(
+            &elif,
+            &path,
+            json!({"resource": "dashboard", "resource_id": "12", "access_level": "viewer"}),
+        )
         .await;
     assert_eq!(hidden.status, StatusCode::NOT_FOUND, "{}", hidden.text);
 }
@@ -353,9 +491,14 @@ async fn at_most_a_thousand_objects_of_a_resource_carry_rules() {
         .unwrap();
     let path = |id: i64| format!("/api/projects/{MOBILE}/dashboards/{id}/access_controls");
     // Mobile's first dashboard (id 9): a new object with rules, refused.
-    let refused = access.put(&access.owner, &path(9), json!({"access_level": "viewer"})).await;
+    let refused = access
+        .put(&access.owner, &path(9), json!({"access_level": "viewer"}))
+        .await;
     let detail = refused.expect_error(StatusCode::BAD_REQUEST, "validation_error", "invalid_input", None);
-    assert_eq!(detail, "Reached the limit of 1000 dashboards with access control overrides.");
+    assert_eq!(
+        detail,
+        "Reached the limit of 1000 dashboards with access control overrides."
+    );
     // A resource-wide rule is not capped, nor are other resources.
     access
         .put(
@@ -371,15 +514,34 @@ async fn at_most_a_thousand_objects_of_a_resource_carry_rules() {
 async fn scopes_and_the_settings_endpoints_refusals() {
     let access = Access::demo().await;
     let reader = access.server.key(&["project:read"]);
-    for path in [project_rules(), resource_rules(), format!("/api/projects/{WEB}/access_control_members")] {
+    for path in [
+        project_rules(),
+        resource_rules(),
+        format!("/api/projects/{WEB}/access_control_members"),
+    ] {
         let refused = access.get(&reader, &path).await;
-        let detail = refused.expect_error(StatusCode::FORBIDDEN, "authentication_error", "permission_denied", None);
+        let detail = refused.expect_error(
+            StatusCode::FORBIDDEN,
+            "authentication_error",
+            "permission_denied",
+            None,
+        );
         assert_eq!(detail, "API key missing required scope 'access_control:read'");
     }
     let read_only = access.server.key(&["access_control:read"]);
-    access.get(&read_only, &project_rules()).await.expect(StatusCode::OK);
-    let refused = access.put(&read_only, &project_rules(), json!({"access_level": "admin"})).await;
-    let detail = refused.expect_error(StatusCode::FORBIDDEN, "authentication_error", "permission_denied", None);
+    access
+        .get(&read_only, &project_rules())
+        .await
+        .expect(StatusCode::OK);
+    let refused = access
+        .put(&read_only, &project_rules(), json!({"access_level": "admin"}))
+        .await;
+    let detail = refused.expect_error(
+        StatusCode::FORBIDDEN,
+        "authentication_error",
+        "permission_denied",
+        None,
+    );
     assert_eq!(detail, "API key missing required scope 'access_control:write'");
     let writer = access.server.key(&["access_control:write"]);
     access
@@ -389,7 +551,10 @@ async fn scopes_and_the_settings_endpoints_refusals() {
 
     let owner = &access.owner;
     let missing = access
-        .get(owner, &format!("/api/projects/{WEB}/access_control_member_objects"))
+        .get(
+            owner,
+            &format!("/api/projects/{WEB}/access_control_member_objects"),
+        )
         .await;
     let detail = missing.expect_error(StatusCode::BAD_REQUEST, "validation_error", "invalid_input", None);
     assert_eq!(detail, "member_id is required");
@@ -409,7 +574,10 @@ async fn scopes_and_the_settings_endpoints_refusals() {
         reply.expect_error(StatusCode::NOT_FOUND, "invalid_request", "not_found", None);
     }
     let search = access
-        .get(owner, &format!("/api/projects/{WEB}/access_control_object_search?resource=webhook"))
+        .get(
+            owner,
+            &format!("/api/projects/{WEB}/access_control_object_search?resource=webhook"),
+        )
         .await;
     let detail = search.expect_error(StatusCode::BAD_REQUEST, "validation_error", "invalid_input", None);
     assert_eq!(detail, "resource does not support object access rules");

@@ -28,9 +28,15 @@ impl Access {
 
     async fn board_pack_rules(&self) -> Vec<Value> {
         let reply = self
-            .get(&self.owner, &format!("/api/projects/{WEB}/dashboards/12/access_controls"))
+            .get(
+                &self.owner,
+                &format!("/api/projects/{WEB}/dashboards/12/access_controls"),
+            )
             .await;
-        reply.expect(StatusCode::OK)["access_controls"].as_array().unwrap().clone()
+        reply.expect(StatusCode::OK)["access_controls"]
+            .as_array()
+            .unwrap()
+            .clone()
     }
 }
 
@@ -44,20 +50,41 @@ async fn locked_rules_refuse_everyone_but_terraform() {
     let finance = access.role("Finance").await;
     // The demo's board pack: both rules Terraform's, and Web locks them.
     let rules = access.board_pack_rules().await;
-    assert!(rules.iter().all(|rule| rule["managed_by"] == "terraform"), "{rules:?}");
+    assert!(
+        rules.iter().all(|rule| rule["managed_by"] == "terraform"),
+        "{rules:?}"
+    );
     for level in [json!("editor"), Value::Null] {
         let refused = access
-            .put(&access.owner, &board_pack(), json!({"access_level": level, "role": finance}))
+            .put(
+                &access.owner,
+                &board_pack(),
+                json!({"access_level": level, "role": finance}),
+            )
             .await;
-        let detail = refused.expect_error(StatusCode::FORBIDDEN, "authentication_error", "permission_denied", None);
+        let detail = refused.expect_error(
+            StatusCode::FORBIDDEN,
+            "authentication_error",
+            "permission_denied",
+            None,
+        );
         assert_eq!(detail, LOCKED);
     }
-    assert!(access.board_pack_rules().await.iter().any(|rule| rule["role"] == finance.as_str()
-        && rule["access_level"] == "viewer"));
+    assert!(
+        access
+            .board_pack_rules()
+            .await
+            .iter()
+            .any(|rule| rule["role"] == finance.as_str() && rule["access_level"] == "viewer")
+    );
     // A rule for a subject Terraform does not declare stays writable, unmanaged.
     let data = access.role("Data").await;
     let written = access
-        .put(&access.owner, &board_pack(), json!({"access_level": "viewer", "role": data}))
+        .put(
+            &access.owner,
+            &board_pack(),
+            json!({"access_level": "viewer", "role": data}),
+        )
         .await;
     assert_eq!(written.expect(StatusCode::OK).get("managed_by"), None);
     // Terraform itself changes its rules, and keeps them stamped.
@@ -73,7 +100,10 @@ async fn locked_rules_refuse_everyone_but_terraform() {
     // Terraform's write stamps a rule it never wrote before.
     let member = access.membership(MEMBER).await;
     let stamped = access
-        .put_as_terraform(&board_pack(), json!({"access_level": "viewer", "organization_member": member}))
+        .put_as_terraform(
+            &board_pack(),
+            json!({"access_level": "viewer", "organization_member": member}),
+        )
         .await;
     assert_eq!(stamped.expect(StatusCode::OK)["managed_by"], "terraform");
 }
@@ -93,7 +123,12 @@ async fn claims_releases_and_the_lock_setting() {
     // Releasing Terraform's claim from the web would be a way round the lock.
     let refused = access.put(&access.owner, &claim, target.clone()).await;
     assert_eq!(
-        refused.expect_error(StatusCode::FORBIDDEN, "authentication_error", "permission_denied", None),
+        refused.expect_error(
+            StatusCode::FORBIDDEN,
+            "authentication_error",
+            "permission_denied",
+            None
+        ),
         LOCKED
     );
     // Terraform releases it; then the web may change it.
@@ -103,17 +138,29 @@ async fn claims_releases_and_the_lock_setting() {
         &json!({"managed_by": null, "managed_at": null})
     );
     access
-        .put(&access.owner, &board_pack(), json!({"access_level": "editor", "role": finance}))
+        .put(
+            &access.owner,
+            &board_pack(),
+            json!({"access_level": "editor", "role": finance}),
+        )
         .await
         .expect(StatusCode::OK);
     // Claiming a rule Terraform never wrote stamps it.
     let claimed = access
-        .put(&access.owner, &claim, json!({"resource": "dashboard", "resource_id": "12", "role": finance, "managed_by": "terraform"}))
+        .put(
+            &access.owner,
+            &claim,
+            json!({"resource": "dashboard", "resource_id": "12", "role": finance, "managed_by": "terraform"}),
+        )
         .await;
     assert_eq!(claimed.expect(StatusCode::OK)["managed_by"], "terraform");
     // What the claim refuses.
     let nothing = access
-        .put(&access.owner, &claim, json!({"resource": "survey", "managed_by": "terraform"}))
+        .put(
+            &access.owner,
+            &claim,
+            json!({"resource": "survey", "managed_by": "terraform"}),
+        )
         .await;
     let detail = nothing.expect_error(StatusCode::NOT_FOUND, "invalid_request", "not_found", None);
     assert_eq!(detail, "No access control rule matches that target.");
@@ -128,30 +175,65 @@ async fn claims_releases_and_the_lock_setting() {
     let detail = both.expect_error(StatusCode::BAD_REQUEST, "validation_error", "invalid_input", None);
     assert_eq!(detail, "A rule cannot target both a member and a role.");
     let choice = access
-        .put(&access.owner, &claim, json!({"resource": "dashboard", "managed_by": "pulumi"}))
+        .put(
+            &access.owner,
+            &claim,
+            json!({"resource": "dashboard", "managed_by": "pulumi"}),
+        )
         .await;
-    choice.expect_error(StatusCode::BAD_REQUEST, "validation_error", "invalid_choice", Some("managed_by"));
+    choice.expect_error(
+        StatusCode::BAD_REQUEST,
+        "validation_error",
+        "invalid_choice",
+        Some("managed_by"),
+    );
     let elif = access.key_of(MEMBER);
     let not_admin = access.put(&elif, &claim, target.clone()).await;
-    let detail = not_admin.expect_error(StatusCode::FORBIDDEN, "authentication_error", "permission_denied", None);
-    assert_eq!(detail, "Must be an Organization admin to manage access control ownership.");
-    let not_admin = access.server.patch(&elif, &settings, json!({"lock_terraform_managed_rules": false})).await;
+    let detail = not_admin.expect_error(
+        StatusCode::FORBIDDEN,
+        "authentication_error",
+        "permission_denied",
+        None,
+    );
+    assert_eq!(
+        detail,
+        "Must be an Organization admin to manage access control ownership."
+    );
+    let not_admin = access
+        .server
+        .patch(&elif, &settings, json!({"lock_terraform_managed_rules": false}))
+        .await;
     not_admin.expect(StatusCode::FORBIDDEN);
 
     // The lock off: managed rules are editable from the web again.
     let unlocked = access
         .server
-        .patch(&access.owner, &settings, json!({"lock_terraform_managed_rules": false}))
+        .patch(
+            &access.owner,
+            &settings,
+            json!({"lock_terraform_managed_rules": false}),
+        )
         .await;
     assert_eq!(
         unlocked.expect(StatusCode::OK),
         &json!({"lock_terraform_managed_rules": false, "has_terraform_managed_rules": true})
     );
     access
-        .put(&access.owner, &board_pack(), json!({"access_level": "viewer", "role": finance}))
+        .put(
+            &access.owner,
+            &board_pack(),
+            json!({"access_level": "viewer", "role": finance}),
+        )
         .await
         .expect(StatusCode::OK);
-    let bad = access.server.patch(&access.owner, &settings, json!({"lock_terraform_managed_rules": "maybe"})).await;
+    let bad = access
+        .server
+        .patch(
+            &access.owner,
+            &settings,
+            json!({"lock_terraform_managed_rules": "maybe"}),
+        )
+        .await;
     bad.expect_error(
         StatusCode::BAD_REQUEST,
         "validation_error",
@@ -166,7 +248,12 @@ async fn a_role_whose_delete_would_drop_a_locked_rule_stays() {
     let finance = access.role("Finance").await;
     let path = format!("{}{finance}/", access.server.roles_path());
     let refused = access.server.delete(&access.owner, &path).await;
-    let detail = refused.expect_error(StatusCode::FORBIDDEN, "authentication_error", "permission_denied", None);
+    let detail = refused.expect_error(
+        StatusCode::FORBIDDEN,
+        "authentication_error",
+        "permission_denied",
+        None,
+    );
     assert_eq!(detail, LOCKED);
     access.get(&access.owner, &path).await.expect(StatusCode::OK);
     // Unlocked, the role goes, and its rules with it.
@@ -179,6 +266,16 @@ async fn a_role_whose_delete_would_drop_a_locked_rule_stays() {
         )
         .await
         .expect(StatusCode::OK);
-    access.server.delete(&access.owner, &path).await.expect(StatusCode::NO_CONTENT);
-    assert!(!access.board_pack_rules().await.iter().any(|rule| rule["role"] == finance.as_str()));
+    access
+        .server
+        .delete(&access.owner, &path)
+        .await
+        .expect(StatusCode::NO_CONTENT);
+    assert!(
+        !access
+            .board_pack_rules()
+            .await
+            .iter()
+            .any(|rule| rule["role"] == finance.as_str())
+    );
 }

@@ -7,9 +7,9 @@ use reqwest::Method;
 
 use super::levels::AccessLevel;
 use super::models::{
-    AccessControl, AccessControls, AccessDefaults, AccessItem, FeatureFlag, ManagementClaim, ManagementSettings,
-    ManagementState, MemberAccess, Notebook, ObjectRules, ObjectSearch, RoleAccess, RuleInput, SettingsHeader,
-    UsersWithAccess,
+    AccessControl, AccessControls, AccessDefaults, AccessItem, FeatureFlag, ManagementClaim,
+    ManagementSettings, ManagementState, MemberAccess, Notebook, ObjectRules, ObjectSearch, RoleAccess,
+    RuleInput, SettingsHeader, UsersWithAccess,
 };
 use super::resolve::Subject;
 use super::stream::{self, Stopped};
@@ -24,7 +24,10 @@ pub enum AccessTarget<'a> {
     Project,
     /// An object by the key its address uses: a dashboard's, insight's or
     /// feature flag's id, a notebook's short id.
-    Object { resource: &'a str, key: &'a str },
+    Object {
+        resource: &'a str,
+        key: &'a str,
+    },
 }
 
 impl<'a> AccessTarget<'a> {
@@ -189,7 +192,11 @@ impl Client {
     }
 
     /// Everyone who reaches the project or object, their level and how.
-    pub async fn users_with_access(&self, project: &str, target: AccessTarget<'_>) -> Result<UsersWithAccess> {
+    pub async fn users_with_access(
+        &self,
+        project: &str,
+        target: AccessTarget<'_>,
+    ) -> Result<UsersWithAccess> {
         let url = self.target_url(project, target, "users_with_access")?;
         self.call(Method::GET, url, None::<&()>).await
     }
@@ -235,7 +242,8 @@ impl Client {
         sink: impl FnMut(RoleAccess) -> std::result::Result<(), E>,
     ) -> std::result::Result<SettingsHeader, E> {
         let filter = role.map(|id| ("role_id", id));
-        self.settings_rows(project, "access_control_roles", filter, sink).await
+        self.settings_rows(project, "access_control_roles", filter, sink)
+            .await
     }
 
     /// The object rules of everyone, a member or a role in the project.
@@ -272,7 +280,11 @@ impl Client {
     }
 
     /// Claims a rule for a manager (`terraform`) or, with `None`, releases it.
-    pub async fn claim_access_control(&self, project: &str, claim: &ManagementClaim) -> Result<ManagementState> {
+    pub async fn claim_access_control(
+        &self,
+        project: &str,
+        claim: &ManagementClaim,
+    ) -> Result<ManagementState> {
         let url = self.url(&["api", "projects", project, "access_control_management"]);
         self.call(Method::PUT, url, Some(claim)).await
     }
@@ -292,7 +304,11 @@ impl Client {
 
     /// Switches the organization between the two resolution modes
     /// (`uses_most_specific_access_resolution`).
-    pub async fn set_access_resolution(&self, organization: &str, most_specific: bool) -> Result<Organization> {
+    pub async fn set_access_resolution(
+        &self,
+        organization: &str,
+        most_specific: bool,
+    ) -> Result<Organization> {
         let url = self.url(&["api", "organizations", organization]);
         let body = serde_json::json!({ "uses_most_specific_access_resolution": most_specific });
         self.call(Method::PATCH, url, Some(&body)).await

@@ -292,10 +292,7 @@ pub fn minimum_level(resource: &str) -> AccessLevel {
 pub fn maximum_level(resource: &str) -> AccessLevel {
     match resource {
         "activity_log" | "toolbar" => AccessLevel::Viewer,
-        _ => levels(resource)
-            .last()
-            .cloned()
-            .unwrap_or(AccessLevel::Manager),
+        _ => levels(resource).last().cloned().unwrap_or(AccessLevel::Manager),
     }
 }
 
@@ -377,7 +374,9 @@ mod tests {
             "Access level cannot be set above the maximum 'viewer' for toolbar."
         );
         assert_eq!(level_refusal("dashboard", &AccessLevel::Manager), None);
-        assert!(resource_refusal().starts_with("Invalid resource. Must be one of: ('action', 'access_control'"));
+        assert!(
+            resource_refusal().starts_with("Invalid resource. Must be one of: ('action', 'access_control'")
+        );
     }
 
     #[test]

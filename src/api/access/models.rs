@@ -64,7 +64,9 @@ impl AccessControl {
 
     /// Whether Terraform owns the rule.
     pub fn is_managed(&self) -> bool {
-        self.managed_by.as_deref().is_some_and(|manager| !manager.is_empty())
+        self.managed_by
+            .as_deref()
+            .is_some_and(|manager| !manager.is_empty())
     }
 }
 
@@ -81,7 +83,11 @@ pub struct InheritedAccess {
     #[serde(default)]
     pub source_resource_id: Option<String>,
     /// Only on an object's `access_controls` answer.
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
     pub source_display_name: Option<Option<String>>,
 }
 
@@ -267,7 +273,10 @@ impl SettingsEntry {
         SettingsEntry {
             access_level: entry.access_level.clone(),
             effective_access_level: entry.effective.clone(),
-            inherited_access: entry.inherited.as_ref().map(|resolved| InheritedAccess::of(resolved, None)),
+            inherited_access: entry
+                .inherited
+                .as_ref()
+                .map(|resolved| InheritedAccess::of(resolved, None)),
             inherited_access_level: None,
             inherited_access_level_reason: None,
             minimum: Some(entry.minimum.clone()),
@@ -515,7 +524,10 @@ impl<V> Default for Ordered<V> {
 impl<V> Ordered<V> {
     /// The value under `key`.
     pub fn get(&self, key: &str) -> Option<&V> {
-        self.0.iter().find(|(known, _)| known == key).map(|(_, value)| value)
+        self.0
+            .iter()
+            .find(|(known, _)| known == key)
+            .map(|(_, value)| value)
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&str, &V)> {
@@ -586,13 +598,18 @@ mod tests {
         assert_eq!(newer.access_level, older.access_level);
         assert_eq!(newer.source, older.source);
         assert_eq!(newer.source_subject, older.source_subject);
-        let admin: SettingsEntry =
-            serde_json::from_str(r#"{"inherited_access_level":"admin","inherited_access_level_reason":"organization_admin"}"#)
-                .unwrap();
+        let admin: SettingsEntry = serde_json::from_str(
+            r#"{"inherited_access_level":"admin","inherited_access_level_reason":"organization_admin"}"#,
+        )
+        .unwrap();
         assert_eq!(admin.inherited("project").unwrap().source, Source::OrgAdmin);
         let unknown: SettingsEntry =
-            serde_json::from_str(r#"{"effective_access_level":"owner-ish","inherited_access":null}"#).unwrap();
-        assert_eq!(unknown.effective_access_level, Some(AccessLevel::Other("owner-ish".into())));
+            serde_json::from_str(r#"{"effective_access_level":"owner-ish","inherited_access":null}"#)
+                .unwrap();
+        assert_eq!(
+            unknown.effective_access_level,
+            Some(AccessLevel::Other("owner-ish".into()))
+        );
         assert_eq!(unknown.inherited("dashboard"), None);
     }
 

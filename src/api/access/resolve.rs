@@ -478,9 +478,9 @@ impl<'a> Resolver<'a> {
             return project_admin;
         }
         project_admin
-            || self
-                .object_explicit(who, target)
-                .is_some_and(|resolved| levels::reaches(target.resource, &resolved.level, &AccessLevel::Manager))
+            || self.object_explicit(who, target).is_some_and(|resolved| {
+                levels::reaches(target.resource, &resolved.level, &AccessLevel::Manager)
+            })
     }
 
     /// Whether a rule, not the admin bypass, grants `who` the project
@@ -685,7 +685,9 @@ impl<'a> Resolver<'a> {
         if !self.plan.access_control {
             return Vec::new();
         }
-        let masked = lens.mask.is_some_and(|(masked, masked_id)| masked == resource && masked_id == id);
+        let masked = lens
+            .mask
+            .is_some_and(|(masked, masked_id)| masked == resource && masked_id == id);
         self.rules
             .rules_of(resource, id)
             .iter()

@@ -40,11 +40,16 @@ fn without_rules_the_built_in_default_applies() {
     let rules = RuleSet::default();
     let ada = member("m1", 1, &[]);
     for resolver in both(&rules) {
-        let project = resolver.object(Principal::Member(&ada), Target::project(PID)).unwrap();
+        let project = resolver
+            .object(Principal::Member(&ada), Target::project(PID))
+            .unwrap();
         assert_eq!((project.level, project.source), (Admin, Source::SystemDefault));
         let flags = resolver.resource(Principal::Member(&ada), "feature_flag");
         assert_eq!((flags.level, flags.source), (Editor, Source::SystemDefault));
-        assert_eq!(resolver.resource(Principal::Member(&ada), "toolbar").level, Viewer);
+        assert_eq!(
+            resolver.resource(Principal::Member(&ada), "toolbar").level,
+            Viewer
+        );
     }
 }
 
@@ -56,7 +61,9 @@ fn organization_admins_bypass_every_rule() {
     ]);
     let admin = member("m1", 8, &[]);
     for resolver in both(&rules) {
-        let project = resolver.object(Principal::Member(&admin), Target::project(PID)).unwrap();
+        let project = resolver
+            .object(Principal::Member(&admin), Target::project(PID))
+            .unwrap();
         assert_eq!((project.level, project.source), (Admin, Source::OrgAdmin));
         let dashboards = resolver.resource(Principal::Member(&admin), "dashboard");
         assert_eq!((dashboards.level, dashboards.source), (Manager, Source::OrgAdmin));
@@ -106,7 +113,10 @@ fn an_own_rule_lower_than_a_role_s_differs_between_the_modes() {
         let inherited = resolver
             .inherited_object(Principal::Member(&dev), project)
             .unwrap();
-        assert_eq!((inherited.level, inherited.subject), (Admin, Some(SubjectKind::Role)));
+        assert_eq!(
+            (inherited.level, inherited.subject),
+            (Admin, Some(SubjectKind::Role))
+        );
         assert_eq!(
             resolver.stored(Principal::Member(&dev), "project", Some(PID)),
             Some(MemberLevel)
@@ -192,9 +202,17 @@ fn without_role_based_access_role_rules_are_ignored() {
         role_based_access: false,
     };
     let resolver = Resolver::new(&rules, plan, Mode::HighestWins);
-    let resolved = resolver.object(Principal::Member(&dev), Target::project(PID)).unwrap();
-    assert_eq!((resolved.level, resolved.subject), (NoAccess, Some(SubjectKind::Default)));
-    assert_eq!(resolver.stored(Principal::Role("eng"), "project", Some(PID)), None);
+    let resolved = resolver
+        .object(Principal::Member(&dev), Target::project(PID))
+        .unwrap();
+    assert_eq!(
+        (resolved.level, resolved.subject),
+        (NoAccess, Some(SubjectKind::Default))
+    );
+    assert_eq!(
+        resolver.stored(Principal::Role("eng"), "project", Some(PID)),
+        None
+    );
 }
 
 #[test]
@@ -207,10 +225,19 @@ fn without_access_control_no_rule_is_read() {
     };
     for mode in Mode::BOTH {
         let resolver = Resolver::new(&rules, plan, mode);
-        let resolved = resolver.object(Principal::Member(&dev), Target::project(PID)).unwrap();
+        let resolved = resolver
+            .object(Principal::Member(&dev), Target::project(PID))
+            .unwrap();
         assert_eq!((resolved.level, resolved.source), (Admin, Source::SystemDefault));
-        assert_eq!(resolver.stored(Principal::Member(&dev), "project", Some(PID)), None);
-        assert!(resolver.object_explicit(Principal::Member(&dev), Target::project(PID)).is_none());
+        assert_eq!(
+            resolver.stored(Principal::Member(&dev), "project", Some(PID)),
+            None
+        );
+        assert!(
+            resolver
+                .object_explicit(Principal::Member(&dev), Target::project(PID))
+                .is_none()
+        );
     }
 }
 
@@ -220,7 +247,10 @@ fn inherited_resources_resolve_as_their_parent() {
     let dev = member("m1", 1, &[]);
     for resolver in both(&rules) {
         let resolved = resolver.resource(Principal::Member(&dev), "dashboard_template");
-        assert_eq!((resolved.level, resolved.resource.as_str()), (Viewer, "dashboard"));
+        assert_eq!(
+            (resolved.level, resolved.resource.as_str()),
+            (Viewer, "dashboard")
+        );
     }
 }
 
@@ -228,7 +258,10 @@ fn inherited_resources_resolve_as_their_parent() {
 fn everyone_s_project_access_inherits_nothing() {
     let rules = RuleSet::new([rule("project", Some(PID), Subject::Everyone, MemberLevel)]);
     for resolver in both(&rules) {
-        assert_eq!(resolver.inherited_object(Principal::Everyone, Target::project(PID)), None);
+        assert_eq!(
+            resolver.inherited_object(Principal::Everyone, Target::project(PID)),
+            None
+        );
         let notebook = Target {
             resource: "notebook",
             id: "n1",

@@ -123,7 +123,11 @@ impl Names {
              WHERE m.organization_id = ?1",
         )?;
         for row in statement.query_map([organization_id], |row| {
-            Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?, row.get::<_, String>(2)?))
+            Ok((
+                row.get::<_, String>(0)?,
+                row.get::<_, i64>(1)?,
+                row.get::<_, String>(2)?,
+            ))
         })? {
             let (email, user_id, membership_id) = row?;
             let local = email.split('@').next().unwrap_or_default().to_string();
@@ -183,9 +187,14 @@ fn short_id(sequence: &mut Sequence) -> String {
 }
 
 /// Seeds the access stories into the demo organization.
-pub(super) fn seed(tx: &Transaction, organization_id: &str, projects: &[i64], now: DateTime<Utc>) -> ApiResult<()> {
-    let data: AccessData =
-        serde_json::from_str(DATA).map_err(|error| ApiError::internal(format!("demo access data: {error}")))?;
+pub(super) fn seed(
+    tx: &Transaction,
+    organization_id: &str,
+    projects: &[i64],
+    now: DateTime<Utc>,
+) -> ApiResult<()> {
+    let data: AccessData = serde_json::from_str(DATA)
+        .map_err(|error| ApiError::internal(format!("demo access data: {error}")))?;
     let mut sequence = Sequence(0xACCE_55ED);
     let names = Names::read(tx, organization_id)?;
     let owner = names.person("ada.okafor")?.0;
@@ -197,10 +206,19 @@ pub(super) fn seed(tx: &Transaction, organization_id: &str, projects: &[i64], no
     }
     let insights: Vec<i64> = tx
         .prepare("SELECT id FROM insights WHERE project_id IN (SELECT value FROM json_each(?1)) ORDER BY id")?
-        .query_map([serde_json::to_string(projects).map_err(ApiError::internal)?], |row| row.get(0))?
+        .query_map(
+            [serde_json::to_string(projects).map_err(ApiError::internal)?],
+            |row| row.get(0),
+        )?
         .collect::<Result<_, _>>()?;
     for (position, insight) in insights.iter().enumerate() {
-        let by = &data.creators.insights[position % data.creators.insights.len().max(1)];
+        let Some(by) = data
+            .creators
+            .insights
+            .get(position % data.creators.insights.len().max(1))
+        else {
+            break;
+        };
         tx.execute(
             "UPDATE insights SET created_by = ?2 WHERE id = ?1",
             params![insight, names.person(by)?.0],
@@ -294,7 +312,10 @@ fn seed_rule(
         }
     };
     if !AccessLevel::from_wire(&rule.level).is_known() {
-        return Err(ApiError::internal(format!("demo access: no level {}", rule.level)));
+        return Err(ApiError::internal(format!(
+            "demo access: no level {}",
+            rule.level
+        )));
     }
     let at = stamp(&(now - Duration::days(rule.days_ago)));
     let managed = rule.terraform.then_some(TERRAFORM);

@@ -58,7 +58,12 @@ fn people(tx: &Transaction, organization_id: &str) -> ApiResult<(i64, Vec<(Strin
 
 /// Adds `count` roles ("Growth squad 3", ...) to the organization, and puts
 /// each active member in one to three of them.
-pub fn generate_roles(tx: &Transaction, organization_id: &str, count: u64, now: DateTime<Utc>) -> ApiResult<()> {
+pub fn generate_roles(
+    tx: &Transaction,
+    organization_id: &str,
+    count: u64,
+    now: DateTime<Utc>,
+) -> ApiResult<()> {
     let mut sequence = Sequence(0x20_1E5 ^ count);
     let (owner, members) = people(tx, organization_id)?;
     let mut role_ids = Vec::new();
@@ -106,7 +111,12 @@ fn level(sequence: &mut Sequence, resource: &str) -> AccessLevel {
 /// project's default and its roles' access, rules on about a third of the
 /// resources for everyone and for some roles, own rules for some members,
 /// and three dashboards, one of them closed to all but one role.
-pub fn generate_projects(tx: &Transaction, organization_id: &str, count: u64, now: DateTime<Utc>) -> ApiResult<()> {
+pub fn generate_projects(
+    tx: &Transaction,
+    organization_id: &str,
+    count: u64,
+    now: DateTime<Utc>,
+) -> ApiResult<()> {
     let mut sequence = Sequence(0x9E11_AC55 ^ count);
     let (owner, members) = people(tx, organization_id)?;
     let roles: Vec<String> = tx
@@ -127,7 +137,11 @@ pub fn generate_projects(tx: &Transaction, organization_id: &str, count: u64, no
         );
         tx.execute(
             "INSERT INTO projects (organization_id, name, created_at) VALUES (?1, ?2, ?3)",
-            params![organization_id, format!("Hedgebox {name}"), stamp(&(now - Duration::days(300 - index as i64)))],
+            params![
+                organization_id,
+                format!("Hedgebox {name}"),
+                stamp(&(now - Duration::days(300 - index as i64)))
+            ],
         )?;
         let project_id = tx.last_insert_rowid();
         let project_key = project_id.to_string();
@@ -153,14 +167,35 @@ pub fn generate_projects(tx: &Transaction, organization_id: &str, count: u64, no
         };
         // Every third project is closed, every third lowered to member.
         match index % 3 {
-            0 => add(&mut sequence, "project", Some(&project_key), None, None, &AccessLevel::Member)?,
-            2 => add(&mut sequence, "project", Some(&project_key), None, None, &AccessLevel::None)?,
+            0 => add(
+                &mut sequence,
+                "project",
+                Some(&project_key),
+                None,
+                None,
+                &AccessLevel::Member,
+            )?,
+            2 => add(
+                &mut sequence,
+                "project",
+                Some(&project_key),
+                None,
+                None,
+                &AccessLevel::None,
+            )?,
             _ => {}
         }
         for role in &roles {
             if sequence.below(3) == 0 {
                 let project_level = level(&mut sequence, "project");
-                add(&mut sequence, "project", Some(&project_key), None, Some(role), &project_level)?;
+                add(
+                    &mut sequence,
+                    "project",
+                    Some(&project_key),
+                    None,
+                    Some(role),
+                    &project_level,
+                )?;
             }
         }
         for resource in RESOURCES {
@@ -181,11 +216,25 @@ pub fn generate_projects(tx: &Transaction, organization_id: &str, count: u64, no
             let (membership_id, _) = &members[sequence.below(members.len() as u64) as usize];
             if sequence.below(2) == 0 {
                 let project_level = level(&mut sequence, "project");
-                add(&mut sequence, "project", Some(&project_key), Some(membership_id), None, &project_level)?;
+                add(
+                    &mut sequence,
+                    "project",
+                    Some(&project_key),
+                    Some(membership_id),
+                    None,
+                    &project_level,
+                )?;
             } else {
                 let resource = RESOURCES[sequence.below(RESOURCES.len() as u64) as usize];
                 let resource_level = level(&mut sequence, resource);
-                add(&mut sequence, resource, None, Some(membership_id), None, &resource_level)?;
+                add(
+                    &mut sequence,
+                    resource,
+                    None,
+                    Some(membership_id),
+                    None,
+                    &resource_level,
+                )?;
             }
         }
         for board in ["Overview", "Funnel", "Leadership review"] {
@@ -200,8 +249,22 @@ pub fn generate_projects(tx: &Transaction, organization_id: &str, count: u64, no
                 && let Some(role) = roles.get(index as usize % roles.len().max(1))
             {
                 let dashboard = tx.last_insert_rowid().to_string();
-                add(&mut sequence, "dashboard", Some(&dashboard), None, None, &AccessLevel::None)?;
-                add(&mut sequence, "dashboard", Some(&dashboard), None, Some(role), &AccessLevel::Viewer)?;
+                add(
+                    &mut sequence,
+                    "dashboard",
+                    Some(&dashboard),
+                    None,
+                    None,
+                    &AccessLevel::None,
+                )?;
+                add(
+                    &mut sequence,
+                    "dashboard",
+                    Some(&dashboard),
+                    None,
+                    Some(role),
+                    &AccessLevel::Viewer,
+                )?;
             }
         }
     }

@@ -1,6 +1,6 @@
 //! Filling an empty database: the demo data set (`assets/demo.json`) or a bare
-//! organization, and synthetic subscriptions and members for load tests
-//! (`generate`).
+//! organization, and synthetic subscriptions, members, roles and projects
+//! with access rules for load tests (`generate`, `generate_access`).
 //!
 //! The demo is one believable company, Hedgebox: forty people in eight
 //! roles, two projects, and about 120 subscriptions whose titles, targets
@@ -8,7 +8,9 @@
 //! history that follows its schedule, and the stories on-call meets (see
 //! `today`). The data is deterministic: ids come from a fixed seed, and
 //! dates are laid out relative to the day of seeding so that the demo
-//! always has upcoming, overdue and finished deliveries.
+//! always has upcoming, overdue and finished deliveries. Its access control
+//! (`access`, `assets/demo-access.json`) is seeded last, with a sequence of
+//! its own, so that nothing seeded before it changes.
 
 use crate::schedule::Rules;
 use chrono::{DateTime, Duration, DurationRound, Utc};

@@ -39,7 +39,8 @@ pub async fn projects(
     let (key, access) = (caller.key, caller.access);
     page_of(&app.db, request, move |connection, page| {
         // Projects the user cannot reach are not listed (posthog.md 16.6).
-        let teams = crate::server::access::reachable_projects(connection, access, key.user_id, &key.scoped_teams)?;
+        let teams =
+            crate::server::access::reachable_projects(connection, access, key.user_id, &key.scoped_teams)?;
         let reach = (&key.scoped_organizations, &teams);
         directory::projects(connection, key.user_id, reach, page)
     })
@@ -59,7 +60,9 @@ pub async fn organization(
     let (user_id, resolution) = (caller.key.user_id, caller.access.resolution);
     let found = app
         .db
-        .read(move |connection| super::access::organization::shown(connection, &organization, user_id, resolution))
+        .read(move |connection| {
+            super::access::organization::shown(connection, &organization, user_id, resolution)
+        })
         .await?;
     Ok(Json(found))
 }

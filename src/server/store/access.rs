@@ -57,7 +57,10 @@ pub enum Rows<'a> {
 pub fn rows(connection: &Connection, project_id: i64, which: Rows) -> ApiResult<Vec<StoredRule>> {
     let mut values: Vec<SqlValue> = vec![project_id.into()];
     let condition = match which {
-        Rows::Object { resource, resource_id } => {
+        Rows::Object {
+            resource,
+            resource_id,
+        } => {
             values.push(resource.to_string().into());
             values.push(resource_id.to_string().into());
             "resource = ?2 AND resource_id = ?3".to_string()
@@ -99,12 +102,14 @@ pub fn rule_set(connection: &Connection, project_id: i64) -> ApiResult<RuleSet> 
             let member: Option<String> = row.get(2)?;
             let role: Option<String> = row.get(3)?;
             let level: String = row.get(4)?;
-            Ok(Subject::from_fields(member.as_deref(), role.as_deref()).map(|subject| Rule {
-                resource: row.get(0).unwrap_or_default(),
-                resource_id: row.get(1).unwrap_or_default(),
-                subject,
-                level: AccessLevel::from_wire(&level),
-            }))
+            Ok(
+                Subject::from_fields(member.as_deref(), role.as_deref()).map(|subject| Rule {
+                    resource: row.get(0).unwrap_or_default(),
+                    resource_id: row.get(1).unwrap_or_default(),
+                    subject,
+                    level: AccessLevel::from_wire(&level),
+                }),
+            )
         })?
         .filter_map(Result::transpose)
         .collect::<Result<Vec<_>, _>>()?;
@@ -122,12 +127,14 @@ pub fn project_rules(connection: &Connection, project_id: i64) -> ApiResult<Rule
             let member: Option<String> = row.get(1)?;
             let role: Option<String> = row.get(2)?;
             let level: String = row.get(3)?;
-            Ok(Subject::from_fields(member.as_deref(), role.as_deref()).map(|subject| Rule {
-                resource: "project".into(),
-                resource_id: row.get(0).unwrap_or_default(),
-                subject,
-                level: AccessLevel::from_wire(&level),
-            }))
+            Ok(
+                Subject::from_fields(member.as_deref(), role.as_deref()).map(|subject| Rule {
+                    resource: "project".into(),
+                    resource_id: row.get(0).unwrap_or_default(),
+                    subject,
+                    level: AccessLevel::from_wire(&level),
+                }),
+            )
         })?
         .filter_map(Result::transpose)
         .collect::<Result<Vec<_>, _>>()?;
@@ -224,8 +231,11 @@ pub fn people(connection: &Connection, organization_id: &str, only: Option<&str>
 
 /// The organization of a membership, when it exists.
 pub fn membership_organization(connection: &Connection, membership_id: &str) -> ApiResult<Option<String>> {
-    let mut statement = connection.prepare_cached("SELECT organization_id FROM organization_members WHERE id = ?1")?;
-    Ok(statement.query_row([membership_id], |row| row.get(0)).optional()?)
+    let mut statement =
+        connection.prepare_cached("SELECT organization_id FROM organization_members WHERE id = ?1")?;
+    Ok(statement
+        .query_row([membership_id], |row| row.get(0))
+        .optional()?)
 }
 
 /// The organization of a role, when it exists.
@@ -235,12 +245,18 @@ pub fn role_organization(connection: &Connection, role_id: &str) -> ApiResult<Op
 }
 
 /// The organization's roles, oldest first; with `only`, that role alone.
-pub fn roles(connection: &Connection, organization_id: &str, only: Option<&str>) -> ApiResult<Vec<(String, String)>> {
+pub fn roles(
+    connection: &Connection,
+    organization_id: &str,
+    only: Option<&str>,
+) -> ApiResult<Vec<(String, String)>> {
     let mut statement = connection.prepare_cached(
         "SELECT id, name FROM roles WHERE organization_id = ?1 AND (?2 IS NULL OR id = ?2) ORDER BY created_at, id",
     )?;
     let roles = statement
-        .query_map(params![organization_id, only], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .query_map(params![organization_id, only], |row| {
+            Ok((row.get(0)?, row.get(1)?))
+        })?
         .collect::<Result<_, _>>()?;
     Ok(roles)
 }
@@ -317,7 +333,12 @@ fn subject_fields(subject: &Subject) -> (Option<&str>, Option<&str>) {
 }
 
 /// Whether any rule is on this object.
-pub fn object_has_rules(connection: &Connection, project_id: i64, resource: &str, resource_id: &str) -> ApiResult<bool> {
+pub fn object_has_rules(
+    connection: &Connection,
+    project_id: i64,
+    resource: &str,
+    resource_id: &str,
+) -> ApiResult<bool> {
     let mut statement = connection.prepare_cached(
         "SELECT 1 FROM access_controls WHERE project_id = ?1 AND resource = ?2 AND resource_id = ?3",
     )?;
@@ -350,7 +371,11 @@ pub struct Write<'a> {
 
 /// Creates the rule, or updates the existing one (`existing`); the rule as
 /// stored.
-pub fn upsert(connection: &Connection, existing: Option<&StoredRule>, write: &Write) -> ApiResult<AccessControl> {
+pub fn upsert(
+    connection: &Connection,
+    existing: Option<&StoredRule>,
+    write: &Write,
+) -> ApiResult<AccessControl> {
     let now = stamp(&write.now);
     let managed_at = write.manager.map(|_| now.clone());
     let id = match existing {
@@ -418,8 +443,9 @@ pub fn set_manager(
 
 /// Whether the project's Terraform lock is on.
 pub fn locked(connection: &Connection, project_id: i64) -> ApiResult<bool> {
-    let mut statement = connection
-        .prepare_cached("SELECT lock_terraform_managed_rules FROM project_access_settings WHERE project_id = ?1")?;
+    let mut statement = connection.prepare_cached(
+        "SELECT lock_terraform_managed_rules FROM project_access_settings WHERE project_id = ?1",
+    )?;
     Ok(statement
         .query_row([project_id], |row| row.get::<_, bool>(0))
         .optional()?
@@ -444,7 +470,11 @@ pub fn has_managed_rules(connection: &Connection, project_id: i64) -> ApiResult<
 
 /// Whether deleting the role would take a Terraform-managed rule of a
 /// locked project with it (`role_has_locked_rules`).
-pub fn role_has_locked_rules(connection: &Connection, organization_id: &str, role_id: &str) -> ApiResult<bool> {
+pub fn role_has_locked_rules(
+    connection: &Connection,
+    organization_id: &str,
+    role_id: &str,
+) -> ApiResult<bool> {
     let mut statement = connection.prepare_cached(
         "SELECT 1 FROM access_controls a
            JOIN project_access_settings s ON s.project_id = a.project_id AND s.lock_terraform_managed_rules = 1

@@ -133,7 +133,9 @@ pub fn find(connection: &Connection, project_id: i64, resource: &str, key: Key) 
     let numeric = shape.resource != "notebook";
     let condition = match key {
         Key::Address(_) if !numeric => "o.short_id = ?2",
-        Key::PrimaryOrShort(_) if shape.resource == "insight" => "(CAST(o.id AS TEXT) = ?2 OR o.short_id = ?2)",
+        Key::PrimaryOrShort(_) if shape.resource == "insight" => {
+            "(CAST(o.id AS TEXT) = ?2 OR o.short_id = ?2)"
+        }
         Key::PrimaryOrShort(_) if !numeric => "(o.id = ?2 OR o.short_id = ?2)",
         _ if numeric => "CAST(o.id AS TEXT) = ?2",
         _ => "o.id = ?2",
@@ -156,7 +158,12 @@ pub fn find(connection: &Connection, project_id: i64, resource: &str, key: Key) 
 /// Every object of `resource` in the project, in PostHog's order for its
 /// list: dashboards by name, insights by id, notebooks last changed first,
 /// flags newest first; those whose name holds `search` (any case) with one.
-pub fn all(connection: &Connection, project_id: i64, resource: &str, search: Option<&str>) -> ApiResult<Vec<Object>> {
+pub fn all(
+    connection: &Connection,
+    project_id: i64,
+    resource: &str,
+    search: Option<&str>,
+) -> ApiResult<Vec<Object>> {
     let Some(shape) = shape(resource) else {
         return Ok(Vec::new());
     };
@@ -172,7 +179,9 @@ pub fn all(connection: &Connection, project_id: i64, resource: &str, search: Opt
         shape.hidden,
         shape.name
     );
-    let search = search.map(|text| SqlValue::Text(text.to_string())).unwrap_or(SqlValue::Null);
+    let search = search
+        .map(|text| SqlValue::Text(text.to_string()))
+        .unwrap_or(SqlValue::Null);
     let found = connection
         .prepare_cached(&sql)?
         .query_map(
@@ -183,6 +192,15 @@ pub fn all(connection: &Connection, project_id: i64, resource: &str, search: Opt
     Ok(found)
 }
 
+/// An object's name as the settings answers show it.
+#[derive(Debug, Clone)]
+pub struct Named {
+    pub id: String,
+    pub name: Option<String>,
+    /// An insight's short id.
+    pub short_id: Option<String>,
+}
+
 /// The names (and insights' short ids) of objects by primary key,
 /// soft-deleted ones too: rules on them are what a settings page cleans up.
 pub fn names(
@@ -190,7 +208,7 @@ pub fn names(
     project_id: i64,
     resource: &str,
     ids: &[String],
-) -> ApiResult<Vec<(String, Option<String>, Option<String>)>> {
+) -> ApiResult<Vec<Named>> {
     let Some(shape) = shape(resource) else {
         return Ok(Vec::new());
     };
@@ -203,14 +221,24 @@ pub fn names(
     let sql = format!(
         "SELECT {key}, {}, {} FROM {} o WHERE o.project_id = ?1 AND {key} IN (SELECT value FROM json_each(?2))",
         shape.name,
-        if shape.resource == "insight" { "o.short_id" } else { "NULL" },
+        if shape.resource == "insight" {
+            "o.short_id"
+        } else {
+            "NULL"
+        },
         shape.table
     );
     let found = connection
         .prepare_cached(&sql)?
         .query_map(
             params_from_iter([SqlValue::Integer(project_id), SqlValue::Text(ids)]),
-            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+            |row| {
+                Ok(Named {
+                    id: row.get(0)?,
+                    name: row.get(1)?,
+                    short_id: row.get(2)?,
+                })
+            },
         )?
         .collect::<Result<_, _>>()?;
     Ok(found)

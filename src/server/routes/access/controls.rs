@@ -46,8 +46,8 @@ fn object_of(
 ) -> ApiResult<Object> {
     let required = needed(resource, write);
     scope.require_resource(resource, required.clone())?;
-    let object =
-        objects::find(connection, scope.project_id, resource, Key::Address(key))?.ok_or_else(ApiError::not_found)?;
+    let object = objects::find(connection, scope.project_id, resource, Key::Address(key))?
+        .ok_or_else(ApiError::not_found)?;
     scope.require_object(access::target(&object), required)?;
     Ok(object)
 }
@@ -73,7 +73,9 @@ fn answer(connection: &rusqlite::Connection, scope: &Scope, target: Target) -> A
         default_access_level: Some(levels::default_level(resource)),
         minimum_access_level: Some(levels::minimum_level(resource)),
         maximum_access_level: Some(levels::maximum_level(resource)),
-        user_access_level: resolver.object(scope.who(), target).map(|resolved| resolved.level),
+        user_access_level: resolver
+            .object(scope.who(), target)
+            .map(|resolved| resolved.level),
         user_can_edit_access_levels: resolver.can_modify(scope.who(), target, scope.project()),
         inherited_access: Some(inherited),
     })
@@ -134,7 +136,11 @@ async fn write_rule(
     project: String,
     headers: HeaderMap,
     body: Result<JsonObject, ApiError>,
-    prepare: impl FnOnce(&rusqlite::Connection, &Scope, &mut serde_json::Map<String, serde_json::Value>) -> ApiResult<(String, String, String)>
+    prepare: impl FnOnce(
+        &rusqlite::Connection,
+        &Scope,
+        &mut serde_json::Map<String, serde_json::Value>,
+    ) -> ApiResult<(String, String, String)>
     + Send
     + 'static,
 ) -> ApiResult<Response> {
@@ -199,13 +205,20 @@ pub async fn object_put(
     body: Result<JsonObject, ApiError>,
     resource: &'static str,
 ) -> ApiResult<Response> {
-    write_rule(app, caller, project, headers, body, move |connection, scope, fields| {
-        let object = object_of(connection, scope, resource, &key, true)?;
-        fields.insert("resource".into(), resource.into());
-        fields.insert("resource_id".into(), object.id.clone().into());
-        let creator = object.creator().unwrap_or_default().to_string();
-        Ok((resource.to_string(), object.id, creator))
-    })
+    write_rule(
+        app,
+        caller,
+        project,
+        headers,
+        body,
+        move |connection, scope, fields| {
+            let object = object_of(connection, scope, resource, &key, true)?;
+            fields.insert("resource".into(), resource.into());
+            fields.insert("resource_id".into(), object.id.clone().into());
+            let creator = object.creator().unwrap_or_default().to_string();
+            Ok((resource.to_string(), object.id, creator))
+        },
+    )
     .await
 }
 
@@ -233,7 +246,11 @@ pub async fn resource_get(
                 user_access_level: resolver
                     .object(scope.who(), scope.project())
                     .map(|resolved| resolved.level),
-                user_can_edit_access_levels: resolver.can_modify(scope.who(), scope.project(), scope.project()),
+                user_can_edit_access_levels: resolver.can_modify(
+                    scope.who(),
+                    scope.project(),
+                    scope.project(),
+                ),
                 inherited_access: None,
             })
         })
@@ -281,40 +298,58 @@ pub async fn object_rules_put(
         .as_ref()
         .map(|JsonObject(sent)| sent.clone())
         .map_err(ApiError::clone);
-    write_rule(app, caller, project, headers, body, move |connection, scope, fields| {
-        let sent = sent?;
-        let text = |name: &str| match sent.get(name) {
-            Some(serde_json::Value::String(text)) => text.clone(),
-            Some(serde_json::Value::Number(number)) => number.to_string(),
-            _ => String::new(),
-        };
-        let resource = text("resource");
-        if !objects::holds(&resource) {
-            return Err(ApiError::validation(
-                "invalid",
-                "resource does not support object access rules",
-            ));
-        }
-        let resource_id = text("resource_id");
-        if resource_id.is_empty() {
-            return Err(ApiError::validation("invalid", "resource_id is required"));
-        }
-        // An object the caller cannot see is not theirs to configure: 404
-        // rather than 403, so that the answer does not confirm it exists.
-        let object = objects::find(connection, scope.project_id, &resource, Key::Primary(&resource_id))?
-            .filter(|object| scope.is_admin() || scope.resolver().visible(scope.who(), access::target(object)))
+    write_rule(
+        app,
+        caller,
+        project,
+        headers,
+        body,
+        move |connection, scope, fields| {
+            let sent = sent?;
+            let text = |name: &str| match sent.get(name) {
+                Some(serde_json::Value::String(text)) => text.clone(),
+                Some(serde_json::Value::Number(number)) => number.to_string(),
+                _ => String::new(),
+            };
+            let resource = text("resource");
+            if !objects::holds(&resource) {
+                return Err(ApiError::validation(
+                    "invalid",
+                    "resource does not support object access rules",
+                ));
+            }
+            let resource_id = text("resource_id");
+            if resource_id.is_empty() {
+                return Err(ApiError::validation("invalid", "resource_id is required"));
+            }
+            // An object the caller cannot see is not theirs to configure: 404
+            // rather than 403, so that the answer does not confirm it exists.
+            let object = objects::find(
+                connection,
+                scope.project_id,
+                &resource,
+                Key::Primary(&resource_id),
+            )?
+            .filter(|object| {
+                scope.is_admin() || scope.resolver().visible(scope.who(), access::target(object))
+            })
             .ok_or_else(ApiError::not_found)?;
-        fields.insert("resource".into(), resource.clone().into());
-        fields.insert("resource_id".into(), object.id.clone().into());
-        let creator = object.creator().unwrap_or_default().to_string();
-        Ok((resource, object.id, creator))
-    })
+            fields.insert("resource".into(), resource.clone().into());
+            fields.insert("resource_id".into(), object.id.clone().into());
+            let creator = object.creator().unwrap_or_default().to_string();
+            Ok((resource, object.id, creator))
+        },
+    )
     .await
 }
 
 /// Everyone who reaches `target`, their level and how, highest first
 /// (`_get_users_with_access`).
-fn users_with_access(connection: &rusqlite::Connection, scope: &Scope, target: Target) -> ApiResult<UsersWithAccess> {
+fn users_with_access(
+    connection: &rusqlite::Connection,
+    scope: &Scope,
+    target: Target,
+) -> ApiResult<UsersWithAccess> {
     let resolver = scope.resolver();
     let resource = target.resource;
     let mut users: Vec<(usize, UserWithAccess)> = Vec::new();
@@ -337,7 +372,9 @@ fn users_with_access(connection: &rusqlite::Connection, scope: &Scope, target: T
                 access_level: resolved.level,
                 access_source: resolver.access_source(who, target, scope.project()),
                 organization_membership_id: Some(person.member.membership_id.clone()),
-                organization_membership_level: Some(level::name(person.member.organization_level).to_string()),
+                organization_membership_level: Some(
+                    level::name(person.member.organization_level).to_string(),
+                ),
             },
         ));
     }

@@ -72,9 +72,11 @@ pub async fn claim(
         Field::Null => None,
         Field::Value(manager) if manager == TERRAFORM => Some(manager),
         Field::Value(other) => {
-            return Err(
-                ApiError::validation("invalid_choice", format!("\"{other}\" is not a valid choice.")).on("managed_by"),
-            );
+            return Err(ApiError::validation(
+                "invalid_choice",
+                format!("\"{other}\" is not a valid choice."),
+            )
+            .on("managed_by"));
         }
     };
     let subject = Subject::from_fields(member.as_deref(), role.as_deref())
@@ -132,7 +134,8 @@ pub async fn update_settings(
     let scope = scope(&app.db, &caller, &project).await?;
     may_manage(&scope)?;
     let JsonObject(body) = body?;
-    let locked = fields::boolean(&body, "lock_terraform_managed_rules")?.required("lock_terraform_managed_rules")?;
+    let locked =
+        fields::boolean(&body, "lock_terraform_managed_rules")?.required("lock_terraform_managed_rules")?;
     let project_id = scope.project_id;
     let found = app
         .db

@@ -61,11 +61,20 @@ pub fn project_routes(mut router: Router<AppState>, prefix: &str) -> Router<AppS
         .route(&at("access_control_defaults"), get(settings::defaults))
         .route(&at("access_control_members"), get(settings::members))
         .route(&at("access_control_roles"), get(settings::roles))
-        .route(&at("access_control_default_objects"), get(settings::default_objects))
-        .route(&at("access_control_member_objects"), get(settings::member_objects))
+        .route(
+            &at("access_control_default_objects"),
+            get(settings::default_objects),
+        )
+        .route(
+            &at("access_control_member_objects"),
+            get(settings::member_objects),
+        )
         .route(&at("access_control_role_objects"), get(settings::role_objects))
         .route(&at("access_control_object_search"), get(settings::object_search))
-        .route(&at("access_control_object_rules"), put(controls::object_rules_put))
+        .route(
+            &at("access_control_object_rules"),
+            put(controls::object_rules_put),
+        )
         .route(&at("access_control_management"), put(management::claim))
         .route(
             &at("access_control_management_settings"),
@@ -84,7 +93,9 @@ pub fn project_routes(mut router: Router<AppState>, prefix: &str) -> Router<AppS
             .route(
                 &object("access_controls"),
                 get(
-                    move |State(app): State<AppState>, caller: Caller, PathParams(path): PathParams<(String, String)>| {
+                    move |State(app): State<AppState>,
+                          caller: Caller,
+                          PathParams(path): PathParams<(String, String)>| {
                         controls::object_get(app, caller, path, resource)
                     },
                 )
@@ -101,7 +112,9 @@ pub fn project_routes(mut router: Router<AppState>, prefix: &str) -> Router<AppS
             .route(
                 &object("users_with_access"),
                 get(
-                    move |State(app): State<AppState>, caller: Caller, PathParams(path): PathParams<(String, String)>| {
+                    move |State(app): State<AppState>,
+                          caller: Caller,
+                          PathParams(path): PathParams<(String, String)>| {
                         controls::object_users(app, caller, path, resource)
                     },
                 ),

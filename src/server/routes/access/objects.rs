@@ -30,10 +30,15 @@ fn listed(connection: &rusqlite::Connection, scope: &Scope, resource: &str) -> A
 
 /// One object the caller may read; 404 when there is none, 403 when they
 /// may not.
-fn retrieved(connection: &rusqlite::Connection, scope: &Scope, resource: &str, key: &str) -> ApiResult<Object> {
+fn retrieved(
+    connection: &rusqlite::Connection,
+    scope: &Scope,
+    resource: &str,
+    key: &str,
+) -> ApiResult<Object> {
     scope.require_resource(resource, AccessLevel::Viewer)?;
-    let object =
-        objects::find(connection, scope.project_id, resource, Key::Address(key))?.ok_or_else(ApiError::not_found)?;
+    let object = objects::find(connection, scope.project_id, resource, Key::Address(key))?
+        .ok_or_else(ApiError::not_found)?;
     scope.require_object(access::target(&object), AccessLevel::Viewer)?;
     Ok(object)
 }
@@ -204,7 +209,12 @@ pub fn named_page(page: Page<AccessItem>) -> Page<NamedItem> {
 }
 
 /// 403 unless the caller may read the dashboard (its tiles' route).
-pub fn require_dashboard(connection: &rusqlite::Connection, caller: &Caller, project_id: i64, id: i64) -> ApiResult<()> {
+pub fn require_dashboard(
+    connection: &rusqlite::Connection,
+    caller: &Caller,
+    project_id: i64,
+    id: i64,
+) -> ApiResult<()> {
     let scope = Scope::load(connection, caller.access, project_id, caller.key.user_id)?;
     let key = id.to_string();
     retrieved(connection, &scope, "dashboard", &key).map(|_| ())

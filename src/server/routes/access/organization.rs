@@ -25,7 +25,8 @@ pub async fn update(
     caller.require(ORGANIZATION_WRITE)?;
     let organization = caller.organization(&app.db, &organization, Access::Admin).await?;
     let JsonObject(body) = body?;
-    let most_specific = fields::boolean(&body, "uses_most_specific_access_resolution")?.not_null("uses_most_specific_access_resolution")?;
+    let most_specific = fields::boolean(&body, "uses_most_specific_access_resolution")?
+        .not_null("uses_most_specific_access_resolution")?;
     let members_visible =
         fields::boolean(&body, "members_can_see_org_members")?.not_null("members_can_see_org_members")?;
     let user_id = caller.key.user_id;
@@ -50,8 +51,11 @@ pub fn shown(
 ) -> ApiResult<Organization> {
     let mut found = directory::organization(connection, organization, user_id)?;
     let chosen = store::organization_access(connection, organization)?;
-    found.uses_most_specific_access_resolution =
-        Some(chosen.most_specific.unwrap_or(resolution == crate::api::access::Mode::MostSpecific));
+    found.uses_most_specific_access_resolution = Some(
+        chosen
+            .most_specific
+            .unwrap_or(resolution == crate::api::access::Mode::MostSpecific),
+    );
     found.members_can_see_org_members = Some(chosen.members_can_see_members);
     Ok(found)
 }

@@ -120,7 +120,11 @@ fn role(connection: &Connection, value: &Value) -> ApiResult<String> {
 }
 
 fn does_not_exist(field: &str, pk: &str) -> ApiError {
-    ApiError::validation("does_not_exist", format!("Invalid pk \"{pk}\" - object does not exist.")).on(field)
+    ApiError::validation(
+        "does_not_exist",
+        format!("Invalid pk \"{pk}\" - object does not exist."),
+    )
+    .on(field)
 }
 
 /// The checks of the whole rule (`validate`), for a write addressed to
@@ -133,7 +137,8 @@ pub fn check(connection: &Connection, scope: &Scope, rule: &Requested, url_targe
                     "Role-based access controls require the Role-based access feature.",
                 ));
             }
-            if store::role_organization(connection, role)?.as_deref() != Some(scope.organization_id.as_str()) {
+            if store::role_organization(connection, role)?.as_deref() != Some(scope.organization_id.as_str())
+            {
                 return Err(ApiError::validation(
                     "invalid",
                     "The role must belong to the same organization as this project.",
@@ -141,7 +146,8 @@ pub fn check(connection: &Connection, scope: &Scope, rule: &Requested, url_targe
             }
         }
         Subject::Member(member) => {
-            if store::membership_organization(connection, member)?.as_deref() != Some(scope.organization_id.as_str())
+            if store::membership_organization(connection, member)?.as_deref()
+                != Some(scope.organization_id.as_str())
             {
                 return Err(ApiError::validation(
                     "invalid",
@@ -168,7 +174,8 @@ pub fn check(connection: &Connection, scope: &Scope, rule: &Requested, url_targe
             }
             if rule.level.is_some()
                 && !store::object_has_rules(connection, scope.project_id, &rule.resource, resource_id)?
-                && store::objects_with_rules(connection, scope.project_id, &rule.resource)? >= MAX_OBJECTS_WITH_RULES
+                && store::objects_with_rules(connection, scope.project_id, &rule.resource)?
+                    >= MAX_OBJECTS_WITH_RULES
             {
                 return Err(ApiError::validation(
                     "invalid",

@@ -12,8 +12,8 @@ use axum::extract::{RawQuery, State};
 use super::{ACCESS_CONTROL_READ, scope};
 use crate::api::access::levels::{self, AccessLevel, OBJECT_RESOURCES, PROJECT, RESOURCES};
 use crate::api::access::{
-    AccessDefaults, FoundObject, MemberAccess, ObjectRule, ObjectRuleResource, ObjectRules, ObjectSearch, Ordered,
-    Principal, ResourceDefault, RoleAccess, SettingsAnswer, SettingsEntry, SettingsHeader, Subject,
+    AccessDefaults, FoundObject, MemberAccess, ObjectRule, ObjectRuleResource, ObjectRules, ObjectSearch,
+    Ordered, Principal, ResourceDefault, RoleAccess, SettingsAnswer, SettingsEntry, SettingsHeader, Subject,
 };
 use crate::server::AppState;
 use crate::server::access::{self, Scope};
@@ -55,7 +55,11 @@ pub async fn defaults(
     let scope = scope(&app.db, &caller, &project).await?;
     let mut project_level = levels::default_level(PROJECT);
     let mut saved: HashMap<&str, AccessLevel> = HashMap::new();
-    for rule in scope.rules.iter().filter(|rule| rule.subject == Subject::Everyone) {
+    for rule in scope
+        .rules
+        .iter()
+        .filter(|rule| rule.subject == Subject::Everyone)
+    {
         if rule.resource == PROJECT {
             project_level = rule.level.clone();
         } else if rule.resource_id.is_none()
@@ -169,7 +173,9 @@ pub async fn members(
             let resolver = scope.resolver();
             let results: Vec<MemberAccess> = people
                 .into_iter()
-                .filter(|person| !hide || resolver.project_scoped(Principal::Member(&person.member), scope.project()))
+                .filter(|person| {
+                    !hide || resolver.project_scoped(Principal::Member(&person.member), scope.project())
+                })
                 .map(|person| {
                     let (project, resources) = cells(&scope, Principal::Member(&person.member));
                     MemberAccess {
@@ -236,18 +242,24 @@ pub async fn roles(
 
 /// A subject's object rules, each with its object's name (its id when the
 /// object is gone), by resource and then name.
-fn object_rules(connection: &rusqlite::Connection, scope: &Scope, subject: &Subject) -> ApiResult<ObjectRules> {
+fn object_rules(
+    connection: &rusqlite::Connection,
+    scope: &Scope,
+    subject: &Subject,
+) -> ApiResult<ObjectRules> {
     let rows = store::rows(connection, scope.project_id, Rows::ObjectRulesOf(subject))?;
     let mut ids: HashMap<String, Vec<String>> = HashMap::new();
     for rule in &rows {
         if let Some(id) = &rule.shown.resource_id {
-            ids.entry(rule.shown.resource.clone()).or_default().push(id.clone());
+            ids.entry(rule.shown.resource.clone())
+                .or_default()
+                .push(id.clone());
         }
     }
     let mut names: HashMap<(String, String), (Option<String>, Option<String>)> = HashMap::new();
     for (resource, ids) in &ids {
-        for (id, name, short_id) in objects::names(connection, scope.project_id, resource, ids)? {
-            names.insert((resource.clone(), id), (name, short_id));
+        for named in objects::names(connection, scope.project_id, resource, ids)? {
+            names.insert((resource.clone(), named.id), (named.name, named.short_id));
         }
     }
     let mut results: Vec<ObjectRule> = rows
@@ -259,7 +271,10 @@ fn object_rules(connection: &rusqlite::Connection, scope: &Scope, subject: &Subj
                 .cloned()
                 .unwrap_or_default();
             ObjectRule {
-                name: Some(name.filter(|name| !name.is_empty()).unwrap_or_else(|| resource_id.clone())),
+                name: Some(
+                    name.filter(|name| !name.is_empty())
+                        .unwrap_or_else(|| resource_id.clone()),
+                ),
                 resource: rule.shown.resource,
                 resource_id,
                 short_id,
@@ -324,8 +339,8 @@ pub async fn role_objects(
     let found = app
         .db
         .read(move |connection| {
-            let role_id =
-                param(&query, "role_id").ok_or_else(|| ApiError::validation("invalid", "role_id is required"))?;
+            let role_id = param(&query, "role_id")
+                .ok_or_else(|| ApiError::validation("invalid", "role_id is required"))?;
             let id = role(connection, &scope, &role_id)?;
             object_rules(connection, &scope, &Subject::Role(id))
         })
@@ -355,20 +370,32 @@ pub async fn object_search(
                 ));
             }
             let mut found = match (param(&query, "id"), param(&query, "search")) {
-                (Some(id), _) => objects::find(connection, scope.project_id, &resource, Key::PrimaryOrShort(&id))?
-                    .into_iter()
-                    .collect(),
+                (Some(id), _) => {
+                    objects::find(connection, scope.project_id, &resource, Key::PrimaryOrShort(&id))?
+                        .into_iter()
+                        .collect()
+                }
                 (None, search) => objects::all(connection, scope.project_id, &resource, search.as_deref())?,
             };
             let resolver = scope.resolver();
             found.retain(|object| scope.is_admin() || resolver.visible(scope.who(), access::target(object)));
-            found.sort_by_cached_key(|object| (object.name.clone().unwrap_or_default().to_lowercase(), object.id.clone()));
+            found.sort_by_cached_key(|object| {
+                (
+                    object.name.clone().unwrap_or_default().to_lowercase(),
+                    object.id.clone(),
+                )
+            });
             found.truncate(SEARCH_LIMIT);
             Ok(ObjectSearch {
                 results: found
                     .into_iter()
                     .map(|object| FoundObject {
-                        name: Some(object.name.filter(|name| !name.is_empty()).unwrap_or_else(|| object.id.clone())),
+                        name: Some(
+                            object
+                                .name
+                                .filter(|name| !name.is_empty())
+                                .unwrap_or_else(|| object.id.clone()),
+                        ),
                         id: object.id,
                     })
                     .collect(),
