@@ -72,8 +72,8 @@ pub struct AccessFlags {
     /// organization chooses with `uses_most_specific_access_resolution`).
     #[arg(long, value_enum, value_name = "MODE", default_value = "highest-wins")]
     pub access_resolution: Resolution,
-    /// Add this many synthetic roles, with members and access rules, to the first
-    /// organization at start.
+    /// Add this many synthetic roles to the first organization at start, each
+    /// active member in one to three of them.
     #[arg(long, value_name = "N", default_value_t = 0,
           value_parser = clap::value_parser!(u64).range(0..=1_000))]
     pub generate_roles: u64,
