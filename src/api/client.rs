@@ -109,6 +109,21 @@ pub struct Raw {
 }
 
 impl Raw {
+    /// The answer's bytes, for a reader that decodes them piece by piece.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// An error about this answer's body: it is not what the API sends.
+    pub(crate) fn undecodable(&self, message: String) -> Error {
+        Error::Decode {
+            request: self.request.clone(),
+            status: self.status.as_u16(),
+            message,
+            snippet: snippet(&self.bytes),
+        }
+    }
+
     /// The answer as JSON of `T`.
     pub fn decode<T: DeserializeOwned>(&self) -> Result<T> {
         serde_json::from_slice(&self.bytes).map_err(|error| Error::Decode {
@@ -298,6 +313,28 @@ impl Client {
             max_answer: limit.max(1),
             ..self.clone()
         }
+    }
+
+    /// Sends a request whose answer is JSON or nothing (a write that
+    /// answers 200 with what it wrote, or 204 when it removed it).
+    pub async fn call_optional<T: DeserializeOwned>(
+        &self,
+        method: Method,
+        url: Url,
+        body: Option<&(impl Serialize + ?Sized)>,
+    ) -> Result<Option<T>> {
+        let request = label(&method, &url);
+        let (status, bytes) = self.send(method, url, body).await?;
+        if status == StatusCode::NO_CONTENT || bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(None);
+        }
+        Raw {
+            request,
+            status,
+            bytes,
+        }
+        .decode()
+        .map(Some)
     }
 
     /// Sends a request whose answer has no body worth reading (204).

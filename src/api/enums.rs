@@ -74,6 +74,8 @@ macro_rules! string_enum {
     };
 }
 
+pub(crate) use string_enum;
+
 /// A value outside an enum's known set.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("\"{0}\" is not a valid choice.")]

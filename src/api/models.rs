@@ -225,6 +225,13 @@ pub struct Organization {
     pub created_at: Option<DateTime<Utc>>,
     #[serde(default)]
     pub membership_level: Option<i64>,
+    /// Whether the organization resolves access most-specific-first
+    /// (posthog.md 16.6); sent by the reference server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uses_most_specific_access_resolution: Option<bool>,
+    /// Whether its members may see each other (posthog.md 16.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub members_can_see_org_members: Option<bool>,
 }
 
 /// A project, as listed by `GET /api/projects/`.

@@ -79,7 +79,7 @@ impl<T> List<T> {
         }
     }
 
-    fn new(segments: &[&str]) -> Self {
+    pub(crate) fn new(segments: &[&str]) -> Self {
         List {
             segments: segments.iter().map(|segment| segment.to_string()).collect(),
             query: Vec::new(),

@@ -139,6 +139,8 @@ pub enum Command {
         #[arg(long, value_name = "N", default_value_t = crate::server::DEFAULT_EXPORT_CAP as u16,
               value_parser = clap::value_parser!(u16).range(1..))]
         export_cap: u16,
+        #[command(flatten)]
+        access: serve::AccessFlags,
     },
     /// Set up a profile: asks for host and key, checks the key, picks organization and
     /// project, and writes the profile (named by --profile, else "default") owner-only.
@@ -490,6 +492,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             subscription_limit,
             max_limit,
             export_cap,
+            access,
         } => serve::serve(ServeOptions {
             listen,
             db,
@@ -505,6 +508,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             subscription_limit,
             max_limit,
             export_cap: usize::from(export_cap),
+            access: access.options(),
         }),
         Command::Keys {
             command:

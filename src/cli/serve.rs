@@ -56,6 +56,58 @@ impl StopSignals {
     }
 }
 
+/// `serve`'s access-control options (posthog.md 16).
+#[derive(Debug, Clone, clap::Args)]
+pub struct AccessFlags {
+    /// Serve a plan without access control: no rule is read and every level is
+    /// the built-in default, as PostHog does without the feature.
+    #[arg(long)]
+    pub no_access_control: bool,
+    /// Serve a plan without role-based access: roles' rules are ignored and a
+    /// rule naming a role is refused.
+    #[arg(long)]
+    pub no_role_based_access: bool,
+    /// How an organization that has not chosen resolves rules that disagree: the
+    /// highest level wins (PostHog today), or the most specific rule wins (an
+    /// organization chooses with `uses_most_specific_access_resolution`).
+    #[arg(long, value_enum, value_name = "MODE", default_value = "highest-wins")]
+    pub access_resolution: Resolution,
+    /// Add this many synthetic roles to the first organization at start, each
+    /// active member in one to three of them.
+    #[arg(long, value_name = "N", default_value_t = 0,
+          value_parser = clap::value_parser!(u64).range(0..=1_000))]
+    pub generate_roles: u64,
+    /// Add this many synthetic projects, with access rules, to the first
+    /// organization at start.
+    #[arg(long, value_name = "N", default_value_t = 0,
+          value_parser = clap::value_parser!(u64).range(0..=1_000))]
+    pub generate_projects: u64,
+}
+
+/// `--access-resolution`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Resolution {
+    HighestWins,
+    MostSpecific,
+}
+
+impl AccessFlags {
+    pub fn options(&self) -> crate::server::access::AccessOptions {
+        crate::server::access::AccessOptions {
+            plan: crate::api::access::Plan {
+                access_control: !self.no_access_control,
+                role_based_access: !self.no_role_based_access,
+            },
+            resolution: match self.access_resolution {
+                Resolution::HighestWins => crate::api::access::Mode::HighestWins,
+                Resolution::MostSpecific => crate::api::access::Mode::MostSpecific,
+            },
+            generate_roles: self.generate_roles,
+            generate_projects: self.generate_projects,
+        }
+    }
+}
+
 pub fn serve(options: ServeOptions) -> anyhow::Result<ExitCode> {
     logging::init()?;
     runtime()?.block_on(async {
@@ -103,6 +155,7 @@ pub fn demo(db: Option<PathBuf>, flavor: Flavor, flags: ConsoleFlags) -> anyhow:
             subscription_limit: None,
             max_limit: None,
             export_cap: crate::server::DEFAULT_EXPORT_CAP,
+            access: Default::default(),
         })
         .await?;
         let key = match running.ready.api_key.clone() {

@@ -17,6 +17,8 @@ use crate::api::models::level;
 #[derive(Debug, Clone)]
 pub struct Caller {
     pub key: KeyRecord,
+    /// The access control the server applies.
+    pub access: super::access::AccessOptions,
 }
 
 /// What the caller wants to do in an organization.
@@ -35,6 +37,7 @@ pub struct Credentials {
     /// The key's stored form (its hash); the key itself goes no further.
     secure_value: String,
     throttle: Option<std::sync::Arc<super::throttle::Throttle>>,
+    access: super::access::AccessOptions,
 }
 
 impl FromRequestParts<AppState> for Credentials {
@@ -56,6 +59,7 @@ impl FromRequestParts<AppState> for Credentials {
         Ok(Credentials {
             secure_value: keys::hash_key(token),
             throttle: state.throttle.clone(),
+            access: state.access,
         })
     }
 }
@@ -68,7 +72,10 @@ impl Credentials {
         if let Some(throttle) = &self.throttle {
             throttle.check(&key.id).map_err(ApiError::throttled)?;
         }
-        Ok(Caller { key })
+        Ok(Caller {
+            key,
+            access: self.access,
+        })
     }
 }
 
@@ -162,7 +169,15 @@ impl Caller {
                 )));
             }
             refuse_other_organizations(key, &organization_id)?;
-            if directory::member_level(connection, &organization_id, key.user_id)?.is_none() {
+            if directory::member_level(connection, &organization_id, key.user_id)?.is_none()
+                || !super::access::reaches_project(
+                    connection,
+                    self.access,
+                    &organization_id,
+                    project_id,
+                    key.user_id,
+                )?
+            {
                 return Err(ApiError::permission_denied(
                     "You don't have access to the project.",
                 ));

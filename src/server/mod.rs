@@ -1,6 +1,7 @@
 //! The reference server: the whole API of `spec/api.md` on SQLite, behaving
 //! as `spec/compat.md` describes.
 
+pub mod access;
 mod auth;
 pub mod body;
 mod delivery_task;
@@ -66,6 +67,8 @@ pub struct AppState {
     pub max_limit: Option<u64>,
     /// The most insights a dashboard subscription may export.
     pub export_cap: usize,
+    /// The access control applied (posthog.md 16).
+    pub access: access::AccessOptions,
 }
 
 /// How long a client may take to send a request before the server gives up
@@ -152,6 +155,9 @@ pub struct ServeOptions {
     /// The most insights a dashboard subscription may export
     /// (`serve --export-cap`, posthog.md 15-4).
     pub export_cap: usize,
+    /// The plan's access control, the default resolution mode, and
+    /// synthetic roles and projects with rules (posthog.md 16).
+    pub access: access::AccessOptions,
 }
 
 /// A free organization's cap on a dashboard subscription's insights
@@ -221,6 +227,8 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
         demo::Scale {
             subscriptions: options.generate_subscriptions,
             members: options.generate_members,
+            roles: options.access.generate_roles,
+            projects: options.access.generate_projects,
         },
         options.flavor.rules(),
     );
@@ -269,6 +277,7 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
         subscription_limit: options.subscription_limit,
         max_limit: options.max_limit,
         export_cap: options.export_cap,
+        access: options.access.for_flavor(options.flavor),
     });
     let (shutdown, shutdown_signal) = oneshot::channel::<()>();
     let task = tokio::spawn(accept(listener, app, options.read_timeouts, shutdown_signal));
@@ -375,6 +384,7 @@ pub fn router(state: AppState) -> Routes {
         .route("/api/projects", get(pickers::projects))
         .route("/api/personal_api_keys/@current", get(pickers::current_key))
         .route("/api/users/@me", get(members::me));
+    routes = routes::access::organization_routes(routes);
     // Today's PostHog answers every project path under /api/environments/
     // too (its legacy dual route).
     let prefixes: &[&str] = match state.flavor {
@@ -431,6 +441,9 @@ pub fn router(state: AppState) -> Routes {
                 &format!("{prefix}/{{project}}/subscriptions/{{id}}/deliveries/{{delivery}}"),
                 get(subscriptions::deliveries::retrieve),
             );
+        if state.flavor == Flavor::Current {
+            routes = routes::access::project_routes(routes, prefix);
+        }
     }
     let routes = routes
         .fallback(|| async { ApiError::not_found() })

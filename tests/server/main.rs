@@ -4,6 +4,10 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod access;
+mod access_demo;
+mod access_rules;
+mod access_terraform;
 mod auth;
 mod cli;
 mod current;

@@ -1,6 +1,6 @@
 //! Filling an empty database: the demo data set (`assets/demo.json`) or a bare
-//! organization, and synthetic subscriptions and members for load tests
-//! (`generate`).
+//! organization, and synthetic subscriptions, members, roles and projects
+//! with access rules for load tests (`generate`, `generate_access`).
 //!
 //! The demo is one believable company, Hedgebox: forty people in eight
 //! roles, two projects, and about 120 subscriptions whose titles, targets
@@ -8,7 +8,9 @@
 //! history that follows its schedule, and the stories on-call meets (see
 //! `today`). The data is deterministic: ids come from a fixed seed, and
 //! dates are laid out relative to the day of seeding so that the demo
-//! always has upcoming, overdue and finished deliveries.
+//! always has upcoming, overdue and finished deliveries. Its access control
+//! (`access`, `assets/demo-access.json`) is seeded last, with a sequence of
+//! its own, so that nothing seeded before it changes.
 
 use crate::schedule::Rules;
 use chrono::{DateTime, Duration, DurationRound, Utc};
@@ -21,11 +23,14 @@ use super::store::rows::stamp;
 use super::store::{Db, directory, keys, roles};
 use crate::api::models::level;
 
+mod access;
 mod generate;
+mod generate_access;
 mod subscription_plans;
 mod today;
 
 pub use generate::{generate_members, generate_subscriptions};
+pub use generate_access::{generate_projects, generate_roles};
 use subscription_plans::{DemoSubscription, seed_subscriptions};
 
 const DEMO: &str = include_str!("../../../assets/demo.json");
@@ -46,6 +51,10 @@ pub struct Scale {
     pub subscriptions: u64,
     /// Active members added to the first organization.
     pub members: u64,
+    /// Roles, with members and access rules, added to the first organization.
+    pub roles: u64,
+    /// Projects, with access rules, added to the first organization.
+    pub projects: u64,
 }
 
 /// Seeds an empty database as `seed` says, then adds the synthetic
@@ -83,6 +92,16 @@ pub fn prepare(db: &Db, seed: Seed, scale: Scale, now: DateTime<Utc>, rules: Rul
         let started = std::time::Instant::now();
         db.write_blocking(|tx| generate_members(tx, organization_id, count, now))?;
         tracing::info!(count, elapsed = ?started.elapsed(), "generated members");
+    }
+    if scale.roles > 0 {
+        let (organization_id, count) = (prepared.organization_id.as_str(), scale.roles);
+        db.write_blocking(|tx| generate_roles(tx, organization_id, count, now))?;
+        tracing::info!(count, "generated roles");
+    }
+    if scale.projects > 0 {
+        let (organization_id, count) = (prepared.organization_id.as_str(), scale.projects);
+        db.write_blocking(|tx| generate_projects(tx, organization_id, count, now))?;
+        tracing::info!(count, "generated projects with access rules");
     }
     Ok(prepared)
 }
@@ -422,6 +441,7 @@ fn seed_demo(tx: &Transaction, now: DateTime<Utc>, rules: Rules) -> ApiResult<Pr
     let integrations = today::seed_integrations(tx, &data, &catalogs, people.owner, now)?;
     let seeded = seed_subscriptions(tx, &data, &catalogs, &integrations, &people, now, rules)?;
     today::seed_history(tx, &seeded, &integrations, now)?;
+    access::seed(tx, &organization_id, &project_ids, now)?;
     let api_key = keys::mint(tx, people.owner, "orgdeck demo", &["*".to_string()])?;
     Ok(Prepared {
         organization_id,

@@ -170,7 +170,11 @@ pub async fn dashboard(
     let id = integration_id(&id)?;
     let found = app
         .db
-        .read(move |connection| integrations::dashboard(connection, project, id))
+        .read(move |connection| {
+            let found = integrations::dashboard(connection, project, id)?;
+            super::access::objects::require_dashboard(connection, &caller, project, id)?;
+            Ok(found)
+        })
         .await?;
     Ok(Json(found))
 }

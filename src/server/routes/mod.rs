@@ -38,6 +38,7 @@ impl axum::response::IntoResponse for JsonBytes {
     }
 }
 
+pub mod access;
 pub mod integrations;
 pub mod members;
 pub mod memberships;

@@ -6,7 +6,7 @@ use axum::extract::State;
 use super::page_of;
 use super::scope::{DASHBOARD_READ, INSIGHT_READ, ORGANIZATION_MEMBER_READ, ORGANIZATION_READ, PROJECT_READ};
 use crate::api::time::parse_datetime;
-use crate::api::{NamedItem, Organization, OrganizationMember, Page, PersonalApiKey, Project};
+use crate::api::{Organization, OrganizationMember, Page, PersonalApiKey, Project};
 use crate::server::auth::{Access, Caller, PathParams};
 use crate::server::error::ApiError;
 use crate::server::error::ApiResult;
@@ -36,9 +36,12 @@ pub async fn projects(
     request: ListRequest,
 ) -> ApiResult<Json<Page<Project>>> {
     caller.require(PROJECT_READ)?;
-    let key = caller.key;
+    let (key, access) = (caller.key, caller.access);
     page_of(&app.db, request, move |connection, page| {
-        let reach = (&key.scoped_organizations, &key.scoped_teams);
+        // Projects the user cannot reach are not listed (posthog.md 16.6).
+        let teams =
+            crate::server::access::reachable_projects(connection, access, key.user_id, &key.scoped_teams)?;
+        let reach = (&key.scoped_organizations, &teams);
         directory::projects(connection, key.user_id, reach, page)
     })
     .await
@@ -54,10 +57,12 @@ pub async fn organization(
     let organization = caller
         .organization(&app.db, &organization, Access::Member)
         .await?;
-    let user_id = caller.key.user_id;
+    let (user_id, resolution) = (caller.key.user_id, caller.access.resolution);
     let found = app
         .db
-        .read(move |connection| directory::organization(connection, &organization, user_id))
+        .read(move |connection| {
+            super::access::organization::shown(connection, &organization, user_id, resolution)
+        })
         .await?;
     Ok(Json(found))
 }
@@ -134,22 +139,36 @@ fn member_query(request: &ListRequest, flavor: Flavor) -> ApiResult<MemberQuery>
     })
 }
 
+/// The dashboards or insights the caller's lists show (posthog.md 16.6),
+/// with their creators and the caller's level on each in today's flavor.
 async fn catalog(
     app: AppState,
     caller: Caller,
     project: String,
     request: ListRequest,
     kind: Catalog,
-) -> ApiResult<Json<Page<NamedItem>>> {
+) -> ApiResult<axum::response::Response> {
+    use axum::response::IntoResponse;
     caller.require(match kind {
         Catalog::Dashboards => DASHBOARD_READ,
         Catalog::Insights => INSIGHT_READ,
     })?;
-    let project = caller.project(&app.db, &project).await?;
-    page_of(&app.db, request, move |connection, page| {
-        directory::catalog(connection, kind, project, page)
+    let resource = match kind {
+        Catalog::Dashboards => "dashboard",
+        Catalog::Insights => "insight",
+    };
+    let flavor = app.flavor;
+    let page = app
+        .db
+        .read(move |connection| {
+            let project = caller.project_in(connection, &project)?;
+            super::access::objects::catalog_page(connection, &caller, project, resource, &request)
+        })
+        .await?;
+    Ok(match flavor {
+        Flavor::Current => Json(page).into_response(),
+        Flavor::Seed => Json(super::access::objects::named_page(page)).into_response(),
     })
-    .await
 }
 
 pub async fn dashboards(
@@ -157,7 +176,7 @@ pub async fn dashboards(
     caller: Caller,
     PathParams(project): PathParams<String>,
     request: ListRequest,
-) -> ApiResult<Json<Page<NamedItem>>> {
+) -> ApiResult<axum::response::Response> {
     catalog(app, caller, project, request, Catalog::Dashboards).await
 }
 
@@ -166,7 +185,7 @@ pub async fn insights(
     caller: Caller,
     PathParams(project): PathParams<String>,
     request: ListRequest,
-) -> ApiResult<Json<Page<NamedItem>>> {
+) -> ApiResult<axum::response::Response> {
     catalog(app, caller, project, request, Catalog::Insights).await
 }
 

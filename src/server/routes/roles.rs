@@ -128,7 +128,10 @@ pub async fn delete(
     caller.require(ORGANIZATION_WRITE)?;
     let organization = caller.organization(&app.db, &organization, Access::Admin).await?;
     app.db
-        .write(move |tx| roles::delete(tx, &organization, &id))
+        .write(move |tx| {
+            super::access::management::refuse_locked_role_delete(tx, &organization, &id)?;
+            roles::delete(tx, &organization, &id)
+        })
         .await?;
     Ok(StatusCode::NO_CONTENT)
 }

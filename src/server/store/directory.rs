@@ -6,7 +6,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::keys::Reach;
 use super::rows::{member_at, member_columns, page_rows, paged, parse_stamp};
-use crate::api::{NamedItem, Organization, OrganizationMember, Project};
+use crate::api::{Organization, OrganizationMember, Project};
 use crate::server::error::{ApiError, ApiResult};
 
 /// The organization and project that `@current` means for a user.
@@ -90,6 +90,8 @@ fn organization_at(row: &rusqlite::Row) -> rusqlite::Result<Organization> {
         slug: row.get(2)?,
         created_at: parse_stamp(row.get(3)?),
         membership_level: row.get(4)?,
+        uses_most_specific_access_resolution: None,
+        members_can_see_org_members: None,
     })
 }
 
@@ -301,35 +303,6 @@ impl Catalog {
             Catalog::Insights => "insights",
         }
     }
-}
-
-pub fn catalog(
-    connection: &Connection,
-    catalog: Catalog,
-    project_id: i64,
-    page: (u64, u64),
-) -> ApiResult<(u64, Vec<NamedItem>)> {
-    let table = catalog.table();
-    paged(
-        connection,
-        &format!("SELECT COUNT(*) FROM {table} WHERE project_id = ?1"),
-        &format!(
-            "SELECT id, name, {} FROM {table} WHERE project_id = ?1 ORDER BY id",
-            match catalog {
-                Catalog::Dashboards => "NULL",
-                Catalog::Insights => "short_id",
-            }
-        ),
-        vec![project_id.into()],
-        page,
-        |row| {
-            Ok(NamedItem {
-                id: row.get(0)?,
-                name: row.get(1)?,
-                short_id: row.get(2)?,
-            })
-        },
-    )
 }
 
 /// Whether the project holds a dashboard or insight with this id.

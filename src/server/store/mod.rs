@@ -7,12 +7,14 @@
 //! WAL lets run beside the writer. All database work runs on tokio's blocking
 //! threads, never on the async workers.
 
+pub mod access;
 pub mod deliveries;
 pub mod directory;
 pub mod integrations;
 pub mod keys;
 pub mod members;
 pub mod memberships;
+pub mod objects;
 pub mod roles;
 pub(crate) mod rows;
 mod schema;

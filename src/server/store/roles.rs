@@ -148,7 +148,8 @@ pub fn update(
     get(connection, organization_id, id)
 }
 
-/// Deletes the role; its memberships go with it (foreign-key cascade).
+/// Deletes the role; its memberships and access rules go with it
+/// (foreign-key cascade).
 pub fn delete(connection: &Connection, organization_id: &str, id: &str) -> ApiResult<()> {
     let deleted = connection.execute(
         "DELETE FROM roles WHERE organization_id = ?1 AND id = ?2",

@@ -332,6 +332,69 @@ CREATE TRIGGER organization_people_update AFTER UPDATE OF is_person ON organizat
 END;
 CREATE INDEX organization_members_by_user ON organization_members (organization_id, user_id, is_person, joined_at, id);
 "#,
+    // 9: access control (posthog.md 16): rules on a project, its resources
+    // and its objects, for a member, a role or everyone, going with the
+    // member or role they name; each project's Terraform lock; an
+    // organization's resolution mode (NULL: the server's default) and
+    // whether its members see each other; who
+    // created each dashboard and insight; notebooks and feature flags, as
+    // far as rules need them.
+    r#"
+CREATE TABLE access_controls (
+    id                      TEXT PRIMARY KEY,
+    project_id              INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    resource                TEXT NOT NULL,
+    resource_id             TEXT,
+    organization_member_id  TEXT REFERENCES organization_members(id) ON DELETE CASCADE,
+    role_id                 TEXT REFERENCES roles(id) ON DELETE CASCADE,
+    access_level            TEXT NOT NULL,
+    created_by              INTEGER REFERENCES users(id) ON DELETE SET NULL,
+    created_at              TEXT NOT NULL,
+    updated_at              TEXT NOT NULL,
+    managed_by              TEXT,
+    managed_at              TEXT
+);
+-- One rule per target and subject: writes are upserts on it.
+CREATE UNIQUE INDEX access_controls_target ON access_controls
+    (project_id, resource, ifnull(resource_id, ''), ifnull(organization_member_id, ''), ifnull(role_id, ''));
+CREATE INDEX access_controls_member ON access_controls (organization_member_id);
+CREATE INDEX access_controls_role ON access_controls (role_id);
+
+CREATE TABLE project_access_settings (
+    project_id                    INTEGER PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+    lock_terraform_managed_rules  INTEGER NOT NULL DEFAULT 0
+);
+
+ALTER TABLE organizations ADD COLUMN uses_most_specific_access_resolution INTEGER;
+ALTER TABLE organizations ADD COLUMN members_can_see_org_members INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE dashboards ADD COLUMN created_by INTEGER REFERENCES users(id) ON DELETE SET NULL;
+ALTER TABLE insights ADD COLUMN created_by INTEGER REFERENCES users(id) ON DELETE SET NULL;
+
+CREATE TABLE notebooks (
+    id                TEXT PRIMARY KEY,
+    short_id          TEXT NOT NULL,
+    project_id        INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    title             TEXT,
+    created_by        INTEGER REFERENCES users(id) ON DELETE SET NULL,
+    created_at        TEXT NOT NULL,
+    last_modified_at  TEXT NOT NULL,
+    deleted           INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (project_id, short_id)
+);
+CREATE INDEX notebooks_order ON notebooks (project_id, last_modified_at, id);
+
+CREATE TABLE feature_flags (
+    id          INTEGER PRIMARY KEY,
+    project_id  INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    key         TEXT NOT NULL,
+    name        TEXT NOT NULL DEFAULT '',
+    active      INTEGER NOT NULL DEFAULT 1,
+    deleted     INTEGER NOT NULL DEFAULT 0,
+    created_by  INTEGER REFERENCES users(id) ON DELETE SET NULL,
+    created_at  TEXT NOT NULL,
+    UNIQUE (project_id, key)
+);
+"#,
 ];
 
 /// Brings the file up to the newest schema.
