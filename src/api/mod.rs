@@ -1,6 +1,7 @@
 //! The API: typed models shared by the reference server and the client, and
 //! the one client every face of orgdeck uses.
 
+pub mod caller;
 pub mod client;
 pub mod deliveries;
 pub mod enums;
@@ -17,6 +18,7 @@ pub mod subscription;
 pub mod time;
 mod transport;
 
+pub use caller::{Caller, Lack, Operation, Shortfall};
 pub use client::{Client, ClientConfig, Exchange, Observer, RetryPolicy};
 pub use deliveries::{CursorPage, Delivery, DeliveryError, RecipientCounts, RecipientResult};
 pub use enums::{DeliveryStatus, Frequency, RecipientStatus, ResourceType, TargetType, TriggerType, Weekday};

@@ -3,20 +3,28 @@
 //! few at a time, each reading what it changes afresh just before, so that
 //! a step already done (by an earlier run, or by someone else) changes
 //! nothing, and a failed step leaves the others to finish. Running it
-//! again finishes what failed. No edit sends a delivery to anyone.
+//! again finishes what failed. No edit sends a delivery to anyone. A stop
+//! (Ctrl-C, a record that can no longer be written) lets the steps under
+//! way end and starts no more.
 //!
 //! Order: the roles, the subscriptions that mail them, those they created,
-//! their keys (listed, nothing done), and last, when asked, the membership.
+//! their keys (listed, nothing done), and last, when asked, the membership:
+//! an owner is first made admin, since no owner can be removed.
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use futures_util::StreamExt;
+use futures_util::stream::FuturesUnordered;
 use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::profile::{Found, Keys, Person, Profile, ProjectRef, recipients};
+use crate::api::models::level;
 use crate::api::{Client, Subscription};
 use crate::text::plural;
 
-pub use super::record::{Record, Session, default_record_path, write_owner_only};
+pub use super::journal::{Journal, Outcome, Record, RecordAt, default_record_path};
+pub use super::session::Session;
 
 /// Steps run at once.
 pub const STEPS_AT_ONCE: usize = 4;
@@ -50,9 +58,15 @@ pub enum Action {
         drop_recipient: bool,
         pause: bool,
         delete: bool,
+        /// An AI report: the key needs `query:read` to change it.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        ai_prompt: bool,
     },
     /// Nothing to do but say so (a subscription kept, their keys).
     Note,
+    /// Make an owner admin, so that they can be removed (PostHog never
+    /// removes an owner); only another owner may.
+    MakeAdmin { user_uuid: String },
     /// Remove them from the organization.
     RemoveMember { user_uuid: String },
 }
@@ -204,6 +218,21 @@ pub fn plan(profile: &Profile, options: Options) -> Plan {
         ));
     }
     match (&profile.member, options.remove_from_organization) {
+        (Some(member), true) if member.level >= level::OWNER => {
+            steps.push(Step::new(
+                Action::MakeAdmin {
+                    user_uuid: member.user.uuid.clone(),
+                },
+                "make them admin: an owner cannot be removed, and only another owner may do this".into(),
+            ));
+            steps.push(Step::new(
+                Action::RemoveMember {
+                    user_uuid: member.user.uuid.clone(),
+                },
+                "then remove them from the organization (their role memberships go with it; what they created stays)"
+                    .into(),
+            ));
+        }
         (Some(member), true) => steps.push(Step::new(
             Action::RemoveMember {
                 user_uuid: member.user.uuid.clone(),
@@ -235,6 +264,7 @@ fn edit(found: &Found, drop_recipient: bool, pause: bool, delete: bool) -> Actio
         drop_recipient,
         pause,
         delete,
+        ai_prompt: found.is_ai_report(),
     }
 }
 
@@ -311,35 +341,52 @@ fn project_name(project: &ProjectRef) -> String {
     format!("project \"{}\"", project.name)
 }
 
-/// Runs every step that writes, `STEPS_AT_ONCE` at a time (the removal
-/// from the organization last, after the others), telling `report` of each
-/// as it ends. `today` says whether the server is today's PostHog, which
-/// takes `send_test_now: false` so that no edit delivers.
+/// Runs every step that writes, `STEPS_AT_ONCE` at a time (making an
+/// owner admin, then removing them from the organization, last, after the
+/// others), telling `report` of each as it ends. Once `stop` is set (by
+/// Ctrl-C, or by `report` when the record cannot be written) no step
+/// starts: those under way end and are reported, the rest stay planned.
+/// `today` says whether the server is today's PostHog, which takes
+/// `send_test_now: false` so that no edit delivers.
 pub async fn run(
     client: &Client,
     organization: &str,
     plan: &mut Plan,
     today: bool,
+    stop: &AtomicBool,
     report: &mut (dyn FnMut(usize, &Step) + Send),
 ) {
     let email = plan.person.email.clone();
-    let (last, first): (Vec<usize>, Vec<usize>) = (0..plan.steps.len())
-        .filter(|&at| plan.steps[at].writes())
-        .partition(|&at| matches!(plan.steps[at].action, Action::RemoveMember { .. }));
-    for batch in [first, last] {
-        let actions: Vec<(usize, Action)> = batch
-            .into_iter()
-            .map(|at| (at, plan.steps[at].action.clone()))
+    let phase = |action: &Action| match action {
+        Action::MakeAdmin { .. } => 1,
+        Action::RemoveMember { .. } => 2,
+        _ => 0,
+    };
+    for current in 0..3 {
+        let waiting: Vec<usize> = (0..plan.steps.len())
+            .filter(|&at| plan.steps[at].writes() && phase(&plan.steps[at].action) == current)
             .collect();
-        let jobs = actions.into_iter().map(|(at, action)| {
-            let email = email.clone();
-            async move { (at, perform(client, organization, &action, &email, today).await) }
-        });
-        let mut running = futures_util::stream::iter(jobs).buffer_unordered(STEPS_AT_ONCE);
-        while let Some((at, outcome)) = running.next().await {
+        let mut waiting = waiting.into_iter();
+        let mut running = FuturesUnordered::new();
+        loop {
+            while running.len() < STEPS_AT_ONCE && !stop.load(Ordering::SeqCst) {
+                let Some(at) = waiting.next() else { break };
+                if let Some(reason) = blocked(plan, at) {
+                    let step = &mut plan.steps[at];
+                    step.status = Status::Failed;
+                    step.error = Some(reason);
+                    report(at, step);
+                    continue;
+                }
+                let (action, email) = (plan.steps[at].action.clone(), email.clone());
+                running.push(async move { (at, perform(client, organization, &action, &email, today).await) });
+            }
+            let Some((at, outcome)) = running.next().await else {
+                break;
+            };
             let step = &mut plan.steps[at];
             match outcome {
-                Ok(Outcome {
+                Ok(Ended {
                     changed,
                     before,
                     after,
@@ -355,10 +402,35 @@ pub async fn run(
             }
             report(at, step);
         }
+        if stop.load(Ordering::SeqCst) {
+            return;
+        }
     }
 }
 
-struct Outcome {
+/// Why the step at `at` cannot be tried: removing an owner whose step to
+/// admin did not succeed (the server would refuse it).
+fn blocked(plan: &Plan, at: usize) -> Option<String> {
+    if !matches!(plan.steps[at].action, Action::RemoveMember { .. }) {
+        return None;
+    }
+    plan.steps
+        .iter()
+        .enumerate()
+        .find(|(_, step)| {
+            matches!(step.action, Action::MakeAdmin { .. })
+                && !matches!(step.status, Status::Done | Status::Unchanged)
+        })
+        .map(|(number, _)| {
+            format!(
+                "not tried: they are still an owner (step {} did not make them admin)",
+                number + 1
+            )
+        })
+}
+
+/// How a step that ran ended.
+struct Ended {
     changed: bool,
     before: Option<Value>,
     after: Option<Value>,
@@ -370,7 +442,7 @@ async fn perform(
     action: &Action,
     email: &str,
     today: bool,
-) -> Result<Outcome, String> {
+) -> Result<Ended, String> {
     match action {
         Action::LeaveRole {
             role_id,
@@ -381,7 +453,7 @@ async fn perform(
                 .remove_member(organization, role_id, membership_id)
                 .await
                 .map_err(|error| error.to_string())?;
-            Ok(Outcome {
+            Ok(Ended {
                 changed: true,
                 before: Some(json!({"role_id": role_id, "role": role, "membership_id": membership_id})),
                 after: None,
@@ -393,6 +465,7 @@ async fn perform(
             drop_recipient,
             pause,
             delete,
+            ..
         } => {
             let project = project.to_string();
             let now = client
@@ -400,7 +473,7 @@ async fn perform(
                 .await
                 .map_err(|error| error.to_string())?;
             let Some(body) = change(&now, email, *drop_recipient, *pause, *delete, today)? else {
-                return Ok(Outcome {
+                return Ok(Ended {
                     changed: false,
                     before: Some(shown(&now)),
                     after: Some(shown(&now)),
@@ -410,10 +483,21 @@ async fn perform(
                 .update_subscription(&project, *subscription, &body)
                 .await
                 .map_err(|error| error.to_string())?;
-            Ok(Outcome {
+            Ok(Ended {
                 changed: true,
                 before: Some(shown(&now)),
                 after: Some(shown(&after)),
+            })
+        }
+        Action::MakeAdmin { user_uuid } => {
+            let now = client
+                .set_member_level(organization, user_uuid, level::ADMIN)
+                .await
+                .map_err(|error| error.to_string())?;
+            Ok(Ended {
+                changed: true,
+                before: Some(json!({"member": email, "level": level::name(level::OWNER)})),
+                after: Some(json!({"member": email, "level": level::name(now.level)})),
             })
         }
         Action::RemoveMember { user_uuid } => {
@@ -421,13 +505,13 @@ async fn perform(
                 .remove_from_organization(organization, user_uuid)
                 .await
                 .map_err(|error| error.to_string())?;
-            Ok(Outcome {
+            Ok(Ended {
                 changed: true,
                 before: Some(json!({"member": email})),
                 after: None,
             })
         }
-        Action::Note => Ok(Outcome {
+        Action::Note => Ok(Ended {
             changed: false,
             before: None,
             after: None,
