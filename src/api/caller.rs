@@ -162,7 +162,10 @@ impl Caller {
                     }
                 }
             }
-            Operation::RemoveMember { user_uuid, level: theirs } => {
+            Operation::RemoveMember {
+                user_uuid,
+                level: theirs,
+            } => {
                 if *theirs >= level::OWNER {
                     lacks.push(Lack::OwnerRemoval);
                 } else if !is_me(user_uuid) {
@@ -214,9 +217,9 @@ impl Caller {
                 article(*needs),
                 level::name(*needs)
             ),
-            Lack::OwnLevel => format!(
-                "{who} cannot change their own level (PostHog refuses it): another owner must run it"
-            ),
+            Lack::OwnLevel => {
+                format!("{who} cannot change their own level (PostHog refuses it): another owner must run it")
+            }
             Lack::OwnerRemoval => {
                 "an owner cannot be removed (PostHog refuses it): another owner must make them admin first"
                     .into()
@@ -368,7 +371,10 @@ mod tests {
             }),
             vec![Lack::OwnLevel]
         );
-        assert_eq!(owner.lacks(&remove("them", level::OWNER)), vec![Lack::OwnerRemoval]);
+        assert_eq!(
+            owner.lacks(&remove("them", level::OWNER)),
+            vec![Lack::OwnerRemoval]
+        );
         assert_eq!(owner.lacks(&remove("me", level::OWNER)), vec![Lack::OwnerRemoval]);
         assert!(owner.lacks(&remove("them", level::ADMIN)).is_empty());
         assert_eq!(

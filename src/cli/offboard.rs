@@ -62,7 +62,9 @@ pub async fn run(connection: &Connection, format: Format, args: OffboardArgs) ->
     }
     if plan.changes() == 0 {
         return match format {
-            Format::Json => output::print_json(&json!({"dry_run": args.dry_run, "plan": plan, "missing": []})),
+            Format::Json => {
+                output::print_json(&json!({"dry_run": args.dry_run, "plan": plan, "missing": []}))
+            }
             Format::Table if args.dry_run => output::print("\nDry run: nothing was changed.\n"),
             Format::Table => output::print("\nNothing to do: every step is done already.\n"),
         };
@@ -252,7 +254,13 @@ fn dry_run(plan: &Plan, session: crate::api::error::Result<Session>, format: For
 
 /// The run stopped because its record could not be written: what it holds,
 /// and what ended that it does not.
-fn record_failed(plan: &Plan, journal: &Journal, written: usize, error: &std::io::Error, steps: &[usize]) -> Exit {
+fn record_failed(
+    plan: &Plan,
+    journal: &Journal,
+    written: usize,
+    error: &std::io::Error,
+    steps: &[usize],
+) -> Exit {
     let not_held: Vec<String> = steps
         .iter()
         .map(|&at| {

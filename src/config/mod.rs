@@ -171,7 +171,8 @@ pub fn create_platform_state_dir() -> anyhow::Result<PathBuf> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        let metadata = std::fs::symlink_metadata(&dir).with_context(|| format!("cannot read {}", dir.display()))?;
+        let metadata =
+            std::fs::symlink_metadata(&dir).with_context(|| format!("cannot read {}", dir.display()))?;
         if metadata.is_dir() && metadata.permissions().mode() & 0o077 != 0 {
             std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))
                 .with_context(|| format!("cannot make {} owner-only", dir.display()))?;

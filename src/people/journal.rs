@@ -8,8 +8,10 @@
 //! A run killed at any moment leaves a record of every step it finished,
 //! unclosed; the next run of the same offboarding (the same person,
 //! organization and host) finds that record and goes on in it: a
-//! `resumed` line with its own plan, then its steps, then the close. A
-//! record another run is writing is locked, and a second run refuses it.
+//! `resumed` line with its own plan, then its steps, then the close. So
+//! does the next run after one that was interrupted or had steps fail: an
+//! offboarding keeps one record until a run completes it. A record another
+//! run is writing is locked, and a second run refuses it.
 //!
 //! Lines: `{"event": "started" | "resumed", "kind", "version", "at",
 //! "organization", "host", "person", "by", "options", "warnings", "plan"}`,
@@ -43,12 +45,12 @@ const CANDIDATES: usize = 64;
 /// Where a run's record goes.
 #[derive(Debug, Clone, Copy)]
 pub enum RecordAt<'a> {
-    /// The state directory's `offboarding/`: the unclosed record of the
+    /// The state directory's `offboarding/`: the unfinished record of the
     /// same offboarding there, else a new file named by the person and the
     /// time.
     StateDir(&'a Path),
     /// A file the user named (`--record FILE`): gone on in when it holds
-    /// the unclosed record of the same offboarding, else created or
+    /// the unfinished record of the same offboarding, else created or
     /// emptied.
     File(&'a Path),
 }
@@ -82,7 +84,7 @@ impl Outcome {
 pub struct Journal {
     file: File,
     pub path: PathBuf,
-    /// It goes on in the record of an earlier run that did not close it.
+    /// It goes on in the record of an earlier run that did not complete.
     pub resumed: bool,
     /// Steps this run has written.
     pub steps_written: usize,
@@ -127,7 +129,7 @@ struct Identity<'a> {
 
 impl Journal {
     /// The record for a run of `plan` in `session`, its opening line
-    /// written and flushed: an earlier run's unclosed record of the same
+    /// written and flushed: an earlier run's unfinished record of the same
     /// offboarding goes on, else a new one starts. Every error names the
     /// path; when there is one, no step may run.
     pub fn open(at: RecordAt<'_>, session: &Session, host: &str, plan: &Plan) -> io::Result<Journal> {
@@ -141,15 +143,17 @@ impl Journal {
                 Some((file, path)) => (file, path, true),
                 None => {
                     let path = default_record_path(state, &plan.person.email, session.started_at);
-                    let file = files::create_private(&path, Create::New).map_err(|error| at_path(&path, error))?;
+                    let file =
+                        files::create_private(&path, Create::New).map_err(|error| at_path(&path, error))?;
                     lock(&file, &path)?;
                     (file, path, false)
                 }
             },
             RecordAt::File(path) => {
-                let file = files::create_private(path, Create::Append).map_err(|error| at_path(path, error))?;
+                let file =
+                    files::create_private(path, Create::Append).map_err(|error| at_path(path, error))?;
                 lock(&file, path)?;
-                if is_open_record_of(&file, &identity).map_err(|error| at_path(path, error))? {
+                if is_unfinished_record_of(&file, &identity).map_err(|error| at_path(path, error))? {
                     (file, path.to_path_buf(), true)
                 } else {
                     file.set_len(0).map_err(|error| at_path(path, error))?;
@@ -250,7 +254,7 @@ impl Journal {
     }
 }
 
-/// The unclosed record of this offboarding in `dir`, locked for this run;
+/// The unfinished record of this offboarding in `dir`, locked for this run;
 /// an error when another run holds it.
 fn go_on_in(dir: &Path, identity: &Identity<'_>) -> io::Result<Option<(File, PathBuf)>> {
     match std::fs::symlink_metadata(dir) {
@@ -282,22 +286,25 @@ fn go_on_in(dir: &Path, identity: &Identity<'_>) -> io::Result<Option<(File, Pat
         let Ok(file) = files::create_private(&path, Create::Append) else {
             continue;
         };
-        let open = |file: &File| is_open_record_of(file, identity).map_err(|error| at_path(&path, error));
-        if !open(&file)? {
+        let unfinished =
+            |file: &File| is_unfinished_record_of(file, identity).map_err(|error| at_path(&path, error));
+        if !unfinished(&file)? {
             continue;
         }
         // Held by another run: refused. Taken: looked at again, in case
-        // the run that held it closed it meanwhile.
+        // the run that held it completed it meanwhile.
         lock(&file, &path)?;
-        if open(&file)? {
+        if unfinished(&file)? {
             return Ok(Some((file, path)));
         }
     }
     Ok(None)
 }
 
-/// Whether `file` holds a record of this offboarding that was not closed.
-fn is_open_record_of(mut file: &File, identity: &Identity<'_>) -> io::Result<bool> {
+/// Whether `file` holds a record of this offboarding whose last run did not
+/// complete it: not closed (a kill), or closed interrupted or with failed
+/// steps.
+fn is_unfinished_record_of(mut file: &File, identity: &Identity<'_>) -> io::Result<bool> {
     file.seek(SeekFrom::Start(0))?;
     let mut first = Vec::new();
     BufReader::new(file.take(OPENING_LIMIT)).read_until(b'\n', &mut first)?;
@@ -315,14 +322,14 @@ fn is_open_record_of(mut file: &File, identity: &Identity<'_>) -> io::Result<boo
     file.seek(SeekFrom::Start(length.saturating_sub(TAIL)))?;
     let mut tail = Vec::new();
     file.take(TAIL).read_to_end(&mut tail)?;
-    let closed = tail
+    let completed = tail
         .split(|byte| *byte == b'\n')
         .rev()
         .map(<[u8]>::trim_ascii)
         .find(|line| !line.is_empty())
         .and_then(|line| serde_json::from_slice::<Value>(line).ok())
-        .is_some_and(|line| line["event"] == "closed");
-    Ok(!closed)
+        .is_some_and(|line| line["event"] == "closed" && line["outcome"] == "completed");
+    Ok(!completed)
 }
 
 /// Takes the record for this run; another run holding it is an error.
@@ -352,7 +359,11 @@ fn at_path(path: &Path, error: io::Error) -> io::Error {
 
 /// Flushes a directory's entries, so that a new record survives a crash.
 fn sync_dir(dir: &Path) {
-    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
     if let Ok(handle) = File::open(dir) {
         let _ = handle.sync_all();
     }

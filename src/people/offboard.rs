@@ -379,7 +379,8 @@ pub async fn run(
                     continue;
                 }
                 let (action, email) = (plan.steps[at].action.clone(), email.clone());
-                running.push(async move { (at, perform(client, organization, &action, &email, today).await) });
+                running
+                    .push(async move { (at, perform(client, organization, &action, &email, today).await) });
             }
             let Some((at, outcome)) = running.next().await else {
                 break;

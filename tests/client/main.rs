@@ -11,6 +11,7 @@ mod faults;
 mod health;
 mod hostile;
 mod login;
+mod offboarding;
 mod on_call;
 mod operations;
 mod paging;

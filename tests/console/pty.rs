@@ -203,7 +203,13 @@ fn ctrl_c_and_sigterm_restore_the_terminal() {
 
     // A signal ends it as a shell would tell: 128 + the signal's number,
     // after the terminal is restored.
-    for (name, code) in [("TERM", 143), ("HUP", 129), ("QUIT", 131), ("USR1", 138), ("RTMIN+3", 165)] {
+    for (name, code) in [
+        ("TERM", 143),
+        ("HUP", 129),
+        ("QUIT", 131),
+        ("USR1", 138),
+        ("RTMIN+3", 165),
+    ] {
         let mut demo = Demo::start();
         demo.wait_for("1 Roles (8)");
         assert!(demo.parser.lock().unwrap().screen().alternate_screen());
@@ -252,7 +258,10 @@ fn a_suspension_gives_the_terminal_back_and_continuing_takes_it_again() {
     signal(pid, "CONT");
     let started = Instant::now();
     while !demo.parser.lock().unwrap().screen().alternate_screen() || demo.cooked() {
-        assert!(started.elapsed() < Duration::from_secs(10), "never took the terminal again");
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "never took the terminal again"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     demo.wait_for("1 Roles (8)");

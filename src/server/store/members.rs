@@ -81,7 +81,7 @@ pub const OWNER_CANNOT_LEAVE: &str = "Cannot leave the organization as its owner
 /// admin by another owner first. The delete itself spares an owner too, so
 /// that a level changed since `member` was read cannot slip through.
 pub fn remove(connection: &Connection, organization_id: &str, member: Found) -> ApiResult<()> {
-    let owner_refused = || ApiError::validation("invalid", OWNER_CANNOT_LEAVE);
+    let owner_refused = || ApiError::validation("invalid_input", OWNER_CANNOT_LEAVE);
     if member.level >= level::OWNER {
         return Err(owner_refused());
     }
