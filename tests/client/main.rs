@@ -12,6 +12,8 @@ mod health;
 mod hostile;
 mod login;
 mod offboarding;
+mod offboarding_checks;
+mod offboarding_files;
 mod on_call;
 mod operations;
 mod paging;

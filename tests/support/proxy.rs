@@ -234,10 +234,10 @@ impl FaultProxy {
         let head = String::from_utf8_lossy(&request).to_string();
         let line = head.lines().next().unwrap_or_default().to_string();
         self.requests.lock().unwrap().push(line.clone());
-        if let Some(fate) = self.held_back(&line) {
-            if fate.await != Ok(true) {
-                return Ok(()); // closed unanswered, never forwarded
-            }
+        if let Some(fate) = self.held_back(&line)
+            && fate.await != Ok(true)
+        {
+            return Ok(()); // closed unanswered, never forwarded
         }
         if *self.presence.borrow() == Presence::Silent {
             // Nothing answers; once the server is back, the connection closes.
