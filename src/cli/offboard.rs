@@ -280,7 +280,7 @@ fn record_failed(
     if left > 0 {
         message.push_str(&format!("; {left} step{} not run", plural(left)));
     }
-    message.push_str("; free the space and run it again to finish");
+    message.push_str("; once it can be written, run it again to finish");
     Exit {
         code: 1,
         message: printable(&message).into_owned(),

@@ -195,7 +195,8 @@ impl Journal {
     }
 
     /// Appends a step that ended (`number`: its place in the plan, from 1)
-    /// and flushes it to the disk.
+    /// and flushes it to the disk. An error is the system's (the record's
+    /// path is [`Journal::path`]).
     pub fn step(&mut self, number: usize, step: &Step, at: DateTime<Utc>) -> io::Result<()> {
         #[derive(Serialize)]
         struct Line<'a> {
@@ -210,8 +211,7 @@ impl Journal {
             at,
             number,
             step,
-        })
-        .map_err(|error| at_path(&self.path, error))?;
+        })?;
         self.steps_written += 1;
         Ok(())
     }
@@ -224,8 +224,7 @@ impl Journal {
             "at": at,
             "outcome": outcome,
             "summary": plan.summary(),
-        }))
-        .map_err(|error| at_path(&self.path, error))?;
+        }))?;
         Ok(outcome)
     }
 

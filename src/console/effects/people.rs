@@ -252,7 +252,8 @@ impl Runner {
         };
         let record = closed.map(|()| journal.path.clone()).map_err(|error| {
             format!(
-                "{error}: the run stopped, with {} step{} of it in the record; run it again to finish",
+                "{} ({error}): the run stopped, with {} step{} of it in the record; O plans what is left",
+                journal.path.display(),
                 journal.steps_written,
                 crate::text::plural(journal.steps_written)
             )
