@@ -189,11 +189,15 @@ pub async fn run(connection: &Connection, format: Format, args: OffboardArgs) ->
         }))?,
         Format::Table => output::print(&format!("\n{counts}. Record: {}\n", journal.path.display()))?,
     }
-    let received = signal.load(Ordering::SeqCst);
+    // Only a signal leaves steps not run once the record is closed.
+    let received = match signal.load(Ordering::SeqCst) {
+        0 => libc::SIGINT,
+        number => number,
+    };
     if outcome == Outcome::Interrupted {
         let left = plan.count(Status::Planned);
         return Err(Exit {
-            code: 128u8.saturating_add(u8::try_from(received).unwrap_or(2)),
+            code: 128u8.saturating_add(u8::try_from(received).unwrap_or(0)),
             message: format!(
                 "interrupted: {left} step{} not run (those under way ended and are in the record); run it again to finish",
                 plural(left)

@@ -1,7 +1,8 @@
 //! People, not roles: which roles each person of an organization holds,
 //! everything that touches one person (`profile`), and taking a person out
-//! of it all in one reviewed step (`offboard`), written as it goes
-//! (`journal`) once the key is known to be able to do it all (`session`).
+//! of it all in one reviewed step (`offboard`, run by `steps`), written as
+//! it goes (`journal`) once the key is known to be able to do it all
+//! (`session`).
 //!
 //! PostHog has no endpoint for "the roles of a user": a role lists its
 //! memberships. The [`RoleIndex`] reads every role's memberships, a few
@@ -11,6 +12,7 @@ pub mod journal;
 pub mod offboard;
 pub mod profile;
 pub mod session;
+pub mod steps;
 
 use std::collections::HashMap;
 
