@@ -2,6 +2,7 @@
 //! the one client every face of orgdeck uses.
 
 pub mod access;
+pub mod caller;
 pub mod client;
 pub mod deliveries;
 pub mod enums;
@@ -19,6 +20,7 @@ pub mod time;
 mod transport;
 
 pub use access::AccessLevel;
+pub use caller::{Caller, Lack, Operation, Shortfall};
 pub use client::{Client, ClientConfig, Exchange, Observer, RetryPolicy};
 pub use deliveries::{CursorPage, Delivery, DeliveryError, RecipientCounts, RecipientResult};
 pub use enums::{DeliveryStatus, Frequency, RecipientStatus, ResourceType, TargetType, TriggerType, Weekday};

@@ -4,6 +4,7 @@ mod code;
 mod connection;
 mod login;
 mod members;
+mod offboard;
 pub mod output;
 mod people;
 mod roles;

@@ -1,18 +1,14 @@
 //! `orgdeck people list|show|offboard|level`: the organization by person.
 
-use std::io::{BufRead as _, Write as _};
-use std::path::PathBuf;
-
 use clap::{Subcommand, ValueEnum};
 use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::connection::Connection;
 use super::output::{self, Column, Format, ListWriter, fixed, flexible};
-use super::{Exit, UsageError, date, day};
+use super::{UsageError, date, day};
 use crate::api::models::level;
 use crate::api::{List, OrganizationMember, Raw};
-use crate::people::offboard::{self, Options, Plan, Status, Step};
 use crate::people::profile::{self, Found, Keys, Profile};
 use crate::people::{RoleIndex, RoleRef};
 use crate::text::printable;
@@ -38,8 +34,9 @@ pub enum PeopleCommand {
         email: String,
     },
     /// Take a person out of every role and every recipient list in one reviewed
-    /// step: prints the plan, asks once, runs it, and writes a record.
-    Offboard(OffboardArgs),
+    /// step: prints the plan, checks the key can do it all, asks once, runs
+    /// it, and writes a record as it goes.
+    Offboard(super::offboard::OffboardArgs),
     /// Change a member's level.
     Level {
         /// Their e-mail address.
@@ -48,30 +45,6 @@ pub enum PeopleCommand {
         #[arg(value_enum)]
         level: Level,
     },
-}
-
-#[derive(Debug, clap::Args)]
-pub struct OffboardArgs {
-    /// Their e-mail address.
-    email: String,
-    /// Print the plan and change nothing.
-    #[arg(long)]
-    dry_run: bool,
-    /// Run without asking.
-    #[arg(long)]
-    yes: bool,
-    /// Pause the subscriptions they created (else they are kept running).
-    #[arg(long)]
-    pause_created: bool,
-    /// Soft-delete the subscriptions that mail them alone (else paused).
-    #[arg(long)]
-    delete_sole: bool,
-    /// Finally remove them from the organization.
-    #[arg(long)]
-    remove_from_organization: bool,
-    /// Write the record here (default: the state directory's offboarding/).
-    #[arg(long, value_name = "FILE")]
-    record: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -110,7 +83,7 @@ pub async fn run(command: PeopleCommand, connection: Connection, format: Format)
             search,
         } => list(&connection, format, no_role, role, search).await,
         PeopleCommand::Show { email } => show(&connection, format, &email).await,
-        PeopleCommand::Offboard(args) => offboard_command(&connection, format, args).await,
+        PeopleCommand::Offboard(args) => super::offboard::run(&connection, format, args).await,
         PeopleCommand::Level { email, level } => set_level(&connection, format, &email, level).await,
     }
 }
@@ -255,7 +228,7 @@ async fn show(connection: &Connection, format: Format, email: &str) -> anyhow::R
 }
 
 /// The person's profile, or an error when the address is nobody's.
-async fn profile_of(connection: &Connection, email: &str) -> anyhow::Result<Profile> {
+pub(super) async fn profile_of(connection: &Connection, email: &str) -> anyhow::Result<Profile> {
     if !email.contains('@') {
         return Err(UsageError(format!("\"{}\" is not an e-mail address", printable(email))).into());
     }
@@ -372,165 +345,6 @@ fn subscription_line(found: &Found) -> String {
     parts.join(" · ")
 }
 
-async fn offboard_command(connection: &Connection, format: Format, args: OffboardArgs) -> anyhow::Result<()> {
-    let client = &connection.client;
-    let options = Options {
-        pause_created: args.pause_created,
-        delete_sole: args.delete_sole,
-        remove_from_organization: args.remove_from_organization,
-    };
-    let profile = profile_of(connection, &args.email).await?;
-    let mut plan = offboard::plan(&profile, options);
-    if format == Format::Table {
-        output::print(&plan_text(&plan))?;
-    }
-    if args.dry_run || plan.changes() == 0 {
-        if format == Format::Json {
-            output::print_json(&json!({"dry_run": args.dry_run, "plan": plan}))?;
-        } else if args.dry_run {
-            output::print("\nDry run: nothing was changed.\n")?;
-        } else {
-            output::print("\nNothing to do: every step is done already.\n")?;
-        }
-        return Ok(());
-    }
-    if !args.yes && !confirmed(&plan)? {
-        return Err(Exit {
-            code: 1,
-            message: "not offboarded: nothing was changed (answer yes to go on)".into(),
-        }
-        .into());
-    }
-    let session = offboard::Session::open(
-        client,
-        &connection.organization,
-        &plan,
-        crate::clock::system_now(),
-    )
-    .await?;
-    if format == Format::Table {
-        output::print("\n")?;
-    }
-    let mut report = |at: usize, step: &Step| {
-        if format == Format::Table {
-            let _ = output::print(&format!("{:>3}. {}", at + 1, step_line(step)));
-        }
-    };
-    offboard::run(
-        client,
-        &session.organization_id,
-        &mut plan,
-        session.today,
-        &mut report,
-    )
-    .await;
-    let record = offboard::Record::of(
-        &plan,
-        &session,
-        client.base_url().as_str(),
-        crate::clock::system_now(),
-    );
-    let path = args.record.clone().unwrap_or_else(|| {
-        offboard::default_record_path(
-            &crate::config::state_dir(),
-            &plan.person.email,
-            session.started_at,
-        )
-    });
-    let written = record.write(&path);
-    match format {
-        Format::Json => output::print_json(&json!({"record_file": path, "record": record}))?,
-        Format::Table => output::print(&format!(
-            "\n{} done, {} already so, {} failed. Record: {}\n",
-            plan.count(Status::Done),
-            plan.count(Status::Unchanged),
-            plan.failed(),
-            path.display()
-        ))?,
-    }
-    if let Err(error) = written {
-        return Err(Exit {
-            code: 1,
-            message: format!(
-                "the steps ran, but the record {} cannot be written: {error}",
-                path.display()
-            ),
-        }
-        .into());
-    }
-    if plan.failed() > 0 {
-        let failed: Vec<String> = plan
-            .steps
-            .iter()
-            .filter(|step| step.status == Status::Failed)
-            .map(|step| format!("{}: {}", step.description, step.error.as_deref().unwrap_or("")))
-            .collect();
-        return Err(Exit {
-            code: 1,
-            message: printable(&format!(
-                "{} of {} steps failed (the others were done; run it again to finish): {}",
-                plan.failed(),
-                plan.changes(),
-                failed.join("; ")
-            ))
-            .into_owned(),
-        }
-        .into());
-    }
-    Ok(())
-}
-
-/// The plan, a numbered line a step.
-fn plan_text(plan: &Plan) -> String {
-    let mut out = format!(
-        "Offboarding {} <{}>: {} change{}\n",
-        printable(&plan.person.name),
-        printable(&plan.person.email),
-        plan.changes(),
-        crate::text::plural(plan.changes())
-    );
-    for warning in &plan.warnings {
-        out.push_str(&format!("  ! {}\n", printable(warning)));
-    }
-    for (at, step) in plan.steps.iter().enumerate() {
-        let mark = if step.writes() { "•" } else { "·" };
-        out.push_str(&format!(
-            "{:>3}. {mark} {}\n",
-            at + 1,
-            printable(&step.description)
-        ));
-    }
-    out
-}
-
-/// A step's outcome, one line.
-pub fn step_line(step: &Step) -> String {
-    let text = printable(&step.description);
-    match step.status {
-        Status::Done => format!("✓ {text}\n"),
-        Status::Unchanged => format!("= {text} (already so)\n"),
-        Status::Failed => format!(
-            "✗ {text}: {}\n",
-            printable(step.error.as_deref().unwrap_or("failed"))
-        ),
-        Status::Noted | Status::Planned => String::new(),
-    }
-}
-
-/// Asks once on the terminal (stderr) and reads the answer from stdin.
-fn confirmed(plan: &Plan) -> anyhow::Result<bool> {
-    eprint!(
-        "Offboard {}: {} change{}. Only 'yes' goes on: ",
-        printable(&plan.person.email),
-        plan.changes(),
-        crate::text::plural(plan.changes())
-    );
-    std::io::stderr().flush()?;
-    let mut line = String::new();
-    std::io::stdin().lock().read_line(&mut line)?;
-    Ok(line.trim() == "yes")
-}
-
 async fn set_level(
     connection: &Connection,
     format: Format,
@@ -568,26 +382,5 @@ async fn set_level(
             level::name(changed.level),
             level::name(member.level)
         )),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_failed_step_says_why_and_a_noted_one_prints_nothing() {
-        let mut step = Step {
-            action: offboard::Action::Note,
-            description: "keep #1".into(),
-            status: Status::Noted,
-            before: None,
-            after: None,
-            error: None,
-        };
-        assert_eq!(step_line(&step), "");
-        step.status = Status::Failed;
-        step.error = Some("404 not_found: Not found.".into());
-        assert_eq!(step_line(&step), "✗ keep #1: 404 not_found: Not found.\n");
     }
 }

@@ -43,14 +43,15 @@ pub fn read_bounded(path: &Path, limit: u64) -> io::Result<Option<Vec<u8>>> {
     Ok(Some(bytes))
 }
 
-/// Opens a state file for writing, owner-only (an existing file's mode is
-/// set to 0600 too), its directory made owner-only if missing.
+/// Opens a state file for writing (and reading: a journal reads its own
+/// beginning), owner-only (an existing file's mode is set to 0600 too), its
+/// directory made owner-only if missing.
 pub fn create_private(path: &Path, how: Create) -> io::Result<File> {
     if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
         super::create_private_dir(parent).map_err(io::Error::other)?;
     }
     let mut options = OpenOptions::new();
-    options.write(true);
+    options.read(true).write(true);
     match how {
         Create::Truncate => options.create(true),
         Create::Append => options.create(true).append(true),

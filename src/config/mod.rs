@@ -161,6 +161,26 @@ pub fn platform_state_dir() -> PathBuf {
         .join("orgdeck")
 }
 
+/// Makes the platform's state directory owner-only: created 0700, and made
+/// 0700 when an earlier orgdeck created it open to others (0755). A
+/// directory named by `ORGDECK_STATE_DIR` is created 0700 but never
+/// changed: it may be the user's own.
+pub fn create_platform_state_dir() -> anyhow::Result<PathBuf> {
+    let dir = platform_state_dir();
+    create_private_dir(&dir)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let metadata =
+            std::fs::symlink_metadata(&dir).with_context(|| format!("cannot read {}", dir.display()))?;
+        if metadata.is_dir() && metadata.permissions().mode() & 0o077 != 0 {
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))
+                .with_context(|| format!("cannot make {} owner-only", dir.display()))?;
+        }
+    }
+    Ok(dir)
+}
+
 /// Makes a directory (and those above it) that only its owner may enter.
 pub fn create_private_dir(dir: &Path) -> anyhow::Result<()> {
     let mut builder = std::fs::DirBuilder::new();

@@ -6,6 +6,7 @@ pub mod app;
 mod effects;
 pub mod latest;
 pub mod lists;
+mod signals;
 mod terminal;
 #[cfg(test)]
 mod tests;

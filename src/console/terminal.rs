@@ -1,8 +1,10 @@
 //! The terminal: raw mode and the alternate screen while the console runs,
-//! restored on every way out (quit, error, panic, SIGTERM, SIGHUP, SIGINT),
-//! a signal then told in the exit status as a shell would (128 + its
-//! number: 143, 129, 130); and the event loop, which waits on the terminal, the effects' channel and the
-//! signals together and draws only when something changed. Nothing ticks
+//! restored on every way out (quit, error, panic, and every catchable
+//! signal: see `signals`), a signal that ends it then told in the exit
+//! status as a shell would (128 + its number: 143 for SIGTERM, 131 for
+//! SIGQUIT); suspended on SIGTSTP and taken again on SIGCONT; and the event
+//! loop, which waits on the terminal, the effects' channel and the signals
+//! together and draws only when something changed. Nothing ticks
 //! while idle: the spinner's timer runs only while a request is in flight,
 //! and the countdown to the next try only while the server is away.
 
@@ -20,9 +22,10 @@ use ratatui::crossterm::event::{
 };
 use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{
-    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+    Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
-use tokio::signal::unix::{SignalKind, signal};
+
+use super::signals::{self, Received, Signals};
 
 /// The spinner's beat while requests are in flight.
 const SPINNER_BEAT: Duration = Duration::from_millis(100);
@@ -40,16 +43,45 @@ impl Session {
     /// own selection then needs Shift, as in every mouse-aware TUI).
     fn start(mouse: bool) -> anyhow::Result<Session> {
         install_panic_hook();
+        signals::remember_terminal();
         enable_raw_mode()?;
         let session = Session {
             terminal: Terminal::new(CrosstermBackend::new(stdout()))?,
         };
-        execute!(stdout(), EnterAlternateScreen)?;
-        if mouse {
-            execute!(stdout(), EnableMouseCapture)?;
-        }
+        enter(mouse)?;
         Ok(session)
     }
+
+    /// Ctrl-Z (SIGTSTP): the terminal restored, the process stopped; once
+    /// continued, the console takes the terminal again.
+    fn suspend(&mut self, mouse: bool) -> anyhow::Result<()> {
+        restore();
+        signals::stop_here();
+        self.take_again(mouse)
+    }
+
+    /// After a stop (or SIGCONT after one orgdeck did not see): raw mode and
+    /// the alternate screen again, whatever the shell did meanwhile, and
+    /// the next draw whole.
+    fn take_again(&mut self, mouse: bool) -> anyhow::Result<()> {
+        let _ = disable_raw_mode();
+        enable_raw_mode()?;
+        enter(mouse)?;
+        // A new terminal draws every cell next time, on a cleared screen,
+        // without asking the terminal where its cursor is (as clear() would).
+        execute!(stdout(), Clear(ClearType::All))?;
+        self.terminal = Terminal::new(CrosstermBackend::new(stdout()))?;
+        Ok(())
+    }
+}
+
+/// The alternate screen, and mouse reports when asked for.
+fn enter(mouse: bool) -> anyhow::Result<()> {
+    execute!(stdout(), EnterAlternateScreen)?;
+    if mouse {
+        execute!(stdout(), EnableMouseCapture)?;
+    }
+    Ok(())
 }
 
 impl Drop for Session {
@@ -175,11 +207,10 @@ impl Ending {
 /// Runs the console until the user quits or a signal ends it; the terminal
 /// is restored before this returns, whichever it was.
 pub async fn run(mut driver: Driver) -> anyhow::Result<Ending> {
-    let mut session = Session::start(driver.app.context.mouse)?;
+    let mouse = driver.app.context.mouse;
+    let mut session = Session::start(mouse)?;
     let mut events = EventStream::new();
-    let mut terminate = signal(SignalKind::terminate())?;
-    let mut hangup = signal(SignalKind::hangup())?;
-    let mut interrupt = signal(SignalKind::interrupt())?;
+    let mut signals = Signals::listen();
     let size = session.terminal.size()?;
     driver.app.size = (size.width, size.height);
     driver.start();
@@ -224,18 +255,22 @@ pub async fn run(mut driver: Driver) -> anyhow::Result<Ending> {
             Some(msg) = driver.next_message() => msg,
             _ = tokio::time::sleep(beat.unwrap_or_default()), if beat.is_some() => Msg::Tick,
             _ = tokio::time::sleep(minute.unwrap_or_default()), if minute.is_some() => Msg::Minute,
-            _ = terminate.recv() => {
-                ending = Ending::Signal(libc::SIGTERM);
-                break;
-            }
-            _ = hangup.recv() => {
-                ending = Ending::Signal(libc::SIGHUP);
-                break;
-            }
-            _ = interrupt.recv() => {
-                ending = Ending::Signal(libc::SIGINT);
-                break;
-            }
+            received = signals.next() => match received {
+                Received::End(number) => {
+                    ending = Ending::Signal(number);
+                    break;
+                }
+                Received::Suspend => {
+                    session.suspend(mouse)?;
+                    driver.app.dirty = true;
+                    continue;
+                }
+                Received::Continue => {
+                    session.take_again(mouse)?;
+                    driver.app.dirty = true;
+                    continue;
+                }
+            },
         };
         for text in driver.send(msg) {
             copy_to_clipboard(&text);
@@ -266,6 +301,10 @@ mod tests {
         assert_eq!(
             Ending::Signal(libc::SIGINT).exit_code(),
             std::process::ExitCode::from(130)
+        );
+        assert_eq!(
+            Ending::Signal(libc::SIGQUIT).exit_code(),
+            std::process::ExitCode::from(131)
         );
     }
 }

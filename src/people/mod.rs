@@ -1,14 +1,18 @@
 //! People, not roles: which roles each person of an organization holds,
 //! everything that touches one person (`profile`), and taking a person out
-//! of it all in one reviewed step (`offboard`).
+//! of it all in one reviewed step (`offboard`, run by `steps`), written as
+//! it goes (`journal`) once the key is known to be able to do it all
+//! (`session`).
 //!
 //! PostHog has no endpoint for "the roles of a user": a role lists its
 //! memberships. The [`RoleIndex`] reads every role's memberships, a few
 //! roles at a time, and turns them round; a view keeps it while it is open.
 
+pub mod journal;
 pub mod offboard;
 pub mod profile;
-pub mod record;
+pub mod session;
+pub mod steps;
 
 use std::collections::HashMap;
 

@@ -1,22 +1,25 @@
 //! Offboarding in one reviewed step: a plan made from a person's
-//! [`Profile`], every step saying what it will do; then the steps run a
-//! few at a time, each reading what it changes afresh just before, so that
-//! a step already done (by an earlier run, or by someone else) changes
-//! nothing, and a failed step leaves the others to finish. Running it
-//! again finishes what failed. No edit sends a delivery to anyone.
+//! [`Profile`], every step saying what it will do; then the steps run
+//! (`steps`) a few at a time, each reading what it changes afresh just
+//! before, so that a step already done (by an earlier run, or by someone
+//! else) changes nothing, and a failed step leaves the others to finish.
+//! Running it again finishes what failed. No edit sends a delivery to
+//! anyone.
 //!
 //! Order: the roles, the subscriptions that mail them, those they created,
-//! their keys (listed, nothing done), and last, when asked, the membership.
+//! their keys (listed, nothing done), and last, when asked, the membership:
+//! an owner is first made admin, since no owner can be removed.
 
-use futures_util::StreamExt;
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::profile::{Found, Keys, Person, Profile, ProjectRef, recipients};
-use crate::api::{Client, Subscription};
+use crate::api::models::level;
 use crate::text::plural;
 
-pub use super::record::{Record, Session, default_record_path, write_owner_only};
+pub use super::journal::{Journal, Outcome, Record, RecordAt, default_record_path};
+pub use super::session::Session;
+pub use super::steps::run;
 
 /// Steps run at once.
 pub const STEPS_AT_ONCE: usize = 4;
@@ -50,9 +53,15 @@ pub enum Action {
         drop_recipient: bool,
         pause: bool,
         delete: bool,
+        /// An AI report: the key needs `query:read` to change it.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        ai_prompt: bool,
     },
     /// Nothing to do but say so (a subscription kept, their keys).
     Note,
+    /// Make an owner admin, so that they can be removed (PostHog never
+    /// removes an owner); only another owner may.
+    MakeAdmin { user_uuid: String },
     /// Remove them from the organization.
     RemoveMember { user_uuid: String },
 }
@@ -204,6 +213,21 @@ pub fn plan(profile: &Profile, options: Options) -> Plan {
         ));
     }
     match (&profile.member, options.remove_from_organization) {
+        (Some(member), true) if member.level >= level::OWNER => {
+            steps.push(Step::new(
+                Action::MakeAdmin {
+                    user_uuid: member.user.uuid.clone(),
+                },
+                "make them admin: an owner cannot be removed, and only another owner may do this".into(),
+            ));
+            steps.push(Step::new(
+                Action::RemoveMember {
+                    user_uuid: member.user.uuid.clone(),
+                },
+                "then remove them from the organization (their role memberships go with it; what they created stays)"
+                    .into(),
+            ));
+        }
         (Some(member), true) => steps.push(Step::new(
             Action::RemoveMember {
                 user_uuid: member.user.uuid.clone(),
@@ -235,6 +259,7 @@ fn edit(found: &Found, drop_recipient: bool, pause: bool, delete: bool) -> Actio
         drop_recipient,
         pause,
         delete,
+        ai_prompt: found.is_ai_report(),
     }
 }
 
@@ -309,260 +334,4 @@ fn made(found: &Found, options: Options) -> Step {
 
 fn project_name(project: &ProjectRef) -> String {
     format!("project \"{}\"", project.name)
-}
-
-/// Runs every step that writes, `STEPS_AT_ONCE` at a time (the removal
-/// from the organization last, after the others), telling `report` of each
-/// as it ends. `today` says whether the server is today's PostHog, which
-/// takes `send_test_now: false` so that no edit delivers.
-pub async fn run(
-    client: &Client,
-    organization: &str,
-    plan: &mut Plan,
-    today: bool,
-    report: &mut (dyn FnMut(usize, &Step) + Send),
-) {
-    let email = plan.person.email.clone();
-    let (last, first): (Vec<usize>, Vec<usize>) = (0..plan.steps.len())
-        .filter(|&at| plan.steps[at].writes())
-        .partition(|&at| matches!(plan.steps[at].action, Action::RemoveMember { .. }));
-    for batch in [first, last] {
-        let actions: Vec<(usize, Action)> = batch
-            .into_iter()
-            .map(|at| (at, plan.steps[at].action.clone()))
-            .collect();
-        let jobs = actions.into_iter().map(|(at, action)| {
-            let email = email.clone();
-            async move { (at, perform(client, organization, &action, &email, today).await) }
-        });
-        let mut running = futures_util::stream::iter(jobs).buffer_unordered(STEPS_AT_ONCE);
-        while let Some((at, outcome)) = running.next().await {
-            let step = &mut plan.steps[at];
-            match outcome {
-                Ok(Outcome {
-                    changed,
-                    before,
-                    after,
-                }) => {
-                    step.status = if changed { Status::Done } else { Status::Unchanged };
-                    step.before = before;
-                    step.after = after;
-                }
-                Err(error) => {
-                    step.status = Status::Failed;
-                    step.error = Some(error);
-                }
-            }
-            report(at, step);
-        }
-    }
-}
-
-struct Outcome {
-    changed: bool,
-    before: Option<Value>,
-    after: Option<Value>,
-}
-
-async fn perform(
-    client: &Client,
-    organization: &str,
-    action: &Action,
-    email: &str,
-    today: bool,
-) -> Result<Outcome, String> {
-    match action {
-        Action::LeaveRole {
-            role_id,
-            role,
-            membership_id,
-        } => {
-            client
-                .remove_member(organization, role_id, membership_id)
-                .await
-                .map_err(|error| error.to_string())?;
-            Ok(Outcome {
-                changed: true,
-                before: Some(json!({"role_id": role_id, "role": role, "membership_id": membership_id})),
-                after: None,
-            })
-        }
-        Action::EditSubscription {
-            project,
-            subscription,
-            drop_recipient,
-            pause,
-            delete,
-        } => {
-            let project = project.to_string();
-            let now = client
-                .subscription(&project, *subscription)
-                .await
-                .map_err(|error| error.to_string())?;
-            let Some(body) = change(&now, email, *drop_recipient, *pause, *delete, today)? else {
-                return Ok(Outcome {
-                    changed: false,
-                    before: Some(shown(&now)),
-                    after: Some(shown(&now)),
-                });
-            };
-            let after = client
-                .update_subscription(&project, *subscription, &body)
-                .await
-                .map_err(|error| error.to_string())?;
-            Ok(Outcome {
-                changed: true,
-                before: Some(shown(&now)),
-                after: Some(shown(&after)),
-            })
-        }
-        Action::RemoveMember { user_uuid } => {
-            client
-                .remove_from_organization(organization, user_uuid)
-                .await
-                .map_err(|error| error.to_string())?;
-            Ok(Outcome {
-                changed: true,
-                before: Some(json!({"member": email})),
-                after: None,
-            })
-        }
-        Action::Note => Ok(Outcome {
-            changed: false,
-            before: None,
-            after: None,
-        }),
-    }
-}
-
-/// The fields a step may change, as they stand.
-fn shown(subscription: &Subscription) -> Value {
-    json!({
-        "target_value": subscription.target_value,
-        "enabled": subscription.enabled,
-        "deleted": subscription.deleted,
-    })
-}
-
-/// The PATCH that takes a subscription from how it is now to how the step
-/// leaves it, or `None` when it is there already.
-fn change(
-    now: &Subscription,
-    email: &str,
-    drop_recipient: bool,
-    pause: bool,
-    delete: bool,
-    today: bool,
-) -> Result<Option<Value>, String> {
-    let mut body = serde_json::Map::new();
-    if drop_recipient {
-        let kept: Vec<&str> = recipients(now)
-            .filter(|address| !address.eq_ignore_ascii_case(email))
-            .collect();
-        let listed = recipients(now).count();
-        if kept.len() < listed {
-            if kept.is_empty() {
-                // Someone else took the others out meanwhile: pause instead
-                // of sending an empty list the server would refuse.
-                if now.enabled != Some(false) {
-                    body.insert("enabled".into(), json!(false));
-                }
-            } else {
-                body.insert("target_value".into(), json!(kept.join(",")));
-            }
-        }
-    }
-    if delete && !now.deleted {
-        body.insert("deleted".into(), json!(true));
-    }
-    if pause && !now.deleted {
-        match now.enabled {
-            Some(true) => {
-                body.insert("enabled".into(), json!(false));
-            }
-            Some(false) => {}
-            None => {
-                return Err(
-                    "this server's subscriptions cannot be paused (an older PostHog, no `enabled`): \
-                     --delete-sole soft-deletes instead"
-                        .into(),
-                );
-            }
-        }
-    }
-    if body.is_empty() {
-        return Ok(None);
-    }
-    if today {
-        body.insert("send_test_now".into(), json!(false));
-    }
-    Ok(Some(Value::Object(body)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::api::enums::TargetType;
-
-    fn mailing(to: &str, enabled: Option<bool>) -> Subscription {
-        Subscription {
-            id: 7,
-            target_type: Some(TargetType::Email),
-            target_value: Some(to.into()),
-            enabled,
-            ..Subscription::default()
-        }
-    }
-
-    #[test]
-    fn a_change_is_what_is_left_to_do_and_nothing_once_done() {
-        let now = mailing("a@x.io, Leaver@x.io,b@x.io", Some(true));
-        let body = change(&now, "leaver@x.io", true, false, false, true)
-            .unwrap()
-            .unwrap();
-        assert_eq!(
-            body,
-            json!({"target_value": "a@x.io,b@x.io", "send_test_now": false})
-        );
-        let done = mailing("a@x.io,b@x.io", Some(true));
-        assert_eq!(
-            change(&done, "leaver@x.io", true, false, false, true).unwrap(),
-            None
-        );
-        // The sole recipient's subscription is paused, once.
-        let sole = mailing("leaver@x.io", Some(true));
-        let body = change(&sole, "leaver@x.io", false, true, false, false)
-            .unwrap()
-            .unwrap();
-        assert_eq!(body, json!({"enabled": false}));
-        let paused = mailing("leaver@x.io", Some(false));
-        assert_eq!(
-            change(&paused, "leaver@x.io", false, true, false, true).unwrap(),
-            None
-        );
-        // An older server cannot pause: said, not guessed.
-        assert!(
-            change(
-                &mailing("leaver@x.io", None),
-                "leaver@x.io",
-                false,
-                true,
-                false,
-                false
-            )
-            .is_err()
-        );
-        // Emptied meanwhile by someone else: paused rather than emptied.
-        let body = change(
-            &mailing("leaver@x.io", Some(true)),
-            "leaver@x.io",
-            true,
-            false,
-            false,
-            false,
-        )
-        .unwrap()
-        .unwrap();
-        assert_eq!(body, json!({"enabled": false}));
-    }
 }

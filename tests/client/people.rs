@@ -295,16 +295,24 @@ async fn offboarding_the_leaver_plans_runs_records_and_then_has_nothing_left_to_
     }
     assert!(after["members"].as_array().unwrap().contains(&json!(LEAVER)));
 
-    // The record: who, by whom, every step with before and after.
-    let record: Value = serde_json::from_str(&std::fs::read_to_string(&record_path).unwrap()).unwrap();
-    assert_eq!(record["person"]["email"], LEAVER);
-    assert_eq!(record["by"]["email"], OWNER);
-    assert_eq!(record["summary"]["done"], 4);
-    let step = record["steps"]
-        .as_array()
+    // The record, a line a step: who, by whom, every step with before and
+    // after, and how it ended.
+    let lines: Vec<Value> = std::fs::read_to_string(&record_path)
         .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let (opening, closing) = (&lines[0], lines.last().unwrap());
+    assert_eq!(opening["event"], "started");
+    assert_eq!(opening["person"]["email"], LEAVER);
+    assert_eq!(opening["by"]["email"], OWNER);
+    assert_eq!(closing["event"], "closed");
+    assert_eq!(closing["outcome"], "completed");
+    assert_eq!(closing["summary"]["done"], 4);
+    assert_eq!(lines.len(), 1 + 4 + 1);
+    let step = lines
         .iter()
-        .find(|step| step["subscription"] == 28)
+        .find(|line| line["event"] == "step" && line["subscription"] == 28)
         .unwrap();
     assert_eq!(step["status"], "done");
     assert!(step["before"]["target_value"].as_str().unwrap().contains(LEAVER));

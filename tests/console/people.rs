@@ -318,10 +318,18 @@ async fn the_leaver_s_page_and_offboarding_them_only_on_y() {
         .map(|entry| entry.unwrap().path())
         .collect();
     assert_eq!(records.len(), 1, "{records:?}");
-    let record: Value = serde_json::from_str(&std::fs::read_to_string(&records[0]).unwrap()).unwrap();
-    assert_eq!(record["person"]["email"], LEAVER);
-    assert_eq!(record["by"]["email"], OWNER);
-    assert_eq!(record["summary"]["done"], 4);
+    // The same journal as the CLI's: opened, a line a step, closed.
+    let lines: Vec<Value> = std::fs::read_to_string(&records[0])
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let events: Vec<&str> = lines.iter().map(|line| line["event"].as_str().unwrap()).collect();
+    assert_eq!(events, ["started", "step", "step", "step", "step", "closed"]);
+    assert_eq!(lines[0]["person"]["email"], LEAVER);
+    assert_eq!(lines[0]["by"]["email"], OWNER);
+    assert_eq!(lines[5]["outcome"], "completed");
+    assert_eq!(lines[5]["summary"]["done"], 4);
     assert!(screen.contains("record:"), "{screen}");
     // Back on their page, gathered again: no role left.
     press(driver, &[KeyCode::Esc]).await;
@@ -338,6 +346,39 @@ async fn the_leaver_s_page_and_offboarding_them_only_on_y() {
             .roles
             .is_empty()
     );
+}
+
+/// A plain member's key (every scope, not the level): the offboarding
+/// does not start, the notice says what is missing, nothing changes and no
+/// record is left.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn offboarding_with_a_key_that_cannot_do_it_all_does_not_start() {
+    let server = TestServer::demo().await;
+    let owner = server.key(&["*"]);
+    let member = server.key_for(MEMBER, &["*"]);
+    let mut console = console(&server, &member, (120, 40), false).await;
+    let state_dir = console._state.path().to_path_buf();
+    let driver = &mut console.driver;
+    open_page(driver, LEAVER).await;
+    press(driver, &[KeyCode::Char('O')]).await;
+    let before = offboarding_state(&server, &owner).await;
+    press(driver, &[KeyCode::Enter, KeyCode::Char('y')]).await;
+    let notice = driver.app.notice.clone().unwrap();
+    assert!(notice.error, "{notice:?}");
+    assert!(
+        notice
+            .text
+            .contains("did not start: this key cannot do every step")
+            && notice
+                .text
+                .contains("is a member, and only an admin may change who is in a role (step 1)"),
+        "{}",
+        notice.text
+    );
+    assert_eq!(offboarding_state(&server, &owner).await, before);
+    assert!(!state_dir.join("offboarding").exists());
+    let screen = driver.app.lists.offboard.resource.screen.as_ref().unwrap();
+    assert_eq!(screen.phase, orgdeck::console::lists::offboard::Phase::Planning);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

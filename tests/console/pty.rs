@@ -1,8 +1,10 @@
 //! The real binary in a pseudo-terminal, as a person runs it: start `demo`,
 //! switch tabs, page to the end of the subscriptions, filter, quit, and find
-//! the terminal restored (alternate screen left, cursor shown); and the same
-//! restoration after Ctrl-C, SIGTERM (exit 143) and SIGHUP (exit 129), also
-//! with the member picker open on an organization that never ends.
+//! the terminal restored (alternate screen left, cursor shown, raw mode
+//! off); and the same restoration after Ctrl-C, SIGTERM (exit 143), SIGHUP
+//! (exit 129), SIGQUIT (131), SIGUSR1, a real-time signal, a fault sent by
+//! `kill`, and around a suspension (SIGTSTP, then SIGCONT), also with the
+//! member picker open on an organization that never ends.
 
 use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};
@@ -89,6 +91,16 @@ impl Demo {
         }
     }
 
+    /// Whether the terminal is in its ordinary mode (lines and echo), not
+    /// raw: read from the pseudo-terminal's settings.
+    fn cooked(&self) -> bool {
+        let fd = self._master.as_raw_fd().expect("the master's descriptor");
+        // SAFETY: tcgetattr(3) writes only into the zeroed termios given.
+        let mut settings: libc::termios = unsafe { std::mem::zeroed() };
+        assert_eq!(unsafe { libc::tcgetattr(fd, &mut settings) }, 0);
+        settings.c_lflag & libc::ICANON != 0 && settings.c_lflag & libc::ECHO != 0
+    }
+
     fn text(&self) -> String {
         self.parser.lock().unwrap().screen().contents()
     }
@@ -125,13 +137,21 @@ impl Demo {
             std::thread::sleep(Duration::from_millis(20));
         };
         std::thread::sleep(Duration::from_millis(200)); // the last bytes reach the parser
+        self.assert_restored();
+        status
+    }
+
+    /// The terminal as it was before orgdeck: the alternate screen left,
+    /// the cursor shown, raw mode off.
+    #[track_caller]
+    fn assert_restored(&self) {
         let parser = self.parser.lock().unwrap();
         assert!(
             !parser.screen().alternate_screen(),
             "the alternate screen was left"
         );
         assert!(!parser.screen().hide_cursor(), "the cursor is shown again");
-        status
+        assert!(self.cooked(), "raw mode is off");
     }
 }
 
@@ -183,14 +203,70 @@ fn ctrl_c_and_sigterm_restore_the_terminal() {
 
     // A signal ends it as a shell would tell: 128 + the signal's number,
     // after the terminal is restored.
-    for (name, code) in [("TERM", 143), ("HUP", 129)] {
+    for (name, code) in [
+        ("TERM", 143),
+        ("HUP", 129),
+        ("QUIT", 131),
+        ("USR1", 138),
+        ("RTMIN+3", 165),
+    ] {
         let mut demo = Demo::start();
         demo.wait_for("1 Roles (8)");
         assert!(demo.parser.lock().unwrap().screen().alternate_screen());
+        assert!(!demo.cooked(), "raw while it runs");
         signal(demo.child.process_id().unwrap(), name);
         let status = demo.assert_ends_restored();
         assert_eq!(status.exit_code(), code, "SIG{name}: {status:?}");
     }
+}
+
+/// A fault sent by `kill` (SIGSEGV) meets the last-resort handler: the
+/// terminal is restored, and the signal still ends orgdeck.
+#[test]
+fn a_fault_signal_restores_the_terminal_then_ends_it() {
+    let mut demo = Demo::start();
+    demo.wait_for("1 Roles (8)");
+    signal(demo.child.process_id().unwrap(), "SEGV");
+    let status = demo.assert_ends_restored();
+    assert!(!status.success(), "{status:?}");
+    assert!(
+        status.signal().is_some_and(|name| name.contains("egmentation")),
+        "ended by SIGSEGV: {status:?}"
+    );
+}
+
+/// SIGTSTP (as Ctrl-Z sends it to a job) restores the terminal before the
+/// process stops; SIGCONT takes the terminal again and draws it whole.
+#[test]
+fn a_suspension_gives_the_terminal_back_and_continuing_takes_it_again() {
+    let mut demo = Demo::start();
+    demo.wait_for("1 Roles (8)");
+    let pid = demo.child.process_id().unwrap();
+    signal(pid, "TSTP");
+    let started = Instant::now();
+    while !std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .unwrap()
+        .split(") ")
+        .nth(1)
+        .is_some_and(|rest| rest.starts_with('T'))
+    {
+        assert!(started.elapsed() < Duration::from_secs(10), "never stopped");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200)); // the last bytes reach the parser
+    demo.assert_restored();
+    signal(pid, "CONT");
+    let started = Instant::now();
+    while !demo.parser.lock().unwrap().screen().alternate_screen() || demo.cooked() {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "never took the terminal again"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    demo.wait_for("1 Roles (8)");
+    demo.type_keys("q");
+    assert!(demo.assert_ends_restored().success());
 }
 
 /// `H` opens Health on the demo: a look runs, its failures come first, the

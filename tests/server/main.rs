@@ -23,6 +23,7 @@ mod latest;
 mod limits;
 mod listing;
 mod memberships;
+mod owners;
 mod paging;
 mod roles;
 mod schedules;

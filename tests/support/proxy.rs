@@ -9,6 +9,12 @@
 //! address: [`FaultProxy::refuse`] closes the port (connections are
 //! refused), [`FaultProxy::stop_answering`] takes requests and never
 //! answers them, [`FaultProxy::come_back`] serves again.
+//!
+//! A slow server, held at a chosen moment: [`FaultProxy::hold`] lets the
+//! first requests of a method through and keeps the next ones, unforwarded,
+//! until [`FaultProxy::release`] sends them on or
+//! [`FaultProxy::drop_held`] closes them unanswered (the server never sees
+//! them), so that a test can stop a client between two known requests.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -16,7 +22,7 @@ use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::watch;
+use tokio::sync::{oneshot, watch};
 
 #[derive(Debug, Clone)]
 pub enum Fault {
@@ -51,6 +57,18 @@ pub struct FaultProxy {
     presence: Arc<watch::Sender<Presence>>,
     /// Whether the port is open: the accept loop tells it.
     listening: Arc<watch::Sender<bool>>,
+    hold: Arc<Mutex<Option<Hold>>>,
+    /// How many requests are held now.
+    held: Arc<watch::Sender<usize>>,
+}
+
+/// Requests of `method` past the first `pass` are kept back.
+struct Hold {
+    method: String,
+    pass: usize,
+    seen: usize,
+    /// Each held request's answer: `true` forwards it, dropped closes it.
+    waiting: Vec<oneshot::Sender<bool>>,
 }
 
 impl FaultProxy {
@@ -65,6 +83,8 @@ impl FaultProxy {
             requests: Arc::default(),
             presence: Arc::new(watch::channel(Presence::Up).0),
             listening: Arc::new(watch::channel(true).0),
+            hold: Arc::default(),
+            held: Arc::new(watch::channel(0).0),
         };
         let shared = proxy.clone();
         tokio::spawn(async move {
@@ -133,6 +153,61 @@ impl FaultProxy {
             .expect("the proxy runs");
     }
 
+    /// From now on, requests with `method` past the first `pass` are held
+    /// back, unforwarded.
+    pub fn hold(&self, method: &str, pass: usize) {
+        *self.hold.lock().unwrap() = Some(Hold {
+            method: format!("{method} "),
+            pass,
+            seen: 0,
+            waiting: Vec::new(),
+        });
+        self.held.send_replace(0);
+    }
+
+    /// Waits until `count` requests are held.
+    pub async fn until_held(&self, count: usize) {
+        let mut held = self.held.subscribe();
+        tokio::time::timeout(Duration::from_secs(30), held.wait_for(|now| *now >= count))
+            .await
+            .unwrap_or_else(|_| panic!("{count} requests were never held"))
+            .expect("the proxy runs");
+    }
+
+    /// Forwards the held requests and holds no more.
+    pub fn release(&self) {
+        self.end_hold(true);
+    }
+
+    /// Closes the held requests unanswered (the server never sees them)
+    /// and holds no more.
+    pub fn drop_held(&self) {
+        self.end_hold(false);
+    }
+
+    fn end_hold(&self, forward: bool) {
+        if let Some(hold) = self.hold.lock().unwrap().take() {
+            for waiting in hold.waiting {
+                let _ = waiting.send(forward);
+            }
+        }
+        self.held.send_replace(0);
+    }
+
+    /// Whether this request is held; `Some` waits for its fate.
+    fn held_back(&self, line: &str) -> Option<oneshot::Receiver<bool>> {
+        let mut hold = self.hold.lock().unwrap();
+        let hold = hold.as_mut().filter(|hold| line.starts_with(&hold.method))?;
+        hold.seen += 1;
+        if hold.seen <= hold.pass {
+            return None;
+        }
+        let (sender, receiver) = oneshot::channel();
+        hold.waiting.push(sender);
+        self.held.send_replace(hold.waiting.len());
+        Some(receiver)
+    }
+
     /// Queues a fault for the next request that reaches the proxy.
     pub fn push(&self, fault: Fault) {
         self.faults.lock().unwrap().push_back(fault);
@@ -157,10 +232,13 @@ impl FaultProxy {
             return Ok(());
         };
         let head = String::from_utf8_lossy(&request).to_string();
-        self.requests
-            .lock()
-            .unwrap()
-            .push(head.lines().next().unwrap_or_default().to_string());
+        let line = head.lines().next().unwrap_or_default().to_string();
+        self.requests.lock().unwrap().push(line.clone());
+        if let Some(fate) = self.held_back(&line)
+            && fate.await != Ok(true)
+        {
+            return Ok(()); // closed unanswered, never forwarded
+        }
         if *self.presence.borrow() == Presence::Silent {
             // Nothing answers; once the server is back, the connection closes.
             let mut presence = self.presence.subscribe();

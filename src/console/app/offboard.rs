@@ -1,8 +1,10 @@
 //! Offboarding in the console (`O` on a person, in the list or on their
 //! page): the screen of options and plan, the confirmation (only `y` runs
 //! it), the steps' outcomes as they end, and the end: a summary and where
-//! the record went. Leaving the screen while it runs abandons nothing: the
-//! steps go on, and the notice says when they have ended.
+//! the record went. A plan the key cannot finish, or whose record cannot
+//! be written, does not start, and the notice says why. Leaving the screen
+//! while it runs abandons nothing: the steps go on, and the notice says
+//! when they have ended.
 
 use super::{App, Confirm, Effect, ListId, Mode, Notice, Ticket, Write, Written};
 use crate::api;
@@ -185,15 +187,20 @@ impl App {
             .screen
             .as_mut()
             .filter(|screen| screen.phase == Phase::Running { ticket });
-        let done = match result {
-            Ok(Written::Offboarded(done)) => done,
+        let refused = match result {
+            Ok(Written::Offboarded(done)) => Ok(done),
+            Ok(Written::NotStarted(why)) => Err(why),
             Ok(_) => return Vec::new(),
-            Err(error) => {
+            Err(error) => Err(error.to_string()),
+        };
+        let done = match refused {
+            Ok(done) => done,
+            Err(why) => {
                 if let Some(screen) = screen {
                     screen.phase = Phase::Planning;
                     self.lists.offboard.redraw(height);
                 }
-                self.notice = Some(Notice::error(format!("the offboarding did not start: {error}")));
+                self.notice = Some(Notice::error(format!("the offboarding did not start: {why}")));
                 return Vec::new();
             }
         };

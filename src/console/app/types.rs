@@ -224,6 +224,9 @@ pub enum Written {
     Member(Box<OrganizationMember>),
     /// An offboarding ran: every step's outcome, and where its record went.
     Offboarded(Box<Offboarded>),
+    /// An offboarding refused before its first step (the key cannot do
+    /// every step, its record cannot be written): why. Nothing changed.
+    NotStarted(String),
 }
 
 /// How long the footer offers to undo a soft delete.

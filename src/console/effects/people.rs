@@ -4,6 +4,7 @@
 //! person's page gathered, and an offboarding run step by step.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::Runner;
 use super::refused;
@@ -11,7 +12,7 @@ use crate::api::Raw;
 use crate::api::{FetchAll, List, OrganizationMember};
 use crate::console::app::{Msg, Narrow, Offboarded, PeopleNews, SharedIndex, Stop, Ticket, Written};
 use crate::console::widgets::picker::Person;
-use crate::people::offboard::{self, Plan, Record, Session, Step};
+use crate::people::offboard::{self, Journal, Plan, RecordAt, Session, Step};
 use crate::people::{RoleIndex, RoleRef, profile};
 
 /// Members a page of `:no-role`'s look through everyone.
@@ -190,9 +191,11 @@ impl Runner {
         Written::Assigned(results)
     }
 
-    /// Runs an offboarding plan: each step's end is told as it comes (with
-    /// the write's ticket), then the record is written to the state
-    /// directory, as the CLI writes it.
+    /// Runs an offboarding plan as the CLI runs it: the key checked against
+    /// every step, the record (in the state directory) opened before the
+    /// first, each step's end written to it and told as it comes (with the
+    /// write's ticket), the record closed at the end. A record that can no
+    /// longer be written stops the run: no step starts after it.
     pub(super) async fn offboard(
         &self,
         ticket: Ticket,
@@ -201,8 +204,33 @@ impl Runner {
     ) -> Result<Written, crate::api::Error> {
         let mut plan = plan.clone();
         let session = Session::open(&self.client, organization, &plan, self.clock.now()).await?;
+        let missing = session.missing(&plan);
+        if !missing.is_empty() {
+            return Ok(Written::NotStarted(format!(
+                "this key cannot do every step, so nothing was changed: {}",
+                missing.join("; ")
+            )));
+        }
+        let host = self.client.base_url().as_str().to_string();
+        let mut journal = match Journal::open(RecordAt::StateDir(&self.state_dir), &session, &host, &plan) {
+            Ok(journal) => journal,
+            Err(error) => {
+                return Ok(Written::NotStarted(format!(
+                    "nothing was changed: the record cannot be written: {error}"
+                )));
+            }
+        };
         let messages = self.messages.clone();
-        let mut report = move |at: usize, step: &Step| {
+        let clock = self.clock.clone();
+        let stop = AtomicBool::new(false);
+        let mut unwritten: Option<std::io::Error> = None;
+        let mut report = |at: usize, step: &Step| {
+            if unwritten.is_none()
+                && let Err(error) = journal.step(at + 1, step, clock.now())
+            {
+                unwritten = Some(error);
+                stop.store(true, Ordering::SeqCst);
+            }
             let _ = messages.send(Msg::OffboardStep {
                 ticket,
                 at,
@@ -214,16 +242,22 @@ impl Runner {
             &session.organization_id,
             &mut plan,
             session.today,
+            &stop,
             &mut report,
         )
         .await;
-        let host = self.client.base_url().as_str().to_string();
-        let record = Record::of(&plan, &session, &host, self.clock.now());
-        let path = offboard::default_record_path(&self.state_dir, &plan.person.email, session.started_at);
-        let record = record
-            .write(&path)
-            .map(|()| path)
-            .map_err(|error| format!("{error:#}"));
+        let closed = match unwritten {
+            Some(error) => Err(error),
+            None => journal.close(&plan, self.clock.now()).map(|_| ()),
+        };
+        let record = closed.map(|()| journal.path.clone()).map_err(|error| {
+            format!(
+                "{} ({error}): the run stopped, with {} step{} of it in the record; O plans what is left",
+                journal.path.display(),
+                journal.steps_written,
+                crate::text::plural(journal.steps_written)
+            )
+        });
         Ok(Written::Offboarded(Box::new(Offboarded { plan, record })))
     }
 }

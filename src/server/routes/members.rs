@@ -79,7 +79,10 @@ fn not_a_level(sent: Option<&serde_json::Value>) -> ApiError {
 }
 
 /// `DELETE`: removes the member, or, for oneself, leaves. Their role
-/// memberships go with them; what they created stays.
+/// memberships go with them; what they created stays. An owner is never
+/// removed, by themselves or by another (posthog.md 15-19): the check and
+/// the delete share one transaction, so owners leaving at once cannot
+/// leave the organization without one.
 pub async fn remove(
     State(app): State<AppState>,
     caller: Caller,
@@ -97,7 +100,7 @@ pub async fn remove(
             if target.user_id != me && (my_level < level::ADMIN || target.level > my_level) {
                 return Err(ApiError::permission_denied(NOT_AN_ADMIN));
             }
-            members::remove(tx, &organization, target.user_id)
+            members::remove(tx, &organization, target)
         })
         .await?;
     Ok(StatusCode::NO_CONTENT)

@@ -1,5 +1,6 @@
-//! One organization member: their level, their removal, and a summary of
-//! their personal API keys (posthog.md 15-13).
+//! One organization member: their level, their removal (never an owner's,
+//! posthog.md 15-19), and a summary of their personal API keys (posthog.md
+//! 15-13).
 
 use chrono::{DateTime, Duration, Utc};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -7,6 +8,7 @@ use serde::Serialize;
 
 use super::rows::{member_at, member_columns, parse_stamp, stamp};
 use crate::api::OrganizationMember;
+use crate::api::models::level;
 use crate::server::error::{ApiError, ApiResult};
 
 /// A member found by their user's UUID: the member row's id, the user's
@@ -70,13 +72,26 @@ pub fn set_level(
     Ok(())
 }
 
+/// What PostHog answers when an owner would be removed (`User.leave`).
+pub const OWNER_CANNOT_LEAVE: &str = "Cannot leave the organization as its owner!";
+
 /// Removes a member; their role memberships in the organization go with
 /// them (the foreign key cascades), the subscriptions they created stay.
-pub fn remove(connection: &Connection, organization_id: &str, user_id: i64) -> ApiResult<()> {
-    connection.execute(
-        "DELETE FROM organization_members WHERE organization_id = ?1 AND user_id = ?2",
-        params![organization_id, user_id],
+/// An owner is refused (400), as PostHog refuses them: they must be made
+/// admin by another owner first. The delete itself spares an owner too, so
+/// that a level changed since `member` was read cannot slip through.
+pub fn remove(connection: &Connection, organization_id: &str, member: Found) -> ApiResult<()> {
+    let owner_refused = || ApiError::validation("invalid_input", OWNER_CANNOT_LEAVE);
+    if member.level >= level::OWNER {
+        return Err(owner_refused());
+    }
+    let deleted = connection.execute(
+        "DELETE FROM organization_members WHERE organization_id = ?1 AND user_id = ?2 AND level < ?3",
+        params![organization_id, member.user_id, level::OWNER],
     )?;
+    if deleted == 0 {
+        return Err(owner_refused());
+    }
     Ok(())
 }
 
