@@ -28,15 +28,17 @@ async fn every_way_of_paging_agrees() {
             seen.store(fetched, Ordering::Relaxed);
         })),
         max_rows: None,
+        pace: None,
     };
     let concurrent = client.all(&list, &options).await.unwrap();
     assert_eq!(
-        concurrent, whole.results,
+        concurrent.into_vec(),
+        whole.results,
         "the concurrent fetch keeps the server's order"
     );
     assert_eq!(progress.load(Ordering::Relaxed), whole.count);
     let sequential = client.all_by_next(&list, 37).await.unwrap();
-    assert_eq!(sequential, whole.results);
+    assert_eq!(sequential.into_vec(), whole.results);
 
     for offset in [0, 1, 500, whole.count - 10] {
         let page = client.page(&list, 25, offset).await.unwrap();
@@ -82,6 +84,7 @@ async fn a_list_that_changes_during_the_fetch_is_never_repeated() {
         concurrency: 4,
         progress: None,
         max_rows: None,
+        pace: None,
     };
     let fetched = client.all(&list, &options).await.unwrap();
     writer.await.unwrap();
