@@ -36,7 +36,7 @@ pub const DEFAULT_MAX_ROWS: u64 = 1_000_000;
 /// The most bytes of rows a command holds of the lists it reads whole, by
 /// default (`--max-held-mib`): with the pages in flight, a command stays
 /// under 150 MB whatever a server sends.
-pub const DEFAULT_MAX_HELD: u64 = 64 * 1024 * 1024;
+pub const DEFAULT_MAX_HELD: u64 = 48 * 1024 * 1024;
 
 /// When a whole command must be over, and how long it was given (for
 /// messages).
@@ -283,11 +283,12 @@ impl Client {
 
     /// This client, sharing its connections, with one budget of
     /// `max_held` bytes for every list read whole through it and its
-    /// clones: what a command, or one load of the console's, holds in all.
-    /// Without one, each read has a budget of its own.
+    /// clones, and one of `max_answer` bytes for the pages of all its list
+    /// reads in flight: what a command, or one load of the console's,
+    /// holds in all. Without one, each read has a budget of its own.
     pub fn with_holding(&self) -> Client {
         Client {
-            holding: Some(Holding::new(self.max_held)),
+            holding: Some(Holding::new(self.max_held, self.max_answer)),
             ..self.clone()
         }
     }
@@ -297,7 +298,7 @@ impl Client {
     pub(super) fn holding(&self) -> Arc<Holding> {
         self.holding
             .clone()
-            .unwrap_or_else(|| Holding::new(self.max_held))
+            .unwrap_or_else(|| Holding::new(self.max_held, self.max_answer))
     }
 
     /// The command's deadline, if it has one.

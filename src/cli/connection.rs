@@ -56,7 +56,7 @@ pub struct ConnectionArgs {
     /// (all of them together; people show, export, plan, apply, people
     /// and subs health), counted as their JSON plus their size once read:
     /// past it the command stops with an error.
-    #[arg(long, global = true, value_name = "MIB", default_value_t = 64.0)]
+    #[arg(long, global = true, value_name = "MIB", default_value_t = 48.0)]
     pub max_held_mib: f64,
 }
 

@@ -50,16 +50,28 @@ const PROBE: &str = "ORGDECK_TEST_PROBE";
 /// alone, small, which starts orgdeck, reaps it with `wait4` (whose usage
 /// is that child's own, to its very end) and leaves the outcome in files.
 pub async fn run(host: &str, args: &[&str]) -> Outcome {
+    run_with(host, args, Some("100")).await
+}
+
+/// [`run`], with `COLUMNS` set to `columns` or unset: a table then goes
+/// to its file as to any pipe.
+pub async fn run_with(host: &str, args: &[&str], columns: Option<&str>) -> Outcome {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("args"), serde_json::to_vec(args).unwrap()).unwrap();
-    let probe = tokio::process::Command::new(std::env::current_exe().unwrap())
+    let mut probe = tokio::process::Command::new(std::env::current_exe().unwrap());
+    probe
         .args(["hostile::probe", "--exact", "--ignored", "--test-threads=1"])
         .env(PROBE, dir.path())
         .env("ORGDECK_HOST", host)
         .env("ORGDECK_API_KEY", "phx_hostile_test_key")
         .env("ORGDECK_LOG", dir.path().join("log"))
         .env("ORGDECK_CONFIG", dir.path().join("no-config.toml"))
-        .env("COLUMNS", "100")
+        .env("ORGDECK_STATE_DIR", dir.path().join("state"))
+        .env_remove("COLUMNS");
+    if let Some(columns) = columns {
+        probe.env("COLUMNS", columns);
+    }
+    let probe = probe
         .env_remove("ORGDECK_ORG")
         .env_remove("ORGDECK_PROJECT")
         .stdin(Stdio::null())

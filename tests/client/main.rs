@@ -6,6 +6,7 @@ mod support;
 
 mod bounds;
 mod cli;
+mod endless;
 mod code;
 mod faults;
 mod health;

@@ -314,7 +314,7 @@ impl Client {
             let mut kept: Vec<U> = Vec::new();
             let mut taken = 0u64;
             let walked = self
-                .read(list, options, order, |rows: Vec<T>, bytes| {
+                .read(list, options, order, &holding, |rows: Vec<T>, bytes| {
                     let page_rows = rows.len();
                     let rows = each_page(rows)?;
                     let cost = whole::cost(rows.len(), page_rows, bytes, std::mem::size_of::<U>());
@@ -415,13 +415,15 @@ impl Client {
         mut sink: impl FnMut(Vec<T>) -> std::result::Result<(), E>,
     ) -> std::result::Result<Complete, E> {
         let walk = self
-            .read(list, options, Order::Ahead, |rows, _| sink(rows))
+            .read(list, options, Order::Ahead, &self.holding(), |rows, _| sink(rows))
             .await?;
         Ok(walk.verdict(1)?)
     }
 
     /// Reads a list to its end, handing each page's new rows to `sink` with
-    /// the page's size in bytes, and gives the walk to be judged.
+    /// the page's size in bytes, and gives the walk to be judged. Each page
+    /// waits for room in `holding` before it is asked for, and gives it
+    /// back once read.
     ///
     /// While pages come full they are asked for ahead by offset (with
     /// [`Order::Ahead`]); the first page without `next` ends the list. A
@@ -436,6 +438,7 @@ impl Client {
         list: &List<T>,
         options: &FetchAll,
         order: Order,
+        holding: &Holding,
         mut sink: impl FnMut(Vec<T>, u64) -> std::result::Result<(), E>,
     ) -> std::result::Result<Walk, E> {
         use futures_util::StreamExt;
@@ -450,10 +453,11 @@ impl Client {
         let get = |url: url::Url| {
             let (pager, pace) = (&pager, pace.clone());
             async move {
+                let room = holding.room_for(pager.max_answer()).await;
                 if let Some(pace) = pace {
                     pace().await;
                 }
-                pager.get_raw(url).await
+                (pager.get_raw(url).await, room)
             }
         };
         let (first, bytes) = decoded::<T>(get(pager.page_url(list, size, 0)).await, whole)?;
@@ -504,10 +508,11 @@ impl Client {
     }
 }
 
-/// A page read, decoded, with its size; a page refused for its size is
-/// told as the share of the answer limit it exceeded where that was less
-/// than the whole.
-fn decoded<T: DeserializeOwned>(answer: Result<Raw>, whole: u64) -> Result<(Page<T>, u64)> {
+/// A page read, decoded, with its size, its room given back; a page
+/// refused for its size is told as the share of the answer limit it
+/// exceeded where that was less than the whole.
+fn decoded<T: DeserializeOwned>((answer, room): (Result<Raw>, whole::Room), whole: u64) -> Result<(Page<T>, u64)> {
+    let _room = room;
     let raw = answer.map_err(|error| match error {
         Error::TooLarge { request, limit } if limit < whole => Error::PageTooLarge {
             request,

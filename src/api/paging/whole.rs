@@ -7,11 +7,14 @@
 //! [`Error::Incomplete`](super::super::Error::Incomplete) instead.
 //!
 //! [`Holding`] is the budget of bytes a command (or one load of the
-//! console's) keeps of the lists it reads whole, shared by all of them.
+//! console's) keeps of the lists it reads whole, and of the pages it has in
+//! flight, shared by all of its reads.
 
 use std::ops::Deref;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// Every row of a list, each once, as many as the server's count said (or
 /// what a read kept of every such row): only a read that checked so makes
@@ -84,23 +87,59 @@ impl Complete {
     }
 }
 
-/// The bytes of rows kept from lists read whole, shared by the reads of
-/// one command (`--max-held-mib`): a read that would take it past its
-/// limit stops with an error. A row is counted as its share of the page's
-/// JSON as it came plus the size of the value it was read into, which is
-/// close to what it takes in memory once read.
+/// What the list reads of one command hold, shared by all of them.
+///
+/// The bytes of rows kept from lists read whole (`--max-held-mib`): a read
+/// that would take them past the limit stops with an error. A row is
+/// counted as its share of the page's JSON as it came plus the size of the
+/// value it was read into, which is close to what it takes in memory once
+/// read.
+///
+/// And the pages in flight or waiting their turn, which together hold no
+/// more than one answer may (`--max-answer-mib`): each waits for room
+/// before it is asked for, however many lists are read at once. Room goes
+/// first come, first served, and a list's pages ask for it in order, so
+/// the first page of each list always gets it before its later ones: reads
+/// that share it always move on.
 #[derive(Debug)]
 pub struct Holding {
     limit: u64,
     held: AtomicU64,
+    /// Room for pages, in MiB.
+    in_flight: Arc<Semaphore>,
+    /// The room in all, in MiB.
+    room: u32,
 }
 
+/// Room for one page in flight, given back when it is dropped (once the
+/// page is read).
+pub(super) type Room = Option<OwnedSemaphorePermit>;
+
+const MIB: u64 = 1024 * 1024;
+
 impl Holding {
-    pub fn new(limit: u64) -> Arc<Holding> {
+    /// A budget of `limit` bytes held and `answers` bytes of pages in flight.
+    pub fn new(limit: u64, answers: u64) -> Arc<Holding> {
+        let room = u32::try_from(answers.div_ceil(MIB).max(1)).unwrap_or(u32::MAX);
         Arc::new(Holding {
             limit: limit.max(1),
             held: AtomicU64::new(0),
+            in_flight: Arc::new(Semaphore::new(room as usize)),
+            room,
         })
+    }
+
+    /// Waits for room for a page of at most `bytes` (never more than all
+    /// the room there is).
+    pub(super) async fn room_for(&self, bytes: u64) -> Room {
+        let wanted = u32::try_from(bytes.div_ceil(MIB).max(1)).unwrap_or(u32::MAX);
+        // The semaphore is never closed: an error cannot come, and without
+        // room the page simply goes unbounded by it.
+        self.in_flight
+            .clone()
+            .acquire_many_owned(wanted.min(self.room))
+            .await
+            .ok()
     }
 
     /// The most bytes held at once.
@@ -151,7 +190,7 @@ mod tests {
 
     #[test]
     fn a_holding_refuses_what_would_take_it_past_its_limit() {
-        let holding = Holding::new(100);
+        let holding = Holding::new(100, MIB);
         assert!(holding.take(60));
         assert!(!holding.take(41), "past the limit");
         assert_eq!(holding.held(), 60, "a refusal counts nothing");
@@ -161,6 +200,25 @@ mod tests {
         holding.give_back(1000);
         assert_eq!(holding.held(), 0);
         assert!(!holding.take(u64::MAX), "no overflow");
+    }
+
+    #[tokio::test]
+    async fn pages_in_flight_share_the_room_of_one_answer() {
+        let holding = Holding::new(100, 8 * MIB);
+        let first = holding.room_for(5 * MIB).await;
+        let second = holding.room_for(3 * MIB - 1).await;
+        assert_eq!(holding.in_flight.available_permits(), 0);
+        let third = tokio::spawn({
+            let holding = holding.clone();
+            async move { holding.room_for(1).await.is_some() }
+        });
+        tokio::task::yield_now().await;
+        assert!(!third.is_finished(), "no room until a page is read");
+        drop(first);
+        assert!(third.await.unwrap());
+        drop(second);
+        // A page larger than all the room takes all of it.
+        assert!(holding.room_for(100 * MIB).await.is_some());
     }
 
     #[test]
