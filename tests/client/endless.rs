@@ -14,7 +14,7 @@ use crate::support::hostile::{Attack, HUGE_CELL, HostileServer};
 const MOST_MIB: u64 = 143;
 
 /// A file of `export`'s for `plan` and `apply`: one role, to be created.
-const FILE: &str = r#"[orgdeck]
+pub const FILE: &str = r#"[orgdeck]
 host = "http://127.0.0.1:9"
 organization = "00000000-0000-4000-8000-000000000000"
 project = 1

@@ -20,3 +20,4 @@ mod people;
 mod profiles;
 mod readme;
 mod today;
+mod whole;

@@ -56,7 +56,7 @@ impl Walk {
                 method: "GET".into(),
                 path: list.path(),
             },
-            list: list.name().to_string(),
+            list: list.name().replace('_', " "),
             hasher: RandomState::new(),
             rows_seen: HashSet::new(),
             links_seen: HashSet::new(),
