@@ -19,8 +19,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::error::{Error, Refusal, RequestLabel, Result, TransportKind};
-use super::paging::Holding;
 use super::models::ErrorBody;
+use super::paging::Holding;
 use super::secret::ApiKey;
 use super::transport::{Unread, parse_host, read_limited, same_origin_redirects};
 
@@ -500,7 +500,8 @@ impl Client {
                         continue;
                     }
                     self.tell(&label, None, started, None);
-                    if kind == TransportKind::Timeout && timeout < self.timeout && self.time_left().is_zero() {
+                    if kind == TransportKind::Timeout && timeout < self.timeout && self.time_left().is_zero()
+                    {
                         // Cut short by the command's deadline, not --timeout.
                         return Err(self.past_deadline(label));
                     }

@@ -515,9 +515,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Completions { shell } => shell::completions(shell).map(|()| ExitCode::SUCCESS),
         Command::Man => shell::man().map(|()| ExitCode::SUCCESS),
         Command::Roles { command } => run_api(&cli.connection, span, |c| roles::run(command, c, format)),
-        Command::Members { command } => {
-            run_api(&cli.connection, span, |c| members::run(command, c, format))
-        }
+        Command::Members { command } => run_api(&cli.connection, span, |c| members::run(command, c, format)),
         Command::People { command } => run_api(&cli.connection, span, |c| people::run(command, c, format)),
         Command::Subscriptions { command } => {
             run_api(&cli.connection, span, |c| subscriptions::run(command, c, format))

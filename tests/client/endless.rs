@@ -90,12 +90,20 @@ async fn run_all(attack: Attack, reasons: &[&str]) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_command_stops_at_what_it_may_hold_against_full_pages_without_end() {
-    run_all(Attack::FullPages, &["the most one command holds (--max-held-mib)"]).await;
+    run_all(
+        Attack::FullPages,
+        &["the most one command holds (--max-held-mib)"],
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_command_stops_against_pages_as_large_as_allowed() {
-    run_all(Attack::HugePages, &["the most one command holds (--max-held-mib)"]).await;
+    run_all(
+        Attack::HugePages,
+        &["the most one command holds (--max-held-mib)"],
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

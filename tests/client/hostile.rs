@@ -283,7 +283,9 @@ async fn a_wait_past_the_deadline_fails_at_once_with_the_servers_words() {
     let outcome = run(&server.base, &["roles", "list", "--deadline", "5"]).await;
     assert_bounded_failure(&outcome, 3, "Expected available in 99999999999 seconds");
     assert!(
-        outcome.stderr.contains("past the command's deadline of 5 s (--deadline)"),
+        outcome
+            .stderr
+            .contains("past the command's deadline of 5 s (--deadline)"),
         "{}",
         outcome.stderr
     );

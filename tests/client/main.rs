@@ -6,8 +6,8 @@ mod support;
 
 mod bounds;
 mod cli;
-mod endless;
 mod code;
+mod endless;
 mod faults;
 mod health;
 mod hostile;

@@ -104,17 +104,29 @@ async fn export_plan_and_apply_refuse_a_subscription_list_that_ends_early() {
 async fn people_show_and_offboard_refuse_a_list_that_ends_early() {
     // The subscriptions that mail people, and those they created.
     let (server, key, proxy) = cut("/subscriptions/", 2).await;
-    let whole = orgdeck_at(&server.base, &key, &["people", "show", LEAVER, "-o", "json"], None, &[])
-        .await
-        .ok()
-        .json();
+    let whole = orgdeck_at(
+        &server.base,
+        &key,
+        &["people", "show", LEAVER, "-o", "json"],
+        None,
+        &[],
+    )
+    .await
+    .ok()
+    .json();
     assert_eq!(whole["receiving_subscriptions"].as_array().unwrap().len(), 3);
     for args in [
         &["people", "show", LEAVER][..],
         &["people", "show", LEAVER, "-o", "json"],
         &["people", "offboard", LEAVER, "--dry-run"],
         &["people", "offboard", LEAVER, "--yes"],
-        &["people", "offboard", LEAVER, "--yes", "--remove-from-organization"],
+        &[
+            "people",
+            "offboard",
+            LEAVER,
+            "--yes",
+            "--remove-from-organization",
+        ],
     ] {
         let run = through(&proxy, &key, args).await;
         assert_eq!(run.code, 1, "{args:?}: {}", run.stderr);
@@ -172,7 +184,12 @@ async fn lists_written_as_they_arrive_keep_their_rows_and_warnings_and_exit_1() 
     assert_eq!(run.json().as_array().unwrap().len(), 40);
 
     // People: the members, listed as they arrive.
-    let members = server.all(&key, &format!("/api/organizations/{}/members/", server.organization)).await;
+    let members = server
+        .all(
+            &key,
+            &format!("/api/organizations/{}/members/", server.organization),
+        )
+        .await;
     let proxy = FaultProxy::start(&server.base).await;
     proxy.cut_list("/members/", 5);
     let run = through(&proxy, &key, &["people", "list", "-o", "json"]).await;
@@ -215,6 +232,10 @@ async fn every_command_refuses_a_lying_count_naming_the_list() {
             "{args:?}: {}",
             outcome.stderr
         );
-        assert!(outcome.stdout.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&outcome.stdout));
+        assert!(
+            outcome.stdout.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&outcome.stdout)
+        );
     }
 }

@@ -270,8 +270,7 @@ impl Client {
     /// A list that changes while it is read is read again, and refused
     /// after a few reads that each saw it change.
     pub async fn all<T: Row>(&self, list: &List<T>, options: &FetchAll) -> Result<Whole<T>> {
-        self.gather_in(list, options, Order::Ahead, Ok::<_, Error>)
-            .await
+        self.gather_in(list, options, Order::Ahead, Ok::<_, Error>).await
     }
 
     /// The same as [`Client::all`], following `next` alone, one page after
@@ -511,7 +510,10 @@ impl Client {
 /// A page read, decoded, with its size, its room given back; a page
 /// refused for its size is told as the share of the answer limit it
 /// exceeded where that was less than the whole.
-fn decoded<T: DeserializeOwned>((answer, room): (Result<Raw>, whole::Room), whole: u64) -> Result<(Page<T>, u64)> {
+fn decoded<T: DeserializeOwned>(
+    (answer, room): (Result<Raw>, whole::Room),
+    whole: u64,
+) -> Result<(Page<T>, u64)> {
     let _room = room;
     let raw = answer.map_err(|error| match error {
         Error::TooLarge { request, limit } if limit < whole => Error::PageTooLarge {

@@ -264,7 +264,13 @@ mod tests {
         let huge = "t".repeat(3_000_000);
         let columns = [fixed("ID"), flexible("TITLE"), fixed("STATE")];
         let rows: Vec<Vec<String>> = (0..50)
-            .map(|row| vec![row.to_string(), if row == 7 { huge.clone() } else { "short".into() }, "ok".into()])
+            .map(|row| {
+                vec![
+                    row.to_string(),
+                    if row == 7 { huge.clone() } else { "short".into() },
+                    "ok".into(),
+                ]
+            })
             .collect();
         let text = table(&columns, &rows, None);
         let longest = text.lines().map(|line| line.width()).max().unwrap();
