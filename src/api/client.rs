@@ -154,12 +154,29 @@ impl Raw {
 
     /// The answer as JSON of `T`.
     pub fn decode<T: DeserializeOwned>(&self) -> Result<T> {
-        serde_json::from_slice(&self.bytes).map_err(|error| Error::Decode {
+        serde_json::from_slice(&self.bytes).map_err(|error| self.unreadable(error))
+    }
+
+    /// The answer as JSON, read by `seed`.
+    pub fn decode_seed<'de, S: serde::de::DeserializeSeed<'de>>(&'de self, seed: S) -> Result<S::Value> {
+        let mut deserializer = serde_json::Deserializer::from_slice(&self.bytes);
+        seed.deserialize(&mut deserializer)
+            .and_then(|value| deserializer.end().map(|()| value))
+            .map_err(|error| self.unreadable(error))
+    }
+
+    /// The request that asked for it, for errors about it.
+    pub fn request(&self) -> &RequestLabel {
+        &self.request
+    }
+
+    fn unreadable(&self, error: serde_json::Error) -> Error {
+        Error::Decode {
             request: self.request.clone(),
             status: self.status.as_u16(),
             message: error.to_string(),
             snippet: snippet(&self.bytes),
-        })
+        }
     }
 }
 

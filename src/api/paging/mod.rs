@@ -19,6 +19,7 @@
 //! server that loops, sends empty pages that link onward, or more rows or
 //! pages than its count allows, is stopped (see [`walk`]).
 
+mod page;
 mod walk;
 mod whole;
 
@@ -313,25 +314,32 @@ impl Client {
             let mut kept: Vec<U> = Vec::new();
             let mut taken = 0u64;
             let walked = self
-                .read(list, options, order, &holding, |rows: Vec<T>, bytes| {
-                    let page_rows = rows.len();
-                    let rows = each_page(rows)?;
-                    let cost = whole::cost(rows.len(), page_rows, bytes, std::mem::size_of::<U>());
-                    if !holding.take(cost) {
-                        return Err(Error::TooMuchHeld {
-                            request: RequestLabel {
-                                method: "GET".into(),
-                                path: list.path(),
-                            },
-                            limit: holding.limit(),
-                            rows: (kept.len() + rows.len()) as u64,
+                .read(
+                    list,
+                    options,
+                    order,
+                    &holding,
+                    Some(std::mem::size_of::<T>() as u64),
+                    |rows: Vec<T>, bytes| {
+                        let page_rows = rows.len();
+                        let rows = each_page(rows)?;
+                        let cost = whole::cost(rows.len(), page_rows, bytes, std::mem::size_of::<U>());
+                        if !holding.take(cost) {
+                            return Err(Error::TooMuchHeld {
+                                request: RequestLabel {
+                                    method: "GET".into(),
+                                    path: list.path(),
+                                },
+                                limit: holding.limit(),
+                                rows: (kept.len() + rows.len()) as u64,
+                            }
+                            .into());
                         }
-                        .into());
-                    }
-                    taken += cost;
-                    kept.extend(rows);
-                    Ok(())
-                })
+                        taken += cost;
+                        kept.extend(rows);
+                        Ok(())
+                    },
+                )
                 .await;
             let verdict = match walked {
                 Ok(walk) => walk.verdict(read),
@@ -414,7 +422,9 @@ impl Client {
         mut sink: impl FnMut(Vec<T>) -> std::result::Result<(), E>,
     ) -> std::result::Result<Complete, E> {
         let walk = self
-            .read(list, options, Order::Ahead, &self.holding(), |rows, _| sink(rows))
+            .read(list, options, Order::Ahead, &self.holding(), None, |rows, _| {
+                sink(rows)
+            })
             .await?;
         Ok(walk.verdict(1)?)
     }
@@ -422,7 +432,10 @@ impl Client {
     /// Reads a list to its end, handing each page's new rows to `sink` with
     /// the page's size in bytes, and gives the walk to be judged. Each page
     /// waits for room in `holding` before it is asked for, and gives it
-    /// back once read.
+    /// back once read. With `hold` (the size of a row once read), rows are
+    /// counted into `holding` as each is decoded, and out again as the page
+    /// is handed over (where the sink counts in what it keeps): a page
+    /// stops at the row that would take it past its limit.
     ///
     /// While pages come full they are asked for ahead by offset (with
     /// [`Order::Ahead`]); the first page without `next` ends the list. A
@@ -438,6 +451,7 @@ impl Client {
         options: &FetchAll,
         order: Order,
         holding: &Holding,
+        hold: Option<u64>,
         mut sink: impl FnMut(Vec<T>, u64) -> std::result::Result<(), E>,
     ) -> std::result::Result<Walk, E> {
         use futures_util::StreamExt;
@@ -459,7 +473,8 @@ impl Client {
                 (pager.get_raw(url).await, room)
             }
         };
-        let (first, bytes) = decoded::<T>(get(pager.page_url(list, size, 0)).await, whole)?;
+        let page_of = |answer, rows_before| decoded::<T>(answer, whole, holding, hold, rows_before);
+        let (first, bytes, counted) = page_of(get(pager.page_url(list, size, 0)).await, 0)?;
         let count = first.count;
         let mut walk = Walk::new(list, size, count, cap);
         let progress = options.progress.clone();
@@ -469,6 +484,8 @@ impl Client {
             }
         };
         let full = first.results.len() as u64 >= size;
+        // Counted out as the sink counts in what it keeps.
+        holding.give_back(counted);
         let mut next = walk.hand_over(first, bytes, None, &mut sink)?;
         report(&walk);
         if next.is_some() && full && order == Order::Ahead {
@@ -486,8 +503,9 @@ impl Client {
                         ))
                         .into());
                 };
-                let (page, bytes) = decoded::<T>(page, whole)?;
+                let (page, bytes, counted) = page_of(page, walk.seen.rows)?;
                 let full = page.results.len() as u64 >= size;
+                holding.give_back(counted);
                 next = walk.hand_over(page, bytes, Some(count), &mut sink)?;
                 report(&walk);
                 if next.is_none() || !full {
@@ -499,7 +517,8 @@ impl Client {
         while let Some(link) = next {
             let url = pager.rebase(&link)?;
             walk.follow(url.as_str())?;
-            let (page, bytes) = decoded::<T>(get(url).await, whole)?;
+            let (page, bytes, counted) = page_of(get(url).await, walk.seen.rows)?;
+            holding.give_back(counted);
             next = walk.hand_over(page, bytes, Some(count), &mut sink)?;
             report(&walk);
         }
@@ -507,13 +526,22 @@ impl Client {
     }
 }
 
-/// A page read, decoded, with its size, its room given back; a page
-/// refused for its size is told as the share of the answer limit it
-/// exceeded where that was less than the whole.
+/// A page read and decoded, with its size in bytes, its room given back
+/// once decoded; a page refused for its size is told as the share of the
+/// answer limit it exceeded where that was less than the whole.
+///
+/// With `hold`, each row is counted into `holding` as it is decoded (its
+/// size once read), and the page stops at the row that would take it past
+/// its limit; the bytes counted come back with the page, to count out once
+/// its rows are handed on. `rows_before` is the rows the list gave before
+/// this page, for the error.
 fn decoded<T: DeserializeOwned>(
     (answer, room): (Result<Raw>, whole::Room),
     whole: u64,
-) -> Result<(Page<T>, u64)> {
+    holding: &Holding,
+    hold: Option<u64>,
+    rows_before: u64,
+) -> Result<(Page<T>, u64, u64)> {
     let _room = room;
     let raw = answer.map_err(|error| match error {
         Error::TooLarge { request, limit } if limit < whole => Error::PageTooLarge {
@@ -523,5 +551,34 @@ fn decoded<T: DeserializeOwned>(
         },
         error => error,
     })?;
-    Ok((raw.decode()?, raw.size()))
+    let Some(row_size) = hold else {
+        return Ok((raw.decode()?, raw.size(), 0));
+    };
+    let (mut counted, mut rows) = (0u64, 0u64);
+    let mut gate = || {
+        rows += 1;
+        let room = holding.take(row_size);
+        if room {
+            counted += row_size;
+        }
+        room
+    };
+    let mut seed = page::Counted::new(&mut gate);
+    let page = raw.decode_seed(&mut seed);
+    let stopped = seed.stopped;
+    match page {
+        Ok(page) => Ok((page, raw.size(), counted)),
+        Err(error) => {
+            holding.give_back(counted);
+            if stopped {
+                Err(Error::TooMuchHeld {
+                    request: raw.request().clone(),
+                    limit: holding.limit(),
+                    rows: rows_before + rows,
+                })
+            } else {
+                Err(error)
+            }
+        }
+    }
 }
