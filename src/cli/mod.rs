@@ -212,6 +212,27 @@ impl Command {
         }
     }
 
+    /// Whether `--deadline` bounds the command: those that work against a
+    /// server, not the console, the reference server, `login` (which
+    /// waits for answers) or what works offline.
+    fn has_deadline(&self) -> bool {
+        match self {
+            Command::Roles { .. }
+            | Command::Members { .. }
+            | Command::People { .. }
+            | Command::Subscriptions { .. }
+            | Command::Plan(_)
+            | Command::Apply(_) => true,
+            Command::Export(args) => !code::export_is_offline(args),
+            Command::Login { .. }
+            | Command::Keys { .. }
+            | Command::Demo { .. }
+            | Command::Serve { .. }
+            | Command::Completions { .. }
+            | Command::Man => false,
+        }
+    }
+
     /// How long the command may take unless `--deadline` says otherwise.
     fn span(&self) -> Span {
         match self {
@@ -473,6 +494,12 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let format = cli.output;
     let flags = cli.console_flags();
     let Some(command) = cli.command else {
+        if cli.connection.deadline.is_some() {
+            return Err(UsageError(
+                "--deadline bounds a command; the console runs until you quit it, and --timeout bounds each of its requests".into(),
+            )
+            .into());
+        }
         return serve::console(&cli.connection, flags);
     };
     if cli.tz.is_some() && !matches!(command, Command::Demo { .. }) {
@@ -496,9 +523,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         ))
         .into());
     }
-    if cli.connection.deadline.is_some() && matches!(command, Command::Demo { .. } | Command::Serve { .. }) {
+    if cli.connection.deadline.is_some() && !command.has_deadline() {
         return Err(UsageError(format!(
-            "--deadline bounds a command against a server; `orgdeck {}` runs until it is stopped (the console bounds each request by --timeout)",
+            "--deadline bounds a command that works against a server; `orgdeck {}` has none",
             command.name()
         ))
         .into());

@@ -36,6 +36,7 @@ use super::models::{
     NamedItem, Organization, OrganizationMember, Page, Project, Role, RoleMembership, Subscription,
 };
 use super::operations::SubscriptionFilter;
+use page::Head;
 use walk::Walk;
 pub use whole::{Complete, Holding, Whole};
 
@@ -473,22 +474,19 @@ impl Client {
                 (pager.get_raw(url).await, room)
             }
         };
-        let page_of = |answer, rows_before| decoded::<T>(answer, whole, holding, hold, rows_before);
-        let (first, bytes, counted) = page_of(get(pager.page_url(list, size, 0)).await, 0)?;
-        let count = first.count;
-        let mut walk = Walk::new(list, size, count, cap);
+        let mut walk = Walk::new(list, size, cap);
+        let mut take = |answer, walk: &mut Walk| take_page(answer, whole, holding, hold, walk, &mut sink);
+        let first = take(get(pager.page_url(list, size, 0)).await, &mut walk)?;
+        let count = walk.seen.count;
         let progress = options.progress.clone();
         let report = |walk: &Walk| {
             if let Some(progress) = &progress {
                 progress(walk.seen.rows.min(count), count);
             }
         };
-        let full = first.results.len() as u64 >= size;
-        // Counted out as the sink counts in what it keeps.
-        holding.give_back(counted);
-        let mut next = walk.hand_over(first, bytes, None, &mut sink)?;
         report(&walk);
-        if next.is_some() && full && order == Order::Ahead {
+        let mut next = first.next;
+        if next.is_some() && first.rows >= size && order == Order::Ahead {
             let most_pages = (count / size).saturating_add(2);
             // Pages wait their turn as bytes; each is decoded as it is handed over.
             let mut pages = futures_util::stream::iter(1..most_pages)
@@ -503,12 +501,10 @@ impl Client {
                         ))
                         .into());
                 };
-                let (page, bytes, counted) = page_of(page, walk.seen.rows)?;
-                let full = page.results.len() as u64 >= size;
-                holding.give_back(counted);
-                next = walk.hand_over(page, bytes, Some(count), &mut sink)?;
+                let head = take(page, &mut walk)?;
                 report(&walk);
-                if next.is_none() || !full {
+                next = head.next;
+                if next.is_none() || head.rows < size {
                     break;
                 }
             }
@@ -517,31 +513,38 @@ impl Client {
         while let Some(link) = next {
             let url = pager.rebase(&link)?;
             walk.follow(url.as_str())?;
-            let (page, bytes, counted) = page_of(get(url).await, walk.seen.rows)?;
-            holding.give_back(counted);
-            next = walk.hand_over(page, bytes, Some(count), &mut sink)?;
+            next = take(get(url).await, &mut walk)?.next;
             report(&walk);
         }
         Ok(walk)
     }
 }
 
-/// A page read and decoded, with its size in bytes, its room given back
-/// once decoded; a page refused for its size is told as the share of the
-/// answer limit it exceeded where that was less than the whole.
+/// Rows a streamed read hands on at once from a page larger than this:
+/// what it holds of a page as large as a server could make it.
+const RUN: usize = 500;
+
+/// Takes one page as it is decoded, a row at a time: each row let in by
+/// the walk (the cap, repeats), then the page's end told to it. Its room
+/// is given back once it is read; a page refused for its size is told as
+/// the share of the answer limit it exceeded where that was less than the
+/// whole.
 ///
-/// With `hold`, each row is counted into `holding` as it is decoded (its
-/// size once read), and the page stops at the row that would take it past
-/// its limit; the bytes counted come back with the page, to count out once
-/// its rows are handed on. `rows_before` is the rows the list gave before
-/// this page, for the error.
-fn decoded<T: DeserializeOwned>(
+/// Without `hold` (a streamed read) rows go on to `sink` in runs of
+/// [`RUN`] as they are read, the last with the page's size in bytes. With
+/// `hold` (the size of a row once read), each row is counted into
+/// `holding` as it is read, the page stops at the row that would take it
+/// past its limit, and its rows go to `sink` once the page's end passed
+/// the walk's limits; they are counted out again as `sink` counts in what
+/// it keeps.
+fn take_page<T: Row, E: From<Error>>(
     (answer, room): (Result<Raw>, whole::Room),
     whole: u64,
     holding: &Holding,
     hold: Option<u64>,
-    rows_before: u64,
-) -> Result<(Page<T>, u64, u64)> {
+    walk: &mut Walk,
+    sink: &mut impl FnMut(Vec<T>, u64) -> std::result::Result<(), E>,
+) -> std::result::Result<Head, E> {
     let _room = room;
     let raw = answer.map_err(|error| match error {
         Error::TooLarge { request, limit } if limit < whole => Error::PageTooLarge {
@@ -551,34 +554,50 @@ fn decoded<T: DeserializeOwned>(
         },
         error => error,
     })?;
-    let Some(row_size) = hold else {
-        return Ok((raw.decode()?, raw.size(), 0));
-    };
-    let (mut counted, mut rows) = (0u64, 0u64);
-    let mut gate = || {
-        rows += 1;
-        let room = holding.take(row_size);
-        if room {
-            counted += row_size;
-        }
-        room
-    };
-    let mut seed = page::Counted::new(&mut gate);
-    let page = raw.decode_seed(&mut seed);
-    let stopped = seed.stopped;
-    match page {
-        Ok(page) => Ok((page, raw.size(), counted)),
-        Err(error) => {
-            holding.give_back(counted);
-            if stopped {
-                Err(Error::TooMuchHeld {
-                    request: raw.request().clone(),
-                    limit: holding.limit(),
-                    rows: rows_before + rows,
-                })
-            } else {
-                Err(error)
+    let run = if hold.is_some() { usize::MAX } else { RUN };
+    let mut rows: Vec<T> = Vec::new();
+    let mut counted = 0u64;
+    let mut failed: Option<E> = None;
+    let decoded = {
+        let mut each = |row: T| {
+            let outcome = walk.admit(row).map_err(E::from).and_then(|admitted| {
+                let Some(row) = admitted else {
+                    return Ok(());
+                };
+                if let Some(size) = hold {
+                    if !holding.take(size) {
+                        return Err(Error::TooMuchHeld {
+                            request: walk.request.clone(),
+                            limit: holding.limit(),
+                            rows: walk.seen.rows,
+                        }
+                        .into());
+                    }
+                    counted += size;
+                }
+                rows.push(row);
+                if rows.len() >= run {
+                    sink(std::mem::take(&mut rows), 0)?;
+                }
+                Ok(())
+            });
+            match outcome {
+                Ok(()) => true,
+                Err(error) => {
+                    failed = Some(error);
+                    false
+                }
             }
-        }
+        };
+        raw.decode_seed(&mut page::Rows::new(&mut each))
+    };
+    // Counted out as the sink counts in what it keeps.
+    holding.give_back(counted);
+    if let Some(error) = failed {
+        return Err(error);
     }
+    let head = decoded?;
+    walk.end_page(&head)?;
+    sink(rows, raw.size())?;
+    Ok(head)
 }
