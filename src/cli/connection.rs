@@ -52,10 +52,10 @@ pub struct ConnectionArgs {
     #[arg(long, global = true, value_name = "N", default_value_t = crate::api::client::DEFAULT_MAX_ROWS,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_rows: u64,
-    /// The most MiB of rows a command keeps of the lists it reads whole
-    /// (all of them together; people show, export, plan, apply, people
-    /// and subs health), counted as their JSON plus their size once read:
-    /// past it the command stops with an error.
+    /// The most MiB of rows a command keeps of the lists it reads whole,
+    /// all of them together (people, export, plan, apply, subs health),
+    /// counted as their JSON plus their size once read: past it the command
+    /// stops with an error.
     #[arg(long, global = true, value_name = "MIB", default_value_t = 48.0)]
     pub max_held_mib: f64,
 }
