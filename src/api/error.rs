@@ -214,21 +214,126 @@ pub enum Error {
     )]
     TooManyRows { request: RequestLabel, limit: u64 },
 
+    /// A list that did not come whole: it ended before its count, repeated
+    /// rows, or changed while it was read. Nothing is done with part of a
+    /// list.
+    #[error("{0}")]
+    Incomplete(Box<Incomplete>),
+
+    /// The lists a command reads whole took more than it may hold.
+    #[error(
+        "{request}: the lists read whole reached {} MiB, the most one command holds (--max-held-mib), {rows} rows into this one; orgdeck stopped there; raise --max-held-mib if the server is to be trusted",
+        mebibytes(*.limit)
+    )]
+    TooMuchHeld {
+        request: RequestLabel,
+        limit: u64,
+        rows: u64,
+    },
+
+    /// The command's deadline passed before this request could be made or
+    /// answered.
+    #[error(
+        "{request}: the command's deadline of {} passed (--deadline), so orgdeck stopped; give it longer with --deadline SECONDS",
+        wait_text(*.deadline)
+    )]
+    Deadline {
+        request: RequestLabel,
+        deadline: Duration,
+    },
+
     /// A retry would have waited past the command's deadline.
     #[error(
-        "{cause}; the server asked to wait {}, past the {} s allowed by --timeout",
+        "{cause}; the server asked to wait {}, past the command's deadline of {} (--deadline)",
         wait_text(*.wait),
-        .timeout.as_secs_f64()
+        wait_text(*.deadline)
     )]
     PastDeadline {
         cause: Box<Error>,
         wait: Duration,
-        timeout: Duration,
+        deadline: Duration,
     },
 
     /// The request could not be built (a bad host address, for instance).
     #[error("{0}")]
     Invalid(String),
+}
+
+/// A list that did not come whole, and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Incomplete {
+    pub request: RequestLabel,
+    /// Its short name: "subscriptions".
+    pub list: String,
+    /// The count its first page said.
+    pub count: u64,
+    /// Distinct rows received.
+    pub rows: u64,
+    /// Rows the server sent again.
+    pub repeated: u64,
+    /// Another count a later page said: the list changed while it was read.
+    pub changed_to: Option<u64>,
+    /// Times it was read (a list that changed is read again).
+    pub reads: usize,
+}
+
+impl Incomplete {
+    /// What went wrong, a sentence each, for a list whose rows were written
+    /// as they came (`roles list`): they are all there was to show.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut warnings = Vec::new();
+        if self.repeated > 0 {
+            warnings.push(format!(
+                "the server sent {} rows more than once; each is listed once ({} rows)",
+                self.repeated, self.rows
+            ));
+        }
+        if self.changed_to.is_some() {
+            warnings.push("the list changed while it was read; run it again for a consistent one".into());
+        } else if self.rows < self.count {
+            warnings.push(format!(
+                "the list ended after {} rows where the server's count said {}; rows may be missing",
+                self.rows, self.count
+            ));
+        }
+        warnings
+    }
+}
+
+impl fmt::Display for Incomplete {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = printable(&self.list);
+        if let Some(changed_to) = self.changed_to {
+            let times = match self.reads {
+                0 | 1 => String::new(),
+                reads => format!(", {reads} reads in a row"),
+            };
+            return write!(
+                f,
+                "{}: the list of {list} changed while it was read{times} (its count went from {} to {changed_to}), so rows may be missing; orgdeck acts on whole lists only: run it again when the list is quiet",
+                self.request, self.count
+            );
+        }
+        let mut parts = Vec::new();
+        if self.rows < self.count {
+            parts.push(format!(
+                "it ended after {} rows where the server's count said {}",
+                self.rows, self.count
+            ));
+        }
+        if self.repeated > 0 {
+            parts.push(format!(
+                "the server sent {} rows more than once ({} distinct rows, its count said {})",
+                self.repeated, self.rows, self.count
+            ));
+        }
+        write!(
+            f,
+            "{}: the list of {list} came back incomplete: {}; orgdeck acts on whole lists only",
+            self.request,
+            parts.join(", and ")
+        )
+    }
 }
 
 fn mebibytes(bytes: u64) -> String {

@@ -26,7 +26,7 @@ use futures_util::StreamExt;
 use serde::Serialize;
 
 use crate::api::health::{Assessment, FailedRecipient, Health, assess};
-use crate::api::{Client, List, Subscription, SubscriptionFilter};
+use crate::api::{Client, FetchAll, List, Subscription, SubscriptionFilter};
 use crate::clock::Clock;
 use budget::{Budget, Pacer};
 use index::{Entry, Index, fingerprint};
@@ -164,7 +164,7 @@ impl Look<'_> {
         index: &mut Index,
         mut on_event: impl FnMut(LookEvent),
     ) -> anyhow::Result<LookSummary> {
-        let pacer = Pacer::new(self.options.budget, self.clock.clone());
+        let pacer = Arc::new(Pacer::new(self.options.budget, self.clock.clone()));
         let requests = AtomicU64::new(0);
         let mut summary = LookSummary::default();
         let subscriptions = match self.list(&pacer, &requests).await? {
@@ -292,39 +292,54 @@ impl Look<'_> {
     }
 
     /// Every subscription of the project (not deleted), a page of 100 at a
-    /// time, paced; `None` when stopped.
-    async fn list(&self, pacer: &Pacer, requests: &AtomicU64) -> anyhow::Result<Option<Vec<Subscription>>> {
+    /// time, paced, read whole (or refused) by the paging of the API;
+    /// `None` when stopped.
+    async fn list(
+        &self,
+        pacer: &Arc<Pacer>,
+        requests: &AtomicU64,
+    ) -> anyhow::Result<Option<Vec<Subscription>>> {
         let list = List::subscriptions(self.project, &SubscriptionFilter::default());
-        let mut rows: Vec<Subscription> = Vec::new();
-        let mut seen = HashSet::new();
-        let mut offset = 0;
-        loop {
-            if self.stop.load(Ordering::Relaxed) {
-                return Ok(None);
-            }
-            pacer.acquire().await;
-            requests.fetch_add(1, Ordering::Relaxed);
-            let page = self.client.page(&list, PAGE_SIZE, offset).await?;
-            let received = page.results.len() as u64;
-            // Only what a look needs is kept, so that memory stays small
-            // however many subscriptions there are.
-            rows.extend(
-                page.results
-                    .into_iter()
-                    .filter(|row| seen.insert(row.id))
-                    .map(slim),
-            );
-            if rows.len() as u64 > self.options.max_rows {
-                anyhow::bail!(
-                    "the project has more than {} subscriptions; --max-rows allows more",
-                    self.options.max_rows
-                );
-            }
-            if page.next.is_none() || received == 0 {
-                return Ok(Some(rows));
-            }
-            offset += received;
+        let pacer = pacer.clone();
+        let options = FetchAll {
+            page_size: PAGE_SIZE,
+            concurrency: 1,
+            max_rows: Some(self.options.max_rows),
+            pace: Some(Arc::new(move || {
+                let pacer = pacer.clone();
+                Box::pin(async move { pacer.acquire().await })
+            })),
+            ..FetchAll::default()
+        };
+        let listed = self
+            .client
+            .gather(&list, &options, |page: Vec<Subscription>| {
+                requests.fetch_add(1, Ordering::Relaxed);
+                if self.stop.load(Ordering::Relaxed) {
+                    return Err(Listing::Stopped);
+                }
+                // Only what a look needs is kept, so that memory stays small
+                // however many subscriptions there are.
+                Ok(page.into_iter().map(slim).collect())
+            })
+            .await;
+        match listed {
+            Ok(rows) => Ok(Some(rows.into_vec())),
+            Err(Listing::Stopped) => Ok(None),
+            Err(Listing::Failed(error)) => Err(error.into()),
         }
+    }
+}
+
+/// Why listing the subscriptions ended early.
+enum Listing {
+    Stopped,
+    Failed(crate::api::Error),
+}
+
+impl From<crate::api::Error> for Listing {
+    fn from(error: crate::api::Error) -> Self {
+        Listing::Failed(error)
     }
 }
 

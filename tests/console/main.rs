@@ -19,4 +19,5 @@ mod production;
 mod pty;
 mod smaller;
 mod today;
+mod whole;
 mod widths;

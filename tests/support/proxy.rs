@@ -15,6 +15,9 @@
 //! until [`FaultProxy::release`] sends them on or
 //! [`FaultProxy::drop_held`] closes them unanswered (the server never sees
 //! them), so that a test can stop a client between two known requests.
+//!
+//! And it can lie about a list: [`FaultProxy::cut_list`] ends a list
+//! early under the server's true count.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -60,6 +63,8 @@ pub struct FaultProxy {
     hold: Arc<Mutex<Option<Hold>>>,
     /// How many requests are held now.
     held: Arc<watch::Sender<usize>>,
+    /// Lists ended early: (how their path ends, the rows they end after).
+    cuts: Arc<Mutex<Vec<(String, u64)>>>,
 }
 
 /// Requests of `method` past the first `pass` are kept back.
@@ -85,6 +90,7 @@ impl FaultProxy {
             listening: Arc::new(watch::channel(true).0),
             hold: Arc::default(),
             held: Arc::new(watch::channel(0).0),
+            cuts: Arc::default(),
         };
         let shared = proxy.clone();
         tokio::spawn(async move {
@@ -213,6 +219,14 @@ impl FaultProxy {
         self.faults.lock().unwrap().push_back(fault);
     }
 
+    /// From now on, every list whose path ends with `path_end`
+    /// (`/subscriptions/`) ends after `after` rows: its pages past them come
+    /// empty and the page that holds the last one says there is no `next`,
+    /// while each keeps the server's true `count`.
+    pub fn cut_list(&self, path_end: &str, after: u64) {
+        self.cuts.lock().unwrap().push((path_end.to_string(), after));
+    }
+
     /// The request lines seen so far ("POST /api/... HTTP/1.1").
     pub fn requests(&self) -> Vec<String> {
         self.requests.lock().unwrap().clone()
@@ -262,10 +276,79 @@ impl FaultProxy {
                 Ok(()) // the client connection closes unanswered
             }
             None => {
-                let response = forward(&request, upstream).await?;
+                let mut response = forward(&request, upstream).await?;
+                if let Some((offset, after)) = self.cut_of(&head) {
+                    response = cut(&response, offset, after).unwrap_or(response);
+                }
                 client.write_all(&response).await
             }
         }
+    }
+}
+
+impl FaultProxy {
+    /// The offset a GET of a cut list asks for, and where the list ends.
+    fn cut_of(&self, head: &str) -> Option<(u64, u64)> {
+        let target = head.strip_prefix("GET ")?.split(' ').next()?;
+        let (path, query) = target.split_once('?').unwrap_or((target, ""));
+        let after = self
+            .cuts
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|(end, _)| path.ends_with(end.as_str()))
+            .map(|(_, after)| *after)?;
+        let offset = form_urlencoded::parse(query.as_bytes())
+            .find(|(name, _)| name == "offset")
+            .and_then(|(_, value)| value.parse().ok())
+            .unwrap_or(0);
+        Some((offset, after))
+    }
+}
+
+/// A 200 page of a list, its rows from `offset` on, cut to end after
+/// `after` rows of the list; `None` for any other answer.
+fn cut(response: &[u8], offset: u64, after: u64) -> Option<Vec<u8>> {
+    let head_end = response.windows(4).position(|w| w == b"\r\n\r\n")? + 4;
+    let head = String::from_utf8_lossy(&response[..head_end]).to_ascii_lowercase();
+    if !head.starts_with("http/1.1 200") {
+        return None;
+    }
+    let body = if head.contains("transfer-encoding: chunked") {
+        unchunk(&response[head_end..])?
+    } else {
+        response[head_end..].to_vec()
+    };
+    let mut page: serde_json::Value = serde_json::from_slice(&body).ok()?;
+    let results = page.get_mut("results")?.as_array_mut()?;
+    let keep = after.saturating_sub(offset) as usize;
+    results.truncate(keep);
+    if offset + results.len() as u64 >= after {
+        page["next"] = serde_json::Value::Null;
+    }
+    let body = page.to_string();
+    Some(
+        format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .into_bytes(),
+    )
+}
+
+/// A chunked body's bytes.
+fn unchunk(mut body: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    loop {
+        let line_end = body.windows(2).position(|w| w == b"\r\n")?;
+        let size_text = String::from_utf8_lossy(&body[..line_end]);
+        let size = usize::from_str_radix(size_text.split(';').next()?.trim(), 16).ok()?;
+        body = &body[line_end + 2..];
+        if size == 0 {
+            return Some(out);
+        }
+        out.extend_from_slice(body.get(..size)?);
+        body = body.get(size + 2..)?;
     }
 }
 

@@ -274,7 +274,7 @@ pub async fn fetch(
             .iter()
             .map(|member| (member.user.email.to_lowercase(), member.user.uuid.clone()))
             .collect();
-        let (entries, memberships) = role_entries(client, org, found).await?;
+        let (entries, memberships) = role_entries(client, org, found.into_vec()).await?;
         live.file.roles = Some(entries);
         live.memberships = memberships;
     }
@@ -329,7 +329,7 @@ async fn role_entries(
                 Some(ListOrText::List(memberships)) => memberships.clone(),
                 _ => {
                     let list = List::memberships(organization, &role.id);
-                    client.all(&list, &all_options()).await?
+                    client.all(&list, &all_options()).await?.into_vec()
                 }
             };
             let ids = memberships
