@@ -23,6 +23,10 @@ use super::models::ErrorBody;
 use super::secret::ApiKey;
 use super::transport::{Unread, parse_host, read_limited, same_origin_redirects};
 
+/// The message of a timeout that came before the request was sent (the
+/// deadline had passed): nothing reached the server.
+pub const NEVER_SENT: &str = "the deadline passed";
+
 /// How many bytes of an unreadable answer an error quotes.
 const SNIPPET: usize = 200;
 
@@ -300,6 +304,14 @@ impl Client {
         }
     }
 
+    /// This client, sharing its connections, with another deadline.
+    pub fn with_deadline(&self, deadline: Instant) -> Client {
+        Client {
+            deadline: Some(deadline),
+            ..self.clone()
+        }
+    }
+
     /// Sends a request whose answer has no body worth reading (204).
     pub async fn call_empty(&self, method: Method, url: Url) -> Result<()> {
         self.send(method, url, None::<&()>).await.map(|_| ())
@@ -446,7 +458,7 @@ impl Client {
             request,
             server: self.server_for_messages(),
             kind: TransportKind::Timeout,
-            message: "the deadline passed".into(),
+            message: NEVER_SENT.into(),
             timeout: Some(self.timeout),
         }
     }

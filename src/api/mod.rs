@@ -2,6 +2,7 @@
 //! the one client every face of orgdeck uses.
 
 pub mod client;
+pub mod creates;
 pub mod deliveries;
 pub mod enums;
 pub mod error;

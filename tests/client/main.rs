@@ -7,6 +7,7 @@ mod support;
 mod bounds;
 mod cli;
 mod code;
+mod creates;
 mod faults;
 mod health;
 mod hostile;

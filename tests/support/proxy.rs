@@ -24,6 +24,16 @@ pub enum Fault {
     Answer(u16, String),
     /// Forward (so the server acts on it), then close without answering.
     ForwardThenDrop,
+    /// Forward (so the server acts on it), then answer this status and
+    /// JSON body in place of the server's answer: PostHog of July 2026
+    /// saves a subscription and then answers 500 (posthog.md 15-20).
+    ForwardThenAnswer(u16, String),
+    /// Forward (so the server acts on it), then keep the connection open
+    /// and never answer: the client is killed while it waits.
+    ForwardThenHold,
+    /// Hold the request, unanswered and not forwarded, until the test calls
+    /// [`FaultProxy::release`]; then forward it and relay the answer.
+    Hold,
     /// Answer 200 with a body that is not JSON.
     Garbage,
     /// Never answer.
@@ -46,6 +56,12 @@ pub enum Presence {
 pub struct FaultProxy {
     pub base: String,
     faults: Arc<Mutex<VecDeque<Fault>>>,
+    /// Faults for the requests whose line starts with a prefix, after
+    /// letting a number of them pass: (prefix, still to pass, fault).
+    rules: Arc<Mutex<Vec<(String, usize, Fault)>>>,
+    /// Requests forwarded and then held, or held before forwarding.
+    held: Arc<watch::Sender<usize>>,
+    released: Arc<watch::Sender<bool>>,
     requests: Arc<Mutex<Vec<String>>>,
     /// What the server does now; the accept loop follows it.
     presence: Arc<watch::Sender<Presence>>,
@@ -62,6 +78,9 @@ impl FaultProxy {
         let proxy = FaultProxy {
             base,
             faults: Arc::default(),
+            rules: Arc::default(),
+            held: Arc::new(watch::channel(0).0),
+            released: Arc::new(watch::channel(false).0),
             requests: Arc::default(),
             presence: Arc::new(watch::channel(Presence::Up).0),
             listening: Arc::new(watch::channel(true).0),
@@ -138,6 +157,43 @@ impl FaultProxy {
         self.faults.lock().unwrap().push_back(fault);
     }
 
+    /// Queues a fault for a request whose line starts with `prefix`
+    /// ("POST /api/projects/1/subscriptions/"), after `pass` such requests
+    /// went through untouched.
+    pub fn push_for(&self, prefix: &str, pass: usize, fault: Fault) {
+        self.rules.lock().unwrap().push((prefix.to_string(), pass, fault));
+    }
+
+    /// Waits until `count` requests are held (by `ForwardThenHold` or
+    /// `Hold`), at most ten seconds.
+    pub async fn until_held(&self, count: usize) {
+        let mut held = self.held.subscribe();
+        tokio::time::timeout(Duration::from_secs(10), held.wait_for(|now| *now >= count))
+            .await
+            .expect("the proxy holds the requests in time")
+            .expect("the proxy runs");
+    }
+
+    /// Lets every request held by `Hold` go on, now and from now on.
+    pub fn release(&self) {
+        self.released.send_replace(true);
+    }
+
+    /// The fault for a request line: a matching rule's, else the queue's.
+    fn fault_for(&self, line: &str) -> Option<Fault> {
+        let mut rules = self.rules.lock().unwrap();
+        if let Some(index) = rules.iter().position(|(prefix, ..)| line.starts_with(prefix.as_str())) {
+            let rule = &mut rules[index];
+            if rule.1 == 0 {
+                return Some(rules.remove(index).2);
+            }
+            rule.1 -= 1;
+            return None;
+        }
+        drop(rules);
+        self.faults.lock().unwrap().pop_front()
+    }
+
     /// The request lines seen so far ("POST /api/... HTTP/1.1").
     pub fn requests(&self) -> Vec<String> {
         self.requests.lock().unwrap().clone()
@@ -157,17 +213,15 @@ impl FaultProxy {
             return Ok(());
         };
         let head = String::from_utf8_lossy(&request).to_string();
-        self.requests
-            .lock()
-            .unwrap()
-            .push(head.lines().next().unwrap_or_default().to_string());
+        let line = head.lines().next().unwrap_or_default().to_string();
+        self.requests.lock().unwrap().push(line.clone());
         if *self.presence.borrow() == Presence::Silent {
             // Nothing answers; once the server is back, the connection closes.
             let mut presence = self.presence.subscribe();
             let _ = presence.wait_for(|now| *now != Presence::Silent).await;
             return Ok(());
         }
-        let fault = self.faults.lock().unwrap().pop_front();
+        let fault = self.fault_for(&line);
         match fault {
             Some(Fault::Answer(status, body)) => client.write_all(&answer(status, &body)).await,
             Some(Fault::Garbage) => {
@@ -182,6 +236,23 @@ impl FaultProxy {
             Some(Fault::ForwardThenDrop) => {
                 forward(&request, upstream).await?;
                 Ok(()) // the client connection closes unanswered
+            }
+            Some(Fault::ForwardThenAnswer(status, body)) => {
+                forward(&request, upstream).await?;
+                client.write_all(&answer(status, &body)).await
+            }
+            Some(Fault::ForwardThenHold) => {
+                forward(&request, upstream).await?;
+                self.held.send_modify(|held| *held += 1);
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+                Ok(())
+            }
+            Some(Fault::Hold) => {
+                self.held.send_modify(|held| *held += 1);
+                let mut released = self.released.subscribe();
+                let _ = released.wait_for(|now| *now).await;
+                let response = forward(&request, upstream).await?;
+                client.write_all(&response).await
             }
             None => {
                 let response = forward(&request, upstream).await?;

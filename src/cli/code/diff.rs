@@ -264,7 +264,15 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
                     kind: "role",
                     id: None,
                     name: role.name.clone(),
-                    fields: Vec::new(),
+                    fields: role
+                        .feature_flags_access_level
+                        .map(|level| FieldChange {
+                            field: "feature_flags_access_level".into(),
+                            old: Value::Null,
+                            new: Value::from(level),
+                        })
+                        .into_iter()
+                        .collect(),
                     members_added: sorted(&role.members),
                     members_removed: Vec::new(),
                     line: role.at.map(|at| at.line),
@@ -389,6 +397,17 @@ fn role_change(
             field: "name".into(),
             old: Value::from(current.name.clone()),
             new: Value::from(role.name.clone()),
+        });
+    }
+    // Compared only where the server has it (older PostHog): today's
+    // ignores it, and a file exported there has none.
+    if let (Some(wanted), Some(has)) = (role.feature_flags_access_level, current.feature_flags_access_level)
+        && wanted != has
+    {
+        fields.push(FieldChange {
+            field: "feature_flags_access_level".into(),
+            old: Value::from(has),
+            new: Value::from(wanted),
         });
     }
     let wanted: HashSet<String> = role.members.iter().map(|member| member.to_lowercase()).collect();

@@ -68,7 +68,7 @@ pub async fn export(args: ExportArgs, connection: Connection, format: Format) ->
         Format::Table => live.file.to_toml(&names),
     };
     match &args.file {
-        Some(path) => std::fs::write(path, text)
+        Some(path) => crate::config::files::replace_keeping_mode(path, text.as_bytes())
             .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", path.display())),
         None => output::print(&text),
     }
@@ -77,8 +77,7 @@ pub async fn export(args: ExportArgs, connection: Connection, format: Format) ->
 /// `orgdeck plan FILE`: exit 0 with nothing to do, 2 with changes, 1 on
 /// an error (Terraform's `-detailed-exitcode`).
 pub async fn plan(args: PlanArgs, connection: Connection, format: Format) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|error| failure(format!("cannot read {}: {error}", args.file.display())))?;
+    let text = file::read_text(&args.file).map_err(failure)?;
     let wanted = file::parse(&text).map_err(|problems| invalid(&args.file, &problems))?;
     let (live, _) = fetch(
         &connection,
@@ -131,7 +130,9 @@ fn failure(message: String) -> anyhow::Error {
     Exit { code: 1, message }.into()
 }
 
-/// Every problem of the file, one a line, exit 1.
+/// Every problem of the file, one a line, exit 1: each problem escaped
+/// whole, so that a line break or control inside a value of the file can
+/// never make a line of its own.
 fn invalid(path: &std::path::Path, problems: &[file::Problem]) -> anyhow::Error {
     let mut message = format!(
         "{} has {} problem{}; nothing was compared:",
@@ -140,7 +141,8 @@ fn invalid(path: &std::path::Path, problems: &[file::Problem]) -> anyhow::Error 
         if problems.len() == 1 { "" } else { "s" }
     );
     for problem in problems {
-        message.push_str(&format!("\n  {}: {problem}", path.display()));
+        let line = format!("{}: {problem}", path.display());
+        message.push_str(&format!("\n  {}", crate::text::printable(&line)));
     }
     failure(message)
 }
@@ -347,6 +349,7 @@ async fn role_entries(
                     id: Some(role.id.clone()),
                     name: role.name.clone(),
                     default: role.is_default == Some(true),
+                    feature_flags_access_level: role.feature_flags_access_level,
                     members: member_emails(&memberships),
                     ..RoleEntry::default()
                 },
