@@ -1,9 +1,16 @@
 //! `orgdeck export` and `orgdeck plan`: roles and subscriptions as code.
-//! The file model is in [`file`], the comparison in [`diff`].
+//! The file model is in [`file`], the comparison in [`diff`], the steps of
+//! a plan in [`steps`] (saved by `plan --save`, see [`saved`]) and how
+//! `apply` runs them in [`run`], under the file's [`lock`].
 
 pub mod apply;
 pub mod diff;
 pub mod file;
+pub mod lock;
+pub mod pace;
+pub mod run;
+pub mod saved;
+pub mod steps;
 pub mod writeback;
 
 use std::collections::{HashMap, HashSet};
@@ -44,6 +51,10 @@ pub struct PlanArgs {
     /// (soft delete); `--prune=roles` removes roles too.
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "members", value_enum)]
     prune: Option<Prune>,
+    /// Save the exact plan here (owner-only; a symbolic link is refused):
+    /// `orgdeck apply PLAN` applies it, within an hour.
+    #[arg(long, value_name = "PLAN")]
+    save: Option<PathBuf>,
 }
 
 /// Whether export needs the server at all (`--schema` does not).
@@ -87,9 +98,32 @@ pub async fn plan(args: PlanArgs, connection: Connection, format: Format) -> any
     .await
     .map_err(|error| failure(format!("{error:#}")))?;
     let plan = checked_plan(&connection.client, &args.file, &wanted, &live, args.prune).await?;
+    let unsettled = lock::unsettled(&args.file);
+    if !unsettled.is_empty() {
+        eprintln!(
+            "orgdeck: warning: an apply of {} was interrupted with {} unanswered; the plan may show {} as to add, and `orgdeck apply` looks for {} before creating anything",
+            crate::text::printable(&args.file.display().to_string()),
+            crate::text::counted(unsettled.len(), "create"),
+            if unsettled.len() == 1 { "it" } else { "them" },
+            if unsettled.len() == 1 { "it" } else { "them" },
+        );
+    }
+    if let Some(path) = &args.save {
+        save_plan(&connection, &args.file, path, &wanted, &live, &plan)
+            .await
+            .map_err(|error| failure(format!("{error:#}")))?;
+    }
     match format {
         Format::Json => output::print_json(&plan.to_json())?,
         Format::Table => output::print(&plan.to_text())?,
+    }
+    if let (Some(path), Format::Table) = (&args.save, format) {
+        output::print(&format!(
+            "\nSaved the plan to {}: `orgdeck apply {}` applies exactly it, within {} minutes.\n",
+            crate::text::printable(&path.display().to_string()),
+            crate::text::printable(&path.display().to_string()),
+            saved::MAX_AGE.num_minutes()
+        ))?;
     }
     if plan.is_empty() {
         Ok(())
@@ -100,6 +134,39 @@ pub async fn plan(args: PlanArgs, connection: Connection, format: Format) -> any
         }
         .into())
     }
+}
+
+/// Writes the plan's steps, and what they read, to `path`.
+async fn save_plan(
+    connection: &Connection,
+    file: &std::path::Path,
+    path: &std::path::Path,
+    wanted: &CodeFile,
+    live: &Live,
+    plan: &diff::Plan,
+) -> anyhow::Result<()> {
+    let today = if steps::writes_subscriptions(plan) {
+        connection
+            .client
+            .is_todays_posthog(&live.file.header.project.to_string())
+            .await?
+    } else {
+        false
+    };
+    let steps = steps::build(plan, wanted, live, today);
+    let saved = saved::SavedPlan {
+        orgdeck_plan: 1,
+        made_at: crate::clock::Clock::system().now(),
+        host: live.file.header.host.clone(),
+        organization: live.file.header.organization.clone(),
+        project: live.file.header.project,
+        file: std::fs::canonicalize(file)?,
+        fingerprint: saved::fingerprint(wanted, &steps),
+        listed: live.file.subscriptions.as_ref().map_or(0, |held| held.len() as u64),
+        plan: plan.clone(),
+        steps,
+    };
+    saved.save(path)
 }
 
 /// The plan, once the file has passed the server's checks too; else
