@@ -4,6 +4,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod apply;
 mod bounds;
 mod cli;
 mod code;

@@ -94,6 +94,9 @@ pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> a
             "not applied: nothing was changed (answer yes to apply)".into(),
         ));
     }
+    // Asked, the answer may come after any edit: every step reads again.
+    // Not asked, what the plan read counts for the steps of the next
+    // seconds (run::FRESH).
     let reads = Reads {
         at: read_at,
         roles: Some(role_reads(&live)),
@@ -115,7 +118,8 @@ pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> a
         record: args.record.as_deref(),
         format,
     };
-    applying.run(lock, text, &wanted, &plan, &steps, Some(reads)).await
+    let reads = args.yes.then_some(reads);
+    applying.run(lock, text, &wanted, &plan, &steps, reads).await
 }
 
 /// `apply PLAN`.

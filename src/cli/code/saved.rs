@@ -73,7 +73,7 @@ pub fn fingerprint(file: &CodeFile, steps: &[Step]) -> String {
             .and_then(|entries| entries.get_mut(index))
             .and_then(serde_json::Value::as_object_mut)
         {
-            entry.remove("id");
+            entry.shift_remove("id");
         }
     }
     hex::encode(sha2::Sha256::digest(value.to_string().as_bytes()))
