@@ -8,6 +8,7 @@ mod apply;
 mod bounds;
 mod cli;
 mod code;
+mod code_files;
 mod creates;
 mod faults;
 mod health;
