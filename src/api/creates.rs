@@ -152,7 +152,12 @@ impl Client {
     /// After a create of a role failed with `error`: the role of that name
     /// (names are unique in an organization), or the error saying whether
     /// it was made.
-    pub(super) async fn settle_role(&self, organization: &str, name: &str, error: Error) -> Result<Raw<Role>> {
+    pub(super) async fn settle_role(
+        &self,
+        organization: &str,
+        name: &str,
+        error: Error,
+    ) -> Result<Raw<Role>> {
         if !may_have_happened(&error) {
             return Err(error);
         }
@@ -162,9 +167,15 @@ impl Client {
 
     /// The role named `name` (exactly, else in another case).
     pub async fn find_role(&self, organization: &str, name: &str) -> Result<Option<Raw<Role>>> {
-        let roles = self.all(&List::roles(organization).raw(), &FetchAll::default()).await?;
+        let roles = self
+            .all(&List::roles(organization).raw(), &FetchAll::default())
+            .await?;
         let exact = roles.iter().position(|role| role.name == name);
-        let any_case = || roles.iter().position(|role| role.name.to_lowercase() == name.to_lowercase());
+        let any_case = || {
+            roles
+                .iter()
+                .position(|role| role.name.to_lowercase() == name.to_lowercase())
+        };
         Ok(exact.or_else(any_case).map(|index| roles[index].clone()))
     }
 
@@ -227,10 +238,12 @@ fn settle<T>(error: Error, what: &str, found: Result<Option<Raw<T>>>) -> Result<
 /// the same way (an empty text, list or null alike; dates by instant; the
 /// export's insights as a set).
 pub fn same_fields(wanted: &Value, row: &Value) -> bool {
-    IDENTITY.iter().all(|field| match (wanted.get(field), row.get(field)) {
-        (Some(wanted), Some(held)) => same(field, wanted, held),
-        _ => true,
-    })
+    IDENTITY
+        .iter()
+        .all(|field| match (wanted.get(field), row.get(field)) {
+            (Some(wanted), Some(held)) => same(field, wanted, held),
+            _ => true,
+        })
 }
 
 fn same(field: &str, wanted: &Value, held: &Value) -> bool {

@@ -116,9 +116,7 @@ async fn roles_named(server: &TestServer, key: &str, name: &str) -> Vec<Value> {
 
 fn subscription_block(text: &str, id: i64) -> (usize, usize) {
     let start = text.find(&format!("[[subscriptions]]\nid = {id}\n")).unwrap();
-    let end = text[start..]
-        .find("\n\n")
-        .map_or(text.len(), |at| start + at + 1);
+    let end = text[start..].find("\n\n").map_or(text.len(), |at| start + at + 1);
     (start, end)
 }
 
@@ -173,7 +171,7 @@ async fn killed_at_any_moment_a_second_apply_creates_nothing_twice() {
     proxy.until_held(1).await;
     kill_9(child).await;
     // 2. Killed while adding its first member, after the server saved it.
-    proxy.push_for(&format!("{roles_path}"), 0, Fault::ForwardThenHold);
+    proxy.push_for(&roles_path, 0, Fault::ForwardThenHold);
     let child = start(&proxy.base, &key, &["apply", "--yes", file.arg()], &[]);
     proxy.until_held(2).await;
     kill_9(child).await;
@@ -227,7 +225,11 @@ async fn killed_at_any_moment_a_second_apply_creates_nothing_twice() {
     let members = server
         .all(
             &key,
-            &format!("{}{}/role_memberships/", server.roles_path(), roles[0]["id"].as_str().unwrap()),
+            &format!(
+                "{}{}/role_memberships/",
+                server.roles_path(),
+                roles[0]["id"].as_str().unwrap()
+            ),
         )
         .await;
     assert_eq!(members.len(), 2, "{members:?}");
@@ -393,7 +395,9 @@ async fn a_saved_plan_refuses_the_step_a_colleague_changed_and_does_the_rest() {
         applied.stdout
     );
     assert!(
-        applied.stderr.contains("1 of 4 steps failed (the others were done):\n  change subscription \"Ours, changed\""),
+        applied
+            .stderr
+            .contains("1 of 4 steps failed (the others were done):\n  change subscription \"Ours, changed\""),
         "{}",
         applied.stderr
     );
@@ -434,10 +438,7 @@ async fn a_saved_plan_refuses_the_step_a_colleague_changed_and_does_the_rest() {
         "{}",
         again.stdout
     );
-    assert_eq!(
-        titles(&server, &key).await.get("New in the plan"),
-        Some(&1)
-    );
+    assert_eq!(titles(&server, &key).await.get("New in the plan"), Some(&1));
 
     // A symbolic link at the plan's path is refused, not followed.
     #[cfg(unix)]
@@ -480,7 +481,9 @@ async fn a_plan_too_old_for_another_project_or_of_a_changed_file_is_refused_whol
     let refused = run(&server.base, &key, &["apply", &plan_path]).await;
     assert_eq!(refused.code, 1);
     assert!(
-        refused.stderr.contains("more than 60 minutes ago, so nothing was applied"),
+        refused
+            .stderr
+            .contains("more than 60 minutes ago, so nothing was applied"),
         "{}",
         refused.stderr
     );
@@ -515,7 +518,11 @@ async fn a_plan_too_old_for_another_project_or_of_a_changed_file_is_refused_whol
     // --prune belongs to the plan.
     let prune = run(&server.base, &key, &["apply", "--prune", &plan_path]).await;
     assert_eq!(prune.code, 1);
-    assert!(prune.stderr.contains("holds its own removals"), "{}", prune.stderr);
+    assert!(
+        prune.stderr.contains("holds its own removals"),
+        "{}",
+        prune.stderr
+    );
     assert_eq!(titles(&server, &key).await, before, "nothing was applied");
 }
 
@@ -594,7 +601,11 @@ async fn an_edit_made_while_apply_asked_is_never_overwritten() {
         .get(&key, &format!("{}{theirs}/", server.subscriptions_path()))
         .await
         .json;
-    assert_eq!(theirs["deleted"], json!(false), "never pruned: made after the review");
+    assert_eq!(
+        theirs["deleted"],
+        json!(false),
+        "never pruned: made after the review"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -616,7 +627,8 @@ async fn a_create_saved_then_answered_500_is_applied_once_and_its_id_written() {
         1,
         Fault::ForwardThenAnswer(
             500,
-            r#"{"type":"server_error","code":"error","detail":"A server error occurred.","attr":null}"#.into(),
+            r#"{"type":"server_error","code":"error","detail":"A server error occurred.","attr":null}"#
+                .into(),
         ),
     );
     let applied = run(&proxy.base, &key, &["apply", "--yes", file.arg()]).await;

@@ -50,7 +50,16 @@ async fn hostile_names_are_escaped_on_export_and_read_back_the_same() {
     orgdeck(&server, &key, &["export", toml.arg()], None).await.ok();
     let text = toml.read();
     nothing_hidden(&text);
-    for escape in ["\\u009B", "\\u202E", "\\u2066", "\\u0085", "\\u2028", "\\u200B", "\\uFEFF", "\\U000E0041"] {
+    for escape in [
+        "\\u009B",
+        "\\u202E",
+        "\\u2066",
+        "\\u0085",
+        "\\u2028",
+        "\\u200B",
+        "\\uFEFF",
+        "\\U000E0041",
+    ] {
         assert!(text.contains(escape), "{escape}");
     }
     // Read back, it is the same text: nothing to change.
@@ -63,7 +72,10 @@ async fn hostile_names_are_escaped_on_export_and_read_back_the_same() {
         .ok();
     let text = json_file.read();
     nothing_hidden(&text);
-    assert!(text.contains("\\u202e") && text.contains("\\udb40\\udc41"), "{text}");
+    assert!(
+        text.contains("\\u202e") && text.contains("\\udb40\\udc41"),
+        "{text}"
+    );
     let value: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert!(
         value["roles"]
@@ -72,7 +84,9 @@ async fn hostile_names_are_escaped_on_export_and_read_back_the_same() {
             .iter()
             .any(|role| role["name"] == HOSTILE)
     );
-    let plan = orgdeck(&server, &key, &["plan", json_file.arg()], None).await.ok();
+    let plan = orgdeck(&server, &key, &["plan", json_file.arg()], None)
+        .await
+        .ok();
     assert!(plan.stdout.starts_with("No changes"), "{}", plan.stdout);
 
     // To the terminal, the same escapes.
@@ -169,8 +183,10 @@ async fn files_of_any_size_cost_time_and_memory_in_proportion() {
     let (run, _, took) = measured(&server, &key, &["plan", file.arg()]);
     assert_eq!(run.code, 1, "{}", &run.stderr[..run.stderr.len().min(500)]);
     assert!(
-        run.stderr
-            .starts_with(&format!("orgdeck: {} has 100000 problems; nothing was compared:\n", file.arg())),
+        run.stderr.starts_with(&format!(
+            "orgdeck: {} has 100000 problems; nothing was compared:\n",
+            file.arg()
+        )),
         "{}",
         &run.stderr[..500]
     );
@@ -183,7 +199,11 @@ async fn files_of_any_size_cost_time_and_memory_in_proportion() {
 
     // 20 MB of blank lines cost no more than the text (947 MiB before).
     let blank = Workspace::new("blank.toml");
-    blank.write(&format!("{}{}stray = 1\n", "\n".repeat(20_000_000), header(&server)));
+    blank.write(&format!(
+        "{}{}stray = 1\n",
+        "\n".repeat(20_000_000),
+        header(&server)
+    ));
     let (run, peak, _) = measured(&server, &key, &["plan", blank.arg()]);
     assert_eq!(run.code, 1);
     assert!(
@@ -205,9 +225,8 @@ async fn files_of_any_size_cost_time_and_memory_in_proportion() {
     let (run, peak, _) = measured(&server, &key, &["plan", huge.arg()]);
     assert_eq!(run.code, 1);
     assert!(
-        run.stderr.contains(
-            "the file is 65 MiB, more than the 64 MiB orgdeck reads of an as-code file"
-        ),
+        run.stderr
+            .contains("the file is 65 MiB, more than the 64 MiB orgdeck reads of an as-code file"),
         "{}",
         run.stderr
     );
@@ -264,7 +283,12 @@ async fn plans_usage_errors_exit_1_and_changes_alone_exit_2() {
         assert!(run.stderr.starts_with("error: "), "{}", run.stderr);
     }
     // Other commands keep clap's 2.
-    assert_eq!(orgdeck(&server, &key, &["roles", "--no-such-flag"], None).await.code, 2);
+    assert_eq!(
+        orgdeck(&server, &key, &["roles", "--no-such-flag"], None)
+            .await
+            .code,
+        2
+    );
     assert_eq!(orgdeck(&server, &key, &["plan", "--help"], None).await.code, 0);
 }
 
@@ -300,7 +324,9 @@ async fn the_older_servers_access_level_is_exported_and_applied() {
     let planned = orgdeck(&server, &key, &["plan", file.arg()], None).await;
     assert_eq!(planned.code, 2, "{}", planned.stderr);
     assert!(
-        planned.stdout.contains("    feature_flags_access_level: 37 → 21\n")
+        planned
+            .stdout
+            .contains("    feature_flags_access_level: 37 → 21\n")
             && planned.stdout.contains("    feature_flags_access_level = 21\n"),
         "{}",
         planned.stdout
@@ -315,7 +341,10 @@ async fn the_older_servers_access_level_is_exported_and_applied() {
     let again = orgdeck(&server, &key, &["plan", file.arg()], None).await.ok();
     assert!(again.stdout.starts_with("No changes"), "{}", again.stdout);
     // An out-of-range level is a problem of the file, at its line.
-    file.write(&file.read().replace("feature_flags_access_level = 21\nmembers = []", "feature_flags_access_level = 5\nmembers = []"));
+    file.write(&file.read().replace(
+        "feature_flags_access_level = 21\nmembers = []",
+        "feature_flags_access_level = 5\nmembers = []",
+    ));
     let refused = orgdeck(&server, &key, &["plan", file.arg()], None).await;
     assert_eq!(refused.code, 1);
     assert!(

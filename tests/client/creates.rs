@@ -19,11 +19,11 @@ fn subscription_count(server: &TestServer) -> i64 {
         .running
         .db
         .read_blocking(|c| {
-            Ok(c.query_row(
-                "SELECT COUNT(*) FROM subscriptions WHERE deleted = 0",
-                [],
-                |r| r.get(0),
-            )?)
+            Ok(
+                c.query_row("SELECT COUNT(*) FROM subscriptions WHERE deleted = 0", [], |r| {
+                    r.get(0)
+                })?,
+            )
         })
         .unwrap()
 }
@@ -122,7 +122,12 @@ async fn a_create_not_saved_says_trying_again_is_safe() {
     refused.interval = Some(0);
     let error = client.create_subscription(&project, &refused).await.unwrap_err();
     assert!(matches!(error, Error::Api(_)), "{error:?}");
-    assert_eq!(proxy.count("GET"), 2, "the one look of before: {:?}", proxy.requests());
+    assert_eq!(
+        proxy.count("GET"),
+        2,
+        "the one look of before: {:?}",
+        proxy.requests()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

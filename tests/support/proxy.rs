@@ -182,7 +182,10 @@ impl FaultProxy {
     /// The fault for a request line: a matching rule's, else the queue's.
     fn fault_for(&self, line: &str) -> Option<Fault> {
         let mut rules = self.rules.lock().unwrap();
-        if let Some(index) = rules.iter().position(|(prefix, ..)| line.starts_with(prefix.as_str())) {
+        if let Some(index) = rules
+            .iter()
+            .position(|(prefix, ..)| line.starts_with(prefix.as_str()))
+        {
             let rule = &mut rules[index];
             if rule.1 == 0 {
                 return Some(rules.remove(index).2);

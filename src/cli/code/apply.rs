@@ -70,8 +70,15 @@ pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> a
     )
     .await?;
     let read_at = tokio::time::Instant::now();
-    let (text, wanted) =
-        settle_unsettled(&connection, &args.file, &mut lock, &live.file.header, text, wanted).await?;
+    let (text, wanted) = settle_unsettled(
+        &connection,
+        &args.file,
+        &mut lock,
+        &live.file.header,
+        text,
+        wanted,
+    )
+    .await?;
     let plan = super::checked_plan(&connection.client, &args.file, &wanted, &live, args.prune).await?;
     if plan.is_empty() {
         return match format {
@@ -109,7 +116,11 @@ pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> a
                 .collect(),
         ),
     };
-    let listed = live.file.subscriptions.as_ref().map_or(0, |held| held.len() as u64);
+    let listed = live
+        .file
+        .subscriptions
+        .as_ref()
+        .map_or(0, |held| held.len() as u64);
     let applying = Applying {
         connection: &connection,
         path: &args.file,
@@ -170,7 +181,9 @@ async fn apply_saved(args: ApplyArgs, connection: Connection, format: Format) ->
         record: args.record.as_deref(),
         format,
     };
-    applying.run(lock, text, &wanted, &saved.plan, &saved.steps, None).await
+    applying
+        .run(lock, text, &wanted, &saved.plan, &saved.steps, None)
+        .await
 }
 
 /// A lock left by a process that no longer holds it, said on stderr.
@@ -203,7 +216,11 @@ fn role_reads(live: &Live) -> std::collections::HashMap<String, steps::RoleRead>
             let members = live
                 .memberships
                 .get(&id)
-                .map(|held| held.iter().map(|(email, id)| (email.clone(), id.clone())).collect())
+                .map(|held| {
+                    held.iter()
+                        .map(|(email, id)| (email.clone(), id.clone()))
+                        .collect()
+                })
                 .unwrap_or_default();
             Some((
                 id,
@@ -250,7 +267,8 @@ async fn settle_unsettled(
         let id = match sending.id {
             Some(id) => Some(id),
             None => {
-                let since = sending.at - chrono::Duration::from_std(crate::api::creates::LOOK_BACK).unwrap_or_default();
+                let since = sending.at
+                    - chrono::Duration::from_std(crate::api::creates::LOOK_BACK).unwrap_or_default();
                 let project = header.project.to_string();
                 connection
                     .client
@@ -278,8 +296,7 @@ async fn settle_unsettled(
         // Its entry: at its place if it is still the same, else the first
         // entry without an id that is.
         let same = |index: usize| {
-            !taken[index]
-                && serde_json::Value::Object(steps::as_written(&entries[index])) == sending.entry
+            !taken[index] && serde_json::Value::Object(steps::as_written(&entries[index])) == sending.entry
         };
         let place = Some(sending.index)
             .filter(|index| *index < entries.len() && same(*index))
@@ -347,8 +364,18 @@ impl Applying<'_> {
             project_id: self.header.project,
             lock: Mutex::new(lock),
             writeback: Mutex::new(Writeback::new(self.path, text, wanted)),
-            role_ids: wanted.roles.iter().flatten().map(|role| role.id.clone()).collect(),
-            subscription_ids: wanted.subscriptions.iter().flatten().map(|entry| entry.id).collect(),
+            role_ids: wanted
+                .roles
+                .iter()
+                .flatten()
+                .map(|role| role.id.clone())
+                .collect(),
+            subscription_ids: wanted
+                .subscriptions
+                .iter()
+                .flatten()
+                .map(|entry| entry.id)
+                .collect(),
             listed: self.listed,
             format: self.format,
         };

@@ -401,8 +401,10 @@ fn role_change(
     }
     // Compared only where the server has it (older PostHog): today's
     // ignores it, and a file exported there has none.
-    if let (Some(wanted), Some(has)) = (role.feature_flags_access_level, current.feature_flags_access_level)
-        && wanted != has
+    if let (Some(wanted), Some(has)) = (
+        role.feature_flags_access_level,
+        current.feature_flags_access_level,
+    ) && wanted != has
     {
         fields.push(FieldChange {
             field: "feature_flags_access_level".into(),

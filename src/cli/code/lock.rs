@@ -153,8 +153,9 @@ impl Lock {
     pub fn take(file: &Path) -> anyhow::Result<Taken> {
         let path = path_for(file);
         for _ in 0..10 {
-            let mut handle = crate::config::files::create_private(&path, crate::config::files::Create::Append)
-                .map_err(|error| anyhow::anyhow!("cannot lock {}: {error}", file.display()))?;
+            let mut handle =
+                crate::config::files::create_private(&path, crate::config::files::Create::Append)
+                    .map_err(|error| anyhow::anyhow!("cannot lock {}: {error}", file.display()))?;
             let mut bytes = Vec::new();
             // The holder's lines, read through the same handle.
             if let Ok(mut reader) = std::fs::File::open(&path) {
@@ -294,7 +295,11 @@ mod tests {
             id: None,
         };
         lock.sending(&sending).unwrap();
-        lock.sending(&Sending { index: 4, ..sending.clone() }).unwrap();
+        lock.sending(&Sending {
+            index: 4,
+            ..sending.clone()
+        })
+        .unwrap();
         lock.settled(4).unwrap();
         // As if killed: the file stays, unheld, with one create unsettled.
         std::mem::forget(lock);

@@ -162,7 +162,11 @@ async fn save_plan(
         project: live.file.header.project,
         file: std::fs::canonicalize(file)?,
         fingerprint: saved::fingerprint(wanted, &steps),
-        listed: live.file.subscriptions.as_ref().map_or(0, |held| held.len() as u64),
+        listed: live
+            .file
+            .subscriptions
+            .as_ref()
+            .map_or(0, |held| held.len() as u64),
         plan: plan.clone(),
         steps,
     };

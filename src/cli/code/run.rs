@@ -124,9 +124,7 @@ impl Runner<'_> {
                 continue;
             }
             for batch in in_phase.chunks(if phase >= 3 { BATCH } else { usize::MAX }) {
-                let fresh = reads
-                    .as_ref()
-                    .filter(|reads| reads.at.elapsed() < FRESH);
+                let fresh = reads.as_ref().filter(|reads| reads.at.elapsed() < FRESH);
                 let (roles, subscriptions) = match phase {
                     0..=2 => {
                         let roles = match fresh.and_then(|reads| reads.roles.clone()) {
@@ -155,8 +153,7 @@ impl Runner<'_> {
                     });
                 }
                 let roles = roles.map(|roles| roles.map_err(|error| format!("{error:#}")));
-                let subscriptions =
-                    subscriptions.map(|held| held.map_err(|error| format!("{error:#}")));
+                let subscriptions = subscriptions.map(|held| held.map_err(|error| format!("{error:#}")));
                 let done: Vec<Outcome> = futures_util::stream::iter(batch.iter().map(|step| {
                     let roles = roles.as_ref();
                     let subscriptions = subscriptions.as_ref();
@@ -278,10 +275,7 @@ impl Runner<'_> {
 
     /// One subscription as it is now; `None` when soft-deleted or gone.
     async fn subscription_now(&self, id: i64) -> Result<Option<Fields>, String> {
-        match self
-            .paced(|| self.client.subscription(self.project, id))
-            .await
-        {
+        match self.paced(|| self.client.subscription(self.project, id)).await {
             Ok(found) if found.deleted => Ok(None),
             Ok(found) => Ok(Some(fields_of(&found))),
             Err(error) if error.status() == Some(404) => Ok(None),
@@ -298,7 +292,9 @@ impl Runner<'_> {
     ) -> Done {
         let roles = match roles {
             Some(Ok(roles)) => Some(roles),
-            Some(Err(error)) => return Done::Failed(format!("cannot read the roles again before the step: {error}")),
+            Some(Err(error)) => {
+                return Done::Failed(format!("cannot read the roles again before the step: {error}"));
+            }
             None => None,
         };
         match step {
@@ -331,13 +327,17 @@ impl Runner<'_> {
                     Err(error) => Done::Failed(error.to_string()),
                 }
             }
-            Step::AddMember { role, email, user, .. } => {
+            Step::AddMember {
+                role, email, user, ..
+            } => {
                 let role_id = match role {
                     RoleRef::Existing(id) => id.clone(),
-                    RoleRef::Created(index) => match created.lock().ok().and_then(|held| held.get(index).cloned()) {
-                        Some(id) => id,
-                        None => return Done::Failed("skipped: the role was not created".into()),
-                    },
+                    RoleRef::Created(index) => {
+                        match created.lock().ok().and_then(|held| held.get(index).cloned()) {
+                            Some(id) => id,
+                            None => return Done::Failed("skipped: the role was not created".into()),
+                        }
+                    }
                 };
                 let now = roles.and_then(|roles| roles.get(&role_id));
                 if let RoleRef::Existing(_) = role {
@@ -380,7 +380,9 @@ impl Runner<'_> {
                         .await
                     {
                         Ok(()) => Done::Made(None, None),
-                        Err(error) if error.status() == Some(404) => Done::Already("no longer a member".into()),
+                        Err(error) if error.status() == Some(404) => {
+                            Done::Already("no longer a member".into())
+                        }
                         Err(error) => Done::Failed(error.to_string()),
                     },
                 }
@@ -464,7 +466,9 @@ impl Runner<'_> {
     ) -> Result<Option<Fields>, String> {
         match read {
             Some(Ok(held)) => Ok(held.get(&id).cloned()),
-            Some(Err(error)) => Err(format!("cannot read the subscriptions again before the step: {error}")),
+            Some(Err(error)) => Err(format!(
+                "cannot read the subscriptions again before the step: {error}"
+            )),
             None => self.subscription_now(id).await,
         }
     }
@@ -512,7 +516,9 @@ impl Runner<'_> {
         match (made, written) {
             (true, None) => Done::Made(Some(id), None),
             (true, Some(note)) => Done::Made(Some(id), Some(note)),
-            (false, None) => Done::Already(format!("a role of this name exists ({id}); its id is now in the file")),
+            (false, None) => Done::Already(format!(
+                "a role of this name exists ({id}); its id is now in the file"
+            )),
             (false, Some(note)) => Done::Already(format!("a role of this name exists ({id}); {note}")),
         }
     }
@@ -577,9 +583,9 @@ impl Runner<'_> {
         };
         match written {
             Ok(()) => None,
-            Err(error @ Unwritten::Changed(_)) => Some(format!(
-                "{error}; the next apply writes it (the lock keeps it)"
-            )),
+            Err(error @ Unwritten::Changed(_)) => {
+                Some(format!("{error}; the next apply writes it (the lock keeps it)"))
+            }
             Err(error) => Some(format!("{error}; the next apply writes it (the lock keeps it)")),
         }
     }
@@ -659,8 +665,16 @@ fn role_changes(before: &RoleRead, now: &RoleRead) -> String {
         };
         lines.push(format!(
             "its members changed since the plan (joined: {}; left: {})",
-            if joined.is_empty() { "none".into() } else { names(&joined) },
-            if left.is_empty() { "none".into() } else { names(&left) },
+            if joined.is_empty() {
+                "none".into()
+            } else {
+                names(&joined)
+            },
+            if left.is_empty() {
+                "none".into()
+            } else {
+                names(&left)
+            },
         ));
     }
     format!("{}; not done", lines.join("; "))

@@ -84,9 +84,10 @@ impl SavedPlan {
     pub fn save(&self, path: &Path) -> anyhow::Result<()> {
         let mut text = serde_json::to_string_pretty(self)?;
         text.push('\n');
-        let cannot = |error: std::io::Error| anyhow::anyhow!("cannot save the plan to {}: {error}", path.display());
-        let mut file =
-            crate::config::files::create_private(path, crate::config::files::Create::Truncate).map_err(cannot)?;
+        let cannot =
+            |error: std::io::Error| anyhow::anyhow!("cannot save the plan to {}: {error}", path.display());
+        let mut file = crate::config::files::create_private(path, crate::config::files::Create::Truncate)
+            .map_err(cannot)?;
         file.write_all(text.as_bytes()).map_err(cannot)?;
         file.sync_all().map_err(cannot)?;
         Ok(())
@@ -133,7 +134,13 @@ impl SavedPlan {
     }
 
     /// Refuses a plan made for another host, organization or project.
-    pub fn check_target(&self, path: &Path, host: &str, organization: &str, project: i64) -> anyhow::Result<()> {
+    pub fn check_target(
+        &self,
+        path: &Path,
+        host: &str,
+        organization: &str,
+        project: i64,
+    ) -> anyhow::Result<()> {
         let mut wrong = Vec::new();
         if self.host != host {
             wrong.push(format!("host {} (this connection: {host})", self.host));

@@ -162,7 +162,12 @@ fn role_read(live: &Live, id: &str) -> RoleRead {
         members: live
             .memberships
             .get(id)
-            .map(|members| members.iter().map(|(email, id)| (email.clone(), id.clone())).collect())
+            .map(|members| {
+                members
+                    .iter()
+                    .map(|(email, id)| (email.clone(), id.clone()))
+                    .collect()
+            })
             .unwrap_or_default(),
     }
 }
@@ -187,7 +192,10 @@ pub fn numeric(entry: &SubscriptionEntry, insights: &HashMap<String, i64>) -> Fi
 
 /// A subscription as read from the server, in the plan's terms.
 pub fn fields_of(subscription: &crate::api::Subscription) -> Fields {
-    numeric(&super::subscription_entry(subscription, &HashMap::new()), &HashMap::new())
+    numeric(
+        &super::subscription_entry(subscription, &HashMap::new()),
+        &HashMap::new(),
+    )
 }
 
 /// The file's fields of an entry, as written.
@@ -239,7 +247,8 @@ pub fn build(plan: &Plan, wanted: &CodeFile, live: &Live, today: bool) -> Vec<St
                         before: before.clone(),
                         body: RoleInput {
                             name: changed("name").then(|| change.name.clone()),
-                            feature_flags_access_level: level.filter(|_| changed("feature_flags_access_level")),
+                            feature_flags_access_level: level
+                                .filter(|_| changed("feature_flags_access_level")),
                         },
                     });
                 }
@@ -300,7 +309,10 @@ pub fn build(plan: &Plan, wanted: &CodeFile, live: &Live, today: bool) -> Vec<St
         let resolved = diff::resolve(entry, live, &mut |_, _| {});
         let mut body = input(&resolved, &live.insights);
         body.send_test_now = today.then_some(false);
-        match (change.action, id.and_then(|id| current.get(&id).map(|entry| (id, entry)))) {
+        match (
+            change.action,
+            id.and_then(|id| current.get(&id).map(|entry| (id, entry))),
+        ) {
             (Action::Change, Some((id, was))) => {
                 let mut names: Vec<&str> = change.fields.iter().map(|field| api_name(&field.field)).collect();
                 if today {

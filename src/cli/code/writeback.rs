@@ -96,19 +96,26 @@ impl Writeback {
         let at = list.get(index).copied().flatten().ok_or_else(|| {
             Unwritten::Placement(format!("no place for the id of {kind} entry {}", index + 1))
         })?;
-        let (insert_at, inserted) = placement(&self.text, at, self.json, new).map_err(Unwritten::Placement)?;
+        let (insert_at, inserted) =
+            placement(&self.text, at, self.json, new).map_err(Unwritten::Placement)?;
         let mut text = String::with_capacity(self.text.len() + inserted.len());
         text.push_str(&self.text[..insert_at]);
         text.push_str(&inserted);
         text.push_str(&self.text[insert_at..]);
-        crate::config::files::replace_keeping_mode(&self.path, text.as_bytes())
-            .map_err(|error| Unwritten::Io {
+        crate::config::files::replace_keeping_mode(&self.path, text.as_bytes()).map_err(|error| {
+            Unwritten::Io {
                 path: self.path.clone(),
                 error,
-            })?;
+            }
+        })?;
         self.text = text;
         self.seen = stamp(&self.path);
-        for offset in self.roles.iter_mut().chain(self.subscriptions.iter_mut()).flatten() {
+        for offset in self
+            .roles
+            .iter_mut()
+            .chain(self.subscriptions.iter_mut())
+            .flatten()
+        {
             if *offset >= insert_at {
                 *offset += inserted.len();
             }
@@ -141,10 +148,8 @@ fn placement(text: &str, at: usize, json: bool, new: &NewId) -> Result<(usize, S
             .collect();
         return Ok((at + end + 1, format!("{indent}id = {}{ending}", value(false))));
     }
-    if rest.starts_with('{') {
-        let blank = rest[1..]
-            .find(|c: char| !c.is_whitespace())
-            .unwrap_or(rest.len() - 1);
+    if let Some(inside) = rest.strip_prefix('{') {
+        let blank = inside.find(|c: char| !c.is_whitespace()).unwrap_or(inside.len());
         let after = at + 1 + blank;
         let empty = text[after..].starts_with('}');
         let between = &text[at + 1..after];
@@ -198,7 +203,10 @@ mod tests {
         assert_eq!(
             out,
             text.replace("[[roles]]\n", "[[roles]]\nid = \"r-1\\u202E\"\n")
-                .replace("[[subscriptions]] # here\n", "[[subscriptions]] # here\nid = 42\n")
+                .replace(
+                    "[[subscriptions]] # here\n",
+                    "[[subscriptions]] # here\nid = 42\n"
+                )
         );
         let inline = format!("roles = [{{name = \"A\"}}, {{ name = \"B\" }}]\n{HEADER}");
         let out = written(
@@ -239,7 +247,10 @@ mod tests {
         assert_eq!(
             out,
             pretty
-                .replace("{\n      \"name\": \"A\"", "{\n      \"id\": \"a\",\n      \"name\": \"A\"")
+                .replace(
+                    "{\n      \"name\": \"A\"",
+                    "{\n      \"id\": \"a\",\n      \"name\": \"A\""
+                )
                 .replace("{\"name\": \"B\"}", "{\"id\": \"b\", \"name\": \"B\"}")
         );
         let value: serde_json::Value = serde_json::from_str(&out).unwrap();

@@ -43,7 +43,11 @@ pub fn read_text(path: &Path) -> Result<String, String> {
         .read_to_end(&mut bytes)
         .map_err(cannot)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(format!("{}: {}", path.display(), read::too_large(bytes.len() as u64)));
+        return Err(format!(
+            "{}: {}",
+            path.display(),
+            read::too_large(bytes.len() as u64)
+        ));
     }
     String::from_utf8(bytes).map_err(|error| {
         format!(
@@ -480,7 +484,17 @@ mod tests {
             !toml.chars().any(|c| c != '\n' && crate::text::is_unsafe(c)),
             "{toml}"
         );
-        for escape in ["\\u009B", "\\u202E", "\\u2066", "\\u0085", "\\u2028", "\\u200B", "\\uFEFF", "\\U000E0041", "\\u007F"] {
+        for escape in [
+            "\\u009B",
+            "\\u202E",
+            "\\u2066",
+            "\\u0085",
+            "\\u2028",
+            "\\u200B",
+            "\\uFEFF",
+            "\\U000E0041",
+            "\\u007F",
+        ] {
             assert!(toml.contains(escape), "{escape} in {toml}");
         }
         let back = parse(&toml).unwrap();

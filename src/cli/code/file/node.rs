@@ -87,7 +87,11 @@ pub(super) struct Positions(Vec<(usize, Pos)>);
 impl Positions {
     /// The positions of `offsets` (keys), each mapped to the text's own
     /// offset by `place`, which must keep their order.
-    pub(super) fn of(sweep: &mut Sweep, mut offsets: Vec<usize>, place: impl Fn(usize) -> usize) -> Positions {
+    pub(super) fn of(
+        sweep: &mut Sweep,
+        mut offsets: Vec<usize>,
+        place: impl Fn(usize) -> usize,
+    ) -> Positions {
         offsets.sort_unstable();
         offsets.dedup();
         Positions(
@@ -226,10 +230,7 @@ impl JsonReader<'_> {
 
     fn number(&mut self) -> Node {
         let begin = self.at;
-        while matches!(
-            self.peek(),
-            Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
-        ) {
+        while matches!(self.peek(), Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')) {
             self.bump();
         }
         let token = &self.text[begin..self.at];
@@ -362,7 +363,9 @@ mod tests {
         let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
         assert_eq!(lines.len(), 2, "{lines:?}");
         assert!(
-            lines[0].starts_with("line 3, column 17: the key `c` is given twice in one object (first at line 3, column 9)"),
+            lines[0].starts_with(
+                "line 3, column 17: the key `c` is given twice in one object (first at line 3, column 9)"
+            ),
             "{lines:?}"
         );
         assert!(lines[1].starts_with("line 4, column 3: the key `a`"), "{lines:?}");

@@ -71,7 +71,10 @@ fn prepare(file: &str) -> Prepared {
     for token in toml_parser::Source::new(file).lex() {
         let kind = token.kind();
         let span = token.span();
-        let is_trivia = matches!(kind, TokenKind::Whitespace | TokenKind::Comment | TokenKind::Newline);
+        let is_trivia = matches!(
+            kind,
+            TokenKind::Whitespace | TokenKind::Comment | TokenKind::Newline
+        );
         if is_trivia {
             let run = trivia.get_or_insert((span.start(), span.start(), 0));
             if kind == TokenKind::Newline {
@@ -140,7 +143,12 @@ fn prepare(file: &str) -> Prepared {
     }
     text.push_str(&file[copied..]);
     let pieces = if simple {
-        let ends: Vec<usize> = cuts.iter().skip(1).map(|(start, _)| *start).chain([text.len()]).collect();
+        let ends: Vec<usize> = cuts
+            .iter()
+            .skip(1)
+            .map(|(start, _)| *start)
+            .chain([text.len()])
+            .collect();
         cuts.into_iter()
             .zip(ends)
             .map(|((start, header), end)| Piece {
@@ -369,7 +377,11 @@ mod tests {
         assert_eq!(prepared.pieces.len(), 4);
         assert!(prepared.text.starts_with("a = 1\n[[roles]]"), "{}", prepared.text);
         // The string's blank lines are kept: they are its text.
-        assert!(prepared.text.contains("\"\"\"\n\n\n[[not a header]]"), "{}", prepared.text);
+        assert!(
+            prepared.text.contains("\"\"\"\n\n\n[[not a header]]"),
+            "{}",
+            prepared.text
+        );
         let root = read(file).unwrap();
         let root = entries(&root);
         let keys: Vec<&str> = root.iter().map(|(key, ..)| key.as_str()).collect();
@@ -379,7 +391,10 @@ mod tests {
         };
         assert_eq!(roles.len(), 2);
         // Each entry stands at its header, as the file has it.
-        assert_eq!(roles[0].1.map(|at| (at.line, at.column, at.offset)), Some((6, 1, 16)));
+        assert_eq!(
+            roles[0].1.map(|at| (at.line, at.column, at.offset)),
+            Some((6, 1, 16))
+        );
         assert_eq!(&file[roles[1].1.unwrap().offset..][..9], "[[roles]]");
         let name_at = entries(&roles[1].0)[0].3.unwrap();
         assert_eq!((name_at.line, name_at.column), (18, 8));
