@@ -432,6 +432,14 @@ impl Client {
         .map(Some)
     }
 
+    /// This client, sharing its connections, with another deadline.
+    pub fn with_deadline(&self, deadline: Deadline) -> Client {
+        Client {
+            deadline: Some(deadline),
+            ..self.clone()
+        }
+    }
+
     /// Sends a request whose answer has no body worth reading (204).
     pub async fn call_empty(&self, method: Method, url: Url) -> Result<()> {
         self.send(method, url, None::<&()>).await.map(|_| ())
@@ -461,7 +469,7 @@ impl Client {
             let left = self.time_left();
             let timeout = left.min(self.timeout);
             if timeout.is_zero() {
-                return Err(self.past_deadline(label));
+                return Err(self.past_deadline(label, false));
             }
             let mut request = self
                 .http
@@ -557,7 +565,7 @@ impl Client {
                     if kind == TransportKind::Timeout && timeout < self.timeout && self.time_left().is_zero()
                     {
                         // Cut short by the command's deadline, not --timeout.
-                        return Err(self.past_deadline(label));
+                        return Err(self.past_deadline(label, true));
                     }
                     return Err(Error::Transport {
                         request: label,
@@ -579,10 +587,11 @@ impl Client {
         }
     }
 
-    fn past_deadline(&self, request: RequestLabel) -> Error {
+    fn past_deadline(&self, request: RequestLabel, sent: bool) -> Error {
         Error::Deadline {
             request,
             deadline: self.deadline.map_or(Duration::ZERO, |deadline| deadline.after),
+            sent,
         }
     }
 

@@ -105,6 +105,26 @@ impl Refusal {
     }
 }
 
+impl Refusal {
+    /// The refusal as one line, without what to do about it.
+    pub fn without_hint(&self) -> String {
+        let mut line = self.status.to_string();
+        if !self.code.is_empty() {
+            line.push_str(&format!(" {}", printable(&self.code)));
+        }
+        if self.detail.is_empty() {
+            line.push_str(&format!(": {}", status_text(self.status)));
+        } else {
+            line.push_str(&format!(": {}", printable(&self.detail)));
+        }
+        if let Some(attr) = &self.attr {
+            line.push_str(&format!(" (field: {})", printable(attr)));
+        }
+        line.push_str(&format!(" [{}]", self.request));
+        line
+    }
+}
+
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.status)?;
@@ -240,6 +260,10 @@ pub enum Error {
     Deadline {
         request: RequestLabel,
         deadline: Duration,
+        /// Whether the request had gone out (cut short waiting for its
+        /// answer) rather than never being sent: a write that went out may
+        /// have been done.
+        sent: bool,
     },
 
     /// A retry would have waited past the command's deadline.
@@ -252,6 +276,27 @@ pub enum Error {
         cause: Box<Error>,
         wait: Duration,
         deadline: Duration,
+    },
+
+    /// A create failed in a way that may have left it done (a 5xx, an
+    /// answer lost), and orgdeck looked: it was not made.
+    #[error(
+        "{}; orgdeck looked, and the {what} was not created: it is safe to try again",
+        .cause.what_happened()
+    )]
+    NotCreated { what: String, cause: Box<Error> },
+
+    /// A create failed in a way that may have left it done, and looking
+    /// for it failed too: whether it was made cannot be told.
+    #[error(
+        "{}; orgdeck could not tell whether the {what} was created (looking for it failed: {}): check before trying again, or it may be made twice",
+        .cause.what_happened(),
+        .look.what_happened()
+    )]
+    CreateUnknown {
+        what: String,
+        cause: Box<Error>,
+        look: Box<Error>,
     },
 
     /// The request could not be built (a bad host address, for instance).
@@ -381,11 +426,46 @@ fn transport_line(
 }
 
 impl Error {
+    /// What happened, without advice on what to do (for errors that go
+    /// on to say it themselves).
+    pub fn what_happened(&self) -> String {
+        match self {
+            Error::Api(refusal) => refusal.without_hint(),
+            Error::Transport {
+                request,
+                server,
+                kind: TransportKind::Timeout,
+                timeout,
+                ..
+            } => format!(
+                "no answer from {} within {} [{request}]",
+                host_of(server),
+                timeout
+                    .map(|t| format!("{} s", t.as_secs_f64()))
+                    .unwrap_or_else(|| "the time allowed".into())
+            ),
+            Error::Transport {
+                request,
+                server,
+                kind: TransportKind::Dropped,
+                message,
+                ..
+            } => format!(
+                "the connection to {} broke before the answer ({}) [{request}]",
+                host_of(server),
+                printable(message)
+            ),
+            other => other.to_string(),
+        }
+    }
+
     /// The refusal, when the API refused.
     pub fn refusal(&self) -> Option<&Refusal> {
         match self {
             Error::Api(refusal) => Some(refusal),
-            Error::PastDeadline { cause, .. } => cause.refusal(),
+            Error::PastDeadline { cause, .. }
+            | Error::NotCreated { cause, .. }
+            | Error::CreateUnknown { cause, .. } => cause.refusal(),
             _ => None,
         }
     }
@@ -421,7 +501,9 @@ impl Error {
                     reason,
                 })
             }
-            Error::PastDeadline { cause, .. } => cause.unreachable(),
+            Error::PastDeadline { cause, .. }
+            | Error::NotCreated { cause, .. }
+            | Error::CreateUnknown { cause, .. } => cause.unreachable(),
             _ => None,
         }
     }
@@ -430,7 +512,9 @@ impl Error {
     pub fn status(&self) -> Option<u16> {
         match self {
             Error::Api(refusal) => Some(refusal.status),
-            Error::PastDeadline { cause, .. } => cause.status(),
+            Error::PastDeadline { cause, .. }
+            | Error::NotCreated { cause, .. }
+            | Error::CreateUnknown { cause, .. } => cause.status(),
             Error::Decode { status, .. } => Some(*status),
             _ => None,
         }

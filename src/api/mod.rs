@@ -4,6 +4,7 @@
 pub mod access;
 pub mod caller;
 pub mod client;
+pub mod creates;
 pub mod deliveries;
 pub mod enums;
 pub mod error;

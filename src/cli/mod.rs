@@ -333,6 +333,25 @@ pub fn exit_code(error: &anyhow::Error) -> ExitCode {
     }
 }
 
+/// A command line clap refused (or help and version, which it prints):
+/// printed as clap prints it, with clap's status (2 for a usage error) but
+/// for `plan`, whose 2 means "changes" (Terraform's -detailed-exitcode), so
+/// that its usage errors exit 1.
+pub fn refused_command_line(error: clap::Error) -> ExitCode {
+    use clap::CommandFactory as _;
+    let _ = error.print();
+    if !error.use_stderr() {
+        return ExitCode::SUCCESS;
+    }
+    let partial = Cli::command()
+        .ignore_errors(true)
+        .try_get_matches_from(std::env::args_os());
+    match partial {
+        Ok(matches) if matches.subcommand_name() == Some("plan") => ExitCode::FAILURE,
+        _ => ExitCode::from(2),
+    }
+}
+
 /// A JSON object from a file, or from stdin for `-`.
 fn body_from(source: &str) -> anyhow::Result<serde_json::Map<String, serde_json::Value>> {
     let text = if source == "-" {

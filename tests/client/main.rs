@@ -5,9 +5,12 @@
 mod support;
 
 mod access;
+mod apply;
 mod bounds;
 mod cli;
 mod code;
+mod code_files;
+mod creates;
 mod endless;
 mod faults;
 mod health;

@@ -33,6 +33,16 @@ pub enum Fault {
     Answer(u16, String),
     /// Forward (so the server acts on it), then close without answering.
     ForwardThenDrop,
+    /// Forward (so the server acts on it), then answer this status and
+    /// JSON body in place of the server's answer: PostHog of July 2026
+    /// saves a subscription and then answers 500 (posthog.md 15-20).
+    ForwardThenAnswer(u16, String),
+    /// Forward (so the server acts on it), then keep the connection open
+    /// and never answer: the client is killed while it waits.
+    ForwardThenHold,
+    /// Hold the request, unanswered and not forwarded, until the test calls
+    /// [`FaultProxy::release`]; then forward it and relay the answer.
+    Hold,
     /// Answer 200 with a body that is not JSON.
     Garbage,
     /// Never answer.
@@ -55,13 +65,19 @@ pub enum Presence {
 pub struct FaultProxy {
     pub base: String,
     faults: Arc<Mutex<VecDeque<Fault>>>,
+    /// Faults for the requests whose line starts with a prefix, after
+    /// letting a number of them pass: (prefix, still to pass, fault).
+    rules: Arc<Mutex<Vec<(String, usize, Fault)>>>,
+    /// Set once [`FaultProxy::release`] lets `Fault::Hold` requests go on.
+    released: Arc<watch::Sender<bool>>,
     requests: Arc<Mutex<Vec<String>>>,
     /// What the server does now; the accept loop follows it.
     presence: Arc<watch::Sender<Presence>>,
     /// Whether the port is open: the accept loop tells it.
     listening: Arc<watch::Sender<bool>>,
     hold: Arc<Mutex<Option<Hold>>>,
-    /// How many requests are held now.
+    /// How many requests are held now (by [`FaultProxy::hold`],
+    /// `Fault::Hold` or `Fault::ForwardThenHold`).
     held: Arc<watch::Sender<usize>>,
     /// Lists ended early: (how their path ends, the rows they end after).
     cuts: Arc<Mutex<Vec<(String, u64)>>>,
@@ -85,6 +101,8 @@ impl FaultProxy {
         let proxy = FaultProxy {
             base,
             faults: Arc::default(),
+            rules: Arc::default(),
+            released: Arc::new(watch::channel(false).0),
             requests: Arc::default(),
             presence: Arc::new(watch::channel(Presence::Up).0),
             listening: Arc::new(watch::channel(true).0),
@@ -180,8 +198,10 @@ impl FaultProxy {
             .expect("the proxy runs");
     }
 
-    /// Forwards the held requests and holds no more.
+    /// Forwards the held requests and holds no more (those held by
+    /// `Fault::Hold` too, now and from now on).
     pub fn release(&self) {
+        self.released.send_replace(true);
         self.end_hold(true);
     }
 
@@ -227,6 +247,31 @@ impl FaultProxy {
         self.cuts.lock().unwrap().push((path_end.to_string(), after));
     }
 
+    /// Queues a fault for a request whose line starts with `prefix`
+    /// ("POST /api/projects/1/subscriptions/"), after `pass` such requests
+    /// went through untouched.
+    pub fn push_for(&self, prefix: &str, pass: usize, fault: Fault) {
+        self.rules.lock().unwrap().push((prefix.to_string(), pass, fault));
+    }
+
+    /// The fault for a request line: a matching rule's, else the queue's.
+    fn fault_for(&self, line: &str) -> Option<Fault> {
+        let mut rules = self.rules.lock().unwrap();
+        if let Some(index) = rules
+            .iter()
+            .position(|(prefix, ..)| line.starts_with(prefix.as_str()))
+        {
+            let rule = &mut rules[index];
+            if rule.1 == 0 {
+                return Some(rules.remove(index).2);
+            }
+            rule.1 -= 1;
+            return None;
+        }
+        drop(rules);
+        self.faults.lock().unwrap().pop_front()
+    }
+
     /// The request lines seen so far ("POST /api/... HTTP/1.1").
     pub fn requests(&self) -> Vec<String> {
         self.requests.lock().unwrap().clone()
@@ -259,7 +304,7 @@ impl FaultProxy {
             let _ = presence.wait_for(|now| *now != Presence::Silent).await;
             return Ok(());
         }
-        let fault = self.faults.lock().unwrap().pop_front();
+        let fault = self.fault_for(&line);
         match fault {
             Some(Fault::Answer(status, body)) => client.write_all(&answer(status, &body)).await,
             Some(Fault::Garbage) => {
@@ -274,6 +319,23 @@ impl FaultProxy {
             Some(Fault::ForwardThenDrop) => {
                 forward(&request, upstream).await?;
                 Ok(()) // the client connection closes unanswered
+            }
+            Some(Fault::ForwardThenAnswer(status, body)) => {
+                forward(&request, upstream).await?;
+                client.write_all(&answer(status, &body)).await
+            }
+            Some(Fault::ForwardThenHold) => {
+                forward(&request, upstream).await?;
+                self.held.send_modify(|held| *held += 1);
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+                Ok(())
+            }
+            Some(Fault::Hold) => {
+                self.held.send_modify(|held| *held += 1);
+                let mut released = self.released.subscribe();
+                let _ = released.wait_for(|now| *now).await;
+                let response = forward(&request, upstream).await?;
+                client.write_all(&response).await
             }
             None => {
                 let mut response = forward(&request, upstream).await?;
