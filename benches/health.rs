@@ -191,9 +191,9 @@ fn main() {
             let (first, took) = look(&client, &clock, &mut index, options.clone()).await;
             println!(
                 "first look, {} subscriptions, 100 ms round trips, {concurrency} in flight: {:.1} s, {} requests",
-                first.total,
+                first.coverage.total,
                 took.as_secs_f64(),
-                first.requests
+                first.coverage.requests
             );
             if concurrency == 16 {
                 clock.advance(Duration::hours(1));
@@ -202,8 +202,8 @@ fn main() {
                 let (second, took) = look(&client, &clock, &mut index, options).await;
                 println!(
                     "second look after an hour of deliveries: {} requests ({:.1} % of the first), {} deliveries read, {:.1} s",
-                    second.requests,
-                    100.0 * second.requests as f64 / first.requests as f64,
+                    second.coverage.requests,
+                    100.0 * second.coverage.requests as f64 / first.coverage.requests as f64,
                     second.read,
                     took.as_secs_f64()
                 );
@@ -246,8 +246,8 @@ fn main() {
         let _ = driver.await;
         println!(
             "look at {} subscriptions under the default budget and PostHog Cloud's limits (480/min, 4,800/hour): {} requests, {} throttled, over {} min of the clock ({:.1} s here); this process (server included) grew by {:.1} MiB; the index is {} KiB",
-            summary.total,
-            summary.requests,
+            summary.coverage.total,
+            summary.coverage.requests,
             throttled.load(Ordering::Relaxed),
             (clock.now() - began).num_minutes(),
             took.as_secs_f64(),

@@ -455,6 +455,13 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::People { command } => run_api(&cli.connection, Bound::EachRequest, |c| {
             people::run(command, c, format)
         }),
+        // A look paced under the budget takes as long as it must: the
+        // wait for the budget is never counted against a request.
+        Command::Subscriptions {
+            command: command @ subscriptions::SubscriptionsCommand::Health(_),
+        } => run_api(&cli.connection, Bound::EachRequest, |c| {
+            subscriptions::run(command, c, format)
+        }),
         Command::Subscriptions { command } => {
             api_command(&cli.connection, |c| subscriptions::run(command, c, format))
         }

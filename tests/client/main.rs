@@ -9,6 +9,7 @@ mod cli;
 mod code;
 mod faults;
 mod health;
+mod health_cli;
 mod hostile;
 mod login;
 mod on_call;

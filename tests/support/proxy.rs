@@ -42,10 +42,13 @@ pub enum Presence {
     Silent,
 }
 
+/// A fault, with the text its request line must hold (`None`: any).
+type Queued = (Option<String>, Fault);
+
 #[derive(Clone)]
 pub struct FaultProxy {
     pub base: String,
-    faults: Arc<Mutex<VecDeque<Fault>>>,
+    faults: Arc<Mutex<VecDeque<Queued>>>,
     requests: Arc<Mutex<Vec<String>>>,
     /// What the server does now; the accept loop follows it.
     presence: Arc<watch::Sender<Presence>>,
@@ -135,7 +138,16 @@ impl FaultProxy {
 
     /// Queues a fault for the next request that reaches the proxy.
     pub fn push(&self, fault: Fault) {
-        self.faults.lock().unwrap().push_back(fault);
+        self.faults.lock().unwrap().push_back((None, fault));
+    }
+
+    /// Queues a fault for the next request whose request line holds
+    /// `text` (`/deliveries/`); other requests pass it by.
+    pub fn push_on(&self, text: &str, fault: Fault) {
+        self.faults
+            .lock()
+            .unwrap()
+            .push_back((Some(text.to_string()), fault));
     }
 
     /// The request lines seen so far ("POST /api/... HTTP/1.1").
@@ -167,7 +179,14 @@ impl FaultProxy {
             let _ = presence.wait_for(|now| *now != Presence::Silent).await;
             return Ok(());
         }
-        let fault = self.faults.lock().unwrap().pop_front();
+        let line = head.lines().next().unwrap_or_default().to_string();
+        let fault = {
+            let mut faults = self.faults.lock().unwrap();
+            let at = faults
+                .iter()
+                .position(|(on, _)| on.as_deref().is_none_or(|text| line.contains(text)));
+            at.and_then(|at| faults.remove(at)).map(|(_, fault)| fault)
+        };
         match fault {
             Some(Fault::Answer(status, body)) => client.write_all(&answer(status, &body)).await,
             Some(Fault::Garbage) => {
