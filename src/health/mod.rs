@@ -363,12 +363,35 @@ pub struct Look<'a> {
 
 /// What a listed subscription needs.
 enum Step {
-    /// Its fields say it all.
-    Settled(Assessment),
+    /// Its fields settle its health. Since when, and who the last delivery
+    /// failed for, come from its deliveries: remembered by the index when
+    /// the fields are unchanged, else read once the rest are known
+    /// (`read`), which a complete look does not wait for.
+    Settled { assessment: Assessment, read: bool },
     /// The index's entry says it, the fields being unchanged.
     Remembered,
     /// Its deliveries must be read; the higher the sooner.
     Pending(i64),
+}
+
+/// Where the reads of settled subscriptions' details go: after every
+/// pending one.
+const DETAILS: i64 = -1_000_000;
+
+/// A settled health with what its deliveries tell of it: the last
+/// delivery and who it failed for, and since when and how many in a row
+/// where the deliveries agree on the health. The health and the fix stay
+/// the fields' (a Slack integration revoked after the last delivery went
+/// out is failing, whatever that delivery did).
+fn detailed(settled: &Assessment, read: &Assessment) -> Assessment {
+    let mut merged = settled.clone();
+    merged.last_delivery = read.last_delivery;
+    merged.failed_recipients = read.failed_recipients.clone();
+    if read.health == settled.health {
+        merged.since = read.since.or(settled.since);
+        merged.streak = read.streak;
+    }
+    merged
 }
 
 /// How likely a subscription is to be failing or partial, as far as the
@@ -475,14 +498,19 @@ impl Look<'_> {
             .enumerate()
             .filter_map(|(at, step)| match step {
                 Step::Pending(score) => Some((*score, at)),
+                Step::Settled { read: true, .. } => Some((DETAILS, at)),
                 _ => None,
             })
             .collect();
         // Most likely first; among equals the newest first.
         plan.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| rows[b.1].id.cmp(&rows[a.1].id)));
+        let pending = steps
+            .iter()
+            .filter(|step| matches!(step, Step::Pending(_)))
+            .count();
         summary.coverage.total = rows.len() as u64;
-        summary.coverage.known = (rows.len() - plan.len()) as u64;
-        summary.coverage.left = plan.len() as u64;
+        summary.coverage.known = (rows.len() - pending) as u64;
+        summary.coverage.left = pending as u64;
         summary.coverage.requests = requests.load(Ordering::Relaxed);
         let pace = Pace::new(self.options.concurrency);
         self.estimate(&mut summary.coverage, &pacer, &pace, 0);
@@ -490,23 +518,36 @@ impl Look<'_> {
         for (row, step) in rows.iter().zip(&steps) {
             let before = known.get(&row.id).map(|known| known.health);
             match step {
-                Step::Settled(assessment) => {
-                    told(LookEvent::Row(HealthRow::new(row, assessment.clone(), before)))
-                }
+                Step::Settled {
+                    assessment,
+                    read: true,
+                } => told(LookEvent::Row(HealthRow::new(row, assessment.clone(), before))),
                 Step::Pending(_) => told(LookEvent::Row(HealthRow::pending(row, before))),
-                Step::Remembered => {}
+                Step::Settled { read: false, .. } | Step::Remembered => {}
             }
         }
         index.each(|id, entry| {
-            if let Some(&at) = listed.get(&id)
-                && matches!(steps[at], Step::Remembered)
-            {
-                let before = entry.assessment.health;
-                told(LookEvent::Row(HealthRow::new(
+            let Some(&at) = listed.get(&id) else {
+                return;
+            };
+            let before = Some(entry.assessment.health);
+            match &steps[at] {
+                Step::Remembered => {
+                    told(LookEvent::Row(HealthRow::new(
+                        &rows[at],
+                        entry.assessment,
+                        before,
+                    )));
+                }
+                Step::Settled {
+                    assessment,
+                    read: false,
+                } => told(LookEvent::Row(HealthRow::new(
                     &rows[at],
-                    entry.assessment,
-                    Some(before),
-                )));
+                    detailed(assessment, &entry.assessment),
+                    before,
+                ))),
+                _ => {}
             }
         })?;
         told(LookEvent::Progress(summary.coverage));
@@ -522,24 +563,25 @@ impl Look<'_> {
         let rows_ref = &rows;
         let mut reads = futures_util::stream::iter(0..most)
             .map(|at| {
-                let listed: &Listed = &rows_ref[plan[at].1];
+                let at = plan[at].1;
+                let listed: &Listed = &rows_ref[at];
                 let (pacer, requests, no_history, halted) = (&pacer, &requests, &no_history, &halted);
                 async move {
                     let go_on = || !self.stop.load(Ordering::Relaxed) && !halted.load(Ordering::Relaxed);
                     if !go_on() {
-                        return (listed, None);
+                        return (at, None);
                     }
                     if no_history.load(Ordering::Relaxed) {
-                        return (listed, Some(Read::NoHistory));
+                        return (at, Some(Read::NoHistory));
                     }
                     // The wait for the budget is not the request's: its
                     // timeout starts when it is sent.
                     pacer.acquire().await;
                     if !go_on() {
-                        return (listed, None);
+                        return (at, None);
                     }
                     (
-                        listed,
+                        at,
                         Some(read_deliveries(self.client, self.project, listed.id, requests).await),
                     )
                 }
@@ -550,9 +592,14 @@ impl Look<'_> {
         let mut done = 0u64;
         // Reads in a row that got no answer in time.
         let mut silent = 0u64;
-        while let Some((listed, read)) = reads.next().await {
+        while let Some((at, read)) = reads.next().await {
             let Some(read) = read else {
                 continue;
+            };
+            let listed = &rows[at];
+            let settled = match &steps[at] {
+                Step::Settled { assessment, .. } => Some(assessment),
+                _ => None,
             };
             let now = self.clock.now();
             let before = known.get(&listed.id).map(|known| known.health);
@@ -587,7 +634,7 @@ impl Look<'_> {
                         cut.get_or_insert(error);
                         None
                     } else {
-                        summary.unreadable += 1;
+                        summary.unreadable += u64::from(settled.is_none());
                         Some(unknown(Some(format!(
                             "its deliveries could not be read: {}",
                             crate::text::printable(&error.to_string())
@@ -596,11 +643,21 @@ impl Look<'_> {
                 }
             };
             done += 1;
-            if let Some(assessment) = assessment {
-                if assessment.health != Health::Unknown {
-                    summary.coverage.known += 1;
+            let assessment = match (settled, assessment) {
+                // The details of a settled one: its health stays known.
+                (Some(settled), Some(read)) if read.health != Health::Unknown => {
+                    Some(detailed(settled, &read))
                 }
-                summary.coverage.left = summary.coverage.left.saturating_sub(1);
+                (Some(_), _) => None,
+                (None, assessment) => assessment,
+            };
+            if let Some(assessment) = assessment {
+                if settled.is_none() {
+                    if assessment.health != Health::Unknown {
+                        summary.coverage.known += 1;
+                    }
+                    summary.coverage.left = summary.coverage.left.saturating_sub(1);
+                }
                 pending.push((
                     listed.id,
                     Entry {
@@ -626,7 +683,10 @@ impl Look<'_> {
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         summary.stopped = self.stop.load(Ordering::Relaxed) && summary.coverage.left > 0;
-        summary.capped = !summary.stopped && summary.cut.is_none() && (most as u64) < plan.len() as u64;
+        summary.capped = !summary.stopped
+            && summary.cut.is_none()
+            && summary.coverage.left > 0
+            && (most as u64) < plan.len() as u64;
         summary.coverage.requests = requests.load(Ordering::Relaxed);
         self.estimate(&mut summary.coverage, &pacer, &pace, done);
         let last = LastLook {
@@ -649,7 +709,12 @@ impl Look<'_> {
             ..Subscription::default()
         };
         if let Some(assessment) = from_fields(&fields, listed.connection, now) {
-            return Step::Settled(assessment);
+            let remembered =
+                known.is_some_and(|known| known.fingerprint == listed.fingerprint && !known.unreadable);
+            return Step::Settled {
+                assessment,
+                read: !remembered || self.options.full,
+            };
         }
         let Some(found) = known.filter(|_| !self.options.full) else {
             return Step::Pending(priority(listed, known, now));

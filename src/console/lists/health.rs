@@ -63,8 +63,8 @@ pub enum Verdict {
     /// So many not reaching people; with the percent known when the look
     /// is not complete ("4 failing · 3 %").
     Failing { count: usize, percent: Option<u64> },
-    /// The last look failed and nothing is known.
-    Failed,
+    /// The last look failed: what the rows before it say is not a look's.
+    Failed { count: usize },
 }
 
 #[derive(Debug, Default)]
@@ -530,7 +530,7 @@ impl Table<Board> {
         let paging = self.paging();
         let Some(coverage) = board.coverage() else {
             return match &board.looked {
-                Some(looked) if looked.error.is_some() && paging == 0 => Verdict::Failed,
+                Some(looked) if looked.error.is_some() => Verdict::Failed { count: paging },
                 None if paging == 0 => Verdict::Nothing,
                 _ => Verdict::Failing {
                     count: paging,

@@ -276,7 +276,11 @@ fn tabs(app: &App, theme: &Theme, compact: Compact) -> Vec<(Span<'static>, Optio
             let news = match app.lists.health.verdict() {
                 Verdict::Nothing => Span::styled(" ", style),
                 Verdict::Clear => Span::styled(" ✓ ", style.patch(theme.ok)),
-                Verdict::Failed => Span::styled(" look failed ", style.patch(theme.warning)),
+                Verdict::Failed { count: 0 } => Span::styled(" look failed ", style.patch(theme.warning)),
+                Verdict::Failed { count } => Span::styled(
+                    format!(" {count} failing · look failed "),
+                    style.patch(theme.error),
+                ),
                 Verdict::Failing {
                     count: 0,
                     percent: Some(percent),
