@@ -183,19 +183,19 @@ impl Found<'_> {
         }
     }
 
-    /// One row as it is found: "failing  #12 Weekly KPIs · email a@x: …".
+    /// One row as it is found, what fixes it before who it fails for (a
+    /// line cut at the terminal's width keeps the fix): "failing  #12
+    /// Weekly KPIs → address does not exist: … · b@x: Domain … does not
+    /// exist".
     fn stream_row(&mut self, row: &HealthRow) {
         self.clear_progress();
         let mut line = format!("{:<13} #{} {}", row.health.as_str(), row.id, row.title);
-        if !row.target.is_empty() {
-            line.push_str(&format!(" · {}", row.target));
+        if let Some(fix) = &row.fix {
+            line.push_str(&format!(" → {fix}"));
         }
         let failed = failed_for(row);
         if !failed.is_empty() {
             line.push_str(&format!(" · {failed}"));
-        }
-        if let Some(fix) = &row.fix {
-            line.push_str(&format!(" → {fix}"));
         }
         let width = output::output_width().unwrap_or(usize::MAX);
         let mut stdout = std::io::stdout().lock();
