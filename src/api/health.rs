@@ -612,6 +612,45 @@ mod tests {
     }
 
     #[test]
+    fn the_fields_settle_what_they_can_and_leave_the_rest_to_the_deliveries() {
+        let later = Some(now() + Duration::hours(20));
+        let settled = |subscription: &Subscription, connection: Connection| {
+            from_fields(subscription, connection, now()).map(|assessment| assessment.health)
+        };
+        let email = subscription(TargetType::Email, true, later);
+        assert_eq!(settled(&email, Connection::Working), None, "its deliveries tell");
+        let slack = subscription(TargetType::Slack, true, later);
+        assert_eq!(settled(&slack, Connection::Working), None);
+        assert_eq!(settled(&slack, Connection::Unknown), None);
+        // Through a revoked or missing integration: it cannot reach anyone.
+        assert_eq!(settled(&slack, Connection::Revoked), Some(Health::Failing));
+        assert_eq!(settled(&slack, Connection::Missing), Some(Health::Failing));
+        let paused_slack = subscription(TargetType::Slack, false, later);
+        let auto = from_fields(&paused_slack, Connection::Revoked, now()).unwrap();
+        assert_eq!(auto.health, Health::AutoDisabled);
+        assert!(auto.fix.unwrap().ends_with("then p resumes it"));
+        assert_eq!(settled(&paused_slack, Connection::Working), Some(Health::Paused));
+        // Paused by the server or by a person: only its deliveries can tell.
+        assert_eq!(settled(&paused_slack, Connection::Unknown), None);
+        let paused = subscription(TargetType::Email, false, later);
+        assert_eq!(settled(&paused, Connection::Working), Some(Health::Paused));
+        let webhook = subscription(TargetType::Other("webhook".into()), true, later);
+        assert_eq!(settled(&webhook, Connection::Working), Some(Health::Unsupported));
+        let ended = subscription(TargetType::Email, true, None);
+        assert_eq!(settled(&ended, Connection::Working), Some(Health::Ended));
+        let late = subscription(TargetType::Email, true, Some(at(2)));
+        let overdue = from_fields(&late, Connection::Working, now()).unwrap();
+        assert_eq!((overdue.health, overdue.since), (Health::Overdue, Some(at(2))));
+        let just = subscription(TargetType::Email, true, Some(now() - Duration::minutes(10)));
+        assert_eq!(settled(&just, Connection::Working), None, "within the 15 minutes");
+        assert_eq!(
+            recipients(Some(&TargetType::Email), Some("a@x.dev, b@x.dev,, ")),
+            2
+        );
+        assert_eq!(recipients(Some(&TargetType::Slack), Some("C1|#ops")), 1);
+    }
+
+    #[test]
     fn healths_read_back_and_sort_worst_first() {
         for health in Health::ALL {
             assert_eq!(health.as_str().parse::<Health>(), Ok(health));
