@@ -74,10 +74,11 @@ impl Runner {
                 ticket,
                 project,
                 stop,
+                max_requests,
             } => {
                 let runner = self.clone();
                 tokio::spawn(async move {
-                    let result = runner.look(ticket, &project, stop).await;
+                    let result = runner.look(ticket, &project, stop, max_requests).await;
                     let _ = runner.messages.send(Msg::Looked { ticket, result });
                 });
                 None

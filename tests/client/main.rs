@@ -14,6 +14,7 @@ mod creates;
 mod endless;
 mod faults;
 mod health;
+mod health_cli;
 mod hostile;
 mod login;
 mod offboarding;

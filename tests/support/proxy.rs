@@ -61,10 +61,13 @@ pub enum Presence {
     Silent,
 }
 
+/// A fault, with the text its request line must hold (`None`: any).
+type Queued = (Option<String>, Fault);
+
 #[derive(Clone)]
 pub struct FaultProxy {
     pub base: String,
-    faults: Arc<Mutex<VecDeque<Fault>>>,
+    faults: Arc<Mutex<VecDeque<Queued>>>,
     /// Faults for the requests whose line starts with a prefix, after
     /// letting a number of them pass: (prefix, still to pass, fault).
     rules: Arc<Mutex<Vec<(String, usize, Fault)>>>,
@@ -236,7 +239,16 @@ impl FaultProxy {
 
     /// Queues a fault for the next request that reaches the proxy.
     pub fn push(&self, fault: Fault) {
-        self.faults.lock().unwrap().push_back(fault);
+        self.faults.lock().unwrap().push_back((None, fault));
+    }
+
+    /// Queues a fault for the next request whose request line holds
+    /// `text` (`/deliveries/`); other requests pass it by.
+    pub fn push_on(&self, text: &str, fault: Fault) {
+        self.faults
+            .lock()
+            .unwrap()
+            .push_back((Some(text.to_string()), fault));
     }
 
     /// From now on, every list whose path ends with `path_end`
@@ -254,7 +266,8 @@ impl FaultProxy {
         self.rules.lock().unwrap().push((prefix.to_string(), pass, fault));
     }
 
-    /// The fault for a request line: a matching rule's, else the queue's.
+    /// The fault for a request line: a matching rule's, else the first
+    /// queued one meant for it.
     fn fault_for(&self, line: &str) -> Option<Fault> {
         let mut rules = self.rules.lock().unwrap();
         if let Some(index) = rules
@@ -269,7 +282,11 @@ impl FaultProxy {
             return None;
         }
         drop(rules);
-        self.faults.lock().unwrap().pop_front()
+        let mut faults = self.faults.lock().unwrap();
+        let at = faults
+            .iter()
+            .position(|(on, _)| on.as_deref().is_none_or(|text| line.contains(text)));
+        at.and_then(|at| faults.remove(at)).map(|(_, fault)| fault)
     }
 
     /// The request lines seen so far ("POST /api/... HTTP/1.1").
