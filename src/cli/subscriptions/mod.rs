@@ -309,10 +309,7 @@ fn cells(subscription: &Subscription, now: chrono::DateTime<chrono::Utc>) -> Vec
         target(subscription),
         subscription.summary.clone().unwrap_or_default(),
         minute(subscription.next_delivery_date),
-        match subscription.state(now) {
-            SubscriptionState::Active => String::new(),
-            state => state.to_string(),
-        },
+        subscription.state(now).to_string(),
     ]
 }
 
