@@ -184,3 +184,46 @@ fn every_colour_name_the_readme_names_is_a_colour() {
     assert!(parse_colour("grassy").is_none());
     assert!(parse_colour("#ff880").is_none());
 }
+
+/// The README opens with what orgdeck does today, and its status says
+/// nothing that is done is still to come.
+#[test]
+fn the_readmes_opening_and_status_say_what_orgdeck_does_today() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let opening = readme
+        .split("# orgdeck\n")
+        .nth(1)
+        .and_then(|rest| rest.trim_start().split("\n\n").next())
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase();
+    // What is done, in the words a reader looks for.
+    let done = [
+        "people",
+        "health",
+        "offboard",
+        "as code",
+        "mouse",
+        "zone",
+        "complet",
+        "deliveries",
+    ];
+    for word in done {
+        assert!(opening.contains(word), "the opening paragraph says nothing of {word}: {opening}");
+    }
+    let status: String = readme
+        .lines()
+        .skip_while(|line| !line.starts_with("> Status:"))
+        .take_while(|line| line.starts_with('>'))
+        .map(|line| line.trim_start_matches('>').trim())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase();
+    let (in_place, not_yet) = status.split_once("not yet").unwrap_or((&status, ""));
+    for word in done {
+        assert!(in_place.contains(word), "the status does not say {word} is in place: {status}");
+        assert!(!not_yet.contains(word), "the status says {word} is not yet done: {status}");
+    }
+}
