@@ -373,7 +373,7 @@ impl Runner {
                 .await
                 .map(PageData::new),
             Query::Subscriptions { project, filter } => client
-                .page(&List::subscriptions(&project, &filter), limit, offset)
+                .subscriptions_page(&project, &filter, limit, offset)
                 .await
                 .map(PageData::new),
             Query::People {

@@ -162,7 +162,12 @@ impl Resource for Members {
         membership
             .user
             .as_ref()
-            .is_some_and(|user| contains(&user.display_name(), needle) || contains(&user.email, needle))
+            .is_some_and(|user| {
+                contains(&user.display_name(), needle)
+                    || contains(&user.email, needle)
+                    || contains(&user.uuid, needle)
+            })
+            || contains(&membership.id, needle)
     }
 
     fn sorts(&self) -> &'static [Sort] {

@@ -432,14 +432,14 @@ impl Default for Keymap {
                     &[k(K::Esc)],
                     Back,
                     Scope::On(ListId::Health),
-                    "clear the marks; else stop the look under way; else back, dismiss",
+                    "clear the marks; else stop the look under way; else clear the filter; else back",
                     Some("stop"),
                 ),
                 bind(
                     &[k(K::Esc)],
                     Back,
                     Scope::On(ListId::People),
-                    "stop the look of :no-role; clear :no-role or :has-role; else back",
+                    "clear the marks, then the filter; stop the look of :no-role; clear :no-role or :has-role; else back",
                     None,
                 ),
                 bind(
@@ -544,7 +544,7 @@ impl Default for Keymap {
                     &[k(K::Esc)],
                     Back,
                     all,
-                    "clear the marks; else back, dismiss",
+                    "clear the marks, then the filter; else back, dismiss",
                     None,
                 ),
                 bind(

@@ -246,7 +246,7 @@ impl Resource for Subscriptions {
         text(&subscription.title)
             || text(&subscription.target_value)
             || text(&subscription.summary)
-            || subscription.id.to_string() == needle
+            || subscription.id.to_string() == needle.strip_prefix('#').unwrap_or(needle)
     }
 
     fn sorts(&self) -> &'static [Sort] {
