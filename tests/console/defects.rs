@@ -114,3 +114,76 @@ async fn esc_on_a_filtered_list_clears_the_filter_before_it_goes_back() {
     assert_eq!(driver.app.lists.subscriptions.rows.list.count(), count);
     assert_eq!(driver.app.shown(), ListId::Subscriptions);
 }
+
+/// The shortest start of a name (spaces left out) that the picker's
+/// search finds in no one else: not in their names, with or without
+/// spaces, nor in their e-mail addresses.
+fn unique_prefix(name: &str, everyone: &[(String, String)]) -> Option<String> {
+    let compact = name.to_lowercase().replace(' ', "");
+    (3..=compact.len()).map(|n| compact[..n].to_string()).find(|prefix| {
+        everyone
+            .iter()
+            .filter(|(other, _)| other.to_lowercase().replace(' ', "") != compact)
+            .all(|(other, email)| {
+                let other = other.to_lowercase();
+                !other.contains(prefix.as_str())
+                    && !other.replace(' ', "").contains(prefix.as_str())
+                    && !email.to_lowercase().contains(prefix.as_str())
+            })
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_assign_picker_marks_with_space_and_five_named_people_take_few_keys() {
+    use orgdeck::api::OrganizationMember;
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let api = client_for(&server.base, &key);
+    let members: Vec<OrganizationMember> = api
+        .all(&List::members("@current"), &FetchAll::default())
+        .await
+        .unwrap();
+    let names: Vec<(String, String)> = members
+        .iter()
+        .map(|member| (member.user.display_name(), member.user.email.clone()))
+        .collect();
+    // Five people, each found by a short search of their name.
+    let wanted: Vec<(String, String)> = members
+        .iter()
+        .filter_map(|member| {
+            let name = member.user.display_name();
+            unique_prefix(&name, &names)
+                .filter(|prefix| prefix.len() <= 4)
+                .map(|prefix| (member.user.uuid.clone(), prefix))
+        })
+        .take(5)
+        .collect();
+    assert_eq!(wanted.len(), 5, "{names:?}");
+    let mut driver = console(&server, &key).await;
+    keys(&mut driver, &[KeyCode::End, KeyCode::Enter]).await; // Contractors: nobody yet
+    let mut pressed = 0;
+    typed(&mut driver, "a").await;
+    pressed += 1;
+    for (_, prefix) in &wanted {
+        typed(&mut driver, prefix).await;
+        // Space marks the one the search shows, and empties the search.
+        keys(&mut driver, &[KeyCode::Char(' ')]).await;
+        pressed += prefix.len() + 1;
+    }
+    assert_eq!(driver.screen().matches("[x]").count(), 5, "{}", driver.screen());
+    keys(&mut driver, &[KeyCode::Enter]).await;
+    pressed += 1;
+    assert!(pressed < 38, "{pressed} keys");
+    let role = driver.app.lists.members.resource.role.clone().unwrap();
+    let mut assigned: Vec<String> = api
+        .all(&List::memberships("@current", &role.id), &FetchAll::default())
+        .await
+        .unwrap()
+        .into_iter()
+        .filter_map(|membership| membership.user.map(|user| user.uuid))
+        .collect();
+    assigned.sort();
+    let mut expected: Vec<String> = wanted.into_iter().map(|(uuid, _)| uuid).collect();
+    expected.sort();
+    assert_eq!(assigned, expected);
+}
