@@ -187,3 +187,103 @@ async fn the_assign_picker_marks_with_space_and_five_named_people_take_few_keys(
     expected.sort();
     assert_eq!(assigned, expected);
 }
+
+/// The question on screen, if one is open.
+fn question(driver: &Driver) -> Option<String> {
+    match &driver.app.mode {
+        orgdeck::console::app::Mode::Confirm(confirm) => Some(confirm.question.clone()),
+        _ => None,
+    }
+}
+
+/// Puts the cursor of Subscriptions on this subscription (it must be loaded).
+async fn cursor_on(driver: &mut Driver, id: i64) {
+    keys(driver, &[KeyCode::Char('g')]).await;
+    for _ in 0..200 {
+        if driver.app.lists.subscriptions.selected().map(|row| row.id) == Some(id) {
+            return;
+        }
+        keys(driver, &[KeyCode::Char('j')]).await;
+    }
+    panic!("#{id} is not on screen: {}", driver.screen());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p_asks_before_a_resume_and_says_how_many_it_delivers_to() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let api = client_for(&server.base, &key);
+    let project = server.project.to_string();
+    let all = every_subscription(&server).await;
+    // Paused ones a resume would deliver to: supported, not deleted; the
+    // one resumed is mailed (its Slack ones may be through the revoked
+    // integration, which the server refuses).
+    let paused: Vec<&Subscription> = all
+        .iter()
+        .filter(|row| !row.is_enabled() && row.is_supported() && !row.deleted)
+        .collect();
+    let one = *paused
+        .iter()
+        .find(|row| row.target_type == Some(orgdeck::api::TargetType::Email))
+        .expect("the demo has a paused subscription by e-mail");
+    let paused: Vec<&Subscription> = paused.into_iter().filter(|row| row.id != one.id).collect();
+    assert!(paused.len() >= 2, "the demo has paused subscriptions");
+    let mut driver = console(&server, &key).await;
+    keys(&mut driver, &[KeyCode::Char('3')]).await;
+    cursor_on(&mut driver, one.id).await;
+    keys(&mut driver, &[KeyCode::Char('p')]).await;
+    let asked = question(&driver).unwrap_or_else(|| panic!("p resumed without asking: {}", driver.screen()));
+    assert!(asked.starts_with(&format!("Resume #{}", one.id)), "{asked}");
+    let recipients = one.recipients();
+    assert!(
+        asked.contains(&format!(
+            "delivered at once to {recipients} recipient{}",
+            if recipients == 1 { "" } else { "s" }
+        )),
+        "{asked}"
+    );
+    // Enter says no: nothing is sent.
+    keys(&mut driver, &[KeyCode::Enter]).await;
+    assert!(question(&driver).is_none());
+    assert_eq!(api.subscription(&project, one.id).await.unwrap().enabled, Some(false));
+    // y resumes it.
+    keys(&mut driver, &[KeyCode::Char('p'), KeyCode::Char('y')]).await;
+    assert_eq!(api.subscription(&project, one.id).await.unwrap().enabled, Some(true));
+
+    // Marked paused ones: one question, every recipient counted; Enter says no.
+    let (two, three) = (paused[0], paused[1]);
+    let marked = vec![two.id, three.id];
+    for id in &marked {
+        cursor_on(&mut driver, *id).await;
+        keys(&mut driver, &[KeyCode::Char(' ')]).await;
+    }
+    keys(&mut driver, &[KeyCode::Char('p')]).await;
+    let asked = question(&driver).unwrap_or_else(|| panic!("{}", driver.screen()));
+    let total: usize = marked
+        .iter()
+        .map(|id| all.iter().find(|row| row.id == *id).unwrap().recipients())
+        .sum();
+    assert!(asked.contains(&format!("{total} recipients in all")), "{asked}");
+    keys(&mut driver, &[KeyCode::Enter]).await;
+    for id in &marked {
+        assert_eq!(api.subscription(&project, *id).await.unwrap().enabled, Some(false));
+    }
+    keys(&mut driver, &[KeyCode::Esc]).await; // the marks go
+
+    // On Health, the row's subscription: asked the same way.
+    keys(&mut driver, &[KeyCode::Char('H')]).await;
+    assert!(driver.settle(drive::SETTLE).await);
+    let rows = &driver.app.lists.health.rows;
+    let at = (0..rows.len())
+        .find(|at| rows.row(*at).is_some_and(|row| row.id == two.id))
+        .unwrap_or_else(|| panic!("#{} is on Health: {}", two.id, driver.screen()));
+    keys(&mut driver, &[KeyCode::Char('g')]).await;
+    for _ in 0..at {
+        keys(&mut driver, &[KeyCode::Char('j')]).await;
+    }
+    keys(&mut driver, &[KeyCode::Char('p')]).await;
+    let asked = question(&driver).unwrap_or_else(|| panic!("{}", driver.screen()));
+    assert!(asked.starts_with(&format!("Resume #{}", two.id)), "{asked}");
+    keys(&mut driver, &[KeyCode::Enter]).await;
+    assert_eq!(api.subscription(&project, two.id).await.unwrap().enabled, Some(false));
+}

@@ -85,7 +85,7 @@ impl App {
         Vec::new()
     }
 
-    /// `p`: pause (after asking) or resume.
+    /// `p`: pause or resume, after asking.
     pub(super) fn pause(&mut self) -> Vec<Effect> {
         let Some(subscription) = self.acted_on() else {
             if let Some(id) = self.health_selected() {
@@ -111,7 +111,15 @@ impl App {
             enabled: !subscription.is_enabled(),
         };
         if !subscription.is_enabled() {
-            return self.write(write);
+            // A resume delivers at once to every recipient: asked first,
+            // and Enter says no, as for a test.
+            let question = format!(
+                "Resume {}? It is delivered at once to {}, then on its schedule.",
+                describe(subscription),
+                crate::text::counted(subscription.recipients(), "recipient")
+            );
+            self.mode = Mode::Confirm(Confirm::write(question, write, true));
+            return Vec::new();
         }
         // One to a channel no longer supported can never be resumed: said
         // first, and only y pauses it.

@@ -165,9 +165,9 @@ impl Resource for Members {
             .is_some_and(|user| {
                 contains(&user.display_name(), needle)
                     || contains(&user.email, needle)
-                    || contains(&user.uuid, needle)
+                    || super::id_starts(&user.uuid, needle)
             })
-            || contains(&membership.id, needle)
+            || super::id_starts(&membership.id, needle)
     }
 
     fn sorts(&self) -> &'static [Sort] {

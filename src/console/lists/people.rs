@@ -227,7 +227,7 @@ impl Resource for People {
     fn matches(member: &OrganizationMember, needle: &str) -> bool {
         contains(&member.user.display_name(), needle)
             || contains(&member.user.email, needle)
-            || contains(&member.user.uuid, needle)
+            || super::id_starts(&member.user.uuid, needle)
     }
 
     fn sorts(&self) -> &'static [Sort] {

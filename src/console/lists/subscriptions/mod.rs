@@ -287,6 +287,7 @@ impl Resource for Subscriptions {
                 paused: !subscription.is_enabled(),
                 deleted: subscription.deleted,
                 for_good: !subscription.is_supported(),
+                recipients: subscription.recipients(),
             })
             .collect();
         Some(bulk::bulk(verb, &marked, scope))
