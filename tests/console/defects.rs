@@ -287,3 +287,85 @@ async fn p_asks_before_a_resume_and_says_how_many_it_delivers_to() {
     keys(&mut driver, &[KeyCode::Enter]).await;
     assert_eq!(api.subscription(&project, two.id).await.unwrap().enabled, Some(false));
 }
+
+/// The form open for a subscription, if one is.
+fn editing(driver: &Driver) -> Option<i64> {
+    match &driver.app.mode {
+        orgdeck::console::app::Mode::Form(_, orgdeck::console::app::FormPurpose::EditSubscription { id }) => {
+            Some(*id)
+        }
+        _ => None,
+    }
+}
+
+/// Takes messages (timers included) until `done` says so.
+async fn until(driver: &mut Driver, what: &str, done: impl Fn(&Driver) -> bool) {
+    let deadline = tokio::time::Instant::now() + drive::SETTLE;
+    while !done(driver) {
+        match tokio::time::timeout_at(deadline, driver.next_message()).await {
+            Ok(Some(msg)) => {
+                driver.send(msg);
+            }
+            _ => panic!("never {what}: {}", driver.screen()),
+        }
+    }
+}
+
+/// A resume the server undoes (through the revoked Slack integration) says
+/// "e edits the target" on the deliveries screen it was asked from: `e`
+/// there edits their subscription, whether Subscriptions has loaded it or
+/// the deliveries were opened with `:sub`; and `u`, which a soft-deleted
+/// one's `p` names, restores it from its deliveries.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_keys_a_notice_names_work_on_the_deliveries_it_is_shown_on() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let api = client_for(&server.base, &key);
+    let project = server.project.to_string();
+    let all = every_subscription(&server).await;
+    let revoked = all
+        .iter()
+        .find(|row| row.id == 13 && !row.is_enabled())
+        .expect("the demo's #13 is auto-disabled through the revoked integration");
+    let mut driver = console(&server, &key).await;
+    keys(&mut driver, &[KeyCode::Char('3')]).await;
+    cursor_on(&mut driver, revoked.id).await;
+    keys(&mut driver, &[KeyCode::Enter]).await;
+    assert_eq!(driver.app.shown(), orgdeck::console::lists::ListId::Deliveries);
+    keys(&mut driver, &[KeyCode::Char('p'), KeyCode::Char('y')]).await;
+    until(&mut driver, "told why it was paused again", |driver| {
+        driver
+            .app
+            .notice
+            .as_ref()
+            .is_some_and(|notice| notice.text.contains("paused it again") && notice.text.contains("e edits"))
+    })
+    .await;
+    keys(&mut driver, &[KeyCode::Char('e')]).await;
+    assert_eq!(editing(&driver), Some(revoked.id), "{}", driver.screen());
+    keys(&mut driver, &[KeyCode::Esc]).await;
+    assert_eq!(driver.app.shown(), orgdeck::console::lists::ListId::Deliveries);
+
+    // Deliveries opened by :sub, their subscription not loaded anywhere:
+    // e reads it, then edits it.
+    keys(&mut driver, &[KeyCode::Char('1')]).await;
+    drive::command(&mut driver, &format!("sub {}", revoked.id)).await;
+    assert_eq!(driver.app.shown(), orgdeck::console::lists::ListId::Deliveries);
+    keys(&mut driver, &[KeyCode::Char('e')]).await;
+    assert_eq!(editing(&driver), Some(revoked.id), "{}", driver.screen());
+    keys(&mut driver, &[KeyCode::Esc]).await;
+
+    // A soft-deleted one: p on its deliveries says u restores it, and u does.
+    let gone = all
+        .iter()
+        .find(|row| row.is_enabled() && !row.deleted && row.is_supported())
+        .unwrap();
+    api.soft_delete_subscription(&project, gone.id).await.unwrap();
+    keys(&mut driver, &[KeyCode::Char('3'), KeyCode::Char('r')]).await;
+    drive::command(&mut driver, &format!("sub {}", gone.id)).await;
+    keys(&mut driver, &[KeyCode::Char('p')]).await;
+    let notice = driver.app.notice.clone().map(|notice| notice.text).unwrap_or_default();
+    assert!(notice.contains("u restores it"), "{notice}\n{}", driver.screen());
+    keys(&mut driver, &[KeyCode::Esc, KeyCode::Char('u')]).await;
+    assert!(!api.subscription(&project, gone.id).await.unwrap().deleted, "{}", driver.screen());
+}

@@ -397,8 +397,22 @@ impl Default for Keymap {
                     &[c('p')],
                     Pause,
                     Scope::On(ListId::Deliveries),
-                    "pause or resume this subscription",
+                    "pause or resume this subscription (asks first)",
                     Some("pause"),
+                ),
+                bind(
+                    &[c('e')],
+                    Edit,
+                    Scope::On(ListId::Deliveries),
+                    "edit this subscription (its target, its recipients)",
+                    Some("edit"),
+                ),
+                bind(
+                    &[c('u')],
+                    Restore,
+                    Scope::On(ListId::Deliveries),
+                    "restore this subscription when it is soft-deleted",
+                    None,
                 ),
                 bind(
                     &[c('t')],
@@ -420,6 +434,13 @@ impl Default for Keymap {
                     Scope::On(ListId::Health),
                     "edit the row's subscription (its target, its recipients)",
                     Some("edit"),
+                ),
+                bind(
+                    &[c('u')],
+                    Restore,
+                    Scope::On(ListId::Health),
+                    "restore the row's subscription when it is soft-deleted",
+                    None,
                 ),
                 bind(
                     &[c('r')],
