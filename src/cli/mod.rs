@@ -1,7 +1,10 @@
 //! The command line of design.md (a fixed interface) and its dispatch.
 
+mod catalog;
 mod code;
 mod connection;
+mod dashboards;
+mod insights;
 mod login;
 mod members;
 pub mod output;
@@ -183,6 +186,18 @@ pub enum Command {
         #[command(subcommand)]
         command: subscriptions::SubscriptionsCommand,
     },
+    /// The project's dashboards, which a subscription can deliver
+    /// (`--dashboard` takes an id or a name).
+    Dashboards {
+        #[command(subcommand)]
+        command: dashboards::DashboardsCommand,
+    },
+    /// The project's insights, which a subscription can deliver
+    /// (`--insight` takes an id, a short id or a name).
+    Insights {
+        #[command(subcommand)]
+        command: insights::InsightsCommand,
+    },
     /// Print the completion script for a shell: bash, zsh, fish or powershell
     /// (e.g. `orgdeck completions bash > ~/.local/share/bash-completion/completions/orgdeck`).
     Completions {
@@ -204,7 +219,12 @@ impl Command {
             Command::People { command } => command.writes(),
             Command::Subscriptions { command } => command.writes(),
             Command::Login { .. } | Command::Keys { .. } => true,
-            Command::Export(_) | Command::Plan(_) | Command::Completions { .. } | Command::Man => false,
+            Command::Export(_)
+            | Command::Plan(_)
+            | Command::Dashboards { .. }
+            | Command::Insights { .. }
+            | Command::Completions { .. }
+            | Command::Man => false,
             Command::Apply(_) => true,
             // The reference server is the user's own rehearsal; the console
             // of `demo` honours --read-only itself.
@@ -219,6 +239,8 @@ impl Command {
             Command::Members { command } => ("members", format!("{command:?}")),
             Command::People { command } => ("people", format!("{command:?}")),
             Command::Subscriptions { command } => ("subscriptions", format!("{command:?}")),
+            Command::Dashboards { command } => ("dashboards", format!("{command:?}")),
+            Command::Insights { command } => ("insights", format!("{command:?}")),
             Command::Login { .. } => return "login".into(),
             Command::Export(_) => return "export".into(),
             Command::Plan(_) => return "plan".into(),
@@ -458,6 +480,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Subscriptions { command } => {
             api_command(&cli.connection, |c| subscriptions::run(command, c, format))
         }
+        Command::Dashboards { command } => api_command(&cli.connection, |c| dashboards::run(command, c, format)),
+        Command::Insights { command } => api_command(&cli.connection, |c| insights::run(command, c, format)),
         Command::Export(args) if code::export_is_offline(&args) => {
             code::print_schema()?;
             Ok(ExitCode::SUCCESS)

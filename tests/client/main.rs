@@ -5,6 +5,7 @@
 mod support;
 
 mod bounds;
+mod catalog;
 mod cli;
 mod code;
 mod faults;

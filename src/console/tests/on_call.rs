@@ -533,6 +533,7 @@ fn another_dashboard_takes_the_last_one_s_insights_away() {
         id,
         name: Some(format!("Dashboard {id}")),
         short_id: None,
+        derived_name: None,
     };
     app.update(Msg::Catalog {
         ticket,

@@ -11,7 +11,7 @@ use crate::server::auth::{Access, Caller, PathParams};
 use crate::server::error::ApiError;
 use crate::server::error::ApiResult;
 use crate::server::paging::ListRequest;
-use crate::server::store::directory::{self, Catalog, MemberQuery};
+use crate::server::store::directory::{self, Catalog, CatalogQuery, MemberQuery};
 use crate::server::store::keys;
 use crate::server::store::rows::stamp;
 use crate::server::{AppState, Flavor};
@@ -134,6 +134,8 @@ fn member_query(request: &ListRequest, flavor: Flavor) -> ApiResult<MemberQuery>
     })
 }
 
+/// The project's dashboards or insights (posthog.md §11): `search` in
+/// their names (at most 200 characters), an insight by its `short_id`.
 async fn catalog(
     app: AppState,
     caller: Caller,
@@ -141,13 +143,32 @@ async fn catalog(
     request: ListRequest,
     kind: Catalog,
 ) -> ApiResult<Json<Page<NamedItem>>> {
+    const SEARCH_MAX: usize = 200;
     caller.require(match kind {
         Catalog::Dashboards => DASHBOARD_READ,
         Catalog::Insights => INSIGHT_READ,
     })?;
     let project = caller.project(&app.db, &project).await?;
+    let text = |name: &str| request.param(name).map(str::trim).filter(|text| !text.is_empty());
+    let search = text("search").map(str::to_string);
+    if search
+        .as_ref()
+        .is_some_and(|search| search.chars().count() > SEARCH_MAX)
+    {
+        return Err(
+            ApiError::validation("invalid_input", "Search query must be 200 characters or fewer.")
+                .on("search"),
+        );
+    }
+    let query = CatalogQuery {
+        search,
+        short_id: match kind {
+            Catalog::Insights => text("short_id").map(str::to_string),
+            Catalog::Dashboards => None,
+        },
+    };
     page_of(&app.db, request, move |connection, page| {
-        directory::catalog(connection, kind, project, page)
+        directory::catalog(connection, kind, project, &query, page)
     })
     .await
 }

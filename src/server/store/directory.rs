@@ -303,30 +303,50 @@ impl Catalog {
     }
 }
 
+/// What a dashboards or insights list is narrowed to (posthog.md §11):
+/// a `search` in the names, an insight's `short_id`.
+#[derive(Debug, Clone, Default)]
+pub struct CatalogQuery {
+    pub search: Option<String>,
+    pub short_id: Option<String>,
+}
+
+/// A page of the project's dashboards (by name, as PostHog orders those
+/// it does not pin; this server pins none) or insights (by id).
 pub fn catalog(
     connection: &Connection,
     catalog: Catalog,
     project_id: i64,
+    query: &CatalogQuery,
     page: (u64, u64),
 ) -> ApiResult<(u64, Vec<NamedItem>)> {
     let table = catalog.table();
+    let mut filter = "project_id = ?1".to_string();
+    let mut parameters: Vec<Value> = vec![project_id.into()];
+    if let Some(search) = &query.search {
+        parameters.push(search.to_lowercase().into());
+        filter.push_str(&format!(" AND instr(lower(name), ?{}) > 0", parameters.len()));
+    }
+    if let Some(short_id) = &query.short_id {
+        parameters.push(short_id.clone().into());
+        filter.push_str(&format!(" AND short_id = ?{}", parameters.len()));
+    }
+    let (short_id, order) = match catalog {
+        Catalog::Dashboards => ("NULL", "name COLLATE NOCASE, id"),
+        Catalog::Insights => ("short_id", "id"),
+    };
     paged(
         connection,
-        &format!("SELECT COUNT(*) FROM {table} WHERE project_id = ?1"),
-        &format!(
-            "SELECT id, name, {} FROM {table} WHERE project_id = ?1 ORDER BY id",
-            match catalog {
-                Catalog::Dashboards => "NULL",
-                Catalog::Insights => "short_id",
-            }
-        ),
-        vec![project_id.into()],
+        &format!("SELECT COUNT(*) FROM {table} WHERE {filter}"),
+        &format!("SELECT id, name, {short_id} FROM {table} WHERE {filter} ORDER BY {order}"),
+        parameters,
         page,
         |row| {
             Ok(NamedItem {
                 id: row.get(0)?,
                 name: row.get(1)?,
                 short_id: row.get(2)?,
+                derived_name: None,
             })
         },
     )
