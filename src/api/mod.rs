@@ -9,6 +9,7 @@ pub mod health;
 pub mod integrations;
 pub mod members;
 pub mod models;
+mod older;
 pub mod operations;
 pub mod paging;
 pub mod raw;

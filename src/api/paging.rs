@@ -54,6 +54,9 @@ row_by_id!(
 pub struct List<T> {
     segments: Vec<String>,
     query: Vec<(String, String)>,
+    /// An older PostHog answers 500 to this list with `limit` and
+    /// `offset` (its role lists): then it is asked without them.
+    unpaged_on_500: bool,
     rows: PhantomData<fn() -> T>,
 }
 
@@ -63,6 +66,7 @@ impl<T> Clone for List<T> {
         List {
             segments: self.segments.clone(),
             query: self.query.clone(),
+            unpaged_on_500: self.unpaged_on_500,
             rows: PhantomData,
         }
     }
@@ -75,6 +79,7 @@ impl<T> List<T> {
         List {
             segments: self.segments,
             query: self.query,
+            unpaged_on_500: self.unpaged_on_500,
             rows: PhantomData,
         }
     }
@@ -83,6 +88,7 @@ impl<T> List<T> {
         List {
             segments: segments.iter().map(|segment| segment.to_string()).collect(),
             query: Vec::new(),
+            unpaged_on_500: false,
             rows: PhantomData,
         }
     }
@@ -106,7 +112,10 @@ impl<T> List<T> {
 
 impl List<Role> {
     pub fn roles(organization: &str) -> Self {
-        List::new(&["api", "organizations", organization, "roles"])
+        List {
+            unpaged_on_500: true,
+            ..List::new(&["api", "organizations", organization, "roles"])
+        }
     }
 }
 
@@ -247,8 +256,39 @@ impl From<Error> for Taken {
 impl Client {
     /// The page of `limit` rows at `offset`.
     pub async fn page<T: Row>(&self, list: &List<T>, limit: u64, offset: u64) -> Result<Page<T>> {
+        if offset == 0 && list.unpaged_on_500 {
+            return self.first_page(list, limit).await.map(|(page, _)| page);
+        }
         self.call(Method::GET, self.page_url(list, limit, offset), None::<&()>)
             .await
+    }
+
+    /// The first page of a list, and whether it was asked without `limit`
+    /// and `offset`: a list an older PostHog answers 500 with them (its
+    /// role lists) is asked again without them, and from then on asked
+    /// that way (the client notes it, once). Its later pages are then
+    /// reached by its `next` links alone.
+    async fn first_page<T: Row>(&self, list: &List<T>, size: u64) -> Result<(Page<T>, bool)> {
+        let unpaged = || {
+            let mut url = self.url(&list.segments.iter().map(String::as_str).collect::<Vec<_>>());
+            url.query_pairs_mut().extend_pairs(&list.query);
+            url
+        };
+        if list.unpaged_on_500 && self.older().roles_unpaged() {
+            return Ok((self.call(Method::GET, unpaged(), None::<&()>).await?, true));
+        }
+        let answer = self
+            .get_raw(self.page_url(list, size, 0))
+            .await
+            .and_then(|raw| raw.decode());
+        match answer {
+            Err(error) if list.unpaged_on_500 && error.status() == Some(500) => {
+                let page = self.call(Method::GET, unpaged(), None::<&()>).await?;
+                self.older().found_roles_unpaged(&list.path());
+                Ok((page, true))
+            }
+            answer => answer.map(|page| (page, false)),
+        }
     }
 
     fn page_url<T>(&self, list: &List<T>, limit: u64, offset: u64) -> url::Url {
@@ -383,10 +423,9 @@ impl Client {
         let concurrency = options.concurrency.max(1);
         let pager = self.pager(concurrency);
         let whole = self.max_answer();
-        let first: Page<T> = pager
-            .get_raw(pager.page_url(list, size, 0))
+        let (first, unpaged): (Page<T>, bool) = pager
+            .first_page(list, size)
             .await
-            .and_then(|raw| raw.decode())
             .map_err(|error| shared_limit(error, whole))?;
         let count = first.count;
         let mut walk = Walk::new(list, size, count, cap);
@@ -396,7 +435,8 @@ impl Client {
                 progress(walk.streamed.rows.min(count), count);
             }
         };
-        let full = first.results.len() as u64 >= size;
+        // Asked without `limit`, a list's later pages are its `next` links'.
+        let full = !unpaged && first.results.len() as u64 >= size;
         let mut next = walk.hand_over(first, None, &mut sink)?;
         report(&walk);
         if next.is_some() && full {

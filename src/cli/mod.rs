@@ -608,6 +608,12 @@ where
         .worker_threads(2)
         .enable_all()
         .build()?;
-    runtime.block_on(command(connection))?;
+    let client = connection.client.clone();
+    let outcome = runtime.block_on(command(connection));
+    // What the client worked around on an older server, said once.
+    for note in client.take_notes() {
+        eprintln!("orgdeck: note: {}", crate::text::printable(&note));
+    }
+    outcome?;
     Ok(ExitCode::SUCCESS)
 }

@@ -13,6 +13,7 @@ mod health;
 mod hostile;
 mod login;
 mod on_call;
+mod older;
 mod operations;
 mod paging;
 mod passthrough;

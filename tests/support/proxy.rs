@@ -9,6 +9,11 @@
 //! address: [`FaultProxy::refuse`] closes the port (connections are
 //! refused), [`FaultProxy::stop_answering`] takes requests and never
 //! answers them, [`FaultProxy::come_back`] serves again.
+//!
+//! It can also behave as another server would, request after request:
+//! [`FaultProxy::always`] answers every request whose line matches with a
+//! fault of its own (an older PostHog's 500 for a parameter it chokes on,
+//! its 404 for an endpoint it does not have).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -42,10 +47,15 @@ pub enum Presence {
     Silent,
 }
 
+/// Which request lines a standing fault answers.
+type Matcher = Box<dyn Fn(&str) -> bool + Send + Sync>;
+
 #[derive(Clone)]
 pub struct FaultProxy {
     pub base: String,
     faults: Arc<Mutex<VecDeque<Fault>>>,
+    /// Faults that answer every request they match, after the queued ones.
+    standing: Arc<Mutex<Vec<(Matcher, Fault)>>>,
     requests: Arc<Mutex<Vec<String>>>,
     /// What the server does now; the accept loop follows it.
     presence: Arc<watch::Sender<Presence>>,
@@ -62,6 +72,7 @@ impl FaultProxy {
         let proxy = FaultProxy {
             base,
             faults: Arc::default(),
+            standing: Arc::default(),
             requests: Arc::default(),
             presence: Arc::new(watch::channel(Presence::Up).0),
             listening: Arc::new(watch::channel(true).0),
@@ -138,6 +149,12 @@ impl FaultProxy {
         self.faults.lock().unwrap().push_back(fault);
     }
 
+    /// Answers every request whose line ("GET /api/... HTTP/1.1") `matches`
+    /// says yes to with `fault`, from now on.
+    pub fn always(&self, matches: impl Fn(&str) -> bool + Send + Sync + 'static, fault: Fault) {
+        self.standing.lock().unwrap().push((Box::new(matches), fault));
+    }
+
     /// The request lines seen so far ("POST /api/... HTTP/1.1").
     pub fn requests(&self) -> Vec<String> {
         self.requests.lock().unwrap().clone()
@@ -167,7 +184,14 @@ impl FaultProxy {
             let _ = presence.wait_for(|now| *now != Presence::Silent).await;
             return Ok(());
         }
-        let fault = self.faults.lock().unwrap().pop_front();
+        let line = head.lines().next().unwrap_or_default().to_string();
+        let fault = self.faults.lock().unwrap().pop_front().or_else(|| {
+            let standing = self.standing.lock().unwrap();
+            standing
+                .iter()
+                .find(|(matches, _)| matches(&line))
+                .map(|(_, fault)| fault.clone())
+        });
         match fault {
             Some(Fault::Answer(status, body)) => client.write_all(&answer(status, &body)).await,
             Some(Fault::Garbage) => {
