@@ -50,6 +50,7 @@ fn fixture(delay: Option<Duration>) -> Fixture {
             subscription_limit: None,
             max_limit: None,
             export_cap: orgdeck::server::DEFAULT_EXPORT_CAP,
+            keys_listed: false,
         }))
         .expect("server");
     let db = running.db.clone();

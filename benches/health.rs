@@ -57,6 +57,7 @@ fn server(generate: u64, clock: Clock, rate_limit: Option<server::RateLimit>) ->
             subscription_limit: None,
             max_limit: None,
             export_cap: orgdeck::server::DEFAULT_EXPORT_CAP,
+            keys_listed: false,
         }))
         .expect("server");
     let db = running.db.clone();

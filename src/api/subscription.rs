@@ -210,7 +210,10 @@ impl Subscription {
     /// How many recipients a delivery goes to: each address of an e-mail
     /// target, else the one channel or address it names.
     pub fn recipients(&self) -> usize {
-        recipients(self.target_type.as_ref(), self.target_value.as_deref().unwrap_or_default())
+        recipients(
+            self.target_type.as_ref(),
+            self.target_value.as_deref().unwrap_or_default(),
+        )
     }
 
     /// A server that sends no `enabled` has no paused subscriptions.

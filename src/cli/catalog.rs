@@ -56,7 +56,11 @@ pub async fn list(
     format: Format,
 ) -> anyhow::Result<()> {
     let mut list = kind.list(project);
-    if let Some(search) = search.as_deref().map(str::trim).filter(|search| !search.is_empty()) {
+    if let Some(search) = search
+        .as_deref()
+        .map(str::trim)
+        .filter(|search| !search.is_empty())
+    {
         list = list.with("search", search);
     }
     let columns: Vec<Column> = match kind {
@@ -89,7 +93,13 @@ fn cells(kind: Kind, item: &NamedItem) -> Vec<String> {
 /// name (in any case) that exactly one of them has, found by the server's
 /// search. A name that several have, or none, is refused, naming the
 /// candidates (usage errors: exit 2).
-pub async fn resolve(client: &Client, project: &str, kind: Kind, text: &str, flag: &str) -> anyhow::Result<i64> {
+pub async fn resolve(
+    client: &Client,
+    project: &str,
+    kind: Kind,
+    text: &str,
+    flag: &str,
+) -> anyhow::Result<i64> {
     let text = text.trim();
     if let Ok(id) = text.parse::<i64>() {
         return Ok(id);
@@ -99,14 +109,18 @@ pub async fn resolve(client: &Client, project: &str, kind: Kind, text: &str, fla
     }
     if kind == Kind::Insight && looks_like_short_id(text) {
         let list = kind.list(project).with("short_id", text);
-        let (found, _) = client.first_rows(&list, LOOKED_THROUGH, &FetchAll::default()).await?;
+        let (found, _) = client
+            .first_rows(&list, LOOKED_THROUGH, &FetchAll::default())
+            .await?;
         // A server without the filter sends them all: the id is checked here.
         if let Some(found) = found.iter().find(|item| item.short_id.as_deref() == Some(text)) {
             return Ok(found.id);
         }
     }
     let list = kind.list(project).with("search", text);
-    let (found, more) = client.first_rows(&list, LOOKED_THROUGH, &FetchAll::default()).await?;
+    let (found, more) = client
+        .first_rows(&list, LOOKED_THROUGH, &FetchAll::default())
+        .await?;
     let wanted = text.to_lowercase();
     let named: Vec<&NamedItem> = found
         .iter()
@@ -124,14 +138,22 @@ pub async fn resolve(client: &Client, project: &str, kind: Kind, text: &str, fla
                 format!(
                     "; `orgdeck {} list` shows them{}",
                     kind.plural(),
-                    if more { " (the first 5,000 were looked through)" } else { "" }
+                    if more {
+                        " (the first 5,000 were looked through)"
+                    } else {
+                        ""
+                    }
                 )
             } else {
                 format!("; those whose names hold it: {}", candidates(kind, &similar))
             };
             Err(usage(
                 flag,
-                format!("no {} has the name{or_short} \"{}\"{hint}", kind.noun(), printable(text)),
+                format!(
+                    "no {} has the name{or_short} \"{}\"{hint}",
+                    kind.noun(),
+                    printable(text)
+                ),
             ))
         }
         several => Err(usage(
@@ -173,7 +195,12 @@ fn candidates(kind: Kind, items: &[&NamedItem]) -> String {
         .take(NAMED)
         .map(|item| match (kind, &item.short_id) {
             (Kind::Insight, Some(short)) => {
-                format!("{} ({}) \"{}\"", item.id, printable(short), printable(&item.shown_name()))
+                format!(
+                    "{} ({}) \"{}\"",
+                    item.id,
+                    printable(short),
+                    printable(&item.shown_name())
+                )
             }
             _ => format!("{} \"{}\"", item.id, printable(&item.shown_name())),
         })

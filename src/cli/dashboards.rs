@@ -20,7 +20,14 @@ pub enum DashboardsCommand {
 pub async fn run(command: DashboardsCommand, connection: Connection, format: Format) -> anyhow::Result<()> {
     match command {
         DashboardsCommand::List { search } => {
-            catalog::list(&connection.client, &connection.project, Kind::Dashboard, search, format).await
+            catalog::list(
+                &connection.client,
+                &connection.project,
+                Kind::Dashboard,
+                search,
+                format,
+            )
+            .await
         }
     }
 }

@@ -21,7 +21,14 @@ pub enum InsightsCommand {
 pub async fn run(command: InsightsCommand, connection: Connection, format: Format) -> anyhow::Result<()> {
     match command {
         InsightsCommand::List { search } => {
-            catalog::list(&connection.client, &connection.project, Kind::Insight, search, format).await
+            catalog::list(
+                &connection.client,
+                &connection.project,
+                Kind::Insight,
+                search,
+                format,
+            )
+            .await
         }
     }
 }

@@ -480,7 +480,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Subscriptions { command } => {
             api_command(&cli.connection, |c| subscriptions::run(command, c, format))
         }
-        Command::Dashboards { command } => api_command(&cli.connection, |c| dashboards::run(command, c, format)),
+        Command::Dashboards { command } => {
+            api_command(&cli.connection, |c| dashboards::run(command, c, format))
+        }
         Command::Insights { command } => api_command(&cli.connection, |c| insights::run(command, c, format)),
         Command::Export(args) if code::export_is_offline(&args) => {
             code::print_schema()?;
@@ -529,6 +531,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             subscription_limit,
             max_limit,
             export_cap: usize::from(export_cap),
+            keys_listed: false,
         }),
         Command::Keys {
             command:

@@ -103,6 +103,7 @@ pub fn demo(db: Option<PathBuf>, flavor: Flavor, flags: ConsoleFlags) -> anyhow:
             subscription_limit: None,
             max_limit: None,
             export_cap: crate::server::DEFAULT_EXPORT_CAP,
+            keys_listed: false,
         })
         .await?;
         let key = match running.ready.api_key.clone() {

@@ -66,6 +66,9 @@ pub struct AppState {
     pub max_limit: Option<u64>,
     /// The most insights a dashboard subscription may export.
     pub export_cap: usize,
+    /// A member's keys are listed to a personal API key (see
+    /// [`ServeOptions::keys_listed`]).
+    pub keys_listed: bool,
 }
 
 /// How long a client may take to send a request before the server gives up
@@ -152,6 +155,12 @@ pub struct ServeOptions {
     /// The most insights a dashboard subscription may export
     /// (`serve --export-cap`, posthog.md 15-4).
     pub export_cap: usize,
+    /// `members/:id/scoped_api_keys/` answers a personal API key too.
+    /// Today's PostHog answers it to its web app's sessions alone and
+    /// refuses every personal key (posthog.md 15-20), as this server does
+    /// unless told so; the seed flavour answers it. For rehearsing what a
+    /// session sees, and for tests of how a person's keys are shown.
+    pub keys_listed: bool,
 }
 
 /// A free organization's cap on a dashboard subscription's insights
@@ -269,6 +278,7 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
         subscription_limit: options.subscription_limit,
         max_limit: options.max_limit,
         export_cap: options.export_cap,
+        keys_listed: options.keys_listed,
     });
     let (shutdown, shutdown_signal) = oneshot::channel::<()>();
     let task = tokio::spawn(accept(listener, app, options.read_timeouts, shutdown_signal));

@@ -32,7 +32,10 @@ fn created(run: crate::cli::Run) -> Value {
 async fn dashboards_and_insights_are_listed_and_searched() {
     let server = TestServer::demo().await;
     let key = server.key(&["dashboard:read", "insight:read"]);
-    let table = orgdeck(&server, &key, &["dashboards", "list"], None).await.ok().stdout;
+    let table = orgdeck(&server, &key, &["dashboards", "list"], None)
+        .await
+        .ok()
+        .stdout;
     let lines: Vec<&str> = table.lines().collect();
     assert!(lines[0].starts_with("ID") && lines[0].contains("NAME"), "{table}");
     let names: Vec<String> = lines[1..]
@@ -45,10 +48,15 @@ async fn dashboards_and_insights_are_listed_and_searched() {
     assert_eq!(names, sorted, "by name, as PostHog lists those it does not pin");
     assert!(names.contains(&DEMO_DASHBOARD_NAME.to_string()));
 
-    let found = orgdeck(&server, &key, &["dashboards", "list", "--search", "kpi", "-o", "json"], None)
-        .await
-        .ok()
-        .json();
+    let found = orgdeck(
+        &server,
+        &key,
+        &["dashboards", "list", "--search", "kpi", "-o", "json"],
+        None,
+    )
+    .await
+    .ok()
+    .json();
     assert_eq!(
         found,
         serde_json::json!([{"id": DEMO_DASHBOARD, "name": DEMO_DASHBOARD_NAME}])
@@ -73,7 +81,10 @@ async fn dashboards_and_insights_are_listed_and_searched() {
     // The server's words for a search too long, as PostHog's.
     let long = "x".repeat(201);
     let refused = server
-        .get(&key, &format!("/api/projects/{}/dashboards/?search={long}", server.project))
+        .get(
+            &key,
+            &format!("/api/projects/{}/dashboards/?search={long}", server.project),
+        )
         .await;
     assert_eq!(refused.status, 400);
     assert_eq!(refused.json["attr"], "search");
@@ -127,7 +138,10 @@ async fn a_dashboard_or_an_insight_is_named_by_name_or_short_id() {
         ]))
         .await,
     );
-    assert_eq!(made["dashboard_export_insights"], serde_json::json!([DEMO_INSIGHT]));
+    assert_eq!(
+        made["dashboard_export_insights"],
+        serde_json::json!([DEMO_INSIGHT])
+    );
     let made = created(
         run(create(vec![
             "--prompt".into(),
@@ -139,19 +153,30 @@ async fn a_dashboard_or_an_insight_is_named_by_name_or_short_id() {
     );
     assert_eq!(made["contexts"][0]["dashboard_id"], DEMO_DASHBOARD);
     // subs list narrows by name too.
-    let listed = orgdeck(&server, &key, &["subs", "list", "--dashboard", DEMO_DASHBOARD_NAME, "-o", "json"], None)
-        .await
-        .ok()
-        .json();
+    let listed = orgdeck(
+        &server,
+        &key,
+        &["subs", "list", "--dashboard", DEMO_DASHBOARD_NAME, "-o", "json"],
+        None,
+    )
+    .await
+    .ok()
+    .json();
     let listed = listed.as_array().unwrap();
     assert!(!listed.is_empty());
     assert!(listed.iter().all(|row| row["dashboard"] == DEMO_DASHBOARD));
 
     // None of that name: refused, naming those whose names hold it.
-    let refused = run(create(vec!["--insight".into(), "active users".into()])).await.fails(2);
+    let refused = run(create(vec!["--insight".into(), "active users".into()]))
+        .await
+        .fails(2);
     assert!(
-        refused.stderr.contains("no insight has the name or short id \"active users\"")
-            && refused.stderr.contains(&format!("{DEMO_INSIGHT} ({short}) \"{DEMO_INSIGHT_NAME}\"")),
+        refused
+            .stderr
+            .contains("no insight has the name or short id \"active users\"")
+            && refused
+                .stderr
+                .contains(&format!("{DEMO_INSIGHT} ({short}) \"{DEMO_INSIGHT_NAME}\"")),
         "{}",
         refused.stderr
     );
@@ -168,8 +193,14 @@ async fn a_dashboard_or_an_insight_is_named_by_name_or_short_id() {
             Ok(tx.last_insert_rowid())
         })
         .unwrap();
-    let before = server.get(&key, &format!("/api/projects/{project}/subscriptions/")).await.json["count"].clone();
-    let refused = run(create(vec!["--dashboard".into(), DEMO_DASHBOARD_NAME.into()])).await.fails(2);
+    let before = server
+        .get(&key, &format!("/api/projects/{project}/subscriptions/"))
+        .await
+        .json["count"]
+        .clone();
+    let refused = run(create(vec!["--dashboard".into(), DEMO_DASHBOARD_NAME.into()]))
+        .await
+        .fails(2);
     assert!(
         refused.stderr.contains(&format!(
             "--dashboard: 2 dashboards are named \"{DEMO_DASHBOARD_NAME}\"; give the id of one: {DEMO_DASHBOARD} \"{DEMO_DASHBOARD_NAME}\", {twin} \"{DEMO_DASHBOARD_NAME}\""
@@ -177,6 +208,10 @@ async fn a_dashboard_or_an_insight_is_named_by_name_or_short_id() {
         "{}",
         refused.stderr
     );
-    let after = server.get(&key, &format!("/api/projects/{project}/subscriptions/")).await.json["count"].clone();
+    let after = server
+        .get(&key, &format!("/api/projects/{project}/subscriptions/"))
+        .await
+        .json["count"]
+        .clone();
     assert_eq!(before, after);
 }

@@ -235,6 +235,7 @@ async fn a_refused_connection_is_reported_and_a_write_is_retried_until_the_serve
             subscription_limit: None,
             max_limit: None,
             export_cap: orgdeck::server::DEFAULT_EXPORT_CAP,
+            keys_listed: false,
         })
         .await
         .unwrap()

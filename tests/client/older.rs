@@ -10,8 +10,10 @@ use crate::cli::{Run, orgdeck_at};
 use crate::support::TestServer;
 use crate::support::proxy::{Fault, FaultProxy};
 
-const SERVER_ERROR: &str = r#"{"type":"server_error","code":"error","detail":"A server error occurred.","attr":null}"#;
-const NO_ENDPOINT: &str = r#"{"type":"invalid_request","code":"not_found","detail":"Endpoint not found.","attr":null}"#;
+const SERVER_ERROR: &str =
+    r#"{"type":"server_error","code":"error","detail":"A server error occurred.","attr":null}"#;
+const NO_ENDPOINT: &str =
+    r#"{"type":"invalid_request","code":"not_found","detail":"Endpoint not found.","attr":null}"#;
 
 /// A role list's request line asked with `limit` (not a role's memberships).
 fn paged_roles(line: &str) -> bool {
@@ -34,7 +36,11 @@ async fn august_2025() -> (TestServer, FaultProxy, String) {
 #[track_caller]
 fn worked_around(run: &Run, what: &str) {
     assert_eq!(run.code, 0, "{what}: {}", run.stderr);
-    let notes: Vec<&str> = run.stderr.lines().filter(|line| line.starts_with("orgdeck: note:")).collect();
+    let notes: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|line| line.starts_with("orgdeck: note:"))
+        .collect();
     assert_eq!(notes.len(), 1, "{what}: {}", run.stderr);
     assert!(
         notes[0].contains("answered 500") && notes[0].contains("without limit and offset"),
@@ -57,10 +63,24 @@ async fn role_lists_that_answer_500_with_limit_and_offset_are_asked_again_withou
     let answered_500 = proxy.requests().iter().filter(|line| paged_roles(line)).count();
     assert_eq!(answered_500, 1, "{:#?}", proxy.requests());
 
-    let got = orgdeck_at(&proxy.base, &key, &["roles", "get", &name.to_uppercase()], None, &[]).await;
+    let got = orgdeck_at(
+        &proxy.base,
+        &key,
+        &["roles", "get", &name.to_uppercase()],
+        None,
+        &[],
+    )
+    .await;
     worked_around(&got, "roles get NAME");
     assert!(got.stdout.contains(&name), "{}", got.stdout);
-    let members = orgdeck_at(&proxy.base, &key, &["members", "list", "--role", &name], None, &[]).await;
+    let members = orgdeck_at(
+        &proxy.base,
+        &key,
+        &["members", "list", "--role", &name],
+        None,
+        &[],
+    )
+    .await;
     worked_around(&members, "members list --role NAME");
 
     let file = dir.path().join("org.toml");
@@ -85,8 +105,9 @@ async fn subs_test_says_the_server_has_no_test_delivery() {
     let run = orgdeck_at(&proxy.base, &key, &["subs", "test", &id], None, &[]).await;
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
-        run.stderr
-            .contains(&format!("this server has no test delivery (an older PostHog): subscription {id} exists")),
+        run.stderr.contains(&format!(
+            "this server has no test delivery (an older PostHog): subscription {id} exists"
+        )),
         "{}",
         run.stderr
     );

@@ -207,7 +207,8 @@ async fn lists_by_state_and_by_what_they_deliver() {
         assert!(!rows.is_empty(), "the demo has {state} subscriptions");
         // The STATE column names every state, active included.
         assert!(
-            rows.iter().all(|row| row.split_whitespace().last() == Some(state)),
+            rows.iter()
+                .all(|row| row.split_whitespace().last() == Some(state)),
             "{state}: {table}"
         );
     }

@@ -174,11 +174,24 @@ fn every_colour_name_the_readme_names_is_a_colour() {
     let named: Vec<&str> = list.split(", ").collect();
     assert_eq!(named.len(), COLOUR_NAMES.len(), "{named:?}");
     for name in &named {
-        assert!(parse_colour(name).is_some(), "the README names {name}, which is not read");
+        assert!(
+            parse_colour(name).is_some(),
+            "the README names {name}, which is not read"
+        );
         assert!(COLOUR_NAMES.contains(name), "{name}");
     }
     // And the ones it writes elsewhere: the example's, and its words' forms.
-    for written in ["darkred", "blue", "magenta", "#ff8800", "dark-red", "Dark Red", "grey", "bright_blue", "208"] {
+    for written in [
+        "darkred",
+        "blue",
+        "magenta",
+        "#ff8800",
+        "dark-red",
+        "Dark Red",
+        "grey",
+        "bright_blue",
+        "208",
+    ] {
         assert!(parse_colour(written).is_some(), "{written}");
     }
     assert!(parse_colour("grassy").is_none());
@@ -211,7 +224,10 @@ fn the_readmes_opening_and_status_say_what_orgdeck_does_today() {
         "deliveries",
     ];
     for word in done {
-        assert!(opening.contains(word), "the opening paragraph says nothing of {word}: {opening}");
+        assert!(
+            opening.contains(word),
+            "the opening paragraph says nothing of {word}: {opening}"
+        );
     }
     let status: String = readme
         .lines()
@@ -223,7 +239,13 @@ fn the_readmes_opening_and_status_say_what_orgdeck_does_today() {
         .to_lowercase();
     let (in_place, not_yet) = status.split_once("not yet").unwrap_or((&status, ""));
     for word in done {
-        assert!(in_place.contains(word), "the status does not say {word} is in place: {status}");
-        assert!(!not_yet.contains(word), "the status says {word} is not yet done: {status}");
+        assert!(
+            in_place.contains(word),
+            "the status does not say {word} is in place: {status}"
+        );
+        assert!(
+            !not_yet.contains(word),
+            "the status says {word} is not yet done: {status}"
+        );
     }
 }

@@ -45,7 +45,10 @@ async fn slash_finds_a_subscription_and_a_role_by_id() {
     let target = all
         .iter()
         .rev()
-        .find(|row| all.iter().all(|other| !names(other).contains(&row.id.to_string())))
+        .find(|row| {
+            all.iter()
+                .all(|other| !names(other).contains(&row.id.to_string()))
+        })
         .expect("an id no title holds");
     let mut driver = console(&server, &key).await;
     keys(&mut driver, &[KeyCode::Char('3')]).await;
@@ -70,7 +73,11 @@ async fn slash_finds_a_subscription_and_a_role_by_id() {
         assert!(driver.app.lists.subscriptions.filter().is_empty());
     }
     // A role by the start of its id.
-    keys(&mut driver, &[KeyCode::Char('1'), KeyCode::Char('j'), KeyCode::Char('j')]).await;
+    keys(
+        &mut driver,
+        &[KeyCode::Char('1'), KeyCode::Char('j'), KeyCode::Char('j')],
+    )
+    .await;
     let role = driver.app.lists.roles.selected().unwrap().clone();
     keys(&mut driver, &[KeyCode::Char('g'), KeyCode::Char('/')]).await;
     typed(&mut driver, &role.id[..13]).await;
@@ -120,17 +127,19 @@ async fn esc_on_a_filtered_list_clears_the_filter_before_it_goes_back() {
 /// spaces, nor in their e-mail addresses.
 fn unique_prefix(name: &str, everyone: &[(String, String)]) -> Option<String> {
     let compact = name.to_lowercase().replace(' ', "");
-    (3..=compact.len()).map(|n| compact[..n].to_string()).find(|prefix| {
-        everyone
-            .iter()
-            .filter(|(other, _)| other.to_lowercase().replace(' ', "") != compact)
-            .all(|(other, email)| {
-                let other = other.to_lowercase();
-                !other.contains(prefix.as_str())
-                    && !other.replace(' ', "").contains(prefix.as_str())
-                    && !email.to_lowercase().contains(prefix.as_str())
-            })
-    })
+    (3..=compact.len())
+        .map(|n| compact[..n].to_string())
+        .find(|prefix| {
+            everyone
+                .iter()
+                .filter(|(other, _)| other.to_lowercase().replace(' ', "") != compact)
+                .all(|(other, email)| {
+                    let other = other.to_lowercase();
+                    !other.contains(prefix.as_str())
+                        && !other.replace(' ', "").contains(prefix.as_str())
+                        && !email.to_lowercase().contains(prefix.as_str())
+                })
+        })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -245,10 +254,16 @@ async fn p_asks_before_a_resume_and_says_how_many_it_delivers_to() {
     // Enter says no: nothing is sent.
     keys(&mut driver, &[KeyCode::Enter]).await;
     assert!(question(&driver).is_none());
-    assert_eq!(api.subscription(&project, one.id).await.unwrap().enabled, Some(false));
+    assert_eq!(
+        api.subscription(&project, one.id).await.unwrap().enabled,
+        Some(false)
+    );
     // y resumes it.
     keys(&mut driver, &[KeyCode::Char('p'), KeyCode::Char('y')]).await;
-    assert_eq!(api.subscription(&project, one.id).await.unwrap().enabled, Some(true));
+    assert_eq!(
+        api.subscription(&project, one.id).await.unwrap().enabled,
+        Some(true)
+    );
 
     // Marked paused ones: one question, every recipient counted; Enter says no.
     let (two, three) = (paused[0], paused[1]);
@@ -266,7 +281,10 @@ async fn p_asks_before_a_resume_and_says_how_many_it_delivers_to() {
     assert!(asked.contains(&format!("{total} recipients in all")), "{asked}");
     keys(&mut driver, &[KeyCode::Enter]).await;
     for id in &marked {
-        assert_eq!(api.subscription(&project, *id).await.unwrap().enabled, Some(false));
+        assert_eq!(
+            api.subscription(&project, *id).await.unwrap().enabled,
+            Some(false)
+        );
     }
     keys(&mut driver, &[KeyCode::Esc]).await; // the marks go
 
@@ -285,7 +303,10 @@ async fn p_asks_before_a_resume_and_says_how_many_it_delivers_to() {
     let asked = question(&driver).unwrap_or_else(|| panic!("{}", driver.screen()));
     assert!(asked.starts_with(&format!("Resume #{}", two.id)), "{asked}");
     keys(&mut driver, &[KeyCode::Enter]).await;
-    assert_eq!(api.subscription(&project, two.id).await.unwrap().enabled, Some(false));
+    assert_eq!(
+        api.subscription(&project, two.id).await.unwrap().enabled,
+        Some(false)
+    );
 }
 
 /// The form open for a subscription, if one is.
@@ -364,8 +385,17 @@ async fn the_keys_a_notice_names_work_on_the_deliveries_it_is_shown_on() {
     keys(&mut driver, &[KeyCode::Char('3'), KeyCode::Char('r')]).await;
     drive::command(&mut driver, &format!("sub {}", gone.id)).await;
     keys(&mut driver, &[KeyCode::Char('p')]).await;
-    let notice = driver.app.notice.clone().map(|notice| notice.text).unwrap_or_default();
+    let notice = driver
+        .app
+        .notice
+        .clone()
+        .map(|notice| notice.text)
+        .unwrap_or_default();
     assert!(notice.contains("u restores it"), "{notice}\n{}", driver.screen());
     keys(&mut driver, &[KeyCode::Esc, KeyCode::Char('u')]).await;
-    assert!(!api.subscription(&project, gone.id).await.unwrap().deleted, "{}", driver.screen());
+    assert!(
+        !api.subscription(&project, gone.id).await.unwrap().deleted,
+        "{}",
+        driver.screen()
+    );
 }

@@ -234,6 +234,7 @@ async fn a_slow_server_never_blocks_the_keys() {
         subscription_limit: None,
         max_limit: None,
         export_cap: orgdeck::server::DEFAULT_EXPORT_CAP,
+        keys_listed: false,
     })
     .await
     .unwrap();

@@ -25,6 +25,7 @@ async fn data_survives_a_restart_on_the_same_file() {
         subscription_limit: None,
         max_limit: None,
         export_cap: orgdeck::server::DEFAULT_EXPORT_CAP,
+        keys_listed: false,
     };
     let first = server::start(options.clone()).await.unwrap();
     let key = first.ready.api_key.clone().expect("a fresh demo mints a key");

@@ -105,6 +105,7 @@ impl TestServer {
             subscription_limit: None,
             max_limit: None,
             export_cap: orgdeck::server::DEFAULT_EXPORT_CAP,
+            keys_listed: false,
         };
         change(&mut options);
         Self::launch(options, dir).await
@@ -132,6 +133,7 @@ impl TestServer {
             subscription_limit: None,
             max_limit: None,
             export_cap: orgdeck::server::DEFAULT_EXPORT_CAP,
+            keys_listed: false,
         };
         Self::launch(options, dir).await
     }

@@ -181,7 +181,9 @@ fn parse_context(text: &str) -> Result<ContextFlag, String> {
         return Ok(ContextFlag::Clear);
     }
     let wrong = || {
-        format!("\"{text}\" is not a context: dashboard:ID, insight:ID or none (a name or short id serves as the ID)")
+        format!(
+            "\"{text}\" is not a context: dashboard:ID, insight:ID or none (a name or short id serves as the ID)"
+        )
     };
     let (kind, named) = text.trim().split_once(':').ok_or_else(wrong)?;
     let named = named.trim();

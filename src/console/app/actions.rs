@@ -344,7 +344,8 @@ impl App {
     fn paused_again(&mut self, recheck: &Recheck, why: Option<String>) {
         self.recheck = None;
         let why = why.unwrap_or_else(|| {
-            if self.shown() == ListId::Deliveries && self.lists.deliveries.subscription() == Some(recheck.id) {
+            if self.shown() == ListId::Deliveries && self.lists.deliveries.subscription() == Some(recheck.id)
+            {
                 "no delivery says why yet: r reads its deliveries again".into()
             } else {
                 format!("no delivery says why: :sub {} shows its deliveries", recheck.id)

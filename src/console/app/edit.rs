@@ -38,7 +38,9 @@ impl App {
             return match self.acted_on().map(|subscription| subscription.deleted) {
                 Some(true) => self.write(Write::Restore { project, id }),
                 Some(false) => {
-                    self.notice = Some(Notice::done(format!("#{id} is not soft-deleted: nothing to restore")));
+                    self.notice = Some(Notice::done(format!(
+                        "#{id} is not soft-deleted: nothing to restore"
+                    )));
                     Vec::new()
                 }
                 None => self.read_then(id, super::health::Then::Restore),

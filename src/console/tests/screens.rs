@@ -335,7 +335,11 @@ fn the_help_shows_a_long_log_path_whole_on_80_columns() {
     key(&mut app, KeyCode::Char('?'));
     // Down to where the log file's line is at the top of the help.
     for _ in 0..60 {
-        if screen(&app).lines().nth(1).is_some_and(|line| line.contains("log file")) {
+        if screen(&app)
+            .lines()
+            .nth(1)
+            .is_some_and(|line| line.contains("log file"))
+        {
             break;
         }
         key(&mut app, KeyCode::Down);
@@ -361,6 +365,9 @@ fn the_help_shows_a_long_log_path_whole_on_80_columns() {
     assert!(parts.len() > 1, "the path is longer than a line: {shown}");
     assert_eq!(parts.concat(), path, "{shown}");
     for part in &parts[..parts.len() - 1] {
-        assert!(part.ends_with('/'), "a line of the path ends mid-name: {part:?}\n{shown}");
+        assert!(
+            part.ends_with('/'),
+            "a line of the path ends mid-name: {part:?}\n{shown}"
+        );
     }
 }

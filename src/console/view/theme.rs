@@ -83,9 +83,8 @@ impl Theme {
             value
                 .as_deref()
                 .map(|text| {
-                    parse_colour(text).ok_or_else(|| {
-                        format!("[theme] {name} = \"{text}\" is not a colour ({COLOUR_HELP})")
-                    })
+                    parse_colour(text)
+                        .ok_or_else(|| format!("[theme] {name} = \"{text}\" is not a colour ({COLOUR_HELP})"))
                 })
                 .transpose()
         };
@@ -208,7 +207,9 @@ fn hex_or_index(text: &str) -> Option<Color> {
     if let Ok(index) = text.parse::<u8>() {
         return Some(Color::Indexed(index));
     }
-    let hex = text.strip_prefix('#').filter(|hex| hex.len() == 6 && hex.is_ascii())?;
+    let hex = text
+        .strip_prefix('#')
+        .filter(|hex| hex.len() == 6 && hex.is_ascii())?;
     let byte = |at: usize| u8::from_str_radix(hex.get(at..at + 2)?, 16).ok();
     Some(Color::Rgb(byte(0)?, byte(2)?, byte(4)?))
 }
