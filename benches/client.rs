@@ -51,6 +51,7 @@ fn fixture(delay: Option<Duration>) -> Fixture {
             max_limit: None,
             export_cap: orgdeck::server::DEFAULT_EXPORT_CAP,
             access: Default::default(),
+            keys_listed: false,
         }))
         .expect("server");
     let db = running.db.clone();

@@ -63,6 +63,7 @@ fn server(seed: Seed, generate: u64, clock: Clock, rate_limit: Option<server::Ra
             max_limit: None,
             export_cap: orgdeck::server::DEFAULT_EXPORT_CAP,
             access: Default::default(),
+            keys_listed: false,
         }))
         .expect("server");
     let db = running.db.clone();

@@ -226,6 +226,8 @@ pub struct Client {
     holding: Option<Arc<Holding>>,
     deadline: Option<Deadline>,
     observer: Option<Observer>,
+    /// What an older server was found to do, shared by every clone.
+    older: std::sync::Arc<super::older::Older>,
 }
 
 impl fmt::Debug for Client {
@@ -264,7 +266,19 @@ impl Client {
             holding: None,
             deadline: config.deadline,
             observer: None,
+            older: Default::default(),
         })
+    }
+
+    /// What an older server was found to do, to work around.
+    pub(super) fn older(&self) -> &super::older::Older {
+        &self.older
+    }
+
+    /// What the client has had to work around since this was last asked,
+    /// in words, each once: for a command to say on stderr.
+    pub fn take_notes(&self) -> Vec<String> {
+        self.older.take_notes()
     }
 
     /// This client, sharing its connections, telling `observer` of every

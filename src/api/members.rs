@@ -49,6 +49,18 @@ impl From<super::Error> for Found {
     }
 }
 
+impl super::Error {
+    /// Today's PostHog lists a member's keys to its web app's sessions
+    /// alone and refuses a personal API key (403 "This action does not
+    /// support personal API key access.", posthog.md 15-20).
+    pub fn refuses_personal_keys(&self) -> bool {
+        self.status() == Some(403)
+            && self
+                .refusal()
+                .is_some_and(|refusal| refusal.detail.to_lowercase().contains("personal api key"))
+    }
+}
+
 impl Client {
     /// The member with this e-mail address (any case), or `None`: one
     /// request, through the list's exact `email` filter.

@@ -12,6 +12,7 @@ pub mod health;
 pub mod integrations;
 pub mod members;
 pub mod models;
+mod older;
 pub mod operations;
 pub mod paging;
 pub mod raw;

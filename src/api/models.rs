@@ -257,6 +257,25 @@ pub struct NamedItem {
     /// An insight's short id (PostHog's insight list sends it); dashboards have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub short_id: Option<String>,
+    /// The name PostHog makes up for an insight that has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derived_name: Option<String>,
+}
+
+impl NamedItem {
+    /// Its name and the one PostHog made up for it, those it has.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        [&self.name, &self.derived_name]
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+            .filter(|name| !name.trim().is_empty())
+    }
+
+    /// How it is named for people: its name, else PostHog's made-up one.
+    pub fn shown_name(&self) -> String {
+        self.names().next().unwrap_or("(no name)").to_string()
+    }
 }
 
 /// The calling key, from `GET /api/personal_api_keys/@current`.

@@ -179,6 +179,62 @@ impl SubscriptionFilter {
         }
         query
     }
+
+    /// The id a search names, when it is one (`12` or `#12`): PostHog
+    /// searches titles and names, never ids, so a list that shows what is
+    /// typed reads that subscription as well.
+    pub fn searched_id(&self) -> Option<i64> {
+        let text = self.search.as_deref()?.trim();
+        let digits = text.strip_prefix('#').unwrap_or(text);
+        (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| digits.parse().ok())
+            .flatten()
+            .filter(|id| *id > 0)
+    }
+
+    /// Whether the list holds this subscription by every filter but the
+    /// search.
+    pub fn holds(&self, subscription: &Subscription) -> bool {
+        let text = |wanted: &Option<String>, has: Option<&str>| {
+            wanted
+                .as_deref()
+                .filter(|wanted| !wanted.is_empty())
+                .is_none_or(|wanted| has.is_some_and(|has| has.eq_ignore_ascii_case(wanted)))
+        };
+        let id = |wanted: Option<i64>, has: Option<i64>| wanted.is_none_or(|wanted| has == Some(wanted));
+        subscription.deleted == self.deleted
+            && text(
+                &self.target_type,
+                subscription.target_type.as_ref().map(|kind| kind.as_str()),
+            )
+            && text(
+                &self.resource_type,
+                subscription.resource_type.as_ref().map(|kind| kind.as_str()),
+            )
+            && text(
+                &self.created_by,
+                subscription.created_by.as_ref().map(|user| user.uuid.as_str()),
+            )
+            && id(self.dashboard, subscription.dashboard)
+            && id(self.insight, subscription.insight)
+    }
+
+    /// Whether the server's search finds this subscription by its title or
+    /// by the name of what it delivers (as PostHog searches, term by term).
+    pub fn search_finds(&self, subscription: &Subscription) -> bool {
+        let Some(search) = self.search.as_deref() else {
+            return true;
+        };
+        let names = [&subscription.title, &subscription.resource_name]
+            .into_iter()
+            .flatten()
+            .map(|name| name.to_lowercase())
+            .collect::<Vec<_>>();
+        search
+            .split([' ', ','])
+            .filter(|term| !term.is_empty())
+            .all(|term| names.iter().any(|name| name.contains(&term.to_lowercase())))
+    }
 }
 
 const NO_BODY: Option<&()> = None;
@@ -274,6 +330,48 @@ impl Client {
     pub async fn subscription(&self, project: &str, id: i64) -> Result<Raw<Subscription>> {
         let url = self.url(&["api", "projects", project, "subscriptions", &id.to_string()]);
         self.call(Method::GET, url, NO_BODY).await
+    }
+
+    /// A page of the subscription list as the console shows it. A search
+    /// for an id (`12`, `#12`) finds that subscription too, though PostHog
+    /// searches only titles and names: it is read, and when the list's
+    /// other filters hold it and the search would not find it, it comes
+    /// first, the server's rows one place later (so every page asks for it
+    /// again, to place the rows alike).
+    pub async fn subscriptions_page(
+        &self,
+        project: &str,
+        filter: &SubscriptionFilter,
+        limit: u64,
+        offset: u64,
+    ) -> Result<super::Page<Subscription>> {
+        let list = super::List::subscriptions(project, filter);
+        let pinned = match filter.searched_id() {
+            Some(id) => match self.subscription(project, id).await {
+                Ok(found) => Some(found.into_typed())
+                    .filter(|found| filter.holds(found) && !filter.search_finds(found)),
+                // None with that id (or none this key may read): the search alone.
+                Err(error) => {
+                    tracing::debug!(id, %error, "no subscription with the searched id");
+                    None
+                }
+            },
+            None => None,
+        };
+        let Some(pinned) = pinned else {
+            return self.page(&list, limit, offset).await;
+        };
+        let limit = limit.max(2);
+        let (server_limit, server_offset) = match offset {
+            0 => (limit - 1, 0),
+            offset => (limit, offset - 1),
+        };
+        let mut page = self.page(&list, server_limit, server_offset).await?;
+        page.count = page.count.saturating_add(1);
+        if offset == 0 {
+            page.results.insert(0, pinned);
+        }
+        Ok(page)
     }
 
     /// Creates a subscription from any body that serialises to the API's

@@ -175,6 +175,18 @@ impl std::fmt::Display for SubscriptionState {
     }
 }
 
+/// How many recipients a target of this type and value has: each address
+/// of an e-mail target, else one channel or address (none when empty).
+pub fn recipients(target_type: Option<&TargetType>, value: &str) -> usize {
+    match target_type {
+        Some(TargetType::Email) => value
+            .split(',')
+            .filter(|address| !address.trim().is_empty())
+            .count(),
+        _ => usize::from(!value.trim().is_empty()),
+    }
+}
+
 impl Subscription {
     /// What on-call looks at first: deleted, unsupported (its channel is
     /// no longer delivered to), paused, ended (no delivery left), overdue
@@ -193,6 +205,15 @@ impl Subscription {
                 None => SubscriptionState::Ended,
             }
         }
+    }
+
+    /// How many recipients a delivery goes to: each address of an e-mail
+    /// target, else the one channel or address it names.
+    pub fn recipients(&self) -> usize {
+        recipients(
+            self.target_type.as_ref(),
+            self.target_value.as_deref().unwrap_or_default(),
+        )
     }
 
     /// A server that sends no `enabled` has no paused subscriptions.

@@ -1,7 +1,10 @@
 //! The command line of design.md (a fixed interface) and its dispatch.
 
+mod catalog;
 mod code;
 mod connection;
+mod dashboards;
+mod insights;
 mod login;
 mod members;
 mod offboard;
@@ -186,6 +189,18 @@ pub enum Command {
         #[command(subcommand)]
         command: subscriptions::SubscriptionsCommand,
     },
+    /// The project's dashboards, which a subscription can deliver
+    /// (`--dashboard` takes an id or a name).
+    Dashboards {
+        #[command(subcommand)]
+        command: dashboards::DashboardsCommand,
+    },
+    /// The project's insights, which a subscription can deliver
+    /// (`--insight` takes an id, a short id or a name).
+    Insights {
+        #[command(subcommand)]
+        command: insights::InsightsCommand,
+    },
     /// Print the completion script for a shell: bash, zsh, fish or powershell
     /// (e.g. `orgdeck completions bash > ~/.local/share/bash-completion/completions/orgdeck`).
     Completions {
@@ -207,7 +222,12 @@ impl Command {
             Command::People { command } => command.writes(),
             Command::Subscriptions { command } => command.writes(),
             Command::Login { .. } | Command::Keys { .. } => true,
-            Command::Export(_) | Command::Plan(_) | Command::Completions { .. } | Command::Man => false,
+            Command::Export(_)
+            | Command::Plan(_)
+            | Command::Dashboards { .. }
+            | Command::Insights { .. }
+            | Command::Completions { .. }
+            | Command::Man => false,
             Command::Apply(_) => true,
             // The reference server is the user's own rehearsal; the console
             // of `demo` honours --read-only itself.
@@ -224,6 +244,8 @@ impl Command {
             | Command::Members { .. }
             | Command::People { .. }
             | Command::Subscriptions { .. }
+            | Command::Dashboards { .. }
+            | Command::Insights { .. }
             | Command::Plan(_)
             | Command::Apply(_) => true,
             Command::Export(args) => !code::export_is_offline(args),
@@ -243,7 +265,9 @@ impl Command {
             Command::Members { command } => command.span(),
             Command::People { command } => command.span(),
             Command::Subscriptions { command } => command.span(),
-            Command::Export(_) | Command::Plan(_) => Span::Lists,
+            Command::Export(_) | Command::Plan(_) | Command::Dashboards { .. } | Command::Insights { .. } => {
+                Span::Lists
+            }
             Command::Apply(_) => Span::Paced,
             Command::Login { .. }
             | Command::Keys { .. }
@@ -261,6 +285,8 @@ impl Command {
             Command::Members { command } => ("members", format!("{command:?}")),
             Command::People { command } => ("people", format!("{command:?}")),
             Command::Subscriptions { command } => ("subscriptions", format!("{command:?}")),
+            Command::Dashboards { command } => ("dashboards", format!("{command:?}")),
+            Command::Insights { command } => ("insights", format!("{command:?}")),
             Command::Login { .. } => return "login".into(),
             Command::Export(_) => return "export".into(),
             Command::Plan(_) => return "plan".into(),
@@ -569,6 +595,12 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Subscriptions { command } => {
             run_api(&cli.connection, span, |c| subscriptions::run(command, c, format))
         }
+        Command::Dashboards { command } => {
+            run_api(&cli.connection, span, |c| dashboards::run(command, c, format))
+        }
+        Command::Insights { command } => {
+            run_api(&cli.connection, span, |c| insights::run(command, c, format))
+        }
         Command::Export(args) if code::export_is_offline(&args) => {
             code::print_schema()?;
             Ok(ExitCode::SUCCESS)
@@ -617,6 +649,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             max_limit,
             export_cap: usize::from(export_cap),
             access: access.options(),
+            keys_listed: false,
         }),
         Command::Keys {
             command:
@@ -681,7 +714,8 @@ where
         .worker_threads(2)
         .enable_all()
         .build()?;
-    runtime.block_on(async {
+    let client = connection.client.clone();
+    let outcome = runtime.block_on(async {
         match tokio::time::timeout(deadline + GRACE, command(connection)).await {
             Ok(outcome) => outcome,
             Err(_) => Err(Exit {
@@ -693,6 +727,11 @@ where
             }
             .into()),
         }
-    })?;
+    });
+    // What the client worked around on an older server, said once.
+    for note in client.take_notes() {
+        eprintln!("orgdeck: note: {}", crate::text::printable(&note));
+    }
+    outcome?;
     Ok(ExitCode::SUCCESS)
 }

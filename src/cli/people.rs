@@ -285,6 +285,7 @@ fn page(profile: &Profile) -> String {
                 }
             ),
             Keys::Known(_) => "none".into(),
+            Keys::Unlisted { unlisted } => format!("not listed: {unlisted}"),
             Keys::Unknown { unknown } => format!("unknown: {unknown}"),
         },
     ));

@@ -156,6 +156,7 @@ pub fn demo(db: Option<PathBuf>, flavor: Flavor, flags: ConsoleFlags) -> anyhow:
             max_limit: None,
             export_cap: crate::server::DEFAULT_EXPORT_CAP,
             access: Default::default(),
+            keys_listed: false,
         })
         .await?;
         let key = match running.ready.api_key.clone() {

@@ -374,7 +374,7 @@ impl Runner {
                 .await
                 .map(PageData::new),
             Query::Subscriptions { project, filter } => client
-                .page(&List::subscriptions(&project, &filter), limit, offset)
+                .subscriptions_page(&project, &filter, limit, offset)
                 .await
                 .map(PageData::new),
             Query::People {

@@ -212,6 +212,20 @@ pub fn plan(profile: &Profile, options: Options) -> Plan {
             ),
         ));
     }
+    if let Keys::Unlisted { .. } = &profile.keys {
+        steps.push(Step::new(
+            Action::Note,
+            format!(
+                "{}, so orgdeck cannot tell whether they have any; nothing is done to keys here — {}",
+                crate::people::profile::UNLISTED,
+                if options.remove_from_organization {
+                    "any they have stop reaching this organization when the membership goes"
+                } else {
+                    "any they have keep working while they are a member (--remove-from-organization ends that)"
+                }
+            ),
+        ));
+    }
     match (&profile.member, options.remove_from_organization) {
         (Some(member), true) if member.level >= level::OWNER => {
             steps.push(Step::new(

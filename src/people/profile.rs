@@ -64,8 +64,24 @@ pub fn is_ai_report(subscription: &Subscription) -> bool {
 #[serde(untagged)]
 pub enum Keys {
     Known(ScopedApiKeys),
-    Unknown { unknown: String },
+    /// The server lists a person's keys to its web app alone (today's
+    /// PostHog refuses a personal API key): said in [`UNLISTED`].
+    Unlisted {
+        unlisted: String,
+    },
+    Unknown {
+        unknown: String,
+    },
 }
+
+/// Why a person's keys are not shown by today's PostHog.
+pub const UNLISTED: &str = "their keys cannot be listed with a personal API key: PostHog lists a \
+                            person's keys only in its web app";
+
+/// What that means for offboarding them.
+pub const UNLISTED_MEANS: &str = "orgdeck cannot tell whether they have any; any they have keep \
+                                  working while they are a member, and stop reaching this \
+                                  organization once they are removed from it";
 
 /// The person a page is about.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -162,6 +178,9 @@ pub async fn gather(
     let keys = match &member {
         Some(member) => match client.scoped_api_keys(&organization_id, &member.user.uuid).await {
             Ok(keys) => Keys::Known(keys),
+            Err(error) if error.refuses_personal_keys() => Keys::Unlisted {
+                unlisted: format!("{UNLISTED}; {UNLISTED_MEANS}"),
+            },
             Err(error) => Keys::Unknown {
                 unknown: format!("cannot read their keys: {error}"),
             },
@@ -334,6 +353,12 @@ fn would_break(profile: &Profile) -> Vec<String> {
             } else {
                 ""
             }
+        ));
+    }
+    if let Keys::Unlisted { .. } = &profile.keys {
+        lines.push(format!(
+            "any personal API keys they have stop reaching this organization once they are removed \
+             from it, and whatever uses them breaks ({UNLISTED})"
         ));
     }
     lines

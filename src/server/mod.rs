@@ -69,6 +69,9 @@ pub struct AppState {
     pub export_cap: usize,
     /// The access control applied (posthog.md 16).
     pub access: access::AccessOptions,
+    /// A member's keys are listed to a personal API key (see
+    /// [`ServeOptions::keys_listed`]).
+    pub keys_listed: bool,
 }
 
 /// How long a client may take to send a request before the server gives up
@@ -158,6 +161,12 @@ pub struct ServeOptions {
     /// The plan's access control, the default resolution mode, and
     /// synthetic roles and projects with rules (posthog.md 16).
     pub access: access::AccessOptions,
+    /// `members/:id/scoped_api_keys/` answers a personal API key too.
+    /// Today's PostHog answers it to its web app's sessions alone and
+    /// refuses every personal key (posthog.md 15-20), as this server does
+    /// unless told so; the seed flavour answers it. For rehearsing what a
+    /// session sees, and for tests of how a person's keys are shown.
+    pub keys_listed: bool,
 }
 
 /// A free organization's cap on a dashboard subscription's insights
@@ -278,6 +287,7 @@ pub async fn start(options: ServeOptions) -> anyhow::Result<RunningServer> {
         max_limit: options.max_limit,
         export_cap: options.export_cap,
         access: options.access.for_flavor(options.flavor),
+        keys_listed: options.keys_listed,
     });
     let (shutdown, shutdown_signal) = oneshot::channel::<()>();
     let task = tokio::spawn(accept(listener, app, options.read_timeouts, shutdown_signal));

@@ -229,6 +229,7 @@ async fn a_refused_connection_is_reported_and_a_write_is_retried_until_the_serve
             max_limit: None,
             export_cap: orgdeck::server::DEFAULT_EXPORT_CAP,
             access: Default::default(),
+            keys_listed: false,
         })
         .await
         .unwrap()

@@ -189,7 +189,8 @@ fn mails_leaver(row: &Value) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn offboarding_the_leaver_plans_runs_records_and_then_has_nothing_left_to_do() {
-    let server = TestServer::demo().await;
+    // A server that lists a person's keys, as PostHog does to its web app.
+    let server = TestServer::demo_with(|options| options.keys_listed = true).await;
     let key = server.key(&["*"]);
     let before = state(&server, &key).await;
     assert_eq!(before["roles"][LEAVER], json!(["Data"]));
@@ -436,7 +437,8 @@ async fn a_role_deleted_between_plan_and_run_fails_its_step_alone() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_persons_page_in_both_formats() {
-    let server = TestServer::demo().await;
+    // A server that lists a person's keys, as PostHog does to its web app.
+    let server = TestServer::demo_with(|options| options.keys_listed = true).await;
     let key = server.key(&["*"]);
     let page = orgdeck(&server, &key, &["people", "show", LEAVER, "-o", "json"], None)
         .await
@@ -647,4 +649,66 @@ async fn roles_per_person_for_a_hundred_roles_take_under_two_seconds() {
     let held: usize = uuids.iter().map(|uuid| index.of(uuid).len()).sum();
     assert_eq!(held, 43 + 92 * 5, "the demo's 43 memberships and the 460 made");
     assert!(took < Duration::from_secs(2), "took {took:?}");
+}
+
+/// Today's PostHog refuses a personal API key a person's keys (403 "This
+/// action does not support personal API key access.", posthog.md 15-20):
+/// the page, `people show` and offboarding say so in words, and what it
+/// means for offboarding, rather than "unknown".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_persons_keys_that_today_s_posthog_will_not_list_are_said_to_be_unlisted() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let page = orgdeck(&server, &key, &["people", "show", LEAVER, "-o", "json"], None)
+        .await
+        .ok()
+        .json();
+    let unlisted = page["keys"]["unlisted"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{:#}", page["keys"]));
+    assert!(
+        unlisted.contains("cannot be listed with a personal API key"),
+        "{unlisted}"
+    );
+    let text = orgdeck(&server, &key, &["people", "show", LEAVER], None)
+        .await
+        .ok()
+        .stdout;
+    assert!(!text.contains("unknown"), "{text}");
+    for expected in [
+        "not listed: their keys cannot be listed with a personal API key",
+        "PostHog lists a person's keys only in its web app",
+        "stop reaching this organization once they are removed",
+    ] {
+        assert!(text.contains(expected), "{expected} missing:\n{text}");
+    }
+    let staying = orgdeck(&server, &key, &["people", "offboard", LEAVER, "--dry-run"], None)
+        .await
+        .ok()
+        .stdout;
+    assert!(
+        staying.contains("only in its web app, so orgdeck cannot tell whether they have any")
+            && staying
+                .contains("keep working while they are a member (--remove-from-organization ends that)"),
+        "{staying}"
+    );
+    let leaving = orgdeck(
+        &server,
+        &key,
+        &[
+            "people",
+            "offboard",
+            LEAVER,
+            "--dry-run",
+            "--remove-from-organization",
+        ],
+        None,
+    )
+    .await
+    .ok()
+    .stdout;
+    assert!(
+        leaving.contains("any they have stop reaching this organization when the membership goes"),
+        "{leaving}"
+    );
 }

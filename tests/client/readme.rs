@@ -117,3 +117,135 @@ fn the_readmes_cli_examples_run_as_printed_on_the_demo() {
         }
     }
 }
+
+/// The README's blocks fenced as `language`.
+fn fenced<'a>(readme: &'a str, language: &str) -> Vec<&'a str> {
+    readme
+        .split(&format!("```{language}\n"))
+        .skip(1)
+        .filter_map(|rest| rest.split("```").next())
+        .collect()
+}
+
+/// Every example config file of the README is read as orgdeck reads one
+/// (unknown settings refused), and everything in it the console takes
+/// works: each profile's colour and zone, the keys, the theme's colours.
+#[test]
+fn every_example_config_in_the_readme_is_read_and_used_as_written() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let blocks = fenced(&readme, "toml");
+    assert!(!blocks.is_empty(), "the README shows a config file");
+    let dir = tempfile::tempdir().unwrap();
+    for (at, block) in blocks.iter().enumerate() {
+        let path = dir.path().join(format!("config-{at}.toml"));
+        std::fs::write(&path, block).unwrap();
+        let (file, _) = orgdeck::config::load_from(path)
+            .unwrap_or_else(|error| panic!("the README's config #{at} is not read: {error:#}\n{block}"))
+            .expect("the file is there");
+        assert!(!file.profiles.is_empty(), "{block}");
+        for (name, profile) in &file.profiles {
+            let look = profile.look();
+            if let Some(color) = &look.color {
+                orgdeck::console::app::profile_color(color)
+                    .unwrap_or_else(|error| panic!("profile {name}: {error}"));
+            }
+            if let Some(zone) = &look.tz {
+                zone.parse::<orgdeck::console::view::format::Zone>()
+                    .unwrap_or_else(|error| panic!("profile {name}: tz {zone}: {error}"));
+            }
+        }
+        orgdeck::console::look(file.clone())
+            .unwrap_or_else(|error| panic!("the README's config #{at}: {error:#}"));
+    }
+}
+
+/// Every colour name the README names is one a config file may use, and
+/// the README names every one there is.
+#[test]
+fn every_colour_name_the_readme_names_is_a_colour() {
+    use orgdeck::console::view::theme::{COLOUR_NAMES, parse_colour};
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let flat = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    let list = flat
+        .split("one of the terminal's own names: ")
+        .nth(1)
+        .and_then(|rest| rest.split(" (in any case").next())
+        .expect("the README lists the colour names");
+    let named: Vec<&str> = list.split(", ").collect();
+    assert_eq!(named.len(), COLOUR_NAMES.len(), "{named:?}");
+    for name in &named {
+        assert!(
+            parse_colour(name).is_some(),
+            "the README names {name}, which is not read"
+        );
+        assert!(COLOUR_NAMES.contains(name), "{name}");
+    }
+    // And the ones it writes elsewhere: the example's, and its words' forms.
+    for written in [
+        "darkred",
+        "blue",
+        "magenta",
+        "#ff8800",
+        "dark-red",
+        "Dark Red",
+        "grey",
+        "bright_blue",
+        "208",
+    ] {
+        assert!(parse_colour(written).is_some(), "{written}");
+    }
+    assert!(parse_colour("grassy").is_none());
+    assert!(parse_colour("#ff880").is_none());
+}
+
+/// The README opens with what orgdeck does today, and its status says
+/// nothing that is done is still to come.
+#[test]
+fn the_readmes_opening_and_status_say_what_orgdeck_does_today() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let opening = readme
+        .split("# orgdeck\n")
+        .nth(1)
+        .and_then(|rest| rest.trim_start().split("\n\n").next())
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase();
+    // What is done, in the words a reader looks for.
+    let done = [
+        "people",
+        "health",
+        "offboard",
+        "as code",
+        "mouse",
+        "zone",
+        "complet",
+        "deliveries",
+    ];
+    for word in done {
+        assert!(
+            opening.contains(word),
+            "the opening paragraph says nothing of {word}: {opening}"
+        );
+    }
+    let status: String = readme
+        .lines()
+        .skip_while(|line| !line.starts_with("> Status:"))
+        .take_while(|line| line.starts_with('>'))
+        .map(|line| line.trim_start_matches('>').trim())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase();
+    let (in_place, not_yet) = status.split_once("not yet").unwrap_or((&status, ""));
+    for word in done {
+        assert!(
+            in_place.contains(word),
+            "the status does not say {word} is in place: {status}"
+        );
+        assert!(
+            !not_yet.contains(word),
+            "the status says {word} is not yet done: {status}"
+        );
+    }
+}

@@ -235,6 +235,7 @@ async fn a_slow_server_never_blocks_the_keys() {
         max_limit: None,
         export_cap: orgdeck::server::DEFAULT_EXPORT_CAP,
         access: Default::default(),
+        keys_listed: false,
     })
     .await
     .unwrap();

@@ -183,6 +183,9 @@ async fn resuming_an_auto_disabled_row_says_the_server_paused_it_again_and_why()
     let mut driver = demo.looked().await;
     to_row(&mut driver, 13).await;
     driver.press(KeyCode::Char('p'));
+    // Read first, then asked: the resume delivers at once.
+    until_shown(&mut driver, "Resume #13").await;
+    driver.press(KeyCode::Char('y'));
     let screen = until_shown(&mut driver, "but the server paused it again: Slack").await;
     let notice = driver.app.notice.clone().unwrap();
     assert!(notice.error, "{screen}");

@@ -7,6 +7,7 @@ mod support;
 mod commands;
 mod connection;
 mod contexts;
+mod defects;
 mod drive;
 mod edits;
 mod emptied;

@@ -185,7 +185,11 @@ async fn a_revoked_slack_integration_pauses_its_subscription_and_shows_why() {
     // Resumed, its confirmation delivery goes through the revoked
     // integration too: it fails, lands in the list being watched, and
     // pauses the subscription again.
-    press(&mut driver, &[KeyCode::Esc, KeyCode::Char('p')]).await;
+    press(
+        &mut driver,
+        &[KeyCode::Esc, KeyCode::Char('p'), KeyCode::Char('y')],
+    )
+    .await;
     let notice = driver.app.notice.clone().map(|n| n.text).unwrap_or_default();
     assert!(notice.starts_with(&format!("resumed #{id}")), "{notice}");
     let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
@@ -250,7 +254,11 @@ async fn a_test_delivery_appears_in_the_deliveries_without_a_refresh() {
         notice.error && notice.text.contains("is paused") && notice.text.contains("p resumes it"),
         "{notice:?}"
     );
-    press(&mut driver, &[KeyCode::Esc, KeyCode::Char('p')]).await;
+    press(
+        &mut driver,
+        &[KeyCode::Esc, KeyCode::Char('p'), KeyCode::Char('y')],
+    )
+    .await;
     assert!(api.subscription(&project, id).await.unwrap().is_enabled());
     assert!(
         driver

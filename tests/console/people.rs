@@ -234,9 +234,30 @@ fn mails(row: &Value, email: &str) -> bool {
         .any(|address| address.trim() == email)
 }
 
+/// Today's PostHog will not list a person's keys to a personal API key:
+/// their page says so in words, and what it means if they leave.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_says_why_the_keys_are_not_listed() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let mut console = console(&server, &key, (160, 50), false).await;
+    let driver = &mut console.driver;
+    open_page(driver, LEAVER).await;
+    let screen = driver.screen();
+    for expected in [
+        "API keys",
+        "their keys cannot be listed with a personal API key: PostHog lists a person's keys only",
+        "stop reaching this organization once they are removed",
+    ] {
+        assert!(screen.contains(expected), "{expected} missing:\n{screen}");
+    }
+    assert!(!screen.contains("unknown:"), "{screen}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_leaver_s_page_and_offboarding_them_only_on_y() {
-    let server = TestServer::demo().await;
+    // A server that lists a person's keys, as PostHog does to its web app.
+    let server = TestServer::demo_with(|options| options.keys_listed = true).await;
     let key = server.key(&["*"]);
     let mut console = console(&server, &key, (120, 40), false).await;
     let state_dir = console._state.path().to_path_buf();

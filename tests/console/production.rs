@@ -88,9 +88,13 @@ async fn production_asks_once_more_before_any_write_and_enter_says_no() {
         .await;
     assert_eq!(row.json["deleted"], false, "Esc at the second question kept it");
 
-    // The next write is asked about again: a yes counts once. (Resuming
-    // asks nothing elsewhere.)
+    // The next write is asked about again: a yes counts once. A resume
+    // asks its own question first (it delivers at once), then production's.
     driver.press(KeyCode::Char('p'));
+    assert!(
+        asking(&driver).is_some_and(|(question, production)| !production && question.starts_with("Resume"))
+    );
+    driver.press(KeyCode::Char('y'));
     assert!(asking(&driver).is_some_and(|(_, production)| production));
     driver.press(KeyCode::Char('n'));
     assert!(driver.settle(SETTLE).await);

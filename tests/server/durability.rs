@@ -26,6 +26,7 @@ async fn data_survives_a_restart_on_the_same_file() {
         max_limit: None,
         export_cap: orgdeck::server::DEFAULT_EXPORT_CAP,
         access: Default::default(),
+        keys_listed: false,
     };
     let first = server::start(options.clone()).await.unwrap();
     let key = first.ready.api_key.clone().expect("a fresh demo mints a key");

@@ -379,10 +379,11 @@ async fn a_role_is_replaced_with_put() {
 }
 
 /// 15-13: a member's level, removal and leaving, and their keys' summary,
-/// in PostHog's words.
+/// in PostHog's words (the keys as its web app's session reads them: a
+/// server told to list them to a personal key).
 #[tokio::test]
 async fn members_change_level_leave_and_show_their_keys() {
-    let server = TestServer::demo().await;
+    let server = TestServer::demo_with(|options| options.keys_listed = true).await;
     let owner = server.key(&["*"]);
     let admin = server.key_for(ADMIN, &["*"]);
     let member = server.key_for(MEMBER, &["*"]);
@@ -473,6 +474,51 @@ async fn members_change_level_leave_and_show_their_keys() {
         .map(|m| m["user"]["email"].as_str().unwrap().to_string())
         .collect();
     assert!(!emails.contains(&ADMIN.to_string()) && emails.contains(&OWNER.to_string()));
+}
+
+/// 15-20: today's PostHog lists a member's keys to its web app's sessions
+/// alone: a personal API key is refused, whoever it is and whomever it
+/// asks about, before anything else is looked at.
+#[tokio::test]
+async fn a_members_keys_are_refused_to_a_personal_api_key() {
+    let server = TestServer::demo().await;
+    let owner = server.key(&["*"]);
+    let members_path = format!("/api/organizations/{}/members/", server.organization);
+    let everyone = server.get(&owner, &format!("{members_path}?limit=100")).await;
+    let uuid = everyone.expect(StatusCode::OK)["results"][0]["user"]["uuid"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for path in [
+        format!("{members_path}{uuid}/scoped_api_keys/"),
+        format!("{members_path}00000000-0000-0000-0000-000000000000/scoped_api_keys/"),
+        "/api/organizations/00000000-0000-0000-0000-000000000000/members/x/scoped_api_keys/".to_string(),
+    ] {
+        let refused = server.get(&owner, &path).await;
+        assert_eq!(refused.status, StatusCode::FORBIDDEN, "{path}: {}", refused.text);
+        assert_eq!(
+            refused.json,
+            json!({
+                "type": "authentication_error",
+                "code": "permission_denied",
+                "detail": "This action does not support personal API key access.",
+                "attr": null
+            })
+        );
+    }
+    // The older API (the seed flavour) answers it.
+    let seed = TestServer::seed().await;
+    let key = seed.key(&["*"]);
+    let members_path = format!("/api/organizations/{}/members/", seed.organization);
+    let everyone = seed.get(&key, &format!("{members_path}?limit=100")).await;
+    let uuid = everyone.expect(StatusCode::OK)["results"][0]["user"]["uuid"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let keys = seed
+        .get(&key, &format!("{members_path}{uuid}/scoped_api_keys/"))
+        .await;
+    assert!(keys.expect(StatusCode::OK)["has_keys"].is_boolean());
 }
 
 /// §7: a members' search finds exactly the people whose first name, last

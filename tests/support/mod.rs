@@ -106,6 +106,7 @@ impl TestServer {
             max_limit: None,
             export_cap: orgdeck::server::DEFAULT_EXPORT_CAP,
             access: Default::default(),
+            keys_listed: false,
         };
         change(&mut options);
         Self::launch(options, dir).await
@@ -134,6 +135,7 @@ impl TestServer {
             max_limit: None,
             export_cap: orgdeck::server::DEFAULT_EXPORT_CAP,
             access: Default::default(),
+            keys_listed: false,
         };
         Self::launch(options, dir).await
     }

@@ -18,6 +18,11 @@
 //!
 //! And it can lie about a list: [`FaultProxy::cut_list`] ends a list
 //! early under the server's true count.
+//!
+//! It can also behave as another server would, request after request:
+//! [`FaultProxy::always`] answers every request whose line matches with a
+//! fault of its own (an older PostHog's 500 for a parameter it chokes on,
+//! its 404 for an endpoint it does not have).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -64,6 +69,9 @@ pub enum Presence {
 /// A fault, with the text its request line must hold (`None`: any).
 type Queued = (Option<String>, Fault);
 
+/// Which request lines a standing fault answers.
+type Matcher = Box<dyn Fn(&str) -> bool + Send + Sync>;
+
 #[derive(Clone)]
 pub struct FaultProxy {
     pub base: String,
@@ -73,6 +81,8 @@ pub struct FaultProxy {
     rules: Arc<Mutex<Vec<(String, usize, Fault)>>>,
     /// Set once [`FaultProxy::release`] lets `Fault::Hold` requests go on.
     released: Arc<watch::Sender<bool>>,
+    /// Faults that answer every request they match, after the queued ones.
+    standing: Arc<Mutex<Vec<(Matcher, Fault)>>>,
     requests: Arc<Mutex<Vec<String>>>,
     /// What the server does now; the accept loop follows it.
     presence: Arc<watch::Sender<Presence>>,
@@ -106,6 +116,7 @@ impl FaultProxy {
             faults: Arc::default(),
             rules: Arc::default(),
             released: Arc::new(watch::channel(false).0),
+            standing: Arc::default(),
             requests: Arc::default(),
             presence: Arc::new(watch::channel(Presence::Up).0),
             listening: Arc::new(watch::channel(true).0),
@@ -267,7 +278,7 @@ impl FaultProxy {
     }
 
     /// The fault for a request line: a matching rule's, else the first
-    /// queued one meant for it.
+    /// queued one meant for it, else a standing one that matches.
     fn fault_for(&self, line: &str) -> Option<Fault> {
         let mut rules = self.rules.lock().unwrap();
         if let Some(index) = rules
@@ -286,7 +297,21 @@ impl FaultProxy {
         let at = faults
             .iter()
             .position(|(on, _)| on.as_deref().is_none_or(|text| line.contains(text)));
-        at.and_then(|at| faults.remove(at)).map(|(_, fault)| fault)
+        let queued = at.and_then(|at| faults.remove(at)).map(|(_, fault)| fault);
+        drop(faults);
+        queued.or_else(|| {
+            let standing = self.standing.lock().unwrap();
+            standing
+                .iter()
+                .find(|(matches, _)| matches(line))
+                .map(|(_, fault)| fault.clone())
+        })
+    }
+
+    /// Answers every request whose line ("GET /api/... HTTP/1.1") `matches`
+    /// says yes to with `fault`, from now on.
+    pub fn always(&self, matches: impl Fn(&str) -> bool + Send + Sync + 'static, fault: Fault) {
+        self.standing.lock().unwrap().push((Box::new(matches), fault));
     }
 
     /// The request lines seen so far ("POST /api/... HTTP/1.1").

@@ -71,6 +71,9 @@ row_by_id!(
 pub struct List<T> {
     segments: Vec<String>,
     query: Vec<(String, String)>,
+    /// An older PostHog answers 500 to this list with `limit` and
+    /// `offset` (its role lists): then it is asked without them.
+    unpaged_on_500: bool,
     rows: PhantomData<fn() -> T>,
 }
 
@@ -80,6 +83,7 @@ impl<T> Clone for List<T> {
         List {
             segments: self.segments.clone(),
             query: self.query.clone(),
+            unpaged_on_500: self.unpaged_on_500,
             rows: PhantomData,
         }
     }
@@ -92,6 +96,7 @@ impl<T> List<T> {
         List {
             segments: self.segments,
             query: self.query,
+            unpaged_on_500: self.unpaged_on_500,
             rows: PhantomData,
         }
     }
@@ -100,6 +105,7 @@ impl<T> List<T> {
         List {
             segments: segments.iter().map(|segment| segment.to_string()).collect(),
             query: Vec::new(),
+            unpaged_on_500: false,
             rows: PhantomData,
         }
     }
@@ -123,7 +129,10 @@ impl<T> List<T> {
 
 impl List<Role> {
     pub fn roles(organization: &str) -> Self {
-        List::new(&["api", "organizations", organization, "roles"])
+        List {
+            unpaged_on_500: true,
+            ..List::new(&["api", "organizations", organization, "roles"])
+        }
     }
 }
 
@@ -244,8 +253,48 @@ enum Order {
 impl Client {
     /// The page of `limit` rows at `offset`.
     pub async fn page<T: Row>(&self, list: &List<T>, limit: u64, offset: u64) -> Result<Page<T>> {
+        if offset == 0 && list.unpaged_on_500 {
+            let (answer, _) = self
+                .first_page(
+                    list,
+                    limit,
+                    |url| self.get_raw(url),
+                    |answer| answer.as_ref().err().and_then(Error::status),
+                )
+                .await;
+            return answer?.decode();
+        }
         self.call(Method::GET, self.page_url(list, limit, offset), None::<&()>)
             .await
+    }
+
+    /// The first page of a list through `get`, and whether it was asked
+    /// without `limit` and `offset`: a list an older PostHog answers 500
+    /// with them (its role lists) is asked again without them, and from
+    /// then on asked that way (the client notes it, once). Its later pages
+    /// are then reached by its `next` links alone.
+    async fn first_page<T, A, F: Future<Output = A>>(
+        &self,
+        list: &List<T>,
+        size: u64,
+        get: impl Fn(url::Url) -> F,
+        status: impl Fn(&A) -> Option<u16>,
+    ) -> (A, bool) {
+        let unpaged = || {
+            let mut url = self.url(&list.segments.iter().map(String::as_str).collect::<Vec<_>>());
+            url.query_pairs_mut().extend_pairs(&list.query);
+            url
+        };
+        if list.unpaged_on_500 && self.older().roles_unpaged() {
+            return (get(unpaged()).await, true);
+        }
+        let answer = get(self.page_url(list, size, 0)).await;
+        if list.unpaged_on_500 && status(&answer) == Some(500) {
+            let answer = get(unpaged()).await;
+            self.older().found_roles_unpaged(&list.path());
+            return (answer, true);
+        }
+        (answer, false)
     }
 
     fn page_url<T>(&self, list: &List<T>, limit: u64, offset: u64) -> url::Url {
@@ -476,7 +525,12 @@ impl Client {
         };
         let mut walk = Walk::new(list, size, cap);
         let mut take = |answer, walk: &mut Walk| take_page(answer, whole, holding, hold, walk, &mut sink);
-        let first = take(get(pager.page_url(list, size, 0)).await, &mut walk)?;
+        let (answer, unpaged) = pager
+            .first_page(list, size, &get, |(answer, _)| {
+                answer.as_ref().err().and_then(Error::status)
+            })
+            .await;
+        let first = take(answer, &mut walk)?;
         let count = walk.seen.count;
         let progress = options.progress.clone();
         let report = |walk: &Walk| {
@@ -486,7 +540,8 @@ impl Client {
         };
         report(&walk);
         let mut next = first.next;
-        if next.is_some() && first.rows >= size && order == Order::Ahead {
+        // Asked without `limit`, a list's later pages are its `next` links'.
+        if next.is_some() && first.rows >= size && order == Order::Ahead && !unpaged {
             let most_pages = (count / size).saturating_add(2);
             // Pages wait their turn as bytes; each is decoded as it is handed over.
             let mut pages = futures_util::stream::iter(1..most_pages)

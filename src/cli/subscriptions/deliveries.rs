@@ -10,6 +10,10 @@ use crate::console::view::format::when as minute;
 /// What `subs deliveries` says on a server without the endpoint.
 pub const NO_HISTORY: &str = "this server keeps no delivery history";
 
+/// What `subs test` says on a server without the endpoint (an older
+/// PostHog answers a bare `404 Endpoint not found`).
+pub const NO_TEST: &str = "this server has no test delivery (an older PostHog)";
+
 /// `subs deliveries ID [--status S] [--limit N]`.
 pub async fn list(
     client: &Client,
@@ -116,7 +120,17 @@ fn status_text(status: &DeliveryStatus) -> String {
 /// again: a delivery that fails may make the server pause it, and that is
 /// said.
 pub async fn test(client: &Client, project: &str, id: i64, format: Format) -> anyhow::Result<()> {
-    client.test_delivery(project, id).await?;
+    match client.test_delivery(project, id).await {
+        Ok(()) => {}
+        Err(error) if error.status() == Some(404) => {
+            // The subscription itself may be what is missing: ask, to say which.
+            client.subscription(project, id).await?;
+            return Err(anyhow::anyhow!(
+                "{NO_TEST}: subscription {id} exists, and nothing was sent; its next delivery comes on its schedule"
+            ));
+        }
+        Err(error) => return Err(error.into()),
+    }
     match format {
         Format::Json => output::print_json(&serde_json::json!({"id": id, "test_delivery": "scheduled"}))?,
         Format::Table => output::print(&format!(

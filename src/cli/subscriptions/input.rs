@@ -1,13 +1,15 @@
 //! The flags of `subs create` and `subs update`, read into the one typed
 //! [`SubscriptionInput`] that every face sends; a `--body` file is the
 //! base the flags are laid over. What needs the API to fill in is resolved
-//! here too: a dashboard's insights (every one by default: the server's
+//! here too: a dashboard or an insight by name or short id (in
+//! `catalog`), a dashboard's insights (every one by default: the server's
 //! cap is learnt from its refusal, see [`Prepared::capped`]), a Slack
 //! channel by name (in `slack`), and whether to say `send_test_now`
 //! (today's PostHog alone).
 
 use serde_json::{Map, Value};
 
+use super::super::catalog::{Kind, resolve, resolve_nullable};
 use super::super::{UsageError, body_from};
 use super::slack::slack_target;
 use crate::api::time::parse_user_datetime;
@@ -64,16 +66,19 @@ pub struct SubscriptionFields {
     /// A message sent once to new e-mail recipients.
     #[arg(long, value_name = "TEXT")]
     invite_message: Option<String>,
-    /// Deliver this insight (id), or none.
-    #[arg(long, value_name = "ID")]
+    /// Deliver this insight: its id, short id or name (`orgdeck insights
+    /// list` shows them), or none.
+    #[arg(long, value_name = "INSIGHT")]
     insight: Option<String>,
-    /// Deliver this dashboard (id), or none.
-    #[arg(long, value_name = "ID")]
+    /// Deliver this dashboard: its id or name (`orgdeck dashboards list`
+    /// shows them), or none.
+    #[arg(long, value_name = "DASHBOARD")]
     dashboard: Option<String>,
-    /// An insight of the dashboard to export (repeatable; default: every
-    /// insight on it, or the first ones the server allows).
-    #[arg(long = "export-insight", value_name = "ID")]
-    export_insights: Vec<i64>,
+    /// An insight of the dashboard to export, by id, short id or name
+    /// (repeatable; default: every insight on it, or the first ones the
+    /// server allows).
+    #[arg(long = "export-insight", value_name = "INSIGHT")]
+    export_insights: Vec<String>,
     /// Deliver an AI report answering this prompt.
     #[arg(long, value_name = "TEXT")]
     prompt: Option<String>,
@@ -82,7 +87,8 @@ pub struct SubscriptionFields {
     #[arg(long, value_name = "WINDOW", value_parser = parse_window)]
     window: Option<WindowFlag>,
     /// What an AI summary reads besides the resource: dashboard:ID or
-    /// insight:ID (repeatable, at most 3), or none to clear them.
+    /// insight:ID, each by id or name (repeatable, at most 3), or none to
+    /// clear them.
     #[arg(long = "context", value_name = "KIND:ID", value_parser = parse_context)]
     contexts: Vec<ContextFlag>,
     /// Deliver once to every recipient when saved (today's PostHog; without
@@ -162,10 +168,11 @@ fn parse_window(text: &str) -> Result<WindowFlag, String> {
     Window::parse(text).map(WindowFlag::Set)
 }
 
-/// One `--context`: a dashboard or an insight by id, or none.
+/// One `--context`: a dashboard or an insight (by id, or by name or short
+/// id, found once the API is at hand), or none.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ContextFlag {
-    Read(SubscriptionContext),
+    Read(Kind, String),
     Clear,
 }
 
@@ -173,18 +180,19 @@ fn parse_context(text: &str) -> Result<ContextFlag, String> {
     if is_none(text) {
         return Ok(ContextFlag::Clear);
     }
-    let wrong = || format!("\"{text}\" is not a context: dashboard:ID, insight:ID or none");
-    let (kind, id) = text.trim().split_once(':').ok_or_else(wrong)?;
-    let id: i64 = id.trim().parse().map_err(|_| wrong())?;
+    let wrong = || {
+        format!(
+            "\"{text}\" is not a context: dashboard:ID, insight:ID or none (a name or short id serves as the ID)"
+        )
+    };
+    let (kind, named) = text.trim().split_once(':').ok_or_else(wrong)?;
+    let named = named.trim();
+    if named.is_empty() {
+        return Err(wrong());
+    }
     match kind.trim().to_ascii_lowercase().as_str() {
-        "dashboard" => Ok(ContextFlag::Read(SubscriptionContext {
-            dashboard_id: Some(id),
-            ..SubscriptionContext::default()
-        })),
-        "insight" => Ok(ContextFlag::Read(SubscriptionContext {
-            insight_id: Some(id),
-            ..SubscriptionContext::default()
-        })),
+        "dashboard" => Ok(ContextFlag::Read(Kind::Dashboard, named.to_string())),
+        "insight" => Ok(ContextFlag::Read(Kind::Insight, named.to_string())),
         _ => Err(wrong()),
     }
 }
@@ -235,6 +243,15 @@ fn is_none(text: &str) -> bool {
 
 fn usage(flag: &str, message: String) -> anyhow::Error {
     UsageError(format!("--{flag}: {message}")).into()
+}
+
+/// The flags that name a dashboard or an insight, as ids.
+#[derive(Debug, Default)]
+struct Named {
+    dashboard: Option<Option<i64>>,
+    insight: Option<Option<i64>>,
+    export_insights: Option<Vec<i64>>,
+    contexts: Option<Vec<SubscriptionContext>>,
 }
 
 fn nullable_id(flag: &str, text: &str) -> anyhow::Result<Option<i64>> {
@@ -295,8 +312,52 @@ fn when(flag: &str, text: &str) -> anyhow::Result<chrono::DateTime<chrono::Utc>>
 }
 
 impl SubscriptionFields {
-    /// The flags as a typed input; nothing that needs the API.
-    fn input(&self) -> anyhow::Result<SubscriptionInput> {
+    /// What names a dashboard or an insight, as ids: a name or a short id
+    /// is looked up (a usage error when none or several have it).
+    async fn named(&self, client: &Client, project: &str) -> anyhow::Result<Named> {
+        let dashboard = match &self.dashboard {
+            Some(text) => Some(resolve_nullable(client, project, Kind::Dashboard, text, "dashboard").await?),
+            None => None,
+        };
+        let insight = match &self.insight {
+            Some(text) => Some(resolve_nullable(client, project, Kind::Insight, text, "insight").await?),
+            None => None,
+        };
+        let mut exports = Vec::new();
+        for text in &self.export_insights {
+            exports.push(resolve(client, project, Kind::Insight, text, "export-insight").await?);
+        }
+        let contexts = match self.contexts()? {
+            Some(named) => {
+                let mut contexts = Vec::new();
+                for (kind, text) in named {
+                    let id = resolve(client, project, kind, &text, "context").await?;
+                    contexts.push(match kind {
+                        Kind::Dashboard => SubscriptionContext {
+                            dashboard_id: Some(id),
+                            ..SubscriptionContext::default()
+                        },
+                        Kind::Insight => SubscriptionContext {
+                            insight_id: Some(id),
+                            ..SubscriptionContext::default()
+                        },
+                    });
+                }
+                Some(contexts)
+            }
+            None => None,
+        };
+        Ok(Named {
+            dashboard,
+            insight,
+            export_insights: (!exports.is_empty()).then_some(exports),
+            contexts,
+        })
+    }
+
+    /// The flags as a typed input, with what names a dashboard or an
+    /// insight already looked up.
+    fn input(&self, named: Named) -> anyhow::Result<SubscriptionInput> {
         let text = |value: &Option<String>| value.as_ref().map(|text| text.trim().to_string());
         let nullable_text =
             |value: &Option<String>| value.as_ref().map(|text| (!is_none(text)).then(|| text.clone()));
@@ -330,39 +391,31 @@ impl SubscriptionFields {
                 .transpose()?,
             title: self.title.clone().map(Some),
             invite_message: nullable_text(&self.invite_message),
-            dashboard: self
-                .dashboard
-                .as_deref()
-                .map(|text| nullable_id("dashboard", text))
-                .transpose()?,
-            insight: self
-                .insight
-                .as_deref()
-                .map(|text| nullable_id("insight", text))
-                .transpose()?,
-            dashboard_export_insights: (!self.export_insights.is_empty())
-                .then(|| self.export_insights.clone()),
+            dashboard: named.dashboard,
+            insight: named.insight,
+            dashboard_export_insights: named.export_insights,
             prompt: nullable_text(&self.prompt),
             integration_id: self.integration.map(Some),
             ai_prompt_config: self.window.map(|window| match window {
                 WindowFlag::Set(window) => window.config(),
                 WindowFlag::Clear => Value::Object(Map::new()),
             }),
-            contexts: self.contexts()?,
+            contexts: named.contexts,
             ..SubscriptionInput::default()
         })
     }
 
-    /// `--context` as sent: none given leaves them; `none` alone clears.
-    fn contexts(&self) -> anyhow::Result<Option<Vec<SubscriptionContext>>> {
+    /// `--context` as given, checked: none given leaves them; `none`
+    /// alone clears them; at most three.
+    fn contexts(&self) -> anyhow::Result<Option<Vec<(Kind, String)>>> {
         if self.contexts.is_empty() {
             return Ok(None);
         }
-        let read: Vec<SubscriptionContext> = self
+        let read: Vec<(Kind, String)> = self
             .contexts
             .iter()
             .filter_map(|context| match context {
-                ContextFlag::Read(context) => Some(context.clone()),
+                ContextFlag::Read(kind, named) => Some((*kind, named.clone())),
                 ContextFlag::Clear => None,
             })
             .collect();
@@ -408,7 +461,9 @@ impl SubscriptionFields {
                 "this server does not deliver on request when saving (an older PostHog); save, then run subs test".into(),
             ));
         }
-        let mut input = self.input()?;
+        // What can be checked without the API is, first.
+        self.contexts()?;
+        let mut input = self.input(self.named(client, project).await?)?;
         let mut body = match &self.body {
             Some(source) => body_from(source)?,
             None => Map::new(),

@@ -38,12 +38,12 @@ pub enum SubscriptionsCommand {
         /// What they deliver: insight, dashboard or ai_prompt.
         #[arg(long, value_name = "TYPE", value_parser = input::parse_enum::<ResourceType>)]
         resource_type: Option<String>,
-        /// Only those delivering this dashboard (its id).
-        #[arg(long, value_name = "ID")]
-        dashboard: Option<i64>,
-        /// Only those delivering this insight (its id).
-        #[arg(long, value_name = "ID")]
-        insight: Option<i64>,
+        /// Only those delivering this dashboard (its id or name).
+        #[arg(long, value_name = "DASHBOARD")]
+        dashboard: Option<String>,
+        /// Only those delivering this insight (its id, short id or name).
+        #[arg(long, value_name = "INSIGHT")]
+        insight: Option<String>,
         /// created_at, next_delivery_date, title or created_by__email; a leading - for descending.
         #[arg(long, allow_hyphen_values = true, value_parser = parse_ordering)]
         ordering: Option<String>,
@@ -166,6 +166,15 @@ pub async fn run(
             insight,
             ordering,
         } => {
+            use super::catalog::{Kind, resolve};
+            let dashboard = match dashboard {
+                Some(text) => Some(resolve(client, project, Kind::Dashboard, &text, "dashboard").await?),
+                None => None,
+            };
+            let insight = match insight {
+                Some(text) => Some(resolve(client, project, Kind::Insight, &text, "insight").await?),
+                None => None,
+            };
             let filter = SubscriptionFilter {
                 deleted: deleted || state == Some(SubscriptionState::Deleted),
                 search,
@@ -316,10 +325,7 @@ fn cells(subscription: &Subscription, now: chrono::DateTime<chrono::Utc>) -> Vec
         target(subscription),
         subscription.summary.clone().unwrap_or_default(),
         minute(subscription.next_delivery_date),
-        match subscription.state(now) {
-            SubscriptionState::Active => String::new(),
-            state => state.to_string(),
-        },
+        subscription.state(now).to_string(),
     ]
 }
 

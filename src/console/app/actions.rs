@@ -42,23 +42,30 @@ pub struct Recheck {
 }
 
 impl App {
-    /// The subscription `t`, `p` and `e` act on: the one under the cursor,
-    /// the one whose deliveries are shown, or that of the Health row (as
-    /// Subscriptions has it, or as it was read for the row).
+    /// The subscription `t`, `p`, `e` and `u` act on: the one under the
+    /// cursor, the one whose deliveries are shown, or that of the Health
+    /// row (as Subscriptions has it, or as it was read for the screen).
     pub(super) fn acted_on(&self) -> Option<&Subscription> {
-        let id = match self.shown() {
-            ListId::Subscriptions => return self.lists.subscriptions.selected(),
-            ListId::Deliveries => self.lists.deliveries.subscription()?,
-            ListId::Health => self.health_selected()?,
-            ListId::Roles | ListId::Members | ListId::People | ListId::Person | ListId::Offboard => {
-                return None;
-            }
-        };
-        self.lists.subscriptions.find(id).or_else(|| {
-            self.read
-                .as_deref()
-                .filter(|read| read.id == id && self.shown() == ListId::Health)
-        })
+        if self.shown() == ListId::Subscriptions {
+            return self.lists.subscriptions.selected();
+        }
+        let id = self.acted_on_id()?;
+        self.lists
+            .subscriptions
+            .find(id)
+            .or_else(|| self.read.as_deref().filter(|read| read.id == id))
+    }
+
+    /// The id of the subscription a key acts on, loaded or not: on
+    /// Subscriptions, the row's; on its deliveries, theirs; on Health, the
+    /// row's.
+    pub(super) fn acted_on_id(&self) -> Option<i64> {
+        match self.shown() {
+            ListId::Subscriptions => self.lists.subscriptions.selected().map(|row| row.id),
+            ListId::Deliveries => self.lists.deliveries.subscription(),
+            ListId::Health => self.health_selected(),
+            ListId::Roles | ListId::Members | ListId::People | ListId::Person | ListId::Offboard => None,
+        }
     }
 
     /// `t`: a test delivery, after asking.
@@ -85,18 +92,15 @@ impl App {
         Vec::new()
     }
 
-    /// `p`: pause (after asking) or resume.
+    /// `p`: pause or resume, after asking.
     pub(super) fn pause(&mut self) -> Vec<Effect> {
         let Some(subscription) = self.acted_on() else {
-            if let Some(id) = self.health_selected() {
-                return self.read_then(id, super::health::Then::Pause);
-            }
-            if self.shown() == ListId::Deliveries {
-                self.notice = Some(Notice::error(
-                    "the subscription is no longer loaded: q, then p on its row".into(),
-                ));
-            }
-            return Vec::new();
+            // Not loaded (a Health row, deliveries opened by :sub): read
+            // first, then asked about.
+            return match self.acted_on_id() {
+                Some(id) => self.read_then(id, super::health::Then::Pause),
+                None => Vec::new(),
+            };
         };
         if subscription.deleted {
             self.notice = Some(Notice::error(format!(
@@ -111,7 +115,15 @@ impl App {
             enabled: !subscription.is_enabled(),
         };
         if !subscription.is_enabled() {
-            return self.write(write);
+            // A resume delivers at once to every recipient: asked first,
+            // and Enter says no, as for a test.
+            let question = format!(
+                "Resume {}? It is delivered at once to {}, then on its schedule.",
+                describe(subscription),
+                crate::text::counted(subscription.recipients(), "recipient")
+            );
+            self.mode = Mode::Confirm(Confirm::write(question, write, true));
+            return Vec::new();
         }
         // One to a channel no longer supported can never be resumed: said
         // first, and only y pauses it.
@@ -204,7 +216,9 @@ impl App {
                 && newest.status != Some(DeliveryStatus::Starting)
         });
         if let Some(delivery) = landed {
-            self.notice = Some(landed_notice(subscription, &delivery));
+            let shown = self.shown() == ListId::Deliveries
+                && self.lists.deliveries.subscription() == Some(subscription);
+            self.notice = Some(landed_notice(subscription, &delivery, shown));
             if let Some(recheck) = self.recheck.as_mut().filter(|r| r.id == subscription)
                 && (delivery.has_failed() || delivery.recipient_counts().any_short())
             {
@@ -306,8 +320,8 @@ impl App {
         }
         self.read = Some(subscription);
         if let Some((_, then)) = waiting
-            && self.shown() == ListId::Health
-            && self.health_selected() == Some(id)
+            && self.shown() != ListId::Subscriptions
+            && self.acted_on_id() == Some(id)
         {
             if self
                 .notice
@@ -319,6 +333,7 @@ impl App {
             effects.extend(match then {
                 super::health::Then::Pause => self.pause(),
                 super::health::Then::Edit => self.edit_item(),
+                super::health::Then::Restore => self.restore_item(),
                 super::health::Then::Open => Vec::new(),
             });
         }
@@ -328,7 +343,14 @@ impl App {
     /// Tells that the server paused a subscription after a resume or a test.
     fn paused_again(&mut self, recheck: &Recheck, why: Option<String>) {
         self.recheck = None;
-        let why = why.unwrap_or_else(|| "no delivery says why: Enter on it shows its deliveries".into());
+        let why = why.unwrap_or_else(|| {
+            if self.shown() == ListId::Deliveries && self.lists.deliveries.subscription() == Some(recheck.id)
+            {
+                "no delivery says why yet: r reads its deliveries again".into()
+            } else {
+                format!("no delivery says why: :sub {} shows its deliveries", recheck.id)
+            }
+        });
         self.notice = Some(Notice::error(format!(
             "{} #{}, but the server paused it again: {why}",
             recheck.done, recheck.id
@@ -409,13 +431,19 @@ impl App {
     }
 }
 
-/// How the delivery that was waited for went.
-fn landed_notice(subscription: i64, delivery: &Delivery) -> Notice {
+/// How the delivery that was waited for went; `shown`: its subscription's
+/// deliveries are on screen, where Enter on it shows each recipient.
+fn landed_notice(subscription: i64, delivery: &Delivery, shown: bool) -> Notice {
     let counts = delivery.recipient_counts();
     let status = delivery.status.as_ref().map_or("-", |status| status.as_str());
     if delivery.has_failed() || counts.any_short() {
+        let more = if shown {
+            "Enter on it shows each recipient".to_string()
+        } else {
+            format!(":sub {subscription} shows its deliveries")
+        };
         Notice::error(format!(
-            "the delivery of #{subscription} landed: {status}, {} delivered, {}{} failed: {} (Enter on it shows each recipient)",
+            "the delivery of #{subscription} landed: {status}, {} delivered, {}{} failed: {} ({more})",
             counts.ok,
             match counts.partial {
                 0 => String::new(),

@@ -29,6 +29,23 @@ impl App {
             return Vec::new();
         }
         let project = self.context.project.clone();
+        // On a subscription's deliveries (or a Health row), `u` is about
+        // that subscription alone: restored when it is soft-deleted.
+        if matches!(self.shown(), ListId::Deliveries | ListId::Health) {
+            let Some(id) = self.acted_on_id() else {
+                return Vec::new();
+            };
+            return match self.acted_on().map(|subscription| subscription.deleted) {
+                Some(true) => self.write(Write::Restore { project, id }),
+                Some(false) => {
+                    self.notice = Some(Notice::done(format!(
+                        "#{id} is not soft-deleted: nothing to restore"
+                    )));
+                    Vec::new()
+                }
+                None => self.read_then(id, super::health::Then::Restore),
+            };
+        }
         let selected = match self.shown() {
             ListId::Subscriptions => self.lists.subscriptions.selected(),
             ListId::Roles
@@ -363,8 +380,12 @@ impl App {
             {
                 // An older PostHog keeps no `enabled`: it took the body and ignored it.
                 lists.subscriptions.replace(*subscription);
+                let delete = match self.shown() {
+                    ListId::Subscriptions => "d soft-deletes it instead",
+                    _ => "d on its row of Subscriptions soft-deletes it instead",
+                };
                 self.notice = Some(Notice::error(format!(
-                    "#{id} was not paused: this server keeps no paused state (an older PostHog); d soft-deletes instead"
+                    "#{id} was not paused: this server keeps no paused state (an older PostHog); {delete}"
                 )));
                 return Vec::new();
             }

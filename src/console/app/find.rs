@@ -32,6 +32,11 @@ impl App {
                 input.value().to_string()
             }
         };
+        self.filter_to(typed)
+    }
+
+    /// The list on screen filtered by `typed` (empty: not filtered).
+    pub(super) fn filter_to(&mut self, typed: String) -> Vec<Effect> {
         self.lists.get_mut(self.shown()).set_filter(typed);
         self.apply_view();
         let mut effects = self.fetch_visible();

@@ -31,17 +31,18 @@ impl App {
                 let form = fields::form(Some(subscription), self.now);
                 (form, FormPurpose::EditSubscription { id: subscription.id })
             }),
-            ListId::Health => match self.acted_on() {
+            // The row's subscription, or that of the deliveries on screen.
+            ListId::Health | ListId::Deliveries => match self.acted_on() {
                 Some(subscription) => {
                     let form = fields::form(Some(subscription), self.now);
                     Some((form, FormPurpose::EditSubscription { id: subscription.id }))
                 }
-                None => match self.health_selected() {
+                None => match self.acted_on_id() {
                     Some(id) => return self.read_then(id, super::health::Then::Edit),
                     None => None,
                 },
             },
-            ListId::Members | ListId::Deliveries | ListId::People | ListId::Person | ListId::Offboard => None,
+            ListId::Members | ListId::People | ListId::Person | ListId::Offboard => None,
         };
         match opened {
             Some((form, purpose)) => self.open_form(form, purpose),

@@ -15,6 +15,8 @@ use crate::health::LookSummary;
 pub enum Then {
     Pause,
     Edit,
+    /// `u` on the deliveries of a soft-deleted subscription.
+    Restore,
     /// `:sub ID`: show it and open its deliveries.
     Open,
 }
@@ -217,8 +219,9 @@ impl App {
         self.open_list(ListId::Deliveries)
     }
 
-    /// `p` or `e` on a subscription the Subscriptions tab has not loaded:
-    /// it is read first, and the key acts once it arrives.
+    /// `p`, `e` or `u` on a subscription the Subscriptions tab has not
+    /// loaded (a Health row, deliveries opened by `:sub`): it is read
+    /// first, and the key acts once it arrives.
     pub(super) fn read_then(&mut self, id: i64, then: Then) -> Vec<Effect> {
         self.then = Some((id, then));
         self.notice = Some(Notice::working(format!("reading #{id}…")));

@@ -173,6 +173,12 @@ impl App {
         if self.stop_look() {
             return Vec::new();
         }
+        // Esc on a filtered list clears the filter before it means back
+        // (the detail over the table closes first: it is on top).
+        if !may_quit && !self.detail_open && !self.lists.get(self.shown).filter().is_empty() {
+            self.notice = Some(Notice::done("filter cleared".into()));
+            return self.filter_to(String::new());
+        }
         // The detail over the table closes; the pane beside it stays as it
         // is (fields or JSON, `v` says which): Esc goes back at once.
         if self.detail_open {

@@ -145,6 +145,8 @@ pub struct App {
     pub report: Option<crate::console::widgets::results::Report>,
     /// People's requests in flight, each kind's latest.
     people: people::PeopleState,
+    /// Where the log goes, as the help shows it.
+    pub log_path: std::path::PathBuf,
 }
 
 impl App {
@@ -177,6 +179,7 @@ impl App {
             bulk: None,
             report: None,
             people: people::PeopleState::default(),
+            log_path: crate::logging::log_path(),
             offline: None,
             reconnects: Latest::default(),
             held: connection::Held::new(),

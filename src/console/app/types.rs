@@ -56,8 +56,8 @@ pub struct Context {
 
 /// A profile's `color` as the console draws it, or why it is not one.
 pub fn profile_color(text: &str) -> Result<ratatui::style::Color, String> {
-    text.parse::<ratatui::style::Color>()
-        .map_err(|_| format!("color = \"{text}\" is not a colour (a name like darkred, or #rrggbb)"))
+    use crate::console::view::theme::{COLOUR_HELP, parse_colour};
+    parse_colour(text).ok_or_else(|| format!("color = \"{text}\" is not a colour ({COLOUR_HELP})"))
 }
 
 impl Context {

@@ -190,6 +190,12 @@ fn recipient<'a>(row: &HealthRow, recipient: &'a str) -> &'a str {
     }
 }
 
+/// How many recipients the row's target has ("email a@b.co, c@d.co": 2).
+fn recipients(target: &str) -> usize {
+    let (kind, value) = target.split_once(' ').unwrap_or((target, ""));
+    crate::api::subscription::recipients(Some(&crate::api::TargetType::from_wire(kind)), value)
+}
+
 /// The target as people name it: "Slack #ops", "email a@b.co".
 fn target(row: &HealthRow) -> String {
     match row.target.strip_prefix("slack ") {
@@ -349,6 +355,7 @@ impl Resource for Board {
                 paused: matches!(row.health, Health::Paused | Health::AutoDisabled),
                 deleted: false,
                 for_good: row.health == Health::Unsupported,
+                recipients: recipients(&row.target),
             })
             .collect();
         Some(subscriptions_bulk::bulk(verb, &marked, scope))

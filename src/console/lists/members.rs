@@ -159,10 +159,11 @@ impl Resource for Members {
     }
 
     fn matches(membership: &RoleMembership, needle: &str) -> bool {
-        membership
-            .user
-            .as_ref()
-            .is_some_and(|user| contains(&user.display_name(), needle) || contains(&user.email, needle))
+        membership.user.as_ref().is_some_and(|user| {
+            contains(&user.display_name(), needle)
+                || contains(&user.email, needle)
+                || super::id_starts(&user.uuid, needle)
+        }) || super::id_starts(&membership.id, needle)
     }
 
     fn sorts(&self) -> &'static [Sort] {

@@ -519,3 +519,10 @@ pub fn pretty(value: &impl Serialize) -> String {
 pub fn contains(haystack: &str, needle: &str) -> bool {
     haystack.to_lowercase().contains(needle)
 }
+
+/// Whether a UUID starts with a lowercase needle of at least its first
+/// group (8 characters): what is pasted from a log or a URL, never a
+/// letter or two of a name, which every UUID's hexadecimal would hold.
+pub fn id_starts(id: &str, needle: &str) -> bool {
+    needle.len() >= 8 && id.to_lowercase().starts_with(needle)
+}

@@ -225,7 +225,9 @@ impl Resource for People {
     }
 
     fn matches(member: &OrganizationMember, needle: &str) -> bool {
-        contains(&member.user.display_name(), needle) || contains(&member.user.email, needle)
+        contains(&member.user.display_name(), needle)
+            || contains(&member.user.email, needle)
+            || super::id_starts(&member.user.uuid, needle)
     }
 
     fn sorts(&self) -> &'static [Sort] {
@@ -240,12 +242,18 @@ impl Resource for People {
         None
     }
 
-    /// A narrowed list is filtered among the people it holds.
+    /// A narrowed list is filtered among the people it holds. A user's
+    /// UUID, which the server's search (names, e-mail) never finds, is
+    /// looked for among everyone's rows.
     fn search_on_server(&mut self, text: &str) -> bool {
-        if self.narrowing.is_some() || self.search == text.trim() {
+        let text = match text.trim() {
+            uuid if uuid::Uuid::parse_str(uuid).is_ok() => "",
+            text => text,
+        };
+        if self.narrowing.is_some() || self.search == text {
             return false;
         }
-        self.search = text.trim().to_string();
+        self.search = text.to_string();
         true
     }
 

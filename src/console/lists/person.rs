@@ -127,6 +127,11 @@ pub fn items(profile: &Profile) -> Vec<Item> {
             }
             items.extend(keys.keys.iter().cloned().map(Item::Key));
         }
+        Keys::Unlisted { .. } => {
+            items.push(heading_item("API keys".into()));
+            items.push(line(crate::people::profile::UNLISTED.to_string(), true));
+            items.push(line(crate::people::profile::UNLISTED_MEANS.to_string(), false));
+        }
         Keys::Unknown { unknown } => {
             items.push(heading_item("API keys".into()));
             items.push(line(format!("unknown: {unknown}"), true));

@@ -191,6 +191,7 @@ impl Resource for Roles {
 
     fn matches(role: &Role, needle: &str) -> bool {
         contains(&role.name, needle)
+            || super::id_starts(&role.id, needle)
             || role
                 .created_by
                 .as_ref()

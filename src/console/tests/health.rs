@@ -310,13 +310,21 @@ fn p_resuming_an_auto_disabled_row_says_the_server_paused_it_again_and_why() {
         LookNews::Rows(vec![row(13, Health::AutoDisabled)]),
     );
     end(&mut app, ticket, false);
-    // Not loaded on Subscriptions: read first, then resumed (no question).
+    // Not loaded on Subscriptions: read first, then asked about (a resume
+    // delivers at once), and only y resumes it.
     let effects = key(&mut app, KeyCode::Char('p'));
     assert!(
         matches!(&effects[..], [Effect::LoadSubscription { id: 13, .. }]),
         "{effects:?}"
     );
     let effects = app.update(Msg::Subscription(Ok(Box::new(revoked_slack(13, false)))));
+    assert!(effects.is_empty(), "asked first: {effects:?}");
+    assert!(
+        matches!(&app.mode, Mode::Confirm(confirm) if confirm.question.starts_with("Resume #13")),
+        "{:?}",
+        app.mode
+    );
+    let effects = key(&mut app, KeyCode::Char('y'));
     let [write @ Effect::Write { .. }] = &effects[..] else {
         panic!("no resume: {effects:?}")
     };
@@ -386,7 +394,8 @@ fn a_resume_that_holds_says_nothing_more() {
     key(&mut app, KeyCode::Char('p'));
     let mut paused = revoked_slack(7, false);
     paused.target_type = Some(TargetType::Email);
-    let effects = app.update(Msg::Subscription(Ok(Box::new(paused.clone()))));
+    app.update(Msg::Subscription(Ok(Box::new(paused.clone()))));
+    let effects = key(&mut app, KeyCode::Char('y'));
     paused.enabled = Some(true);
     written(
         &mut app,
@@ -439,7 +448,8 @@ fn a_pause_that_comes_with_the_delivery_is_told_when_it_lands() {
         LookNews::Rows(vec![row(13, Health::AutoDisabled)]),
     );
     key(&mut app, KeyCode::Char('p'));
-    let effects = app.update(Msg::Subscription(Ok(Box::new(revoked_slack(13, false)))));
+    app.update(Msg::Subscription(Ok(Box::new(revoked_slack(13, false)))));
+    let effects = key(&mut app, KeyCode::Char('y'));
     written(
         &mut app,
         &effects[0],

@@ -381,7 +381,8 @@ fn refusals_of_tests_and_resumes_say_what_to_do() {
     assert!(app.notice.as_ref().unwrap().text.contains("already in progress"));
     key(&mut app, KeyCode::Esc);
 
-    // `p` on an enabled one asks first; on a paused one it resumes at once.
+    // `p` asks first, to pause (Enter: yes) and to resume (Enter: no: it
+    // delivers at once).
     key(&mut app, KeyCode::Char('p'));
     let effects = key(&mut app, KeyCode::Enter);
     assert!(matches!(
@@ -401,7 +402,10 @@ fn refusals_of_tests_and_resumes_say_what_to_do() {
         app.lists.subscriptions.selected().unwrap().state(app.now),
         SubscriptionState::Paused
     );
-    let effects = key(&mut app, KeyCode::Char('p'));
+    key(&mut app, KeyCode::Char('p'));
+    assert!(key(&mut app, KeyCode::Enter).is_empty(), "Enter does not resume");
+    key(&mut app, KeyCode::Char('p'));
+    let effects = key(&mut app, KeyCode::Char('y'));
     assert!(matches!(
         &effects[..],
         [Effect::Write {
@@ -539,6 +543,7 @@ fn another_dashboard_takes_the_last_one_s_insights_away() {
         id,
         name: Some(format!("Dashboard {id}")),
         short_id: None,
+        derived_name: None,
     };
     app.update(Msg::Catalog {
         ticket,

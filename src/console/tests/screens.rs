@@ -322,3 +322,52 @@ fn relative_times_tick_only_while_they_are_on_screen() {
     key(&mut app, KeyCode::Char('?'));
     assert!(!app.shows_relative_times(), "help covers the times");
 }
+
+/// On an 80-column terminal the help shows the log file's path whole: a
+/// path longer than a line goes on under itself, each line ending at one
+/// of its slashes, so that no directory's name is cut.
+#[test]
+fn the_help_shows_a_long_log_path_whole_on_80_columns() {
+    let mut app = App::new(Context::default(), Keymap::default(), (80, 24));
+    app.start();
+    let path = "/home/alexandra.konstantinopoulou/.local/state/orgdeck-with-a-longer-name/orgdeck.log";
+    app.log_path = path.into();
+    key(&mut app, KeyCode::Char('?'));
+    // Down to where the log file's line is at the top of the help.
+    for _ in 0..60 {
+        if screen(&app)
+            .lines()
+            .nth(1)
+            .is_some_and(|line| line.contains("log file"))
+        {
+            break;
+        }
+        key(&mut app, KeyCode::Down);
+    }
+    let shown = screen(&app);
+    let lines: Vec<&str> = shown.lines().collect();
+    let first = lines
+        .iter()
+        .position(|line| line.contains("log file"))
+        .unwrap_or_else(|| panic!("{shown}"));
+    // The path's lines, inside the box, from the column it starts at.
+    let at = lines[first].find("log file").unwrap();
+    let start = lines[first][..at].chars().count() + "log file        ".len();
+    let mut parts = Vec::new();
+    for line in &lines[first..] {
+        let inside: String = line.chars().skip(start).take_while(|c| *c != '│').collect();
+        let part = inside.trim();
+        if part.is_empty() {
+            break;
+        }
+        parts.push(part.to_string());
+    }
+    assert!(parts.len() > 1, "the path is longer than a line: {shown}");
+    assert_eq!(parts.concat(), path, "{shown}");
+    for part in &parts[..parts.len() - 1] {
+        assert!(
+            part.ends_with('/'),
+            "a line of the path ends mid-name: {part:?}\n{shown}"
+        );
+    }
+}

@@ -234,6 +234,7 @@ fn a_refusal_of_more_insights_teaches_the_form_the_cap() {
         id: 1,
         name: Some("KPIs".into()),
         short_id: None,
+        derived_name: None,
     };
     app.update(Msg::Catalog {
         ticket,

@@ -87,7 +87,7 @@ pub fn optional(value: Option<impl ToString>) -> String {
 }
 
 /// Lines as the pane shows them in `width` columns: a line too long goes
-/// on over the next ones, at a space where it can, indented to where its
+/// on over the next ones, at a space where it can (else after a slash), indented to where its
 /// value starts (after a field's name), so that the value reads as one.
 pub fn wrap(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
     lines
@@ -124,9 +124,16 @@ fn wrap_line(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
         let cell = c.width().unwrap_or(0);
         // Every row holds something past its indent before it breaks.
         if used + cell > width && row.len() > indent {
-            // At the last space past the indent (a field's name), if any;
-            // a word longer than the row is cut where the row ends.
-            let carried = match row[indent..].iter().rposition(|(c, _)| *c == ' ') {
+            // At the last space past the indent (a field's name), if any,
+            // else after the last slash (a path, an address stays whole
+            // between its slashes); a word longer than the row is cut
+            // where the row ends.
+            let past = &row[indent..];
+            let at = past
+                .iter()
+                .rposition(|(c, _)| *c == ' ')
+                .or_else(|| past.iter().rposition(|(c, _)| *c == '/'));
+            let carried = match at {
                 Some(at) if at > 0 => row.split_off(indent + at + 1),
                 _ => Vec::new(),
             };

@@ -33,7 +33,7 @@ pub fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     lines.push(Line::raw(""));
     lines.push(Line::from(vec![
         Span::styled(" log file        ", theme.dim),
-        Span::raw(crate::logging::log_path().display().to_string()),
+        Span::raw(app.log_path.display().to_string()),
     ]));
     lines.push(Line::raw(""));
     lines.push(Line::from(vec![
@@ -49,7 +49,8 @@ pub fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
             Span::raw(what),
         ]));
     }
-    // A long log path goes on under itself rather than being cut.
+    // A long log path goes on under itself rather than being cut, each
+    // line ending at one of its slashes.
     super::detail::wrap(lines, width)
 }
 

@@ -77,42 +77,141 @@ impl Theme {
 impl Theme {
     /// This theme with the config file's colours over it (none under `NO_COLOR`).
     pub fn with_colors(mut self, colors: &crate::config::ThemeColors) -> Result<Theme, String> {
-        if std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty()) {
-            return Ok(self);
-        }
+        // Every colour is checked, under NO_COLOR too: a typo is reported
+        // wherever the file is used.
         let parse = |name: &str, value: &Option<String>| -> Result<Option<Color>, String> {
             value
                 .as_deref()
                 .map(|text| {
-                    text.parse::<Color>().map_err(|_| {
-                        format!("[theme] {name} = \"{text}\" is not a colour (a name like cyan, or #rrggbb)")
-                    })
+                    parse_colour(text)
+                        .ok_or_else(|| format!("[theme] {name} = \"{text}\" is not a colour ({COLOUR_HELP})"))
                 })
                 .transpose()
         };
-        if let Some(color) = parse("accent", &colors.accent)? {
+        let colors = ParsedColors {
+            accent: parse("accent", &colors.accent)?,
+            dim: parse("dim", &colors.dim)?,
+            selected: parse("selected", &colors.selected)?,
+            error: parse("error", &colors.error)?,
+            warning: parse("warning", &colors.warning)?,
+            ok: parse("ok", &colors.ok)?,
+            marked: parse("marked", &colors.marked)?,
+        };
+        if std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty()) {
+            return Ok(self);
+        }
+        if let Some(color) = colors.accent {
             self.accent = self.accent.fg(color);
         }
-        if let Some(color) = parse("dim", &colors.dim)? {
+        if let Some(color) = colors.dim {
             self.dim = self.dim.fg(color);
         }
-        if let Some(color) = parse("selected", &colors.selected)? {
+        if let Some(color) = colors.selected {
             self.selected = self.selected.bg(color);
         }
-        if let Some(color) = parse("error", &colors.error)? {
+        if let Some(color) = colors.error {
             self.error = self.error.fg(color);
         }
-        if let Some(color) = parse("warning", &colors.warning)? {
+        if let Some(color) = colors.warning {
             self.warning = self.warning.fg(color);
         }
-        if let Some(color) = parse("ok", &colors.ok)? {
+        if let Some(color) = colors.ok {
             self.ok = self.ok.fg(color);
         }
-        if let Some(color) = parse("marked", &colors.marked)? {
+        if let Some(color) = colors.marked {
             self.marked = self.marked.fg(color);
         }
         Ok(self)
     }
+}
+
+/// The config file's colours, read.
+struct ParsedColors {
+    accent: Option<Color>,
+    dim: Option<Color>,
+    selected: Option<Color>,
+    error: Option<Color>,
+    warning: Option<Color>,
+    ok: Option<Color>,
+    marked: Option<Color>,
+}
+
+/// The colour names a config file may use (the README lists them): the
+/// terminal's sixteen, each of the eight in a dark and a light form, the
+/// plain name being the dark one (as terminals draw it).
+pub const COLOUR_NAMES: [&str; 24] = [
+    "black",
+    "red",
+    "green",
+    "yellow",
+    "blue",
+    "magenta",
+    "cyan",
+    "white",
+    "gray",
+    "darkred",
+    "darkgreen",
+    "darkyellow",
+    "darkblue",
+    "darkmagenta",
+    "darkcyan",
+    "darkgray",
+    "lightred",
+    "lightgreen",
+    "lightyellow",
+    "lightblue",
+    "lightmagenta",
+    "lightcyan",
+    "lightgray",
+    "reset",
+];
+
+/// What a colour may be, for messages.
+pub const COLOUR_HELP: &str = "a name like darkred, lightblue or cyan, #rrggbb, or 0-255";
+
+/// A colour as a config file writes it: one of [`COLOUR_NAMES`] (in any
+/// case, with `-`, `_` or spaces between the words, `grey` for `gray`,
+/// `bright` for `light`), `#rrggbb`, or a palette index 0-255.
+pub fn parse_colour(text: &str) -> Option<Color> {
+    let name: String = text
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '-' | '_'))
+        .collect();
+    let name = name.replace("grey", "gray").replace("bright", "light");
+    Some(match name.as_str() {
+        "black" => Color::Black,
+        "red" | "darkred" => Color::Red,
+        "green" | "darkgreen" => Color::Green,
+        "yellow" | "darkyellow" => Color::Yellow,
+        "blue" | "darkblue" => Color::Blue,
+        "magenta" | "darkmagenta" => Color::Magenta,
+        "cyan" | "darkcyan" => Color::Cyan,
+        "gray" | "lightgray" => Color::Gray,
+        "darkgray" | "lightblack" => Color::DarkGray,
+        "lightred" => Color::LightRed,
+        "lightgreen" => Color::LightGreen,
+        "lightyellow" => Color::LightYellow,
+        "lightblue" => Color::LightBlue,
+        "lightmagenta" => Color::LightMagenta,
+        "lightcyan" => Color::LightCyan,
+        "white" | "lightwhite" => Color::White,
+        "reset" => Color::Reset,
+        _ => return hex_or_index(text.trim()),
+    })
+}
+
+/// `#rrggbb`, or a palette index.
+fn hex_or_index(text: &str) -> Option<Color> {
+    if let Ok(index) = text.parse::<u8>() {
+        return Some(Color::Indexed(index));
+    }
+    let hex = text
+        .strip_prefix('#')
+        .filter(|hex| hex.len() == 6 && hex.is_ascii())?;
+    let byte = |at: usize| u8::from_str_radix(hex.get(at..at + 2)?, 16).ok();
+    Some(Color::Rgb(byte(0)?, byte(2)?, byte(4)?))
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! A short list to choose from, over the screen: one choice (Enter takes
-//! the one under the cursor) or several (Space marks each, Enter takes the
-//! marked ones, or the one under the cursor when none is). Resource-agnostic:
+//! the one under the cursor) or several (Space marks each and moves down,
+//! as in the tables, Tab too; Enter takes the marked ones, or the one
+//! under the cursor when none is). Resource-agnostic:
 //! each choice is an id, a label and a note.
 
 use std::collections::BTreeSet;
@@ -62,7 +63,7 @@ impl Chooser {
             KeyCode::Up | KeyCode::Char('k') => self.cursor = self.cursor.saturating_sub(1),
             KeyCode::Home | KeyCode::Char('g') => self.cursor = 0,
             KeyCode::End | KeyCode::Char('G') => self.cursor = last,
-            KeyCode::Char(' ') if self.multi && !self.choices.is_empty() => {
+            KeyCode::Char(' ') | KeyCode::Tab if self.multi && !self.choices.is_empty() => {
                 if !self.marked.remove(&self.cursor) {
                     self.marked.insert(self.cursor);
                 }
@@ -153,6 +154,10 @@ mod tests {
         press(&mut chooser, KeyCode::Char('k'));
         press(&mut chooser, KeyCode::Char(' '));
         assert_eq!(press(&mut chooser, KeyCode::Enter), Outcome::Chosen(vec![0]));
+        // Tab marks and moves down as Space does.
+        press(&mut chooser, KeyCode::Tab);
+        assert_eq!(chooser.cursor, 2);
+        assert_eq!(press(&mut chooser, KeyCode::Enter), Outcome::Chosen(vec![0, 2]));
         assert_eq!(press(&mut chooser, KeyCode::Esc), Outcome::Cancel);
     }
 

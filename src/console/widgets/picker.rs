@@ -1,8 +1,12 @@
 //! The member picker: the organization's members, searchable as you type
 //! by name or e-mail, with their level, those already in the role marked;
-//! Tab chooses several (as in fzf), Enter assigns them. Space is typed like
-//! any other character, since names hold spaces. Where the members endpoint is
-//! refused, a field for a user's UUID takes its place.
+//! Space marks the one under the cursor and moves down, as in the tables
+//! (Tab too, as in fzf), and Enter assigns the marked ones. Space is
+//! never typed: a search matches a name with or without its spaces
+//! ("adalove" finds Ada Lovelace). When a search shows one person, Space
+//! marks them and empties the search, ready for the next name: five named
+//! people take five short searches and five Spaces. Where the members
+//! endpoint is refused, a field for a user's UUID takes its place.
 //!
 //! It holds at most [`PICKER_ROWS`] members: in a larger organization it
 //! says it shows the first ones, and what is typed is searched on the
@@ -85,15 +89,18 @@ impl Picker {
         }
     }
 
-    /// The members that match what is typed.
+    /// The members that match what is typed: in their name (spaces or
+    /// not) or e-mail address.
     pub fn shown(&self) -> Vec<&OrganizationMember> {
         let needle = self.query.value().trim().to_lowercase();
         self.people
             .iter()
             .flatten()
             .filter(|member| {
+                let name = member.user.display_name().to_lowercase();
                 needle.is_empty()
-                    || member.user.display_name().to_lowercase().contains(&needle)
+                    || name.contains(&needle)
+                    || name.replace(' ', "").contains(&needle)
                     || member.user.email.to_lowercase().contains(&needle)
             })
             .collect()
@@ -154,14 +161,17 @@ impl Picker {
                     return Outcome::Picking;
                 }
                 if self.selection().is_empty() {
-                    self.error = Some("choose someone not yet in the role (Tab chooses)".into());
+                    self.error = Some("choose someone not yet in the role (Space marks)".into());
                     return Outcome::Picking;
                 }
                 return Outcome::Assign;
             }
             KeyCode::Up => self.cursor = self.cursor.saturating_sub(1),
             KeyCode::Down => self.cursor = (self.cursor + 1).min(self.shown().len().saturating_sub(1)),
-            KeyCode::Tab if self.fallback.is_none() => {
+            // Space (or Tab) marks the one under the cursor, or unmarks
+            // them, and moves down.
+            KeyCode::Char(' ') | KeyCode::Tab if self.fallback.is_none() => {
+                let shown = self.shown().len();
                 let Some(under) = self.shown().get(self.cursor).map(|member| person(member)) else {
                     return Outcome::Picking;
                 };
@@ -169,10 +179,21 @@ impl Picker {
                     self.error = Some("already in the role".into());
                 } else if let Some(at) = self.chosen.iter().position(|chosen| chosen.uuid == under.uuid) {
                     self.chosen.remove(at);
+                    self.error = None;
                 } else {
                     self.chosen.push(under);
+                    self.error = None;
+                }
+                if shown == 1 && !self.query.value().is_empty() && self.error.is_none() {
+                    // The one the search was for: ready for the next name.
+                    self.query = Input::default();
+                    self.cursor = 0;
+                } else {
+                    self.cursor = (self.cursor + 1).min(shown.saturating_sub(1));
                 }
             }
+            // A UUID holds no space.
+            KeyCode::Char(' ') => {}
             _ => {
                 let input = match &mut self.fallback {
                     Some((input, _)) => input,
@@ -306,7 +327,7 @@ pub fn draw(frame: &mut Frame, picker: &Picker, theme: &Theme) {
         "Enter assign · Esc cancel".to_string()
     } else {
         format!(
-            "{} chosen · Tab choose · ↑/↓ move · Enter assign · Esc cancel",
+            "{} marked · Space mark · ↑/↓ move · Enter assign · Esc cancel",
             picker.chosen.len()
         )
     };
@@ -357,12 +378,14 @@ mod tests {
             member("Bruno", "u2"),
             member("Chiara", "u3"),
         ]);
-        picker.key(key(KeyCode::Tab));
-        picker.key(key(KeyCode::Down));
+        // Space marks and moves down, as in the tables; Tab does the same.
+        picker.key(key(KeyCode::Char(' ')));
+        assert_eq!(picker.cursor, 1);
         picker.key(key(KeyCode::Tab));
         assert_eq!(picker.error.as_deref(), Some("already in the role"));
-        picker.key(key(KeyCode::Down));
-        picker.key(key(KeyCode::Tab));
+        assert_eq!(picker.cursor, 2);
+        picker.key(key(KeyCode::Char(' ')));
+        assert_eq!(picker.cursor, 2, "the last row stays under the cursor");
         let chosen: Vec<&str> = picker.chosen.iter().map(|person| person.uuid.as_str()).collect();
         assert_eq!(chosen, ["u1", "u3"]);
         for c in "chi".chars() {
@@ -389,7 +412,7 @@ mod tests {
             extent(&picker).as_deref(),
             Some("showing the first 5,000; type to search")
         );
-        picker.key(key(KeyCode::Tab));
+        picker.key(key(KeyCode::Char(' ')));
         for c in "zo".chars() {
             picker.key(key(KeyCode::Char(c)));
         }
@@ -419,14 +442,28 @@ mod tests {
     }
 
     #[test]
-    fn space_is_typed_and_chooses_nobody() {
+    fn space_marks_rather_than_typing_and_names_are_found_without_their_spaces() {
         let mut picker = Picker::new("Ops".into(), HashSet::new());
-        picker.people = Some(vec![member("Ada", "u1"), member("Bruno", "u2")]);
-        for c in "ada o".chars() {
+        let mut ada = member("Ada", "u1");
+        ada.user.last_name = "Lovelace".into();
+        picker.people = Some(vec![ada, member("Bruno", "u2")]);
+        for c in "adalove".chars() {
             picker.key(key(KeyCode::Char(c)));
         }
-        assert_eq!(picker.query.value(), "ada o");
-        assert!(picker.chosen.is_empty(), "nobody chosen behind the user's back");
+        assert_eq!(picker.shown().len(), 1, "\"adalove\" finds Ada Lovelace");
+        picker.key(key(KeyCode::Char(' ')));
+        let chosen: Vec<&str> = picker.chosen.iter().map(|person| person.uuid.as_str()).collect();
+        assert_eq!(chosen, ["u1"]);
+        // The search found the one it was for: it is emptied, not typed into.
+        assert_eq!(picker.query.value(), "");
+        assert_eq!(picker.shown().len(), 2);
+        // Several shown: Space marks and moves down, the search kept.
+        picker.key(key(KeyCode::Char('o')));
+        assert_eq!(picker.shown().len(), 2);
+        picker.key(key(KeyCode::Char(' ')));
+        assert_eq!(picker.query.value(), "o");
+        assert_eq!(picker.cursor, 1);
+        assert!(picker.chosen.is_empty(), "Ada, marked again, is unmarked");
     }
 
     #[test]

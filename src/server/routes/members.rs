@@ -108,11 +108,19 @@ pub async fn remove(
 
 /// `GET …/scoped_api_keys/`: whether the member has keys, and whether any
 /// was used last week; each key's label, scopes and last use, never the key.
+/// Today's PostHog answers it to its web app's sessions alone: a personal
+/// API key, which every caller here holds, is refused before anything else
+/// (posthog.md 15-20), unless the server was told to list keys.
 pub async fn scoped_api_keys(
     State(app): State<AppState>,
     caller: Caller,
     PathParams((organization, user)): PathParams<(String, String)>,
 ) -> ApiResult<Json<ScopedKeys>> {
+    if app.flavor == crate::server::Flavor::Current && !app.keys_listed {
+        return Err(ApiError::permission_denied(
+            "This action does not support personal API key access.",
+        ));
+    }
     caller.require(ORGANIZATION_MEMBER_READ)?;
     let organization = caller
         .organization(&app.db, &organization, Access::Member)

@@ -11,7 +11,7 @@ use crate::server::auth::{Access, Caller, PathParams};
 use crate::server::error::ApiError;
 use crate::server::error::ApiResult;
 use crate::server::paging::ListRequest;
-use crate::server::store::directory::{self, Catalog, MemberQuery};
+use crate::server::store::directory::{self, Catalog, CatalogQuery, MemberQuery};
 use crate::server::store::keys;
 use crate::server::store::rows::stamp;
 use crate::server::{AppState, Flavor};
@@ -140,7 +140,9 @@ fn member_query(request: &ListRequest, flavor: Flavor) -> ApiResult<MemberQuery>
 }
 
 /// The dashboards or insights the caller's lists show (posthog.md 16.6),
-/// with their creators and the caller's level on each in today's flavor.
+/// with their creators and the caller's level on each in today's flavor:
+/// `search` in their names (at most 200 characters, §11), an insight by
+/// its `short_id`.
 async fn catalog(
     app: AppState,
     caller: Caller,
@@ -149,10 +151,29 @@ async fn catalog(
     kind: Catalog,
 ) -> ApiResult<axum::response::Response> {
     use axum::response::IntoResponse;
+    const SEARCH_MAX: usize = 200;
     caller.require(match kind {
         Catalog::Dashboards => DASHBOARD_READ,
         Catalog::Insights => INSIGHT_READ,
     })?;
+    let text = |name: &str| request.param(name).map(str::trim).filter(|text| !text.is_empty());
+    let search = text("search").map(str::to_string);
+    if search
+        .as_ref()
+        .is_some_and(|search| search.chars().count() > SEARCH_MAX)
+    {
+        return Err(
+            ApiError::validation("invalid_input", "Search query must be 200 characters or fewer.")
+                .on("search"),
+        );
+    }
+    let query = CatalogQuery {
+        search,
+        short_id: match kind {
+            Catalog::Insights => text("short_id").map(str::to_string),
+            Catalog::Dashboards => None,
+        },
+    };
     let resource = match kind {
         Catalog::Dashboards => "dashboard",
         Catalog::Insights => "insight",
@@ -162,7 +183,7 @@ async fn catalog(
         .db
         .read(move |connection| {
             let project = caller.project_in(connection, &project)?;
-            super::access::objects::catalog_page(connection, &caller, project, resource, &request)
+            super::access::objects::catalog_page(connection, &caller, project, resource, &query, &request)
         })
         .await?;
     Ok(match flavor {

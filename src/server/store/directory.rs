@@ -305,6 +305,14 @@ impl Catalog {
     }
 }
 
+/// What a dashboards or insights list is narrowed to (posthog.md §11):
+/// a `search` in the names, an insight's `short_id`.
+#[derive(Debug, Clone, Default)]
+pub struct CatalogQuery {
+    pub search: Option<String>,
+    pub short_id: Option<String>,
+}
+
 /// Whether the project holds a dashboard or insight with this id.
 pub fn catalog_has(connection: &Connection, catalog: Catalog, project_id: i64, id: i64) -> ApiResult<bool> {
     let mut statement = connection.prepare_cached(&format!(

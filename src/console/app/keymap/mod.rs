@@ -397,8 +397,22 @@ impl Default for Keymap {
                     &[c('p')],
                     Pause,
                     Scope::On(ListId::Deliveries),
-                    "pause or resume this subscription",
+                    "pause or resume this subscription (asks first)",
                     Some("pause"),
+                ),
+                bind(
+                    &[c('e')],
+                    Edit,
+                    Scope::On(ListId::Deliveries),
+                    "edit this subscription (its target, its recipients)",
+                    Some("edit"),
+                ),
+                bind(
+                    &[c('u')],
+                    Restore,
+                    Scope::On(ListId::Deliveries),
+                    "restore this subscription when it is soft-deleted",
+                    None,
                 ),
                 bind(
                     &[c('t')],
@@ -422,6 +436,13 @@ impl Default for Keymap {
                     Some("edit"),
                 ),
                 bind(
+                    &[c('u')],
+                    Restore,
+                    Scope::On(ListId::Health),
+                    "restore the row's subscription when it is soft-deleted",
+                    None,
+                ),
+                bind(
                     &[c('r')],
                     Refresh,
                     Scope::On(ListId::Health),
@@ -432,14 +453,14 @@ impl Default for Keymap {
                     &[k(K::Esc)],
                     Back,
                     Scope::On(ListId::Health),
-                    "clear the marks; else stop the look under way; else back, dismiss",
+                    "clear the marks; else stop the look under way; else clear the filter; else back",
                     Some("stop"),
                 ),
                 bind(
                     &[k(K::Esc)],
                     Back,
                     Scope::On(ListId::People),
-                    "stop the look of :no-role; clear :no-role or :has-role; else back",
+                    "clear the marks, then the filter; stop the look of :no-role; clear :no-role or :has-role; else back",
                     None,
                 ),
                 bind(
@@ -544,7 +565,7 @@ impl Default for Keymap {
                     &[k(K::Esc)],
                     Back,
                     all,
-                    "clear the marks; else back, dismiss",
+                    "clear the marks, then the filter; else back, dismiss",
                     None,
                 ),
                 bind(

@@ -3,9 +3,9 @@
 //!
 //! `p` on a mixed set pauses: when any marked subscription is active, the
 //! active ones are paused and the paused ones left as they are; only when
-//! none is active does `p` resume them all. Resuming sends each one a
-//! confirmation delivery, so that question, like a test's and a delete's,
-//! answers Enter with no.
+//! none is active does `p` resume them all. Resuming delivers each one at
+//! once to its recipients (the question counts them), so that question,
+//! like a test's and a delete's, answers Enter with no.
 
 use crate::console::lists::bulk::{Bulk, Item, Skipped, Verb};
 use crate::console::lists::{Scope, Write};
@@ -24,6 +24,8 @@ pub struct Marked {
     /// Delivers to a channel PostHog no longer supports: once paused it
     /// cannot be resumed.
     pub for_good: bool,
+    /// How many recipients a delivery goes to (a resume delivers at once).
+    pub recipients: usize,
 }
 
 /// The bulk action of a key on marked subscriptions.
@@ -104,12 +106,13 @@ fn pause_or_resume(marked: &[Marked], project: String) -> Result<Bulk, String> {
             .iter()
             .map(|row| item(row, write(row), "resumed"))
             .collect::<Vec<_>>();
+        let recipients: usize = live.iter().map(|row| row.recipients).sum();
         return Ok(Bulk::new(
             format!("Resume {}", crate::text::counted(items.len(), "subscription")),
-            &[
-                "Each sends one confirmation delivery to its recipients now, then delivers on its schedule."
-                    .into(),
-            ],
+            &[format!(
+                "Each is delivered at once to its recipients, {} in all, then on its schedule.",
+                crate::text::counted(recipients, "recipient")
+            )],
             true,
             items,
             deleted.collect(),
@@ -182,6 +185,7 @@ mod tests {
 
     fn row(id: i64, paused: bool, deleted: bool, for_good: bool) -> Marked {
         Marked {
+            recipients: 2,
             id,
             label: format!("#{id}"),
             paused,
@@ -236,7 +240,13 @@ mod tests {
         .unwrap();
         assert_eq!(resume.title, "Resume 2 subscriptions");
         assert!(resume.harmful, "resuming sends a delivery: Enter says no");
-        assert!(resume.question.contains("confirmation delivery"));
+        assert!(
+            resume
+                .question
+                .contains("delivered at once to its recipients, 4 recipients in all"),
+            "{}",
+            resume.question
+        );
 
         let webhook = bulk(Verb::Pause, &[row(5, false, false, true)], SCOPE).unwrap();
         assert!(webhook.harmful && webhook.question.contains("cannot be resumed"));

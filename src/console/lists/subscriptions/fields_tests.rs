@@ -217,6 +217,7 @@ fn a_dashboard_offers_its_insights_every_one_chosen_until_a_refusal_tells_the_ca
             id: 1,
             name: Some("KPIs".into()),
             short_id: None,
+            derived_name: None,
         }],
         &[],
     ));

@@ -255,7 +255,7 @@ impl Resource for Subscriptions {
         text(&subscription.title)
             || text(&subscription.target_value)
             || text(&subscription.summary)
-            || subscription.id.to_string() == needle
+            || subscription.id.to_string() == needle.strip_prefix('#').unwrap_or(needle)
     }
 
     fn sorts(&self) -> &'static [Sort] {
@@ -296,6 +296,7 @@ impl Resource for Subscriptions {
                 paused: !subscription.is_enabled(),
                 deleted: subscription.deleted,
                 for_good: !subscription.is_supported(),
+                recipients: subscription.recipients(),
             })
             .collect();
         Some(bulk::bulk(verb, &marked, scope))

@@ -16,6 +16,7 @@ use crate::server::access::{self, Scope};
 use crate::server::auth::{Caller, PathParams};
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::paging::ListRequest;
+use crate::server::store::directory::CatalogQuery;
 use crate::server::store::objects::{self, Key, Object};
 
 /// The objects of a resource the caller's lists show, after PostHog's check
@@ -174,10 +175,28 @@ pub fn catalog_page(
     caller: &Caller,
     project_id: i64,
     resource: &str,
+    query: &CatalogQuery,
     request: &ListRequest,
 ) -> ApiResult<Page<AccessItem>> {
     let scope = Scope::load(connection, caller.access, project_id, caller.key.user_id)?;
-    let rows = listed(connection, &scope, resource)?
+    let mut found = listed(connection, &scope, resource)?;
+    let lower = |name: &Option<String>| name.as_deref().unwrap_or_default().to_lowercase();
+    if let Some(search) = &query.search {
+        let search = search.to_lowercase();
+        found.retain(|object| lower(&object.name).contains(&search));
+    }
+    if let Some(short_id) = &query.short_id {
+        found.retain(|object| object.short_id.as_ref() == Some(short_id));
+    }
+    let id = |object: &Object| object.id.parse::<i64>().unwrap_or_default();
+    if resource == "dashboard" {
+        // By name, as PostHog orders the dashboards it does not pin (this
+        // server pins none).
+        found.sort_by_cached_key(|object| (lower(&object.name), id(object)));
+    } else {
+        found.sort_by_key(id);
+    }
+    let rows = found
         .into_iter()
         .map(|object| AccessItem {
             user_access_level: level(&scope, &object),
@@ -203,6 +222,7 @@ pub fn named_page(page: Page<AccessItem>) -> Page<NamedItem> {
                 id: item.id,
                 name: item.name,
                 short_id: item.short_id,
+                derived_name: None,
             })
             .collect(),
     }
