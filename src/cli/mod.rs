@@ -1,5 +1,6 @@
 //! The command line of design.md (a fixed interface) and its dispatch.
 
+mod access;
 mod code;
 mod connection;
 mod login;
@@ -46,7 +47,7 @@ pub struct Cli {
         default_value = "table",
         help_heading = "Global options"
     )]
-    pub output: output::Format,
+    pub output: output::Requested,
     /// Change nothing: the console disables every write, and a command that
     /// would write (create, update, delete, add, remove, pause, resume, test,
     /// login, keys) refuses to run.
@@ -185,6 +186,12 @@ pub enum Command {
         #[command(subcommand)]
         command: subscriptions::SubscriptionsCommand,
     },
+    /// What each person can reach and why, what a role grants, who reaches
+    /// a thing, and the access review (PostHog's access control).
+    Access {
+        #[command(subcommand)]
+        command: access::AccessCommand,
+    },
     /// Print the completion script for a shell: bash, zsh, fish or powershell
     /// (e.g. `orgdeck completions bash > ~/.local/share/bash-completion/completions/orgdeck`).
     Completions {
@@ -207,6 +214,7 @@ impl Command {
             Command::Subscriptions { command } => command.writes(),
             Command::Login { .. } | Command::Keys { .. } => true,
             Command::Export(_) | Command::Plan(_) | Command::Completions { .. } | Command::Man => false,
+            Command::Access { .. } => false,
             Command::Apply(_) => true,
             // The reference server is the user's own rehearsal; the console
             // of `demo` honours --read-only itself.
@@ -221,6 +229,7 @@ impl Command {
             Command::Members { command } => ("members", format!("{command:?}")),
             Command::People { command } => ("people", format!("{command:?}")),
             Command::Subscriptions { command } => ("subscriptions", format!("{command:?}")),
+            Command::Access { command } => ("access", format!("{command:?}")),
             Command::Login { .. } => return "login".into(),
             Command::Export(_) => return "export".into(),
             Command::Plan(_) => return "plan".into(),
@@ -415,10 +424,21 @@ pub enum KeysCommand {
 
 /// Runs a parsed command line; returns the process exit status.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let format = cli.output;
+    let requested = cli.output;
     let flags = cli.console_flags();
     let Some(command) = cli.command else {
         return serve::console(&cli.connection, flags);
+    };
+    let format = match requested.format() {
+        Some(format) => format,
+        None if matches!(&command, Command::Access { command } if command.takes_csv()) => output::Format::Table,
+        None => {
+            return Err(UsageError(format!(
+                "-o csv is for `orgdeck access review`; `orgdeck {}` prints a table or JSON",
+                command.name()
+            ))
+            .into());
+        }
     };
     if cli.tz.is_some() && !matches!(command, Command::Demo { .. }) {
         return Err(UsageError(format!(
@@ -459,6 +479,15 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }),
         Command::Subscriptions { command } => {
             api_command(&cli.connection, |c| subscriptions::run(command, c, format))
+        }
+        Command::Access { command } => {
+            let bound = if command.is_long() {
+                Bound::EachRequest
+            } else {
+                Bound::Whole
+            };
+            let project = cli.connection.project.clone();
+            run_api(&cli.connection, bound, |c| access::run(command, c, requested, project))
         }
         Command::Export(args) if code::export_is_offline(&args) => {
             code::print_schema()?;
