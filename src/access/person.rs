@@ -51,6 +51,7 @@ pub enum Outcome {
 pub struct Known {
     /// What the answers show of the plan, or what could not be read.
     pub notes: Vec<String>,
+    #[serde(rename = "project_level")]
     pub project: Line,
     /// The resources whose level is not the project's default, or that a
     /// rule naming them or their roles is about, in PostHog's order.

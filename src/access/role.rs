@@ -41,6 +41,7 @@ pub struct RoleKnown {
     pub notes: Vec<String>,
     /// What the role's members get on the project from the role and
     /// everyone's rule (their own rules aside), and why.
+    #[serde(rename = "project_level")]
     pub project: Line,
     /// The resources the role has a rule on, or whose level for it is not
     /// the project's default.

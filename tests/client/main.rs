@@ -5,6 +5,7 @@
 mod support;
 
 mod access;
+mod access_cli;
 mod bounds;
 mod cli;
 mod code;

@@ -5,6 +5,11 @@
 //! next requests in order; with none queued, the request is forwarded to the
 //! server and its answer relayed. Every request line seen is recorded.
 //!
+//! [`FaultProxy::answer_matching`] answers every request whose request
+//! line holds a text with a fixed answer (an endpoint PostHog refuses), and
+//! [`FaultProxy::set_latency`] holds each request and each answer a while,
+//! like a distant server.
+//!
 //! The server can also go away as a whole and come back on the same
 //! address: [`FaultProxy::refuse`] closes the port (connections are
 //! refused), [`FaultProxy::stop_answering`] takes requests and never
@@ -51,6 +56,10 @@ pub struct FaultProxy {
     presence: Arc<watch::Sender<Presence>>,
     /// Whether the port is open: the accept loop tells it.
     listening: Arc<watch::Sender<bool>>,
+    /// Requests whose line holds the text get the answer (status, body).
+    matching: Arc<Mutex<Vec<(String, u16, String)>>>,
+    /// Held before a request goes on, and again before its answer comes back.
+    latency: Arc<Mutex<Duration>>,
 }
 
 impl FaultProxy {
@@ -65,6 +74,8 @@ impl FaultProxy {
             requests: Arc::default(),
             presence: Arc::new(watch::channel(Presence::Up).0),
             listening: Arc::new(watch::channel(true).0),
+            matching: Arc::default(),
+            latency: Arc::default(),
         };
         let shared = proxy.clone();
         tokio::spawn(async move {
@@ -133,6 +144,21 @@ impl FaultProxy {
             .expect("the proxy runs");
     }
 
+    /// Answers every request whose request line holds `fragment` with this
+    /// status and JSON body, from now on.
+    pub fn answer_matching(&self, fragment: &str, status: u16, body: &str) {
+        self.matching
+            .lock()
+            .unwrap()
+            .push((fragment.to_string(), status, body.to_string()));
+    }
+
+    /// Holds each request this long before it goes on, and its answer as
+    /// long again before it comes back (a round trip of twice `each_way`).
+    pub fn set_latency(&self, each_way: Duration) {
+        *self.latency.lock().unwrap() = each_way;
+    }
+
     /// Queues a fault for the next request that reaches the proxy.
     pub fn push(&self, fault: Fault) {
         self.faults.lock().unwrap().push_back(fault);
@@ -167,6 +193,24 @@ impl FaultProxy {
             let _ = presence.wait_for(|now| *now != Presence::Silent).await;
             return Ok(());
         }
+        let latency = *self.latency.lock().unwrap();
+        if !latency.is_zero() {
+            tokio::time::sleep(latency).await;
+        }
+        let line = head.lines().next().unwrap_or_default().to_string();
+        let matched = self
+            .matching
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|(fragment, _, _)| line.contains(fragment.as_str()))
+            .map(|(_, status, body)| (*status, body.clone()));
+        if let Some((status, body)) = matched {
+            if !latency.is_zero() {
+                tokio::time::sleep(latency).await;
+            }
+            return client.write_all(&answer(status, &body)).await;
+        }
         let fault = self.faults.lock().unwrap().pop_front();
         match fault {
             Some(Fault::Answer(status, body)) => client.write_all(&answer(status, &body)).await,
@@ -185,6 +229,9 @@ impl FaultProxy {
             }
             None => {
                 let response = forward(&request, upstream).await?;
+                if !latency.is_zero() {
+                    tokio::time::sleep(latency).await;
+                }
                 client.write_all(&response).await
             }
         }

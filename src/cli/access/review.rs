@@ -39,6 +39,22 @@ enum Kept {
 }
 
 pub async fn run(args: ReviewArgs, connection: Connection, requested: Requested) -> anyhow::Result<()> {
+    let diffing = args.diff.is_some();
+    review(args, connection, requested).await.map_err(|error| {
+        // With --diff, 2 means changes: any error is 1.
+        if diffing && error.downcast_ref::<Exit>().is_none() && error.downcast_ref::<output::ClosedOutput>().is_none() {
+            Exit {
+                code: 1,
+                message: format!("{error:#}"),
+            }
+            .into()
+        } else {
+            error
+        }
+    })
+}
+
+async fn review(args: ReviewArgs, connection: Connection, requested: Requested) -> anyhow::Result<()> {
     let host = crate::api::secret::redacted_url(connection.client.base_url().as_str());
     let host = host.trim_end_matches('/').to_string();
     let old = match &args.diff {
@@ -253,7 +269,11 @@ impl Target {
 fn change_line(change: &Change) -> String {
     let who = if change.email.is_empty() { "-" } else { change.email.as_str() };
     let place = change.project.as_deref().unwrap_or("organization");
-    let what = resource_name(&change.what);
+    let what = if change.project.is_some() {
+        resource_name(&change.what)
+    } else {
+        change.what.clone()
+    };
     let detail = match (change.from.is_empty(), change.to.is_empty()) {
         (false, false) => format!("{} → {}", change.from, change.to),
         (true, false) => change.to.clone(),
