@@ -213,18 +213,28 @@ impl Directory {
     /// Reads the organization, the projects of it that the key lists, and
     /// every role with its members.
     pub async fn load(reader: &Reader, organization: &str) -> ReadResult<Directory> {
-        let answer: OrganizationAnswer = reader
-            .read(|client| async move {
+        // The three at once: the organization as given (`@current` too)
+        // names the roles' path.
+        let (answer, listed, roles) = tokio::join!(
+            reader.read(|client| async move {
                 let url = client.url(&["api", "organizations", organization]);
-                client.call(Method::GET, url, None::<&()>).await
-            })
-            .await?;
+                client.call::<OrganizationAnswer>(Method::GET, url, None::<&()>).await
+            }),
+            projects(reader),
+            roles(reader, organization),
+        );
+        let answer = answer?;
         let organization = Organization::from(answer);
-        let id = organization.id.clone();
-        let (projects, roles) = tokio::join!(projects(reader, &id), roles(reader, &id));
+        let mut projects = listed?;
+        // Projects of other organizations the key reaches are left out.
+        projects.retain(|(_, owner)| {
+            owner
+                .as_deref()
+                .is_none_or(|owner| owner.eq_ignore_ascii_case(&organization.id))
+        });
         Ok(Directory {
             organization,
-            projects: projects?,
+            projects: projects.into_iter().map(|(project, _)| project).collect(),
             roles: roles?,
         })
     }
@@ -281,25 +291,24 @@ async fn whole<T: crate::api::Row>(reader: &Reader, list: &List<T>) -> ReadResul
     Ok(rows)
 }
 
-/// The organization's projects the key lists (all of them, when a server
-/// does not say whose a project is), by id.
-async fn projects(reader: &Reader, organization_id: &str) -> ReadResult<Vec<ProjectRef>> {
+/// The projects the key lists, by id, each with the organization it says
+/// it is of (a server that does not say keeps it).
+async fn projects(reader: &Reader) -> ReadResult<Vec<(ProjectRef, Option<String>)>> {
     let listed: Vec<Project> = whole(reader, &List::projects()).await?;
-    let mut projects: Vec<ProjectRef> = listed
+    let mut projects: Vec<(ProjectRef, Option<String>)> = listed
         .into_iter()
-        .filter(|project| {
-            project
-                .organization
-                .as_deref()
-                .is_none_or(|owner| owner.eq_ignore_ascii_case(organization_id))
-        })
-        .map(|project| ProjectRef {
-            id: project.id,
-            name: project.name,
+        .map(|project| {
+            (
+                ProjectRef {
+                    id: project.id,
+                    name: project.name,
+                },
+                project.organization,
+            )
         })
         .collect();
-    projects.sort_by_key(|project| project.id);
-    projects.dedup_by_key(|project| project.id);
+    projects.sort_by_key(|(project, _)| project.id);
+    projects.dedup_by_key(|(project, _)| project.id);
     Ok(projects)
 }
 

@@ -474,3 +474,51 @@ async fn keys_posthog_will_not_list_are_unknown_not_guessed() {
     assert_eq!(csv.code, 2);
     assert!(csv.stderr.contains("-o csv is for `orgdeck access review`"), "{}", csv.stderr);
 }
+
+/// Ctrl-C stops a review between requests: exit 1, saying so, and the
+/// file it was to write is left as it was.
+#[tokio::test]
+async fn ctrl_c_stops_a_review_and_keeps_the_old_file() {
+    let server = TestServer::demo().await;
+    let owner = server.key(&["*"]);
+    let proxy = FaultProxy::start(&server.base).await;
+    proxy.set_latency(std::time::Duration::from_millis(150));
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("review.json");
+    std::fs::write(&out, "the last quarter's\n").unwrap();
+    let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_orgdeck"))
+        .args(["access", "review", "-o", "json", "--out"])
+        .arg(&out)
+        .env("ORGDECK_HOST", &proxy.base)
+        .env("ORGDECK_API_KEY", &owner)
+        .env("ORGDECK_LOG", dir.path().join("log"))
+        .env("ORGDECK_CONFIG", dir.path().join("none.toml"))
+        .env_remove("ORGDECK_ORG")
+        .env_remove("ORGDECK_PROJECT")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    // Once it has asked for something, it is reading.
+    while proxy.requests().is_empty() {
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    let pid = child.id().unwrap() as libc::pid_t;
+    // SAFETY: kill has no memory effects; the child is ours and not reaped.
+    unsafe { libc::kill(pid, libc::SIGINT) };
+    let output = tokio::time::timeout(std::time::Duration::from_secs(10), child.wait_with_output())
+        .await
+        .expect("it stops at once")
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("stopped (Ctrl-C)"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "the last quarter's\n");
+    let left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name != "log" && name != "review.json")
+        .collect();
+    assert!(left.is_empty(), "no temporary file is left: {left:?}");
+}

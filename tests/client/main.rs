@@ -6,6 +6,7 @@ mod support;
 
 mod access;
 mod access_cli;
+mod access_figures;
 mod bounds;
 mod cli;
 mod code;

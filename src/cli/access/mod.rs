@@ -122,7 +122,7 @@ impl Drop for CtrlC {
 /// A read's failure, for the command's error.
 fn failed(error: ReadError) -> anyhow::Error {
     match error {
-        ReadError::Stopped => anyhow::anyhow!("stopped (Ctrl-C); nothing was printed"),
+        ReadError::Stopped => anyhow::anyhow!("stopped (Ctrl-C) before the end; what was read is not complete"),
         ReadError::Api(error) => error.into(),
     }
 }

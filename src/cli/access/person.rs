@@ -25,19 +25,18 @@ pub async fn run(
     let (reader, _ctrl_c) = reader(&connection, &args.pace);
     let progress = ProgressLine::new();
     progress.say("reading the organization…");
-    let directory = Directory::load(&reader, &connection.organization)
-        .await
-        .map_err(failed)?;
-    let person = directory::person(&reader, &directory.organization.id, &args.email)
-        .await
-        .map_err(failed)?
-        .ok_or_else(|| {
+    let (directory, person) = tokio::join!(
+        Directory::load(&reader, &connection.organization),
+        directory::person(&reader, &connection.organization, &args.email)
+    );
+    let directory = directory.map_err(failed)?;
+    let person = person.map_err(failed)?.ok_or_else(|| {
             UsageError(format!(
                 "no member of {} has the address {}",
                 printable(&directory.organization.name),
-                printable(args.email.trim())
-            ))
-        })?;
+            printable(args.email.trim())
+        ))
+    })?;
     let projects = chosen_projects(&directory, project_flag.as_deref());
     let access = PersonAccess::read(&reader, &directory, person, projects, &|done, total| {
         progress.say(&format!(
