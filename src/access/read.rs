@@ -15,9 +15,9 @@ use crate::api::{Client, Error};
 use crate::clock::Clock;
 use crate::health::budget::{Budget, Pacer};
 
-/// Requests in flight at once by default: the answers asked for one person
-/// or one role are small (a few KB), and a person's access across 20
-/// projects is some 120 of them.
+/// Requests in flight at once by default. Fewer would do for pacing, but a
+/// person's access across 20 projects is some 120 requests of a few KB,
+/// and each costs a round trip.
 pub const CONCURRENCY: usize = 16;
 
 /// A stop asked for from outside: between requests, or during one.

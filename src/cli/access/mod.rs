@@ -15,7 +15,10 @@ use clap::{Args, Subcommand};
 
 use super::connection::Connection;
 use super::output::Requested;
-use crate::access::read::{CONCURRENCY, ReadError, ReadOptions, Reader, Stop};
+use crate::access::read::{ReadError, ReadOptions, Reader, Stop};
+
+/// Requests at once for the commands whose answers are small.
+const SMALL_ANSWERS_AT_ONCE: usize = 32;
 use crate::health::budget::Budget;
 
 #[derive(Debug, Subcommand)]
@@ -58,10 +61,11 @@ impl AccessCommand {
 /// How many requests at once and how fast.
 #[derive(Debug, Clone, Args)]
 pub struct Pace {
-    /// Requests in flight at once.
-    #[arg(long, value_name = "N", default_value_t = CONCURRENCY as u16,
-          value_parser = clap::value_parser!(u16).range(1..=64))]
-    concurrency: u16,
+    /// Requests in flight at once [default: 32 for person, role and who,
+    /// whose answers are a few KB each; 16 for review, which reads three
+    /// projects' large answers at a time besides].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+    concurrency: Option<u16>,
     /// The most requests: N/min, N/hour, both, or none
     /// [default: 400/min,4000/hour, under PostHog Cloud's limits].
     #[arg(long, value_name = "RATE", value_parser = |text: &str| text.parse::<Budget>())]
@@ -69,9 +73,9 @@ pub struct Pace {
 }
 
 impl Pace {
-    fn options(&self) -> ReadOptions {
+    fn options(&self, default: usize) -> ReadOptions {
         ReadOptions {
-            concurrency: usize::from(self.concurrency),
+            concurrency: self.concurrency.map_or(default, usize::from),
             budget: self.budget.unwrap_or_default(),
         }
     }
@@ -93,7 +97,7 @@ pub async fn run(
 }
 
 /// A reader for a command, stopped by Ctrl-C; the guard ends the watch.
-fn reader(connection: &Connection, pace: &Pace) -> (Reader, CtrlC) {
+fn reader(connection: &Connection, pace: &Pace, concurrency: usize) -> (Reader, CtrlC) {
     let stop = Stop::new();
     let watch = stop.clone();
     let task = tokio::spawn(async move {
@@ -103,7 +107,7 @@ fn reader(connection: &Connection, pace: &Pace) -> (Reader, CtrlC) {
     });
     let reader = Reader::new(
         &connection.client,
-        pace.options(),
+        pace.options(concurrency),
         crate::clock::Clock::system(),
         stop,
     );

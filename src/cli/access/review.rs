@@ -61,7 +61,7 @@ async fn review(args: ReviewArgs, connection: Connection, requested: Requested) 
         Some(path) => Some((read_old(path)?, kept_format_of(path)?)),
         None => None,
     };
-    let (reader, _ctrl_c) = super::reader(&connection, &args.pace);
+    let (reader, _ctrl_c) = super::reader(&connection, &args.pace, crate::access::read::CONCURRENCY);
     let progress = ProgressLine::new();
     progress.say("reading the organization and its members…");
     let tell = |step: Progress| match step {

@@ -22,7 +22,7 @@ pub async fn run(
     requested: Requested,
     project_flag: Option<String>,
 ) -> anyhow::Result<()> {
-    let (reader, _ctrl_c) = reader(&connection, &args.pace);
+    let (reader, _ctrl_c) = reader(&connection, &args.pace, super::SMALL_ANSWERS_AT_ONCE);
     let progress = ProgressLine::new();
     progress.say("reading the organization…");
     let directory = Directory::load(&reader, &connection.organization)

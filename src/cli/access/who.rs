@@ -32,7 +32,7 @@ pub async fn run(args: WhoArgs, connection: Connection, requested: Requested) ->
         (_, _, Some(flag)) => Thing::FeatureFlag(flag.clone()),
         _ => Thing::Project,
     };
-    let (reader, _ctrl_c) = reader(&connection, &args.pace);
+    let (reader, _ctrl_c) = reader(&connection, &args.pace, super::SMALL_ANSWERS_AT_ONCE);
     let progress = ProgressLine::new();
     progress.say("reading…");
     let directory = Directory::load(&reader, &connection.organization).await;
