@@ -1,6 +1,7 @@
 //! orgdeck: a terminal console, a scriptable CLI and a reference server for
 //! PostHog's roles, role memberships and subscriptions API.
 
+pub mod access;
 pub mod api;
 pub mod cli;
 pub mod clock;

@@ -1,5 +1,6 @@
 //! The command line of design.md (a fixed interface) and its dispatch.
 
+mod access;
 mod catalog;
 mod code;
 mod connection;
@@ -50,7 +51,7 @@ pub struct Cli {
         default_value = "table",
         help_heading = "Global options"
     )]
-    pub output: output::Format,
+    pub output: output::Requested,
     /// Change nothing: the console disables every write, and a command that
     /// would write (create, update, delete, add, remove, pause, resume, test,
     /// login, keys) refuses to run.
@@ -189,6 +190,12 @@ pub enum Command {
         #[command(subcommand)]
         command: subscriptions::SubscriptionsCommand,
     },
+    /// What each person can reach and why, what a role grants, who reaches
+    /// a thing, and the access review (PostHog's access control).
+    Access {
+        #[command(subcommand)]
+        command: access::AccessCommand,
+    },
     /// The project's dashboards, which a subscription can deliver
     /// (`--dashboard` takes an id or a name).
     Dashboards {
@@ -226,6 +233,7 @@ impl Command {
             | Command::Plan(_)
             | Command::Dashboards { .. }
             | Command::Insights { .. }
+            | Command::Access { .. }
             | Command::Completions { .. }
             | Command::Man => false,
             Command::Apply(_) => true,
@@ -246,6 +254,7 @@ impl Command {
             | Command::Subscriptions { .. }
             | Command::Dashboards { .. }
             | Command::Insights { .. }
+            | Command::Access { .. }
             | Command::Plan(_)
             | Command::Apply(_) => true,
             Command::Export(args) => !code::export_is_offline(args),
@@ -268,6 +277,9 @@ impl Command {
             Command::Export(_) | Command::Plan(_) | Command::Dashboards { .. } | Command::Insights { .. } => {
                 Span::Lists
             }
+            // A review reads every project and object, paced.
+            Command::Access { command } if command.is_long() => Span::Paced,
+            Command::Access { .. } => Span::Lists,
             Command::Apply(_) => Span::Paced,
             Command::Login { .. }
             | Command::Keys { .. }
@@ -285,6 +297,7 @@ impl Command {
             Command::Members { command } => ("members", format!("{command:?}")),
             Command::People { command } => ("people", format!("{command:?}")),
             Command::Subscriptions { command } => ("subscriptions", format!("{command:?}")),
+            Command::Access { command } => ("access", format!("{command:?}")),
             Command::Dashboards { command } => ("dashboards", format!("{command:?}")),
             Command::Insights { command } => ("insights", format!("{command:?}")),
             Command::Login { .. } => return "login".into(),
@@ -539,7 +552,7 @@ pub enum KeysCommand {
 
 /// Runs a parsed command line; returns the process exit status.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let format = cli.output;
+    let requested = cli.output;
     let flags = cli.console_flags();
     let Some(command) = cli.command else {
         if cli.connection.deadline.is_some() {
@@ -549,6 +562,19 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             .into());
         }
         return serve::console(&cli.connection, flags);
+    };
+    let format = match requested.format() {
+        Some(format) => format,
+        None if matches!(&command, Command::Access { command } if command.takes_csv()) => {
+            output::Format::Table
+        }
+        None => {
+            return Err(UsageError(format!(
+                "-o csv is for `orgdeck access review`; `orgdeck {}` prints a table or JSON",
+                command.name()
+            ))
+            .into());
+        }
     };
     if cli.tz.is_some() && !matches!(command, Command::Demo { .. }) {
         return Err(UsageError(format!(
@@ -600,6 +626,12 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Insights { command } => {
             run_api(&cli.connection, span, |c| insights::run(command, c, format))
+        }
+        Command::Access { command } => {
+            let project = cli.connection.project.clone();
+            run_api(&cli.connection, span, |c| {
+                access::run(command, c, requested, project)
+            })
         }
         Command::Export(args) if code::export_is_offline(&args) => {
             code::print_schema()?;

@@ -5,6 +5,8 @@
 mod support;
 
 mod access;
+mod access_cli;
+mod access_figures;
 mod apply;
 mod bounds;
 mod catalog;

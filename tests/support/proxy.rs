@@ -5,6 +5,11 @@
 //! next requests in order; with none queued, the request is forwarded to the
 //! server and its answer relayed. Every request line seen is recorded.
 //!
+//! [`FaultProxy::answer_matching`] answers every request whose request
+//! line holds a text with a fixed answer (an endpoint PostHog refuses), and
+//! [`FaultProxy::set_latency`] holds each request and each answer a while,
+//! like a distant server.
+//!
 //! The server can also go away as a whole and come back on the same
 //! address: [`FaultProxy::refuse`] closes the port (connections are
 //! refused), [`FaultProxy::stop_answering`] takes requests and never
@@ -92,6 +97,8 @@ pub struct FaultProxy {
     /// How many requests are held now (by [`FaultProxy::hold`],
     /// `Fault::Hold` or `Fault::ForwardThenHold`).
     held: Arc<watch::Sender<usize>>,
+    /// Held before a request goes on, and again before its answer comes back.
+    latency: Arc<Mutex<Duration>>,
     /// Lists ended early: (how their path ends, the rows they end after).
     cuts: Arc<Mutex<Vec<(String, u64)>>>,
 }
@@ -123,6 +130,7 @@ impl FaultProxy {
             hold: Arc::default(),
             held: Arc::new(watch::channel(0).0),
             cuts: Arc::default(),
+            latency: Arc::default(),
         };
         let shared = proxy.clone();
         tokio::spawn(async move {
@@ -248,6 +256,22 @@ impl FaultProxy {
         Some(receiver)
     }
 
+    /// Answers every request whose request line holds `fragment` with this
+    /// status and JSON body, from now on.
+    pub fn answer_matching(&self, fragment: &str, status: u16, body: &str) {
+        let fragment = fragment.to_string();
+        self.always(
+            move |line| line.contains(fragment.as_str()),
+            Fault::Answer(status, body.to_string()),
+        );
+    }
+
+    /// Holds each request this long before it goes on, and its answer as
+    /// long again before it comes back (a round trip of twice `each_way`).
+    pub fn set_latency(&self, each_way: Duration) {
+        *self.latency.lock().unwrap() = each_way;
+    }
+
     /// Queues a fault for the next request that reaches the proxy.
     pub fn push(&self, fault: Fault) {
         self.faults.lock().unwrap().push_back((None, fault));
@@ -346,6 +370,10 @@ impl FaultProxy {
             let _ = presence.wait_for(|now| *now != Presence::Silent).await;
             return Ok(());
         }
+        let latency = *self.latency.lock().unwrap();
+        if !latency.is_zero() {
+            tokio::time::sleep(latency).await;
+        }
         let fault = self.fault_for(&line);
         match fault {
             Some(Fault::Answer(status, body)) => client.write_all(&answer(status, &body)).await,
@@ -377,6 +405,9 @@ impl FaultProxy {
                 let mut released = self.released.subscribe();
                 let _ = released.wait_for(|now| *now).await;
                 let response = forward(&request, upstream).await?;
+                if !latency.is_zero() {
+                    tokio::time::sleep(latency).await;
+                }
                 client.write_all(&response).await
             }
             None => {

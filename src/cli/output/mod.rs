@@ -31,6 +31,30 @@ pub enum Format {
     Json,
 }
 
+/// What `-o` asks for: a [`Format`], or CSV, which `access review` alone
+/// writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Requested {
+    /// Tables and records; for `export`, TOML (also spelt `toml`).
+    #[value(alias = "toml")]
+    Table,
+    /// JSON: the server's own objects, every page of a list in one array.
+    Json,
+    /// CSV: for `access review` alone.
+    Csv,
+}
+
+impl Requested {
+    /// The format of every command but `access review`; `None` for CSV.
+    pub fn format(self) -> Option<Format> {
+        match self {
+            Requested::Table => Some(Format::Table),
+            Requested::Json => Some(Format::Json),
+            Requested::Csv => None,
+        }
+    }
+}
+
 /// A column: its header and whether it may be shortened to fit.
 #[derive(Debug, Clone, Copy)]
 pub struct Column {

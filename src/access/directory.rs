@@ -1,0 +1,380 @@
+//! Who and what access is about: the organization (with what it says of
+//! its resolution mode, its plan and whether members see each other), its
+//! projects, its members and its roles with their members. Read once per
+//! command through the [`Reader`]; the roles come with their memberships in
+//! one list (PostHog's role carries `members`), so that the roles of a
+//! person cost one request, not one per role.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use reqwest::Method;
+use serde::{Deserialize, Serialize};
+
+use super::read::{ReadResult, Reader};
+use crate::api::access::Mode;
+use crate::api::models::{ListOrText, level};
+use crate::api::{FetchAll, List, OrganizationMember, Project, Role, RoleMembership};
+use crate::people::membership_user;
+
+/// What the organization's answer tells of access. Every field is `None`
+/// when the server does not say (PostHog says the plan in
+/// `available_product_features`; the mode and member visibility only
+/// where it has them).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct Organization {
+    pub id: String,
+    pub name: String,
+    /// The resolution mode the organization uses, when it says.
+    #[serde(serialize_with = "mode_name")]
+    pub mode: Option<Mode>,
+    /// Whether its plan includes access control.
+    pub access_control: Option<bool>,
+    /// Whether its plan includes role-based access.
+    pub role_based_access: Option<bool>,
+    /// Whether members may see each other.
+    pub members_visible: Option<bool>,
+}
+
+fn mode_name<S: serde::Serializer>(mode: &Option<Mode>, serializer: S) -> Result<S::Ok, S::Error> {
+    match mode {
+        Some(mode) => serializer.serialize_some(mode.as_str()),
+        None => serializer.serialize_none(),
+    }
+}
+
+/// A null read as the type's default.
+fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
+}
+
+/// The organization as the API sends it, the fields access needs.
+#[derive(Deserialize)]
+struct OrganizationAnswer {
+    #[serde(default, deserialize_with = "null_as_default")]
+    id: String,
+    #[serde(default, deserialize_with = "null_as_default")]
+    name: String,
+    #[serde(default)]
+    uses_most_specific_access_resolution: Option<bool>,
+    #[serde(default)]
+    members_can_see_org_members: Option<bool>,
+    #[serde(default)]
+    available_product_features: Option<Vec<ProductFeature>>,
+}
+
+#[derive(Deserialize)]
+struct ProductFeature {
+    #[serde(default, deserialize_with = "null_as_default")]
+    key: String,
+}
+
+impl From<OrganizationAnswer> for Organization {
+    fn from(answer: OrganizationAnswer) -> Organization {
+        let has = |keys: &[&str]| {
+            answer.available_product_features.as_ref().map(|features| {
+                features
+                    .iter()
+                    .any(|feature| keys.contains(&feature.key.as_str()))
+            })
+        };
+        Organization {
+            id: answer.id,
+            name: answer.name,
+            mode: answer
+                .uses_most_specific_access_resolution
+                .map(Mode::from_most_specific),
+            // PostHog's checks have named the feature three ways over time.
+            access_control: has(&[
+                "access_control",
+                "advanced_permissions",
+                "project_based_permissioning",
+            ]),
+            role_based_access: has(&["role_based_access"]),
+            members_visible: answer.members_can_see_org_members,
+        }
+    }
+}
+
+/// A project, by id and name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ProjectRef {
+    pub id: i64,
+    pub name: String,
+}
+
+impl ProjectRef {
+    /// "Hedgebox Web (1)".
+    pub fn label(&self) -> String {
+        format!("{} ({})", self.name, self.id)
+    }
+}
+
+/// A member of the organization, as access names them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Person {
+    /// What a member's rule names.
+    pub membership_id: String,
+    /// The user's uuid, what `users_with_access` names.
+    pub user_uuid: String,
+    pub email: String,
+    pub name: String,
+    /// 1 member, 8 admin, 15 owner.
+    pub level: i64,
+    pub last_login: Option<DateTime<Utc>>,
+}
+
+impl Person {
+    pub fn from_member(member: &OrganizationMember) -> Person {
+        Person {
+            membership_id: member.id.to_lowercase(),
+            user_uuid: member.user.uuid.to_lowercase(),
+            email: member.user.email.clone(),
+            name: member.user.display_name(),
+            level: member.level,
+            last_login: member.last_login,
+        }
+    }
+
+    pub fn level_name(&self) -> &'static str {
+        level::name(self.level)
+    }
+
+    pub fn is_organization_admin(&self) -> bool {
+        self.level >= level::ADMIN
+    }
+
+    /// "Ivan Petrov <ivan.petrov@hedgebox.dev>", or the address alone.
+    pub fn label(&self) -> String {
+        if self.name.is_empty() || self.name == self.email {
+            self.email.clone()
+        } else {
+            format!("{} <{}>", self.name, self.email)
+        }
+    }
+}
+
+/// A role and who holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RoleInfo {
+    pub id: String,
+    pub name: String,
+    /// Its members, by name.
+    pub members: Vec<RoleMember>,
+}
+
+/// Someone in a role.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RoleMember {
+    /// Their organization membership id, when the server says it.
+    pub membership_id: Option<String>,
+    pub user_uuid: Option<String>,
+    pub email: String,
+    pub name: String,
+}
+
+impl RoleInfo {
+    /// Whether the person holds the role.
+    pub fn holds(&self, person: &Person) -> bool {
+        self.members.iter().any(|member| {
+            member.membership_id.as_deref() == Some(person.membership_id.as_str())
+                || member.user_uuid.as_deref() == Some(person.user_uuid.as_str())
+        })
+    }
+}
+
+fn role_member(membership: &RoleMembership) -> RoleMember {
+    let user = membership
+        .user
+        .as_ref()
+        .or(membership.organization_member.as_ref().map(|member| &member.user));
+    RoleMember {
+        membership_id: membership
+            .organization_member
+            .as_ref()
+            .map(|member| member.id.to_lowercase())
+            .filter(|id| !id.is_empty()),
+        user_uuid: membership_user(membership),
+        email: user.map(|user| user.email.clone()).unwrap_or_default(),
+        name: user.map(|user| user.display_name()).unwrap_or_default(),
+    }
+}
+
+/// The organization, its projects and its roles.
+#[derive(Debug, Clone, Default)]
+pub struct Directory {
+    pub organization: Organization,
+    /// By id.
+    pub projects: Vec<ProjectRef>,
+    /// By name (any case), then id.
+    pub roles: Vec<RoleInfo>,
+}
+
+impl Directory {
+    /// Reads the organization, the projects of it that the key lists, and
+    /// every role with its members.
+    pub async fn load(reader: &Reader, organization: &str) -> ReadResult<Directory> {
+        // The three at once: the organization as given (`@current` too)
+        // names the roles' path.
+        let (answer, listed, roles) = tokio::join!(
+            reader.read(|client| async move {
+                let url = client.url(&["api", "organizations", organization]);
+                client
+                    .call::<OrganizationAnswer>(Method::GET, url, None::<&()>)
+                    .await
+            }),
+            projects(reader),
+            roles(reader, organization),
+        );
+        let answer = answer?;
+        let organization = Organization::from(answer);
+        let mut projects = listed?;
+        // Projects of other organizations the key reaches are left out.
+        projects.retain(|(_, owner)| {
+            owner
+                .as_deref()
+                .is_none_or(|owner| owner.eq_ignore_ascii_case(&organization.id))
+        });
+        Ok(Directory {
+            organization,
+            projects: projects.into_iter().map(|(project, _)| project).collect(),
+            roles: roles?,
+        })
+    }
+
+    /// The role with this id or name (any case).
+    pub fn role(&self, id_or_name: &str) -> Option<&RoleInfo> {
+        let wanted = id_or_name.trim();
+        self.roles
+            .iter()
+            .find(|role| role.id.eq_ignore_ascii_case(wanted))
+            .or_else(|| {
+                self.roles
+                    .iter()
+                    .find(|role| role.name.eq_ignore_ascii_case(wanted))
+            })
+            .or_else(|| {
+                let lower = wanted.to_lowercase();
+                self.roles.iter().find(|role| role.name.to_lowercase() == lower)
+            })
+    }
+
+    /// The roles a person holds, by name.
+    pub fn roles_of(&self, person: &Person) -> Vec<&RoleInfo> {
+        self.roles.iter().filter(|role| role.holds(person)).collect()
+    }
+
+    /// Role names by id.
+    pub fn role_names(&self) -> HashMap<&str, &str> {
+        self.roles
+            .iter()
+            .map(|role| (role.id.as_str(), role.name.as_str()))
+            .collect()
+    }
+
+    /// The project with this id.
+    pub fn project(&self, id: &str) -> Option<&ProjectRef> {
+        self.projects
+            .iter()
+            .find(|project| project.id.to_string() == id.trim())
+    }
+}
+
+/// Reads a whole list in one of the reader's slots, and charges the pacer
+/// for each page past the first.
+async fn whole<T: crate::api::Row>(reader: &Reader, list: &List<T>) -> ReadResult<Vec<T>> {
+    let options = FetchAll {
+        concurrency: 4,
+        ..FetchAll::default()
+    };
+    let rows = reader
+        .read(|client| {
+            let options = &options;
+            async move { client.all(list, options).await }
+        })
+        .await?;
+    let pages = (rows.len() as u64).div_ceil(options.page_size).max(1);
+    reader.charge(pages - 1).await?;
+    Ok(rows.into_vec())
+}
+
+/// The projects the key lists, by id, each with the organization it says
+/// it is of (a server that does not say keeps it).
+async fn projects(reader: &Reader) -> ReadResult<Vec<(ProjectRef, Option<String>)>> {
+    let listed: Vec<Project> = whole(reader, &List::projects()).await?;
+    let mut projects: Vec<(ProjectRef, Option<String>)> = listed
+        .into_iter()
+        .map(|project| {
+            (
+                ProjectRef {
+                    id: project.id,
+                    name: project.name,
+                },
+                project.organization,
+            )
+        })
+        .collect();
+    projects.sort_by_key(|(project, _)| project.id);
+    projects.dedup_by_key(|(project, _)| project.id);
+    Ok(projects)
+}
+
+/// Every role with its members: from the roles' own `members` where the
+/// server sends them as a list, else from each role's memberships.
+async fn roles(reader: &Reader, organization_id: &str) -> ReadResult<Vec<RoleInfo>> {
+    let listed: Vec<Role> = whole(reader, &List::roles(organization_id)).await?;
+    let mut roles = Vec::with_capacity(listed.len());
+    for role in listed {
+        let memberships = match role.members {
+            Some(ListOrText::List(memberships)) => memberships,
+            _ => whole(reader, &List::memberships(organization_id, &role.id)).await?,
+        };
+        let mut members: Vec<RoleMember> = memberships.iter().map(role_member).collect();
+        members.sort_by(|a, b| {
+            a.name
+                .to_lowercase()
+                .cmp(&b.name.to_lowercase())
+                .then_with(|| a.email.cmp(&b.email))
+        });
+        members.dedup_by(|a, b| a.user_uuid.is_some() && a.user_uuid == b.user_uuid);
+        roles.push(RoleInfo {
+            id: role.id.to_lowercase(),
+            name: role.name,
+            members,
+        });
+    }
+    roles.sort_by(|a, b| {
+        a.name
+            .to_lowercase()
+            .cmp(&b.name.to_lowercase())
+            .then_with(|| a.id.cmp(&b.id))
+    });
+    Ok(roles)
+}
+
+/// The member with this e-mail address, or `None`.
+pub async fn person(reader: &Reader, organization_id: &str, email: &str) -> ReadResult<Option<Person>> {
+    let found = reader
+        .read(|client| async move { client.member_by_email(organization_id, email).await })
+        .await?;
+    Ok(found.as_ref().map(Person::from_member))
+}
+
+/// Every member of the organization, by e-mail address (any case), then
+/// membership id: the order of a review.
+pub async fn everyone(reader: &Reader, organization_id: &str) -> ReadResult<Vec<Person>> {
+    let members: Vec<OrganizationMember> = whole(reader, &List::members(organization_id)).await?;
+    let mut people: Vec<Person> = members.iter().map(Person::from_member).collect();
+    people.sort_by(|a, b| {
+        a.email
+            .to_lowercase()
+            .cmp(&b.email.to_lowercase())
+            .then_with(|| a.membership_id.cmp(&b.membership_id))
+    });
+    people.dedup_by(|a, b| a.membership_id == b.membership_id);
+    Ok(people)
+}

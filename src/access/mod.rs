@@ -1,0 +1,104 @@
+//! The organization's access, read: what each person can reach and why
+//! (`person`), what a role grants (`role`), who reaches a project or an
+//! object (`who`), and the snapshot of everyone's access that an access
+//! review files, with what changed since the last one (`review`).
+//!
+//! Everything here reads the levels the server resolved
+//! (`effective_access_level`, `inherited_access`, `users_with_access`) and
+//! never recomputes them (posthog.md 16.4, SK: "trust
+//! `effective_access_level`"); the rules are read only to name the role
+//! that decided, the project's defaults, and the rules that are outranked
+//! (`explain`). Every request goes through one [`read::Reader`]: a few at a
+//! time, paced under PostHog Cloud's limits, counted, stoppable. The CLI's
+//! `access` commands print what these modules return; the console's access
+//! view and person page read through them too.
+
+pub mod directory;
+pub mod explain;
+pub mod person;
+pub mod read;
+pub mod review;
+pub mod role;
+pub mod who;
+
+use serde::Serialize;
+
+use crate::api::Error;
+use crate::api::access::AccessTarget;
+use directory::Organization;
+
+/// Why the server said nothing of a project, in words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Unknown {
+    pub unknown: String,
+}
+
+impl Unknown {
+    /// A refused read of a member's access.
+    pub fn refused(error: &Error, organization: &Organization) -> Unknown {
+        let unknown = match error.refusal() {
+            Some(refusal) if refusal.status == 404 && organization.members_visible == Some(false) => {
+                "hidden: the organization hides its members from each other, and the server does not \
+                 show this one to you here"
+                    .to_string()
+            }
+            Some(refusal) if refusal.status == 404 => {
+                "the server does not list them in this project (404)".to_string()
+            }
+            Some(refusal) if refusal.status == 403 => format!(
+                "not readable with this key: {}",
+                crate::text::printable(if refusal.detail.is_empty() {
+                    "403"
+                } else {
+                    &refusal.detail
+                })
+            ),
+            _ => format!("could not be read: {error}"),
+        };
+        Unknown { unknown }
+    }
+
+    /// A refused read of a role's access.
+    pub fn refused_role(error: &Error) -> Unknown {
+        let unknown = match error.refusal() {
+            Some(refusal) if refusal.status == 403 => format!(
+                "not readable with this key: {}",
+                crate::text::printable(if refusal.detail.is_empty() {
+                    "403"
+                } else {
+                    &refusal.detail
+                })
+            ),
+            _ => format!("could not be read: {error}"),
+        };
+        Unknown { unknown }
+    }
+
+    /// A member the server's answer leaves out.
+    pub fn not_listed(organization: &Organization) -> Unknown {
+        Unknown {
+            unknown: if organization.members_visible == Some(false) {
+                "hidden: the organization hides its members from each other, and the server does not show \
+                 this one to you here"
+                    .into()
+            } else {
+                "the server does not list them in this project".into()
+            },
+        }
+    }
+}
+
+/// The address of an object a rule is on: a notebook by its short id,
+/// anything else by its id; `None` for a resource orgdeck cannot address.
+pub fn object_target<'a>(
+    resource: &'a str,
+    id: &'a str,
+    short_id: Option<&'a str>,
+) -> Option<AccessTarget<'a>> {
+    crate::api::access::client::collection(resource)?;
+    let key = match resource {
+        "notebook" => short_id.filter(|short| !short.is_empty()).unwrap_or(id),
+        _ => id,
+    };
+    Some(AccessTarget::Object { resource, key })
+}

@@ -1,0 +1,234 @@
+//! `orgdeck access person|role|who|review`: what each person can reach and
+//! why, what a role grants, who reaches a thing, and the access review.
+//! Thin: each command reads through `crate::access` and prints what it
+//! returns; this module holds what they share (pacing flags, Ctrl-C,
+//! progress on stderr).
+
+mod person;
+mod review;
+mod role;
+mod who;
+
+use std::io::{IsTerminal, Write};
+
+use clap::{Args, Subcommand};
+
+use super::connection::Connection;
+use super::output::Requested;
+use crate::access::read::{ReadError, ReadOptions, Reader, Stop};
+
+/// Requests at once for the commands whose answers are small.
+const SMALL_ANSWERS_AT_ONCE: usize = 32;
+use crate::health::budget::Budget;
+
+#[derive(Debug, Subcommand)]
+pub enum AccessCommand {
+    /// What a person can reach, and why: in every project (or the one of
+    /// the global --project), their project level and where it comes from
+    /// (organization admin, their own rule, role NAME, everyone, the
+    /// built-in default), each resource whose level is not the project's
+    /// default or that a rule naming them or their roles is about (with
+    /// rules that are outranked), and each object rule naming them or
+    /// their roles with the level the server gives them there.
+    Person(person::PersonArgs),
+    /// What a role grants in each project: its project access, its rules
+    /// on resources and objects and what they come to, and its members.
+    Role(role::RoleArgs),
+    /// Who reaches a project, a dashboard, an insight or a feature flag,
+    /// at what level, and how (users_with_access), by name.
+    Who(who::WhoArgs),
+    /// A snapshot of everyone's access for an access review (SOC 2): each
+    /// member's level, roles, last login and personal keys, and their
+    /// level and its source on every project and resource; with --diff,
+    /// what changed since an earlier snapshot (exit 0 nothing, 2 changes,
+    /// 1 error).
+    Review(review::ReviewArgs),
+}
+
+impl AccessCommand {
+    /// Whether the command bounds each request rather than the whole run
+    /// (a review of a large organization takes as long as its reads).
+    pub fn is_long(&self) -> bool {
+        matches!(self, AccessCommand::Review(_))
+    }
+
+    /// Whether `-o csv` means something to it.
+    pub fn takes_csv(&self) -> bool {
+        matches!(self, AccessCommand::Review(_))
+    }
+}
+
+/// How many requests at once and how fast.
+#[derive(Debug, Clone, Args)]
+pub struct Pace {
+    /// Requests in flight at once [default: 32 for person, role and who,
+    /// whose answers are a few KB each; 16 for review, which reads three
+    /// projects' large answers at a time besides].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+    concurrency: Option<u16>,
+    /// The most requests: N/min, N/hour, both, or none
+    /// [default: 400/min,4000/hour, under PostHog Cloud's limits].
+    #[arg(long, value_name = "RATE", value_parser = |text: &str| text.parse::<Budget>())]
+    budget: Option<Budget>,
+}
+
+impl Pace {
+    fn options(&self, default: usize) -> ReadOptions {
+        ReadOptions {
+            concurrency: self.concurrency.map_or(default, usize::from),
+            budget: self.budget.unwrap_or_default(),
+        }
+    }
+}
+
+/// Runs an access command.
+pub async fn run(
+    command: AccessCommand,
+    connection: Connection,
+    requested: Requested,
+    project_flag: Option<String>,
+) -> anyhow::Result<()> {
+    match command {
+        AccessCommand::Person(args) => person::run(args, connection, requested, project_flag).await,
+        AccessCommand::Role(args) => role::run(args, connection, requested, project_flag).await,
+        AccessCommand::Who(args) => who::run(args, connection, requested).await,
+        AccessCommand::Review(args) => review::run(args, connection, requested).await,
+    }
+}
+
+/// A reader for a command, stopped by Ctrl-C; the guard ends the watch.
+fn reader(connection: &Connection, pace: &Pace, concurrency: usize) -> (Reader, CtrlC) {
+    let stop = Stop::new();
+    let watch = stop.clone();
+    let task = tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            watch.stop();
+        }
+    });
+    let reader = Reader::new(
+        &connection.client,
+        pace.options(concurrency),
+        crate::clock::Clock::system(),
+        stop,
+    );
+    (reader, CtrlC(task))
+}
+
+/// Stops watching for Ctrl-C when dropped.
+struct CtrlC(tokio::task::JoinHandle<()>);
+
+impl Drop for CtrlC {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// A read's failure, for the command's error.
+fn failed(error: ReadError) -> anyhow::Error {
+    match error {
+        ReadError::Stopped => {
+            anyhow::anyhow!("stopped (Ctrl-C) before the end; what was read is not complete")
+        }
+        ReadError::Api(error) => error.into(),
+    }
+}
+
+/// A progress line on stderr, rewritten in place; only on a terminal.
+struct ProgressLine {
+    shown: bool,
+}
+
+impl ProgressLine {
+    fn new() -> ProgressLine {
+        ProgressLine {
+            shown: std::io::stderr().is_terminal(),
+        }
+    }
+
+    fn say(&self, text: &str) {
+        if self.shown {
+            let mut stderr = std::io::stderr().lock();
+            let _ = write!(stderr, "\r\x1b[2K{text}");
+            let _ = stderr.flush();
+        }
+    }
+
+    fn clear(&self) {
+        if self.shown {
+            let mut stderr = std::io::stderr().lock();
+            let _ = write!(stderr, "\r\x1b[2K");
+            let _ = stderr.flush();
+        }
+    }
+}
+
+/// The projects to read: the one --project names, else all.
+fn chosen_projects(
+    directory: &crate::access::directory::Directory,
+    project_flag: Option<&str>,
+) -> Option<Vec<crate::access::directory::ProjectRef>> {
+    let wanted = project_flag?.trim();
+    let project =
+        directory
+            .project(wanted)
+            .cloned()
+            .unwrap_or_else(|| crate::access::directory::ProjectRef {
+                id: wanted.parse().unwrap_or_default(),
+                name: format!("project {wanted}"),
+            });
+    Some(vec![project])
+}
+
+/// The resolution mode in words, for a header line.
+fn resolution(organization: &crate::access::directory::Organization) -> String {
+    match organization.mode {
+        Some(crate::api::access::Mode::HighestWins) => {
+            "resolves access by the highest rule (highest-wins)".into()
+        }
+        Some(crate::api::access::Mode::MostSpecific) => {
+            "resolves access by the most specific rule (most-specific)".into()
+        }
+        None => "does not say how it resolves access (PostHog does not tell)".into(),
+    }
+}
+
+/// A resource in words: "feature flags", "project".
+fn resource_name(resource: &str) -> String {
+    if resource == crate::api::access::levels::PROJECT {
+        "project".into()
+    } else {
+        crate::api::access::levels::display_name(resource)
+    }
+}
+
+/// The resources at the project's default, in a line.
+fn others_line(others: &[crate::access::person::Others]) -> Option<String> {
+    if others.is_empty() {
+        return None;
+    }
+    let groups: Vec<String> = others
+        .iter()
+        .map(|group| {
+            let which = if group.resources.len() <= 3 {
+                group
+                    .resources
+                    .iter()
+                    .map(|resource| resource_name(resource))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            } else {
+                crate::text::counted(group.resources.len(), "resource")
+            };
+            format!("{which} at {} ({})", group.level, group.why)
+        })
+        .collect();
+    Some(format!(
+        "the rest as the project's default: {}",
+        groups.join("; ")
+    ))
+}
+
+/// A refusal to find what was named, as a usage error.
+fn not_found(message: String) -> anyhow::Error {
+    super::UsageError(message).into()
+}

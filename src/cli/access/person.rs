@@ -1,0 +1,197 @@
+//! `orgdeck access person EMAIL`: what a person can reach, and why.
+
+use super::super::output::{self, Column, Requested, fixed, flexible};
+use super::super::{UsageError, connection::Connection};
+use super::{Pace, ProgressLine, chosen_projects, failed, others_line, reader, resolution, resource_name};
+use crate::access::directory::{self, Directory};
+use crate::access::explain::Why;
+use crate::access::person::{Known, Line, ObjectLine, Outcome, PersonAccess};
+use crate::text::printable;
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct PersonArgs {
+    /// Their e-mail address (any case).
+    email: String,
+    #[command(flatten)]
+    pace: Pace,
+}
+
+pub async fn run(
+    args: PersonArgs,
+    connection: Connection,
+    requested: Requested,
+    project_flag: Option<String>,
+) -> anyhow::Result<()> {
+    let (reader, _ctrl_c) = reader(&connection, &args.pace, super::SMALL_ANSWERS_AT_ONCE);
+    let progress = ProgressLine::new();
+    progress.say("reading the organization…");
+    let (directory, person) = tokio::join!(
+        Directory::load(&reader, &connection.organization),
+        directory::person(&reader, &connection.organization, &args.email)
+    );
+    let directory = directory.map_err(failed)?;
+    let person = person.map_err(failed)?.ok_or_else(|| {
+        UsageError(format!(
+            "no member of {} has the address {}",
+            printable(&directory.organization.name),
+            printable(args.email.trim())
+        ))
+    })?;
+    let projects = chosen_projects(&directory, project_flag.as_deref());
+    let access = PersonAccess::read(&reader, &directory, person, projects, &|done, total| {
+        progress.say(&format!(
+            "reading access: {done} of {total} projects · {} requests",
+            reader.requests()
+        ));
+    })
+    .await;
+    progress.clear();
+    let access = access.map_err(failed)?;
+    tracing::info!(requests = reader.requests(), "access person");
+    match requested {
+        Requested::Json => output::print_json(&access),
+        _ => output::print(&page(&access)),
+    }
+}
+
+/// The person's access as people read it.
+fn page(access: &PersonAccess) -> String {
+    let person = &access.person;
+    let roles = if access.roles.is_empty() {
+        "no role".to_string()
+    } else {
+        format!(
+            "roles: {}",
+            access
+                .roles
+                .iter()
+                .map(|role| role.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    let mut out = format!(
+        "{} · {} of {} · {roles}\n{} {}.\n",
+        printable(&person.label()),
+        person.level_name(),
+        printable(&access.organization.name),
+        printable(&access.organization.name),
+        resolution(&access.organization)
+    );
+    if access.projects.is_empty() {
+        out.push_str("\nThe key lists no project of the organization.\n");
+    }
+    for project in &access.projects {
+        out.push('\n');
+        match &project.outcome {
+            Outcome::Unknown(unknown) => out.push_str(&format!(
+                "{}: unknown: {}\n",
+                printable(&project.project.label()),
+                printable(&unknown.unknown)
+            )),
+            Outcome::Known(known) => out.push_str(&known_project(&project.project.label(), known)),
+        }
+    }
+    out
+}
+
+const COLUMNS: [Column; 5] = [
+    fixed("WHAT"),
+    fixed("LEVEL"),
+    flexible("WHY"),
+    flexible("PROJECT DEFAULT"),
+    flexible("RULES OUTRANKED"),
+];
+
+const OBJECT_COLUMNS: [Column; 5] = [
+    flexible("OBJECT RULE"),
+    fixed("RULE"),
+    flexible("BY"),
+    fixed("THEIR LEVEL"),
+    flexible("HOW"),
+];
+
+pub(super) fn known_project(label: &str, known: &Known) -> String {
+    let mut out = format!(
+        "{}: {} · {}\n",
+        printable(label),
+        known.project.cell.level_name(),
+        known.project.cell.why
+    );
+    for note in &known.notes {
+        out.push_str(&format!("  note: {}\n", printable(note)));
+    }
+    let admin = known.project.cell.why == Why::OrganizationAdmin
+        && known
+            .resources
+            .iter()
+            .all(|line| line.cell.why == Why::OrganizationAdmin);
+    let mut rows = vec![row(&known.project)];
+    if admin {
+        rows.push(vec![
+            "every resource".into(),
+            "highest".into(),
+            Why::OrganizationAdmin.to_string(),
+            String::new(),
+            String::new(),
+        ]);
+    } else {
+        rows.extend(known.resources.iter().map(row));
+    }
+    for line in output::table(&COLUMNS, &rows, output::output_width()).lines() {
+        out.push_str(&format!("  {line}\n"));
+    }
+    if !admin && let Some(others) = others_line(&known.others) {
+        out.push_str(&format!("  {others}\n"));
+    }
+    if !known.object_rules.is_empty() {
+        let rows: Vec<Vec<String>> = known.object_rules.iter().map(object_row).collect();
+        for line in output::table(&OBJECT_COLUMNS, &rows, output::output_width()).lines() {
+            out.push_str(&format!("  {line}\n"));
+        }
+    }
+    out
+}
+
+fn row(line: &Line) -> Vec<String> {
+    vec![
+        resource_name(&line.resource),
+        line.cell.level_name().to_string(),
+        line.cell.why.to_string(),
+        format!("{} ({})", line.default, line.default_why),
+        // An organization admin's level bypasses every rule.
+        line.outranked
+            .iter()
+            .filter(|_| line.cell.why != Why::OrganizationAdmin)
+            .map(|note| format!("{}: {}", note.by, note.level))
+            .collect::<Vec<_>>()
+            .join(", "),
+    ]
+}
+
+fn object_row(line: &ObjectLine) -> Vec<String> {
+    let name = line.name.clone().unwrap_or_else(|| line.resource_id.clone());
+    let what = format!(
+        "{} \"{}\"",
+        crate::api::access::levels::display_name(&line.resource).trim_end_matches('s'),
+        name
+    );
+    let (level, how) = match (&line.effective, &line.effective_unknown) {
+        (Some(level), _) => (
+            level.to_string(),
+            line.effective_source
+                .as_ref()
+                .map(|source| source.as_str().replace('_', " "))
+                .unwrap_or_else(|| "not among those who reach it".into()),
+        ),
+        (None, Some(why)) => ("unknown".into(), why.clone()),
+        (None, None) => (String::new(), String::new()),
+    };
+    vec![
+        what,
+        line.rule.as_ref().map(ToString::to_string).unwrap_or_default(),
+        line.by.clone(),
+        level,
+        how,
+    ]
+}
