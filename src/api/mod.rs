@@ -15,6 +15,7 @@ pub mod models;
 mod older;
 pub mod operations;
 pub mod paging;
+pub mod query;
 pub mod raw;
 pub mod secret;
 pub mod subscription;
@@ -32,7 +33,8 @@ pub use integrations::{
 };
 pub use members::{KeySummary, ScopedApiKeys};
 pub use models::*;
-pub use operations::{RoleInput, SubscriptionFilter, SubscriptionInput};
+pub use operations::{RoleInput, SubscriptionInput};
 pub use paging::{Complete, FetchAll, Holding, List, PICKER_ROWS, Pace, Row, Whole};
+pub use query::SubscriptionFilter;
 pub use raw::Raw;
 pub use secret::ApiKey;

@@ -70,12 +70,6 @@ impl<T> Serialize for Raw<T> {
     }
 }
 
-impl<T: super::paging::Row> super::paging::Row for Raw<T> {
-    fn row_id(&self) -> String {
-        self.typed.row_id()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -109,7 +109,7 @@ impl AccessFlags {
 }
 
 pub fn serve(options: ServeOptions) -> anyhow::Result<ExitCode> {
-    logging::init()?;
+    logging::init(crate::config::open_log()?);
     runtime()?.block_on(async {
         let running = server::start(options).await?;
         let signals = StopSignals::install()?;
@@ -129,7 +129,7 @@ pub fn serve(options: ServeOptions) -> anyhow::Result<ExitCode> {
 /// loopback port, in this process, and the console on it. The data lives in
 /// a temporary file unless `--db` names one.
 pub fn demo(db: Option<PathBuf>, flavor: Flavor, flags: ConsoleFlags) -> anyhow::Result<ExitCode> {
-    logging::init()?;
+    logging::init(crate::config::open_log()?);
     // The temporary directory lives as long as the demo does.
     let (db_path, _temporary) = match db {
         Some(path) => (path, None),
@@ -196,7 +196,7 @@ pub fn demo(db: Option<PathBuf>, flavor: Flavor, flags: ConsoleFlags) -> anyhow:
 
 /// `orgdeck` alone: the console on the configured host.
 pub fn console(connection: &ConnectionArgs, flags: ConsoleFlags) -> anyhow::Result<ExitCode> {
-    logging::init()?;
+    logging::init(crate::config::open_log()?);
     let Connection {
         client,
         organization,
@@ -231,7 +231,7 @@ pub fn console(connection: &ConnectionArgs, flags: ConsoleFlags) -> anyhow::Resu
         color: look
             .color
             .as_deref()
-            .map(crate::console::app::profile_color)
+            .map(crate::config::colour::profile_color)
             .transpose()
             .map_err(|error| UsageError(format!("the profile's {error}")))?,
         production: look.production,
@@ -254,7 +254,7 @@ fn show_times_in(flag: Option<&str>, profile: Option<&str>) -> anyhow::Result<()
         (None, None) => ("local", ""),
     };
     let zone = text
-        .parse::<crate::console::view::format::Zone>()
+        .parse::<crate::display::Zone>()
         .map_err(|error| UsageError(format!("{whose}: {error}")))?;
     crate::console::view::format::set_zone(zone);
     Ok(())

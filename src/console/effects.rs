@@ -592,7 +592,12 @@ impl Runner {
             }
             _ => {}
         }
-        let color = match opened.look.color.as_deref().map(super::app::profile_color) {
+        let color = match opened
+            .look
+            .color
+            .as_deref()
+            .map(crate::config::colour::profile_color)
+        {
             Some(Err(error)) => return Err(format!("cannot open profile {name}: its {error}")),
             Some(Ok(color)) => Some(color),
             None => None,

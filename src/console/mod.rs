@@ -4,7 +4,7 @@
 
 pub mod app;
 mod effects;
-pub mod latest;
+pub mod kit;
 pub mod lists;
 mod signals;
 mod terminal;
@@ -28,7 +28,7 @@ use crate::api::Client;
 use crate::clock::Clock;
 use crate::config::ConfigFile;
 pub use app::{App, Context, Effect, Msg, Origin};
-use view::theme::Theme;
+use kit::theme::Theme;
 
 pub use terminal::Ending;
 

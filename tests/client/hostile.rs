@@ -8,7 +8,7 @@
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use orgdeck::console::view::theme::Theme;
+use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::{Context, Driver};
 use orgdeck::text::is_unsafe;
 use serde_json::json;

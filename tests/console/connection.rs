@@ -14,7 +14,7 @@ use std::time::Duration;
 use orgdeck::api::{ApiKey, Client, ClientConfig, List, RetryPolicy, SubscriptionFilter};
 use orgdeck::clock::Clock;
 use orgdeck::console::app::ListId;
-use orgdeck::console::view::theme::Theme;
+use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
 use serde_json::json;

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use orgdeck::api::{List, SubscriptionFilter};
-use orgdeck::console::view::theme::Theme;
+use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
 

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use orgdeck::console::view::theme::Theme;
+use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
 
@@ -152,7 +152,7 @@ async fn help_lists_the_keys_of_the_screen() {
     press(&mut driver, "3?").await;
     let help = screen(&mut driver);
     assert!(help.contains("show or hide deleted") && help.contains("log file"));
-    let log = orgdeck::logging::log_path().display().to_string();
+    let log = orgdeck::config::log_path().display().to_string();
     insta::assert_snapshot!("help_subscriptions", help.replace(&log, "<log file>"));
     press(&mut driver, "x").await;
     assert!(!screen(&mut driver).contains("show or hide deleted"));

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use orgdeck::clock::Clock;
 use orgdeck::console::app::ListId;
-use orgdeck::console::view::theme::Theme;
+use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
 

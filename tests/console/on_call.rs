@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use orgdeck::api::{DeliveryStatus, TriggerType};
 use orgdeck::clock::Clock;
 use orgdeck::console::app::Mode;
-use orgdeck::console::view::theme::Theme;
+use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::{Context, Driver};
 use orgdeck::server::Flavor;
 use ratatui::crossterm::event::KeyCode;

@@ -6,10 +6,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
+use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::lists::AnyTable;
 use orgdeck::console::lists::ListId;
 use orgdeck::console::lists::person::Item;
-use orgdeck::console::view::theme::Theme;
 use orgdeck::console::{Context, Driver};
 use orgdeck::people::offboard::Status;
 use ratatui::crossterm::event::KeyCode;

@@ -4,8 +4,8 @@
 
 use orgdeck::console::Driver;
 use orgdeck::console::app::Mode;
+use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::lists::ListId;
-use orgdeck::console::view::theme::Theme;
 use ratatui::crossterm::event::KeyCode;
 use ratatui::style::Color;
 use serde_json::Value;

@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
+use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::lists::ListId;
-use orgdeck::console::view::theme::Theme;
 use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
 

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use orgdeck::clock::Clock;
 use orgdeck::console::app::Mode;
-use orgdeck::console::view::theme::Theme;
+use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::{Context, Driver};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

@@ -35,7 +35,7 @@ use super::error::{Error, RequestLabel, Result};
 use super::models::{
     NamedItem, Organization, OrganizationMember, Page, Project, Role, RoleMembership, Subscription,
 };
-use super::operations::SubscriptionFilter;
+use super::query::SubscriptionFilter;
 use page::Head;
 use walk::Walk;
 pub use whole::{Complete, Holding, Whole};
@@ -44,6 +44,13 @@ pub use whole::{Complete, Holding, Whole};
 /// checked for repeats.
 pub trait Row: DeserializeOwned + Send + 'static {
     fn row_id(&self) -> String;
+}
+
+/// A row kept as the server sent it has the identity of its typed reading.
+impl<T: Row> Row for super::raw::Raw<T> {
+    fn row_id(&self) -> String {
+        self.typed.row_id()
+    }
 }
 
 macro_rules! row_by_id {

@@ -72,7 +72,7 @@ pub async fn export(args: ExportArgs, connection: Connection, format: Format) ->
     let (live, names) = fetch(&connection, args.roles || both, args.subscriptions || both).await?;
     let text = match format {
         Format::Json => {
-            let mut text = output::to_safe_string(&live.file.to_json())?;
+            let mut text = crate::text::to_safe_json(&live.file.to_json())?;
             text.push('\n');
             text
         }

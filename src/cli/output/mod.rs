@@ -19,7 +19,7 @@ use crate::text::printable;
 mod json;
 mod stream;
 
-pub use json::{to_safe_string, write_json};
+pub use json::write_json;
 pub use stream::ListWriter;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

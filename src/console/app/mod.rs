@@ -179,7 +179,7 @@ impl App {
             bulk: None,
             report: None,
             people: people::PeopleState::default(),
-            log_path: crate::logging::log_path(),
+            log_path: crate::config::log_path(),
             offline: None,
             reconnects: Latest::default(),
             held: connection::Held::new(),

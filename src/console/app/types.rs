@@ -16,7 +16,8 @@ use crate::console::widgets::picker::Picker;
 pub use super::choose::Choosing;
 pub use super::offboard::Offboarded;
 pub use super::people::{Narrow, PeopleNews, SharedIndex};
-pub use crate::console::latest::{Latest, Ticket};
+pub use crate::config::Origin;
+pub use crate::console::kit::latest::{Latest, Ticket};
 
 /// How long typing pauses before a search goes to the server: short
 /// enough that the first results come under 300 ms after the last key
@@ -54,12 +55,6 @@ pub struct Context {
     pub tz: Option<String>,
 }
 
-/// A profile's `color` as the console draws it, or why it is not one.
-pub fn profile_color(text: &str) -> Result<ratatui::style::Color, String> {
-    use crate::console::view::theme::{COLOUR_HELP, parse_colour};
-    parse_colour(text).ok_or_else(|| format!("color = \"{text}\" is not a colour ({COLOUR_HELP})"))
-}
-
 impl Context {
     /// Where the settings came from, in words: for the header and for
     /// `:ctx`'s "as started".
@@ -72,18 +67,6 @@ impl Context {
             (None, _) => "flags and environment".into(),
         }
     }
-}
-
-/// How a connection's settings were arrived at.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Origin {
-    /// The profile alone, or flags and environment where there is none.
-    #[default]
-    Plain,
-    /// A profile that flags or the environment changed.
-    Adjusted,
-    /// PostHog CLI's credentials: there was neither a profile nor a key.
-    PosthogCli,
 }
 
 /// A note to the user; it never stops the keys. An error stays over the

@@ -24,9 +24,9 @@ use super::paging::PAGE_SIZE;
 use super::subscriptions::words::channel;
 use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
 use crate::api::{self, Delivery, DeliveryStatus, Page, RecipientStatus};
+use crate::console::kit::theme::Theme;
 use crate::console::view::detail::{field, heading, marked, optional};
 use crate::console::view::format::{relative, when, zone_label};
-use crate::console::view::theme::Theme;
 
 /// The most deliveries `f` looks through for the failed and partial ones.
 pub const FAILED_SCAN: u64 = 1_000;

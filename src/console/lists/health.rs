@@ -20,9 +20,9 @@ use super::subscriptions::bulk::{self as subscriptions_bulk, Marked};
 use super::subscriptions::words::channel;
 use super::{Column, Confirm, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
 use crate::api::health::Health;
+use crate::console::kit::theme::Theme;
 use crate::console::view::detail::{field, heading, marked};
 use crate::console::view::format::{relative, when};
-use crate::console::view::theme::Theme;
 use crate::health::{Coverage, HealthRow, tally};
 use crate::text::thousands;
 

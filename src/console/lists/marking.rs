@@ -9,7 +9,7 @@ use super::bulk::{Bulk, Verb};
 use super::marks::MARK_LIMIT;
 use super::paging::PAGE_SIZE;
 use super::{Resource, Scope, Table};
-use crate::console::latest::Ticket;
+use crate::console::kit::latest::Ticket;
 use crate::text::thousands;
 
 /// `*` waiting for pages: the rows of these pages of this generation are

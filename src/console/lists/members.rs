@@ -10,9 +10,9 @@ use super::bulk::{Bulk, Item, Verb};
 use super::{Column, Confirm, ListId, Query, Resource, Scope, Sort, Table, Write, contains, text};
 use crate::api::models::level;
 use crate::api::{OrganizationMember, RoleMembership};
+use crate::console::kit::theme::Theme;
 use crate::console::view::detail::{field, heading, optional, user_lines};
 use crate::console::view::format::when;
-use crate::console::view::theme::Theme;
 
 /// The role whose members are shown.
 #[derive(Debug, Clone, PartialEq)]

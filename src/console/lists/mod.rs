@@ -41,7 +41,7 @@ use ratatui::text::{Line, Span};
 use serde::Serialize;
 
 use crate::api::{Page, SubscriptionFilter};
-use crate::console::view::theme::Theme;
+use crate::console::kit::theme::Theme;
 use crate::text::printable;
 
 pub use bulk::{Bulk, Verb};
@@ -512,7 +512,7 @@ fn safe(value: String) -> String {
 /// controls, bidi controls and invisible format characters escaped the JSON
 /// way (`\u202e`), so that neither the pane nor the clipboard gets them raw.
 pub fn pretty(value: &impl Serialize) -> String {
-    crate::cli::output::to_safe_string(value).unwrap_or_else(|error| format!("(cannot show: {error})"))
+    crate::text::to_safe_json(value).unwrap_or_else(|error| format!("(cannot show: {error})"))
 }
 
 /// Whether `haystack` holds a lowercase needle, ignoring case.

@@ -13,8 +13,8 @@ use serde::Serialize;
 
 use super::{Column, ListId, Query, Resource, Scope, Sort, Table, styled, text};
 use crate::console::app::{Confirm, Ticket};
+use crate::console::kit::theme::Theme;
 use crate::console::view::detail::field;
-use crate::console::view::theme::Theme;
 use crate::people::offboard::{self, Options, Plan, Status, Step};
 use crate::people::profile::Profile;
 use crate::text::plural;

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::console::latest::{Latest, Ticket};
+use crate::console::kit::latest::{Latest, Ticket};
 
 /// Rows per request.
 pub const PAGE_SIZE: u64 = 100;

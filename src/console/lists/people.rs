@@ -15,9 +15,9 @@ use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, style
 use crate::api::OrganizationMember;
 use crate::api::models::level;
 use crate::console::app::Confirm;
+use crate::console::kit::theme::Theme;
 use crate::console::view::detail::{field, heading};
 use crate::console::view::format::{day, when};
-use crate::console::view::theme::Theme;
 use crate::people::{RoleIndex, RoleRef};
 
 /// What `:no-role` and `:has-role` narrow People to.

@@ -20,9 +20,9 @@ use super::{
 };
 use crate::api::models::access_level;
 use crate::api::{ListOrText, Role, RoleInput, RoleMembership};
+use crate::console::kit::theme::Theme;
 use crate::console::view::detail::{field, heading, user_lines};
 use crate::console::view::format::when;
-use crate::console::view::theme::Theme;
 use crate::console::widgets::form::{Field, Form, checks};
 
 #[derive(Debug, Default)]

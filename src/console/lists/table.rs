@@ -10,8 +10,8 @@ use super::marking::{MarkAll, Marking};
 use super::marks::Marks;
 use super::rows::Rows;
 use super::{Column, Confirm, ListId, PageData, Query, Resource, Scope, Sort, pretty};
-use crate::console::latest::Ticket;
-use crate::console::view::theme::Theme;
+use crate::console::kit::latest::Ticket;
+use crate::console::kit::theme::Theme;
 
 /// The longest list filtered or sorted in the console as a whole.
 const LOCAL_VIEW_LIMIT: u64 = 5_000;

@@ -555,7 +555,7 @@ fn marked_rows_are_paused_together_and_the_paused_ones_left_alone() {
 #[test]
 fn a_paused_row_promises_no_next_delivery_and_names_its_channel() {
     use crate::console::lists::{Board, Resource};
-    let theme = crate::console::view::theme::Theme::plain();
+    let theme = crate::console::kit::theme::Theme::plain();
     let now = crate::api::time::parse_datetime("2026-11-22T10:00:00Z").unwrap();
     let mut disabled = row(13, Health::AutoDisabled);
     disabled.target = "slack C0001000|#metrics".into();

@@ -482,7 +482,7 @@ fn roles_show_an_access_level_only_where_the_server_keeps_one() {
         .collect();
     assert_eq!(headers, ["NAME", "DEFAULT", "MEMBERS", "CREATED BY", "CREATED"]);
     assert!(!table.resource.access_levels);
-    let theme = crate::console::view::theme::Theme::plain();
+    let theme = crate::console::kit::theme::Theme::plain();
     let cells = |app: &App, row| {
         crate::console::lists::AnyTable::cells(&app.lists.roles, row, app.now, &theme).unwrap()
     };
@@ -644,7 +644,7 @@ pub(super) fn command(app: &mut App, line: &str) -> Vec<Effect> {
 pub(super) fn screen(app: &App) -> String {
     let (width, height) = app.size;
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
-    let theme = super::view::theme::Theme::plain();
+    let theme = super::kit::theme::Theme::plain();
     terminal
         .draw(|frame| super::view::draw(frame, app, &theme))
         .unwrap();

@@ -224,7 +224,7 @@ fn a_popup_over_wide_characters_keeps_its_left_border() {
     key(&mut app, KeyCode::Char('d'));
     let (width, height) = app.size;
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
-    let theme = crate::console::view::theme::Theme::plain();
+    let theme = crate::console::kit::theme::Theme::plain();
     terminal
         .draw(|frame| crate::console::view::draw(frame, &app, &theme))
         .unwrap();

@@ -7,9 +7,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
-use super::theme::Theme;
 use crate::api::User;
 use crate::console::app::App;
+use crate::console::kit::theme::Theme;
 use crate::text::printable;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {

@@ -1,38 +1,17 @@
-//! Dates and other values as people read them, in the zone the console
-//! shows times in (`--tz local|UTC|ZONE`, a profile's `tz`; local unless
-//! told). The zone is the console's alone, set once as it starts: tests
-//! that drive the app never set it and read UTC.
+//! The console's zone (`--tz local|UTC|ZONE`, a profile's `tz`; local
+//! unless told) over [`crate::display`], which does the formatting with the
+//! zone passed in. The zone is still held here process-wide, set as the
+//! console starts and when a profile names one; tests that drive the app
+//! never set it and read UTC. Issue 30 moves it into the value each frame is
+//! drawn from, when the screens take a view context; until then this is the
+//! one place that reads it.
 
-use std::str::FromStr;
 use std::sync::RwLock;
 
-use chrono::{DateTime, Local, Utc};
+use chrono::{DateTime, Utc};
 
-/// Where times are shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Zone {
-    Utc,
-    /// The machine's own zone (`TZ`, else the system's).
-    Local,
-    Named(chrono_tz::Tz),
-}
-
-impl FromStr for Zone {
-    type Err = String;
-
-    /// `local`, `UTC` (any case), or a zone of the tz database
-    /// (`Europe/Paris`).
-    fn from_str(text: &str) -> Result<Zone, String> {
-        match text.trim() {
-            zone if zone.eq_ignore_ascii_case("local") => Ok(Zone::Local),
-            zone if zone.eq_ignore_ascii_case("utc") || zone == "Z" => Ok(Zone::Utc),
-            zone => zone
-                .parse::<chrono_tz::Tz>()
-                .map(Zone::Named)
-                .map_err(|_| format!("\"{zone}\" is not a time zone: local, UTC or one like Europe/Paris")),
-        }
-    }
-}
+use crate::display;
+pub use crate::display::Zone;
 
 static ZONE: RwLock<Zone> = RwLock::new(Zone::Utc);
 
@@ -49,114 +28,35 @@ fn zone() -> Zone {
 
 /// `at` in the console's zone, as `format` says.
 pub fn in_zone(at: DateTime<Utc>, format: &str) -> String {
-    match zone() {
-        Zone::Utc => at.format(format).to_string(),
-        Zone::Local => at.with_timezone(&Local).format(format).to_string(),
-        Zone::Named(tz) => at.with_timezone(&tz).format(format).to_string(),
-    }
+    zone().format(at, format)
 }
 
-/// The zone's name for headers and footers: `UTC`, `CET`, `+05:30`.
+/// The console's zone's name for headers and footers: `UTC`, `CET`, `+05:30`.
 pub fn zone_label() -> String {
-    match zone() {
-        Zone::Utc => "UTC".into(),
-        // The machine's zone has no name here, only its offset; none is UTC.
-        Zone::Local => match Utc::now().with_timezone(&Local).offset().local_minus_utc() {
-            0 => "UTC".into(),
-            _ => Utc::now().with_timezone(&Local).format("%:z").to_string(),
-        },
-        Zone::Named(tz) => Utc::now().with_timezone(&tz).format("%Z").to_string(),
-    }
+    zone().label()
 }
 
 /// A header that says `(UTC)` says the console's zone instead.
 pub fn zoned_header(header: &str) -> std::borrow::Cow<'_, str> {
-    if header.contains("(UTC)") && zone_label() != "UTC" {
-        header.replace("(UTC)", &format!("({})", zone_label())).into()
-    } else {
-        header.into()
-    }
+    zone().header(header)
 }
 
 /// `2026-11-22 09:00` (in the console's zone), or `-`.
 pub fn when(at: Option<DateTime<Utc>>) -> String {
-    at.map(|at| in_zone(at, "%Y-%m-%d %H:%M"))
-        .unwrap_or_else(|| "-".into())
+    display::when(at, zone())
 }
 
 /// `2026-11-22`, or `-`.
 pub fn day(at: Option<DateTime<Utc>>) -> String {
-    at.map(|at| in_zone(at, "%Y-%m-%d")).unwrap_or_else(|| "-".into())
+    display::day(at, zone())
 }
 
-/// `in 3h 20m`, `2d ago`, `now`: the largest two units.
-pub fn relative(at: DateTime<Utc>, now: DateTime<Utc>) -> String {
-    let seconds = (at - now).num_seconds();
-    let magnitude = seconds.unsigned_abs();
-    if magnitude < 60 {
-        return "now".into();
-    }
-    let units = [(86_400 * 365, "y"), (86_400, "d"), (3_600, "h"), (60, "m")];
-    let mut left = magnitude;
-    let mut parts = Vec::new();
-    for (size, name) in units {
-        if left >= size && parts.len() < 2 {
-            parts.push(format!("{}{name}", left / size));
-            left %= size;
-        } else if !parts.is_empty() {
-            break;
-        }
-    }
-    let text = parts.join(" ");
-    if seconds > 0 {
-        format!("in {text}")
-    } else {
-        format!("{text} ago")
-    }
-}
+pub use crate::display::relative;
 
 /// The next delivery, relative and absolute: `in 3h 20m · 2026-11-22 09:00`.
 pub fn next_delivery(at: Option<DateTime<Utc>>, now: DateTime<Utc>) -> String {
-    match at {
-        Some(at) => format!("{} · {}", relative(at, now), when(Some(at))),
-        None => "none left".into(),
-    }
+    display::next_delivery(at, now, zone())
 }
 
 /// Organization levels and access levels in words.
 pub use crate::api::models::{access_level, level};
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::api::time::parse_datetime;
-
-    #[test]
-    fn relative_times_read_naturally() {
-        let now = parse_datetime("2026-11-22T10:00:00Z").unwrap();
-        let at = |text: &str| parse_datetime(text).unwrap();
-        assert_eq!(relative(at("2026-11-22T13:20:00Z"), now), "in 3h 20m");
-        assert_eq!(relative(at("2026-11-24T10:05:00Z"), now), "in 2d");
-        assert_eq!(relative(at("2026-11-24T13:05:00Z"), now), "in 2d 3h");
-        assert_eq!(relative(at("2026-11-22T09:15:00Z"), now), "45m ago");
-        assert_eq!(relative(at("2026-11-22T10:00:30Z"), now), "now");
-        assert_eq!(relative(at("2028-01-01T00:00:00Z"), now), "in 1y 39d");
-        assert_eq!(next_delivery(None, now), "none left");
-    }
-
-    #[test]
-    fn zones_read_as_people_write_them() {
-        assert_eq!("local".parse::<Zone>(), Ok(Zone::Local));
-        assert_eq!("utc".parse::<Zone>(), Ok(Zone::Utc));
-        assert_eq!(
-            "Europe/Paris".parse::<Zone>(),
-            Ok(Zone::Named(chrono_tz::Europe::Paris))
-        );
-        assert!(
-            "Mars/Olympus"
-                .parse::<Zone>()
-                .unwrap_err()
-                .contains("not a time zone")
-        );
-    }
-}

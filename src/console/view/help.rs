@@ -6,8 +6,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
-use super::theme::Theme;
 use crate::console::app::App;
+use crate::console::kit::theme::Theme;
 use crate::console::widgets::{command, popup};
 
 /// Columns of the help box, borders included.

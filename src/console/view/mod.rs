@@ -4,12 +4,10 @@
 
 pub mod columns;
 pub mod detail;
-pub mod fit;
 pub mod format;
 pub mod help;
 pub mod layout;
 mod tables;
-pub mod theme;
 
 use crate::text::{is_unsafe, printable, printable_lines};
 use ratatui::Frame;
@@ -22,7 +20,8 @@ use super::app::{App, Mode, Origin};
 use super::lists::ListId;
 use super::lists::subscriptions::fields;
 use super::widgets::{chooser, command, form, picker, popup, results, switcher};
-use theme::Theme;
+use crate::console::kit::fit;
+use crate::console::kit::theme::Theme;
 
 const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"];
 

@@ -11,9 +11,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Cell, Paragraph, Row, Table, TableState};
 
 use super::columns;
-use super::fit::fit;
-use super::theme::Theme;
 use crate::console::app::App;
+use crate::console::kit::fit::fit;
+use crate::console::kit::theme::Theme;
 use crate::console::lists::{AnyTable, Column};
 use unicode_width::UnicodeWidthStr;
 

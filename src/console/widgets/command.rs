@@ -8,8 +8,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
+use crate::console::kit::theme::Theme;
 use crate::console::lists::ListId;
-use crate::console::view::theme::Theme;
 
 /// Every command with what it does, in the order completion offers them.
 pub const COMMANDS: [(&str, &str); 20] = [

@@ -280,7 +280,7 @@ pub struct Form {
     /// A save is on its way: a second submit does nothing, and neither do edits.
     pub saving: bool,
     /// The ticket of the write on its way, whose answer this form takes.
-    pub pending: Option<crate::console::latest::Ticket>,
+    pub pending: Option<crate::console::kit::latest::Ticket>,
     /// Esc was pressed with changes: "Discard changes?" is asked.
     pub confirm_discard: bool,
     /// A save was asked for and the fields' own checks refused it: the

@@ -8,8 +8,8 @@ use ratatui::widgets::{Block, BorderType, Paragraph};
 use super::super::popup::{LABEL, WIDTH, centered, clear, wrap};
 use super::super::question::{self, Answer};
 use super::{Form, Value};
-use crate::console::view::fit::fit_line;
-use crate::console::view::theme::Theme;
+use crate::console::kit::fit::fit_line;
+use crate::console::kit::theme::Theme;
 
 /// Draws a form in the middle of the screen, with the lines of `preview`
 /// under its fields. On a screen too short for it all, the fields and the
@@ -229,7 +229,7 @@ fn matches_shown(
                 false => (" ", ratatui::style::Style::new()),
             };
             under(
-                &crate::console::view::fit::fit(&format!("{pointer} {label}"), room),
+                &crate::console::kit::fit::fit(&format!("{pointer} {label}"), room),
                 style,
             )
         })

@@ -27,7 +27,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use super::popup::{WIDTH, centered, clear, wrap};
-use crate::console::view::theme::Theme;
+use crate::console::kit::theme::Theme;
 
 /// Someone to assign: how they are named, and their user UUID.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,7 +67,7 @@ pub struct Picker {
     pub error: Option<String>,
     pub saving: bool,
     /// The ticket of the write on its way, whose answer this picker takes.
-    pub pending: Option<crate::console::latest::Ticket>,
+    pub pending: Option<crate::console::kit::latest::Ticket>,
 }
 
 impl Picker {

@@ -465,7 +465,7 @@ pub fn schedule(form: &Form) -> Option<Schedule> {
 pub fn preview(
     form: &Form,
     now: chrono::DateTime<chrono::Utc>,
-    theme: &crate::console::view::theme::Theme,
+    theme: &crate::console::kit::theme::Theme,
 ) -> Vec<Line<'static>> {
     let Some(schedule) = schedule(form) else {
         return vec![Line::styled(

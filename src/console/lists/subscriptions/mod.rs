@@ -18,9 +18,9 @@ use super::{
     Column, Confirm, ListId, Query, Resource, Scope, Sort, Table, Verb, Write, contains, styled, text,
 };
 use crate::api::{Subscription, SubscriptionFilter, SubscriptionState};
+use crate::console::kit::theme::Theme;
 use crate::console::view::detail::{field, heading, marked, optional, user_lines};
 use crate::console::view::format::{relative, when};
-use crate::console::view::theme::Theme;
 use crate::schedule::Schedule;
 
 /// Deliveries listed in a subscription's detail.
