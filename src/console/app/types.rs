@@ -18,6 +18,7 @@ pub use super::offboard::Offboarded;
 pub use super::people::{Narrow, PeopleNews, SharedIndex};
 pub use crate::config::Origin;
 pub use crate::console::kit::latest::{Latest, Ticket};
+pub use crate::console::kit::notice::{NOTICE_FOR, Notice};
 
 /// How long typing pauses before a search goes to the server: short
 /// enough that the first results come under 300 ms after the last key
@@ -68,50 +69,6 @@ impl Context {
         }
     }
 }
-
-/// A note to the user; it never stops the keys. An error stays over the
-/// table until dismissed; anything else is a flash in the footer that
-/// fades after [`NOTICE_FOR`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct Notice {
-    pub text: String,
-    pub error: bool,
-    /// Whether it goes by itself after [`NOTICE_FOR`]: news of something
-    /// done does, an error or news of something under way does not.
-    pub fades: bool,
-}
-
-impl Notice {
-    /// Something went wrong: it stays until dismissed.
-    pub fn error(text: String) -> Notice {
-        Notice {
-            text,
-            error: true,
-            fades: false,
-        }
-    }
-
-    /// Something was done: a flash that fades.
-    pub fn done(text: String) -> Notice {
-        Notice {
-            text,
-            error: false,
-            fades: true,
-        }
-    }
-
-    /// Something is under way: it stays until its answer replaces it.
-    pub fn working(text: String) -> Notice {
-        Notice {
-            text,
-            error: false,
-            fades: false,
-        }
-    }
-}
-
-/// How long a notice that reports success stays.
-pub const NOTICE_FOR: Duration = Duration::from_secs(5);
 
 /// What an [`Exchange`](crate::api::Exchange) the client reports is
 /// about: the footer shows those of the lists shown and of writes.

@@ -1,12 +1,13 @@
 //! The console's floor 0: small pieces every other part of the console
 //! uses and that use nothing else of the console: the theme and its
-//! colours, fitting text to a width, and the tickets that let the latest
-//! answer to a request win. Issue 30 moves the rest of the shared pieces
-//! here (notices, confirmations, columns and sorts, popups, detail lines) as
-//! the screens move into their folders; the architecture test
+//! colours, fitting text to a width, the tickets that let the latest
+//! answer to a request win, and the notice in the footer. Issue 30 moves
+//! the rest of the shared pieces here (confirmations, columns and sorts,
+//! popups, detail lines) as the screens move into their folders; the architecture test
 //! (`tests/server/architecture.rs`) keeps this floor from naming anything
 //! above it.
 
 pub mod fit;
 pub mod latest;
+pub mod notice;
 pub mod theme;
