@@ -8,6 +8,7 @@ mod access;
 mod access_cli;
 mod access_figures;
 mod apply;
+mod apply_checks;
 mod bounds;
 mod catalog;
 mod cli;
