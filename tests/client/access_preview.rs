@@ -33,7 +33,10 @@ struct Seeded(u64);
 
 impl Seeded {
     fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((self.0 >> 33) % n as u64) as usize
     }
 
@@ -108,7 +111,13 @@ async fn changes_match_the_server(most_specific_mode: bool, seed: u64) {
     // Who starts in which role, so that members add and remove alternate.
     let mut held: BTreeSet<(String, String)> = BTreeSet::new();
     for role in ROLES {
-        let listed = run(&server, &owner, &["members", "list", "--role", role, "-o", "json"], None).await;
+        let listed = run(
+            &server,
+            &owner,
+            &["members", "list", "--role", role, "-o", "json"],
+            None,
+        )
+        .await;
         for member in listed.json().as_array().unwrap() {
             if let Some(email) = member["user"]["email"].as_str() {
                 held.insert((role.to_string(), email.to_string()));
@@ -161,7 +170,12 @@ async fn levels(server: &TestServer, key: &str) -> BTreeSet<(String, i64, String
             .await;
         for row in answer.expect(StatusCode::OK)["results"].as_array().unwrap() {
             let email = row["user"]["email"].as_str().unwrap().to_string();
-            let level = |entry: &Value| entry["effective_access_level"].as_str().unwrap_or("-").to_string();
+            let level = |entry: &Value| {
+                entry["effective_access_level"]
+                    .as_str()
+                    .unwrap_or("-")
+                    .to_string()
+            };
             all.insert((email.clone(), project, "project".into(), level(&row["project"])));
             for (resource, entry) in row["resources"].as_object().unwrap() {
                 all.insert((email.clone(), project, resource.clone(), level(entry)));
@@ -178,7 +192,10 @@ async fn the_switch_preview_is_what_the_server_resolves_after_the_switch() {
     let preview = run(&server, &owner, &["access", "switch-preview", "-o", "json"], None).await;
     assert_eq!(preview.code, 2, "{}", preview.stderr);
     let preview = preview.json();
-    assert_eq!((preview["from"].as_str(), preview["to"].as_str()), (Some("highest-wins"), Some("most-specific")));
+    assert_eq!(
+        (preview["from"].as_str(), preview["to"].as_str()),
+        (Some("highest-wins"), Some("most-specific"))
+    );
     let previewed: BTreeSet<(String, i64, String, String)> = preview["lines"]
         .as_array()
         .unwrap()
@@ -193,8 +210,18 @@ async fn the_switch_preview_is_what_the_server_resolves_after_the_switch() {
         })
         .collect();
     // Ivan and Mateo, as the demo tells.
-    assert!(previewed.contains(&("ivan.petrov@hedgebox.dev".into(), 1, "project".into(), "member".into())));
-    assert!(previewed.contains(&("mateo.garcia@hedgebox.dev".into(), 2, "project".into(), "none".into())));
+    assert!(previewed.contains(&(
+        "ivan.petrov@hedgebox.dev".into(),
+        1,
+        "project".into(),
+        "member".into()
+    )));
+    assert!(previewed.contains(&(
+        "mateo.garcia@hedgebox.dev".into(),
+        2,
+        "project".into(),
+        "none".into()
+    )));
     let before = levels(&server, &owner).await;
     most_specific(&server, &owner, true).await;
     let after = levels(&server, &owner).await;
@@ -205,7 +232,12 @@ async fn the_switch_preview_is_what_the_server_resolves_after_the_switch() {
     // back is previewed, and a table says it in words.
     let back = run(&server, &owner, &["access", "switch-preview"], None).await;
     assert_eq!(back.code, 2, "{}", back.stderr);
-    assert!(back.stdout.contains("resolves access most-specific; switching to highest-wins"), "{}", back.stdout);
+    assert!(
+        back.stdout
+            .contains("resolves access most-specific; switching to highest-wins"),
+        "{}",
+        back.stdout
+    );
     assert!(back.stdout.contains("fix: give"), "{}", back.stdout);
 }
 
@@ -226,26 +258,57 @@ async fn rules_terraform_owns_are_refused_before_anything_is_sent() {
     );
     assert_eq!(server.all(&owner, &server.roles_path()).await.len(), roles_before);
     // Everyone's rule on insights is Terraform's too.
-    let rules_before = server.get(&owner, "/api/projects/1/resource_access_controls").await.json;
+    let rules_before = server
+        .get(&owner, "/api/projects/1/resource_access_controls")
+        .await
+        .json;
     let insight = run(
         &server,
         &owner,
-        &["access", "set", "--project", "1", "--everyone", "--resource", "insight", "editor", "--yes"],
+        &[
+            "access",
+            "set",
+            "--project",
+            "1",
+            "--everyone",
+            "--resource",
+            "insight",
+            "editor",
+            "--yes",
+        ],
         None,
     )
     .await;
     assert_eq!(insight.code, 1);
-    assert!(insight.stderr.contains("Terraform manages everyone's rule on insights"), "{}", insight.stderr);
+    assert!(
+        insight
+            .stderr
+            .contains("Terraform manages everyone's rule on insights"),
+        "{}",
+        insight.stderr
+    );
     let removing = run(
         &server,
         &owner,
-        &["access", "unset", "--project", "1", "--everyone", "--resource", "insight", "--yes"],
+        &[
+            "access",
+            "unset",
+            "--project",
+            "1",
+            "--everyone",
+            "--resource",
+            "insight",
+            "--yes",
+        ],
         None,
     )
     .await;
     assert_eq!(removing.code, 1);
     assert_eq!(
-        server.get(&owner, "/api/projects/1/resource_access_controls").await.json,
+        server
+            .get(&owner, "/api/projects/1/resource_access_controls")
+            .await
+            .json,
         rules_before,
         "nothing was sent"
     );
@@ -253,7 +316,18 @@ async fn rules_terraform_owns_are_refused_before_anything_is_sent() {
     let support = run(
         &server,
         &owner,
-        &["access", "set", "--project", "1", "--role", "Support", "--resource", "insight", "viewer", "--yes"],
+        &[
+            "access",
+            "set",
+            "--project",
+            "1",
+            "--role",
+            "Support",
+            "--resource",
+            "insight",
+            "viewer",
+            "--yes",
+        ],
         None,
     )
     .await;
@@ -262,7 +336,16 @@ async fn rules_terraform_owns_are_refused_before_anything_is_sent() {
     let toolbar = run(
         &server,
         &owner,
-        &["access", "set", "--project", "2", "--everyone", "--resource", "toolbar", "editor"],
+        &[
+            "access",
+            "set",
+            "--project",
+            "2",
+            "--everyone",
+            "--resource",
+            "toolbar",
+            "editor",
+        ],
         None,
     )
     .await;
@@ -274,9 +357,17 @@ async fn rules_terraform_owns_are_refused_before_anything_is_sent() {
         "{}",
         toolbar.stderr
     );
-    let project = run(&server, &owner, &["access", "set", "--project", "2", "--everyone", "viewer"], None).await;
+    let project = run(
+        &server,
+        &owner,
+        &["access", "set", "--project", "2", "--everyone", "viewer"],
+        None,
+    )
+    .await;
     assert!(
-        project.stderr.contains("Invalid access level. Must be one of: none, member, admin"),
+        project
+            .stderr
+            .contains("Invalid access level. Must be one of: none, member, admin"),
         "{}",
         project.stderr
     );
@@ -290,13 +381,30 @@ async fn a_dry_run_changes_nothing_and_a_loss_asks_once_more() {
     let dry = run(
         &server,
         &owner,
-        &["access", "set", "--project", "2", "--everyone", "member", "--dry-run"],
+        &[
+            "access",
+            "set",
+            "--project",
+            "2",
+            "--everyone",
+            "member",
+            "--dry-run",
+        ],
         None,
     )
     .await;
     assert_eq!(dry.code, 0, "{}", dry.stderr);
-    assert!(dry.stdout.contains("Dry run: nothing was changed."), "{}", dry.stdout);
-    assert!(dry.stdout.contains("project none → member in Hedgebox Mobile (2)"), "{}", dry.stdout);
+    assert!(
+        dry.stdout.contains("Dry run: nothing was changed."),
+        "{}",
+        dry.stdout
+    );
+    assert!(
+        dry.stdout
+            .contains("project none → member in Hedgebox Mobile (2)"),
+        "{}",
+        dry.stdout
+    );
     let dry_json = run(
         &server,
         &owner,
@@ -308,7 +416,10 @@ async fn a_dry_run_changes_nothing_and_a_loss_asks_once_more() {
     let effect = &dry_json.json()["preview"];
     assert_eq!(effect["losing"], 1);
     assert_eq!(effect["lines"][0]["email"], "tomas.novak@hedgebox.dev");
-    assert_eq!(server.get(&owner, "/api/projects/2/access_controls").await.json, before);
+    assert_eq!(
+        server.get(&owner, "/api/projects/2/access_controls").await.json,
+        before
+    );
 
     // Deleting On-call cuts Tomás off Mobile: asked once more, Enter is no.
     let roles = server.all(&owner, &server.roles_path()).await.len();
@@ -336,11 +447,23 @@ async fn a_dry_run_changes_nothing_and_a_loss_asks_once_more() {
     let gain = run(
         &server,
         &owner,
-        &["members", "add", "--role", "Support", "--email", "amara.eze@hedgebox.dev"],
+        &[
+            "members",
+            "add",
+            "--role",
+            "Support",
+            "--email",
+            "amara.eze@hedgebox.dev",
+        ],
         Some(""),
     )
     .await;
     assert_eq!(gain.code, 0, "{}", gain.stderr);
     assert!(!gain.stderr.contains("Go on?"), "{}", gain.stderr);
-    assert!(gain.stdout.contains("project none → member in Hedgebox Mobile (2)"), "{}", gain.stdout);
+    assert!(
+        gain.stdout
+            .contains("project none → member in Hedgebox Mobile (2)"),
+        "{}",
+        gain.stdout
+    );
 }
