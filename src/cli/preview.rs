@@ -94,9 +94,9 @@ impl Session {
                 "no preview: the access rules could not be read ({error}); nothing was changed"
             )),
             Err(ReadError::Api(error)) => {
-                eprintln!(
-                    "orgdeck: note: no preview of who gains or loses access: the access rules could not be read ({})",
-                    printable(&error.to_string())
+                // Logged, not said: the command goes on as it did before previews.
+                tracing::info!(
+                    "no preview of who gains or loses access: the access rules could not be read ({error})"
                 );
                 Ok(None)
             }
@@ -136,6 +136,10 @@ pub fn show_and_ask(
             .into_owned(),
         }
         .into());
+    }
+    // Nothing moves: said on a dry run, else the command stays as quiet as it was.
+    if effect.lines.is_empty() && !args.dry_run {
+        return Ok((effect, Decision::Go));
     }
     match (format, args.dry_run) {
         (Format::Json, true) => {

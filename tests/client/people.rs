@@ -501,9 +501,15 @@ async fn levels_change_by_address_and_refusals_are_shown() {
         &["people", "level", MEMBER, "admin", "-o", "json"],
         None,
     )
-    .await
-    .ok()
-    .json();
+    .await;
+    assert_eq!(changed.code, 0, "{}", changed.stderr);
+    // The preview of who gains goes to stderr beside the JSON, and is checked after.
+    assert!(
+        changed.stderr.contains("1 person gains") && changed.stderr.contains("as previewed"),
+        "{}",
+        changed.stderr
+    );
+    let changed = changed.json();
     assert_eq!(changed["level"], 8);
     let again = orgdeck(&server, &key, &["people", "level", MEMBER, "admin"], None)
         .await
