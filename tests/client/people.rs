@@ -518,9 +518,14 @@ async fn levels_change_by_address_and_refusals_are_shown() {
     assert!(again.contains("admin already"), "{again}");
     // A member may not change others' levels: PostHog's words, exit 1.
     let theirs = server.key_for("jade.nguyen@hedgebox.dev", &["*"]);
-    let refused = orgdeck(&server, &theirs, &["people", "level", MEMBER, "member"], None)
-        .await
-        .fails(1);
+    let refused = orgdeck(
+        &server,
+        &theirs,
+        &["people", "level", MEMBER, "member", "--yes"],
+        None,
+    )
+    .await
+    .fails(1);
     assert!(
         refused.stderr.contains("403") && refused.stderr.contains("admin"),
         "{}",
