@@ -7,6 +7,7 @@ mod support;
 mod access;
 mod access_cli;
 mod access_figures;
+mod access_preview;
 mod apply;
 mod apply_checks;
 mod bounds;
