@@ -29,19 +29,7 @@ pub async fn missing(client: &Client, organization_id: &str, project: i64, steps
         .iter()
         .enumerate()
         .map(|(at, step)| (at + 1, operation(step, project)));
-    caller
-        .shortfalls(operations)
-        .into_iter()
-        .map(|shortfall| {
-            let numbers: Vec<String> = shortfall.stops.iter().map(usize::to_string).collect();
-            format!(
-                "{} (step{} {})",
-                caller.explain(&shortfall.lack),
-                crate::text::plural(numbers.len()),
-                numbers.join(", ")
-            )
-        })
-        .collect()
+    caller.missing(operations)
 }
 
 /// What a step asks of the key.
