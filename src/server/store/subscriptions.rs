@@ -313,8 +313,8 @@ pub(super) fn subscription_at(row: &Row) -> rusqlite::Result<Subscription> {
 }
 
 /// Runs `load`, which inserts many subscriptions, and indexes them for
-/// search once at the end rather than row by row (schema 4's
-/// `search_deferred`). Within one transaction, so a failed load leaves
+/// search and notes their creators' e-mails once at the end rather than
+/// row by row (schema 4's `search_deferred`, schema 10). Within one transaction, so a failed load leaves
 /// neither rows nor the pause behind.
 pub fn bulk_load<T>(connection: &Connection, load: impl FnOnce() -> ApiResult<T>) -> ApiResult<T> {
     let after: i64 = connection.query_row("SELECT ifnull(max(id), 0) FROM subscriptions", [], |row| {
@@ -328,6 +328,12 @@ pub fn bulk_load<T>(connection: &Connection, load: impl FnOnce() -> ApiResult<T>
     connection.execute(
         "INSERT INTO subscription_search (rowid, names)
          SELECT id, names FROM subscription_search_source WHERE id > ?1",
+        [after],
+    )?;
+    // The creators' e-mails, left to the end as well (schema 10).
+    connection.execute(
+        "UPDATE subscriptions SET creator_email = (SELECT email FROM users WHERE id = created_by)
+         WHERE id > ?1 AND created_by IS NOT NULL",
         [after],
     )?;
     connection.execute("DELETE FROM search_deferred", [])?;
