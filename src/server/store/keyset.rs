@@ -116,8 +116,11 @@ impl Listing {
         term.descending == (way == Way::Backward)
     }
 
-    fn order_by(&self, way: Way) -> String {
-        self.terms
+    /// `ORDER BY` terms read `way`, from term `from` on: the terms before
+    /// it are held equal by an arm's condition, and ordering by them too
+    /// would hide from SQLite that the index already gives the order.
+    fn order_by(&self, way: Way, from: usize) -> String {
+        self.terms[from..]
             .iter()
             .map(|term| {
                 let direction = if Self::ascends(term, way) { "ASC" } else { "DESC" };
@@ -166,7 +169,7 @@ impl Listing {
             "SELECT {} {}{condition} ORDER BY {} LIMIT ?{limit} OFFSET ?{}",
             columns.join(", "),
             self.from_where,
-            self.order_by(way),
+            self.order_by(way, beyond.map_or(0, |(_, arm)| arm - 1)),
             limit + 1
         );
         let parameters = self
@@ -287,8 +290,21 @@ pub fn page<T: FromSql>(
     connection: &Connection,
     listing: &Listing,
     count: u64,
-    (limit, offset): (u64, u64),
+    page: (u64, u64),
 ) -> ApiResult<Vec<T>> {
+    page_hopping(snapshot, connection, listing, count, page, HOP)
+}
+
+/// [`page`] with hops of `hop` rows (at least 2).
+fn page_hopping<T: FromSql>(
+    snapshot: &Snapshot,
+    connection: &Connection,
+    listing: &Listing,
+    count: u64,
+    (limit, offset): (u64, u64),
+    hop: u64,
+) -> ApiResult<Vec<T>> {
+    let hop = hop.max(2);
     let end = offset.saturating_add(limit).min(count);
     if offset >= end {
         return Ok(Vec::new());
@@ -334,16 +350,16 @@ pub fn page<T: FromSql>(
     }
     let mut marks: Vec<(u64, Key)> = Vec::new();
     let step = match start.way {
-        Way::Forward => i128::from(HOP),
-        Way::Backward => -i128::from(HOP),
+        Way::Forward => i128::from(hop),
+        Way::Backward => -i128::from(hop),
     };
-    while start.skip > HOP {
-        let hop = listing.rows::<SqlValue>(connection, start.way, start.mark.as_ref(), HOP - 1, 1)?;
-        let Some((_, key)) = hop.into_iter().next() else {
+    while start.skip > hop {
+        let found = listing.rows::<SqlValue>(connection, start.way, start.mark.as_ref(), hop - 1, 1)?;
+        let Some((_, key)) = found.into_iter().next() else {
             break;
         };
         start.position += step;
-        start.skip -= HOP;
+        start.skip -= hop;
         if let Ok(position) = u64::try_from(start.position) {
             marks.push((position, key.clone()));
         }
@@ -440,3 +456,7 @@ fn key_bytes(key: &Key) -> usize {
         })
         .sum::<usize>()
 }
+
+#[cfg(test)]
+#[path = "keyset_tests.rs"]
+mod tests;
