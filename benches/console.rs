@@ -146,6 +146,7 @@ fn health_row(id: u64) -> HealthRow {
         next_delivery_date: parse_datetime("2026-11-23T09:00:00Z"),
         fix: Some("address does not exist: remove it from the recipients (e)".into()),
         newly: id.is_multiple_of(11),
+        pending: false,
     }
 }
 
@@ -180,9 +181,13 @@ fn health(count: u64) -> (App, Ticket) {
     app.update(Msg::Looked {
         ticket,
         result: Ok(LookSummary {
-            total: count,
+            coverage: orgdeck::health::Coverage {
+                total: count,
+                known: count,
+                requests: count + 1,
+                ..orgdeck::health::Coverage::default()
+            },
             read: count,
-            requests: count + 1,
             ..LookSummary::default()
         }),
     });

@@ -1,16 +1,21 @@
 //! The health board's look: `cargo bench --bench health`.
 //!
-//! - a first look at about 1,000 subscriptions through a proxy that holds
-//!   every read and write 50 ms (100 ms a round trip, a distant PostHog),
-//!   at the default 8 requests in flight and at 16;
-//! - a second look after one hour of deliveries on the server's clock: the
-//!   requests it makes against the first look's;
-//! - a look at about 10,000 subscriptions paced by the default budget
-//!   (400 a minute, 4,000 an hour) on a manual clock that moves while the
-//!   look waits: the most requests in any minute and any hour, how long it
-//!   took on that clock, and the memory the look itself grew by.
+//! - about 1,000 subscriptions through a proxy that holds every read and
+//!   write 50 ms (100 ms a round trip, a distant PostHog): a first look
+//!   without a budget (`--budget off`), then a second after an hour of
+//!   deliveries, the requests it makes against the first's; then a first
+//!   look under the default budget on the system's clock, against the
+//!   floor that budget sets;
+//! - 90,000 subscriptions through the same proxy: the answer of the list
+//!   alone (no delivery read), its time and requests;
+//! - about 10,000 subscriptions paced by the default budget (400 a minute,
+//!   4,000 an hour) on a manual clock that moves while the look waits,
+//!   against PostHog Cloud's limits on the same clock: none throttled.
 //!
-//! The server runs in this process on its own runtime.
+//! `--proxy HOST:PORT` runs the proxy alone (its address on stdout) for
+//! measuring the `orgdeck` binary through it: `farm-bench -- orgdeck subs
+//! health --host http://…`. The server runs in this process on its own
+//! runtime.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -34,7 +39,7 @@ struct Fixture {
     key: String,
 }
 
-fn server(generate: u64, clock: Clock, rate_limit: Option<server::RateLimit>) -> Fixture {
+fn server(seed: Seed, generate: u64, clock: Clock, rate_limit: Option<server::RateLimit>) -> Fixture {
     let dir = tempfile::tempdir().expect("temporary directory");
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
@@ -45,7 +50,7 @@ fn server(generate: u64, clock: Clock, rate_limit: Option<server::RateLimit>) ->
         .block_on(server::start(ServeOptions {
             listen: "127.0.0.1:0".parse().expect("address"),
             db: dir.path().join("bench.sqlite"),
-            seed: Seed::None,
+            seed,
             generate_subscriptions: generate,
             generate_members: 0,
             rate_limit,
@@ -159,7 +164,8 @@ fn rss_kib() -> u64 {
 }
 
 fn main() {
-    if std::env::args().any(|arg| arg == "--list") {
+    let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|arg| arg == "--list") {
         return;
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -167,11 +173,19 @@ fn main() {
         .enable_all()
         .build()
         .expect("runtime");
+    if let Some(at) = args.iter().position(|arg| arg == "--proxy") {
+        let upstream = args.get(at + 1).cloned().expect("--proxy HOST:PORT");
+        runtime.block_on(async {
+            println!("{}", slow_proxy(upstream).await);
+            std::future::pending::<()>().await;
+        });
+        return;
+    }
+    let start: DateTime<Utc> = orgdeck::api::time::parse_datetime("2026-11-25T08:00:00Z").expect("date");
 
     // A thousand, far away.
-    let start: DateTime<Utc> = orgdeck::api::time::parse_datetime("2026-11-25T08:00:00Z").expect("date");
     let clock = Clock::manual(start);
-    let fixture = server(1_111, clock.clone(), None);
+    let fixture = server(Seed::Demo, 1_006, clock.clone(), None);
     let upstream = fixture
         .running
         .ready
@@ -181,42 +195,102 @@ fn main() {
     runtime.block_on(async {
         let proxy = slow_proxy(upstream).await;
         let client = client(&proxy, &fixture.key);
-        for concurrency in [8, 16] {
-            let dir = tempfile::tempdir().expect("dir");
-            let mut index = Index::open(dir.path(), &proxy, "1").expect("index");
-            let options = LookOptions {
-                concurrency,
-                budget: Budget::UNLIMITED,
-                ..LookOptions::default()
-            };
-            let (first, took) = look(&client, &clock, &mut index, options.clone()).await;
-            println!(
-                "first look, {} subscriptions, 100 ms round trips, {concurrency} in flight: {:.1} s, {} requests",
-                first.total,
-                took.as_secs_f64(),
-                first.requests
-            );
-            if concurrency == 16 {
-                clock.advance(Duration::hours(1));
-                // Let the server's delivery task record the hour.
-                tokio::time::sleep(StdDuration::from_secs(2)).await;
-                let (second, took) = look(&client, &clock, &mut index, options).await;
-                println!(
-                    "second look after an hour of deliveries: {} requests ({:.1} % of the first), {} deliveries read, {:.1} s",
-                    second.requests,
-                    100.0 * second.requests as f64 / first.requests as f64,
-                    second.read,
-                    took.as_secs_f64()
-                );
-            }
-        }
+        let dir = tempfile::tempdir().expect("dir");
+        let mut index = Index::open(dir.path(), &proxy, "1").expect("index");
+        let options = LookOptions {
+            budget: Budget::UNLIMITED,
+            ..LookOptions::default()
+        };
+        let (first, took) = look(&client, &clock, &mut index, options.clone()).await;
+        println!(
+            "first look, {} subscriptions, 100 ms round trips, no budget: {:.1} s, {} requests, complete: {}, unknown: {}",
+            first.coverage.total,
+            took.as_secs_f64(),
+            first.coverage.requests,
+            first.complete(),
+            first.unreadable
+        );
+        clock.advance(Duration::hours(1));
+        // Let the server's delivery task record the hour.
+        tokio::time::sleep(StdDuration::from_secs(2)).await;
+        let (second, took) = look(&client, &clock, &mut index, options).await;
+        println!(
+            "second look after an hour of deliveries: {} requests ({:.1} % of the first), {} deliveries read, {:.1} s",
+            second.coverage.requests,
+            100.0 * second.coverage.requests as f64 / first.coverage.requests as f64,
+            second.read,
+            took.as_secs_f64()
+        );
     });
+    drop(fixture);
+
+    // The same first look under the default budget, on the system's clock.
+    let fixture = server(Seed::Demo, 1_006, Clock::system(), None);
+    let upstream = fixture
+        .running
+        .ready
+        .base_url
+        .trim_start_matches("http://")
+        .to_string();
+    runtime.block_on(async {
+        let proxy = slow_proxy(upstream).await;
+        let client = client(&proxy, &fixture.key);
+        let dir = tempfile::tempdir().expect("dir");
+        let mut index = Index::open(dir.path(), &proxy, "1").expect("index");
+        let (budgeted, took) = look(&client, &Clock::system(), &mut index, LookOptions::default()).await;
+        let floor = Budget::default().floor(budgeted.coverage.requests);
+        let floor = floor.to_std().unwrap_or_default();
+        println!(
+            "first look under the default budget (400/min, 4,000/h): {:.1} s for {} requests, the budget's floor {:.1} s (+{:.1} %), complete: {}",
+            took.as_secs_f64(),
+            budgeted.coverage.requests,
+            floor.as_secs_f64(),
+            100.0 * (took.as_secs_f64() / floor.as_secs_f64().max(0.001) - 1.0),
+            budgeted.complete()
+        );
+    });
+    drop(fixture);
+
+    // Ninety thousand, far away: what the list alone tells.
+    let clock = Clock::manual(start);
+    let fixture = server(Seed::Demo, 100_000, clock.clone(), None);
+    let upstream = fixture
+        .running
+        .ready
+        .base_url
+        .trim_start_matches("http://")
+        .to_string();
+    runtime.block_on(async {
+        let proxy = slow_proxy(upstream).await;
+        let client = client(&proxy, &fixture.key);
+        let dir = tempfile::tempdir().expect("dir");
+        let mut index = Index::open(dir.path(), &proxy, "1").expect("index");
+        let options = LookOptions {
+            max_requests: Some(0),
+            ..LookOptions::default()
+        };
+        let (listed, took) = look(&client, &clock, &mut index, options).await;
+        println!(
+            "the list alone at {} subscriptions, 100 ms round trips: {:.1} s, {} requests, {} known at once; {}",
+            listed.coverage.total,
+            took.as_secs_f64(),
+            listed.coverage.requests,
+            listed.coverage.known,
+            listed.coverage.estimate()
+        );
+    });
+    drop(fixture);
 
     // Ten thousand, paced by the default budget on a clock that moves
     // while the look waits, against PostHog Cloud's own limits on the same
     // clock: not one request may be throttled.
     let clock = Clock::manual(start);
-    let fixture = server(11_111, clock.clone(), Some(server::RateLimit::POSTHOG));
+    let fixture = server(
+        Seed::Demo,
+        11_111,
+        clock.clone(),
+        Some(server::RateLimit::POSTHOG),
+    );
     runtime.block_on(async {
         let throttled = Arc::new(std::sync::atomic::AtomicU64::new(0));
         let observed = client(&fixture.running.ready.base_url, &fixture.key).observed(Arc::new({
@@ -246,12 +320,13 @@ fn main() {
         done.store(true, Ordering::Relaxed);
         let _ = driver.await;
         println!(
-            "look at {} subscriptions under the default budget and PostHog Cloud's limits (480/min, 4,800/hour): {} requests, {} throttled, over {} min of the clock ({:.1} s here); this process (server included) grew by {:.1} MiB; the index is {} KiB",
-            summary.total,
-            summary.requests,
+            "look at {} subscriptions under the default budget and PostHog Cloud's limits (480/min, 4,800/hour): {} requests, {} throttled, over {} min of the clock ({:.1} s here), complete: {}; this process (server included) grew by {:.1} MiB; the index is {} KiB",
+            summary.coverage.total,
+            summary.coverage.requests,
             throttled.load(Ordering::Relaxed),
             (clock.now() - began).num_minutes(),
             took.as_secs_f64(),
+            summary.complete(),
             after.saturating_sub(before) as f64 / 1024.0,
             std::fs::metadata(index.path()).map(|meta| meta.len() / 1024).unwrap_or(0)
         );

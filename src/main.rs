@@ -2,10 +2,13 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::Parser as _;
 
 fn main() -> ExitCode {
-    let cli = orgdeck::cli::Cli::parse();
+    let cli = match orgdeck::cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return orgdeck::cli::refused_command_line(error),
+    };
     match orgdeck::cli::run(cli) {
         Ok(code) => code,
         // A reader that stopped early (`| head`) is not a failure of ours.

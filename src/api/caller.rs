@@ -85,11 +85,36 @@ pub struct Caller {
 }
 
 impl Client {
-    /// Who this key is in `organization_id` (a UUID): three requests.
+    /// Who this key is in `organization_id` (a UUID): three requests. A key
+    /// refused `users/@me` (PostHog asks `user:read` there) is known by the
+    /// `user_id` its own description carries, found among the members.
     pub async fn caller(&self, organization_id: &str) -> Result<Caller> {
-        let user = self.me().await?;
-        let key = self.current_key().await.map_err(|error| error.to_string());
-        let member = self.member_by_email(organization_id, &user.email).await?;
+        let key = self.current_key().await;
+        let (user, member) = match self.me().await {
+            Ok(user) => {
+                let member = self.member_by_email(organization_id, &user.email).await?;
+                (user, member)
+            }
+            Err(refused) if refused.status() == Some(403) => {
+                let user_id = key
+                    .as_ref()
+                    .ok()
+                    .and_then(|key| key.user_id.as_ref())
+                    .map(|id| match id {
+                        serde_json::Value::String(text) => text.clone(),
+                        other => other.to_string(),
+                    });
+                let Some(user_id) = user_id else {
+                    return Err(refused);
+                };
+                match self.member_by_user_id(organization_id, &user_id).await? {
+                    Some(member) => (member.user.clone(), Some(member)),
+                    None => return Err(refused),
+                }
+            }
+            Err(error) => return Err(error),
+        };
+        let key = key.map_err(|error| error.to_string());
         let level = member
             .filter(|member| member.user.uuid.is_empty() || member.user.uuid.eq_ignore_ascii_case(&user.uuid))
             .map(|member| member.level);

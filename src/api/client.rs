@@ -20,6 +20,7 @@ use serde::de::DeserializeOwned;
 
 use super::error::{Error, Refusal, RequestLabel, Result, TransportKind};
 use super::models::ErrorBody;
+use super::paging::Holding;
 use super::secret::ApiKey;
 use super::transport::{Unread, parse_host, read_limited, same_origin_redirects};
 
@@ -31,6 +32,29 @@ pub const DEFAULT_MAX_ANSWER: u64 = 64 * 1024 * 1024;
 
 /// The most rows taken from one list by default (`--max-rows`).
 pub const DEFAULT_MAX_ROWS: u64 = 1_000_000;
+
+/// The most bytes of rows a command holds of the lists it reads whole, by
+/// default (`--max-held-mib`): with the pages in flight, a command stays
+/// under 150 MB whatever a server sends.
+pub const DEFAULT_MAX_HELD: u64 = 48 * 1024 * 1024;
+
+/// When a whole command must be over, and how long it was given (for
+/// messages).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Deadline {
+    pub at: Instant,
+    pub after: Duration,
+}
+
+impl Deadline {
+    /// `after` from now.
+    pub fn after(after: Duration) -> Deadline {
+        Deadline {
+            at: Instant::now() + after,
+            after,
+        }
+    }
+}
 
 /// When and how often a request is tried again.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -71,7 +95,7 @@ pub struct ClientConfig {
     /// `https://us.posthog.com`, or a reference server's `http://127.0.0.1:PORT`.
     pub host: String,
     pub api_key: ApiKey,
-    /// The whole request, answer included.
+    /// One request, its answer included (`--timeout`).
     pub timeout: Duration,
     pub connect_timeout: Duration,
     pub retry: RetryPolicy,
@@ -80,10 +104,13 @@ pub struct ClientConfig {
     /// The most rows taken from one list, repeats included; past it a
     /// whole-list fetch stops with an error.
     pub max_rows: u64,
+    /// The most bytes of rows kept from lists read whole: by one command
+    /// in all (see [`Client::with_holding`]), else by each read.
+    pub max_held: u64,
     /// When a whole command must be over, retries and waits included: every
     /// request and every wait is cut to fit. `None` (the console) bounds
     /// each request by `timeout` alone.
-    pub deadline: Option<Instant>,
+    pub deadline: Option<Deadline>,
 }
 
 impl ClientConfig {
@@ -96,8 +123,19 @@ impl ClientConfig {
             retry: RetryPolicy::default(),
             max_answer: DEFAULT_MAX_ANSWER,
             max_rows: DEFAULT_MAX_ROWS,
+            max_held: DEFAULT_MAX_HELD,
             deadline: None,
         }
+    }
+
+    /// The limits of `client`, for a client of another profile that is to
+    /// keep them.
+    pub fn limits_of(mut self, client: &Client) -> ClientConfig {
+        self.timeout = client.timeout;
+        self.max_answer = client.max_answer;
+        self.max_rows = client.max_rows;
+        self.max_held = client.max_held;
+        self
     }
 }
 
@@ -124,14 +162,36 @@ impl Raw {
         }
     }
 
+    /// The answer's size in bytes.
+    pub fn size(&self) -> u64 {
+        self.bytes.len() as u64
+    }
+
     /// The answer as JSON of `T`.
     pub fn decode<T: DeserializeOwned>(&self) -> Result<T> {
-        serde_json::from_slice(&self.bytes).map_err(|error| Error::Decode {
+        serde_json::from_slice(&self.bytes).map_err(|error| self.unreadable(error))
+    }
+
+    /// The answer as JSON, read by `seed`.
+    pub fn decode_seed<'de, S: serde::de::DeserializeSeed<'de>>(&'de self, seed: S) -> Result<S::Value> {
+        let mut deserializer = serde_json::Deserializer::from_slice(&self.bytes);
+        seed.deserialize(&mut deserializer)
+            .and_then(|value| deserializer.end().map(|()| value))
+            .map_err(|error| self.unreadable(error))
+    }
+
+    /// The request that asked for it, for errors about it.
+    pub fn request(&self) -> &RequestLabel {
+        &self.request
+    }
+
+    fn unreadable(&self, error: serde_json::Error) -> Error {
+        Error::Decode {
             request: self.request.clone(),
             status: self.status.as_u16(),
             message: error.to_string(),
             snippet: snippet(&self.bytes),
-        })
+        }
     }
 }
 
@@ -161,7 +221,10 @@ pub struct Client {
     retry: RetryPolicy,
     max_answer: u64,
     max_rows: u64,
-    deadline: Option<Instant>,
+    max_held: u64,
+    /// Shared by the clones made for one command: what it holds in all.
+    holding: Option<Arc<Holding>>,
+    deadline: Option<Deadline>,
     observer: Option<Observer>,
 }
 
@@ -197,6 +260,8 @@ impl Client {
             retry: config.retry,
             max_answer: config.max_answer.max(1),
             max_rows: config.max_rows.max(1),
+            max_held: config.max_held.max(1),
+            holding: None,
             deadline: config.deadline,
             observer: None,
         })
@@ -241,6 +306,36 @@ impl Client {
     /// The most rows taken from one list.
     pub fn max_rows(&self) -> u64 {
         self.max_rows
+    }
+
+    /// The most bytes of rows kept from lists read whole.
+    pub fn max_held(&self) -> u64 {
+        self.max_held
+    }
+
+    /// This client, sharing its connections, with one budget of
+    /// `max_held` bytes for every list read whole through it and its
+    /// clones, and one of `max_answer` bytes for the pages of all its list
+    /// reads in flight: what a command, or one load of the console's,
+    /// holds in all. Without one, each read has a budget of its own.
+    pub fn with_holding(&self) -> Client {
+        Client {
+            holding: Some(Holding::new(self.max_held, self.max_answer)),
+            ..self.clone()
+        }
+    }
+
+    /// The budget lists read whole are held against: the client's, else
+    /// a new one for one read.
+    pub(super) fn holding(&self) -> Arc<Holding> {
+        self.holding
+            .clone()
+            .unwrap_or_else(|| Holding::new(self.max_held, self.max_answer))
+    }
+
+    /// The command's deadline, if it has one.
+    pub fn deadline(&self) -> Option<Deadline> {
+        self.deadline
     }
 
     /// The host as configured, for headers and messages.
@@ -337,6 +432,14 @@ impl Client {
         .map(Some)
     }
 
+    /// This client, sharing its connections, with another deadline.
+    pub fn with_deadline(&self, deadline: Deadline) -> Client {
+        Client {
+            deadline: Some(deadline),
+            ..self.clone()
+        }
+    }
+
     /// Sends a request whose answer has no body worth reading (204).
     pub async fn call_empty(&self, method: Method, url: Url) -> Result<()> {
         self.send(method, url, None::<&()>).await.map(|_| ())
@@ -363,9 +466,10 @@ impl Client {
         let mut retry = 0;
         loop {
             let can_retry = retry + 1 < self.retry.attempts;
-            let timeout = self.time_left().min(self.timeout);
+            let left = self.time_left();
+            let timeout = left.min(self.timeout);
             if timeout.is_zero() {
-                return Err(self.timed_out(label));
+                return Err(self.past_deadline(label, false));
             }
             let mut request = self
                 .http
@@ -417,13 +521,13 @@ impl Client {
                         let wait = asked
                             .map(|wait| wait.min(self.retry.max_delay))
                             .unwrap_or_else(|| self.retry.backoff(retry));
-                        if wait >= self.time_left() {
+                        if let Some(deadline) = self.deadline.filter(|_| wait >= self.time_left()) {
                             // Waiting would end past the deadline: say so now.
                             self.tell(&label, Some(status.as_u16()), started, None);
                             return Err(Error::PastDeadline {
                                 cause: Box::new(Error::Api(Box::new(refusal))),
                                 wait: asked.unwrap_or(wait),
-                                timeout: self.timeout,
+                                deadline: deadline.after,
                             });
                         }
                         tracing::info!(request = %label, status = status.as_u16(), ?wait, "retrying");
@@ -458,6 +562,11 @@ impl Client {
                         continue;
                     }
                     self.tell(&label, None, started, None);
+                    if kind == TransportKind::Timeout && timeout < self.timeout && self.time_left().is_zero()
+                    {
+                        // Cut short by the command's deadline, not --timeout.
+                        return Err(self.past_deadline(label, true));
+                    }
                     return Err(Error::Transport {
                         request: label,
                         server: self.server_for_messages(),
@@ -473,18 +582,16 @@ impl Client {
     /// What is left before the deadline; without one, as long as it takes.
     fn time_left(&self) -> Duration {
         match self.deadline {
-            Some(deadline) => deadline.saturating_duration_since(Instant::now()),
+            Some(deadline) => deadline.at.saturating_duration_since(Instant::now()),
             None => Duration::MAX,
         }
     }
 
-    fn timed_out(&self, request: RequestLabel) -> Error {
-        Error::Transport {
+    fn past_deadline(&self, request: RequestLabel, sent: bool) -> Error {
+        Error::Deadline {
             request,
-            server: self.server_for_messages(),
-            kind: TransportKind::Timeout,
-            message: "the deadline passed".into(),
-            timeout: Some(self.timeout),
+            deadline: self.deadline.map_or(Duration::ZERO, |deadline| deadline.after),
+            sent,
         }
     }
 

@@ -105,6 +105,26 @@ impl Refusal {
     }
 }
 
+impl Refusal {
+    /// The refusal as one line, without what to do about it.
+    pub fn without_hint(&self) -> String {
+        let mut line = self.status.to_string();
+        if !self.code.is_empty() {
+            line.push_str(&format!(" {}", printable(&self.code)));
+        }
+        if self.detail.is_empty() {
+            line.push_str(&format!(": {}", status_text(self.status)));
+        } else {
+            line.push_str(&format!(": {}", printable(&self.detail)));
+        }
+        if let Some(attr) = &self.attr {
+            line.push_str(&format!(" (field: {})", printable(attr)));
+        }
+        line.push_str(&format!(" [{}]", self.request));
+        line
+    }
+}
+
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.status)?;
@@ -214,21 +234,151 @@ pub enum Error {
     )]
     TooManyRows { request: RequestLabel, limit: u64 },
 
+    /// A list that did not come whole: it ended before its count, repeated
+    /// rows, or changed while it was read. Nothing is done with part of a
+    /// list.
+    #[error("{0}")]
+    Incomplete(Box<Incomplete>),
+
+    /// The lists a command reads whole took more than it may hold.
+    #[error(
+        "{request}: the lists read whole reached {} MiB, the most one command holds (--max-held-mib), {rows} rows into this one; orgdeck stopped there; raise --max-held-mib if the server is to be trusted",
+        mebibytes(*.limit)
+    )]
+    TooMuchHeld {
+        request: RequestLabel,
+        limit: u64,
+        rows: u64,
+    },
+
+    /// The command's deadline passed before this request could be made or
+    /// answered.
+    #[error(
+        "{request}: the command's deadline of {} passed (--deadline), so orgdeck stopped; give it longer with --deadline SECONDS",
+        wait_text(*.deadline)
+    )]
+    Deadline {
+        request: RequestLabel,
+        deadline: Duration,
+        /// Whether the request had gone out (cut short waiting for its
+        /// answer) rather than never being sent: a write that went out may
+        /// have been done.
+        sent: bool,
+    },
+
     /// A retry would have waited past the command's deadline.
     #[error(
-        "{cause}; the server asked to wait {}, past the {} s allowed by --timeout",
+        "{cause}; the server asked to wait {}, past the command's deadline of {} (--deadline)",
         wait_text(*.wait),
-        .timeout.as_secs_f64()
+        wait_text(*.deadline)
     )]
     PastDeadline {
         cause: Box<Error>,
         wait: Duration,
-        timeout: Duration,
+        deadline: Duration,
+    },
+
+    /// A create failed in a way that may have left it done (a 5xx, an
+    /// answer lost), and orgdeck looked: it was not made.
+    #[error(
+        "{}; orgdeck looked, and the {what} was not created: it is safe to try again",
+        .cause.what_happened()
+    )]
+    NotCreated { what: String, cause: Box<Error> },
+
+    /// A create failed in a way that may have left it done, and looking
+    /// for it failed too: whether it was made cannot be told.
+    #[error(
+        "{}; orgdeck could not tell whether the {what} was created (looking for it failed: {}): check before trying again, or it may be made twice",
+        .cause.what_happened(),
+        .look.what_happened()
+    )]
+    CreateUnknown {
+        what: String,
+        cause: Box<Error>,
+        look: Box<Error>,
     },
 
     /// The request could not be built (a bad host address, for instance).
     #[error("{0}")]
     Invalid(String),
+}
+
+/// A list that did not come whole, and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Incomplete {
+    pub request: RequestLabel,
+    /// Its short name: "subscriptions".
+    pub list: String,
+    /// The count its first page said.
+    pub count: u64,
+    /// Distinct rows received.
+    pub rows: u64,
+    /// Rows the server sent again.
+    pub repeated: u64,
+    /// Another count a later page said: the list changed while it was read.
+    pub changed_to: Option<u64>,
+    /// Times it was read (a list that changed is read again).
+    pub reads: usize,
+}
+
+impl Incomplete {
+    /// What went wrong, a sentence each, for a list whose rows were written
+    /// as they came (`roles list`): they are all there was to show.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut warnings = Vec::new();
+        if self.repeated > 0 {
+            warnings.push(format!(
+                "the server sent {} rows more than once; each is listed once ({} rows)",
+                self.repeated, self.rows
+            ));
+        }
+        if self.changed_to.is_some() {
+            warnings.push("the list changed while it was read; run it again for a consistent one".into());
+        } else if self.rows < self.count {
+            warnings.push(format!(
+                "the list ended after {} rows where the server's count said {}; rows may be missing",
+                self.rows, self.count
+            ));
+        }
+        warnings
+    }
+}
+
+impl fmt::Display for Incomplete {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = printable(&self.list);
+        if let Some(changed_to) = self.changed_to {
+            let times = match self.reads {
+                0 | 1 => String::new(),
+                reads => format!(", {reads} reads in a row"),
+            };
+            return write!(
+                f,
+                "{}: the list of {list} changed while it was read{times} (its count went from {} to {changed_to}), so rows may be missing; orgdeck acts on whole lists only: run it again when the list is quiet",
+                self.request, self.count
+            );
+        }
+        let mut parts = Vec::new();
+        if self.rows < self.count {
+            parts.push(format!(
+                "it ended after {} rows where the server's count said {}",
+                self.rows, self.count
+            ));
+        }
+        if self.repeated > 0 {
+            parts.push(format!(
+                "the server sent {} rows more than once ({} distinct rows, its count said {})",
+                self.repeated, self.rows, self.count
+            ));
+        }
+        write!(
+            f,
+            "{}: the list of {list} came back incomplete: {}; orgdeck acts on whole lists only",
+            self.request,
+            parts.join(", and ")
+        )
+    }
 }
 
 fn mebibytes(bytes: u64) -> String {
@@ -276,11 +426,46 @@ fn transport_line(
 }
 
 impl Error {
+    /// What happened, without advice on what to do (for errors that go
+    /// on to say it themselves).
+    pub fn what_happened(&self) -> String {
+        match self {
+            Error::Api(refusal) => refusal.without_hint(),
+            Error::Transport {
+                request,
+                server,
+                kind: TransportKind::Timeout,
+                timeout,
+                ..
+            } => format!(
+                "no answer from {} within {} [{request}]",
+                host_of(server),
+                timeout
+                    .map(|t| format!("{} s", t.as_secs_f64()))
+                    .unwrap_or_else(|| "the time allowed".into())
+            ),
+            Error::Transport {
+                request,
+                server,
+                kind: TransportKind::Dropped,
+                message,
+                ..
+            } => format!(
+                "the connection to {} broke before the answer ({}) [{request}]",
+                host_of(server),
+                printable(message)
+            ),
+            other => other.to_string(),
+        }
+    }
+
     /// The refusal, when the API refused.
     pub fn refusal(&self) -> Option<&Refusal> {
         match self {
             Error::Api(refusal) => Some(refusal),
-            Error::PastDeadline { cause, .. } => cause.refusal(),
+            Error::PastDeadline { cause, .. }
+            | Error::NotCreated { cause, .. }
+            | Error::CreateUnknown { cause, .. } => cause.refusal(),
             _ => None,
         }
     }
@@ -316,7 +501,9 @@ impl Error {
                     reason,
                 })
             }
-            Error::PastDeadline { cause, .. } => cause.unreachable(),
+            Error::PastDeadline { cause, .. }
+            | Error::NotCreated { cause, .. }
+            | Error::CreateUnknown { cause, .. } => cause.unreachable(),
             _ => None,
         }
     }
@@ -325,7 +512,9 @@ impl Error {
     pub fn status(&self) -> Option<u16> {
         match self {
             Error::Api(refusal) => Some(refusal.status),
-            Error::PastDeadline { cause, .. } => cause.status(),
+            Error::PastDeadline { cause, .. }
+            | Error::NotCreated { cause, .. }
+            | Error::CreateUnknown { cause, .. } => cause.status(),
             Error::Decode { status, .. } => Some(*status),
             _ => None,
         }

@@ -245,6 +245,132 @@ pub fn fix_for(delivery: &Delivery, target: Option<&TargetType>) -> String {
     }
 }
 
+/// The state of the Slack integration a subscription posts through, as the
+/// project's integrations list tells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Connection {
+    /// Listed and without errors.
+    Working,
+    /// Listed with errors: revoked or uninstalled.
+    Revoked,
+    /// None set, or one the list does not hold.
+    Missing,
+    /// The list could not be read (the key may lack `integration:read`):
+    /// only its deliveries can tell.
+    Unknown,
+}
+
+/// How many recipients a target names: each address of an e-mail target,
+/// one channel for Slack.
+pub fn recipients(target_type: Option<&TargetType>, target_value: Option<&str>) -> u32 {
+    match target_type {
+        Some(TargetType::Email) => {
+            let count = target_value
+                .unwrap_or_default()
+                .split(',')
+                .filter(|address| !address.trim().is_empty())
+                .count();
+            u32::try_from(count).unwrap_or(u32::MAX)
+        }
+        _ => 1,
+    }
+}
+
+/// What a subscription's fields, and the project's integrations, settle
+/// of its health without any delivery read: a channel PostHog no longer
+/// delivers to, a Slack target whose integration is revoked or missing
+/// (auto-disabled once paused, failing while it is still enabled, since
+/// its next delivery cannot reach anyone), paused by a person, a schedule
+/// that has ended, a delivery missed. `None`: only its deliveries can tell
+/// (whether the last ones reached people, or whether it was ever
+/// delivered).
+pub fn from_fields(
+    subscription: &Subscription,
+    connection: Connection,
+    now: DateTime<Utc>,
+) -> Option<Assessment> {
+    let settled = |health: Health, since: Option<DateTime<Utc>>, fix: Option<String>| Assessment {
+        health,
+        since,
+        streak: 0,
+        last_delivery: None,
+        failed_recipients: Vec::new(),
+        fix,
+    };
+    let supported = matches!(
+        subscription.target_type,
+        Some(TargetType::Email) | Some(TargetType::Slack) | None
+    );
+    if !supported {
+        return Some(settled(
+            Health::Unsupported,
+            None,
+            Some(unsupported_fix(subscription)),
+        ));
+    }
+    let enabled = subscription.enabled != Some(false);
+    let slack = subscription.target_type == Some(TargetType::Slack);
+    if slack && matches!(connection, Connection::Revoked | Connection::Missing) {
+        let fix = match connection {
+            Connection::Revoked => {
+                "Slack integration revoked: e edits the target (another integration), or reconnect Slack in PostHog"
+            }
+            _ => "no Slack integration: e chooses one",
+        };
+        return Some(if enabled {
+            settled(
+                Health::Failing,
+                None,
+                Some(format!("{fix}; its next delivery cannot reach anyone")),
+            )
+        } else {
+            settled(
+                Health::AutoDisabled,
+                None,
+                Some(format!("{fix}; then p resumes it")),
+            )
+        });
+    }
+    if !enabled {
+        // A Slack one whose integration is not known may have been paused
+        // by the server: its deliveries tell.
+        if slack && connection == Connection::Unknown {
+            return None;
+        }
+        return Some(settled(
+            Health::Paused,
+            None,
+            Some("paused by a person: p resumes it".into()),
+        ));
+    }
+    match subscription.next_delivery_date {
+        None => Some(settled(
+            Health::Ended,
+            None,
+            Some("its schedule has ended: e gives it a later until date, or no count".into()),
+        )),
+        Some(next) if next + OVERDUE_AFTER < now => Some(Assessment {
+            streak: 1,
+            ..settled(
+                Health::Overdue,
+                Some(next),
+                Some("PostHog has not delivered it since it was due: t sends a test to check".into()),
+            )
+        }),
+        Some(_) => None,
+    }
+}
+
+fn unsupported_fix(subscription: &Subscription) -> String {
+    format!(
+        "PostHog no longer delivers to {}: make an e-mail or Slack subscription in its place",
+        subscription
+            .target_type
+            .as_ref()
+            .map_or("this target", |kind| kind.as_str())
+    )
+}
+
 /// The subscription's health from its fields and its newest deliveries
 /// (newest first), or from its fields alone when `deliveries` is `None`
 /// (not looked at, or the server keeps no history).
@@ -287,13 +413,7 @@ pub fn assess(
     let enabled = subscription.enabled != Some(false);
     let next = subscription.next_delivery_date;
     assessment.health = if !supported {
-        assessment.fix = Some(format!(
-            "PostHog no longer delivers to {}: make an e-mail or Slack subscription in its place",
-            subscription
-                .target_type
-                .as_ref()
-                .map_or("this target", |kind| kind.as_str())
-        ));
+        assessment.fix = Some(unsupported_fix(subscription));
         Health::Unsupported
     } else if !enabled {
         if newest_outcome == Some(Outcome::Failed) {
@@ -489,6 +609,45 @@ mod tests {
         let assessed = assess(&email, Some(&[skipped, partly, ok(26)]), now());
         assert_eq!(assessed.health, Health::Partial);
         assert_eq!(assessed.last_delivery, Some(at(2)));
+    }
+
+    #[test]
+    fn the_fields_settle_what_they_can_and_leave_the_rest_to_the_deliveries() {
+        let later = Some(now() + Duration::hours(20));
+        let settled = |subscription: &Subscription, connection: Connection| {
+            from_fields(subscription, connection, now()).map(|assessment| assessment.health)
+        };
+        let email = subscription(TargetType::Email, true, later);
+        assert_eq!(settled(&email, Connection::Working), None, "its deliveries tell");
+        let slack = subscription(TargetType::Slack, true, later);
+        assert_eq!(settled(&slack, Connection::Working), None);
+        assert_eq!(settled(&slack, Connection::Unknown), None);
+        // Through a revoked or missing integration: it cannot reach anyone.
+        assert_eq!(settled(&slack, Connection::Revoked), Some(Health::Failing));
+        assert_eq!(settled(&slack, Connection::Missing), Some(Health::Failing));
+        let paused_slack = subscription(TargetType::Slack, false, later);
+        let auto = from_fields(&paused_slack, Connection::Revoked, now()).unwrap();
+        assert_eq!(auto.health, Health::AutoDisabled);
+        assert!(auto.fix.unwrap().ends_with("then p resumes it"));
+        assert_eq!(settled(&paused_slack, Connection::Working), Some(Health::Paused));
+        // Paused by the server or by a person: only its deliveries can tell.
+        assert_eq!(settled(&paused_slack, Connection::Unknown), None);
+        let paused = subscription(TargetType::Email, false, later);
+        assert_eq!(settled(&paused, Connection::Working), Some(Health::Paused));
+        let webhook = subscription(TargetType::Other("webhook".into()), true, later);
+        assert_eq!(settled(&webhook, Connection::Working), Some(Health::Unsupported));
+        let ended = subscription(TargetType::Email, true, None);
+        assert_eq!(settled(&ended, Connection::Working), Some(Health::Ended));
+        let late = subscription(TargetType::Email, true, Some(at(2)));
+        let overdue = from_fields(&late, Connection::Working, now()).unwrap();
+        assert_eq!((overdue.health, overdue.since), (Health::Overdue, Some(at(2))));
+        let just = subscription(TargetType::Email, true, Some(now() - Duration::minutes(10)));
+        assert_eq!(settled(&just, Connection::Working), None, "within the 15 minutes");
+        assert_eq!(
+            recipients(Some(&TargetType::Email), Some("a@x.dev, b@x.dev,, ")),
+            2
+        );
+        assert_eq!(recipients(Some(&TargetType::Slack), Some("C1|#ops")), 1);
     }
 
     #[test]

@@ -68,15 +68,38 @@ impl Client {
         if page.count <= listed {
             return Ok(None);
         }
-        // A server that ignores the filter sent everyone: read on, a page at
-        // a time, keeping none but the one looked for.
+        // A server that ignores the filter sent everyone: read on.
+        self.first_member(&list, is_wanted).await
+    }
+
+    /// The member whose user has this id (PostHog's integer user id, or a
+    /// UUID): a walk through the members, a page at a time, keeping none
+    /// but the one looked for. For a key whose user cannot be read through
+    /// `users/@me` (which needs `user:read`), from the key's `user_id`.
+    pub async fn member_by_user_id(
+        &self,
+        organization: &str,
+        user_id: &str,
+    ) -> Result<Option<OrganizationMember>> {
+        let is_wanted = |member: &OrganizationMember| {
+            member.user.id.to_string() == user_id || member.user.uuid.eq_ignore_ascii_case(user_id)
+        };
+        self.first_member(&List::members(organization), is_wanted).await
+    }
+
+    /// The first member of a list that `is_wanted`, read a page at a time.
+    async fn first_member(
+        &self,
+        list: &List<OrganizationMember>,
+        is_wanted: impl Fn(&OrganizationMember) -> bool,
+    ) -> Result<Option<OrganizationMember>> {
         let mut found = None;
         let outcome = self
             .for_each_page(
-                &list,
+                list,
                 &super::FetchAll::default(),
                 |rows: Vec<OrganizationMember>| {
-                    found = rows.into_iter().find(is_wanted);
+                    found = rows.into_iter().find(|member| is_wanted(member));
                     match found {
                         Some(_) => Err(Found::It),
                         None => Ok(()),

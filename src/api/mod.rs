@@ -4,6 +4,7 @@
 pub mod access;
 pub mod caller;
 pub mod client;
+pub mod creates;
 pub mod deliveries;
 pub mod enums;
 pub mod error;
@@ -21,16 +22,16 @@ mod transport;
 
 pub use access::AccessLevel;
 pub use caller::{Caller, Lack, Operation, Shortfall};
-pub use client::{Client, ClientConfig, Exchange, Observer, RetryPolicy};
+pub use client::{Client, ClientConfig, Deadline, Exchange, Observer, RetryPolicy};
 pub use deliveries::{CursorPage, Delivery, DeliveryError, RecipientCounts, RecipientResult};
 pub use enums::{DeliveryStatus, Frequency, RecipientStatus, ResourceType, TargetType, TriggerType, Weekday};
-pub use error::{Error, Refusal, RequestLabel, TransportKind, Unreachable};
+pub use error::{Error, Incomplete, Refusal, RequestLabel, TransportKind, Unreachable};
 pub use integrations::{
     ChannelQuery, Channels, Dashboard, DashboardTile, Integration, SlackChannel, SummaryQuota, TileInsight,
 };
 pub use members::{KeySummary, ScopedApiKeys};
 pub use models::*;
 pub use operations::{RoleInput, SubscriptionFilter, SubscriptionInput};
-pub use paging::{FetchAll, List, PICKER_ROWS, Row, Streamed};
+pub use paging::{Complete, FetchAll, Holding, List, PICKER_ROWS, Pace, Row, Whole};
 pub use raw::Raw;
 pub use secret::ApiKey;

@@ -279,6 +279,10 @@ pub struct PersonalApiKey {
     pub created_at: Option<DateTime<Utc>>,
     #[serde(default, with = "flexible_datetime")]
     pub last_used_at: Option<DateTime<Utc>>,
+    /// The key's user (posthog.md 1): PostHog's integer id, read as it
+    /// comes (a number or a string); absent on older servers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_id: Option<serde_json::Value>,
 }
 
 /// Whether a key holding `scopes` may use `scope`, as PostHog decides it: an

@@ -195,13 +195,20 @@ impl Client {
         .await
     }
 
+    /// Creates a role; after a 5xx or a lost answer, looks for it by name
+    /// before answering (see `creates`).
     pub async fn create_role(&self, organization: &str, role: &RoleInput) -> Result<Raw<Role>> {
-        self.call(
-            Method::POST,
-            self.url(&["api", "organizations", organization, "roles"]),
-            Some(role),
-        )
-        .await
+        let made = self
+            .call(
+                Method::POST,
+                self.url(&["api", "organizations", organization, "roles"]),
+                Some(role),
+            )
+            .await;
+        match (made, &role.name) {
+            (Err(error), Some(name)) => self.settle_role(organization, name, error).await,
+            (made, _) => made,
+        }
     }
 
     pub async fn update_role(&self, organization: &str, id: &str, changes: &RoleInput) -> Result<Raw<Role>> {
@@ -222,7 +229,8 @@ impl Client {
         .await
     }
 
-    /// Assigns the user with this UUID to the role.
+    /// Assigns the user with this UUID to the role; after a 5xx or a lost
+    /// answer, looks for the membership before answering.
     pub async fn add_member(
         &self,
         organization: &str,
@@ -237,12 +245,17 @@ impl Client {
             role,
             "role_memberships",
         ]);
-        self.call(
-            Method::POST,
-            url,
-            Some(&serde_json::json!({ "user_uuid": user_uuid })),
-        )
-        .await
+        let made = self
+            .call(
+                Method::POST,
+                url,
+                Some(&serde_json::json!({ "user_uuid": user_uuid })),
+            )
+            .await;
+        match made {
+            Err(error) => self.settle_membership(organization, role, user_uuid, error).await,
+            made => made,
+        }
     }
 
     pub async fn remove_member(&self, organization: &str, role: &str, membership: &str) -> Result<()> {
@@ -265,17 +278,25 @@ impl Client {
 
     /// Creates a subscription from any body that serialises to the API's
     /// fields: a [`SubscriptionInput`], or a JSON object a user wrote.
+    /// After a 5xx or a lost answer, looks for it (the same fields, made by
+    /// the key's user in the last minutes) before answering.
     pub async fn create_subscription(
         &self,
         project: &str,
         body: &(impl Serialize + ?Sized),
     ) -> Result<Raw<Subscription>> {
-        self.call(
-            Method::POST,
-            self.url(&["api", "projects", project, "subscriptions"]),
-            Some(body),
-        )
-        .await
+        let sent = Utc::now();
+        let made = self
+            .call(
+                Method::POST,
+                self.url(&["api", "projects", project, "subscriptions"]),
+                Some(body),
+            )
+            .await;
+        match made {
+            Err(error) => self.settle_subscription(project, body, sent, error).await,
+            made => made,
+        }
     }
 
     /// PATCHes the fields the body holds and only those.

@@ -8,7 +8,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::UsageError;
-use crate::api::{ApiKey, Client, ClientConfig};
+use crate::api::{ApiKey, Client, ClientConfig, Deadline};
 use crate::config::{ConfigFile, Profile};
 use crate::console::Origin;
 
@@ -32,18 +32,51 @@ pub struct ConnectionArgs {
     /// Allow plain http to a host other than this machine (the key would travel unencrypted).
     #[arg(long, global = true)]
     pub allow_http: bool,
-    /// Seconds a command may take in all, retries and waits included (the
-    /// console, apply and people: each request).
+    /// Seconds one request may take, its answer included (the whole
+    /// command: --deadline).
     #[arg(long, global = true, value_name = "SECONDS", default_value_t = 30.0)]
     pub timeout: f64,
+    /// The most time the whole command may take, retries, waits and its
+    /// question included, as seconds or 90s, 10m, 1h; past it the command
+    /// stops with exit 1 [default: 2m for a command on one thing; 10m for
+    /// lists, people show, export, plan and offboard --dry-run; 1h for
+    /// apply, people offboard and subs health]
+    #[arg(long, global = true, value_name = "SECONDS", value_parser = parse_duration)]
+    pub deadline: Option<Duration>,
     /// The largest answer read from the server, in MiB; reading stops past it.
     #[arg(long, global = true, value_name = "MIB", default_value_t = 64.0)]
     pub max_answer_mib: f64,
     /// The most rows taken from one list, repeats included: a longer list
     /// stops with an error (the console's pickers show fewer, and say so).
+    /// What a command keeps of lists is capped in bytes too: --max-held-mib.
     #[arg(long, global = true, value_name = "N", default_value_t = crate::api::client::DEFAULT_MAX_ROWS,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_rows: u64,
+    /// The most MiB of rows a command keeps of the lists it reads whole,
+    /// all of them together (people, export, plan, apply, subs health),
+    /// counted as their JSON plus their size once read: past it the command
+    /// stops with an error.
+    #[arg(long, global = true, value_name = "MIB", default_value_t = 48.0)]
+    pub max_held_mib: f64,
+}
+
+/// `--deadline`: seconds, or a number with s, m or h.
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let (number, unit) = match text.char_indices().last() {
+        Some((at, 's')) => (&text[..at], 1.0),
+        Some((at, 'm')) => (&text[..at], 60.0),
+        Some((at, 'h')) => (&text[..at], 3600.0),
+        _ => (text, 1.0),
+    };
+    let seconds = number
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .map(|number| number * unit)
+        .filter(|seconds| seconds.is_finite() && *seconds > 0.0 && *seconds <= 366.0 * 86_400.0)
+        .ok_or_else(|| format!("\"{text}\" is not a time: give seconds (90), or 90s, 10m, 1h"))?;
+    Ok(Duration::from_secs_f64(seconds))
 }
 
 /// Resolved settings and the client built from them.
@@ -73,11 +106,18 @@ pub(super) fn setting(flag: &Option<String>, variable: &str) -> Option<String> {
 }
 
 impl ConnectionArgs {
-    /// The connection of a scriptable command: `--timeout` bounds the whole
-    /// command from now on, retries and waits included.
-    pub fn connect_command(&self) -> anyhow::Result<Connection> {
-        let deadline = tokio::time::Instant::now() + self.timeout()?;
-        self.connect_until(Some(deadline))
+    /// The connection of a scriptable command: `deadline` bounds the whole
+    /// command from now on, retries and waits included, and one budget
+    /// (`--max-held-mib`) what it keeps of lists.
+    pub fn connect_command(&self, deadline: Duration) -> anyhow::Result<Connection> {
+        let mut connection = self.connect_until(Some(Deadline::after(deadline)))?;
+        connection.client = connection.client.with_holding();
+        Ok(connection)
+    }
+
+    /// How long a command of `span` may take: `--deadline`, else its own.
+    pub fn deadline(&self, span: super::Span) -> Duration {
+        self.deadline.unwrap_or_else(|| span.deadline())
     }
 
     /// The connection of the console, where `--timeout` bounds each request.
@@ -96,6 +136,18 @@ impl ConnectionArgs {
         Ok(Duration::from_secs_f64(self.timeout))
     }
 
+    /// `--max-held-mib` in bytes.
+    pub fn max_held(&self) -> anyhow::Result<u64> {
+        let mib = self.max_held_mib;
+        if !(mib.is_finite() && mib > 0.0 && mib <= 1024.0 * 1024.0) {
+            return Err(UsageError(format!(
+                "--max-held-mib {mib} is not a size in MiB (more than 0, at most 1048576)"
+            ))
+            .into());
+        }
+        Ok((mib * 1024.0 * 1024.0) as u64)
+    }
+
     /// `--max-answer-mib` in bytes.
     pub fn max_answer(&self) -> anyhow::Result<u64> {
         let mib = self.max_answer_mib;
@@ -108,9 +160,10 @@ impl ConnectionArgs {
         Ok((mib * 1024.0 * 1024.0) as u64)
     }
 
-    fn connect_until(&self, deadline: Option<tokio::time::Instant>) -> anyhow::Result<Connection> {
+    fn connect_until(&self, deadline: Option<Deadline>) -> anyhow::Result<Connection> {
         let timeout = self.timeout()?;
         let max_answer = self.max_answer()?;
+        let max_held = self.max_held()?;
         // Each flag and variable is read once.
         let chosen = setting(&self.profile, "ORGDECK_PROFILE");
         let given_host = setting(&self.host, "ORGDECK_HOST");
@@ -199,6 +252,7 @@ impl ConnectionArgs {
         config.timeout = timeout;
         config.max_answer = max_answer;
         config.max_rows = self.max_rows;
+        config.max_held = max_held;
         config.deadline = deadline;
         let client = Client::new(config).map_err(|error| UsageError(error.to_string()))?;
         let refresh = profile.as_ref().and_then(|(_, p, _)| p.refresh);

@@ -51,6 +51,14 @@ impl MembersCommand {
     pub fn writes(&self) -> bool {
         !matches!(self, MembersCommand::List { .. })
     }
+
+    /// How long it may take by default (`--deadline`).
+    pub fn span(&self) -> super::Span {
+        match self {
+            MembersCommand::List { .. } => super::Span::Lists,
+            _ => super::Span::One,
+        }
+    }
 }
 
 /// The outcome of assigning one user, for `-o json`.
@@ -92,16 +100,14 @@ pub async fn run(command: MembersCommand, connection: Connection, format: Format
             // Written as the pages arrive, and not kept.
             let mut writer = ListWriter::new(format, COLUMNS.to_vec())?;
             let list = List::memberships(organization, &role).raw();
-            let streamed = client
+            let read = client
                 .for_each_page(
                     &list,
                     &super::list_options("members"),
                     |members: Vec<Raw<RoleMembership>>| writer.rows(&members, |member| cells(member)),
                 )
-                .await?;
-            writer.finish()?;
-            super::warn(&streamed);
-            Ok(())
+                .await;
+            super::end_list(writer, read)
         }
         MembersCommand::Add { role, users, emails } => {
             if users.is_empty() && emails.is_empty() {

@@ -215,6 +215,45 @@ impl Command {
         }
     }
 
+    /// Whether `--deadline` bounds the command: those that work against a
+    /// server, not the console, the reference server, `login` (which
+    /// waits for answers) or what works offline.
+    fn has_deadline(&self) -> bool {
+        match self {
+            Command::Roles { .. }
+            | Command::Members { .. }
+            | Command::People { .. }
+            | Command::Subscriptions { .. }
+            | Command::Plan(_)
+            | Command::Apply(_) => true,
+            Command::Export(args) => !code::export_is_offline(args),
+            Command::Login { .. }
+            | Command::Keys { .. }
+            | Command::Demo { .. }
+            | Command::Serve { .. }
+            | Command::Completions { .. }
+            | Command::Man => false,
+        }
+    }
+
+    /// How long the command may take unless `--deadline` says otherwise.
+    fn span(&self) -> Span {
+        match self {
+            Command::Roles { command } => command.span(),
+            Command::Members { command } => command.span(),
+            Command::People { command } => command.span(),
+            Command::Subscriptions { command } => command.span(),
+            Command::Export(_) | Command::Plan(_) => Span::Lists,
+            Command::Apply(_) => Span::Paced,
+            Command::Login { .. }
+            | Command::Keys { .. }
+            | Command::Demo { .. }
+            | Command::Serve { .. }
+            | Command::Completions { .. }
+            | Command::Man => Span::One,
+        }
+    }
+
     /// The command as typed, for messages: `roles delete`.
     fn name(&self) -> String {
         let (group, action) = match self {
@@ -294,6 +333,25 @@ pub fn exit_code(error: &anyhow::Error) -> ExitCode {
     }
 }
 
+/// A command line clap refused (or help and version, which it prints):
+/// printed as clap prints it, with clap's status (2 for a usage error) but
+/// for `plan`, whose 2 means "changes" (Terraform's -detailed-exitcode), so
+/// that its usage errors exit 1.
+pub fn refused_command_line(error: clap::Error) -> ExitCode {
+    use clap::CommandFactory as _;
+    let _ = error.print();
+    if !error.use_stderr() {
+        return ExitCode::SUCCESS;
+    }
+    let partial = Cli::command()
+        .ignore_errors(true)
+        .try_get_matches_from(std::env::args_os());
+    match partial {
+        Ok(matches) if matches.subcommand_name() == Some("plan") => ExitCode::FAILURE,
+        _ => ExitCode::from(2),
+    }
+}
+
 /// A JSON object from a file, or from stdin for `-`.
 fn body_from(source: &str) -> anyhow::Result<serde_json::Map<String, serde_json::Value>> {
     let text = if source == "-" {
@@ -320,6 +378,29 @@ fn day(at: Option<chrono::DateTime<chrono::Utc>>) -> String {
     at.map(|at| at.format("%Y-%m-%d").to_string()).unwrap_or_default()
 }
 
+/// What a command does, for the time it is given by default (`--deadline`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Span {
+    /// Reads or changes one thing: 2 minutes.
+    One,
+    /// Reads lists, or the organization as a whole (`export`, `plan`,
+    /// `people show`, an offboarding's plan): 10 minutes.
+    Lists,
+    /// Changes many things, or reads many, paced under PostHog's rate limit
+    /// (`apply`, `people offboard`, `subs health`): an hour.
+    Paced,
+}
+
+impl Span {
+    pub fn deadline(self) -> std::time::Duration {
+        std::time::Duration::from_secs(match self {
+            Span::One => 120,
+            Span::Lists => 600,
+            Span::Paced => 3600,
+        })
+    }
+}
+
 /// How the CLI fetches a whole list: pages ahead in parallel, a progress
 /// line on a terminal; the row cap is the client's (`--max-rows`).
 fn list_options(what: &str) -> crate::api::FetchAll {
@@ -329,21 +410,37 @@ fn list_options(what: &str) -> crate::api::FetchAll {
     }
 }
 
-/// Says on stderr what the server did wrong that still left rows to list
-/// (rows repeated, fewer than its count, a list that changed meanwhile).
-fn warn(streamed: &crate::api::Streamed) {
-    let warnings = streamed.warnings();
-    if warnings.is_empty() {
-        return;
-    }
+/// Ends a list whose rows were written as its pages arrived: the output
+/// closed (a JSON array's bracket), and when the server did not send the
+/// list whole, what it did wrong as warnings on stderr (rows repeated,
+/// fewer than its count, a list that changed meanwhile) and exit 1: the
+/// rows written are not all of it.
+fn end_list(writer: output::ListWriter, read: anyhow::Result<crate::api::Complete>) -> anyhow::Result<()> {
+    let error = match read {
+        Ok(_) => return writer.finish(),
+        Err(error) => error,
+    };
+    let Some(crate::api::Error::Incomplete(incomplete)) = error.downcast_ref::<crate::api::Error>() else {
+        return Err(error);
+    };
+    writer.finish()?;
     let mut stderr = std::io::stderr().lock();
     if std::io::IsTerminal::is_terminal(&stderr) {
         // The progress line stopped short of its count: clear it first.
         let _ = std::io::Write::write_all(&mut stderr, b"\r\x1b[2K");
     }
-    for warning in warnings {
+    for warning in incomplete.warnings() {
         let _ = writeln!(stderr, "orgdeck: warning: {}", crate::text::printable(&warning));
     }
+    Err(Exit {
+        code: 1,
+        message: format!(
+            "{}: the rows written are not the whole list of {}, as the warnings say",
+            incomplete.request,
+            crate::text::printable(&incomplete.list)
+        ),
+    }
+    .into())
 }
 
 /// Why a search through a list stopped before its end.
@@ -419,6 +516,12 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let format = cli.output;
     let flags = cli.console_flags();
     let Some(command) = cli.command else {
+        if cli.connection.deadline.is_some() {
+            return Err(UsageError(
+                "--deadline bounds a command; the console runs until you quit it, and --timeout bounds each of its requests".into(),
+            )
+            .into());
+        }
         return serve::console(&cli.connection, flags);
     };
     if cli.tz.is_some() && !matches!(command, Command::Demo { .. }) {
@@ -442,6 +545,14 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         ))
         .into());
     }
+    if cli.connection.deadline.is_some() && !command.has_deadline() {
+        return Err(UsageError(format!(
+            "--deadline bounds a command that works against a server; `orgdeck {}` has none",
+            command.name()
+        ))
+        .into());
+    }
+    let span = command.span();
     if cli.read_only && command.writes() {
         return Err(UsageError(format!(
             "--read-only: `orgdeck {}` would change things, so it does not run",
@@ -452,29 +563,25 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match command {
         Command::Completions { shell } => shell::completions(shell).map(|()| ExitCode::SUCCESS),
         Command::Man => shell::man().map(|()| ExitCode::SUCCESS),
-        Command::Roles { command } => api_command(&cli.connection, |c| roles::run(command, c, format)),
-        Command::Members { command } => api_command(&cli.connection, |c| members::run(command, c, format)),
-        // Offboarding takes as long as its plan needs: each request is bounded.
-        Command::People { command } => run_api(&cli.connection, Bound::EachRequest, |c| {
-            people::run(command, c, format)
-        }),
+        Command::Roles { command } => run_api(&cli.connection, span, |c| roles::run(command, c, format)),
+        Command::Members { command } => run_api(&cli.connection, span, |c| members::run(command, c, format)),
+        Command::People { command } => run_api(&cli.connection, span, |c| people::run(command, c, format)),
         Command::Subscriptions { command } => {
-            api_command(&cli.connection, |c| subscriptions::run(command, c, format))
+            run_api(&cli.connection, span, |c| subscriptions::run(command, c, format))
         }
         Command::Export(args) if code::export_is_offline(&args) => {
             code::print_schema()?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Export(args) => api_command(&cli.connection, |c| code::export(args, c, format)),
+        Command::Export(args) => run_api(&cli.connection, span, |c| code::export(args, c, format)),
         // Terraform's -detailed-exitcode: 2 means changes, so any error is 1.
         Command::Plan(args) => {
-            api_command(&cli.connection, |c| code::plan(args, c, format)).map_err(exit_one)
+            run_api(&cli.connection, span, |c| code::plan(args, c, format)).map_err(exit_one)
         }
         // Apply fails with 1 too, naming the failed steps.
-        Command::Apply(args) => run_api(&cli.connection, Bound::EachRequest, |c| {
-            code::apply::apply(args, c, format)
-        })
-        .map_err(exit_one),
+        Command::Apply(args) => {
+            run_api(&cli.connection, span, |c| code::apply::apply(args, c, format)).map_err(exit_one)
+        }
         Command::Demo { db, api } => serve::demo(db, api, flags),
         Command::Login { replace } => {
             let name = cli.connection.profile.clone().unwrap_or_else(|| "default".into());
@@ -552,43 +659,40 @@ fn exit_one(error: anyhow::Error) -> anyhow::Error {
     }
 }
 
-/// Runs one of the API commands on a small runtime, logging to the log file.
-fn api_command<F>(
-    args: &connection::ConnectionArgs,
-    command: impl FnOnce(connection::Connection) -> F,
-) -> anyhow::Result<ExitCode>
-where
-    F: std::future::Future<Output = anyhow::Result<()>>,
-{
-    run_api(args, Bound::Whole, command)
-}
+/// Time left to a command past its deadline to end on its own (each
+/// request and wait is cut to the deadline already) before it is stopped.
+const GRACE: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// What `--timeout` bounds.
-enum Bound {
-    /// The whole command, retries and waits included.
-    Whole,
-    /// Each request: `apply`, paced under PostHog's rate limit, takes as
-    /// long as its plan needs.
-    EachRequest,
-}
-
+/// Runs one of the API commands on a small runtime, logging to the log
+/// file, within its deadline (`--deadline`, else the span's) and holding
+/// no more than `--max-held-mib` of the lists it reads whole.
 fn run_api<F>(
     args: &connection::ConnectionArgs,
-    bound: Bound,
+    span: Span,
     command: impl FnOnce(connection::Connection) -> F,
 ) -> anyhow::Result<ExitCode>
 where
     F: std::future::Future<Output = anyhow::Result<()>>,
 {
     crate::logging::init()?;
-    let connection = match bound {
-        Bound::Whole => args.connect_command()?,
-        Bound::EachRequest => args.connect()?,
-    };
+    let deadline = args.deadline(span);
+    let connection = args.connect_command(deadline)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()?;
-    runtime.block_on(command(connection))?;
+    runtime.block_on(async {
+        match tokio::time::timeout(deadline + GRACE, command(connection)).await {
+            Ok(outcome) => outcome,
+            Err(_) => Err(Exit {
+                code: 1,
+                message: format!(
+                    "the command's deadline of {} s passed (--deadline), so orgdeck stopped it; give it longer with --deadline SECONDS",
+                    deadline.as_secs_f64()
+                ),
+            }
+            .into()),
+        }
+    })?;
     Ok(ExitCode::SUCCESS)
 }

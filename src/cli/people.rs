@@ -73,6 +73,16 @@ impl PeopleCommand {
             PeopleCommand::Level { .. } => true,
         }
     }
+
+    /// How long it may take by default (`--deadline`).
+    pub fn span(&self) -> super::Span {
+        match self {
+            PeopleCommand::List { .. } | PeopleCommand::Show { .. } => super::Span::Lists,
+            PeopleCommand::Offboard(args) if args.dry_run => super::Span::Lists,
+            PeopleCommand::Offboard(_) => super::Span::Paced,
+            PeopleCommand::Level { .. } => super::Span::One,
+        }
+    }
 }
 
 pub async fn run(command: PeopleCommand, connection: Connection, format: Format) -> anyhow::Result<()> {
@@ -185,7 +195,7 @@ async fn list(
         members = members.with("search", search);
     }
     let mut writer = ListWriter::new(format, LIST_COLUMNS.to_vec())?;
-    let streamed = client
+    let read = client
         .for_each_page(
             &members,
             &super::list_options("organization members"),
@@ -213,10 +223,8 @@ async fn list(
                 writer.rows(&rows, list_cells)
             },
         )
-        .await?;
-    writer.finish()?;
-    super::warn(&streamed);
-    Ok(())
+        .await;
+    super::end_list(writer, read)
 }
 
 async fn show(connection: &Connection, format: Format, email: &str) -> anyhow::Result<()> {

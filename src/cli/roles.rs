@@ -41,6 +41,14 @@ impl RolesCommand {
     pub fn writes(&self) -> bool {
         !matches!(self, RolesCommand::List | RolesCommand::Get { .. })
     }
+
+    /// How long it may take by default (`--deadline`).
+    pub fn span(&self) -> super::Span {
+        match self {
+            RolesCommand::List => super::Span::Lists,
+            _ => super::Span::One,
+        }
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -92,7 +100,7 @@ pub async fn run(command: RolesCommand, connection: Connection, format: Format) 
             // which columns this server's roles have.
             let mut writer = ListWriter::new(format, columns(Shape::default()))?;
             let mut shape = None;
-            let streamed = client
+            let read = client
                 .for_each_page(
                     &List::roles(organization).raw(),
                     &super::list_options("roles"),
@@ -106,10 +114,8 @@ pub async fn run(command: RolesCommand, connection: Connection, format: Format) 
                         writer.rows(&roles, |role| cells(role, shape))
                     },
                 )
-                .await?;
-            writer.finish()?;
-            super::warn(&streamed);
-            Ok(())
+                .await;
+            super::end_list(writer, read)
         }
         RolesCommand::Get { role } => {
             let id = super::members::role_id(client, organization, role).await?;

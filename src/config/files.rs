@@ -43,6 +43,31 @@ pub fn read_bounded(path: &Path, limit: u64) -> io::Result<Option<Vec<u8>>> {
     Ok(Some(bytes))
 }
 
+/// Checks a state file another library opens (Health's SQLite index):
+/// absent, or a regular file of at most `limit` bytes that is not a link,
+/// made owner-only; its directory is made owner-only if missing. The file
+/// is opened the same way as [`read_bounded`] opens one (no link followed,
+/// no FIFO waited on), so what is refused is refused with the same words.
+pub fn check_private(path: &Path, limit: u64) -> io::Result<()> {
+    if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
+        super::create_private_dir(parent).map_err(io::Error::other)?;
+    }
+    let file = match open(path, OpenOptions::new().read(true)) {
+        Ok(file) => file,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(error) => return Err(error),
+    };
+    if file.metadata()?.len() > limit {
+        return Err(too_large(path, limit));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    }
+    Ok(())
+}
+
 /// Opens a state file for writing (and reading: a journal reads its own
 /// beginning), owner-only (an existing file's mode is set to 0600 too), its
 /// directory made owner-only if missing.

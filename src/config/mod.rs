@@ -7,7 +7,6 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use anyhow::{Context, bail};
 use serde::Deserialize;
@@ -295,15 +294,10 @@ pub struct OpenedProfile {
 /// settings alone: host, organization and project from the profile (or the
 /// defaults), the key from the source it names. Flags and the environment
 /// belong to the connection a command started with, so `ORGDECK_API_KEY` is
-/// never sent to a profile's host. This may run the profile's key command,
-/// so it belongs off the render loop.
-pub fn open_profile(
-    path: &Path,
-    name: &str,
-    timeout: Duration,
-    max_answer: u64,
-    max_rows: u64,
-) -> anyhow::Result<OpenedProfile> {
+/// never sent to a profile's host. Its client keeps the limits of
+/// `limits` (timeout, answer, rows and bytes held). This may run the
+/// profile's key command, so it belongs off the render loop.
+pub fn open_profile(path: &Path, name: &str, limits: &Client) -> anyhow::Result<OpenedProfile> {
     let Some((file, path)) = load_from(path.to_path_buf())? else {
         bail!("there is no config file at {}", path.display());
     };
@@ -317,11 +311,7 @@ pub fn open_profile(
     check_transport(&host, profile.allow_http).map_err(|refusal| {
         anyhow::anyhow!("{refusal}, or set allow_http = true in the profile if you must")
     })?;
-    let mut config = ClientConfig::new(host.clone(), key);
-    config.timeout = timeout;
-    config.max_answer = max_answer;
-    config.max_rows = max_rows;
-    let client = Client::new(config)?;
+    let client = Client::new(ClientConfig::new(host.clone(), key).limits_of(limits))?;
     Ok(OpenedProfile {
         host: client.base_url().as_str().trim_end_matches('/').to_string(),
         organization: profile.organization.clone().unwrap_or_else(|| CURRENT.into()),

@@ -74,10 +74,11 @@ impl Runner {
                 ticket,
                 project,
                 stop,
+                max_requests,
             } => {
                 let runner = self.clone();
                 tokio::spawn(async move {
-                    let result = runner.look(ticket, &project, stop).await;
+                    let result = runner.look(ticket, &project, stop, max_requests).await;
                     let _ = runner.messages.send(Msg::Looked { ticket, result });
                 });
                 None
@@ -571,17 +572,9 @@ impl Runner {
                 "cannot open profile {name}: there is no config directory on this machine"
             ));
         };
-        let (timeout, max_answer, max_rows) = (
-            self.client.timeout(),
-            self.client.max_answer(),
-            self.client.max_rows(),
-        );
         let opened = {
-            let name = name.clone();
-            tokio::task::spawn_blocking(move || {
-                config::open_profile(&path, &name, timeout, max_answer, max_rows)
-            })
-            .await
+            let (name, limits) = (name.clone(), self.client.clone());
+            tokio::task::spawn_blocking(move || config::open_profile(&path, &name, &limits)).await
         };
         let opened = match opened {
             Ok(Ok(opened)) => opened,

@@ -41,13 +41,14 @@ impl Budget {
 impl FromStr for Budget {
     type Err = String;
 
-    /// `400/min`, `4000/hour`, both (`400/min,4000/hour`), or `none`. A
+    /// `400/min`, `4000/hour`, both (`400/min,4000/hour`), or `none` (or
+    /// `off`). A
     /// rate given alone keeps the other at its default, lowered to fit.
     fn from_str(text: &str) -> Result<Budget, String> {
         let usage = || {
             format!("\"{text}\" is not a budget such as 400/min, 4000/hour or 400/min,4000/hour (or none)")
         };
-        if text.trim().eq_ignore_ascii_case("none") {
+        if text.trim().eq_ignore_ascii_case("none") || text.trim().eq_ignore_ascii_case("off") {
             return Ok(Budget::UNLIMITED);
         }
         let mut minute = None;
@@ -93,6 +94,57 @@ impl fmt::Display for Budget {
     }
 }
 
+impl Budget {
+    /// The least time `n` requests take under this budget, however fast
+    /// the server: the floor the budget sets. The first `per_minute` go at
+    /// once, then each minute (and each hour) lets as many more go.
+    pub fn floor(&self, n: u64) -> Duration {
+        if n == 0 || *self == Budget::UNLIMITED {
+            return Duration::zero();
+        }
+        let last = n - 1;
+        let minutes = last / u64::from(self.per_minute.max(1));
+        let hours = last / u64::from(self.per_hour.max(1));
+        let by_minute = Duration::minutes(i64::try_from(minutes).unwrap_or(i64::MAX / 120)) + MARGIN;
+        let by_hour = Duration::hours(i64::try_from(hours).unwrap_or(i64::MAX / 7200)) + MARGIN;
+        let floor = by_minute.max(by_hour);
+        if minutes == 0 && hours == 0 {
+            Duration::zero()
+        } else {
+            floor
+        }
+    }
+
+    /// "400/min,4000/hour", or "no budget".
+    pub fn words(&self) -> String {
+        if *self == Budget::UNLIMITED {
+            "no budget".into()
+        } else if self.per_hour >= self.per_minute.saturating_mul(60) {
+            format!("{}/min", crate::text::thousands(u64::from(self.per_minute)))
+        } else {
+            format!(
+                "{}/min, {}/h",
+                crate::text::thousands(u64::from(self.per_minute)),
+                crate::text::thousands(u64::from(self.per_hour))
+            )
+        }
+    }
+}
+
+/// A wait in round words: "~40 s", "~14 min", "~18 h", "~3 days".
+pub fn about(duration: Duration) -> String {
+    let seconds = duration.num_seconds().max(1);
+    if seconds < 90 {
+        format!("~{seconds} s")
+    } else if seconds < 90 * 60 {
+        format!("~{} min", (seconds + 30) / 60)
+    } else if seconds < 48 * 3600 {
+        format!("~{} h", (seconds + 1800) / 3600)
+    } else {
+        format!("~{} days", (seconds + 43_200) / 86_400)
+    }
+}
+
 /// Room kept at the edge of each window.
 const MARGIN: Duration = Duration::seconds(1);
 
@@ -135,6 +187,61 @@ impl Pacer {
             };
             self.clock.sleep_until(wait_until).await;
         }
+    }
+
+    /// Counts a request that started now without waiting for the budget
+    /// (the pages of a list, asked for ahead).
+    pub fn record(&self) {
+        if self.budget == Budget::UNLIMITED {
+            return;
+        }
+        let now = self.clock.now();
+        self.started
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push_back(now);
+    }
+
+    /// The requests started within the last minute and the last hour.
+    pub fn recent(&self) -> (u64, u64) {
+        let now = self.clock.now();
+        let started = self
+            .started
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let minute = started
+            .iter()
+            .filter(|&&at| at > now - Duration::minutes(1))
+            .count();
+        let hour = started
+            .iter()
+            .filter(|&&at| at > now - Duration::hours(1))
+            .count();
+        (minute as u64, hour as u64)
+    }
+
+    /// The least time `n` more requests take from now under the budget,
+    /// counting those already made in its windows.
+    pub fn floor(&self, n: u64) -> Duration {
+        if n == 0 || self.budget == Budget::UNLIMITED {
+            return Duration::zero();
+        }
+        let (minute, hour) = self.recent();
+        let by_minute = Budget {
+            per_minute: self.budget.per_minute,
+            per_hour: u32::MAX,
+        }
+        .floor(n + minute);
+        let by_hour = Budget {
+            per_minute: u32::MAX,
+            per_hour: self.budget.per_hour,
+        }
+        .floor(n + hour);
+        by_minute.max(by_hour)
+    }
+
+    pub fn budget(&self) -> Budget {
+        self.budget
     }
 
     /// When the next request may start; `None`: now.
@@ -191,9 +298,31 @@ mod tests {
             })
         );
         assert_eq!("none".parse(), Ok(Budget::UNLIMITED));
+        assert_eq!("off".parse(), Ok(Budget::UNLIMITED));
         for bad in ["", "400", "0/min", "5/day", "x/min"] {
             assert!(bad.parse::<Budget>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_floor_is_what_the_budget_lets_through() {
+        let default = Budget::default();
+        assert_eq!(default.floor(0), Duration::zero());
+        assert_eq!(
+            default.floor(400),
+            Duration::zero(),
+            "the first minute's go at once"
+        );
+        // 1,010 requests at 400 a minute: two more minutes.
+        assert_eq!(default.floor(1_010), Duration::minutes(2) + MARGIN);
+        // 90,000 at 4,000 an hour: 22 more hours.
+        assert_eq!(default.floor(90_000), Duration::hours(22) + MARGIN);
+        assert_eq!(Budget::UNLIMITED.floor(1_000_000), Duration::zero());
+        assert_eq!(about(Duration::hours(22)), "~22 h");
+        assert_eq!(about(Duration::seconds(130)), "~2 min");
+        assert_eq!(about(Duration::seconds(12)), "~12 s");
+        assert_eq!(default.words(), "400/min, 4,000/h");
+        assert_eq!("480/min,28800/hour".parse::<Budget>().unwrap().words(), "480/min");
     }
 
     #[tokio::test]

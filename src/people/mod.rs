@@ -20,7 +20,7 @@ use chrono::{DateTime, Utc};
 use futures_util::StreamExt;
 use serde::Serialize;
 
-use crate::api::{Client, FetchAll, List, Role, RoleMembership};
+use crate::api::{Client, FetchAll, List, Role, RoleMembership, Whole};
 
 /// Roles whose memberships are read at once.
 pub const ROLES_AT_ONCE: usize = 4;
@@ -83,7 +83,7 @@ impl RoleIndex {
             concurrency: 2,
             ..FetchAll::default()
         };
-        let mut roles: Vec<Role> = client.all(&List::roles(organization), &fetch).await?;
+        let mut roles: Vec<Role> = client.all(&List::roles(organization), &fetch).await?.into_vec();
         roles.sort_by(|a, b| {
             a.name
                 .to_lowercase()
@@ -125,7 +125,9 @@ impl RoleIndex {
         Ok(index)
     }
 
-    fn add(&mut self, role: &Role, memberships: Vec<RoleMembership>) {
+    /// A role's memberships, read whole: a person missing from them would
+    /// be taken for someone not in the role.
+    fn add(&mut self, role: &Role, memberships: Whole<RoleMembership>) {
         self.sizes.insert(role.id.clone(), memberships.len());
         for membership in memberships {
             let Some(user) = membership_user(&membership) else {
@@ -220,9 +222,9 @@ mod tests {
         };
         index.add(
             &role("r1", "Zeta"),
-            vec![membership("m1", "U1"), membership("m2", "u2")],
+            Whole::assumed(vec![membership("m1", "U1"), membership("m2", "u2")]),
         );
-        index.add(&role("r2", "alpha"), vec![membership("m3", "u1")]);
+        index.add(&role("r2", "alpha"), Whole::assumed(vec![membership("m3", "u1")]));
         index.roles = vec![
             RoleRef {
                 id: "r2".into(),

@@ -12,7 +12,8 @@ use serde::Serialize;
 use super::{HeldRole, RoleIndex};
 use crate::api::enums::{ResourceType, TargetType};
 use crate::api::{
-    Client, FetchAll, List, OrganizationMember, Project, ScopedApiKeys, Subscription, SubscriptionFilter,
+    Client, Error, FetchAll, List, OrganizationMember, Project, ScopedApiKeys, Subscription,
+    SubscriptionFilter, Whole,
 };
 
 /// A project, by id and name.
@@ -97,6 +98,7 @@ const PAGE: FetchAll = FetchAll {
     concurrency: 4,
     progress: None,
     max_rows: None,
+    pace: None,
 };
 
 /// Whether a subscription's e-mail recipients include this address.
@@ -119,7 +121,7 @@ pub fn recipients(subscription: &Subscription) -> impl Iterator<Item = &str> {
 /// The organization's projects the key lists (all, when a server does not
 /// say whose a project is).
 pub async fn projects(client: &Client, organization_id: &str) -> crate::api::error::Result<Vec<ProjectRef>> {
-    let projects: Vec<Project> = client.all(&List::projects(), &FetchAll::default()).await?;
+    let projects: Whole<Project> = client.all(&List::projects(), &FetchAll::default()).await?;
     let mut mine: Vec<ProjectRef> = projects
         .into_iter()
         .filter(|project| {
@@ -197,7 +199,11 @@ pub async fn gather(
 }
 
 /// The subscriptions a person created and those that mail them, across
-/// the organization's projects (a project at a time, its lists paged).
+/// the organization's projects (a project at a time, its lists paged and
+/// read whole, keeping only the person's). A project the server refuses to
+/// list is named in `warnings`; a list that does not come whole, or any
+/// other failure, fails the whole: a person's page is never drawn, nor an
+/// offboarding planned, from part of a list.
 async fn subscriptions_of(
     client: &Client,
     organization_id: &str,
@@ -206,6 +212,13 @@ async fn subscriptions_of(
     warnings: &mut Vec<String>,
 ) -> anyhow::Result<(Vec<Found>, Vec<Found>)> {
     let projects = projects(client, organization_id).await?;
+    // A server without the `created_by` filter sends every row: each is checked.
+    let creator = move |row: &Subscription| {
+        row.created_by.as_ref().is_some_and(|user| {
+            uuid.is_some_and(|uuid| user.uuid.eq_ignore_ascii_case(uuid))
+                || user.email.eq_ignore_ascii_case(email)
+        })
+    };
     let reads = futures_util::stream::iter(projects.into_iter().map(|project| async move {
         let id = project.id.to_string();
         let mailed = SubscriptionFilter {
@@ -213,7 +226,9 @@ async fn subscriptions_of(
             ..SubscriptionFilter::default()
         };
         let mailed = List::subscriptions(&id, &mailed);
-        let receiving = client.all(&mailed, &PAGE);
+        let receiving = client.gather(&mailed, &PAGE, |rows: Vec<Subscription>| {
+            Ok::<_, Error>(rows.into_iter().filter(|row| mails(row, email)).collect())
+        });
         let created = async {
             match uuid {
                 Some(uuid) => {
@@ -221,13 +236,19 @@ async fn subscriptions_of(
                         created_by: Some(uuid.to_string()),
                         ..SubscriptionFilter::default()
                     };
-                    client.all(&List::subscriptions(&id, &filter), &PAGE).await
+                    let list = List::subscriptions(&id, &filter);
+                    client
+                        .gather(&list, &PAGE, |rows: Vec<Subscription>| {
+                            Ok::<_, Error>(rows.into_iter().filter(creator).collect())
+                        })
+                        .await
+                        .map(Whole::into_vec)
                 }
                 None => Ok(Vec::new()),
             }
         };
         let (receiving, created) = futures_util::join!(receiving, created);
-        (project, receiving, created)
+        (project, receiving.map(Whole::into_vec), created)
     }))
     .buffered(2)
     .collect::<Vec<_>>()
@@ -237,26 +258,20 @@ async fn subscriptions_of(
     for (project, mailed, made) in reads {
         let (mailed, made) = match (mailed, made) {
             (Ok(mailed), Ok(made)) => (mailed, made),
-            (Err(error), _) | (_, Err(error)) => {
+            (Err(error), _) | (_, Err(error)) if error.refusal().is_some() => {
                 warnings.push(format!(
                     "project {} \"{}\" could not be read: {error}",
                     project.id, project.name
                 ));
                 continue;
             }
+            (Err(error), _) | (_, Err(error)) => return Err(error.into()),
         };
-        for subscription in mailed.into_iter().filter(|row| mails(row, email)) {
+        for subscription in mailed {
             let sole = recipients(&subscription).all(|address| address.eq_ignore_ascii_case(email));
             receiving.insert((project.id, subscription.id), found(&project, subscription, sole));
         }
-        // A server without the `created_by` filter sends every row: each is checked.
-        let creator = |row: &Subscription| {
-            row.created_by.as_ref().is_some_and(|user| {
-                uuid.is_some_and(|uuid| user.uuid.eq_ignore_ascii_case(uuid))
-                    || user.email.eq_ignore_ascii_case(email)
-            })
-        };
-        for subscription in made.into_iter().filter(creator) {
+        for subscription in made {
             let sole = mails(&subscription, email)
                 && recipients(&subscription).all(|address| address.eq_ignore_ascii_case(email));
             created.insert((project.id, subscription.id), found(&project, subscription, sole));

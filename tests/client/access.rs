@@ -105,7 +105,8 @@ async fn every_endpoint_through_the_typed_client() {
     let notebooks: Vec<Notebook> = client
         .all(&List::notebooks(WEB), &Default::default())
         .await
-        .unwrap();
+        .unwrap()
+        .into_vec();
     let interviews = notebooks
         .iter()
         .find(|notebook| notebook.title.as_deref() == Some("Onboarding interviews"))
@@ -115,7 +116,8 @@ async fn every_endpoint_through_the_typed_client() {
     let flags: Vec<FeatureFlag> = client
         .all(&List::feature_flags(WEB), &Default::default())
         .await
-        .unwrap();
+        .unwrap()
+        .into_vec();
     assert_eq!(flags.len(), 3);
     assert_eq!(
         client.feature_flag(WEB, flags[0].id).await.unwrap().key,

@@ -89,10 +89,10 @@ async fn pages_as_large_as_allowed_share_the_answer_limit_and_stay_under_200_mib
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn repeated_rows_are_listed_once_with_a_warning() {
+async fn repeated_rows_are_listed_once_with_a_warning_and_exit_1() {
     let server = HostileServer::start(Attack::RepeatedRows).await;
     let outcome = run(&server.base, &["roles", "list", "-o", "json"]).await;
-    assert_eq!(outcome.code, 0, "stderr: {}", outcome.stderr);
+    assert_eq!(outcome.code, 1, "stderr: {}", outcome.stderr);
     assert!(
         outcome.peak_mib < MOST_MIB,
         "peak memory {} MiB",
@@ -114,9 +114,16 @@ async fn repeated_rows_are_listed_once_with_a_warning() {
         "{}",
         outcome.stderr
     );
+    // The last line says the rows are not all of it, and which list.
+    let last = outcome.stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.contains("/roles/: the rows written are not the whole list of roles"),
+        "{}",
+        outcome.stderr
+    );
     // The table says the same.
     let outcome = run(&server.base, &["members", "list", "--role", ROLE]).await;
-    assert_eq!(outcome.code, 0, "stderr: {}", outcome.stderr);
+    assert_eq!(outcome.code, 1, "stderr: {}", outcome.stderr);
     assert_eq!(String::from_utf8_lossy(&outcome.stdout).lines().count(), 101);
     assert!(outcome.stderr.contains("more than once"), "{}", outcome.stderr);
 }

@@ -1,46 +1,57 @@
 //! The health board's look against the reference server on an injected
-//! clock: what a second look reads, a look under the server's rate limit,
-//! two processes sharing one index, a damaged index, and `subs health` as
-//! scripts and cron use it.
+//! clock: what the list alone settles (no delivery asked), the likely-bad
+//! asked first (counted through a proxy), a capped look gone on from by
+//! the next, a second look after a delivery cycle, a look under the
+//! server's rate limit, a read with no answer, and the server going away
+//! mid-look.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Duration, Utc};
 use orgdeck::api::health::Health;
-use orgdeck::api::{Client, Exchange, List, Subscription, SubscriptionFilter};
+use orgdeck::api::{Client, Exchange, List, Subscription, SubscriptionFilter, TargetType};
 use orgdeck::clock::Clock;
 use orgdeck::health::budget::Budget;
 use orgdeck::health::index::Index;
-use orgdeck::health::{HealthRow, Look, LookEvent, LookOptions, LookSummary};
-use orgdeck::server::store::{directory, keys};
+use orgdeck::health::{Coverage, HealthRow, Look, LookEvent, LookOptions, LookSummary};
 use orgdeck::server::{RateLimit, Seed};
-use serde_json::{Value, json};
 
-use crate::support::{TestServer, seeded};
+use crate::support::proxy::{Fault, FaultProxy};
+use crate::support::{TestServer, client_for, seeded};
 
-/// The demo on a manual clock, and a client of it.
-async fn demo(rate_limit: Option<RateLimit>) -> (TestServer, Clock, Client) {
+/// The demo (or a bare project) with `generated` subscriptions more, on a
+/// manual clock, and a client of it.
+async fn server(seed: Seed, generated: u64, rate_limit: Option<RateLimit>) -> (TestServer, Clock, Client) {
     let clock = Clock::manual(seeded());
     let shared = clock.clone();
     let server = TestServer::demo_with(move |options| {
+        options.seed = seed;
         options.clock = shared;
+        options.generate_subscriptions = generated;
         options.rate_limit = rate_limit;
     })
     .await;
-    let client = server.client();
+    let client = client_for(&server.base, &owner_key(&server));
     (server, clock, client)
 }
 
-/// One look with `options`, its rows by id and its summary.
+/// What one look told: the last row of each subscription, the coverage
+/// when the list was read, and the summary.
+struct Seen {
+    rows: HashMap<i64, HealthRow>,
+    listed: Option<Coverage>,
+    summary: LookSummary,
+}
+
 async fn look(
     client: &Client,
     project: &str,
     clock: &Clock,
     index: &mut Index,
     options: LookOptions,
-) -> (HashMap<i64, HealthRow>, LookSummary) {
+) -> Seen {
     let look = Look {
         client,
         project,
@@ -49,15 +60,22 @@ async fn look(
         stop: Arc::new(AtomicBool::new(false)),
     };
     let mut rows = HashMap::new();
+    let mut listed = None;
     let summary = look
-        .run(index, |event| {
-            if let LookEvent::Row(row) = event {
+        .run(index, |event| match event {
+            LookEvent::Row(row) => {
                 rows.insert(row.id, row);
             }
+            LookEvent::Listed(coverage) => listed = Some(coverage),
+            _ => {}
         })
         .await
         .unwrap();
-    (rows, summary)
+    Seen {
+        rows,
+        listed,
+        summary,
+    }
 }
 
 fn unlimited() -> LookOptions {
@@ -65,6 +83,34 @@ fn unlimited() -> LookOptions {
         budget: Budget::UNLIMITED,
         ..LookOptions::default()
     }
+}
+
+/// A client that writes down the path of every request it sends, in the
+/// order they end.
+fn recording(client: &Client) -> (Client, Arc<Mutex<Vec<String>>>) {
+    let paths = Arc::new(Mutex::new(Vec::new()));
+    let observed = client.observed(Arc::new({
+        let paths = paths.clone();
+        move |exchange: &Exchange| paths.lock().unwrap().push(exchange.request.path.clone())
+    }));
+    (observed, paths)
+}
+
+/// The subscriptions whose deliveries these paths (or request lines) read,
+/// in order.
+fn deliveries_read<'a>(lines: impl IntoIterator<Item = &'a String>) -> Vec<i64> {
+    lines
+        .into_iter()
+        .filter_map(|line| {
+            let path = line
+                .split_whitespace()
+                .find(|part| part.starts_with('/'))
+                .unwrap_or(line);
+            let rest = path.split("/subscriptions/").nth(1)?;
+            let (id, tail) = rest.split_once('/')?;
+            tail.starts_with("deliveries").then(|| id.parse().ok()).flatten()
+        })
+        .collect()
 }
 
 /// Every subscription of the project, by id.
@@ -99,18 +145,208 @@ async fn deliveries_done(client: &Client, project: &str, now: DateTime<Utc>) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_second_look_reads_only_what_changed() {
-    let (server, clock, client) = demo(None).await;
+async fn the_list_alone_classifies_ten_thousand_without_asking_for_a_delivery() {
+    let (server, clock, client) = server(Seed::Demo, 11_111, None).await;
+    let (client, paths) = recording(&client);
     let project = server.project.to_string();
     let dir = tempfile::tempdir().unwrap();
     let mut index = Index::open(dir.path(), &server.base, &project).unwrap();
-    let (first_rows, first) = look(&client, &project, &clock, &mut index, unlimited()).await;
-    let pages = first.total.div_ceil(100);
-    assert_eq!(first.read, first.total, "a first look reads every subscription");
-    assert_eq!(first.requests, pages + first.total);
+    let options = LookOptions {
+        max_requests: Some(0),
+        ..LookOptions::default()
+    };
+    let seen = look(&client, &project, &clock, &mut index, options).await;
+    let paths = paths.lock().unwrap().clone();
+    let subscriptions = listed(&client, &project).await;
+    let total = subscriptions.len() as u64;
+    assert!(total > 10_000, "{total}");
+    assert_eq!(
+        deliveries_read(&paths),
+        Vec::<i64>::new(),
+        "no delivery was asked for"
+    );
+    // The integrations, and the list in pages of 1,000 (one asked ahead
+    // past the end, at most).
+    let pages = total.div_ceil(1_000);
+    assert!(
+        (1 + pages..=2 + pages).contains(&(paths.len() as u64)),
+        "{paths:?}"
+    );
+    assert_eq!(seen.rows.len() as u64, total, "every subscription has its row");
+    // What the fields settle, each as the list says.
+    let now = clock.now();
+    for subscription in subscriptions.values() {
+        let row = &seen.rows[&subscription.id];
+        let enabled = subscription.enabled != Some(false);
+        let expected = match (
+            &subscription.target_type,
+            enabled,
+            subscription.next_delivery_date,
+        ) {
+            (Some(TargetType::Webhook | TargetType::Other(_)), _, _) => Some(Health::Unsupported),
+            // The old workspace's integration is revoked (the demo's #2 is the working one).
+            (Some(TargetType::Slack), false, _) if subscription.integration_id != Some(2) => {
+                Some(Health::AutoDisabled)
+            }
+            (Some(TargetType::Slack), true, _) if subscription.integration_id != Some(2) => {
+                Some(Health::Failing)
+            }
+            (_, false, _) => Some(Health::Paused),
+            (_, true, None) => Some(Health::Ended),
+            (_, true, Some(next)) if next + Duration::minutes(15) < now => Some(Health::Overdue),
+            _ => None,
+        };
+        match expected {
+            Some(health) => assert_eq!((row.health, row.pending), (health, false), "#{}", subscription.id),
+            None => assert_eq!(
+                (row.health, row.pending),
+                (Health::Unknown, true),
+                "#{}",
+                subscription.id
+            ),
+        }
+    }
+    let settled = seen.rows.values().filter(|row| !row.pending).count() as u64;
+    assert!(
+        settled >= 10,
+        "the demo's stories are settled by the list: {settled}"
+    );
+    let summary = &seen.summary;
+    assert!(!summary.complete());
+    assert_eq!(summary.short_of().as_deref(), Some("only the list was read"));
+    assert_eq!(summary.coverage.known, settled);
+    assert_eq!(summary.coverage.left, total - settled);
+    let listed = seen.listed.unwrap();
+    assert_eq!(
+        (listed.known, listed.left),
+        (summary.coverage.known, summary.coverage.left)
+    );
+    // Under the default budget the rest takes hours, and the estimate says so.
+    assert!(
+        summary.coverage.estimate().contains("complete in ~"),
+        "{}",
+        summary.coverage.estimate()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_likely_bad_are_asked_first() {
+    let (server, clock, _) = server(Seed::Demo, 2_000, None).await;
+    let proxy = FaultProxy::start(&server.base).await;
+    let client = client_for(&proxy.base, &server.key(&["*"]));
+    let project = server.project.to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let mut index = Index::open(dir.path(), &server.base, &project).unwrap();
+    let one_at_a_time = LookOptions {
+        concurrency: 1,
+        ..unlimited()
+    };
+    let first = look(&client, &project, &clock, &mut index, one_at_a_time.clone()).await;
+    assert!(first.summary.complete(), "{:?}", first.summary.short_of());
+    let asked = deliveries_read(&proxy.requests());
+    // The generated subscriptions' seeded history: one in 400 partial, one in
+    // 400 failing (src/server/demo/generate.rs), each mailing several people.
+    let generated_bad: HashSet<i64> = first
+        .rows
+        .values()
+        .filter(|row| {
+            row.title.starts_with("Synthetic") && matches!(row.health, Health::Failing | Health::Partial)
+        })
+        .map(|row| row.id)
+        .collect();
+    assert_eq!(generated_bad.len(), 10, "the seeded history");
+    let first_asked: HashSet<i64> = asked.iter().take(40).copied().collect();
+    assert!(
+        generated_bad.is_subset(&first_asked),
+        "of {} requests, the first 40 missed {:?}",
+        asked.len(),
+        generated_bad.difference(&first_asked).collect::<Vec<_>>()
+    );
+
+    // After a delivery cycle, the next look asks the unhealthy ones first.
+    let read_first: HashSet<i64> = asked.iter().copied().collect();
+    let unhealthy: HashSet<i64> = first
+        .rows
+        .values()
+        .filter(|row| read_first.contains(&row.id) && matches!(row.health, Health::Failing | Health::Partial))
+        .map(|row| row.id)
+        .collect();
+    clock.advance(Duration::hours(1));
+    deliveries_done(&client, &project, clock.now()).await;
+    let before = proxy.requests().len();
+    let second = look(&client, &project, &clock, &mut index, one_at_a_time).await;
+    assert!(second.summary.complete());
+    let asked: Vec<i64> = deliveries_read(&proxy.requests()[before..]);
+    let first_asked: HashSet<i64> = asked.iter().take(unhealthy.len()).copied().collect();
+    assert_eq!(first_asked, unhealthy, "the unhealthy of the last look first");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_look_capped_at_50_is_gone_on_from_by_the_next() {
+    let (server, clock, client) = server(Seed::Demo, 2_000, None).await;
+    let (client, paths) = recording(&client);
+    let project = server.project.to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let mut index = Index::open(dir.path(), &server.base, &project).unwrap();
+    let capped = LookOptions {
+        max_requests: Some(50),
+        ..unlimited()
+    };
+    let first = look(&client, &project, &clock, &mut index, capped.clone()).await;
+    let read_first: Vec<i64> = deliveries_read(paths.lock().unwrap().iter());
+    assert_eq!(read_first.len(), 50);
+    let summary = &first.summary;
+    assert!(summary.capped && !summary.complete());
+    assert_eq!(
+        summary.short_of().as_deref(),
+        Some("stopped at the request limit")
+    );
+    let settled = first.listed.unwrap().known;
+    assert_eq!(summary.coverage.known, settled + 50);
+    assert_eq!(summary.coverage.left, summary.coverage.total - settled - 50);
+
+    paths.lock().unwrap().clear();
+    let second = look(&client, &project, &clock, &mut index, capped).await;
+    let read_second: Vec<i64> = deliveries_read(paths.lock().unwrap().iter());
+    assert_eq!(read_second.len(), 50);
+    let overlap: Vec<&i64> = read_second.iter().filter(|id| read_first.contains(id)).collect();
+    assert!(overlap.is_empty(), "read twice: {overlap:?}");
+    assert_eq!(
+        second.summary.coverage.known,
+        settled + 100,
+        "what the first learnt is kept"
+    );
+
+    paths.lock().unwrap().clear();
+    let third = look(&client, &project, &clock, &mut index, unlimited()).await;
+    let read_third = deliveries_read(paths.lock().unwrap().iter());
+    assert!(third.summary.complete());
+    let total = third.summary.coverage.total;
+    // The rest, then the details of those the list settled.
+    assert_eq!(read_third.len() as u64, total - 100);
+    let all: HashSet<i64> = read_first
+        .iter()
+        .chain(&read_second)
+        .chain(&read_third)
+        .copied()
+        .collect();
+    assert_eq!(all.len() as u64, total, "each read once across the three");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_look_after_a_delivery_cycle_reads_only_what_changed() {
+    let (server, clock, client) = server(Seed::Demo, 0, None).await;
+    let project = server.project.to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let mut index = Index::open(dir.path(), &server.base, &project).unwrap();
+    let first = look(&client, &project, &clock, &mut index, unlimited()).await;
+    assert!(first.summary.complete());
+    let total = first.summary.coverage.total;
+    // All the list leaves, then the details of what it settled.
+    assert_eq!(first.summary.read, total, "a first look reads each once");
+    assert_eq!(first.summary.coverage.requests, 1 + 1 + first.summary.read);
     let before = listed(&client, &project).await;
 
-    // One hour of deliveries.
     clock.advance(Duration::hours(1));
     deliveries_done(&client, &project, clock.now()).await;
     let after = listed(&client, &project).await;
@@ -123,33 +359,35 @@ async fn a_second_look_reads_only_what_changed() {
         .map(|subscription| subscription.id)
         .collect();
     assert!(!changed.is_empty(), "something was delivered in the hour");
-    let unhealthy: HashSet<i64> = first_rows
+    let unhealthy: HashSet<i64> = first
+        .rows
         .values()
         .filter(|row| row.health.is_unhealthy())
         .map(|row| row.id)
         .collect();
-    let due: HashSet<i64> = after
-        .values()
-        .filter(|subscription| {
-            subscription.enabled != Some(false)
-                && subscription
-                    .next_delivery_date
-                    .is_some_and(|next| next + Duration::minutes(15) < clock.now())
-        })
-        .map(|subscription| subscription.id)
+    let (client, paths) = recording(&client);
+    let second = look(&client, &project, &clock, &mut index, unlimited()).await;
+    assert!(second.summary.complete());
+    let read: HashSet<i64> = deliveries_read(paths.lock().unwrap().iter())
+        .into_iter()
         .collect();
-    let expected: HashSet<i64> = changed.union(&unhealthy).chain(due.iter()).copied().collect();
-    let (second_rows, second) = look(&client, &project, &clock, &mut index, unlimited()).await;
-    assert_eq!(second.read as usize, expected.len());
-    assert_eq!(second.requests, pages + second.read);
+    let expected: HashSet<i64> = changed.union(&unhealthy).copied().collect();
     assert!(
-        second.requests * 4 < first.requests,
-        "{} requests after {}",
-        second.requests,
-        first.requests
+        read.is_subset(&expected),
+        "read beyond what changed: {:?}",
+        read.difference(&expected)
     );
-    // Every subscription is on the board, read or remembered.
-    assert_eq!(second_rows.len(), after.len());
+    assert!(
+        second.summary.coverage.requests * 4 < first.summary.coverage.requests,
+        "{} requests after {}",
+        second.summary.coverage.requests,
+        first.summary.coverage.requests
+    );
+    assert_eq!(
+        second.rows.len(),
+        after.len(),
+        "every subscription is on the board"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -158,7 +396,7 @@ async fn a_look_under_the_server_s_rate_limit_is_never_throttled() {
         per_minute: 30,
         per_hour: 90,
     };
-    let (server, clock, client) = demo(Some(limit)).await;
+    let (server, clock, client) = server(Seed::Demo, 0, Some(limit)).await;
     let throttled = Arc::new(AtomicU64::new(0));
     let client = client.observed(Arc::new({
         let throttled = throttled.clone();
@@ -188,200 +426,105 @@ async fn a_look_under_the_server_s_rate_limit_is_never_throttled() {
         budget: "25/min,80/hour".parse().unwrap(),
         ..LookOptions::default()
     };
-    let (rows, summary) = look(&client, &project, &clock, &mut index, options).await;
+    let seen = look(&client, &project, &clock, &mut index, options).await;
     done.store(true, Ordering::Relaxed);
     driver.await.unwrap();
     assert_eq!(throttled.load(Ordering::Relaxed), 0, "no request was throttled");
-    assert_eq!(rows.len() as u64, summary.total);
+    assert!(seen.summary.complete());
+    assert_eq!(seen.rows.len() as u64, seen.summary.coverage.total);
     // More requests than the hour allows: the look waited for the next hour.
     let minutes = (clock.now() - started).num_minutes();
     assert!(
-        summary.requests > 80 && minutes >= 60,
+        seen.summary.coverage.requests > 80 && minutes >= 60,
         "{} requests in {minutes} min",
-        summary.requests
+        seen.summary.coverage.requests
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn looks_that_share_an_index_keep_both_and_a_damaged_one_starts_again() {
-    let dir = tempfile::tempdir().unwrap();
-    let (host, project) = ("http://127.0.0.1:1", "1");
-    let entry = |health: Health, at: DateTime<Utc>| orgdeck::health::index::Entry {
-        fingerprint: String::new(),
-        looked_at: at,
-        assessment: orgdeck::api::health::Assessment {
-            health,
-            since: None,
-            streak: 0,
-            last_delivery: None,
-            failed_recipients: Vec::new(),
-            fix: None,
-        },
-    };
-    let mut one = Index::open(dir.path(), host, project).unwrap();
-    let mut two = Index::open(dir.path(), host, project).unwrap();
-    one.record(1, entry(Health::Ok, seeded()));
-    one.record(3, entry(Health::Ok, seeded()));
-    two.record(2, entry(Health::Failing, seeded()));
-    two.record(3, entry(Health::Partial, seeded() + Duration::minutes(1)));
-    one.save().unwrap();
-    two.save().unwrap();
-    let both = Index::open(dir.path(), host, project).unwrap();
-    assert_eq!(both.len(), 3);
-    assert_eq!(both.entry(1).unwrap().assessment.health, Health::Ok);
-    assert_eq!(both.entry(2).unwrap().assessment.health, Health::Failing);
-    assert_eq!(
-        both.entry(3).unwrap().assessment.health,
-        Health::Partial,
-        "the newer look wins"
-    );
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(both.path()).unwrap().permissions().mode();
-        assert_eq!(mode & 0o077, 0, "owner-only: {mode:o}");
-    }
-    // A subscription no longer listed is forgotten, on disk too, though
-    // the file it was read from still had it.
-    let mut three = Index::open(dir.path(), host, project).unwrap();
-    three.keep_only(&HashSet::from([1, 3]));
-    three.save().unwrap();
-    let after = Index::open(dir.path(), host, project).unwrap();
-    assert_eq!((after.len(), after.entry(2)), (2, None));
-    // Damaged: set aside, and the index starts again.
-    std::fs::write(both.path(), b"{\"version\": 1, \"entries\": [garbage").unwrap();
-    let fresh = Index::open(dir.path(), host, project).unwrap();
-    assert!(fresh.is_empty());
-    assert!(both.path().with_extension("json.unreadable").exists());
-    // Another version's: the same.
-    std::fs::write(both.path(), serde_json::to_vec(&json!({"version": 99})).unwrap()).unwrap();
-    assert!(Index::open(dir.path(), host, project).unwrap().is_empty());
-}
-
-/// `subs health` through the real binary, with a state directory that
-/// lasts across runs.
-async fn health(
-    server: &TestServer,
-    key: &str,
-    state: &std::path::Path,
-    args: &[&str],
-) -> (i32, String, String) {
-    let args: Vec<&str> = ["subs", "health", "--budget", "none"]
-        .iter()
-        .chain(args)
-        .copied()
-        .collect();
-    let env = [
-        ("ORGDECK_STATE_DIR", state.as_os_str()),
-        ("COLUMNS", std::ffi::OsStr::new("200")),
-    ];
-    let run = crate::cli::orgdeck_at(&server.base, key, &args, None, &env).await;
-    (run.code, run.stdout, run.stderr)
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn subs_health_pages_with_its_exit_code_and_prints_json() {
-    let server = TestServer::demo().await;
-    let key = server.key(&["subscription:read"]);
-    let state = tempfile::tempdir().unwrap();
-    // Two processes at once share the index.
-    let (a, b) = tokio::join!(
-        health(&server, &key, state.path(), &["--check"]),
-        health(&server, &key, state.path(), &["-o", "json", "--all"])
-    );
-    assert_eq!(a.0, 3, "the demo has failures: {}", a.2);
-    assert!(a.2.contains("failing, partial or auto-disabled"), "{}", a.2);
-    assert!(
-        a.1.contains("partial") && a.1.contains("auto-disabled"),
-        "{}",
-        a.1
-    );
-    assert_eq!(b.0, 0, "{}", b.2);
-    let rows: Vec<Value> = serde_json::from_str(&b.1).unwrap();
-    // The keys in the order they are written.
-    let first = &b.1[b.1.find('{').unwrap()..];
-    let mut keys: Vec<(usize, &str)> = rows[0]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(|key| (first.find(&format!("\"{key}\":")).unwrap(), key.as_str()))
-        .collect();
-    keys.sort();
-    let keys: Vec<&str> = keys.into_iter().map(|(_, key)| key).collect();
-    assert_eq!(
-        keys,
-        [
-            "id",
-            "title",
-            "health",
-            "since",
-            "streak",
-            "last_delivery",
-            "failed_recipients",
-            "next_delivery_date",
-            "fix"
-        ]
-    );
-    // Worst first.
-    let healths: Vec<Health> = rows
-        .iter()
-        .map(|row| serde_json::from_value(row["health"].clone()).unwrap())
-        .collect();
-    assert!(healths.windows(2).all(|pair| pair[0] <= pair[1]), "{healths:?}");
-    let partial = rows.iter().find(|row| row["health"] == "partial").unwrap();
-    assert!(partial["failed_recipients"][0]["error"].is_string(), "{partial}");
-    let failing_only = health(&server, &key, state.path(), &["--state", "partial", "-o", "json"]).await;
-    let failing_only: Vec<Value> = serde_json::from_str(&failing_only.1).unwrap();
-    assert!(!failing_only.is_empty() && failing_only.iter().all(|row| row["health"] == "partial"));
-
-    // A project with nothing failing: exit 0.
-    let quiet = TestServer::demo_with(|options| options.seed = Seed::None).await;
-    let db = quiet.running.db.clone();
+/// An all-scopes key of the first owner (a bare project's is not the demo's).
+pub fn owner_key(server: &TestServer) -> String {
+    use orgdeck::server::store::{directory, keys};
+    let db = server.running.db.clone();
     let owner = db.read_blocking(directory::first_owner).unwrap().unwrap();
-    let key = db
-        .write_blocking(|tx| keys::mint(tx, owner, "test", &["*".to_string()]))
-        .unwrap();
-    let state = tempfile::tempdir().unwrap();
-    let (code, stdout, stderr) = health(&quiet, &key, state.path(), &["--check", "--all"]).await;
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert!(stdout.contains("0 of 0 subscriptions shown"), "{stdout}");
+    db.write_blocking(|tx| keys::mint(tx, owner, "test", &["*".to_string()]))
+        .unwrap()
 }
 
-/// `subs resume` reads the subscription again: one the server pauses at
-/// once (its Slack integration is revoked) is said to be, and why, with
-/// exit 1; one that stays resumed exits 0.
+/// One subscription of a bare project, healthy, through a proxy.
+async fn one_healthy() -> (TestServer, Clock, FaultProxy, Client) {
+    let (server, clock, _) = server(Seed::None, 1, None).await;
+    let proxy = FaultProxy::start(&server.base).await;
+    let mut config =
+        orgdeck::api::ClientConfig::new(&proxy.base, orgdeck::api::ApiKey::new(owner_key(&server)));
+    config.timeout = std::time::Duration::from_millis(300);
+    config.retry.base_delay = std::time::Duration::from_millis(20);
+    let client = Client::new(config).unwrap();
+    (server, clock, proxy, client)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn resume_says_when_the_server_pauses_it_again() {
-    let server = TestServer::demo().await;
-    let key = server.key(&["subscription:write"]);
-    // #13 "Daily signups" posts through the revoked integration.
-    let run = crate::cli::orgdeck(&server, &key, &["subs", "resume", "13"], None).await;
-    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+async fn a_read_with_no_answer_is_tried_again_then_named_with_its_time() {
+    let (server, clock, proxy, client) = one_healthy().await;
+    let project = server.project.to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let mut index = Index::open(dir.path(), &server.base, &project).unwrap();
+    proxy.push_on("/deliveries/", Fault::Hang);
+    let seen = look(&client, &project, &clock, &mut index, unlimited()).await;
+    assert!(seen.summary.complete(), "{:?}", seen.summary.short_of());
+    assert_eq!(deliveries_read(&proxy.requests()).len(), 2, "tried again");
+    assert!(seen.rows.values().all(|row| row.health == Health::Ok));
+
+    for _ in 0..3 {
+        proxy.push_on("/deliveries/", Fault::Hang);
+    }
+    let full = LookOptions {
+        full: true,
+        ..unlimited()
+    };
+    let seen = look(&client, &project, &clock, &mut index, full).await;
+    assert_eq!(seen.summary.unreadable, 1);
+    assert!(!seen.summary.complete());
+    let row = seen.rows.values().next().unwrap();
+    assert_eq!(row.health, Health::Unknown);
+    let fix = row.fix.clone().unwrap();
     assert!(
-        run.stdout
-            .contains("resumed subscription 13, but the server paused it again"),
-        "{}",
-        run.stdout
+        fix.contains("could not be read") && fix.contains("0.3 s"),
+        "{fix}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_going_away_cuts_a_look_and_the_next_goes_on() {
+    let (server, clock, _) = server(Seed::Demo, 0, None).await;
+    let proxy = FaultProxy::start(&server.base).await;
+    let client = client_for(&proxy.base, &server.key(&["*"]));
+    let project = server.project.to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let mut index = Index::open(dir.path(), &server.base, &project).unwrap();
+    // The first read's connection breaks, each of its four tries.
+    for _ in 0..4 {
+        proxy.push_on("/deliveries/", Fault::ForwardThenDrop);
+    }
+    let one_at_a_time = LookOptions {
+        concurrency: 1,
+        ..unlimited()
+    };
+    let cut = look(&client, &project, &clock, &mut index, one_at_a_time.clone()).await;
     assert!(
-        run.stderr.contains("paused it again") && run.stderr.contains("Slack integration revoked"),
-        "{}",
-        run.stderr
+        cut.summary
+            .cut
+            .as_ref()
+            .and_then(|error| error.unreachable())
+            .is_some()
     );
-    // A paused e-mail one resumes and stays resumed.
-    let paused = server
-        .get(&key, &format!("{}?limit=200", server.subscriptions_path()))
-        .await
-        .json["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|row| {
-            row["enabled"] == false && row["target_type"] == "email" && !row["next_delivery_date"].is_null()
-        })
-        .map(|row| row["id"].to_string())
-        .expect("a paused e-mail subscription in the demo");
-    let run = crate::cli::orgdeck(&server, &key, &["subs", "resume", &paused], None).await;
-    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert!(run.stdout.contains("next delivery"), "{}", run.stdout);
+    assert!(!cut.summary.complete());
+    assert!(
+        cut.summary
+            .short_of()
+            .unwrap()
+            .starts_with("the server stopped answering")
+    );
+    assert_eq!(cut.summary.read, 0, "nothing read after it went away");
+    let again = look(&client, &project, &clock, &mut index, one_at_a_time).await;
+    assert!(again.summary.complete());
 }

@@ -50,16 +50,28 @@ const PROBE: &str = "ORGDECK_TEST_PROBE";
 /// alone, small, which starts orgdeck, reaps it with `wait4` (whose usage
 /// is that child's own, to its very end) and leaves the outcome in files.
 pub async fn run(host: &str, args: &[&str]) -> Outcome {
+    run_with(host, args, Some("100")).await
+}
+
+/// [`run`], with `COLUMNS` set to `columns` or unset: a table then goes
+/// to its file as to any pipe.
+pub async fn run_with(host: &str, args: &[&str], columns: Option<&str>) -> Outcome {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("args"), serde_json::to_vec(args).unwrap()).unwrap();
-    let probe = tokio::process::Command::new(std::env::current_exe().unwrap())
+    let mut probe = tokio::process::Command::new(std::env::current_exe().unwrap());
+    probe
         .args(["hostile::probe", "--exact", "--ignored", "--test-threads=1"])
         .env(PROBE, dir.path())
         .env("ORGDECK_HOST", host)
         .env("ORGDECK_API_KEY", "phx_hostile_test_key")
         .env("ORGDECK_LOG", dir.path().join("log"))
         .env("ORGDECK_CONFIG", dir.path().join("no-config.toml"))
-        .env("COLUMNS", "100")
+        .env("ORGDECK_STATE_DIR", dir.path().join("state"))
+        .env_remove("COLUMNS");
+    if let Some(columns) = columns {
+        probe.env("COLUMNS", columns);
+    }
+    let probe = probe
         .env_remove("ORGDECK_ORG")
         .env_remove("ORGDECK_PROJECT")
         .stdin(Stdio::null())
@@ -222,11 +234,11 @@ async fn huge_bodies_are_refused_declared_or_not() {
 async fn a_lying_count_allocates_nothing_and_the_real_rows_come_back() {
     let server = HostileServer::start(Attack::LyingCount).await;
     let outcome = run(&server.base, &["roles", "list", "-o", "json"]).await;
-    assert_eq!(outcome.code, 0, "stderr: {}", outcome.stderr);
+    // Fewer rows than the count said: listed, said so, and exit 1.
+    assert_eq!(outcome.code, 1, "stderr: {}", outcome.stderr);
     assert!(outcome.peak_mib < 200, "peak memory {} MiB", outcome.peak_mib);
     let rows: Vec<serde_json::Value> = serde_json::from_slice(&outcome.stdout).unwrap();
     assert_eq!(rows.len(), 250);
-    // Fewer rows than the count said: listed, and said so.
     assert!(
         outcome.stderr.contains(
             "warning: the list ended after 250 rows where the server's count said 1000000000000000000"
@@ -268,10 +280,12 @@ async fn escapes_in_an_error_body_are_shown_not_sent() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_wait_past_the_deadline_fails_at_once_with_the_servers_words() {
     let server = HostileServer::start(Attack::HugeRetryWait).await;
-    let outcome = run(&server.base, &["roles", "list", "--timeout", "5"]).await;
+    let outcome = run(&server.base, &["roles", "list", "--deadline", "5"]).await;
     assert_bounded_failure(&outcome, 3, "Expected available in 99999999999 seconds");
     assert!(
-        outcome.stderr.contains("past the 5 s allowed by --timeout"),
+        outcome
+            .stderr
+            .contains("past the command's deadline of 5 s (--deadline)"),
         "{}",
         outcome.stderr
     );

@@ -5,11 +5,16 @@
 mod support;
 
 mod access;
+mod apply;
 mod bounds;
 mod cli;
 mod code;
+mod code_files;
+mod creates;
+mod endless;
 mod faults;
 mod health;
+mod health_cli;
 mod hostile;
 mod login;
 mod offboarding;
@@ -23,3 +28,4 @@ mod people;
 mod profiles;
 mod readme;
 mod today;
+mod whole;

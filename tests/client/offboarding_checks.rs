@@ -210,3 +210,29 @@ async fn an_owner_is_made_admin_by_another_owner_before_leaving() {
         .collect();
     assert!(done.ends_with(&["make_admin", "remove_member"]), "{done:?}");
 }
+
+/// PostHog asks `user:read` of `users/@me`; a key without it is still
+/// known, by the `user_id` its own description carries, found among the
+/// members, so the check before offboarding or apply works for it too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_refused_users_me_is_known_by_its_user_id() {
+    let server = TestServer::demo().await;
+    let narrow = server.key_for(ADMIN, &["organization:read", "organization_member:read"]);
+    let refused = server.get(&narrow, "/api/users/@me/").await;
+    let detail = refused.expect_error(
+        StatusCode::FORBIDDEN,
+        "authentication_error",
+        "permission_denied",
+        None,
+    );
+    assert_eq!(detail, "API key missing required scope 'user:read'");
+    let client = crate::support::client_for(&server.base, &narrow);
+    let caller = client.caller(&server.organization).await.unwrap();
+    assert_eq!(caller.user.email, ADMIN);
+    assert_eq!(caller.level, Some(orgdeck::api::level::ADMIN));
+    assert!(
+        caller
+            .lacks(&orgdeck::api::Operation::ChangeRoleMembers)
+            .contains(&orgdeck::api::Lack::Scope("organization:write"))
+    );
+}

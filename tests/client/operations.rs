@@ -141,7 +141,7 @@ async fn members_are_assigned_and_removed() {
         .all(&List::memberships(org, &contractors.id), &Default::default())
         .await
         .unwrap();
-    assert_eq!(listed, vec![membership.typed.clone()]);
+    assert_eq!(listed.into_vec(), vec![membership.typed.clone()]);
 
     let again = client
         .add_member(org, &contractors.id, &elif.user.uuid)

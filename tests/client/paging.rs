@@ -28,15 +28,17 @@ async fn every_way_of_paging_agrees() {
             seen.store(fetched, Ordering::Relaxed);
         })),
         max_rows: None,
+        pace: None,
     };
     let concurrent = client.all(&list, &options).await.unwrap();
     assert_eq!(
-        concurrent, whole.results,
+        concurrent.into_vec(),
+        whole.results,
         "the concurrent fetch keeps the server's order"
     );
     assert_eq!(progress.load(Ordering::Relaxed), whole.count);
     let sequential = client.all_by_next(&list, 37).await.unwrap();
-    assert_eq!(sequential, whole.results);
+    assert_eq!(sequential.into_vec(), whole.results);
 
     for offset in [0, 1, 500, whole.count - 10] {
         let page = client.page(&list, 25, offset).await.unwrap();
@@ -50,7 +52,7 @@ async fn every_way_of_paging_agrees() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_list_that_changes_during_the_fetch_is_never_repeated() {
+async fn a_list_that_changes_during_the_fetch_is_read_again_or_refused_never_taken_in_part() {
     let server = TestServer::start(Seed::Demo, 3000).await;
     let client = server.client();
     let project = server.project.to_string();
@@ -82,20 +84,39 @@ async fn a_list_that_changes_during_the_fetch_is_never_repeated() {
         concurrency: 4,
         progress: None,
         max_rows: None,
+        pace: None,
     };
-    let fetched = client.all(&list, &options).await.unwrap();
+    let fetched = client.all(&list, &options).await;
     writer.await.unwrap();
-
-    let ids: Vec<i64> = fetched.iter().map(|s| s.id).collect();
-    let unique: HashSet<i64> = ids.iter().copied().collect();
-    assert_eq!(unique.len(), ids.len(), "no row repeated");
-    assert!(
-        before.is_subset(&unique),
-        "no row that was there all along is dropped"
-    );
-    let created: Vec<_> = fetched.iter().map(|s| s.created_at).collect();
-    assert!(
-        created.windows(2).all(|pair| pair[0] >= pair[1]),
-        "the server's order is kept"
-    );
+    match fetched {
+        Ok(fetched) => {
+            let ids: Vec<i64> = fetched.iter().map(|s| s.id).collect();
+            let unique: HashSet<i64> = ids.iter().copied().collect();
+            assert_eq!(unique.len(), ids.len(), "no row repeated");
+            assert!(
+                before.is_subset(&unique),
+                "no row that was there all along is dropped"
+            );
+            let created: Vec<_> = fetched.iter().map(|s| s.created_at).collect();
+            assert!(
+                created.windows(2).all(|pair| pair[0] >= pair[1]),
+                "the server's order is kept"
+            );
+        }
+        // Changed under every read: refused, never taken in part.
+        Err(orgdeck::api::Error::Incomplete(incomplete)) => {
+            assert!(incomplete.changed_to.is_some(), "{incomplete}");
+            assert_eq!(incomplete.reads, 3, "{incomplete}");
+            assert!(
+                incomplete
+                    .to_string()
+                    .contains("changed while it was read, 3 reads in a row"),
+                "{incomplete}"
+            );
+        }
+        Err(error) => panic!("{error}"),
+    }
+    // Once it is quiet, it reads whole: every row, the new ones too.
+    let after = client.all(&list, &options).await.unwrap();
+    assert_eq!(after.len(), before.len() + 40);
 }

@@ -17,6 +17,8 @@ mod on_call;
 mod people;
 mod production;
 mod pty;
+mod pty_health;
 mod smaller;
 mod today;
+mod whole;
 mod widths;

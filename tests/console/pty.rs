@@ -16,7 +16,7 @@ const ROWS: u16 = 40;
 const COLUMNS: u16 = 140;
 
 /// `orgdeck demo` running in a pseudo-terminal, its screen read back.
-struct Demo {
+pub(crate) struct Demo {
     child: Box<dyn portable_pty::Child + Send + Sync>,
     keys: Box<dyn Write + Send>,
     parser: Arc<Mutex<vt100::Parser>>,
@@ -38,7 +38,7 @@ impl Demo {
     }
 
     /// orgdeck with these arguments and environment variables.
-    fn spawn(arguments: &[&str], environment: &[(&str, &std::ffi::OsStr)]) -> Demo {
+    pub(crate) fn spawn(arguments: &[&str], environment: &[(&str, &std::ffi::OsStr)]) -> Demo {
         let dir = tempfile::tempdir().unwrap();
         let pair = native_pty_system()
             .openpty(PtySize {
@@ -101,13 +101,13 @@ impl Demo {
         settings.c_lflag & libc::ICANON != 0 && settings.c_lflag & libc::ECHO != 0
     }
 
-    fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         self.parser.lock().unwrap().screen().contents()
     }
 
     /// Waits until the screen shows `what`.
     #[track_caller]
-    fn wait_for(&self, what: &str) {
+    pub(crate) fn wait_for(&self, what: &str) {
         let started = Instant::now();
         while !self.text().contains(what) {
             assert!(
@@ -119,7 +119,12 @@ impl Demo {
         }
     }
 
-    fn type_keys(&mut self, text: &str) {
+    /// The exit status once the process has ended.
+    pub(crate) fn child_status(&mut self) -> Option<portable_pty::ExitStatus> {
+        self.child.try_wait().ok().flatten()
+    }
+
+    pub(crate) fn type_keys(&mut self, text: &str) {
         self.keys.write_all(text.as_bytes()).unwrap();
         self.keys.flush().unwrap();
     }
@@ -127,7 +132,7 @@ impl Demo {
     /// Waits for the process to end, and checks that it left the terminal
     /// as it found it.
     #[track_caller]
-    fn assert_ends_restored(&mut self) -> portable_pty::ExitStatus {
+    pub(crate) fn assert_ends_restored(&mut self) -> portable_pty::ExitStatus {
         let started = Instant::now();
         let status = loop {
             if let Some(status) = self.child.try_wait().unwrap() {

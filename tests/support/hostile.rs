@@ -60,7 +60,44 @@ pub enum Attack {
     RedirectOtherPort,
     /// 302 to the same host, port and path over https.
     RedirectOtherScheme,
+    /// An honest list of 100 subscriptions, one of them titled with 30 MB
+    /// of text; every subscription's deliveries are none.
+    HugeCell,
 }
+
+impl Attack {
+    /// Every attack, by the name of its variant.
+    pub const ALL: [Attack; 18] = [
+        Attack::EndlessBody,
+        Attack::HugeDeclaredBody,
+        Attack::HugeUndeclaredBody,
+        Attack::LyingCount,
+        Attack::LoopingNext,
+        Attack::EndlessPages,
+        Attack::EscapesInErrors,
+        Attack::HugeRetryWait,
+        Attack::RedirectElsewhere,
+        Attack::HostileText,
+        Attack::OversizedPage,
+        Attack::FullPages,
+        Attack::HugePages,
+        Attack::RepeatedRows,
+        Attack::CappedLimit,
+        Attack::RedirectOtherPort,
+        Attack::RedirectOtherScheme,
+        Attack::HugeCell,
+    ];
+
+    /// The attack named as its variant is ("FullPages").
+    pub fn named(name: &str) -> Option<Attack> {
+        Attack::ALL
+            .into_iter()
+            .find(|attack| format!("{attack:?}") == name.trim())
+    }
+}
+
+/// The length of the title [`Attack::HugeCell`] sends.
+pub const HUGE_CELL: usize = 30_000_000;
 
 /// Text that would attack a terminal if written raw.
 pub const HOSTILE_NAMES: [&str; 7] = [
@@ -432,6 +469,20 @@ async fn answer(State(shared): State<Shared>, request: Request) -> Response {
                 StatusCode::OK,
                 json!({"count": REAL, "next": next, "previous": null,
                        "results": rows(offset.min(REAL)..end)}),
+            )
+        }
+        Attack::HugeCell => {
+            if path.ends_with("/deliveries/") {
+                return json_response(
+                    StatusCode::OK,
+                    json!({"next": null, "previous": null, "results": []}),
+                );
+            }
+            let mut results = rows(0..100);
+            results[7]["title"] = json!("t".repeat(HUGE_CELL));
+            json_response(
+                StatusCode::OK,
+                json!({"count": 100, "next": null, "previous": null, "results": results}),
             )
         }
         Attack::OversizedPage => json_response(

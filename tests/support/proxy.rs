@@ -15,6 +15,9 @@
 //! until [`FaultProxy::release`] sends them on or
 //! [`FaultProxy::drop_held`] closes them unanswered (the server never sees
 //! them), so that a test can stop a client between two known requests.
+//!
+//! And it can lie about a list: [`FaultProxy::cut_list`] ends a list
+//! early under the server's true count.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -30,6 +33,16 @@ pub enum Fault {
     Answer(u16, String),
     /// Forward (so the server acts on it), then close without answering.
     ForwardThenDrop,
+    /// Forward (so the server acts on it), then answer this status and
+    /// JSON body in place of the server's answer: PostHog of July 2026
+    /// saves a subscription and then answers 500 (posthog.md 15-20).
+    ForwardThenAnswer(u16, String),
+    /// Forward (so the server acts on it), then keep the connection open
+    /// and never answer: the client is killed while it waits.
+    ForwardThenHold,
+    /// Hold the request, unanswered and not forwarded, until the test calls
+    /// [`FaultProxy::release`]; then forward it and relay the answer.
+    Hold,
     /// Answer 200 with a body that is not JSON.
     Garbage,
     /// Never answer.
@@ -48,18 +61,29 @@ pub enum Presence {
     Silent,
 }
 
+/// A fault, with the text its request line must hold (`None`: any).
+type Queued = (Option<String>, Fault);
+
 #[derive(Clone)]
 pub struct FaultProxy {
     pub base: String,
-    faults: Arc<Mutex<VecDeque<Fault>>>,
+    faults: Arc<Mutex<VecDeque<Queued>>>,
+    /// Faults for the requests whose line starts with a prefix, after
+    /// letting a number of them pass: (prefix, still to pass, fault).
+    rules: Arc<Mutex<Vec<(String, usize, Fault)>>>,
+    /// Set once [`FaultProxy::release`] lets `Fault::Hold` requests go on.
+    released: Arc<watch::Sender<bool>>,
     requests: Arc<Mutex<Vec<String>>>,
     /// What the server does now; the accept loop follows it.
     presence: Arc<watch::Sender<Presence>>,
     /// Whether the port is open: the accept loop tells it.
     listening: Arc<watch::Sender<bool>>,
     hold: Arc<Mutex<Option<Hold>>>,
-    /// How many requests are held now.
+    /// How many requests are held now (by [`FaultProxy::hold`],
+    /// `Fault::Hold` or `Fault::ForwardThenHold`).
     held: Arc<watch::Sender<usize>>,
+    /// Lists ended early: (how their path ends, the rows they end after).
+    cuts: Arc<Mutex<Vec<(String, u64)>>>,
 }
 
 /// Requests of `method` past the first `pass` are kept back.
@@ -80,11 +104,14 @@ impl FaultProxy {
         let proxy = FaultProxy {
             base,
             faults: Arc::default(),
+            rules: Arc::default(),
+            released: Arc::new(watch::channel(false).0),
             requests: Arc::default(),
             presence: Arc::new(watch::channel(Presence::Up).0),
             listening: Arc::new(watch::channel(true).0),
             hold: Arc::default(),
             held: Arc::new(watch::channel(0).0),
+            cuts: Arc::default(),
         };
         let shared = proxy.clone();
         tokio::spawn(async move {
@@ -174,8 +201,10 @@ impl FaultProxy {
             .expect("the proxy runs");
     }
 
-    /// Forwards the held requests and holds no more.
+    /// Forwards the held requests and holds no more (those held by
+    /// `Fault::Hold` too, now and from now on).
     pub fn release(&self) {
+        self.released.send_replace(true);
         self.end_hold(true);
     }
 
@@ -210,7 +239,54 @@ impl FaultProxy {
 
     /// Queues a fault for the next request that reaches the proxy.
     pub fn push(&self, fault: Fault) {
-        self.faults.lock().unwrap().push_back(fault);
+        self.faults.lock().unwrap().push_back((None, fault));
+    }
+
+    /// Queues a fault for the next request whose request line holds
+    /// `text` (`/deliveries/`); other requests pass it by.
+    pub fn push_on(&self, text: &str, fault: Fault) {
+        self.faults
+            .lock()
+            .unwrap()
+            .push_back((Some(text.to_string()), fault));
+    }
+
+    /// From now on, every list whose path ends with `path_end`
+    /// (`/subscriptions/`) ends after `after` rows: its pages past them come
+    /// empty and the page that holds the last one says there is no `next`,
+    /// while each keeps the server's true `count`.
+    pub fn cut_list(&self, path_end: &str, after: u64) {
+        self.cuts.lock().unwrap().push((path_end.to_string(), after));
+    }
+
+    /// Queues a fault for a request whose line starts with `prefix`
+    /// ("POST /api/projects/1/subscriptions/"), after `pass` such requests
+    /// went through untouched.
+    pub fn push_for(&self, prefix: &str, pass: usize, fault: Fault) {
+        self.rules.lock().unwrap().push((prefix.to_string(), pass, fault));
+    }
+
+    /// The fault for a request line: a matching rule's, else the first
+    /// queued one meant for it.
+    fn fault_for(&self, line: &str) -> Option<Fault> {
+        let mut rules = self.rules.lock().unwrap();
+        if let Some(index) = rules
+            .iter()
+            .position(|(prefix, ..)| line.starts_with(prefix.as_str()))
+        {
+            let rule = &mut rules[index];
+            if rule.1 == 0 {
+                return Some(rules.remove(index).2);
+            }
+            rule.1 -= 1;
+            return None;
+        }
+        drop(rules);
+        let mut faults = self.faults.lock().unwrap();
+        let at = faults
+            .iter()
+            .position(|(on, _)| on.as_deref().is_none_or(|text| line.contains(text)));
+        at.and_then(|at| faults.remove(at)).map(|(_, fault)| fault)
     }
 
     /// The request lines seen so far ("POST /api/... HTTP/1.1").
@@ -245,7 +321,7 @@ impl FaultProxy {
             let _ = presence.wait_for(|now| *now != Presence::Silent).await;
             return Ok(());
         }
-        let fault = self.faults.lock().unwrap().pop_front();
+        let fault = self.fault_for(&line);
         match fault {
             Some(Fault::Answer(status, body)) => client.write_all(&answer(status, &body)).await,
             Some(Fault::Garbage) => {
@@ -261,11 +337,97 @@ impl FaultProxy {
                 forward(&request, upstream).await?;
                 Ok(()) // the client connection closes unanswered
             }
-            None => {
+            Some(Fault::ForwardThenAnswer(status, body)) => {
+                forward(&request, upstream).await?;
+                client.write_all(&answer(status, &body)).await
+            }
+            Some(Fault::ForwardThenHold) => {
+                forward(&request, upstream).await?;
+                self.held.send_modify(|held| *held += 1);
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+                Ok(())
+            }
+            Some(Fault::Hold) => {
+                self.held.send_modify(|held| *held += 1);
+                let mut released = self.released.subscribe();
+                let _ = released.wait_for(|now| *now).await;
                 let response = forward(&request, upstream).await?;
                 client.write_all(&response).await
             }
+            None => {
+                let mut response = forward(&request, upstream).await?;
+                if let Some((offset, after)) = self.cut_of(&head) {
+                    response = cut(&response, offset, after).unwrap_or(response);
+                }
+                client.write_all(&response).await
+            }
         }
+    }
+}
+
+impl FaultProxy {
+    /// The offset a GET of a cut list asks for, and where the list ends.
+    fn cut_of(&self, head: &str) -> Option<(u64, u64)> {
+        let target = head.strip_prefix("GET ")?.split(' ').next()?;
+        let (path, query) = target.split_once('?').unwrap_or((target, ""));
+        let after = self
+            .cuts
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|(end, _)| path.ends_with(end.as_str()))
+            .map(|(_, after)| *after)?;
+        let offset = form_urlencoded::parse(query.as_bytes())
+            .find(|(name, _)| name == "offset")
+            .and_then(|(_, value)| value.parse().ok())
+            .unwrap_or(0);
+        Some((offset, after))
+    }
+}
+
+/// A 200 page of a list, its rows from `offset` on, cut to end after
+/// `after` rows of the list; `None` for any other answer.
+fn cut(response: &[u8], offset: u64, after: u64) -> Option<Vec<u8>> {
+    let head_end = response.windows(4).position(|w| w == b"\r\n\r\n")? + 4;
+    let head = String::from_utf8_lossy(&response[..head_end]).to_ascii_lowercase();
+    if !head.starts_with("http/1.1 200") {
+        return None;
+    }
+    let body = if head.contains("transfer-encoding: chunked") {
+        unchunk(&response[head_end..])?
+    } else {
+        response[head_end..].to_vec()
+    };
+    let mut page: serde_json::Value = serde_json::from_slice(&body).ok()?;
+    let results = page.get_mut("results")?.as_array_mut()?;
+    let keep = after.saturating_sub(offset) as usize;
+    results.truncate(keep);
+    if offset + results.len() as u64 >= after {
+        page["next"] = serde_json::Value::Null;
+    }
+    let body = page.to_string();
+    Some(
+        format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .into_bytes(),
+    )
+}
+
+/// A chunked body's bytes.
+fn unchunk(mut body: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    loop {
+        let line_end = body.windows(2).position(|w| w == b"\r\n")?;
+        let size_text = String::from_utf8_lossy(&body[..line_end]);
+        let size = usize::from_str_radix(size_text.split(';').next()?.trim(), 16).ok()?;
+        body = &body[line_end + 2..];
+        if size == 0 {
+            return Some(out);
+        }
+        out.extend_from_slice(body.get(..size)?);
+        body = body.get(size + 2..)?;
     }
 }
 

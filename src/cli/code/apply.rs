@@ -1,73 +1,82 @@
-//! `orgdeck apply FILE`: the plan, asked once, then done in a safe order
-//! (roles, then their members, then removed roles; subscriptions with
-//! their insights resolved, then soft deletes), a few requests at a time,
-//! each step's result said; a failed step does not stop the others.
+//! `orgdeck apply FILE` and `orgdeck apply PLAN`.
+//!
+//! With a file: the lock beside it taken (a second apply of it refuses at
+//! once), the creates an interrupted apply left unanswered settled first,
+//! then the plan, shown and asked once (`--yes` does not ask), then its
+//! steps, each checked against the server just before (see `run`), so an
+//! edit made while the question waited is never overwritten.
+//!
+//! With a plan saved by `plan FILE --save PLAN`: that plan exactly, as
+//! Terraform applies a saved plan (without asking again: saving it was the
+//! review), refused whole when too old, for another host, organization or
+//! project, or when its file changed since.
 
-use std::collections::HashMap;
 use std::io::{BufRead as _, Write as _};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
-use futures_util::StreamExt;
-use serde::Serialize;
 use serde_json::json;
 
-use super::diff::{self, Action, Change, Live, Plan, Prune};
-use super::file::{self, CodeFile, InsightRef, SubscriptionEntry};
-use super::writeback::{self, NewId};
+use super::diff::{Live, Plan, Prune};
+use super::file::{self, CodeFile, Header};
+use super::lock::{Holder, Lock, Taken};
+use super::pace::Pace;
+use super::run::{Outcome, Reads, Runner};
+use super::saved::{self, SavedPlan};
+use super::steps::{self, Step};
+use super::writeback::{NewId, Writeback};
 use super::{failure, invalid};
-use crate::api::{Client, Frequency, RoleInput, SubscriptionInput, TargetType, Weekday};
 use crate::cli::connection::Connection;
 use crate::cli::output::{self, Format};
 use crate::text::printable;
 
-/// Requests in flight at once.
-const AT_ONCE: usize = 4;
-
 #[derive(Debug, clap::Args)]
 pub struct ApplyArgs {
-    /// The file of `orgdeck export`, edited (TOML or JSON).
+    /// The file of `orgdeck export`, edited (TOML or JSON), or a plan saved
+    /// by `orgdeck plan FILE --save PLAN`.
     file: PathBuf,
     /// Also remove what is not in the file: role members and subscriptions
     /// (soft delete, never a hard one); `--prune=roles` deletes roles too.
+    /// A saved plan holds its own.
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "members", value_enum)]
     prune: Option<Prune>,
     /// Apply without asking.
     #[arg(long)]
     yes: bool,
-    /// Write each step and its result to this file, as JSON.
+    /// Write each step and its result to this file, as JSON (owner-only;
+    /// a symbolic link there is refused).
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
 }
 
-/// One request and how it went.
-#[derive(Debug, Clone, Serialize)]
-struct Step {
-    step: String,
-    ok: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-}
-
-impl Step {
-    fn line(&self) -> String {
-        match (&self.error, &self.id) {
-            (Some(error), _) => format!("✗ {}: {}\n", printable(&self.step), printable(error)),
-            (None, Some(id)) => format!("✓ {} ({})\n", printable(&self.step), printable(id)),
-            (None, None) => format!("✓ {}\n", printable(&self.step)),
-        }
-    }
+fn failed(error: anyhow::Error) -> anyhow::Error {
+    failure(format!("{error:#}"))
 }
 
 pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|error| failure(format!("cannot read {}: {error}", args.file.display())))?;
+    let text = file::read_text(&args.file).map_err(failure)?;
+    if saved::is_saved_plan(&text) {
+        return apply_saved(args, connection, format).await;
+    }
+    let Taken { mut lock, left_by } = Lock::take(&args.file).map_err(failed)?;
+    say_taken_over(&args.file, left_by);
+    // Read again under the lock: what a finished apply wrote is in it.
+    let text = file::read_text(&args.file).map_err(failure)?;
     let wanted = file::parse(&text).map_err(|problems| invalid(&args.file, &problems))?;
     let (live, _) = super::fetch(
         &connection,
         wanted.roles.is_some(),
         wanted.subscriptions.is_some(),
+    )
+    .await?;
+    let read_at = tokio::time::Instant::now();
+    let (text, wanted) = settle_unsettled(
+        &connection,
+        &args.file,
+        &mut lock,
+        &live.file.header,
+        text,
+        wanted,
     )
     .await?;
     let plan = super::checked_plan(&connection.client, &args.file, &wanted, &live, args.prune).await?;
@@ -77,6 +86,13 @@ pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> a
             Format::Table => output::print("Nothing to do: the server matches the file.\n"),
         };
     }
+    let project = live.file.header.project.to_string();
+    let today = if steps::writes_subscriptions(&plan) {
+        connection.client.is_todays_posthog(&project).await?
+    } else {
+        false
+    };
+    let steps = steps::build(&plan, &wanted, &live, today);
     if format == Format::Table {
         output::print(&plan.to_text())?;
     }
@@ -85,61 +101,99 @@ pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> a
             "not applied: nothing was changed (answer yes to apply)".into(),
         ));
     }
+    // Asked, the answer may come after any edit: every step reads again.
+    // Not asked, what the plan read counts for the steps of the next
+    // seconds (run::FRESH).
+    let reads = Reads {
+        at: read_at,
+        roles: Some(role_reads(&live)),
+        subscriptions: Some(
+            live.file
+                .subscriptions
+                .iter()
+                .flatten()
+                .filter_map(|entry| entry.id.map(|id| (id, steps::numeric(entry, &live.insights))))
+                .collect(),
+        ),
+    };
+    let listed = live
+        .file
+        .subscriptions
+        .as_ref()
+        .map_or(0, |held| held.len() as u64);
+    let applying = Applying {
+        connection: &connection,
+        path: &args.file,
+        header: &live.file.header,
+        listed,
+        record: args.record.as_deref(),
+        format,
+    };
+    let reads = args.yes.then_some(reads);
+    applying.run(lock, text, &wanted, &plan, &steps, reads).await
+}
+
+/// `apply PLAN`.
+async fn apply_saved(args: ApplyArgs, connection: Connection, format: Format) -> anyhow::Result<()> {
+    if args.prune.is_some() {
+        return Err(failure(format!(
+            "--prune is for a file: the plan {} holds its own removals",
+            args.file.display()
+        )));
+    }
+    let saved = SavedPlan::load(&args.file).map_err(failed)?;
+    saved
+        .check_age(&args.file, crate::clock::Clock::system().now())
+        .map_err(failed)?;
     let client = &connection.client;
-    let project = live.file.header.project.to_string();
-    let today = if wanted.subscriptions.is_some() {
-        client.is_todays_posthog(&project).await?
-    } else {
-        false
+    let (organization, project) = tokio::try_join!(
+        client.organization(&connection.organization),
+        client.project(&connection.project),
+    )?;
+    let header = Header {
+        host: client.base_url().as_str().trim_end_matches('/').to_string(),
+        organization: organization.id.clone(),
+        project: project.id,
     };
-    let run = Run {
-        client,
-        pace: Pace::cloud(),
-        organization: &live.file.header.organization,
-        project: &project,
-        today,
-        live: &live,
-        wanted: &wanted,
+    saved
+        .check_target(&args.file, &header.host, &header.organization, header.project)
+        .map_err(failed)?;
+    let Taken { mut lock, left_by } = Lock::take(&saved.file).map_err(failed)?;
+    say_taken_over(&saved.file, left_by);
+    let text = file::read_text(&saved.file).map_err(failure)?;
+    let wanted = file::parse(&text).map_err(|problems| invalid(&saved.file, &problems))?;
+    let (text, wanted) = settle_unsettled(&connection, &saved.file, &mut lock, &header, text, wanted).await?;
+    saved.check_file(&args.file, &wanted).map_err(failed)?;
+    if format == Format::Table {
+        output::print(&format!(
+            "The plan {}, made at {} for {}:\n{}",
+            printable(&args.file.display().to_string()),
+            saved.made_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            printable(&saved.file.display().to_string()),
+            saved.plan.to_text()
+        ))?;
+    }
+    let applying = Applying {
+        connection: &connection,
+        path: &saved.file,
+        header: &header,
+        listed: saved.listed,
+        record: args.record.as_deref(),
+        format,
     };
-    let (steps, ids) = run.all(&plan, format).await;
-    if !ids.is_empty() {
-        let updated = writeback::with_ids(&text, &ids)?;
-        std::fs::write(&args.file, updated).map_err(|error| {
-            anyhow::anyhow!(
-                "applied, but cannot write the new ids to {}: {error}",
-                args.file.display()
-            )
-        })?;
+    applying
+        .run(lock, text, &wanted, &saved.plan, &saved.steps, None)
+        .await
+}
+
+/// A lock left by a process that no longer holds it, said on stderr.
+fn say_taken_over(file: &Path, left_by: Option<Holder>) {
+    if let Some(holder) = left_by.filter(|holder| holder.pid != std::process::id()) {
+        eprintln!(
+            "orgdeck: note: took over the lock of {} left by {holder}, which no longer holds it",
+            printable(&file.display().to_string())
+        );
     }
-    if let Some(path) = &args.record {
-        let mut record = output::to_safe_string(&json!({"file": args.file, "steps": steps}))?;
-        record.push('\n');
-        std::fs::write(path, record)
-            .map_err(|error| anyhow::anyhow!("cannot write the record {}: {error}", path.display()))?;
-    }
-    if format == Format::Json {
-        output::print_json(&json!({"plan": plan.to_json(), "steps": steps}))?;
-    }
-    let failed: Vec<&Step> = steps.iter().filter(|step| !step.ok).collect();
-    if failed.is_empty() {
-        if format == Format::Table {
-            output::print(&format!("\nApplied: {} steps done.\n", steps.len()))?;
-        }
-        return Ok(());
-    }
-    let mut message = format!(
-        "{} of {} steps failed (the others were done):",
-        failed.len(),
-        steps.len()
-    );
-    for step in failed {
-        message.push_str(&format!(
-            "\n  {}: {}",
-            step.step,
-            step.error.as_deref().unwrap_or("")
-        ));
-    }
-    Err(failure(message))
 }
 
 /// Asks once on the terminal (stderr) and reads the answer from stdin.
@@ -151,427 +205,218 @@ fn confirmed() -> anyhow::Result<bool> {
     Ok(line.trim() == "yes")
 }
 
-struct Run<'a> {
-    client: &'a Client,
-    pace: Pace,
-    organization: &'a str,
-    project: &'a str,
-    today: bool,
-    live: &'a Live,
-    wanted: &'a CodeFile,
-}
-
-/// A step to take: what it says, and the request.
-type Job<'a> = (
-    String,
-    futures_util::future::BoxFuture<'a, Result<Option<String>, String>>,
-);
-
-impl<'a> Run<'a> {
-    /// One request in its turn; a 429 (the write was not taken) waits as
-    /// asked and goes again, three times at most.
-    async fn paced<T, F, Fut>(&self, mut send: F) -> Result<T, String>
-    where
-        F: FnMut() -> Fut,
-        Fut: std::future::Future<Output = crate::api::error::Result<T>>,
-    {
-        let mut tries = 0;
-        loop {
-            self.pace.turn().await;
-            match send().await {
-                Err(crate::api::Error::Api(refusal)) if refusal.status == 429 && tries < 3 => {
-                    tries += 1;
-                    let wait = refusal.retry_after().unwrap_or(std::time::Duration::from_secs(1));
-                    tokio::time::sleep(wait.min(std::time::Duration::from_secs(60))).await;
-                }
-                outcome => return outcome.map_err(|error| error.to_string()),
-            }
-        }
-    }
-
-    /// Runs the jobs a few at a time, printing each result as it comes.
-    async fn phase(&self, jobs: Vec<Job<'a>>, format: Format, steps: &mut Vec<Step>) -> Vec<Step> {
-        let done: Vec<Step> = futures_util::stream::iter(jobs.into_iter().map(|(step, job)| async move {
-            match job.await {
-                Ok(id) => Step {
-                    step,
-                    ok: true,
-                    id,
-                    error: None,
+/// The roles as the plan read them.
+fn role_reads(live: &Live) -> std::collections::HashMap<String, steps::RoleRead> {
+    live.file
+        .roles
+        .iter()
+        .flatten()
+        .filter_map(|role| {
+            let id = role.id.clone()?;
+            let members = live
+                .memberships
+                .get(&id)
+                .map(|held| {
+                    held.iter()
+                        .map(|(email, id)| (email.clone(), id.clone()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            Some((
+                id,
+                steps::RoleRead {
+                    name: role.name.clone(),
+                    feature_flags_access_level: role.feature_flags_access_level,
+                    members,
                 },
-                Err(error) => Step {
-                    step,
-                    ok: false,
-                    id: None,
-                    error: Some(error),
-                },
-            }
-        }))
-        .buffered(AT_ONCE)
+            ))
+        })
         .collect()
-        .await;
-        if format == Format::Table {
-            let text: String = done.iter().map(Step::line).collect();
-            let _ = output::print(&text);
-        }
-        steps.extend(done.iter().cloned());
-        done
-    }
-
-    async fn all(&self, plan: &Plan, format: Format) -> (Vec<Step>, Vec<NewId>) {
-        if format == Format::Table {
-            let _ = output::print("\n");
-        }
-        let mut steps = Vec::new();
-        let mut ids = Vec::new();
-        let roles: Vec<&Change> = plan
-            .changes
-            .iter()
-            .filter(|change| change.kind == "role")
-            .collect();
-        let subscriptions: Vec<&Change> = plan
-            .changes
-            .iter()
-            .filter(|change| change.kind == "subscription")
-            .collect();
-
-        // 1. Roles created and renamed.
-        let mut jobs: Vec<Job> = Vec::new();
-        let mut role_of_job = Vec::new();
-        for change in roles.iter().filter(|change| change.action != Action::Remove) {
-            let renamed = change.fields.iter().any(|field| field.field == "name");
-            if change.action == Action::Create || renamed {
-                let input = RoleInput {
-                    name: Some(change.name.clone()),
-                    feature_flags_access_level: None,
-                };
-                let (step, job): Job = match (&change.action, &change.id) {
-                    (Action::Change, Some(id)) => {
-                        let id = id.clone();
-                        (
-                            format!("rename role \"{}\"", change.name),
-                            Box::pin(async move {
-                                self.paced(|| self.client.update_role(self.organization, &id, &input))
-                                    .await
-                                    .map(|_| None)
-                            }),
-                        )
-                    }
-                    _ => (
-                        format!("create role \"{}\"", change.name),
-                        Box::pin(async move {
-                            self.paced(|| self.client.create_role(self.organization, &input))
-                                .await
-                                .map(|role| Some(role.id.clone()))
-                        }),
-                    ),
-                };
-                jobs.push((step, job));
-                role_of_job.push(*change);
-            }
-        }
-        let done = self.phase(jobs, format, &mut steps).await;
-        // Each role's id: the server's, the new one, or none when its creation failed.
-        let mut role_ids: HashMap<usize, Option<String>> = HashMap::new();
-        for (change, step) in role_of_job.iter().zip(&done) {
-            if change.action == Action::Create {
-                let id = step.id.clone().filter(|_| step.ok);
-                if let (Some(index), Some(id)) = (change.index, &id) {
-                    ids.push(NewId::Role {
-                        index,
-                        id: id.clone(),
-                    });
-                }
-                role_ids.insert(change.index.unwrap_or(usize::MAX), id);
-            }
-        }
-
-        // 2. Members added and removed, once their role is there.
-        let mut jobs: Vec<Job> = Vec::new();
-        for change in roles.iter().filter(|change| change.action != Action::Remove) {
-            let role_id = match change.action {
-                Action::Create => role_ids
-                    .get(&change.index.unwrap_or(usize::MAX))
-                    .cloned()
-                    .flatten(),
-                _ => change.id.clone(),
-            };
-            for email in &change.members_added {
-                let step = format!("add {email} to role \"{}\"", change.name);
-                let uuid = self.live.member_uuids.get(&email.to_lowercase()).cloned();
-                let role_id = role_id.clone();
-                jobs.push((
-                    step,
-                    Box::pin(async move {
-                        let role_id = role_id.ok_or("skipped: the role was not created")?;
-                        let uuid = uuid.ok_or("not a member of the organization")?;
-                        self.paced(|| self.client.add_member(self.organization, &role_id, &uuid))
-                            .await
-                            .map(|_| None)
-                    }),
-                ));
-            }
-            for email in &change.members_removed {
-                let step = format!("remove {email} from role \"{}\"", change.name);
-                let membership = role_id
-                    .as_ref()
-                    .and_then(|id| self.live.memberships.get(id))
-                    .and_then(|memberships| memberships.get(&email.to_lowercase()))
-                    .cloned();
-                let role_id = role_id.clone();
-                jobs.push((
-                    step,
-                    Box::pin(async move {
-                        let (Some(role_id), Some(membership)) = (role_id, membership) else {
-                            return Err("no such membership".to_string());
-                        };
-                        self.paced(|| {
-                            self.client
-                                .remove_member(self.organization, &role_id, &membership)
-                        })
-                        .await
-                        .map(|_| None)
-                    }),
-                ));
-            }
-        }
-        self.phase(jobs, format, &mut steps).await;
-
-        // 3. Roles removed (only with --prune=roles).
-        let mut jobs: Vec<Job> = Vec::new();
-        for change in roles.iter().filter(|change| change.action == Action::Remove) {
-            let id = change.id.clone().unwrap_or_default();
-            jobs.push((
-                format!("delete role \"{}\"", change.name),
-                Box::pin(async move {
-                    self.paced(|| self.client.delete_role(self.organization, &id))
-                        .await
-                        .map(|_| None)
-                }),
-            ));
-        }
-        self.phase(jobs, format, &mut steps).await;
-
-        // 4. Subscriptions created and changed, then soft-deleted.
-        let entries = self.wanted.subscriptions.as_deref().unwrap_or_default();
-        let mut jobs: Vec<Job> = Vec::new();
-        let mut created = Vec::new();
-        for change in subscriptions
-            .iter()
-            .filter(|change| change.action != Action::Remove)
-        {
-            let Some(entry) = change.index.and_then(|index| entries.get(index)) else {
-                continue;
-            };
-            let entry = diff::resolve(entry, self.live, &mut |_, _| {});
-            let mut body = input(&entry, &self.live.insights);
-            body.send_test_now = self.today.then_some(false);
-            match (change.action, entry.id) {
-                (Action::Change, Some(id)) => {
-                    let mut names: Vec<&str> =
-                        change.fields.iter().map(|field| api_name(&field.field)).collect();
-                    if self.today {
-                        names.push("send_test_now");
-                    }
-                    let body = body.only(&names);
-                    jobs.push((
-                        format!("change subscription \"{}\" ({id})", change.name),
-                        Box::pin(async move {
-                            self.paced(|| self.client.update_subscription(self.project, id, &body))
-                                .await
-                                .map(|_| None)
-                        }),
-                    ));
-                }
-                _ => {
-                    created.push(change.index);
-                    jobs.push((
-                        format!("create subscription \"{}\"", change.name),
-                        Box::pin(async move {
-                            self.paced(|| self.client.create_subscription(self.project, &body))
-                                .await
-                                .map(|subscription| Some(subscription.id.to_string()))
-                        }),
-                    ));
-                }
-            }
-        }
-        let done = self.phase(jobs, format, &mut steps).await;
-        let mut created = created.into_iter();
-        for step in &done {
-            if !step.step.starts_with("create ") {
-                continue;
-            }
-            let index = created.next().flatten();
-            if let (Some(index), true, Some(id)) =
-                (index, step.ok, step.id.as_ref().and_then(|id| id.parse().ok()))
-            {
-                ids.push(NewId::Subscription { index, id });
-            }
-        }
-        let mut jobs: Vec<Job> = Vec::new();
-        for change in subscriptions
-            .iter()
-            .filter(|change| change.action == Action::Remove)
-        {
-            let Some(id) = change.id.as_ref().and_then(|id| id.parse::<i64>().ok()) else {
-                continue;
-            };
-            jobs.push((
-                format!("soft-delete subscription \"{}\" ({id})", change.name),
-                Box::pin(async move {
-                    self.paced(|| self.client.soft_delete_subscription(self.project, id))
-                        .await
-                        .map(|_| None)
-                }),
-            ));
-        }
-        self.phase(jobs, format, &mut steps).await;
-        (steps, ids)
-    }
 }
 
-/// The API's name of a field of the file.
-fn api_name(field: &str) -> &str {
-    match field {
-        "export_insights" => "dashboard_export_insights",
-        "integration" => "integration_id",
-        other => other,
+/// The creates an apply that died left unanswered, settled before
+/// anything is planned: each looked for (same fields, made by the key's
+/// user since just before it was sent), its id written into the file when
+/// found. The file's text and reading, as they now are.
+async fn settle_unsettled(
+    connection: &Connection,
+    path: &Path,
+    lock: &mut Lock,
+    header: &Header,
+    text: String,
+    wanted: CodeFile,
+) -> anyhow::Result<(String, CodeFile)> {
+    let unsettled = lock.unsettled();
+    if unsettled.is_empty() {
+        return Ok((text, wanted));
     }
-}
-
-/// The write body of a subscription entry, every field set.
-fn input(entry: &SubscriptionEntry, insights: &HashMap<String, i64>) -> SubscriptionInput {
-    let id_of = |reference: &InsightRef| match reference {
-        InsightRef::Short(short) => insights.get(short).copied(),
-        InsightRef::Id(id) => Some(*id),
-    };
-    let date = |text: &str| {
-        chrono::DateTime::parse_from_rfc3339(text)
-            .ok()
-            .map(|at| at.with_timezone(&chrono::Utc))
-    };
-    SubscriptionInput {
-        dashboard: Some(entry.dashboard),
-        insight: Some(entry.insight.as_ref().and_then(id_of)),
-        target_type: Some(TargetType::from_wire(&entry.target_type)),
-        target_value: Some(entry.target_value.clone()),
-        frequency: Some(Frequency::from_wire(&entry.frequency)),
-        interval: Some(entry.interval),
-        byweekday: Some(Some(
-            entry
-                .byweekday
-                .iter()
-                .map(|day| Weekday::from_wire(day))
-                .collect(),
-        )),
-        bysetpos: Some(entry.bysetpos),
-        count: Some(entry.count),
-        start_date: date(&entry.start_date),
-        until_date: Some(entry.until_date.as_deref().and_then(date)),
-        title: Some(entry.title.clone()),
-        invite_message: Some(entry.invite_message.clone()),
-        dashboard_export_insights: entry
-            .dashboard
-            .map(|_| entry.export_insights.iter().filter_map(id_of).collect()),
-        prompt: entry.prompt.clone().map(Some),
-        enabled: Some(entry.enabled),
-        integration_id: Some(entry.integration),
-        ..SubscriptionInput::default()
-    }
-}
-
-/// PostHog Cloud's limits on a key, 480 requests a minute and 4,800 an
-/// hour, kept with room to spare: two token buckets, each request waiting
-/// for a token of both.
-pub struct Pace {
-    buckets: tokio::sync::Mutex<[Bucket; 2]>,
-}
-
-struct Bucket {
-    /// May go below zero: requests queued for later tokens.
-    tokens: f64,
-    capacity: f64,
-    per_second: f64,
-    at: tokio::time::Instant,
-}
-
-impl Bucket {
-    fn new(capacity: f64, per_second: f64) -> Bucket {
-        Bucket {
-            tokens: capacity,
-            capacity,
-            per_second,
-            at: tokio::time::Instant::now(),
+    let mut writeback = Writeback::new(path, text, &wanted);
+    let entries = wanted.subscriptions.clone().unwrap_or_default();
+    let mut taken: Vec<bool> = entries.iter().map(|entry| entry.id.is_some()).collect();
+    for sending in unsettled {
+        let at = sending.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        let label = printable(&sending.label).into_owned();
+        if sending.host != header.host || sending.project != header.project {
+            return Err(failure(format!(
+                "{} holds a create of subscription \"{label}\" sent to project {} of {} by an apply interrupted at {at}; apply the file there first (--host, --project), so that it is not made twice",
+                path.display(),
+                sending.project,
+                printable(&sending.host)
+            )));
         }
-    }
-
-    /// Takes a token; returns how long until it is there.
-    fn take(&mut self, now: tokio::time::Instant) -> std::time::Duration {
-        let elapsed = now.saturating_duration_since(self.at).as_secs_f64();
-        self.tokens = (self.tokens + elapsed * self.per_second).min(self.capacity);
-        self.at = now;
-        self.tokens -= 1.0;
-        if self.tokens >= 0.0 {
-            std::time::Duration::ZERO
-        } else {
-            std::time::Duration::from_secs_f64(-self.tokens / self.per_second)
-        }
-    }
-}
-
-impl Pace {
-    /// 40 at once, then 7 a second (at most 460 in any minute); 4,000 at
-    /// once over the hour, then 4,800 an hour.
-    pub fn cloud() -> Pace {
-        Pace {
-            buckets: tokio::sync::Mutex::new([
-                Bucket::new(40.0, 7.0),
-                Bucket::new(4_000.0, 4_800.0 / 3_600.0),
-            ]),
-        }
-    }
-
-    /// Waits for this request's turn.
-    pub async fn turn(&self) {
-        let wait = {
-            let mut buckets = self.buckets.lock().await;
-            wait_at(&mut buckets, tokio::time::Instant::now())
+        let id = match sending.id {
+            Some(id) => Some(id),
+            None => {
+                let since = sending.at
+                    - chrono::Duration::from_std(crate::api::creates::LOOK_BACK).unwrap_or_default();
+                let project = header.project.to_string();
+                connection
+                    .client
+                    .find_subscription(&project, &sending.body, since)
+                    .await
+                    .map_err(|error| {
+                        failure(format!(
+                            "cannot tell whether subscription \"{label}\", sent by an apply interrupted at {at}, was made ({error}); nothing was applied: run apply again when the server answers"
+                        ))
+                    })?
+                    .map(|made| made.id)
+            }
         };
-        if !wait.is_zero() {
-            tokio::time::sleep(wait).await;
+        let Some(id) = id else {
+            eprintln!(
+                "orgdeck: note: subscription \"{label}\" of the apply interrupted at {at} was not made"
+            );
+            lock.settled(sending.index)?;
+            continue;
+        };
+        if entries.iter().any(|entry| entry.id == Some(id)) {
+            lock.settled(sending.index)?;
+            continue;
         }
+        // Its entry: at its place if it is still the same, else the first
+        // entry without an id that is.
+        let same = |index: usize| {
+            !taken[index] && serde_json::Value::Object(steps::as_written(&entries[index])) == sending.entry
+        };
+        let place = Some(sending.index)
+            .filter(|index| *index < entries.len() && same(*index))
+            .or_else(|| (0..entries.len()).find(|index| same(*index)));
+        match place {
+            Some(index) => {
+                writeback
+                    .write(&NewId::Subscription { index, id })
+                    .map_err(|error| failure(format!("{error}; nothing was applied")))?;
+                taken[index] = true;
+                eprintln!(
+                    "orgdeck: note: subscription \"{label}\" was made as {id} by the apply interrupted at {at}; its id is now in {}",
+                    printable(&path.display().to_string())
+                );
+            }
+            None => eprintln!(
+                "orgdeck: warning: subscription {id} \"{label}\" was made by the apply interrupted at {at}, but no entry of {} without an id matches it now; it stays on the server (a `plan --prune` lists it)",
+                printable(&path.display().to_string())
+            ),
+        }
+        lock.settled(sending.index)?;
     }
+    let text = writeback.text().to_string();
+    let wanted = file::parse(&text).map_err(|problems| invalid(path, &problems))?;
+    Ok((text, wanted))
 }
 
-/// How long a request arriving `now` waits for a token of each bucket.
-fn wait_at(buckets: &mut [Bucket; 2], now: tokio::time::Instant) -> std::time::Duration {
-    let [minute, hour] = buckets;
-    minute.take(now).max(hour.take(now))
+/// Where and how the steps are applied.
+struct Applying<'a> {
+    connection: &'a Connection,
+    path: &'a Path,
+    header: &'a Header,
+    listed: u64,
+    record: Option<&'a Path>,
+    format: Format,
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// 600 requests at once: a burst of 40, then 7 a second, never more
-    /// than 480 in any minute (times computed, not slept).
-    #[test]
-    fn requests_keep_under_the_cloud_limit() {
-        let Pace { buckets } = Pace::cloud();
-        let mut buckets = buckets.into_inner();
-        let start = tokio::time::Instant::now();
-        let times: Vec<f64> = (0..600)
-            .map(|_| wait_at(&mut buckets, start).as_secs_f64())
-            .collect();
-        assert_eq!(times.iter().filter(|at| **at == 0.0).count(), 40);
-        for (index, at) in times.iter().enumerate() {
-            let in_minute = times[index..]
+impl Applying<'_> {
+    async fn run(
+        &self,
+        lock: Lock,
+        text: String,
+        wanted: &CodeFile,
+        plan: &Plan,
+        steps: &[Step],
+        reads: Option<Reads>,
+    ) -> anyhow::Result<()> {
+        // The record is opened first: one that cannot be written stops
+        // the apply before any step.
+        let mut record = match self.record {
+            Some(path) => Some((
+                path,
+                crate::config::files::create_private(path, crate::config::files::Create::Truncate)
+                    .map_err(|error| failure(format!("cannot write the record: {error}")))?,
+            )),
+            None => None,
+        };
+        let project = self.header.project.to_string();
+        let runner = Runner {
+            client: &self.connection.client,
+            pace: Pace::cloud(),
+            organization: &self.header.organization,
+            project: &project,
+            host: &self.header.host,
+            project_id: self.header.project,
+            lock: Mutex::new(lock),
+            writeback: Mutex::new(Writeback::new(self.path, text, wanted)),
+            role_ids: wanted
+                .roles
                 .iter()
-                .take_while(|later| **later < at + 60.0)
-                .count();
-            assert!(in_minute <= 480, "{in_minute} requests in the minute from {at}");
+                .flatten()
+                .map(|role| role.id.clone())
+                .collect(),
+            subscription_ids: wanted
+                .subscriptions
+                .iter()
+                .flatten()
+                .map(|entry| entry.id)
+                .collect(),
+            listed: self.listed,
+            format: self.format,
+        };
+        let outcomes = runner.run(steps, reads).await;
+        // The lock goes now (its journal kept if a create is unsettled).
+        drop(runner);
+        if let Some((path, file)) = record.as_mut() {
+            let mut text = output::to_safe_string(&json!({"file": self.path, "steps": outcomes}))?;
+            text.push('\n');
+            file.write_all(text.as_bytes())
+                .and_then(|()| file.sync_all())
+                .map_err(|error| failure(format!("cannot write the record {}: {error}", path.display())))?;
         }
-        assert!((times[599] - 560.0 / 7.0).abs() < 0.01, "{}", times[599]);
+        if self.format == Format::Json {
+            output::print_json(&json!({"plan": plan.to_json(), "steps": outcomes}))?;
+        }
+        report(&outcomes, self.format)
     }
+}
+
+/// Exit 0 when every step is done (or was already), else 1 naming those
+/// that were not.
+fn report(outcomes: &[Outcome], format: Format) -> anyhow::Result<()> {
+    let failed: Vec<&Outcome> = outcomes.iter().filter(|outcome| !outcome.ok).collect();
+    if failed.is_empty() {
+        if format == Format::Table {
+            output::print(&format!("\nApplied: {} steps done.\n", outcomes.len()))?;
+        }
+        return Ok(());
+    }
+    let mut message = format!(
+        "{} of {} steps failed (the others were done):",
+        failed.len(),
+        outcomes.len()
+    );
+    for outcome in failed {
+        message.push_str(&format!(
+            "\n  {}: {}",
+            printable(&outcome.step),
+            printable(outcome.error.as_deref().unwrap_or_default())
+        ));
+    }
+    Err(failure(message))
 }

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::file::{CodeFile, InsightRef, Problem, RoleEntry, SubscriptionEntry};
@@ -37,7 +37,7 @@ pub struct Live {
     pub memberships: HashMap<String, HashMap<String, String>>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Action {
     Create,
@@ -45,35 +45,35 @@ pub enum Action {
     Remove,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FieldChange {
     pub field: String,
     pub old: Value,
     pub new: Value,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Change {
     pub action: Action,
     /// `role` or `subscription`.
-    pub kind: &'static str,
+    pub kind: String,
     pub id: Option<String>,
     pub name: String,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<FieldChange>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub members_added: Vec<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub members_removed: Vec<String>,
     /// The entry's line in the file, when it has one there.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
     /// The entry's place among the file's roles or subscriptions.
     #[serde(skip)]
     pub index: Option<usize>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Plan {
     pub changes: Vec<Change>,
     /// Members on the server and not in the file, kept without --prune.
@@ -261,10 +261,18 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
                 }
                 None => plan.changes.push(Change {
                     action: Action::Create,
-                    kind: "role",
+                    kind: "role".into(),
                     id: None,
                     name: role.name.clone(),
-                    fields: Vec::new(),
+                    fields: role
+                        .feature_flags_access_level
+                        .map(|level| FieldChange {
+                            field: "feature_flags_access_level".into(),
+                            old: Value::Null,
+                            new: Value::from(level),
+                        })
+                        .into_iter()
+                        .collect(),
                     members_added: sorted(&role.members),
                     members_removed: Vec::new(),
                     line: role.at.map(|at| at.line),
@@ -279,7 +287,7 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
             if prune == Some(Prune::Roles) {
                 plan.changes.push(Change {
                     action: Action::Remove,
-                    kind: "role",
+                    kind: "role".into(),
                     id: current.id.clone(),
                     name: current.name.clone(),
                     fields: Vec::new(),
@@ -320,7 +328,7 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
                     if !fields.is_empty() {
                         plan.changes.push(Change {
                             action: Action::Change,
-                            kind: "subscription",
+                            kind: "subscription".into(),
                             id: Some(id.to_string()),
                             name: entry.label(),
                             fields,
@@ -333,7 +341,7 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
                 }
                 None => plan.changes.push(Change {
                     action: Action::Create,
-                    kind: "subscription",
+                    kind: "subscription".into(),
                     id: None,
                     name: entry.label(),
                     fields: field_changes(&SubscriptionEntry::default(), &entry),
@@ -351,7 +359,7 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
             if prune.is_some() {
                 plan.changes.push(Change {
                     action: Action::Remove,
-                    kind: "subscription",
+                    kind: "subscription".into(),
                     id: Some(id.to_string()),
                     name: current.label(),
                     fields: Vec::new(),
@@ -391,6 +399,19 @@ fn role_change(
             new: Value::from(role.name.clone()),
         });
     }
+    // Compared only where the server has it (older PostHog): today's
+    // ignores it, and a file exported there has none.
+    if let (Some(wanted), Some(has)) = (
+        role.feature_flags_access_level,
+        current.feature_flags_access_level,
+    ) && wanted != has
+    {
+        fields.push(FieldChange {
+            field: "feature_flags_access_level".into(),
+            old: Value::from(has),
+            new: Value::from(wanted),
+        });
+    }
     let wanted: HashSet<String> = role.members.iter().map(|member| member.to_lowercase()).collect();
     let has: HashSet<String> = current
         .members
@@ -416,7 +437,7 @@ fn role_change(
     }
     Some(Change {
         action: Action::Change,
-        kind: "role",
+        kind: "role".into(),
         id: current.id.clone(),
         name: role.name.clone(),
         fields,

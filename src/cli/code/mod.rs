@@ -1,9 +1,16 @@
 //! `orgdeck export` and `orgdeck plan`: roles and subscriptions as code.
-//! The file model is in [`file`], the comparison in [`diff`].
+//! The file model is in [`file`], the comparison in [`diff`], the steps of
+//! a plan in [`steps`] (saved by `plan --save`, see [`saved`]) and how
+//! `apply` runs them in [`run`], under the file's [`lock`].
 
 pub mod apply;
 pub mod diff;
 pub mod file;
+pub mod lock;
+pub mod pace;
+pub mod run;
+pub mod saved;
+pub mod steps;
 pub mod writeback;
 
 use std::collections::{HashMap, HashSet};
@@ -44,6 +51,10 @@ pub struct PlanArgs {
     /// (soft delete); `--prune=roles` removes roles too.
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "members", value_enum)]
     prune: Option<Prune>,
+    /// Save the exact plan here (owner-only; a symbolic link is refused):
+    /// `orgdeck apply PLAN` applies it, within an hour.
+    #[arg(long, value_name = "PLAN")]
+    save: Option<PathBuf>,
 }
 
 /// Whether export needs the server at all (`--schema` does not).
@@ -68,7 +79,7 @@ pub async fn export(args: ExportArgs, connection: Connection, format: Format) ->
         Format::Table => live.file.to_toml(&names),
     };
     match &args.file {
-        Some(path) => std::fs::write(path, text)
+        Some(path) => crate::config::files::replace_keeping_mode(path, text.as_bytes())
             .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", path.display())),
         None => output::print(&text),
     }
@@ -77,8 +88,7 @@ pub async fn export(args: ExportArgs, connection: Connection, format: Format) ->
 /// `orgdeck plan FILE`: exit 0 with nothing to do, 2 with changes, 1 on
 /// an error (Terraform's `-detailed-exitcode`).
 pub async fn plan(args: PlanArgs, connection: Connection, format: Format) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|error| failure(format!("cannot read {}: {error}", args.file.display())))?;
+    let text = file::read_text(&args.file).map_err(failure)?;
     let wanted = file::parse(&text).map_err(|problems| invalid(&args.file, &problems))?;
     let (live, _) = fetch(
         &connection,
@@ -88,9 +98,32 @@ pub async fn plan(args: PlanArgs, connection: Connection, format: Format) -> any
     .await
     .map_err(|error| failure(format!("{error:#}")))?;
     let plan = checked_plan(&connection.client, &args.file, &wanted, &live, args.prune).await?;
+    let unsettled = lock::unsettled(&args.file);
+    if !unsettled.is_empty() {
+        eprintln!(
+            "orgdeck: warning: an apply of {} was interrupted with {} unanswered; the plan may show {} as to add, and `orgdeck apply` looks for {} before creating anything",
+            crate::text::printable(&args.file.display().to_string()),
+            crate::text::counted(unsettled.len(), "create"),
+            if unsettled.len() == 1 { "it" } else { "them" },
+            if unsettled.len() == 1 { "it" } else { "them" },
+        );
+    }
+    if let Some(path) = &args.save {
+        save_plan(&connection, &args.file, path, &wanted, &live, &plan)
+            .await
+            .map_err(|error| failure(format!("{error:#}")))?;
+    }
     match format {
         Format::Json => output::print_json(&plan.to_json())?,
         Format::Table => output::print(&plan.to_text())?,
+    }
+    if let (Some(path), Format::Table) = (&args.save, format) {
+        output::print(&format!(
+            "\nSaved the plan to {}: `orgdeck apply {}` applies exactly it, within {} minutes.\n",
+            crate::text::printable(&path.display().to_string()),
+            crate::text::printable(&path.display().to_string()),
+            saved::MAX_AGE.num_minutes()
+        ))?;
     }
     if plan.is_empty() {
         Ok(())
@@ -101,6 +134,43 @@ pub async fn plan(args: PlanArgs, connection: Connection, format: Format) -> any
         }
         .into())
     }
+}
+
+/// Writes the plan's steps, and what they read, to `path`.
+async fn save_plan(
+    connection: &Connection,
+    file: &std::path::Path,
+    path: &std::path::Path,
+    wanted: &CodeFile,
+    live: &Live,
+    plan: &diff::Plan,
+) -> anyhow::Result<()> {
+    let today = if steps::writes_subscriptions(plan) {
+        connection
+            .client
+            .is_todays_posthog(&live.file.header.project.to_string())
+            .await?
+    } else {
+        false
+    };
+    let steps = steps::build(plan, wanted, live, today);
+    let saved = saved::SavedPlan {
+        orgdeck_plan: 1,
+        made_at: crate::clock::Clock::system().now(),
+        host: live.file.header.host.clone(),
+        organization: live.file.header.organization.clone(),
+        project: live.file.header.project,
+        file: std::fs::canonicalize(file)?,
+        fingerprint: saved::fingerprint(wanted, &steps),
+        listed: live
+            .file
+            .subscriptions
+            .as_ref()
+            .map_or(0, |held| held.len() as u64),
+        plan: plan.clone(),
+        steps,
+    };
+    saved.save(path)
 }
 
 /// The plan, once the file has passed the server's checks too; else
@@ -131,7 +201,9 @@ fn failure(message: String) -> anyhow::Error {
     Exit { code: 1, message }.into()
 }
 
-/// Every problem of the file, one a line, exit 1.
+/// Every problem of the file, one a line, exit 1: each problem escaped
+/// whole, so that a line break or control inside a value of the file can
+/// never make a line of its own.
 fn invalid(path: &std::path::Path, problems: &[file::Problem]) -> anyhow::Error {
     let mut message = format!(
         "{} has {} problem{}; nothing was compared:",
@@ -140,7 +212,8 @@ fn invalid(path: &std::path::Path, problems: &[file::Problem]) -> anyhow::Error 
         if problems.len() == 1 { "" } else { "s" }
     );
     for problem in problems {
-        message.push_str(&format!("\n  {}: {problem}", path.display()));
+        let line = format!("{}: {problem}", path.display());
+        message.push_str(&format!("\n  {}", crate::text::printable(&line)));
     }
     failure(message)
 }
@@ -274,7 +347,7 @@ pub async fn fetch(
             .iter()
             .map(|member| (member.user.email.to_lowercase(), member.user.uuid.clone()))
             .collect();
-        let (entries, memberships) = role_entries(client, org, found).await?;
+        let (entries, memberships) = role_entries(client, org, found.into_vec()).await?;
         live.file.roles = Some(entries);
         live.memberships = memberships;
     }
@@ -329,7 +402,7 @@ async fn role_entries(
                 Some(ListOrText::List(memberships)) => memberships.clone(),
                 _ => {
                     let list = List::memberships(organization, &role.id);
-                    client.all(&list, &all_options()).await?
+                    client.all(&list, &all_options()).await?.into_vec()
                 }
             };
             let ids = memberships
@@ -347,6 +420,7 @@ async fn role_entries(
                     id: Some(role.id.clone()),
                     name: role.name.clone(),
                     default: role.is_default == Some(true),
+                    feature_flags_access_level: role.feature_flags_access_level,
                     members: member_emails(&memberships),
                     ..RoleEntry::default()
                 },

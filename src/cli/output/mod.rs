@@ -54,10 +54,16 @@ pub const fn flexible(header: &'static str) -> Column {
 
 /// Narrowest a shrinking column gets.
 const MIN_WIDTH: usize = 6;
+
+/// Widest a cell is shown, in display columns, wherever the table goes: a
+/// longer value is cut with "…", so that a table is never larger than its
+/// rows times this for each column, whatever a server sent (`-o json` has
+/// the whole of every value).
+pub const MAX_CELL: usize = 200;
 const GAP: &str = "  ";
 
 /// The width tables are fitted to: the terminal's when stdout is one, else
-/// `COLUMNS` when set, else no limit (pipes get whole values).
+/// `COLUMNS` when set, else none (pipes get values up to [`MAX_CELL`]).
 pub fn output_width() -> Option<usize> {
     if std::io::stdout().is_terminal() {
         return crossterm::terminal::size()
@@ -81,13 +87,14 @@ pub fn table(columns: &[Column], rows: &[Vec<String>], width: Option<usize>) -> 
     out
 }
 
-/// The width of each column: its widest cell, then flexible columns
-/// shortened a character at a time, widest first, until a line fits `limit`.
+/// The width of each column: its widest cell (at most [`MAX_CELL`]), then
+/// flexible columns shortened a character at a time, widest first, until a
+/// line fits `limit`.
 fn column_widths(columns: &[Column], rows: &[Vec<String>], limit: Option<usize>) -> Vec<usize> {
     let mut widths: Vec<usize> = columns.iter().map(|column| column.header.width()).collect();
     for row in rows {
         for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(printable(cell).width());
+            *width = (*width).max(display_width(cell).min(MAX_CELL));
         }
     }
     if let Some(limit) = limit {
@@ -109,6 +116,21 @@ fn column_widths(columns: &[Column], rows: &[Vec<String>], limit: Option<usize>)
     widths
 }
 
+/// The width of a cell as shown (escapes included), measured on no more
+/// of it than [`MAX_CELL`] can show.
+fn display_width(cell: &str) -> usize {
+    printable(head(cell, MAX_CELL)).width()
+}
+
+/// The first `width + 1` characters of `text`: more than `width` columns
+/// can show, unless some of them take no room.
+fn head(text: &str, width: usize) -> &str {
+    match text.char_indices().nth(width.saturating_add(1)) {
+        Some((end, _)) => &text[..end],
+        None => text,
+    }
+}
+
 fn header_line(columns: &[Column], widths: &[usize]) -> String {
     let headers: Vec<String> = columns.iter().map(|column| column.header.to_string()).collect();
     row_line(&headers, widths)
@@ -127,10 +149,13 @@ fn row_line(row: &[String], widths: &[usize]) -> String {
 }
 
 /// Shortens text to `width` display columns, marking the cut with "…".
-/// Unsafe characters are shown as escapes, never written.
+/// Unsafe characters are shown as escapes, never written. Only as much of
+/// the text is escaped as can be shown.
 pub fn fit(text: &str, width: usize) -> String {
-    let text = printable(text);
-    if text.width() <= width {
+    let shown = head(text, width);
+    let cut_short = shown.len() < text.len();
+    let text = printable(shown);
+    if text.width() <= width && !cut_short {
         return text.into_owned();
     }
     let mut out = String::new();
@@ -232,6 +257,33 @@ mod tests {
         assert_eq!(lines[0].find("LEVEL"), lines[2].find("member"));
         let unlimited = table(&columns, &rows, None);
         assert!(unlimited.contains("A rather long name that will not fit"));
+    }
+
+    #[test]
+    fn no_cell_is_wider_than_the_most_a_cell_shows() {
+        let huge = "t".repeat(3_000_000);
+        let columns = [fixed("ID"), flexible("TITLE"), fixed("STATE")];
+        let rows: Vec<Vec<String>> = (0..50)
+            .map(|row| {
+                vec![
+                    row.to_string(),
+                    if row == 7 { huge.clone() } else { "short".into() },
+                    "ok".into(),
+                ]
+            })
+            .collect();
+        let text = table(&columns, &rows, None);
+        let longest = text.lines().map(|line| line.width()).max().unwrap();
+        assert_eq!(longest, 2 + 2 + MAX_CELL + 2 + 5, "{longest}");
+        assert!(text.len() < 51 * (MAX_CELL + 20) * 3, "{} bytes", text.len());
+        assert!(text.lines().nth(8).unwrap().contains("t…"));
+        // Escapes count as what they show, and are never cut in half raw.
+        let hostile = "\u{1b}".repeat(1000);
+        let shown = fit(&hostile, 20);
+        assert_eq!(shown.width(), 20);
+        assert!(shown.ends_with('…') && !shown.contains('\u{1b}'), "{shown:?}");
+        // A value that fits is whole, escapes and all.
+        assert_eq!(fit("a\u{202e}b", 20), "a\\u{202e}b");
     }
 
     #[test]

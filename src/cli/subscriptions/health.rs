@@ -1,8 +1,17 @@
 //! `orgdeck subs health`: the health of every subscription of the project,
-//! worst first, from a look that reads only what changed since the last
-//! one (`crate::health`). `--check` exits 3 when any is failing, partial or
-//! auto-disabled, for cron or a monitoring system to page on.
+//! worst first, from a look that tells what the list settles at once and
+//! then reads the deliveries of the rest, the likely-bad first
+//! (`crate::health`).
+//!
+//! On a terminal, each row that needs someone is printed as it is found,
+//! and the sorted table at the end; progress and the estimate go to
+//! stderr. `-o json` prints one object at the end: `{"complete",
+//! "looked_at", "total", "subscriptions": [...]}`. `--check` exits 0 only
+//! after a complete look found nothing failing, partial or auto-disabled,
+//! 3 when it found some, 4 when the look did not reach every subscription
+//! and found none.
 
+use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -17,30 +26,50 @@ use crate::config::state_dir;
 use crate::console::view::format::when as minute;
 use crate::health::budget::Budget;
 use crate::health::index::Index;
-use crate::health::{HealthRow, Look, LookEvent, LookOptions, tally};
+use crate::health::{Coverage, HealthRow, Look, LookEvent, LookOptions, LookSummary};
 use crate::text::{printable, thousands};
+
+/// The exit status of `--check` when something is failing, partial or
+/// auto-disabled.
+pub const UNHEALTHY: u8 = 3;
+/// The exit status of `--check` when the look did not reach every
+/// subscription and found nothing unhealthy among those it did.
+pub const INCOMPLETE: u8 = 4;
 
 /// The flags of `subs health`.
 #[derive(Debug, Clone, clap::Args)]
+#[command(
+    after_long_help = "Exit status with --check: 0 after a complete look found nothing failing, \
+partial or auto-disabled; 3 when it found any (the look complete or not); 4 when the look did not reach \
+every subscription (stopped, --max-requests, the server gone, deliveries unreadable) and found none among \
+those it reached; 1 for any other failure."
+)]
 pub struct HealthArgs {
     /// Only these healths (comma list): failing, partial, auto-disabled, unsupported,
     /// overdue, paused, ended, unknown, new, ok.
     #[arg(long, value_name = "HEALTH,...", value_delimiter = ',', value_parser = parse_health)]
     state: Vec<Health>,
-    /// Every subscription, the healthy ones too (by default: those that need someone).
+    /// Every subscription, the healthy ones too (by default: those that need
+    /// someone, the new ones, and those whose deliveries could not be read).
     #[arg(long)]
     all: bool,
     /// Read every subscription's deliveries, whatever the last look learnt.
     #[arg(long)]
     full: bool,
-    /// Exit 3 when any subscription is failing, partial or auto-disabled (0 otherwise).
+    /// Exit 0 only after a complete look found nothing failing, partial or
+    /// auto-disabled; 3 when it found some; 4 when the look was not complete
+    /// and found none.
     #[arg(long)]
     check: bool,
+    /// Stop after N delivery requests (the list is always read whole); the
+    /// next look goes on where this one stopped.
+    #[arg(long, value_name = "N")]
+    max_requests: Option<u64>,
     /// Requests in flight at once.
     #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=64))]
     concurrency: u16,
-    /// The most requests the look may make: N/min, N/hour, both, or none
-    /// [default: 400/min,4000/hour, under PostHog Cloud's limits].
+    /// The most requests the look may make: N/min, N/hour, both, or none (also
+    /// `off`) [default: 400/min,4000/hour, under PostHog Cloud's limits].
     #[arg(long, value_name = "RATE", value_parser = |text: &str| text.parse::<Budget>())]
     budget: Option<Budget>,
 }
@@ -49,16 +78,19 @@ fn parse_health(text: &str) -> Result<Health, String> {
     text.parse()
 }
 
-/// The healths shown without `--all` or `--state`: those that need someone.
-const NEEDS_SOMEONE: [Health; 5] = [
+/// The healths shown without `--all` or `--state`: those that need
+/// someone, and the new ones (never delivered: is it working?).
+const SHOWN: [Health; 7] = [
     Health::Failing,
     Health::Partial,
     Health::AutoDisabled,
     Health::Unsupported,
     Health::Overdue,
+    Health::Unknown,
+    Health::New,
 ];
 
-/// One line of `-o json`.
+/// One row of `-o json`.
 #[derive(Serialize)]
 struct JsonRow<'a> {
     id: i64,
@@ -72,6 +104,15 @@ struct JsonRow<'a> {
     fix: Option<&'a str>,
 }
 
+/// What `-o json` prints.
+#[derive(Serialize)]
+struct JsonLook<'a> {
+    complete: bool,
+    looked_at: u64,
+    total: u64,
+    subscriptions: Vec<JsonRow<'a>>,
+}
+
 const COLUMNS: [Column; 8] = [
     fixed("HEALTH"),
     fixed("SINCE (UTC)"),
@@ -82,6 +123,129 @@ const COLUMNS: [Column; 8] = [
     flexible("FAILED FOR"),
     flexible("FIX"),
 ];
+
+/// What the look has found so far: the rows shown, and each
+/// subscription's health for the counts.
+struct Found<'a> {
+    args: &'a HealthArgs,
+    shown: HashMap<i64, HealthRow>,
+    healths: HashMap<i64, Health>,
+    /// Unhealthy rows are printed as found (a terminal, a table).
+    stream: bool,
+    /// Progress on stderr.
+    progress: bool,
+    progress_shown: bool,
+    last_progress: Option<std::time::Instant>,
+    coverage: Coverage,
+    listing: Option<(u64, u64)>,
+}
+
+impl Found<'_> {
+    fn shows(&self, row: &HealthRow) -> bool {
+        if !self.args.state.is_empty() {
+            return self.args.state.contains(&row.health) && (!row.pending || self.args.all);
+        }
+        self.args.all || (!row.pending && SHOWN.contains(&row.health))
+    }
+
+    fn paging(&self) -> usize {
+        self.healths.values().filter(|health| health.pages()).count()
+    }
+
+    fn take(&mut self, event: LookEvent) {
+        match event {
+            LookEvent::Listing { read, total } => {
+                self.listing = Some((read, total));
+                self.draw(false);
+            }
+            LookEvent::Listed(coverage) | LookEvent::Progress(coverage) => {
+                self.coverage = coverage;
+                self.listing = None;
+                self.draw(false);
+            }
+            LookEvent::Row(row) => {
+                if row.pending {
+                    self.healths.remove(&row.id);
+                } else {
+                    self.healths.insert(row.id, row.health);
+                }
+                if self.shows(&row) {
+                    let before = self.shown.get(&row.id).map(|shown| shown.health);
+                    if self.stream && !row.pending && before != Some(row.health) {
+                        self.stream_row(&row);
+                    }
+                    self.shown.insert(row.id, row);
+                } else {
+                    self.shown.remove(&row.id);
+                }
+            }
+            LookEvent::States(_) => {}
+        }
+    }
+
+    /// One row as it is found, what fixes it before who it fails for (a
+    /// line cut at the terminal's width keeps the fix): "failing  #12
+    /// Weekly KPIs → address does not exist: … · b@x: Domain … does not
+    /// exist".
+    fn stream_row(&mut self, row: &HealthRow) {
+        self.clear_progress();
+        let mut line = format!("{:<13} #{} {}", row.health.as_str(), row.id, row.title);
+        if let Some(fix) = &row.fix {
+            line.push_str(&format!(" → {fix}"));
+        }
+        let failed = failed_for(row);
+        if !failed.is_empty() {
+            line.push_str(&format!(" · {failed}"));
+        }
+        let width = output::output_width().unwrap_or(usize::MAX);
+        let mut stdout = std::io::stdout().lock();
+        let _ = writeln!(stdout, "{}", output::fit(&printable(&line), width));
+        let _ = stdout.flush();
+        self.draw(true);
+    }
+
+    /// The progress line on stderr, at most ten times a second.
+    fn draw(&mut self, now: bool) {
+        if !self.progress {
+            return;
+        }
+        if !now
+            && self
+                .last_progress
+                .is_some_and(|at| at.elapsed() < std::time::Duration::from_millis(100))
+        {
+            return;
+        }
+        self.last_progress = Some(std::time::Instant::now());
+        let text = match self.listing {
+            Some((read, total)) => format!(
+                "listing the subscriptions: {} of {}",
+                thousands(read),
+                thousands(total)
+            ),
+            None => format!(
+                "{} failing so far · {} · {}",
+                self.paging(),
+                self.coverage.looked_at(),
+                self.coverage.estimate()
+            ),
+        };
+        let width = crossterm::terminal::size()
+            .map(|(columns, _)| usize::from(columns).saturating_sub(1))
+            .unwrap_or(79);
+        let mut stderr = std::io::stderr().lock();
+        let _ = write!(stderr, "\r\x1b[2K{}", output::fit(&text, width));
+        let _ = stderr.flush();
+        self.progress_shown = true;
+    }
+
+    fn clear_progress(&mut self) {
+        if self.progress_shown {
+            eprint!("\r\x1b[2K");
+            self.progress_shown = false;
+        }
+    }
+}
 
 pub async fn run(
     client: &Client,
@@ -105,6 +269,8 @@ pub async fn run(
             budget: args.budget.unwrap_or_default(),
             full: args.full,
             max_rows,
+            max_requests: args.max_requests,
+            keep_states: false,
         },
         stop: stop.clone(),
     };
@@ -114,95 +280,115 @@ pub async fn run(
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
         }
     });
-    let progress = std::io::stderr().is_terminal();
-    let mut rows: Vec<HealthRow> = Vec::new();
-    let mut failing = 0u64;
-    let summary = look
-        .run(&mut index, |event| match event {
-            LookEvent::Row(row) => {
-                failing += u64::from(row.health.pages());
-                rows.push(row);
-            }
-            LookEvent::Progress {
-                done,
-                total,
-                requests,
-            } if progress => {
-                let mut stderr = std::io::stderr().lock();
-                let _ = write!(
-                    stderr,
-                    "\r\x1b[2Kchecked {} of {} · {failing} failing so far · {} requests",
-                    thousands(done),
-                    thousands(total),
-                    thousands(requests)
-                );
-                let _ = stderr.flush();
-            }
-            _ => {}
-        })
-        .await;
+    let mut found = Found {
+        args: &args,
+        shown: HashMap::new(),
+        healths: HashMap::new(),
+        stream: format == Format::Table && std::io::stdout().is_terminal(),
+        progress: std::io::stderr().is_terminal(),
+        progress_shown: false,
+        last_progress: None,
+        coverage: Coverage::default(),
+        listing: None,
+    };
+    let outcome = look.run(&mut index, |event| found.take(event)).await;
     stopper.abort();
-    if progress {
-        eprint!("\r\x1b[2K");
-    }
-    let summary = summary?;
-    rows.sort_by(HealthRow::order);
-    let paging = rows.iter().filter(|row| row.health.pages()).count();
-    let shown: Vec<&HealthRow> = rows
-        .iter()
-        .filter(|row| {
-            if !args.state.is_empty() {
-                args.state.contains(&row.health)
-            } else {
-                args.all || NEEDS_SOMEONE.contains(&row.health)
+    found.clear_progress();
+    let summary = match outcome {
+        Ok(summary) => summary,
+        Err(error) if args.check => {
+            return Err(Exit {
+                code: INCOMPLETE,
+                message: format!("the look failed, so nothing is known: {error}"),
             }
-        })
-        .collect();
-    match format {
-        Format::Json => {
-            let json: Vec<JsonRow> = shown.iter().map(|row| json_row(row)).collect();
-            output::print_json(&json)?;
+            .into());
         }
+        Err(error) => return Err(error.into()),
+    };
+    let mut rows: Vec<&HealthRow> = found.shown.values().collect();
+    rows.sort_by(|a, b| a.order(b));
+    let coverage = summary.coverage;
+    match format {
+        Format::Json => output::print_json(&JsonLook {
+            complete: summary.complete(),
+            looked_at: coverage.known,
+            total: coverage.total,
+            subscriptions: rows.iter().map(|row| json_row(row)).collect(),
+        })?,
         Format::Table => {
-            let cells: Vec<Vec<String>> = shown.iter().map(|row| cells(row)).collect();
+            if found.stream && !rows.is_empty() {
+                output::print("\n")?;
+            }
+            let cells: Vec<Vec<String>> = rows.iter().map(|row| cells(row)).collect();
             let mut text = output::table(&COLUMNS, &cells, output::output_width());
-            let counts: Vec<String> = tally(rows.iter())
-                .into_iter()
-                .map(|(health, count)| format!("{count} {health}"))
-                .collect();
-            text.push_str(&format!(
-                "{} of {} subscriptions shown · {} · {} requests{}\n",
-                shown.len(),
-                rows.len(),
-                if counts.is_empty() {
-                    "none".into()
-                } else {
-                    counts.join(" · ")
-                },
-                summary.requests,
-                if summary.no_history {
-                    " · this server keeps no delivery history"
-                } else {
-                    ""
-                }
-            ));
+            text.push_str(&footer(&found, &summary, rows.len()));
             output::print(&text)?;
         }
     }
-    if summary.stopped {
+    for warning in &summary.warnings {
+        eprintln!("orgdeck: {}", printable(warning));
+    }
+    if let Some(why) = summary.short_of() {
         eprintln!(
-            "orgdeck: stopped after {} of {} subscriptions; what was learnt is kept, and the next look goes on from there",
-            summary.read, summary.total
+            "orgdeck: the look is not complete: {}; {}; {}. What was learnt is kept, and the next look goes on from there.",
+            printable(&why),
+            coverage.looked_at(),
+            coverage.estimate()
         );
     }
+    let paging = found.paging();
     if args.check && paging > 0 {
         return Err(Exit {
-            code: 3,
+            code: UNHEALTHY,
             message: format!("{paging} subscriptions are failing, partial or auto-disabled"),
         }
         .into());
     }
+    if args.check && !summary.complete() {
+        return Err(Exit {
+            code: INCOMPLETE,
+            message: format!(
+                "nothing failing among those looked at, but the look is not complete ({})",
+                coverage.looked_at()
+            ),
+        }
+        .into());
+    }
+    if let Some(cut) = &summary.cut {
+        anyhow::bail!("the look was cut short: {cut}");
+    }
     Ok(())
+}
+
+/// "3 of 90,095 subscriptions shown · 3 failing · 2 new · 90,000 ok ·
+/// looked at all 90,095 · 1,234 requests".
+fn footer(found: &Found, summary: &LookSummary, shown: usize) -> String {
+    let mut counts = std::collections::BTreeMap::new();
+    for health in found.healths.values() {
+        *counts.entry(*health).or_insert(0u64) += 1;
+    }
+    let counts: Vec<String> = counts
+        .into_iter()
+        .map(|(health, count)| format!("{} {health}", thousands(count)))
+        .collect();
+    let coverage = summary.coverage;
+    let mut text = format!(
+        "{} of {} subscriptions shown · {} · {} · {} requests",
+        thousands(shown as u64),
+        thousands(coverage.total),
+        if counts.is_empty() {
+            "none known".into()
+        } else {
+            counts.join(" · ")
+        },
+        coverage.looked_at(),
+        thousands(coverage.requests),
+    );
+    if summary.no_history {
+        text.push_str(" · this server keeps no delivery history");
+    }
+    text.push('\n');
+    text
 }
 
 fn stamp(at: Option<chrono::DateTime<chrono::Utc>>) -> Option<String> {
@@ -223,9 +409,9 @@ fn json_row(row: &HealthRow) -> JsonRow<'_> {
     }
 }
 
-fn cells(row: &HealthRow) -> Vec<String> {
-    let failed = row
-        .failed_recipients
+/// The first recipient it fails for, with the error, and how many more.
+fn failed_for(row: &HealthRow) -> String {
+    row.failed_recipients
         .first()
         .map(|first| {
             let more = row.failed_recipients.len() - 1;
@@ -240,7 +426,10 @@ fn cells(row: &HealthRow) -> Vec<String> {
                 }
             )
         })
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+fn cells(row: &HealthRow) -> Vec<String> {
     vec![
         row.health.to_string(),
         minute(row.since),
@@ -252,7 +441,7 @@ fn cells(row: &HealthRow) -> Vec<String> {
         row.id.to_string(),
         row.title.clone(),
         row.target.clone(),
-        failed,
+        failed_for(row),
         row.fix.clone().unwrap_or_default(),
     ]
 }

@@ -119,6 +119,15 @@ impl SubscriptionsCommand {
                 | SubscriptionsCommand::Health(_)
         )
     }
+
+    /// How long it may take by default (`--deadline`).
+    pub fn span(&self) -> super::Span {
+        match self {
+            SubscriptionsCommand::List { .. } | SubscriptionsCommand::Deliveries { .. } => super::Span::Lists,
+            SubscriptionsCommand::Health(_) => super::Span::Paced,
+            _ => super::Span::One,
+        }
+    }
 }
 
 fn parse_ordering(text: &str) -> Result<String, String> {
@@ -173,7 +182,7 @@ pub async fn run(
             let mut writer = ListWriter::new(format, COLUMNS.to_vec())?;
             let options = super::list_options("subscriptions");
             let list = List::subscriptions(project, &filter).raw();
-            let streamed = client
+            let read = client
                 .for_each_page(&list, &options, |mut rows: Vec<Raw<Subscription>>| {
                     if let Some(state) = state {
                         // The API has no filter by state: it is read off each row.
@@ -181,10 +190,8 @@ pub async fn run(
                     }
                     writer.rows(&rows, |subscription| cells(subscription, now))
                 })
-                .await?;
-            writer.finish()?;
-            super::warn(&streamed);
-            Ok(())
+                .await;
+            super::end_list(writer, read)
         }
         SubscriptionsCommand::Get { id } => show(&client.subscription(project, id).await?, format),
         SubscriptionsCommand::Create { fields } => {

@@ -237,7 +237,7 @@ impl App {
 
     /// A request found no server: offline from now (or still), and the
     /// next try set unless one is already.
-    fn unreachable(&mut self, unreachable: api::Unreachable) -> Vec<Effect> {
+    pub(super) fn unreachable(&mut self, unreachable: api::Unreachable) -> Vec<Effect> {
         self.dirty = true;
         let api::Unreachable { server, reason } = unreachable;
         let tries = match self.offline.as_mut() {
@@ -384,6 +384,7 @@ impl App {
         if !read {
             effects.extend(self.reread(shown));
         }
+        effects.extend(self.look_again_if_cut());
         effects
     }
 }

@@ -5,7 +5,7 @@
 //! Subscriptions (`p` and `e` read it first when the Subscriptions tab has
 //! not loaded it).
 
-use super::{App, Effect, ListId, LookNews, Notice, Stop, Ticket};
+use super::{App, Effect, ListId, LookFailure, LookNews, Notice, Stop, Ticket};
 use crate::console::lists::deliveries::ChosenSubscription;
 use crate::console::lists::health::Looked;
 use crate::health::LookSummary;
@@ -33,6 +33,7 @@ impl App {
             ticket: self.looks.issue(),
             project: self.context.project.clone(),
             stop,
+            max_requests: None,
         }]
     }
 
@@ -52,6 +53,44 @@ impl App {
         }
     }
 
+    /// The list read whole for the state filters of Subscriptions: a look
+    /// that reads no delivery, unless a look is under way (its list will
+    /// do).
+    pub(super) fn read_list_for_states(&mut self) -> Vec<Effect> {
+        if self.lists.health.is_looking() {
+            return Vec::new();
+        }
+        let stop = Stop::default();
+        self.stop = Some(stop.clone());
+        self.lists.health.begin();
+        vec![Effect::Look {
+            ticket: self.looks.issue(),
+            project: self.context.project.clone(),
+            stop,
+            max_requests: Some(0),
+        }]
+    }
+
+    /// A look read the list: the state filters of Subscriptions answer
+    /// from it, at once if one is in force.
+    pub(super) fn states_known(&mut self, states: crate::health::list::States) -> Vec<Effect> {
+        let height = self.table_height();
+        let table = &mut self.lists.subscriptions;
+        table.resource.known = Some(states);
+        let narrowed = table
+            .resource
+            .state
+            .is_some_and(|state| state != crate::api::SubscriptionState::Deleted);
+        if narrowed && table.hold_known(height) {
+            self.dirty = true;
+            if self.shown() == ListId::Subscriptions {
+                let words = self.lists.subscriptions.known_words(self.now).unwrap_or_default();
+                self.notice = Some(Notice::done(format!("the whole list is read: {words}")));
+            }
+        }
+        Vec::new()
+    }
+
     /// The first time Health is shown, a look starts.
     pub(super) fn health_shown(&mut self) -> Vec<Effect> {
         let health = &self.lists.health;
@@ -68,31 +107,24 @@ impl App {
         let height = self.table_height();
         let health = &mut self.lists.health;
         match news {
-            LookNews::Listed { total } => health.listed(total),
+            LookNews::Listing { read, total } => health.listing(read, total),
+            LookNews::Listed(coverage) => health.listed(coverage),
             LookNews::Rows(rows) => health.take(rows, height),
-            LookNews::Progress {
-                done,
-                total,
-                requests,
-            } => health.progress(done, total, requests),
+            LookNews::Progress(coverage) => health.progress(coverage),
+            LookNews::States(states) => return self.states_known(*states),
         }
         // The tab bar counts the failing ones from any tab.
         self.dirty = true;
         Vec::new()
     }
 
-    pub(super) fn looked(&mut self, ticket: Ticket, result: Result<LookSummary, String>) -> Vec<Effect> {
+    pub(super) fn looked(&mut self, ticket: Ticket, result: Result<LookSummary, LookFailure>) -> Vec<Effect> {
         if !self.looks.is_current(ticket) {
             return Vec::new();
         }
         self.dirty = true;
         self.stop = None;
         let height = self.table_height();
-        let (summary, error) = match result {
-            Ok(summary) => (summary, None),
-            Err(error) => (LookSummary::default(), Some(error)),
-        };
-        let whole = error.is_none() && !summary.stopped;
         if self
             .notice
             .as_ref()
@@ -100,27 +132,59 @@ impl App {
         {
             self.notice = None;
         }
-        if summary.stopped {
-            self.notice = Some(Notice::done(
-                "look stopped: the rows so far are kept; r looks again".into(),
-            ));
+        let mut effects = Vec::new();
+        let looked = match result {
+            Ok(summary) => {
+                if summary.stopped {
+                    self.notice = Some(Notice::done(
+                        "look stopped: what it learnt is kept; r goes on from there".into(),
+                    ));
+                }
+                if summary.no_history {
+                    self.notice = Some(Notice::done(
+                        "this server keeps no delivery history: healths are from the subscriptions' fields"
+                            .into(),
+                    ));
+                }
+                if let Some(unreachable) = summary.cut.as_ref().and_then(|cut| cut.unreachable()) {
+                    // The server went away mid-look: offline, tried again,
+                    // and looked at again once it answers.
+                    self.health_again = true;
+                    effects.extend(self.unreachable(unreachable));
+                }
+                Looked {
+                    at: self.now,
+                    coverage: summary.coverage,
+                    complete: summary.complete(),
+                    short_of: summary.short_of(),
+                    error: None,
+                }
+            }
+            Err(failure) => {
+                if let Some(unreachable) = failure.unreachable {
+                    self.health_again = true;
+                    effects.extend(self.unreachable(unreachable));
+                }
+                Looked {
+                    at: self.now,
+                    coverage: Default::default(),
+                    complete: false,
+                    short_of: None,
+                    error: Some(failure.message),
+                }
+            }
+        };
+        self.lists.health.finish(looked, height);
+        effects
+    }
+
+    /// The server answers again: a look it cut short, or that could not
+    /// start, starts again by itself (going on from what it learnt).
+    pub(super) fn look_again_if_cut(&mut self) -> Vec<Effect> {
+        if !std::mem::take(&mut self.health_again) || self.lists.health.is_looking() {
+            return Vec::new();
         }
-        if summary.no_history {
-            self.notice = Some(Notice::done(
-                "this server keeps no delivery history: healths are from the subscriptions' fields".into(),
-            ));
-        }
-        self.lists.health.finish(
-            Looked {
-                at: self.now,
-                requests: summary.requests,
-                stopped: summary.stopped,
-                error,
-            },
-            whole,
-            height,
-        );
-        Vec::new()
+        self.look()
     }
 
     /// Another project or connection: the look's rows are of the one left.

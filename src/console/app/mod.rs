@@ -117,6 +117,9 @@ pub struct App {
     looks: Latest,
     /// What stops the look under way.
     stop: Option<Stop>,
+    /// A look the server's going away cut short (or kept from starting):
+    /// looked at again once it answers.
+    health_again: bool,
     /// `p` or `e` on a Health row, or `:sub ID`, waiting for its
     /// subscription to be read.
     then: Option<(i64, health::Then)>,
@@ -165,6 +168,7 @@ impl App {
             last_refresh: None,
             looks: Latest::default(),
             stop: None,
+            health_again: false,
             then: None,
             history: Default::default(),
             production_yes: false,
@@ -522,6 +526,7 @@ impl App {
                 self.shown() == list && self.lists.get(list).generation() == generation
             }
             About::Write => true,
+            About::Look(ticket) => self.shown() == ListId::Health && self.looks.is_current(ticket),
         };
         if current {
             self.last_request = Some(exchange);

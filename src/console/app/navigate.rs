@@ -131,6 +131,14 @@ impl App {
     /// Starts a list over: a new generation, from the first page
     /// (`from_start`) or around the cursor (a refresh).
     pub(super) fn reload(&mut self, list: ListId, from_start: bool) -> Vec<Effect> {
+        // Rows held from the list a look read are held again (in the
+        // order now in force), not fetched.
+        if list == ListId::Subscriptions && self.lists.subscriptions.resource.held {
+            let height = self.table_height();
+            if self.lists.subscriptions.hold_known(height) {
+                return Vec::new();
+            }
+        }
         self.lists.get_mut(list).restart(from_start);
         if self.shown == list {
             self.fetch_visible()
@@ -156,6 +164,17 @@ impl App {
         }
         if self.offline.is_some() {
             return self.retry_now();
+        }
+        // Rows held from the list a look read: the list is read again.
+        if self.shown == ListId::Subscriptions && self.lists.subscriptions.resource.held {
+            let mut effects = self.read_list_for_states();
+            if effects.is_empty() {
+                self.notice = Some(Notice::done("a look is reading the list already".into()));
+            } else {
+                self.notice = Some(Notice::working("reading the whole list again…".into()));
+            }
+            effects.push(self.load_integrations());
+            return effects;
         }
         let table = self.lists.get_mut(self.shown);
         if table.is_loading() {
@@ -262,6 +281,13 @@ impl App {
     /// rows again; one that did not stop says so.
     pub(super) fn look_further(&mut self) -> Vec<Effect> {
         use crate::console::lists::AnyTable;
+        if self.lists.subscriptions.resource.held {
+            let words = self.lists.subscriptions.known_words(self.now).unwrap_or_default();
+            self.notice = Some(Notice::done(format!(
+                "every one is shown already: {words}; r reads the list again"
+            )));
+            return Vec::new();
+        }
         let table = &mut self.lists.subscriptions;
         let Some(scanned) = table.scanned() else {
             self.notice = Some(Notice::done(
@@ -320,15 +346,45 @@ impl App {
                 .map(str::to_string);
         }
         let filters = table.resource.filters();
+        let height = self.table_height();
+        // One press answers from the list a look read, when there is one.
+        if self.lists.subscriptions.hold_known(height) {
+            let words = self.lists.subscriptions.known_words(self.now).unwrap_or_default();
+            self.notice = Some(Notice::done(format!(
+                "only {}: {words}; r reads it again, f steps through the states",
+                filters.join(" · ")
+            )));
+            return Vec::new();
+        }
+        let mut effects = self.reload(ListId::Subscriptions, true);
+        let narrowed = state.is_some_and(|state| state != SubscriptionState::Deleted);
         self.notice = Some(Notice::done(if filters.is_empty() {
             "every subscription again".into()
+        } else if let Some(words) = self
+            .lists
+            .subscriptions
+            .known_words(self.now)
+            .filter(|_| narrowed)
+        {
+            format!(
+                "only {}: {words}; looking through the list for them",
+                filters.join(" · ")
+            )
+        } else if narrowed {
+            // Nothing known yet: the list is read whole (a few requests of
+            // 1,000 rows), and the rows found page by page meanwhile.
+            effects.extend(self.read_list_for_states());
+            format!(
+                "only {}: reading the whole list to find every one; the first pages meanwhile",
+                filters.join(" · ")
+            )
         } else {
             format!(
                 "only {}: f steps through the states, :state all shows every one",
                 filters.join(" · ")
             )
         }));
-        self.reload(ListId::Subscriptions, true)
+        effects
     }
 
     /// Recomputes the local view of the shown list.

@@ -134,8 +134,13 @@ pub const NOTICE_FOR: Duration = Duration::from_secs(5);
 /// about: the footer shows those of the lists shown and of writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum About {
-    Page { list: ListId, generation: Ticket },
+    Page {
+        list: ListId,
+        generation: Ticket,
+    },
     Write,
+    /// A health look's requests: shown while Health is.
+    Look(Ticket),
 }
 
 /// Something to do once a while has passed.
@@ -336,7 +341,7 @@ pub enum Msg {
     /// The look with this ticket ended: how, or why it failed.
     Looked {
         ticket: Ticket,
-        result: Result<crate::health::LookSummary, String>,
+        result: Result<crate::health::LookSummary, LookFailure>,
     },
     /// A timer an effect set has run out.
     Timer {
@@ -412,17 +417,27 @@ impl PartialEq for Stop {
 /// subscriptions is a few hundred messages, not 20,000.
 #[derive(Debug, Clone)]
 pub enum LookNews {
-    /// The list is read: this many subscriptions.
-    Listed {
+    /// Pages of the list arriving: rows read, rows in all.
+    Listing {
+        read: u64,
         total: u64,
     },
+    /// The list is read: what it settles follows as rows.
+    Listed(crate::health::Coverage),
     /// Rows learnt since the last news, in no order.
     Rows(Vec<crate::health::HealthRow>),
-    Progress {
-        done: u64,
-        total: u64,
-        requests: u64,
-    },
+    Progress(crate::health::Coverage),
+    /// The list's states, for the state filters of Subscriptions.
+    States(Box<crate::health::list::States>),
+}
+
+/// Why a look failed before it listed anything.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LookFailure {
+    pub message: String,
+    /// The server was not reached: the console goes offline and tries it
+    /// again, and looks again once it answers.
+    pub unreachable: Option<api::Unreachable>,
 }
 
 /// Where `:ctx` goes.
@@ -536,6 +551,9 @@ pub enum Effect {
         ticket: Ticket,
         project: String,
         stop: Stop,
+        /// The most delivery requests (`Some(0)`: the list alone, for the
+        /// state filters of Subscriptions).
+        max_requests: Option<u64>,
     },
 }
 

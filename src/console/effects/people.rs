@@ -43,7 +43,9 @@ impl Runner {
             let _ = messages.send(Msg::RoleIndexProgress { ticket, done, total });
         });
         tokio::spawn(async move {
-            let result = RoleIndex::load(&runner.client, &organization, progress.as_ref())
+            // What the index holds is one budget (--max-held-mib).
+            let client = runner.client.with_holding();
+            let result = RoleIndex::load(&client, &organization, progress.as_ref())
                 .await
                 .map(|index| SharedIndex(Arc::new(index)))
                 .map_err(|error| error.to_string());
@@ -125,6 +127,7 @@ impl Runner {
                 told(PeopleNews::Progress { done, total })
             })),
             max_rows: None,
+            pace: None,
         };
         let outcome = self
             .client
@@ -159,7 +162,9 @@ impl Runner {
     ) {
         let runner = self.clone();
         tokio::spawn(async move {
-            let result = profile::gather(&runner.client, &organization, &email, &index.0)
+            // What the page holds is one budget (--max-held-mib).
+            let client = runner.client.with_holding();
+            let result = profile::gather(&client, &organization, &email, &index.0)
                 .await
                 .map(Box::new)
                 .map_err(|error| format!("{error:#}"));

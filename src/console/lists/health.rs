@@ -23,7 +23,8 @@ use crate::api::health::Health;
 use crate::console::view::detail::{field, heading, marked};
 use crate::console::view::format::{relative, when};
 use crate::console::view::theme::Theme;
-use crate::health::{HealthRow, tally};
+use crate::health::{Coverage, HealthRow, tally};
+use crate::text::thousands;
 
 /// Cells of the progress bar.
 const BAR: usize = 20;
@@ -31,21 +32,39 @@ const BAR: usize = 20;
 /// A look under way: how far it has come.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Progress {
-    /// Subscriptions listed, once the list is read.
-    pub total: Option<u64>,
-    pub done: u64,
-    pub requests: u64,
+    /// Pages of the list arriving: rows read, rows in all.
+    pub listing: Option<(u64, u64)>,
+    /// Once the list is read: how much is known, and what is left.
+    pub coverage: Option<Coverage>,
 }
 
 /// How the last look ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Looked {
     pub at: DateTime<Utc>,
-    pub requests: u64,
-    /// Stopped (Esc) before the end.
-    pub stopped: bool,
-    /// Why it failed, if it did.
+    /// How far it came (all zero when it failed before listing).
+    pub coverage: Coverage,
+    /// Every subscription's health is known.
+    pub complete: bool,
+    /// Why not, when it is not: "stopped before the end", "the server
+    /// stopped answering (…)".
+    pub short_of: Option<String>,
+    /// Why it failed before it could list anything.
     pub error: Option<String>,
+}
+
+/// What the tab bar says of Health.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// No look yet.
+    Nothing,
+    /// A complete look found nothing failing, partial or auto-disabled: ✓.
+    Clear,
+    /// So many not reaching people; with the percent known when the look
+    /// is not complete ("4 failing · 3 %").
+    Failing { count: usize, percent: Option<u64> },
+    /// The last look failed: what the rows before it say is not a look's.
+    Failed { count: usize },
 }
 
 #[derive(Debug, Default)]
@@ -54,11 +73,40 @@ pub struct Board {
     pub looking: Option<Progress>,
     /// The last look that ended.
     pub looked: Option<Looked>,
-    /// How many rows of each health, worst first.
+    /// How many rows of each health, worst first (the pending left out).
     counts: Vec<(Health, usize)>,
     /// The ids the look under way has sent: at its end, rows it did not
     /// send (subscriptions gone since) are dropped.
     seen: HashSet<i64>,
+    /// The look under way has read the list.
+    listed: bool,
+}
+
+impl Board {
+    /// How much is known now: from the look under way once it has read
+    /// the list, else from the last look.
+    pub fn coverage(&self) -> Option<Coverage> {
+        match &self.looking {
+            Some(Progress {
+                coverage: Some(coverage),
+                ..
+            }) => Some(*coverage),
+            _ => self
+                .looked
+                .as_ref()
+                .filter(|looked| looked.error.is_none() || looked.coverage.total > 0)
+                .map(|looked| looked.coverage),
+        }
+    }
+
+    /// Whether every subscription's health is known: a complete look
+    /// ended, or the look under way has nothing left to read.
+    pub fn is_complete(&self) -> bool {
+        match &self.looking {
+            Some(progress) => progress.coverage.is_some_and(|coverage| coverage.is_complete()),
+            None => self.looked.as_ref().is_some_and(|looked| looked.complete),
+        }
+    }
 }
 
 /// Narrow tables keep the mark of a row new since the previous look (a
@@ -160,10 +208,14 @@ impl Resource for Board {
     const MARKS: bool = true;
 
     fn heading(&self) -> String {
-        if self.counts.is_empty() {
-            return Self::TITLE.into();
+        let mut heading = Self::TITLE.to_string();
+        if !self.counts.is_empty() {
+            heading.push_str(&format!(" · {}", counted(&self.counts)));
         }
-        format!("{} · {}", Self::TITLE, counted(&self.counts))
+        if let Some(coverage) = self.coverage().filter(|_| !self.is_complete()) {
+            heading.push_str(&format!(" · {}", coverage.looked_at()));
+        }
+        heading
     }
 
     /// Nothing to fetch by page: a look sends the rows.
@@ -173,6 +225,7 @@ impl Resource for Board {
 
     fn empty(&self) -> &'static str {
         match (&self.looking, &self.looked) {
+            (Some(progress), _) if progress.coverage.is_none() => "listing the subscriptions…",
             (Some(_), _) => "looking…",
             (None, Some(looked)) if looked.error.is_some() => "the look failed: r looks again",
             (None, Some(_)) => "no subscriptions in this project",
@@ -307,38 +360,65 @@ impl Resource for Board {
 
     fn status(&self, now: DateTime<Utc>, theme: &Theme) -> Option<Line<'static>> {
         if let Some(progress) = &self.looking {
-            let Some(total) = progress.total else {
-                return Some(Line::styled(" listing the subscriptions… Esc stops ", theme.dim));
+            let Some(coverage) = progress.coverage else {
+                let text = match progress.listing {
+                    Some((read, total)) => format!(
+                        " listing the subscriptions: {} of {} · Esc stops ",
+                        thousands(read),
+                        thousands(total)
+                    ),
+                    None => " listing the subscriptions… Esc stops ".into(),
+                };
+                return Some(Line::styled(text, theme.dim));
             };
-            let filled = match total {
+            let filled = match coverage.total {
                 0 => BAR,
-                total => (progress.done.min(total) as usize * BAR) / total as usize,
+                total => (coverage.known.min(total) as usize * BAR) / total as usize,
             };
             return Some(Line::from(vec![
                 Span::raw(" "),
                 Span::styled("█".repeat(filled), theme.accent),
                 Span::styled("░".repeat(BAR - filled), theme.dim),
                 Span::raw(format!(
-                    " {} of {total} · {} requests · Esc stops ",
-                    progress.done, progress.requests
+                    " {} of {} known · {} · Esc stops ",
+                    thousands(coverage.known),
+                    thousands(coverage.total),
+                    coverage.estimate()
                 )),
             ]));
         }
         let looked = self.looked.as_ref()?;
-        let mut text = format!(
-            " looked {}, {} requests",
-            relative(looked.at, now),
-            looked.requests
-        );
-        if looked.stopped {
-            text.push_str(" · stopped before the end: r looks again");
-        }
-        match &looked.error {
-            Some(error) => Some(Line::styled(
-                crate::text::printable(&format!("{text} · failed: {error} ")).into_owned(),
+        if let Some(error) = &looked.error {
+            return Some(Line::styled(
+                crate::text::printable(&format!(
+                    " the look failed {}: {error} · r looks again ",
+                    relative(looked.at, now)
+                ))
+                .into_owned(),
                 theme.error,
+            ));
+        }
+        let coverage = looked.coverage;
+        let counts = format!(
+            "{} · {} requests",
+            coverage.looked_at(),
+            thousands(coverage.requests)
+        );
+        match &looked.short_of {
+            Some(why) => {
+                let text = format!(
+                    " looked {}, {why}: r goes on · {counts} ",
+                    relative(looked.at, now)
+                );
+                Some(Line::styled(
+                    crate::text::printable(&text).into_owned(),
+                    theme.warning,
+                ))
+            }
+            None => Some(Line::styled(
+                format!(" looked {} · {counts} · r looks again ", relative(looked.at, now)),
+                theme.dim,
             )),
-            None => Some(Line::styled(format!("{text} · r looks again "), theme.dim)),
         }
     }
 }
@@ -348,49 +428,75 @@ impl Table<Board> {
     pub fn begin(&mut self) {
         self.resource.looking = Some(Progress::default());
         self.resource.seen.clear();
+        self.resource.listed = false;
     }
 
-    /// The list is read: this many subscriptions.
-    pub fn listed(&mut self, total: u64) {
+    /// Pages of the list arriving.
+    pub fn listing(&mut self, read: u64, total: u64) {
         if let Some(progress) = self.resource.looking.as_mut() {
-            progress.total = Some(total);
+            progress.listing = Some((read, total));
         }
     }
 
-    pub fn progress(&mut self, done: u64, total: u64, requests: u64) {
+    /// The list is read: how much it and the index tell.
+    pub fn listed(&mut self, coverage: Coverage) {
+        self.resource.listed = true;
         if let Some(progress) = self.resource.looking.as_mut() {
-            *progress = Progress {
-                total: Some(total),
-                done,
-                requests,
-            };
+            progress.listing = None;
+            progress.coverage = Some(coverage);
+        }
+    }
+
+    pub fn progress(&mut self, coverage: Coverage) {
+        if let Some(progress) = self.resource.looking.as_mut() {
+            progress.coverage = Some(coverage);
         }
     }
 
     /// Rows that arrived, in any order: each takes the place of the one
-    /// with its id, and all stay worst first; a cursor moved down stays on
-    /// its row, one at the top stays at the top (on the worst).
-    pub fn take(&mut self, arrived: Vec<HealthRow>, height: u64) {
+    /// with its id, and all stay worst first (the arrived ones sorted and
+    /// merged in, so a batch costs the length of the list, not a sort of
+    /// it); a cursor moved down stays on its row, one at the top stays at
+    /// the top (on the worst).
+    pub fn take(&mut self, mut arrived: Vec<HealthRow>, height: u64) {
         let selected = self.selected_id_of();
         let ids: HashSet<i64> = arrived.iter().map(|row| row.id).collect();
         self.resource.seen.extend(&ids);
         let mut rows = self.rows.list.take_all();
         rows.retain(|row| !ids.contains(&row.id));
-        rows.extend(arrived);
-        self.hold(rows, selected, height);
+        if !rows.is_sorted_by(|a, b| a.order(b) != Ordering::Greater) {
+            rows.sort_by(HealthRow::order);
+        }
+        arrived.sort_by(HealthRow::order);
+        let mut merged = Vec::with_capacity(rows.len() + arrived.len());
+        let (mut old, mut new) = (rows.into_iter().peekable(), arrived.into_iter().peekable());
+        loop {
+            let take_new = match (old.peek(), new.peek()) {
+                (Some(a), Some(b)) => b.order(a) == Ordering::Less,
+                (None, Some(_)) => true,
+                (_, None) => false,
+            };
+            let next = if take_new { new.next() } else { old.next() };
+            match next {
+                Some(row) => merged.push(row),
+                None => break,
+            }
+        }
+        self.hold(merged, selected, height);
     }
 
-    /// The look ended (`None`: before it could list anything): a whole
-    /// look drops the rows of subscriptions it no longer found.
-    pub fn finish(&mut self, looked: Looked, whole: bool, height: u64) {
+    /// The look ended: a look that read the list drops the rows of
+    /// subscriptions it no longer found.
+    pub fn finish(&mut self, looked: Looked, height: u64) {
         self.resource.looking = None;
         let selected = self.selected_id_of();
         let mut rows = self.rows.list.take_all();
-        if whole {
+        if self.resource.listed {
             let seen = &self.resource.seen;
             rows.retain(|row| seen.contains(&row.id));
         }
         self.resource.looked = Some(looked);
+        rows.sort_by(HealthRow::order);
         self.hold(rows, selected, height);
     }
 
@@ -406,20 +512,47 @@ impl Table<Board> {
         self.resource.looking.is_some()
     }
 
-    /// How many are not reaching people (failing, partial, auto-disabled),
-    /// once a look has sent rows: for the tab bar.
-    pub fn paging(&self) -> Option<usize> {
-        if self.resource.looked.is_none() && self.rows.list.count().is_none_or(|count| count == 0) {
-            return None;
+    /// How many are not reaching people (failing, partial, auto-disabled).
+    pub fn paging(&self) -> usize {
+        self.resource
+            .counts
+            .iter()
+            .filter(|(health, _)| health.pages())
+            .map(|(_, count)| count)
+            .sum()
+    }
+
+    /// What the tab bar says: ✓ only once a complete look found nothing
+    /// failing, partial or auto-disabled; else how many are, and how much
+    /// is known while that is not everything.
+    pub fn verdict(&self) -> Verdict {
+        let board = &self.resource;
+        let paging = self.paging();
+        let Some(coverage) = board.coverage() else {
+            return match &board.looked {
+                Some(looked) if looked.error.is_some() => Verdict::Failed { count: paging },
+                None if paging == 0 => Verdict::Nothing,
+                _ => Verdict::Failing {
+                    count: paging,
+                    percent: Some(0),
+                },
+            };
+        };
+        if board.is_complete() {
+            if paging == 0 {
+                Verdict::Clear
+            } else {
+                Verdict::Failing {
+                    count: paging,
+                    percent: None,
+                }
+            }
+        } else {
+            Verdict::Failing {
+                count: paging,
+                percent: Some(coverage.percent()),
+            }
         }
-        Some(
-            self.resource
-                .counts
-                .iter()
-                .filter(|(health, _)| health.pages())
-                .map(|(_, count)| count)
-                .sum(),
-        )
     }
 
     /// The row of a subscription, if the look has sent it.
@@ -438,8 +571,8 @@ impl Table<Board> {
         self.selected().map(|row| row.id)
     }
 
-    fn hold(&mut self, mut rows: Vec<HealthRow>, selected: Option<i64>, height: u64) {
-        rows.sort_by(HealthRow::order);
+    /// Holds rows already worst first.
+    fn hold(&mut self, rows: Vec<HealthRow>, selected: Option<i64>, height: u64) {
         self.resource.counts = tally(&rows);
         self.rows.list.hold_all(rows);
         // The filter's view is of the rows before: made again.

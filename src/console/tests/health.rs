@@ -11,7 +11,7 @@ use crate::api::health::{FailedRecipient, Health};
 use crate::api::{Delivery, DeliveryStatus, Subscription, TargetType};
 use crate::console::app::{App, Effect, ListId, LookNews, Mode, Msg, Query, Stop, Ticket, Write, Written};
 use crate::console::lists::AnyTable;
-use crate::health::{HealthRow, LookSummary};
+use crate::health::{Coverage, HealthRow, LookSummary};
 
 fn row(id: i64, health: Health) -> HealthRow {
     HealthRow {
@@ -34,6 +34,18 @@ fn row(id: i64, health: Health) -> HealthRow {
             .pages()
             .then(|| "address does not exist: remove it from the recipients (e)".into()),
         newly: false,
+        pending: false,
+    }
+}
+
+/// How far a look came: `known` of `total`, `requests` made.
+fn coverage(total: u64, known: u64, requests: u64) -> Coverage {
+    Coverage {
+        total,
+        known,
+        left: total - known,
+        requests,
+        ..Coverage::default()
     }
 }
 
@@ -47,6 +59,7 @@ fn open(app: &mut App) -> (Ticket, Stop) {
                 ticket,
                 project,
                 stop,
+                max_requests: None,
             },
         ] => {
             assert_eq!(project, "1");
@@ -61,15 +74,16 @@ fn news(app: &mut App, ticket: Ticket, news: LookNews) {
     assert!(effects.is_empty(), "news asks for nothing: {effects:?}");
 }
 
+/// The look ends: complete unless stopped (then 2 of 5 are not known).
 fn end(app: &mut App, ticket: Ticket, stopped: bool) {
+    let known = if stopped { 3 } else { 5 };
     app.update(Msg::Looked {
         ticket,
         result: Ok(LookSummary {
-            total: 5,
+            coverage: coverage(5, known, 7),
             read: 5,
-            requests: 7,
             stopped,
-            no_history: false,
+            ..LookSummary::default()
         }),
     });
 }
@@ -89,7 +103,7 @@ fn rows_arriving_in_any_order_show_worst_first_and_are_counted() {
     let mut app = app();
     let (ticket, _) = open(&mut app);
     assert_eq!(app.in_flight, 1, "the look is in flight");
-    news(&mut app, ticket, LookNews::Listed { total: 6 });
+    news(&mut app, ticket, LookNews::Listed(coverage(6, 0, 1)));
     news(
         &mut app,
         ticket,
@@ -109,18 +123,10 @@ fn rows_arriving_in_any_order_show_worst_first_and_are_counted() {
             row(6, Health::AutoDisabled),
         ]),
     );
-    news(
-        &mut app,
-        ticket,
-        LookNews::Progress {
-            done: 6,
-            total: 6,
-            requests: 7,
-        },
-    );
+    news(&mut app, ticket, LookNews::Progress(coverage(6, 6, 7)));
     assert_eq!(ids(&app), [5, 3, 6, 2, 1, 4]);
     let shown = screen(&app);
-    assert!(shown.contains("6 of 6 · 7 requests · Esc stops"), "{shown}");
+    assert!(shown.contains("6 of 6 known · 7 requests · Esc stops"), "{shown}");
     end(&mut app, ticket, false);
     assert_eq!(app.in_flight, 0);
     assert_eq!(
@@ -128,7 +134,10 @@ fn rows_arriving_in_any_order_show_worst_first_and_are_counted() {
         "Health · 1 failing · 1 partial · 1 auto-disabled · 1 overdue · 2 ok"
     );
     let shown = screen(&app);
-    assert!(shown.contains("looked now, 7 requests"), "{shown}");
+    assert!(
+        shown.contains("looked now · looked at all 5 · 7 requests"),
+        "{shown}"
+    );
     assert!(shown.contains("failing"), "{shown}");
 }
 
@@ -162,6 +171,7 @@ fn a_row_looked_at_again_takes_the_place_of_the_one_before() {
         [Effect::Look { ticket, stop, .. }] => (*ticket, stop.clone()),
         other => panic!("no look: {other:?}"),
     };
+    news(&mut app, ticket, LookNews::Listed(coverage(1, 1, 1)));
     news(&mut app, ticket, LookNews::Rows(vec![row(2, Health::Ok)]));
     assert_eq!(ids(&app), [1, 2], "kept until the look ends");
     end(&mut app, ticket, false);
@@ -179,7 +189,7 @@ fn esc_stops_the_look_and_keeps_its_rows() {
     end(&mut app, ticket, true);
     assert_eq!(ids(&app), [1]);
     assert!(app.notice.as_ref().unwrap().text.contains("look stopped"));
-    assert!(screen(&app).contains("stopped before the end: r looks again"));
+    assert!(screen(&app).contains("stopped before the end: r goes on"));
     // `r` looks again.
     assert!(matches!(
         &key(&mut app, KeyCode::Char('r'))[..],

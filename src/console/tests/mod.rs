@@ -682,6 +682,7 @@ pub(super) fn exchange(effect: &Effect, status: u16, retry_in: Option<u64>) -> M
 
 mod connection;
 mod contexts;
+mod coverage;
 mod further;
 mod health;
 mod marks;

@@ -50,6 +50,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             (None, Some(offline)) => crate::text::printable(&offline.line(app.now)).into_owned(),
             (None, None) if table.has_failed() => "could not load: r tries again".into(),
             (None, None) => "loading…".into(),
+            // A narrowing still looking through the list has found none yet.
+            (Some(total), _) if table.is_loading() && table.scanned().is_some() => format!(
+                "looking through the list: {} of {} so far, none of them yet",
+                crate::text::thousands(table.scanned().unwrap_or(0)),
+                crate::text::thousands(total)
+            ),
             (Some(_), _) if table.has_loaded_rows() => "nothing here matches the filter: / changes it".into(),
             (Some(_), _) => table.empty().to_string(),
         };

@@ -8,9 +8,10 @@ use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::Sequence;
 use crate::api::models::level;
-use crate::api::{Frequency, TargetType, Weekday};
+use crate::api::{Frequency, TargetType, TriggerType, Weekday};
 use crate::schedule::Rules;
 use crate::server::error::ApiResult;
+use crate::server::store::deliveries;
 use crate::server::store::rows::stamp;
 use crate::server::store::subscriptions::{self, Computed, SubscriptionValues, TodayFields};
 
@@ -19,6 +20,14 @@ use crate::server::store::subscriptions::{self, Computed, SubscriptionValues, To
 /// e-mail or through its working Slack integration, so that they are valid
 /// in both flavors. Their schedules start within the last two weeks, so
 /// computing the next delivery of each stays cheap.
+///
+/// Each has a history: the delivery sent when it was created (as
+/// PostHog's create does), recorded through the server's own delivery
+/// code. Most reach their one recipient; one in 400 mails four people of
+/// which one address no longer exists (partial), one in 400 mails three
+/// addresses that all no longer exist (failing), and one in 400 mails
+/// three that all work, so that many recipients make a subscription
+/// likelier to fail without settling it ([`recipients`]).
 pub fn generate_subscriptions(
     tx: &Transaction,
     project_id: i64,
@@ -64,7 +73,7 @@ pub fn generate_subscriptions(
                 let (target_type, target_value) = if by_slack {
                     (TargetType::Slack, format!("#reports-{}", index % 31))
                 } else {
-                    (TargetType::Email, format!("oncall+{}@example.com", index % 997))
+                    (TargetType::Email, recipients(index))
                 };
                 let values = SubscriptionValues {
                     dashboard: None,
@@ -99,11 +108,29 @@ pub fn generate_subscriptions(
         subscriptions::bulk_load(tx, || {
             for (index, (values, computed)) in receiver.iter().flatten().enumerate() {
                 let created_at = first_created + Duration::seconds(index as i64);
-                subscriptions::insert(tx, project_id, author, created_at, &values, &computed)?;
+                let id = subscriptions::insert(tx, project_id, author, created_at, &values, &computed)?;
+                deliveries::record(tx, id, TriggerType::TargetChange, None, created_at)?;
             }
             Ok(())
         })
     })
+}
+
+/// The e-mail recipients of the generated subscription at `index` (an
+/// even one): one address mostly; every 400th from the 10th four, one of
+/// them at a domain that does not exist; every 400th from the 210th three
+/// that all fail; every 400th from the 110th three that all work. (The
+/// first ten all reach their one recipient: a small project with nothing
+/// failing.)
+pub fn recipients(index: u64) -> String {
+    match index % 400 {
+        10 => format!(
+            "oncall+{index}@example.com, team+{index}@example.com, data+{index}@example.com, left+{index}@gone.invalid"
+        ),
+        210 => format!("left+{index}@gone.invalid, old+{index}@gone.invalid, ex+{index}@gone.invalid"),
+        110 => format!("oncall+{index}@example.com, team+{index}@example.com, data+{index}@example.com"),
+        _ => format!("oncall+{}@example.com", index % 997),
+    }
 }
 
 /// Given names of generated members (ASCII, so that addresses are made of them).

@@ -7,7 +7,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 
-use super::scope::{ORGANIZATION_MEMBER_READ, ORGANIZATION_MEMBER_WRITE};
+use super::scope::{ORGANIZATION_MEMBER_READ, ORGANIZATION_MEMBER_WRITE, USER_READ};
 use crate::api::OrganizationMember;
 use crate::api::models::level;
 use crate::server::AppState;
@@ -130,8 +130,10 @@ pub async fn scoped_api_keys(
 }
 
 /// `GET /api/users/@me/`: the user whose key it is (PostHog answers more
-/// fields; these are the user object's). Any key may ask.
+/// fields; these are the user object's). PostHog's `UserViewSet` has the
+/// scope object `user`, so a personal API key needs `user:read` (or `*`).
 pub async fn me(State(app): State<AppState>, caller: Caller) -> ApiResult<Json<crate::api::User>> {
+    caller.require(USER_READ)?;
     let me = caller.key.user_id;
     let user = app
         .db

@@ -76,6 +76,8 @@ pub mod scope {
     pub const DASHBOARD_READ: &str = "dashboard:read";
     pub const INSIGHT_READ: &str = "insight:read";
     pub const INTEGRATION_READ: &str = "integration:read";
+    /// `users/@me` (PostHog's scope object `user`).
+    pub const USER_READ: &str = "user:read";
     /// Also needed to write or deliver an AI-prompt subscription.
     pub const QUERY_READ: &str = "query:read";
 }

@@ -219,7 +219,8 @@ pub fn find(connection: &Connection, secure_value: &str) -> ApiResult<Option<Key
 /// The calling key as `personal_api_keys/@current` shows it.
 pub fn describe(connection: &Connection, id: &str) -> ApiResult<PersonalApiKey> {
     let mut statement = connection.prepare_cached(
-        "SELECT id, label, mask_value, scopes, scoped_organizations, scoped_teams, created_at, last_used_at
+        "SELECT id, label, mask_value, scopes, scoped_organizations, scoped_teams, created_at, last_used_at,
+                user_id
          FROM personal_api_keys WHERE id = ?1",
     )?;
     statement
@@ -237,6 +238,7 @@ pub fn describe(connection: &Connection, id: &str) -> ApiResult<PersonalApiKey> 
                 scoped_teams: Some(Reach::<i64>::stored(row.get(5)?).listed().to_vec()),
                 created_at: parse_stamp(row.get(6)?),
                 last_used_at: parse_stamp(row.get(7)?),
+                user_id: Some(row.get::<_, i64>(8)?.into()),
             })
         })
         .optional()?

@@ -1,20 +1,70 @@
 //! The file of `orgdeck export` and `plan`: its model, how it is written
 //! (TOML, one value a line where review needs it, or JSON) and how it is
 //! read back and checked offline, every problem with its line.
+//!
+//! Text from the server is written escaped: in TOML and JSON alike, every
+//! character [`crate::text::is_unsafe`] names (controls, bidi controls,
+//! line separators, invisible format characters) is written `\uXXXX`
+//! (`\UXXXXXXXX` in TOML beyond U+FFFF), which reads back as the same
+//! text, so the file shows no hidden characters to a reviewer.
+
+use std::io::Read as _;
+use std::path::Path;
 
 use serde_json::{Value, json};
 
+mod node;
 mod read;
 mod schema;
+mod toml;
 
 pub use read::parse;
 pub use schema::schema;
 
-/// Where a value stands in the file: 1-based line and column.
+/// The most bytes of an as-code file that are read: far above any real
+/// organization (100,000 subscriptions take about 40 MiB), and a clear
+/// refusal past it rather than memory without bound.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads an as-code file whole, refusing one past [`MAX_FILE_BYTES`]
+/// (without reading it) and anything but a file.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    let cannot = |error: std::io::Error| format!("cannot read {}: {error}", path.display());
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let metadata = file.metadata().map_err(cannot)?;
+    if !metadata.is_file() {
+        return Err(format!("cannot read {}: not a regular file", path.display()));
+    }
+    if metadata.len() > MAX_FILE_BYTES {
+        return Err(format!("{}: {}", path.display(), read::too_large(metadata.len())));
+    }
+    let mut bytes = Vec::with_capacity(metadata.len() as usize);
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "{}: {}",
+            path.display(),
+            read::too_large(bytes.len() as u64)
+        ));
+    }
+    String::from_utf8(bytes).map_err(|error| {
+        format!(
+            "cannot read {}: not UTF-8 text (byte {})",
+            path.display(),
+            error.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// Where a value stands in the file: 1-based line and column (in
+/// characters), and its byte offset (where an id is written back).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Pos {
     pub line: usize,
     pub column: usize,
+    pub offset: usize,
 }
 
 /// One thing wrong with the file, and where.
@@ -46,6 +96,9 @@ pub struct RoleEntry {
     pub id: Option<String>,
     pub name: String,
     pub default: bool,
+    /// Older PostHog only (21 view only, 37 can edit): written where the
+    /// server has it, compared and sent where the file and server have it.
+    pub feature_flags_access_level: Option<i64>,
     /// E-mail addresses, as written.
     pub members: Vec<String>,
     pub at: Option<Pos>,
@@ -117,7 +170,7 @@ pub const SUBSCRIPTION_KEYS: &[&str] = &[
     "enabled",
     "invite_message",
 ];
-const ROLE_KEYS: &[&str] = &["id", "name", "default", "members"];
+const ROLE_KEYS: &[&str] = &["id", "name", "default", "feature_flags_access_level", "members"];
 const HEADER_KEYS: &[&str] = &["host", "organization", "project"];
 const TOP_KEYS: &[&str] = &["orgdeck", "roles", "subscriptions"];
 
@@ -192,13 +245,40 @@ fn comment(text: &str) -> String {
     crate::text::printable(&text.replace(['\n', '\r'], " ")).into_owned()
 }
 
+/// A TOML basic string: `"` and `\` escaped, and every character a
+/// terminal would act on or hide written as `\uXXXX` (`\UXXXXXXXX` beyond
+/// U+FFFF), TOML's own escapes for the usual controls.
+pub fn toml_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if crate::text::is_unsafe(c) => {
+                let code = u32::from(c);
+                if code > 0xFFFF {
+                    out.push_str(&format!("\\U{code:08X}"));
+                } else {
+                    out.push_str(&format!("\\u{code:04X}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// A TOML value as written, e.g. `"text"` with escapes, `12`, `true`.
 fn toml_value(value: &Value) -> String {
     match value {
-        Value::String(text) => toml_edit::Value::from(text.as_str())
-            .to_string()
-            .trim()
-            .to_string(),
+        Value::String(text) => toml_string(text),
         Value::Bool(flag) => flag.to_string(),
         Value::Number(number) => number.to_string(),
         Value::Array(items) => {
@@ -254,6 +334,9 @@ impl CodeFile {
             }
             out.push_str(&format!("name = {}\n", toml_value(&json!(role.name))));
             out.push_str(&format!("default = {}\n", role.default));
+            if let Some(level) = role.feature_flags_access_level {
+                out.push_str(&format!("feature_flags_access_level = {level}\n"));
+            }
             let members: Vec<Value> = role.members.iter().map(|member| json!(member)).collect();
             out.push_str(&format!("members = {}\n", toml_list(&members)));
         }
@@ -303,6 +386,9 @@ impl CodeFile {
                     }
                     entry.insert("name".into(), json!(role.name));
                     entry.insert("default".into(), json!(role.default));
+                    if let Some(level) = role.feature_flags_access_level {
+                        entry.insert("feature_flags_access_level".into(), json!(level));
+                    }
                     entry.insert("members".into(), json!(role.members));
                     Value::Object(entry)
                 })
@@ -359,8 +445,9 @@ mod tests {
             },
             roles: Some(vec![RoleEntry {
                 id: Some("r1".into()),
-                name: "Quote \" and\nnewline".into(),
+                name: "Quote \" and\nnewline \\ \u{9b}31m\u{202e}\u{2066}\u{85}\u{2028}\u{200b}\u{feff}\u{e0041}\u{7f}".into(),
                 default: true,
+                feature_flags_access_level: Some(21),
                 members: vec!["a@b.c".into(), "d@e.f".into()],
                 ..RoleEntry::default()
             }]),
@@ -391,7 +478,26 @@ mod tests {
             }
             file
         };
-        let back = parse(&file.to_toml(&names)).unwrap();
+        let toml = file.to_toml(&names);
+        // Nothing hidden reaches the file: each such character is escaped.
+        assert!(
+            !toml.chars().any(|c| c != '\n' && crate::text::is_unsafe(c)),
+            "{toml}"
+        );
+        for escape in [
+            "\\u009B",
+            "\\u202E",
+            "\\u2066",
+            "\\u0085",
+            "\\u2028",
+            "\\u200B",
+            "\\uFEFF",
+            "\\U000E0041",
+            "\\u007F",
+        ] {
+            assert!(toml.contains(escape), "{escape} in {toml}");
+        }
+        let back = parse(&toml).unwrap();
         assert_eq!(strip(back), strip(file.clone()));
         let back = parse(&file.to_json().to_string()).unwrap();
         assert_eq!(strip(back), strip(file));

@@ -1,171 +1,27 @@
 //! Reading the file back, TOML or JSON, into the model, with every
 //! problem found offline at its line and column.
 
-use serde_json::Value;
-
+use super::node::{self, Node};
 use super::{
-    CodeFile, HEADER_KEYS, Header, InsightRef, Pos, Problem, ROLE_KEYS, RoleEntry, SUBSCRIPTION_KEYS,
-    SubscriptionEntry, TOP_KEYS, is_email,
+    CodeFile, HEADER_KEYS, Header, InsightRef, MAX_FILE_BYTES, Pos, Problem, ROLE_KEYS, RoleEntry,
+    SUBSCRIPTION_KEYS, SubscriptionEntry, TOP_KEYS, is_email,
 };
+use crate::api::models::access_level;
 use crate::api::{Frequency, TargetType, Weekday};
-
-/// A parsed value with where it stands, from TOML or JSON alike.
-#[derive(Debug, Clone)]
-enum Node {
-    Text(String),
-    Integer(i64),
-    Bool(bool),
-    List(Vec<(Node, Option<Pos>)>),
-    /// Keys with where each key stands, and the values.
-    Table(Vec<(String, Option<Pos>, Node, Option<Pos>)>),
-    /// Anything else (a float, a date, null): its kind, for messages.
-    Other(&'static str),
-}
-
-impl Node {
-    fn kind(&self) -> &'static str {
-        match self {
-            Node::Text(_) => "a string",
-            Node::Integer(_) => "an integer",
-            Node::Bool(_) => "true or false",
-            Node::List(_) => "a list",
-            Node::Table(_) => "a table",
-            Node::Other(kind) => kind,
-        }
-    }
-}
-
-/// Byte offsets to lines and columns.
-struct Lines(Vec<usize>);
-
-impl Lines {
-    fn of(text: &str) -> Lines {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(at, _)| at + 1));
-        Lines(starts)
-    }
-
-    fn pos(&self, text: &str, offset: usize) -> Pos {
-        let line = self.0.partition_point(|start| *start <= offset).max(1);
-        let start = self.0[line - 1];
-        let column = text
-            .get(start..offset)
-            .map_or(1, |before| before.chars().count() + 1);
-        Pos { line, column }
-    }
-}
-
-fn toml_node(value: &toml_edit::Value, text: &str, lines: &Lines) -> Node {
-    use toml_edit::Value as V;
-    match value {
-        V::String(text) => Node::Text(text.value().clone()),
-        V::Integer(number) => Node::Integer(*number.value()),
-        V::Boolean(flag) => Node::Bool(*flag.value()),
-        V::Float(_) => Node::Other("a float"),
-        V::Datetime(_) => Node::Other("a TOML date (write it as a string)"),
-        V::Array(items) => Node::List(
-            items
-                .iter()
-                .map(|item| {
-                    let at = item.span().map(|span| lines.pos(text, span.start));
-                    (toml_node(item, text, lines), at)
-                })
-                .collect(),
-        ),
-        V::InlineTable(table) => Node::Table(
-            table
-                .iter()
-                .filter_map(|(key, _)| table.get_key_value(key))
-                .map(|(key, value)| {
-                    (
-                        key.get().to_string(),
-                        key.span().map(|span| lines.pos(text, span.start)),
-                        toml_item(value, text, lines),
-                        value.span().map(|span| lines.pos(text, span.start)),
-                    )
-                })
-                .collect(),
-        ),
-    }
-}
-
-fn toml_item(item: &toml_edit::Item, text: &str, lines: &Lines) -> Node {
-    match item {
-        toml_edit::Item::Value(value) => toml_node(value, text, lines),
-        toml_edit::Item::Table(table) => toml_table(table, text, lines),
-        toml_edit::Item::ArrayOfTables(tables) => Node::List(
-            tables
-                .iter()
-                .map(|table| {
-                    let at = table.span().map(|span| lines.pos(text, span.start));
-                    (toml_table(table, text, lines), at)
-                })
-                .collect(),
-        ),
-        toml_edit::Item::None => Node::Other("nothing"),
-    }
-}
-
-fn toml_table(table: &toml_edit::Table, text: &str, lines: &Lines) -> Node {
-    Node::Table(
-        table
-            .iter()
-            .filter_map(|(key, _)| table.get_key_value(key))
-            .map(|(key, item)| {
-                (
-                    key.get().to_string(),
-                    key.span().map(|span| lines.pos(text, span.start)),
-                    toml_item(item, text, lines),
-                    item.span().map(|span| lines.pos(text, span.start)),
-                )
-            })
-            .collect(),
-    )
-}
-
-fn json_node(value: &Value) -> Node {
-    match value {
-        Value::String(text) => Node::Text(text.clone()),
-        Value::Number(number) => number.as_i64().map_or(Node::Other("a fraction"), Node::Integer),
-        Value::Bool(flag) => Node::Bool(*flag),
-        Value::Null => Node::Other("null"),
-        Value::Array(items) => Node::List(items.iter().map(|item| (json_node(item), None)).collect()),
-        Value::Object(map) => Node::Table(
-            map.iter()
-                .map(|(key, value)| (key.clone(), None, json_node(value), None))
-                .collect(),
-        ),
-    }
-}
 
 /// Reads a file, TOML or JSON (by its first character), and checks it
 /// offline; every problem is returned at once.
 pub fn parse(text: &str) -> Result<CodeFile, Vec<Problem>> {
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(vec![Problem {
+            at: None,
+            message: too_large(text.len() as u64),
+        }]);
+    }
     let root = if text.trim_start().starts_with('{') {
-        match serde_json::from_str::<Value>(text) {
-            Ok(value) => json_node(&value),
-            Err(error) => {
-                return Err(vec![Problem {
-                    at: Some(Pos {
-                        line: error.line(),
-                        column: error.column(),
-                    }),
-                    message: format!("not JSON: {error}"),
-                }]);
-            }
-        }
+        node::json(text)?
     } else {
-        match toml_edit::Document::parse(text) {
-            Ok(document) => toml_table(document.as_table(), text, &Lines::of(text)),
-            Err(error) => {
-                let at = error.span().map(|span| Lines::of(text).pos(text, span.start));
-                let message = error.message().trim().to_string();
-                return Err(vec![Problem {
-                    at,
-                    message: format!("not TOML: {message}"),
-                }]);
-            }
-        }
+        super::toml::read(text)?
     };
     let mut check = Check::default();
     let file = check.file(&root);
@@ -174,6 +30,15 @@ pub fn parse(text: &str) -> Result<CodeFile, Vec<Problem>> {
     } else {
         Err(check.problems)
     }
+}
+
+/// The refusal of a file past [`MAX_FILE_BYTES`].
+pub fn too_large(size: u64) -> String {
+    format!(
+        "the file is {} MiB, more than the {} MiB orgdeck reads of an as-code file; split it (--roles, --subscriptions) or trim it",
+        size.div_ceil(1024 * 1024),
+        MAX_FILE_BYTES / (1024 * 1024)
+    )
 }
 
 #[derive(Default)]
@@ -396,6 +261,19 @@ impl Check {
             );
         }
         let default = self.boolean(&fields, "default", "role").unwrap_or(false);
+        let level = self.integer(&fields, "feature_flags_access_level", "role");
+        if let Some(level) = level
+            && ![access_level::VIEW, access_level::EDIT].contains(&level)
+        {
+            self.problem(
+                fields.get("feature_flags_access_level").and_then(|(_, at)| at),
+                format!(
+                    "feature_flags_access_level {level} is not {} (view only) or {} (can edit)",
+                    access_level::VIEW,
+                    access_level::EDIT
+                ),
+            );
+        }
         let mut members = Vec::new();
         let mut member_at = Vec::new();
         let mut seen = std::collections::HashSet::new();
@@ -415,6 +293,7 @@ impl Check {
             id,
             name,
             default,
+            feature_flags_access_level: level,
             members,
             at,
             member_at,

@@ -31,6 +31,7 @@ pub fn schema() -> Value {
                         "id": string,
                         "name": {"type": "string", "minLength": 1},
                         "default": {"type": "boolean", "description": "read only: set in the organization's settings"},
+                        "feature_flags_access_level": {"enum": [21, 37], "description": "older PostHog only: 21 view only, 37 can edit"},
                         "members": {"type": "array", "items": {"type": "string", "format": "email"}, "uniqueItems": true}
                     }
                 }

@@ -51,6 +51,12 @@ pub struct Subscriptions {
     /// The project's Slack integrations, to name a target's workspace and
     /// the integration it posts through.
     pub integrations: words::Integrations,
+    /// What the latest list a health look read (whole) said of each state:
+    /// how many are in each, and the rows of every state but active.
+    pub known: Option<crate::health::list::States>,
+    /// The rows shown are `known`'s rows of the state narrowed to, held
+    /// whole (not fetched by page): one press answers, and says as of when.
+    pub held: bool,
 }
 
 impl Subscriptions {
@@ -160,6 +166,9 @@ impl Resource for Subscriptions {
     }
 
     fn query(&self, scope: Scope) -> Option<Query> {
+        if self.held {
+            return None;
+        }
         Some(Query::Subscriptions {
             project: scope.project.to_string(),
             filter: self.filter.clone(),
@@ -293,6 +302,10 @@ impl Resource for Subscriptions {
     }
 
     fn search_on_server(&mut self, text: &str) -> bool {
+        // Held rows are filtered here, as they are typed.
+        if self.held {
+            return false;
+        }
         let text = text.trim();
         if self.filter.search.as_deref().unwrap_or("") == text {
             return false;
@@ -310,6 +323,9 @@ impl Resource for Subscriptions {
     }
 
     fn searched(&self) -> Option<&str> {
+        if self.held {
+            return None;
+        }
         Some(self.filter.search.as_deref().unwrap_or(""))
     }
 
@@ -515,6 +531,70 @@ fn resource(subscription: &Subscription, id: Option<i64>) -> String {
 }
 
 impl Table<Subscriptions> {
+    /// Shows the subscriptions in the state narrowed to as the latest list
+    /// a look read said, held whole (in the order in force, the target and
+    /// delivered filters applied); false, and nothing held, where that
+    /// list cannot answer: no list read yet, active ones (found on any
+    /// page), deleted ones (the server's filter), a search in force (the
+    /// server's), or more rows than were held.
+    pub fn hold_known(&mut self, height: u64) -> bool {
+        let resource = &mut self.resource;
+        let state = resource
+            .state
+            .filter(|state| !matches!(state, SubscriptionState::Active | SubscriptionState::Deleted));
+        let answers = state.is_some()
+            && resource.filter.search.is_none()
+            && !resource.filter.deleted
+            && resource.known.as_ref().is_some_and(|known| !known.cut);
+        let (Some(state), Some(known), true) = (state, &resource.known, answers) else {
+            if resource.held {
+                resource.held = false;
+                self.rows.list.restart();
+            }
+            return false;
+        };
+        let filter = &resource.filter;
+        let mut rows: Vec<Subscription> = known
+            .rows
+            .get(&state)
+            .map(|rows| {
+                rows.iter()
+                    .filter(|row| {
+                        filter.target_type.as_deref().is_none_or(|target| {
+                            row.target_type
+                                .as_ref()
+                                .is_some_and(|kind| kind.as_str() == target)
+                        }) && filter.resource_type.as_deref().is_none_or(|delivers| {
+                            row.resource_type
+                                .as_ref()
+                                .is_some_and(|kind| kind.as_str() == delivers)
+                        })
+                    })
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default();
+        sort_held(&mut rows, filter.ordering.as_deref());
+        resource.held = true;
+        self.rows.list.hold_all(rows);
+        self.rows.view = None;
+        super::AnyTable::apply_view(self, height);
+        true
+    }
+
+    /// "240 paused of 90,095, as the list read 3m ago said".
+    pub fn known_words(&self, now: DateTime<Utc>) -> Option<String> {
+        let known = self.resource.known.as_ref()?;
+        let state = self.resource.state?;
+        let count = known.counts.get(&state).copied().unwrap_or(0);
+        let at = known.at.map(|at| relative(at, now)).unwrap_or_default();
+        Some(format!(
+            "{} {state} of {}, as the list read {at} said",
+            crate::text::thousands(count),
+            crate::text::thousands(known.total)
+        ))
+    }
+
     /// The subscription with this id, if it is loaded.
     pub fn find(&self, id: i64) -> Option<&Subscription> {
         self.rows
@@ -563,5 +643,22 @@ impl Table<Subscriptions> {
         if let Some(index) = self.rows.list.position(|row| row.id == id) {
             self.rows.list.replace_row(index, subscription);
         }
+    }
+}
+
+/// Held rows in the order the server would give: newest first by default.
+fn sort_held(rows: &mut [Subscription], ordering: Option<&str>) {
+    let descending = ordering.is_some_and(|ordering| ordering.starts_with('-'));
+    let field = ordering.map(|ordering| ordering.trim_start_matches('-'));
+    match field {
+        Some("next_delivery_date") => rows.sort_by_key(|row| row.next_delivery_date),
+        Some("title") => rows.sort_by_key(|row| row.title.clone().unwrap_or_default().to_lowercase()),
+        _ => {
+            rows.sort_by_key(|row| std::cmp::Reverse((row.created_at, row.id)));
+            return;
+        }
+    }
+    if descending {
+        rows.reverse();
     }
 }
