@@ -255,14 +255,16 @@ impl Listing {
             if wanted == 0 {
                 break;
             }
-            if skip > 0 {
-                let held = self.count_arm(connection, way, mark, arm, skip)?;
-                if held < skip {
-                    skip -= held;
-                    continue;
-                }
+            let rows = self.select(connection, way, Some((mark, arm)), skip, wanted)?;
+            if rows.is_empty() && skip > 0 && arm > 1 {
+                // The arm ends before `skip`: how many it holds is taken
+                // off what is left to skip. Only then counted, so that a
+                // long arm's rows are stepped over once, not twice (the
+                // outermost holds every row left: nothing after it).
+                skip -= self.count_arm(connection, way, mark, arm, skip)?.min(skip);
+                continue;
             }
-            found.extend(self.select(connection, way, Some((mark, arm)), skip, wanted)?);
+            found.extend(rows);
             skip = 0;
         }
         Ok(found)

@@ -217,6 +217,9 @@ fn create_private(path: &Path) -> anyhow::Result<()> {
     }
 }
 
+/// Prepared statements each connection keeps.
+const STATEMENTS: usize = 512;
+
 /// Bytes of the database file each connection maps (256 MiB).
 const MMAP_SIZE: i64 = 256 * 1024 * 1024;
 
@@ -238,7 +241,11 @@ fn open_connection(path: &Path) -> anyhow::Result<Connection> {
     // place rather than copied in, which is what a search after a write
     // costs at 50,000 members.
     connection.pragma_update(None, "mmap_size", MMAP_SIZE)?;
-    connection.set_prepared_statement_cache_capacity(64);
+    // A list read from remembered positions runs a statement per sort term
+    // and way (`keyset`): a few lists asked in turn would otherwise keep
+    // pushing each other's statements out, and preparing one again costs
+    // more than running it.
+    connection.set_prepared_statement_cache_capacity(STATEMENTS);
     register_icontains(&connection)?;
     Ok(connection)
 }

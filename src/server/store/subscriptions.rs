@@ -135,6 +135,16 @@ fn weekdays_from(text: Option<String>) -> Option<Vec<Weekday>> {
     text.and_then(|text| serde_json::from_str(&text).ok())
 }
 
+/// A JSON column read as `T`, its default when it is empty (`[]`, `{}`:
+/// most rows, read without parsing) or does not parse.
+fn json_column<T: serde::de::DeserializeOwned + Default>(row: &Row, index: usize) -> rusqlite::Result<T> {
+    let text = row.get_ref(index)?.as_str()?;
+    Ok(match text {
+        "[]" | "{}" | "" => T::default(),
+        _ => serde_json::from_str(text).unwrap_or_default(),
+    })
+}
+
 /// The writable values from the columns of [`VALUE_COLUMNS`] starting at `first`.
 fn values_at(row: &Row, first: usize) -> rusqlite::Result<SubscriptionValues> {
     let start_date = parse_stamp(row.get(first + 9)?).ok_or_else(|| {
@@ -162,14 +172,16 @@ fn values_at(row: &Row, first: usize) -> rusqlite::Result<SubscriptionValues> {
         today: TodayFields {
             enabled: row.get(first + 14)?,
             integration_id: row.get(first + 15)?,
-            dashboard_export_insights: serde_json::from_str(&row.get::<_, String>(first + 16)?)
-                .unwrap_or_default(),
+            dashboard_export_insights: json_column(row, first + 16)?,
             prompt: row.get(first + 17)?,
             summary_enabled: row.get(first + 18)?,
             summary_prompt_guide: row.get(first + 19)?,
-            ai_prompt_config: serde_json::from_str(&row.get::<_, String>(first + 20)?)
-                .unwrap_or_else(|_| serde_json::Value::Object(serde_json::Map::new())),
-            contexts: serde_json::from_str(&row.get::<_, String>(first + 21)?).unwrap_or_default(),
+            ai_prompt_config: match row.get_ref(first + 20)?.as_str()? {
+                "{}" => serde_json::Value::Object(serde_json::Map::new()),
+                text => serde_json::from_str(text)
+                    .unwrap_or_else(|_| serde_json::Value::Object(serde_json::Map::new())),
+            },
+            contexts: json_column(row, first + 21)?,
         },
     })
 }
@@ -250,8 +262,7 @@ pub(super) fn subscription_at(row: &Row) -> rusqlite::Result<Subscription> {
     let resource = 4 + VALUE_COLUMNS.len() + USER_COLUMNS;
     let (insight_name, insight_short_id, dashboard_name): (Option<String>, Option<String>, Option<String>) =
         (row.get(resource)?, row.get(resource + 1)?, row.get(resource + 2)?);
-    let contexts: Vec<SubscriptionContext> =
-        serde_json::from_str(&row.get::<_, String>(resource + 3)?).unwrap_or_default();
+    let contexts: Vec<SubscriptionContext> = json_column(row, resource + 3)?;
     // posthog.md 8.1: insight, then dashboard, then prompt.
     let (resource_type, resource_name) = if values.insight.is_some() {
         (
