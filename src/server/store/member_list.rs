@@ -1,8 +1,8 @@
 //! An organization's members, filtered, searched and paged (posthog.md §7).
 //!
-//! A page's ids are found from the memberships' index in the list's order,
+//! A page's rows are found from the memberships' index in the list's order,
 //! starting from the nearest position a page before left (`keyset`), and
-//! only its rows are then read with their users. A search of three
+//! only they are then read with their users, by rowid in the table's order. A search of three
 //! characters or more that finds few people finds them through the trigram
 //! index `user_search` (schema 6) and sorts them; one that finds many walks
 //! the list in its order and checks each person, so that a page of a broad
@@ -13,9 +13,9 @@ use rusqlite::{Connection, OptionalExtension};
 
 use super::Snapshot;
 use super::keyset::{self, Listing, Term};
-use super::rows::{member_at, member_columns};
+use super::rows::{in_order_of, member_at, member_columns};
 use crate::api::OrganizationMember;
-use crate::server::error::{ApiError, ApiResult};
+use crate::server::error::ApiResult;
 
 /// Which members a list shows, and in what order.
 #[derive(Debug, Clone, Default)]
@@ -186,27 +186,15 @@ pub fn members(
     let listing = Listing {
         from_where,
         values,
-        id: "m.id".into(),
+        id: "m.rowid".into(),
         terms: query.terms(plan),
     };
-    let ids: Vec<String> = keyset::page(snapshot, connection, &listing, count, page)?;
-    Ok((count, by_id(connection, &ids)?))
-}
-
-/// The members of `ids`, in that order.
-fn by_id(connection: &Connection, ids: &[String]) -> ApiResult<Vec<OrganizationMember>> {
-    if ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    let list = serde_json::to_string(ids).map_err(ApiError::internal)?;
-    let mut statement = connection.prepare_cached(&format!(
-        "SELECT {} FROM organization_members m JOIN users mu ON mu.id = m.user_id
-         WHERE m.id IN (SELECT value FROM json_each(?1))",
+    let rowids: Vec<i64> = keyset::page(snapshot, connection, &listing, count, page)?;
+    let select = format!(
+        "SELECT m.rowid, {} FROM organization_members m JOIN users mu ON mu.id = m.user_id
+         WHERE m.rowid IN (SELECT value FROM json_each(?1))",
         member_columns()
-    ))?;
-    let mut found: std::collections::HashMap<String, OrganizationMember> = statement
-        .query_map([list], |row| member_at(row, 0))?
-        .map(|row| row.map(|member| (member.id.clone(), member)))
-        .collect::<Result<_, _>>()?;
-    Ok(ids.iter().filter_map(|id| found.remove(id)).collect())
+    );
+    let members = in_order_of(connection, &select, &rowids, |row| member_at(row, 1))?;
+    Ok((count, members))
 }

@@ -6,7 +6,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::Snapshot;
 use super::directory::member_by_user_uuid;
 use super::keyset::{self, Listing, Term};
-use super::rows::{membership_at, membership_select, stamp};
+use super::rows::{
+    in_order_of, membership_at, membership_at_from, membership_select, membership_select_after, stamp,
+};
 use crate::api::RoleMembership;
 use crate::server::error::{ApiError, ApiResult};
 
@@ -32,24 +34,17 @@ pub fn list(
     let listing = Listing {
         from_where: "FROM role_memberships rm WHERE rm.role_id = ?1".into(),
         values: vec![role_id.to_string().into()],
-        id: "rm.id".into(),
+        id: "rm.rowid".into(),
         terms: vec![Term::ascending("rm.joined_at"), Term::ascending("rm.id")],
     };
     let count = snapshot.count(connection, &listing.from_where, &listing.values)?;
-    let ids: Vec<String> = keyset::page(snapshot, connection, &listing, count, page)?;
-    if ids.is_empty() {
-        return Ok((count, Vec::new()));
-    }
-    let list = serde_json::to_string(&ids).map_err(ApiError::internal)?;
-    let mut statement = connection.prepare_cached(&format!(
-        "{} WHERE rm.id IN (SELECT value FROM json_each(?1))",
-        membership_select()
-    ))?;
-    let mut found: std::collections::HashMap<String, RoleMembership> = statement
-        .query_map([list], membership_at)?
-        .map(|row| row.map(|membership| (membership.id.clone(), membership)))
-        .collect::<Result<_, _>>()?;
-    Ok((count, ids.iter().filter_map(|id| found.remove(id)).collect()))
+    let rowids: Vec<i64> = keyset::page(snapshot, connection, &listing, count, page)?;
+    let select = format!(
+        "{} WHERE rm.rowid IN (SELECT value FROM json_each(?1))",
+        membership_select_after("rm.rowid, ")
+    );
+    let memberships = in_order_of(connection, &select, &rowids, |row| membership_at_from(row, 1))?;
+    Ok((count, memberships))
 }
 
 fn get(connection: &Connection, id: &str) -> ApiResult<RoleMembership> {

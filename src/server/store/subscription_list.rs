@@ -340,7 +340,11 @@ pub fn rows_by_id(connection: &Connection, project_id: i64, ids: &[i64]) -> ApiR
         "{} WHERE +s.project_id = ?1 AND s.id IN (SELECT value FROM json_each(?2))",
         subscription_select()
     );
-    let list = serde_json::to_string(ids).map_err(crate::server::error::ApiError::internal)?;
+    // Looked up in the table's order, whatever the list's: rows near each
+    // other share the pages read.
+    let mut ascending = ids.to_vec();
+    ascending.sort_unstable();
+    let list = serde_json::to_string(&ascending).map_err(crate::server::error::ApiError::internal)?;
     let mut statement = connection.prepare_cached(&sql)?;
     let mut found: std::collections::HashMap<i64, Subscription> = statement
         .query_map(rusqlite::params![project_id, list], subscription_at)?
