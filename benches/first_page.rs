@@ -58,9 +58,11 @@ impl Static {
         match self {
             Static::Nginx { master, .. } => {
                 let pid = master.id();
-                let children = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
-                    .unwrap_or_default();
-                let workers = children.split_whitespace().filter_map(|child| child.parse::<u32>().ok());
+                let children =
+                    std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).unwrap_or_default();
+                let workers = children
+                    .split_whitespace()
+                    .filter_map(|child| child.parse::<u32>().ok());
                 Some(
                     std::iter::once(pid)
                         .chain(workers)
@@ -144,7 +146,7 @@ http {{
         root = root.display()
     );
     std::fs::write(root.join("nginx.conf"), config).expect("nginx.conf");
-    let master = Command::new(&nginx)
+    let mut master = Command::new(&nginx)
         .arg("-p")
         .arg(&root)
         .arg("-c")
@@ -159,6 +161,8 @@ http {{
         }
         std::thread::sleep(Duration::from_millis(50));
     }
+    let _ = master.kill();
+    let _ = master.wait();
     panic!(
         "nginx did not start: {}",
         std::fs::read_to_string(root.join("error.log")).unwrap_or_default()
@@ -226,7 +230,11 @@ struct AtSize {
 
 async fn size(dir: &Path, rows: u64, rounds: usize, seconds: f64) -> AtSize {
     let generated = (rows * 10).div_ceil(9).to_string();
-    let served = Served::start(dir, &format!("first-page-{rows}"), &["--generate-subscriptions", &generated]);
+    let served = Served::start(
+        dir,
+        &format!("first-page-{rows}"),
+        &["--generate-subscriptions", &generated],
+    );
     let path = "/api/projects/@current/subscriptions/";
     let http = reqwest::Client::new();
     let first = http
@@ -257,12 +265,18 @@ async fn size(dir: &Path, rows: u64, rounds: usize, seconds: f64) -> AtSize {
             .cpu()
             .zip(from)
             .map(|(to, from)| to.saturating_sub(from).div_f64(seconds));
-        println!("{}", line(&format!("round {round}: {}", baseline.name()), &figures, cpu));
+        println!(
+            "{}",
+            line(&format!("round {round}: {}", baseline.name()), &figures, cpu)
+        );
         theirs.push(figures.per_second);
         let from = served.cpu();
         let figures = hammer(served.address, ours_request.clone(), CONNECTIONS, seconds).await;
         let cpu = served.cpu().saturating_sub(from).div_f64(seconds);
-        println!("{}", line(&format!("round {round}: orgdeck serve"), &figures, Some(cpu)));
+        println!(
+            "{}",
+            line(&format!("round {round}: orgdeck serve"), &figures, Some(cpu))
+        );
         ours.push(figures.per_second);
     }
     let per_second = |figures: &[f64]| {
@@ -303,7 +317,13 @@ async fn size(dir: &Path, rows: u64, rounds: usize, seconds: f64) -> AtSize {
             .map(|n| (n * 7_919 + 13) % listed)
             .filter(|offset| seen.insert(*offset))
             .take(200_000)
-            .map(|offset| get_request(served.address, &format!("{path}?{query}offset={offset}"), Some(&served.key)))
+            .map(|offset| {
+                get_request(
+                    served.address,
+                    &format!("{path}?{query}offset={offset}"),
+                    Some(&served.key),
+                )
+            })
             .collect();
         let from = served.cpu();
         let figures = hammer(served.address, requests, CONNECTIONS, seconds).await;

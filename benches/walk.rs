@@ -37,7 +37,11 @@ use common::{Served, load, median, setting};
 /// The lists walked: a label, which server holds it, and its path and
 /// query (`{org}` and `{role}` filled in).
 const LISTS: [(&str, Holder, &str); 10] = [
-    ("subscriptions", Holder::Lists, "/api/projects/@current/subscriptions/"),
+    (
+        "subscriptions",
+        Holder::Lists,
+        "/api/projects/@current/subscriptions/",
+    ),
     (
         "subscriptions, target_type=slack",
         Holder::Lists,
@@ -69,7 +73,11 @@ const LISTS: [(&str, Holder, &str); 10] = [
         Holder::Lists,
         "/api/organizations/{org}/members/?search=example",
     ),
-    ("role memberships", Holder::Lists, "/api/organizations/{org}/roles/{role}/role_memberships/"),
+    (
+        "role memberships",
+        Holder::Lists,
+        "/api/organizations/{org}/roles/{role}/role_memberships/",
+    ),
     ("roles", Holder::Roles, "/api/organizations/{org}/roles/"),
 ];
 
@@ -118,7 +126,11 @@ async fn get(http: &reqwest::Client, served: &Served, url: &str) -> serde_json::
         .unwrap_or_else(|error| panic!("{url}: {error}"));
     let status = response.status();
     let body = response.bytes().await.expect("body");
-    assert!(status.is_success(), "{url}: {status} {}", String::from_utf8_lossy(&body));
+    assert!(
+        status.is_success(),
+        "{url}: {status} {}",
+        String::from_utf8_lossy(&body)
+    );
     serde_json::from_slice(&body).expect("JSON")
 }
 
@@ -215,7 +227,8 @@ fn url(served: &Served, path: &str, role: &str) -> String {
     format!(
         "{}{}",
         served.base,
-        path.replace("{org}", &served.organization).replace("{role}", role)
+        path.replace("{org}", &served.organization)
+            .replace("{role}", role)
     )
 }
 
@@ -224,7 +237,10 @@ async fn busiest_role(http: &reqwest::Client, served: &Served) -> String {
     let roles = get(
         http,
         served,
-        &format!("{}/api/organizations/{}/roles/?limit=1000", served.base, served.organization),
+        &format!(
+            "{}/api/organizations/{}/roles/?limit=1000",
+            served.base, served.organization
+        ),
     )
     .await;
     roles["results"]
@@ -299,7 +315,10 @@ fn main() {
         .build()
         .expect("runtime");
     runtime.block_on(async {
-        println!("Walks by offset, 100 rows a page, the least of {walks} walks a list; {}", load());
+        println!(
+            "Walks by offset, 100 rows a page, the least of {walks} walks a list; {}",
+            load()
+        );
         let small = size(dir.path(), rows, walks).await;
         let large = size(dir.path(), rows * 2, walks).await;
         println!(

@@ -55,7 +55,10 @@ impl Served {
             child,
             address,
             key: ready["api_key"].as_str().expect("api_key").to_string(),
-            organization: ready["organization_id"].as_str().expect("organization_id").to_string(),
+            organization: ready["organization_id"]
+                .as_str()
+                .expect("organization_id")
+                .to_string(),
             base,
             db,
             started_in: started.elapsed(),
@@ -135,7 +138,12 @@ pub struct Figures {
 /// for its answer before the next. The answer is read by its
 /// `Content-Length` and only its status is looked at: the generator costs
 /// a few system calls a request, so that what is measured is the server.
-pub async fn hammer(address: SocketAddr, requests: Vec<Vec<u8>>, connections: usize, seconds: f64) -> Figures {
+pub async fn hammer(
+    address: SocketAddr,
+    requests: Vec<Vec<u8>>,
+    connections: usize,
+    seconds: f64,
+) -> Figures {
     let requests = Arc::new(requests);
     let stop = Arc::new(AtomicBool::new(false));
     let failed = Arc::new(AtomicU64::new(0));
@@ -246,7 +254,8 @@ async fn exchange(stream: &mut TcpStream, request: &[u8], buffer: &mut [u8]) -> 
 /// A keep-alive GET of `path` with the key, as bytes to send.
 pub fn get_request(address: SocketAddr, path: &str, key: Option<&str>) -> Vec<u8> {
     let authorization = key.map_or(String::new(), |key| format!("Authorization: Bearer {key}\r\n"));
-    format!("GET {path} HTTP/1.1\r\nHost: {address}\r\n{authorization}Accept: application/json\r\n\r\n").into_bytes()
+    format!("GET {path} HTTP/1.1\r\nHost: {address}\r\n{authorization}Accept: application/json\r\n\r\n")
+        .into_bytes()
 }
 
 /// `BENCH_*` settings from the environment.

@@ -76,7 +76,11 @@ async fn check_page(server: &TestServer, key: &str, path: &str, limit: u64, offs
             offset + limit < count as u64,
             "{path}: next at {offset} {what}"
         );
-        assert_eq!(page["previous"].is_string(), offset > 0, "{path}: previous at {offset}");
+        assert_eq!(
+            page["previous"].is_string(),
+            offset > 0,
+            "{path}: previous at {offset}"
+        );
         return count as u64;
     }
     panic!("{path}: the list changed under every read");
@@ -209,7 +213,10 @@ async fn member_role_and_membership_pages_are_offset_pages_with_writes_between()
     // One role everyone holds, in few joining moments: long runs of ties,
     // ordered by id within each.
     let created = server.post(&key, &roles, json!({"name": "Everyone here"})).await;
-    let role = created.expect(StatusCode::CREATED)["id"].as_str().unwrap().to_string();
+    let role = created.expect(StatusCode::CREATED)["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     {
         let role = role.clone();
         server
@@ -254,7 +261,10 @@ async fn member_role_and_membership_pages_are_offset_pages_with_writes_between()
         async move {
             if step % 2 == 0 {
                 let rows = whole(server, key, &roles).await;
-                let id = rows[(step as usize * 97) % rows.len()]["id"].as_str().unwrap().to_string();
+                let id = rows[(step as usize * 97) % rows.len()]["id"]
+                    .as_str()
+                    .unwrap()
+                    .to_string();
                 server
                     .delete(key, &format!("{roles}{id}/"))
                     .await

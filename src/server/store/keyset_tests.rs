@@ -56,14 +56,29 @@ fn orders() -> Vec<Vec<Term>> {
 #[derive(Debug, Clone)]
 enum Op {
     /// A page anywhere.
-    Jump { limit: u64, offset: u64 },
+    Jump {
+        limit: u64,
+        offset: u64,
+    },
     /// The page after the last one, as a walk follows `next`.
-    Next { limit: u64 },
+    Next {
+        limit: u64,
+    },
     /// The page before the last one, as `previous` goes.
     Previous,
-    Insert { project: i64, a: i64, b: Option<&'static str> },
-    Delete { nth: usize },
-    Update { nth: usize, a: i64, b: Option<&'static str> },
+    Insert {
+        project: i64,
+        a: i64,
+        b: Option<&'static str>,
+    },
+    Delete {
+        nth: usize,
+    },
+    Update {
+        nth: usize,
+        a: i64,
+        b: Option<&'static str>,
+    },
 }
 
 /// Whether a write is this process's (moving the generation) or

@@ -124,7 +124,7 @@ impl Memory {
         let generation = self.generation.load(Ordering::SeqCst);
         Snapshot {
             memory: self,
-            generation: (generation % 2 == 0).then_some(generation),
+            generation: generation.is_multiple_of(2).then_some(generation),
         }
     }
 
