@@ -11,6 +11,7 @@ mod access_terraform;
 mod auth;
 mod cli;
 mod current;
+mod deep_pages;
 mod deliveries;
 mod delivery_task;
 mod demo;
