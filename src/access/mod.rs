@@ -16,6 +16,7 @@
 pub mod directory;
 pub mod explain;
 pub mod person;
+pub mod preview;
 pub mod read;
 pub mod review;
 pub mod role;

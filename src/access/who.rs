@@ -221,7 +221,7 @@ fn how(
 
 /// Finds the thing in the project: by id, short id, key or exact name (any
 /// case); an ambiguous or unknown name is refused, naming what was found.
-async fn find(
+pub async fn find(
     reader: &Reader,
     directory: &Directory,
     project: &str,

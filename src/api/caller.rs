@@ -224,6 +224,23 @@ impl Caller {
         found
     }
 
+    /// What is missing to do every operation, one line a lack naming the
+    /// steps it stops ("… (steps 1, 4)"). Empty: the key may do them all.
+    pub fn missing(&self, operations: impl IntoIterator<Item = (usize, Operation)>) -> Vec<String> {
+        self.shortfalls(operations)
+            .into_iter()
+            .map(|shortfall| {
+                let numbers: Vec<String> = shortfall.stops.iter().map(usize::to_string).collect();
+                format!(
+                    "{} (step{} {})",
+                    self.explain(&shortfall.lack),
+                    crate::text::plural(numbers.len()),
+                    numbers.join(", ")
+                )
+            })
+            .collect()
+    }
+
     /// A lack in words, naming the key's user where it is theirs.
     pub fn explain(&self, lack: &Lack) -> String {
         let who = format!("{} (the key's user)", self.user.email);

@@ -6,7 +6,10 @@ use serde::Serialize;
 
 use super::connection::Connection;
 use super::output::{self, Column, Format, ListWriter, fixed, flexible};
+use super::preview::{Decision, PreviewArgs, Session};
 use super::{UsageError, day, search_list};
+use crate::access::preview::world::Projects;
+use crate::access::preview::{Change, Effect};
 use crate::api::models::level;
 use crate::api::{List, Raw, RoleMembership};
 
@@ -29,6 +32,8 @@ pub enum MembersCommand {
         /// Looked up among the organization's members.
         #[arg(long = "email", value_name = "ADDRESS")]
         emails: Vec<String>,
+        #[command(flatten)]
+        preview: PreviewArgs,
     },
     /// Remove a user from a role: by membership id, user UUID or e-mail.
     Remove {
@@ -43,13 +48,18 @@ pub enum MembersCommand {
         /// Or the user's e-mail address.
         #[arg(long, value_name = "ADDRESS")]
         email: Option<String>,
+        #[command(flatten)]
+        preview: PreviewArgs,
     },
 }
 
 impl MembersCommand {
     /// Whether the command changes anything (refused under --read-only).
     pub fn writes(&self) -> bool {
-        !matches!(self, MembersCommand::List { .. })
+        match self {
+            MembersCommand::List { .. } => false,
+            MembersCommand::Add { preview, .. } | MembersCommand::Remove { preview, .. } => !preview.dry_run,
+        }
     }
 
     /// How long it may take by default (`--deadline`).
@@ -78,21 +88,29 @@ pub async fn run(command: MembersCommand, connection: Connection, format: Format
         MembersCommand::List { role } => MembersCommand::List {
             role: role_id(client, organization, role).await?,
         },
-        MembersCommand::Add { role, users, emails } => MembersCommand::Add {
+        MembersCommand::Add {
+            role,
+            users,
+            emails,
+            preview,
+        } => MembersCommand::Add {
             role: role_id(client, organization, role).await?,
             users,
             emails,
+            preview,
         },
         MembersCommand::Remove {
             role,
             membership,
             user,
             email,
+            preview,
         } => MembersCommand::Remove {
             role: role_id(client, organization, role).await?,
             membership,
             user,
             email,
+            preview,
         },
     };
     match command {
@@ -109,10 +127,19 @@ pub async fn run(command: MembersCommand, connection: Connection, format: Format
                 .await;
             super::end_list(writer, read)
         }
-        MembersCommand::Add { role, users, emails } => {
+        MembersCommand::Add {
+            role,
+            users,
+            emails,
+            preview,
+        } => {
             if users.is_empty() && emails.is_empty() {
                 return Err(UsageError("members add needs --user UUID or --email ADDRESS".into()).into());
             }
+            let previewed = previewed(&connection, &preview, format, &role, &users, &emails, true).await?;
+            let Some(previewed) = previewed else {
+                return Ok(());
+            };
             // Users by e-mail are found among the organization's members.
             let mut targets: Vec<(String, Result<String, String>)> =
                 users.into_iter().map(|uuid| (uuid.clone(), Ok(uuid))).collect();
@@ -164,6 +191,9 @@ pub async fn run(command: MembersCommand, connection: Connection, format: Format
                 });
             }
             let failed = results.iter().filter(|result| result.error.is_some()).count();
+            if let Some((session, change, effect)) = &previewed {
+                super::preview::check(session, change, effect).await;
+            }
             match format {
                 Format::Json => output::print_json(&results)?,
                 Format::Table => {
@@ -194,6 +224,7 @@ pub async fn run(command: MembersCommand, connection: Connection, format: Format
             membership,
             user,
             email,
+            preview,
         } => {
             let id = match (membership, user, email) {
                 (Some(id), None, None) => id,
@@ -224,12 +255,106 @@ pub async fn run(command: MembersCommand, connection: Connection, format: Format
                     .into());
                 }
             };
+            // Whose membership it is, for the preview.
+            let mut whose: Option<(String, String)> = None;
+            search_list(
+                client,
+                &List::memberships(organization, &role),
+                "members",
+                |found| {
+                    let hit = found.id == id;
+                    if hit {
+                        whose = Some((
+                            user_uuid(&found).unwrap_or_default().to_string(),
+                            user_email(&found).unwrap_or_default().to_string(),
+                        ));
+                    }
+                    hit
+                },
+            )
+            .await?;
+            let (uuids, emails): (Vec<String>, Vec<String>) = whose.into_iter().unzip();
+            let previewed = previewed(&connection, &preview, format, &role, &uuids, &emails, false).await?;
+            let Some(previewed) = previewed else {
+                return Ok(());
+            };
             client.remove_member(organization, &role, &id).await?;
+            if let Some((session, change, effect)) = &previewed {
+                super::preview::check(session, change, effect).await;
+            }
             match format {
                 Format::Json => output::print_json(&serde_json::json!({"id": id, "deleted": true})),
                 Format::Table => output::print(&format!("removed membership {}\n", printable(&id))),
             }
         }
+    }
+}
+
+/// A session, change and its effect, to check after the change.
+type Previewed = Option<(Session, Change, Effect)>;
+
+/// The preview of people joining (or leaving) a role: `None` for a dry
+/// run (printed, nothing to do), `Some(None)` when there is no preview.
+async fn previewed(
+    connection: &Connection,
+    args: &PreviewArgs,
+    format: Format,
+    role: &str,
+    uuids: &[String],
+    emails: &[String],
+    join: bool,
+) -> anyhow::Result<Option<Previewed>> {
+    let Some(session) = Session::open_or_note(connection, Projects::All, args).await? else {
+        return Ok(Some(None));
+    };
+    let world = &session.read.world;
+    let role_id = role.to_lowercase();
+    let role_name = session
+        .read
+        .directory
+        .role(&role_id)
+        .map_or_else(|| role.to_string(), |found| found.name.clone());
+    let mut names = Vec::new();
+    let changes: Vec<Change> = world
+        .people
+        .iter()
+        .filter(|person| {
+            uuids
+                .iter()
+                .any(|uuid| uuid.eq_ignore_ascii_case(&person.user_uuid))
+                || emails
+                    .iter()
+                    .any(|email| email.trim().eq_ignore_ascii_case(&person.email))
+        })
+        .map(|person| {
+            names.push(person.email.clone());
+            let membership_id = person.membership_id.clone();
+            let role_id = role_id.clone();
+            if join {
+                Change::Join {
+                    role_id,
+                    membership_id,
+                }
+            } else {
+                Change::Leave {
+                    role_id,
+                    membership_id,
+                }
+            }
+        })
+        .collect();
+    let change = Change::Batch(changes);
+    let what = format!(
+        "{} {} {} role {}",
+        if join { "Adding" } else { "Removing" },
+        names.join(", "),
+        if join { "to" } else { "from" },
+        role_name
+    );
+    let (effect, decision) = super::preview::show_and_ask(world, &change, args, format, &what)?;
+    match decision {
+        Decision::DryRun => Ok(None),
+        Decision::Go => Ok(Some(Some((session, change, effect)))),
     }
 }
 

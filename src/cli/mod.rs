@@ -11,6 +11,7 @@ mod members;
 mod offboard;
 pub mod output;
 mod people;
+mod preview;
 mod roles;
 mod serve;
 mod shell;
@@ -228,12 +229,12 @@ impl Command {
             Command::Members { command } => command.writes(),
             Command::People { command } => command.writes(),
             Command::Subscriptions { command } => command.writes(),
+            Command::Access { command } => command.writes(),
             Command::Login { .. } | Command::Keys { .. } => true,
             Command::Export(_)
             | Command::Plan(_)
             | Command::Dashboards { .. }
             | Command::Insights { .. }
-            | Command::Access { .. }
             | Command::Completions { .. }
             | Command::Man => false,
             Command::Apply(_) => true,

@@ -44,6 +44,8 @@ pub enum PeopleCommand {
         /// The level to give them.
         #[arg(value_enum)]
         level: Level,
+        #[command(flatten)]
+        preview: super::preview::PreviewArgs,
     },
 }
 
@@ -70,7 +72,7 @@ impl PeopleCommand {
         match self {
             PeopleCommand::List { .. } | PeopleCommand::Show { .. } => false,
             PeopleCommand::Offboard(args) => !args.dry_run,
-            PeopleCommand::Level { .. } => true,
+            PeopleCommand::Level { preview, .. } => !preview.dry_run,
         }
     }
 
@@ -94,7 +96,11 @@ pub async fn run(command: PeopleCommand, connection: Connection, format: Format)
         } => list(&connection, format, no_role, role, search).await,
         PeopleCommand::Show { email } => show(&connection, format, &email).await,
         PeopleCommand::Offboard(args) => super::offboard::run(&connection, format, args).await,
-        PeopleCommand::Level { email, level } => set_level(&connection, format, &email, level).await,
+        PeopleCommand::Level {
+            email,
+            level,
+            preview,
+        } => set_level(&connection, format, &email, level, preview).await,
     }
 }
 
@@ -359,6 +365,7 @@ async fn set_level(
     format: Format,
     email: &str,
     wanted: Level,
+    preview: super::preview::PreviewArgs,
 ) -> anyhow::Result<()> {
     let client = &connection.client;
     let member = client
@@ -380,9 +387,37 @@ async fn set_level(
             )),
         };
     }
+    let mut previewed = None;
+    if let Some(session) = super::preview::Session::open_or_note(
+        connection,
+        crate::access::preview::world::Projects::All,
+        &preview,
+    )
+    .await?
+    {
+        let change = crate::access::preview::Change::Level {
+            membership_id: member.id.to_lowercase(),
+            level: wanted.number(),
+        };
+        let what = format!(
+            "Making {} {} (now {})",
+            member.user.email,
+            level::name(wanted.number()),
+            level::name(member.level)
+        );
+        let (effect, decision) =
+            super::preview::show_and_ask(&session.read.world, &change, &preview, format, &what)?;
+        if let super::preview::Decision::DryRun = decision {
+            return Ok(());
+        }
+        previewed = Some((session, change, effect));
+    }
     let changed = client
         .set_member_level(&connection.organization, &member.user.uuid, wanted.number())
         .await?;
+    if let Some((session, change, effect)) = &previewed {
+        super::preview::check(session, change, effect).await;
+    }
     match format {
         Format::Json => output::print_json(&changed),
         Format::Table => output::print(&format!(

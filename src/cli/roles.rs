@@ -29,17 +29,26 @@ pub enum RolesCommand {
         #[command(flatten)]
         fields: RoleFields,
     },
-    /// Delete a role and its memberships.
+    /// Delete a role, its memberships and its access rules: who loses
+    /// access is shown first, and asked about once more (Enter means no);
+    /// a role with a rule Terraform manages under a project's lock is
+    /// refused before anything is sent.
     Delete {
         /// The role's id, or its name (in any case).
         role: String,
+        #[command(flatten)]
+        preview: super::preview::PreviewArgs,
     },
 }
 
 impl RolesCommand {
     /// Whether the command changes anything (refused under --read-only).
     pub fn writes(&self) -> bool {
-        !matches!(self, RolesCommand::List | RolesCommand::Get { .. })
+        match self {
+            RolesCommand::List | RolesCommand::Get { .. } => false,
+            RolesCommand::Delete { preview, .. } => !preview.dry_run,
+            _ => true,
+        }
     }
 
     /// How long it may take by default (`--deadline`).
@@ -151,9 +160,50 @@ pub async fn run(command: RolesCommand, connection: Connection, format: Format) 
             }
             show(&client.update_role(organization, &id, &input).await?, format)
         }
-        RolesCommand::Delete { role } => {
+        RolesCommand::Delete { role, preview } => {
             let id = super::members::role_id(client, organization, role).await?;
+            let session = super::preview::Session::open_or_note(
+                &connection,
+                crate::access::preview::world::Projects::All,
+                &preview,
+            )
+            .await?;
+            let mut previewed = None;
+            if let Some(mut session) = session {
+                session
+                    .read
+                    .world
+                    .read_role_objects(&session.reader, &id.to_lowercase())
+                    .await
+                    .map_err(|error| {
+                        anyhow::anyhow!(
+                            "the role's object rules could not be read, so nothing was sent: {error}"
+                        )
+                    })?;
+                let change = crate::access::preview::Change::DeleteRole {
+                    role_id: id.to_lowercase(),
+                };
+                let name = session
+                    .read
+                    .directory
+                    .role(&id)
+                    .map_or_else(|| id.clone(), |found| found.name.clone());
+                let (effect, decision) = super::preview::show_and_ask(
+                    &session.read.world,
+                    &change,
+                    &preview,
+                    format,
+                    &format!("Deleting role {name}, its memberships and its access rules"),
+                )?;
+                if let super::preview::Decision::DryRun = decision {
+                    return Ok(());
+                }
+                previewed = Some((session, change, effect));
+            }
             client.delete_role(organization, &id).await?;
+            if let Some((session, change, effect)) = &previewed {
+                super::preview::check(session, change, effect).await;
+            }
             match format {
                 Format::Json => output::print_json(&serde_json::json!({"id": id, "deleted": true})),
                 Format::Table => output::print(&format!("deleted role {}\n", crate::text::printable(&id))),

@@ -75,7 +75,7 @@ pub struct AccessFlags {
     /// Add this many synthetic roles to the first organization at start, each
     /// active member in one to three of them.
     #[arg(long, value_name = "N", default_value_t = 0,
-          value_parser = clap::value_parser!(u64).range(0..=1_000))]
+          value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     pub generate_roles: u64,
     /// Add this many synthetic projects, with access rules, to the first
     /// organization at start.

@@ -85,18 +85,6 @@ impl Session {
             };
             Some((at + 1, operation))
         });
-        self.caller
-            .shortfalls(operations)
-            .into_iter()
-            .map(|shortfall| {
-                let numbers: Vec<String> = shortfall.stops.iter().map(usize::to_string).collect();
-                format!(
-                    "{} (step{} {})",
-                    self.caller.explain(&shortfall.lack),
-                    crate::text::plural(numbers.len()),
-                    numbers.join(", ")
-                )
-            })
-            .collect()
+        self.caller.missing(operations)
     }
 }

@@ -10,7 +10,7 @@ use serde::de::DeserializeOwned;
 use super::AppState;
 use super::error::{ApiError, ApiResult};
 use super::store::keys::{self, KeyRecord};
-use super::store::{Db, directory};
+use super::store::{Db, Snapshot, directory};
 use crate::api::models::level;
 
 /// The caller, authenticated by the personal API key of the request.
@@ -32,7 +32,9 @@ pub enum Access {
 
 /// The request's credentials, read but not yet looked up: a handler that
 /// reads the database once looks the key up in the same trip to the pool
-/// ([`Credentials::caller_in`]); the others take a [`Caller`].
+/// ([`Credentials::key_in`]), or finds it remembered and makes no trip at
+/// all ([`Credentials::remembered`]); the others take a [`Caller`].
+#[derive(Clone)]
 pub struct Credentials {
     /// The key's stored form (its hash); the key itself goes no further.
     secure_value: String,
@@ -65,10 +67,26 @@ impl FromRequestParts<AppState> for Credentials {
 }
 
 impl Credentials {
-    /// The caller these credentials name, on a connection already in hand;
-    /// 401 for an unknown key, 429 past its rate limit.
-    pub fn caller_in(&self, connection: &Connection) -> ApiResult<Caller> {
+    /// The key these credentials name, as verified in this generation of
+    /// the data, when it is remembered.
+    pub fn remembered(&self, snapshot: &Snapshot) -> Option<KeyRecord> {
+        snapshot.key(&self.secure_value)
+    }
+
+    /// The key these credentials name, on a connection already in hand
+    /// (remembered for the generation); 401 for an unknown key.
+    pub fn key_in(&self, connection: &Connection, snapshot: &Snapshot) -> ApiResult<KeyRecord> {
+        if let Some(key) = snapshot.key(&self.secure_value) {
+            return Ok(key);
+        }
         let key = keys::find(connection, &self.secure_value)?.ok_or_else(ApiError::invalid_key)?;
+        snapshot.keep_key(&self.secure_value, &key);
+        Ok(key)
+    }
+
+    /// The caller with this key: 429 past its rate limit (each call counts
+    /// as a request).
+    pub fn caller(&self, key: KeyRecord) -> ApiResult<Caller> {
         if let Some(throttle) = &self.throttle {
             throttle.check(&key.id).map_err(ApiError::throttled)?;
         }
@@ -84,10 +102,20 @@ impl FromRequestParts<AppState> for Caller {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         let credentials = Credentials::from_request_parts(parts, state).await?;
-        state
-            .db
-            .read(move |connection| credentials.caller_in(connection))
-            .await
+        let remembered = credentials.remembered(&state.db.snapshot());
+        let key = match remembered {
+            Some(key) => key,
+            None => {
+                let credentials = credentials.clone();
+                state
+                    .db
+                    .read_list(false, move |connection, snapshot| {
+                        credentials.key_in(connection, snapshot)
+                    })
+                    .await?
+            }
+        };
+        credentials.caller(key)
     }
 }
 
@@ -142,10 +170,31 @@ impl Caller {
     /// Resolves the project of the path (an integer or `@current`) and checks
     /// that the caller belongs to its organization.
     pub async fn project(&self, db: &Db, raw: &str) -> ApiResult<i64> {
+        if let Some(project) = db.snapshot().project(&self.key.id, raw) {
+            return Ok(project);
+        }
         let caller = self.clone();
         let raw = raw.to_string();
-        db.read(move |connection| caller.project_in(connection, &raw))
-            .await
+        db.read_list(false, move |connection, snapshot| {
+            caller.project_remembering(connection, snapshot, &raw)
+        })
+        .await
+    }
+
+    /// [`Caller::project_in`], remembered for the generation when it is
+    /// reached.
+    pub fn project_remembering(
+        &self,
+        connection: &Connection,
+        snapshot: &Snapshot,
+        raw: &str,
+    ) -> ApiResult<i64> {
+        if let Some(project) = snapshot.project(&self.key.id, raw) {
+            return Ok(project);
+        }
+        let project = self.project_in(connection, raw)?;
+        snapshot.keep_project(&self.key.id, raw, project);
+        Ok(project)
     }
 
     /// [`Caller::project`] on a connection already in hand, so that a

@@ -355,3 +355,35 @@ async fn the_older_servers_access_level_is_exported_and_applied() {
         refused.stderr
     );
 }
+
+/// A Slack subscription whose integration is gone (PostHog keeps it with
+/// `integration: null`) is exported without one and read back: a fresh
+/// export plans nothing. Only a new Slack entry must name its integration.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slack_subscriptions_without_an_integration_export_and_plan_clean() {
+    let server = TestServer::start(orgdeck::server::Seed::Demo, 300).await;
+    let key = server.key(&["*"]);
+    let file = Workspace::new("org.toml");
+    orgdeck(&server, &key, &["export", file.arg()], None).await.ok();
+    let text = file.read();
+    assert!(
+        text.contains("target_type = \"slack\""),
+        "no Slack subscription generated"
+    );
+    let plan = orgdeck(&server, &key, &["plan", file.arg()], None).await;
+    assert_eq!(plan.code, 0, "{}\n{}", plan.stdout, plan.stderr);
+    assert!(plan.stdout.contains("No changes"), "{}", plan.stdout);
+
+    // A new Slack entry without one is refused, naming the line.
+    file.write(&format!(
+        "{text}\n[[subscriptions]]\ntitle = \"New to Slack\"\ninsight = {DEMO_INSIGHT}\ntarget_type = \"slack\"\ntarget_value = \"#ops\"\nfrequency = \"daily\"\nstart_date = \"2026-12-07T09:00:00Z\"\n"
+    ));
+    let plan = orgdeck(&server, &key, &["plan", file.arg()], None).await;
+    assert_eq!(plan.code, 1, "{}", plan.stderr);
+    assert!(
+        plan.stderr
+            .contains("a new Slack subscription needs `integration`"),
+        "{}",
+        plan.stderr
+    );
+}

@@ -501,9 +501,15 @@ async fn levels_change_by_address_and_refusals_are_shown() {
         &["people", "level", MEMBER, "admin", "-o", "json"],
         None,
     )
-    .await
-    .ok()
-    .json();
+    .await;
+    assert_eq!(changed.code, 0, "{}", changed.stderr);
+    // The preview of who gains goes to stderr beside the JSON, and is checked after.
+    assert!(
+        changed.stderr.contains("1 person gains") && changed.stderr.contains("as previewed"),
+        "{}",
+        changed.stderr
+    );
+    let changed = changed.json();
     assert_eq!(changed["level"], 8);
     let again = orgdeck(&server, &key, &["people", "level", MEMBER, "admin"], None)
         .await
@@ -512,9 +518,14 @@ async fn levels_change_by_address_and_refusals_are_shown() {
     assert!(again.contains("admin already"), "{again}");
     // A member may not change others' levels: PostHog's words, exit 1.
     let theirs = server.key_for("jade.nguyen@hedgebox.dev", &["*"]);
-    let refused = orgdeck(&server, &theirs, &["people", "level", MEMBER, "member"], None)
-        .await
-        .fails(1);
+    let refused = orgdeck(
+        &server,
+        &theirs,
+        &["people", "level", MEMBER, "member", "--yes"],
+        None,
+    )
+    .await
+    .fails(1);
     assert!(
         refused.stderr.contains("403") && refused.stderr.contains("admin"),
         "{}",

@@ -12,6 +12,7 @@ mod architecture;
 mod auth;
 mod cli;
 mod current;
+mod deep_pages;
 mod deliveries;
 mod delivery_task;
 mod demo;

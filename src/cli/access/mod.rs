@@ -1,5 +1,7 @@
-//! `orgdeck access person|role|who|review`: what each person can reach and
-//! why, what a role grants, who reaches a thing, and the access review.
+//! `orgdeck access person|role|who|review|set|unset|switch-preview`: what
+//! each person can reach and why, what a role grants, who reaches a thing,
+//! the access review, changes to the rules (previewed by who gains and who
+//! loses), and what the switch to the other resolution mode would change.
 //! Thin: each command reads through `crate::access` and prints what it
 //! returns; this module holds what they share (pacing flags, Ctrl-C,
 //! progress on stderr).
@@ -7,6 +9,8 @@
 mod person;
 mod review;
 mod role;
+mod set;
+mod switch;
 mod who;
 
 use std::io::{IsTerminal, Write};
@@ -43,6 +47,21 @@ pub enum AccessCommand {
     /// what changed since an earlier snapshot (exit 0 nothing, 2 changes,
     /// 1 error).
     Review(review::ReviewArgs),
+    /// Set a rule: for a role, a member or everyone, on the project (the
+    /// global --project), a resource of it, or one dashboard or insight.
+    /// The level is checked before sending; who gains and who loses access
+    /// is shown first, and a change that takes access away asks once more
+    /// (Enter means no). A rule Terraform manages under the project's lock
+    /// is refused before sending.
+    Set(set::SetArgs),
+    /// Remove a rule (what applies is then what the other rules say), with
+    /// the same preview, question and checks as `set`.
+    Unset(set::UnsetArgs),
+    /// What switching the organization to the other resolution mode would
+    /// change: every member, project and resource whose level differs, the
+    /// rule that makes the difference, and the fix that keeps today's
+    /// level (exit 0 nothing changes, 2 something does, 1 error).
+    SwitchPreview,
 }
 
 impl AccessCommand {
@@ -50,6 +69,15 @@ impl AccessCommand {
     /// (a review of a large organization takes as long as its reads).
     pub fn is_long(&self) -> bool {
         matches!(self, AccessCommand::Review(_))
+    }
+
+    /// Whether the command changes anything (refused under --read-only).
+    pub fn writes(&self) -> bool {
+        match self {
+            AccessCommand::Set(args) => !args.dry_run(),
+            AccessCommand::Unset(args) => !args.dry_run(),
+            _ => false,
+        }
     }
 
     /// Whether `-o csv` means something to it.
@@ -93,7 +121,15 @@ pub async fn run(
         AccessCommand::Role(args) => role::run(args, connection, requested, project_flag).await,
         AccessCommand::Who(args) => who::run(args, connection, requested).await,
         AccessCommand::Review(args) => review::run(args, connection, requested).await,
+        AccessCommand::Set(args) => set::set(args, connection, format(requested)).await,
+        AccessCommand::Unset(args) => set::unset(args, connection, format(requested)).await,
+        AccessCommand::SwitchPreview => switch::run(connection, format(requested), project_flag).await,
     }
+}
+
+/// Table or JSON (csv is refused before, for commands that do not take it).
+fn format(requested: Requested) -> super::output::Format {
+    requested.format().unwrap_or(super::output::Format::Table)
 }
 
 /// A reader for a command, stopped by Ctrl-C; the guard ends the watch.

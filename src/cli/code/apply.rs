@@ -10,6 +10,10 @@
 //! Terraform applies a saved plan (without asking again: saving it was the
 //! review), refused whole when too old, for another host, organization or
 //! project, or when its file changed since.
+//!
+//! Either way, before the first step (and before asking) the key is checked
+//! for every step the plan holds (see `caller`): a plan the key cannot make
+//! whole is refused whole, naming what is missing.
 
 use std::io::{BufRead as _, Write as _};
 use std::path::{Path, PathBuf};
@@ -96,6 +100,7 @@ pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> a
     if format == Format::Table {
         output::print(&plan.to_text())?;
     }
+    refuse_what_the_key_cannot(&connection, &live.file.header, &steps).await?;
     if !args.yes && !confirmed()? {
         return Err(failure(
             "not applied: nothing was changed (answer yes to apply)".into(),
@@ -173,6 +178,7 @@ async fn apply_saved(args: ApplyArgs, connection: Connection, format: Format) ->
             saved.plan.to_text()
         ))?;
     }
+    refuse_what_the_key_cannot(&connection, &header, &saved.steps).await?;
     let applying = Applying {
         connection: &connection,
         path: &saved.file,
@@ -184,6 +190,29 @@ async fn apply_saved(args: ApplyArgs, connection: Connection, format: Format) ->
     applying
         .run(lock, text, &wanted, &saved.plan, &saved.steps, None)
         .await
+}
+
+/// Refuses the whole plan, before its first step and before asking, when
+/// the key cannot make every step (exit 1, naming what is missing and the
+/// steps it stops), as offboarding does.
+async fn refuse_what_the_key_cannot(
+    connection: &Connection,
+    header: &Header,
+    steps: &[Step],
+) -> anyhow::Result<()> {
+    let missing =
+        super::caller::missing(&connection.client, &header.organization, header.project, steps).await;
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(failure(format!(
+        "not applied: nothing was changed, because this key cannot make every step:\n  {}",
+        missing
+            .iter()
+            .map(|line| printable(line))
+            .collect::<Vec<_>>()
+            .join("\n  ")
+    )))
 }
 
 /// A lock left by a process that no longer holds it, said on stderr.

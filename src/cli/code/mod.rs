@@ -4,6 +4,7 @@
 //! `apply` runs them in [`run`], under the file's [`lock`].
 
 pub mod apply;
+mod caller;
 pub mod diff;
 pub mod file;
 pub mod lock;

@@ -89,10 +89,16 @@ pub fn generate_roles(
         "INSERT OR IGNORE INTO role_memberships (id, role_id, organization_member_id, user_id, joined_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
     )?;
-    let joined = stamp(&(now - Duration::days(200)));
+    // One after another from 200 days ago, a second apart, as people are
+    // added to roles over time: a role's members in joining order are in
+    // the order they were stored.
+    let first_joined = now - Duration::days(200);
+    let mut added = 0;
     for (position, (membership_id, user_id)) in members.iter().enumerate() {
         for step in 0..=(position % 3) {
             let role = &role_ids[(position * 7 + step * 13) % role_ids.len()];
+            let joined = stamp(&(first_joined + Duration::seconds(added)));
+            added += 1;
             insert.execute(params![sequence.uuid(), role, membership_id, user_id, joined])?;
         }
     }

@@ -4,7 +4,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 
-use super::page_of;
+use super::list_page_of;
 use super::scope::{ORGANIZATION_READ, ORGANIZATION_WRITE};
 use crate::api::{Page, RoleMembership};
 use crate::server::auth::{Access, Caller, PathParams};
@@ -26,12 +26,12 @@ pub async fn list(
         .organization(&app.db, &organization, Access::Member)
         .await?;
     let flavor = app.flavor;
-    page_of(&app.db, request, move |connection, page| {
+    list_page_of(&app.db, request, move |connection, snapshot, page| {
         match (
             memberships::require_role(connection, &organization, &role),
             flavor,
         ) {
-            (Ok(()), _) => memberships::list(connection, &role, page),
+            (Ok(()), _) => memberships::list(snapshot, connection, &role, page),
             // Today's PostHog filters memberships by the role's
             // organization: an unknown role has none.
             (Err(_), Flavor::Current) => Ok((0, Vec::new())),

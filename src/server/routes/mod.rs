@@ -5,7 +5,7 @@ use rusqlite::Connection;
 
 use super::error::{ApiError, ApiResult};
 use super::paging::ListRequest;
-use super::store::Db;
+use super::store::{Db, Snapshot};
 use crate::api::Page;
 
 /// Answers a list request with the page `read` finds at the request's
@@ -17,6 +17,23 @@ where
 {
     let page = (request.limit, request.offset);
     let (count, rows) = db.read(move |connection| read(connection, page)).await?;
+    Ok(Json(request.page(count, rows)))
+}
+
+/// [`page_of`] for a list paged from remembered positions (`keyset`):
+/// `read` gets what is remembered of the data's generation, and may run
+/// again when a commit lands while it reads.
+pub async fn list_page_of<T, F>(db: &Db, request: ListRequest, mut read: F) -> ApiResult<Json<Page<T>>>
+where
+    T: Send + 'static,
+    F: FnMut(&Connection, &Snapshot, (u64, u64)) -> ApiResult<(u64, Vec<T>)> + Send + 'static,
+{
+    let page = (request.limit, request.offset);
+    let (count, rows) = db
+        .read_list(false, move |connection, snapshot| {
+            read(connection, snapshot, page)
+        })
+        .await?;
     Ok(Json(request.page(count, rows)))
 }
 

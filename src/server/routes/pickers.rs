@@ -11,8 +11,9 @@ use crate::server::auth::{Access, Caller, PathParams};
 use crate::server::error::ApiError;
 use crate::server::error::ApiResult;
 use crate::server::paging::ListRequest;
-use crate::server::store::directory::{self, Catalog, CatalogQuery, MemberQuery};
+use crate::server::store::directory::{self, Catalog, CatalogQuery};
 use crate::server::store::keys;
+use crate::server::store::member_list::{self, MemberQuery};
 use crate::server::store::rows::stamp;
 use crate::server::{AppState, Flavor};
 
@@ -93,11 +94,15 @@ pub async fn members(
         .organization(&app.db, &organization, Access::Member)
         .await?;
     let query = member_query(&request, app.flavor)?;
-    let db = app.db.clone();
-    page_of(&app.db, request, move |connection, page| {
-        directory::members(db.counts(), connection, &organization, &query, page)
-    })
-    .await
+    let searches = query.search.is_some();
+    let page = (request.limit, request.offset);
+    let (count, rows) = app
+        .db
+        .read_list(searches, move |connection, snapshot| {
+            member_list::members(snapshot, connection, &organization, &query, page)
+        })
+        .await?;
+    Ok(Json(request.page(count, rows)))
 }
 
 /// The filters and order of today's PostHog (posthog.md §7). The older

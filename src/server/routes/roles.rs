@@ -5,7 +5,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use serde_json::{Map, Value};
 
-use super::page_of;
+use super::list_page_of;
 use super::scope::{ORGANIZATION_READ, ORGANIZATION_WRITE};
 use crate::api::models::access_level;
 use crate::api::{Page, Role};
@@ -30,8 +30,8 @@ pub async fn list(
         .organization(&app.db, &organization, Access::Member)
         .await?;
     let flavor = app.flavor;
-    let Json(mut page) = page_of(&app.db, request, move |connection, page| {
-        roles::list(connection, &organization, page)
+    let Json(mut page) = list_page_of(&app.db, request, move |connection, snapshot, page| {
+        roles::list(snapshot, connection, &organization, page)
     })
     .await?;
     page.results = page.results.into_iter().map(|role| shown(role, flavor)).collect();

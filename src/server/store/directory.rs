@@ -5,8 +5,8 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::keys::Reach;
-use super::rows::{member_at, member_columns, page_rows, paged, parse_stamp};
-use crate::api::{Organization, OrganizationMember, Project};
+use super::rows::{paged, parse_stamp};
+use crate::api::{Organization, Project};
 use crate::server::error::{ApiError, ApiResult};
 
 /// The organization and project that `@current` means for a user.
@@ -165,128 +165,6 @@ pub fn projects(
         page,
         project_at,
     )
-}
-
-/// Which members a list shows, and in what order.
-#[derive(Debug, Clone, Default)]
-pub struct MemberQuery {
-    /// Today's PostHog leaves out inactive users and its bots.
-    pub people_only: bool,
-    /// Exactly this e-mail address.
-    pub email: Option<String>,
-    /// Updated after this moment (a stored stamp).
-    pub updated_after: Option<String>,
-    /// First or last name or e-mail address containing this, any case.
-    pub search: Option<String>,
-    /// Newest first (today's default), else by joining time.
-    pub newest_first: bool,
-}
-
-/// The organization's members that `query` selects.
-/// Search text this short is matched row by row; longer text through the
-/// trigram index (`user_search`, schema 6).
-const TRIGRAM: usize = 3;
-
-/// A page of an organization's members and the count of all that match
-/// (remembered in `counts` until the next write).
-pub fn members(
-    counts: &super::CountCache,
-    connection: &Connection,
-    organization_id: &str,
-    query: &MemberQuery,
-    page: (u64, u64),
-) -> ApiResult<(u64, Vec<OrganizationMember>)> {
-    // The conditions on the membership alone, and those that read the user.
-    let mut filter = String::from("WHERE m.organization_id = ?1");
-    let mut values: Vec<Value> = vec![Value::Text(organization_id.to_string())];
-    let mut reads_user = false;
-    let mut bind = |condition: &str, value: Value| {
-        values.push(value);
-        filter.push_str(&condition.replace('#', &format!("?{}", values.len())));
-    };
-    let indexed = query
-        .search
-        .as_ref()
-        .is_some_and(|search| search.chars().count() >= TRIGRAM);
-    if query.people_only {
-        // Active and not a bot, kept on the membership (schema 7). A search
-        // through the index starts from the few it finds (`+`: not from
-        // every person in order).
-        let condition = if indexed {
-            " AND +m.is_person = #"
-        } else {
-            " AND m.is_person = #"
-        };
-        bind(condition, Value::Integer(1));
-    }
-    if let Some(email) = &query.email {
-        reads_user = true;
-        bind(" AND mu.email = #", Value::Text(email.clone()));
-    }
-    if let Some(after) = &query.updated_after {
-        bind(" AND m.updated_at > #", Value::Text(after.clone()));
-    }
-    if let Some(search) = query.search.as_ref().filter(|_| indexed) {
-        // The phrase in FTS5's quotes: a substring of any of the three.
-        bind(
-            " AND m.user_id IN (SELECT rowid FROM user_search WHERE user_search MATCH #)",
-            Value::Text(format!("\"{}\"", search.replace('"', "\"\""))),
-        );
-    } else if let Some(search) = &query.search {
-        reads_user = true;
-        let pattern = format!(
-            "%{}%",
-            search
-                .replace('\\', "\\\\")
-                .replace('%', "\\%")
-                .replace('_', "\\_")
-        );
-        bind(
-            " AND (mu.first_name LIKE # ESCAPE '\\' OR mu.last_name LIKE # ESCAPE '\\' OR mu.email LIKE # ESCAPE '\\')",
-            Value::Text(pattern),
-        );
-    }
-    // A search through the index finds few people: they are found first
-    // and sorted (`+` keeps SQLite from walking every member in order to
-    // find them).
-    let order = match (query.newest_first, indexed) {
-        (true, false) => "m.joined_at DESC, m.id DESC",
-        (false, false) => "m.joined_at, m.id",
-        (true, true) => "+m.joined_at DESC, m.id DESC",
-        (false, true) => "+m.joined_at, m.id",
-    };
-    const JOINED: &str = "FROM organization_members m JOIN users mu ON mu.id = m.user_id";
-    // Counted from the memberships' index alone unless a condition reads the user.
-    let from = if reads_user {
-        JOINED
-    } else {
-        "FROM organization_members m"
-    };
-    let count = if query.people_only
-        && query.search.is_none()
-        && query.email.is_none()
-        && query.updated_after.is_none()
-    {
-        // Every person: kept by triggers (schema 8), one row read.
-        connection
-            .prepare_cached("SELECT people FROM organization_people WHERE organization_id = ?1")?
-            .query_row([organization_id], |row| row.get::<_, i64>(0))
-            .optional()?
-            .map_or(0, |people| people.max(0) as u64)
-    } else {
-        counts.count(connection, &format!("{from} {filter}"), &values)?
-    };
-    if page.1 >= count {
-        return Ok((count, Vec::new()));
-    }
-    let rows = page_rows(
-        connection,
-        &format!("SELECT {} {JOINED} {filter} ORDER BY {order}", member_columns()),
-        values,
-        page,
-        |row| member_at(row, 0),
-    )?;
-    Ok((count, rows))
 }
 
 /// Dashboards or insights of a project: the tables share their shape.

@@ -3,8 +3,12 @@
 use chrono::{DateTime, Utc};
 use rusqlite::{Connection, OptionalExtension, params};
 
+use super::Snapshot;
 use super::directory::member_by_user_uuid;
-use super::rows::{membership_at, membership_select, paged, stamp};
+use super::keyset::{self, Listing, Term};
+use super::rows::{
+    in_order_of, membership_at, membership_at_from, membership_select, membership_select_after, stamp,
+};
 use crate::api::RoleMembership;
 use crate::server::error::{ApiError, ApiResult};
 
@@ -19,22 +23,28 @@ pub fn require_role(connection: &Connection, organization_id: &str, role_id: &st
     }
 }
 
+/// A page of the role's memberships, oldest first, and the count of them
+/// all; the page found from the index of that order (`keyset`).
 pub fn list(
+    snapshot: &Snapshot,
     connection: &Connection,
     role_id: &str,
     page: (u64, u64),
 ) -> ApiResult<(u64, Vec<RoleMembership>)> {
-    paged(
-        connection,
-        "SELECT COUNT(*) FROM role_memberships WHERE role_id = ?1",
-        &format!(
-            "{} WHERE rm.role_id = ?1 ORDER BY rm.joined_at, rm.id",
-            membership_select()
-        ),
-        vec![role_id.to_string().into()],
-        page,
-        membership_at,
-    )
+    let listing = Listing {
+        from_where: "FROM role_memberships rm WHERE rm.role_id = ?1".into(),
+        values: vec![role_id.to_string().into()],
+        id: "rm.rowid".into(),
+        terms: vec![Term::ascending("rm.joined_at"), Term::ascending("rm.id")],
+    };
+    let count = snapshot.count(connection, &listing.from_where, &listing.values)?;
+    let rowids: Vec<i64> = keyset::page(snapshot, connection, &listing, count, page)?;
+    let select = format!(
+        "{} WHERE rm.rowid IN (SELECT value FROM json_each(?1))",
+        membership_select_after("rm.rowid, ")
+    );
+    let memberships = in_order_of(connection, &select, &rowids, |row| membership_at_from(row, 1))?;
+    Ok((count, memberships))
 }
 
 fn get(connection: &Connection, id: &str) -> ApiResult<RoleMembership> {

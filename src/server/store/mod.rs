@@ -12,8 +12,11 @@ pub mod deliveries;
 pub mod directory;
 pub mod integrations;
 pub mod keys;
+pub mod keyset;
+pub mod member_list;
 pub mod members;
 pub mod memberships;
+pub mod memory;
 pub mod objects;
 pub mod roles;
 pub(crate) mod rows;
@@ -21,15 +24,14 @@ mod schema;
 pub mod subscription_list;
 pub mod subscriptions;
 
-use std::collections::HashMap;
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 
 use super::error::{ApiError, ApiResult};
+pub use memory::{Memory, Snapshot};
 
 /// Page cache a connection, in KiB when negative (SQLite's convention).
 pub(crate) const CACHE_SIZE: i64 = -32_768;
@@ -41,10 +43,6 @@ const READERS: usize = 4;
 /// of a project, and the other readers stay free for everything else (the
 /// key check of every request among it), however many searches arrive.
 const SEARCHERS: usize = 2;
-
-/// Cached `COUNT(*)` results kept at most, per data generation.
-const COUNT_CACHE_LIMIT: usize = 256;
-
 /// The store, shared by every request handler.
 #[derive(Clone)]
 pub struct Db {
@@ -55,128 +53,12 @@ struct Store {
     writer: Mutex<Connection>,
     readers: Pool,
     searchers: Arc<tokio::sync::Semaphore>,
-    counts: CountCache,
-    answers: AnswerCache,
+    memory: Memory,
 }
 
-/// Whole answers to list requests, remembered until the next write: the
-/// data cannot change in between, so the same question (after the caller's
-/// key and access are checked afresh) gets the same bytes without reading
-/// and serialising 100 rows again. Bounded in bytes (emptied when full);
-/// any write empties it.
-#[derive(Default)]
-pub struct AnswerCache {
-    generation: AtomicU64,
-    entries: Mutex<Answers>,
-}
-
-#[derive(Default)]
-struct Answers {
-    generation: u64,
-    bytes: usize,
-    by_key: HashMap<String, bytes::Bytes>,
-}
-
-/// The most bytes of answers kept at once (about 350 pages of 100
-/// subscriptions).
-const ANSWER_CACHE_BYTES: usize = 32 * 1024 * 1024;
-
-impl AnswerCache {
-    /// The answer remembered for `key` in this generation of the data, or
-    /// the one `answer` makes (remembered while there is room).
-    pub fn get_or(
-        &self,
-        key: String,
-        answer: impl FnOnce() -> ApiResult<bytes::Bytes>,
-    ) -> ApiResult<bytes::Bytes> {
-        let generation = self.generation.load(Ordering::Acquire);
-        {
-            let mut entries = lock(&self.entries);
-            if entries.generation != generation {
-                *entries = Answers {
-                    generation,
-                    ..Answers::default()
-                };
-            }
-            if let Some(known) = entries.by_key.get(&key) {
-                return Ok(known.clone());
-            }
-        }
-        let made = answer()?;
-        let mut entries = lock(&self.entries);
-        if entries.generation == generation && made.len() <= ANSWER_CACHE_BYTES {
-            // Full: start again rather than keep the oldest answers forever.
-            if entries.bytes + made.len() > ANSWER_CACHE_BYTES {
-                entries.by_key.clear();
-                entries.bytes = 0;
-            }
-            entries.bytes += made.len();
-            if let Some(replaced) = entries.by_key.insert(key, made.clone()) {
-                entries.bytes -= replaced.len();
-            }
-        }
-        Ok(made)
-    }
-
-    fn invalidate(&self) {
-        self.generation.fetch_add(1, Ordering::Release);
-    }
-}
-
-/// Row counts remembered until the next write. Counting 100,000 rows costs
-/// about a millisecond, which would otherwise dominate every list request.
-#[derive(Default)]
-pub struct CountCache {
-    /// Bumped by every write; counts of an older generation are stale.
-    generation: AtomicU64,
-    entries: Mutex<(u64, HashMap<String, u64>)>,
-}
-
-impl CountCache {
-    /// The count remembered for `key` in this generation of the data, or
-    /// the one `count` computes.
-    pub fn get_or(&self, key: String, count: impl FnOnce() -> ApiResult<u64>) -> ApiResult<u64> {
-        let generation = self.generation.load(Ordering::Acquire);
-        {
-            let mut entries = lock(&self.entries);
-            if entries.0 != generation {
-                *entries = (generation, HashMap::new());
-            }
-            if let Some(&known) = entries.1.get(&key) {
-                return Ok(known);
-            }
-        }
-        let value = count()?;
-        let mut entries = lock(&self.entries);
-        if entries.0 == generation {
-            if entries.1.len() >= COUNT_CACHE_LIMIT {
-                entries.1.clear();
-            }
-            entries.1.insert(key, value);
-        }
-        Ok(value)
-    }
-
-    fn invalidate(&self) {
-        self.generation.fetch_add(1, Ordering::Release);
-    }
-
-    /// The rows `FROM ... WHERE ...` (`from_where`, bound to `values`)
-    /// finds, counted once until the next write.
-    pub fn count(
-        &self,
-        connection: &Connection,
-        from_where: &str,
-        values: &[rusqlite::types::Value],
-    ) -> ApiResult<u64> {
-        let count_sql = format!("SELECT COUNT(*) {from_where}");
-        self.get_or(format!("{count_sql} {values:?}"), || {
-            Ok(connection
-                .prepare_cached(&count_sql)?
-                .query_row(rusqlite::params_from_iter(values.iter()), rows::count_at)?)
-        })
-    }
-}
+/// Tries of a list read with what is remembered, before one that
+/// trusts nothing (commits kept landing while it read).
+const REMEMBERING_TRIES: usize = 2;
 
 impl Db {
     /// Opens (creating when needed) and migrates the database at `path`.
@@ -187,13 +69,13 @@ impl Db {
         let readers = (0..READERS)
             .map(|_| open_connection(path))
             .collect::<anyhow::Result<Vec<_>>>()?;
+        let watch = open_connection(path)?;
         Ok(Db {
             inner: Arc::new(Store {
                 writer: Mutex::new(writer),
                 readers: Pool::new(readers),
                 searchers: Arc::new(tokio::sync::Semaphore::new(SEARCHERS)),
-                counts: CountCache::default(),
-                answers: AnswerCache::default(),
+                memory: Memory::new(watch),
             }),
         })
     }
@@ -254,9 +136,13 @@ impl Db {
         let mut connection = lock(&self.inner.writer);
         let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let value = work(&transaction)?;
-        transaction.commit()?;
-        self.inner.counts.invalidate();
-        self.inner.answers.invalidate();
+        // Odd while the commit lands: no read trusts what it remembers
+        // then, and a read that began before sees the generation move.
+        let memory = &self.inner.memory;
+        memory.commit_begins();
+        let committed = transaction.commit();
+        memory.commit_ends();
+        committed?;
         Ok(value)
     }
 
@@ -266,14 +152,46 @@ impl Db {
         work(&connection)
     }
 
-    /// The cache of whole list answers.
-    pub fn answers(&self) -> &AnswerCache {
-        &self.inner.answers
+    /// What is remembered of the data's generation now (verified keys,
+    /// the projects they reach, whole answers), for a read that needs no
+    /// connection.
+    pub fn snapshot(&self) -> Snapshot<'_> {
+        self.inner.memory.snapshot()
     }
 
-    /// The cache of list counts.
-    pub fn counts(&self) -> &CountCache {
-        &self.inner.counts
+    /// Runs `work`, which reads a list, on a reader connection with what
+    /// is remembered of the data's generation. When a commit lands while
+    /// it reads, what it read may mix two generations with what was
+    /// remembered of one: it runs again, and at last in one read
+    /// transaction that trusts nothing remembered. `searches` waits for the
+    /// other searches first ([`Db::read_search`]).
+    pub async fn read_list<T, F>(&self, searches: bool, mut work: F) -> ApiResult<T>
+    where
+        T: Send + 'static,
+        F: FnMut(&Connection, &Snapshot) -> ApiResult<T> + Send + 'static,
+    {
+        let mut remembering = move |connection: &Connection, memory: &Memory| -> ApiResult<T> {
+            for _ in 0..REMEMBERING_TRIES {
+                let snapshot = memory.snapshot();
+                let value = work(connection, &snapshot)?;
+                if snapshot.still_current() {
+                    return Ok(value);
+                }
+            }
+            let transaction = connection.unchecked_transaction()?;
+            let value = work(&transaction, &memory.forgetful())?;
+            transaction.commit()?;
+            Ok(value)
+        };
+        let store = self.inner.clone();
+        if searches {
+            let store = self.inner.clone();
+            return self
+                .read_search(move |connection| remembering(connection, &store.memory))
+                .await;
+        }
+        self.read(move |connection| remembering(connection, &store.memory))
+            .await
     }
 }
 
@@ -299,6 +217,9 @@ fn create_private(path: &Path) -> anyhow::Result<()> {
     }
 }
 
+/// Prepared statements each connection keeps.
+const STATEMENTS: usize = 512;
+
 /// Bytes of the database file each connection maps (256 MiB).
 const MMAP_SIZE: i64 = 256 * 1024 * 1024;
 
@@ -320,7 +241,11 @@ fn open_connection(path: &Path) -> anyhow::Result<Connection> {
     // place rather than copied in, which is what a search after a write
     // costs at 50,000 members.
     connection.pragma_update(None, "mmap_size", MMAP_SIZE)?;
-    connection.set_prepared_statement_cache_capacity(64);
+    // A list read from remembered positions runs a statement per sort term
+    // and way (`keyset`): a few lists asked in turn would otherwise keep
+    // pushing each other's statements out, and preparing one again costs
+    // more than running it.
+    connection.set_prepared_statement_cache_capacity(STATEMENTS);
     register_icontains(&connection)?;
     Ok(connection)
 }

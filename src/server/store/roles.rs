@@ -3,8 +3,10 @@
 use chrono::{DateTime, Utc};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
+use super::Snapshot;
+use super::keyset::{self, Listing, Term};
 use super::rows::{
-    USER_COLUMNS, membership_at, membership_select, paged, parse_stamp, stamp, user_at, user_columns,
+    USER_COLUMNS, membership_at, membership_select, parse_stamp, stamp, user_at, user_columns,
 };
 use crate::api::{ListOrText, Role, RoleMembership};
 use crate::server::error::{ApiError, ApiResult};
@@ -57,20 +59,42 @@ fn attach_members(connection: &Connection, roles: &mut [Role]) -> ApiResult<()> 
     Ok(())
 }
 
-pub fn list(connection: &Connection, organization_id: &str, page: (u64, u64)) -> ApiResult<(u64, Vec<Role>)> {
-    let (count, mut roles) = paged(
-        connection,
-        "SELECT COUNT(*) FROM roles WHERE organization_id = ?1",
-        &format!(
-            "{} WHERE r.organization_id = ?1 ORDER BY r.created_at, r.id",
-            role_select()
-        ),
-        vec![organization_id.to_string().into()],
-        page,
-        role_at,
-    )?;
+/// A page of the organization's roles, oldest first, and the count of
+/// them all; the page found from the index of that order (`keyset`).
+pub fn list(
+    snapshot: &Snapshot,
+    connection: &Connection,
+    organization_id: &str,
+    page: (u64, u64),
+) -> ApiResult<(u64, Vec<Role>)> {
+    let listing = Listing {
+        from_where: "FROM roles r WHERE r.organization_id = ?1".into(),
+        values: vec![organization_id.to_string().into()],
+        id: "r.id".into(),
+        terms: vec![Term::ascending("r.created_at"), Term::ascending("r.id")],
+    };
+    let count = snapshot.count(connection, &listing.from_where, &listing.values)?;
+    let ids: Vec<String> = keyset::page(snapshot, connection, &listing, count, page)?;
+    let mut roles = by_id(connection, &ids)?;
     attach_members(connection, &mut roles)?;
     Ok((count, roles))
+}
+
+/// The roles of `ids`, in that order.
+fn by_id(connection: &Connection, ids: &[String]) -> ApiResult<Vec<Role>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let list = serde_json::to_string(ids).map_err(ApiError::internal)?;
+    let mut statement = connection.prepare_cached(&format!(
+        "{} WHERE r.id IN (SELECT value FROM json_each(?1))",
+        role_select()
+    ))?;
+    let mut found: std::collections::HashMap<String, Role> = statement
+        .query_map([list], role_at)?
+        .map(|row| row.map(|role| (role.id.clone(), role)))
+        .collect::<Result<_, _>>()?;
+    Ok(ids.iter().filter_map(|id| found.remove(id)).collect())
 }
 
 /// The role, or 404 when the organization has no role with this id.

@@ -1,12 +1,14 @@
 //! Reading rows into the API models, and the stored form of timestamps.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, SecondsFormat, Utc};
 use rusqlite::types::Value as SqlValue;
 use rusqlite::{Connection, Row, params_from_iter};
 use serde_json::{Map, Value};
 
 use crate::api::{OrganizationMember, RoleMembership, User};
-use crate::server::error::ApiResult;
+use crate::server::error::{ApiError, ApiResult};
 
 /// Timestamps are stored as fixed-width RFC 3339 text in UTC with
 /// microseconds, so that text order is time order.
@@ -114,8 +116,14 @@ pub fn member_at(row: &Row, first: usize) -> rusqlite::Result<OrganizationMember
 /// `SELECT` of role memberships with their member and user, ready for a
 /// `WHERE` clause; read each row with [`membership_at`].
 pub fn membership_select() -> String {
+    membership_select_after("")
+}
+
+/// [`membership_select`] with `leading` (columns and a comma) selected
+/// first: [`membership_at_from`] reads the membership after them.
+pub fn membership_select_after(leading: &str) -> String {
     format!(
-        "SELECT rm.id, rm.role_id, rm.joined_at, rm.updated_at, {} \
+        "SELECT {leading}rm.id, rm.role_id, rm.joined_at, rm.updated_at, {} \
          FROM role_memberships rm \
          JOIN organization_members m ON m.id = rm.organization_member_id \
          JOIN users mu ON mu.id = m.user_id",
@@ -124,16 +132,49 @@ pub fn membership_select() -> String {
 }
 
 pub fn membership_at(row: &Row) -> rusqlite::Result<RoleMembership> {
-    let member = member_at(row, 4)?;
+    membership_at_from(row, 0)
+}
+
+/// A membership read from the columns of [`membership_select`] starting
+/// at `first`.
+pub fn membership_at_from(row: &Row, first: usize) -> rusqlite::Result<RoleMembership> {
+    let member = member_at(row, first + 4)?;
     Ok(RoleMembership {
-        id: row.get(0)?,
-        role_id: row.get(1)?,
-        joined_at: parse_stamp(row.get(2)?),
-        updated_at: parse_stamp(row.get(3)?),
+        id: row.get(first)?,
+        role_id: row.get(first + 1)?,
+        joined_at: parse_stamp(row.get(first + 2)?),
+        updated_at: parse_stamp(row.get(first + 3)?),
         user: Some(member.user.clone()),
         organization_member: Some(member),
         user_uuid: None,
     })
+}
+
+/// The rows `select` finds for `rowids`, in the order of `rowids`, each
+/// read by `read`: `select` selects the rowid first and ends in a `WHERE`
+/// clause taking `?1`, a JSON array of rowids (`... IN (SELECT value FROM
+/// json_each(?1))`). They are looked up in ascending order, so that rows
+/// near each other in the table share the pages read (a list's order
+/// scatters them: looked up in that order, every row costs a trip through
+/// the table's B-tree, dearer as the table grows); a row gone since is
+/// left out.
+pub fn in_order_of<T>(
+    connection: &Connection,
+    select: &str,
+    rowids: &[i64],
+    read: impl Fn(&Row) -> rusqlite::Result<T>,
+) -> ApiResult<Vec<T>> {
+    if rowids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut ascending = rowids.to_vec();
+    ascending.sort_unstable();
+    let list = serde_json::to_string(&ascending).map_err(ApiError::internal)?;
+    let mut statement = connection.prepare_cached(select)?;
+    let mut found: HashMap<i64, T> = statement
+        .query_map([list], |row| Ok((row.get::<_, i64>(0)?, read(row)?)))?
+        .collect::<Result<_, _>>()?;
+    Ok(rowids.iter().filter_map(|rowid| found.remove(rowid)).collect())
 }
 
 /// Converts a `u64` paging value for SQLite, which counts in `i64`.

@@ -1,16 +1,18 @@
 //! A project's subscriptions, filtered, searched and ordered.
 //!
-//! Lists page with a deferred join: the page's ids are found by an index-only
-//! scan, and only those 100 rows are then read whole. An offset of 99,900
-//! thus steps over index entries, not over 99,900 joined rows. A search finds
-//! its rows through the trigram index `subscription_search` (schema 4), never
-//! by reading names row by row.
+//! Lists page with a deferred join: the page's ids are found from the
+//! index of the list's order, starting from the nearest position a page
+//! before left (`keyset`), and only those 100 rows are then read whole. A
+//! walk of the whole list thus reads each index entry about once. A search
+//! that finds few rows finds them through the trigram index
+//! `subscription_search` (schema 4); one that finds many walks the list in
+//! its order, checking each row.
 
+use rusqlite::Connection;
 use rusqlite::types::Value as SqlValue;
-use rusqlite::{Connection, params_from_iter};
 
-use super::CountCache;
-use super::rows::sql_int;
+use super::Snapshot;
+use super::keyset::{self, Listing, Term};
 use super::subscriptions::{subscription_at, subscription_select};
 use crate::api::{ResourceType, Subscription};
 use crate::server::error::ApiResult;
@@ -38,17 +40,14 @@ impl SortKey {
     }
 
     /// `ORDER BY` terms. Nulls sort last ascending and first descending, as
-    /// PostgreSQL sorts them; the single-key orderings match an index
-    /// expression exactly.
+    /// PostgreSQL sorts them; each ordering matches an index's expressions
+    /// exactly (the creator's e-mail is kept on the row, schema 10).
     fn terms(self) -> &'static [&'static str] {
         match self {
             SortKey::CreatedAt => &["s.created_at"],
             SortKey::NextDeliveryDate => &["ifnull(s.next_delivery_date, '9999')"],
             SortKey::Title => &["(s.title IS NULL)", "s.title COLLATE NOCASE"],
-            SortKey::CreatorEmail => &[
-                "((SELECT email FROM users WHERE id = s.created_by) IS NULL)",
-                "(SELECT email FROM users WHERE id = s.created_by)",
-            ],
+            SortKey::CreatorEmail => &["(s.creator_email IS NULL)", "s.creator_email"],
         }
     }
 }
@@ -96,8 +95,8 @@ fn fts_string(term: &str) -> String {
 }
 
 impl ListQuery {
-    /// `ORDER BY` terms, the id last so that pages never overlap.
-    fn order_by(&self) -> String {
+    /// The order's terms, the id last so that pages never overlap.
+    fn terms(&self) -> Vec<Term> {
         let default = [Sort {
             key: SortKey::CreatedAt,
             descending: true,
@@ -107,18 +106,28 @@ impl ListQuery {
         } else {
             &self.ordering[..]
         };
-        let direction = |descending: bool| if descending { "DESC" } else { "ASC" };
-        let mut terms: Vec<String> = ordering
+        let mut terms: Vec<Term> = ordering
             .iter()
             .flat_map(|sort| {
                 sort.key
                     .terms()
                     .iter()
-                    .map(move |term| format!("{term} {}", direction(sort.descending)))
+                    .map(move |term| Term::new(*term, sort.descending))
             })
             .collect();
-        terms.push(format!("s.id {}", direction(ordering[0].descending)));
-        terms.join(", ")
+        terms.push(Term::new("s.id", ordering[0].descending));
+        terms
+    }
+
+    /// The list as `plan` finds its rows.
+    fn listing(&self, project_id: i64, plan: Plan) -> Listing {
+        let (from_where, values) = self.filter_sql(project_id, plan);
+        Listing {
+            from_where,
+            values,
+            id: "s.id".into(),
+            terms: self.terms(),
+        }
     }
 
     /// Whether the trigram index can find the rows: today's search with a
@@ -284,59 +293,58 @@ impl Filter {
 
 /// One page of a project's subscriptions and the count of all that match.
 pub fn list(
-    counts: &CountCache,
+    snapshot: &Snapshot,
     connection: &Connection,
     project_id: i64,
     query: &ListQuery,
     page: (u64, u64),
 ) -> ApiResult<(u64, Vec<Subscription>)> {
-    let (count, plan) = count_for(counts, connection, project_id, query, page.1)?;
-    let Some(plan) = plan else {
-        return Ok((count, Vec::new()));
-    };
-    let (page_sql, values) = page_sql(project_id, query, plan, page);
-    let sql = format!(
-        "WITH page AS ({page_sql}) {} WHERE s.id IN (SELECT id FROM page) ORDER BY {}",
-        subscription_select(),
-        query.order_by(),
-    );
-    let mut statement = connection.prepare_cached(&sql)?;
-    let rows = statement
-        .query_map(params_from_iter(values.iter()), subscription_at)?
-        .collect::<Result<_, _>>()?;
-    Ok((count, rows))
+    let (count, ids) = page_ids(snapshot, connection, project_id, query, page)?;
+    Ok((count, rows_by_id(connection, project_id, &ids)?))
 }
 
 /// The ids of one page in the list's order, and the count of all that
-/// match: for a page too long to read whole, whose rows are then read a
-/// chunk at a time ([`rows_by_id`]).
+/// match. A page too long to read whole has its rows read a chunk at a
+/// time ([`rows_by_id`]).
 pub fn page_ids(
-    counts: &CountCache,
+    snapshot: &Snapshot,
     connection: &Connection,
     project_id: i64,
     query: &ListQuery,
     page: (u64, u64),
 ) -> ApiResult<(u64, Vec<i64>)> {
-    let (count, plan) = count_for(counts, connection, project_id, query, page.1)?;
+    let (count, plan) = count_for(snapshot, connection, project_id, query, page.1)?;
     let Some(plan) = plan else {
         return Ok((count, Vec::new()));
     };
-    let (sql, values) = page_sql(project_id, query, plan, page);
-    let mut statement = connection.prepare_cached(&sql)?;
-    let ids = statement
-        .query_map(params_from_iter(values.iter()), |row| row.get(0))?
-        .collect::<Result<_, _>>()?;
+    let ids = keyset::page(
+        snapshot,
+        connection,
+        &query.listing(project_id, plan),
+        count,
+        page,
+    )?;
     Ok((count, ids))
 }
 
 /// The project's subscriptions of `ids`, in the order of `ids`; an id
 /// gone since (deleted by a write in between) is left out.
 pub fn rows_by_id(connection: &Connection, project_id: i64, ids: &[i64]) -> ApiResult<Vec<Subscription>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    // `+` keeps the project's indexes out: SQLite would otherwise walk
+    // every subscription of the project checking each against the list,
+    // where a lookup by id per row of the page is what is wanted.
     let sql = format!(
-        "{} WHERE s.project_id = ?1 AND s.id IN (SELECT value FROM json_each(?2))",
+        "{} WHERE +s.project_id = ?1 AND s.id IN (SELECT value FROM json_each(?2))",
         subscription_select()
     );
-    let list = serde_json::to_string(ids).map_err(crate::server::error::ApiError::internal)?;
+    // Looked up in the table's order, whatever the list's: rows near each
+    // other share the pages read.
+    let mut ascending = ids.to_vec();
+    ascending.sort_unstable();
+    let list = serde_json::to_string(&ascending).map_err(crate::server::error::ApiError::internal)?;
     let mut statement = connection.prepare_cached(&sql)?;
     let mut found: std::collections::HashMap<i64, Subscription> = statement
         .query_map(rusqlite::params![project_id, list], subscription_at)?
@@ -345,27 +353,27 @@ pub fn rows_by_id(connection: &Connection, project_id: i64, ids: &[i64]) -> ApiR
     Ok(ids.iter().filter_map(|id| found.remove(id)).collect())
 }
 
-/// The count of the rows that match, remembered until the next write.
+/// The count of the rows that match, remembered for the generation.
 fn count_only(
-    counts: &CountCache,
+    snapshot: &Snapshot,
     connection: &Connection,
     project_id: i64,
     query: &ListQuery,
 ) -> ApiResult<u64> {
     let (from_where, values) = query.filter_sql(project_id, Plan::Index);
-    counts.count(connection, &from_where, &values)
+    snapshot.count(connection, &from_where, &values)
 }
 
 /// The count, and how the page's rows are best found: `None` when the
 /// page starts past the end.
 fn count_for(
-    counts: &CountCache,
+    snapshot: &Snapshot,
     connection: &Connection,
     project_id: i64,
     query: &ListQuery,
     offset: u64,
 ) -> ApiResult<(u64, Option<Plan>)> {
-    let count = count_only(counts, connection, project_id, query)?;
+    let count = count_only(snapshot, connection, project_id, query)?;
     let plan = if offset >= count {
         None
     } else if count <= FEW_MATCHES {
@@ -374,23 +382,4 @@ fn count_for(
         Some(Plan::Scan)
     };
     Ok((count, plan))
-}
-
-/// `SELECT s.id ...` of one page, and its parameters.
-fn page_sql(
-    project_id: i64,
-    query: &ListQuery,
-    plan: Plan,
-    (limit, offset): (u64, u64),
-) -> (String, Vec<SqlValue>) {
-    let (from_where, mut values) = query.filter_sql(project_id, plan);
-    let limit_at = values.len() + 1;
-    let sql = format!(
-        "SELECT s.id {from_where} ORDER BY {} LIMIT ?{limit_at} OFFSET ?{}",
-        query.order_by(),
-        limit_at + 1,
-    );
-    values.push(SqlValue::Integer(sql_int(limit)));
-    values.push(SqlValue::Integer(sql_int(offset)));
-    (sql, values)
 }

@@ -135,6 +135,16 @@ fn weekdays_from(text: Option<String>) -> Option<Vec<Weekday>> {
     text.and_then(|text| serde_json::from_str(&text).ok())
 }
 
+/// A JSON column read as `T`, its default when it is empty (`[]`, `{}`:
+/// most rows, read without parsing) or does not parse.
+fn json_column<T: serde::de::DeserializeOwned + Default>(row: &Row, index: usize) -> rusqlite::Result<T> {
+    let text = row.get_ref(index)?.as_str()?;
+    Ok(match text {
+        "[]" | "{}" | "" => T::default(),
+        _ => serde_json::from_str(text).unwrap_or_default(),
+    })
+}
+
 /// The writable values from the columns of [`VALUE_COLUMNS`] starting at `first`.
 fn values_at(row: &Row, first: usize) -> rusqlite::Result<SubscriptionValues> {
     let start_date = parse_stamp(row.get(first + 9)?).ok_or_else(|| {
@@ -162,14 +172,16 @@ fn values_at(row: &Row, first: usize) -> rusqlite::Result<SubscriptionValues> {
         today: TodayFields {
             enabled: row.get(first + 14)?,
             integration_id: row.get(first + 15)?,
-            dashboard_export_insights: serde_json::from_str(&row.get::<_, String>(first + 16)?)
-                .unwrap_or_default(),
+            dashboard_export_insights: json_column(row, first + 16)?,
             prompt: row.get(first + 17)?,
             summary_enabled: row.get(first + 18)?,
             summary_prompt_guide: row.get(first + 19)?,
-            ai_prompt_config: serde_json::from_str(&row.get::<_, String>(first + 20)?)
-                .unwrap_or_else(|_| serde_json::Value::Object(serde_json::Map::new())),
-            contexts: serde_json::from_str(&row.get::<_, String>(first + 21)?).unwrap_or_default(),
+            ai_prompt_config: match row.get_ref(first + 20)?.as_str()? {
+                "{}" => serde_json::Value::Object(serde_json::Map::new()),
+                text => serde_json::from_str(text)
+                    .unwrap_or_else(|_| serde_json::Value::Object(serde_json::Map::new())),
+            },
+            contexts: json_column(row, first + 21)?,
         },
     })
 }
@@ -250,8 +262,7 @@ pub(super) fn subscription_at(row: &Row) -> rusqlite::Result<Subscription> {
     let resource = 4 + VALUE_COLUMNS.len() + USER_COLUMNS;
     let (insight_name, insight_short_id, dashboard_name): (Option<String>, Option<String>, Option<String>) =
         (row.get(resource)?, row.get(resource + 1)?, row.get(resource + 2)?);
-    let contexts: Vec<SubscriptionContext> =
-        serde_json::from_str(&row.get::<_, String>(resource + 3)?).unwrap_or_default();
+    let contexts: Vec<SubscriptionContext> = json_column(row, resource + 3)?;
     // posthog.md 8.1: insight, then dashboard, then prompt.
     let (resource_type, resource_name) = if values.insight.is_some() {
         (
@@ -313,8 +324,8 @@ pub(super) fn subscription_at(row: &Row) -> rusqlite::Result<Subscription> {
 }
 
 /// Runs `load`, which inserts many subscriptions, and indexes them for
-/// search once at the end rather than row by row (schema 4's
-/// `search_deferred`). Within one transaction, so a failed load leaves
+/// search and notes their creators' e-mails once at the end rather than
+/// row by row (schema 4's `search_deferred`, schema 10). Within one transaction, so a failed load leaves
 /// neither rows nor the pause behind.
 pub fn bulk_load<T>(connection: &Connection, load: impl FnOnce() -> ApiResult<T>) -> ApiResult<T> {
     let after: i64 = connection.query_row("SELECT ifnull(max(id), 0) FROM subscriptions", [], |row| {
@@ -328,6 +339,12 @@ pub fn bulk_load<T>(connection: &Connection, load: impl FnOnce() -> ApiResult<T>
     connection.execute(
         "INSERT INTO subscription_search (rowid, names)
          SELECT id, names FROM subscription_search_source WHERE id > ?1",
+        [after],
+    )?;
+    // The creators' e-mails, left to the end as well (schema 10).
+    connection.execute(
+        "UPDATE subscriptions SET creator_email = (SELECT email FROM users WHERE id = created_by)
+         WHERE id > ?1 AND created_by IS NOT NULL",
         [after],
     )?;
     connection.execute("DELETE FROM search_deferred", [])?;

@@ -397,10 +397,13 @@ impl Check {
                     }
                 }
             }
-            "slack" if entry.integration.is_none() => {
+            // A new one needs it to be created; one the server already holds
+            // may have lost it (its integration was removed), and a file
+            // exported from that server must read back.
+            "slack" if entry.integration.is_none() && entry.id.is_none() => {
                 self.problem(
                     at,
-                    "a Slack subscription needs `integration` (the Slack integration's id)",
+                    "a new Slack subscription needs `integration` (the Slack integration's id)",
                 );
             }
             _ => {}

@@ -1,0 +1,325 @@
+//! The preview every change that can move access shows first (`access
+//! set|unset`, `members add|remove`, `roles delete`, `people level`): who
+//! gains and who loses what, computed by `crate::access::preview` from the
+//! rules read from the server; a change that takes access away from anyone
+//! asks once more, naming how many lose it, Enter meaning no; `--dry-run`
+//! prints it and changes nothing, `--yes` answers for scripts. After the
+//! change, the preview is checked against what the server resolves, and a
+//! difference is said.
+//!
+//! A server whose rules cannot be read (an older PostHog, a key without
+//! `access_control:read`) gets a note that there is no preview, and the
+//! command goes on as it did before previews; `--dry-run` then fails.
+
+use std::io::{BufRead as _, Write as _};
+
+use clap::Args;
+
+use super::connection::Connection;
+use super::output::{self, Format};
+use super::{Exit, UsageError};
+use crate::access::preview::world::{self, Projects, Read};
+use crate::access::preview::{Change, Effect, Line, World};
+use crate::access::read::{ReadError, ReadOptions, Reader, Stop};
+use crate::text::{plural, printable};
+
+/// Requests at once while reading the rules.
+const AT_ONCE: usize = 8;
+
+/// `--dry-run` and `--yes` of a change that moves access.
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct PreviewArgs {
+    /// Print who would gain and who would lose access, and change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Do not ask, even when someone loses access (for scripts).
+    #[arg(long)]
+    pub yes: bool,
+}
+
+/// The rules read, ready to preview changes on.
+pub struct Session {
+    pub reader: Reader,
+    pub read: Read,
+    _ctrl_c: CtrlC,
+}
+
+struct CtrlC(tokio::task::JoinHandle<()>);
+
+impl Drop for CtrlC {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+impl Session {
+    /// Reads the organization, its people, roles and the rules of the
+    /// projects asked for.
+    pub async fn open(connection: &Connection, projects: Projects<'_>) -> Result<Session, ReadError> {
+        let stop = Stop::new();
+        let watch = stop.clone();
+        let task = tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                watch.stop();
+            }
+        });
+        let reader = Reader::new(
+            &connection.client,
+            ReadOptions {
+                concurrency: AT_ONCE,
+                ..ReadOptions::default()
+            },
+            crate::clock::Clock::system(),
+            stop,
+        );
+        let read = World::read(&reader, &connection.organization, projects).await?;
+        Ok(Session {
+            reader,
+            read,
+            _ctrl_c: CtrlC(task),
+        })
+    }
+
+    /// Opens a session for a change, or says why there is no preview and
+    /// returns `None` (a dry run cannot go on without one).
+    pub async fn open_or_note(
+        connection: &Connection,
+        projects: Projects<'_>,
+        args: &PreviewArgs,
+    ) -> anyhow::Result<Option<Session>> {
+        match Session::open(connection, projects).await {
+            Ok(session) => Ok(Some(session)),
+            Err(ReadError::Stopped) => Err(anyhow::anyhow!("stopped (Ctrl-C): nothing was changed")),
+            Err(ReadError::Api(error)) if args.dry_run => Err(anyhow::anyhow!(
+                "no preview: the access rules could not be read ({error}); nothing was changed"
+            )),
+            Err(ReadError::Api(error)) => {
+                // Logged, not said: the command goes on as it did before previews.
+                tracing::info!(
+                    "no preview of who gains or loses access: the access rules could not be read ({error})"
+                );
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// What the preview decided.
+pub enum Decision {
+    /// Make the change.
+    Go,
+    /// A dry run: the preview was printed, nothing is to change.
+    DryRun,
+}
+
+/// Prints the preview of `change` and asks when someone loses access.
+/// `Err` when the answer is no, or a rule the change needs is Terraform's
+/// under a lock.
+pub fn show_and_ask(
+    world: &World,
+    change: &Change,
+    args: &PreviewArgs,
+    format: Format,
+    what: &str,
+) -> anyhow::Result<(Effect, Decision)> {
+    let effect = crate::access::preview::preview(world, change);
+    for note in &world.notes {
+        eprintln!("orgdeck: note: {}", printable(note));
+    }
+    if !effect.locked.is_empty() {
+        return Err(Exit {
+            code: 1,
+            message: printable(&format!(
+                "refused before sending anything: Terraform manages {} and the project locks it (change it in your Terraform configuration, or turn off the Terraform lock in project settings)",
+                effect.locked.join("; ")
+            ))
+            .into_owned(),
+        }
+        .into());
+    }
+    // Nothing moves: said on a dry run, else the command stays as quiet as it was.
+    if effect.lines.is_empty() && !args.dry_run {
+        return Ok((effect, Decision::Go));
+    }
+    match (format, args.dry_run) {
+        (Format::Json, true) => {
+            output::print_json(&serde_json::json!({"dry_run": true, "change": what, "preview": effect}))?;
+            return Ok((effect, Decision::DryRun));
+        }
+        (Format::Json, false) => eprint!("{}", text(&effect, what)),
+        (Format::Table, _) => output::print(&text(&effect, what))?,
+    }
+    if args.dry_run {
+        output::print("Dry run: nothing was changed.\n")?;
+        return Ok((effect, Decision::DryRun));
+    }
+    if effect.losing > 0 && !args.yes && !confirmed(&effect)? {
+        return Err(Exit {
+            code: 1,
+            message: "nothing was changed (only 'yes' goes on)".into(),
+        }
+        .into());
+    }
+    Ok((effect, Decision::Go))
+}
+
+/// The preview in words.
+pub fn text(effect: &Effect, what: &str) -> String {
+    let mode = if effect.mode_known {
+        format!("the organization resolves access {}", mode_words(effect.mode))
+    } else {
+        format!(
+            "the server does not say how the organization resolves access: shown {} (what PostHog enforces), the other mode where it differs",
+            mode_words(effect.mode)
+        )
+    };
+    let mut out = format!("{}\n  ({mode})\n", printable(what));
+    if effect.lines.is_empty() {
+        out.push_str("  Nobody's access changes.\n");
+        return out;
+    }
+    let others = effect.people.saturating_sub(effect.losing + effect.gaining);
+    let mut parts = Vec::new();
+    if effect.losing > 0 {
+        parts.push(format!(
+            "{} lose{} access",
+            people(effect.losing),
+            if effect.losing == 1 { "s" } else { "" }
+        ));
+    }
+    if effect.gaining > 0 {
+        parts.push(format!(
+            "{} gain{}",
+            people(effect.gaining),
+            if effect.gaining == 1 { "s" } else { "" }
+        ));
+    }
+    if others > 0 {
+        parts.push(format!(
+            "{} change{} in the other mode only",
+            people(others),
+            if others == 1 { "s" } else { "" }
+        ));
+    }
+    let summary = format!("  {}", parts.join(", "));
+    out.push_str(&summary);
+    out.push_str(":\n");
+    for line in &effect.lines {
+        out.push_str(&line_text(line));
+    }
+    out
+}
+
+fn mode_words(mode: &str) -> String {
+    match mode {
+        "most-specific" => "by the most specific rule (most-specific)".into(),
+        _ => "by the highest rule (highest-wins)".into(),
+    }
+}
+
+/// "1 person", "3 people".
+pub fn people(count: usize) -> String {
+    if count == 1 {
+        "1 person".into()
+    } else {
+        format!("{count} people")
+    }
+}
+
+/// "  - Ada Okafor <ada@…>: dashboards editor → viewer in Hedgebox Web (1),
+/// because …", with the other mode's line under it where it differs; a
+/// line that moves in the other mode alone starts with "~".
+fn line_text(line: &Line) -> String {
+    let who = if line.name.is_empty() || line.name == line.email {
+        line.email.clone()
+    } else {
+        format!("{} <{}>", line.name, line.email)
+    };
+    let moved = line.before != line.after;
+    let mark = match (line.loses, moved) {
+        (true, _) => "-",
+        (false, true) => "+",
+        (false, false) => "~",
+    };
+    let mut out = if moved {
+        format!(
+            "  {mark} {}: {}, because {}\n",
+            printable(&who),
+            printable(&line.what()),
+            printable(&line.because)
+        )
+    } else {
+        format!(
+            "  {mark} {}: {} (unchanged in this mode)\n",
+            printable(&who),
+            printable(&line.what()),
+        )
+    };
+    if let Some(other) = &line.other_mode {
+        out.push_str(&format!(
+            "      {}: {} → {}, because {}\n",
+            other.mode,
+            other.before,
+            other.after,
+            printable(&other.because)
+        ));
+    }
+    out
+}
+
+/// Asks once more on the terminal (stderr), naming how many lose access;
+/// only "yes" (or "y") goes on, Enter means no.
+fn confirmed(effect: &Effect) -> anyhow::Result<bool> {
+    eprint!(
+        "{} lose{} access. Go on? Type yes to go on, Enter means no: ",
+        people(effect.losing),
+        if effect.losing == 1 { "s" } else { "" }
+    );
+    std::io::stderr().flush()?;
+    let mut line = String::new();
+    std::io::stdin().lock().read_line(&mut line)?;
+    Ok(matches!(line.trim().to_lowercase().as_str(), "yes" | "y"))
+}
+
+/// After the change: the server's levels against the preview, said on
+/// stderr; the check itself failing is a warning too (the change is made).
+pub async fn check(session: &Session, change: &Change, effect: &Effect) -> Option<world::Checked> {
+    match world::check(&session.reader, &session.read.world, change, effect).await {
+        Ok(checked) => {
+            if let Some(mode) = checked.server_mode {
+                eprintln!(
+                    "orgdeck: note: the server's levels after the change are those of the {mode} mode: the organization resolves access that way"
+                );
+            }
+            if checked.differences.is_empty() {
+                eprintln!(
+                    "orgdeck: checked: the server's {} level{} after the change are as previewed",
+                    checked.compared,
+                    plural(checked.compared)
+                );
+            } else {
+                eprintln!(
+                    "orgdeck: warning: the server resolves {} level{} otherwise than previewed:",
+                    checked.differences.len(),
+                    plural(checked.differences.len())
+                );
+                for difference in &checked.differences {
+                    eprintln!("orgdeck: warning:   {}", printable(difference));
+                }
+            }
+            Some(checked)
+        }
+        Err(error) => {
+            eprintln!(
+                "orgdeck: warning: the change is made, but the server's levels could not be read to check the preview: {}",
+                printable(&error.to_string())
+            );
+            None
+        }
+    }
+}
+
+/// A name a command line gave that the directory does not hold.
+pub fn unknown(message: String) -> anyhow::Error {
+    UsageError(message).into()
+}
