@@ -174,7 +174,7 @@ pub fn demo(db: Option<PathBuf>, flavor: Flavor, flags: ConsoleFlags) -> anyhow:
         };
         let client = Client::new(ClientConfig::new(&running.ready.base_url, ApiKey::new(key)))?;
         let file = crate::config::load()?.map(|(file, _)| file);
-        show_times_in(flags.tz.as_deref(), None)?;
+        let zone = show_times_in(flags.tz.as_deref(), None)?;
         let context = ConsoleContext {
             host: running.ready.base_url.clone(),
             demo: true,
@@ -184,6 +184,7 @@ pub fn demo(db: Option<PathBuf>, flavor: Flavor, flags: ConsoleFlags) -> anyhow:
             refresh: flags.refresh,
             mouse: wants_mouse(&flags, file.as_ref()),
             zone_given: flags.tz.is_some(),
+            zone,
             ..ConsoleContext::default()
         };
         let outcome = console::run(client, context, file).await;
@@ -217,7 +218,7 @@ pub fn console(connection: &ConnectionArgs, flags: ConsoleFlags) -> anyhow::Resu
         ))
         .into());
     }
-    let context = ConsoleContext {
+    let mut context = ConsoleContext {
         host: client.base_url().as_str().trim_end_matches('/').to_string(),
         profile,
         origin,
@@ -238,7 +239,7 @@ pub fn console(connection: &ConnectionArgs, flags: ConsoleFlags) -> anyhow::Resu
         zone_given: flags.tz.is_some(),
         ..ConsoleContext::default()
     };
-    show_times_in(flags.tz.as_deref(), look.tz.as_deref())?;
+    context.zone = show_times_in(flags.tz.as_deref(), look.tz.as_deref())?;
     let runtime = runtime()?;
     let outcome = runtime.block_on(console::run(client, context, file));
     quit_without_waiting(runtime);
@@ -247,7 +248,7 @@ pub fn console(connection: &ConnectionArgs, flags: ConsoleFlags) -> anyhow::Resu
 
 /// The zone the console shows times in: the flag's, else the profile's,
 /// else the machine's own.
-fn show_times_in(flag: Option<&str>, profile: Option<&str>) -> anyhow::Result<()> {
+fn show_times_in(flag: Option<&str>, profile: Option<&str>) -> anyhow::Result<crate::display::Zone> {
     let (text, whose) = match (flag, profile) {
         (Some(text), _) => (text, "--tz"),
         (None, Some(text)) => (text, "the profile's tz"),
@@ -256,8 +257,7 @@ fn show_times_in(flag: Option<&str>, profile: Option<&str>) -> anyhow::Result<()
     let zone = text
         .parse::<crate::display::Zone>()
         .map_err(|error| UsageError(format!("{whose}: {error}")))?;
-    crate::console::view::format::set_zone(zone);
-    Ok(())
+    Ok(zone)
 }
 
 /// The mouse is on unless `--no-mouse` or the config file's `mouse = false`.

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 use orgdeck::console::kit::theme::Theme;
+use orgdeck::console::kit::view::ViewCx;
 use orgdeck::console::lists::AnyTable;
 use orgdeck::console::lists::ListId;
 use orgdeck::console::lists::person::Item;
@@ -160,9 +161,14 @@ async fn people_shows_each_person_s_roles_as_the_memberships_say_and_narrows_to_
         .await;
     assert_eq!(people.rows.len(), members.len() as u64);
     let theme = Theme::plain();
+    let view = ViewCx {
+        theme: &theme,
+        zone: driver.app.context.zone,
+        now: driver.app.now,
+    };
     for at in 0..people.rows.len() {
         let member = people.rows.row(at).unwrap();
-        let cells = people.cells(at, driver.app.now, &theme).unwrap();
+        let cells = people.cells(at, &view).unwrap();
         let expected = match truth.get(&member.user.email) {
             Some(names) => names.iter().cloned().collect::<Vec<_>>().join(", "),
             None => "none".into(),
@@ -434,8 +440,13 @@ async fn a_adds_a_person_to_two_roles_and_d_removes_them_only_on_y() {
     assert_eq!(roles[MEMBER], expected);
     // The row says so without reading everything again.
     let theme = Theme::plain();
+    let view = ViewCx {
+        theme: &theme,
+        zone: driver.app.context.zone,
+        now: driver.app.now,
+    };
     let at = driver.app.lists.people.rows.cursor;
-    let cells = driver.app.lists.people.cells(at, driver.app.now, &theme).unwrap();
+    let cells = driver.app.lists.people.cells(at, &view).unwrap();
     assert_eq!(cells[3].content, "Contractors, Data, Product");
 
     // d on a role of their page: Enter keeps it, y removes it.

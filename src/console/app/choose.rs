@@ -401,6 +401,7 @@ impl App {
     /// Changes the open page's profile, if it is this user's, and lays it out again.
     fn change_page(&mut self, uuid: &str, change: impl FnOnce(&mut crate::people::profile::Profile)) {
         let height = self.table_height();
+        let zone = self.context.zone;
         let page = &mut self.lists.person;
         let ours = page
             .person()
@@ -410,7 +411,7 @@ impl App {
         }
         if let Some(mut profile) = page.resource.profile.take() {
             change(&mut profile);
-            page.show(profile, height);
+            page.show(profile, height, zone);
         }
     }
 }

@@ -392,7 +392,7 @@ impl App {
             (Write::SetEnabled { id, enabled, .. }, Written::Subscription(subscription)) => {
                 let next = subscription
                     .next_delivery_date
-                    .map(|at| crate::console::view::format::next_delivery(Some(at), self.now))
+                    .map(|at| crate::display::next_delivery(Some(at), self.now, self.context.zone))
                     .unwrap_or_else(|| "none left".into());
                 lists.subscriptions.replace(*subscription);
                 if enabled {

@@ -370,7 +370,7 @@ impl App {
         let height = self.table_height();
         match result {
             Ok(profile) => {
-                self.lists.person.show(profile, height);
+                self.lists.person.show(profile, height, self.context.zone);
                 if std::mem::take(&mut self.people.then_offboard) && self.shown() == ListId::Person {
                     return self.open_offboard();
                 }

@@ -242,16 +242,18 @@ impl App {
         };
         let read_only = self.context.read_only;
         let zone_given = self.context.zone_given;
+        let zone = self.context.zone;
         self.context = Context {
             read_only,
             zone_given,
+            zone,
             ..connected.context
         };
         // The profile's zone, when it names one, unless --tz said one for
-        // the whole run.
+        // the whole run; a profile that names none keeps the zone shown.
         if !zone_given && let Some(zone) = self.context.tz.as_deref() {
-            match zone.parse::<crate::console::view::format::Zone>() {
-                Ok(zone) => crate::console::view::format::set_zone(zone),
+            match zone.parse::<crate::display::Zone>() {
+                Ok(zone) => self.context.zone = zone,
                 Err(error) => self.notice = Some(Notice::error(format!("the profile's tz: {error}"))),
             }
         }

@@ -54,6 +54,11 @@ pub struct Context {
     pub zone_given: bool,
     /// The profile's `tz`, when it names one.
     pub tz: Option<String>,
+    /// Where times are shown: `--tz`, else the profile's `tz`, else the
+    /// machine's own (UTC where the console is driven without a terminal,
+    /// as in tests). Drawing reads it through the frame's
+    /// [`ViewCx`](crate::console::kit::view::ViewCx).
+    pub zone: crate::display::Zone,
 }
 
 impl Context {

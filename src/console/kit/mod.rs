@@ -1,6 +1,7 @@
 //! The console's floor 0: small pieces every other part of the console
 //! uses and that use nothing else of the console: the theme and its
-//! colours, fitting text to a width, the tickets that let the latest
+//! colours, the view context a frame is drawn from (theme, zone, time:
+//! [`view::ViewCx`]), fitting text to a width, the tickets that let the latest
 //! answer to a request win, and the notice in the footer. Issue 30 moves
 //! the rest of the shared pieces here (confirmations, columns and sorts,
 //! popups, detail lines) as the screens move into their folders; the architecture test
@@ -11,3 +12,4 @@ pub mod fit;
 pub mod latest;
 pub mod notice;
 pub mod theme;
+pub mod view;

@@ -24,9 +24,9 @@ use super::paging::PAGE_SIZE;
 use super::subscriptions::words::channel;
 use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
 use crate::api::{self, Delivery, DeliveryStatus, Page, RecipientStatus};
-use crate::console::kit::theme::Theme;
+use crate::console::kit::view::ViewCx;
 use crate::console::view::detail::{field, heading, marked, optional};
-use crate::console::view::format::{relative, when, zone_label};
+use crate::display::relative;
 
 /// The most deliveries `f` looks through for the failed and partial ones.
 pub const FAILED_SCAN: u64 = 1_000;
@@ -222,7 +222,9 @@ impl Resource for Deliveries {
         &COLUMNS
     }
 
-    fn cells(&self, delivery: &Delivery, now: DateTime<Utc>, theme: &Theme) -> Vec<Span<'static>> {
+    fn cells(&self, delivery: &Delivery, view: &ViewCx) -> Vec<Span<'static>> {
+        let theme = view.theme;
+        let now = view.now;
         let style = if delivery.has_failed() {
             theme.error
         } else if delivery.recipient_counts().any_short() {
@@ -231,7 +233,7 @@ impl Resource for Deliveries {
             theme.dim
         };
         vec![
-            text(when(time(delivery))),
+            text(view.when(time(delivery))),
             text(time(delivery).map(|at| relative(at, now)).unwrap_or_default()),
             text(trigger(delivery)),
             styled(status(delivery), style),
@@ -240,8 +242,8 @@ impl Resource for Deliveries {
         ]
     }
 
-    fn detail(&self, delivery: &Delivery, now: DateTime<Utc>, theme: &Theme) -> (String, Vec<Line<'static>>) {
-        detail(delivery, now, theme)
+    fn detail(&self, delivery: &Delivery, view: &ViewCx) -> (String, Vec<Line<'static>>) {
+        detail(delivery, view)
     }
 
     fn id(delivery: &Delivery) -> String {
@@ -331,7 +333,9 @@ fn target(delivery: &Delivery) -> String {
     }
 }
 
-fn detail(delivery: &Delivery, now: DateTime<Utc>, theme: &Theme) -> (String, Vec<Line<'static>>) {
+fn detail(delivery: &Delivery, view: &ViewCx) -> (String, Vec<Line<'static>>) {
+    let theme = view.theme;
+    let now = view.now;
     let counts = delivery.recipient_counts();
     let failed = counts.failed;
     let status_line = match &delivery.status {
@@ -361,7 +365,12 @@ fn detail(delivery: &Delivery, now: DateTime<Utc>, theme: &Theme) -> (String, Ve
         _ => field("status", status(delivery), theme),
     };
     let at = |value: Option<DateTime<Utc>>| match value {
-        Some(at) => format!("{} {} · {}", when(Some(at)), zone_label(), relative(at, now)),
+        Some(at) => format!(
+            "{} {} · {}",
+            view.when(Some(at)),
+            view.zone_label(),
+            relative(at, now)
+        ),
         None => "-".into(),
     };
     let mut lines = vec![
@@ -423,7 +432,7 @@ fn detail(delivery: &Delivery, now: DateTime<Utc>, theme: &Theme) -> (String, Ve
         }
     }
     lines.push(field("delivery id", delivery.id.clone(), theme));
-    (format!("delivery {}", when(time(delivery))), lines)
+    (format!("delivery {}", view.when(time(delivery))), lines)
 }
 
 impl Table<Deliveries> {

@@ -21,8 +21,9 @@ use super::subscriptions::words::channel;
 use super::{Column, Confirm, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
 use crate::api::health::Health;
 use crate::console::kit::theme::Theme;
+use crate::console::kit::view::ViewCx;
 use crate::console::view::detail::{field, heading, marked};
-use crate::console::view::format::{relative, when};
+use crate::display::relative;
 use crate::health::{Coverage, HealthRow, tally};
 use crate::text::thousands;
 
@@ -243,7 +244,9 @@ impl Resource for Board {
         &COLUMNS
     }
 
-    fn cells(&self, row: &HealthRow, now: DateTime<Utc>, theme: &Theme) -> Vec<Span<'static>> {
+    fn cells(&self, row: &HealthRow, view: &ViewCx) -> Vec<Span<'static>> {
+        let theme = view.theme;
+        let now = view.now;
         vec![
             if row.newly {
                 styled("new", theme.accent)
@@ -263,12 +266,14 @@ impl Resource for Board {
         ]
     }
 
-    fn detail(&self, row: &HealthRow, now: DateTime<Utc>, theme: &Theme) -> (String, Vec<Line<'static>>) {
+    fn detail(&self, row: &HealthRow, view: &ViewCx) -> (String, Vec<Line<'static>>) {
+        let theme = view.theme;
+        let now = view.now;
         let at = |value: Option<DateTime<Utc>>| match value {
             Some(at) => format!(
                 "{} {} · {}",
-                when(Some(at)),
-                crate::console::view::format::zone_label(),
+                view.when(Some(at)),
+                view.zone_label(),
                 relative(at, now)
             ),
             None => "-".into(),
@@ -365,7 +370,9 @@ impl Resource for Board {
         true
     }
 
-    fn status(&self, now: DateTime<Utc>, theme: &Theme) -> Option<Line<'static>> {
+    fn status(&self, view: &ViewCx) -> Option<Line<'static>> {
+        let theme = view.theme;
+        let now = view.now;
         if let Some(progress) = &self.looking {
             let Some(coverage) = progress.coverage else {
                 let text = match progress.listing {

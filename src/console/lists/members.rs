@@ -3,16 +3,14 @@
 
 use std::cmp::Ordering;
 
-use chrono::{DateTime, Utc};
 use ratatui::text::{Line, Span};
 
 use super::bulk::{Bulk, Item, Verb};
 use super::{Column, Confirm, ListId, Query, Resource, Scope, Sort, Table, Write, contains, text};
 use crate::api::models::level;
 use crate::api::{OrganizationMember, RoleMembership};
-use crate::console::kit::theme::Theme;
+use crate::console::kit::view::ViewCx;
 use crate::console::view::detail::{field, heading, optional, user_lines};
-use crate::console::view::format::when;
 
 /// The role whose members are shown.
 #[derive(Debug, Clone, PartialEq)]
@@ -114,29 +112,25 @@ impl Resource for Members {
         &COLUMNS
     }
 
-    fn cells(&self, membership: &RoleMembership, _now: DateTime<Utc>, _theme: &Theme) -> Vec<Span<'static>> {
+    fn cells(&self, membership: &RoleMembership, view: &ViewCx) -> Vec<Span<'static>> {
         let user = membership.user.clone().unwrap_or_default();
         let member_level = membership.organization_member.as_ref().map(|member| member.level);
         vec![
             text(user.display_name()),
             text(user.email),
             text(member_level.map(level::name).unwrap_or("-")),
-            text(when(membership.joined_at)),
-            text(when(membership.updated_at)),
+            text(view.when(membership.joined_at)),
+            text(view.when(membership.updated_at)),
         ]
     }
 
-    fn detail(
-        &self,
-        membership: &RoleMembership,
-        _now: DateTime<Utc>,
-        theme: &Theme,
-    ) -> (String, Vec<Line<'static>>) {
+    fn detail(&self, membership: &RoleMembership, view: &ViewCx) -> (String, Vec<Line<'static>>) {
+        let theme = view.theme;
         let mut lines = vec![
             field("membership", membership.id.clone(), theme),
             field("role", membership.role_id.clone(), theme),
-            field("joined role", when(membership.joined_at), theme),
-            field("updated", when(membership.updated_at), theme),
+            field("joined role", view.when(membership.joined_at), theme),
+            field("updated", view.when(membership.updated_at), theme),
         ];
         let name = membership
             .user
@@ -149,7 +143,7 @@ impl Resource for Members {
         }
         if let Some(member) = &membership.organization_member {
             lines.push(heading("organization member", theme));
-            lines.extend(member_lines(member, theme));
+            lines.extend(member_lines(member, view));
         }
         (name, lines)
     }
@@ -227,7 +221,8 @@ fn person(membership: &RoleMembership) -> String {
     format!("{} <{}>", user.display_name(), user.email)
 }
 
-fn member_lines(member: &OrganizationMember, theme: &Theme) -> Vec<Line<'static>> {
+fn member_lines(member: &OrganizationMember, view: &ViewCx) -> Vec<Line<'static>> {
+    let theme = view.theme;
     let yes_no = |value: Option<bool>, yes: &'static str, no: &'static str| {
         optional(value.map(|value| if value { yes } else { no }))
     };
@@ -238,7 +233,7 @@ fn member_lines(member: &OrganizationMember, theme: &Theme) -> Vec<Line<'static>
             format!("{} ({})", level::name(member.level), member.level),
             theme,
         ),
-        field("  joined org", when(member.joined_at), theme),
+        field("  joined org", view.when(member.joined_at), theme),
         field("  2FA", yes_no(member.is_2fa_enabled, "on", "off"), theme),
         field(
             "  social login",

@@ -34,14 +34,13 @@ use std::any::Any;
 use std::cmp::Ordering;
 use std::fmt;
 
-use chrono::{DateTime, Utc};
 use ratatui::layout::Constraint;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use serde::Serialize;
 
 use crate::api::{Page, SubscriptionFilter};
-use crate::console::kit::theme::Theme;
+use crate::console::kit::view::ViewCx;
 use crate::text::printable;
 
 pub use bulk::{Bulk, Verb};
@@ -394,10 +393,10 @@ pub trait Resource: Default {
     fn columns(&self) -> &'static [Column];
 
     /// The cells of a row, in the order of the columns.
-    fn cells(&self, row: &Self::Row, now: DateTime<Utc>, theme: &Theme) -> Vec<Span<'static>>;
+    fn cells(&self, row: &Self::Row, view: &ViewCx) -> Vec<Span<'static>>;
 
     /// The detail of a row: its title and its lines.
-    fn detail(&self, row: &Self::Row, now: DateTime<Utc>, theme: &Theme) -> (String, Vec<Line<'static>>);
+    fn detail(&self, row: &Self::Row, view: &ViewCx) -> (String, Vec<Line<'static>>);
 
     /// The id `y` copies and a refresh looks for.
     fn id(row: &Self::Row) -> String;
@@ -483,7 +482,7 @@ pub trait Resource: Default {
     }
 
     /// A line under the table (a look's progress), if the list has one.
-    fn status(&self, _now: DateTime<Utc>, _theme: &Theme) -> Option<Line<'static>> {
+    fn status(&self, _view: &ViewCx) -> Option<Line<'static>> {
         None
     }
 

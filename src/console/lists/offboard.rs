@@ -6,14 +6,13 @@
 
 use std::cmp::Ordering;
 
-use chrono::{DateTime, Utc};
 use ratatui::layout::Constraint;
 use ratatui::text::{Line, Span};
 use serde::Serialize;
 
 use super::{Column, ListId, Query, Resource, Scope, Sort, Table, styled, text};
 use crate::console::app::{Confirm, Ticket};
-use crate::console::kit::theme::Theme;
+use crate::console::kit::view::ViewCx;
 use crate::console::view::detail::field;
 use crate::people::offboard::{self, Options, Plan, Status, Step};
 use crate::people::profile::Profile;
@@ -260,7 +259,8 @@ impl Resource for Offboarding {
         &COLUMNS
     }
 
-    fn cells(&self, item: &Item, _now: DateTime<Utc>, theme: &Theme) -> Vec<Span<'static>> {
+    fn cells(&self, item: &Item, view: &ViewCx) -> Vec<Span<'static>> {
+        let theme = view.theme;
         match item {
             Item::Heading { text: said } => vec![styled(said.clone(), theme.accent)],
             Item::Option { toggle, on } => vec![
@@ -292,7 +292,8 @@ impl Resource for Offboarding {
         }
     }
 
-    fn detail(&self, item: &Item, _now: DateTime<Utc>, theme: &Theme) -> (String, Vec<Line<'static>>) {
+    fn detail(&self, item: &Item, view: &ViewCx) -> (String, Vec<Line<'static>>) {
+        let theme = view.theme;
         match item {
             Item::Step { number, step } => {
                 let shown = |value: &Option<serde_json::Value>| {
@@ -354,7 +355,8 @@ impl Resource for Offboarding {
         true
     }
 
-    fn status(&self, _now: DateTime<Utc>, theme: &Theme) -> Option<Line<'static>> {
+    fn status(&self, view: &ViewCx) -> Option<Line<'static>> {
+        let theme = view.theme;
         let screen = self.screen.as_ref()?;
         let said = match &screen.phase {
             Phase::Planning => " Space: option · Enter: run (asks first) · Esc: back ".to_string(),

@@ -8,7 +8,6 @@
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-use chrono::{DateTime, Utc};
 use ratatui::text::{Line, Span};
 
 use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
@@ -16,8 +15,8 @@ use crate::api::OrganizationMember;
 use crate::api::models::level;
 use crate::console::app::Confirm;
 use crate::console::kit::theme::Theme;
+use crate::console::kit::view::ViewCx;
 use crate::console::view::detail::{field, heading};
-use crate::console::view::format::{day, when};
 use crate::people::{RoleIndex, RoleRef};
 
 /// What `:no-role` and `:has-role` narrow People to.
@@ -174,28 +173,25 @@ impl Resource for People {
         &COLUMNS
     }
 
-    fn cells(&self, member: &OrganizationMember, _now: DateTime<Utc>, theme: &Theme) -> Vec<Span<'static>> {
+    fn cells(&self, member: &OrganizationMember, view: &ViewCx) -> Vec<Span<'static>> {
+        let theme = view.theme;
         vec![
             text(member.user.display_name()),
             text(member.user.email.clone()),
             text(level::name(member.level)),
             self.roles_cell(member, theme),
-            text(day(member.last_login)),
-            text(day(member.joined_at)),
+            text(view.day(member.last_login)),
+            text(view.day(member.joined_at)),
         ]
     }
 
-    fn detail(
-        &self,
-        member: &OrganizationMember,
-        _now: DateTime<Utc>,
-        theme: &Theme,
-    ) -> (String, Vec<Line<'static>>) {
+    fn detail(&self, member: &OrganizationMember, view: &ViewCx) -> (String, Vec<Line<'static>>) {
+        let theme = view.theme;
         let mut lines = vec![
             field("email", member.user.email.clone(), theme),
             field("level", level::name(member.level), theme),
-            field("joined", when(member.joined_at), theme),
-            field("last login", when(member.last_login), theme),
+            field("joined", view.when(member.joined_at), theme),
+            field("last login", view.when(member.last_login), theme),
             field("user id", member.user.uuid.clone(), theme),
             heading("roles", theme),
         ];
@@ -207,7 +203,7 @@ impl Resource for People {
             Some(index) => lines.extend(index.of(&member.user.uuid).iter().map(|role| {
                 field(
                     &format!("  {}", role.name),
-                    format!("since {}", day(role.joined_at)),
+                    format!("since {}", view.day(role.joined_at)),
                     theme,
                 )
             })),
@@ -266,7 +262,8 @@ impl Resource for People {
         self.narrowing.is_none().then_some(self.search.as_str())
     }
 
-    fn status(&self, _now: DateTime<Utc>, theme: &Theme) -> Option<Line<'static>> {
+    fn status(&self, view: &ViewCx) -> Option<Line<'static>> {
+        let theme = view.theme;
         let mut parts: Vec<Span<'static>> = Vec::new();
         if let Some((done, total)) = self.reading {
             parts.push(Span::styled(format!(" roles {done}/{total} "), theme.accent));

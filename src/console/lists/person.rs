@@ -7,7 +7,6 @@
 
 use std::cmp::Ordering;
 
-use chrono::{DateTime, Utc};
 use ratatui::layout::Constraint;
 use ratatui::text::{Line, Span};
 use serde::Serialize;
@@ -16,9 +15,9 @@ use super::{Column, ListId, Query, Resource, Scope, Sort, Table, styled, text};
 use crate::api::KeySummary;
 use crate::api::models::level;
 use crate::console::app::{Confirm, Write};
-use crate::console::kit::theme::Theme;
+use crate::console::kit::view::ViewCx;
 use crate::console::view::detail::field;
-use crate::console::view::format::{day, when};
+use crate::display::Zone;
 use crate::people::HeldRole;
 use crate::people::profile::{Found, Keys, Profile, recipients};
 use crate::text::plural;
@@ -72,7 +71,7 @@ fn line(text: impl Into<String>, warning: bool) -> Item {
 }
 
 /// The page's lines, in order.
-pub fn items(profile: &Profile) -> Vec<Item> {
+pub fn items(profile: &Profile, zone: Zone) -> Vec<Item> {
     let mut items = Vec::new();
     match &profile.member {
         Some(member) => {
@@ -82,11 +81,11 @@ pub fn items(profile: &Profile) -> Vec<Item> {
             });
             items.push(Item::Field {
                 name: "joined",
-                value: day(member.joined_at),
+                value: crate::display::day(member.joined_at, zone),
             });
             items.push(Item::Field {
                 name: "last login",
-                value: day(member.last_login),
+                value: crate::display::day(member.last_login, zone),
             });
         }
         None => items.push(line("not a member of the organization", true)),
@@ -212,7 +211,8 @@ impl Resource for Person {
         &COLUMNS
     }
 
-    fn cells(&self, item: &Item, _now: DateTime<Utc>, theme: &Theme) -> Vec<Span<'static>> {
+    fn cells(&self, item: &Item, view: &ViewCx) -> Vec<Span<'static>> {
+        let theme = view.theme;
         match item {
             Item::Heading { text: heading } => vec![styled(heading.clone(), theme.accent)],
             Item::Field { name, value } => {
@@ -221,7 +221,7 @@ impl Resource for Person {
             Item::Role(role) => vec![
                 text("  "),
                 text(role.name.clone()),
-                styled(format!("  since {}", day(role.joined_at)), theme.dim),
+                styled(format!("  since {}", view.day(role.joined_at)), theme.dim),
             ],
             Item::Subscription { found, .. } => vec![
                 text("  "),
@@ -231,7 +231,7 @@ impl Resource for Person {
             Item::Key(key) => {
                 let used = key
                     .last_used_at
-                    .map(|at| format!("last used {}", day(Some(at))))
+                    .map(|at| format!("last used {}", view.day(Some(at))))
                     .unwrap_or_else(|| "never used".into());
                 vec![
                     text("  "),
@@ -250,14 +250,16 @@ impl Resource for Person {
         }
     }
 
-    fn detail(&self, item: &Item, now: DateTime<Utc>, theme: &Theme) -> (String, Vec<Line<'static>>) {
+    fn detail(&self, item: &Item, view: &ViewCx) -> (String, Vec<Line<'static>>) {
+        let theme = view.theme;
+        let now = view.now;
         match item {
             Item::Role(role) => (
                 role.name.clone(),
                 vec![
                     field("role", role.id.clone(), theme),
                     field("membership", role.membership_id.clone(), theme),
-                    field("since", when(role.joined_at), theme),
+                    field("since", view.when(role.joined_at), theme),
                     Line::raw(""),
                     Line::styled(" d removes them from this role (asks first)", theme.dim),
                 ],
@@ -304,7 +306,7 @@ impl Resource for Person {
                 vec![
                     field("id", key.id.clone().unwrap_or_else(|| "-".into()), theme),
                     field("scopes", key.scopes.join(", "), theme),
-                    field("last used", when(key.last_used_at), theme),
+                    field("last used", view.when(key.last_used_at), theme),
                 ],
             ),
             Item::Heading { text: said } | Item::Text { text: said, .. } => (
@@ -358,7 +360,8 @@ impl Resource for Person {
         true
     }
 
-    fn status(&self, _now: DateTime<Utc>, theme: &Theme) -> Option<Line<'static>> {
+    fn status(&self, view: &ViewCx) -> Option<Line<'static>> {
+        let theme = view.theme;
         if self.gathering && self.profile.is_some() {
             return Some(Line::styled(" gathering again… ", theme.dim));
         }
@@ -386,9 +389,9 @@ impl Table<Person> {
     }
 
     /// The profile arrived, or changed: its lines, the cursor kept where it was.
-    pub fn show(&mut self, profile: Box<Profile>, height: u64) {
+    pub fn show(&mut self, profile: Box<Profile>, height: u64, zone: Zone) {
         use super::AnyTable;
-        self.rows.list.hold_all(items(&profile));
+        self.rows.list.hold_all(items(&profile, zone));
         self.resource.profile = Some(profile);
         self.resource.gathering = false;
         self.resource.error = None;

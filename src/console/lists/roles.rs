@@ -10,7 +10,6 @@
 
 use std::cmp::Ordering;
 
-use chrono::{DateTime, Utc};
 use ratatui::text::{Line, Span};
 
 use super::bulk::{Bulk, Item, Verb};
@@ -20,9 +19,8 @@ use super::{
 };
 use crate::api::models::access_level;
 use crate::api::{ListOrText, Role, RoleInput, RoleMembership};
-use crate::console::kit::theme::Theme;
+use crate::console::kit::view::ViewCx;
 use crate::console::view::detail::{field, heading, user_lines};
-use crate::console::view::format::when;
 use crate::console::widgets::form::{Field, Form, checks};
 
 #[derive(Debug, Default)]
@@ -104,7 +102,7 @@ impl Resource for Roles {
         }
     }
 
-    fn cells(&self, role: &Role, _now: DateTime<Utc>, _theme: &Theme) -> Vec<Span<'static>> {
+    fn cells(&self, role: &Role, view: &ViewCx) -> Vec<Span<'static>> {
         let members = role
             .members
             .as_ref()
@@ -130,11 +128,12 @@ impl Resource for Roles {
                     .map(|user| user.display_name())
                     .unwrap_or_default(),
             ),
-            text(when(role.created_at)),
+            text(view.when(role.created_at)),
         ]
     }
 
-    fn detail(&self, role: &Role, _now: DateTime<Utc>, theme: &Theme) -> (String, Vec<Line<'static>>) {
+    fn detail(&self, role: &Role, view: &ViewCx) -> (String, Vec<Line<'static>>) {
+        let theme = view.theme;
         let mut lines = vec![
             field("id", role.id.clone(), theme),
             field("name", role.name.clone(), theme),
@@ -154,7 +153,7 @@ impl Resource for Roles {
             };
             lines.push(field("default", shown, theme));
         }
-        lines.push(field("created at", when(role.created_at), theme));
+        lines.push(field("created at", view.when(role.created_at), theme));
         if let Some(user) = &role.created_by {
             lines.push(heading("created by", theme));
             lines.extend(user_lines(user, theme));

@@ -2,7 +2,6 @@
 //! (filter typed, sort chosen, the row to find again after a refresh).
 //! [`AnyTable`] is what the app and the view see of any of them.
 
-use chrono::{DateTime, Utc};
 use ratatui::text::{Line, Span};
 
 use super::bulk::{Bulk, Verb};
@@ -11,7 +10,7 @@ use super::marks::Marks;
 use super::rows::Rows;
 use super::{Column, Confirm, ListId, PageData, Query, Resource, Scope, Sort, pretty};
 use crate::console::kit::latest::Ticket;
-use crate::console::kit::theme::Theme;
+use crate::console::kit::view::ViewCx;
 
 /// The longest list filtered or sorted in the console as a whole.
 const LOCAL_VIEW_LIMIT: u64 = 5_000;
@@ -164,10 +163,10 @@ pub trait AnyTable {
     fn search(&mut self) -> bool;
     fn columns(&self) -> &'static [Column];
     /// The cells of the row shown at a position, when loaded.
-    fn cells(&self, shown: u64, now: DateTime<Utc>, theme: &Theme) -> Option<Vec<Span<'static>>>;
+    fn cells(&self, shown: u64, view: &ViewCx) -> Option<Vec<Span<'static>>>;
     fn empty(&self) -> &'static str;
     /// The selected row's detail, or its JSON.
-    fn detail(&self, json: bool, now: DateTime<Utc>, theme: &Theme) -> Option<(String, Vec<Line<'static>>)>;
+    fn detail(&self, json: bool, view: &ViewCx) -> Option<(String, Vec<Line<'static>>)>;
     fn confirm_delete(&self, scope: Scope) -> Option<Confirm>;
     fn shows_relative_times(&self) -> bool;
     fn state(&self) -> Option<&'static str>;
@@ -180,7 +179,7 @@ pub trait AnyTable {
     /// cursor-paged list has more).
     fn count_is_exact(&self) -> bool;
     /// A line under the table, if the list has one.
-    fn status(&self, now: DateTime<Utc>, theme: &Theme) -> Option<Line<'static>>;
+    fn status(&self, view: &ViewCx) -> Option<Line<'static>>;
     /// Whether rows can be marked for bulk actions.
     fn takes_marks(&self) -> bool;
     /// How many rows are marked.
@@ -469,17 +468,15 @@ impl<R: Resource> AnyTable for Table<R> {
         self.resource.columns()
     }
 
-    fn cells(&self, shown: u64, now: DateTime<Utc>, theme: &Theme) -> Option<Vec<Span<'static>>> {
-        self.rows
-            .row(shown)
-            .map(|row| self.resource.cells(row, now, theme))
+    fn cells(&self, shown: u64, view: &ViewCx) -> Option<Vec<Span<'static>>> {
+        self.rows.row(shown).map(|row| self.resource.cells(row, view))
     }
 
     fn empty(&self) -> &'static str {
         self.resource.empty()
     }
 
-    fn detail(&self, json: bool, now: DateTime<Utc>, theme: &Theme) -> Option<(String, Vec<Line<'static>>)> {
+    fn detail(&self, json: bool, view: &ViewCx) -> Option<(String, Vec<Line<'static>>)> {
         let row = self.rows.selected()?;
         if json {
             let lines = pretty(row)
@@ -488,7 +485,7 @@ impl<R: Resource> AnyTable for Table<R> {
                 .collect();
             return Some((format!("#{}", R::id(row)), lines));
         }
-        Some(self.resource.detail(row, now, theme))
+        Some(self.resource.detail(row, view))
     }
 
     fn confirm_delete(&self, scope: Scope) -> Option<Confirm> {
@@ -520,8 +517,8 @@ impl<R: Resource> AnyTable for Table<R> {
         self.resource.count_is_exact()
     }
 
-    fn status(&self, now: DateTime<Utc>, theme: &Theme) -> Option<Line<'static>> {
-        self.resource.status(now, theme)
+    fn status(&self, view: &ViewCx) -> Option<Line<'static>> {
+        self.resource.status(view)
     }
 
     fn takes_marks(&self) -> bool {

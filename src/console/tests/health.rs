@@ -557,6 +557,11 @@ fn a_paused_row_promises_no_next_delivery_and_names_its_channel() {
     use crate::console::lists::{Board, Resource};
     let theme = crate::console::kit::theme::Theme::plain();
     let now = crate::api::time::parse_datetime("2026-11-22T10:00:00Z").unwrap();
+    let view = crate::console::kit::view::ViewCx {
+        theme: &theme,
+        zone: crate::display::Zone::Utc,
+        now,
+    };
     let mut disabled = row(13, Health::AutoDisabled);
     disabled.target = "slack C0001000|#metrics".into();
     disabled.next_delivery_date = crate::api::time::parse_datetime("2026-11-23T09:00:00Z");
@@ -564,7 +569,7 @@ fn a_paused_row_promises_no_next_delivery_and_names_its_channel() {
         recipient: "C0001000|#metrics".into(),
         error: "Your Slack connection is no longer active.".into(),
     }];
-    let (_, lines) = Board::default().detail(&disabled, now, &theme);
+    let (_, lines) = Board::default().detail(&disabled, &view);
     let text: Vec<String> = lines.iter().map(ToString::to_string).collect();
     assert!(
         text.iter()
@@ -581,13 +586,13 @@ fn a_paused_row_promises_no_next_delivery_and_names_its_channel() {
         "{text:#?}"
     );
     assert!(!text.iter().any(|line| line.contains("C0001000")), "{text:#?}");
-    let cells = Board::default().cells(&disabled, now, &theme);
+    let cells = Board::default().cells(&disabled, &view);
     assert_eq!(
         cells[6].content,
         "#metrics: Your Slack connection is no longer active."
     );
     let mut ok = row(14, Health::Ok);
     ok.next_delivery_date = disabled.next_delivery_date;
-    let (_, lines) = Board::default().detail(&ok, now, &theme);
+    let (_, lines) = Board::default().detail(&ok, &view);
     assert!(lines.iter().any(|line| line.to_string().contains("in 23h")));
 }

@@ -484,7 +484,12 @@ fn roles_show_an_access_level_only_where_the_server_keeps_one() {
     assert!(!table.resource.access_levels);
     let theme = crate::console::kit::theme::Theme::plain();
     let cells = |app: &App, row| {
-        crate::console::lists::AnyTable::cells(&app.lists.roles, row, app.now, &theme).unwrap()
+        let view = crate::console::kit::view::ViewCx {
+            theme: &theme,
+            zone: app.context.zone,
+            now: app.now,
+        };
+        crate::console::lists::AnyTable::cells(&app.lists.roles, row, &view).unwrap()
     };
     assert_eq!(
         (

@@ -10,20 +10,22 @@ use ratatui::widgets::{Block, BorderType, Paragraph};
 use crate::api::User;
 use crate::console::app::App;
 use crate::console::kit::theme::Theme;
+use crate::console::kit::view::ViewCx;
 use crate::text::printable;
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
+    let theme = view.theme;
     let (title, lines) = app
         .lists
         .get(app.shown())
-        .detail(app.detail_json, app.now, theme)
+        .detail(app.detail_json, view)
         .unwrap_or_else(|| {
             (
                 "detail".into(),
                 vec![Line::styled(" nothing selected", theme.dim)],
             )
         });
-    let view = if app.detail_json {
+    let shown_as = if app.detail_json {
         "JSON (v: fields)"
     } else {
         "fields (v: JSON)"
@@ -32,7 +34,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         .border_type(BorderType::Rounded)
         .title(Line::from(vec![
             Span::styled(format!(" {} ", printable(&title)), theme.accent),
-            Span::styled(format!("{view} "), theme.dim),
+            Span::styled(format!("{shown_as} "), theme.dim),
         ]));
     let lines = wrap(lines, usize::from(area.width.saturating_sub(2)));
     // Never past the last line, whatever the size was when J was pressed.
@@ -176,10 +178,15 @@ pub fn scroll_limit(app: &App) -> u16 {
         return 0;
     };
     let theme = Theme::plain();
+    let view = ViewCx {
+        theme: &theme,
+        zone: app.context.zone,
+        now: app.now,
+    };
     let lines = app
         .lists
         .get(app.shown())
-        .detail(app.detail_json, app.now, &theme)
+        .detail(app.detail_json, &view)
         .map(|(_, lines)| wrap(lines, usize::from(area.width.saturating_sub(2))).len())
         .unwrap_or(0);
     u16::try_from(lines.saturating_sub(usize::from(area.height.saturating_sub(2)))).unwrap_or(u16::MAX)

@@ -4,7 +4,6 @@
 
 pub mod columns;
 pub mod detail;
-pub mod format;
 pub mod help;
 pub mod layout;
 mod tables;
@@ -22,11 +21,19 @@ use super::lists::subscriptions::fields;
 use super::widgets::{chooser, command, form, picker, popup, results, switcher};
 use crate::console::kit::fit;
 use crate::console::kit::theme::Theme;
+use crate::console::kit::view::ViewCx;
 
 const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"];
 
+/// Draws the frame of `app` in `theme`; the zone and the time the frame is
+/// drawn at are the app's, passed down in one [`ViewCx`].
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
-    draw_screen(frame, app, theme);
+    let view = ViewCx {
+        theme,
+        zone: app.context.zone,
+        now: app.now,
+    };
+    draw_screen(frame, app, &view);
     guard(frame.buffer_mut());
 }
 
@@ -42,7 +49,8 @@ fn guard(buffer: &mut ratatui::buffer::Buffer) {
     }
 }
 
-fn draw_screen(frame: &mut Frame, app: &App, theme: &Theme) {
+fn draw_screen(frame: &mut Frame, app: &App, view: &ViewCx) {
+    let theme = view.theme;
     let areas = layout::areas(frame.area());
     header(frame, areas.header, app, theme);
     if app.detail_open {
@@ -53,14 +61,14 @@ fn draw_screen(frame: &mut Frame, app: &App, theme: &Theme) {
             frame.area().width,
             areas.footer.y.saturating_sub(areas.table.y),
         );
-        detail::draw(frame, body, app, theme);
+        detail::draw(frame, body, app, view);
     } else {
-        tables::draw(frame, areas.table, app, theme);
+        tables::draw(frame, areas.table, app, view);
         if let Some(area) = areas.detail {
-            detail::draw(frame, area, app, theme);
+            detail::draw(frame, area, app, view);
         }
     }
-    footer(frame, areas.footer, app, theme);
+    footer(frame, areas.footer, app, view);
     // An error is drawn over the table until dismissed; a success is a
     // flash in the footer.
     if let Some(notice) = app.notice.as_ref().filter(|notice| notice.error) {
@@ -316,7 +324,8 @@ fn tabs(app: &App, theme: &Theme, compact: Compact) -> Vec<(Span<'static>, Optio
     tabs
 }
 
-fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+fn footer(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
+    let theme = view.theme;
     let first = match &app.mode {
         Mode::Filter(input) => prompt("/", input, area, frame, theme),
         Mode::Command(input) => prompt(":", input, area, frame, theme),
@@ -364,7 +373,7 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     }
     // What is in force on the list comes first: the request is the part
     // that may be cut off.
-    let state = state_line(app);
+    let state = state_line(app, view);
     if !state.is_empty() {
         second.push(Span::styled(format!("{state}   "), theme.warning));
     }
@@ -427,7 +436,7 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 }
 
 /// The filter, sort and switches in force on the shown list.
-fn state_line(app: &App) -> String {
+fn state_line(app: &App, view: &ViewCx) -> String {
     let table = app.lists.get(app.shown());
     let mut parts = Vec::new();
     if !table.filter().is_empty() && !matches!(app.mode, Mode::Filter(_)) {
@@ -443,8 +452,8 @@ fn state_line(app: &App) -> String {
         parts.push(match app.last_refresh {
             Some(at) => format!(
                 "refreshed {} {}, every {seconds} s",
-                format::in_zone(at, "%H:%M:%S"),
-                format::zone_label()
+                view.in_zone(at, "%H:%M:%S"),
+                view.zone_label()
             ),
             None => format!("refreshing every {seconds} s"),
         });

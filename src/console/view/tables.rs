@@ -5,7 +5,6 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 
-use super::format::{in_zone, zone_label, zoned_header};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Cell, Paragraph, Row, Table, TableState};
@@ -14,13 +13,15 @@ use super::columns;
 use crate::console::app::App;
 use crate::console::kit::fit::fit;
 use crate::console::kit::theme::Theme;
+use crate::console::kit::view::ViewCx;
 use crate::console::lists::{AnyTable, Column};
 use unicode_width::UnicodeWidthStr;
 
 /// Before a marked row.
 pub const MARK: &str = "●";
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
+    let theme = view.theme;
     let table = app.lists.get(app.shown());
     // A tab whose own list needs a row first shows its parent's, to choose.
     let heading = if app.tab != app.shown() && !app.lists.get(app.tab).is_open() {
@@ -34,14 +35,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         title.push_span(Span::styled(
             format!(
                 "stale since {} {} ",
-                in_zone(offline.since, "%H:%M"),
-                zone_label()
+                view.in_zone(offline.since, "%H:%M"),
+                view.zone_label()
             ),
             theme.warning,
         ));
     }
     let mut block = Block::bordered().border_type(BorderType::Rounded).title(title);
-    if let Some(status) = table.status(app.now, theme) {
+    if let Some(status) = table.status(view) {
         block = block.title_bottom(status);
     }
     let height = area.height.saturating_sub(3) as u64;
@@ -66,7 +67,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         return;
     }
     if table.wraps() {
-        page(frame, area, app, table, block, theme);
+        page(frame, area, table, block, view);
         return;
     }
     // Rows the server may have changed since it went away are dimmed.
@@ -75,13 +76,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         None => Style::new(),
     };
     let window = table.top()..(table.top() + height).min(table.len());
-    let cells: Vec<Option<Vec<Span<'static>>>> =
-        window.clone().map(|at| table.cells(at, app.now, theme)).collect();
+    let cells: Vec<Option<Vec<Span<'static>>>> = window.clone().map(|at| table.cells(at, view)).collect();
     let columns = table.columns();
     // Each column as wide as the widest of its header and cells on screen.
     let mut natural: Vec<u16> = columns
         .iter()
-        .map(|column| u16::try_from(header(column, table).width()).unwrap_or(u16::MAX))
+        .map(|column| u16::try_from(header(column, table, view).width()).unwrap_or(u16::MAX))
         .collect();
     for row in cells.iter().flatten() {
         for (width, cell) in natural.iter_mut().zip(row) {
@@ -138,7 +138,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         .collect();
     let mut headers: Vec<Cell> = planned
         .iter()
-        .map(|(index, width)| Cell::from(fit(&header(&columns[*index], table), usize::from(*width))))
+        .map(|(index, width)| Cell::from(fit(&header(&columns[*index], table, view), usize::from(*width))))
         .collect();
     if marking {
         widths.insert(0, Constraint::Length(1));
@@ -156,7 +156,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 }
 
 /// A column's header, with ▲ or ▼ where the sort in force is by it.
-fn header(column: &Column, table: &dyn AnyTable) -> String {
+fn header(column: &Column, table: &dyn AnyTable, view: &ViewCx) -> String {
     match table.sort() {
         Some(sort)
             if sort
@@ -164,9 +164,9 @@ fn header(column: &Column, table: &dyn AnyTable) -> String {
                 .is_some_and(|sorted| column.header.starts_with(sorted)) =>
         {
             let arrow = if sort.descending { "▼" } else { "▲" };
-            format!("{} {arrow}", zoned_header(column.header))
+            format!("{} {arrow}", view.zoned_header(column.header))
         }
-        _ => zoned_header(column.header).into_owned(),
+        _ => view.zoned_header(column.header).into_owned(),
     }
 }
 
@@ -208,13 +208,14 @@ fn title<'a>(name: &str, table: &dyn AnyTable, theme: &Theme, width: u16) -> Lin
 
 /// A page's lines (a person's, an offboarding): each row whole, wrapped to
 /// the width, the cursor's row highlighted and kept on screen.
-fn page(frame: &mut Frame, area: Rect, app: &App, table: &dyn AnyTable, block: Block, theme: &Theme) {
+fn page(frame: &mut Frame, area: Rect, table: &dyn AnyTable, block: Block, view: &ViewCx) {
+    let theme = view.theme;
     let width = usize::from(area.width.saturating_sub(2));
     let height = usize::from(area.height.saturating_sub(2));
     let mut lines: Vec<Line<'static>> = Vec::new();
     let mut cursor_end = 0;
     for at in 0..table.len() {
-        let Some(spans) = table.cells(at, app.now, theme) else {
+        let Some(spans) = table.cells(at, view) else {
             lines.push(Line::styled("…", theme.dim));
             continue;
         };

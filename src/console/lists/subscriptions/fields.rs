@@ -488,7 +488,7 @@ pub fn preview(
         lines.push(Line::raw(format!(
             "   {}  {}",
             at.format("%a %Y-%m-%d %H:%M UTC"),
-            crate::console::view::format::relative(at, now)
+            crate::display::relative(at, now)
         )));
     }
     lines

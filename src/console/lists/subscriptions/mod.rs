@@ -18,9 +18,9 @@ use super::{
     Column, Confirm, ListId, Query, Resource, Scope, Sort, Table, Verb, Write, contains, styled, text,
 };
 use crate::api::{Subscription, SubscriptionFilter, SubscriptionState};
-use crate::console::kit::theme::Theme;
+use crate::console::kit::view::ViewCx;
 use crate::console::view::detail::{field, heading, marked, optional, user_lines};
-use crate::console::view::format::{relative, when};
+use crate::display::relative;
 use crate::schedule::Schedule;
 
 /// Deliveries listed in a subscription's detail.
@@ -193,7 +193,9 @@ impl Resource for Subscriptions {
         &COLUMNS
     }
 
-    fn cells(&self, subscription: &Subscription, now: DateTime<Utc>, theme: &Theme) -> Vec<Span<'static>> {
+    fn cells(&self, subscription: &Subscription, view: &ViewCx) -> Vec<Span<'static>> {
+        let theme = view.theme;
+        let now = view.now;
         let state = subscription.state(now);
         let state_style = match state {
             SubscriptionState::Overdue => theme.error,
@@ -224,7 +226,7 @@ impl Resource for Subscriptions {
             title,
             styled(words::target_cell(subscription, &self.integrations), target_style),
             text(schedule_cell(subscription)),
-            styled(words::next_long(subscription, now), next_style),
+            styled(words::next_long(subscription, now, view.zone), next_style),
             styled(words::next_short(subscription, now), next_style),
             text(
                 subscription
@@ -237,13 +239,8 @@ impl Resource for Subscriptions {
         ]
     }
 
-    fn detail(
-        &self,
-        subscription: &Subscription,
-        now: DateTime<Utc>,
-        theme: &Theme,
-    ) -> (String, Vec<Line<'static>>) {
-        detail(subscription, &self.integrations, now, theme)
+    fn detail(&self, subscription: &Subscription, view: &ViewCx) -> (String, Vec<Line<'static>>) {
+        detail(subscription, &self.integrations, view)
     }
 
     fn id(subscription: &Subscription) -> String {
@@ -379,9 +376,10 @@ fn schedule_cell(subscription: &Subscription) -> String {
 fn detail(
     subscription: &Subscription,
     integrations: &words::Integrations,
-    now: DateTime<Utc>,
-    theme: &Theme,
+    view: &ViewCx,
 ) -> (String, Vec<Line<'static>>) {
+    let theme = view.theme;
+    let now = view.now;
     let state = subscription.state(now);
     let state_line = match state {
         SubscriptionState::Overdue => marked(
@@ -436,15 +434,19 @@ fn detail(
             ),
             theme,
         ),
-        field("starts", when(subscription.start_date), theme),
-        field("until", when(subscription.until_date), theme),
-        field("next delivery", words::next_detail(subscription, now), theme),
+        field("starts", view.when(subscription.start_date), theme),
+        field("until", view.when(subscription.until_date), theme),
+        field(
+            "next delivery",
+            words::next_detail(subscription, now, view.zone),
+            theme,
+        ),
         field(
             "invite message",
             optional(subscription.invite_message.clone()),
             theme,
         ),
-        field("created", when(subscription.created_at), theme),
+        field("created", view.when(subscription.created_at), theme),
         field(
             "deleted",
             if subscription.deleted {
@@ -504,7 +506,11 @@ fn detail(
         lines.push(Line::styled("   none left in the schedule", theme.warning));
     }
     for at in upcoming {
-        lines.push(Line::raw(format!("   {}  {}", when(Some(at)), relative(at, now))));
+        lines.push(Line::raw(format!(
+            "   {}  {}",
+            view.when(Some(at)),
+            relative(at, now)
+        )));
     }
     (format!("#{}", subscription.id), lines)
 }

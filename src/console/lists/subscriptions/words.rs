@@ -7,7 +7,8 @@
 use chrono::{DateTime, Utc};
 
 use crate::api::{Integration, ResourceType, Subscription, SubscriptionState, TargetType};
-use crate::console::view::format::{next_delivery, relative};
+use crate::display::relative;
+use crate::display::{Zone, next_delivery};
 
 /// The project's Slack integrations, as the server listed them; `None`
 /// until it has (or where it has none to list: an older server, a key
@@ -152,13 +153,13 @@ pub fn next_short(subscription: &Subscription, now: DateTime<Utc>) -> String {
     }
 }
 
-/// The next delivery in a wide column: relative and in UTC, or why there
-/// is none.
-pub fn next_long(subscription: &Subscription, now: DateTime<Utc>) -> String {
+/// The next delivery in a wide column: relative and in the zone, or why
+/// there is none.
+pub fn next_long(subscription: &Subscription, now: DateTime<Utc>, zone: Zone) -> String {
     match no_delivery(subscription, now) {
         Some("-") if subscription.state(now) == SubscriptionState::Ended => "none left".into(),
         Some(why) => why.into(),
-        None => next_delivery(subscription.next_delivery_date, now),
+        None => next_delivery(subscription.next_delivery_date, now, zone),
     }
 }
 
@@ -174,12 +175,12 @@ fn no_delivery(subscription: &Subscription, now: DateTime<Utc>) -> Option<&'stat
 }
 
 /// The next delivery in the detail: when, or why there is none.
-pub fn next_detail(subscription: &Subscription, now: DateTime<Utc>) -> String {
+pub fn next_detail(subscription: &Subscription, now: DateTime<Utc>, zone: Zone) -> String {
     match subscription.state(now) {
         SubscriptionState::Paused => "none while paused (p resumes it)".into(),
         SubscriptionState::Deleted => "none: soft-deleted (u restores it)".into(),
         SubscriptionState::Unsupported => "none: its channel is no longer supported".into(),
-        _ => next_delivery(subscription.next_delivery_date, now),
+        _ => next_delivery(subscription.next_delivery_date, now, zone),
     }
 }
 
@@ -269,26 +270,26 @@ mod tests {
             ..to("email", "a@b.co", None)
         };
         assert_eq!(next_short(&active, now), "in 3h 20m");
-        assert_eq!(next_long(&active, now), "in 3h 20m · 2026-11-22 13:20");
+        assert_eq!(next_long(&active, now, Zone::Utc), "in 3h 20m · 2026-11-22 13:20");
         let paused = Subscription {
             enabled: Some(false),
             ..active.clone()
         };
         assert_eq!(next_short(&paused, now), "paused");
-        assert_eq!(next_long(&paused, now), "paused");
-        assert!(next_detail(&paused, now).starts_with("none while paused"));
+        assert_eq!(next_long(&paused, now, Zone::Utc), "paused");
+        assert!(next_detail(&paused, now, Zone::Utc).starts_with("none while paused"));
         let deleted = Subscription {
             deleted: true,
             ..active.clone()
         };
         assert_eq!(next_short(&deleted, now), "-");
-        assert!(next_detail(&deleted, now).contains("soft-deleted"));
+        assert!(next_detail(&deleted, now, Zone::Utc).contains("soft-deleted"));
         let ended = Subscription {
             next_delivery_date: None,
             ..active.clone()
         };
         assert_eq!(next_short(&ended, now), "-");
-        assert_eq!(next_long(&ended, now), "none left");
+        assert_eq!(next_long(&ended, now, Zone::Utc), "none left");
         let overdue = Subscription {
             next_delivery_date: parse_datetime("2026-11-22T09:00:00Z"),
             ..active
