@@ -7,6 +7,7 @@ mod effects;
 pub mod kit;
 pub mod lists;
 mod signals;
+pub mod table;
 mod terminal;
 #[cfg(test)]
 mod tests;

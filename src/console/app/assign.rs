@@ -4,7 +4,7 @@ use ratatui::crossterm::event::KeyEvent;
 
 use super::{App, Effect, ListId, Mode, Notice, Write};
 use crate::api::{self};
-use crate::console::widgets::picker::{Outcome as PickerOutcome, Picker};
+use crate::console::lists::picker::{Outcome as PickerOutcome, Picker};
 
 impl App {
     /// `a`: the member picker for the chosen role; on Roles, the role

@@ -13,8 +13,8 @@ use crate::api::models::level;
 use crate::api::{OrganizationMember, RoleMembership};
 use crate::console::lists::AnyTable;
 use crate::console::lists::bulk::{Bulk, Item};
+use crate::console::lists::picker::Person;
 use crate::console::widgets::chooser::{Choice, Chooser, Outcome};
-use crate::console::widgets::picker::Person;
 use crate::people::{HeldRole, RoleIndex, RoleRef, membership_user};
 
 /// What a [`super::Mode::Chooser`] chooses for.

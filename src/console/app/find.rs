@@ -7,8 +7,8 @@ use tui_input::Input;
 use tui_input::backend::crossterm::EventHandler;
 
 use super::{App, Effect, ListId, Mode, Notice, Target, Ticket, Timer};
+use crate::console::app::command;
 use crate::console::lists::AnyTable;
-use crate::console::widgets::command;
 use crate::console::widgets::switcher::Scope;
 
 impl App {

@@ -11,6 +11,7 @@ mod actions;
 mod assign;
 mod bulk;
 mod choose;
+pub mod command;
 mod connection;
 mod edit;
 mod find;
@@ -126,7 +127,7 @@ pub struct App {
     /// A production write said yes to twice: the next `write` goes out.
     production_yes: bool,
     /// What was run at the `:` command line.
-    history: crate::console::widgets::command::History,
+    history: crate::console::app::command::History,
     /// Set while the server cannot be reached: which, why, since when,
     /// and when it is tried again.
     pub offline: Option<Offline>,

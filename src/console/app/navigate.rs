@@ -7,8 +7,8 @@ use super::{App, Effect, ListId, Notice, Ticket};
 use crate::api::{self, SubscriptionState};
 use crate::console::lists::deliveries::ChosenSubscription;
 use crate::console::lists::members::ChosenRole;
-use crate::console::lists::paging::PAGE_SIZE;
 use crate::console::lists::{PageData, Resource, Scope};
+use crate::console::table::paging::PAGE_SIZE;
 
 impl App {
     /// The list the current screen shows.

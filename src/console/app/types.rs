@@ -9,9 +9,9 @@ use tui_input::Input;
 use crate::api::{
     self, NamedItem, Organization, OrganizationMember, Project, Role, RoleMembership, Subscription,
 };
+use crate::console::lists::picker::Picker;
 pub use crate::console::lists::{Confirm, Confirmed, FormPurpose, ListId, PageData, Query, Write};
 use crate::console::widgets::form::Form;
-use crate::console::widgets::picker::Picker;
 
 pub use super::choose::Choosing;
 pub use super::offboard::Offboarded;

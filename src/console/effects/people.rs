@@ -11,7 +11,7 @@ use super::refused;
 use crate::api::Raw;
 use crate::api::{FetchAll, List, OrganizationMember};
 use crate::console::app::{Msg, Narrow, Offboarded, PeopleNews, SharedIndex, Stop, Ticket, Written};
-use crate::console::widgets::picker::Person;
+use crate::console::lists::picker::Person;
 use crate::people::offboard::{self, Journal, Plan, RecordAt, Session, Step};
 use crate::people::{RoleIndex, RoleRef, profile};
 

@@ -2,12 +2,13 @@
 //! uses and that use nothing else of the console: the theme and its
 //! colours, the view context a frame is drawn from (theme, zone, time:
 //! [`view::ViewCx`]), fitting text to a width, the tickets that let the latest
-//! answer to a request win, and the notice in the footer. Issue 30 moves
-//! the rest of the shared pieces here (confirmations, columns and sorts,
-//! popups, detail lines) as the screens move into their folders; the architecture test
+//! answer to a request win, the notice in the footer, and a table's
+//! columns and sorts. Issue 30 moves the rest of the shared pieces here
+//! (confirmations, popups, detail lines) as the screens move into their folders; the architecture test
 //! (`tests/server/architecture.rs`) keeps this floor from naming anything
 //! above it.
 
+pub mod column;
 pub mod fit;
 pub mod latest;
 pub mod notice;

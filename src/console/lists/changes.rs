@@ -3,8 +3,8 @@
 //! (the app re-exports it), so that no list reaches up into the app.
 
 use crate::api::{RoleInput, SubscriptionInput};
+use crate::console::lists::picker::Person;
 use crate::console::widgets::form::Form;
-use crate::console::widgets::picker::Person;
 use crate::console::widgets::question::Answer;
 
 use super::bulk::Bulk;

@@ -20,11 +20,11 @@ use chrono::{DateTime, Utc};
 use ratatui::text::{Line, Span};
 
 use super::Confirm;
-use super::paging::PAGE_SIZE;
 use super::subscriptions::words::channel;
 use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
 use crate::api::{self, Delivery, DeliveryStatus, Page, RecipientStatus};
 use crate::console::kit::view::ViewCx;
+use crate::console::table::paging::PAGE_SIZE;
 use crate::console::view::detail::{field, heading, marked, optional};
 use crate::display::relative;
 

@@ -6,10 +6,10 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::bulk::{Bulk, Verb};
-use super::marks::MARK_LIMIT;
-use super::paging::PAGE_SIZE;
 use super::{Resource, Scope, Table};
 use crate::console::kit::latest::Ticket;
+use crate::console::table::marks::MARK_LIMIT;
+use crate::console::table::paging::PAGE_SIZE;
 use crate::text::thousands;
 
 /// `*` waiting for pages: the rows of these pages of this generation are

@@ -13,13 +13,13 @@ use std::cmp::Ordering;
 use ratatui::text::{Line, Span};
 
 use super::bulk::{Bulk, Item, Verb};
-use super::rows::Rows;
 use super::{
     Column, Confirm, FormPurpose, ListId, Query, Resource, Scope, Sort, Table, Write, contains, text,
 };
 use crate::api::models::access_level;
 use crate::api::{ListOrText, Role, RoleInput, RoleMembership};
 use crate::console::kit::view::ViewCx;
+use crate::console::table::rows::Rows;
 use crate::console::view::detail::{field, heading, user_lines};
 use crate::console::widgets::form::{Field, Form, checks};
 

@@ -6,11 +6,11 @@ use ratatui::text::{Line, Span};
 
 use super::bulk::{Bulk, Verb};
 use super::marking::{MarkAll, Marking};
-use super::marks::Marks;
-use super::rows::Rows;
 use super::{Column, Confirm, ListId, PageData, Query, Resource, Scope, Sort, pretty};
 use crate::console::kit::latest::Ticket;
 use crate::console::kit::view::ViewCx;
+use crate::console::table::marks::Marks;
+use crate::console::table::rows::Rows;
 
 /// The longest list filtered or sorted in the console as a whole.
 const LOCAL_VIEW_LIMIT: u64 = 5_000;
@@ -70,7 +70,7 @@ impl<R: Resource> Table<R> {
         if done || past_them {
             return Vec::new();
         }
-        list.want_page(end / super::paging::PAGE_SIZE)
+        list.want_page(end / crate::console::table::paging::PAGE_SIZE)
     }
 
     /// Keeps the cursor on the row with this id as pages arrive: where a
@@ -426,7 +426,7 @@ impl<R: Resource> AnyTable for Table<R> {
             },
             order
                 .as_ref()
-                .map(|order| order as super::rows::Order<'_, R::Row>),
+                .map(|order| order as crate::console::table::rows::Order<'_, R::Row>),
             resource.narrowed(),
         );
         self.rows.scroll(height);

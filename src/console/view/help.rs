@@ -7,8 +7,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use crate::console::app::App;
+use crate::console::app::command;
 use crate::console::kit::theme::Theme;
-use crate::console::widgets::{command, popup};
+use crate::console::widgets::popup;
 
 /// Columns of the help box, borders included.
 const WIDTH: u16 = 76;

@@ -15,10 +15,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 use unicode_width::UnicodeWidthStr;
 
+use super::app::command;
 use super::app::{App, Mode, Origin};
 use super::lists::ListId;
+use super::lists::picker;
 use super::lists::subscriptions::fields;
-use super::widgets::{chooser, command, form, picker, popup, results, switcher};
+use super::widgets::{chooser, form, popup, results, switcher};
 use crate::console::kit::fit;
 use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;

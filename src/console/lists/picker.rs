@@ -26,8 +26,8 @@ use ratatui::Frame;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
-use super::popup::{WIDTH, centered, clear, wrap};
 use crate::console::kit::theme::Theme;
+use crate::console::widgets::popup::{WIDTH, centered, clear, wrap};
 
 /// Someone to assign: how they are named, and their user UUID.
 #[derive(Debug, Clone, PartialEq, Eq)]

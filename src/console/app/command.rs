@@ -359,7 +359,7 @@ pub fn draw_completions(frame: &mut Frame, area: Rect, typed: &str, known: Known
     } else {
         " commands (Tab completes) "
     };
-    super::popup::clear(frame, area);
+    crate::console::widgets::popup::clear(frame, area);
     frame.render_widget(Paragraph::new(lines).block(Block::bordered().title(title)), area);
 }
 

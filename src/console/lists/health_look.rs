@@ -1,0 +1,166 @@
+//! How a look's news lands in Health's table: a look begins, its rows
+//! arrive in batches and take the place of those looked at before, and
+//! what it found is said when it ends.
+
+use super::*;
+
+impl Table<Board> {
+    /// A look starts: the rows of the last one stay until their news comes.
+    pub fn begin(&mut self) {
+        self.resource.looking = Some(Progress::default());
+        self.resource.seen.clear();
+        self.resource.listed = false;
+    }
+
+    /// Pages of the list arriving.
+    pub fn listing(&mut self, read: u64, total: u64) {
+        if let Some(progress) = self.resource.looking.as_mut() {
+            progress.listing = Some((read, total));
+        }
+    }
+
+    /// The list is read: how much it and the index tell.
+    pub fn listed(&mut self, coverage: Coverage) {
+        self.resource.listed = true;
+        if let Some(progress) = self.resource.looking.as_mut() {
+            progress.listing = None;
+            progress.coverage = Some(coverage);
+        }
+    }
+
+    pub fn progress(&mut self, coverage: Coverage) {
+        if let Some(progress) = self.resource.looking.as_mut() {
+            progress.coverage = Some(coverage);
+        }
+    }
+
+    /// Rows that arrived, in any order: each takes the place of the one
+    /// with its id, and all stay worst first (the arrived ones sorted and
+    /// merged in, so a batch costs the length of the list, not a sort of
+    /// it); a cursor moved down stays on its row, one at the top stays at
+    /// the top (on the worst).
+    pub fn take(&mut self, mut arrived: Vec<HealthRow>, height: u64) {
+        let selected = self.selected_id_of();
+        let ids: HashSet<i64> = arrived.iter().map(|row| row.id).collect();
+        self.resource.seen.extend(&ids);
+        let mut rows = self.rows.list.take_all();
+        rows.retain(|row| !ids.contains(&row.id));
+        if !rows.is_sorted_by(|a, b| a.order(b) != Ordering::Greater) {
+            rows.sort_by(HealthRow::order);
+        }
+        arrived.sort_by(HealthRow::order);
+        let mut merged = Vec::with_capacity(rows.len() + arrived.len());
+        let (mut old, mut new) = (rows.into_iter().peekable(), arrived.into_iter().peekable());
+        loop {
+            let take_new = match (old.peek(), new.peek()) {
+                (Some(a), Some(b)) => b.order(a) == Ordering::Less,
+                (None, Some(_)) => true,
+                (_, None) => false,
+            };
+            let next = if take_new { new.next() } else { old.next() };
+            match next {
+                Some(row) => merged.push(row),
+                None => break,
+            }
+        }
+        self.hold(merged, selected, height);
+    }
+
+    /// The look ended: a look that read the list drops the rows of
+    /// subscriptions it no longer found.
+    pub fn finish(&mut self, looked: Looked, height: u64) {
+        self.resource.looking = None;
+        let selected = self.selected_id_of();
+        let mut rows = self.rows.list.take_all();
+        if self.resource.listed {
+            let seen = &self.resource.seen;
+            rows.retain(|row| seen.contains(&row.id));
+        }
+        self.resource.looked = Some(looked);
+        rows.sort_by(HealthRow::order);
+        self.hold(rows, selected, height);
+    }
+
+    /// Forgets every row (another project or connection).
+    pub fn forget(&mut self) {
+        self.resource = Board::default();
+        self.rows.clear();
+        self.filter.clear();
+        self.marks.clear();
+    }
+
+    pub fn is_looking(&self) -> bool {
+        self.resource.looking.is_some()
+    }
+
+    /// How many are not reaching people (failing, partial, auto-disabled).
+    pub fn paging(&self) -> usize {
+        self.resource
+            .counts
+            .iter()
+            .filter(|(health, _)| health.pages())
+            .map(|(_, count)| count)
+            .sum()
+    }
+
+    /// What the tab bar says: ✓ only once a complete look found nothing
+    /// failing, partial or auto-disabled; else how many are, and how much
+    /// is known while that is not everything.
+    pub fn verdict(&self) -> Verdict {
+        let board = &self.resource;
+        let paging = self.paging();
+        let Some(coverage) = board.coverage() else {
+            return match &board.looked {
+                Some(looked) if looked.error.is_some() => Verdict::Failed { count: paging },
+                None if paging == 0 => Verdict::Nothing,
+                _ => Verdict::Failing {
+                    count: paging,
+                    percent: Some(0),
+                },
+            };
+        };
+        if board.is_complete() {
+            if paging == 0 {
+                Verdict::Clear
+            } else {
+                Verdict::Failing {
+                    count: paging,
+                    percent: None,
+                }
+            }
+        } else {
+            Verdict::Failing {
+                count: paging,
+                percent: Some(coverage.percent()),
+            }
+        }
+    }
+
+    /// The row of a subscription, if the look has sent it.
+    pub fn find(&self, id: i64) -> Option<&HealthRow> {
+        self.rows
+            .list
+            .loaded()
+            .map(|(_, row)| row)
+            .find(|row| row.id == id)
+    }
+
+    fn selected_id_of(&self) -> Option<i64> {
+        if self.rows.cursor == 0 {
+            return None;
+        }
+        self.selected().map(|row| row.id)
+    }
+
+    /// Holds rows already worst first.
+    fn hold(&mut self, rows: Vec<HealthRow>, selected: Option<i64>, height: u64) {
+        self.resource.counts = tally(&rows);
+        self.rows.list.hold_all(rows);
+        // The filter's view is of the rows before: made again.
+        self.rows.view = None;
+        crate::console::lists::AnyTable::apply_view(self, height);
+        if let Some(id) = selected {
+            self.rows.select_id(&id.to_string(), Board::id, height);
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! The console's floor 2: the machinery of a virtual table that knows
+//! nothing of what its rows are. [`paging::VirtualList`] holds a list's
+//! pages by offset and asks for the ones around the cursor (or holds a
+//! list whole); [`rows::Rows`] keeps the cursor, the scroll position and a
+//! local filtered or sorted view; [`marks::Marks`] keeps the rows chosen
+//! for a bulk action by id. It names the kit alone (the architecture test
+//! keeps it so): what a list says about its rows (columns, cells, detail)
+//! is its screen's, above.
+//!
+//! Issue 30 brings the rest of the table here from `lists/table.rs` as the
+//! screens move into their folders: the typed `Table` of a `Listing`, the
+//! marking and its drawing.
+
+pub mod marks;
+pub mod paging;
+pub mod rows;
