@@ -6,6 +6,7 @@ pub mod app;
 mod effects;
 pub mod kit;
 pub mod lists;
+pub mod screens;
 mod signals;
 pub mod table;
 mod terminal;

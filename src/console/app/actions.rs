@@ -9,6 +9,7 @@
 
 use super::{App, Confirm, Effect, ListId, Mode, Notice, Timer, Write};
 use crate::api::{self, Delivery, DeliveryStatus, Subscription, TriggerType};
+use crate::console::screens::Change;
 
 /// How many times the deliveries are looked at after a test or a resume:
 /// 1, 2, 3, 4 and then 5 s apart, 40 s in all.
@@ -284,7 +285,7 @@ impl App {
         self.dirty = true;
         let id = subscription.id;
         let enabled = subscription.is_enabled();
-        self.lists.subscriptions.replace((*subscription).clone());
+        self.announce(Change::SubscriptionChanged(subscription.clone()));
         self.apply_view();
         let mut effects = Vec::new();
         if let Some(recheck) = self.recheck.clone().filter(|recheck| recheck.id == id) {

@@ -13,7 +13,8 @@ use ratatui::crossterm::event::KeyEvent;
 use super::{App, Effect, ListId, Mode, Notice, Ticket, Write, Written};
 use crate::api;
 use crate::console::lists::bulk::{Bulk, IN_FLIGHT, Item, Verb};
-use crate::console::lists::{AnyTable, MarkAll, roles};
+use crate::console::lists::{MarkAll, roles};
+use crate::console::screens::Change;
 use crate::console::widgets::results::{self, Entry, Outcome, Report};
 
 /// A bulk run under way.
@@ -215,46 +216,23 @@ impl App {
     /// (without its notices, undo or watch).
     fn apply_bulk(&mut self, write: &Write, written: Written) {
         let height = self.table_height();
-        let lists = &mut self.lists;
         match (write, written) {
             (Write::DeleteRole { id, .. }, Written::Deleted) => {
-                if lists
-                    .members
-                    .resource
-                    .role
-                    .as_ref()
-                    .is_some_and(|role| role.id == *id)
-                {
-                    lists.members.close();
-                    lists.members.clear();
-                    self.keep_shown_open();
-                }
+                self.announce(Change::RoleDeleted { role: id.clone() });
                 roles::deleted(&mut self.lists.roles, id, height);
             }
-            (Write::RemoveMember { id, role, .. }, Written::Deleted) => {
-                roles::members_changed(&mut lists.roles, role, None, Some(id));
-                lists.members.removed(id, height);
-            }
-            (Write::AddToRoles { .. }, Written::Assigned(results)) => {
+            (Write::RemoveMember { id, role, .. }, Written::Deleted) => self.announce(Change::Left {
+                role: role.clone(),
+                membership: id.clone(),
+            }),
+            (Write::AddToRoles { .. } | Write::AssignMembers { .. }, Written::Assigned(results)) => {
                 for membership in results.into_iter().filter_map(|(_, result)| result.ok()) {
-                    self.people_joined(&membership);
+                    self.announce(Change::Joined(Box::new(membership)));
                 }
             }
-            (Write::AssignMembers { role, .. }, Written::Assigned(results)) => {
-                let shown = lists
-                    .members
-                    .resource
-                    .role
-                    .as_ref()
-                    .is_some_and(|open| open.id == *role);
-                for membership in results.into_iter().filter_map(|(_, result)| result.ok()) {
-                    roles::members_changed(&mut lists.roles, role, Some(membership.clone()), None);
-                    if shown {
-                        lists.members.rows.list.push_row(membership);
-                    }
-                }
+            (_, Written::Subscription(subscription)) => {
+                self.announce(Change::SubscriptionChanged(subscription))
             }
-            (_, Written::Subscription(subscription)) => lists.subscriptions.replace(*subscription),
             _ => {}
         }
     }

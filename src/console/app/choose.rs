@@ -9,13 +9,13 @@ use std::sync::Arc;
 use ratatui::crossterm::event::KeyEvent;
 
 use super::{App, Confirm, Effect, ListId, Mode, Notice, Write};
+use crate::api::OrganizationMember;
 use crate::api::models::level;
-use crate::api::{OrganizationMember, RoleMembership};
 use crate::console::lists::AnyTable;
 use crate::console::lists::bulk::{Bulk, Item};
 use crate::console::lists::picker::Person;
 use crate::console::widgets::chooser::{Choice, Chooser, Outcome};
-use crate::people::{HeldRole, RoleIndex, RoleRef, membership_user};
+use crate::people::{RoleIndex, RoleRef};
 
 /// What a [`super::Mode::Chooser`] chooses for.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,7 +27,7 @@ pub enum Choosing {
 }
 
 /// How a person is named in questions and notices: "Ada Okafor <ada@…>".
-fn named(member: &OrganizationMember) -> Person {
+pub(super) fn named(member: &OrganizationMember) -> Person {
     let name = member.user.display_name();
     let label = if name.is_empty() || name == member.user.email {
         member.user.email.clone()
@@ -50,7 +50,7 @@ fn listed(names: &[String]) -> String {
 }
 
 /// "a member", "an admin", "an owner".
-fn level_word(level: i64) -> String {
+pub(super) fn level_word(level: i64) -> String {
     match level::name(level) {
         name @ ("admin" | "owner" | "unknown") => format!("an {name}"),
         name => format!("a {name}"),
@@ -59,7 +59,7 @@ fn level_word(level: i64) -> String {
 
 impl App {
     /// The index, for a change that must be told to it.
-    fn index_mut(&mut self) -> Option<&mut RoleIndex> {
+    pub(super) fn index_mut(&mut self) -> Option<&mut RoleIndex> {
         self.lists.people.resource.index.as_mut().map(Arc::make_mut)
     }
 
@@ -334,72 +334,12 @@ impl App {
         Vec::new()
     }
 
-    /// A membership was made: the index, the page and the Roles tab say so.
-    pub(super) fn people_joined(&mut self, membership: &RoleMembership) {
-        let Some(user) = membership_user(membership) else {
-            return;
-        };
-        let name = self
-            .lists
-            .people
-            .resource
-            .index
-            .as_ref()
-            .and_then(|index| index.role(&membership.role_id).map(|role| role.name.clone()))
-            .unwrap_or_else(|| membership.role_id.clone());
-        let held = HeldRole {
-            id: membership.role_id.clone(),
-            name,
-            membership_id: membership.id.clone(),
-            joined_at: membership.joined_at,
-        };
-        if let Some(index) = self.index_mut() {
-            index.joined(&user, held.clone());
-        }
-        crate::console::lists::roles::members_changed(
-            &mut self.lists.roles,
-            &membership.role_id,
-            Some(membership.clone()),
-            None,
-        );
-        self.change_page(&user, |profile| {
-            if !profile.roles.iter().any(|role| role.id == held.id) {
-                profile.roles.push(held);
-                profile.roles.sort_by_key(|role| role.name.to_lowercase());
-            }
-        });
-    }
-
-    /// A membership (by id) was deleted: the index and the page say so.
-    pub(super) fn people_left(&mut self, membership_id: &str) {
-        if let Some(index) = self.index_mut() {
-            index.left(membership_id);
-        }
-        let uuid = self
-            .lists
-            .person
-            .person()
-            .map(|(uuid, _, _)| uuid)
-            .unwrap_or_default();
-        self.change_page(&uuid, |profile| {
-            profile.roles.retain(|role| role.membership_id != membership_id)
-        });
-    }
-
-    /// A member as they are now (a level changed): their row and page.
-    pub(super) fn member_changed(&mut self, member: OrganizationMember) -> String {
-        let text = format!("{} is now {}", named(&member).label, level_word(member.level));
-        let table = &mut self.lists.people;
-        if let Some(at) = table.position_of(&member.user.uuid) {
-            table.rows.list.replace_row(at, member.clone());
-        }
-        let uuid = member.user.uuid.clone();
-        self.change_page(&uuid, |profile| profile.member = Some(member));
-        text
-    }
-
     /// Changes the open page's profile, if it is this user's, and lays it out again.
-    fn change_page(&mut self, uuid: &str, change: impl FnOnce(&mut crate::people::profile::Profile)) {
+    pub(super) fn change_page(
+        &mut self,
+        uuid: &str,
+        change: impl FnOnce(&mut crate::people::profile::Profile),
+    ) {
         let height = self.table_height();
         let zone = self.context.zone;
         let page = &mut self.lists.person;

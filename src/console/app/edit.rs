@@ -4,9 +4,11 @@
 
 use ratatui::crossterm::event::KeyEvent;
 
+use super::choose::{level_word, named};
 use super::{App, Confirm, Confirmed, Effect, ListId, Mode, Notice, Ticket, Timer, Undo, Write, Written};
 use crate::api::{self};
-use crate::console::lists::{AnyTable, roles, subscriptions::choices};
+use crate::console::lists::{roles, subscriptions::choices};
+use crate::console::screens::Change;
 use crate::console::widgets::question::{self, Answer};
 
 impl App {
@@ -259,24 +261,12 @@ impl App {
                 roles::updated(&mut lists.roles, &id, *role)
             }
             (Write::DeleteRole { id, .. }, Written::Deleted) => {
-                if lists
-                    .members
-                    .resource
-                    .role
-                    .as_ref()
-                    .is_some_and(|role| role.id == id)
-                {
-                    lists.members.close();
-                    lists.members.clear();
-                    self.keep_shown_open();
-                }
+                self.announce(Change::RoleDeleted { role: id.clone() });
                 roles::deleted(&mut self.lists.roles, &id, height)
             }
             (Write::RemoveMember { id, role, .. }, Written::Deleted) => {
-                roles::members_changed(&mut lists.roles, &role, None, Some(&id));
-                let text = lists.members.removed(&id, height);
-                self.people_left(&id);
-                text
+                self.announce(Change::Left { role, membership: id });
+                "removed from the role".to_string()
             }
             (Write::AddToRoles { .. }, Written::Assigned(results)) => {
                 let mut added = Vec::new();
@@ -284,7 +274,7 @@ impl App {
                 for (what, result) in results {
                     match result {
                         Ok(membership) => {
-                            self.people_joined(&membership);
+                            self.announce(Change::Joined(Box::new(membership)));
                             added.push(what);
                         }
                         Err(reason) => failed.push(format!("{what}: {reason}")),
@@ -302,15 +292,18 @@ impl App {
                 }
                 text
             }
-            (Write::SetLevel { .. }, Written::Member(member)) => self.member_changed(*member),
-            (Write::AssignMembers { role, .. }, Written::Assigned(results)) => {
+            (Write::SetLevel { .. }, Written::Member(member)) => {
+                let text = format!("{} is now {}", named(&member).label, level_word(member.level));
+                self.announce(Change::MemberChanged(member));
+                text
+            }
+            (Write::AssignMembers { .. }, Written::Assigned(results)) => {
                 let mut added = Vec::new();
                 let mut failed = Vec::new();
                 for (who, result) in results {
                     match result {
                         Ok(membership) => {
-                            roles::members_changed(&mut lists.roles, &role, Some(membership.clone()), None);
-                            lists.members.rows.list.push_row(membership);
+                            self.announce(Change::Joined(Box::new(membership)));
                             added.push(who);
                         }
                         Err(reason) => failed.push(format!("{who}: {reason}")),
@@ -339,11 +332,11 @@ impl App {
             }
             (Write::UpdateSubscription { id, .. }, Written::Subscription(subscription)) => {
                 self.resume = None;
-                lists.subscriptions.replace(*subscription);
+                self.announce(Change::SubscriptionChanged(subscription));
                 format!("saved subscription #{id}")
             }
             (Write::SoftDelete { id, .. }, Written::Subscription(subscription)) => {
-                lists.subscriptions.replace(*subscription);
+                self.announce(Change::SubscriptionChanged(subscription));
                 let ticket = self.undos.issue();
                 self.undo = Some(Undo { id, ticket });
                 effects.push(Effect::Timer {
@@ -354,17 +347,18 @@ impl App {
             }
             (Write::Restore { id, .. }, Written::Subscription(subscription)) => {
                 self.undo = None;
-                let held = lists
+                let held = self
+                    .lists
                     .subscriptions
                     .rows
                     .list
                     .position(|row| row.id == id)
                     .is_some();
-                lists.subscriptions.replace(*subscription);
-                if !held && !lists.subscriptions.resource.filter.deleted {
+                self.announce(Change::SubscriptionChanged(subscription));
+                if !held && !self.lists.subscriptions.resource.filter.deleted {
                     // Gone from the list since (a refresh): it comes back
                     // where the server puts it, the cursor on it.
-                    lists.subscriptions.refocus = Some(id.to_string());
+                    self.lists.subscriptions.refocus = Some(id.to_string());
                     self.notice = Some(Notice::done(format!("restored subscription #{id}")));
                     return self.reload(ListId::Subscriptions, false);
                 }
@@ -379,7 +373,7 @@ impl App {
                 if subscription.enabled.is_none() =>
             {
                 // An older PostHog keeps no `enabled`: it took the body and ignored it.
-                lists.subscriptions.replace(*subscription);
+                self.announce(Change::SubscriptionChanged(subscription));
                 let delete = match self.shown() {
                     ListId::Subscriptions => "d soft-deletes it instead",
                     _ => "d on its row of Subscriptions soft-deletes it instead",
@@ -394,7 +388,7 @@ impl App {
                     .next_delivery_date
                     .map(|at| crate::display::next_delivery(Some(at), self.now, self.context.zone))
                     .unwrap_or_else(|| "none left".into());
-                lists.subscriptions.replace(*subscription);
+                self.announce(Change::SubscriptionChanged(subscription));
                 if enabled {
                     // Resuming sends a confirmation delivery (posthog.md 8.4),
                     // which may pause it again: it is read again.

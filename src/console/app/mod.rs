@@ -21,6 +21,7 @@ pub mod keymap;
 mod keys;
 mod mouse;
 mod navigate;
+mod news;
 mod offboard;
 mod people;
 mod permissions;

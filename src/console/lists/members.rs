@@ -6,10 +6,11 @@ use std::cmp::Ordering;
 use ratatui::text::{Line, Span};
 
 use super::bulk::{Bulk, Item, Verb};
-use super::{Column, Confirm, ListId, Query, Resource, Scope, Sort, Table, Write, contains, text};
+use super::{AnyTable, Column, Confirm, ListId, Query, Resource, Scope, Sort, Table, Write, contains, text};
 use crate::api::models::level;
 use crate::api::{OrganizationMember, RoleMembership};
 use crate::console::kit::view::ViewCx;
+use crate::console::screens::Change;
 use crate::console::view::detail::{field, heading, optional, user_lines};
 
 /// The role whose members are shown.
@@ -265,13 +266,35 @@ impl Table<Members> {
             .collect()
     }
 
+    /// The news Members hears: its role deleted closes it (`true`: the
+    /// shell then shows what is still open); a membership of its role made
+    /// or deleted anywhere adds or takes away the row.
+    pub fn on_change(&mut self, change: &Change, height: u64) -> bool {
+        let open = |role: &str| self.resource.role.as_ref().is_some_and(|open| open.id == role);
+        match change {
+            Change::RoleDeleted { role } if open(role) => {
+                self.close();
+                self.clear();
+                return true;
+            }
+            Change::Joined(membership)
+                if open(&membership.role_id)
+                    && self.rows.list.position(|row| row.id == membership.id).is_none() =>
+            {
+                self.rows.list.push_row((**membership).clone());
+            }
+            Change::Left { membership, .. } => self.removed(membership, height),
+            _ => {}
+        }
+        false
+    }
+
     /// A member was removed: their row goes.
-    pub fn removed(&mut self, id: &str, height: u64) -> String {
+    fn removed(&mut self, id: &str, height: u64) {
         if let Some(index) = self.rows.list.position(|row| row.id == id) {
             self.rows.list.remove_row(index);
         }
         let cursor = self.rows.cursor as i64;
         self.rows.move_to(cursor, height);
-        "removed from the role".to_string()
     }
 }

@@ -19,6 +19,7 @@ use super::{
 use crate::api::models::access_level;
 use crate::api::{ListOrText, Role, RoleInput, RoleMembership};
 use crate::console::kit::view::ViewCx;
+use crate::console::screens::Change;
 use crate::console::table::rows::Rows;
 use crate::console::view::detail::{field, heading, user_lines};
 use crate::console::widgets::form::{Field, Form, checks};
@@ -354,9 +355,21 @@ pub fn deleted(table: &mut Table<Roles>, id: &str, height: u64) -> String {
     format!("deleted the role {name}").trim_end().to_string()
 }
 
+/// The news Roles hears: a membership made or deleted anywhere changes the
+/// role's row (its member count, the names in its detail).
+pub fn on_change(table: &mut Table<Roles>, change: &Change) {
+    match change {
+        Change::Joined(membership) => {
+            members_changed(table, &membership.role_id, Some((**membership).clone()), None)
+        }
+        Change::Left { role, membership } => members_changed(table, role, None, Some(membership)),
+        Change::RoleDeleted { .. } | Change::MemberChanged(_) | Change::SubscriptionChanged(_) => {}
+    }
+}
+
 /// Keeps a role's row (its member count, the names in its detail) in step
 /// with memberships added or removed.
-pub fn members_changed(
+fn members_changed(
     table: &mut Table<Roles>,
     role_id: &str,
     added: Option<RoleMembership>,
@@ -369,7 +382,8 @@ pub fn members_changed(
         return;
     };
     if let Some(ListOrText::List(members)) = &mut role.members {
-        members.extend(added);
+        // Heard twice (a bulk run and its write), a membership is kept once.
+        members.extend(added.filter(|added| !members.iter().any(|held| held.id == added.id)));
         if let Some(id) = removed {
             members.retain(|membership| membership.id != id);
         }

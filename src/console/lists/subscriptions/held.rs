@@ -4,6 +4,7 @@
 //! a row a write brings back put in its place.
 
 use super::*;
+use crate::console::screens::Change;
 
 impl Table<Subscriptions> {
     /// Shows the subscriptions in the state narrowed to as the latest list
@@ -111,9 +112,17 @@ impl Table<Subscriptions> {
         )
     }
 
+    /// The news Subscriptions hears: a subscription changed anywhere
+    /// changes its row in place.
+    pub fn on_change(&mut self, change: &Change) {
+        if let Change::SubscriptionChanged(subscription) = change {
+            self.replace((**subscription).clone());
+        }
+    }
+
     /// A subscription changed (saved, soft-deleted, restored): its row
     /// changes in place.
-    pub fn replace(&mut self, subscription: Subscription) {
+    fn replace(&mut self, subscription: Subscription) {
         let id = subscription.id;
         if let Some(index) = self.rows.list.position(|row| row.id == id) {
             self.rows.list.replace_row(index, subscription);

@@ -1,0 +1,30 @@
+//! The console's screens (floor 3, above `kit`, `widgets` and `table`,
+//! below the shell). Issue 30 moves each screen into a folder here; what is
+//! here already is what the screens share.
+//!
+//! [`Change`] is the one broadcast between screens (slumber's broadcast
+//! event): news of something written that any screen may be showing. The
+//! screen whose write it was lands its own answer (its row, the notice, its
+//! form closing); every other screen hears the change and keeps what it
+//! shows in step, or ignores it. A screen never reaches into another's rows
+//! to tell it.
+
+use crate::api::{OrganizationMember, RoleMembership, Subscription};
+
+/// News every screen may act on. Each variant says what is true now, so
+/// that hearing it twice (the owner's write and a bulk run, say) is
+/// harmless: a handler checks before it adds.
+#[derive(Debug, Clone)]
+pub enum Change {
+    /// A role was deleted: whatever shows its members closes.
+    RoleDeleted { role: String },
+    /// Someone joined a role: the membership as the server made it.
+    Joined(Box<RoleMembership>),
+    /// A membership (by id) of a role was deleted.
+    Left { role: String, membership: String },
+    /// A member as they are now (their level changed).
+    MemberChanged(Box<OrganizationMember>),
+    /// A subscription as the server now holds it (saved, soft-deleted,
+    /// restored, paused, resumed, read again).
+    SubscriptionChanged(Box<Subscription>),
+}
