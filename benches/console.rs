@@ -10,7 +10,7 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use orgdeck::api::health::{FailedRecipient, Health};
 use orgdeck::api::time::parse_datetime;
 use orgdeck::api::{Frequency, Page, Subscription, TargetType, User, Weekday};
-use orgdeck::console::app::{Effect, ListId, LookNews, PageData, Ticket};
+use orgdeck::console::app::{Effect, LookNews, PageData, ScreenId, Ticket};
 use orgdeck::console::keymap::Keymap;
 use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::view;
@@ -58,7 +58,7 @@ fn app(count: u64) -> App {
     app.update(Msg::Key(KeyEvent::new(KeyCode::Char('3'), KeyModifiers::NONE)));
     let generation = app.lists.subscriptions.rows.list.generation();
     let page = |offset: u64| Msg::Page {
-        list: ListId::Subscriptions,
+        list: ScreenId::Subscriptions,
         generation,
         offset,
         result: Ok(PageData::new(Page {

@@ -12,7 +12,7 @@ mod people;
 mod writes;
 
 use super::app::{
-    About, Connected, Context, Effect, ListId, Msg, PageData, Query, Target, Ticket, Write, WriteAnswer,
+    About, Connected, Context, Effect, Msg, PageData, Query, ScreenId, Target, Ticket, Write, WriteAnswer,
     Written,
 };
 use crate::api::{Client, List, Organization, PICKER_ROWS, Project, Raw, Role, Subscription};
@@ -364,7 +364,7 @@ impl Runner {
         }
     }
 
-    async fn fetch(&self, list: ListId, generation: Ticket, query: Query, offset: u64, limit: u64) -> Msg {
+    async fn fetch(&self, list: ScreenId, generation: Ticket, query: Query, offset: u64, limit: u64) -> Msg {
         let client = &self.client;
         let result = match query {
             Query::Roles { organization } => client

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use orgdeck::api::{ApiKey, Client, ClientConfig, List, RetryPolicy, SubscriptionFilter};
 use orgdeck::clock::Clock;
-use orgdeck::console::app::ListId;
+use orgdeck::console::app::ScreenId;
 use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
@@ -208,7 +208,7 @@ async fn a_server_that_stops_answering_is_named_and_enter_on_a_row_not_loaded_sa
     let notice = driver.app.notice.clone().expect("Enter answers").text;
     assert!(notice.starts_with(&format!("not loaded: {named}")), "{notice}");
     assert!(!notice.contains(":deliveries"), "{notice}");
-    assert_eq!(driver.app.shown(), ListId::Subscriptions);
+    assert_eq!(driver.app.shown(), ScreenId::Subscriptions);
 
     proxy.come_back().await;
     clock.advance(chrono::Duration::seconds(1));
@@ -242,7 +242,7 @@ async fn keys_typed_while_a_slow_list_loads_are_applied_in_order() {
         "typed during the load"
     );
     assert!(driver.settle(SETTLE).await, "{}", driver.screen());
-    assert_eq!(driver.app.shown(), ListId::Deliveries, "{}", driver.screen());
+    assert_eq!(driver.app.shown(), ScreenId::Deliveries, "{}", driver.screen());
     assert_eq!(driver.app.lists.deliveries.subscription(), Some(third.0));
     assert!(driver.screen().contains(&third.1), "{}", driver.screen());
     press(&mut driver, &[KeyCode::Char('q')]).await;
@@ -272,7 +272,7 @@ async fn keys_during_a_background_refresh_land_where_they_were_typed() {
     );
     driver.press(KeyCode::Enter);
     assert!(driver.settle(SETTLE).await, "{}", driver.screen());
-    assert_eq!(driver.app.shown(), ListId::Deliveries, "{}", driver.screen());
+    assert_eq!(driver.app.shown(), ScreenId::Deliveries, "{}", driver.screen());
     assert_eq!(driver.app.lists.deliveries.subscription(), Some(third.0));
     assert!(driver.app.last_refresh.is_some(), "the refresh ran");
     press(&mut driver, &[KeyCode::Char('q')]).await;

@@ -69,7 +69,10 @@ async fn slash_finds_a_subscription_and_a_role_by_id() {
         );
         // Esc clears the filter: every subscription again, still here.
         keys(&mut driver, &[KeyCode::Esc]).await;
-        assert_eq!(driver.app.shown(), orgdeck::console::lists::ListId::Subscriptions);
+        assert_eq!(
+            driver.app.shown(),
+            orgdeck::console::screens::ScreenId::Subscriptions
+        );
         assert!(driver.app.lists.subscriptions.filter().is_empty());
     }
     // A role by the start of its id.
@@ -89,13 +92,13 @@ async fn slash_finds_a_subscription_and_a_role_by_id() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn esc_on_a_filtered_list_clears_the_filter_before_it_goes_back() {
-    use orgdeck::console::lists::ListId;
+    use orgdeck::console::screens::ScreenId;
     let server = TestServer::demo().await;
     let key = server.key(&["*"]);
     let mut driver = console(&server, &key).await;
     // A role's members, filtered.
     keys(&mut driver, &[KeyCode::Char('j'), KeyCode::Enter]).await;
-    assert_eq!(driver.app.shown(), ListId::Members);
+    assert_eq!(driver.app.shown(), ScreenId::Members);
     let everyone = driver.app.lists.members.rows.len();
     assert!(everyone > 1, "{}", driver.screen());
     keys(&mut driver, &[KeyCode::Char('/')]).await;
@@ -104,12 +107,12 @@ async fn esc_on_a_filtered_list_clears_the_filter_before_it_goes_back() {
     assert_eq!(driver.app.lists.members.rows.len(), 0);
     // Esc: the filter goes, the members stay on screen.
     keys(&mut driver, &[KeyCode::Esc]).await;
-    assert_eq!(driver.app.shown(), ListId::Members, "{}", driver.screen());
+    assert_eq!(driver.app.shown(), ScreenId::Members, "{}", driver.screen());
     assert!(driver.app.lists.members.filter().is_empty());
     assert_eq!(driver.app.lists.members.rows.len(), everyone);
     // Esc again: back to the roles.
     keys(&mut driver, &[KeyCode::Esc]).await;
-    assert_eq!(driver.app.shown(), ListId::Roles);
+    assert_eq!(driver.app.shown(), ScreenId::Roles);
     // On Subscriptions, a search the server answered goes with it too.
     keys(&mut driver, &[KeyCode::Char('3')]).await;
     let count = driver.app.lists.subscriptions.rows.list.count();
@@ -119,7 +122,7 @@ async fn esc_on_a_filtered_list_clears_the_filter_before_it_goes_back() {
     assert_ne!(driver.app.lists.subscriptions.rows.list.count(), count);
     keys(&mut driver, &[KeyCode::Esc]).await;
     assert_eq!(driver.app.lists.subscriptions.rows.list.count(), count);
-    assert_eq!(driver.app.shown(), ListId::Subscriptions);
+    assert_eq!(driver.app.shown(), ScreenId::Subscriptions);
 }
 
 /// The shortest start of a name (spaces left out) that the picker's
@@ -353,7 +356,10 @@ async fn the_keys_a_notice_names_work_on_the_deliveries_it_is_shown_on() {
     keys(&mut driver, &[KeyCode::Char('3')]).await;
     cursor_on(&mut driver, revoked.id).await;
     keys(&mut driver, &[KeyCode::Enter]).await;
-    assert_eq!(driver.app.shown(), orgdeck::console::lists::ListId::Deliveries);
+    assert_eq!(
+        driver.app.shown(),
+        orgdeck::console::screens::ScreenId::Deliveries
+    );
     keys(&mut driver, &[KeyCode::Char('p'), KeyCode::Char('y')]).await;
     until(&mut driver, "told why it was paused again", |driver| {
         driver
@@ -366,13 +372,19 @@ async fn the_keys_a_notice_names_work_on_the_deliveries_it_is_shown_on() {
     keys(&mut driver, &[KeyCode::Char('e')]).await;
     assert_eq!(editing(&driver), Some(revoked.id), "{}", driver.screen());
     keys(&mut driver, &[KeyCode::Esc]).await;
-    assert_eq!(driver.app.shown(), orgdeck::console::lists::ListId::Deliveries);
+    assert_eq!(
+        driver.app.shown(),
+        orgdeck::console::screens::ScreenId::Deliveries
+    );
 
     // Deliveries opened by :sub, their subscription not loaded anywhere:
     // e reads it, then edits it.
     keys(&mut driver, &[KeyCode::Char('1')]).await;
     drive::command(&mut driver, &format!("sub {}", revoked.id)).await;
-    assert_eq!(driver.app.shown(), orgdeck::console::lists::ListId::Deliveries);
+    assert_eq!(
+        driver.app.shown(),
+        orgdeck::console::screens::ScreenId::Deliveries
+    );
     keys(&mut driver, &[KeyCode::Char('e')]).await;
     assert_eq!(editing(&driver), Some(revoked.id), "{}", driver.screen());
     keys(&mut driver, &[KeyCode::Esc]).await;

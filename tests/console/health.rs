@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use orgdeck::clock::Clock;
-use orgdeck::console::app::ListId;
+use orgdeck::console::app::ScreenId;
 use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
@@ -204,7 +204,7 @@ async fn f_on_the_deliveries_of_a_partial_one_shows_its_partial_deliveries() {
     let mut driver = demo.looked().await;
     to_row(&mut driver, 78).await;
     press(&mut driver, &[KeyCode::Enter]).await;
-    assert_eq!(driver.app.shown(), ListId::Deliveries);
+    assert_eq!(driver.app.shown(), ScreenId::Deliveries);
     let all = driver.app.lists.deliveries.rows.len();
     press(&mut driver, &[KeyCode::Char('f')]).await;
     let screen = driver.screen();

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::kit::view::ViewCx;
 use orgdeck::console::lists::AnyTable;
-use orgdeck::console::lists::ListId;
 use orgdeck::console::lists::person::Item;
+use orgdeck::console::screens::ScreenId;
 use orgdeck::console::{Context, Driver};
 use orgdeck::people::offboard::Status;
 use ratatui::crossterm::event::KeyCode;
@@ -115,7 +115,7 @@ async fn open_page(driver: &mut Driver, email: &str) {
     press(driver, &[KeyCode::Char('4')]).await;
     to_person(driver, email).await;
     press(driver, &[KeyCode::Enter]).await;
-    assert_eq!(driver.app.shown(), ListId::Person);
+    assert_eq!(driver.app.shown(), ScreenId::Person);
     assert!(
         driver.app.lists.person.resource.profile.is_some(),
         "{}",
@@ -147,7 +147,7 @@ async fn people_shows_each_person_s_roles_as_the_memberships_say_and_narrows_to_
     let mut console = console(&server, &key, (160, 60), false).await;
     let driver = &mut console.driver;
     press(driver, &[KeyCode::Char('4')]).await;
-    assert_eq!(driver.app.shown(), ListId::People);
+    assert_eq!(driver.app.shown(), ScreenId::People);
     let people = &driver.app.lists.people;
     assert!(
         people.resource.index.is_some(),
@@ -288,7 +288,7 @@ async fn the_leaver_s_page_and_offboarding_them_only_on_y() {
 
     // O: the plan, as offboard::plan words it; Enter at the question is no.
     press(driver, &[KeyCode::Char('O')]).await;
-    assert_eq!(driver.app.shown(), ListId::Offboard);
+    assert_eq!(driver.app.shown(), ScreenId::Offboard);
     let screen = driver.screen();
     assert!(screen.contains("Plan: 4 changes"), "{screen}");
     assert!(screen.contains("remove from role \"Data\""), "{screen}");
@@ -360,7 +360,7 @@ async fn the_leaver_s_page_and_offboarding_them_only_on_y() {
     assert!(screen.contains("record:"), "{screen}");
     // Back on their page, gathered again: no role left.
     press(driver, &[KeyCode::Esc]).await;
-    assert_eq!(driver.app.shown(), ListId::Person);
+    assert_eq!(driver.app.shown(), ScreenId::Person);
     assert!(
         driver
             .app

@@ -5,7 +5,7 @@
 use orgdeck::console::Driver;
 use orgdeck::console::app::Mode;
 use orgdeck::console::kit::theme::Theme;
-use orgdeck::console::lists::ListId;
+use orgdeck::console::screens::ScreenId;
 use ratatui::crossterm::event::KeyCode;
 use ratatui::style::Color;
 use serde_json::Value;
@@ -47,7 +47,7 @@ async fn production_asks_once_more_before_any_write_and_enter_says_no() {
     assert!(screen.lines().next().unwrap().contains("PRODUCTION"), "{screen}");
     driver.press(KeyCode::Char('3'));
     assert!(driver.settle(SETTLE).await);
-    assert_eq!(driver.app.shown(), ListId::Subscriptions);
+    assert_eq!(driver.app.shown(), ScreenId::Subscriptions);
     let id = driver.app.lists.subscriptions.selected().unwrap().id;
     assert_eq!(enabled(&server, id).await, true);
 

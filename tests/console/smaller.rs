@@ -3,7 +3,7 @@
 
 use orgdeck::console::Driver;
 use orgdeck::console::app::Mode;
-use orgdeck::console::lists::ListId;
+use orgdeck::console::screens::ScreenId;
 use ratatui::crossterm::event::KeyCode;
 
 use crate::drive::{self, command, keys};
@@ -49,13 +49,13 @@ async fn one_esc_leaves_the_deliveries_after_the_json_view() {
     let server = TestServer::demo().await;
     let mut driver = console(&server, (160, 40)).await;
     keys(&mut driver, &[KeyCode::Char('3'), KeyCode::Enter]).await;
-    assert_eq!(driver.app.shown(), ListId::Deliveries);
+    assert_eq!(driver.app.shown(), ScreenId::Deliveries);
     keys(&mut driver, &[KeyCode::Char('v')]).await;
     assert!(driver.app.detail_json);
     keys(&mut driver, &[KeyCode::Esc]).await;
     assert_eq!(
         driver.app.shown(),
-        ListId::Subscriptions,
+        ScreenId::Subscriptions,
         "the first Esc went back"
     );
     // Over the table (a small screen), Esc closes the detail first.
@@ -63,7 +63,7 @@ async fn one_esc_leaves_the_deliveries_after_the_json_view() {
     keys(&mut small, &[KeyCode::Char('3'), KeyCode::Char('v')]).await;
     assert!(small.app.detail_open);
     keys(&mut small, &[KeyCode::Esc]).await;
-    assert!(!small.app.detail_open && small.app.shown() == ListId::Subscriptions);
+    assert!(!small.app.detail_open && small.app.shown() == ScreenId::Subscriptions);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use orgdeck::console::kit::theme::Theme;
-use orgdeck::console::lists::ListId;
+use orgdeck::console::screens::ScreenId;
 use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
 
@@ -48,7 +48,7 @@ async fn a_person_s_page_is_not_drawn_from_part_of_a_list() {
         press(&mut driver, &[KeyCode::Char('j')]).await;
     }
     press(&mut driver, &[KeyCode::Enter]).await;
-    assert_eq!(driver.app.shown(), ListId::Person);
+    assert_eq!(driver.app.shown(), ScreenId::Person);
     let page = &driver.app.lists.person.resource;
     assert!(page.profile.is_none(), "a page was drawn from part of a list");
     let error = page.error.clone().unwrap_or_default();
@@ -60,7 +60,7 @@ async fn a_person_s_page_is_not_drawn_from_part_of_a_list() {
     assert!(screen.contains("could not be gathered"), "{screen}");
     // Nothing to offboard from: O opens no plan, and nothing is written.
     press(&mut driver, &[KeyCode::Char('O')]).await;
-    assert_ne!(driver.app.shown(), ListId::Offboard, "{}", driver.screen());
+    assert_ne!(driver.app.shown(), ScreenId::Offboard, "{}", driver.screen());
     for method in ["POST", "PATCH", "DELETE"] {
         assert_eq!(proxy.count(method), 0, "{method}");
     }

@@ -95,7 +95,7 @@ fn screen(driver: &mut Driver) -> String {
 
 /// The screen, timing cleared, filling the screen.
 fn drawn(driver: &mut Driver) -> String {
-    let on_health = driver.app.shown() == orgdeck::console::app::ListId::Health;
+    let on_health = driver.app.shown() == orgdeck::console::app::ScreenId::Health;
     if let Some(log) = driver.app.last_request.as_mut() {
         log.elapsed = Duration::ZERO;
         // A look's last read is whichever of those in flight ended last.

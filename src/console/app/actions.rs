@@ -7,7 +7,7 @@
 //! does), the console says so and why. Also `--refresh`: the list on
 //! screen fetched again at an interval.
 
-use super::{App, Confirm, Effect, ListId, Mode, Notice, Timer, Write};
+use super::{App, Confirm, Effect, Mode, Notice, ScreenId, Timer, Write};
 use crate::api::{self, Delivery, DeliveryStatus, Subscription, TriggerType};
 use crate::console::screens::Change;
 
@@ -47,7 +47,7 @@ impl App {
     /// cursor, the one whose deliveries are shown, or that of the Health
     /// row (as Subscriptions has it, or as it was read for the screen).
     pub(super) fn acted_on(&self) -> Option<&Subscription> {
-        if self.shown() == ListId::Subscriptions {
+        if self.shown() == ScreenId::Subscriptions {
             return self.lists.subscriptions.selected();
         }
         let id = self.acted_on_id()?;
@@ -62,10 +62,14 @@ impl App {
     /// row's.
     pub(super) fn acted_on_id(&self) -> Option<i64> {
         match self.shown() {
-            ListId::Subscriptions => self.lists.subscriptions.selected().map(|row| row.id),
-            ListId::Deliveries => self.lists.deliveries.subscription(),
-            ListId::Health => self.health_selected(),
-            ListId::Roles | ListId::Members | ListId::People | ListId::Person | ListId::Offboard => None,
+            ScreenId::Subscriptions => self.lists.subscriptions.selected().map(|row| row.id),
+            ScreenId::Deliveries => self.lists.deliveries.subscription(),
+            ScreenId::Health => self.health_selected(),
+            ScreenId::Roles
+            | ScreenId::Members
+            | ScreenId::People
+            | ScreenId::Person
+            | ScreenId::Offboard => None,
         }
     }
 
@@ -73,11 +77,11 @@ impl App {
     pub(super) fn test_delivery(&mut self) -> Vec<Effect> {
         let (id, what) = match (self.acted_on(), self.shown()) {
             (Some(subscription), _) => (subscription.id, describe(subscription)),
-            (None, ListId::Deliveries) => match self.lists.deliveries.subscription() {
+            (None, ScreenId::Deliveries) => match self.lists.deliveries.subscription() {
                 Some(id) => (id, format!("#{id}")),
                 None => return Vec::new(),
             },
-            (None, ListId::Health) => match self.lists.health.selected() {
+            (None, ScreenId::Health) => match self.lists.health.selected() {
                 Some(row) => (row.id, format!("#{} \"{}\"", row.id, row.title)),
                 None => return Vec::new(),
             },
@@ -217,7 +221,7 @@ impl App {
                 && newest.status != Some(DeliveryStatus::Starting)
         });
         if let Some(delivery) = landed {
-            let shown = self.shown() == ListId::Deliveries
+            let shown = self.shown() == ScreenId::Deliveries
                 && self.lists.deliveries.subscription() == Some(subscription);
             self.notice = Some(landed_notice(subscription, &delivery, shown));
             if let Some(recheck) = self.recheck.as_mut().filter(|r| r.id == subscription)
@@ -230,11 +234,11 @@ impl App {
                 project: self.context.project.clone(),
                 id: subscription,
             }];
-            if self.shown() == ListId::Deliveries
+            if self.shown() == ScreenId::Deliveries
                 && self.lists.deliveries.subscription() == Some(subscription)
             {
-                self.lists.get_mut(ListId::Deliveries).remember_selected();
-                effects.extend(self.reload(ListId::Deliveries, false));
+                self.lists.get_mut(ScreenId::Deliveries).remember_selected();
+                effects.extend(self.reload(ScreenId::Deliveries, false));
             }
             return effects;
         }
@@ -321,7 +325,7 @@ impl App {
         }
         self.read = Some(subscription);
         if let Some((_, then)) = waiting
-            && self.shown() != ListId::Subscriptions
+            && self.shown() != ScreenId::Subscriptions
             && self.acted_on_id() == Some(id)
         {
             if self
@@ -345,7 +349,8 @@ impl App {
     fn paused_again(&mut self, recheck: &Recheck, why: Option<String>) {
         self.recheck = None;
         let why = why.unwrap_or_else(|| {
-            if self.shown() == ListId::Deliveries && self.lists.deliveries.subscription() == Some(recheck.id)
+            if self.shown() == ScreenId::Deliveries
+                && self.lists.deliveries.subscription() == Some(recheck.id)
             {
                 "no delivery says why yet: r reads its deliveries again".into()
             } else {

@@ -2,7 +2,7 @@
 
 use ratatui::crossterm::event::KeyEvent;
 
-use super::{App, Effect, ListId, Mode, Notice, Write};
+use super::{App, Effect, Mode, Notice, ScreenId, Write};
 use crate::api::{self};
 use crate::console::lists::picker::{Outcome as PickerOutcome, Picker};
 
@@ -11,11 +11,11 @@ impl App {
     /// under the cursor opens with its members, and the picker over them.
     pub(super) fn open_picker(&mut self) -> Vec<Effect> {
         let mut effects = Vec::new();
-        if self.shown() == ListId::Roles {
+        if self.shown() == ScreenId::Roles {
             effects = self.open();
         }
         let role = self.lists.members.resource.role.clone();
-        let Some(role) = role.filter(|_| self.shown() == ListId::Members) else {
+        let Some(role) = role.filter(|_| self.shown() == ScreenId::Members) else {
             self.notice = Some(Notice::error(
                 "a assigns people to a role: choose one first (Enter opens its members)".into(),
             ));

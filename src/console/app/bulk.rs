@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 
 use ratatui::crossterm::event::KeyEvent;
 
-use super::{App, Effect, ListId, Mode, Notice, Ticket, Write, Written};
+use super::{App, Effect, Mode, Notice, ScreenId, Ticket, Write, Written};
 use crate::api;
 use crate::console::lists::bulk::{Bulk, IN_FLIGHT, Item, Verb};
 use crate::console::lists::{MarkAll, roles};
@@ -21,7 +21,7 @@ use crate::console::widgets::results::{self, Entry, Outcome, Report};
 #[derive(Debug)]
 pub struct BulkRun {
     /// The list whose marked rows it acts on.
-    list: ListId,
+    list: ScreenId,
     /// Writes not sent yet.
     queue: VecDeque<Item>,
     /// Writes on their way, at most [`IN_FLIGHT`].
@@ -252,7 +252,7 @@ impl App {
         if failed > 0 {
             text.push_str("; the failed stay marked (:bulk lists why)");
         }
-        if run.list == ListId::Health {
+        if run.list == ScreenId::Health {
             text.push_str(" · r looks again");
         }
         self.lists.get_mut(run.list).unmark(&settled);

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use ratatui::crossterm::event::KeyEvent;
 
-use super::{App, Confirm, Effect, ListId, Mode, Notice, Write};
+use super::{App, Confirm, Effect, Mode, Notice, ScreenId, Write};
 use crate::api::OrganizationMember;
 use crate::api::models::level;
 use crate::console::lists::AnyTable;
@@ -68,20 +68,20 @@ impl App {
     fn acted_on_people(&self) -> Vec<(Person, Option<i64>)> {
         match self.shown() {
             // The marked people, else the one under the cursor.
-            ListId::People if self.lists.people.marked() > 0 => self
+            ScreenId::People if self.lists.people.marked() > 0 => self
                 .lists
                 .people
                 .marked_rows()
                 .into_iter()
                 .map(|member| (named(member), Some(member.level)))
                 .collect(),
-            ListId::People => self
+            ScreenId::People => self
                 .lists
                 .people
                 .selected()
                 .map(|member| vec![(named(member), Some(member.level))])
                 .unwrap_or_default(),
-            ListId::Person | ListId::Offboard => {
+            ScreenId::Person | ScreenId::Offboard => {
                 let page = &self.lists.person;
                 let level = page
                     .resource
@@ -249,7 +249,7 @@ impl App {
                     })
                     .collect();
                 let names: Vec<String> = roles.iter().map(|role| role.name.clone()).collect();
-                if self.shown() == ListId::People && self.lists.people.marked() > 0 {
+                if self.shown() == ScreenId::People && self.lists.people.marked() > 0 {
                     // Marked people: a bulk action, one write a person, each
                     // reported; those refused stay marked.
                     let items = people

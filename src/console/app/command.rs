@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
 use crate::console::kit::theme::Theme;
-use crate::console::lists::ListId;
+use crate::console::screens::ScreenId;
 
 /// Every command with what it does, in the order completion offers them.
 pub const COMMANDS: [(&str, &str); 20] = [
@@ -62,7 +62,7 @@ pub const ALIASES: [&str; 2] = ["subscriptions", "quit"];
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     /// Show a list.
-    Show(ListId),
+    Show(ScreenId),
     /// `:people`: every member again, no narrowing.
     People,
     /// `:no-role`: the people in no role.
@@ -110,11 +110,11 @@ pub fn parse(line: &str) -> Result<Command, String> {
     }
 
     match (name, argument) {
-        ("roles", _) => Ok(Command::Show(ListId::Roles)),
-        ("members", _) => Ok(Command::Show(ListId::Members)),
-        ("subs" | "subscriptions", _) => Ok(Command::Show(ListId::Subscriptions)),
-        ("deliveries", _) => Ok(Command::Show(ListId::Deliveries)),
-        ("health", _) => Ok(Command::Show(ListId::Health)),
+        ("roles", _) => Ok(Command::Show(ScreenId::Roles)),
+        ("members", _) => Ok(Command::Show(ScreenId::Members)),
+        ("subs" | "subscriptions", _) => Ok(Command::Show(ScreenId::Subscriptions)),
+        ("deliveries", _) => Ok(Command::Show(ScreenId::Deliveries)),
+        ("health", _) => Ok(Command::Show(ScreenId::Health)),
         ("people", _) => Ok(Command::People),
         ("no-role", _) => Ok(Command::NoRole),
         ("has-role", Some(role)) => Ok(Command::HasRole(role.to_string())),
@@ -369,7 +369,7 @@ mod tests {
 
     #[test]
     fn commands_parse() {
-        assert_eq!(parse("subs"), Ok(Command::Show(ListId::Subscriptions)));
+        assert_eq!(parse("subs"), Ok(Command::Show(ScreenId::Subscriptions)));
         assert_eq!(parse(" org  1234 "), Ok(Command::Organization("1234".into())));
         assert_eq!(parse("project @current"), Ok(Command::Project("@current".into())));
         assert_eq!(parse(""), Ok(Command::Nothing));

@@ -21,7 +21,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::keymap::Action;
-use super::{App, Effect, ListId, Mode, Notice, Ticket, Timer};
+use super::{App, Effect, Mode, Notice, ScreenId, Ticket, Timer};
 use crate::api;
 
 /// The longest wait between two tries of a server that went away.
@@ -52,7 +52,7 @@ pub struct Offline {
     pub retry_at: Option<DateTime<Utc>>,
     /// The list and generation the last try read: its answer is the
     /// reading of what is on screen, which then is not read again.
-    probe: Option<(ListId, Ticket)>,
+    probe: Option<(ScreenId, Ticket)>,
 }
 
 impl Offline {
@@ -88,12 +88,15 @@ fn moves(action: Action) -> bool {
 }
 
 /// Whether an action acts on the row under the cursor of this list.
-fn needs_row(action: Action, shown: ListId) -> bool {
+fn needs_row(action: Action, shown: ScreenId) -> bool {
     match action {
-        Action::Open | Action::CopyId | Action::CopyJson => shown != ListId::Health,
-        Action::Edit => matches!(shown, ListId::Roles | ListId::Subscriptions),
-        Action::Delete => matches!(shown, ListId::Roles | ListId::Members | ListId::Subscriptions),
-        Action::TestDelivery | Action::Pause => shown == ListId::Subscriptions,
+        Action::Open | Action::CopyId | Action::CopyJson => shown != ScreenId::Health,
+        Action::Edit => matches!(shown, ScreenId::Roles | ScreenId::Subscriptions),
+        Action::Delete => matches!(
+            shown,
+            ScreenId::Roles | ScreenId::Members | ScreenId::Subscriptions
+        ),
+        Action::TestDelivery | Action::Pause => shown == ScreenId::Subscriptions,
         _ => false,
     }
 }
@@ -200,7 +203,7 @@ impl App {
     /// offline (the footer and the list say so, and it is tried again);
     /// any other failure is an answer, so the server is back, and the error
     /// is told. Keys held for the list go, said so.
-    pub(super) fn page_failed(&mut self, list: ListId, error: &api::Error) -> Vec<Effect> {
+    pub(super) fn page_failed(&mut self, list: ScreenId, error: &api::Error) -> Vec<Effect> {
         let dropped = match list == self.shown() {
             true => std::mem::take(&mut self.held).len(),
             false => 0,
@@ -307,7 +310,7 @@ impl App {
         let shown = self.shown();
         let list = match self.lists.get(shown).query(self.scope()) {
             Some(_) => shown,
-            None => ListId::Roles,
+            None => ScreenId::Roles,
         };
         if self.lists.get(list).is_loading() {
             return Vec::new();
@@ -331,7 +334,7 @@ impl App {
 
     /// A list again from the server, its rows kept (stale) until theirs
     /// come back and the cursor kept on its row.
-    fn reread(&mut self, list: ListId) -> Vec<Effect> {
+    fn reread(&mut self, list: ScreenId) -> Vec<Effect> {
         if self.lists.get(list).query(self.scope()).is_none() {
             return Vec::new();
         }
@@ -366,7 +369,7 @@ impl App {
     /// The server answered (a page of a list, with its generation, or any
     /// other answer): back online if it was not, saying so, and what is on
     /// screen, read before it went away, is read again.
-    pub(super) fn reached(&mut self, page: Option<(ListId, Ticket)>) -> Vec<Effect> {
+    pub(super) fn reached(&mut self, page: Option<(ScreenId, Ticket)>) -> Vec<Effect> {
         let Some(offline) = self.offline.take() else {
             return Vec::new();
         };

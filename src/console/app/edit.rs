@@ -5,7 +5,7 @@
 use ratatui::crossterm::event::KeyEvent;
 
 use super::choose::{level_word, named};
-use super::{App, Confirm, Confirmed, Effect, ListId, Mode, Notice, Ticket, Timer, Undo, Write, Written};
+use super::{App, Confirm, Confirmed, Effect, Mode, Notice, ScreenId, Ticket, Timer, Undo, Write, Written};
 use crate::api::{self};
 use crate::console::lists::{roles, subscriptions::choices};
 use crate::console::screens::Change;
@@ -33,7 +33,7 @@ impl App {
         let project = self.context.project.clone();
         // On a subscription's deliveries (or a Health row), `u` is about
         // that subscription alone: restored when it is soft-deleted.
-        if matches!(self.shown(), ListId::Deliveries | ListId::Health) {
+        if matches!(self.shown(), ScreenId::Deliveries | ScreenId::Health) {
             let Some(id) = self.acted_on_id() else {
                 return Vec::new();
             };
@@ -49,14 +49,14 @@ impl App {
             };
         }
         let selected = match self.shown() {
-            ListId::Subscriptions => self.lists.subscriptions.selected(),
-            ListId::Roles
-            | ListId::Members
-            | ListId::Deliveries
-            | ListId::Health
-            | ListId::People
-            | ListId::Person
-            | ListId::Offboard => None,
+            ScreenId::Subscriptions => self.lists.subscriptions.selected(),
+            ScreenId::Roles
+            | ScreenId::Members
+            | ScreenId::Deliveries
+            | ScreenId::Health
+            | ScreenId::People
+            | ScreenId::Person
+            | ScreenId::Offboard => None,
         };
         let id = match selected {
             Some(subscription) if subscription.deleted => Some(subscription.id),
@@ -360,7 +360,7 @@ impl App {
                     // where the server puts it, the cursor on it.
                     self.lists.subscriptions.refocus = Some(id.to_string());
                     self.notice = Some(Notice::done(format!("restored subscription #{id}")));
-                    return self.reload(ListId::Subscriptions, false);
+                    return self.reload(ScreenId::Subscriptions, false);
                 }
                 format!("restored subscription #{id}")
             }
@@ -375,7 +375,7 @@ impl App {
                 // An older PostHog keeps no `enabled`: it took the body and ignored it.
                 self.announce(Change::SubscriptionChanged(subscription));
                 let delete = match self.shown() {
-                    ListId::Subscriptions => "d soft-deletes it instead",
+                    ScreenId::Subscriptions => "d soft-deletes it instead",
                     _ => "d on its row of Subscriptions soft-deletes it instead",
                 };
                 self.notice = Some(Notice::error(format!(

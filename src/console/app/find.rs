@@ -6,7 +6,7 @@ use strum::IntoEnumIterator;
 use tui_input::Input;
 use tui_input::backend::crossterm::EventHandler;
 
-use super::{App, Effect, ListId, Mode, Notice, Target, Ticket, Timer};
+use super::{App, Effect, Mode, Notice, ScreenId, Target, Ticket, Timer};
 use crate::console::app::command;
 use crate::console::lists::AnyTable;
 use crate::console::widgets::switcher::Scope;
@@ -59,7 +59,7 @@ impl App {
             return self.search_people();
         }
         let mut effects = Vec::new();
-        for list in ListId::iter() {
+        for list in ScreenId::iter() {
             let table = self.lists.get_mut(list);
             if table.search_pending() && table.search() && list == self.shown() {
                 self.dirty = true;
@@ -114,7 +114,7 @@ impl App {
 
     pub(super) fn run_command(&mut self, line: &str) -> Vec<Effect> {
         match command::parse(line) {
-            Ok(command::Command::Show(ListId::Deliveries)) => self.open_deliveries(),
+            Ok(command::Command::Show(ScreenId::Deliveries)) => self.open_deliveries(),
             Ok(command::Command::Show(list)) => self.switch(list),
             Ok(command::Command::State(None)) => {
                 // `:state all` is every subscription: every narrowing goes.
@@ -200,8 +200,8 @@ impl App {
         {
             self.notice = None;
         }
-        self.shown = ListId::Subscriptions;
-        self.tab = ListId::Subscriptions;
+        self.shown = ScreenId::Subscriptions;
+        self.tab = ScreenId::Subscriptions;
         self.lists.subscriptions.refocus = Some(subscription.id.to_string());
         self.apply_view();
         let title = subscription
@@ -216,7 +216,7 @@ impl App {
                 id: subscription.id,
                 title,
             });
-        self.open_list(ListId::Deliveries)
+        self.open_list(ScreenId::Deliveries)
     }
 
     /// `:role NAME`: the role's members, the role found by its name in any
@@ -272,14 +272,14 @@ impl App {
     }
 
     fn open_role(&mut self, id: String, name: String) -> Vec<Effect> {
-        self.shown = ListId::Roles;
-        self.tab = ListId::Roles;
+        self.shown = ScreenId::Roles;
+        self.tab = ScreenId::Roles;
         self.lists.roles.refocus = Some(id.clone());
         self.apply_view();
         self.lists
             .members
             .open(crate::console::lists::members::ChosenRole { id, name });
-        self.open_list(ListId::Members)
+        self.open_list(ScreenId::Members)
     }
 
     /// Shows another organization's roles.
@@ -293,7 +293,7 @@ impl App {
         self.forget_people();
         self.keep_shown_open();
         let mut effects = vec![self.load_names()];
-        if self.shown() == ListId::People {
+        if self.shown() == ScreenId::People {
             effects.extend(self.people_shown());
         }
         effects.extend(self.fetch_visible());

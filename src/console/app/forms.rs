@@ -3,7 +3,7 @@
 
 use ratatui::crossterm::event::KeyEvent;
 
-use super::{App, Confirm, Effect, FormPurpose, ListId, Mode, Notice, Write};
+use super::{App, Confirm, Effect, FormPurpose, Mode, Notice, ScreenId, Write};
 use crate::api::{self, SubscriptionInput};
 use crate::console::lists::roles;
 use crate::console::lists::subscriptions::{choices, fields};
@@ -13,10 +13,14 @@ impl App {
     /// `n`: a new row of the list shown, where it takes new rows.
     pub(super) fn new_item(&mut self) -> Vec<Effect> {
         let (form, purpose) = match self.shown() {
-            ListId::Roles => roles::new_form(self.lists.roles.resource.access_levels),
-            ListId::Subscriptions => (fields::form(None, self.now), FormPurpose::NewSubscription),
-            ListId::Members => return self.open_picker(),
-            ListId::Deliveries | ListId::Health | ListId::People | ListId::Person | ListId::Offboard => {
+            ScreenId::Roles => roles::new_form(self.lists.roles.resource.access_levels),
+            ScreenId::Subscriptions => (fields::form(None, self.now), FormPurpose::NewSubscription),
+            ScreenId::Members => return self.open_picker(),
+            ScreenId::Deliveries
+            | ScreenId::Health
+            | ScreenId::People
+            | ScreenId::Person
+            | ScreenId::Offboard => {
                 return Vec::new();
             }
         };
@@ -26,13 +30,13 @@ impl App {
     /// `e`: edit the selected row.
     pub(super) fn edit_item(&mut self) -> Vec<Effect> {
         let opened = match self.shown() {
-            ListId::Roles => self.lists.roles.selected().map(roles::edit_form),
-            ListId::Subscriptions => self.lists.subscriptions.selected().map(|subscription| {
+            ScreenId::Roles => self.lists.roles.selected().map(roles::edit_form),
+            ScreenId::Subscriptions => self.lists.subscriptions.selected().map(|subscription| {
                 let form = fields::form(Some(subscription), self.now);
                 (form, FormPurpose::EditSubscription { id: subscription.id })
             }),
             // The row's subscription, or that of the deliveries on screen.
-            ListId::Health | ListId::Deliveries => match self.acted_on() {
+            ScreenId::Health | ScreenId::Deliveries => match self.acted_on() {
                 Some(subscription) => {
                     let form = fields::form(Some(subscription), self.now);
                     Some((form, FormPurpose::EditSubscription { id: subscription.id }))
@@ -42,7 +46,7 @@ impl App {
                     None => None,
                 },
             },
-            ListId::Members | ListId::People | ListId::Person | ListId::Offboard => None,
+            ScreenId::Members | ScreenId::People | ScreenId::Person | ScreenId::Offboard => None,
         };
         match opened {
             Some((form, purpose)) => self.open_form(form, purpose),

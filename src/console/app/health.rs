@@ -5,7 +5,7 @@
 //! Subscriptions (`p` and `e` read it first when the Subscriptions tab has
 //! not loaded it).
 
-use super::{App, Effect, ListId, LookFailure, LookNews, Notice, Stop, Ticket};
+use super::{App, Effect, LookFailure, LookNews, Notice, ScreenId, Stop, Ticket};
 use crate::console::lists::deliveries::ChosenSubscription;
 use crate::console::lists::health::Looked;
 use crate::health::LookSummary;
@@ -42,7 +42,7 @@ impl App {
     /// Esc on Health while a look is under way: it stops between
     /// requests, and says so when it has.
     pub(super) fn stop_look(&mut self) -> bool {
-        if self.shown() != ListId::Health || !self.lists.health.is_looking() {
+        if self.shown() != ScreenId::Health || !self.lists.health.is_looking() {
             return false;
         }
         match self.stop.take() {
@@ -85,7 +85,7 @@ impl App {
             .is_some_and(|state| state != crate::api::SubscriptionState::Deleted);
         if narrowed && table.hold_known(height) {
             self.dirty = true;
-            if self.shown() == ListId::Subscriptions {
+            if self.shown() == ScreenId::Subscriptions {
                 let words = self.lists.subscriptions.known_words(self.now).unwrap_or_default();
                 self.notice = Some(Notice::done(format!("the whole list is read: {words}")));
             }
@@ -201,7 +201,7 @@ impl App {
     /// The subscription of the Health row under the cursor.
     pub(super) fn health_selected(&self) -> Option<i64> {
         match self.shown() {
-            ListId::Health => self.lists.health.selected().map(|row| row.id),
+            ScreenId::Health => self.lists.health.selected().map(|row| row.id),
             _ => None,
         }
     }
@@ -216,7 +216,7 @@ impl App {
             title: row.title.clone(),
         };
         self.lists.deliveries.open(chosen);
-        self.open_list(ListId::Deliveries)
+        self.open_list(ScreenId::Deliveries)
     }
 
     /// `p`, `e` or `u` on a subscription the Subscriptions tab has not

@@ -5,7 +5,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tui_input::Input;
 
 use super::keymap::Action;
-use super::{App, Effect, ListId, Mode, Notice};
+use super::{App, Effect, Mode, Notice, ScreenId};
 use crate::console::lists::Verb;
 
 impl App {
@@ -134,19 +134,19 @@ impl App {
             Action::Delete => self.delete_item(),
             Action::Restore => self.restore_item(),
             Action::Assign => match self.shown() {
-                ListId::People | ListId::Person => self.choose_roles_here(),
+                ScreenId::People | ScreenId::Person => self.choose_roles_here(),
                 _ => self.open_picker(),
             },
             Action::OnlyFailed => {
                 self.lists.deliveries.toggle_failed();
-                self.reload(crate::console::lists::ListId::Deliveries, true)
+                self.reload(crate::console::screens::ScreenId::Deliveries, true)
             }
             Action::TestDelivery => self.test_delivery(),
             Action::Pause => self.pause(),
             Action::CycleState => self.narrow_to(self.lists.subscriptions.resource.next_state()),
             Action::LookFurther => self.look_further(),
             // Space on the offboarding screen turns its options on and off.
-            Action::Mark if self.shown() == ListId::Offboard => self.toggle_option(),
+            Action::Mark if self.shown() == ScreenId::Offboard => self.toggle_option(),
             Action::Mark => self.toggle_mark(),
             Action::MarkAll => self.mark_all(),
             Action::Overdue => {

@@ -44,14 +44,14 @@ pub struct App {
     /// Every list, each with its rows, filter, sort and cursor.
     pub lists: Lists,
     /// The tab shown as chosen.
-    pub tab: ListId,
+    pub tab: ScreenId,
     /// The list on screen: the tab's own, or the one its parent shows for
     /// a choice (the roles, on Members before a role is opened), or one
     /// opened from it (a subscription's deliveries).
-    shown: ListId,
+    shown: ScreenId,
     /// Where back goes from a list opened from another: the tab and list
     /// it was opened from.
-    opened_from: Option<(ListId, ListId)>,
+    opened_from: Option<(ScreenId, ScreenId)>,
     pub mode: Mode,
     pub detail_json: bool,
     /// The detail drawn over the table (Enter on a subscription or member,
@@ -188,8 +188,8 @@ impl App {
             context,
             keymap,
             lists: Lists::default(),
-            tab: ListId::Roles,
-            shown: ListId::Roles,
+            tab: ScreenId::Roles,
+            shown: ScreenId::Roles,
             opened_from: None,
             mode: Mode::Normal,
             detail_json: false,
@@ -301,7 +301,8 @@ impl App {
                 // The loop sets `now` before drawing: drawing is the tick.
                 self.dirty = self.shows_relative_times();
                 // A row narrowed to "overdue" may have become one since.
-                if self.shown == ListId::Subscriptions && self.lists.subscriptions.resource.state.is_some() {
+                if self.shown == ScreenId::Subscriptions && self.lists.subscriptions.resource.state.is_some()
+                {
                     self.apply_view();
                     return self.fetch_visible();
                 }
@@ -531,7 +532,7 @@ impl App {
                 self.shown() == list && self.lists.get(list).generation() == generation
             }
             About::Write => true,
-            About::Look(ticket) => self.shown() == ListId::Health && self.looks.is_current(ticket),
+            About::Look(ticket) => self.shown() == ScreenId::Health && self.looks.is_current(ticket),
         };
         if current {
             self.last_request = Some(exchange);

@@ -3,7 +3,7 @@
 
 use strum::IntoEnumIterator;
 
-use super::{App, Effect, ListId, Notice, Ticket};
+use super::{App, Effect, Notice, ScreenId, Ticket};
 use crate::api::{self, SubscriptionState};
 use crate::console::lists::deliveries::ChosenSubscription;
 use crate::console::lists::members::ChosenRole;
@@ -12,7 +12,7 @@ use crate::console::table::paging::PAGE_SIZE;
 
 impl App {
     /// The list the current screen shows.
-    pub fn shown(&self) -> ListId {
+    pub fn shown(&self) -> ScreenId {
         self.shown
     }
 
@@ -25,13 +25,13 @@ impl App {
     }
 
     /// The lists that are tabs, in order.
-    pub fn tabs(&self) -> impl Iterator<Item = ListId> + '_ {
-        ListId::iter().filter(|list| self.lists.get(*list).tab() == *list)
+    pub fn tabs(&self) -> impl Iterator<Item = ScreenId> + '_ {
+        ScreenId::iter().filter(|list| self.lists.get(*list).tab() == *list)
     }
 
     /// The tab `step` places after the one chosen, going round.
-    pub(super) fn next_tab(&self, step: isize) -> ListId {
-        let tabs: Vec<ListId> = self.tabs().collect();
+    pub(super) fn next_tab(&self, step: isize) -> ScreenId {
+        let tabs: Vec<ScreenId> = self.tabs().collect();
         let at = tabs.iter().position(|tab| *tab == self.tab).unwrap_or(0);
         let next = (at as isize + step).rem_euclid(tabs.len().max(1) as isize) as usize;
         tabs.get(next).copied().unwrap_or(self.tab)
@@ -39,7 +39,7 @@ impl App {
 
     /// A tab: its list, or, where that list needs a row of its parent
     /// first (a role for Members), the parent's list to choose from.
-    pub(super) fn switch(&mut self, list: ListId) -> Vec<Effect> {
+    pub(super) fn switch(&mut self, list: ScreenId) -> Vec<Effect> {
         if self.notice.as_ref().is_some_and(|notice| !notice.error) {
             self.notice = None;
         }
@@ -50,11 +50,11 @@ impl App {
             Some(parent) if !table.is_open() => parent,
             _ => list,
         };
-        if list == ListId::Health {
+        if list == ScreenId::Health {
             return self.health_shown();
         }
         let mut effects = match list {
-            ListId::People => self.people_shown(),
+            ScreenId::People => self.people_shown(),
             _ => Vec::new(),
         };
         effects.extend(self.fetch_visible());
@@ -84,7 +84,7 @@ impl App {
     }
 
     /// Fetches the pages a table needs for a screen of its rows.
-    pub(super) fn fetch_list(&mut self, list: ListId) -> Vec<Effect> {
+    pub(super) fn fetch_list(&mut self, list: ScreenId) -> Vec<Effect> {
         let height = self.table_height();
         // A list with nothing to ask (no role opened; Health, which a look
         // fills) marks no page in flight.
@@ -96,7 +96,7 @@ impl App {
     }
 
     /// Fetches pages of a list at these offsets (already marked in flight).
-    pub(super) fn fetch_offsets(&mut self, list: ListId, offsets: Vec<u64>) -> Vec<Effect> {
+    pub(super) fn fetch_offsets(&mut self, list: ScreenId, offsets: Vec<u64>) -> Vec<Effect> {
         let scope = Scope {
             organization: &self.context.organization,
             project: &self.context.project,
@@ -130,10 +130,10 @@ impl App {
 
     /// Starts a list over: a new generation, from the first page
     /// (`from_start`) or around the cursor (a refresh).
-    pub(super) fn reload(&mut self, list: ListId, from_start: bool) -> Vec<Effect> {
+    pub(super) fn reload(&mut self, list: ScreenId, from_start: bool) -> Vec<Effect> {
         // Rows held from the list a look read are held again (in the
         // order now in force), not fetched.
-        if list == ListId::Subscriptions && self.lists.subscriptions.resource.held {
+        if list == ScreenId::Subscriptions && self.lists.subscriptions.resource.held {
             let height = self.table_height();
             if self.lists.subscriptions.hold_known(height) {
                 return Vec::new();
@@ -152,9 +152,9 @@ impl App {
     /// wait the footer shows), a second `r` sends nothing more.
     pub(super) fn refresh(&mut self) -> Vec<Effect> {
         match self.shown {
-            ListId::Health => return self.look(),
-            ListId::People | ListId::Person => return self.refresh_people(),
-            ListId::Offboard => {
+            ScreenId::Health => return self.look(),
+            ScreenId::People | ScreenId::Person => return self.refresh_people(),
+            ScreenId::Offboard => {
                 self.notice = Some(Notice::done(
                     "nothing to refresh: Esc, then r on their page".into(),
                 ));
@@ -166,7 +166,7 @@ impl App {
             return self.retry_now();
         }
         // Rows held from the list a look read: the list is read again.
-        if self.shown == ListId::Subscriptions && self.lists.subscriptions.resource.held {
+        if self.shown == ScreenId::Subscriptions && self.lists.subscriptions.resource.held {
             let mut effects = self.read_list_for_states();
             if effects.is_empty() {
                 self.notice = Some(Notice::done("a look is reading the list already".into()));
@@ -186,7 +186,7 @@ impl App {
         table.remember_selected();
         let mut effects = self.reload(self.shown, false);
         // An integration revoked since is named so once the list is fresh.
-        if self.shown == ListId::Subscriptions {
+        if self.shown == ScreenId::Subscriptions {
             effects.push(self.load_integrations());
         }
         effects
@@ -196,7 +196,7 @@ impl App {
     /// member or a delivery opens its detail over the table.
     pub(super) fn open(&mut self) -> Vec<Effect> {
         match self.shown {
-            ListId::Roles => {
+            ScreenId::Roles => {
                 let Some(role) = self.lists.roles.selected() else {
                     return Vec::new();
                 };
@@ -205,14 +205,14 @@ impl App {
                     name: role.name.clone(),
                 };
                 self.lists.members.open(role);
-                self.open_list(ListId::Members)
+                self.open_list(ScreenId::Members)
             }
-            ListId::Subscriptions => self.open_deliveries(),
-            ListId::Health => self.open_health_deliveries(),
-            ListId::People => self.open_person(),
-            ListId::Person => self.person_enter(),
-            ListId::Offboard => self.confirm_offboarding(),
-            ListId::Members | ListId::Deliveries => {
+            ScreenId::Subscriptions => self.open_deliveries(),
+            ScreenId::Health => self.open_health_deliveries(),
+            ScreenId::People => self.open_person(),
+            ScreenId::Person => self.person_enter(),
+            ScreenId::Offboard => self.confirm_offboarding(),
+            ScreenId::Members | ScreenId::Deliveries => {
                 self.detail_open = !self.detail_open;
                 self.detail_scroll = 0;
                 Vec::new()
@@ -223,14 +223,18 @@ impl App {
     /// `:deliveries`: the deliveries of the subscription under the cursor.
     pub(super) fn open_deliveries(&mut self) -> Vec<Effect> {
         let selected = match self.shown {
-            ListId::Subscriptions => self.lists.subscriptions.selected(),
-            ListId::Deliveries => return Vec::new(),
-            ListId::Health => return self.open_health_deliveries(),
-            ListId::Roles | ListId::Members | ListId::People | ListId::Person | ListId::Offboard => None,
+            ScreenId::Subscriptions => self.lists.subscriptions.selected(),
+            ScreenId::Deliveries => return Vec::new(),
+            ScreenId::Health => return self.open_health_deliveries(),
+            ScreenId::Roles
+            | ScreenId::Members
+            | ScreenId::People
+            | ScreenId::Person
+            | ScreenId::Offboard => None,
         };
         let Some(subscription) = selected else {
             self.notice = Some(Notice::error(match self.shown {
-                ListId::Subscriptions => "no subscription under the cursor: the list is empty".into(),
+                ScreenId::Subscriptions => "no subscription under the cursor: the list is empty".into(),
                 _ => ":deliveries shows the deliveries of the subscription under the cursor: 3 lists them"
                     .into(),
             }));
@@ -241,7 +245,7 @@ impl App {
             title: subscription.title.clone().unwrap_or_default(),
         };
         self.lists.deliveries.open(chosen);
-        self.open_list(ListId::Deliveries)
+        self.open_list(ScreenId::Deliveries)
     }
 
     /// A list that lost its parent's row (another organization, project or
@@ -255,7 +259,7 @@ impl App {
     }
 
     /// Shows a list opened from the one on screen; back returns here.
-    pub(super) fn open_list(&mut self, list: ListId) -> Vec<Effect> {
+    pub(super) fn open_list(&mut self, list: ScreenId) -> Vec<Effect> {
         self.opened_from = Some((self.tab, self.shown));
         self.tab = self.lists.get(list).tab();
         self.shown = list;
@@ -266,7 +270,7 @@ impl App {
     /// `s`: the next order; lists the server orders start over.
     pub(super) fn cycle_sort(&mut self) -> Vec<Effect> {
         // The user chose an order: it is theirs to keep.
-        if self.shown == ListId::Subscriptions {
+        if self.shown == ScreenId::Subscriptions {
             self.lists.subscriptions.resource.sort_before_state = None;
         }
         let height = self.table_height();
@@ -309,8 +313,8 @@ impl App {
     /// and the ended when ordered by it descending, so those orders are
     /// asked for; deleted ones are the server's own filter.
     pub(super) fn narrow_to(&mut self, state: Option<SubscriptionState>) -> Vec<Effect> {
-        if self.shown != ListId::Subscriptions {
-            self.switch(ListId::Subscriptions);
+        if self.shown != ScreenId::Subscriptions {
+            self.switch(ScreenId::Subscriptions);
         }
         let table = &mut self.lists.subscriptions;
         table.resource.state = state;
@@ -356,7 +360,7 @@ impl App {
             )));
             return Vec::new();
         }
-        let mut effects = self.reload(ListId::Subscriptions, true);
+        let mut effects = self.reload(ScreenId::Subscriptions, true);
         let narrowed = state.is_some_and(|state| state != SubscriptionState::Deleted);
         self.notice = Some(Notice::done(if filters.is_empty() {
             "every subscription again".into()
@@ -397,7 +401,7 @@ impl App {
     /// A page arrived (or failed).
     pub(super) fn page(
         &mut self,
-        list: ListId,
+        list: ScreenId,
         generation: Ticket,
         offset: u64,
         result: Result<PageData, api::Error>,

@@ -6,7 +6,7 @@
 //! while it runs abandons nothing: the steps go on, and the notice says
 //! when they have ended.
 
-use super::{App, Confirm, Effect, ListId, Mode, Notice, Ticket, Write, Written};
+use super::{App, Confirm, Effect, Mode, Notice, ScreenId, Ticket, Write, Written};
 use crate::api;
 use crate::console::lists::offboard::{Phase, Screen};
 use crate::people::offboard::Step;
@@ -25,7 +25,7 @@ impl App {
     /// is gathered (on People it is opened and gathered first).
     pub(super) fn offboard_here(&mut self) -> Vec<Effect> {
         match self.shown() {
-            ListId::People => {
+            ScreenId::People => {
                 let Some(member) = self.lists.people.selected() else {
                     return Vec::new();
                 };
@@ -42,14 +42,14 @@ impl App {
                 }
                 effects
             }
-            ListId::Person if self.lists.person.resource.profile.is_none() => {
+            ScreenId::Person if self.lists.person.resource.profile.is_none() => {
                 self.people.then_offboard = true;
                 self.notice = Some(Notice::working(
                     "their page is being gathered: the plan follows".into(),
                 ));
                 Vec::new()
             }
-            ListId::Person => self.open_offboard(),
+            ScreenId::Person => self.open_offboard(),
             _ => Vec::new(),
         }
     }
@@ -75,7 +75,7 @@ impl App {
         }
         let height = self.table_height();
         self.lists.offboard.redraw(height);
-        self.open_list(ListId::Offboard)
+        self.open_list(ScreenId::Offboard)
     }
 
     /// Space: the option under the cursor, on or off; the plan follows.

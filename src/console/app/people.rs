@@ -4,7 +4,7 @@
 //! (Enter). What is done to people (`a`, `L`) is in `choose.rs`,
 //! offboarding (`O`) in `offboard.rs`.
 
-use super::{App, Effect, ListId, Notice, Stop, Ticket};
+use super::{App, Effect, Notice, ScreenId, Stop, Ticket};
 use crate::api::OrganizationMember;
 use crate::console::lists::AnyTable;
 use crate::console::lists::people::{Narrowing, People, Scan};
@@ -130,8 +130,8 @@ impl App {
         table.filter.clear();
         table.rows.clear();
         let mut effects = Vec::new();
-        if self.shown() != ListId::People {
-            effects.extend(self.switch(ListId::People));
+        if self.shown() != ScreenId::People {
+            effects.extend(self.switch(ScreenId::People));
         } else {
             effects.extend(self.people_shown());
         }
@@ -252,15 +252,15 @@ impl App {
     /// `Some` when Esc did something here.
     pub(super) fn people_back(&mut self) -> Option<Vec<Effect>> {
         match self.shown() {
-            ListId::People if self.lists.people.resource.is_scanning() => {
+            ScreenId::People if self.lists.people.resource.is_scanning() => {
                 self.stop_narrowing();
                 self.notice = Some(Notice::working("stopping the look…".into()));
                 Some(Vec::new())
             }
-            ListId::People if self.lists.people.resource.narrowing.is_some() => {
+            ScreenId::People if self.lists.people.resource.narrowing.is_some() => {
                 Some(self.narrow_people(None))
             }
-            ListId::Offboard if self.lists.offboard.resource.is_running() => {
+            ScreenId::Offboard if self.lists.offboard.resource.is_running() => {
                 let screen = self.lists.offboard.resource.screen.as_deref()?;
                 self.notice = Some(Notice::done(format!(
                     "the offboarding goes on: {} of {} steps ended, none is abandoned; the notice says when it ends (O shows it)",
@@ -283,7 +283,7 @@ impl App {
             ));
             return Vec::new();
         }
-        if self.shown() == ListId::Person {
+        if self.shown() == ScreenId::Person {
             self.regather();
         }
         self.refresh_people_quietly()
@@ -302,7 +302,7 @@ impl App {
             self.lists.people.resource.scan = None;
         } else {
             self.lists.people.remember_selected();
-            effects.extend(self.reload(ListId::People, false));
+            effects.extend(self.reload(ScreenId::People, false));
         }
         effects
     }
@@ -327,7 +327,7 @@ impl App {
         if self.lists.person.open(chosen) {
             effects.extend(self.gather());
         }
-        effects.extend(self.open_list(ListId::Person));
+        effects.extend(self.open_list(ScreenId::Person));
         effects
     }
 
@@ -371,7 +371,7 @@ impl App {
         match result {
             Ok(profile) => {
                 self.lists.person.show(profile, height, self.context.zone);
-                if std::mem::take(&mut self.people.then_offboard) && self.shown() == ListId::Person {
+                if std::mem::take(&mut self.people.then_offboard) && self.shown() == ScreenId::Person {
                     return self.open_offboard();
                 }
             }
@@ -412,7 +412,7 @@ impl App {
         table.set_filter(found.subscription.title.clone().unwrap_or_default());
         table.search();
         table.refocus = Some(found.subscription.id.to_string());
-        self.switch(ListId::Subscriptions)
+        self.switch(ScreenId::Subscriptions)
     }
 
     /// Another organization or connection: what People knew is of the one left.

@@ -46,7 +46,7 @@ impl App {
 
     /// Why an action is unavailable, if it is.
     pub fn unavailable(&self, action: Action) -> Option<String> {
-        let options = action == Action::Mark && self.shown() == super::ListId::Offboard;
+        let options = action == Action::Mark && self.shown() == super::ScreenId::Offboard;
         if matches!(action, Action::Mark | Action::MarkAll)
             && !options
             && !self.lists.get(self.shown()).takes_marks()

@@ -274,7 +274,7 @@ impl App {
             self.context.host
         )));
         let mut effects = vec![self.load_names(), self.load_scopes()];
-        if self.shown() == super::ListId::People {
+        if self.shown() == super::ScreenId::People {
             effects.extend(self.people_shown());
         }
         effects.extend(self.fetch_visible());

@@ -10,7 +10,8 @@ use crate::api::{
     self, NamedItem, Organization, OrganizationMember, Project, Role, RoleMembership, Subscription,
 };
 use crate::console::lists::picker::Picker;
-pub use crate::console::lists::{Confirm, Confirmed, FormPurpose, ListId, PageData, Query, Write};
+pub use crate::console::lists::{Confirm, Confirmed, FormPurpose, PageData, Query, Write};
+pub use crate::console::screens::ScreenId;
 use crate::console::widgets::form::Form;
 
 pub use super::choose::Choosing;
@@ -80,7 +81,7 @@ impl Context {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum About {
     Page {
-        list: ListId,
+        list: ScreenId,
         generation: Ticket,
     },
     Write,
@@ -309,7 +310,7 @@ pub enum Msg {
     /// screen; the loop sends it only then.
     Minute,
     Page {
-        list: ListId,
+        list: ScreenId,
         generation: Ticket,
         offset: u64,
         result: Result<PageData, api::Error>,
@@ -407,7 +408,7 @@ pub enum Effect {
     /// Fetch a page; the answer comes back as `Msg::Page` with this list
     /// and generation, so that a late answer for a screen left is dropped.
     Fetch {
-        list: ListId,
+        list: ScreenId,
         generation: Ticket,
         query: Query,
         offset: u64,

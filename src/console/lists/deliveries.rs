@@ -21,7 +21,7 @@ use ratatui::text::{Line, Span};
 
 use super::Confirm;
 use super::subscriptions::words::channel;
-use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
+use super::{Column, Query, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
 use crate::api::{self, Delivery, DeliveryStatus, Page, RecipientStatus};
 use crate::console::kit::view::ViewCx;
 use crate::console::table::paging::PAGE_SIZE;
@@ -159,11 +159,11 @@ pub fn who_and_why(recipient: &str, message: &str) -> String {
 
 impl Resource for Deliveries {
     type Row = Delivery;
-    const ID: ListId = ListId::Deliveries;
+    const ID: ScreenId = ScreenId::Deliveries;
     const TITLE: &'static str = "Deliveries";
     const NOUN: &'static str = "delivery";
-    const TAB: ListId = ListId::Subscriptions;
-    const PARENT: Option<ListId> = Some(ListId::Subscriptions);
+    const TAB: ScreenId = ScreenId::Subscriptions;
+    const PARENT: Option<ScreenId> = Some(ScreenId::Subscriptions);
     const WRITE_SCOPE: &'static str = "subscription:write";
     const BY_CURSOR: bool = true;
 

@@ -18,7 +18,7 @@ use super::bulk::{Bulk, Verb};
 use super::deliveries::who_and_why;
 use super::subscriptions::bulk::{self as subscriptions_bulk, Marked};
 use super::subscriptions::words::channel;
-use super::{Column, Confirm, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
+use super::{Column, Confirm, Query, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
 use crate::api::health::Health;
 use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;
@@ -207,10 +207,10 @@ fn target(row: &HealthRow) -> String {
 
 impl Resource for Board {
     type Row = HealthRow;
-    const ID: ListId = ListId::Health;
+    const ID: ScreenId = ScreenId::Health;
     const TITLE: &'static str = "Health";
     const NOUN: &'static str = "subscription";
-    const TAB: ListId = ListId::Health;
+    const TAB: ScreenId = ScreenId::Health;
     const WRITE_SCOPE: &'static str = "subscription:write";
     const MARKS: bool = true;
 

@@ -6,7 +6,9 @@ use std::cmp::Ordering;
 use ratatui::text::{Line, Span};
 
 use super::bulk::{Bulk, Item, Verb};
-use super::{AnyTable, Column, Confirm, ListId, Query, Resource, Scope, Sort, Table, Write, contains, text};
+use super::{
+    AnyTable, Column, Confirm, Query, Resource, Scope, ScreenId, Sort, Table, Write, contains, text,
+};
 use crate::api::models::level;
 use crate::api::{OrganizationMember, RoleMembership};
 use crate::console::kit::view::ViewCx;
@@ -74,11 +76,11 @@ fn member_level(membership: &RoleMembership) -> i64 {
 
 impl Resource for Members {
     type Row = RoleMembership;
-    const ID: ListId = ListId::Members;
+    const ID: ScreenId = ScreenId::Members;
     const TITLE: &'static str = "Members";
     const NOUN: &'static str = "member";
-    const TAB: ListId = ListId::Members;
-    const PARENT: Option<ListId> = Some(ListId::Roles);
+    const TAB: ScreenId = ScreenId::Members;
+    const PARENT: Option<ScreenId> = Some(ScreenId::Roles);
     const WRITE_SCOPE: &'static str = "organization:write";
     const MARKS: bool = true;
 

@@ -3,9 +3,9 @@
 //! everything about itself through one trait, [`Resource`]: what it asks the
 //! server, its columns and cells, its detail, its sorts and filter, its
 //! delete confirmation and the scope its writes need. The app holds them in
-//! [`Lists`], keyed by [`ListId`].
+//! [`Lists`], keyed by [`ScreenId`].
 //!
-//! Adding a list is adding a module here, a [`ListId`] variant, a field of
+//! Adding a list is adding a module here, a [`ScreenId`] variant, a field of
 //! [`Lists`] (the compiler then names the two matches that reach it), a
 //! [`Query`] variant (and so the fetch in `effects.rs`), and a way to open
 //! it: a key or a command. A list held whole in memory (Health, whose rows
@@ -56,21 +56,9 @@ pub use roles::Roles;
 pub use subscriptions::Subscriptions;
 pub use table::{AnyTable, Table};
 
-/// Every list the console shows. Matches over it have no catch-all arm, so
-/// that the compiler names every place a new list must fill in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::EnumIter, strum::EnumCount)]
-pub enum ListId {
-    Roles,
-    Members,
-    Subscriptions,
-    Deliveries,
-    People,
-    /// A person's page, opened from People.
-    Person,
-    /// Offboarding a person, opened from their page.
-    Offboard,
-    Health,
-}
+// Which screen: the screens' own name, named here while the lists are
+// still held in [`Lists`].
+pub use crate::console::screens::ScreenId;
 
 /// The lists, one table each.
 #[derive(Default)]
@@ -86,29 +74,29 @@ pub struct Lists {
 }
 
 impl Lists {
-    pub fn get(&self, id: ListId) -> &dyn AnyTable {
+    pub fn get(&self, id: ScreenId) -> &dyn AnyTable {
         match id {
-            ListId::Roles => &self.roles,
-            ListId::Members => &self.members,
-            ListId::Subscriptions => &self.subscriptions,
-            ListId::Deliveries => &self.deliveries,
-            ListId::People => &self.people,
-            ListId::Person => &self.person,
-            ListId::Offboard => &self.offboard,
-            ListId::Health => &self.health,
+            ScreenId::Roles => &self.roles,
+            ScreenId::Members => &self.members,
+            ScreenId::Subscriptions => &self.subscriptions,
+            ScreenId::Deliveries => &self.deliveries,
+            ScreenId::People => &self.people,
+            ScreenId::Person => &self.person,
+            ScreenId::Offboard => &self.offboard,
+            ScreenId::Health => &self.health,
         }
     }
 
-    pub fn get_mut(&mut self, id: ListId) -> &mut dyn AnyTable {
+    pub fn get_mut(&mut self, id: ScreenId) -> &mut dyn AnyTable {
         match id {
-            ListId::Roles => &mut self.roles,
-            ListId::Members => &mut self.members,
-            ListId::Subscriptions => &mut self.subscriptions,
-            ListId::Deliveries => &mut self.deliveries,
-            ListId::People => &mut self.people,
-            ListId::Person => &mut self.person,
-            ListId::Offboard => &mut self.offboard,
-            ListId::Health => &mut self.health,
+            ScreenId::Roles => &mut self.roles,
+            ScreenId::Members => &mut self.members,
+            ScreenId::Subscriptions => &mut self.subscriptions,
+            ScreenId::Deliveries => &mut self.deliveries,
+            ScreenId::People => &mut self.people,
+            ScreenId::Person => &mut self.person,
+            ScreenId::Offboard => &mut self.offboard,
+            ScreenId::Health => &mut self.health,
         }
     }
 
@@ -202,16 +190,16 @@ impl fmt::Debug for PageData {
 /// What a list must say about itself.
 pub trait Resource: Default {
     type Row: Clone + fmt::Debug + Serialize + Send + 'static;
-    const ID: ListId;
+    const ID: ScreenId;
     /// Its name on its tab and in help.
     const TITLE: &'static str;
     /// One of its rows, in words: "role".
     const NOUN: &'static str;
     /// The tab it is shown on: its own, or the tab of the list it is
     /// opened from.
-    const TAB: ListId;
+    const TAB: ScreenId;
     /// The list whose row it shows more of (a role's members), if any.
-    const PARENT: Option<ListId> = None;
+    const PARENT: Option<ScreenId> = None;
     /// The scope its writes need.
     const WRITE_SCOPE: &'static str;
     /// Whether the server pages it by cursor (no count, no offset): then

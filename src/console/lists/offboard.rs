@@ -10,7 +10,7 @@ use ratatui::layout::Constraint;
 use ratatui::text::{Line, Span};
 use serde::Serialize;
 
-use super::{Column, ListId, Query, Resource, Scope, Sort, Table, styled, text};
+use super::{Column, Query, Resource, Scope, ScreenId, Sort, Table, styled, text};
 use crate::console::app::{Confirm, Ticket};
 use crate::console::kit::view::ViewCx;
 use crate::console::view::detail::field;
@@ -215,11 +215,11 @@ fn mark(step: &Step) -> &'static str {
 
 impl Resource for Offboarding {
     type Row = Item;
-    const ID: ListId = ListId::Offboard;
+    const ID: ScreenId = ScreenId::Offboard;
     const TITLE: &'static str = "Offboard";
     const NOUN: &'static str = "line";
-    const TAB: ListId = ListId::People;
-    const PARENT: Option<ListId> = Some(ListId::Person);
+    const TAB: ScreenId = ScreenId::People;
+    const PARENT: Option<ScreenId> = Some(ScreenId::Person);
     const WRITE_SCOPE: &'static str = "organization:write";
 
     fn heading(&self) -> String {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use ratatui::text::{Line, Span};
 
-use super::{Column, ListId, Query, Resource, Scope, Sort, Table, contains, styled, text};
+use super::{Column, Query, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
 use crate::api::OrganizationMember;
 use crate::api::models::level;
 use crate::console::app::Confirm;
@@ -121,10 +121,10 @@ impl People {
 
 impl Resource for People {
     type Row = OrganizationMember;
-    const ID: ListId = ListId::People;
+    const ID: ScreenId = ScreenId::People;
     const TITLE: &'static str = "People";
     const NOUN: &'static str = "person";
-    const TAB: ListId = ListId::People;
+    const TAB: ScreenId = ScreenId::People;
     const WRITE_SCOPE: &'static str = "organization:write";
     /// Marked people are added to roles together (`a`); People has no
     /// `d`, `p` or `t` to act on them.

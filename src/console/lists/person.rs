@@ -11,7 +11,7 @@ use ratatui::layout::Constraint;
 use ratatui::text::{Line, Span};
 use serde::Serialize;
 
-use super::{Column, ListId, Query, Resource, Scope, Sort, Table, styled, text};
+use super::{Column, Query, Resource, Scope, ScreenId, Sort, Table, styled, text};
 use crate::api::KeySummary;
 use crate::api::models::level;
 use crate::console::app::{Confirm, Write};
@@ -172,11 +172,11 @@ fn about(found: &Found) -> String {
 
 impl Resource for Person {
     type Row = Item;
-    const ID: ListId = ListId::Person;
+    const ID: ScreenId = ScreenId::Person;
     const TITLE: &'static str = "Person";
     const NOUN: &'static str = "line";
-    const TAB: ListId = ListId::People;
-    const PARENT: Option<ListId> = Some(ListId::People);
+    const TAB: ScreenId = ScreenId::People;
+    const PARENT: Option<ScreenId> = Some(ScreenId::People);
     const WRITE_SCOPE: &'static str = "organization:write";
 
     fn heading(&self) -> String {

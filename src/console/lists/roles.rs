@@ -14,7 +14,7 @@ use ratatui::text::{Line, Span};
 
 use super::bulk::{Bulk, Item, Verb};
 use super::{
-    Column, Confirm, FormPurpose, ListId, Query, Resource, Scope, Sort, Table, Write, contains, text,
+    Column, Confirm, FormPurpose, Query, Resource, Scope, ScreenId, Sort, Table, Write, contains, text,
 };
 use crate::api::models::access_level;
 use crate::api::{ListOrText, Role, RoleInput, RoleMembership};
@@ -78,10 +78,10 @@ fn members(role: &Role) -> usize {
 
 impl Resource for Roles {
     type Row = Role;
-    const ID: ListId = ListId::Roles;
+    const ID: ScreenId = ScreenId::Roles;
     const TITLE: &'static str = "Roles";
     const NOUN: &'static str = "role";
-    const TAB: ListId = ListId::Roles;
+    const TAB: ScreenId = ScreenId::Roles;
     const WRITE_SCOPE: &'static str = "organization:write";
     const MARKS: bool = true;
 

@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 
 use super::bulk::{Bulk, Verb};
 use super::marking::{MarkAll, Marking};
-use super::{Column, Confirm, ListId, PageData, Query, Resource, Scope, Sort, pretty};
+use super::{Column, Confirm, PageData, Query, Resource, Scope, ScreenId, Sort, pretty};
 use crate::console::kit::latest::Ticket;
 use crate::console::kit::view::ViewCx;
 use crate::console::table::marks::Marks;
@@ -103,11 +103,11 @@ impl<R: Resource> Table<R> {
 
 /// What the app and the view do with a list, whatever its rows.
 pub trait AnyTable {
-    fn id(&self) -> ListId;
+    fn id(&self) -> ScreenId;
     fn title(&self) -> &'static str;
     fn noun(&self) -> &'static str;
-    fn tab(&self) -> ListId;
-    fn parent(&self) -> Option<ListId>;
+    fn tab(&self) -> ScreenId;
+    fn parent(&self) -> Option<ScreenId>;
     fn is_open(&self) -> bool;
     /// Leaves the list: its parent's row forgotten, its filter cleared.
     fn close(&mut self);
@@ -206,7 +206,7 @@ pub trait AnyTable {
 }
 
 impl<R: Resource> AnyTable for Table<R> {
-    fn id(&self) -> ListId {
+    fn id(&self) -> ScreenId {
         R::ID
     }
 
@@ -218,11 +218,11 @@ impl<R: Resource> AnyTable for Table<R> {
         R::NOUN
     }
 
-    fn tab(&self) -> ListId {
+    fn tab(&self) -> ScreenId {
         R::TAB
     }
 
-    fn parent(&self) -> Option<ListId> {
+    fn parent(&self) -> Option<ScreenId> {
         R::PARENT
     }
 

@@ -11,6 +11,22 @@
 
 use crate::api::{OrganizationMember, RoleMembership, Subscription};
 
+/// Every screen the console shows. Matches over it have no catch-all arm,
+/// so that the compiler names every place a new screen must fill in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::EnumIter, strum::EnumCount)]
+pub enum ScreenId {
+    Roles,
+    Members,
+    Subscriptions,
+    Deliveries,
+    People,
+    /// A person's page, opened from People.
+    Person,
+    /// Offboarding a person, opened from their page.
+    Offboard,
+    Health,
+}
+
 /// News every screen may act on. Each variant says what is true now, so
 /// that hearing it twice (the owner's write and a bulk run, say) is
 /// harmless: a handler checks before it adds.

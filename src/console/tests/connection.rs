@@ -8,7 +8,7 @@ use ratatui::crossterm::event::KeyCode;
 use super::{answer, app, fetches, key, roles, screen, subscriptions};
 use crate::api::{self, Page, RequestLabel, Role, TransportKind};
 use crate::console::app::{
-    App, Context, Effect, HELD_KEYS, ListId, Msg, PageData, Ticket, Timer, WriteAnswer,
+    App, Context, Effect, HELD_KEYS, Msg, PageData, ScreenId, Ticket, Timer, WriteAnswer,
 };
 use crate::console::keymap::Keymap;
 
@@ -75,9 +75,9 @@ fn keys_typed_before_the_first_page_are_applied_in_order_once_it_comes() {
     assert!(screen(&app).contains("3 keys typed, waiting for the rows"));
     let effects = answer(&mut app, &first, |offset| subscriptions(12, offset));
     assert_eq!(app.held_keys(), 0);
-    assert_eq!(app.shown(), ListId::Deliveries);
+    assert_eq!(app.shown(), ScreenId::Deliveries);
     assert_eq!(app.lists.deliveries.subscription(), Some(3), "row 3, id 3");
-    assert_eq!(fetches(&effects), vec![(ListId::Deliveries, 0)]);
+    assert_eq!(fetches(&effects), vec![(ScreenId::Deliveries, 0)]);
 }
 
 #[test]
@@ -120,11 +120,11 @@ fn back_is_never_held_and_drops_what_waits() {
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(8, offset));
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.shown(), ListId::Members);
+    assert_eq!(app.shown(), ScreenId::Members);
     key(&mut app, KeyCode::Char('j'));
     assert_eq!(app.held_keys(), 1);
     key(&mut app, KeyCode::Char('q'));
-    assert_eq!((app.held_keys(), app.shown()), (0, ListId::Roles));
+    assert_eq!((app.held_keys(), app.shown()), (0, ScreenId::Roles));
     assert!(!app.quit);
 }
 
@@ -150,7 +150,7 @@ fn a_server_not_reached_is_tried_again_later_and_later_and_r_tries_now() {
             timer: Timer::Reconnect(wait),
             ticket,
         });
-        assert_eq!(fetches(&effects), vec![(ListId::Roles, 0)]);
+        assert_eq!(fetches(&effects), vec![(ScreenId::Roles, 0)]);
         assert!(
             retry_timer(&effects).is_none(),
             "no timer while a try is on its way"
@@ -201,13 +201,13 @@ fn rows_stay_stale_while_the_server_is_away_and_are_read_again_when_it_is_back()
     assert_eq!(app.lists.roles.rows.selected().unwrap().id, "role-1");
     // Enter on a stale row still opens it.
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.shown(), ListId::Members);
+    assert_eq!(app.shown(), ScreenId::Members);
     key(&mut app, KeyCode::Char('q'));
     // A page that arrives (here, an older request's) says the server is
     // back: what is on screen is read again.
     let effects = answer(&mut app, &refresh, |offset| roles(8, offset));
     assert!(app.offline.is_none());
-    assert_eq!(fetches(&effects), vec![(ListId::Roles, 0)]);
+    assert_eq!(fetches(&effects), vec![(ScreenId::Roles, 0)]);
     assert!(!screen(&app).contains("stale since"));
 }
 

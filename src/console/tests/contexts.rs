@@ -157,7 +157,7 @@ fn writes_wait_for_a_switch_and_the_old_keys_refusals_are_forgotten() {
         result: Ok(connected("prod", "org-p")),
     });
     app.update(Msg::Page {
-        list: ListId::Roles,
+        list: ScreenId::Roles,
         generation,
         offset: 0,
         result: Err(missing_scope("organization:write")),

@@ -10,7 +10,7 @@ use super::on_call::with_states;
 use super::{answer, app, command, key, screen};
 use crate::api::health::Health;
 use crate::api::{self, RequestLabel, Subscription, SubscriptionState, TransportKind};
-use crate::console::app::{About, App, Effect, ListId, LookFailure, LookNews, Msg, Ticket, Timer};
+use crate::console::app::{About, App, Effect, LookFailure, LookNews, Msg, ScreenId, Ticket, Timer};
 use crate::console::lists::AnyTable;
 use crate::health::list::States;
 use crate::health::{Coverage, HealthRow, LookSummary};
@@ -341,7 +341,7 @@ fn one_press_of_a_state_key_answers_from_the_list_a_look_read() {
     assert!(effects.iter().any(|effect| matches!(
         effect,
         Effect::Fetch {
-            list: ListId::Subscriptions,
+            list: ScreenId::Subscriptions,
             ..
         }
     )));

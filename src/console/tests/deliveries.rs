@@ -40,8 +40,8 @@ fn deliveries_follow_the_cursor_a_page_at_a_time_and_only_when_shown() {
     let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
     answer(&mut app, &first, |offset| subscriptions(3, offset));
     let effects = key(&mut app, KeyCode::Enter);
-    assert_eq!(app.shown(), ListId::Deliveries);
-    assert_eq!(fetches(&effects), vec![(ListId::Deliveries, 0)]);
+    assert_eq!(app.shown(), ScreenId::Deliveries);
+    assert_eq!(fetches(&effects), vec![(ScreenId::Deliveries, 0)]);
     let effects = answer(&mut app, &effects[0], |offset| deliveries(offset, 100, true));
     assert!(
         fetches(&effects).is_empty(),

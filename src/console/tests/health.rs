@@ -9,7 +9,7 @@ use super::on_call::written;
 use super::{app, command, key, screen};
 use crate::api::health::{FailedRecipient, Health};
 use crate::api::{Delivery, DeliveryStatus, Subscription, TargetType};
-use crate::console::app::{App, Effect, ListId, LookNews, Mode, Msg, Query, Stop, Ticket, Write, Written};
+use crate::console::app::{App, Effect, LookNews, Mode, Msg, Query, ScreenId, Stop, Ticket, Write, Written};
 use crate::console::lists::AnyTable;
 use crate::health::{Coverage, HealthRow, LookSummary};
 
@@ -52,7 +52,7 @@ fn coverage(total: u64, known: u64, requests: u64) -> Coverage {
 /// `H`: Health is shown and its first look starts.
 fn open(app: &mut App) -> (Ticket, Stop) {
     let effects = key(app, KeyCode::Char('H'));
-    assert_eq!(app.shown(), ListId::Health);
+    assert_eq!(app.shown(), ScreenId::Health);
     match &effects[..] {
         [
             Effect::Look {
@@ -185,7 +185,11 @@ fn esc_stops_the_look_and_keeps_its_rows() {
     news(&mut app, ticket, LookNews::Rows(vec![row(1, Health::Failing)]));
     key(&mut app, KeyCode::Esc);
     assert!(stop.is_stopped());
-    assert_eq!(app.shown(), ListId::Health, "Esc stopped the look, nothing else");
+    assert_eq!(
+        app.shown(),
+        ScreenId::Health,
+        "Esc stopped the look, nothing else"
+    );
     end(&mut app, ticket, true);
     assert_eq!(ids(&app), [1]);
     assert!(app.notice.as_ref().unwrap().text.contains("look stopped"));
@@ -216,7 +220,7 @@ fn the_tab_bar_counts_the_failing_from_any_tab_after_the_first_look() {
     );
     end(&mut app, ticket, false);
     key(&mut app, KeyCode::Char('1'));
-    assert_eq!(app.shown(), ListId::Roles);
+    assert_eq!(app.shown(), ScreenId::Roles);
     let tabs = screen(&app).lines().nth(1).unwrap().to_string();
     assert!(tabs.contains("H Health 3 failing"), "{tabs}");
     // Back on Health, no second look starts by itself.
@@ -258,7 +262,7 @@ fn enter_opens_the_rows_deliveries_and_back_returns_to_health() {
     );
     end(&mut app, ticket, false);
     let effects = key(&mut app, KeyCode::Enter);
-    assert_eq!(app.shown(), ListId::Deliveries);
+    assert_eq!(app.shown(), ScreenId::Deliveries);
     assert!(
         effects.iter().any(|effect| matches!(
             effect,
@@ -270,8 +274,8 @@ fn enter_opens_the_rows_deliveries_and_back_returns_to_health() {
         "{effects:?}"
     );
     key(&mut app, KeyCode::Char('q'));
-    assert_eq!(app.shown(), ListId::Health);
-    assert_eq!(app.tab, ListId::Health);
+    assert_eq!(app.shown(), ScreenId::Health);
+    assert_eq!(app.tab, ScreenId::Health);
 }
 
 #[test]

@@ -6,7 +6,7 @@ use ratatui::crossterm::event::KeyCode;
 use super::on_call::{refusal, written};
 use super::{answer, app, fetches, key, roles, screen, subscriptions};
 use crate::api::Subscription;
-use crate::console::app::{App, Confirmed, Context, Effect, ListId, Mode, PageData, Write, Written};
+use crate::console::app::{App, Confirmed, Context, Effect, Mode, PageData, ScreenId, Write, Written};
 use crate::console::keymap::Keymap;
 use crate::console::widgets::question::Answer;
 use crate::console::widgets::results::Outcome;
@@ -30,7 +30,7 @@ fn subscriptions_shown(count: u64) -> App {
     app
 }
 
-fn marked(app: &App, list: ListId) -> usize {
+fn marked(app: &App, list: ScreenId) -> usize {
     app.lists.get(list).marked()
 }
 
@@ -42,7 +42,7 @@ fn space_marks_and_moves_down_and_marks_survive_a_sort_and_a_refresh() {
     key(&mut app, KeyCode::Char(' '));
     key(&mut app, KeyCode::Char(' '));
     assert_eq!(app.lists.roles.rows.cursor, 2, "Space moves down");
-    assert_eq!(marked(&app, ListId::Roles), 2);
+    assert_eq!(marked(&app, ScreenId::Roles), 2);
     let shown = screen(&app);
     assert!(shown.contains("2 marked"), "{shown}");
     let row = |name: &str| {
@@ -59,14 +59,14 @@ fn space_marks_and_moves_down_and_marks_survive_a_sort_and_a_refresh() {
     // Space on a marked row unmarks it.
     key(&mut app, KeyCode::Char('k'));
     key(&mut app, KeyCode::Char(' '));
-    assert_eq!(marked(&app, ListId::Roles), 1);
+    assert_eq!(marked(&app, ScreenId::Roles), 1);
     // Kept by id: another order, a refresh, moving the row elsewhere.
     key(&mut app, KeyCode::Char('s'));
     key(&mut app, KeyCode::Char('s'));
     let effects = key(&mut app, KeyCode::Char('r'));
     answer(&mut app, &effects[0], |offset| roles(8, offset));
     assert!(app.lists.roles.marks.contains("role-0"));
-    assert_eq!(marked(&app, ListId::Roles), 1);
+    assert_eq!(marked(&app, ScreenId::Roles), 1);
 }
 
 #[test]
@@ -82,7 +82,7 @@ fn star_marks_every_row_the_filter_shows() {
     let shown = app.lists.roles.rows.len();
     assert_eq!(shown, 11, "Role 1 and Role 10 to 19");
     key(&mut app, KeyCode::Char('*'));
-    assert_eq!(marked(&app, ListId::Roles), 11);
+    assert_eq!(marked(&app, ScreenId::Roles), 11);
     let notice = app.notice.clone().unwrap();
     assert!(
         notice.text.starts_with("marked the 11 roles the filter shows"),
@@ -101,16 +101,16 @@ fn star_fetches_the_rows_not_loaded_and_marks_them_as_they_come() {
     let effects = key(&mut app, KeyCode::Char('*'));
     assert_eq!(
         fetches(&effects),
-        vec![(ListId::Subscriptions, 200)],
+        vec![(ScreenId::Subscriptions, 200)],
         "{effects:?}"
     );
     assert_eq!(
-        marked(&app, ListId::Subscriptions),
+        marked(&app, ScreenId::Subscriptions),
         200,
         "the loaded rows at once"
     );
     answer_all(&mut app, effects, |offset| subscriptions(250, offset));
-    assert_eq!(marked(&app, ListId::Subscriptions), 250);
+    assert_eq!(marked(&app, ScreenId::Subscriptions), 250);
     let notice = app.notice.clone().unwrap();
     assert!(
         notice
@@ -124,7 +124,7 @@ fn star_fetches_the_rows_not_loaded_and_marks_them_as_they_come() {
 fn star_refuses_more_than_a_thousand() {
     let mut app = subscriptions_shown(1_500);
     key(&mut app, KeyCode::Char('*'));
-    assert_eq!(marked(&app, ListId::Subscriptions), 0);
+    assert_eq!(marked(&app, ScreenId::Subscriptions), 0);
     let notice = app.notice.clone().unwrap();
     assert!(notice.error, "{notice:?}");
     assert!(
@@ -158,19 +158,19 @@ fn esc_clears_the_marks_before_it_means_back() {
             ],
         })
     });
-    assert_eq!(app.shown(), ListId::Members);
+    assert_eq!(app.shown(), ScreenId::Members);
     key(&mut app, KeyCode::Char(' '));
-    assert_eq!(marked(&app, ListId::Members), 1);
+    assert_eq!(marked(&app, ScreenId::Members), 1);
     key(&mut app, KeyCode::Esc);
-    assert_eq!(marked(&app, ListId::Members), 0);
+    assert_eq!(marked(&app, ScreenId::Members), 0);
     assert_eq!(
         app.shown(),
-        ListId::Members,
+        ScreenId::Members,
         "the first Esc only clears the marks"
     );
     assert!(!screen(&app).contains("marked"));
     key(&mut app, KeyCode::Esc);
-    assert_eq!(app.shown(), ListId::Roles, "the next one goes back");
+    assert_eq!(app.shown(), ScreenId::Roles, "the next one goes back");
 }
 
 #[test]
@@ -242,7 +242,7 @@ fn a_bulk_pause_asks_once_sends_four_at_a_time_and_keeps_the_failed_marked() {
         matches!(&failed.outcome, Outcome::Failed(text) if text.contains("400 invalid_input: Cannot pause this one."))
     );
     // Only the failed one stays marked; the others changed in place.
-    assert_eq!(marked(&app, ListId::Subscriptions), 1);
+    assert_eq!(marked(&app, ScreenId::Subscriptions), 1);
     assert!(app.lists.subscriptions.marks.contains("2"));
     assert_eq!(app.lists.subscriptions.find(1).unwrap().enabled, Some(false));
     let shown = screen(&app);
@@ -280,7 +280,7 @@ fn a_bulk_delete_says_no_on_enter_and_read_only_refuses_it() {
     assert!(matches!(app.mode, Mode::Confirm(_)));
     assert!(key(&mut app, KeyCode::Enter).is_empty());
     assert!(matches!(app.mode, Mode::Normal));
-    assert_eq!(marked(&app, ListId::Roles), 4, "nothing done: all still marked");
+    assert_eq!(marked(&app, ScreenId::Roles), 4, "nothing done: all still marked");
 
     let context = Context {
         host: "test".into(),
@@ -293,7 +293,7 @@ fn a_bulk_delete_says_no_on_enter_and_read_only_refuses_it() {
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(4, offset));
     key(&mut app, KeyCode::Char('*'));
-    assert_eq!(marked(&app, ListId::Roles), 4, "marking writes nothing");
+    assert_eq!(marked(&app, ScreenId::Roles), 4, "marking writes nothing");
     assert!(key(&mut app, KeyCode::Char('d')).is_empty());
     assert!(matches!(app.mode, Mode::Normal));
     assert!(app.notice.clone().unwrap().text.contains("read-only"));
@@ -303,7 +303,7 @@ fn a_bulk_delete_says_no_on_enter_and_read_only_refuses_it() {
 fn lists_without_marks_say_so() {
     let mut app = subscriptions_shown(3);
     let effects = key(&mut app, KeyCode::Enter);
-    assert_eq!(app.shown(), ListId::Deliveries, "{effects:?}");
+    assert_eq!(app.shown(), ScreenId::Deliveries, "{effects:?}");
     key(&mut app, KeyCode::Char(' '));
     assert!(
         app.notice

@@ -3,7 +3,7 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::app::{App, Context, Effect, ListId, Mode, Msg, PageData, Query, Ticket, Timer};
+use super::app::{App, Context, Effect, Mode, Msg, PageData, Query, ScreenId, Ticket, Timer};
 use super::keymap::Keymap;
 use crate::api::{self, Page, Refusal, RequestLabel, Role, Subscription};
 
@@ -94,7 +94,7 @@ pub(super) fn answer(app: &mut App, effect: &Effect, make: impl Fn(u64) -> PageD
     })
 }
 
-pub(super) fn fetches(effects: &[Effect]) -> Vec<(ListId, u64)> {
+pub(super) fn fetches(effects: &[Effect]) -> Vec<(ScreenId, u64)> {
     effects
         .iter()
         .filter_map(|effect| match effect {
@@ -113,7 +113,7 @@ fn starting_asks_for_names_and_the_first_page() {
             .iter()
             .any(|e| matches!(e, Effect::LoadNames { connection, .. } if *connection == Ticket::default()))
     );
-    assert_eq!(fetches(&effects), vec![(ListId::Roles, 0)]);
+    assert_eq!(fetches(&effects), vec![(ScreenId::Roles, 0)]);
     assert_eq!(app.in_flight, 3, "the names, the scopes and the first page");
     assert!(effects.contains(&Effect::LoadScopes {
         connection: Ticket::default()
@@ -144,10 +144,10 @@ fn jumping_to_the_end_fetches_the_last_page_only() {
     let mut app = app();
     app.start();
     let effects = key(&mut app, KeyCode::Char('3'));
-    assert_eq!(fetches(&effects), vec![(ListId::Subscriptions, 0)]);
+    assert_eq!(fetches(&effects), vec![(ScreenId::Subscriptions, 0)]);
     answer(&mut app, &effects[0], |offset| subscriptions(100_000, offset));
     let effects = key(&mut app, KeyCode::Char('G'));
-    assert_eq!(fetches(&effects), vec![(ListId::Subscriptions, 99_900)]);
+    assert_eq!(fetches(&effects), vec![(ScreenId::Subscriptions, 99_900)]);
     answer(&mut app, &effects[0], |offset| subscriptions(100_000, offset));
     assert_eq!(app.lists.subscriptions.rows.cursor, 99_999);
     assert_eq!(app.lists.subscriptions.rows.selected().unwrap().id, 100_000);
@@ -245,7 +245,7 @@ fn a_role_opens_its_members_and_back_returns_where_it_was_opened() {
     answer(&mut app, &first, |offset| roles(3, offset));
     key(&mut app, KeyCode::Char('j'));
     let effects = key(&mut app, KeyCode::Enter);
-    assert_eq!(app.tab, ListId::Members);
+    assert_eq!(app.tab, ScreenId::Members);
     assert_eq!(app.lists.members.resource.role.as_ref().unwrap().name, "Role 1");
     let Some(Effect::Fetch {
         query: Query::Members { role, .. },
@@ -260,14 +260,14 @@ fn a_role_opens_its_members_and_back_returns_where_it_was_opened() {
         app.lists.members.resource.role.is_none() && !app.quit,
         "q leaves the role first"
     );
-    assert_eq!(app.shown(), ListId::Roles);
-    assert_eq!(app.tab, ListId::Roles, "back on Roles, where Enter was pressed");
+    assert_eq!(app.shown(), ScreenId::Roles);
+    assert_eq!(app.tab, ScreenId::Roles, "back on Roles, where Enter was pressed");
     // Opened from the Members tab's choice of a role, back goes to that choice.
     key(&mut app, KeyCode::Char('2'));
     key(&mut app, KeyCode::Enter);
     assert!(app.lists.members.resource.role.is_some());
     key(&mut app, KeyCode::Char('q'));
-    assert_eq!((app.tab, app.shown()), (ListId::Members, ListId::Roles));
+    assert_eq!((app.tab, app.shown()), (ScreenId::Members, ScreenId::Roles));
     key(&mut app, KeyCode::Char('1'));
     key(&mut app, KeyCode::Char('q'));
     assert!(app.quit);
@@ -296,7 +296,7 @@ fn errors_show_and_never_block_the_keys() {
         panic!()
     };
     app.update(Msg::Page {
-        list: ListId::Roles,
+        list: ScreenId::Roles,
         generation,
         offset: 0,
         result: Err(missing_scope("organization:read")),
@@ -308,12 +308,12 @@ fn errors_show_and_never_block_the_keys() {
     );
     // Keys still work; Esc dismisses.
     key(&mut app, KeyCode::Char('3'));
-    assert_eq!(app.tab, ListId::Subscriptions);
+    assert_eq!(app.tab, ScreenId::Subscriptions);
     key(&mut app, KeyCode::Esc);
     assert!(app.notice.is_none());
     // Moving back asks for the roles again.
     let effects = key(&mut app, KeyCode::Char('1'));
-    assert_eq!(fetches(&effects), vec![(ListId::Roles, 0)]);
+    assert_eq!(fetches(&effects), vec![(ScreenId::Roles, 0)]);
 }
 
 #[test]
@@ -349,7 +349,7 @@ fn help_and_the_command_line() {
     let Mode::Command(input) = &app.mode else { panic!() };
     assert_eq!(input.value(), "subscriptions ");
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.tab, ListId::Subscriptions);
+    assert_eq!(app.tab, ScreenId::Subscriptions);
     key(&mut app, KeyCode::Char(':'));
     for c in "project 2".chars() {
         key(&mut app, KeyCode::Char(c));

@@ -11,7 +11,7 @@ use crate::api::{
 };
 use crate::console::app::{App, keymap::Keymap};
 use crate::console::app::{
-    Context, Effect, ListId, Mode, Msg, PageData, Query, Timer, Write, WriteAnswer, Written,
+    Context, Effect, Mode, Msg, PageData, Query, ScreenId, Timer, Write, WriteAnswer, Written,
 };
 use crate::console::widgets::question::Answer;
 
@@ -93,7 +93,7 @@ fn overdue_in_one_key_looks_through_the_list_only_as_far_as_they_go() {
     let effects = answer(&mut app, fetch, |offset| with_states(100_000, offset, now));
     assert_eq!(
         fetches(&effects),
-        vec![(ListId::Subscriptions, 100)],
+        vec![(ScreenId::Subscriptions, 100)],
         "more may follow"
     );
     let effects = answer(&mut app, &effects[0], |offset| with_states(100_000, offset, now));
@@ -372,7 +372,7 @@ fn refresh_runs_only_when_asked_for_and_keeps_the_cursor() {
         timer: Timer::Refresh(30),
         ticket,
     });
-    assert_eq!(fetches(&effects), vec![(ListId::Roles, 0)]);
+    assert_eq!(fetches(&effects), vec![(ScreenId::Roles, 0)]);
     assert!(effects.iter().any(|e| matches!(
         e,
         Effect::Timer {

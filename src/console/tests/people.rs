@@ -8,7 +8,7 @@ use ratatui::crossterm::event::KeyCode;
 
 use super::{app, key};
 use crate::api::{OrganizationMember, User};
-use crate::console::app::{App, Effect, ListId, Msg, PeopleNews, SharedIndex, Ticket};
+use crate::console::app::{App, Effect, Msg, PeopleNews, ScreenId, SharedIndex, Ticket};
 use crate::people::RoleIndex;
 
 fn command(app: &mut App, line: &str) -> Vec<Effect> {
@@ -58,13 +58,13 @@ fn index() -> SharedIndex {
 fn a_narrowing_left_behind_and_an_index_asked_again_drop_their_late_answers() {
     let mut app = app();
     let opened = key(&mut app, KeyCode::Char('4'));
-    assert_eq!(app.shown(), ListId::People);
+    assert_eq!(app.shown(), ScreenId::People);
     let first = index_ticket(&opened);
     assert!(
         opened.iter().any(|effect| matches!(
             effect,
             Effect::Fetch {
-                list: ListId::People,
+                list: ScreenId::People,
                 ..
             }
         )),

@@ -53,7 +53,7 @@ fn a_success_fades_and_an_error_stays() {
         panic!()
     };
     let effects = app.update(Msg::Page {
-        list: ListId::Roles,
+        list: ScreenId::Roles,
         generation,
         offset: 0,
         result: Err(missing_scope("organization:read")),
@@ -102,13 +102,13 @@ fn a_on_roles_opens_the_role_and_its_picker() {
     assert!(effects.iter().any(|e| matches!(
         e,
         Effect::Fetch {
-            list: ListId::Members,
+            list: ScreenId::Members,
             ..
         }
     )));
     key(&mut app, KeyCode::Esc);
     key(&mut app, KeyCode::Char('q'));
-    assert_eq!(app.tab, ListId::Roles, "back where a was pressed");
+    assert_eq!(app.tab, ScreenId::Roles, "back where a was pressed");
 }
 
 #[test]
@@ -121,8 +121,8 @@ fn help_says_what_s_does_on_each_screen() {
             .find(|(keys, _, _)| keys == "s")
             .map(|(_, what, _)| what)
     };
-    assert_eq!(says(ListId::Roles), Some("sort by the next column"));
-    assert!(says(ListId::Subscriptions).is_some_and(|what| what.contains("next delivery")));
+    assert_eq!(says(ScreenId::Roles), Some("sort by the next column"));
+    assert!(says(ScreenId::Subscriptions).is_some_and(|what| what.contains("next delivery")));
 }
 
 #[test]
@@ -131,7 +131,7 @@ fn throttled_the_footer_says_so_and_a_second_r_sends_nothing() {
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(3, offset));
     let refresh = key(&mut app, KeyCode::Char('r'));
-    assert_eq!(fetches(&refresh), vec![(ListId::Roles, 0)]);
+    assert_eq!(fetches(&refresh), vec![(ScreenId::Roles, 0)]);
     app.update(exchange(&refresh[0], 429, Some(7)));
     let shown = screen(&app);
     assert!(shown.contains("throttled, retrying in 7 s"), "{shown}");
@@ -147,7 +147,7 @@ fn throttled_the_footer_says_so_and_a_second_r_sends_nothing() {
     assert!(!screen(&app).contains("throttled"));
     assert_eq!(
         fetches(&key(&mut app, KeyCode::Char('r'))),
-        vec![(ListId::Roles, 0)]
+        vec![(ScreenId::Roles, 0)]
     );
 }
 
@@ -190,8 +190,8 @@ fn deliveries_open_from_a_subscription_and_back_returns() {
     answer(&mut app, &first, |offset| subscriptions(3, offset));
     key(&mut app, KeyCode::Char('j'));
     let effects = command(&mut app, "deliveries");
-    assert_eq!(app.shown(), ListId::Deliveries);
-    assert_eq!(app.tab, ListId::Subscriptions, "on the tab it was opened from");
+    assert_eq!(app.shown(), ScreenId::Deliveries);
+    assert_eq!(app.tab, ScreenId::Subscriptions, "on the tab it was opened from");
     assert!(
         effects.iter().any(|e| matches!(
             e,
@@ -204,7 +204,7 @@ fn deliveries_open_from_a_subscription_and_back_returns() {
     );
     assert!(screen(&app).contains("Subscriptions › #2 Report 1 › deliveries"));
     key(&mut app, KeyCode::Char('q'));
-    assert_eq!(app.shown(), ListId::Subscriptions);
+    assert_eq!(app.shown(), ScreenId::Subscriptions);
     assert_eq!(app.lists.subscriptions.rows.cursor, 1, "where it was");
 }
 

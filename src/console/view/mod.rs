@@ -17,9 +17,9 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::command;
 use super::app::{App, Mode, Origin};
-use super::lists::ListId;
 use super::lists::picker;
 use super::lists::subscriptions::fields;
+use super::screens::ScreenId;
 use super::widgets::{chooser, form, popup, results, switcher};
 use crate::console::kit::fit;
 use crate::console::kit::theme::Theme;
@@ -211,7 +211,7 @@ fn tab_layout(
     app: &App,
     theme: &Theme,
     width: usize,
-) -> (Vec<(Span<'static>, Option<ListId>)>, Option<Vec<String>>) {
+) -> (Vec<(Span<'static>, Option<ScreenId>)>, Option<Vec<String>>) {
     let shown = app.lists.get(app.shown());
     // Where a list opened from another is: its parent, the row, the list.
     let crumb: Option<Vec<String>> = match shown.parent() {
@@ -239,7 +239,7 @@ fn tab_layout(
 
 /// The tab drawn at this column of the tabs line, if any: what a click
 /// there chooses.
-pub fn tab_at(app: &App, column: u16) -> Option<ListId> {
+pub fn tab_at(app: &App, column: u16) -> Option<ScreenId> {
     let (spans, _) = tab_layout(app, &Theme::plain(), usize::from(app.size.0));
     let mut start = 0usize;
     for (span, tab) in spans {
@@ -262,7 +262,7 @@ enum Compact {
     Names,
 }
 
-fn tabs(app: &App, theme: &Theme, compact: Compact) -> Vec<(Span<'static>, Option<ListId>)> {
+fn tabs(app: &App, theme: &Theme, compact: Compact) -> Vec<(Span<'static>, Option<ScreenId>)> {
     let mut tabs = vec![(Span::raw(" "), None)];
     for (number, tab) in app.tabs().enumerate() {
         let table = app.lists.get(tab);
@@ -276,7 +276,7 @@ fn tabs(app: &App, theme: &Theme, compact: Compact) -> Vec<(Span<'static>, Optio
         // Health, under its own key (`4` is for People, design.md), counts
         // the failing ones (those not reaching people) once a look has
         // said, from any tab.
-        if tab == ListId::Health {
+        if tab == ScreenId::Health {
             let key = app.keymap.key_for(super::app::keymap::Action::Show(tab));
             tabs.push((Span::styled(format!(" {key}{name}"), style), Some(tab)));
             // ✓ only after a complete look found nothing; a look that

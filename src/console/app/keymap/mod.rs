@@ -5,7 +5,7 @@ use std::fmt;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::console::lists::ListId;
+use crate::console::screens::ScreenId;
 
 mod defaults;
 mod rebinding;
@@ -20,7 +20,7 @@ pub enum Action {
     /// Back (dismiss, leave a role, close a view); never quits.
     Back,
     /// A tab's list.
-    Show(ListId),
+    Show(ScreenId),
     NextTab,
     PreviousTab,
     Up,
@@ -119,7 +119,7 @@ impl Action {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {
     Everywhere,
-    On(ListId),
+    On(ScreenId),
 }
 
 /// A key with its modifiers (Shift is part of the character).
@@ -188,7 +188,7 @@ pub struct Keymap {
 }
 
 impl Keymap {
-    fn bindings_on(&self, screen: ListId) -> impl Iterator<Item = &Binding> {
+    fn bindings_on(&self, screen: ScreenId) -> impl Iterator<Item = &Binding> {
         self.bindings
             .iter()
             .filter(move |binding| binding.scope == Scope::Everywhere || binding.scope == Scope::On(screen))
@@ -197,7 +197,7 @@ impl Keymap {
     /// The bindings a screen's help and footer list: those whose keys an
     /// earlier binding on the screen does not all take first (Health's
     /// own `r` and Esc, before the ones everywhere).
-    fn listed_on(&self, screen: ListId) -> impl Iterator<Item = &Binding> {
+    fn listed_on(&self, screen: ScreenId) -> impl Iterator<Item = &Binding> {
         let on: Vec<&Binding> = self.bindings_on(screen).collect();
         on.clone()
             .into_iter()
@@ -222,7 +222,7 @@ impl Keymap {
     }
 
     /// The action of a key on a screen, if any.
-    pub fn action(&self, event: &KeyEvent, screen: ListId) -> Option<Action> {
+    pub fn action(&self, event: &KeyEvent, screen: ScreenId) -> Option<Action> {
         let chord = Chord::of(event);
         self.bindings_on(screen)
             .find(|binding| binding.chords.contains(&chord))
@@ -230,7 +230,7 @@ impl Keymap {
     }
 
     /// Every binding that works on a screen, for the help.
-    pub fn help(&self, screen: ListId) -> Vec<(String, &'static str, Action)> {
+    pub fn help(&self, screen: ScreenId) -> Vec<(String, &'static str, Action)> {
         self.listed_on(screen)
             .map(|binding| {
                 let keys: Vec<String> = binding.chords.iter().map(Chord::to_string).collect();
@@ -240,7 +240,7 @@ impl Keymap {
     }
 
     /// The short list of keys for the footer.
-    pub fn footer(&self, screen: ListId) -> Vec<(String, &'static str, Action)> {
+    pub fn footer(&self, screen: ScreenId) -> Vec<(String, &'static str, Action)> {
         self.listed_on(screen)
             .filter_map(|binding| {
                 binding
@@ -263,7 +263,7 @@ mod tests {
     #[test]
     fn keys_map_to_actions_on_their_screens() {
         let keymap = Keymap::default();
-        let (roles, subscriptions) = (ListId::Roles, ListId::Subscriptions);
+        let (roles, subscriptions) = (ScreenId::Roles, ScreenId::Subscriptions);
         let shifted = |c| key(KeyCode::Char(c), KeyModifiers::SHIFT);
         let plain = |c| key(KeyCode::Char(c), KeyModifiers::NONE);
         assert_eq!(keymap.action(&shifted('G'), roles), Some(Action::Bottom));
@@ -283,26 +283,34 @@ mod tests {
         assert_eq!(keymap.action(&plain('n'), subscriptions), Some(Action::New));
         assert_eq!(keymap.action(&plain('a'), subscriptions), None);
         assert_eq!(keymap.action(&plain('n'), roles), Some(Action::New));
-        assert_eq!(keymap.action(&plain('d'), ListId::Members), Some(Action::Delete));
+        assert_eq!(
+            keymap.action(&plain('d'), ScreenId::Members),
+            Some(Action::Delete)
+        );
     }
 
     #[test]
     fn help_lists_every_binding_of_the_screen() {
         let keymap = Keymap::default();
-        let help = keymap.help(ListId::Subscriptions);
+        let help = keymap.help(ScreenId::Subscriptions);
         assert!(
             help.iter()
                 .any(|(keys, what, _)| keys == "g Home" && *what == "first row")
         );
         assert!(help.iter().any(|(keys, _, _)| keys == "D"));
-        assert!(!keymap.help(ListId::Roles).iter().any(|(keys, _, _)| keys == "D"));
+        assert!(
+            !keymap
+                .help(ScreenId::Roles)
+                .iter()
+                .any(|(keys, _, _)| keys == "D")
+        );
         assert!(
             keymap
-                .help(ListId::Members)
+                .help(ScreenId::Members)
                 .iter()
                 .any(|(_, what, _)| what.starts_with("remove from the role"))
         );
-        let footer = keymap.footer(ListId::Subscriptions);
+        let footer = keymap.footer(ScreenId::Subscriptions);
         assert!(
             footer
                 .iter()

@@ -7,17 +7,17 @@ use ratatui::crossterm::event::KeyCode;
 use strum::IntoEnumIterator;
 
 use super::{Action, Chord, Keymap};
-use crate::console::lists::ListId;
+use crate::console::screens::ScreenId;
 
 /// Every action by the name the config file's `[keys]` table uses.
 pub const ACTION_NAMES: [(&str, Action); 42] = [
     ("quit", Action::Quit),
     ("back", Action::Back),
-    ("roles_tab", Action::Show(ListId::Roles)),
-    ("members_tab", Action::Show(ListId::Members)),
-    ("subscriptions_tab", Action::Show(ListId::Subscriptions)),
-    ("people_tab", Action::Show(ListId::People)),
-    ("health_tab", Action::Show(ListId::Health)),
+    ("roles_tab", Action::Show(ScreenId::Roles)),
+    ("members_tab", Action::Show(ScreenId::Members)),
+    ("subscriptions_tab", Action::Show(ScreenId::Subscriptions)),
+    ("people_tab", Action::Show(ScreenId::People)),
+    ("health_tab", Action::Show(ScreenId::Health)),
     ("next_tab", Action::NextTab),
     ("previous_tab", Action::PreviousTab),
     ("up", Action::Up),
@@ -149,7 +149,7 @@ impl Keymap {
     /// Every key bound to two actions on one screen, once each.
     fn conflicts(&self) -> Vec<String> {
         let mut found = Vec::new();
-        for screen in ListId::iter() {
+        for screen in ScreenId::iter() {
             let mut seen: Vec<(Chord, Action)> = Vec::new();
             for binding in self.bindings_on(screen) {
                 for chord in &binding.chords {
@@ -208,12 +208,12 @@ mod tests {
         let keymap =
             Keymap::with_overrides(&overrides(&[("quit", &["ctrl-q", "Q"]), ("refresh", &["f5"])])).unwrap();
         let event = KeyEvent::new(KeyCode::Char('q'), KeyModifiers::CONTROL);
-        assert_eq!(keymap.action(&event, ListId::Roles), Some(Action::Quit));
+        assert_eq!(keymap.action(&event, ScreenId::Roles), Some(Action::Quit));
         let plain_q = KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE);
-        assert_eq!(keymap.action(&plain_q, ListId::Roles), None, "q is free now");
+        assert_eq!(keymap.action(&plain_q, ScreenId::Roles), None, "q is free now");
         assert!(
             keymap
-                .help(ListId::Roles)
+                .help(ScreenId::Roles)
                 .iter()
                 .any(|(keys, what, _)| keys == "F5" && *what == "refresh")
         );

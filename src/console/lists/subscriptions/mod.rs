@@ -16,7 +16,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::{
-    Column, Confirm, ListId, Query, Resource, Scope, Sort, Table, Verb, Write, contains, styled, text,
+    Column, Confirm, Query, Resource, Scope, ScreenId, Sort, Table, Verb, Write, contains, styled, text,
 };
 use crate::api::{Subscription, SubscriptionFilter, SubscriptionState};
 use crate::console::kit::view::ViewCx;
@@ -147,10 +147,10 @@ const SORTS: [Sort; 5] = [
 
 impl Resource for Subscriptions {
     type Row = Subscription;
-    const ID: ListId = ListId::Subscriptions;
+    const ID: ScreenId = ScreenId::Subscriptions;
     const TITLE: &'static str = "Subscriptions";
     const NOUN: &'static str = "subscription";
-    const TAB: ListId = ListId::Subscriptions;
+    const TAB: ScreenId = ScreenId::Subscriptions;
     const WRITE_SCOPE: &'static str = "subscription:write";
     const MARKS: bool = true;
 
