@@ -28,7 +28,6 @@ pub mod roles;
 pub mod subscriptions;
 mod table;
 
-use std::any::Any;
 use std::cmp::Ordering;
 use std::fmt;
 
@@ -36,7 +35,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use serde::Serialize;
 
-use crate::api::{Page, SubscriptionFilter};
+use crate::api::{
+    Delivery, OrganizationMember, Page, Role, RoleMembership, Subscription, SubscriptionFilter,
+};
 use crate::console::kit::view::ViewCx;
 use crate::text::printable;
 
@@ -166,18 +167,30 @@ pub enum Query {
     },
 }
 
-/// A page of any list, on its way from the effects to its table, which
-/// alone knows the type of its rows.
-pub struct PageData(Box<dyn Any + Send>);
+/// A page of one of the lists the server pages, on its way from the
+/// effects to its table: one variant a kind of row, no `dyn Any`. (Issue
+/// 30's typed `ScreenRequest`/`ScreenMsg` will pair a request with its
+/// answer in the compiler; until then a page of the wrong kind is `None`
+/// from [`PageData::take`].)
+pub enum PageData {
+    Roles(Page<Role>),
+    Members(Page<RoleMembership>),
+    Subscriptions(Page<Subscription>),
+    Deliveries(Page<Delivery>),
+    People(Page<OrganizationMember>),
+}
 
 impl PageData {
-    pub fn new<T: Send + 'static>(page: Page<T>) -> PageData {
-        PageData(Box::new(page))
+    pub fn new<T>(page: Page<T>) -> PageData
+    where
+        PageData: From<Page<T>>,
+    {
+        page.into()
     }
 
     /// The page, if its rows are of this kind.
-    pub fn take<T: 'static>(self) -> Option<Page<T>> {
-        self.0.downcast::<Page<T>>().ok().map(|page| *page)
+    pub fn take<T: Paged>(self) -> Option<Page<T>> {
+        T::taken(self)
     }
 }
 
@@ -187,9 +200,55 @@ impl fmt::Debug for PageData {
     }
 }
 
+/// A kind of row a list holds, and the page of it [`PageData`] carries
+/// (none, for the rows a screen holds whole: a person's page, an
+/// offboarding plan, Health's board).
+pub trait Paged: Sized {
+    fn taken(data: PageData) -> Option<Page<Self>>;
+}
+
+macro_rules! paged {
+    ($($row:ty => $variant:ident),* $(,)?) => {$(
+        impl From<Page<$row>> for PageData {
+            fn from(page: Page<$row>) -> PageData {
+                PageData::$variant(page)
+            }
+        }
+
+        impl Paged for $row {
+            fn taken(data: PageData) -> Option<Page<$row>> {
+                match data {
+                    PageData::$variant(page) => Some(page),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+
+paged! {
+    Role => Roles,
+    RoleMembership => Members,
+    Subscription => Subscriptions,
+    Delivery => Deliveries,
+    OrganizationMember => People,
+}
+
+macro_rules! held_whole {
+    ($($row:ty),* $(,)?) => {$(
+        impl Paged for $row {
+            fn taken(_: PageData) -> Option<Page<$row>> {
+                None
+            }
+        }
+    )*};
+}
+
+held_whole!(person::Item, offboard::Item, crate::health::HealthRow);
+
 /// What a list must say about itself.
 pub trait Resource: Default {
-    type Row: Clone + fmt::Debug + Serialize + Send + 'static;
+    type Row: Clone + fmt::Debug + Serialize + Send + Paged + 'static;
     const ID: ScreenId;
     /// Its name on its tab and in help.
     const TITLE: &'static str;
