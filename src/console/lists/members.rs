@@ -300,3 +300,46 @@ impl Table<Members> {
         self.rows.move_to(cursor, height);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn membership(id: &str, role: &str) -> Box<RoleMembership> {
+        Box::new(RoleMembership {
+            id: id.into(),
+            role_id: role.into(),
+            ..RoleMembership::default()
+        })
+    }
+
+    #[test]
+    fn members_hear_their_roles_news_once_and_no_other_roles() {
+        let mut table = Table::<Members>::default();
+        table.open(ChosenRole {
+            id: "r1".into(),
+            name: "Data".into(),
+        });
+        let joined = Change::Joined(membership("m1", "r1"));
+        assert!(!table.on_change(&joined, 20));
+        assert!(!table.on_change(&joined, 20), "heard twice");
+        assert!(!table.on_change(&Change::Joined(membership("m2", "r2")), 20));
+        assert_eq!(table.loaded_ids(), ["m1"]);
+        let left = Change::Left {
+            role: "r1".into(),
+            membership: "m1".into(),
+        };
+        assert!(!table.on_change(&left, 20));
+        assert!(table.loaded_ids().is_empty());
+        assert!(!table.on_change(&Change::RoleDeleted { role: "r2".into() }, 20));
+        assert!(table.resource.role.is_some());
+        assert!(table.on_change(&Change::RoleDeleted { role: "r1".into() }, 20));
+        assert!(table.resource.role.is_none());
+    }
+
+    impl Table<Members> {
+        fn loaded_ids(&self) -> Vec<String> {
+            self.rows.list.loaded().map(|(_, row)| row.id.clone()).collect()
+        }
+    }
+}
