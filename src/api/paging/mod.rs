@@ -456,8 +456,10 @@ impl Client {
         Ok((rows, more))
     }
 
-    /// Every row in the server's order, each once, handed to `sink` a page
-    /// at a time as each page's turn comes, and nothing kept: at most
+    /// Every row in the server's order, each once, handed to `sink` as
+    /// each page's turn comes, in runs of at most [`RUN`] rows (a run per
+    /// call, so a call is not a page: count requests with
+    /// [`FetchAll::pace`]), and nothing kept: at most
     /// `concurrency` pages are in flight or held at once, as bytes (one page
     /// is decoded at a time), and they share the answer limit between them,
     /// so memory stays flat however long the list or large its pages.
