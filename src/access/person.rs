@@ -156,6 +156,18 @@ impl PersonAccess {
     }
 }
 
+/// Why who reaches an object is not known, in words. PostHog answers 404
+/// for an object its lists hide from the key's user (every rule that could
+/// reach them on it is `none`, posthog.md §16.6), which is not that the
+/// object is gone: the rule read from the rules' list says it exists.
+fn object_unreadable(error: &crate::api::Error) -> String {
+    if error.status() == Some(404) {
+        "hidden from this key's user (no rule lets them see it), so who reaches it cannot be read".into()
+    } else {
+        error.to_string()
+    }
+}
+
 /// Turns a failed read into words, or passes a stop on.
 pub(super) fn unknown_or_stop<T>(
     result: ReadResult<T>,
@@ -408,7 +420,7 @@ async fn objects_with_effect(
             let answer = reader
                 .read(|client| async move { client.users_with_access(project, target).await })
                 .await;
-            unknown_or_stop(answer, |error| error.to_string())
+            unknown_or_stop(answer, object_unreadable)
         },
     ))
     .await;
