@@ -85,6 +85,10 @@ pub struct Line {
     pub outranked: Vec<RuleNote>,
     /// The server's cell, as sent.
     pub server: SettingsEntry,
+    /// The rules of this line Terraform manages ("own rule", "role NAME",
+    /// "everyone"), said wherever the line is shown.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub terraform: Vec<String>,
 }
 
 /// A rule that applies but does not decide.
@@ -325,6 +329,10 @@ fn lines(
             }
         }
         let worth = cell.level.as_ref() != Some(&default) || cell.own.is_some() || named;
+        let roles: Vec<(&str, &str)> = held
+            .iter()
+            .map(|role| (role.id.as_str(), role.name.as_str()))
+            .collect();
         (
             Line {
                 resource: resource.to_string(),
@@ -333,6 +341,7 @@ fn lines(
                 default_why,
                 outranked,
                 server: entry.clone(),
+                terraform: rules.terraform(Some(&person.membership_id), &roles, resource),
             },
             worth,
         )

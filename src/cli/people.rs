@@ -360,6 +360,56 @@ fn subscription_line(found: &Found) -> String {
     parts.join(" · ")
 }
 
+/// Refuses, before any preview or question, a level change the key's
+/// user may not make (a plain member, their own level, an owner's): the
+/// server would refuse it after the question. When the server will not
+/// say who the key is, the server judges.
+async fn refuse_what_the_key_cannot(
+    connection: &Connection,
+    member: &crate::api::OrganizationMember,
+    wanted: Level,
+) -> anyhow::Result<()> {
+    let client = &connection.client;
+    let caller = match client.organization(&connection.organization).await {
+        Ok(organization) => client.caller(&organization.id).await,
+        Err(error) => Err(error),
+    };
+    let caller = match caller {
+        Ok(caller) => caller,
+        Err(error) => {
+            tracing::info!("the key could not be checked before changing a level: {error}");
+            return Ok(());
+        }
+    };
+    let missing = caller.missing([(
+        1,
+        crate::api::Operation::SetLevel {
+            user_uuid: member.user.uuid.clone(),
+            from: member.level,
+            to: wanted.number(),
+        },
+    )]);
+    match missing.as_slice() {
+        [] => Ok(()),
+        lacks => {
+            let lacks: Vec<String> = lacks
+                .iter()
+                .map(|lack| lack.trim_end_matches(" (step 1)").to_string())
+                .collect();
+            Err(super::Exit {
+                code: 1,
+                message: printable(&format!(
+                    "this key cannot change {}'s level, so nothing was asked or sent: {}",
+                    member.user.email,
+                    lacks.join("; ")
+                ))
+                .into_owned(),
+            }
+            .into())
+        }
+    }
+}
+
 async fn set_level(
     connection: &Connection,
     format: Format,
@@ -387,6 +437,7 @@ async fn set_level(
             )),
         };
     }
+    refuse_what_the_key_cannot(connection, &member, wanted).await?;
     let mut previewed = None;
     if let Some(session) = super::preview::Session::open_or_note(
         connection,

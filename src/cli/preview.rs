@@ -1,5 +1,6 @@
 //! The preview every change that can move access shows first (`access
-//! set|unset`, `members add|remove`, `roles delete`, `people level`): who
+//! set|unset`, `members add|remove`, `roles delete`, `people level`,
+//! `people offboard`, `plan` and `apply`): who
 //! gains and who loses what, computed by `crate::access::preview` from the
 //! rules read from the server; a change that takes access away from anyone
 //! asks once more, naming how many lose it, Enter meaning no; `--dry-run`
@@ -269,7 +270,7 @@ fn line_text(line: &Line) -> String {
 
 /// Asks once more on the terminal (stderr), naming how many lose access;
 /// only "yes" (or "y") goes on, Enter means no.
-fn confirmed(effect: &Effect) -> anyhow::Result<bool> {
+pub fn confirmed(effect: &Effect) -> anyhow::Result<bool> {
     eprint!(
         "{} lose{} access. Go on? Type yes to go on, Enter means no: ",
         people(effect.losing),

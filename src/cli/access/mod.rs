@@ -268,3 +268,17 @@ fn others_line(others: &[crate::access::person::Others]) -> Option<String> {
 fn not_found(message: String) -> anyhow::Error {
     super::UsageError(message).into()
 }
+
+/// A line's reason, with the rules of it Terraform manages said: "role
+/// Finance (managed by Terraform: role Finance)".
+pub(super) fn why_with_terraform(line: &crate::access::person::Line) -> String {
+    if line.terraform.is_empty() {
+        line.cell.why.to_string()
+    } else {
+        format!(
+            "{} (managed by Terraform: {})",
+            line.cell.why,
+            line.terraform.join(", ")
+        )
+    }
+}

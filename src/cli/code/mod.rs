@@ -1,8 +1,10 @@
-//! `orgdeck export` and `orgdeck plan`: roles and subscriptions as code.
-//! The file model is in [`file`], the comparison in [`diff`], the steps of
-//! a plan in [`steps`] (saved by `plan --save`, see [`saved`]) and how
-//! `apply` runs them in [`run`], under the file's [`lock`].
+//! `orgdeck export` and `orgdeck plan`: roles, subscriptions and access
+//! rules as code. The file model is in [`file`], the comparison in
+//! [`diff`] (access rules in [`access_rules`]), the steps of a plan in
+//! [`steps`] (saved by `plan --save`, see [`saved`]) and how `apply` runs
+//! them in [`run`], under the file's [`lock`].
 
+pub mod access_rules;
 pub mod apply;
 mod caller;
 pub mod diff;
@@ -37,8 +39,12 @@ pub struct ExportArgs {
     /// Subscriptions only.
     #[arg(long)]
     subscriptions: bool,
+    /// Each project's access rules (alone, or with --roles and
+    /// --subscriptions: those too).
+    #[arg(long)]
+    access: bool,
     /// Print a JSON Schema of the file, for editors, and nothing else.
-    #[arg(long, conflicts_with_all = ["roles", "subscriptions", "file"])]
+    #[arg(long, conflicts_with_all = ["roles", "subscriptions", "access", "file"])]
     schema: bool,
     /// Write the file here rather than to stdout.
     file: Option<PathBuf>,
@@ -69,8 +75,16 @@ pub fn print_schema() -> anyhow::Result<()> {
 }
 
 pub async fn export(args: ExportArgs, connection: Connection, format: Format) -> anyhow::Result<()> {
-    let both = args.roles == args.subscriptions;
-    let (live, names) = fetch(&connection, args.roles || both, args.subscriptions || both).await?;
+    let only_access = args.access && !args.roles && !args.subscriptions;
+    let both = args.roles == args.subscriptions && !only_access;
+    let (mut live, names) = fetch(&connection, args.roles || both, args.subscriptions || both).await?;
+    access_rules::read_into(&connection, &mut live, args.access).await?;
+    if args.access {
+        for note in &live.access.notes {
+            eprintln!("orgdeck: note: {}", crate::text::printable(note));
+        }
+        live.file.access = Some(live.access.rules.clone());
+    }
     let text = match format {
         Format::Json => {
             let mut text = output::to_safe_string(&live.file.to_json())?;
@@ -91,14 +105,19 @@ pub async fn export(args: ExportArgs, connection: Connection, format: Format) ->
 pub async fn plan(args: PlanArgs, connection: Connection, format: Format) -> anyhow::Result<()> {
     let text = file::read_text(&args.file).map_err(failure)?;
     let wanted = file::parse(&text).map_err(|problems| invalid(&args.file, &problems))?;
-    let (live, _) = fetch(
+    let (mut live, _) = fetch(
         &connection,
         wanted.roles.is_some(),
         wanted.subscriptions.is_some(),
     )
     .await
     .map_err(|error| failure(format!("{error:#}")))?;
+    access_rules::read_into(&connection, &mut live, wanted.access.is_some())
+        .await
+        .map_err(|error| failure(format!("{error:#}")))?;
     let plan = checked_plan(&connection.client, &args.file, &wanted, &live, args.prune).await?;
+    access_rules::read_for_preview(&connection, &mut live, &plan).await;
+    let preview = access_rules::preview(&wanted, &live, &plan);
     let unsettled = lock::unsettled(&args.file);
     if !unsettled.is_empty() {
         eprintln!(
@@ -114,9 +133,14 @@ pub async fn plan(args: PlanArgs, connection: Connection, format: Format) -> any
             .await
             .map_err(|error| failure(format!("{error:#}")))?;
     }
-    match format {
-        Format::Json => output::print_json(&plan.to_json())?,
-        Format::Table => output::print(&plan.to_text())?,
+    match (format, &preview) {
+        (Format::Json, Some(effect)) => {
+            let mut json = plan.to_json();
+            json["preview"] = serde_json::to_value(effect)?;
+            output::print_json(&json)?
+        }
+        (Format::Json, None) => output::print_json(&plan.to_json())?,
+        (Format::Table, _) => output::print(&access_rules::with_preview(plan.to_text(), preview.as_ref()))?,
     }
     if let (Some(path), Format::Table) = (&args.save, format) {
         output::print(&format!(
@@ -186,7 +210,15 @@ async fn checked_plan(
     let slack = check_slack(client, live, wanted)
         .await
         .map_err(|error| failure(format!("{error:#}")))?;
-    match diff::plan(wanted, live, prune) {
+    let planned = diff::plan(wanted, live, prune).and_then(|mut plan| {
+        let problems = access_rules::plan_into(wanted, live, prune, &mut plan);
+        if problems.is_empty() {
+            Ok(plan)
+        } else {
+            Err(problems)
+        }
+    });
+    match planned {
         Ok(plan) if slack.is_empty() => Ok(plan),
         Ok(_) => Err(invalid(path, &slack)),
         Err(mut problems) => {
@@ -326,6 +358,7 @@ pub async fn fetch(
             },
             roles: None,
             subscriptions: None,
+            access: None,
         },
         ..Live::default()
     };
