@@ -101,6 +101,18 @@ impl<T> List<T> {
         }
     }
 
+    /// The same list, each row kept as the server sent it and not read
+    /// further ([`super::raw::Verbatim`]): for `-o json` where nothing
+    /// reads the rows' fields.
+    pub fn verbatim(self) -> List<super::raw::Verbatim<T>> {
+        List {
+            segments: self.segments,
+            query: self.query,
+            unpaged_on_500: self.unpaged_on_500,
+            rows: PhantomData,
+        }
+    }
+
     pub(crate) fn new(segments: &[&str]) -> Self {
         List {
             segments: segments.iter().map(|segment| segment.to_string()).collect(),
