@@ -109,7 +109,9 @@ impl<T: super::paging::Row> super::paging::Row for Verbatim<T> {
     /// digits.
     fn row_id(&self) -> String {
         match field(self.json.get(), "id") {
-            Some(text) if text.starts_with('"') && !text.contains('\\') => text[1..text.len() - 1].to_string(),
+            Some(text) if text.starts_with('"') && !text.contains('\\') => {
+                text[1..text.len() - 1].to_string()
+            }
             Some(text) if text.starts_with('"') => serde_json::from_str::<String>(text).unwrap_or_default(),
             Some(text) => text.to_string(),
             None => String::new(),
@@ -202,7 +204,8 @@ fn value_end(bytes: &[u8], start: usize) -> usize {
         }
         _ => {
             let mut at = start;
-            while at < bytes.len() && !matches!(bytes[at], b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r') {
+            while at < bytes.len() && !matches!(bytes[at], b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
+            {
                 at += 1;
             }
             at
@@ -246,8 +249,8 @@ mod tests {
 
     #[test]
     fn a_verbatim_row_keeps_its_text_and_its_id_is_the_typed_one() {
-        use crate::api::paging::Row;
         use crate::api::Role;
+        use crate::api::paging::Row;
         for (text, id) in [
             (r#"{"id":7,"title":null}"#, "7"),
             (r#"{"title":"x","id":"ab\u0063"}"#, "abc"),

@@ -129,7 +129,11 @@ async fn list_rows_pass_through_as_their_text() {
     let members = format!(
         "{{\"count\":2,\"next\":null,\"previous\":null,\"results\":[{},{}]}}",
         member("m1", "00000000-0000-4000-8000-0000000000a1", ""),
-        member("m2", "00000000-0000-4000-8000-0000000000a2", ",\"roles\":\"old\",\"z\":0")
+        member(
+            "m2",
+            "00000000-0000-4000-8000-0000000000a2",
+            ",\"roles\":\"old\",\"z\":0"
+        )
     );
     proxy.answer_matching("/members/", 200, &members);
     let args = ["people", "list", "-o", "json"];
@@ -145,5 +149,9 @@ async fn list_rows_pass_through_as_their_text() {
     let listed = run.json();
     assert_eq!(listed[1]["roles"], json!([]));
     let keys: Vec<&String> = listed[1].as_object().unwrap().keys().collect();
-    assert_eq!(keys, ["id", "user", "level", "roles", "z"], "replaced where it stood");
+    assert_eq!(
+        keys,
+        ["id", "user", "level", "roles", "z"],
+        "replaced where it stood"
+    );
 }
