@@ -20,7 +20,7 @@ use chrono::{DateTime, Utc};
 use futures_util::StreamExt;
 use serde::Serialize;
 
-use crate::api::{Client, FetchAll, List, Role, RoleMembership, Whole};
+use crate::api::{Client, FetchAll, List, RoleMembership, Whole};
 
 /// Roles whose memberships are read at once.
 pub const ROLES_AT_ONCE: usize = 4;
@@ -119,6 +119,21 @@ pub fn membership_user(membership: &RoleMembership) -> Option<String> {
         .map(|uuid| uuid.to_lowercase())
 }
 
+/// A role as the index reads it: its id and name.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+struct NamedRole {
+    #[serde(default, deserialize_with = "crate::api::models::null_as_default")]
+    id: String,
+    #[serde(default, deserialize_with = "crate::api::models::null_as_default")]
+    name: String,
+}
+
+impl crate::api::Row for NamedRole {
+    fn row_id(&self) -> String {
+        self.id.clone()
+    }
+}
+
 /// What the index keeps of a membership: its user, its id, when it began.
 type Kept = (String, String, Option<DateTime<Utc>>);
 
@@ -134,7 +149,12 @@ impl RoleIndex {
             concurrency: 2,
             ..FetchAll::default()
         };
-        let mut roles: Vec<Role> = client.all(&List::roles(organization), &fetch).await?.into_vec();
+        // Read by id and name alone: the members a server embeds in each
+        // role (all of them, in PostHog's list) are skipped, not read.
+        let mut roles: Vec<NamedRole> = client
+            .all(&List::roles(organization).read_as(), &fetch)
+            .await?
+            .into_vec();
         roles.sort_by(|a, b| {
             a.name
                 .to_lowercase()

@@ -113,6 +113,17 @@ impl<T> List<T> {
         }
     }
 
+    /// The same list, each row read as `U`: a reading of fewer fields,
+    /// for a caller that needs no more of each row.
+    pub fn read_as<U>(self) -> List<U> {
+        List {
+            segments: self.segments,
+            query: self.query,
+            unpaged_on_500: self.unpaged_on_500,
+            rows: PhantomData,
+        }
+    }
+
     pub(crate) fn new(segments: &[&str]) -> Self {
         List {
             segments: segments.iter().map(|segment| segment.to_string()).collect(),
