@@ -34,5 +34,5 @@ pub use members::{KeySummary, ScopedApiKeys};
 pub use models::*;
 pub use operations::{RoleInput, SubscriptionFilter, SubscriptionInput};
 pub use paging::{Complete, FetchAll, Holding, List, PICKER_ROWS, Pace, Row, Whole};
-pub use raw::Raw;
+pub use raw::{Raw, Verbatim};
 pub use secret::ApiKey;

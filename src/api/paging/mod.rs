@@ -101,6 +101,29 @@ impl<T> List<T> {
         }
     }
 
+    /// The same list, each row kept as the server sent it and not read
+    /// further ([`super::raw::Verbatim`]): for `-o json` where nothing
+    /// reads the rows' fields.
+    pub fn verbatim(self) -> List<super::raw::Verbatim<T>> {
+        List {
+            segments: self.segments,
+            query: self.query,
+            unpaged_on_500: self.unpaged_on_500,
+            rows: PhantomData,
+        }
+    }
+
+    /// The same list, each row read as `U`: a reading of fewer fields,
+    /// for a caller that needs no more of each row.
+    pub fn read_as<U>(self) -> List<U> {
+        List {
+            segments: self.segments,
+            query: self.query,
+            unpaged_on_500: self.unpaged_on_500,
+            rows: PhantomData,
+        }
+    }
+
     pub(crate) fn new(segments: &[&str]) -> Self {
         List {
             segments: segments.iter().map(|segment| segment.to_string()).collect(),

@@ -50,9 +50,19 @@ impl JsonArray {
         Ok(JsonArray { written: 0 })
     }
 
+    #[cfg(test)]
     pub fn push(&mut self, out: &mut impl Write, value: &impl Serialize) -> std::io::Result<()> {
+        self.push_with(out, |out| write_at(out, value, 1))
+    }
+
+    /// Adds the element that `write` writes, laid out one level deep.
+    pub fn push_with<W: Write>(
+        &mut self,
+        out: &mut W,
+        write: impl FnOnce(&mut W) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
         out.write_all(if self.written == 0 { b"\n  " } else { b",\n  " })?;
-        write_at(out, value, 1)?;
+        write(out)?;
         self.written += 1;
         Ok(())
     }
@@ -65,15 +75,31 @@ impl JsonArray {
     }
 }
 
+/// Writes part of a JSON string's text with every character
+/// [`crate::text::is_unsafe`] names escaped as `\uXXXX`.
+pub(super) fn write_safe_fragment<W: ?Sized + Write>(writer: &mut W, fragment: &str) -> std::io::Result<()> {
+    let mut rest = fragment;
+    while let Some(at) = rest.find(crate::text::is_unsafe) {
+        writer.write_all(&rest.as_bytes()[..at])?;
+        let c = rest[at..].chars().next().unwrap_or_default();
+        // Beyond U+FFFF (the tag characters) JSON escapes a surrogate pair.
+        for unit in c.encode_utf16(&mut [0; 2]) {
+            write!(writer, "\\u{:04x}", unit)?;
+        }
+        rest = &rest[at + c.len_utf8()..];
+    }
+    writer.write_all(rest.as_bytes())
+}
+
 /// serde_json's pretty layout (two spaces), starting at any depth, with the
 /// characters [`crate::text::is_unsafe`] names escaped inside strings.
-struct TerminalSafeJson {
+pub(super) struct TerminalSafeJson {
     depth: usize,
     has_value: bool,
 }
 
 impl TerminalSafeJson {
-    fn at_depth(depth: usize) -> TerminalSafeJson {
+    pub(super) fn at_depth(depth: usize) -> TerminalSafeJson {
         TerminalSafeJson {
             depth,
             has_value: false,
@@ -94,17 +120,7 @@ impl serde_json::ser::Formatter for TerminalSafeJson {
         writer: &mut W,
         fragment: &str,
     ) -> std::io::Result<()> {
-        let mut rest = fragment;
-        while let Some(at) = rest.find(crate::text::is_unsafe) {
-            writer.write_all(&rest.as_bytes()[..at])?;
-            let c = rest[at..].chars().next().unwrap_or_default();
-            // Beyond U+FFFF (the tag characters) JSON escapes a surrogate pair.
-            for unit in c.encode_utf16(&mut [0; 2]) {
-                write!(writer, "\\u{:04x}", unit)?;
-            }
-            rest = &rest[at + c.len_utf8()..];
-        }
-        writer.write_all(rest.as_bytes())
+        write_safe_fragment(writer, fragment)
     }
 
     fn begin_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
