@@ -210,7 +210,6 @@ impl ProjectRules {
         self.members.get(&membership_id.to_lowercase())?.get(resource)
     }
 
-    /// Whether any rule for everyone is stored.
     /// Which of the rules on `resource` naming everyone, the member or
     /// their roles Terraform manages, in words ("own rule", "role NAME",
     /// "everyone").
@@ -231,6 +230,7 @@ impl ProjectRules {
         found
     }
 
+    /// Whether any rule for everyone is stored.
     pub fn has_everyone_rules(&self) -> bool {
         !self.everyone.is_empty()
     }

@@ -167,14 +167,14 @@ pub fn show_and_ask(
 /// The preview in words.
 pub fn text(effect: &Effect, what: &str) -> String {
     let mode = if effect.mode_known {
-        format!("the organization resolves access {}", mode_words(effect.mode))
+        format!("The organization resolves access {}.", mode_words(effect.mode))
     } else {
         format!(
-            "the server does not say how the organization resolves access: shown {} (what PostHog enforces), the other mode where it differs",
+            "The server does not say how the organization resolves access: shown {} (what PostHog enforces), the other mode where it differs.",
             mode_words(effect.mode)
         )
     };
-    let mut out = format!("{}\n  ({mode})\n", printable(what));
+    let mut out = format!("{}\n  {mode}\n", printable(what));
     if effect.lines.is_empty() {
         out.push_str("  Nobody's access changes.\n");
         return out;

@@ -93,7 +93,7 @@ async fn export_plan_apply_drift_prune_and_terraform_s_rules() {
     );
     assert!(
         planned.stdout.contains(
-            "Who gains and who loses access with this plan:\n  (the organization resolves access by the highest rule (highest-wins))\n  1 person loses access:\n  - Tomás Novák <tomas.novak@hedgebox.dev>: project member → none in Hedgebox Mobile (2)"
+            "Who gains and who loses access with this plan:\n  The organization resolves access by the highest rule (highest-wins).\n  1 person loses access:\n  - Tomás Novák <tomas.novak@hedgebox.dev>: project member → none in Hedgebox Mobile (2)"
         ),
         "{}",
         planned.stdout
