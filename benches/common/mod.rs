@@ -1,6 +1,7 @@
-//! Shared by the benchmarks that double the data (`walk`, `first_page`):
-//! the release server started as its own process, its CPU time read from
-//! `/proc`, the machine's load, and a light HTTP/1.1 load generator.
+//! Shared by the benchmarks that measure the server (`walk`, `first_page`,
+//! `server`): the release server started as its own process, its CPU time
+//! read from `/proc`, the machine's load, and a light HTTP/1.1 load
+//! generator.
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader};

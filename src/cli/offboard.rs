@@ -329,16 +329,7 @@ async fn check_access(
                 ))?;
             }
         }
-        Ok(checked) => {
-            eprintln!(
-                "orgdeck: warning: the server resolves {} level{} otherwise than previewed:",
-                checked.differences.len(),
-                plural(checked.differences.len())
-            );
-            for difference in &checked.differences {
-                eprintln!("orgdeck: warning:   {}", printable(difference));
-            }
-        }
+        Ok(checked) => super::preview::warn_differences(&checked),
         Err(error) => eprintln!(
             "orgdeck: warning: offboarded, but the server's levels could not be read to check the preview: {}",
             printable(&error.to_string())

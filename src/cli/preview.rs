@@ -21,7 +21,7 @@ use super::output::{self, Format};
 use super::{Exit, UsageError};
 use crate::access::preview::world::{self, Projects, Read};
 use crate::access::preview::{Change, Effect, Line, World};
-use crate::access::read::{ReadError, ReadOptions, Reader, Stop};
+use crate::access::read::{ReadError, ReadOptions, Reader};
 use crate::text::{plural, printable};
 
 /// Requests at once while reading the rules.
@@ -42,42 +42,25 @@ pub struct PreviewArgs {
 pub struct Session {
     pub reader: Reader,
     pub read: Read,
-    _ctrl_c: CtrlC,
-}
-
-struct CtrlC(tokio::task::JoinHandle<()>);
-
-impl Drop for CtrlC {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
+    _ctrl_c: super::access::CtrlC,
 }
 
 impl Session {
     /// Reads the organization, its people, roles and the rules of the
     /// projects asked for.
     pub async fn open(connection: &Connection, projects: Projects<'_>) -> Result<Session, ReadError> {
-        let stop = Stop::new();
-        let watch = stop.clone();
-        let task = tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                watch.stop();
-            }
-        });
-        let reader = Reader::new(
-            &connection.client,
+        let (reader, ctrl_c) = super::access::stoppable_reader(
+            connection,
             ReadOptions {
                 concurrency: AT_ONCE,
                 ..ReadOptions::default()
             },
-            crate::clock::Clock::system(),
-            stop,
         );
         let read = World::read(&reader, &connection.organization, projects).await?;
         Ok(Session {
             reader,
             read,
-            _ctrl_c: CtrlC(task),
+            _ctrl_c: ctrl_c,
         })
     }
 
@@ -282,6 +265,19 @@ pub fn confirmed(effect: &Effect) -> anyhow::Result<bool> {
     Ok(matches!(line.trim().to_lowercase().as_str(), "yes" | "y"))
 }
 
+/// Where the server's levels after a change differ from its preview, a
+/// warning on stderr with each difference.
+pub fn warn_differences(checked: &world::Checked) {
+    eprintln!(
+        "orgdeck: warning: the server resolves {} level{} otherwise than previewed:",
+        checked.differences.len(),
+        plural(checked.differences.len())
+    );
+    for difference in &checked.differences {
+        eprintln!("orgdeck: warning:   {}", printable(difference));
+    }
+}
+
 /// After the change: the server's levels against the preview, said on
 /// stderr; the check itself failing is a warning too (the change is made).
 pub async fn check(session: &Session, change: &Change, effect: &Effect) -> Option<world::Checked> {
@@ -299,14 +295,7 @@ pub async fn check(session: &Session, change: &Change, effect: &Effect) -> Optio
                     plural(checked.compared)
                 );
             } else {
-                eprintln!(
-                    "orgdeck: warning: the server resolves {} level{} otherwise than previewed:",
-                    checked.differences.len(),
-                    plural(checked.differences.len())
-                );
-                for difference in &checked.differences {
-                    eprintln!("orgdeck: warning:   {}", printable(difference));
-                }
+                warn_differences(&checked);
             }
             Some(checked)
         }
