@@ -17,6 +17,7 @@ sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1000 100000)
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'exit 1' INT TERM HUP # stopped: the server is stopped too
 
 look() { # label, state dir, health flags...: the JSON answer in $work/answer.json
   local label=$1 state=$2; shift 2

@@ -10,33 +10,9 @@
 use reqwest::Method;
 use serde_json::json;
 
+use super::apply::Workspace;
 use super::cli::{Run, orgdeck};
 use crate::support::TestServer;
-
-struct Workspace {
-    _dir: tempfile::TempDir,
-    path: std::path::PathBuf,
-}
-
-impl Workspace {
-    fn new(name: &str) -> Workspace {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join(name);
-        Workspace { _dir: dir, path }
-    }
-
-    fn arg(&self) -> &str {
-        self.path.to_str().unwrap()
-    }
-
-    fn read(&self) -> String {
-        std::fs::read_to_string(&self.path).unwrap()
-    }
-
-    fn write(&self, text: &str) {
-        std::fs::write(&self.path, text).unwrap();
-    }
-}
 
 async fn export(server: &TestServer, key: &str, file: &Workspace) -> String {
     let run = orgdeck(server, key, &["export", file.arg(), "--access"], None).await;
