@@ -34,6 +34,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 1' INT TERM HUP # stopped: the server is stopped too
 
 load() { printf 'load %s on %s cores' "$(cut -d' ' -f1-3 /proc/loadavg)" "$(nproc)"; }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; } # user + system, 1/100 s

@@ -146,15 +146,17 @@ http {{
         root = root.display()
     );
     std::fs::write(root.join("nginx.conf"), config).expect("nginx.conf");
-    let mut master = Command::new(&nginx)
+    let mut command = Command::new(&nginx);
+    command
         .arg("-p")
         .arg(&root)
         .arg("-c")
         .arg(root.join("nginx.conf"))
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("nginx");
+        .stderr(Stdio::null());
+    // nginx's master dies with the benchmark and stops its workers.
+    common::die_with_this_process(&mut command);
+    let mut master = command.spawn().expect("nginx");
     for _ in 0..100 {
         if std::net::TcpStream::connect(address).is_ok() {
             return Static::Nginx { master, address };
@@ -344,6 +346,9 @@ async fn size(dir: &Path, rows: u64, rounds: usize, seconds: f64) -> AtSize {
 }
 
 fn main() {
+    if !common::benchmarking("first_page") {
+        return;
+    }
     let rows: u64 = setting("BENCH_ROWS", 50_000);
     let rounds: usize = setting("BENCH_ROUNDS", 3).max(1);
     let seconds: f64 = setting("BENCH_SECONDS", 5.0);

@@ -2,10 +2,10 @@
 //!
 //! - about 1,000 subscriptions through a proxy that holds every read and
 //!   write 50 ms (100 ms a round trip, a distant PostHog): a first look
-//!   without a budget (`--budget off`), then a second after an hour of
-//!   deliveries, the requests it makes against the first's; then a first
-//!   look under the default budget on the system's clock, against the
-//!   floor that budget sets;
+//!   without a budget (`--budget off`, 16 at a time), then a second after
+//!   an hour of deliveries, the requests it makes against the first's;
+//!   then a first look under the default budget on the system's clock,
+//!   against the floor that budget sets;
 //! - 90,000 subscriptions through the same proxy: the answer of the list
 //!   alone (no delivery read), its time and requests;
 //! - about 10,000 subscriptions paced by the default budget (400 a minute,
@@ -200,6 +200,7 @@ fn main() {
         let mut index = Index::open(dir.path(), &proxy, "1").expect("index");
         let options = LookOptions {
             budget: Budget::UNLIMITED,
+            concurrency: LookOptions::concurrency_for(Budget::UNLIMITED),
             ..LookOptions::default()
         };
         let (first, took) = look(&client, &clock, &mut index, options.clone()).await;

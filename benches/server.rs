@@ -24,9 +24,11 @@
 //! server, so the figures are conservative. `BENCH_SECONDS` sets the length
 //! of each scenario (default 5).
 
+mod common;
 #[path = "../tests/support/mod.rs"]
 mod support;
 
+use common::cpu_time;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -66,17 +68,6 @@ fn start(
         &dir.join(format!("{name}.log")),
     );
     (server, ready, started.elapsed())
-}
-
-/// User and system CPU time of a process so far.
-fn cpu_time(pid: u32) -> Duration {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let fields: Vec<&str> = stat.rsplit(") ").next().unwrap_or("").split(' ').collect();
-    let ticks: u64 = [11, 12]
-        .iter()
-        .filter_map(|&i| fields.get(i)?.parse::<u64>().ok())
-        .sum();
-    Duration::from_millis(ticks * 10)
 }
 
 struct Figures {

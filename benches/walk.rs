@@ -307,6 +307,9 @@ fn ratio(larger: Duration, smaller: Duration) -> f64 {
 }
 
 fn main() {
+    if !common::benchmarking("walk") {
+        return;
+    }
     let rows: u64 = setting("BENCH_ROWS", 50_000);
     let walks: usize = setting("BENCH_WALKS", 5).max(1);
     let dir = tempfile::tempdir().expect("temporary directory");

@@ -124,6 +124,22 @@ pub fn to_safe_json(value: &impl serde::Serialize) -> Result<String, serde_json:
     Ok(String::from_utf8_lossy(&out).into_owned())
 }
 
+/// Writes part of a JSON string's text with every character [`is_unsafe`]
+/// names escaped as `\uXXXX`.
+pub fn write_safe_fragment<W: ?Sized + io::Write>(writer: &mut W, fragment: &str) -> io::Result<()> {
+    let mut rest = fragment;
+    while let Some(at) = rest.find(is_unsafe) {
+        writer.write_all(&rest.as_bytes()[..at])?;
+        let c = rest[at..].chars().next().unwrap_or_default();
+        // Beyond U+FFFF (the tag characters) JSON escapes a surrogate pair.
+        for unit in c.encode_utf16(&mut [0; 2]) {
+            write!(writer, "\\u{:04x}", unit)?;
+        }
+        rest = &rest[at + c.len_utf8()..];
+    }
+    writer.write_all(rest.as_bytes())
+}
+
 /// serde_json's pretty layout (two spaces), starting at any depth, with the
 /// characters [`is_unsafe`] names escaped inside strings.
 pub struct SafeJson {
@@ -153,17 +169,7 @@ impl serde_json::ser::Formatter for SafeJson {
         writer: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
-        let mut rest = fragment;
-        while let Some(at) = rest.find(is_unsafe) {
-            writer.write_all(&rest.as_bytes()[..at])?;
-            let c = rest[at..].chars().next().unwrap_or_default();
-            // Beyond U+FFFF (the tag characters) JSON escapes a surrogate pair.
-            for unit in c.encode_utf16(&mut [0; 2]) {
-                write!(writer, "\\u{:04x}", unit)?;
-            }
-            rest = &rest[at + c.len_utf8()..];
-        }
-        writer.write_all(rest.as_bytes())
+        write_safe_fragment(writer, fragment)
     }
 
     fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {

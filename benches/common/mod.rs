@@ -1,6 +1,7 @@
-//! Shared by the benchmarks that double the data (`walk`, `first_page`):
-//! the release server started as its own process, its CPU time read from
-//! `/proc`, the machine's load, and a light HTTP/1.1 load generator.
+//! Shared by the benchmarks that measure the server (`walk`, `first_page`,
+//! `server`): the release server started as its own process, its CPU time
+//! read from `/proc`, the machine's load, and a light HTTP/1.1 load
+//! generator.
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader};
@@ -32,14 +33,15 @@ impl Served {
     pub fn start(dir: &Path, name: &str, args: &[&str]) -> Served {
         let db = dir.join(format!("{name}.sqlite"));
         let started = Instant::now();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_orgdeck"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_orgdeck"));
+        command
             .args(["serve", "--listen", "127.0.0.1:0", "--seed", "demo", "--db"])
             .arg(&db)
             .args(args)
             .env("ORGDECK_LOG", dir.join(format!("{name}.log")))
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("orgdeck serve");
+            .stdout(Stdio::piped());
+        die_with_this_process(&mut command);
+        let mut child = command.spawn().expect("orgdeck serve");
         let mut line = String::new();
         BufReader::new(child.stdout.take().expect("stdout"))
             .read_line(&mut line)
@@ -85,6 +87,38 @@ impl Served {
             .status()
             .expect("orgdeck keys create");
         assert!(status.success(), "orgdeck keys create failed");
+    }
+}
+
+/// Whether this run is `cargo bench`'s (which passes `--bench`): `cargo
+/// test --all-targets` runs a benchmark's `main` too, unoptimised, where
+/// these take many minutes; there they only say how to run them.
+pub fn benchmarking(name: &str) -> bool {
+    if std::env::args().any(|arg| arg == "--bench") {
+        return true;
+    }
+    println!("{name}: run it with `cargo bench --bench {name}`");
+    false
+}
+
+/// The child started by `command` is killed when this process ends, however
+/// it ends (a benchmark stopped by a signal drops nothing), and inherits
+/// none of its files but its standard ones: `flock LOCK cargo bench` passes
+/// the lock down open, and a server left running would hold it for ever.
+pub fn die_with_this_process(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: between fork and exec the closure calls two system calls
+    // alone, which allocate nothing and take no lock.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // Every descriptor past stderr closed at exec (a kernel without
+            // close_range leaves them: the death signal still holds).
+            libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, libc::CLOSE_RANGE_CLOEXEC);
+            Ok(())
+        });
     }
 }
 

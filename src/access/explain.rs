@@ -138,6 +138,9 @@ pub struct ProjectRules {
     roles: HashMap<String, HashMap<String, AccessLevel>>,
     /// Each member's own rules, by membership id, then resource.
     members: HashMap<String, HashMap<String, AccessLevel>>,
+    /// The rules Terraform manages (posthog.md 16.7), by subject
+    /// (`everyone`, `role:ID`, `member:ID`, ids lower case) and resource.
+    managed: std::collections::HashSet<(String, String)>,
 }
 
 impl ProjectRules {
@@ -160,6 +163,15 @@ impl ProjectRules {
             let Some(level) = rule.access_level.clone() else {
                 continue;
             };
+            if rule.is_managed() {
+                let subject = match (&rule.organization_member, &rule.role) {
+                    (None, None) => "everyone".to_string(),
+                    (Some(member), None) => format!("member:{}", member.to_lowercase()),
+                    (None, Some(role)) => format!("role:{}", role.to_lowercase()),
+                    (Some(_), Some(_)) => String::new(),
+                };
+                rules.managed.insert((subject, resource.to_string()));
+            }
             let by = match (&rule.organization_member, &rule.role) {
                 (None, None) => {
                     rules.everyone.insert(resource.to_string(), level);
@@ -196,6 +208,26 @@ impl ProjectRules {
     /// A member's own rule on `resource`.
     pub fn member(&self, membership_id: &str, resource: &str) -> Option<&AccessLevel> {
         self.members.get(&membership_id.to_lowercase())?.get(resource)
+    }
+
+    /// Which of the rules on `resource` naming everyone, the member or
+    /// their roles Terraform manages, in words ("own rule", "role NAME",
+    /// "everyone").
+    pub fn terraform(&self, member: Option<&str>, roles: &[(&str, &str)], resource: &str) -> Vec<String> {
+        let managed = |subject: String| self.managed.contains(&(subject, resource.to_string()));
+        let mut found = Vec::new();
+        if member.is_some_and(|id| managed(format!("member:{}", id.to_lowercase()))) {
+            found.push("own rule".to_string());
+        }
+        for (id, name) in roles {
+            if managed(format!("role:{}", id.to_lowercase())) {
+                found.push(format!("role {name}"));
+            }
+        }
+        if managed("everyone".into()) {
+            found.push("everyone".to_string());
+        }
+        found
     }
 
     /// Whether any rule for everyone is stored.

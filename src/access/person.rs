@@ -85,6 +85,10 @@ pub struct Line {
     pub outranked: Vec<RuleNote>,
     /// The server's cell, as sent.
     pub server: SettingsEntry,
+    /// The rules of this line Terraform manages ("own rule", "role NAME",
+    /// "everyone"), said wherever the line is shown.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub terraform: Vec<String>,
 }
 
 /// A rule that applies but does not decide.
@@ -153,6 +157,18 @@ impl PersonAccess {
             organization: directory.organization.clone(),
             projects,
         })
+    }
+}
+
+/// Why who reaches an object is not known, in words. PostHog answers 404
+/// for an object its lists hide from the key's user (every rule that could
+/// reach them on it is `none`, posthog.md §16.6), which is not that the
+/// object is gone: the rule read from the rules' list says it exists.
+fn object_unreadable(error: &crate::api::Error) -> String {
+    if error.status() == Some(404) {
+        "hidden from this key's user (no rule lets them see it), so who reaches it cannot be read".into()
+    } else {
+        error.to_string()
     }
 }
 
@@ -313,6 +329,10 @@ fn lines(
             }
         }
         let worth = cell.level.as_ref() != Some(&default) || cell.own.is_some() || named;
+        let roles: Vec<(&str, &str)> = held
+            .iter()
+            .map(|role| (role.id.as_str(), role.name.as_str()))
+            .collect();
         (
             Line {
                 resource: resource.to_string(),
@@ -321,6 +341,7 @@ fn lines(
                 default_why,
                 outranked,
                 server: entry.clone(),
+                terraform: rules.terraform(Some(&person.membership_id), &roles, resource),
             },
             worth,
         )
@@ -408,7 +429,7 @@ async fn objects_with_effect(
             let answer = reader
                 .read(|client| async move { client.users_with_access(project, target).await })
                 .await;
-            unknown_or_stop(answer, |error| error.to_string())
+            unknown_or_stop(answer, object_unreadable)
         },
     ))
     .await;

@@ -181,6 +181,7 @@ async fn role_project(
                 default_why,
                 outranked,
                 server: entry.clone(),
+                terraform: rules.terraform(None, &[(role_id, role.name.as_str())], resource),
             },
             worth,
         )

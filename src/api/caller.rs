@@ -25,6 +25,10 @@ pub enum Operation {
     SetLevel { user_uuid: String, from: i64, to: i64 },
     /// Remove a member (themselves: leave), whose level is `level`.
     RemoveMember { user_uuid: String, level: i64 },
+    /// Set or remove an access rule of a project: on one object (which its
+    /// creator or a manager of it may change too), or project- or
+    /// resource-wide (organization admins only, posthog.md 16.2).
+    ChangeAccess { project: i64, object: bool },
 }
 
 impl Operation {
@@ -34,13 +38,17 @@ impl Operation {
             Operation::ChangeRole | Operation::ChangeRoleMembers => "organization:write",
             Operation::ChangeSubscription { .. } => "subscription:write",
             Operation::SetLevel { .. } | Operation::RemoveMember { .. } => "organization_member:write",
+            Operation::ChangeAccess { .. } => "access_control:write",
         }
     }
 
     /// Whether it goes to an organization endpoint (which PostHog refuses
     /// to a key limited to projects).
     fn on_the_organization(&self) -> bool {
-        !matches!(self, Operation::ChangeSubscription { .. })
+        !matches!(
+            self,
+            Operation::ChangeSubscription { .. } | Operation::ChangeAccess { .. }
+        )
     }
 }
 
@@ -152,7 +160,10 @@ impl Caller {
             let projects = key.scoped_teams.as_deref().unwrap_or_default();
             if !projects.is_empty() {
                 match operation {
-                    Operation::ChangeSubscription { project, .. } if !projects.contains(project) => {
+                    Operation::ChangeSubscription { project, .. }
+                    | Operation::ChangeAccess { project, .. }
+                        if !projects.contains(project) =>
+                    {
                         lacks.push(Lack::Project(*project))
                     }
                     _ if operation.on_the_organization() => lacks.push(Lack::ProjectsOnly),
@@ -173,7 +184,10 @@ impl Caller {
         match operation {
             Operation::ChangeRole => needs(&mut lacks, level::ADMIN, "change roles"),
             Operation::ChangeRoleMembers => needs(&mut lacks, level::ADMIN, "change who is in a role"),
-            Operation::ChangeSubscription { .. } => {}
+            Operation::ChangeSubscription { .. } | Operation::ChangeAccess { object: true, .. } => {}
+            Operation::ChangeAccess { object: false, .. } => {
+                needs(&mut lacks, level::ADMIN, "change project-wide access rules")
+            }
             Operation::SetLevel { user_uuid, from, to } => {
                 if is_me(user_uuid) {
                     lacks.push(Lack::OwnLevel);

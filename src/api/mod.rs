@@ -36,5 +36,5 @@ pub use models::*;
 pub use operations::{RoleInput, SubscriptionInput};
 pub use paging::{Complete, FetchAll, Holding, List, PICKER_ROWS, Pace, Row, Whole};
 pub use query::SubscriptionFilter;
-pub use raw::Raw;
+pub use raw::{Raw, Verbatim};
 pub use secret::ApiKey;

@@ -15,7 +15,7 @@ use super::time::flexible_datetime;
 
 /// Decodes null as the type's default: a real server may send null where
 /// api.md promises a value, and one null must not lose the whole resource.
-pub(super) fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+pub(crate) fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
 where
     D: serde::Deserializer<'de>,
     T: Default + Deserialize<'de>,

@@ -1,4 +1,5 @@
-//! `orgdeck people offboard EMAIL`: the plan printed; the key checked
+//! `orgdeck people offboard EMAIL`: the plan printed, with the preview of
+//! who loses what access (`cli::preview`); the key checked
 //! against every step (its user's level, its scopes and limits), a plan it
 //! cannot finish refused before anything changes; one question; then the
 //! steps four at a time, each written to the record (a journal, see
@@ -18,7 +19,11 @@ use serde_json::json;
 
 use super::connection::Connection;
 use super::output::{self, Format};
+use super::preview::Session as PreviewSession;
 use super::{Exit, people};
+use crate::access::preview::world::Projects;
+use crate::access::preview::{Change, Effect};
+use crate::access::read::ReadError;
 use crate::people::offboard::{self, Journal, Options, Outcome, Plan, RecordAt, Session, Status, Step};
 use crate::text::{plural, printable};
 
@@ -26,7 +31,7 @@ use crate::text::{plural, printable};
 pub struct OffboardArgs {
     /// Their e-mail address.
     email: String,
-    /// Print the plan and change nothing.
+    /// Print the plan and the preview of their access, and change nothing.
     #[arg(long)]
     pub dry_run: bool,
     /// Run without asking.
@@ -76,8 +81,14 @@ pub async fn run(connection: &Connection, format: Format, args: OffboardArgs) ->
         crate::clock::system_now(),
     )
     .await;
+    let access = access_preview(connection, &profile, &plan, &args, format).await?;
     if args.dry_run {
-        return dry_run(&plan, opened, format);
+        return dry_run(
+            &plan,
+            opened,
+            access.as_ref().map(|(_, _, effect)| effect),
+            format,
+        );
     }
     let session = opened?;
     if let Some(why) = session.caller.scopes_unknown() {
@@ -102,6 +113,18 @@ pub async fn run(connection: &Connection, format: Format, args: OffboardArgs) ->
         return Err(Exit {
             code: 1,
             message: "not offboarded: nothing was changed (answer yes to go on)".into(),
+        }
+        .into());
+    }
+    // Taking access away asks once more, naming how many lose it.
+    if let Some((_, _, effect)) = &access
+        && effect.losing > 0
+        && !args.yes
+        && !super::preview::confirmed(effect)?
+    {
+        return Err(Exit {
+            code: 1,
+            message: "not offboarded: nothing was changed (only 'yes' goes on)".into(),
         }
         .into());
     }
@@ -180,6 +203,13 @@ pub async fn run(connection: &Connection, format: Format, args: OffboardArgs) ->
             return Err(record_failed(&plan, &journal, written, &error, &steps).into());
         }
     };
+    // Their access checked against the server's, once every step is done.
+    if let Some((preview, change, effect)) = &access
+        && plan.failed() == 0
+        && plan.count(Status::Planned) == 0
+    {
+        check_access(preview, change, effect, format).await?;
+    }
     let record = offboard::Record::of(&plan, &session, host, crate::clock::system_now());
     match format {
         Format::Json => output::print_json(&json!({
@@ -227,9 +257,96 @@ pub async fn run(connection: &Connection, format: Format, args: OffboardArgs) ->
     Ok(())
 }
 
-/// `--dry-run`: the plan, and what the key lacks to run it (a check that
-/// could not be made is said, not fatal).
-fn dry_run(plan: &Plan, session: crate::api::error::Result<Session>, format: Format) -> anyhow::Result<()> {
+/// The preview of who loses what access when they leave their roles (and
+/// the organization, when asked), printed under the plan; `None` when
+/// they hold no membership or the rules cannot be read (then said on a
+/// dry run, and the offboarding goes on without it).
+async fn access_preview(
+    connection: &Connection,
+    profile: &crate::people::profile::Profile,
+    plan: &Plan,
+    args: &OffboardArgs,
+    format: Format,
+) -> anyhow::Result<Option<(PreviewSession, Change, Effect)>> {
+    let Some(member) = &profile.member else {
+        return Ok(None);
+    };
+    let leaves_roles = plan
+        .steps
+        .iter()
+        .any(|step| matches!(step.action, offboard::Action::LeaveRole { .. }));
+    if !leaves_roles && !args.remove_from_organization {
+        return Ok(None);
+    }
+    let session = match PreviewSession::open(connection, Projects::All).await {
+        Ok(session) => session,
+        Err(ReadError::Stopped) => anyhow::bail!("stopped (Ctrl-C): nothing was changed"),
+        // The offboarding goes on without it, as it did before previews.
+        Err(ReadError::Api(error)) => {
+            if args.dry_run {
+                eprintln!(
+                    "orgdeck: note: no preview of their access: the access rules could not be read ({})",
+                    printable(&error.to_string())
+                );
+            }
+            tracing::info!("no preview of the offboarding's access: {error}");
+            return Ok(None);
+        }
+    };
+    let change = Change::Offboard {
+        membership_id: member.id.to_lowercase(),
+        remove_from_organization: args.remove_from_organization,
+    };
+    let effect = crate::access::preview::preview(&session.read.world, &change);
+    for note in &session.read.world.notes {
+        eprintln!("orgdeck: note: {}", printable(note));
+    }
+    let what = format!("Their access once offboarded ({})", plan.person.email);
+    match format {
+        Format::Table => output::print(&format!("\n{}", super::preview::text(&effect, &what)))?,
+        Format::Json if !args.dry_run => eprint!("{}", super::preview::text(&effect, &what)),
+        Format::Json => {}
+    }
+    Ok(Some((session, change, effect)))
+}
+
+/// Their access after the offboarding against the preview: as previewed,
+/// said with the counts (stdout); a difference, or a check that could not
+/// be made, a warning on stderr (the offboarding is done).
+async fn check_access(
+    preview: &PreviewSession,
+    change: &Change,
+    effect: &Effect,
+    format: Format,
+) -> anyhow::Result<()> {
+    match crate::access::preview::world::check(&preview.reader, &preview.read.world, change, effect).await {
+        Ok(checked) if checked.differences.is_empty() => {
+            if format == Format::Table {
+                output::print(&format!(
+                    "Checked: the server's {} level{} after the offboarding are as previewed.\n",
+                    checked.compared,
+                    plural(checked.compared)
+                ))?;
+            }
+        }
+        Ok(checked) => super::preview::warn_differences(&checked),
+        Err(error) => eprintln!(
+            "orgdeck: warning: offboarded, but the server's levels could not be read to check the preview: {}",
+            printable(&error.to_string())
+        ),
+    }
+    Ok(())
+}
+
+/// `--dry-run`: the plan, the preview of who loses what access, and what
+/// the key lacks to run it (a check that could not be made is said, not
+/// fatal).
+fn dry_run(
+    plan: &Plan,
+    session: crate::api::error::Result<Session>,
+    access: Option<&Effect>,
+    format: Format,
+) -> anyhow::Result<()> {
     let (missing, unchecked) = match &session {
         Ok(session) => (session.missing(plan), None),
         Err(error) => (Vec::new(), Some(error.to_string())),
@@ -241,7 +358,9 @@ fn dry_run(plan: &Plan, session: crate::api::error::Result<Session>, format: For
         );
     }
     match format {
-        Format::Json => output::print_json(&json!({"dry_run": true, "plan": plan, "missing": missing})),
+        Format::Json => {
+            output::print_json(&json!({"dry_run": true, "plan": plan, "missing": missing, "preview": access}))
+        }
         Format::Table => {
             let mut text = String::new();
             if !missing.is_empty() {

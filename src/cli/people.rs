@@ -1,14 +1,14 @@
 //! `orgdeck people list|show|offboard|level`: the organization by person.
 
 use clap::{Subcommand, ValueEnum};
-use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::connection::Connection;
-use super::output::{self, Column, Format, ListWriter, fixed, flexible};
+use super::output::{self, Column, Format, JsonRow, ListWriter, fixed, flexible};
 use super::{UsageError, date, day};
 use crate::api::models::level;
-use crate::api::{List, OrganizationMember, Raw};
+use crate::api::raw::field;
+use crate::api::{List, OrganizationMember, Verbatim};
 use crate::people::profile::{self, Found, Keys, Profile};
 use crate::people::{RoleIndex, RoleRef};
 use crate::text::printable;
@@ -116,20 +116,61 @@ async fn role_index(connection: &Connection) -> anyhow::Result<RoleIndex> {
     Ok(index)
 }
 
-/// A member with their roles: the server's object, `roles` added.
+/// A member with their roles, for a table.
 struct PersonRow {
-    member: Raw<OrganizationMember>,
+    member: OrganizationMember,
     roles: Vec<RoleRef>,
 }
 
-impl Serialize for PersonRow {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut value = self.member.value();
-        if let Value::Object(object) = &mut value {
-            object.insert("roles".into(), json!(self.roles));
-        }
-        value.serialize(serializer)
+/// A member with their roles, for `-o json`: the server's object as it
+/// came, `roles` added.
+struct PersonJson {
+    member: Verbatim<OrganizationMember>,
+    roles: Vec<RoleRef>,
+}
+
+impl JsonRow for PersonJson {
+    fn write_json(&self, out: &mut impl std::io::Write, depth: usize) -> std::io::Result<()> {
+        let json = self.member.json.get().trim();
+        let roles = serde_json::to_string(&self.roles).map_err(std::io::Error::other)?;
+        // `roles` added as the last key, unless the object has one (then
+        // it is replaced where it stands, as a map would).
+        let text = match json.strip_suffix('}') {
+            Some(open) if field(json, "roles").is_none() => {
+                let comma = if open.trim_end() == "{" { "" } else { "," };
+                format!("{open}{comma}\"roles\":{roles}}}")
+            }
+            _ => {
+                let mut value: Value = serde_json::from_str(json).map_err(std::io::Error::other)?;
+                if let Value::Object(object) = &mut value {
+                    object.insert("roles".into(), json!(self.roles));
+                }
+                value.to_string()
+            }
+        };
+        output::write_verbatim(out, &text, depth)
     }
+}
+
+/// The roles of the person with `user_uuid`, as a row shows them.
+fn roles_of(index: &RoleIndex, user_uuid: &str) -> Vec<RoleRef> {
+    index
+        .of(user_uuid)
+        .iter()
+        .map(|held| RoleRef {
+            id: held.id.clone(),
+            name: held.name.clone(),
+        })
+        .collect()
+}
+
+/// The user UUID of a member as the server sent it (`user.uuid`), read
+/// off the text; empty where it has none, as the typed reading gives.
+fn user_uuid(member: &Verbatim<OrganizationMember>) -> String {
+    field(member.json.get(), "user")
+        .and_then(|user| field(user, "uuid"))
+        .and_then(|uuid| serde_json::from_str::<String>(uuid).ok())
+        .unwrap_or_default()
 }
 
 const LIST_COLUMNS: [Column; 6] = [
@@ -192,7 +233,7 @@ async fn list(
         ),
         None => None,
     };
-    let mut members = List::members(&connection.organization).raw();
+    let mut members = List::members(&connection.organization);
     if let Some(search) = search
         .as_deref()
         .map(str::trim)
@@ -200,36 +241,51 @@ async fn list(
     {
         members = members.with("search", search);
     }
+    let kept = |roles: &[RoleRef]| {
+        (!no_role || roles.is_empty())
+            && only
+                .as_ref()
+                .is_none_or(|id| roles.iter().any(|role| &role.id == id))
+    };
     let mut writer = ListWriter::new(format, LIST_COLUMNS.to_vec())?;
-    let read = client
-        .for_each_page(
-            &members,
-            &super::list_options("organization members"),
-            |page: Vec<Raw<OrganizationMember>>| {
-                let rows: Vec<PersonRow> = page
-                    .into_iter()
-                    .map(|member| {
-                        let roles = index
-                            .of(&member.user.uuid)
-                            .iter()
-                            .map(|held| RoleRef {
-                                id: held.id.clone(),
-                                name: held.name.clone(),
+    let options = super::list_options("organization members");
+    let read = match format {
+        // The server's objects passed on as they came, `roles` added.
+        Format::Json => {
+            client
+                .for_each_page(
+                    &members.verbatim(),
+                    &options,
+                    |page: Vec<Verbatim<OrganizationMember>>| {
+                        let rows: Vec<PersonJson> = page
+                            .into_iter()
+                            .map(|member| PersonJson {
+                                roles: roles_of(&index, &user_uuid(&member)),
+                                member,
                             })
+                            .filter(|row| kept(&row.roles))
                             .collect();
-                        PersonRow { member, roles }
-                    })
-                    .filter(|row| {
-                        (!no_role || row.roles.is_empty())
-                            && only
-                                .as_ref()
-                                .is_none_or(|id| row.roles.iter().any(|role| &role.id == id))
-                    })
-                    .collect();
-                writer.rows(&rows, list_cells)
-            },
-        )
-        .await;
+                        writer.json_rows(&rows)
+                    },
+                )
+                .await
+        }
+        Format::Table => {
+            client
+                .for_each_page(&members, &options, |page: Vec<OrganizationMember>| {
+                    let rows: Vec<PersonRow> = page
+                        .into_iter()
+                        .map(|member| PersonRow {
+                            roles: roles_of(&index, &member.user.uuid),
+                            member,
+                        })
+                        .filter(|row| kept(&row.roles))
+                        .collect();
+                    writer.table_rows(&rows, list_cells)
+                })
+                .await
+        }
+    };
     super::end_list(writer, read)
 }
 
@@ -360,6 +416,56 @@ fn subscription_line(found: &Found) -> String {
     parts.join(" · ")
 }
 
+/// Refuses, before any preview or question, a level change the key's
+/// user may not make (a plain member, their own level, an owner's): the
+/// server would refuse it after the question. When the server will not
+/// say who the key is, the server judges.
+async fn refuse_what_the_key_cannot(
+    connection: &Connection,
+    member: &crate::api::OrganizationMember,
+    wanted: Level,
+) -> anyhow::Result<()> {
+    let client = &connection.client;
+    let caller = match client.organization(&connection.organization).await {
+        Ok(organization) => client.caller(&organization.id).await,
+        Err(error) => Err(error),
+    };
+    let caller = match caller {
+        Ok(caller) => caller,
+        Err(error) => {
+            tracing::info!("the key could not be checked before changing a level: {error}");
+            return Ok(());
+        }
+    };
+    let missing = caller.missing([(
+        1,
+        crate::api::Operation::SetLevel {
+            user_uuid: member.user.uuid.clone(),
+            from: member.level,
+            to: wanted.number(),
+        },
+    )]);
+    match missing.as_slice() {
+        [] => Ok(()),
+        lacks => {
+            let lacks: Vec<String> = lacks
+                .iter()
+                .map(|lack| lack.trim_end_matches(" (step 1)").to_string())
+                .collect();
+            Err(super::Exit {
+                code: 1,
+                message: printable(&format!(
+                    "this key cannot change {}'s level, so nothing was asked or sent: {}",
+                    member.user.email,
+                    lacks.join("; ")
+                ))
+                .into_owned(),
+            }
+            .into())
+        }
+    }
+}
+
 async fn set_level(
     connection: &Connection,
     format: Format,
@@ -387,6 +493,7 @@ async fn set_level(
             )),
         };
     }
+    refuse_what_the_key_cannot(connection, &member, wanted).await?;
     let mut previewed = None;
     if let Some(session) = super::preview::Session::open_or_note(
         connection,

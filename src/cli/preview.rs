@@ -1,5 +1,6 @@
 //! The preview every change that can move access shows first (`access
-//! set|unset`, `members add|remove`, `roles delete`, `people level`): who
+//! set|unset`, `members add|remove`, `roles delete`, `people level`,
+//! `people offboard`, `plan` and `apply`): who
 //! gains and who loses what, computed by `crate::access::preview` from the
 //! rules read from the server; a change that takes access away from anyone
 //! asks once more, naming how many lose it, Enter meaning no; `--dry-run`
@@ -20,7 +21,7 @@ use super::output::{self, Format};
 use super::{Exit, UsageError};
 use crate::access::preview::world::{self, Projects, Read};
 use crate::access::preview::{Change, Effect, Line, World};
-use crate::access::read::{ReadError, ReadOptions, Reader, Stop};
+use crate::access::read::{ReadError, ReadOptions, Reader};
 use crate::text::{plural, printable};
 
 /// Requests at once while reading the rules.
@@ -41,42 +42,25 @@ pub struct PreviewArgs {
 pub struct Session {
     pub reader: Reader,
     pub read: Read,
-    _ctrl_c: CtrlC,
-}
-
-struct CtrlC(tokio::task::JoinHandle<()>);
-
-impl Drop for CtrlC {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
+    _ctrl_c: super::access::CtrlC,
 }
 
 impl Session {
     /// Reads the organization, its people, roles and the rules of the
     /// projects asked for.
     pub async fn open(connection: &Connection, projects: Projects<'_>) -> Result<Session, ReadError> {
-        let stop = Stop::new();
-        let watch = stop.clone();
-        let task = tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                watch.stop();
-            }
-        });
-        let reader = Reader::new(
-            &connection.client,
+        let (reader, ctrl_c) = super::access::stoppable_reader(
+            connection,
             ReadOptions {
                 concurrency: AT_ONCE,
                 ..ReadOptions::default()
             },
-            crate::clock::Clock::system(),
-            stop,
         );
         let read = World::read(&reader, &connection.organization, projects).await?;
         Ok(Session {
             reader,
             read,
-            _ctrl_c: CtrlC(task),
+            _ctrl_c: ctrl_c,
         })
     }
 
@@ -166,14 +150,14 @@ pub fn show_and_ask(
 /// The preview in words.
 pub fn text(effect: &Effect, what: &str) -> String {
     let mode = if effect.mode_known {
-        format!("the organization resolves access {}", mode_words(effect.mode))
+        format!("The organization resolves access {}.", mode_words(effect.mode))
     } else {
         format!(
-            "the server does not say how the organization resolves access: shown {} (what PostHog enforces), the other mode where it differs",
+            "The server does not say how the organization resolves access: shown {} (what PostHog enforces), the other mode where it differs.",
             mode_words(effect.mode)
         )
     };
-    let mut out = format!("{}\n  ({mode})\n", printable(what));
+    let mut out = format!("{}\n  {mode}\n", printable(what));
     if effect.lines.is_empty() {
         out.push_str("  Nobody's access changes.\n");
         return out;
@@ -269,7 +253,7 @@ fn line_text(line: &Line) -> String {
 
 /// Asks once more on the terminal (stderr), naming how many lose access;
 /// only "yes" (or "y") goes on, Enter means no.
-fn confirmed(effect: &Effect) -> anyhow::Result<bool> {
+pub fn confirmed(effect: &Effect) -> anyhow::Result<bool> {
     eprint!(
         "{} lose{} access. Go on? Type yes to go on, Enter means no: ",
         people(effect.losing),
@@ -279,6 +263,19 @@ fn confirmed(effect: &Effect) -> anyhow::Result<bool> {
     let mut line = String::new();
     std::io::stdin().lock().read_line(&mut line)?;
     Ok(matches!(line.trim().to_lowercase().as_str(), "yes" | "y"))
+}
+
+/// Where the server's levels after a change differ from its preview, a
+/// warning on stderr with each difference.
+pub fn warn_differences(checked: &world::Checked) {
+    eprintln!(
+        "orgdeck: warning: the server resolves {} level{} otherwise than previewed:",
+        checked.differences.len(),
+        plural(checked.differences.len())
+    );
+    for difference in &checked.differences {
+        eprintln!("orgdeck: warning:   {}", printable(difference));
+    }
 }
 
 /// After the change: the server's levels against the preview, said on
@@ -298,14 +295,7 @@ pub async fn check(session: &Session, change: &Change, effect: &Effect) -> Optio
                     plural(checked.compared)
                 );
             } else {
-                eprintln!(
-                    "orgdeck: warning: the server resolves {} level{} otherwise than previewed:",
-                    checked.differences.len(),
-                    plural(checked.differences.len())
-                );
-                for difference in &checked.differences {
-                    eprintln!("orgdeck: warning:   {}", printable(difference));
-                }
+                warn_differences(&checked);
             }
             Some(checked)
         }

@@ -230,11 +230,11 @@ impl Reading<'_> {
                 return Ok(None);
             }
             // The budget is asked once for the list's first page; the
-            // pages after it are counted as they come (a look's list is a
-            // few dozen requests, well within any minute's budget).
+            // pages after it are counted as they are sent (a look's list is
+            // a few dozen requests, well within any minute's budget) and
+            // told to the budget once the list is read.
             self.pacer.acquire().await;
-            let pacer = self.pacer;
-            let requests = self.requests;
+            let sent = Arc::new(AtomicU64::new(0));
             let counted = {
                 let progress = progress.clone();
                 move |read: u64, total: u64| progress(read, total)
@@ -244,7 +244,15 @@ impl Reading<'_> {
                 concurrency: PAGES_AT_ONCE,
                 progress: Some(Arc::new(counted)),
                 max_rows: Some(self.max_rows),
-                pace: None,
+                // Called once before each request the read sends (its
+                // sink is handed rows in runs, not pages).
+                pace: Some(Arc::new({
+                    let sent = sent.clone();
+                    move || {
+                        sent.fetch_add(1, Ordering::Relaxed);
+                        Box::pin(std::future::ready(()))
+                    }
+                })),
             };
             let mut read = Read {
                 integrations: integrations.is_some(),
@@ -254,16 +262,11 @@ impl Reading<'_> {
                 }),
                 ..Read::default()
             };
-            let mut pages = 0u64;
             let mut held = 0u64;
             let streamed = self
                 .client
-                .for_each_page(&list, &options, |page: Vec<Subscription>| {
-                    pages += 1;
-                    if pages > 1 {
-                        pacer.record();
-                    }
-                    for subscription in &page {
+                .for_each_page(&list, &options, |rows: Vec<Subscription>| {
+                    for subscription in &rows {
                         if subscription.deleted {
                             continue;
                         }
@@ -292,7 +295,11 @@ impl Reading<'_> {
                     Ok(())
                 })
                 .await;
-            requests.fetch_add(pages.max(1), Ordering::Relaxed);
+            let pages = sent.load(Ordering::Relaxed).max(1);
+            self.requests.fetch_add(pages, Ordering::Relaxed);
+            for _ in 1..pages {
+                self.pacer.record();
+            }
             match streamed {
                 Ok(_whole) => {}
                 Err(Stopped::Stopped) => return Ok(None),

@@ -62,6 +62,26 @@ const TRIES: u32 = 3;
 const FLUSH_EVERY: usize = 32;
 const FLUSH_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// Delivery reads in flight at once under a budget: PostHog Cloud counts
+/// requests, not connections, so more at once would only wait longer for
+/// the budget.
+pub const AT_ONCE: usize = 8;
+/// In flight at once without a budget (a server of one's own): the look's
+/// time is then its round trips, and a thousand reads 100 ms away take
+/// about 6 s at 16 rather than 13 s at 8.
+pub const AT_ONCE_UNBUDGETED: usize = 16;
+
+impl LookOptions {
+    /// What a look sends at once by default under `budget`.
+    pub fn concurrency_for(budget: Budget) -> usize {
+        if budget == Budget::UNLIMITED {
+            AT_ONCE_UNBUDGETED
+        } else {
+            AT_ONCE
+        }
+    }
+}
+
 /// How a look goes about it.
 #[derive(Debug, Clone)]
 pub struct LookOptions {
@@ -83,7 +103,7 @@ pub struct LookOptions {
 impl Default for LookOptions {
     fn default() -> Self {
         LookOptions {
-            concurrency: 8,
+            concurrency: AT_ONCE,
             budget: Budget::default(),
             full: false,
             max_rows: 1_000_000,

@@ -20,7 +20,7 @@ use chrono::{DateTime, Utc};
 use futures_util::StreamExt;
 use serde::Serialize;
 
-use crate::api::{Client, FetchAll, List, Role, RoleMembership, Whole};
+use crate::api::{Client, FetchAll, List, RoleMembership, Whole};
 
 /// Roles whose memberships are read at once.
 pub const ROLES_AT_ONCE: usize = 4;
@@ -44,14 +44,62 @@ pub struct HeldRole {
 
 /// Every role of an organization with its members, turned round: the
 /// roles of each person.
+///
+/// Held compactly, as one sorted array of who holds which role (48 bytes a
+/// membership, UUIDs as numbers): the index of an organization of 180,000
+/// memberships is 8 MiB, not the server's objects.
 #[derive(Debug, Clone, Default)]
 pub struct RoleIndex {
     /// By name, as people look for them.
     pub roles: Vec<RoleRef>,
-    /// Keyed by user UUID, lowercase.
-    by_user: HashMap<String, Vec<HeldRole>>,
+    /// Sorted by person, then by role (its place in `roles`).
+    held: Vec<Held>,
+    /// Ids and user UUIDs that are not UUIDs as [`Compact`] writes them,
+    /// kept as text.
+    texts: Vec<Box<str>>,
+    /// The places of `texts`.
+    text_places: HashMap<Box<str>, u32>,
     /// Each role's member count, by role id.
     sizes: HashMap<String, usize>,
+}
+
+/// One person in one role.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Held {
+    user: Compact,
+    membership: Compact,
+    /// Microseconds since the epoch; `i64::MIN` for none.
+    joined_at: i64,
+    /// Its place in [`RoleIndex::roles`].
+    role: u32,
+}
+
+/// A user UUID (compared in any case) or a membership id (written back as
+/// it came): a UUID as its number where its canonical text gives it back
+/// exactly, else the place of its text in [`RoleIndex::texts`].
+///
+/// Two words rather than a `u128`, which would align the whole [`Held`]
+/// to 16 bytes; a text's place is marked by a first word no UUID held as a
+/// number has ([`uuid_number`] leaves those as text).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct Compact([u64; 2]);
+
+impl Compact {
+    fn uuid(number: u128) -> Compact {
+        Compact([(number >> 64) as u64, number as u64])
+    }
+
+    fn text(place: u32) -> Compact {
+        Compact([u64::MAX, u64::from(place)])
+    }
+
+    /// The UUID's number, or the text's place.
+    fn read(self) -> Result<u128, usize> {
+        match self.0 {
+            [u64::MAX, place] => Err(usize::try_from(place).unwrap_or(usize::MAX)),
+            [high, low] => Ok(u128::from(high) << 64 | u128::from(low)),
+        }
+    }
 }
 
 /// The user UUID a membership is of, whichever way the server says it.
@@ -71,6 +119,24 @@ pub fn membership_user(membership: &RoleMembership) -> Option<String> {
         .map(|uuid| uuid.to_lowercase())
 }
 
+/// A role as the index reads it: its id and name.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+struct NamedRole {
+    #[serde(default, deserialize_with = "crate::api::models::null_as_default")]
+    id: String,
+    #[serde(default, deserialize_with = "crate::api::models::null_as_default")]
+    name: String,
+}
+
+impl crate::api::Row for NamedRole {
+    fn row_id(&self) -> String {
+        self.id.clone()
+    }
+}
+
+/// What the index keeps of a membership: its user, its id, when it began.
+type Kept = (String, String, Option<DateTime<Utc>>);
+
 impl RoleIndex {
     /// Reads the roles, then each role's memberships, `ROLES_AT_ONCE` roles
     /// at a time; `progress` hears (roles read, roles in all).
@@ -83,7 +149,12 @@ impl RoleIndex {
             concurrency: 2,
             ..FetchAll::default()
         };
-        let mut roles: Vec<Role> = client.all(&List::roles(organization), &fetch).await?.into_vec();
+        // Read by id and name alone: the members a server embeds in each
+        // role (all of them, in PostHog's list) are skipped, not read.
+        let mut roles: Vec<NamedRole> = client
+            .all(&List::roles(organization).read_as(), &fetch)
+            .await?
+            .into_vec();
         roles.sort_by(|a, b| {
             a.name
                 .to_lowercase()
@@ -94,11 +165,23 @@ impl RoleIndex {
         progress(0, total);
         // Each read owns its role, so that the whole load is a future a
         // task may run (a closure over borrowed roles is not, to rustc).
+        // Of each page, only what the index keeps is kept.
         let mut reads = futures_util::stream::iter(roles.clone().into_iter().map(|role| {
             let fetch = fetch.clone();
             async move {
                 let list = List::memberships(organization, &role.id);
-                let memberships = client.all(&list, &fetch).await;
+                let memberships = client
+                    .gather(&list, &fetch, |page: Vec<RoleMembership>| {
+                        crate::api::error::Result::Ok(
+                            page.into_iter()
+                                .filter_map(|membership| {
+                                    let user = membership_user(&membership)?;
+                                    Some((user, membership.id, membership.joined_at))
+                                })
+                                .collect::<Vec<Kept>>(),
+                        )
+                    })
+                    .await;
                 (role, memberships)
             }
         }))
@@ -115,39 +198,127 @@ impl RoleIndex {
         };
         let mut done = 0;
         while let Some((role, memberships)) = reads.next().await {
-            index.add(&role, memberships?);
+            index.add(&role.id, memberships?);
             done += 1;
             progress(done, total);
         }
-        for held in index.by_user.values_mut() {
-            held.sort_by_key(|role| role.name.to_lowercase());
-        }
+        index.sort();
         Ok(index)
     }
 
     /// A role's memberships, read whole: a person missing from them would
-    /// be taken for someone not in the role.
-    fn add(&mut self, role: &Role, memberships: Whole<RoleMembership>) {
-        self.sizes.insert(role.id.clone(), memberships.len());
-        for membership in memberships {
-            let Some(user) = membership_user(&membership) else {
-                continue;
+    /// be taken for someone not in the role. The held roles are sorted
+    /// once all are in.
+    fn add(&mut self, role_id: &str, memberships: Whole<Kept>) {
+        self.sizes.insert(role_id.to_string(), memberships.len());
+        let role = self.place_of(role_id, "");
+        for (user, membership, joined_at) in memberships {
+            let held = Held {
+                user: self.user_key(&user),
+                membership: self.compact(&membership, false),
+                joined_at: joined_at.map_or(i64::MIN, |at| at.timestamp_micros()),
+                role,
             };
-            self.by_user.entry(user).or_default().push(HeldRole {
-                id: role.id.clone(),
-                name: role.name.clone(),
-                membership_id: membership.id,
-                joined_at: membership.joined_at,
-            });
+            self.held.push(held);
         }
     }
 
+    /// Sorts the held roles once every role's are in.
+    fn sort(&mut self) {
+        self.held.sort_unstable_by_key(|held| (held.user, held.role));
+        self.held.shrink_to_fit();
+    }
+
+    /// The place of the role in `roles`, added (with `name`) if it is not
+    /// there.
+    fn place_of(&mut self, role_id: &str, name: &str) -> u32 {
+        let at = match self.roles.iter().position(|role| role.id == role_id) {
+            Some(at) => at,
+            None => {
+                self.roles.push(RoleRef {
+                    id: role_id.to_string(),
+                    name: name.to_string(),
+                });
+                self.roles.len() - 1
+            }
+        };
+        u32::try_from(at).unwrap_or(u32::MAX)
+    }
+
+    /// A user UUID as the index keys it (any case).
+    fn user_key(&mut self, user_uuid: &str) -> Compact {
+        self.compact(&user_uuid.to_lowercase(), true)
+    }
+
+    /// `text` compacted: a UUID as its number where that gives the text
+    /// back (or, `any_case`, always), else its place among `texts`.
+    fn compact(&mut self, text: &str, any_case: bool) -> Compact {
+        if let Some(number) = uuid_number(text, any_case) {
+            return Compact::uuid(number);
+        }
+        if let Some(&at) = self.text_places.get(text) {
+            return Compact::text(at);
+        }
+        let at = u32::try_from(self.texts.len()).unwrap_or(u32::MAX);
+        self.texts.push(text.into());
+        self.text_places.insert(text.into(), at);
+        Compact::text(at)
+    }
+
+    /// The key of a user UUID already in the index, without adding it.
+    fn find_user(&self, user_uuid: &str) -> Option<Compact> {
+        let lower = user_uuid.to_lowercase();
+        if let Some(number) = uuid_number(&lower, true) {
+            return Some(Compact::uuid(number));
+        }
+        self.text_places.get(lower.as_str()).map(|&at| Compact::text(at))
+    }
+
+    fn text_of(&self, compact: Compact) -> String {
+        match compact.read() {
+            Ok(number) => uuid::Uuid::from_u128(number).to_string(),
+            Err(at) => self
+                .texts
+                .get(at)
+                .map(|text| text.to_string())
+                .unwrap_or_default(),
+        }
+    }
+
+    /// The held roles of a user, in the array.
+    fn range_of(&self, user: Compact) -> std::ops::Range<usize> {
+        let start = self.held.partition_point(|held| held.user < user);
+        let end = self.held.partition_point(|held| held.user <= user);
+        start..end
+    }
+
     /// The roles a person (by user UUID) holds, by name.
-    pub fn of(&self, user_uuid: &str) -> &[HeldRole] {
-        self.by_user
-            .get(&user_uuid.to_lowercase())
-            .map(Vec::as_slice)
-            .unwrap_or_default()
+    pub fn of(&self, user_uuid: &str) -> Vec<HeldRole> {
+        let Some(user) = self.find_user(user_uuid) else {
+            return Vec::new();
+        };
+        let mut roles: Vec<HeldRole> = self.held[self.range_of(user)]
+            .iter()
+            .map(|held| {
+                let role = self.roles.get(held.role as usize);
+                HeldRole {
+                    id: role.map(|role| role.id.clone()).unwrap_or_default(),
+                    name: role.map(|role| role.name.clone()).unwrap_or_default(),
+                    membership_id: self.text_of(held.membership),
+                    joined_at: (held.joined_at != i64::MIN)
+                        .then(|| DateTime::from_timestamp_micros(held.joined_at))
+                        .flatten(),
+                }
+            })
+            .collect();
+        roles.sort_by_key(|role| role.name.to_lowercase());
+        roles
+    }
+
+    /// Whether a person (by user UUID) holds any role.
+    pub fn holds_any(&self, user_uuid: &str) -> bool {
+        self.find_user(user_uuid)
+            .is_some_and(|user| !self.range_of(user).is_empty())
     }
 
     /// A role by its id or its name (any case).
@@ -168,32 +339,76 @@ impl RoleIndex {
     /// A person joined a role (a membership made since the index was
     /// read): the index says so without being read again.
     pub fn joined(&mut self, user_uuid: &str, held: HeldRole) {
-        let roles = self.by_user.entry(user_uuid.to_lowercase()).or_default();
-        if roles.iter().any(|role| role.id == held.id) {
+        let user = self.user_key(user_uuid);
+        let role = self.place_of(&held.id, &held.name);
+        let range = self.range_of(user);
+        if self.held[range.clone()].iter().any(|known| known.role == role) {
             return;
         }
         *self.sizes.entry(held.id.clone()).or_default() += 1;
-        roles.push(held);
-        roles.sort_by_key(|role| role.name.to_lowercase());
+        let entry = Held {
+            user,
+            membership: self.compact(&held.membership_id, false),
+            joined_at: held.joined_at.map_or(i64::MIN, |at| at.timestamp_micros()),
+            role,
+        };
+        let at = range.start + self.held[range].partition_point(|known| known.role < role);
+        self.held.insert(at, entry);
     }
 
     /// A membership (by its id) was deleted since the index was read.
     pub fn left(&mut self, membership_id: &str) {
-        for roles in self.by_user.values_mut() {
-            if let Some(at) = roles.iter().position(|role| role.membership_id == membership_id) {
-                let gone = roles.remove(at);
-                if let Some(size) = self.sizes.get_mut(&gone.id) {
-                    *size = size.saturating_sub(1);
-                }
+        let Some(membership) = uuid_number(membership_id, false)
+            .map(Compact::uuid)
+            .or_else(|| self.text_places.get(membership_id).map(|&at| Compact::text(at)))
+        else {
+            return;
+        };
+        let roles = &self.roles;
+        let sizes = &mut self.sizes;
+        self.held.retain(|held| {
+            if held.membership != membership {
+                return true;
             }
-        }
-        self.by_user.retain(|_, roles| !roles.is_empty());
+            if let Some(size) = roles
+                .get(held.role as usize)
+                .and_then(|role| sizes.get_mut(&role.id))
+            {
+                *size = size.saturating_sub(1);
+            }
+            false
+        });
     }
 
     /// People (user UUIDs) holding at least one role.
     pub fn people_with_a_role(&self) -> usize {
-        self.by_user.len()
+        let mut people = 0;
+        let mut last = None;
+        for held in &self.held {
+            if last != Some(held.user) {
+                people += 1;
+                last = Some(held.user);
+            }
+        }
+        people
     }
+}
+
+/// The number of a UUID written as `text`: canonical text alone (lower
+/// case, hyphens), or, `any_case`, in upper case too.
+fn uuid_number(text: &str, any_case: bool) -> Option<u128> {
+    if text.len() != 36 {
+        return None;
+    }
+    let uuid = uuid::Uuid::try_parse(text).ok()?;
+    let canonical = uuid.hyphenated().to_string();
+    let same = if any_case {
+        canonical.eq_ignore_ascii_case(text)
+    } else {
+        canonical == text
+    };
+    // A first word of all ones marks a text's place (`Compact::text`).
+    (same && uuid.as_u128() >> 64 != u128::from(u64::MAX)).then(|| uuid.as_u128())
 }
 
 #[cfg(test)]
@@ -201,40 +416,31 @@ mod tests {
     use super::*;
     use crate::api::{OrganizationMember, User};
 
-    fn membership(id: &str, user: &str) -> RoleMembership {
-        RoleMembership {
-            id: id.into(),
-            user: Some(User {
-                uuid: user.into(),
-                ..User::default()
-            }),
-            ..RoleMembership::default()
-        }
+    fn membership(id: &str, user: &str) -> Kept {
+        (user.to_lowercase(), id.to_string(), None)
     }
 
     #[test]
     fn memberships_turn_round_into_roles_per_person() {
-        let mut index = RoleIndex::default();
-        let role = |id: &str, name: &str| Role {
-            id: id.into(),
-            name: name.into(),
-            ..Role::default()
+        let mut index = RoleIndex {
+            roles: vec![
+                RoleRef {
+                    id: "r2".into(),
+                    name: "alpha".into(),
+                },
+                RoleRef {
+                    id: "r1".into(),
+                    name: "Zeta".into(),
+                },
+            ],
+            ..RoleIndex::default()
         };
         index.add(
-            &role("r1", "Zeta"),
+            "r1",
             Whole::assumed(vec![membership("m1", "U1"), membership("m2", "u2")]),
         );
-        index.add(&role("r2", "alpha"), Whole::assumed(vec![membership("m3", "u1")]));
-        index.roles = vec![
-            RoleRef {
-                id: "r2".into(),
-                name: "alpha".into(),
-            },
-            RoleRef {
-                id: "r1".into(),
-                name: "Zeta".into(),
-            },
-        ];
+        index.add("r2", Whole::assumed(vec![membership("m3", "u1")]));
+        index.sort();
         assert_eq!(index.of("u1").len(), 2);
         assert_eq!(index.of("U2")[0].membership_id, "m2");
         assert!(index.of("u3").is_empty());
@@ -259,6 +465,49 @@ mod tests {
             (index.size("r1"), index.size("r2"), index.people_with_a_role()),
             (1, 1, 1)
         );
+    }
+
+    #[test]
+    fn uuids_are_held_as_numbers_and_come_back_as_they_came() {
+        let mut index = RoleIndex {
+            roles: vec![RoleRef {
+                id: "r".into(),
+                name: "R".into(),
+            }],
+            ..RoleIndex::default()
+        };
+        let user = "0190A5B2-1C3D-7E4F-8A9B-0C1D2E3F4A5B";
+        let canonical = "0190a5b2-1c3d-7e4f-8a9b-0c1d2e3f4a5c";
+        let upper = "0190A5B2-1C3D-7E4F-8A9B-0C1D2E3F4A5D";
+        let at = DateTime::parse_from_rfc3339("2026-11-20T09:00:00.123456Z")
+            .unwrap()
+            .to_utc();
+        index.add(
+            "r",
+            Whole::assumed(vec![
+                (user.to_lowercase(), canonical.into(), Some(at)),
+                ("not-a-uuid".into(), upper.into(), None),
+            ]),
+        );
+        index.sort();
+        assert!(index.held[0].user.read().is_ok());
+        assert_eq!(
+            uuid_number("ffffffff-ffff-ffff-0000-000000000000", false),
+            None,
+            "held as text"
+        );
+        assert_eq!(std::mem::size_of::<Held>(), 48);
+        let held = index.of(user);
+        assert_eq!(held.len(), 1);
+        assert_eq!(
+            (held[0].membership_id.as_str(), held[0].joined_at),
+            (canonical, Some(at))
+        );
+        assert!(index.holds_any(&user.to_lowercase()) && !index.holds_any("nobody"));
+        assert_eq!(index.of("NOT-A-UUID")[0].membership_id, upper, "kept as it came");
+        index.left(upper);
+        assert!(!index.holds_any("not-a-uuid"));
+        assert_eq!(index.size("r"), 1);
     }
 
     #[test]

@@ -513,6 +513,20 @@ async fn hidden_members_and_unreadable_projects_are_said() {
         project(&ivan, 2)["unknown"],
         "not readable with this key: You don't have access to the project."
     );
+    // A notebook whose every rule is `none` for the key's user is hidden
+    // from them (a 404): said as hidden, not as a missing object.
+    let priya = self::run(&server, &owner, &["access", "person", PRIYA])
+        .await
+        .ok();
+    let line = priya
+        .stdout
+        .lines()
+        .find(|line| line.contains("Q4 pricing experiment"))
+        .unwrap_or_else(|| panic!("{}", priya.stdout));
+    assert!(
+        line.contains("hidden from this key's user (no rule lets them see it)") && !line.contains("404"),
+        "{line}"
+    );
 }
 
 /// Strips the one line that differs between two reviews of an unchanged

@@ -1,7 +1,9 @@
 //! The figures of issue 31 (req 10) for the CLI, through a proxy holding
 //! each request and each answer 50 ms (a 100 ms round trip): one person's
 //! access across 20 projects, and the access review of 1,000 people across
-//! 20 projects, with the time and peak memory of each run. Against the
+//! 20 projects, with the time and peak memory of each run; and of issue 32
+//! (req 8): the preview of a membership change (`members add
+//! --dry-run`, the rules read whole) and `access switch-preview`. Against the
 //! release build, on the demo grown to 1,000 members, 50 roles and 20
 //! projects with rules:
 //!
@@ -154,6 +156,66 @@ async fn access_figures() {
         listed.elapsed,
         listed.peak_mib,
         listed.stderr.trim()
+    );
+    // Issue 32 (req 8): the preview of a membership change, the rules read
+    // through the same link (three requests a project, eight at a time),
+    // and the switch preview, each whole, start to exit.
+    let roles: serde_json::Value = client
+        .get(format!("{base}/api/organizations/@current/roles/?limit=100"))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let role = roles["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|role| !role["members"].to_string().contains(&email))
+        .and_then(|role| role["name"].as_str())
+        .unwrap()
+        .to_string();
+    let joining = measure(
+        &proxy.base,
+        &key,
+        &[
+            "members",
+            "add",
+            "--role",
+            &role,
+            "--email",
+            &email,
+            "--dry-run",
+            "-o",
+            "json",
+        ],
+    )
+    .await;
+    assert_eq!(joining.code, 0, "{}", joining.stderr);
+    let effect: serde_json::Value = serde_json::from_slice(&joining.stdout).unwrap();
+    eprintln!(
+        "members add --dry-run ({} lines of preview): {:?}, peak {} MiB",
+        effect["preview"]["lines"].as_array().map_or(0, Vec::len),
+        joining.elapsed,
+        joining.peak_mib
+    );
+    let switch = measure(&proxy.base, &key, &["access", "switch-preview", "-o", "json"]).await;
+    assert!(switch.code == 0 || switch.code == 2, "{}", switch.stderr);
+    eprintln!(
+        "access switch-preview: {:?}, peak {} MiB",
+        switch.elapsed, switch.peak_mib
+    );
+    assert!(
+        joining.elapsed < Duration::from_secs(10),
+        "members add --dry-run: {:?}",
+        joining.elapsed
+    );
+    assert!(
+        switch.elapsed < Duration::from_secs(15),
+        "switch-preview: {:?}",
+        switch.elapsed
     );
     assert!(
         person.elapsed < Duration::from_secs(1),

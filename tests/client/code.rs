@@ -6,33 +6,9 @@ use std::time::Instant;
 use reqwest::StatusCode;
 use serde_json::json;
 
+use super::apply::Workspace;
 use super::cli::{Run, orgdeck};
 use crate::support::{DEMO_INSIGHT, DEMO_SLACK, MEMBER, OUTSIDER, TestServer, seeded};
-
-struct Workspace {
-    _dir: tempfile::TempDir,
-    path: std::path::PathBuf,
-}
-
-impl Workspace {
-    fn new(name: &str) -> Workspace {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join(name);
-        Workspace { _dir: dir, path }
-    }
-
-    fn arg(&self) -> &str {
-        self.path.to_str().unwrap()
-    }
-
-    fn read(&self) -> String {
-        std::fs::read_to_string(&self.path).unwrap()
-    }
-
-    fn write(&self, text: &str) {
-        std::fs::write(&self.path, text).unwrap();
-    }
-}
 
 async fn export(server: &TestServer, key: &str, file: &Workspace, extra: &[&str]) -> String {
     let mut args = vec!["export", file.arg()];

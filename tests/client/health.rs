@@ -172,6 +172,8 @@ async fn the_list_alone_classifies_ten_thousand_without_asking_for_a_delivery() 
         (1 + pages..=2 + pages).contains(&(paths.len() as u64)),
         "{paths:?}"
     );
+    // What the look says it asked is what it sent.
+    assert_eq!(seen.summary.coverage.requests, paths.len() as u64);
     assert_eq!(seen.rows.len() as u64, total, "every subscription has its row");
     // What the fields settle, each as the list says.
     let now = clock.now();

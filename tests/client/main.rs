@@ -6,8 +6,10 @@ mod support;
 
 mod access;
 mod access_cli;
+mod access_code;
 mod access_figures;
 mod access_preview;
+mod access_preview_props;
 mod apply;
 mod apply_checks;
 mod bounds;

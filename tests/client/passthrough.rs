@@ -98,3 +98,60 @@ async fn json_output_is_what_the_server_sent() {
         answered.json
     );
 }
+
+/// A list's rows go out as the server wrote them, never read into values:
+/// a number's digits and a string's escapes stay as they were, characters
+/// a terminal would act on are escaped, and `people list` adds `roles` to
+/// the member's object as its last key, the rest as it came.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn list_rows_pass_through_as_their_text() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let proxy = FaultProxy::start(&server.base).await;
+    let row = "{\"id\":5,\"price\":1.50,\"big\":1E+2,\"title\":\"caf\\u00e9 \u{202e}x\u{9b}\",\"none\":{}, \"list\":[ ]}";
+    let sent = format!("{{\"count\":1,\"next\":null,\"previous\":null,\"results\":[{row}]}}");
+    proxy.push(Fault::Answer(200, sent));
+    let args = ["subs", "list", "-o", "json"];
+    let run = crate::cli::orgdeck_at(&proxy.base, &key, &args, None, &[]).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "[\n  {\n    \"id\": 5,\n    \"price\": 1.50,\n    \"big\": 1E+2,\n    \"title\": \"caf\\u00e9 \\u202ex\\u009b\",\n    \"none\": {},\n    \"list\": []\n  }\n]\n"
+    );
+    assert_eq!(run.json(), json!([serde_json::from_str::<Value>(row).unwrap()]));
+
+    // A member of no role, then one whose object already has `roles`.
+    let member = |id: &str, uuid: &str, extra: &str| {
+        format!(
+            "{{\"id\":\"{id}\",\"user\":{{\"uuid\":\"{uuid}\",\"email\":\"{id}@x.dev\",\"first_name\":\"\\u00c5sa\"}},\"level\":1{extra}}}"
+        )
+    };
+    let members = format!(
+        "{{\"count\":2,\"next\":null,\"previous\":null,\"results\":[{},{}]}}",
+        member("m1", "00000000-0000-4000-8000-0000000000a1", ""),
+        member(
+            "m2",
+            "00000000-0000-4000-8000-0000000000a2",
+            ",\"roles\":\"old\",\"z\":0"
+        )
+    );
+    proxy.answer_matching("/members/", 200, &members);
+    let args = ["people", "list", "-o", "json"];
+    let run = crate::cli::orgdeck_at(&proxy.base, &key, &args, None, &[]).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with(
+            "[\n  {\n    \"id\": \"m1\",\n    \"user\": {\n      \"uuid\": \"00000000-0000-4000-8000-0000000000a1\",\n      \"email\": \"m1@x.dev\",\n      \"first_name\": \"\\u00c5sa\"\n    },\n    \"level\": 1,\n    \"roles\": []\n  },"
+        ),
+        "{}",
+        run.stdout
+    );
+    let listed = run.json();
+    assert_eq!(listed[1]["roles"], json!([]));
+    let keys: Vec<&String> = listed[1].as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        ["id", "user", "level", "roles", "z"],
+        "replaced where it stood"
+    );
+}

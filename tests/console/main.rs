@@ -18,6 +18,7 @@ mod on_call;
 mod people;
 mod production;
 mod pty;
+mod pty_access;
 mod pty_health;
 mod smaller;
 mod today;

@@ -1,5 +1,5 @@
 use super::*;
-use crate::access::directory::{Person, ProjectRef, RoleInfo};
+use crate::access::directory::{Person, ProjectRef, RoleInfo, RoleMember};
 use crate::api::access::AccessControl;
 
 fn person(name: &str, level: i64) -> Person {

@@ -353,11 +353,15 @@ async fn server_rows(
             let mut rows = Vec::new();
             for id in people {
                 let id = id.as_str();
-                if let Some(row) = reader
+                match reader
                     .read(|client| async move { client.member_access(key, id).await })
-                    .await?
+                    .await
                 {
-                    rows.push(row);
+                    Ok(Some(row)) => rows.push(row),
+                    Ok(None) => {}
+                    // Someone no longer in the organization is not listed.
+                    Err(ReadError::Api(error)) if error.status() == Some(404) => {}
+                    Err(error) => return Err(error),
                 }
             }
             Ok(rows)

@@ -53,6 +53,22 @@ impl<T: Row> Row for super::raw::Raw<T> {
     }
 }
 
+/// A row kept as text alone has the `id` its typed reading would give: a
+/// string's text, a number's digits, read off the text
+/// ([`super::raw::field`]).
+impl<T: Row> Row for super::raw::Verbatim<T> {
+    fn row_id(&self) -> String {
+        match super::raw::field(self.json.get(), "id") {
+            Some(text) if text.starts_with('"') && !text.contains('\\') => {
+                text[1..text.len() - 1].to_string()
+            }
+            Some(text) if text.starts_with('"') => serde_json::from_str::<String>(text).unwrap_or_default(),
+            Some(text) => text.to_string(),
+            None => String::new(),
+        }
+    }
+}
+
 macro_rules! row_by_id {
     ($($kind:ty),+) => {
         $(impl Row for $kind {
@@ -100,6 +116,29 @@ impl<T> List<T> {
     /// The same list, each row kept as the server sent it beside its typed
     /// reading ([`super::Raw`]): for `-o json`.
     pub fn raw(self) -> List<super::Raw<T>> {
+        List {
+            segments: self.segments,
+            query: self.query,
+            unpaged_on_500: self.unpaged_on_500,
+            rows: PhantomData,
+        }
+    }
+
+    /// The same list, each row kept as the server sent it and not read
+    /// further ([`super::raw::Verbatim`]): for `-o json` where nothing
+    /// reads the rows' fields.
+    pub fn verbatim(self) -> List<super::raw::Verbatim<T>> {
+        List {
+            segments: self.segments,
+            query: self.query,
+            unpaged_on_500: self.unpaged_on_500,
+            rows: PhantomData,
+        }
+    }
+
+    /// The same list, each row read as `U`: a reading of fewer fields,
+    /// for a caller that needs no more of each row.
+    pub fn read_as<U>(self) -> List<U> {
         List {
             segments: self.segments,
             query: self.query,
@@ -463,8 +502,10 @@ impl Client {
         Ok((rows, more))
     }
 
-    /// Every row in the server's order, each once, handed to `sink` a page
-    /// at a time as each page's turn comes, and nothing kept: at most
+    /// Every row in the server's order, each once, handed to `sink` as
+    /// each page's turn comes, in runs of at most [`RUN`] rows (a run per
+    /// call, so a call is not a page: count requests with
+    /// [`FetchAll::pace`]), and nothing kept: at most
     /// `concurrency` pages are in flight or held at once, as bytes (one page
     /// is decoded at a time), and they share the answer limit between them,
     /// so memory stays flat however long the list or large its pages.

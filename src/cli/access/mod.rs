@@ -132,8 +132,15 @@ fn format(requested: Requested) -> super::output::Format {
     requested.format().unwrap_or(super::output::Format::Table)
 }
 
-/// A reader for a command, stopped by Ctrl-C; the guard ends the watch.
+/// A reader for a command, paced by its flags, stopped by Ctrl-C; the
+/// guard ends the watch.
 fn reader(connection: &Connection, pace: &Pace, concurrency: usize) -> (Reader, CtrlC) {
+    stoppable_reader(connection, pace.options(concurrency))
+}
+
+/// A reader stopped by Ctrl-C, for any command that reads access (the
+/// previews of changes too); the guard ends the watch.
+pub(in crate::cli) fn stoppable_reader(connection: &Connection, options: ReadOptions) -> (Reader, CtrlC) {
     let stop = Stop::new();
     let watch = stop.clone();
     let task = tokio::spawn(async move {
@@ -141,17 +148,12 @@ fn reader(connection: &Connection, pace: &Pace, concurrency: usize) -> (Reader, 
             watch.stop();
         }
     });
-    let reader = Reader::new(
-        &connection.client,
-        pace.options(concurrency),
-        crate::clock::Clock::system(),
-        stop,
-    );
+    let reader = Reader::new(&connection.client, options, crate::clock::Clock::system(), stop);
     (reader, CtrlC(task))
 }
 
 /// Stops watching for Ctrl-C when dropped.
-struct CtrlC(tokio::task::JoinHandle<()>);
+pub(in crate::cli) struct CtrlC(tokio::task::JoinHandle<()>);
 
 impl Drop for CtrlC {
     fn drop(&mut self) {
@@ -267,4 +269,18 @@ fn others_line(others: &[crate::access::person::Others]) -> Option<String> {
 /// A refusal to find what was named, as a usage error.
 fn not_found(message: String) -> anyhow::Error {
     super::UsageError(message).into()
+}
+
+/// A line's reason, with the rules of it Terraform manages said: "role
+/// Finance (managed by Terraform: role Finance)".
+pub(super) fn why_with_terraform(line: &crate::access::person::Line) -> String {
+    if line.terraform.is_empty() {
+        line.cell.why.to_string()
+    } else {
+        format!(
+            "{} (managed by Terraform: {})",
+            line.cell.why,
+            line.terraform.join(", ")
+        )
+    }
 }

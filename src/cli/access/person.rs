@@ -157,7 +157,7 @@ fn row(line: &Line) -> Vec<String> {
     vec![
         resource_name(&line.resource),
         line.cell.level_name().to_string(),
-        line.cell.why.to_string(),
+        super::why_with_terraform(line),
         format!("{} ({})", line.default, line.default_why),
         // An organization admin's level bypasses every rule.
         line.outranked

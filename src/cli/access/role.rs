@@ -172,7 +172,7 @@ fn row(line: &Line) -> Vec<String> {
         resource_name(&line.resource),
         rule.map(|level| level.to_string()).unwrap_or_else(|| "-".into()),
         line.cell.level_name().to_string(),
-        line.cell.why.to_string(),
+        super::why_with_terraform(line),
         format!("{} ({})", line.default, line.default_why),
     ]
 }

@@ -89,7 +89,9 @@ pub async fn set(args: SetArgs, connection: Connection, format: Format) -> anyho
     let resource = resource_of(&args.on)?;
     let level = AccessLevel::from_wire(args.level.trim());
     if let Some(refusal) = levels::level_refusal(&resource, &level) {
-        return Err(UsageError(format!("{refusal} Nothing was sent.")).into());
+        // PostHog's words may end without a stop; the two sentences get one.
+        let stop = if refusal.ends_with('.') { "" } else { "." };
+        return Err(UsageError(format!("{refusal}{stop} Nothing was sent.")).into());
     }
     write(
         args.whom,

@@ -67,12 +67,13 @@ pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> a
     // Read again under the lock: what a finished apply wrote is in it.
     let text = file::read_text(&args.file).map_err(failure)?;
     let wanted = file::parse(&text).map_err(|problems| invalid(&args.file, &problems))?;
-    let (live, _) = super::fetch(
+    let (mut live, _) = super::fetch(
         &connection,
         wanted.roles.is_some(),
         wanted.subscriptions.is_some(),
     )
     .await?;
+    super::access_rules::read_into(&connection, &mut live, wanted.access.is_some()).await?;
     let read_at = tokio::time::Instant::now();
     let (text, wanted) = settle_unsettled(
         &connection,
@@ -97,13 +98,27 @@ pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> a
         false
     };
     let steps = steps::build(&plan, &wanted, &live, today);
+    super::access_rules::read_for_preview(&connection, &mut live, &plan).await;
+    let preview = super::access_rules::preview(&wanted, &live, &plan);
     if format == Format::Table {
-        output::print(&plan.to_text())?;
+        output::print(&super::access_rules::with_preview(
+            plan.to_text(),
+            preview.as_ref(),
+        ))?;
     }
     refuse_what_the_key_cannot(&connection, &live.file.header, &steps).await?;
     if !args.yes && !confirmed()? {
         return Err(failure(
             "not applied: nothing was changed (answer yes to apply)".into(),
+        ));
+    }
+    // Taking access away asks once more, naming how many lose it.
+    if let Some(effect) = preview.as_ref().filter(|effect| effect.losing > 0)
+        && !args.yes
+        && !crate::cli::preview::confirmed(effect)?
+    {
+        return Err(failure(
+            "not applied: nothing was changed (only 'yes' goes on)".into(),
         ));
     }
     // Asked, the answer may come after any edit: every step reads again.

@@ -47,6 +47,10 @@ fn operation(step: &Step, project: i64) -> Operation {
             project,
             ai_prompt: false,
         },
+        Step::SetRule { project, object, .. } => Operation::ChangeAccess {
+            project: *project,
+            object: object.is_some(),
+        },
     }
 }
 

@@ -35,6 +35,8 @@ pub struct Live {
     pub member_uuids: HashMap<String, String>,
     /// Per role id, its memberships' ids by address, lower case.
     pub memberships: HashMap<String, HashMap<String, String>>,
+    /// The access rules, when the file has them (see `access_rules`).
+    pub access: super::access_rules::LiveAccess,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -81,6 +83,12 @@ pub struct Plan {
     /// Roles and subscriptions on the server and not in the file, kept.
     pub roles_kept: usize,
     pub subscriptions_kept: usize,
+    /// Access rules on the server and not in the file, kept; and those
+    /// the plan leaves alone, with the reason (see `access_rules`).
+    #[serde(default)]
+    pub rules_kept: usize,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_alone: Vec<String>,
 }
 
 impl Plan {
@@ -105,7 +113,9 @@ impl Plan {
                 "members": self.members_kept,
                 "roles": self.roles_kept,
                 "subscriptions": self.subscriptions_kept,
+                "access_rules": self.rules_kept,
             },
+            "left_alone": self.left_alone,
         })
     }
 
@@ -173,6 +183,7 @@ impl Plan {
         if self.roles_kept + self.members_kept + self.subscriptions_kept > 0 {
             out.push('\n');
         }
+        out.push_str(&super::access_rules::kept_text(self));
         out.push_str(&format!(
             "\nPlan: {} to add, {} to change, {} to remove.\n",
             self.count(Action::Create),

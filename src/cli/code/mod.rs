@@ -1,8 +1,10 @@
-//! `orgdeck export` and `orgdeck plan`: roles and subscriptions as code.
-//! The file model is in [`file`], the comparison in [`diff`], the steps of
-//! a plan in [`steps`] (saved by `plan --save`, see [`saved`]) and how
-//! `apply` runs them in [`run`], under the file's [`lock`].
+//! `orgdeck export` and `orgdeck plan`: roles, subscriptions and access
+//! rules as code. The file model is in [`file`], the comparison in
+//! [`diff`] (access rules in [`access_rules`]), the steps of a plan in
+//! [`steps`] (saved by `plan --save`, see [`saved`]) and how `apply` runs
+//! them in [`run`], under the file's [`lock`].
 
+pub mod access_rules;
 pub mod apply;
 mod caller;
 pub mod diff;
@@ -37,8 +39,12 @@ pub struct ExportArgs {
     /// Subscriptions only.
     #[arg(long)]
     subscriptions: bool,
+    /// Each project's access rules (alone, or with --roles and
+    /// --subscriptions: those too).
+    #[arg(long)]
+    access: bool,
     /// Print a JSON Schema of the file, for editors, and nothing else.
-    #[arg(long, conflicts_with_all = ["roles", "subscriptions", "file"])]
+    #[arg(long, conflicts_with_all = ["roles", "subscriptions", "access", "file"])]
     schema: bool,
     /// Write the file here rather than to stdout.
     file: Option<PathBuf>,
@@ -69,8 +75,16 @@ pub fn print_schema() -> anyhow::Result<()> {
 }
 
 pub async fn export(args: ExportArgs, connection: Connection, format: Format) -> anyhow::Result<()> {
-    let both = args.roles == args.subscriptions;
-    let (live, names) = fetch(&connection, args.roles || both, args.subscriptions || both).await?;
+    let only_access = args.access && !args.roles && !args.subscriptions;
+    let both = args.roles == args.subscriptions && !only_access;
+    let (mut live, names) = fetch(&connection, args.roles || both, args.subscriptions || both).await?;
+    access_rules::read_into(&connection, &mut live, args.access).await?;
+    if args.access {
+        for note in &live.access.notes {
+            eprintln!("orgdeck: note: {}", crate::text::printable(note));
+        }
+        live.file.access = Some(live.access.rules.clone());
+    }
     let text = match format {
         Format::Json => {
             let mut text = crate::text::to_safe_json(&live.file.to_json())?;
@@ -91,14 +105,19 @@ pub async fn export(args: ExportArgs, connection: Connection, format: Format) ->
 pub async fn plan(args: PlanArgs, connection: Connection, format: Format) -> anyhow::Result<()> {
     let text = file::read_text(&args.file).map_err(failure)?;
     let wanted = file::parse(&text).map_err(|problems| invalid(&args.file, &problems))?;
-    let (live, _) = fetch(
+    let (mut live, _) = fetch(
         &connection,
         wanted.roles.is_some(),
         wanted.subscriptions.is_some(),
     )
     .await
     .map_err(|error| failure(format!("{error:#}")))?;
+    access_rules::read_into(&connection, &mut live, wanted.access.is_some())
+        .await
+        .map_err(|error| failure(format!("{error:#}")))?;
     let plan = checked_plan(&connection.client, &args.file, &wanted, &live, args.prune).await?;
+    access_rules::read_for_preview(&connection, &mut live, &plan).await;
+    let preview = access_rules::preview(&wanted, &live, &plan);
     let unsettled = lock::unsettled(&args.file);
     if !unsettled.is_empty() {
         eprintln!(
@@ -114,9 +133,14 @@ pub async fn plan(args: PlanArgs, connection: Connection, format: Format) -> any
             .await
             .map_err(|error| failure(format!("{error:#}")))?;
     }
-    match format {
-        Format::Json => output::print_json(&plan.to_json())?,
-        Format::Table => output::print(&plan.to_text())?,
+    match (format, &preview) {
+        (Format::Json, Some(effect)) => {
+            let mut json = plan.to_json();
+            json["preview"] = serde_json::to_value(effect)?;
+            output::print_json(&json)?
+        }
+        (Format::Json, None) => output::print_json(&plan.to_json())?,
+        (Format::Table, _) => output::print(&access_rules::with_preview(plan.to_text(), preview.as_ref()))?,
     }
     if let (Some(path), Format::Table) = (&args.save, format) {
         output::print(&format!(
@@ -186,7 +210,15 @@ async fn checked_plan(
     let slack = check_slack(client, live, wanted)
         .await
         .map_err(|error| failure(format!("{error:#}")))?;
-    match diff::plan(wanted, live, prune) {
+    let planned = diff::plan(wanted, live, prune).and_then(|mut plan| {
+        let problems = access_rules::plan_into(wanted, live, prune, &mut plan);
+        if problems.is_empty() {
+            Ok(plan)
+        } else {
+            Err(problems)
+        }
+    });
+    match planned {
         Ok(plan) if slack.is_empty() => Ok(plan),
         Ok(_) => Err(invalid(path, &slack)),
         Err(mut problems) => {
@@ -326,6 +358,7 @@ pub async fn fetch(
             },
             roles: None,
             subscriptions: None,
+            access: None,
         },
         ..Live::default()
     };
@@ -336,18 +369,19 @@ pub async fn fetch(
     if roles {
         let options = all_options();
         let (role_list, member_list) = (List::roles(org), List::<OrganizationMember>::members(org));
+        // Of each member, only the address and user UUID are kept.
         let (found, members) = tokio::try_join!(
             client.all(&role_list, &options),
-            client.all(&member_list, &options),
+            client.gather(&member_list, &options, |page: Vec<OrganizationMember>| {
+                crate::api::error::Result::Ok(
+                    page.into_iter()
+                        .map(|member| (member.user.email.to_lowercase(), member.user.uuid))
+                        .collect(),
+                )
+            }),
         )?;
-        live.members = members
-            .iter()
-            .map(|member| member.user.email.to_lowercase())
-            .collect();
-        live.member_uuids = members
-            .iter()
-            .map(|member| (member.user.email.to_lowercase(), member.user.uuid.clone()))
-            .collect();
+        live.members = members.iter().map(|(email, _)| email.clone()).collect();
+        live.member_uuids = members.into_iter().collect();
         let (entries, memberships) = role_entries(client, org, found.into_vec()).await?;
         live.file.roles = Some(entries);
         live.memberships = memberships;
@@ -357,8 +391,27 @@ pub async fn fetch(
         let subscription_list = List::subscriptions(&project_id, &SubscriptionFilter::default());
         let insight_list = List::<NamedItem>::insights(&project_id);
         let dashboard_list = List::<NamedItem>::dashboards(&project_id);
+        // Each page of subscriptions is turned into the entries the file
+        // and the plan compare as it arrives, and let go: what is held is
+        // an entry a subscription, never the server's whole objects. Their
+        // insights are named by short id once every list is in.
+        let mut named_by_subscriptions: Vec<(i64, String)> = Vec::new();
+        let no_shorts = HashMap::new();
         let (found, insights, dashboards) = tokio::try_join!(
-            client.all(&subscription_list, &options),
+            client.gather(&subscription_list, &options, |page: Vec<Subscription>| {
+                let entries = page
+                    .iter()
+                    .map(|subscription| {
+                        if let (Some(id), Some(short)) =
+                            (subscription.insight, &subscription.insight_short_id)
+                        {
+                            named_by_subscriptions.push((id, short.clone()));
+                        }
+                        subscription_entry(subscription, &no_shorts)
+                    })
+                    .collect();
+                crate::api::error::Result::Ok(entries)
+            }),
             client.all(&insight_list, &options),
             client.all(&dashboard_list, &options),
         )?;
@@ -370,17 +423,15 @@ pub async fn fetch(
         }
         // A subscription names its insight's short id even where the
         // insight list does not.
-        for subscription in &found {
-            if let (Some(id), Some(short)) = (subscription.insight, &subscription.insight_short_id) {
-                live.insights.entry(short.clone()).or_insert(id);
-                live.insight_short.entry(id).or_insert_with(|| short.clone());
-            }
+        for (id, short) in named_by_subscriptions {
+            live.insights.entry(short.clone()).or_insert(id);
+            live.insight_short.entry(id).or_insert(short);
         }
         live.dashboards = dashboards.iter().map(|dashboard| dashboard.id).collect();
-        let mut entries: Vec<SubscriptionEntry> = found
-            .iter()
-            .map(|subscription| subscription_entry(subscription, &live.insight_short))
-            .collect();
+        let mut entries = found.into_vec();
+        for entry in &mut entries {
+            name_insights(entry, &live.insight_short);
+        }
         entries.sort_by_key(|entry| entry.id);
         live.file.subscriptions = Some(entries);
     }
@@ -399,30 +450,38 @@ async fn role_entries(
 ) -> anyhow::Result<(Vec<RoleEntry>, Memberships)> {
     let found: Vec<(RoleEntry, HashMap<String, String>)> =
         futures_util::stream::iter(roles.into_iter().map(|role| async move {
-            let memberships = match &role.members {
-                Some(ListOrText::List(memberships)) => memberships.clone(),
+            // Of each membership, only its member's address and its id.
+            let held: Vec<(String, String)> = match &role.members {
+                Some(ListOrText::List(memberships)) => memberships.iter().filter_map(member_of).collect(),
                 _ => {
                     let list = List::memberships(organization, &role.id);
-                    client.all(&list, &all_options()).await?.into_vec()
+                    client
+                        .gather(&list, &all_options(), |page: Vec<RoleMembership>| {
+                            crate::api::error::Result::Ok(page.iter().filter_map(member_of).collect())
+                        })
+                        .await?
+                        .into_vec()
                 }
             };
-            let ids = memberships
+            let ids = held
                 .iter()
-                .filter_map(|membership| {
-                    let user = membership
-                        .user
-                        .as_ref()
-                        .or(membership.organization_member.as_ref().map(|member| &member.user))?;
-                    Some((user.email.to_lowercase(), membership.id.clone()))
-                })
+                .map(|(email, id)| (email.to_lowercase(), id.clone()))
                 .collect();
+            let mut emails: Vec<String> = held
+                .into_iter()
+                .map(|(email, _)| email)
+                .filter(|email| !email.is_empty())
+                .collect::<HashSet<_>>()
+                .into_iter()
+                .collect();
+            emails.sort();
             anyhow::Ok((
                 RoleEntry {
                     id: Some(role.id.clone()),
                     name: role.name.clone(),
                     default: role.is_default == Some(true),
                     feature_flags_access_level: role.feature_flags_access_level,
-                    members: member_emails(&memberships),
+                    members: emails,
                     ..RoleEntry::default()
                 },
                 ids,
@@ -441,27 +500,33 @@ async fn role_entries(
     Ok((entries, memberships))
 }
 
-fn member_emails(memberships: &[RoleMembership]) -> Vec<String> {
-    let mut emails: Vec<String> = memberships
-        .iter()
-        .filter_map(|membership| {
-            membership
-                .user
-                .as_ref()
-                .or(membership.organization_member.as_ref().map(|member| &member.user))
-                .map(|user| user.email.clone())
-        })
-        .filter(|email| !email.is_empty())
-        .collect::<HashSet<_>>()
-        .into_iter()
-        .collect();
-    emails.sort();
-    emails
+/// A membership's member's address (as the server writes it) and the
+/// membership's id; none for a membership that names no user.
+fn member_of(membership: &RoleMembership) -> Option<(String, String)> {
+    let user = membership
+        .user
+        .as_ref()
+        .or(membership.organization_member.as_ref().map(|member| &member.user))?;
+    Some((user.email.clone(), membership.id.clone()))
 }
 
 /// A date as the file writes it: RFC 3339 in UTC, to the second.
 fn stamp(at: chrono::DateTime<chrono::Utc>) -> String {
     at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+/// The entry's insights by short id where one is known (an entry made
+/// before the insights were read names them by id).
+fn name_insights(entry: &mut SubscriptionEntry, shorts: &HashMap<i64, String>) {
+    let name = |reference: &mut InsightRef| {
+        if let InsightRef::Id(id) = reference
+            && let Some(short) = shorts.get(id)
+        {
+            *reference = InsightRef::Short(short.clone());
+        }
+    };
+    entry.insight.iter_mut().for_each(name);
+    entry.export_insights.iter_mut().for_each(name);
 }
 
 fn subscription_entry(subscription: &Subscription, shorts: &HashMap<i64, String>) -> SubscriptionEntry {

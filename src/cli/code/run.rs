@@ -75,7 +75,7 @@ impl Outcome {
 }
 
 /// What a step comes to, before it is said.
-enum Done {
+pub(super) enum Done {
     /// Done, with the id of what it made.
     Made(Option<String>, Option<String>),
     Already(String),
@@ -182,7 +182,7 @@ impl Runner<'_> {
 
     /// One request in its turn; a 429 (the write was not taken) waits as
     /// asked and goes again, three times at most.
-    async fn paced<T, F, Fut>(&self, mut send: F) -> crate::api::error::Result<T>
+    pub(super) async fn paced<T, F, Fut>(&self, mut send: F) -> crate::api::error::Result<T>
     where
         F: FnMut() -> Fut,
         Fut: std::future::Future<Output = crate::api::error::Result<T>>,
@@ -440,6 +440,27 @@ impl Runner<'_> {
                     Ok(_) => Done::Made(None, None),
                     Err(error) => Done::Failed(error.to_string()),
                 }
+            }
+            Step::SetRule {
+                project,
+                resource,
+                object,
+                subject,
+                before,
+                level,
+                ..
+            } => {
+                super::access_rules::run_step(
+                    self,
+                    *project,
+                    resource,
+                    object.as_deref(),
+                    subject,
+                    before.as_ref(),
+                    level.as_ref(),
+                    created,
+                )
+                .await
             }
             Step::SoftDeleteSubscription { id, before, .. } => {
                 let now = match self.now(*id, subscriptions).await {

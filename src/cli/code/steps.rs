@@ -12,8 +12,10 @@ use std::collections::{BTreeMap, HashMap};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::access_rules::RuleTarget;
 use super::diff::{self, Action, Live, Plan};
 use super::file::{CodeFile, InsightRef, SubscriptionEntry};
+use crate::api::access::levels::AccessLevel;
 use crate::api::{Frequency, RoleInput, SubscriptionInput, TargetType, Weekday};
 
 /// A subscription's fields as the file names them, insights by number:
@@ -89,16 +91,29 @@ pub enum Step {
         label: String,
         before: Fields,
     },
+    /// An access rule set, or removed (`level` none), see `access_rules`.
+    SetRule {
+        project: i64,
+        resource: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        object: Option<String>,
+        subject: RuleTarget,
+        label: String,
+        /// The level the plan read; none: no rule.
+        before: Option<AccessLevel>,
+        level: Option<AccessLevel>,
+    },
 }
 
 impl Step {
-    /// The phase the step runs in: roles, members, removed roles,
+    /// The phase the step runs in: roles, members, removed roles and
+    /// access rules (after the roles and memberships they name),
     /// subscriptions, soft deletes.
     pub fn phase(&self) -> usize {
         match self {
             Step::CreateRole { .. } | Step::UpdateRole { .. } => 0,
             Step::AddMember { .. } | Step::RemoveMember { .. } => 1,
-            Step::DeleteRole { .. } => 2,
+            Step::DeleteRole { .. } | Step::SetRule { .. } => 2,
             Step::CreateSubscription { .. } | Step::UpdateSubscription { .. } => 3,
             Step::SoftDeleteSubscription { .. } => 4,
         }
@@ -128,6 +143,10 @@ impl Step {
             Step::SoftDeleteSubscription { id, label, .. } => {
                 format!("soft-delete subscription \"{label}\" ({id})")
             }
+            Step::SetRule { label, level, .. } => match level {
+                Some(level) => format!("set the access rule of {label} to {level}"),
+                None => format!("remove the access rule of {label}"),
+            },
         }
     }
 
@@ -343,6 +362,7 @@ pub fn build(plan: &Plan, wanted: &CodeFile, live: &Live, today: bool) -> Vec<St
             }),
         }
     }
+    steps.extend(super::access_rules::steps(plan, wanted, live));
     steps.sort_by_key(Step::phase);
     steps
 }

@@ -44,9 +44,19 @@ impl JsonArray {
         Ok(JsonArray { written: 0 })
     }
 
+    #[cfg(test)]
     pub fn push(&mut self, out: &mut impl Write, value: &impl Serialize) -> std::io::Result<()> {
+        self.push_with(out, |out| write_at(out, value, 1))
+    }
+
+    /// Adds the element that `write` writes, laid out one level deep.
+    pub fn push_with<W: Write>(
+        &mut self,
+        out: &mut W,
+        write: impl FnOnce(&mut W) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
         out.write_all(if self.written == 0 { b"\n  " } else { b",\n  " })?;
-        write_at(out, value, 1)?;
+        write(out)?;
         self.written += 1;
         Ok(())
     }

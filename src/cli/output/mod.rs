@@ -18,9 +18,11 @@ use crate::text::printable;
 
 mod json;
 mod stream;
+mod verbatim;
 
 pub use json::write_json;
-pub use stream::ListWriter;
+pub use stream::{JsonRow, ListWriter};
+pub use verbatim::write_verbatim;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {

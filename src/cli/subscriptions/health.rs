@@ -65,9 +65,9 @@ pub struct HealthArgs {
     /// next look goes on where this one stopped.
     #[arg(long, value_name = "N")]
     max_requests: Option<u64>,
-    /// Requests in flight at once.
-    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=64))]
-    concurrency: u16,
+    /// Requests in flight at once [default: 8; 16 with `--budget off`].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+    concurrency: Option<u16>,
     /// The most requests the look may make: N/min, N/hour, both, or none (also
     /// `off`) [default: 400/min,4000/hour, under PostHog Cloud's limits].
     #[arg(long, value_name = "RATE", value_parser = |text: &str| text.parse::<Budget>())]
@@ -265,7 +265,10 @@ pub async fn run(
         project,
         clock: crate::clock::Clock::system(),
         options: LookOptions {
-            concurrency: usize::from(args.concurrency),
+            concurrency: args.concurrency.map_or_else(
+                || LookOptions::concurrency_for(args.budget.unwrap_or_default()),
+                usize::from,
+            ),
             budget: args.budget.unwrap_or_default(),
             full: args.full,
             max_rows,

@@ -12,7 +12,7 @@ use super::connection::Connection;
 use super::output::{self, Column, Format, ListWriter, fixed, flexible};
 use super::{UsageError, date};
 use crate::api::{
-    DeliveryStatus, List, Raw, ResourceType, Subscription, SubscriptionFilter, SubscriptionState,
+    DeliveryStatus, List, Raw, ResourceType, Subscription, SubscriptionFilter, SubscriptionState, Verbatim,
 };
 use crate::display::{Zone, when};
 use crate::schedule::Schedule;
@@ -190,16 +190,36 @@ pub async fn run(
             let now = crate::clock::system_now();
             let mut writer = ListWriter::new(format, COLUMNS.to_vec())?;
             let options = super::list_options("subscriptions");
-            let list = List::subscriptions(project, &filter).raw();
-            let read = client
-                .for_each_page(&list, &options, |mut rows: Vec<Raw<Subscription>>| {
-                    if let Some(state) = state {
-                        // The API has no filter by state: it is read off each row.
-                        rows.retain(|subscription| subscription.state(now) == state);
-                    }
-                    writer.rows(&rows, |subscription| cells(subscription, now))
-                })
-                .await;
+            let list = List::subscriptions(project, &filter);
+            // The API has no filter by state: it is read off each row.
+            let read = match (format, state) {
+                // The server's objects passed on as they came, never read.
+                (Format::Json, None) => {
+                    client
+                        .for_each_page(&list.verbatim(), &options, |rows: Vec<Verbatim<Subscription>>| {
+                            writer.json_rows(&rows)
+                        })
+                        .await
+                }
+                (Format::Json, Some(state)) => {
+                    client
+                        .for_each_page(&list.raw(), &options, |mut rows: Vec<Raw<Subscription>>| {
+                            rows.retain(|subscription| subscription.state(now) == state);
+                            writer.json_rows(&rows)
+                        })
+                        .await
+                }
+                (Format::Table, state) => {
+                    client
+                        .for_each_page(&list, &options, |mut rows: Vec<Subscription>| {
+                            if let Some(state) = state {
+                                rows.retain(|subscription| subscription.state(now) == state);
+                            }
+                            writer.table_rows(&rows, |subscription| cells(subscription, now))
+                        })
+                        .await
+                }
+            };
             super::end_list(writer, read)
         }
         SubscriptionsCommand::Get { id } => show(&client.subscription(project, id).await?, format),

@@ -13,6 +13,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+pub mod access;
 mod node;
 mod read;
 mod schema;
@@ -172,7 +173,7 @@ pub const SUBSCRIPTION_KEYS: &[&str] = &[
 ];
 const ROLE_KEYS: &[&str] = &["id", "name", "default", "feature_flags_access_level", "members"];
 const HEADER_KEYS: &[&str] = &["host", "organization", "project"];
-const TOP_KEYS: &[&str] = &["orgdeck", "roles", "subscriptions"];
+const TOP_KEYS: &[&str] = &["orgdeck", "roles", "subscriptions", "access"];
 
 impl SubscriptionEntry {
     /// The fields compared and written, in the file's order, id left out;
@@ -231,6 +232,8 @@ pub struct CodeFile {
     pub header: Header,
     pub roles: Option<Vec<RoleEntry>>,
     pub subscriptions: Option<Vec<SubscriptionEntry>>,
+    /// Each project's access rules (`[[access]]`, see [`access`]).
+    pub access: Option<Vec<access::RuleEntry>>,
 }
 
 /// Names given in comments, not compared.
@@ -340,6 +343,9 @@ impl CodeFile {
             let members: Vec<Value> = role.members.iter().map(|member| json!(member)).collect();
             out.push_str(&format!("members = {}\n", toml_list(&members)));
         }
+        for rule in self.access.iter().flatten() {
+            out.push_str(&rule.to_toml());
+        }
         for subscription in self.subscriptions.iter().flatten() {
             out.push('\n');
             if let Some(summary) = &subscription.summary {
@@ -394,6 +400,12 @@ impl CodeFile {
                 })
                 .collect();
             top.insert("roles".into(), Value::Array(roles));
+        }
+        if let Some(rules) = &self.access {
+            top.insert(
+                "access".into(),
+                Value::Array(rules.iter().map(access::RuleEntry::to_json).collect()),
+            );
         }
         if let Some(subscriptions) = &self.subscriptions {
             let subscriptions: Vec<Value> = subscriptions
@@ -465,6 +477,7 @@ mod tests {
                 summary: Some("sent\nweekly".into()),
                 ..SubscriptionEntry::default()
             }]),
+            access: None,
         };
         let names = Names::default();
         let strip = |mut file: CodeFile| {

@@ -42,17 +42,17 @@ pub fn too_large(size: u64) -> String {
 }
 
 #[derive(Default)]
-struct Check {
+pub(super) struct Check {
     problems: Vec<Problem>,
 }
 
 /// The entries of a table, by key.
-struct Fields<'a> {
+pub(super) struct Fields<'a> {
     entries: &'a [(String, Option<Pos>, Node, Option<Pos>)],
 }
 
 impl<'a> Fields<'a> {
-    fn get(&self, key: &str) -> Option<(&'a Node, Option<Pos>)> {
+    pub(super) fn get(&self, key: &str) -> Option<(&'a Node, Option<Pos>)> {
         self.entries
             .iter()
             .find(|(name, ..)| name == key)
@@ -61,7 +61,7 @@ impl<'a> Fields<'a> {
 }
 
 impl Check {
-    fn problem(&mut self, at: Option<Pos>, message: impl Into<String>) {
+    pub(super) fn problem(&mut self, at: Option<Pos>, message: impl Into<String>) {
         self.problems.push(Problem {
             at,
             message: message.into(),
@@ -69,7 +69,7 @@ impl Check {
     }
 
     /// The table's fields, with its unknown keys reported.
-    fn table<'a>(
+    pub(super) fn table<'a>(
         &mut self,
         node: &'a Node,
         at: Option<Pos>,
@@ -91,7 +91,7 @@ impl Check {
         Some(Fields { entries })
     }
 
-    fn text(&mut self, fields: &Fields, key: &str, what: &str) -> Option<String> {
+    pub(super) fn text(&mut self, fields: &Fields, key: &str, what: &str) -> Option<String> {
         match fields.get(key)? {
             (Node::Text(text), _) => Some(text.clone()),
             (other, at) => {
@@ -101,7 +101,7 @@ impl Check {
         }
     }
 
-    fn integer(&mut self, fields: &Fields, key: &str, what: &str) -> Option<i64> {
+    pub(super) fn integer(&mut self, fields: &Fields, key: &str, what: &str) -> Option<i64> {
         match fields.get(key)? {
             (Node::Integer(number), _) => Some(*number),
             (other, at) => {
@@ -114,7 +114,7 @@ impl Check {
         }
     }
 
-    fn boolean(&mut self, fields: &Fields, key: &str, what: &str) -> Option<bool> {
+    pub(super) fn boolean(&mut self, fields: &Fields, key: &str, what: &str) -> Option<bool> {
         match fields.get(key)? {
             (Node::Bool(flag), _) => Some(*flag),
             (other, at) => {
@@ -148,7 +148,7 @@ impl Check {
         out
     }
 
-    fn required<T>(
+    pub(super) fn required<T>(
         &mut self,
         value: Option<T>,
         fields: &Fields,
@@ -191,6 +191,11 @@ impl Check {
         if let Some((node, at)) = top.get("roles") {
             file.roles = Some(self.entries(node, at, "roles", |check, node, at| check.role(node, at)));
             self.unique_roles(file.roles.as_deref().unwrap_or_default());
+        }
+        if let Some((node, at)) = top.get("access") {
+            file.access =
+                Some(self.entries(node, at, "access", |check, node, at| check.access_rule(node, at)));
+            self.unique_rules(file.access.as_deref().unwrap_or_default());
         }
         if let Some((node, at)) = top.get("subscriptions") {
             file.subscriptions = Some(self.entries(node, at, "subscriptions", |check, node, at| {

@@ -36,6 +36,24 @@ pub fn schema() -> Value {
                     }
                 }
             },
+            "access": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": ["project", "resource", "level"],
+                    "oneOf": [{"required": ["role"]}, {"required": ["member"]}, {"required": ["everyone"]}],
+                    "properties": {
+                        "project": integer,
+                        "resource": {"type": "string", "description": "project, or a resource: dashboard, insight, notebook, feature_flag, …"},
+                        "object": {"type": "string", "description": "one object's id: a dashboard, insight, notebook or feature flag"},
+                        "role": {"type": "string", "description": "a role, by name"},
+                        "member": {"type": "string", "format": "email"},
+                        "everyone": {"const": true},
+                        "level": {"enum": ["none", "member", "admin", "viewer", "editor", "manager"]}
+                    }
+                }
+            },
             "subscriptions": {
                 "type": "array",
                 "items": {
