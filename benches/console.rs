@@ -10,7 +10,7 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use orgdeck::api::health::{FailedRecipient, Health};
 use orgdeck::api::time::parse_datetime;
 use orgdeck::api::{Frequency, Page, Subscription, TargetType, User, Weekday};
-use orgdeck::console::app::{Effect, LookNews, PageData, ScreenId, Ticket};
+use orgdeck::console::app::{Effect, LookNews, ScreenId, ScreenPage, Ticket};
 use orgdeck::console::keymap::Keymap;
 use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::view;
@@ -61,7 +61,7 @@ fn app(count: u64) -> App {
         list: ScreenId::Subscriptions,
         generation,
         offset,
-        result: Ok(PageData::new(Page {
+        result: Ok(ScreenPage::new(Page {
             count,
             next: None,
             previous: None,

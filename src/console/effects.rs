@@ -12,7 +12,7 @@ mod people;
 mod writes;
 
 use super::app::{
-    About, Connected, Context, Effect, Msg, PageData, Query, ScreenId, Target, Ticket, Write, WriteAnswer,
+    About, Connected, Context, Effect, Msg, ScreenId, ScreenRequest, Target, Ticket, Write, WriteAnswer,
     Written,
 };
 use crate::api::{Client, List, Organization, PICKER_ROWS, Project, Raw, Role, Subscription};
@@ -60,13 +60,13 @@ impl Runner {
             Effect::Fetch {
                 list,
                 generation,
-                query,
+                request,
                 offset,
                 limit,
             } => {
                 let runner = self.observed(About::Page { list, generation });
                 tokio::spawn(async move {
-                    let msg = runner.fetch(list, generation, query, offset, limit).await;
+                    let msg = runner.fetch(list, generation, request, offset, limit).await;
                     // The loop has ended when the channel is closed: nothing to tell.
                     let _ = runner.messages.send(msg);
                 });
@@ -364,57 +364,17 @@ impl Runner {
         }
     }
 
-    async fn fetch(&self, list: ScreenId, generation: Ticket, query: Query, offset: u64, limit: u64) -> Msg {
-        let client = &self.client;
-        let result = match query {
-            Query::Roles { organization } => client
-                .page(&List::roles(&organization), limit, offset)
-                .await
-                .map(PageData::new),
-            Query::Members { organization, role } => client
-                .page(&List::memberships(&organization, &role), limit, offset)
-                .await
-                .map(PageData::new),
-            Query::Subscriptions { project, filter } => client
-                .subscriptions_page(&project, &filter, limit, offset)
-                .await
-                .map(PageData::new),
-            Query::People {
-                organization,
-                search,
-                order,
-            } => {
-                let mut people = List::members(&organization).with("order", order);
-                if let Some(search) = search {
-                    people = people.with("search", search);
-                }
-                client.page(&people, limit, offset).await.map(PageData::new)
-            }
-            // Paged by cursor, 50 a page: a page of the console's is filled
-            // from as many of the server's as it takes, following its links.
-            Query::Deliveries {
-                project,
-                subscription,
-                status,
-                after,
-            } => client
-                .deliveries_window(
-                    &project,
-                    subscription,
-                    status.as_ref(),
-                    after.as_deref(),
-                    limit as usize,
-                )
-                .await
-                .map(|window| {
-                    PageData::new(crate::api::Page {
-                        count: 0,
-                        next: window.next,
-                        previous: None,
-                        results: window.results,
-                    })
-                }),
-        };
+    /// A page of a list's rows: its request runs itself and answers with
+    /// a page of its own screen's rows (`screens::request`).
+    async fn fetch(
+        &self,
+        list: ScreenId,
+        generation: Ticket,
+        request: ScreenRequest,
+        offset: u64,
+        limit: u64,
+    ) -> Msg {
+        let result = request.run(&self.client, offset, limit).await;
         Msg::Page {
             list,
             generation,

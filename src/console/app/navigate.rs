@@ -7,7 +7,8 @@ use super::{App, Effect, Notice, ScreenId, Ticket};
 use crate::api::{self, SubscriptionState};
 use crate::console::lists::deliveries::ChosenSubscription;
 use crate::console::lists::members::ChosenRole;
-use crate::console::lists::{PageData, Resource, Scope};
+use crate::console::lists::{Resource, Scope};
+use crate::console::screens::ScreenPage;
 use crate::console::table::paging::PAGE_SIZE;
 
 impl App {
@@ -112,10 +113,10 @@ impl App {
         let mut effects = Vec::new();
         for offset in offsets {
             match table.query_at(scope, offset) {
-                Some(query) => effects.push(Effect::Fetch {
+                Some(request) => effects.push(Effect::Fetch {
                     list,
                     generation,
-                    query,
+                    request,
                     offset,
                     limit: PAGE_SIZE,
                 }),
@@ -404,7 +405,7 @@ impl App {
         list: ScreenId,
         generation: Ticket,
         offset: u64,
-        result: Result<PageData, api::Error>,
+        result: Result<ScreenPage, api::Error>,
     ) -> Vec<Effect> {
         self.dirty = true;
         let height = self.table_height();
@@ -424,7 +425,7 @@ impl App {
                 return Vec::new();
             }
         };
-        let received = table.receive(generation, offset, page, height);
+        let received = self.lists.receive(generation, offset, page, height);
         // Any answer says the server is there.
         let mut effects = self.reached(Some((list, generation)));
         if received && self.shown == list {

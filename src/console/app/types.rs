@@ -10,8 +10,9 @@ use crate::api::{
     self, NamedItem, Organization, OrganizationMember, Project, Role, RoleMembership, Subscription,
 };
 use crate::console::lists::picker::Picker;
-pub use crate::console::lists::{Confirm, Confirmed, FormPurpose, PageData, Query, Write};
+pub use crate::console::lists::{Confirm, Confirmed, FormPurpose, Write};
 pub use crate::console::screens::ScreenId;
+pub use crate::console::screens::{ScreenPage, ScreenRequest};
 use crate::console::widgets::form::Form;
 
 pub use super::choose::Choosing;
@@ -313,7 +314,7 @@ pub enum Msg {
         list: ScreenId,
         generation: Ticket,
         offset: u64,
-        result: Result<PageData, api::Error>,
+        result: Result<ScreenPage, api::Error>,
     },
     /// The project's Slack integrations, to name targets and the
     /// integrations they post through; `None` where the server lists none
@@ -410,7 +411,9 @@ pub enum Effect {
     Fetch {
         list: ScreenId,
         generation: Ticket,
-        query: Query,
+        /// The list's own request (its folder's `request.rs`), whose
+        /// answer holds its rows.
+        request: ScreenRequest,
         offset: u64,
         limit: u64,
     },

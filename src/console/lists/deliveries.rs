@@ -21,9 +21,10 @@ use ratatui::text::{Line, Span};
 
 use super::Confirm;
 use super::subscriptions::words::channel;
-use super::{Column, Query, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
+use super::{Column, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
 use crate::api::{self, Delivery, DeliveryStatus, Page, RecipientStatus};
 use crate::console::kit::view::ViewCx;
+use crate::console::screens;
 use crate::console::table::paging::PAGE_SIZE;
 use crate::console::view::detail::{field, heading, marked, optional};
 use crate::display::relative;
@@ -159,6 +160,7 @@ pub fn who_and_why(recipient: &str, message: &str) -> String {
 
 impl Resource for Deliveries {
     type Row = Delivery;
+    type Request = screens::deliveries::Request;
     const ID: ScreenId = ScreenId::Deliveries;
     const TITLE: &'static str = "Deliveries";
     const NOUN: &'static str = "delivery";
@@ -190,16 +192,16 @@ impl Resource for Deliveries {
         self.restarted();
     }
 
-    fn query(&self, scope: Scope) -> Option<Query> {
+    fn query(&self, scope: Scope) -> Option<screens::deliveries::Request> {
         self.query_at(scope, 0)
     }
 
-    fn query_at(&self, scope: Scope, offset: u64) -> Option<Query> {
+    fn query_at(&self, scope: Scope, offset: u64) -> Option<screens::deliveries::Request> {
         let after = match offset {
             0 => None,
             offset => Some(self.cursors.get(&offset)?.clone()),
         };
-        Some(Query::Deliveries {
+        Some(screens::deliveries::Request {
             project: scope.project.to_string(),
             subscription: self.subscription.as_ref()?.id,
             // Partial ones are `completed`: no status filter finds them.
@@ -554,7 +556,7 @@ mod tests {
         };
         assert_eq!(deliveries.counted(0, &page(100, Some("/next-1"))), 101);
         assert!(
-            matches!(deliveries.query_at(scope, 100), Some(Query::Deliveries { after: Some(link), .. }) if link == "/next-1")
+            matches!(deliveries.query_at(scope, 100), Some(screens::deliveries::Request { after: Some(link), .. }) if link == "/next-1")
         );
         assert_eq!(deliveries.query_at(scope, 200), None, "no cursor yet");
         // The first page again (a refresh around the cursor) keeps what is known.

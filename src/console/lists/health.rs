@@ -18,7 +18,7 @@ use super::bulk::{Bulk, Verb};
 use super::deliveries::who_and_why;
 use super::subscriptions::bulk::{self as subscriptions_bulk, Marked};
 use super::subscriptions::words::channel;
-use super::{Column, Confirm, Query, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
+use super::{Column, Confirm, Held, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
 use crate::api::health::Health;
 use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;
@@ -207,6 +207,7 @@ fn target(row: &HealthRow) -> String {
 
 impl Resource for Board {
     type Row = HealthRow;
+    type Request = Held<HealthRow>;
     const ID: ScreenId = ScreenId::Health;
     const TITLE: &'static str = "Health";
     const NOUN: &'static str = "subscription";
@@ -226,7 +227,7 @@ impl Resource for Board {
     }
 
     /// Nothing to fetch by page: a look sends the rows.
-    fn query(&self, _scope: Scope) -> Option<Query> {
+    fn query(&self, _scope: Scope) -> Option<Held<HealthRow>> {
         None
     }
 

@@ -6,12 +6,11 @@ use std::cmp::Ordering;
 use ratatui::text::{Line, Span};
 
 use super::bulk::{Bulk, Item, Verb};
-use super::{
-    AnyTable, Column, Confirm, Query, Resource, Scope, ScreenId, Sort, Table, Write, contains, text,
-};
+use super::{AnyTable, Column, Confirm, Resource, Scope, ScreenId, Sort, Table, Write, contains, text};
 use crate::api::models::level;
 use crate::api::{OrganizationMember, RoleMembership};
 use crate::console::kit::view::ViewCx;
+use crate::console::screens;
 use crate::console::screens::Change;
 use crate::console::view::detail::{field, heading, optional, user_lines};
 
@@ -76,6 +75,7 @@ fn member_level(membership: &RoleMembership) -> i64 {
 
 impl Resource for Members {
     type Row = RoleMembership;
+    type Request = screens::members::Request;
     const ID: ScreenId = ScreenId::Members;
     const TITLE: &'static str = "Members";
     const NOUN: &'static str = "member";
@@ -99,9 +99,9 @@ impl Resource for Members {
         self.role = None;
     }
 
-    fn query(&self, scope: Scope) -> Option<Query> {
+    fn query(&self, scope: Scope) -> Option<screens::members::Request> {
         let role = self.role.as_ref()?;
-        Some(Query::Members {
+        Some(screens::members::Request {
             organization: scope.organization.to_string(),
             role: role.id.clone(),
         })

@@ -6,10 +6,12 @@
 //! [`Lists`], keyed by [`ScreenId`].
 //!
 //! Adding a list is adding a module here, a [`ScreenId`] variant, a field of
-//! [`Lists`] (the compiler then names the two matches that reach it), a
-//! [`Query`] variant (and so the fetch in `effects.rs`), and a way to open
-//! it: a key or a command. A list held whole in memory (Health, whose rows
-//! a look sends) asks no query and needs no variant.
+//! [`Lists`] (the compiler then names the two matches that reach it), its
+//! request type in its screen's folder (`screens/<name>/request.rs`) with a
+//! [`ScreenRequest`] and a [`ScreenPage`] variant (the compiler then names
+//! the arms that run it and land its pages), and a way to open it: a key or
+//! a command. A list held whole in memory (Health, whose rows a look sends)
+//! asks nothing page by page: its request is [`Held`].
 //!
 //! Marks and bulk actions are one constant and one method of [`Resource`]
 //! away: `MARKS` and `bulk` (the module [`bulk`] says how).
@@ -35,9 +37,8 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use serde::Serialize;
 
-use crate::api::{
-    Delivery, OrganizationMember, Page, Role, RoleMembership, Subscription, SubscriptionFilter,
-};
+use crate::api::Page;
+use crate::console::kit::latest::Ticket;
 use crate::console::kit::view::ViewCx;
 use crate::text::printable;
 
@@ -59,7 +60,7 @@ pub use table::{AnyTable, Table};
 
 // Which screen: the screens' own name, named here while the lists are
 // still held in [`Lists`].
-pub use crate::console::screens::ScreenId;
+pub use crate::console::screens::{Held, PageRequest, ScreenId, ScreenPage, ScreenRequest};
 
 /// The lists, one table each.
 #[derive(Default)]
@@ -101,6 +102,19 @@ impl Lists {
         }
     }
 
+    /// A page arrived: it lands on the table whose rows it holds (the
+    /// match pairs each kind of page with its table, checked by the
+    /// compiler). Whether the rows were taken (not of an older generation).
+    pub fn receive(&mut self, generation: Ticket, offset: u64, page: ScreenPage, height: u64) -> bool {
+        match page {
+            ScreenPage::Roles(page) => self.roles.receive(generation, offset, page, height),
+            ScreenPage::Members(page) => self.members.receive(generation, offset, page, height),
+            ScreenPage::Subscriptions(page) => self.subscriptions.receive(generation, offset, page, height),
+            ScreenPage::Deliveries(page) => self.deliveries.receive(generation, offset, page, height),
+            ScreenPage::People(page) => self.people.receive(generation, offset, page, height),
+        }
+    }
+
     /// Every list, for what concerns them all (a new connection).
     pub fn all_mut(&mut self) -> impl Iterator<Item = &mut dyn AnyTable> {
         let Lists {
@@ -135,120 +149,13 @@ pub struct Scope<'a> {
     pub project: &'a str,
 }
 
-/// What a page request asks the server for.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Query {
-    Roles {
-        organization: String,
-    },
-    Members {
-        organization: String,
-        role: String,
-    },
-    Subscriptions {
-        project: String,
-        filter: SubscriptionFilter,
-    },
-    /// A subscription's deliveries: the first page, or the one a cursor
-    /// link of the server's points at.
-    Deliveries {
-        project: String,
-        subscription: i64,
-        /// Only those of this status (the failed ones, `f`).
-        status: Option<crate::api::DeliveryStatus>,
-        after: Option<String>,
-    },
-    /// The organization's members, searched and ordered by the server.
-    People {
-        organization: String,
-        search: Option<String>,
-        /// `joined_at` or `-joined_at`.
-        order: &'static str,
-    },
-}
-
-/// A page of one of the lists the server pages, on its way from the
-/// effects to its table: one variant a kind of row, no `dyn Any`. (Issue
-/// 30's typed `ScreenRequest`/`ScreenMsg` will pair a request with its
-/// answer in the compiler; until then a page of the wrong kind is `None`
-/// from [`PageData::take`].)
-pub enum PageData {
-    Roles(Page<Role>),
-    Members(Page<RoleMembership>),
-    Subscriptions(Page<Subscription>),
-    Deliveries(Page<Delivery>),
-    People(Page<OrganizationMember>),
-}
-
-impl PageData {
-    pub fn new<T>(page: Page<T>) -> PageData
-    where
-        PageData: From<Page<T>>,
-    {
-        page.into()
-    }
-
-    /// The page, if its rows are of this kind.
-    pub fn take<T: Paged>(self) -> Option<Page<T>> {
-        T::taken(self)
-    }
-}
-
-impl fmt::Debug for PageData {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("PageData(..)")
-    }
-}
-
-/// A kind of row a list holds, and the page of it [`PageData`] carries
-/// (none, for the rows a screen holds whole: a person's page, an
-/// offboarding plan, Health's board).
-pub trait Paged: Sized {
-    fn taken(data: PageData) -> Option<Page<Self>>;
-}
-
-macro_rules! paged {
-    ($($row:ty => $variant:ident),* $(,)?) => {$(
-        impl From<Page<$row>> for PageData {
-            fn from(page: Page<$row>) -> PageData {
-                PageData::$variant(page)
-            }
-        }
-
-        impl Paged for $row {
-            fn taken(data: PageData) -> Option<Page<$row>> {
-                match data {
-                    PageData::$variant(page) => Some(page),
-                    _ => None,
-                }
-            }
-        }
-    )*};
-}
-
-paged! {
-    Role => Roles,
-    RoleMembership => Members,
-    Subscription => Subscriptions,
-    Delivery => Deliveries,
-    OrganizationMember => People,
-}
-
-macro_rules! held_whole {
-    ($($row:ty),* $(,)?) => {$(
-        impl Paged for $row {
-            fn taken(_: PageData) -> Option<Page<$row>> {
-                None
-            }
-        }
-    )*};
-}
-
-held_whole!(person::Item, offboard::Item, crate::health::HealthRow);
-
 /// What a list must say about itself.
 pub trait Resource: Default {
-    type Row: Clone + fmt::Debug + Serialize + Send + Paged + 'static;
+    type Row: Clone + fmt::Debug + Serialize + Send + 'static;
+    /// What it asks the server for a page of its rows: its own request
+    /// type, whose answer the compiler knows holds these rows ([`Held`] for
+    /// a list held whole).
+    type Request: PageRequest<Row = Self::Row>;
     const ID: ScreenId;
     /// Its name on its tab and in help.
     const TITLE: &'static str;
@@ -287,12 +194,12 @@ pub trait Resource: Default {
 
     /// What to ask the server for a page; `None` when there is nothing to
     /// list yet (the members of no role).
-    fn query(&self, scope: Scope) -> Option<Query>;
+    fn query(&self, scope: Scope) -> Option<Self::Request>;
 
     /// What to ask the server for the page at `offset`: the same query for
     /// lists paged by offset; a cursor's link for those paged by cursor
     /// (`None` while the link is not known yet).
-    fn query_at(&self, scope: Scope, _offset: u64) -> Option<Query> {
+    fn query_at(&self, scope: Scope, _offset: u64) -> Option<Self::Request> {
         self.query(scope)
     }
 

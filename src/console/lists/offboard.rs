@@ -10,7 +10,7 @@ use ratatui::layout::Constraint;
 use ratatui::text::{Line, Span};
 use serde::Serialize;
 
-use super::{Column, Query, Resource, Scope, ScreenId, Sort, Table, styled, text};
+use super::{Column, Held, Resource, Scope, ScreenId, Sort, Table, styled, text};
 use crate::console::app::{Confirm, Ticket};
 use crate::console::kit::view::ViewCx;
 use crate::console::view::detail::field;
@@ -215,6 +215,7 @@ fn mark(step: &Step) -> &'static str {
 
 impl Resource for Offboarding {
     type Row = Item;
+    type Request = Held<Item>;
     const ID: ScreenId = ScreenId::Offboard;
     const TITLE: &'static str = "Offboard";
     const NOUN: &'static str = "line";
@@ -247,7 +248,7 @@ impl Resource for Offboarding {
         }
     }
 
-    fn query(&self, _scope: Scope) -> Option<Query> {
+    fn query(&self, _scope: Scope) -> Option<Held<Item>> {
         None
     }
 

@@ -10,12 +10,13 @@ use std::sync::Arc;
 
 use ratatui::text::{Line, Span};
 
-use super::{Column, Query, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
+use super::{Column, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
 use crate::api::OrganizationMember;
 use crate::api::models::level;
 use crate::console::app::Confirm;
 use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;
+use crate::console::screens;
 use crate::console::view::detail::{field, heading};
 use crate::people::{RoleIndex, RoleRef};
 
@@ -121,6 +122,7 @@ impl People {
 
 impl Resource for People {
     type Row = OrganizationMember;
+    type Request = screens::people::Request;
     const ID: ScreenId = ScreenId::People;
     const TITLE: &'static str = "People";
     const NOUN: &'static str = "person";
@@ -143,11 +145,11 @@ impl Resource for People {
         }
     }
 
-    fn query(&self, scope: Scope) -> Option<Query> {
+    fn query(&self, scope: Scope) -> Option<screens::people::Request> {
         if self.narrowing.is_some() {
             return None; // the narrowing's rows are held, not paged
         }
-        Some(Query::People {
+        Some(screens::people::Request {
             organization: scope.organization.to_string(),
             search: (!self.search.is_empty()).then(|| self.search.clone()),
             order: if self.oldest_first {

@@ -11,7 +11,7 @@ use ratatui::layout::Constraint;
 use ratatui::text::{Line, Span};
 use serde::Serialize;
 
-use super::{Column, Query, Resource, Scope, ScreenId, Sort, Table, styled, text};
+use super::{Column, Held, Resource, Scope, ScreenId, Sort, Table, styled, text};
 use crate::api::KeySummary;
 use crate::api::models::level;
 use crate::console::app::{Confirm, Write};
@@ -172,6 +172,7 @@ fn about(found: &Found) -> String {
 
 impl Resource for Person {
     type Row = Item;
+    type Request = Held<Item>;
     const ID: ScreenId = ScreenId::Person;
     const TITLE: &'static str = "Person";
     const NOUN: &'static str = "line";
@@ -195,7 +196,7 @@ impl Resource for Person {
         *self = Person::default();
     }
 
-    fn query(&self, _scope: Scope) -> Option<Query> {
+    fn query(&self, _scope: Scope) -> Option<Held<Item>> {
         None // gathered, then held
     }
 

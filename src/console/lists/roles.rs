@@ -13,12 +13,11 @@ use std::cmp::Ordering;
 use ratatui::text::{Line, Span};
 
 use super::bulk::{Bulk, Item, Verb};
-use super::{
-    Column, Confirm, FormPurpose, Query, Resource, Scope, ScreenId, Sort, Table, Write, contains, text,
-};
+use super::{Column, Confirm, FormPurpose, Resource, Scope, ScreenId, Sort, Table, Write, contains, text};
 use crate::api::models::access_level;
 use crate::api::{ListOrText, Role, RoleInput, RoleMembership};
 use crate::console::kit::view::ViewCx;
+use crate::console::screens;
 use crate::console::screens::Change;
 use crate::console::table::rows::Rows;
 use crate::console::view::detail::{field, heading, user_lines};
@@ -78,6 +77,7 @@ fn members(role: &Role) -> usize {
 
 impl Resource for Roles {
     type Row = Role;
+    type Request = screens::roles::Request;
     const ID: ScreenId = ScreenId::Roles;
     const TITLE: &'static str = "Roles";
     const NOUN: &'static str = "role";
@@ -85,8 +85,8 @@ impl Resource for Roles {
     const WRITE_SCOPE: &'static str = "organization:write";
     const MARKS: bool = true;
 
-    fn query(&self, scope: Scope) -> Option<Query> {
-        Some(Query::Roles {
+    fn query(&self, scope: Scope) -> Option<screens::roles::Request> {
+        Some(screens::roles::Request {
             organization: scope.organization.to_string(),
         })
     }

@@ -6,7 +6,8 @@ use ratatui::text::{Line, Span};
 
 use super::bulk::{Bulk, Verb};
 use super::marking::{MarkAll, Marking};
-use super::{Column, Confirm, PageData, Query, Resource, Scope, ScreenId, Sort, pretty};
+use super::{Column, Confirm, PageRequest, Resource, Scope, ScreenId, ScreenRequest, Sort, pretty};
+use crate::api::Page;
 use crate::console::kit::latest::Ticket;
 use crate::console::kit::view::ViewCx;
 use crate::console::table::marks::Marks;
@@ -99,6 +100,40 @@ impl<R: Resource> Table<R> {
     fn sort_in_force(&self) -> Option<&'static Sort> {
         self.resource.sorts().get(self.sort).filter(|_| self.sort > 0)
     }
+
+    /// Takes a page of its rows; `false` when it is for an older
+    /// generation.
+    pub fn receive(&mut self, generation: Ticket, offset: u64, page: Page<R::Row>, height: u64) -> bool {
+        if generation != self.rows.list.generation() {
+            return false;
+        }
+        // The row the cursor is on now (the user may have moved since a
+        // refresh was sent), unless one is already being looked for.
+        let sought = self.refocus.take();
+        let before = sought.clone().or_else(|| self.selected_id());
+        let count = self.resource.counted(offset, &page);
+        let rows = &mut self.rows;
+        let accepted = rows.list.receive(generation, offset, count, page.results);
+        if !accepted {
+            self.refocus = sought;
+            return false;
+        }
+        if rows.view.is_none() && rows.cursor >= rows.len() {
+            rows.cursor = rows.len().saturating_sub(1);
+        }
+        // A local view's positions are of the rows before this page.
+        if self.rows.view.is_some() {
+            self.apply_view(height);
+        }
+        if let Some(id) = before {
+            self.follow(id, height);
+        }
+        self.resource.loaded(&self.rows);
+        if R::MARKS {
+            self.marks_seen(generation, offset);
+        }
+        true
+    }
 }
 
 /// What the app and the view do with a list, whatever its rows.
@@ -127,9 +162,11 @@ pub trait AnyTable {
     fn has_failed(&self) -> bool;
     /// Whether rows are loaded that the filter hides.
     fn has_loaded_rows(&self) -> bool;
-    fn query(&self, scope: Scope) -> Option<Query>;
-    /// The query of the page at `offset` (a cursor, for lists paged by one).
-    fn query_at(&self, scope: Scope, offset: u64) -> Option<Query>;
+    /// Its request for a page, as the effects carry it; `None` when there
+    /// is nothing to ask (the members of no role, a list held whole).
+    fn query(&self, scope: Scope) -> Option<ScreenRequest>;
+    /// The request of the page at `offset` (a cursor, for lists paged by one).
+    fn query_at(&self, scope: Scope, offset: u64) -> Option<ScreenRequest>;
     /// The offsets to fetch for a window of `height` rows (all of a small
     /// list filtered or sorted locally); they are marked in flight.
     fn wanted(&mut self, height: u64) -> Vec<u64>;
@@ -139,8 +176,6 @@ pub trait AnyTable {
     fn restart(&mut self, from_start: bool);
     /// Another list in this one's place: nothing loaded, no filter.
     fn clear(&mut self);
-    /// Takes a page; `false` when it is for an older generation.
-    fn receive(&mut self, generation: Ticket, offset: u64, page: PageData, height: u64) -> bool;
     fn failed(&mut self, generation: Ticket, offset: u64) -> bool;
     /// A failed request that means an empty list (a 404 where the server
     /// has no such list): taken as an empty answer, `true`.
@@ -279,12 +314,14 @@ impl<R: Resource> AnyTable for Table<R> {
         self.rows.list.loaded().next().is_some()
     }
 
-    fn query(&self, scope: Scope) -> Option<Query> {
-        self.resource.query(scope)
+    fn query(&self, scope: Scope) -> Option<ScreenRequest> {
+        self.resource.query(scope).map(PageRequest::into_screen)
     }
 
-    fn query_at(&self, scope: Scope, offset: u64) -> Option<Query> {
-        self.resource.query_at(scope, offset)
+    fn query_at(&self, scope: Scope, offset: u64) -> Option<ScreenRequest> {
+        self.resource
+            .query_at(scope, offset)
+            .map(PageRequest::into_screen)
     }
 
     fn wanted(&mut self, height: u64) -> Vec<u64> {
@@ -335,42 +372,6 @@ impl<R: Resource> AnyTable for Table<R> {
         self.marks.clear();
         self.marking = None;
         self.resource.search_on_server("");
-    }
-
-    fn receive(&mut self, generation: Ticket, offset: u64, page: PageData, height: u64) -> bool {
-        let Some(page) = page.take::<R::Row>() else {
-            tracing::warn!(list = ?R::ID, "a page of another list's rows");
-            return false;
-        };
-        if generation != self.rows.list.generation() {
-            return false;
-        }
-        // The row the cursor is on now (the user may have moved since a
-        // refresh was sent), unless one is already being looked for.
-        let sought = self.refocus.take();
-        let before = sought.clone().or_else(|| self.selected_id());
-        let count = self.resource.counted(offset, &page);
-        let rows = &mut self.rows;
-        let accepted = rows.list.receive(generation, offset, count, page.results);
-        if !accepted {
-            self.refocus = sought;
-            return false;
-        }
-        if rows.view.is_none() && rows.cursor >= rows.len() {
-            rows.cursor = rows.len().saturating_sub(1);
-        }
-        // A local view's positions are of the rows before this page.
-        if self.rows.view.is_some() {
-            self.apply_view(height);
-        }
-        if let Some(id) = before {
-            self.follow(id, height);
-        }
-        self.resource.loaded(&self.rows);
-        if R::MARKS {
-            self.marks_seen(generation, offset);
-        }
-        true
     }
 
     fn failed(&mut self, generation: Ticket, offset: u64) -> bool {

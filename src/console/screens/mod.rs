@@ -1,6 +1,8 @@
 //! The console's screens (floor 3, above `kit`, `widgets` and `table`,
 //! below the shell). Issue 30 moves each screen into a folder here; what is
-//! here already is what the screens share.
+//! here already is what the screens share ([`ScreenId`], [`Change`], the
+//! typed requests of [`request`]) and, in each screen's folder, its own
+//! request type.
 //!
 //! [`Change`] is the one broadcast between screens (slumber's broadcast
 //! event): news of something written that any screen may be showing. The
@@ -9,7 +11,16 @@
 //! shows in step, or ignores it. A screen never reaches into another's rows
 //! to tell it.
 
+pub mod deliveries;
+pub mod members;
+pub mod people;
+pub mod request;
+pub mod roles;
+pub mod subscriptions;
+
 use crate::api::{OrganizationMember, RoleMembership, Subscription};
+
+pub use request::{Held, PageRequest, ScreenPage, ScreenRequest};
 
 /// Every screen the console shows. Matches over it have no catch-all arm,
 /// so that the compiler names every place a new screen must fill in.

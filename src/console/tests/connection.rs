@@ -5,10 +5,10 @@
 
 use ratatui::crossterm::event::KeyCode;
 
-use super::{answer, app, fetches, key, roles, screen, subscriptions};
+use super::{answer, app, fetches, key, roles, roles_page, screen, subscriptions};
 use crate::api::{self, Page, RequestLabel, Role, TransportKind};
 use crate::console::app::{
-    App, Context, Effect, HELD_KEYS, Msg, PageData, ScreenId, Ticket, Timer, WriteAnswer,
+    App, Context, Effect, HELD_KEYS, Msg, ScreenId, ScreenPage, Ticket, Timer, WriteAnswer,
 };
 use crate::console::keymap::Keymap;
 
@@ -260,9 +260,9 @@ fn a_refresh_follows_the_row_the_cursor_is_on_when_it_arrives() {
     assert_eq!(app.lists.roles.rows.selected().unwrap().id, "role-3");
     // The same rows in another order.
     answer(&mut app, &refresh, |_| {
-        let mut page: Page<Role> = roles(8, 0).take::<Role>().unwrap();
+        let mut page: Page<Role> = roles_page(8, 0);
         page.results.reverse();
-        PageData::new(page)
+        ScreenPage::new(page)
     });
     assert_eq!(app.lists.roles.rows.selected().unwrap().id, "role-3");
     assert_eq!(app.lists.roles.rows.cursor, 4);

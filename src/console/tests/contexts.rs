@@ -1,6 +1,7 @@
 //! `:ctx` in `update`: which answers are taken, what a switch resets, and
 //! what waits for it.
 
+use crate::console::screens;
 use ratatui::crossterm::event::KeyCode;
 
 use super::*;
@@ -80,7 +81,7 @@ fn ctx_takes_only_the_last_answer_and_drops_the_old_connections_answers() {
         project: "7".into(),
     }));
     assert!(effects.iter().any(
-        |e| matches!(e, Effect::Fetch { query: Query::Roles { organization }, .. } if organization == "org-p")
+        |e| matches!(e, Effect::Fetch { request: ScreenRequest::Roles(screens::roles::Request { organization }), .. } if organization == "org-p")
     ));
 
     // Answers still on their way over the old connection change nothing.

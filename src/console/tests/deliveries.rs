@@ -5,10 +5,11 @@
 use super::on_call::refusal;
 use super::*;
 use crate::api::{Delivery, DeliveryStatus};
+use crate::console::screens;
 
 /// A page of deliveries at `offset`, `rows` long, with a next link while
 /// `more`.
-fn deliveries(offset: u64, rows: u64, more: bool) -> PageData {
+fn deliveries(offset: u64, rows: u64, more: bool) -> ScreenPage {
     let results = (offset..offset + rows)
         .map(|n| Delivery {
             id: format!("d{n}"),
@@ -20,7 +21,7 @@ fn deliveries(offset: u64, rows: u64, more: bool) -> PageData {
             ..Delivery::default()
         })
         .collect();
-    PageData::new(Page {
+    ScreenPage::new(Page {
         count: 0,
         next: more.then(|| {
             format!(
@@ -57,7 +58,7 @@ fn deliveries_follow_the_cursor_a_page_at_a_time_and_only_when_shown() {
         panic!("{effects:?}")
     };
     assert!(
-        matches!(fetch, Effect::Fetch { offset: 100, query: Query::Deliveries { after: Some(link), .. }, .. } if link.ends_with("cursor=c100")),
+        matches!(fetch, Effect::Fetch { offset: 100, request: ScreenRequest::Deliveries(screens::deliveries::Request { after: Some(link), .. }), .. } if link.ends_with("cursor=c100")),
         "{fetch:?}"
     );
     answer(&mut app, fetch, |offset| deliveries(offset, 30, false));
@@ -153,7 +154,7 @@ fn a_delivery_s_text_from_the_server_is_shown_escaped() {
     answer(&mut app, &first, |offset| subscriptions(3, offset));
     let fetch = key(&mut app, KeyCode::Enter).pop().unwrap();
     answer(&mut app, &fetch, |_| {
-        PageData::new(Page {
+        ScreenPage::new(Page {
             count: 0,
             next: None,
             previous: None,

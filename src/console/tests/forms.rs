@@ -36,11 +36,11 @@ fn roles_show_an_access_level_only_where_the_server_keeps_one() {
     let mut app = app();
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| {
-        let page = roles(2, offset).take::<Role>().unwrap();
+        let page = roles_page(2, offset);
         let mut results = page.results;
         results[1].is_default = Some(true);
         results[0].is_default = Some(false);
-        PageData::new(Page { results, ..page })
+        ScreenPage::new(Page { results, ..page })
     });
     let table = &app.lists.roles;
     let headers: Vec<&str> = crate::console::lists::AnyTable::columns(table)

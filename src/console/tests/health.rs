@@ -3,13 +3,16 @@
 //! tab; new marks; Enter, `t`, `p` on a row; and a resume the server
 //! undoes, told with why.
 
+use crate::console::screens;
 use ratatui::crossterm::event::KeyCode;
 
 use super::on_call::written;
 use super::{app, command, key, screen};
 use crate::api::health::{FailedRecipient, Health};
 use crate::api::{Delivery, DeliveryStatus, Subscription, TargetType};
-use crate::console::app::{App, Effect, LookNews, Mode, Msg, Query, ScreenId, Stop, Ticket, Write, Written};
+use crate::console::app::{
+    App, Effect, LookNews, Mode, Msg, ScreenId, ScreenRequest, Stop, Ticket, Write, Written,
+};
 use crate::console::lists::AnyTable;
 use crate::health::{Coverage, HealthRow, LookSummary};
 
@@ -267,7 +270,7 @@ fn enter_opens_the_rows_deliveries_and_back_returns_to_health() {
         effects.iter().any(|effect| matches!(
             effect,
             Effect::Fetch {
-                query: Query::Deliveries { subscription: 35, .. },
+                request: ScreenRequest::Deliveries(screens::deliveries::Request { subscription: 35, .. }),
                 ..
             }
         )),

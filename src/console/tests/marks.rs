@@ -6,13 +6,13 @@ use ratatui::crossterm::event::KeyCode;
 use super::on_call::{refusal, written};
 use super::{answer, app, fetches, key, roles, screen, subscriptions};
 use crate::api::Subscription;
-use crate::console::app::{App, Confirmed, Context, Effect, Mode, PageData, ScreenId, Write, Written};
+use crate::console::app::{App, Confirmed, Context, Effect, Mode, ScreenId, ScreenPage, Write, Written};
 use crate::console::keymap::Keymap;
 use crate::console::widgets::question::Answer;
 use crate::console::widgets::results::Outcome;
 
 /// Answers every page the effects (and the answers) ask for.
-fn answer_all(app: &mut App, effects: Vec<Effect>, make: impl Fn(u64) -> PageData + Copy) {
+fn answer_all(app: &mut App, effects: Vec<Effect>, make: impl Fn(u64) -> ScreenPage + Copy) {
     let mut waiting = effects;
     while let Some(effect) = waiting.pop() {
         if matches!(effect, Effect::Fetch { .. }) {
@@ -142,7 +142,7 @@ fn esc_clears_the_marks_before_it_means_back() {
     answer(&mut app, &first, |offset| roles(3, offset));
     let effects = key(&mut app, KeyCode::Enter);
     answer(&mut app, &effects[0], |_| {
-        PageData::new(crate::api::Page::<crate::api::RoleMembership> {
+        ScreenPage::new(crate::api::Page::<crate::api::RoleMembership> {
             count: 2,
             next: None,
             previous: None,

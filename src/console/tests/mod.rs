@@ -3,7 +3,7 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::app::{App, Context, Effect, Mode, Msg, PageData, Query, ScreenId, Ticket, Timer};
+use super::app::{App, Context, Effect, Mode, Msg, ScreenId, ScreenPage, ScreenRequest, Ticket, Timer};
 use super::keymap::Keymap;
 use crate::api::{self, Page, Refusal, RequestLabel, Role, Subscription};
 
@@ -25,7 +25,7 @@ pub(super) fn key(app: &mut App, code: KeyCode) -> Vec<Effect> {
     app.update(Msg::Key(KeyEvent::new(code, modifiers)))
 }
 
-pub(super) fn roles(count: u64, offset: u64) -> PageData {
+pub(super) fn roles_page(count: u64, offset: u64) -> Page<Role> {
     let results = (offset..(offset + 100).min(count))
         .map(|n| Role {
             id: format!("role-{n}"),
@@ -33,16 +33,20 @@ pub(super) fn roles(count: u64, offset: u64) -> PageData {
             ..Role::default()
         })
         .collect();
-    PageData::new(Page {
+    Page {
         count,
         next: None,
         previous: None,
         results,
-    })
+    }
+}
+
+pub(super) fn roles(count: u64, offset: u64) -> ScreenPage {
+    ScreenPage::new(roles_page(count, offset))
 }
 
 /// Roles as an older server sends them: each with an access level.
-pub(super) fn roles_with_access(count: u64, offset: u64) -> PageData {
+pub(super) fn roles_with_access(count: u64, offset: u64) -> ScreenPage {
     let results = (offset..(offset + 100).min(count))
         .map(|n| Role {
             id: format!("role-{n}"),
@@ -51,7 +55,7 @@ pub(super) fn roles_with_access(count: u64, offset: u64) -> PageData {
             ..Role::default()
         })
         .collect();
-    PageData::new(Page {
+    ScreenPage::new(Page {
         count,
         next: None,
         previous: None,
@@ -59,7 +63,7 @@ pub(super) fn roles_with_access(count: u64, offset: u64) -> PageData {
     })
 }
 
-pub(super) fn subscriptions(count: u64, offset: u64) -> PageData {
+pub(super) fn subscriptions_page(count: u64, offset: u64) -> Page<Subscription> {
     let results = (offset..(offset + 100).min(count))
         .map(|n| Subscription {
             id: n as i64 + 1,
@@ -67,16 +71,20 @@ pub(super) fn subscriptions(count: u64, offset: u64) -> PageData {
             ..Subscription::default()
         })
         .collect();
-    PageData::new(Page {
+    Page {
         count,
         next: None,
         previous: None,
         results,
-    })
+    }
+}
+
+pub(super) fn subscriptions(count: u64, offset: u64) -> ScreenPage {
+    ScreenPage::new(subscriptions_page(count, offset))
 }
 
 /// Answers a fetch effect with a page made by `make`.
-pub(super) fn answer(app: &mut App, effect: &Effect, make: impl Fn(u64) -> PageData) -> Vec<Effect> {
+pub(super) fn answer(app: &mut App, effect: &Effect, make: impl Fn(u64) -> ScreenPage) -> Vec<Effect> {
     let Effect::Fetch {
         list,
         generation,
@@ -165,7 +173,7 @@ fn a_late_answer_for_a_list_left_behind_is_dropped() {
     // Showing deleted ones starts a new generation of the list.
     let new = key(&mut app, KeyCode::Char('D')).pop().unwrap();
     let Effect::Fetch {
-        query: Query::Subscriptions { filter, .. },
+        request: ScreenRequest::Subscriptions(crate::console::screens::subscriptions::Request { filter, .. }),
         ..
     } = &new
     else {
@@ -225,7 +233,7 @@ fn typing_a_filter_searches_the_server_once_typing_pauses() {
         ticket,
     });
     let Some(Effect::Fetch {
-        query: Query::Subscriptions { filter, .. },
+        request: ScreenRequest::Subscriptions(crate::console::screens::subscriptions::Request { filter, .. }),
         ..
     }) = search.first()
     else {
@@ -248,7 +256,7 @@ fn a_role_opens_its_members_and_back_returns_where_it_was_opened() {
     assert_eq!(app.tab, ScreenId::Members);
     assert_eq!(app.lists.members.resource.role.as_ref().unwrap().name, "Role 1");
     let Some(Effect::Fetch {
-        query: Query::Members { role, .. },
+        request: ScreenRequest::Members(crate::console::screens::members::Request { role, .. }),
         ..
     }) = effects.first()
     else {
@@ -326,9 +334,9 @@ fn refresh_keeps_the_cursor_on_the_same_row() {
     let effects = key(&mut app, KeyCode::Char('r'));
     // A role was added before it: the same row is now one further down.
     answer(&mut app, &effects[0], |_| {
-        let mut page = roles(6, 0).take::<Role>().unwrap();
+        let mut page = roles_page(6, 0);
         page.results.rotate_right(1);
-        PageData::new(page)
+        ScreenPage::new(page)
     });
     assert_eq!(app.lists.roles.rows.selected().unwrap().id, "role-4");
 }
@@ -357,7 +365,7 @@ fn help_and_the_command_line() {
     let effects = key(&mut app, KeyCode::Enter);
     assert_eq!(app.context.project, "2");
     assert!(effects.iter().any(
-        |e| matches!(e, Effect::Fetch { query: Query::Subscriptions { project, .. }, .. } if project == "2")
+        |e| matches!(e, Effect::Fetch { request: ScreenRequest::Subscriptions(crate::console::screens::subscriptions::Request { project, .. }), .. } if project == "2")
     ));
     key(&mut app, KeyCode::Char(':'));
     key(&mut app, KeyCode::Char('x'));

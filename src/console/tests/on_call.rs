@@ -2,6 +2,7 @@
 //! are in `deliveries.rs`): narrowing to one state, test deliveries and pause with their questions
 //! and refusals, the watch for a delivery, and `--refresh`.
 
+use crate::console::screens;
 use chrono::{Duration, Utc};
 use ratatui::crossterm::event::KeyCode;
 
@@ -11,13 +12,13 @@ use crate::api::{
 };
 use crate::console::app::{App, keymap::Keymap};
 use crate::console::app::{
-    Context, Effect, Mode, Msg, PageData, Query, ScreenId, Timer, Write, WriteAnswer, Written,
+    Context, Effect, Mode, Msg, ScreenId, ScreenPage, ScreenRequest, Timer, Write, WriteAnswer, Written,
 };
 use crate::console::widgets::question::Answer;
 
 /// Subscriptions, each in the state its id says (1 in 5 overdue, the
 /// others active), next delivery ordered as the server orders them.
-pub(super) fn with_states(count: u64, offset: u64, now: chrono::DateTime<Utc>) -> PageData {
+pub(super) fn with_states(count: u64, offset: u64, now: chrono::DateTime<Utc>) -> ScreenPage {
     let results = (offset..(offset + 100).min(count))
         .map(|n| Subscription {
             id: n as i64 + 1,
@@ -31,7 +32,7 @@ pub(super) fn with_states(count: u64, offset: u64, now: chrono::DateTime<Utc>) -
             ..Subscription::default()
         })
         .collect();
-    PageData::new(Page {
+    ScreenPage::new(Page {
         count,
         next: None,
         previous: None,
@@ -86,7 +87,7 @@ fn overdue_in_one_key_looks_through_the_list_only_as_far_as_they_go() {
         panic!("{effects:?}")
     };
     assert!(
-        matches!(fetch, Effect::Fetch { offset: 0, query: Query::Subscriptions { filter, .. }, .. }
+        matches!(fetch, Effect::Fetch { offset: 0, request: ScreenRequest::Subscriptions(screens::subscriptions::Request { filter, .. }), .. }
             if filter.ordering.as_deref() == Some("next_delivery_date")),
         "ordered by next delivery, the overdue come first: {fetch:?}"
     );

@@ -2,6 +2,7 @@
 //! navigation, the picker, notices, the footer's record of requests, help
 //! and detail scrolling (issue #12).
 
+use crate::console::screens;
 use ratatui::crossterm::event::KeyCode;
 
 use super::*;
@@ -196,7 +197,7 @@ fn deliveries_open_from_a_subscription_and_back_returns() {
         effects.iter().any(|e| matches!(
             e,
             Effect::Fetch {
-                query: Query::Deliveries { subscription: 2, .. },
+                request: ScreenRequest::Deliveries(screens::deliveries::Request { subscription: 2, .. }),
                 ..
             }
         )),
@@ -215,11 +216,11 @@ fn a_popup_over_wide_characters_keeps_its_left_border() {
     // Wide characters from the second column on: one of them straddles the
     // popup's left edge.
     answer(&mut app, &first, |offset| {
-        let mut page = roles(30, offset).take::<Role>().unwrap();
+        let mut page = roles_page(30, offset);
         for role in &mut page.results {
             role.name = format!("a{}", "角色名称测试".repeat(6));
         }
-        PageData::new(page)
+        ScreenPage::new(page)
     });
     key(&mut app, KeyCode::Char('d'));
     let (width, height) = app.size;
@@ -258,11 +259,11 @@ fn cut_text_ends_in_an_ellipsis() {
     app.start();
     let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
     answer(&mut app, &first, |offset| {
-        let mut page = subscriptions(3, offset).take::<Subscription>().unwrap();
+        let mut page = subscriptions_page(3, offset);
         for subscription in &mut page.results {
             subscription.title = Some("A title far too long for its column to hold".into());
         }
-        PageData::new(page)
+        ScreenPage::new(page)
     });
     let shown = screen(&app);
     let header = shown.lines().next().unwrap();

@@ -9,12 +9,12 @@ use ratatui::crossterm::event::KeyCode;
 use super::on_call::{refusal, written};
 use super::{answer, app, command, key};
 use crate::api::{Dashboard, DashboardTile, Page, Subscription, SubscriptionState, TargetType, TileInsight};
-use crate::console::app::{App, Effect, Mode, Msg, PageData, Write};
+use crate::console::app::{App, Effect, Mode, Msg, ScreenPage, Write};
 use crate::console::widgets::question::Answer;
 
 /// Today's rows (they carry `enabled`): #1 to a legacy webhook, the others
 /// by e-mail, each with a delivery to come.
-fn today_rows(count: u64, offset: u64) -> PageData {
+fn today_rows(count: u64, offset: u64) -> ScreenPage {
     let results = (offset..(offset + 100).min(count))
         .map(|n| Subscription {
             id: n as i64 + 1,
@@ -30,7 +30,7 @@ fn today_rows(count: u64, offset: u64) -> PageData {
             ..Subscription::default()
         })
         .collect();
-    PageData::new(Page {
+    ScreenPage::new(Page {
         count,
         next: None,
         previous: None,

@@ -15,11 +15,10 @@ use chrono::{DateTime, Utc};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::{
-    Column, Confirm, Query, Resource, Scope, ScreenId, Sort, Table, Verb, Write, contains, styled, text,
-};
+use super::{Column, Confirm, Resource, Scope, ScreenId, Sort, Table, Verb, Write, contains, styled, text};
 use crate::api::{Subscription, SubscriptionFilter, SubscriptionState};
 use crate::console::kit::view::ViewCx;
+use crate::console::screens;
 use crate::console::view::detail::{field, heading, marked, optional, user_lines};
 use crate::display::relative;
 use crate::schedule::Schedule;
@@ -147,6 +146,7 @@ const SORTS: [Sort; 5] = [
 
 impl Resource for Subscriptions {
     type Row = Subscription;
+    type Request = screens::subscriptions::Request;
     const ID: ScreenId = ScreenId::Subscriptions;
     const TITLE: &'static str = "Subscriptions";
     const NOUN: &'static str = "subscription";
@@ -166,11 +166,11 @@ impl Resource for Subscriptions {
             .join(" · ")
     }
 
-    fn query(&self, scope: Scope) -> Option<Query> {
+    fn query(&self, scope: Scope) -> Option<screens::subscriptions::Request> {
         if self.held {
             return None;
         }
-        Some(Query::Subscriptions {
+        Some(screens::subscriptions::Request {
             project: scope.project.to_string(),
             filter: self.filter.clone(),
         })
