@@ -7,7 +7,7 @@ use super::{App, Effect, Notice, ScreenId, Ticket};
 use crate::api::{self, SubscriptionState};
 use crate::console::lists::deliveries::ChosenSubscription;
 use crate::console::lists::members::ChosenRole;
-use crate::console::lists::{Resource, Scope};
+use crate::console::lists::{Listing, Scope};
 use crate::console::screens::ScreenPage;
 use crate::console::table::paging::PAGE_SIZE;
 

@@ -14,18 +14,17 @@
 //! from the newest, [`FAILED_SCAN`] at most.
 
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 use ratatui::text::{Line, Span};
 
 use super::Confirm;
 use super::subscriptions::words::channel;
-use super::{Column, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
-use crate::api::{self, Delivery, DeliveryStatus, Page, RecipientStatus};
+use super::{ByCursor, Column, Pager, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
+use crate::api::{self, Delivery, DeliveryStatus, RecipientStatus};
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
-use crate::console::table::paging::PAGE_SIZE;
+use crate::console::table::listing::Listing;
 use crate::console::view::detail::{field, heading, marked, optional};
 use crate::display::relative;
 
@@ -43,11 +42,6 @@ pub struct ChosenSubscription {
 pub struct Deliveries {
     /// `None` until a subscription's deliveries are opened.
     pub subscription: Option<ChosenSubscription>,
-    /// The server's link to the page starting at each offset past the
-    /// first, as answers told them.
-    cursors: BTreeMap<u64, String>,
-    /// Where the list ends, once a page came without a next link.
-    end: Option<u64>,
     /// The server answered 404: it keeps no delivery history.
     pub no_history: bool,
     /// `f`: only the failed and partial ones, narrowed in the console.
@@ -158,67 +152,9 @@ pub fn who_and_why(recipient: &str, message: &str) -> String {
     }
 }
 
-impl Resource for Deliveries {
+impl Listing for Deliveries {
     type Row = Delivery;
-    type Request = screens::deliveries::Request;
-    const ID: ScreenId = ScreenId::Deliveries;
-    const TITLE: &'static str = "Deliveries";
     const NOUN: &'static str = "delivery";
-    const TAB: ScreenId = ScreenId::Subscriptions;
-    const PARENT: Option<ScreenId> = Some(ScreenId::Subscriptions);
-    const WRITE_SCOPE: &'static str = "subscription:write";
-    const BY_CURSOR: bool = true;
-
-    fn heading(&self) -> String {
-        // The header reads "Subscriptions › #12 Weekly › deliveries".
-        let name = match &self.subscription {
-            Some(subscription) if subscription.title.is_empty() => format!("#{}", subscription.id),
-            Some(subscription) => format!("#{} {}", subscription.id, subscription.title),
-            None => Self::TITLE.into(),
-        };
-        if self.failed_only {
-            format!("{name} · failed and partial only")
-        } else {
-            name
-        }
-    }
-
-    fn is_open(&self) -> bool {
-        self.subscription.is_some()
-    }
-
-    fn close(&mut self) {
-        self.subscription = None;
-        self.restarted();
-    }
-
-    fn query(&self, scope: Scope) -> Option<screens::deliveries::Request> {
-        self.query_at(scope, 0)
-    }
-
-    fn query_at(&self, scope: Scope, offset: u64) -> Option<screens::deliveries::Request> {
-        let after = match offset {
-            0 => None,
-            offset => Some(self.cursors.get(&offset)?.clone()),
-        };
-        Some(screens::deliveries::Request {
-            project: scope.project.to_string(),
-            subscription: self.subscription.as_ref()?.id,
-            // Partial ones are `completed`: no status filter finds them.
-            status: None,
-            after,
-        })
-    }
-
-    fn empty(&self) -> &'static str {
-        if self.no_history {
-            "this server keeps no delivery history"
-        } else if self.failed_only {
-            "no failed or partial deliveries: f shows them all"
-        } else {
-            "no deliveries yet: t sends a test delivery"
-        }
-    }
 
     fn columns(&self) -> &'static [Column] {
         &COLUMNS
@@ -270,6 +206,59 @@ impl Resource for Deliveries {
     fn compare(a: &Delivery, b: &Delivery, _sort: &Sort) -> Ordering {
         time(b).cmp(&time(a))
     }
+}
+
+impl Resource for Deliveries {
+    type Request = screens::deliveries::Request;
+    /// The server pages deliveries by cursor, with no count.
+    type Pager = ByCursor;
+    const ID: ScreenId = ScreenId::Deliveries;
+    const TITLE: &'static str = "Deliveries";
+    const TAB: ScreenId = ScreenId::Subscriptions;
+    const PARENT: Option<ScreenId> = Some(ScreenId::Subscriptions);
+    const WRITE_SCOPE: &'static str = "subscription:write";
+
+    fn heading(&self) -> String {
+        // The header reads "Subscriptions › #12 Weekly › deliveries".
+        let name = match &self.subscription {
+            Some(subscription) if subscription.title.is_empty() => format!("#{}", subscription.id),
+            Some(subscription) => format!("#{} {}", subscription.id, subscription.title),
+            None => Self::TITLE.into(),
+        };
+        if self.failed_only {
+            format!("{name} · failed and partial only")
+        } else {
+            name
+        }
+    }
+
+    fn is_open(&self) -> bool {
+        self.subscription.is_some()
+    }
+
+    fn close(&mut self) {
+        self.subscription = None;
+    }
+
+    fn query(&self, scope: Scope) -> Option<screens::deliveries::Request> {
+        Some(screens::deliveries::Request {
+            project: scope.project.to_string(),
+            subscription: self.subscription.as_ref()?.id,
+            // Partial ones are `completed`: no status filter finds them.
+            status: None,
+            after: None,
+        })
+    }
+
+    fn empty(&self) -> &'static str {
+        if self.no_history {
+            "this server keeps no delivery history"
+        } else if self.failed_only {
+            "no failed or partial deliveries: f shows them all"
+        } else {
+            "no deliveries yet: t sends a test delivery"
+        }
+    }
 
     /// Deliveries are history: nothing to delete.
     fn confirm_delete(&self, _delivery: &Delivery, _scope: Scope) -> Option<Confirm> {
@@ -280,36 +269,14 @@ impl Resource for Deliveries {
         true
     }
 
-    /// Remembers the link to the page after this one; the list is as long
-    /// as what arrived, and one row longer while there is more.
-    fn counted(&mut self, offset: u64, page: &Page<Delivery>) -> u64 {
-        self.no_history = false;
-        let end = offset + page.results.len() as u64;
-        match page.next.as_ref().filter(|_| !page.results.is_empty()) {
-            Some(next) => {
-                self.cursors.insert(offset + PAGE_SIZE, next.clone());
-                if self.end.is_some_and(|known| known <= end) {
-                    self.end = None;
-                }
-            }
-            None => self.end = Some(end),
-        }
-        let furthest = self.cursors.keys().next_back().copied().unwrap_or(0);
-        self.end.unwrap_or(furthest + 1)
-    }
-
-    fn count_is_exact(&self) -> bool {
-        self.end.is_some() || self.no_history
-    }
-
-    fn restarted(&mut self) {
-        self.cursors.clear();
-        self.end = None;
-    }
-
     fn answered_with(&mut self, error: &api::Error) -> bool {
         self.no_history = error.keeps_no_history();
         self.no_history
+    }
+
+    /// A page came: the server keeps a history after all.
+    fn loaded(&mut self, _rows: &crate::console::table::rows::Rows<Delivery>) {
+        self.no_history = false;
     }
 
     fn narrowed(&self) -> bool {
@@ -443,7 +410,7 @@ impl Table<Deliveries> {
     pub fn open(&mut self, subscription: ChosenSubscription) {
         self.resource.subscription = Some(subscription);
         self.resource.failed_only = false;
-        self.resource.restarted();
+        self.pager.restart();
         self.filter.clear();
         self.rows.clear();
     }
@@ -470,6 +437,8 @@ impl Table<Deliveries> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::Page;
+    use crate::console::table::pager::Asks;
 
     fn page(rows: usize, next: Option<&str>) -> Page<Delivery> {
         Page {
@@ -543,7 +512,7 @@ mod tests {
 
     #[test]
     fn the_list_grows_a_page_at_a_time_and_knows_each_cursor() {
-        let mut deliveries = Deliveries {
+        let deliveries = Deliveries {
             subscription: Some(ChosenSubscription {
                 id: 7,
                 title: String::new(),
@@ -554,16 +523,13 @@ mod tests {
             organization: "o",
             project: "1",
         };
-        assert_eq!(deliveries.counted(0, &page(100, Some("/next-1"))), 101);
+        let mut pager = ByCursor::default();
+        let first = deliveries.query(scope).unwrap();
+        assert_eq!(first.after, None);
+        assert_eq!(Pager::counted(&mut pager, 0, &page(100, Some("/next-1"))), 101);
         assert!(
-            matches!(deliveries.query_at(scope, 100), Some(screens::deliveries::Request { after: Some(link), .. }) if link == "/next-1")
+            matches!(pager.request_at(first.clone(), 100), Some(screens::deliveries::Request { subscription: 7, after: Some(link), .. }) if link == "/next-1")
         );
-        assert_eq!(deliveries.query_at(scope, 200), None, "no cursor yet");
-        // The first page again (a refresh around the cursor) keeps what is known.
-        assert_eq!(deliveries.counted(0, &page(100, Some("/next-1"))), 101);
-        assert_eq!(deliveries.counted(100, &page(30, None)), 130);
-        assert_eq!(deliveries.counted(0, &page(100, Some("/next-1"))), 130);
-        deliveries.restarted();
-        assert_eq!(deliveries.counted(0, &page(12, None)), 12);
+        assert_eq!(pager.request_at(first, 200), None, "no cursor yet");
     }
 }

@@ -22,6 +22,7 @@ use super::{Column, Confirm, Held, Resource, Scope, ScreenId, Sort, Table, conta
 use crate::api::health::Health;
 use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;
+use crate::console::table::listing::Listing;
 use crate::console::view::detail::{field, heading, marked};
 use crate::display::relative;
 use crate::health::{Coverage, HealthRow, tally};
@@ -205,41 +206,9 @@ fn target(row: &HealthRow) -> String {
     }
 }
 
-impl Resource for Board {
+impl Listing for Board {
     type Row = HealthRow;
-    type Request = Held<HealthRow>;
-    const ID: ScreenId = ScreenId::Health;
-    const TITLE: &'static str = "Health";
     const NOUN: &'static str = "subscription";
-    const TAB: ScreenId = ScreenId::Health;
-    const WRITE_SCOPE: &'static str = "subscription:write";
-    const MARKS: bool = true;
-
-    fn heading(&self) -> String {
-        let mut heading = Self::TITLE.to_string();
-        if !self.counts.is_empty() {
-            heading.push_str(&format!(" · {}", counted(&self.counts)));
-        }
-        if let Some(coverage) = self.coverage().filter(|_| !self.is_complete()) {
-            heading.push_str(&format!(" · {}", coverage.looked_at()));
-        }
-        heading
-    }
-
-    /// Nothing to fetch by page: a look sends the rows.
-    fn query(&self, _scope: Scope) -> Option<Held<HealthRow>> {
-        None
-    }
-
-    fn empty(&self) -> &'static str {
-        match (&self.looking, &self.looked) {
-            (Some(progress), _) if progress.coverage.is_none() => "listing the subscriptions…",
-            (Some(_), _) => "looking…",
-            (None, Some(looked)) if looked.error.is_some() => "the look failed: r looks again",
-            (None, Some(_)) => "no subscriptions in this project",
-            (None, None) => "no look yet: r looks",
-        }
-    }
 
     fn columns(&self) -> &'static [Column] {
         &COLUMNS
@@ -339,6 +308,42 @@ impl Resource for Board {
 
     fn compare(a: &HealthRow, b: &HealthRow, _sort: &Sort) -> Ordering {
         a.order(b)
+    }
+}
+
+impl Resource for Board {
+    type Request = Held<HealthRow>;
+    type Pager = crate::console::table::pager::Whole;
+    const ID: ScreenId = ScreenId::Health;
+    const TITLE: &'static str = "Health";
+    const TAB: ScreenId = ScreenId::Health;
+    const WRITE_SCOPE: &'static str = "subscription:write";
+    const MARKS: bool = true;
+
+    fn heading(&self) -> String {
+        let mut heading = Self::TITLE.to_string();
+        if !self.counts.is_empty() {
+            heading.push_str(&format!(" · {}", counted(&self.counts)));
+        }
+        if let Some(coverage) = self.coverage().filter(|_| !self.is_complete()) {
+            heading.push_str(&format!(" · {}", coverage.looked_at()));
+        }
+        heading
+    }
+
+    /// Nothing to fetch by page: a look sends the rows.
+    fn query(&self, _scope: Scope) -> Option<Held<HealthRow>> {
+        None
+    }
+
+    fn empty(&self) -> &'static str {
+        match (&self.looking, &self.looked) {
+            (Some(progress), _) if progress.coverage.is_none() => "listing the subscriptions…",
+            (Some(_), _) => "looking…",
+            (None, Some(looked)) if looked.error.is_some() => "the look failed: r looks again",
+            (None, Some(_)) => "no subscriptions in this project",
+            (None, None) => "no look yet: r looks",
+        }
     }
 
     /// Health is a view: nothing to delete from it.

@@ -12,6 +12,7 @@ use crate::api::{OrganizationMember, RoleMembership};
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
 use crate::console::screens::Change;
+use crate::console::table::listing::Listing;
 use crate::console::view::detail::{field, heading, optional, user_lines};
 
 /// The role whose members are shown.
@@ -73,43 +74,9 @@ fn member_level(membership: &RoleMembership) -> i64 {
         .unwrap_or(0)
 }
 
-impl Resource for Members {
+impl Listing for Members {
     type Row = RoleMembership;
-    type Request = screens::members::Request;
-    const ID: ScreenId = ScreenId::Members;
-    const TITLE: &'static str = "Members";
     const NOUN: &'static str = "member";
-    const TAB: ScreenId = ScreenId::Members;
-    const PARENT: Option<ScreenId> = Some(ScreenId::Roles);
-    const WRITE_SCOPE: &'static str = "organization:write";
-    const MARKS: bool = true;
-
-    fn heading(&self) -> String {
-        self.role
-            .as_ref()
-            .map(|role| role.name.clone())
-            .unwrap_or_else(|| Self::TITLE.into())
-    }
-
-    fn is_open(&self) -> bool {
-        self.role.is_some()
-    }
-
-    fn close(&mut self) {
-        self.role = None;
-    }
-
-    fn query(&self, scope: Scope) -> Option<screens::members::Request> {
-        let role = self.role.as_ref()?;
-        Some(screens::members::Request {
-            organization: scope.organization.to_string(),
-            role: role.id.clone(),
-        })
-    }
-
-    fn empty(&self) -> &'static str {
-        "nobody holds this role yet: a assigns people"
-    }
 
     fn columns(&self) -> &'static [Column] {
         &COLUMNS
@@ -174,6 +141,44 @@ impl Resource for Members {
             "level" => member_level(b).cmp(&member_level(a)),
             _ => a.joined_at.cmp(&b.joined_at),
         }
+    }
+}
+
+impl Resource for Members {
+    type Request = screens::members::Request;
+    type Pager = crate::console::table::pager::ByOffset;
+    const ID: ScreenId = ScreenId::Members;
+    const TITLE: &'static str = "Members";
+    const TAB: ScreenId = ScreenId::Members;
+    const PARENT: Option<ScreenId> = Some(ScreenId::Roles);
+    const WRITE_SCOPE: &'static str = "organization:write";
+    const MARKS: bool = true;
+
+    fn heading(&self) -> String {
+        self.role
+            .as_ref()
+            .map(|role| role.name.clone())
+            .unwrap_or_else(|| Self::TITLE.into())
+    }
+
+    fn is_open(&self) -> bool {
+        self.role.is_some()
+    }
+
+    fn close(&mut self) {
+        self.role = None;
+    }
+
+    fn query(&self, scope: Scope) -> Option<screens::members::Request> {
+        let role = self.role.as_ref()?;
+        Some(screens::members::Request {
+            organization: scope.organization.to_string(),
+            role: role.id.clone(),
+        })
+    }
+
+    fn empty(&self) -> &'static str {
+        "nobody holds this role yet: a assigns people"
     }
 
     fn confirm_delete(&self, membership: &RoleMembership, scope: Scope) -> Option<Confirm> {

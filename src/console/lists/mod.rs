@@ -1,9 +1,14 @@
 //! The lists the console shows, one module per resource: roles, the members
-//! of a role, subscriptions, and the deliveries of a subscription. Each says
-//! everything about itself through one trait, [`Resource`]: what it asks the
-//! server, its columns and cells, its detail, its sorts and filter, its
-//! delete confirmation and the scope its writes need. The app holds them in
-//! [`Lists`], keyed by [`ScreenId`].
+//! of a role, subscriptions, the deliveries of a subscription, people, a
+//! person's page, an offboarding and Health's board. Each says what its
+//! rows are through [`Listing`] (columns, cells, detail, identity, filter,
+//! sorts: the table floor's), how they arrive through its [`Pager`] (by
+//! offset, by cursor, held whole: the table floor's too), what it asks the
+//! server through its own request type (its screen's `request.rs`), and
+//! the rest through [`Resource`]: its heading, its delete confirmation and
+//! bulk actions, the scope its writes need, its narrowing and server
+//! search. The app holds them in [`Lists`], keyed by [`ScreenId`]; issue
+//! 30 moves each into its screen's folder.
 //!
 //! Adding a list is adding a module here, a [`ScreenId`] variant, a field of
 //! [`Lists`] (the compiler then names the two matches that reach it), its
@@ -30,14 +35,10 @@ pub mod roles;
 pub mod subscriptions;
 mod table;
 
-use std::cmp::Ordering;
-use std::fmt;
-
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use serde::Serialize;
 
-use crate::api::Page;
 use crate::console::kit::latest::Ticket;
 use crate::console::kit::view::ViewCx;
 use crate::text::printable;
@@ -45,6 +46,8 @@ use crate::text::printable;
 // Columns and sorts are the kit's (floor 0): named here too while the
 // lists that name them through `super::` move into their screens.
 pub use crate::console::kit::column::{Column, Size, Sort};
+pub use crate::console::table::listing::Listing;
+pub use crate::console::table::pager::{Asks, ByCursor, ByOffset, Pager, Whole};
 pub use bulk::{Bulk, Verb};
 pub use changes::{Confirm, Confirmed, FormPurpose, Write};
 pub use deliveries::Deliveries;
@@ -149,18 +152,18 @@ pub struct Scope<'a> {
     pub project: &'a str,
 }
 
-/// What a list must say about itself.
-pub trait Resource: Default {
-    type Row: Clone + fmt::Debug + Serialize + Send + 'static;
+/// What a list must say about itself besides its rows ([`Listing`]):
+/// what it asks the server, how its pages land, its writes and its hooks.
+pub trait Resource: Listing + Default {
     /// What it asks the server for a page of its rows: its own request
     /// type, whose answer the compiler knows holds these rows ([`Held`] for
     /// a list held whole).
     type Request: PageRequest<Row = Self::Row>;
+    /// How its rows arrive: by offset, by cursor, or held whole.
+    type Pager: Asks<Self::Request>;
     const ID: ScreenId;
     /// Its name on its tab and in help.
     const TITLE: &'static str;
-    /// One of its rows, in words: "role".
-    const NOUN: &'static str;
     /// The tab it is shown on: its own, or the tab of the list it is
     /// opened from.
     const TAB: ScreenId;
@@ -168,11 +171,6 @@ pub trait Resource: Default {
     const PARENT: Option<ScreenId> = None;
     /// The scope its writes need.
     const WRITE_SCOPE: &'static str;
-    /// Whether the server pages it by cursor (no count, no offset): then
-    /// only what the screen shows is fetched, never a page ahead, and a
-    /// refresh starts over from the top, the only page whose link is known.
-    const BY_CURSOR: bool = false;
-
     /// Whether its rows can be marked (Space, `*`) for bulk actions: a list
     /// that says so gets marking, the marks drawn, Esc clearing them, and
     /// its bulk keys acting on every marked row (see [`bulk`]).
@@ -192,25 +190,10 @@ pub trait Resource: Default {
     /// Forgets the parent's row: back leaves the list.
     fn close(&mut self) {}
 
-    /// What to ask the server for a page; `None` when there is nothing to
-    /// list yet (the members of no role).
+    /// What to ask the server for its first page (its pager says where a
+    /// later one starts); `None` when there is nothing to list yet (the
+    /// members of no role).
     fn query(&self, scope: Scope) -> Option<Self::Request>;
-
-    /// What to ask the server for the page at `offset`: the same query for
-    /// lists paged by offset; a cursor's link for those paged by cursor
-    /// (`None` while the link is not known yet).
-    fn query_at(&self, scope: Scope, _offset: u64) -> Option<Self::Request> {
-        self.query(scope)
-    }
-
-    /// How long the list is, from a page that arrived: the server's count,
-    /// or what the resource works out where the server gives none.
-    fn counted(&mut self, _offset: u64, page: &Page<Self::Row>) -> u64 {
-        page.count
-    }
-
-    /// The list starts over: what it learnt from earlier pages is stale.
-    fn restarted(&mut self) {}
 
     /// Whether a failed request means the list is simply empty (a server
     /// without the endpoint), which `empty` then explains.
@@ -220,26 +203,6 @@ pub trait Resource: Default {
 
     /// Said when the list is empty.
     fn empty(&self) -> &'static str;
-
-    fn columns(&self) -> &'static [Column];
-
-    /// The cells of a row, in the order of the columns.
-    fn cells(&self, row: &Self::Row, view: &ViewCx) -> Vec<Span<'static>>;
-
-    /// The detail of a row: its title and its lines.
-    fn detail(&self, row: &Self::Row, view: &ViewCx) -> (String, Vec<Line<'static>>);
-
-    /// The id `y` copies and a refresh looks for.
-    fn id(row: &Self::Row) -> String;
-
-    /// Whether a row matches a filter typed with `/` (lowercase).
-    fn matches(row: &Self::Row, needle: &str) -> bool;
-
-    /// The orders `s` cycles through; the first is the server's.
-    fn sorts(&self) -> &'static [Sort];
-
-    /// Compares two rows by one of the local sorts.
-    fn compare(a: &Self::Row, b: &Self::Row, sort: &Sort) -> Ordering;
 
     /// The question before deleting a row, and the write it asks for.
     fn confirm_delete(&self, row: &Self::Row, scope: Scope) -> Option<Confirm>;
@@ -292,12 +255,6 @@ pub trait Resource: Default {
     /// The most rows the look goes through.
     fn scan_limit(&self) -> u64 {
         0
-    }
-
-    /// Whether the length is known: lists paged by cursor know it only at
-    /// their end, and show one row more while there is more.
-    fn count_is_exact(&self) -> bool {
-        true
     }
 
     /// Whether rows show times relative to now ("in 3h", overdue), which

@@ -13,6 +13,7 @@ use serde::Serialize;
 use super::{Column, Held, Resource, Scope, ScreenId, Sort, Table, styled, text};
 use crate::console::app::{Confirm, Ticket};
 use crate::console::kit::view::ViewCx;
+use crate::console::table::listing::Listing;
 use crate::console::view::detail::field;
 use crate::people::offboard::{self, Options, Plan, Status, Step};
 use crate::people::profile::Profile;
@@ -213,48 +214,9 @@ fn mark(step: &Step) -> &'static str {
     }
 }
 
-impl Resource for Offboarding {
+impl Listing for Offboarding {
     type Row = Item;
-    type Request = Held<Item>;
-    const ID: ScreenId = ScreenId::Offboard;
-    const TITLE: &'static str = "Offboard";
     const NOUN: &'static str = "line";
-    const TAB: ScreenId = ScreenId::People;
-    const PARENT: Option<ScreenId> = Some(ScreenId::Person);
-    const WRITE_SCOPE: &'static str = "organization:write";
-
-    fn heading(&self) -> String {
-        let Some(screen) = &self.screen else {
-            return Self::TITLE.into();
-        };
-        let person = &screen.plan.person;
-        let state = match &screen.phase {
-            Phase::Planning => "plan",
-            Phase::Running { .. } => "running",
-            Phase::Done { .. } => "done",
-        };
-        format!("Offboard {} <{}> · {state}", person.name, person.email)
-    }
-
-    fn is_open(&self) -> bool {
-        self.screen.is_some()
-    }
-
-    /// Leaving forgets the plan, unless it is running: its steps go on,
-    /// and `O` comes back to them.
-    fn close(&mut self) {
-        if !self.is_running() {
-            self.screen = None;
-        }
-    }
-
-    fn query(&self, _scope: Scope) -> Option<Held<Item>> {
-        None
-    }
-
-    fn empty(&self) -> &'static str {
-        "no plan"
-    }
 
     fn columns(&self) -> &'static [Column] {
         &COLUMNS
@@ -346,6 +308,49 @@ impl Resource for Offboarding {
 
     fn compare(_a: &Item, _b: &Item, _sort: &Sort) -> Ordering {
         Ordering::Equal
+    }
+}
+
+impl Resource for Offboarding {
+    type Request = Held<Item>;
+    type Pager = crate::console::table::pager::Whole;
+    const ID: ScreenId = ScreenId::Offboard;
+    const TITLE: &'static str = "Offboard";
+    const TAB: ScreenId = ScreenId::People;
+    const PARENT: Option<ScreenId> = Some(ScreenId::Person);
+    const WRITE_SCOPE: &'static str = "organization:write";
+
+    fn heading(&self) -> String {
+        let Some(screen) = &self.screen else {
+            return Self::TITLE.into();
+        };
+        let person = &screen.plan.person;
+        let state = match &screen.phase {
+            Phase::Planning => "plan",
+            Phase::Running { .. } => "running",
+            Phase::Done { .. } => "done",
+        };
+        format!("Offboard {} <{}> · {state}", person.name, person.email)
+    }
+
+    fn is_open(&self) -> bool {
+        self.screen.is_some()
+    }
+
+    /// Leaving forgets the plan, unless it is running: its steps go on,
+    /// and `O` comes back to them.
+    fn close(&mut self) {
+        if !self.is_running() {
+            self.screen = None;
+        }
+    }
+
+    fn query(&self, _scope: Scope) -> Option<Held<Item>> {
+        None
+    }
+
+    fn empty(&self) -> &'static str {
+        "no plan"
     }
 
     fn confirm_delete(&self, _item: &Item, _scope: Scope) -> Option<Confirm> {

@@ -17,6 +17,7 @@ use crate::console::app::Confirm;
 use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
+use crate::console::table::listing::Listing;
 use crate::console::view::detail::{field, heading};
 use crate::people::{RoleIndex, RoleRef};
 
@@ -120,56 +121,9 @@ impl People {
     }
 }
 
-impl Resource for People {
+impl Listing for People {
     type Row = OrganizationMember;
-    type Request = screens::people::Request;
-    const ID: ScreenId = ScreenId::People;
-    const TITLE: &'static str = "People";
     const NOUN: &'static str = "person";
-    const TAB: ScreenId = ScreenId::People;
-    const WRITE_SCOPE: &'static str = "organization:write";
-    /// Marked people are added to roles together (`a`); People has no
-    /// `d`, `p` or `t` to act on them.
-    const MARKS: bool = true;
-
-    fn heading(&self) -> String {
-        match &self.narrowing {
-            None => Self::TITLE.into(),
-            Some(Narrowing::NoRole) => format!("{} · in no role", Self::TITLE),
-            Some(Narrowing::Role(name)) => {
-                let name = self
-                    .narrowed_role()
-                    .map_or(name.as_str(), |role| role.name.as_str());
-                format!("{} · in role {name}", Self::TITLE)
-            }
-        }
-    }
-
-    fn query(&self, scope: Scope) -> Option<screens::people::Request> {
-        if self.narrowing.is_some() {
-            return None; // the narrowing's rows are held, not paged
-        }
-        Some(screens::people::Request {
-            organization: scope.organization.to_string(),
-            search: (!self.search.is_empty()).then(|| self.search.clone()),
-            order: if self.oldest_first {
-                "joined_at"
-            } else {
-                "-joined_at"
-            },
-        })
-    }
-
-    fn empty(&self) -> &'static str {
-        match (&self.narrowing, self.scan) {
-            (Some(_), Some(scan)) if scan.running => "looking…",
-            (Some(_), _) if self.scan_error.is_some() => "the narrowing failed: :people shows everyone",
-            (Some(_), None) => "reading who holds which role…",
-            (Some(Narrowing::NoRole), _) => "everyone holds a role: :people shows everyone",
-            (Some(Narrowing::Role(_)), _) => "nobody holds this role: :people shows everyone",
-            (None, _) => "nobody is a member of this organization",
-        }
-    }
 
     fn columns(&self) -> &'static [Column] {
         &COLUMNS
@@ -234,6 +188,57 @@ impl Resource for People {
 
     fn compare(_a: &OrganizationMember, _b: &OrganizationMember, _sort: &Sort) -> Ordering {
         Ordering::Equal // every order is the server's
+    }
+}
+
+impl Resource for People {
+    type Request = screens::people::Request;
+    type Pager = crate::console::table::pager::ByOffset;
+    const ID: ScreenId = ScreenId::People;
+    const TITLE: &'static str = "People";
+    const TAB: ScreenId = ScreenId::People;
+    const WRITE_SCOPE: &'static str = "organization:write";
+    /// Marked people are added to roles together (`a`); People has no
+    /// `d`, `p` or `t` to act on them.
+    const MARKS: bool = true;
+
+    fn heading(&self) -> String {
+        match &self.narrowing {
+            None => Self::TITLE.into(),
+            Some(Narrowing::NoRole) => format!("{} · in no role", Self::TITLE),
+            Some(Narrowing::Role(name)) => {
+                let name = self
+                    .narrowed_role()
+                    .map_or(name.as_str(), |role| role.name.as_str());
+                format!("{} · in role {name}", Self::TITLE)
+            }
+        }
+    }
+
+    fn query(&self, scope: Scope) -> Option<screens::people::Request> {
+        if self.narrowing.is_some() {
+            return None; // the narrowing's rows are held, not paged
+        }
+        Some(screens::people::Request {
+            organization: scope.organization.to_string(),
+            search: (!self.search.is_empty()).then(|| self.search.clone()),
+            order: if self.oldest_first {
+                "joined_at"
+            } else {
+                "-joined_at"
+            },
+        })
+    }
+
+    fn empty(&self) -> &'static str {
+        match (&self.narrowing, self.scan) {
+            (Some(_), Some(scan)) if scan.running => "looking…",
+            (Some(_), _) if self.scan_error.is_some() => "the narrowing failed: :people shows everyone",
+            (Some(_), None) => "reading who holds which role…",
+            (Some(Narrowing::NoRole), _) => "everyone holds a role: :people shows everyone",
+            (Some(Narrowing::Role(_)), _) => "nobody holds this role: :people shows everyone",
+            (None, _) => "nobody is a member of this organization",
+        }
     }
 
     fn confirm_delete(&self, _member: &OrganizationMember, _scope: Scope) -> Option<Confirm> {

@@ -16,6 +16,7 @@ use crate::api::KeySummary;
 use crate::api::models::level;
 use crate::console::app::{Confirm, Write};
 use crate::console::kit::view::ViewCx;
+use crate::console::table::listing::Listing;
 use crate::console::view::detail::field;
 use crate::display::Zone;
 use crate::people::HeldRole;
@@ -170,43 +171,9 @@ fn about(found: &Found) -> String {
     parts.join(" · ")
 }
 
-impl Resource for Person {
+impl Listing for Person {
     type Row = Item;
-    type Request = Held<Item>;
-    const ID: ScreenId = ScreenId::Person;
-    const TITLE: &'static str = "Person";
     const NOUN: &'static str = "line";
-    const TAB: ScreenId = ScreenId::People;
-    const PARENT: Option<ScreenId> = Some(ScreenId::People);
-    const WRITE_SCOPE: &'static str = "organization:write";
-
-    fn heading(&self) -> String {
-        match &self.chosen {
-            Some(chosen) if chosen.name != chosen.email => format!("{} <{}>", chosen.name, chosen.email),
-            Some(chosen) => chosen.email.clone(),
-            None => Self::TITLE.into(),
-        }
-    }
-
-    fn is_open(&self) -> bool {
-        self.chosen.is_some()
-    }
-
-    fn close(&mut self) {
-        *self = Person::default();
-    }
-
-    fn query(&self, _scope: Scope) -> Option<Held<Item>> {
-        None // gathered, then held
-    }
-
-    fn empty(&self) -> &'static str {
-        match (self.gathering, &self.error) {
-            (true, _) => "gathering their roles, subscriptions and keys…",
-            (false, Some(_)) => "their page could not be gathered: r tries again",
-            (false, None) => "nothing known of them",
-        }
-    }
 
     fn columns(&self) -> &'static [Column] {
         &COLUMNS
@@ -338,6 +305,44 @@ impl Resource for Person {
 
     fn compare(_a: &Item, _b: &Item, _sort: &Sort) -> Ordering {
         Ordering::Equal
+    }
+}
+
+impl Resource for Person {
+    type Request = Held<Item>;
+    type Pager = crate::console::table::pager::Whole;
+    const ID: ScreenId = ScreenId::Person;
+    const TITLE: &'static str = "Person";
+    const TAB: ScreenId = ScreenId::People;
+    const PARENT: Option<ScreenId> = Some(ScreenId::People);
+    const WRITE_SCOPE: &'static str = "organization:write";
+
+    fn heading(&self) -> String {
+        match &self.chosen {
+            Some(chosen) if chosen.name != chosen.email => format!("{} <{}>", chosen.name, chosen.email),
+            Some(chosen) => chosen.email.clone(),
+            None => Self::TITLE.into(),
+        }
+    }
+
+    fn is_open(&self) -> bool {
+        self.chosen.is_some()
+    }
+
+    fn close(&mut self) {
+        *self = Person::default();
+    }
+
+    fn query(&self, _scope: Scope) -> Option<Held<Item>> {
+        None // gathered, then held
+    }
+
+    fn empty(&self) -> &'static str {
+        match (self.gathering, &self.error) {
+            (true, _) => "gathering their roles, subscriptions and keys…",
+            (false, Some(_)) => "their page could not be gathered: r tries again",
+            (false, None) => "nothing known of them",
+        }
     }
 
     /// `d` on a role: out of it, after `y`.

@@ -19,6 +19,7 @@ use crate::api::{ListOrText, Role, RoleInput, RoleMembership};
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
 use crate::console::screens::Change;
+use crate::console::table::listing::Listing;
 use crate::console::table::rows::Rows;
 use crate::console::view::detail::{field, heading, user_lines};
 use crate::console::widgets::form::{Field, Form, checks};
@@ -75,25 +76,9 @@ fn members(role: &Role) -> usize {
     role.members.as_ref().and_then(|m| m.len()).unwrap_or(0)
 }
 
-impl Resource for Roles {
+impl Listing for Roles {
     type Row = Role;
-    type Request = screens::roles::Request;
-    const ID: ScreenId = ScreenId::Roles;
-    const TITLE: &'static str = "Roles";
     const NOUN: &'static str = "role";
-    const TAB: ScreenId = ScreenId::Roles;
-    const WRITE_SCOPE: &'static str = "organization:write";
-    const MARKS: bool = true;
-
-    fn query(&self, scope: Scope) -> Option<screens::roles::Request> {
-        Some(screens::roles::Request {
-            organization: scope.organization.to_string(),
-        })
-    }
-
-    fn empty(&self) -> &'static str {
-        "no roles yet: n creates one"
-    }
 
     fn columns(&self) -> &'static [Column] {
         if self.access_levels {
@@ -206,13 +191,6 @@ impl Resource for Roles {
         }
     }
 
-    fn loaded(&mut self, rows: &Rows<Role>) {
-        self.access_levels = rows
-            .list
-            .loaded()
-            .any(|(_, role)| role.feature_flags_access_level.is_some());
-    }
-
     fn compare(a: &Role, b: &Role, sort: &Sort) -> Ordering {
         match sort.label {
             "name" => a.name.to_lowercase().cmp(&b.name.to_lowercase()),
@@ -220,6 +198,33 @@ impl Resource for Roles {
             "members" => members(b).cmp(&members(a)),
             _ => a.created_at.cmp(&b.created_at),
         }
+    }
+}
+
+impl Resource for Roles {
+    type Request = screens::roles::Request;
+    type Pager = crate::console::table::pager::ByOffset;
+    const ID: ScreenId = ScreenId::Roles;
+    const TITLE: &'static str = "Roles";
+    const TAB: ScreenId = ScreenId::Roles;
+    const WRITE_SCOPE: &'static str = "organization:write";
+    const MARKS: bool = true;
+
+    fn query(&self, scope: Scope) -> Option<screens::roles::Request> {
+        Some(screens::roles::Request {
+            organization: scope.organization.to_string(),
+        })
+    }
+
+    fn empty(&self) -> &'static str {
+        "no roles yet: n creates one"
+    }
+
+    fn loaded(&mut self, rows: &Rows<Role>) {
+        self.access_levels = rows
+            .list
+            .loaded()
+            .any(|(_, role)| role.feature_flags_access_level.is_some());
     }
 
     fn confirm_delete(&self, role: &Role, scope: Scope) -> Option<Confirm> {

@@ -6,7 +6,9 @@ use ratatui::text::{Line, Span};
 
 use super::bulk::{Bulk, Verb};
 use super::marking::{MarkAll, Marking};
-use super::{Column, Confirm, PageRequest, Resource, Scope, ScreenId, ScreenRequest, Sort, pretty};
+use super::{
+    Asks, Column, Confirm, PageRequest, Pager, Resource, Scope, ScreenId, ScreenRequest, Sort, pretty,
+};
 use crate::api::Page;
 use crate::console::kit::latest::Ticket;
 use crate::console::kit::view::ViewCx;
@@ -18,6 +20,9 @@ const LOCAL_VIEW_LIMIT: u64 = 5_000;
 
 pub struct Table<R: Resource> {
     pub resource: R,
+    /// How its rows arrive (by offset, by cursor, held whole), and what
+    /// that has taught of the list so far.
+    pub pager: R::Pager,
     pub rows: Rows<R::Row>,
     /// The filter as typed with `/`.
     pub filter: String,
@@ -37,6 +42,7 @@ impl<R: Resource> Default for Table<R> {
     fn default() -> Self {
         Table {
             resource: R::default(),
+            pager: R::Pager::default(),
             rows: Rows::default(),
             filter: String::new(),
             sort: 0,
@@ -49,6 +55,9 @@ impl<R: Resource> Default for Table<R> {
 }
 
 impl<R: Resource> Table<R> {
+    /// Whether its pages are asked for by the server's links ([`Pager`]).
+    const BY_CURSOR: bool = R::Pager::BY_CURSOR;
+
     pub fn selected(&self) -> Option<&R::Row> {
         self.rows.selected()
     }
@@ -111,7 +120,7 @@ impl<R: Resource> Table<R> {
         // refresh was sent), unless one is already being looked for.
         let sought = self.refocus.take();
         let before = sought.clone().or_else(|| self.selected_id());
-        let count = self.resource.counted(offset, &page);
+        let count = self.pager.counted(offset, &page);
         let rows = &mut self.rows;
         let accepted = rows.list.receive(generation, offset, count, page.results);
         if !accepted {
@@ -267,6 +276,7 @@ impl<R: Resource> AnyTable for Table<R> {
 
     fn close(&mut self) {
         self.resource.close();
+        self.pager.restart();
         self.filter.clear();
         // The marks were of the parent's row left (a role's members).
         if R::PARENT.is_some() {
@@ -319,8 +329,8 @@ impl<R: Resource> AnyTable for Table<R> {
     }
 
     fn query_at(&self, scope: Scope, offset: u64) -> Option<ScreenRequest> {
-        self.resource
-            .query_at(scope, offset)
+        self.pager
+            .request_at(self.resource.query(scope)?, offset)
             .map(PageRequest::into_screen)
     }
 
@@ -329,8 +339,8 @@ impl<R: Resource> AnyTable for Table<R> {
             return self.scan();
         }
         // Lists the server searches, or pages by cursor, are never loaded whole.
-        let fill_limit = (self.resource.searched().is_none() && !R::BY_CURSOR).then_some(LOCAL_VIEW_LIMIT);
-        self.rows.wanted(height, fill_limit, !R::BY_CURSOR)
+        let fill_limit = (self.resource.searched().is_none() && !Self::BY_CURSOR).then_some(LOCAL_VIEW_LIMIT);
+        self.rows.wanted(height, fill_limit, !Self::BY_CURSOR)
     }
 
     fn move_to(&mut self, position: i64, height: u64) {
@@ -354,12 +364,12 @@ impl<R: Resource> AnyTable for Table<R> {
             // come back. A list paged by cursor knows only its first page's
             // link from here on, so only that page is kept.
             self.rows.list.refresh();
-            if R::BY_CURSOR {
+            if Self::BY_CURSOR {
                 self.rows.list.keep_first(1);
             }
         }
-        self.resource.restarted();
-        if from_start || R::BY_CURSOR {
+        self.pager.restart();
+        if from_start || Self::BY_CURSOR {
             self.rows.cursor = 0;
             self.rows.top = 0;
         }
@@ -385,6 +395,7 @@ impl<R: Resource> AnyTable for Table<R> {
         if offset != 0 || generation != self.rows.list.generation() || !self.resource.answered_with(error) {
             return false;
         }
+        self.pager.ended_empty();
         self.rows.list.receive(generation, offset, 0, Vec::new())
     }
 
@@ -515,7 +526,7 @@ impl<R: Resource> AnyTable for Table<R> {
     }
 
     fn count_is_exact(&self) -> bool {
-        self.resource.count_is_exact()
+        self.pager.count_is_exact()
     }
 
     fn status(&self, view: &ViewCx) -> Option<Line<'static>> {

@@ -19,6 +19,7 @@ use super::{Column, Confirm, Resource, Scope, ScreenId, Sort, Table, Verb, Write
 use crate::api::{Subscription, SubscriptionFilter, SubscriptionState};
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
+use crate::console::table::listing::Listing;
 use crate::console::view::detail::{field, heading, marked, optional, user_lines};
 use crate::display::relative;
 use crate::schedule::Schedule;
@@ -144,51 +145,9 @@ const SORTS: [Sort; 5] = [
     },
 ];
 
-impl Resource for Subscriptions {
+impl Listing for Subscriptions {
     type Row = Subscription;
-    type Request = screens::subscriptions::Request;
-    const ID: ScreenId = ScreenId::Subscriptions;
-    const TITLE: &'static str = "Subscriptions";
     const NOUN: &'static str = "subscription";
-    const TAB: ScreenId = ScreenId::Subscriptions;
-    const WRITE_SCOPE: &'static str = "subscription:write";
-    const MARKS: bool = true;
-
-    fn heading(&self) -> String {
-        let name = if self.filter.deleted {
-            "Deleted subscriptions"
-        } else {
-            Self::TITLE
-        };
-        std::iter::once(name.to_string())
-            .chain(self.filters())
-            .collect::<Vec<_>>()
-            .join(" · ")
-    }
-
-    fn query(&self, scope: Scope) -> Option<screens::subscriptions::Request> {
-        if self.held {
-            return None;
-        }
-        Some(screens::subscriptions::Request {
-            project: scope.project.to_string(),
-            filter: self.filter.clone(),
-        })
-    }
-
-    fn empty(&self) -> &'static str {
-        let narrowed = self
-            .state
-            .is_some_and(|state| state != SubscriptionState::Deleted)
-            || self.filter.target_type.is_some()
-            || self.filter.resource_type.is_some();
-        match (self.filter.search.is_some(), self.filter.deleted) {
-            (true, _) => "no subscription matches the search: / changes it",
-            (false, true) => "no deleted subscriptions here: D shows the others",
-            (false, false) if narrowed => "none in this state or filter: f or :state shows every state",
-            (false, false) => "no subscriptions here: n creates one",
-        }
-    }
 
     fn columns(&self) -> &'static [Column] {
         &COLUMNS
@@ -263,6 +222,52 @@ impl Resource for Subscriptions {
     /// The server orders subscriptions; locally only by id.
     fn compare(a: &Subscription, b: &Subscription, _sort: &Sort) -> Ordering {
         b.id.cmp(&a.id)
+    }
+}
+
+impl Resource for Subscriptions {
+    type Request = screens::subscriptions::Request;
+    type Pager = crate::console::table::pager::ByOffset;
+    const ID: ScreenId = ScreenId::Subscriptions;
+    const TITLE: &'static str = "Subscriptions";
+    const TAB: ScreenId = ScreenId::Subscriptions;
+    const WRITE_SCOPE: &'static str = "subscription:write";
+    const MARKS: bool = true;
+
+    fn heading(&self) -> String {
+        let name = if self.filter.deleted {
+            "Deleted subscriptions"
+        } else {
+            Self::TITLE
+        };
+        std::iter::once(name.to_string())
+            .chain(self.filters())
+            .collect::<Vec<_>>()
+            .join(" · ")
+    }
+
+    fn query(&self, scope: Scope) -> Option<screens::subscriptions::Request> {
+        if self.held {
+            return None;
+        }
+        Some(screens::subscriptions::Request {
+            project: scope.project.to_string(),
+            filter: self.filter.clone(),
+        })
+    }
+
+    fn empty(&self) -> &'static str {
+        let narrowed = self
+            .state
+            .is_some_and(|state| state != SubscriptionState::Deleted)
+            || self.filter.target_type.is_some()
+            || self.filter.resource_type.is_some();
+        match (self.filter.search.is_some(), self.filter.deleted) {
+            (true, _) => "no subscription matches the search: / changes it",
+            (false, true) => "no deleted subscriptions here: D shows the others",
+            (false, false) if narrowed => "none in this state or filter: f or :state shows every state",
+            (false, false) => "no subscriptions here: n creates one",
+        }
     }
 
     fn confirm_delete(&self, subscription: &Subscription, scope: Scope) -> Option<Confirm> {

@@ -3,6 +3,7 @@
 
 use crate::api::{self, Client, Delivery, DeliveryStatus, Page};
 use crate::console::screens::request::{PageRequest, ScreenRequest};
+use crate::console::table::pager::Cursored;
 
 /// The first page, or the one a cursor link of the server's points at.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,5 +41,15 @@ impl PageRequest for Request {
             previous: None,
             results: window.results,
         })
+    }
+}
+
+/// A later page is asked for by the link the page before it gave.
+impl Cursored for Request {
+    fn after(self, link: String) -> Self {
+        Request {
+            after: Some(link),
+            ..self
+        }
     }
 }
