@@ -501,6 +501,7 @@ mod forms;
 mod further;
 mod health;
 mod marks;
+mod news;
 mod on_call;
 mod people;
 mod screens;
