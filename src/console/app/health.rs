@@ -5,7 +5,7 @@
 //! Subscriptions (`p` and `e` read it first when the Subscriptions tab has
 //! not loaded it).
 
-use super::{App, Effect, LookFailure, LookNews, Notice, ScreenId, Stop, Ticket};
+use super::{App, Effect, LookFailure, LookNews, Notice, ScreenId, Ticket};
 use crate::console::lists::deliveries::ChosenSubscription;
 use crate::console::lists::health::Looked;
 use crate::health::LookSummary;
@@ -28,11 +28,10 @@ impl App {
             self.notice = Some(Notice::done("still looking: Esc stops the look".into()));
             return Vec::new();
         }
-        let stop = Stop::default();
-        self.stop = Some(stop.clone());
+        let (ticket, stop) = self.looks.start();
         self.lists.health.begin();
         vec![Effect::Look {
-            ticket: self.looks.issue(),
+            ticket,
             project: self.context.project.clone(),
             stop,
             max_requests: None,
@@ -45,14 +44,11 @@ impl App {
         if self.shown() != ScreenId::Health || !self.lists.health.is_looking() {
             return false;
         }
-        match self.stop.take() {
-            Some(stop) => {
-                stop.stop();
-                self.notice = Some(Notice::working("stopping the look…".into()));
-                true
-            }
-            None => false,
+        let stopped = self.looks.stop();
+        if stopped {
+            self.notice = Some(Notice::working("stopping the look…".into()));
         }
+        stopped
     }
 
     /// The list read whole for the state filters of Subscriptions: a look
@@ -62,11 +58,10 @@ impl App {
         if self.lists.health.is_looking() {
             return Vec::new();
         }
-        let stop = Stop::default();
-        self.stop = Some(stop.clone());
+        let (ticket, stop) = self.looks.start();
         self.lists.health.begin();
         vec![Effect::Look {
-            ticket: self.looks.issue(),
+            ticket,
             project: self.context.project.clone(),
             stop,
             max_requests: Some(0),
@@ -125,7 +120,7 @@ impl App {
             return Vec::new();
         }
         self.dirty = true;
-        self.stop = None;
+        self.looks.ended();
         let height = self.table_height();
         if self
             .notice
@@ -151,7 +146,7 @@ impl App {
                 if let Some(unreachable) = summary.cut.as_ref().and_then(|cut| cut.unreachable()) {
                     // The server went away mid-look: offline, tried again,
                     // and looked at again once it answers.
-                    self.health_again = true;
+                    self.looks.cut_short();
                     effects.extend(self.unreachable(unreachable));
                 }
                 Looked {
@@ -164,7 +159,7 @@ impl App {
             }
             Err(failure) => {
                 if let Some(unreachable) = failure.unreachable {
-                    self.health_again = true;
+                    self.looks.cut_short();
                     effects.extend(self.unreachable(unreachable));
                 }
                 Looked {
@@ -183,7 +178,7 @@ impl App {
     /// The server answers again: a look it cut short, or that could not
     /// start, starts again by itself (going on from what it learnt).
     pub(super) fn look_again_if_cut(&mut self) -> Vec<Effect> {
-        if !std::mem::take(&mut self.health_again) || self.lists.health.is_looking() {
+        if !self.looks.take_again() || self.lists.health.is_looking() {
             return Vec::new();
         }
         self.look()
@@ -191,10 +186,7 @@ impl App {
 
     /// Another project or connection: the look's rows are of the one left.
     pub(super) fn forget_health(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            stop.stop();
-        }
-        self.looks.issue();
+        self.looks.forget();
         self.lists.health.forget();
     }
 

@@ -115,13 +115,9 @@ pub struct App {
     refreshes: Latest,
     /// When `--refresh` last fetched the list, for the footer.
     pub last_refresh: Option<DateTime<Utc>>,
-    /// Health's looks: only the news of the last one is taken.
-    looks: Latest,
-    /// What stops the look under way.
-    stop: Option<Stop>,
-    /// A look the server's going away cut short (or kept from starting):
-    /// looked at again once it answers.
-    health_again: bool,
+    /// Health's looks: the latest one's ticket, its stop, and whether one
+    /// cut short starts again (the Health screen's own type).
+    looks: crate::console::screens::health::Looks,
     /// `p` or `e` on a Health row, or `:sub ID`, waiting for its
     /// subscription to be read.
     then: Option<(i64, health::Then)>,
@@ -170,9 +166,7 @@ impl App {
             refresh_every: context.refresh,
             refreshes: Latest::default(),
             last_refresh: None,
-            looks: Latest::default(),
-            stop: None,
-            health_again: false,
+            looks: Default::default(),
             then: None,
             history: Default::default(),
             production_yes: false,

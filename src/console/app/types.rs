@@ -9,6 +9,7 @@ use tui_input::Input;
 use crate::api::{
     self, NamedItem, Organization, OrganizationMember, Project, Role, RoleMembership, Subscription,
 };
+pub use crate::console::kit::stop::Stop;
 use crate::console::lists::picker::Picker;
 pub use crate::console::lists::{Confirm, Confirmed, FormPurpose, Write};
 pub use crate::console::screens::ScreenId;
@@ -336,28 +337,6 @@ pub enum Msg {
         /// [`crate::api::PICKER_ROWS`]).
         cut: bool,
     },
-}
-
-/// The flag that stops a look between requests (Esc on Health): the app
-/// sets it, the look's task reads it.
-#[derive(Debug, Clone, Default)]
-pub struct Stop(pub std::sync::Arc<std::sync::atomic::AtomicBool>);
-
-impl Stop {
-    pub fn stop(&self) {
-        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
-    }
-
-    pub fn is_stopped(&self) -> bool {
-        self.0.load(std::sync::atomic::Ordering::Relaxed)
-    }
-}
-
-impl PartialEq for Stop {
-    /// The same flag.
-    fn eq(&self, other: &Stop) -> bool {
-        std::sync::Arc::ptr_eq(&self.0, &other.0)
-    }
 }
 
 /// What a look tells as it goes, batched so that a look of 10,000

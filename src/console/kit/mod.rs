@@ -2,8 +2,8 @@
 //! uses and that use nothing else of the console: the theme and its
 //! colours, the view context a frame is drawn from (theme, zone, time:
 //! [`view::ViewCx`]), fitting text to a width, the tickets that let the latest
-//! answer to a request win, the notice in the footer, and a table's
-//! columns and sorts. Issue 30 moves the rest of the shared pieces here
+//! answer to a request win, the flag that stops a task ([`stop::Stop`]),
+//! the notice in the footer, and a table's columns and sorts. Issue 30 moves the rest of the shared pieces here
 //! (confirmations, popups, detail lines) as the screens move into their folders; the architecture test
 //! (`tests/server/architecture.rs`) keeps this floor from naming anything
 //! above it.
@@ -12,5 +12,6 @@ pub mod column;
 pub mod fit;
 pub mod latest;
 pub mod notice;
+pub mod stop;
 pub mod theme;
 pub mod view;

@@ -12,6 +12,7 @@
 //! to tell it.
 
 pub mod deliveries;
+pub mod health;
 pub mod members;
 pub mod people;
 pub mod request;
