@@ -80,10 +80,8 @@ impl App {
             choices::deliver_on_save(&mut form, matches!(purpose, FormPurpose::EditSubscription { .. }));
         }
         self.mode = Mode::Form(Box::new(form), purpose);
-        self.asked = (None, None);
         // Answers for an earlier form are not this one's.
-        self.tiles.issue();
-        self.channels.issue();
+        self.asked.reset();
         if !subscription {
             return Vec::new();
         }
@@ -116,25 +114,23 @@ impl App {
         let (dashboard, integration) = choices::wants(form);
         let project = self.context.project.clone();
         let mut effects = Vec::new();
-        if let Some(dashboard) = dashboard.filter(|id| self.asked.0 != Some(*id)) {
+        if let Some((dashboard, ticket)) = self.asked.tiles.ask(dashboard) {
             // Another dashboard: the insights of the last one go, so that
             // they are never sent with this one.
             form.remove_field("dashboard_export_insights");
-            self.asked.0 = Some(dashboard);
             effects.push(Effect::LoadTiles {
-                ticket: self.tiles.issue(),
+                ticket,
                 project: project.clone(),
                 dashboard,
             });
         }
-        if let Some(integration) = integration.filter(|id| self.asked.1 != Some(*id)) {
+        if let Some((integration, ticket)) = self.asked.channels.ask(integration) {
             // Another integration: its own channels, once they come; the
             // target is typed meanwhile.
             form.remove_field("channel");
             choices::visibility(form);
-            self.asked.1 = Some(integration);
             effects.push(Effect::LoadChannels {
-                ticket: self.channels.issue(),
+                ticket,
                 project,
                 integration,
             });
@@ -161,7 +157,7 @@ impl App {
         };
         if choices::wants(form).0 != Some(dashboard) {
             // Chosen away meanwhile: asked again if chosen again.
-            self.asked.0 = None;
+            self.asked.tiles.forget();
             return Vec::new();
         }
         match result {
@@ -170,7 +166,7 @@ impl App {
             }
             Ok(None) => {}
             Err(error) => {
-                self.asked.0 = None;
+                self.asked.tiles.forget();
                 form.error = Some(format!("cannot read the dashboard's insights: {error}"));
             }
         }
@@ -191,7 +187,7 @@ impl App {
             return Vec::new();
         };
         if choices::wants(form).1 != Some(integration) {
-            self.asked.1 = None;
+            self.asked.channels.forget();
             return Vec::new();
         }
         match result {
@@ -203,7 +199,7 @@ impl App {
             }
             // The channel is typed instead, as before the list came.
             Err(error) => {
-                self.asked.1 = None;
+                self.asked.channels.forget();
                 form.error = Some(format!("cannot list the integration's channels: {error}"));
             }
         }

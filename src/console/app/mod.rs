@@ -102,11 +102,10 @@ pub struct App {
     /// The last list a form or picker asked for (dashboards and insights,
     /// or people); an answer for an earlier one is dropped.
     lookups: Latest,
-    /// The dashboard whose tiles and the integration whose channels the
-    /// open form asked for last; only their answers are taken.
-    asked: (Option<i64>, Option<i64>),
-    tiles: Latest,
-    channels: Latest,
+    /// What the open subscription form asked for (a dashboard's tiles, an
+    /// integration's channels), each with the ticket only whose answer is
+    /// taken (the Subscriptions screen's own type).
+    asked: crate::console::screens::subscriptions::asked::Asked,
     /// The delivery a test or a resume started, looked for until it lands.
     pub poll: Option<actions::Poll>,
     polls: Latest,
@@ -158,9 +157,7 @@ impl App {
             at_start: true,
             project_follows: false,
             lookups: Latest::default(),
-            asked: (None, None),
-            tiles: Latest::default(),
-            channels: Latest::default(),
+            asked: Default::default(),
             poll: None,
             polls: Latest::default(),
             refresh_every: context.refresh,
@@ -389,7 +386,7 @@ impl App {
                 dashboard,
                 result,
             } => {
-                if !self.tiles.is_current(ticket) {
+                if !self.asked.tiles.is_current(ticket) {
                     return Vec::new(); // for a form closed, or a dashboard changed, since
                 }
                 self.tiles_arrived(dashboard, result)
@@ -399,7 +396,7 @@ impl App {
                 integration,
                 result,
             } => {
-                if !self.channels.is_current(ticket) {
+                if !self.asked.channels.is_current(ticket) {
                     return Vec::new();
                 }
                 self.channels_arrived(integration, result)
