@@ -19,6 +19,7 @@ pub mod raw;
 pub mod secret;
 pub mod subscription;
 pub mod time;
+mod prune;
 mod transport;
 
 pub use access::AccessLevel;
@@ -33,6 +34,6 @@ pub use integrations::{
 pub use members::{KeySummary, ScopedApiKeys};
 pub use models::*;
 pub use operations::{RoleInput, SubscriptionFilter, SubscriptionInput};
-pub use paging::{Complete, FetchAll, Holding, List, PICKER_ROWS, Pace, Row, Whole};
+pub use paging::{Complete, FetchAll, Holding, Kept, List, PICKER_ROWS, Pace, Row, Whole};
 pub use raw::{Raw, Verbatim};
 pub use secret::ApiKey;
