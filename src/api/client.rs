@@ -21,8 +21,8 @@ use serde::de::DeserializeOwned;
 use super::error::{Error, Refusal, RequestLabel, Result, TransportKind};
 use super::models::ErrorBody;
 use super::paging::Holding;
-use super::secret::ApiKey;
 use super::prune::Pruner;
+use super::secret::ApiKey;
 use super::transport::{Unread, parse_host, read_limited, same_origin_redirects};
 
 /// How many bytes of an unreadable answer an error quotes.

@@ -15,11 +15,11 @@ pub mod models;
 mod older;
 pub mod operations;
 pub mod paging;
+mod prune;
 pub mod raw;
 pub mod secret;
 pub mod subscription;
 pub mod time;
-mod prune;
 mod transport;
 
 pub use access::AccessLevel;

@@ -69,7 +69,10 @@ impl Pruner {
         for (at, &byte) in chunk.iter().enumerate() {
             if let Some(skip) = self.skipping {
                 if let Some(next) = self.skip(skip, byte) {
-                    if matches!((skip, next), (Skip::Before, Skip::Text | Skip::Nested(_) | Skip::Scalar)) {
+                    if matches!(
+                        (skip, next),
+                        (Skip::Before, Skip::Text | Skip::Nested(_) | Skip::Scalar)
+                    ) {
                         out.extend_from_slice(b"null");
                     }
                     self.skipping = Some(next);

@@ -31,7 +31,10 @@ async fn the_role_index_keeps_about_a_hundred_bytes_a_membership_at_any_size() {
         let key = server.key(&["*"]);
         let client = client_for(&server.base, &key).with_holding();
         let index = RoleIndex::load(&client, "@current", &|_, _| {}).await.unwrap();
-        assert!(index.people_with_a_role() as u64 >= rows, "every member holds a role");
+        assert!(
+            index.people_with_a_role() as u64 >= rows,
+            "every member holds a role"
+        );
         held.push((rows, client.held()));
     }
     let [(small, at_small), (large, at_large)] = held[..] else {
@@ -55,11 +58,19 @@ async fn export_and_plan_keep_a_compact_entry_a_row() {
     let server = server_of(3_000).await;
     let key = server.key(&["*"]);
     let file = Workspace::new("org.toml");
-    orgdeck(&server, &key, &["--max-held-mib", "4", "export", file.arg()], None)
-        .await
-        .ok();
+    orgdeck(
+        &server,
+        &key,
+        &["--max-held-mib", "4", "export", file.arg()],
+        None,
+    )
+    .await
+    .ok();
     let text = file.read();
-    assert!(text.matches("[[subscriptions]]").count() >= 2_700, "the subscriptions exported");
+    assert!(
+        text.matches("[[subscriptions]]").count() >= 2_700,
+        "the subscriptions exported"
+    );
     let planned = orgdeck(&server, &key, &["--max-held-mib", "4", "plan", file.arg()], None).await;
     assert_eq!(planned.code, 0, "nothing to do: {}", planned.stderr);
     // And the budget is a budget: a quarter of it is refused, saying so.

@@ -132,7 +132,11 @@ pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> a
                 .subscriptions
                 .iter()
                 .flatten()
-                .filter_map(|entry| entry.id.map(|id| (id, steps::numeric_entry(entry, &live.insights))))
+                .filter_map(|entry| {
+                    entry
+                        .id
+                        .map(|id| (id, steps::numeric_entry(entry, &live.insights)))
+                })
                 .collect(),
         )),
     };

@@ -23,9 +23,9 @@ use futures_util::StreamExt;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::file::SubscriptionEntry;
 use super::lock::{Lock, Sending};
 use super::pace::Pace;
-use super::file::SubscriptionEntry;
 use super::steps::{Fields, RoleRead, RoleRef, Step, as_written, entry_of, fields_of};
 use super::writeback::{NewId, Unwritten, Writeback};
 use crate::api::{Client, FetchAll, List, ListOrText, Role, RoleMembership, SubscriptionFilter};
@@ -489,11 +489,7 @@ impl Runner<'_> {
     }
 
     /// A subscription as it is now, from the batch's read or a GET.
-    async fn now(
-        &self,
-        id: i64,
-        read: Option<&Result<Held, String>>,
-    ) -> Result<Option<Fields>, String> {
+    async fn now(&self, id: i64, read: Option<&Result<Held, String>>) -> Result<Option<Fields>, String> {
         match read {
             Some(Ok(held)) => Ok(held.get(&id).map(as_written)),
             Some(Err(error)) => Err(format!(

@@ -224,21 +224,22 @@ impl Check {
             self.unique_rules(file.access.as_deref().unwrap_or_default());
         }
         if let Some((node, at)) = top.get("subscriptions") {
-            file.subscriptions = Some(self.entries(node, at, "subscriptions", |check, node, at| {
-                match node {
-                    Node::Checked(place) => {
-                        let (entry, problems) = check
-                            .checked
-                            .entries
-                            .get_mut(*place)
-                            .map(std::mem::take)
-                            .unwrap_or_default();
-                        check.problems.extend(problems);
-                        entry
-                    }
-                    node => check.subscription(node, at),
-                }
-            }));
+            file.subscriptions =
+                Some(
+                    self.entries(node, at, "subscriptions", |check, node, at| match node {
+                        Node::Checked(place) => {
+                            let (entry, problems) = check
+                                .checked
+                                .entries
+                                .get_mut(*place)
+                                .map(std::mem::take)
+                                .unwrap_or_default();
+                            check.problems.extend(problems);
+                            entry
+                        }
+                        node => check.subscription(node, at),
+                    }),
+                );
             let mut seen = std::collections::HashSet::new();
             for entry in file.subscriptions.iter().flatten() {
                 if let Some(id) = entry.id
