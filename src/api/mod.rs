@@ -15,6 +15,7 @@ pub mod models;
 mod older;
 pub mod operations;
 pub mod paging;
+mod prune;
 pub mod raw;
 pub mod secret;
 pub mod subscription;
@@ -33,6 +34,6 @@ pub use integrations::{
 pub use members::{KeySummary, ScopedApiKeys};
 pub use models::*;
 pub use operations::{RoleInput, SubscriptionFilter, SubscriptionInput};
-pub use paging::{Complete, FetchAll, Holding, List, PICKER_ROWS, Pace, Row, Whole};
+pub use paging::{Complete, FetchAll, Holding, Kept, List, PICKER_ROWS, Pace, Row, Whole};
 pub use raw::{Raw, Verbatim};
 pub use secret::ApiKey;
