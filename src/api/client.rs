@@ -21,6 +21,7 @@ use serde::de::DeserializeOwned;
 use super::error::{Error, Refusal, RequestLabel, Result, TransportKind};
 use super::models::ErrorBody;
 use super::paging::Holding;
+use super::prune::Pruner;
 use super::secret::ApiKey;
 use super::transport::{Unread, parse_host, read_limited, same_origin_redirects};
 
@@ -339,6 +340,12 @@ impl Client {
         }
     }
 
+    /// The bytes counted now against the budget of [`Client::with_holding`]
+    /// (what the lists read whole through it keep); 0 without one.
+    pub fn held(&self) -> u64 {
+        self.holding.as_ref().map_or(0, |holding| holding.held())
+    }
+
     /// The budget lists read whole are held against: the client's, else
     /// a new one for one read.
     pub(super) fn holding(&self) -> Arc<Holding> {
@@ -406,8 +413,15 @@ impl Client {
     /// GETs an answer and reads it, leaving it undecoded: pages fetched
     /// ahead of their turn cost their bytes alone, not their rows.
     pub async fn get_raw(&self, url: Url) -> Result<Raw> {
+        self.get_raw_without(url, None).await
+    }
+
+    /// [`Client::get_raw`], the value of `cut` in each row of the page
+    /// cut out as the answer arrives (`null` in its place), never held:
+    /// the limit of the answer is of what is kept.
+    pub(crate) async fn get_raw_without(&self, url: Url, cut: Option<&'static str>) -> Result<Raw> {
         let request = label(&Method::GET, &url);
-        let (status, bytes) = self.send(Method::GET, url, None::<&()>).await?;
+        let (status, bytes) = self.send_cutting(Method::GET, url, None::<&()>, cut).await?;
         Ok(Raw {
             request,
             status,
@@ -471,6 +485,18 @@ impl Client {
         url: Url,
         body: Option<&(impl Serialize + ?Sized)>,
     ) -> Result<(StatusCode, bytes::Bytes)> {
+        self.send_cutting(method, url, body, None).await
+    }
+
+    /// [`Client::send`], cutting the value of `cut` out of each row of
+    /// the answer's page as it arrives ([`super::prune::Pruner`]).
+    async fn send_cutting(
+        &self,
+        method: Method,
+        url: Url,
+        body: Option<&(impl Serialize + ?Sized)>,
+        cut: Option<&'static str>,
+    ) -> Result<(StatusCode, bytes::Bytes)> {
         let label = label(&method, &url);
         let read = method == Method::GET || method == Method::HEAD;
         let body = body
@@ -500,7 +526,7 @@ impl Client {
             let outcome = match request.send().await {
                 Ok(response) => {
                     let status = response.status();
-                    match read_limited(response, self.max_answer).await {
+                    match read_limited(response, self.max_answer, cut.map(Pruner::new)).await {
                         Ok(bytes) => Ok((status, bytes)),
                         Err(Unread::TooLarge) => {
                             self.tell(&label, Some(status.as_u16()), started, None);

@@ -15,6 +15,7 @@ pub mod models;
 mod older;
 pub mod operations;
 pub mod paging;
+mod prune;
 pub mod query;
 pub mod raw;
 pub mod secret;
@@ -34,7 +35,7 @@ pub use integrations::{
 pub use members::{KeySummary, ScopedApiKeys};
 pub use models::*;
 pub use operations::{RoleInput, SubscriptionInput};
-pub use paging::{Complete, FetchAll, Holding, List, PICKER_ROWS, Pace, Row, Whole};
+pub use paging::{Complete, FetchAll, Holding, Kept, List, PICKER_ROWS, Pace, Row, Whole};
 pub use query::SubscriptionFilter;
 pub use raw::{Raw, Verbatim};
 pub use secret::ApiKey;

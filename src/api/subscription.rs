@@ -10,6 +10,14 @@ use super::enums::{Frequency, ResourceType, TargetType, Weekday};
 use super::models::{User, null_as_default};
 use super::time::flexible_datetime;
 
+/// What a subscription kept whole holds besides itself: about its JSON's
+/// length (its text, lists and the users it names).
+impl super::paging::Kept for Subscription {
+    fn heap_bytes(&self) -> u64 {
+        serde_json::to_vec(self).map_or(0, |json| json.len() as u64)
+    }
+}
+
 /// A subscription (api.md 2.6).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Subscription {

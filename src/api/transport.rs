@@ -5,6 +5,7 @@
 use reqwest::{Url, redirect};
 
 use super::error::{Error, Result};
+use super::prune::Pruner;
 
 /// Why an answer's body was not read.
 pub(super) enum Unread {
@@ -12,15 +13,44 @@ pub(super) enum Unread {
     Transport(reqwest::Error),
 }
 
+/// How many times its limit a pruned answer may be on the wire: what is
+/// cut is never held, but an answer is never read without end either.
+const PRUNED_WIRE: u64 = 64;
+
 /// Reads a body up to `limit` bytes, and stops at once past it: an endless
 /// or enormous answer costs at most `limit` bytes of memory. A declared
 /// length over the limit is refused before reading anything.
+///
+/// With a [`Pruner`], the body is cut as it arrives and the limit is of
+/// what is kept; the answer on the wire may be [`PRUNED_WIRE`] times as
+/// large.
 pub(super) async fn read_limited(
     mut response: reqwest::Response,
     limit: u64,
+    mut pruner: Option<Pruner>,
 ) -> std::result::Result<bytes::Bytes, Unread> {
-    if response.content_length().is_some_and(|length| length > limit) {
+    let wire_limit = if pruner.is_some() {
+        limit.saturating_mul(PRUNED_WIRE)
+    } else {
+        limit
+    };
+    if response
+        .content_length()
+        .is_some_and(|length| length > wire_limit)
+    {
         return Err(Unread::TooLarge);
+    }
+    if let Some(pruner) = &mut pruner {
+        let mut body = bytes::BytesMut::new();
+        let mut wire = 0u64;
+        while let Some(chunk) = response.chunk().await.map_err(Unread::Transport)? {
+            wire = wire.saturating_add(chunk.len() as u64);
+            pruner.feed(&chunk, &mut body);
+            if wire > wire_limit || body.len() as u64 > limit {
+                return Err(Unread::TooLarge);
+            }
+        }
+        return Ok(body.freeze());
     }
     let limit = usize::try_from(limit).unwrap_or(usize::MAX);
     // Reserved from what the server declared only up to a small bound: the

@@ -150,9 +150,10 @@ impl RoleIndex {
             ..FetchAll::default()
         };
         // Read by id and name alone: the members a server embeds in each
-        // role (all of them, in PostHog's list) are skipped, not read.
+        // role (all of them, in PostHog's list) are cut out as the page
+        // arrives, never held; they are read below, a page at a time.
         let mut roles: Vec<NamedRole> = client
-            .all(&List::roles(organization).read_as(), &fetch)
+            .all(&List::roles(organization).without("members").read_as(), &fetch)
             .await?
             .into_vec();
         roles.sort_by(|a, b| {

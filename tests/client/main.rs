@@ -22,6 +22,7 @@ mod endless;
 mod faults;
 mod health;
 mod health_cli;
+mod held;
 mod hostile;
 mod login;
 mod offboarding;

@@ -38,7 +38,7 @@ use super::models::{
 use super::query::SubscriptionFilter;
 use page::Head;
 use walk::Walk;
-pub use whole::{Complete, Holding, Whole};
+pub use whole::{Complete, Holding, Kept, Whole};
 
 /// A row with an identity, so that a list fetched out of order can be
 /// checked for repeats.
@@ -97,6 +97,9 @@ pub struct List<T> {
     /// An older PostHog answers 500 to this list with `limit` and
     /// `offset` (its role lists): then it is asked without them.
     unpaged_on_500: bool,
+    /// A field of each row cut out of the pages as they arrive
+    /// ([`List::without`]).
+    cut: Option<&'static str>,
     rows: PhantomData<fn() -> T>,
 }
 
@@ -107,6 +110,7 @@ impl<T> Clone for List<T> {
             segments: self.segments.clone(),
             query: self.query.clone(),
             unpaged_on_500: self.unpaged_on_500,
+            cut: self.cut,
             rows: PhantomData,
         }
     }
@@ -120,6 +124,7 @@ impl<T> List<T> {
             segments: self.segments,
             query: self.query,
             unpaged_on_500: self.unpaged_on_500,
+            cut: self.cut,
             rows: PhantomData,
         }
     }
@@ -132,6 +137,7 @@ impl<T> List<T> {
             segments: self.segments,
             query: self.query,
             unpaged_on_500: self.unpaged_on_500,
+            cut: self.cut,
             rows: PhantomData,
         }
     }
@@ -143,6 +149,7 @@ impl<T> List<T> {
             segments: self.segments,
             query: self.query,
             unpaged_on_500: self.unpaged_on_500,
+            cut: self.cut,
             rows: PhantomData,
         }
     }
@@ -152,7 +159,19 @@ impl<T> List<T> {
             segments: segments.iter().map(|segment| segment.to_string()).collect(),
             query: Vec::new(),
             unpaged_on_500: false,
+            cut: None,
             rows: PhantomData,
+        }
+    }
+
+    /// The same list, the value of `field` cut out of each row as its
+    /// page arrives (`null` in its place), never held: for a list whose
+    /// rows embed another whole list (a role's `members`) where the
+    /// command needs none of it, or reads it on its own, a page at a time.
+    pub fn without(self, field: &'static str) -> Self {
+        List {
+            cut: Some(field),
+            ..self
         }
     }
 
@@ -367,7 +386,8 @@ impl Client {
     /// A list that changes while it is read is read again, and refused
     /// after a few reads that each saw it change.
     pub async fn all<T: Row>(&self, list: &List<T>, options: &FetchAll) -> Result<Whole<T>> {
-        self.gather_in(list, options, Order::Ahead, Ok::<_, Error>).await
+        self.gather_in(list, options, Order::Ahead, Ok::<_, Error>, as_served)
+            .await
     }
 
     /// The same as [`Client::all`], following `next` alone, one page after
@@ -379,29 +399,36 @@ impl Client {
             concurrency: 1,
             ..FetchAll::default()
         };
-        self.gather_in(list, &options, Order::ByNext, Ok::<_, Error>)
+        self.gather_in(list, &options, Order::ByNext, Ok::<_, Error>, as_served)
             .await
     }
 
     /// What `each_page` keeps of every page of a list read whole: the
-    /// rows it gives back are held (against the command's budget), the
-    /// others let go as each page is read. The list is checked as
+    /// rows it gives back are held (against the command's budget, each as
+    /// what it holds, [`Kept`]: the server's objects they were made from
+    /// are let go as each page is read). The list is checked as
     /// [`Client::all`] checks it; an error of `each_page` ends the read.
-    pub async fn gather<T: Row, U, E: From<Error>>(
+    pub async fn gather<T: Row, U: Kept, E: From<Error>>(
         &self,
         list: &List<T>,
         options: &FetchAll,
         each_page: impl FnMut(Vec<T>) -> std::result::Result<Vec<U>, E>,
     ) -> std::result::Result<Whole<U>, E> {
-        self.gather_in(list, options, Order::Ahead, each_page).await
+        self.gather_in(list, options, Order::Ahead, each_page, |rows: &[U], _, _| {
+            rows.iter().map(Kept::held_bytes).fold(0, u64::saturating_add)
+        })
+        .await
     }
 
+    /// `charge` says what the rows kept of a page cost, given the page's
+    /// rows and bytes.
     async fn gather_in<T: Row, U, E: From<Error>>(
         &self,
         list: &List<T>,
         options: &FetchAll,
         order: Order,
         mut each_page: impl FnMut(Vec<T>) -> std::result::Result<Vec<U>, E>,
+        charge: impl Fn(&[U], usize, u64) -> u64,
     ) -> std::result::Result<Whole<U>, E> {
         let holding = self.holding();
         let mut read = 0;
@@ -419,7 +446,7 @@ impl Client {
                     |rows: Vec<T>, bytes| {
                         let page_rows = rows.len();
                         let rows = each_page(rows)?;
-                        let cost = whole::cost(rows.len(), page_rows, bytes, std::mem::size_of::<U>());
+                        let cost = charge(&rows, page_rows, bytes);
                         if !holding.take(cost) {
                             return Err(Error::TooMuchHeld {
                                 request: RequestLabel {
@@ -568,7 +595,7 @@ impl Client {
                 if let Some(pace) = pace {
                     pace().await;
                 }
-                (pager.get_raw(url).await, room)
+                (pager.get_raw_without(url, list.cut).await, room)
             }
         };
         let mut walk = Walk::new(list, size, cap);
@@ -621,6 +648,12 @@ impl Client {
         }
         Ok(walk)
     }
+}
+
+/// What rows kept as the server's objects cost: their share of the page's
+/// JSON and their size.
+fn as_served<U>(rows: &[U], page_rows: usize, bytes: u64) -> u64 {
+    whole::cost(rows.len(), page_rows, bytes, std::mem::size_of::<U>())
 }
 
 /// Rows a streamed read hands on at once from a page larger than this:

@@ -173,6 +173,74 @@ impl Holding {
     }
 }
 
+/// What a row kept from a list holds besides its own size (its text and
+/// its lists): what a read that keeps a compact form of each row
+/// ([`super::Client::gather`]) charges against the command's budget, with
+/// the row's size, rather than the server's object it was made from.
+pub trait Kept {
+    fn heap_bytes(&self) -> u64;
+
+    /// The row's size and what it holds.
+    fn held_bytes(&self) -> u64 {
+        (std::mem::size_of_val(self) as u64).saturating_add(self.heap_bytes())
+    }
+}
+
+impl Kept for String {
+    fn heap_bytes(&self) -> u64 {
+        self.capacity() as u64
+    }
+}
+
+impl Kept for Box<str> {
+    fn heap_bytes(&self) -> u64 {
+        self.len() as u64
+    }
+}
+
+impl<T: Kept> Kept for Option<T> {
+    fn heap_bytes(&self) -> u64 {
+        self.as_ref().map_or(0, Kept::heap_bytes)
+    }
+}
+
+impl<T: Kept> Kept for Vec<T> {
+    fn heap_bytes(&self) -> u64 {
+        let spare = self.capacity().saturating_sub(self.len()) * std::mem::size_of::<T>();
+        self.iter()
+            .map(Kept::held_bytes)
+            .fold(spare as u64, u64::saturating_add)
+    }
+}
+
+impl<A: Kept, B: Kept> Kept for (A, B) {
+    fn heap_bytes(&self) -> u64 {
+        self.0.heap_bytes().saturating_add(self.1.heap_bytes())
+    }
+}
+
+impl<A: Kept, B: Kept, C: Kept> Kept for (A, B, C) {
+    fn heap_bytes(&self) -> u64 {
+        self.0
+            .heap_bytes()
+            .saturating_add(self.1.heap_bytes())
+            .saturating_add(self.2.heap_bytes())
+    }
+}
+
+/// Values that hold nothing besides themselves.
+macro_rules! kept_in_place {
+    ($($kind:ty),+) => {
+        $(impl Kept for $kind {
+            fn heap_bytes(&self) -> u64 {
+                0
+            }
+        })+
+    };
+}
+
+kept_in_place!(bool, i64, u64, chrono::DateTime<chrono::Utc>);
+
 /// What `rows` rows of a page of `page_rows` rows and `page_bytes` bytes
 /// cost once read into values of `size` bytes each.
 pub(super) fn cost(rows: usize, page_rows: usize, page_bytes: u64, size: usize) -> u64 {
@@ -219,6 +287,17 @@ mod tests {
         drop(second);
         // A page larger than all the room takes all of it.
         assert!(holding.room_for(100 * MIB).await.is_some());
+    }
+
+    #[test]
+    fn a_kept_row_costs_its_size_and_what_it_holds() {
+        let text = String::with_capacity(40);
+        assert_eq!(text.held_bytes(), 24 + 40);
+        let pair = (String::from("ab"), Some(String::with_capacity(10)));
+        assert_eq!(pair.held_bytes(), std::mem::size_of_val(&pair) as u64 + 2 + 10);
+        let mut list: Vec<i64> = Vec::with_capacity(4);
+        list.push(1);
+        assert_eq!(list.held_bytes(), 24 + 4 * 8);
     }
 
     #[test]

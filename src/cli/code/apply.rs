@@ -127,14 +127,18 @@ pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> a
     let reads = Reads {
         at: read_at,
         roles: Some(role_reads(&live)),
-        subscriptions: Some(
+        subscriptions: Some(std::sync::Arc::new(
             live.file
                 .subscriptions
                 .iter()
                 .flatten()
-                .filter_map(|entry| entry.id.map(|id| (id, steps::numeric(entry, &live.insights))))
+                .filter_map(|entry| {
+                    entry
+                        .id
+                        .map(|id| (id, steps::numeric_entry(entry, &live.insights)))
+                })
                 .collect(),
-        ),
+        )),
     };
     let listed = live
         .file

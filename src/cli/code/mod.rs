@@ -368,7 +368,14 @@ pub async fn fetch(
     };
     if roles {
         let options = all_options();
-        let (role_list, member_list) = (List::roles(org), List::<OrganizationMember>::members(org));
+        // The members PostHog embeds in each role (every one) are cut out
+        // of the roles' page as it arrives, and read from each role's
+        // memberships a page at a time instead: what is held is an address
+        // and an id a membership, never the server's whole objects.
+        let (role_list, member_list) = (
+            List::roles(org).without("members"),
+            List::<OrganizationMember>::members(org),
+        );
         // Of each member, only the address and user UUID are kept.
         let (found, members) = tokio::try_join!(
             client.all(&role_list, &options),

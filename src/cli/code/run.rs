@@ -16,16 +16,17 @@
 //! sent, and its id into the file as soon as the server answers.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures_util::StreamExt;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::file::SubscriptionEntry;
 use super::lock::{Lock, Sending};
 use super::pace::Pace;
-use super::steps::{Fields, RoleRead, RoleRef, Step, fields_of};
+use super::steps::{Fields, RoleRead, RoleRef, Step, as_written, entry_of, fields_of};
 use super::writeback::{NewId, Unwritten, Writeback};
 use crate::api::{Client, FetchAll, List, ListOrText, Role, RoleMembership, SubscriptionFilter};
 use crate::cli::output::{self, Format};
@@ -88,8 +89,13 @@ pub struct Reads {
     pub at: tokio::time::Instant,
     pub roles: Option<HashMap<String, RoleRead>>,
     /// Subscriptions by id; `None` when none was read.
-    pub subscriptions: Option<HashMap<i64, Fields>>,
+    pub subscriptions: Option<Held>,
 }
+
+/// Subscriptions by id as read, each the compact entry that gives its
+/// fields when a step compares them ([`as_written`]): not the server's
+/// objects, nor a map of fields each.
+pub type Held = Arc<HashMap<i64, SubscriptionEntry>>;
 
 /// Where the steps act and what they write to.
 pub struct Runner<'a> {
@@ -252,7 +258,7 @@ impl Runner<'_> {
 
     /// The project's subscriptions as they are now (soft-deleted ones are
     /// not listed).
-    async fn read_subscriptions(&self) -> anyhow::Result<HashMap<i64, Fields>> {
+    async fn read_subscriptions(&self) -> anyhow::Result<Held> {
         let options = FetchAll {
             page_size: CHECK_PAGE,
             concurrency: 2,
@@ -268,12 +274,12 @@ impl Runner<'_> {
             .client
             .for_each_page(&list, &options, |rows| {
                 for row in rows {
-                    held.insert(row.id, fields_of(&row));
+                    held.insert(row.id, entry_of(&row));
                 }
                 Ok::<_, crate::api::Error>(())
             })
             .await?;
-        Ok(held)
+        Ok(Arc::new(held))
     }
 
     /// One subscription as it is now; `None` when soft-deleted or gone.
@@ -290,7 +296,7 @@ impl Runner<'_> {
         &self,
         step: &Step,
         roles: Option<&Result<HashMap<String, RoleRead>, String>>,
-        subscriptions: Option<&Result<HashMap<i64, Fields>, String>>,
+        subscriptions: Option<&Result<Held, String>>,
         created: &Mutex<HashMap<usize, String>>,
     ) -> Done {
         let roles = match roles {
@@ -483,13 +489,9 @@ impl Runner<'_> {
     }
 
     /// A subscription as it is now, from the batch's read or a GET.
-    async fn now(
-        &self,
-        id: i64,
-        read: Option<&Result<HashMap<i64, Fields>, String>>,
-    ) -> Result<Option<Fields>, String> {
+    async fn now(&self, id: i64, read: Option<&Result<Held, String>>) -> Result<Option<Fields>, String> {
         match read {
-            Some(Ok(held)) => Ok(held.get(&id).cloned()),
+            Some(Ok(held)) => Ok(held.get(&id).map(as_written)),
             Some(Err(error)) => Err(format!(
                 "cannot read the subscriptions again before the step: {error}"
             )),

@@ -193,6 +193,12 @@ fn role_read(live: &Live, id: &str) -> RoleRead {
 
 /// A subscription's fields with its insights by number.
 pub fn numeric(entry: &SubscriptionEntry, insights: &HashMap<String, i64>) -> Fields {
+    as_written(&numeric_entry(entry, insights))
+}
+
+/// The entry with its insights by numeric id where `insights` knows them:
+/// what [`numeric`] writes out as fields, kept compact until compared.
+pub fn numeric_entry(entry: &SubscriptionEntry, insights: &HashMap<String, i64>) -> SubscriptionEntry {
     let id = |reference: &InsightRef| match reference {
         InsightRef::Short(short) => insights
             .get(short)
@@ -203,18 +209,18 @@ pub fn numeric(entry: &SubscriptionEntry, insights: &HashMap<String, i64>) -> Fi
     entry.insight = entry.insight.as_ref().map(id);
     entry.export_insights = entry.export_insights.iter().map(id).collect();
     entry
-        .fields()
-        .into_iter()
-        .map(|(field, value)| (field.to_string(), value))
-        .collect()
 }
 
 /// A subscription as read from the server, in the plan's terms.
 pub fn fields_of(subscription: &crate::api::Subscription) -> Fields {
-    numeric(
-        &super::subscription_entry(subscription, &HashMap::new()),
-        &HashMap::new(),
-    )
+    as_written(&entry_of(subscription))
+}
+
+/// A subscription as read from the server, as the entry [`fields_of`]
+/// writes out (its insights by numeric id): what a read of the whole list
+/// keeps of each, compact.
+pub fn entry_of(subscription: &crate::api::Subscription) -> SubscriptionEntry {
+    super::subscription_entry(subscription, &HashMap::new())
 }
 
 /// The file's fields of an entry, as written.

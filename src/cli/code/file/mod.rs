@@ -123,6 +123,38 @@ impl InsightRef {
     }
 }
 
+impl crate::api::Kept for InsightRef {
+    fn heap_bytes(&self) -> u64 {
+        match self {
+            InsightRef::Short(short) => short.heap_bytes(),
+            InsightRef::Id(_) => 0,
+        }
+    }
+}
+
+/// What an entry read from the server holds: its text and lists (the
+/// budget of `export` and `plan`, `--max-held-mib`).
+impl crate::api::Kept for SubscriptionEntry {
+    fn heap_bytes(&self) -> u64 {
+        [
+            self.title.heap_bytes(),
+            self.insight.heap_bytes(),
+            self.export_insights.heap_bytes(),
+            self.prompt.heap_bytes(),
+            self.target_type.heap_bytes(),
+            self.target_value.heap_bytes(),
+            self.byweekday.heap_bytes(),
+            self.start_date.heap_bytes(),
+            self.until_date.heap_bytes(),
+            self.invite_message.heap_bytes(),
+            self.summary.heap_bytes(),
+            self.next_delivery.heap_bytes(),
+        ]
+        .into_iter()
+        .fold(0, u64::saturating_add)
+    }
+}
+
 /// A subscription as the file holds it: what it delivers, to whom, when.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SubscriptionEntry {

@@ -18,12 +18,16 @@ pub fn parse(text: &str) -> Result<CodeFile, Vec<Problem>> {
             message: too_large(text.len() as u64),
         }]);
     }
+    let mut checked = Checked::default();
     let root = if text.trim_start().starts_with('{') {
         node::json(text)?
     } else {
-        super::toml::read(text)?
+        super::toml::read(text, &mut checked)?
     };
-    let mut check = Check::default();
+    let mut check = Check {
+        checked,
+        ..Check::default()
+    };
     let file = check.file(&root);
     if check.problems.is_empty() {
         Ok(file)
@@ -44,6 +48,28 @@ pub fn too_large(size: u64) -> String {
 #[derive(Default)]
 pub(super) struct Check {
     problems: Vec<Problem>,
+    /// The subscriptions checked as they were read ([`Node::Checked`]).
+    checked: Checked,
+}
+
+/// Subscriptions checked as the file was read, a table at a time, each
+/// with its problems (told in their turn, as if checked with the rest):
+/// what a file of 100,000 of them holds is their entries, not the tree
+/// of their values.
+#[derive(Default)]
+pub(super) struct Checked {
+    entries: Vec<(Option<SubscriptionEntry>, Vec<Problem>)>,
+}
+
+impl Checked {
+    /// Checks one `[[subscriptions]]` table, and gives what stands for it
+    /// in the tree.
+    pub(super) fn check(&mut self, node: &Node, at: Option<Pos>) -> Node {
+        let mut check = Check::default();
+        let entry = check.subscription(node, at);
+        self.entries.push((entry, check.problems));
+        Node::Checked(self.entries.len() - 1)
+    }
 }
 
 /// The entries of a table, by key.
@@ -198,9 +224,22 @@ impl Check {
             self.unique_rules(file.access.as_deref().unwrap_or_default());
         }
         if let Some((node, at)) = top.get("subscriptions") {
-            file.subscriptions = Some(self.entries(node, at, "subscriptions", |check, node, at| {
-                check.subscription(node, at)
-            }));
+            file.subscriptions =
+                Some(
+                    self.entries(node, at, "subscriptions", |check, node, at| match node {
+                        Node::Checked(place) => {
+                            let (entry, problems) = check
+                                .checked
+                                .entries
+                                .get_mut(*place)
+                                .map(std::mem::take)
+                                .unwrap_or_default();
+                            check.problems.extend(problems);
+                            entry
+                        }
+                        node => check.subscription(node, at),
+                    }),
+                );
             let mut seen = std::collections::HashSet::new();
             for entry in file.subscriptions.iter().flatten() {
                 if let Some(id) = entry.id

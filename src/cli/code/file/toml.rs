@@ -17,6 +17,7 @@ use std::ops::Range;
 use toml_parser::lexer::TokenKind;
 
 use super::node::{Node, Positions, Sweep, position};
+use super::read::Checked;
 use super::{Pos, Problem};
 
 /// The file as `toml_edit` reads it: trivia runs made short, cut into
@@ -188,7 +189,10 @@ fn simple_header(kinds: &[TokenKind], names: &[String]) -> Option<Header> {
 }
 
 /// Reads TOML into a tree with every key's and value's position.
-pub(super) fn read(file: &str) -> Result<Node, Vec<Problem>> {
+///
+/// Each `[[subscriptions]]` table is checked as it is read, into `checked`,
+/// and stands in the tree as [`Node::Checked`].
+pub(super) fn read(file: &str, checked: &mut Checked) -> Result<Node, Vec<Problem>> {
     let prepared = prepare(file);
     let mut sweep = Sweep::new(file);
     let mut root: Vec<(String, Option<Pos>, Node, Option<Pos>)> = Vec::new();
@@ -221,6 +225,16 @@ pub(super) fn read(file: &str) -> Result<Node, Vec<Problem>> {
             };
             match (&piece.header, node) {
                 (Some(Header { array: true, name }), Node::List(items)) if *name == key => {
+                    let items = if key == "subscriptions" {
+                        // Where the entries check an item of no position of its own.
+                        let list_at = arrays.get(&key).map_or(at, |&index| root[index].3);
+                        items
+                            .into_iter()
+                            .map(|(item, item_at)| (checked.check(&item, item_at.or(list_at)), item_at))
+                            .collect()
+                    } else {
+                        items
+                    };
                     if let Some(&index) = arrays.get(&key) {
                         if let Node::List(held) = &mut root[index].2 {
                             held.extend(items);
@@ -382,7 +396,7 @@ mod tests {
             "{}",
             prepared.text
         );
-        let root = read(file).unwrap();
+        let root = read(file, &mut Checked::default()).unwrap();
         let root = entries(&root);
         let keys: Vec<&str> = root.iter().map(|(key, ..)| key.as_str()).collect();
         assert_eq!(keys, ["a", "roles", "orgdeck"]);
@@ -402,13 +416,13 @@ mod tests {
 
     #[test]
     fn twice_is_refused_and_odd_headers_read_whole() {
-        let error = read("[orgdeck]\na = 1\n[orgdeck]\nb = 2\n").unwrap_err();
+        let error = read("[orgdeck]\na = 1\n[orgdeck]\nb = 2\n", &mut Checked::default()).unwrap_err();
         assert!(error[0].message.contains("defined twice"), "{error:?}");
         assert_eq!(error[0].at.map(|at| at.line), Some(3));
-        assert!(read("roles = []\n[[roles]]\nname = \"x\"\n").is_err());
-        let whole = read("[a.b]\nc = 1\n\n\n\n[a]\nd = 2\n").unwrap();
+        assert!(read("roles = []\n[[roles]]\nname = \"x\"\n", &mut Checked::default()).is_err());
+        let whole = read("[a.b]\nc = 1\n\n\n\n[a]\nd = 2\n", &mut Checked::default()).unwrap();
         assert_eq!(entries(&whole).len(), 1);
-        let error = read("a = 1\n\n\n\nb = \n").unwrap_err();
+        let error = read("a = 1\n\n\n\nb = \n", &mut Checked::default()).unwrap_err();
         assert_eq!(error[0].at.map(|at| at.line), Some(5), "{error:?}");
     }
 }

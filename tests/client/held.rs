@@ -1,0 +1,80 @@
+//! What the walks of whole lists keep, as counted against
+//! `--max-held-mib` (issue 33): a compact entry a row, never the server's
+//! objects. PostHog's roles embed every membership; `people list`, the
+//! offboarding profile, `export` and `plan` hold an id or an address a
+//! membership and a compact entry a subscription, so that an organization
+//! twice as large costs twice the bytes of its rows, and the default
+//! budget is not spent on the server's JSON.
+
+use orgdeck::people::RoleIndex;
+
+use super::apply::Workspace;
+use super::cli::orgdeck;
+use crate::support::{TestServer, client_for};
+
+/// A server of `rows` subscriptions and members, in ten roles (each member
+/// in one to three).
+async fn server_of(rows: u64) -> TestServer {
+    TestServer::demo_with(|options| {
+        options.generate_subscriptions = rows;
+        options.generate_members = rows;
+        options.access.generate_roles = 10;
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_role_index_keeps_about_a_hundred_bytes_a_membership_at_any_size() {
+    let mut held = Vec::new();
+    for rows in [1_500u64, 3_000] {
+        let server = server_of(rows).await;
+        let key = server.key(&["*"]);
+        let client = client_for(&server.base, &key).with_holding();
+        let index = RoleIndex::load(&client, "@current", &|_, _| {}).await.unwrap();
+        assert!(
+            index.people_with_a_role() as u64 >= rows,
+            "every member holds a role"
+        );
+        held.push((rows, client.held()));
+    }
+    let [(small, at_small), (large, at_large)] = held[..] else {
+        unreachable!()
+    };
+    // One to three memberships a member, each its user, its id and when it
+    // began (the roles' embedded members, some 450 bytes each, cut out).
+    let per_row = (at_large - at_small) / (large - small);
+    assert!(
+        (100..=600).contains(&per_row),
+        "{per_row} bytes a member ({at_small} at {small}, {at_large} at {large})"
+    );
+    assert!(at_large <= 2 * at_small + 64 * 1024, "{at_small} then {at_large}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn export_and_plan_keep_a_compact_entry_a_row() {
+    // 3,000 subscriptions and members, 6,000 memberships: in 4 MiB, some
+    // 1.4 KB a row, all of it counted (the server's objects alone, as
+    // counted before, were some 7 MiB: refused).
+    let server = server_of(3_000).await;
+    let key = server.key(&["*"]);
+    let file = Workspace::new("org.toml");
+    orgdeck(
+        &server,
+        &key,
+        &["--max-held-mib", "4", "export", file.arg()],
+        None,
+    )
+    .await
+    .ok();
+    let text = file.read();
+    assert!(
+        text.matches("[[subscriptions]]").count() >= 2_700,
+        "the subscriptions exported"
+    );
+    let planned = orgdeck(&server, &key, &["--max-held-mib", "4", "plan", file.arg()], None).await;
+    assert_eq!(planned.code, 0, "nothing to do: {}", planned.stderr);
+    // And the budget is a budget: a quarter of it is refused, saying so.
+    let refused = orgdeck(&server, &key, &["--max-held-mib", "1", "plan", file.arg()], None).await;
+    assert_eq!(refused.code, 1);
+    assert!(refused.stderr.contains("--max-held-mib"), "{}", refused.stderr);
+}
