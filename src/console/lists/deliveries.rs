@@ -24,6 +24,7 @@ use super::{ByCursor, Column, Pager, Resource, Scope, ScreenId, Sort, Table, con
 use crate::api::{self, Delivery, DeliveryStatus, RecipientStatus};
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
+use crate::console::screens::Screen;
 use crate::console::table::listing::Listing;
 use crate::console::view::detail::{field, heading, marked, optional};
 use crate::display::relative;
@@ -208,15 +209,18 @@ impl Listing for Deliveries {
     }
 }
 
-impl Resource for Deliveries {
-    type Request = screens::deliveries::Request;
-    /// The server pages deliveries by cursor, with no count.
-    type Pager = ByCursor;
+impl Screen for Deliveries {
     const ID: ScreenId = ScreenId::Deliveries;
     const TITLE: &'static str = "Deliveries";
     const TAB: ScreenId = ScreenId::Subscriptions;
     const PARENT: Option<ScreenId> = Some(ScreenId::Subscriptions);
     const WRITE_SCOPE: &'static str = "subscription:write";
+}
+
+impl Resource for Deliveries {
+    type Request = screens::deliveries::Request;
+    /// The server pages deliveries by cursor, with no count.
+    type Pager = ByCursor;
 
     fn heading(&self) -> String {
         // The header reads "Subscriptions › #12 Weekly › deliveries".

@@ -22,6 +22,7 @@ use super::{Column, Confirm, Held, Resource, Scope, ScreenId, Sort, Table, conta
 use crate::api::health::Health;
 use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;
+use crate::console::screens::Screen;
 use crate::console::table::listing::Listing;
 use crate::console::view::detail::{field, heading, marked};
 use crate::display::relative;
@@ -311,13 +312,16 @@ impl Listing for Board {
     }
 }
 
-impl Resource for Board {
-    type Request = Held<HealthRow>;
-    type Pager = crate::console::table::pager::Whole;
+impl Screen for Board {
     const ID: ScreenId = ScreenId::Health;
     const TITLE: &'static str = "Health";
     const TAB: ScreenId = ScreenId::Health;
     const WRITE_SCOPE: &'static str = "subscription:write";
+}
+
+impl Resource for Board {
+    type Request = Held<HealthRow>;
+    type Pager = crate::console::table::pager::Whole;
     const MARKS: bool = true;
 
     fn heading(&self) -> String {

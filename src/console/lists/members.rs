@@ -12,6 +12,7 @@ use crate::api::{OrganizationMember, RoleMembership};
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
 use crate::console::screens::Change;
+use crate::console::screens::Screen;
 use crate::console::table::listing::Listing;
 use crate::console::view::detail::{field, heading, optional, user_lines};
 
@@ -144,14 +145,17 @@ impl Listing for Members {
     }
 }
 
-impl Resource for Members {
-    type Request = screens::members::Request;
-    type Pager = crate::console::table::pager::ByOffset;
+impl Screen for Members {
     const ID: ScreenId = ScreenId::Members;
     const TITLE: &'static str = "Members";
     const TAB: ScreenId = ScreenId::Members;
     const PARENT: Option<ScreenId> = Some(ScreenId::Roles);
     const WRITE_SCOPE: &'static str = "organization:write";
+}
+
+impl Resource for Members {
+    type Request = screens::members::Request;
+    type Pager = crate::console::table::pager::ByOffset;
     const MARKS: bool = true;
 
     fn heading(&self) -> String {

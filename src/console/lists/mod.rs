@@ -4,19 +4,21 @@
 //! rows are through [`Listing`] (columns, cells, detail, identity, filter,
 //! sorts: the table floor's), how they arrive through its [`Pager`] (by
 //! offset, by cursor, held whole: the table floor's too), what it asks the
-//! server through its own request type (its screen's `request.rs`), and
-//! the rest through [`Resource`]: its heading, its delete confirmation and
-//! bulk actions, the scope its writes need, its narrowing and server
-//! search. The app holds them in [`Lists`], keyed by [`ScreenId`]; issue
-//! 30 moves each into its screen's folder.
+//! server through its own request type (its screen's `request.rs`), its
+//! place among the screens (id, title, tab, parent, the scope its writes
+//! need) through [`Screen`] (the screens floor's), and the rest through
+//! [`Resource`]: its heading, its delete confirmation and bulk actions, its
+//! narrowing and server search. The app holds them in [`Lists`], keyed by
+//! [`ScreenId`]; issue 30 moves each into its screen's folder.
 //!
-//! Adding a list is adding a module here, a [`ScreenId`] variant, a field of
-//! [`Lists`] (the compiler then names the two matches that reach it), its
-//! request type in its screen's folder (`screens/<name>/request.rs`) with a
-//! [`ScreenRequest`] and a [`ScreenPage`] variant (the compiler then names
-//! the arms that run it and land its pages), and a way to open it: a key or
-//! a command. A list held whole in memory (Health, whose rows a look sends)
-//! asks nothing page by page: its request is [`Held`].
+//! Adding a list is adding a module here, a [`ScreenId`] variant and its
+//! [`Screen`] impl, a field of [`Lists`] (the compiler then names the two
+//! matches that reach it), its request type in its screen's folder
+//! (`screens/<name>/request.rs`) with a [`ScreenRequest`] and a
+//! [`ScreenPage`] variant (the compiler then names the arms that run it and
+//! land its pages), and a way to open it: a key or a command. A list held
+//! whole in memory (Health, whose rows a look sends) asks nothing page by
+//! page: its request is [`Held`].
 //!
 //! Marks and bulk actions are one constant and one method of [`Resource`]
 //! away: `MARKS` and `bulk` (the module [`bulk`] says how).
@@ -46,6 +48,7 @@ use crate::text::printable;
 // Columns and sorts are the kit's (floor 0): named here too while the
 // lists that name them through `super::` move into their screens.
 pub use crate::console::kit::column::{Column, Size, Sort};
+pub use crate::console::kit::scope::Scope;
 pub use crate::console::table::listing::Listing;
 pub use crate::console::table::pager::{Asks, ByCursor, ByOffset, Pager, Whole};
 pub use bulk::{Bulk, Verb};
@@ -63,7 +66,7 @@ pub use table::{AnyTable, Table};
 
 // Which screen: the screens' own name, named here while the lists are
 // still held in [`Lists`].
-pub use crate::console::screens::{Held, PageRequest, ScreenId, ScreenPage, ScreenRequest};
+pub use crate::console::screens::{Held, PageRequest, Screen, ScreenId, ScreenPage, ScreenRequest};
 
 /// The lists, one table each.
 #[derive(Default)]
@@ -144,33 +147,16 @@ impl Lists {
     }
 }
 
-/// Where the lists live on the server: the organization and the project
-/// the screen is about.
-#[derive(Debug, Clone, Copy)]
-pub struct Scope<'a> {
-    pub organization: &'a str,
-    pub project: &'a str,
-}
-
-/// What a list must say about itself besides its rows ([`Listing`]):
-/// what it asks the server, how its pages land, its writes and its hooks.
-pub trait Resource: Listing + Default {
+/// What a list must say about itself besides its rows ([`Listing`]) and
+/// its place among the screens ([`Screen`]): what it asks the server, how
+/// its pages land, its writes and its hooks.
+pub trait Resource: Listing + Screen + Default {
     /// What it asks the server for a page of its rows: its own request
     /// type, whose answer the compiler knows holds these rows ([`Held`] for
     /// a list held whole).
     type Request: PageRequest<Row = Self::Row>;
     /// How its rows arrive: by offset, by cursor, or held whole.
     type Pager: Asks<Self::Request>;
-    const ID: ScreenId;
-    /// Its name on its tab and in help.
-    const TITLE: &'static str;
-    /// The tab it is shown on: its own, or the tab of the list it is
-    /// opened from.
-    const TAB: ScreenId;
-    /// The list whose row it shows more of (a role's members), if any.
-    const PARENT: Option<ScreenId> = None;
-    /// The scope its writes need.
-    const WRITE_SCOPE: &'static str;
     /// Whether its rows can be marked (Space, `*`) for bulk actions: a list
     /// that says so gets marking, the marks drawn, Esc clearing them, and
     /// its bulk keys acting on every marked row (see [`bulk`]).

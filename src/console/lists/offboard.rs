@@ -13,6 +13,7 @@ use serde::Serialize;
 use super::{Column, Held, Resource, Scope, ScreenId, Sort, Table, styled, text};
 use crate::console::app::{Confirm, Ticket};
 use crate::console::kit::view::ViewCx;
+use crate::console::screens;
 use crate::console::table::listing::Listing;
 use crate::console::view::detail::field;
 use crate::people::offboard::{self, Options, Plan, Status, Step};
@@ -311,18 +312,21 @@ impl Listing for Offboarding {
     }
 }
 
-impl Resource for Offboarding {
-    type Request = Held<Item>;
-    type Pager = crate::console::table::pager::Whole;
+impl screens::Screen for Offboarding {
     const ID: ScreenId = ScreenId::Offboard;
     const TITLE: &'static str = "Offboard";
     const TAB: ScreenId = ScreenId::People;
     const PARENT: Option<ScreenId> = Some(ScreenId::Person);
     const WRITE_SCOPE: &'static str = "organization:write";
+}
+
+impl Resource for Offboarding {
+    type Request = Held<Item>;
+    type Pager = crate::console::table::pager::Whole;
 
     fn heading(&self) -> String {
         let Some(screen) = &self.screen else {
-            return Self::TITLE.into();
+            return <Self as screens::Screen>::TITLE.into();
         };
         let person = &screen.plan.person;
         let state = match &screen.phase {

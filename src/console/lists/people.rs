@@ -17,6 +17,7 @@ use crate::console::app::Confirm;
 use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
+use crate::console::screens::Screen;
 use crate::console::table::listing::Listing;
 use crate::console::view::detail::{field, heading};
 use crate::people::{RoleIndex, RoleRef};
@@ -191,13 +192,16 @@ impl Listing for People {
     }
 }
 
-impl Resource for People {
-    type Request = screens::people::Request;
-    type Pager = crate::console::table::pager::ByOffset;
+impl Screen for People {
     const ID: ScreenId = ScreenId::People;
     const TITLE: &'static str = "People";
     const TAB: ScreenId = ScreenId::People;
     const WRITE_SCOPE: &'static str = "organization:write";
+}
+
+impl Resource for People {
+    type Request = screens::people::Request;
+    type Pager = crate::console::table::pager::ByOffset;
     /// Marked people are added to roles together (`a`); People has no
     /// `d`, `p` or `t` to act on them.
     const MARKS: bool = true;

@@ -16,6 +16,7 @@ use crate::api::KeySummary;
 use crate::api::models::level;
 use crate::console::app::{Confirm, Write};
 use crate::console::kit::view::ViewCx;
+use crate::console::screens::Screen;
 use crate::console::table::listing::Listing;
 use crate::console::view::detail::field;
 use crate::display::Zone;
@@ -308,14 +309,17 @@ impl Listing for Person {
     }
 }
 
-impl Resource for Person {
-    type Request = Held<Item>;
-    type Pager = crate::console::table::pager::Whole;
+impl Screen for Person {
     const ID: ScreenId = ScreenId::Person;
     const TITLE: &'static str = "Person";
     const TAB: ScreenId = ScreenId::People;
     const PARENT: Option<ScreenId> = Some(ScreenId::People);
     const WRITE_SCOPE: &'static str = "organization:write";
+}
+
+impl Resource for Person {
+    type Request = Held<Item>;
+    type Pager = crate::console::table::pager::Whole;
 
     fn heading(&self) -> String {
         match &self.chosen {

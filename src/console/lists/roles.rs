@@ -19,6 +19,7 @@ use crate::api::{ListOrText, Role, RoleInput, RoleMembership};
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
 use crate::console::screens::Change;
+use crate::console::screens::Screen;
 use crate::console::table::listing::Listing;
 use crate::console::table::rows::Rows;
 use crate::console::view::detail::{field, heading, user_lines};
@@ -201,13 +202,16 @@ impl Listing for Roles {
     }
 }
 
-impl Resource for Roles {
-    type Request = screens::roles::Request;
-    type Pager = crate::console::table::pager::ByOffset;
+impl Screen for Roles {
     const ID: ScreenId = ScreenId::Roles;
     const TITLE: &'static str = "Roles";
     const TAB: ScreenId = ScreenId::Roles;
     const WRITE_SCOPE: &'static str = "organization:write";
+}
+
+impl Resource for Roles {
+    type Request = screens::roles::Request;
+    type Pager = crate::console::table::pager::ByOffset;
     const MARKS: bool = true;
 
     fn query(&self, scope: Scope) -> Option<screens::roles::Request> {

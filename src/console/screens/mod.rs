@@ -1,8 +1,8 @@
 //! The console's screens (floor 3, above `kit`, `widgets` and `table`,
 //! below the shell). Issue 30 moves each screen into a folder here; what is
-//! here already is what the screens share ([`ScreenId`], [`Change`], the
-//! typed requests of [`request`]) and, in each screen's folder, its own
-//! request type.
+//! here already is what the screens share ([`Screen`], [`ScreenId`],
+//! [`Change`], the typed requests of [`request`]) and, in each screen's
+//! folder, its own request type.
 //!
 //! [`Change`] is the one broadcast between screens (slumber's broadcast
 //! event): news of something written that any screen may be showing. The
@@ -22,6 +22,30 @@ pub mod subscriptions;
 use crate::api::{OrganizationMember, RoleMembership, Subscription};
 
 pub use request::{Held, PageRequest, ScreenPage, ScreenRequest};
+
+/// What a screen says of itself: its place among the screens. The
+/// shell reads it to draw the tabs, to go back, and to know which of the
+/// key's scopes its writes need.
+///
+/// It is a trait, not a match over [`ScreenId`], because what it says is
+/// constant for a type and a table generic over its screen reads it
+/// without a value (`S::ID`, `S::PARENT`): a match would be one more
+/// place each new screen fills in. What a screen does (its keys, its
+/// answers, its drawing) joins it as each screen moves into its folder;
+/// until then the lists' `Resource` says that.
+pub trait Screen {
+    const ID: ScreenId;
+    /// Its name on its tab and in help.
+    const TITLE: &'static str;
+    /// The tab it is shown on: its own, or the tab of the screen it is
+    /// opened from.
+    const TAB: ScreenId;
+    /// The screen whose row it shows more of (a role's members), if any:
+    /// back goes there.
+    const PARENT: Option<ScreenId> = None;
+    /// The scope its writes need.
+    const WRITE_SCOPE: &'static str;
+}
 
 /// Every screen the console shows. Matches over it have no catch-all arm,
 /// so that the compiler names every place a new screen must fill in.

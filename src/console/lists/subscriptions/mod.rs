@@ -19,6 +19,7 @@ use super::{Column, Confirm, Resource, Scope, ScreenId, Sort, Table, Verb, Write
 use crate::api::{Subscription, SubscriptionFilter, SubscriptionState};
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
+use crate::console::screens::Screen;
 use crate::console::table::listing::Listing;
 use crate::console::view::detail::{field, heading, marked, optional, user_lines};
 use crate::display::relative;
@@ -225,13 +226,16 @@ impl Listing for Subscriptions {
     }
 }
 
-impl Resource for Subscriptions {
-    type Request = screens::subscriptions::Request;
-    type Pager = crate::console::table::pager::ByOffset;
+impl Screen for Subscriptions {
     const ID: ScreenId = ScreenId::Subscriptions;
     const TITLE: &'static str = "Subscriptions";
     const TAB: ScreenId = ScreenId::Subscriptions;
     const WRITE_SCOPE: &'static str = "subscription:write";
+}
+
+impl Resource for Subscriptions {
+    type Request = screens::subscriptions::Request;
+    type Pager = crate::console::table::pager::ByOffset;
     const MARKS: bool = true;
 
     fn heading(&self) -> String {
