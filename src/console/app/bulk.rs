@@ -15,6 +15,7 @@ use crate::api;
 use crate::console::lists::bulk::{Bulk, IN_FLIGHT, Item, Verb};
 use crate::console::lists::{MarkAll, roles};
 use crate::console::screens::Change;
+use crate::console::screens::roles::Write as RoleWrite;
 use crate::console::widgets::results::{self, Entry, Outcome, Report};
 
 /// A bulk run under way.
@@ -217,9 +218,11 @@ impl App {
     fn apply_bulk(&mut self, write: &Write, written: Written) {
         let height = self.table_height();
         match (write, written) {
-            (Write::DeleteRole { id, .. }, Written::Deleted) => {
-                self.announce(Change::RoleDeleted { role: id.clone() });
-                roles::deleted(&mut self.lists.roles, id, height);
+            (Write::Role(write @ RoleWrite::Delete { .. }), Written::Deleted) => {
+                if let Some(change) = write.change() {
+                    self.announce(change);
+                }
+                roles::deleted(&mut self.lists.roles, write.role().unwrap_or_default(), height);
             }
             (Write::RemoveMember { id, role, .. }, Written::Deleted) => self.announce(Change::Left {
                 role: role.clone(),

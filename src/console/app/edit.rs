@@ -9,6 +9,7 @@ use super::{App, Confirm, Confirmed, Effect, Mode, Notice, ScreenId, Ticket, Tim
 use crate::api::{self};
 use crate::console::lists::{roles, subscriptions::choices};
 use crate::console::screens::Change;
+use crate::console::screens::roles::Write as RoleWrite;
 use crate::console::widgets::question::{self, Answer};
 
 impl App {
@@ -248,21 +249,23 @@ impl App {
         let mut effects = Vec::new();
         let lists = &mut self.lists;
         let text = match (write, written) {
-            (Write::CreateRole { .. }, Written::Role(role)) => {
+            (Write::Role(RoleWrite::Create { .. }), Written::Role(role)) => {
                 if ours {
                     self.mode = Mode::Normal;
                 }
                 roles::created(&mut lists.roles, *role, height)
             }
-            (Write::UpdateRole { id, .. }, Written::Role(role)) => {
+            (Write::Role(RoleWrite::Update { id, .. }), Written::Role(role)) => {
                 if ours {
                     self.mode = Mode::Normal;
                 }
                 roles::updated(&mut lists.roles, &id, *role)
             }
-            (Write::DeleteRole { id, .. }, Written::Deleted) => {
-                self.announce(Change::RoleDeleted { role: id.clone() });
-                roles::deleted(&mut self.lists.roles, &id, height)
+            (Write::Role(write @ RoleWrite::Delete { .. }), Written::Deleted) => {
+                if let Some(change) = write.change() {
+                    self.announce(change);
+                }
+                roles::deleted(&mut self.lists.roles, write.role().unwrap_or_default(), height)
             }
             (Write::RemoveMember { id, role, .. }, Written::Deleted) => {
                 self.announce(Change::Left { role, membership: id });

@@ -3,28 +3,20 @@
 //! form does.
 
 use super::*;
+use crate::console::screens::roles;
 
 impl Runner {
     /// Sends a change and says how it went; the footer's record of it comes
     /// from the client.
     pub(super) async fn write(&self, ticket: Ticket, write: Write) -> Msg {
         let client = &self.client;
-        let role = |role: Raw<Role>| Written::Role(Box::new(role.into_typed()));
         let subscription =
             |subscription: Raw<Subscription>| Written::Subscription(Box::new(subscription.into_typed()));
         let result = match &write {
-            Write::CreateRole { organization, input } => {
-                client.create_role(organization, input).await.map(role)
-            }
-            Write::UpdateRole {
-                organization,
-                id,
-                input,
-            } => client.update_role(organization, id, input).await.map(role),
-            Write::DeleteRole { organization, id } => client
-                .delete_role(organization, id)
-                .await
-                .map(|()| Written::Deleted),
+            Write::Role(write) => write.send(client).await.map(|answer| match answer {
+                roles::writes::Answer::Saved(role) => Written::Role(role),
+                roles::writes::Answer::Deleted => Written::Deleted,
+            }),
             Write::RemoveMember {
                 organization,
                 role,

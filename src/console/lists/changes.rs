@@ -2,8 +2,9 @@
 //! a change: the vocabulary the lists and the app share, kept below both
 //! (the app re-exports it), so that no list reaches up into the app.
 
-use crate::api::{RoleInput, SubscriptionInput};
+use crate::api::SubscriptionInput;
 use crate::console::lists::picker::Person;
+use crate::console::screens::roles;
 use crate::console::widgets::form::Form;
 use crate::console::widgets::question::Answer;
 
@@ -88,22 +89,13 @@ pub enum Confirmed {
     Bulk(Box<Bulk>),
 }
 
-/// A change to send to the server.
+/// A change to send to the server. Each screen's own writes move into its
+/// folder (`screens/<name>/writes.rs`) as one variant here, Roles first.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Write {
-    CreateRole {
-        organization: String,
-        input: RoleInput,
-    },
-    UpdateRole {
-        organization: String,
-        id: String,
-        input: RoleInput,
-    },
-    DeleteRole {
-        organization: String,
-        id: String,
-    },
+    /// A role created, saved or deleted: the Roles screen's own
+    /// (`screens/roles/writes.rs`).
+    Role(roles::Write),
     RemoveMember {
         organization: String,
         role: String,
@@ -172,12 +164,7 @@ impl Write {
     /// What the write does, in words, for a question.
     pub fn summary(&self) -> String {
         match self {
-            Write::CreateRole { input, .. } => format!(
-                "Create the role \"{}\"",
-                input.name.as_deref().unwrap_or_default()
-            ),
-            Write::UpdateRole { .. } => "Save the role".into(),
-            Write::DeleteRole { .. } => "Delete the role".into(),
+            Write::Role(write) => write.summary(),
             Write::RemoveMember { .. } => "Remove the member from the role".into(),
             Write::CreateSubscription { .. } => "Create the subscription".into(),
             Write::UpdateSubscription { id, .. } => format!("Save subscription #{id}"),

@@ -20,6 +20,7 @@ use crate::console::kit::view::ViewCx;
 use crate::console::screens;
 use crate::console::screens::Change;
 use crate::console::screens::Screen;
+use crate::console::screens::roles::Write as RoleWrite;
 use crate::console::table::listing::Listing;
 use crate::console::table::rows::Rows;
 use crate::console::view::detail::{field, heading, user_lines};
@@ -238,10 +239,10 @@ impl Resource for Roles {
             role.name,
             if members == 1 { "" } else { "s" }
         );
-        let write = Write::DeleteRole {
+        let write = Write::Role(RoleWrite::Delete {
             organization: scope.organization.to_string(),
             id: role.id.clone(),
-        };
+        });
         Some(Confirm::write(question, write, true))
     }
 
@@ -255,10 +256,10 @@ impl Resource for Roles {
             .map(|role| Item {
                 id: role.id.clone(),
                 label: role.name.clone(),
-                write: Write::DeleteRole {
+                write: Write::Role(RoleWrite::Delete {
                     organization: scope.organization.to_string(),
                     id: role.id.clone(),
-                },
+                }),
                 done: "deleted",
             })
             .collect();
@@ -315,19 +316,21 @@ pub fn submitted(form: &Form, purpose: &FormPurpose, organization: &str) -> Opti
                 feature_flags_access_level: level
                     .filter(|_| form.field_changed("feature_flags_access_level")),
             };
-            (input != RoleInput::default()).then(|| Write::UpdateRole {
-                organization,
-                id: id.clone(),
-                input,
+            (input != RoleInput::default()).then(|| {
+                Write::Role(RoleWrite::Update {
+                    organization,
+                    id: id.clone(),
+                    input,
+                })
             })
         }
-        _ => Some(Write::CreateRole {
+        _ => Some(Write::Role(RoleWrite::Create {
             organization,
             input: RoleInput {
                 name: Some(name),
                 feature_flags_access_level: level,
             },
-        }),
+        })),
     }
 }
 

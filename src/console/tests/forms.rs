@@ -15,7 +15,7 @@ fn the_role_form_sends_only_what_changed() {
     key(&mut app, KeyCode::Left);
     let effects = key(&mut app, KeyCode::Enter);
     let Some(Effect::Write {
-        write: crate::console::app::Write::UpdateRole { input, .. },
+        write: crate::console::app::Write::Role(crate::console::screens::roles::Write::Update { input, .. }),
         ..
     }) = effects.first()
     else {
@@ -76,7 +76,7 @@ fn roles_show_an_access_level_only_where_the_server_keeps_one() {
     }
     let effects = key(&mut app, KeyCode::Enter);
     let Some(Effect::Write {
-        write: crate::console::app::Write::CreateRole { input, .. },
+        write: crate::console::app::Write::Role(crate::console::screens::roles::Write::Create { input, .. }),
         ..
     }) = effects.first()
     else {

@@ -22,7 +22,7 @@ fn enter_on_a_delete_question_keeps_the_role() {
     assert!(matches!(
         effects.first(),
         Some(Effect::Write {
-            write: crate::console::app::Write::DeleteRole { .. },
+            write: crate::console::app::Write::Role(screens::roles::Write::Delete { .. }),
             ..
         })
     ));
