@@ -7,6 +7,7 @@ mod support;
 mod access;
 mod access_cli;
 mod access_code;
+mod access_code_objects;
 mod access_figures;
 mod access_managed;
 mod access_preview;
