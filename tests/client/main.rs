@@ -8,6 +8,7 @@ mod access;
 mod access_cli;
 mod access_code;
 mod access_code_objects;
+mod access_dry_runs;
 mod access_figures;
 mod access_managed;
 mod access_preview;
