@@ -220,10 +220,28 @@ async fn role_project(
                     effective: None,
                     effective_source: None,
                     effective_unknown: None,
+                    managed_by: None,
                 });
             }
         }
         Err(error) => notes.push(format!("its object rules could not be read: {error}")),
+    }
+    let objects: Vec<(String, String, Option<String>)> = object_rules
+        .iter()
+        .map(|rule| {
+            (
+                rule.resource.clone(),
+                rule.resource_id.clone(),
+                rule.short_id.clone(),
+            )
+        })
+        .collect();
+    let managers = super::object_managers(reader, id, &objects).await?;
+    let subject = super::subject_key(None, Some(role_id));
+    for rule in &mut object_rules {
+        rule.managed_by = managers
+            .get(&(rule.resource.clone(), rule.resource_id.clone(), subject.clone()))
+            .cloned();
     }
     object_rules.sort_by(|a, b| {
         (

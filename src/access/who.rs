@@ -52,8 +52,13 @@ pub struct WhoLine {
     pub organization_level: Option<String>,
     pub level: AccessLevel,
     pub source: AccessSource,
-    /// How, in words: "role Finance", "own rule", "organization admin".
+    /// How, in words: "role Finance (viewer)", "own rule (editor, managed
+    /// by Terraform)", "organization admin".
     pub how: String,
+    /// Who manages the rule that decided, when another tool does
+    /// (`terraform`, posthog.md 16.7).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub managed_by: Option<String>,
 }
 
 /// Why the thing could not be asked about.
@@ -105,7 +110,7 @@ impl WhoAccess {
                             .as_deref()
                             .is_some_and(|id| id.eq_ignore_ascii_case(&person.membership_id))
                 });
-                let how = how(directory, &rules, person, &found, &user.access_source);
+                let (how, managed_by) = how(directory, &rules, person, &found, &user.access_source);
                 WhoLine {
                     email: person.map(|person| person.email.clone()).unwrap_or_default(),
                     name: person.map(|person| person.name.clone()).unwrap_or_default(),
@@ -115,6 +120,7 @@ impl WhoAccess {
                     level: user.access_level,
                     source: user.access_source,
                     how,
+                    managed_by,
                 }
             })
             .collect();
@@ -153,24 +159,32 @@ impl WhoAccess {
     }
 }
 
-/// How someone reaches the thing, in words.
+/// How someone reaches the thing, in words, and who manages the rules
+/// that gave it when another tool does ("terraform").
 fn how(
     directory: &Directory,
     rules: &AccessControls,
     person: Option<&Person>,
     found: &Found,
     source: &AccessSource,
-) -> String {
+) -> (String, Option<String>) {
     let rule_of = |pick: &dyn Fn(&crate::api::access::AccessControl) -> bool| {
         rules
             .access_controls
             .iter()
-            .find(|rule| pick(rule))
-            .and_then(|rule| rule.access_level.clone())
+            .find(|rule| pick(rule) && rule.access_level.is_some())
     };
+    // "LEVEL" or "LEVEL, managed by Terraform".
+    let said = |rule: &crate::api::access::AccessControl| match &rule.access_level {
+        Some(level) if rule.is_managed() => format!("{level}, managed by Terraform"),
+        Some(level) => level.to_string(),
+        None => String::new(),
+    };
+    let manager =
+        |rule: &crate::api::access::AccessControl| rule.managed_by.clone().filter(|_| rule.is_managed());
     match source {
-        AccessSource::Creator => "created it".into(),
-        AccessSource::OrganizationAdmin => "organization admin".into(),
+        AccessSource::Creator => ("created it".into(), None),
+        AccessSource::OrganizationAdmin => ("organization admin".into(), None),
         AccessSource::ExplicitMember => match person.and_then(|person| {
             rule_of(&|rule| {
                 rule.organization_member
@@ -178,11 +192,11 @@ fn how(
                     .is_some_and(|id| id.eq_ignore_ascii_case(&person.membership_id))
             })
         }) {
-            Some(level) => format!("own rule ({level})"),
-            None => "own rule".into(),
+            Some(rule) => (format!("own rule ({})", said(rule)), manager(rule)),
+            None => ("own rule".into(), None),
         },
         AccessSource::ExplicitRole => {
-            let named: Vec<String> = person
+            let named: Vec<(String, Option<String>)> = person
                 .map(|person| {
                     directory
                         .roles_of(person)
@@ -193,29 +207,49 @@ fn how(
                                     .as_deref()
                                     .is_some_and(|id| id.eq_ignore_ascii_case(&role.id))
                             })
-                            .map(|level| format!("role {} ({level})", role.name))
+                            .map(|rule| (format!("role {} ({})", role.name, said(rule)), manager(rule)))
                         })
                         .collect()
                 })
                 .unwrap_or_default();
             if named.is_empty() {
-                "a role's rule".into()
+                ("a role's rule".into(), None)
             } else {
-                named.join(", ")
+                let managed = named.iter().find_map(|(_, managed)| managed.clone());
+                let words: Vec<String> = named.into_iter().map(|(words, _)| words).collect();
+                (words.join(", "), managed)
             }
         }
-        AccessSource::ProjectAdmin => "project admin by their own rule".into(),
+        AccessSource::ProjectAdmin => {
+            let own = person.and_then(|person| {
+                rule_of(&|rule| {
+                    rule.organization_member
+                        .as_deref()
+                        .is_some_and(|id| id.eq_ignore_ascii_case(&person.membership_id))
+                })
+            });
+            match own {
+                Some(rule) if rule.is_managed() => (
+                    "project admin by their own rule (managed by Terraform)".into(),
+                    manager(rule),
+                ),
+                _ => ("project admin by their own rule".into(), None),
+            }
+        }
         AccessSource::Default if found.resource == PROJECT => {
             match rule_of(&|rule| rule.organization_member.is_none() && rule.role.is_none()) {
-                Some(level) => format!("everyone ({level})"),
-                None => "built-in default".into(),
+                Some(rule) => (format!("everyone ({})", said(rule)), manager(rule)),
+                None => ("built-in default".into(), None),
             }
         }
-        AccessSource::Default => format!(
-            "the project's level on {} (no rule on it names them)",
-            levels::display_name(&found.resource)
+        AccessSource::Default => (
+            format!(
+                "the project's level on {} (no rule on it names them)",
+                levels::display_name(&found.resource)
+            ),
+            None,
         ),
-        AccessSource::Other(other) => other.clone(),
+        AccessSource::Other(other) => (other.clone(), None),
     }
 }
 

@@ -384,7 +384,7 @@ async fn who_reaches_the_board_pack_and_mobile() {
     assert_eq!(how(TOMAS), Some(pair("manager", "created it")));
     assert_eq!(
         how("fatima.alsayed@hedgebox.dev"),
-        Some(pair("viewer", "role Finance (viewer)"))
+        Some(pair("viewer", "role Finance (viewer, managed by Terraform)"))
     );
     assert_eq!(how(OWNER), Some(pair("manager", "organization admin")));
     assert_eq!(how(MEMBER), None, "Product's Elif is not among them");

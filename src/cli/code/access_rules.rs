@@ -51,6 +51,9 @@ pub struct LiveAccess {
     pub people: HashMap<String, String>,
     /// What a preview is computed from.
     pub world: Option<World>,
+    /// Notebooks' short ids (their addresses) by (project, uuid), as the
+    /// object rules said them.
+    pub short_ids: HashMap<(i64, String), String>,
     /// What could not be read, in words.
     pub notes: Vec<String>,
 }

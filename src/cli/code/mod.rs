@@ -116,7 +116,7 @@ pub async fn plan(args: PlanArgs, connection: Connection, format: Format) -> any
         .await
         .map_err(|error| failure(format!("{error:#}")))?;
     let plan = checked_plan(&connection.client, &args.file, &wanted, &live, args.prune).await?;
-    access_rules::read_for_preview(&connection, &mut live, &plan).await;
+    access_rules::read_for_preview(&connection, &mut live, &wanted, &plan).await;
     let preview = access_rules::preview(&wanted, &live, &plan);
     let unsettled = lock::unsettled(&args.file);
     if !unsettled.is_empty() {

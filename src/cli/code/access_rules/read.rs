@@ -14,11 +14,15 @@ use crate::access::read::{ReadError, Reader};
 use crate::api::access::levels::PROJECT;
 use crate::api::access::{AccessControl, Subject};
 use crate::cli::code::diff::{Action, Live, Plan};
+use crate::cli::code::file::CodeFile;
 use crate::cli::code::file::access::{RuleEntry, RuleSubject};
 use crate::cli::connection::Connection;
 
 /// Subjects whose object rules are read at once.
 const SUBJECTS_AT_ONCE: usize = 8;
+
+/// Requests at once while the objects a plan changes are read.
+const OBJECTS_AT_ONCE: usize = 4;
 
 /// The file's name of a rule's subject (a role's name, a member's
 /// address), or `None` with a note when the server's lists lack it.
@@ -100,6 +104,11 @@ pub async fn read_into(connection: &Connection, live: &mut Live, wanted: bool) -
         let Some(level) = rule.access_level.clone() else {
             continue;
         };
+        if let Some(short_id) = rule.short_id.clone().filter(|short| !short.is_empty()) {
+            access
+                .short_ids
+                .insert((project, rule.resource_id.to_lowercase()), short_id);
+        }
         access.rules.push(RuleEntry {
             project,
             resource: rule.resource.clone(),
@@ -122,20 +131,158 @@ pub async fn read_into(connection: &Connection, live: &mut Live, wanted: bool) -
 /// role changes can move access (memberships, role deletions): the rules
 /// read now. A server whose rules cannot be read gets no preview, said in
 /// the log; the plan goes on as before previews.
-pub async fn read_for_preview(connection: &Connection, live: &mut Live, plan: &Plan) {
+/// Then the objects whose rules the plan changes are read into the
+/// preview's world.
+pub async fn read_for_preview(connection: &Connection, live: &mut Live, wanted: &CodeFile, plan: &Plan) {
     let moves_people = plan.changes.iter().any(|change| {
         change.kind == "role"
             && (change.action == Action::Remove
                 || !change.members_added.is_empty()
                 || !change.members_removed.is_empty())
     });
-    if live.access.world.is_some() || !moves_people {
+    if live.access.world.is_none() && moves_people {
+        match crate::cli::preview::Session::open(connection, Projects::All).await {
+            Ok(session) => live.access.world = Some(session.read.world),
+            Err(error) => tracing::info!("no preview of who gains or loses access with the plan: {error}"),
+        }
+    }
+    read_changed_objects(connection, live, wanted, plan).await;
+}
+
+/// An object a plan's rules change: (project, resource, id, name).
+type ChangedObject = (i64, String, String, String);
+
+/// Reads into the preview's world each object (a dashboard, an insight, a
+/// notebook, a feature flag) whose rules the plan sets or removes: every
+/// rule on it and its creator (`World::read_object`), so that the preview
+/// says who gains and who loses on it. One that cannot be read is said
+/// with the preview, which leaves it out.
+async fn read_changed_objects(connection: &Connection, live: &mut Live, wanted: &CodeFile, plan: &Plan) {
+    let objects = changed_objects(live, wanted, plan);
+    let access = &mut live.access;
+    let Some(world) = access.world.as_mut() else {
+        return;
+    };
+    if objects.is_empty() {
         return;
     }
-    match crate::cli::preview::Session::open(connection, Projects::All).await {
-        Ok(session) => live.access.world = Some(session.read.world),
-        Err(error) => tracing::info!("no preview of who gains or loses access with the plan: {error}"),
+    let (reader, _ctrl_c) = crate::cli::access::stoppable_reader(
+        connection,
+        crate::access::read::ReadOptions {
+            concurrency: OBJECTS_AT_ONCE,
+            ..crate::access::read::ReadOptions::default()
+        },
+    );
+    // Notebooks are addressed by their short ids: as the object rules said
+    // them, else as the project's notebook list does.
+    let mut short_ids: HashMap<i64, HashMap<String, String>> = HashMap::new();
+    let mut listed: HashSet<i64> = HashSet::new();
+    for (project, _, id, _) in objects
+        .iter()
+        .filter(|(_, resource, _, _)| resource == "notebook")
+    {
+        if let Some(short_id) = access.short_ids.get(&(*project, id.to_lowercase())) {
+            short_ids
+                .entry(*project)
+                .or_default()
+                .insert(id.to_lowercase(), short_id.clone());
+            continue;
+        }
+        if !listed.insert(*project) {
+            continue;
+        }
+        let list = crate::api::List::notebooks(&project.to_string());
+        let list = &list;
+        let found = reader
+            .read(|client| async move { client.all(list, &crate::api::FetchAll::default()).await })
+            .await;
+        let known = match found {
+            Ok(notebooks) => notebooks
+                .into_vec()
+                .into_iter()
+                .map(|notebook| (notebook.id.to_lowercase(), notebook.short_id))
+                .collect(),
+            Err(ReadError::Stopped) => return,
+            Err(ReadError::Api(error)) => {
+                world.notes.push(format!(
+                    "the notebooks of project {project} could not be read: {error}"
+                ));
+                HashMap::new()
+            }
+        };
+        short_ids.entry(*project).or_default().extend(known);
     }
+    for (project, resource, id, name) in objects {
+        let address = match resource.as_str() {
+            "notebook" => match short_ids
+                .get(&project)
+                .and_then(|known| known.get(&id.to_lowercase()))
+            {
+                Some(short_id) => short_id.clone(),
+                None => {
+                    world.notes.push(format!(
+                        "notebook {id} in project {project} was not found: who gains or loses on it is not shown"
+                    ));
+                    continue;
+                }
+            },
+            _ => id.clone(),
+        };
+        let object = crate::access::preview::ObjectRef {
+            resource: resource.clone(),
+            id: id.clone(),
+            name,
+            creator: None,
+        };
+        match world.read_object_at(&reader, project, object, &address).await {
+            Ok(()) => {}
+            Err(ReadError::Stopped) => return,
+            Err(ReadError::Api(error)) => world.notes.push(format!(
+                "the rules on {resource} {id} in project {project} could not be read ({error}): who gains or loses on it is not shown"
+            )),
+        }
+    }
+}
+
+/// The objects whose rules the plan sets or removes, each once.
+fn changed_objects(live: &Live, wanted: &CodeFile, plan: &Plan) -> Vec<ChangedObject> {
+    let rules = wanted.access.as_deref().unwrap_or_default();
+    let current: HashMap<String, &RuleEntry> = live
+        .access
+        .rules
+        .iter()
+        .map(|rule| (rule.describe(), rule))
+        .collect();
+    let mut objects: Vec<ChangedObject> = Vec::new();
+    for change in plan.changes.iter().filter(|change| change.kind == super::KIND) {
+        let rule = match change.action {
+            Action::Remove => current.get(&change.name).copied(),
+            _ => change.index.and_then(|index| rules.get(index)),
+        };
+        let Some(rule) = rule.filter(|rule| rule.resource != PROJECT) else {
+            continue;
+        };
+        let Some(id) = &rule.object else { continue };
+        if objects.iter().any(|(project, resource, known, _)| {
+            *project == rule.project && *resource == rule.resource && known == id
+        }) {
+            continue;
+        }
+        // The name the server's rules on it carry, else the server's item's.
+        let name = live
+            .access
+            .rules
+            .iter()
+            .filter(|known| {
+                known.project == rule.project
+                    && known.resource == rule.resource
+                    && known.object.as_ref() == Some(id)
+            })
+            .find_map(|known| known.object_name.clone())
+            .unwrap_or_default();
+        objects.push((rule.project, rule.resource.clone(), id.clone(), name));
+    }
+    objects
 }
 
 /// A rule of the project or a resource, as the file writes it.
