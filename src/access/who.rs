@@ -220,6 +220,9 @@ fn how(
                 (words.join(", "), managed)
             }
         }
+        // PostHog names any rule of a member's own on the project
+        // `project_admin`, whatever its level (get_access_source_for_object):
+        // say what it is, not that they are its admin.
         AccessSource::ProjectAdmin => {
             let own = person.and_then(|person| {
                 rule_of(&|rule| {
@@ -230,10 +233,10 @@ fn how(
             });
             match own {
                 Some(rule) if rule.is_managed() => (
-                    "project admin by their own rule (managed by Terraform)".into(),
+                    "their own rule on the project (managed by Terraform)".into(),
                     manager(rule),
                 ),
-                _ => ("project admin by their own rule".into(), None),
+                _ => ("their own rule on the project".into(), None),
             }
         }
         AccessSource::Default if found.resource == PROJECT => {
