@@ -93,7 +93,8 @@ pub async fn export(args: ExportArgs, connection: Connection, format: Format) ->
         live.file.access = Some(live.access.rules.clone());
     }
     live.file.subscriptions = spilled.as_ref().map(|_| Vec::new());
-    let mut write = |out: &mut dyn std::io::Write| spill::write(out, format, &live.file, &names, spilled.as_mut());
+    let mut write =
+        |out: &mut dyn std::io::Write| spill::write(out, format, &live.file, &names, spilled.as_mut());
     match &args.file {
         Some(path) => crate::config::files::replace_keeping_mode_with(path, |out| write(out))
             .map_err(|error| anyhow::anyhow!("cannot write {}: {error:#}", path.display())),

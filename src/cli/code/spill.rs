@@ -42,9 +42,7 @@ impl Spilled {
                 let mut index = Vec::with_capacity(page.len());
                 for subscription in &page {
                     if let (Some(id), Some(short)) = (subscription.insight, &subscription.insight_short_id) {
-                        named_by_subscriptions
-                            .entry(id)
-                            .or_insert_with(|| short.clone());
+                        named_by_subscriptions.entry(id).or_insert_with(|| short.clone());
                     }
                     let entry = super::subscription_entry(subscription, &no_shorts);
                     let bytes = serde_json::to_vec(&entry)?;
@@ -114,9 +112,9 @@ pub fn write(
             let head = output::to_safe_string(&file.to_json())?;
             // The subscriptions are the last key, an empty list: `[]` then
             // the object's end. The entries go in it, laid out two deep.
-            let open = head.strip_suffix("[]\n}").ok_or_else(|| {
-                anyhow::anyhow!("the file's subscriptions are not its last key")
-            })?;
+            let open = head
+                .strip_suffix("[]\n}")
+                .ok_or_else(|| anyhow::anyhow!("the file's subscriptions are not its last key"))?;
             out.write_all(open.as_bytes())?;
             out.write_all(b"[")?;
             let mut first = true;
@@ -213,14 +211,22 @@ mod tests {
         }
         expected.sort_by_key(|entry| entry.id);
         let names = Names::default();
-        for (roles, entries) in [(true, walked.clone()), (false, walked.clone()), (true, Vec::new())] {
+        for (roles, entries) in [
+            (true, walked.clone()),
+            (false, walked.clone()),
+            (true, Vec::new()),
+        ] {
             let mut head = whole.clone();
             if !roles {
                 head.roles = None;
             }
             head.subscriptions = Some(Vec::new());
             whole.roles = head.roles.clone();
-            whole.subscriptions = Some(if entries.is_empty() { Vec::new() } else { expected.clone() });
+            whole.subscriptions = Some(if entries.is_empty() {
+                Vec::new()
+            } else {
+                expected.clone()
+            });
             for format in [Format::Json, Format::Table] {
                 let mut streamed = Vec::new();
                 let mut aside = spilled(&entries, shorts.clone());
