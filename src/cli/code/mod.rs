@@ -13,6 +13,7 @@ pub mod lock;
 pub mod pace;
 pub mod run;
 pub mod saved;
+mod spill;
 pub mod steps;
 pub mod writeback;
 
@@ -77,7 +78,13 @@ pub fn print_schema() -> anyhow::Result<()> {
 pub async fn export(args: ExportArgs, connection: Connection, format: Format) -> anyhow::Result<()> {
     let only_access = args.access && !args.roles && !args.subscriptions;
     let both = args.roles == args.subscriptions && !only_access;
-    let (mut live, names) = fetch(&connection, args.roles || both, args.subscriptions || both).await?;
+    let (mut live, names) = fetch(&connection, args.roles || both, false).await?;
+    // The subscriptions are set aside as they are walked and written an
+    // entry at a time, in id order ([`spill`]).
+    let mut spilled = match args.subscriptions || both {
+        true => Some(spill::Spilled::read(&connection.client, &live.file.header.project.to_string()).await?),
+        false => None,
+    };
     access_rules::read_into(&connection, &mut live, args.access).await?;
     if args.access {
         for note in &live.access.notes {
@@ -85,18 +92,20 @@ pub async fn export(args: ExportArgs, connection: Connection, format: Format) ->
         }
         live.file.access = Some(live.access.rules.clone());
     }
-    let text = match format {
-        Format::Json => {
-            let mut text = output::to_safe_string(&live.file.to_json())?;
-            text.push('\n');
-            text
-        }
-        Format::Table => live.file.to_toml(&names),
-    };
+    live.file.subscriptions = spilled.as_ref().map(|_| Vec::new());
+    let mut write =
+        |out: &mut dyn std::io::Write| spill::write(out, format, &live.file, &names, spilled.as_mut());
     match &args.file {
-        Some(path) => crate::config::files::replace_keeping_mode(path, text.as_bytes())
-            .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", path.display())),
-        None => output::print(&text),
+        Some(path) => crate::config::files::replace_keeping_mode_with(path, |out| write(out))
+            .map_err(|error| anyhow::anyhow!("cannot write {}: {error:#}", path.display())),
+        None => {
+            let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+            let written = write(&mut stdout).and_then(|()| Ok(std::io::Write::flush(&mut stdout)?));
+            written.map_err(|error| match error.downcast::<std::io::Error>() {
+                Ok(error) => output::output_error(error),
+                Err(error) => error,
+            })
+        }
     }
 }
 
