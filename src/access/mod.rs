@@ -114,6 +114,17 @@ pub fn subject_key(member: Option<&str>, role: Option<&str>) -> String {
     }
 }
 
+/// The mark of a rule Terraform manages (posthog.md 16.7), telling the
+/// project's lock: "managed by Terraform" under it (a write is refused),
+/// "managed by Terraform, lock off" without it (a write is still allowed).
+pub fn terraform_mark(locked: bool) -> &'static str {
+    if locked {
+        "managed by Terraform"
+    } else {
+        "managed by Terraform, lock off"
+    }
+}
+
 /// Who manages each rule on `objects` (resource, id, short id) when
 /// another tool does (`terraform`, posthog.md 16.7): each object's
 /// `access_controls`, read once, all through the reader (a few at a time).
