@@ -192,7 +192,8 @@ async fn object_rule_lines_say_terraform() {
 
 /// The mark tells the lock (req 5): with Hedgebox Web's Terraform lock
 /// turned off, a write to Finance's rule is allowed again, and `access
-/// who` says "managed by Terraform, lock off".
+/// who`, `access person` and `access role` say "managed by Terraform, lock
+/// off".
 #[tokio::test]
 async fn who_tells_a_managed_rule_whose_lock_is_off() {
     let server = TestServer::demo().await;
@@ -233,4 +234,24 @@ async fn who_tells_a_managed_rule_whose_lock_is_off() {
         "{}",
         table.stdout
     );
+    // The object-rule lines of `access person` and `access role` tell it too.
+    let person = run(&server, &owner, &["access", "person", FATIMA, "--project", "1"])
+        .await
+        .ok();
+    assert!(
+        person
+            .stdout
+            .contains("role Finance (managed by Terraform, lock off)"),
+        "{}",
+        person.stdout
+    );
+    let role = run(&server, &owner, &["access", "role", "Finance", "--project", "1"])
+        .await
+        .ok();
+    let line = role
+        .stdout
+        .lines()
+        .find(|line| line.contains("dashboard \"Board pack\""))
+        .unwrap_or_else(|| panic!("{}", role.stdout));
+    assert!(line.contains("viewer (managed by Terraform, lock off)"), "{line}");
 }
