@@ -114,17 +114,30 @@ pub fn subject_key(member: Option<&str>, role: Option<&str>) -> String {
     }
 }
 
+/// The mark of a rule Terraform manages (posthog.md 16.7), telling the
+/// project's lock: "managed by Terraform" under it (a write is refused),
+/// "managed by Terraform, lock off" without it (a write is still allowed).
+pub fn terraform_mark(locked: bool) -> &'static str {
+    if locked {
+        "managed by Terraform"
+    } else {
+        "managed by Terraform, lock off"
+    }
+}
+
 /// Who manages each rule on `objects` (resource, id, short id) when
 /// another tool does (`terraform`, posthog.md 16.7): each object's
 /// `access_controls`, read once, all through the reader (a few at a time).
 /// Keyed by (resource, id as given, [`subject_key`]). An object whose
 /// rules cannot be read is left out: nothing is said of it rather than a
-/// guess; a stop stops.
+/// guess; a stop stops. With it, whether the project's Terraform lock is
+/// on (read only when a rule is managed; a server without the endpoint has
+/// no lock).
 pub async fn object_managers(
     reader: &read::Reader,
     project: &str,
     objects: &[(String, String, Option<String>)],
-) -> read::ReadResult<std::collections::HashMap<(String, String, String), String>> {
+) -> read::ReadResult<(std::collections::HashMap<(String, String, String), String>, bool)> {
     let answers = futures_util::future::join_all(objects.iter().map(|(resource, id, short_id)| async move {
         let Some(target) = object_target(resource, id, short_id.as_deref()) else {
             return Ok(None);
@@ -155,5 +168,16 @@ pub async fn object_managers(
             }
         }
     }
-    Ok(managers)
+    if managers.is_empty() {
+        return Ok((managers, false));
+    }
+    let locked = match reader
+        .read(|client| async move { client.management_settings(project).await })
+        .await
+    {
+        Ok(settings) => settings.lock_terraform_managed_rules,
+        Err(read::ReadError::Stopped) => return Err(read::ReadError::Stopped),
+        Err(read::ReadError::Api(_)) => false,
+    };
+    Ok((managers, locked))
 }

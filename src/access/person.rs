@@ -119,6 +119,10 @@ pub struct ObjectLine {
     /// posthog.md 16.7).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub managed_by: Option<String>,
+    /// Whether the project's Terraform lock is on (only said when the rule
+    /// is managed): without it a write is still allowed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub terraform_lock: bool,
 }
 
 impl PersonAccess {
@@ -440,7 +444,7 @@ async fn objects_with_effect(
     ));
     let managers = super::object_managers(reader, project, &objects);
     let (answers, managers) = tokio::join!(effects, managers);
-    let managers = managers?;
+    let (managers, locked) = managers?;
     let mut effects = Vec::with_capacity(objects.len());
     for answer in answers {
         effects.push(answer?);
@@ -484,6 +488,7 @@ async fn objects_with_effect(
                 effective,
                 effective_source,
                 effective_unknown,
+                terraform_lock: locked && managed_by.is_some(),
                 managed_by,
             }
         })

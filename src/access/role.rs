@@ -221,6 +221,7 @@ async fn role_project(
                     effective_source: None,
                     effective_unknown: None,
                     managed_by: None,
+                    terraform_lock: false,
                 });
             }
         }
@@ -236,12 +237,13 @@ async fn role_project(
             )
         })
         .collect();
-    let managers = super::object_managers(reader, id, &objects).await?;
+    let (managers, locked) = super::object_managers(reader, id, &objects).await?;
     let subject = super::subject_key(None, Some(role_id));
     for rule in &mut object_rules {
         rule.managed_by = managers
             .get(&(rule.resource.clone(), rule.resource_id.clone(), subject.clone()))
             .cloned();
+        rule.terraform_lock = locked && rule.managed_by.is_some();
     }
     object_rules.sort_by(|a, b| {
         (

@@ -94,9 +94,16 @@ impl WhoAccess {
         let organization = directory.organization.id.as_str();
         let users = reader.read(|client| async move { client.users_with_access(project, target).await });
         let rules = reader.read(|client| async move { client.access_controls(project, target).await });
+        let lock = reader.read(|client| async move { client.management_settings(project).await });
         let people = super::directory::everyone(reader, organization);
-        let (users, rules, people) = tokio::join!(users, rules, people);
+        let (users, rules, lock, people) = tokio::join!(users, rules, lock, people);
         let (users, people) = (users?, people?);
+        // A PostHog without the management endpoints has no lock (posthog.md 16.7 UNSURE).
+        let locked = match lock {
+            Ok(settings) => settings.lock_terraform_managed_rules,
+            Err(ReadError::Stopped) => return Err(ReadError::Stopped.into()),
+            Err(ReadError::Api(_)) => false,
+        };
         // The rules name roles; without them, "a role" is said.
         let rules = rules.unwrap_or_default();
         let mut lines: Vec<WhoLine> = users
@@ -110,7 +117,7 @@ impl WhoAccess {
                             .as_deref()
                             .is_some_and(|id| id.eq_ignore_ascii_case(&person.membership_id))
                 });
-                let (how, managed_by) = how(directory, &rules, person, &found, &user.access_source);
+                let (how, managed_by) = how(directory, &rules, locked, person, &found, &user.access_source);
                 WhoLine {
                     email: person.map(|person| person.email.clone()).unwrap_or_default(),
                     name: person.map(|person| person.name.clone()).unwrap_or_default(),
@@ -160,10 +167,12 @@ impl WhoAccess {
 }
 
 /// How someone reaches the thing, in words, and who manages the rules
-/// that gave it when another tool does ("terraform").
+/// that gave it when another tool does ("terraform"); `locked` is the
+/// project's Terraform lock, which the mark tells.
 fn how(
     directory: &Directory,
     rules: &AccessControls,
+    locked: bool,
     person: Option<&Person>,
     found: &Found,
     source: &AccessSource,
@@ -174,9 +183,10 @@ fn how(
             .iter()
             .find(|rule| pick(rule) && rule.access_level.is_some())
     };
-    // "LEVEL" or "LEVEL, managed by Terraform".
+    // "LEVEL" or "LEVEL, managed by Terraform" ("…, lock off" without the lock).
+    let mark = super::terraform_mark(locked);
     let said = |rule: &crate::api::access::AccessControl| match &rule.access_level {
-        Some(level) if rule.is_managed() => format!("{level}, managed by Terraform"),
+        Some(level) if rule.is_managed() => format!("{level}, {mark}"),
         Some(level) => level.to_string(),
         None => String::new(),
     };
@@ -232,10 +242,9 @@ fn how(
                 })
             });
             match own {
-                Some(rule) if rule.is_managed() => (
-                    "their own rule on the project (managed by Terraform)".into(),
-                    manager(rule),
-                ),
+                Some(rule) if rule.is_managed() => {
+                    (format!("their own rule on the project ({mark})"), manager(rule))
+                }
                 _ => ("their own rule on the project".into(), None),
             }
         }

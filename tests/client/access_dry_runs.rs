@@ -2,7 +2,8 @@
 //! add|remove`, `people level`, `roles delete`, `people offboard`) prints
 //! the preview of who gains and who loses and changes nothing on the
 //! reference server: the project's rules, the roles with their members and
-//! the members with their levels are the same after each.
+//! the members with their levels are the same after each. `plan
+//! --dry-run` is accepted and prints the same plan as `plan`.
 
 use serde_json::Value;
 
@@ -129,4 +130,36 @@ async fn every_dry_run_prints_the_preview_and_changes_nothing() {
         );
         assert_eq!(state(&server, &owner).await, before, "{args:?} changed something");
     }
+}
+
+/// `plan --dry-run` (req 2): plan changes nothing, so `--dry-run` is
+/// accepted for symmetry and prints the same plan, preview included, with
+/// the same exit code; the server is the same after it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plan_accepts_dry_run_and_prints_the_same_plan() {
+    let server = TestServer::demo().await;
+    let owner = server.key(&["*"]);
+    let file = crate::apply::Workspace::new("dry.toml");
+    let run = crate::cli::orgdeck(&server, &owner, &["export", file.arg(), "--access"], None).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = file.read();
+    let block = "[[access]]\nproject = 2\nresource = \"project\"\nrole = \"On-call\"\nlevel = \"member\"\n";
+    assert!(text.contains(block), "{text}");
+    file.write(&text.replace(block, &block.replace("\"member\"", "\"none\"")));
+    let before = state(&server, &owner).await;
+    let plain = crate::cli::orgdeck(&server, &owner, &["plan", file.arg()], None).await;
+    let dry = crate::cli::orgdeck(&server, &owner, &["plan", file.arg(), "--dry-run"], None).await;
+    assert_eq!(plain.code, 2, "{}{}", plain.stdout, plain.stderr);
+    assert_eq!(dry.code, plain.code, "{}", dry.stderr);
+    assert_eq!(dry.stdout, plain.stdout);
+    assert!(
+        dry.stdout.contains("Tomás Novák") && dry.stdout.contains(" → "),
+        "{}",
+        dry.stdout
+    );
+    assert_eq!(
+        state(&server, &owner).await,
+        before,
+        "plan --dry-run changed something"
+    );
 }

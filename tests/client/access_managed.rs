@@ -189,3 +189,69 @@ async fn object_rule_lines_say_terraform() {
         priya.stdout
     );
 }
+
+/// The mark tells the lock (req 5): with Hedgebox Web's Terraform lock
+/// turned off, a write to Finance's rule is allowed again, and `access
+/// who`, `access person` and `access role` say "managed by Terraform, lock
+/// off".
+#[tokio::test]
+async fn who_tells_a_managed_rule_whose_lock_is_off() {
+    let server = TestServer::demo().await;
+    let owner = server.key(&["*"]);
+    let reply = server
+        .patch(
+            &owner,
+            "/api/projects/1/access_control_management_settings",
+            serde_json::json!({ "lock_terraform_managed_rules": false }),
+        )
+        .await;
+    assert_eq!(
+        reply.json["lock_terraform_managed_rules"], false,
+        "{}",
+        reply.json
+    );
+    let args = ["access", "who", "--dashboard", "Board pack", "--project", "1"];
+    let json = run(&server, &owner, &[&args[..], &["-o", "json"]].concat())
+        .await
+        .ok()
+        .json();
+    let fatima = json["users"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|user| user["email"] == FATIMA)
+        .cloned()
+        .unwrap_or_else(|| panic!("{json}"));
+    assert_eq!(
+        fatima["how"],
+        "role Finance (viewer, managed by Terraform, lock off)"
+    );
+    let table = run(&server, &owner, &args).await.ok();
+    assert!(
+        table
+            .stdout
+            .contains("role Finance (viewer, managed by Terraform, lock off)"),
+        "{}",
+        table.stdout
+    );
+    // The object-rule lines of `access person` and `access role` tell it too.
+    let person = run(&server, &owner, &["access", "person", FATIMA, "--project", "1"])
+        .await
+        .ok();
+    assert!(
+        person
+            .stdout
+            .contains("role Finance (managed by Terraform, lock off)"),
+        "{}",
+        person.stdout
+    );
+    let role = run(&server, &owner, &["access", "role", "Finance", "--project", "1"])
+        .await
+        .ok();
+    let line = role
+        .stdout
+        .lines()
+        .find(|line| line.contains("dashboard \"Board pack\""))
+        .unwrap_or_else(|| panic!("{}", role.stdout));
+    assert!(line.contains("viewer (managed by Terraform, lock off)"), "{line}");
+}

@@ -148,6 +148,7 @@ fn known_project(label: &str, known: &RoleKnown) -> String {
                     super::with_manager(
                         rule.rule.as_ref().map(ToString::to_string).unwrap_or_default(),
                         rule.managed_by.as_deref(),
+                        rule.terraform_lock,
                     ),
                 ]
             })

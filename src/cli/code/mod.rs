@@ -63,6 +63,10 @@ pub struct PlanArgs {
     /// `orgdeck apply PLAN` applies it, within an hour.
     #[arg(long, value_name = "PLAN")]
     save: Option<PathBuf>,
+    /// Accepted for symmetry with the commands that change things: `plan`
+    /// never changes anything, with or without it.
+    #[arg(long)]
+    dry_run: bool,
 }
 
 /// Whether export needs the server at all (`--schema` does not).
@@ -112,6 +116,11 @@ pub async fn export(args: ExportArgs, connection: Connection, format: Format) ->
 /// `orgdeck plan FILE`: exit 0 with nothing to do, 2 with changes, 1 on
 /// an error (Terraform's `-detailed-exitcode`).
 pub async fn plan(args: PlanArgs, connection: Connection, format: Format) -> anyhow::Result<()> {
+    // `--dry-run` changes nothing here: plan changes nothing either way.
+    tracing::debug!(
+        dry_run = args.dry_run,
+        "plan changes nothing; --dry-run is accepted for symmetry"
+    );
     let text = file::read_text(&args.file).map_err(failure)?;
     let wanted = file::parse(&text).map_err(|problems| invalid(&args.file, &problems))?;
     let (mut live, _) = fetch(
