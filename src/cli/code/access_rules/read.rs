@@ -173,45 +173,14 @@ async fn read_changed_objects(connection: &Connection, live: &mut Live, wanted: 
             ..crate::access::read::ReadOptions::default()
         },
     );
-    // Notebooks are addressed by their short ids: as the object rules said
-    // them, else as the project's notebook list does.
-    let mut short_ids: HashMap<i64, HashMap<String, String>> = HashMap::new();
-    let mut listed: HashSet<i64> = HashSet::new();
-    for (project, _, id, _) in objects
+    let notebooks = objects
         .iter()
         .filter(|(_, resource, _, _)| resource == "notebook")
-    {
-        if let Some(short_id) = access.short_ids.get(&(*project, id.to_lowercase())) {
-            short_ids
-                .entry(*project)
-                .or_default()
-                .insert(id.to_lowercase(), short_id.clone());
-            continue;
-        }
-        if !listed.insert(*project) {
-            continue;
-        }
-        let list = crate::api::List::notebooks(&project.to_string());
-        let list = &list;
-        let found = reader
-            .read(|client| async move { client.all(list, &crate::api::FetchAll::default()).await })
-            .await;
-        let known = match found {
-            Ok(notebooks) => notebooks
-                .into_vec()
-                .into_iter()
-                .map(|notebook| (notebook.id.to_lowercase(), notebook.short_id))
-                .collect(),
-            Err(ReadError::Stopped) => return,
-            Err(ReadError::Api(error)) => {
-                world.notes.push(format!(
-                    "the notebooks of project {project} could not be read: {error}"
-                ));
-                HashMap::new()
-            }
-        };
-        short_ids.entry(*project).or_default().extend(known);
-    }
+        .map(|(project, _, id, _)| (*project, id.as_str()));
+    let Some(short_ids) = notebook_addresses(&reader, &access.short_ids, notebooks, &mut world.notes).await
+    else {
+        return;
+    };
     for (project, resource, id, name) in objects {
         let address = match resource.as_str() {
             "notebook" => match short_ids
@@ -374,6 +343,53 @@ async fn object_rules(
     Ok(out)
 }
 
+/// Notebooks are addressed by their short ids (posthog.md 16.3): as the
+/// object rules said them, else as each project's notebook list does (read
+/// once a project). `None` when Ctrl-C stopped the reads; a list that
+/// cannot be read is said in `notes`, its notebooks left without address.
+async fn notebook_addresses(
+    reader: &Reader,
+    said: &HashMap<(i64, String), String>,
+    notebooks: impl Iterator<Item = (i64, &str)>,
+    notes: &mut Vec<String>,
+) -> Option<HashMap<i64, HashMap<String, String>>> {
+    let mut short_ids: HashMap<i64, HashMap<String, String>> = HashMap::new();
+    let mut listed: HashSet<i64> = HashSet::new();
+    for (project, id) in notebooks {
+        if let Some(short_id) = said.get(&(project, id.to_lowercase())) {
+            short_ids
+                .entry(project)
+                .or_default()
+                .insert(id.to_lowercase(), short_id.clone());
+            continue;
+        }
+        if !listed.insert(project) {
+            continue;
+        }
+        let list = crate::api::List::notebooks(&project.to_string());
+        let list = &list;
+        let found = reader
+            .read(|client| async move { client.all(list, &crate::api::FetchAll::default()).await })
+            .await;
+        let known: HashMap<String, String> = match found {
+            Ok(notebooks) => notebooks
+                .into_vec()
+                .into_iter()
+                .map(|notebook| (notebook.id.to_lowercase(), notebook.short_id))
+                .collect(),
+            Err(ReadError::Stopped) => return None,
+            Err(ReadError::Api(error)) => {
+                notes.push(format!(
+                    "the notebooks of project {project} could not be read: {error}"
+                ));
+                HashMap::new()
+            }
+        };
+        short_ids.entry(project).or_default().extend(known);
+    }
+    Some(short_ids)
+}
+
 /// In each locked project, which object rules Terraform manages: each
 /// object's own rules, read once.
 async fn managed_objects(reader: &Reader, access: &mut LiveAccess, world: &World) -> anyhow::Result<()> {
@@ -387,11 +403,27 @@ async fn managed_objects(reader: &Reader, access: &mut LiveAccess, world: &World
                 .map(|object| (rule.project, rule.resource.clone(), object))
         })
         .collect();
+    let notebooks = objects
+        .iter()
+        .filter(|(_, resource, _)| resource == "notebook")
+        .map(|(project, _, id)| (*project, id.as_str()));
+    let Some(short_ids) = notebook_addresses(reader, &access.short_ids, notebooks, &mut access.notes).await
+    else {
+        anyhow::bail!("stopped (Ctrl-C): nothing was changed");
+    };
     for (project, resource, object) in objects {
         let key = project.to_string();
-        // A notebook is addressed by its short id: the rule's id is its key
-        // only where the server names notebooks by id.
-        let Some(target) = crate::access::object_target(&resource, &object, None) else {
+        let short_id = short_ids
+            .get(&project)
+            .and_then(|known| known.get(&object.to_lowercase()))
+            .map(String::as_str);
+        if resource == "notebook" && short_id.is_none() {
+            access.notes.push(format!(
+                "whether Terraform manages the rules on notebook {object} in project {project} is unknown: the notebook is not in the project's list"
+            ));
+            continue;
+        }
+        let Some(target) = crate::access::object_target(&resource, &object, short_id) else {
             continue;
         };
         let (key, target) = (key.as_str(), target);
