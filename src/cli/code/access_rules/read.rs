@@ -215,22 +215,11 @@ async fn read_changed_objects(connection: &Connection, live: &mut Live, wanted: 
 
 /// The objects whose rules the plan sets or removes, each once.
 fn changed_objects(live: &Live, wanted: &CodeFile, plan: &Plan) -> Vec<ChangedObject> {
-    let rules = wanted.access.as_deref().unwrap_or_default();
-    let current: HashMap<String, &RuleEntry> = live
-        .access
-        .rules
-        .iter()
-        .map(|rule| (rule.describe(), rule))
-        .collect();
     let mut objects: Vec<ChangedObject> = Vec::new();
-    for change in plan.changes.iter().filter(|change| change.kind == super::KIND) {
-        let rule = match change.action {
-            Action::Remove => current.get(&change.name).copied(),
-            _ => change.index.and_then(|index| rules.get(index)),
-        };
-        let Some(rule) = rule.filter(|rule| rule.resource != PROJECT) else {
+    for (_, rule) in super::changed_rules(live, wanted, plan) {
+        if rule.resource == PROJECT {
             continue;
-        };
+        }
         let Some(id) = &rule.object else { continue };
         if objects.iter().any(|(project, resource, known, _)| {
             *project == rule.project && *resource == rule.resource && known == id
