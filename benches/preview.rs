@@ -106,7 +106,7 @@ fn world(mode: Mode) -> World {
             role_based_access: true,
         },
         mode: Some(mode),
-        object: None,
+        objects: Vec::new(),
         notes: Vec::new(),
     }
 }

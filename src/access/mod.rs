@@ -103,3 +103,81 @@ pub fn object_target<'a>(
     };
     Some(AccessTarget::Object { resource, key })
 }
+
+/// Whom a rule is for, as a key: `everyone`, `member:ID` or `role:ID`
+/// (ids lower case).
+pub fn subject_key(member: Option<&str>, role: Option<&str>) -> String {
+    match (member, role) {
+        (Some(member), _) => format!("member:{}", member.to_lowercase()),
+        (None, Some(role)) => format!("role:{}", role.to_lowercase()),
+        (None, None) => "everyone".to_string(),
+    }
+}
+
+/// The mark of a rule Terraform manages (posthog.md 16.7), telling the
+/// project's lock: "managed by Terraform" under it (a write is refused),
+/// "managed by Terraform, lock off" without it (a write is still allowed).
+pub fn terraform_mark(locked: bool) -> &'static str {
+    if locked {
+        "managed by Terraform"
+    } else {
+        "managed by Terraform, lock off"
+    }
+}
+
+/// Who manages each rule on `objects` (resource, id, short id) when
+/// another tool does (`terraform`, posthog.md 16.7): each object's
+/// `access_controls`, read once, all through the reader (a few at a time).
+/// Keyed by (resource, id as given, [`subject_key`]). An object whose
+/// rules cannot be read is left out: nothing is said of it rather than a
+/// guess; a stop stops. With it, whether the project's Terraform lock is
+/// on (read only when a rule is managed; a server without the endpoint has
+/// no lock).
+pub async fn object_managers(
+    reader: &read::Reader,
+    project: &str,
+    objects: &[(String, String, Option<String>)],
+) -> read::ReadResult<(std::collections::HashMap<(String, String, String), String>, bool)> {
+    let answers = futures_util::future::join_all(objects.iter().map(|(resource, id, short_id)| async move {
+        let Some(target) = object_target(resource, id, short_id.as_deref()) else {
+            return Ok(None);
+        };
+        match reader
+            .read(|client| async move { client.access_controls(project, target).await })
+            .await
+        {
+            Ok(controls) => Ok(Some(controls)),
+            Err(read::ReadError::Stopped) => Err(read::ReadError::Stopped),
+            Err(read::ReadError::Api(_)) => Ok(None),
+        }
+    }))
+    .await;
+    let mut managers = std::collections::HashMap::new();
+    for ((resource, id, _), answer) in objects.iter().zip(answers) {
+        let Some(controls) = answer? else {
+            continue;
+        };
+        for rule in controls
+            .access_controls
+            .iter()
+            .filter(|rule| rule.resource_id.is_some())
+        {
+            if let Some(manager) = rule.managed_by.clone().filter(|_| rule.is_managed()) {
+                let subject = subject_key(rule.organization_member.as_deref(), rule.role.as_deref());
+                managers.insert((resource.clone(), id.clone(), subject), manager);
+            }
+        }
+    }
+    if managers.is_empty() {
+        return Ok((managers, false));
+    }
+    let locked = match reader
+        .read(|client| async move { client.management_settings(project).await })
+        .await
+    {
+        Ok(settings) => settings.lock_terraform_managed_rules,
+        Err(read::ReadError::Stopped) => return Err(read::ReadError::Stopped),
+        Err(read::ReadError::Api(_)) => false,
+    };
+    Ok((managers, locked))
+}

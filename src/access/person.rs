@@ -115,6 +115,14 @@ pub struct ObjectLine {
     pub effective: Option<AccessLevel>,
     pub effective_source: Option<AccessSource>,
     pub effective_unknown: Option<String>,
+    /// Who manages the rule when another tool does (`terraform`,
+    /// posthog.md 16.7).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub managed_by: Option<String>,
+    /// Whether the project's Terraform lock is on (only said when the rule
+    /// is managed): without it a write is still allowed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub terraform_lock: bool,
 }
 
 impl PersonAccess {
@@ -234,22 +242,21 @@ async fn project_access(
     let known = lines(&rules, ignored, person, held, &row);
     let mut object_rules = Vec::new();
     match unknown_or_stop(own_objects, |error| error.to_string())? {
-        Ok(found) => object_rules.extend(
-            found
-                .results
-                .into_iter()
-                .map(|rule| (rule, "own rule".to_string())),
-        ),
+        Ok(found) => object_rules.extend(found.results.into_iter().map(|rule| {
+            (
+                rule,
+                "own rule".to_string(),
+                super::subject_key(Some(member), None),
+            )
+        })),
         Err(error) => notes.push(format!("their own object rules could not be read: {error}")),
     }
     for (role, found) in held.iter().zip(role_objects) {
         match unknown_or_stop(found, |error| error.to_string())? {
-            Ok(found) => object_rules.extend(
-                found
-                    .results
-                    .into_iter()
-                    .map(|rule| (rule, format!("role {}", role.name))),
-            ),
+            Ok(found) => object_rules.extend(found.results.into_iter().map(|rule| {
+                let subject = super::subject_key(None, Some(&role.id));
+                (rule, format!("role {}", role.name), subject)
+            })),
             Err(error) => notes.push(format!(
                 "role {}'s object rules could not be read: {error}",
                 role.name
@@ -376,9 +383,9 @@ async fn objects_with_effect(
     reader: &Reader,
     project: &str,
     person: &Person,
-    mut rules: Vec<(ObjectRule, String)>,
+    mut rules: Vec<(ObjectRule, String, String)>,
 ) -> ReadResult<Vec<ObjectLine>> {
-    rules.sort_by(|(a, a_by), (b, b_by)| {
+    rules.sort_by(|(a, a_by, _), (b, b_by, _)| {
         (
             a.resource.as_str(),
             a.name.as_deref().unwrap_or_default().to_lowercase(),
@@ -395,14 +402,17 @@ async fn objects_with_effect(
     // Rules name a notebook by its uuid; its address is its short id.
     if rules
         .iter()
-        .any(|(rule, _)| rule.resource == "notebook" && rule.short_id.as_deref().is_none_or(str::is_empty))
+        .any(|(rule, _, _)| rule.resource == "notebook" && rule.short_id.as_deref().is_none_or(str::is_empty))
     {
         let list = crate::api::List::notebooks(project);
         let found = reader
             .read(|client| async move { client.all(&list, &crate::api::FetchAll::default()).await })
             .await;
         if let Ok(Ok(notebooks)) = unknown_or_stop(found, |error| error.to_string()) {
-            for (rule, _) in rules.iter_mut().filter(|(rule, _)| rule.resource == "notebook") {
+            for (rule, _, _) in rules
+                .iter_mut()
+                .filter(|(rule, _, _)| rule.resource == "notebook")
+            {
                 if let Some(notebook) = notebooks.iter().find(|notebook| notebook.id == rule.resource_id) {
                     rule.short_id = Some(notebook.short_id.clone());
                 }
@@ -412,7 +422,7 @@ async fn objects_with_effect(
     // One question per object, however many rules it has.
     let mut objects: Vec<(String, String, Option<String>)> = rules
         .iter()
-        .map(|(rule, _)| {
+        .map(|(rule, _, _)| {
             (
                 rule.resource.clone(),
                 rule.resource_id.clone(),
@@ -421,7 +431,7 @@ async fn objects_with_effect(
         })
         .collect();
     objects.dedup();
-    let answers = futures_util::future::join_all(objects.iter().map(
+    let effects = futures_util::future::join_all(objects.iter().map(
         |(resource, resource_id, short_id)| async move {
             let Some(target) = object_target(resource, resource_id, short_id.as_deref()) else {
                 return Ok(Err("orgdeck cannot address this kind of object".to_string()));
@@ -431,15 +441,20 @@ async fn objects_with_effect(
                 .await;
             unknown_or_stop(answer, object_unreadable)
         },
-    ))
-    .await;
+    ));
+    let managers = super::object_managers(reader, project, &objects);
+    let (answers, managers) = tokio::join!(effects, managers);
+    let (managers, locked) = managers?;
     let mut effects = Vec::with_capacity(objects.len());
     for answer in answers {
         effects.push(answer?);
     }
     Ok(rules
         .into_iter()
-        .map(|(rule, by)| {
+        .map(|(rule, by, subject)| {
+            let managed_by = managers
+                .get(&(rule.resource.clone(), rule.resource_id.clone(), subject))
+                .cloned();
             let at = objects
                 .iter()
                 .position(|(resource, id, _)| *resource == rule.resource && *id == rule.resource_id);
@@ -473,6 +488,8 @@ async fn objects_with_effect(
                 effective,
                 effective_source,
                 effective_unknown,
+                terraform_lock: locked && managed_by.is_some(),
+                managed_by,
             }
         })
         .collect())

@@ -61,8 +61,9 @@ pub struct World {
     pub plan: Plan,
     /// The organization's mode; `None` when the server does not say.
     pub mode: Option<Mode>,
-    /// The object a change is about, in its project.
-    pub object: Option<(i64, ObjectRef)>,
+    /// The objects changes are about, each in its project (one for
+    /// `access set --dashboard`, each object a plan's rules change).
+    pub objects: Vec<(i64, ObjectRef)>,
     /// What could not be read, in words, to say with the preview.
     pub notes: Vec<String>,
 }
@@ -208,12 +209,13 @@ pub fn preview(before: &World, change: &Change) -> Effect {
             continue;
         };
         let (old, new) = (Levels::new(before, project), Levels::new(&after, project_after));
-        let object = before
-            .object
-            .as_ref()
+        let objects: Vec<&ObjectRef> = before
+            .objects
+            .iter()
             .filter(|(id, _)| *id == project.project.id)
-            .map(|(_, object)| object);
-        let cells = cells(change, object);
+            .map(|(_, object)| object)
+            .collect();
+        let cells = cells(change, &objects);
         for person in &before.people {
             if people
                 .as_ref()
@@ -321,35 +323,42 @@ pub fn preview(before: &World, change: &Change) -> Effect {
     }
 }
 
-/// The cells a change can move: one resource (or the project, or the
-/// object) for a rule, every one for a change of people.
-fn cells<'o>(change: &'o Change, object: Option<&'o ObjectRef>) -> Vec<Cell<'o>> {
+/// The cells a change can move: one resource (or the project, or an
+/// object) for a rule, every one for a change of people or several
+/// changes.
+fn cells<'o>(change: &'o Change, objects: &[&'o ObjectRef]) -> Vec<Cell<'o>> {
     match change {
         Change::Rule {
             resource,
             resource_id,
             ..
-        } => match (resource.as_str(), resource_id, object) {
-            (PROJECT, _, _) => vec![Cell::Project],
-            (_, Some(_), Some(object)) => vec![Cell::Object(object)],
-            (_, Some(_), None) => Vec::new(),
-            (resource, None, object) => {
+        } => match (resource.as_str(), resource_id) {
+            (PROJECT, _) => vec![Cell::Project],
+            (resource, Some(id)) => objects
+                .iter()
+                .filter(|object| object.resource == resource && object.id == *id)
+                .map(|object| Cell::Object(object))
+                .collect(),
+            (resource, None) => {
                 let mut cells = vec![Cell::Resource(resource)];
                 // An object falls back on its resource's rules.
-                if let Some(object) = object.filter(|object| object.resource == resource) {
-                    cells.push(Cell::Object(object));
-                }
+                cells.extend(
+                    objects
+                        .iter()
+                        .filter(|object| object.resource == resource)
+                        .map(|object| Cell::Object(object)),
+                );
                 cells
             }
         },
-        _ => all_cells(object),
+        _ => all_cells(objects),
     }
 }
 
-fn all_cells(object: Option<&ObjectRef>) -> Vec<Cell<'_>> {
+fn all_cells<'o>(objects: &[&'o ObjectRef]) -> Vec<Cell<'o>> {
     let mut cells = vec![Cell::Project];
     cells.extend(RESOURCES.iter().map(|resource| Cell::Resource(resource)));
-    cells.extend(object.map(Cell::Object));
+    cells.extend(objects.iter().map(|object| Cell::Object(object)));
     cells
 }
 

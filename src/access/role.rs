@@ -220,10 +220,30 @@ async fn role_project(
                     effective: None,
                     effective_source: None,
                     effective_unknown: None,
+                    managed_by: None,
+                    terraform_lock: false,
                 });
             }
         }
         Err(error) => notes.push(format!("its object rules could not be read: {error}")),
+    }
+    let objects: Vec<(String, String, Option<String>)> = object_rules
+        .iter()
+        .map(|rule| {
+            (
+                rule.resource.clone(),
+                rule.resource_id.clone(),
+                rule.short_id.clone(),
+            )
+        })
+        .collect();
+    let (managers, locked) = super::object_managers(reader, id, &objects).await?;
+    let subject = super::subject_key(None, Some(role_id));
+    for rule in &mut object_rules {
+        rule.managed_by = managers
+            .get(&(rule.resource.clone(), rule.resource_id.clone(), subject.clone()))
+            .cloned();
+        rule.terraform_lock = locked && rule.managed_by.is_some();
     }
     object_rules.sort_by(|a, b| {
         (

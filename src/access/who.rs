@@ -52,8 +52,13 @@ pub struct WhoLine {
     pub organization_level: Option<String>,
     pub level: AccessLevel,
     pub source: AccessSource,
-    /// How, in words: "role Finance", "own rule", "organization admin".
+    /// How, in words: "role Finance (viewer)", "own rule (editor, managed
+    /// by Terraform)", "organization admin".
     pub how: String,
+    /// Who manages the rule that decided, when another tool does
+    /// (`terraform`, posthog.md 16.7).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub managed_by: Option<String>,
 }
 
 /// Why the thing could not be asked about.
@@ -89,9 +94,16 @@ impl WhoAccess {
         let organization = directory.organization.id.as_str();
         let users = reader.read(|client| async move { client.users_with_access(project, target).await });
         let rules = reader.read(|client| async move { client.access_controls(project, target).await });
+        let lock = reader.read(|client| async move { client.management_settings(project).await });
         let people = super::directory::everyone(reader, organization);
-        let (users, rules, people) = tokio::join!(users, rules, people);
+        let (users, rules, lock, people) = tokio::join!(users, rules, lock, people);
         let (users, people) = (users?, people?);
+        // A PostHog without the management endpoints has no lock (posthog.md 16.7 UNSURE).
+        let locked = match lock {
+            Ok(settings) => settings.lock_terraform_managed_rules,
+            Err(ReadError::Stopped) => return Err(ReadError::Stopped.into()),
+            Err(ReadError::Api(_)) => false,
+        };
         // The rules name roles; without them, "a role" is said.
         let rules = rules.unwrap_or_default();
         let mut lines: Vec<WhoLine> = users
@@ -105,7 +117,7 @@ impl WhoAccess {
                             .as_deref()
                             .is_some_and(|id| id.eq_ignore_ascii_case(&person.membership_id))
                 });
-                let how = how(directory, &rules, person, &found, &user.access_source);
+                let (how, managed_by) = how(directory, &rules, locked, person, &found, &user.access_source);
                 WhoLine {
                     email: person.map(|person| person.email.clone()).unwrap_or_default(),
                     name: person.map(|person| person.name.clone()).unwrap_or_default(),
@@ -115,6 +127,7 @@ impl WhoAccess {
                     level: user.access_level,
                     source: user.access_source,
                     how,
+                    managed_by,
                 }
             })
             .collect();
@@ -153,24 +166,35 @@ impl WhoAccess {
     }
 }
 
-/// How someone reaches the thing, in words.
+/// How someone reaches the thing, in words, and who manages the rules
+/// that gave it when another tool does ("terraform"); `locked` is the
+/// project's Terraform lock, which the mark tells.
 fn how(
     directory: &Directory,
     rules: &AccessControls,
+    locked: bool,
     person: Option<&Person>,
     found: &Found,
     source: &AccessSource,
-) -> String {
+) -> (String, Option<String>) {
     let rule_of = |pick: &dyn Fn(&crate::api::access::AccessControl) -> bool| {
         rules
             .access_controls
             .iter()
-            .find(|rule| pick(rule))
-            .and_then(|rule| rule.access_level.clone())
+            .find(|rule| pick(rule) && rule.access_level.is_some())
     };
+    // "LEVEL" or "LEVEL, managed by Terraform" ("…, lock off" without the lock).
+    let mark = super::terraform_mark(locked);
+    let said = |rule: &crate::api::access::AccessControl| match &rule.access_level {
+        Some(level) if rule.is_managed() => format!("{level}, {mark}"),
+        Some(level) => level.to_string(),
+        None => String::new(),
+    };
+    let manager =
+        |rule: &crate::api::access::AccessControl| rule.managed_by.clone().filter(|_| rule.is_managed());
     match source {
-        AccessSource::Creator => "created it".into(),
-        AccessSource::OrganizationAdmin => "organization admin".into(),
+        AccessSource::Creator => ("created it".into(), None),
+        AccessSource::OrganizationAdmin => ("organization admin".into(), None),
         AccessSource::ExplicitMember => match person.and_then(|person| {
             rule_of(&|rule| {
                 rule.organization_member
@@ -178,11 +202,11 @@ fn how(
                     .is_some_and(|id| id.eq_ignore_ascii_case(&person.membership_id))
             })
         }) {
-            Some(level) => format!("own rule ({level})"),
-            None => "own rule".into(),
+            Some(rule) => (format!("own rule ({})", said(rule)), manager(rule)),
+            None => ("own rule".into(), None),
         },
         AccessSource::ExplicitRole => {
-            let named: Vec<String> = person
+            let named: Vec<(String, Option<String>)> = person
                 .map(|person| {
                     directory
                         .roles_of(person)
@@ -193,29 +217,51 @@ fn how(
                                     .as_deref()
                                     .is_some_and(|id| id.eq_ignore_ascii_case(&role.id))
                             })
-                            .map(|level| format!("role {} ({level})", role.name))
+                            .map(|rule| (format!("role {} ({})", role.name, said(rule)), manager(rule)))
                         })
                         .collect()
                 })
                 .unwrap_or_default();
             if named.is_empty() {
-                "a role's rule".into()
+                ("a role's rule".into(), None)
             } else {
-                named.join(", ")
+                let managed = named.iter().find_map(|(_, managed)| managed.clone());
+                let words: Vec<String> = named.into_iter().map(|(words, _)| words).collect();
+                (words.join(", "), managed)
             }
         }
-        AccessSource::ProjectAdmin => "project admin by their own rule".into(),
+        // PostHog names any rule of a member's own on the project
+        // `project_admin`, whatever its level (get_access_source_for_object):
+        // say what it is, not that they are its admin.
+        AccessSource::ProjectAdmin => {
+            let own = person.and_then(|person| {
+                rule_of(&|rule| {
+                    rule.organization_member
+                        .as_deref()
+                        .is_some_and(|id| id.eq_ignore_ascii_case(&person.membership_id))
+                })
+            });
+            match own {
+                Some(rule) if rule.is_managed() => {
+                    (format!("their own rule on the project ({mark})"), manager(rule))
+                }
+                _ => ("their own rule on the project".into(), None),
+            }
+        }
         AccessSource::Default if found.resource == PROJECT => {
             match rule_of(&|rule| rule.organization_member.is_none() && rule.role.is_none()) {
-                Some(level) => format!("everyone ({level})"),
-                None => "built-in default".into(),
+                Some(rule) => (format!("everyone ({})", said(rule)), manager(rule)),
+                None => ("built-in default".into(), None),
             }
         }
-        AccessSource::Default => format!(
-            "the project's level on {} (no rule on it names them)",
-            levels::display_name(&found.resource)
+        AccessSource::Default => (
+            format!(
+                "the project's level on {} (no rule on it names them)",
+                levels::display_name(&found.resource)
+            ),
+            None,
         ),
-        AccessSource::Other(other) => other.clone(),
+        AccessSource::Other(other) => (other.clone(), None),
     }
 }
 

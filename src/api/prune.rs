@@ -134,13 +134,7 @@ impl Pruner {
             }
             Skip::Nested(depth) => {
                 if self.in_string {
-                    if self.escaped {
-                        self.escaped = false;
-                    } else if byte == b'\\' {
-                        self.escaped = true;
-                    } else if byte == b'"' {
-                        self.in_string = false;
-                    }
+                    self.string_byte(byte);
                     return Some(skip);
                 }
                 match byte {
@@ -157,15 +151,24 @@ impl Pruner {
         }
     }
 
+    /// Follows one byte inside a string (escapes included): whether it
+    /// closed the string.
+    fn string_byte(&mut self, byte: u8) -> bool {
+        if self.escaped {
+            self.escaped = false;
+        } else if byte == b'\\' {
+            self.escaped = true;
+        } else if byte == b'"' {
+            self.in_string = false;
+            return true;
+        }
+        false
+    }
+
     /// Follows one byte passed on: strings, containers, a row's keys.
     fn read(&mut self, byte: u8) {
         if self.in_string {
-            if self.escaped {
-                self.escaped = false;
-            } else if byte == b'\\' {
-                self.escaped = true;
-            } else if byte == b'"' {
-                self.in_string = false;
+            if self.string_byte(byte) {
                 if let Some(key) = self.reading_key.take() {
                     self.matched = key == self.key.as_bytes();
                 }

@@ -125,6 +125,41 @@ pub fn replace_keeping_mode(path: &Path, bytes: &[u8]) -> io::Result<()> {
     replace(&target, parent_of(&target), bytes, permissions)
 }
 
+/// As [`replace_keeping_mode`], with the new content written by `write`
+/// (a file written a piece at a time, never held whole): the file is
+/// replaced only once `write` has written all of it.
+pub fn replace_keeping_mode_with<E: From<io::Error>>(
+    path: &Path,
+    write: impl FnOnce(&mut io::BufWriter<&std::fs::File>) -> Result<(), E>,
+) -> Result<(), E> {
+    let target = match std::fs::canonicalize(path) {
+        Ok(target) => target,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => path.to_path_buf(),
+        Err(error) => return Err(error.into()),
+    };
+    let permissions = match std::fs::metadata(&target) {
+        Ok(metadata) if metadata.is_file() => Some(metadata.permissions()),
+        Ok(_) => return Err(not_regular(&target).into()),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => None,
+        Err(error) => return Err(error.into()),
+    };
+    let dir = parent_of(&target);
+    // NamedTempFile creates its file 0600, with a name nobody can guess.
+    let temporary = tempfile::NamedTempFile::new_in(dir)?;
+    {
+        let mut out = io::BufWriter::new(temporary.as_file());
+        write(&mut out)?;
+        out.flush()?;
+    }
+    if let Some(permissions) = permissions {
+        temporary.as_file().set_permissions(permissions)?;
+    }
+    temporary.as_file().sync_all()?;
+    temporary.persist(&target).map_err(|error| error.error)?;
+    sync_dir(dir);
+    Ok(())
+}
+
 fn replace(
     path: &Path,
     dir: &Path,

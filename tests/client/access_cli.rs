@@ -384,7 +384,7 @@ async fn who_reaches_the_board_pack_and_mobile() {
     assert_eq!(how(TOMAS), Some(pair("manager", "created it")));
     assert_eq!(
         how("fatima.alsayed@hedgebox.dev"),
-        Some(pair("viewer", "role Finance (viewer)"))
+        Some(pair("viewer", "role Finance (viewer, managed by Terraform)"))
     );
     assert_eq!(how(OWNER), Some(pair("manager", "organization admin")));
     assert_eq!(how(MEMBER), None, "Product's Elif is not among them");
@@ -402,6 +402,24 @@ async fn who_reaches_the_board_pack_and_mobile() {
         table.stdout
     );
     assert!(!table.stdout.contains("Amara Eze"), "{}", table.stdout);
+    // Ivan's own rule on Hedgebox Web is `member` (his role makes him its
+    // admin): PostHog calls that source `project_admin`, which he is not
+    // by that rule, so the words say what the rule is.
+    let kpis = run(
+        &server,
+        &owner,
+        &["access", "who", "--dashboard", "1", "-o", "json"],
+    )
+    .await
+    .ok()
+    .json();
+    let ivan = kpis["users"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|user| user["email"] == "ivan.petrov@hedgebox.dev")
+        .unwrap();
+    assert_eq!(ivan["how"], "their own rule on the project", "{ivan}");
     // A name nobody has is refused, saying so.
     let missing = run(&server, &owner, &["access", "who", "--dashboard", "Nope"])
         .await

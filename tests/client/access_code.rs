@@ -17,6 +17,17 @@ use crate::support::TestServer;
 async fn export(server: &TestServer, key: &str, file: &Workspace) -> String {
     let run = orgdeck(server, key, &["export", file.arg(), "--access"], None).await;
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // Every object's rules were read for who manages them, notebooks by
+    // their short ids: only a notebook the project's list hides from the
+    // caller (the demo's "Q4 pricing experiment") is left unknown, and why.
+    assert!(
+        run.stderr
+            .lines()
+            .filter(|line| line.contains("is unknown"))
+            .all(|line| line.ends_with("the notebook is not in the project's list")),
+        "{}",
+        run.stderr
+    );
     file.read()
 }
 

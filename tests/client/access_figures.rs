@@ -229,3 +229,61 @@ async fn access_figures() {
     );
     assert!(review.peak_mib < 100, "review: {} MiB", review.peak_mib);
 }
+
+/// Issue 32's `export --access` at 1,000 members, 50 roles and 20
+/// projects: its requests (counted by a proxy, by what they ask) and its
+/// time, through the proxy with no latency added (the count tells what a
+/// link's round trips cost: at 8 at a time, requests / 8 × the round trip).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement: run it against the release build (see the module's comment)"]
+async fn export_access_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("big.sqlite");
+    let mut child = Command::new(binary())
+        .args(["serve", "--listen", "127.0.0.1:0", "--seed", "demo", "--db"])
+        .arg(&db)
+        .args([
+            "--generate-members",
+            "960",
+            "--generate-roles",
+            "42",
+            "--generate-projects",
+            "18",
+        ])
+        .env("ORGDECK_LOG", dir.path().join("serve.log"))
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let _server = KillOnDrop(child);
+    let ready: serde_json::Value = serde_json::from_str(&line).unwrap();
+    let base = ready["base_url"].as_str().unwrap().to_string();
+    let key = ready["api_key"].as_str().unwrap().to_string();
+    let proxy = FaultProxy::start(&base).await;
+    let out = dir.path().join("access.toml");
+    let export = measure(&proxy.base, &key, &["export", out.to_str().unwrap(), "--access"]).await;
+    // Past the probe's limit the run is killed (137): the requests up to
+    // then are still told.
+    let requests = proxy.requests();
+    let mut by_kind: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    for line in &requests {
+        let path = line.split_whitespace().nth(1).unwrap_or_default();
+        let path = path.split('?').next().unwrap_or_default();
+        let kind = path.trim_end_matches('/').rsplit('/').next().unwrap_or_default();
+        *by_kind.entry(kind.to_string()).or_default() += 1;
+    }
+    let rules = std::fs::read_to_string(&out)
+        .unwrap_or_default()
+        .matches("[[access]]")
+        .count();
+    eprintln!(
+        "export --access (exit {}, {rules} rules): {:?}, peak {} MiB, {} requests: {by_kind:?}",
+        export.code,
+        export.elapsed,
+        export.peak_mib,
+        requests.len()
+    );
+}

@@ -78,3 +78,66 @@ async fn export_and_plan_keep_a_compact_entry_a_row() {
     assert_eq!(refused.code, 1);
     assert!(refused.stderr.contains("--max-held-mib"), "{}", refused.stderr);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn export_sets_its_subscriptions_aside_and_holds_their_ids_alone() {
+    // 6,000 subscriptions held as entries would be some 3 MiB; set aside,
+    // their ids and places are 24 bytes each: 0.25 MiB is room enough, in
+    // TOML and in JSON, and every one of them is written, in id order.
+    let server = server_of(6_000).await;
+    let key = server.key(&["*"]);
+    for format in ["table", "json"] {
+        let file = Workspace::new(if format == "json" {
+            "subs.json"
+        } else {
+            "subs.toml"
+        });
+        let exported = orgdeck(
+            &server,
+            &key,
+            &[
+                "--max-held-mib",
+                "0.25",
+                "-o",
+                format,
+                "export",
+                "--subscriptions",
+                file.arg(),
+            ],
+            None,
+        )
+        .await;
+        assert_eq!(exported.code, 0, "{format}: {}", exported.stderr);
+        let text = file.read();
+        let ids: Vec<i64> = if format == "json" {
+            let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+            json["subscriptions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|entry| entry["id"].as_i64().unwrap())
+                .collect()
+        } else {
+            text.lines()
+                .filter_map(|line| line.strip_prefix("id = "))
+                .map(|id| id.parse().unwrap())
+                .collect()
+        };
+        assert!(ids.len() >= 5_000, "{format}: {} exported", ids.len());
+        assert!(
+            ids.windows(2).all(|pair| pair[0] < pair[1]),
+            "{format}: in id order"
+        );
+    }
+    // The budget still binds what is held: the index of 6,000 is 144 KB.
+    let file = Workspace::new("refused.toml");
+    let refused = orgdeck(
+        &server,
+        &key,
+        &["--max-held-mib", "0.05", "export", "--subscriptions", file.arg()],
+        None,
+    )
+    .await;
+    assert_eq!(refused.code, 1, "{}", refused.stdout);
+    assert!(refused.stderr.contains("--max-held-mib"), "{}", refused.stderr);
+}

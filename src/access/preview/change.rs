@@ -191,13 +191,17 @@ impl World {
         };
         let on = match (&rule.resource_id, rule.resource.as_str()) {
             (_, PROJECT) => "the project".to_string(),
-            (Some(id), resource) => match &self.object {
-                Some((_, object)) if object.resource == resource && object.id == *id => format!(
+            (Some(id), resource) => match self
+                .objects
+                .iter()
+                .find(|(_, object)| object.resource == resource && object.id == *id)
+            {
+                Some((_, object)) => format!(
                     "{} \"{}\"",
                     levels::display_name(resource).trim_end_matches('s'),
                     object.name
                 ),
-                _ => format!("{} {id}", levels::display_name(resource).trim_end_matches('s')),
+                None => format!("{} {id}", levels::display_name(resource).trim_end_matches('s')),
             },
             (None, resource) => levels::display_name(resource),
         };

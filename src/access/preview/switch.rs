@@ -51,7 +51,7 @@ pub fn switch(world: &World) -> Switch {
     let mut lines = Vec::new();
     for project in &world.projects {
         let levels = Levels::new(world, project);
-        let cells = all_cells(None);
+        let cells = all_cells(&[]);
         for person in &world.people {
             if person.is_organization_admin() {
                 continue;

@@ -68,7 +68,7 @@ fn web(mode: Option<Mode>) -> World {
         }],
         plan: Plan::default(),
         mode,
-        object: None,
+        objects: Vec::new(),
         notes: Vec::new(),
     }
 }

@@ -79,7 +79,7 @@ impl World {
             projects: worlds,
             plan,
             mode: organization_said.mode,
-            object: None,
+            objects: Vec::new(),
             notes: Vec::new(),
         };
         Ok(Read { directory, world })
@@ -88,8 +88,21 @@ impl World {
     /// Reads an object's rules into its project, and its creator, so that
     /// a change about it can be previewed.
     pub async fn read_object(&mut self, reader: &Reader, project: i64, object: ObjectRef) -> ReadResult<()> {
+        let address = object.id.clone();
+        self.read_object_at(reader, project, object, &address).await
+    }
+
+    /// [`World::read_object`] for an object addressed by another key than
+    /// its id (a notebook by its short id).
+    pub async fn read_object_at(
+        &mut self,
+        reader: &Reader,
+        project: i64,
+        object: ObjectRef,
+        address: &str,
+    ) -> ReadResult<()> {
         let key = project.to_string();
-        let (resource, id) = (object.resource.clone(), object.id.clone());
+        let (resource, id) = (object.resource.clone(), address.to_string());
         let (rules, item) = tokio::join!(
             reader.read(|client| {
                 let (key, resource, id) = (key.clone(), resource.clone(), id.clone());
@@ -116,8 +129,13 @@ impl World {
             })
         );
         let rules = rules?;
+        let item = item.ok();
+        // An object named by its id alone takes the name the server gives it.
+        let object = match item.as_ref().and_then(|item| item.name.clone()) {
+            Some(name) if object.name.is_empty() && !name.is_empty() => ObjectRef { name, ..object },
+            _ => object,
+        };
         let creator = item
-            .ok()
             .and_then(|item| item.created_by)
             .map(|user| user.uuid.to_lowercase())
             .filter(|uuid| !uuid.is_empty());
@@ -129,7 +147,10 @@ impl World {
                     .filter(|rule| rule.resource_id.as_deref() == Some(object.id.as_str())),
             );
         }
-        self.object = Some((project, ObjectRef { creator, ..object }));
+        self.objects.retain(|(at, known)| {
+            !(*at == project && known.resource == object.resource && known.id == object.id)
+        });
+        self.objects.push((project, ObjectRef { creator, ..object }));
         Ok(())
     }
 }
@@ -289,7 +310,7 @@ pub async fn check(reader: &Reader, before: &World, change: &Change, effect: &Ef
                 continue;
             }
             let member = after.member(person);
-            for cell in all_cells(None) {
+            for cell in all_cells(&[]) {
                 let (resource, entry): (&str, Option<&SettingsEntry>) = match cell {
                     Cell::Project => (PROJECT, Some(&row.project)),
                     Cell::Resource(resource) => (resource, row.resources.get(resource)),
@@ -312,7 +333,7 @@ pub async fn check(reader: &Reader, before: &World, change: &Change, effect: &Ef
                 }
             }
         }
-        if let Some((_, object)) = after.object.as_ref().filter(|(id, _)| *id == project.project.id) {
+        for (_, object) in after.objects.iter().filter(|(id, _)| *id == project.project.id) {
             compared += check_object(
                 reader,
                 &after,

@@ -378,9 +378,13 @@ async fn read_project(
             .chain(resources)
             .map(|resource| {
                 let (level, why) = rules.default_of(&resource, !ignored.all_rules);
+                let managed = match why {
+                    crate::access::explain::Why::Everyone => rules.terraform(None, &[], &resource),
+                    _ => Vec::new(),
+                };
                 let cell = ReviewCell {
                     level: level.to_string(),
-                    source: why.to_string(),
+                    source: with_terraform(why.to_string(), &managed),
                 };
                 (resource, cell)
             })
@@ -407,8 +411,24 @@ async fn read_project(
     Ok(snapshot)
 }
 
-/// A member's cells: the project and every resource, level and source.
+/// A source in words with the rules of it Terraform manages said, as
+/// `access person` says them: "role Finance (managed by Terraform: role
+/// Finance)".
+fn with_terraform(source: String, managed: &[String]) -> String {
+    if managed.is_empty() {
+        source
+    } else {
+        format!("{source} (managed by Terraform: {})", managed.join(", "))
+    }
+}
+
+/// A member's cells: the project and every resource, level and source
+/// (with the rules naming them that Terraform manages).
 fn row_of(row: &MemberAccess, rules: &ProjectRules, roles: &[(String, String)]) -> AccessRow {
+    let held: Vec<(&str, &str)> = roles
+        .iter()
+        .map(|(id, name)| (id.as_str(), name.as_str()))
+        .collect();
     let cell = |resource: &str, entry: &crate::api::access::SettingsEntry| {
         let roles_at = |level: &crate::api::AccessLevel| -> Vec<String> {
             roles
@@ -418,9 +438,14 @@ fn row_of(row: &MemberAccess, rules: &ProjectRules, roles: &[(String, String)]) 
                 .collect()
         };
         let cell = explain(entry, resource, &roles_at);
+        // An organization admin's level bypasses every rule.
+        let managed = match cell.why {
+            crate::access::explain::Why::OrganizationAdmin => Vec::new(),
+            _ => rules.terraform(Some(&row.organization_membership_id), &held, resource),
+        };
         ReviewCell {
             level: cell.level_name().to_string(),
-            source: cell.why.to_string(),
+            source: with_terraform(cell.why.to_string(), &managed),
         }
     };
     let mut cells = Vec::with_capacity(row.resources.len() + 1);

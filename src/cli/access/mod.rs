@@ -284,3 +284,16 @@ pub(super) fn why_with_terraform(line: &crate::access::person::Line) -> String {
         )
     }
 }
+
+/// `words` with who manages the rule said, when another tool does:
+/// "role Finance (managed by Terraform)", and "…, lock off" when the
+/// project's Terraform lock is off (a write is still allowed).
+pub(super) fn with_manager(words: String, managed_by: Option<&str>, locked: bool) -> String {
+    match managed_by {
+        None => words,
+        Some(manager) if manager.eq_ignore_ascii_case("terraform") => {
+            format!("{words} ({})", crate::access::terraform_mark(locked))
+        }
+        Some(manager) => format!("{words} (managed by {})", crate::text::printable(manager)),
+    }
+}

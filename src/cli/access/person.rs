@@ -190,7 +190,7 @@ fn object_row(line: &ObjectLine) -> Vec<String> {
     vec![
         what,
         line.rule.as_ref().map(ToString::to_string).unwrap_or_default(),
-        line.by.clone(),
+        super::with_manager(line.by.clone(), line.managed_by.as_deref(), line.terraform_lock),
         level,
         how,
     ]

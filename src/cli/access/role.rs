@@ -145,7 +145,11 @@ fn known_project(label: &str, known: &RoleKnown) -> String {
                         crate::api::access::levels::display_name(&rule.resource).trim_end_matches('s'),
                         rule.name.clone().unwrap_or_else(|| rule.resource_id.clone())
                     ),
-                    rule.rule.as_ref().map(ToString::to_string).unwrap_or_default(),
+                    super::with_manager(
+                        rule.rule.as_ref().map(ToString::to_string).unwrap_or_default(),
+                        rule.managed_by.as_deref(),
+                        rule.terraform_lock,
+                    ),
                 ]
             })
             .collect();

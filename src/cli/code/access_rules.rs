@@ -51,6 +51,9 @@ pub struct LiveAccess {
     pub people: HashMap<String, String>,
     /// What a preview is computed from.
     pub world: Option<World>,
+    /// Notebooks' short ids (their addresses) by (project, uuid), as the
+    /// object rules said them.
+    pub short_ids: HashMap<(i64, String), String>,
     /// What could not be read, in words.
     pub notes: Vec<String>,
 }
@@ -325,24 +328,8 @@ pub fn preview(wanted: &CodeFile, live: &Live, plan: &Plan) -> Option<Effect> {
             }
         }
     }
-    let rules = wanted.access.as_deref().unwrap_or_default();
-    let current: HashMap<String, &RuleEntry> = live
-        .access
-        .rules
-        .iter()
-        .map(|rule| (rule.describe(), rule))
-        .collect();
-    for change in plan.changes.iter().filter(|change| change.kind == KIND) {
-        let (rule, level) = match change.action {
-            Action::Remove => match current.get(&change.name) {
-                Some(rule) => (*rule, None),
-                None => continue,
-            },
-            _ => match change.index.and_then(|index| rules.get(index)) {
-                Some(rule) => (rule, Some(rule.level.clone())),
-                None => continue,
-            },
-        };
+    for (change, rule) in changed_rules(live, wanted, plan) {
+        let level = (change.action != Action::Remove).then(|| rule.level.clone());
         let subject = match &rule.subject {
             RuleSubject::Everyone => Subject::Everyone,
             RuleSubject::Role(name) => match role_id(&world, name) {
@@ -388,4 +375,31 @@ pub fn with_preview(plan: String, effect: Option<&Effect>) -> String {
         Some(at) => format!("{}\n{preview}{}", &plan[..at], &plan[at..]),
         None => format!("{plan}\n{preview}"),
     }
+}
+
+/// Each rule change of a plan with its rule: a removed rule as the server
+/// holds it, any other as the file says it.
+pub(super) fn changed_rules<'a>(
+    live: &'a Live,
+    wanted: &'a CodeFile,
+    plan: &'a Plan,
+) -> Vec<(&'a Change, &'a RuleEntry)> {
+    let rules = wanted.access.as_deref().unwrap_or_default();
+    let current: HashMap<String, &RuleEntry> = live
+        .access
+        .rules
+        .iter()
+        .map(|rule| (rule.describe(), rule))
+        .collect();
+    plan.changes
+        .iter()
+        .filter(|change| change.kind == KIND)
+        .filter_map(|change| {
+            let rule = match change.action {
+                Action::Remove => current.get(&change.name).copied(),
+                _ => change.index.and_then(|index| rules.get(index)),
+            };
+            rule.map(|rule| (change, rule))
+        })
+        .collect()
 }

@@ -98,7 +98,7 @@ pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> a
         false
     };
     let steps = steps::build(&plan, &wanted, &live, today);
-    super::access_rules::read_for_preview(&connection, &mut live, &plan).await;
+    super::access_rules::read_for_preview(&connection, &mut live, &wanted, &plan).await;
     let preview = super::access_rules::preview(&wanted, &live, &plan);
     if format == Format::Table {
         output::print(&super::access_rules::with_preview(

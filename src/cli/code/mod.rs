@@ -13,6 +13,7 @@ pub mod lock;
 pub mod pace;
 pub mod run;
 pub mod saved;
+mod spill;
 pub mod steps;
 pub mod writeback;
 
@@ -62,6 +63,10 @@ pub struct PlanArgs {
     /// `orgdeck apply PLAN` applies it, within an hour.
     #[arg(long, value_name = "PLAN")]
     save: Option<PathBuf>,
+    /// Accepted for symmetry with the commands that change things: `plan`
+    /// never changes anything, with or without it.
+    #[arg(long)]
+    dry_run: bool,
 }
 
 /// Whether export needs the server at all (`--schema` does not).
@@ -77,7 +82,13 @@ pub fn print_schema() -> anyhow::Result<()> {
 pub async fn export(args: ExportArgs, connection: Connection, format: Format) -> anyhow::Result<()> {
     let only_access = args.access && !args.roles && !args.subscriptions;
     let both = args.roles == args.subscriptions && !only_access;
-    let (mut live, names) = fetch(&connection, args.roles || both, args.subscriptions || both).await?;
+    let (mut live, names) = fetch(&connection, args.roles || both, false).await?;
+    // The subscriptions are set aside as they are walked and written an
+    // entry at a time, in id order ([`spill`]).
+    let mut spilled = match args.subscriptions || both {
+        true => Some(spill::Spilled::read(&connection.client, &live.file.header.project.to_string()).await?),
+        false => None,
+    };
     access_rules::read_into(&connection, &mut live, args.access).await?;
     if args.access {
         for note in &live.access.notes {
@@ -85,24 +96,31 @@ pub async fn export(args: ExportArgs, connection: Connection, format: Format) ->
         }
         live.file.access = Some(live.access.rules.clone());
     }
-    let text = match format {
-        Format::Json => {
-            let mut text = crate::text::to_safe_json(&live.file.to_json())?;
-            text.push('\n');
-            text
-        }
-        Format::Table => live.file.to_toml(&names),
-    };
+    live.file.subscriptions = spilled.as_ref().map(|_| Vec::new());
+    let mut write =
+        |out: &mut dyn std::io::Write| spill::write(out, format, &live.file, &names, spilled.as_mut());
     match &args.file {
-        Some(path) => crate::config::files::replace_keeping_mode(path, text.as_bytes())
-            .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", path.display())),
-        None => output::print(&text),
+        Some(path) => crate::config::files::replace_keeping_mode_with(path, |out| write(out))
+            .map_err(|error| anyhow::anyhow!("cannot write {}: {error:#}", path.display())),
+        None => {
+            let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+            let written = write(&mut stdout).and_then(|()| Ok(std::io::Write::flush(&mut stdout)?));
+            written.map_err(|error| match error.downcast::<std::io::Error>() {
+                Ok(error) => output::output_error(error),
+                Err(error) => error,
+            })
+        }
     }
 }
 
 /// `orgdeck plan FILE`: exit 0 with nothing to do, 2 with changes, 1 on
 /// an error (Terraform's `-detailed-exitcode`).
 pub async fn plan(args: PlanArgs, connection: Connection, format: Format) -> anyhow::Result<()> {
+    // `--dry-run` changes nothing here: plan changes nothing either way.
+    tracing::debug!(
+        dry_run = args.dry_run,
+        "plan changes nothing; --dry-run is accepted for symmetry"
+    );
     let text = file::read_text(&args.file).map_err(failure)?;
     let wanted = file::parse(&text).map_err(|problems| invalid(&args.file, &problems))?;
     let (mut live, _) = fetch(
@@ -116,7 +134,7 @@ pub async fn plan(args: PlanArgs, connection: Connection, format: Format) -> any
         .await
         .map_err(|error| failure(format!("{error:#}")))?;
     let plan = checked_plan(&connection.client, &args.file, &wanted, &live, args.prune).await?;
-    access_rules::read_for_preview(&connection, &mut live, &plan).await;
+    access_rules::read_for_preview(&connection, &mut live, &wanted, &plan).await;
     let preview = access_rules::preview(&wanted, &live, &plan);
     let unsettled = lock::unsettled(&args.file);
     if !unsettled.is_empty() {

@@ -21,7 +21,7 @@ pub fn write_json(out: &mut impl Write, value: &impl Serialize) -> std::io::Resu
 }
 
 /// Writes `value` as pretty JSON laid out as if it stood `depth` levels deep.
-fn write_at(out: &mut impl Write, value: &impl Serialize, depth: usize) -> std::io::Result<()> {
+pub fn write_at(out: &mut impl Write, value: &impl Serialize, depth: usize) -> std::io::Result<()> {
     let mut serializer = serde_json::Serializer::with_formatter(out, SafeJson::at_depth(depth));
     value
         .serialize(&mut serializer)

@@ -14,11 +14,15 @@ use crate::access::read::{ReadError, Reader};
 use crate::api::access::levels::PROJECT;
 use crate::api::access::{AccessControl, Subject};
 use crate::cli::code::diff::{Action, Live, Plan};
+use crate::cli::code::file::CodeFile;
 use crate::cli::code::file::access::{RuleEntry, RuleSubject};
 use crate::cli::connection::Connection;
 
 /// Subjects whose object rules are read at once.
 const SUBJECTS_AT_ONCE: usize = 8;
+
+/// Requests at once while the objects a plan changes are read.
+const OBJECTS_AT_ONCE: usize = 4;
 
 /// The file's name of a rule's subject (a role's name, a member's
 /// address), or `None` with a note when the server's lists lack it.
@@ -100,6 +104,11 @@ pub async fn read_into(connection: &Connection, live: &mut Live, wanted: bool) -
         let Some(level) = rule.access_level.clone() else {
             continue;
         };
+        if let Some(short_id) = rule.short_id.clone().filter(|short| !short.is_empty()) {
+            access
+                .short_ids
+                .insert((project, rule.resource_id.to_lowercase()), short_id);
+        }
         access.rules.push(RuleEntry {
             project,
             resource: rule.resource.clone(),
@@ -122,20 +131,116 @@ pub async fn read_into(connection: &Connection, live: &mut Live, wanted: bool) -
 /// role changes can move access (memberships, role deletions): the rules
 /// read now. A server whose rules cannot be read gets no preview, said in
 /// the log; the plan goes on as before previews.
-pub async fn read_for_preview(connection: &Connection, live: &mut Live, plan: &Plan) {
+/// Then the objects whose rules the plan changes are read into the
+/// preview's world.
+pub async fn read_for_preview(connection: &Connection, live: &mut Live, wanted: &CodeFile, plan: &Plan) {
     let moves_people = plan.changes.iter().any(|change| {
         change.kind == "role"
             && (change.action == Action::Remove
                 || !change.members_added.is_empty()
                 || !change.members_removed.is_empty())
     });
-    if live.access.world.is_some() || !moves_people {
+    if live.access.world.is_none() && moves_people {
+        match crate::cli::preview::Session::open(connection, Projects::All).await {
+            Ok(session) => live.access.world = Some(session.read.world),
+            Err(error) => tracing::info!("no preview of who gains or loses access with the plan: {error}"),
+        }
+    }
+    read_changed_objects(connection, live, wanted, plan).await;
+}
+
+/// An object a plan's rules change: (project, resource, id, name).
+type ChangedObject = (i64, String, String, String);
+
+/// Reads into the preview's world each object (a dashboard, an insight, a
+/// notebook, a feature flag) whose rules the plan sets or removes: every
+/// rule on it and its creator (`World::read_object`), so that the preview
+/// says who gains and who loses on it. One that cannot be read is said
+/// with the preview, which leaves it out.
+async fn read_changed_objects(connection: &Connection, live: &mut Live, wanted: &CodeFile, plan: &Plan) {
+    let objects = changed_objects(live, wanted, plan);
+    let access = &mut live.access;
+    let Some(world) = access.world.as_mut() else {
+        return;
+    };
+    if objects.is_empty() {
         return;
     }
-    match crate::cli::preview::Session::open(connection, Projects::All).await {
-        Ok(session) => live.access.world = Some(session.read.world),
-        Err(error) => tracing::info!("no preview of who gains or loses access with the plan: {error}"),
+    let (reader, _ctrl_c) = crate::cli::access::stoppable_reader(
+        connection,
+        crate::access::read::ReadOptions {
+            concurrency: OBJECTS_AT_ONCE,
+            ..crate::access::read::ReadOptions::default()
+        },
+    );
+    let notebooks = objects
+        .iter()
+        .filter(|(_, resource, _, _)| resource == "notebook")
+        .map(|(project, _, id, _)| (*project, id.as_str()));
+    let Some(short_ids) = notebook_addresses(&reader, &access.short_ids, notebooks, &mut world.notes).await
+    else {
+        return;
+    };
+    for (project, resource, id, name) in objects {
+        let address = match resource.as_str() {
+            "notebook" => match short_ids
+                .get(&project)
+                .and_then(|known| known.get(&id.to_lowercase()))
+            {
+                Some(short_id) => short_id.clone(),
+                None => {
+                    world.notes.push(format!(
+                        "notebook {id} in project {project} was not found: who gains or loses on it is not shown"
+                    ));
+                    continue;
+                }
+            },
+            _ => id.clone(),
+        };
+        let object = crate::access::preview::ObjectRef {
+            resource: resource.clone(),
+            id: id.clone(),
+            name,
+            creator: None,
+        };
+        match world.read_object_at(&reader, project, object, &address).await {
+            Ok(()) => {}
+            Err(ReadError::Stopped) => return,
+            Err(ReadError::Api(error)) => world.notes.push(format!(
+                "the rules on {resource} {id} in project {project} could not be read ({error}): who gains or loses on it is not shown"
+            )),
+        }
     }
+}
+
+/// The objects whose rules the plan sets or removes, each once.
+fn changed_objects(live: &Live, wanted: &CodeFile, plan: &Plan) -> Vec<ChangedObject> {
+    let mut objects: Vec<ChangedObject> = Vec::new();
+    for (_, rule) in super::changed_rules(live, wanted, plan) {
+        if rule.resource == PROJECT {
+            continue;
+        }
+        let Some(id) = &rule.object else { continue };
+        if objects.iter().any(|(project, resource, known, _)| {
+            *project == rule.project && *resource == rule.resource && known == id
+        }) {
+            continue;
+        }
+        // The name the server's rules on it carry, else the server's item's.
+        let name = live
+            .access
+            .rules
+            .iter()
+            .filter(|known| {
+                known.project == rule.project
+                    && known.resource == rule.resource
+                    && known.object.as_ref() == Some(id)
+            })
+            .find_map(|known| known.object_name.clone())
+            .unwrap_or_default();
+        objects.push((rule.project, rule.resource.clone(), id.clone(), name));
+    }
+    objects
 }
 
 /// A rule of the project or a resource, as the file writes it.
@@ -227,6 +332,53 @@ async fn object_rules(
     Ok(out)
 }
 
+/// Notebooks are addressed by their short ids (posthog.md 16.3): as the
+/// object rules said them, else as each project's notebook list does (read
+/// once a project). `None` when Ctrl-C stopped the reads; a list that
+/// cannot be read is said in `notes`, its notebooks left without address.
+async fn notebook_addresses(
+    reader: &Reader,
+    said: &HashMap<(i64, String), String>,
+    notebooks: impl Iterator<Item = (i64, &str)>,
+    notes: &mut Vec<String>,
+) -> Option<HashMap<i64, HashMap<String, String>>> {
+    let mut short_ids: HashMap<i64, HashMap<String, String>> = HashMap::new();
+    let mut listed: HashSet<i64> = HashSet::new();
+    for (project, id) in notebooks {
+        if let Some(short_id) = said.get(&(project, id.to_lowercase())) {
+            short_ids
+                .entry(project)
+                .or_default()
+                .insert(id.to_lowercase(), short_id.clone());
+            continue;
+        }
+        if !listed.insert(project) {
+            continue;
+        }
+        let list = crate::api::List::notebooks(&project.to_string());
+        let list = &list;
+        let found = reader
+            .read(|client| async move { client.all(list, &crate::api::FetchAll::default()).await })
+            .await;
+        let known: HashMap<String, String> = match found {
+            Ok(notebooks) => notebooks
+                .into_vec()
+                .into_iter()
+                .map(|notebook| (notebook.id.to_lowercase(), notebook.short_id))
+                .collect(),
+            Err(ReadError::Stopped) => return None,
+            Err(ReadError::Api(error)) => {
+                notes.push(format!(
+                    "the notebooks of project {project} could not be read: {error}"
+                ));
+                HashMap::new()
+            }
+        };
+        short_ids.entry(project).or_default().extend(known);
+    }
+    Some(short_ids)
+}
+
 /// In each locked project, which object rules Terraform manages: each
 /// object's own rules, read once.
 async fn managed_objects(reader: &Reader, access: &mut LiveAccess, world: &World) -> anyhow::Result<()> {
@@ -240,11 +392,27 @@ async fn managed_objects(reader: &Reader, access: &mut LiveAccess, world: &World
                 .map(|object| (rule.project, rule.resource.clone(), object))
         })
         .collect();
+    let notebooks = objects
+        .iter()
+        .filter(|(_, resource, _)| resource == "notebook")
+        .map(|(project, _, id)| (*project, id.as_str()));
+    let Some(short_ids) = notebook_addresses(reader, &access.short_ids, notebooks, &mut access.notes).await
+    else {
+        anyhow::bail!("stopped (Ctrl-C): nothing was changed");
+    };
     for (project, resource, object) in objects {
         let key = project.to_string();
-        // A notebook is addressed by its short id: the rule's id is its key
-        // only where the server names notebooks by id.
-        let Some(target) = crate::access::object_target(&resource, &object, None) else {
+        let short_id = short_ids
+            .get(&project)
+            .and_then(|known| known.get(&object.to_lowercase()))
+            .map(String::as_str);
+        if resource == "notebook" && short_id.is_none() {
+            access.notes.push(format!(
+                "whether Terraform manages the rules on notebook {object} in project {project} is unknown: the notebook is not in the project's list"
+            ));
+            continue;
+        }
+        let Some(target) = crate::access::object_target(&resource, &object, short_id) else {
             continue;
         };
         let (key, target) = (key.as_str(), target);

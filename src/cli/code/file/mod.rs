@@ -108,7 +108,7 @@ pub struct RoleEntry {
 }
 
 /// An insight named by its short id (as exported) or its numeric id.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum InsightRef {
     Short(String),
     Id(i64),
@@ -155,8 +155,9 @@ impl crate::api::Kept for SubscriptionEntry {
     }
 }
 
-/// A subscription as the file holds it: what it delivers, to whom, when.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// A subscription as the file holds it: what it delivers, to whom, when
+/// (serialized only to be set aside while `export` walks, [`super::spill`]).
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct SubscriptionEntry {
     pub id: Option<i64>,
     pub title: Option<String>,
@@ -179,6 +180,7 @@ pub struct SubscriptionEntry {
     /// What the server computes, written as comments only.
     pub summary: Option<String>,
     pub next_delivery: Option<String>,
+    #[serde(skip)]
     pub at: Option<Pos>,
 }
 
@@ -339,8 +341,22 @@ fn toml_list(items: &[Value]) -> String {
 }
 
 impl CodeFile {
-    /// The file as TOML, with a header comment naming where it came from.
+    /// The file as TOML, with a header comment naming where it came from
+    /// (`export` writes it a piece at a time: [`CodeFile::toml_head`], then
+    /// each subscription).
+    #[cfg(test)]
     pub fn to_toml(&self, names: &Names) -> String {
+        let mut out = self.toml_head(names);
+        for subscription in self.subscriptions.iter().flatten() {
+            out.push_str(&subscription.to_toml());
+        }
+        out
+    }
+
+    /// The TOML before the subscriptions: the header, the roles and the
+    /// access rules (what `export` writes before it streams its
+    /// subscriptions, each [`SubscriptionEntry::to_toml`]).
+    pub fn toml_head(&self, names: &Names) -> String {
         let mut out = String::new();
         out.push_str(&format!("# orgdeck export of {}\n", comment(&self.header.host)));
         out.push_str(&format!(
@@ -377,28 +393,6 @@ impl CodeFile {
         }
         for rule in self.access.iter().flatten() {
             out.push_str(&rule.to_toml());
-        }
-        for subscription in self.subscriptions.iter().flatten() {
-            out.push('\n');
-            if let Some(summary) = &subscription.summary {
-                out.push_str(&format!("# {}\n", comment(summary)));
-            }
-            if let Some(next) = &subscription.next_delivery {
-                out.push_str(&format!("# next delivery: {}\n", comment(next)));
-            }
-            out.push_str("[[subscriptions]]\n");
-            if let Some(id) = subscription.id {
-                out.push_str(&format!("id = {id}\n"));
-            }
-            for (key, value) in subscription.fields() {
-                match &value {
-                    Value::Null => {}
-                    Value::Array(items) if key == "export_insights" => {
-                        out.push_str(&format!("{key} = {}\n", toml_list(items)));
-                    }
-                    _ => out.push_str(&format!("{key} = {}\n", toml_value(&value))),
-                }
-            }
         }
         out
     }
@@ -440,24 +434,52 @@ impl CodeFile {
             );
         }
         if let Some(subscriptions) = &self.subscriptions {
-            let subscriptions: Vec<Value> = subscriptions
-                .iter()
-                .map(|subscription| {
-                    let mut entry = serde_json::Map::new();
-                    if let Some(id) = subscription.id {
-                        entry.insert("id".into(), json!(id));
-                    }
-                    for (key, value) in subscription.fields() {
-                        if !value.is_null() {
-                            entry.insert(key.into(), value);
-                        }
-                    }
-                    Value::Object(entry)
-                })
-                .collect();
+            let subscriptions: Vec<Value> = subscriptions.iter().map(SubscriptionEntry::to_json).collect();
             top.insert("subscriptions".into(), Value::Array(subscriptions));
         }
         Value::Object(top)
+    }
+}
+
+impl SubscriptionEntry {
+    /// The entry as a `[[subscriptions]]` table, with a blank line before
+    /// it and its summary and next delivery as comments.
+    pub fn to_toml(&self) -> String {
+        let mut out = String::from("\n");
+        if let Some(summary) = &self.summary {
+            out.push_str(&format!("# {}\n", comment(summary)));
+        }
+        if let Some(next) = &self.next_delivery {
+            out.push_str(&format!("# next delivery: {}\n", comment(next)));
+        }
+        out.push_str("[[subscriptions]]\n");
+        if let Some(id) = self.id {
+            out.push_str(&format!("id = {id}\n"));
+        }
+        for (key, value) in self.fields() {
+            match &value {
+                Value::Null => {}
+                Value::Array(items) if key == "export_insights" => {
+                    out.push_str(&format!("{key} = {}\n", toml_list(items)));
+                }
+                _ => out.push_str(&format!("{key} = {}\n", toml_value(&value))),
+            }
+        }
+        out
+    }
+
+    /// The entry as the file's JSON writes it.
+    pub fn to_json(&self) -> Value {
+        let mut entry = serde_json::Map::new();
+        if let Some(id) = self.id {
+            entry.insert("id".into(), json!(id));
+        }
+        for (key, value) in self.fields() {
+            if !value.is_null() {
+                entry.insert(key.into(), value);
+            }
+        }
+        Value::Object(entry)
     }
 }
 
