@@ -13,9 +13,8 @@ mod writes;
 
 use super::app::{
     About, Connected, Context, Effect, Msg, ScreenId, ScreenRequest, Target, Ticket, Write, WriteAnswer,
-    Written,
 };
-use crate::api::{Client, List, Organization, PICKER_ROWS, Project, Raw, Role, Subscription};
+use crate::api::{Client, List, Organization, PICKER_ROWS, Project, Role};
 use crate::config::{self, CURRENT};
 
 /// Channels asked for at a time, and the most a form offers (a bound on
@@ -408,13 +407,5 @@ impl Runner {
         }
         found.truncate(MAX_CHANNELS);
         Ok(found)
-    }
-}
-
-/// A refusal in the server's words, else the error.
-pub(super) fn refused(error: crate::api::Error) -> String {
-    match error.refusal() {
-        Some(refusal) if !refusal.detail.is_empty() => refusal.detail.clone(),
-        _ => error.to_string(),
     }
 }

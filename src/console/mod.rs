@@ -29,6 +29,7 @@ use tokio::sync::mpsc::UnboundedReceiver;
 use crate::api::Client;
 use crate::clock::Clock;
 use crate::config::ConfigFile;
+use crate::console::screens::offboard::Write as OffboardWrite;
 pub use app::{App, Context, Effect, Msg, Origin};
 use kit::theme::Theme;
 
@@ -160,7 +161,7 @@ impl Driver {
                 effect,
                 Effect::Look { .. }
                     | Effect::Write {
-                        write: app::Write::Offboard { .. },
+                        write: app::Write::Offboard(OffboardWrite { .. }),
                         ..
                     }
             ) {

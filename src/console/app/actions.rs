@@ -10,6 +10,7 @@
 use super::{App, Confirm, Effect, Mode, Notice, ScreenId, Timer, Write};
 use crate::api::{self, Delivery, DeliveryStatus, Subscription, TriggerType};
 use crate::console::screens::Change;
+use crate::console::screens::subscriptions::Write as SubscriptionWrite;
 
 /// How many times the deliveries are looked at after a test or a resume:
 /// 1, 2, 3, 4 and then 5 s apart, 40 s in all.
@@ -88,10 +89,10 @@ impl App {
             (None, _) => return Vec::new(),
         };
         let question = format!("Send a test delivery of {what} now? It goes to every recipient.");
-        let write = Write::TestDelivery {
+        let write = Write::Subscription(SubscriptionWrite::TestDelivery {
             project: self.context.project.clone(),
             id,
-        };
+        });
         // It reaches people: Enter says no.
         self.mode = Mode::Confirm(Confirm::write(question, write, true));
         Vec::new()
@@ -114,11 +115,11 @@ impl App {
             )));
             return Vec::new();
         }
-        let write = Write::SetEnabled {
+        let write = Write::Subscription(SubscriptionWrite::SetEnabled {
             project: self.context.project.clone(),
             id: subscription.id,
             enabled: !subscription.is_enabled(),
-        };
+        });
         if !subscription.is_enabled() {
             // A resume delivers at once to every recipient: asked first,
             // and Enter says no, as for a test.
@@ -396,43 +397,9 @@ impl App {
     /// A refused test delivery, pause or resume, in words and with what to
     /// do about it; `None` for other writes.
     pub(super) fn on_call_refusal(write: &Write, error: &api::Error) -> Option<String> {
-        let detail = error
-            .refusal()
-            .map(|refusal| refusal.detail.clone())
-            .filter(|detail| !detail.is_empty())
-            .unwrap_or_else(|| error.to_string());
         match write {
-            Write::TestDelivery { id, .. } => Some(match error.status() {
-                Some(409) if detail.contains("disabled") => {
-                    format!("no test delivery: #{id} is paused ({detail}) p resumes it")
-                }
-                Some(409) if detail.contains("in progress") => format!(
-                    "no test delivery: one of #{id} is already in progress; its result shows in the deliveries (Enter)"
-                ),
-                Some(404) => format!(
-                    "no test delivery: #{id} is soft-deleted or gone, or this server has no test deliveries (404)"
-                ),
-                Some(429) => format!(
-                    "no test delivery: PostHog takes at most 10 a minute per project; try again shortly ({error})"
-                ),
-                _ => format!("test delivery of #{id} failed: {error}"),
-            }),
-            Write::SetEnabled {
-                id, enabled: true, ..
-            } => {
-                let hint = if detail.contains("Slack") {
-                    " e edits its target: choose a working Slack integration, or e-mail"
-                } else if detail.contains("end date") {
-                    " e edits it: a later until date, or no count"
-                } else {
-                    ""
-                };
-                Some(format!("cannot resume #{id}: {detail}{hint}"))
-            }
-            Write::SetEnabled {
-                id, enabled: false, ..
-            } => Some(format!("cannot pause #{id}: {error}")),
-            _ => None,
+            Write::Subscription(write) => write.refusal(error),
+            Write::Role(_) | Write::Member(_) | Write::People(_) | Write::Offboard(_) => None,
         }
     }
 }

@@ -5,6 +5,7 @@ use ratatui::crossterm::event::KeyEvent;
 use super::{App, Effect, Mode, Notice, ScreenId, Write};
 use crate::api::{self};
 use crate::console::lists::picker::{Outcome as PickerOutcome, Picker};
+use crate::console::screens::members::Write as MemberWrite;
 
 impl App {
     /// `a`: the member picker for the chosen role; on Roles, the role
@@ -113,11 +114,11 @@ impl App {
             PickerOutcome::Assign => {
                 picker.saving = true;
                 let people = picker.selection();
-                self.write(Write::AssignMembers {
+                self.write(Write::Member(MemberWrite::Assign {
                     organization,
                     role,
                     people,
-                })
+                }))
             }
         }
     }

@@ -12,10 +12,8 @@ use ratatui::crossterm::event::KeyEvent;
 
 use super::{App, Effect, Mode, Notice, ScreenId, Ticket, Write, Written};
 use crate::api;
-use crate::console::lists::bulk::{Bulk, IN_FLIGHT, Item, Verb};
-use crate::console::lists::{MarkAll, roles};
-use crate::console::screens::Change;
-use crate::console::screens::roles::Write as RoleWrite;
+use crate::console::lists::MarkAll;
+use crate::console::screens::bulk::{Bulk, IN_FLIGHT, Item, Verb};
 use crate::console::widgets::results::{self, Entry, Outcome, Report};
 
 /// A bulk run under way.
@@ -213,30 +211,11 @@ impl App {
         self.send_bulk()
     }
 
-    /// What one row's success does to the tables, as a single write's does
-    /// (without its notices, undo or watch).
+    /// What one row's success does to the screens: the news its write
+    /// gives, as a single write's does (without its notices, undo or watch).
     fn apply_bulk(&mut self, write: &Write, written: Written) {
-        let height = self.table_height();
-        match (write, written) {
-            (Write::Role(write @ RoleWrite::Delete { .. }), Written::Deleted) => {
-                if let Some(change) = write.change() {
-                    self.announce(change);
-                }
-                roles::deleted(&mut self.lists.roles, write.role().unwrap_or_default(), height);
-            }
-            (Write::RemoveMember { id, role, .. }, Written::Deleted) => self.announce(Change::Left {
-                role: role.clone(),
-                membership: id.clone(),
-            }),
-            (Write::AddToRoles { .. } | Write::AssignMembers { .. }, Written::Assigned(results)) => {
-                for membership in results.into_iter().filter_map(|(_, result)| result.ok()) {
-                    self.announce(Change::Joined(Box::new(membership)));
-                }
-            }
-            (_, Written::Subscription(subscription)) => {
-                self.announce(Change::SubscriptionChanged(subscription))
-            }
-            _ => {}
+        for change in write.changes(&written) {
+            self.announce(change);
         }
     }
 

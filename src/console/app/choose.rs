@@ -9,11 +9,12 @@ use std::sync::Arc;
 use ratatui::crossterm::event::KeyEvent;
 
 use super::{App, Confirm, Effect, Mode, Notice, ScreenId, Write};
-use crate::api::OrganizationMember;
 use crate::api::models::level;
+pub(super) use crate::console::kit::person::{level_word, named};
 use crate::console::lists::AnyTable;
-use crate::console::lists::bulk::{Bulk, Item};
 use crate::console::lists::picker::Person;
+use crate::console::screens::bulk::{Bulk, Item};
+use crate::console::screens::people::Write as PeopleWrite;
 use crate::console::widgets::chooser::{Choice, Chooser, Outcome};
 use crate::people::{RoleIndex, RoleRef};
 
@@ -26,34 +27,12 @@ pub enum Choosing {
     Level { person: Person, level: i64 },
 }
 
-/// How a person is named in questions and notices: "Ada Okafor <ada@…>".
-pub(super) fn named(member: &OrganizationMember) -> Person {
-    let name = member.user.display_name();
-    let label = if name.is_empty() || name == member.user.email {
-        member.user.email.clone()
-    } else {
-        format!("{name} <{}>", member.user.email)
-    };
-    Person {
-        label,
-        uuid: member.user.uuid.clone(),
-    }
-}
-
 /// "Data", "Data and On-call", "Data, Finance and On-call".
 fn listed(names: &[String]) -> String {
     match names {
         [] => String::new(),
         [one] => one.clone(),
         [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
-}
-
-/// "a member", "an admin", "an owner".
-pub(super) fn level_word(level: i64) -> String {
-    match level::name(level) {
-        name @ ("admin" | "owner" | "unknown") => format!("an {name}"),
-        name => format!("a {name}"),
     }
 }
 
@@ -257,11 +236,11 @@ impl App {
                         .map(|person| Item {
                             id: person.uuid.clone(),
                             label: person.label.clone(),
-                            write: Write::AddToRoles {
+                            write: Write::People(PeopleWrite::AddToRoles {
                                 organization: organization.clone(),
                                 people: vec![person],
                                 roles: roles.clone(),
-                            },
+                            }),
                             done: "added",
                         })
                         .collect::<Vec<_>>();
@@ -295,11 +274,11 @@ impl App {
                         listed(&names),
                         crate::text::plural(adds)
                     ),
-                    Write::AddToRoles {
+                    Write::People(PeopleWrite::AddToRoles {
                         organization,
                         people,
                         roles,
-                    },
+                    }),
                     false,
                 ));
             }
@@ -322,11 +301,11 @@ impl App {
                         level_word(wanted),
                         level_word(level)
                     ),
-                    Write::SetLevel {
+                    Write::People(PeopleWrite::SetLevel {
                         organization,
                         person,
                         level: wanted,
-                    },
+                    }),
                     true,
                 ));
             }

@@ -1,15 +1,17 @@
 //! Changing things: confirmations before anything is deleted, soft delete
-//! and restore of subscriptions with undo, sending writes, and what an answer
-//! does to the tables (they change in place, no reload).
+//! and restore of subscriptions with undo, sending writes, and carrying out
+//! what the screen whose write it was says its answer does
+//! ([`crate::console::screens::Landed`]: news for every screen, the
+//! notice, the form closing, the undo, a delivery watched for). A failed
+//! write lands here: on the form or picker that sent it, or in the notice.
 
 use ratatui::crossterm::event::KeyEvent;
 
-use super::choose::{level_word, named};
 use super::{App, Confirm, Confirmed, Effect, Mode, Notice, ScreenId, Ticket, Timer, Undo, Write, Written};
-use crate::api::{self};
-use crate::console::lists::{roles, subscriptions::choices};
-use crate::console::screens::Change;
-use crate::console::screens::roles::Write as RoleWrite;
+use crate::api;
+use crate::console::lists::subscriptions::choices;
+use crate::console::screens::subscriptions::Write as SubscriptionWrite;
+use crate::console::screens::{Landing, Then};
 use crate::console::widgets::question::{self, Answer};
 
 impl App {
@@ -39,7 +41,7 @@ impl App {
                 return Vec::new();
             };
             return match self.acted_on().map(|subscription| subscription.deleted) {
-                Some(true) => self.write(Write::Restore { project, id }),
+                Some(true) => self.write(Write::Subscription(SubscriptionWrite::Restore { project, id })),
                 Some(false) => {
                     self.notice = Some(Notice::done(format!(
                         "#{id} is not soft-deleted: nothing to restore"
@@ -64,7 +66,7 @@ impl App {
             _ => self.undo.as_ref().map(|undo| undo.id),
         };
         match id {
-            Some(id) => self.write(Write::Restore { project, id }),
+            Some(id) => self.write(Write::Subscription(SubscriptionWrite::Restore { project, id })),
             None => {
                 self.notice = Some(Notice::done(
                     "nothing to restore: u restores a soft-deleted subscription (D shows them)".into(),
@@ -105,7 +107,7 @@ impl App {
         {
             resumed.0.pending = Some(ticket);
         }
-        if let Write::Offboard { .. } = &write {
+        if let Write::Offboard(_) = &write {
             self.offboard_sent(ticket);
         }
         self.writing += 1;
@@ -186,10 +188,9 @@ impl App {
     ) -> Vec<Effect> {
         self.writing = self.writing.saturating_sub(1);
         self.dirty = true;
-        if let Write::Offboard { .. } = write {
+        if let Write::Offboard(_) = write {
             return self.offboarded(ticket, result);
         }
-        let height = self.table_height();
         // Whether the form or picker open now is the one that sent this
         // write; a form the user left, or another one, is never touched.
         let mut ours = match &self.mode {
@@ -246,168 +247,57 @@ impl App {
                 return Vec::new();
             }
         };
-        let mut effects = Vec::new();
-        let lists = &mut self.lists;
-        let text = match (write, written) {
-            (Write::Role(RoleWrite::Create { .. }), Written::Role(role)) => {
-                if ours {
-                    self.mode = Mode::Normal;
-                }
-                roles::created(&mut lists.roles, *role, height)
-            }
-            (Write::Role(RoleWrite::Update { id, .. }), Written::Role(role)) => {
-                if ours {
-                    self.mode = Mode::Normal;
-                }
-                roles::updated(&mut lists.roles, &id, *role)
-            }
-            (Write::Role(write @ RoleWrite::Delete { .. }), Written::Deleted) => {
-                if let Some(change) = write.change() {
-                    self.announce(change);
-                }
-                roles::deleted(&mut self.lists.roles, write.role().unwrap_or_default(), height)
-            }
-            (Write::RemoveMember { id, role, .. }, Written::Deleted) => {
-                self.announce(Change::Left { role, membership: id });
-                "removed from the role".to_string()
-            }
-            (Write::AddToRoles { .. }, Written::Assigned(results)) => {
-                let mut added = Vec::new();
-                let mut failed = Vec::new();
-                for (what, result) in results {
-                    match result {
-                        Ok(membership) => {
-                            self.announce(Change::Joined(Box::new(membership)));
-                            added.push(what);
-                        }
-                        Err(reason) => failed.push(format!("{what}: {reason}")),
-                    }
-                }
-                let mut text = format!("added {}", added.len());
-                if !added.is_empty() {
-                    text.push_str(&format!(": {}", added.join("; ")));
-                }
-                if !failed.is_empty() {
-                    text.push_str(&format!("; not added: {}", failed.join("; ")));
-                    self.notice = Some(Notice::error(text));
-                    self.apply_view();
-                    return self.fetch_visible();
-                }
-                text
-            }
-            (Write::SetLevel { .. }, Written::Member(member)) => {
-                let text = format!("{} is now {}", named(&member).label, level_word(member.level));
-                self.announce(Change::MemberChanged(member));
-                text
-            }
-            (Write::AssignMembers { .. }, Written::Assigned(results)) => {
-                let mut added = Vec::new();
-                let mut failed = Vec::new();
-                for (who, result) in results {
-                    match result {
-                        Ok(membership) => {
-                            self.announce(Change::Joined(Box::new(membership)));
-                            added.push(who);
-                        }
-                        Err(reason) => failed.push(format!("{who}: {reason}")),
-                    }
-                }
-                if ours {
-                    self.mode = Mode::Normal;
-                }
-                let mut text = format!("assigned {}", added.len());
-                if !added.is_empty() {
-                    text.push_str(&format!(" ({})", added.join(", ")));
-                }
-                if !failed.is_empty() {
-                    text.push_str(&format!("; not assigned: {}", failed.join("; ")));
-                    self.notice = Some(Notice::error(text));
-                    self.apply_view();
-                    return self.fetch_visible();
-                }
-                text
-            }
-            (Write::CreateSubscription { .. }, Written::Subscription(subscription)) => {
-                if ours {
-                    self.mode = Mode::Normal;
-                }
-                lists.subscriptions.created(&subscription)
-            }
-            (Write::UpdateSubscription { id, .. }, Written::Subscription(subscription)) => {
-                self.resume = None;
-                self.announce(Change::SubscriptionChanged(subscription));
-                format!("saved subscription #{id}")
-            }
-            (Write::SoftDelete { id, .. }, Written::Subscription(subscription)) => {
-                self.announce(Change::SubscriptionChanged(subscription));
-                let ticket = self.undos.issue();
-                self.undo = Some(Undo { id, ticket });
-                effects.push(Effect::Timer {
-                    timer: Timer::Undo,
-                    ticket,
-                });
-                format!("soft-deleted subscription #{id}: u to undo")
-            }
-            (Write::Restore { id, .. }, Written::Subscription(subscription)) => {
-                self.undo = None;
-                let held = self
-                    .lists
-                    .subscriptions
-                    .rows
-                    .list
-                    .position(|row| row.id == id)
-                    .is_some();
-                self.announce(Change::SubscriptionChanged(subscription));
-                if !held && !self.lists.subscriptions.resource.filter.deleted {
-                    // Gone from the list since (a refresh): it comes back
-                    // where the server puts it, the cursor on it.
-                    self.lists.subscriptions.refocus = Some(id.to_string());
-                    self.notice = Some(Notice::done(format!("restored subscription #{id}")));
-                    return self.reload(ScreenId::Subscriptions, false);
-                }
-                format!("restored subscription #{id}")
-            }
-            (Write::TestDelivery { id, .. }, Written::Accepted) => {
-                effects.push(self.watch_for_delivery(id, Some(api::TriggerType::Manual)));
-                effects.push(self.read_again(id, "tested"));
-                format!("test delivery of #{id} on its way: the console says how it went when it lands")
-            }
-            (Write::SetEnabled { id, .. }, Written::Subscription(subscription))
-                if subscription.enabled.is_none() =>
-            {
-                // An older PostHog keeps no `enabled`: it took the body and ignored it.
-                self.announce(Change::SubscriptionChanged(subscription));
-                let delete = match self.shown() {
-                    ScreenId::Subscriptions => "d soft-deletes it instead",
-                    _ => "d on its row of Subscriptions soft-deletes it instead",
-                };
-                self.notice = Some(Notice::error(format!(
-                    "#{id} was not paused: this server keeps no paused state (an older PostHog); {delete}"
-                )));
-                return Vec::new();
-            }
-            (Write::SetEnabled { id, enabled, .. }, Written::Subscription(subscription)) => {
-                let next = subscription
-                    .next_delivery_date
-                    .map(|at| crate::display::next_delivery(Some(at), self.now, self.context.zone))
-                    .unwrap_or_else(|| "none left".into());
-                self.announce(Change::SubscriptionChanged(subscription));
-                if enabled {
-                    // Resuming sends a confirmation delivery (posthog.md 8.4),
-                    // which may pause it again: it is read again.
-                    effects.push(self.watch_for_delivery(id, None));
-                    effects.push(self.read_again(id, "resumed"));
-                    format!("resumed #{id}: next delivery {next}")
-                } else {
-                    format!("paused #{id}: nothing is delivered until p resumes it")
-                }
-            }
-            (write, written) => {
-                tracing::warn!(?write, ?written, "an answer that does not fit its write");
-                return Vec::new();
-            }
+        let at = Landing {
+            now: self.now,
+            zone: self.context.zone,
+            shown: self.shown(),
         };
-        self.notice = Some(Notice::done(text));
+        let landed = write.land(written, &at);
+        if landed.closes && ours {
+            self.mode = Mode::Normal;
+        }
+        for change in landed.changes {
+            self.announce(change);
+        }
+        let mut effects = Vec::new();
+        if let Some(said) = landed.said {
+            self.notice = Some(match said {
+                Ok(text) => Notice::done(text),
+                Err(text) => Notice::error(text),
+            });
+        }
+        for then in landed.then {
+            match then {
+                Then::OfferUndo(id) => {
+                    let ticket = self.undos.issue();
+                    self.undo = Some(Undo { id, ticket });
+                    effects.push(Effect::Timer {
+                        timer: Timer::Undo,
+                        ticket,
+                    });
+                }
+                Then::ForgetUndo => self.undo = None,
+                Then::ForgetResumed => self.resume = None,
+                Then::Watch { id, trigger } => effects.push(self.watch_for_delivery(id, trigger)),
+                Then::ReadAgain { id, why } => effects.push(self.read_again(id, why)),
+                Then::Restored(id) => {
+                    let held = self
+                        .lists
+                        .subscriptions
+                        .rows
+                        .list
+                        .position(|row| row.id == id)
+                        .is_some();
+                    if !held && !self.lists.subscriptions.resource.filter.deleted {
+                        // Gone from the list since (a refresh): it comes back
+                        // where the server puts it, the cursor on it.
+                        self.lists.subscriptions.refocus = Some(id.to_string());
+                        return self.reload(ScreenId::Subscriptions, false);
+                    }
+                }
+                Then::Still => return effects,
+            }
+        }
         self.apply_view();
         effects.extend(self.fetch_visible());
         effects

@@ -7,6 +7,7 @@ use super::{App, Confirm, Effect, FormPurpose, Mode, Notice, ScreenId, Write};
 use crate::api::{self, SubscriptionInput};
 use crate::console::lists::roles;
 use crate::console::lists::subscriptions::{choices, fields};
+use crate::console::screens::subscriptions::Write as SubscriptionWrite;
 use crate::console::widgets::form::{Form, Outcome};
 
 impl App {
@@ -278,20 +279,20 @@ impl App {
                         recipients(form)
                     );
                     let resumed = Box::new(((**form).clone(), purpose.clone()));
-                    let write = Write::CreateSubscription {
+                    let write = Write::Subscription(SubscriptionWrite::Create {
                         project,
                         body: Box::new(body),
-                    };
+                    });
                     self.mode = Mode::Confirm(Confirm {
                         form: Some(resumed),
                         ..Confirm::write(question, write, true)
                     });
                     return Vec::new();
                 }
-                Ok(body) => Some(Write::CreateSubscription {
+                Ok(body) => Some(Write::Subscription(SubscriptionWrite::Create {
                     project,
                     body: Box::new(body),
-                }),
+                })),
                 Err(errors) => {
                     form.show_errors(errors);
                     return Vec::new();
@@ -326,11 +327,11 @@ impl App {
                         ));
                     }
                     let resumed = Box::new(((**form).clone(), purpose.clone()));
-                    let write = Write::UpdateSubscription {
+                    let write = Write::Subscription(SubscriptionWrite::Update {
                         project,
                         id,
                         body: Box::new(changed),
-                    };
+                    });
                     // Saving is harmless; delivering on save reaches people.
                     self.mode = Mode::Confirm(Confirm {
                         form: Some(resumed),

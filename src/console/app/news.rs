@@ -13,7 +13,7 @@ impl App {
     /// Tells every list what changed.
     pub(super) fn announce(&mut self, change: Change) {
         let height = self.table_height();
-        roles::on_change(&mut self.lists.roles, &change);
+        roles::on_change(&mut self.lists.roles, &change, height);
         if self.lists.members.on_change(&change, height) {
             self.keep_shown_open();
         }
@@ -75,7 +75,11 @@ impl App {
                 let uuid = member.user.uuid.clone();
                 self.change_page(&uuid, |profile| profile.member = Some((**member).clone()));
             }
-            Change::RoleDeleted { .. } | Change::SubscriptionChanged(_) => {}
+            Change::RoleMade(_)
+            | Change::RoleSaved(_)
+            | Change::RoleDeleted { .. }
+            | Change::SubscriptionChanged(_)
+            | Change::SubscriptionMade(_) => {}
         }
     }
 }

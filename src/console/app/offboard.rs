@@ -9,16 +9,9 @@
 use super::{App, Confirm, Effect, Mode, Notice, ScreenId, Ticket, Write, Written};
 use crate::api;
 use crate::console::lists::offboard::{Phase, Screen};
+use crate::console::screens::offboard::Write as OffboardWrite;
 use crate::people::offboard::Step;
 use crate::text::plural;
-
-/// How an offboarding ended.
-#[derive(Debug)]
-pub struct Offboarded {
-    pub plan: crate::people::offboard::Plan,
-    /// The record's file, or why it could not be written.
-    pub record: Result<std::path::PathBuf, String>,
-}
 
 impl App {
     /// `O`: the offboarding of the person under the cursor, once their page
@@ -139,10 +132,10 @@ impl App {
                 person.email,
                 plural(changes)
             ),
-            Write::Offboard {
+            Write::Offboard(OffboardWrite {
                 organization: self.context.organization.clone(),
                 plan: Box::new(plan.clone()),
-            },
+            }),
             true,
         ));
         Vec::new()

@@ -6,9 +6,7 @@ use std::time::Duration;
 use ratatui::crossterm::event::KeyEvent;
 use tui_input::Input;
 
-use crate::api::{
-    self, NamedItem, Organization, OrganizationMember, Project, Role, RoleMembership, Subscription,
-};
+use crate::api::{self, NamedItem, Organization, OrganizationMember, Project, Subscription};
 pub use crate::console::kit::stop::Stop;
 use crate::console::lists::picker::Picker;
 pub use crate::console::lists::{Confirm, Confirmed, FormPurpose, Write};
@@ -17,11 +15,12 @@ pub use crate::console::screens::{ScreenPage, ScreenRequest};
 use crate::console::widgets::form::Form;
 
 pub use super::choose::Choosing;
-pub use super::offboard::Offboarded;
 pub use super::people::{Narrow, PeopleNews, SharedIndex};
 pub use crate::config::Origin;
 pub use crate::console::kit::latest::{Latest, Ticket};
 pub use crate::console::kit::notice::{NOTICE_FOR, Notice};
+pub use crate::console::screens::offboard::Offboarded;
+pub use crate::console::screens::write::Written;
 
 /// How long typing pauses before a search goes to the server: short
 /// enough that the first results come under 300 ms after the last key
@@ -161,25 +160,6 @@ pub struct WriteAnswer {
     pub ticket: Ticket,
     pub write: Write,
     pub result: Result<Written, api::Error>,
-}
-
-/// What a write answered.
-#[derive(Debug)]
-pub enum Written {
-    Role(Box<Role>),
-    /// Per person: the new membership, or why not.
-    Assigned(Vec<(String, Result<RoleMembership, String>)>),
-    Subscription(Box<Subscription>),
-    Deleted,
-    /// Taken, to be done later (202).
-    Accepted,
-    /// A member as they are now (a level changed).
-    Member(Box<OrganizationMember>),
-    /// An offboarding ran: every step's outcome, and where its record went.
-    Offboarded(Box<Offboarded>),
-    /// An offboarding refused before its first step (the key cannot do
-    /// every step, its record cannot be written): why. Nothing changed.
-    NotStarted(String),
 }
 
 /// How long the footer offers to undo a soft delete.

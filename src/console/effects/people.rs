@@ -7,13 +7,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::Runner;
-use super::refused;
-use crate::api::Raw;
 use crate::api::{FetchAll, List, OrganizationMember};
 use crate::console::app::{Msg, Narrow, Offboarded, PeopleNews, SharedIndex, Stop, Ticket, Written};
-use crate::console::lists::picker::Person;
 use crate::people::offboard::{self, Journal, Plan, RecordAt, Session, Step};
-use crate::people::{RoleIndex, RoleRef, profile};
+use crate::people::{RoleIndex, profile};
 
 /// Members a page of `:no-role`'s look through everyone.
 const SCAN_PAGE: u64 = 500;
@@ -170,30 +167,6 @@ impl Runner {
                 .map_err(|error| format!("{error:#}"));
             let _ = runner.messages.send(Msg::Profile { ticket, result });
         });
-    }
-
-    /// People into roles, one request each, each with its own result.
-    pub(super) async fn add_to_roles(
-        &self,
-        organization: &str,
-        people: &[Person],
-        roles: &[RoleRef],
-    ) -> Written {
-        let mut results = Vec::new();
-        for person in people {
-            for role in roles {
-                let outcome = self
-                    .client
-                    .add_member(organization, &role.id, &person.uuid)
-                    .await
-                    .map(Raw::into_typed);
-                results.push((
-                    format!("{} to {}", person.label, role.name),
-                    outcome.map_err(refused),
-                ));
-            }
-        }
-        Written::Assigned(results)
     }
 
     /// Runs an offboarding plan as the CLI runs it: the key checked against

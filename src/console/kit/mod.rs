@@ -3,8 +3,9 @@
 //! colours, the view context a frame is drawn from (theme, zone, time:
 //! [`view::ViewCx`]), fitting text to a width, the tickets that let the latest
 //! answer to a request win, the flag that stops a task ([`stop::Stop`]),
-//! the notice in the footer, a table's columns and sorts, and the
-//! organization and project a screen is about ([`scope::Scope`]). Issue 30
+//! the notice in the footer, a table's columns and sorts, someone a write
+//! is about ([`person::Person`]), and the organization and project a
+//! screen is about ([`scope::Scope`]). Issue 30
 //! moves the rest of the shared pieces here (confirmations, popups, detail
 //! lines) as the screens move into their folders; the architecture test
 //! (`tests/server/architecture.rs`) keeps this floor from naming anything
@@ -14,6 +15,7 @@ pub mod column;
 pub mod fit;
 pub mod latest;
 pub mod notice;
+pub mod person;
 pub mod scope;
 pub mod stop;
 pub mod theme;

@@ -13,6 +13,7 @@ use crate::console::kit::view::ViewCx;
 use crate::console::screens;
 use crate::console::screens::Change;
 use crate::console::screens::Screen;
+use crate::console::screens::members::Write as MemberWrite;
 use crate::console::table::listing::Listing;
 use crate::console::view::detail::{field, heading, optional, user_lines};
 
@@ -188,11 +189,11 @@ impl Resource for Members {
     fn confirm_delete(&self, membership: &RoleMembership, scope: Scope) -> Option<Confirm> {
         let role = self.role.as_ref()?;
         let question = format!("Remove {} from the role {}?", person(membership), role.name);
-        let write = Write::RemoveMember {
+        let write = Write::Member(MemberWrite::Remove {
             organization: scope.organization.to_string(),
             role: role.id.clone(),
             id: membership.id.clone(),
-        };
+        });
         Some(Confirm::write(question, write, true))
     }
 
@@ -209,11 +210,11 @@ impl Resource for Members {
             .map(|membership| Item {
                 id: membership.id.clone(),
                 label: person(membership),
-                write: Write::RemoveMember {
+                write: Write::Member(MemberWrite::Remove {
                     organization: scope.organization.to_string(),
                     role: role.id.clone(),
                     id: membership.id.clone(),
-                },
+                }),
                 done: "removed from the role",
             })
             .collect();

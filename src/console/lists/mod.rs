@@ -21,10 +21,8 @@
 //! page: its request is [`Held`].
 //!
 //! Marks and bulk actions are one constant and one method of [`Resource`]
-//! away: `MARKS` and `bulk` (the module [`bulk`] says how).
+//! away: `MARKS` and `bulk` (the module `screens::bulk` says how).
 
-pub mod bulk;
-pub mod changes;
 pub mod deliveries;
 pub mod health;
 pub mod marking;
@@ -49,10 +47,10 @@ use crate::text::printable;
 // lists that name them through `super::` move into their screens.
 pub use crate::console::kit::column::{Column, Size, Sort};
 pub use crate::console::kit::scope::Scope;
+pub use crate::console::screens::bulk::{self, Bulk, Verb};
+pub use crate::console::screens::write::{Confirm, Confirmed, FormPurpose, Write};
 pub use crate::console::table::listing::Listing;
 pub use crate::console::table::pager::{Asks, ByCursor, ByOffset, Pager, Whole};
-pub use bulk::{Bulk, Verb};
-pub use changes::{Confirm, Confirmed, FormPurpose, Write};
 pub use deliveries::Deliveries;
 pub use health::Board;
 pub use marking::MarkAll;

@@ -17,6 +17,7 @@ use crate::api::models::level;
 use crate::console::app::{Confirm, Write};
 use crate::console::kit::view::ViewCx;
 use crate::console::screens::Screen;
+use crate::console::screens::members::Write as MemberWrite;
 use crate::console::table::listing::Listing;
 use crate::console::view::detail::field;
 use crate::display::Zone;
@@ -357,11 +358,11 @@ impl Resource for Person {
         let who = self.heading();
         Some(Confirm::write(
             format!("Remove {who} from the role {}?", role.name),
-            Write::RemoveMember {
+            Write::Member(MemberWrite::Remove {
                 organization: scope.organization.to_string(),
                 role: role.id.clone(),
                 id: role.membership_id.clone(),
-            },
+            }),
             true,
         ))
     }

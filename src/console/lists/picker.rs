@@ -29,12 +29,8 @@ use ratatui::widgets::{Block, BorderType, Paragraph};
 use crate::console::kit::theme::Theme;
 use crate::console::widgets::popup::{WIDTH, centered, clear, wrap};
 
-/// Someone to assign: how they are named, and their user UUID.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Person {
-    pub label: String,
-    pub uuid: String,
-}
+// Someone to assign is the kit's (writes name them too).
+pub use crate::console::kit::person::Person;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {

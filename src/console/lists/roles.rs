@@ -242,6 +242,7 @@ impl Resource for Roles {
         let write = Write::Role(RoleWrite::Delete {
             organization: scope.organization.to_string(),
             id: role.id.clone(),
+            name: role.name.clone(),
         });
         Some(Confirm::write(question, write, true))
     }
@@ -259,6 +260,7 @@ impl Resource for Roles {
                 write: Write::Role(RoleWrite::Delete {
                     organization: scope.organization.to_string(),
                     id: role.id.clone(),
+                    name: role.name.clone(),
                 }),
                 done: "deleted",
             })
@@ -335,47 +337,34 @@ pub fn submitted(form: &Form, purpose: &FormPurpose, organization: &str) -> Opti
 }
 
 /// A role was created: at the end of the list, selected.
-pub fn created(table: &mut Table<Roles>, role: Role, height: u64) -> String {
-    let name = role.name.clone();
-    table.resource.access_levels |= role.feature_flags_access_level.is_some();
-    table.rows.list.push_row(role);
-    let last = table.rows.len() as i64 - 1;
-    table.rows.move_to(last, height);
-    format!("created the role {name}")
-}
-
-/// A role was saved: its row changes in place.
-pub fn updated(table: &mut Table<Roles>, id: &str, role: Role) -> String {
-    let name = role.name.clone();
-    if let Some(index) = table.rows.list.position(|row| row.id == id) {
-        table.rows.list.replace_row(index, role);
-    }
-    format!("saved the role {name}")
-}
-
-/// A role was deleted: its row goes.
-pub fn deleted(table: &mut Table<Roles>, id: &str, height: u64) -> String {
-    let mut name = String::new();
-    if let Some(index) = table.rows.list.position(|row| row.id == id) {
-        if let Some(role) = table.rows.list.get(index) {
-            name = role.name.clone();
-        }
-        table.rows.list.remove_row(index);
-    }
-    let cursor = table.rows.cursor as i64;
-    table.rows.move_to(cursor, height);
-    format!("deleted the role {name}").trim_end().to_string()
-}
-
-/// The news Roles hears: a membership made or deleted anywhere changes the
-/// role's row (its member count, the names in its detail).
-pub fn on_change(table: &mut Table<Roles>, change: &Change) {
+/// The news Roles hears: a role made, saved or deleted changes its rows;
+/// a membership made or deleted anywhere changes the role's row (its
+/// member count, the names in its detail).
+pub fn on_change(table: &mut Table<Roles>, change: &Change, height: u64) {
     match change {
+        Change::RoleMade(role) => {
+            table.resource.access_levels |= role.feature_flags_access_level.is_some();
+            table.rows.list.push_row((**role).clone());
+            let last = table.rows.len() as i64 - 1;
+            table.rows.move_to(last, height);
+        }
+        Change::RoleSaved(role) => {
+            if let Some(index) = table.rows.list.position(|row| row.id == role.id) {
+                table.rows.list.replace_row(index, (**role).clone());
+            }
+        }
+        Change::RoleDeleted { role } => {
+            if let Some(index) = table.rows.list.position(|row| row.id == *role) {
+                table.rows.list.remove_row(index);
+            }
+            let cursor = table.rows.cursor as i64;
+            table.rows.move_to(cursor, height);
+        }
         Change::Joined(membership) => {
             members_changed(table, &membership.role_id, Some((**membership).clone()), None)
         }
         Change::Left { role, membership } => members_changed(table, role, None, Some(membership)),
-        Change::RoleDeleted { .. } | Change::MemberChanged(_) | Change::SubscriptionChanged(_) => {}
+        Change::MemberChanged(_) | Change::SubscriptionChanged(_) | Change::SubscriptionMade(_) => {}
     }
 }
 

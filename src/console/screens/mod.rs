@@ -1,8 +1,9 @@
 //! The console's screens (floor 3, above `kit`, `widgets` and `table`,
 //! below the shell). Issue 30 moves each screen into a folder here; what is
 //! here already is what the screens share ([`Screen`], [`ScreenId`],
-//! [`Change`], the typed requests of [`request`]) and, in each screen's
-//! folder, its own request type.
+//! [`Change`], the typed requests of [`request`], the writes of [`write`]
+//! and the bulk runs of [`bulk`]) and, in each screen's folder, its own
+//! request type and its own writes (`writes.rs`).
 //!
 //! [`Change`] is the one broadcast between screens (slumber's broadcast
 //! event): news of something written that any screen may be showing. The
@@ -11,17 +12,21 @@
 //! shows in step, or ignores it. A screen never reaches into another's rows
 //! to tell it.
 
+pub mod bulk;
 pub mod deliveries;
 pub mod health;
 pub mod members;
+pub mod offboard;
 pub mod people;
 pub mod request;
 pub mod roles;
 pub mod subscriptions;
+pub mod write;
 
-use crate::api::{OrganizationMember, RoleMembership, Subscription};
+use crate::api::{OrganizationMember, Role, RoleMembership, Subscription};
 
 pub use request::{Held, PageRequest, ScreenPage, ScreenRequest};
+pub use write::{Confirm, Confirmed, FormPurpose, Landed, Landing, Then, Write, Written};
 
 /// What a screen says of itself: its place among the screens. The
 /// shell reads it to draw the tabs, to go back, and to know which of the
@@ -68,7 +73,12 @@ pub enum ScreenId {
 /// harmless: a handler checks before it adds.
 #[derive(Debug, Clone)]
 pub enum Change {
-    /// A role was deleted: whatever shows its members closes.
+    /// A role was made: Roles shows it, the cursor on it.
+    RoleMade(Box<Role>),
+    /// A role as the server now holds it (saved).
+    RoleSaved(Box<Role>),
+    /// A role was deleted: its row goes, and whatever shows its members
+    /// closes.
     RoleDeleted { role: String },
     /// Someone joined a role: the membership as the server made it.
     Joined(Box<RoleMembership>),
@@ -79,4 +89,7 @@ pub enum Change {
     /// A subscription as the server now holds it (saved, soft-deleted,
     /// restored, paused, resumed, read again).
     SubscriptionChanged(Box<Subscription>),
+    /// A subscription was made: Subscriptions starts over, the cursor
+    /// finding it.
+    SubscriptionMade(Box<Subscription>),
 }

@@ -4,6 +4,7 @@
 //! undoes, told with why.
 
 use crate::console::screens;
+use crate::console::screens::subscriptions::Write as SubscriptionWrite;
 use ratatui::crossterm::event::KeyCode;
 
 use super::on_call::written;
@@ -292,7 +293,10 @@ fn t_on_a_row_asks_to_test_its_subscription() {
     };
     assert!(matches!(
         confirm.single(),
-        Some(Write::TestDelivery { id: 35, .. })
+        Some(Write::Subscription(SubscriptionWrite::TestDelivery {
+            id: 35,
+            ..
+        }))
     ));
 }
 
@@ -338,11 +342,11 @@ fn p_resuming_an_auto_disabled_row_says_the_server_paused_it_again_and_why() {
     assert!(matches!(
         write,
         Effect::Write {
-            write: Write::SetEnabled {
+            write: Write::Subscription(SubscriptionWrite::SetEnabled {
                 id: 13,
                 enabled: true,
                 ..
-            },
+            }),
             ..
         }
     ));
@@ -523,9 +527,10 @@ fn marked_rows_are_paused_together_and_the_paused_ones_left_alone() {
         .iter()
         .filter_map(|effect| match effect {
             Effect::Write {
-                write: Write::SetEnabled {
-                    id, enabled: false, ..
-                },
+                write:
+                    Write::Subscription(SubscriptionWrite::SetEnabled {
+                        id, enabled: false, ..
+                    }),
                 ..
             } => Some(*id),
             _ => None,
@@ -534,7 +539,7 @@ fn marked_rows_are_paused_together_and_the_paused_ones_left_alone() {
     assert_eq!(paused, [1, 3]);
     for effect in &effects {
         let Effect::Write {
-            write: Write::SetEnabled { id, .. },
+            write: Write::Subscription(SubscriptionWrite::SetEnabled { id, .. }),
             ..
         } = effect
         else {

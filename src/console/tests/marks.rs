@@ -8,6 +8,7 @@ use super::{answer, app, fetches, key, roles, screen, subscriptions};
 use crate::api::Subscription;
 use crate::console::app::{App, Confirmed, Context, Effect, Mode, ScreenId, ScreenPage, Write, Written};
 use crate::console::keymap::Keymap;
+use crate::console::screens::subscriptions::Write as SubscriptionWrite;
 use crate::console::widgets::question::Answer;
 use crate::console::widgets::results::Outcome;
 
@@ -197,7 +198,7 @@ fn a_bulk_pause_asks_once_sends_four_at_a_time_and_keeps_the_failed_marked() {
     assert!(flying.iter().all(|effect| matches!(
         effect,
         Effect::Write {
-            write: Write::SetEnabled { enabled: false, .. },
+            write: Write::Subscription(SubscriptionWrite::SetEnabled { enabled: false, .. }),
             ..
         }
     )));
@@ -205,7 +206,7 @@ fn a_bulk_pause_asks_once_sends_four_at_a_time_and_keeps_the_failed_marked() {
     let mut sent = 4;
     while let Some(effect) = flying.pop() {
         let Effect::Write {
-            write: Write::SetEnabled { id, .. },
+            write: Write::Subscription(SubscriptionWrite::SetEnabled { id, .. }),
             ..
         } = &effect
         else {

@@ -11,6 +11,8 @@ use super::app;
 use crate::api::{RoleMembership, User};
 use crate::console::app::{Msg, Ticket, Write, WriteAnswer, Written};
 use crate::console::lists::members::ChosenRole;
+use crate::console::screens::members::Write as MemberWrite;
+use crate::console::screens::people::Write as PeopleWrite;
 use crate::people::RoleIndex;
 
 fn membership(id: &str, role: &str, user: &str) -> RoleMembership {
@@ -46,11 +48,11 @@ fn a_role_added_on_a_persons_page_shows_in_the_members_list_open_on_it() {
         name: "Engineering".into(),
     });
     app.update(answered(
-        Write::AddToRoles {
+        Write::People(PeopleWrite::AddToRoles {
             organization: "o".into(),
             people: Vec::new(),
             roles: Vec::new(),
-        },
+        }),
         vec![membership("m1", "r1", "u1"), membership("m2", "r2", "u1")],
     ));
     let list = &app.lists.members.rows.list;
@@ -73,11 +75,11 @@ fn people_assigned_on_members_are_known_to_peoples_index_at_once() {
         name: "Engineering".into(),
     });
     app.update(answered(
-        Write::AssignMembers {
+        Write::Member(MemberWrite::Assign {
             organization: "o".into(),
             role: "r1".into(),
             people: Vec::new(),
-        },
+        }),
         vec![membership("m1", "r1", "u1")],
     ));
     let index = app.lists.people.resource.index.as_ref().unwrap();

@@ -3,6 +3,7 @@
 //! and refusals, the watch for a delivery, and `--refresh`.
 
 use crate::console::screens;
+use crate::console::screens::subscriptions::Write as SubscriptionWrite;
 use chrono::{Duration, Utc};
 use ratatui::crossterm::event::KeyCode;
 
@@ -153,7 +154,7 @@ fn a_test_delivery_asks_first_then_watches_for_the_delivery_a_while() {
     assert!(matches!(
         &effects[..],
         [Effect::Write {
-            write: Write::TestDelivery { id: 1, .. },
+            write: Write::Subscription(SubscriptionWrite::TestDelivery { id: 1, .. }),
             ..
         }]
     ));
@@ -282,7 +283,7 @@ fn refusals_of_tests_and_resumes_say_what_to_do() {
     assert!(matches!(
         &effects[..],
         [Effect::Write {
-            write: Write::SetEnabled { enabled: false, .. },
+            write: Write::Subscription(SubscriptionWrite::SetEnabled { enabled: false, .. }),
             ..
         }]
     ));
@@ -303,7 +304,7 @@ fn refusals_of_tests_and_resumes_say_what_to_do() {
     assert!(matches!(
         &effects[..],
         [Effect::Write {
-            write: Write::SetEnabled { enabled: true, .. },
+            write: Write::Subscription(SubscriptionWrite::SetEnabled { enabled: true, .. }),
             ..
         }]
     ));

@@ -10,6 +10,7 @@ use super::on_call::{refusal, written};
 use super::{answer, app, command, key};
 use crate::api::{Dashboard, DashboardTile, Page, Subscription, SubscriptionState, TargetType, TileInsight};
 use crate::console::app::{App, Effect, Mode, Msg, ScreenPage, Write};
+use crate::console::screens::subscriptions::Write as SubscriptionWrite;
 use crate::console::widgets::question::Answer;
 
 /// Today's rows (they carry `enabled`): #1 to a legacy webhook, the others
@@ -91,11 +92,11 @@ fn p_on_a_webhook_warns_that_pausing_it_is_for_good_and_enter_says_no() {
     assert!(matches!(
         &effects[..],
         [Effect::Write {
-            write: Write::SetEnabled {
+            write: Write::Subscription(SubscriptionWrite::SetEnabled {
                 id: 1,
                 enabled: false,
                 ..
-            },
+            }),
             ..
         }]
     ));
@@ -159,7 +160,7 @@ fn a_save_that_delivers_asks_first_and_enter_says_no() {
     let effects = key(&mut app, KeyCode::Char('y'));
     let [
         Effect::Write {
-            write: Write::CreateSubscription { body, .. },
+            write: Write::Subscription(SubscriptionWrite::Create { body, .. }),
             ..
         },
     ] = &effects[..]
@@ -176,7 +177,7 @@ fn a_save_that_delivers_asks_first_and_enter_says_no() {
     let effects = key(&mut app, KeyCode::Enter);
     let [
         Effect::Write {
-            write: Write::CreateSubscription { body, .. },
+            write: Write::Subscription(SubscriptionWrite::Create { body, .. }),
             ..
         },
     ] = &effects[..]
@@ -212,7 +213,7 @@ fn an_edit_that_delivers_says_so_and_only_y_sends_it() {
     let effects = key(&mut app, KeyCode::Char('y'));
     let [
         Effect::Write {
-            write: Write::UpdateSubscription { body, .. },
+            write: Write::Subscription(SubscriptionWrite::Update { body, .. }),
             ..
         },
     ] = &effects[..]
@@ -267,7 +268,7 @@ fn a_refusal_of_more_insights_teaches_the_form_the_cap() {
     let effects = key(&mut app, KeyCode::Char('y'));
     let [
         Effect::Write {
-            write: Write::CreateSubscription { body, .. },
+            write: Write::Subscription(SubscriptionWrite::Create { body, .. }),
             ..
         },
     ] = &effects[..]

@@ -7,8 +7,9 @@
 //! once to its recipients (the question counts them), so that question,
 //! like a test's and a delete's, answers Enter with no.
 
-use crate::console::lists::bulk::{Bulk, Item, Skipped, Verb};
 use crate::console::lists::{Scope, Write};
+use crate::console::screens::bulk::{Bulk, Item, Skipped, Verb};
+use crate::console::screens::subscriptions::Write as SubscriptionWrite;
 
 /// PostHog takes this many test deliveries a minute per project.
 const TESTS_A_MINUTE: usize = 10;
@@ -63,10 +64,10 @@ fn soft_delete(marked: &[Marked], project: String) -> Result<Bulk, String> {
     let items: Vec<Item> = rest
         .iter()
         .map(|row| {
-            let write = Write::SoftDelete {
+            let write = Write::Subscription(SubscriptionWrite::SoftDelete {
                 project: project.clone(),
                 id: row.id,
-            };
+            });
             item(row, write, "soft-deleted")
         })
         .collect();
@@ -96,10 +97,12 @@ fn pause_or_resume(marked: &[Marked], project: String) -> Result<Bulk, String> {
         .filter(|row| row.deleted)
         .map(|row| skip(row, "soft-deleted"));
     let pausing = live.iter().any(|row| !row.paused);
-    let write = |row: &Marked| Write::SetEnabled {
-        project: project.clone(),
-        id: row.id,
-        enabled: !pausing,
+    let write = |row: &Marked| {
+        Write::Subscription(SubscriptionWrite::SetEnabled {
+            project: project.clone(),
+            id: row.id,
+            enabled: !pausing,
+        })
     };
     if !pausing {
         let items = live
@@ -151,10 +154,10 @@ fn test(marked: &[Marked], project: String) -> Result<Bulk, String> {
         } else if row.paused {
             skipped.push(skip(row, "paused (p resumes them first)"));
         } else {
-            let write = Write::TestDelivery {
+            let write = Write::Subscription(SubscriptionWrite::TestDelivery {
                 project: project.clone(),
                 id: row.id,
-            };
+            });
             items.push(item(row, write, "test delivery on its way"));
         }
     }
@@ -212,11 +215,11 @@ mod tests {
         assert!(matches!(
             pause.items[..],
             [Item {
-                write: Write::SetEnabled {
+                write: Write::Subscription(SubscriptionWrite::SetEnabled {
                     id: 1,
                     enabled: false,
                     ..
-                },
+                }),
                 ..
             }]
         ));

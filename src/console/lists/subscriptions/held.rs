@@ -91,32 +91,20 @@ impl Table<Subscriptions> {
         self.rows.top = 0;
     }
 
-    /// A subscription was created: newest first, the list starts over with
-    /// it at the top, and the cursor finds it.
-    pub fn created(&mut self, subscription: &Subscription) -> String {
-        self.refocus = Some(subscription.id.to_string());
-        self.rows.cursor = 0;
-        self.rows.top = 0;
-        self.rows.list.restart();
-        let exports = match subscription.dashboard_export_insights.as_deref() {
-            Some([one]) => format!(", exporting insight {one} of the dashboard"),
-            Some(exports) if !exports.is_empty() => {
-                format!(", exporting {} insights of the dashboard", exports.len())
-            }
-            _ => String::new(),
-        };
-        format!(
-            "created subscription #{}: {}{exports}",
-            subscription.id,
-            subscription.summary.clone().unwrap_or_default()
-        )
-    }
-
     /// The news Subscriptions hears: a subscription changed anywhere
     /// changes its row in place.
     pub fn on_change(&mut self, change: &Change) {
-        if let Change::SubscriptionChanged(subscription) = change {
-            self.replace((**subscription).clone());
+        match change {
+            Change::SubscriptionChanged(subscription) => self.replace((**subscription).clone()),
+            // Newest first: the list starts over with it at the top, and
+            // the cursor finds it.
+            Change::SubscriptionMade(subscription) => {
+                self.refocus = Some(subscription.id.to_string());
+                self.rows.cursor = 0;
+                self.rows.top = 0;
+                self.rows.list.restart();
+            }
+            _ => {}
         }
     }
 

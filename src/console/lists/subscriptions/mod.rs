@@ -20,6 +20,7 @@ use crate::api::{Subscription, SubscriptionFilter, SubscriptionState};
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
 use crate::console::screens::Screen;
+use crate::console::screens::subscriptions::Write as SubscriptionWrite;
 use crate::console::table::listing::Listing;
 use crate::console::view::detail::{field, heading, marked, optional, user_lines};
 use crate::display::relative;
@@ -287,10 +288,10 @@ impl Resource for Subscriptions {
             "Soft-delete subscription #{} {name}? (u restores it)",
             subscription.id
         );
-        let write = Write::SoftDelete {
+        let write = Write::Subscription(SubscriptionWrite::SoftDelete {
             project: scope.project.to_string(),
             id: subscription.id,
-        };
+        });
         Some(Confirm::write(question, write, true))
     }
 

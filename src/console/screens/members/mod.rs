@@ -1,7 +1,9 @@
 //! The Members screen. Its folder holds, so far, its typed request
-//! (`request.rs`); the list itself (`console/lists/members.rs`) moves here as
+//! (`request.rs`), its writes (`writes.rs`); the list itself (`console/lists/members.rs`) moves here as
 //! issue 30's re-cut goes on.
 
 pub mod request;
+pub mod writes;
 
 pub use request::Request;
+pub use writes::Write;

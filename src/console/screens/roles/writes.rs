@@ -8,6 +8,7 @@
 
 use crate::api::{self, Client, Role, RoleInput};
 use crate::console::screens::Change;
+use crate::console::screens::write::{Landed, Written};
 
 /// A change to the organization's roles.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,19 +23,12 @@ pub enum Write {
         id: String,
         input: RoleInput,
     },
-    /// The role and its memberships.
+    /// The role and its memberships; its name, for the notice.
     Delete {
         organization: String,
         id: String,
+        name: String,
     },
-}
-
-/// What the server answered a role write.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Answer {
-    /// The role as the server now holds it (created or saved).
-    Saved(Box<Role>),
-    Deleted,
 }
 
 impl Write {
@@ -51,8 +45,8 @@ impl Write {
     }
 
     /// Sends it: one request.
-    pub async fn send(&self, client: &Client) -> Result<Answer, api::Error> {
-        let saved = |role: api::Raw<Role>| Answer::Saved(Box::new(role.into_typed()));
+    pub async fn send(&self, client: &Client) -> Result<Written, api::Error> {
+        let saved = |role: api::Raw<Role>| Written::Role(Box::new(role.into_typed()));
         match self {
             Write::Create { organization, input } => client.create_role(organization, input).await.map(saved),
             Write::Update {
@@ -60,10 +54,10 @@ impl Write {
                 id,
                 input,
             } => client.update_role(organization, id, input).await.map(saved),
-            Write::Delete { organization, id } => client
+            Write::Delete { organization, id, .. } => client
                 .delete_role(organization, id)
                 .await
-                .map(|()| Answer::Deleted),
+                .map(|()| Written::Deleted),
         }
     }
 
@@ -75,13 +69,35 @@ impl Write {
         }
     }
 
-    /// The news its success is for the other screens: a deleted role
-    /// closes whatever shows its members.
-    pub fn change(&self) -> Option<Change> {
-        match self {
-            Write::Delete { id, .. } => Some(Change::RoleDeleted { role: id.clone() }),
-            Write::Create { .. } | Write::Update { .. } => None,
+    /// The news its success is for every screen: a role made, saved or
+    /// deleted (Roles' rows change as they hear it; a deleted role closes
+    /// whatever shows its members).
+    pub fn changes(&self, written: &Written) -> Vec<Change> {
+        match (self, written) {
+            (Write::Create { .. }, Written::Role(role)) => vec![Change::RoleMade(role.clone())],
+            (Write::Update { .. }, Written::Role(role)) => vec![Change::RoleSaved(role.clone())],
+            (Write::Delete { id, .. }, Written::Deleted) => vec![Change::RoleDeleted { role: id.clone() }],
+            _ => Vec::new(),
         }
+    }
+
+    /// What its answer does: its news, the notice, and the form that
+    /// made or saved the role closing.
+    pub fn land(&self, written: Written) -> Landed {
+        let changes = self.changes(&written);
+        match (self, &written) {
+            (Write::Create { .. }, Written::Role(role)) => {
+                Landed::done(format!("created the role {}", role.name)).closing()
+            }
+            (Write::Update { .. }, Written::Role(role)) => {
+                Landed::done(format!("saved the role {}", role.name)).closing()
+            }
+            (Write::Delete { name, .. }, Written::Deleted) => {
+                Landed::done(format!("deleted the role {name}").trim_end().to_string())
+            }
+            _ => return Landed::unfit(self, &written),
+        }
+        .with(changes)
     }
 }
 
@@ -90,18 +106,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_a_deletion_is_news() {
+    fn each_write_is_news_and_a_deletion_names_the_role() {
         let delete = Write::Delete {
             organization: "o".into(),
             id: "r1".into(),
+            name: "Data".into(),
         };
-        assert!(matches!(delete.change(), Some(Change::RoleDeleted { role }) if role == "r1"));
+        let landed = delete.land(Written::Deleted);
+        assert!(matches!(&landed.changes[..], [Change::RoleDeleted { role }] if role == "r1"));
+        assert_eq!(landed.said, Some(Ok("deleted the role Data".into())));
+        assert!(!landed.closes);
         let update = Write::Update {
             organization: "o".into(),
             id: "r1".into(),
             input: RoleInput::default(),
         };
-        assert!(update.change().is_none());
+        let saved = Role {
+            name: "Finance".into(),
+            ..Role::default()
+        };
+        let landed = update.land(Written::Role(Box::new(saved)));
+        assert!(matches!(&landed.changes[..], [Change::RoleSaved(role)] if role.name == "Finance"));
+        assert!(landed.closes);
         assert_eq!(delete.summary(), "Delete the role");
     }
 }

@@ -1,5 +1,5 @@
 //! Bulk actions on marked rows. A list that takes marks says what each of
-//! its bulk keys does to the rows marked ([`super::Resource::bulk`]): one
+//! its bulk keys does to the rows marked (its `bulk`): one
 //! question naming the count, a write for each row, and the marked rows it
 //! leaves as they are, with why. The app asks the question once, sends the
 //! writes a few at a time, lists each row's result, and keeps marked only
@@ -16,16 +16,16 @@
 //! add the marked people to) is started by the app once the choice is
 //! made: the list's module builds the [`Bulk`] from
 //! `Table::marked_rows()` and the choice (one [`Item`] a row, each one
-//! write; `Write::AssignMembers` with one person fails the row when that
+//! write; a `members::Write::Assign` with one person fails the row when that
 //! person is refused), and the app hands it to `App::ask_bulk`. A new key
 //! that acts on marks with no choice first is a new [`Verb`], and one line
 //! mapping its action to it in `app/keys.rs`.
 //!
-//! What a row's success does to the tables is `App::apply_bulk`, by the
-//! kind of write (a row changed or gone, as a single write does); a write
-//! it does not know changes nothing there, and the row is still unmarked.
+//! What a row's success does to the screens is the news its write gives
+//! ([`super::write::Write::changes`]), as a single write's does; a write
+//! with no news changes nothing there, and the row is still unmarked.
 
-use super::changes::{Confirm, Confirmed, Write};
+use super::write::{Confirm, Confirmed, Write};
 use crate::console::widgets::question::Answer;
 
 /// The most writes of a bulk run on their way at once.
@@ -159,10 +159,10 @@ mod tests {
         Item {
             id: id.to_string(),
             label: format!("#{id}"),
-            write: Write::TestDelivery {
+            write: Write::Subscription(crate::console::screens::subscriptions::Write::TestDelivery {
                 project: "1".into(),
                 id,
-            },
+            }),
             done: "tested",
         }
     }
