@@ -75,7 +75,7 @@ impl App {
     /// before the bulk action. `None` where the key acts on the row under
     /// the cursor instead (nothing marked, or no such bulk action).
     pub(super) fn bulk_key(&mut self, verb: Verb) -> Option<Vec<Effect>> {
-        let planned = self.lists.get(self.shown()).bulk(verb, self.scope())?;
+        let planned = self.lists.bulk(self.shown(), verb, self.scope())?;
         match planned {
             Ok(bulk) => self.ask_bulk(bulk),
             Err(why) => self.notice = Some(Notice::error(why)),

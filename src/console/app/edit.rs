@@ -20,7 +20,7 @@ impl App {
         if self.busy() {
             return Vec::new();
         }
-        let confirm = self.lists.get(self.shown()).confirm_delete(self.scope());
+        let confirm = self.lists.confirm_delete(self.shown(), self.scope());
         if let Some(confirm) = confirm {
             self.mode = Mode::Confirm(confirm);
         }

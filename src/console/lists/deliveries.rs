@@ -18,7 +18,6 @@ use std::cmp::Ordering;
 use chrono::{DateTime, Utc};
 use ratatui::text::{Line, Span};
 
-use super::Confirm;
 use super::subscriptions::words::channel;
 use super::{ByCursor, Column, Pager, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
 use crate::api::{self, Delivery, DeliveryStatus, RecipientStatus};
@@ -262,11 +261,6 @@ impl Resource for Deliveries {
         } else {
             "no deliveries yet: t sends a test delivery"
         }
-    }
-
-    /// Deliveries are history: nothing to delete.
-    fn confirm_delete(&self, _delivery: &Delivery, _scope: Scope) -> Option<Confirm> {
-        None
     }
 
     fn shows_relative_times(&self) -> bool {

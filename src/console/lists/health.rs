@@ -14,11 +14,9 @@ use chrono::{DateTime, Utc};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::bulk::{Bulk, Verb};
 use super::deliveries::who_and_why;
-use super::subscriptions::bulk::{self as subscriptions_bulk, Marked};
 use super::subscriptions::words::channel;
-use super::{Column, Confirm, Held, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
+use super::{Column, Held, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
 use crate::api::health::Health;
 use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;
@@ -193,12 +191,6 @@ fn recipient<'a>(row: &HealthRow, recipient: &'a str) -> &'a str {
     }
 }
 
-/// How many recipients the row's target has ("email a@b.co, c@d.co": 2).
-fn recipients(target: &str) -> usize {
-    let (kind, value) = target.split_once(' ').unwrap_or((target, ""));
-    crate::api::subscription::recipients(Some(&crate::api::TargetType::from_wire(kind)), value)
-}
-
 /// The target as people name it: "Slack #ops", "email a@b.co".
 fn target(row: &HealthRow) -> String {
     match row.target.strip_prefix("slack ") {
@@ -348,32 +340,6 @@ impl Resource for Board {
             (None, Some(_)) => "no subscriptions in this project",
             (None, None) => "no look yet: r looks",
         }
-    }
-
-    /// Health is a view: nothing to delete from it.
-    fn confirm_delete(&self, _row: &HealthRow, _scope: Scope) -> Option<Confirm> {
-        None
-    }
-
-    /// `p` and `t` on marked rows act on their subscriptions, as on
-    /// Subscriptions; the look's health says which are paused. Nothing is
-    /// deleted from here.
-    fn bulk(&self, verb: Verb, rows: &[&HealthRow], scope: Scope) -> Option<Result<Bulk, String>> {
-        if verb == Verb::Delete {
-            return None;
-        }
-        let marked: Vec<Marked> = rows
-            .iter()
-            .map(|row| Marked {
-                id: row.id,
-                label: format!("#{} \"{}\"", row.id, row.title),
-                paused: matches!(row.health, Health::Paused | Health::AutoDisabled),
-                deleted: false,
-                for_good: row.health == Health::Unsupported,
-                recipients: recipients(&row.target),
-            })
-            .collect();
-        Some(subscriptions_bulk::bulk(verb, &marked, scope))
     }
 
     fn shows_relative_times(&self) -> bool {

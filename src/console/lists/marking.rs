@@ -5,8 +5,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use super::bulk::{Bulk, Verb};
-use super::{Resource, Scope, Table};
+use super::{Resource, Table};
 use crate::console::kit::latest::Ticket;
 use crate::console::table::marks::MARK_LIMIT;
 use crate::console::table::paging::PAGE_SIZE;
@@ -205,12 +204,9 @@ impl<R: Resource> Table<R> {
             .collect()
     }
 
-    /// What a bulk key does to the marked rows; `None` where it does not
-    /// act in bulk (no marks, or not on this list).
-    pub fn bulk_of(&self, verb: Verb, scope: Scope) -> Option<Result<Bulk, String>> {
-        if !R::MARKS || self.marks.is_empty() {
-            return None;
-        }
-        self.resource.bulk(verb, &self.marked_rows(), scope)
+    /// The marked rows, when there are any on a list that takes marks:
+    /// what a bulk key acts on.
+    pub fn marked_if_any(&self) -> Option<Vec<&R::Row>> {
+        (R::MARKS && !self.marks.is_empty()).then(|| self.marked_rows())
     }
 }

@@ -5,15 +5,13 @@ use std::cmp::Ordering;
 
 use ratatui::text::{Line, Span};
 
-use super::bulk::{Bulk, Item, Verb};
-use super::{AnyTable, Column, Confirm, Resource, Scope, ScreenId, Sort, Table, Write, contains, text};
+use super::{AnyTable, Column, Resource, Scope, ScreenId, Sort, Table, contains, text};
 use crate::api::models::level;
 use crate::api::{OrganizationMember, RoleMembership};
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
 use crate::console::screens::Change;
 use crate::console::screens::Screen;
-use crate::console::screens::members::Write as MemberWrite;
 use crate::console::table::listing::Listing;
 use crate::console::view::detail::{field, heading, optional, user_lines};
 
@@ -185,53 +183,6 @@ impl Resource for Members {
     fn empty(&self) -> &'static str {
         "nobody holds this role yet: a assigns people"
     }
-
-    fn confirm_delete(&self, membership: &RoleMembership, scope: Scope) -> Option<Confirm> {
-        let role = self.role.as_ref()?;
-        let question = format!("Remove {} from the role {}?", person(membership), role.name);
-        let write = Write::Member(MemberWrite::Remove {
-            organization: scope.organization.to_string(),
-            role: role.id.clone(),
-            id: membership.id.clone(),
-        });
-        Some(Confirm::write(question, write, true))
-    }
-
-    /// `d` on marked members removes them all from the role.
-    fn bulk(&self, verb: Verb, rows: &[&RoleMembership], scope: Scope) -> Option<Result<Bulk, String>> {
-        if verb != Verb::Delete {
-            return None;
-        }
-        let Some(role) = self.role.as_ref() else {
-            return Some(Err("open a role's members first".into()));
-        };
-        let items: Vec<Item> = rows
-            .iter()
-            .map(|membership| Item {
-                id: membership.id.clone(),
-                label: person(membership),
-                write: Write::Member(MemberWrite::Remove {
-                    organization: scope.organization.to_string(),
-                    role: role.id.clone(),
-                    id: membership.id.clone(),
-                }),
-                done: "removed from the role",
-            })
-            .collect();
-        let title = format!(
-            "Remove {} from the role {}",
-            crate::text::counted(items.len(), "member"),
-            role.name
-        );
-        let more = ["They keep their other roles and stay in the organization.".to_string()];
-        Some(Ok(Bulk::new(title, &more, true, items, Vec::new())))
-    }
-}
-
-/// `Ada Okafor <ada@hedgebox.dev>`.
-fn person(membership: &RoleMembership) -> String {
-    let user = membership.user.clone().unwrap_or_default();
-    format!("{} <{}>", user.display_name(), user.email)
 }
 
 fn member_lines(member: &OrganizationMember, view: &ViewCx) -> Vec<Line<'static>> {

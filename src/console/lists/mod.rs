@@ -7,9 +7,11 @@
 //! server through its own request type (its screen's `request.rs`), its
 //! place among the screens (id, title, tab, parent, the scope its writes
 //! need) through [`Screen`] (the screens floor's), and the rest through
-//! [`Resource`]: its heading, its delete confirmation and bulk actions, its
-//! narrowing and server search. The app holds them in [`Lists`], keyed by
-//! [`ScreenId`]; issue 30 moves each into its screen's folder.
+//! [`Resource`]: its heading, its narrowing and server search. What `d` and
+//! the bulk keys ask is its screen's writes' (`screens/<name>/writes.rs`),
+//! reached through [`Lists::confirm_delete`] and [`Lists::bulk`], one arm a
+//! screen. The app holds them in [`Lists`], keyed by [`ScreenId`]; issue 30
+//! moves each into its screen's folder.
 //!
 //! Adding a list is adding a module here, a [`ScreenId`] variant and its
 //! [`Screen`] impl, a field of [`Lists`] (the compiler then names the two
@@ -20,8 +22,9 @@
 //! whole in memory (Health, whose rows a look sends) asks nothing page by
 //! page: its request is [`Held`].
 //!
-//! Marks and bulk actions are one constant and one method of [`Resource`]
-//! away: `MARKS` and `bulk` (the module `screens::bulk` says how).
+//! Marks and bulk actions are one constant of [`Resource`] and one arm of
+//! [`Lists::bulk`] away: `MARKS`, and its screen's `bulk` (the module
+//! `screens::bulk` says how).
 
 pub mod deliveries;
 pub mod health;
@@ -41,6 +44,8 @@ use serde::Serialize;
 
 use crate::console::kit::latest::Ticket;
 use crate::console::kit::view::ViewCx;
+use crate::console::screens;
+use crate::console::screens::members::writes::OfRole;
 use crate::text::printable;
 
 // Columns and sorts are the kit's (floor 0): named here too while the
@@ -119,6 +124,69 @@ impl Lists {
         }
     }
 
+    /// `d` on the row under the cursor of a screen: the question before
+    /// deleting (or removing, or soft-deleting) it, as its screen's writes
+    /// word it; `None` where `d` deletes nothing.
+    pub fn confirm_delete(&self, id: ScreenId, scope: Scope) -> Option<Confirm> {
+        match id {
+            ScreenId::Roles => Some(screens::roles::writes::ask_delete(self.roles.selected()?, scope)),
+            ScreenId::Members => {
+                let role = self.members.resource.role.as_ref()?;
+                let membership = self.members.selected()?;
+                let who = screens::members::writes::person(membership);
+                Some(screens::members::writes::ask_remove(
+                    &who,
+                    of_role(role),
+                    &membership.id,
+                    scope,
+                ))
+            }
+            ScreenId::Subscriptions => {
+                screens::subscriptions::writes::ask_soft_delete(self.subscriptions.selected()?, scope)
+            }
+            // A role on a person's page: they leave it.
+            ScreenId::Person => {
+                let person::Item::Role(role) = self.person.selected()? else {
+                    return None;
+                };
+                let who = self.person.resource.heading();
+                let of = OfRole {
+                    id: &role.id,
+                    name: &role.name,
+                };
+                Some(screens::members::writes::ask_remove(
+                    &who,
+                    of,
+                    &role.membership_id,
+                    scope,
+                ))
+            }
+            ScreenId::Deliveries | ScreenId::People | ScreenId::Offboard | ScreenId::Health => None,
+        }
+    }
+
+    /// What a bulk key does to a screen's marked rows (as last seen, in
+    /// the order marked), as its screen's writes say: a write each behind
+    /// one question. `None`: nothing marked, or the key does not act in
+    /// bulk there; `Some(Err(why))`: nothing to do.
+    pub fn bulk(&self, id: ScreenId, verb: Verb, scope: Scope) -> Option<Result<Bulk, String>> {
+        match id {
+            ScreenId::Roles => screens::roles::writes::bulk(verb, &self.roles.marked_if_any()?, scope),
+            ScreenId::Members => {
+                let rows = self.members.marked_if_any()?;
+                let role = self.members.resource.role.as_ref().map(of_role);
+                screens::members::writes::bulk(verb, role, &rows, scope)
+            }
+            ScreenId::Subscriptions => {
+                let rows = self.subscriptions.marked_if_any()?;
+                let marked: Vec<_> = rows.into_iter().map(subscriptions::bulk::Marked::of).collect();
+                Some(subscriptions::bulk::bulk(verb, &marked, scope))
+            }
+            ScreenId::Health => screens::health::bulk::bulk(verb, &self.health.marked_if_any()?, scope),
+            ScreenId::Deliveries | ScreenId::People | ScreenId::Person | ScreenId::Offboard => None,
+        }
+    }
+
     /// Every list, for what concerns them all (a new connection).
     pub fn all_mut(&mut self) -> impl Iterator<Item = &mut dyn AnyTable> {
         let Lists {
@@ -188,16 +256,6 @@ pub trait Resource: Listing + Screen + Default {
     /// Said when the list is empty.
     fn empty(&self) -> &'static str;
 
-    /// The question before deleting a row, and the write it asks for.
-    fn confirm_delete(&self, row: &Self::Row, scope: Scope) -> Option<Confirm>;
-
-    /// What a bulk key does to the marked rows (as last seen, in the order
-    /// marked): a write each behind one question. `None`: the key does not
-    /// act in bulk on this list; `Some(Err(why))`: nothing to do.
-    fn bulk(&self, _verb: Verb, _rows: &[&Self::Row], _scope: Scope) -> Option<Result<Bulk, String>> {
-        None
-    }
-
     /// Lists the server filters and sorts (too long to load whole) take
     /// the text and the order here, and say whether they must be fetched
     /// again; lists filtered and sorted in the console say no.
@@ -261,6 +319,14 @@ pub trait Resource: Listing + Screen + Default {
     /// A page was taken into `rows`: what the rows say about the server
     /// (roles with or without access levels) is learnt here.
     fn loaded(&mut self, _rows: &crate::console::table::rows::Rows<Self::Row>) {}
+}
+
+/// The role Members shows, as its writes name it.
+fn of_role(role: &members::ChosenRole) -> OfRole<'_> {
+    OfRole {
+        id: &role.id,
+        name: &role.name,
+    }
 }
 
 /// A cell of text that may come from a server: shown, never sent raw.

@@ -11,7 +11,7 @@ use ratatui::text::{Line, Span};
 use serde::Serialize;
 
 use super::{Column, Held, Resource, Scope, ScreenId, Sort, Table, styled, text};
-use crate::console::app::{Confirm, Ticket};
+use crate::console::app::Ticket;
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
 use crate::console::table::listing::Listing;
@@ -355,10 +355,6 @@ impl Resource for Offboarding {
 
     fn empty(&self) -> &'static str {
         "no plan"
-    }
-
-    fn confirm_delete(&self, _item: &Item, _scope: Scope) -> Option<Confirm> {
-        None
     }
 
     fn wraps(&self) -> bool {

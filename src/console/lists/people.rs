@@ -13,7 +13,6 @@ use ratatui::text::{Line, Span};
 use super::{Column, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
 use crate::api::OrganizationMember;
 use crate::api::models::level;
-use crate::console::app::Confirm;
 use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
@@ -243,10 +242,6 @@ impl Resource for People {
             (Some(Narrowing::Role(_)), _) => "nobody holds this role: :people shows everyone",
             (None, _) => "nobody is a member of this organization",
         }
-    }
-
-    fn confirm_delete(&self, _member: &OrganizationMember, _scope: Scope) -> Option<Confirm> {
-        None
     }
 
     /// A narrowed list is filtered among the people it holds. A user's

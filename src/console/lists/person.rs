@@ -14,10 +14,8 @@ use serde::Serialize;
 use super::{Column, Held, Resource, Scope, ScreenId, Sort, Table, styled, text};
 use crate::api::KeySummary;
 use crate::api::models::level;
-use crate::console::app::{Confirm, Write};
 use crate::console::kit::view::ViewCx;
 use crate::console::screens::Screen;
-use crate::console::screens::members::Write as MemberWrite;
 use crate::console::table::listing::Listing;
 use crate::console::view::detail::field;
 use crate::display::Zone;
@@ -348,23 +346,6 @@ impl Resource for Person {
             (false, Some(_)) => "their page could not be gathered: r tries again",
             (false, None) => "nothing known of them",
         }
-    }
-
-    /// `d` on a role: out of it, after `y`.
-    fn confirm_delete(&self, item: &Item, scope: Scope) -> Option<Confirm> {
-        let Item::Role(role) = item else {
-            return None;
-        };
-        let who = self.heading();
-        Some(Confirm::write(
-            format!("Remove {who} from the role {}?", role.name),
-            Write::Member(MemberWrite::Remove {
-                organization: scope.organization.to_string(),
-                role: role.id.clone(),
-                id: role.membership_id.clone(),
-            }),
-            true,
-        ))
     }
 
     fn wraps(&self) -> bool {

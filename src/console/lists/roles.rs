@@ -12,8 +12,7 @@ use std::cmp::Ordering;
 
 use ratatui::text::{Line, Span};
 
-use super::bulk::{Bulk, Item, Verb};
-use super::{Column, Confirm, FormPurpose, Resource, Scope, ScreenId, Sort, Table, Write, contains, text};
+use super::{Column, FormPurpose, Resource, Scope, ScreenId, Sort, Table, Write, contains, text};
 use crate::api::models::access_level;
 use crate::api::{ListOrText, Role, RoleInput, RoleMembership};
 use crate::console::kit::view::ViewCx;
@@ -21,6 +20,7 @@ use crate::console::screens;
 use crate::console::screens::Change;
 use crate::console::screens::Screen;
 use crate::console::screens::roles::Write as RoleWrite;
+use crate::console::screens::roles::writes::members;
 use crate::console::table::listing::Listing;
 use crate::console::table::rows::Rows;
 use crate::console::view::detail::{field, heading, user_lines};
@@ -73,10 +73,6 @@ const SORTS_WITH_ACCESS: [Sort; 4] = [
 ];
 
 const ACCESS_LEVELS: [(&str, &str); 2] = [("21", "view only"), ("37", "can always edit")];
-
-fn members(role: &Role) -> usize {
-    role.members.as_ref().and_then(|m| m.len()).unwrap_or(0)
-}
 
 impl Listing for Roles {
     type Row = Role;
@@ -230,48 +226,6 @@ impl Resource for Roles {
             .list
             .loaded()
             .any(|(_, role)| role.feature_flags_access_level.is_some());
-    }
-
-    fn confirm_delete(&self, role: &Role, scope: Scope) -> Option<Confirm> {
-        let members = members(role);
-        let question = format!(
-            "Delete the role {} and its {members} membership{}?",
-            role.name,
-            if members == 1 { "" } else { "s" }
-        );
-        let write = Write::Role(RoleWrite::Delete {
-            organization: scope.organization.to_string(),
-            id: role.id.clone(),
-            name: role.name.clone(),
-        });
-        Some(Confirm::write(question, write, true))
-    }
-
-    /// `d` on marked roles deletes them all, with their memberships.
-    fn bulk(&self, verb: Verb, rows: &[&Role], scope: Scope) -> Option<Result<Bulk, String>> {
-        if verb != Verb::Delete {
-            return None;
-        }
-        let items: Vec<Item> = rows
-            .iter()
-            .map(|role| Item {
-                id: role.id.clone(),
-                label: role.name.clone(),
-                write: Write::Role(RoleWrite::Delete {
-                    organization: scope.organization.to_string(),
-                    id: role.id.clone(),
-                    name: role.name.clone(),
-                }),
-                done: "deleted",
-            })
-            .collect();
-        let memberships: usize = rows.iter().map(|role| members(role)).sum();
-        let title = format!("Delete {}", crate::text::counted(items.len(), "role"));
-        let more = [format!(
-            "Their {} go with them.",
-            crate::text::counted(memberships, "membership")
-        )];
-        Some(Ok(Bulk::new(title, &more, true, items, Vec::new())))
     }
 }
 

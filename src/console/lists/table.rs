@@ -4,11 +4,8 @@
 
 use ratatui::text::{Line, Span};
 
-use super::bulk::{Bulk, Verb};
 use super::marking::{MarkAll, Marking};
-use super::{
-    Asks, Column, Confirm, PageRequest, Pager, Resource, Scope, ScreenId, ScreenRequest, Sort, pretty,
-};
+use super::{Asks, Column, PageRequest, Pager, Resource, Scope, ScreenId, ScreenRequest, Sort, pretty};
 use crate::api::Page;
 use crate::console::kit::latest::Ticket;
 use crate::console::kit::view::ViewCx;
@@ -211,7 +208,6 @@ pub trait AnyTable {
     fn empty(&self) -> &'static str;
     /// The selected row's detail, or its JSON.
     fn detail(&self, json: bool, view: &ViewCx) -> Option<(String, Vec<Line<'static>>)>;
-    fn confirm_delete(&self, scope: Scope) -> Option<Confirm>;
     fn shows_relative_times(&self) -> bool;
     fn state(&self) -> Option<&'static str>;
     /// For a narrowed list whose look stopped short of the end: how many
@@ -242,9 +238,6 @@ pub trait AnyTable {
     fn clear_marks(&mut self) -> usize;
     /// Unmarks these rows (done by a bulk action).
     fn unmark(&mut self, ids: &[String]);
-    /// What a bulk key does to the marked rows; `None` where it does not
-    /// act in bulk (no marks, or not on this list).
-    fn bulk(&self, verb: Verb, scope: Scope) -> Option<Result<Bulk, String>>;
     /// Whether its rows are a page's lines, wrapped.
     fn wraps(&self) -> bool;
 }
@@ -500,10 +493,6 @@ impl<R: Resource> AnyTable for Table<R> {
         Some(self.resource.detail(row, view))
     }
 
-    fn confirm_delete(&self, scope: Scope) -> Option<Confirm> {
-        self.resource.confirm_delete(self.rows.selected()?, scope)
-    }
-
     fn shows_relative_times(&self) -> bool {
         self.resource.shows_relative_times()
     }
@@ -568,10 +557,6 @@ impl<R: Resource> AnyTable for Table<R> {
 
     fn unmark(&mut self, ids: &[String]) {
         self.marks.retain(|id| !ids.iter().any(|done| done == id));
-    }
-
-    fn bulk(&self, verb: Verb, scope: Scope) -> Option<Result<Bulk, String>> {
-        self.bulk_of(verb, scope)
     }
 
     fn wraps(&self) -> bool {

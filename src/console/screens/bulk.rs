@@ -1,22 +1,24 @@
-//! Bulk actions on marked rows. A list that takes marks says what each of
-//! its bulk keys does to the rows marked (its `bulk`): one
+//! Bulk actions on marked rows. A screen whose list takes marks says what
+//! each of its bulk keys does to the rows marked (a `bulk` in its
+//! `writes.rs` or `bulk.rs`): one
 //! question naming the count, a write for each row, and the marked rows it
 //! leaves as they are, with why. The app asks the question once, sends the
 //! writes a few at a time, lists each row's result, and keeps marked only
 //! the rows that failed.
 //!
-//! A list opts in with two things in its module: `const MARKS: bool = true`
-//! and, for its bulk keys, `fn bulk` building a [`Bulk`] (with
-//! [`Bulk::new`], [`crate::text::counted`] and [`sample`]). Marking (Space, `*`, Esc),
-//! drawing the marks, the header's count, the question, the run (at most
+//! A list opts in with two things: `const MARKS: bool = true` on its list,
+//! and, for its bulk keys, a `bulk` in its screen's folder building a
+//! [`Bulk`] (with [`Bulk::new`], [`crate::text::counted`] and [`sample`]),
+//! named by its arm of `Lists::bulk`. Marking (Space, `*`, Esc), drawing
+//! the marks, the header's count, the question, the run (at most
 //! [`IN_FLIGHT`] writes on their way) and the results come with it; `d`,
-//! `p` and `t` reach `fn bulk` as a [`Verb`] whenever rows are marked.
+//! `p` and `t` reach its `bulk` as a [`Verb`] whenever rows are marked.
 //!
 //! A bulk action that needs a choice first (People's `a`: which roles to
 //! add the marked people to) is started by the app once the choice is
 //! made: the list's module builds the [`Bulk`] from
 //! `Table::marked_rows()` and the choice (one [`Item`] a row, each one
-//! write; a `members::Write::Assign` with one person fails the row when that
+//! write; a `people::Write::AddToRoles` of one person fails the row when that
 //! person is refused), and the app hands it to `App::ask_bulk`. A new key
 //! that acts on marks with no choice first is a new [`Verb`], and one line
 //! mapping its action to it in `app/keys.rs`.

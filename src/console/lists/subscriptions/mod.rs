@@ -3,11 +3,13 @@
 //! (relative and in UTC), overdue or ended. Soft delete and restore, and
 //! the form in `fields`.
 
-pub mod bulk;
 pub mod choices;
 pub mod fields;
 mod held;
-pub mod words;
+
+// Its words and bulk actions are its screen's (`screens/subscriptions/`).
+pub use crate::console::screens::subscriptions::bulk;
+pub use crate::console::screens::subscriptions::words::{self, label};
 
 use std::cmp::Ordering;
 
@@ -15,12 +17,11 @@ use chrono::{DateTime, Utc};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::{Column, Confirm, Resource, Scope, ScreenId, Sort, Table, Verb, Write, contains, styled, text};
+use super::{Column, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
 use crate::api::{Subscription, SubscriptionFilter, SubscriptionState};
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
 use crate::console::screens::Screen;
-use crate::console::screens::subscriptions::Write as SubscriptionWrite;
 use crate::console::table::listing::Listing;
 use crate::console::view::detail::{field, heading, marked, optional, user_lines};
 use crate::display::relative;
@@ -275,41 +276,6 @@ impl Resource for Subscriptions {
         }
     }
 
-    fn confirm_delete(&self, subscription: &Subscription, scope: Scope) -> Option<Confirm> {
-        if subscription.deleted {
-            return None;
-        }
-        let name = match (words::title(subscription), words::delivered(subscription)) {
-            (Some(title), _) => title.to_string(),
-            (None, Some(delivered)) => format!("(untitled: {delivered})"),
-            (None, None) => "(untitled)".into(),
-        };
-        let question = format!(
-            "Soft-delete subscription #{} {name}? (u restores it)",
-            subscription.id
-        );
-        let write = Write::Subscription(SubscriptionWrite::SoftDelete {
-            project: scope.project.to_string(),
-            id: subscription.id,
-        });
-        Some(Confirm::write(question, write, true))
-    }
-
-    fn bulk(&self, verb: Verb, rows: &[&Subscription], scope: Scope) -> Option<Result<super::Bulk, String>> {
-        let marked: Vec<bulk::Marked> = rows
-            .iter()
-            .map(|subscription| bulk::Marked {
-                id: subscription.id,
-                label: label(subscription),
-                paused: !subscription.is_enabled(),
-                deleted: subscription.deleted,
-                for_good: !subscription.is_supported(),
-                recipients: subscription.recipients(),
-            })
-            .collect();
-        Some(bulk::bulk(verb, &marked, scope))
-    }
-
     fn search_on_server(&mut self, text: &str) -> bool {
         // Held rows are filtered here, as they are typed.
         if self.held {
@@ -524,19 +490,6 @@ fn detail(
         )));
     }
     (format!("#{}", subscription.id), lines)
-}
-
-/// `#12 "Weekly revenue"`: a subscription in questions and results (which
-/// show it escaped).
-pub fn label(subscription: &Subscription) -> String {
-    match subscription
-        .title
-        .as_deref()
-        .filter(|title| !title.trim().is_empty())
-    {
-        Some(title) => format!("#{} \"{title}\"", subscription.id),
-        None => format!("#{}", subscription.id),
-    }
 }
 
 /// A dashboard's or insight's id, with the name the server gives what the

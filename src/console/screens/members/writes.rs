@@ -6,8 +6,10 @@
 
 use crate::api::{self, Client};
 use crate::console::kit::person::Person;
+use crate::console::kit::scope::Scope;
 use crate::console::screens::Change;
-use crate::console::screens::write::{Landed, Written, add_each};
+use crate::console::screens::bulk::{Bulk, Item, Verb};
+use crate::console::screens::write::{self, Confirm, Landed, Written, add_each};
 
 /// A change to a role's memberships.
 #[derive(Debug, Clone, PartialEq)]
@@ -128,4 +130,69 @@ pub(crate) fn joined(results: &[(String, Result<api::RoleMembership, String>)]) 
         .filter_map(|(_, result)| result.as_ref().ok())
         .map(|membership| Change::Joined(Box::new(membership.clone())))
         .collect()
+}
+
+/// `Ada Okafor <ada@hedgebox.dev>`: a member of a role in questions and
+/// results.
+pub fn person(membership: &api::RoleMembership) -> String {
+    let user = membership.user.clone().unwrap_or_default();
+    format!("{} <{}>", user.display_name(), user.email)
+}
+
+/// The role a membership is of: its id, and its name for the question.
+#[derive(Debug, Clone, Copy)]
+pub struct OfRole<'a> {
+    pub id: &'a str,
+    pub name: &'a str,
+}
+
+/// `d` on a membership (on Members, or a role on a person's page): the
+/// question before `who` leaves the role.
+pub fn ask_remove(who: &str, role: OfRole<'_>, membership: &str, scope: Scope) -> Confirm {
+    let question = format!("Remove {who} from the role {}?", role.name);
+    Confirm::write(
+        question,
+        write::Write::Member(remove(role, membership, scope)),
+        true,
+    )
+}
+
+/// `d` on marked members removes them all from the role (`None` for the
+/// other bulk keys; nothing to do with no role open).
+pub fn bulk(
+    verb: Verb,
+    role: Option<OfRole<'_>>,
+    rows: &[&api::RoleMembership],
+    scope: Scope,
+) -> Option<Result<Bulk, String>> {
+    if verb != Verb::Delete {
+        return None;
+    }
+    let Some(role) = role else {
+        return Some(Err("open a role's members first".into()));
+    };
+    let items: Vec<Item> = rows
+        .iter()
+        .map(|membership| Item {
+            id: membership.id.clone(),
+            label: person(membership),
+            write: write::Write::Member(remove(role, &membership.id, scope)),
+            done: "removed from the role",
+        })
+        .collect();
+    let title = format!(
+        "Remove {} from the role {}",
+        crate::text::counted(items.len(), "member"),
+        role.name
+    );
+    let more = ["They keep their other roles and stay in the organization.".to_string()];
+    Some(Ok(Bulk::new(title, &more, true, items, Vec::new())))
+}
+
+fn remove(role: OfRole<'_>, membership: &str, scope: Scope) -> Write {
+    Write::Remove {
+        organization: scope.organization.to_string(),
+        role: role.id.to_string(),
+        id: membership.to_string(),
+    }
 }

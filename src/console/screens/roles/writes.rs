@@ -1,14 +1,17 @@
 //! What the Roles screen asks the server to change: a role created, saved
-//! or deleted (one at a time, or marked and deleted in bulk), each sent
-//! over the one client, and the news a write gives the other screens.
+//! or deleted (one at a time, or marked and deleted in bulk, each behind
+//! its question), each sent over the one client, the news a write gives
+//! every screen, and how its answer lands.
 //!
 //! The console's `Write` holds these as its `Role` variant; the answer
 //! lands on the Roles table (its rows, its cursor) where the table lives
 //! until the list moves into this folder.
 
 use crate::api::{self, Client, Role, RoleInput};
+use crate::console::kit::scope::Scope;
 use crate::console::screens::Change;
-use crate::console::screens::write::{Landed, Written};
+use crate::console::screens::bulk::{Bulk, Item, Verb};
+use crate::console::screens::write::{self, Confirm, Landed, Written};
 
 /// A change to the organization's roles.
 #[derive(Debug, Clone, PartialEq)]
@@ -98,6 +101,54 @@ impl Write {
             _ => return Landed::unfit(self, &written),
         }
         .with(changes)
+    }
+}
+
+/// How many memberships a role has, as far as its row says.
+pub fn members(role: &Role) -> usize {
+    role.members.as_ref().and_then(|m| m.len()).unwrap_or(0)
+}
+
+/// `d` on a role: the question before deleting it and its memberships.
+pub fn ask_delete(role: &Role, scope: Scope) -> Confirm {
+    let members = members(role);
+    let question = format!(
+        "Delete the role {} and its {members} membership{}?",
+        role.name,
+        if members == 1 { "" } else { "s" }
+    );
+    Confirm::write(question, write::Write::Role(delete(role, scope)), true)
+}
+
+/// `d` on marked roles deletes them all, with their memberships; `None`
+/// for the other bulk keys.
+pub fn bulk(verb: Verb, rows: &[&Role], scope: Scope) -> Option<Result<Bulk, String>> {
+    if verb != Verb::Delete {
+        return None;
+    }
+    let items: Vec<Item> = rows
+        .iter()
+        .map(|role| Item {
+            id: role.id.clone(),
+            label: role.name.clone(),
+            write: write::Write::Role(delete(role, scope)),
+            done: "deleted",
+        })
+        .collect();
+    let memberships: usize = rows.iter().map(|role| members(role)).sum();
+    let title = format!("Delete {}", crate::text::counted(items.len(), "role"));
+    let more = [format!(
+        "Their {} go with them.",
+        crate::text::counted(memberships, "membership")
+    )];
+    Some(Ok(Bulk::new(title, &more, true, items, Vec::new())))
+}
+
+fn delete(role: &Role, scope: Scope) -> Write {
+    Write::Delete {
+        organization: scope.organization.to_string(),
+        id: role.id.clone(),
+        name: role.name.clone(),
     }
 }
 

@@ -1,10 +1,13 @@
 //! The Subscriptions screen. Its folder holds, so far, its typed request
-//! (`request.rs`), its writes (`writes.rs`) and what its form asks for as it is filled in, with the
+//! (`request.rs`), its writes (`writes.rs`) and what its keys do to marked
+//! rows (`bulk.rs`), a subscription in words (`words.rs`), and what its form asks for as it is filled in, with the
 //! tickets that guard those answers (`asked.rs`); the list itself (`console/lists/subscriptions/`) moves here as
 //! issue 30's re-cut goes on.
 
 pub mod asked;
+pub mod bulk;
 pub mod request;
+pub mod words;
 pub mod writes;
 
 pub use request::Request;

@@ -6,9 +6,10 @@
 //! success is for the other screens.
 
 use crate::api::{self, Client, Raw, Subscription, SubscriptionInput};
+use crate::console::kit::scope::Scope;
 use crate::console::screens::Change;
 use crate::console::screens::ScreenId;
-use crate::console::screens::write::{Landed, Landing, Then, Written};
+use crate::console::screens::write::{self, Confirm, Landed, Landing, Then, Written};
 
 /// A change to one subscription.
 #[derive(Debug, Clone, PartialEq)]
@@ -228,6 +229,31 @@ impl Write {
             | Write::Restore { .. } => None,
         }
     }
+}
+
+/// `d` on a subscription: the question before it is soft-deleted (`None`
+/// for one that is already).
+pub fn ask_soft_delete(subscription: &Subscription, scope: Scope) -> Option<Confirm> {
+    if subscription.deleted {
+        return None;
+    }
+    let name = match (
+        super::words::title(subscription),
+        super::words::delivered(subscription),
+    ) {
+        (Some(title), _) => title.to_string(),
+        (None, Some(delivered)) => format!("(untitled: {delivered})"),
+        (None, None) => "(untitled)".into(),
+    };
+    let question = format!(
+        "Soft-delete subscription #{} {name}? (u restores it)",
+        subscription.id
+    );
+    let write = write::Write::Subscription(Write::SoftDelete {
+        project: scope.project.to_string(),
+        id: subscription.id,
+    });
+    Some(Confirm::write(question, write, true))
 }
 
 /// A new subscription in words: its id, its summary, the dashboard's

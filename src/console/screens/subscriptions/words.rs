@@ -184,6 +184,19 @@ pub fn next_detail(subscription: &Subscription, now: DateTime<Utc>, zone: Zone) 
     }
 }
 
+/// `#12 "Weekly revenue"`: a subscription in questions and results (which
+/// show it escaped).
+pub fn label(subscription: &Subscription) -> String {
+    match subscription
+        .title
+        .as_deref()
+        .filter(|title| !title.trim().is_empty())
+    {
+        Some(title) => format!("#{} \"{title}\"", subscription.id),
+        None => format!("#{}", subscription.id),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,9 +7,10 @@
 //! once to its recipients (the question counts them), so that question,
 //! like a test's and a delete's, answers Enter with no.
 
-use crate::console::lists::{Scope, Write};
+use crate::console::kit::scope::Scope;
 use crate::console::screens::bulk::{Bulk, Item, Skipped, Verb};
 use crate::console::screens::subscriptions::Write as SubscriptionWrite;
+use crate::console::screens::write::Write;
 
 /// PostHog takes this many test deliveries a minute per project.
 const TESTS_A_MINUTE: usize = 10;
@@ -27,6 +28,20 @@ pub struct Marked {
     pub for_good: bool,
     /// How many recipients a delivery goes to (a resume delivers at once).
     pub recipients: usize,
+}
+
+impl Marked {
+    /// A subscription of the list as a bulk action sees it.
+    pub fn of(subscription: &crate::api::Subscription) -> Marked {
+        Marked {
+            id: subscription.id,
+            label: super::words::label(subscription),
+            paused: !subscription.is_enabled(),
+            deleted: subscription.deleted,
+            for_good: !subscription.is_supported(),
+            recipients: subscription.recipients(),
+        }
+    }
 }
 
 /// The bulk action of a key on marked subscriptions.
