@@ -13,6 +13,7 @@ use orgdeck::api::{Frequency, Page, Subscription, TargetType, User, Weekday};
 use orgdeck::console::app::{Effect, LookNews, ScreenId, ScreenPage, Ticket};
 use orgdeck::console::keymap::Keymap;
 use orgdeck::console::kit::theme::Theme;
+use orgdeck::console::screens;
 use orgdeck::console::view;
 use orgdeck::console::{App, Context, Msg};
 use orgdeck::health::{HealthRow, LookSummary};
@@ -174,24 +175,30 @@ fn health(count: u64) -> (App, Ticket) {
         .expect("a look");
     let ids: Vec<u64> = (0..count).map(|n| (n * 7_919) % count).collect();
     for batch in ids.chunks(500) {
-        app.update(Msg::LookNews {
-            ticket,
-            news: LookNews::Rows(batch.iter().map(|id| health_row(*id)).collect()),
-        });
+        app.update(Msg::Screen(
+            screens::health::Msg::LookNews {
+                ticket,
+                news: LookNews::Rows(batch.iter().map(|id| health_row(*id)).collect()),
+            }
+            .into(),
+        ));
     }
-    app.update(Msg::Looked {
-        ticket,
-        result: Ok(LookSummary {
-            coverage: orgdeck::health::Coverage {
-                total: count,
-                known: count,
-                requests: count + 1,
-                ..orgdeck::health::Coverage::default()
-            },
-            read: count,
-            ..LookSummary::default()
-        }),
-    });
+    app.update(Msg::Screen(
+        screens::health::Msg::Looked {
+            ticket,
+            result: Ok(LookSummary {
+                coverage: orgdeck::health::Coverage {
+                    total: count,
+                    known: count,
+                    requests: count + 1,
+                    ..orgdeck::health::Coverage::default()
+                },
+                read: count,
+                ..LookSummary::default()
+            }),
+        }
+        .into(),
+    ));
     let height = app.table_height();
     app.lists.health.rows.move_to((count / 2) as i64, height);
     assert_eq!(app.lists.health.rows.len(), count);
@@ -224,10 +231,13 @@ fn health_view(c: &mut Criterion) {
         "take a batch of 500 rows into the Health view (10,000 rows)",
         |b| {
             b.iter(|| {
-                app.update(Msg::LookNews {
-                    ticket,
-                    news: LookNews::Rows(batch.clone()),
-                })
+                app.update(Msg::Screen(
+                    screens::health::Msg::LookNews {
+                        ticket,
+                        news: LookNews::Rows(batch.clone()),
+                    }
+                    .into(),
+                ))
             })
         },
     );

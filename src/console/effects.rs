@@ -80,7 +80,9 @@ impl Runner {
                 let runner = self.clone();
                 tokio::spawn(async move {
                     let result = runner.look(ticket, &project, stop, max_requests).await;
-                    let _ = runner.messages.send(Msg::Looked { ticket, result });
+                    let _ = runner.messages.send(Msg::Screen(
+                        crate::console::screens::health::Msg::Looked { ticket, result }.into(),
+                    ));
                 });
                 None
             }
@@ -153,11 +155,14 @@ impl Runner {
                         Err(error) if error.status() == Some(404) => None,
                         Err(_) => Some(Vec::new()),
                     };
-                    let _ = runner.messages.send(Msg::Catalog {
-                        ticket,
-                        result,
-                        slack,
-                    });
+                    let _ = runner.messages.send(Msg::Screen(
+                        crate::console::screens::subscriptions::Msg::Catalog {
+                            ticket,
+                            result,
+                            slack,
+                        }
+                        .into(),
+                    ));
                 });
                 None
             }
@@ -172,7 +177,10 @@ impl Runner {
                         .deliveries(&project, subscription, None)
                         .await
                         .map(|page| page.results.into_iter().next().map(Box::new));
-                    let _ = runner.messages.send(Msg::NewestDelivery { subscription, result });
+                    let _ = runner.messages.send(Msg::Screen(
+                        crate::console::screens::subscriptions::Msg::NewestDelivery { subscription, result }
+                            .into(),
+                    ));
                 });
                 None
             }
@@ -184,7 +192,9 @@ impl Runner {
                         .subscription(&project, id)
                         .await
                         .map(|subscription| Box::new(subscription.into_typed()));
-                    let _ = runner.messages.send(Msg::Subscription(result));
+                    let _ = runner.messages.send(Msg::Screen(
+                        crate::console::screens::subscriptions::Msg::Subscription(result).into(),
+                    ));
                 });
                 None
             }
@@ -204,7 +214,9 @@ impl Runner {
                                 .map(|role| (role.id, role.name))
                         })
                         .map_err(|error| error.to_string());
-                    let _ = runner.messages.send(Msg::RoleFound { name, found });
+                    let _ = runner.messages.send(Msg::Screen(
+                        crate::console::screens::members::Msg::RoleFound { name, found }.into(),
+                    ));
                 });
                 None
             }
@@ -216,11 +228,14 @@ impl Runner {
                 let runner = self.clone();
                 tokio::spawn(async move {
                     let result = runner.client.dashboard_tiles(&project, dashboard).await;
-                    let _ = runner.messages.send(Msg::Tiles {
-                        ticket,
-                        dashboard,
-                        result,
-                    });
+                    let _ = runner.messages.send(Msg::Screen(
+                        crate::console::screens::subscriptions::Msg::Tiles {
+                            ticket,
+                            dashboard,
+                            result,
+                        }
+                        .into(),
+                    ));
                 });
                 None
             }
@@ -232,11 +247,14 @@ impl Runner {
                 let runner = self.clone();
                 tokio::spawn(async move {
                     let result = runner.channels(&project, integration).await;
-                    let _ = runner.messages.send(Msg::Channels {
-                        ticket,
-                        integration,
-                        result,
-                    });
+                    let _ = runner.messages.send(Msg::Screen(
+                        crate::console::screens::subscriptions::Msg::Channels {
+                            ticket,
+                            integration,
+                            result,
+                        }
+                        .into(),
+                    ));
                 });
                 None
             }
@@ -272,11 +290,14 @@ impl Runner {
                         });
                         (people, in_role)
                     };
-                    let _ = runner.messages.send(Msg::People {
-                        ticket,
-                        people,
-                        in_role,
-                    });
+                    let _ = runner.messages.send(Msg::Screen(
+                        crate::console::screens::members::Msg::People {
+                            ticket,
+                            people,
+                            in_role,
+                        }
+                        .into(),
+                    ));
                 });
                 None
             }

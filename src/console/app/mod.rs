@@ -17,6 +17,7 @@ mod edit;
 mod find;
 mod forms;
 mod health;
+mod heard;
 pub mod keymap;
 mod keys;
 mod mouse;
@@ -338,69 +339,7 @@ impl App {
                 effects.extend(self.written(ticket, write, result));
                 effects
             }
-            Msg::People {
-                ticket,
-                people,
-                in_role,
-            } => {
-                if !self.lookups.is_current(ticket) {
-                    return Vec::new(); // for a picker closed since
-                }
-                self.people(people, in_role)
-            }
-            Msg::Catalog {
-                ticket,
-                result,
-                slack,
-            } => {
-                if !self.lookups.is_current(ticket) {
-                    return Vec::new(); // for a form closed since
-                }
-                self.catalog(result, slack)
-            }
-            Msg::NewestDelivery { subscription, result } => self.newest_delivery(subscription, result),
-            Msg::Subscription(result) => self.subscription_read(result),
-            Msg::RoleFound { name, found } => self.role_found(name, found),
-            Msg::LookNews { ticket, news } => self.look_news(ticket, news),
-            Msg::RoleIndexProgress { ticket, done, total } => {
-                self.role_index_progress(ticket, done, total);
-                Vec::new()
-            }
-            Msg::RoleIndex { ticket, result } => self.role_index_arrived(ticket, result),
-            Msg::PeopleNews { ticket, news } => {
-                self.people_news(ticket, news);
-                Vec::new()
-            }
-            Msg::PeopleNarrowed { ticket, result } => {
-                self.people_narrowed(ticket, result);
-                Vec::new()
-            }
-            Msg::Profile { ticket, result } => self.profile_arrived(ticket, result),
-            Msg::OffboardStep { ticket, at, step } => {
-                self.offboard_step(ticket, at, *step);
-                Vec::new()
-            }
-            Msg::Looked { ticket, result } => self.looked(ticket, result),
-            Msg::Tiles {
-                ticket,
-                dashboard,
-                result,
-            } => {
-                if !self.asked.tiles.is_current(ticket) {
-                    return Vec::new(); // for a form closed, or a dashboard changed, since
-                }
-                self.tiles_arrived(dashboard, result)
-            }
-            Msg::Channels {
-                ticket,
-                integration,
-                result,
-            } => {
-                if !self.asked.channels.is_current(ticket) {
-                    return Vec::new();
-                }
-                self.channels_arrived(integration, result)
-            }
+            Msg::Screen(msg) => self.screen_msg(msg),
             Msg::Scopes { connection, scopes } => {
                 if self.connection.is_current(connection) {
                     self.scopes_known(scopes);

@@ -5,30 +5,12 @@
 //! offboarding (`O`) in `offboard.rs`.
 
 use super::{App, Effect, Notice, ScreenId, Stop, Ticket};
-use crate::api::OrganizationMember;
+
 use crate::console::lists::AnyTable;
 use crate::console::lists::people::{Narrowing, People, Scan};
 use crate::console::lists::person::Chosen;
 
-/// What a narrowing of People tells as it goes.
-#[derive(Debug, Clone)]
-pub enum PeopleNews {
-    /// People kept since the last news.
-    Rows(Vec<OrganizationMember>),
-    /// Members looked through, of how many.
-    Progress { done: u64, total: u64 },
-}
-
-/// The role index, shared by the People view and the tasks that need it;
-/// two are equal when they are the same one.
-#[derive(Debug, Clone)]
-pub struct SharedIndex(pub std::sync::Arc<crate::people::RoleIndex>);
-
-impl PartialEq for SharedIndex {
-    fn eq(&self, other: &SharedIndex) -> bool {
-        std::sync::Arc::ptr_eq(&self.0, &other.0)
-    }
-}
+pub use crate::console::screens::people::msg::{PeopleNews, SharedIndex};
 
 /// Which people a narrowing of People keeps.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,7 +6,7 @@ use std::time::Duration;
 use ratatui::crossterm::event::KeyEvent;
 use tui_input::Input;
 
-use crate::api::{self, NamedItem, Organization, OrganizationMember, Project, Subscription};
+use crate::api::{self, Organization, Project};
 pub use crate::console::kit::stop::Stop;
 use crate::console::lists::picker::Picker;
 pub use crate::console::lists::{Confirm, Confirmed, FormPurpose, Write};
@@ -19,6 +19,8 @@ pub use super::people::{Narrow, PeopleNews, SharedIndex};
 pub use crate::config::Origin;
 pub use crate::console::kit::latest::{Latest, Ticket};
 pub use crate::console::kit::notice::{NOTICE_FOR, Notice};
+pub use crate::console::screens::ScreenMsg;
+pub use crate::console::screens::health::msg::{LookFailure, LookNews};
 pub use crate::console::screens::offboard::Offboarded;
 pub use crate::console::screens::write::Written;
 
@@ -187,90 +189,6 @@ pub enum Msg {
         ticket: Ticket,
         result: Result<Box<Connected>, String>,
     },
-    /// The project's dashboards and insights, for the subscription form;
-    /// and its Slack integrations, `None` from a server without them (an
-    /// older PostHog).
-    Catalog {
-        ticket: Ticket,
-        result: Result<(Vec<NamedItem>, Vec<NamedItem>), api::Error>,
-        slack: Option<Vec<api::Integration>>,
-    },
-    /// A subscription's newest delivery, for the watch (`None`: it has none).
-    NewestDelivery {
-        subscription: i64,
-        result: Result<Option<Box<api::Delivery>>, api::Error>,
-    },
-    /// A subscription read again; its row changes in place.
-    Subscription(Result<Box<Subscription>, api::Error>),
-    /// The role `:role NAME` looked for: its id and name, if there is one.
-    RoleFound {
-        name: String,
-        found: Result<Option<(String, String)>, String>,
-    },
-    /// A dashboard with its tiles, for the form's "Insights"; `None` from a
-    /// server that shows none.
-    Tiles {
-        ticket: Ticket,
-        dashboard: i64,
-        result: Result<Option<api::Dashboard>, api::Error>,
-    },
-    /// A Slack integration's channels, for the form's "Channel".
-    Channels {
-        ticket: Ticket,
-        integration: i64,
-        result: Result<Vec<api::SlackChannel>, api::Error>,
-    },
-    /// The organization's members for the picker, and the user UUIDs
-    /// already in the role (when they could be read).
-    People {
-        ticket: Ticket,
-        /// The first members (or those the search found), and whether
-        /// there are more.
-        people: Result<(Vec<OrganizationMember>, bool), api::Error>,
-        in_role: Option<Vec<String>>,
-    },
-    /// The role index being read: roles read, of how many.
-    RoleIndexProgress {
-        ticket: Ticket,
-        done: usize,
-        total: usize,
-    },
-    /// Who holds which role, or why it could not be read.
-    RoleIndex {
-        ticket: Ticket,
-        result: Result<SharedIndex, String>,
-    },
-    /// News of a narrowing of People (`:no-role`, `:has-role`) under way.
-    PeopleNews {
-        ticket: Ticket,
-        news: PeopleNews,
-    },
-    /// A narrowing of People ended: whether it was stopped, or why it failed.
-    PeopleNarrowed {
-        ticket: Ticket,
-        result: Result<bool, String>,
-    },
-    /// A person's page, gathered.
-    Profile {
-        ticket: Ticket,
-        result: Result<Box<crate::people::profile::Profile>, String>,
-    },
-    /// A step of the offboarding the write with this ticket runs has ended.
-    OffboardStep {
-        ticket: Ticket,
-        at: usize,
-        step: Box<crate::people::offboard::Step>,
-    },
-    /// News of the look with this ticket.
-    LookNews {
-        ticket: Ticket,
-        news: LookNews,
-    },
-    /// The look with this ticket ended: how, or why it failed.
-    Looked {
-        ticket: Ticket,
-        result: Result<crate::health::LookSummary, LookFailure>,
-    },
     /// A timer an effect set has run out.
     Timer {
         timer: Timer,
@@ -317,33 +235,8 @@ pub enum Msg {
         /// [`crate::api::PICKER_ROWS`]).
         cut: bool,
     },
-}
-
-/// What a look tells as it goes, batched so that a look of 10,000
-/// subscriptions is a few hundred messages, not 20,000.
-#[derive(Debug, Clone)]
-pub enum LookNews {
-    /// Pages of the list arriving: rows read, rows in all.
-    Listing {
-        read: u64,
-        total: u64,
-    },
-    /// The list is read: what it settles follows as rows.
-    Listed(crate::health::Coverage),
-    /// Rows learnt since the last news, in no order.
-    Rows(Vec<crate::health::HealthRow>),
-    Progress(crate::health::Coverage),
-    /// The list's states, for the state filters of Subscriptions.
-    States(Box<crate::health::list::States>),
-}
-
-/// Why a look failed before it listed anything.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LookFailure {
-    pub message: String,
-    /// The server was not reached: the console goes offline and tries it
-    /// again, and looks again once it answers.
-    pub unreachable: Option<api::Unreachable>,
+    /// An answer or news for one screen: its own message type.
+    Screen(ScreenMsg),
 }
 
 /// Where `:ctx` goes.
@@ -497,36 +390,28 @@ impl Msg {
     /// Whether the message answers a request an effect sent.
     pub fn is_answer(&self) -> bool {
         match self {
+            Msg::Screen(msg) => msg.is_answer(),
             Msg::Page { .. }
             | Msg::Written(_)
             | Msg::Scopes { .. }
             | Msg::Profiles(_)
             | Msg::Connected { .. }
-            | Msg::Catalog { .. }
-            | Msg::Tiles { .. }
-            | Msg::Subscription(_)
-            | Msg::RoleFound { .. }
-            | Msg::NewestDelivery { .. }
-            | Msg::Channels { .. }
-            | Msg::People { .. }
-            | Msg::Looked { .. }
-            | Msg::RoleIndex { .. }
-            | Msg::PeopleNarrowed { .. }
-            | Msg::Profile { .. }
             | Msg::Integrations { .. }
             | Msg::Names { .. } => true,
             Msg::Start
             | Msg::Key(_)
             | Msg::Mouse(_)
             | Msg::Timer { .. }
-            | Msg::LookNews { .. }
-            | Msg::RoleIndexProgress { .. }
-            | Msg::PeopleNews { .. }
-            | Msg::OffboardStep { .. }
             | Msg::Exchange { .. }
             | Msg::Resize { .. }
             | Msg::Tick
             | Msg::Minute => false,
         }
+    }
+}
+
+impl From<ScreenMsg> for Msg {
+    fn from(msg: ScreenMsg) -> Msg {
+        Msg::Screen(msg)
     }
 }

@@ -46,7 +46,9 @@ impl Runner {
         let messages = self.messages.clone();
         let send = move |news: LookNews| {
             // The loop has ended when the channel is closed: nothing to tell.
-            let _ = messages.send(Msg::LookNews { ticket, news });
+            let _ = messages.send(Msg::Screen(
+                crate::console::screens::health::Msg::LookNews { ticket, news }.into(),
+            ));
         };
         let mut rows = Vec::new();
         let mut last = std::time::Instant::now();

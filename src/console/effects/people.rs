@@ -37,7 +37,9 @@ impl Runner {
         let messages = self.messages.clone();
         let progress: Box<dyn Fn(usize, usize) + Send + Sync> = Box::new(move |done, total| {
             // The loop has ended when the channel is closed: nothing to tell.
-            let _ = messages.send(Msg::RoleIndexProgress { ticket, done, total });
+            let _ = messages.send(Msg::Screen(
+                crate::console::screens::people::Msg::RoleIndexProgress { ticket, done, total }.into(),
+            ));
         });
         tokio::spawn(async move {
             // What the index holds is one budget (--max-held-mib).
@@ -46,7 +48,9 @@ impl Runner {
                 .await
                 .map(|index| SharedIndex(Arc::new(index)))
                 .map_err(|error| error.to_string());
-            let _ = runner.messages.send(Msg::RoleIndex { ticket, result });
+            let _ = runner.messages.send(Msg::Screen(
+                crate::console::screens::people::Msg::RoleIndex { ticket, result }.into(),
+            ));
         });
     }
 
@@ -64,7 +68,9 @@ impl Runner {
             let result = runner
                 .narrow(ticket, &organization, narrow, oldest_first, stop)
                 .await;
-            let _ = runner.messages.send(Msg::PeopleNarrowed { ticket, result });
+            let _ = runner.messages.send(Msg::Screen(
+                crate::console::screens::people::Msg::PeopleNarrowed { ticket, result }.into(),
+            ));
         });
     }
 
@@ -79,7 +85,9 @@ impl Runner {
     ) -> Result<bool, String> {
         let messages = self.messages.clone();
         let send = move |news: PeopleNews| {
-            let _ = messages.send(Msg::PeopleNews { ticket, news });
+            let _ = messages.send(Msg::Screen(
+                crate::console::screens::people::Msg::PeopleNews { ticket, news }.into(),
+            ));
         };
         let index = match narrow {
             Narrow::Role(role) => {
@@ -165,7 +173,9 @@ impl Runner {
                 .await
                 .map(Box::new)
                 .map_err(|error| format!("{error:#}"));
-            let _ = runner.messages.send(Msg::Profile { ticket, result });
+            let _ = runner.messages.send(Msg::Screen(
+                crate::console::screens::person::Msg::Profile { ticket, result }.into(),
+            ));
         });
     }
 
@@ -209,11 +219,14 @@ impl Runner {
                 unwritten = Some(error);
                 stop.store(true, Ordering::SeqCst);
             }
-            let _ = messages.send(Msg::OffboardStep {
-                ticket,
-                at,
-                step: Box::new(step.clone()),
-            });
+            let _ = messages.send(Msg::Screen(
+                crate::console::screens::offboard::Msg::OffboardStep {
+                    ticket,
+                    at,
+                    step: Box::new(step.clone()),
+                }
+                .into(),
+            ));
         };
         offboard::run(
             &self.client,

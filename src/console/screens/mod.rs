@@ -1,9 +1,10 @@
 //! The console's screens (floor 3, above `kit`, `widgets` and `table`,
 //! below the shell). Issue 30 moves each screen into a folder here; what is
 //! here already is what the screens share ([`Screen`], [`ScreenId`],
-//! [`Change`], the typed requests of [`request`], the writes of [`write`]
-//! and the bulk runs of [`bulk`]) and, in each screen's folder, its own
-//! request type and its own writes (`writes.rs`).
+//! [`Change`], what each screen hears ([`ScreenMsg`]), the typed requests
+//! of [`request`], the writes of [`write`] and the bulk runs of [`bulk`])
+//! and, in each screen's folder, its own request type, its own messages
+//! (`msg.rs`) and its own writes (`writes.rs`).
 //!
 //! [`Change`] is the one broadcast between screens (slumber's broadcast
 //! event): news of something written that any screen may be showing. The
@@ -18,6 +19,7 @@ pub mod health;
 pub mod members;
 pub mod offboard;
 pub mod people;
+pub mod person;
 pub mod request;
 pub mod roles;
 pub mod subscriptions;
@@ -51,6 +53,52 @@ pub trait Screen {
     /// The scope its writes need.
     const WRITE_SCOPE: &'static str;
 }
+
+/// What one screen hears: its own answers and news, one variant a screen
+/// (the root message carries them as `Msg::Screen`). The compiler pairs
+/// each screen's effects with its handler through its own `Msg`.
+#[derive(Debug)]
+pub enum ScreenMsg {
+    Members(members::Msg),
+    Subscriptions(subscriptions::Msg),
+    People(people::Msg),
+    Person(person::Msg),
+    Offboard(offboard::Msg),
+    Health(health::Msg),
+}
+
+impl ScreenMsg {
+    /// Whether it answers a request an effect sent (news as it goes does not).
+    pub fn is_answer(&self) -> bool {
+        match self {
+            ScreenMsg::Members(msg) => msg.is_answer(),
+            ScreenMsg::Subscriptions(msg) => msg.is_answer(),
+            ScreenMsg::People(msg) => msg.is_answer(),
+            ScreenMsg::Person(msg) => msg.is_answer(),
+            ScreenMsg::Offboard(msg) => msg.is_answer(),
+            ScreenMsg::Health(msg) => msg.is_answer(),
+        }
+    }
+}
+
+macro_rules! screen_msg {
+    ($($screen:ident => $variant:ident),* $(,)?) => {
+        $(impl From<$screen::Msg> for ScreenMsg {
+            fn from(msg: $screen::Msg) -> ScreenMsg {
+                ScreenMsg::$variant(msg)
+            }
+        })*
+    };
+}
+
+screen_msg!(
+    members => Members,
+    subscriptions => Subscriptions,
+    people => People,
+    person => Person,
+    offboard => Offboard,
+    health => Health,
+);
 
 /// Every screen the console shows. Matches over it have no catch-all arm,
 /// so that the compiler names every place a new screen must fill in.

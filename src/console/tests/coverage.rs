@@ -54,7 +54,9 @@ fn start(app: &mut App, key_code: KeyCode) -> Ticket {
 }
 
 fn news(app: &mut App, ticket: Ticket, news: LookNews) {
-    app.update(Msg::LookNews { ticket, news });
+    app.update(Msg::Screen(
+        crate::console::screens::health::Msg::LookNews { ticket, news }.into(),
+    ));
 }
 
 /// Five subscriptions, `known` of them known (the rest pending), those
@@ -72,10 +74,13 @@ fn look(app: &mut App, ticket: Ticket, known: u64, failing: u64) {
 }
 
 fn end(app: &mut App, ticket: Ticket, summary: LookSummary) -> Vec<Effect> {
-    app.update(Msg::Looked {
-        ticket,
-        result: Ok(summary),
-    })
+    app.update(Msg::Screen(
+        crate::console::screens::health::Msg::Looked {
+            ticket,
+            result: Ok(summary),
+        }
+        .into(),
+    ))
 }
 
 fn tabs(app: &App) -> String {
@@ -127,13 +132,16 @@ fn a_look_that_did_not_reach_every_subscription_never_shows_the_tick() {
 
     // Failed before it could list: nothing known, never ✓.
     let ticket = start(&mut app, KeyCode::Char('r'));
-    app.update(Msg::Looked {
-        ticket,
-        result: Err(LookFailure {
-            message: "403 permission_denied".into(),
-            unreachable: None,
-        }),
-    });
+    app.update(Msg::Screen(
+        crate::console::screens::health::Msg::Looked {
+            ticket,
+            result: Err(LookFailure {
+                message: "403 permission_denied".into(),
+                unreachable: None,
+            }),
+        }
+        .into(),
+    ));
     let shown = screen(&app);
     assert!(
         !shown.contains('✓') && tabs(&app).contains("look failed"),
@@ -212,13 +220,16 @@ fn when_the_server_answers_again_a_look_it_cut_short_starts_again() {
     });
     assert!(screen(&app).contains("/subscriptions/7/deliveries/"));
     // The server goes away before the list is read.
-    let effects = app.update(Msg::Looked {
-        ticket,
-        result: Err(LookFailure {
-            message: "cannot reach http://127.0.0.1:9".into(),
-            unreachable: refused().unreachable(),
-        }),
-    });
+    let effects = app.update(Msg::Screen(
+        crate::console::screens::health::Msg::Looked {
+            ticket,
+            result: Err(LookFailure {
+                message: "cannot reach http://127.0.0.1:9".into(),
+                unreachable: refused().unreachable(),
+            }),
+        }
+        .into(),
+    ));
     assert!(app.offline.is_some(), "offline, tried again");
     assert!(tabs(&app).contains("look failed"));
     let back = comes_back(&mut app, &effects);

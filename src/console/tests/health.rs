@@ -74,22 +74,27 @@ fn open(app: &mut App) -> (Ticket, Stop) {
 }
 
 fn news(app: &mut App, ticket: Ticket, news: LookNews) {
-    let effects = app.update(Msg::LookNews { ticket, news });
+    let effects = app.update(Msg::Screen(
+        crate::console::screens::health::Msg::LookNews { ticket, news }.into(),
+    ));
     assert!(effects.is_empty(), "news asks for nothing: {effects:?}");
 }
 
 /// The look ends: complete unless stopped (then 2 of 5 are not known).
 fn end(app: &mut App, ticket: Ticket, stopped: bool) {
     let known = if stopped { 3 } else { 5 };
-    app.update(Msg::Looked {
-        ticket,
-        result: Ok(LookSummary {
-            coverage: coverage(5, known, 7),
-            read: 5,
-            stopped,
-            ..LookSummary::default()
-        }),
-    });
+    app.update(Msg::Screen(
+        crate::console::screens::health::Msg::Looked {
+            ticket,
+            result: Ok(LookSummary {
+                coverage: coverage(5, known, 7),
+                read: 5,
+                stopped,
+                ..LookSummary::default()
+            }),
+        }
+        .into(),
+    ));
 }
 
 fn ids(app: &App) -> Vec<i64> {
@@ -328,7 +333,10 @@ fn p_resuming_an_auto_disabled_row_says_the_server_paused_it_again_and_why() {
         matches!(&effects[..], [Effect::LoadSubscription { id: 13, .. }]),
         "{effects:?}"
     );
-    let effects = app.update(Msg::Subscription(Ok(Box::new(revoked_slack(13, false)))));
+    let effects = app.update(Msg::Screen(
+        crate::console::screens::subscriptions::Msg::Subscription(Ok(Box::new(revoked_slack(13, false))))
+            .into(),
+    ));
     assert!(effects.is_empty(), "asked first: {effects:?}");
     assert!(
         matches!(&app.mode, Mode::Confirm(confirm) if confirm.question.starts_with("Resume #13")),
@@ -362,7 +370,10 @@ fn p_resuming_an_auto_disabled_row_says_the_server_paused_it_again_and_why() {
             .any(|effect| matches!(effect, Effect::LoadSubscription { id: 13, .. })),
         "read again: {effects:?}"
     );
-    let effects = app.update(Msg::Subscription(Ok(Box::new(revoked_slack(13, false)))));
+    let effects = app.update(Msg::Screen(
+        crate::console::screens::subscriptions::Msg::Subscription(Ok(Box::new(revoked_slack(13, false))))
+            .into(),
+    ));
     assert!(
         matches!(
             &effects[..],
@@ -381,10 +392,13 @@ fn p_resuming_an_auto_disabled_row_says_the_server_paused_it_again_and_why() {
         })),
         ..Delivery::default()
     };
-    app.update(Msg::NewestDelivery {
-        subscription: 13,
-        result: Ok(Some(Box::new(failed))),
-    });
+    app.update(Msg::Screen(
+        crate::console::screens::subscriptions::Msg::NewestDelivery {
+            subscription: 13,
+            result: Ok(Some(Box::new(failed))),
+        }
+        .into(),
+    ));
     let notice = app.notice.clone().unwrap();
     assert!(notice.error);
     assert_eq!(
@@ -405,7 +419,9 @@ fn a_resume_that_holds_says_nothing_more() {
     key(&mut app, KeyCode::Char('p'));
     let mut paused = revoked_slack(7, false);
     paused.target_type = Some(TargetType::Email);
-    app.update(Msg::Subscription(Ok(Box::new(paused.clone()))));
+    app.update(Msg::Screen(
+        crate::console::screens::subscriptions::Msg::Subscription(Ok(Box::new(paused.clone()))).into(),
+    ));
     let effects = key(&mut app, KeyCode::Char('y'));
     paused.enabled = Some(true);
     written(
@@ -413,7 +429,9 @@ fn a_resume_that_holds_says_nothing_more() {
         &effects[0],
         Ok(Written::Subscription(Box::new(paused.clone()))),
     );
-    app.update(Msg::Subscription(Ok(Box::new(paused.clone()))));
+    app.update(Msg::Screen(
+        crate::console::screens::subscriptions::Msg::Subscription(Ok(Box::new(paused.clone()))).into(),
+    ));
     assert!(app.notice.as_ref().unwrap().text.starts_with("resumed #7"));
     // Its confirmation delivery lands, and it is still enabled after.
     let delivered = Delivery {
@@ -422,11 +440,16 @@ fn a_resume_that_holds_says_nothing_more() {
         created_at: Some(app.now),
         ..Delivery::default()
     };
-    app.update(Msg::NewestDelivery {
-        subscription: 7,
-        result: Ok(Some(Box::new(delivered))),
-    });
-    app.update(Msg::Subscription(Ok(Box::new(paused))));
+    app.update(Msg::Screen(
+        crate::console::screens::subscriptions::Msg::NewestDelivery {
+            subscription: 7,
+            result: Ok(Some(Box::new(delivered))),
+        }
+        .into(),
+    ));
+    app.update(Msg::Screen(
+        crate::console::screens::subscriptions::Msg::Subscription(Ok(Box::new(paused))).into(),
+    ));
     assert!(app.recheck.is_none());
     let notice = app.notice.clone().unwrap();
     assert!(
@@ -459,7 +482,10 @@ fn a_pause_that_comes_with_the_delivery_is_told_when_it_lands() {
         LookNews::Rows(vec![row(13, Health::AutoDisabled)]),
     );
     key(&mut app, KeyCode::Char('p'));
-    app.update(Msg::Subscription(Ok(Box::new(revoked_slack(13, false)))));
+    app.update(Msg::Screen(
+        crate::console::screens::subscriptions::Msg::Subscription(Ok(Box::new(revoked_slack(13, false))))
+            .into(),
+    ));
     let effects = key(&mut app, KeyCode::Char('y'));
     written(
         &mut app,
@@ -467,7 +493,10 @@ fn a_pause_that_comes_with_the_delivery_is_told_when_it_lands() {
         Ok(Written::Subscription(Box::new(revoked_slack(13, true)))),
     );
     // Read at once: still enabled, the delivery not run yet.
-    app.update(Msg::Subscription(Ok(Box::new(revoked_slack(13, true)))));
+    app.update(Msg::Screen(
+        crate::console::screens::subscriptions::Msg::Subscription(Ok(Box::new(revoked_slack(13, true))))
+            .into(),
+    ));
     assert!(app.recheck.is_some(), "kept while the delivery is watched for");
     let failed = Delivery {
         id: "d-2".into(),
@@ -477,17 +506,23 @@ fn a_pause_that_comes_with_the_delivery_is_told_when_it_lands() {
         error: Some(serde_json::json!({"message": "Your Slack connection is no longer active."})),
         ..Delivery::default()
     };
-    let effects = app.update(Msg::NewestDelivery {
-        subscription: 13,
-        result: Ok(Some(Box::new(failed))),
-    });
+    let effects = app.update(Msg::Screen(
+        crate::console::screens::subscriptions::Msg::NewestDelivery {
+            subscription: 13,
+            result: Ok(Some(Box::new(failed))),
+        }
+        .into(),
+    ));
     assert!(
         effects
             .iter()
             .any(|effect| matches!(effect, Effect::LoadSubscription { id: 13, .. })),
         "{effects:?}"
     );
-    app.update(Msg::Subscription(Ok(Box::new(revoked_slack(13, false)))));
+    app.update(Msg::Screen(
+        crate::console::screens::subscriptions::Msg::Subscription(Ok(Box::new(revoked_slack(13, false))))
+            .into(),
+    ));
     let notice = app.notice.clone().unwrap();
     assert!(
         notice.error

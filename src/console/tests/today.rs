@@ -237,11 +237,14 @@ fn a_refusal_of_more_insights_teaches_the_form_the_cap() {
         short_id: None,
         derived_name: None,
     };
-    app.update(Msg::Catalog {
-        ticket,
-        result: Ok((vec![dashboard], Vec::new())),
-        slack: Some(Vec::new()),
-    });
+    app.update(Msg::Screen(
+        crate::console::screens::subscriptions::Msg::Catalog {
+            ticket,
+            result: Ok((vec![dashboard], Vec::new())),
+            slack: Some(Vec::new()),
+        }
+        .into(),
+    ));
     let effects = key(&mut app, KeyCode::Right);
     let Some(Effect::LoadTiles { ticket, .. }) = effects.first().cloned() else {
         panic!("{effects:?}")
@@ -253,15 +256,18 @@ fn a_refusal_of_more_insights_teaches_the_form_the_cap() {
             ..TileInsight::default()
         }),
     };
-    app.update(Msg::Tiles {
-        ticket,
-        dashboard: 1,
-        result: Ok(Some(Dashboard {
-            id: 1,
-            name: None,
-            tiles: (1..=3).map(tile).collect(),
-        })),
-    });
+    app.update(Msg::Screen(
+        crate::console::screens::subscriptions::Msg::Tiles {
+            ticket,
+            dashboard: 1,
+            result: Ok(Some(Dashboard {
+                id: 1,
+                name: None,
+                tiles: (1..=3).map(tile).collect(),
+            })),
+        }
+        .into(),
+    ));
     focus(&mut app, "target_value");
     type_text(&mut app, "a@b.co");
     key(&mut app, KeyCode::Enter);

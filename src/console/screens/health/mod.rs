@@ -8,5 +8,7 @@
 
 pub mod bulk;
 pub mod looks;
+pub mod msg;
 
 pub use looks::Looks;
+pub use msg::Msg;

@@ -6,9 +6,11 @@
 
 pub mod asked;
 pub mod bulk;
+pub mod msg;
 pub mod request;
 pub mod words;
 pub mod writes;
 
+pub use msg::Msg;
 pub use request::Request;
 pub use writes::Write;
