@@ -7,11 +7,14 @@
 
 use ratatui::crossterm::event::KeyEvent;
 
-use super::{App, Confirm, Confirmed, Effect, Mode, Notice, ScreenId, Ticket, Timer, Undo, Write, Written};
+use super::{
+    App, Confirm, Confirmed, Effect, FormPurpose, Mode, Notice, ScreenId, Ticket, Timer, Undo, Write, Written,
+};
 use crate::api;
 use crate::console::lists::subscriptions::choices;
 use crate::console::screens::subscriptions::Write as SubscriptionWrite;
 use crate::console::screens::{Landing, Then};
+use crate::console::widgets::form::Form;
 use crate::console::widgets::question::{self, Answer};
 
 impl App {
@@ -179,7 +182,8 @@ impl App {
         }
     }
 
-    /// An answer to a write.
+    /// An answer to a write: a success lands as its screen says, a
+    /// failure on the form or picker that sent it, or in the notice.
     pub(super) fn written(
         &mut self,
         ticket: Ticket,
@@ -193,60 +197,77 @@ impl App {
         }
         // Whether the form or picker open now is the one that sent this
         // write; a form the user left, or another one, is never touched.
-        let mut ours = match &self.mode {
+        let ours = match &self.mode {
             Mode::Form(form, _) => form.pending == Some(ticket),
             Mode::Picker(picker) => picker.pending == Some(ticket),
             _ => false,
         };
         let resumed = self.resume.take_if(|resumed| resumed.0.pending == Some(ticket));
-        let written = match result {
-            Ok(written) => written,
-            Err(error) if let Some(text) = Self::on_call_refusal(&write, &error) => {
-                self.learn_from(&error);
-                self.notice = Some(Notice::error(text));
-                return Vec::new();
-            }
+        match result {
+            Ok(written) => self.landed(&write, written, ours),
             Err(error) => {
-                self.learn_from(&error);
-                if let Some(resumed) = resumed
-                    && matches!(self.mode, Mode::Normal)
-                {
-                    let (form, purpose) = *resumed;
-                    self.mode = Mode::Form(Box::new(form), purpose);
-                    ours = true;
-                }
-                if !ours {
-                    self.notice = Some(Notice::error(error.to_string()));
-                    return Vec::new();
-                }
-                match &mut self.mode {
-                    // The form stays open with everything typed.
-                    Mode::Form(form, purpose) => match &error {
-                        // The API's name for a field may be another in the form
-                        // ("dashboard" is chosen under "Delivers").
-                        api::Error::Api(refusal) if purpose.is_subscription() => {
-                            let mut refusal = (**refusal).clone();
-                            refusal.attr =
-                                choices::form_field(form, refusal.attr.as_deref()).map(str::to_string);
-                            form.refused_by(&refusal, error.to_string());
-                            // "Cannot select more than N insights.": the form
-                            // learns N, and refuses a choice beyond it.
-                            if let Some(cap) = refusal.export_cap() {
-                                choices::learn_export_cap(form, cap);
-                            }
-                        }
-                        api::Error::Api(refusal) => form.refused_by(refusal, error.to_string()),
-                        _ => form.refused(error.to_string(), None),
-                    },
-                    Mode::Picker(picker) => {
-                        picker.saving = false;
-                        picker.error = Some(error.to_string());
-                    }
-                    _ => self.notice = Some(Notice::error(error.to_string())),
-                }
-                return Vec::new();
+                self.write_failed(&write, error, ours, resumed);
+                Vec::new()
             }
-        };
+        }
+    }
+
+    /// A refused write: an on-call action's refusal in words that say what
+    /// to do, else on the form (back with everything typed) or picker that
+    /// sent it, else in the notice.
+    fn write_failed(
+        &mut self,
+        write: &Write,
+        error: api::Error,
+        mut ours: bool,
+        resumed: Option<Box<(Form, FormPurpose)>>,
+    ) {
+        self.learn_from(&error);
+        if let Some(text) = Self::on_call_refusal(write, &error) {
+            self.notice = Some(Notice::error(text));
+            return;
+        }
+        if let Some(resumed) = resumed
+            && matches!(self.mode, Mode::Normal)
+        {
+            let (form, purpose) = *resumed;
+            self.mode = Mode::Form(Box::new(form), purpose);
+            ours = true;
+        }
+        if !ours {
+            self.notice = Some(Notice::error(error.to_string()));
+            return;
+        }
+        match &mut self.mode {
+            // The form stays open with everything typed.
+            Mode::Form(form, purpose) => match &error {
+                // The API's name for a field may be another in the form
+                // ("dashboard" is chosen under "Delivers").
+                api::Error::Api(refusal) if purpose.is_subscription() => {
+                    let mut refusal = (**refusal).clone();
+                    refusal.attr = choices::form_field(form, refusal.attr.as_deref()).map(str::to_string);
+                    form.refused_by(&refusal, error.to_string());
+                    // "Cannot select more than N insights.": the form
+                    // learns N, and refuses a choice beyond it.
+                    if let Some(cap) = refusal.export_cap() {
+                        choices::learn_export_cap(form, cap);
+                    }
+                }
+                api::Error::Api(refusal) => form.refused_by(refusal, error.to_string()),
+                _ => form.refused(error.to_string(), None),
+            },
+            Mode::Picker(picker) => {
+                picker.saving = false;
+                picker.error = Some(error.to_string());
+            }
+            _ => self.notice = Some(Notice::error(error.to_string())),
+        }
+    }
+
+    /// A write's success, as its screen says it lands: the form that sent
+    /// it closing, its news to every screen, the notice, and what only the
+    /// shell starts.
+    fn landed(&mut self, write: &Write, written: Written, ours: bool) -> Vec<Effect> {
         let at = Landing {
             now: self.now,
             zone: self.context.zone,
@@ -259,13 +280,13 @@ impl App {
         for change in landed.changes {
             self.announce(change);
         }
-        let mut effects = Vec::new();
         if let Some(said) = landed.said {
             self.notice = Some(match said {
                 Ok(text) => Notice::done(text),
                 Err(text) => Notice::error(text),
             });
         }
+        let mut effects = Vec::new();
         for then in landed.then {
             match then {
                 Then::OfferUndo(id) => {
@@ -280,27 +301,27 @@ impl App {
                 Then::ForgetResumed => self.resume = None,
                 Then::Watch { id, trigger } => effects.push(self.watch_for_delivery(id, trigger)),
                 Then::ReadAgain { id, why } => effects.push(self.read_again(id, why)),
-                Then::Restored(id) => {
-                    let held = self
-                        .lists
-                        .subscriptions
-                        .rows
-                        .list
-                        .position(|row| row.id == id)
-                        .is_some();
-                    if !held && !self.lists.subscriptions.resource.filter.deleted {
-                        // Gone from the list since (a refresh): it comes back
-                        // where the server puts it, the cursor on it.
-                        self.lists.subscriptions.refocus = Some(id.to_string());
-                        return self.reload(ScreenId::Subscriptions, false);
-                    }
+                Then::Restored(id) if !self.still_listed(id) => {
+                    // Gone from the list since (a refresh): it comes back
+                    // where the server puts it, the cursor on it.
+                    self.lists.subscriptions.refocus = Some(id.to_string());
+                    return self.reload(ScreenId::Subscriptions, false);
                 }
+                Then::Restored(_) => {}
                 Then::Still => return effects,
             }
         }
         self.apply_view();
         effects.extend(self.fetch_visible());
         effects
+    }
+
+    /// Whether a restored subscription is where Subscriptions shows it: in
+    /// its rows, or among the deleted it was showing.
+    fn still_listed(&self, id: i64) -> bool {
+        let subscriptions = &self.lists.subscriptions;
+        subscriptions.rows.list.position(|row| row.id == id).is_some()
+            || subscriptions.resource.filter.deleted
     }
 
     pub(super) fn undo_expired(&mut self, ticket: Ticket) {
