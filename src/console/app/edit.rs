@@ -8,7 +8,7 @@
 use ratatui::crossterm::event::KeyEvent;
 
 use super::{
-    App, Confirm, Confirmed, Effect, FormPurpose, Mode, Notice, ScreenId, Ticket, Timer, Undo, Write, Written,
+    App, Confirm, Confirmed, Effect, FormPurpose, Mode, Notice, ScreenId, Ticket, Timer, Write, Written,
 };
 use crate::api;
 use crate::console::lists::subscriptions::choices;
@@ -66,7 +66,7 @@ impl App {
         };
         let id = match selected {
             Some(subscription) if subscription.deleted => Some(subscription.id),
-            _ => self.undo.as_ref().map(|undo| undo.id),
+            _ => self.undo.offered(),
         };
         match id {
             Some(id) => self.write(Write::Subscription(SubscriptionWrite::Restore { project, id })),
@@ -290,14 +290,13 @@ impl App {
         for then in landed.then {
             match then {
                 Then::OfferUndo(id) => {
-                    let ticket = self.undos.issue();
-                    self.undo = Some(Undo { id, ticket });
+                    let ticket = self.undo.offer(id);
                     effects.push(Effect::Timer {
                         timer: Timer::Undo,
                         ticket,
                     });
                 }
-                Then::ForgetUndo => self.undo = None,
+                Then::ForgetUndo => self.undo.forget(),
                 Then::ForgetResumed => self.resume = None,
                 Then::Watch { id, trigger } => effects.push(self.watch_for_delivery(id, trigger)),
                 Then::ReadAgain { id, why } => effects.push(self.read_again(id, why)),
@@ -325,8 +324,7 @@ impl App {
     }
 
     pub(super) fn undo_expired(&mut self, ticket: Ticket) {
-        if self.undo.as_ref().is_some_and(|undo| undo.ticket == ticket) {
-            self.undo = None;
+        if self.undo.expired(ticket) {
             self.dirty = true;
         }
     }

@@ -76,9 +76,8 @@ pub struct App {
     pub dirty: bool,
     /// The pause in typing a search waits for.
     searches: Latest,
-    /// The soft delete `u` can undo now.
-    pub undo: Option<Undo>,
-    undos: Latest,
+    /// The soft delete `u` can undo now, and its timer.
+    pub undo: crate::console::screens::subscriptions::undo::Undo,
     /// The form a confirmed write came from, to reopen if the write fails.
     resume: Option<Box<(Form, FormPurpose)>>,
     /// Tickets of writes, and how many writes are on their way.
@@ -197,8 +196,7 @@ impl App {
             quit: false,
             dirty: true,
             searches: Latest::default(),
-            undo: None,
-            undos: Latest::default(),
+            undo: Default::default(),
             resume: None,
             writes: Latest::default(),
             writing: 0,

@@ -148,13 +148,6 @@ pub enum Mode {
     Chooser(Box<crate::console::widgets::chooser::Chooser>, Choosing),
 }
 
-/// The last soft delete, which `u` undoes for a few seconds.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Undo {
-    pub id: i64,
-    pub ticket: Ticket,
-}
-
 /// A write and how it went.
 #[derive(Debug)]
 pub struct WriteAnswer {
@@ -164,8 +157,7 @@ pub struct WriteAnswer {
     pub result: Result<Written, api::Error>,
 }
 
-/// How long the footer offers to undo a soft delete.
-pub const UNDO_FOR: Duration = Duration::from_secs(8);
+pub use crate::console::screens::subscriptions::undo::UNDO_FOR;
 
 #[derive(Debug)]
 pub enum Msg {

@@ -379,9 +379,9 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
     if !state.is_empty() {
         second.push(Span::styled(format!("{state}   "), theme.warning));
     }
-    if let Some(undo) = &app.undo {
+    if let Some(id) = app.undo.offered() {
         second.push(Span::styled(
-            format!("u: undo the soft delete of #{} ", undo.id),
+            format!("u: undo the soft delete of #{id} "),
             theme.demo,
         ));
         second.push(Span::raw("   "));

@@ -1,0 +1,69 @@
+//! The last soft delete, which `u` undoes for a while ([`UNDO_FOR`]), and
+//! "latest wins" for its timer: a second soft delete replaces the offer,
+//! and only the timer of the offer standing takes it away.
+
+use std::time::Duration;
+
+use crate::console::kit::latest::{Latest, Ticket};
+
+/// How long the footer offers to undo a soft delete.
+pub const UNDO_FOR: Duration = Duration::from_secs(8);
+
+/// The soft delete `u` can undo now, if any.
+#[derive(Debug, Default)]
+pub struct Undo {
+    offered: Option<Offer>,
+    timers: Latest,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Offer {
+    id: i64,
+    ticket: Ticket,
+}
+
+impl Undo {
+    /// Offers to undo the soft delete of `id`: the ticket of the timer that
+    /// takes the offer away.
+    pub fn offer(&mut self, id: i64) -> Ticket {
+        let ticket = self.timers.issue();
+        self.offered = Some(Offer { id, ticket });
+        ticket
+    }
+
+    /// The subscription whose soft delete `u` undoes now.
+    pub fn offered(&self) -> Option<i64> {
+        self.offered.map(|offer| offer.id)
+    }
+
+    /// The offer is spent (restored) or moot (another connection).
+    pub fn forget(&mut self) {
+        self.offered = None;
+    }
+
+    /// A timer ran out: the offer goes if it is that timer's. Whether it
+    /// went.
+    pub fn expired(&mut self, ticket: Ticket) -> bool {
+        let current = self.offered.is_some_and(|offer| offer.ticket == ticket);
+        if current {
+            self.offered = None;
+        }
+        current
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_timer_of_the_offer_standing_takes_it_away() {
+        let mut undo = Undo::default();
+        let first = undo.offer(1);
+        let second = undo.offer(2);
+        assert!(!undo.expired(first));
+        assert_eq!(undo.offered(), Some(2));
+        assert!(undo.expired(second));
+        assert_eq!(undo.offered(), None);
+    }
+}
