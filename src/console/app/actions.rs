@@ -16,32 +16,7 @@ use crate::console::screens::subscriptions::Write as SubscriptionWrite;
 /// 1, 2, 3, 4 and then 5 s apart, 40 s in all.
 const LOOKS: u8 = 10;
 
-/// A delivery the console waits to see land.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Poll {
-    pub subscription: i64,
-    /// The trigger of the delivery waited for (manual, for a test).
-    pub expect: Option<TriggerType>,
-    /// The newest delivery shown when it was asked for, if any.
-    pub before: Option<String>,
-    /// No delivery recorded before this is the one waited for (a few
-    /// minutes before it was asked for, for clocks that disagree).
-    pub since: chrono::DateTime<chrono::Utc>,
-    /// How many looks have been taken.
-    pub looks: u8,
-}
-
-/// A subscription read again after a resume or a test.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Recheck {
-    pub id: i64,
-    /// What was done: "resumed", "tested".
-    pub done: &'static str,
-    /// The read showed it paused; its newest delivery is to say why.
-    pub paused_again: bool,
-    /// Why, from the delivery that landed, once one has.
-    pub why: Option<String>,
-}
+pub use crate::console::screens::subscriptions::watch::{Poll, Recheck};
 
 impl App {
     /// The subscription `t`, `p`, `e` and `u` act on: the one under the
@@ -153,7 +128,7 @@ impl App {
             Some(shown) if shown == subscription => self.lists.deliveries.newest().map(|d| d.id.clone()),
             _ => None,
         };
-        self.poll = Some(Poll {
+        self.watch.poll = Some(Poll {
             subscription,
             expect,
             before,
@@ -162,17 +137,17 @@ impl App {
         });
         Effect::Timer {
             timer: Timer::Poll(1),
-            ticket: self.polls.issue(),
+            ticket: self.watch.polls.issue(),
         }
     }
 
     /// Time for another look: the subscription's newest delivery is asked
     /// for, on its own (whatever the deliveries list shows or filters).
     pub(super) fn look_again(&mut self, ticket: super::Ticket) -> Vec<Effect> {
-        if !self.polls.is_current(ticket) {
+        if !self.watch.polls.is_current(ticket) {
             return Vec::new();
         }
-        let Some(poll) = self.poll.as_mut() else {
+        let Some(poll) = self.watch.poll.as_mut() else {
             return Vec::new();
         };
         poll.looks += 1;
@@ -195,17 +170,23 @@ impl App {
     ) -> Vec<Effect> {
         // The read showed it paused again: its newest delivery says why.
         if let Some(recheck) = self
+            .watch
             .recheck
             .clone()
             .filter(|r| r.id == subscription && r.paused_again)
             && let Ok(Some(newest)) = &result
         {
             self.dirty = true;
-            self.poll = None;
+            self.watch.poll = None;
             self.paused_again(&recheck, Some(why_paused(newest)));
             return Vec::new();
         }
-        let Some(poll) = self.poll.clone().filter(|poll| poll.subscription == subscription) else {
+        let Some(poll) = self
+            .watch
+            .poll
+            .clone()
+            .filter(|poll| poll.subscription == subscription)
+        else {
             return Vec::new();
         };
         self.dirty = true;
@@ -225,12 +206,12 @@ impl App {
             let shown = self.shown() == ScreenId::Deliveries
                 && self.lists.deliveries.subscription() == Some(subscription);
             self.notice = Some(landed_notice(subscription, &delivery, shown));
-            if let Some(recheck) = self.recheck.as_mut().filter(|r| r.id == subscription)
+            if let Some(recheck) = self.watch.recheck.as_mut().filter(|r| r.id == subscription)
                 && (delivery.has_failed() || delivery.recipient_counts().any_short())
             {
                 recheck.why = Some(why_paused(&delivery));
             }
-            self.poll = None;
+            self.watch.poll = None;
             let mut effects = vec![Effect::LoadSubscription {
                 project: self.context.project.clone(),
                 id: subscription,
@@ -244,8 +225,8 @@ impl App {
             return effects;
         }
         if poll.looks >= LOOKS {
-            self.poll = None;
-            self.recheck = None;
+            self.watch.poll = None;
+            self.watch.recheck = None;
             self.notice = Some(Notice::done(format!(
                 "no new delivery of #{subscription} has landed yet: r on its deliveries looks again"
             )));
@@ -253,13 +234,13 @@ impl App {
         }
         vec![Effect::Timer {
             timer: Timer::Poll(poll.looks + 1),
-            ticket: self.polls.issue(),
+            ticket: self.watch.polls.issue(),
         }]
     }
 
     /// After a resume or a test: read the subscription again.
     pub(super) fn read_again(&mut self, id: i64, done: &'static str) -> Effect {
-        self.recheck = Some(Recheck {
+        self.watch.recheck = Some(Recheck {
             id,
             done,
             paused_again: false,
@@ -293,18 +274,22 @@ impl App {
         self.announce(Change::SubscriptionChanged(subscription.clone()));
         self.apply_view();
         let mut effects = Vec::new();
-        if let Some(recheck) = self.recheck.clone().filter(|recheck| recheck.id == id) {
+        if let Some(recheck) = self.watch.recheck.clone().filter(|recheck| recheck.id == id) {
             // Still enabled: PostHog may pause it once the delivery on its
             // way fails, so it is read again when that lands (the watch).
-            let watched = self.poll.as_ref().is_some_and(|poll| poll.subscription == id);
+            let watched = self
+                .watch
+                .poll
+                .as_ref()
+                .is_some_and(|poll| poll.subscription == id);
             if enabled {
                 if !watched {
-                    self.recheck = None;
+                    self.watch.recheck = None;
                 }
             } else if recheck.why.is_some() {
                 self.paused_again(&recheck, recheck.why.clone());
             } else {
-                self.recheck = Some(Recheck {
+                self.watch.recheck = Some(Recheck {
                     paused_again: true,
                     ..recheck.clone()
                 });
@@ -348,7 +333,7 @@ impl App {
 
     /// Tells that the server paused a subscription after a resume or a test.
     fn paused_again(&mut self, recheck: &Recheck, why: Option<String>) {
-        self.recheck = None;
+        self.watch.recheck = None;
         let why = why.unwrap_or_else(|| {
             if self.shown() == ScreenId::Deliveries
                 && self.lists.deliveries.subscription() == Some(recheck.id)

@@ -106,9 +106,10 @@ pub struct App {
     /// integration's channels), each with the ticket only whose answer is
     /// taken (the Subscriptions screen's own type).
     asked: crate::console::screens::subscriptions::asked::Asked,
-    /// The delivery a test or a resume started, looked for until it lands.
-    pub poll: Option<actions::Poll>,
-    polls: Latest,
+    /// The delivery a test or a resume started, looked for until it
+    /// lands, and the subscription read again after it (the Subscriptions
+    /// screen's own type).
+    pub watch: crate::console::screens::subscriptions::watch::Watch,
     /// `--refresh SECONDS`: the list on screen is fetched again this often.
     pub refresh_every: Option<u32>,
     refreshes: Latest,
@@ -133,9 +134,6 @@ pub struct App {
     held: connection::Held,
     /// The subscription last read for a Health row.
     read: Option<Box<api::Subscription>>,
-    /// A resume or a test whose subscription is read again, to say when
-    /// the server paused it.
-    pub recheck: Option<actions::Recheck>,
     /// The bulk action under way (`d`, `p`, `t` on marked rows).
     bulk: Option<bulk::BulkRun>,
     /// The results of the last bulk action, row by row.
@@ -158,8 +156,7 @@ impl App {
             project_follows: false,
             lookups: Latest::default(),
             asked: Default::default(),
-            poll: None,
-            polls: Latest::default(),
+            watch: Default::default(),
             refresh_every: context.refresh,
             refreshes: Latest::default(),
             last_refresh: None,
@@ -168,7 +165,6 @@ impl App {
             history: Default::default(),
             production_yes: false,
             read: None,
-            recheck: None,
             bulk: None,
             report: None,
             people: people::PeopleState::default(),

@@ -406,7 +406,7 @@ fn p_resuming_an_auto_disabled_row_says_the_server_paused_it_again_and_why() {
         "resumed #13, but the server paused it again: Slack integration revoked: e edits the target (another integration), or reconnect Slack in PostHog"
     );
     assert!(
-        app.poll.is_none() && app.recheck.is_none(),
+        app.watch.poll.is_none() && app.watch.recheck.is_none(),
         "the story is told: no more looks"
     );
 }
@@ -450,7 +450,7 @@ fn a_resume_that_holds_says_nothing_more() {
     app.update(Msg::Screen(
         crate::console::screens::subscriptions::Msg::Subscription(Ok(Box::new(paused))).into(),
     ));
-    assert!(app.recheck.is_none());
+    assert!(app.watch.recheck.is_none());
     let notice = app.notice.clone().unwrap();
     assert!(
         !notice.error && notice.text.starts_with("the delivery of #7 landed: completed"),
@@ -497,7 +497,10 @@ fn a_pause_that_comes_with_the_delivery_is_told_when_it_lands() {
         crate::console::screens::subscriptions::Msg::Subscription(Ok(Box::new(revoked_slack(13, true))))
             .into(),
     ));
-    assert!(app.recheck.is_some(), "kept while the delivery is watched for");
+    assert!(
+        app.watch.recheck.is_some(),
+        "kept while the delivery is watched for"
+    );
     let failed = Delivery {
         id: "d-2".into(),
         status: Some(DeliveryStatus::Failed),
@@ -531,7 +534,7 @@ fn a_pause_that_comes_with_the_delivery_is_told_when_it_lands() {
                 .starts_with("resumed #13, but the server paused it again: Slack integration revoked"),
         "{notice:?}"
     );
-    assert!(app.recheck.is_none());
+    assert!(app.watch.recheck.is_none());
 }
 
 #[test]
