@@ -175,15 +175,15 @@ fn health(count: u64) -> (App, Ticket) {
         .expect("a look");
     let ids: Vec<u64> = (0..count).map(|n| (n * 7_919) % count).collect();
     for batch in ids.chunks(500) {
-        app.update(Msg::Screen(
+        app.update(
             screens::health::Msg::LookNews {
                 ticket,
                 news: LookNews::Rows(batch.iter().map(|id| health_row(*id)).collect()),
             }
             .into(),
-        ));
+        );
     }
-    app.update(Msg::Screen(
+    app.update(
         screens::health::Msg::Looked {
             ticket,
             result: Ok(LookSummary {
@@ -198,7 +198,7 @@ fn health(count: u64) -> (App, Ticket) {
             }),
         }
         .into(),
-    ));
+    );
     let height = app.table_height();
     app.lists.health.rows.move_to((count / 2) as i64, height);
     assert_eq!(app.lists.health.rows.len(), count);
@@ -231,13 +231,13 @@ fn health_view(c: &mut Criterion) {
         "take a batch of 500 rows into the Health view (10,000 rows)",
         |b| {
             b.iter(|| {
-                app.update(Msg::Screen(
+                app.update(
                     screens::health::Msg::LookNews {
                         ticket,
                         news: LookNews::Rows(batch.clone()),
                     }
                     .into(),
-                ))
+                )
             })
         },
     );

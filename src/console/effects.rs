@@ -16,6 +16,9 @@ use super::app::{
 };
 use crate::api::{Client, List, Organization, PICKER_ROWS, Project, Role};
 use crate::config::{self, CURRENT};
+use crate::console::screens::health::Msg as HealthMsg;
+use crate::console::screens::members::Msg as MembersMsg;
+use crate::console::screens::subscriptions::Msg as SubscriptionsMsg;
 
 /// Channels asked for at a time, and the most a form offers (a bound on
 /// what a server may send; workspaces have far fewer).
@@ -80,9 +83,7 @@ impl Runner {
                 let runner = self.clone();
                 tokio::spawn(async move {
                     let result = runner.look(ticket, &project, stop, max_requests).await;
-                    let _ = runner.messages.send(Msg::Screen(
-                        crate::console::screens::health::Msg::Looked { ticket, result }.into(),
-                    ));
+                    let _ = runner.messages.send(HealthMsg::Looked { ticket, result }.into());
                 });
                 None
             }
@@ -155,14 +156,14 @@ impl Runner {
                         Err(error) if error.status() == Some(404) => None,
                         Err(_) => Some(Vec::new()),
                     };
-                    let _ = runner.messages.send(Msg::Screen(
-                        crate::console::screens::subscriptions::Msg::Catalog {
+                    let _ = runner.messages.send(
+                        SubscriptionsMsg::Catalog {
                             ticket,
                             result,
                             slack,
                         }
                         .into(),
-                    ));
+                    );
                 });
                 None
             }
@@ -177,10 +178,9 @@ impl Runner {
                         .deliveries(&project, subscription, None)
                         .await
                         .map(|page| page.results.into_iter().next().map(Box::new));
-                    let _ = runner.messages.send(Msg::Screen(
-                        crate::console::screens::subscriptions::Msg::NewestDelivery { subscription, result }
-                            .into(),
-                    ));
+                    let _ = runner
+                        .messages
+                        .send(SubscriptionsMsg::NewestDelivery { subscription, result }.into());
                 });
                 None
             }
@@ -192,9 +192,9 @@ impl Runner {
                         .subscription(&project, id)
                         .await
                         .map(|subscription| Box::new(subscription.into_typed()));
-                    let _ = runner.messages.send(Msg::Screen(
-                        crate::console::screens::subscriptions::Msg::Subscription(result).into(),
-                    ));
+                    let _ = runner
+                        .messages
+                        .send(SubscriptionsMsg::Subscription(result).into());
                 });
                 None
             }
@@ -214,9 +214,7 @@ impl Runner {
                                 .map(|role| (role.id, role.name))
                         })
                         .map_err(|error| error.to_string());
-                    let _ = runner.messages.send(Msg::Screen(
-                        crate::console::screens::members::Msg::RoleFound { name, found }.into(),
-                    ));
+                    let _ = runner.messages.send(MembersMsg::RoleFound { name, found }.into());
                 });
                 None
             }
@@ -228,14 +226,14 @@ impl Runner {
                 let runner = self.clone();
                 tokio::spawn(async move {
                     let result = runner.client.dashboard_tiles(&project, dashboard).await;
-                    let _ = runner.messages.send(Msg::Screen(
-                        crate::console::screens::subscriptions::Msg::Tiles {
+                    let _ = runner.messages.send(
+                        SubscriptionsMsg::Tiles {
                             ticket,
                             dashboard,
                             result,
                         }
                         .into(),
-                    ));
+                    );
                 });
                 None
             }
@@ -247,14 +245,14 @@ impl Runner {
                 let runner = self.clone();
                 tokio::spawn(async move {
                     let result = runner.channels(&project, integration).await;
-                    let _ = runner.messages.send(Msg::Screen(
-                        crate::console::screens::subscriptions::Msg::Channels {
+                    let _ = runner.messages.send(
+                        SubscriptionsMsg::Channels {
                             ticket,
                             integration,
                             result,
                         }
                         .into(),
-                    ));
+                    );
                 });
                 None
             }
@@ -290,14 +288,14 @@ impl Runner {
                         });
                         (people, in_role)
                     };
-                    let _ = runner.messages.send(Msg::Screen(
-                        crate::console::screens::members::Msg::People {
+                    let _ = runner.messages.send(
+                        MembersMsg::People {
                             ticket,
                             people,
                             in_role,
                         }
                         .into(),
-                    ));
+                    );
                 });
                 None
             }

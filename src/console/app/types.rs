@@ -407,3 +407,16 @@ impl From<ScreenMsg> for Msg {
         Msg::Screen(msg)
     }
 }
+
+/// A screen's own message is the console's through its `ScreenMsg` arm.
+macro_rules! screen_msg_into_msg {
+    ($($screen:ident),* $(,)?) => {
+        $(impl From<crate::console::screens::$screen::Msg> for Msg {
+            fn from(msg: crate::console::screens::$screen::Msg) -> Msg {
+                Msg::Screen(msg.into())
+            }
+        })*
+    };
+}
+
+screen_msg_into_msg!(members, subscriptions, people, person, offboard, health);

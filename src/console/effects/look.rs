@@ -2,7 +2,8 @@
 //! requests told to the footer (while Health is shown).
 
 use super::Runner;
-use crate::console::app::{About, LookFailure, LookNews, Msg, Stop, Ticket};
+use crate::console::app::{About, LookFailure, LookNews, Stop, Ticket};
+use crate::console::screens::health::Msg as HealthMsg;
 use crate::health::index::Index;
 use crate::health::{Look, LookEvent, LookOptions, LookSummary};
 
@@ -46,9 +47,7 @@ impl Runner {
         let messages = self.messages.clone();
         let send = move |news: LookNews| {
             // The loop has ended when the channel is closed: nothing to tell.
-            let _ = messages.send(Msg::Screen(
-                crate::console::screens::health::Msg::LookNews { ticket, news }.into(),
-            ));
+            let _ = messages.send(HealthMsg::LookNews { ticket, news }.into());
         };
         let mut rows = Vec::new();
         let mut last = std::time::Instant::now();

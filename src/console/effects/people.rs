@@ -8,7 +8,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::Runner;
 use crate::api::{FetchAll, List, OrganizationMember};
-use crate::console::app::{Msg, Narrow, Offboarded, PeopleNews, SharedIndex, Stop, Ticket, Written};
+use crate::console::app::{Narrow, Offboarded, PeopleNews, SharedIndex, Stop, Ticket, Written};
+use crate::console::screens::offboard::Msg as OffboardMsg;
+use crate::console::screens::people::Msg as PeopleMsg;
+use crate::console::screens::person::Msg as PersonMsg;
 use crate::people::offboard::{self, Journal, Plan, RecordAt, Session, Step};
 use crate::people::{RoleIndex, profile};
 
@@ -37,9 +40,7 @@ impl Runner {
         let messages = self.messages.clone();
         let progress: Box<dyn Fn(usize, usize) + Send + Sync> = Box::new(move |done, total| {
             // The loop has ended when the channel is closed: nothing to tell.
-            let _ = messages.send(Msg::Screen(
-                crate::console::screens::people::Msg::RoleIndexProgress { ticket, done, total }.into(),
-            ));
+            let _ = messages.send(PeopleMsg::RoleIndexProgress { ticket, done, total }.into());
         });
         tokio::spawn(async move {
             // What the index holds is one budget (--max-held-mib).
@@ -48,9 +49,9 @@ impl Runner {
                 .await
                 .map(|index| SharedIndex(Arc::new(index)))
                 .map_err(|error| error.to_string());
-            let _ = runner.messages.send(Msg::Screen(
-                crate::console::screens::people::Msg::RoleIndex { ticket, result }.into(),
-            ));
+            let _ = runner
+                .messages
+                .send(PeopleMsg::RoleIndex { ticket, result }.into());
         });
     }
 
@@ -68,9 +69,9 @@ impl Runner {
             let result = runner
                 .narrow(ticket, &organization, narrow, oldest_first, stop)
                 .await;
-            let _ = runner.messages.send(Msg::Screen(
-                crate::console::screens::people::Msg::PeopleNarrowed { ticket, result }.into(),
-            ));
+            let _ = runner
+                .messages
+                .send(PeopleMsg::PeopleNarrowed { ticket, result }.into());
         });
     }
 
@@ -85,9 +86,7 @@ impl Runner {
     ) -> Result<bool, String> {
         let messages = self.messages.clone();
         let send = move |news: PeopleNews| {
-            let _ = messages.send(Msg::Screen(
-                crate::console::screens::people::Msg::PeopleNews { ticket, news }.into(),
-            ));
+            let _ = messages.send(PeopleMsg::PeopleNews { ticket, news }.into());
         };
         let index = match narrow {
             Narrow::Role(role) => {
@@ -173,9 +172,7 @@ impl Runner {
                 .await
                 .map(Box::new)
                 .map_err(|error| format!("{error:#}"));
-            let _ = runner.messages.send(Msg::Screen(
-                crate::console::screens::person::Msg::Profile { ticket, result }.into(),
-            ));
+            let _ = runner.messages.send(PersonMsg::Profile { ticket, result }.into());
         });
     }
 
@@ -219,14 +216,14 @@ impl Runner {
                 unwritten = Some(error);
                 stop.store(true, Ordering::SeqCst);
             }
-            let _ = messages.send(Msg::Screen(
-                crate::console::screens::offboard::Msg::OffboardStep {
+            let _ = messages.send(
+                OffboardMsg::OffboardStep {
                     ticket,
                     at,
                     step: Box::new(step.clone()),
                 }
                 .into(),
-            ));
+            );
         };
         offboard::run(
             &self.client,

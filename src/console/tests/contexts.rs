@@ -2,6 +2,7 @@
 //! what waits for it.
 
 use crate::console::screens;
+use crate::console::screens::subscriptions::Msg as SubscriptionsMsg;
 use ratatui::crossterm::event::KeyCode;
 
 use super::*;
@@ -183,14 +184,14 @@ fn a_catalog_for_a_form_closed_since_is_dropped() {
     };
     assert_ne!(old, new);
     let in_flight = app.in_flight;
-    app.update(Msg::Screen(
-        crate::console::screens::subscriptions::Msg::Catalog {
+    app.update(
+        SubscriptionsMsg::Catalog {
             ticket: old,
             result: Err(missing_scope("dashboard:read")),
             slack: None,
         }
         .into(),
-    ));
+    );
     assert_eq!(app.in_flight, in_flight - 1, "counted, then dropped");
     let Mode::Form(form, _) = &app.mode else { panic!() };
     let delivers = form.fields.iter().find(|field| field.name == "delivers").unwrap();

@@ -12,6 +12,7 @@ use crate::api::health::Health;
 use crate::api::{self, RequestLabel, Subscription, SubscriptionState, TransportKind};
 use crate::console::app::{About, App, Effect, LookFailure, LookNews, Msg, ScreenId, Ticket, Timer};
 use crate::console::lists::AnyTable;
+use crate::console::screens::health::Msg as HealthMsg;
 use crate::health::list::States;
 use crate::health::{Coverage, HealthRow, LookSummary};
 
@@ -54,9 +55,7 @@ fn start(app: &mut App, key_code: KeyCode) -> Ticket {
 }
 
 fn news(app: &mut App, ticket: Ticket, news: LookNews) {
-    app.update(Msg::Screen(
-        crate::console::screens::health::Msg::LookNews { ticket, news }.into(),
-    ));
+    app.update(HealthMsg::LookNews { ticket, news }.into());
 }
 
 /// Five subscriptions, `known` of them known (the rest pending), those
@@ -74,13 +73,13 @@ fn look(app: &mut App, ticket: Ticket, known: u64, failing: u64) {
 }
 
 fn end(app: &mut App, ticket: Ticket, summary: LookSummary) -> Vec<Effect> {
-    app.update(Msg::Screen(
-        crate::console::screens::health::Msg::Looked {
+    app.update(
+        HealthMsg::Looked {
             ticket,
             result: Ok(summary),
         }
         .into(),
-    ))
+    )
 }
 
 fn tabs(app: &App) -> String {
@@ -132,8 +131,8 @@ fn a_look_that_did_not_reach_every_subscription_never_shows_the_tick() {
 
     // Failed before it could list: nothing known, never ✓.
     let ticket = start(&mut app, KeyCode::Char('r'));
-    app.update(Msg::Screen(
-        crate::console::screens::health::Msg::Looked {
+    app.update(
+        HealthMsg::Looked {
             ticket,
             result: Err(LookFailure {
                 message: "403 permission_denied".into(),
@@ -141,7 +140,7 @@ fn a_look_that_did_not_reach_every_subscription_never_shows_the_tick() {
             }),
         }
         .into(),
-    ));
+    );
     let shown = screen(&app);
     assert!(
         !shown.contains('✓') && tabs(&app).contains("look failed"),
@@ -220,8 +219,8 @@ fn when_the_server_answers_again_a_look_it_cut_short_starts_again() {
     });
     assert!(screen(&app).contains("/subscriptions/7/deliveries/"));
     // The server goes away before the list is read.
-    let effects = app.update(Msg::Screen(
-        crate::console::screens::health::Msg::Looked {
+    let effects = app.update(
+        HealthMsg::Looked {
             ticket,
             result: Err(LookFailure {
                 message: "cannot reach http://127.0.0.1:9".into(),
@@ -229,7 +228,7 @@ fn when_the_server_answers_again_a_look_it_cut_short_starts_again() {
             }),
         }
         .into(),
-    ));
+    );
     assert!(app.offline.is_some(), "offline, tried again");
     assert!(tabs(&app).contains("look failed"));
     let back = comes_back(&mut app, &effects);

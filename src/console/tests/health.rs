@@ -1,23 +1,24 @@
 //! The Health view: a look's news arriving, in any order, in batches; the
 //! heading's counts; Esc stopping the look; the tab bar's count from any
-//! tab; new marks; Enter, `t`, `p` on a row; and a resume the server
-//! undoes, told with why.
+//! tab; new marks; Enter on a row (`health_acts.rs`: `t` and `p` on
+//! one).
 
 use crate::console::screens;
+use crate::console::screens::health::Msg as HealthMsg;
 use crate::console::screens::subscriptions::Write as SubscriptionWrite;
 use ratatui::crossterm::event::KeyCode;
 
 use super::on_call::written;
 use super::{app, command, key, screen};
+use crate::api::Subscription;
 use crate::api::health::{FailedRecipient, Health};
-use crate::api::{Delivery, DeliveryStatus, Subscription, TargetType};
 use crate::console::app::{
-    App, Effect, LookNews, Mode, Msg, ScreenId, ScreenRequest, Stop, Ticket, Write, Written,
+    App, Effect, LookNews, Mode, ScreenId, ScreenRequest, Stop, Ticket, Write, Written,
 };
 use crate::console::lists::AnyTable;
 use crate::health::{Coverage, HealthRow, LookSummary};
 
-fn row(id: i64, health: Health) -> HealthRow {
+pub(super) fn row(id: i64, health: Health) -> HealthRow {
     HealthRow {
         id,
         title: format!("Report {id}"),
@@ -54,7 +55,7 @@ fn coverage(total: u64, known: u64, requests: u64) -> Coverage {
 }
 
 /// `H`: Health is shown and its first look starts.
-fn open(app: &mut App) -> (Ticket, Stop) {
+pub(super) fn open(app: &mut App) -> (Ticket, Stop) {
     let effects = key(app, KeyCode::Char('H'));
     assert_eq!(app.shown(), ScreenId::Health);
     match &effects[..] {
@@ -73,18 +74,16 @@ fn open(app: &mut App) -> (Ticket, Stop) {
     }
 }
 
-fn news(app: &mut App, ticket: Ticket, news: LookNews) {
-    let effects = app.update(Msg::Screen(
-        crate::console::screens::health::Msg::LookNews { ticket, news }.into(),
-    ));
+pub(super) fn news(app: &mut App, ticket: Ticket, news: LookNews) {
+    let effects = app.update(HealthMsg::LookNews { ticket, news }.into());
     assert!(effects.is_empty(), "news asks for nothing: {effects:?}");
 }
 
 /// The look ends: complete unless stopped (then 2 of 5 are not known).
-fn end(app: &mut App, ticket: Ticket, stopped: bool) {
+pub(super) fn end(app: &mut App, ticket: Ticket, stopped: bool) {
     let known = if stopped { 3 } else { 5 };
-    app.update(Msg::Screen(
-        crate::console::screens::health::Msg::Looked {
+    app.update(
+        HealthMsg::Looked {
             ticket,
             result: Ok(LookSummary {
                 coverage: coverage(5, known, 7),
@@ -94,7 +93,7 @@ fn end(app: &mut App, ticket: Ticket, stopped: bool) {
             }),
         }
         .into(),
-    ));
+    );
 }
 
 fn ids(app: &App) -> Vec<i64> {
@@ -288,177 +287,6 @@ fn enter_opens_the_rows_deliveries_and_back_returns_to_health() {
 }
 
 #[test]
-fn t_on_a_row_asks_to_test_its_subscription() {
-    let mut app = app();
-    let (ticket, _) = open(&mut app);
-    news(&mut app, ticket, LookNews::Rows(vec![row(35, Health::Failing)]));
-    key(&mut app, KeyCode::Char('t'));
-    let Mode::Confirm(confirm) = &app.mode else {
-        panic!("no question: {:?}", app.mode)
-    };
-    assert!(matches!(
-        confirm.single(),
-        Some(Write::Subscription(SubscriptionWrite::TestDelivery {
-            id: 35,
-            ..
-        }))
-    ));
-}
-
-fn revoked_slack(id: i64, enabled: bool) -> Subscription {
-    Subscription {
-        id,
-        title: Some("Revenue in Slack".into()),
-        target_type: Some(TargetType::Slack),
-        target_value: Some("#revenue".into()),
-        enabled: Some(enabled),
-        ..Subscription::default()
-    }
-}
-
-#[test]
-fn p_resuming_an_auto_disabled_row_says_the_server_paused_it_again_and_why() {
-    let mut app = app();
-    let (ticket, _) = open(&mut app);
-    news(
-        &mut app,
-        ticket,
-        LookNews::Rows(vec![row(13, Health::AutoDisabled)]),
-    );
-    end(&mut app, ticket, false);
-    // Not loaded on Subscriptions: read first, then asked about (a resume
-    // delivers at once), and only y resumes it.
-    let effects = key(&mut app, KeyCode::Char('p'));
-    assert!(
-        matches!(&effects[..], [Effect::LoadSubscription { id: 13, .. }]),
-        "{effects:?}"
-    );
-    let effects = app.update(Msg::Screen(
-        crate::console::screens::subscriptions::Msg::Subscription(Ok(Box::new(revoked_slack(13, false))))
-            .into(),
-    ));
-    assert!(effects.is_empty(), "asked first: {effects:?}");
-    assert!(
-        matches!(&app.mode, Mode::Confirm(confirm) if confirm.question.starts_with("Resume #13")),
-        "{:?}",
-        app.mode
-    );
-    let effects = key(&mut app, KeyCode::Char('y'));
-    let [write @ Effect::Write { .. }] = &effects[..] else {
-        panic!("no resume: {effects:?}")
-    };
-    assert!(matches!(
-        write,
-        Effect::Write {
-            write: Write::Subscription(SubscriptionWrite::SetEnabled {
-                id: 13,
-                enabled: true,
-                ..
-            }),
-            ..
-        }
-    ));
-    // The server takes it, and its confirmation delivery fails.
-    let effects = written(
-        &mut app,
-        write,
-        Ok(Written::Subscription(Box::new(revoked_slack(13, true)))),
-    );
-    assert!(
-        effects
-            .iter()
-            .any(|effect| matches!(effect, Effect::LoadSubscription { id: 13, .. })),
-        "read again: {effects:?}"
-    );
-    let effects = app.update(Msg::Screen(
-        crate::console::screens::subscriptions::Msg::Subscription(Ok(Box::new(revoked_slack(13, false))))
-            .into(),
-    ));
-    assert!(
-        matches!(
-            &effects[..],
-            [Effect::LoadNewestDelivery { subscription: 13, .. }]
-        ),
-        "{effects:?}"
-    );
-    let failed = Delivery {
-        id: "d-1".into(),
-        status: Some(DeliveryStatus::Failed),
-        target_type: Some(TargetType::Slack),
-        created_at: Some(app.now),
-        error: Some(serde_json::json!({
-            "message": "Your Slack connection is no longer active. Reconnect Slack to deliver to this channel.",
-            "type": "SlackIntegrationInactive"
-        })),
-        ..Delivery::default()
-    };
-    app.update(Msg::Screen(
-        crate::console::screens::subscriptions::Msg::NewestDelivery {
-            subscription: 13,
-            result: Ok(Some(Box::new(failed))),
-        }
-        .into(),
-    ));
-    let notice = app.notice.clone().unwrap();
-    assert!(notice.error);
-    assert_eq!(
-        notice.text,
-        "resumed #13, but the server paused it again: Slack integration revoked: e edits the target (another integration), or reconnect Slack in PostHog"
-    );
-    assert!(
-        app.watch.poll.is_none() && app.watch.recheck.is_none(),
-        "the story is told: no more looks"
-    );
-}
-
-#[test]
-fn a_resume_that_holds_says_nothing_more() {
-    let mut app = app();
-    let (ticket, _) = open(&mut app);
-    news(&mut app, ticket, LookNews::Rows(vec![row(7, Health::Paused)]));
-    key(&mut app, KeyCode::Char('p'));
-    let mut paused = revoked_slack(7, false);
-    paused.target_type = Some(TargetType::Email);
-    app.update(Msg::Screen(
-        crate::console::screens::subscriptions::Msg::Subscription(Ok(Box::new(paused.clone()))).into(),
-    ));
-    let effects = key(&mut app, KeyCode::Char('y'));
-    paused.enabled = Some(true);
-    written(
-        &mut app,
-        &effects[0],
-        Ok(Written::Subscription(Box::new(paused.clone()))),
-    );
-    app.update(Msg::Screen(
-        crate::console::screens::subscriptions::Msg::Subscription(Ok(Box::new(paused.clone()))).into(),
-    ));
-    assert!(app.notice.as_ref().unwrap().text.starts_with("resumed #7"));
-    // Its confirmation delivery lands, and it is still enabled after.
-    let delivered = Delivery {
-        id: "d-3".into(),
-        status: Some(DeliveryStatus::Completed),
-        created_at: Some(app.now),
-        ..Delivery::default()
-    };
-    app.update(Msg::Screen(
-        crate::console::screens::subscriptions::Msg::NewestDelivery {
-            subscription: 7,
-            result: Ok(Some(Box::new(delivered))),
-        }
-        .into(),
-    ));
-    app.update(Msg::Screen(
-        crate::console::screens::subscriptions::Msg::Subscription(Ok(Box::new(paused))).into(),
-    ));
-    assert!(app.watch.recheck.is_none());
-    let notice = app.notice.clone().unwrap();
-    assert!(
-        !notice.error && notice.text.starts_with("the delivery of #7 landed: completed"),
-        "{notice:?}"
-    );
-}
-
-#[test]
 fn another_project_forgets_the_look() {
     let mut app = app();
     let (ticket, stop) = open(&mut app);
@@ -472,71 +300,6 @@ fn another_project_forgets_the_look() {
 /// PostHog pauses a subscription only once the delivery on its way has
 /// failed, after the resume's answer and the read that follows it: the
 /// console reads it again when the delivery lands, and says so then.
-#[test]
-fn a_pause_that_comes_with_the_delivery_is_told_when_it_lands() {
-    let mut app = app();
-    let (ticket, _) = open(&mut app);
-    news(
-        &mut app,
-        ticket,
-        LookNews::Rows(vec![row(13, Health::AutoDisabled)]),
-    );
-    key(&mut app, KeyCode::Char('p'));
-    app.update(Msg::Screen(
-        crate::console::screens::subscriptions::Msg::Subscription(Ok(Box::new(revoked_slack(13, false))))
-            .into(),
-    ));
-    let effects = key(&mut app, KeyCode::Char('y'));
-    written(
-        &mut app,
-        &effects[0],
-        Ok(Written::Subscription(Box::new(revoked_slack(13, true)))),
-    );
-    // Read at once: still enabled, the delivery not run yet.
-    app.update(Msg::Screen(
-        crate::console::screens::subscriptions::Msg::Subscription(Ok(Box::new(revoked_slack(13, true))))
-            .into(),
-    ));
-    assert!(
-        app.watch.recheck.is_some(),
-        "kept while the delivery is watched for"
-    );
-    let failed = Delivery {
-        id: "d-2".into(),
-        status: Some(DeliveryStatus::Failed),
-        target_type: Some(TargetType::Slack),
-        created_at: Some(app.now),
-        error: Some(serde_json::json!({"message": "Your Slack connection is no longer active."})),
-        ..Delivery::default()
-    };
-    let effects = app.update(Msg::Screen(
-        crate::console::screens::subscriptions::Msg::NewestDelivery {
-            subscription: 13,
-            result: Ok(Some(Box::new(failed))),
-        }
-        .into(),
-    ));
-    assert!(
-        effects
-            .iter()
-            .any(|effect| matches!(effect, Effect::LoadSubscription { id: 13, .. })),
-        "{effects:?}"
-    );
-    app.update(Msg::Screen(
-        crate::console::screens::subscriptions::Msg::Subscription(Ok(Box::new(revoked_slack(13, false))))
-            .into(),
-    ));
-    let notice = app.notice.clone().unwrap();
-    assert!(
-        notice.error
-            && notice
-                .text
-                .starts_with("resumed #13, but the server paused it again: Slack integration revoked"),
-        "{notice:?}"
-    );
-    assert!(app.watch.recheck.is_none());
-}
-
 #[test]
 fn marked_rows_are_paused_together_and_the_paused_ones_left_alone() {
     let mut app = app();

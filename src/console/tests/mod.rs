@@ -500,6 +500,7 @@ mod deliveries;
 mod forms;
 mod further;
 mod health;
+mod health_acts;
 mod marks;
 mod news;
 mod on_call;

@@ -3,6 +3,7 @@
 //! and refusals, the watch for a delivery, and `--refresh`.
 
 use crate::console::screens;
+use crate::console::screens::subscriptions::Msg as SubscriptionsMsg;
 use crate::console::screens::subscriptions::Write as SubscriptionWrite;
 use chrono::{Duration, Utc};
 use ratatui::crossterm::event::KeyCode;
@@ -190,13 +191,13 @@ fn a_test_delivery_asks_first_then_watches_for_the_delivery_a_while() {
             &effects[..],
             [Effect::LoadNewestDelivery { subscription: 1, .. }]
         ));
-        let effects = app.update(Msg::Screen(
-            crate::console::screens::subscriptions::Msg::NewestDelivery {
+        let effects = app.update(
+            SubscriptionsMsg::NewestDelivery {
                 subscription: 1,
                 result: Ok(None),
             }
             .into(),
-        ));
+        );
         timer = poll_timer(&effects);
     }
     assert_eq!(looks, 10, "bounded");
@@ -227,25 +228,25 @@ fn a_test_delivery_asks_first_then_watches_for_the_delivery_a_while() {
         error: Some(serde_json::json!({"message": "Domain hedgebox.invalid does not exist"})),
         ..Delivery::default()
     };
-    let effects = app.update(Msg::Screen(
-        crate::console::screens::subscriptions::Msg::NewestDelivery {
+    let effects = app.update(
+        SubscriptionsMsg::NewestDelivery {
             subscription: 1,
             result: Ok(Some(Box::new(delivery("scheduled", TriggerType::Scheduled)))),
         }
         .into(),
-    ));
+    );
     let (look, ticket) = poll_timer(&effects).expect("not the test: looks again");
     app.update(Msg::Timer {
         timer: Timer::Poll(look),
         ticket,
     });
-    let effects = app.update(Msg::Screen(
-        crate::console::screens::subscriptions::Msg::NewestDelivery {
+    let effects = app.update(
+        SubscriptionsMsg::NewestDelivery {
             subscription: 1,
             result: Ok(Some(Box::new(delivery("manual", TriggerType::Manual)))),
         }
         .into(),
-    ));
+    );
     assert!(
         matches!(&effects[..], [Effect::LoadSubscription { id: 1, .. }]),
         "{effects:?}"
@@ -417,14 +418,14 @@ fn another_dashboard_takes_the_last_one_s_insights_away() {
         short_id: None,
         derived_name: None,
     };
-    app.update(Msg::Screen(
-        crate::console::screens::subscriptions::Msg::Catalog {
+    app.update(
+        SubscriptionsMsg::Catalog {
             ticket,
             result: Ok((vec![dashboard(1), dashboard(2)], Vec::new())),
             slack: Some(Vec::new()),
         }
         .into(),
-    ));
+    );
     let tiles = |effects: &[Effect]| {
         effects.iter().find_map(|e| match e {
             Effect::LoadTiles {
@@ -446,14 +447,14 @@ fn another_dashboard_takes_the_last_one_s_insights_away() {
             }),
         }],
     };
-    app.update(Msg::Screen(
-        crate::console::screens::subscriptions::Msg::Tiles {
+    app.update(
+        SubscriptionsMsg::Tiles {
             ticket,
             dashboard: 1,
             result: Ok(Some(found)),
         }
         .into(),
-    ));
+    );
     let has_insights =
         |app: &App| matches!(&app.mode, Mode::Form(form, _) if form.has("dashboard_export_insights"));
     assert!(has_insights(&app));

@@ -8,7 +8,8 @@ use ratatui::crossterm::event::KeyCode;
 
 use super::{app, key};
 use crate::api::{OrganizationMember, User};
-use crate::console::app::{App, Effect, Msg, PeopleNews, ScreenId, SharedIndex, Ticket};
+use crate::console::app::{App, Effect, PeopleNews, ScreenId, SharedIndex, Ticket};
+use crate::console::screens::people::Msg as PeopleMsg;
 use crate::people::RoleIndex;
 
 fn command(app: &mut App, line: &str) -> Vec<Effect> {
@@ -76,33 +77,33 @@ fn a_narrowing_left_behind_and_an_index_asked_again_drop_their_late_answers() {
             .iter()
             .any(|effect| matches!(effect, Effect::NarrowPeople { .. }))
     );
-    let looked = app.update(Msg::Screen(
-        crate::console::screens::people::Msg::RoleIndex {
+    let looked = app.update(
+        PeopleMsg::RoleIndex {
             ticket: first,
             result: Ok(index()),
         }
         .into(),
-    ));
+    );
     let narrowing = narrowing_ticket(&looked);
-    app.update(Msg::Screen(
-        crate::console::screens::people::Msg::PeopleNews {
+    app.update(
+        PeopleMsg::PeopleNews {
             ticket: narrowing,
             news: PeopleNews::Rows(vec![person("a@x.io")]),
         }
         .into(),
-    ));
+    );
     assert_eq!(app.lists.people.rows.len(), 1);
 
     // :people leaves it: its news that comes late is dropped.
     command(&mut app, "people");
     assert_eq!(app.lists.people.resource.narrowing, None);
-    app.update(Msg::Screen(
-        crate::console::screens::people::Msg::PeopleNews {
+    app.update(
+        PeopleMsg::PeopleNews {
             ticket: narrowing,
             news: PeopleNews::Rows(vec![person("b@x.io")]),
         }
         .into(),
-    ));
+    );
     assert_eq!(
         app.lists.people.rows.list.held(),
         0,
@@ -112,13 +113,13 @@ fn a_narrowing_left_behind_and_an_index_asked_again_drop_their_late_answers() {
     // r reads the index again: an answer to the earlier read is dropped.
     let again = index_ticket(&key(&mut app, KeyCode::Char('r')));
     assert_ne!(again, first);
-    app.update(Msg::Screen(
-        crate::console::screens::people::Msg::RoleIndex {
+    app.update(
+        PeopleMsg::RoleIndex {
             ticket: first,
             result: Err("late".into()),
         }
         .into(),
-    ));
+    );
     assert!(app.lists.people.resource.index_error.is_none());
     assert!(app.lists.people.resource.reading.is_some(), "still reading");
 }
@@ -127,13 +128,13 @@ fn a_narrowing_left_behind_and_an_index_asked_again_drop_their_late_answers() {
 fn esc_stops_a_look_then_clears_the_narrowing() {
     let mut app = app();
     let opened = key(&mut app, KeyCode::Char('4'));
-    app.update(Msg::Screen(
-        crate::console::screens::people::Msg::RoleIndex {
+    app.update(
+        PeopleMsg::RoleIndex {
             ticket: index_ticket(&opened),
             result: Ok(index()),
         }
         .into(),
-    ));
+    );
     let effects = command(&mut app, "no-role");
     let stop = effects
         .iter()
@@ -148,13 +149,13 @@ fn esc_stops_a_look_then_clears_the_narrowing() {
         app.lists.people.resource.narrowing.is_some(),
         "the first Esc stops the look"
     );
-    app.update(Msg::Screen(
-        crate::console::screens::people::Msg::PeopleNarrowed {
+    app.update(
+        PeopleMsg::PeopleNarrowed {
             ticket: narrowing_ticket(&effects),
             result: Ok(true),
         }
         .into(),
-    ));
+    );
     assert!(app.notice.as_ref().unwrap().text.starts_with("stopped"));
     key(&mut app, KeyCode::Esc);
     assert_eq!(app.lists.people.resource.narrowing, None, "the next clears it");

@@ -9,7 +9,8 @@ use ratatui::crossterm::event::KeyCode;
 use super::on_call::{refusal, written};
 use super::{answer, app, command, key};
 use crate::api::{Dashboard, DashboardTile, Page, Subscription, SubscriptionState, TargetType, TileInsight};
-use crate::console::app::{App, Effect, Mode, Msg, ScreenPage, Write};
+use crate::console::app::{App, Effect, Mode, ScreenPage, Write};
+use crate::console::screens::subscriptions::Msg as SubscriptionsMsg;
 use crate::console::screens::subscriptions::Write as SubscriptionWrite;
 use crate::console::widgets::question::Answer;
 
@@ -237,14 +238,14 @@ fn a_refusal_of_more_insights_teaches_the_form_the_cap() {
         short_id: None,
         derived_name: None,
     };
-    app.update(Msg::Screen(
-        crate::console::screens::subscriptions::Msg::Catalog {
+    app.update(
+        SubscriptionsMsg::Catalog {
             ticket,
             result: Ok((vec![dashboard], Vec::new())),
             slack: Some(Vec::new()),
         }
         .into(),
-    ));
+    );
     let effects = key(&mut app, KeyCode::Right);
     let Some(Effect::LoadTiles { ticket, .. }) = effects.first().cloned() else {
         panic!("{effects:?}")
@@ -256,8 +257,8 @@ fn a_refusal_of_more_insights_teaches_the_form_the_cap() {
             ..TileInsight::default()
         }),
     };
-    app.update(Msg::Screen(
-        crate::console::screens::subscriptions::Msg::Tiles {
+    app.update(
+        SubscriptionsMsg::Tiles {
             ticket,
             dashboard: 1,
             result: Ok(Some(Dashboard {
@@ -267,7 +268,7 @@ fn a_refusal_of_more_insights_teaches_the_form_the_cap() {
             })),
         }
         .into(),
-    ));
+    );
     focus(&mut app, "target_value");
     type_text(&mut app, "a@b.co");
     key(&mut app, KeyCode::Enter);
