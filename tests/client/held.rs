@@ -141,3 +141,111 @@ async fn export_sets_its_subscriptions_aside_and_holds_their_ids_alone() {
     assert_eq!(refused.code, 1, "{}", refused.stdout);
     assert!(refused.stderr.contains("--max-held-mib"), "{}", refused.stderr);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plan_sets_the_servers_subscriptions_aside_and_holds_their_ids_alone() {
+    // 6,000 subscriptions held as entries would be some 3 MiB; set aside
+    // as plan reads them, their ids and places are 24 bytes each: 0.25 MiB
+    // is room enough for a plan of an edited file, the same plan as ever.
+    let server = server_of(6_000).await;
+    let key = server.key(&["*"]);
+    let file = Workspace::new("subs.toml");
+    let exported = orgdeck(&server, &key, &["export", "--subscriptions", file.arg()], None).await;
+    assert_eq!(exported.code, 0, "{}", exported.stderr);
+    let text = file.read();
+    let mut parts: Vec<String> = text.split("\n[[subscriptions]]\n").map(str::to_string).collect();
+    assert!(parts.len() > 5_000, "{} exported", parts.len() - 1);
+    let id_of = |entry: &str| -> i64 {
+        entry
+            .lines()
+            .find_map(|line| line.strip_prefix("id = "))
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    // One renamed, one left out of the file, one copied without its id (a
+    // new one).
+    let renamed = id_of(&parts[10]);
+    parts[10] = parts[10]
+        .lines()
+        .filter(|line| !line.starts_with("title = "))
+        .map(|line| match line.strip_prefix("id = ") {
+            Some(_) => format!("{line}\ntitle = \"Renamed by the test\""),
+            None => line.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n";
+    let left_out = id_of(&parts[5]);
+    parts.remove(5);
+    let email = (20..parts.len())
+        .find(|at| parts[*at].contains("target_type = \"email\""))
+        .unwrap();
+    let new: String = parts[email]
+        .lines()
+        .filter(|line| !line.starts_with("id = ") && !line.starts_with("title = "))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    parts.push(format!("title = \"Made by the test\"\n{new}"));
+    file.write(&parts.join("\n[[subscriptions]]\n"));
+    let planned = orgdeck(
+        &server,
+        &key,
+        &["--max-held-mib", "0.25", "plan", file.arg()],
+        None,
+    )
+    .await;
+    assert_eq!(planned.code, 2, "{}", planned.stderr);
+    assert!(
+        planned
+            .stdout
+            .contains(&format!("~ subscription \"Renamed by the test\" ({renamed})")),
+        "{}",
+        planned.stdout
+    );
+    assert!(planned.stdout.contains("+ subscription \"Made by the test\""));
+    assert!(
+        planned
+            .stdout
+            .contains("1 subscription on the server and not in the file is kept"),
+        "{}",
+        planned.stdout
+    );
+    assert!(
+        planned
+            .stdout
+            .contains("Plan: 1 to add, 1 to change, 0 to remove."),
+        "{}",
+        planned.stdout
+    );
+    let pruned = orgdeck(
+        &server,
+        &key,
+        &["--max-held-mib", "0.25", "plan", "--prune", file.arg()],
+        None,
+    )
+    .await;
+    assert_eq!(pruned.code, 2, "{}", pruned.stderr);
+    assert!(
+        pruned.stdout.contains(&format!("({left_out}) (soft delete)")),
+        "{}",
+        pruned.stdout
+    );
+    assert!(
+        pruned
+            .stdout
+            .contains("Plan: 1 to add, 1 to change, 1 to remove."),
+        "{}",
+        pruned.stdout
+    );
+    // The budget still binds what is held: the index of 6,000 is 144 KB.
+    let refused = orgdeck(
+        &server,
+        &key,
+        &["--max-held-mib", "0.05", "plan", file.arg()],
+        None,
+    )
+    .await;
+    assert_eq!(refused.code, 1, "{}", refused.stdout);
+    assert!(refused.stderr.contains("--max-held-mib"), "{}", refused.stderr);
+}
