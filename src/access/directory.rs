@@ -330,10 +330,16 @@ async fn whole<T: crate::api::Row>(reader: &Reader, list: &List<T>) -> ReadResul
     Ok(rows.into_vec())
 }
 
+/// Rows a page of the lists that grow with the organization (its members,
+/// each role's memberships): PostHog sets no most (posthog.md 4), and at
+/// 100 a page an organization of 90,000 members would cost some 2,700
+/// paced requests rather than 270.
+const LARGE_PAGE: u64 = 1_000;
+
 /// What `each_page` keeps of every row of a whole list, a row for a row
 /// (counted against the command's budget as what it keeps,
 /// [`crate::api::Kept`], the server's objects let go as each page is
-/// read), as [`whole`] reads it.
+/// read), as [`whole`] reads it, in pages of [`LARGE_PAGE`].
 async fn gathered<T: crate::api::Row, U: crate::api::Kept>(
     reader: &Reader,
     list: &List<T>,
@@ -341,6 +347,7 @@ async fn gathered<T: crate::api::Row, U: crate::api::Kept>(
 ) -> ReadResult<Vec<U>> {
     let options = FetchAll {
         concurrency: 4,
+        page_size: LARGE_PAGE,
         ..FetchAll::default()
     };
     let rows = reader

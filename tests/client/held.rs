@@ -249,3 +249,48 @@ async fn plan_sets_the_servers_subscriptions_aside_and_holds_their_ids_alone() {
     assert_eq!(refused.code, 1, "{}", refused.stdout);
     assert!(refused.stderr.contains("--max-held-mib"), "{}", refused.stderr);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_preview_of_offboarding_keeps_a_compact_row_a_membership() {
+    // 3,000 members in 6,000 memberships: as compact rows (ids, address,
+    // name), some 2 MiB, where the roles read with every member embedded
+    // (PostHog's objects, as counted before) took more than 8: 4 MiB is
+    // room enough for the preview, 0.5 is not, and says so.
+    let server = server_of(3_000).await;
+    let key = server.key(&["*"]);
+    let page = server
+        .get(&key, "/api/organizations/@current/members/?limit=1&offset=1500")
+        .await;
+    let someone = page.expect(reqwest::StatusCode::OK)["results"][0]["user"]["email"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let offboard = |budget: &'static str| {
+        let (server, key, someone) = (&server, &key, someone.clone());
+        async move {
+            orgdeck(
+                server,
+                key,
+                &[
+                    "--max-held-mib",
+                    budget,
+                    "people",
+                    "offboard",
+                    &someone,
+                    "--dry-run",
+                ],
+                None,
+            )
+            .await
+        }
+    };
+    let previewed = offboard("4").await;
+    assert_eq!(previewed.code, 0, "{}", previewed.stderr);
+    assert!(!previewed.stderr.contains("no preview"), "{}", previewed.stderr);
+    let refused = offboard("0.5").await;
+    assert!(
+        refused.stderr.contains("no preview") && refused.stderr.contains("--max-held-mib"),
+        "{}",
+        refused.stderr
+    );
+}
