@@ -1,9 +1,11 @@
 //! Who and what access is about: the organization (with what it says of
 //! its resolution mode, its plan and whether members see each other), its
 //! projects, its members and its roles with their members. Read once per
-//! command through the [`Reader`]; the roles come with their memberships in
-//! one list (PostHog's role carries `members`), so that the roles of a
-//! person cost one request, not one per role.
+//! command through the [`Reader`]; the roles are read without the members
+//! PostHog embeds in each (cut out of the page as it arrives), and each
+//! role's memberships a page at a time, what is kept of each membership
+//! and each member a compact row ([`RoleMember`], [`Person`]) rather than
+//! the server's objects, counted as such against `--max-held-mib`.
 
 use std::collections::HashMap;
 
@@ -167,6 +169,32 @@ pub struct RoleInfo {
     pub members: Vec<RoleMember>,
 }
 
+impl crate::api::Kept for Person {
+    fn heap_bytes(&self) -> u64 {
+        [
+            self.membership_id.heap_bytes(),
+            self.user_uuid.heap_bytes(),
+            self.email.heap_bytes(),
+            self.name.heap_bytes(),
+        ]
+        .into_iter()
+        .fold(0, u64::saturating_add)
+    }
+}
+
+impl crate::api::Kept for RoleMember {
+    fn heap_bytes(&self) -> u64 {
+        [
+            self.membership_id.heap_bytes(),
+            self.user_uuid.heap_bytes(),
+            self.email.heap_bytes(),
+            self.name.heap_bytes(),
+        ]
+        .into_iter()
+        .fold(0, u64::saturating_add)
+    }
+}
+
 /// Someone in a role.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RoleMember {
@@ -302,6 +330,37 @@ async fn whole<T: crate::api::Row>(reader: &Reader, list: &List<T>) -> ReadResul
     Ok(rows.into_vec())
 }
 
+/// Rows a page of the lists that grow with the organization (its members,
+/// each role's memberships): PostHog sets no most (posthog.md 4), and at
+/// 100 a page an organization of 90,000 members would cost some 2,700
+/// paced requests rather than 270.
+const LARGE_PAGE: u64 = 1_000;
+
+/// What `each_page` keeps of every row of a whole list, a row for a row
+/// (counted against the command's budget as what it keeps,
+/// [`crate::api::Kept`], the server's objects let go as each page is
+/// read), as [`whole`] reads it, in pages of [`LARGE_PAGE`].
+async fn gathered<T: crate::api::Row, U: crate::api::Kept>(
+    reader: &Reader,
+    list: &List<T>,
+    each_page: impl FnMut(Vec<T>) -> crate::api::error::Result<Vec<U>>,
+) -> ReadResult<Vec<U>> {
+    let options = FetchAll {
+        concurrency: 4,
+        page_size: LARGE_PAGE,
+        ..FetchAll::default()
+    };
+    let rows = reader
+        .read(|client| {
+            let options = &options;
+            async move { client.gather(list, options, each_page).await }
+        })
+        .await?;
+    let pages = (rows.len() as u64).div_ceil(options.page_size).max(1);
+    reader.charge(pages - 1).await?;
+    Ok(rows.into_vec())
+}
+
 /// The projects the key lists, by id, each with the organization it says
 /// it is of (a server that does not say keeps it).
 async fn projects(reader: &Reader) -> ReadResult<Vec<(ProjectRef, Option<String>)>> {
@@ -323,17 +382,23 @@ async fn projects(reader: &Reader) -> ReadResult<Vec<(ProjectRef, Option<String>
     Ok(projects)
 }
 
-/// Every role with its members: from the roles' own `members` where the
-/// server sends them as a list, else from each role's memberships.
+/// Every role with its members, from each role's memberships (the
+/// members PostHog embeds in the roles' list are cut out as it arrives).
 async fn roles(reader: &Reader, organization_id: &str) -> ReadResult<Vec<RoleInfo>> {
-    let listed: Vec<Role> = whole(reader, &List::roles(organization_id)).await?;
+    let listed: Vec<Role> = whole(reader, &List::roles(organization_id).without("members")).await?;
     let mut roles = Vec::with_capacity(listed.len());
     for role in listed {
-        let memberships = match role.members {
-            Some(ListOrText::List(memberships)) => memberships,
-            _ => whole(reader, &List::memberships(organization_id, &role.id)).await?,
+        let mut members: Vec<RoleMember> = match role.members {
+            // A server that sends them anyway (the cut left its text alone).
+            Some(ListOrText::List(memberships)) => memberships.iter().map(role_member).collect(),
+            _ => {
+                let list = List::memberships(organization_id, &role.id);
+                gathered(reader, &list, |page: Vec<RoleMembership>| {
+                    Ok(page.iter().map(role_member).collect())
+                })
+                .await?
+            }
         };
-        let mut members: Vec<RoleMember> = memberships.iter().map(role_member).collect();
         members.sort_by(|a, b| {
             a.name
                 .to_lowercase()
@@ -367,8 +432,12 @@ pub async fn person(reader: &Reader, organization_id: &str, email: &str) -> Read
 /// Every member of the organization, by e-mail address (any case), then
 /// membership id: the order of a review.
 pub async fn everyone(reader: &Reader, organization_id: &str) -> ReadResult<Vec<Person>> {
-    let members: Vec<OrganizationMember> = whole(reader, &List::members(organization_id)).await?;
-    let mut people: Vec<Person> = members.iter().map(Person::from_member).collect();
+    // Of each member, what access names them by; the server's objects go
+    // as each page is read.
+    let mut people: Vec<Person> = gathered(reader, &List::members(organization_id), |page| {
+        Ok(page.iter().map(Person::from_member).collect())
+    })
+    .await?;
     people.sort_by(|a, b| {
         a.email
             .to_lowercase()

@@ -141,6 +141,9 @@ pub struct ProjectRules {
     /// The rules Terraform manages (posthog.md 16.7), by subject
     /// (`everyone`, `role:ID`, `member:ID`, ids lower case) and resource.
     managed: std::collections::HashSet<(String, String)>,
+    /// Whether the project's Terraform lock is on (read only when a rule
+    /// is managed).
+    locked: bool,
 }
 
 impl ProjectRules {
@@ -184,6 +187,21 @@ impl ProjectRules {
             by.insert(resource.to_string(), level);
         }
         rules
+    }
+
+    /// Whether Terraform manages any of these rules.
+    pub fn has_managed(&self) -> bool {
+        !self.managed.is_empty()
+    }
+
+    /// The project's Terraform lock, as read ([`super::terraform_lock`]).
+    pub fn set_locked(&mut self, locked: bool) {
+        self.locked = locked;
+    }
+
+    /// Whether the project's Terraform lock is on.
+    pub fn locked(&self) -> bool {
+        self.locked
     }
 
     /// Everyone's rule on `resource`.

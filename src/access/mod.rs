@@ -171,13 +171,19 @@ pub async fn object_managers(
     if managers.is_empty() {
         return Ok((managers, false));
     }
-    let locked = match reader
+    Ok((managers, terraform_lock(reader, project).await?))
+}
+
+/// Whether `project`'s Terraform lock is on (posthog.md 16.7): a write to
+/// a rule Terraform manages is then refused. A server without the
+/// management endpoints has no lock.
+pub async fn terraform_lock(reader: &read::Reader, project: &str) -> read::ReadResult<bool> {
+    match reader
         .read(|client| async move { client.management_settings(project).await })
         .await
     {
-        Ok(settings) => settings.lock_terraform_managed_rules,
-        Err(read::ReadError::Stopped) => return Err(read::ReadError::Stopped),
-        Err(read::ReadError::Api(_)) => false,
-    };
-    Ok((managers, locked))
+        Ok(settings) => Ok(settings.lock_terraform_managed_rules),
+        Err(read::ReadError::Stopped) => Err(read::ReadError::Stopped),
+        Err(read::ReadError::Api(_)) => Ok(false),
+    }
 }

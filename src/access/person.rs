@@ -89,6 +89,10 @@ pub struct Line {
     /// "everyone"), said wherever the line is shown.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub terraform: Vec<String>,
+    /// Whether the project's Terraform lock is on (only said when a rule
+    /// of the line is managed): without it a write is still allowed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub terraform_lock: bool,
 }
 
 /// A rule that applies but does not decide.
@@ -225,7 +229,7 @@ async fn project_access(
         Err(words) => return Ok(Outcome::Unknown(Unknown { unknown: words })),
     };
     let mut notes = Vec::new();
-    let rules = match (
+    let mut rules = match (
         unknown_or_stop(project_rules, |error| error.to_string())?,
         unknown_or_stop(resource_rules, |error| error.to_string())?,
     ) {
@@ -237,6 +241,9 @@ async fn project_access(
             ProjectRules::new(&AccessControls::default(), &AccessControls::default())
         }
     };
+    if rules.has_managed() {
+        rules.set_locked(super::terraform_lock(reader, id).await?);
+    }
     let ignored = ignored_for(organization, &rules, person, &row);
     notes.extend(ignored.note().map(str::to_string));
     let known = lines(&rules, ignored, person, held, &row);
@@ -340,6 +347,7 @@ fn lines(
             .iter()
             .map(|role| (role.id.as_str(), role.name.as_str()))
             .collect();
+        let terraform = rules.terraform(Some(&person.membership_id), &roles, resource);
         (
             Line {
                 resource: resource.to_string(),
@@ -348,7 +356,8 @@ fn lines(
                 default_why,
                 outranked,
                 server: entry.clone(),
-                terraform: rules.terraform(Some(&person.membership_id), &roles, resource),
+                terraform_lock: rules.locked() && !terraform.is_empty(),
+                terraform,
             },
             worth,
         )

@@ -124,7 +124,7 @@ async fn role_project(
         Err(words) => return Ok(RoleOutcome::Unknown(Unknown { unknown: words })),
     };
     let mut notes = Vec::new();
-    let rules = match (
+    let mut rules = match (
         unknown_or_stop(project_rules, |error| error.to_string())?,
         unknown_or_stop(resource_rules, |error| error.to_string())?,
     ) {
@@ -136,6 +136,9 @@ async fn role_project(
             ProjectRules::new(&AccessControls::default(), &AccessControls::default())
         }
     };
+    if rules.has_managed() {
+        rules.set_locked(super::terraform_lock(reader, id).await?);
+    }
     let seen = Ignored::seen_in(
         &rules,
         &|resource| rules.role(role_id, resource).cloned(),
@@ -173,6 +176,7 @@ async fn role_project(
             });
         }
         let worth = own.is_some() || cell.level.as_ref() != Some(&default);
+        let terraform = rules.terraform(None, &[(role_id, role.name.as_str())], resource);
         (
             Line {
                 resource: resource.to_string(),
@@ -181,7 +185,8 @@ async fn role_project(
                 default_why,
                 outranked,
                 server: entry.clone(),
-                terraform: rules.terraform(None, &[(role_id, role.name.as_str())], resource),
+                terraform_lock: rules.locked() && !terraform.is_empty(),
+                terraform,
             },
             worth,
         )

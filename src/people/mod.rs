@@ -20,7 +20,7 @@ use chrono::{DateTime, Utc};
 use futures_util::StreamExt;
 use serde::Serialize;
 
-use crate::api::{Client, FetchAll, List, RoleMembership, Whole};
+use crate::api::{Client, FetchAll, List, RoleMembership};
 
 /// Roles whose memberships are read at once.
 pub const ROLES_AT_ONCE: usize = 4;
@@ -134,8 +134,29 @@ impl crate::api::Row for NamedRole {
     }
 }
 
-/// What the index keeps of a membership: its user, its id, when it began.
-type Kept = (String, String, Option<DateTime<Utc>>);
+/// A membership added to the index as its page was read: what the read
+/// of its role keeps besides, nothing, counted against the command's
+/// budget as what the index holds of it ([`Held`]).
+struct Added;
+
+impl crate::api::Kept for Added {
+    fn heap_bytes(&self) -> u64 {
+        0
+    }
+
+    fn held_bytes(&self) -> u64 {
+        std::mem::size_of::<Held>() as u64
+    }
+}
+
+/// The index as its roles' reads add to it.
+type Building = std::sync::Arc<std::sync::Mutex<RoleIndex>>;
+
+/// The index being built; a read that panicked holding it left whole
+/// rows (each is pushed whole), so a poisoned lock is taken as it is.
+fn building(index: &Building) -> std::sync::MutexGuard<'_, RoleIndex> {
+    index.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 impl RoleIndex {
     /// Reads the roles, then each role's memberships, `ROLES_AT_ONCE` roles
@@ -164,30 +185,7 @@ impl RoleIndex {
         });
         let total = roles.len();
         progress(0, total);
-        // Each read owns its role, so that the whole load is a future a
-        // task may run (a closure over borrowed roles is not, to rustc).
-        // Of each page, only what the index keeps is kept.
-        let mut reads = futures_util::stream::iter(roles.clone().into_iter().map(|role| {
-            let fetch = fetch.clone();
-            async move {
-                let list = List::memberships(organization, &role.id);
-                let memberships = client
-                    .gather(&list, &fetch, |page: Vec<RoleMembership>| {
-                        crate::api::error::Result::Ok(
-                            page.into_iter()
-                                .filter_map(|membership| {
-                                    let user = membership_user(&membership)?;
-                                    Some((user, membership.id, membership.joined_at))
-                                })
-                                .collect::<Vec<Kept>>(),
-                        )
-                    })
-                    .await;
-                (role, memberships)
-            }
-        }))
-        .buffer_unordered(ROLES_AT_ONCE);
-        let mut index = RoleIndex {
+        let index: Building = std::sync::Arc::new(std::sync::Mutex::new(RoleIndex {
             roles: roles
                 .iter()
                 .map(|role| RoleRef {
@@ -196,32 +194,88 @@ impl RoleIndex {
                 })
                 .collect(),
             ..RoleIndex::default()
-        };
+        }));
+        // Each read owns its role, so that the whole load is a future a
+        // task may run (a closure over borrowed roles is not, to rustc).
+        // Each page's memberships go into the index as the page is read:
+        // nothing of a role is held beside it, however large the role.
+        let mut reads = futures_util::stream::iter(roles.into_iter().enumerate().map(|(place, role)| {
+            let fetch = fetch.clone();
+            let index = index.clone();
+            async move {
+                let list = List::memberships(organization, &role.id);
+                let place = u32::try_from(place).unwrap_or(u32::MAX);
+                let mut pushed = 0;
+                let read = client
+                    .gather(&list, &fetch, |page: Vec<RoleMembership>| {
+                        let mut index = building(&index);
+                        let before = index.held.len();
+                        for membership in page {
+                            if let Some(user) = membership_user(&membership) {
+                                index.push(place, &user, &membership.id, membership.joined_at);
+                            }
+                        }
+                        let added = index.held.len() - before;
+                        pushed += added;
+                        crate::api::error::Result::Ok(
+                            std::iter::repeat_with(|| Added).take(added).collect::<Vec<_>>(),
+                        )
+                    })
+                    .await;
+                (role, place, pushed, read)
+            }
+        }))
+        .buffer_unordered(ROLES_AT_ONCE);
         let mut done = 0;
-        while let Some((role, memberships)) = reads.next().await {
-            index.add(&role.id, memberships?);
+        while let Some((role, place, pushed, read)) = reads.next().await {
+            building(&index).settle(&role.id, place, pushed, read?.len());
             done += 1;
             progress(done, total);
         }
+        drop(reads);
+        let mut index = std::mem::take(&mut *building(&index));
         index.sort();
         Ok(index)
     }
 
-    /// A role's memberships, read whole: a person missing from them would
-    /// be taken for someone not in the role. The held roles are sorted
-    /// once all are in.
-    fn add(&mut self, role_id: &str, memberships: Whole<Kept>) {
-        self.sizes.insert(role_id.to_string(), memberships.len());
+    /// One membership of the role at `place`, as its page is read.
+    fn push(&mut self, role: u32, user_uuid: &str, membership_id: &str, joined_at: Option<DateTime<Utc>>) {
+        let held = Held {
+            user: self.user_key(user_uuid),
+            membership: self.compact(membership_id, false),
+            joined_at: joined_at.map_or(i64::MIN, |at| at.timestamp_micros()),
+            role,
+        };
+        self.held.push(held);
+    }
+
+    /// A role's memberships, read whole (a person missing from them would
+    /// be taken for someone not in the role): `kept` of the `pushed` it
+    /// added are those of its last read, and the others, of reads started
+    /// again when the list changed as it was read, the role's first in
+    /// the order they came, are let go. The held roles are sorted once
+    /// all are in.
+    fn settle(&mut self, role_id: &str, role: u32, pushed: usize, kept: usize) {
+        self.sizes.insert(role_id.to_string(), kept);
+        let mut stale = pushed.saturating_sub(kept);
+        if stale > 0 {
+            self.held.retain(|held| {
+                let gone = held.role == role && stale > 0;
+                stale -= usize::from(gone);
+                !gone
+            });
+        }
+    }
+
+    /// A role's memberships, each (user UUID, membership id, when it
+    /// began), as a read adds them.
+    #[cfg(test)]
+    fn add(&mut self, role_id: &str, memberships: &[(&str, &str, Option<DateTime<Utc>>)]) {
         let role = self.place_of(role_id, "");
         for (user, membership, joined_at) in memberships {
-            let held = Held {
-                user: self.user_key(&user),
-                membership: self.compact(&membership, false),
-                joined_at: joined_at.map_or(i64::MIN, |at| at.timestamp_micros()),
-                role,
-            };
-            self.held.push(held);
+            self.push(role, user, membership, *joined_at);
         }
+        self.settle(role_id, role, memberships.len(), memberships.len());
     }
 
     /// Sorts the held roles once every role's are in.
@@ -417,8 +471,32 @@ mod tests {
     use super::*;
     use crate::api::{OrganizationMember, User};
 
-    fn membership(id: &str, user: &str) -> Kept {
-        (user.to_lowercase(), id.to_string(), None)
+    fn membership<'a>(id: &'a str, user: &'a str) -> (&'a str, &'a str, Option<DateTime<Utc>>) {
+        (user, id, None)
+    }
+
+    #[test]
+    fn a_role_read_again_keeps_only_its_last_reads_memberships() {
+        let mut index = RoleIndex::default();
+        let (r1, r2) = (index.place_of("r1", "One"), index.place_of("r2", "Two"));
+        // The first read of r1 saw the list change after two; another
+        // role's pages came in between; the second read saw all three.
+        index.push(r1, "u1", "m1", None);
+        index.push(r2, "u1", "m9", None);
+        index.push(r1, "u2", "m2", None);
+        for (user, membership) in [("u3", "m3"), ("u1", "m1"), ("u2", "m2")] {
+            index.push(r1, user, membership, None);
+        }
+        index.settle("r1", r1, 5, 3);
+        index.settle("r2", r2, 1, 1);
+        index.sort();
+        assert_eq!(index.size("r1"), 3);
+        assert_eq!(index.held.len(), 4);
+        let names =
+            |user: &str| -> Vec<String> { index.of(user).into_iter().map(|held| held.name).collect() };
+        assert_eq!(names("u1"), ["One", "Two"]);
+        assert_eq!(names("u2"), ["One"]);
+        assert_eq!(names("u3"), ["One"]);
     }
 
     #[test]
@@ -436,11 +514,8 @@ mod tests {
             ],
             ..RoleIndex::default()
         };
-        index.add(
-            "r1",
-            Whole::assumed(vec![membership("m1", "U1"), membership("m2", "u2")]),
-        );
-        index.add("r2", Whole::assumed(vec![membership("m3", "u1")]));
+        index.add("r1", &[membership("m1", "U1"), membership("m2", "u2")]);
+        index.add("r2", &[membership("m3", "u1")]);
         index.sort();
         assert_eq!(index.of("u1").len(), 2);
         assert_eq!(index.of("U2")[0].membership_id, "m2");
@@ -483,13 +558,7 @@ mod tests {
         let at = DateTime::parse_from_rfc3339("2026-11-20T09:00:00.123456Z")
             .unwrap()
             .to_utc();
-        index.add(
-            "r",
-            Whole::assumed(vec![
-                (user.to_lowercase(), canonical.into(), Some(at)),
-                ("not-a-uuid".into(), upper.into(), None),
-            ]),
-        );
+        index.add("r", &[(user, canonical, Some(at)), ("not-a-uuid", upper, None)]);
         index.sort();
         assert!(index.held[0].user.read().is_ok());
         assert_eq!(

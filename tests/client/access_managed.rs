@@ -254,4 +254,97 @@ async fn who_tells_a_managed_rule_whose_lock_is_off() {
         .find(|line| line.contains("dashboard \"Board pack\""))
         .unwrap_or_else(|| panic!("{}", role.stdout));
     assert!(line.contains("viewer (managed by Terraform, lock off)"), "{line}");
+    // So do the resource lines of `access person` and the review's cells.
+    let sven = run(&server, &owner, &["access", "person", SVEN, "--project", "1"])
+        .await
+        .ok();
+    assert!(
+        sven.stdout
+            .contains("role Data (managed by Terraform, lock off: everyone)"),
+        "{}",
+        sven.stdout
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("review.json").to_string_lossy().into_owned();
+    let done = run(
+        &server,
+        &owner,
+        &["access", "review", "-o", "json", "--out", &out],
+    )
+    .await;
+    assert_eq!(done.code, 0, "{}", done.stderr);
+    let review: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(
+        review["projects"][0]["defaults"]["insight"]["source"],
+        "everyone (managed by Terraform, lock off: everyone)"
+    );
+}
+
+/// `access set` on a rule Terraform manages: under the project's lock it
+/// is refused before anything is sent; with the lock off the change is
+/// marked "lock off" and warned that Terraform puts it back.
+#[tokio::test]
+async fn setting_a_managed_rule_says_the_lock_before_sending() {
+    let server = TestServer::demo().await;
+    let owner = server.key(&["*"]);
+    let everyone_on_insights = |reply: &crate::support::Reply| {
+        reply.json["access_controls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|rule| {
+                rule["resource"] == "insight"
+                    && rule["organization_member"].is_null()
+                    && rule["role"].is_null()
+            })
+            .map(|rule| rule["access_level"].clone())
+    };
+    let set = [
+        "access",
+        "set",
+        "--project",
+        "1",
+        "--everyone",
+        "--resource",
+        "insight",
+        "editor",
+    ];
+    let refused = run(&server, &owner, &[&set[..], &["--yes"]].concat()).await;
+    assert_eq!(refused.code, 1, "{}", refused.stderr);
+    assert!(
+        refused
+            .stderr
+            .contains("refused before sending anything: Terraform manages everyone's rule on insights"),
+        "{}",
+        refused.stderr
+    );
+    let rules = server
+        .get(&owner, "/api/projects/1/resource_access_controls")
+        .await;
+    assert_eq!(everyone_on_insights(&rules), Some(Value::from("viewer")));
+    server
+        .patch(
+            &owner,
+            "/api/projects/1/access_control_management_settings",
+            serde_json::json!({ "lock_terraform_managed_rules": false }),
+        )
+        .await;
+    let dry = run(&server, &owner, &[&set[..], &["--dry-run"]].concat()).await;
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    let said = format!("{}{}", dry.stdout, dry.stderr);
+    assert!(
+        said.contains("viewer → editor [managed by Terraform, lock off]"),
+        "{said}"
+    );
+    assert!(
+        dry.stderr.contains("the next terraform apply puts it back"),
+        "{}",
+        dry.stderr
+    );
+    let done = run(&server, &owner, &[&set[..], &["--yes"]].concat()).await;
+    assert_eq!(done.code, 0, "{}", done.stderr);
+    let rules = server
+        .get(&owner, "/api/projects/1/resource_access_controls")
+        .await;
+    assert_eq!(everyone_on_insights(&rules), Some(Value::from("editor")));
 }

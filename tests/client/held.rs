@@ -1,10 +1,11 @@
 //! What the walks of whole lists keep, as counted against
 //! `--max-held-mib` (issue 33): a compact entry a row, never the server's
 //! objects. PostHog's roles embed every membership; `people list`, the
-//! offboarding profile, `export` and `plan` hold an id or an address a
-//! membership and a compact entry a subscription, so that an organization
-//! twice as large costs twice the bytes of its rows, and the default
-//! budget is not spent on the server's JSON.
+//! offboarding profile and its preview, `export` and `plan` hold an id or
+//! an address a membership (and the preview a compact member), and
+//! `export` and `plan` 24 bytes of id and place a subscription set aside,
+//! so that an organization twice as large costs twice the bytes of its
+//! rows, and the default budget is not spent on the server's JSON.
 
 use orgdeck::people::RoleIndex;
 
@@ -24,7 +25,7 @@ async fn server_of(rows: u64) -> TestServer {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_role_index_keeps_about_a_hundred_bytes_a_membership_at_any_size() {
+async fn the_role_index_keeps_48_bytes_a_membership_at_any_size() {
     let mut held = Vec::new();
     for rows in [1_500u64, 3_000] {
         let server = server_of(rows).await;
@@ -40,11 +41,13 @@ async fn the_role_index_keeps_about_a_hundred_bytes_a_membership_at_any_size() {
     let [(small, at_small), (large, at_large)] = held[..] else {
         unreachable!()
     };
-    // One to three memberships a member, each its user, its id and when it
-    // began (the roles' embedded members, some 450 bytes each, cut out).
+    // One to three memberships a member, each its user and its id as
+    // numbers, when it began and its role: 48 bytes (the roles' embedded
+    // members, some 450 bytes each, cut out; each membership's text, some
+    // 160, never held).
     let per_row = (at_large - at_small) / (large - small);
     assert!(
-        (100..=600).contains(&per_row),
+        (48..=144).contains(&per_row),
         "{per_row} bytes a member ({at_small} at {small}, {at_large} at {large})"
     );
     assert!(at_large <= 2 * at_small + 64 * 1024, "{at_small} then {at_large}");
@@ -140,4 +143,157 @@ async fn export_sets_its_subscriptions_aside_and_holds_their_ids_alone() {
     .await;
     assert_eq!(refused.code, 1, "{}", refused.stdout);
     assert!(refused.stderr.contains("--max-held-mib"), "{}", refused.stderr);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plan_sets_the_servers_subscriptions_aside_and_holds_their_ids_alone() {
+    // 6,000 subscriptions held as entries would be some 3 MiB; set aside
+    // as plan reads them, their ids and places are 24 bytes each: 0.25 MiB
+    // is room enough for a plan of an edited file, the same plan as ever.
+    let server = server_of(6_000).await;
+    let key = server.key(&["*"]);
+    let file = Workspace::new("subs.toml");
+    let exported = orgdeck(&server, &key, &["export", "--subscriptions", file.arg()], None).await;
+    assert_eq!(exported.code, 0, "{}", exported.stderr);
+    let text = file.read();
+    let mut parts: Vec<String> = text.split("\n[[subscriptions]]\n").map(str::to_string).collect();
+    assert!(parts.len() > 5_000, "{} exported", parts.len() - 1);
+    let id_of = |entry: &str| -> i64 {
+        entry
+            .lines()
+            .find_map(|line| line.strip_prefix("id = "))
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    // One renamed, one left out of the file, one copied without its id (a
+    // new one).
+    let renamed = id_of(&parts[10]);
+    parts[10] = parts[10]
+        .lines()
+        .filter(|line| !line.starts_with("title = "))
+        .map(|line| match line.strip_prefix("id = ") {
+            Some(_) => format!("{line}\ntitle = \"Renamed by the test\""),
+            None => line.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n";
+    let left_out = id_of(&parts[5]);
+    parts.remove(5);
+    let email = (20..parts.len())
+        .find(|at| parts[*at].contains("target_type = \"email\""))
+        .unwrap();
+    let new: String = parts[email]
+        .lines()
+        .filter(|line| !line.starts_with("id = ") && !line.starts_with("title = "))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    parts.push(format!("title = \"Made by the test\"\n{new}"));
+    file.write(&parts.join("\n[[subscriptions]]\n"));
+    let planned = orgdeck(
+        &server,
+        &key,
+        &["--max-held-mib", "0.25", "plan", file.arg()],
+        None,
+    )
+    .await;
+    assert_eq!(planned.code, 2, "{}", planned.stderr);
+    assert!(
+        planned
+            .stdout
+            .contains(&format!("~ subscription \"Renamed by the test\" ({renamed})")),
+        "{}",
+        planned.stdout
+    );
+    assert!(planned.stdout.contains("+ subscription \"Made by the test\""));
+    assert!(
+        planned
+            .stdout
+            .contains("1 subscription on the server and not in the file is kept"),
+        "{}",
+        planned.stdout
+    );
+    assert!(
+        planned
+            .stdout
+            .contains("Plan: 1 to add, 1 to change, 0 to remove."),
+        "{}",
+        planned.stdout
+    );
+    let pruned = orgdeck(
+        &server,
+        &key,
+        &["--max-held-mib", "0.25", "plan", "--prune", file.arg()],
+        None,
+    )
+    .await;
+    assert_eq!(pruned.code, 2, "{}", pruned.stderr);
+    assert!(
+        pruned.stdout.contains(&format!("({left_out}) (soft delete)")),
+        "{}",
+        pruned.stdout
+    );
+    assert!(
+        pruned
+            .stdout
+            .contains("Plan: 1 to add, 1 to change, 1 to remove."),
+        "{}",
+        pruned.stdout
+    );
+    // The budget still binds what is held: the index of 6,000 is 144 KB.
+    let refused = orgdeck(
+        &server,
+        &key,
+        &["--max-held-mib", "0.05", "plan", file.arg()],
+        None,
+    )
+    .await;
+    assert_eq!(refused.code, 1, "{}", refused.stdout);
+    assert!(refused.stderr.contains("--max-held-mib"), "{}", refused.stderr);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_preview_of_offboarding_keeps_a_compact_row_a_membership() {
+    // 3,000 members in 6,000 memberships: as compact rows (ids, address,
+    // name), some 2 MiB, where the roles read with every member embedded
+    // (PostHog's objects, as counted before) took more than 8: 4 MiB is
+    // room enough for the preview, 0.5 is not, and says so.
+    let server = server_of(3_000).await;
+    let key = server.key(&["*"]);
+    let page = server
+        .get(&key, "/api/organizations/@current/members/?limit=1&offset=1500")
+        .await;
+    let someone = page.expect(reqwest::StatusCode::OK)["results"][0]["user"]["email"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let offboard = |budget: &'static str| {
+        let (server, key, someone) = (&server, &key, someone.clone());
+        async move {
+            orgdeck(
+                server,
+                key,
+                &[
+                    "--max-held-mib",
+                    budget,
+                    "people",
+                    "offboard",
+                    &someone,
+                    "--dry-run",
+                ],
+                None,
+            )
+            .await
+        }
+    };
+    let previewed = offboard("4").await;
+    assert_eq!(previewed.code, 0, "{}", previewed.stderr);
+    assert!(!previewed.stderr.contains("no preview"), "{}", previewed.stderr);
+    let refused = offboard("0.5").await;
+    assert!(
+        refused.stderr.contains("no preview") && refused.stderr.contains("--max-held-mib"),
+        "{}",
+        refused.stderr
+    );
 }

@@ -317,7 +317,7 @@ async fn read_project(
         reader.read(|client| async move { client.access_controls(id, AccessTarget::Project).await }),
         reader.read(|client| async move { client.resource_access_controls(id).await }),
     );
-    let rules = match (
+    let mut rules = match (
         unknown_or_stop(project_rules, |error| error.to_string())?,
         unknown_or_stop(resource_rules, |error| error.to_string())?,
     ) {
@@ -329,6 +329,9 @@ async fn read_project(
             ProjectRules::new(&AccessControls::default(), &AccessControls::default())
         }
     };
+    if rules.has_managed() {
+        rules.set_locked(crate::access::terraform_lock(reader, id).await?);
+    }
     let mut rows: HashMap<String, AccessRow> = HashMap::new();
     let mut ignored = Ignored::default();
     let mut resources: Vec<String> = Vec::new();
@@ -384,7 +387,7 @@ async fn read_project(
                 };
                 let cell = ReviewCell {
                     level: level.to_string(),
-                    source: with_terraform(why.to_string(), &managed),
+                    source: with_terraform(why.to_string(), &managed, rules.locked()),
                 };
                 (resource, cell)
             })
@@ -413,12 +416,16 @@ async fn read_project(
 
 /// A source in words with the rules of it Terraform manages said, as
 /// `access person` says them: "role Finance (managed by Terraform: role
-/// Finance)".
-fn with_terraform(source: String, managed: &[String]) -> String {
+/// Finance)", "…, lock off: …" when the project's lock is off.
+fn with_terraform(source: String, managed: &[String], locked: bool) -> String {
     if managed.is_empty() {
         source
     } else {
-        format!("{source} (managed by Terraform: {})", managed.join(", "))
+        format!(
+            "{source} ({}: {})",
+            crate::access::terraform_mark(locked),
+            managed.join(", ")
+        )
     }
 }
 
@@ -445,7 +452,7 @@ fn row_of(row: &MemberAccess, rules: &ProjectRules, roles: &[(String, String)]) 
         };
         ReviewCell {
             level: cell.level_name().to_string(),
-            source: with_terraform(cell.why.to_string(), &managed),
+            source: with_terraform(cell.why.to_string(), &managed, rules.locked()),
         }
     };
     let mut cells = Vec::with_capacity(row.resources.len() + 1);

@@ -599,13 +599,16 @@ impl Client {
             }
         };
         let mut walk = Walk::new(list, size, cap);
-        let mut take = |answer, walk: &mut Walk| take_page(answer, whole, holding, hold, walk, &mut sink);
+        let mut take = |answer: (Result<Raw>, whole::Room), walk: &mut Walk| {
+            let bytes = answer.0.as_ref().map_or(0, Raw::size);
+            take_page(answer, whole, holding, hold, walk, &mut sink).map(|head| (head, bytes))
+        };
         let (answer, unpaged) = pager
             .first_page(list, size, &get, |(answer, _)| {
                 answer.as_ref().err().and_then(Error::status)
             })
             .await;
-        let first = take(answer, &mut walk)?;
+        let (first, first_bytes) = take(answer, &mut walk)?;
         let count = walk.seen.count;
         let progress = options.progress.clone();
         let report = |walk: &Walk| {
@@ -618,12 +621,17 @@ impl Client {
         // Asked without `limit`, a list's later pages are its `next` links'.
         if next.is_some() && first.rows >= size && order == Order::Ahead && !unpaged {
             let most_pages = (count / size).saturating_add(2);
-            // Pages wait their turn as bytes; each is decoded as it is handed over.
-            let mut pages = futures_util::stream::iter(1..most_pages)
-                .map(|index| get(pager.page_url(list, size, index.saturating_mul(size))))
-                .buffered(concurrency);
+            // Pages wait their turn as bytes; each is decoded as it is handed
+            // over, and as many are asked ahead as fit the largest yet.
+            let mut largest = first_bytes;
+            let mut asked = futures_util::stream::FuturesOrdered::new();
+            let mut index = 1;
             loop {
-                let Some(page) = pages.next().await else {
+                while asked.len() < pages_ahead(concurrency, largest) && index < most_pages {
+                    asked.push_back(get(pager.page_url(list, size, index.saturating_mul(size))));
+                    index += 1;
+                }
+                let Some(page) = asked.next().await else {
                     // Every page the count allows came full and linked onward.
                     return Err(walk
                         .error(format!(
@@ -631,7 +639,8 @@ impl Client {
                         ))
                         .into());
                 };
-                let head = take(page, &mut walk)?;
+                let (head, bytes) = take(page, &mut walk)?;
+                largest = largest.max(bytes);
                 report(&walk);
                 next = head.next;
                 if next.is_none() || head.rows < size {
@@ -643,7 +652,7 @@ impl Client {
         while let Some(link) = next {
             let url = pager.rebase(&link)?;
             walk.follow(url.as_str())?;
-            next = take(get(url).await, &mut walk)?.next;
+            next = take(get(url).await, &mut walk)?.0.next;
             report(&walk);
         }
         Ok(walk)
@@ -654,6 +663,23 @@ impl Client {
 /// JSON and their size.
 fn as_served<U>(rows: &[U], page_rows: usize, bytes: u64) -> u64 {
     whole::cost(rows.len(), page_rows, bytes, std::mem::size_of::<U>())
+}
+
+/// The bytes of pages a read asks for ahead of the one it decodes: pages
+/// of an ordinary size go `concurrency` at a time, but pages as large as a
+/// server may make them go two at a time, so that a list of huge pages
+/// costs a few pages of memory, not `concurrency` of them on top of what
+/// the command holds (their room, `--max-answer-mib`, still bounds a
+/// server whose first page was small).
+const AHEAD_BYTES: u64 = 16 * 1024 * 1024;
+
+/// How many pages a read asks for ahead, given the largest page it has
+/// read yet: as many as fit in [`AHEAD_BYTES`], at least one, at most
+/// `concurrency`.
+fn pages_ahead(concurrency: usize, largest: u64) -> usize {
+    usize::try_from(AHEAD_BYTES / largest.max(1))
+        .unwrap_or(usize::MAX)
+        .clamp(1, concurrency)
 }
 
 /// Rows a streamed read hands on at once from a page larger than this:
@@ -736,4 +762,19 @@ fn take_page<T: Row, E: From<Error>>(
     walk.end_page(&head)?;
     sink(rows, raw.size())?;
     Ok(head)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pages_ahead;
+
+    #[test]
+    fn pages_of_an_ordinary_size_go_all_at_once_and_huge_ones_two_at_a_time() {
+        assert_eq!(pages_ahead(8, 200 * 1024), 8);
+        assert_eq!(pages_ahead(8, 2 * 1024 * 1024), 8);
+        assert_eq!(pages_ahead(8, 5 * 1024 * 1024), 3);
+        assert_eq!(pages_ahead(8, 15 << 19), 2);
+        assert_eq!(pages_ahead(8, 64 * 1024 * 1024), 1);
+        assert_eq!(pages_ahead(1, 0), 1);
+    }
 }

@@ -30,12 +30,6 @@ impl<T> Whole<T> {
         Whole { rows }
     }
 
-    /// A list taken as whole without a read: for tests of what uses one.
-    #[cfg(test)]
-    pub(crate) fn assumed(rows: Vec<T>) -> Whole<T> {
-        Whole { rows }
-    }
-
     /// The rows, to keep or change.
     pub fn into_vec(self) -> Vec<T> {
         self.rows

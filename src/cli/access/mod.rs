@@ -272,14 +272,16 @@ fn not_found(message: String) -> anyhow::Error {
 }
 
 /// A line's reason, with the rules of it Terraform manages said: "role
-/// Finance (managed by Terraform: role Finance)".
+/// Finance (managed by Terraform: role Finance)", "…, lock off: …" when
+/// the project's lock is off.
 pub(super) fn why_with_terraform(line: &crate::access::person::Line) -> String {
     if line.terraform.is_empty() {
         line.cell.why.to_string()
     } else {
         format!(
-            "{} (managed by Terraform: {})",
+            "{} ({}: {})",
             line.cell.why,
+            crate::access::terraform_mark(line.terraform_lock),
             line.terraform.join(", ")
         )
     }

@@ -256,16 +256,24 @@ async fn write(
     let will = level
         .as_ref()
         .map_or("no rule".to_string(), AccessLevel::to_string);
-    let managed = if existing.is_some_and(|rule| rule.is_managed()) {
-        " [managed by Terraform]"
+    let locked = world.projects.first().is_some_and(|known| known.locked);
+    let managed = existing.is_some_and(|rule| rule.is_managed());
+    let mark = if managed {
+        format!(" [{}]", crate::access::terraform_mark(locked))
     } else {
-        ""
+        String::new()
     };
     let what = format!(
-        "{}'s rule on {on_words} in {}: {was} → {will}{managed}",
+        "{}'s rule on {on_words} in {}: {was} → {will}{mark}",
         whom_words,
         project.label()
     );
+    // Under the lock the preview refuses it before sending (`show_and_ask`).
+    if managed && !locked {
+        eprintln!(
+            "orgdeck: warning: Terraform manages this rule and the project's lock is off: the next terraform apply puts it back unless its configuration changes too"
+        );
+    }
     if existing.and_then(|rule| rule.access_level.clone()) == level {
         let words = format!("{} already so: nothing to change.\n", printable(&what));
         return match format {

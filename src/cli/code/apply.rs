@@ -97,7 +97,8 @@ pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> a
     } else {
         false
     };
-    let steps = steps::build(&plan, &wanted, &live, today);
+    let current = live.subscriptions_of(&plan)?;
+    let steps = steps::build(&plan, &wanted, &live, &current, today);
     super::access_rules::read_for_preview(&connection, &mut live, &wanted, &plan).await;
     let preview = super::access_rules::preview(&wanted, &live, &plan);
     if format == Format::Table {
@@ -127,24 +128,15 @@ pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> a
     let reads = Reads {
         at: read_at,
         roles: Some(role_reads(&live)),
+        // Those its steps act on: a step looks up its own alone.
         subscriptions: Some(std::sync::Arc::new(
-            live.file
-                .subscriptions
+            current
                 .iter()
-                .flatten()
-                .filter_map(|entry| {
-                    entry
-                        .id
-                        .map(|id| (id, steps::numeric_entry(entry, &live.insights)))
-                })
+                .map(|(id, entry)| (*id, steps::numeric_entry(entry, &live.insights)))
                 .collect(),
         )),
     };
-    let listed = live
-        .file
-        .subscriptions
-        .as_ref()
-        .map_or(0, |held| held.len() as u64);
+    let listed = live.listed();
     let applying = Applying {
         connection: &connection,
         path: &args.file,

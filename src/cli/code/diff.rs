@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::file::{CodeFile, InsightRef, Problem, RoleEntry, SubscriptionEntry};
+use super::spill::Spilled;
 use crate::text::printable;
 
 /// What `--prune` removes: members and subscriptions not in the file, and
@@ -24,7 +25,11 @@ pub enum Prune {
 /// The server as exported, with what the check needs beside it.
 #[derive(Debug, Clone, Default)]
 pub struct Live {
+    /// The header and roles (its subscriptions are in `subscriptions`).
     pub file: CodeFile,
+    /// The project's subscriptions, set aside as they were read and read
+    /// back one at a time; `None` when the file has none to compare.
+    pub subscriptions: Option<std::sync::Arc<Spilled>>,
     /// The organization's members' addresses, lower case.
     pub members: HashSet<String>,
     /// Insights by short id, and short ids by id.
@@ -37,6 +42,35 @@ pub struct Live {
     pub memberships: HashMap<String, HashMap<String, String>>,
     /// The access rules, when the file has them (see `access_rules`).
     pub access: super::access_rules::LiveAccess,
+}
+
+impl Live {
+    /// How many subscriptions the server listed (0 when none were read).
+    pub fn listed(&self) -> u64 {
+        self.subscriptions.as_ref().map_or(0, |held| held.len() as u64)
+    }
+
+    /// The server's entry of the subscription `id`, if it listed it.
+    pub fn subscription(&self, id: i64) -> anyhow::Result<Option<SubscriptionEntry>> {
+        match &self.subscriptions {
+            Some(held) => held.get(id),
+            None => Ok(None),
+        }
+    }
+
+    /// The server's entries of the subscriptions `plan` changes or
+    /// removes, by id: what its steps start from.
+    pub fn subscriptions_of(&self, plan: &Plan) -> anyhow::Result<HashMap<i64, SubscriptionEntry>> {
+        let mut found = HashMap::new();
+        for change in plan.changes.iter().filter(|change| change.kind == "subscription") {
+            if let Some(id) = change.id.as_ref().and_then(|id| id.parse::<i64>().ok())
+                && let Some(entry) = self.subscription(id)?
+            {
+                found.insert(id, entry);
+            }
+        }
+        Ok(found)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -313,19 +347,18 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
         }
     }
     if let Some(subscriptions) = &file.subscriptions {
-        let live_subscriptions: HashMap<i64, &SubscriptionEntry> = live
-            .file
-            .subscriptions
-            .iter()
-            .flatten()
-            .filter_map(|entry| entry.id.map(|id| (id, entry)))
-            .collect();
-        let mut matched = HashSet::new();
+        // The server's entries, read back one at a time as the file's name
+        // them (by id, where they are set aside in id order): the file's
+        // order gives the changes' order, the server's the removals'.
+        let live_subscriptions = live.subscriptions.as_deref();
+        let mut matched = vec![false; live_subscriptions.map_or(0, Spilled::len)];
         for (sub_index, entry) in subscriptions.iter().enumerate() {
             let entry = resolve(entry, live, &mut problem);
             match entry.id {
                 Some(id) => {
-                    let Some(current) = live_subscriptions.get(&id) else {
+                    let Some((held, place)) =
+                        live_subscriptions.and_then(|held| held.place(id).map(|place| (held, place)))
+                    else {
                         problem(
                             entry.at,
                             format!(
@@ -334,8 +367,15 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
                         );
                         continue;
                     };
-                    matched.insert(id);
-                    let fields = field_changes(current, &entry);
+                    let current = match held.entry(place) {
+                        Ok(current) => current,
+                        Err(error) => {
+                            problem(entry.at, cannot_read_back(id, &error));
+                            continue;
+                        }
+                    };
+                    matched[place] = true;
+                    let fields = field_changes(&current, &entry);
                     if !fields.is_empty() {
                         plan.changes.push(Change {
                             action: Action::Change,
@@ -363,25 +403,32 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
                 }),
             }
         }
-        for current in live.file.subscriptions.iter().flatten() {
-            let Some(id) = current.id.filter(|id| !matched.contains(id)) else {
-                continue;
-            };
-            if prune.is_some() {
-                plan.changes.push(Change {
-                    action: Action::Remove,
-                    kind: "subscription".into(),
-                    id: Some(id.to_string()),
-                    name: current.label(),
-                    fields: Vec::new(),
-                    members_added: Vec::new(),
-                    members_removed: Vec::new(),
-                    line: None,
-                    index: None,
-                });
-            } else {
-                plan.subscriptions_kept += 1;
+        let unmatched = matched.iter().enumerate().filter(|(_, matched)| !**matched);
+        match live_subscriptions {
+            Some(held) if prune.is_some() => {
+                for (place, _) in unmatched {
+                    let id = held.id(place);
+                    let current = match held.entry(place) {
+                        Ok(current) => current,
+                        Err(error) => {
+                            problem(None, cannot_read_back(id, &error));
+                            continue;
+                        }
+                    };
+                    plan.changes.push(Change {
+                        action: Action::Remove,
+                        kind: "subscription".into(),
+                        id: Some(id.to_string()),
+                        name: current.label(),
+                        fields: Vec::new(),
+                        members_added: Vec::new(),
+                        members_removed: Vec::new(),
+                        line: None,
+                        index: None,
+                    });
+                }
             }
+            _ => plan.subscriptions_kept += unmatched.count(),
         }
     }
     if problems.is_empty() {
@@ -389,6 +436,12 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
     } else {
         Err(problems)
     }
+}
+
+/// The problem of a subscription set aside and not read back (the
+/// temporary file failed under the command).
+fn cannot_read_back(id: i64, error: &anyhow::Error) -> String {
+    format!("cannot read back the server's subscription {id}, set aside as it was read: {error:#}")
 }
 
 fn sorted(members: &[String]) -> Vec<String> {

@@ -27,7 +27,6 @@ use super::connection::Connection;
 use super::output::{self, Format};
 use crate::api::{
     Client, FetchAll, List, ListOrText, NamedItem, OrganizationMember, Role, RoleMembership, Subscription,
-    SubscriptionFilter,
 };
 use diff::{Live, Prune};
 use file::{CodeFile, Header, InsightRef, Names, RoleEntry, SubscriptionEntry};
@@ -85,7 +84,7 @@ pub async fn export(args: ExportArgs, connection: Connection, format: Format) ->
     let (mut live, names) = fetch(&connection, args.roles || both, false).await?;
     // The subscriptions are set aside as they are walked and written an
     // entry at a time, in id order ([`spill`]).
-    let mut spilled = match args.subscriptions || both {
+    let spilled = match args.subscriptions || both {
         true => Some(spill::Spilled::read(&connection.client, &live.file.header.project.to_string()).await?),
         false => None,
     };
@@ -97,8 +96,8 @@ pub async fn export(args: ExportArgs, connection: Connection, format: Format) ->
         live.file.access = Some(live.access.rules.clone());
     }
     live.file.subscriptions = spilled.as_ref().map(|_| Vec::new());
-    let mut write =
-        |out: &mut dyn std::io::Write| spill::write(out, format, &live.file, &names, spilled.as_mut());
+    let write =
+        |out: &mut dyn std::io::Write| spill::write(out, format, &live.file, &names, spilled.as_ref());
     match &args.file {
         Some(path) => crate::config::files::replace_keeping_mode_with(path, |out| write(out))
             .map_err(|error| anyhow::anyhow!("cannot write {}: {error:#}", path.display())),
@@ -123,6 +122,8 @@ pub async fn plan(args: PlanArgs, connection: Connection, format: Format) -> any
     );
     let text = file::read_text(&args.file).map_err(failure)?;
     let wanted = file::parse(&text).map_err(|problems| invalid(&args.file, &problems))?;
+    // Plan writes nothing back: the text is not held past its reading.
+    drop(text);
     let (mut live, _) = fetch(
         &connection,
         wanted.roles.is_some(),
@@ -196,7 +197,7 @@ async fn save_plan(
     } else {
         false
     };
-    let steps = steps::build(plan, wanted, live, today);
+    let steps = steps::build(plan, wanted, live, &live.subscriptions_of(plan)?, today);
     let saved = saved::SavedPlan {
         orgdeck_plan: 1,
         made_at: crate::clock::Clock::system().now(),
@@ -205,11 +206,7 @@ async fn save_plan(
         project: live.file.header.project,
         file: std::fs::canonicalize(file)?,
         fingerprint: saved::fingerprint(wanted, &steps),
-        listed: live
-            .file
-            .subscriptions
-            .as_ref()
-            .map_or(0, |held| held.len() as u64),
+        listed: live.listed(),
         plan: plan.clone(),
         steps,
     };
@@ -277,26 +274,22 @@ pub async fn check_slack(
     live: &Live,
     wanted: &CodeFile,
 ) -> anyhow::Result<Vec<file::Problem>> {
-    let current: HashMap<i64, &SubscriptionEntry> = live
-        .file
-        .subscriptions
-        .iter()
-        .flatten()
-        .filter_map(|entry| entry.id.map(|id| (id, entry)))
-        .collect();
     let project = live.file.header.project.to_string();
-    let to_check: Vec<(&SubscriptionEntry, i64)> = wanted
-        .subscriptions
-        .iter()
-        .flatten()
-        .filter(|entry| entry.target_type == "slack")
-        .filter(|entry| {
-            entry.id.and_then(|id| current.get(&id)).is_none_or(|was| {
-                was.target_value != entry.target_value || was.integration != entry.integration
-            })
-        })
-        .filter_map(|entry| entry.integration.map(|integration| (entry, integration)))
-        .collect();
+    let mut to_check: Vec<(&SubscriptionEntry, i64)> = Vec::new();
+    for entry in wanted.subscriptions.iter().flatten() {
+        let Some(integration) = entry.integration.filter(|_| entry.target_type == "slack") else {
+            continue;
+        };
+        let current = match entry.id {
+            Some(id) => live.subscription(id)?,
+            None => None,
+        };
+        if current
+            .is_none_or(|was| was.target_value != entry.target_value || was.integration != entry.integration)
+        {
+            to_check.push((entry, integration));
+        }
+    }
     if to_check.is_empty() {
         return Ok(Vec::new());
     }
@@ -413,32 +406,15 @@ pub async fn fetch(
     }
     if subscriptions {
         let options = all_options();
-        let subscription_list = List::subscriptions(&project_id, &SubscriptionFilter::default());
         let insight_list = List::<NamedItem>::insights(&project_id);
         let dashboard_list = List::<NamedItem>::dashboards(&project_id);
-        // Each page of subscriptions is turned into the entries the file
-        // and the plan compare as it arrives, and let go: what is held is
-        // an entry a subscription, never the server's whole objects. Their
-        // insights are named by short id once every list is in.
-        let mut named_by_subscriptions: Vec<(i64, String)> = Vec::new();
-        let no_shorts = HashMap::new();
-        let (found, insights, dashboards) = tokio::try_join!(
-            client.gather(&subscription_list, &options, |page: Vec<Subscription>| {
-                let entries = page
-                    .iter()
-                    .map(|subscription| {
-                        if let (Some(id), Some(short)) =
-                            (subscription.insight, &subscription.insight_short_id)
-                        {
-                            named_by_subscriptions.push((id, short.clone()));
-                        }
-                        subscription_entry(subscription, &no_shorts)
-                    })
-                    .collect();
-                crate::api::error::Result::Ok(entries)
-            }),
-            client.all(&insight_list, &options),
-            client.all(&dashboard_list, &options),
+        // Each subscription is set aside as its page arrives, the entry the
+        // file and the plan compare, and only its id and place are held
+        // ([`spill`]); its insights are named by short id as it is read back.
+        let ((mut spilled, named_by_subscriptions), insights, dashboards) = tokio::try_join!(
+            spill::Spilled::walk(client, &project_id),
+            async { anyhow::Ok(client.all(&insight_list, &options).await?) },
+            async { anyhow::Ok(client.all(&dashboard_list, &options).await?) },
         )?;
         for insight in insights {
             if let Some(short) = insight.short_id.filter(|short| !short.is_empty()) {
@@ -453,12 +429,8 @@ pub async fn fetch(
             live.insight_short.entry(id).or_insert(short);
         }
         live.dashboards = dashboards.iter().map(|dashboard| dashboard.id).collect();
-        let mut entries = found.into_vec();
-        for entry in &mut entries {
-            name_insights(entry, &live.insight_short);
-        }
-        entries.sort_by_key(|entry| entry.id);
-        live.file.subscriptions = Some(entries);
+        spilled.name_by(live.insight_short.clone());
+        live.subscriptions = Some(std::sync::Arc::new(spilled));
     }
     Ok((live, names))
 }

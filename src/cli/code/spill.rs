@@ -1,14 +1,17 @@
-//! `export`'s subscriptions set aside as they are walked. The walk comes
-//! in the server's order (`-created_at`, posthog.md §4) and the file is
-//! ordered by id, so each entry is written, as it arrives, to an unnamed
-//! temporary file (owner-only, gone when closed) and only its id and where
-//! it lies are held: 24 bytes a subscription against `--max-held-mib`.
-//! The file is then written an entry at a time, in id order, each read
-//! back from where it lies: what `export` holds no longer grows with the
-//! size of each subscription, and nothing but that index grows at all.
+//! The project's subscriptions set aside as they are walked, for
+//! `export` and for `plan` and `apply`. The walk comes in the server's
+//! order (`-created_at`, posthog.md §4) and the file is ordered by id, so
+//! each entry is written, as it arrives, to an unnamed temporary file
+//! (owner-only, gone when closed) and only its id and where it lies are
+//! held: 24 bytes a subscription against `--max-held-mib`. `export` then
+//! writes the file an entry at a time, in id order, each read back from
+//! where it lies; `plan` reads back each entry the file names, by id, as
+//! it compares them: what either holds no longer grows with the size of
+//! each subscription, and nothing but that index grows at all.
 
 use std::collections::HashMap;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::sync::Mutex;
 
 use crate::api::{Client, List, NamedItem, Subscription, SubscriptionFilter};
 
@@ -16,44 +19,37 @@ use super::file::{CodeFile, Names, SubscriptionEntry};
 use crate::cli::output::{self, Format};
 
 /// The subscriptions of a project, set aside: each one's id, offset and
-/// length in `file`.
+/// length in `file`, in id order.
 pub struct Spilled {
-    file: std::fs::File,
+    file: Mutex<std::fs::File>,
     index: Vec<(i64, u64, u64)>,
     /// Each insight's short id, from the insights' list and from the
-    /// subscriptions that name one.
+    /// subscriptions that name one: entries read back name their insights
+    /// by it.
     shorts: HashMap<i64, String>,
 }
+
+impl std::fmt::Debug for Spilled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Spilled")
+            .field("subscriptions", &self.index.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Each insight's short id as the subscriptions of a walk name it, the
+/// first a walk gave kept.
+pub type NamedBySubscriptions = HashMap<i64, String>;
 
 impl Spilled {
     /// Reads every subscription of `project` (and its insights' short ids),
     /// setting each aside as its page arrives.
     pub async fn read(client: &Client, project: &str) -> anyhow::Result<Spilled> {
-        let options = super::all_options();
-        let subscription_list = List::subscriptions(project, &SubscriptionFilter::default());
         let insight_list = List::<NamedItem>::insights(project);
-        let mut out = BufWriter::new(tempfile::tempfile()?);
-        let mut written = 0u64;
-        // Distinct insights only: at most one a subscription, usually far fewer.
-        let mut named_by_subscriptions: HashMap<i64, String> = HashMap::new();
-        let no_shorts = HashMap::new();
-        let (found, insights) = tokio::try_join!(
-            client.gather(&subscription_list, &options, |page: Vec<Subscription>| {
-                let mut index = Vec::with_capacity(page.len());
-                for subscription in &page {
-                    if let (Some(id), Some(short)) = (subscription.insight, &subscription.insight_short_id) {
-                        named_by_subscriptions.entry(id).or_insert_with(|| short.clone());
-                    }
-                    let entry = super::subscription_entry(subscription, &no_shorts);
-                    let bytes = serde_json::to_vec(&entry)?;
-                    out.write_all(&bytes)?;
-                    index.push((subscription.id, written, bytes.len() as u64));
-                    written += bytes.len() as u64;
-                }
-                anyhow::Ok(index)
-            }),
-            async { anyhow::Ok(client.all(&insight_list, &options).await?) },
-        )?;
+        let ((mut spilled, named_by_subscriptions), insights) =
+            tokio::try_join!(Spilled::walk(client, project), async {
+                anyhow::Ok(client.all(&insight_list, &super::all_options()).await?)
+            },)?;
         let mut shorts = HashMap::new();
         for insight in insights {
             if let Some(short) = insight.short_id.filter(|short| !short.is_empty()) {
@@ -65,11 +61,57 @@ impl Spilled {
         for (id, short) in named_by_subscriptions {
             shorts.entry(id).or_insert(short);
         }
+        spilled.shorts = shorts;
+        Ok(spilled)
+    }
+
+    /// Reads every subscription of `project`, setting each aside as its
+    /// page arrives; with the short ids of the insights they name. Entries
+    /// read back name their insights by id until [`Spilled::name_by`].
+    pub async fn walk(client: &Client, project: &str) -> anyhow::Result<(Spilled, NamedBySubscriptions)> {
+        let subscription_list = List::subscriptions(project, &SubscriptionFilter::default());
+        let mut out = BufWriter::new(tempfile::tempfile()?);
+        let mut written = 0u64;
+        // Distinct insights only: at most one a subscription, usually far fewer.
+        let mut named_by_subscriptions: NamedBySubscriptions = HashMap::new();
+        let no_shorts = HashMap::new();
+        let found = client
+            .gather(
+                &subscription_list,
+                &super::all_options(),
+                |page: Vec<Subscription>| {
+                    let mut index = Vec::with_capacity(page.len());
+                    for subscription in &page {
+                        if let (Some(id), Some(short)) =
+                            (subscription.insight, &subscription.insight_short_id)
+                        {
+                            named_by_subscriptions.entry(id).or_insert_with(|| short.clone());
+                        }
+                        let entry = super::subscription_entry(subscription, &no_shorts);
+                        let bytes = serde_json::to_vec(&entry)?;
+                        out.write_all(&bytes)?;
+                        index.push((subscription.id, written, bytes.len() as u64));
+                        written += bytes.len() as u64;
+                    }
+                    anyhow::Ok(index)
+                },
+            )
+            .await?;
         let file = out.into_inner().map_err(|error| error.into_error())?;
         let mut index = found.into_vec();
-        // Stable: as `fetch` orders the entries it holds.
+        // Stable: as the entries were ordered when they were held.
         index.sort_by_key(|(id, _, _)| *id);
-        Ok(Spilled { file, index, shorts })
+        let spilled = Spilled {
+            file: Mutex::new(file),
+            index,
+            shorts: HashMap::new(),
+        };
+        Ok((spilled, named_by_subscriptions))
+    }
+
+    /// Entries read back name their insights by these short ids.
+    pub fn name_by(&mut self, shorts: HashMap<i64, String>) {
+        self.shorts = shorts;
     }
 
     /// How many subscriptions were read.
@@ -77,20 +119,57 @@ impl Spilled {
         self.index.len()
     }
 
+    /// Where the subscription `id` stands among them (in id order), if
+    /// it was read.
+    pub fn place(&self, id: i64) -> Option<usize> {
+        // The first of equal ids, as a map built in id order would keep.
+        let at = self.index.partition_point(|(found, _, _)| *found < id);
+        self.index
+            .get(at)
+            .filter(|(found, _, _)| *found == id)
+            .map(|_| at)
+    }
+
+    /// The entry of the subscription `id`, its insights named by short id
+    /// where one is known; `None` when it was not read.
+    pub fn get(&self, id: i64) -> anyhow::Result<Option<SubscriptionEntry>> {
+        self.place(id).map(|place| self.entry(place)).transpose()
+    }
+
+    /// The id of the subscription at `place` (in id order); 0 past them.
+    pub fn id(&self, place: usize) -> i64 {
+        self.index.get(place).map_or(0, |(id, _, _)| *id)
+    }
+
+    /// The entry at `place` (in id order; see [`Spilled::place`]).
+    pub fn entry(&self, place: usize) -> anyhow::Result<SubscriptionEntry> {
+        self.at(place, &mut Vec::new())
+    }
+
+    /// The entry at `place` (in id order), read back into `bytes`.
+    fn at(&self, place: usize, bytes: &mut Vec<u8>) -> anyhow::Result<SubscriptionEntry> {
+        let &(_, offset, length) = self
+            .index
+            .get(place)
+            .ok_or_else(|| anyhow::anyhow!("no subscription was set aside at {place}"))?;
+        bytes.resize(usize::try_from(length)?, 0);
+        {
+            // A poisoned lock held only a file position, set again here.
+            let mut file = self.file.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            file.seek(SeekFrom::Start(offset))?;
+            file.read_exact(bytes)?;
+        }
+        let mut entry: SubscriptionEntry = serde_json::from_slice(bytes)?;
+        super::name_insights(&mut entry, &self.shorts);
+        Ok(entry)
+    }
+
     /// Gives `each` every entry in id order, its insights named by short
     /// id where one is known, one entry held at a time.
-    pub fn each(
-        &mut self,
-        mut each: impl FnMut(&SubscriptionEntry) -> anyhow::Result<()>,
-    ) -> anyhow::Result<()> {
+    pub fn each(&self, mut each: impl FnMut(&SubscriptionEntry) -> anyhow::Result<()>) -> anyhow::Result<()> {
         let mut bytes = Vec::new();
-        for &(_, offset, length) in &self.index {
-            bytes.resize(usize::try_from(length)?, 0);
-            self.file.seek(SeekFrom::Start(offset))?;
-            self.file.read_exact(&mut bytes)?;
-            let mut entry: SubscriptionEntry = serde_json::from_slice(&bytes)?;
-            super::name_insights(&mut entry, &self.shorts);
-            each(&entry)?;
+        for place in 0..self.index.len() {
+            each(&self.at(place, &mut bytes)?)?;
         }
         Ok(())
     }
@@ -105,7 +184,7 @@ pub fn write(
     format: Format,
     file: &CodeFile,
     names: &Names,
-    spilled: Option<&mut Spilled>,
+    spilled: Option<&Spilled>,
 ) -> anyhow::Result<()> {
     match (format, spilled) {
         (Format::Json, Some(spilled)) if spilled.len() > 0 => {
@@ -158,7 +237,7 @@ mod tests {
         }
         index.sort_by_key(|(id, _, _)| *id);
         Spilled {
-            file: out.into_inner().unwrap(),
+            file: Mutex::new(out.into_inner().unwrap()),
             index,
             shorts,
         }
@@ -229,8 +308,8 @@ mod tests {
             });
             for format in [Format::Json, Format::Table] {
                 let mut streamed = Vec::new();
-                let mut aside = spilled(&entries, shorts.clone());
-                write(&mut streamed, format, &head, &names, Some(&mut aside)).unwrap();
+                let aside = spilled(&entries, shorts.clone());
+                write(&mut streamed, format, &head, &names, Some(&aside)).unwrap();
                 let at_once = match format {
                     Format::Json => crate::text::to_safe_json(&whole.to_json()).unwrap() + "\n",
                     Format::Table => whole.to_toml(&names),

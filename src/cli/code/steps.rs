@@ -232,8 +232,16 @@ pub fn as_written(entry: &SubscriptionEntry) -> Fields {
         .collect()
 }
 
-/// The steps of a plan, in their order.
-pub fn build(plan: &Plan, wanted: &CodeFile, live: &Live, today: bool) -> Vec<Step> {
+/// The steps of a plan, in their order; `current` holds the server's
+/// entries of the subscriptions it changes or removes
+/// ([`Live::subscriptions_of`]).
+pub fn build(
+    plan: &Plan,
+    wanted: &CodeFile,
+    live: &Live,
+    current: &HashMap<i64, SubscriptionEntry>,
+    today: bool,
+) -> Vec<Step> {
     let mut steps = Vec::new();
     let roles = wanted.roles.as_deref().unwrap_or_default();
     for change in plan.changes.iter().filter(|change| change.kind == "role") {
@@ -306,13 +314,6 @@ pub fn build(plan: &Plan, wanted: &CodeFile, live: &Live, today: bool) -> Vec<St
         }
     }
     let entries = wanted.subscriptions.as_deref().unwrap_or_default();
-    let current: HashMap<i64, &SubscriptionEntry> = live
-        .file
-        .subscriptions
-        .iter()
-        .flatten()
-        .filter_map(|entry| entry.id.map(|id| (id, entry)))
-        .collect();
     for change in plan.changes.iter().filter(|change| change.kind == "subscription") {
         let id = change.id.as_ref().and_then(|id| id.parse::<i64>().ok());
         if change.action == Action::Remove {
