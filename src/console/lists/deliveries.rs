@@ -19,7 +19,7 @@ use chrono::{DateTime, Utc};
 use ratatui::text::{Line, Span};
 
 use super::subscriptions::words::channel;
-use super::{ByCursor, Column, Pager, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
+use super::{ByCursor, Column, Hooks, Pager, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
 use crate::api::{self, Delivery, DeliveryStatus, RecipientStatus};
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
@@ -216,10 +216,36 @@ impl Screen for Deliveries {
     const WRITE_SCOPE: &'static str = "subscription:write";
 }
 
-impl Resource for Deliveries {
-    type Request = screens::deliveries::Request;
+impl Hooks for Deliveries {
     /// The server pages deliveries by cursor, with no count.
     type Pager = ByCursor;
+
+    fn answered_with(&mut self, error: &api::Error) -> bool {
+        self.no_history = error.keeps_no_history();
+        self.no_history
+    }
+
+    /// A page came: the server keeps a history after all.
+    fn loaded(&mut self, _rows: &crate::console::table::rows::Rows<Delivery>) {
+        self.no_history = false;
+    }
+
+    fn narrowed(&self) -> bool {
+        self.failed_only
+    }
+
+    /// Failed, or not reaching every recipient.
+    fn keeps(&self, delivery: &Delivery) -> bool {
+        delivery.has_failed() || delivery.recipient_counts().any_short()
+    }
+
+    fn scan_limit(&self) -> u64 {
+        FAILED_SCAN
+    }
+}
+
+impl Resource for Deliveries {
+    type Request = screens::deliveries::Request;
 
     fn heading(&self) -> String {
         // The header reads "Subscriptions › #12 Weekly › deliveries".
@@ -265,29 +291,6 @@ impl Resource for Deliveries {
 
     fn shows_relative_times(&self) -> bool {
         true
-    }
-
-    fn answered_with(&mut self, error: &api::Error) -> bool {
-        self.no_history = error.keeps_no_history();
-        self.no_history
-    }
-
-    /// A page came: the server keeps a history after all.
-    fn loaded(&mut self, _rows: &crate::console::table::rows::Rows<Delivery>) {
-        self.no_history = false;
-    }
-
-    fn narrowed(&self) -> bool {
-        self.failed_only
-    }
-
-    /// Failed, or not reaching every recipient.
-    fn keeps(&self, delivery: &Delivery) -> bool {
-        delivery.has_failed() || delivery.recipient_counts().any_short()
-    }
-
-    fn scan_limit(&self) -> u64 {
-        FAILED_SCAN
     }
 }
 

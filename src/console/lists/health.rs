@@ -16,7 +16,7 @@ use ratatui::text::{Line, Span};
 
 use super::deliveries::who_and_why;
 use super::subscriptions::words::channel;
-use super::{Column, Held, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
+use super::{Column, Held, Hooks, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
 use crate::api::health::Health;
 use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;
@@ -311,10 +311,13 @@ impl Screen for Board {
     const WRITE_SCOPE: &'static str = "subscription:write";
 }
 
-impl Resource for Board {
-    type Request = Held<HealthRow>;
+impl Hooks for Board {
     type Pager = crate::console::table::pager::Whole;
     const MARKS: bool = true;
+}
+
+impl Resource for Board {
+    type Request = Held<HealthRow>;
 
     fn heading(&self) -> String {
         let mut heading = Self::TITLE.to_string();

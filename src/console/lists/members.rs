@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 
 use ratatui::text::{Line, Span};
 
-use super::{AnyTable, Column, Resource, Scope, ScreenId, Sort, Table, contains, text};
+use super::{AnyTable, Column, Hooks, Resource, Scope, ScreenId, Sort, Table, contains, text};
 use crate::api::models::level;
 use crate::api::{OrganizationMember, RoleMembership};
 use crate::console::kit::view::ViewCx;
@@ -152,10 +152,13 @@ impl Screen for Members {
     const WRITE_SCOPE: &'static str = "organization:write";
 }
 
-impl Resource for Members {
-    type Request = screens::members::Request;
+impl Hooks for Members {
     type Pager = crate::console::table::pager::ByOffset;
     const MARKS: bool = true;
+}
+
+impl Resource for Members {
+    type Request = screens::members::Request;
 
     fn heading(&self) -> String {
         self.role

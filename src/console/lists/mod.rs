@@ -6,8 +6,9 @@
 //! offset, by cursor, held whole: the table floor's too), what it asks the
 //! server through its own request type (its screen's `request.rs`), its
 //! place among the screens (id, title, tab, parent, the scope its writes
-//! need) through [`Screen`] (the screens floor's), and the rest through
-//! [`Resource`]: its heading, its narrowing and server search. What `d` and
+//! need) through [`Screen`] (the screens floor's), its narrowing and
+//! server search through [`Hooks`] (the table floor's), and the rest
+//! through [`Resource`]: its request, its heading and words. What `d` and
 //! the bulk keys ask is its screen's writes' (`screens/<name>/writes.rs`),
 //! reached through [`Lists::confirm_delete`] and [`Lists::bulk`], one arm a
 //! screen. The app holds them in [`Lists`], keyed by [`ScreenId`]; issue 30
@@ -22,13 +23,12 @@
 //! whole in memory (Health, whose rows a look sends) asks nothing page by
 //! page: its request is [`Held`].
 //!
-//! Marks and bulk actions are one constant of [`Resource`] and one arm of
+//! Marks and bulk actions are one constant of [`Hooks`] and one arm of
 //! [`Lists::bulk`] away: `MARKS`, and its screen's `bulk` (the module
 //! `screens::bulk` says how).
 
 pub mod deliveries;
 pub mod health;
-pub mod marking;
 pub mod members;
 pub mod offboard;
 pub mod people;
@@ -54,18 +54,20 @@ pub use crate::console::kit::column::{Column, Size, Sort};
 pub use crate::console::kit::scope::Scope;
 pub use crate::console::screens::bulk::{self, Bulk, Verb};
 pub use crate::console::screens::write::{Confirm, Confirmed, FormPurpose, Write};
+pub use crate::console::table::Table;
+pub use crate::console::table::hooks::Hooks;
 pub use crate::console::table::listing::Listing;
+pub use crate::console::table::marking::MarkAll;
 pub use crate::console::table::pager::{Asks, ByCursor, ByOffset, Pager, Whole};
 pub use deliveries::Deliveries;
 pub use health::Board;
-pub use marking::MarkAll;
 pub use members::Members;
 pub use offboard::Offboarding;
 pub use people::People;
 pub use person::Person;
 pub use roles::Roles;
 pub use subscriptions::Subscriptions;
-pub use table::{AnyTable, Table};
+pub use table::AnyTable;
 
 // Which screen: the screens' own name, named here while the lists are
 // still held in [`Lists`].
@@ -213,20 +215,16 @@ impl Lists {
     }
 }
 
-/// What a list must say about itself besides its rows ([`Listing`]) and
-/// its place among the screens ([`Screen`]): what it asks the server, how
-/// its pages land, its writes and its hooks.
-pub trait Resource: Listing + Screen + Default {
+/// What a list must say about itself besides its rows ([`Listing`]), how
+/// they arrive and are narrowed ([`Hooks`], the table floor's) and its
+/// place among the screens ([`Screen`]): what it asks the server, and its
+/// words and hooks on screen.
+pub trait Resource: Hooks + Screen {
     /// What it asks the server for a page of its rows: its own request
     /// type, whose answer the compiler knows holds these rows ([`Held`] for
-    /// a list held whole).
+    /// a list held whole). Its [`Hooks::Pager`] says where a later page
+    /// starts ([`Asks`]).
     type Request: PageRequest<Row = Self::Row>;
-    /// How its rows arrive: by offset, by cursor, or held whole.
-    type Pager: Asks<Self::Request>;
-    /// Whether its rows can be marked (Space, `*`) for bulk actions: a list
-    /// that says so gets marking, the marks drawn, Esc clearing them, and
-    /// its bulk keys acting on every marked row (see [`bulk`]).
-    const MARKS: bool = false;
 
     /// The heading of its table.
     fn heading(&self) -> String {
@@ -247,56 +245,12 @@ pub trait Resource: Listing + Screen + Default {
     /// members of no role).
     fn query(&self, scope: Scope) -> Option<Self::Request>;
 
-    /// Whether a failed request means the list is simply empty (a server
-    /// without the endpoint), which `empty` then explains.
-    fn answered_with(&mut self, _error: &crate::api::Error) -> bool {
-        false
-    }
-
     /// Said when the list is empty.
     fn empty(&self) -> &'static str;
-
-    /// Lists the server filters and sorts (too long to load whole) take
-    /// the text and the order here, and say whether they must be fetched
-    /// again; lists filtered and sorted in the console say no.
-    fn search_on_server(&mut self, _text: &str) -> bool {
-        false
-    }
-
-    fn order_on_server(&mut self, _sort: &Sort) -> bool {
-        false
-    }
-
-    /// The text the server has searched for, if it searches.
-    fn searched(&self) -> Option<&str> {
-        None
-    }
 
     /// What the footer says is in force besides filter and sort.
     fn state(&self) -> Option<&'static str> {
         None
-    }
-
-    /// Whether the rows are narrowed in the console (to one state) beyond
-    /// what the server was asked: they are then looked through from the
-    /// top, page after page, while [`Resource::scan_on`] says so.
-    fn narrowed(&self) -> bool {
-        false
-    }
-
-    /// Whether a row is kept by that narrowing.
-    fn keeps(&self, _row: &Self::Row) -> bool {
-        true
-    }
-
-    /// Whether the look goes on past this row (the last one loaded).
-    fn scan_on(&self, _last: &Self::Row) -> bool {
-        true
-    }
-
-    /// The most rows the look goes through.
-    fn scan_limit(&self) -> u64 {
-        0
     }
 
     /// Whether rows show times relative to now ("in 3h", overdue), which
@@ -315,10 +269,6 @@ pub trait Resource: Listing + Screen + Default {
     fn status(&self, _view: &ViewCx) -> Option<Line<'static>> {
         None
     }
-
-    /// A page was taken into `rows`: what the rows say about the server
-    /// (roles with or without access levels) is learnt here.
-    fn loaded(&mut self, _rows: &crate::console::table::rows::Rows<Self::Row>) {}
 }
 
 /// The role Members shows, as its writes name it.

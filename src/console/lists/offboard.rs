@@ -10,7 +10,7 @@ use ratatui::layout::Constraint;
 use ratatui::text::{Line, Span};
 use serde::Serialize;
 
-use super::{Column, Held, Resource, Scope, ScreenId, Sort, Table, styled, text};
+use super::{Column, Held, Hooks, Resource, Scope, ScreenId, Sort, Table, styled, text};
 use crate::console::app::Ticket;
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
@@ -320,9 +320,12 @@ impl screens::Screen for Offboarding {
     const WRITE_SCOPE: &'static str = "organization:write";
 }
 
+impl Hooks for Offboarding {
+    type Pager = crate::console::table::pager::Whole;
+}
+
 impl Resource for Offboarding {
     type Request = Held<Item>;
-    type Pager = crate::console::table::pager::Whole;
 
     fn heading(&self) -> String {
         let Some(screen) = &self.screen else {
@@ -380,7 +383,6 @@ impl Resource for Offboarding {
 impl Table<Offboarding> {
     /// The lines again, after the plan or its phase changed.
     pub fn redraw(&mut self, height: u64) {
-        use super::AnyTable;
         let items = self.resource.screen.as_deref().map(items).unwrap_or_default();
         let cursor = self.rows.cursor as i64;
         self.rows.list.hold_all(items);

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use ratatui::text::{Line, Span};
 
-use super::{Column, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
+use super::{Column, Hooks, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
 use crate::api::OrganizationMember;
 use crate::api::models::level;
 use crate::console::kit::theme::Theme;
@@ -198,12 +198,39 @@ impl Screen for People {
     const WRITE_SCOPE: &'static str = "organization:write";
 }
 
-impl Resource for People {
-    type Request = screens::people::Request;
+impl Hooks for People {
     type Pager = crate::console::table::pager::ByOffset;
     /// Marked people are added to roles together (`a`); People has no
     /// `d`, `p` or `t` to act on them.
     const MARKS: bool = true;
+
+    /// A narrowed list is filtered among the people it holds. A user's
+    /// UUID, which the server's search (names, e-mail) never finds, is
+    /// looked for among everyone's rows.
+    fn search_on_server(&mut self, text: &str) -> bool {
+        let text = match text.trim() {
+            uuid if uuid::Uuid::parse_str(uuid).is_ok() => "",
+            text => text,
+        };
+        if self.narrowing.is_some() || self.search == text {
+            return false;
+        }
+        self.search = text.to_string();
+        true
+    }
+
+    fn order_on_server(&mut self, sort: &Sort) -> bool {
+        self.oldest_first = sort.ordering == Some("joined_at");
+        true
+    }
+
+    fn searched(&self) -> Option<&str> {
+        self.narrowing.is_none().then_some(self.search.as_str())
+    }
+}
+
+impl Resource for People {
+    type Request = screens::people::Request;
 
     fn heading(&self) -> String {
         match &self.narrowing {
@@ -242,30 +269,6 @@ impl Resource for People {
             (Some(Narrowing::Role(_)), _) => "nobody holds this role: :people shows everyone",
             (None, _) => "nobody is a member of this organization",
         }
-    }
-
-    /// A narrowed list is filtered among the people it holds. A user's
-    /// UUID, which the server's search (names, e-mail) never finds, is
-    /// looked for among everyone's rows.
-    fn search_on_server(&mut self, text: &str) -> bool {
-        let text = match text.trim() {
-            uuid if uuid::Uuid::parse_str(uuid).is_ok() => "",
-            text => text,
-        };
-        if self.narrowing.is_some() || self.search == text {
-            return false;
-        }
-        self.search = text.to_string();
-        true
-    }
-
-    fn order_on_server(&mut self, sort: &Sort) -> bool {
-        self.oldest_first = sort.ordering == Some("joined_at");
-        true
-    }
-
-    fn searched(&self) -> Option<&str> {
-        self.narrowing.is_none().then_some(self.search.as_str())
     }
 
     fn status(&self, view: &ViewCx) -> Option<Line<'static>> {
@@ -312,7 +315,6 @@ impl Table<People> {
 
     /// The people a narrowing found so far, and more of them.
     pub fn take(&mut self, more: Vec<OrganizationMember>, height: u64) {
-        use super::AnyTable;
         let mut rows = self.rows.list.take_all();
         rows.extend(more);
         self.rows.list.hold_all(rows);

@@ -11,7 +11,7 @@ use ratatui::layout::Constraint;
 use ratatui::text::{Line, Span};
 use serde::Serialize;
 
-use super::{Column, Held, Resource, Scope, ScreenId, Sort, Table, styled, text};
+use super::{Column, Held, Hooks, Resource, Scope, ScreenId, Sort, Table, styled, text};
 use crate::api::KeySummary;
 use crate::api::models::level;
 use crate::console::kit::view::ViewCx;
@@ -316,9 +316,12 @@ impl Screen for Person {
     const WRITE_SCOPE: &'static str = "organization:write";
 }
 
+impl Hooks for Person {
+    type Pager = crate::console::table::pager::Whole;
+}
+
 impl Resource for Person {
     type Request = Held<Item>;
-    type Pager = crate::console::table::pager::Whole;
 
     fn heading(&self) -> String {
         match &self.chosen {
@@ -382,7 +385,6 @@ impl Table<Person> {
 
     /// The profile arrived, or changed: its lines, the cursor kept where it was.
     pub fn show(&mut self, profile: Box<Profile>, height: u64, zone: Zone) {
-        use super::AnyTable;
         self.rows.list.hold_all(items(&profile, zone));
         self.resource.profile = Some(profile);
         self.resource.gathering = false;

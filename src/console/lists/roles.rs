@@ -12,7 +12,7 @@ use std::cmp::Ordering;
 
 use ratatui::text::{Line, Span};
 
-use super::{Column, FormPurpose, Resource, Scope, ScreenId, Sort, Table, Write, contains, text};
+use super::{Column, FormPurpose, Hooks, Resource, Scope, ScreenId, Sort, Table, Write, contains, text};
 use crate::api::models::access_level;
 use crate::api::{ListOrText, Role, RoleInput, RoleMembership};
 use crate::console::kit::view::ViewCx;
@@ -206,10 +206,20 @@ impl Screen for Roles {
     const WRITE_SCOPE: &'static str = "organization:write";
 }
 
-impl Resource for Roles {
-    type Request = screens::roles::Request;
+impl Hooks for Roles {
     type Pager = crate::console::table::pager::ByOffset;
     const MARKS: bool = true;
+
+    fn loaded(&mut self, rows: &Rows<Role>) {
+        self.access_levels = rows
+            .list
+            .loaded()
+            .any(|(_, role)| role.feature_flags_access_level.is_some());
+    }
+}
+
+impl Resource for Roles {
+    type Request = screens::roles::Request;
 
     fn query(&self, scope: Scope) -> Option<screens::roles::Request> {
         Some(screens::roles::Request {
@@ -219,13 +229,6 @@ impl Resource for Roles {
 
     fn empty(&self) -> &'static str {
         "no roles yet: n creates one"
-    }
-
-    fn loaded(&mut self, rows: &Rows<Role>) {
-        self.access_levels = rows
-            .list
-            .loaded()
-            .any(|(_, role)| role.feature_flags_access_level.is_some());
     }
 }
 

@@ -1,146 +1,16 @@
-//! A list on screen: its resource, its rows, and what the user did to it
-//! (filter typed, sort chosen, the row to find again after a refresh).
-//! [`AnyTable`] is what the app and the view see of any of them.
+//! [`AnyTable`]: what the app and the view see of any list on screen, its
+//! rows' type erased. The table itself ([`Table`]: rows, marks, filter,
+//! sort, the pages it takes) is the table floor's; what this adds is the
+//! screens' side of a list: its request for a page, its place among the
+//! screens, its words.
 
 use ratatui::text::{Line, Span};
 
-use super::marking::{MarkAll, Marking};
 use super::{Asks, Column, PageRequest, Pager, Resource, Scope, ScreenId, ScreenRequest, Sort, pretty};
-use crate::api::Page;
 use crate::console::kit::latest::Ticket;
 use crate::console::kit::view::ViewCx;
-use crate::console::table::marks::Marks;
-use crate::console::table::rows::Rows;
-
-/// The longest list filtered or sorted in the console as a whole.
-const LOCAL_VIEW_LIMIT: u64 = 5_000;
-
-pub struct Table<R: Resource> {
-    pub resource: R,
-    /// How its rows arrive (by offset, by cursor, held whole), and what
-    /// that has taught of the list so far.
-    pub pager: R::Pager,
-    pub rows: Rows<R::Row>,
-    /// The filter as typed with `/`.
-    pub filter: String,
-    /// Which of the resource's sorts is in force; 0 is the server's order.
-    pub sort: usize,
-    /// After a refresh: the id of the row the cursor was on.
-    pub refocus: Option<String>,
-    /// The rows marked for a bulk action, by id.
-    pub marks: Marks<R::Row>,
-    /// `*` waiting for pages to mark their rows.
-    pub(super) marking: Option<Marking>,
-    /// What a `*` that waited for pages has to say, once.
-    pub(super) mark_news: Option<Result<String, String>>,
-}
-
-impl<R: Resource> Default for Table<R> {
-    fn default() -> Self {
-        Table {
-            resource: R::default(),
-            pager: R::Pager::default(),
-            rows: Rows::default(),
-            filter: String::new(),
-            sort: 0,
-            refocus: None,
-            marks: Marks::default(),
-            marking: None,
-            mark_news: None,
-        }
-    }
-}
-
-impl<R: Resource> Table<R> {
-    /// Whether its pages are asked for by the server's links ([`Pager`]).
-    const BY_CURSOR: bool = R::Pager::BY_CURSOR;
-
-    pub fn selected(&self) -> Option<&R::Row> {
-        self.rows.selected()
-    }
-
-    /// A narrowed list looks through its rows from the top, a page at a
-    /// time, while the resource says the next page may hold more of them
-    /// and up to its limit; far pages are never dropped meanwhile.
-    fn scan(&mut self) -> Vec<u64> {
-        let list = &mut self.rows.list;
-        let end = list.prefix_end();
-        let done = list.is_loading()
-            || list
-                .count()
-                .is_some_and(|count| end >= count && list.has_answered())
-            || end >= self.resource.scan_limit();
-        let past_them = end
-            .checked_sub(1)
-            .and_then(|last| list.get(last))
-            .is_some_and(|last| !self.resource.scan_on(last));
-        if done || past_them {
-            return Vec::new();
-        }
-        list.want_page(end / crate::console::table::paging::PAGE_SIZE)
-    }
-
-    /// Keeps the cursor on the row with this id as pages arrive: where a
-    /// page of this generation holds it, the cursor goes there; while it
-    /// may still be in a page to come (stale or in flight), it is looked
-    /// for again then; a row gone from the list leaves the cursor where it
-    /// is. Rows arriving never move the cursor by position alone.
-    fn follow(&mut self, id: String, height: u64) {
-        let list = &self.rows.list;
-        if self
-            .rows
-            .index(self.rows.cursor)
-            .is_some_and(|index| !list.is_stale(index) && list.get(index).is_some_and(|row| R::id(row) == id))
-        {
-            return;
-        }
-        match list.fresh_position(|row| R::id(row) == id) {
-            Some(index) => {
-                self.rows.select_index(index, height);
-            }
-            None if list.has_stale() || list.is_loading() => self.refocus = Some(id),
-            None => {}
-        }
-    }
-
-    fn sort_in_force(&self) -> Option<&'static Sort> {
-        self.resource.sorts().get(self.sort).filter(|_| self.sort > 0)
-    }
-
-    /// Takes a page of its rows; `false` when it is for an older
-    /// generation.
-    pub fn receive(&mut self, generation: Ticket, offset: u64, page: Page<R::Row>, height: u64) -> bool {
-        if generation != self.rows.list.generation() {
-            return false;
-        }
-        // The row the cursor is on now (the user may have moved since a
-        // refresh was sent), unless one is already being looked for.
-        let sought = self.refocus.take();
-        let before = sought.clone().or_else(|| self.selected_id());
-        let count = self.pager.counted(offset, &page);
-        let rows = &mut self.rows;
-        let accepted = rows.list.receive(generation, offset, count, page.results);
-        if !accepted {
-            self.refocus = sought;
-            return false;
-        }
-        if rows.view.is_none() && rows.cursor >= rows.len() {
-            rows.cursor = rows.len().saturating_sub(1);
-        }
-        // A local view's positions are of the rows before this page.
-        if self.rows.view.is_some() {
-            self.apply_view(height);
-        }
-        if let Some(id) = before {
-            self.follow(id, height);
-        }
-        self.resource.loaded(&self.rows);
-        if R::MARKS {
-            self.marks_seen(generation, offset);
-        }
-        true
-    }
-}
+use crate::console::table::marking::MarkAll;
+use crate::console::table::{LOCAL_VIEW_LIMIT, Table};
 
 /// What the app and the view do with a list, whatever its rows.
 pub trait AnyTable {
@@ -242,7 +112,10 @@ pub trait AnyTable {
     fn wraps(&self) -> bool;
 }
 
-impl<R: Resource> AnyTable for Table<R> {
+impl<R: Resource> AnyTable for Table<R>
+where
+    R::Pager: Asks<R::Request>,
+{
     fn id(&self) -> ScreenId {
         R::ID
     }
@@ -393,7 +266,7 @@ impl<R: Resource> AnyTable for Table<R> {
     }
 
     fn selected_id(&self) -> Option<String> {
-        self.rows.selected().map(R::id)
+        Table::selected_id(self)
     }
 
     fn selected_json(&self) -> Option<String> {
@@ -416,25 +289,7 @@ impl<R: Resource> AnyTable for Table<R> {
     }
 
     fn apply_view(&mut self, height: u64) {
-        // Once the server has searched for the text, its answer is the view.
-        let filter = match self.resource.searched() {
-            Some(searched) if searched == self.filter.trim() => "",
-            _ => self.filter.as_str(),
-        };
-        let sort = self.sort_in_force().filter(|sort| sort.ordering.is_none());
-        let order = sort.map(|sort| move |a: &R::Row, b: &R::Row| R::compare(a, b, sort));
-        let resource = &self.resource;
-        self.rows.apply_view(
-            filter,
-            |row: &R::Row, needle: &str| {
-                resource.keeps(row) && (needle.is_empty() || R::matches(row, needle))
-            },
-            order
-                .as_ref()
-                .map(|order| order as crate::console::table::rows::Order<'_, R::Row>),
-            resource.narrowed(),
-        );
-        self.rows.scroll(height);
+        Table::apply_view(self, height)
     }
 
     fn cycle_sort(&mut self) -> bool {
@@ -539,10 +394,16 @@ impl<R: Resource> AnyTable for Table<R> {
     }
 
     fn toggle_mark(&mut self) -> Result<bool, String> {
+        if !R::MARKS {
+            return Err(no_marks::<R>());
+        }
         Table::toggle_mark(self)
     }
 
     fn mark_all(&mut self) -> MarkAll {
+        if !R::MARKS {
+            return MarkAll::Refused(no_marks::<R>());
+        }
         Table::mark_all(self)
     }
 
@@ -562,4 +423,9 @@ impl<R: Resource> AnyTable for Table<R> {
     fn wraps(&self) -> bool {
         self.resource.wraps()
     }
+}
+
+/// Why Space and `*` mark nothing on a list that takes no marks.
+fn no_marks<R: Resource>() -> String {
+    format!("the {} take no marks", R::TITLE.to_lowercase())
 }

@@ -2,9 +2,10 @@
 //! and however they arrive (by offset, by cursor, held whole). It is the
 //! row-level half of what was one 31-method trait: the columns and the
 //! cells of a row, its detail, its identity, the filter typed with `/` and
-//! the orders `s` cycles through. What a list asks the server and how its
-//! pages land, its writes and its hooks, stay with the list
-//! (`lists::Resource`, which builds on this one) until each moves into its
+//! the orders `s` cycles through. How its rows arrive and are narrowed is
+//! [`super::hooks::Hooks`], which builds on this one; what a list asks the
+//! server, its heading and its words stay with the list
+//! (`lists::Resource`, which builds on both) until each moves into its
 //! screen's folder.
 
 use std::cmp::Ordering;

@@ -8,12 +8,185 @@
 //! which each screen implements above. It names the kit alone (the
 //! architecture test keeps it so).
 //!
-//! Issue 30 brings the rest of the table here from `lists/table.rs` as the
-//! screens move into their folders: the typed `Table` of a `Listing`, how
-//! its rows arrive (`Pager`), the marking and its drawing.
+//!
+//! [`Table`] is a list on screen: its list (a [`listing::Listing`] with the
+//! [`Hooks`] that say how its rows arrive and are narrowed), its rows and
+//! what the user did to it (filter typed, sort chosen, marks, the row to
+//! find again after a refresh), and the pages it takes in
+//! ([`Table::receive`]). What a table asks the server and where it stands
+//! among the screens are the screens' (`lists::Resource` until each list
+//! moves into its screen's folder), which is why the table is generic over
+//! the list alone and not over its request: it takes pages of its rows,
+//! whoever asked for them. Marking its rows is `marking.rs`.
 
+pub mod hooks;
 pub mod listing;
+pub mod marking;
 pub mod marks;
 pub mod pager;
 pub mod paging;
 pub mod rows;
+
+use crate::api::Page;
+use crate::console::kit::column::Sort;
+use crate::console::kit::latest::Ticket;
+use hooks::Hooks;
+use marking::Marking;
+use marks::Marks;
+use pager::Pager;
+use rows::Rows;
+
+/// The longest list filtered or sorted in the console as a whole.
+pub const LOCAL_VIEW_LIMIT: u64 = 5_000;
+
+pub struct Table<R: Hooks> {
+    pub resource: R,
+    /// How its rows arrive (by offset, by cursor, held whole), and what
+    /// that has taught of the list so far.
+    pub pager: R::Pager,
+    pub rows: Rows<R::Row>,
+    /// The filter as typed with `/`.
+    pub filter: String,
+    /// Which of the resource's sorts is in force; 0 is the server's order.
+    pub sort: usize,
+    /// After a refresh: the id of the row the cursor was on.
+    pub refocus: Option<String>,
+    /// The rows marked for a bulk action, by id.
+    pub marks: Marks<R::Row>,
+    /// `*` waiting for pages to mark their rows.
+    pub(crate) marking: Option<Marking>,
+    /// What a `*` that waited for pages has to say, once.
+    pub(crate) mark_news: Option<Result<String, String>>,
+}
+
+impl<R: Hooks> Default for Table<R> {
+    fn default() -> Self {
+        Table {
+            resource: R::default(),
+            pager: R::Pager::default(),
+            rows: Rows::default(),
+            filter: String::new(),
+            sort: 0,
+            refocus: None,
+            marks: Marks::default(),
+            marking: None,
+            mark_news: None,
+        }
+    }
+}
+
+impl<R: Hooks> Table<R> {
+    /// Whether its pages are asked for by the server's links ([`Pager`]).
+    pub const BY_CURSOR: bool = R::Pager::BY_CURSOR;
+
+    pub fn selected(&self) -> Option<&R::Row> {
+        self.rows.selected()
+    }
+
+    pub fn selected_id(&self) -> Option<String> {
+        self.rows.selected().map(R::id)
+    }
+
+    /// Recomputes the local view from the filter and sort.
+    pub fn apply_view(&mut self, height: u64) {
+        // Once the server has searched for the text, its answer is the view.
+        let filter = match self.resource.searched() {
+            Some(searched) if searched == self.filter.trim() => "",
+            _ => self.filter.as_str(),
+        };
+        let sort = self.sort_in_force().filter(|sort| sort.ordering.is_none());
+        let order = sort.map(|sort| move |a: &R::Row, b: &R::Row| R::compare(a, b, sort));
+        let resource = &self.resource;
+        self.rows.apply_view(
+            filter,
+            |row: &R::Row, needle: &str| {
+                resource.keeps(row) && (needle.is_empty() || R::matches(row, needle))
+            },
+            order.as_ref().map(|order| order as rows::Order<'_, R::Row>),
+            resource.narrowed(),
+        );
+        self.rows.scroll(height);
+    }
+
+    /// A narrowed list looks through its rows from the top, a page at a
+    /// time, while the resource says the next page may hold more of them
+    /// and up to its limit; far pages are never dropped meanwhile.
+    pub fn scan(&mut self) -> Vec<u64> {
+        let list = &mut self.rows.list;
+        let end = list.prefix_end();
+        let done = list.is_loading()
+            || list
+                .count()
+                .is_some_and(|count| end >= count && list.has_answered())
+            || end >= self.resource.scan_limit();
+        let past_them = end
+            .checked_sub(1)
+            .and_then(|last| list.get(last))
+            .is_some_and(|last| !self.resource.scan_on(last));
+        if done || past_them {
+            return Vec::new();
+        }
+        list.want_page(end / paging::PAGE_SIZE)
+    }
+
+    /// Keeps the cursor on the row with this id as pages arrive: where a
+    /// page of this generation holds it, the cursor goes there; while it
+    /// may still be in a page to come (stale or in flight), it is looked
+    /// for again then; a row gone from the list leaves the cursor where it
+    /// is. Rows arriving never move the cursor by position alone.
+    pub fn follow(&mut self, id: String, height: u64) {
+        let list = &self.rows.list;
+        if self
+            .rows
+            .index(self.rows.cursor)
+            .is_some_and(|index| !list.is_stale(index) && list.get(index).is_some_and(|row| R::id(row) == id))
+        {
+            return;
+        }
+        match list.fresh_position(|row| R::id(row) == id) {
+            Some(index) => {
+                self.rows.select_index(index, height);
+            }
+            None if list.has_stale() || list.is_loading() => self.refocus = Some(id),
+            None => {}
+        }
+    }
+
+    pub fn sort_in_force(&self) -> Option<&'static Sort> {
+        self.resource.sorts().get(self.sort).filter(|_| self.sort > 0)
+    }
+
+    /// Takes a page of its rows; `false` when it is for an older
+    /// generation.
+    pub fn receive(&mut self, generation: Ticket, offset: u64, page: Page<R::Row>, height: u64) -> bool {
+        if generation != self.rows.list.generation() {
+            return false;
+        }
+        // The row the cursor is on now (the user may have moved since a
+        // refresh was sent), unless one is already being looked for.
+        let sought = self.refocus.take();
+        let before = sought.clone().or_else(|| self.selected_id());
+        let count = self.pager.counted(offset, &page);
+        let rows = &mut self.rows;
+        let accepted = rows.list.receive(generation, offset, count, page.results);
+        if !accepted {
+            self.refocus = sought;
+            return false;
+        }
+        if rows.view.is_none() && rows.cursor >= rows.len() {
+            rows.cursor = rows.len().saturating_sub(1);
+        }
+        // A local view's positions are of the rows before this page.
+        if self.rows.view.is_some() {
+            self.apply_view(height);
+        }
+        if let Some(id) = before {
+            self.follow(id, height);
+        }
+        self.resource.loaded(&self.rows);
+        if R::MARKS {
+            self.marks_seen(generation, offset);
+        }
+        true
+    }
+}

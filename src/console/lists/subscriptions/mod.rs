@@ -17,7 +17,7 @@ use chrono::{DateTime, Utc};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::{Column, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
+use super::{Column, Hooks, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
 use crate::api::{Subscription, SubscriptionFilter, SubscriptionState};
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
@@ -235,10 +235,72 @@ impl Screen for Subscriptions {
     const WRITE_SCOPE: &'static str = "subscription:write";
 }
 
-impl Resource for Subscriptions {
-    type Request = screens::subscriptions::Request;
+impl Hooks for Subscriptions {
     type Pager = crate::console::table::pager::ByOffset;
     const MARKS: bool = true;
+
+    fn search_on_server(&mut self, text: &str) -> bool {
+        // Held rows are filtered here, as they are typed.
+        if self.held {
+            return false;
+        }
+        let text = text.trim();
+        if self.filter.search.as_deref().unwrap_or("") == text {
+            return false;
+        }
+        self.filter.search = (!text.is_empty()).then(|| text.to_string());
+        true
+    }
+
+    fn order_on_server(&mut self, sort: &Sort) -> bool {
+        self.filter.ordering = (*sort != SORTS[0])
+            .then_some(sort.ordering)
+            .flatten()
+            .map(str::to_string);
+        true
+    }
+
+    fn searched(&self) -> Option<&str> {
+        if self.held {
+            return None;
+        }
+        Some(self.filter.search.as_deref().unwrap_or(""))
+    }
+
+    fn narrowed(&self) -> bool {
+        self.state
+            .is_some_and(|state| state != SubscriptionState::Deleted)
+    }
+
+    fn keeps(&self, subscription: &Subscription) -> bool {
+        match self.state {
+            None | Some(SubscriptionState::Deleted) => true,
+            Some(state) => subscription.state(self.as_of) == state,
+        }
+    }
+
+    /// In the order a state's narrowing asks for, its rows come first:
+    /// the look stops at the first row past them.
+    fn scan_on(&self, last: &Subscription) -> bool {
+        let ordering = self.filter.ordering.as_deref();
+        match self.state {
+            Some(SubscriptionState::Overdue) if ordering == Some("next_delivery_date") => {
+                last.next_delivery_date.is_some_and(|next| next < self.as_of)
+            }
+            Some(SubscriptionState::Ended) if ordering == Some("-next_delivery_date") => {
+                last.next_delivery_date.is_none()
+            }
+            _ => true,
+        }
+    }
+
+    fn scan_limit(&self) -> u64 {
+        SCAN_LIMIT.saturating_mul(self.looked_further.saturating_add(1))
+    }
+}
+
+impl Resource for Subscriptions {
+    type Request = screens::subscriptions::Request;
 
     fn heading(&self) -> String {
         let name = if self.filter.deleted {
@@ -276,71 +338,12 @@ impl Resource for Subscriptions {
         }
     }
 
-    fn search_on_server(&mut self, text: &str) -> bool {
-        // Held rows are filtered here, as they are typed.
-        if self.held {
-            return false;
-        }
-        let text = text.trim();
-        if self.filter.search.as_deref().unwrap_or("") == text {
-            return false;
-        }
-        self.filter.search = (!text.is_empty()).then(|| text.to_string());
-        true
-    }
-
-    fn order_on_server(&mut self, sort: &Sort) -> bool {
-        self.filter.ordering = (*sort != SORTS[0])
-            .then_some(sort.ordering)
-            .flatten()
-            .map(str::to_string);
-        true
-    }
-
-    fn searched(&self) -> Option<&str> {
-        if self.held {
-            return None;
-        }
-        Some(self.filter.search.as_deref().unwrap_or(""))
-    }
-
     fn shows_relative_times(&self) -> bool {
         true
     }
 
     fn state(&self) -> Option<&'static str> {
         self.filter.deleted.then_some("showing deleted")
-    }
-
-    fn narrowed(&self) -> bool {
-        self.state
-            .is_some_and(|state| state != SubscriptionState::Deleted)
-    }
-
-    fn keeps(&self, subscription: &Subscription) -> bool {
-        match self.state {
-            None | Some(SubscriptionState::Deleted) => true,
-            Some(state) => subscription.state(self.as_of) == state,
-        }
-    }
-
-    /// In the order a state's narrowing asks for, its rows come first:
-    /// the look stops at the first row past them.
-    fn scan_on(&self, last: &Subscription) -> bool {
-        let ordering = self.filter.ordering.as_deref();
-        match self.state {
-            Some(SubscriptionState::Overdue) if ordering == Some("next_delivery_date") => {
-                last.next_delivery_date.is_some_and(|next| next < self.as_of)
-            }
-            Some(SubscriptionState::Ended) if ordering == Some("-next_delivery_date") => {
-                last.next_delivery_date.is_none()
-            }
-            _ => true,
-        }
-    }
-
-    fn scan_limit(&self) -> u64 {
-        SCAN_LIMIT.saturating_mul(self.looked_further.saturating_add(1))
     }
 }
 

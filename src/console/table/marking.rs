@@ -1,20 +1,22 @@
 //! Marking the rows of a table: Space on the row under the cursor, `*` on
 //! every row the filter shows (fetching the pages not loaded yet), and the
 //! marked rows as a bulk action sees them. Works for any list whose
-//! resource says `MARKS`.
+//! [`Hooks`] say `MARKS` (the screens' side refuses the keys, in the
+//! screen's words, on one that does not).
 
 use std::collections::{BTreeSet, HashMap};
 
-use super::{Resource, Table};
+use super::Table;
+use super::hooks::Hooks;
+use super::marks::MARK_LIMIT;
+use super::paging::PAGE_SIZE;
 use crate::console::kit::latest::Ticket;
-use crate::console::table::marks::MARK_LIMIT;
-use crate::console::table::paging::PAGE_SIZE;
 use crate::text::thousands;
 
 /// `*` waiting for pages: the rows of these pages of this generation are
 /// marked as they arrive.
 #[derive(Debug)]
-pub(super) struct Marking {
+pub struct Marking {
     generation: Ticket,
     pages: BTreeSet<u64>,
     /// Rows shown when `*` was pressed: none past them is marked.
@@ -33,13 +35,10 @@ pub enum MarkAll {
     Refused(String),
 }
 
-impl<R: Resource> Table<R> {
+impl<R: Hooks> Table<R> {
     /// Space: marks the row under the cursor, or unmarks it; `Ok(true)`
     /// when it is marked now.
     pub fn toggle_mark(&mut self) -> Result<bool, String> {
-        if !R::MARKS {
-            return Err(format!("the {} take no marks", R::TITLE.to_lowercase()));
-        }
         let Some(row) = self.rows.selected() else {
             return Err("no row here to mark (it may still be loading)".into());
         };
@@ -62,9 +61,6 @@ impl<R: Resource> Table<R> {
     /// all. Rows not loaded (a long list the server searches) are fetched
     /// first, and marked as their pages come.
     pub fn mark_all(&mut self) -> MarkAll {
-        if !R::MARKS {
-            return MarkAll::Refused(format!("the {} take no marks", R::TITLE.to_lowercase()));
-        }
         let list = &self.rows.list;
         if list.is_loading() || self.marking.is_some() || list.count().is_none() {
             return MarkAll::Refused("the list is still loading: * once it has arrived".into());
@@ -136,7 +132,7 @@ impl<R: Resource> Table<R> {
 
     /// A page arrived (already taken into the rows): marked rows on it are
     /// refreshed, and a `*` waiting for it marks its rows.
-    pub(super) fn marks_seen(&mut self, generation: Ticket, offset: u64) {
+    pub fn marks_seen(&mut self, generation: Ticket, offset: u64) {
         if self.marks.is_empty() && self.marking.is_none() {
             return;
         }
@@ -174,7 +170,7 @@ impl<R: Resource> Table<R> {
 
     /// A page `*` waited for failed, or the list started over: the rows
     /// marked so far stay marked, and the news says so.
-    pub(super) fn marking_stopped(&mut self, generation: Option<Ticket>, offset: Option<u64>) {
+    pub fn marking_stopped(&mut self, generation: Option<Ticket>, offset: Option<u64>) {
         let stops = self.marking.as_ref().is_some_and(|marking| {
             generation.is_none_or(|generation| marking.generation == generation)
                 && offset.is_none_or(|offset| marking.pages.contains(&(offset / PAGE_SIZE)))
