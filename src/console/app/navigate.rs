@@ -285,7 +285,6 @@ impl App {
     /// `L`: a narrowing that stopped at its limit looks through as many
     /// rows again; one that did not stop says so.
     pub(super) fn look_further(&mut self) -> Vec<Effect> {
-        use crate::console::lists::AnyTable;
         if self.lists.subscriptions.resource.held {
             let words = self.lists.subscriptions.known_words(self.now).unwrap_or_default();
             self.notice = Some(Notice::done(format!(

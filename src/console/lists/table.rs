@@ -9,8 +9,8 @@ use ratatui::text::{Line, Span};
 use super::{Asks, Column, PageRequest, Pager, Resource, Scope, ScreenId, ScreenRequest, Sort, pretty};
 use crate::console::kit::latest::Ticket;
 use crate::console::kit::view::ViewCx;
+use crate::console::table::Table;
 use crate::console::table::marking::MarkAll;
-use crate::console::table::{LOCAL_VIEW_LIMIT, Table};
 
 /// What the app and the view do with a list, whatever its rows.
 pub trait AnyTable {
@@ -201,18 +201,11 @@ where
     }
 
     fn wanted(&mut self, height: u64) -> Vec<u64> {
-        if self.resource.narrowed() {
-            return self.scan();
-        }
-        // Lists the server searches, or pages by cursor, are never loaded whole.
-        let fill_limit = (self.resource.searched().is_none() && !Self::BY_CURSOR).then_some(LOCAL_VIEW_LIMIT);
-        self.rows.wanted(height, fill_limit, !Self::BY_CURSOR)
+        Table::wanted(self, height)
     }
 
     fn move_to(&mut self, position: i64, height: u64) {
-        // The user chose a row: no refresh pulls the cursor back to another.
-        self.refocus = None;
-        self.rows.move_to(position, height)
+        Table::move_to(self, position, height)
     }
 
     fn scroll(&mut self, height: u64) {
@@ -220,49 +213,19 @@ where
     }
 
     fn restart(&mut self, from_start: bool) {
-        self.marking_stopped(None, None);
-        if from_start {
-            // Other rows (another filter, order or state): the old ones go.
-            self.rows.list.restart();
-            self.refocus = None;
-        } else {
-            // The same rows again: the old ones stay, as stale, until theirs
-            // come back. A list paged by cursor knows only its first page's
-            // link from here on, so only that page is kept.
-            self.rows.list.refresh();
-            if Self::BY_CURSOR {
-                self.rows.list.keep_first(1);
-            }
-        }
-        self.pager.restart();
-        if from_start || Self::BY_CURSOR {
-            self.rows.cursor = 0;
-            self.rows.top = 0;
-        }
+        Table::restart(self, from_start)
     }
 
     fn clear(&mut self) {
-        self.rows.clear();
-        self.filter.clear();
-        self.refocus = None;
-        self.marks.clear();
-        self.marking = None;
-        self.resource.search_on_server("");
+        Table::clear(self)
     }
 
     fn failed(&mut self, generation: Ticket, offset: u64) -> bool {
-        self.marking_stopped(Some(generation), Some(offset));
-        self.rows.list.failed(generation, offset)
+        Table::failed(self, generation, offset)
     }
 
     fn answered_with(&mut self, generation: Ticket, offset: u64, error: &crate::api::Error) -> bool {
-        // Only the first page can say the list is not there at all; a later
-        // one failing (an expired link) is a failure.
-        if offset != 0 || generation != self.rows.list.generation() || !self.resource.answered_with(error) {
-            return false;
-        }
-        self.pager.ended_empty();
-        self.rows.list.receive(generation, offset, 0, Vec::new())
+        Table::answered_with(self, generation, offset, error)
     }
 
     fn selected_id(&self) -> Option<String> {
@@ -274,7 +237,7 @@ where
     }
 
     fn remember_selected(&mut self) {
-        self.refocus = self.selected_id();
+        Table::remember_selected(self)
     }
 
     fn filter(&self) -> &str {
@@ -282,10 +245,7 @@ where
     }
 
     fn set_filter(&mut self, text: String) {
-        self.filter = text;
-        self.refocus = None;
-        self.rows.cursor = 0;
-        self.rows.top = 0;
+        Table::set_filter(self, text)
     }
 
     fn apply_view(&mut self, height: u64) {
@@ -293,15 +253,7 @@ where
     }
 
     fn cycle_sort(&mut self) -> bool {
-        let sorts = self.resource.sorts();
-        self.sort = (self.sort + 1) % sorts.len().max(1);
-        let sort = sorts.get(self.sort).copied();
-        let reload = sort.is_some_and(|sort| self.resource.order_on_server(&sort));
-        if reload {
-            self.rows.cursor = 0;
-            self.rows.top = 0;
-        }
-        reload
+        Table::cycle_sort(self)
     }
 
     fn sort(&self) -> Option<&'static Sort> {
@@ -309,19 +261,11 @@ where
     }
 
     fn search_pending(&self) -> bool {
-        self.resource
-            .searched()
-            .is_some_and(|searched| searched != self.filter.trim())
+        Table::search_pending(self)
     }
 
     fn search(&mut self) -> bool {
-        let text = self.filter.trim().to_string();
-        if !self.resource.search_on_server(&text) {
-            return false;
-        }
-        self.rows.view = None;
-        self.restart(true);
-        true
+        Table::search(self)
     }
 
     fn columns(&self) -> &'static [Column] {
@@ -357,16 +301,11 @@ where
     }
 
     fn scanned(&self) -> Option<u64> {
-        if !self.resource.narrowed() {
-            return None;
-        }
-        let end = self.rows.list.prefix_end();
-        self.rows.list.count().filter(|count| end < *count).map(|_| end)
+        Table::scanned(self)
     }
 
     fn scan_stopped(&self) -> bool {
-        self.scanned()
-            .is_some_and(|end| end >= self.resource.scan_limit() && !self.rows.list.is_loading())
+        Table::scan_stopped(self)
     }
 
     fn count_is_exact(&self) -> bool {
@@ -386,11 +325,7 @@ where
     }
 
     fn is_marked(&self, shown: u64) -> bool {
-        !self.marks.is_empty()
-            && self
-                .rows
-                .row(shown)
-                .is_some_and(|row| self.marks.contains(&R::id(row)))
+        Table::is_marked(self, shown)
     }
 
     fn toggle_mark(&mut self) -> Result<bool, String> {
@@ -412,12 +347,11 @@ where
     }
 
     fn clear_marks(&mut self) -> usize {
-        self.marking = None;
-        self.marks.clear()
+        Table::clear_marks(self)
     }
 
     fn unmark(&mut self, ids: &[String]) {
-        self.marks.retain(|id| !ids.iter().any(|done| done == id));
+        Table::unmark(self, ids)
     }
 
     fn wraps(&self) -> bool {

@@ -37,7 +37,7 @@ use pager::Pager;
 use rows::Rows;
 
 /// The longest list filtered or sorted in the console as a whole.
-pub const LOCAL_VIEW_LIMIT: u64 = 5_000;
+const LOCAL_VIEW_LIMIT: u64 = 5_000;
 
 pub struct Table<R: Hooks> {
     pub resource: R,
@@ -188,5 +188,152 @@ impl<R: Hooks> Table<R> {
             self.marks_seen(generation, offset);
         }
         true
+    }
+
+    /// The offsets to fetch for a window of `height` rows (all of a small
+    /// list filtered or sorted locally); they are marked in flight.
+    pub fn wanted(&mut self, height: u64) -> Vec<u64> {
+        if self.resource.narrowed() {
+            return self.scan();
+        }
+        // Lists the server searches, or pages by cursor, are never loaded whole.
+        let fill_limit = (self.resource.searched().is_none() && !Self::BY_CURSOR).then_some(LOCAL_VIEW_LIMIT);
+        self.rows.wanted(height, fill_limit, !Self::BY_CURSOR)
+    }
+
+    pub fn move_to(&mut self, position: i64, height: u64) {
+        // The user chose a row: no refresh pulls the cursor back to another.
+        self.refocus = None;
+        self.rows.move_to(position, height)
+    }
+
+    /// Starts over: a new generation, from the top or where the cursor is.
+    pub fn restart(&mut self, from_start: bool) {
+        self.marking_stopped(None, None);
+        if from_start {
+            // Other rows (another filter, order or state): the old ones go.
+            self.rows.list.restart();
+            self.refocus = None;
+        } else {
+            // The same rows again: the old ones stay, as stale, until theirs
+            // come back. A list paged by cursor knows only its first page's
+            // link from here on, so only that page is kept.
+            self.rows.list.refresh();
+            if Self::BY_CURSOR {
+                self.rows.list.keep_first(1);
+            }
+        }
+        self.pager.restart();
+        if from_start || Self::BY_CURSOR {
+            self.rows.cursor = 0;
+            self.rows.top = 0;
+        }
+    }
+
+    /// Another list in this one's place: nothing loaded, no filter.
+    pub fn clear(&mut self) {
+        self.rows.clear();
+        self.filter.clear();
+        self.refocus = None;
+        self.marks.clear();
+        self.marking = None;
+        self.resource.search_on_server("");
+    }
+
+    pub fn failed(&mut self, generation: Ticket, offset: u64) -> bool {
+        self.marking_stopped(Some(generation), Some(offset));
+        self.rows.list.failed(generation, offset)
+    }
+
+    /// A failed request that means an empty list (a 404 where the server
+    /// has no such list): taken as an empty answer, `true`.
+    pub fn answered_with(&mut self, generation: Ticket, offset: u64, error: &crate::api::Error) -> bool {
+        // Only the first page can say the list is not there at all; a later
+        // one failing (an expired link) is a failure.
+        if offset != 0 || generation != self.rows.list.generation() || !self.resource.answered_with(error) {
+            return false;
+        }
+        self.pager.ended_empty();
+        self.rows.list.receive(generation, offset, 0, Vec::new())
+    }
+
+    /// Remembers the selected row, to find it again once a refresh answers.
+    pub fn remember_selected(&mut self) {
+        self.refocus = self.selected_id();
+    }
+
+    pub fn set_filter(&mut self, text: String) {
+        self.filter = text;
+        self.refocus = None;
+        self.rows.cursor = 0;
+        self.rows.top = 0;
+    }
+
+    /// The next sort; `true` when the server must fetch in that order.
+    pub fn cycle_sort(&mut self) -> bool {
+        let sorts = self.resource.sorts();
+        self.sort = (self.sort + 1) % sorts.len().max(1);
+        let sort = sorts.get(self.sort).copied();
+        let reload = sort.is_some_and(|sort| self.resource.order_on_server(&sort));
+        if reload {
+            self.rows.cursor = 0;
+            self.rows.top = 0;
+        }
+        reload
+    }
+
+    /// Whether the filter typed differs from what the server searched, for
+    /// lists the server searches.
+    pub fn search_pending(&self) -> bool {
+        self.resource
+            .searched()
+            .is_some_and(|searched| searched != self.filter.trim())
+    }
+
+    /// Hands the filter to the server; `true` when the list must start over.
+    pub fn search(&mut self) -> bool {
+        let text = self.filter.trim().to_string();
+        if !self.resource.search_on_server(&text) {
+            return false;
+        }
+        self.rows.view = None;
+        self.restart(true);
+        true
+    }
+
+    /// For a narrowed list whose look stopped short of the end: how many
+    /// rows it looked through.
+    pub fn scanned(&self) -> Option<u64> {
+        if !self.resource.narrowed() {
+            return None;
+        }
+        let end = self.rows.list.prefix_end();
+        self.rows.list.count().filter(|count| end < *count).map(|_| end)
+    }
+
+    /// Whether that look stopped at its limit (and may be asked to go on).
+    pub fn scan_stopped(&self) -> bool {
+        self.scanned()
+            .is_some_and(|end| end >= self.resource.scan_limit() && !self.rows.list.is_loading())
+    }
+
+    /// Whether the row shown at a position is marked.
+    pub fn is_marked(&self, shown: u64) -> bool {
+        !self.marks.is_empty()
+            && self
+                .rows
+                .row(shown)
+                .is_some_and(|row| self.marks.contains(&R::id(row)))
+    }
+
+    /// Unmarks every row; says how many were marked.
+    pub fn clear_marks(&mut self) -> usize {
+        self.marking = None;
+        self.marks.clear()
+    }
+
+    /// Unmarks these rows (done by a bulk action).
+    pub fn unmark(&mut self, ids: &[String]) {
+        self.marks.retain(|id| !ids.iter().any(|done| done == id));
     }
 }
