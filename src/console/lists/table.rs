@@ -14,7 +14,6 @@ use crate::console::table::marking::MarkAll;
 
 /// What the app and the view do with a list, whatever its rows.
 pub trait AnyTable {
-    fn id(&self) -> ScreenId;
     fn title(&self) -> &'static str;
     fn noun(&self) -> &'static str;
     fn tab(&self) -> ScreenId;
@@ -116,10 +115,6 @@ impl<R: Resource> AnyTable for Table<R>
 where
     R::Pager: Asks<R::Request>,
 {
-    fn id(&self) -> ScreenId {
-        R::ID
-    }
-
     fn title(&self) -> &'static str {
         R::TITLE
     }
