@@ -5,9 +5,8 @@
 //! local filtered or sorted view; [`marks::Marks`] keeps the rows chosen
 //! for a bulk action by id; [`listing::Listing`] is what every list says
 //! about its rows (columns, cells, detail, identity, filter and sorts),
-//! which each screen implements above. It names the kit alone (the
-//! architecture test keeps it so).
-//!
+//! which each screen implements above. Of the console it names the kit
+//! alone (the architecture test keeps it so).
 //!
 //! [`Table`] is a list on screen: its list (a [`listing::Listing`] with the
 //! [`Hooks`] that say how its rows arrive and are narrowed), its rows and
@@ -40,6 +39,7 @@ use rows::Rows;
 const LOCAL_VIEW_LIMIT: u64 = 5_000;
 
 pub struct Table<R: Hooks> {
+    /// The list: what its rows are ([`listing::Listing`]) and its hooks.
     pub resource: R,
     /// How its rows arrive (by offset, by cursor, held whole), and what
     /// that has taught of the list so far.
