@@ -11,6 +11,7 @@
 //! (`tests/server/architecture.rs`) keeps this floor from naming anything
 //! above it.
 
+pub mod cell;
 pub mod column;
 pub mod fit;
 pub mod latest;

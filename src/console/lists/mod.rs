@@ -8,7 +8,10 @@
 //! place among the screens (id, title, tab, parent, the scope its writes
 //! need) through [`Screen`] (the screens floor's), its narrowing and
 //! server search through [`Hooks`] (the table floor's), and the rest
-//! through [`Resource`]: its request, its heading and words. What `d` and
+//! through [`Resource`]: its request, its heading and words (the screens
+//! floor's, `screens/list.rs`, with [`AnyTable`], so that a list can move
+//! into its screen's folder; its cells' helpers are the kit's `cell.rs`,
+//! re-exported here while the lists move). What `d` and
 //! the bulk keys ask is its screen's writes' (`screens/<name>/writes.rs`),
 //! reached through [`Lists::confirm_delete`] and [`Lists::bulk`], one arm a
 //! screen. The app holds them in [`Lists`], keyed by [`ScreenId`]; issue 30
@@ -36,23 +39,18 @@ pub mod person;
 pub mod picker;
 pub mod roles;
 pub mod subscriptions;
-mod table;
-
-use ratatui::style::Style;
-use ratatui::text::{Line, Span};
-use serde::Serialize;
 
 use crate::console::kit::latest::Ticket;
-use crate::console::kit::view::ViewCx;
 use crate::console::screens;
 use crate::console::screens::members::writes::OfRole;
-use crate::text::printable;
 
 // Columns and sorts are the kit's (floor 0): named here too while the
 // lists that name them through `super::` move into their screens.
+pub use crate::console::kit::cell::{contains, id_starts, pretty, styled, text};
 pub use crate::console::kit::column::{Column, Size, Sort};
 pub use crate::console::kit::scope::Scope;
 pub use crate::console::screens::bulk::{self, Bulk, Verb};
+pub use crate::console::screens::list::{AnyTable, Resource};
 pub use crate::console::screens::write::{Confirm, Confirmed, FormPurpose, Write};
 pub use crate::console::table::Table;
 pub use crate::console::table::hooks::Hooks;
@@ -67,7 +65,6 @@ pub use people::People;
 pub use person::Person;
 pub use roles::Roles;
 pub use subscriptions::Subscriptions;
-pub use table::AnyTable;
 
 // Which screen: the screens' own name, named here while the lists are
 // still held in [`Lists`].
@@ -215,101 +212,10 @@ impl Lists {
     }
 }
 
-/// What a list must say about itself besides its rows ([`Listing`]), how
-/// they arrive and are narrowed ([`Hooks`], the table floor's) and its
-/// place among the screens ([`Screen`]): what it asks the server, and its
-/// words and hooks on screen.
-pub trait Resource: Hooks + Screen {
-    /// What it asks the server for a page of its rows: its own request
-    /// type, whose answer the compiler knows holds these rows ([`Held`] for
-    /// a list held whole). Its [`Hooks::Pager`] says where a later page
-    /// starts ([`Asks`]).
-    type Request: PageRequest<Row = Self::Row>;
-
-    /// The heading of its table.
-    fn heading(&self) -> String {
-        Self::TITLE.to_string()
-    }
-
-    /// Whether it has what it shows: a list opened from another has its
-    /// parent's row.
-    fn is_open(&self) -> bool {
-        true
-    }
-
-    /// Forgets the parent's row: back leaves the list.
-    fn close(&mut self) {}
-
-    /// What to ask the server for its first page (its pager says where a
-    /// later one starts); `None` when there is nothing to list yet (the
-    /// members of no role).
-    fn query(&self, scope: Scope) -> Option<Self::Request>;
-
-    /// Said when the list is empty.
-    fn empty(&self) -> &'static str;
-
-    /// What the footer says is in force besides filter and sort.
-    fn state(&self) -> Option<&'static str> {
-        None
-    }
-
-    /// Whether rows show times relative to now ("in 3h", overdue), which
-    /// must be redrawn as the minutes pass.
-    fn shows_relative_times(&self) -> bool {
-        false
-    }
-
-    /// Whether its rows are lines of a page (a person's, an offboarding),
-    /// drawn whole and wrapped rather than cut into columns.
-    fn wraps(&self) -> bool {
-        false
-    }
-
-    /// A line under the table (a look's progress), if the list has one.
-    fn status(&self, _view: &ViewCx) -> Option<Line<'static>> {
-        None
-    }
-}
-
 /// The role Members shows, as its writes name it.
 fn of_role(role: &members::ChosenRole) -> OfRole<'_> {
     OfRole {
         id: &role.id,
         name: &role.name,
     }
-}
-
-/// A cell of text that may come from a server: shown, never sent raw.
-pub fn text(value: impl Into<String>) -> Span<'static> {
-    Span::raw(safe(value.into()))
-}
-
-pub fn styled(value: impl Into<String>, style: Style) -> Span<'static> {
-    Span::styled(safe(value.into()), style)
-}
-
-fn safe(value: String) -> String {
-    match printable(&value) {
-        std::borrow::Cow::Borrowed(_) => value,
-        std::borrow::Cow::Owned(shown) => shown,
-    }
-}
-
-/// The row as pretty JSON, for the raw view and `Y`: the same value, with
-/// controls, bidi controls and invisible format characters escaped the JSON
-/// way (`\u202e`), so that neither the pane nor the clipboard gets them raw.
-pub fn pretty(value: &impl Serialize) -> String {
-    crate::text::to_safe_json(value).unwrap_or_else(|error| format!("(cannot show: {error})"))
-}
-
-/// Whether `haystack` holds a lowercase needle, ignoring case.
-pub fn contains(haystack: &str, needle: &str) -> bool {
-    haystack.to_lowercase().contains(needle)
-}
-
-/// Whether a UUID starts with a lowercase needle of at least its first
-/// group (8 characters): what is pasted from a log or a URL, never a
-/// letter or two of a name, which every UUID's hexadecimal would hold.
-pub fn id_starts(id: &str, needle: &str) -> bool {
-    needle.len() >= 8 && id.to_lowercase().starts_with(needle)
 }

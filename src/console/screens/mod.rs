@@ -16,6 +16,7 @@
 pub mod bulk;
 pub mod deliveries;
 pub mod health;
+pub mod list;
 pub mod members;
 pub mod offboard;
 pub mod people;

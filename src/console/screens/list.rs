@@ -1,16 +1,80 @@
-//! [`AnyTable`]: what the app and the view see of any list on screen, its
-//! rows' type erased. The table itself ([`Table`]: rows, marks, filter,
-//! sort, the pages it takes) is the table floor's; what this adds is the
-//! screens' side of a list: its request for a page, its place among the
-//! screens, its words.
+//! A list as the screens see it, until each screen holds its own typed
+//! table: [`Resource`], what a list says besides its rows and its table's
+//! hooks (its request for a page, its heading and words), and
+//! [`AnyTable`], what the shell and the view do with any list on screen,
+//! its rows' type erased. The table itself ([`Table`]: rows, marks,
+//! filter, sort, the pages it takes) is the table floor's. Here, on the
+//! screens floor, so that a list can move into its screen's folder without
+//! naming `lists/`; issue 30's `Screens` holder replaces `AnyTable`.
 
 use ratatui::text::{Line, Span};
 
-use super::{Asks, Column, PageRequest, Pager, Resource, Scope, ScreenId, ScreenRequest, Sort, pretty};
+use super::{PageRequest, Screen, ScreenId, ScreenRequest};
+use crate::console::kit::cell::pretty;
+use crate::console::kit::column::{Column, Sort};
 use crate::console::kit::latest::Ticket;
+use crate::console::kit::scope::Scope;
 use crate::console::kit::view::ViewCx;
 use crate::console::table::Table;
+use crate::console::table::hooks::Hooks;
 use crate::console::table::marking::MarkAll;
+use crate::console::table::pager::{Asks, Pager};
+
+/// What a list must say about itself besides its rows ([`Listing`]), how
+/// they arrive and are narrowed ([`Hooks`], the table floor's) and its
+/// place among the screens ([`Screen`]): what it asks the server, and its
+/// words and hooks on screen.
+pub trait Resource: Hooks + Screen {
+    /// What it asks the server for a page of its rows: its own request
+    /// type, whose answer the compiler knows holds these rows ([`Held`](super::Held) for
+    /// a list held whole). Its [`Hooks::Pager`] says where a later page
+    /// starts ([`Asks`]).
+    type Request: PageRequest<Row = Self::Row>;
+
+    /// The heading of its table.
+    fn heading(&self) -> String {
+        Self::TITLE.to_string()
+    }
+
+    /// Whether it has what it shows: a list opened from another has its
+    /// parent's row.
+    fn is_open(&self) -> bool {
+        true
+    }
+
+    /// Forgets the parent's row: back leaves the list.
+    fn close(&mut self) {}
+
+    /// What to ask the server for its first page (its pager says where a
+    /// later one starts); `None` when there is nothing to list yet (the
+    /// members of no role).
+    fn query(&self, scope: Scope) -> Option<Self::Request>;
+
+    /// Said when the list is empty.
+    fn empty(&self) -> &'static str;
+
+    /// What the footer says is in force besides filter and sort.
+    fn state(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Whether rows show times relative to now ("in 3h", overdue), which
+    /// must be redrawn as the minutes pass.
+    fn shows_relative_times(&self) -> bool {
+        false
+    }
+
+    /// Whether its rows are lines of a page (a person's, an offboarding),
+    /// drawn whole and wrapped rather than cut into columns.
+    fn wraps(&self) -> bool {
+        false
+    }
+
+    /// A line under the table (a look's progress), if the list has one.
+    fn status(&self, _view: &ViewCx) -> Option<Line<'static>> {
+        None
+    }
+}
 
 /// What the app and the view do with a list, whatever its rows.
 pub trait AnyTable {
