@@ -13,6 +13,7 @@
 
 pub mod cell;
 pub mod column;
+pub mod detail;
 pub mod fit;
 pub mod latest;
 pub mod notice;

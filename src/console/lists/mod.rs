@@ -1,6 +1,8 @@
-//! The lists the console shows, one module per resource: roles, the members
-//! of a role, subscriptions, the deliveries of a subscription, people, a
-//! person's page, an offboarding and Health's board. Each says what its
+//! The lists the console shows, one module per resource: the members of a
+//! role, subscriptions, the deliveries of a subscription, people, a
+//! person's page, an offboarding and Health's board (roles have moved into
+//! their screen's folder, `screens/roles/list.rs`, re-exported here as
+//! `lists::roles` while the others follow). Each says what its
 //! rows are through [`Listing`] (columns, cells, detail, identity, filter,
 //! sorts: the table floor's), how they arrive through its [`Pager`] (by
 //! offset, by cursor, held whole: the table floor's too), what it asks the
@@ -37,7 +39,6 @@ pub mod offboard;
 pub mod people;
 pub mod person;
 pub mod picker;
-pub mod roles;
 pub mod subscriptions;
 
 use crate::console::kit::latest::Ticket;
@@ -51,6 +52,7 @@ pub use crate::console::kit::column::{Column, Size, Sort};
 pub use crate::console::kit::scope::Scope;
 pub use crate::console::screens::bulk::{self, Bulk, Verb};
 pub use crate::console::screens::list::{AnyTable, Resource};
+pub use crate::console::screens::roles::list::{self as roles, Roles};
 pub use crate::console::screens::write::{Confirm, Confirmed, FormPurpose, Write};
 pub use crate::console::table::Table;
 pub use crate::console::table::hooks::Hooks;
@@ -63,7 +65,6 @@ pub use members::Members;
 pub use offboard::Offboarding;
 pub use people::People;
 pub use person::Person;
-pub use roles::Roles;
 pub use subscriptions::Subscriptions;
 
 // Which screen: the screens' own name, named here while the lists are

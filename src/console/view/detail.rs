@@ -3,14 +3,14 @@
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
-use crate::api::User;
 use crate::console::app::App;
 use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;
+// The pieces a detail is built of are the kit's, for the screens below.
+pub use crate::console::kit::detail::{field, heading, marked, optional, user_lines};
 use crate::text::printable;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
@@ -44,48 +44,6 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
     let scroll = app.detail_scroll.min(u16::try_from(last).unwrap_or(u16::MAX));
     // Wrapped above, to the pane's width: ratatui need not wrap again.
     frame.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)), area);
-}
-
-/// A field: its name in a column of its own, its value (escaped) after.
-pub fn field(name: &str, value: impl Into<String>, theme: &Theme) -> Line<'static> {
-    Line::from(vec![
-        Span::styled(format!(" {name:<15}"), theme.dim),
-        Span::raw(printable(&value.into()).into_owned()),
-    ])
-}
-
-/// A field whose value stands out (an error, a warning), escaped as
-/// [`field`] is.
-pub fn marked(name: &str, value: impl Into<String>, style: Style, theme: &Theme) -> Line<'static> {
-    Line::from(vec![
-        Span::styled(format!(" {name:<15}"), theme.dim),
-        Span::styled(printable(&value.into()).into_owned(), style),
-    ])
-}
-
-pub fn heading(text: &str, theme: &Theme) -> Line<'static> {
-    Line::styled(format!(" {}", printable(text)), theme.accent)
-}
-
-/// A user's fields, indented under a heading.
-pub fn user_lines(user: &User, theme: &Theme) -> Vec<Line<'static>> {
-    vec![
-        field("  name", user.display_name(), theme),
-        field("  email", user.email.clone(), theme),
-        field("  user id", format!("{} ({})", user.id, user.uuid), theme),
-        field(
-            "  verified",
-            user.is_email_verified
-                .map(|v| if v { "yes" } else { "no" })
-                .unwrap_or("-"),
-            theme,
-        ),
-    ]
-}
-
-/// A value, or `-` where there is none.
-pub fn optional(value: Option<impl ToString>) -> String {
-    value.map(|v| v.to_string()).unwrap_or_else(|| "-".into())
 }
 
 /// Lines as the pane shows them in `width` columns: a line too long goes

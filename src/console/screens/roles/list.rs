@@ -12,18 +12,24 @@ use std::cmp::Ordering;
 
 use ratatui::text::{Line, Span};
 
-use super::{Column, FormPurpose, Hooks, Resource, Scope, ScreenId, Sort, Table, Write, contains, text};
 use crate::api::models::access_level;
 use crate::api::{ListOrText, Role, RoleInput, RoleMembership};
+use crate::console::kit::cell::{contains, id_starts, text};
+use crate::console::kit::column::{Column, Sort};
+use crate::console::kit::detail::{field, heading, user_lines};
+use crate::console::kit::scope::Scope;
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
 use crate::console::screens::Change;
-use crate::console::screens::Screen;
+use crate::console::screens::list::Resource;
 use crate::console::screens::roles::Write as RoleWrite;
 use crate::console::screens::roles::writes::members;
+use crate::console::screens::write::{FormPurpose, Write};
+use crate::console::screens::{Screen, ScreenId};
+use crate::console::table::Table;
+use crate::console::table::hooks::Hooks;
 use crate::console::table::listing::Listing;
 use crate::console::table::rows::Rows;
-use crate::console::view::detail::{field, heading, user_lines};
 use crate::console::widgets::form::{Field, Form, checks};
 
 #[derive(Debug, Default)]
@@ -174,7 +180,7 @@ impl Listing for Roles {
 
     fn matches(role: &Role, needle: &str) -> bool {
         contains(&role.name, needle)
-            || super::id_starts(&role.id, needle)
+            || id_starts(&role.id, needle)
             || role
                 .created_by
                 .as_ref()
