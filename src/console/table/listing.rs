@@ -5,7 +5,7 @@
 //! the orders `s` cycles through. How its rows arrive and are narrowed is
 //! [`super::hooks::Hooks`], which builds on this one; what a list asks the
 //! server, its heading and its words stay with the list
-//! (`lists::Resource`, which builds on both) until each moves into its
+//! (`screens::list::Resource`, which builds on both) until each moves into its
 //! screen's folder.
 
 use std::cmp::Ordering;
