@@ -57,7 +57,7 @@ fn app(count: u64) -> App {
     app.now = parse_datetime("2026-11-22T10:00:00Z").unwrap_or_default();
     app.start();
     app.update(Msg::Key(KeyEvent::new(KeyCode::Char('3'), KeyModifiers::NONE)));
-    let generation = app.lists.subscriptions.rows.list.generation();
+    let generation = app.screens.subscriptions.rows.list.generation();
     let page = |offset: u64| Msg::Page {
         list: ScreenId::Subscriptions,
         generation,
@@ -73,7 +73,7 @@ fn app(count: u64) -> App {
     // The cursor in the middle, then the pages around it arrive, as they
     // would: every row on screen is a real row, the detail pane shows one.
     let height = app.table_height();
-    app.lists.subscriptions.rows.move_to((count / 2) as i64, height);
+    app.screens.subscriptions.rows.move_to((count / 2) as i64, height);
     let middle = (count / 2 / 100) * 100;
     for offset in [middle.saturating_sub(100), middle, middle + 100] {
         if offset < count {
@@ -81,12 +81,12 @@ fn app(count: u64) -> App {
         }
     }
     assert!(
-        app.lists.subscriptions.rows.selected().is_some(),
+        app.screens.subscriptions.rows.selected().is_some(),
         "the selected row is loaded"
     );
-    let last_on_screen = (app.lists.subscriptions.rows.top + height - 1).min(count - 1);
+    let last_on_screen = (app.screens.subscriptions.rows.top + height - 1).min(count - 1);
     assert!(
-        app.lists.subscriptions.rows.row(last_on_screen).is_some(),
+        app.screens.subscriptions.rows.row(last_on_screen).is_some(),
         "every row on screen is loaded"
     );
     app
@@ -200,8 +200,8 @@ fn health(count: u64) -> (App, Ticket) {
         .into(),
     );
     let height = app.table_height();
-    app.lists.health.rows.move_to((count / 2) as i64, height);
-    assert_eq!(app.lists.health.rows.len(), count);
+    app.screens.health.rows.move_to((count / 2) as i64, height);
+    assert_eq!(app.screens.health.rows.len(), count);
     (app, ticket)
 }
 

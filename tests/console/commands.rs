@@ -27,7 +27,14 @@ async fn sub_jumps_to_a_subscription_never_loaded_and_role_to_a_role_by_name() {
     // From the Roles tab, to a subscription no page of the list has held.
     command(&mut driver, "sub 117").await;
     assert_eq!(driver.app.shown(), ScreenId::Deliveries, "{}", driver.screen());
-    let opened = driver.app.lists.deliveries.resource.subscription.clone().unwrap();
+    let opened = driver
+        .app
+        .screens
+        .deliveries
+        .resource
+        .subscription
+        .clone()
+        .unwrap();
     assert_eq!(opened.id, 117);
     assert!(!opened.title.is_empty(), "the title is the subscription's");
     assert!(driver.screen().contains("#117"), "{}", driver.screen());
@@ -45,7 +52,7 @@ async fn sub_jumps_to_a_subscription_never_loaded_and_role_to_a_role_by_name() {
     command(&mut driver, "role on-call").await;
     assert_eq!(driver.app.shown(), ScreenId::Members);
     assert_eq!(
-        driver.app.lists.members.resource.role.as_ref().unwrap().name,
+        driver.app.screens.members.resource.role.as_ref().unwrap().name,
         "On-call"
     );
     assert!(driver.screen().contains("Kwame Asante"), "{}", driver.screen());
@@ -96,7 +103,7 @@ async fn tab_completes_arguments_and_arrows_walk_the_history() {
     assert_eq!(
         driver
             .app
-            .lists
+            .screens
             .subscriptions
             .resource
             .filter

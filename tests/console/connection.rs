@@ -90,7 +90,7 @@ async fn subscriptions(server: &TestServer) -> Vec<(i64, String)> {
 fn selected(driver: &Driver) -> Option<i64> {
     driver
         .app
-        .lists
+        .screens
         .subscriptions
         .selected()
         .map(|subscription| subscription.id)
@@ -213,7 +213,7 @@ async fn a_server_that_stops_answering_is_named_and_enter_on_a_row_not_loaded_sa
     proxy.come_back().await;
     clock.advance(chrono::Duration::seconds(1));
     until(&mut driver, "reconnected", |driver| {
-        driver.app.offline.is_none() && driver.app.lists.subscriptions.rows.list.count().is_some()
+        driver.app.offline.is_none() && driver.app.screens.subscriptions.rows.list.count().is_some()
     })
     .await;
     assert!(driver.settle(SETTLE).await);
@@ -238,15 +238,15 @@ async fn keys_typed_while_a_slow_list_loads_are_applied_in_order() {
         driver.press(code);
     }
     assert!(
-        driver.app.lists.subscriptions.rows.list.count().is_none(),
+        driver.app.screens.subscriptions.rows.list.count().is_none(),
         "typed during the load"
     );
     assert!(driver.settle(SETTLE).await, "{}", driver.screen());
     assert_eq!(driver.app.shown(), ScreenId::Deliveries, "{}", driver.screen());
-    assert_eq!(driver.app.lists.deliveries.subscription(), Some(third.0));
+    assert_eq!(driver.app.screens.deliveries.subscription(), Some(third.0));
     assert!(driver.screen().contains(&third.1), "{}", driver.screen());
     press(&mut driver, &[KeyCode::Char('q')]).await;
-    assert_eq!(driver.app.lists.subscriptions.rows.cursor, 2);
+    assert_eq!(driver.app.screens.subscriptions.rows.cursor, 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -259,7 +259,7 @@ async fn keys_during_a_background_refresh_land_where_they_were_typed() {
     // `--refresh 2`: the clock moves two seconds, and the list is on its way again.
     clock.advance(chrono::Duration::seconds(2));
     until(&mut driver, "a refresh in flight", |driver| {
-        driver.app.lists.subscriptions.rows.list.is_loading()
+        driver.app.screens.subscriptions.rows.list.is_loading()
     })
     .await;
     for code in [KeyCode::Char('j'), KeyCode::Char('j')] {
@@ -273,10 +273,10 @@ async fn keys_during_a_background_refresh_land_where_they_were_typed() {
     driver.press(KeyCode::Enter);
     assert!(driver.settle(SETTLE).await, "{}", driver.screen());
     assert_eq!(driver.app.shown(), ScreenId::Deliveries, "{}", driver.screen());
-    assert_eq!(driver.app.lists.deliveries.subscription(), Some(third.0));
+    assert_eq!(driver.app.screens.deliveries.subscription(), Some(third.0));
     assert!(driver.app.last_refresh.is_some(), "the refresh ran");
     press(&mut driver, &[KeyCode::Char('q')]).await;
-    assert_eq!(driver.app.lists.subscriptions.rows.cursor, 2);
+    assert_eq!(driver.app.screens.subscriptions.rows.cursor, 2);
     assert_eq!(selected(&driver), Some(third.0));
 }
 
@@ -318,7 +318,7 @@ async fn a_refresh_with_a_row_inserted_above_keeps_the_cursor_on_its_subscriptio
     assert!(driver.settle(SETTLE).await);
     assert_eq!(selected(&driver), Some(before[2].0), "{}", driver.screen());
     assert_eq!(
-        driver.app.lists.subscriptions.rows.cursor, 3,
+        driver.app.screens.subscriptions.rows.cursor, 3,
         "one row below where it was"
     );
     assert!(driver.screen().contains("Inserted above"));

@@ -17,7 +17,7 @@ async fn console(server: &TestServer, key: &str) -> Driver {
 
 /// The rows of a list the console shows, in its order.
 fn shown_subscriptions(driver: &Driver) -> Vec<Subscription> {
-    let rows = &driver.app.lists.subscriptions.rows;
+    let rows = &driver.app.screens.subscriptions.rows;
     (0..rows.len()).filter_map(|at| rows.row(at).cloned()).collect()
 }
 
@@ -64,7 +64,7 @@ async fn slash_finds_a_subscription_and_a_role_by_id() {
             driver.screen()
         );
         assert_eq!(
-            driver.app.lists.subscriptions.selected().map(|row| row.id),
+            driver.app.screens.subscriptions.selected().map(|row| row.id),
             Some(target.id)
         );
         // Esc clears the filter: every subscription again, still here.
@@ -73,7 +73,7 @@ async fn slash_finds_a_subscription_and_a_role_by_id() {
             driver.app.shown(),
             orgdeck::console::screens::ScreenId::Subscriptions
         );
-        assert!(driver.app.lists.subscriptions.filter().is_empty());
+        assert!(driver.app.screens.subscriptions.filter().is_empty());
     }
     // A role by the start of its id.
     keys(
@@ -81,11 +81,11 @@ async fn slash_finds_a_subscription_and_a_role_by_id() {
         &[KeyCode::Char('1'), KeyCode::Char('j'), KeyCode::Char('j')],
     )
     .await;
-    let role = driver.app.lists.roles.selected().unwrap().clone();
+    let role = driver.app.screens.roles.selected().unwrap().clone();
     keys(&mut driver, &[KeyCode::Char('g'), KeyCode::Char('/')]).await;
     typed(&mut driver, &role.id[..13]).await;
     keys(&mut driver, &[KeyCode::Enter]).await;
-    let rows = &driver.app.lists.roles.rows;
+    let rows = &driver.app.screens.roles.rows;
     assert_eq!(rows.len(), 1, "{}", driver.screen());
     assert_eq!(rows.row(0).map(|row| row.id.clone()), Some(role.id));
 }
@@ -99,29 +99,29 @@ async fn esc_on_a_filtered_list_clears_the_filter_before_it_goes_back() {
     // A role's members, filtered.
     keys(&mut driver, &[KeyCode::Char('j'), KeyCode::Enter]).await;
     assert_eq!(driver.app.shown(), ScreenId::Members);
-    let everyone = driver.app.lists.members.rows.len();
+    let everyone = driver.app.screens.members.rows.len();
     assert!(everyone > 1, "{}", driver.screen());
     keys(&mut driver, &[KeyCode::Char('/')]).await;
     typed(&mut driver, "zzz-nobody").await;
     keys(&mut driver, &[KeyCode::Enter]).await;
-    assert_eq!(driver.app.lists.members.rows.len(), 0);
+    assert_eq!(driver.app.screens.members.rows.len(), 0);
     // Esc: the filter goes, the members stay on screen.
     keys(&mut driver, &[KeyCode::Esc]).await;
     assert_eq!(driver.app.shown(), ScreenId::Members, "{}", driver.screen());
-    assert!(driver.app.lists.members.filter().is_empty());
-    assert_eq!(driver.app.lists.members.rows.len(), everyone);
+    assert!(driver.app.screens.members.filter().is_empty());
+    assert_eq!(driver.app.screens.members.rows.len(), everyone);
     // Esc again: back to the roles.
     keys(&mut driver, &[KeyCode::Esc]).await;
     assert_eq!(driver.app.shown(), ScreenId::Roles);
     // On Subscriptions, a search the server answered goes with it too.
     keys(&mut driver, &[KeyCode::Char('3')]).await;
-    let count = driver.app.lists.subscriptions.rows.list.count();
+    let count = driver.app.screens.subscriptions.rows.list.count();
     keys(&mut driver, &[KeyCode::Char('/')]).await;
     typed(&mut driver, "weekly").await;
     keys(&mut driver, &[KeyCode::Enter]).await;
-    assert_ne!(driver.app.lists.subscriptions.rows.list.count(), count);
+    assert_ne!(driver.app.screens.subscriptions.rows.list.count(), count);
     keys(&mut driver, &[KeyCode::Esc]).await;
-    assert_eq!(driver.app.lists.subscriptions.rows.list.count(), count);
+    assert_eq!(driver.app.screens.subscriptions.rows.list.count(), count);
     assert_eq!(driver.app.shown(), ScreenId::Subscriptions);
 }
 
@@ -187,7 +187,7 @@ async fn the_assign_picker_marks_with_space_and_five_named_people_take_few_keys(
     keys(&mut driver, &[KeyCode::Enter]).await;
     pressed += 1;
     assert!(pressed < 38, "{pressed} keys");
-    let role = driver.app.lists.members.resource.role.clone().unwrap();
+    let role = driver.app.screens.members.resource.role.clone().unwrap();
     let mut assigned: Vec<String> = api
         .all(&List::memberships("@current", &role.id), &FetchAll::default())
         .await
@@ -213,7 +213,7 @@ fn question(driver: &Driver) -> Option<String> {
 async fn cursor_on(driver: &mut Driver, id: i64) {
     keys(driver, &[KeyCode::Char('g')]).await;
     for _ in 0..200 {
-        if driver.app.lists.subscriptions.selected().map(|row| row.id) == Some(id) {
+        if driver.app.screens.subscriptions.selected().map(|row| row.id) == Some(id) {
             return;
         }
         keys(driver, &[KeyCode::Char('j')]).await;
@@ -295,7 +295,7 @@ async fn p_asks_before_a_resume_and_says_how_many_it_delivers_to() {
     // On Health, the row's subscription: asked the same way.
     keys(&mut driver, &[KeyCode::Char('H')]).await;
     assert!(driver.settle(drive::SETTLE).await);
-    let rows = &driver.app.lists.health.rows;
+    let rows = &driver.app.screens.health.rows;
     let at = (0..rows.len())
         .find(|at| rows.row(*at).is_some_and(|row| row.id == two.id))
         .unwrap_or_else(|| panic!("#{} is on Health: {}", two.id, driver.screen()));

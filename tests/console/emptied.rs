@@ -37,7 +37,7 @@ async fn press(driver: &mut Driver, keys: &[KeyCode]) {
 }
 
 fn count(driver: &Driver) -> Option<u64> {
-    driver.app.lists.subscriptions.rows.list.count()
+    driver.app.screens.subscriptions.rows.list.count()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -123,10 +123,10 @@ async fn filtering_at_once_then_on_the_server() {
     press_code(&mut driver, KeyCode::Enter).await;
     let searched = screen(&mut driver);
     assert!(searched.contains("filter \"board pack\""));
-    let count = driver.app.lists.subscriptions.rows.list.count().unwrap();
+    let count = driver.app.screens.subscriptions.rows.list.count().unwrap();
     assert!(count > 0 && count < 95);
     assert_eq!(
-        driver.app.lists.subscriptions.resource.filter.search.as_deref(),
+        driver.app.screens.subscriptions.resource.filter.search.as_deref(),
         Some("board pack")
     );
     insta::assert_snapshot!("subscriptions_filtered", searched);
@@ -134,7 +134,7 @@ async fn filtering_at_once_then_on_the_server() {
     press_code(&mut driver, KeyCode::Char('/')).await;
     press_code(&mut driver, KeyCode::Esc).await;
     assert!(driver.settle(SETTLE).await);
-    assert_eq!(driver.app.lists.subscriptions.rows.list.count(), Some(95));
+    assert_eq!(driver.app.screens.subscriptions.rows.list.count(), Some(95));
 
     // Roles filter and sort locally.
     press(&mut driver, "1/a").await;
@@ -168,7 +168,7 @@ async fn a_missing_scope_is_named_and_the_console_stays_usable() {
     insta::assert_snapshot!("missing_scope", refused);
     press(&mut driver, "1j").await;
     assert_eq!(
-        driver.app.lists.roles.rows.cursor, 1,
+        driver.app.screens.roles.rows.cursor, 1,
         "keys still work with the notice up"
     );
     press_code(&mut driver, KeyCode::Esc).await;

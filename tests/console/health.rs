@@ -92,7 +92,7 @@ async fn until_shown(driver: &mut Driver, text: &str) -> String {
 async fn to_row(driver: &mut Driver, id: i64) {
     let at = driver
         .app
-        .lists
+        .screens
         .health
         .rows
         .list
@@ -102,7 +102,7 @@ async fn to_row(driver: &mut Driver, id: i64) {
     for _ in 0..at {
         press(driver, &[KeyCode::Char('j')]).await;
     }
-    assert_eq!(driver.app.lists.health.selected().map(|row| row.id), Some(id));
+    assert_eq!(driver.app.screens.health.selected().map(|row| row.id), Some(id));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -111,7 +111,7 @@ async fn a_look_on_the_demo_shows_its_failures_first() {
     let mut driver = demo.looked().await;
     let first: Vec<i64> = driver
         .app
-        .lists
+        .screens
         .health
         .rows
         .list
@@ -131,7 +131,7 @@ async fn a_look_on_the_demo_shows_its_failures_first() {
     // Unsupported ones (webhooks) come next, then the overdue one.
     let overdue = driver
         .app
-        .lists
+        .screens
         .health
         .rows
         .list
@@ -139,7 +139,7 @@ async fn a_look_on_the_demo_shows_its_failures_first() {
         .unwrap();
     let ok = driver
         .app
-        .lists
+        .screens
         .health
         .rows
         .list
@@ -205,14 +205,14 @@ async fn f_on_the_deliveries_of_a_partial_one_shows_its_partial_deliveries() {
     to_row(&mut driver, 78).await;
     press(&mut driver, &[KeyCode::Enter]).await;
     assert_eq!(driver.app.shown(), ScreenId::Deliveries);
-    let all = driver.app.lists.deliveries.rows.len();
+    let all = driver.app.screens.deliveries.rows.len();
     press(&mut driver, &[KeyCode::Char('f')]).await;
     let screen = driver.screen();
     assert!(screen.contains("· failed and partial only"), "{screen}");
-    let shown = driver.app.lists.deliveries.rows.len();
+    let shown = driver.app.screens.deliveries.rows.len();
     assert!(shown >= 1 && shown <= all, "{shown} of {all}\n{screen}");
     for at in 0..shown {
-        let delivery = driver.app.lists.deliveries.rows.row(at).unwrap();
+        let delivery = driver.app.screens.deliveries.rows.row(at).unwrap();
         assert!(
             delivery.has_failed()
                 || delivery.recipient_counts().partial + delivery.recipient_counts().failed > 0,
@@ -226,5 +226,5 @@ async fn f_on_the_deliveries_of_a_partial_one_shows_its_partial_deliveries() {
     assert!(partial.contains("2 ok, 1 failed"), "{partial}");
     // `f` again: all of them.
     press(&mut driver, &[KeyCode::Char('f')]).await;
-    assert_eq!(driver.app.lists.deliveries.rows.len(), all);
+    assert_eq!(driver.app.screens.deliveries.rows.len(), all);
 }

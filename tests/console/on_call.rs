@@ -143,7 +143,7 @@ async fn a_revoked_slack_integration_pauses_its_subscription_and_shows_why() {
 
     let mut driver = on_call.console().await;
     press(&mut driver, &[KeyCode::Char('3')]).await;
-    assert_eq!(driver.app.lists.subscriptions.selected().unwrap().id, id);
+    assert_eq!(driver.app.screens.subscriptions.selected().unwrap().id, id);
     let list = driver.screen();
     let row = list.lines().find(|line| line.contains("On-call check")).unwrap();
     assert!(row.contains("paused"), "{row}");
@@ -159,7 +159,7 @@ async fn a_revoked_slack_integration_pauses_its_subscription_and_shows_why() {
         "{newest}"
     );
     // `f`: only the failed ones (and partial ones: there are none).
-    let all = driver.app.lists.deliveries.rows.len();
+    let all = driver.app.screens.deliveries.rows.len();
     assert!(all >= 2, "the creation's delivery, then the failed one");
     press(&mut driver, &[KeyCode::Char('f')]).await;
     assert!(
@@ -167,7 +167,7 @@ async fn a_revoked_slack_integration_pauses_its_subscription_and_shows_why() {
         "{}",
         driver.screen()
     );
-    assert_eq!(driver.app.lists.deliveries.rows.len(), 1, "of {all}");
+    assert_eq!(driver.app.screens.deliveries.rows.len(), 1, "of {all}");
     // Its detail: the error, the recipient's, and when it ran.
     press(&mut driver, &[KeyCode::Enter]).await;
     let detail = driver.screen();
@@ -217,7 +217,7 @@ async fn a_test_delivery_appears_in_the_deliveries_without_a_refresh() {
         .await;
     let mut driver = on_call.console().await;
     press(&mut driver, &[KeyCode::Char('3'), KeyCode::Enter]).await;
-    assert_eq!(driver.app.lists.deliveries.subscription(), Some(id));
+    assert_eq!(driver.app.screens.deliveries.subscription(), Some(id));
     assert!(!driver.screen().contains("manual (test)"));
     press(&mut driver, &[KeyCode::Char('t')]).await;
     assert!(matches!(driver.app.mode, Mode::Confirm(_)));
@@ -278,7 +278,7 @@ async fn overdue_in_one_key_then_a_failed_recipient_s_error() {
     let on_call = OnCall::start(Flavor::Current).await;
     let mut driver = on_call.console().await;
     press(&mut driver, &[KeyCode::Char('3'), KeyCode::Char('o')]).await;
-    let table = &driver.app.lists.subscriptions;
+    let table = &driver.app.screens.subscriptions;
     let now = driver.app.now;
     assert!(!table.rows.is_empty());
     assert!(
@@ -297,7 +297,7 @@ async fn overdue_in_one_key_then_a_failed_recipient_s_error() {
     }
     press(&mut driver, &[KeyCode::Enter]).await;
     let at = {
-        let table = &driver.app.lists.subscriptions;
+        let table = &driver.app.screens.subscriptions;
         (0..table.rows.len())
             .find(|at| {
                 table

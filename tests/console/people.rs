@@ -83,7 +83,7 @@ async fn roles_by_memberships(server: &TestServer, key: &str) -> BTreeMap<String
 
 /// The e-mail addresses of the rows People shows.
 fn shown_emails(driver: &Driver) -> BTreeSet<String> {
-    let rows = &driver.app.lists.people.rows;
+    let rows = &driver.app.screens.people.rows;
     (0..rows.len())
         .map(|at| rows.row(at).unwrap().user.email.clone())
         .collect()
@@ -91,7 +91,7 @@ fn shown_emails(driver: &Driver) -> BTreeSet<String> {
 
 /// Puts the cursor on the row of People whose e-mail address this is.
 async fn to_person(driver: &mut Driver, email: &str) {
-    let rows = &driver.app.lists.people.rows;
+    let rows = &driver.app.screens.people.rows;
     let at = (0..rows.len())
         .find(|at| rows.row(*at).is_some_and(|member| member.user.email == email))
         .unwrap_or_else(|| panic!("{email} is not shown"));
@@ -102,7 +102,7 @@ async fn to_person(driver: &mut Driver, email: &str) {
     assert_eq!(
         driver
             .app
-            .lists
+            .screens
             .people
             .selected()
             .map(|member| member.user.email.clone()),
@@ -117,7 +117,7 @@ async fn open_page(driver: &mut Driver, email: &str) {
     press(driver, &[KeyCode::Enter]).await;
     assert_eq!(driver.app.shown(), ScreenId::Person);
     assert!(
-        driver.app.lists.person.resource.profile.is_some(),
+        driver.app.screens.person.resource.profile.is_some(),
         "{}",
         driver.screen()
     );
@@ -127,7 +127,7 @@ async fn open_page(driver: &mut Driver, email: &str) {
 async fn to_line(driver: &mut Driver, wanted: impl Fn(&Item) -> bool) {
     let at = driver
         .app
-        .lists
+        .screens
         .person
         .rows
         .list
@@ -148,7 +148,7 @@ async fn people_shows_each_person_s_roles_as_the_memberships_say_and_narrows_to_
     let driver = &mut console.driver;
     press(driver, &[KeyCode::Char('4')]).await;
     assert_eq!(driver.app.shown(), ScreenId::People);
-    let people = &driver.app.lists.people;
+    let people = &driver.app.screens.people;
     assert!(
         people.resource.index.is_some(),
         "the roles are read when the view opens"
@@ -204,13 +204,13 @@ async fn people_shows_each_person_s_roles_as_the_memberships_say_and_narrows_to_
 
     // Esc clears the narrowing: everyone again, from the server.
     press(driver, &[KeyCode::Esc]).await;
-    assert_eq!(driver.app.lists.people.resource.narrowing, None);
-    assert_eq!(driver.app.lists.people.rows.len(), 40);
+    assert_eq!(driver.app.screens.people.resource.narrowing, None);
+    assert_eq!(driver.app.screens.people.rows.len(), 40);
 
     // `s` orders by joining, oldest first: the server's order.
     press(driver, &[KeyCode::Char('s')]).await;
-    let first = driver.app.lists.people.rows.row(0).unwrap().joined_at;
-    let last = driver.app.lists.people.rows.row(39).unwrap().joined_at;
+    let first = driver.app.screens.people.rows.row(0).unwrap().joined_at;
+    let last = driver.app.screens.people.rows.row(39).unwrap().joined_at;
     assert!(first <= last, "{first:?} {last:?}");
     let screen = driver.screen();
     assert!(screen.contains("JOINED ▲"), "{screen}");
@@ -269,7 +269,7 @@ async fn the_leaver_s_page_and_offboarding_them_only_on_y() {
     let state_dir = console._state.path().to_path_buf();
     let driver = &mut console.driver;
     open_page(driver, LEAVER).await;
-    let profile = driver.app.lists.person.resource.profile.clone().unwrap();
+    let profile = driver.app.screens.person.resource.profile.clone().unwrap();
     assert_eq!(profile.roles.len(), 1);
     assert_eq!(profile.created_subscriptions.len(), 2);
     assert_eq!(profile.receiving_subscriptions.len(), 3);
@@ -310,7 +310,7 @@ async fn the_leaver_s_page_and_offboarding_them_only_on_y() {
 
     // y runs it: each step shown done, the record written.
     press(driver, &[KeyCode::Enter, KeyCode::Char('y')]).await;
-    let screen_state = driver.app.lists.offboard.resource.screen.as_ref().unwrap();
+    let screen_state = driver.app.screens.offboard.resource.screen.as_ref().unwrap();
     for step in &screen_state.plan.steps {
         if step.writes() {
             assert_eq!(step.status, Status::Done, "{step:?}");
@@ -364,7 +364,7 @@ async fn the_leaver_s_page_and_offboarding_them_only_on_y() {
     assert!(
         driver
             .app
-            .lists
+            .screens
             .person
             .resource
             .profile
@@ -404,7 +404,7 @@ async fn offboarding_with_a_key_that_cannot_do_it_all_does_not_start() {
     );
     assert_eq!(offboarding_state(&server, &owner).await, before);
     assert!(!state_dir.join("offboarding").exists());
-    let screen = driver.app.lists.offboard.resource.screen.as_ref().unwrap();
+    let screen = driver.app.screens.offboard.resource.screen.as_ref().unwrap();
     assert_eq!(screen.phase, orgdeck::console::lists::offboard::Phase::Planning);
 }
 
@@ -445,8 +445,8 @@ async fn a_adds_a_person_to_two_roles_and_d_removes_them_only_on_y() {
         zone: driver.app.context.zone,
         now: driver.app.now,
     };
-    let at = driver.app.lists.people.rows.cursor;
-    let cells = driver.app.lists.people.cells(at, &view).unwrap();
+    let at = driver.app.screens.people.rows.cursor;
+    let cells = driver.app.screens.people.cells(at, &view).unwrap();
     assert_eq!(cells[3].content, "Contractors, Data, Product");
 
     // d on a role of their page: Enter keeps it, y removes it.
@@ -467,7 +467,7 @@ async fn a_adds_a_person_to_two_roles_and_d_removes_them_only_on_y() {
     press(driver, &[KeyCode::Char('d'), KeyCode::Char('y')]).await;
     let left: BTreeSet<String> = ["Contractors", "Product"].map(String::from).into();
     assert_eq!(roles_by_memberships(&server, &key).await[MEMBER], left);
-    let page = driver.app.lists.person.resource.profile.as_ref().unwrap();
+    let page = driver.app.screens.person.resource.profile.as_ref().unwrap();
     assert_eq!(page.roles.len(), 2, "the page follows");
 }
 
@@ -508,7 +508,7 @@ async fn people_at_fifty_thousand_members_answer_quickly() {
 
     let asked = Instant::now();
     driver.press(KeyCode::Char('4'));
-    while driver.app.lists.people.rows.row(0).is_none() {
+    while driver.app.screens.people.rows.row(0).is_none() {
         let msg = tokio::time::timeout(SETTLE, driver.next_message())
             .await
             .unwrap()
@@ -518,7 +518,7 @@ async fn people_at_fifty_thousand_members_answer_quickly() {
     let first_rows = asked.elapsed();
     assert!(driver.settle(SETTLE).await);
     let with_roles = asked.elapsed();
-    let count = driver.app.lists.people.rows.list.count().unwrap();
+    let count = driver.app.screens.people.rows.list.count().unwrap();
     assert!(count > 50_000, "{count}");
 
     // A search: from the last key typed (the pause before it is sent included).
@@ -588,7 +588,7 @@ async fn marked_people_are_added_to_a_role_together_and_the_refused_stay_marked(
     press(driver, &[KeyCode::Char(' ')]).await;
     to_person(driver, crate::support::OWNER).await;
     press(driver, &[KeyCode::Char(' ')]).await;
-    assert_eq!(driver.app.lists.people.marked(), 2);
+    assert_eq!(driver.app.screens.people.marked(), 2);
     assert!(driver.screen().contains("2 marked"), "{}", driver.screen());
     press(driver, &[KeyCode::Char('a')]).await;
     let screen = driver.screen();
@@ -609,10 +609,10 @@ async fn marked_people_are_added_to_a_role_together_and_the_refused_stay_marked(
         "{report}"
     );
     // Ingrid's failed (she is a member already): she alone stays marked.
-    assert_eq!(driver.app.lists.people.marked(), 1);
+    assert_eq!(driver.app.screens.people.marked(), 1);
     let marked: Vec<String> = driver
         .app
-        .lists
+        .screens
         .people
         .marked_rows()
         .iter()

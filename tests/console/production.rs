@@ -48,7 +48,7 @@ async fn production_asks_once_more_before_any_write_and_enter_says_no() {
     driver.press(KeyCode::Char('3'));
     assert!(driver.settle(SETTLE).await);
     assert_eq!(driver.app.shown(), ScreenId::Subscriptions);
-    let id = driver.app.lists.subscriptions.selected().unwrap().id;
+    let id = driver.app.screens.subscriptions.selected().unwrap().id;
     assert_eq!(enabled(&server, id).await, true);
 
     // A pause asks, Enter meaning yes; production then asks once more,
@@ -122,7 +122,7 @@ async fn a_profiles_colour_tints_the_title_bar_and_others_ask_once() {
     assert!(!driver.screen().contains("PRODUCTION"));
     driver.press(KeyCode::Char('3'));
     assert!(driver.settle(SETTLE).await);
-    let id = driver.app.lists.subscriptions.selected().unwrap().id;
+    let id = driver.app.screens.subscriptions.selected().unwrap().id;
     driver.press(KeyCode::Char('p'));
     driver.press(KeyCode::Char('y'));
     assert!(driver.settle(SETTLE).await);

@@ -39,7 +39,7 @@ async fn a_person_s_page_is_not_drawn_from_part_of_a_list() {
     driver.start();
     assert!(driver.settle(SETTLE).await);
     press(&mut driver, &[KeyCode::Char('4')]).await;
-    let rows = &driver.app.lists.people.rows;
+    let rows = &driver.app.screens.people.rows;
     let at = (0..rows.len())
         .find(|at| rows.row(*at).is_some_and(|member| member.user.email == LEAVER))
         .expect("the leaver is listed");
@@ -49,7 +49,7 @@ async fn a_person_s_page_is_not_drawn_from_part_of_a_list() {
     }
     press(&mut driver, &[KeyCode::Enter]).await;
     assert_eq!(driver.app.shown(), ScreenId::Person);
-    let page = &driver.app.lists.person.resource;
+    let page = &driver.app.screens.person.resource;
     assert!(page.profile.is_none(), "a page was drawn from part of a list");
     let error = page.error.clone().unwrap_or_default();
     assert!(

@@ -128,7 +128,7 @@ fn rows(text: &str) -> Vec<String> {
 fn masked(driver: &Driver, text: String) -> String {
     let Some(id) = driver
         .app
-        .lists
+        .screens
         .deliveries
         .selected()
         .map(|delivery| delivery.id.clone())
@@ -283,7 +283,10 @@ async fn edit_13(driver: &mut Driver) {
     press(driver, &[KeyCode::Char('3'), KeyCode::Char('/')]).await;
     typed(driver, "Daily signups").await;
     press(driver, &[KeyCode::Enter]).await;
-    assert_eq!(driver.app.lists.subscriptions.selected().map(|s| s.id), Some(13));
+    assert_eq!(
+        driver.app.screens.subscriptions.selected().map(|s| s.id),
+        Some(13)
+    );
     press(driver, &[KeyCode::Char('e')]).await;
     assert!(matches!(driver.app.mode, Mode::Form(..)), "{}", driver.screen());
 }
@@ -327,7 +330,7 @@ async fn values_are_shown_in_words() {
     // An untitled subscription shows what it delivers, in the dim colour.
     let untitled = driver
         .app
-        .lists
+        .screens
         .subscriptions
         .rows
         .list

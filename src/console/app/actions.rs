@@ -24,10 +24,10 @@ impl App {
     /// row (as Subscriptions has it, or as it was read for the screen).
     pub(super) fn acted_on(&self) -> Option<&Subscription> {
         if self.shown() == ScreenId::Subscriptions {
-            return self.lists.subscriptions.selected();
+            return self.screens.subscriptions.selected();
         }
         let id = self.acted_on_id()?;
-        self.lists
+        self.screens
             .subscriptions
             .find(id)
             .or_else(|| self.read.as_deref().filter(|read| read.id == id))
@@ -38,8 +38,8 @@ impl App {
     /// row's.
     pub(super) fn acted_on_id(&self) -> Option<i64> {
         match self.shown() {
-            ScreenId::Subscriptions => self.lists.subscriptions.selected().map(|row| row.id),
-            ScreenId::Deliveries => self.lists.deliveries.subscription(),
+            ScreenId::Subscriptions => self.screens.subscriptions.selected().map(|row| row.id),
+            ScreenId::Deliveries => self.screens.deliveries.subscription(),
             ScreenId::Health => self.health_selected(),
             ScreenId::Roles
             | ScreenId::Members
@@ -53,11 +53,11 @@ impl App {
     pub(super) fn test_delivery(&mut self) -> Vec<Effect> {
         let (id, what) = match (self.acted_on(), self.shown()) {
             (Some(subscription), _) => (subscription.id, describe(subscription)),
-            (None, ScreenId::Deliveries) => match self.lists.deliveries.subscription() {
+            (None, ScreenId::Deliveries) => match self.screens.deliveries.subscription() {
                 Some(id) => (id, format!("#{id}")),
                 None => return Vec::new(),
             },
-            (None, ScreenId::Health) => match self.lists.health.selected() {
+            (None, ScreenId::Health) => match self.screens.health.selected() {
                 Some(row) => (row.id, format!("#{} \"{}\"", row.id, row.title)),
                 None => return Vec::new(),
             },
@@ -124,8 +124,8 @@ impl App {
     /// A delivery is on its way for a subscription (a test: `expect` is
     /// manual; a resume's confirmation: any trigger): look for it.
     pub(super) fn watch_for_delivery(&mut self, subscription: i64, expect: Option<TriggerType>) -> Effect {
-        let before = match self.lists.deliveries.subscription() {
-            Some(shown) if shown == subscription => self.lists.deliveries.newest().map(|d| d.id.clone()),
+        let before = match self.screens.deliveries.subscription() {
+            Some(shown) if shown == subscription => self.screens.deliveries.newest().map(|d| d.id.clone()),
             _ => None,
         };
         self.watch.poll = Some(Poll {
@@ -204,7 +204,7 @@ impl App {
         });
         if let Some(delivery) = landed {
             let shown = self.shown() == ScreenId::Deliveries
-                && self.lists.deliveries.subscription() == Some(subscription);
+                && self.screens.deliveries.subscription() == Some(subscription);
             self.notice = Some(landed_notice(subscription, &delivery, shown));
             if let Some(recheck) = self.watch.recheck.as_mut().filter(|r| r.id == subscription)
                 && (delivery.has_failed() || delivery.recipient_counts().any_short())
@@ -217,9 +217,9 @@ impl App {
                 id: subscription,
             }];
             if self.shown() == ScreenId::Deliveries
-                && self.lists.deliveries.subscription() == Some(subscription)
+                && self.screens.deliveries.subscription() == Some(subscription)
             {
-                self.lists.get_mut(ScreenId::Deliveries).remember_selected();
+                self.screens.get_mut(ScreenId::Deliveries).remember_selected();
                 effects.extend(self.reload(ScreenId::Deliveries, false));
             }
             return effects;
@@ -336,7 +336,7 @@ impl App {
         self.watch.recheck = None;
         let why = why.unwrap_or_else(|| {
             if self.shown() == ScreenId::Deliveries
-                && self.lists.deliveries.subscription() == Some(recheck.id)
+                && self.screens.deliveries.subscription() == Some(recheck.id)
             {
                 "no delivery says why yet: r reads its deliveries again".into()
             } else {
@@ -358,7 +358,7 @@ impl App {
         }
         let mut effects = self.next_refresh();
         let idle = matches!(self.mode, Mode::Normal | Mode::Filter(_));
-        let table = self.lists.get_mut(self.shown());
+        let table = self.screens.get_mut(self.shown());
         // While the server is away its own tries read the list (`r` too).
         if idle && !table.is_loading() && self.offline.is_none() {
             table.remember_selected();

@@ -15,14 +15,14 @@ impl App {
         if self.shown() == ScreenId::Roles {
             effects = self.open();
         }
-        let role = self.lists.members.resource.role.clone();
+        let role = self.screens.members.resource.role.clone();
         let Some(role) = role.filter(|_| self.shown() == ScreenId::Members) else {
             self.notice = Some(Notice::error(
                 "a assigns people to a role: choose one first (Enter opens its members)".into(),
             ));
             return effects;
         };
-        let in_role = self.lists.members.loaded_users();
+        let in_role = self.screens.members.loaded_users();
         self.mode = Mode::Picker(Box::new(Picker::new(role.name, in_role)));
         effects.push(Effect::LoadPeople {
             ticket: self.lookups.issue(),
@@ -37,7 +37,7 @@ impl App {
     /// server searches for what is typed.
     pub(super) fn search_people(&mut self) -> Vec<Effect> {
         let role = self
-            .lists
+            .screens
             .members
             .resource
             .role
@@ -88,7 +88,7 @@ impl App {
     pub(super) fn picker_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         let organization = self.context.organization.clone();
         let role = self
-            .lists
+            .screens
             .members
             .resource
             .role

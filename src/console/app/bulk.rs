@@ -31,7 +31,7 @@ impl App {
     /// Space: marks the row under the cursor (or unmarks it), then moves
     /// down, so that a run of rows is marked key after key.
     pub(super) fn toggle_mark(&mut self) -> Vec<Effect> {
-        match self.lists.get_mut(self.shown()).toggle_mark() {
+        match self.screens.get_mut(self.shown()).toggle_mark() {
             Ok(_) => self.move_by(1),
             Err(why) => {
                 self.notice = Some(Notice::error(why));
@@ -44,7 +44,7 @@ impl App {
     /// and marked as they come.
     pub(super) fn mark_all(&mut self) -> Vec<Effect> {
         let list = self.shown();
-        match self.lists.get_mut(list).mark_all() {
+        match self.screens.get_mut(list).mark_all() {
             MarkAll::Marked(text) => {
                 self.notice = Some(Notice::done(text));
                 Vec::new()
@@ -64,7 +64,7 @@ impl App {
 
     /// Esc with rows marked clears them (and does nothing else).
     pub(super) fn clear_marks(&mut self) -> bool {
-        let cleared = self.lists.get_mut(self.shown()).clear_marks();
+        let cleared = self.screens.get_mut(self.shown()).clear_marks();
         if cleared > 0 {
             self.notice = Some(Notice::done(format!("cleared {cleared} marks")));
         }
@@ -75,7 +75,7 @@ impl App {
     /// before the bulk action. `None` where the key acts on the row under
     /// the cursor instead (nothing marked, or no such bulk action).
     pub(super) fn bulk_key(&mut self, verb: Verb) -> Option<Vec<Effect>> {
-        let planned = self.lists.bulk(self.shown(), verb, self.scope())?;
+        let planned = self.screens.bulk(self.shown(), verb, self.scope())?;
         match planned {
             Ok(bulk) => self.ask_bulk(bulk),
             Err(why) => self.notice = Some(Notice::error(why)),
@@ -237,7 +237,7 @@ impl App {
         if run.list == ScreenId::Health {
             text.push_str(" · r looks again");
         }
-        self.lists.get_mut(run.list).unmark(&settled);
+        self.screens.get_mut(run.list).unmark(&settled);
         // With the results open, they tell it all; closed, a failure stays
         // on screen until dismissed.
         self.notice = Some(match (failed, &self.mode) {

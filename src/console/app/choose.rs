@@ -39,7 +39,7 @@ fn listed(names: &[String]) -> String {
 impl App {
     /// The index, for a change that must be told to it.
     pub(super) fn index_mut(&mut self) -> Option<&mut RoleIndex> {
-        self.lists.people.resource.index.as_mut().map(Arc::make_mut)
+        self.screens.people.resource.index.as_mut().map(Arc::make_mut)
     }
 
     /// The people `a`, `L` and `O` act on: the row under the cursor on
@@ -47,21 +47,21 @@ impl App {
     fn acted_on_people(&self) -> Vec<(Person, Option<i64>)> {
         match self.shown() {
             // The marked people, else the one under the cursor.
-            ScreenId::People if self.lists.people.marked() > 0 => self
-                .lists
+            ScreenId::People if self.screens.people.marked() > 0 => self
+                .screens
                 .people
                 .marked_rows()
                 .into_iter()
                 .map(|member| (named(member), Some(member.level)))
                 .collect(),
             ScreenId::People => self
-                .lists
+                .screens
                 .people
                 .selected()
                 .map(|member| vec![(named(member), Some(member.level))])
                 .unwrap_or_default(),
             ScreenId::Person | ScreenId::Offboard => {
-                let page = &self.lists.person;
+                let page = &self.screens.person;
                 let level = page
                     .resource
                     .profile
@@ -106,7 +106,7 @@ impl App {
         if people.is_empty() {
             return Vec::new();
         }
-        let Some(index) = self.lists.people.resource.index.clone() else {
+        let Some(index) = self.screens.people.resource.index.clone() else {
             self.notice = Some(Notice::done(
                 "who holds which role is still being read: a works once it is in".into(),
             ));
@@ -228,7 +228,7 @@ impl App {
                     })
                     .collect();
                 let names: Vec<String> = roles.iter().map(|role| role.name.clone()).collect();
-                if self.shown() == ScreenId::People && self.lists.people.marked() > 0 {
+                if self.shown() == ScreenId::People && self.screens.people.marked() > 0 {
                     // Marked people: a bulk action, one write a person, each
                     // reported; those refused stay marked.
                     let items = people
@@ -321,7 +321,7 @@ impl App {
     ) {
         let height = self.table_height();
         let zone = self.context.zone;
-        let page = &mut self.lists.person;
+        let page = &mut self.screens.person;
         let ours = page
             .person()
             .is_some_and(|(them, _, _)| !uuid.is_empty() && them.eq_ignore_ascii_case(uuid));

@@ -23,7 +23,7 @@ impl App {
         if self.busy() {
             return Vec::new();
         }
-        let confirm = self.lists.confirm_delete(self.shown(), self.scope());
+        let confirm = self.screens.confirm_delete(self.shown(), self.scope());
         if let Some(confirm) = confirm {
             self.mode = Mode::Confirm(confirm);
         }
@@ -55,7 +55,7 @@ impl App {
             };
         }
         let selected = match self.shown() {
-            ScreenId::Subscriptions => self.lists.subscriptions.selected(),
+            ScreenId::Subscriptions => self.screens.subscriptions.selected(),
             ScreenId::Roles
             | ScreenId::Members
             | ScreenId::Deliveries
@@ -303,7 +303,7 @@ impl App {
                 Then::Restored(id) if !self.still_listed(id) => {
                     // Gone from the list since (a refresh): it comes back
                     // where the server puts it, the cursor on it.
-                    self.lists.subscriptions.refocus = Some(id.to_string());
+                    self.screens.subscriptions.refocus = Some(id.to_string());
                     return self.reload(ScreenId::Subscriptions, false);
                 }
                 Then::Restored(_) => {}
@@ -318,7 +318,7 @@ impl App {
     /// Whether a restored subscription is where Subscriptions shows it: in
     /// its rows, or among the deleted it was showing.
     fn still_listed(&self, id: i64) -> bool {
-        let subscriptions = &self.lists.subscriptions;
+        let subscriptions = &self.screens.subscriptions;
         subscriptions.rows.list.position(|row| row.id == id).is_some()
             || subscriptions.resource.filter.deleted
     }

@@ -37,10 +37,10 @@ impl App {
 
     /// The list on screen filtered by `typed` (empty: not filtered).
     pub(super) fn filter_to(&mut self, typed: String) -> Vec<Effect> {
-        self.lists.get_mut(self.shown()).set_filter(typed);
+        self.screens.get_mut(self.shown()).set_filter(typed);
         self.apply_view();
         let mut effects = self.fetch_visible();
-        if self.lists.get(self.shown()).search_pending() {
+        if self.screens.get(self.shown()).search_pending() {
             effects.push(Effect::Timer {
                 timer: Timer::Search,
                 ticket: self.searches.issue(),
@@ -60,7 +60,7 @@ impl App {
         }
         let mut effects = Vec::new();
         for list in ScreenId::iter() {
-            let table = self.lists.get_mut(list);
+            let table = self.screens.get_mut(list);
             if table.search_pending() && table.search() && list == self.shown() {
                 self.dirty = true;
                 effects.extend(self.fetch_visible());
@@ -118,7 +118,7 @@ impl App {
             Ok(command::Command::Show(list)) => self.switch(list),
             Ok(command::Command::State(None)) => {
                 // `:state all` is every subscription: every narrowing goes.
-                let filter = &mut self.lists.subscriptions.resource.filter;
+                let filter = &mut self.screens.subscriptions.resource.filter;
                 filter.target_type = None;
                 filter.resource_type = None;
                 self.narrow_to(None)
@@ -132,12 +132,12 @@ impl App {
             }
             Ok(command::Command::State(state)) => self.narrow_to(state),
             Ok(command::Command::Target(kind)) => {
-                self.lists.subscriptions.resource.filter.target_type = kind;
-                self.narrow_to(self.lists.subscriptions.resource.state)
+                self.screens.subscriptions.resource.filter.target_type = kind;
+                self.narrow_to(self.screens.subscriptions.resource.state)
             }
             Ok(command::Command::Delivers(what)) => {
-                self.lists.subscriptions.resource.filter.resource_type = what;
-                self.narrow_to(self.lists.subscriptions.resource.state)
+                self.screens.subscriptions.resource.filter.resource_type = what;
+                self.narrow_to(self.screens.subscriptions.resource.state)
             }
             Ok(command::Command::Quit) => {
                 self.quit = true;
@@ -163,7 +163,7 @@ impl App {
     /// The names of the roles loaded, for completion.
     pub fn role_names(&self) -> Vec<String> {
         let mut names: Vec<String> = self
-            .lists
+            .screens
             .roles
             .rows
             .list
@@ -171,7 +171,7 @@ impl App {
             .map(|(_, role)| role.name.clone())
             .collect();
         // People's index holds every role, loaded or not on Roles.
-        if let Some(index) = &self.lists.people.resource.index {
+        if let Some(index) = &self.screens.people.resource.index {
             names.extend(index.roles.iter().map(|role| role.name.clone()));
         }
         names.sort_by_key(|name| name.to_lowercase());
@@ -202,7 +202,7 @@ impl App {
         }
         self.shown = ScreenId::Subscriptions;
         self.tab = ScreenId::Subscriptions;
-        self.lists.subscriptions.refocus = Some(subscription.id.to_string());
+        self.screens.subscriptions.refocus = Some(subscription.id.to_string());
         self.apply_view();
         let title = subscription
             .title
@@ -210,7 +210,7 @@ impl App {
             .filter(|title| !title.trim().is_empty())
             .or_else(|| subscription.resource_name.clone())
             .unwrap_or_default();
-        self.lists
+        self.screens
             .deliveries
             .open(crate::console::lists::deliveries::ChosenSubscription {
                 id: subscription.id,
@@ -224,7 +224,7 @@ impl App {
     fn jump_to_role(&mut self, name: &str) -> Vec<Effect> {
         let wanted = name.trim().to_lowercase();
         let found = self
-            .lists
+            .screens
             .roles
             .rows
             .list
@@ -274,9 +274,9 @@ impl App {
     fn open_role(&mut self, id: String, name: String) -> Vec<Effect> {
         self.shown = ScreenId::Roles;
         self.tab = ScreenId::Roles;
-        self.lists.roles.refocus = Some(id.clone());
+        self.screens.roles.refocus = Some(id.clone());
         self.apply_view();
-        self.lists
+        self.screens
             .members
             .open(crate::console::lists::members::ChosenRole { id, name });
         self.open_list(ScreenId::Members)
@@ -287,9 +287,9 @@ impl App {
         self.context.organization = id;
         self.context.organization_name = None;
         self.project_follows = true;
-        self.lists.roles.clear();
-        self.lists.members.close();
-        self.lists.members.clear();
+        self.screens.roles.clear();
+        self.screens.members.close();
+        self.screens.members.clear();
         self.forget_people();
         self.keep_shown_open();
         let mut effects = vec![self.load_names()];
@@ -306,10 +306,10 @@ impl App {
         self.project_follows = false;
         self.context.project = id;
         self.context.project_name = None;
-        self.lists.subscriptions.clear();
+        self.screens.subscriptions.clear();
         self.forget_health();
-        self.lists.deliveries.close();
-        self.lists.deliveries.clear();
+        self.screens.deliveries.close();
+        self.screens.deliveries.clear();
         self.keep_shown_open();
         let mut effects = vec![self.load_names()];
         effects.extend(self.fetch_visible());

@@ -14,7 +14,7 @@ impl App {
     /// `n`: a new row of the list shown, where it takes new rows.
     pub(super) fn new_item(&mut self) -> Vec<Effect> {
         let (form, purpose) = match self.shown() {
-            ScreenId::Roles => roles::new_form(self.lists.roles.resource.access_levels),
+            ScreenId::Roles => roles::new_form(self.screens.roles.resource.access_levels),
             ScreenId::Subscriptions => (fields::form(None, self.now), FormPurpose::NewSubscription),
             ScreenId::Members => return self.open_picker(),
             ScreenId::Deliveries
@@ -31,8 +31,8 @@ impl App {
     /// `e`: edit the selected row.
     pub(super) fn edit_item(&mut self) -> Vec<Effect> {
         let opened = match self.shown() {
-            ScreenId::Roles => self.lists.roles.selected().map(roles::edit_form),
-            ScreenId::Subscriptions => self.lists.subscriptions.selected().map(|subscription| {
+            ScreenId::Roles => self.screens.roles.selected().map(roles::edit_form),
+            ScreenId::Subscriptions => self.screens.subscriptions.selected().map(|subscription| {
                 let form = fields::form(Some(subscription), self.now);
                 (form, FormPurpose::EditSubscription { id: subscription.id })
             }),
@@ -63,13 +63,13 @@ impl App {
         let subscription = purpose.is_subscription();
         let today = match &purpose {
             FormPurpose::EditSubscription { id } => self
-                .lists
+                .screens
                 .subscriptions
                 .find(*id)
                 .or(self.read.as_deref().filter(|read| read.id == *id))
                 .is_some_and(|row| row.enabled.is_some()),
             FormPurpose::NewSubscription => self
-                .lists
+                .screens
                 .subscriptions
                 .rows
                 .list
@@ -97,7 +97,7 @@ impl App {
     /// The subscription being edited, if the form edits one.
     fn edited(&self) -> Option<&api::Subscription> {
         match &self.mode {
-            Mode::Form(_, FormPurpose::EditSubscription { id }) => self.lists.subscriptions.find(*id),
+            Mode::Form(_, FormPurpose::EditSubscription { id }) => self.screens.subscriptions.find(*id),
             _ => None,
         }
     }

@@ -24,12 +24,12 @@ pub enum Then {
 impl App {
     /// Starts a look, unless one is under way.
     pub(super) fn look(&mut self) -> Vec<Effect> {
-        if self.lists.health.is_looking() {
+        if self.screens.health.is_looking() {
             self.notice = Some(Notice::done("still looking: Esc stops the look".into()));
             return Vec::new();
         }
         let (ticket, stop) = self.looks.start();
-        self.lists.health.begin();
+        self.screens.health.begin();
         vec![Effect::Look {
             ticket,
             project: self.context.project.clone(),
@@ -41,7 +41,7 @@ impl App {
     /// Esc on Health while a look is under way: it stops between
     /// requests, and says so when it has.
     pub(super) fn stop_look(&mut self) -> bool {
-        if self.shown() != ScreenId::Health || !self.lists.health.is_looking() {
+        if self.shown() != ScreenId::Health || !self.screens.health.is_looking() {
             return false;
         }
         let stopped = self.looks.stop();
@@ -55,11 +55,11 @@ impl App {
     /// that reads no delivery, unless a look is under way (its list will
     /// do).
     pub(super) fn read_list_for_states(&mut self) -> Vec<Effect> {
-        if self.lists.health.is_looking() {
+        if self.screens.health.is_looking() {
             return Vec::new();
         }
         let (ticket, stop) = self.looks.start();
-        self.lists.health.begin();
+        self.screens.health.begin();
         vec![Effect::Look {
             ticket,
             project: self.context.project.clone(),
@@ -72,7 +72,7 @@ impl App {
     /// from it, at once if one is in force.
     pub(super) fn states_known(&mut self, states: crate::health::list::States) -> Vec<Effect> {
         let height = self.table_height();
-        let table = &mut self.lists.subscriptions;
+        let table = &mut self.screens.subscriptions;
         table.resource.known = Some(states);
         let narrowed = table
             .resource
@@ -81,7 +81,11 @@ impl App {
         if narrowed && table.hold_known(height) {
             self.dirty = true;
             if self.shown() == ScreenId::Subscriptions {
-                let words = self.lists.subscriptions.known_words(self.now).unwrap_or_default();
+                let words = self
+                    .screens
+                    .subscriptions
+                    .known_words(self.now)
+                    .unwrap_or_default();
                 self.notice = Some(Notice::done(format!("the whole list is read: {words}")));
             }
         }
@@ -90,7 +94,7 @@ impl App {
 
     /// The first time Health is shown, a look starts.
     pub(super) fn health_shown(&mut self) -> Vec<Effect> {
-        let health = &self.lists.health;
+        let health = &self.screens.health;
         if health.is_looking() || health.resource.looked.is_some() {
             return Vec::new();
         }
@@ -102,7 +106,7 @@ impl App {
             return Vec::new(); // a look of a project left since
         }
         let height = self.table_height();
-        let health = &mut self.lists.health;
+        let health = &mut self.screens.health;
         match news {
             LookNews::Listing { read, total } => health.listing(read, total),
             LookNews::Listed(coverage) => health.listed(coverage),
@@ -171,14 +175,14 @@ impl App {
                 }
             }
         };
-        self.lists.health.finish(looked, height);
+        self.screens.health.finish(looked, height);
         effects
     }
 
     /// The server answers again: a look it cut short, or that could not
     /// start, starts again by itself (going on from what it learnt).
     pub(super) fn look_again_if_cut(&mut self) -> Vec<Effect> {
-        if !self.looks.take_again() || self.lists.health.is_looking() {
+        if !self.looks.take_again() || self.screens.health.is_looking() {
             return Vec::new();
         }
         self.look()
@@ -187,27 +191,27 @@ impl App {
     /// Another project or connection: the look's rows are of the one left.
     pub(super) fn forget_health(&mut self) {
         self.looks.forget();
-        self.lists.health.forget();
+        self.screens.health.forget();
     }
 
     /// The subscription of the Health row under the cursor.
     pub(super) fn health_selected(&self) -> Option<i64> {
         match self.shown() {
-            ScreenId::Health => self.lists.health.selected().map(|row| row.id),
+            ScreenId::Health => self.screens.health.selected().map(|row| row.id),
             _ => None,
         }
     }
 
     /// Enter on Health: the row's deliveries; back returns to Health.
     pub(super) fn open_health_deliveries(&mut self) -> Vec<Effect> {
-        let Some(row) = self.lists.health.selected() else {
+        let Some(row) = self.screens.health.selected() else {
             return Vec::new();
         };
         let chosen = ChosenSubscription {
             id: row.id,
             title: row.title.clone(),
         };
-        self.lists.deliveries.open(chosen);
+        self.screens.deliveries.open(chosen);
         self.open_list(ScreenId::Deliveries)
     }
 

@@ -89,7 +89,7 @@ impl App {
             Action::SetLevel => self.choose_level_here(),
             Action::Offboard => self.offboard_here(),
             Action::Filter => {
-                let typed = self.lists.get(self.shown()).filter().to_string();
+                let typed = self.screens.get(self.shown()).filter().to_string();
                 self.mode = Mode::Filter(Input::new(typed));
                 Vec::new()
             }
@@ -100,7 +100,7 @@ impl App {
             Action::Refresh => self.refresh(),
             Action::Sort => self.cycle_sort(),
             Action::ToggleDeleted => {
-                self.lists.subscriptions.toggle_deleted();
+                self.screens.subscriptions.toggle_deleted();
                 self.fetch_visible()
             }
             Action::ToggleJson => {
@@ -138,12 +138,12 @@ impl App {
                 _ => self.open_picker(),
             },
             Action::OnlyFailed => {
-                self.lists.deliveries.toggle_failed();
+                self.screens.deliveries.toggle_failed();
                 self.reload(crate::console::screens::ScreenId::Deliveries, true)
             }
             Action::TestDelivery => self.test_delivery(),
             Action::Pause => self.pause(),
-            Action::CycleState => self.narrow_to(self.lists.subscriptions.resource.next_state()),
+            Action::CycleState => self.narrow_to(self.screens.subscriptions.resource.next_state()),
             Action::LookFurther => self.look_further(),
             // Space on the offboarding screen turns its options on and off.
             Action::Mark if self.shown() == ScreenId::Offboard => self.toggle_option(),
@@ -151,7 +151,7 @@ impl App {
             Action::MarkAll => self.mark_all(),
             Action::Overdue => {
                 let overdue = crate::api::SubscriptionState::Overdue;
-                let state = (self.lists.subscriptions.resource.state != Some(overdue)).then_some(overdue);
+                let state = (self.screens.subscriptions.resource.state != Some(overdue)).then_some(overdue);
                 self.narrow_to(state)
             }
         }
@@ -175,7 +175,7 @@ impl App {
         }
         // Esc on a filtered list clears the filter before it means back
         // (the detail over the table closes first: it is on top).
-        if !may_quit && !self.detail_open && !self.lists.get(self.shown).filter().is_empty() {
+        if !may_quit && !self.detail_open && !self.screens.get(self.shown).filter().is_empty() {
             self.notice = Some(Notice::done("filter cleared".into()));
             return self.filter_to(String::new());
         }
@@ -186,8 +186,8 @@ impl App {
             self.detail_json = false;
         } else if let Some(effects) = self.people_back() {
             return effects;
-        } else if let Some(parent) = self.lists.get(self.shown).parent() {
-            self.lists.get_mut(self.shown).close();
+        } else if let Some(parent) = self.screens.get(self.shown).parent() {
+            self.screens.get_mut(self.shown).close();
             let (tab, shown) = self.opened_from.take().unwrap_or((self.tab, parent));
             self.tab = tab;
             self.shown = shown;
@@ -200,7 +200,7 @@ impl App {
 
     /// `y` and `Y`: the selected row's id or JSON, to the clipboard.
     fn copy(&mut self, json: bool) -> Vec<Effect> {
-        let table = self.lists.get(self.shown());
+        let table = self.screens.get(self.shown());
         let text = if json {
             table.selected_json()
         } else {

@@ -3,7 +3,7 @@
 //! page to fetch, text to copy, a search to run later) goes out as effects.
 //! The app keeps what cuts across the lists (mode, notice, connection,
 //! permissions, writes on their way); each list keeps its own state in
-//! [`Lists`].
+//! `Screens` (`lists/holder.rs`), one field a screen.
 
 use chrono::{DateTime, Utc};
 
@@ -33,7 +33,7 @@ pub use connection::{HELD_KEYS, MAX_BACKOFF, Offline, backoff};
 pub use permissions::Permissions;
 pub use types::*;
 
-use super::lists::Lists;
+use super::lists::Screens;
 use super::view::layout;
 use super::widgets::form::Form;
 use crate::api;
@@ -43,7 +43,7 @@ pub struct App {
     pub context: Context,
     pub keymap: Keymap,
     /// Every list, each with its rows, filter, sort and cursor.
-    pub lists: Lists,
+    pub screens: Screens,
     /// The tab shown as chosen.
     pub tab: ScreenId,
     /// The list on screen: the tab's own, or the one its parent shows for
@@ -174,7 +174,7 @@ impl App {
             held: connection::Held::new(),
             context,
             keymap,
-            lists: Lists::default(),
+            screens: Screens::default(),
             tab: ScreenId::Roles,
             shown: ScreenId::Roles,
             opened_from: None,
@@ -225,7 +225,7 @@ impl App {
             Mode::Form(_, purpose) if purpose.is_subscription() => true,
             Mode::Help | Mode::Switcher(_) => false,
             _ => {
-                let table = self.lists.get(self.shown());
+                let table = self.screens.get(self.shown());
                 table.shows_relative_times() && !table.is_empty()
             }
         }
@@ -247,7 +247,7 @@ impl App {
         let before = self.notice.clone();
         let mut effects = self.handle(msg);
         // A `*` that waited for pages says when it is done.
-        for table in self.lists.all_mut() {
+        for table in self.screens.all_mut() {
             match table.mark_news() {
                 Some(Ok(text)) => self.notice = Some(Notice::done(text)),
                 Some(Err(text)) => self.notice = Some(Notice::error(text)),
@@ -287,7 +287,8 @@ impl App {
                 // The loop sets `now` before drawing: drawing is the tick.
                 self.dirty = self.shows_relative_times();
                 // A row narrowed to "overdue" may have become one since.
-                if self.shown == ScreenId::Subscriptions && self.lists.subscriptions.resource.state.is_some()
+                if self.shown == ScreenId::Subscriptions
+                    && self.screens.subscriptions.resource.state.is_some()
                 {
                     self.apply_view();
                     return self.fetch_visible();
@@ -409,7 +410,7 @@ impl App {
             }
             Msg::Integrations { connection, slack } => {
                 if self.connection.is_current(connection) {
-                    self.lists.subscriptions.resource.integrations =
+                    self.screens.subscriptions.resource.integrations =
                         crate::console::lists::subscriptions::words::Integrations(slack);
                     self.dirty = true;
                 }
@@ -453,7 +454,7 @@ impl App {
     fn exchanged(&mut self, about: About, exchange: api::Exchange) {
         let current = match about {
             About::Page { list, generation } => {
-                self.shown() == list && self.lists.get(list).generation() == generation
+                self.shown() == list && self.screens.get(list).generation() == generation
             }
             About::Write => true,
             About::Look(ticket) => self.shown() == ScreenId::Health && self.looks.is_current(ticket),

@@ -27,7 +27,7 @@ impl App {
 
     /// The lists that are tabs, in order.
     pub fn tabs(&self) -> impl Iterator<Item = ScreenId> + '_ {
-        ScreenId::iter().filter(|list| self.lists.get(*list).tab() == *list)
+        ScreenId::iter().filter(|list| self.screens.get(*list).tab() == *list)
     }
 
     /// The tab `step` places after the one chosen, going round.
@@ -44,7 +44,7 @@ impl App {
         if self.notice.as_ref().is_some_and(|notice| !notice.error) {
             self.notice = None;
         }
-        let table = self.lists.get(list);
+        let table = self.screens.get(list);
         let tab = table.tab();
         self.tab = tab;
         self.shown = match table.parent() {
@@ -63,20 +63,20 @@ impl App {
     }
 
     pub(super) fn move_by(&mut self, delta: i64) -> Vec<Effect> {
-        let cursor = self.lists.get(self.shown).cursor() as i64;
+        let cursor = self.screens.get(self.shown).cursor() as i64;
         self.move_to(cursor.saturating_add(delta))
     }
 
     pub(super) fn move_to(&mut self, position: i64) -> Vec<Effect> {
         let height = self.table_height();
         self.detail_scroll = 0;
-        self.lists.get_mut(self.shown).move_to(position, height);
+        self.screens.get_mut(self.shown).move_to(position, height);
         self.fetch_visible()
     }
 
     pub(super) fn rescroll(&mut self) {
         let height = self.table_height();
-        self.lists.get_mut(self.shown).scroll(height);
+        self.screens.get_mut(self.shown).scroll(height);
     }
 
     /// Fetches the pages the shown table needs.
@@ -89,10 +89,10 @@ impl App {
         let height = self.table_height();
         // A list with nothing to ask (no role opened; Health, which a look
         // fills) marks no page in flight.
-        if self.lists.get(list).query(self.scope()).is_none() {
+        if self.screens.get(list).query(self.scope()).is_none() {
             return Vec::new();
         }
-        let offsets = self.lists.get_mut(list).wanted(height);
+        let offsets = self.screens.get_mut(list).wanted(height);
         self.fetch_offsets(list, offsets)
     }
 
@@ -102,7 +102,7 @@ impl App {
             organization: &self.context.organization,
             project: &self.context.project,
         };
-        let table = self.lists.get_mut(list);
+        let table = self.screens.get_mut(list);
         let generation = table.generation();
         if table.query(scope).is_none() {
             for offset in offsets {
@@ -134,13 +134,13 @@ impl App {
     pub(super) fn reload(&mut self, list: ScreenId, from_start: bool) -> Vec<Effect> {
         // Rows held from the list a look read are held again (in the
         // order now in force), not fetched.
-        if list == ScreenId::Subscriptions && self.lists.subscriptions.resource.held {
+        if list == ScreenId::Subscriptions && self.screens.subscriptions.resource.held {
             let height = self.table_height();
-            if self.lists.subscriptions.hold_known(height) {
+            if self.screens.subscriptions.hold_known(height) {
                 return Vec::new();
             }
         }
-        self.lists.get_mut(list).restart(from_start);
+        self.screens.get_mut(list).restart(from_start);
         if self.shown == list {
             self.fetch_visible()
         } else {
@@ -167,7 +167,7 @@ impl App {
             return self.retry_now();
         }
         // Rows held from the list a look read: the list is read again.
-        if self.shown == ScreenId::Subscriptions && self.lists.subscriptions.resource.held {
+        if self.shown == ScreenId::Subscriptions && self.screens.subscriptions.resource.held {
             let mut effects = self.read_list_for_states();
             if effects.is_empty() {
                 self.notice = Some(Notice::done("a look is reading the list already".into()));
@@ -177,7 +177,7 @@ impl App {
             effects.push(self.load_integrations());
             return effects;
         }
-        let table = self.lists.get_mut(self.shown);
+        let table = self.screens.get_mut(self.shown);
         if table.is_loading() {
             self.notice = Some(Notice::done(
                 "still loading: the request on its way is not sent again".into(),
@@ -198,14 +198,14 @@ impl App {
     pub(super) fn open(&mut self) -> Vec<Effect> {
         match self.shown {
             ScreenId::Roles => {
-                let Some(role) = self.lists.roles.selected() else {
+                let Some(role) = self.screens.roles.selected() else {
                     return Vec::new();
                 };
                 let role = ChosenRole {
                     id: role.id.clone(),
                     name: role.name.clone(),
                 };
-                self.lists.members.open(role);
+                self.screens.members.open(role);
                 self.open_list(ScreenId::Members)
             }
             ScreenId::Subscriptions => self.open_deliveries(),
@@ -224,7 +224,7 @@ impl App {
     /// `:deliveries`: the deliveries of the subscription under the cursor.
     pub(super) fn open_deliveries(&mut self) -> Vec<Effect> {
         let selected = match self.shown {
-            ScreenId::Subscriptions => self.lists.subscriptions.selected(),
+            ScreenId::Subscriptions => self.screens.subscriptions.selected(),
             ScreenId::Deliveries => return Vec::new(),
             ScreenId::Health => return self.open_health_deliveries(),
             ScreenId::Roles
@@ -245,14 +245,14 @@ impl App {
             id: subscription.id,
             title: subscription.title.clone().unwrap_or_default(),
         };
-        self.lists.deliveries.open(chosen);
+        self.screens.deliveries.open(chosen);
         self.open_list(ScreenId::Deliveries)
     }
 
     /// A list that lost its parent's row (another organization, project or
     /// connection) gives way to its parent.
     pub(super) fn keep_shown_open(&mut self) {
-        let table = self.lists.get(self.shown);
+        let table = self.screens.get(self.shown);
         if let Some(parent) = table.parent().filter(|_| !table.is_open()) {
             self.shown = parent;
             self.opened_from = None;
@@ -262,7 +262,7 @@ impl App {
     /// Shows a list opened from the one on screen; back returns here.
     pub(super) fn open_list(&mut self, list: ScreenId) -> Vec<Effect> {
         self.opened_from = Some((self.tab, self.shown));
-        self.tab = self.lists.get(list).tab();
+        self.tab = self.screens.get(list).tab();
         self.shown = list;
         self.detail_open = false;
         self.fetch_visible()
@@ -272,27 +272,31 @@ impl App {
     pub(super) fn cycle_sort(&mut self) -> Vec<Effect> {
         // The user chose an order: it is theirs to keep.
         if self.shown == ScreenId::Subscriptions {
-            self.lists.subscriptions.resource.sort_before_state = None;
+            self.screens.subscriptions.resource.sort_before_state = None;
         }
         let height = self.table_height();
-        if self.lists.get_mut(self.shown).cycle_sort() {
+        if self.screens.get_mut(self.shown).cycle_sort() {
             return self.reload(self.shown, true);
         }
-        self.lists.get_mut(self.shown).apply_view(height);
+        self.screens.get_mut(self.shown).apply_view(height);
         self.fetch_visible()
     }
 
     /// `L`: a narrowing that stopped at its limit looks through as many
     /// rows again; one that did not stop says so.
     pub(super) fn look_further(&mut self) -> Vec<Effect> {
-        if self.lists.subscriptions.resource.held {
-            let words = self.lists.subscriptions.known_words(self.now).unwrap_or_default();
+        if self.screens.subscriptions.resource.held {
+            let words = self
+                .screens
+                .subscriptions
+                .known_words(self.now)
+                .unwrap_or_default();
             self.notice = Some(Notice::done(format!(
                 "every one is shown already: {words}; r reads the list again"
             )));
             return Vec::new();
         }
-        let table = &mut self.lists.subscriptions;
+        let table = &mut self.screens.subscriptions;
         let Some(scanned) = table.scanned() else {
             self.notice = Some(Notice::done(
                 "nothing to look further for: the list is not narrowed, or its look reached the end".into(),
@@ -316,7 +320,7 @@ impl App {
         if self.shown != ScreenId::Subscriptions {
             self.switch(ScreenId::Subscriptions);
         }
-        let table = &mut self.lists.subscriptions;
+        let table = &mut self.screens.subscriptions;
         table.resource.state = state;
         table.resource.looked_further = 0;
         // The rows come again: the view of the old ones goes with them.
@@ -352,8 +356,12 @@ impl App {
         let filters = table.resource.filters();
         let height = self.table_height();
         // One press answers from the list a look read, when there is one.
-        if self.lists.subscriptions.hold_known(height) {
-            let words = self.lists.subscriptions.known_words(self.now).unwrap_or_default();
+        if self.screens.subscriptions.hold_known(height) {
+            let words = self
+                .screens
+                .subscriptions
+                .known_words(self.now)
+                .unwrap_or_default();
             self.notice = Some(Notice::done(format!(
                 "only {}: {words}; r reads it again, f steps through the states",
                 filters.join(" · ")
@@ -365,7 +373,7 @@ impl App {
         self.notice = Some(Notice::done(if filters.is_empty() {
             "every subscription again".into()
         } else if let Some(words) = self
-            .lists
+            .screens
             .subscriptions
             .known_words(self.now)
             .filter(|_| narrowed)
@@ -393,9 +401,9 @@ impl App {
 
     /// Recomputes the local view of the shown list.
     pub(super) fn apply_view(&mut self) {
-        self.lists.subscriptions.resource.as_of = self.now;
+        self.screens.subscriptions.resource.as_of = self.now;
         let height = self.table_height();
-        self.lists.get_mut(self.shown).apply_view(height);
+        self.screens.get_mut(self.shown).apply_view(height);
     }
 
     /// A page arrived (or failed).
@@ -408,7 +416,7 @@ impl App {
     ) -> Vec<Effect> {
         self.dirty = true;
         let height = self.table_height();
-        let table = self.lists.get_mut(list);
+        let table = self.screens.get_mut(list);
         let page = match result {
             Ok(page) => page,
             Err(error) if table.answered_with(generation, offset, &error) => {
@@ -424,7 +432,7 @@ impl App {
                 return Vec::new();
             }
         };
-        let received = self.lists.receive(generation, offset, page, height);
+        let received = self.screens.receive(generation, offset, page, height);
         // Any answer says the server is there.
         let mut effects = self.reached(Some((list, generation)));
         if received && self.shown == list {

@@ -13,11 +13,11 @@ impl App {
     /// Tells every list what changed.
     pub(super) fn announce(&mut self, change: Change) {
         let height = self.table_height();
-        roles::on_change(&mut self.lists.roles, &change, height);
-        if self.lists.members.on_change(&change, height) {
+        roles::on_change(&mut self.screens.roles, &change, height);
+        if self.screens.members.on_change(&change, height) {
             self.keep_shown_open();
         }
-        self.lists.subscriptions.on_change(&change);
+        self.screens.subscriptions.on_change(&change);
         self.people_heard(&change);
     }
 
@@ -30,7 +30,7 @@ impl App {
                     return;
                 };
                 let name = self
-                    .lists
+                    .screens
                     .people
                     .resource
                     .index
@@ -58,7 +58,7 @@ impl App {
                     index.left(membership);
                 }
                 let uuid = self
-                    .lists
+                    .screens
                     .person
                     .person()
                     .map(|(uuid, _, _)| uuid)
@@ -68,7 +68,7 @@ impl App {
                 });
             }
             Change::MemberChanged(member) => {
-                let table = &mut self.lists.people;
+                let table = &mut self.screens.people;
                 if let Some(at) = table.position_of(&member.user.uuid) {
                     table.rows.list.replace_row(at, (**member).clone());
                 }

@@ -19,23 +19,23 @@ impl App {
     pub(super) fn offboard_here(&mut self) -> Vec<Effect> {
         match self.shown() {
             ScreenId::People => {
-                let Some(member) = self.lists.people.selected() else {
+                let Some(member) = self.screens.people.selected() else {
                     return Vec::new();
                 };
                 let same = self
-                    .lists
+                    .screens
                     .person
                     .person()
                     .is_some_and(|(uuid, _, _)| uuid.eq_ignore_ascii_case(&member.user.uuid));
                 let mut effects = self.open_person();
-                if same && !self.lists.person.resource.gathering {
+                if same && !self.screens.person.resource.gathering {
                     effects.extend(self.open_offboard());
                 } else {
                     self.people.then_offboard = true;
                 }
                 effects
             }
-            ScreenId::Person if self.lists.person.resource.profile.is_none() => {
+            ScreenId::Person if self.screens.person.resource.profile.is_none() => {
                 self.people.then_offboard = true;
                 self.notice = Some(Notice::working(
                     "their page is being gathered: the plan follows".into(),
@@ -50,10 +50,10 @@ impl App {
     /// The offboarding screen for the page's person: a new plan, or the run
     /// under way for them.
     pub(super) fn open_offboard(&mut self) -> Vec<Effect> {
-        let Some(profile) = self.lists.person.resource.profile.clone() else {
+        let Some(profile) = self.screens.person.resource.profile.clone() else {
             return Vec::new();
         };
-        let offboard = &mut self.lists.offboard.resource;
+        let offboard = &mut self.screens.offboard.resource;
         if let Some(running) = offboard.screen.as_ref().filter(|_| offboard.is_running()) {
             if running.plan.person.email != profile.person.email {
                 self.notice = Some(Notice::error(format!(
@@ -64,17 +64,17 @@ impl App {
             }
         } else {
             offboard.screen = Some(Box::new(Screen::new(profile)));
-            self.lists.offboard.rows.cursor = 0;
+            self.screens.offboard.rows.cursor = 0;
         }
         let height = self.table_height();
-        self.lists.offboard.redraw(height);
+        self.screens.offboard.redraw(height);
         self.open_list(ScreenId::Offboard)
     }
 
     /// Space: the option under the cursor, on or off; the plan follows.
     pub(super) fn toggle_option(&mut self) -> Vec<Effect> {
         let height = self.table_height();
-        let table = &mut self.lists.offboard;
+        let table = &mut self.screens.offboard;
         let toggle = table.selected_toggle();
         let Some(screen) = table.resource.screen.as_mut() else {
             return Vec::new();
@@ -96,7 +96,7 @@ impl App {
 
     /// Enter: the plan, after asking (only `y` runs it).
     pub(super) fn confirm_offboarding(&mut self) -> Vec<Effect> {
-        let Some(screen) = self.lists.offboard.resource.screen.as_ref() else {
+        let Some(screen) = self.screens.offboard.resource.screen.as_ref() else {
             return Vec::new();
         };
         match &screen.phase {
@@ -144,16 +144,16 @@ impl App {
     /// The offboarding's write went out with this ticket.
     pub(super) fn offboard_sent(&mut self, ticket: Ticket) {
         let height = self.table_height();
-        if let Some(screen) = self.lists.offboard.resource.screen.as_mut() {
+        if let Some(screen) = self.screens.offboard.resource.screen.as_mut() {
             screen.phase = Phase::Running { ticket };
-            self.lists.offboard.redraw(height);
+            self.screens.offboard.redraw(height);
         }
     }
 
     /// A step ended.
     pub(super) fn offboard_step(&mut self, ticket: Ticket, at: usize, step: Step) {
         let height = self.table_height();
-        let Some(screen) = self.lists.offboard.resource.screen.as_mut() else {
+        let Some(screen) = self.screens.offboard.resource.screen.as_mut() else {
             return;
         };
         if screen.phase != (Phase::Running { ticket }) {
@@ -162,7 +162,7 @@ impl App {
         if let Some(slot) = screen.plan.steps.get_mut(at) {
             *slot = step;
         }
-        self.lists.offboard.redraw(height);
+        self.screens.offboard.redraw(height);
         self.dirty = true;
     }
 
@@ -174,7 +174,7 @@ impl App {
             self.learn_from(error);
         }
         let screen = self
-            .lists
+            .screens
             .offboard
             .resource
             .screen
@@ -191,7 +191,7 @@ impl App {
             Err(why) => {
                 if let Some(screen) = screen {
                     screen.phase = Phase::Planning;
-                    self.lists.offboard.redraw(height);
+                    self.screens.offboard.redraw(height);
                 }
                 self.notice = Some(Notice::error(format!("the offboarding did not start: {why}")));
                 return Vec::new();
@@ -208,7 +208,7 @@ impl App {
             screen.plan = done.plan;
             screen.phase = Phase::Done { record: done.record };
             summary = screen.summary();
-            self.lists.offboard.redraw(height);
+            self.screens.offboard.redraw(height);
         }
         let text = format!("offboarded {email}: {summary} · {record}");
         self.notice = Some(if failed > 0 {
@@ -222,7 +222,7 @@ impl App {
         // What changed is read again: the roles of everyone, their page.
         let mut effects = self.refresh_people_quietly();
         if self
-            .lists
+            .screens
             .person
             .resource
             .chosen

@@ -38,7 +38,7 @@ pub struct PeopleState {
 impl App {
     /// People is shown: the index is read the first time.
     pub(super) fn people_shown(&mut self) -> Vec<Effect> {
-        let people = &self.lists.people.resource;
+        let people = &self.screens.people.resource;
         if people.index.is_some() || people.reading.is_some() {
             return Vec::new();
         }
@@ -46,7 +46,7 @@ impl App {
     }
 
     fn load_role_index(&mut self) -> Effect {
-        let people = &mut self.lists.people.resource;
+        let people = &mut self.screens.people.resource;
         people.reading = Some((0, 0));
         people.index_error = None;
         Effect::LoadRoleIndex {
@@ -57,7 +57,7 @@ impl App {
 
     pub(super) fn role_index_progress(&mut self, ticket: Ticket, done: usize, total: usize) {
         if self.people.indexes.is_current(ticket) {
-            self.lists.people.resource.reading = Some((done, total));
+            self.screens.people.resource.reading = Some((done, total));
             self.dirty = true;
         }
     }
@@ -73,7 +73,7 @@ impl App {
             return Vec::new();
         }
         self.dirty = true;
-        let people = &mut self.lists.people.resource;
+        let people = &mut self.screens.people.resource;
         people.reading = None;
         let mut effects = Vec::new();
         match result {
@@ -89,7 +89,7 @@ impl App {
             Err(error) => {
                 people.index_error = Some(error.clone());
                 if std::mem::take(&mut self.people.page_waits) {
-                    let page = &mut self.lists.person.resource;
+                    let page = &mut self.screens.person.resource;
                     page.gathering = false;
                     page.error = Some(format!("who holds which role could not be read: {error}"));
                 }
@@ -105,7 +105,7 @@ impl App {
     pub(super) fn narrow_people(&mut self, narrowing: Option<Narrowing>) -> Vec<Effect> {
         self.stop_narrowing();
         self.people.narrowings.issue();
-        let table = &mut self.lists.people;
+        let table = &mut self.screens.people;
         table.resource.narrowing = narrowing.clone();
         table.resource.scan = None;
         table.resource.scan_error = None;
@@ -126,7 +126,7 @@ impl App {
         }));
         if narrowing.is_none() {
             effects.extend(self.fetch_visible());
-        } else if self.lists.people.resource.index.is_some() {
+        } else if self.screens.people.resource.index.is_some() {
             effects.extend(self.start_narrowing());
         }
         effects
@@ -134,7 +134,7 @@ impl App {
 
     /// Starts the look of the narrowing in force, the index being in.
     fn start_narrowing(&mut self) -> Vec<Effect> {
-        let people = &self.lists.people.resource;
+        let people = &self.screens.people.resource;
         let (Some(index), Some(narrowing)) = (people.index.clone(), people.narrowing.clone()) else {
             return Vec::new();
         };
@@ -153,7 +153,7 @@ impl App {
             },
         };
         let oldest_first = people.oldest_first();
-        let table = &mut self.lists.people;
+        let table = &mut self.screens.people;
         table.rows.list.restart();
         table.rows.list.hold_all(Vec::new());
         table.rows.view = None;
@@ -184,7 +184,7 @@ impl App {
         }
         self.dirty = true;
         let height = self.table_height();
-        let table = &mut self.lists.people;
+        let table = &mut self.screens.people;
         match news {
             PeopleNews::Rows(rows) => table.take(rows, height),
             PeopleNews::Progress { done, total } => {
@@ -202,7 +202,7 @@ impl App {
         }
         self.dirty = true;
         self.people.stop = None;
-        let people = &mut self.lists.people.resource;
+        let people = &mut self.screens.people.resource;
         if let Some(scan) = people.scan.as_mut() {
             scan.running = false;
             scan.stopped = result == Ok(true);
@@ -234,16 +234,16 @@ impl App {
     /// `Some` when Esc did something here.
     pub(super) fn people_back(&mut self) -> Option<Vec<Effect>> {
         match self.shown() {
-            ScreenId::People if self.lists.people.resource.is_scanning() => {
+            ScreenId::People if self.screens.people.resource.is_scanning() => {
                 self.stop_narrowing();
                 self.notice = Some(Notice::working("stopping the look…".into()));
                 Some(Vec::new())
             }
-            ScreenId::People if self.lists.people.resource.narrowing.is_some() => {
+            ScreenId::People if self.screens.people.resource.narrowing.is_some() => {
                 Some(self.narrow_people(None))
             }
-            ScreenId::Offboard if self.lists.offboard.resource.is_running() => {
-                let screen = self.lists.offboard.resource.screen.as_deref()?;
+            ScreenId::Offboard if self.screens.offboard.resource.is_running() => {
+                let screen = self.screens.offboard.resource.screen.as_deref()?;
                 self.notice = Some(Notice::done(format!(
                     "the offboarding goes on: {} of {} steps ended, none is abandoned; the notice says when it ends (O shows it)",
                     screen.ended(),
@@ -259,7 +259,7 @@ impl App {
     /// the narrowing's look, once the index is in); on a person's page,
     /// the page gathered again after the index.
     pub(super) fn refresh_people(&mut self) -> Vec<Effect> {
-        if self.lists.people.resource.reading.is_some() {
+        if self.screens.people.resource.reading.is_some() {
             self.notice = Some(Notice::done(
                 "still reading who holds which role: r is not sent again".into(),
             ));
@@ -275,15 +275,15 @@ impl App {
     /// once the index is in).
     pub(super) fn refresh_people_quietly(&mut self) -> Vec<Effect> {
         let mut effects = Vec::new();
-        if self.lists.people.resource.reading.is_none() {
+        if self.screens.people.resource.reading.is_none() {
             effects.push(self.load_role_index());
         }
-        if self.lists.people.resource.narrowing.is_some() {
+        if self.screens.people.resource.narrowing.is_some() {
             self.stop_narrowing();
             self.people.narrowings.issue();
-            self.lists.people.resource.scan = None;
+            self.screens.people.resource.scan = None;
         } else {
-            self.lists.people.remember_selected();
+            self.screens.people.remember_selected();
             effects.extend(self.reload(ScreenId::People, false));
         }
         effects
@@ -291,14 +291,14 @@ impl App {
 
     /// The open page, gathered again once the index being read is in.
     pub(super) fn regather(&mut self) -> Vec<Effect> {
-        self.lists.person.resource.gathering = true;
+        self.screens.person.resource.gathering = true;
         self.people.page_waits = true;
         Vec::new()
     }
 
     /// Enter on People: the person's page.
     pub(super) fn open_person(&mut self) -> Vec<Effect> {
-        let Some(member) = self.lists.people.selected() else {
+        let Some(member) = self.screens.people.selected() else {
             return Vec::new();
         };
         let chosen = Chosen {
@@ -306,7 +306,7 @@ impl App {
             name: member.user.display_name(),
         };
         let mut effects = Vec::new();
-        if self.lists.person.open(chosen) {
+        if self.screens.person.open(chosen) {
             effects.extend(self.gather());
         }
         effects.extend(self.open_list(ScreenId::Person));
@@ -316,7 +316,7 @@ impl App {
     /// Gathers the open page, or waits for the index first.
     fn gather(&mut self) -> Vec<Effect> {
         let Some(email) = self
-            .lists
+            .screens
             .person
             .resource
             .chosen
@@ -325,8 +325,8 @@ impl App {
         else {
             return Vec::new();
         };
-        self.lists.person.resource.gathering = true;
-        match self.lists.people.resource.index.clone() {
+        self.screens.person.resource.gathering = true;
+        match self.screens.people.resource.index.clone() {
             Some(index) => vec![Effect::GatherProfile {
                 ticket: self.people.profiles.issue(),
                 organization: self.context.organization.clone(),
@@ -352,14 +352,14 @@ impl App {
         let height = self.table_height();
         match result {
             Ok(profile) => {
-                self.lists.person.show(profile, height, self.context.zone);
+                self.screens.person.show(profile, height, self.context.zone);
                 if std::mem::take(&mut self.people.then_offboard) && self.shown() == ScreenId::Person {
                     return self.open_offboard();
                 }
             }
             Err(error) => {
                 self.people.then_offboard = false;
-                let page = &mut self.lists.person.resource;
+                let page = &mut self.screens.person.resource;
                 page.gathering = false;
                 page.error = Some(error.clone());
                 self.notice = Some(Notice::error(format!(
@@ -374,7 +374,7 @@ impl App {
     /// on Subscriptions (searched for by its title, the cursor on it).
     pub(super) fn person_enter(&mut self) -> Vec<Effect> {
         use crate::console::lists::person::Item;
-        let Some(Item::Subscription { found, .. }) = self.lists.person.selected() else {
+        let Some(Item::Subscription { found, .. }) = self.screens.person.selected() else {
             self.notice = Some(Notice::done(
                 "Enter on a subscription shows it on Subscriptions; d on a role removes them from it".into(),
             ));
@@ -390,7 +390,7 @@ impl App {
             )));
             return Vec::new();
         }
-        let table = &mut self.lists.subscriptions;
+        let table = &mut self.screens.subscriptions;
         table.set_filter(found.subscription.title.clone().unwrap_or_default());
         table.search();
         table.refocus = Some(found.subscription.id.to_string());
@@ -405,12 +405,12 @@ impl App {
         self.people.profiles.issue();
         self.people.page_waits = false;
         self.people.then_offboard = false;
-        self.lists.people.resource = People::default();
-        self.lists.people.clear();
-        self.lists.person.close();
-        self.lists.person.clear();
-        self.lists.offboard.resource.screen = None;
-        self.lists.offboard.clear();
+        self.screens.people.resource = People::default();
+        self.screens.people.clear();
+        self.screens.person.close();
+        self.screens.person.clear();
+        self.screens.offboard.resource.screen = None;
+        self.screens.offboard.clear();
         self.keep_shown_open();
     }
 }

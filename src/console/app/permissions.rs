@@ -41,7 +41,7 @@ impl App {
         if !action.writes() {
             return None;
         }
-        Some(self.lists.get(self.shown()).write_scope())
+        Some(self.screens.get(self.shown()).write_scope())
     }
 
     /// Why an action is unavailable, if it is.
@@ -49,11 +49,11 @@ impl App {
         let options = action == Action::Mark && self.shown() == super::ScreenId::Offboard;
         if matches!(action, Action::Mark | Action::MarkAll)
             && !options
-            && !self.lists.get(self.shown()).takes_marks()
+            && !self.screens.get(self.shown()).takes_marks()
         {
             return Some(format!(
                 "the {} take no marks",
-                self.lists.get(self.shown()).title().to_lowercase()
+                self.screens.get(self.shown()).title().to_lowercase()
             ));
         }
         let scope = self.scope_for(action)?;

@@ -292,7 +292,7 @@ impl App {
         self.last_request = None;
         // Another server: the one that could not be reached is no longer asked.
         self.forget_the_old_server();
-        for table in self.lists.all_mut() {
+        for table in self.screens.all_mut() {
             table.close();
             table.clear();
         }

@@ -76,7 +76,7 @@ fn keys_typed_before_the_first_page_are_applied_in_order_once_it_comes() {
     let effects = answer(&mut app, &first, |offset| subscriptions(12, offset));
     assert_eq!(app.held_keys(), 0);
     assert_eq!(app.shown(), ScreenId::Deliveries);
-    assert_eq!(app.lists.deliveries.subscription(), Some(3), "row 3, id 3");
+    assert_eq!(app.screens.deliveries.subscription(), Some(3), "row 3, id 3");
     assert_eq!(fetches(&effects), vec![(ScreenId::Deliveries, 0)]);
 }
 
@@ -90,7 +90,7 @@ fn enter_on_a_row_whose_page_is_on_its_way_waits_for_it() {
     assert!(key(&mut app, KeyCode::Enter).is_empty());
     assert_eq!(app.held_keys(), 1);
     answer(&mut app, &last, |offset| subscriptions(1_000, offset));
-    assert_eq!(app.lists.deliveries.subscription(), Some(1_000));
+    assert_eq!(app.screens.deliveries.subscription(), Some(1_000));
 }
 
 #[test]
@@ -182,7 +182,7 @@ fn a_server_not_reached_is_tried_again_later_and_later_and_r_tries_now() {
             .any(|effect| matches!(effect, Effect::LoadNames { .. })),
         "the header's names, never read, are read now"
     );
-    assert_eq!(app.lists.roles.rows.list.count(), Some(8));
+    assert_eq!(app.screens.roles.rows.list.count(), Some(8));
 }
 
 #[test]
@@ -198,7 +198,7 @@ fn rows_stay_stale_while_the_server_is_away_and_are_read_again_when_it_is_back()
         shown.contains("Role 7") && shown.contains("stale since"),
         "{shown}"
     );
-    assert_eq!(app.lists.roles.rows.selected().unwrap().id, "role-1");
+    assert_eq!(app.screens.roles.rows.selected().unwrap().id, "role-1");
     // Enter on a stale row still opens it.
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.shown(), ScreenId::Members);
@@ -257,15 +257,15 @@ fn a_refresh_follows_the_row_the_cursor_is_on_when_it_arrives() {
     // Moved while the refresh is on its way, over the rows still shown.
     key(&mut app, KeyCode::Char('j'));
     key(&mut app, KeyCode::Char('j'));
-    assert_eq!(app.lists.roles.rows.selected().unwrap().id, "role-3");
+    assert_eq!(app.screens.roles.rows.selected().unwrap().id, "role-3");
     // The same rows in another order.
     answer(&mut app, &refresh, |_| {
         let mut page: Page<Role> = roles_page(8, 0);
         page.results.reverse();
         ScreenPage::new(page)
     });
-    assert_eq!(app.lists.roles.rows.selected().unwrap().id, "role-3");
-    assert_eq!(app.lists.roles.rows.cursor, 4);
+    assert_eq!(app.screens.roles.rows.selected().unwrap().id, "role-3");
+    assert_eq!(app.screens.roles.rows.cursor, 4);
 }
 
 #[test]

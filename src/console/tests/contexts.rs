@@ -54,7 +54,7 @@ fn ctx_takes_only_the_last_answer_and_drops_the_old_connections_answers() {
             .as_ref()
             .is_some_and(|n| n.error && n.text.contains("PROD_KEY"))
     );
-    assert_eq!(app.lists.roles.rows.list.count(), Some(3));
+    assert_eq!(app.screens.roles.rows.list.count(), Some(3));
 
     let (third, _) = token(&command(&mut app, "ctx prod"));
     let effects = app.update(Msg::Connected {
@@ -64,7 +64,7 @@ fn ctx_takes_only_the_last_answer_and_drops_the_old_connections_answers() {
     assert_eq!(app.context.profile.as_deref(), Some("prod"));
     assert_eq!(app.context.organization, "org-p");
     assert_eq!(
-        app.lists.roles.rows.list.count(),
+        app.screens.roles.rows.list.count(),
         None,
         "the old organization's roles are gone"
     );
@@ -101,7 +101,7 @@ fn ctx_takes_only_the_last_answer_and_drops_the_old_connections_answers() {
     assert_eq!(app.permissions.scopes, None);
     let answer_over_old = answer(&mut app, &first, |offset| roles(3, offset));
     assert!(answer_over_old.is_empty());
-    assert_eq!(app.lists.roles.rows.list.count(), None);
+    assert_eq!(app.screens.roles.rows.list.count(), None);
 }
 
 #[test]

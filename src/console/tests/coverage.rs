@@ -106,12 +106,12 @@ fn a_look_that_did_not_reach_every_subscription_never_shows_the_tick() {
     assert!(!shown.contains('✓'), "{shown}");
     assert!(tabs(&app).contains("H Health 0 failing · 60 %"), "{}", tabs(&app));
     assert!(
-        app.lists
+        app.screens
             .health
             .heading()
             .ends_with("looked at 3 of 5 · 2 not yet"),
         "{}",
-        app.lists.health.heading()
+        app.screens.health.heading()
     );
     assert!(shown.contains("stopped before the end: r goes on"), "{shown}");
 
@@ -161,7 +161,7 @@ fn a_look_that_did_not_reach_every_subscription_never_shows_the_tick() {
         },
     );
     assert!(tabs(&app).contains("H Health ✓"), "{}", tabs(&app));
-    assert_eq!(app.lists.health.heading(), "Health · 5 ok");
+    assert_eq!(app.screens.health.heading(), "Health · 5 ok");
 }
 
 fn refused() -> api::Error {
@@ -237,7 +237,7 @@ fn when_the_server_answers_again_a_look_it_cut_short_starts_again() {
         back.iter().any(|effect| matches!(effect, Effect::Look { .. })),
         "the look starts again by itself: {back:?}"
     );
-    assert!(app.lists.health.is_looking());
+    assert!(app.screens.health.is_looking());
 
     // The server goes away during the reads: the same.
     let ticket = match back.iter().find(|effect| matches!(effect, Effect::Look { .. })) {
@@ -263,7 +263,7 @@ fn when_the_server_answers_again_a_look_it_cut_short_starts_again() {
     let back = comes_back(&mut app, &effects);
     assert!(back.iter().any(|effect| matches!(effect, Effect::Look { .. })));
     // Once is enough: the next answer starts nothing more.
-    assert!(app.lists.health.is_looking());
+    assert!(app.screens.health.is_looking());
 }
 
 fn subscription(id: i64, enabled: bool, next: Option<chrono::DateTime<chrono::Utc>>) -> Subscription {
@@ -312,7 +312,7 @@ fn one_press_of_a_state_key_answers_from_the_list_a_look_read() {
         .rows
         .insert(SubscriptionState::Ended, vec![subscription(9, true, None)]);
     news(&mut app, ticket, LookNews::States(Box::new(states)));
-    let table = &app.lists.subscriptions;
+    let table = &app.screens.subscriptions;
     assert!(table.resource.held);
     assert_eq!(table.rows.len(), 3, "every paused one, at once");
     let shown = screen(&app);
@@ -327,14 +327,14 @@ fn one_press_of_a_state_key_answers_from_the_list_a_look_read() {
     // The next state: one press, no request.
     let effects = key(&mut app, KeyCode::Char('f'));
     assert_eq!(
-        app.lists.subscriptions.resource.state,
+        app.screens.subscriptions.resource.state,
         Some(SubscriptionState::Ended)
     );
     assert!(
         !effects.iter().any(|effect| effect.is_request()),
         "answered from what is known: {effects:?}"
     );
-    assert_eq!(app.lists.subscriptions.rows.len(), 1);
+    assert_eq!(app.screens.subscriptions.rows.len(), 1);
     assert!(app.notice.as_ref().unwrap().text.contains("1 ended of 100,000"));
     // `L` has nothing further to look for.
     key(&mut app, KeyCode::Char('L'));
@@ -347,7 +347,7 @@ fn one_press_of_a_state_key_answers_from_the_list_a_look_read() {
     );
     // Every state again: the list is fetched by page as before.
     let effects = command(&mut app, "state");
-    assert!(!app.lists.subscriptions.resource.held);
+    assert!(!app.screens.subscriptions.resource.held);
     assert!(effects.iter().any(|effect| matches!(
         effect,
         Effect::Fetch {

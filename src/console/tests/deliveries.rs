@@ -62,7 +62,7 @@ fn deliveries_follow_the_cursor_a_page_at_a_time_and_only_when_shown() {
         "{fetch:?}"
     );
     answer(&mut app, fetch, |offset| deliveries(offset, 30, false));
-    assert_eq!(app.lists.deliveries.rows.list.count(), Some(130));
+    assert_eq!(app.screens.deliveries.rows.list.count(), Some(130));
     assert!(
         screen(&app).contains("/130 "),
         "the end is known: {}",
@@ -139,11 +139,11 @@ fn a_later_page_s_404_is_a_failure_not_an_empty_history() {
     });
     assert!(app.notice.as_ref().is_some_and(|notice| notice.error));
     assert_eq!(
-        app.lists.deliveries.rows.list.count(),
+        app.screens.deliveries.rows.list.count(),
         Some(101),
         "the first page stays"
     );
-    assert!(!app.lists.deliveries.resource.no_history);
+    assert!(!app.screens.deliveries.resource.no_history);
 }
 
 #[test]

@@ -42,7 +42,7 @@ fn roles_show_an_access_level_only_where_the_server_keeps_one() {
         results[0].is_default = Some(false);
         ScreenPage::new(Page { results, ..page })
     });
-    let table = &app.lists.roles;
+    let table = &app.screens.roles;
     let headers: Vec<&str> = crate::console::lists::AnyTable::columns(table)
         .iter()
         .map(|column| column.header)
@@ -56,7 +56,7 @@ fn roles_show_an_access_level_only_where_the_server_keeps_one() {
             zone: app.context.zone,
             now: app.now,
         };
-        crate::console::lists::AnyTable::cells(&app.lists.roles, row, &view).unwrap()
+        crate::console::lists::AnyTable::cells(&app.screens.roles, row, &view).unwrap()
     };
     assert_eq!(
         (
@@ -90,7 +90,7 @@ fn roles_show_an_access_level_only_where_the_server_keeps_one() {
     let mut older = super::app();
     let first = older.start().pop().unwrap();
     answer(&mut older, &first, |offset| roles_with_access(2, offset));
-    let headers: Vec<&str> = crate::console::lists::AnyTable::columns(&older.lists.roles)
+    let headers: Vec<&str> = crate::console::lists::AnyTable::columns(&older.screens.roles)
         .iter()
         .map(|column| column.header)
         .collect();
@@ -143,7 +143,7 @@ fn a_late_answer_never_touches_another_form() {
     };
     assert_eq!(form.value("name"), "Zzz", "nothing typed is lost");
     assert_eq!(
-        app.lists.roles.rows.list.len(),
+        app.screens.roles.rows.list.len(),
         3,
         "the table still takes the new role"
     );
@@ -173,7 +173,7 @@ fn filtering_subscriptions_fetches_no_more_pages() {
         fetches(&effects).is_empty(),
         "the server searches; the console filters what it has: {effects:?}"
     );
-    assert!(app.lists.subscriptions.rows.list.held() <= 200);
+    assert!(app.screens.subscriptions.rows.list.held() <= 200);
 }
 
 #[test]

@@ -41,7 +41,7 @@ fn a_look_stopped_at_its_limit_goes_on_when_asked() {
     // Paused: one in five of 100,000, all the way down.
     let effects = super::command(&mut app, "state paused");
     answer_all(&mut app, effects);
-    let table = &app.lists.subscriptions;
+    let table = &app.screens.subscriptions;
     assert_eq!(table.resource.state, Some(SubscriptionState::Paused));
     assert_eq!(table.rows.len(), SCAN_LIMIT / 5);
     let shown = screen(&app);
@@ -54,14 +54,14 @@ fn a_look_stopped_at_its_limit_goes_on_when_asked() {
     let asked = answer_all(&mut app, effects);
     assert_eq!(asked.first(), Some(&SCAN_LIMIT), "{asked:?}");
     assert_eq!(asked.last(), Some(&(2 * SCAN_LIMIT - 100)));
-    assert_eq!(app.lists.subscriptions.rows.len(), 2 * SCAN_LIMIT / 5);
+    assert_eq!(app.screens.subscriptions.rows.len(), 2 * SCAN_LIMIT / 5);
     assert!(screen(&app).contains("match in the first 10000 of 100000 · L: more"));
     // A new narrowing starts at the limit again.
     let effects = key(&mut app, KeyCode::Char('f'));
     answer_all(&mut app, effects);
-    assert_eq!(app.lists.subscriptions.resource.looked_further, 0);
+    assert_eq!(app.screens.subscriptions.resource.looked_further, 0);
     assert_eq!(
-        app.lists.subscriptions.resource.state,
+        app.screens.subscriptions.resource.state,
         Some(SubscriptionState::Ended)
     );
 }

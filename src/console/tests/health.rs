@@ -97,7 +97,7 @@ pub(super) fn end(app: &mut App, ticket: Ticket, stopped: bool) {
 }
 
 fn ids(app: &App) -> Vec<i64> {
-    app.lists
+    app.screens
         .health
         .rows
         .list
@@ -138,7 +138,7 @@ fn rows_arriving_in_any_order_show_worst_first_and_are_counted() {
     end(&mut app, ticket, false);
     assert_eq!(app.in_flight, 0);
     assert_eq!(
-        app.lists.health.heading(),
+        app.screens.health.heading(),
         "Health · 1 failing · 1 partial · 1 auto-disabled · 1 overdue · 2 ok"
     );
     let shown = screen(&app);
@@ -164,15 +164,15 @@ fn a_row_looked_at_again_takes_the_place_of_the_one_before() {
         "one look at a time: {again:?}"
     );
     key(&mut app, KeyCode::Char('j'));
-    assert_eq!(app.lists.health.selected().map(|row| row.id), Some(1));
+    assert_eq!(app.screens.health.selected().map(|row| row.id), Some(1));
     news(&mut app, ticket, LookNews::Rows(vec![row(1, Health::Failing)]));
     assert_eq!(ids(&app), [1, 2], "the oldest failing first, by id");
     assert_eq!(
-        app.lists.health.selected().map(|row| row.id),
+        app.screens.health.selected().map(|row| row.id),
         Some(1),
         "the cursor kept its row"
     );
-    assert_eq!(app.lists.health.rows.list.count(), Some(2));
+    assert_eq!(app.screens.health.rows.list.count(), Some(2));
     // A whole look drops the rows of subscriptions it no longer found.
     end(&mut app, ticket, false);
     let (ticket, _) = match &key(&mut app, KeyCode::Char('r'))[..] {
@@ -312,7 +312,7 @@ fn marked_rows_are_paused_together_and_the_paused_ones_left_alone() {
     news(&mut app, ticket, LookNews::Rows(rows));
     end(&mut app, ticket, false);
     key(&mut app, KeyCode::Char('*'));
-    assert_eq!(app.lists.health.marked(), 3);
+    assert_eq!(app.screens.health.marked(), 3);
     assert!(screen(&app).contains("3 marked"));
     key(&mut app, KeyCode::Char('p'));
     let Mode::Confirm(confirm) = &app.mode else {
@@ -358,7 +358,7 @@ fn marked_rows_are_paused_together_and_the_paused_ones_left_alone() {
         );
     }
     assert_eq!(
-        app.lists.health.marked(),
+        app.screens.health.marked(),
         0,
         "done, and the paused one left as it was: unmarked"
     );

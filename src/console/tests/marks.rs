@@ -32,7 +32,7 @@ fn subscriptions_shown(count: u64) -> App {
 }
 
 fn marked(app: &App, list: ScreenId) -> usize {
-    app.lists.get(list).marked()
+    app.screens.get(list).marked()
 }
 
 #[test]
@@ -42,7 +42,7 @@ fn space_marks_and_moves_down_and_marks_survive_a_sort_and_a_refresh() {
     answer(&mut app, &first, |offset| roles(8, offset));
     key(&mut app, KeyCode::Char(' '));
     key(&mut app, KeyCode::Char(' '));
-    assert_eq!(app.lists.roles.rows.cursor, 2, "Space moves down");
+    assert_eq!(app.screens.roles.rows.cursor, 2, "Space moves down");
     assert_eq!(marked(&app, ScreenId::Roles), 2);
     let shown = screen(&app);
     assert!(shown.contains("2 marked"), "{shown}");
@@ -66,7 +66,7 @@ fn space_marks_and_moves_down_and_marks_survive_a_sort_and_a_refresh() {
     key(&mut app, KeyCode::Char('s'));
     let effects = key(&mut app, KeyCode::Char('r'));
     answer(&mut app, &effects[0], |offset| roles(8, offset));
-    assert!(app.lists.roles.marks.contains("role-0"));
+    assert!(app.screens.roles.marks.contains("role-0"));
     assert_eq!(marked(&app, ScreenId::Roles), 1);
 }
 
@@ -80,7 +80,7 @@ fn star_marks_every_row_the_filter_shows() {
         key(&mut app, KeyCode::Char(c));
     }
     key(&mut app, KeyCode::Enter);
-    let shown = app.lists.roles.rows.len();
+    let shown = app.screens.roles.rows.len();
     assert_eq!(shown, 11, "Role 1 and Role 10 to 19");
     key(&mut app, KeyCode::Char('*'));
     assert_eq!(marked(&app, ScreenId::Roles), 11);
@@ -89,14 +89,14 @@ fn star_marks_every_row_the_filter_shows() {
         notice.text.starts_with("marked the 11 roles the filter shows"),
         "{notice:?}"
     );
-    assert!(!app.lists.roles.marks.contains("role-2"));
+    assert!(!app.screens.roles.marks.contains("role-2"));
 }
 
 #[test]
 fn star_fetches_the_rows_not_loaded_and_marks_them_as_they_come() {
     let mut app = subscriptions_shown(250);
     assert!(
-        app.lists.subscriptions.rows.list.get(200).is_none(),
+        app.screens.subscriptions.rows.list.get(200).is_none(),
         "the last page is not loaded"
     );
     let effects = key(&mut app, KeyCode::Char('*'));
@@ -244,8 +244,8 @@ fn a_bulk_pause_asks_once_sends_four_at_a_time_and_keeps_the_failed_marked() {
     );
     // Only the failed one stays marked; the others changed in place.
     assert_eq!(marked(&app, ScreenId::Subscriptions), 1);
-    assert!(app.lists.subscriptions.marks.contains("2"));
-    assert_eq!(app.lists.subscriptions.find(1).unwrap().enabled, Some(false));
+    assert!(app.screens.subscriptions.marks.contains("2"));
+    assert_eq!(app.screens.subscriptions.find(1).unwrap().enabled, Some(false));
     let shown = screen(&app);
     assert!(
         shown.contains("Pause 6 subscriptions: 5 done · 1 failed"),

@@ -133,18 +133,21 @@ fn pages_arrive_and_the_cursor_moves() {
     let mut app = app();
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(8, offset));
-    assert_eq!(app.lists.roles.rows.list.len(), 8);
+    assert_eq!(app.screens.roles.rows.list.len(), 8);
     assert_eq!(
         app.in_flight, 2,
         "the names and the scopes are still on their way"
     );
     key(&mut app, KeyCode::Char('j'));
     key(&mut app, KeyCode::Down);
-    assert_eq!(app.lists.roles.rows.selected().unwrap().name, "Role 2");
+    assert_eq!(app.screens.roles.rows.selected().unwrap().name, "Role 2");
     key(&mut app, KeyCode::Char('G'));
-    assert_eq!(app.lists.roles.rows.cursor, 7);
+    assert_eq!(app.screens.roles.rows.cursor, 7);
     key(&mut app, KeyCode::Char('j'));
-    assert_eq!(app.lists.roles.rows.cursor, 7, "the cursor stops at the last row");
+    assert_eq!(
+        app.screens.roles.rows.cursor, 7,
+        "the cursor stops at the last row"
+    );
 }
 
 #[test]
@@ -157,10 +160,10 @@ fn jumping_to_the_end_fetches_the_last_page_only() {
     let effects = key(&mut app, KeyCode::Char('G'));
     assert_eq!(fetches(&effects), vec![(ScreenId::Subscriptions, 99_900)]);
     answer(&mut app, &effects[0], |offset| subscriptions(100_000, offset));
-    assert_eq!(app.lists.subscriptions.rows.cursor, 99_999);
-    assert_eq!(app.lists.subscriptions.rows.selected().unwrap().id, 100_000);
+    assert_eq!(app.screens.subscriptions.rows.cursor, 99_999);
+    assert_eq!(app.screens.subscriptions.rows.selected().unwrap().id, 100_000);
     assert!(
-        app.lists.subscriptions.rows.list.held() <= 1_100,
+        app.screens.subscriptions.rows.list.held() <= 1_100,
         "pages far from the cursor are dropped"
     );
 }
@@ -182,12 +185,12 @@ fn a_late_answer_for_a_list_left_behind_is_dropped() {
     assert!(filter.deleted);
     answer(&mut app, &old, |offset| subscriptions(500, offset));
     assert_eq!(
-        app.lists.subscriptions.rows.list.count(),
+        app.screens.subscriptions.rows.list.count(),
         None,
         "the old answer was dropped"
     );
     answer(&mut app, &new, |offset| subscriptions(12, offset));
-    assert_eq!(app.lists.subscriptions.rows.list.count(), Some(12));
+    assert_eq!(app.screens.subscriptions.rows.list.count(), Some(12));
     assert_eq!(
         app.in_flight, 3,
         "only the names, the scopes and the first page of roles are still out"
@@ -215,7 +218,7 @@ fn typing_a_filter_searches_the_server_once_typing_pauses() {
         }));
     }
     // At once, over the rows loaded: Report 1, 10-19, 100-199 of the 100 loaded.
-    assert_eq!(app.lists.subscriptions.rows.len(), 11);
+    assert_eq!(app.screens.subscriptions.rows.len(), 11);
     // Only the last pause counts.
     let Some(Effect::Timer { ticket: first, .. }) = debounces.first().cloned() else {
         panic!()
@@ -243,7 +246,7 @@ fn typing_a_filter_searches_the_server_once_typing_pauses() {
     // Esc clears the filter and the server search.
     key(&mut app, KeyCode::Esc);
     assert!(matches!(app.mode, Mode::Normal));
-    assert_eq!(app.lists.subscriptions.filter, "");
+    assert_eq!(app.screens.subscriptions.filter, "");
 }
 
 #[test]
@@ -254,7 +257,7 @@ fn a_role_opens_its_members_and_back_returns_where_it_was_opened() {
     key(&mut app, KeyCode::Char('j'));
     let effects = key(&mut app, KeyCode::Enter);
     assert_eq!(app.tab, ScreenId::Members);
-    assert_eq!(app.lists.members.resource.role.as_ref().unwrap().name, "Role 1");
+    assert_eq!(app.screens.members.resource.role.as_ref().unwrap().name, "Role 1");
     let Some(Effect::Fetch {
         request: ScreenRequest::Members(crate::console::screens::members::Request { role, .. }),
         ..
@@ -265,7 +268,7 @@ fn a_role_opens_its_members_and_back_returns_where_it_was_opened() {
     assert_eq!(role, "role-1");
     key(&mut app, KeyCode::Char('q'));
     assert!(
-        app.lists.members.resource.role.is_none() && !app.quit,
+        app.screens.members.resource.role.is_none() && !app.quit,
         "q leaves the role first"
     );
     assert_eq!(app.shown(), ScreenId::Roles);
@@ -273,7 +276,7 @@ fn a_role_opens_its_members_and_back_returns_where_it_was_opened() {
     // Opened from the Members tab's choice of a role, back goes to that choice.
     key(&mut app, KeyCode::Char('2'));
     key(&mut app, KeyCode::Enter);
-    assert!(app.lists.members.resource.role.is_some());
+    assert!(app.screens.members.resource.role.is_some());
     key(&mut app, KeyCode::Char('q'));
     assert_eq!((app.tab, app.shown()), (ScreenId::Members, ScreenId::Roles));
     key(&mut app, KeyCode::Char('1'));
@@ -330,7 +333,7 @@ fn refresh_keeps_the_cursor_on_the_same_row() {
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(5, offset));
     key(&mut app, KeyCode::Char('G'));
-    assert_eq!(app.lists.roles.rows.selected().unwrap().id, "role-4");
+    assert_eq!(app.screens.roles.rows.selected().unwrap().id, "role-4");
     let effects = key(&mut app, KeyCode::Char('r'));
     // A role was added before it: the same row is now one further down.
     answer(&mut app, &effects[0], |_| {
@@ -338,7 +341,7 @@ fn refresh_keeps_the_cursor_on_the_same_row() {
         page.results.rotate_right(1);
         ScreenPage::new(page)
     });
-    assert_eq!(app.lists.roles.rows.selected().unwrap().id, "role-4");
+    assert_eq!(app.screens.roles.rows.selected().unwrap().id, "role-4");
 }
 
 #[test]

@@ -43,7 +43,7 @@ fn answered(write: Write, memberships: Vec<RoleMembership>) -> Msg {
 #[test]
 fn a_role_added_on_a_persons_page_shows_in_the_members_list_open_on_it() {
     let mut app = app();
-    app.lists.members.open(ChosenRole {
+    app.screens.members.open(ChosenRole {
         id: "r1".into(),
         name: "Engineering".into(),
     });
@@ -55,7 +55,7 @@ fn a_role_added_on_a_persons_page_shows_in_the_members_list_open_on_it() {
         }),
         vec![membership("m1", "r1", "u1"), membership("m2", "r2", "u1")],
     ));
-    let list = &app.lists.members.rows.list;
+    let list = &app.screens.members.rows.list;
     assert!(
         list.position(|row| row.id == "m1").is_some(),
         "its role's membership is shown"
@@ -69,8 +69,8 @@ fn a_role_added_on_a_persons_page_shows_in_the_members_list_open_on_it() {
 #[test]
 fn people_assigned_on_members_are_known_to_peoples_index_at_once() {
     let mut app = app();
-    app.lists.people.resource.index = Some(Arc::new(RoleIndex::default()));
-    app.lists.members.open(ChosenRole {
+    app.screens.people.resource.index = Some(Arc::new(RoleIndex::default()));
+    app.screens.members.open(ChosenRole {
         id: "r1".into(),
         name: "Engineering".into(),
     });
@@ -82,7 +82,7 @@ fn people_assigned_on_members_are_known_to_peoples_index_at_once() {
         }),
         vec![membership("m1", "r1", "u1")],
     ));
-    let index = app.lists.people.resource.index.as_ref().unwrap();
+    let index = app.screens.people.resource.index.as_ref().unwrap();
     let held = index.of("u1");
     assert_eq!(held.len(), 1);
     assert_eq!(
@@ -90,7 +90,7 @@ fn people_assigned_on_members_are_known_to_peoples_index_at_once() {
         ("r1", "m1")
     );
     assert!(
-        app.lists
+        app.screens
             .members
             .rows
             .list

@@ -104,7 +104,7 @@ fn overdue_in_one_key_looks_through_the_list_only_as_far_as_they_go() {
         fetches(&effects).is_empty(),
         "past the overdue ones, the look stops: {effects:?}"
     );
-    let table = &app.lists.subscriptions;
+    let table = &app.screens.subscriptions;
     assert_eq!(table.rows.len(), 120, "150 past due, 30 of them paused");
     assert!((0..120).all(|at| table.rows.row(at).unwrap().state(now) == SubscriptionState::Overdue));
     let shown = screen(&app);
@@ -119,15 +119,15 @@ fn overdue_in_one_key_looks_through_the_list_only_as_far_as_they_go() {
     // `f` steps on to paused; `:state` alone shows every state again.
     key(&mut app, KeyCode::Char('f'));
     assert_eq!(
-        app.lists.subscriptions.resource.state,
+        app.screens.subscriptions.resource.state,
         Some(SubscriptionState::Paused)
     );
     command(&mut app, "state");
-    assert_eq!(app.lists.subscriptions.resource.state, None);
-    assert_eq!(app.lists.subscriptions.rows.view, None);
+    assert_eq!(app.screens.subscriptions.resource.state, None);
+    assert_eq!(app.screens.subscriptions.rows.view, None);
     command(&mut app, "target slack");
     assert_eq!(
-        app.lists.subscriptions.resource.filter.target_type.as_deref(),
+        app.screens.subscriptions.resource.filter.target_type.as_deref(),
         Some("slack")
     );
     assert!(screen(&app).contains("Subscriptions · to slack"));
@@ -304,7 +304,7 @@ fn refusals_of_tests_and_resumes_say_what_to_do() {
     };
     written(&mut app, &effects[0], Ok(Written::Subscription(Box::new(paused))));
     assert_eq!(
-        app.lists.subscriptions.selected().unwrap().state(app.now),
+        app.screens.subscriptions.selected().unwrap().state(app.now),
         SubscriptionState::Paused
     );
     key(&mut app, KeyCode::Char('p'));
@@ -397,7 +397,7 @@ fn refresh_runs_only_when_asked_for_and_keeps_the_cursor() {
         .find(|e| matches!(e, Effect::Fetch { .. }))
         .unwrap();
     answer(&mut app, fetch, |offset| super::roles(8, offset));
-    assert_eq!(app.lists.roles.rows.cursor, 2, "the cursor stays on its row");
+    assert_eq!(app.screens.roles.rows.cursor, 2, "the cursor stays on its row");
     assert!(screen(&app).contains("refreshed"), "{}", screen(&app));
 }
 

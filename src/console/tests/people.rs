@@ -92,11 +92,11 @@ fn a_narrowing_left_behind_and_an_index_asked_again_drop_their_late_answers() {
         }
         .into(),
     );
-    assert_eq!(app.lists.people.rows.len(), 1);
+    assert_eq!(app.screens.people.rows.len(), 1);
 
     // :people leaves it: its news that comes late is dropped.
     command(&mut app, "people");
-    assert_eq!(app.lists.people.resource.narrowing, None);
+    assert_eq!(app.screens.people.resource.narrowing, None);
     app.update(
         PeopleMsg::PeopleNews {
             ticket: narrowing,
@@ -105,7 +105,7 @@ fn a_narrowing_left_behind_and_an_index_asked_again_drop_their_late_answers() {
         .into(),
     );
     assert_eq!(
-        app.lists.people.rows.list.held(),
+        app.screens.people.rows.list.held(),
         0,
         "nothing of the narrowing left"
     );
@@ -120,8 +120,8 @@ fn a_narrowing_left_behind_and_an_index_asked_again_drop_their_late_answers() {
         }
         .into(),
     );
-    assert!(app.lists.people.resource.index_error.is_none());
-    assert!(app.lists.people.resource.reading.is_some(), "still reading");
+    assert!(app.screens.people.resource.index_error.is_none());
+    assert!(app.screens.people.resource.reading.is_some(), "still reading");
 }
 
 #[test]
@@ -146,7 +146,7 @@ fn esc_stops_a_look_then_clears_the_narrowing() {
     key(&mut app, KeyCode::Esc);
     assert!(stop.is_stopped());
     assert!(
-        app.lists.people.resource.narrowing.is_some(),
+        app.screens.people.resource.narrowing.is_some(),
         "the first Esc stops the look"
     );
     app.update(
@@ -158,5 +158,5 @@ fn esc_stops_a_look_then_clears_the_narrowing() {
     );
     assert!(app.notice.as_ref().unwrap().text.starts_with("stopped"));
     key(&mut app, KeyCode::Esc);
-    assert_eq!(app.lists.people.resource.narrowing, None, "the next clears it");
+    assert_eq!(app.screens.people.resource.narrowing, None, "the next clears it");
 }

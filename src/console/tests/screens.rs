@@ -87,7 +87,7 @@ fn a_on_roles_opens_the_role_and_its_picker() {
     let effects = key(&mut app, KeyCode::Char('a'));
     assert!(matches!(app.mode, Mode::Picker(_)), "{:?}", app.mode);
     assert_eq!(
-        app.lists
+        app.screens
             .members
             .resource
             .role
@@ -206,7 +206,7 @@ fn deliveries_open_from_a_subscription_and_back_returns() {
     assert!(screen(&app).contains("Subscriptions › #2 Report 1 › deliveries"));
     key(&mut app, KeyCode::Char('q'));
     assert_eq!(app.shown(), ScreenId::Subscriptions);
-    assert_eq!(app.lists.subscriptions.rows.cursor, 1, "where it was");
+    assert_eq!(app.screens.subscriptions.rows.cursor, 1, "where it was");
 }
 
 #[test]
@@ -293,7 +293,7 @@ fn the_sort_in_force_shows_in_the_header_and_the_footer() {
     assert!(shown.contains("NAME ▲"), "{shown}");
     assert!(shown.contains("sorted by name"), "{shown}");
     // Round the sorts to the server's order.
-    let sorts = crate::console::lists::Listing::sorts(&app.lists.roles.resource).len();
+    let sorts = crate::console::lists::Listing::sorts(&app.screens.roles.resource).len();
     for _ in 1..sorts {
         key(&mut app, KeyCode::Char('s'));
     }

@@ -71,7 +71,7 @@ fn type_text(app: &mut App, text: &str) {
 fn p_on_a_webhook_warns_that_pausing_it_is_for_good_and_enter_says_no() {
     let mut app = opened(3);
     assert_eq!(
-        app.lists.subscriptions.selected().map(|row| row.state(app.now)),
+        app.screens.subscriptions.selected().map(|row| row.state(app.now)),
         Some(SubscriptionState::Unsupported)
     );
     assert!(key(&mut app, KeyCode::Char('p')).is_empty());
@@ -104,7 +104,7 @@ fn p_on_a_webhook_warns_that_pausing_it_is_for_good_and_enter_says_no() {
     // :state unsupported keeps it alone.
     let effects = command(&mut app, "state unsupported");
     assert_eq!(
-        app.lists.subscriptions.resource.state,
+        app.screens.subscriptions.resource.state,
         Some(SubscriptionState::Unsupported)
     );
     let fetch = effects
@@ -112,7 +112,7 @@ fn p_on_a_webhook_warns_that_pausing_it_is_for_good_and_enter_says_no() {
         .find(|effect| matches!(effect, Effect::Fetch { .. }))
         .expect("the rows again, narrowed as they arrive");
     answer(&mut app, fetch, |offset| today_rows(3, offset));
-    let table = &app.lists.subscriptions;
+    let table = &app.screens.subscriptions;
     assert_eq!(table.rows.len(), 1);
     assert_eq!(table.rows.row(0).map(|row| row.id), Some(1));
 }

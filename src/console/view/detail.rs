@@ -16,7 +16,7 @@ use crate::text::printable;
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
     let theme = view.theme;
     let (title, lines) = app
-        .lists
+        .screens
         .get(app.shown())
         .detail(app.detail_json, view)
         .unwrap_or_else(|| {
@@ -142,7 +142,7 @@ pub fn scroll_limit(app: &App) -> u16 {
         now: app.now,
     };
     let lines = app
-        .lists
+        .screens
         .get(app.shown())
         .detail(app.detail_json, &view)
         .map(|(_, lines)| wrap(lines, usize::from(area.width.saturating_sub(2))).len())

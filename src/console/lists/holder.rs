@@ -1,0 +1,166 @@
+//! The screens the shell holds, one field each ([`Screens`]), and the
+//! few questions the shell asks a screen by its [`ScreenId`], one arm a
+//! screen: the compiler names the arm a new screen fills. Issue 30 moves
+//! what the shell routes (a key's action, a screen's message, its drawing)
+//! from the lists' `AnyTable` into these arms as each screen moves into
+//! its folder. It is here, not in `screens/`, while its fields are lists
+//! not yet in their screens' folders (the screens floor may not name
+//! `lists`); it moves to `screens/` with the last of them.
+
+use super::members::ChosenRole;
+use super::{Board, Deliveries, Members, Offboarding, People, Person, Subscriptions, person, subscriptions};
+use crate::console::kit::latest::Ticket;
+use crate::console::kit::scope::Scope;
+use crate::console::screens::bulk::{Bulk, Verb};
+use crate::console::screens::list::{AnyTable, Resource};
+use crate::console::screens::members::writes::OfRole;
+use crate::console::screens::roles::list::Roles;
+use crate::console::screens::write::Confirm;
+use crate::console::screens::{ScreenId, ScreenPage, health, members, roles};
+use crate::console::table::Table;
+
+/// The screens, one field each: today each a list's table.
+#[derive(Default)]
+pub struct Screens {
+    pub roles: Table<Roles>,
+    pub members: Table<Members>,
+    pub subscriptions: Table<Subscriptions>,
+    pub deliveries: Table<Deliveries>,
+    pub people: Table<People>,
+    pub person: Table<Person>,
+    pub offboard: Table<Offboarding>,
+    pub health: Table<Board>,
+}
+
+impl Screens {
+    pub fn get(&self, id: ScreenId) -> &dyn AnyTable {
+        match id {
+            ScreenId::Roles => &self.roles,
+            ScreenId::Members => &self.members,
+            ScreenId::Subscriptions => &self.subscriptions,
+            ScreenId::Deliveries => &self.deliveries,
+            ScreenId::People => &self.people,
+            ScreenId::Person => &self.person,
+            ScreenId::Offboard => &self.offboard,
+            ScreenId::Health => &self.health,
+        }
+    }
+
+    pub fn get_mut(&mut self, id: ScreenId) -> &mut dyn AnyTable {
+        match id {
+            ScreenId::Roles => &mut self.roles,
+            ScreenId::Members => &mut self.members,
+            ScreenId::Subscriptions => &mut self.subscriptions,
+            ScreenId::Deliveries => &mut self.deliveries,
+            ScreenId::People => &mut self.people,
+            ScreenId::Person => &mut self.person,
+            ScreenId::Offboard => &mut self.offboard,
+            ScreenId::Health => &mut self.health,
+        }
+    }
+
+    /// A page arrived: it lands on the table whose rows it holds (the
+    /// match pairs each kind of page with its table, checked by the
+    /// compiler). Whether the rows were taken (not of an older generation).
+    pub fn receive(&mut self, generation: Ticket, offset: u64, page: ScreenPage, height: u64) -> bool {
+        match page {
+            ScreenPage::Roles(page) => self.roles.receive(generation, offset, page, height),
+            ScreenPage::Members(page) => self.members.receive(generation, offset, page, height),
+            ScreenPage::Subscriptions(page) => self.subscriptions.receive(generation, offset, page, height),
+            ScreenPage::Deliveries(page) => self.deliveries.receive(generation, offset, page, height),
+            ScreenPage::People(page) => self.people.receive(generation, offset, page, height),
+        }
+    }
+
+    /// `d` on the row under the cursor of a screen: the question before
+    /// deleting (or removing, or soft-deleting) it, as its screen's writes
+    /// word it; `None` where `d` deletes nothing.
+    pub fn confirm_delete(&self, id: ScreenId, scope: Scope) -> Option<Confirm> {
+        match id {
+            ScreenId::Roles => Some(roles::writes::ask_delete(self.roles.selected()?, scope)),
+            ScreenId::Members => {
+                let role = self.members.resource.role.as_ref()?;
+                let membership = self.members.selected()?;
+                let who = members::writes::person(membership);
+                Some(members::writes::ask_remove(
+                    &who,
+                    of_role(role),
+                    &membership.id,
+                    scope,
+                ))
+            }
+            ScreenId::Subscriptions => crate::console::screens::subscriptions::writes::ask_soft_delete(
+                self.subscriptions.selected()?,
+                scope,
+            ),
+            // A role on a person's page: they leave it.
+            ScreenId::Person => {
+                let person::Item::Role(role) = self.person.selected()? else {
+                    return None;
+                };
+                let who = self.person.resource.heading();
+                let of = OfRole {
+                    id: &role.id,
+                    name: &role.name,
+                };
+                Some(members::writes::ask_remove(&who, of, &role.membership_id, scope))
+            }
+            ScreenId::Deliveries | ScreenId::People | ScreenId::Offboard | ScreenId::Health => None,
+        }
+    }
+
+    /// What a bulk key does to a screen's marked rows (as last seen, in
+    /// the order marked), as its screen's writes say: a write each behind
+    /// one question. `None`: nothing marked, or the key does not act in
+    /// bulk there; `Some(Err(why))`: nothing to do.
+    pub fn bulk(&self, id: ScreenId, verb: Verb, scope: Scope) -> Option<Result<Bulk, String>> {
+        match id {
+            ScreenId::Roles => roles::writes::bulk(verb, &self.roles.marked_if_any()?, scope),
+            ScreenId::Members => {
+                let rows = self.members.marked_if_any()?;
+                let role = self.members.resource.role.as_ref().map(of_role);
+                members::writes::bulk(verb, role, &rows, scope)
+            }
+            ScreenId::Subscriptions => {
+                let rows = self.subscriptions.marked_if_any()?;
+                let marked: Vec<_> = rows.into_iter().map(subscriptions::bulk::Marked::of).collect();
+                Some(subscriptions::bulk::bulk(verb, &marked, scope))
+            }
+            ScreenId::Health => health::bulk::bulk(verb, &self.health.marked_if_any()?, scope),
+            ScreenId::Deliveries | ScreenId::People | ScreenId::Person | ScreenId::Offboard => None,
+        }
+    }
+
+    /// Every list, for what concerns them all (a new connection).
+    pub fn all_mut(&mut self) -> impl Iterator<Item = &mut dyn AnyTable> {
+        let Screens {
+            roles,
+            members,
+            subscriptions,
+            deliveries,
+            people,
+            person,
+            offboard,
+            health,
+        } = self;
+        [
+            roles as &mut dyn AnyTable,
+            members as &mut dyn AnyTable,
+            subscriptions as &mut dyn AnyTable,
+            deliveries as &mut dyn AnyTable,
+            people as &mut dyn AnyTable,
+            person as &mut dyn AnyTable,
+            offboard as &mut dyn AnyTable,
+            health as &mut dyn AnyTable,
+        ]
+        .into_iter()
+    }
+}
+
+/// The role Members shows, as its writes name it.
+fn of_role(role: &ChosenRole) -> OfRole<'_> {
+    OfRole {
+        id: &role.id,
+        name: &role.name,
+    }
+}
