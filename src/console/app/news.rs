@@ -1,11 +1,10 @@
 //! News between lists: a write's answer lands in the list that sent it
 //! (`edit.rs`, `bulk.rs`), and what it changed for the others goes out as
-//! one [`Change`], told here to every list that may show it. The people's
-//! index and a person's page hear it here too, until People moves into
-//! its screen folder.
+//! one [`Change`], told through the holder (`Screens::on_change`) to every
+//! screen that may show it. The people's index and a person's page hear it
+//! here, until People moves into its screen folder.
 
 use super::App;
-use crate::console::lists::roles;
 use crate::console::screens::Change;
 use crate::people::{HeldRole, membership_user};
 
@@ -13,11 +12,9 @@ impl App {
     /// Tells every list what changed.
     pub(super) fn announce(&mut self, change: Change) {
         let height = self.table_height();
-        roles::on_change(&mut self.screens.roles, &change, height);
-        if self.screens.members.on_change(&change, height) {
+        if self.screens.on_change(&change, height) {
             self.keep_shown_open();
         }
-        self.screens.subscriptions.on_change(&change);
         self.people_heard(&change);
     }
 

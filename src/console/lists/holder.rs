@@ -16,7 +16,7 @@ use crate::console::screens::list::{AnyTable, Resource};
 use crate::console::screens::members::writes::OfRole;
 use crate::console::screens::roles::list::Roles;
 use crate::console::screens::write::Confirm;
-use crate::console::screens::{ScreenId, ScreenPage, health, members, roles};
+use crate::console::screens::{Change, ScreenId, ScreenPage, health, members, roles};
 use crate::console::table::Table;
 
 /// The screens, one field each: today each a list's table.
@@ -129,6 +129,18 @@ impl Screens {
             ScreenId::Health => health::bulk::bulk(verb, &self.health.marked_if_any()?, scope),
             ScreenId::Deliveries | ScreenId::People | ScreenId::Person | ScreenId::Offboard => None,
         }
+    }
+
+    /// News of a write, told to every screen that may show what it
+    /// changed: each hears it in its own `on_change`. `true`: a screen
+    /// closed on it (Members, its role deleted), and the shell shows
+    /// what is still open. People and a person's page hear it in the
+    /// shell until they move into their folders.
+    pub fn on_change(&mut self, change: &Change, height: u64) -> bool {
+        roles::list::on_change(&mut self.roles, change, height);
+        let closed = self.members.on_change(change, height);
+        self.subscriptions.on_change(change);
+        closed
     }
 
     /// Every list, for what concerns them all (a new connection).
