@@ -2,9 +2,10 @@
 //! below the shell). Issue 30 moves each screen into a folder here; what is
 //! here already is what the screens share ([`Screen`], [`ScreenId`],
 //! [`Change`], what each screen hears ([`ScreenMsg`]), the typed requests
-//! of [`request`], the writes of [`write`] and the bulk runs of [`bulk`])
-//! and, in each screen's folder, its own request type, its own messages
-//! (`msg.rs`) and its own writes (`writes.rs`).
+//! of [`request`], the writes of [`write`], the bulk runs of [`bulk`] and
+//! the words of a key binding in [`keys`]) and, in each screen's folder,
+//! its own request type, its own messages (`msg.rs`), its own writes
+//! (`writes.rs`) and, for Roles so far, its own keys (`keys.rs`).
 //!
 //! [`Change`] is the one broadcast between screens (slumber's broadcast
 //! event): news of something written that any screen may be showing. The
@@ -16,6 +17,7 @@
 pub mod bulk;
 pub mod deliveries;
 pub mod health;
+pub mod keys;
 pub mod list;
 pub mod members;
 pub mod offboard;
