@@ -131,12 +131,13 @@ pub fn terraform_mark(locked: bool) -> &'static str {
 /// Keyed by (resource, id as given, [`subject_key`]). An object whose
 /// rules cannot be read is left out: nothing is said of it rather than a
 /// guess; a stop stops. With it, whether the project's Terraform lock is
-/// on (read only when a rule is managed; a server without the endpoint has
-/// no lock).
+/// on: `known_lock` when the caller has read it already, else read only
+/// when a rule is managed (a server without the endpoint has no lock).
 pub async fn object_managers(
     reader: &read::Reader,
     project: &str,
     objects: &[(String, String, Option<String>)],
+    known_lock: Option<bool>,
 ) -> read::ReadResult<(std::collections::HashMap<(String, String, String), String>, bool)> {
     let answers = futures_util::future::join_all(objects.iter().map(|(resource, id, short_id)| async move {
         let Some(target) = object_target(resource, id, short_id.as_deref()) else {
@@ -171,7 +172,11 @@ pub async fn object_managers(
     if managers.is_empty() {
         return Ok((managers, false));
     }
-    Ok((managers, terraform_lock(reader, project).await?))
+    let locked = match known_lock {
+        Some(locked) => locked,
+        None => terraform_lock(reader, project).await?,
+    };
+    Ok((managers, locked))
 }
 
 /// Whether `project`'s Terraform lock is on (posthog.md 16.7): a write to

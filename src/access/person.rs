@@ -270,7 +270,8 @@ async fn project_access(
             )),
         }
     }
-    let object_rules = objects_with_effect(reader, id, person, object_rules).await?;
+    let known_lock = rules.has_managed().then_some(rules.locked());
+    let object_rules = objects_with_effect(reader, id, person, object_rules, known_lock).await?;
     Ok(Outcome::Known(Box::new(Known {
         notes,
         project: known.0,
@@ -393,6 +394,7 @@ async fn objects_with_effect(
     project: &str,
     person: &Person,
     mut rules: Vec<(ObjectRule, String, String)>,
+    known_lock: Option<bool>,
 ) -> ReadResult<Vec<ObjectLine>> {
     rules.sort_by(|(a, a_by, _), (b, b_by, _)| {
         (
@@ -451,7 +453,7 @@ async fn objects_with_effect(
             unknown_or_stop(answer, object_unreadable)
         },
     ));
-    let managers = super::object_managers(reader, project, &objects);
+    let managers = super::object_managers(reader, project, &objects, known_lock);
     let (answers, managers) = tokio::join!(effects, managers);
     let (managers, locked) = managers?;
     let mut effects = Vec::with_capacity(objects.len());

@@ -242,7 +242,13 @@ async fn role_project(
             )
         })
         .collect();
-    let (managers, locked) = super::object_managers(reader, id, &objects).await?;
+    let (managers, locked) = super::object_managers(
+        reader,
+        id,
+        &objects,
+        rules.has_managed().then_some(rules.locked()),
+    )
+    .await?;
     let subject = super::subject_key(None, Some(role_id));
     for rule in &mut object_rules {
         rule.managed_by = managers
