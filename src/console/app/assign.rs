@@ -25,7 +25,7 @@ impl App {
         let in_role = self.screens.members.loaded_users();
         self.mode = Mode::Picker(Box::new(Picker::new(role.name, in_role)));
         effects.push(Effect::LoadPeople {
-            ticket: self.lookups.issue(),
+            ticket: self.screens.members.resource.people_asked.issue(),
             organization: self.context.organization.clone(),
             role: role.id,
             search: None,
@@ -53,7 +53,7 @@ impl App {
         picker.searching = true;
         self.dirty = true;
         vec![Effect::LoadPeople {
-            ticket: self.lookups.issue(),
+            ticket: self.screens.members.resource.people_asked.issue(),
             organization: self.context.organization.clone(),
             role: role.unwrap_or_default(),
             search: Some(search),

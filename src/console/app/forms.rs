@@ -82,12 +82,12 @@ impl App {
         }
         self.mode = Mode::Form(Box::new(form), purpose);
         // Answers for an earlier form are not this one's.
-        self.asked.reset();
+        self.screens.subscriptions.resource.asked.reset();
         if !subscription {
             return Vec::new();
         }
         let mut effects = vec![Effect::LoadCatalog {
-            ticket: self.lookups.issue(),
+            ticket: self.screens.subscriptions.resource.asked.catalog.issue(),
             project: self.context.project.clone(),
         }];
         effects.extend(self.form_lookups());
@@ -115,7 +115,7 @@ impl App {
         let (dashboard, integration) = choices::wants(form);
         let project = self.context.project.clone();
         let mut effects = Vec::new();
-        if let Some((dashboard, ticket)) = self.asked.tiles.ask(dashboard) {
+        if let Some((dashboard, ticket)) = self.screens.subscriptions.resource.asked.tiles.ask(dashboard) {
             // Another dashboard: the insights of the last one go, so that
             // they are never sent with this one.
             form.remove_field("dashboard_export_insights");
@@ -125,7 +125,14 @@ impl App {
                 dashboard,
             });
         }
-        if let Some((integration, ticket)) = self.asked.channels.ask(integration) {
+        if let Some((integration, ticket)) = self
+            .screens
+            .subscriptions
+            .resource
+            .asked
+            .channels
+            .ask(integration)
+        {
             // Another integration: its own channels, once they come; the
             // target is typed meanwhile.
             form.remove_field("channel");
@@ -158,7 +165,7 @@ impl App {
         };
         if choices::wants(form).0 != Some(dashboard) {
             // Chosen away meanwhile: asked again if chosen again.
-            self.asked.tiles.forget();
+            self.screens.subscriptions.resource.asked.tiles.forget();
             return Vec::new();
         }
         match result {
@@ -167,7 +174,7 @@ impl App {
             }
             Ok(None) => {}
             Err(error) => {
-                self.asked.tiles.forget();
+                self.screens.subscriptions.resource.asked.tiles.forget();
                 form.error = Some(format!("cannot read the dashboard's insights: {error}"));
             }
         }
@@ -188,7 +195,7 @@ impl App {
             return Vec::new();
         };
         if choices::wants(form).1 != Some(integration) {
-            self.asked.channels.forget();
+            self.screens.subscriptions.resource.asked.channels.forget();
             return Vec::new();
         }
         match result {
@@ -200,7 +207,7 @@ impl App {
             }
             // The channel is typed instead, as before the list came.
             Err(error) => {
-                self.asked.channels.forget();
+                self.screens.subscriptions.resource.asked.channels.forget();
                 form.error = Some(format!("cannot list the integration's channels: {error}"));
             }
         }

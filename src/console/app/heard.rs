@@ -33,7 +33,7 @@ impl App {
                 people,
                 in_role,
             } => {
-                if !self.lookups.is_current(ticket) {
+                if !self.screens.members.resource.people_asked.is_current(ticket) {
                     return Vec::new(); // for a picker closed since
                 }
                 self.people(people, in_role)
@@ -49,7 +49,14 @@ impl App {
                 result,
                 slack,
             } => {
-                if !self.lookups.is_current(ticket) {
+                if !self
+                    .screens
+                    .subscriptions
+                    .resource
+                    .asked
+                    .catalog
+                    .is_current(ticket)
+                {
                     return Vec::new(); // for a form closed since
                 }
                 self.catalog(result, slack)
@@ -59,7 +66,7 @@ impl App {
                 dashboard,
                 result,
             } => {
-                if !self.asked.tiles.is_current(ticket) {
+                if !self.screens.subscriptions.resource.asked.tiles.is_current(ticket) {
                     return Vec::new(); // for a form closed, or a dashboard changed, since
                 }
                 self.tiles_arrived(dashboard, result)
@@ -69,7 +76,14 @@ impl App {
                 integration,
                 result,
             } => {
-                if !self.asked.channels.is_current(ticket) {
+                if !self
+                    .screens
+                    .subscriptions
+                    .resource
+                    .asked
+                    .channels
+                    .is_current(ticket)
+                {
                     return Vec::new();
                 }
                 self.channels_arrived(integration, result)

@@ -99,13 +99,6 @@ pub struct App {
     at_start: bool,
     /// Set by `:org`: the project must then be one of the new organization's.
     project_follows: bool,
-    /// The last list a form or picker asked for (dashboards and insights,
-    /// or people); an answer for an earlier one is dropped.
-    lookups: Latest,
-    /// What the open subscription form asked for (a dashboard's tiles, an
-    /// integration's channels), each with the ticket only whose answer is
-    /// taken (the Subscriptions screen's own type).
-    asked: crate::console::screens::subscriptions::asked::Asked,
     /// The delivery a test or a resume started, looked for until it
     /// lands, and the subscription read again after it (the Subscriptions
     /// screen's own type).
@@ -154,8 +147,6 @@ impl App {
             switching: None,
             at_start: true,
             project_follows: false,
-            lookups: Latest::default(),
-            asked: Default::default(),
             watch: Default::default(),
             refresh_every: context.refresh,
             refreshes: Latest::default(),

@@ -26,6 +26,10 @@ pub struct ChosenRole {
 pub struct Members {
     /// `None` until a role is opened: the tab then offers the roles.
     pub role: Option<ChosenRole>,
+    /// The organization's members the picker asked for last (as it opened,
+    /// or a search typed in it): only that answer is taken, not one for a
+    /// picker closed or a search typed on since.
+    pub people_asked: crate::console::kit::latest::Latest,
 }
 
 /// Narrow tables keep the name and the level; then the e-mail, when they

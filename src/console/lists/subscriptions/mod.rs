@@ -61,6 +61,10 @@ pub struct Subscriptions {
     /// The rows shown are `known`'s rows of the state narrowed to, held
     /// whole (not fetched by page): one press answers, and says as of when.
     pub held: bool,
+    /// What the open subscription form asked the server for (the
+    /// catalogue, a dashboard's tiles, an integration's channels), each
+    /// with the ticket whose answer alone is taken.
+    pub asked: crate::console::screens::subscriptions::asked::Asked,
 }
 
 impl Subscriptions {

@@ -1,6 +1,8 @@
-//! What the subscription form asks the server for as it is filled in (the
-//! tiles of the dashboard it delivers, the channels of the Slack
-//! integration it posts through), and "latest wins" for each: the id last
+//! What the subscription form asks the server for: the project's
+//! dashboards and insights as it opens (the catalogue), and as it is filled
+//! in the tiles of the dashboard it delivers and the channels of the Slack
+//! integration it posts through; and "latest wins" for each: the ticket of
+//! the catalogue asked by the form open now, and for a lookup the id last
 //! asked for, so that it is asked once, and the ticket of that request, so
 //! that only its answer is taken (not one for a form closed, or a
 //! dashboard chosen away, since).
@@ -45,6 +47,8 @@ impl Lookup {
 /// The subscription form's lookups.
 #[derive(Debug, Default)]
 pub struct Asked {
+    /// The project's dashboards and insights, asked as a form opens.
+    pub catalog: Latest,
     pub tiles: Lookup,
     pub channels: Lookup,
 }
@@ -52,6 +56,7 @@ pub struct Asked {
 impl Asked {
     /// A form opens: what an earlier one asked counts no more.
     pub fn reset(&mut self) {
+        self.catalog.issue();
         self.tiles.reset();
         self.channels.reset();
     }
@@ -73,9 +78,10 @@ mod tests {
         asked.tiles.forget();
         assert!(asked.tiles.ask(Some(8)).is_some(), "asked again once forgotten");
         let (_, channels) = asked.channels.ask(Some(1)).unwrap();
+        let catalog = asked.catalog.issue();
         asked.reset();
         assert!(
-            !asked.channels.is_current(channels),
+            !asked.channels.is_current(channels) && !asked.catalog.is_current(catalog),
             "a new form drops the old answers"
         );
         assert!(asked.channels.ask(Some(1)).is_some());
