@@ -230,7 +230,7 @@ async fn a_test_delivery_appears_in_the_deliveries_without_a_refresh() {
     assert_eq!(stored[0].trigger_type, Some(TriggerType::Manual));
     // The watch ends once it has landed.
     let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
-    while driver.app.watch.poll.is_some() {
+    while driver.app.screens.subscriptions.resource.watch.poll.is_some() {
         match tokio::time::timeout_at(deadline, driver.next_message()).await {
             Ok(Some(msg)) => {
                 driver.send(msg);

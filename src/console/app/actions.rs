@@ -128,7 +128,7 @@ impl App {
             Some(shown) if shown == subscription => self.screens.deliveries.newest().map(|d| d.id.clone()),
             _ => None,
         };
-        self.watch.poll = Some(Poll {
+        self.screens.subscriptions.resource.watch.poll = Some(Poll {
             subscription,
             expect,
             before,
@@ -137,17 +137,17 @@ impl App {
         });
         Effect::Timer {
             timer: Timer::Poll(1),
-            ticket: self.watch.polls.issue(),
+            ticket: self.screens.subscriptions.resource.watch.polls.issue(),
         }
     }
 
     /// Time for another look: the subscription's newest delivery is asked
     /// for, on its own (whatever the deliveries list shows or filters).
     pub(super) fn look_again(&mut self, ticket: super::Ticket) -> Vec<Effect> {
-        if !self.watch.polls.is_current(ticket) {
+        if !self.screens.subscriptions.resource.watch.polls.is_current(ticket) {
             return Vec::new();
         }
-        let Some(poll) = self.watch.poll.as_mut() else {
+        let Some(poll) = self.screens.subscriptions.resource.watch.poll.as_mut() else {
             return Vec::new();
         };
         poll.looks += 1;
@@ -170,6 +170,9 @@ impl App {
     ) -> Vec<Effect> {
         // The read showed it paused again: its newest delivery says why.
         if let Some(recheck) = self
+            .screens
+            .subscriptions
+            .resource
             .watch
             .recheck
             .clone()
@@ -177,11 +180,14 @@ impl App {
             && let Ok(Some(newest)) = &result
         {
             self.dirty = true;
-            self.watch.poll = None;
+            self.screens.subscriptions.resource.watch.poll = None;
             self.paused_again(&recheck, Some(why_paused(newest)));
             return Vec::new();
         }
         let Some(poll) = self
+            .screens
+            .subscriptions
+            .resource
             .watch
             .poll
             .clone()
@@ -206,12 +212,19 @@ impl App {
             let shown = self.shown() == ScreenId::Deliveries
                 && self.screens.deliveries.subscription() == Some(subscription);
             self.notice = Some(landed_notice(subscription, &delivery, shown));
-            if let Some(recheck) = self.watch.recheck.as_mut().filter(|r| r.id == subscription)
+            if let Some(recheck) = self
+                .screens
+                .subscriptions
+                .resource
+                .watch
+                .recheck
+                .as_mut()
+                .filter(|r| r.id == subscription)
                 && (delivery.has_failed() || delivery.recipient_counts().any_short())
             {
                 recheck.why = Some(why_paused(&delivery));
             }
-            self.watch.poll = None;
+            self.screens.subscriptions.resource.watch.poll = None;
             let mut effects = vec![Effect::LoadSubscription {
                 project: self.context.project.clone(),
                 id: subscription,
@@ -225,8 +238,8 @@ impl App {
             return effects;
         }
         if poll.looks >= LOOKS {
-            self.watch.poll = None;
-            self.watch.recheck = None;
+            self.screens.subscriptions.resource.watch.poll = None;
+            self.screens.subscriptions.resource.watch.recheck = None;
             self.notice = Some(Notice::done(format!(
                 "no new delivery of #{subscription} has landed yet: r on its deliveries looks again"
             )));
@@ -234,13 +247,13 @@ impl App {
         }
         vec![Effect::Timer {
             timer: Timer::Poll(poll.looks + 1),
-            ticket: self.watch.polls.issue(),
+            ticket: self.screens.subscriptions.resource.watch.polls.issue(),
         }]
     }
 
     /// After a resume or a test: read the subscription again.
     pub(super) fn read_again(&mut self, id: i64, done: &'static str) -> Effect {
-        self.watch.recheck = Some(Recheck {
+        self.screens.subscriptions.resource.watch.recheck = Some(Recheck {
             id,
             done,
             paused_again: false,
@@ -274,22 +287,33 @@ impl App {
         self.announce(Change::SubscriptionChanged(subscription.clone()));
         self.apply_view();
         let mut effects = Vec::new();
-        if let Some(recheck) = self.watch.recheck.clone().filter(|recheck| recheck.id == id) {
+        if let Some(recheck) = self
+            .screens
+            .subscriptions
+            .resource
+            .watch
+            .recheck
+            .clone()
+            .filter(|recheck| recheck.id == id)
+        {
             // Still enabled: PostHog may pause it once the delivery on its
             // way fails, so it is read again when that lands (the watch).
             let watched = self
+                .screens
+                .subscriptions
+                .resource
                 .watch
                 .poll
                 .as_ref()
                 .is_some_and(|poll| poll.subscription == id);
             if enabled {
                 if !watched {
-                    self.watch.recheck = None;
+                    self.screens.subscriptions.resource.watch.recheck = None;
                 }
             } else if recheck.why.is_some() {
                 self.paused_again(&recheck, recheck.why.clone());
             } else {
-                self.watch.recheck = Some(Recheck {
+                self.screens.subscriptions.resource.watch.recheck = Some(Recheck {
                     paused_again: true,
                     ..recheck.clone()
                 });
@@ -333,7 +357,7 @@ impl App {
 
     /// Tells that the server paused a subscription after a resume or a test.
     fn paused_again(&mut self, recheck: &Recheck, why: Option<String>) {
-        self.watch.recheck = None;
+        self.screens.subscriptions.resource.watch.recheck = None;
         let why = why.unwrap_or_else(|| {
             if self.shown() == ScreenId::Deliveries
                 && self.screens.deliveries.subscription() == Some(recheck.id)

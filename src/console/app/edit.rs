@@ -66,7 +66,7 @@ impl App {
         };
         let id = match selected {
             Some(subscription) if subscription.deleted => Some(subscription.id),
-            _ => self.undo.offered(),
+            _ => self.screens.subscriptions.resource.undo.offered(),
         };
         match id {
             Some(id) => self.write(Write::Subscription(SubscriptionWrite::Restore { project, id })),
@@ -290,13 +290,13 @@ impl App {
         for then in landed.then {
             match then {
                 Then::OfferUndo(id) => {
-                    let ticket = self.undo.offer(id);
+                    let ticket = self.screens.subscriptions.resource.undo.offer(id);
                     effects.push(Effect::Timer {
                         timer: Timer::Undo,
                         ticket,
                     });
                 }
-                Then::ForgetUndo => self.undo.forget(),
+                Then::ForgetUndo => self.screens.subscriptions.resource.undo.forget(),
                 Then::ForgetResumed => self.resume = None,
                 Then::Watch { id, trigger } => effects.push(self.watch_for_delivery(id, trigger)),
                 Then::ReadAgain { id, why } => effects.push(self.read_again(id, why)),
@@ -324,7 +324,7 @@ impl App {
     }
 
     pub(super) fn undo_expired(&mut self, ticket: Ticket) {
-        if self.undo.expired(ticket) {
+        if self.screens.subscriptions.resource.undo.expired(ticket) {
             self.dirty = true;
         }
     }

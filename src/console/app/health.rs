@@ -28,7 +28,7 @@ impl App {
             self.notice = Some(Notice::done("still looking: Esc stops the look".into()));
             return Vec::new();
         }
-        let (ticket, stop) = self.looks.start();
+        let (ticket, stop) = self.screens.health.resource.looks.start();
         self.screens.health.begin();
         vec![Effect::Look {
             ticket,
@@ -44,7 +44,7 @@ impl App {
         if self.shown() != ScreenId::Health || !self.screens.health.is_looking() {
             return false;
         }
-        let stopped = self.looks.stop();
+        let stopped = self.screens.health.resource.looks.stop();
         if stopped {
             self.notice = Some(Notice::working("stopping the look…".into()));
         }
@@ -58,7 +58,7 @@ impl App {
         if self.screens.health.is_looking() {
             return Vec::new();
         }
-        let (ticket, stop) = self.looks.start();
+        let (ticket, stop) = self.screens.health.resource.looks.start();
         self.screens.health.begin();
         vec![Effect::Look {
             ticket,
@@ -102,7 +102,7 @@ impl App {
     }
 
     pub(super) fn look_news(&mut self, ticket: Ticket, news: LookNews) -> Vec<Effect> {
-        if !self.looks.is_current(ticket) {
+        if !self.screens.health.resource.looks.is_current(ticket) {
             return Vec::new(); // a look of a project left since
         }
         let height = self.table_height();
@@ -120,11 +120,11 @@ impl App {
     }
 
     pub(super) fn looked(&mut self, ticket: Ticket, result: Result<LookSummary, LookFailure>) -> Vec<Effect> {
-        if !self.looks.is_current(ticket) {
+        if !self.screens.health.resource.looks.is_current(ticket) {
             return Vec::new();
         }
         self.dirty = true;
-        self.looks.ended();
+        self.screens.health.resource.looks.ended();
         let height = self.table_height();
         if self
             .notice
@@ -150,7 +150,7 @@ impl App {
                 if let Some(unreachable) = summary.cut.as_ref().and_then(|cut| cut.unreachable()) {
                     // The server went away mid-look: offline, tried again,
                     // and looked at again once it answers.
-                    self.looks.cut_short();
+                    self.screens.health.resource.looks.cut_short();
                     effects.extend(self.unreachable(unreachable));
                 }
                 Looked {
@@ -163,7 +163,7 @@ impl App {
             }
             Err(failure) => {
                 if let Some(unreachable) = failure.unreachable {
-                    self.looks.cut_short();
+                    self.screens.health.resource.looks.cut_short();
                     effects.extend(self.unreachable(unreachable));
                 }
                 Looked {
@@ -182,7 +182,7 @@ impl App {
     /// The server answers again: a look it cut short, or that could not
     /// start, starts again by itself (going on from what it learnt).
     pub(super) fn look_again_if_cut(&mut self) -> Vec<Effect> {
-        if !self.looks.take_again() || self.screens.health.is_looking() {
+        if !self.screens.health.resource.looks.take_again() || self.screens.health.is_looking() {
             return Vec::new();
         }
         self.look()
@@ -190,7 +190,7 @@ impl App {
 
     /// Another project or connection: the look's rows are of the one left.
     pub(super) fn forget_health(&mut self) {
-        self.looks.forget();
+        self.screens.health.resource.looks.forget();
         self.screens.health.forget();
     }
 

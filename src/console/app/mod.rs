@@ -76,8 +76,6 @@ pub struct App {
     pub dirty: bool,
     /// The pause in typing a search waits for.
     searches: Latest,
-    /// The soft delete `u` can undo now, and its timer.
-    pub undo: crate::console::screens::subscriptions::undo::Undo,
     /// The form a confirmed write came from, to reopen if the write fails.
     resume: Option<Box<(Form, FormPurpose)>>,
     /// Tickets of writes, and how many writes are on their way.
@@ -99,18 +97,11 @@ pub struct App {
     at_start: bool,
     /// Set by `:org`: the project must then be one of the new organization's.
     project_follows: bool,
-    /// The delivery a test or a resume started, looked for until it
-    /// lands, and the subscription read again after it (the Subscriptions
-    /// screen's own type).
-    pub watch: crate::console::screens::subscriptions::watch::Watch,
     /// `--refresh SECONDS`: the list on screen is fetched again this often.
     pub refresh_every: Option<u32>,
     refreshes: Latest,
     /// When `--refresh` last fetched the list, for the footer.
     pub last_refresh: Option<DateTime<Utc>>,
-    /// Health's looks: the latest one's ticket, its stop, and whether one
-    /// cut short starts again (the Health screen's own type).
-    looks: crate::console::screens::health::Looks,
     /// `p` or `e` on a Health row, or `:sub ID`, waiting for its
     /// subscription to be read.
     then: Option<(i64, health::Then)>,
@@ -147,11 +138,9 @@ impl App {
             switching: None,
             at_start: true,
             project_follows: false,
-            watch: Default::default(),
             refresh_every: context.refresh,
             refreshes: Latest::default(),
             last_refresh: None,
-            looks: Default::default(),
             then: None,
             history: Default::default(),
             production_yes: false,
@@ -183,7 +172,6 @@ impl App {
             quit: false,
             dirty: true,
             searches: Latest::default(),
-            undo: Default::default(),
             resume: None,
             writes: Latest::default(),
             writing: 0,
@@ -448,7 +436,9 @@ impl App {
                 self.shown() == list && self.screens.get(list).generation() == generation
             }
             About::Write => true,
-            About::Look(ticket) => self.shown() == ScreenId::Health && self.looks.is_current(ticket),
+            About::Look(ticket) => {
+                self.shown() == ScreenId::Health && self.screens.health.resource.looks.is_current(ticket)
+            }
         };
         if current {
             self.last_request = Some(exchange);

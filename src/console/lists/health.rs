@@ -81,6 +81,9 @@ pub struct Board {
     seen: HashSet<i64>,
     /// The look under way has read the list.
     listed: bool,
+    /// Its looks: the latest one's ticket, its stop, and whether one cut
+    /// short starts again.
+    pub looks: crate::console::screens::health::Looks,
 }
 
 impl Board {

@@ -128,7 +128,8 @@ fn p_resuming_an_auto_disabled_row_says_the_server_paused_it_again_and_why() {
         "resumed #13, but the server paused it again: Slack integration revoked: e edits the target (another integration), or reconnect Slack in PostHog"
     );
     assert!(
-        app.watch.poll.is_none() && app.watch.recheck.is_none(),
+        app.screens.subscriptions.resource.watch.poll.is_none()
+            && app.screens.subscriptions.resource.watch.recheck.is_none(),
         "the story is told: no more looks"
     );
 }
@@ -166,7 +167,7 @@ fn a_resume_that_holds_says_nothing_more() {
         .into(),
     );
     app.update(SubscriptionsMsg::Subscription(Ok(Box::new(paused))).into());
-    assert!(app.watch.recheck.is_none());
+    assert!(app.screens.subscriptions.resource.watch.recheck.is_none());
     let notice = app.notice.clone().unwrap();
     assert!(
         !notice.error && notice.text.starts_with("the delivery of #7 landed: completed"),
@@ -194,7 +195,7 @@ fn a_pause_that_comes_with_the_delivery_is_told_when_it_lands() {
     // Read at once: still enabled, the delivery not run yet.
     app.update(SubscriptionsMsg::Subscription(Ok(Box::new(revoked_slack(13, true)))).into());
     assert!(
-        app.watch.recheck.is_some(),
+        app.screens.subscriptions.resource.watch.recheck.is_some(),
         "kept while the delivery is watched for"
     );
     let failed = Delivery {
@@ -227,5 +228,5 @@ fn a_pause_that_comes_with_the_delivery_is_told_when_it_lands() {
                 .starts_with("resumed #13, but the server paused it again: Slack integration revoked"),
         "{notice:?}"
     );
-    assert!(app.watch.recheck.is_none());
+    assert!(app.screens.subscriptions.resource.watch.recheck.is_none());
 }

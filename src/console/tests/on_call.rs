@@ -201,7 +201,7 @@ fn a_test_delivery_asks_first_then_watches_for_the_delivery_a_while() {
         timer = poll_timer(&effects);
     }
     assert_eq!(looks, 10, "bounded");
-    assert_eq!(app.watch.poll, None);
+    assert_eq!(app.screens.subscriptions.resource.watch.poll, None);
     assert!(
         app.notice
             .as_ref()
@@ -253,7 +253,7 @@ fn a_test_delivery_asks_first_then_watches_for_the_delivery_a_while() {
     );
     let notice = app.notice.clone().unwrap();
     assert!(notice.error && notice.text.contains("landed: failed") && notice.text.contains("does not exist"));
-    assert_eq!(app.watch.poll, None);
+    assert_eq!(app.screens.subscriptions.resource.watch.poll, None);
 }
 
 #[test]

@@ -379,7 +379,7 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
     if !state.is_empty() {
         second.push(Span::styled(format!("{state}   "), theme.warning));
     }
-    if let Some(id) = app.undo.offered() {
+    if let Some(id) = app.screens.subscriptions.resource.undo.offered() {
         second.push(Span::styled(
             format!("u: undo the soft delete of #{id} "),
             theme.demo,

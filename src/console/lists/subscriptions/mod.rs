@@ -65,6 +65,11 @@ pub struct Subscriptions {
     /// catalogue, a dashboard's tiles, an integration's channels), each
     /// with the ticket whose answer alone is taken.
     pub asked: crate::console::screens::subscriptions::asked::Asked,
+    /// The soft delete `u` can undo now, and its timer.
+    pub undo: crate::console::screens::subscriptions::undo::Undo,
+    /// The delivery a test or a resume started, looked for until it
+    /// lands, and the subscription read again after it.
+    pub watch: crate::console::screens::subscriptions::watch::Watch,
 }
 
 impl Subscriptions {
