@@ -5,7 +5,7 @@
 //! Subscriptions (`p` and `e` read it first when the Subscriptions tab has
 //! not loaded it).
 
-use super::{App, Effect, LookFailure, LookNews, Notice, ScreenId, Ticket};
+use super::{App, Effect, LookFailure, LookNews, Notice, ScreenId};
 use crate::console::lists::deliveries::ChosenSubscription;
 use crate::console::lists::health::Looked;
 use crate::health::LookSummary;
@@ -101,10 +101,9 @@ impl App {
         self.look()
     }
 
-    pub(super) fn look_news(&mut self, ticket: Ticket, news: LookNews) -> Vec<Effect> {
-        if !self.screens.health.resource.looks.is_current(ticket) {
-            return Vec::new(); // a look of a project left since
-        }
+    /// News of the look under way (`Screens::wants` dropped any of an
+    /// earlier look).
+    pub(super) fn look_news(&mut self, news: LookNews) -> Vec<Effect> {
         let height = self.table_height();
         let health = &mut self.screens.health;
         match news {
@@ -119,10 +118,8 @@ impl App {
         Vec::new()
     }
 
-    pub(super) fn looked(&mut self, ticket: Ticket, result: Result<LookSummary, LookFailure>) -> Vec<Effect> {
-        if !self.screens.health.resource.looks.is_current(ticket) {
-            return Vec::new();
-        }
+    /// The look under way ended.
+    pub(super) fn looked(&mut self, result: Result<LookSummary, LookFailure>) -> Vec<Effect> {
         self.dirty = true;
         self.screens.health.resource.looks.ended();
         let height = self.table_height();

@@ -2,7 +2,7 @@
 //! message ([`ScreenMsg`], one variant a screen), and each screen's arm
 //! hands it to where that screen's handling lives until it moves into its
 //! folder. An answer for a form, picker or look since closed or replaced
-//! is dropped here by its ticket.
+//! is dropped first, by the ticket its screen holds (`Screens::wants`).
 
 use super::{App, Effect};
 use crate::console::screens::{ScreenMsg, health, members, offboard, people, person, subscriptions};
@@ -10,6 +10,9 @@ use crate::console::screens::{ScreenMsg, health, members, offboard, people, pers
 impl App {
     /// One screen's message.
     pub(super) fn screen_msg(&mut self, msg: ScreenMsg) -> Vec<Effect> {
+        if !self.screens.wants(&msg) {
+            return Vec::new();
+        }
         match msg {
             ScreenMsg::Members(msg) => self.members_heard(msg),
             ScreenMsg::Subscriptions(msg) => self.subscriptions_heard(msg),
@@ -21,73 +24,27 @@ impl App {
                 self.offboard_step(ticket, at, *step);
                 Vec::new()
             }
-            ScreenMsg::Health(health::Msg::LookNews { ticket, news }) => self.look_news(ticket, news),
-            ScreenMsg::Health(health::Msg::Looked { ticket, result }) => self.looked(ticket, result),
+            ScreenMsg::Health(health::Msg::LookNews { news, .. }) => self.look_news(news),
+            ScreenMsg::Health(health::Msg::Looked { result, .. }) => self.looked(result),
         }
     }
 
     fn members_heard(&mut self, msg: members::Msg) -> Vec<Effect> {
         match msg {
-            members::Msg::People {
-                ticket,
-                people,
-                in_role,
-            } => {
-                if !self.screens.members.resource.people_asked.is_current(ticket) {
-                    return Vec::new(); // for a picker closed since
-                }
-                self.people(people, in_role)
-            }
+            members::Msg::People { people, in_role, .. } => self.people(people, in_role),
             members::Msg::RoleFound { name, found } => self.role_found(name, found),
         }
     }
 
     fn subscriptions_heard(&mut self, msg: subscriptions::Msg) -> Vec<Effect> {
         match msg {
-            subscriptions::Msg::Catalog {
-                ticket,
-                result,
-                slack,
-            } => {
-                if !self
-                    .screens
-                    .subscriptions
-                    .resource
-                    .asked
-                    .catalog
-                    .is_current(ticket)
-                {
-                    return Vec::new(); // for a form closed since
-                }
-                self.catalog(result, slack)
-            }
+            subscriptions::Msg::Catalog { result, slack, .. } => self.catalog(result, slack),
             subscriptions::Msg::Tiles {
-                ticket,
-                dashboard,
-                result,
-            } => {
-                if !self.screens.subscriptions.resource.asked.tiles.is_current(ticket) {
-                    return Vec::new(); // for a form closed, or a dashboard changed, since
-                }
-                self.tiles_arrived(dashboard, result)
-            }
+                dashboard, result, ..
+            } => self.tiles_arrived(dashboard, result),
             subscriptions::Msg::Channels {
-                ticket,
-                integration,
-                result,
-            } => {
-                if !self
-                    .screens
-                    .subscriptions
-                    .resource
-                    .asked
-                    .channels
-                    .is_current(ticket)
-                {
-                    return Vec::new();
-                }
-                self.channels_arrived(integration, result)
-            }
+                integration, result, ..
+            } => self.channels_arrived(integration, result),
             subscriptions::Msg::NewestDelivery { subscription, result } => {
                 self.newest_delivery(subscription, result)
             }

@@ -16,7 +16,7 @@ use crate::console::screens::list::{AnyTable, Resource};
 use crate::console::screens::members::writes::OfRole;
 use crate::console::screens::roles::list::Roles;
 use crate::console::screens::write::Confirm;
-use crate::console::screens::{Change, ScreenId, ScreenPage, health, members, roles};
+use crate::console::screens::{Change, ScreenId, ScreenMsg, ScreenPage, health, members, roles};
 use crate::console::table::Table;
 
 /// The screens, one field each: today each a list's table.
@@ -128,6 +128,42 @@ impl Screens {
             }
             ScreenId::Health => health::bulk::bulk(verb, &self.health.marked_if_any()?, scope),
             ScreenId::Deliveries | ScreenId::People | ScreenId::Person | ScreenId::Offboard => None,
+        }
+    }
+
+    /// "Latest wins", in the screen whose request it guards: whether a
+    /// screen still waits for this message, by the ticket the screen holds
+    /// (the picker's people, the subscription form's catalogue, tiles and
+    /// channels, Health's look). An answer for a picker, form or look since
+    /// closed or replaced is dropped. People, a person's page and
+    /// offboarding still hold their tickets in the shell, which checks them
+    /// there until they move into their folders.
+    pub fn wants(&self, msg: &ScreenMsg) -> bool {
+        use crate::console::screens::subscriptions::Msg as Subscription;
+        let subscriptions = &self.subscriptions.resource;
+        match msg {
+            ScreenMsg::Members(members::Msg::People { ticket, .. }) => {
+                self.members.resource.people_asked.is_current(*ticket)
+            }
+            ScreenMsg::Members(members::Msg::RoleFound { .. }) => true,
+            ScreenMsg::Subscriptions(Subscription::Catalog { ticket, .. }) => {
+                subscriptions.asked.catalog.is_current(*ticket)
+            }
+            // For a form closed, or a dashboard changed, since.
+            ScreenMsg::Subscriptions(Subscription::Tiles { ticket, .. }) => {
+                subscriptions.asked.tiles.is_current(*ticket)
+            }
+            ScreenMsg::Subscriptions(Subscription::Channels { ticket, .. }) => {
+                subscriptions.asked.channels.is_current(*ticket)
+            }
+            ScreenMsg::Subscriptions(Subscription::NewestDelivery { .. } | Subscription::Subscription(_)) => {
+                true
+            }
+            // A look of a project left since.
+            ScreenMsg::Health(health::Msg::LookNews { ticket, .. } | health::Msg::Looked { ticket, .. }) => {
+                self.health.resource.looks.is_current(*ticket)
+            }
+            ScreenMsg::People(_) | ScreenMsg::Person(_) | ScreenMsg::Offboard(_) => true,
         }
     }
 
