@@ -17,11 +17,9 @@ impl App {
             ScreenMsg::Members(msg) => self.members_heard(msg),
             ScreenMsg::Subscriptions(msg) => self.subscriptions_heard(msg),
             ScreenMsg::People(msg) => self.people_msg(msg),
-            ScreenMsg::Person(person::Msg::Profile { ticket, result }) => {
-                self.profile_arrived(ticket, result)
-            }
-            ScreenMsg::Offboard(offboard::Msg::OffboardStep { ticket, at, step }) => {
-                self.offboard_step(ticket, at, *step);
+            ScreenMsg::Person(person::Msg::Profile { result, .. }) => self.profile_arrived(result),
+            ScreenMsg::Offboard(offboard::Msg::OffboardStep { at, step, .. }) => {
+                self.offboard_step(at, *step);
                 Vec::new()
             }
             ScreenMsg::Health(health::Msg::LookNews { news, .. }) => self.look_news(news),
@@ -54,17 +52,17 @@ impl App {
 
     fn people_msg(&mut self, msg: people::Msg) -> Vec<Effect> {
         match msg {
-            people::Msg::RoleIndexProgress { ticket, done, total } => {
-                self.role_index_progress(ticket, done, total);
+            people::Msg::RoleIndexProgress { done, total, .. } => {
+                self.role_index_progress(done, total);
                 Vec::new()
             }
-            people::Msg::RoleIndex { ticket, result } => self.role_index_arrived(ticket, result),
-            people::Msg::PeopleNews { ticket, news } => {
-                self.people_news(ticket, news);
+            people::Msg::RoleIndex { result, .. } => self.role_index_arrived(result),
+            people::Msg::PeopleNews { news, .. } => {
+                self.people_news(news);
                 Vec::new()
             }
-            people::Msg::PeopleNarrowed { ticket, result } => {
-                self.people_narrowed(ticket, result);
+            people::Msg::PeopleNarrowed { result, .. } => {
+                self.people_narrowed(result);
                 Vec::new()
             }
         }

@@ -122,8 +122,6 @@ pub struct App {
     bulk: Option<bulk::BulkRun>,
     /// The results of the last bulk action, row by row.
     pub report: Option<crate::console::widgets::results::Report>,
-    /// People's requests in flight, each kind's latest.
-    people: people::PeopleState,
     /// Where the log goes, as the help shows it.
     pub log_path: std::path::PathBuf,
 }
@@ -147,7 +145,6 @@ impl App {
             read: None,
             bulk: None,
             report: None,
-            people: people::PeopleState::default(),
             log_path: crate::config::log_path(),
             offline: None,
             reconnects: Latest::default(),

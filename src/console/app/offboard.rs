@@ -31,12 +31,12 @@ impl App {
                 if same && !self.screens.person.resource.gathering {
                     effects.extend(self.open_offboard());
                 } else {
-                    self.people.then_offboard = true;
+                    self.screens.people.resource.asked.then_offboard = true;
                 }
                 effects
             }
             ScreenId::Person if self.screens.person.resource.profile.is_none() => {
-                self.people.then_offboard = true;
+                self.screens.people.resource.asked.then_offboard = true;
                 self.notice = Some(Notice::working(
                     "their page is being gathered: the plan follows".into(),
                 ));
@@ -151,14 +151,11 @@ impl App {
     }
 
     /// A step ended.
-    pub(super) fn offboard_step(&mut self, ticket: Ticket, at: usize, step: Step) {
+    pub(super) fn offboard_step(&mut self, at: usize, step: Step) {
         let height = self.table_height();
         let Some(screen) = self.screens.offboard.resource.screen.as_mut() else {
             return;
         };
-        if screen.phase != (Phase::Running { ticket }) {
-            return;
-        }
         if let Some(slot) = screen.plan.steps.get_mut(at) {
             *slot = step;
         }

@@ -4,7 +4,7 @@
 //! (Enter). What is done to people (`a`, `L`) is in `choose.rs`,
 //! offboarding (`O`) in `offboard.rs`.
 
-use super::{App, Effect, Notice, ScreenId, Stop, Ticket};
+use super::{App, Effect, Notice, ScreenId, Stop};
 
 use crate::console::lists::AnyTable;
 use crate::console::lists::people::{Narrowing, People, Scan};
@@ -19,20 +19,6 @@ pub enum Narrow {
     NoRole(SharedIndex),
     /// Those of one role: its memberships are read.
     Role(crate::people::RoleRef),
-}
-
-/// The People view's requests: only the latest of each kind is taken.
-#[derive(Debug, Default)]
-pub struct PeopleState {
-    indexes: super::Latest,
-    narrowings: super::Latest,
-    /// What stops the narrowing under way.
-    stop: Option<Stop>,
-    profiles: super::Latest,
-    /// The page waits for the index before it is gathered.
-    page_waits: bool,
-    /// The offboarding opens once the page is gathered (`O` on People).
-    pub(super) then_offboard: bool,
 }
 
 impl App {
@@ -50,28 +36,19 @@ impl App {
         people.reading = Some((0, 0));
         people.index_error = None;
         Effect::LoadRoleIndex {
-            ticket: self.people.indexes.issue(),
+            ticket: self.screens.people.resource.asked.indexes.issue(),
             organization: self.context.organization.clone(),
         }
     }
 
-    pub(super) fn role_index_progress(&mut self, ticket: Ticket, done: usize, total: usize) {
-        if self.people.indexes.is_current(ticket) {
-            self.screens.people.resource.reading = Some((done, total));
-            self.dirty = true;
-        }
+    pub(super) fn role_index_progress(&mut self, done: usize, total: usize) {
+        self.screens.people.resource.reading = Some((done, total));
+        self.dirty = true;
     }
 
     /// The index is in: rows show their roles; a narrowing or a page that
     /// waited for it goes on.
-    pub(super) fn role_index_arrived(
-        &mut self,
-        ticket: Ticket,
-        result: Result<SharedIndex, String>,
-    ) -> Vec<Effect> {
-        if !self.people.indexes.is_current(ticket) {
-            return Vec::new();
-        }
+    pub(super) fn role_index_arrived(&mut self, result: Result<SharedIndex, String>) -> Vec<Effect> {
         self.dirty = true;
         let people = &mut self.screens.people.resource;
         people.reading = None;
@@ -82,13 +59,13 @@ impl App {
                 if people.narrowing.is_some() && people.scan.is_none() {
                     effects.extend(self.start_narrowing());
                 }
-                if std::mem::take(&mut self.people.page_waits) {
+                if std::mem::take(&mut self.screens.people.resource.asked.page_waits) {
                     effects.extend(self.gather());
                 }
             }
             Err(error) => {
                 people.index_error = Some(error.clone());
-                if std::mem::take(&mut self.people.page_waits) {
+                if std::mem::take(&mut self.screens.people.resource.asked.page_waits) {
                     let page = &mut self.screens.person.resource;
                     page.gathering = false;
                     page.error = Some(format!("who holds which role could not be read: {error}"));
@@ -104,7 +81,7 @@ impl App {
     /// `:people`, `:no-role`, `:has-role NAME`: People, narrowed or not.
     pub(super) fn narrow_people(&mut self, narrowing: Option<Narrowing>) -> Vec<Effect> {
         self.stop_narrowing();
-        self.people.narrowings.issue();
+        self.screens.people.resource.asked.narrowings.issue();
         let table = &mut self.screens.people;
         table.resource.narrowing = narrowing.clone();
         table.resource.scan = None;
@@ -162,9 +139,9 @@ impl App {
             ..Scan::default()
         });
         let stop = Stop::default();
-        self.people.stop = Some(stop.clone());
+        self.screens.people.resource.asked.stop = Some(stop.clone());
         vec![Effect::NarrowPeople {
-            ticket: self.people.narrowings.issue(),
+            ticket: self.screens.people.resource.asked.narrowings.issue(),
             organization: self.context.organization.clone(),
             narrow,
             oldest_first,
@@ -173,15 +150,12 @@ impl App {
     }
 
     fn stop_narrowing(&mut self) {
-        if let Some(stop) = self.people.stop.take() {
+        if let Some(stop) = self.screens.people.resource.asked.stop.take() {
             stop.stop();
         }
     }
 
-    pub(super) fn people_news(&mut self, ticket: Ticket, news: PeopleNews) {
-        if !self.people.narrowings.is_current(ticket) {
-            return;
-        }
+    pub(super) fn people_news(&mut self, news: PeopleNews) {
         self.dirty = true;
         let height = self.table_height();
         let table = &mut self.screens.people;
@@ -196,12 +170,9 @@ impl App {
         }
     }
 
-    pub(super) fn people_narrowed(&mut self, ticket: Ticket, result: Result<bool, String>) {
-        if !self.people.narrowings.is_current(ticket) {
-            return;
-        }
+    pub(super) fn people_narrowed(&mut self, result: Result<bool, String>) {
         self.dirty = true;
-        self.people.stop = None;
+        self.screens.people.resource.asked.stop = None;
         let people = &mut self.screens.people.resource;
         if let Some(scan) = people.scan.as_mut() {
             scan.running = false;
@@ -280,7 +251,7 @@ impl App {
         }
         if self.screens.people.resource.narrowing.is_some() {
             self.stop_narrowing();
-            self.people.narrowings.issue();
+            self.screens.people.resource.asked.narrowings.issue();
             self.screens.people.resource.scan = None;
         } else {
             self.screens.people.remember_selected();
@@ -292,7 +263,7 @@ impl App {
     /// The open page, gathered again once the index being read is in.
     pub(super) fn regather(&mut self) -> Vec<Effect> {
         self.screens.person.resource.gathering = true;
-        self.people.page_waits = true;
+        self.screens.people.resource.asked.page_waits = true;
         Vec::new()
     }
 
@@ -328,13 +299,13 @@ impl App {
         self.screens.person.resource.gathering = true;
         match self.screens.people.resource.index.clone() {
             Some(index) => vec![Effect::GatherProfile {
-                ticket: self.people.profiles.issue(),
+                ticket: self.screens.people.resource.asked.profiles.issue(),
                 organization: self.context.organization.clone(),
                 email,
                 index: SharedIndex(index),
             }],
             None => {
-                self.people.page_waits = true;
+                self.screens.people.resource.asked.page_waits = true;
                 self.people_shown()
             }
         }
@@ -342,23 +313,21 @@ impl App {
 
     pub(super) fn profile_arrived(
         &mut self,
-        ticket: Ticket,
         result: Result<Box<crate::people::profile::Profile>, String>,
     ) -> Vec<Effect> {
-        if !self.people.profiles.is_current(ticket) {
-            return Vec::new();
-        }
         self.dirty = true;
         let height = self.table_height();
         match result {
             Ok(profile) => {
                 self.screens.person.show(profile, height, self.context.zone);
-                if std::mem::take(&mut self.people.then_offboard) && self.shown() == ScreenId::Person {
+                if std::mem::take(&mut self.screens.people.resource.asked.then_offboard)
+                    && self.shown() == ScreenId::Person
+                {
                     return self.open_offboard();
                 }
             }
             Err(error) => {
-                self.people.then_offboard = false;
+                self.screens.people.resource.asked.then_offboard = false;
                 let page = &mut self.screens.person.resource;
                 page.gathering = false;
                 page.error = Some(error.clone());
@@ -400,12 +369,10 @@ impl App {
     /// Another organization or connection: what People knew is of the one left.
     pub(super) fn forget_people(&mut self) {
         self.stop_narrowing();
-        self.people.indexes.issue();
-        self.people.narrowings.issue();
-        self.people.profiles.issue();
-        self.people.page_waits = false;
-        self.people.then_offboard = false;
+        let mut asked = std::mem::take(&mut self.screens.people.resource.asked);
+        asked.forget();
         self.screens.people.resource = People::default();
+        self.screens.people.resource.asked = asked;
         self.screens.people.clear();
         self.screens.person.close();
         self.screens.person.clear();

@@ -134,13 +134,14 @@ impl Screens {
     /// "Latest wins", in the screen whose request it guards: whether a
     /// screen still waits for this message, by the ticket the screen holds
     /// (the picker's people, the subscription form's catalogue, tiles and
-    /// channels, Health's look). An answer for a picker, form or look since
-    /// closed or replaced is dropped. People, a person's page and
-    /// offboarding still hold their tickets in the shell, which checks them
-    /// there until they move into their folders.
+    /// channels, Health's look, People's index and narrowing, a person's
+    /// page, the offboarding's run). An answer for a picker, form, look,
+    /// narrowing or page since closed or replaced is dropped.
     pub fn wants(&self, msg: &ScreenMsg) -> bool {
         use crate::console::screens::subscriptions::Msg as Subscription;
+        use crate::console::screens::{offboard, people, person};
         let subscriptions = &self.subscriptions.resource;
+        let people = &self.people.resource.asked;
         match msg {
             ScreenMsg::Members(members::Msg::People { ticket, .. }) => {
                 self.members.resource.people_asked.is_current(*ticket)
@@ -163,7 +164,19 @@ impl Screens {
             ScreenMsg::Health(health::Msg::LookNews { ticket, .. } | health::Msg::Looked { ticket, .. }) => {
                 self.health.resource.looks.is_current(*ticket)
             }
-            ScreenMsg::People(_) | ScreenMsg::Person(_) | ScreenMsg::Offboard(_) => true,
+            ScreenMsg::People(
+                people::Msg::RoleIndexProgress { ticket, .. } | people::Msg::RoleIndex { ticket, .. },
+            ) => people.indexes.is_current(*ticket),
+            ScreenMsg::People(
+                people::Msg::PeopleNews { ticket, .. } | people::Msg::PeopleNarrowed { ticket, .. },
+            ) => people.narrowings.is_current(*ticket),
+            ScreenMsg::Person(person::Msg::Profile { ticket, .. }) => people.profiles.is_current(*ticket),
+            // A step of the run under way, not of one stopped or left.
+            ScreenMsg::Offboard(offboard::Msg::OffboardStep { ticket, .. }) => {
+                self.offboard.resource.screen.as_ref().is_some_and(|screen| {
+                    screen.phase == (super::offboard::Phase::Running { ticket: *ticket })
+                })
+            }
         }
     }
 

@@ -56,6 +56,8 @@ pub struct People {
     pub scan: Option<Scan>,
     /// Why the narrowing failed.
     pub scan_error: Option<String>,
+    /// What People and a person's page asked, each kind's latest.
+    pub asked: crate::console::screens::people::asked::Asked,
 }
 
 /// On a narrow table the name stands for the person (the detail has the

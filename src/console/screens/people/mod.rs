@@ -1,7 +1,9 @@
 //! The People screen. Its folder holds, so far, its typed request
-//! (`request.rs`), its writes (`writes.rs`); the list itself (`console/lists/people.rs`) moves here as
-//! issue 30's re-cut goes on.
+//! (`request.rs`), what it and a person's page asked and "latest wins" for
+//! each (`asked.rs`), its writes (`writes.rs`); the list itself
+//! (`console/lists/people.rs`) moves here as issue 30's re-cut goes on.
 
+pub mod asked;
 pub mod msg;
 pub mod request;
 pub mod writes;
