@@ -169,7 +169,9 @@ fn health(count: u64) -> (App, Ticket) {
     let ticket = effects
         .iter()
         .find_map(|effect| match effect {
-            Effect::Look { ticket, .. } => Some(*ticket),
+            Effect::Ask(screens::ScreenAsk::Health(screens::health::Ask::Look { ticket, .. })) => {
+                Some(*ticket)
+            }
             _ => None,
         })
         .expect("a look");
@@ -222,7 +224,9 @@ fn health_view(c: &mut Criterion) {
     let ticket = effects
         .iter()
         .find_map(|effect| match effect {
-            Effect::Look { ticket, .. } => Some(*ticket),
+            Effect::Ask(screens::ScreenAsk::Health(screens::health::Ask::Look { ticket, .. })) => {
+                Some(*ticket)
+            }
             _ => None,
         })
         .expect("a look");

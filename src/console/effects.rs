@@ -14,16 +14,13 @@ mod writes;
 use super::app::{
     About, Connected, Context, Effect, Msg, ScreenId, ScreenRequest, Target, Ticket, Write, WriteAnswer,
 };
-use crate::api::{Client, List, Organization, PICKER_ROWS, Project, Role};
+use crate::api::{Client, List, Organization, PICKER_ROWS, Project};
 use crate::config::{self, CURRENT};
+use crate::console::screens::ScreenAsk;
+use crate::console::screens::health::Ask as HealthAsk;
 use crate::console::screens::health::Msg as HealthMsg;
-use crate::console::screens::members::Msg as MembersMsg;
-use crate::console::screens::subscriptions::Msg as SubscriptionsMsg;
-
-/// Channels asked for at a time, and the most a form offers (a bound on
-/// what a server may send; workspaces have far fewer).
-const CHANNEL_PAGE: u32 = 200;
-const MAX_CHANNELS: usize = 5_000;
+use crate::console::screens::people::Ask as PeopleAsk;
+use crate::console::screens::person::Ask as PersonAsk;
 
 #[derive(Clone)]
 pub struct Runner {
@@ -71,19 +68,6 @@ impl Runner {
                     let msg = runner.fetch(list, generation, request, offset, limit).await;
                     // The loop has ended when the channel is closed: nothing to tell.
                     let _ = runner.messages.send(msg);
-                });
-                None
-            }
-            Effect::Look {
-                ticket,
-                project,
-                stop,
-                max_requests,
-            } => {
-                let runner = self.clone();
-                tokio::spawn(async move {
-                    let result = runner.look(ticket, &project, stop, max_requests).await;
-                    let _ = runner.messages.send(HealthMsg::Looked { ticket, result }.into());
                 });
                 None
             }
@@ -136,169 +120,6 @@ impl Runner {
                 });
                 None
             }
-            Effect::LoadCatalog { ticket, project } => {
-                let runner = self.clone();
-                tokio::spawn(async move {
-                    let options = crate::api::FetchAll::default();
-                    let (dashboards, insights) = (List::dashboards(&project), List::insights(&project));
-                    // The form offers the first ones (typing searches them).
-                    let (dashboards, insights, slack) = tokio::join!(
-                        runner.client.first_rows(&dashboards, PICKER_ROWS, &options),
-                        runner.client.first_rows(&insights, PICKER_ROWS, &options),
-                        runner.client.integrations(&project, "slack"),
-                    );
-                    let result = dashboards
-                        .and_then(|(dashboards, _)| insights.map(|(insights, _)| (dashboards, insights)));
-                    // A 404 is an older server, which has no integrations;
-                    // any other answer is today's PostHog.
-                    let slack = match slack {
-                        Ok(page) => Some(page.results),
-                        Err(error) if error.status() == Some(404) => None,
-                        Err(_) => Some(Vec::new()),
-                    };
-                    let _ = runner.messages.send(
-                        SubscriptionsMsg::Catalog {
-                            ticket,
-                            result,
-                            slack,
-                        }
-                        .into(),
-                    );
-                });
-                None
-            }
-            Effect::LoadNewestDelivery {
-                project,
-                subscription,
-            } => {
-                let runner = self.clone();
-                tokio::spawn(async move {
-                    let result = runner
-                        .client
-                        .deliveries(&project, subscription, None)
-                        .await
-                        .map(|page| page.results.into_iter().next().map(Box::new));
-                    let _ = runner
-                        .messages
-                        .send(SubscriptionsMsg::NewestDelivery { subscription, result }.into());
-                });
-                None
-            }
-            Effect::LoadSubscription { project, id } => {
-                let runner = self.clone();
-                tokio::spawn(async move {
-                    let result = runner
-                        .client
-                        .subscription(&project, id)
-                        .await
-                        .map(|subscription| Box::new(subscription.into_typed()));
-                    let _ = runner
-                        .messages
-                        .send(SubscriptionsMsg::Subscription(result).into());
-                });
-                None
-            }
-            Effect::FindRole { organization, name } => {
-                let runner = self.clone();
-                tokio::spawn(async move {
-                    let wanted = name.to_lowercase();
-                    let list = List::roles(&organization);
-                    let found = runner
-                        .client
-                        .first_rows(&list, PICKER_ROWS, &crate::api::FetchAll::default())
-                        .await
-                        .map(|(roles, _)| {
-                            roles
-                                .into_iter()
-                                .find(|role: &Role| role.name.to_lowercase() == wanted)
-                                .map(|role| (role.id, role.name))
-                        })
-                        .map_err(|error| error.to_string());
-                    let _ = runner.messages.send(MembersMsg::RoleFound { name, found }.into());
-                });
-                None
-            }
-            Effect::LoadTiles {
-                ticket,
-                project,
-                dashboard,
-            } => {
-                let runner = self.clone();
-                tokio::spawn(async move {
-                    let result = runner.client.dashboard_tiles(&project, dashboard).await;
-                    let _ = runner.messages.send(
-                        SubscriptionsMsg::Tiles {
-                            ticket,
-                            dashboard,
-                            result,
-                        }
-                        .into(),
-                    );
-                });
-                None
-            }
-            Effect::LoadChannels {
-                ticket,
-                project,
-                integration,
-            } => {
-                let runner = self.clone();
-                tokio::spawn(async move {
-                    let result = runner.channels(&project, integration).await;
-                    let _ = runner.messages.send(
-                        SubscriptionsMsg::Channels {
-                            ticket,
-                            integration,
-                            result,
-                        }
-                        .into(),
-                    );
-                });
-                None
-            }
-            Effect::LoadPeople {
-                ticket,
-                organization,
-                role,
-                search,
-            } => {
-                let runner = self.clone();
-                tokio::spawn(async move {
-                    // The picker holds the first members alone, however
-                    // many the organization has (or a server says it has).
-                    let options = crate::api::FetchAll::default();
-                    let people = match search.as_deref() {
-                        Some(search) if !search.is_empty() => {
-                            List::members(&organization).with("search", search)
-                        }
-                        _ => List::members(&organization),
-                    };
-                    let people = runner.client.first_rows(&people, PICKER_ROWS, &options);
-                    let (people, in_role) = if search.is_some() {
-                        (people.await, None)
-                    } else {
-                        let members = List::memberships(&organization, &role);
-                        let (people, members) =
-                            tokio::join!(people, runner.client.first_rows(&members, PICKER_ROWS, &options));
-                        let in_role = members.ok().map(|(members, _)| {
-                            members
-                                .into_iter()
-                                .filter_map(|m| m.user.map(|user| user.uuid))
-                                .collect()
-                        });
-                        (people, in_role)
-                    };
-                    let _ = runner.messages.send(
-                        MembersMsg::People {
-                            ticket,
-                            people,
-                            in_role,
-                        }
-                        .into(),
-                    );
-                });
-                None
-            }
             Effect::LoadScopes { connection } => {
                 let runner = self.clone();
                 tokio::spawn(async move {
@@ -338,30 +159,64 @@ impl Runner {
                 });
                 None
             }
-            Effect::LoadRoleIndex { ticket, organization } => {
-                self.load_role_index(ticket, organization);
+            Effect::Ask(ask) => {
+                self.ask(ask);
                 None
             }
-            Effect::NarrowPeople {
+            Effect::Copy(text) => Some(text),
+        }
+    }
+
+    /// What a screen asks besides a page of its rows: the quick ones run
+    /// themselves (their folder's `ask.rs`) and answer with their screen's
+    /// message; a look, the role index, a narrowing and a person's page run
+    /// long and tell news as they go, on the runner's own tasks (`look.rs`,
+    /// `people.rs`).
+    fn ask(&self, ask: ScreenAsk) {
+        match ask {
+            ScreenAsk::Members(ask) => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let msg = ask.run(&runner.client).await;
+                    // The loop has ended when the channel is closed: nothing to tell.
+                    let _ = runner.messages.send(msg.into());
+                });
+            }
+            ScreenAsk::Subscriptions(ask) => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let msg = ask.run(&runner.client).await;
+                    let _ = runner.messages.send(msg.into());
+                });
+            }
+            ScreenAsk::Health(HealthAsk::Look {
+                ticket,
+                project,
+                stop,
+                max_requests,
+            }) => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let result = runner.look(ticket, &project, stop, max_requests).await;
+                    let _ = runner.messages.send(HealthMsg::Looked { ticket, result }.into());
+                });
+            }
+            ScreenAsk::People(PeopleAsk::RoleIndex { ticket, organization }) => {
+                self.load_role_index(ticket, organization);
+            }
+            ScreenAsk::People(PeopleAsk::Narrow {
                 ticket,
                 organization,
                 narrow,
                 oldest_first,
                 stop,
-            } => {
-                self.narrow_people(ticket, organization, narrow, oldest_first, stop);
-                None
-            }
-            Effect::GatherProfile {
+            }) => self.narrow_people(ticket, organization, narrow, oldest_first, stop),
+            ScreenAsk::Person(PersonAsk::Gather {
                 ticket,
                 organization,
                 email,
                 index,
-            } => {
-                self.gather_profile(ticket, organization, email, index);
-                None
-            }
-            Effect::Copy(text) => Some(text),
+            }) => self.gather_profile(ticket, organization, email, index),
         }
     }
 
@@ -399,32 +254,5 @@ impl Runner {
             offset,
             result,
         }
-    }
-
-    /// Every channel of a Slack integration, a page of 200 at a time, up to
-    /// [`MAX_CHANNELS`].
-    async fn channels(
-        &self,
-        project: &str,
-        integration: i64,
-    ) -> Result<Vec<crate::api::SlackChannel>, crate::api::Error> {
-        let mut found = Vec::new();
-        // A bound on pages as well as on channels: a server sending a few
-        // a page is not followed for ever.
-        for _ in 0..MAX_CHANNELS.div_ceil(CHANNEL_PAGE as usize) {
-            let query = crate::api::ChannelQuery {
-                search: None,
-                limit: Some(CHANNEL_PAGE),
-                offset: Some(found.len() as u32),
-            };
-            let page = self.client.channels(project, integration, &query).await?;
-            let empty = page.channels.is_empty();
-            found.extend(page.channels);
-            if !page.has_more || empty || found.len() >= MAX_CHANNELS {
-                break;
-            }
-        }
-        found.truncate(MAX_CHANNELS);
-        Ok(found)
     }
 }

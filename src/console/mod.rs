@@ -159,7 +159,7 @@ impl Driver {
             // A look's index and an offboarding's record go to the state directory.
             if matches!(
                 effect,
-                Effect::Look { .. }
+                Effect::Ask(screens::ScreenAsk::Health(screens::health::Ask::Look { .. }))
                     | Effect::Write {
                         write: app::Write::Offboard(OffboardWrite { .. }),
                         ..

@@ -10,6 +10,7 @@
 use super::{App, Confirm, Effect, Mode, Notice, ScreenId, Timer, Write};
 use crate::api::{self, Delivery, DeliveryStatus, Subscription, TriggerType};
 use crate::console::screens::Change;
+use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
 use crate::console::screens::subscriptions::Write as SubscriptionWrite;
 
 /// How many times the deliveries are looked at after a test or a resume:
@@ -151,10 +152,10 @@ impl App {
             return Vec::new();
         };
         poll.looks += 1;
-        vec![Effect::LoadNewestDelivery {
+        vec![Effect::from(SubscriptionsAsk::NewestDelivery {
             project: self.context.project.clone(),
             subscription: poll.subscription,
-        }]
+        })]
     }
 
     /// The newest delivery, looked at: once the one waited for has landed
@@ -225,10 +226,10 @@ impl App {
                 recheck.why = Some(why_paused(&delivery));
             }
             self.screens.subscriptions.resource.watch.poll = None;
-            let mut effects = vec![Effect::LoadSubscription {
+            let mut effects = vec![Effect::from(SubscriptionsAsk::Subscription {
                 project: self.context.project.clone(),
                 id: subscription,
-            }];
+            })];
             if self.shown() == ScreenId::Deliveries
                 && self.screens.deliveries.subscription() == Some(subscription)
             {
@@ -259,10 +260,10 @@ impl App {
             paused_again: false,
             why: None,
         });
-        Effect::LoadSubscription {
+        Effect::from(SubscriptionsAsk::Subscription {
             project: self.context.project.clone(),
             id,
-        }
+        })
     }
 
     /// A subscription read: its row changes in place; a Health row's `p`
@@ -321,10 +322,10 @@ impl App {
                     "{} #{id}, but the server paused it again: reading why…",
                     recheck.done
                 )));
-                effects.push(Effect::LoadNewestDelivery {
+                effects.push(Effect::from(SubscriptionsAsk::NewestDelivery {
                     project: self.context.project.clone(),
                     subscription: id,
-                });
+                }));
             }
         }
         let waiting = self.then.take_if(|(waited, _)| *waited == id);

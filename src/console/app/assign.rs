@@ -5,6 +5,7 @@ use ratatui::crossterm::event::KeyEvent;
 use super::{App, Effect, Mode, Notice, ScreenId, Write};
 use crate::api::{self};
 use crate::console::lists::picker::{Outcome as PickerOutcome, Picker};
+use crate::console::screens::members::Ask as MembersAsk;
 use crate::console::screens::members::Write as MemberWrite;
 
 impl App {
@@ -24,12 +25,12 @@ impl App {
         };
         let in_role = self.screens.members.loaded_users();
         self.mode = Mode::Picker(Box::new(Picker::new(role.name, in_role)));
-        effects.push(Effect::LoadPeople {
+        effects.push(Effect::from(MembersAsk::People {
             ticket: self.screens.members.resource.people_asked.issue(),
             organization: self.context.organization.clone(),
             role: role.id,
             search: None,
-        });
+        }));
         effects
     }
 
@@ -52,12 +53,12 @@ impl App {
         picker.searched = search.clone();
         picker.searching = true;
         self.dirty = true;
-        vec![Effect::LoadPeople {
+        vec![Effect::from(MembersAsk::People {
             ticket: self.screens.members.resource.people_asked.issue(),
             organization: self.context.organization.clone(),
             role: role.unwrap_or_default(),
             search: Some(search),
-        }]
+        })]
     }
 
     /// The organization's members arrived (or were refused: then a UUID field).

@@ -9,6 +9,8 @@ use tui_input::backend::crossterm::EventHandler;
 use super::{App, Effect, Mode, Notice, ScreenId, Target, Ticket, Timer};
 use crate::console::app::command;
 use crate::console::lists::AnyTable;
+use crate::console::screens::members::Ask as MembersAsk;
+use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
 use crate::console::widgets::switcher::Scope;
 
 impl App {
@@ -184,10 +186,10 @@ impl App {
     fn jump_to_subscription(&mut self, id: i64) -> Vec<Effect> {
         self.then = Some((id, super::health::Then::Open));
         self.notice = Some(Notice::working(format!("reading #{id}…")));
-        vec![Effect::LoadSubscription {
+        vec![Effect::from(SubscriptionsAsk::Subscription {
             project: self.context.project.clone(),
             id,
-        }]
+        })]
     }
 
     /// The subscription `:sub` asked for was read: the cursor goes to it
@@ -238,10 +240,10 @@ impl App {
                     "looking for the role \"{}\"…",
                     name.trim()
                 )));
-                vec![Effect::FindRole {
+                vec![Effect::from(MembersAsk::FindRole {
                     organization: self.context.organization.clone(),
                     name: name.trim().to_string(),
-                }]
+                })]
             }
         }
     }

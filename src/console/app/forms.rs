@@ -7,6 +7,7 @@ use super::{App, Confirm, Effect, FormPurpose, Mode, Notice, ScreenId, Write};
 use crate::api::{self, SubscriptionInput};
 use crate::console::lists::roles;
 use crate::console::lists::subscriptions::{choices, fields};
+use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
 use crate::console::screens::subscriptions::Write as SubscriptionWrite;
 use crate::console::widgets::form::{Form, Outcome};
 
@@ -86,10 +87,10 @@ impl App {
         if !subscription {
             return Vec::new();
         }
-        let mut effects = vec![Effect::LoadCatalog {
+        let mut effects = vec![Effect::from(SubscriptionsAsk::Catalog {
             ticket: self.screens.subscriptions.resource.asked.catalog.issue(),
             project: self.context.project.clone(),
-        }];
+        })];
         effects.extend(self.form_lookups());
         effects
     }
@@ -119,11 +120,11 @@ impl App {
             // Another dashboard: the insights of the last one go, so that
             // they are never sent with this one.
             form.remove_field("dashboard_export_insights");
-            effects.push(Effect::LoadTiles {
+            effects.push(Effect::from(SubscriptionsAsk::Tiles {
                 ticket,
                 project: project.clone(),
                 dashboard,
-            });
+            }));
         }
         if let Some((integration, ticket)) = self
             .screens
@@ -137,11 +138,11 @@ impl App {
             // target is typed meanwhile.
             form.remove_field("channel");
             choices::visibility(form);
-            effects.push(Effect::LoadChannels {
+            effects.push(Effect::from(SubscriptionsAsk::Channels {
                 ticket,
                 project,
                 integration,
-            });
+            }));
         }
         effects
     }

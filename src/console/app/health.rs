@@ -8,6 +8,8 @@
 use super::{App, Effect, LookFailure, LookNews, Notice, ScreenId};
 use crate::console::lists::deliveries::ChosenSubscription;
 use crate::console::lists::health::Looked;
+use crate::console::screens::health::Ask as HealthAsk;
+use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
 use crate::health::LookSummary;
 
 /// What waits for a subscription to be read before it is done.
@@ -30,12 +32,12 @@ impl App {
         }
         let (ticket, stop) = self.screens.health.resource.looks.start();
         self.screens.health.begin();
-        vec![Effect::Look {
+        vec![Effect::from(HealthAsk::Look {
             ticket,
             project: self.context.project.clone(),
             stop,
             max_requests: None,
-        }]
+        })]
     }
 
     /// Esc on Health while a look is under way: it stops between
@@ -60,12 +62,12 @@ impl App {
         }
         let (ticket, stop) = self.screens.health.resource.looks.start();
         self.screens.health.begin();
-        vec![Effect::Look {
+        vec![Effect::from(HealthAsk::Look {
             ticket,
             project: self.context.project.clone(),
             stop,
             max_requests: Some(0),
-        }]
+        })]
     }
 
     /// A look read the list: the state filters of Subscriptions answer
@@ -218,9 +220,9 @@ impl App {
     pub(super) fn read_then(&mut self, id: i64, then: Then) -> Vec<Effect> {
         self.then = Some((id, then));
         self.notice = Some(Notice::working(format!("reading #{id}…")));
-        vec![Effect::LoadSubscription {
+        vec![Effect::from(SubscriptionsAsk::Subscription {
             project: self.context.project.clone(),
             id,
-        }]
+        })]
     }
 }

@@ -5,21 +5,15 @@
 //! offboarding (`O`) in `offboard.rs`.
 
 use super::{App, Effect, Notice, ScreenId, Stop};
+use crate::console::screens::people::Ask as PeopleAsk;
+use crate::console::screens::person::Ask as PersonAsk;
 
 use crate::console::lists::AnyTable;
 use crate::console::lists::people::{Narrowing, People, Scan};
 use crate::console::lists::person::Chosen;
 
-pub use crate::console::screens::people::msg::{PeopleNews, SharedIndex};
-
-/// Which people a narrowing of People keeps.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Narrow {
-    /// Those in no role: every member is looked through.
-    NoRole(SharedIndex),
-    /// Those of one role: its memberships are read.
-    Role(crate::people::RoleRef),
-}
+use crate::console::screens::people::Narrow;
+use crate::console::screens::people::msg::{PeopleNews, SharedIndex};
 
 impl App {
     /// People is shown: the index is read the first time.
@@ -35,10 +29,10 @@ impl App {
         let people = &mut self.screens.people.resource;
         people.reading = Some((0, 0));
         people.index_error = None;
-        Effect::LoadRoleIndex {
+        Effect::from(PeopleAsk::RoleIndex {
             ticket: self.screens.people.resource.asked.indexes.issue(),
             organization: self.context.organization.clone(),
-        }
+        })
     }
 
     pub(super) fn role_index_progress(&mut self, done: usize, total: usize) {
@@ -140,13 +134,13 @@ impl App {
         });
         let stop = Stop::default();
         self.screens.people.resource.asked.stop = Some(stop.clone());
-        vec![Effect::NarrowPeople {
+        vec![Effect::from(PeopleAsk::Narrow {
             ticket: self.screens.people.resource.asked.narrowings.issue(),
             organization: self.context.organization.clone(),
             narrow,
             oldest_first,
             stop,
-        }]
+        })]
     }
 
     fn stop_narrowing(&mut self) {
@@ -298,12 +292,12 @@ impl App {
         };
         self.screens.person.resource.gathering = true;
         match self.screens.people.resource.index.clone() {
-            Some(index) => vec![Effect::GatherProfile {
+            Some(index) => vec![Effect::from(PersonAsk::Gather {
                 ticket: self.screens.people.resource.asked.profiles.issue(),
                 organization: self.context.organization.clone(),
                 email,
                 index: SharedIndex(index),
-            }],
+            })],
             None => {
                 self.screens.people.resource.asked.page_waits = true;
                 self.people_shown()

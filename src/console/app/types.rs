@@ -15,14 +15,14 @@ pub use crate::console::screens::{ScreenPage, ScreenRequest};
 use crate::console::widgets::form::Form;
 
 pub use super::choose::Choosing;
-pub use super::people::{Narrow, PeopleNews, SharedIndex};
 pub use crate::config::Origin;
 pub use crate::console::kit::latest::{Latest, Ticket};
 pub use crate::console::kit::notice::{NOTICE_FOR, Notice};
-pub use crate::console::screens::ScreenMsg;
 pub use crate::console::screens::health::msg::{LookFailure, LookNews};
 pub use crate::console::screens::offboard::Offboarded;
+pub use crate::console::screens::people::{Narrow, msg::PeopleNews, msg::SharedIndex};
 pub use crate::console::screens::write::Written;
+pub use crate::console::screens::{ScreenAsk, ScreenMsg};
 
 /// How long typing pauses before a search goes to the server: short
 /// enough that the first results come under 300 ms after the last key
@@ -281,73 +281,11 @@ pub enum Effect {
     /// Open a profile, or go back to the connection the console started
     /// with; the answer is `Msg::Connected` with this ticket.
     Connect { ticket: Ticket, target: Target },
-    /// List the project's dashboards and insights (`Msg::Catalog`); only
-    /// the answer with the ticket of the form still open is taken.
-    LoadCatalog { ticket: Ticket, project: String },
-    /// Ask for a subscription's newest delivery (`Msg::NewestDelivery`),
-    /// for the watch after a test or a resume.
-    LoadNewestDelivery { project: String, subscription: i64 },
-    /// Read one subscription again (`Msg::Subscription`): a delivery may
-    /// have changed it (paused it, moved its next date).
-    LoadSubscription { project: String, id: i64 },
-    /// `:role NAME` not among the roles loaded: look for it by name
-    /// (`Msg::RoleFound`).
-    FindRole { organization: String, name: String },
-    /// Read a dashboard's tiles for the form (`Msg::Tiles`).
-    LoadTiles {
-        ticket: Ticket,
-        project: String,
-        dashboard: i64,
-    },
-    /// List a Slack integration's channels for the form (`Msg::Channels`).
-    LoadChannels {
-        ticket: Ticket,
-        project: String,
-        integration: i64,
-    },
-    /// List the organization's members for the picker (`Msg::People`), as
-    /// the catalog.
-    LoadPeople {
-        ticket: Ticket,
-        organization: String,
-        role: String,
-        /// What the server is to search the members for (`Some("")`: the
-        /// first ones again); `None` for the picker's first load, which
-        /// also reads who is in the role.
-        search: Option<String>,
-    },
-    /// Read who holds which role (`Msg::RoleIndexProgress`, then
-    /// `Msg::RoleIndex`, with this ticket).
-    LoadRoleIndex { ticket: Ticket, organization: String },
-    /// Narrow People: `Msg::PeopleNews` as it goes, `Msg::PeopleNarrowed`
-    /// at the end; `stop` ends it between pages.
-    NarrowPeople {
-        ticket: Ticket,
-        organization: String,
-        narrow: Narrow,
-        oldest_first: bool,
-        stop: Stop,
-    },
-    /// Gather a person's page (`Msg::Profile`).
-    GatherProfile {
-        ticket: Ticket,
-        organization: String,
-        email: String,
-        index: SharedIndex,
-    },
+    /// What a screen asks besides a page of its rows (its folder's
+    /// `Ask`); the answer comes back as that screen's own message.
+    Ask(ScreenAsk),
     /// Send a change; the answer comes back as `Msg::Written` with the ticket.
     Write { ticket: Ticket, write: Write },
-    /// Look at the health of every subscription of the project: news comes
-    /// back as `Msg::LookNews` as it goes, and the end as `Msg::Looked`,
-    /// all with this ticket; `stop` ends it between requests.
-    Look {
-        ticket: Ticket,
-        project: String,
-        stop: Stop,
-        /// The most delivery requests (`Some(0)`: the list alone, for the
-        /// state filters of Subscriptions).
-        max_requests: Option<u64>,
-    },
 }
 
 impl Effect {
@@ -361,18 +299,8 @@ impl Effect {
             | Effect::LoadScopes { .. }
             | Effect::LoadProfiles
             | Effect::Connect { .. }
-            | Effect::LoadCatalog { .. }
-            | Effect::LoadTiles { .. }
-            | Effect::LoadSubscription { .. }
-            | Effect::FindRole { .. }
-            | Effect::LoadNewestDelivery { .. }
-            | Effect::LoadChannels { .. }
-            | Effect::LoadPeople { .. }
-            | Effect::Write { .. }
-            | Effect::LoadRoleIndex { .. }
-            | Effect::NarrowPeople { .. }
-            | Effect::GatherProfile { .. }
-            | Effect::Look { .. } => true,
+            | Effect::Ask(_)
+            | Effect::Write { .. } => true,
             Effect::Timer { .. } | Effect::Copy(_) => false,
         }
     }
@@ -420,3 +348,22 @@ macro_rules! screen_msg_into_msg {
 }
 
 screen_msg_into_msg!(members, subscriptions, people, person, offboard, health);
+
+impl From<ScreenAsk> for Effect {
+    fn from(ask: ScreenAsk) -> Effect {
+        Effect::Ask(ask)
+    }
+}
+
+/// A screen's own ask is an effect through its `ScreenAsk` arm.
+macro_rules! screen_ask_into_effect {
+    ($($screen:ident),* $(,)?) => {
+        $(impl From<crate::console::screens::$screen::Ask> for Effect {
+            fn from(ask: crate::console::screens::$screen::Ask) -> Effect {
+                Effect::Ask(ask.into())
+            }
+        })*
+    };
+}
+
+screen_ask_into_effect!(members, subscriptions, people, person, health);

@@ -1,10 +1,10 @@
 //! The console's screens (floor 3, above `kit`, `widgets` and `table`,
 //! below the shell). Issue 30 moves each screen into a folder here; what is
 //! here already is what the screens share ([`Screen`], [`ScreenId`],
-//! [`Change`], what each screen hears ([`ScreenMsg`]), the typed requests
-//! of [`request`], the writes of [`write`], the bulk runs of [`bulk`] and
+//! [`Change`], what each screen hears ([`ScreenMsg`]) and asks
+//! ([`ScreenAsk`]), the typed requests of [`request`], the writes of [`write`], the bulk runs of [`bulk`] and
 //! the words of a key binding in [`keys`]) and, in each screen's folder,
-//! its own request type, its own messages (`msg.rs`), its own writes
+//! its own request type, what else it asks (`ask.rs`), its own messages (`msg.rs`), its own writes
 //! (`writes.rs`) and, for Roles so far, its own keys (`keys.rs`).
 //!
 //! [`Change`] is the one broadcast between screens (slumber's broadcast
@@ -100,6 +100,39 @@ screen_msg!(
     people => People,
     person => Person,
     offboard => Offboard,
+    health => Health,
+);
+
+/// What one screen asks of the world besides a page of its rows, one
+/// variant a screen (the shell's effects carry it as `Effect::Ask`): each
+/// screen's own `Ask`, whose answer is that screen's own `Msg`. The shell
+/// names none of a screen's requests; the effects runner hands each to
+/// what runs it (its folder's `ask.rs`, or for the long runs that tell
+/// news as they go, the runner's own task).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScreenAsk {
+    Members(members::Ask),
+    Subscriptions(subscriptions::Ask),
+    People(people::Ask),
+    Person(person::Ask),
+    Health(health::Ask),
+}
+
+macro_rules! screen_ask {
+    ($($screen:ident => $variant:ident),* $(,)?) => {
+        $(impl From<$screen::Ask> for ScreenAsk {
+            fn from(ask: $screen::Ask) -> ScreenAsk {
+                ScreenAsk::$variant(ask)
+            }
+        })*
+    };
+}
+
+screen_ask!(
+    members => Members,
+    subscriptions => Subscriptions,
+    people => People,
+    person => Person,
     health => Health,
 );
 

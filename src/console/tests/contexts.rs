@@ -2,6 +2,8 @@
 //! what waits for it.
 
 use crate::console::screens;
+use crate::console::screens::ScreenAsk;
+use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
 use crate::console::screens::subscriptions::Msg as SubscriptionsMsg;
 use ratatui::crossterm::event::KeyCode;
 
@@ -174,12 +176,16 @@ fn a_catalog_for_a_form_closed_since_is_dropped() {
     app.start();
     key(&mut app, KeyCode::Char('3'));
     let opened = key(&mut app, KeyCode::Char('n'));
-    let Some(Effect::LoadCatalog { ticket: old, .. }) = opened.first().cloned() else {
+    let Some(Effect::Ask(ScreenAsk::Subscriptions(SubscriptionsAsk::Catalog { ticket: old, .. }))) =
+        opened.first().cloned()
+    else {
         panic!("{opened:?}")
     };
     key(&mut app, KeyCode::Esc);
     let reopened = key(&mut app, KeyCode::Char('n'));
-    let Some(Effect::LoadCatalog { ticket: new, .. }) = reopened.first().cloned() else {
+    let Some(Effect::Ask(ScreenAsk::Subscriptions(SubscriptionsAsk::Catalog { ticket: new, .. }))) =
+        reopened.first().cloned()
+    else {
         panic!("{reopened:?}")
     };
     assert_ne!(old, new);

@@ -12,6 +12,8 @@ use crate::api::health::Health;
 use crate::api::{self, RequestLabel, Subscription, SubscriptionState, TransportKind};
 use crate::console::app::{About, App, Effect, LookFailure, LookNews, Msg, ScreenId, Ticket, Timer};
 use crate::console::lists::AnyTable;
+use crate::console::screens::ScreenAsk;
+use crate::console::screens::health::Ask as HealthAsk;
 use crate::console::screens::health::Msg as HealthMsg;
 use crate::health::list::States;
 use crate::health::{Coverage, HealthRow, LookSummary};
@@ -48,7 +50,7 @@ fn start(app: &mut App, key_code: KeyCode) -> Ticket {
     key(app, key_code)
         .iter()
         .find_map(|effect| match effect {
-            Effect::Look { ticket, .. } => Some(*ticket),
+            Effect::Ask(ScreenAsk::Health(HealthAsk::Look { ticket, .. })) => Some(*ticket),
             _ => None,
         })
         .expect("a look starts")
@@ -234,14 +236,18 @@ fn when_the_server_answers_again_a_look_it_cut_short_starts_again() {
     let back = comes_back(&mut app, &effects);
     assert!(app.offline.is_none());
     assert!(
-        back.iter().any(|effect| matches!(effect, Effect::Look { .. })),
+        back.iter()
+            .any(|effect| matches!(effect, Effect::Ask(ScreenAsk::Health(HealthAsk::Look { .. })))),
         "the look starts again by itself: {back:?}"
     );
     assert!(app.screens.health.is_looking());
 
     // The server goes away during the reads: the same.
-    let ticket = match back.iter().find(|effect| matches!(effect, Effect::Look { .. })) {
-        Some(Effect::Look { ticket, .. }) => *ticket,
+    let ticket = match back
+        .iter()
+        .find(|effect| matches!(effect, Effect::Ask(ScreenAsk::Health(HealthAsk::Look { .. }))))
+    {
+        Some(Effect::Ask(ScreenAsk::Health(HealthAsk::Look { ticket, .. }))) => *ticket,
         _ => unreachable!("found above"),
     };
     look(&mut app, ticket, 4, 0);
@@ -261,7 +267,10 @@ fn when_the_server_answers_again_a_look_it_cut_short_starts_again() {
         screen(&app)
     );
     let back = comes_back(&mut app, &effects);
-    assert!(back.iter().any(|effect| matches!(effect, Effect::Look { .. })));
+    assert!(
+        back.iter()
+            .any(|effect| matches!(effect, Effect::Ask(ScreenAsk::Health(HealthAsk::Look { .. }))))
+    );
     // Once is enough: the next answer starts nothing more.
     assert!(app.screens.health.is_looking());
 }
@@ -288,11 +297,11 @@ fn one_press_of_a_state_key_answers_from_the_list_a_look_read() {
     let ticket = effects
         .iter()
         .find_map(|effect| match effect {
-            Effect::Look {
+            Effect::Ask(ScreenAsk::Health(HealthAsk::Look {
                 ticket,
                 max_requests: Some(0),
                 ..
-            } => Some(*ticket),
+            })) => Some(*ticket),
             _ => None,
         })
         .unwrap_or_else(|| panic!("the list is read for the states: {effects:?}"));

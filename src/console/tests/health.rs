@@ -4,6 +4,8 @@
 //! one).
 
 use crate::console::screens;
+use crate::console::screens::ScreenAsk;
+use crate::console::screens::health::Ask as HealthAsk;
 use crate::console::screens::health::Msg as HealthMsg;
 use crate::console::screens::subscriptions::Write as SubscriptionWrite;
 use ratatui::crossterm::event::KeyCode;
@@ -60,12 +62,12 @@ pub(super) fn open(app: &mut App) -> (Ticket, Stop) {
     assert_eq!(app.shown(), ScreenId::Health);
     match &effects[..] {
         [
-            Effect::Look {
+            Effect::Ask(ScreenAsk::Health(HealthAsk::Look {
                 ticket,
                 project,
                 stop,
                 max_requests: None,
-            },
+            })),
         ] => {
             assert_eq!(project, "1");
             (*ticket, stop.clone())
@@ -160,7 +162,9 @@ fn a_row_looked_at_again_takes_the_place_of_the_one_before() {
     );
     let again = key(&mut app, KeyCode::Char('r'));
     assert!(
-        !again.iter().any(|effect| matches!(effect, Effect::Look { .. })),
+        !again
+            .iter()
+            .any(|effect| matches!(effect, Effect::Ask(ScreenAsk::Health(HealthAsk::Look { .. })))),
         "one look at a time: {again:?}"
     );
     key(&mut app, KeyCode::Char('j'));
@@ -176,7 +180,7 @@ fn a_row_looked_at_again_takes_the_place_of_the_one_before() {
     // A whole look drops the rows of subscriptions it no longer found.
     end(&mut app, ticket, false);
     let (ticket, _) = match &key(&mut app, KeyCode::Char('r'))[..] {
-        [Effect::Look { ticket, stop, .. }] => (*ticket, stop.clone()),
+        [Effect::Ask(ScreenAsk::Health(HealthAsk::Look { ticket, stop, .. }))] => (*ticket, stop.clone()),
         other => panic!("no look: {other:?}"),
     };
     news(&mut app, ticket, LookNews::Listed(coverage(1, 1, 1)));
@@ -205,7 +209,7 @@ fn esc_stops_the_look_and_keeps_its_rows() {
     // `r` looks again.
     assert!(matches!(
         &key(&mut app, KeyCode::Char('r'))[..],
-        [Effect::Look { .. }]
+        [Effect::Ask(ScreenAsk::Health(HealthAsk::Look { .. }))]
     ));
 }
 

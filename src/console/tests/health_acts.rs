@@ -14,6 +14,8 @@ use crate::api::{Delivery, DeliveryStatus, Subscription, TargetType};
 use crate::console::app::{Effect, LookNews, Mode, Write, Written};
 
 use super::health::{end, news, open, row};
+use crate::console::screens::ScreenAsk;
+use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
 
 #[test]
 fn t_on_a_row_asks_to_test_its_subscription() {
@@ -58,7 +60,12 @@ fn p_resuming_an_auto_disabled_row_says_the_server_paused_it_again_and_why() {
     // delivers at once), and only y resumes it.
     let effects = key(&mut app, KeyCode::Char('p'));
     assert!(
-        matches!(&effects[..], [Effect::LoadSubscription { id: 13, .. }]),
+        matches!(
+            &effects[..],
+            [Effect::Ask(ScreenAsk::Subscriptions(
+                SubscriptionsAsk::Subscription { id: 13, .. }
+            ))]
+        ),
         "{effects:?}"
     );
     let effects = app.update(SubscriptionsMsg::Subscription(Ok(Box::new(revoked_slack(13, false)))).into());
@@ -90,16 +97,22 @@ fn p_resuming_an_auto_disabled_row_says_the_server_paused_it_again_and_why() {
         Ok(Written::Subscription(Box::new(revoked_slack(13, true)))),
     );
     assert!(
-        effects
-            .iter()
-            .any(|effect| matches!(effect, Effect::LoadSubscription { id: 13, .. })),
+        effects.iter().any(|effect| matches!(
+            effect,
+            Effect::Ask(ScreenAsk::Subscriptions(SubscriptionsAsk::Subscription {
+                id: 13,
+                ..
+            }))
+        )),
         "read again: {effects:?}"
     );
     let effects = app.update(SubscriptionsMsg::Subscription(Ok(Box::new(revoked_slack(13, false)))).into());
     assert!(
         matches!(
             &effects[..],
-            [Effect::LoadNewestDelivery { subscription: 13, .. }]
+            [Effect::Ask(ScreenAsk::Subscriptions(
+                SubscriptionsAsk::NewestDelivery { subscription: 13, .. }
+            ))]
         ),
         "{effects:?}"
     );
@@ -214,9 +227,13 @@ fn a_pause_that_comes_with_the_delivery_is_told_when_it_lands() {
         .into(),
     );
     assert!(
-        effects
-            .iter()
-            .any(|effect| matches!(effect, Effect::LoadSubscription { id: 13, .. })),
+        effects.iter().any(|effect| matches!(
+            effect,
+            Effect::Ask(ScreenAsk::Subscriptions(SubscriptionsAsk::Subscription {
+                id: 13,
+                ..
+            }))
+        )),
         "{effects:?}"
     );
     app.update(SubscriptionsMsg::Subscription(Ok(Box::new(revoked_slack(13, false)))).into());

@@ -16,6 +16,9 @@ use crate::console::app::{App, keymap::Keymap};
 use crate::console::app::{
     Context, Effect, Mode, Msg, ScreenId, ScreenPage, ScreenRequest, Timer, Write, WriteAnswer, Written,
 };
+use crate::console::screens::ScreenAsk;
+use crate::console::screens::health::Ask as HealthAsk;
+use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
 use crate::console::widgets::question::Answer;
 
 /// Subscriptions, each in the state its id says (1 in 5 overdue, the
@@ -79,10 +82,10 @@ fn overdue_in_one_key_looks_through_the_list_only_as_far_as_they_go() {
     let effects = key(&mut app, KeyCode::Char('o'));
     let [
         fetch,
-        Effect::Look {
+        Effect::Ask(ScreenAsk::Health(HealthAsk::Look {
             max_requests: Some(0),
             ..
-        },
+        })),
         Effect::Timer { .. },
     ] = effects.as_slice()
     else {
@@ -189,7 +192,9 @@ fn a_test_delivery_asks_first_then_watches_for_the_delivery_a_while() {
         });
         assert!(matches!(
             &effects[..],
-            [Effect::LoadNewestDelivery { subscription: 1, .. }]
+            [Effect::Ask(ScreenAsk::Subscriptions(
+                SubscriptionsAsk::NewestDelivery { subscription: 1, .. }
+            ))]
         ));
         let effects = app.update(
             SubscriptionsMsg::NewestDelivery {
@@ -248,7 +253,12 @@ fn a_test_delivery_asks_first_then_watches_for_the_delivery_a_while() {
         .into(),
     );
     assert!(
-        matches!(&effects[..], [Effect::LoadSubscription { id: 1, .. }]),
+        matches!(
+            &effects[..],
+            [Effect::Ask(ScreenAsk::Subscriptions(
+                SubscriptionsAsk::Subscription { id: 1, .. }
+            ))]
+        ),
         "{effects:?}"
     );
     let notice = app.notice.clone().unwrap();
@@ -409,7 +419,9 @@ fn another_dashboard_takes_the_last_one_s_insights_away() {
     let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
     answer(&mut app, &first, |offset| subscriptions(3, offset));
     let effects = key(&mut app, KeyCode::Char('n'));
-    let Some(Effect::LoadCatalog { ticket, .. }) = effects.first().cloned() else {
+    let Some(Effect::Ask(ScreenAsk::Subscriptions(SubscriptionsAsk::Catalog { ticket, .. }))) =
+        effects.first().cloned()
+    else {
         panic!("{effects:?}")
     };
     let dashboard = |id: i64| NamedItem {
@@ -428,9 +440,9 @@ fn another_dashboard_takes_the_last_one_s_insights_away() {
     );
     let tiles = |effects: &[Effect]| {
         effects.iter().find_map(|e| match e {
-            Effect::LoadTiles {
+            Effect::Ask(ScreenAsk::Subscriptions(SubscriptionsAsk::Tiles {
                 ticket, dashboard, ..
-            } => Some((*ticket, *dashboard)),
+            })) => Some((*ticket, *dashboard)),
             _ => None,
         })
     };

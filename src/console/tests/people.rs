@@ -9,6 +9,8 @@ use ratatui::crossterm::event::KeyCode;
 use super::{app, key};
 use crate::api::{OrganizationMember, User};
 use crate::console::app::{App, Effect, PeopleNews, ScreenId, SharedIndex, Ticket};
+use crate::console::screens::ScreenAsk;
+use crate::console::screens::people::Ask as PeopleAsk;
 use crate::console::screens::people::Msg as PeopleMsg;
 use crate::people::RoleIndex;
 
@@ -24,7 +26,7 @@ fn index_ticket(effects: &[Effect]) -> Ticket {
     effects
         .iter()
         .find_map(|effect| match effect {
-            Effect::LoadRoleIndex { ticket, .. } => Some(*ticket),
+            Effect::Ask(ScreenAsk::People(PeopleAsk::RoleIndex { ticket, .. })) => Some(*ticket),
             _ => None,
         })
         .expect("the index is read")
@@ -34,7 +36,7 @@ fn narrowing_ticket(effects: &[Effect]) -> Ticket {
     effects
         .iter()
         .find_map(|effect| match effect {
-            Effect::NarrowPeople { ticket, .. } => Some(*ticket),
+            Effect::Ask(ScreenAsk::People(PeopleAsk::Narrow { ticket, .. })) => Some(*ticket),
             _ => None,
         })
         .expect("a narrowing starts")
@@ -75,7 +77,7 @@ fn a_narrowing_left_behind_and_an_index_asked_again_drop_their_late_answers() {
     assert!(
         !command(&mut app, "no-role")
             .iter()
-            .any(|effect| matches!(effect, Effect::NarrowPeople { .. }))
+            .any(|effect| matches!(effect, Effect::Ask(ScreenAsk::People(PeopleAsk::Narrow { .. }))))
     );
     let looked = app.update(
         PeopleMsg::RoleIndex {
@@ -139,7 +141,7 @@ fn esc_stops_a_look_then_clears_the_narrowing() {
     let stop = effects
         .iter()
         .find_map(|effect| match effect {
-            Effect::NarrowPeople { stop, .. } => Some(stop.clone()),
+            Effect::Ask(ScreenAsk::People(PeopleAsk::Narrow { stop, .. })) => Some(stop.clone()),
             _ => None,
         })
         .unwrap();

@@ -6,6 +6,8 @@ use crate::console::screens;
 use ratatui::crossterm::event::KeyCode;
 
 use super::*;
+use crate::console::screens::ScreenAsk;
+use crate::console::screens::members::Ask as MembersAsk;
 
 #[test]
 fn enter_on_a_delete_question_keeps_the_role() {
@@ -95,11 +97,9 @@ fn a_on_roles_opens_the_role_and_its_picker() {
             .map(|role| role.id.as_str()),
         Some("role-1")
     );
-    assert!(
-        effects
-            .iter()
-            .any(|e| matches!(e, Effect::LoadPeople { role, .. } if role == "role-1"))
-    );
+    assert!(effects.iter().any(
+        |e| matches!(e, Effect::Ask(ScreenAsk::Members(MembersAsk::People { role, .. })) if role == "role-1")
+    ));
     assert!(effects.iter().any(|e| matches!(
         e,
         Effect::Fetch {

@@ -10,6 +10,8 @@ use super::on_call::{refusal, written};
 use super::{answer, app, command, key};
 use crate::api::{Dashboard, DashboardTile, Page, Subscription, SubscriptionState, TargetType, TileInsight};
 use crate::console::app::{App, Effect, Mode, ScreenPage, Write};
+use crate::console::screens::ScreenAsk;
+use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
 use crate::console::screens::subscriptions::Msg as SubscriptionsMsg;
 use crate::console::screens::subscriptions::Write as SubscriptionWrite;
 use crate::console::widgets::question::Answer;
@@ -229,7 +231,9 @@ fn an_edit_that_delivers_says_so_and_only_y_sends_it() {
 fn a_refusal_of_more_insights_teaches_the_form_the_cap() {
     let mut app = opened(3);
     let effects = key(&mut app, KeyCode::Char('n'));
-    let Some(Effect::LoadCatalog { ticket, .. }) = effects.first().cloned() else {
+    let Some(Effect::Ask(ScreenAsk::Subscriptions(SubscriptionsAsk::Catalog { ticket, .. }))) =
+        effects.first().cloned()
+    else {
         panic!("{effects:?}")
     };
     let dashboard = crate::api::NamedItem {
@@ -247,7 +251,9 @@ fn a_refusal_of_more_insights_teaches_the_form_the_cap() {
         .into(),
     );
     let effects = key(&mut app, KeyCode::Right);
-    let Some(Effect::LoadTiles { ticket, .. }) = effects.first().cloned() else {
+    let Some(Effect::Ask(ScreenAsk::Subscriptions(SubscriptionsAsk::Tiles { ticket, .. }))) =
+        effects.first().cloned()
+    else {
         panic!("{effects:?}")
     };
     let tile = |id: i64| DashboardTile {

@@ -1,10 +1,11 @@
 //! The Subscriptions screen. Its folder holds, so far, its typed request
-//! (`request.rs`), its writes (`writes.rs`) and what its keys do to marked
+//! (`request.rs`), what else it asks and what runs it (`ask.rs`), its writes (`writes.rs`) and what its keys do to marked
 //! rows (`bulk.rs`), a subscription in words (`words.rs`), the soft delete `u` undoes
 //! (`undo.rs`), the watch after a test or a resume (`watch.rs`), and what its form asks for as it is filled in, with the
 //! tickets that guard those answers (`asked.rs`); the list itself (`console/lists/subscriptions/`) moves here as
 //! issue 30's re-cut goes on.
 
+pub mod ask;
 pub mod asked;
 pub mod bulk;
 pub mod msg;
@@ -14,6 +15,7 @@ pub mod watch;
 pub mod words;
 pub mod writes;
 
+pub use ask::Ask;
 pub use msg::Msg;
 pub use request::Request;
 pub use writes::Write;
