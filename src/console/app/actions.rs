@@ -12,6 +12,7 @@ use crate::api::{self, Delivery, DeliveryStatus, Subscription, TriggerType};
 use crate::console::screens::Change;
 use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
 use crate::console::screens::subscriptions::Write as SubscriptionWrite;
+use crate::console::screens::subscriptions::read::Then as ReadThen;
 
 /// How many times the deliveries are looked at after a test or a resume:
 /// 1, 2, 3, 4 and then 5 s apart, 40 s in all.
@@ -31,7 +32,7 @@ impl App {
         self.screens
             .subscriptions
             .find(id)
-            .or_else(|| self.read.as_deref().filter(|read| read.id == id))
+            .or_else(|| self.screens.subscriptions.resource.read.last(id))
     }
 
     /// The id of the subscription a key acts on, loaded or not: on
@@ -80,7 +81,7 @@ impl App {
             // Not loaded (a Health row, deliveries opened by :sub): read
             // first, then asked about.
             return match self.acted_on_id() {
-                Some(id) => self.read_then(id, super::health::Then::Pause),
+                Some(id) => self.read_then(id, ReadThen::Pause),
                 None => Vec::new(),
             };
         };
@@ -275,7 +276,7 @@ impl App {
         let subscription = match result {
             Ok(subscription) => subscription,
             Err(error) => {
-                if let Some((id, _)) = self.then.take() {
+                if let Some(id) = self.screens.subscriptions.resource.read.failed() {
                     self.notice = Some(Notice::error(format!("cannot read #{id}: {error}")));
                     self.dirty = true;
                 }
@@ -328,14 +329,17 @@ impl App {
                 }));
             }
         }
-        let waiting = self.then.take_if(|(waited, _)| *waited == id);
-        if let Some((_, super::health::Then::Open)) = waiting {
+        let waiting = self
+            .screens
+            .subscriptions
+            .resource
+            .read
+            .arrived(subscription.clone());
+        if waiting == Some(ReadThen::Open) {
             effects.extend(self.open_jumped(&subscription));
-            self.read = Some(subscription);
             return effects;
         }
-        self.read = Some(subscription);
-        if let Some((_, then)) = waiting
+        if let Some(then) = waiting
             && self.shown() != ScreenId::Subscriptions
             && self.acted_on_id() == Some(id)
         {
@@ -347,10 +351,10 @@ impl App {
                 self.notice = None;
             }
             effects.extend(match then {
-                super::health::Then::Pause => self.pause(),
-                super::health::Then::Edit => self.edit_item(),
-                super::health::Then::Restore => self.restore_item(),
-                super::health::Then::Open => Vec::new(),
+                ReadThen::Pause => self.pause(),
+                ReadThen::Edit => self.edit_item(),
+                ReadThen::Restore => self.restore_item(),
+                ReadThen::Open => Vec::new(),
             });
         }
         effects

@@ -51,7 +51,7 @@ impl App {
                     )));
                     Vec::new()
                 }
-                None => self.read_then(id, super::health::Then::Restore),
+                None => self.read_then(id, crate::console::screens::subscriptions::read::Then::Restore),
             };
         }
         let selected = match self.shown() {

@@ -11,6 +11,7 @@ use crate::console::app::command;
 use crate::console::lists::AnyTable;
 use crate::console::screens::members::Ask as MembersAsk;
 use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
+use crate::console::screens::subscriptions::read::Then;
 use crate::console::widgets::switcher::Scope;
 
 impl App {
@@ -184,7 +185,7 @@ impl App {
     /// `:sub ID`: reads the subscription (it may be on no page loaded),
     /// then shows it in the list and opens its deliveries.
     fn jump_to_subscription(&mut self, id: i64) -> Vec<Effect> {
-        self.then = Some((id, super::health::Then::Open));
+        self.screens.subscriptions.resource.read.wait(id, Then::Open);
         self.notice = Some(Notice::working(format!("reading #{id}…")));
         vec![Effect::from(SubscriptionsAsk::Subscription {
             project: self.context.project.clone(),

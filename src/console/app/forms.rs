@@ -44,7 +44,9 @@ impl App {
                     Some((form, FormPurpose::EditSubscription { id: subscription.id }))
                 }
                 None => match self.acted_on_id() {
-                    Some(id) => return self.read_then(id, super::health::Then::Edit),
+                    Some(id) => {
+                        return self.read_then(id, crate::console::screens::subscriptions::read::Then::Edit);
+                    }
                     None => None,
                 },
             },
@@ -67,7 +69,7 @@ impl App {
                 .screens
                 .subscriptions
                 .find(*id)
-                .or(self.read.as_deref().filter(|read| read.id == *id))
+                .or(self.screens.subscriptions.resource.read.last(*id))
                 .is_some_and(|row| row.enabled.is_some()),
             FormPurpose::NewSubscription => self
                 .screens

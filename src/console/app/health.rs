@@ -10,18 +10,8 @@ use crate::console::lists::deliveries::ChosenSubscription;
 use crate::console::lists::health::Looked;
 use crate::console::screens::health::Ask as HealthAsk;
 use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
+use crate::console::screens::subscriptions::read::Then;
 use crate::health::LookSummary;
-
-/// What waits for a subscription to be read before it is done.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Then {
-    Pause,
-    Edit,
-    /// `u` on the deliveries of a soft-deleted subscription.
-    Restore,
-    /// `:sub ID`: show it and open its deliveries.
-    Open,
-}
 
 impl App {
     /// Starts a look, unless one is under way.
@@ -218,7 +208,7 @@ impl App {
     /// loaded (a Health row, deliveries opened by `:sub`): it is read
     /// first, and the key acts once it arrives.
     pub(super) fn read_then(&mut self, id: i64, then: Then) -> Vec<Effect> {
-        self.then = Some((id, then));
+        self.screens.subscriptions.resource.read.wait(id, then);
         self.notice = Some(Notice::working(format!("reading #{id}…")));
         vec![Effect::from(SubscriptionsAsk::Subscription {
             project: self.context.project.clone(),

@@ -102,9 +102,6 @@ pub struct App {
     refreshes: Latest,
     /// When `--refresh` last fetched the list, for the footer.
     pub last_refresh: Option<DateTime<Utc>>,
-    /// `p` or `e` on a Health row, or `:sub ID`, waiting for its
-    /// subscription to be read.
-    then: Option<(i64, health::Then)>,
     /// A production write said yes to twice: the next `write` goes out.
     production_yes: bool,
     /// What was run at the `:` command line.
@@ -116,8 +113,6 @@ pub struct App {
     reconnects: Latest,
     /// Keys typed while the rows they act on were on their way, in order.
     held: connection::Held,
-    /// The subscription last read for a Health row.
-    read: Option<Box<api::Subscription>>,
     /// The bulk action under way (`d`, `p`, `t` on marked rows).
     bulk: Option<bulk::BulkRun>,
     /// The results of the last bulk action, row by row.
@@ -139,10 +134,8 @@ impl App {
             refresh_every: context.refresh,
             refreshes: Latest::default(),
             last_refresh: None,
-            then: None,
             history: Default::default(),
             production_yes: false,
-            read: None,
             bulk: None,
             report: None,
             log_path: crate::config::log_path(),

@@ -70,6 +70,9 @@ pub struct Subscriptions {
     /// The delivery a test or a resume started, looked for until it
     /// lands, and the subscription read again after it.
     pub watch: crate::console::screens::subscriptions::watch::Watch,
+    /// A subscription read before a key acts on it (`p`, `e`, `u` where
+    /// this list has not loaded it, `:sub ID`), and the last one read.
+    pub read: crate::console::screens::subscriptions::read::ReadFirst,
 }
 
 impl Subscriptions {

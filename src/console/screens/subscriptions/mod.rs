@@ -1,7 +1,7 @@
 //! The Subscriptions screen. Its folder holds, so far, its typed request
 //! (`request.rs`), what else it asks and what runs it (`ask.rs`), its writes (`writes.rs`) and what its keys do to marked
 //! rows (`bulk.rs`), a subscription in words (`words.rs`), the soft delete `u` undoes
-//! (`undo.rs`), the watch after a test or a resume (`watch.rs`), and what its form asks for as it is filled in, with the
+//! (`undo.rs`), the watch after a test or a resume (`watch.rs`), a subscription read before a key acts on it (`read.rs`), and what its form asks for as it is filled in, with the
 //! tickets that guard those answers (`asked.rs`); the list itself (`console/lists/subscriptions/`) moves here as
 //! issue 30's re-cut goes on.
 
@@ -9,6 +9,7 @@ pub mod ask;
 pub mod asked;
 pub mod bulk;
 pub mod msg;
+pub mod read;
 pub mod request;
 pub mod undo;
 pub mod watch;
