@@ -7,8 +7,8 @@
 
 use super::{App, Effect, LookFailure, LookNews, Notice, ScreenId};
 use crate::console::lists::deliveries::ChosenSubscription;
-use crate::console::lists::health::Looked;
 use crate::console::screens::health::Ask as HealthAsk;
+use crate::console::screens::health::board::Looked;
 use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
 use crate::console::screens::subscriptions::read::Then;
 use crate::health::LookSummary;

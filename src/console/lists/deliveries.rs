@@ -24,6 +24,7 @@ use crate::api::{self, Delivery, DeliveryStatus, RecipientStatus};
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
 use crate::console::screens::Screen;
+use crate::console::screens::deliveries::words::who_and_why;
 use crate::console::table::listing::Listing;
 use crate::console::view::detail::{field, heading, marked, optional};
 use crate::display::relative;
@@ -139,17 +140,6 @@ pub fn failure(delivery: &Delivery) -> Option<String> {
         "{}{more}",
         who_and_why(recipient(delivery, &first.recipient), &message)
     ))
-}
-
-/// "finance@…: 550 mailbox unavailable": a recipient and its error, the
-/// address's domain left out where the error names it already.
-pub fn who_and_why(recipient: &str, message: &str) -> String {
-    match recipient.split_once('@') {
-        Some((local, domain)) if !domain.is_empty() && message.contains(domain) => {
-            format!("{local}@…: {message}")
-        }
-        _ => format!("{recipient}: {message}"),
-    }
 }
 
 impl Listing for Deliveries {

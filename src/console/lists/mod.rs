@@ -1,8 +1,8 @@
 //! The lists the console shows, one module per resource: the members of a
 //! role, subscriptions, the deliveries of a subscription, people, a
-//! person's page, an offboarding and Health's board (roles have moved into
-//! their screen's folder, `screens/roles/list.rs`, re-exported here as
-//! `lists::roles` while the others follow). Each says what its
+//! person's page and an offboarding (roles and Health's board have moved
+//! into their screens' folders, `screens/roles/list.rs` and
+//! `screens/health/board.rs`, re-exported here while the others follow). Each says what its
 //! rows are through [`Listing`] (columns, cells, detail, identity, filter,
 //! sorts: the table floor's), how they arrive through its [`Pager`] (by
 //! offset, by cursor, held whole: the table floor's too), what it asks the
@@ -33,7 +33,6 @@
 //! `screens::bulk` says how).
 
 pub mod deliveries;
-pub mod health;
 pub mod holder;
 pub mod members;
 pub mod offboard;
@@ -48,6 +47,7 @@ pub use crate::console::kit::cell::{contains, id_starts, pretty, styled, text};
 pub use crate::console::kit::column::{Column, Size, Sort};
 pub use crate::console::kit::scope::Scope;
 pub use crate::console::screens::bulk::{self, Bulk, Verb};
+pub use crate::console::screens::health::Board;
 pub use crate::console::screens::list::{AnyTable, Resource};
 pub use crate::console::screens::roles::list::{self as roles, Roles};
 pub use crate::console::screens::write::{Confirm, Confirmed, FormPurpose, Write};
@@ -57,7 +57,6 @@ pub use crate::console::table::listing::Listing;
 pub use crate::console::table::marking::MarkAll;
 pub use crate::console::table::pager::{Asks, ByCursor, ByOffset, Pager, Whole};
 pub use deliveries::Deliveries;
-pub use health::Board;
 pub use members::Members;
 pub use offboard::Offboarding;
 pub use people::People;

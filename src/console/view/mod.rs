@@ -281,7 +281,7 @@ fn tabs(app: &App, theme: &Theme, compact: Compact) -> Vec<(Span<'static>, Optio
             tabs.push((Span::styled(format!(" {key}{name}"), style), Some(tab)));
             // ✓ only after a complete look found nothing; a look that
             // has not reached every subscription says how far it came.
-            use crate::console::lists::health::Verdict;
+            use crate::console::screens::health::board::Verdict;
             let news = match app.screens.health.verdict() {
                 Verdict::Nothing => Span::styled(" ", style),
                 Verdict::Clear => Span::styled(" ✓ ", style.patch(theme.ok)),

@@ -14,15 +14,21 @@ use chrono::{DateTime, Utc};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::deliveries::who_and_why;
-use super::subscriptions::words::channel;
-use super::{Column, Held, Hooks, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
 use crate::api::health::Health;
+use crate::console::kit::cell::{contains, styled, text};
+use crate::console::kit::column::{Column, Sort};
+use crate::console::kit::detail::{field, heading, marked};
+use crate::console::kit::scope::Scope;
 use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;
 use crate::console::screens::Screen;
+use crate::console::screens::deliveries::words::who_and_why;
+use crate::console::screens::list::Resource;
+use crate::console::screens::subscriptions::words::channel;
+use crate::console::screens::{Held, ScreenId};
+use crate::console::table::Table;
+use crate::console::table::hooks::Hooks;
 use crate::console::table::listing::Listing;
-use crate::console::view::detail::{field, heading, marked};
 use crate::display::relative;
 use crate::health::{Coverage, HealthRow, tally};
 use crate::text::thousands;
@@ -419,7 +425,7 @@ impl Resource for Board {
     }
 }
 
-#[path = "health_look.rs"]
+#[path = "board_look.rs"]
 mod look;
 
 #[cfg(test)]
