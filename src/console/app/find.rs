@@ -215,7 +215,7 @@ impl App {
             .unwrap_or_default();
         self.screens
             .deliveries
-            .open(crate::console::lists::deliveries::ChosenSubscription {
+            .open(crate::console::screens::deliveries::list::ChosenSubscription {
                 id: subscription.id,
                 title,
             });
@@ -281,7 +281,7 @@ impl App {
         self.apply_view();
         self.screens
             .members
-            .open(crate::console::lists::members::ChosenRole { id, name });
+            .open(crate::console::screens::members::list::ChosenRole { id, name });
         self.open_list(ScreenId::Members)
     }
 

@@ -6,7 +6,7 @@
 //! not loaded it).
 
 use super::{App, Effect, LookFailure, LookNews, Notice, ScreenId};
-use crate::console::lists::deliveries::ChosenSubscription;
+use crate::console::screens::deliveries::list::ChosenSubscription;
 use crate::console::screens::health::Ask as HealthAsk;
 use crate::console::screens::health::board::Looked;
 use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;

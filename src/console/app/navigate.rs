@@ -5,10 +5,10 @@ use strum::IntoEnumIterator;
 
 use super::{App, Effect, Notice, ScreenId, Ticket};
 use crate::api::{self, SubscriptionState};
-use crate::console::lists::deliveries::ChosenSubscription;
-use crate::console::lists::members::ChosenRole;
 use crate::console::lists::{Listing, Scope};
 use crate::console::screens::ScreenPage;
+use crate::console::screens::deliveries::list::ChosenSubscription;
+use crate::console::screens::members::list::ChosenRole;
 use crate::console::table::paging::PAGE_SIZE;
 
 impl App {

@@ -7,12 +7,12 @@
 //! not yet in their screens' folders (the screens floor may not name
 //! `lists`); it moves to `screens/` with the last of them.
 
-use super::members::ChosenRole;
 use super::{Board, Deliveries, Members, Offboarding, People, Person, Subscriptions, person, subscriptions};
 use crate::console::kit::latest::Ticket;
 use crate::console::kit::scope::Scope;
 use crate::console::screens::bulk::{Bulk, Verb};
 use crate::console::screens::list::{AnyTable, Resource};
+use crate::console::screens::members::list::ChosenRole;
 use crate::console::screens::members::writes::OfRole;
 use crate::console::screens::roles::list::Roles;
 use crate::console::screens::write::Confirm;

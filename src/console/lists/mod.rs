@@ -1,8 +1,10 @@
-//! The lists the console shows, one module per resource: the members of a
-//! role, subscriptions, the deliveries of a subscription, people, a
-//! person's page and an offboarding (roles and Health's board have moved
-//! into their screens' folders, `screens/roles/list.rs` and
-//! `screens/health/board.rs`, re-exported here while the others follow). Each says what its
+//! The lists the console shows, one module per resource: subscriptions
+//! alone now (roles, members, deliveries, people and Health's board have
+//! moved into their screens' folders, `screens/<name>/list.rs` and
+//! `screens/health/board.rs`; a person's page and an offboarding into
+//! `screens/person/page.rs` and `screens/offboard/page.rs`), re-exported
+//! here while the last follows; and the member picker (`picker.rs`) and
+//! the holder of the screens (`holder.rs`). Each says what its
 //! rows are through [`Listing`] (columns, cells, detail, identity, filter,
 //! sorts: the table floor's), how they arrive through its [`Pager`] (by
 //! offset, by cursor, held whole: the table floor's too), what it asks the
@@ -32,23 +34,24 @@
 //! `Screens::bulk` away: `MARKS`, and its screen's `bulk` (the module
 //! `screens::bulk` says how).
 
-pub mod deliveries;
 pub mod holder;
-pub mod members;
-pub mod offboard;
-pub mod people;
-pub mod person;
 pub mod picker;
 pub mod subscriptions;
 
 // Columns and sorts are the kit's (floor 0): named here too while the
 // lists that name them through `super::` move into their screens.
 pub use crate::console::kit::cell::{contains, id_starts, pretty, styled, text};
+// The lists moved into their screens' folders, by their old names.
 pub use crate::console::kit::column::{Column, Size, Sort};
 pub use crate::console::kit::scope::Scope;
 pub use crate::console::screens::bulk::{self, Bulk, Verb};
+pub use crate::console::screens::deliveries::list::Deliveries;
 pub use crate::console::screens::health::Board;
 pub use crate::console::screens::list::{AnyTable, Resource};
+pub use crate::console::screens::members::list::Members;
+pub use crate::console::screens::offboard::page as offboard;
+pub use crate::console::screens::people::list as people;
+pub use crate::console::screens::person::page as person;
 pub use crate::console::screens::roles::list::{self as roles, Roles};
 pub use crate::console::screens::write::{Confirm, Confirmed, FormPurpose, Write};
 pub use crate::console::table::Table;
@@ -56,8 +59,6 @@ pub use crate::console::table::hooks::Hooks;
 pub use crate::console::table::listing::Listing;
 pub use crate::console::table::marking::MarkAll;
 pub use crate::console::table::pager::{Asks, ByCursor, ByOffset, Pager, Whole};
-pub use deliveries::Deliveries;
-pub use members::Members;
 pub use offboard::Offboarding;
 pub use people::People;
 pub use person::Person;

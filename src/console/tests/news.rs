@@ -10,8 +10,8 @@ use std::sync::Arc;
 use super::app;
 use crate::api::{RoleMembership, User};
 use crate::console::app::{Msg, Ticket, Write, WriteAnswer, Written};
-use crate::console::lists::members::ChosenRole;
 use crate::console::screens::members::Write as MemberWrite;
+use crate::console::screens::members::list::ChosenRole;
 use crate::console::screens::people::Write as PeopleWrite;
 use crate::people::RoleIndex;
 

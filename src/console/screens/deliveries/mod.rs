@@ -1,8 +1,11 @@
-//! The Deliveries screen. Its folder holds, so far, its typed request
+//! The Deliveries screen. Its folder holds, so far, its list (`list.rs`:
+//! a subscription's deliveries, newest first, paged by the server's
+//! cursor, and the scan for the failed ones), its typed request
 //! (`request.rs`) and a recipient's failure in words (`words.rs`, which
-//! Health says too); the list itself (`console/lists/deliveries.rs`) moves here as
-//! issue 30's re-cut goes on.
+//! Health says too); what its keys do is still the shell's, and moves here
+//! as issue 30's re-cut goes on.
 
+pub mod list;
 pub mod request;
 pub mod words;
 

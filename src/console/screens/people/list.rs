@@ -10,15 +10,21 @@ use std::sync::Arc;
 
 use ratatui::text::{Line, Span};
 
-use super::{Column, Hooks, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
 use crate::api::OrganizationMember;
 use crate::api::models::level;
+use crate::console::kit::cell::{contains, id_starts, styled, text};
+use crate::console::kit::column::{Column, Sort};
+use crate::console::kit::detail::{field, heading};
+use crate::console::kit::scope::Scope;
 use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
 use crate::console::screens::Screen;
+use crate::console::screens::ScreenId;
+use crate::console::screens::list::Resource;
+use crate::console::table::Table;
+use crate::console::table::hooks::Hooks;
 use crate::console::table::listing::Listing;
-use crate::console::view::detail::{field, heading};
 use crate::people::{RoleIndex, RoleRef};
 
 /// What `:no-role` and `:has-role` narrow People to.
@@ -181,7 +187,7 @@ impl Listing for People {
     fn matches(member: &OrganizationMember, needle: &str) -> bool {
         contains(&member.user.display_name(), needle)
             || contains(&member.user.email, needle)
-            || super::id_starts(&member.user.uuid, needle)
+            || id_starts(&member.user.uuid, needle)
     }
 
     fn sorts(&self) -> &'static [Sort] {

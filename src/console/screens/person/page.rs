@@ -11,13 +11,19 @@ use ratatui::layout::Constraint;
 use ratatui::text::{Line, Span};
 use serde::Serialize;
 
-use super::{Column, Held, Hooks, Resource, Scope, ScreenId, Sort, Table, styled, text};
 use crate::api::KeySummary;
 use crate::api::models::level;
+use crate::console::kit::cell::{contains, styled, text};
+use crate::console::kit::column::{Column, Sort};
+use crate::console::kit::detail::field;
+use crate::console::kit::scope::Scope;
 use crate::console::kit::view::ViewCx;
 use crate::console::screens::Screen;
+use crate::console::screens::list::Resource;
+use crate::console::screens::{Held, ScreenId};
+use crate::console::table::Table;
+use crate::console::table::hooks::Hooks;
 use crate::console::table::listing::Listing;
-use crate::console::view::detail::field;
 use crate::display::Zone;
 use crate::people::HeldRole;
 use crate::people::profile::{Found, Keys, Profile, recipients};
@@ -296,7 +302,7 @@ impl Listing for Person {
     }
 
     fn matches(item: &Item, needle: &str) -> bool {
-        serde_json::to_string(item).is_ok_and(|json| super::contains(&json, needle))
+        serde_json::to_string(item).is_ok_and(|json| contains(&json, needle))
     }
 
     fn sorts(&self) -> &'static [Sort] {

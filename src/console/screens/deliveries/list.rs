@@ -18,15 +18,22 @@ use std::cmp::Ordering;
 use chrono::{DateTime, Utc};
 use ratatui::text::{Line, Span};
 
-use super::subscriptions::words::channel;
-use super::{ByCursor, Column, Hooks, Pager, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
 use crate::api::{self, Delivery, DeliveryStatus, RecipientStatus};
+use crate::console::kit::cell::{contains, styled, text};
+use crate::console::kit::column::{Column, Sort};
+use crate::console::kit::detail::{field, heading, marked, optional};
+use crate::console::kit::scope::Scope;
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
 use crate::console::screens::Screen;
+use crate::console::screens::ScreenId;
 use crate::console::screens::deliveries::words::who_and_why;
+use crate::console::screens::list::Resource;
+use crate::console::screens::subscriptions::words::channel;
+use crate::console::table::Table;
+use crate::console::table::hooks::Hooks;
 use crate::console::table::listing::Listing;
-use crate::console::view::detail::{field, heading, marked, optional};
+use crate::console::table::pager::{ByCursor, Pager};
 use crate::display::relative;
 
 /// The most deliveries `f` looks through for the failed and partial ones.

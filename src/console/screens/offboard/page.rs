@@ -10,12 +10,18 @@ use ratatui::layout::Constraint;
 use ratatui::text::{Line, Span};
 use serde::Serialize;
 
-use super::{Column, Held, Hooks, Resource, Scope, ScreenId, Sort, Table, styled, text};
-use crate::console::app::Ticket;
+use crate::console::kit::cell::{contains, styled, text};
+use crate::console::kit::column::{Column, Sort};
+use crate::console::kit::detail::field;
+use crate::console::kit::latest::Ticket;
+use crate::console::kit::scope::Scope;
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
+use crate::console::screens::list::Resource;
+use crate::console::screens::{Held, ScreenId};
+use crate::console::table::Table;
+use crate::console::table::hooks::Hooks;
 use crate::console::table::listing::Listing;
-use crate::console::view::detail::field;
 use crate::people::offboard::{self, Options, Plan, Status, Step};
 use crate::people::profile::Profile;
 use crate::text::plural;
@@ -300,7 +306,7 @@ impl Listing for Offboarding {
     }
 
     fn matches(item: &Item, needle: &str) -> bool {
-        serde_json::to_string(item).is_ok_and(|json| super::contains(&json, needle))
+        serde_json::to_string(item).is_ok_and(|json| contains(&json, needle))
     }
 
     fn sorts(&self) -> &'static [Sort] {

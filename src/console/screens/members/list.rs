@@ -5,15 +5,21 @@ use std::cmp::Ordering;
 
 use ratatui::text::{Line, Span};
 
-use super::{AnyTable, Column, Hooks, Resource, Scope, ScreenId, Sort, Table, contains, text};
 use crate::api::models::level;
 use crate::api::{OrganizationMember, RoleMembership};
+use crate::console::kit::cell::{contains, id_starts, text};
+use crate::console::kit::column::{Column, Sort};
+use crate::console::kit::detail::{field, heading, optional, user_lines};
+use crate::console::kit::scope::Scope;
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
 use crate::console::screens::Change;
 use crate::console::screens::Screen;
+use crate::console::screens::ScreenId;
+use crate::console::screens::list::{AnyTable, Resource};
+use crate::console::table::Table;
+use crate::console::table::hooks::Hooks;
 use crate::console::table::listing::Listing;
-use crate::console::view::detail::{field, heading, optional, user_lines};
 
 /// The role whose members are shown.
 #[derive(Debug, Clone, PartialEq)]
@@ -130,8 +136,8 @@ impl Listing for Members {
         membership.user.as_ref().is_some_and(|user| {
             contains(&user.display_name(), needle)
                 || contains(&user.email, needle)
-                || super::id_starts(&user.uuid, needle)
-        }) || super::id_starts(&membership.id, needle)
+                || id_starts(&user.uuid, needle)
+        }) || id_starts(&membership.id, needle)
     }
 
     fn sorts(&self) -> &'static [Sort] {
