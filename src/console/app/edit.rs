@@ -11,8 +11,8 @@ use super::{
     App, Confirm, Confirmed, Effect, FormPurpose, Mode, Notice, ScreenId, Ticket, Timer, Write, Written,
 };
 use crate::api;
-use crate::console::lists::subscriptions::choices;
 use crate::console::screens::subscriptions::Write as SubscriptionWrite;
+use crate::console::screens::subscriptions::choices;
 use crate::console::screens::{Landing, Then};
 use crate::console::widgets::form::Form;
 use crate::console::widgets::question::{self, Answer};

@@ -6,9 +6,9 @@ use ratatui::crossterm::event::KeyEvent;
 use super::{App, Confirm, Effect, FormPurpose, Mode, Notice, ScreenId, Write};
 use crate::api::{self, SubscriptionInput};
 use crate::console::lists::roles;
-use crate::console::lists::subscriptions::{choices, fields};
 use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
 use crate::console::screens::subscriptions::Write as SubscriptionWrite;
+use crate::console::screens::subscriptions::{choices, fields};
 use crate::console::widgets::form::{Form, Outcome};
 
 impl App {

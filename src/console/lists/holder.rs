@@ -3,9 +3,9 @@
 //! screen: the compiler names the arm a new screen fills. Issue 30 moves
 //! what the shell routes (a key's action, a screen's message, its drawing)
 //! from the lists' `AnyTable` into these arms as each screen moves into
-//! its folder. It is here, not in `screens/`, while its fields are lists
-//! not yet in their screens' folders (the screens floor may not name
-//! `lists`); it moves to `screens/` with the last of them.
+//! its folder. Every list is in its screen's folder now; this holder is
+//! still here, naming them by the old paths `lists` re-exports, and moves
+//! to `screens/` next (the screens floor may not name `lists`).
 
 use super::{Board, Deliveries, Members, Offboarding, People, Person, Subscriptions, person, subscriptions};
 use crate::console::kit::latest::Ticket;

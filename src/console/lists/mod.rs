@@ -1,10 +1,10 @@
-//! The lists the console shows, one module per resource: subscriptions
-//! alone now (roles, members, deliveries, people and Health's board have
-//! moved into their screens' folders, `screens/<name>/list.rs` and
-//! `screens/health/board.rs`; a person's page and an offboarding into
-//! `screens/person/page.rs` and `screens/offboard/page.rs`), re-exported
-//! here while the last follows; and the member picker (`picker.rs`) and
-//! the holder of the screens (`holder.rs`). Each says what its
+//! What is left of the lists: every list has moved into its screen's
+//! folder (`screens/<name>/list.rs`, `screens/health/board.rs`, and a
+//! person's page and an offboarding in `screens/person/page.rs` and
+//! `screens/offboard/page.rs`), re-exported here by their old names while
+//! the shell still reaches them so; the member picker (`picker.rs`, which
+//! moves into Members with the picker's state) and the holder of the
+//! screens (`holder.rs`, which moves to `screens/`) remain. Each says what its
 //! rows are through [`Listing`] (columns, cells, detail, identity, filter,
 //! sorts: the table floor's), how they arrive through its [`Pager`] (by
 //! offset, by cursor, held whole: the table floor's too), what it asks the
@@ -36,7 +36,6 @@
 
 pub mod holder;
 pub mod picker;
-pub mod subscriptions;
 
 // Columns and sorts are the kit's (floor 0): named here too while the
 // lists that name them through `super::` move into their screens.
@@ -53,6 +52,7 @@ pub use crate::console::screens::offboard::page as offboard;
 pub use crate::console::screens::people::list as people;
 pub use crate::console::screens::person::page as person;
 pub use crate::console::screens::roles::list::{self as roles, Roles};
+pub use crate::console::screens::subscriptions::list as subscriptions;
 pub use crate::console::screens::write::{Confirm, Confirmed, FormPurpose, Write};
 pub use crate::console::table::Table;
 pub use crate::console::table::hooks::Hooks;

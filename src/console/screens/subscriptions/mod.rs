@@ -1,13 +1,22 @@
-//! The Subscriptions screen. Its folder holds, so far, its typed request
-//! (`request.rs`), what else it asks and what runs it (`ask.rs`), its writes (`writes.rs`) and what its keys do to marked
-//! rows (`bulk.rs`), a subscription in words (`words.rs`), the soft delete `u` undoes
-//! (`undo.rs`), the watch after a test or a resume (`watch.rs`), a subscription read before a key acts on it (`read.rs`), and what its form asks for as it is filled in, with the
-//! tickets that guard those answers (`asked.rs`); the list itself (`console/lists/subscriptions/`) moves here as
-//! issue 30's re-cut goes on.
+//! The Subscriptions screen. Its folder holds, so far, its list
+//! (`list.rs`, with `held.rs`: the rows, searched, ordered and filtered by
+//! the server, or a state held whole), its form (`fields.rs`: the fields
+//! and what they send; `choices.rs`: what its choices offer), its typed
+//! request (`request.rs`), what else it asks and what runs it (`ask.rs`),
+//! its writes (`writes.rs`), what its keys do to marked rows (`bulk.rs`), a
+//! subscription in words (`words.rs`), the soft delete `u` undoes
+//! (`undo.rs`), the watch after a test or a resume (`watch.rs`), a
+//! subscription read before a key acts on it (`read.rs`), and what its form
+//! asks for as it is filled in, with the tickets that guard those answers
+//! (`asked.rs`); what its keys do and how its form and answers land
+//! (`console/app/`) move here as issue 30's re-cut goes on.
 
 pub mod ask;
 pub mod asked;
 pub mod bulk;
+pub mod choices;
+pub mod fields;
+pub mod list;
 pub mod msg;
 pub mod read;
 pub mod request;

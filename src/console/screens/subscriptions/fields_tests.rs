@@ -3,7 +3,7 @@
 use super::*;
 use crate::api::time::parse_datetime;
 use crate::api::{Dashboard, Integration, NamedItem, SlackChannel};
-use crate::console::lists::subscriptions::choices::*;
+use crate::console::screens::subscriptions::choices::*;
 
 #[test]
 fn a_new_form_makes_a_body_the_api_accepts() {

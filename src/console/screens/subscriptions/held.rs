@@ -54,7 +54,7 @@ impl Table<Subscriptions> {
         resource.held = true;
         self.rows.list.hold_all(rows);
         self.rows.view = None;
-        crate::console::lists::AnyTable::apply_view(self, height);
+        crate::console::screens::list::AnyTable::apply_view(self, height);
         true
     }
 

@@ -1,13 +1,12 @@
 //! The project's subscriptions: too many to load whole, so the server
 //! searches and orders them; each shows its schedule and next delivery
 //! (relative and in UTC), overdue or ended. Soft delete and restore, and
-//! the form in `fields`.
+//! the form in `fields.rs` (with its choices in `choices.rs`), beside it.
 
-pub mod choices;
-pub mod fields;
+#[path = "held.rs"]
 mod held;
 
-// Its words and bulk actions are its screen's (`screens/subscriptions/`).
+// Its words and bulk actions are its screen's, beside it.
 pub use crate::console::screens::subscriptions::bulk;
 pub use crate::console::screens::subscriptions::words::{self, label};
 
@@ -17,13 +16,19 @@ use chrono::{DateTime, Utc};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::{Column, Hooks, Resource, Scope, ScreenId, Sort, Table, contains, styled, text};
 use crate::api::{Subscription, SubscriptionFilter, SubscriptionState};
+use crate::console::kit::cell::{contains, styled, text};
+use crate::console::kit::column::{Column, Sort};
+use crate::console::kit::detail::{field, heading, marked, optional, user_lines};
+use crate::console::kit::scope::Scope;
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
 use crate::console::screens::Screen;
+use crate::console::screens::ScreenId;
+use crate::console::screens::list::Resource;
+use crate::console::table::Table;
+use crate::console::table::hooks::Hooks;
 use crate::console::table::listing::Listing;
-use crate::console::view::detail::{field, heading, marked, optional, user_lines};
 use crate::display::relative;
 use crate::schedule::Schedule;
 
