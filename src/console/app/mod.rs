@@ -3,7 +3,7 @@
 //! page to fetch, text to copy, a search to run later) goes out as effects.
 //! The app keeps what cuts across the lists (mode, notice, connection,
 //! permissions, writes on their way); each list keeps its own state in
-//! `Screens` (`lists/holder.rs`), one field a screen.
+//! `Screens` (`screens/holder.rs`), one field a screen.
 
 use chrono::{DateTime, Utc};
 
@@ -33,7 +33,7 @@ pub use connection::{HELD_KEYS, MAX_BACKOFF, Offline, backoff};
 pub use permissions::Permissions;
 pub use types::*;
 
-use super::lists::Screens;
+use super::screens::Screens;
 use super::view::layout;
 use super::widgets::form::Form;
 use crate::api;

@@ -9,7 +9,7 @@
 //! A list opts in with two things: `const MARKS: bool = true` on its list,
 //! and, for its bulk keys, a `bulk` in its screen's folder building a
 //! [`Bulk`] (with [`Bulk::new`], [`crate::text::counted`] and [`sample`]),
-//! named by its arm of `Screens::bulk` (`lists/holder.rs`). Marking (Space, `*`, Esc), drawing
+//! named by its arm of `Screens::bulk` (`holder.rs`). Marking (Space, `*`, Esc), drawing
 //! the marks, the header's count, the question, the run (at most
 //! [`IN_FLIGHT`] writes on their way) and the results come with it; `d`,
 //! `p` and `t` reach its `bulk` as a [`Verb`] whenever rows are marked.

@@ -1,10 +1,12 @@
 //! The console's screens (floor 3, above `kit`, `widgets` and `table`,
 //! below the shell). Issue 30 moves each screen into a folder here; what is
-//! here already is what the screens share ([`Screen`], [`ScreenId`],
-//! [`Change`], what each screen hears ([`ScreenMsg`]) and asks
-//! ([`ScreenAsk`]), the typed requests of [`request`], the writes of [`write`], the bulk runs of [`bulk`] and
-//! the words of a key binding in [`keys`]) and, in each screen's folder,
-//! its own request type, what else it asks (`ask.rs`), its own messages (`msg.rs`), its own writes
+//! here already is what the screens share ([`Screen`], [`ScreenId`], the
+//! holder of them all ([`Screens`], `holder.rs`), [`Change`], what each
+//! screen hears ([`ScreenMsg`]) and asks ([`ScreenAsk`]), the typed
+//! requests of [`request`], the writes of [`write`], the bulk runs of
+//! [`bulk`] and the words of a key binding in [`keys`]) and, in each
+//! screen's folder, its list or page, its own request type, what else it
+//! asks (`ask.rs`), its own messages (`msg.rs`), its own writes
 //! (`writes.rs`) and, for Roles so far, its own keys (`keys.rs`).
 //!
 //! [`Change`] is the one broadcast between screens (slumber's broadcast
@@ -17,6 +19,7 @@
 pub mod bulk;
 pub mod deliveries;
 pub mod health;
+pub mod holder;
 pub mod keys;
 pub mod list;
 pub mod members;
@@ -30,6 +33,7 @@ pub mod write;
 
 use crate::api::{OrganizationMember, Role, RoleMembership, Subscription};
 
+pub use holder::Screens;
 pub use request::{Held, PageRequest, ScreenPage, ScreenRequest};
 pub use write::{Confirm, Confirmed, FormPurpose, Landed, Landing, Then, Write, Written};
 

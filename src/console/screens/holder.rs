@@ -3,11 +3,15 @@
 //! screen: the compiler names the arm a new screen fills. Issue 30 moves
 //! what the shell routes (a key's action, a screen's message, its drawing)
 //! from the lists' `AnyTable` into these arms as each screen moves into
-//! its folder. Every list is in its screen's folder now; this holder is
-//! still here, naming them by the old paths `lists` re-exports, and moves
-//! to `screens/` next (the screens floor may not name `lists`).
+//! its folder.
 
-use super::{Board, Deliveries, Members, Offboarding, People, Person, Subscriptions, person, subscriptions};
+use super::deliveries::list::Deliveries;
+use super::health::Board;
+use super::members::list::Members;
+use super::offboard::page::Offboarding;
+use super::people::list::People;
+use super::person::page::{Item as PersonItem, Person};
+use super::subscriptions::list::Subscriptions;
 use crate::console::kit::latest::Ticket;
 use crate::console::kit::scope::Scope;
 use crate::console::screens::bulk::{Bulk, Verb};
@@ -16,7 +20,9 @@ use crate::console::screens::members::list::ChosenRole;
 use crate::console::screens::members::writes::OfRole;
 use crate::console::screens::roles::list::Roles;
 use crate::console::screens::write::Confirm;
-use crate::console::screens::{Change, ScreenId, ScreenMsg, ScreenPage, health, members, roles};
+use crate::console::screens::{
+    Change, ScreenId, ScreenMsg, ScreenPage, health, members, roles, subscriptions,
+};
 use crate::console::table::Table;
 
 /// The screens, one field each: today each a list's table.
@@ -95,7 +101,7 @@ impl Screens {
             ),
             // A role on a person's page: they leave it.
             ScreenId::Person => {
-                let person::Item::Role(role) = self.person.selected()? else {
+                let PersonItem::Role(role) = self.person.selected()? else {
                     return None;
                 };
                 let who = self.person.resource.heading();
@@ -174,7 +180,7 @@ impl Screens {
             // A step of the run under way, not of one stopped or left.
             ScreenMsg::Offboard(offboard::Msg::OffboardStep { ticket, .. }) => {
                 self.offboard.resource.screen.as_ref().is_some_and(|screen| {
-                    screen.phase == (super::offboard::Phase::Running { ticket: *ticket })
+                    screen.phase == (super::offboard::page::Phase::Running { ticket: *ticket })
                 })
             }
         }
