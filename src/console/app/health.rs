@@ -3,9 +3,11 @@
 //! stops with Esc between requests, keeping what it learnt. Enter opens a
 //! row's deliveries; `t`, `p` and `e` act on its subscription as on
 //! Subscriptions (`p` and `e` read it first when the Subscriptions tab has
-//! not loaded it).
+//! not loaded it). A look's news lands in the screen itself
+//! (`Table<Board>::on_look_news`); what is here moves there as issue 30
+//! goes on.
 
-use super::{App, Effect, LookFailure, LookNews, Notice, ScreenId};
+use super::{App, Effect, LookFailure, Notice, ScreenId};
 use crate::console::screens::deliveries::list::ChosenSubscription;
 use crate::console::screens::health::Ask as HealthAsk;
 use crate::console::screens::health::board::Looked;
@@ -60,30 +62,6 @@ impl App {
         })]
     }
 
-    /// A look read the list: the state filters of Subscriptions answer
-    /// from it, at once if one is in force.
-    pub(super) fn states_known(&mut self, states: crate::health::list::States) -> Vec<Effect> {
-        let height = self.table_height();
-        let table = &mut self.screens.subscriptions;
-        table.resource.known = Some(states);
-        let narrowed = table
-            .resource
-            .state
-            .is_some_and(|state| state != crate::api::SubscriptionState::Deleted);
-        if narrowed && table.hold_known(height) {
-            self.dirty = true;
-            if self.shown() == ScreenId::Subscriptions {
-                let words = self
-                    .screens
-                    .subscriptions
-                    .known_words(self.now)
-                    .unwrap_or_default();
-                self.notice = Some(Notice::done(format!("the whole list is read: {words}")));
-            }
-        }
-        Vec::new()
-    }
-
     /// The first time Health is shown, a look starts.
     pub(super) fn health_shown(&mut self) -> Vec<Effect> {
         let health = &self.screens.health;
@@ -91,23 +69,6 @@ impl App {
             return Vec::new();
         }
         self.look()
-    }
-
-    /// News of the look under way (`Screens::wants` dropped any of an
-    /// earlier look).
-    pub(super) fn look_news(&mut self, news: LookNews) -> Vec<Effect> {
-        let height = self.table_height();
-        let health = &mut self.screens.health;
-        match news {
-            LookNews::Listing { read, total } => health.listing(read, total),
-            LookNews::Listed(coverage) => health.listed(coverage),
-            LookNews::Rows(rows) => health.take(rows, height),
-            LookNews::Progress(coverage) => health.progress(coverage),
-            LookNews::States(states) => return self.states_known(*states),
-        }
-        // The tab bar counts the failing ones from any tab.
-        self.dirty = true;
-        Vec::new()
     }
 
     /// The look under way ended.

@@ -1,13 +1,35 @@
 //! What a screen hears, routed: `Msg::Screen` carries one screen's own
 //! message ([`ScreenMsg`], one variant a screen), and each screen's arm
 //! hands it to where that screen's handling lives until it moves into its
-//! folder. An answer for a form, picker or look since closed or replaced
+//! folder (Health's look news already there, lent a `Ctx` by `lend`). An answer for a form, picker or look since closed or replaced
 //! is dropped first, by the ticket its screen holds (`Screens::wants`).
 
 use super::{App, Effect};
-use crate::console::screens::{ScreenMsg, health, members, offboard, people, person, subscriptions};
+use crate::console::kit::scope::Scope;
+use crate::console::screens::{
+    Ctx, ScreenMsg, Screens, health, members, offboard, people, person, subscriptions,
+};
 
 impl App {
+    /// The screens, and what a screen's handler is lent of the shell
+    /// beside them.
+    pub(super) fn lend(&mut self) -> (&mut Screens, Ctx<'_>) {
+        let height = self.table_height();
+        let shown = self.shown();
+        let ctx = Ctx {
+            notice: &mut self.notice,
+            dirty: &mut self.dirty,
+            now: self.now,
+            height,
+            shown,
+            scope: Scope {
+                organization: &self.context.organization,
+                project: &self.context.project,
+            },
+        };
+        (&mut self.screens, ctx)
+    }
+
     /// One screen's message.
     pub(super) fn screen_msg(&mut self, msg: ScreenMsg) -> Vec<Effect> {
         if !self.screens.wants(&msg) {
@@ -22,7 +44,13 @@ impl App {
                 self.offboard_step(at, *step);
                 Vec::new()
             }
-            ScreenMsg::Health(health::Msg::LookNews { news, .. }) => self.look_news(news),
+            ScreenMsg::Health(health::Msg::LookNews { news, .. }) => {
+                let (screens, mut ctx) = self.lend();
+                if let Some(change) = screens.health.on_look_news(news, &mut ctx) {
+                    self.announce(change);
+                }
+                Vec::new()
+            }
             ScreenMsg::Health(health::Msg::Looked { result, .. }) => self.looked(result),
         }
     }

@@ -11,8 +11,8 @@ use crate::people::{HeldRole, membership_user};
 impl App {
     /// Tells every list what changed.
     pub(super) fn announce(&mut self, change: Change) {
-        let height = self.table_height();
-        if self.screens.on_change(&change, height) {
+        let (screens, mut ctx) = self.lend();
+        if screens.on_change(&change, &mut ctx) {
             self.keep_shown_open();
         }
         self.people_heard(&change);
@@ -76,7 +76,8 @@ impl App {
             | Change::RoleSaved(_)
             | Change::RoleDeleted { .. }
             | Change::SubscriptionChanged(_)
-            | Change::SubscriptionMade(_) => {}
+            | Change::SubscriptionMade(_)
+            | Change::StatesKnown(_) => {}
         }
     }
 }

@@ -21,7 +21,7 @@ use crate::console::screens::members::writes::OfRole;
 use crate::console::screens::roles::list::Roles;
 use crate::console::screens::write::Confirm;
 use crate::console::screens::{
-    Change, ScreenId, ScreenMsg, ScreenPage, health, members, roles, subscriptions,
+    Change, Ctx, ScreenId, ScreenMsg, ScreenPage, health, members, roles, subscriptions,
 };
 use crate::console::table::Table;
 
@@ -191,10 +191,10 @@ impl Screens {
     /// closed on it (Members, its role deleted), and the shell shows
     /// what is still open. People and a person's page hear it in the
     /// shell until they move into their folders.
-    pub fn on_change(&mut self, change: &Change, height: u64) -> bool {
-        roles::list::on_change(&mut self.roles, change, height);
-        let closed = self.members.on_change(change, height);
-        self.subscriptions.on_change(change);
+    pub fn on_change(&mut self, change: &Change, ctx: &mut Ctx) -> bool {
+        roles::list::on_change(&mut self.roles, change, ctx.height);
+        let closed = self.members.on_change(change, ctx.height);
+        self.subscriptions.on_change(change, ctx);
         closed
     }
 

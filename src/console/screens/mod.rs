@@ -1,7 +1,8 @@
 //! The console's screens (floor 3, above `kit`, `widgets` and `table`,
 //! below the shell). Issue 30 moves each screen into a folder here; what is
 //! here already is what the screens share ([`Screen`], [`ScreenId`], the
-//! holder of them all ([`Screens`], `holder.rs`), [`Change`], what each
+//! holder of them all ([`Screens`], `holder.rs`), what the shell lends a
+//! screen's handler ([`Ctx`], `ctx.rs`), [`Change`], what each
 //! screen hears ([`ScreenMsg`]) and asks ([`ScreenAsk`]), the typed
 //! requests of [`request`], the writes of [`write`], the bulk runs of
 //! [`bulk`] and the words of a key binding in [`keys`]) and, in each
@@ -10,13 +11,15 @@
 //! (`writes.rs`) and, for Roles so far, its own keys (`keys.rs`).
 //!
 //! [`Change`] is the one broadcast between screens (slumber's broadcast
-//! event): news of something written that any screen may be showing. The
+//! event): news of something written (or, for a look's states, read
+//! whole) that any screen may be showing. The
 //! screen whose write it was lands its own answer (its row, the notice, its
 //! form closing); every other screen hears the change and keeps what it
 //! shows in step, or ignores it. A screen never reaches into another's rows
 //! to tell it.
 
 pub mod bulk;
+pub mod ctx;
 pub mod deliveries;
 pub mod health;
 pub mod holder;
@@ -33,6 +36,7 @@ pub mod write;
 
 use crate::api::{OrganizationMember, Role, RoleMembership, Subscription};
 
+pub use ctx::Ctx;
 pub use holder::Screens;
 pub use request::{Held, PageRequest, ScreenPage, ScreenRequest};
 pub use write::{Confirm, Confirmed, FormPurpose, Landed, Landing, Then, Write, Written};
@@ -180,4 +184,9 @@ pub enum Change {
     /// A subscription was made: Subscriptions starts over, the cursor
     /// finding it.
     SubscriptionMade(Box<Subscription>),
+    /// A look read the subscriptions' list whole: how many are in each
+    /// state, for the state filters of Subscriptions. Not a write, but
+    /// news one screen (Health) learns that another shows; shared, not
+    /// copied, as it may hold a few thousand rows.
+    StatesKnown(std::sync::Arc<crate::health::list::States>),
 }

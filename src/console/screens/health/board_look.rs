@@ -3,8 +3,26 @@
 //! what it found is said when it ends.
 
 use super::*;
+use crate::console::screens::health::msg::LookNews;
+use crate::console::screens::{Change, Ctx};
 
 impl Table<Board> {
+    /// News of the look under way (`Screens::wants` dropped any of an
+    /// earlier look). The list's states are Subscriptions' news, not
+    /// Health's: they go out as a [`Change`] for the shell to broadcast.
+    pub fn on_look_news(&mut self, news: LookNews, ctx: &mut Ctx) -> Option<Change> {
+        match news {
+            LookNews::Listing { read, total } => self.listing(read, total),
+            LookNews::Listed(coverage) => self.listed(coverage),
+            LookNews::Rows(rows) => self.take(rows, ctx.height),
+            LookNews::Progress(coverage) => self.progress(coverage),
+            LookNews::States(states) => return Some(Change::StatesKnown((*states).into())),
+        }
+        // The tab bar counts the failing ones from any tab.
+        *ctx.dirty = true;
+        None
+    }
+
     /// A look starts: the rows of the last one stay until their news comes.
     pub fn begin(&mut self) {
         self.resource.looking = Some(Progress::default());

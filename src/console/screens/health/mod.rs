@@ -3,8 +3,10 @@
 //! ([`looks::Looks`]: the latest look's ticket, its stop, and whether a
 //! look the server cut short starts again) and the board itself
 //! (`board.rs`: its rows, columns, detail and heading; `board_look.rs`:
-//! how a look's news lands on them); the landing of a look's messages
-//! (`console/app/health.rs`) moves here as issue 30's re-cut goes on.
+//! how a look's news lands on them, `on_look_news` handing the list's
+//! states to Subscriptions as a `Change`); the landing of a look's end
+//! and its keys (`console/app/health.rs`) move here as issue 30's re-cut
+//! goes on.
 
 pub mod ask;
 pub mod board;

@@ -327,7 +327,10 @@ pub fn on_change(table: &mut Table<Roles>, change: &Change, height: u64) {
             members_changed(table, &membership.role_id, Some((**membership).clone()), None)
         }
         Change::Left { role, membership } => members_changed(table, role, None, Some(membership)),
-        Change::MemberChanged(_) | Change::SubscriptionChanged(_) | Change::SubscriptionMade(_) => {}
+        Change::MemberChanged(_)
+        | Change::SubscriptionChanged(_)
+        | Change::SubscriptionMade(_)
+        | Change::StatesKnown(_) => {}
     }
 }
 

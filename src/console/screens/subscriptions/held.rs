@@ -4,7 +4,8 @@
 //! a row a write brings back put in its place.
 
 use super::*;
-use crate::console::screens::Change;
+use crate::console::kit::notice::Notice;
+use crate::console::screens::{Change, Ctx, ScreenId};
 
 impl Table<Subscriptions> {
     /// Shows the subscriptions in the state narrowed to as the latest list
@@ -58,6 +59,23 @@ impl Table<Subscriptions> {
         true
     }
 
+    /// A look read the list: the state filters answer from it, at once
+    /// if one is in force.
+    fn states_known(&mut self, states: std::sync::Arc<crate::health::list::States>, ctx: &mut Ctx) {
+        self.resource.known = Some(states);
+        let narrowed = self
+            .resource
+            .state
+            .is_some_and(|state| state != SubscriptionState::Deleted);
+        if narrowed && self.hold_known(ctx.height) {
+            *ctx.dirty = true;
+            if ctx.shown == ScreenId::Subscriptions {
+                let words = self.known_words(ctx.now).unwrap_or_default();
+                *ctx.notice = Some(Notice::done(format!("the whole list is read: {words}")));
+            }
+        }
+    }
+
     /// "240 paused of 90,095, as the list read 3m ago said".
     pub fn known_words(&self, now: DateTime<Utc>) -> Option<String> {
         let known = self.resource.known.as_ref()?;
@@ -93,8 +111,9 @@ impl Table<Subscriptions> {
 
     /// The news Subscriptions hears: a subscription changed anywhere
     /// changes its row in place.
-    pub fn on_change(&mut self, change: &Change) {
+    pub fn on_change(&mut self, change: &Change, ctx: &mut Ctx) {
         match change {
+            Change::StatesKnown(states) => self.states_known(states.clone(), ctx),
             Change::SubscriptionChanged(subscription) => self.replace((**subscription).clone()),
             // Newest first: the list starts over with it at the top, and
             // the cursor finds it.

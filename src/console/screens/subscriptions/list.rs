@@ -62,7 +62,7 @@ pub struct Subscriptions {
     pub integrations: words::Integrations,
     /// What the latest list a health look read (whole) said of each state:
     /// how many are in each, and the rows of every state but active.
-    pub known: Option<crate::health::list::States>,
+    pub known: Option<std::sync::Arc<crate::health::list::States>>,
     /// The rows shown are `known`'s rows of the state narrowed to, held
     /// whole (not fetched by page): one press answers, and says as of when.
     pub held: bool,
