@@ -3,17 +3,15 @@
 //! stops with Esc between requests, keeping what it learnt. Enter opens a
 //! row's deliveries; `t`, `p` and `e` act on its subscription as on
 //! Subscriptions (`p` and `e` read it first when the Subscriptions tab has
-//! not loaded it). A look's news lands in the screen itself
-//! (`Table<Board>::on_look_news`); what is here moves there as issue 30
-//! goes on.
+//! not loaded it). A look's news and end land in the screen itself
+//! (`Table<Board>::on_look_news`, `on_looked`); what is here moves there
+//! as issue 30 goes on.
 
-use super::{App, Effect, LookFailure, Notice, ScreenId};
+use super::{App, Effect, Notice, ScreenId};
 use crate::console::screens::deliveries::list::ChosenSubscription;
 use crate::console::screens::health::Ask as HealthAsk;
-use crate::console::screens::health::board::Looked;
 use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
 use crate::console::screens::subscriptions::read::Then;
-use crate::health::LookSummary;
 
 impl App {
     /// Starts a look, unless one is under way.
@@ -69,64 +67,6 @@ impl App {
             return Vec::new();
         }
         self.look()
-    }
-
-    /// The look under way ended.
-    pub(super) fn looked(&mut self, result: Result<LookSummary, LookFailure>) -> Vec<Effect> {
-        self.dirty = true;
-        self.screens.health.resource.looks.ended();
-        let height = self.table_height();
-        if self
-            .notice
-            .as_ref()
-            .is_some_and(|notice| notice.text.starts_with("stopping"))
-        {
-            self.notice = None;
-        }
-        let mut effects = Vec::new();
-        let looked = match result {
-            Ok(summary) => {
-                if summary.stopped {
-                    self.notice = Some(Notice::done(
-                        "look stopped: what it learnt is kept; r goes on from there".into(),
-                    ));
-                }
-                if summary.no_history {
-                    self.notice = Some(Notice::done(
-                        "this server keeps no delivery history: healths are from the subscriptions' fields"
-                            .into(),
-                    ));
-                }
-                if let Some(unreachable) = summary.cut.as_ref().and_then(|cut| cut.unreachable()) {
-                    // The server went away mid-look: offline, tried again,
-                    // and looked at again once it answers.
-                    self.screens.health.resource.looks.cut_short();
-                    effects.extend(self.unreachable(unreachable));
-                }
-                Looked {
-                    at: self.now,
-                    coverage: summary.coverage,
-                    complete: summary.complete(),
-                    short_of: summary.short_of(),
-                    error: None,
-                }
-            }
-            Err(failure) => {
-                if let Some(unreachable) = failure.unreachable {
-                    self.screens.health.resource.looks.cut_short();
-                    effects.extend(self.unreachable(unreachable));
-                }
-                Looked {
-                    at: self.now,
-                    coverage: Default::default(),
-                    complete: false,
-                    short_of: None,
-                    error: Some(failure.message),
-                }
-            }
-        };
-        self.screens.health.finish(looked, height);
-        effects
     }
 
     /// The server answers again: a look it cut short, or that could not

@@ -51,7 +51,13 @@ impl App {
                 }
                 Vec::new()
             }
-            ScreenMsg::Health(health::Msg::Looked { result, .. }) => self.looked(result),
+            ScreenMsg::Health(health::Msg::Looked { result, .. }) => {
+                let (screens, mut ctx) = self.lend();
+                match screens.health.on_looked(result, &mut ctx) {
+                    Some(unreachable) => self.unreachable(unreachable),
+                    None => Vec::new(),
+                }
+            }
         }
     }
 

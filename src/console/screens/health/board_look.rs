@@ -3,7 +3,8 @@
 //! what it found is said when it ends.
 
 use super::*;
-use crate::console::screens::health::msg::LookNews;
+use crate::console::kit::notice::Notice;
+use crate::console::screens::health::msg::{LookFailure, LookNews};
 use crate::console::screens::{Change, Ctx};
 
 impl Table<Board> {
@@ -21,6 +22,64 @@ impl Table<Board> {
         // The tab bar counts the failing ones from any tab.
         *ctx.dirty = true;
         None
+    }
+
+    /// The look under way ended. A server that went away mid-look is the
+    /// shell's to hear (offline, tried again): handed back, the look
+    /// marked to start again once it answers.
+    pub fn on_looked(
+        &mut self,
+        result: Result<crate::health::LookSummary, LookFailure>,
+        ctx: &mut Ctx,
+    ) -> Option<crate::api::Unreachable> {
+        *ctx.dirty = true;
+        self.resource.looks.ended();
+        if ctx
+            .notice
+            .as_ref()
+            .is_some_and(|notice| notice.text.starts_with("stopping"))
+        {
+            *ctx.notice = None;
+        }
+        let (looked, unreachable) = match result {
+            Ok(summary) => {
+                if summary.stopped {
+                    *ctx.notice = Some(Notice::done(
+                        "look stopped: what it learnt is kept; r goes on from there".into(),
+                    ));
+                }
+                if summary.no_history {
+                    *ctx.notice = Some(Notice::done(
+                        "this server keeps no delivery history: healths are from the subscriptions' fields"
+                            .into(),
+                    ));
+                }
+                let unreachable = summary.cut.as_ref().and_then(|cut| cut.unreachable());
+                let looked = Looked {
+                    at: ctx.now,
+                    coverage: summary.coverage,
+                    complete: summary.complete(),
+                    short_of: summary.short_of(),
+                    error: None,
+                };
+                (looked, unreachable)
+            }
+            Err(failure) => {
+                let looked = Looked {
+                    at: ctx.now,
+                    coverage: Default::default(),
+                    complete: false,
+                    short_of: None,
+                    error: Some(failure.message),
+                };
+                (looked, failure.unreachable)
+            }
+        };
+        if unreachable.is_some() {
+            self.resource.looks.cut_short();
+        }
+        self.finish(looked, ctx.height);
+        unreachable
     }
 
     /// A look starts: the rows of the last one stay until their news comes.
