@@ -3,44 +3,33 @@
 //! stops with Esc between requests, keeping what it learnt. Enter opens a
 //! row's deliveries; `t`, `p` and `e` act on its subscription as on
 //! Subscriptions (`p` and `e` read it first when the Subscriptions tab has
-//! not loaded it). A look's news and end land in the screen itself
-//! (`Table<Board>::on_look_news`, `on_looked`); what is here moves there
-//! as issue 30 goes on.
+//! not loaded it). Starting and stopping a look, its news and its end are
+//! the screen's own (`Table<Board>::look`, `stop_look`, `on_look_news`,
+//! `on_looked`); what is here routes to them, and moves there as issue 30
+//! goes on.
 
 use super::{App, Effect, Notice, ScreenId};
 use crate::console::screens::deliveries::list::ChosenSubscription;
-use crate::console::screens::health::Ask as HealthAsk;
 use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
 use crate::console::screens::subscriptions::read::Then;
 
 impl App {
     /// Starts a look, unless one is under way.
     pub(super) fn look(&mut self) -> Vec<Effect> {
-        if self.screens.health.is_looking() {
-            self.notice = Some(Notice::done("still looking: Esc stops the look".into()));
-            return Vec::new();
-        }
-        let (ticket, stop) = self.screens.health.resource.looks.start();
-        self.screens.health.begin();
-        vec![Effect::from(HealthAsk::Look {
-            ticket,
-            project: self.context.project.clone(),
-            stop,
-            max_requests: None,
-        })]
+        let (screens, mut ctx) = self.lend();
+        screens
+            .health
+            .look(&mut ctx, None)
+            .map(Effect::from)
+            .into_iter()
+            .collect()
     }
 
     /// Esc on Health while a look is under way: it stops between
     /// requests, and says so when it has.
     pub(super) fn stop_look(&mut self) -> bool {
-        if self.shown() != ScreenId::Health || !self.screens.health.is_looking() {
-            return false;
-        }
-        let stopped = self.screens.health.resource.looks.stop();
-        if stopped {
-            self.notice = Some(Notice::working("stopping the look…".into()));
-        }
-        stopped
+        let (screens, mut ctx) = self.lend();
+        screens.health.stop_look(&mut ctx)
     }
 
     /// The list read whole for the state filters of Subscriptions: a look
@@ -50,14 +39,13 @@ impl App {
         if self.screens.health.is_looking() {
             return Vec::new();
         }
-        let (ticket, stop) = self.screens.health.resource.looks.start();
-        self.screens.health.begin();
-        vec![Effect::from(HealthAsk::Look {
-            ticket,
-            project: self.context.project.clone(),
-            stop,
-            max_requests: Some(0),
-        })]
+        let (screens, mut ctx) = self.lend();
+        screens
+            .health
+            .look(&mut ctx, Some(0))
+            .map(Effect::from)
+            .into_iter()
+            .collect()
     }
 
     /// The first time Health is shown, a look starts.

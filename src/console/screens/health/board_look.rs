@@ -4,10 +4,41 @@
 
 use super::*;
 use crate::console::kit::notice::Notice;
+use crate::console::screens::health::Ask;
 use crate::console::screens::health::msg::{LookFailure, LookNews};
 use crate::console::screens::{Change, Ctx};
 
 impl Table<Board> {
+    /// Starts a look, unless one is under way (then says so). `max_requests`
+    /// `Some(0)` reads the list alone.
+    pub fn look(&mut self, ctx: &mut Ctx, max_requests: Option<u64>) -> Option<Ask> {
+        if self.is_looking() {
+            *ctx.notice = Some(Notice::done("still looking: Esc stops the look".into()));
+            return None;
+        }
+        let (ticket, stop) = self.resource.looks.start();
+        self.begin();
+        Some(Ask::Look {
+            ticket,
+            project: ctx.scope.project.to_owned(),
+            stop,
+            max_requests,
+        })
+    }
+
+    /// Esc on Health while a look is under way: it stops between
+    /// requests, and says so when it has.
+    pub fn stop_look(&mut self, ctx: &mut Ctx) -> bool {
+        if ctx.shown != ScreenId::Health || !self.is_looking() {
+            return false;
+        }
+        let stopped = self.resource.looks.stop();
+        if stopped {
+            *ctx.notice = Some(Notice::working("stopping the look…".into()));
+        }
+        stopped
+    }
+
     /// News of the look under way (`Screens::wants` dropped any of an
     /// earlier look). The list's states are Subscriptions' news, not
     /// Health's: they go out as a [`Change`] for the shell to broadcast.

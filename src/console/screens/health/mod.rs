@@ -4,9 +4,9 @@
 //! look the server cut short starts again) and the board itself
 //! (`board.rs`: its rows, columns, detail and heading; `board_look.rs`:
 //! how a look's news lands on them, `on_look_news` handing the list's
-//! states to Subscriptions as a `Change`, `on_looked` its end); starting
-//! and stopping a look and its keys (`console/app/health.rs`) move here
-//! as issue 30's re-cut goes on.
+//! states to Subscriptions as a `Change`, `on_looked` its end, `look` and
+//! `stop_look` starting and stopping one); its keys and when a look starts
+//! again (`console/app/health.rs`) move here as issue 30's re-cut goes on.
 
 pub mod ask;
 pub mod board;
