@@ -297,3 +297,80 @@ async fn the_preview_of_offboarding_keeps_a_compact_row_a_membership() {
         refused.stderr
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_preview_about_some_people_holds_them_alone_and_previews_what_the_whole_does() {
+    // The demo's access stories (roles that restrict, own rules, admins,
+    // someone in no role): for each person, every change about them alone
+    // previewed from a world read for them alone and from the whole
+    // organization gives the same lines, and the world read for them
+    // holds them and their memberships, nobody else.
+    use orgdeck::access::directory::People;
+    use orgdeck::access::preview::world::Projects;
+    use orgdeck::access::preview::{Change, World, preview};
+    use orgdeck::access::read::{ReadOptions, Reader, Stop};
+
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let client = client_for(&server.base, &key);
+    let reader = Reader::new(
+        &client,
+        ReadOptions::default(),
+        orgdeck::clock::Clock::system(),
+        Stop::new(),
+    );
+    let whole = World::read(&reader, "@current", Projects::All, &People::Everyone)
+        .await
+        .unwrap()
+        .world;
+    assert!(
+        whole.people.len() >= 8 && whole.roles.len() >= 3,
+        "the demo has people and roles"
+    );
+    let mut moved = 0;
+    for person in &whole.people {
+        let only = People::only([person.membership_id.as_str()], [person.user_uuid.as_str()], []);
+        let theirs = World::read(&reader, "@current", Projects::All, &only)
+            .await
+            .unwrap()
+            .world;
+        assert_eq!(theirs.people, [person.clone()]);
+        let held: usize = theirs.roles.iter().map(|role| role.members.len()).sum();
+        let holds = whole.roles.iter().filter(|role| role.holds(person)).count();
+        assert_eq!(held, holds, "{}: their memberships alone", person.email);
+        let id = person.membership_id.clone();
+        let mut changes = vec![
+            Change::Offboard {
+                membership_id: id.clone(),
+                remove_from_organization: false,
+            },
+            Change::Offboard {
+                membership_id: id.clone(),
+                remove_from_organization: true,
+            },
+            Change::Level {
+                membership_id: id.clone(),
+                level: if person.level >= 8 { 1 } else { 8 },
+            },
+        ];
+        for role in &whole.roles {
+            changes.push(if role.holds(person) {
+                Change::Leave {
+                    role_id: role.id.clone(),
+                    membership_id: id.clone(),
+                }
+            } else {
+                Change::Join {
+                    role_id: role.id.clone(),
+                    membership_id: id.clone(),
+                }
+            });
+        }
+        for change in &changes {
+            let expected = preview(&whole, change);
+            moved += expected.lines.len();
+            assert_eq!(preview(&theirs, change), expected, "{}: {change:?}", person.email);
+        }
+    }
+    assert!(moved > 0, "some change moves someone's access");
+}
