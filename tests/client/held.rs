@@ -334,7 +334,7 @@ async fn a_preview_about_some_people_holds_them_alone_and_previews_what_the_whol
             .await
             .unwrap()
             .world;
-        assert_eq!(theirs.people, [person.clone()]);
+        assert_eq!(theirs.people, std::slice::from_ref(person));
         let held: usize = theirs.roles.iter().map(|role| role.members.len()).sum();
         let holds = whole.roles.iter().filter(|role| role.holds(person)).count();
         assert_eq!(held, holds, "{}: their memberships alone", person.email);
