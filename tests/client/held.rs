@@ -254,11 +254,13 @@ async fn plan_sets_the_servers_subscriptions_aside_and_holds_their_ids_alone() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_preview_of_offboarding_keeps_a_compact_row_a_membership() {
-    // 3,000 members in 6,000 memberships: as compact rows (ids, address,
-    // name), some 2 MiB, where the roles read with every member embedded
-    // (PostHog's objects, as counted before) took more than 8: 4 MiB is
-    // room enough for the preview, 0.5 is not, and says so.
+async fn the_offboarding_holds_a_compact_index_and_its_preview_the_person_alone() {
+    // 3,000 members in 6,000 memberships: the profile's role index holds
+    // 48 bytes a membership (some 0.3 MiB) and a page being read; the
+    // preview, the person alone (it held a compact row of every member
+    // and membership, some 2 MiB, and before that the roles with every
+    // member embedded, more than 8). 1 MiB is room enough for both, 0.25
+    // is not, and says so.
     let server = server_of(3_000).await;
     let key = server.key(&["*"]);
     let page = server
@@ -287,15 +289,17 @@ async fn the_preview_of_offboarding_keeps_a_compact_row_a_membership() {
             .await
         }
     };
-    let previewed = offboard("4").await;
+    let previewed = offboard("1").await;
     assert_eq!(previewed.code, 0, "{}", previewed.stderr);
     assert!(!previewed.stderr.contains("no preview"), "{}", previewed.stderr);
-    let refused = offboard("0.5").await;
     assert!(
-        refused.stderr.contains("no preview") && refused.stderr.contains("--max-held-mib"),
+        previewed.stdout.contains("Their access once offboarded"),
         "{}",
-        refused.stderr
+        previewed.stdout
     );
+    let refused = offboard("0.25").await;
+    assert_ne!(refused.code, 0, "{}", refused.stdout);
+    assert!(refused.stderr.contains("--max-held-mib"), "{}", refused.stderr);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
