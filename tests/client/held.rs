@@ -378,3 +378,81 @@ async fn a_preview_about_some_people_holds_them_alone_and_previews_what_the_whol
     }
     assert!(moved > 0, "some change moves someone's access");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_access_review_decodes_each_answer_as_it_arrives() {
+    // 1,500 members: the project's access_control_members answer, every
+    // member times every resource, is some 13 MiB. Read whole it was
+    // refused past 2 MiB of --max-answer-mib; decoded as it arrives and
+    // set aside, it is never held, and every member is written, in e-mail
+    // order, as the review always wrote them.
+    let server = server_of(1_500).await;
+    let key = server.key(&["*"]);
+    let file = Workspace::new("review.json");
+    let reviewed = orgdeck(
+        &server,
+        &key,
+        &[
+            "--max-answer-mib",
+            "2",
+            "access",
+            "review",
+            "-o",
+            "json",
+            "--out",
+            file.arg(),
+            "--budget",
+            "none",
+        ],
+        None,
+    )
+    .await;
+    assert_eq!(reviewed.code, 0, "{}", reviewed.stderr);
+    let review: serde_json::Value = serde_json::from_str(&file.read()).unwrap();
+    let members: Vec<&str> = review["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|member| member["email"].as_str().unwrap())
+        .collect();
+    assert!(members.len() >= 1_500, "{} members", members.len());
+    let projects = review["projects"].as_array().unwrap();
+    assert!(!projects.is_empty());
+    for project in projects {
+        let access: Vec<&serde_json::Value> = project["access"].as_array().unwrap().iter().collect();
+        let emails: Vec<&str> = access.iter().map(|row| row["email"].as_str().unwrap()).collect();
+        assert_eq!(emails, members, "every member, in the members' order");
+        assert!(
+            access
+                .iter()
+                .all(|row| row["unknown"].is_null() && row["cells"]["project"]["level"].is_string()),
+            "every member's access read"
+        );
+    }
+    // The wire is bounded still: 64 times a limit of 0.1 MiB is less than
+    // the answer, and the read stops, saying so; the rows handed over are
+    // counted, never the answer.
+    let project = projects[0]["id"].as_i64().unwrap().to_string();
+    let client = client_for(&server.base, &key).with_max_answer(2 << 20);
+    let mut rows = 0;
+    client
+        .access_control_members(&project, None, |_: orgdeck::api::access::MemberAccess| {
+            rows += 1;
+            Ok::<_, orgdeck::api::Error>(())
+        })
+        .await
+        .unwrap();
+    assert_eq!(rows, members.len());
+    let refused = client
+        .with_max_answer(100 << 10)
+        .access_control_members(&project, None, |_: orgdeck::api::access::MemberAccess| {
+            Ok::<_, orgdeck::api::Error>(())
+        })
+        .await
+        .unwrap_err();
+    let said = refused.to_string();
+    assert!(
+        said.contains("--max-answer-mib") && said.contains("as it arrives"),
+        "{said}"
+    );
+}

@@ -12,7 +12,7 @@ use std::io::BufRead;
 use serde::Serialize;
 
 use super::snapshot;
-use super::{Header, MemberRow, ProjectSnapshot, ReviewCell, Sink};
+use super::{AccessRow, Header, MemberRow, ProjectSnapshot, ReviewCell, Sink};
 use crate::api::access::levels::{self, AccessLevel, PROJECT};
 
 /// The kind of a change.
@@ -148,6 +148,9 @@ pub struct Differ<'a> {
     joined: HashSet<String>,
     left: HashSet<String>,
     seen_projects: HashSet<i64>,
+    /// The label of the project whose rows are compared as they come, if
+    /// they are.
+    comparing: Option<String>,
     /// Changes by kind.
     pub counts: BTreeMap<Kind, usize>,
 }
@@ -160,6 +163,7 @@ impl<'a> Differ<'a> {
             joined: HashSet::new(),
             left: HashSet::new(),
             seen_projects: HashSet::new(),
+            comparing: None,
             counts: BTreeMap::new(),
         }
     }
@@ -269,8 +273,9 @@ impl<'a> Differ<'a> {
         }
     }
 
-    fn compare(&mut self, project: &ProjectSnapshot, label: &str) -> std::io::Result<()> {
-        for row in &project.access {
+    /// Compares one row of a project with the old review's.
+    fn compare(&mut self, project: &ProjectSnapshot, label: &str, row: &AccessRow) -> std::io::Result<()> {
+        {
             let lower = row.email.to_lowercase();
             let email = self.old.emails.find(&lower);
             if let Some(unknown) = &row.unknown {
@@ -291,7 +296,7 @@ impl<'a> Differ<'a> {
                         to: unknown.clone(),
                     })?;
                 }
-                continue;
+                return Ok(());
             }
             let new_member = self.joined.contains(&lower);
             for (resource, cell) in row.cells.iter() {
@@ -388,7 +393,8 @@ impl Sink for Differ<'_> {
                     from: "not in the old review".into(),
                     to: "reviewed".into(),
                 })?;
-                self.compare(project, &label)
+                self.comparing = Some(label);
+                Ok(())
             }
             (Some((_, Some(was))), None) => {
                 self.tell(Change {
@@ -401,8 +407,27 @@ impl Sink for Differ<'_> {
                 })?;
                 Ok(())
             }
-            (Some(_), None) => self.compare(project, &label),
+            (Some(_), None) => {
+                self.comparing = Some(label);
+                Ok(())
+            }
         }
+    }
+
+    fn row(&mut self, project: &ProjectSnapshot, row: &AccessRow) -> std::io::Result<()> {
+        match self.comparing.take() {
+            Some(label) => {
+                let compared = self.compare(project, &label, row);
+                self.comparing = Some(label);
+                compared
+            }
+            None => Ok(()),
+        }
+    }
+
+    fn project_end(&mut self, _project: &ProjectSnapshot) -> std::io::Result<()> {
+        self.comparing = None;
+        Ok(())
     }
 
     fn end(&mut self) -> std::io::Result<()> {

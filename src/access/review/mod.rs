@@ -4,15 +4,18 @@
 //! it for a quarterly review (SOC 2's user access review); and what changed
 //! since an earlier one (`diff`).
 //!
-//! A project is read whole in one answer (`access_control_members`, every
-//! member times every resource: some 9 MB for 1,000 people), decoded a
-//! member at a time into a compact row, and written out before the next
-//! project's rows are made: memory holds the people, the answers in flight
-//! and one project's rows, whatever the number of projects. Everything is
+//! A project is read in one answer (`access_control_members`, every member
+//! times every resource: some 9 MB for 1,000 people, 800 MB for 90,000),
+//! decoded a member at a time as it arrives into the row the review
+//! prints, which is set aside in a temporary file ([`aside`]) and read back
+//! in the review's order as the project is written out, a row at a time:
+//! memory holds the people, a few chunks of each answer in flight and
+//! where each row lies, whatever the size of the answers. Everything is
 //! sorted (projects by id, people by e-mail address, resources in
 //! PostHog's order), so that two snapshots of an unchanged organization
 //! differ in their `taken_at` line alone.
 
+mod aside;
 pub mod diff;
 pub mod snapshot;
 
@@ -29,8 +32,8 @@ use super::{Unknown, person::unknown_or_stop};
 use crate::api::access::levels::{PROJECT, RESOURCES};
 use crate::api::access::{AccessControls, AccessTarget, MemberAccess, Ordered};
 
-/// Projects whose answers are read at once: each holds its answer's bytes
-/// (some 9 MB at 1,000 members) and its rows until its turn to be written.
+/// Projects whose answers are read at once: each holds a few chunks of its
+/// answer in flight and, until its turn to be written, where its rows lie.
 pub const PROJECTS_AT_ONCE: usize = 3;
 
 /// What a review says of personal keys when the server will not list them
@@ -116,10 +119,14 @@ impl ProjectSnapshot {
     }
 }
 
-/// Where a review goes: a file's format, the diff, or both.
+/// Where a review goes: a file's format, the diff, or both. Each project
+/// comes as its head (`project`, everything but its access rows), then its
+/// rows one at a time (`row`), then `project_end`.
 pub trait Sink {
     fn begin(&mut self, header: &Header, members: &[MemberRow]) -> std::io::Result<()>;
     fn project(&mut self, project: &ProjectSnapshot) -> std::io::Result<()>;
+    fn row(&mut self, project: &ProjectSnapshot, row: &AccessRow) -> std::io::Result<()>;
+    fn project_end(&mut self, project: &ProjectSnapshot) -> std::io::Result<()>;
     fn end(&mut self) -> std::io::Result<()>;
 }
 
@@ -171,17 +178,24 @@ pub async fn take(
     let directory = Directory::load(reader, organization).await?;
     let people = directory::everyone(reader, &directory.organization.id).await?;
     let keys = keys(reader, &directory.organization.id, &people, progress).await?;
+    let positions: HashMap<String, usize> = people
+        .iter()
+        .enumerate()
+        .map(|(position, person)| (person.membership_id.clone(), position))
+        .collect();
+    let held = held_roles(&directory, &people, &positions);
     let members: Vec<MemberRow> = people
         .iter()
+        .zip(&held)
         .zip(keys)
-        .map(|(person, personal_keys)| MemberRow {
+        .map(|((person, held), personal_keys)| MemberRow {
             email: person.email.clone(),
             name: person.name.clone(),
             membership_id: person.membership_id.clone(),
             level: person.level_name().to_string(),
-            roles: directory
-                .roles_of(person)
-                .into_iter()
+            roles: held
+                .iter()
+                .filter_map(|role| directory.roles.get(*role as usize))
                 .map(|role| role.name.clone())
                 .collect(),
             last_login: person
@@ -197,20 +211,35 @@ pub async fn take(
         projects: directory.projects.clone(),
     };
     sink.begin(&header, &members)?;
-    let held = held_roles(&directory, &people);
+    let member_count = members.len();
+    // Written: what follows holds where each member's rows lie alone.
+    drop(members);
     let total = directory.projects.len();
     let mut reads = futures_util::stream::iter(directory.projects.iter())
-        .map(|project| read_project(reader, &directory.organization, &people, &held, project))
+        .map(|project| read_project(reader, &directory, &people, &positions, &held, project))
         .buffered(PROJECTS_AT_ONCE);
     let mut summary = Summary {
-        members: members.len(),
+        members: member_count,
         ..Summary::default()
     };
     while let Some(project) = reads.next().await {
-        let project = project?;
+        let (project, rows) = project?;
         summary.projects += 1;
         summary.unknown_projects += usize::from(project.unknown.is_some());
         sink.project(&project)?;
+        if let Some(rows) = rows {
+            let missing = |position: usize| {
+                let person = &people[position];
+                AccessRow {
+                    email: person.email.clone(),
+                    membership_id: person.membership_id.clone(),
+                    unknown: Some(Unknown::not_listed(&directory.organization).unknown),
+                    cells: Ordered::default(),
+                }
+            };
+            rows.each(missing, |row| sink.row(&project, row))?;
+        }
+        sink.project_end(&project)?;
         progress(Progress::Projects {
             done: summary.projects,
             total,
@@ -222,19 +251,30 @@ pub async fn take(
     Ok(summary)
 }
 
-/// Each member's roles as (id, name), by membership id.
-fn held_roles(directory: &Directory, people: &[Person]) -> HashMap<String, Vec<(String, String)>> {
-    people
+/// The roles each person holds, as places in the directory's roles, in
+/// their order ([`Directory::roles_of`]): found by walking every role's
+/// members once, not every role's members for each person.
+fn held_roles(directory: &Directory, people: &[Person], positions: &HashMap<String, usize>) -> Vec<Vec<u32>> {
+    let by_user: HashMap<&str, usize> = people
         .iter()
-        .map(|person| {
-            let roles = directory
-                .roles_of(person)
-                .into_iter()
-                .map(|role| (role.id.clone(), role.name.clone()))
-                .collect();
-            (person.membership_id.clone(), roles)
-        })
-        .collect()
+        .enumerate()
+        .map(|(position, person)| (person.user_uuid.as_str(), position))
+        .collect();
+    let mut held: Vec<Vec<u32>> = vec![Vec::new(); people.len()];
+    for (at, role) in directory.roles.iter().enumerate() {
+        let at = u32::try_from(at).unwrap_or(u32::MAX);
+        for member in &role.members {
+            let by_membership = member.membership_id.as_deref().and_then(|id| positions.get(id));
+            let by_uuid = member.user_uuid.as_deref().and_then(|uuid| by_user.get(uuid));
+            for position in by_membership.into_iter().chain(by_uuid) {
+                let roles = &mut held[*position];
+                if roles.last() != Some(&at) {
+                    roles.push(at);
+                }
+            }
+        }
+    }
+    held
 }
 
 /// Whether each person has personal keys. The first answer tells whether
@@ -295,14 +335,17 @@ async fn keys(
 }
 
 /// One project: its rules (for the defaults and the roles' names), then
-/// every member's access, decoded a member at a time.
+/// every member's access, decoded a member at a time as the answer arrives
+/// and set aside; its head, and its rows unless nothing could be read.
 async fn read_project(
     reader: &Reader,
-    organization: &Organization,
+    directory: &Directory,
     people: &[Person],
-    held: &HashMap<String, Vec<(String, String)>>,
+    positions: &HashMap<String, usize>,
+    held: &[Vec<u32>],
     project: &ProjectRef,
-) -> ReadResult<ProjectSnapshot> {
+) -> Result<(ProjectSnapshot, Option<aside::Aside>), ReviewError> {
+    let organization = &directory.organization;
     let id = project.id.to_string();
     let id = id.as_str();
     let mut snapshot = ProjectSnapshot {
@@ -332,12 +375,15 @@ async fn read_project(
     if rules.has_managed() {
         rules.set_locked(crate::access::terraform_lock(reader, id).await?);
     }
-    let mut rows: HashMap<String, AccessRow> = HashMap::new();
+    let mut rows = aside::Aside::new(people.len())?;
+    // Why the rows could not be set aside, if they could not.
+    let mut unwritten: Option<std::io::Error> = None;
     let mut ignored = Ignored::default();
     let mut resources: Vec<String> = Vec::new();
     let answer = reader
         .read(|client| {
-            let (rows, ignored, resources, rules) = (&mut rows, &mut ignored, &mut resources, &rules);
+            let (rows, unwritten, ignored, resources, rules) =
+                (&mut rows, &mut unwritten, &mut ignored, &mut resources, &rules);
             async move {
                 client
                     .access_control_members(id, None, |row: MemberAccess| {
@@ -353,18 +399,30 @@ async fn read_project(
                         ignored.all_rules |= seen.all_rules;
                         ignored.role_rules |= seen.role_rules;
                         let membership = row.organization_membership_id.to_lowercase();
-                        let roles = held.get(&membership).map(Vec::as_slice).unwrap_or_default();
-                        let access = row_of(&row, rules, roles);
-                        rows.insert(membership, access);
-                        Ok::<_, crate::api::Error>(())
+                        let position = positions.get(&membership).copied();
+                        let roles: Vec<(String, String)> = position
+                            .and_then(|position| held.get(position))
+                            .map(Vec::as_slice)
+                            .unwrap_or_default()
+                            .iter()
+                            .filter_map(|role| directory.roles.get(*role as usize))
+                            .map(|role| (role.id.clone(), role.name.clone()))
+                            .collect();
+                        rows.put(position, &row_of(&row, rules, &roles)).map_err(|error| {
+                            *unwritten = Some(error);
+                            crate::api::Error::Invalid("the access rows could not be set aside".into())
+                        })
                     })
                     .await
             }
         })
         .await;
+    if let Some(error) = unwritten {
+        return Err(ReviewError::Write(error));
+    }
     if let Err(words) = unknown_or_stop(answer, |error| Unknown::refused(error, organization).unknown)? {
         snapshot.unknown = Some(words);
-        return Ok(snapshot);
+        return Ok((snapshot, None));
     }
     let ignored = Ignored {
         all_rules: organization.access_control.map_or(ignored.all_rules, |has| !has),
@@ -393,25 +451,7 @@ async fn read_project(
             })
             .collect(),
     );
-    for person in people {
-        let row = rows.remove(&person.membership_id).unwrap_or_else(|| AccessRow {
-            email: person.email.clone(),
-            membership_id: person.membership_id.clone(),
-            unknown: Some(Unknown::not_listed(organization).unknown),
-            cells: Ordered::default(),
-        });
-        snapshot.access.push(row);
-    }
-    // Anyone the server lists who is not among the members read.
-    let mut extra: Vec<AccessRow> = rows.into_values().collect();
-    extra.sort_by(|a, b| {
-        a.email
-            .to_lowercase()
-            .cmp(&b.email.to_lowercase())
-            .then_with(|| a.membership_id.cmp(&b.membership_id))
-    });
-    snapshot.access.extend(extra);
-    Ok(snapshot)
+    Ok((snapshot, Some(rows)))
 }
 
 /// A source in words with the rules of it Terraform manages said, as
@@ -483,6 +523,16 @@ impl Sink for Tee<'_, '_> {
     fn project(&mut self, project: &ProjectSnapshot) -> std::io::Result<()> {
         self.first.project(project)?;
         self.second.project(project)
+    }
+
+    fn row(&mut self, project: &ProjectSnapshot, row: &AccessRow) -> std::io::Result<()> {
+        self.first.row(project, row)?;
+        self.second.row(project, row)
+    }
+
+    fn project_end(&mut self, project: &ProjectSnapshot) -> std::io::Result<()> {
+        self.first.project_end(project)?;
+        self.second.project_end(project)
     }
 
     fn end(&mut self) -> std::io::Result<()> {

@@ -53,11 +53,17 @@ pub fn json_line(value: &impl Serialize) -> std::io::Result<String> {
 pub struct JsonSink<W: Write> {
     out: W,
     projects: usize,
+    /// Rows written of the project being written.
+    rows: usize,
 }
 
 impl<W: Write> JsonSink<W> {
     pub fn new(out: W) -> Self {
-        JsonSink { out, projects: 0 }
+        JsonSink {
+            out,
+            projects: 0,
+            rows: 0,
+        }
     }
 
     pub fn into_inner(self) -> W {
@@ -117,10 +123,18 @@ impl<W: Write> Sink for JsonSink<W> {
             "{separator}{},\"access\":[",
             head.strip_suffix('}').unwrap_or(&head)
         )?;
-        for (at, row) in project.access.iter().enumerate() {
-            let separator = if at == 0 { "\n" } else { ",\n" };
-            write!(self.out, "{separator}{}", json_line(row)?)?;
-        }
+        self.rows = 0;
+        Ok(())
+    }
+
+    fn row(&mut self, _project: &ProjectSnapshot, row: &AccessRow) -> std::io::Result<()> {
+        let separator = if self.rows == 0 { "\n" } else { ",\n" };
+        write!(self.out, "{separator}{}", json_line(row)?)?;
+        self.rows += 1;
+        Ok(())
+    }
+
+    fn project_end(&mut self, _project: &ProjectSnapshot) -> std::io::Result<()> {
         write!(self.out, "\n]}}")?;
         self.projects += 1;
         Ok(())
@@ -155,7 +169,7 @@ impl<W: Write> CsvSink<W> {
         self.out
     }
 
-    fn row(&mut self, cells: &[&str]) -> std::io::Result<()> {
+    fn line(&mut self, cells: &[&str]) -> std::io::Result<()> {
         let line: Vec<String> = cells.iter().map(|cell| csv_cell(cell)).collect();
         writeln!(self.out, "{}", line.join(","))
     }
@@ -240,7 +254,7 @@ impl<W: Write> Sink for CsvSink<W> {
         }
         let columns = csv_columns();
         let columns: Vec<&str> = columns.iter().map(String::as_str).collect();
-        self.row(&columns)?;
+        self.line(&columns)?;
         for member in members {
             self.names
                 .insert(member.membership_id.clone(), member.name.clone());
@@ -255,7 +269,7 @@ impl<W: Write> Sink for CsvSink<W> {
                 member.personal_keys.as_str(),
             ];
             cells.resize(columns.len(), "");
-            self.row(&cells)?;
+            self.line(&cells)?;
         }
         Ok(())
     }
@@ -283,16 +297,21 @@ impl<W: Write> Sink for CsvSink<W> {
         ];
         cells.extend(defaults.iter().map(String::as_str));
         cells.push(&other);
-        self.row(&cells)?;
-        for row in &project.access {
-            let name = self.names.get(&row.membership_id).cloned().unwrap_or_default();
-            let status = row.unknown.clone().unwrap_or_default();
-            let (columns, other) = cell_columns(&row.cells);
-            let mut cells: Vec<&str> = vec![&row.email, &name, "", "", "", "", &id, &project.name, &status];
-            cells.extend(columns.iter().map(String::as_str));
-            cells.push(&other);
-            self.row(&cells)?;
-        }
+        self.line(&cells)
+    }
+
+    fn row(&mut self, project: &ProjectSnapshot, row: &AccessRow) -> std::io::Result<()> {
+        let id = project.id.to_string();
+        let name = self.names.get(&row.membership_id).cloned().unwrap_or_default();
+        let status = row.unknown.clone().unwrap_or_default();
+        let (columns, other) = cell_columns(&row.cells);
+        let mut cells: Vec<&str> = vec![&row.email, &name, "", "", "", "", &id, &project.name, &status];
+        cells.extend(columns.iter().map(String::as_str));
+        cells.push(&other);
+        self.line(&cells)
+    }
+
+    fn project_end(&mut self, _project: &ProjectSnapshot) -> std::io::Result<()> {
         Ok(())
     }
 
