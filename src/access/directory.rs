@@ -240,12 +240,16 @@ fn role_member(membership: &RoleMembership) -> RoleMember {
 pub enum People {
     #[default]
     Everyone,
-    /// By any of membership id, user uuid or e-mail address, lowercased.
+    /// By any of membership id, user uuid or e-mail address, lowercased:
+    /// the members are walked whole to find them.
     Only {
         membership_ids: HashSet<String>,
         user_uuids: HashSet<String>,
         emails: HashSet<String>,
     },
+    /// These members, read already (the one an offboarding or a change
+    /// of level is about): the members are not read again.
+    Known(Vec<Person>),
 }
 
 impl People {
@@ -267,9 +271,18 @@ impl People {
         }
     }
 
+    /// These members, read already.
+    pub fn known(members: &[&OrganizationMember]) -> People {
+        People::Known(members.iter().map(|member| Person::from_member(member)).collect())
+    }
+
     fn names(&self, membership_id: Option<&str>, user_uuid: Option<&str>, email: &str) -> bool {
         match self {
             People::Everyone => true,
+            People::Known(people) => people.iter().any(|person| {
+                membership_id.is_some_and(|id| id.eq_ignore_ascii_case(&person.membership_id))
+                    || user_uuid.is_some_and(|uuid| uuid.eq_ignore_ascii_case(&person.user_uuid))
+            }),
             People::Only {
                 membership_ids,
                 user_uuids,
@@ -526,6 +539,16 @@ pub async fn everyone(reader: &Reader, organization_id: &str) -> ReadResult<Vec<
 /// [`everyone`]. The whole list is walked (a list is read whole or not at
 /// all); only they are kept.
 pub async fn members(reader: &Reader, organization_id: &str, people: &People) -> ReadResult<Vec<Person>> {
+    if let People::Known(known) = people {
+        let mut known = known.clone();
+        known.sort_by(|a, b| {
+            a.email
+                .to_lowercase()
+                .cmp(&b.email.to_lowercase())
+                .then_with(|| a.membership_id.cmp(&b.membership_id))
+        });
+        return Ok(known);
+    }
     // Of each member, what access names them by; the server's objects go
     // as each page is read.
     let mut kept: Vec<Person> = gathered(reader, &List::members(organization_id), |page| {

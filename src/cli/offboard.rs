@@ -280,7 +280,7 @@ async fn access_preview(
         return Ok(None);
     }
     // The offboarding moves their access alone: only they are read.
-    let people = People::only([member.id.as_str()], [member.user.uuid.as_str()], []);
+    let people = People::known(&[member]);
     let session = match PreviewSession::open_for(connection, Projects::All, &people).await {
         Ok(session) => session,
         Err(ReadError::Stopped) => anyhow::bail!("stopped (Ctrl-C): nothing was changed"),

@@ -496,8 +496,7 @@ async fn set_level(
     refuse_what_the_key_cannot(connection, &member, wanted).await?;
     let mut previewed = None;
     // The change moves their access alone: only they are read.
-    let people =
-        crate::access::directory::People::only([member.id.as_str()], [member.user.uuid.as_str()], []);
+    let people = crate::access::directory::People::known(&[&member]);
     if let Some(session) = super::preview::Session::open_or_note(
         connection,
         crate::access::preview::world::Projects::All,

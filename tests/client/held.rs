@@ -342,6 +342,14 @@ async fn a_preview_about_some_people_holds_them_alone_and_previews_what_the_whol
         let held: usize = theirs.roles.iter().map(|role| role.members.len()).sum();
         let holds = whole.roles.iter().filter(|role| role.holds(person)).count();
         assert_eq!(held, holds, "{}: their memberships alone", person.email);
+        // Known already (an offboarding's member): the members are not walked.
+        let known = People::Known(vec![person.clone()]);
+        let known = World::read(&reader, "@current", Projects::All, &known)
+            .await
+            .unwrap()
+            .world;
+        assert_eq!(known.people, theirs.people);
+        assert_eq!(known.roles, theirs.roles);
         let id = person.membership_id.clone();
         let mut changes = vec![
             Change::Offboard {
