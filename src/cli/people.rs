@@ -302,8 +302,28 @@ pub(super) async fn profile_of(connection: &Connection, email: &str) -> anyhow::
     if !email.contains('@') {
         return Err(UsageError(format!("\"{}\" is not an e-mail address", printable(email))).into());
     }
-    let index = role_index(connection).await?;
-    let profile = profile::gather(&connection.client, &connection.organization, email, &index).await?;
+    let client = &connection.client;
+    let (organization_id, member) = profile::member_of(client, &connection.organization, email).await?;
+    // A member's roles are theirs alone in the index; someone who left is
+    // known by what they created, and looked for in everyone's.
+    let index = match &member {
+        Some(member) => {
+            let progress = output::progress("role memberships");
+            RoleIndex::load_of(
+                client,
+                &connection.organization,
+                &member.user.uuid,
+                &|done, total| {
+                    if let Some(progress) = &progress {
+                        progress(done as u64, total as u64);
+                    }
+                },
+            )
+            .await?
+        }
+        None => role_index(connection).await?,
+    };
+    let profile = profile::gather_member(client, &organization_id, email, member, &index).await?;
     if profile.member.is_none()
         && profile.created_subscriptions.is_empty()
         && profile.receiving_subscriptions.is_empty()

@@ -54,6 +54,34 @@ async fn the_role_index_keeps_48_bytes_a_membership_at_any_size() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_role_index_of_one_person_holds_theirs_alone_and_knows_every_role_s_size() {
+    let server = server_of(1_500).await;
+    let key = server.key(&["*"]);
+    let client = client_for(&server.base, &key).with_holding();
+    let whole = RoleIndex::load(&client, "@current", &|_, _| {}).await.unwrap();
+    let everyone = client.held();
+    let page = server
+        .get(&key, "/api/organizations/@current/members/?limit=3&offset=700")
+        .await;
+    let page = page.expect(reqwest::StatusCode::OK);
+    for member in page["results"].as_array().unwrap() {
+        let uuid = member["user"]["uuid"].as_str().unwrap();
+        let client = client_for(&server.base, &key).with_holding();
+        let theirs = RoleIndex::load_of(&client, "@current", uuid, &|_, _| {})
+            .await
+            .unwrap();
+        assert!(!whole.of(uuid).is_empty(), "every member holds a role");
+        assert_eq!(theirs.of(uuid), whole.of(uuid));
+        assert_eq!(theirs.people_with_a_role(), 1);
+        for role in &whole.roles {
+            assert_eq!(theirs.size(&role.id), whole.size(&role.id), "{}", role.name);
+        }
+        // A byte a membership passed over, where everyone's held 48.
+        assert!(client.held() * 8 < everyone, "{} of {everyone}", client.held());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn export_and_plan_keep_a_compact_entry_a_row() {
     // 3,000 subscriptions and members, 6,000 memberships: in 4 MiB, some
     // 1.4 KB a row, all of it counted (the server's objects alone, as
