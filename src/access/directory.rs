@@ -118,7 +118,7 @@ impl ProjectRef {
 }
 
 /// A member of the organization, as access names them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Person {
     /// What a member's rule names.
     pub membership_id: String,
@@ -240,6 +240,9 @@ fn role_member(membership: &RoleMembership) -> RoleMember {
 pub enum People {
     #[default]
     Everyone,
+    /// No one: the roles are read without their members (a reader that
+    /// indexes them itself walks them with [`each_role_member`]).
+    Nobody,
     /// By any of membership id, user uuid or e-mail address, lowercased:
     /// the members are walked whole to find them.
     Only {
@@ -279,6 +282,7 @@ impl People {
     fn names(&self, membership_id: Option<&str>, user_uuid: Option<&str>, email: &str) -> bool {
         match self {
             People::Everyone => true,
+            People::Nobody => false,
             People::Known(people) => people.iter().any(|person| {
                 membership_id.is_some_and(|id| id.eq_ignore_ascii_case(&person.membership_id))
                     || user_uuid.is_some_and(|uuid| uuid.eq_ignore_ascii_case(&person.user_uuid))
@@ -492,6 +496,7 @@ async fn roles(reader: &Reader, organization_id: &str, people: &People) -> ReadR
     };
     for role in listed {
         let mut members: Vec<RoleMember> = match role.members {
+            _ if *people == People::Nobody => Vec::new(),
             // A server that sends them anyway (the cut left its text alone).
             Some(ListOrText::List(memberships)) => kept(&memberships),
             _ => {
@@ -519,6 +524,60 @@ async fn roles(reader: &Reader, organization_id: &str, people: &People) -> ReadR
             .then_with(|| a.id.cmp(&b.id))
     });
     Ok(roles)
+}
+
+/// Walks every role's memberships, a page at a time, handing each member
+/// to `each` with the role's place in `roles`; nothing is kept. The roles
+/// in the order given, each whole (a list is read whole or not at all).
+pub async fn each_role_member(
+    reader: &Reader,
+    organization_id: &str,
+    roles: &[RoleInfo],
+    mut each: impl FnMut(usize, &RoleMember),
+) -> ReadResult<()> {
+    for (at, role) in roles.iter().enumerate() {
+        let list = List::memberships(organization_id, &role.id);
+        gathered(reader, &list, |page: Vec<RoleMembership>| {
+            for membership in &page {
+                each(at, &role_member(membership));
+            }
+            Ok(Vec::<String>::new())
+        })
+        .await?;
+    }
+    Ok(())
+}
+
+/// Walks every member of the organization, a page at a time, handing each
+/// to `each` in the server's order; nothing is kept. `each` failing stops
+/// the walk, its error given back beside the read's outcome.
+pub async fn each_member<E>(
+    reader: &Reader,
+    organization_id: &str,
+    mut each: impl FnMut(Person) -> Result<(), E>,
+) -> ReadResult<Result<(), E>> {
+    let mut failed = None;
+    let read = gathered(reader, &List::members(organization_id), |page| {
+        for member in &page {
+            if failed.is_none()
+                && let Err(error) = each(Person::from_member(member))
+            {
+                failed = Some(error);
+            }
+        }
+        match failed {
+            Some(_) => Err(crate::api::Error::Invalid(
+                "the members could not be set aside".into(),
+            )),
+            None => Ok(Vec::<String>::new()),
+        }
+    })
+    .await;
+    match (read, failed) {
+        (_, Some(error)) => Ok(Err(error)),
+        (Err(error), None) => Err(error),
+        (Ok(_), None) => Ok(Ok(())),
+    }
 }
 
 /// The member with this e-mail address, or `None`.

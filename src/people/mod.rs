@@ -496,7 +496,7 @@ impl RoleIndex {
 
 /// The number of a UUID written as `text`: canonical text alone (lower
 /// case, hyphens), or, `any_case`, in upper case too.
-fn uuid_number(text: &str, any_case: bool) -> Option<u128> {
+pub(crate) fn uuid_number(text: &str, any_case: bool) -> Option<u128> {
     if text.len() != 36 {
         return None;
     }

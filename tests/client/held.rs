@@ -492,3 +492,117 @@ async fn the_access_review_decodes_each_answer_as_it_arrives() {
         "{said}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_access_review_sets_its_members_aside_and_holds_a_compact_index() {
+    // 1,500 members, some 3,000 memberships: the review held every member
+    // and every role's membership as text (some 1.1 MB counted; refused
+    // at 0.5 MiB, 218 memberships into the second role). It sets the
+    // members aside in e-mail order and holds their ids as numbers and
+    // their roles as places: within 0.5 MiB, a page in flight at a time,
+    // with each member's name and roles where they were.
+    let server = server_of(1_500).await;
+    let key = server.key(&["*"]);
+    let review = |format: &'static str, budget: &'static str| {
+        let (server, key) = (&server, &key);
+        async move {
+            let file = Workspace::new(&format!("review.{format}"));
+            let reviewed = orgdeck(
+                server,
+                key,
+                &[
+                    "--max-held-mib",
+                    budget,
+                    "--max-answer-mib",
+                    "2",
+                    "access",
+                    "review",
+                    "-o",
+                    format,
+                    "--out",
+                    file.arg(),
+                    "--budget",
+                    "none",
+                ],
+                None,
+            )
+            .await;
+            // Nothing is written when the review is refused.
+            let written = std::fs::read_to_string(&file.path).unwrap_or_default();
+            (reviewed, written)
+        }
+    };
+    let (reviewed, json) = review("json", "0.5").await;
+    assert_eq!(reviewed.code, 0, "{}", reviewed.stderr);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let members = json["members"].as_array().unwrap();
+    assert!(members.len() >= 1_500, "{} members", members.len());
+    let emails: Vec<String> = members
+        .iter()
+        .map(|member| member["email"].as_str().unwrap().to_lowercase())
+        .collect();
+    assert!(
+        emails.windows(2).all(|pair| pair[0] < pair[1]),
+        "by address, each once"
+    );
+    // Every role's members hold it, and the roles are as the server says.
+    let client = client_for(&server.base, &key);
+    let index = RoleIndex::load(&client, "@current", &|_, _| {}).await.unwrap();
+    let users: std::collections::HashMap<String, String> = client
+        .all(&orgdeck::api::List::members("@current"), &Default::default())
+        .await
+        .unwrap()
+        .into_vec()
+        .into_iter()
+        .map(|member| (member.id.to_lowercase(), member.user.uuid))
+        .collect();
+    let mut with_roles = 0;
+    for member in members {
+        let roles: Vec<&str> = member["roles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|role| role.as_str().unwrap())
+            .collect();
+        with_roles += usize::from(!roles.is_empty());
+        let membership = member["membership_id"].as_str().unwrap();
+        let expected: Vec<String> = index
+            .of(&users[membership])
+            .into_iter()
+            .map(|role| role.name)
+            .collect();
+        assert_eq!(roles, expected, "{membership}");
+    }
+    assert!(with_roles >= 1_500, "{with_roles} members with a role");
+    // CSV repeats each member's name on their project rows.
+    let (reviewed, csv) = review("csv", "0.5").await;
+    assert_eq!(reviewed.code, 0, "{}", reviewed.stderr);
+    let names: std::collections::HashMap<String, String> = members
+        .iter()
+        .map(|member| {
+            let (email, name) = (
+                member["email"].as_str().unwrap(),
+                member["name"].as_str().unwrap(),
+            );
+            (email.to_string(), name.to_string())
+        })
+        .collect();
+    let mut project_rows = 0;
+    for line in csv
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.contains('"'))
+    {
+        let cells: Vec<&str> = line.split(',').collect();
+        // A project's row: its id in the seventh column, a member's address.
+        if cells.len() > 7 && !cells[6].is_empty() && names.contains_key(cells[0]) {
+            assert_eq!(cells[1], names[cells[0]], "{line}");
+            project_rows += 1;
+        }
+    }
+    assert!(project_rows >= 1_000, "{project_rows} project rows checked");
+    // The budget still binds: a page of 1,000 members in flight is more
+    // than 0.1 MiB.
+    let (refused, _) = review("json", "0.1").await;
+    assert_eq!(refused.code, 1, "{}", refused.stderr);
+    assert!(refused.stderr.contains("--max-held-mib"), "{}", refused.stderr);
+}

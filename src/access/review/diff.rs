@@ -178,14 +178,15 @@ impl<'a> Differ<'a> {
         (self.emit)(&change)
     }
 
-    fn members(&mut self, members: &[MemberRow]) -> std::io::Result<()> {
+    /// Compares a member of the new review with the old one's.
+    fn member_now(&mut self, member: &MemberRow) -> std::io::Result<()> {
         let org_rank = |level: &str| match level {
             "member" => 1,
             "admin" => 2,
             "owner" => 3,
             _ => 0,
         };
-        for member in members {
+        {
             let email = member.email.to_lowercase();
             let Some(before) = self.old.members.remove(&email) else {
                 self.joined.insert(email);
@@ -202,7 +203,7 @@ impl<'a> Differ<'a> {
                     from: String::new(),
                     to: format!("{} · {roles}", member.level),
                 })?;
-                continue;
+                return Ok(());
             };
             if before.level != member.level {
                 let change = if org_rank(&member.level) > org_rank(&before.level) {
@@ -250,6 +251,11 @@ impl<'a> Differ<'a> {
                 })?;
             }
         }
+        Ok(())
+    }
+
+    /// Tells of the old review's members the new one did not list.
+    fn members_gone(&mut self) -> std::io::Result<()> {
         let gone: Vec<MemberRow> = std::mem::take(&mut self.old.members).into_values().collect();
         for member in gone {
             self.left.insert(member.email.to_lowercase());
@@ -343,7 +349,7 @@ impl<'a> Differ<'a> {
 }
 
 impl Sink for Differ<'_> {
-    fn begin(&mut self, header: &Header, members: &[MemberRow]) -> std::io::Result<()> {
+    fn begin(&mut self, header: &Header, _members: usize) -> std::io::Result<()> {
         if let Some(old) = &self.old.organization_id
             && !old.eq_ignore_ascii_case(&header.organization.id)
         {
@@ -355,7 +361,15 @@ impl Sink for Differ<'_> {
                 ),
             ));
         }
-        self.members(members)
+        Ok(())
+    }
+
+    fn member(&mut self, member: &MemberRow) -> std::io::Result<()> {
+        self.member_now(member)
+    }
+
+    fn members_end(&mut self) -> std::io::Result<()> {
+        self.members_gone()
     }
 
     fn project(&mut self, project: &ProjectSnapshot) -> std::io::Result<()> {

@@ -328,6 +328,8 @@ fn change_line(change: &Change) -> String {
 /// hold none.
 struct TextSink<'a, W: Write> {
     out: &'a mut W,
+    /// The member table's rows (aligned to its widest cells too), then a
+    /// project's.
     rows: Vec<Vec<String>>,
 }
 
@@ -357,7 +359,7 @@ const ACCESS_COLUMNS: [Column; 4] = [
 ];
 
 impl<W: Write> Sink for TextSink<'_, W> {
-    fn begin(&mut self, header: &Header, members: &[MemberRow]) -> std::io::Result<()> {
+    fn begin(&mut self, header: &Header, members: usize) -> std::io::Result<()> {
         writeln!(
             self.out,
             "Access review of {} ({})\nhost {} · taken {} · resolution {}\n{} · {}\n",
@@ -366,26 +368,31 @@ impl<W: Write> Sink for TextSink<'_, W> {
             printable(&header.host),
             header.taken_at.format("%Y-%m-%d %H:%M:%S UTC"),
             header.resolution(),
-            crate::text::counted(members.len(), "member"),
+            crate::text::counted(members, "member"),
             crate::text::counted(header.projects.len(), "project"),
         )?;
-        let rows: Vec<Vec<String>> = members
-            .iter()
-            .map(|member| {
-                vec![
-                    member.email.clone(),
-                    member.name.clone(),
-                    member.level.clone(),
-                    member.roles.join(", "),
-                    member
-                        .last_login
-                        .as_deref()
-                        .map(|at| at.get(..10).unwrap_or(at).to_string())
-                        .unwrap_or_else(|| "never".into()),
-                    member.personal_keys.clone(),
-                ]
-            })
-            .collect();
+        self.rows.clear();
+        Ok(())
+    }
+
+    fn member(&mut self, member: &MemberRow) -> std::io::Result<()> {
+        self.rows.push(vec![
+            member.email.clone(),
+            member.name.clone(),
+            member.level.clone(),
+            member.roles.join(", "),
+            member
+                .last_login
+                .as_deref()
+                .map(|at| at.get(..10).unwrap_or(at).to_string())
+                .unwrap_or_else(|| "never".into()),
+            member.personal_keys.clone(),
+        ]);
+        Ok(())
+    }
+
+    fn members_end(&mut self) -> std::io::Result<()> {
+        let rows = std::mem::take(&mut self.rows);
         self.out
             .write_all(output::table(&MEMBER_COLUMNS, &rows, output::output_width()).as_bytes())
     }
