@@ -598,26 +598,21 @@ pub async fn everyone(reader: &Reader, organization_id: &str) -> ReadResult<Vec<
 /// [`everyone`]. The whole list is walked (a list is read whole or not at
 /// all); only they are kept.
 pub async fn members(reader: &Reader, organization_id: &str, people: &People) -> ReadResult<Vec<Person>> {
-    if let People::Known(known) = people {
-        let mut known = known.clone();
-        known.sort_by(|a, b| {
-            a.email
-                .to_lowercase()
-                .cmp(&b.email.to_lowercase())
-                .then_with(|| a.membership_id.cmp(&b.membership_id))
-        });
-        return Ok(known);
-    }
-    // Of each member, what access names them by; the server's objects go
-    // as each page is read.
-    let mut kept: Vec<Person> = gathered(reader, &List::members(organization_id), |page| {
-        Ok(page
-            .iter()
-            .map(Person::from_member)
-            .filter(|person| people.wants(person))
-            .collect())
-    })
-    .await?;
+    let mut kept: Vec<Person> = match people {
+        People::Known(known) => known.clone(),
+        // Of each member, what access names them by; the server's objects
+        // go as each page is read.
+        _ => {
+            gathered(reader, &List::members(organization_id), |page| {
+                Ok(page
+                    .iter()
+                    .map(Person::from_member)
+                    .filter(|person| people.wants(person))
+                    .collect())
+            })
+            .await?
+        }
+    };
     kept.sort_by(|a, b| {
         a.email
             .to_lowercase()
