@@ -92,7 +92,13 @@ impl<'w> Roster<'w> {
 
     /// Whether `person` holds the role at `at` in the world's roles.
     pub(super) fn holds(&self, person: &Person, at: usize) -> bool {
-        self.held(person).contains(&at)
+        [
+            self.by_membership.get(person.membership_id.as_str()),
+            self.by_user.get(person.user_uuid.as_str()),
+        ]
+        .into_iter()
+        .flatten()
+        .any(|roles| roles.contains(&at))
     }
 }
 
