@@ -21,6 +21,8 @@
 # refused.
 # REVIEW=1 adds `access review` (every member times every resource of
 # every project, read in answers as large: slow at these sizes).
+# ONLY=TEXT measures only the commands whose label holds TEXT (e.g.
+# `REVIEW=1 ONLY=review` for the access review alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${ORGDECK_BIN:-target/release/orgdeck}
@@ -45,6 +47,7 @@ labels=()
 measure() {
   local label=$1 codes=$2; shift 2
   local best_wall= best_peak= run code
+  if [ -n "${ONLY:-}" ] && [[ $label != *"$ONLY"* ]]; then return 0; fi
   for ((run = 1; run <= runs; run++)); do
     code=0
     /usr/bin/time -f "%e %M" -o "$work/time" "$@" > "$work/out" 2> "$work/err" || code=$?

@@ -5,9 +5,10 @@
 //! PostHog embeds in each (cut out of the page as it arrives), and each
 //! role's memberships a page at a time, what is kept of each membership
 //! and each member a compact row ([`RoleMember`], [`Person`]) rather than
-//! the server's objects, counted as such against `--max-held-mib`.
+//! the server's objects, counted as such against `--max-held-mib`. A read
+//! about some people ([`People::Only`]) keeps only theirs.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use reqwest::Method;
@@ -117,7 +118,7 @@ impl ProjectRef {
 }
 
 /// A member of the organization, as access names them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Person {
     /// What a member's rule names.
     pub membership_id: String,
@@ -233,6 +234,90 @@ fn role_member(membership: &RoleMembership) -> RoleMember {
 }
 
 /// The organization, its projects and its roles.
+/// Whom a read is about: everyone, or only some people (a change about
+/// them moves nobody else's access, so the rest need not be held).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum People {
+    #[default]
+    Everyone,
+    /// No one: the roles are read without their members (a reader that
+    /// indexes them itself walks them with [`each_role_member`]).
+    Nobody,
+    /// By any of membership id, user uuid or e-mail address, lowercased:
+    /// the members are walked whole to find them.
+    Only {
+        membership_ids: HashSet<String>,
+        user_uuids: HashSet<String>,
+        emails: HashSet<String>,
+    },
+    /// These members, read already (the one an offboarding or a change
+    /// of level is about): the members are not read again.
+    Known(Vec<Person>),
+}
+
+impl People {
+    /// Only the people named by any of these.
+    pub fn only<'a>(
+        membership_ids: impl IntoIterator<Item = &'a str>,
+        user_uuids: impl IntoIterator<Item = &'a str>,
+        emails: impl IntoIterator<Item = &'a str>,
+    ) -> People {
+        let set = |ids: &mut dyn Iterator<Item = &'a str>| -> HashSet<String> {
+            ids.map(|id| id.trim().to_lowercase())
+                .filter(|id| !id.is_empty())
+                .collect()
+        };
+        People::Only {
+            membership_ids: set(&mut membership_ids.into_iter()),
+            user_uuids: set(&mut user_uuids.into_iter()),
+            emails: set(&mut emails.into_iter()),
+        }
+    }
+
+    /// These members, read already.
+    pub fn known(members: &[&OrganizationMember]) -> People {
+        People::Known(members.iter().map(|member| Person::from_member(member)).collect())
+    }
+
+    fn names(&self, membership_id: Option<&str>, user_uuid: Option<&str>, email: &str) -> bool {
+        match self {
+            People::Everyone => true,
+            People::Nobody => false,
+            People::Known(people) => people.iter().any(|person| {
+                membership_id.is_some_and(|id| id.eq_ignore_ascii_case(&person.membership_id))
+                    || user_uuid.is_some_and(|uuid| uuid.eq_ignore_ascii_case(&person.user_uuid))
+            }),
+            People::Only {
+                membership_ids,
+                user_uuids,
+                emails,
+            } => {
+                membership_id.is_some_and(|id| membership_ids.contains(&id.to_lowercase()))
+                    || user_uuid.is_some_and(|uuid| user_uuids.contains(&uuid.to_lowercase()))
+                    || (!email.is_empty() && emails.contains(&email.trim().to_lowercase()))
+            }
+        }
+    }
+
+    /// Whether a member of the organization is one of them.
+    pub fn wants(&self, person: &Person) -> bool {
+        self.names(
+            Some(&person.membership_id),
+            Some(&person.user_uuid),
+            &person.email,
+        )
+    }
+
+    /// Whether a role's member is one of them.
+    fn wants_role_member(&self, member: &RoleMember) -> bool {
+        self.names(
+            member.membership_id.as_deref(),
+            member.user_uuid.as_deref(),
+            &member.email,
+        )
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct Directory {
     pub organization: Organization,
@@ -246,6 +331,12 @@ impl Directory {
     /// Reads the organization, the projects of it that the key lists, and
     /// every role with its members.
     pub async fn load(reader: &Reader, organization: &str) -> ReadResult<Directory> {
+        Directory::load_for(reader, organization, &People::Everyone).await
+    }
+
+    /// [`Directory::load`] keeping, of each role's members, only `people`
+    /// (every role's memberships are still walked whole).
+    pub async fn load_for(reader: &Reader, organization: &str, people: &People) -> ReadResult<Directory> {
         // The three at once: the organization as given (`@current` too)
         // names the roles' path.
         let (answer, listed, roles) = tokio::join!(
@@ -256,7 +347,7 @@ impl Directory {
                     .await
             }),
             projects(reader),
-            roles(reader, organization),
+            roles(reader, organization, people),
         );
         let answer = answer?;
         let organization = Organization::from(answer);
@@ -343,21 +434,30 @@ const LARGE_PAGE: u64 = 1_000;
 async fn gathered<T: crate::api::Row, U: crate::api::Kept>(
     reader: &Reader,
     list: &List<T>,
-    each_page: impl FnMut(Vec<T>) -> crate::api::error::Result<Vec<U>>,
+    mut each_page: impl FnMut(Vec<T>) -> crate::api::error::Result<Vec<U>>,
 ) -> ReadResult<Vec<U>> {
     let options = FetchAll {
         concurrency: 4,
         page_size: LARGE_PAGE,
         ..FetchAll::default()
     };
+    // Pages are counted as they come: a page may keep none of its rows.
+    let mut pages = 0u64;
     let rows = reader
         .read(|client| {
             let options = &options;
-            async move { client.gather(list, options, each_page).await }
+            let (pages, each_page) = (&mut pages, &mut each_page);
+            async move {
+                client
+                    .gather(list, options, |page| {
+                        *pages += 1;
+                        each_page(page)
+                    })
+                    .await
+            }
         })
         .await?;
-    let pages = (rows.len() as u64).div_ceil(options.page_size).max(1);
-    reader.charge(pages - 1).await?;
+    reader.charge(pages.max(1) - 1).await?;
     Ok(rows.into_vec())
 }
 
@@ -384,19 +484,24 @@ async fn projects(reader: &Reader) -> ReadResult<Vec<(ProjectRef, Option<String>
 
 /// Every role with its members, from each role's memberships (the
 /// members PostHog embeds in the roles' list are cut out as it arrives).
-async fn roles(reader: &Reader, organization_id: &str) -> ReadResult<Vec<RoleInfo>> {
+async fn roles(reader: &Reader, organization_id: &str, people: &People) -> ReadResult<Vec<RoleInfo>> {
     let listed: Vec<Role> = whole(reader, &List::roles(organization_id).without("members")).await?;
     let mut roles = Vec::with_capacity(listed.len());
+    let kept = |memberships: &[RoleMembership]| -> Vec<RoleMember> {
+        memberships
+            .iter()
+            .map(role_member)
+            .filter(|member| people.wants_role_member(member))
+            .collect()
+    };
     for role in listed {
         let mut members: Vec<RoleMember> = match role.members {
+            _ if *people == People::Nobody => Vec::new(),
             // A server that sends them anyway (the cut left its text alone).
-            Some(ListOrText::List(memberships)) => memberships.iter().map(role_member).collect(),
+            Some(ListOrText::List(memberships)) => kept(&memberships),
             _ => {
                 let list = List::memberships(organization_id, &role.id);
-                gathered(reader, &list, |page: Vec<RoleMembership>| {
-                    Ok(page.iter().map(role_member).collect())
-                })
-                .await?
+                gathered(reader, &list, |page: Vec<RoleMembership>| Ok(kept(&page))).await?
             }
         };
         members.sort_by(|a, b| {
@@ -421,6 +526,60 @@ async fn roles(reader: &Reader, organization_id: &str) -> ReadResult<Vec<RoleInf
     Ok(roles)
 }
 
+/// Walks every role's memberships, a page at a time, handing each member
+/// to `each` with the role's place in `roles`; nothing is kept. The roles
+/// in the order given, each whole (a list is read whole or not at all).
+pub async fn each_role_member(
+    reader: &Reader,
+    organization_id: &str,
+    roles: &[RoleInfo],
+    mut each: impl FnMut(usize, &RoleMember),
+) -> ReadResult<()> {
+    for (at, role) in roles.iter().enumerate() {
+        let list = List::memberships(organization_id, &role.id);
+        gathered(reader, &list, |page: Vec<RoleMembership>| {
+            for membership in &page {
+                each(at, &role_member(membership));
+            }
+            Ok(Vec::<String>::new())
+        })
+        .await?;
+    }
+    Ok(())
+}
+
+/// Walks every member of the organization, a page at a time, handing each
+/// to `each` in the server's order; nothing is kept. `each` failing stops
+/// the walk, its error given back beside the read's outcome.
+pub async fn each_member<E>(
+    reader: &Reader,
+    organization_id: &str,
+    mut each: impl FnMut(Person) -> Result<(), E>,
+) -> ReadResult<Result<(), E>> {
+    let mut failed = None;
+    let read = gathered(reader, &List::members(organization_id), |page| {
+        for member in &page {
+            if failed.is_none()
+                && let Err(error) = each(Person::from_member(member))
+            {
+                failed = Some(error);
+            }
+        }
+        match failed {
+            Some(_) => Err(crate::api::Error::Invalid(
+                "the members could not be set aside".into(),
+            )),
+            None => Ok(Vec::<String>::new()),
+        }
+    })
+    .await;
+    match (read, failed) {
+        (_, Some(error)) => Ok(Err(error)),
+        (Err(error), None) => Err(error),
+        (Ok(_), None) => Ok(Ok(())),
+    }
+}
+
 /// The member with this e-mail address, or `None`.
 pub async fn person(reader: &Reader, organization_id: &str, email: &str) -> ReadResult<Option<Person>> {
     let found = reader
@@ -432,18 +591,34 @@ pub async fn person(reader: &Reader, organization_id: &str, email: &str) -> Read
 /// Every member of the organization, by e-mail address (any case), then
 /// membership id: the order of a review.
 pub async fn everyone(reader: &Reader, organization_id: &str) -> ReadResult<Vec<Person>> {
-    // Of each member, what access names them by; the server's objects go
-    // as each page is read.
-    let mut people: Vec<Person> = gathered(reader, &List::members(organization_id), |page| {
-        Ok(page.iter().map(Person::from_member).collect())
-    })
-    .await?;
-    people.sort_by(|a, b| {
+    members(reader, organization_id, &People::Everyone).await
+}
+
+/// The members of the organization that are `people`, in the order of
+/// [`everyone`]. The whole list is walked (a list is read whole or not at
+/// all); only they are kept.
+pub async fn members(reader: &Reader, organization_id: &str, people: &People) -> ReadResult<Vec<Person>> {
+    let mut kept: Vec<Person> = match people {
+        People::Known(known) => known.clone(),
+        // Of each member, what access names them by; the server's objects
+        // go as each page is read.
+        _ => {
+            gathered(reader, &List::members(organization_id), |page| {
+                Ok(page
+                    .iter()
+                    .map(Person::from_member)
+                    .filter(|person| people.wants(person))
+                    .collect())
+            })
+            .await?
+        }
+    };
+    kept.sort_by(|a, b| {
         a.email
             .to_lowercase()
             .cmp(&b.email.to_lowercase())
             .then_with(|| a.membership_id.cmp(&b.membership_id))
     });
-    people.dedup_by(|a, b| a.membership_id == b.membership_id);
-    Ok(people)
+    kept.dedup_by(|a, b| a.membership_id == b.membership_id);
+    Ok(kept)
 }

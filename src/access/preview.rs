@@ -16,6 +16,7 @@
 
 mod change;
 mod resolving;
+mod roster;
 pub mod switch;
 pub mod world;
 
@@ -30,6 +31,7 @@ use crate::api::access::levels::{self, AccessLevel, PROJECT, RESOURCES};
 use crate::api::access::{AccessControl, Mode, Plan, Subject};
 use change::{affected, only_project, removed};
 use resolving::{Levels, nothing};
+use roster::Roster;
 
 /// One project's rules as read: on the project itself, on its resources,
 /// and on the one object a change is about (if any).
@@ -200,6 +202,7 @@ pub fn preview(before: &World, change: &Change) -> Effect {
     let people = affected(before, change);
     let removed = removed(change);
     let only_project = only_project(change);
+    let (roster_before, roster_after) = (Roster::of(before), Roster::of(&after));
     let mut lines = Vec::new();
     for (at, project) in before.projects.iter().enumerate() {
         if only_project.is_some_and(|only| only != project.project.id) {
@@ -223,10 +226,10 @@ pub fn preview(before: &World, change: &Change) -> Effect {
             {
                 continue;
             }
-            let member_before = before.member(person);
+            let member_before = roster_before.member(person);
             let gone = removed.as_deref() == Some(person.membership_id.as_str());
-            let person_after = after.person(&person.membership_id).unwrap_or(person);
-            let member_after = after.member(person_after);
+            let person_after = roster_after.person(&person.membership_id).unwrap_or(person);
+            let member_after = roster_after.member(person_after);
             for cell in &cells {
                 let resource = match cell {
                     Cell::Project => PROJECT,

@@ -23,7 +23,7 @@ use super::models::ErrorBody;
 use super::paging::Holding;
 use super::prune::Pruner;
 use super::secret::ApiKey;
-use super::transport::{Unread, parse_host, read_limited, same_origin_redirects};
+use super::transport::{FED_WIRE, Unread, feed_limited, parse_host, read_limited, same_origin_redirects};
 
 /// How many bytes of an unreadable answer an error quotes.
 const SNIPPET: usize = 200;
@@ -140,6 +140,16 @@ impl ClientConfig {
     }
 }
 
+/// Where the body of a successful answer goes.
+#[derive(Clone, Copy)]
+enum BodyTo<'a> {
+    /// Read whole within `--max-answer-mib`, the value of a field cut out
+    /// of each row as it arrives.
+    Held(Option<&'static str>),
+    /// Handed on a chunk at a time as it arrives ([`Client::get_fed`]).
+    Fed(&'a tokio::sync::mpsc::Sender<bytes::Bytes>),
+}
+
 /// A successful answer read whole but not yet decoded.
 pub struct Raw {
     request: RequestLabel,
@@ -148,21 +158,6 @@ pub struct Raw {
 }
 
 impl Raw {
-    /// The answer's bytes, for a reader that decodes them piece by piece.
-    pub(crate) fn bytes(&self) -> &[u8] {
-        &self.bytes
-    }
-
-    /// An error about this answer's body: it is not what the API sends.
-    pub(crate) fn undecodable(&self, message: String) -> Error {
-        Error::Decode {
-            request: self.request.clone(),
-            status: self.status.as_u16(),
-            message,
-            snippet: snippet(&self.bytes),
-        }
-    }
-
     /// The answer's size in bytes.
     pub fn size(&self) -> u64 {
         self.bytes.len() as u64
@@ -421,12 +416,31 @@ impl Client {
     /// the limit of the answer is of what is kept.
     pub(crate) async fn get_raw_without(&self, url: Url, cut: Option<&'static str>) -> Result<Raw> {
         let request = label(&Method::GET, &url);
-        let (status, bytes) = self.send_cutting(Method::GET, url, None::<&()>, cut).await?;
+        let (status, bytes) = self
+            .send_cutting(Method::GET, url, None::<&()>, BodyTo::Held(cut))
+            .await?;
         Ok(Raw {
             request,
             status,
             bytes,
         })
+    }
+
+    /// GETs an answer and hands its body on to `to` a chunk at a time as
+    /// it arrives (a decoder reading it row by row, see
+    /// `access::stream`), up to [`FED_WIRE`] times `--max-answer-mib` on
+    /// the wire: the body is never held whole. An error answer is read and
+    /// said as any other; a body broken off once it has begun to be handed
+    /// on is not asked again (its reader has seen part of it).
+    pub(crate) async fn get_fed(&self, url: Url, to: &tokio::sync::mpsc::Sender<bytes::Bytes>) -> Result<()> {
+        self.send_cutting(Method::GET, url, None::<&()>, BodyTo::Fed(to))
+            .await
+            .map(|_| ())
+    }
+
+    /// The most bytes of an answer handed on as it arrives ([`Client::get_fed`]).
+    pub fn max_fed(&self) -> u64 {
+        self.max_answer.saturating_mul(FED_WIRE)
     }
 
     /// This client, sharing its connections, reading at most `limit` bytes
@@ -485,17 +499,18 @@ impl Client {
         url: Url,
         body: Option<&(impl Serialize + ?Sized)>,
     ) -> Result<(StatusCode, bytes::Bytes)> {
-        self.send_cutting(method, url, body, None).await
+        self.send_cutting(method, url, body, BodyTo::Held(None)).await
     }
 
-    /// [`Client::send`], cutting the value of `cut` out of each row of
-    /// the answer's page as it arrives ([`super::prune::Pruner`]).
+    /// [`Client::send`], the body of a successful answer held (cutting
+    /// the value of `cut` out of each row of the answer's page as it
+    /// arrives, [`super::prune::Pruner`]) or handed on as it arrives.
     async fn send_cutting(
         &self,
         method: Method,
         url: Url,
         body: Option<&(impl Serialize + ?Sized)>,
-        cut: Option<&'static str>,
+        to: BodyTo<'_>,
     ) -> Result<(StatusCode, bytes::Bytes)> {
         let label = label(&method, &url);
         let read = method == Method::GET || method == Method::HEAD;
@@ -504,6 +519,8 @@ impl Client {
             .transpose()
             .map_err(|error| Error::Invalid(format!("cannot encode the request body: {error}")))?;
         let mut retry = 0;
+        // Whether a body has begun to be handed on: it is then never asked again.
+        let mut fed = false;
         loop {
             let can_retry = retry + 1 < self.retry.attempts;
             let left = self.time_left();
@@ -526,14 +543,41 @@ impl Client {
             let outcome = match request.send().await {
                 Ok(response) => {
                     let status = response.status();
-                    match read_limited(response, self.max_answer, cut.map(Pruner::new)).await {
+                    let (read, limit) = match to {
+                        BodyTo::Fed(to) if status.is_success() => {
+                            fed = true;
+                            let limit = self.max_fed();
+                            (
+                                feed_limited(response, limit, to)
+                                    .await
+                                    .map(|()| bytes::Bytes::new()),
+                                limit,
+                            )
+                        }
+                        BodyTo::Fed(_) => (
+                            read_limited(response, self.max_answer, None).await,
+                            self.max_answer,
+                        ),
+                        BodyTo::Held(cut) => (
+                            read_limited(response, self.max_answer, cut.map(Pruner::new)).await,
+                            self.max_answer,
+                        ),
+                    };
+                    match read {
                         Ok(bytes) => Ok((status, bytes)),
                         Err(Unread::TooLarge) => {
                             self.tell(&label, Some(status.as_u16()), started, None);
-                            tracing::warn!(request = %label, limit = self.max_answer, "answer too large; reading stopped");
-                            return Err(Error::TooLarge {
-                                request: label,
-                                limit: self.max_answer,
+                            tracing::warn!(request = %label, limit, "answer too large; reading stopped");
+                            return Err(if fed {
+                                Error::TooLargeStreamed {
+                                    request: label,
+                                    limit,
+                                }
+                            } else {
+                                Error::TooLarge {
+                                    request: label,
+                                    limit,
+                                }
                             });
                         }
                         Err(Unread::Transport(error)) => Err(error),
@@ -592,7 +636,7 @@ impl Client {
                 Err(error) => {
                     let kind = classify(&error);
                     let never_sent = kind == TransportKind::Connect;
-                    let retriable = never_sent || (read && kind == TransportKind::Dropped);
+                    let retriable = !fed && (never_sent || (read && kind == TransportKind::Dropped));
                     tracing::info!(request = %label, ?kind, error = %innermost(&error), "transport failure");
                     let wait = self.retry.backoff(retry);
                     if retriable && can_retry && wait < self.time_left() {

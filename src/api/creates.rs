@@ -68,7 +68,7 @@ pub fn may_have_happened(error: &Error) -> bool {
         }
         Error::Deadline { sent, .. } => *sent,
         Error::Decode { status, .. } => (200..300).contains(status),
-        Error::TooLarge { .. } => true,
+        Error::TooLarge { .. } | Error::TooLargeStreamed { .. } => true,
         _ => false,
     }
 }

@@ -202,6 +202,14 @@ pub enum Error {
     )]
     TooLarge { request: RequestLabel, limit: u64 },
 
+    /// An answer read as it arrives, never held whole, was larger than
+    /// it may be on the wire (`Client::max_fed`).
+    #[error(
+        "{request}: the answer is larger than {} MiB, the most orgdeck reads of an answer it decodes as it arrives (64 times --max-answer-mib), so it stopped reading it; raise --max-answer-mib if the server is to be trusted",
+        mebibytes(*.limit)
+    )]
+    TooLargeStreamed { request: RequestLabel, limit: u64 },
+
     /// A page of a whole list was larger than its share of the answer
     /// limit: the pages fetched at once share `--max-answer-mib` between them.
     #[error(

@@ -73,6 +73,37 @@ pub(super) async fn read_limited(
     Ok(body.freeze())
 }
 
+/// How many times the client's answer limit a body handed on as it
+/// arrives ([`feed_limited`]) may be on the wire: its reader holds a chunk
+/// and a row of it, never the whole, but it is never read without end.
+pub(super) const FED_WIRE: u64 = 64;
+
+/// Hands a body on, a chunk at a time as it arrives, to `to` (a decoder
+/// reading it row by row), up to `limit` bytes in all: nothing of it is
+/// held here. A declared length over the limit is refused before reading
+/// anything. When the decoder has stopped (it has dropped its end), the
+/// rest is left unread: the decoder's own result says why.
+pub(super) async fn feed_limited(
+    mut response: reqwest::Response,
+    limit: u64,
+    to: &tokio::sync::mpsc::Sender<bytes::Bytes>,
+) -> std::result::Result<(), Unread> {
+    if response.content_length().is_some_and(|length| length > limit) {
+        return Err(Unread::TooLarge);
+    }
+    let mut wire = 0u64;
+    while let Some(chunk) = response.chunk().await.map_err(Unread::Transport)? {
+        wire = wire.saturating_add(chunk.len() as u64);
+        if wire > limit {
+            return Err(Unread::TooLarge);
+        }
+        if to.send(chunk).await.is_err() {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
 /// Parses the configured host; a bare host name means https.
 pub(super) fn parse_host(host: &str) -> Result<Url> {
     let host = host.trim();

@@ -8,6 +8,7 @@ use super::connection::Connection;
 use super::output::{self, Column, Format, ListWriter, fixed, flexible};
 use super::preview::{Decision, PreviewArgs, Session};
 use super::{UsageError, day, search_list};
+use crate::access::directory::People;
 use crate::access::preview::world::Projects;
 use crate::access::preview::{Change, Effect};
 use crate::api::models::level;
@@ -304,7 +305,12 @@ async fn previewed(
     emails: &[String],
     join: bool,
 ) -> anyhow::Result<Option<Previewed>> {
-    let Some(session) = Session::open_or_note(connection, Projects::All, args).await? else {
+    let people = People::only(
+        [],
+        uuids.iter().map(String::as_str),
+        emails.iter().map(String::as_str),
+    );
+    let Some(session) = Session::open_or_note(connection, Projects::All, &people, args).await? else {
         return Ok(Some(None));
     };
     let world = &session.read.world;

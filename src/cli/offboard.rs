@@ -21,6 +21,7 @@ use super::connection::Connection;
 use super::output::{self, Format};
 use super::preview::Session as PreviewSession;
 use super::{Exit, people};
+use crate::access::directory::People;
 use crate::access::preview::world::Projects;
 use crate::access::preview::{Change, Effect};
 use crate::access::read::ReadError;
@@ -278,7 +279,9 @@ async fn access_preview(
     if !leaves_roles && !args.remove_from_organization {
         return Ok(None);
     }
-    let session = match PreviewSession::open(connection, Projects::All).await {
+    // The offboarding moves their access alone: only they are read.
+    let people = People::known(&[member]);
+    let session = match PreviewSession::open_for(connection, Projects::All, &people).await {
         Ok(session) => session,
         Err(ReadError::Stopped) => anyhow::bail!("stopped (Ctrl-C): nothing was changed"),
         // The offboarding goes on without it, as it did before previews.

@@ -104,15 +104,20 @@ pub async fn run(command: PeopleCommand, connection: Connection, format: Format)
     }
 }
 
-/// The roles of everyone, with a progress line on a terminal.
-async fn role_index(connection: &Connection) -> anyhow::Result<RoleIndex> {
+/// The roles of everyone, or of the one user `only` names, with a
+/// progress line on a terminal.
+async fn role_index(connection: &Connection, only: Option<&str>) -> anyhow::Result<RoleIndex> {
     let progress = output::progress("role memberships");
-    let index = RoleIndex::load(&connection.client, &connection.organization, &|done, total| {
+    let progress = |done: usize, total: usize| {
         if let Some(progress) = &progress {
             progress(done as u64, total as u64);
         }
-    })
-    .await?;
+    };
+    let (client, organization) = (&connection.client, connection.organization.as_str());
+    let index = match only {
+        Some(user_uuid) => RoleIndex::load_of(client, organization, user_uuid, &progress).await?,
+        None => RoleIndex::load(client, organization, &progress).await?,
+    };
     Ok(index)
 }
 
@@ -211,7 +216,7 @@ async fn list(
     search: Option<String>,
 ) -> anyhow::Result<()> {
     let client = &connection.client;
-    let index = role_index(connection).await?;
+    let index = role_index(connection, None).await?;
     let only = match &role {
         Some(name) => Some(
             index
@@ -302,8 +307,16 @@ pub(super) async fn profile_of(connection: &Connection, email: &str) -> anyhow::
     if !email.contains('@') {
         return Err(UsageError(format!("\"{}\" is not an e-mail address", printable(email))).into());
     }
-    let index = role_index(connection).await?;
-    let profile = profile::gather(&connection.client, &connection.organization, email, &index).await?;
+    let client = &connection.client;
+    let (organization_id, member) = profile::member_of(client, &connection.organization, email).await?;
+    // A member's roles are theirs alone in the index; someone who left is
+    // known by what they created, and looked for in everyone's.
+    let index = role_index(
+        connection,
+        member.as_ref().map(|member| member.user.uuid.as_str()),
+    )
+    .await?;
+    let profile = profile::gather_member(client, &organization_id, email, member, &index).await?;
     if profile.member.is_none()
         && profile.created_subscriptions.is_empty()
         && profile.receiving_subscriptions.is_empty()
@@ -495,9 +508,12 @@ async fn set_level(
     }
     refuse_what_the_key_cannot(connection, &member, wanted).await?;
     let mut previewed = None;
+    // The change moves their access alone: only they are read.
+    let people = crate::access::directory::People::known(&[&member]);
     if let Some(session) = super::preview::Session::open_or_note(
         connection,
         crate::access::preview::world::Projects::All,
+        &people,
         &preview,
     )
     .await?

@@ -19,6 +19,7 @@ use clap::Args;
 use super::connection::Connection;
 use super::output::{self, Format};
 use super::{Exit, UsageError};
+use crate::access::directory::People;
 use crate::access::preview::world::{self, Projects, Read};
 use crate::access::preview::{Change, Effect, Line, World};
 use crate::access::read::{ReadError, ReadOptions, Reader};
@@ -49,6 +50,16 @@ impl Session {
     /// Reads the organization, its people, roles and the rules of the
     /// projects asked for.
     pub async fn open(connection: &Connection, projects: Projects<'_>) -> Result<Session, ReadError> {
+        Session::open_for(connection, projects, &People::Everyone).await
+    }
+
+    /// [`Session::open`] for a change about `people` alone (an offboarding,
+    /// a level, role memberships): only they are kept of the members.
+    pub async fn open_for(
+        connection: &Connection,
+        projects: Projects<'_>,
+        people: &People,
+    ) -> Result<Session, ReadError> {
         let (reader, ctrl_c) = super::access::stoppable_reader(
             connection,
             ReadOptions {
@@ -56,7 +67,7 @@ impl Session {
                 ..ReadOptions::default()
             },
         );
-        let read = World::read(&reader, &connection.organization, projects).await?;
+        let read = World::read(&reader, &connection.organization, projects, people).await?;
         Ok(Session {
             reader,
             read,
@@ -69,9 +80,10 @@ impl Session {
     pub async fn open_or_note(
         connection: &Connection,
         projects: Projects<'_>,
+        people: &People,
         args: &PreviewArgs,
     ) -> anyhow::Result<Option<Session>> {
-        match Session::open(connection, projects).await {
+        match Session::open_for(connection, projects, people).await {
             Ok(session) => Ok(Some(session)),
             Err(ReadError::Stopped) => Err(anyhow::anyhow!("stopped (Ctrl-C): nothing was changed")),
             Err(ReadError::Api(error)) if args.dry_run => Err(anyhow::anyhow!(

@@ -165,6 +165,7 @@ pub async fn run(command: RolesCommand, connection: Connection, format: Format) 
             let session = super::preview::Session::open_or_note(
                 &connection,
                 crate::access::preview::world::Projects::All,
+                &crate::access::directory::People::Everyone,
                 &preview,
             )
             .await?;

@@ -163,9 +163,31 @@ pub async fn gather(
     email: &str,
     index: &RoleIndex,
 ) -> anyhow::Result<Profile> {
-    let email = email.trim().to_string();
+    let (organization_id, member) = member_of(client, organization, email).await?;
+    gather_member(client, &organization_id, email, member, index).await
+}
+
+/// The organization's id and its member with this e-mail address, if any.
+pub async fn member_of(
+    client: &Client,
+    organization: &str,
+    email: &str,
+) -> anyhow::Result<(String, Option<OrganizationMember>)> {
     let organization_id = client.organization(organization).await?.id;
-    let member = client.member_by_email(&organization_id, &email).await?;
+    let member = client.member_by_email(&organization_id, email.trim()).await?;
+    Ok((organization_id, member))
+}
+
+/// [`gather`] of a member (or someone who is not, `None`) read already.
+pub async fn gather_member(
+    client: &Client,
+    organization_id: &str,
+    email: &str,
+    member: Option<OrganizationMember>,
+    index: &RoleIndex,
+) -> anyhow::Result<Profile> {
+    let email = email.trim().to_string();
+    let organization_id = organization_id.to_string();
     let mut warnings = Vec::new();
     let (created, receiving) = subscriptions_of(
         client,

@@ -4,10 +4,10 @@
 
 use std::collections::HashSet;
 
-use super::{Change, World};
+use super::{Change, Roster, World};
 use crate::access::directory::{Person, RoleInfo, RoleMember};
 use crate::api::access::levels::{self, AccessLevel, PROJECT};
-use crate::api::access::{AccessControl, Member, Mode, Subject};
+use crate::api::access::{AccessControl, Mode, Subject};
 
 impl World {
     /// The mode to compute in.
@@ -22,24 +22,17 @@ impl World {
             .find(|person| person.membership_id.eq_ignore_ascii_case(membership_id))
     }
 
-    /// The person as the resolver sees them.
-    pub(super) fn member(&self, person: &Person) -> Member {
-        Member {
-            membership_id: person.membership_id.clone(),
-            user_id: person.user_uuid.clone(),
-            organization_level: person.level,
-            role_ids: self
-                .roles
-                .iter()
-                .filter(|role| role.holds(person))
-                .map(|role| role.id.clone())
-                .collect(),
-        }
-    }
-
     /// The world once `change` is made.
     pub fn after(&self, change: &Change) -> World {
         let mut world = self.clone();
+        world.apply(change);
+        world
+    }
+
+    /// Makes `change` in this world (a batch one change after the other,
+    /// in place: no copy of the world per change).
+    fn apply(&mut self, change: &Change) {
+        let world = self;
         match change {
             Change::Rule {
                 project,
@@ -133,11 +126,10 @@ impl World {
             }
             Change::Batch(changes) => {
                 for change in changes {
-                    world = world.after(change);
+                    world.apply(change);
                 }
             }
         }
-        world
     }
 
     /// The rules Terraform manages under a lock that the change would
@@ -288,17 +280,18 @@ pub(super) fn removed(change: &Change) -> Option<String> {
 }
 
 fn role_members(world: &World, role_id: &str) -> HashSet<String> {
-    let Some(role) = world
+    let Some(at) = world
         .roles
         .iter()
-        .find(|role| role.id.eq_ignore_ascii_case(role_id))
+        .position(|role| role.id.eq_ignore_ascii_case(role_id))
     else {
         return HashSet::new();
     };
+    let roster = Roster::of(world);
     world
         .people
         .iter()
-        .filter(|person| role.holds(person))
+        .filter(|person| roster.holds(person, at))
         .map(|person| person.membership_id.clone())
         .collect()
 }

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 
-use super::{Cell, Levels, World, all_cells, other};
+use super::{Cell, Levels, Roster, World, all_cells, other};
 use crate::access::directory::ProjectRef;
 use crate::api::access::levels::{self, AccessLevel, PROJECT};
 use crate::api::access::{Mode, Subject, SubjectKind};
@@ -48,6 +48,7 @@ pub struct Switch {
 pub fn switch(world: &World) -> Switch {
     let from = world.mode();
     let to = other(from);
+    let roster = Roster::of(world);
     let mut lines = Vec::new();
     for project in &world.projects {
         let levels = Levels::new(world, project);
@@ -56,7 +57,7 @@ pub fn switch(world: &World) -> Switch {
             if person.is_organization_admin() {
                 continue;
             }
-            let member = world.member(person);
+            let member = roster.member(person);
             for cell in &cells {
                 let today = levels.resolve(from, &member, *cell);
                 let switched = levels.resolve(to, &member, *cell);

@@ -1,5 +1,7 @@
 //! What a preview is computed from, read from the server: the organization
-//! (its mode and plan), its members, its roles with their members, and
+//! (its mode and plan), its members, its roles with their members (of a
+//! change about a few people, an offboarding, a level, a role membership,
+//! only theirs: the lists are walked whole and the rest let go), and
 //! for each project the rules on the project and on its resources
 //! (`access_controls`, `resource_access_controls`) and its Terraform lock
 //! (`access_control_management_settings`): three requests a project, a few
@@ -13,8 +15,8 @@ use std::collections::HashSet;
 use futures_util::StreamExt;
 use reqwest::Method;
 
-use super::{Cell, Change, Effect, Levels, ObjectRef, ProjectWorld, World, affected, all_cells};
-use crate::access::directory::{self, Directory, ProjectRef};
+use super::{Cell, Change, Effect, Levels, ObjectRef, ProjectWorld, Roster, World, affected, all_cells};
+use crate::access::directory::{self, Directory, People, ProjectRef};
 use crate::access::read::{ReadError, ReadResult, Reader};
 use crate::api::access::levels::{AccessLevel, PROJECT};
 use crate::api::access::{AccessItem, AccessTarget, MemberAccess, Mode, Plan, SettingsEntry, Subject};
@@ -39,11 +41,18 @@ pub enum Projects<'a> {
 
 impl World {
     /// Reads the organization, its people and roles, and the rules of the
-    /// projects asked for.
-    pub async fn read(reader: &Reader, organization: &str, projects: Projects<'_>) -> ReadResult<Read> {
+    /// projects asked for. Of the people, only `people` are kept (and of
+    /// each role's members): a preview of a change about a few people
+    /// holds what they are, whatever the size of the organization.
+    pub async fn read(
+        reader: &Reader,
+        organization: &str,
+        projects: Projects<'_>,
+        people: &People,
+    ) -> ReadResult<Read> {
         let (directory, people) = tokio::join!(
-            Directory::load(reader, organization),
-            directory::everyone(reader, organization)
+            Directory::load_for(reader, organization, people),
+            directory::members(reader, organization, people)
         );
         let (directory, people) = (directory?, people?);
         let chosen: Vec<ProjectRef> = match projects {
@@ -278,6 +287,7 @@ pub struct Checked {
 /// for the people and projects the change could move.
 pub async fn check(reader: &Reader, before: &World, change: &Change, effect: &Effect) -> ReadResult<Checked> {
     let after = before.after(change);
+    let roster = Roster::of(&after);
     let people = affected(before, change);
     let removed = super::removed(change);
     let only_project = super::only_project(change);
@@ -298,7 +308,7 @@ pub async fn check(reader: &Reader, before: &World, change: &Change, effect: &Ef
             if people.as_ref().is_some_and(|people| !people.contains(&id)) {
                 continue;
             }
-            let Some(person) = after.person(&id) else {
+            let Some(person) = roster.person(&id) else {
                 continue;
             };
             if removed.as_deref() == Some(id.as_str()) {
@@ -309,7 +319,7 @@ pub async fn check(reader: &Reader, before: &World, change: &Change, effect: &Ef
                 ));
                 continue;
             }
-            let member = after.member(person);
+            let member = roster.member(person);
             for cell in all_cells(&[]) {
                 let (resource, entry): (&str, Option<&SettingsEntry>) = match cell {
                     Cell::Project => (PROJECT, Some(&row.project)),
@@ -336,7 +346,7 @@ pub async fn check(reader: &Reader, before: &World, change: &Change, effect: &Ef
         for (_, object) in after.objects.iter().filter(|(id, _)| *id == project.project.id) {
             compared += check_object(
                 reader,
-                &after,
+                &roster,
                 project,
                 &levels,
                 object,
@@ -412,7 +422,7 @@ async fn server_rows(
 #[allow(clippy::too_many_arguments)]
 async fn check_object(
     reader: &Reader,
-    after: &World,
+    roster: &Roster<'_>,
     project: &ProjectWorld,
     levels: &Levels<'_>,
     object: &ObjectRef,
@@ -430,11 +440,11 @@ async fn check_object(
         })
         .await?;
     let mut compared = 0;
-    for person in &after.people {
+    for person in roster.people() {
         if people.is_some_and(|people| !people.contains(&person.membership_id)) {
             continue;
         }
-        let member = after.member(person);
+        let member = roster.member(person);
         let listed = users
             .users
             .iter()

@@ -12,7 +12,7 @@ use std::io::BufRead;
 use serde::Serialize;
 
 use super::snapshot;
-use super::{Header, MemberRow, ProjectSnapshot, ReviewCell, Sink};
+use super::{AccessRow, Header, MemberRow, ProjectSnapshot, ReviewCell, Sink};
 use crate::api::access::levels::{self, AccessLevel, PROJECT};
 
 /// The kind of a change.
@@ -148,6 +148,9 @@ pub struct Differ<'a> {
     joined: HashSet<String>,
     left: HashSet<String>,
     seen_projects: HashSet<i64>,
+    /// The label of the project whose rows are compared as they come, if
+    /// they are.
+    comparing: Option<String>,
     /// Changes by kind.
     pub counts: BTreeMap<Kind, usize>,
 }
@@ -160,6 +163,7 @@ impl<'a> Differ<'a> {
             joined: HashSet::new(),
             left: HashSet::new(),
             seen_projects: HashSet::new(),
+            comparing: None,
             counts: BTreeMap::new(),
         }
     }
@@ -174,14 +178,15 @@ impl<'a> Differ<'a> {
         (self.emit)(&change)
     }
 
-    fn members(&mut self, members: &[MemberRow]) -> std::io::Result<()> {
+    /// Compares a member of the new review with the old one's.
+    fn member_now(&mut self, member: &MemberRow) -> std::io::Result<()> {
         let org_rank = |level: &str| match level {
             "member" => 1,
             "admin" => 2,
             "owner" => 3,
             _ => 0,
         };
-        for member in members {
+        {
             let email = member.email.to_lowercase();
             let Some(before) = self.old.members.remove(&email) else {
                 self.joined.insert(email);
@@ -198,7 +203,7 @@ impl<'a> Differ<'a> {
                     from: String::new(),
                     to: format!("{} · {roles}", member.level),
                 })?;
-                continue;
+                return Ok(());
             };
             if before.level != member.level {
                 let change = if org_rank(&member.level) > org_rank(&before.level) {
@@ -246,6 +251,11 @@ impl<'a> Differ<'a> {
                 })?;
             }
         }
+        Ok(())
+    }
+
+    /// Tells of the old review's members the new one did not list.
+    fn members_gone(&mut self) -> std::io::Result<()> {
         let gone: Vec<MemberRow> = std::mem::take(&mut self.old.members).into_values().collect();
         for member in gone {
             self.left.insert(member.email.to_lowercase());
@@ -269,8 +279,9 @@ impl<'a> Differ<'a> {
         }
     }
 
-    fn compare(&mut self, project: &ProjectSnapshot, label: &str) -> std::io::Result<()> {
-        for row in &project.access {
+    /// Compares one row of a project with the old review's.
+    fn compare(&mut self, project: &ProjectSnapshot, label: &str, row: &AccessRow) -> std::io::Result<()> {
+        {
             let lower = row.email.to_lowercase();
             let email = self.old.emails.find(&lower);
             if let Some(unknown) = &row.unknown {
@@ -291,7 +302,7 @@ impl<'a> Differ<'a> {
                         to: unknown.clone(),
                     })?;
                 }
-                continue;
+                return Ok(());
             }
             let new_member = self.joined.contains(&lower);
             for (resource, cell) in row.cells.iter() {
@@ -338,7 +349,7 @@ impl<'a> Differ<'a> {
 }
 
 impl Sink for Differ<'_> {
-    fn begin(&mut self, header: &Header, members: &[MemberRow]) -> std::io::Result<()> {
+    fn begin(&mut self, header: &Header, _members: usize) -> std::io::Result<()> {
         if let Some(old) = &self.old.organization_id
             && !old.eq_ignore_ascii_case(&header.organization.id)
         {
@@ -350,7 +361,15 @@ impl Sink for Differ<'_> {
                 ),
             ));
         }
-        self.members(members)
+        Ok(())
+    }
+
+    fn member(&mut self, member: &MemberRow) -> std::io::Result<()> {
+        self.member_now(member)
+    }
+
+    fn members_end(&mut self) -> std::io::Result<()> {
+        self.members_gone()
     }
 
     fn project(&mut self, project: &ProjectSnapshot) -> std::io::Result<()> {
@@ -388,7 +407,8 @@ impl Sink for Differ<'_> {
                     from: "not in the old review".into(),
                     to: "reviewed".into(),
                 })?;
-                self.compare(project, &label)
+                self.comparing = Some(label);
+                Ok(())
             }
             (Some((_, Some(was))), None) => {
                 self.tell(Change {
@@ -401,8 +421,27 @@ impl Sink for Differ<'_> {
                 })?;
                 Ok(())
             }
-            (Some(_), None) => self.compare(project, &label),
+            (Some(_), None) => {
+                self.comparing = Some(label);
+                Ok(())
+            }
         }
+    }
+
+    fn row(&mut self, project: &ProjectSnapshot, row: &AccessRow) -> std::io::Result<()> {
+        match self.comparing.take() {
+            Some(label) => {
+                let compared = self.compare(project, &label, row);
+                self.comparing = Some(label);
+                compared
+            }
+            None => Ok(()),
+        }
+    }
+
+    fn project_end(&mut self, _project: &ProjectSnapshot) -> std::io::Result<()> {
+        self.comparing = None;
+        Ok(())
     }
 
     fn end(&mut self) -> std::io::Result<()> {

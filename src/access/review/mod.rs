@@ -4,33 +4,38 @@
 //! it for a quarterly review (SOC 2's user access review); and what changed
 //! since an earlier one (`diff`).
 //!
-//! A project is read whole in one answer (`access_control_members`, every
-//! member times every resource: some 9 MB for 1,000 people), decoded a
-//! member at a time into a compact row, and written out before the next
-//! project's rows are made: memory holds the people, the answers in flight
-//! and one project's rows, whatever the number of projects. Everything is
+//! A project is read in one answer (`access_control_members`, every member
+//! times every resource: some 9 MB for 1,000 people, 800 MB for 90,000),
+//! decoded a member at a time as it arrives into the row the review
+//! prints, which is set aside in a temporary file ([`aside`]) and read back
+//! in the review's order as the project is written out, a row at a time.
+//! The members are set aside too, in the review's order ([`members`]), and
+//! read back as the header's member rows and each project's rows are
+//! written: memory holds a compact index of the members (some 40 bytes
+//! each), a few chunks of each answer in flight and where each row lies,
+//! whatever the size of the organization. Everything is
 //! sorted (projects by id, people by e-mail address, resources in
 //! PostHog's order), so that two snapshots of an unchanged organization
 //! differ in their `taken_at` line alone.
 
+mod aside;
 pub mod diff;
+mod members;
 pub mod snapshot;
-
-use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 
-use super::directory::{self, Directory, Organization, Person, ProjectRef};
+use super::directory::{self, Directory, Organization, People, Person, ProjectRef};
 use super::explain::{Ignored, ProjectRules, explain};
-use super::read::{ReadError, ReadResult, Reader};
+use super::read::{ReadError, Reader};
 use super::{Unknown, person::unknown_or_stop};
 use crate::api::access::levels::{PROJECT, RESOURCES};
 use crate::api::access::{AccessControls, AccessTarget, MemberAccess, Ordered};
 
-/// Projects whose answers are read at once: each holds its answer's bytes
-/// (some 9 MB at 1,000 members) and its rows until its turn to be written.
+/// Projects whose answers are read at once: each holds a few chunks of its
+/// answer in flight and, until its turn to be written, where its rows lie.
 pub const PROJECTS_AT_ONCE: usize = 3;
 
 /// What a review says of personal keys when the server will not list them
@@ -84,6 +89,10 @@ pub struct ReviewCell {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AccessRow {
     pub email: String,
+    /// The member's name, as the members' rows say it (not written in the
+    /// row: CSV repeats it, JSON has it among the members).
+    #[serde(skip)]
+    pub name: String,
     pub membership_id: String,
     /// Why the server said nothing of them here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -116,10 +125,18 @@ impl ProjectSnapshot {
     }
 }
 
-/// Where a review goes: a file's format, the diff, or both.
+/// Where a review goes: a file's format, the diff, or both. The header
+/// comes first (`begin`, with the number of members), then each member's
+/// row (`member`) and `members_end`; then each project as its head
+/// (`project`, everything but its access rows), its rows one at a time
+/// (`row`), then `project_end`.
 pub trait Sink {
-    fn begin(&mut self, header: &Header, members: &[MemberRow]) -> std::io::Result<()>;
+    fn begin(&mut self, header: &Header, members: usize) -> std::io::Result<()>;
+    fn member(&mut self, member: &MemberRow) -> std::io::Result<()>;
+    fn members_end(&mut self) -> std::io::Result<()>;
     fn project(&mut self, project: &ProjectSnapshot) -> std::io::Result<()>;
+    fn row(&mut self, project: &ProjectSnapshot, row: &AccessRow) -> std::io::Result<()>;
+    fn project_end(&mut self, project: &ProjectSnapshot) -> std::io::Result<()>;
     fn end(&mut self) -> std::io::Result<()>;
 }
 
@@ -168,49 +185,42 @@ pub async fn take(
     sink: &mut dyn Sink,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Summary, ReviewError> {
-    let directory = Directory::load(reader, organization).await?;
-    let people = directory::everyone(reader, &directory.organization.id).await?;
-    let keys = keys(reader, &directory.organization.id, &people, progress).await?;
-    let members: Vec<MemberRow> = people
-        .iter()
-        .zip(keys)
-        .map(|(person, personal_keys)| MemberRow {
-            email: person.email.clone(),
-            name: person.name.clone(),
-            membership_id: person.membership_id.clone(),
-            level: person.level_name().to_string(),
-            roles: directory
-                .roles_of(person)
-                .into_iter()
-                .map(|role| role.name.clone())
-                .collect(),
-            last_login: person
-                .last_login
-                .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
-            personal_keys,
-        })
-        .collect();
+    // The roles without their members: the members index them below.
+    let directory = Directory::load_for(reader, organization, &People::Nobody).await?;
+    let members = gather_members(reader, &directory).await?;
     let header = Header {
         host: host.to_string(),
         organization: directory.organization.clone(),
         taken_at: now,
         projects: directory.projects.clone(),
     };
-    sink.begin(&header, &members)?;
-    let held = held_roles(&directory, &people);
+    sink.begin(&header, members.count())?;
+    member_rows(reader, &directory, &members, sink, progress).await?;
+    sink.members_end()?;
     let total = directory.projects.len();
     let mut reads = futures_util::stream::iter(directory.projects.iter())
-        .map(|project| read_project(reader, &directory.organization, &people, &held, project))
+        .map(|project| read_project(reader, &directory, &members, project))
         .buffered(PROJECTS_AT_ONCE);
     let mut summary = Summary {
-        members: members.len(),
+        members: members.count(),
         ..Summary::default()
     };
     while let Some(project) = reads.next().await {
-        let project = project?;
+        let (project, rows) = project?;
         summary.projects += 1;
         summary.unknown_projects += usize::from(project.unknown.is_some());
         sink.project(&project)?;
+        if let Some(rows) = rows {
+            let missing = |person: &Person| AccessRow {
+                email: person.email.clone(),
+                name: String::new(),
+                membership_id: person.membership_id.clone(),
+                unknown: Some(Unknown::not_listed(&directory.organization).unknown),
+                cells: Ordered::default(),
+            };
+            rows.each(members.read()?, missing, |row| sink.row(&project, row))?;
+        }
+        sink.project_end(&project)?;
         progress(Progress::Projects {
             done: summary.projects,
             total,
@@ -222,42 +232,63 @@ pub async fn take(
     Ok(summary)
 }
 
-/// Each member's roles as (id, name), by membership id.
-fn held_roles(directory: &Directory, people: &[Person]) -> HashMap<String, Vec<(String, String)>> {
-    people
-        .iter()
-        .map(|person| {
-            let roles = directory
-                .roles_of(person)
-                .into_iter()
-                .map(|role| (role.id.clone(), role.name.clone()))
-                .collect();
-            (person.membership_id.clone(), roles)
-        })
-        .collect()
+/// Every member, set aside in the review's order, with the roles each
+/// holds: found by walking every role's members once, a page at a time.
+async fn gather_members(reader: &Reader, directory: &Directory) -> Result<members::Members, ReviewError> {
+    let organization = directory.organization.id.as_str();
+    let mut gathering = members::Gathering::new();
+    directory::each_member(reader, organization, |person| gathering.push(person)).await??;
+    let mut members = gathering.finish()?;
+    // (member's place, role's place) for every membership.
+    let mut held: Vec<(u32, u32)> = Vec::new();
+    directory::each_role_member(reader, organization, &directory.roles, |role, member| {
+        let role = u32::try_from(role).unwrap_or(u32::MAX);
+        for position in members.holders(member) {
+            held.push((u32::try_from(position).unwrap_or(u32::MAX), role));
+        }
+    })
+    .await?;
+    members.set_roles(held);
+    Ok(members)
 }
 
-/// Whether each person has personal keys. The first answer tells whether
-/// the server lists keys for a personal API key at all (today's PostHog
-/// does not: 403 "This action does not support personal API key access.");
-/// then the rest are asked, a few at a time.
-async fn keys(
+/// Each member's row, handed to `sink` in the review's order as their
+/// personal keys are known. The first answer tells whether the server
+/// lists keys for a personal API key at all (today's PostHog does not:
+/// 403 "This action does not support personal API key access."); then the
+/// rest are asked, a few at a time.
+async fn member_rows(
     reader: &Reader,
-    organization: &str,
-    people: &[Person],
+    directory: &Directory,
+    members: &members::Members,
+    sink: &mut dyn Sink,
     progress: &(dyn Fn(Progress) + Sync),
-) -> ReadResult<Vec<String>> {
-    let Some(first) = people.first() else {
-        return Ok(Vec::new());
+) -> Result<(), ReviewError> {
+    let organization = directory.organization.id.as_str();
+    let row = |person: &Person, position: usize, personal_keys: String| MemberRow {
+        email: person.email.clone(),
+        name: person.name.clone(),
+        membership_id: person.membership_id.clone(),
+        level: person.level_name().to_string(),
+        roles: members
+            .roles_of(position)
+            .iter()
+            .filter_map(|role| directory.roles.get(*role as usize))
+            .map(|role| role.name.clone())
+            .collect(),
+        last_login: person
+            .last_login
+            .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+        personal_keys,
     };
-    let ask = |person: &Person| {
-        let uuid = person.user_uuid.clone();
-        async move {
-            let answer = reader
-                .read(|client| async move { client.scoped_api_keys(organization, &uuid).await })
-                .await;
-            unknown_or_stop(answer, |error| error.to_string())
-        }
+    let ask = |uuid: String| async move {
+        let answer = reader
+            .read(|client| {
+                let uuid = &uuid;
+                async move { client.scoped_api_keys(organization, uuid).await }
+            })
+            .await;
+        unknown_or_stop(answer, |error| error.to_string())
     };
     let words = |answer: Result<crate::api::ScopedApiKeys, String>| match answer {
         Ok(keys) if keys.has_keys && keys.has_keys_active_last_week => {
@@ -267,7 +298,11 @@ async fn keys(
         Ok(_) => "no".to_string(),
         Err(error) => format!("unknown: {error}"),
     };
-    let probe = ask(first).await?;
+    let mut people = members.read()?;
+    let Some(first) = people.next().transpose()? else {
+        return Ok(());
+    };
+    let probe = ask(first.user_uuid.clone()).await?;
     if let Err(error) = &probe
         && (error.contains("personal API key") || error.starts_with("403"))
     {
@@ -276,33 +311,46 @@ async fn keys(
         } else {
             format!("unknown: {error}")
         };
-        return Ok(vec![said; people.len()]);
+        sink.member(&row(&first, 0, said.clone()))?;
+        for (at, person) in people.enumerate() {
+            sink.member(&row(&person?, at + 1, said.clone()))?;
+        }
+        return Ok(());
     }
-    let total = people.len();
-    let mut found = vec![words(probe)];
-    let mut rest = futures_util::stream::iter(people[1..].iter().map(ask)).buffered(64);
+    sink.member(&row(&first, 0, words(probe)))?;
+    let total = members.count();
+    let mut rest = futures_util::stream::iter(people.map(|person| async {
+        let person = person?;
+        let answer = ask(person.user_uuid.clone()).await?;
+        Ok::<_, ReviewError>((person, answer))
+    }))
+    .buffered(64);
+    let mut done = 1;
     while let Some(answer) = rest.next().await {
-        found.push(words(answer?));
-        if found.len() % 50 == 0 || found.len() == total {
+        let (person, answer) = answer?;
+        sink.member(&row(&person, done, words(answer)))?;
+        done += 1;
+        if done % 50 == 0 || done == total {
             progress(Progress::Keys {
-                done: found.len(),
+                done,
                 total,
                 requests: reader.requests(),
             });
         }
     }
-    Ok(found)
+    Ok(())
 }
 
 /// One project: its rules (for the defaults and the roles' names), then
-/// every member's access, decoded a member at a time.
+/// every member's access, decoded a member at a time as the answer arrives
+/// and set aside; its head, and its rows unless nothing could be read.
 async fn read_project(
     reader: &Reader,
-    organization: &Organization,
-    people: &[Person],
-    held: &HashMap<String, Vec<(String, String)>>,
+    directory: &Directory,
+    members: &members::Members,
     project: &ProjectRef,
-) -> ReadResult<ProjectSnapshot> {
+) -> Result<(ProjectSnapshot, Option<aside::Aside>), ReviewError> {
+    let organization = &directory.organization;
     let id = project.id.to_string();
     let id = id.as_str();
     let mut snapshot = ProjectSnapshot {
@@ -332,12 +380,15 @@ async fn read_project(
     if rules.has_managed() {
         rules.set_locked(crate::access::terraform_lock(reader, id).await?);
     }
-    let mut rows: HashMap<String, AccessRow> = HashMap::new();
+    let mut rows = aside::Aside::new(members.count())?;
+    // Why the rows could not be set aside, if they could not.
+    let mut unwritten: Option<std::io::Error> = None;
     let mut ignored = Ignored::default();
     let mut resources: Vec<String> = Vec::new();
     let answer = reader
         .read(|client| {
-            let (rows, ignored, resources, rules) = (&mut rows, &mut ignored, &mut resources, &rules);
+            let (rows, unwritten, ignored, resources, rules) =
+                (&mut rows, &mut unwritten, &mut ignored, &mut resources, &rules);
             async move {
                 client
                     .access_control_members(id, None, |row: MemberAccess| {
@@ -352,19 +403,29 @@ async fn read_project(
                         );
                         ignored.all_rules |= seen.all_rules;
                         ignored.role_rules |= seen.role_rules;
-                        let membership = row.organization_membership_id.to_lowercase();
-                        let roles = held.get(&membership).map(Vec::as_slice).unwrap_or_default();
-                        let access = row_of(&row, rules, roles);
-                        rows.insert(membership, access);
-                        Ok::<_, crate::api::Error>(())
+                        let position = members.position(&row.organization_membership_id);
+                        let roles: Vec<(String, String)> = position
+                            .map(|position| members.roles_of(position))
+                            .unwrap_or_default()
+                            .iter()
+                            .filter_map(|role| directory.roles.get(*role as usize))
+                            .map(|role| (role.id.clone(), role.name.clone()))
+                            .collect();
+                        rows.put(position, &row_of(&row, rules, &roles)).map_err(|error| {
+                            *unwritten = Some(error);
+                            crate::api::Error::Invalid("the access rows could not be set aside".into())
+                        })
                     })
                     .await
             }
         })
         .await;
+    if let Some(error) = unwritten {
+        return Err(ReviewError::Write(error));
+    }
     if let Err(words) = unknown_or_stop(answer, |error| Unknown::refused(error, organization).unknown)? {
         snapshot.unknown = Some(words);
-        return Ok(snapshot);
+        return Ok((snapshot, None));
     }
     let ignored = Ignored {
         all_rules: organization.access_control.map_or(ignored.all_rules, |has| !has),
@@ -393,25 +454,7 @@ async fn read_project(
             })
             .collect(),
     );
-    for person in people {
-        let row = rows.remove(&person.membership_id).unwrap_or_else(|| AccessRow {
-            email: person.email.clone(),
-            membership_id: person.membership_id.clone(),
-            unknown: Some(Unknown::not_listed(organization).unknown),
-            cells: Ordered::default(),
-        });
-        snapshot.access.push(row);
-    }
-    // Anyone the server lists who is not among the members read.
-    let mut extra: Vec<AccessRow> = rows.into_values().collect();
-    extra.sort_by(|a, b| {
-        a.email
-            .to_lowercase()
-            .cmp(&b.email.to_lowercase())
-            .then_with(|| a.membership_id.cmp(&b.membership_id))
-    });
-    snapshot.access.extend(extra);
-    Ok(snapshot)
+    Ok((snapshot, Some(rows)))
 }
 
 /// A source in words with the rules of it Terraform manages said, as
@@ -462,6 +505,7 @@ fn row_of(row: &MemberAccess, rules: &ProjectRules, roles: &[(String, String)]) 
     }
     AccessRow {
         email: row.user.email.clone(),
+        name: String::new(),
         membership_id: row.organization_membership_id.to_lowercase(),
         unknown: None,
         cells: Ordered(cells),
@@ -475,14 +519,34 @@ pub struct Tee<'a, 'b> {
 }
 
 impl Sink for Tee<'_, '_> {
-    fn begin(&mut self, header: &Header, members: &[MemberRow]) -> std::io::Result<()> {
+    fn begin(&mut self, header: &Header, members: usize) -> std::io::Result<()> {
         self.first.begin(header, members)?;
         self.second.begin(header, members)
+    }
+
+    fn member(&mut self, member: &MemberRow) -> std::io::Result<()> {
+        self.first.member(member)?;
+        self.second.member(member)
+    }
+
+    fn members_end(&mut self) -> std::io::Result<()> {
+        self.first.members_end()?;
+        self.second.members_end()
     }
 
     fn project(&mut self, project: &ProjectSnapshot) -> std::io::Result<()> {
         self.first.project(project)?;
         self.second.project(project)
+    }
+
+    fn row(&mut self, project: &ProjectSnapshot, row: &AccessRow) -> std::io::Result<()> {
+        self.first.row(project, row)?;
+        self.second.row(project, row)
+    }
+
+    fn project_end(&mut self, project: &ProjectSnapshot) -> std::io::Result<()> {
+        self.first.project_end(project)?;
+        self.second.project_end(project)
     }
 
     fn end(&mut self) -> std::io::Result<()> {

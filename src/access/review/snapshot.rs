@@ -12,7 +12,6 @@
 //! controls are shown escaped, and a cell a spreadsheet would take for a
 //! formula (`=`, `+`, `-`, `@`) is written with a leading `'`.
 
-use std::collections::HashMap;
 use std::io::{BufRead, Write};
 
 use serde::Serialize;
@@ -53,11 +52,18 @@ pub fn json_line(value: &impl Serialize) -> std::io::Result<String> {
 pub struct JsonSink<W: Write> {
     out: W,
     projects: usize,
+    /// Rows written of the project being written, or members of the
+    /// members' list.
+    rows: usize,
 }
 
 impl<W: Write> JsonSink<W> {
     pub fn new(out: W) -> Self {
-        JsonSink { out, projects: 0 }
+        JsonSink {
+            out,
+            projects: 0,
+            rows: 0,
+        }
     }
 
     pub fn into_inner(self) -> W {
@@ -75,7 +81,7 @@ struct JsonHeader<'a> {
 }
 
 impl<W: Write> Sink for JsonSink<W> {
-    fn begin(&mut self, header: &Header, members: &[MemberRow]) -> std::io::Result<()> {
+    fn begin(&mut self, header: &Header, _members: usize) -> std::io::Result<()> {
         let head = json_line(&JsonHeader {
             orgdeck_access_review: VERSION,
             host: &header.host,
@@ -87,12 +93,19 @@ impl<W: Write> Sink for JsonSink<W> {
         let head = head.strip_suffix('}').unwrap_or(&head);
         writeln!(self.out, "{head},")?;
         write!(self.out, "\"members\":[")?;
-        for (at, member) in members.iter().enumerate() {
-            let separator = if at == 0 { "\n" } else { ",\n" };
-            write!(self.out, "{separator}{}", json_line(member)?)?;
-        }
-        write!(self.out, "\n],\n\"projects\":[")?;
+        self.rows = 0;
         Ok(())
+    }
+
+    fn member(&mut self, member: &MemberRow) -> std::io::Result<()> {
+        let separator = if self.rows == 0 { "\n" } else { ",\n" };
+        write!(self.out, "{separator}{}", json_line(member)?)?;
+        self.rows += 1;
+        Ok(())
+    }
+
+    fn members_end(&mut self) -> std::io::Result<()> {
+        write!(self.out, "\n],\n\"projects\":[")
     }
 
     fn project(&mut self, project: &ProjectSnapshot) -> std::io::Result<()> {
@@ -117,10 +130,18 @@ impl<W: Write> Sink for JsonSink<W> {
             "{separator}{},\"access\":[",
             head.strip_suffix('}').unwrap_or(&head)
         )?;
-        for (at, row) in project.access.iter().enumerate() {
-            let separator = if at == 0 { "\n" } else { ",\n" };
-            write!(self.out, "{separator}{}", json_line(row)?)?;
-        }
+        self.rows = 0;
+        Ok(())
+    }
+
+    fn row(&mut self, _project: &ProjectSnapshot, row: &AccessRow) -> std::io::Result<()> {
+        let separator = if self.rows == 0 { "\n" } else { ",\n" };
+        write!(self.out, "{separator}{}", json_line(row)?)?;
+        self.rows += 1;
+        Ok(())
+    }
+
+    fn project_end(&mut self, _project: &ProjectSnapshot) -> std::io::Result<()> {
         write!(self.out, "\n]}}")?;
         self.projects += 1;
         Ok(())
@@ -139,23 +160,18 @@ fn stamp(header: &Header) -> String {
 /// Writes the review as CSV.
 pub struct CsvSink<W: Write> {
     out: W,
-    /// Member rows by membership id: each project row repeats the name.
-    names: HashMap<String, String>,
 }
 
 impl<W: Write> CsvSink<W> {
     pub fn new(out: W) -> Self {
-        CsvSink {
-            out,
-            names: HashMap::new(),
-        }
+        CsvSink { out }
     }
 
     pub fn into_inner(self) -> W {
         self.out
     }
 
-    fn row(&mut self, cells: &[&str]) -> std::io::Result<()> {
+    fn line(&mut self, cells: &[&str]) -> std::io::Result<()> {
         let line: Vec<String> = cells.iter().map(|cell| csv_cell(cell)).collect();
         writeln!(self.out, "{}", line.join(","))
     }
@@ -226,7 +242,7 @@ fn cell_columns(cells: &Ordered<ReviewCell>) -> (Vec<String>, String) {
 }
 
 impl<W: Write> Sink for CsvSink<W> {
-    fn begin(&mut self, header: &Header, members: &[MemberRow]) -> std::io::Result<()> {
+    fn begin(&mut self, header: &Header, _members: usize) -> std::io::Result<()> {
         let organization = &header.organization;
         for line in [
             "orgdeck access review".to_string(),
@@ -240,23 +256,26 @@ impl<W: Write> Sink for CsvSink<W> {
         }
         let columns = csv_columns();
         let columns: Vec<&str> = columns.iter().map(String::as_str).collect();
-        self.row(&columns)?;
-        for member in members {
-            self.names
-                .insert(member.membership_id.clone(), member.name.clone());
-            let roles = member.roles.join("; ");
-            let last_login = member.last_login.clone().unwrap_or_default();
-            let mut cells = vec![
-                member.email.as_str(),
-                member.name.as_str(),
-                member.level.as_str(),
-                roles.as_str(),
-                last_login.as_str(),
-                member.personal_keys.as_str(),
-            ];
-            cells.resize(columns.len(), "");
-            self.row(&cells)?;
-        }
+        self.line(&columns)
+    }
+
+    fn member(&mut self, member: &MemberRow) -> std::io::Result<()> {
+        let roles = member.roles.join("; ");
+        let last_login = member.last_login.clone().unwrap_or_default();
+        let mut cells = vec![
+            member.email.as_str(),
+            member.name.as_str(),
+            member.level.as_str(),
+            roles.as_str(),
+            last_login.as_str(),
+            member.personal_keys.as_str(),
+        ];
+        // As many cells as the columns: the fixed ones, two a resource, other.
+        cells.resize(FIXED.len() + 2 * RESOURCES.len() + 1, "");
+        self.line(&cells)
+    }
+
+    fn members_end(&mut self) -> std::io::Result<()> {
         Ok(())
     }
 
@@ -283,16 +302,20 @@ impl<W: Write> Sink for CsvSink<W> {
         ];
         cells.extend(defaults.iter().map(String::as_str));
         cells.push(&other);
-        self.row(&cells)?;
-        for row in &project.access {
-            let name = self.names.get(&row.membership_id).cloned().unwrap_or_default();
-            let status = row.unknown.clone().unwrap_or_default();
-            let (columns, other) = cell_columns(&row.cells);
-            let mut cells: Vec<&str> = vec![&row.email, &name, "", "", "", "", &id, &project.name, &status];
-            cells.extend(columns.iter().map(String::as_str));
-            cells.push(&other);
-            self.row(&cells)?;
-        }
+        self.line(&cells)
+    }
+
+    fn row(&mut self, project: &ProjectSnapshot, row: &AccessRow) -> std::io::Result<()> {
+        let id = project.id.to_string();
+        let status = row.unknown.clone().unwrap_or_default();
+        let (columns, other) = cell_columns(&row.cells);
+        let mut cells: Vec<&str> = vec![&row.email, &row.name, "", "", "", "", &id, &project.name, &status];
+        cells.extend(columns.iter().map(String::as_str));
+        cells.push(&other);
+        self.line(&cells)
+    }
+
+    fn project_end(&mut self, _project: &ProjectSnapshot) -> std::io::Result<()> {
         Ok(())
     }
 
@@ -628,6 +651,7 @@ fn read_csv(
         let status = get(&row, status);
         project.access.push(AccessRow {
             email: who,
+            name: get(&row, name),
             membership_id: String::new(),
             unknown: Some(status).filter(|status| !status.is_empty()),
             cells: Ordered(cells),

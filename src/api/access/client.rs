@@ -326,8 +326,10 @@ impl Client {
         self.call(Method::GET, url, None::<&()>).await
     }
 
-    /// Reads a settings answer within the byte limit and hands its rows to
-    /// `sink` one at a time; past the row cap it stops with an error.
+    /// Reads a settings answer as it arrives and hands its rows to `sink`
+    /// one at a time (see `stream`): a decoder on a blocking thread reads
+    /// the body's chunks, a few at a time, and sends the rows back a few
+    /// at a time; past the row cap, or when `sink` refuses one, it stops.
     async fn settings_rows<T, E>(
         &self,
         project: &str,
@@ -336,27 +338,73 @@ impl Client {
         sink: impl FnMut(T) -> std::result::Result<(), E>,
     ) -> std::result::Result<SettingsHeader, E>
     where
-        T: for<'de> serde::Deserialize<'de>,
+        T: for<'de> serde::Deserialize<'de> + Send + 'static,
         E: From<Error>,
     {
+        /// Chunks of the body and rows decoded waiting their turn: what is
+        /// held in flight whatever the size of the answer.
+        const CHUNKS_AHEAD: usize = 8;
+        const ROWS_AHEAD: usize = 64;
         let mut url = self.url(&["api", "projects", project, action]);
         if let Some((name, value)) = filter {
             url.query_pairs_mut().append_pair(name, value);
         }
-        let path = url.path().to_string();
-        let raw = self.get_raw(url).await?;
-        match stream::rows(raw.bytes(), self.max_rows(), sink) {
+        let request = RequestLabel {
+            method: "GET".into(),
+            path: url.path().to_string(),
+        };
+        let (chunks_to, chunks) = tokio::sync::mpsc::channel::<bytes::Bytes>(CHUNKS_AHEAD);
+        let (rows_to, mut rows) = tokio::sync::mpsc::channel::<T>(ROWS_AHEAD);
+        let cap = self.max_rows();
+        let decoder = tokio::task::spawn_blocking(move || {
+            stream::rows_from(stream::Chunks::new(chunks), cap, |row: T| {
+                rows_to.blocking_send(row)
+            })
+        });
+        // Each side drops its end when done, so that the other stops.
+        let fetch = async move {
+            let to = chunks_to;
+            self.get_fed(url, &to).await
+        };
+        let mut sink = sink;
+        let take = async move {
+            while let Some(row) = rows.recv().await {
+                sink(row)?;
+            }
+            Ok::<(), E>(())
+        };
+        let (fetched, taken) = tokio::join!(fetch, take);
+        // The sink's refusal first, then the request's, then the decoder's.
+        taken?;
+        fetched?;
+        let decoded = decoder.await.map_err(|error| Error::Decode {
+            request: request.clone(),
+            status: 200,
+            message: format!("the answer's decoder stopped: {error}"),
+            snippet: String::new(),
+        })?;
+        match decoded {
             Ok((header, _rows)) => Ok(header),
-            Err(Stopped::Sink(error)) => Err(error),
             Err(Stopped::TooMany) => Err(Error::TooManyRows {
-                request: RequestLabel {
-                    method: "GET".into(),
-                    path,
-                },
+                request,
                 limit: self.max_rows(),
             }
             .into()),
-            Err(Stopped::Malformed(message)) => Err(raw.undecodable(message).into()),
+            Err(Stopped::Malformed(message)) => Err(Error::Decode {
+                request,
+                status: 200,
+                message,
+                snippet: String::new(),
+            }
+            .into()),
+            // The rows' end was dropped: the sink stopped, and said why above.
+            Err(Stopped::Sink(_)) => Err(Error::Decode {
+                request,
+                status: 200,
+                message: "the answer's rows were left unread".into(),
+                snippet: String::new(),
+            }
+            .into()),
         }
     }
 }

@@ -305,6 +305,13 @@ pub fn display_name(resource: &str) -> String {
         "external_data_source" => "data warehouse sources".into(),
         "warehouse_objects" => "data warehouse tables & views".into(),
         "llm_playground" => "LLM playground".into(),
+        "llm_analytics" => "LLM analytics".into(),
+        "mcp_analytics" => "MCP analytics".into(),
+        "llm_skill" => "LLM skills".into(),
+        "activity_log" => "activity log".into(),
+        // Names that are plural or uncountable already.
+        "customer_analytics" | "revenue_analytics" | "web_analytics" | "error_tracking" | "logs"
+        | "metrics" | "tracing" | "toolbar" => resource.replace('_', " "),
         _ => format!("{}s", resource.replace('_', " ")),
     }
 }

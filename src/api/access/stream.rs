@@ -1,10 +1,12 @@
 //! Reading the settings answers row by row. `access_control_members` and
-//! `access_control_roles` are not paginated (posthog.md 15-16): one answer
+//! `access_control_roles` are not paginated (posthog.md 16.4): one answer
 //! holds every member (or role) times every resource, some 9 MB for 1,000
-//! people. The answer is read within the client's byte limit
-//! (`--max-answer-mib`) like any other, and then decoded one row at a time
-//! into the caller's sink, so that memory holds the bytes and a single row,
-//! never every row decoded at once; rows past the client's row cap stop it.
+//! people, 800 MB for 90,000. The answer is decoded as it arrives: its
+//! chunks are handed to a [`Chunks`] reader that a decoder on a blocking
+//! thread reads, one row at a time into the caller's sink, so that memory
+//! holds a few chunks and a single row, never the answer nor its rows;
+//! rows past the client's row cap stop it, and its bytes are bounded by
+//! the client (`Client::max_fed`).
 
 use std::cell::RefCell;
 use std::fmt;
@@ -28,6 +30,7 @@ pub(crate) enum Stopped<E> {
 
 /// Decodes `{ …header…, "results": [row, …] }` from `bytes`, handing each
 /// row to `sink` as it is decoded; at most `cap` rows.
+#[cfg(test)]
 pub(crate) fn rows<T, E>(
     bytes: &[u8],
     cap: u64,
@@ -36,13 +39,67 @@ pub(crate) fn rows<T, E>(
 where
     T: for<'de> Deserialize<'de>,
 {
+    decode(serde_json::Deserializer::from_slice(bytes), cap, sink)
+}
+
+/// [`rows`] from a reader, as its bytes come.
+pub(crate) fn rows_from<T, E>(
+    reader: impl std::io::Read,
+    cap: u64,
+    sink: impl FnMut(T) -> Result<(), E>,
+) -> Result<(SettingsHeader, u64), Stopped<E>>
+where
+    T: for<'de> Deserialize<'de>,
+{
+    decode(serde_json::Deserializer::from_reader(reader), cap, sink)
+}
+
+/// The chunks of a body as they arrive, read as one stream of bytes from
+/// a blocking thread: the end of the body is the sender's end.
+pub(crate) struct Chunks {
+    chunks: tokio::sync::mpsc::Receiver<bytes::Bytes>,
+    current: bytes::Bytes,
+}
+
+impl Chunks {
+    pub(crate) fn new(chunks: tokio::sync::mpsc::Receiver<bytes::Bytes>) -> Chunks {
+        Chunks {
+            chunks,
+            current: bytes::Bytes::new(),
+        }
+    }
+}
+
+impl std::io::Read for Chunks {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        while self.current.is_empty() {
+            match self.chunks.blocking_recv() {
+                Some(chunk) => self.current = chunk,
+                None => return Ok(0),
+            }
+        }
+        let taken = buffer.len().min(self.current.len());
+        buffer[..taken].copy_from_slice(&self.current[..taken]);
+        bytes::Buf::advance(&mut self.current, taken);
+        Ok(taken)
+    }
+}
+
+fn decode<'de, R, T, E>(
+    mut deserializer: serde_json::Deserializer<R>,
+    cap: u64,
+    sink: impl FnMut(T) -> Result<(), E>,
+) -> Result<(SettingsHeader, u64), Stopped<E>>
+where
+    R: serde_json::de::Read<'de>,
+    T: Deserialize<'de>,
+{
     let state = RefCell::new(State {
         sink,
         cap,
         rows: 0,
         stopped: None,
     });
-    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let decoded = Answer {
         state: &state,
         row: PhantomData::<T>,
@@ -208,5 +265,37 @@ mod tests {
             Err(Stopped::Malformed(_))
         ));
         assert!(rows::<u8, ()>(br#"{"results":null}"#, 9, |_| Ok(())).is_ok());
+    }
+
+    #[test]
+    fn rows_are_read_across_chunks_however_they_are_cut() {
+        let bytes: &[u8] = br#"{"can_edit":true,"results":[{"a":1},{"a":22},{"a":333}]}"#;
+        for size in [1, 2, 5, bytes.len()] {
+            let (to, from) = tokio::sync::mpsc::channel(bytes.len());
+            for chunk in bytes.chunks(size) {
+                to.try_send(bytes::Bytes::copy_from_slice(chunk)).unwrap();
+            }
+            drop(to);
+            let mut seen = Vec::new();
+            let (header, count) = rows_from::<serde_json::Value, ()>(Chunks::new(from), 10, |row| {
+                seen.push(row["a"].as_i64().unwrap());
+                Ok(())
+            })
+            .ok()
+            .unwrap();
+            assert_eq!(
+                (seen.as_slice(), count, header.can_edit),
+                ([1, 22, 333].as_slice(), 3, true)
+            );
+        }
+        // A body cut short is not an answer.
+        let (to, from) = tokio::sync::mpsc::channel(1);
+        to.try_send(bytes::Bytes::from_static(br#"{"results":[1,"#))
+            .unwrap();
+        drop(to);
+        assert!(matches!(
+            rows_from::<u8, ()>(Chunks::new(from), 9, |_| Ok(())),
+            Err(Stopped::Malformed(_))
+        ));
     }
 }

@@ -3,7 +3,7 @@
 use super::super::output::{self, Column, Requested, fixed, flexible};
 use super::super::{UsageError, connection::Connection};
 use super::{Pace, ProgressLine, chosen_projects, failed, others_line, reader, resolution, resource_name};
-use crate::access::directory::{self, Directory};
+use crate::access::directory::{self, Directory, People};
 use crate::access::explain::Why;
 use crate::access::person::{Known, Line, ObjectLine, Outcome, PersonAccess};
 use crate::text::printable;
@@ -25,12 +25,15 @@ pub async fn run(
     let (reader, _ctrl_c) = reader(&connection, &args.pace, super::SMALL_ANSWERS_AT_ONCE);
     let progress = ProgressLine::new();
     progress.say("reading the organization…");
-    let (directory, person) = tokio::join!(
-        Directory::load(&reader, &connection.organization),
-        directory::person(&reader, &connection.organization, &args.email)
-    );
-    let directory = directory.map_err(failed)?;
-    let person = person.map_err(failed)?.ok_or_else(|| {
+    // The person first: of the roles' memberships, only theirs are kept.
+    let person = directory::person(&reader, &connection.organization, &args.email)
+        .await
+        .map_err(failed)?;
+    let people = People::Known(person.iter().cloned().collect());
+    let directory = Directory::load_for(&reader, &connection.organization, &people)
+        .await
+        .map_err(failed)?;
+    let person = person.ok_or_else(|| {
         UsageError(format!(
             "no member of {} has the address {}",
             printable(&directory.organization.name),

@@ -11,7 +11,9 @@ use super::super::{Exit, UsageError};
 use super::{Pace, ProgressLine, failed, resource_name};
 use crate::access::review::diff::{Change, Differ, Kind, Old};
 use crate::access::review::snapshot::{CsvSink, JsonSink};
-use crate::access::review::{Header, MemberRow, Progress, ProjectSnapshot, ReviewError, Sink, Tee, take};
+use crate::access::review::{
+    AccessRow, Header, MemberRow, Progress, ProjectSnapshot, ReviewError, Sink, Tee, take,
+};
 use crate::text::printable;
 
 #[derive(Debug, Clone, clap::Args)]
@@ -321,13 +323,22 @@ fn change_line(change: &Change) -> String {
 
 /// The review as a readable report: the members, then per project its
 /// defaults and each member's level with what differs from the defaults.
+/// A project's table is aligned to its widest cells, so its rows are held
+/// (as the words printed) until the project ends; `-o json` and `-o csv`
+/// hold none.
 struct TextSink<'a, W: Write> {
     out: &'a mut W,
+    /// The member table's rows (aligned to its widest cells too), then a
+    /// project's.
+    rows: Vec<Vec<String>>,
 }
 
 impl<'a, W: Write> TextSink<'a, W> {
     fn new(out: &'a mut W) -> Self {
-        TextSink { out }
+        TextSink {
+            out,
+            rows: Vec::new(),
+        }
     }
 }
 
@@ -348,7 +359,7 @@ const ACCESS_COLUMNS: [Column; 4] = [
 ];
 
 impl<W: Write> Sink for TextSink<'_, W> {
-    fn begin(&mut self, header: &Header, members: &[MemberRow]) -> std::io::Result<()> {
+    fn begin(&mut self, header: &Header, members: usize) -> std::io::Result<()> {
         writeln!(
             self.out,
             "Access review of {} ({})\nhost {} · taken {} · resolution {}\n{} · {}\n",
@@ -357,26 +368,31 @@ impl<W: Write> Sink for TextSink<'_, W> {
             printable(&header.host),
             header.taken_at.format("%Y-%m-%d %H:%M:%S UTC"),
             header.resolution(),
-            crate::text::counted(members.len(), "member"),
+            crate::text::counted(members, "member"),
             crate::text::counted(header.projects.len(), "project"),
         )?;
-        let rows: Vec<Vec<String>> = members
-            .iter()
-            .map(|member| {
-                vec![
-                    member.email.clone(),
-                    member.name.clone(),
-                    member.level.clone(),
-                    member.roles.join(", "),
-                    member
-                        .last_login
-                        .as_deref()
-                        .map(|at| at.get(..10).unwrap_or(at).to_string())
-                        .unwrap_or_else(|| "never".into()),
-                    member.personal_keys.clone(),
-                ]
-            })
-            .collect();
+        self.rows.clear();
+        Ok(())
+    }
+
+    fn member(&mut self, member: &MemberRow) -> std::io::Result<()> {
+        self.rows.push(vec![
+            member.email.clone(),
+            member.name.clone(),
+            member.level.clone(),
+            member.roles.join(", "),
+            member
+                .last_login
+                .as_deref()
+                .map(|at| at.get(..10).unwrap_or(at).to_string())
+                .unwrap_or_else(|| "never".into()),
+            member.personal_keys.clone(),
+        ]);
+        Ok(())
+    }
+
+    fn members_end(&mut self) -> std::io::Result<()> {
+        let rows = std::mem::take(&mut self.rows);
         self.out
             .write_all(output::table(&MEMBER_COLUMNS, &rows, output::output_width()).as_bytes())
     }
@@ -401,45 +417,58 @@ impl<W: Write> Sink for TextSink<'_, W> {
             printable(&defaults.join(" · ")),
             if defaults.is_empty() { "" } else { " · " }
         )?;
-        let rows: Vec<Vec<String>> = project
-            .access
-            .iter()
-            .map(|row| {
+        self.rows.clear();
+        Ok(())
+    }
+
+    fn row(&mut self, project: &ProjectSnapshot, row: &AccessRow) -> std::io::Result<()> {
+        let words = {
+            {
                 if let Some(unknown) = &row.unknown {
-                    return vec![
+                    vec![
                         row.email.clone(),
                         "unknown".into(),
                         unknown.clone(),
                         String::new(),
-                    ];
-                }
-                let project_cell = row.cells.get(crate::api::access::levels::PROJECT);
-                let mut differing = Vec::new();
-                let mut all_admin = true;
-                for (resource, cell) in row.cells.iter().filter(|(resource, _)| *resource != "project") {
-                    all_admin &= cell.source == "organization admin";
-                    if project.defaults.get(resource).map(|default| &default.level) != Some(&cell.level) {
-                        differing.push(format!(
-                            "{} {} ({})",
-                            resource_name(resource),
-                            cell.level,
-                            cell.source
-                        ));
-                    }
-                }
-                let differing = if all_admin && !differing.is_empty() {
-                    "every resource at its highest (organization admin)".to_string()
+                    ]
                 } else {
-                    differing.join(", ")
-                };
-                vec![
-                    row.email.clone(),
-                    project_cell.map(|cell| cell.level.clone()).unwrap_or_default(),
-                    project_cell.map(|cell| cell.source.clone()).unwrap_or_default(),
-                    differing,
-                ]
-            })
-            .collect();
+                    let project_cell = row.cells.get(crate::api::access::levels::PROJECT);
+                    let mut differing = Vec::new();
+                    let mut all_admin = true;
+                    for (resource, cell) in row.cells.iter().filter(|(resource, _)| *resource != "project") {
+                        all_admin &= cell.source == "organization admin";
+                        if project.defaults.get(resource).map(|default| &default.level) != Some(&cell.level) {
+                            differing.push(format!(
+                                "{} {} ({})",
+                                resource_name(resource),
+                                cell.level,
+                                cell.source
+                            ));
+                        }
+                    }
+                    let differing = if all_admin && !differing.is_empty() {
+                        "every resource at its highest (organization admin)".to_string()
+                    } else {
+                        differing.join(", ")
+                    };
+                    vec![
+                        row.email.clone(),
+                        project_cell.map(|cell| cell.level.clone()).unwrap_or_default(),
+                        project_cell.map(|cell| cell.source.clone()).unwrap_or_default(),
+                        differing,
+                    ]
+                }
+            }
+        };
+        self.rows.push(words);
+        Ok(())
+    }
+
+    fn project_end(&mut self, project: &ProjectSnapshot) -> std::io::Result<()> {
+        if project.unknown.is_some() {
+            return Ok(());
+        }
+        let rows = std::mem::take(&mut self.rows);
         let table = output::table(&ACCESS_COLUMNS, &rows, output::output_width());
         for line in table.lines() {
             writeln!(self.out, "  {line}")?;

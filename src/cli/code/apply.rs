@@ -258,7 +258,7 @@ fn role_reads(live: &Live) -> std::collections::HashMap<String, steps::RoleRead>
                 .get(&id)
                 .map(|held| {
                     held.iter()
-                        .map(|(email, id)| (email.clone(), id.clone()))
+                        .map(|(email, id)| (email.to_string(), id.to_string()))
                         .collect()
                 })
                 .unwrap_or_default();

@@ -4,11 +4,13 @@
 //! members) with every problem at its line.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::file::{CodeFile, InsightRef, Problem, RoleEntry, SubscriptionEntry};
+use super::server_id::ServerId;
 use super::spill::Spilled;
 use crate::text::printable;
 
@@ -30,16 +32,15 @@ pub struct Live {
     /// The project's subscriptions, set aside as they were read and read
     /// back one at a time; `None` when the file has none to compare.
     pub subscriptions: Option<std::sync::Arc<Spilled>>,
-    /// The organization's members' addresses, lower case.
-    pub members: HashSet<String>,
     /// Insights by short id, and short ids by id.
     pub insights: HashMap<String, i64>,
     pub insight_short: HashMap<i64, String>,
     pub dashboards: HashSet<i64>,
-    /// Members' user UUIDs by address, lower case.
-    pub member_uuids: HashMap<String, String>,
+    /// The organization's members: each one's user UUID by address, lower
+    /// case (each address held once, shared with `memberships`).
+    pub member_uuids: HashMap<Arc<str>, ServerId>,
     /// Per role id, its memberships' ids by address, lower case.
-    pub memberships: HashMap<String, HashMap<String, String>>,
+    pub memberships: HashMap<String, HashMap<Arc<str>, ServerId>>,
     /// The access rules, when the file has them (see `access_rules`).
     pub access: super::access_rules::LiveAccess,
 }
@@ -265,7 +266,7 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
         let mut matched = HashSet::new();
         for (role_index, role) in roles.iter().enumerate() {
             for (email, at) in role.members.iter().zip(&role.member_at) {
-                if !live.members.contains(&email.to_lowercase()) {
+                if !live.member_uuids.contains_key(email.to_lowercase().as_str()) {
                     problem(*at, format!("{email} is not a member of the organization"));
                 }
             }

@@ -13,12 +13,14 @@ pub mod lock;
 pub mod pace;
 pub mod run;
 pub mod saved;
+pub mod server_id;
 mod spill;
 pub mod steps;
 pub mod writeback;
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use futures_util::{StreamExt, TryStreamExt};
 
@@ -30,6 +32,7 @@ use crate::api::{
 };
 use diff::{Live, Prune};
 use file::{CodeFile, Header, InsightRef, Names, RoleEntry, SubscriptionEntry};
+use server_id::ServerId;
 
 #[derive(Debug, clap::Args)]
 pub struct ExportArgs {
@@ -398,9 +401,11 @@ pub async fn fetch(
                 )
             }),
         )?;
-        live.members = members.iter().map(|(email, _)| email.clone()).collect();
-        live.member_uuids = members.into_iter().collect();
-        let (entries, memberships) = role_entries(client, org, found.into_vec()).await?;
+        live.member_uuids = members
+            .into_iter()
+            .map(|(email, uuid)| (Arc::from(email), ServerId::new(uuid)))
+            .collect();
+        let (entries, memberships) = role_entries(client, org, found.into_vec(), &live.member_uuids).await?;
         live.file.roles = Some(entries);
         live.memberships = memberships;
     }
@@ -438,14 +443,16 @@ pub async fn fetch(
 /// Each role with its members' addresses, sorted by name; members come
 /// with the role where the server embeds them, else from its memberships
 /// (a few roles at a time).
-type Memberships = HashMap<String, HashMap<String, String>>;
+/// A membership's address is the member's own (`members`), held once.
+type Memberships = HashMap<String, HashMap<Arc<str>, ServerId>>;
 
 async fn role_entries(
     client: &Client,
     organization: &str,
     roles: Vec<Role>,
+    members: &HashMap<Arc<str>, ServerId>,
 ) -> anyhow::Result<(Vec<RoleEntry>, Memberships)> {
-    let found: Vec<(RoleEntry, HashMap<String, String>)> =
+    let found: Vec<(RoleEntry, HashMap<Arc<str>, ServerId>)> =
         futures_util::stream::iter(roles.into_iter().map(|role| async move {
             // Of each membership, only its member's address and its id.
             let held: Vec<(String, String)> = match &role.members {
@@ -462,7 +469,14 @@ async fn role_entries(
             };
             let ids = held
                 .iter()
-                .map(|(email, id)| (email.to_lowercase(), id.clone()))
+                .map(|(email, id)| {
+                    let email = email.to_lowercase();
+                    let email = match members.get_key_value(email.as_str()) {
+                        Some((held, _)) => Arc::clone(held),
+                        None => Arc::from(email),
+                    };
+                    (email, ServerId::new(id.clone()))
+                })
                 .collect();
             let mut emails: Vec<String> = held
                 .into_iter()

@@ -210,7 +210,7 @@ pub fn write(
             out.write_all(b"\n")?;
         }
         (Format::Table, spilled) => {
-            out.write_all(file.toml_head(names).as_bytes())?;
+            file.write_toml_head(names, out)?;
             if let Some(spilled) = spilled {
                 spilled.each(|entry| Ok(out.write_all(entry.to_toml().as_bytes())?))?;
             }

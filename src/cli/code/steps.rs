@@ -184,7 +184,7 @@ fn role_read(live: &Live, id: &str) -> RoleRead {
             .map(|members| {
                 members
                     .iter()
-                    .map(|(email, id)| (email.clone(), id.clone()))
+                    .map(|(email, id)| (email.to_string(), id.to_string()))
                     .collect()
             })
             .unwrap_or_default(),
@@ -249,8 +249,8 @@ pub fn build(
         let level = entry.and_then(|role| role.feature_flags_access_level);
         let user = |email: &str| {
             live.member_uuids
-                .get(&email.to_lowercase())
-                .cloned()
+                .get(email.to_lowercase().as_str())
+                .map(ToString::to_string)
                 .unwrap_or_default()
         };
         match (change.action, &change.id, change.index) {

@@ -8,7 +8,7 @@
 //! (`\UXXXXXXXX` in TOML beyond U+FFFF), which reads back as the same
 //! text, so the file shows no hidden characters to a reviewer.
 
-use std::io::Read as _;
+use std::io::{Read as _, Write};
 use std::path::Path;
 
 use serde_json::{Value, json};
@@ -342,59 +342,69 @@ fn toml_list(items: &[Value]) -> String {
 
 impl CodeFile {
     /// The file as TOML, with a header comment naming where it came from
-    /// (`export` writes it a piece at a time: [`CodeFile::toml_head`], then
-    /// each subscription).
+    /// (`export` writes it a piece at a time: [`CodeFile::write_toml_head`],
+    /// then each subscription).
     #[cfg(test)]
     pub fn to_toml(&self, names: &Names) -> String {
-        let mut out = self.toml_head(names);
+        let mut out = Vec::new();
+        // Writing to a `Vec` cannot fail.
+        self.write_toml_head(names, &mut out).unwrap();
+        let mut out = String::from_utf8(out).unwrap();
         for subscription in self.subscriptions.iter().flatten() {
             out.push_str(&subscription.to_toml());
         }
         out
     }
 
-    /// The TOML before the subscriptions: the header, the roles and the
-    /// access rules (what `export` writes before it streams its
-    /// subscriptions, each [`SubscriptionEntry::to_toml`]).
-    pub fn toml_head(&self, names: &Names) -> String {
-        let mut out = String::new();
-        out.push_str(&format!("# orgdeck export of {}\n", comment(&self.header.host)));
-        out.push_str(&format!(
-            "# organization: {} ({})\n",
+    /// Writes the TOML before the subscriptions: the header, the roles and
+    /// the access rules (what `export` writes before it streams its
+    /// subscriptions, each [`SubscriptionEntry::to_toml`]), a role's
+    /// member at a time, never the whole text held at once.
+    pub fn write_toml_head(&self, names: &Names, out: &mut dyn Write) -> std::io::Result<()> {
+        writeln!(out, "# orgdeck export of {}", comment(&self.header.host))?;
+        writeln!(
+            out,
+            "# organization: {} ({})",
             comment(&names.organization),
             comment(&self.header.organization)
-        ));
-        out.push_str(&format!(
-            "# project: {} ({})\n",
+        )?;
+        writeln!(
+            out,
+            "# project: {} ({})",
             comment(&names.project),
             self.header.project
-        ));
-        out.push_str("# Edit it, review with `orgdeck plan FILE`, then `orgdeck apply FILE`.\n");
-        out.push_str("# An entry without an id is created; the server's id is written back.\n\n");
-        out.push_str("[orgdeck]\n");
-        out.push_str(&format!("host = {}\n", toml_value(&json!(self.header.host))));
-        out.push_str(&format!(
-            "organization = {}\n",
-            toml_value(&json!(self.header.organization))
-        ));
-        out.push_str(&format!("project = {}\n", self.header.project));
+        )?;
+        out.write_all(b"# Edit it, review with `orgdeck plan FILE`, then `orgdeck apply FILE`.\n")?;
+        out.write_all(b"# An entry without an id is created; the server's id is written back.\n\n")?;
+        out.write_all(b"[orgdeck]\n")?;
+        writeln!(out, "host = {}", toml_string(&self.header.host))?;
+        writeln!(out, "organization = {}", toml_string(&self.header.organization))?;
+        writeln!(out, "project = {}", self.header.project)?;
         for role in self.roles.iter().flatten() {
-            out.push_str("\n[[roles]]\n");
+            out.write_all(b"\n[[roles]]\n")?;
             if let Some(id) = &role.id {
-                out.push_str(&format!("id = {}\n", toml_value(&json!(id))));
+                writeln!(out, "id = {}", toml_string(id))?;
             }
-            out.push_str(&format!("name = {}\n", toml_value(&json!(role.name))));
-            out.push_str(&format!("default = {}\n", role.default));
+            writeln!(out, "name = {}", toml_string(&role.name))?;
+            writeln!(out, "default = {}", role.default)?;
             if let Some(level) = role.feature_flags_access_level {
-                out.push_str(&format!("feature_flags_access_level = {level}\n"));
+                writeln!(out, "feature_flags_access_level = {level}")?;
             }
-            let members: Vec<Value> = role.members.iter().map(|member| json!(member)).collect();
-            out.push_str(&format!("members = {}\n", toml_list(&members)));
+            // As `toml_list` writes a list, one member a line.
+            if role.members.is_empty() {
+                out.write_all(b"members = []\n")?;
+            } else {
+                out.write_all(b"members = [\n")?;
+                for member in &role.members {
+                    writeln!(out, "  {},", toml_string(member))?;
+                }
+                out.write_all(b"]\n")?;
+            }
         }
         for rule in self.access.iter().flatten() {
-            out.push_str(&rule.to_toml());
+            out.write_all(rule.to_toml().as_bytes())?;
         }
-        out
+        Ok(())
     }
 
     /// The file as JSON: the same keys as the TOML.
