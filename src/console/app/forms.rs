@@ -4,7 +4,7 @@
 use ratatui::crossterm::event::KeyEvent;
 
 use super::{App, Confirm, Effect, FormPurpose, Mode, Notice, ScreenId, Write};
-use crate::api::{self, SubscriptionInput};
+use crate::api::SubscriptionInput;
 use crate::console::lists::roles;
 use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
 use crate::console::screens::subscriptions::Write as SubscriptionWrite;
@@ -97,158 +97,15 @@ impl App {
         effects
     }
 
-    /// The subscription being edited, if the form edits one.
-    fn edited(&self) -> Option<&api::Subscription> {
-        match &self.mode {
-            Mode::Form(_, FormPurpose::EditSubscription { id }) => self.screens.subscriptions.find(*id),
-            _ => None,
-        }
-    }
-
     /// Asks for what the subscription form now needs and has not asked
-    /// for: the tiles of the dashboard it delivers, the channels of the
-    /// Slack integration it posts through.
+    /// for (Subscriptions says what).
     fn form_lookups(&mut self) -> Vec<Effect> {
         let Mode::Form(form, purpose) = &mut self.mode else {
             return Vec::new();
         };
-        if !purpose.is_subscription() {
-            return Vec::new();
-        }
-        let (dashboard, integration) = choices::wants(form);
-        let project = self.context.project.clone();
-        let mut effects = Vec::new();
-        if let Some((dashboard, ticket)) = self.screens.subscriptions.resource.asked.tiles.ask(dashboard) {
-            // Another dashboard: the insights of the last one go, so that
-            // they are never sent with this one.
-            form.remove_field("dashboard_export_insights");
-            effects.push(Effect::from(SubscriptionsAsk::Tiles {
-                ticket,
-                project: project.clone(),
-                dashboard,
-            }));
-        }
-        if let Some((integration, ticket)) = self
-            .screens
-            .subscriptions
-            .resource
-            .asked
-            .channels
-            .ask(integration)
-        {
-            // Another integration: its own channels, once they come; the
-            // target is typed meanwhile.
-            form.remove_field("channel");
-            choices::visibility(form);
-            effects.push(Effect::from(SubscriptionsAsk::Channels {
-                ticket,
-                project,
-                integration,
-            }));
-        }
-        effects
-    }
-
-    /// A dashboard's tiles arrived: its insights to choose from, if the
-    /// form still delivers that dashboard. A server that shows no tiles
-    /// exports the dashboard whole, as it always did.
-    pub(super) fn tiles_arrived(
-        &mut self,
-        dashboard: i64,
-        result: Result<Option<api::Dashboard>, api::Error>,
-    ) -> Vec<Effect> {
-        self.dirty = true;
-        let exported = self
-            .edited()
-            .filter(|subscription| subscription.dashboard == Some(dashboard))
-            .and_then(|subscription| subscription.dashboard_export_insights.clone())
-            .filter(|ids| !ids.is_empty());
-        let Mode::Form(form, _) = &mut self.mode else {
-            return Vec::new();
-        };
-        if choices::wants(form).0 != Some(dashboard) {
-            // Chosen away meanwhile: asked again if chosen again.
-            self.screens.subscriptions.resource.asked.tiles.forget();
-            return Vec::new();
-        }
-        match result {
-            Ok(Some(found)) => {
-                choices::exports(form, &found, exported.as_deref(), self.permissions.export_cap)
-            }
-            Ok(None) => {}
-            Err(error) => {
-                self.screens.subscriptions.resource.asked.tiles.forget();
-                form.error = Some(format!("cannot read the dashboard's insights: {error}"));
-            }
-        }
-        Vec::new()
-    }
-
-    /// An integration's channels arrived: a channel is chosen from them.
-    pub(super) fn channels_arrived(
-        &mut self,
-        integration: i64,
-        result: Result<Vec<api::SlackChannel>, api::Error>,
-    ) -> Vec<Effect> {
-        self.dirty = true;
-        let target = self
-            .edited()
-            .and_then(|subscription| subscription.target_value.clone());
-        let Mode::Form(form, _) = &mut self.mode else {
-            return Vec::new();
-        };
-        if choices::wants(form).1 != Some(integration) {
-            self.screens.subscriptions.resource.asked.channels.forget();
-            return Vec::new();
-        }
-        match result {
-            Ok(found) => {
-                let typed = form.value("target_value");
-                let target = target.or((!typed.trim().is_empty()).then_some(typed));
-                let target = target.filter(|target| !target.contains('@'));
-                choices::channels(form, &found, target.as_deref());
-            }
-            // The channel is typed instead, as before the list came.
-            Err(error) => {
-                self.screens.subscriptions.resource.asked.channels.forget();
-                form.error = Some(format!("cannot list the integration's channels: {error}"));
-            }
-        }
-        Vec::new()
-    }
-
-    /// The project's dashboards and insights arrived for the form's
-    /// "Delivers" choice; where they cannot be listed, it takes an id. With
-    /// them, whether the server is today's PostHog (it has Slack
-    /// integrations), whose form offers more.
-    pub(super) fn catalog(
-        &mut self,
-        result: Result<(Vec<crate::api::NamedItem>, Vec<crate::api::NamedItem>), api::Error>,
-        slack: Option<Vec<api::Integration>>,
-    ) -> Vec<Effect> {
-        self.dirty = true;
-        let existing = self.edited().cloned();
-        if let Mode::Form(form, purpose) = &mut self.mode
-            && purpose.is_subscription()
-        {
-            let editing = matches!(purpose, FormPurpose::EditSubscription { .. });
-            match result {
-                Ok((dashboards, insights)) if editing => {
-                    choices::fixed_delivers(form, &dashboards, &insights)
-                }
-                Ok((dashboards, insights)) => {
-                    if let Some(field) = form.fields.iter_mut().find(|field| field.name == "delivers") {
-                        field.set_options(choices::catalog_options(&dashboards, &insights));
-                    }
-                }
-                Err(_) if editing => {}
-                Err(_) => choices::catalog_fallback(form),
-            }
-            if let Some(slack) = slack {
-                choices::today(form, existing.as_ref(), editing, &slack);
-            }
-        }
-        self.form_lookups()
+        let project = &self.context.project;
+        let asks = self.screens.subscriptions.form_lookups(form, purpose, project);
+        asks.into_iter().map(Effect::from).collect()
     }
 
     pub(super) fn form_key(&mut self, key: KeyEvent) -> Vec<Effect> {

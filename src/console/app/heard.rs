@@ -4,7 +4,7 @@
 //! folder (Health's look news already there, lent a `Ctx` by `lend`). An answer for a form, picker or look since closed or replaced
 //! is dropped first, by the ticket its screen holds (`Screens::wants`).
 
-use super::{App, Effect};
+use super::{App, Effect, Mode, ScreenId, Timer};
 use crate::console::kit::scope::Scope;
 use crate::console::screens::{
     Ctx, ScreenMsg, Screens, health, members, offboard, people, person, subscriptions,
@@ -68,20 +68,49 @@ impl App {
         }
     }
 
+    /// Subscriptions' message lands in its screen, lent the form open (the
+    /// shell's overlay, taken out while the screen holds it) and which
+    /// deliveries are shown; what it hands back is done here, in order.
     fn subscriptions_heard(&mut self, msg: subscriptions::Msg) -> Vec<Effect> {
-        match msg {
-            subscriptions::Msg::Catalog { result, slack, .. } => self.catalog(result, slack),
-            subscriptions::Msg::Tiles {
-                dashboard, result, ..
-            } => self.tiles_arrived(dashboard, result),
-            subscriptions::Msg::Channels {
-                integration, result, ..
-            } => self.channels_arrived(integration, result),
-            subscriptions::Msg::NewestDelivery { subscription, result } => {
-                self.newest_delivery(subscription, result)
+        let deliveries_shown = (self.shown() == ScreenId::Deliveries)
+            .then(|| self.screens.deliveries.subscription())
+            .flatten();
+        let export_cap = self.permissions.export_cap;
+        let mut mode = std::mem::replace(&mut self.mode, Mode::Normal);
+        let form = match &mut mode {
+            Mode::Form(form, purpose) => Some((&mut **form, &*purpose)),
+            _ => None,
+        };
+        let lent = subscriptions::Lent {
+            form,
+            export_cap,
+            deliveries_shown,
+        };
+        let (screens, mut ctx) = self.lend();
+        let heard = screens.subscriptions.on_msg(msg, &mut ctx, lent);
+        self.mode = mode;
+        let mut effects = Vec::new();
+        for heard in heard {
+            match heard {
+                subscriptions::Heard::Ask(ask) => effects.push(Effect::from(ask)),
+                subscriptions::Heard::PollAfter { look, ticket } => effects.push(Effect::Timer {
+                    timer: Timer::Poll(look),
+                    ticket,
+                }),
+                subscriptions::Heard::Changed(change) => {
+                    self.announce(change);
+                    self.apply_view();
+                }
+                subscriptions::Heard::RereadDeliveries => {
+                    self.screens.get_mut(ScreenId::Deliveries).remember_selected();
+                    effects.extend(self.reload(ScreenId::Deliveries, false));
+                }
+                subscriptions::Heard::Resume(then, subscription) => {
+                    effects.extend(self.resume_read(then, &subscription))
+                }
             }
-            subscriptions::Msg::Subscription(result) => self.subscription_read(result),
         }
+        effects
     }
 
     fn people_msg(&mut self, msg: people::Msg) -> Vec<Effect> {

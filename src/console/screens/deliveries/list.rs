@@ -430,6 +430,14 @@ impl Table<Deliveries> {
     pub fn newest(&self) -> Option<&Delivery> {
         self.rows.list.get(0)
     }
+
+    /// The id of the newest delivery of this subscription on hand, if its
+    /// deliveries are the ones held: a delivery waited for is a newer one.
+    pub fn newest_of(&self, subscription: i64) -> Option<String> {
+        (self.subscription() == Some(subscription))
+            .then(|| self.newest().map(|delivery| delivery.id.clone()))
+            .flatten()
+    }
 }
 
 #[cfg(test)]

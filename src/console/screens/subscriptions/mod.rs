@@ -5,17 +5,21 @@
 //! request (`request.rs`), what else it asks and what runs it (`ask.rs`),
 //! its writes (`writes.rs`), what its keys do to marked rows (`bulk.rs`), a
 //! subscription in words (`words.rs`), the soft delete `u` undoes
-//! (`undo.rs`), the watch after a test or a resume (`watch.rs`), a
-//! subscription read before a key acts on it (`read.rs`), and what its form
-//! asks for as it is filled in, with the tickets that guard those answers
-//! (`asked.rs`); what its keys do and how its form and answers land
-//! (`console/app/`) move here as issue 30's re-cut goes on.
+//! (`undo.rs`), the watch after a test or a resume and how its answers
+//! land (`watch.rs`), a subscription read before a key acts on it
+//! (`read.rs`), what its form asks for as it is filled in, with the
+//! tickets that guard those answers, and how they land in the form
+//! (`asked.rs`), and the routing of its messages (`heard.rs`: `on_msg`,
+//! and [`Heard`], what it hands back for the shell to do); what its keys
+//! do and how its form's submit lands (`console/app/`) move here as issue
+//! 30's re-cut goes on.
 
 pub mod ask;
 pub mod asked;
 pub mod bulk;
 pub mod choices;
 pub mod fields;
+pub mod heard;
 pub mod list;
 pub mod msg;
 pub mod read;
@@ -26,6 +30,7 @@ pub mod words;
 pub mod writes;
 
 pub use ask::Ask;
+pub use heard::{Heard, Lent};
 pub use msg::Msg;
 pub use request::Request;
 pub use writes::Write;
