@@ -1,12 +1,13 @@
-//! Assigning people to a role: the member picker and its answers.
+//! Assigning people to a role: the shell's side of the member picker
+//! (opening it among its overlays, its keys, the write it sends); the
+//! picker and how its answers land are Members' own (`screens/members/`).
 
 use ratatui::crossterm::event::KeyEvent;
 
 use super::{App, Effect, Mode, Notice, ScreenId, Write};
-use crate::api::{self};
-use crate::console::lists::picker::{Outcome as PickerOutcome, Picker};
 use crate::console::screens::members::Ask as MembersAsk;
 use crate::console::screens::members::Write as MemberWrite;
+use crate::console::screens::members::picker::{Outcome as PickerOutcome, Picker};
 
 impl App {
     /// `a`: the member picker for the chosen role; on Roles, the role
@@ -59,31 +60,6 @@ impl App {
             role: role.unwrap_or_default(),
             search: Some(search),
         })]
-    }
-
-    /// The organization's members arrived (or were refused: then a UUID field).
-    pub(super) fn people(
-        &mut self,
-        result: Result<(Vec<crate::api::OrganizationMember>, bool), api::Error>,
-        in_role: Option<Vec<String>>,
-    ) -> Vec<Effect> {
-        self.dirty = true;
-        if let Mode::Picker(picker) = &mut self.mode {
-            // Everyone already in the role, not just the rows loaded.
-            picker.in_role.extend(in_role.into_iter().flatten());
-            picker.searching = false;
-            match result {
-                Ok((people, more)) => {
-                    picker.people = Some(people);
-                    picker.more = more;
-                    picker.cursor = picker.cursor.min(picker.shown().len().saturating_sub(1));
-                }
-                Err(error) => {
-                    picker.fall_back(format!("the organization's members cannot be listed ({error})"))
-                }
-            }
-        }
-        Vec::new()
     }
 
     pub(super) fn picker_key(&mut self, key: KeyEvent) -> Vec<Effect> {

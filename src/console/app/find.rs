@@ -249,32 +249,8 @@ impl App {
         }
     }
 
-    /// A role was looked for by name on the server.
-    pub(super) fn role_found(
-        &mut self,
-        name: String,
-        found: Result<Option<(String, String)>, String>,
-    ) -> Vec<Effect> {
-        self.dirty = true;
-        match found {
-            Ok(Some((id, name))) => {
-                self.notice = None;
-                self.open_role(id, name)
-            }
-            Ok(None) => {
-                self.notice = Some(Notice::error(format!(
-                    "no role is named \"{name}\": :role and Tab completes the names"
-                )));
-                Vec::new()
-            }
-            Err(error) => {
-                self.notice = Some(Notice::error(format!("cannot look for the role: {error}")));
-                Vec::new()
-            }
-        }
-    }
-
-    fn open_role(&mut self, id: String, name: String) -> Vec<Effect> {
+    /// Shows role `id`'s members, from Roles (`:role NAME`, found).
+    pub(super) fn open_role(&mut self, id: String, name: String) -> Vec<Effect> {
         self.shown = ScreenId::Roles;
         self.tab = ScreenId::Roles;
         self.screens.roles.refocus = Some(id.clone());

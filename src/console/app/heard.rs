@@ -61,10 +61,20 @@ impl App {
         }
     }
 
+    /// Members' message lands in its screen, lent the picker if one is
+    /// open; a role found by name is opened.
     fn members_heard(&mut self, msg: members::Msg) -> Vec<Effect> {
-        match msg {
-            members::Msg::People { people, in_role, .. } => self.people(people, in_role),
-            members::Msg::RoleFound { name, found } => self.role_found(name, found),
+        let mut mode = std::mem::replace(&mut self.mode, Mode::Normal);
+        let picker = match &mut mode {
+            Mode::Picker(picker) => Some(&mut **picker),
+            _ => None,
+        };
+        let (screens, mut ctx) = self.lend();
+        let heard = screens.members.on_msg(msg, &mut ctx, picker);
+        self.mode = mode;
+        match heard {
+            Some(members::Heard::OpenRole { id, name }) => self.open_role(id, name),
+            None => Vec::new(),
         }
     }
 

@@ -2,15 +2,14 @@
 //! folder (`screens/<name>/list.rs`, `screens/health/board.rs`, and a
 //! person's page and an offboarding in `screens/person/page.rs` and
 //! `screens/offboard/page.rs`), and the screens' holder to
-//! `screens/holder.rs`. What remains is the member picker (`picker.rs`,
-//! which moves into Members with the picker's state, now held in the
-//! shell's mode) and the names the shell still reaches the lists and their
+//! `screens/holder.rs`; the member picker to `screens/members/picker.rs`.
+//! What remains is the names the shell still reaches the lists and their
 //! words by, re-exported from where they now are (the kit's cells and
 //! columns, the table's paging, the screens' lists, `Resource` and
 //! `AnyTable`): each goes as the shell's code that names it moves into its
 //! screen.
 
-pub mod picker;
+pub use crate::console::screens::members::picker;
 
 // The kit's cells, columns and scope.
 pub use crate::console::kit::cell::{contains, id_starts, pretty, styled, text};

@@ -1,17 +1,22 @@
 //! The Members screen. Its folder holds, so far, its list (`list.rs`: a
 //! role's memberships and how news lands on them), its typed request
 //! (`request.rs`), what else it asks (`ask.rs`: the picker's people, a
-//! role by name) and what runs it, its writes (`writes.rs`); the picker
-//! (`console/lists/picker.rs`, held in the shell's mode) and what its keys
-//! do move here as issue 30's re-cut goes on.
+//! role by name) and what runs it, how those answers land (`heard.rs`:
+//! `on_msg`, and [`Heard`], what it hands back for the shell to do), its
+//! writes (`writes.rs`) and the member picker (`picker.rs`: its state,
+//! keys and drawing; the shell holds the open one among its overlays);
+//! what its keys do moves here as issue 30's re-cut goes on.
 
 pub mod ask;
+pub mod heard;
 pub mod list;
 pub mod msg;
+pub mod picker;
 pub mod request;
 pub mod writes;
 
 pub use ask::Ask;
+pub use heard::Heard;
 pub use msg::Msg;
 pub use request::Request;
 pub use writes::Write;

@@ -116,6 +116,27 @@ impl Picker {
         self.chosen.iter().any(|person| person.uuid == uuid)
     }
 
+    /// The organization's members arrived (the first ones, or those a
+    /// search found, and whether there are more), or were refused: then a
+    /// UUID field. `in_role`: everyone already in the role, not just the
+    /// rows loaded.
+    pub fn arrived(
+        &mut self,
+        result: Result<(Vec<OrganizationMember>, bool), crate::api::Error>,
+        in_role: Option<Vec<String>>,
+    ) {
+        self.in_role.extend(in_role.into_iter().flatten());
+        self.searching = false;
+        match result {
+            Ok((people, more)) => {
+                self.people = Some(people);
+                self.more = more;
+                self.cursor = self.cursor.min(self.shown().len().saturating_sub(1));
+            }
+            Err(error) => self.fall_back(format!("the organization's members cannot be listed ({error})")),
+        }
+    }
+
     /// The members endpoint was refused: take a UUID instead.
     pub fn fall_back(&mut self, reason: String) {
         self.people = Some(Vec::new());
