@@ -8,7 +8,8 @@
 //! [`bulk`] and the words of a key binding in [`keys`]) and, in each
 //! screen's folder, its list or page, its own request type, what else it
 //! asks (`ask.rs`), its own messages (`msg.rs`), its own writes
-//! (`writes.rs`) and, for Roles so far, its own keys (`keys.rs`).
+//! (`writes.rs`) and its own keys (`keys.rs`; Roles, Members,
+//! Subscriptions and Deliveries so far).
 //!
 //! [`Change`] is the one broadcast between screens (slumber's broadcast
 //! event): news of something written (or, for a look's states, read

@@ -5,7 +5,7 @@
 use ratatui::crossterm::event::KeyCode;
 
 use super::*;
-use crate::console::screens::roles;
+use crate::console::screens::{deliveries, members, roles, subscriptions};
 
 impl Default for Keymap {
     /// The keys of design.md. A table, one binding an entry: the one
@@ -79,140 +79,12 @@ impl Default for Keymap {
         // Roles' own keys come from its folder (screens/roles/keys.rs),
         // here where they have always stood on Roles: after `:`, before `v`.
         bindings.extend(roles::keys::bindings());
+        // Members', Subscriptions' and Deliveries' own keys come from their
+        // folders (`screens/<name>/keys.rs`), where they have always stood.
+        bindings.extend(members::keys::bindings());
+        bindings.extend(subscriptions::keys::bindings());
+        bindings.extend(deliveries::keys::bindings());
         bindings.extend([
-            bind(
-                &[c('s')],
-                Sort,
-                Scope::On(ScreenId::Members),
-                "sort by the next column",
-                Some("sort"),
-            ),
-            bind(
-                &[c('s')],
-                Sort,
-                Scope::On(ScreenId::Subscriptions),
-                "order: newest, next delivery, title (both ways)",
-                Some("sort"),
-            ),
-            bind(
-                &[c('a')],
-                Assign,
-                Scope::On(ScreenId::Members),
-                "assign people to the role",
-                Some("assign"),
-            ),
-            bind(
-                &[c('d')],
-                Delete,
-                Scope::On(ScreenId::Members),
-                "remove from the role, or every marked one (asks first)",
-                Some("remove"),
-            ),
-            bind(
-                &[c('d')],
-                Delete,
-                Scope::On(ScreenId::Subscriptions),
-                "soft-delete, or every marked one (asks first)",
-                Some("delete"),
-            ),
-            bind(
-                &[c('u')],
-                Restore,
-                Scope::On(ScreenId::Subscriptions),
-                "restore a soft-deleted one, or undo",
-                Some("restore"),
-            ),
-            bind(
-                &[c('D')],
-                ToggleDeleted,
-                Scope::On(ScreenId::Subscriptions),
-                "show or hide deleted",
-                Some("deleted"),
-            ),
-            bind(
-                &[c('n')],
-                New,
-                Scope::On(ScreenId::Subscriptions),
-                "new subscription",
-                Some("new"),
-            ),
-            bind(
-                &[c('e')],
-                Edit,
-                Scope::On(ScreenId::Subscriptions),
-                "edit the subscription",
-                Some("edit"),
-            ),
-            bind(
-                &[c('t')],
-                TestDelivery,
-                Scope::On(ScreenId::Subscriptions),
-                "test delivery now, or of every marked one (asks first)",
-                Some("test"),
-            ),
-            bind(
-                &[c('p')],
-                Pause,
-                Scope::On(ScreenId::Subscriptions),
-                "pause or resume, or every marked one (asks first)",
-                Some("pause"),
-            ),
-            bind(
-                &[c('f')],
-                CycleState,
-                Scope::On(ScreenId::Subscriptions),
-                "only one state: overdue, paused, ended, active, unsupported, then all",
-                Some("state"),
-            ),
-            bind(
-                &[c('o')],
-                Overdue,
-                Scope::On(ScreenId::Subscriptions),
-                "only the overdue ones (again: all)",
-                None,
-            ),
-            bind(
-                &[c('L')],
-                LookFurther,
-                Scope::On(ScreenId::Subscriptions),
-                "a state's look stopped at 5,000 rows: look through 5,000 more",
-                None,
-            ),
-            bind(
-                &[c('f')],
-                OnlyFailed,
-                Scope::On(ScreenId::Deliveries),
-                "only the failed and partial ones (again: all)",
-                Some("failed"),
-            ),
-            bind(
-                &[c('t')],
-                TestDelivery,
-                Scope::On(ScreenId::Deliveries),
-                "send a test delivery of this subscription now (asks first)",
-                Some("test"),
-            ),
-            bind(
-                &[c('p')],
-                Pause,
-                Scope::On(ScreenId::Deliveries),
-                "pause or resume this subscription (asks first)",
-                Some("pause"),
-            ),
-            bind(
-                &[c('e')],
-                Edit,
-                Scope::On(ScreenId::Deliveries),
-                "edit this subscription (its target, its recipients)",
-                Some("edit"),
-            ),
-            bind(
-                &[c('u')],
-                Restore,
-                Scope::On(ScreenId::Deliveries),
-                "restore this subscription when it is soft-deleted",
-                None,
-            ),
             bind(
                 &[c('t')],
                 TestDelivery,

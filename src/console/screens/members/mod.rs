@@ -4,11 +4,13 @@
 //! role by name) and what runs it, how those answers land (`heard.rs`:
 //! `on_msg`, and [`Heard`], what it hands back for the shell to do), its
 //! writes (`writes.rs`) and the member picker (`picker.rs`: its state,
-//! keys and drawing; the shell holds the open one among its overlays);
-//! what its keys do moves here as issue 30's re-cut goes on.
+//! keys and drawing; the shell holds the open one among its overlays) and
+//! its own keys (`keys.rs`, gathered by the shell's keymap); what its keys
+//! do moves here as issue 30's re-cut goes on.
 
 pub mod ask;
 pub mod heard;
+pub mod keys;
 pub mod list;
 pub mod msg;
 pub mod picker;

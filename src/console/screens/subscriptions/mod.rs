@@ -10,7 +10,8 @@
 //! (`read.rs`), what its form asks for as it is filled in, with the
 //! tickets that guard those answers, and how they land in the form
 //! (`asked.rs`), and the routing of its messages (`heard.rs`: `on_msg`,
-//! and [`Heard`], what it hands back for the shell to do); what its keys
+//! and [`Heard`], what it hands back for the shell to do) and its own keys
+//! (`keys.rs`, gathered by the shell's keymap); what its keys
 //! do and how its form's submit lands (`console/app/`) move here as issue
 //! 30's re-cut goes on.
 
@@ -20,6 +21,7 @@ pub mod bulk;
 pub mod choices;
 pub mod fields;
 pub mod heard;
+pub mod keys;
 pub mod list;
 pub mod msg;
 pub mod read;
