@@ -140,6 +140,14 @@ impl App {
         Effect::from(self.screens.subscriptions.read_again(id, done, project))
     }
 
+    /// `p`, `e` or `u` on a subscription the Subscriptions tab has not
+    /// loaded (a Health row, deliveries opened by `:sub`), or `:sub ID`:
+    /// it is read first, and the key acts once it arrives.
+    pub(super) fn read_then(&mut self, id: i64, then: ReadThen) -> Vec<Effect> {
+        let (screens, mut ctx) = self.lend();
+        vec![Effect::from(screens.subscriptions.read_then(id, then, &mut ctx))]
+    }
+
     /// A key (`p`, `e`, `u`) or `:sub` waited for a subscription to be
     /// read, and it was: `:sub` shows it; a key acts, if the row it was
     /// pressed on still stands for it.

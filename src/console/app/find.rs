@@ -10,7 +10,6 @@ use super::{App, Effect, Mode, Notice, ScreenId, Target, Ticket, Timer};
 use crate::console::app::command;
 use crate::console::lists::AnyTable;
 use crate::console::screens::members::Ask as MembersAsk;
-use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
 use crate::console::screens::subscriptions::read::Then;
 use crate::console::widgets::switcher::Scope;
 
@@ -185,12 +184,7 @@ impl App {
     /// `:sub ID`: reads the subscription (it may be on no page loaded),
     /// then shows it in the list and opens its deliveries.
     fn jump_to_subscription(&mut self, id: i64) -> Vec<Effect> {
-        self.screens.subscriptions.resource.read.wait(id, Then::Open);
-        self.notice = Some(Notice::working(format!("reading #{id}…")));
-        vec![Effect::from(SubscriptionsAsk::Subscription {
-            project: self.context.project.clone(),
-            id,
-        })]
+        self.read_then(id, Then::Open)
     }
 
     /// The subscription `:sub` asked for was read: the cursor goes to it

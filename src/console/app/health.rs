@@ -3,15 +3,13 @@
 //! stops with Esc between requests, keeping what it learnt. Enter opens a
 //! row's deliveries; `t`, `p` and `e` act on its subscription as on
 //! Subscriptions (`p` and `e` read it first when the Subscriptions tab has
-//! not loaded it). Starting and stopping a look, its news and its end are
+//! not loaded it: `App::read_then`, `app/actions.rs`). Starting and stopping a look, its news and its end are
 //! the screen's own (`Table<Board>::look`, `stop_look`, `on_look_news`,
 //! `on_looked`); what is here routes to them, and moves there as issue 30
 //! goes on.
 
-use super::{App, Effect, Notice, ScreenId};
+use super::{App, Effect, ScreenId};
 use crate::console::screens::deliveries::list::ChosenSubscription;
-use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
-use crate::console::screens::subscriptions::read::Then;
 
 impl App {
     /// Starts a look, unless one is under way.
@@ -91,17 +89,5 @@ impl App {
         };
         self.screens.deliveries.open(chosen);
         self.open_list(ScreenId::Deliveries)
-    }
-
-    /// `p`, `e` or `u` on a subscription the Subscriptions tab has not
-    /// loaded (a Health row, deliveries opened by `:sub`): it is read
-    /// first, and the key acts once it arrives.
-    pub(super) fn read_then(&mut self, id: i64, then: Then) -> Vec<Effect> {
-        self.screens.subscriptions.resource.read.wait(id, then);
-        self.notice = Some(Notice::working(format!("reading #{id}…")));
-        vec![Effect::from(SubscriptionsAsk::Subscription {
-            project: self.context.project.clone(),
-            id,
-        })]
     }
 }

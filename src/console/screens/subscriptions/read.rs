@@ -10,7 +10,26 @@
 //! it most: the subscription is this screen's row, read by this screen's
 //! request, and `:sub` and the deliveries' `u` wait on it too.
 
+use super::Ask;
+use super::list::Subscriptions;
 use crate::api::Subscription;
+use crate::console::kit::notice::Notice;
+use crate::console::screens::Ctx;
+use crate::console::table::Table;
+
+impl Table<Subscriptions> {
+    /// `p`, `e` or `u` on a subscription this screen has not loaded (a
+    /// Health row, deliveries opened by `:sub`), or `:sub ID`: it is read
+    /// first, and `then` is done once it arrives (`Heard::Resume`).
+    pub fn read_then(&mut self, id: i64, then: Then, ctx: &mut Ctx) -> Ask {
+        self.resource.read.wait(id, then);
+        *ctx.notice = Some(Notice::working(format!("reading #{id}…")));
+        Ask::Subscription {
+            project: ctx.scope.project.to_owned(),
+            id,
+        }
+    }
+}
 
 /// What waits for a subscription to be read before it is done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
