@@ -11,8 +11,8 @@ use super::{
     App, Confirm, Confirmed, Effect, FormPurpose, Mode, Notice, ScreenId, Ticket, Timer, Write, Written,
 };
 use crate::api;
+use crate::console::screens::subscriptions;
 use crate::console::screens::subscriptions::Write as SubscriptionWrite;
-use crate::console::screens::subscriptions::choices;
 use crate::console::screens::{Landing, Then};
 use crate::console::widgets::form::Form;
 use crate::console::widgets::question::{self, Answer};
@@ -241,17 +241,9 @@ impl App {
         match &mut self.mode {
             // The form stays open with everything typed.
             Mode::Form(form, purpose) => match &error {
-                // The API's name for a field may be another in the form
-                // ("dashboard" is chosen under "Delivers").
+                // In the form's own words, for a subscription's.
                 api::Error::Api(refusal) if purpose.is_subscription() => {
-                    let mut refusal = (**refusal).clone();
-                    refusal.attr = choices::form_field(form, refusal.attr.as_deref()).map(str::to_string);
-                    form.refused_by(&refusal, error.to_string());
-                    // "Cannot select more than N insights.": the form
-                    // learns N, and refuses a choice beyond it.
-                    if let Some(cap) = refusal.export_cap() {
-                        choices::learn_export_cap(form, cap);
-                    }
+                    subscriptions::form::refused(form, refusal, error.to_string())
                 }
                 api::Error::Api(refusal) => form.refused_by(refusal, error.to_string()),
                 _ => form.refused(error.to_string(), None),

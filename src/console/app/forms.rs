@@ -1,14 +1,14 @@
-//! The forms, opened with `n` and `e`: each list says what its form holds
-//! and what submitting it sends; here they open, take keys, and send.
+//! The forms, opened with `n` and `e`: each screen says what its form
+//! holds and what submitting it sends (Subscriptions':
+//! `screens/subscriptions/form.rs`); here they open among the overlays,
+//! take keys, and send.
 
 use ratatui::crossterm::event::KeyEvent;
 
-use super::{App, Confirm, Effect, FormPurpose, Mode, Notice, ScreenId, Write};
-use crate::api::SubscriptionInput;
+use super::{App, Effect, FormPurpose, Mode, Notice, ScreenId};
 use crate::console::lists::roles;
-use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
-use crate::console::screens::subscriptions::Write as SubscriptionWrite;
-use crate::console::screens::subscriptions::{choices, fields};
+use crate::console::screens::subscriptions::fields;
+use crate::console::screens::subscriptions::form::{self as subscription_form, Submitted};
 use crate::console::widgets::form::{Form, Outcome};
 
 impl App {
@@ -58,43 +58,16 @@ impl App {
         }
     }
 
-    /// Opens a form; a subscription's asks for the project's dashboards
-    /// and insights to offer. Where the subscriptions on hand already say
-    /// the server is today's PostHog (they carry `enabled`), "Deliver once
-    /// on save" is there from the start, so that no save goes without it.
+    /// Opens a form; Subscriptions says what a subscription's asks for
+    /// and offers from the start.
     fn open_form(&mut self, mut form: Form, purpose: FormPurpose) -> Vec<Effect> {
-        let subscription = purpose.is_subscription();
-        let today = match &purpose {
-            FormPurpose::EditSubscription { id } => self
-                .screens
-                .subscriptions
-                .find(*id)
-                .or(self.screens.subscriptions.resource.read.last(*id))
-                .is_some_and(|row| row.enabled.is_some()),
-            FormPurpose::NewSubscription => self
-                .screens
-                .subscriptions
-                .rows
-                .list
-                .loaded()
-                .any(|(_, row)| row.enabled.is_some()),
-            _ => false,
-        };
-        if today {
-            choices::deliver_on_save(&mut form, matches!(purpose, FormPurpose::EditSubscription { .. }));
-        }
+        let project = &self.context.project;
+        let asks = self
+            .screens
+            .subscriptions
+            .form_opens(&mut form, &purpose, project);
         self.mode = Mode::Form(Box::new(form), purpose);
-        // Answers for an earlier form are not this one's.
-        self.screens.subscriptions.resource.asked.reset();
-        if !subscription {
-            return Vec::new();
-        }
-        let mut effects = vec![Effect::from(SubscriptionsAsk::Catalog {
-            ticket: self.screens.subscriptions.resource.asked.catalog.issue(),
-            project: self.context.project.clone(),
-        })];
-        effects.extend(self.form_lookups());
-        effects
+        asks.into_iter().map(Effect::from).collect()
     }
 
     /// Asks for what the subscription form now needs and has not asked
@@ -110,20 +83,12 @@ impl App {
 
     pub(super) fn form_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         let organization = self.context.organization.clone();
-        let project = self.context.project.clone();
         let Mode::Form(form, purpose) = &mut self.mode else {
             return Vec::new();
         };
         let outcome = form.key(key);
         if purpose.is_subscription() {
-            fields::after_key(form);
-            // A save the fields refused: what is checked across fields is
-            // said too, every error at once.
-            if std::mem::take(&mut form.refused_save)
-                && let Err(errors) = fields::body(form)
-            {
-                form.show_errors(errors);
-            }
+            subscription_form::keyed(form);
         }
         match outcome {
             Outcome::Editing => return self.form_lookups(),
@@ -133,107 +98,33 @@ impl App {
             }
             Outcome::Submit => {}
         }
-        let write = match purpose.clone() {
+        let submitted = match purpose {
             FormPurpose::NewRole | FormPurpose::EditRole { .. } => {
-                roles::submitted(form, purpose, &organization)
+                match roles::submitted(form, purpose, &organization) {
+                    Some(write) => Submitted::Write(write),
+                    None => Submitted::Unchanged,
+                }
             }
-            FormPurpose::NewSubscription => match fields::body(form) {
-                // Delivering on save mails every recipient: asked first,
-                // and Enter says no.
-                Ok(body) if body.send_test_now == Some(true) => {
-                    let question = format!(
-                        "Create this subscription and deliver it once now? It goes to every recipient{}.",
-                        recipients(form)
-                    );
-                    let resumed = Box::new(((**form).clone(), purpose.clone()));
-                    let write = Write::Subscription(SubscriptionWrite::Create {
-                        project,
-                        body: Box::new(body),
-                    });
-                    self.mode = Mode::Confirm(Confirm {
-                        form: Some(resumed),
-                        ..Confirm::write(question, write, true)
-                    });
-                    return Vec::new();
-                }
-                Ok(body) => Some(Write::Subscription(SubscriptionWrite::Create {
-                    project,
-                    body: Box::new(body),
-                })),
-                Err(errors) => {
-                    form.show_errors(errors);
-                    return Vec::new();
-                }
-            },
-            FormPurpose::EditSubscription { id } => {
-                let body = match fields::body(form) {
-                    Ok(body) => body,
-                    Err(errors) => {
-                        form.show_errors(errors);
-                        return Vec::new();
-                    }
-                };
-                let (changed, lines) = fields::changes(form, &body);
-                let deliver = changed.send_test_now == Some(true);
-                let fields_changed = !SubscriptionInput {
-                    send_test_now: None,
-                    ..changed.clone()
-                }
-                .is_empty();
-                if fields_changed || deliver {
-                    // An edit is shown as "field: old → new" before it is
-                    // sent; one that delivers says so, and Enter says no to it.
-                    let mut question = match fields_changed {
-                        true => format!("Save these changes to subscription #{id}?\n{}", lines.join("\n")),
-                        false => format!("Deliver subscription #{id} once now, changing nothing?"),
-                    };
-                    if deliver {
-                        question.push_str(&format!(
-                            "\nIt is delivered once on save, to every recipient{}.",
-                            recipients(form)
-                        ));
-                    }
-                    let resumed = Box::new(((**form).clone(), purpose.clone()));
-                    let write = Write::Subscription(SubscriptionWrite::Update {
-                        project,
-                        id,
-                        body: Box::new(changed),
-                    });
-                    // Saving is harmless; delivering on save reaches people.
-                    self.mode = Mode::Confirm(Confirm {
-                        form: Some(resumed),
-                        ..Confirm::write(question, write, deliver)
-                    });
-                    return Vec::new();
-                }
-                None
+            FormPurpose::NewSubscription | FormPurpose::EditSubscription { .. } => {
+                subscription_form::submitted(form, purpose, &self.context.project)
             }
         };
-        match write {
-            Some(write) => {
+        match submitted {
+            Submitted::Write(write) => {
                 form.saving = true;
                 form.error = None;
                 self.write(write)
             }
-            None => {
+            Submitted::Confirm(confirm) => {
+                self.mode = Mode::Confirm(confirm);
+                Vec::new()
+            }
+            Submitted::Refused => Vec::new(),
+            Submitted::Unchanged => {
                 self.mode = Mode::Normal;
                 self.notice = Some(Notice::done("nothing changed".into()));
                 Vec::new()
             }
         }
-    }
-}
-
-/// " (a@b.co, c@d.co)" or " (#ops)": whom a delivery on save reaches.
-fn recipients(form: &Form) -> String {
-    let target = match form.value("channel") {
-        channel if !channel.is_empty() => channel,
-        _ => form.value("target_value"),
-    };
-    let target = target.trim();
-    if target.is_empty() {
-        String::new()
-    } else {
-        format!(" ({target})")
     }
 }

@@ -1,25 +1,27 @@
 //! The Subscriptions screen. Its folder holds, so far, its list
 //! (`list.rs`, with `held.rs`: the rows, searched, ordered and filtered by
 //! the server, or a state held whole), its form (`fields.rs`: the fields
-//! and what they send; `choices.rs`: what its choices offer), its typed
-//! request (`request.rs`), what else it asks and what runs it (`ask.rs`),
-//! its writes (`writes.rs`), what its keys do to marked rows (`bulk.rs`), a
+//! and what they send; `choices.rs`: what its choices offer; `form.rs`:
+//! the form opened, submitted and refused), its typed request
+//! (`request.rs`), what else it asks and what runs it (`ask.rs`), its
+//! writes (`writes.rs`), what its keys do to marked rows (`bulk.rs`), a
 //! subscription in words (`words.rs`), the soft delete `u` undoes
 //! (`undo.rs`), the watch after a test or a resume and how its answers
 //! land (`watch.rs`), a subscription read before a key acts on it
 //! (`read.rs`), what its form asks for as it is filled in, with the
 //! tickets that guard those answers, and how they land in the form
-//! (`asked.rs`), and the routing of its messages (`heard.rs`: `on_msg`,
-//! and [`Heard`], what it hands back for the shell to do) and its own keys
-//! (`keys.rs`, gathered by the shell's keymap); what its keys
-//! do and how its form's submit lands (`console/app/`) move here as issue
-//! 30's re-cut goes on.
+//! (`asked.rs`), the routing of its messages (`heard.rs`: `on_msg`, and
+//! [`Heard`], what it hands back for the shell to do) and its own keys
+//! (`keys.rs`, gathered by the shell's keymap). What its keys do is still
+//! the shell's (`console/app/`), and moves here as issue 30's re-cut goes
+//! on.
 
 pub mod ask;
 pub mod asked;
 pub mod bulk;
 pub mod choices;
 pub mod fields;
+pub mod form;
 pub mod heard;
 pub mod keys;
 pub mod list;
