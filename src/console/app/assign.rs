@@ -1,13 +1,12 @@
 //! Assigning people to a role: the shell's side of the member picker
 //! (opening it among its overlays, its keys, the write it sends); the
-//! picker and how its answers land are Members' own (`screens/members/`).
+//! picker, opening it, its searches, the write it sends and how its answers
+//! land are Members' own (`screens/members/`).
 
 use ratatui::crossterm::event::KeyEvent;
 
-use super::{App, Effect, Mode, Notice, ScreenId, Write};
-use crate::console::screens::members::Ask as MembersAsk;
-use crate::console::screens::members::Write as MemberWrite;
-use crate::console::screens::members::picker::{Outcome as PickerOutcome, Picker};
+use super::{App, Effect, Mode, ScreenId, Write};
+use crate::console::screens::members::picker::Outcome as PickerOutcome;
 
 impl App {
     /// `a`: the member picker for the chosen role; on Roles, the role
@@ -17,61 +16,30 @@ impl App {
         if self.shown() == ScreenId::Roles {
             effects = self.open();
         }
-        let role = self.screens.members.resource.role.clone();
-        let Some(role) = role.filter(|_| self.shown() == ScreenId::Members) else {
-            self.notice = Some(Notice::error(
-                "a assigns people to a role: choose one first (Enter opens its members)".into(),
-            ));
-            return effects;
-        };
-        let in_role = self.screens.members.loaded_users();
-        self.mode = Mode::Picker(Box::new(Picker::new(role.name, in_role)));
-        effects.push(Effect::from(MembersAsk::People {
-            ticket: self.screens.members.resource.people_asked.issue(),
-            organization: self.context.organization.clone(),
-            role: role.id,
-            search: None,
-        }));
+        let (screens, mut ctx) = self.lend();
+        if let Some((picker, ask)) = screens.members.open_picker(&mut ctx) {
+            self.mode = Mode::Picker(Box::new(picker));
+            effects.push(Effect::from(ask));
+        }
         effects
     }
 
     /// Typing paused in a picker whose members are not all loaded: the
     /// server searches for what is typed.
     pub(super) fn search_people(&mut self) -> Vec<Effect> {
-        let role = self
-            .screens
-            .members
-            .resource
-            .role
-            .as_ref()
-            .map(|role| role.id.clone());
-        let Mode::Picker(picker) = &mut self.mode else {
-            return Vec::new();
+        let mut mode = std::mem::replace(&mut self.mode, Mode::Normal);
+        let ask = match &mut mode {
+            Mode::Picker(picker) => {
+                let (screens, mut ctx) = self.lend();
+                screens.members.search_people(picker, &mut ctx)
+            }
+            _ => None,
         };
-        let Some(search) = picker.search_wanted() else {
-            return Vec::new();
-        };
-        picker.searched = search.clone();
-        picker.searching = true;
-        self.dirty = true;
-        vec![Effect::from(MembersAsk::People {
-            ticket: self.screens.members.resource.people_asked.issue(),
-            organization: self.context.organization.clone(),
-            role: role.unwrap_or_default(),
-            search: Some(search),
-        })]
+        self.mode = mode;
+        ask.map(Effect::from).into_iter().collect()
     }
 
     pub(super) fn picker_key(&mut self, key: KeyEvent) -> Vec<Effect> {
-        let organization = self.context.organization.clone();
-        let role = self
-            .screens
-            .members
-            .resource
-            .role
-            .as_ref()
-            .map(|role| role.id.clone())
-            .unwrap_or_default();
         let Mode::Picker(picker) = &mut self.mode else {
             return Vec::new();
         };
@@ -89,13 +57,14 @@ impl App {
                 Vec::new()
             }
             PickerOutcome::Assign => {
-                picker.saving = true;
-                let people = picker.selection();
-                self.write(Write::Member(MemberWrite::Assign {
-                    organization,
-                    role,
-                    people,
-                }))
+                let mut mode = std::mem::replace(&mut self.mode, Mode::Normal);
+                let Mode::Picker(picker) = &mut mode else {
+                    return Vec::new();
+                };
+                let (screens, ctx) = self.lend();
+                let write = screens.members.assign(picker, &ctx);
+                self.mode = mode;
+                self.write(Write::Member(write))
             }
         }
     }

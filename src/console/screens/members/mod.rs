@@ -3,12 +3,13 @@
 //! (`request.rs`), what else it asks (`ask.rs`: the picker's people, a
 //! role by name) and what runs it, how those answers land (`heard.rs`:
 //! `on_msg`, and [`Heard`], what it hands back for the shell to do), its
-//! writes (`writes.rs`) and the member picker (`picker.rs`: its state,
-//! keys and drawing; the shell holds the open one among its overlays) and
+//! writes (`writes.rs`), the member picker (`picker.rs`: its state,
+//! keys and drawing; `assign.rs`: opened, searched, its choice sent; the shell holds the open one among its overlays) and
 //! its own keys (`keys.rs`, gathered by the shell's keymap); what its keys
 //! do moves here as issue 30's re-cut goes on.
 
 pub mod ask;
+pub mod assign;
 pub mod heard;
 pub mod keys;
 pub mod list;
