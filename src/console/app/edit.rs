@@ -292,7 +292,7 @@ impl App {
                 Then::ForgetResumed => self.resume = None,
                 Then::Watch { id, trigger } => effects.push(self.watch_for_delivery(id, trigger)),
                 Then::ReadAgain { id, why } => effects.push(self.read_again(id, why)),
-                Then::Restored(id) if !self.still_listed(id) => {
+                Then::Restored(id) if !self.screens.subscriptions.still_lists(id) => {
                     // Gone from the list since (a refresh): it comes back
                     // where the server puts it, the cursor on it.
                     self.screens.subscriptions.refocus = Some(id.to_string());
@@ -305,14 +305,6 @@ impl App {
         self.apply_view();
         effects.extend(self.fetch_visible());
         effects
-    }
-
-    /// Whether a restored subscription is where Subscriptions shows it: in
-    /// its rows, or among the deleted it was showing.
-    fn still_listed(&self, id: i64) -> bool {
-        let subscriptions = &self.screens.subscriptions;
-        subscriptions.rows.list.position(|row| row.id == id).is_some()
-            || subscriptions.resource.filter.deleted
     }
 
     pub(super) fn undo_expired(&mut self, ticket: Ticket) {

@@ -379,8 +379,7 @@ impl App {
             }
             Msg::Integrations { connection, slack } => {
                 if self.connection.is_current(connection) {
-                    self.screens.subscriptions.resource.integrations =
-                        crate::console::lists::subscriptions::words::Integrations(slack);
+                    self.screens.subscriptions.integrations_known(slack);
                     self.dirty = true;
                 }
                 Vec::new()

@@ -89,6 +89,12 @@ impl Table<Subscriptions> {
         ))
     }
 
+    /// The project's Slack integrations, to name targets and the
+    /// integrations they post through (`None`: the server lists none).
+    pub fn integrations_known(&mut self, slack: Option<Vec<crate::api::Integration>>) {
+        self.resource.integrations = super::words::Integrations(slack);
+    }
+
     /// The subscription with this id, if it is loaded.
     pub fn find(&self, id: i64) -> Option<&Subscription> {
         self.rows

@@ -4,7 +4,18 @@
 
 use std::time::Duration;
 
+use super::list::Subscriptions;
 use crate::console::kit::latest::{Latest, Ticket};
+use crate::console::table::Table;
+
+impl Table<Subscriptions> {
+    /// Whether a restored subscription is where this screen shows it: in
+    /// its rows, or among the deleted it was showing. Else it is read
+    /// again, the cursor finding it.
+    pub fn still_lists(&self, id: i64) -> bool {
+        self.rows.list.position(|row| row.id == id).is_some() || self.resource.filter.deleted
+    }
+}
 
 /// How long the footer offers to undo a soft delete.
 pub const UNDO_FOR: Duration = Duration::from_secs(8);
