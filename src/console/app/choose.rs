@@ -1,10 +1,8 @@
 //! What is done to people, one or several (the People list's row, or
 //! the person of a page): `a` adds them to roles, `L` changes a level, each
 //! through a small chooser and a question; and what the role index and the
-//! page learn from a membership made or deleted, or a level changed, so
-//! that nothing is read again for it.
-
-use std::sync::Arc;
+//! page learn from a membership made or deleted, or a level changed, is
+//! theirs (`screens/people/news.rs`).
 
 use ratatui::crossterm::event::KeyEvent;
 
@@ -16,7 +14,7 @@ use crate::console::lists::picker::Person;
 use crate::console::screens::bulk::{Bulk, Item};
 use crate::console::screens::people::Write as PeopleWrite;
 use crate::console::widgets::chooser::{Choice, Chooser, Outcome};
-use crate::people::{RoleIndex, RoleRef};
+use crate::people::RoleRef;
 
 /// What a [`super::Mode::Chooser`] chooses for.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,11 +35,6 @@ fn listed(names: &[String]) -> String {
 }
 
 impl App {
-    /// The index, for a change that must be told to it.
-    pub(super) fn index_mut(&mut self) -> Option<&mut RoleIndex> {
-        self.screens.people.resource.index.as_mut().map(Arc::make_mut)
-    }
-
     /// The people `a`, `L` and `O` act on: the row under the cursor on
     /// People, the person on their page.
     fn acted_on_people(&self) -> Vec<(Person, Option<i64>)> {
@@ -311,27 +304,6 @@ impl App {
             }
         }
         Vec::new()
-    }
-
-    /// Changes the open page's profile, if it is this user's, and lays it out again.
-    pub(super) fn change_page(
-        &mut self,
-        uuid: &str,
-        change: impl FnOnce(&mut crate::people::profile::Profile),
-    ) {
-        let height = self.table_height();
-        let zone = self.context.zone;
-        let page = &mut self.screens.person;
-        let ours = page
-            .person()
-            .is_some_and(|(them, _, _)| !uuid.is_empty() && them.eq_ignore_ascii_case(uuid));
-        if !ours {
-            return;
-        }
-        if let Some(mut profile) = page.resource.profile.take() {
-            change(&mut profile);
-            page.show(profile, height, zone);
-        }
     }
 }
 

@@ -126,13 +126,15 @@ impl App {
                 filter.resource_type = None;
                 self.narrow_to(None)
             }
-            Ok(command::Command::People) => self.narrow_people(None),
-            Ok(command::Command::NoRole) => {
-                self.narrow_people(Some(crate::console::lists::people::Narrowing::NoRole))
+            Ok(command::Command::People) => {
+                self.lend_then_follow(|screens, ctx| screens.narrow_people(None, ctx))
             }
-            Ok(command::Command::HasRole(name)) => {
-                self.narrow_people(Some(crate::console::lists::people::Narrowing::Role(name)))
-            }
+            Ok(command::Command::NoRole) => self.lend_then_follow(|screens, ctx| {
+                screens.narrow_people(Some(crate::console::lists::people::Narrowing::NoRole), ctx)
+            }),
+            Ok(command::Command::HasRole(name)) => self.lend_then_follow(|screens, ctx| {
+                screens.narrow_people(Some(crate::console::lists::people::Narrowing::Role(name)), ctx)
+            }),
             Ok(command::Command::State(state)) => self.narrow_to(state),
             Ok(command::Command::Target(kind)) => {
                 self.screens.subscriptions.resource.filter.target_type = kind;
@@ -293,7 +295,7 @@ impl App {
         self.screens.roles.clear();
         self.screens.members.close();
         self.screens.members.clear();
-        self.forget_people();
+        self.screens.forget_people();
         self.keep_shown_open();
         let mut effects = vec![self.load_names()];
         if self.shown() == ScreenId::People {

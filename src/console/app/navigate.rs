@@ -154,7 +154,9 @@ impl App {
     pub(super) fn refresh(&mut self) -> Vec<Effect> {
         match self.shown {
             ScreenId::Health => return self.look(),
-            ScreenId::People | ScreenId::Person => return self.refresh_people(),
+            ScreenId::People | ScreenId::Person => {
+                return self.lend_then_follow(|screens, ctx| screens.refresh_people(ctx));
+            }
             ScreenId::Offboard => {
                 self.notice = Some(Notice::done(
                     "nothing to refresh: Esc, then r on their page".into(),
@@ -210,9 +212,9 @@ impl App {
             }
             ScreenId::Subscriptions => self.open_deliveries(),
             ScreenId::Health => self.open_health_deliveries(),
-            ScreenId::People => self.open_person(),
-            ScreenId::Person => self.person_enter(),
-            ScreenId::Offboard => self.confirm_offboarding(),
+            ScreenId::People => self.lend_then_follow(|screens, ctx| screens.open_person(ctx)),
+            ScreenId::Person => self.lend_then_follow(|screens, ctx| screens.person_enter(ctx)),
+            ScreenId::Offboard => self.lend_then_follow(|screens, ctx| screens.confirm_offboarding(ctx)),
             ScreenId::Members | ScreenId::Deliveries => {
                 self.detail_open = !self.detail_open;
                 self.detail_scroll = 0;

@@ -297,7 +297,7 @@ impl App {
             table.clear();
         }
         self.forget_health();
-        self.forget_people();
+        self.screens.forget_people();
         self.keep_shown_open();
     }
 

@@ -189,12 +189,13 @@ impl Screens {
     /// News of a write, told to every screen that may show what it
     /// changed: each hears it in its own `on_change`. `true`: a screen
     /// closed on it (Members, its role deleted), and the shell shows
-    /// what is still open. People and a person's page hear it in the
-    /// shell until they move into their folders.
+    /// what is still open.
     pub fn on_change(&mut self, change: &Change, ctx: &mut Ctx) -> bool {
         roles::list::on_change(&mut self.roles, change, ctx.height);
         let closed = self.members.on_change(change, ctx.height);
         self.subscriptions.on_change(change, ctx);
+        // People and a person's page (`people/news.rs`).
+        self.people_on_change(change, ctx);
         closed
     }
 
