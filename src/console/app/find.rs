@@ -312,7 +312,7 @@ impl App {
         self.context.project = id;
         self.context.project_name = None;
         self.screens.subscriptions.clear();
-        self.forget_health();
+        self.screens.health.forget();
         self.screens.deliveries.close();
         self.screens.deliveries.clear();
         self.keep_shown_open();

@@ -52,7 +52,13 @@ impl App {
             _ => list,
         };
         if list == ScreenId::Health {
-            return self.health_shown();
+            let (screens, mut ctx) = self.lend();
+            return screens
+                .health
+                .on_shown(&mut ctx)
+                .map(Effect::from)
+                .into_iter()
+                .collect();
         }
         let mut effects = match list {
             ScreenId::People => self.people_shown(),

@@ -296,7 +296,7 @@ impl App {
             table.close();
             table.clear();
         }
-        self.forget_health();
+        self.screens.health.forget();
         self.screens.forget_people();
         self.keep_shown_open();
     }

@@ -189,8 +189,10 @@ impl Table<Board> {
         self.hold(rows, selected, height);
     }
 
-    /// Forgets every row (another project or connection).
+    /// Forgets every row (another project or connection): the look under
+    /// way stops, and its news, late, is dropped.
     pub fn forget(&mut self) {
+        self.resource.looks.forget();
         self.resource = Board::default();
         self.rows.clear();
         self.filter.clear();
