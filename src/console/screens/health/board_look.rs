@@ -190,10 +190,17 @@ impl Table<Board> {
     }
 
     /// Forgets every row (another project or connection): the look under
-    /// way stops, and its news, late, is dropped.
+    /// way stops, and its news, late, is dropped. The looks' tickets
+    /// outlive the rows (as People's `Asked` does), so that a look started
+    /// after never carries the ticket of one left, whose end may still be
+    /// on its way.
     pub fn forget(&mut self) {
-        self.resource.looks.forget();
-        self.resource = Board::default();
+        let mut looks = std::mem::take(&mut self.resource.looks);
+        looks.forget();
+        self.resource = Board {
+            looks,
+            ..Board::default()
+        };
         self.rows.clear();
         self.filter.clear();
         self.marks.clear();

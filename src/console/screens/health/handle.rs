@@ -47,3 +47,23 @@ impl Table<Board> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_look_after_another_project_never_carries_the_ticket_of_the_look_left() {
+        let mut board = Table::<Board>::default();
+        let (left, _stop) = board.resource.looks.start();
+        board.resource.looks.cut_short();
+        board.forget();
+        let (next, _stop) = board.resource.looks.start();
+        assert_ne!(left, next, "the end of the look left would land on the new one");
+        assert!(!board.resource.looks.is_current(left));
+        assert!(
+            !board.resource.looks.take_again(),
+            "a look of the project left is not looked at again"
+        );
+    }
+}
