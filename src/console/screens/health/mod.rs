@@ -7,7 +7,8 @@
 //! states to Subscriptions as a `Change`, `on_looked` its end, `look` and
 //! `stop_look` starting and stopping one, `forget` what another project
 //! drops) and when a look starts by itself and what the row under the
-//! cursor offers the keys that act on a subscription (`handle.rs`).
+//! cursor offers the keys that act on a subscription (`handle.rs`), and
+//! what its tab says from any tab (`tab.rs`).
 
 pub mod ask;
 pub mod board;
@@ -15,6 +16,7 @@ pub mod bulk;
 pub mod handle;
 pub mod looks;
 pub mod msg;
+pub mod tab;
 
 pub use ask::Ask;
 pub use board::Board;
