@@ -176,9 +176,7 @@ impl App {
             .map(|(_, role)| role.name.clone())
             .collect();
         // People's index holds every role, loaded or not on Roles.
-        if let Some(index) = &self.screens.people.resource.index {
-            names.extend(index.roles.iter().map(|role| role.name.clone()));
-        }
+        names.extend(self.screens.people.role_names());
         names.sort_by_key(|name| name.to_lowercase());
         names.dedup();
         names

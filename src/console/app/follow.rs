@@ -20,6 +20,8 @@ impl App {
                 Step::FetchVisible => effects.extend(self.fetch_visible()),
                 Step::Reload(screen) => effects.extend(self.reload(screen, false)),
                 Step::Confirm(confirm) => self.mode = Mode::Confirm(confirm),
+                Step::Chooser(chooser, purpose) => self.mode = Mode::Chooser(chooser, purpose),
+                Step::Bulk(bulk) => self.ask_bulk(bulk),
             }
         }
         effects

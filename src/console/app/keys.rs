@@ -86,7 +86,7 @@ impl App {
             Action::Top => self.move_to(0),
             Action::Bottom => self.move_to(i64::MAX),
             Action::Open => self.open(),
-            Action::SetLevel => self.choose_level_here(),
+            Action::SetLevel => self.lend_then_follow(|screens, ctx| screens.choose_level_here(ctx)),
             Action::Offboard => self.lend_then_follow(|screens, ctx| screens.offboard_here(ctx)),
             Action::Filter => {
                 let typed = self.screens.get(self.shown()).filter().to_string();
@@ -134,7 +134,9 @@ impl App {
             Action::Delete => self.delete_item(),
             Action::Restore => self.restore_item(),
             Action::Assign => match self.shown() {
-                ScreenId::People | ScreenId::Person => self.choose_roles_here(),
+                ScreenId::People | ScreenId::Person => {
+                    self.lend_then_follow(|screens, ctx| screens.choose_roles_here(ctx))
+                }
                 _ => self.open_picker(),
             },
             Action::OnlyFailed => {

@@ -1,7 +1,7 @@
 //! What a handler of People, a person's page or an offboarding asks of
 //! the shell once it returns ([`Heard`]): its requests, and the moves
 //! that are the shell's (showing a screen, fetching the rows shown,
-//! asking a question), in the order the handler made them. The shell
+//! asking a question, a chooser), in the order the handler made them. The shell
 //! follows them one by one (`App::follow`), so that a notice said after
 //! a move (which clears a notice that is not an error) is said after it,
 //! as [`Step::Say`].
@@ -13,9 +13,12 @@
 //!
 //! [`Screens`]: crate::console::screens::Screens
 
+use super::choose::Choosing;
 use crate::console::kit::notice::Notice;
+use crate::console::screens::bulk::Bulk;
 use crate::console::screens::write::Confirm;
 use crate::console::screens::{ScreenAsk, ScreenId};
+use crate::console::widgets::chooser::Chooser;
 
 /// One thing the shell does for a screen's handler.
 #[derive(Debug)]
@@ -34,6 +37,10 @@ pub enum Step {
     Reload(ScreenId),
     /// A question before a write (only `y` says yes).
     Confirm(Confirm),
+    /// A chooser over the screen (`a`'s roles, `L`'s level).
+    Chooser(Box<Chooser>, Choosing),
+    /// A bulk action, asked first (unless one is still on its way).
+    Bulk(Bulk),
 }
 
 /// What the shell does, in order, once a handler returns.

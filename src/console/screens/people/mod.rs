@@ -5,12 +5,13 @@
 //! page asked and "latest wins" for each (`asked.rs`), how its answers
 //! and keys land (`handle.rs`: the index, the narrowings, Esc and `r`),
 //! what it hears of other screens' writes (`news.rs`), its writes
-//! (`writes.rs`), and what its handlers and those of a person's page and
-//! an offboarding ask of the shell (`heard.rs`). `a` and `L` (the
-//! choosers, `console/app/choose.rs`) move here as issue 30 goes on.
+//! (`writes.rs`), what `a` and `L` choose and ask for the people acted on
+//! (`choose.rs`), and what its handlers and those of a person's page and
+//! an offboarding ask of the shell (`heard.rs`).
 
 pub mod ask;
 pub mod asked;
+pub mod choose;
 pub mod handle;
 pub mod heard;
 pub mod list;
