@@ -426,7 +426,7 @@ impl App {
             }
             About::Write => true,
             About::Look(ticket) => {
-                self.shown() == ScreenId::Health && self.screens.health.resource.looks.is_current(ticket)
+                self.shown() == ScreenId::Health && self.screens.health.is_current_look(ticket)
             }
         };
         if current {

@@ -38,6 +38,12 @@ impl Table<Board> {
         self.look(ctx, None)
     }
 
+    /// Whether a look with this ticket is the latest (the footer shows
+    /// its requests only then).
+    pub fn is_current_look(&self, ticket: crate::console::kit::latest::Ticket) -> bool {
+        self.resource.looks.is_current(ticket)
+    }
+
     /// The subscription of the row under the cursor, named for the keys
     /// that act on it (and for its deliveries, Enter).
     pub fn chosen(&self) -> Option<ChosenSubscription> {
