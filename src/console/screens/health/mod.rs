@@ -8,12 +8,13 @@
 //! `stop_look` starting and stopping one, `forget` what another project
 //! drops) and when a look starts by itself and what the row under the
 //! cursor offers the keys that act on a subscription (`handle.rs`), and
-//! what its tab says from any tab (`tab.rs`).
+//! what its tab says from any tab (`tab.rs`), and its keys (`keys.rs`).
 
 pub mod ask;
 pub mod board;
 pub mod bulk;
 pub mod handle;
+pub mod keys;
 pub mod looks;
 pub mod msg;
 pub mod tab;
