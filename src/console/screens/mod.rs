@@ -8,7 +8,9 @@
 //! [`bulk`] and the words of a key binding in [`keys`]) and, in each
 //! screen's folder, its list or page, its own request type, what else it
 //! asks (`ask.rs`), its own messages (`msg.rs`), its own writes
-//! (`writes.rs`) and, for Roles so far, its own keys (`keys.rs`).
+//! (`writes.rs`), its own keys (`keys.rs`: Roles, Health, People, a
+//! person's page, an offboarding so far) and, for those four, how its
+//! answers and keys land (`handle.rs`, lent a [`Ctx`]).
 //!
 //! [`Change`] is the one broadcast between screens (slumber's broadcast
 //! event): news of something written (or, for a look's states, read
