@@ -38,6 +38,16 @@ impl Table<Board> {
         self.look(ctx, None)
     }
 
+    /// Whether Health still waits for this message: news of a look of a
+    /// project left since is dropped.
+    pub fn wants(&self, msg: &super::Msg) -> bool {
+        match msg {
+            super::Msg::LookNews { ticket, .. } | super::Msg::Looked { ticket, .. } => {
+                self.resource.looks.is_current(*ticket)
+            }
+        }
+    }
+
     /// Whether a look with this ticket is the latest (the footer shows
     /// its requests only then).
     pub fn is_current_look(&self, ticket: crate::console::kit::latest::Ticket) -> bool {

@@ -9,7 +9,7 @@
 //! (`people/heard.rs` says why), lent a [`Ctx`].
 
 use super::Msg;
-use super::page::{Phase, Screen};
+use super::page::{Offboarding, Phase, Screen};
 use super::writes::Write as OffboardWrite;
 use crate::api;
 use crate::console::kit::latest::Ticket;
@@ -17,6 +17,7 @@ use crate::console::kit::notice::Notice;
 use crate::console::screens::people::heard::{Heard, Step};
 use crate::console::screens::write::{Confirm, Write, Written};
 use crate::console::screens::{Ctx, ScreenId, Screens};
+use crate::console::table::Table;
 use crate::text::plural;
 
 impl Screens {
@@ -248,5 +249,19 @@ impl Screens {
             self.regather();
         }
         heard
+    }
+}
+
+impl Table<Offboarding> {
+    /// Whether the offboarding waits for this step: of the run under way,
+    /// not of one stopped or left.
+    pub fn wants(&self, msg: &Msg) -> bool {
+        match msg {
+            Msg::OffboardStep { ticket, .. } => self
+                .resource
+                .screen
+                .as_ref()
+                .is_some_and(|screen| screen.phase == (Phase::Running { ticket: *ticket })),
+        }
     }
 }

@@ -6,11 +6,17 @@
 //! why), lent a [`Ctx`].
 
 use super::Msg;
-use super::page::{Chosen, Item};
+use super::page::{Chosen, Item, Person};
 use crate::console::kit::notice::Notice;
+use crate::console::kit::scope::Scope;
+use crate::console::screens::list::Resource;
+use crate::console::screens::members;
+use crate::console::screens::members::writes::OfRole;
 use crate::console::screens::people::heard::{Heard, Step};
 use crate::console::screens::people::msg::SharedIndex;
+use crate::console::screens::write::Confirm;
 use crate::console::screens::{Ctx, ScreenId, Screens};
+use crate::console::table::Table;
 
 impl Screens {
     /// The page's own message: the page, gathered.
@@ -124,5 +130,20 @@ impl Screens {
         table.search();
         table.refocus = Some(id);
         Heard::step(Step::Switch(ScreenId::Subscriptions))
+    }
+}
+
+impl Table<Person> {
+    /// `d` on a role of the page: the question before they leave it.
+    pub fn confirm_delete(&self, scope: Scope) -> Option<Confirm> {
+        let Item::Role(role) = self.selected()? else {
+            return None;
+        };
+        let who = self.resource.heading();
+        let of = OfRole {
+            id: &role.id,
+            name: &role.name,
+        };
+        Some(members::writes::ask_remove(&who, of, &role.membership_id, scope))
     }
 }
