@@ -31,7 +31,7 @@ impl App {
         match self.shown() {
             ScreenId::Subscriptions => self.screens.subscriptions.selected().map(|row| row.id),
             ScreenId::Deliveries => self.screens.deliveries.subscription(),
-            ScreenId::Health => self.health_selected(),
+            ScreenId::Health => self.screens.health.chosen().map(|row| row.id),
             ScreenId::Roles
             | ScreenId::Members
             | ScreenId::People
@@ -48,7 +48,7 @@ impl App {
                 Some(id) => (id, format!("#{id}")),
                 None => return Vec::new(),
             },
-            (None, ScreenId::Health) => match self.screens.health.selected() {
+            (None, ScreenId::Health) => match self.screens.health.chosen() {
                 Some(row) => (row.id, format!("#{} \"{}\"", row.id, row.title)),
                 None => return Vec::new(),
             },

@@ -387,7 +387,8 @@ impl App {
         if !read {
             effects.extend(self.reread(shown));
         }
-        effects.extend(self.look_again_if_cut());
+        let (screens, mut ctx) = self.lend();
+        effects.extend(screens.health.look_again_if_cut(&mut ctx).map(Effect::from));
         effects
     }
 }

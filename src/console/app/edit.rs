@@ -111,7 +111,8 @@ impl App {
             resumed.0.pending = Some(ticket);
         }
         if let Write::Offboard(_) = &write {
-            self.offboard_sent(ticket);
+            let (screens, ctx) = self.lend();
+            screens.offboard_sent(ticket, &ctx);
         }
         self.writing += 1;
         vec![Effect::Write { ticket, write }]
@@ -193,7 +194,10 @@ impl App {
         self.writing = self.writing.saturating_sub(1);
         self.dirty = true;
         if let Write::Offboard(_) = write {
-            return self.offboarded(ticket, result);
+            if let Err(error) = &result {
+                self.learn_from(error);
+            }
+            return self.lend_then_follow(|screens, ctx| screens.offboarded(ticket, result, ctx));
         }
         // Whether the form or picker open now is the one that sent this
         // write; a form the user left, or another one, is never touched.

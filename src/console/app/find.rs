@@ -125,13 +125,15 @@ impl App {
                 filter.resource_type = None;
                 self.narrow_to(None)
             }
-            Ok(command::Command::People) => self.narrow_people(None),
-            Ok(command::Command::NoRole) => {
-                self.narrow_people(Some(crate::console::lists::people::Narrowing::NoRole))
+            Ok(command::Command::People) => {
+                self.lend_then_follow(|screens, ctx| screens.narrow_people(None, ctx))
             }
-            Ok(command::Command::HasRole(name)) => {
-                self.narrow_people(Some(crate::console::lists::people::Narrowing::Role(name)))
-            }
+            Ok(command::Command::NoRole) => self.lend_then_follow(|screens, ctx| {
+                screens.narrow_people(Some(crate::console::lists::people::Narrowing::NoRole), ctx)
+            }),
+            Ok(command::Command::HasRole(name)) => self.lend_then_follow(|screens, ctx| {
+                screens.narrow_people(Some(crate::console::lists::people::Narrowing::Role(name)), ctx)
+            }),
             Ok(command::Command::State(state)) => self.narrow_to(state),
             Ok(command::Command::Target(kind)) => {
                 self.screens.subscriptions.resource.filter.target_type = kind;
@@ -173,9 +175,7 @@ impl App {
             .map(|(_, role)| role.name.clone())
             .collect();
         // People's index holds every role, loaded or not on Roles.
-        if let Some(index) = &self.screens.people.resource.index {
-            names.extend(index.roles.iter().map(|role| role.name.clone()));
-        }
+        names.extend(self.screens.people.role_names());
         names.sort_by_key(|name| name.to_lowercase());
         names.dedup();
         names
@@ -263,7 +263,7 @@ impl App {
         self.screens.roles.clear();
         self.screens.members.close();
         self.screens.members.clear();
-        self.forget_people();
+        self.screens.forget_people();
         self.keep_shown_open();
         let mut effects = vec![self.load_names()];
         if self.shown() == ScreenId::People {
@@ -280,7 +280,7 @@ impl App {
         self.context.project = id;
         self.context.project_name = None;
         self.screens.subscriptions.clear();
-        self.forget_health();
+        self.screens.health.forget();
         self.screens.deliveries.close();
         self.screens.deliveries.clear();
         self.keep_shown_open();

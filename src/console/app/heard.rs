@@ -1,14 +1,15 @@
 //! What a screen hears, routed: `Msg::Screen` carries one screen's own
 //! message ([`ScreenMsg`], one variant a screen), and each screen's arm
 //! hands it to where that screen's handling lives until it moves into its
-//! folder (Health's look news already there, lent a `Ctx` by `lend`). An answer for a form, picker or look since closed or replaced
+//! folder (Health's look news, People's, a person's page's and an
+//! offboarding's already there, lent a `Ctx` by `lend`; the last three
+//! return what the shell does next, followed by `follow.rs`). An answer
+//! for a form, picker or look since closed or replaced
 //! is dropped first, by the ticket its screen holds (`Screens::wants`).
 
 use super::{App, Effect, Mode, ScreenId, Timer};
 use crate::console::kit::scope::Scope;
-use crate::console::screens::{
-    Ctx, ScreenMsg, Screens, health, members, offboard, people, person, subscriptions,
-};
+use crate::console::screens::{Ctx, ScreenMsg, Screens, health, members, subscriptions};
 
 impl App {
     /// The screens, and what a screen's handler is lent of the shell
@@ -26,6 +27,7 @@ impl App {
                 organization: &self.context.organization,
                 project: &self.context.project,
             },
+            zone: self.context.zone,
         };
         (&mut self.screens, ctx)
     }
@@ -38,10 +40,11 @@ impl App {
         match msg {
             ScreenMsg::Members(msg) => self.members_heard(msg),
             ScreenMsg::Subscriptions(msg) => self.subscriptions_heard(msg),
-            ScreenMsg::People(msg) => self.people_msg(msg),
-            ScreenMsg::Person(person::Msg::Profile { result, .. }) => self.profile_arrived(result),
-            ScreenMsg::Offboard(offboard::Msg::OffboardStep { at, step, .. }) => {
-                self.offboard_step(at, *step);
+            ScreenMsg::People(msg) => self.lend_then_follow(|screens, ctx| screens.on_people_msg(msg, ctx)),
+            ScreenMsg::Person(msg) => self.lend_then_follow(|screens, ctx| screens.on_person_msg(msg, ctx)),
+            ScreenMsg::Offboard(msg) => {
+                let (screens, mut ctx) = self.lend();
+                screens.on_offboard_msg(msg, &mut ctx);
                 Vec::new()
             }
             ScreenMsg::Health(health::Msg::LookNews { news, .. }) => {
@@ -121,23 +124,5 @@ impl App {
             }
         }
         effects
-    }
-
-    fn people_msg(&mut self, msg: people::Msg) -> Vec<Effect> {
-        match msg {
-            people::Msg::RoleIndexProgress { done, total, .. } => {
-                self.role_index_progress(done, total);
-                Vec::new()
-            }
-            people::Msg::RoleIndex { result, .. } => self.role_index_arrived(result),
-            people::Msg::PeopleNews { news, .. } => {
-                self.people_news(news);
-                Vec::new()
-            }
-            people::Msg::PeopleNarrowed { result, .. } => {
-                self.people_narrowed(result);
-                Vec::new()
-            }
-        }
     }
 }

@@ -86,8 +86,8 @@ impl App {
             Action::Top => self.move_to(0),
             Action::Bottom => self.move_to(i64::MAX),
             Action::Open => self.open(),
-            Action::SetLevel => self.choose_level_here(),
-            Action::Offboard => self.offboard_here(),
+            Action::SetLevel => self.lend_then_follow(|screens, ctx| screens.choose_level_here(ctx)),
+            Action::Offboard => self.lend_then_follow(|screens, ctx| screens.offboard_here(ctx)),
             Action::Filter => {
                 let typed = self.screens.get(self.shown()).filter().to_string();
                 self.mode = Mode::Filter(Input::new(typed));
@@ -134,7 +134,9 @@ impl App {
             Action::Delete => self.delete_item(),
             Action::Restore => self.restore_item(),
             Action::Assign => match self.shown() {
-                ScreenId::People | ScreenId::Person => self.choose_roles_here(),
+                ScreenId::People | ScreenId::Person => {
+                    self.lend_then_follow(|screens, ctx| screens.choose_roles_here(ctx))
+                }
                 _ => self.open_picker(),
             },
             Action::OnlyFailed => {
@@ -146,7 +148,11 @@ impl App {
             Action::CycleState => self.narrow_to(self.screens.subscriptions.resource.next_state()),
             Action::LookFurther => self.look_further(),
             // Space on the offboarding screen turns its options on and off.
-            Action::Mark if self.shown() == ScreenId::Offboard => self.toggle_option(),
+            Action::Mark if self.shown() == ScreenId::Offboard => {
+                let (screens, mut ctx) = self.lend();
+                screens.toggle_option(&mut ctx);
+                Vec::new()
+            }
             Action::Mark => self.toggle_mark(),
             Action::MarkAll => self.mark_all(),
             Action::Overdue => {
@@ -184,8 +190,11 @@ impl App {
         if self.detail_open {
             self.detail_open = false;
             self.detail_json = false;
-        } else if let Some(effects) = self.people_back() {
-            return effects;
+        } else if let Some(heard) = {
+            let (screens, mut ctx) = self.lend();
+            screens.people_back(&mut ctx)
+        } {
+            return self.follow(heard);
         } else if let Some(parent) = self.screens.get(self.shown).parent() {
             self.screens.get_mut(self.shown).close();
             let (tab, shown) = self.opened_from.take().unwrap_or((self.tab, parent));

@@ -15,6 +15,7 @@ pub mod command;
 mod connection;
 mod edit;
 mod find;
+mod follow;
 mod forms;
 mod health;
 mod heard;
@@ -23,8 +24,6 @@ mod keys;
 mod mouse;
 mod navigate;
 mod news;
-mod offboard;
-mod people;
 mod permissions;
 mod switch;
 mod types;
@@ -426,7 +425,7 @@ impl App {
             }
             About::Write => true,
             About::Look(ticket) => {
-                self.shown() == ScreenId::Health && self.screens.health.resource.looks.is_current(ticket)
+                self.shown() == ScreenId::Health && self.screens.health.is_current_look(ticket)
             }
         };
         if current {

@@ -52,7 +52,13 @@ impl App {
             _ => list,
         };
         if list == ScreenId::Health {
-            return self.health_shown();
+            let (screens, mut ctx) = self.lend();
+            return screens
+                .health
+                .on_shown(&mut ctx)
+                .map(Effect::from)
+                .into_iter()
+                .collect();
         }
         let mut effects = match list {
             ScreenId::People => self.people_shown(),
@@ -154,7 +160,9 @@ impl App {
     pub(super) fn refresh(&mut self) -> Vec<Effect> {
         match self.shown {
             ScreenId::Health => return self.look(),
-            ScreenId::People | ScreenId::Person => return self.refresh_people(),
+            ScreenId::People | ScreenId::Person => {
+                return self.lend_then_follow(|screens, ctx| screens.refresh_people(ctx));
+            }
             ScreenId::Offboard => {
                 self.notice = Some(Notice::done(
                     "nothing to refresh: Esc, then r on their page".into(),
@@ -210,9 +218,9 @@ impl App {
             }
             ScreenId::Subscriptions => self.open_deliveries(),
             ScreenId::Health => self.open_health_deliveries(),
-            ScreenId::People => self.open_person(),
-            ScreenId::Person => self.person_enter(),
-            ScreenId::Offboard => self.confirm_offboarding(),
+            ScreenId::People => self.lend_then_follow(|screens, ctx| screens.open_person(ctx)),
+            ScreenId::Person => self.lend_then_follow(|screens, ctx| screens.person_enter(ctx)),
+            ScreenId::Offboard => self.lend_then_follow(|screens, ctx| screens.confirm_offboarding(ctx)),
             ScreenId::Members | ScreenId::Deliveries => {
                 self.detail_open = !self.detail_open;
                 self.detail_scroll = 0;

@@ -296,8 +296,8 @@ impl App {
             table.close();
             table.clear();
         }
-        self.forget_health();
-        self.forget_people();
+        self.screens.health.forget();
+        self.screens.forget_people();
         self.keep_shown_open();
     }
 

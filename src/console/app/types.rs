@@ -14,12 +14,12 @@ use crate::console::screens::members::picker::Picker;
 pub use crate::console::screens::{ScreenPage, ScreenRequest};
 use crate::console::widgets::form::Form;
 
-pub use super::choose::Choosing;
 pub use crate::config::Origin;
 pub use crate::console::kit::latest::{Latest, Ticket};
 pub use crate::console::kit::notice::{NOTICE_FOR, Notice};
 pub use crate::console::screens::health::msg::{LookFailure, LookNews};
 pub use crate::console::screens::offboard::Offboarded;
+pub use crate::console::screens::people::choose::Choosing;
 pub use crate::console::screens::people::{Narrow, msg::PeopleNews, msg::SharedIndex};
 pub use crate::console::screens::write::Written;
 pub use crate::console::screens::{ScreenAsk, ScreenMsg};

@@ -1,6 +1,7 @@
 //! What the shell lends a screen's handler: the notice line, the flag
 //! that asks for a frame, the time, the rows a table shows, which screen
-//! is shown and the organization and project in use. A handler takes one
+//! is shown, the organization and project in use and the zone times
+//! are shown in. A handler takes one
 //! [`Ctx`] instead of `App`, so that nothing below the shell sees `App`
 //! and a screen's handling reads top to bottom in its folder (gitui's
 //! `Environment`, narrowed to what a screen may touch).
@@ -24,4 +25,6 @@ pub struct Ctx<'a> {
     pub shown: ScreenId,
     /// The organization and project the connection is about.
     pub scope: Scope<'a>,
+    /// The zone times are shown in (a person's page lays its dates out in it).
+    pub zone: crate::display::Zone,
 }

@@ -10,12 +10,12 @@ use super::health::Board;
 use super::members::list::Members;
 use super::offboard::page::Offboarding;
 use super::people::list::People;
-use super::person::page::{Item as PersonItem, Person};
+use super::person::page::Person;
 use super::subscriptions::list::Subscriptions;
 use crate::console::kit::latest::Ticket;
 use crate::console::kit::scope::Scope;
 use crate::console::screens::bulk::{Bulk, Verb};
-use crate::console::screens::list::{AnyTable, Resource};
+use crate::console::screens::list::AnyTable;
 use crate::console::screens::members::list::ChosenRole;
 use crate::console::screens::members::writes::OfRole;
 use crate::console::screens::roles::list::Roles;
@@ -100,17 +100,7 @@ impl Screens {
                 scope,
             ),
             // A role on a person's page: they leave it.
-            ScreenId::Person => {
-                let PersonItem::Role(role) = self.person.selected()? else {
-                    return None;
-                };
-                let who = self.person.resource.heading();
-                let of = OfRole {
-                    id: &role.id,
-                    name: &role.name,
-                };
-                Some(members::writes::ask_remove(&who, of, &role.membership_id, scope))
-            }
+            ScreenId::Person => self.person.confirm_delete(scope),
             ScreenId::Deliveries | ScreenId::People | ScreenId::Offboard | ScreenId::Health => None,
         }
     }
@@ -145,7 +135,6 @@ impl Screens {
     /// narrowing or page since closed or replaced is dropped.
     pub fn wants(&self, msg: &ScreenMsg) -> bool {
         use crate::console::screens::subscriptions::Msg as Subscription;
-        use crate::console::screens::{offboard, people, person};
         let subscriptions = &self.subscriptions.resource;
         let people = &self.people.resource.asked;
         match msg {
@@ -166,35 +155,24 @@ impl Screens {
             ScreenMsg::Subscriptions(Subscription::NewestDelivery { .. } | Subscription::Subscription(_)) => {
                 true
             }
-            // A look of a project left since.
-            ScreenMsg::Health(health::Msg::LookNews { ticket, .. } | health::Msg::Looked { ticket, .. }) => {
-                self.health.resource.looks.is_current(*ticket)
-            }
-            ScreenMsg::People(
-                people::Msg::RoleIndexProgress { ticket, .. } | people::Msg::RoleIndex { ticket, .. },
-            ) => people.indexes.is_current(*ticket),
-            ScreenMsg::People(
-                people::Msg::PeopleNews { ticket, .. } | people::Msg::PeopleNarrowed { ticket, .. },
-            ) => people.narrowings.is_current(*ticket),
-            ScreenMsg::Person(person::Msg::Profile { ticket, .. }) => people.profiles.is_current(*ticket),
-            // A step of the run under way, not of one stopped or left.
-            ScreenMsg::Offboard(offboard::Msg::OffboardStep { ticket, .. }) => {
-                self.offboard.resource.screen.as_ref().is_some_and(|screen| {
-                    screen.phase == (super::offboard::page::Phase::Running { ticket: *ticket })
-                })
-            }
+            // Each screen's own `wants`, in its folder.
+            ScreenMsg::Health(msg) => self.health.wants(msg),
+            ScreenMsg::People(msg) => people.wants(msg),
+            ScreenMsg::Person(msg) => people.wants_page(msg),
+            ScreenMsg::Offboard(msg) => self.offboard.wants(msg),
         }
     }
 
     /// News of a write, told to every screen that may show what it
     /// changed: each hears it in its own `on_change`. `true`: a screen
     /// closed on it (Members, its role deleted), and the shell shows
-    /// what is still open. People and a person's page hear it in the
-    /// shell until they move into their folders.
+    /// what is still open.
     pub fn on_change(&mut self, change: &Change, ctx: &mut Ctx) -> bool {
         roles::list::on_change(&mut self.roles, change, ctx.height);
         let closed = self.members.on_change(change, ctx.height);
         self.subscriptions.on_change(change, ctx);
+        // People and a person's page (`people/news.rs`).
+        self.people_on_change(change, ctx);
         closed
     }
 

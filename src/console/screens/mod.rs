@@ -8,8 +8,10 @@
 //! [`bulk`] and the words of a key binding in [`keys`]) and, in each
 //! screen's folder, its list or page, its own request type, what else it
 //! asks (`ask.rs`), its own messages (`msg.rs`), its own writes
-//! (`writes.rs`) and its own keys (`keys.rs`; Roles, Members,
-//! Subscriptions and Deliveries so far).
+//! (`writes.rs`), its own keys (`keys.rs`, every screen) and how its
+//! answers and keys land, lent a [`Ctx`] (`handle.rs` for Health, People,
+//! a person's page and an offboarding; `heard.rs` for Subscriptions and
+//! Members).
 //!
 //! [`Change`] is the one broadcast between screens (slumber's broadcast
 //! event): news of something written (or, for a look's states, read

@@ -279,29 +279,8 @@ fn tabs(app: &App, theme: &Theme, compact: Compact) -> Vec<(Span<'static>, Optio
         if tab == ScreenId::Health {
             let key = app.keymap.key_for(super::app::keymap::Action::Show(tab));
             tabs.push((Span::styled(format!(" {key}{name}"), style), Some(tab)));
-            // ✓ only after a complete look found nothing; a look that
-            // has not reached every subscription says how far it came.
-            use crate::console::screens::health::board::Verdict;
-            let news = match app.screens.health.verdict() {
-                Verdict::Nothing => Span::styled(" ", style),
-                Verdict::Clear => Span::styled(" ✓ ", style.patch(theme.ok)),
-                Verdict::Failed { count: 0 } => Span::styled(" look failed ", style.patch(theme.warning)),
-                Verdict::Failed { count } => Span::styled(
-                    format!(" {count} failing · look failed "),
-                    style.patch(theme.error),
-                ),
-                Verdict::Failing {
-                    count: 0,
-                    percent: Some(percent),
-                } => Span::styled(format!(" 0 failing · {percent} % "), style.patch(theme.warning)),
-                Verdict::Failing { count, percent } => {
-                    let known = percent
-                        .map(|percent| format!(" · {percent} %"))
-                        .unwrap_or_default();
-                    Span::styled(format!(" {count} failing{known} "), style.patch(theme.error))
-                }
-            };
-            tabs.push((news, Some(tab)));
+            // What it says is Health's own (`screens/health/tab.rs`).
+            tabs.push((app.screens.health.tab_news(style, theme), Some(tab)));
             tabs.push((Span::raw(" "), None));
             continue;
         }

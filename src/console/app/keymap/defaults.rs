@@ -5,13 +5,14 @@
 use ratatui::crossterm::event::KeyCode;
 
 use super::*;
-use crate::console::screens::{deliveries, members, roles, subscriptions};
+use crate::console::screens::{deliveries, health, members, offboard, people, person, roles, subscriptions};
 
 impl Default for Keymap {
     /// The keys of design.md. A table, one binding an entry: the one
     /// function of the console past 80 lines that is meant to be (issue
     /// 30 req 6), read entry by entry rather than top to bottom. A screen
-    /// whose keys have moved into its folder (Roles) gives its own.
+    /// whose keys have moved into its folder (Roles, Health, People, a
+    /// person's page, an offboarding) gives its own.
     fn default() -> Self {
         use Action::*;
         use KeyCode as K;
@@ -45,27 +46,13 @@ impl Default for Keymap {
             bind(&[k(K::PageDown)], PageDown, all, "page down", None),
             bind(&[c('g'), k(K::Home)], Top, all, "first row", None),
             bind(&[c('G'), k(K::End)], Bottom, all, "last row", None),
-            bind(
-                &[k(K::Enter)],
-                Open,
-                Scope::On(ScreenId::People),
-                "the person's page: roles, subscriptions, keys, if they left",
-                Some("open"),
-            ),
-            bind(
-                &[k(K::Enter)],
-                Open,
-                Scope::On(ScreenId::Person),
-                "on a subscription: show it on Subscriptions",
-                Some("open"),
-            ),
-            bind(
-                &[k(K::Enter)],
-                Open,
-                Scope::On(ScreenId::Offboard),
-                "run the plan (asks first: only y runs it)",
-                Some("run"),
-            ),
+        ];
+        // The Enter of People, a person's page and an offboarding come from
+        // their folders (`screens/<name>/keys.rs`), before the shared Enter.
+        bindings.extend(people::keys::enter());
+        bindings.extend(person::keys::enter());
+        bindings.extend(offboard::keys::enter());
+        bindings.extend([
             bind(
                 &[k(K::Enter)],
                 Open,
@@ -75,7 +62,7 @@ impl Default for Keymap {
             ),
             bind(&[c('/')], Filter, all, "filter", Some("filter")),
             bind(&[c(':')], Command, all, "command line", Some("command")),
-        ];
+        ]);
         // Roles' own keys come from its folder (screens/roles/keys.rs),
         // here where they have always stood on Roles: after `:`, before `v`.
         bindings.extend(roles::keys::bindings());
@@ -84,133 +71,13 @@ impl Default for Keymap {
         bindings.extend(members::keys::bindings());
         bindings.extend(subscriptions::keys::bindings());
         bindings.extend(deliveries::keys::bindings());
+        // Health's, People's, a person's page's and an offboarding's own
+        // keys come from their folders, here where they have always stood.
+        bindings.extend(health::keys::bindings());
+        bindings.extend(people::keys::bindings());
+        bindings.extend(person::keys::bindings());
+        bindings.extend(offboard::keys::bindings());
         bindings.extend([
-            bind(
-                &[c('t')],
-                TestDelivery,
-                Scope::On(ScreenId::Health),
-                "test delivery of the row's subscription, or every marked one's (asks first)",
-                Some("test"),
-            ),
-            bind(
-                &[c('p')],
-                Pause,
-                Scope::On(ScreenId::Health),
-                "pause or resume the row's subscription, or every marked one's",
-                Some("pause"),
-            ),
-            bind(
-                &[c('e')],
-                Edit,
-                Scope::On(ScreenId::Health),
-                "edit the row's subscription (its target, its recipients)",
-                Some("edit"),
-            ),
-            bind(
-                &[c('u')],
-                Restore,
-                Scope::On(ScreenId::Health),
-                "restore the row's subscription when it is soft-deleted",
-                None,
-            ),
-            bind(
-                &[c('r')],
-                Refresh,
-                Scope::On(ScreenId::Health),
-                "look again (reads only what changed since the last look)",
-                Some("look again"),
-            ),
-            bind(
-                &[k(K::Esc)],
-                Back,
-                Scope::On(ScreenId::Health),
-                "clear the marks; else stop the look under way; else clear the filter; else back",
-                Some("stop"),
-            ),
-            bind(
-                &[k(K::Esc)],
-                Back,
-                Scope::On(ScreenId::People),
-                "clear the marks, then the filter; stop the look of :no-role; clear :no-role or :has-role; else back",
-                None,
-            ),
-            bind(
-                &[c('s')],
-                Sort,
-                Scope::On(ScreenId::People),
-                "order: joined, newest or oldest first",
-                Some("sort"),
-            ),
-            bind(
-                &[c('a')],
-                Assign,
-                Scope::On(ScreenId::People),
-                "add the person to roles (choose several)",
-                Some("add to roles"),
-            ),
-            bind(
-                &[c('L')],
-                SetLevel,
-                Scope::On(ScreenId::People),
-                "change the person's level (member, admin, owner)",
-                Some("level"),
-            ),
-            bind(
-                &[c('O')],
-                Offboard,
-                Scope::On(ScreenId::People),
-                "offboard the person: their plan, then its steps (asks first)",
-                Some("offboard"),
-            ),
-            bind(
-                &[c('a')],
-                Assign,
-                Scope::On(ScreenId::Person),
-                "add them to roles (choose several)",
-                Some("add to roles"),
-            ),
-            bind(
-                &[c('d')],
-                Delete,
-                Scope::On(ScreenId::Person),
-                "remove them from the role under the cursor (asks first)",
-                Some("remove"),
-            ),
-            bind(
-                &[c('L')],
-                SetLevel,
-                Scope::On(ScreenId::Person),
-                "change their level (member, admin, owner)",
-                Some("level"),
-            ),
-            bind(
-                &[c('O')],
-                Offboard,
-                Scope::On(ScreenId::Person),
-                "offboard them: their plan, then its steps (asks first)",
-                Some("offboard"),
-            ),
-            bind(
-                &[c('r')],
-                Refresh,
-                Scope::On(ScreenId::Person),
-                "gather their page again (and who holds which role)",
-                Some("refresh"),
-            ),
-            bind(
-                &[c(' ')],
-                Mark,
-                Scope::On(ScreenId::Offboard),
-                "turn the option under the cursor on or off (the plan follows)",
-                Some("option"),
-            ),
-            bind(
-                &[k(K::Esc)],
-                Back,
-                Scope::On(ScreenId::Offboard),
-                "back (a run under way goes on)",
-                Some("back"),
-            ),
             bind(&[c('v')], ToggleJson, all, "detail: fields or raw JSON", None),
             bind(&[c('J')], DetailDown, all, "scroll the detail down", None),
             bind(&[c('K')], DetailUp, all, "scroll the detail up", None),
@@ -246,7 +113,7 @@ impl Default for Keymap {
                 "back; quit on the top level",
                 Some("back/quit"),
             ),
-            ]);
+        ]);
         Keymap { bindings }
     }
 }

@@ -189,9 +189,18 @@ impl Table<Board> {
         self.hold(rows, selected, height);
     }
 
-    /// Forgets every row (another project or connection).
+    /// Forgets every row (another project or connection): the look under
+    /// way stops, and its news, late, is dropped. The looks' tickets
+    /// outlive the rows (as People's `Asked` does), so that a look started
+    /// after never carries the ticket of one left, whose end may still be
+    /// on its way.
     pub fn forget(&mut self) {
-        self.resource = Board::default();
+        let mut looks = std::mem::take(&mut self.resource.looks);
+        looks.forget();
+        self.resource = Board {
+            looks,
+            ..Board::default()
+        };
         self.rows.clear();
         self.filter.clear();
         self.marks.clear();

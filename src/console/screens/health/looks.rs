@@ -61,13 +61,14 @@ impl Looks {
         std::mem::take(&mut self.again)
     }
 
-    /// Another project or connection: the look under way stops, and its
-    /// news, late, is dropped.
+    /// Another project or connection: the look under way stops, its
+    /// news, late, is dropped, and one cut short is not looked at again.
     pub fn forget(&mut self) {
         if let Some(stop) = self.stop.take() {
             stop.stop();
         }
         self.latest.issue();
+        self.again = false;
     }
 }
 

@@ -5,14 +5,19 @@
 //! (`board.rs`: its rows, columns, detail and heading; `board_look.rs`:
 //! how a look's news lands on them, `on_look_news` handing the list's
 //! states to Subscriptions as a `Change`, `on_looked` its end, `look` and
-//! `stop_look` starting and stopping one); its keys and when a look starts
-//! again (`console/app/health.rs`) move here as issue 30's re-cut goes on.
+//! `stop_look` starting and stopping one, `forget` what another project
+//! drops) and when a look starts by itself and what the row under the
+//! cursor offers the keys that act on a subscription (`handle.rs`), and
+//! what its tab says from any tab (`tab.rs`), and its keys (`keys.rs`).
 
 pub mod ask;
 pub mod board;
 pub mod bulk;
+pub mod handle;
+pub mod keys;
 pub mod looks;
 pub mod msg;
+pub mod tab;
 
 pub use ask::Ask;
 pub use board::Board;

@@ -1,9 +1,12 @@
-//! Offboarding a person. Its folder holds, so far, its write
-//! (`writes.rs`), what it hears (`msg.rs`) and the page itself (`page.rs`:
-//! the options, the plan, each step's outcome, still drawn as a table's
-//! rows); what its keys do (`console/app/offboard.rs`) moves here as issue
-//! 30's re-cut goes on.
+//! Offboarding a person. Its folder holds its write (`writes.rs`), what
+//! it hears (`msg.rs`), what its keys do and how its run's news and end
+//! land (`handle.rs`: `O`, Space, Enter, Esc while it runs), its keys
+//! (`keys.rs`) and the page
+//! itself (`page.rs`: the options, the plan, each step's outcome, still
+//! drawn as a table's rows).
 
+pub mod handle;
+pub mod keys;
 pub mod msg;
 pub mod page;
 pub mod writes;

@@ -30,6 +30,28 @@ pub struct Asked {
 }
 
 impl Asked {
+    /// Whether People still waits for this message: the index or the
+    /// narrowing it answers is the latest.
+    pub fn wants(&self, msg: &super::Msg) -> bool {
+        use super::Msg;
+        match msg {
+            Msg::RoleIndexProgress { ticket, .. } | Msg::RoleIndex { ticket, .. } => {
+                self.indexes.is_current(*ticket)
+            }
+            Msg::PeopleNews { ticket, .. } | Msg::PeopleNarrowed { ticket, .. } => {
+                self.narrowings.is_current(*ticket)
+            }
+        }
+    }
+
+    /// Whether a person's page still waits for this page (not one left).
+    pub fn wants_page(&self, msg: &crate::console::screens::person::Msg) -> bool {
+        use crate::console::screens::person::Msg;
+        match msg {
+            Msg::Profile { ticket, .. } => self.profiles.is_current(*ticket),
+        }
+    }
+
     /// Another organization or connection: every answer on its way is of
     /// the one left, and nothing waits any more. (The narrowing's stop is
     /// the caller's to pull first.)

@@ -314,6 +314,15 @@ impl Resource for People {
 }
 
 impl Table<People> {
+    /// The name of every role, once the index is in (loaded or not on
+    /// Roles), for completion.
+    pub fn role_names(&self) -> impl Iterator<Item = String> + '_ {
+        self.resource
+            .index
+            .iter()
+            .flat_map(|index| index.roles.iter().map(|role| role.name.clone()))
+    }
+
     /// The row of a person, by user UUID, if loaded.
     pub fn position_of(&self, uuid: &str) -> Option<u64> {
         self.rows

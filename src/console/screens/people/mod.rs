@@ -1,15 +1,23 @@
-//! The People screen. Its folder holds, so far, its list (`list.rs`:
-//! every member, paged and searched by the server, with the roles each
-//! holds, and its narrowings), its typed request (`request.rs`), what else it asks (`ask.rs`: the role index, a
-//! narrowing), what it and a person's page asked and "latest wins" for
-//! each (`asked.rs`), its writes (`writes.rs`); what its keys do and how its answers land
-//! (`console/app/people.rs`, `choose.rs`) move here as issue 30's re-cut
-//! goes on.
+//! The People screen. Its folder holds its list (`list.rs`: every
+//! member, paged and searched by the server, with the roles each holds,
+//! and its narrowings), its typed request (`request.rs`), what else it
+//! asks (`ask.rs`: the role index, a narrowing), what it and a person's
+//! page asked and "latest wins" for each (`asked.rs`), how its answers
+//! and keys land (`handle.rs`: the index, the narrowings, Esc and `r`),
+//! what it hears of other screens' writes (`news.rs`), its writes
+//! (`writes.rs`), its keys (`keys.rs`), what `a` and `L` choose and ask for the people acted on
+//! (`choose.rs`), and what its handlers and those of a person's page and
+//! an offboarding ask of the shell (`heard.rs`).
 
 pub mod ask;
 pub mod asked;
+pub mod choose;
+pub mod handle;
+pub mod heard;
+pub mod keys;
 pub mod list;
 pub mod msg;
+pub mod news;
 pub mod request;
 pub mod writes;
 

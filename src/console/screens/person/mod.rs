@@ -1,10 +1,11 @@
-//! A person's page. Its folder holds, so far, what it asks
-//! (`ask.rs`: the page gathered) and hears (`msg.rs`: the page), and the
-//! page itself (`page.rs`: its lines, still drawn as a table's rows);
-//! how its answer lands (`console/app/people.rs`) moves here as issue 30's
-//! re-cut goes on.
+//! A person's page. Its folder holds what it asks (`ask.rs`: the page
+//! gathered) and hears (`msg.rs`: the page), how that lands and what
+//! Enter does (`handle.rs`), its keys (`keys.rs`), and the page itself (`page.rs`: its lines,
+//! still drawn as a table's rows).
 
 pub mod ask;
+pub mod handle;
+pub mod keys;
 pub mod msg;
 pub mod page;
 
