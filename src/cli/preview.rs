@@ -75,6 +75,28 @@ impl Session {
         })
     }
 
+    /// [`Session::open_for`] of one person whose roles were read already
+    /// ([`World::read_of`]).
+    pub async fn open_of(
+        connection: &Connection,
+        person: crate::access::directory::Person,
+        roles: Vec<crate::access::directory::RoleInfo>,
+    ) -> Result<Session, ReadError> {
+        let (reader, ctrl_c) = super::access::stoppable_reader(
+            connection,
+            ReadOptions {
+                concurrency: AT_ONCE,
+                ..ReadOptions::default()
+            },
+        );
+        let read = World::read_of(&reader, &connection.organization, Projects::All, person, roles).await?;
+        Ok(Session {
+            reader,
+            read,
+            _ctrl_c: ctrl_c,
+        })
+    }
+
     /// Opens a session for a change, or says why there is no preview and
     /// returns `None` (a dry run cannot go on without one).
     pub async fn open_or_note(

@@ -54,7 +54,31 @@ impl World {
             Directory::load_for(reader, organization, people),
             directory::members(reader, organization, people)
         );
-        let (directory, people) = (directory?, people?);
+        World::read_rules(reader, projects, directory?, people?).await
+    }
+
+    /// [`World::read`] of one person whose roles were read already (an
+    /// offboarding's role index, [`directory::roles_held`]): neither the
+    /// roles' list nor any role's memberships are read again.
+    pub async fn read_of(
+        reader: &Reader,
+        organization: &str,
+        projects: Projects<'_>,
+        person: directory::Person,
+        roles: Vec<directory::RoleInfo>,
+    ) -> ReadResult<Read> {
+        let directory = Directory::load_with_roles(reader, organization, roles).await?;
+        World::read_rules(reader, projects, directory, vec![person]).await
+    }
+
+    /// The rules of the projects asked for, with the directory and the
+    /// people read.
+    async fn read_rules(
+        reader: &Reader,
+        projects: Projects<'_>,
+        directory: Directory,
+        people: Vec<directory::Person>,
+    ) -> ReadResult<Read> {
         let chosen: Vec<ProjectRef> = match projects {
             Projects::All => directory.projects.clone(),
             Projects::One(wanted) => match directory.project(wanted) {
