@@ -326,11 +326,24 @@ async fn check_access(
     match crate::access::preview::world::check(&preview.reader, &preview.read.world, change, effect).await {
         Ok(checked) if checked.differences.is_empty() => {
             if format == Format::Table {
-                output::print(&format!(
-                    "Checked: the server's {} level{} after the offboarding are as previewed.\n",
-                    checked.compared,
-                    plural(checked.compared)
-                ))?;
+                let mut said = Vec::new();
+                if checked.compared > 0 {
+                    said.push(format!(
+                        "the server's {} level{} after the offboarding are as previewed",
+                        checked.compared,
+                        plural(checked.compared)
+                    ));
+                }
+                if checked.unlisted > 0 {
+                    said.push(format!(
+                        "no project's access lists them any more ({} project{} read)",
+                        checked.unlisted,
+                        plural(checked.unlisted)
+                    ));
+                }
+                if !said.is_empty() {
+                    output::print(&format!("Checked: {}.\n", said.join("; ")))?;
+                }
             }
         }
         Ok(checked) => super::preview::warn_differences(&checked),

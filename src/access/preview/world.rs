@@ -299,6 +299,9 @@ async fn project_rules(reader: &Reader, project: ProjectRef) -> ReadResult<Proje
 pub struct Checked {
     /// Levels compared.
     pub compared: usize,
+    /// Projects whose access lists no longer name the person who left the
+    /// organization (a change that removes someone), as previewed.
+    pub unlisted: usize,
     /// Where they differ, in words.
     pub differences: Vec<String>,
     /// The mode the server's levels matched, when the organization does
@@ -317,6 +320,7 @@ pub async fn check(reader: &Reader, before: &World, change: &Change, effect: &Ef
     let only_project = super::only_project(change);
     let _ = effect;
     let mut compared = 0;
+    let mut unlisted = 0;
     let mut differences: [Vec<String>; 2] = [Vec::new(), Vec::new()];
     let modes = [after.mode(), super::other(after.mode())];
     for project in after
@@ -327,6 +331,13 @@ pub async fn check(reader: &Reader, before: &World, change: &Change, effect: &Ef
         let levels = Levels::new(&after, project);
         let key = project.project.id.to_string();
         let rows = server_rows(reader, &key, people.as_ref()).await?;
+        if let Some(removed) = removed.as_deref()
+            && !rows
+                .iter()
+                .any(|row| row.organization_membership_id.eq_ignore_ascii_case(removed))
+        {
+            unlisted += 1;
+        }
         for row in &rows {
             let id = row.organization_membership_id.to_lowercase();
             if people.as_ref().is_some_and(|people| !people.contains(&id)) {
@@ -385,12 +396,14 @@ pub async fn check(reader: &Reader, before: &World, change: &Change, effect: &Ef
     if before.mode.is_none() && !ours.is_empty() && theirs.is_empty() {
         return Ok(Checked {
             compared,
+            unlisted,
             differences: Vec::new(),
             server_mode: Some(modes[1].as_str()),
         });
     }
     Ok(Checked {
         compared,
+        unlisted,
         differences: ours,
         server_mode: None,
     })
