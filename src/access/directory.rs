@@ -18,7 +18,7 @@ use super::read::{ReadResult, Reader};
 use crate::api::access::Mode;
 use crate::api::models::{ListOrText, level};
 use crate::api::{FetchAll, List, OrganizationMember, Project, Role, RoleMembership};
-use crate::people::membership_user;
+use crate::people::{RoleIndex, membership_user};
 
 /// What the organization's answer tells of access. Every field is `None`
 /// when the server does not say (PostHog says the plan in
@@ -337,6 +337,27 @@ impl Directory {
     /// [`Directory::load`] keeping, of each role's members, only `people`
     /// (every role's memberships are still walked whole).
     pub async fn load_for(reader: &Reader, organization: &str, people: &People) -> ReadResult<Directory> {
+        Directory::load_with(reader, organization, people, None).await
+    }
+
+    /// [`Directory::load_for`] with the roles read already, as
+    /// [`roles_held`] makes them of a role index (an offboarding has read
+    /// one to plan, and its preview takes it rather than reading every
+    /// role's memberships again).
+    pub async fn load_with_roles(
+        reader: &Reader,
+        organization: &str,
+        roles: Vec<RoleInfo>,
+    ) -> ReadResult<Directory> {
+        Directory::load_with(reader, organization, &People::Nobody, Some(roles)).await
+    }
+
+    async fn load_with(
+        reader: &Reader,
+        organization: &str,
+        people: &People,
+        held: Option<Vec<RoleInfo>>,
+    ) -> ReadResult<Directory> {
         // The three at once: the organization as given (`@current` too)
         // names the roles' path.
         let (answer, listed, roles) = tokio::join!(
@@ -347,7 +368,12 @@ impl Directory {
                     .await
             }),
             projects(reader),
-            roles(reader, organization, people),
+            async {
+                match held {
+                    Some(roles) => Ok(roles),
+                    None => roles(reader, organization, people).await,
+                }
+            },
         );
         let answer = answer?;
         let organization = Organization::from(answer);
@@ -524,6 +550,38 @@ async fn roles(reader: &Reader, organization_id: &str, people: &People) -> ReadR
             .then_with(|| a.id.cmp(&b.id))
     });
     Ok(roles)
+}
+
+/// Every role of `index` (a [`RoleIndex`] holding `person`'s memberships,
+/// [`RoleIndex::load_of`]) with `person` its one member where they hold it:
+/// what [`Directory::load_for`] reads of the roles for [`People::Known`]
+/// of them alone, without reading it again.
+pub fn roles_held(index: &RoleIndex, person: &Person) -> Vec<RoleInfo> {
+    let theirs = index.of(&person.user_uuid);
+    let mut roles: Vec<RoleInfo> = index
+        .roles
+        .iter()
+        .map(|role| RoleInfo {
+            id: role.id.to_lowercase(),
+            name: role.name.clone(),
+            members: match theirs.iter().any(|held| held.id.eq_ignore_ascii_case(&role.id)) {
+                true => vec![RoleMember {
+                    membership_id: Some(person.membership_id.clone()),
+                    user_uuid: Some(person.user_uuid.clone()),
+                    email: person.email.clone(),
+                    name: person.name.clone(),
+                }],
+                false => Vec::new(),
+            },
+        })
+        .collect();
+    roles.sort_by(|a, b| {
+        a.name
+            .to_lowercase()
+            .cmp(&b.name.to_lowercase())
+            .then_with(|| a.id.cmp(&b.id))
+    });
+    roles
 }
 
 /// Walks every role's memberships, a page at a time, handing each member

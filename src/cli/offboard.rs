@@ -21,8 +21,6 @@ use super::connection::Connection;
 use super::output::{self, Format};
 use super::preview::Session as PreviewSession;
 use super::{Exit, people};
-use crate::access::directory::People;
-use crate::access::preview::world::Projects;
 use crate::access::preview::{Change, Effect};
 use crate::access::read::ReadError;
 use crate::people::offboard::{self, Journal, Options, Outcome, Plan, RecordAt, Session, Status, Step};
@@ -61,7 +59,7 @@ pub async fn run(connection: &Connection, format: Format, args: OffboardArgs) ->
         delete_sole: args.delete_sole,
         remove_from_organization: args.remove_from_organization,
     };
-    let profile = people::profile_of(connection, &args.email).await?;
+    let (profile, roles) = people::profile_and_roles(connection, &args.email).await?;
     let mut plan = offboard::plan(&profile, options);
     if format == Format::Table {
         output::print(&plan_text(&plan))?;
@@ -82,7 +80,7 @@ pub async fn run(connection: &Connection, format: Format, args: OffboardArgs) ->
         crate::clock::system_now(),
     )
     .await;
-    let access = access_preview(connection, &profile, &plan, &args, format).await?;
+    let access = access_preview(connection, &profile, &roles, &plan, &args, format).await?;
     if args.dry_run {
         return dry_run(
             &plan,
@@ -265,6 +263,7 @@ pub async fn run(connection: &Connection, format: Format, args: OffboardArgs) ->
 async fn access_preview(
     connection: &Connection,
     profile: &crate::people::profile::Profile,
+    roles: &crate::people::RoleIndex,
     plan: &Plan,
     args: &OffboardArgs,
     format: Format,
@@ -279,9 +278,11 @@ async fn access_preview(
     if !leaves_roles && !args.remove_from_organization {
         return Ok(None);
     }
-    // The offboarding moves their access alone: only they are read.
-    let people = People::known(&[member]);
-    let session = match PreviewSession::open_for(connection, Projects::All, &people).await {
+    // The offboarding moves their access alone: only they are read, and
+    // their roles are those the plan was made from (read once).
+    let person = crate::access::directory::Person::from_member(member);
+    let held = crate::access::directory::roles_held(roles, &person);
+    let session = match PreviewSession::open_of(connection, person, held).await {
         Ok(session) => session,
         Err(ReadError::Stopped) => anyhow::bail!("stopped (Ctrl-C): nothing was changed"),
         // The offboarding goes on without it, as it did before previews.
@@ -325,11 +326,24 @@ async fn check_access(
     match crate::access::preview::world::check(&preview.reader, &preview.read.world, change, effect).await {
         Ok(checked) if checked.differences.is_empty() => {
             if format == Format::Table {
-                output::print(&format!(
-                    "Checked: the server's {} level{} after the offboarding are as previewed.\n",
-                    checked.compared,
-                    plural(checked.compared)
-                ))?;
+                let mut said = Vec::new();
+                if checked.compared > 0 {
+                    said.push(format!(
+                        "the server's {} level{} after the offboarding are as previewed",
+                        checked.compared,
+                        plural(checked.compared)
+                    ));
+                }
+                if checked.unlisted > 0 {
+                    said.push(format!(
+                        "no project's access lists them any more ({} project{} read)",
+                        checked.unlisted,
+                        plural(checked.unlisted)
+                    ));
+                }
+                if !said.is_empty() {
+                    output::print(&format!("Checked: {}.\n", said.join("; ")))?;
+                }
             }
         }
         Ok(checked) => super::preview::warn_differences(&checked),

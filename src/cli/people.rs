@@ -304,6 +304,16 @@ async fn show(connection: &Connection, format: Format, email: &str) -> anyhow::R
 
 /// The person's profile, or an error when the address is nobody's.
 pub(super) async fn profile_of(connection: &Connection, email: &str) -> anyhow::Result<Profile> {
+    Ok(profile_and_roles(connection, email).await?.0)
+}
+
+/// [`profile_of`], with the role index it was gathered from (a member's
+/// roles alone in it, every role's size known): an offboarding previews
+/// their access from it rather than reading every role again.
+pub(super) async fn profile_and_roles(
+    connection: &Connection,
+    email: &str,
+) -> anyhow::Result<(Profile, RoleIndex)> {
     if !email.contains('@') {
         return Err(UsageError(format!("\"{}\" is not an e-mail address", printable(email))).into());
     }
@@ -330,7 +340,7 @@ pub(super) async fn profile_of(connection: &Connection, email: &str) -> anyhow::
     for warning in &profile.warnings {
         eprintln!("orgdeck: warning: {}", printable(warning));
     }
-    Ok(profile)
+    Ok((profile, index))
 }
 
 /// A person's page, for people.

@@ -12,6 +12,7 @@
 //! `access_control:read`) gets a note that there is no preview, and the
 //! command goes on as it did before previews; `--dry-run` then fails.
 
+use std::collections::HashMap;
 use std::io::{BufRead as _, Write as _};
 
 use clap::Args;
@@ -68,6 +69,28 @@ impl Session {
             },
         );
         let read = World::read(&reader, &connection.organization, projects, people).await?;
+        Ok(Session {
+            reader,
+            read,
+            _ctrl_c: ctrl_c,
+        })
+    }
+
+    /// [`Session::open_for`] of one person whose roles were read already
+    /// ([`World::read_of`]).
+    pub async fn open_of(
+        connection: &Connection,
+        person: crate::access::directory::Person,
+        roles: Vec<crate::access::directory::RoleInfo>,
+    ) -> Result<Session, ReadError> {
+        let (reader, ctrl_c) = super::access::stoppable_reader(
+            connection,
+            ReadOptions {
+                concurrency: AT_ONCE,
+                ..ReadOptions::default()
+            },
+        );
+        let read = World::read_of(&reader, &connection.organization, Projects::All, person, roles).await?;
         Ok(Session {
             reader,
             read,
@@ -200,10 +223,86 @@ pub fn text(effect: &Effect, what: &str) -> String {
     let summary = format!("  {}", parts.join(", "));
     out.push_str(&summary);
     out.push_str(":\n");
-    for line in &effect.lines {
-        out.push_str(&line_text(line));
+    for group in grouped(&effect.lines) {
+        out.push_str(&group_text(&group));
     }
     out
+}
+
+/// The lines of one person in one project that move the same way for the
+/// same reason (a new admin's every resource, editor → manager), gathered
+/// in the order their first line came; a project's own line and an
+/// object's stand alone.
+fn grouped(lines: &[Line]) -> Vec<Vec<&Line>> {
+    let mut groups: Vec<Vec<&Line>> = Vec::new();
+    let mut at: HashMap<GroupKey<'_>, usize> = HashMap::new();
+    for line in lines {
+        let alone = line.object.is_some() || line.resource == crate::api::access::levels::PROJECT;
+        let key = (!alone).then(|| GroupKey {
+            person: &line.membership_id,
+            project: line.project.id,
+            levels: format!("{} {}", line.before, line.after),
+            because: &line.because,
+            other_mode: line.other_mode.as_ref().map(|other| {
+                format!(
+                    "{} {} {} {}",
+                    other.mode, other.before, other.after, other.because
+                )
+            }),
+            loses: line.loses,
+        });
+        let Some(key) = key else {
+            groups.push(vec![line]);
+            continue;
+        };
+        match at.get(&key) {
+            Some(&place) => groups[place].push(line),
+            None => {
+                at.insert(key, groups.len());
+                groups.push(vec![line]);
+            }
+        }
+    }
+    groups
+}
+
+/// What lines must share to be told as one.
+#[derive(PartialEq, Eq, Hash)]
+struct GroupKey<'a> {
+    person: &'a str,
+    project: i64,
+    /// Before and after.
+    levels: String,
+    because: &'a str,
+    other_mode: Option<String>,
+    loses: bool,
+}
+
+/// One line, or lines of one person and project moving alike told as one:
+/// "Ada: 31 resources (actions, dashboards, …) editor → manager in
+/// Hedgebox Web (1), because …".
+fn group_text(group: &[&Line]) -> String {
+    match group {
+        [] => String::new(),
+        [line] => line_text(line),
+        [first, ..] => {
+            let names: Vec<String> = group
+                .iter()
+                .map(|line| crate::api::access::levels::display_name(&line.resource))
+                .collect();
+            let resources = match group.len() == crate::api::access::levels::RESOURCES.len() {
+                true => format!("every resource ({})", group.len()),
+                false => format!("{} resources ({})", group.len(), names.join(", ")),
+            };
+            let what = format!(
+                "{resources} {} → {} in {}",
+                first.before,
+                first.after,
+                first.project.label()
+            );
+            told(first, &what)
+        }
+    }
 }
 
 fn mode_words(mode: &str) -> String {
@@ -226,6 +325,11 @@ pub fn people(count: usize) -> String {
 /// because …", with the other mode's line under it where it differs; a
 /// line that moves in the other mode alone starts with "~".
 fn line_text(line: &Line) -> String {
+    told(line, &line.what())
+}
+
+/// A line told with `what` moves (its own [`Line::what`], or a group's).
+fn told(line: &Line, what: &str) -> String {
     let who = if line.name.is_empty() || line.name == line.email {
         line.email.clone()
     } else {
@@ -241,14 +345,14 @@ fn line_text(line: &Line) -> String {
         format!(
             "  {mark} {}: {}, because {}\n",
             printable(&who),
-            printable(&line.what()),
+            printable(what),
             printable(&line.because)
         )
     } else {
         format!(
             "  {mark} {}: {} (unchanged in this mode)\n",
             printable(&who),
-            printable(&line.what()),
+            printable(what),
         )
     };
     if let Some(other) = &line.other_mode {

@@ -163,3 +163,64 @@ async fn plan_accepts_dry_run_and_prints_the_same_plan() {
         "plan --dry-run changed something"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_preview_tells_a_person_s_resources_moving_alike_in_one_line() {
+    // Made an admin, Rahul bypasses every rule: of each project's resources,
+    // those going editor → manager for that reason are one line naming
+    // them, the one going viewer → manager (insights, in Web) another, and
+    // the project's own line stands alone. -o json keeps a line for each.
+    let server = TestServer::demo().await;
+    let owner = server.key(&["*"]);
+    let args = [
+        "people",
+        "level",
+        "rahul.mehta@hedgebox.dev",
+        "admin",
+        "--dry-run",
+    ];
+    let run = orgdeck_at(&server.base, &owner, &args, None, &[]).await;
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let moved: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|line| line.starts_with("  + "))
+        .collect();
+    assert!(moved.len() <= 6, "{}", run.stdout);
+    let web = moved
+        .iter()
+        .find(|line| line.contains("editor → manager in Hedgebox Web"))
+        .expect("Web's resources in one line");
+    assert!(
+        web.contains(" resources (actions, customer analytics, dashboards,") && !web.contains("insights,"),
+        "{web}"
+    );
+    assert!(
+        moved
+            .iter()
+            .any(|line| line.contains(": insights viewer → manager in Hedgebox Web")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        moved
+            .iter()
+            .any(|line| line.contains(": project member → admin in Hedgebox Mobile")),
+        "{}",
+        run.stdout
+    );
+    let json = orgdeck_at(
+        &server.base,
+        &owner,
+        &[&args[..], &["-o", "json"]].concat(),
+        None,
+        &[],
+    )
+    .await;
+    let value: Value = serde_json::from_str(&json.stdout).unwrap_or_else(|_| panic!("{}", json.stdout));
+    let lines = value["preview"]["lines"]
+        .as_array()
+        .or_else(|| value["lines"].as_array())
+        .map_or(0, Vec::len);
+    assert!(lines > 60, "every line in JSON: {}", json.stdout);
+}

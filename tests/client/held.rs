@@ -379,6 +379,22 @@ async fn a_preview_about_some_people_holds_them_alone_and_previews_what_the_whol
             .world;
         assert_eq!(known.people, theirs.people);
         assert_eq!(known.roles, theirs.roles);
+        // Their roles from the offboarding's role index of them, read once:
+        // the roles are not read again, and the world is the same.
+        let index = RoleIndex::load_of(&client, "@current", &person.user_uuid, &|_, _| {})
+            .await
+            .unwrap();
+        let held = orgdeck::access::directory::roles_held(&index, person);
+        let indexed = World::read_of(&reader, "@current", Projects::All, person.clone(), held)
+            .await
+            .unwrap()
+            .world;
+        assert_eq!(indexed.people, theirs.people);
+        assert_eq!(
+            indexed.roles, theirs.roles,
+            "{}: roles from the index",
+            person.email
+        );
         let id = person.membership_id.clone();
         let mut changes = vec![
             Change::Offboard {
@@ -411,6 +427,12 @@ async fn a_preview_about_some_people_holds_them_alone_and_previews_what_the_whol
             let expected = preview(&whole, change);
             moved += expected.lines.len();
             assert_eq!(preview(&theirs, change), expected, "{}: {change:?}", person.email);
+            assert_eq!(
+                preview(&indexed, change),
+                expected,
+                "{}: {change:?}",
+                person.email
+            );
         }
     }
     assert!(moved > 0, "some change moves someone's access");

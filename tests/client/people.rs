@@ -335,8 +335,9 @@ async fn offboarding_the_leaver_plans_runs_records_and_then_has_nothing_left_to_
     assert_eq!(state(&server, &key).await, after);
 
     // Removed from the organization at last: the role memberships are gone
-    // with it, and what they created stays.
-    orgdeck(
+    // with it, and what they created stays; the check after says no
+    // project's access lists them any more.
+    let removed = orgdeck(
         &server,
         &key,
         &[
@@ -350,6 +351,13 @@ async fn offboarding_the_leaver_plans_runs_records_and_then_has_nothing_left_to_
     )
     .await
     .ok();
+    assert!(
+        removed
+            .stdout
+            .contains("Checked: no project's access lists them any more (2 projects read)."),
+        "{}",
+        removed.stdout
+    );
     let gone = state(&server, &key).await;
     assert!(!gone["members"].as_array().unwrap().contains(&json!(LEAVER)));
     assert_eq!(subscription(&gone, 87), subscription(&before, 87));

@@ -54,7 +54,31 @@ impl World {
             Directory::load_for(reader, organization, people),
             directory::members(reader, organization, people)
         );
-        let (directory, people) = (directory?, people?);
+        World::read_rules(reader, projects, directory?, people?).await
+    }
+
+    /// [`World::read`] of one person whose roles were read already (an
+    /// offboarding's role index, [`directory::roles_held`]): neither the
+    /// roles' list nor any role's memberships are read again.
+    pub async fn read_of(
+        reader: &Reader,
+        organization: &str,
+        projects: Projects<'_>,
+        person: directory::Person,
+        roles: Vec<directory::RoleInfo>,
+    ) -> ReadResult<Read> {
+        let directory = Directory::load_with_roles(reader, organization, roles).await?;
+        World::read_rules(reader, projects, directory, vec![person]).await
+    }
+
+    /// The rules of the projects asked for, with the directory and the
+    /// people read.
+    async fn read_rules(
+        reader: &Reader,
+        projects: Projects<'_>,
+        directory: Directory,
+        people: Vec<directory::Person>,
+    ) -> ReadResult<Read> {
         let chosen: Vec<ProjectRef> = match projects {
             Projects::All => directory.projects.clone(),
             Projects::One(wanted) => match directory.project(wanted) {
@@ -275,6 +299,9 @@ async fn project_rules(reader: &Reader, project: ProjectRef) -> ReadResult<Proje
 pub struct Checked {
     /// Levels compared.
     pub compared: usize,
+    /// Projects whose access lists no longer name the person who left the
+    /// organization (a change that removes someone), as previewed.
+    pub unlisted: usize,
     /// Where they differ, in words.
     pub differences: Vec<String>,
     /// The mode the server's levels matched, when the organization does
@@ -293,6 +320,7 @@ pub async fn check(reader: &Reader, before: &World, change: &Change, effect: &Ef
     let only_project = super::only_project(change);
     let _ = effect;
     let mut compared = 0;
+    let mut unlisted = 0;
     let mut differences: [Vec<String>; 2] = [Vec::new(), Vec::new()];
     let modes = [after.mode(), super::other(after.mode())];
     for project in after
@@ -303,6 +331,13 @@ pub async fn check(reader: &Reader, before: &World, change: &Change, effect: &Ef
         let levels = Levels::new(&after, project);
         let key = project.project.id.to_string();
         let rows = server_rows(reader, &key, people.as_ref()).await?;
+        if let Some(removed) = removed.as_deref()
+            && !rows
+                .iter()
+                .any(|row| row.organization_membership_id.eq_ignore_ascii_case(removed))
+        {
+            unlisted += 1;
+        }
         for row in &rows {
             let id = row.organization_membership_id.to_lowercase();
             if people.as_ref().is_some_and(|people| !people.contains(&id)) {
@@ -361,12 +396,14 @@ pub async fn check(reader: &Reader, before: &World, change: &Change, effect: &Ef
     if before.mode.is_none() && !ours.is_empty() && theirs.is_empty() {
         return Ok(Checked {
             compared,
+            unlisted,
             differences: Vec::new(),
             server_mode: Some(modes[1].as_str()),
         });
     }
     Ok(Checked {
         compared,
+        unlisted,
         differences: ours,
         server_mode: None,
     })

@@ -60,7 +60,8 @@ impl Prepared {
 /// breaks holding two breaks or more become one break; top-level headers
 /// cut pieces.
 fn prepare(file: &str) -> Prepared {
-    let mut text = String::new();
+    // At most the file (trivia only shrink): allocated once.
+    let mut text = String::with_capacity(file.len());
     let mut stretches = vec![(0, 0)];
     let mut copied = 0; // the file's bytes up to here are in `text` or dropped
     let mut trivia: Option<(usize, usize, usize)> = None; // (start, first break, breaks)
@@ -194,6 +195,18 @@ fn simple_header(kinds: &[TokenKind], names: &[String]) -> Option<Header> {
 /// and stands in the tree as [`Node::Checked`].
 pub(super) fn read(file: &str, checked: &mut Checked) -> Result<Node, Vec<Problem>> {
     let prepared = prepare(file);
+    // The entries the headers announce: their lists are allocated once.
+    let subscriptions = prepared
+        .pieces
+        .iter()
+        .filter(|piece| {
+            piece
+                .header
+                .as_ref()
+                .is_some_and(|header| header.array && header.name == "subscriptions")
+        })
+        .count();
+    checked.expect(subscriptions);
     let mut sweep = Sweep::new(file);
     let mut root: Vec<(String, Option<Pos>, Node, Option<Pos>)> = Vec::new();
     // Which root keys hold an array of tables made by `[[name]]`.
@@ -228,10 +241,16 @@ pub(super) fn read(file: &str, checked: &mut Checked) -> Result<Node, Vec<Proble
                     let items = if key == "subscriptions" {
                         // Where the entries check an item of no position of its own.
                         let list_at = arrays.get(&key).map_or(at, |&index| root[index].3);
-                        items
-                            .into_iter()
-                            .map(|(item, item_at)| (checked.check(&item, item_at.or(list_at)), item_at))
-                            .collect()
+                        let mut checked_items = Vec::with_capacity(match arrays.contains_key(&key) {
+                            true => items.len(),
+                            false => subscriptions.max(items.len()),
+                        });
+                        checked_items.extend(
+                            items
+                                .into_iter()
+                                .map(|(item, item_at)| (checked.check(&item, item_at.or(list_at)), item_at)),
+                        );
+                        checked_items
                     } else {
                         items
                     };
