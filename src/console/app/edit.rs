@@ -299,7 +299,7 @@ impl App {
                 Then::Restored(id) if !self.screens.subscriptions.still_lists(id) => {
                     // Gone from the list since (a refresh): it comes back
                     // where the server puts it, the cursor on it.
-                    self.screens.subscriptions.refocus = Some(id.to_string());
+                    self.screens.subscriptions.find_again(id);
                     return self.reload(ScreenId::Subscriptions, false);
                 }
                 Then::Restored(_) => {}

@@ -119,11 +119,8 @@ impl App {
             Ok(command::Command::Show(ScreenId::Deliveries)) => self.open_deliveries(),
             Ok(command::Command::Show(list)) => self.switch(list),
             Ok(command::Command::State(None)) => {
-                // `:state all` is every subscription: every narrowing goes.
-                let filter = &mut self.screens.subscriptions.resource.filter;
-                filter.target_type = None;
-                filter.resource_type = None;
-                self.narrow_to(None)
+                let state = self.screens.subscriptions.resource.every_state();
+                self.narrow_to(state)
             }
             Ok(command::Command::People) => {
                 self.lend_then_follow(|screens, ctx| screens.narrow_people(None, ctx))
@@ -136,12 +133,12 @@ impl App {
             }),
             Ok(command::Command::State(state)) => self.narrow_to(state),
             Ok(command::Command::Target(kind)) => {
-                self.screens.subscriptions.resource.filter.target_type = kind;
-                self.narrow_to(self.screens.subscriptions.resource.state)
+                let state = self.screens.subscriptions.resource.only_target(kind);
+                self.narrow_to(state)
             }
             Ok(command::Command::Delivers(what)) => {
-                self.screens.subscriptions.resource.filter.resource_type = what;
-                self.narrow_to(self.screens.subscriptions.resource.state)
+                let state = self.screens.subscriptions.resource.only_delivering(what);
+                self.narrow_to(state)
             }
             Ok(command::Command::Quit) => {
                 self.quit = true;
@@ -199,7 +196,7 @@ impl App {
         }
         self.shown = ScreenId::Subscriptions;
         self.tab = ScreenId::Subscriptions;
-        self.screens.subscriptions.refocus = Some(subscription.id.to_string());
+        self.screens.subscriptions.find_again(subscription.id);
         self.apply_view();
         let title = subscription
             .title
@@ -247,7 +244,7 @@ impl App {
     pub(super) fn open_role(&mut self, id: String, name: String) -> Vec<Effect> {
         self.shown = ScreenId::Roles;
         self.tab = ScreenId::Roles;
-        self.screens.roles.refocus = Some(id.clone());
+        self.screens.roles.find_again(&id);
         self.apply_view();
         self.screens
             .members

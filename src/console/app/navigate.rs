@@ -5,7 +5,7 @@ use strum::IntoEnumIterator;
 
 use super::{App, Effect, Notice, ScreenId, Ticket};
 use crate::api::{self, SubscriptionState};
-use crate::console::lists::{Listing, Scope};
+use crate::console::lists::Scope;
 use crate::console::screens::ScreenPage;
 use crate::console::screens::deliveries::list::ChosenSubscription;
 use crate::console::screens::members::list::ChosenRole;
@@ -328,40 +328,7 @@ impl App {
         if self.shown != ScreenId::Subscriptions {
             self.switch(ScreenId::Subscriptions);
         }
-        let table = &mut self.screens.subscriptions;
-        table.resource.state = state;
-        table.resource.looked_further = 0;
-        // The rows come again: the view of the old ones goes with them.
-        table.rows.view = None;
-        table.resource.filter.deleted = state == Some(SubscriptionState::Deleted);
-        let ordering = match state {
-            Some(SubscriptionState::Overdue) => Some("next_delivery_date"),
-            Some(SubscriptionState::Ended) => Some("-next_delivery_date"),
-            _ => None,
-        };
-        if let Some(ordering) = ordering
-            && let Some(at) = table
-                .resource
-                .sorts()
-                .iter()
-                .position(|sort| sort.ordering == Some(ordering))
-        {
-            // The user's sort is kept aside, once, to be given back.
-            if table.resource.sort_before_state.is_none() {
-                table.resource.sort_before_state = Some(table.sort);
-            }
-            table.sort = at;
-            table.resource.filter.ordering = Some(ordering.to_string());
-        } else if let Some(before) = table.resource.sort_before_state.take() {
-            table.sort = before;
-            table.resource.filter.ordering = table
-                .resource
-                .sorts()
-                .get(before)
-                .and_then(|sort| sort.ordering)
-                .map(str::to_string);
-        }
-        let filters = table.resource.filters();
+        let filters = self.screens.subscriptions.narrow(state);
         let height = self.table_height();
         // One press answers from the list a look read, when there is one.
         if self.screens.subscriptions.hold_known(height) {

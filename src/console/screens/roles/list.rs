@@ -357,3 +357,10 @@ fn members_changed(
     }
     table.rows.list.replace_row(index, role);
 }
+
+impl crate::console::table::Table<Roles> {
+    /// The cursor goes to role `id` once its row is loaded (`:role NAME`).
+    pub fn find_again(&mut self, id: &str) {
+        self.refocus = Some(id.to_string());
+    }
+}

@@ -8,7 +8,8 @@
 //! subscription in words (`words.rs`), the soft delete `u` undoes
 //! (`undo.rs`), the watch after a test or a resume and how its answers
 //! land (`watch.rs`), a subscription read before a key acts on it
-//! (`read.rs`), what its form asks for as it is filled in, with the
+//! (`read.rs`), what `f`, `o`, `:state`, `:target` and `:delivers` set
+//! on the list (`narrow.rs`), what its form asks for as it is filled in, with the
 //! tickets that guard those answers, and how they land in the form
 //! (`asked.rs`), the routing of its messages (`heard.rs`: `on_msg`, and
 //! [`Heard`], what it hands back for the shell to do) and its own keys
@@ -26,6 +27,7 @@ pub mod heard;
 pub mod keys;
 pub mod list;
 pub mod msg;
+pub mod narrow;
 pub mod read;
 pub mod request;
 pub mod undo;
