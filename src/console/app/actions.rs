@@ -1,115 +1,48 @@
 //! What on-call does to a subscription: a test delivery now (`t`, after
-//! asking), pause and resume (`p`), and the shell's side of the watch
+//! asking), pause and resume (`p`), and restore (`u`), as Subscriptions
+//! says (`screens/subscriptions/on_call.rs`: the question, the write, or
+//! a read first), and the shell's side of the watch
 //! either starts (its timers; the watch itself, and how its answers land,
 //! are Subscriptions' own: `screens/subscriptions/watch.rs`). Also
 //! `--refresh`: the list on screen fetched again at an interval.
 
-use super::{App, Confirm, Effect, Mode, Notice, ScreenId, Timer, Write};
+use super::{App, Confirm, Effect, Mode, ScreenId, Timer, Write};
 use crate::api::{self, Subscription, TriggerType};
-use crate::console::screens::subscriptions::Write as SubscriptionWrite;
+use crate::console::screens::subscriptions::on_call::KeyAct;
 use crate::console::screens::subscriptions::read::Then as ReadThen;
 
 impl App {
-    /// The subscription `t`, `p`, `e` and `u` act on: the one under the
-    /// cursor, the one whose deliveries are shown, or that of the Health
-    /// row (as Subscriptions has it, or as it was read for the screen).
-    pub(super) fn acted_on(&self) -> Option<&Subscription> {
-        if self.shown() == ScreenId::Subscriptions {
-            return self.screens.subscriptions.selected();
-        }
-        let id = self.acted_on_id()?;
-        self.screens
-            .subscriptions
-            .find(id)
-            .or_else(|| self.screens.subscriptions.resource.read.last(id))
-    }
-
-    /// The id of the subscription a key acts on, loaded or not: on
-    /// Subscriptions, the row's; on its deliveries, theirs; on Health, the
-    /// row's.
-    pub(super) fn acted_on_id(&self) -> Option<i64> {
-        match self.shown() {
-            ScreenId::Subscriptions => self.screens.subscriptions.selected().map(|row| row.id),
-            ScreenId::Deliveries => self.screens.deliveries.subscription(),
-            ScreenId::Health => self.screens.health.chosen().map(|row| row.id),
-            ScreenId::Roles
-            | ScreenId::Members
-            | ScreenId::People
-            | ScreenId::Person
-            | ScreenId::Offboard => None,
-        }
-    }
-
     /// `t`: a test delivery, after asking.
     pub(super) fn test_delivery(&mut self) -> Vec<Effect> {
-        let (id, what) = match (self.acted_on(), self.shown()) {
-            (Some(subscription), _) => (subscription.id, describe(subscription)),
-            (None, ScreenId::Deliveries) => match self.screens.deliveries.subscription() {
-                Some(id) => (id, format!("#{id}")),
-                None => return Vec::new(),
-            },
-            (None, ScreenId::Health) => match self.screens.health.chosen() {
-                Some(row) => (row.id, format!("#{} \"{}\"", row.id, row.title)),
-                None => return Vec::new(),
-            },
-            (None, _) => return Vec::new(),
-        };
-        let question = format!("Send a test delivery of {what} now? It goes to every recipient.");
-        let write = Write::Subscription(SubscriptionWrite::TestDelivery {
-            project: self.context.project.clone(),
-            id,
-        });
-        // It reaches people: Enter says no.
-        self.mode = Mode::Confirm(Confirm::write(question, write, true));
-        Vec::new()
+        let act = self.screens.test_delivery(self.shown(), &self.context.project);
+        self.key_act(act)
     }
 
     /// `p`: pause or resume, after asking.
     pub(super) fn pause(&mut self) -> Vec<Effect> {
-        let Some(subscription) = self.acted_on() else {
-            // Not loaded (a Health row, deliveries opened by :sub): read
-            // first, then asked about.
-            return match self.acted_on_id() {
-                Some(id) => self.read_then(id, ReadThen::Pause),
-                None => Vec::new(),
-            };
-        };
-        if subscription.deleted {
-            self.notice = Some(Notice::error(format!(
-                "#{} is soft-deleted: u restores it first",
-                subscription.id
-            )));
-            return Vec::new();
+        let act = self
+            .screens
+            .pause(self.shown(), &self.context.project, &mut self.notice);
+        self.key_act(act)
+    }
+
+    /// What a key on a subscription came to: a question put, a write
+    /// sent, or the subscription read first.
+    pub(super) fn key_act(&mut self, act: KeyAct) -> Vec<Effect> {
+        match act {
+            KeyAct::Ask {
+                question,
+                write,
+                enter_says_no,
+            } => {
+                let write = Write::Subscription(write);
+                self.mode = Mode::Confirm(Confirm::write(question, write, enter_says_no));
+                Vec::new()
+            }
+            KeyAct::Send(write) => self.write(Write::Subscription(write)),
+            KeyAct::ReadFirst(id, then) => self.read_then(id, then),
+            KeyAct::Nothing => Vec::new(),
         }
-        let write = Write::Subscription(SubscriptionWrite::SetEnabled {
-            project: self.context.project.clone(),
-            id: subscription.id,
-            enabled: !subscription.is_enabled(),
-        });
-        if !subscription.is_enabled() {
-            // A resume delivers at once to every recipient: asked first,
-            // and Enter says no, as for a test.
-            let question = format!(
-                "Resume {}? It is delivered at once to {}, then on its schedule.",
-                describe(subscription),
-                crate::text::counted(subscription.recipients(), "recipient")
-            );
-            self.mode = Mode::Confirm(Confirm::write(question, write, true));
-            return Vec::new();
-        }
-        // One to a channel no longer supported can never be resumed: said
-        // first, and only y pauses it.
-        let question = match subscription.pause_warning() {
-            Some(warning) => format!("{warning}.\nPause {} for good?", describe(subscription)),
-            None => format!(
-                "Pause {}? Nothing is delivered until p resumes it.",
-                describe(subscription)
-            ),
-        };
-        // Pausing for good is not harmless: then Enter says no.
-        let for_good = !subscription.is_supported();
-        self.mode = Mode::Confirm(Confirm::write(question, write, for_good));
-        Vec::new()
     }
 
     /// A delivery is on its way for a subscription (a test: `expect` is
@@ -155,7 +88,9 @@ impl App {
         if then == ReadThen::Open {
             return self.open_jumped(subscription);
         }
-        if self.shown() == ScreenId::Subscriptions || self.acted_on_id() != Some(subscription.id) {
+        if self.shown() == ScreenId::Subscriptions
+            || self.screens.acted_on_id(self.shown()) != Some(subscription.id)
+        {
             return Vec::new();
         }
         if self
@@ -211,9 +146,4 @@ impl App {
             Write::Role(_) | Write::Member(_) | Write::People(_) | Write::Offboard(_) => None,
         }
     }
-}
-
-/// `#12 "Weekly revenue"`, for questions (which show it escaped).
-fn describe(subscription: &Subscription) -> String {
-    crate::console::lists::subscriptions::label(subscription)
 }

@@ -12,7 +12,6 @@ use super::{
 };
 use crate::api;
 use crate::console::screens::subscriptions;
-use crate::console::screens::subscriptions::Write as SubscriptionWrite;
 use crate::console::screens::{Landing, Then};
 use crate::console::widgets::form::Form;
 use crate::console::widgets::question::{self, Answer};
@@ -36,47 +35,10 @@ impl App {
         if self.busy() {
             return Vec::new();
         }
-        let project = self.context.project.clone();
-        // On a subscription's deliveries (or a Health row), `u` is about
-        // that subscription alone: restored when it is soft-deleted.
-        if matches!(self.shown(), ScreenId::Deliveries | ScreenId::Health) {
-            let Some(id) = self.acted_on_id() else {
-                return Vec::new();
-            };
-            return match self.acted_on().map(|subscription| subscription.deleted) {
-                Some(true) => self.write(Write::Subscription(SubscriptionWrite::Restore { project, id })),
-                Some(false) => {
-                    self.notice = Some(Notice::done(format!(
-                        "#{id} is not soft-deleted: nothing to restore"
-                    )));
-                    Vec::new()
-                }
-                None => self.read_then(id, crate::console::screens::subscriptions::read::Then::Restore),
-            };
-        }
-        let selected = match self.shown() {
-            ScreenId::Subscriptions => self.screens.subscriptions.selected(),
-            ScreenId::Roles
-            | ScreenId::Members
-            | ScreenId::Deliveries
-            | ScreenId::Health
-            | ScreenId::People
-            | ScreenId::Person
-            | ScreenId::Offboard => None,
-        };
-        let id = match selected {
-            Some(subscription) if subscription.deleted => Some(subscription.id),
-            _ => self.screens.subscriptions.resource.undo.offered(),
-        };
-        match id {
-            Some(id) => self.write(Write::Subscription(SubscriptionWrite::Restore { project, id })),
-            None => {
-                self.notice = Some(Notice::done(
-                    "nothing to restore: u restores a soft-deleted subscription (D shows them)".into(),
-                ));
-                Vec::new()
-            }
-        }
+        let act = self
+            .screens
+            .restore(self.shown(), &self.context.project, &mut self.notice);
+        self.key_act(act)
     }
 
     /// Sends a write. The form or picker that is saving (or the form a

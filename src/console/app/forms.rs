@@ -38,12 +38,12 @@ impl App {
                 (form, FormPurpose::EditSubscription { id: subscription.id })
             }),
             // The row's subscription, or that of the deliveries on screen.
-            ScreenId::Health | ScreenId::Deliveries => match self.acted_on() {
+            ScreenId::Health | ScreenId::Deliveries => match self.screens.acted_on(self.shown()) {
                 Some(subscription) => {
                     let form = fields::form(Some(subscription), self.now);
                     Some((form, FormPurpose::EditSubscription { id: subscription.id }))
                 }
-                None => match self.acted_on_id() {
+                None => match self.screens.acted_on_id(self.shown()) {
                     Some(id) => {
                         return self.read_then(id, crate::console::screens::subscriptions::read::Then::Edit);
                     }

@@ -9,7 +9,8 @@
 //! (`undo.rs`), the watch after a test or a resume and how its answers
 //! land (`watch.rs`), a subscription read before a key acts on it
 //! (`read.rs`), what `f`, `o`, `:state`, `:target` and `:delivers` set
-//! on the list (`narrow.rs`), what its form asks for as it is filled in, with the
+//! on the list (`narrow.rs`), what on-call's keys (`t`, `p`, `u`) come to before
+//! anything is sent (`on_call.rs`), what its form asks for as it is filled in, with the
 //! tickets that guard those answers, and how they land in the form
 //! (`asked.rs`), the routing of its messages (`heard.rs`: `on_msg`, and
 //! [`Heard`], what it hands back for the shell to do) and its own keys
@@ -28,6 +29,7 @@ pub mod keys;
 pub mod list;
 pub mod msg;
 pub mod narrow;
+pub mod on_call;
 pub mod read;
 pub mod request;
 pub mod undo;
