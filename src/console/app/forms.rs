@@ -1,5 +1,5 @@
 //! The forms, opened with `n` and `e`: each screen says what its form
-//! holds and what submitting it sends (Subscriptions':
+//! holds, what `n` and `e` open and what submitting it sends (Subscriptions':
 //! `screens/subscriptions/form.rs`); here they open among the overlays,
 //! take keys, and send.
 
@@ -7,16 +7,15 @@ use ratatui::crossterm::event::KeyEvent;
 
 use super::{App, Effect, FormPurpose, Mode, Notice, ScreenId};
 use crate::console::lists::roles;
-use crate::console::screens::subscriptions::fields;
-use crate::console::screens::subscriptions::form::{self as subscription_form, Submitted};
+use crate::console::screens::subscriptions::form::{self as subscription_form, Opens, Submitted};
 use crate::console::widgets::form::{Form, Outcome};
 
 impl App {
     /// `n`: a new row of the list shown, where it takes new rows.
     pub(super) fn new_item(&mut self) -> Vec<Effect> {
         let (form, purpose) = match self.shown() {
-            ScreenId::Roles => roles::new_form(self.screens.roles.resource.access_levels),
-            ScreenId::Subscriptions => (fields::form(None, self.now), FormPurpose::NewSubscription),
+            ScreenId::Roles => self.screens.roles.opens_new(),
+            ScreenId::Subscriptions => self.screens.subscriptions.opens_new(self.now),
             ScreenId::Members => return self.open_picker(),
             ScreenId::Deliveries
             | ScreenId::Health
@@ -32,24 +31,15 @@ impl App {
     /// `e`: edit the selected row.
     pub(super) fn edit_item(&mut self) -> Vec<Effect> {
         let opened = match self.shown() {
-            ScreenId::Roles => self.screens.roles.selected().map(roles::edit_form),
-            ScreenId::Subscriptions => self.screens.subscriptions.selected().map(|subscription| {
-                let form = fields::form(Some(subscription), self.now);
-                (form, FormPurpose::EditSubscription { id: subscription.id })
-            }),
+            ScreenId::Roles => self.screens.roles.opens_edit(),
             // The row's subscription, or that of the deliveries on screen.
-            ScreenId::Health | ScreenId::Deliveries => match self.screens.acted_on(self.shown()) {
-                Some(subscription) => {
-                    let form = fields::form(Some(subscription), self.now);
-                    Some((form, FormPurpose::EditSubscription { id: subscription.id }))
+            ScreenId::Subscriptions | ScreenId::Health | ScreenId::Deliveries => {
+                match self.screens.opens_subscription(self.shown(), self.now) {
+                    Opens::Form(form, purpose) => Some((*form, purpose)),
+                    Opens::ReadFirst(id, then) => return self.read_then(id, then),
+                    Opens::Nothing => None,
                 }
-                None => match self.screens.acted_on_id(self.shown()) {
-                    Some(id) => {
-                        return self.read_then(id, crate::console::screens::subscriptions::read::Then::Edit);
-                    }
-                    None => None,
-                },
-            },
+            }
             ScreenId::Members | ScreenId::People | ScreenId::Person | ScreenId::Offboard => None,
         };
         match opened {

@@ -364,3 +364,16 @@ impl crate::console::table::Table<Roles> {
         self.refocus = Some(id.to_string());
     }
 }
+
+impl crate::console::table::Table<Roles> {
+    /// `n`: the form for a new role (with its access level where the
+    /// server has them).
+    pub fn opens_new(&self) -> (Form, FormPurpose) {
+        new_form(self.resource.access_levels)
+    }
+
+    /// `e`: the form for the role under the cursor, if any.
+    pub fn opens_edit(&self) -> Option<(Form, FormPurpose)> {
+        self.selected().map(edit_form)
+    }
+}

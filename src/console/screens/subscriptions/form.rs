@@ -162,3 +162,45 @@ fn recipients(form: &Form) -> String {
         format!(" ({target})")
     }
 }
+
+/// What `e` on a subscription opens.
+#[derive(Debug)]
+pub enum Opens {
+    /// Its form.
+    Form(Box<Form>, FormPurpose),
+    /// Not loaded: read it first; the form opens once it arrives.
+    ReadFirst(i64, super::read::Then),
+    /// No subscription to edit.
+    Nothing,
+}
+
+impl Table<Subscriptions> {
+    /// `n`: the form for a new subscription.
+    pub fn opens_new(&self, now: chrono::DateTime<chrono::Utc>) -> (Form, FormPurpose) {
+        (fields::form(None, now), FormPurpose::NewSubscription)
+    }
+}
+
+impl crate::console::screens::Screens {
+    /// `e` with `shown` on screen: the form of the subscription under the
+    /// cursor, or of the Health row's, or of the deliveries' on screen.
+    pub fn opens_subscription(
+        &self,
+        shown: crate::console::screens::ScreenId,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Opens {
+        match self.acted_on(shown) {
+            Some(subscription) => Opens::Form(
+                Box::new(fields::form(Some(subscription), now)),
+                FormPurpose::EditSubscription { id: subscription.id },
+            ),
+            None => match self.acted_on_id(shown) {
+                // On Subscriptions, the row under the cursor is loaded.
+                Some(id) if shown != crate::console::screens::ScreenId::Subscriptions => {
+                    Opens::ReadFirst(id, super::read::Then::Edit)
+                }
+                _ => Opens::Nothing,
+            },
+        }
+    }
+}
