@@ -248,20 +248,17 @@ impl App {
         for then in landed.then {
             match then {
                 Then::OfferUndo(id) => {
-                    let ticket = self.screens.subscriptions.resource.undo.offer(id);
+                    let ticket = self.screens.subscriptions.offer_undo(id);
                     effects.push(Effect::Timer {
                         timer: Timer::Undo,
                         ticket,
                     });
                 }
-                Then::ForgetUndo => self.screens.subscriptions.resource.undo.forget(),
+                Then::ForgetUndo => self.screens.subscriptions.forget_undo(),
                 Then::ForgetResumed => self.resume = None,
                 Then::Watch { id, trigger } => effects.push(self.watch_for_delivery(id, trigger)),
                 Then::ReadAgain { id, why } => effects.push(self.read_again(id, why)),
-                Then::Restored(id) if !self.screens.subscriptions.still_lists(id) => {
-                    // Gone from the list since (a refresh): it comes back
-                    // where the server puts it, the cursor on it.
-                    self.screens.subscriptions.find_again(id);
+                Then::Restored(id) if self.screens.subscriptions.restored_elsewhere(id) => {
                     return self.reload(ScreenId::Subscriptions, false);
                 }
                 Then::Restored(_) => {}
@@ -274,7 +271,7 @@ impl App {
     }
 
     pub(super) fn undo_expired(&mut self, ticket: Ticket) {
-        if self.screens.subscriptions.resource.undo.expired(ticket) {
+        if self.screens.subscriptions.undo_expired(ticket) {
             self.dirty = true;
         }
     }

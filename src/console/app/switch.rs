@@ -287,7 +287,7 @@ impl App {
         if matches!(self.mode, Mode::Switcher(_) | Mode::Filter(_)) {
             self.mode = Mode::Normal;
         }
-        self.screens.subscriptions.resource.undo.forget();
+        self.screens.subscriptions.forget_undo();
         self.resume = None;
         self.last_request = None;
         // Another server: the one that could not be reached is no longer asked.

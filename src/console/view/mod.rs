@@ -358,11 +358,8 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
     if !state.is_empty() {
         second.push(Span::styled(format!("{state}   "), theme.warning));
     }
-    if let Some(id) = app.screens.subscriptions.resource.undo.offered() {
-        second.push(Span::styled(
-            format!("u: undo the soft delete of #{id} "),
-            theme.demo,
-        ));
+    if let Some(words) = app.screens.subscriptions.undo_words() {
+        second.push(Span::styled(words, theme.demo));
         second.push(Span::raw("   "));
     }
     if app.held_keys() > 0 {

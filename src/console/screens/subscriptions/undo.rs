@@ -1,6 +1,9 @@
 //! The last soft delete, which `u` undoes for a while ([`UNDO_FOR`]), and
 //! "latest wins" for its timer: a second soft delete replaces the offer,
-//! and only the timer of the offer standing takes it away.
+//! and only the timer of the offer standing takes it away. How a soft
+//! delete and a restore land on the list (the offer made or forgotten, the
+//! list read again for a restored row gone from it) and the footer's words
+//! for the offer are the list's, here.
 
 use std::time::Duration;
 
@@ -14,6 +17,39 @@ impl Table<Subscriptions> {
     /// again, the cursor finding it.
     pub fn still_lists(&self, id: i64) -> bool {
         self.rows.list.position(|row| row.id == id).is_some() || self.resource.filter.deleted
+    }
+
+    /// A soft delete landed: `u` undoes it for a while. The ticket of the
+    /// timer that takes the offer away.
+    pub fn offer_undo(&mut self, id: i64) -> Ticket {
+        self.resource.undo.offer(id)
+    }
+
+    /// The offer is spent (restored) or moot.
+    pub fn forget_undo(&mut self) {
+        self.resource.undo.forget();
+    }
+
+    /// The footer's words for the undo on offer, if one is.
+    pub fn undo_words(&self) -> Option<String> {
+        let id = self.resource.undo.offered()?;
+        Some(format!("u: undo the soft delete of #{id} "))
+    }
+
+    /// The undo timer ran out: whether the offer went (the footer changes).
+    pub fn undo_expired(&mut self, ticket: Ticket) -> bool {
+        self.resource.undo.expired(ticket)
+    }
+
+    /// A restore landed: true when the subscription is gone from the list
+    /// since (a refresh), so the list is read again and the cursor finds it
+    /// where the server puts it.
+    pub fn restored_elsewhere(&mut self, id: i64) -> bool {
+        let gone = !self.still_lists(id);
+        if gone {
+            self.find_again(id);
+        }
+        gone
     }
 }
 
