@@ -155,11 +155,7 @@ impl App {
             }
             Action::Mark => self.toggle_mark(),
             Action::MarkAll => self.mark_all(),
-            Action::Overdue => {
-                let overdue = crate::api::SubscriptionState::Overdue;
-                let state = (self.screens.subscriptions.resource.state != Some(overdue)).then_some(overdue);
-                self.narrow_to(state)
-            }
+            Action::Overdue => self.narrow_to(self.screens.subscriptions.resource.overdue_or_all()),
         }
     }
 

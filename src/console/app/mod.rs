@@ -255,9 +255,7 @@ impl App {
                 // The loop sets `now` before drawing: drawing is the tick.
                 self.dirty = self.shows_relative_times();
                 // A row narrowed to "overdue" may have become one since.
-                if self.shown == ScreenId::Subscriptions
-                    && self.screens.subscriptions.resource.state.is_some()
-                {
+                if self.shown == ScreenId::Subscriptions && self.screens.subscriptions.resource.narrowed() {
                     self.apply_view();
                     return self.fetch_visible();
                 }

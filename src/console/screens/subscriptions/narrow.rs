@@ -1,4 +1,4 @@
-//! What `f`, `o`, `:state`, `:target` and `:delivers` set on the list:
+//! What `f`, `o` (and the minute passing), `:state`, `:target` and `:delivers` set on the list:
 //! the state shown, the server's filters, and the order a state needs of
 //! its own (the user's own kept aside and given back). The shell passes
 //! the words and reads the list again; the list says what is in force.
@@ -20,6 +20,18 @@ impl Subscriptions {
     pub fn only_target(&mut self, kind: Option<String>) -> Option<SubscriptionState> {
         self.filter.target_type = kind;
         self.state
+    }
+
+    /// `o`: only the overdue, or every state again when they are shown.
+    pub fn overdue_or_all(&self) -> Option<SubscriptionState> {
+        let overdue = SubscriptionState::Overdue;
+        (self.state != Some(overdue)).then_some(overdue)
+    }
+
+    /// Narrowed to a state: the rows in it may change as time passes (a
+    /// row becomes overdue), so the view is taken again each minute.
+    pub fn narrowed(&self) -> bool {
+        self.state.is_some()
     }
 
     /// `:delivers WHAT` (none: insights and dashboards); the state shown
