@@ -6,7 +6,7 @@
 //! are Subscriptions' own: `screens/subscriptions/watch.rs`). Also
 //! `--refresh`: the list on screen fetched again at an interval.
 
-use super::{App, Confirm, Effect, Mode, ScreenId, Timer, Write};
+use super::{App, Confirm, Effect, Mode, Timer, Write};
 use crate::api::{self, Subscription, TriggerType};
 use crate::console::screens::subscriptions::on_call::KeyAct;
 use crate::console::screens::subscriptions::read::Then as ReadThen;
@@ -88,17 +88,11 @@ impl App {
         if then == ReadThen::Open {
             return self.open_jumped(subscription);
         }
-        if self.shown() == ScreenId::Subscriptions
-            || self.screens.acted_on_id(self.shown()) != Some(subscription.id)
+        if !self
+            .screens
+            .resumes(self.shown(), subscription.id, &mut self.notice)
         {
             return Vec::new();
-        }
-        if self
-            .notice
-            .as_ref()
-            .is_some_and(|notice| notice.text.starts_with("reading #"))
-        {
-            self.notice = None;
         }
         match then {
             ReadThen::Pause => self.pause(),

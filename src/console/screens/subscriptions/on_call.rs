@@ -59,6 +59,22 @@ impl Screens {
         }
     }
 
+    /// A key (`p`, `e`, `u`) waited for subscription `id` to be read, and
+    /// it was: whether it acts now (the row it was pressed on, elsewhere
+    /// than Subscriptions, still stands for it); the "reading" notice goes.
+    pub fn resumes(&self, shown: ScreenId, id: i64, notice: &mut Option<Notice>) -> bool {
+        if shown == ScreenId::Subscriptions || self.acted_on_id(shown) != Some(id) {
+            return false;
+        }
+        if notice
+            .as_ref()
+            .is_some_and(|notice| notice.text.starts_with("reading #"))
+        {
+            *notice = None;
+        }
+        true
+    }
+
     /// `t`: a test delivery, asked about first (it reaches people: Enter
     /// says no).
     pub fn test_delivery(&self, shown: ScreenId, project: &str) -> KeyAct {
