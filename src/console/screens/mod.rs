@@ -10,7 +10,9 @@
 //! asks (`ask.rs`), its own messages (`msg.rs`), its own writes
 //! (`writes.rs`), its own keys (`keys.rs`: Roles, Health, People, a
 //! person's page, an offboarding so far) and, for those four, how its
-//! answers and keys land (`handle.rs`, lent a [`Ctx`]).
+//! answers and keys land (`handle.rs`, lent a [`Ctx`]). A page that is
+//! not a table (a person's, an offboarding) draws itself (`draw.rs`) and
+//! the shell reaches it as a [`shown::Page`].
 //!
 //! [`Change`] is the one broadcast between screens (slumber's broadcast
 //! event): news of something written (or, for a look's states, read
@@ -33,6 +35,7 @@ pub mod people;
 pub mod person;
 pub mod request;
 pub mod roles;
+pub mod shown;
 pub mod subscriptions;
 pub mod write;
 
