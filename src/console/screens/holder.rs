@@ -76,6 +76,14 @@ impl Screens {
         }
     }
 
+    pub fn page_mut(&mut self, id: ScreenId) -> Option<&mut dyn Page> {
+        match id {
+            ScreenId::Person => Some(&mut self.person),
+            ScreenId::Offboard => Some(&mut self.offboard),
+            _ => None,
+        }
+    }
+
     /// A page arrived: it lands on the table whose rows it holds (the
     /// match pairs each kind of page with its table, checked by the
     /// compiler). Whether the rows were taken (not of an older generation).

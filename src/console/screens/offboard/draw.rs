@@ -10,6 +10,7 @@ use ratatui::widgets::Block;
 use super::page::{Item, Offboarding};
 use crate::console::kit::cell::{styled, text};
 use crate::console::kit::view::ViewCx;
+use crate::console::screens::Ctx;
 use crate::console::screens::shown::Page;
 use crate::console::table::Table;
 use crate::people::offboard::{Status, Step};
@@ -20,6 +21,15 @@ impl Page for Table<Offboarding> {
         let lines =
             (0..self.rows.len()).map(|at| self.rows.row(at).map(|item| Line::from(cells(item, view))));
         crate::console::kit::page::draw(frame, area, block, lines, self.rows.cursor, view);
+    }
+
+    /// Space turns its options on and off (`handle.rs`).
+    fn takes_space(&self) -> bool {
+        true
+    }
+
+    fn space(&mut self, ctx: &mut Ctx) {
+        self.toggle_option(ctx);
     }
 }
 
