@@ -147,10 +147,12 @@ impl App {
             Action::Pause => self.pause(),
             Action::CycleState => self.narrow_to(self.screens.subscriptions.resource.next_state()),
             Action::LookFurther => self.look_further(),
-            // Space on the offboarding screen turns its options on and off.
-            Action::Mark if self.shown() == ScreenId::Offboard => {
+            // Space where a page makes it its own (an offboarding's options).
+            Action::Mark if self.page_takes_space() => {
                 let (screens, mut ctx) = self.lend();
-                screens.toggle_option(&mut ctx);
+                if let Some(page) = screens.page_mut(ctx.shown) {
+                    page.space(&mut ctx);
+                }
                 Vec::new()
             }
             Action::Mark => self.toggle_mark(),

@@ -44,9 +44,18 @@ impl App {
         Some(self.screens.get(self.shown()).write_scope())
     }
 
+    /// Whether Space is the shown page's own key (an offboarding's
+    /// options) rather than a mark.
+    pub(super) fn page_takes_space(&self) -> bool {
+        self.screens
+            .page(self.shown())
+            .is_some_and(|page| page.takes_space())
+    }
+
     /// Why an action is unavailable, if it is.
     pub fn unavailable(&self, action: Action) -> Option<String> {
-        let options = action == Action::Mark && self.shown() == super::ScreenId::Offboard;
+        // Space that is a page's own (an offboarding's options) marks nothing.
+        let options = action == Action::Mark && self.page_takes_space();
         if matches!(action, Action::Mark | Action::MarkAll)
             && !options
             && !self.screens.get(self.shown()).takes_marks()

@@ -5,7 +5,8 @@
 //! answer to a request win, the flag that stops a task ([`stop::Stop`]),
 //! the notice in the footer, a table's columns and sorts, someone a write
 //! is about ([`person::Person`]), and the organization and project a
-//! screen is about ([`scope::Scope`]). Issue 30
+//! screen is about ([`scope::Scope`]), lines wrapped to a width and a
+//! page of lines drawn with its cursor ([`page`]). Issue 30
 //! moves the rest of the shared pieces here (confirmations, popups, detail
 //! lines) as the screens move into their folders; the architecture test
 //! (`tests/server/architecture.rs`) keeps this floor from naming anything
@@ -17,8 +18,10 @@ pub mod detail;
 pub mod fit;
 pub mod latest;
 pub mod notice;
+pub mod page;
 pub mod person;
 pub mod scope;
 pub mod stop;
 pub mod theme;
 pub mod view;
+pub mod wrap;

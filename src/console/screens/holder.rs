@@ -19,6 +19,7 @@ use crate::console::screens::list::AnyTable;
 use crate::console::screens::members::list::ChosenRole;
 use crate::console::screens::members::writes::OfRole;
 use crate::console::screens::roles::list::Roles;
+use crate::console::screens::shown::Page;
 use crate::console::screens::write::Confirm;
 use crate::console::screens::{
     Change, Ctx, ScreenId, ScreenMsg, ScreenPage, health, members, roles, subscriptions,
@@ -62,6 +63,24 @@ impl Screens {
             ScreenId::Person => &mut self.person,
             ScreenId::Offboard => &mut self.offboard,
             ScreenId::Health => &mut self.health,
+        }
+    }
+
+    /// A page that is not a table, drawn by itself (a person's, an
+    /// offboarding); `None` for a list, which the shell draws as a table.
+    pub fn page(&self, id: ScreenId) -> Option<&dyn Page> {
+        match id {
+            ScreenId::Person => Some(&self.person),
+            ScreenId::Offboard => Some(&self.offboard),
+            _ => None,
+        }
+    }
+
+    pub fn page_mut(&mut self, id: ScreenId) -> Option<&mut dyn Page> {
+        match id {
+            ScreenId::Person => Some(&mut self.person),
+            ScreenId::Offboard => Some(&mut self.offboard),
+            _ => None,
         }
     }
 

@@ -64,12 +64,6 @@ pub trait Resource: Hooks + Screen {
         false
     }
 
-    /// Whether its rows are lines of a page (a person's, an offboarding),
-    /// drawn whole and wrapped rather than cut into columns.
-    fn wraps(&self) -> bool {
-        false
-    }
-
     /// A line under the table (a look's progress), if the list has one.
     fn status(&self, _view: &ViewCx) -> Option<Line<'static>> {
         None
@@ -171,8 +165,6 @@ pub trait AnyTable {
     fn clear_marks(&mut self) -> usize;
     /// Unmarks these rows (done by a bulk action).
     fn unmark(&mut self, ids: &[String]);
-    /// Whether its rows are a page's lines, wrapped.
-    fn wraps(&self) -> bool;
 }
 
 impl<R: Resource> AnyTable for Table<R>
@@ -411,10 +403,6 @@ where
 
     fn unmark(&mut self, ids: &[String]) {
         Table::unmark(self, ids)
-    }
-
-    fn wraps(&self) -> bool {
-        self.resource.wraps()
     }
 }
 

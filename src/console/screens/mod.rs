@@ -11,7 +11,8 @@
 //! (`writes.rs`), its own keys (`keys.rs`, every screen) and how its
 //! answers and keys land, lent a [`Ctx`] (`handle.rs` for Health, People,
 //! a person's page and an offboarding; `heard.rs` for Subscriptions and
-//! Members).
+//! Members). A page that is not a table (a person's, an offboarding) draws
+//! itself (`draw.rs`) and the shell reaches it as a [`shown::Page`].
 //!
 //! [`Change`] is the one broadcast between screens (slumber's broadcast
 //! event): news of something written (or, for a look's states, read
@@ -34,6 +35,7 @@ pub mod people;
 pub mod person;
 pub mod request;
 pub mod roles;
+pub mod shown;
 pub mod subscriptions;
 pub mod write;
 

@@ -66,8 +66,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
         );
         return;
     }
-    if table.wraps() {
-        page(frame, area, table, block, view);
+    // A page that is not a table (a person's, an offboarding) draws itself.
+    if let Some(page) = app.screens.page(app.shown()) {
+        page.draw(frame, area, block, view);
         return;
     }
     // Rows the server may have changed since it went away are dimmed.
@@ -204,31 +205,4 @@ fn title<'a>(name: &str, table: &dyn AnyTable, theme: &Theme, width: u16) -> Lin
         ),
         Span::raw(place),
     ])
-}
-
-/// A page's lines (a person's, an offboarding): each row whole, wrapped to
-/// the width, the cursor's row highlighted and kept on screen.
-fn page(frame: &mut Frame, area: Rect, table: &dyn AnyTable, block: Block, view: &ViewCx) {
-    let theme = view.theme;
-    let width = usize::from(area.width.saturating_sub(2));
-    let height = usize::from(area.height.saturating_sub(2));
-    let mut lines: Vec<Line<'static>> = Vec::new();
-    let mut cursor_end = 0;
-    for at in 0..table.len() {
-        let Some(spans) = table.cells(at, view) else {
-            lines.push(Line::styled("…", theme.dim));
-            continue;
-        };
-        let mut line = Line::from(spans);
-        let selected = at == table.cursor();
-        if selected {
-            line = line.style(theme.selected);
-        }
-        lines.extend(super::detail::wrap(vec![line], width));
-        if selected {
-            cursor_end = lines.len();
-        }
-    }
-    let scroll = u16::try_from(cursor_end.saturating_sub(height)).unwrap_or(u16::MAX);
-    frame.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)), area);
 }

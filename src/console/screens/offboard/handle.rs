@@ -109,27 +109,6 @@ impl Screens {
         )));
     }
 
-    /// Space: the option under the cursor, on or off; the plan follows.
-    pub fn toggle_option(&mut self, ctx: &mut Ctx) {
-        let table = &mut self.offboard;
-        let toggle = table.selected_toggle();
-        let Some(screen) = table.resource.screen.as_mut() else {
-            return;
-        };
-        match (toggle, &screen.phase) {
-            (Some(toggle), Phase::Planning) => {
-                screen.toggle(toggle);
-                table.redraw(ctx.height);
-            }
-            (_, Phase::Planning) => {
-                *ctx.notice = Some(Notice::done(
-                    "Space turns an option on or off: the first lines".into(),
-                ))
-            }
-            _ => *ctx.notice = Some(Notice::done("the plan has run: its options are kept".into())),
-        }
-    }
-
     /// Enter: the plan, after asking (only `y` runs it).
     pub fn confirm_offboarding(&mut self, ctx: &mut Ctx) -> Heard {
         let Some(screen) = self.offboard.resource.screen.as_ref() else {
@@ -262,6 +241,28 @@ impl Table<Offboarding> {
                 .screen
                 .as_ref()
                 .is_some_and(|screen| screen.phase == (Phase::Running { ticket: *ticket })),
+        }
+    }
+}
+
+impl Table<Offboarding> {
+    /// Space: the option under the cursor, on or off; the plan follows.
+    pub fn toggle_option(&mut self, ctx: &mut Ctx) {
+        let toggle = self.selected_toggle();
+        let Some(screen) = self.resource.screen.as_mut() else {
+            return;
+        };
+        match (toggle, &screen.phase) {
+            (Some(toggle), Phase::Planning) => {
+                screen.toggle(toggle);
+                self.redraw(ctx.height);
+            }
+            (_, Phase::Planning) => {
+                *ctx.notice = Some(Notice::done(
+                    "Space turns an option on or off: the first lines".into(),
+                ))
+            }
+            _ => *ctx.notice = Some(Notice::done("the plan has run: its options are kept".into())),
         }
     }
 }

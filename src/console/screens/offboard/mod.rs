@@ -1,10 +1,12 @@
 //! Offboarding a person. Its folder holds its write (`writes.rs`), what
 //! it hears (`msg.rs`), what its keys do and how its run's news and end
 //! land (`handle.rs`: `O`, Space, Enter, Esc while it runs), its keys
-//! (`keys.rs`) and the page
+//! (`keys.rs`), the page
 //! itself (`page.rs`: the options, the plan, each step's outcome, still
-//! drawn as a table's rows).
+//! held in a table's rows) and its drawing (`draw.rs`: each line whole,
+//! wrapped).
 
+pub mod draw;
 pub mod handle;
 pub mod keys;
 pub mod msg;

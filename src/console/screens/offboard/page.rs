@@ -10,7 +10,7 @@ use ratatui::layout::Constraint;
 use ratatui::text::{Line, Span};
 use serde::Serialize;
 
-use crate::console::kit::cell::{contains, styled, text};
+use crate::console::kit::cell::contains;
 use crate::console::kit::column::{Column, Sort};
 use crate::console::kit::detail::field;
 use crate::console::kit::latest::Ticket;
@@ -210,17 +210,6 @@ pub fn items(screen: &Screen) -> Vec<Item> {
     items
 }
 
-/// A step's mark: • to do, · only said, ✓ done, = already so, ✗ failed.
-fn mark(step: &Step) -> &'static str {
-    match step.status {
-        Status::Planned => "•",
-        Status::Noted => "·",
-        Status::Done => "✓",
-        Status::Unchanged => "=",
-        Status::Failed => "✗",
-    }
-}
-
 impl Listing for Offboarding {
     type Row = Item;
     const NOUN: &'static str = "line";
@@ -230,36 +219,7 @@ impl Listing for Offboarding {
     }
 
     fn cells(&self, item: &Item, view: &ViewCx) -> Vec<Span<'static>> {
-        let theme = view.theme;
-        match item {
-            Item::Heading { text: said } => vec![styled(said.clone(), theme.accent)],
-            Item::Option { toggle, on } => vec![
-                text(format!("  [{}] ", if *on { "x" } else { " " })),
-                text(toggle.label()),
-            ],
-            Item::Warning { text: said } => vec![text("  ! "), styled(said.clone(), theme.warning)],
-            Item::Step { number, step } => {
-                let lead = text(format!("{number:>3}. {} ", mark(step)));
-                match step.status {
-                    Status::Failed => vec![
-                        lead,
-                        styled(
-                            format!(
-                                "{}: {}",
-                                step.description,
-                                step.error.as_deref().unwrap_or("failed")
-                            ),
-                            theme.error,
-                        ),
-                    ],
-                    Status::Done => vec![lead, styled(step.description.clone(), theme.ok)],
-                    Status::Unchanged => vec![lead, text(format!("{} (already so)", step.description))],
-                    Status::Noted => vec![lead, styled(step.description.clone(), theme.dim)],
-                    Status::Planned => vec![lead, text(step.description.clone())],
-                }
-            }
-            Item::Text { text: said } => vec![text("  "), text(said.clone())],
-        }
+        super::draw::cells(item, view)
     }
 
     fn detail(&self, item: &Item, view: &ViewCx) -> (String, Vec<Line<'static>>) {
@@ -364,10 +324,6 @@ impl Resource for Offboarding {
 
     fn empty(&self) -> &'static str {
         "no plan"
-    }
-
-    fn wraps(&self) -> bool {
-        true
     }
 
     fn status(&self, view: &ViewCx) -> Option<Line<'static>> {

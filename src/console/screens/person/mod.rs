@@ -1,9 +1,11 @@
 //! A person's page. Its folder holds what it asks (`ask.rs`: the page
 //! gathered) and hears (`msg.rs`: the page), how that lands and what
-//! Enter does (`handle.rs`), its keys (`keys.rs`), and the page itself (`page.rs`: its lines,
-//! still drawn as a table's rows).
+//! Enter does (`handle.rs`), its keys (`keys.rs`), the page itself
+//! (`page.rs`: its lines, still held in a table's rows) and its drawing
+//! (`draw.rs`: each line whole, wrapped).
 
 pub mod ask;
+pub mod draw;
 pub mod handle;
 pub mod keys;
 pub mod msg;

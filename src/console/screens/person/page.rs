@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::api::KeySummary;
 use crate::api::models::level;
-use crate::console::kit::cell::{contains, styled, text};
+use crate::console::kit::cell::{contains, styled};
 use crate::console::kit::column::{Column, Sort};
 use crate::console::kit::detail::field;
 use crate::console::kit::scope::Scope;
@@ -26,8 +26,7 @@ use crate::console::table::hooks::Hooks;
 use crate::console::table::listing::Listing;
 use crate::display::Zone;
 use crate::people::HeldRole;
-use crate::people::profile::{Found, Keys, Profile, recipients};
-use crate::text::plural;
+use crate::people::profile::{Found, Keys, Profile};
 
 /// Whom the page is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -154,29 +153,6 @@ pub fn items(profile: &Profile, zone: Zone) -> Vec<Item> {
     items
 }
 
-/// `#47 "Weekly revenue" · project "Hedgebox Web" · mails them alone · paused`.
-fn about(found: &Found) -> String {
-    let subscription = &found.subscription;
-    let mut parts = vec![format!("project \"{}\"", found.project.name)];
-    let count = recipients(subscription).count();
-    if count > 0 {
-        parts.push(if found.sole_recipient {
-            "mails them alone".to_string()
-        } else {
-            format!("{count} recipient{}", plural(count))
-        });
-    }
-    if found.is_ai_report() {
-        parts.push("AI report".into());
-    }
-    if subscription.deleted {
-        parts.push("deleted".into());
-    } else if subscription.enabled == Some(false) {
-        parts.push("paused".into());
-    }
-    parts.join(" · ")
-}
-
 impl Listing for Person {
     type Row = Item;
     const NOUN: &'static str = "line";
@@ -186,42 +162,7 @@ impl Listing for Person {
     }
 
     fn cells(&self, item: &Item, view: &ViewCx) -> Vec<Span<'static>> {
-        let theme = view.theme;
-        match item {
-            Item::Heading { text: heading } => vec![styled(heading.clone(), theme.accent)],
-            Item::Field { name, value } => {
-                vec![styled(format!("  {name:<12}"), theme.dim), text(value.clone())]
-            }
-            Item::Role(role) => vec![
-                text("  "),
-                text(role.name.clone()),
-                styled(format!("  since {}", view.day(role.joined_at)), theme.dim),
-            ],
-            Item::Subscription { found, .. } => vec![
-                text("  "),
-                text(found.label()),
-                styled(format!("  {}", about(found)), theme.dim),
-            ],
-            Item::Key(key) => {
-                let used = key
-                    .last_used_at
-                    .map(|at| format!("last used {}", view.day(Some(at))))
-                    .unwrap_or_else(|| "never used".into());
-                vec![
-                    text("  "),
-                    text(format!("\"{}\"", key.label.as_deref().unwrap_or("unlabelled"))),
-                    styled(format!("  {} · {used}", key.scopes.join(", ")), theme.dim),
-                ]
-            }
-            Item::Text { text: said, warning } => {
-                let shown = if *warning {
-                    styled(said.clone(), theme.warning)
-                } else {
-                    text(said.clone())
-                };
-                vec![text("  "), shown]
-            }
-        }
+        super::draw::cells(item, view)
     }
 
     fn detail(&self, item: &Item, view: &ViewCx) -> (String, Vec<Line<'static>>) {
@@ -355,10 +296,6 @@ impl Resource for Person {
             (false, Some(_)) => "their page could not be gathered: r tries again",
             (false, None) => "nothing known of them",
         }
-    }
-
-    fn wraps(&self) -> bool {
-        true
     }
 
     fn status(&self, view: &ViewCx) -> Option<Line<'static>> {
