@@ -148,8 +148,8 @@ impl App {
             let Some(item) = run.queue.pop_front() else {
                 break;
             };
-            let ticket = self.writes.issue();
-            self.writing += 1;
+            let ticket = self.writes.tickets.issue();
+            self.writes.sending += 1;
             effects.push(Effect::Write {
                 ticket,
                 write: item.write.clone(),
@@ -176,7 +176,7 @@ impl App {
         ticket: Ticket,
         result: Result<Written, api::Error>,
     ) -> Vec<Effect> {
-        self.writing = self.writing.saturating_sub(1);
+        self.writes.sending = self.writes.sending.saturating_sub(1);
         self.dirty = true;
         let Some(run) = self.bulk.as_mut() else {
             return Vec::new();

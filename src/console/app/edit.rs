@@ -8,13 +8,28 @@
 use ratatui::crossterm::event::KeyEvent;
 
 use super::{
-    App, Confirm, Confirmed, Effect, FormPurpose, Mode, Notice, ScreenId, Ticket, Timer, Write, Written,
+    App, Confirm, Confirmed, Effect, FormPurpose, Latest, Mode, Notice, ScreenId, Ticket, Timer, Write,
+    Written,
 };
 use crate::api;
 use crate::console::screens::subscriptions;
 use crate::console::screens::{Landing, Then};
 use crate::console::widgets::form::Form;
 use crate::console::widgets::question::{self, Answer};
+
+/// The writes the console has sent: their tickets, how many are on their
+/// way, the form to reopen if one fails, and a production yes waiting.
+#[derive(Default)]
+pub(super) struct Writes {
+    /// Tickets of writes; each answer carries its own.
+    pub(super) tickets: Latest,
+    /// How many writes are on their way (a `:ctx` waits for none).
+    pub(super) sending: usize,
+    /// The form a confirmed write came from, to reopen if the write fails.
+    pub(super) resume: Option<Box<(Form, FormPurpose)>>,
+    /// A production write said yes to twice: the next `write` goes out.
+    pub(super) production_yes: bool,
+}
 
 impl App {
     /// `d`: asks first, naming what goes.
@@ -45,7 +60,7 @@ impl App {
     /// confirmation came from) takes its answer; none other does.
     pub(super) fn write(&mut self, write: Write) -> Vec<Effect> {
         // On production, a write nobody has said yes to twice is asked about.
-        if self.context.production && !std::mem::take(&mut self.production_yes) {
+        if self.context.production && !std::mem::take(&mut self.writes.production_yes) {
             let form = match std::mem::replace(&mut self.mode, Mode::Normal) {
                 Mode::Form(form, purpose) => Some(Box::new((*form, purpose))),
                 other => {
@@ -61,13 +76,13 @@ impl App {
             self.mode = Mode::Confirm(confirm.once_more_on(&self.profile_name()));
             return Vec::new();
         }
-        let ticket = self.writes.issue();
+        let ticket = self.writes.tickets.issue();
         match &mut self.mode {
             Mode::Form(form, _) if form.saving => form.pending = Some(ticket),
             Mode::Picker(picker) if picker.saving => picker.pending = Some(ticket),
             _ => {}
         }
-        if let Some(resumed) = self.resume.as_mut()
+        if let Some(resumed) = self.writes.resume.as_mut()
             && resumed.0.pending.is_none()
         {
             resumed.0.pending = Some(ticket);
@@ -76,7 +91,7 @@ impl App {
             let (screens, ctx) = self.lend();
             screens.offboard_sent(ticket, &ctx);
         }
-        self.writing += 1;
+        self.writes.sending += 1;
         vec![Effect::Write { ticket, write }]
     }
 
@@ -90,12 +105,12 @@ impl App {
 
     /// Refuses a second destructive change while one is on its way.
     pub(super) fn busy(&mut self) -> bool {
-        if self.writing > 0 {
+        if self.writes.sending > 0 {
             self.notice = Some(Notice::error(
                 "a change is still on its way: try again when it is done".into(),
             ));
         }
-        self.writing > 0
+        self.writes.sending > 0
     }
 
     /// A key on a question, under the one rule: `y` yes, `n` or Esc no,
@@ -119,9 +134,9 @@ impl App {
                 Vec::new()
             }
             Answer::Yes => {
-                self.production_yes = confirm.production;
+                self.writes.production_yes = confirm.production;
                 // The form stays at hand: it comes back if the write fails.
-                self.resume = confirm.form.map(|mut resumed| {
+                self.writes.resume = confirm.form.map(|mut resumed| {
                     resumed.0.saving = true;
                     resumed.0.pending = None;
                     resumed
@@ -131,7 +146,7 @@ impl App {
                     Confirmed::Bulk(bulk) => self.run_bulk(*bulk),
                 };
                 // A yes counts for the one change it was given to.
-                self.production_yes = false;
+                self.writes.production_yes = false;
                 effects
             }
             Answer::No => {
@@ -153,7 +168,7 @@ impl App {
         write: Write,
         result: Result<Written, api::Error>,
     ) -> Vec<Effect> {
-        self.writing = self.writing.saturating_sub(1);
+        self.writes.sending = self.writes.sending.saturating_sub(1);
         self.dirty = true;
         if let Write::Offboard(_) = write {
             if let Err(error) = &result {
@@ -168,7 +183,10 @@ impl App {
             Mode::Picker(picker) => picker.pending == Some(ticket),
             _ => false,
         };
-        let resumed = self.resume.take_if(|resumed| resumed.0.pending == Some(ticket));
+        let resumed = self
+            .writes
+            .resume
+            .take_if(|resumed| resumed.0.pending == Some(ticket));
         match result {
             Ok(written) => self.landed(&write, written, ours),
             Err(error) => {
@@ -255,7 +273,7 @@ impl App {
                     });
                 }
                 Then::ForgetUndo => self.screens.subscriptions.forget_undo(),
-                Then::ForgetResumed => self.resume = None,
+                Then::ForgetResumed => self.writes.resume = None,
                 Then::Watch { id, trigger } => effects.push(self.watch_for_delivery(id, trigger)),
                 Then::ReadAgain { id, why } => effects.push(self.read_again(id, why)),
                 Then::Restored(id) if self.screens.subscriptions.restored_elsewhere(id) => {

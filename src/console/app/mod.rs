@@ -34,7 +34,6 @@ pub use types::*;
 
 use super::screens::Screens;
 use super::view::layout;
-use super::widgets::form::Form;
 use crate::api;
 use keymap::Keymap;
 
@@ -75,11 +74,8 @@ pub struct App {
     pub dirty: bool,
     /// The pause in typing a search waits for.
     searches: Latest,
-    /// The form a confirmed write came from, to reopen if the write fails.
-    resume: Option<Box<(Form, FormPurpose)>>,
-    /// Tickets of writes, and how many writes are on their way.
-    writes: Latest,
-    writing: usize,
+    /// The writes sent and on their way, and what a failed one goes back to.
+    writes: edit::Writes,
     pub permissions: Permissions,
     /// The last success notice set to fade; only its timer clears it.
     notices: Latest,
@@ -101,8 +97,6 @@ pub struct App {
     refreshes: Latest,
     /// When `--refresh` last fetched the list, for the footer.
     pub last_refresh: Option<DateTime<Utc>>,
-    /// A production write said yes to twice: the next `write` goes out.
-    production_yes: bool,
     /// What was run at the `:` command line.
     history: crate::console::app::command::History,
     /// Set while the server cannot be reached: which, why, since when,
@@ -134,7 +128,6 @@ impl App {
             refreshes: Latest::default(),
             last_refresh: None,
             history: Default::default(),
-            production_yes: false,
             bulk: None,
             report: None,
             log_path: crate::config::log_path(),
@@ -161,9 +154,7 @@ impl App {
             quit: false,
             dirty: true,
             searches: Latest::default(),
-            resume: None,
-            writes: Latest::default(),
-            writing: 0,
+            writes: edit::Writes::default(),
             permissions: Permissions {
                 read_only,
                 ..Permissions::default()

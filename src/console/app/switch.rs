@@ -201,7 +201,7 @@ impl App {
     /// and writes wait for it, so that none is sent to a connection the
     /// user did not mean.
     pub(super) fn connect(&mut self, target: Target) -> Vec<Effect> {
-        if self.writing > 0 {
+        if self.writes.sending > 0 {
             self.notice = Some(Notice::error(
                 "a change is still being saved; switch when it has landed".into(),
             ));
@@ -288,7 +288,7 @@ impl App {
             self.mode = Mode::Normal;
         }
         self.screens.subscriptions.forget_undo();
-        self.resume = None;
+        self.writes.resume = None;
         self.last_request = None;
         // Another server: the one that could not be reached is no longer asked.
         self.forget_the_old_server();
