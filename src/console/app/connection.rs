@@ -104,7 +104,7 @@ fn needs_row(action: Action, shown: ScreenId) -> bool {
 impl App {
     /// Keys held until the rows they act on arrive.
     pub fn held_keys(&self) -> usize {
-        self.held.len()
+        self.connection.held.len()
     }
 
     /// A key pressed: held behind the keys that wait (or because it must
@@ -116,21 +116,21 @@ impl App {
         // Keys held for a list that is no longer loading wait for nothing.
         let mut effects = self.replay();
         let action = self.action_of(&key);
-        if !self.held.is_empty() && matches!(action, Some(Action::Back | Action::Quit)) {
+        if !self.connection.held.is_empty() && matches!(action, Some(Action::Back | Action::Quit)) {
             // Leaving: what was typed for the list left goes with it.
-            let dropped = self.held.len();
-            self.held.clear();
+            let dropped = self.connection.held.len();
+            self.connection.held.clear();
             self.notice = Some(Notice::done(format!(
                 "dropped on leaving: {} typed while the list loaded",
                 crate::text::counted(dropped, "key")
             )));
-        } else if !self.held.is_empty() || action.is_some_and(|action| self.must_wait(action)) {
-            if self.held.len() >= HELD_KEYS {
+        } else if !self.connection.held.is_empty() || action.is_some_and(|action| self.must_wait(action)) {
+            if self.connection.held.len() >= HELD_KEYS {
                 self.notice = Some(Notice::error(format!(
                     "{HELD_KEYS} keys already wait for the list to load: this one was dropped"
                 )));
             } else {
-                self.held.push_back(key);
+                self.connection.held.push_back(key);
             }
             return effects;
         }
@@ -142,11 +142,11 @@ impl App {
     /// arrived.
     pub(super) fn replay(&mut self) -> Vec<Effect> {
         let mut effects = Vec::new();
-        while let Some(&key) = self.held.front() {
+        while let Some(&key) = self.connection.held.front() {
             if self.action_of(&key).is_some_and(|action| self.must_wait(action)) {
                 break;
             }
-            self.held.pop_front();
+            self.connection.held.pop_front();
             effects.extend(self.key(key));
             self.dirty = true;
         }
@@ -205,7 +205,7 @@ impl App {
     /// is told. Keys held for the list go, said so.
     pub(super) fn page_failed(&mut self, list: ScreenId, error: &api::Error) -> Vec<Effect> {
         let dropped = match list == self.shown() {
-            true => std::mem::take(&mut self.held).len(),
+            true => std::mem::take(&mut self.connection.held).len(),
             false => 0,
         };
         let dropped = (dropped > 0).then(|| {
@@ -276,13 +276,13 @@ impl App {
         offline.retry_at = Some(self.now + TimeDelta::seconds(i64::from(seconds)));
         vec![Effect::Timer {
             timer: Timer::Reconnect(seconds),
-            ticket: self.reconnects.issue(),
+            ticket: self.connection.reconnects.issue(),
         }]
     }
 
     /// The time to try the server again has come.
     pub(super) fn reconnect_due(&mut self, ticket: Ticket) -> Vec<Effect> {
-        if !self.reconnects.is_current(ticket) {
+        if !self.connection.reconnects.is_current(ticket) {
             return Vec::new();
         }
         let Some(offline) = self.offline.as_mut() else {
@@ -295,7 +295,7 @@ impl App {
 
     /// `r` while offline: the server is tried now, the timer's try with it.
     pub(super) fn retry_now(&mut self) -> Vec<Effect> {
-        self.reconnects.issue();
+        self.connection.reconnects.issue();
         let Some(offline) = self.offline.as_mut() else {
             return Vec::new();
         };
@@ -348,8 +348,8 @@ impl App {
     /// reached, its next try and the keys held for its lists are forgotten.
     pub(super) fn forget_the_old_server(&mut self) {
         self.offline = None;
-        self.reconnects.issue();
-        self.held.clear();
+        self.connection.reconnects.issue();
+        self.connection.held.clear();
     }
 
     /// A write's answer, for the connection: one that found no server
@@ -374,7 +374,7 @@ impl App {
             return Vec::new();
         };
         // The timer set for the next try has nothing left to do.
-        self.reconnects.issue();
+        self.connection.reconnects.issue();
         self.dirty = true;
         self.notice = Some(Notice::done(format!("reconnected to {}", offline.server)));
         let mut effects = Vec::new();
@@ -395,6 +395,44 @@ impl App {
 
 /// Keys kept in order (a few dozen at most).
 pub type Held = VecDeque<KeyEvent>;
+
+/// The connection and its switching: which server answers belong to, a
+/// `:ctx` on its way, the next try while offline, and the keys held.
+pub(super) struct Connection {
+    /// The context the console started with, for `:ctx` to go back to.
+    pub(super) start: super::Context,
+    /// Which connection answers belong to: it changes with each `:ctx`, so
+    /// that a late answer over the previous one is dropped.
+    pub(super) answers: super::Latest,
+    /// The last `:ctx` asked for; only its answer is taken.
+    pub(super) connects: super::Latest,
+    /// Where a `:ctx` is going; writes wait until it answers.
+    pub(super) switching: Option<super::Target>,
+    /// Whether the connection is still the one the console started with.
+    pub(super) at_start: bool,
+    /// Set by `:org`: the project must then be one of the new organization's.
+    pub(super) project_follows: bool,
+    /// The timer of the next try of the server; only the last one set counts.
+    pub(super) reconnects: super::Latest,
+    /// Keys typed while the rows they act on were on their way, in order.
+    pub(super) held: Held,
+}
+
+impl Connection {
+    /// The connection the console starts with, to `start`.
+    pub(super) fn new(start: super::Context) -> Self {
+        Connection {
+            start,
+            answers: Default::default(),
+            connects: Default::default(),
+            switching: None,
+            at_start: true,
+            project_follows: false,
+            reconnects: Default::default(),
+            held: Held::new(),
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -256,7 +256,7 @@ impl App {
     pub(super) fn switch_organization(&mut self, id: String) -> Vec<Effect> {
         self.context.organization = id;
         self.context.organization_name = None;
-        self.project_follows = true;
+        self.connection.project_follows = true;
         self.screens.roles.clear();
         self.screens.members.close();
         self.screens.members.clear();
@@ -273,7 +273,7 @@ impl App {
     /// Shows another project's subscriptions.
     pub(super) fn switch_project(&mut self, id: String) -> Vec<Effect> {
         // A project chosen after `:org` is the one wanted.
-        self.project_follows = false;
+        self.connection.project_follows = false;
         self.context.project = id;
         self.context.project_name = None;
         self.screens.subscriptions.clear();

@@ -72,6 +72,9 @@ pub struct App {
     pub quit: bool,
     /// Whether anything shown changed since the last draw.
     pub dirty: bool,
+    /// The connection: which server answers belong to, a `:ctx` on its
+    /// way, the timer of the next try while offline, and keys held.
+    connection: connection::Connection,
     /// The pause in typing a search waits for.
     searches: Latest,
     /// The writes sent and on their way, and what a failed one goes back to.
@@ -79,19 +82,6 @@ pub struct App {
     pub permissions: Permissions,
     /// The last success notice set to fade; only its timer clears it.
     notices: Latest,
-    /// The context the console started with, for `:ctx` to go back to.
-    start: Context,
-    /// Which connection answers belong to: it changes with each `:ctx`, so
-    /// that a late answer over the previous one is dropped.
-    connection: Latest,
-    /// The last `:ctx` asked for; only its answer is taken.
-    connects: Latest,
-    /// Where a `:ctx` is going; writes wait until it answers.
-    pub switching: Option<Target>,
-    /// Whether the connection is still the one the console started with.
-    at_start: bool,
-    /// Set by `:org`: the project must then be one of the new organization's.
-    project_follows: bool,
     /// `--refresh SECONDS`: the list on screen is fetched again this often.
     pub refresh_every: Option<u32>,
     refreshes: Latest,
@@ -102,10 +92,6 @@ pub struct App {
     /// Set while the server cannot be reached: which, why, since when,
     /// and when it is tried again.
     pub offline: Option<Offline>,
-    /// The timer of the next try of the server; only the last one set counts.
-    reconnects: Latest,
-    /// Keys typed while the rows they act on were on their way, in order.
-    held: connection::Held,
     /// The bulk action under way (`d`, `p`, `t` on marked rows).
     bulk: Option<bulk::BulkRun>,
     /// The results of the last bulk action, row by row.
@@ -118,12 +104,6 @@ impl App {
     pub fn new(context: Context, keymap: Keymap, size: (u16, u16)) -> Self {
         let read_only = context.read_only;
         App {
-            start: context.clone(),
-            connection: Latest::default(),
-            connects: Latest::default(),
-            switching: None,
-            at_start: true,
-            project_follows: false,
             refresh_every: context.refresh,
             refreshes: Latest::default(),
             last_refresh: None,
@@ -132,8 +112,7 @@ impl App {
             report: None,
             log_path: crate::config::log_path(),
             offline: None,
-            reconnects: Latest::default(),
-            held: connection::Held::new(),
+            connection: connection::Connection::new(context.clone()),
             context,
             keymap,
             screens: Screens::default(),
@@ -293,7 +272,7 @@ impl App {
             }
             Msg::Screen(msg) => self.screen_msg(msg),
             Msg::Scopes { connection, scopes } => {
-                if self.connection.is_current(connection) {
+                if self.connection.answers.is_current(connection) {
                     self.scopes_known(scopes);
                 }
                 Vec::new()
@@ -345,7 +324,7 @@ impl App {
                 projects,
                 cut,
             } => {
-                if !self.connection.is_current(connection) {
+                if !self.connection.answers.is_current(connection) {
                     return Vec::new();
                 }
                 self.fill_switcher(organizations.as_deref(), projects.as_deref(), cut);
@@ -366,7 +345,7 @@ impl App {
                 effects
             }
             Msg::Integrations { connection, slack } => {
-                if self.connection.is_current(connection) {
+                if self.connection.answers.is_current(connection) {
                     self.screens.subscriptions.integrations_known(slack);
                     self.dirty = true;
                 }
@@ -378,7 +357,7 @@ impl App {
     /// Asks for the names of the organization and project (a request in flight).
     fn load_names(&mut self) -> Effect {
         Effect::LoadNames {
-            connection: self.connection.current(),
+            connection: self.connection.answers.current(),
             organization: self.context.organization.clone(),
             project: self.context.project.clone(),
         }
@@ -387,7 +366,7 @@ impl App {
     /// Asks for the project's Slack integrations (a request in flight).
     fn load_integrations(&self) -> Effect {
         Effect::LoadIntegrations {
-            connection: self.connection.current(),
+            connection: self.connection.answers.current(),
             project: self.context.project.clone(),
         }
     }
@@ -395,14 +374,14 @@ impl App {
     /// Asks for the key's scopes (a request in flight).
     fn load_scopes(&mut self) -> Effect {
         Effect::LoadScopes {
-            connection: self.connection.current(),
+            connection: self.connection.answers.current(),
         }
     }
 
     /// Whether `ticket` is the `:ctx` the app waits for; the driver swaps
     /// its client only for that one.
     pub fn awaits_connection(&self, ticket: Ticket) -> bool {
-        self.connects.is_current(ticket)
+        self.connection.connects.is_current(ticket)
     }
 
     /// The client tells of a try: the footer shows it when it is about the

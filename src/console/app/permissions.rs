@@ -69,7 +69,7 @@ impl App {
         if self.permissions.read_only {
             return Some("read-only: orgdeck was started with --read-only".into());
         }
-        if self.switching.is_some() {
+        if self.connection.switching.is_some() {
             return Some("a :ctx switch is on its way; wait until it has answered".into());
         }
         if !self.permissions.grants(scope) {

@@ -103,7 +103,7 @@ impl App {
         current_organization: Option<&Organization>,
         current_project: Option<&Project>,
     ) -> Vec<Effect> {
-        if !self.project_follows {
+        if !self.connection.project_follows {
             return Vec::new();
         }
         let context = &self.context;
@@ -131,7 +131,7 @@ impl App {
         let Some(first) = ours.first() else {
             return Vec::new();
         };
-        self.project_follows = false;
+        self.connection.project_follows = false;
         if in_use.is_some_and(|id| ours.iter().any(|project| project.id == id)) {
             return Vec::new();
         }
@@ -167,7 +167,7 @@ impl App {
             switcher.error = Some(error);
             Vec::new()
         });
-        let start = &self.start;
+        let start = &self.connection.start;
         let start_is_a_profile = start.origin == Origin::Plain
             && start
                 .profile
@@ -179,7 +179,7 @@ impl App {
                 id: String::new(),
                 name: format!("{} · {}", start.source(), start.host),
             });
-            if self.at_start {
+            if self.connection.at_start {
                 switcher.current = String::new();
             }
         }
@@ -208,14 +208,14 @@ impl App {
             return Vec::new();
         }
         let text = match &target {
-            Target::Start => format!("going back to {}…", self.start.source()),
+            Target::Start => format!("going back to {}…", self.connection.start.source()),
             Target::Profile(name) => format!("opening profile {name}…"),
         };
         self.notice = Some(Notice::working(text));
-        self.switching = Some(target.clone());
+        self.connection.switching = Some(target.clone());
         self.dirty = true;
         vec![Effect::Connect {
-            ticket: self.connects.issue(),
+            ticket: self.connection.connects.issue(),
             target,
         }]
     }
@@ -228,11 +228,11 @@ impl App {
         ticket: Ticket,
         result: Result<Box<Connected>, String>,
     ) -> Vec<Effect> {
-        if !self.connects.is_current(ticket) {
+        if !self.connection.connects.is_current(ticket) {
             return Vec::new(); // a later :ctx was asked for
         }
         self.dirty = true;
-        let target = self.switching.take();
+        let target = self.connection.switching.take();
         let connected = match result {
             Ok(connected) => connected,
             Err(error) => {
@@ -257,15 +257,15 @@ impl App {
                 Err(error) => self.notice = Some(Notice::error(format!("the profile's tz: {error}"))),
             }
         }
-        self.at_start = target == Some(Target::Start);
-        self.project_follows = false;
-        self.connection.issue();
+        self.connection.at_start = target == Some(Target::Start);
+        self.connection.project_follows = false;
+        self.connection.answers.issue();
         self.permissions = Permissions {
             read_only,
             ..Permissions::default()
         };
         self.forget_the_old_connection();
-        let name = match (&self.context.profile, self.at_start) {
+        let name = match (&self.context.profile, self.connection.at_start) {
             (Some(name), false) => format!("profile {name}"),
             _ => self.context.source(),
         };
