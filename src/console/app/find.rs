@@ -194,8 +194,8 @@ impl App {
         {
             self.notice = None;
         }
-        self.shown = ScreenId::Subscriptions;
-        self.tab = ScreenId::Subscriptions;
+        self.navigation.shown = ScreenId::Subscriptions;
+        self.navigation.tab = ScreenId::Subscriptions;
         self.screens.subscriptions.find_again(subscription.id);
         self.apply_view();
         let title = subscription
@@ -242,8 +242,8 @@ impl App {
 
     /// Shows role `id`'s members, from Roles (`:role NAME`, found).
     pub(super) fn open_role(&mut self, id: String, name: String) -> Vec<Effect> {
-        self.shown = ScreenId::Roles;
-        self.tab = ScreenId::Roles;
+        self.navigation.shown = ScreenId::Roles;
+        self.navigation.tab = ScreenId::Roles;
         self.screens.roles.find_again(&id);
         self.apply_view();
         self.screens

@@ -179,7 +179,7 @@ impl App {
         }
         // Esc on a filtered list clears the filter before it means back
         // (the detail over the table closes first: it is on top).
-        if !may_quit && !self.detail_open && !self.screens.get(self.shown).filter().is_empty() {
+        if !may_quit && !self.detail_open && !self.screens.get(self.navigation.shown).filter().is_empty() {
             self.notice = Some(Notice::done("filter cleared".into()));
             return self.filter_to(String::new());
         }
@@ -193,11 +193,15 @@ impl App {
             screens.people_back(&mut ctx)
         } {
             return self.follow(heard);
-        } else if let Some(parent) = self.screens.get(self.shown).parent() {
-            self.screens.get_mut(self.shown).close();
-            let (tab, shown) = self.opened_from.take().unwrap_or((self.tab, parent));
-            self.tab = tab;
-            self.shown = shown;
+        } else if let Some(parent) = self.screens.get(self.navigation.shown).parent() {
+            self.screens.get_mut(self.navigation.shown).close();
+            let (tab, shown) = self
+                .navigation
+                .opened_from
+                .take()
+                .unwrap_or((self.navigation.tab, parent));
+            self.navigation.tab = tab;
+            self.navigation.shown = shown;
             return self.fetch_visible();
         } else if may_quit {
             self.quit = true;

@@ -29,6 +29,7 @@ mod switch;
 mod types;
 
 pub use connection::{HELD_KEYS, MAX_BACKOFF, Offline, backoff};
+pub use navigate::Navigation;
 pub use permissions::Permissions;
 pub use types::*;
 
@@ -42,15 +43,9 @@ pub struct App {
     pub keymap: Keymap,
     /// Every list, each with its rows, filter, sort and cursor.
     pub screens: Screens,
-    /// The tab shown as chosen.
-    pub tab: ScreenId,
-    /// The list on screen: the tab's own, or the one its parent shows for
-    /// a choice (the roles, on Members before a role is opened), or one
-    /// opened from it (a subscription's deliveries).
-    shown: ScreenId,
-    /// Where back goes from a list opened from another: the tab and list
-    /// it was opened from.
-    opened_from: Option<(ScreenId, ScreenId)>,
+    /// Where the console is: the tab chosen, the list on screen, and where
+    /// back goes.
+    pub navigation: Navigation,
     pub mode: Mode,
     pub detail_json: bool,
     /// The detail drawn over the table (Enter on a subscription or member,
@@ -116,9 +111,7 @@ impl App {
             context,
             keymap,
             screens: Screens::default(),
-            tab: ScreenId::Roles,
-            shown: ScreenId::Roles,
-            opened_from: None,
+            navigation: Navigation::default(),
             mode: Mode::Normal,
             detail_json: false,
             detail_open: false,
@@ -225,7 +218,9 @@ impl App {
                 // The loop sets `now` before drawing: drawing is the tick.
                 self.dirty = self.shows_relative_times();
                 // A row narrowed to "overdue" may have become one since.
-                if self.shown == ScreenId::Subscriptions && self.screens.subscriptions.resource.narrowed() {
+                if self.navigation.shown == ScreenId::Subscriptions
+                    && self.screens.subscriptions.resource.narrowed()
+                {
                     self.apply_view();
                     return self.fetch_visible();
                 }

@@ -11,10 +11,35 @@ use crate::console::screens::deliveries::list::ChosenSubscription;
 use crate::console::screens::members::list::ChosenRole;
 use crate::console::table::paging::PAGE_SIZE;
 
+/// Where the console is: the tab chosen, the list on screen, and where
+/// back goes from a list opened from another.
+pub struct Navigation {
+    /// The tab shown as chosen.
+    pub tab: ScreenId,
+    /// The list on screen: the tab's own, or the one its parent shows for
+    /// a choice (the roles, on Members before a role is opened), or one
+    /// opened from it (a subscription's deliveries).
+    pub(super) shown: ScreenId,
+    /// Where back goes from a list opened from another: the tab and list
+    /// it was opened from.
+    pub(super) opened_from: Option<(ScreenId, ScreenId)>,
+}
+
+impl Default for Navigation {
+    /// The console starts on Roles.
+    fn default() -> Self {
+        Navigation {
+            tab: ScreenId::Roles,
+            shown: ScreenId::Roles,
+            opened_from: None,
+        }
+    }
+}
+
 impl App {
     /// The list the current screen shows.
     pub fn shown(&self) -> ScreenId {
-        self.shown
+        self.navigation.shown
     }
 
     /// Where the lists live: the organization and project in use.
@@ -33,9 +58,12 @@ impl App {
     /// The tab `step` places after the one chosen, going round.
     pub(super) fn next_tab(&self, step: isize) -> ScreenId {
         let tabs: Vec<ScreenId> = self.tabs().collect();
-        let at = tabs.iter().position(|tab| *tab == self.tab).unwrap_or(0);
+        let at = tabs
+            .iter()
+            .position(|tab| *tab == self.navigation.tab)
+            .unwrap_or(0);
         let next = (at as isize + step).rem_euclid(tabs.len().max(1) as isize) as usize;
-        tabs.get(next).copied().unwrap_or(self.tab)
+        tabs.get(next).copied().unwrap_or(self.navigation.tab)
     }
 
     /// A tab: its list, or, where that list needs a row of its parent
@@ -46,8 +74,8 @@ impl App {
         }
         let table = self.screens.get(list);
         let tab = table.tab();
-        self.tab = tab;
-        self.shown = match table.parent() {
+        self.navigation.tab = tab;
+        self.navigation.shown = match table.parent() {
             Some(parent) if !table.is_open() => parent,
             _ => list,
         };
@@ -69,25 +97,27 @@ impl App {
     }
 
     pub(super) fn move_by(&mut self, delta: i64) -> Vec<Effect> {
-        let cursor = self.screens.get(self.shown).cursor() as i64;
+        let cursor = self.screens.get(self.navigation.shown).cursor() as i64;
         self.move_to(cursor.saturating_add(delta))
     }
 
     pub(super) fn move_to(&mut self, position: i64) -> Vec<Effect> {
         let height = self.table_height();
         self.detail_scroll = 0;
-        self.screens.get_mut(self.shown).move_to(position, height);
+        self.screens
+            .get_mut(self.navigation.shown)
+            .move_to(position, height);
         self.fetch_visible()
     }
 
     pub(super) fn rescroll(&mut self) {
         let height = self.table_height();
-        self.screens.get_mut(self.shown).scroll(height);
+        self.screens.get_mut(self.navigation.shown).scroll(height);
     }
 
     /// Fetches the pages the shown table needs.
     pub(super) fn fetch_visible(&mut self) -> Vec<Effect> {
-        self.fetch_list(self.shown)
+        self.fetch_list(self.navigation.shown)
     }
 
     /// Fetches the pages a table needs for a screen of its rows.
@@ -147,7 +177,7 @@ impl App {
             }
         }
         self.screens.get_mut(list).restart(from_start);
-        if self.shown == list {
+        if self.navigation.shown == list {
             self.fetch_visible()
         } else {
             Vec::new()
@@ -158,7 +188,7 @@ impl App {
     /// While the list is still loading (a slow or throttled server, whose
     /// wait the footer shows), a second `r` sends nothing more.
     pub(super) fn refresh(&mut self) -> Vec<Effect> {
-        match self.shown {
+        match self.navigation.shown {
             ScreenId::Health => return self.look(),
             ScreenId::People | ScreenId::Person => {
                 return self.lend_then_follow(|screens, ctx| screens.refresh_people(ctx));
@@ -175,7 +205,7 @@ impl App {
             return self.retry_now();
         }
         // Rows held from the list a look read: the list is read again.
-        if self.shown == ScreenId::Subscriptions && self.screens.subscriptions.resource.held {
+        if self.navigation.shown == ScreenId::Subscriptions && self.screens.subscriptions.resource.held {
             let mut effects = self.read_list_for_states();
             if effects.is_empty() {
                 self.notice = Some(Notice::done("a look is reading the list already".into()));
@@ -185,7 +215,7 @@ impl App {
             effects.push(self.load_integrations());
             return effects;
         }
-        let table = self.screens.get_mut(self.shown);
+        let table = self.screens.get_mut(self.navigation.shown);
         if table.is_loading() {
             self.notice = Some(Notice::done(
                 "still loading: the request on its way is not sent again".into(),
@@ -193,9 +223,9 @@ impl App {
             return Vec::new();
         }
         table.remember_selected();
-        let mut effects = self.reload(self.shown, false);
+        let mut effects = self.reload(self.navigation.shown, false);
         // An integration revoked since is named so once the list is fresh.
-        if self.shown == ScreenId::Subscriptions {
+        if self.navigation.shown == ScreenId::Subscriptions {
             effects.push(self.load_integrations());
         }
         effects
@@ -204,7 +234,7 @@ impl App {
     /// Enter: a role opens its members, a subscription its deliveries; a
     /// member or a delivery opens its detail over the table.
     pub(super) fn open(&mut self) -> Vec<Effect> {
-        match self.shown {
+        match self.navigation.shown {
             ScreenId::Roles => {
                 let Some(role) = self.screens.roles.selected() else {
                     return Vec::new();
@@ -231,7 +261,7 @@ impl App {
 
     /// `:deliveries`: the deliveries of the subscription under the cursor.
     pub(super) fn open_deliveries(&mut self) -> Vec<Effect> {
-        let selected = match self.shown {
+        let selected = match self.navigation.shown {
             ScreenId::Subscriptions => self.screens.subscriptions.selected(),
             ScreenId::Deliveries => return Vec::new(),
             ScreenId::Health => return self.open_health_deliveries(),
@@ -242,7 +272,7 @@ impl App {
             | ScreenId::Offboard => None,
         };
         let Some(subscription) = selected else {
-            self.notice = Some(Notice::error(match self.shown {
+            self.notice = Some(Notice::error(match self.navigation.shown {
                 ScreenId::Subscriptions => "no subscription under the cursor: the list is empty".into(),
                 _ => ":deliveries shows the deliveries of the subscription under the cursor: 3 lists them"
                     .into(),
@@ -260,18 +290,18 @@ impl App {
     /// A list that lost its parent's row (another organization, project or
     /// connection) gives way to its parent.
     pub(super) fn keep_shown_open(&mut self) {
-        let table = self.screens.get(self.shown);
+        let table = self.screens.get(self.navigation.shown);
         if let Some(parent) = table.parent().filter(|_| !table.is_open()) {
-            self.shown = parent;
-            self.opened_from = None;
+            self.navigation.shown = parent;
+            self.navigation.opened_from = None;
         }
     }
 
     /// Shows a list opened from the one on screen; back returns here.
     pub(super) fn open_list(&mut self, list: ScreenId) -> Vec<Effect> {
-        self.opened_from = Some((self.tab, self.shown));
-        self.tab = self.screens.get(list).tab();
-        self.shown = list;
+        self.navigation.opened_from = Some((self.navigation.tab, self.navigation.shown));
+        self.navigation.tab = self.screens.get(list).tab();
+        self.navigation.shown = list;
         self.detail_open = false;
         self.fetch_visible()
     }
@@ -279,14 +309,14 @@ impl App {
     /// `s`: the next order; lists the server orders start over.
     pub(super) fn cycle_sort(&mut self) -> Vec<Effect> {
         // The user chose an order: it is theirs to keep.
-        if self.shown == ScreenId::Subscriptions {
+        if self.navigation.shown == ScreenId::Subscriptions {
             self.screens.subscriptions.resource.sort_before_state = None;
         }
         let height = self.table_height();
-        if self.screens.get_mut(self.shown).cycle_sort() {
-            return self.reload(self.shown, true);
+        if self.screens.get_mut(self.navigation.shown).cycle_sort() {
+            return self.reload(self.navigation.shown, true);
         }
-        self.screens.get_mut(self.shown).apply_view(height);
+        self.screens.get_mut(self.navigation.shown).apply_view(height);
         self.fetch_visible()
     }
 
@@ -325,7 +355,7 @@ impl App {
     /// and the ended when ordered by it descending, so those orders are
     /// asked for; deleted ones are the server's own filter.
     pub(super) fn narrow_to(&mut self, state: Option<SubscriptionState>) -> Vec<Effect> {
-        if self.shown != ScreenId::Subscriptions {
+        if self.navigation.shown != ScreenId::Subscriptions {
             self.switch(ScreenId::Subscriptions);
         }
         let filters = self.screens.subscriptions.narrow(state);
@@ -378,7 +408,7 @@ impl App {
     pub(super) fn apply_view(&mut self) {
         self.screens.subscriptions.resource.as_of = self.now;
         let height = self.table_height();
-        self.screens.get_mut(self.shown).apply_view(height);
+        self.screens.get_mut(self.navigation.shown).apply_view(height);
     }
 
     /// A page arrived (or failed).
@@ -410,7 +440,7 @@ impl App {
         let received = self.screens.receive(generation, offset, page, height);
         // Any answer says the server is there.
         let mut effects = self.reached(Some((list, generation)));
-        if received && self.shown == list {
+        if received && self.navigation.shown == list {
             self.apply_view();
             effects.extend(self.fetch_visible());
         }

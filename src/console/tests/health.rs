@@ -287,7 +287,7 @@ fn enter_opens_the_rows_deliveries_and_back_returns_to_health() {
     );
     key(&mut app, KeyCode::Char('q'));
     assert_eq!(app.shown(), ScreenId::Health);
-    assert_eq!(app.tab, ScreenId::Health);
+    assert_eq!(app.navigation.tab, ScreenId::Health);
 }
 
 #[test]

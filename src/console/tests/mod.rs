@@ -256,7 +256,7 @@ fn a_role_opens_its_members_and_back_returns_where_it_was_opened() {
     answer(&mut app, &first, |offset| roles(3, offset));
     key(&mut app, KeyCode::Char('j'));
     let effects = key(&mut app, KeyCode::Enter);
-    assert_eq!(app.tab, ScreenId::Members);
+    assert_eq!(app.navigation.tab, ScreenId::Members);
     assert_eq!(app.screens.members.resource.role.as_ref().unwrap().name, "Role 1");
     let Some(Effect::Fetch {
         request: ScreenRequest::Members(crate::console::screens::members::Request { role, .. }),
@@ -272,13 +272,20 @@ fn a_role_opens_its_members_and_back_returns_where_it_was_opened() {
         "q leaves the role first"
     );
     assert_eq!(app.shown(), ScreenId::Roles);
-    assert_eq!(app.tab, ScreenId::Roles, "back on Roles, where Enter was pressed");
+    assert_eq!(
+        app.navigation.tab,
+        ScreenId::Roles,
+        "back on Roles, where Enter was pressed"
+    );
     // Opened from the Members tab's choice of a role, back goes to that choice.
     key(&mut app, KeyCode::Char('2'));
     key(&mut app, KeyCode::Enter);
     assert!(app.screens.members.resource.role.is_some());
     key(&mut app, KeyCode::Char('q'));
-    assert_eq!((app.tab, app.shown()), (ScreenId::Members, ScreenId::Roles));
+    assert_eq!(
+        (app.navigation.tab, app.shown()),
+        (ScreenId::Members, ScreenId::Roles)
+    );
     key(&mut app, KeyCode::Char('1'));
     key(&mut app, KeyCode::Char('q'));
     assert!(app.quit);
@@ -319,7 +326,7 @@ fn errors_show_and_never_block_the_keys() {
     );
     // Keys still work; Esc dismisses.
     key(&mut app, KeyCode::Char('3'));
-    assert_eq!(app.tab, ScreenId::Subscriptions);
+    assert_eq!(app.navigation.tab, ScreenId::Subscriptions);
     key(&mut app, KeyCode::Esc);
     assert!(app.notice.is_none());
     // Moving back asks for the roles again.
@@ -360,7 +367,7 @@ fn help_and_the_command_line() {
     let Mode::Command(input) = &app.mode else { panic!() };
     assert_eq!(input.value(), "subscriptions ");
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.tab, ScreenId::Subscriptions);
+    assert_eq!(app.navigation.tab, ScreenId::Subscriptions);
     key(&mut app, KeyCode::Char(':'));
     for c in "project 2".chars() {
         key(&mut app, KeyCode::Char(c));

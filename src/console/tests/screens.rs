@@ -109,7 +109,7 @@ fn a_on_roles_opens_the_role_and_its_picker() {
     )));
     key(&mut app, KeyCode::Esc);
     key(&mut app, KeyCode::Char('q'));
-    assert_eq!(app.tab, ScreenId::Roles, "back where a was pressed");
+    assert_eq!(app.navigation.tab, ScreenId::Roles, "back where a was pressed");
 }
 
 #[test]
@@ -192,7 +192,11 @@ fn deliveries_open_from_a_subscription_and_back_returns() {
     key(&mut app, KeyCode::Char('j'));
     let effects = command(&mut app, "deliveries");
     assert_eq!(app.shown(), ScreenId::Deliveries);
-    assert_eq!(app.tab, ScreenId::Subscriptions, "on the tab it was opened from");
+    assert_eq!(
+        app.navigation.tab,
+        ScreenId::Subscriptions,
+        "on the tab it was opened from"
+    );
     assert!(
         effects.iter().any(|e| matches!(
             e,

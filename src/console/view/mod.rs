@@ -220,7 +220,7 @@ fn tab_layout(
             printable(&shown.heading()).into_owned(),
             shown.title().to_lowercase(),
         ]),
-        _ if app.tab != app.shown() => Some(vec![format!("choose a {} (Enter)", shown.noun())]),
+        _ if app.navigation.tab != app.shown() => Some(vec![format!("choose a {} (Enter)", shown.noun())]),
         _ => None,
     };
     let crumb_width = crumb.as_ref().map_or(0, |parts| {
@@ -266,7 +266,7 @@ fn tabs(app: &App, theme: &Theme, compact: Compact) -> Vec<(Span<'static>, Optio
     let mut tabs = vec![(Span::raw(" "), None)];
     for (number, tab) in app.tabs().enumerate() {
         let table = app.screens.get(tab);
-        let chosen = tab == app.tab;
+        let chosen = tab == app.navigation.tab;
         let style = if chosen { theme.selected } else { theme.dim };
         let name = if chosen || compact != Compact::Names {
             format!(" {}", table.title())

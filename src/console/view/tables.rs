@@ -24,7 +24,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
     let theme = view.theme;
     let table = app.screens.get(app.shown());
     // A tab whose own list needs a row first shows its parent's, to choose.
-    let heading = if app.tab != app.shown() && !app.screens.get(app.tab).is_open() {
+    let heading = if app.navigation.tab != app.shown() && !app.screens.get(app.navigation.tab).is_open() {
         format!("Choose a {}", table.noun())
     } else {
         table.heading()
