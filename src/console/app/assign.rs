@@ -48,7 +48,7 @@ impl App {
                 // Asked of the server once typing pauses.
                 Some(_) => vec![Effect::Timer {
                     timer: super::Timer::Search,
-                    ticket: self.searches.issue(),
+                    ticket: self.prompt.searches.issue(),
                 }],
                 None => Vec::new(),
             },

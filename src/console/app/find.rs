@@ -6,12 +6,23 @@ use strum::IntoEnumIterator;
 use tui_input::Input;
 use tui_input::backend::crossterm::EventHandler;
 
-use super::{App, Effect, Mode, Notice, ScreenId, Target, Ticket, Timer};
+use super::{App, Effect, Latest, Mode, Notice, ScreenId, Target, Ticket, Timer};
 use crate::console::app::command;
 use crate::console::lists::AnyTable;
 use crate::console::screens::members::Ask as MembersAsk;
 use crate::console::screens::subscriptions::read::Then;
 use crate::console::widgets::switcher::Scope;
+
+/// What is typed at the bottom line, beyond the line itself (which the
+/// mode holds): the `:` command line's history and the pause a search
+/// waits for.
+#[derive(Default)]
+pub(super) struct Prompt {
+    /// What was run at the `:` command line.
+    pub(super) history: command::History,
+    /// The pause in typing a search waits for: only the last one set counts.
+    pub(super) searches: Latest,
+}
 
 impl App {
     /// A key while `/` is open: the view follows at once over the rows
@@ -45,7 +56,7 @@ impl App {
         if self.screens.get(self.shown()).search_pending() {
             effects.push(Effect::Timer {
                 timer: Timer::Search,
-                ticket: self.searches.issue(),
+                ticket: self.prompt.searches.issue(),
             });
         }
         effects
@@ -54,7 +65,7 @@ impl App {
     /// Typing paused: every list whose filter differs from what its server
     /// searched starts over with the search.
     pub(super) fn search_due(&mut self, ticket: Ticket) -> Vec<Effect> {
-        if !self.searches.is_current(ticket) {
+        if !self.prompt.searches.is_current(ticket) {
             return Vec::new(); // typing went on: a later search is due
         }
         if matches!(self.mode, super::Mode::Picker(_)) {
@@ -82,7 +93,7 @@ impl App {
         };
         match key.code {
             KeyCode::Esc => {
-                self.history.reset();
+                self.prompt.history.reset();
                 self.mode = Mode::Normal;
             }
             KeyCode::Tab => {
@@ -92,18 +103,18 @@ impl App {
                 }
             }
             KeyCode::Up => {
-                if let Some(line) = self.history.older(input.value()) {
+                if let Some(line) = self.prompt.history.older(input.value()) {
                     *input = Input::new(line.to_string());
                 }
             }
             KeyCode::Down => {
-                if let Some(line) = self.history.newer() {
+                if let Some(line) = self.prompt.history.newer() {
                     *input = Input::new(line.to_string());
                 }
             }
             KeyCode::Enter => {
                 let line = input.value().to_string();
-                self.history.push(&line);
+                self.prompt.history.push(&line);
                 self.mode = Mode::Normal;
                 return self.run_command(&line);
             }

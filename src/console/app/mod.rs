@@ -67,11 +67,12 @@ pub struct App {
     pub quit: bool,
     /// Whether anything shown changed since the last draw.
     pub dirty: bool,
+    /// What is typed at the bottom line: the `:` command line's history
+    /// and the pause a search waits for.
+    prompt: find::Prompt,
     /// The connection: which server answers belong to, a `:ctx` on its
     /// way, the timer of the next try while offline, and keys held.
     connection: connection::Connection,
-    /// The pause in typing a search waits for.
-    searches: Latest,
     /// The writes sent and on their way, and what a failed one goes back to.
     writes: edit::Writes,
     pub permissions: Permissions,
@@ -82,8 +83,6 @@ pub struct App {
     refreshes: Latest,
     /// When `--refresh` last fetched the list, for the footer.
     pub last_refresh: Option<DateTime<Utc>>,
-    /// What was run at the `:` command line.
-    history: crate::console::app::command::History,
     /// Set while the server cannot be reached: which, why, since when,
     /// and when it is tried again.
     pub offline: Option<Offline>,
@@ -102,7 +101,6 @@ impl App {
             refresh_every: context.refresh,
             refreshes: Latest::default(),
             last_refresh: None,
-            history: Default::default(),
             bulk: None,
             report: None,
             log_path: crate::config::log_path(),
@@ -112,6 +110,7 @@ impl App {
             keymap,
             screens: Screens::default(),
             navigation: Navigation::default(),
+            prompt: find::Prompt::default(),
             mode: Mode::Normal,
             detail_json: false,
             detail_open: false,
@@ -125,7 +124,6 @@ impl App {
             now: crate::clock::system_now(),
             quit: false,
             dirty: true,
-            searches: Latest::default(),
             writes: edit::Writes::default(),
             permissions: Permissions {
                 read_only,
