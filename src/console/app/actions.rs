@@ -11,6 +11,14 @@ use crate::api::{self, Subscription, TriggerType};
 use crate::console::screens::subscriptions::on_call::KeyAct;
 use crate::console::screens::subscriptions::read::Then as ReadThen;
 
+/// `--refresh SECONDS`: the list on screen fetched again at an interval.
+pub struct Refresh {
+    /// How often, in seconds; `None` when `--refresh` is off.
+    pub every: Option<u32>,
+    /// The timer of the next refresh: only the last one set counts.
+    pub(super) timers: super::Latest,
+}
+
 impl App {
     /// `t`: a test delivery, after asking.
     pub(super) fn test_delivery(&mut self) -> Vec<Effect> {
@@ -106,7 +114,7 @@ impl App {
     /// unless a form or a question is open or the list is still loading;
     /// then the next refresh is set.
     pub(super) fn refresh_due(&mut self, ticket: super::Ticket) -> Vec<Effect> {
-        if !self.refreshes.is_current(ticket) {
+        if !self.refresh.timers.is_current(ticket) {
             return Vec::new();
         }
         let mut effects = self.next_refresh();
@@ -123,10 +131,10 @@ impl App {
 
     /// The timer of the next `--refresh`, when it is on.
     pub(super) fn next_refresh(&mut self) -> Vec<Effect> {
-        match self.refresh_every {
+        match self.refresh.every {
             Some(seconds) => vec![Effect::Timer {
                 timer: Timer::Refresh(seconds),
-                ticket: self.refreshes.issue(),
+                ticket: self.refresh.timers.issue(),
             }],
             None => Vec::new(),
         }

@@ -28,6 +28,7 @@ mod permissions;
 mod switch;
 mod types;
 
+pub use actions::Refresh;
 pub use connection::{HELD_KEYS, MAX_BACKOFF, Offline, backoff};
 pub use navigate::Navigation;
 pub use permissions::Permissions;
@@ -78,10 +79,11 @@ pub struct App {
     pub permissions: Permissions,
     /// The last success notice set to fade; only its timer clears it.
     notices: Latest,
-    /// `--refresh SECONDS`: the list on screen is fetched again this often.
-    pub refresh_every: Option<u32>,
-    refreshes: Latest,
-    /// When `--refresh` last fetched the list, for the footer.
+    /// `--refresh SECONDS`: how often the list on screen is fetched again,
+    /// and its timer.
+    pub refresh: Refresh,
+    /// When `--refresh` last fetched the list, for the footer (read by the
+    /// console's tests, so kept beside [`App::refresh`]).
     pub last_refresh: Option<DateTime<Utc>>,
     /// Set while the server cannot be reached: which, why, since when,
     /// and when it is tried again.
@@ -98,8 +100,10 @@ impl App {
     pub fn new(context: Context, keymap: Keymap, size: (u16, u16)) -> Self {
         let read_only = context.read_only;
         App {
-            refresh_every: context.refresh,
-            refreshes: Latest::default(),
+            refresh: Refresh {
+                every: context.refresh,
+                timers: Latest::default(),
+            },
             last_refresh: None,
             bulk: None,
             report: None,

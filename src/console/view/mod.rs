@@ -426,7 +426,7 @@ fn state_line(app: &App, view: &ViewCx) -> String {
         None => {}
     }
     parts.extend(table.state().map(str::to_string));
-    if let Some(seconds) = app.refresh_every {
+    if let Some(seconds) = app.refresh.every {
         parts.push(match app.last_refresh {
             Some(at) => format!(
                 "refreshed {} {}, every {seconds} s",
