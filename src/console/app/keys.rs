@@ -41,7 +41,7 @@ impl App {
     /// any other key closes it.
     fn help_key(&mut self, key: KeyEvent) {
         let last = crate::console::view::help::scroll_limit(self);
-        let scroll = &mut self.help_scroll;
+        let scroll = &mut self.scroll.help;
         match key.code {
             KeyCode::Char('j') | KeyCode::Down => *scroll = scroll.saturating_add(1),
             KeyCode::Char('k') | KeyCode::Up => *scroll = scroll.saturating_sub(1),
@@ -49,7 +49,7 @@ impl App {
             KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
             _ => self.mode = Mode::Normal,
         }
-        self.help_scroll = self.help_scroll.min(last);
+        self.scroll.help = self.scroll.help.min(last);
     }
 
     fn act(&mut self, action: Action) -> Vec<Effect> {
@@ -110,22 +110,22 @@ impl App {
                 } else {
                     self.detail_json = !self.detail_json;
                 }
-                self.detail_scroll = 0;
+                self.scroll.detail = 0;
                 Vec::new()
             }
             Action::DetailDown => {
                 let last = crate::console::view::detail::scroll_limit(self);
-                self.detail_scroll = self.detail_scroll.saturating_add(3).min(last);
+                self.scroll.detail = self.scroll.detail.saturating_add(3).min(last);
                 Vec::new()
             }
             Action::DetailUp => {
-                self.detail_scroll = self.detail_scroll.saturating_sub(3);
+                self.scroll.detail = self.scroll.detail.saturating_sub(3);
                 Vec::new()
             }
             Action::CopyId => self.copy(false),
             Action::CopyJson => self.copy(true),
             Action::Help => {
-                self.help_scroll = 0;
+                self.scroll.help = 0;
                 self.mode = Mode::Help;
                 Vec::new()
             }

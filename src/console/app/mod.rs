@@ -52,8 +52,8 @@ pub struct App {
     /// The detail drawn over the table (Enter on a subscription or member,
     /// or `v` where there is no room for the pane).
     pub detail_open: bool,
-    pub detail_scroll: u16,
-    pub help_scroll: u16,
+    /// How far the detail and the help are scrolled.
+    pub scroll: Scroll,
     pub notice: Option<Notice>,
     /// The client's record of the last try of a request the footer shows
     /// (a page of the list shown, or a write).
@@ -118,8 +118,7 @@ impl App {
             mode: Mode::Normal,
             detail_json: false,
             detail_open: false,
-            detail_scroll: 0,
-            help_scroll: 0,
+            scroll: Scroll::default(),
             notice: None,
             last_request: None,
             in_flight: 0,

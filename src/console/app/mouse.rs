@@ -29,11 +29,11 @@ impl App {
                 let down = event.kind == MouseEventKind::ScrollDown;
                 self.dirty = true;
                 if over_detail {
-                    self.detail_scroll = if down {
+                    self.scroll.detail = if down {
                         let last = crate::console::view::detail::scroll_limit(self);
-                        self.detail_scroll.saturating_add(WHEEL_ROWS as u16).min(last)
+                        self.scroll.detail.saturating_add(WHEEL_ROWS as u16).min(last)
                     } else {
-                        self.detail_scroll.saturating_sub(WHEEL_ROWS as u16)
+                        self.scroll.detail.saturating_sub(WHEEL_ROWS as u16)
                     };
                     return Vec::new();
                 }

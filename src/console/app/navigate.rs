@@ -103,7 +103,7 @@ impl App {
 
     pub(super) fn move_to(&mut self, position: i64) -> Vec<Effect> {
         let height = self.table_height();
-        self.detail_scroll = 0;
+        self.scroll.detail = 0;
         self.screens
             .get_mut(self.navigation.shown)
             .move_to(position, height);
@@ -253,7 +253,7 @@ impl App {
             ScreenId::Offboard => self.lend_then_follow(|screens, ctx| screens.confirm_offboarding(ctx)),
             ScreenId::Members | ScreenId::Deliveries => {
                 self.detail_open = !self.detail_open;
-                self.detail_scroll = 0;
+                self.scroll.detail = 0;
                 Vec::new()
             }
         }

@@ -367,3 +367,12 @@ macro_rules! screen_ask_into_effect {
 }
 
 screen_ask_into_effect!(members, subscriptions, people, person, health);
+
+/// How far the overlays that scroll are scrolled, in lines from their top.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Scroll {
+    /// The detail, in the pane or drawn over the table.
+    pub detail: u16,
+    /// The help.
+    pub help: u16,
+}

@@ -186,12 +186,12 @@ fn the_detail_opens_over_the_table_where_there_is_no_pane() {
     key(&mut app, KeyCode::Char('v'));
     assert!(app.detail_open);
     key(&mut app, KeyCode::Char('J'));
-    assert_eq!(app.detail_scroll, 3);
+    assert_eq!(app.scroll.detail, 3);
     // J stops where the last line is at the bottom: no blank pages.
     for _ in 0..50 {
         key(&mut app, KeyCode::Char('J'));
     }
-    let last = app.detail_scroll;
+    let last = app.scroll.detail;
     assert!(last > 3 && last < 40, "{last}");
     assert!(
         screen(&app).contains("none left in the schedule"),

@@ -173,14 +173,14 @@ fn page_down_in_help_stops_at_its_last_line() {
     }
     let shown = screen(&app);
     assert!(
-        app.help_scroll > 0 && shown.contains(":q              quit"),
+        app.scroll.help > 0 && shown.contains(":q              quit"),
         "{shown}"
     );
-    let at_end = app.help_scroll;
+    let at_end = app.scroll.help;
     key(&mut app, KeyCode::PageDown);
-    assert_eq!(app.help_scroll, at_end, "no blank space past the end");
+    assert_eq!(app.scroll.help, at_end, "no blank space past the end");
     key(&mut app, KeyCode::PageUp);
-    assert_eq!(app.help_scroll, at_end.saturating_sub(10));
+    assert_eq!(app.scroll.help, at_end.saturating_sub(10));
 }
 
 #[test]

@@ -43,7 +43,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
     let last = lines
         .len()
         .saturating_sub(usize::from(area.height.saturating_sub(2)));
-    let scroll = app.detail_scroll.min(u16::try_from(last).unwrap_or(u16::MAX));
+    let scroll = app.scroll.detail.min(u16::try_from(last).unwrap_or(u16::MAX));
     // Wrapped above, to the pane's width: ratatui need not wrap again.
     frame.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)), area);
 }

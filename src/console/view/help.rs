@@ -78,7 +78,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
     popup::clear(frame, area);
     let title = format!(" keys: {} ", app.screens.get(app.shown()).title());
     frame.render_widget(
-        Paragraph::new(lines).scroll((app.help_scroll, 0)).block(
+        Paragraph::new(lines).scroll((app.scroll.help, 0)).block(
             Block::bordered()
                 .title(title)
                 .title_bottom(Line::styled(
