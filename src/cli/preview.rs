@@ -61,19 +61,24 @@ impl Session {
         projects: Projects<'_>,
         people: &People,
     ) -> Result<Session, ReadError> {
-        let (reader, ctrl_c) = super::access::stoppable_reader(
-            connection,
-            ReadOptions {
-                concurrency: AT_ONCE,
-                ..ReadOptions::default()
-            },
-        );
+        let (reader, ctrl_c) = Session::reader(connection);
         let read = World::read(&reader, &connection.organization, projects, people).await?;
         Ok(Session {
             reader,
             read,
             _ctrl_c: ctrl_c,
         })
+    }
+
+    /// The reader a session reads through, stopped by Ctrl-C.
+    fn reader(connection: &Connection) -> (Reader, super::access::CtrlC) {
+        super::access::stoppable_reader(
+            connection,
+            ReadOptions {
+                concurrency: AT_ONCE,
+                ..ReadOptions::default()
+            },
+        )
     }
 
     /// [`Session::open_for`] of one person whose roles were read already
@@ -83,13 +88,7 @@ impl Session {
         person: crate::access::directory::Person,
         roles: Vec<crate::access::directory::RoleInfo>,
     ) -> Result<Session, ReadError> {
-        let (reader, ctrl_c) = super::access::stoppable_reader(
-            connection,
-            ReadOptions {
-                concurrency: AT_ONCE,
-                ..ReadOptions::default()
-            },
-        );
+        let (reader, ctrl_c) = Session::reader(connection);
         let read = World::read_of(&reader, &connection.organization, Projects::All, person, roles).await?;
         Ok(Session {
             reader,
