@@ -543,13 +543,18 @@ async fn roles(reader: &Reader, organization_id: &str, people: &People) -> ReadR
             members,
         });
     }
+    sort_roles(&mut roles);
+    Ok(roles)
+}
+
+/// The roles in the directory's order: by name (any case), then id.
+fn sort_roles(roles: &mut [RoleInfo]) {
     roles.sort_by(|a, b| {
         a.name
             .to_lowercase()
             .cmp(&b.name.to_lowercase())
             .then_with(|| a.id.cmp(&b.id))
     });
-    Ok(roles)
 }
 
 /// Every role of `index` (a [`RoleIndex`] holding `person`'s memberships,
@@ -575,12 +580,7 @@ pub fn roles_held(index: &RoleIndex, person: &Person) -> Vec<RoleInfo> {
             },
         })
         .collect();
-    roles.sort_by(|a, b| {
-        a.name
-            .to_lowercase()
-            .cmp(&b.name.to_lowercase())
-            .then_with(|| a.id.cmp(&b.id))
-    });
+    sort_roles(&mut roles);
     roles
 }
 

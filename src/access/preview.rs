@@ -131,7 +131,7 @@ pub struct Line {
 }
 
 /// A line in the other mode.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct OtherMode {
     pub mode: &'static str,
     pub before: AccessLevel,

@@ -22,8 +22,9 @@ use super::output::{self, Format};
 use super::{Exit, UsageError};
 use crate::access::directory::People;
 use crate::access::preview::world::{self, Projects, Read};
-use crate::access::preview::{Change, Effect, Line, World};
+use crate::access::preview::{Change, Effect, Line, OtherMode, World};
 use crate::access::read::{ReadError, ReadOptions, Reader};
+use crate::api::access::levels::AccessLevel;
 use crate::text::{plural, printable};
 
 /// Requests at once while reading the rules.
@@ -61,19 +62,24 @@ impl Session {
         projects: Projects<'_>,
         people: &People,
     ) -> Result<Session, ReadError> {
-        let (reader, ctrl_c) = super::access::stoppable_reader(
-            connection,
-            ReadOptions {
-                concurrency: AT_ONCE,
-                ..ReadOptions::default()
-            },
-        );
+        let (reader, ctrl_c) = Session::reader(connection);
         let read = World::read(&reader, &connection.organization, projects, people).await?;
         Ok(Session {
             reader,
             read,
             _ctrl_c: ctrl_c,
         })
+    }
+
+    /// The reader a session reads through, stopped by Ctrl-C.
+    fn reader(connection: &Connection) -> (Reader, super::access::CtrlC) {
+        super::access::stoppable_reader(
+            connection,
+            ReadOptions {
+                concurrency: AT_ONCE,
+                ..ReadOptions::default()
+            },
+        )
     }
 
     /// [`Session::open_for`] of one person whose roles were read already
@@ -83,13 +89,7 @@ impl Session {
         person: crate::access::directory::Person,
         roles: Vec<crate::access::directory::RoleInfo>,
     ) -> Result<Session, ReadError> {
-        let (reader, ctrl_c) = super::access::stoppable_reader(
-            connection,
-            ReadOptions {
-                concurrency: AT_ONCE,
-                ..ReadOptions::default()
-            },
-        );
+        let (reader, ctrl_c) = Session::reader(connection);
         let read = World::read_of(&reader, &connection.organization, Projects::All, person, roles).await?;
         Ok(Session {
             reader,
@@ -241,14 +241,10 @@ fn grouped(lines: &[Line]) -> Vec<Vec<&Line>> {
         let key = (!alone).then(|| GroupKey {
             person: &line.membership_id,
             project: line.project.id,
-            levels: format!("{} {}", line.before, line.after),
+            before: &line.before,
+            after: &line.after,
             because: &line.because,
-            other_mode: line.other_mode.as_ref().map(|other| {
-                format!(
-                    "{} {} {} {}",
-                    other.mode, other.before, other.after, other.because
-                )
-            }),
+            other_mode: line.other_mode.as_ref(),
             loses: line.loses,
         });
         let Some(key) = key else {
@@ -271,10 +267,10 @@ fn grouped(lines: &[Line]) -> Vec<Vec<&Line>> {
 struct GroupKey<'a> {
     person: &'a str,
     project: i64,
-    /// Before and after.
-    levels: String,
+    before: &'a AccessLevel,
+    after: &'a AccessLevel,
     because: &'a str,
-    other_mode: Option<String>,
+    other_mode: Option<&'a OtherMode>,
     loses: bool,
 }
 

@@ -1,7 +1,8 @@
 //! What a preview is computed from, read from the server: the organization
 //! (its mode and plan), its members, its roles with their members (of a
 //! change about a few people, an offboarding, a level, a role membership,
-//! only theirs: the lists are walked whole and the rest let go), and
+//! only theirs: the lists are walked whole and the rest let go; an
+//! offboarding hands over the roles its role index read, not read again), and
 //! for each project the rules on the project and on its resources
 //! (`access_controls`, `resource_access_controls`) and its Terraform lock
 //! (`access_control_management_settings`): three requests a project, a few

@@ -186,70 +186,68 @@ impl<'a> Differ<'a> {
             "owner" => 3,
             _ => 0,
         };
-        {
-            let email = member.email.to_lowercase();
-            let Some(before) = self.old.members.remove(&email) else {
-                self.joined.insert(email);
-                let roles = if member.roles.is_empty() {
-                    "no role".to_string()
-                } else {
-                    member.roles.join(", ")
-                };
-                self.tell(Change {
-                    change: Kind::Joined,
-                    email: member.email.clone(),
-                    project: None,
-                    what: "member".into(),
-                    from: String::new(),
-                    to: format!("{} · {roles}", member.level),
-                })?;
-                return Ok(());
+        let email = member.email.to_lowercase();
+        let Some(before) = self.old.members.remove(&email) else {
+            self.joined.insert(email);
+            let roles = if member.roles.is_empty() {
+                "no role".to_string()
+            } else {
+                member.roles.join(", ")
             };
-            if before.level != member.level {
-                let change = if org_rank(&member.level) > org_rank(&before.level) {
-                    Kind::Gained
-                } else {
-                    Kind::Lost
-                };
-                self.tell(Change {
-                    change,
-                    email: member.email.clone(),
-                    project: None,
-                    what: "level".into(),
-                    from: before.level.clone(),
-                    to: member.level.clone(),
-                })?;
-            }
-            for role in member.roles.iter().filter(|role| !before.roles.contains(role)) {
-                self.tell(Change {
-                    change: Kind::Gained,
-                    email: member.email.clone(),
-                    project: None,
-                    what: "roles".into(),
-                    from: String::new(),
-                    to: format!("role {role}"),
-                })?;
-            }
-            for role in before.roles.iter().filter(|role| !member.roles.contains(role)) {
-                self.tell(Change {
-                    change: Kind::Lost,
-                    email: member.email.clone(),
-                    project: None,
-                    what: "roles".into(),
-                    from: format!("role {role}"),
-                    to: String::new(),
-                })?;
-            }
-            if before.personal_keys != member.personal_keys {
-                self.tell(Change {
-                    change: Kind::Changed,
-                    email: member.email.clone(),
-                    project: None,
-                    what: "personal keys".into(),
-                    from: before.personal_keys.clone(),
-                    to: member.personal_keys.clone(),
-                })?;
-            }
+            self.tell(Change {
+                change: Kind::Joined,
+                email: member.email.clone(),
+                project: None,
+                what: "member".into(),
+                from: String::new(),
+                to: format!("{} · {roles}", member.level),
+            })?;
+            return Ok(());
+        };
+        if before.level != member.level {
+            let change = if org_rank(&member.level) > org_rank(&before.level) {
+                Kind::Gained
+            } else {
+                Kind::Lost
+            };
+            self.tell(Change {
+                change,
+                email: member.email.clone(),
+                project: None,
+                what: "level".into(),
+                from: before.level.clone(),
+                to: member.level.clone(),
+            })?;
+        }
+        for role in member.roles.iter().filter(|role| !before.roles.contains(role)) {
+            self.tell(Change {
+                change: Kind::Gained,
+                email: member.email.clone(),
+                project: None,
+                what: "roles".into(),
+                from: String::new(),
+                to: format!("role {role}"),
+            })?;
+        }
+        for role in before.roles.iter().filter(|role| !member.roles.contains(role)) {
+            self.tell(Change {
+                change: Kind::Lost,
+                email: member.email.clone(),
+                project: None,
+                what: "roles".into(),
+                from: format!("role {role}"),
+                to: String::new(),
+            })?;
+        }
+        if before.personal_keys != member.personal_keys {
+            self.tell(Change {
+                change: Kind::Changed,
+                email: member.email.clone(),
+                project: None,
+                what: "personal keys".into(),
+                from: before.personal_keys.clone(),
+                to: member.personal_keys.clone(),
+            })?;
         }
         Ok(())
     }

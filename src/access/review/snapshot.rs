@@ -160,11 +160,13 @@ fn stamp(header: &Header) -> String {
 /// Writes the review as CSV.
 pub struct CsvSink<W: Write> {
     out: W,
+    /// The columns of a line ([`csv_columns`]), known once `begin` wrote them.
+    columns: usize,
 }
 
 impl<W: Write> CsvSink<W> {
     pub fn new(out: W) -> Self {
-        CsvSink { out }
+        CsvSink { out, columns: 0 }
     }
 
     pub fn into_inner(self) -> W {
@@ -256,6 +258,7 @@ impl<W: Write> Sink for CsvSink<W> {
         }
         let columns = csv_columns();
         let columns: Vec<&str> = columns.iter().map(String::as_str).collect();
+        self.columns = columns.len();
         self.line(&columns)
     }
 
@@ -270,8 +273,7 @@ impl<W: Write> Sink for CsvSink<W> {
             last_login.as_str(),
             member.personal_keys.as_str(),
         ];
-        // As many cells as the columns: the fixed ones, two a resource, other.
-        cells.resize(FIXED.len() + 2 * RESOURCES.len() + 1, "");
+        cells.resize(self.columns, "");
         self.line(&cells)
     }
 

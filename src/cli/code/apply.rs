@@ -251,26 +251,8 @@ fn role_reads(live: &Live) -> std::collections::HashMap<String, steps::RoleRead>
         .roles
         .iter()
         .flatten()
-        .filter_map(|role| {
-            let id = role.id.clone()?;
-            let members = live
-                .memberships
-                .get(&id)
-                .map(|held| {
-                    held.iter()
-                        .map(|(email, id)| (email.to_string(), id.to_string()))
-                        .collect()
-                })
-                .unwrap_or_default();
-            Some((
-                id,
-                steps::RoleRead {
-                    name: role.name.clone(),
-                    feature_flags_access_level: role.feature_flags_access_level,
-                    members,
-                },
-            ))
-        })
+        .filter_map(|role| role.id.as_deref())
+        .map(|id| (id.to_string(), steps::role_read(live, id)))
         .collect()
 }
 

@@ -148,6 +148,10 @@ fn host_name() -> String {
     "this machine".into()
 }
 
+/// Reads of the lock file, 2 ms apart, for the line of a holder that has
+/// the lock and has not written it yet (at most 100 ms).
+const HOLDER_LINE_TRIES: usize = 50;
+
 impl Lock {
     /// Takes the lock of `file`, or refuses at once naming who holds it.
     pub fn take(file: &Path) -> anyhow::Result<Taken> {
@@ -162,7 +166,20 @@ impl Lock {
                 let _ = (&mut reader).take(MAX_LOCK_BYTES).read_to_end(&mut bytes);
             }
             if !try_lock(&handle) {
-                let (holder, _) = read_lines(&bytes);
+                let (mut holder, _) = read_lines(&bytes);
+                // The holder writes its line just after it takes the lock:
+                // read again for a moment, so that it is named.
+                for _ in 0..HOLDER_LINE_TRIES {
+                    if holder.is_some() {
+                        break;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                    let mut again = Vec::new();
+                    if let Ok(mut reader) = std::fs::File::open(&path) {
+                        let _ = (&mut reader).take(MAX_LOCK_BYTES).read_to_end(&mut again);
+                    }
+                    holder = read_lines(&again).0;
+                }
                 let who = holder.map_or_else(|| "another process".to_string(), |holder| holder.to_string());
                 anyhow::bail!(
                     "{} is being applied by {who} (lock {}); nothing was done: wait for it to finish",

@@ -1,5 +1,6 @@
 //! An id as the server wrote it, held compactly: a UUID in its canonical
-//! form (lower case, hyphenated) as its 16 bytes, anything else as text.
+//! form (lower case, hyphenated) as its 16 bytes ([`crate::people::uuid_number`],
+//! as the role index holds them), anything else as text.
 //! What it gives back is byte for byte what the server sent.
 
 use std::fmt;
@@ -13,13 +14,10 @@ pub enum ServerId {
 impl ServerId {
     /// Holds `text`, as 16 bytes where it writes back the same.
     pub fn new(text: String) -> Self {
-        if let Ok(uuid) = uuid::Uuid::try_parse(&text) {
-            let mut buffer = uuid::Uuid::encode_buffer();
-            if *uuid.hyphenated().encode_lower(&mut buffer) == *text {
-                return Self::Uuid(uuid.into_bytes());
-            }
+        match crate::people::uuid_number(&text, false) {
+            Some(number) => Self::Uuid(number.to_be_bytes()),
+            None => Self::Text(text.into_boxed_str()),
         }
-        Self::Text(text.into_boxed_str())
     }
 }
 

@@ -168,7 +168,7 @@ pub fn writes_subscriptions(plan: &Plan) -> bool {
 }
 
 /// A role as the server has it, from the plan's reading.
-fn role_read(live: &Live, id: &str) -> RoleRead {
+pub(super) fn role_read(live: &Live, id: &str) -> RoleRead {
     let entry = live
         .file
         .roles

@@ -25,9 +25,9 @@ pub(super) enum Node {
     Table(Vec<(String, Option<Pos>, Node, Option<Pos>)>),
     /// Anything else (a float, a date, null): its kind, for messages.
     Other(&'static str),
-    /// A `[[subscriptions]]` table checked as soon as it was read, by its
-    /// place among those ([`super::read::Checked`]): its tree is not held.
-    Checked(usize),
+    /// A `[[subscriptions]]` table checked as soon as it was read, its
+    /// entry kept in order ([`super::read::Checked`]): its tree is not held.
+    Checked,
 }
 
 impl Node {
@@ -37,7 +37,7 @@ impl Node {
             Node::Integer(_) => "an integer",
             Node::Bool(_) => "true or false",
             Node::List(_) => "a list",
-            Node::Table(_) | Node::Checked(_) => "a table",
+            Node::Table(_) | Node::Checked => "a table",
             Node::Other(kind) => kind,
         }
     }

@@ -60,8 +60,8 @@ pub(super) struct Check {
 pub(super) struct Checked {
     /// In the order read; `None` where a table was no entry.
     entries: Vec<Option<SubscriptionEntry>>,
-    /// The problems of the entries that have any, by place, in order.
-    problems: Vec<(usize, Vec<Problem>)>,
+    /// Their problems, in the order read.
+    problems: Vec<Problem>,
 }
 
 impl Checked {
@@ -76,47 +76,28 @@ impl Checked {
     pub(super) fn check(&mut self, node: &Node, at: Option<Pos>) -> Node {
         let mut check = Check::default();
         let entry = check.subscription(node, at);
-        let place = self.entries.len();
         self.entries.push(entry);
-        if !check.problems.is_empty() {
-            self.problems.push((place, check.problems));
-        }
-        Node::Checked(place)
+        self.problems.extend(check.problems);
+        Node::Checked
     }
 
-    /// The entry checked at `place`, and its problems (each given once).
-    fn take(&mut self, place: usize) -> (Option<SubscriptionEntry>, Vec<Problem>) {
-        let entry = self.entries.get_mut(place).and_then(Option::take);
-        let problems = match self.problems.binary_search_by_key(&place, |(at, _)| *at) {
-            Ok(index) => std::mem::take(&mut self.problems[index].1),
-            Err(_) => Vec::new(),
-        };
-        (entry, problems)
-    }
-
-    /// Every entry and every problem, when `items` are the entries checked,
-    /// each in its place (a file of `[[subscriptions]]` tables, the usual
-    /// case): the list is handed over whole, not copied into a second one.
-    fn take_all(&mut self, items: &[(Node, Option<Pos>)]) -> Option<(Vec<SubscriptionEntry>, Vec<Problem>)> {
-        let in_place = items.len() == self.entries.len()
-            && items
-                .iter()
-                .enumerate()
-                .all(|(place, (item, _))| matches!(item, Node::Checked(at) if *at == place));
-        if !in_place {
-            return None;
-        }
+    /// Every entry checked and their problems, in the order read. Checked
+    /// entries are the `[[subscriptions]]` tables of a file, all of them,
+    /// in order (an inline list, or JSON, is checked whole instead): the
+    /// list is handed over, not copied into a second one.
+    fn take_all(&mut self) -> (Vec<SubscriptionEntry>, Vec<Problem>) {
         let mut entries = std::mem::take(&mut self.entries);
         entries.retain(Option::is_some);
-        let problems = std::mem::take(&mut self.problems)
-            .into_iter()
-            .flat_map(|(_, problems)| problems)
-            .collect();
+        let problems = std::mem::take(&mut self.problems);
         // Each is `Some` (kept above): the map reuses the list's memory.
-        Some((
+        (
             entries.into_iter().map(Option::unwrap_or_default).collect(),
             problems,
-        ))
+        )
+    }
+
+    fn is_empty(&self) -> bool {
+        self.entries.is_empty()
     }
 }
 
@@ -272,23 +253,14 @@ impl Check {
             self.unique_rules(file.access.as_deref().unwrap_or_default());
         }
         if let Some((node, at)) = top.get("subscriptions") {
-            let whole = match node {
-                Node::List(items) => self.checked.take_all(items),
-                _ => None,
-            };
-            file.subscriptions = Some(match whole {
-                Some((entries, problems)) => {
-                    self.problems.extend(problems);
-                    entries
-                }
-                None => self.entries(node, at, "subscriptions", |check, node, at| match node {
-                    Node::Checked(place) => {
-                        let (entry, problems) = check.checked.take(*place);
-                        check.problems.extend(problems);
-                        entry
-                    }
-                    node => check.subscription(node, at),
-                }),
+            file.subscriptions = Some(if self.checked.is_empty() {
+                self.entries(node, at, "subscriptions", |check, node, at| {
+                    check.subscription(node, at)
+                })
+            } else {
+                let (entries, problems) = self.checked.take_all();
+                self.problems.extend(problems);
+                entries
             });
             let mut seen = std::collections::HashSet::new();
             for entry in file.subscriptions.iter().flatten() {
