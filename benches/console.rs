@@ -54,7 +54,7 @@ fn app(count: u64) -> App {
         Keymap::default(),
         (200, 50),
     );
-    app.now = parse_datetime("2026-11-22T10:00:00Z").unwrap_or_default();
+    app.window.now = parse_datetime("2026-11-22T10:00:00Z").unwrap_or_default();
     app.start();
     app.update(Msg::Key(KeyEvent::new(KeyCode::Char('3'), KeyModifiers::NONE)));
     let generation = app.screens.subscriptions.rows.list.generation();
@@ -163,7 +163,7 @@ fn health(count: u64) -> (App, Ticket) {
         Keymap::default(),
         (200, 50),
     );
-    app.now = parse_datetime("2026-11-22T10:00:00Z").unwrap_or_default();
+    app.window.now = parse_datetime("2026-11-22T10:00:00Z").unwrap_or_default();
     app.start();
     let effects = app.update(Msg::Key(KeyEvent::new(KeyCode::Char('H'), KeyModifiers::NONE)));
     let ticket = effects

@@ -70,7 +70,7 @@ pub struct Driver {
     runner: effects::Runner,
     messages: UnboundedReceiver<Msg>,
     pub theme: Theme,
-    /// Where `app.now` comes from before each draw: the system's clock, or a
+    /// Where `app.window.now` comes from before each draw: the system's clock, or a
     /// test's manual one.
     pub clock: Clock,
     /// Debounced searches not yet due.
@@ -131,13 +131,13 @@ impl Driver {
         // says when it ran, overdue rows are judged), and so does a page
         // (a server not reached is tried again from then): the clock's, now.
         if matches!(msg, Msg::Timer { .. } | Msg::Minute | Msg::Page { .. }) {
-            self.app.now = self.clock.now();
+            self.app.window.now = self.clock.now();
         }
-        let in_flight = self.app.in_flight;
+        let in_flight = self.app.requests.in_flight;
         let effects = self.app.update(msg);
         // The spinner shows while anything is in flight: its end is a change to draw.
-        if self.app.in_flight != in_flight {
-            self.app.dirty = true;
+        if self.app.requests.in_flight != in_flight {
+            self.app.window.dirty = true;
         }
         self.perform(effects)
     }
@@ -197,7 +197,7 @@ impl Driver {
     /// or `limit` passes.
     pub async fn settle(&mut self, limit: Duration) -> bool {
         let deadline = tokio::time::Instant::now() + limit;
-        while self.app.in_flight > 0 || self.pending_searches > 0 {
+        while self.app.requests.in_flight > 0 || self.pending_searches > 0 {
             match tokio::time::timeout_at(deadline, self.messages.recv()).await {
                 Ok(Some(msg)) => {
                     self.send(msg);
@@ -212,13 +212,13 @@ impl Driver {
     pub fn draw<B: Backend>(&mut self, terminal: &mut Terminal<B>) -> Result<(), B::Error> {
         let theme = self.theme;
         terminal.draw(|frame| view::draw(frame, &self.app, &theme))?;
-        self.app.dirty = false;
+        self.app.window.dirty = false;
         Ok(())
     }
 
     /// The screen as text, drawn at the app's size: for tests.
     pub fn screen(&mut self) -> String {
-        let (width, height) = self.app.size;
+        let (width, height) = self.app.window.size;
         let Ok(mut terminal) = Terminal::new(TestBackend::new(width, height));
         if self.draw(&mut terminal).is_err() {
             return String::new();

@@ -44,7 +44,7 @@ async fn sub_jumps_to_a_subscription_never_loaded_and_role_to_a_role_by_name() {
 
     // One that does not exist is named as such.
     command(&mut driver, "sub 99999").await;
-    let notice = driver.app.notice.clone().unwrap().text;
+    let notice = driver.app.notice.shown.clone().unwrap().text;
     assert!(notice.contains("#99999") && notice.contains("404"), "{notice}");
     assert_eq!(driver.app.shown(), ScreenId::Subscriptions);
 
@@ -57,7 +57,7 @@ async fn sub_jumps_to_a_subscription_never_loaded_and_role_to_a_role_by_name() {
     );
     assert!(driver.screen().contains("Kwame Asante"), "{}", driver.screen());
     command(&mut driver, "role Astronauts").await;
-    let notice = driver.app.notice.clone().unwrap().text;
+    let notice = driver.app.notice.shown.clone().unwrap().text;
     assert!(notice.contains("no role is named \"Astronauts\""), "{notice}");
 }
 

@@ -41,7 +41,7 @@ async fn console(server: &TestServer, client: Client, refresh: Option<u32>) -> (
     let mut driver = Driver::new(client, context, (140, 40), Theme::plain());
     let clock = Clock::manual(seeded() + chrono::Duration::hours(1));
     driver.clock = clock.clone();
-    driver.app.now = clock.now();
+    driver.app.window.now = clock.now();
     driver.start();
     assert!(driver.settle(SETTLE).await, "{}", driver.screen());
     (driver, clock)
@@ -138,10 +138,11 @@ async fn a_server_that_goes_away_is_named_its_rows_kept_and_it_is_back_by_itself
     until(&mut driver, "a second try", |driver| {
         driver
             .app
+            .connection
             .offline
             .as_ref()
             .is_some_and(|offline| offline.tries == 1 && offline.retry_at.is_some())
-            && driver.app.in_flight == 0
+            && driver.app.requests.in_flight == 0
     })
     .await;
     assert!(
@@ -153,10 +154,13 @@ async fn a_server_that_goes_away_is_named_its_rows_kept_and_it_is_back_by_itself
     // Back, but nothing tries it before the clock says so.
     proxy.come_back().await;
     assert!(driver.settle(SETTLE).await);
-    assert!(driver.app.offline.is_some(), "tried only when the timer says");
+    assert!(
+        driver.app.connection.offline.is_some(),
+        "tried only when the timer says"
+    );
     clock.advance(chrono::Duration::seconds(2));
     until(&mut driver, "reconnected", |driver| {
-        driver.app.offline.is_none() && driver.app.in_flight == 0
+        driver.app.connection.offline.is_none() && driver.app.requests.in_flight == 0
     })
     .await;
     let screen = driver.screen();
@@ -205,7 +209,7 @@ async fn a_server_that_stops_answering_is_named_and_enter_on_a_row_not_loaded_sa
     );
     // Enter has no row to open: it says why, not what Enter does on one.
     press(&mut driver, &[KeyCode::Enter]).await;
-    let notice = driver.app.notice.clone().expect("Enter answers").text;
+    let notice = driver.app.notice.shown.clone().expect("Enter answers").text;
     assert!(notice.starts_with(&format!("not loaded: {named}")), "{notice}");
     assert!(!notice.contains(":deliveries"), "{notice}");
     assert_eq!(driver.app.shown(), ScreenId::Subscriptions);
@@ -213,7 +217,8 @@ async fn a_server_that_stops_answering_is_named_and_enter_on_a_row_not_loaded_sa
     proxy.come_back().await;
     clock.advance(chrono::Duration::seconds(1));
     until(&mut driver, "reconnected", |driver| {
-        driver.app.offline.is_none() && driver.app.screens.subscriptions.rows.list.count().is_some()
+        driver.app.connection.offline.is_none()
+            && driver.app.screens.subscriptions.rows.list.count().is_some()
     })
     .await;
     assert!(driver.settle(SETTLE).await);
@@ -274,7 +279,7 @@ async fn keys_during_a_background_refresh_land_where_they_were_typed() {
     assert!(driver.settle(SETTLE).await, "{}", driver.screen());
     assert_eq!(driver.app.shown(), ScreenId::Deliveries, "{}", driver.screen());
     assert_eq!(driver.app.screens.deliveries.subscription(), Some(third.0));
-    assert!(driver.app.last_refresh.is_some(), "the refresh ran");
+    assert!(driver.app.refresh.last.is_some(), "the refresh ran");
     press(&mut driver, &[KeyCode::Char('q')]).await;
     assert_eq!(driver.app.screens.subscriptions.rows.cursor, 2);
     assert_eq!(selected(&driver), Some(third.0));

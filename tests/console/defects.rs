@@ -365,6 +365,7 @@ async fn the_keys_a_notice_names_work_on_the_deliveries_it_is_shown_on() {
         driver
             .app
             .notice
+            .shown
             .as_ref()
             .is_some_and(|notice| notice.text.contains("paused it again") && notice.text.contains("e edits"))
     })
@@ -401,6 +402,7 @@ async fn the_keys_a_notice_names_work_on_the_deliveries_it_is_shown_on() {
     let notice = driver
         .app
         .notice
+        .shown
         .clone()
         .map(|notice| notice.text)
         .unwrap_or_default();

@@ -67,7 +67,7 @@ async fn create_rename_and_delete_a_role() {
     );
     assert!(driver.screen().contains("created the role Auditors"));
     // The footer tells what the server answered, as the client saw it.
-    let record = driver.app.last_request.clone().unwrap();
+    let record = driver.app.requests.last.clone().unwrap();
     assert_eq!(
         (record.request.method.as_str(), record.status),
         ("POST", Some(201))
@@ -206,7 +206,7 @@ async fn a_duplicate_name_lands_on_its_field_and_a_failed_save_keeps_everything(
         Theme::plain(),
     );
     driver.clock = orgdeck::clock::Clock::manual(seeded() + chrono::Duration::hours(1));
-    driver.app.now = driver.clock.now();
+    driver.app.window.now = driver.clock.now();
     driver.start();
     assert!(driver.settle(SETTLE).await);
     typed(&mut driver, "n").await;
@@ -216,7 +216,7 @@ async fn a_duplicate_name_lands_on_its_field_and_a_failed_save_keeps_everything(
         r#"{"type":"server_error","code":"unavailable","detail":"Service unavailable.","attr":null}"#.into(),
     ));
     keys(&mut driver, &[KeyCode::Enter]).await;
-    if let Some(log) = driver.app.last_request.as_mut() {
+    if let Some(log) = driver.app.requests.last.as_mut() {
         log.elapsed = Duration::ZERO; // the one thing that varies
     }
     let screen = driver.screen();

@@ -23,7 +23,7 @@ async fn console(server: &TestServer, key: &str) -> Driver {
     };
     let mut driver = Driver::new(client_for(&server.base, key), context, (120, 30), Theme::plain());
     driver.clock = orgdeck::clock::Clock::manual(seeded() + chrono::Duration::hours(1));
-    driver.app.now = driver.clock.now();
+    driver.app.window.now = driver.clock.now();
     driver.start();
     assert!(driver.settle(SETTLE).await);
     driver

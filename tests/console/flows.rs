@@ -22,7 +22,7 @@ async fn console(server: &TestServer, scopes: &[&str], size: (u16, u16)) -> Driv
     };
     let mut driver = Driver::new(client, context, size, Theme::plain());
     driver.clock = orgdeck::clock::Clock::manual(seeded() + chrono::Duration::hours(1));
-    driver.app.now = driver.clock.now();
+    driver.app.window.now = driver.clock.now();
     driver.start();
     assert!(driver.settle(SETTLE).await);
     driver
@@ -30,7 +30,7 @@ async fn console(server: &TestServer, scopes: &[&str], size: (u16, u16)) -> Driv
 
 /// The screen with the request timing (the one thing that varies) cleared.
 fn screen(driver: &mut Driver) -> String {
-    if let Some(log) = driver.app.last_request.as_mut() {
+    if let Some(log) = driver.app.requests.last.as_mut() {
         log.elapsed = Duration::ZERO;
     }
     driver.screen()
@@ -172,7 +172,7 @@ async fn a_missing_scope_is_named_and_the_console_stays_usable() {
         "keys still work with the notice up"
     );
     press_code(&mut driver, KeyCode::Esc).await;
-    assert!(driver.app.notice.is_none());
+    assert!(driver.app.notice.shown.is_none());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -255,7 +255,7 @@ async fn a_slow_server_never_blocks_the_keys() {
     driver.press(KeyCode::Char('x'));
     driver.press(KeyCode::Char('1'));
     assert!(started.elapsed() < Duration::from_millis(100));
-    assert!(driver.app.in_flight > 0);
+    assert!(driver.app.requests.in_flight > 0);
     assert!(driver.screen().contains("loading…"));
     driver.send(orgdeck::console::Msg::Tick);
     assert!(driver.settle(SETTLE).await);
@@ -279,7 +279,7 @@ async fn a_refused_key_says_what_to_check() {
     );
     driver.start();
     assert!(driver.settle(SETTLE).await);
-    let text = driver.app.notice.clone().unwrap().text;
+    let text = driver.app.notice.shown.clone().unwrap().text;
     assert!(
         text.contains("401 authentication_failed") && text.contains("check the API key"),
         "{text}"

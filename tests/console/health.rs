@@ -55,7 +55,7 @@ impl Demo {
         );
         driver.clock = self.clock.clone();
         driver.state_dir = self.state.path().to_path_buf();
-        driver.app.now = self.clock.now();
+        driver.app.window.now = self.clock.now();
         driver.start();
         assert!(driver.settle(SETTLE).await);
         driver.press(KeyCode::Char('H'));
@@ -147,7 +147,7 @@ async fn a_look_on_the_demo_shows_its_failures_first() {
         .unwrap();
     assert!(overdue < ok);
     // The request timing, the one thing that varies, cleared.
-    if let Some(log) = driver.app.last_request.as_mut() {
+    if let Some(log) = driver.app.requests.last.as_mut() {
         log.elapsed = Duration::ZERO;
         // A look's last read is whichever of those in flight ended last.
         if log.request.path.ends_with("/deliveries/") {
@@ -187,7 +187,7 @@ async fn resuming_an_auto_disabled_row_says_the_server_paused_it_again_and_why()
     until_shown(&mut driver, "Resume #13").await;
     driver.press(KeyCode::Char('y'));
     let screen = until_shown(&mut driver, "but the server paused it again: Slack").await;
-    let notice = driver.app.notice.clone().unwrap();
+    let notice = driver.app.notice.shown.clone().unwrap();
     assert!(notice.error, "{screen}");
     assert_eq!(
         notice.text,

@@ -93,7 +93,7 @@ async fn a_bulk_pause_of_twenty_keeps_the_one_the_server_refused_marked() {
         assert_eq!(stored.is_enabled(), *id == ai, "#{id}");
     }
     // The results: 19 done, one failed in the server's words.
-    let report = driver.app.report.clone().unwrap();
+    let report = driver.app.bulk.report.clone().unwrap();
     assert_eq!(report.counts().done, 19);
     let failed: Vec<_> = report
         .entries
@@ -217,17 +217,18 @@ async fn enter_on_a_test_delivery_s_question_sends_nothing() {
     assert!(question.contains("Send a test delivery of #"), "{question}");
     assert!(question.contains("[y] yes  [N] no  · Enter: no"), "{question}");
     driver.press(KeyCode::Enter);
-    assert_eq!(driver.app.in_flight, 0, "nothing was sent");
+    assert_eq!(driver.app.requests.in_flight, 0, "nothing was sent");
     assert!(matches!(driver.app.mode, Mode::Normal));
     assert!(driver.settle(SETTLE).await);
     assert!(
         driver
             .app
-            .last_request
+            .requests
+            .last
             .as_ref()
             .is_none_or(|exchange| exchange.request.method == "GET"),
         "{:?}",
-        driver.app.last_request
+        driver.app.requests.last
     );
     assert_eq!(server.all(&key, &deliveries).await.len(), before);
 }
@@ -274,7 +275,7 @@ async fn marked_members_are_removed_and_marked_roles_deleted_in_one_go() {
     assert_eq!(server.all(&key, &members_of(role)).await.len(), before);
     keys(&mut driver, &[KeyCode::Char('d'), KeyCode::Char('y')]).await;
     assert_eq!(server.all(&key, &members_of(role)).await.len(), before - 2);
-    assert_eq!(driver.app.report.as_ref().unwrap().counts().done, 2);
+    assert_eq!(driver.app.bulk.report.as_ref().unwrap().counts().done, 2);
     assert_eq!(driver.app.screens.members.marks.len(), 0);
     assert_eq!(driver.app.screens.members.rows.len() as usize, before - 2);
 

@@ -54,7 +54,7 @@ impl OnCall {
             Theme::plain(),
         );
         driver.clock = self.clock.clone();
-        driver.app.now = self.clock.now();
+        driver.app.window.now = self.clock.now();
         driver.start();
         assert!(driver.settle(SETTLE).await);
         driver
@@ -190,7 +190,13 @@ async fn a_revoked_slack_integration_pauses_its_subscription_and_shows_why() {
         &[KeyCode::Esc, KeyCode::Char('p'), KeyCode::Char('y')],
     )
     .await;
-    let notice = driver.app.notice.clone().map(|n| n.text).unwrap_or_default();
+    let notice = driver
+        .app
+        .notice
+        .shown
+        .clone()
+        .map(|n| n.text)
+        .unwrap_or_default();
     assert!(notice.starts_with(&format!("resumed #{id}")), "{notice}");
     let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
     while driver.screen().matches("0 ok, 1 failed").count() < 2 {
@@ -239,7 +245,7 @@ async fn a_test_delivery_appears_in_the_deliveries_without_a_refresh() {
         }
     }
     // Once landed, how it went is said: one recipient failed.
-    let notice = driver.app.notice.clone().unwrap();
+    let notice = driver.app.notice.shown.clone().unwrap();
     assert!(
         notice.error && notice.text.contains("landed: completed, 1 delivered, 1 failed"),
         "{notice:?}"
@@ -249,7 +255,7 @@ async fn a_test_delivery_appears_in_the_deliveries_without_a_refresh() {
     press(&mut driver, &[KeyCode::Char('p'), KeyCode::Char('y')]).await;
     assert!(!api.subscription(&project, id).await.unwrap().is_enabled());
     press(&mut driver, &[KeyCode::Char('t'), KeyCode::Char('y')]).await;
-    let notice = driver.app.notice.clone().unwrap();
+    let notice = driver.app.notice.shown.clone().unwrap();
     assert!(
         notice.error && notice.text.contains("is paused") && notice.text.contains("p resumes it"),
         "{notice:?}"
@@ -264,12 +270,13 @@ async fn a_test_delivery_appears_in_the_deliveries_without_a_refresh() {
         driver
             .app
             .notice
+            .shown
             .as_ref()
             .unwrap()
             .text
             .starts_with(&format!("resumed #{id}")),
         "{:?}",
-        driver.app.notice
+        driver.app.notice.shown
     );
 }
 
@@ -279,7 +286,7 @@ async fn overdue_in_one_key_then_a_failed_recipient_s_error() {
     let mut driver = on_call.console().await;
     press(&mut driver, &[KeyCode::Char('3'), KeyCode::Char('o')]).await;
     let table = &driver.app.screens.subscriptions;
-    let now = driver.app.now;
+    let now = driver.app.window.now;
     assert!(!table.rows.is_empty());
     assert!(
         (0..table.rows.len())
@@ -338,9 +345,9 @@ async fn an_older_server_keeps_no_history_and_shows_access_levels() {
         screen.contains("this server keeps no delivery history"),
         "{screen}"
     );
-    assert_eq!(driver.app.notice, None, "not an error");
+    assert_eq!(driver.app.notice.shown, None, "not an error");
     press(&mut driver, &[KeyCode::Char('t'), KeyCode::Char('y')]).await;
-    let notice = driver.app.notice.clone().unwrap();
+    let notice = driver.app.notice.shown.clone().unwrap();
     assert!(notice.text.contains("no test deliveries (404)"), "{notice:?}");
     // Nor can it pause: said, not pretended.
     press(
@@ -353,7 +360,7 @@ async fn an_older_server_keeps_no_history_and_shows_access_levels() {
         ],
     )
     .await;
-    let notice = driver.app.notice.clone().unwrap();
+    let notice = driver.app.notice.shown.clone().unwrap();
     assert!(
         notice.error && notice.text.contains("this server keeps no paused state"),
         "{notice:?}"

@@ -164,7 +164,7 @@ async fn people_shows_each_person_s_roles_as_the_memberships_say_and_narrows_to_
     let view = ViewCx {
         theme: &theme,
         zone: driver.app.context.zone,
-        now: driver.app.now,
+        now: driver.app.window.now,
     };
     for at in 0..people.rows.len() {
         let member = people.rows.row(at).unwrap();
@@ -390,7 +390,7 @@ async fn offboarding_with_a_key_that_cannot_do_it_all_does_not_start() {
     press(driver, &[KeyCode::Char('O')]).await;
     let before = offboarding_state(&server, &owner).await;
     press(driver, &[KeyCode::Enter, KeyCode::Char('y')]).await;
-    let notice = driver.app.notice.clone().unwrap();
+    let notice = driver.app.notice.shown.clone().unwrap();
     assert!(notice.error, "{notice:?}");
     assert!(
         notice
@@ -432,7 +432,7 @@ async fn a_adds_a_person_to_two_roles_and_d_removes_them_only_on_y() {
     assert!(screen.contains("to the roles Contractors and"), "{screen}");
     assert!(screen.contains("2 memberships will be made"), "{screen}");
     press(driver, &[KeyCode::Enter]).await;
-    let notice = driver.app.notice.clone().unwrap();
+    let notice = driver.app.notice.shown.clone().unwrap();
     assert!(!notice.error, "{notice:?}");
     assert!(notice.text.contains("added 2"), "{}", notice.text);
     let roles = roles_by_memberships(&server, &key).await;
@@ -443,7 +443,7 @@ async fn a_adds_a_person_to_two_roles_and_d_removes_them_only_on_y() {
     let view = ViewCx {
         theme: &theme,
         zone: driver.app.context.zone,
-        now: driver.app.now,
+        now: driver.app.window.now,
     };
     let at = driver.app.screens.people.rows.cursor;
     let cells = driver.app.screens.people.cells(at, &view).unwrap();
@@ -483,6 +483,7 @@ async fn read_only_refuses_offboarding_roles_and_levels() {
         let notice = driver
             .app
             .notice
+            .shown
             .take()
             .unwrap_or_else(|| panic!("{key}: nothing said"));
         assert!(notice.text.contains("read-only"), "{key}: {}", notice.text);
@@ -492,7 +493,16 @@ async fn read_only_refuses_offboarding_roles_and_levels() {
         );
     }
     press(driver, &[KeyCode::Enter, KeyCode::Char('d')]).await;
-    assert!(driver.app.notice.as_ref().unwrap().text.contains("read-only"));
+    assert!(
+        driver
+            .app
+            .notice
+            .shown
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("read-only")
+    );
 }
 
 /// The figures of issue 22: People at 50,000 members, the first rows and

@@ -105,7 +105,7 @@ async fn production_asks_once_more_before_any_write_and_enter_says_no() {
 async fn a_profiles_colour_tints_the_title_bar_and_others_ask_once() {
     let server = TestServer::demo().await;
     let mut driver = console(&server, false).await;
-    let (width, height) = driver.app.size;
+    let (width, height) = driver.app.window.size;
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
     driver.draw(&mut terminal).unwrap();
     let buffer = terminal.backend().buffer();

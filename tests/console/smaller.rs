@@ -51,7 +51,7 @@ async fn one_esc_leaves_the_deliveries_after_the_json_view() {
     keys(&mut driver, &[KeyCode::Char('3'), KeyCode::Enter]).await;
     assert_eq!(driver.app.shown(), ScreenId::Deliveries);
     keys(&mut driver, &[KeyCode::Char('v')]).await;
-    assert!(driver.app.detail_json);
+    assert!(driver.app.overlays.detail_json);
     keys(&mut driver, &[KeyCode::Esc]).await;
     assert_eq!(
         driver.app.shown(),
@@ -61,9 +61,9 @@ async fn one_esc_leaves_the_deliveries_after_the_json_view() {
     // Over the table (a small screen), Esc closes the detail first.
     let mut small = console(&server, (80, 20)).await;
     keys(&mut small, &[KeyCode::Char('3'), KeyCode::Char('v')]).await;
-    assert!(small.app.detail_open);
+    assert!(small.app.overlays.detail_open);
     keys(&mut small, &[KeyCode::Esc]).await;
-    assert!(!small.app.detail_open && small.app.shown() == ScreenId::Subscriptions);
+    assert!(!small.app.overlays.detail_open && small.app.shown() == ScreenId::Subscriptions);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -56,7 +56,7 @@ impl Demo {
         let mut driver = Driver::new(client_for(&self.server.base, &self.key), context, size, theme);
         driver.clock = self.clock.clone();
         driver.state_dir = self.state.path().to_path_buf();
-        driver.app.now = self.clock.now();
+        driver.app.window.now = self.clock.now();
         driver.start();
         assert!(driver.settle(SETTLE).await);
         driver
@@ -87,7 +87,7 @@ async fn command(driver: &mut Driver, text: &str) {
 /// screen, and end its keys with `? help`.
 fn screen(driver: &mut Driver) -> String {
     let text = drawn(driver);
-    let (width, height) = driver.app.size;
+    let (width, height) = driver.app.window.size;
     let keys = text.lines().nth(usize::from(height) - 2).unwrap_or_default();
     assert!(keys.ends_with("? help"), "{width}x{height}: {keys}\n{text}");
     text
@@ -96,7 +96,7 @@ fn screen(driver: &mut Driver) -> String {
 /// The screen, timing cleared, filling the screen.
 fn drawn(driver: &mut Driver) -> String {
     let on_health = driver.app.shown() == orgdeck::console::app::ScreenId::Health;
-    if let Some(log) = driver.app.last_request.as_mut() {
+    if let Some(log) = driver.app.requests.last.as_mut() {
         log.elapsed = Duration::ZERO;
         // A look's last read is whichever of those in flight ended last.
         if on_health && log.request.path.ends_with("/deliveries/") {
@@ -104,7 +104,11 @@ fn drawn(driver: &mut Driver) -> String {
         }
     }
     let text = driver.screen();
-    assert_eq!(text.lines().count(), usize::from(driver.app.size.1), "{text}");
+    assert_eq!(
+        text.lines().count(),
+        usize::from(driver.app.window.size.1),
+        "{text}"
+    );
     text
 }
 

@@ -17,6 +17,8 @@ pub struct Refresh {
     pub every: Option<u32>,
     /// The timer of the next refresh: only the last one set counts.
     pub(super) timers: super::Latest,
+    /// When `--refresh` last fetched the list, for the footer.
+    pub last: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 impl App {
@@ -30,7 +32,7 @@ impl App {
     pub(super) fn pause(&mut self) -> Vec<Effect> {
         let act = self
             .screens
-            .pause(self.shown(), &self.context.project, &mut self.notice);
+            .pause(self.shown(), &self.context.project, &mut self.notice.shown);
         self.key_act(act)
     }
 
@@ -61,7 +63,7 @@ impl App {
         let ticket = self
             .screens
             .subscriptions
-            .watch_for(subscription, expect, before, self.now);
+            .watch_for(subscription, expect, before, self.window.now);
         Effect::Timer {
             timer: Timer::Poll(1),
             ticket,
@@ -98,7 +100,7 @@ impl App {
         }
         if !self
             .screens
-            .resumes(self.shown(), subscription.id, &mut self.notice)
+            .resumes(self.shown(), subscription.id, &mut self.notice.shown)
         {
             return Vec::new();
         }
@@ -121,9 +123,9 @@ impl App {
         let idle = matches!(self.mode, Mode::Normal | Mode::Filter(_));
         let table = self.screens.get_mut(self.shown());
         // While the server is away its own tries read the list (`r` too).
-        if idle && !table.is_loading() && self.offline.is_none() {
+        if idle && !table.is_loading() && self.connection.offline.is_none() {
             table.remember_selected();
-            self.last_refresh = Some(self.now);
+            self.refresh.last = Some(self.window.now);
             effects.extend(self.reload(self.shown(), false));
         }
         effects

@@ -34,7 +34,7 @@ impl App {
         match self.screens.get_mut(self.shown()).toggle_mark() {
             Ok(_) => self.move_by(1),
             Err(why) => {
-                self.notice = Some(Notice::error(why));
+                self.notice.shown = Some(Notice::error(why));
                 Vec::new()
             }
         }
@@ -46,15 +46,15 @@ impl App {
         let list = self.shown();
         match self.screens.get_mut(list).mark_all() {
             MarkAll::Marked(text) => {
-                self.notice = Some(Notice::done(text));
+                self.notice.shown = Some(Notice::done(text));
                 Vec::new()
             }
             MarkAll::Refused(why) => {
-                self.notice = Some(Notice::error(why));
+                self.notice.shown = Some(Notice::error(why));
                 Vec::new()
             }
             MarkAll::Fetching(offsets) => {
-                self.notice = Some(Notice::working(
+                self.notice.shown = Some(Notice::working(
                     "loading every row the filter shows, to mark them…".into(),
                 ));
                 self.fetch_offsets(list, offsets)
@@ -66,7 +66,7 @@ impl App {
     pub(super) fn clear_marks(&mut self) -> bool {
         let cleared = self.screens.get_mut(self.shown()).clear_marks();
         if cleared > 0 {
-            self.notice = Some(Notice::done(format!("cleared {cleared} marks")));
+            self.notice.shown = Some(Notice::done(format!("cleared {cleared} marks")));
         }
         cleared > 0
     }
@@ -78,7 +78,7 @@ impl App {
         let planned = self.screens.bulk(self.shown(), verb, self.scope())?;
         match planned {
             Ok(bulk) => self.ask_bulk(bulk),
-            Err(why) => self.notice = Some(Notice::error(why)),
+            Err(why) => self.notice.shown = Some(Notice::error(why)),
         }
         Some(Vec::new())
     }
@@ -87,8 +87,8 @@ impl App {
     /// is on its way. A bulk action that needs a choice first (which roles
     /// to add marked people to, say) is handed here once it is made.
     pub(super) fn ask_bulk(&mut self, bulk: Bulk) {
-        if self.bulk.is_some() {
-            self.notice = Some(Notice::error(
+        if self.bulk.run.is_some() {
+            self.notice.shown = Some(Notice::error(
                 "a bulk action is still on its way: :bulk shows how far it is".into(),
             ));
             return;
@@ -120,13 +120,13 @@ impl App {
             label: row.label,
             outcome: Outcome::Skipped(row.why),
         }));
-        self.report = Some(Report {
+        self.bulk.report = Some(Report {
             title,
             entries,
             scroll: 0,
         });
         self.mode = Mode::Results;
-        self.bulk = Some(BulkRun {
+        self.bulk.run = Some(BulkRun {
             list: self.shown(),
             queue: items.into(),
             flying: Vec::new(),
@@ -139,7 +139,7 @@ impl App {
     fn send_bulk(&mut self) -> Vec<Effect> {
         let mut effects = Vec::new();
         loop {
-            let Some(run) = self.bulk.as_mut() else {
+            let Some(run) = self.bulk.run.as_mut() else {
                 return effects;
             };
             if run.flying.len() >= IN_FLIGHT {
@@ -156,7 +156,7 @@ impl App {
             });
             run.flying.push((ticket, item));
         }
-        if self.bulk.as_ref().is_some_and(|run| run.flying.is_empty()) {
+        if self.bulk.run.as_ref().is_some_and(|run| run.flying.is_empty()) {
             effects.extend(self.finish_bulk());
         }
         effects
@@ -165,6 +165,7 @@ impl App {
     /// Whether a write's answer is one of the bulk run's.
     pub(super) fn owns_bulk(&self, ticket: Ticket) -> bool {
         self.bulk
+            .run
             .as_ref()
             .is_some_and(|run| run.flying.iter().any(|(flying, _)| *flying == ticket))
     }
@@ -177,8 +178,8 @@ impl App {
         result: Result<Written, api::Error>,
     ) -> Vec<Effect> {
         self.writes.sending = self.writes.sending.saturating_sub(1);
-        self.dirty = true;
-        let Some(run) = self.bulk.as_mut() else {
+        self.window.dirty = true;
+        let Some(run) = self.bulk.run.as_mut() else {
             return Vec::new();
         };
         let Some(at) = run.flying.iter().position(|(flying, _)| *flying == ticket) else {
@@ -205,7 +206,7 @@ impl App {
                 Outcome::Failed(error.to_string())
             }
         };
-        if let Some(report) = self.report.as_mut() {
+        if let Some(report) = self.bulk.report.as_mut() {
             report.set(&item.id, outcome);
         }
         self.send_bulk()
@@ -222,10 +223,10 @@ impl App {
     /// The run is over: the rows done (or left as they were) are unmarked,
     /// the failed stay marked, and the notice sums it up.
     fn finish_bulk(&mut self) -> Vec<Effect> {
-        let Some(run) = self.bulk.take() else {
+        let Some(run) = self.bulk.run.take() else {
             return Vec::new();
         };
-        let Some(report) = self.report.as_ref() else {
+        let Some(report) = self.bulk.report.as_ref() else {
             return Vec::new();
         };
         let settled = report.ids(|outcome| !matches!(outcome, Outcome::Failed(_)));
@@ -240,7 +241,7 @@ impl App {
         self.screens.get_mut(run.list).unmark(&settled);
         // With the results open, they tell it all; closed, a failure stays
         // on screen until dismissed.
-        self.notice = Some(match (failed, &self.mode) {
+        self.notice.shown = Some(match (failed, &self.mode) {
             (0, _) | (_, Mode::Results) => Notice::done(text),
             _ => Notice::error(text),
         });
@@ -250,8 +251,8 @@ impl App {
 
     /// Keys on the results: scrolling, and Esc, Enter or q to close them.
     pub(super) fn results_key(&mut self, key: KeyEvent) -> Vec<Effect> {
-        let screen = ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1);
-        let Some(report) = self.report.as_mut() else {
+        let screen = ratatui::layout::Rect::new(0, 0, self.window.size.0, self.window.size.1);
+        let Some(report) = self.bulk.report.as_mut() else {
             self.mode = Mode::Normal;
             return Vec::new();
         };
@@ -264,10 +265,10 @@ impl App {
 
     /// `:bulk`: the last bulk action's results again.
     pub(super) fn show_results(&mut self) -> Vec<Effect> {
-        match &self.report {
+        match &self.bulk.report {
             Some(_) => self.mode = Mode::Results,
             None => {
-                self.notice = Some(Notice::error(
+                self.notice.shown = Some(Notice::error(
                     "no bulk action yet: mark rows (Space, *), then d, p or t".into(),
                 ))
             }

@@ -120,13 +120,13 @@ impl App {
             // Leaving: what was typed for the list left goes with it.
             let dropped = self.connection.held.len();
             self.connection.held.clear();
-            self.notice = Some(Notice::done(format!(
+            self.notice.shown = Some(Notice::done(format!(
                 "dropped on leaving: {} typed while the list loaded",
                 crate::text::counted(dropped, "key")
             )));
         } else if !self.connection.held.is_empty() || action.is_some_and(|action| self.must_wait(action)) {
             if self.connection.held.len() >= HELD_KEYS {
-                self.notice = Some(Notice::error(format!(
+                self.notice.shown = Some(Notice::error(format!(
                     "{HELD_KEYS} keys already wait for the list to load: this one was dropped"
                 )));
             } else {
@@ -148,7 +148,7 @@ impl App {
             }
             self.connection.held.pop_front();
             effects.extend(self.key(key));
-            self.dirty = true;
+            self.window.dirty = true;
         }
         effects
     }
@@ -189,13 +189,13 @@ impl App {
         if table.count().is_some() && table.is_empty() {
             return None;
         }
-        let why = match &self.offline {
-            Some(offline) => offline.line(self.now),
+        let why = match &self.connection.offline {
+            Some(offline) => offline.line(self.window.now),
             None if table.is_loading() => "its page is on its way".into(),
             None if table.has_failed() => "the list could not be read: r tries again".into(),
             None => "r reads the list again".into(),
         };
-        self.notice = Some(Notice::error(format!("not loaded: {why}")));
+        self.notice.shown = Some(Notice::error(format!("not loaded: {why}")));
         Some(Vec::new())
     }
 
@@ -217,8 +217,8 @@ impl App {
         match error.unreachable() {
             Some(unreachable) => {
                 let effects = self.unreachable(unreachable);
-                if let (Some(dropped), Some(offline)) = (dropped, &self.offline) {
-                    self.notice = Some(Notice::error(format!("{}\n{dropped}", offline.cannot_reach())));
+                if let (Some(dropped), Some(offline)) = (dropped, &self.connection.offline) {
+                    self.notice.shown = Some(Notice::error(format!("{}\n{dropped}", offline.cannot_reach())));
                 }
                 effects
             }
@@ -228,7 +228,7 @@ impl App {
                 if let Some(dropped) = dropped {
                     text = format!("{text}\n{dropped}");
                 }
-                self.notice = Some(Notice::error(text));
+                self.notice.shown = Some(Notice::error(text));
                 let generation = self.screens.get(list).generation();
                 match error.status() {
                     Some(_) => self.reached(Some((list, generation))),
@@ -241,14 +241,14 @@ impl App {
     /// A request found no server: offline from now (or still), and the
     /// next try set unless one is already.
     pub(super) fn unreachable(&mut self, unreachable: api::Unreachable) -> Vec<Effect> {
-        self.dirty = true;
+        self.window.dirty = true;
         let api::Unreachable { server, reason } = unreachable;
-        let tries = match self.offline.as_mut() {
+        let tries = match self.connection.offline.as_mut() {
             None => {
-                self.offline = Some(Offline {
+                self.connection.offline = Some(Offline {
                     server,
                     reason,
-                    since: self.now,
+                    since: self.window.now,
                     tries: 0,
                     retry_at: None,
                     probe: None,
@@ -270,10 +270,10 @@ impl App {
 
     /// Sets the next try of the server in `seconds`.
     fn next_try(&mut self, seconds: u32) -> Vec<Effect> {
-        let Some(offline) = self.offline.as_mut() else {
+        let Some(offline) = self.connection.offline.as_mut() else {
             return Vec::new();
         };
-        offline.retry_at = Some(self.now + TimeDelta::seconds(i64::from(seconds)));
+        offline.retry_at = Some(self.window.now + TimeDelta::seconds(i64::from(seconds)));
         vec![Effect::Timer {
             timer: Timer::Reconnect(seconds),
             ticket: self.connection.reconnects.issue(),
@@ -285,18 +285,18 @@ impl App {
         if !self.connection.reconnects.is_current(ticket) {
             return Vec::new();
         }
-        let Some(offline) = self.offline.as_mut() else {
+        let Some(offline) = self.connection.offline.as_mut() else {
             return Vec::new();
         };
         offline.retry_at = None;
-        self.dirty = true;
+        self.window.dirty = true;
         self.try_server()
     }
 
     /// `r` while offline: the server is tried now, the timer's try with it.
     pub(super) fn retry_now(&mut self) -> Vec<Effect> {
         self.connection.reconnects.issue();
-        let Some(offline) = self.offline.as_mut() else {
+        let Some(offline) = self.connection.offline.as_mut() else {
             return Vec::new();
         };
         offline.retry_at = None;
@@ -317,7 +317,7 @@ impl App {
         }
         let effects = self.reread(list);
         let generation = self.screens.get(list).generation();
-        match self.offline.as_mut() {
+        match self.connection.offline.as_mut() {
             Some(offline) if effects.iter().any(Effect::is_request) => {
                 offline.probe = Some((list, generation));
                 effects
@@ -347,7 +347,7 @@ impl App {
     /// `:ctx` reached another connection: the server that could not be
     /// reached, its next try and the keys held for its lists are forgotten.
     pub(super) fn forget_the_old_server(&mut self) {
-        self.offline = None;
+        self.connection.offline = None;
         self.connection.reconnects.issue();
         self.connection.held.clear();
     }
@@ -370,13 +370,13 @@ impl App {
     /// other answer): back online if it was not, saying so, and what is on
     /// screen, read before it went away, is read again.
     pub(super) fn reached(&mut self, page: Option<(ScreenId, Ticket)>) -> Vec<Effect> {
-        let Some(offline) = self.offline.take() else {
+        let Some(offline) = self.connection.offline.take() else {
             return Vec::new();
         };
         // The timer set for the next try has nothing left to do.
         self.connection.reconnects.issue();
-        self.dirty = true;
-        self.notice = Some(Notice::done(format!("reconnected to {}", offline.server)));
+        self.window.dirty = true;
+        self.notice.shown = Some(Notice::done(format!("reconnected to {}", offline.server)));
         let mut effects = Vec::new();
         if self.context.organization_name.is_none() {
             effects.push(self.load_names());
@@ -397,8 +397,9 @@ impl App {
 pub type Held = VecDeque<KeyEvent>;
 
 /// The connection and its switching: which server answers belong to, a
-/// `:ctx` on its way, the next try while offline, and the keys held.
-pub(super) struct Connection {
+/// `:ctx` on its way, whether the server is out of reach and the next try,
+/// and the keys held.
+pub struct Connection {
     /// The context the console started with, for `:ctx` to go back to.
     pub(super) start: super::Context,
     /// Which connection answers belong to: it changes with each `:ctx`, so
@@ -416,6 +417,9 @@ pub(super) struct Connection {
     pub(super) reconnects: super::Latest,
     /// Keys typed while the rows they act on were on their way, in order.
     pub(super) held: Held,
+    /// Set while the server cannot be reached: which, why, since when,
+    /// and when it is tried again.
+    pub offline: Option<Offline>,
 }
 
 impl Connection {
@@ -430,6 +434,7 @@ impl Connection {
             project_follows: false,
             reconnects: Default::default(),
             held: Held::new(),
+            offline: None,
         }
     }
 }

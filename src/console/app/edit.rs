@@ -52,7 +52,7 @@ impl App {
         }
         let act = self
             .screens
-            .restore(self.shown(), &self.context.project, &mut self.notice);
+            .restore(self.shown(), &self.context.project, &mut self.notice.shown);
         self.key_act(act)
     }
 
@@ -106,7 +106,7 @@ impl App {
     /// Refuses a second destructive change while one is on its way.
     pub(super) fn busy(&mut self) -> bool {
         if self.writes.sending > 0 {
-            self.notice = Some(Notice::error(
+            self.notice.shown = Some(Notice::error(
                 "a change is still on its way: try again when it is done".into(),
             ));
         }
@@ -121,7 +121,7 @@ impl App {
             return Vec::new();
         };
         let Some(answer) = question::answer(&key, confirm.highlighted) else {
-            self.dirty = false;
+            self.window.dirty = false;
             return Vec::new();
         };
         let Mode::Confirm(confirm) = std::mem::replace(&mut self.mode, Mode::Normal) else {
@@ -169,7 +169,7 @@ impl App {
         result: Result<Written, api::Error>,
     ) -> Vec<Effect> {
         self.writes.sending = self.writes.sending.saturating_sub(1);
-        self.dirty = true;
+        self.window.dirty = true;
         if let Write::Offboard(_) = write {
             if let Err(error) = &result {
                 self.learn_from(error);
@@ -208,7 +208,7 @@ impl App {
     ) {
         self.learn_from(&error);
         if let Some(text) = Self::on_call_refusal(write, &error) {
-            self.notice = Some(Notice::error(text));
+            self.notice.shown = Some(Notice::error(text));
             return;
         }
         if let Some(resumed) = resumed
@@ -219,7 +219,7 @@ impl App {
             ours = true;
         }
         if !ours {
-            self.notice = Some(Notice::error(error.to_string()));
+            self.notice.shown = Some(Notice::error(error.to_string()));
             return;
         }
         match &mut self.mode {
@@ -236,7 +236,7 @@ impl App {
                 picker.saving = false;
                 picker.error = Some(error.to_string());
             }
-            _ => self.notice = Some(Notice::error(error.to_string())),
+            _ => self.notice.shown = Some(Notice::error(error.to_string())),
         }
     }
 
@@ -245,7 +245,7 @@ impl App {
     /// shell starts.
     fn landed(&mut self, write: &Write, written: Written, ours: bool) -> Vec<Effect> {
         let at = Landing {
-            now: self.now,
+            now: self.window.now,
             zone: self.context.zone,
             shown: self.shown(),
         };
@@ -257,7 +257,7 @@ impl App {
             self.announce(change);
         }
         if let Some(said) = landed.said {
-            self.notice = Some(match said {
+            self.notice.shown = Some(match said {
                 Ok(text) => Notice::done(text),
                 Err(text) => Notice::error(text),
             });
@@ -290,7 +290,7 @@ impl App {
 
     pub(super) fn undo_expired(&mut self, ticket: Ticket) {
         if self.screens.subscriptions.undo_expired(ticket) {
-            self.dirty = true;
+            self.window.dirty = true;
         }
     }
 }

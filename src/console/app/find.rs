@@ -75,7 +75,7 @@ impl App {
         for list in ScreenId::iter() {
             let table = self.screens.get_mut(list);
             if table.search_pending() && table.search() && list == self.shown() {
-                self.dirty = true;
+                self.window.dirty = true;
                 effects.extend(self.fetch_visible());
             }
         }
@@ -152,7 +152,7 @@ impl App {
                 self.narrow_to(state)
             }
             Ok(command::Command::Quit) => {
-                self.quit = true;
+                self.window.quit = true;
                 Vec::new()
             }
             Ok(command::Command::Organization(id)) => self.switch_organization(id),
@@ -166,7 +166,7 @@ impl App {
             Ok(command::Command::Results) => self.show_results(),
             Ok(command::Command::Nothing) => Vec::new(),
             Err(message) => {
-                self.notice = Some(Notice::error(message));
+                self.notice.shown = Some(Notice::error(message));
                 Vec::new()
             }
         }
@@ -200,10 +200,11 @@ impl App {
     pub(super) fn open_jumped(&mut self, subscription: &crate::api::Subscription) -> Vec<Effect> {
         if self
             .notice
+            .shown
             .as_ref()
             .is_some_and(|notice| notice.text.starts_with("reading #"))
         {
-            self.notice = None;
+            self.notice.shown = None;
         }
         self.navigation.shown = ScreenId::Subscriptions;
         self.navigation.tab = ScreenId::Subscriptions;
@@ -239,7 +240,7 @@ impl App {
         match found {
             Some((id, name)) => self.open_role(id, name),
             None => {
-                self.notice = Some(Notice::working(format!(
+                self.notice.shown = Some(Notice::working(format!(
                     "looking for the role \"{}\"…",
                     name.trim()
                 )));

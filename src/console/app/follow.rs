@@ -14,7 +14,7 @@ impl App {
         for step in heard.0 {
             match step {
                 Step::Ask(ask) => effects.push(Effect::Ask(ask)),
-                Step::Say(notice) => self.notice = Some(notice),
+                Step::Say(notice) => self.notice.shown = Some(notice),
                 Step::Switch(screen) => effects.extend(self.switch(screen)),
                 Step::Open(screen) => effects.extend(self.open_list(screen)),
                 Step::FetchVisible => effects.extend(self.fetch_visible()),

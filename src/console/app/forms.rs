@@ -15,7 +15,7 @@ impl App {
     pub(super) fn new_item(&mut self) -> Vec<Effect> {
         let (form, purpose) = match self.shown() {
             ScreenId::Roles => self.screens.roles.opens_new(),
-            ScreenId::Subscriptions => self.screens.subscriptions.opens_new(self.now),
+            ScreenId::Subscriptions => self.screens.subscriptions.opens_new(self.window.now),
             ScreenId::Members => return self.open_picker(),
             ScreenId::Deliveries
             | ScreenId::Health
@@ -34,7 +34,7 @@ impl App {
             ScreenId::Roles => self.screens.roles.opens_edit(),
             // The row's subscription, or that of the deliveries on screen.
             ScreenId::Subscriptions | ScreenId::Health | ScreenId::Deliveries => {
-                match self.screens.opens_subscription(self.shown(), self.now) {
+                match self.screens.opens_subscription(self.shown(), self.window.now) {
                     Opens::Form(form, purpose) => Some((*form, purpose)),
                     Opens::ReadFirst(id, then) => return self.read_then(id, then),
                     Opens::Nothing => None,
@@ -112,7 +112,7 @@ impl App {
             Submitted::Refused => Vec::new(),
             Submitted::Unchanged => {
                 self.mode = Mode::Normal;
-                self.notice = Some(Notice::done("nothing changed".into()));
+                self.notice.shown = Some(Notice::done("nothing changed".into()));
                 Vec::new()
             }
         }

@@ -18,9 +18,9 @@ impl App {
         let height = self.table_height();
         let shown = self.shown();
         let ctx = Ctx {
-            notice: &mut self.notice,
-            dirty: &mut self.dirty,
-            now: self.now,
+            notice: &mut self.notice.shown,
+            dirty: &mut self.window.dirty,
+            now: self.window.now,
             height,
             shown,
             scope: Scope {

@@ -11,7 +11,7 @@ use crate::console::lists::Verb;
 impl App {
     pub(super) fn key(&mut self, key: KeyEvent) -> Vec<Effect> {
         if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
-            self.quit = true;
+            self.window.quit = true;
             return Vec::new();
         }
         match &mut self.mode {
@@ -30,7 +30,7 @@ impl App {
             Mode::Normal => match self.keymap.action(&key, self.shown()) {
                 Some(action) => self.act(action),
                 None => {
-                    self.dirty = false;
+                    self.window.dirty = false;
                     Vec::new()
                 }
             },
@@ -41,7 +41,7 @@ impl App {
     /// any other key closes it.
     fn help_key(&mut self, key: KeyEvent) {
         let last = crate::console::view::help::scroll_limit(self);
-        let scroll = &mut self.scroll.help;
+        let scroll = &mut self.overlays.scroll.help;
         match key.code {
             KeyCode::Char('j') | KeyCode::Down => *scroll = scroll.saturating_add(1),
             KeyCode::Char('k') | KeyCode::Up => *scroll = scroll.saturating_sub(1),
@@ -49,13 +49,13 @@ impl App {
             KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
             _ => self.mode = Mode::Normal,
         }
-        self.scroll.help = self.scroll.help.min(last);
+        self.overlays.scroll.help = self.overlays.scroll.help.min(last);
     }
 
     fn act(&mut self, action: Action) -> Vec<Effect> {
         // A write the key, --read-only or a switch under way rules out.
         if let Some(reason) = self.unavailable(action) {
-            self.notice = Some(Notice::error(format!("not available: {reason}")));
+            self.notice.shown = Some(Notice::error(format!("not available: {reason}")));
             return Vec::new();
         }
         // With rows marked, d, p and t act on every one of them.
@@ -105,27 +105,27 @@ impl App {
             }
             Action::ToggleJson => {
                 // Where the screen has no room for the pane, `v` opens the detail over the table.
-                if !self.has_detail_pane() && !self.detail_open {
-                    self.detail_open = true;
+                if !self.has_detail_pane() && !self.overlays.detail_open {
+                    self.overlays.detail_open = true;
                 } else {
-                    self.detail_json = !self.detail_json;
+                    self.overlays.detail_json = !self.overlays.detail_json;
                 }
-                self.scroll.detail = 0;
+                self.overlays.scroll.detail = 0;
                 Vec::new()
             }
             Action::DetailDown => {
                 let last = crate::console::view::detail::scroll_limit(self);
-                self.scroll.detail = self.scroll.detail.saturating_add(3).min(last);
+                self.overlays.scroll.detail = self.overlays.scroll.detail.saturating_add(3).min(last);
                 Vec::new()
             }
             Action::DetailUp => {
-                self.scroll.detail = self.scroll.detail.saturating_sub(3);
+                self.overlays.scroll.detail = self.overlays.scroll.detail.saturating_sub(3);
                 Vec::new()
             }
             Action::CopyId => self.copy(false),
             Action::CopyJson => self.copy(true),
             Action::Help => {
-                self.scroll.help = 0;
+                self.overlays.scroll.help = 0;
                 self.mode = Mode::Help;
                 Vec::new()
             }
@@ -166,7 +166,7 @@ impl App {
     /// where it was opened); `q` on the top level quits.
     fn back(&mut self, may_quit: bool) -> Vec<Effect> {
         // An error waits to be dismissed; a flash of success fades by itself.
-        if self.notice.take_if(|notice| notice.error).is_some() {
+        if self.notice.shown.take_if(|notice| notice.error).is_some() {
             return Vec::new();
         }
         // Esc clears the marks before it means back.
@@ -179,15 +179,18 @@ impl App {
         }
         // Esc on a filtered list clears the filter before it means back
         // (the detail over the table closes first: it is on top).
-        if !may_quit && !self.detail_open && !self.screens.get(self.navigation.shown).filter().is_empty() {
-            self.notice = Some(Notice::done("filter cleared".into()));
+        if !may_quit
+            && !self.overlays.detail_open
+            && !self.screens.get(self.navigation.shown).filter().is_empty()
+        {
+            self.notice.shown = Some(Notice::done("filter cleared".into()));
             return self.filter_to(String::new());
         }
         // The detail over the table closes; the pane beside it stays as it
         // is (fields or JSON, `v` says which): Esc goes back at once.
-        if self.detail_open {
-            self.detail_open = false;
-            self.detail_json = false;
+        if self.overlays.detail_open {
+            self.overlays.detail_open = false;
+            self.overlays.detail_json = false;
         } else if let Some(heard) = {
             let (screens, mut ctx) = self.lend();
             screens.people_back(&mut ctx)
@@ -204,7 +207,7 @@ impl App {
             self.navigation.shown = shown;
             return self.fetch_visible();
         } else if may_quit {
-            self.quit = true;
+            self.window.quit = true;
         }
         Vec::new()
     }
@@ -220,7 +223,7 @@ impl App {
         match text {
             Some(text) => {
                 let what = if json { "the row's JSON" } else { "the id" };
-                self.notice = Some(Notice::done(format!("copied {what} to the clipboard")));
+                self.notice.shown = Some(Notice::done(format!("copied {what} to the clipboard")));
                 vec![Effect::Copy(text)]
             }
             None => Vec::new(),

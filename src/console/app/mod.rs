@@ -1,11 +1,13 @@
 //! The console's state and `update(msg) -> effects`: no I/O, no terminal.
 //! Keys and API answers come in as messages; what must happen outside (a
 //! page to fetch, text to copy, a search to run later) goes out as effects.
-//! The app keeps what cuts across the lists (mode, notice, connection,
-//! permissions, writes on their way); each list keeps its own state in
-//! `Screens` (`screens/holder.rs`), one field a screen.
-
-use chrono::{DateTime, Utc};
+//! The app keeps what cuts across the lists, in 15 fields, each a group
+//! with its own type: the context, keymap, navigation and mode; the window
+//! drawn into, the requests on their way, the overlays, the notice line
+//! and the bulk action (`parts.rs`); the connection (offline included),
+//! the writes, the prompt, the permissions and `--refresh`. Each list
+//! keeps its own state in `Screens` (`screens/holder.rs`), one field a
+//! screen.
 
 mod actions;
 mod assign;
@@ -24,6 +26,7 @@ mod keys;
 mod mouse;
 mod navigate;
 mod news;
+mod parts;
 mod permissions;
 mod switch;
 mod types;
@@ -31,6 +34,7 @@ mod types;
 pub use actions::Refresh;
 pub use connection::{HELD_KEYS, MAX_BACKOFF, Offline, backoff};
 pub use navigate::Navigation;
+pub use parts::{BulkRuns, NoticeLine, Overlays, Requests, Window};
 pub use permissions::Permissions;
 pub use types::*;
 
@@ -48,52 +52,31 @@ pub struct App {
     /// back goes.
     pub navigation: Navigation,
     pub mode: Mode,
-    pub detail_json: bool,
-    /// The detail drawn over the table (Enter on a subscription or member,
-    /// or `v` where there is no room for the pane).
-    pub detail_open: bool,
-    /// How far the detail and the help are scrolled.
-    pub scroll: Scroll,
-    pub notice: Option<Notice>,
-    /// The client's record of the last try of a request the footer shows
-    /// (a page of the list shown, or a write).
-    pub last_request: Option<api::Exchange>,
-    /// Requests sent and not yet answered: counted in [`App::update`]
-    /// alone, where effects start and answers arrive.
-    pub in_flight: usize,
-    pub spinner: usize,
-    pub size: (u16, u16),
-    /// The time relative dates are counted from; the loop sets it before drawing.
-    pub now: DateTime<Utc>,
-    pub quit: bool,
-    /// Whether anything shown changed since the last draw.
-    pub dirty: bool,
+    /// The window drawn into: its size, the frame's time, whether to
+    /// draw again, whether to quit.
+    pub window: Window,
+    /// Requests on their way: how many, the spinner, the last try.
+    pub requests: Requests,
+    /// The detail (open, as JSON), the scroll of the detail and the help,
+    /// and the log path the help names.
+    pub overlays: Overlays,
+    /// The notice line and the timer of a notice set to fade.
+    pub notice: NoticeLine,
     /// What is typed at the bottom line: the `:` command line's history
     /// and the pause a search waits for.
     prompt: find::Prompt,
     /// The connection: which server answers belong to, a `:ctx` on its
-    /// way, the timer of the next try while offline, and keys held.
-    connection: connection::Connection,
+    /// way, whether the server is out of reach and when it is tried again,
+    /// and keys held.
+    pub connection: connection::Connection,
     /// The writes sent and on their way, and what a failed one goes back to.
     writes: edit::Writes,
     pub permissions: Permissions,
-    /// The last success notice set to fade; only its timer clears it.
-    notices: Latest,
     /// `--refresh SECONDS`: how often the list on screen is fetched again,
-    /// and its timer.
+    /// its timer, and when it last was.
     pub refresh: Refresh,
-    /// When `--refresh` last fetched the list, for the footer (read by the
-    /// console's tests, so kept beside [`App::refresh`]).
-    pub last_refresh: Option<DateTime<Utc>>,
-    /// Set while the server cannot be reached: which, why, since when,
-    /// and when it is tried again.
-    pub offline: Option<Offline>,
-    /// The bulk action under way (`d`, `p`, `t` on marked rows).
-    bulk: Option<bulk::BulkRun>,
-    /// The results of the last bulk action, row by row.
-    pub report: Option<crate::console::widgets::results::Report>,
-    /// Where the log goes, as the help shows it.
-    pub log_path: std::path::PathBuf,
+    /// The bulk action under way and the results of the last.
+    pub bulk: BulkRuns,
 }
 
 impl App {
@@ -103,12 +86,9 @@ impl App {
             refresh: Refresh {
                 every: context.refresh,
                 timers: Latest::default(),
+                last: None,
             },
-            last_refresh: None,
-            bulk: None,
-            report: None,
-            log_path: crate::config::log_path(),
-            offline: None,
+            bulk: BulkRuns::default(),
             connection: connection::Connection::new(context.clone()),
             context,
             keymap,
@@ -116,23 +96,15 @@ impl App {
             navigation: Navigation::default(),
             prompt: find::Prompt::default(),
             mode: Mode::Normal,
-            detail_json: false,
-            detail_open: false,
-            scroll: Scroll::default(),
-            notice: None,
-            last_request: None,
-            in_flight: 0,
-            spinner: 0,
-            size,
-            now: crate::clock::system_now(),
-            quit: false,
-            dirty: true,
+            window: Window::new(size),
+            requests: Requests::default(),
+            overlays: Overlays::default(),
+            notice: NoticeLine::default(),
             writes: edit::Writes::default(),
             permissions: Permissions {
                 read_only,
                 ..Permissions::default()
             },
-            notices: Latest::default(),
         }
     }
 
@@ -144,9 +116,14 @@ impl App {
 
     /// Whether the screen is large enough for the detail pane.
     pub fn has_detail_pane(&self) -> bool {
-        layout::areas(ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1))
-            .detail
-            .is_some()
+        layout::areas(ratatui::layout::Rect::new(
+            0,
+            0,
+            self.window.size.0,
+            self.window.size.1,
+        ))
+        .detail
+        .is_some()
     }
 
     /// Whether the screen shows times relative to now ("in 3h", overdue,
@@ -165,7 +142,7 @@ impl App {
 
     /// Rows the table shows at the current size.
     pub fn table_height(&self) -> u64 {
-        u64::from(layout::table_rows(self.size.0, self.size.1))
+        u64::from(layout::table_rows(self.window.size.0, self.window.size.1))
     }
 
     /// Takes one message; returns what must happen outside. Requests in
@@ -174,25 +151,25 @@ impl App {
     /// up on the way is set to fade.
     pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
         if msg.is_answer() {
-            self.in_flight = self.in_flight.saturating_sub(1);
+            self.requests.in_flight = self.requests.in_flight.saturating_sub(1);
         }
-        let before = self.notice.clone();
+        let before = self.notice.shown.clone();
         let mut effects = self.handle(msg);
         // A `*` that waited for pages says when it is done.
         for table in self.screens.all_mut() {
             match table.mark_news() {
-                Some(Ok(text)) => self.notice = Some(Notice::done(text)),
-                Some(Err(text)) => self.notice = Some(Notice::error(text)),
+                Some(Ok(text)) => self.notice.shown = Some(Notice::done(text)),
+                Some(Err(text)) => self.notice.shown = Some(Notice::error(text)),
                 None => {}
             }
         }
-        if self.notice != before && self.notice.as_ref().is_some_and(|notice| notice.fades) {
+        if self.notice.shown != before && self.notice.shown.as_ref().is_some_and(|notice| notice.fades) {
             effects.push(Effect::Timer {
                 timer: Timer::Notice,
-                ticket: self.notices.issue(),
+                ticket: self.notice.fades.issue(),
             });
         }
-        self.in_flight += effects.iter().filter(|effect| effect.is_request()).count();
+        self.requests.in_flight += effects.iter().filter(|effect| effect.is_request()).count();
         effects
     }
 
@@ -205,19 +182,19 @@ impl App {
                 effects
             }
             Msg::Key(key) => {
-                self.dirty = true;
+                self.window.dirty = true;
                 self.take_key(key)
             }
             Msg::Mouse(event) => self.mouse(event),
             Msg::Resize { width, height } => {
-                self.size = (width, height);
-                self.dirty = true;
+                self.window.size = (width, height);
+                self.window.dirty = true;
                 self.rescroll();
                 self.fetch_visible()
             }
             Msg::Minute => {
                 // The loop sets `now` before drawing: drawing is the tick.
-                self.dirty = self.shows_relative_times();
+                self.window.dirty = self.shows_relative_times();
                 // A row narrowed to "overdue" may have become one since.
                 if self.navigation.shown == ScreenId::Subscriptions
                     && self.screens.subscriptions.resource.narrowed()
@@ -228,17 +205,18 @@ impl App {
                 Vec::new()
             }
             Msg::Tick => {
-                if self.in_flight > 0 {
-                    self.spinner = self.spinner.wrapping_add(1);
-                    self.dirty = true;
+                if self.requests.in_flight > 0 {
+                    self.requests.spinner = self.requests.spinner.wrapping_add(1);
+                    self.window.dirty = true;
                 }
                 // The wait before the next try of the server counts down.
                 if self
+                    .connection
                     .offline
                     .as_ref()
                     .is_some_and(|offline| offline.retry_at.is_some())
                 {
-                    self.dirty = true;
+                    self.window.dirty = true;
                 }
                 Vec::new()
             }
@@ -305,10 +283,11 @@ impl App {
                 timer: Timer::Notice,
                 ticket,
             } => {
-                if self.notices.is_current(ticket) && self.notice.as_ref().is_some_and(|notice| notice.fades)
+                if self.notice.fades.is_current(ticket)
+                    && self.notice.shown.as_ref().is_some_and(|notice| notice.fades)
                 {
-                    self.notice = None;
-                    self.dirty = true;
+                    self.notice.shown = None;
+                    self.window.dirty = true;
                 }
                 Vec::new()
             }
@@ -343,7 +322,7 @@ impl App {
             Msg::Integrations { connection, slack } => {
                 if self.connection.answers.is_current(connection) {
                     self.screens.subscriptions.integrations_known(slack);
-                    self.dirty = true;
+                    self.window.dirty = true;
                 }
                 Vec::new()
             }
@@ -393,8 +372,8 @@ impl App {
             }
         };
         if current {
-            self.last_request = Some(exchange);
-            self.dirty = true;
+            self.requests.last = Some(exchange);
+            self.window.dirty = true;
         }
     }
 }

@@ -21,19 +21,23 @@ impl App {
         if !self.context.mouse || !matches!(self.mode, Mode::Normal) {
             return Vec::new();
         }
-        let areas = layout::areas(Rect::new(0, 0, self.size.0, self.size.1));
+        let areas = layout::areas(Rect::new(0, 0, self.window.size.0, self.window.size.1));
         let at = Position::new(event.column, event.row);
         let over_detail = self.has_detail_pane() && areas.detail.is_some_and(|detail| detail.contains(at));
         match event.kind {
             MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
                 let down = event.kind == MouseEventKind::ScrollDown;
-                self.dirty = true;
+                self.window.dirty = true;
                 if over_detail {
-                    self.scroll.detail = if down {
+                    self.overlays.scroll.detail = if down {
                         let last = crate::console::view::detail::scroll_limit(self);
-                        self.scroll.detail.saturating_add(WHEEL_ROWS as u16).min(last)
+                        self.overlays
+                            .scroll
+                            .detail
+                            .saturating_add(WHEEL_ROWS as u16)
+                            .min(last)
                     } else {
-                        self.scroll.detail.saturating_sub(WHEEL_ROWS as u16)
+                        self.overlays.scroll.detail.saturating_sub(WHEEL_ROWS as u16)
                     };
                     return Vec::new();
                 }
@@ -47,7 +51,7 @@ impl App {
                 if areas.header.height >= 2 && event.row == areas.header.y + 1 {
                     return match crate::console::view::tab_at(self, event.column) {
                         Some(tab) => {
-                            self.dirty = true;
+                            self.window.dirty = true;
                             self.switch(tab)
                         }
                         None => Vec::new(),
@@ -63,7 +67,7 @@ impl App {
                 if position >= table.len() {
                     return Vec::new();
                 }
-                self.dirty = true;
+                self.window.dirty = true;
                 if position == table.cursor() {
                     return self.open();
                 }

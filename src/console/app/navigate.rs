@@ -69,8 +69,8 @@ impl App {
     /// A tab: its list, or, where that list needs a row of its parent
     /// first (a role for Members), the parent's list to choose from.
     pub(super) fn switch(&mut self, list: ScreenId) -> Vec<Effect> {
-        if self.notice.as_ref().is_some_and(|notice| !notice.error) {
-            self.notice = None;
+        if self.notice.shown.as_ref().is_some_and(|notice| !notice.error) {
+            self.notice.shown = None;
         }
         let table = self.screens.get(list);
         let tab = table.tab();
@@ -103,7 +103,7 @@ impl App {
 
     pub(super) fn move_to(&mut self, position: i64) -> Vec<Effect> {
         let height = self.table_height();
-        self.scroll.detail = 0;
+        self.overlays.scroll.detail = 0;
         self.screens
             .get_mut(self.navigation.shown)
             .move_to(position, height);
@@ -194,30 +194,30 @@ impl App {
                 return self.lend_then_follow(|screens, ctx| screens.refresh_people(ctx));
             }
             ScreenId::Offboard => {
-                self.notice = Some(Notice::done(
+                self.notice.shown = Some(Notice::done(
                     "nothing to refresh: Esc, then r on their page".into(),
                 ));
                 return Vec::new();
             }
             _ => {}
         }
-        if self.offline.is_some() {
+        if self.connection.offline.is_some() {
             return self.retry_now();
         }
         // Rows held from the list a look read: the list is read again.
         if self.navigation.shown == ScreenId::Subscriptions && self.screens.subscriptions.resource.held {
             let mut effects = self.read_list_for_states();
             if effects.is_empty() {
-                self.notice = Some(Notice::done("a look is reading the list already".into()));
+                self.notice.shown = Some(Notice::done("a look is reading the list already".into()));
             } else {
-                self.notice = Some(Notice::working("reading the whole list again…".into()));
+                self.notice.shown = Some(Notice::working("reading the whole list again…".into()));
             }
             effects.push(self.load_integrations());
             return effects;
         }
         let table = self.screens.get_mut(self.navigation.shown);
         if table.is_loading() {
-            self.notice = Some(Notice::done(
+            self.notice.shown = Some(Notice::done(
                 "still loading: the request on its way is not sent again".into(),
             ));
             return Vec::new();
@@ -252,8 +252,8 @@ impl App {
             ScreenId::Person => self.lend_then_follow(|screens, ctx| screens.person_enter(ctx)),
             ScreenId::Offboard => self.lend_then_follow(|screens, ctx| screens.confirm_offboarding(ctx)),
             ScreenId::Members | ScreenId::Deliveries => {
-                self.detail_open = !self.detail_open;
-                self.scroll.detail = 0;
+                self.overlays.detail_open = !self.overlays.detail_open;
+                self.overlays.scroll.detail = 0;
                 Vec::new()
             }
         }
@@ -272,7 +272,7 @@ impl App {
             | ScreenId::Offboard => None,
         };
         let Some(subscription) = selected else {
-            self.notice = Some(Notice::error(match self.navigation.shown {
+            self.notice.shown = Some(Notice::error(match self.navigation.shown {
                 ScreenId::Subscriptions => "no subscription under the cursor: the list is empty".into(),
                 _ => ":deliveries shows the deliveries of the subscription under the cursor: 3 lists them"
                     .into(),
@@ -302,7 +302,7 @@ impl App {
         self.navigation.opened_from = Some((self.navigation.tab, self.navigation.shown));
         self.navigation.tab = self.screens.get(list).tab();
         self.navigation.shown = list;
-        self.detail_open = false;
+        self.overlays.detail_open = false;
         self.fetch_visible()
     }
 
@@ -327,22 +327,22 @@ impl App {
             let words = self
                 .screens
                 .subscriptions
-                .known_words(self.now)
+                .known_words(self.window.now)
                 .unwrap_or_default();
-            self.notice = Some(Notice::done(format!(
+            self.notice.shown = Some(Notice::done(format!(
                 "every one is shown already: {words}; r reads the list again"
             )));
             return Vec::new();
         }
         let table = &mut self.screens.subscriptions;
         let Some(scanned) = table.scanned() else {
-            self.notice = Some(Notice::done(
+            self.notice.shown = Some(Notice::done(
                 "nothing to look further for: the list is not narrowed, or its look reached the end".into(),
             ));
             return Vec::new();
         };
         table.resource.looked_further += 1;
-        self.notice = Some(Notice::done(format!(
+        self.notice.shown = Some(Notice::done(format!(
             "looking through {} rows more, past the first {scanned}",
             crate::console::lists::subscriptions::SCAN_LIMIT
         )));
@@ -365,9 +365,9 @@ impl App {
             let words = self
                 .screens
                 .subscriptions
-                .known_words(self.now)
+                .known_words(self.window.now)
                 .unwrap_or_default();
-            self.notice = Some(Notice::done(format!(
+            self.notice.shown = Some(Notice::done(format!(
                 "only {}: {words}; r reads it again, f steps through the states",
                 filters.join(" · ")
             )));
@@ -375,12 +375,12 @@ impl App {
         }
         let mut effects = self.reload(ScreenId::Subscriptions, true);
         let narrowed = state.is_some_and(|state| state != SubscriptionState::Deleted);
-        self.notice = Some(Notice::done(if filters.is_empty() {
+        self.notice.shown = Some(Notice::done(if filters.is_empty() {
             "every subscription again".into()
         } else if let Some(words) = self
             .screens
             .subscriptions
-            .known_words(self.now)
+            .known_words(self.window.now)
             .filter(|_| narrowed)
         {
             format!(
@@ -406,7 +406,7 @@ impl App {
 
     /// Recomputes the local view of the shown list.
     pub(super) fn apply_view(&mut self) {
-        self.screens.subscriptions.resource.as_of = self.now;
+        self.screens.subscriptions.resource.as_of = self.window.now;
         let height = self.table_height();
         self.screens.get_mut(self.navigation.shown).apply_view(height);
     }
@@ -419,7 +419,7 @@ impl App {
         offset: u64,
         result: Result<ScreenPage, api::Error>,
     ) -> Vec<Effect> {
-        self.dirty = true;
+        self.window.dirty = true;
         let height = self.table_height();
         let table = self.screens.get_mut(list);
         let page = match result {

@@ -83,7 +83,7 @@ impl App {
         if scopes.is_some() {
             self.permissions.scopes = scopes;
         }
-        self.dirty = true;
+        self.window.dirty = true;
     }
 
     /// Remembers a scope a refusal named as missing.

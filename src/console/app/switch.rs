@@ -18,7 +18,7 @@ impl App {
             Scope::Project => self.context.project.clone(),
         };
         self.mode = Mode::Switcher(Box::new(Switcher::new(scope, current)));
-        self.dirty = true;
+        self.window.dirty = true;
         vec![self.load_names()]
     }
 
@@ -140,7 +140,7 @@ impl App {
             first.name, first.id
         );
         let effects = self.switch_project(first.id.to_string());
-        self.notice = Some(Notice::done(text));
+        self.notice.shown = Some(Notice::done(text));
         effects
     }
 
@@ -148,7 +148,7 @@ impl App {
     pub(super) fn open_profiles(&mut self) -> Vec<Effect> {
         let current = self.context.profile.clone().unwrap_or_default();
         self.mode = Mode::Switcher(Box::new(Switcher::new(Scope::Profile, current)));
-        self.dirty = true;
+        self.window.dirty = true;
         vec![Effect::LoadProfiles]
     }
 
@@ -162,7 +162,7 @@ impl App {
         if switcher.scope != Scope::Profile {
             return;
         }
-        self.dirty = true;
+        self.window.dirty = true;
         let profiles = profiles.unwrap_or_else(|error| {
             switcher.error = Some(error);
             Vec::new()
@@ -202,7 +202,7 @@ impl App {
     /// user did not mean.
     pub(super) fn connect(&mut self, target: Target) -> Vec<Effect> {
         if self.writes.sending > 0 {
-            self.notice = Some(Notice::error(
+            self.notice.shown = Some(Notice::error(
                 "a change is still being saved; switch when it has landed".into(),
             ));
             return Vec::new();
@@ -211,9 +211,9 @@ impl App {
             Target::Start => format!("going back to {}…", self.connection.start.source()),
             Target::Profile(name) => format!("opening profile {name}…"),
         };
-        self.notice = Some(Notice::working(text));
+        self.notice.shown = Some(Notice::working(text));
         self.connection.switching = Some(target.clone());
-        self.dirty = true;
+        self.window.dirty = true;
         vec![Effect::Connect {
             ticket: self.connection.connects.issue(),
             target,
@@ -231,12 +231,12 @@ impl App {
         if !self.connection.connects.is_current(ticket) {
             return Vec::new(); // a later :ctx was asked for
         }
-        self.dirty = true;
+        self.window.dirty = true;
         let target = self.connection.switching.take();
         let connected = match result {
             Ok(connected) => connected,
             Err(error) => {
-                self.notice = Some(Notice::error(error));
+                self.notice.shown = Some(Notice::error(error));
                 return Vec::new();
             }
         };
@@ -254,7 +254,7 @@ impl App {
         if !zone_given && let Some(zone) = self.context.tz.as_deref() {
             match zone.parse::<crate::display::Zone>() {
                 Ok(zone) => self.context.zone = zone,
-                Err(error) => self.notice = Some(Notice::error(format!("the profile's tz: {error}"))),
+                Err(error) => self.notice.shown = Some(Notice::error(format!("the profile's tz: {error}"))),
             }
         }
         self.connection.at_start = target == Some(Target::Start);
@@ -269,7 +269,7 @@ impl App {
             (Some(name), false) => format!("profile {name}"),
             _ => self.context.source(),
         };
-        self.notice = Some(Notice::done(format!(
+        self.notice.shown = Some(Notice::done(format!(
             "switched to {name} · {}",
             self.context.host
         )));
@@ -289,7 +289,7 @@ impl App {
         }
         self.screens.subscriptions.forget_undo();
         self.writes.resume = None;
-        self.last_request = None;
+        self.requests.last = None;
         // Another server: the one that could not be reached is no longer asked.
         self.forget_the_old_server();
         for table in self.screens.all_mut() {
@@ -369,6 +369,6 @@ impl App {
                 (context.project == CURRENT && ours.len() == 1).then(|| ours[0])
             });
         context.project_name = project.map(|project| project.name.clone());
-        self.dirty = true;
+        self.window.dirty = true;
     }
 }

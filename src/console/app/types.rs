@@ -141,7 +141,7 @@ pub enum Mode {
     Picker(Box<Picker>),
     /// `:org` or `:project` without an argument.
     Switcher(Box<crate::console::widgets::switcher::Switcher>),
-    /// The results of a bulk action ([`App::report`](super::App::report)),
+    /// The results of a bulk action ([`BulkRuns::report`](super::BulkRuns::report)),
     /// row by row, as they come.
     Results,
     /// A short list to choose from (roles to add a person to, a level).

@@ -102,11 +102,11 @@ fn held_keys_are_bounded_and_a_failed_load_drops_them_saying_so() {
         key(&mut app, KeyCode::Char('j'));
     }
     assert_eq!(app.held_keys(), HELD_KEYS);
-    let notice = app.notice.clone().unwrap().text;
+    let notice = app.notice.shown.clone().unwrap().text;
     assert!(notice.contains("this one was dropped"), "{notice}");
     fail(&mut app, &first, refused());
     assert_eq!(app.held_keys(), 0);
-    let notice = app.notice.clone().unwrap().text;
+    let notice = app.notice.shown.clone().unwrap().text;
     assert!(
         notice.contains("cannot reach http://127.0.0.1:9: connection refused")
             && notice.contains(&format!("dropped: {HELD_KEYS} keys typed while the list loaded")),
@@ -125,7 +125,7 @@ fn back_is_never_held_and_drops_what_waits() {
     assert_eq!(app.held_keys(), 1);
     key(&mut app, KeyCode::Char('q'));
     assert_eq!((app.held_keys(), app.shown()), (0, ScreenId::Roles));
-    assert!(!app.quit);
+    assert!(!app.window.quit);
 }
 
 #[test]
@@ -135,7 +135,10 @@ fn a_server_not_reached_is_tried_again_later_and_later_and_r_tries_now() {
     let effects = fail(&mut app, &first, refused());
     let (wait, ticket) = retry_timer(&effects).expect("a try is set");
     assert_eq!(wait, 1);
-    assert!(app.notice.is_none(), "the footer says it, no box over the table");
+    assert!(
+        app.notice.shown.is_none(),
+        "the footer says it, no box over the table"
+    );
     let shown = screen(&app);
     assert!(
         shown.contains(
@@ -171,9 +174,9 @@ fn a_server_not_reached_is_tried_again_later_and_later_and_r_tries_now() {
         .is_empty()
     );
     let effects = answer(&mut app, &fetch, |offset| roles(8, offset));
-    assert!(app.offline.is_none());
+    assert!(app.connection.offline.is_none());
     assert_eq!(
-        app.notice.clone().unwrap().text,
+        app.notice.shown.clone().unwrap().text,
         "reconnected to http://127.0.0.1:9"
     );
     assert!(
@@ -206,7 +209,7 @@ fn rows_stay_stale_while_the_server_is_away_and_are_read_again_when_it_is_back()
     // A page that arrives (here, an older request's) says the server is
     // back: what is on screen is read again.
     let effects = answer(&mut app, &refresh, |offset| roles(8, offset));
-    assert!(app.offline.is_none());
+    assert!(app.connection.offline.is_none());
     assert_eq!(fetches(&effects), vec![(ScreenId::Roles, 0)]);
     assert!(!screen(&app).contains("stale since"));
 }
@@ -275,7 +278,7 @@ fn enter_on_a_row_never_loaded_says_why() {
     let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
     fail(&mut app, &first, refused());
     key(&mut app, KeyCode::Enter);
-    let notice = app.notice.clone().unwrap().text;
+    let notice = app.notice.shown.clone().unwrap().text;
     assert!(
         notice.starts_with("not loaded: cannot reach http://127.0.0.1:9: connection refused"),
         "{notice}"
@@ -286,7 +289,7 @@ fn enter_on_a_row_never_loaded_says_why() {
     let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
     answer(&mut app, &first, |offset| subscriptions(0, offset));
     key(&mut app, KeyCode::Enter);
-    let notice = app.notice.clone().unwrap().text;
+    let notice = app.notice.shown.clone().unwrap().text;
     assert_eq!(notice, "no subscription under the cursor: the list is empty");
 }
 

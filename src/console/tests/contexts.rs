@@ -53,6 +53,7 @@ fn ctx_takes_only_the_last_answer_and_drops_the_old_connections_answers() {
     });
     assert!(
         app.notice
+            .shown
             .as_ref()
             .is_some_and(|n| n.error && n.text.contains("PROD_KEY"))
     );
@@ -148,6 +149,7 @@ fn writes_wait_for_a_switch_and_the_old_keys_refusals_are_forgotten() {
         assert!(matches!(app.mode, Mode::Normal));
         assert!(
             app.notice
+                .shown
                 .as_ref()
                 .is_some_and(|n| n.text.contains(":ctx switch"))
         );
@@ -189,7 +191,7 @@ fn a_catalog_for_a_form_closed_since_is_dropped() {
         panic!("{reopened:?}")
     };
     assert_ne!(old, new);
-    let in_flight = app.in_flight;
+    let in_flight = app.requests.in_flight;
     app.update(
         SubscriptionsMsg::Catalog {
             ticket: old,
@@ -198,7 +200,7 @@ fn a_catalog_for_a_form_closed_since_is_dropped() {
         }
         .into(),
     );
-    assert_eq!(app.in_flight, in_flight - 1, "counted, then dropped");
+    assert_eq!(app.requests.in_flight, in_flight - 1, "counted, then dropped");
     let Mode::Form(form, _) = &app.mode else { panic!() };
     let delivers = form.fields.iter().find(|field| field.name == "delivers").unwrap();
     assert_ne!(
@@ -240,6 +242,7 @@ fn the_project_follows_a_new_organization() {
     assert_eq!(app.context.project, "3", "the new organization's first project");
     assert!(
         app.notice
+            .shown
             .as_ref()
             .is_some_and(|n| n.text.contains("Project 3 (3)"))
     );
@@ -260,7 +263,7 @@ fn the_project_follows_a_new_organization() {
 #[test]
 fn a_switcher_cut_at_its_limit_says_so() {
     let mut app = app();
-    app.size = (120, 40);
+    app.window.size = (120, 40);
     app.start();
     super::command(&mut app, "org");
     let organizations = (0..3)

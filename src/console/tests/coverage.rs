@@ -231,10 +231,10 @@ fn when_the_server_answers_again_a_look_it_cut_short_starts_again() {
         }
         .into(),
     );
-    assert!(app.offline.is_some(), "offline, tried again");
+    assert!(app.connection.offline.is_some(), "offline, tried again");
     assert!(tabs(&app).contains("look failed"));
     let back = comes_back(&mut app, &effects);
-    assert!(app.offline.is_none());
+    assert!(app.connection.offline.is_none());
     assert!(
         back.iter()
             .any(|effect| matches!(effect, Effect::Ask(ScreenAsk::Health(HealthAsk::Look { .. })))),
@@ -260,7 +260,7 @@ fn when_the_server_answers_again_a_look_it_cut_short_starts_again() {
             ..LookSummary::default()
         },
     );
-    assert!(app.offline.is_some());
+    assert!(app.connection.offline.is_some());
     assert!(
         screen(&app).contains("the server stopped answering"),
         "{}",
@@ -288,7 +288,7 @@ fn subscription(id: i64, enabled: bool, next: Option<chrono::DateTime<chrono::Ut
 #[test]
 fn one_press_of_a_state_key_answers_from_the_list_a_look_read() {
     let mut app = app();
-    let now = app.now;
+    let now = app.window.now;
     app.start();
     let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
     answer(&mut app, &first, |offset| with_states(100_000, offset, now));
@@ -327,11 +327,11 @@ fn one_press_of_a_state_key_answers_from_the_list_a_look_read() {
     let shown = screen(&app);
     assert!(shown.contains("1/3"), "{shown}");
     assert!(
-        app.notice.as_ref().is_some_and(|notice| notice
+        app.notice.shown.as_ref().is_some_and(|notice| notice
             .text
             .contains("3 paused of 100,000, as the list read 3m ago said")),
         "{:?}",
-        app.notice
+        app.notice.shown
     );
     // The next state: one press, no request.
     let effects = key(&mut app, KeyCode::Char('f'));
@@ -344,11 +344,19 @@ fn one_press_of_a_state_key_answers_from_the_list_a_look_read() {
         "answered from what is known: {effects:?}"
     );
     assert_eq!(app.screens.subscriptions.rows.len(), 1);
-    assert!(app.notice.as_ref().unwrap().text.contains("1 ended of 100,000"));
+    assert!(
+        app.notice
+            .shown
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("1 ended of 100,000")
+    );
     // `L` has nothing further to look for.
     key(&mut app, KeyCode::Char('L'));
     assert!(
         app.notice
+            .shown
             .as_ref()
             .unwrap()
             .text

@@ -70,7 +70,7 @@ fn deliveries_follow_the_cursor_a_page_at_a_time_and_only_when_shown() {
     );
     // Enter on a delivery: its detail.
     key(&mut app, KeyCode::Enter);
-    assert!(app.detail_open);
+    assert!(app.overlays.detail_open);
 }
 
 #[test]
@@ -106,7 +106,7 @@ fn a_server_without_deliveries_says_it_keeps_no_history() {
         offset,
         result: Err(not_found),
     });
-    assert_eq!(app.notice, None, "not an error");
+    assert_eq!(app.notice.shown, None, "not an error");
     assert!(
         screen(&app).contains("this server keeps no delivery history"),
         "{}",
@@ -137,7 +137,7 @@ fn a_later_page_s_404_is_a_failure_not_an_empty_history() {
         offset,
         result: Err(refusal(404, "Not found.", None)),
     });
-    assert!(app.notice.as_ref().is_some_and(|notice| notice.error));
+    assert!(app.notice.shown.as_ref().is_some_and(|notice| notice.error));
     assert_eq!(
         app.screens.deliveries.rows.list.count(),
         Some(101),

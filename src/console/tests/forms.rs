@@ -54,7 +54,7 @@ fn roles_show_an_access_level_only_where_the_server_keeps_one() {
         let view = crate::console::kit::view::ViewCx {
             theme: &theme,
             zone: app.context.zone,
-            now: app.now,
+            now: app.window.now,
         };
         crate::console::lists::AnyTable::cells(&app.screens.roles, row, &view).unwrap()
     };
@@ -154,7 +154,14 @@ fn a_late_answer_never_touches_another_form() {
     let effects = key(&mut app, KeyCode::Char('y'));
     assert!(matches!(effects.first(), Some(Effect::Write { .. })));
     key(&mut app, KeyCode::Char('d'));
-    assert!(app.notice.as_ref().unwrap().text.contains("still on its way"));
+    assert!(
+        app.notice
+            .shown
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("still on its way")
+    );
     assert!(matches!(app.mode, Mode::Normal));
 }
 
@@ -184,14 +191,14 @@ fn the_detail_opens_over_the_table_where_there_is_no_pane() {
     let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
     answer(&mut app, &first, |offset| subscriptions(10, offset));
     key(&mut app, KeyCode::Char('v'));
-    assert!(app.detail_open);
+    assert!(app.overlays.detail_open);
     key(&mut app, KeyCode::Char('J'));
-    assert_eq!(app.scroll.detail, 3);
+    assert_eq!(app.overlays.scroll.detail, 3);
     // J stops where the last line is at the bottom: no blank pages.
     for _ in 0..50 {
         key(&mut app, KeyCode::Char('J'));
     }
-    let last = app.scroll.detail;
+    let last = app.overlays.scroll.detail;
     assert!(last > 3 && last < 40, "{last}");
     assert!(
         screen(&app).contains("none left in the schedule"),
@@ -199,7 +206,7 @@ fn the_detail_opens_over_the_table_where_there_is_no_pane() {
         screen(&app)
     );
     key(&mut app, KeyCode::Esc);
-    assert!(!app.detail_open && !app.quit);
+    assert!(!app.overlays.detail_open && !app.window.quit);
     key(&mut app, KeyCode::Char('v'));
-    assert!(app.detail_open, "v opens it too where there is no pane");
+    assert!(app.overlays.detail_open, "v opens it too where there is no pane");
 }

@@ -12,7 +12,7 @@ use crate::console::lists::subscriptions::SCAN_LIMIT;
 /// Answers every page the look asks for until it asks for none; the
 /// offsets asked for.
 fn answer_all(app: &mut crate::console::app::App, mut effects: Vec<Effect>) -> Vec<u64> {
-    let now = app.now;
+    let now = app.window.now;
     let mut asked = Vec::new();
     while let Some(fetch) = effects
         .iter()
@@ -33,8 +33,8 @@ fn answer_all(app: &mut crate::console::app::App, mut effects: Vec<Effect>) -> V
 #[test]
 fn a_look_stopped_at_its_limit_goes_on_when_asked() {
     let mut app = app();
-    app.size = (160, 40);
-    let now = app.now;
+    app.window.size = (160, 40);
+    let now = app.window.now;
     app.start();
     let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
     answer(&mut app, &first, |offset| with_states(100_000, offset, now));

@@ -112,7 +112,7 @@ fn ids(app: &App) -> Vec<i64> {
 fn rows_arriving_in_any_order_show_worst_first_and_are_counted() {
     let mut app = app();
     let (ticket, _) = open(&mut app);
-    assert_eq!(app.in_flight, 1, "the look is in flight");
+    assert_eq!(app.requests.in_flight, 1, "the look is in flight");
     news(&mut app, ticket, LookNews::Listed(coverage(6, 0, 1)));
     news(
         &mut app,
@@ -138,7 +138,7 @@ fn rows_arriving_in_any_order_show_worst_first_and_are_counted() {
     let shown = screen(&app);
     assert!(shown.contains("6 of 6 known · 7 requests · Esc stops"), "{shown}");
     end(&mut app, ticket, false);
-    assert_eq!(app.in_flight, 0);
+    assert_eq!(app.requests.in_flight, 0);
     assert_eq!(
         app.screens.health.heading(),
         "Health · 1 failing · 1 partial · 1 auto-disabled · 1 overdue · 2 ok"
@@ -204,7 +204,7 @@ fn esc_stops_the_look_and_keeps_its_rows() {
     );
     end(&mut app, ticket, true);
     assert_eq!(ids(&app), [1]);
-    assert!(app.notice.as_ref().unwrap().text.contains("look stopped"));
+    assert!(app.notice.shown.as_ref().unwrap().text.contains("look stopped"));
     assert!(screen(&app).contains("stopped before the end: r goes on"));
     // `r` looks again.
     assert!(matches!(
@@ -366,7 +366,7 @@ fn marked_rows_are_paused_together_and_the_paused_ones_left_alone() {
         0,
         "done, and the paused one left as it was: unmarked"
     );
-    assert!(app.notice.clone().unwrap().text.contains("r looks again"));
+    assert!(app.notice.shown.clone().unwrap().text.contains("r looks again"));
 }
 
 #[test]

@@ -120,7 +120,7 @@ fn p_resuming_an_auto_disabled_row_says_the_server_paused_it_again_and_why() {
         id: "d-1".into(),
         status: Some(DeliveryStatus::Failed),
         target_type: Some(TargetType::Slack),
-        created_at: Some(app.now),
+        created_at: Some(app.window.now),
         error: Some(serde_json::json!({
             "message": "Your Slack connection is no longer active. Reconnect Slack to deliver to this channel.",
             "type": "SlackIntegrationInactive"
@@ -134,7 +134,7 @@ fn p_resuming_an_auto_disabled_row_says_the_server_paused_it_again_and_why() {
         }
         .into(),
     );
-    let notice = app.notice.clone().unwrap();
+    let notice = app.notice.shown.clone().unwrap();
     assert!(notice.error);
     assert_eq!(
         notice.text,
@@ -164,12 +164,12 @@ fn a_resume_that_holds_says_nothing_more() {
         Ok(Written::Subscription(Box::new(paused.clone()))),
     );
     app.update(SubscriptionsMsg::Subscription(Ok(Box::new(paused.clone()))).into());
-    assert!(app.notice.as_ref().unwrap().text.starts_with("resumed #7"));
+    assert!(app.notice.shown.as_ref().unwrap().text.starts_with("resumed #7"));
     // Its confirmation delivery lands, and it is still enabled after.
     let delivered = Delivery {
         id: "d-3".into(),
         status: Some(DeliveryStatus::Completed),
-        created_at: Some(app.now),
+        created_at: Some(app.window.now),
         ..Delivery::default()
     };
     app.update(
@@ -181,7 +181,7 @@ fn a_resume_that_holds_says_nothing_more() {
     );
     app.update(SubscriptionsMsg::Subscription(Ok(Box::new(paused))).into());
     assert!(app.screens.subscriptions.resource.watch.recheck.is_none());
-    let notice = app.notice.clone().unwrap();
+    let notice = app.notice.shown.clone().unwrap();
     assert!(
         !notice.error && notice.text.starts_with("the delivery of #7 landed: completed"),
         "{notice:?}"
@@ -215,7 +215,7 @@ fn a_pause_that_comes_with_the_delivery_is_told_when_it_lands() {
         id: "d-2".into(),
         status: Some(DeliveryStatus::Failed),
         target_type: Some(TargetType::Slack),
-        created_at: Some(app.now),
+        created_at: Some(app.window.now),
         error: Some(serde_json::json!({"message": "Your Slack connection is no longer active."})),
         ..Delivery::default()
     };
@@ -237,7 +237,7 @@ fn a_pause_that_comes_with_the_delivery_is_told_when_it_lands() {
         "{effects:?}"
     );
     app.update(SubscriptionsMsg::Subscription(Ok(Box::new(revoked_slack(13, false)))).into());
-    let notice = app.notice.clone().unwrap();
+    let notice = app.notice.shown.clone().unwrap();
     assert!(
         notice.error
             && notice

@@ -84,7 +84,7 @@ fn star_marks_every_row_the_filter_shows() {
     assert_eq!(shown, 11, "Role 1 and Role 10 to 19");
     key(&mut app, KeyCode::Char('*'));
     assert_eq!(marked(&app, ScreenId::Roles), 11);
-    let notice = app.notice.clone().unwrap();
+    let notice = app.notice.shown.clone().unwrap();
     assert!(
         notice.text.starts_with("marked the 11 roles the filter shows"),
         "{notice:?}"
@@ -112,7 +112,7 @@ fn star_fetches_the_rows_not_loaded_and_marks_them_as_they_come() {
     );
     answer_all(&mut app, effects, |offset| subscriptions(250, offset));
     assert_eq!(marked(&app, ScreenId::Subscriptions), 250);
-    let notice = app.notice.clone().unwrap();
+    let notice = app.notice.shown.clone().unwrap();
     assert!(
         notice
             .text
@@ -126,7 +126,7 @@ fn star_refuses_more_than_a_thousand() {
     let mut app = subscriptions_shown(1_500);
     key(&mut app, KeyCode::Char('*'));
     assert_eq!(marked(&app, ScreenId::Subscriptions), 0);
-    let notice = app.notice.clone().unwrap();
+    let notice = app.notice.shown.clone().unwrap();
     assert!(notice.error, "{notice:?}");
     assert!(
         notice
@@ -231,7 +231,7 @@ fn a_bulk_pause_asks_once_sends_four_at_a_time_and_keeps_the_failed_marked() {
         assert!(flying.len() <= 4);
     }
     assert_eq!(sent, 6, "one write a row");
-    let report = app.report.clone().unwrap();
+    let report = app.bulk.report.clone().unwrap();
     assert_eq!(report.counts().done, 5);
     let failed = report
         .entries
@@ -297,7 +297,7 @@ fn a_bulk_delete_says_no_on_enter_and_read_only_refuses_it() {
     assert_eq!(marked(&app, ScreenId::Roles), 4, "marking writes nothing");
     assert!(key(&mut app, KeyCode::Char('d')).is_empty());
     assert!(matches!(app.mode, Mode::Normal));
-    assert!(app.notice.clone().unwrap().text.contains("read-only"));
+    assert!(app.notice.shown.clone().unwrap().text.contains("read-only"));
 }
 
 #[test]
@@ -308,6 +308,7 @@ fn lists_without_marks_say_so() {
     key(&mut app, KeyCode::Char(' '));
     assert!(
         app.notice
+            .shown
             .clone()
             .unwrap()
             .text

@@ -122,7 +122,10 @@ fn starting_asks_for_names_and_the_first_page() {
             .any(|e| matches!(e, Effect::LoadNames { connection, .. } if *connection == Ticket::default()))
     );
     assert_eq!(fetches(&effects), vec![(ScreenId::Roles, 0)]);
-    assert_eq!(app.in_flight, 3, "the names, the scopes and the first page");
+    assert_eq!(
+        app.requests.in_flight, 3,
+        "the names, the scopes and the first page"
+    );
     assert!(effects.contains(&Effect::LoadScopes {
         connection: Ticket::default()
     }));
@@ -135,7 +138,7 @@ fn pages_arrive_and_the_cursor_moves() {
     answer(&mut app, &first, |offset| roles(8, offset));
     assert_eq!(app.screens.roles.rows.list.len(), 8);
     assert_eq!(
-        app.in_flight, 2,
+        app.requests.in_flight, 2,
         "the names and the scopes are still on their way"
     );
     key(&mut app, KeyCode::Char('j'));
@@ -192,7 +195,7 @@ fn a_late_answer_for_a_list_left_behind_is_dropped() {
     answer(&mut app, &new, |offset| subscriptions(12, offset));
     assert_eq!(app.screens.subscriptions.rows.list.count(), Some(12));
     assert_eq!(
-        app.in_flight, 3,
+        app.requests.in_flight, 3,
         "only the names, the scopes and the first page of roles are still out"
     );
 }
@@ -268,7 +271,7 @@ fn a_role_opens_its_members_and_back_returns_where_it_was_opened() {
     assert_eq!(role, "role-1");
     key(&mut app, KeyCode::Char('q'));
     assert!(
-        app.screens.members.resource.role.is_none() && !app.quit,
+        app.screens.members.resource.role.is_none() && !app.window.quit,
         "q leaves the role first"
     );
     assert_eq!(app.shown(), ScreenId::Roles);
@@ -288,7 +291,7 @@ fn a_role_opens_its_members_and_back_returns_where_it_was_opened() {
     );
     key(&mut app, KeyCode::Char('1'));
     key(&mut app, KeyCode::Char('q'));
-    assert!(app.quit);
+    assert!(app.window.quit);
 }
 
 /// The 403 of a key without `scope`.
@@ -319,7 +322,7 @@ fn errors_show_and_never_block_the_keys() {
         offset: 0,
         result: Err(missing_scope("organization:read")),
     });
-    let notice = app.notice.clone().unwrap();
+    let notice = app.notice.shown.clone().unwrap();
     assert!(
         notice.error && notice.text.contains("'organization:read' scope"),
         "{notice:?}"
@@ -328,7 +331,7 @@ fn errors_show_and_never_block_the_keys() {
     key(&mut app, KeyCode::Char('3'));
     assert_eq!(app.navigation.tab, ScreenId::Subscriptions);
     key(&mut app, KeyCode::Esc);
-    assert!(app.notice.is_none());
+    assert!(app.notice.shown.is_none());
     // Moving back asks for the roles again.
     let effects = key(&mut app, KeyCode::Char('1'));
     assert_eq!(fetches(&effects), vec![(ScreenId::Roles, 0)]);
@@ -382,6 +385,7 @@ fn help_and_the_command_line() {
     key(&mut app, KeyCode::Enter);
     assert!(
         app.notice
+            .shown
             .as_ref()
             .is_some_and(|n| n.text.contains("not a command"))
     );
@@ -392,19 +396,22 @@ fn ctrl_c_quits_from_anywhere() {
     let mut app = app();
     key(&mut app, KeyCode::Char('/'));
     app.update(Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)));
-    assert!(app.quit);
+    assert!(app.window.quit);
 }
 
 #[test]
 fn idle_messages_do_not_redraw() {
     let mut app = app();
     app.start();
-    app.dirty = false;
+    app.window.dirty = false;
     app.update(Msg::Tick);
     key(&mut app, KeyCode::F(9));
-    app.in_flight = 0;
+    app.requests.in_flight = 0;
     app.update(Msg::Tick);
-    assert!(!app.dirty, "an unbound key or an idle tick changes nothing");
+    assert!(
+        !app.window.dirty,
+        "an unbound key or an idle tick changes nothing"
+    );
 }
 
 #[test]
@@ -431,7 +438,7 @@ fn writes_the_key_cannot_make_say_why() {
     });
     let effects = key(&mut app, KeyCode::Char('n'));
     assert!(effects.is_empty() && matches!(app.mode, Mode::Normal));
-    let notice = app.notice.clone().unwrap();
+    let notice = app.notice.shown.clone().unwrap();
     assert!(
         notice.text.contains("lacks the 'organization:write' scope"),
         "{notice:?}"
@@ -448,7 +455,15 @@ fn writes_the_key_cannot_make_say_why() {
     let first = read_only.start().pop().unwrap();
     answer(&mut read_only, &first, |offset| roles(2, offset));
     key(&mut read_only, KeyCode::Char('d'));
-    assert!(read_only.notice.as_ref().unwrap().text.contains("--read-only"));
+    assert!(
+        read_only
+            .notice
+            .shown
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("--read-only")
+    );
     assert!(
         matches!(read_only.mode, Mode::Normal),
         "no confirmation: nothing can be deleted"
@@ -465,7 +480,7 @@ pub(super) fn command(app: &mut App, line: &str) -> Vec<Effect> {
 
 /// The app drawn at its size, as text.
 pub(super) fn screen(app: &App) -> String {
-    let (width, height) = app.size;
+    let (width, height) = app.window.size;
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
     let theme = super::kit::theme::Theme::plain();
     terminal

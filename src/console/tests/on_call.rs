@@ -73,7 +73,7 @@ pub(super) fn refusal(status: u16, detail: &str, attr: Option<&str>) -> api::Err
 #[test]
 fn overdue_in_one_key_looks_through_the_list_only_as_far_as_they_go() {
     let mut app = app();
-    let now = app.now;
+    let now = app.window.now;
     app.start();
     let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
     answer(&mut app, &first, |offset| with_states(100_000, offset, now));
@@ -176,6 +176,7 @@ fn a_test_delivery_asks_first_then_watches_for_the_delivery_a_while() {
     assert!(timer.is_some(), "a watch for the delivery");
     assert!(
         app.notice
+            .shown
             .as_ref()
             .unwrap()
             .text
@@ -209,6 +210,7 @@ fn a_test_delivery_asks_first_then_watches_for_the_delivery_a_while() {
     assert_eq!(app.screens.subscriptions.resource.watch.poll, None);
     assert!(
         app.notice
+            .shown
             .as_ref()
             .unwrap()
             .text
@@ -224,7 +226,7 @@ fn a_test_delivery_asks_first_then_watches_for_the_delivery_a_while() {
         timer: Timer::Poll(look),
         ticket,
     });
-    let now = app.now;
+    let now = app.window.now;
     let delivery = |id: &str, trigger: TriggerType| Delivery {
         id: id.into(),
         trigger_type: Some(trigger),
@@ -261,7 +263,7 @@ fn a_test_delivery_asks_first_then_watches_for_the_delivery_a_while() {
         ),
         "{effects:?}"
     );
-    let notice = app.notice.clone().unwrap();
+    let notice = app.notice.shown.clone().unwrap();
     assert!(notice.error && notice.text.contains("landed: failed") && notice.text.contains("does not exist"));
     assert_eq!(app.screens.subscriptions.resource.watch.poll, None);
 }
@@ -283,7 +285,7 @@ fn refusals_of_tests_and_resumes_say_what_to_do() {
             None,
         )),
     );
-    let notice = app.notice.clone().unwrap();
+    let notice = app.notice.shown.clone().unwrap();
     assert!(notice.error && notice.text.contains("#1 is paused") && notice.text.contains("p resumes it"));
     key(&mut app, KeyCode::Esc);
     key(&mut app, KeyCode::Char('t'));
@@ -293,7 +295,14 @@ fn refusals_of_tests_and_resumes_say_what_to_do() {
         &effects[0],
         Err(refusal(409, "Delivery already in progress", None)),
     );
-    assert!(app.notice.as_ref().unwrap().text.contains("already in progress"));
+    assert!(
+        app.notice
+            .shown
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("already in progress")
+    );
     key(&mut app, KeyCode::Esc);
 
     // `p` asks first, to pause (Enter: yes) and to resume (Enter: no: it
@@ -314,7 +323,11 @@ fn refusals_of_tests_and_resumes_say_what_to_do() {
     };
     written(&mut app, &effects[0], Ok(Written::Subscription(Box::new(paused))));
     assert_eq!(
-        app.screens.subscriptions.selected().unwrap().state(app.now),
+        app.screens
+            .subscriptions
+            .selected()
+            .unwrap()
+            .state(app.window.now),
         SubscriptionState::Paused
     );
     key(&mut app, KeyCode::Char('p'));
@@ -337,7 +350,7 @@ fn refusals_of_tests_and_resumes_say_what_to_do() {
             Some("enabled"),
         )),
     );
-    let notice = app.notice.clone().unwrap();
+    let notice = app.notice.shown.clone().unwrap();
     assert!(
         notice
             .text

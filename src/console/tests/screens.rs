@@ -43,13 +43,13 @@ fn a_success_fades_and_an_error_stays() {
     else {
         panic!("{effects:?}")
     };
-    assert!(app.notice.as_ref().is_some_and(|n| !n.error));
+    assert!(app.notice.shown.as_ref().is_some_and(|n| !n.error));
     let faded = Msg::Timer {
         timer: Timer::Notice,
         ticket,
     };
     app.update(faded);
-    assert!(app.notice.is_none(), "gone after its time");
+    assert!(app.notice.shown.is_none(), "gone after its time");
 
     // An error is not set to fade, and a late timer leaves it be.
     let Effect::Fetch { generation, .. } = key(&mut app, KeyCode::Char('r')).pop().unwrap() else {
@@ -66,7 +66,7 @@ fn a_success_fades_and_an_error_stays() {
         timer: Timer::Notice,
         ticket,
     });
-    assert!(app.notice.as_ref().is_some_and(|n| n.error), "errors stay");
+    assert!(app.notice.shown.as_ref().is_some_and(|n| n.error), "errors stay");
 }
 
 #[test]
@@ -142,7 +142,10 @@ fn throttled_the_footer_says_so_and_a_second_r_sends_nothing() {
     );
     let again = key(&mut app, KeyCode::Char('r'));
     assert!(fetches(&again).is_empty(), "nothing stacked: {again:?}");
-    assert_eq!(app.in_flight, 3, "the names, the scopes and the one refresh");
+    assert_eq!(
+        app.requests.in_flight, 3,
+        "the names, the scopes and the one refresh"
+    );
     app.update(exchange(&refresh[0], 200, None));
     answer(&mut app, &refresh[0], |offset| roles(3, offset));
     assert!(!screen(&app).contains("throttled"));
@@ -158,9 +161,9 @@ fn the_footer_shows_only_tries_of_the_list_shown() {
     let first = app.start().pop().unwrap();
     let subscriptions = key(&mut app, KeyCode::Char('3')).pop().unwrap();
     app.update(exchange(&first, 200, None));
-    assert!(app.last_request.is_none(), "the roles were left");
+    assert!(app.requests.last.is_none(), "the roles were left");
     app.update(exchange(&subscriptions, 201, None));
-    assert_eq!(app.last_request.as_ref().and_then(|e| e.status), Some(201));
+    assert_eq!(app.requests.last.as_ref().and_then(|e| e.status), Some(201));
 }
 
 #[test]
@@ -173,14 +176,14 @@ fn page_down_in_help_stops_at_its_last_line() {
     }
     let shown = screen(&app);
     assert!(
-        app.scroll.help > 0 && shown.contains(":q              quit"),
+        app.overlays.scroll.help > 0 && shown.contains(":q              quit"),
         "{shown}"
     );
-    let at_end = app.scroll.help;
+    let at_end = app.overlays.scroll.help;
     key(&mut app, KeyCode::PageDown);
-    assert_eq!(app.scroll.help, at_end, "no blank space past the end");
+    assert_eq!(app.overlays.scroll.help, at_end, "no blank space past the end");
     key(&mut app, KeyCode::PageUp);
-    assert_eq!(app.scroll.help, at_end.saturating_sub(10));
+    assert_eq!(app.overlays.scroll.help, at_end.saturating_sub(10));
 }
 
 #[test]
@@ -227,7 +230,7 @@ fn a_popup_over_wide_characters_keeps_its_left_border() {
         ScreenPage::new(page)
     });
     key(&mut app, KeyCode::Char('d'));
-    let (width, height) = app.size;
+    let (width, height) = app.window.size;
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
     let theme = crate::console::kit::theme::Theme::plain();
     terminal
@@ -289,7 +292,7 @@ fn the_sort_in_force_shows_in_the_header_and_the_footer() {
     key(&mut app, KeyCode::Char('s'));
     // A long request path must not push the sort off the footer.
     app.update(exchange(&first, 200, None));
-    if let Some(log) = app.last_request.as_mut() {
+    if let Some(log) = app.requests.last.as_mut() {
         log.request.path = format!("/api/organizations/{}/roles/", "x".repeat(80));
     }
     app.update(Msg::Tick);
@@ -314,16 +317,19 @@ fn relative_times_tick_only_while_they_are_on_screen() {
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(3, offset));
     assert!(!app.shows_relative_times(), "roles: nothing to tick for");
-    app.dirty = false;
+    app.window.dirty = false;
     app.update(Msg::Minute);
-    assert!(!app.dirty, "a stray minute redraws nothing");
+    assert!(!app.window.dirty, "a stray minute redraws nothing");
     let effects = key(&mut app, KeyCode::Char('3'));
     assert!(!app.shows_relative_times(), "no subscription loaded yet");
     answer(&mut app, &effects[0], |offset| subscriptions(3, offset));
     assert!(app.shows_relative_times());
-    app.dirty = false;
+    app.window.dirty = false;
     app.update(Msg::Minute);
-    assert!(app.dirty, "the minute turned: drawn again with the new now");
+    assert!(
+        app.window.dirty,
+        "the minute turned: drawn again with the new now"
+    );
     key(&mut app, KeyCode::Char('?'));
     assert!(!app.shows_relative_times(), "help covers the times");
 }
@@ -336,7 +342,7 @@ fn the_help_shows_a_long_log_path_whole_on_80_columns() {
     let mut app = App::new(Context::default(), Keymap::default(), (80, 24));
     app.start();
     let path = "/home/alexandra.konstantinopoulou/.local/state/orgdeck-with-a-longer-name/orgdeck.log";
-    app.log_path = path.into();
+    app.overlays.log_path = path.into();
     key(&mut app, KeyCode::Char('?'));
     // Down to where the log file's line is at the top of the help.
     for _ in 0..60 {

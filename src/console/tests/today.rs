@@ -73,7 +73,10 @@ fn type_text(app: &mut App, text: &str) {
 fn p_on_a_webhook_warns_that_pausing_it_is_for_good_and_enter_says_no() {
     let mut app = opened(3);
     assert_eq!(
-        app.screens.subscriptions.selected().map(|row| row.state(app.now)),
+        app.screens
+            .subscriptions
+            .selected()
+            .map(|row| row.state(app.window.now)),
         Some(SubscriptionState::Unsupported)
     );
     assert!(key(&mut app, KeyCode::Char('p')).is_empty());

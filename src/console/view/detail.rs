@@ -20,14 +20,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
     let (title, lines) = app
         .screens
         .get(app.shown())
-        .detail(app.detail_json, view)
+        .detail(app.overlays.detail_json, view)
         .unwrap_or_else(|| {
             (
                 "detail".into(),
                 vec![Line::styled(" nothing selected", theme.dim)],
             )
         });
-    let shown_as = if app.detail_json {
+    let shown_as = if app.overlays.detail_json {
         "JSON (v: fields)"
     } else {
         "fields (v: JSON)"
@@ -43,7 +43,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
     let last = lines
         .len()
         .saturating_sub(usize::from(area.height.saturating_sub(2)));
-    let scroll = app.scroll.detail.min(u16::try_from(last).unwrap_or(u16::MAX));
+    let scroll = app
+        .overlays
+        .scroll
+        .detail
+        .min(u16::try_from(last).unwrap_or(u16::MAX));
     // Wrapped above, to the pane's width: ratatui need not wrap again.
     frame.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)), area);
 }
@@ -57,12 +61,12 @@ pub fn scroll_limit(app: &App) -> u16 {
     let view = ViewCx {
         theme: &theme,
         zone: app.context.zone,
-        now: app.now,
+        now: app.window.now,
     };
     let lines = app
         .screens
         .get(app.shown())
-        .detail(app.detail_json, &view)
+        .detail(app.overlays.detail_json, &view)
         .map(|(_, lines)| wrap(lines, usize::from(area.width.saturating_sub(2))).len())
         .unwrap_or(0);
     u16::try_from(lines.saturating_sub(usize::from(area.height.saturating_sub(2)))).unwrap_or(u16::MAX)
@@ -70,9 +74,9 @@ pub fn scroll_limit(app: &App) -> u16 {
 
 /// Where the detail is drawn: over the table, or in its pane.
 pub fn area(app: &App) -> Option<Rect> {
-    let screen = Rect::new(0, 0, app.size.0, app.size.1);
+    let screen = Rect::new(0, 0, app.window.size.0, app.window.size.1);
     let areas = super::layout::areas(screen);
-    if app.detail_open {
+    if app.overlays.detail_open {
         return Some(Rect::new(
             0,
             areas.table.y,

@@ -34,7 +34,7 @@ pub fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     lines.push(Line::raw(""));
     lines.push(Line::from(vec![
         Span::styled(" log file        ", theme.dim),
-        Span::raw(app.log_path.display().to_string()),
+        Span::raw(app.overlays.log_path.display().to_string()),
     ]));
     lines.push(Line::raw(""));
     lines.push(Line::from(vec![
@@ -63,7 +63,7 @@ fn area(screen: Rect, lines: usize) -> Rect {
 
 /// How far the help scrolls: to where its last line is at the bottom.
 pub fn scroll_limit(app: &App) -> u16 {
-    let screen = Rect::new(0, 0, app.size.0, app.size.1);
+    let screen = Rect::new(0, 0, app.window.size.0, app.window.size.1);
     let inner = usize::from(screen.width.min(WIDTH).saturating_sub(2));
     let count = lines(app, &Theme::plain(), inner).len();
     let shown = usize::from(area(screen, count).height.saturating_sub(2));
@@ -78,7 +78,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
     popup::clear(frame, area);
     let title = format!(" keys: {} ", app.screens.get(app.shown()).title());
     frame.render_widget(
-        Paragraph::new(lines).scroll((app.scroll.help, 0)).block(
+        Paragraph::new(lines).scroll((app.overlays.scroll.help, 0)).block(
             Block::bordered()
                 .title(title)
                 .title_bottom(Line::styled(

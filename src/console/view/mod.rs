@@ -33,7 +33,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
     let view = ViewCx {
         theme,
         zone: app.context.zone,
-        now: app.now,
+        now: app.window.now,
     };
     draw_screen(frame, app, &view);
     guard(frame.buffer_mut());
@@ -55,7 +55,7 @@ fn draw_screen(frame: &mut Frame, app: &App, view: &ViewCx) {
     let theme = view.theme;
     let areas = layout::areas(frame.area());
     header(frame, areas.header, app, theme);
-    if app.detail_open {
+    if app.overlays.detail_open {
         // In place of the table and the pane: all the room there is.
         let body = Rect::new(
             0,
@@ -73,7 +73,7 @@ fn draw_screen(frame: &mut Frame, app: &App, view: &ViewCx) {
     footer(frame, areas.footer, app, view);
     // An error is drawn over the table until dismissed; a success is a
     // flash in the footer.
-    if let Some(notice) = app.notice.as_ref().filter(|notice| notice.error) {
+    if let Some(notice) = app.notice.shown.as_ref().filter(|notice| notice.error) {
         let style = theme.error;
         let text = printable_lines(&notice.text).into_owned();
         // At the bottom of the table, or at its top when the cursor is down there.
@@ -104,7 +104,7 @@ fn draw_screen(frame: &mut Frame, app: &App, view: &ViewCx) {
         }
         Mode::Form(form, purpose) => {
             let preview = if purpose.is_subscription() {
-                fields::preview(form, app.now, theme)
+                fields::preview(form, app.window.now, theme)
             } else {
                 Vec::new()
             };
@@ -112,7 +112,7 @@ fn draw_screen(frame: &mut Frame, app: &App, view: &ViewCx) {
         }
         Mode::Confirm(confirm) => popup::confirm(frame, &confirm.question, confirm.highlighted, theme),
         Mode::Results => {
-            if let Some(report) = &app.report {
+            if let Some(report) = &app.bulk.report {
                 results::draw(frame, report, theme)
             }
         }
@@ -240,7 +240,7 @@ fn tab_layout(
 /// The tab drawn at this column of the tabs line, if any: what a click
 /// there chooses.
 pub fn tab_at(app: &App, column: u16) -> Option<ScreenId> {
-    let (spans, _) = tab_layout(app, &Theme::plain(), usize::from(app.size.0));
+    let (spans, _) = tab_layout(app, &Theme::plain(), usize::from(app.window.size.0));
     let mut start = 0usize;
     for (span, tab) in spans {
         let end = start + span.width();
@@ -310,9 +310,10 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
     let first = match &app.mode {
         Mode::Filter(input) => prompt("/", input, area, frame, theme),
         Mode::Command(input) => prompt(":", input, area, frame, theme),
-        _ if app.notice.as_ref().is_some_and(|notice| !notice.error) => {
+        _ if app.notice.shown.as_ref().is_some_and(|notice| !notice.error) => {
             let text = app
                 .notice
+                .shown
                 .as_ref()
                 .map(|notice| notice.text.as_str())
                 .unwrap_or_default();
@@ -344,9 +345,9 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
         }
     };
     let mut second = Vec::new();
-    if app.in_flight > 0 {
+    if app.requests.in_flight > 0 {
         second.push(Span::styled(
-            format!(" {} ", SPINNER[app.spinner % SPINNER.len()]),
+            format!(" {} ", SPINNER[app.requests.spinner % SPINNER.len()]),
             theme.accent,
         ));
     } else {
@@ -373,12 +374,12 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
     }
     // A server not reached is named, with why and when it is tried again,
     // in place of the last request's record.
-    if let Some(offline) = &app.offline {
+    if let Some(offline) = &app.connection.offline {
         second.push(Span::styled(
-            printable(&offline.line(app.now)).into_owned(),
+            printable(&offline.line(app.window.now)).into_owned(),
             theme.error,
         ));
-    } else if let Some(log) = &app.last_request {
+    } else if let Some(log) = &app.requests.last {
         let status = match (log.status, log.retry_in) {
             (Some(429), Some(wait)) => format!("throttled, retrying in {} s", wait.as_secs().max(1)),
             (Some(status), Some(wait)) => format!("{status}, retrying in {} s", wait.as_secs().max(1)),
@@ -427,7 +428,7 @@ fn state_line(app: &App, view: &ViewCx) -> String {
     }
     parts.extend(table.state().map(str::to_string));
     if let Some(seconds) = app.refresh.every {
-        parts.push(match app.last_refresh {
+        parts.push(match app.refresh.last {
             Some(at) => format!(
                 "refreshed {} {}, every {seconds} s",
                 view.in_zone(at, "%H:%M:%S"),

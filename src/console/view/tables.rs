@@ -31,7 +31,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
     };
     let mut title = title(&heading, table, theme, area.width);
     // While the server is away, the rows are what it said last.
-    if let Some(offline) = &app.offline {
+    if let Some(offline) = &app.connection.offline {
         title.push_span(Span::styled(
             format!(
                 "stale since {} {} ",
@@ -47,8 +47,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
     }
     let height = area.height.saturating_sub(3) as u64;
     if table.is_empty() {
-        let text = match (table.count(), &app.offline) {
-            (None, Some(offline)) => crate::text::printable(&offline.line(app.now)).into_owned(),
+        let text = match (table.count(), &app.connection.offline) {
+            (None, Some(offline)) => crate::text::printable(&offline.line(app.window.now)).into_owned(),
             (None, None) if table.has_failed() => "could not load: r tries again".into(),
             (None, None) => "loading…".into(),
             // A narrowing still looking through the list has found none yet.
@@ -72,7 +72,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
         return;
     }
     // Rows the server may have changed since it went away are dimmed.
-    let stale = match app.offline {
+    let stale = match app.connection.offline {
         Some(_) => theme.dim.add_modifier(Modifier::DIM),
         None => Style::new(),
     };
