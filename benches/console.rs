@@ -10,11 +10,11 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use orgdeck::api::health::{FailedRecipient, Health};
 use orgdeck::api::time::parse_datetime;
 use orgdeck::api::{Frequency, Page, Subscription, TargetType, User, Weekday};
+use orgdeck::console::app::draw;
 use orgdeck::console::app::{Effect, LookNews, ScreenId, ScreenPage, Ticket};
 use orgdeck::console::keymap::Keymap;
 use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::screens;
-use orgdeck::console::view;
 use orgdeck::console::{App, Context, Msg};
 use orgdeck::health::{HealthRow, LookSummary};
 use ratatui::Terminal;
@@ -104,7 +104,7 @@ fn drawing(c: &mut Criterion) {
             |b, app| {
                 b.iter(|| {
                     terminal
-                        .draw(|frame| view::draw(frame, app, &theme))
+                        .draw(|frame| draw::draw(frame, app, &theme))
                         .expect("draw");
                 })
             },
@@ -214,7 +214,7 @@ fn health_view(c: &mut Criterion) {
     c.bench_function("draw the Health view at 200x50 (10,000 rows)", |b| {
         b.iter(|| {
             terminal
-                .draw(|frame| view::draw(frame, &app, &theme))
+                .draw(|frame| draw::draw(frame, &app, &theme))
                 .expect("draw");
         })
     });

@@ -12,7 +12,6 @@ pub mod table;
 mod terminal;
 #[cfg(test)]
 mod tests;
-pub mod view;
 pub mod widgets;
 
 pub use app::keymap;
@@ -211,7 +210,7 @@ impl Driver {
     /// Draws the app on any backend.
     pub fn draw<B: Backend>(&mut self, terminal: &mut Terminal<B>) -> Result<(), B::Error> {
         let theme = self.theme;
-        terminal.draw(|frame| view::draw(frame, &self.app, &theme))?;
+        terminal.draw(|frame| app::draw::draw(frame, &self.app, &theme))?;
         self.app.window.dirty = false;
         Ok(())
     }

@@ -40,7 +40,7 @@ impl App {
     /// j/k and the page keys scroll the help, as far as its last line;
     /// any other key closes it.
     fn help_key(&mut self, key: KeyEvent) {
-        let last = crate::console::view::help::scroll_limit(self);
+        let last = super::draw::help::scroll_limit(self);
         let scroll = &mut self.overlays.scroll.help;
         match key.code {
             KeyCode::Char('j') | KeyCode::Down => *scroll = scroll.saturating_add(1),
@@ -114,7 +114,7 @@ impl App {
                 Vec::new()
             }
             Action::DetailDown => {
-                let last = crate::console::view::detail::scroll_limit(self);
+                let last = super::draw::detail::scroll_limit(self);
                 self.overlays.scroll.detail = self.overlays.scroll.detail.saturating_add(3).min(last);
                 Vec::new()
             }

@@ -15,6 +15,7 @@ mod bulk;
 mod choose;
 pub mod command;
 mod connection;
+pub mod draw;
 mod edit;
 mod find;
 mod follow;
@@ -39,8 +40,8 @@ pub use permissions::Permissions;
 pub use types::*;
 
 use super::screens::Screens;
-use super::view::layout;
 use crate::api;
+use draw::layout;
 use keymap::Keymap;
 
 pub struct App {

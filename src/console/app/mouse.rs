@@ -7,8 +7,8 @@
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
+use super::draw::layout;
 use super::{App, Effect, Mode};
-use crate::console::view::layout;
 
 /// Rows one turn of the wheel moves.
 const WHEEL_ROWS: i64 = 3;
@@ -30,7 +30,7 @@ impl App {
                 self.window.dirty = true;
                 if over_detail {
                     self.overlays.scroll.detail = if down {
-                        let last = crate::console::view::detail::scroll_limit(self);
+                        let last = super::draw::detail::scroll_limit(self);
                         self.overlays
                             .scroll
                             .detail
@@ -49,7 +49,7 @@ impl App {
             MouseEventKind::Down(MouseButton::Left) => {
                 // The tabs are the header's second line.
                 if areas.header.height >= 2 && event.row == areas.header.y + 1 {
-                    return match crate::console::view::tab_at(self, event.column) {
+                    return match super::draw::tab_at(self, event.column) {
                         Some(tab) => {
                             self.window.dirty = true;
                             self.switch(tab)

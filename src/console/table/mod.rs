@@ -17,7 +17,14 @@
 //! moves into its screen's folder), which is why the table is generic over
 //! the list alone and not over its request: it takes pages of its rows,
 //! whoever asked for them. Marking its rows is `marking.rs`.
+//!
+//! Drawing a table is here too (`draw.rs`, its columns' widths in
+//! `columns.rs`): it draws whatever list it is lent through
+//! [`draw::Drawn`], in the area and [`ViewCx`](crate::console::kit::view::ViewCx)
+//! it is given.
 
+pub mod columns;
+pub mod draw;
 pub mod hooks;
 pub mod listing;
 pub mod marking;

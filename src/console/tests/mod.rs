@@ -484,7 +484,7 @@ pub(super) fn screen(app: &App) -> String {
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
     let theme = super::kit::theme::Theme::plain();
     terminal
-        .draw(|frame| super::view::draw(frame, app, &theme))
+        .draw(|frame| super::app::draw::draw(frame, app, &theme))
         .unwrap();
     let buffer = terminal.backend().buffer();
     (0..height)

@@ -234,7 +234,7 @@ fn a_popup_over_wide_characters_keeps_its_left_border() {
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
     let theme = crate::console::kit::theme::Theme::plain();
     terminal
-        .draw(|frame| crate::console::view::draw(frame, &app, &theme))
+        .draw(|frame| crate::console::app::draw::draw(frame, &app, &theme))
         .unwrap();
     // What the terminal was sent, cell by cell, as the backend took it.
     let buffer = terminal.backend().buffer().clone();

@@ -1,12 +1,14 @@
-//! Drawing: from the app's state only, never touching the network. Only the
-//! rows on screen are drawn, so a frame costs the same for 100 rows and
-//! 1,000,000.
+//! Drawing the frame: from the app's state only, never touching the
+//! network. The shell draws what is its own (the header and tabs, the
+//! footer, the notice, the help, the detail, the mode's overlay; where
+//! each goes is `layout.rs`) and lends the list shown to the table's
+//! drawing (`list.rs`, `table/draw.rs`). Only the rows on screen are
+//! drawn, so a frame costs the same for 100 rows and 1,000,000.
 
-pub mod columns;
 pub mod detail;
 pub mod help;
 pub mod layout;
-mod tables;
+mod list;
 
 use crate::text::{is_unsafe, printable, printable_lines};
 use ratatui::Frame;
@@ -15,15 +17,15 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 use unicode_width::UnicodeWidthStr;
 
-use super::app::command;
-use super::app::{App, Mode, Origin};
-use super::lists::picker;
-use super::screens::ScreenId;
-use super::screens::subscriptions::fields;
-use super::widgets::{chooser, form, popup, results, switcher};
+use super::command;
+use super::{App, Mode, Origin};
 use crate::console::kit::fit;
 use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;
+use crate::console::lists::picker;
+use crate::console::screens::ScreenId;
+use crate::console::screens::subscriptions::fields;
+use crate::console::widgets::{chooser, form, popup, results, switcher};
 
 const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"];
 
@@ -65,7 +67,7 @@ fn draw_screen(frame: &mut Frame, app: &App, view: &ViewCx) {
         );
         detail::draw(frame, body, app, view);
     } else {
-        tables::draw(frame, areas.table, app, view);
+        list::draw(frame, areas.table, app, view);
         if let Some(area) = areas.detail {
             detail::draw(frame, area, app, view);
         }
@@ -277,7 +279,7 @@ fn tabs(app: &App, theme: &Theme, compact: Compact) -> Vec<(Span<'static>, Optio
         // the failing ones (those not reaching people) once a look has
         // said, from any tab.
         if tab == ScreenId::Health {
-            let key = app.keymap.key_for(super::app::keymap::Action::Show(tab));
+            let key = app.keymap.key_for(super::keymap::Action::Show(tab));
             tabs.push((Span::styled(format!(" {key}{name}"), style), Some(tab)));
             // What it says is Health's own (`screens/health/tab.rs`).
             tabs.push((app.screens.health.tab_news(style, theme), Some(tab)));
@@ -335,7 +337,7 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
                     Span::styled(format!(" {keys}"), key_style),
                     Span::styled(format!(" {what} "), label_style),
                 ];
-                if action == super::app::keymap::Action::Help {
+                if action == super::keymap::Action::Help {
                     help = item;
                 } else {
                     items.push(item);

@@ -1,5 +1,5 @@
 //! The detail pane: the fields of the selected row as its list describes
-//! them, or the raw JSON (`v`); and the pieces lists build their detail of.
+//! them, or the raw JSON (`v`).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -9,10 +9,7 @@ use ratatui::widgets::{Block, BorderType, Paragraph};
 use crate::console::app::App;
 use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;
-// The pieces a detail is built of are the kit's, for the screens below.
-pub use crate::console::kit::detail::{field, heading, marked, optional, user_lines};
-// Wrapping is the kit's too: a page (a person's, an offboarding) wraps its lines.
-pub use crate::console::kit::wrap::wrap;
+use crate::console::kit::wrap::wrap;
 use crate::text::printable;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
@@ -90,6 +87,7 @@ pub fn area(app: &App) -> Option<Rect> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::console::kit::detail::field;
 
     #[test]
     fn a_long_value_goes_on_under_itself() {

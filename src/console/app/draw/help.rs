@@ -52,7 +52,7 @@ pub fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     }
     // A long log path goes on under itself rather than being cut, each
     // line ending at one of its slashes.
-    super::detail::wrap(lines, width)
+    crate::console::kit::wrap::wrap(lines, width)
 }
 
 /// Where the help is drawn, for lines of text.

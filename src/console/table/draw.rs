@@ -1,7 +1,11 @@
-//! The table of the list shown, whatever it is: only the rows in its
+//! Drawing the table of a list, whatever it is: only the rows in its
 //! window are drawn; rows not yet loaded show as placeholders until their
-//! page arrives.
+//! page arrives. It draws what it is passed (the list through [`Drawn`],
+//! what the shell says of it in a [`Look`], the [`ViewCx`] and the area),
+//! and names nothing above the table's floor: the shell lends it the list
+//! shown (`app/draw/list.rs`).
 
+use chrono::{DateTime, Utc};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 
@@ -10,45 +14,105 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Cell, Paragraph, Row, Table, TableState};
 
 use super::columns;
-use crate::console::app::App;
+use crate::console::kit::column::{Column, Sort};
 use crate::console::kit::fit::fit;
 use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;
-use crate::console::lists::{AnyTable, Column};
 use unicode_width::UnicodeWidthStr;
 
 /// Before a marked row.
 pub const MARK: &str = "●";
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
+/// A list as its table draws it: where its rows and cursor are, how many
+/// it has and how they came, its columns and sort, each row's cells and
+/// marks, and what it says when it has none. Type-erased, as the table
+/// drawn is whichever list is shown.
+pub trait Drawn {
+    /// Rows in the view (filtered or not).
+    fn len(&self) -> u64;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The first row drawn.
+    fn top(&self) -> u64;
+    fn cursor(&self) -> u64;
+    /// Rows the server says the list has, once it has said.
+    fn count(&self) -> Option<u64>;
+    /// Whether [`Drawn::count`] is the list's length, or a row more while
+    /// there is more (a list paged by cursor).
+    fn count_is_exact(&self) -> bool;
+    /// Rows a narrowing has looked through so far.
+    fn scanned(&self) -> Option<u64>;
+    /// Whether the narrowing stopped at its limit.
+    fn scan_stopped(&self) -> bool;
+    fn is_loading(&self) -> bool;
+    fn has_failed(&self) -> bool;
+    /// Whether any row has arrived (before a filter).
+    fn has_loaded_rows(&self) -> bool;
+    fn columns(&self) -> &'static [Column];
+    fn sort(&self) -> Option<&'static Sort>;
+    /// The cells of the `shown`th row, `None` while its page is on its way.
+    fn cells(&self, shown: u64, view: &ViewCx) -> Option<Vec<Span<'static>>>;
+    /// How many rows are marked.
+    fn marked(&self) -> usize;
+    fn is_marked(&self, shown: u64) -> bool;
+    /// What the list says in its bottom border, if anything.
+    fn status(&self, view: &ViewCx) -> Option<Line<'static>>;
+    /// What an empty list says.
+    fn empty(&self) -> &'static str;
+}
+
+/// What the shell says of the table it has drawn: its heading, and
+/// whether the server is out of reach.
+pub struct Look {
+    /// The name in the top border.
+    pub heading: String,
+    /// Set while the server cannot be reached: the rows are what it said
+    /// last.
+    pub stale: Option<Stale>,
+}
+
+/// The rows are what the server said last.
+pub struct Stale {
+    /// Since when.
+    pub since: DateTime<Utc>,
+    /// Which server, why, and when it is tried again, in words.
+    pub line: String,
+}
+
+/// The table's border: its heading and where the cursor is, stale since
+/// when, and the list's status at the bottom. A page that is not a table
+/// draws itself inside it.
+pub fn block<L: Drawn + ?Sized>(list: &L, look: &Look, view: &ViewCx, width: u16) -> Block<'static> {
     let theme = view.theme;
-    let table = app.screens.get(app.shown());
-    // A tab whose own list needs a row first shows its parent's, to choose.
-    let heading = if app.navigation.tab != app.shown() && !app.screens.get(app.navigation.tab).is_open() {
-        format!("Choose a {}", table.noun())
-    } else {
-        table.heading()
-    };
-    let mut title = title(&heading, table, theme, area.width);
+    let mut title = title(&look.heading, list, theme, width);
     // While the server is away, the rows are what it said last.
-    if let Some(offline) = &app.connection.offline {
+    if let Some(stale) = &look.stale {
         title.push_span(Span::styled(
             format!(
                 "stale since {} {} ",
-                view.in_zone(offline.since, "%H:%M"),
+                view.in_zone(stale.since, "%H:%M"),
                 view.zone_label()
             ),
             theme.warning,
         ));
     }
     let mut block = Block::bordered().border_type(BorderType::Rounded).title(title);
-    if let Some(status) = table.status(view) {
+    if let Some(status) = list.status(view) {
         block = block.title_bottom(status);
     }
+    block
+}
+
+/// Draws `list` in `area`: its rows in the window, or what it says when
+/// it has none.
+pub fn draw<L: Drawn + ?Sized>(frame: &mut Frame, area: Rect, table: &L, look: &Look, view: &ViewCx) {
+    let theme = view.theme;
+    let block = block(table, look, view, area.width);
     let height = area.height.saturating_sub(3) as u64;
     if table.is_empty() {
-        let text = match (table.count(), &app.connection.offline) {
-            (None, Some(offline)) => crate::text::printable(&offline.line(app.window.now)).into_owned(),
+        let text = match (table.count(), &look.stale) {
+            (None, Some(stale)) => crate::text::printable(&stale.line).into_owned(),
             (None, None) if table.has_failed() => "could not load: r tries again".into(),
             (None, None) => "loading…".into(),
             // A narrowing still looking through the list has found none yet.
@@ -66,13 +130,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
         );
         return;
     }
-    // A page that is not a table (a person's, an offboarding) draws itself.
-    if let Some(page) = app.screens.page(app.shown()) {
-        page.draw(frame, area, block, view);
-        return;
-    }
     // Rows the server may have changed since it went away are dimmed.
-    let stale = match app.connection.offline {
+    let stale = match look.stale {
         Some(_) => theme.dim.add_modifier(Modifier::DIM),
         None => Style::new(),
     };
@@ -157,7 +216,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
 }
 
 /// A column's header, with ▲ or ▼ where the sort in force is by it.
-fn header(column: &Column, table: &dyn AnyTable, view: &ViewCx) -> String {
+fn header<L: Drawn + ?Sized>(column: &Column, table: &L, view: &ViewCx) -> String {
     match table.sort() {
         Some(sort)
             if sort
@@ -173,7 +232,7 @@ fn header(column: &Column, table: &dyn AnyTable, view: &ViewCx) -> String {
 
 /// The table's name and where the cursor is, in the top border of a table
 /// `width` wide: the name is what is cut.
-fn title<'a>(name: &str, table: &dyn AnyTable, theme: &Theme, width: u16) -> Line<'a> {
+fn title<'a, L: Drawn + ?Sized>(name: &str, table: &L, theme: &Theme, width: u16) -> Line<'a> {
     let rows_shown = table.len();
     // A cursor-paged list is a row longer than what arrived while there is
     // more (a filtered view of it holds only rows that arrived).
