@@ -10,6 +10,8 @@ use super::{App, Effect, Latest, Mode, Notice, ScreenId, Target, Ticket, Timer};
 use crate::console::app::command;
 use crate::console::lists::AnyTable;
 use crate::console::screens::members::Ask as MembersAsk;
+use crate::console::screens::members::list::ChosenRole;
+use crate::console::screens::subscriptions::chosen;
 use crate::console::screens::subscriptions::read::Then;
 use crate::console::widgets::switcher::Scope;
 
@@ -130,7 +132,7 @@ impl App {
             Ok(command::Command::Show(ScreenId::Deliveries)) => self.open_deliveries(),
             Ok(command::Command::Show(list)) => self.switch(list),
             Ok(command::Command::State(None)) => {
-                let state = self.screens.subscriptions.resource.every_state();
+                let state = self.screens.subscriptions.every_state();
                 self.narrow_to(state)
             }
             Ok(command::Command::People) => {
@@ -144,11 +146,11 @@ impl App {
             }),
             Ok(command::Command::State(state)) => self.narrow_to(state),
             Ok(command::Command::Target(kind)) => {
-                let state = self.screens.subscriptions.resource.only_target(kind);
+                let state = self.screens.subscriptions.only_target(kind);
                 self.narrow_to(state)
             }
             Ok(command::Command::Delivers(what)) => {
-                let state = self.screens.subscriptions.resource.only_delivering(what);
+                let state = self.screens.subscriptions.only_delivering(what);
                 self.narrow_to(state)
             }
             Ok(command::Command::Quit) => {
@@ -174,14 +176,7 @@ impl App {
 
     /// The names of the roles loaded, for completion.
     pub fn role_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self
-            .screens
-            .roles
-            .rows
-            .list
-            .loaded()
-            .map(|(_, role)| role.name.clone())
-            .collect();
+        let mut names: Vec<String> = self.screens.roles.names().collect();
         // People's index holds every role, loaded or not on Roles.
         names.extend(self.screens.people.role_names());
         names.sort_by_key(|name| name.to_lowercase());
@@ -208,37 +203,18 @@ impl App {
         }
         self.navigation.shown = ScreenId::Subscriptions;
         self.navigation.tab = ScreenId::Subscriptions;
-        self.screens.subscriptions.find_again(subscription.id);
+        let chosen = chosen::jumped_to(subscription);
+        self.screens.subscriptions.find_again(chosen.id);
         self.apply_view();
-        let title = subscription
-            .title
-            .clone()
-            .filter(|title| !title.trim().is_empty())
-            .or_else(|| subscription.resource_name.clone())
-            .unwrap_or_default();
-        self.screens
-            .deliveries
-            .open(crate::console::screens::deliveries::list::ChosenSubscription {
-                id: subscription.id,
-                title,
-            });
+        self.screens.deliveries.open(chosen);
         self.open_list(ScreenId::Deliveries)
     }
 
     /// `:role NAME`: the role's members, the role found by its name in any
     /// case among those loaded, else asked of the server.
     fn jump_to_role(&mut self, name: &str) -> Vec<Effect> {
-        let wanted = name.trim().to_lowercase();
-        let found = self
-            .screens
-            .roles
-            .rows
-            .list
-            .loaded()
-            .find(|(_, role)| role.name.to_lowercase() == wanted)
-            .map(|(_, role)| (role.id.clone(), role.name.clone()));
-        match found {
-            Some((id, name)) => self.open_role(id, name),
+        match self.screens.roles.named(name) {
+            Some(role) => self.open_role(role.id, role.name),
             None => {
                 self.notice.shown = Some(Notice::working(format!(
                     "looking for the role \"{}\"…",
@@ -258,9 +234,7 @@ impl App {
         self.navigation.tab = ScreenId::Roles;
         self.screens.roles.find_again(&id);
         self.apply_view();
-        self.screens
-            .members
-            .open(crate::console::screens::members::list::ChosenRole { id, name });
+        self.screens.members.open(ChosenRole { id, name });
         self.open_list(ScreenId::Members)
     }
 

@@ -145,7 +145,7 @@ impl App {
             }
             Action::TestDelivery => self.test_delivery(),
             Action::Pause => self.pause(),
-            Action::CycleState => self.narrow_to(self.screens.subscriptions.resource.next_state()),
+            Action::CycleState => self.narrow_to(self.screens.subscriptions.next_state()),
             Action::LookFurther => self.look_further(),
             // Space where a page makes it its own (an offboarding's options).
             Action::Mark if self.page_takes_space() => {
@@ -157,7 +157,7 @@ impl App {
             }
             Action::Mark => self.toggle_mark(),
             Action::MarkAll => self.mark_all(),
-            Action::Overdue => self.narrow_to(self.screens.subscriptions.resource.overdue_or_all()),
+            Action::Overdue => self.narrow_to(self.screens.subscriptions.overdue_or_all()),
         }
     }
 

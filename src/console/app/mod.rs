@@ -198,7 +198,7 @@ impl App {
                 self.window.dirty = self.shows_relative_times();
                 // A row narrowed to "overdue" may have become one since.
                 if self.navigation.shown == ScreenId::Subscriptions
-                    && self.screens.subscriptions.resource.narrowed()
+                    && self.screens.subscriptions.is_narrowed()
                 {
                     self.apply_view();
                     return self.fetch_visible();

@@ -7,8 +7,7 @@ use super::{App, Effect, Notice, ScreenId, Ticket};
 use crate::api::{self, SubscriptionState};
 use crate::console::lists::Scope;
 use crate::console::screens::ScreenPage;
-use crate::console::screens::deliveries::list::ChosenSubscription;
-use crate::console::screens::members::list::ChosenRole;
+use crate::console::screens::subscriptions::state_keys::Narrowed;
 use crate::console::table::paging::PAGE_SIZE;
 
 /// Where the console is: the tab chosen, the list on screen, and where
@@ -170,7 +169,7 @@ impl App {
     pub(super) fn reload(&mut self, list: ScreenId, from_start: bool) -> Vec<Effect> {
         // Rows held from the list a look read are held again (in the
         // order now in force), not fetched.
-        if list == ScreenId::Subscriptions && self.screens.subscriptions.resource.held {
+        if list == ScreenId::Subscriptions && self.screens.subscriptions.is_held() {
             let height = self.table_height();
             if self.screens.subscriptions.hold_known(height) {
                 return Vec::new();
@@ -205,7 +204,7 @@ impl App {
             return self.retry_now();
         }
         // Rows held from the list a look read: the list is read again.
-        if self.navigation.shown == ScreenId::Subscriptions && self.screens.subscriptions.resource.held {
+        if self.navigation.shown == ScreenId::Subscriptions && self.screens.subscriptions.is_held() {
             let mut effects = self.read_list_for_states();
             if effects.is_empty() {
                 self.notice.shown = Some(Notice::done("a look is reading the list already".into()));
@@ -236,12 +235,8 @@ impl App {
     pub(super) fn open(&mut self) -> Vec<Effect> {
         match self.navigation.shown {
             ScreenId::Roles => {
-                let Some(role) = self.screens.roles.selected() else {
+                let Some(role) = self.screens.roles.chosen() else {
                     return Vec::new();
-                };
-                let role = ChosenRole {
-                    id: role.id.clone(),
-                    name: role.name.clone(),
                 };
                 self.screens.members.open(role);
                 self.open_list(ScreenId::Members)
@@ -262,7 +257,7 @@ impl App {
     /// `:deliveries`: the deliveries of the subscription under the cursor.
     pub(super) fn open_deliveries(&mut self) -> Vec<Effect> {
         let selected = match self.navigation.shown {
-            ScreenId::Subscriptions => self.screens.subscriptions.selected(),
+            ScreenId::Subscriptions => self.screens.subscriptions.chosen(),
             ScreenId::Deliveries => return Vec::new(),
             ScreenId::Health => return self.open_health_deliveries(),
             ScreenId::Roles
@@ -271,17 +266,13 @@ impl App {
             | ScreenId::Person
             | ScreenId::Offboard => None,
         };
-        let Some(subscription) = selected else {
+        let Some(chosen) = selected else {
             self.notice.shown = Some(Notice::error(match self.navigation.shown {
                 ScreenId::Subscriptions => "no subscription under the cursor: the list is empty".into(),
                 _ => ":deliveries shows the deliveries of the subscription under the cursor: 3 lists them"
                     .into(),
             }));
             return Vec::new();
-        };
-        let chosen = ChosenSubscription {
-            id: subscription.id,
-            title: subscription.title.clone().unwrap_or_default(),
         };
         self.screens.deliveries.open(chosen);
         self.open_list(ScreenId::Deliveries)
@@ -310,7 +301,7 @@ impl App {
     pub(super) fn cycle_sort(&mut self) -> Vec<Effect> {
         // The user chose an order: it is theirs to keep.
         if self.navigation.shown == ScreenId::Subscriptions {
-            self.screens.subscriptions.resource.sort_before_state = None;
+            self.screens.subscriptions.keep_sort();
         }
         let height = self.table_height();
         if self.screens.get_mut(self.navigation.shown).cycle_sort() {
@@ -323,30 +314,9 @@ impl App {
     /// `L`: a narrowing that stopped at its limit looks through as many
     /// rows again; one that did not stop says so.
     pub(super) fn look_further(&mut self) -> Vec<Effect> {
-        if self.screens.subscriptions.resource.held {
-            let words = self
-                .screens
-                .subscriptions
-                .known_words(self.window.now)
-                .unwrap_or_default();
-            self.notice.shown = Some(Notice::done(format!(
-                "every one is shown already: {words}; r reads the list again"
-            )));
-            return Vec::new();
-        }
-        let table = &mut self.screens.subscriptions;
-        let Some(scanned) = table.scanned() else {
-            self.notice.shown = Some(Notice::done(
-                "nothing to look further for: the list is not narrowed, or its look reached the end".into(),
-            ));
-            return Vec::new();
-        };
-        table.resource.looked_further += 1;
-        self.notice.shown = Some(Notice::done(format!(
-            "looking through {} rows more, past the first {scanned}",
-            crate::console::lists::subscriptions::SCAN_LIMIT
-        )));
-        self.fetch_visible()
+        let (notice, fetch) = self.screens.subscriptions.look_further(self.window.now);
+        self.notice.shown = Some(Notice::done(notice));
+        if fetch { self.fetch_visible() } else { Vec::new() }
     }
 
     /// `f`, `o`, `:state NAME`: only the subscriptions in one state, or
@@ -358,55 +328,33 @@ impl App {
         if self.navigation.shown != ScreenId::Subscriptions {
             self.switch(ScreenId::Subscriptions);
         }
-        let filters = self.screens.subscriptions.narrow(state);
         let height = self.table_height();
-        // One press answers from the list a look read, when there is one.
-        if self.screens.subscriptions.hold_known(height) {
-            let words = self
-                .screens
-                .subscriptions
-                .known_words(self.window.now)
-                .unwrap_or_default();
-            self.notice.shown = Some(Notice::done(format!(
-                "only {}: {words}; r reads it again, f steps through the states",
-                filters.join(" · ")
-            )));
-            return Vec::new();
-        }
-        let mut effects = self.reload(ScreenId::Subscriptions, true);
-        let narrowed = state.is_some_and(|state| state != SubscriptionState::Deleted);
-        self.notice.shown = Some(Notice::done(if filters.is_empty() {
-            "every subscription again".into()
-        } else if let Some(words) = self
+        let filters = match self
             .screens
             .subscriptions
-            .known_words(self.window.now)
-            .filter(|_| narrowed)
+            .narrow_to(state, height, self.window.now)
         {
-            format!(
-                "only {}: {words}; looking through the list for them",
-                filters.join(" · ")
-            )
-        } else if narrowed {
-            // Nothing known yet: the list is read whole (a few requests of
-            // 1,000 rows), and the rows found page by page meanwhile.
+            Narrowed::Held(notice) => {
+                self.notice.shown = Some(Notice::done(notice));
+                return Vec::new();
+            }
+            Narrowed::Reload(filters) => filters,
+        };
+        let mut effects = self.reload(ScreenId::Subscriptions, true);
+        let (notice, read_whole) =
+            self.screens
+                .subscriptions
+                .narrowed_words(&filters, state, self.window.now);
+        if read_whole {
             effects.extend(self.read_list_for_states());
-            format!(
-                "only {}: reading the whole list to find every one; the first pages meanwhile",
-                filters.join(" · ")
-            )
-        } else {
-            format!(
-                "only {}: f steps through the states, :state all shows every one",
-                filters.join(" · ")
-            )
-        }));
+        }
+        self.notice.shown = Some(Notice::done(notice));
         effects
     }
 
     /// Recomputes the local view of the shown list.
     pub(super) fn apply_view(&mut self) {
-        self.screens.subscriptions.resource.as_of = self.window.now;
+        self.screens.subscriptions.view_at(self.window.now);
         let height = self.table_height();
         self.screens.get_mut(self.navigation.shown).apply_view(height);
     }

@@ -5,6 +5,7 @@
 //! footer); its drawing is still the view's, and moves here as issue 30's
 //! re-cut goes on.
 
+pub mod chosen;
 pub mod keys;
 pub mod list;
 pub mod request;

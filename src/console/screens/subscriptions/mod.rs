@@ -12,7 +12,8 @@
 //! on the list (`narrow.rs`), what on-call's keys (`t`, `p`, `u`) come to before
 //! anything is sent (`on_call.rs`), what its form asks for as it is filled in, with the
 //! tickets that guard those answers, and how they land in the form
-//! (`asked.rs`), the routing of its messages (`heard.rs`: `on_msg`, and
+//! (`asked.rs`), what the shell's keys ask of its narrowing, each one call
+//! (`state_keys.rs`), the routing of its messages (`heard.rs`: `on_msg`, and
 //! [`Heard`], what it hands back for the shell to do) and its own keys
 //! (`keys.rs`, gathered by the shell's keymap). What its keys do is still
 //! the shell's (`console/app/`), and moves here as issue 30's re-cut goes
@@ -22,6 +23,7 @@ pub mod ask;
 pub mod asked;
 pub mod bulk;
 pub mod choices;
+pub mod chosen;
 pub mod fields;
 pub mod form;
 pub mod heard;
@@ -32,6 +34,7 @@ pub mod narrow;
 pub mod on_call;
 pub mod read;
 pub mod request;
+pub mod state_keys;
 pub mod undo;
 pub mod watch;
 pub mod words;

@@ -1,0 +1,33 @@
+//! The subscription Deliveries is opened for: the one under the cursor
+//! (Enter, `:deliveries`), or the one `:sub ID` read. The shell opens
+//! Deliveries with it and names no subscription's fields.
+
+use super::list::Subscriptions;
+use crate::api::Subscription;
+use crate::console::screens::deliveries::list::ChosenSubscription;
+use crate::console::table::Table;
+
+impl Table<Subscriptions> {
+    /// The subscription under the cursor, for Deliveries.
+    pub fn chosen(&self) -> Option<ChosenSubscription> {
+        self.selected().map(|subscription| ChosenSubscription {
+            id: subscription.id,
+            title: subscription.title.clone().unwrap_or_default(),
+        })
+    }
+}
+
+/// `:sub ID`'s subscription, as read, for Deliveries: named by its title,
+/// else by what it delivers.
+pub fn jumped_to(subscription: &Subscription) -> ChosenSubscription {
+    let title = subscription
+        .title
+        .clone()
+        .filter(|title| !title.trim().is_empty())
+        .or_else(|| subscription.resource_name.clone())
+        .unwrap_or_default();
+    ChosenSubscription {
+        id: subscription.id,
+        title,
+    }
+}
