@@ -7,7 +7,8 @@
 //! and the bulk action (`parts.rs`); the connection (offline included),
 //! the writes, the prompt, the permissions and `--refresh`. Each list
 //! keeps its own state in `Screens` (`screens/holder.rs`), one field a
-//! screen.
+//! screen. The shell draws its frame too (`draw/`), lending the list
+//! shown to the table's drawing.
 
 mod actions;
 mod assign;

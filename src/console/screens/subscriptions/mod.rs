@@ -13,7 +13,7 @@
 //! anything is sent (`on_call.rs`), what its form asks for as it is filled in, with the
 //! tickets that guard those answers, and how they land in the form
 //! (`asked.rs`), what the shell's keys ask of its narrowing, each one call
-//! (`state_keys.rs`), the routing of its messages (`heard.rs`: `on_msg`, and
+//! (`state_keys.rs`), the subscription Deliveries opens for (`chosen.rs`), the routing of its messages (`heard.rs`: `on_msg`, and
 //! [`Heard`], what it hands back for the shell to do) and its own keys
 //! (`keys.rs`, gathered by the shell's keymap). What its keys do is still
 //! the shell's (`console/app/`), and moves here as issue 30's re-cut goes
