@@ -399,13 +399,7 @@ async fn the_keys_a_notice_names_work_on_the_deliveries_it_is_shown_on() {
     keys(&mut driver, &[KeyCode::Char('3'), KeyCode::Char('r')]).await;
     drive::command(&mut driver, &format!("sub {}", gone.id)).await;
     keys(&mut driver, &[KeyCode::Char('p')]).await;
-    let notice = driver
-        .app
-        .notice
-        .shown
-        .clone()
-        .map(|notice| notice.text)
-        .unwrap_or_default();
+    let notice = driver.app.notice.text().to_string();
     assert!(notice.contains("u restores it"), "{notice}\n{}", driver.screen());
     keys(&mut driver, &[KeyCode::Esc, KeyCode::Char('u')]).await;
     assert!(

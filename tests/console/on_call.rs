@@ -190,13 +190,7 @@ async fn a_revoked_slack_integration_pauses_its_subscription_and_shows_why() {
         &[KeyCode::Esc, KeyCode::Char('p'), KeyCode::Char('y')],
     )
     .await;
-    let notice = driver
-        .app
-        .notice
-        .shown
-        .clone()
-        .map(|n| n.text)
-        .unwrap_or_default();
+    let notice = driver.app.notice.text().to_string();
     assert!(notice.starts_with(&format!("resumed #{id}")), "{notice}");
     let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
     while driver.screen().matches("0 ok, 1 failed").count() < 2 {
@@ -267,14 +261,7 @@ async fn a_test_delivery_appears_in_the_deliveries_without_a_refresh() {
     .await;
     assert!(api.subscription(&project, id).await.unwrap().is_enabled());
     assert!(
-        driver
-            .app
-            .notice
-            .shown
-            .as_ref()
-            .unwrap()
-            .text
-            .starts_with(&format!("resumed #{id}")),
+        driver.app.notice.text().starts_with(&format!("resumed #{id}")),
         "{:?}",
         driver.app.notice.shown
     );

@@ -493,16 +493,7 @@ async fn read_only_refuses_offboarding_roles_and_levels() {
         );
     }
     press(driver, &[KeyCode::Enter, KeyCode::Char('d')]).await;
-    assert!(
-        driver
-            .app
-            .notice
-            .shown
-            .as_ref()
-            .unwrap()
-            .text
-            .contains("read-only")
-    );
+    assert!(driver.app.notice.text().contains("read-only"));
 }
 
 /// The figures of issue 22: People at 50,000 members, the first rows and

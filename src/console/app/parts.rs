@@ -84,6 +84,16 @@ pub struct NoticeLine {
     pub(super) fades: Latest,
 }
 
+impl NoticeLine {
+    /// What the notice shown says; empty when there is none.
+    pub fn text(&self) -> &str {
+        self.shown
+            .as_ref()
+            .map(|notice| notice.text.as_str())
+            .unwrap_or_default()
+    }
+}
+
 /// Bulk actions (`d`, `p`, `t` on marked rows): the one under way and the
 /// results of the last, row by row.
 #[derive(Default)]

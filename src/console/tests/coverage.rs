@@ -344,24 +344,10 @@ fn one_press_of_a_state_key_answers_from_the_list_a_look_read() {
         "answered from what is known: {effects:?}"
     );
     assert_eq!(app.screens.subscriptions.rows.len(), 1);
-    assert!(
-        app.notice
-            .shown
-            .as_ref()
-            .unwrap()
-            .text
-            .contains("1 ended of 100,000")
-    );
+    assert!(app.notice.text().contains("1 ended of 100,000"));
     // `L` has nothing further to look for.
     key(&mut app, KeyCode::Char('L'));
-    assert!(
-        app.notice
-            .shown
-            .as_ref()
-            .unwrap()
-            .text
-            .contains("every one is shown already")
-    );
+    assert!(app.notice.text().contains("every one is shown already"));
     // Every state again: the list is fetched by page as before.
     let effects = command(&mut app, "state");
     assert!(!app.screens.subscriptions.resource.held);

@@ -154,14 +154,7 @@ fn a_late_answer_never_touches_another_form() {
     let effects = key(&mut app, KeyCode::Char('y'));
     assert!(matches!(effects.first(), Some(Effect::Write { .. })));
     key(&mut app, KeyCode::Char('d'));
-    assert!(
-        app.notice
-            .shown
-            .as_ref()
-            .unwrap()
-            .text
-            .contains("still on its way")
-    );
+    assert!(app.notice.text().contains("still on its way"));
     assert!(matches!(app.mode, Mode::Normal));
 }
 

@@ -204,7 +204,7 @@ fn esc_stops_the_look_and_keeps_its_rows() {
     );
     end(&mut app, ticket, true);
     assert_eq!(ids(&app), [1]);
-    assert!(app.notice.shown.as_ref().unwrap().text.contains("look stopped"));
+    assert!(app.notice.text().contains("look stopped"));
     assert!(screen(&app).contains("stopped before the end: r goes on"));
     // `r` looks again.
     assert!(matches!(

@@ -164,7 +164,7 @@ fn a_resume_that_holds_says_nothing_more() {
         Ok(Written::Subscription(Box::new(paused.clone()))),
     );
     app.update(SubscriptionsMsg::Subscription(Ok(Box::new(paused.clone()))).into());
-    assert!(app.notice.shown.as_ref().unwrap().text.starts_with("resumed #7"));
+    assert!(app.notice.text().starts_with("resumed #7"));
     // Its confirmation delivery lands, and it is still enabled after.
     let delivered = Delivery {
         id: "d-3".into(),

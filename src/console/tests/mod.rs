@@ -455,15 +455,7 @@ fn writes_the_key_cannot_make_say_why() {
     let first = read_only.start().pop().unwrap();
     answer(&mut read_only, &first, |offset| roles(2, offset));
     key(&mut read_only, KeyCode::Char('d'));
-    assert!(
-        read_only
-            .notice
-            .shown
-            .as_ref()
-            .unwrap()
-            .text
-            .contains("--read-only")
-    );
+    assert!(read_only.notice.text().contains("--read-only"));
     assert!(
         matches!(read_only.mode, Mode::Normal),
         "no confirmation: nothing can be deleted"

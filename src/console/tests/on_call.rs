@@ -174,14 +174,7 @@ fn a_test_delivery_asks_first_then_watches_for_the_delivery_a_while() {
     };
     let mut timer = poll_timer(&effects);
     assert!(timer.is_some(), "a watch for the delivery");
-    assert!(
-        app.notice
-            .shown
-            .as_ref()
-            .unwrap()
-            .text
-            .contains("test delivery of #1 on its way")
-    );
+    assert!(app.notice.text().contains("test delivery of #1 on its way"));
     // Each look asks for the newest delivery on its own; nothing new: it
     // looks again, ten times, then says so.
     let mut looks = 0;
@@ -208,14 +201,7 @@ fn a_test_delivery_asks_first_then_watches_for_the_delivery_a_while() {
     }
     assert_eq!(looks, 10, "bounded");
     assert_eq!(app.screens.subscriptions.resource.watch.poll, None);
-    assert!(
-        app.notice
-            .shown
-            .as_ref()
-            .unwrap()
-            .text
-            .contains("no new delivery of #1 has landed yet")
-    );
+    assert!(app.notice.text().contains("no new delivery of #1 has landed yet"));
 
     // Again: a scheduled delivery is not the test; the manual one is.
     key(&mut app, KeyCode::Char('t'));
@@ -295,14 +281,7 @@ fn refusals_of_tests_and_resumes_say_what_to_do() {
         &effects[0],
         Err(refusal(409, "Delivery already in progress", None)),
     );
-    assert!(
-        app.notice
-            .shown
-            .as_ref()
-            .unwrap()
-            .text
-            .contains("already in progress")
-    );
+    assert!(app.notice.text().contains("already in progress"));
     key(&mut app, KeyCode::Esc);
 
     // `p` asks first, to pause (Enter: yes) and to resume (Enter: no: it

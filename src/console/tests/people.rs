@@ -158,7 +158,7 @@ fn esc_stops_a_look_then_clears_the_narrowing() {
         }
         .into(),
     );
-    assert!(app.notice.shown.as_ref().unwrap().text.starts_with("stopped"));
+    assert!(app.notice.text().starts_with("stopped"));
     key(&mut app, KeyCode::Esc);
     assert_eq!(app.screens.people.resource.narrowing, None, "the next clears it");
 }

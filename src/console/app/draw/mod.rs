@@ -313,12 +313,7 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
         Mode::Filter(input) => prompt("/", input, area, frame, theme),
         Mode::Command(input) => prompt(":", input, area, frame, theme),
         _ if app.notice.shown.as_ref().is_some_and(|notice| !notice.error) => {
-            let text = app
-                .notice
-                .shown
-                .as_ref()
-                .map(|notice| notice.text.as_str())
-                .unwrap_or_default();
+            let text = app.notice.text();
             let flash = printable(&text.replace('\n', " · ")).into_owned();
             Line::styled(format!(" {flash}"), theme.ok)
         }
