@@ -166,7 +166,7 @@ impl App {
     /// the list's length is known, an action on the row under the cursor
     /// before that row has arrived.
     fn must_wait(&self, action: Action) -> bool {
-        let table = self.screens.get(self.shown());
+        let table = self.screens.shown(self.shown());
         if !table.is_loading() {
             return false;
         }
@@ -181,7 +181,7 @@ impl App {
     /// (and not on its way): says why, in words that fit the state, rather
     /// than what the action does on a row.
     pub(super) fn not_loaded(&mut self, action: Action) -> Option<Vec<Effect>> {
-        let table = self.screens.get(self.shown());
+        let table = self.screens.shown(self.shown());
         if !needs_row(action, self.shown()) || table.selected_id().is_some() {
             return None;
         }
@@ -229,7 +229,11 @@ impl App {
                     text = format!("{text}\n{dropped}");
                 }
                 self.notice = Some(Notice::error(text));
-                let generation = self.screens.get(list).generation();
+                let generation = self
+                    .screens
+                    .list(list)
+                    .map(|table| table.generation())
+                    .unwrap_or_default();
                 match error.status() {
                     Some(_) => self.reached(Some((list, generation))),
                     None => Vec::new(),
@@ -308,15 +312,23 @@ impl App {
     /// server is back. A request already on its way says it as well.
     fn try_server(&mut self) -> Vec<Effect> {
         let shown = self.shown();
-        let list = match self.screens.get(shown).query(self.scope()) {
+        let list = match self
+            .screens
+            .list(shown)
+            .and_then(|table| table.query(self.scope()))
+        {
             Some(_) => shown,
             None => ScreenId::Roles,
         };
-        if self.screens.get(list).is_loading() {
+        if self.screens.shown(list).is_loading() {
             return Vec::new();
         }
         let effects = self.reread(list);
-        let generation = self.screens.get(list).generation();
+        let generation = self
+            .screens
+            .list(list)
+            .map(|table| table.generation())
+            .unwrap_or_default();
         match self.offline.as_mut() {
             Some(offline) if effects.iter().any(Effect::is_request) => {
                 offline.probe = Some((list, generation));
@@ -335,10 +347,16 @@ impl App {
     /// A list again from the server, its rows kept (stale) until theirs
     /// come back and the cursor kept on its row.
     fn reread(&mut self, list: ScreenId) -> Vec<Effect> {
-        if self.screens.get(list).query(self.scope()).is_none() {
+        if self
+            .screens
+            .list(list)
+            .is_none_or(|table| table.query(self.scope()).is_none())
+        {
             return Vec::new();
         }
-        let table = self.screens.get_mut(list);
+        let Some(table) = self.screens.list_mut(list) else {
+            return Vec::new();
+        };
         table.remember_selected();
         table.restart(false);
         self.fetch_list(list)

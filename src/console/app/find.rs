@@ -50,10 +50,14 @@ impl App {
 
     /// The list on screen filtered by `typed` (empty: not filtered).
     pub(super) fn filter_to(&mut self, typed: String) -> Vec<Effect> {
-        self.screens.get_mut(self.shown()).set_filter(typed);
+        self.screens.shown_mut(self.shown()).set_filter(typed);
         self.apply_view();
         let mut effects = self.fetch_visible();
-        if self.screens.get(self.shown()).search_pending() {
+        if self
+            .screens
+            .list(self.shown())
+            .is_some_and(|table| table.search_pending())
+        {
             effects.push(Effect::Timer {
                 timer: Timer::Search,
                 ticket: self.prompt.searches.issue(),
@@ -73,7 +77,9 @@ impl App {
         }
         let mut effects = Vec::new();
         for list in ScreenId::iter() {
-            let table = self.screens.get_mut(list);
+            let Some(table) = self.screens.list_mut(list) else {
+                continue;
+            };
             if table.search_pending() && table.search() && list == self.shown() {
                 self.dirty = true;
                 effects.extend(self.fetch_visible());

@@ -115,7 +115,7 @@ impl App {
                     self.apply_view();
                 }
                 subscriptions::Heard::RereadDeliveries => {
-                    self.screens.get_mut(ScreenId::Deliveries).remember_selected();
+                    self.screens.deliveries.remember_selected();
                     effects.extend(self.reload(ScreenId::Deliveries, false));
                 }
                 subscriptions::Heard::Resume(then, subscription) => {

@@ -157,7 +157,7 @@ impl App {
             Mode::Form(_, purpose) if purpose.is_subscription() => true,
             Mode::Help | Mode::Switcher(_) => false,
             _ => {
-                let table = self.screens.get(self.shown());
+                let table = self.screens.shown(self.shown());
                 table.shows_relative_times() && !table.is_empty()
             }
         }
@@ -385,7 +385,11 @@ impl App {
     fn exchanged(&mut self, about: About, exchange: api::Exchange) {
         let current = match about {
             About::Page { list, generation } => {
-                self.shown() == list && self.screens.get(list).generation() == generation
+                self.shown() == list
+                    && self
+                        .screens
+                        .list(list)
+                        .is_some_and(|table| table.generation() == generation)
             }
             About::Write => true,
             About::Look(ticket) => {

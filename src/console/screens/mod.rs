@@ -11,8 +11,10 @@
 //! (`writes.rs`), its own keys (`keys.rs`, every screen) and how its
 //! answers and keys land, lent a [`Ctx`] (`handle.rs` for Health, People,
 //! a person's page and an offboarding; `heard.rs` for Subscriptions and
-//! Members). A page that is not a table (a person's, an offboarding) draws
-//! itself (`draw.rs`) and the shell reaches it as a [`shown::Page`].
+//! Members). A page that is not a table (a person's, an offboarding) holds
+//! its own lines and cursor and draws itself (`draw.rs`); the shell asks
+//! whatever screen is shown through [`shown::Shown`], a list or a
+//! [`shown::Page`].
 //!
 //! [`Change`] is the one broadcast between screens (slumber's broadcast
 //! event): news of something written (or, for a look's states, read

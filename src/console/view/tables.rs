@@ -15,6 +15,7 @@ use crate::console::kit::fit::fit;
 use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;
 use crate::console::lists::{AnyTable, Column};
+use crate::console::screens::shown::Shown;
 use unicode_width::UnicodeWidthStr;
 
 /// Before a marked row.
@@ -22,9 +23,9 @@ pub const MARK: &str = "●";
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
     let theme = view.theme;
-    let table = app.screens.get(app.shown());
+    let table = app.screens.shown(app.shown());
     // A tab whose own list needs a row first shows its parent's, to choose.
-    let heading = if app.navigation.tab != app.shown() && !app.screens.get(app.navigation.tab).is_open() {
+    let heading = if app.navigation.tab != app.shown() && !app.screens.shown(app.navigation.tab).is_open() {
         format!("Choose a {}", table.noun())
     } else {
         table.heading()
@@ -67,10 +68,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
         return;
     }
     // A page that is not a table (a person's, an offboarding) draws itself.
-    if let Some(page) = app.screens.page(app.shown()) {
-        page.draw(frame, area, block, view);
-        return;
-    }
+    let table = match table {
+        Shown::Page(page) => {
+            page.draw(frame, area, block, view);
+            return;
+        }
+        Shown::List(table) => table,
+    };
     // Rows the server may have changed since it went away are dimmed.
     let stale = match app.offline {
         Some(_) => theme.dim.add_modifier(Modifier::DIM),
@@ -173,7 +177,7 @@ fn header(column: &Column, table: &dyn AnyTable, view: &ViewCx) -> String {
 
 /// The table's name and where the cursor is, in the top border of a table
 /// `width` wide: the name is what is cut.
-fn title<'a>(name: &str, table: &dyn AnyTable, theme: &Theme, width: u16) -> Line<'a> {
+fn title<'a>(name: &str, table: Shown<'_>, theme: &Theme, width: u16) -> Line<'a> {
     let rows_shown = table.len();
     // A cursor-paged list is a row longer than what arrived while there is
     // more (a filtered view of it holds only rows that arrived).

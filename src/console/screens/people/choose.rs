@@ -55,11 +55,10 @@ impl Screens {
             ScreenId::Person | ScreenId::Offboard => {
                 let page = &self.person;
                 let level = page
-                    .resource
                     .profile
                     .as_ref()
                     .and_then(|profile| profile.member.as_ref().map(|member| member.level));
-                match (page.person(), &page.resource.profile) {
+                match (page.person(), &page.profile) {
                     (Some((uuid, _, _)), Some(profile)) if let Some(member) = &profile.member => {
                         vec![(
                             Person {
