@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::kit::view::ViewCx;
-use orgdeck::console::lists::AnyTable;
 use orgdeck::console::lists::person::Item;
 use orgdeck::console::screens::ScreenId;
+use orgdeck::console::screens::list::List as _;
 use orgdeck::console::{Context, Driver};
 use orgdeck::people::offboard::Status;
 use ratatui::crossterm::event::KeyCode;

@@ -8,7 +8,7 @@ use tui_input::backend::crossterm::EventHandler;
 
 use super::{App, Effect, Latest, Mode, Notice, ScreenId, Target, Ticket, Timer};
 use crate::console::app::command;
-use crate::console::lists::AnyTable;
+use crate::console::lists::List;
 use crate::console::screens::members::Ask as MembersAsk;
 use crate::console::screens::subscriptions::read::Then;
 use crate::console::widgets::switcher::Scope;

@@ -6,7 +6,7 @@
 //! What remains is the names the shell still reaches the lists and their
 //! words by, re-exported from where they now are (the kit's cells and
 //! columns, the table's paging, the screens' lists, `Resource` and
-//! `AnyTable`): each goes as the shell's code that names it moves into its
+//! `List`): each goes as the shell's code that names it moves into its
 //! screen.
 
 pub use crate::console::screens::members::picker;
@@ -30,7 +30,7 @@ pub use person::Person;
 pub use subscriptions::Subscriptions;
 // The screens floor's words for a list, its writes and its bulk runs.
 pub use crate::console::screens::bulk::{self, Bulk, Verb};
-pub use crate::console::screens::list::{AnyTable, Resource};
+pub use crate::console::screens::list::{List, Resource};
 pub use crate::console::screens::write::{Confirm, Confirmed, FormPurpose, Write};
 pub use crate::console::screens::{Held, PageRequest, Screen, ScreenId, ScreenPage, ScreenRequest};
 // The table floor's.

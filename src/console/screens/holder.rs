@@ -4,7 +4,7 @@
 //! show is handed out as a list or a page ([`Shown`]); what only a list
 //! does is asked of [`Screens::list`]. Issue 30 moves
 //! what the shell routes (a key's action, a screen's message, its drawing)
-//! from the lists' `AnyTable` into these arms as each screen moves into
+//! from the lists' `List` into these arms as each screen moves into
 //! its folder.
 
 use super::deliveries::list::Deliveries;
@@ -17,7 +17,7 @@ use super::subscriptions::list::Subscriptions;
 use crate::console::kit::latest::Ticket;
 use crate::console::kit::scope::Scope;
 use crate::console::screens::bulk::{Bulk, Verb};
-use crate::console::screens::list::AnyTable;
+use crate::console::screens::list::List;
 use crate::console::screens::members::list::ChosenRole;
 use crate::console::screens::members::writes::OfRole;
 use crate::console::screens::roles::list::Roles;
@@ -73,11 +73,11 @@ impl Screens {
 
     /// A list, for what only a list does (pages of rows, sorts, marks);
     /// `None` for a page.
-    pub fn list(&self, id: ScreenId) -> Option<&dyn AnyTable> {
+    pub fn list(&self, id: ScreenId) -> Option<&dyn List> {
         self.shown(id).list()
     }
 
-    pub fn list_mut(&mut self, id: ScreenId) -> Option<&mut dyn AnyTable> {
+    pub fn list_mut(&mut self, id: ScreenId) -> Option<&mut dyn List> {
         match self.shown_mut(id) {
             ShownMut::List(table) => Some(table),
             ShownMut::Page(_) => None,
@@ -210,7 +210,7 @@ impl Screens {
 
     /// Every list, for what concerns them all (a new connection; the
     /// pages are forgotten with People's index, `forget_people`).
-    pub fn all_mut(&mut self) -> impl Iterator<Item = &mut dyn AnyTable> {
+    pub fn all_mut(&mut self) -> impl Iterator<Item = &mut dyn List> {
         let Screens {
             roles,
             members,
@@ -221,12 +221,12 @@ impl Screens {
             ..
         } = self;
         [
-            roles as &mut dyn AnyTable,
-            members as &mut dyn AnyTable,
-            subscriptions as &mut dyn AnyTable,
-            deliveries as &mut dyn AnyTable,
-            people as &mut dyn AnyTable,
-            health as &mut dyn AnyTable,
+            roles as &mut dyn List,
+            members as &mut dyn List,
+            subscriptions as &mut dyn List,
+            deliveries as &mut dyn List,
+            people as &mut dyn List,
+            health as &mut dyn List,
         ]
         .into_iter()
     }

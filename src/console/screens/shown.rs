@@ -1,4 +1,4 @@
-//! The screen on show, as the shell asks of it: a list ([`AnyTable`], its
+//! The screen on show, as the shell asks of it: a list ([`List`], its
 //! rows' type erased) or a page that is not a table (a person's, an
 //! offboarding: [`Page`], its lines its own). The holder hands one out by
 //! [`super::ScreenId`] (`Screens::shown`, `Screens::shown_mut`), and the
@@ -16,19 +16,40 @@ use ratatui::widgets::Block;
 use crate::console::kit::column::Sort;
 use crate::console::kit::page::PageLines;
 use crate::console::kit::view::ViewCx;
-use crate::console::screens::list::AnyTable;
-use crate::console::screens::{Ctx, ScreenId};
+use crate::console::screens::list::List;
+use crate::console::screens::{Ctx, Screen, ScreenId};
+
+/// A screen's place among the screens, as its [`Screen`] constants say
+/// it (what a `&dyn` cannot read from its type) and what one of its rows
+/// is called: one answer for the tabs, back, the help's title and the
+/// scope its writes need.
+#[derive(Debug, Clone, Copy)]
+pub struct Place {
+    pub title: &'static str,
+    /// What one row (or line) is called ("Choose a role").
+    pub noun: &'static str,
+    pub tab: ScreenId,
+    pub parent: Option<ScreenId>,
+    pub write_scope: &'static str,
+}
+
+impl Place {
+    /// The place of screen `S`, whose rows are `noun`s.
+    pub fn of<S: Screen>(noun: &'static str) -> Place {
+        Place {
+            title: S::TITLE,
+            noun,
+            tab: S::TAB,
+            parent: S::PARENT,
+            write_scope: S::WRITE_SCOPE,
+        }
+    }
+}
 
 /// A screen on show that holds and draws its own lines.
 pub trait Page {
-    /// Its name, as [`super::Screen::TITLE`].
-    fn title(&self) -> &'static str;
-    /// Its tab, as [`super::Screen::TAB`].
-    fn tab(&self) -> ScreenId;
-    /// Where back goes, as [`super::Screen::PARENT`].
-    fn parent(&self) -> Option<ScreenId>;
-    /// The scope its writes need, as [`super::Screen::WRITE_SCOPE`].
-    fn write_scope(&self) -> &'static str;
+    /// Its place among the screens ([`Place::of`]).
+    fn place(&self) -> Place;
     /// The title of its frame.
     fn heading(&self) -> String;
     /// Whether it has whom it shows.
@@ -63,19 +84,19 @@ pub trait Page {
 /// The screen on show, to read.
 #[derive(Clone, Copy)]
 pub enum Shown<'a> {
-    List(&'a dyn AnyTable),
+    List(&'a dyn List),
     Page(&'a dyn Page),
 }
 
 /// The screen on show, to move in.
 pub enum ShownMut<'a> {
-    List(&'a mut dyn AnyTable),
+    List(&'a mut dyn List),
     Page(&'a mut dyn Page),
 }
 
 impl<'a> Shown<'a> {
     /// The list, if the screen is one.
-    pub fn list(self) -> Option<&'a dyn AnyTable> {
+    pub fn list(self) -> Option<&'a dyn List> {
         match self {
             Shown::List(table) => Some(table),
             Shown::Page(_) => None,
@@ -90,33 +111,29 @@ impl<'a> Shown<'a> {
         }
     }
 
-    pub fn title(self) -> &'static str {
+    /// Its place among the screens.
+    pub fn place(self) -> Place {
         match self {
-            Shown::List(table) => table.title(),
-            Shown::Page(page) => page.title(),
+            Shown::List(table) => table.place(),
+            Shown::Page(page) => page.place(),
         }
+    }
+
+    pub fn title(self) -> &'static str {
+        self.place().title
     }
 
     /// What one row is called ("Choose a role").
     pub fn noun(self) -> &'static str {
-        match self {
-            Shown::List(table) => table.noun(),
-            Shown::Page(_) => "line",
-        }
+        self.place().noun
     }
 
     pub fn tab(self) -> ScreenId {
-        match self {
-            Shown::List(table) => table.tab(),
-            Shown::Page(page) => page.tab(),
-        }
+        self.place().tab
     }
 
     pub fn parent(self) -> Option<ScreenId> {
-        match self {
-            Shown::List(table) => table.parent(),
-            Shown::Page(page) => page.parent(),
-        }
+        self.place().parent
     }
 
     pub fn is_open(self) -> bool {
@@ -134,10 +151,7 @@ impl<'a> Shown<'a> {
     }
 
     pub fn write_scope(self) -> &'static str {
-        match self {
-            Shown::List(table) => table.write_scope(),
-            Shown::Page(page) => page.write_scope(),
-        }
+        self.place().write_scope
     }
 
     /// How many rows (or lines) there are, once known.
@@ -208,7 +222,7 @@ impl<'a> Shown<'a> {
         self.list().and_then(|table| table.state())
     }
 
-    /// See [`AnyTable::scanned`].
+    /// See [`List::scanned`].
     pub fn scanned(self) -> Option<u64> {
         self.list().and_then(|table| table.scanned())
     }
@@ -289,7 +303,7 @@ impl<'a> Shown<'a> {
 
 impl ShownMut<'_> {
     /// The list, if the screen is one.
-    pub fn list(&mut self) -> Option<&mut dyn AnyTable> {
+    pub fn list(&mut self) -> Option<&mut dyn List> {
         match self {
             ShownMut::List(table) => Some(&mut **table),
             ShownMut::Page(_) => None,

@@ -17,7 +17,7 @@ use crate::api::health::{FailedRecipient, Health};
 use crate::console::app::{
     App, Effect, LookNews, Mode, ScreenId, ScreenRequest, Stop, Ticket, Write, Written,
 };
-use crate::console::lists::AnyTable;
+use crate::console::screens::list::List as _;
 use crate::health::{Coverage, HealthRow, LookSummary};
 
 pub(super) fn row(id: i64, health: Health) -> HealthRow {

@@ -14,7 +14,7 @@ use crate::console::app::App;
 use crate::console::kit::fit::fit;
 use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;
-use crate::console::lists::{AnyTable, Column};
+use crate::console::lists::{Column, List};
 use crate::console::screens::shown::Shown;
 use unicode_width::UnicodeWidthStr;
 
@@ -161,7 +161,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
 }
 
 /// A column's header, with ▲ or ▼ where the sort in force is by it.
-fn header(column: &Column, table: &dyn AnyTable, view: &ViewCx) -> String {
+fn header(column: &Column, table: &dyn List, view: &ViewCx) -> String {
     match table.sort() {
         Some(sort)
             if sort

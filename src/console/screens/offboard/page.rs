@@ -15,7 +15,7 @@ use crate::console::kit::latest::Ticket;
 use crate::console::kit::page::{Lines, PageItem, PageLines};
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
-use crate::console::screens::shown::Page;
+use crate::console::screens::shown::{Page, Place};
 use crate::console::screens::{Ctx, ScreenId};
 use crate::people::offboard::{self, Options, Plan, Status, Step};
 use crate::people::profile::Profile;
@@ -282,20 +282,8 @@ impl Offboarding {
 }
 
 impl Page for Offboarding {
-    fn title(&self) -> &'static str {
-        <Self as screens::Screen>::TITLE
-    }
-
-    fn tab(&self) -> ScreenId {
-        <Self as screens::Screen>::TAB
-    }
-
-    fn parent(&self) -> Option<ScreenId> {
-        <Self as screens::Screen>::PARENT
-    }
-
-    fn write_scope(&self) -> &'static str {
-        <Self as screens::Screen>::WRITE_SCOPE
+    fn place(&self) -> Place {
+        Place::of::<Self>("line")
     }
 
     fn heading(&self) -> String {

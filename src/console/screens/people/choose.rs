@@ -11,7 +11,7 @@ use crate::api::models::level;
 use crate::console::kit::notice::Notice;
 use crate::console::kit::person::{Person, level_word, named};
 use crate::console::screens::bulk::{Bulk, Item};
-use crate::console::screens::list::AnyTable;
+use crate::console::screens::list::List;
 use crate::console::screens::write::{Confirm, Write};
 use crate::console::screens::{Ctx, ScreenId, Screens};
 use crate::console::widgets::chooser::{Choice, Chooser};

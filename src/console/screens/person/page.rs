@@ -17,7 +17,7 @@ use crate::console::kit::cell::styled;
 use crate::console::kit::detail::field;
 use crate::console::kit::page::{Lines, PageItem, PageLines};
 use crate::console::kit::view::ViewCx;
-use crate::console::screens::shown::Page;
+use crate::console::screens::shown::{Page, Place};
 use crate::console::screens::{Screen, ScreenId};
 use crate::display::Zone;
 use crate::people::HeldRole;
@@ -279,20 +279,8 @@ impl Person {
 }
 
 impl Page for Person {
-    fn title(&self) -> &'static str {
-        <Self as Screen>::TITLE
-    }
-
-    fn tab(&self) -> ScreenId {
-        <Self as Screen>::TAB
-    }
-
-    fn parent(&self) -> Option<ScreenId> {
-        <Self as Screen>::PARENT
-    }
-
-    fn write_scope(&self) -> &'static str {
-        <Self as Screen>::WRITE_SCOPE
+    fn place(&self) -> Place {
+        Place::of::<Self>("line")
     }
 
     fn heading(&self) -> String {
