@@ -3,7 +3,9 @@
 //! here already is what the screens share ([`Screen`], [`ScreenId`], the
 //! holder of them all ([`Screens`], `holder.rs`), what the shell lends a
 //! screen's handler ([`Ctx`], `ctx.rs`), [`Change`], what each
-//! screen hears ([`ScreenMsg`]) and asks ([`ScreenAsk`]), the typed
+//! screen hears ([`ScreenMsg`]) and asks ([`ScreenAsk`]), what a
+//! screen's handler hands back for the shell to do ([`heard::Heard`],
+//! one type for every screen), the typed
 //! requests of [`request`], the writes of [`write`], the bulk runs of
 //! [`bulk`] and the words of a key binding in [`keys`]) and, in each
 //! screen's folder, its list or page, its own request type, what else it
@@ -28,6 +30,7 @@ pub mod bulk;
 pub mod ctx;
 pub mod deliveries;
 pub mod health;
+pub mod heard;
 pub mod holder;
 pub mod keys;
 pub mod list;

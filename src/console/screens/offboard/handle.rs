@@ -6,7 +6,7 @@
 //! while it runs abandons nothing: the steps go on, and the notice says
 //! when they have ended. Methods of the screens, as the offboarding plans
 //! from a person's page and tells People's index what changed
-//! (`people/heard.rs` says why), lent a [`Ctx`].
+//! (`screens/heard.rs` says why), lent a [`Ctx`].
 
 use super::Msg;
 use super::page::{Offboarding, Phase, Screen};
@@ -15,7 +15,7 @@ use crate::api;
 use crate::console::kit::latest::Ticket;
 use crate::console::kit::notice::Notice;
 use crate::console::kit::page::PageLines;
-use crate::console::screens::people::heard::{Heard, Step};
+use crate::console::screens::heard::{Heard, Step};
 use crate::console::screens::write::{Confirm, Write, Written};
 use crate::console::screens::{Ctx, ScreenId, Screens};
 use crate::text::plural;

@@ -6,11 +6,11 @@
 //! takes its keys and hands back what was chosen ([`Screens::chosen`]).
 
 use super::Write as PeopleWrite;
-use super::heard::{Heard, Step};
 use crate::api::models::level;
 use crate::console::kit::notice::Notice;
 use crate::console::kit::person::{Person, level_word, named};
 use crate::console::screens::bulk::{Bulk, Item};
+use crate::console::screens::heard::{Heard, Step};
 use crate::console::screens::list::List;
 use crate::console::screens::write::{Confirm, Write};
 use crate::console::screens::{Ctx, ScreenId, Screens};

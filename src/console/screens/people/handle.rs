@@ -6,12 +6,12 @@
 //! offboarding, `offboard/handle.rs`), lent a [`Ctx`], returning what the
 //! shell does next ([`Heard`]).
 
-use super::heard::{Heard, Step};
 use super::list::{Narrowing, People, Scan};
 use super::msg::{PeopleNews, SharedIndex};
 use super::{Ask, Msg, Narrow};
 use crate::console::kit::notice::Notice;
 use crate::console::kit::stop::Stop;
+use crate::console::screens::heard::{Heard, Step};
 use crate::console::screens::offboard::page::Offboarding;
 use crate::console::screens::person::page::Person;
 use crate::console::screens::{Ctx, ScreenId, Screens};

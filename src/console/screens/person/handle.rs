@@ -2,16 +2,16 @@
 //! the role index is in (it waits for it, or is gathered again after a
 //! new one), shown when it arrives (and the offboarding opened if `O`
 //! waited for it), and Enter on its subscription lines. Methods of the
-//! screens, as the page shares People's index (`people/heard.rs` says
+//! screens, as the page shares People's index (`screens/heard.rs` says
 //! why), lent a [`Ctx`].
 
 use super::Msg;
 use super::page::{Chosen, Item, Person};
 use crate::console::kit::notice::Notice;
 use crate::console::kit::scope::Scope;
+use crate::console::screens::heard::{Heard, Step};
 use crate::console::screens::members;
 use crate::console::screens::members::writes::OfRole;
-use crate::console::screens::people::heard::{Heard, Step};
 use crate::console::screens::people::msg::SharedIndex;
 use crate::console::screens::write::Confirm;
 use crate::console::screens::{Ctx, ScreenId, Screens};

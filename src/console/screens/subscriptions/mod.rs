@@ -12,8 +12,8 @@
 //! on the list (`narrow.rs`), what on-call's keys (`t`, `p`, `u`) come to before
 //! anything is sent (`on_call.rs`), what its form asks for as it is filled in, with the
 //! tickets that guard those answers, and how they land in the form
-//! (`asked.rs`), the routing of its messages (`heard.rs`: `on_msg`, and
-//! [`Heard`], what it hands back for the shell to do) and its own keys
+//! (`asked.rs`), the routing of its messages (`heard.rs`: `on_msg`, handing
+//! back every screen's `Heard` for the shell to do) and its own keys
 //! (`keys.rs`, gathered by the shell's keymap). What its keys do is still
 //! the shell's (`console/app/`), and moves here as issue 30's re-cut goes
 //! on.
@@ -38,7 +38,7 @@ pub mod words;
 pub mod writes;
 
 pub use ask::Ask;
-pub use heard::{Heard, Lent};
+pub use heard::Lent;
 pub use msg::Msg;
 pub use request::Request;
 pub use writes::Write;
