@@ -125,8 +125,8 @@ screen_msg!(
 /// variant a screen (the shell's effects carry it as `Effect::Ask`): each
 /// screen's own `Ask`, whose answer is that screen's own `Msg`. The shell
 /// names none of a screen's requests; the effects runner hands each to
-/// what runs it (its folder's `ask.rs`, or for the long runs that tell
-/// news as they go, the runner's own task).
+/// what runs it in its folder (`ask.rs`, or for the long runs that tell
+/// news as they go, `request.rs`, on the runner's task).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ScreenAsk {
     Members(members::Ask),

@@ -182,3 +182,9 @@ impl<T: Send + 'static> PageRequest for Held<T> {
         match self.never {}
     }
 }
+
+/// How a screen's long request tells its news as it goes (a look's rows,
+/// the role index's progress, an offboarding's steps): each message is its
+/// screen's own, which the effects runner carries to the loop. A screen
+/// never sees the shell's messages.
+pub type Tell<M> = std::sync::Arc<dyn Fn(M) + Send + Sync>;

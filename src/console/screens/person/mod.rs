@@ -11,6 +11,7 @@ pub mod handle;
 pub mod keys;
 pub mod msg;
 pub mod page;
+pub mod request;
 
 pub use ask::Ask;
 pub use msg::Msg;
