@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::kit::view::ViewCx;
-use orgdeck::console::lists::person::Item;
 use orgdeck::console::screens::ScreenId;
 use orgdeck::console::screens::list::List as _;
+use orgdeck::console::screens::person::page::Item;
 use orgdeck::console::{Context, Driver};
 use orgdeck::people::offboard::Status;
 use ratatui::crossterm::event::KeyCode;
@@ -399,7 +399,10 @@ async fn offboarding_with_a_key_that_cannot_do_it_all_does_not_start() {
     assert_eq!(offboarding_state(&server, &owner).await, before);
     assert!(!state_dir.join("offboarding").exists());
     let screen = driver.app.screens.offboard.screen.as_ref().unwrap();
-    assert_eq!(screen.phase, orgdeck::console::lists::offboard::Phase::Planning);
+    assert_eq!(
+        screen.phase,
+        orgdeck::console::screens::offboard::page::Phase::Planning
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

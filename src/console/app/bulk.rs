@@ -12,8 +12,8 @@ use ratatui::crossterm::event::KeyEvent;
 
 use super::{App, Effect, Mode, Notice, ScreenId, Ticket, Write, Written};
 use crate::api;
-use crate::console::lists::MarkAll;
 use crate::console::screens::bulk::{Bulk, IN_FLIGHT, Item, Verb};
+use crate::console::table::marking::MarkAll;
 use crate::console::widgets::results::{self, Entry, Outcome, Report};
 
 /// A bulk run under way.

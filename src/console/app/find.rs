@@ -8,7 +8,7 @@ use tui_input::backend::crossterm::EventHandler;
 
 use super::{App, Effect, Latest, Mode, Notice, ScreenId, Target, Ticket, Timer};
 use crate::console::app::command;
-use crate::console::lists::List;
+use crate::console::screens::list::List;
 use crate::console::screens::members::Ask as MembersAsk;
 use crate::console::screens::subscriptions::read::Then;
 use crate::console::widgets::switcher::Scope;
@@ -143,10 +143,16 @@ impl App {
                 self.lend_then_follow(|screens, ctx| screens.narrow_people(None, ctx))
             }
             Ok(command::Command::NoRole) => self.lend_then_follow(|screens, ctx| {
-                screens.narrow_people(Some(crate::console::lists::people::Narrowing::NoRole), ctx)
+                screens.narrow_people(
+                    Some(crate::console::screens::people::list::Narrowing::NoRole),
+                    ctx,
+                )
             }),
             Ok(command::Command::HasRole(name)) => self.lend_then_follow(|screens, ctx| {
-                screens.narrow_people(Some(crate::console::lists::people::Narrowing::Role(name)), ctx)
+                screens.narrow_people(
+                    Some(crate::console::screens::people::list::Narrowing::Role(name)),
+                    ctx,
+                )
             }),
             Ok(command::Command::State(state)) => self.narrow_to(state),
             Ok(command::Command::Target(kind)) => {

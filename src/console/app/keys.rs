@@ -6,7 +6,7 @@ use tui_input::Input;
 
 use super::keymap::Action;
 use super::{App, Effect, Mode, Notice, ScreenId};
-use crate::console::lists::Verb;
+use crate::console::screens::bulk::Verb;
 
 impl App {
     pub(super) fn key(&mut self, key: KeyEvent) -> Vec<Effect> {

@@ -5,7 +5,7 @@ use strum::IntoEnumIterator;
 
 use super::{App, Effect, Notice, ScreenId, Ticket};
 use crate::api::{self, SubscriptionState};
-use crate::console::lists::Scope;
+use crate::console::kit::scope::Scope;
 use crate::console::screens::ScreenPage;
 use crate::console::screens::deliveries::list::ChosenSubscription;
 use crate::console::screens::members::list::ChosenRole;
@@ -361,7 +361,7 @@ impl App {
         table.resource.looked_further += 1;
         self.notice = Some(Notice::done(format!(
             "looking through {} rows more, past the first {scanned}",
-            crate::console::lists::subscriptions::SCAN_LIMIT
+            crate::console::screens::subscriptions::list::SCAN_LIMIT
         )));
         self.fetch_visible()
     }

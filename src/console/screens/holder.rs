@@ -2,10 +2,9 @@
 //! few questions the shell asks a screen by its [`ScreenId`], one arm a
 //! screen: the compiler names the arm a new screen fills. The screen on
 //! show is handed out as a list or a page ([`Shown`]); what only a list
-//! does is asked of [`Screens::list`]. Issue 30 moves
-//! what the shell routes (a key's action, a screen's message, its drawing)
-//! from the lists' `List` into these arms as each screen moves into
-//! its folder.
+//! does is asked of [`Screens::list`]. Issue 30 moves what the shell
+//! routes (a key's action, a screen's message, its drawing) from the
+//! erased [`List`] into these arms as each screen moves into its folder.
 
 use super::deliveries::list::Deliveries;
 use super::health::Board;

@@ -4,7 +4,7 @@
 //! do not all fit, the columns that matter least dropped first (a compact
 //! column standing in for a wide one where it has one).
 
-use crate::console::lists::{Column, Size};
+use crate::console::kit::column::{Column, Size};
 
 /// Columns are one space apart.
 pub const SPACING: u16 = 1;

@@ -17,8 +17,8 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::command;
 use super::app::{App, Mode, Origin};
-use super::lists::picker;
 use super::screens::ScreenId;
+use super::screens::members::picker;
 use super::screens::subscriptions::fields;
 use super::widgets::{chooser, form, popup, results, switcher};
 use crate::console::kit::fit;

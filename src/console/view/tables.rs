@@ -11,10 +11,11 @@ use ratatui::widgets::{Block, BorderType, Cell, Paragraph, Row, Table, TableStat
 
 use super::columns;
 use crate::console::app::App;
+use crate::console::kit::column::Column;
 use crate::console::kit::fit::fit;
 use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;
-use crate::console::lists::{Column, List};
+use crate::console::screens::list::List;
 use crate::console::screens::shown::Shown;
 use unicode_width::UnicodeWidthStr;
 
