@@ -19,8 +19,8 @@ use super::app::{
 };
 use crate::api::{Client, List, Organization, PICKER_ROWS, Project};
 use crate::config::{self, CURRENT};
-use crate::console::screens::request::Tell;
-use crate::console::screens::{ScreenAsk, health, offboard, people, person};
+use crate::console::screens::request::{Lent, Tell};
+use crate::console::screens::{ScreenAsk, health, people, person};
 
 #[derive(Clone)]
 pub struct Runner {
@@ -193,8 +193,7 @@ impl Runner {
                 // Its requests are told to the footer while Health is shown.
                 let runner = self.observed(About::Look(*ticket));
                 tokio::spawn(async move {
-                    let (clock, tell) = (runner.clock.clone(), runner.tell());
-                    let msg = health::request::run(ask, &runner.client, clock, &runner.state_dir, tell).await;
+                    let msg = health::request::run(ask, runner.lent()).await;
                     let _ = runner.messages.send(msg.into());
                 });
             }
@@ -212,6 +211,17 @@ impl Runner {
                     let _ = runner.messages.send(msg.into());
                 });
             }
+        }
+    }
+
+    /// What a screen's long run that keeps state on disk is lent: the
+    /// client, the clock, the state directory and how to tell its news.
+    fn lent<M: Into<Msg> + 'static>(&self) -> Lent<'_, M> {
+        Lent {
+            client: &self.client,
+            clock: self.clock.clone(),
+            state_dir: &self.state_dir,
+            tell: self.tell(),
         }
     }
 
@@ -272,15 +282,7 @@ impl Runner {
             Write::Member(write) => write.send(client).await,
             Write::Subscription(write) => write.send(client).await,
             Write::People(write) => write.send(client).await,
-            Write::Offboard(write) => {
-                let lent = offboard::writes::Lent {
-                    client,
-                    clock: self.clock.clone(),
-                    state_dir: &self.state_dir,
-                    tell: self.tell(),
-                };
-                write.run(ticket, lent).await
-            }
+            Write::Offboard(write) => write.run(ticket, self.lent()).await,
         };
         Msg::Written(Box::new(WriteAnswer {
             ticket,

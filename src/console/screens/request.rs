@@ -188,3 +188,14 @@ impl<T: Send + 'static> PageRequest for Held<T> {
 /// screen's own, which the effects runner carries to the loop. A screen
 /// never sees the shell's messages.
 pub type Tell<M> = std::sync::Arc<dyn Fn(M) + Send + Sync>;
+
+/// What the effects runner lends a screen's long run that keeps state on
+/// disk (a look's index, an offboarding's record): the client, the
+/// console's clock, the state directory, and how to tell its news (its
+/// screen's messages, `M`).
+pub struct Lent<'a, M> {
+    pub client: &'a Client,
+    pub clock: crate::clock::Clock,
+    pub state_dir: &'a std::path::Path,
+    pub tell: Tell<M>,
+}

@@ -6,15 +6,11 @@
 //! clock, the state directory where a look keeps its index, and how to
 //! tell its news.
 
-use std::path::Path;
-
 use super::msg::{LookFailure, LookNews};
 use super::{Ask, Msg};
-use crate::api::Client;
-use crate::clock::Clock;
 use crate::console::kit::latest::Ticket;
 use crate::console::kit::stop::Stop;
-use crate::console::screens::request::Tell;
+use crate::console::screens::request::Lent;
 use crate::health::index::Index;
 use crate::health::{Look, LookEvent, LookOptions, LookSummary};
 
@@ -25,16 +21,8 @@ const LOOK_BATCH: usize = 5_000;
 /// not a clock the look judges by).
 const LOOK_PAUSE: std::time::Duration = std::time::Duration::from_millis(50);
 
-/// What the runner lends a look.
-struct Lent<'a> {
-    client: &'a Client,
-    clock: Clock,
-    state_dir: &'a Path,
-    tell: Tell<Msg>,
-}
-
 /// Runs what Health asks; its end is the screen's message.
-pub async fn run(ask: Ask, client: &Client, clock: Clock, state_dir: &Path, tell: Tell<Msg>) -> Msg {
+pub async fn run(ask: Ask, lent: Lent<'_, Msg>) -> Msg {
     match ask {
         Ask::Look {
             ticket,
@@ -42,12 +30,6 @@ pub async fn run(ask: Ask, client: &Client, clock: Clock, state_dir: &Path, tell
             stop,
             max_requests,
         } => {
-            let lent = Lent {
-                client,
-                clock,
-                state_dir,
-                tell,
-            };
             let result = look(ticket, &project, stop, max_requests, lent).await;
             Msg::Looked { ticket, result }
         }
@@ -63,23 +45,18 @@ async fn look(
     project: &str,
     stop: Stop,
     max_requests: Option<u64>,
-    lent: Lent<'_>,
+    lent: Lent<'_, Msg>,
 ) -> Result<LookSummary, LookFailure> {
-    let Lent {
-        client,
-        clock,
-        state_dir,
-        tell,
-    } = lent;
+    let client = lent.client;
     let host = client.base_url().as_str().trim_end_matches('/').to_string();
-    let mut index = Index::open(state_dir, &host, project).map_err(|error| LookFailure {
+    let mut index = Index::open(lent.state_dir, &host, project).map_err(|error| LookFailure {
         message: format!("{error:#}"),
         unreachable: None,
     })?;
     let look = Look {
         client,
         project,
-        clock,
+        clock: lent.clock,
         options: LookOptions {
             max_rows: client.max_rows(),
             max_requests,
@@ -88,6 +65,7 @@ async fn look(
         },
         stop: stop.0.clone(),
     };
+    let tell = lent.tell;
     let send = move |news: LookNews| tell(Msg::LookNews { ticket, news });
     let mut rows = Vec::new();
     let mut last = std::time::Instant::now();

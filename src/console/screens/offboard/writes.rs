@@ -3,14 +3,11 @@
 //! end told as it comes, with the write's ticket, and kept in the record),
 //! and how the whole ended.
 
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::Msg;
-use crate::api::Client;
-use crate::clock::Clock;
 use crate::console::kit::latest::Ticket;
-use crate::console::screens::request::Tell;
+use crate::console::screens::request::Lent;
 use crate::console::screens::write::Written;
 use crate::people::offboard::{self, Journal, Plan, RecordAt, Session, Step};
 
@@ -37,7 +34,7 @@ impl Write {
     /// first, each step's end written to it and told as it comes (with the
     /// write's ticket), the record closed at the end. A record that can no
     /// longer be written stops the run: no step starts after it.
-    pub async fn run(&self, ticket: Ticket, lent: Lent<'_>) -> Result<Written, crate::api::Error> {
+    pub async fn run(&self, ticket: Ticket, lent: Lent<'_, Msg>) -> Result<Written, crate::api::Error> {
         let Lent {
             client,
             clock,
@@ -101,16 +98,6 @@ impl Write {
         });
         Ok(Written::Offboarded(Box::new(Offboarded { plan, record })))
     }
-}
-
-/// What the effects runner lends an offboarding's run: the client, the
-/// console's clock, the state directory its record goes in, and how to
-/// tell each step's end.
-pub struct Lent<'a> {
-    pub client: &'a Client,
-    pub clock: Clock,
-    pub state_dir: &'a Path,
-    pub tell: Tell<Msg>,
 }
 
 /// How an offboarding ended.
