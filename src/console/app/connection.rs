@@ -229,11 +229,7 @@ impl App {
                     text = format!("{text}\n{dropped}");
                 }
                 self.notice = Some(Notice::error(text));
-                let generation = self
-                    .screens
-                    .list(list)
-                    .map(|table| table.generation())
-                    .unwrap_or_default();
+                let generation = self.screens.generation(list);
                 match error.status() {
                     Some(_) => self.reached(Some((list, generation))),
                     None => Vec::new(),
@@ -312,23 +308,16 @@ impl App {
     /// server is back. A request already on its way says it as well.
     fn try_server(&mut self) -> Vec<Effect> {
         let shown = self.shown();
-        let list = match self
-            .screens
-            .list(shown)
-            .and_then(|table| table.query(self.scope()))
-        {
-            Some(_) => shown,
-            None => ScreenId::Roles,
+        let list = if self.screens.asks(shown, self.scope()) {
+            shown
+        } else {
+            ScreenId::Roles
         };
         if self.screens.shown(list).is_loading() {
             return Vec::new();
         }
         let effects = self.reread(list);
-        let generation = self
-            .screens
-            .list(list)
-            .map(|table| table.generation())
-            .unwrap_or_default();
+        let generation = self.screens.generation(list);
         match self.offline.as_mut() {
             Some(offline) if effects.iter().any(Effect::is_request) => {
                 offline.probe = Some((list, generation));
@@ -347,11 +336,7 @@ impl App {
     /// A list again from the server, its rows kept (stale) until theirs
     /// come back and the cursor kept on its row.
     fn reread(&mut self, list: ScreenId) -> Vec<Effect> {
-        if self
-            .screens
-            .list(list)
-            .is_none_or(|table| table.query(self.scope()).is_none())
-        {
+        if !self.screens.asks(list, self.scope()) {
             return Vec::new();
         }
         let Some(table) = self.screens.list_mut(list) else {

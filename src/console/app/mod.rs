@@ -385,11 +385,7 @@ impl App {
     fn exchanged(&mut self, about: About, exchange: api::Exchange) {
         let current = match about {
             About::Page { list, generation } => {
-                self.shown() == list
-                    && self
-                        .screens
-                        .list(list)
-                        .is_some_and(|table| table.generation() == generation)
+                self.shown() == list && self.screens.generation(list) == generation
             }
             About::Write => true,
             About::Look(ticket) => {

@@ -125,11 +125,7 @@ impl App {
         let height = self.table_height();
         // A list with nothing to ask (no role opened; Health, which a look
         // fills) marks no page in flight.
-        if self
-            .screens
-            .list(list)
-            .is_none_or(|table| table.query(self.scope()).is_none())
-        {
+        if !self.screens.asks(list, self.scope()) {
             return Vec::new();
         }
         let Some(table) = self.screens.list_mut(list) else {

@@ -83,6 +83,18 @@ impl Screens {
         }
     }
 
+    /// Whether a screen is a list with a page of rows to ask for (not a
+    /// page, not the members of no role, not Health, which a look fills).
+    pub fn asks(&self, id: ScreenId, scope: Scope) -> bool {
+        self.list(id).is_some_and(|table| table.query(scope).is_some())
+    }
+
+    /// The generation of a list's rows, which its pages' answers carry; a
+    /// page, which asks for no pages, has none (the first ticket).
+    pub fn generation(&self, id: ScreenId) -> Ticket {
+        self.list(id).map(|table| table.generation()).unwrap_or_default()
+    }
+
     /// A page that is not a table, drawn by itself (a person's, an
     /// offboarding); `None` for a list, which the shell draws as a table.
     pub fn page(&self, id: ScreenId) -> Option<&dyn Page> {
