@@ -16,10 +16,15 @@
 //! travels with its table's generation ([`crate::console::kit::latest`]),
 //! and an answer of an older generation is dropped where it lands.
 //!
-//! Screens that hold their rows whole (a person's page, an offboarding
-//! plan, Health's board) ask nothing page by page: their request type is
-//! [`Held`], which has no values, so that no page of theirs can be asked
-//! for or answered.
+//! A list that holds its rows whole (Health's board) asks nothing page by
+//! page: its request type is [`Held`], which has no values, so that no
+//! page of its can be asked for or answered. A page that is not a table (a
+//! person's, an offboarding) holds its lines itself and has no request
+//! type at all.
+//!
+//! What a screen asks besides its rows runs in its folder too; the long
+//! runs that tell news as they go are lent what they need by the effects
+//! runner ([`Lent`], [`Tell`]).
 
 use std::convert::Infallible;
 use std::fmt;
