@@ -1,26 +1,26 @@
 //! Runs effects on tokio tasks; their results come back as messages over
 //! the channel the event loop listens to. Nothing here touches the screen.
+//!
+//! What a screen asks runs in its folder, one arm a screen here: a page of
+//! its rows (`screens::request`), a quick ask (its `ask.rs`), a long one
+//! that tells its news as it goes (its `request.rs`: Health's look,
+//! People's index and narrowings, a person's page) and a write (its
+//! `writes.rs`; an offboarding's run too). The runner lends them the
+//! client, the clock, the state directory and how to tell their news; what
+//! is the console's own (`:ctx`'s profiles and names, below) runs here.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use tokio::sync::mpsc::UnboundedSender;
 
-mod connect;
-mod look;
-mod people;
-mod writes;
-
 use super::app::{
     About, Connected, Context, Effect, Msg, ScreenId, ScreenRequest, Target, Ticket, Write, WriteAnswer,
 };
 use crate::api::{Client, List, Organization, PICKER_ROWS, Project};
 use crate::config::{self, CURRENT};
-use crate::console::screens::ScreenAsk;
-use crate::console::screens::health::Ask as HealthAsk;
-use crate::console::screens::health::Msg as HealthMsg;
-use crate::console::screens::people::Ask as PeopleAsk;
-use crate::console::screens::person::Ask as PersonAsk;
+use crate::console::screens::request::{Lent, Tell};
+use crate::console::screens::{ScreenAsk, health, people, person};
 
 #[derive(Clone)]
 pub struct Runner {
@@ -167,11 +167,10 @@ impl Runner {
         }
     }
 
-    /// What a screen asks besides a page of its rows: the quick ones run
-    /// themselves (their folder's `ask.rs`) and answer with their screen's
-    /// message; a look, the role index, a narrowing and a person's page run
-    /// long and tell news as they go, on the runner's own tasks (`look.rs`,
-    /// `people.rs`).
+    /// What a screen asks besides a page of its rows, run in its folder
+    /// and answered with its screen's message: the quick ones run
+    /// themselves (`ask.rs`); a look, the role index, a narrowing and a
+    /// person's page run long and tell news as they go (`request.rs`).
     fn ask(&self, ask: ScreenAsk) {
         match ask {
             ScreenAsk::Members(ask) => {
@@ -189,35 +188,51 @@ impl Runner {
                     let _ = runner.messages.send(msg.into());
                 });
             }
-            ScreenAsk::Health(HealthAsk::Look {
-                ticket,
-                project,
-                stop,
-                max_requests,
-            }) => {
-                let runner = self.clone();
+            ScreenAsk::Health(ask) => {
+                let health::Ask::Look { ticket, .. } = &ask;
+                // Its requests are told to the footer while Health is shown.
+                let runner = self.observed(About::Look(*ticket));
                 tokio::spawn(async move {
-                    let result = runner.look(ticket, &project, stop, max_requests).await;
-                    let _ = runner.messages.send(HealthMsg::Looked { ticket, result }.into());
+                    let msg = health::request::run(ask, runner.lent()).await;
+                    let _ = runner.messages.send(msg.into());
                 });
             }
-            ScreenAsk::People(PeopleAsk::RoleIndex { ticket, organization }) => {
-                self.load_role_index(ticket, organization);
+            ScreenAsk::People(ask) => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let msg = people::request::run(ask, &runner.client, runner.tell()).await;
+                    let _ = runner.messages.send(msg.into());
+                });
             }
-            ScreenAsk::People(PeopleAsk::Narrow {
-                ticket,
-                organization,
-                narrow,
-                oldest_first,
-                stop,
-            }) => self.narrow_people(ticket, organization, narrow, oldest_first, stop),
-            ScreenAsk::Person(PersonAsk::Gather {
-                ticket,
-                organization,
-                email,
-                index,
-            }) => self.gather_profile(ticket, organization, email, index),
+            ScreenAsk::Person(ask) => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let msg = person::request::run(ask, &runner.client).await;
+                    let _ = runner.messages.send(msg.into());
+                });
+            }
         }
+    }
+
+    /// What a screen's long run that keeps state on disk is lent: the
+    /// client, the clock, the state directory and how to tell its news.
+    fn lent<M: Into<Msg> + 'static>(&self) -> Lent<'_, M> {
+        Lent {
+            client: &self.client,
+            clock: self.clock.clone(),
+            state_dir: &self.state_dir,
+            tell: self.tell(),
+        }
+    }
+
+    /// How a screen's long request tells its news: each of its messages
+    /// sent to the loop as it comes.
+    fn tell<M: Into<Msg> + 'static>(&self) -> Tell<M> {
+        let messages = self.messages.clone();
+        // The loop has ended when the channel is closed: nothing to tell.
+        Arc::new(move |msg: M| {
+            let _ = messages.send(msg.into());
+        })
     }
 
     /// This runner with a client that tells the loop of each try of its
@@ -253,6 +268,125 @@ impl Runner {
             generation,
             offset,
             result,
+        }
+    }
+
+    /// Sends a change and says how it went; the footer's record of it comes
+    /// from the client. Each screen's write sends itself over the one
+    /// client (`screens/<name>/writes.rs`); an offboarding runs a few steps
+    /// at a time, telling each step as it ends.
+    async fn write(&self, ticket: Ticket, write: Write) -> Msg {
+        let client = &self.client;
+        let result = match &write {
+            Write::Role(write) => write.send(client).await,
+            Write::Member(write) => write.send(client).await,
+            Write::Subscription(write) => write.send(client).await,
+            Write::People(write) => write.send(client).await,
+            Write::Offboard(write) => write.run(ticket, self.lent()).await,
+        };
+        Msg::Written(Box::new(WriteAnswer {
+            ticket,
+            write,
+            result,
+        }))
+    }
+}
+
+/// `:ctx`, `:org` and `:project`: a profile opened (its key may come from a
+/// command) and the organizations and projects a key reaches.
+impl Runner {
+    /// A profile opened on a blocking thread (its key may come from a
+    /// command), or the connection the console started with. The profile
+    /// keeps the timeout the console was started with.
+    async fn connect(&self, target: Target) -> Result<Box<Connected>, String> {
+        let name = match target {
+            Target::Start => return Ok(Box::new(Connected::clone(&self.start))),
+            Target::Profile(name) => name,
+        };
+        let Some(path) = self.config_file.clone() else {
+            return Err(format!(
+                "cannot open profile {name}: there is no config directory on this machine"
+            ));
+        };
+        let opened = {
+            let (name, limits) = (name.clone(), self.client.clone());
+            tokio::task::spawn_blocking(move || config::open_profile(&path, &name, &limits)).await
+        };
+        let opened = match opened {
+            Ok(Ok(opened)) => opened,
+            Ok(Err(error)) => return Err(format!("cannot open profile {name}: {error:#}")),
+            Err(error) => return Err(format!("cannot open profile {name}: {error}")),
+        };
+        // Before leaving a working screen: does the host answer, and take the key?
+        // (Any other answer, a 404 from an older server say, is left to the lists.)
+        match opened.client.current_key().await {
+            Err(error @ crate::api::Error::Transport { .. }) => {
+                return Err(format!("cannot switch to profile {name}: {error}"));
+            }
+            Err(error) if error.status() == Some(401) => {
+                return Err(format!("cannot switch to profile {name}: {error}"));
+            }
+            _ => {}
+        }
+        let color = match opened
+            .look
+            .color
+            .as_deref()
+            .map(crate::config::colour::profile_color)
+        {
+            Some(Err(error)) => return Err(format!("cannot open profile {name}: its {error}")),
+            Some(Ok(color)) => Some(color),
+            None => None,
+        };
+        Ok(Box::new(Connected {
+            context: Context {
+                profile: Some(opened.name),
+                host: opened.host,
+                organization: opened.organization,
+                project: opened.project,
+                color,
+                production: opened.look.production,
+                tz: opened.look.tz.clone(),
+                ..Context::default()
+            },
+            client: opened.client,
+        }))
+    }
+
+    /// The organizations and projects the key reaches, and what `@current`
+    /// means where the context says it, all asked at once.
+    async fn names(&self, connection: Ticket, organization: &str, project: &str) -> Msg {
+        let options = crate::api::FetchAll::default();
+        let (organization_list, project_list) =
+            (List::<Organization>::organizations(), List::<Project>::projects());
+        let current_organization = async {
+            match organization {
+                CURRENT => self.client.organization(CURRENT).await.ok(),
+                _ => None,
+            }
+        };
+        let current_project = async {
+            match project {
+                CURRENT => self.client.project(CURRENT).await.ok(),
+                _ => None,
+            }
+        };
+        // The switchers offer the first ones, however many a server says.
+        let (organizations, projects, current_organization, current_project) = tokio::join!(
+            self.client.first_rows(&organization_list, PICKER_ROWS, &options),
+            self.client.first_rows(&project_list, PICKER_ROWS, &options),
+            current_organization,
+            current_project,
+        );
+        let cut = organizations.as_ref().is_ok_and(|(_, more)| *more)
+            || projects.as_ref().is_ok_and(|(_, more)| *more);
+        Msg::Names {
+            connection,
+            current_organization,
+            current_project,
+            organizations: organizations.ok().map(|(rows, _)| rows),
+            projects: projects.ok().map(|(rows, _)| rows),
+            cut,
         }
     }
 }

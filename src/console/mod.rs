@@ -5,7 +5,6 @@
 pub mod app;
 mod effects;
 pub mod kit;
-pub mod lists;
 pub mod screens;
 mod signals;
 pub mod table;

@@ -5,7 +5,7 @@
 
 use orgdeck::api::{FetchAll, List, Subscription, SubscriptionFilter};
 use orgdeck::console::Driver;
-use orgdeck::console::lists::AnyTable;
+use orgdeck::console::screens::list::List as _;
 use ratatui::crossterm::event::KeyCode;
 
 use crate::drive::{self, keys, typed};

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::kit::view::ViewCx;
-use orgdeck::console::lists::AnyTable;
-use orgdeck::console::lists::person::Item;
 use orgdeck::console::screens::ScreenId;
+use orgdeck::console::screens::list::List as _;
+use orgdeck::console::screens::person::page::Item;
 use orgdeck::console::{Context, Driver};
 use orgdeck::people::offboard::Status;
 use ratatui::crossterm::event::KeyCode;
@@ -116,11 +116,7 @@ async fn open_page(driver: &mut Driver, email: &str) {
     to_person(driver, email).await;
     press(driver, &[KeyCode::Enter]).await;
     assert_eq!(driver.app.shown(), ScreenId::Person);
-    assert!(
-        driver.app.screens.person.resource.profile.is_some(),
-        "{}",
-        driver.screen()
-    );
+    assert!(driver.app.screens.person.profile.is_some(), "{}", driver.screen());
 }
 
 /// Puts the cursor on the page's line that `wanted` picks.
@@ -129,8 +125,7 @@ async fn to_line(driver: &mut Driver, wanted: impl Fn(&Item) -> bool) {
         .app
         .screens
         .person
-        .rows
-        .list
+        .lines
         .position(wanted)
         .expect("no such line");
     press(driver, &[KeyCode::Char('g')]).await;
@@ -269,7 +264,7 @@ async fn the_leaver_s_page_and_offboarding_them_only_on_y() {
     let state_dir = console._state.path().to_path_buf();
     let driver = &mut console.driver;
     open_page(driver, LEAVER).await;
-    let profile = driver.app.screens.person.resource.profile.clone().unwrap();
+    let profile = driver.app.screens.person.profile.clone().unwrap();
     assert_eq!(profile.roles.len(), 1);
     assert_eq!(profile.created_subscriptions.len(), 2);
     assert_eq!(profile.receiving_subscriptions.len(), 3);
@@ -310,7 +305,7 @@ async fn the_leaver_s_page_and_offboarding_them_only_on_y() {
 
     // y runs it: each step shown done, the record written.
     press(driver, &[KeyCode::Enter, KeyCode::Char('y')]).await;
-    let screen_state = driver.app.screens.offboard.resource.screen.as_ref().unwrap();
+    let screen_state = driver.app.screens.offboard.screen.as_ref().unwrap();
     for step in &screen_state.plan.steps {
         if step.writes() {
             assert_eq!(step.status, Status::Done, "{step:?}");
@@ -366,7 +361,6 @@ async fn the_leaver_s_page_and_offboarding_them_only_on_y() {
             .app
             .screens
             .person
-            .resource
             .profile
             .as_ref()
             .unwrap()
@@ -404,8 +398,11 @@ async fn offboarding_with_a_key_that_cannot_do_it_all_does_not_start() {
     );
     assert_eq!(offboarding_state(&server, &owner).await, before);
     assert!(!state_dir.join("offboarding").exists());
-    let screen = driver.app.screens.offboard.resource.screen.as_ref().unwrap();
-    assert_eq!(screen.phase, orgdeck::console::lists::offboard::Phase::Planning);
+    let screen = driver.app.screens.offboard.screen.as_ref().unwrap();
+    assert_eq!(
+        screen.phase,
+        orgdeck::console::screens::offboard::page::Phase::Planning
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -467,7 +464,7 @@ async fn a_adds_a_person_to_two_roles_and_d_removes_them_only_on_y() {
     press(driver, &[KeyCode::Char('d'), KeyCode::Char('y')]).await;
     let left: BTreeSet<String> = ["Contractors", "Product"].map(String::from).into();
     assert_eq!(roles_by_memberships(&server, &key).await[MEMBER], left);
-    let page = driver.app.screens.person.resource.profile.as_ref().unwrap();
+    let page = driver.app.screens.person.profile.as_ref().unwrap();
     assert_eq!(page.roles.len(), 2, "the page follows");
 }
 

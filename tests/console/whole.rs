@@ -49,7 +49,7 @@ async fn a_person_s_page_is_not_drawn_from_part_of_a_list() {
     }
     press(&mut driver, &[KeyCode::Enter]).await;
     assert_eq!(driver.app.shown(), ScreenId::Person);
-    let page = &driver.app.screens.person.resource;
+    let page = &driver.app.screens.person;
     assert!(page.profile.is_none(), "a page was drawn from part of a list");
     let error = page.error.clone().unwrap_or_default();
     assert!(

@@ -52,7 +52,7 @@ const CONSOLE_FLOORS: &[(&str, u8)] = &[
 /// checked only against the floors that exist. Each one leaves this list
 /// as its code moves into `kit`, `widgets`, `table`, `screens` or `shell`;
 /// the re-cut is done when it is empty.
-const CONSOLE_NOT_YET_PLACED: &[&str] = &["app", "lists", "effects"];
+const CONSOLE_NOT_YET_PLACED: &[&str] = &["app"];
 
 /// The console's root: above every floor.
 const CONSOLE_ROOT: u8 = 5;

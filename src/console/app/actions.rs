@@ -121,10 +121,12 @@ impl App {
         }
         let mut effects = self.next_refresh();
         let idle = matches!(self.mode, Mode::Normal | Mode::Filter(_));
-        let table = self.screens.get_mut(self.shown());
+        let loading = self.screens.shown(self.shown()).is_loading();
         // While the server is away its own tries read the list (`r` too).
-        if idle && !table.is_loading() && self.connection.offline.is_none() {
-            table.remember_selected();
+        if idle && !loading && self.connection.offline.is_none() {
+            if let Some(table) = self.screens.list_mut(self.shown()) {
+                table.remember_selected();
+            }
             self.refresh.last = Some(self.window.now);
             effects.extend(self.reload(self.shown(), false));
         }

@@ -12,8 +12,8 @@ use ratatui::crossterm::event::KeyEvent;
 
 use super::{App, Effect, Mode, Notice, ScreenId, Ticket, Write, Written};
 use crate::api;
-use crate::console::lists::MarkAll;
 use crate::console::screens::bulk::{Bulk, IN_FLIGHT, Item, Verb};
+use crate::console::table::marking::MarkAll;
 use crate::console::widgets::results::{self, Entry, Outcome, Report};
 
 /// A bulk run under way.
@@ -31,7 +31,10 @@ impl App {
     /// Space: marks the row under the cursor (or unmarks it), then moves
     /// down, so that a run of rows is marked key after key.
     pub(super) fn toggle_mark(&mut self) -> Vec<Effect> {
-        match self.screens.get_mut(self.shown()).toggle_mark() {
+        let Some(table) = self.screens.list_mut(self.shown()) else {
+            return Vec::new();
+        };
+        match table.toggle_mark() {
             Ok(_) => self.move_by(1),
             Err(why) => {
                 self.notice.shown = Some(Notice::error(why));
@@ -44,7 +47,10 @@ impl App {
     /// and marked as they come.
     pub(super) fn mark_all(&mut self) -> Vec<Effect> {
         let list = self.shown();
-        match self.screens.get_mut(list).mark_all() {
+        let Some(table) = self.screens.list_mut(list) else {
+            return Vec::new();
+        };
+        match table.mark_all() {
             MarkAll::Marked(text) => {
                 self.notice.shown = Some(Notice::done(text));
                 Vec::new()
@@ -64,7 +70,7 @@ impl App {
 
     /// Esc with rows marked clears them (and does nothing else).
     pub(super) fn clear_marks(&mut self) -> bool {
-        let cleared = self.screens.get_mut(self.shown()).clear_marks();
+        let cleared = self.screens.shown_mut(self.shown()).clear_marks();
         if cleared > 0 {
             self.notice.shown = Some(Notice::done(format!("cleared {cleared} marks")));
         }
@@ -238,7 +244,9 @@ impl App {
         if run.list == ScreenId::Health {
             text.push_str(" · r looks again");
         }
-        self.screens.get_mut(run.list).unmark(&settled);
+        if let Some(table) = self.screens.list_mut(run.list) {
+            table.unmark(&settled);
+        }
         // With the results open, they tell it all; closed, a failure stays
         // on screen until dismissed.
         self.notice.shown = Some(match (failed, &self.mode) {

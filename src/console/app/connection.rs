@@ -166,7 +166,7 @@ impl App {
     /// the list's length is known, an action on the row under the cursor
     /// before that row has arrived.
     fn must_wait(&self, action: Action) -> bool {
-        let table = self.screens.get(self.shown());
+        let table = self.screens.shown(self.shown());
         if !table.is_loading() {
             return false;
         }
@@ -181,7 +181,7 @@ impl App {
     /// (and not on its way): says why, in words that fit the state, rather
     /// than what the action does on a row.
     pub(super) fn not_loaded(&mut self, action: Action) -> Option<Vec<Effect>> {
-        let table = self.screens.get(self.shown());
+        let table = self.screens.shown(self.shown());
         if !needs_row(action, self.shown()) || table.selected_id().is_some() {
             return None;
         }
@@ -229,7 +229,7 @@ impl App {
                     text = format!("{text}\n{dropped}");
                 }
                 self.notice.shown = Some(Notice::error(text));
-                let generation = self.screens.get(list).generation();
+                let generation = self.screens.generation(list);
                 match error.status() {
                     Some(_) => self.reached(Some((list, generation))),
                     None => Vec::new(),
@@ -308,15 +308,16 @@ impl App {
     /// server is back. A request already on its way says it as well.
     fn try_server(&mut self) -> Vec<Effect> {
         let shown = self.shown();
-        let list = match self.screens.get(shown).query(self.scope()) {
-            Some(_) => shown,
-            None => ScreenId::Roles,
+        let list = if self.screens.asks(shown, self.scope()) {
+            shown
+        } else {
+            ScreenId::Roles
         };
-        if self.screens.get(list).is_loading() {
+        if self.screens.shown(list).is_loading() {
             return Vec::new();
         }
         let effects = self.reread(list);
-        let generation = self.screens.get(list).generation();
+        let generation = self.screens.generation(list);
         match self.connection.offline.as_mut() {
             Some(offline) if effects.iter().any(Effect::is_request) => {
                 offline.probe = Some((list, generation));
@@ -335,10 +336,12 @@ impl App {
     /// A list again from the server, its rows kept (stale) until theirs
     /// come back and the cursor kept on its row.
     fn reread(&mut self, list: ScreenId) -> Vec<Effect> {
-        if self.screens.get(list).query(self.scope()).is_none() {
+        if !self.screens.asks(list, self.scope()) {
             return Vec::new();
         }
-        let table = self.screens.get_mut(list);
+        let Some(table) = self.screens.list_mut(list) else {
+            return Vec::new();
+        };
         table.remember_selected();
         table.restart(false);
         self.fetch_list(list)

@@ -8,7 +8,7 @@ use tui_input::backend::crossterm::EventHandler;
 
 use super::{App, Effect, Latest, Mode, Notice, ScreenId, Target, Ticket, Timer};
 use crate::console::app::command;
-use crate::console::lists::AnyTable;
+use crate::console::screens::list::List;
 use crate::console::screens::members::Ask as MembersAsk;
 use crate::console::screens::members::list::ChosenRole;
 use crate::console::screens::subscriptions::chosen;
@@ -52,10 +52,14 @@ impl App {
 
     /// The list on screen filtered by `typed` (empty: not filtered).
     pub(super) fn filter_to(&mut self, typed: String) -> Vec<Effect> {
-        self.screens.get_mut(self.shown()).set_filter(typed);
+        self.screens.shown_mut(self.shown()).set_filter(typed);
         self.apply_view();
         let mut effects = self.fetch_visible();
-        if self.screens.get(self.shown()).search_pending() {
+        if self
+            .screens
+            .list(self.shown())
+            .is_some_and(|table| table.search_pending())
+        {
             effects.push(Effect::Timer {
                 timer: Timer::Search,
                 ticket: self.prompt.searches.issue(),
@@ -75,7 +79,9 @@ impl App {
         }
         let mut effects = Vec::new();
         for list in ScreenId::iter() {
-            let table = self.screens.get_mut(list);
+            let Some(table) = self.screens.list_mut(list) else {
+                continue;
+            };
             if table.search_pending() && table.search() && list == self.shown() {
                 self.window.dirty = true;
                 effects.extend(self.fetch_visible());
@@ -139,10 +145,16 @@ impl App {
                 self.lend_then_follow(|screens, ctx| screens.narrow_people(None, ctx))
             }
             Ok(command::Command::NoRole) => self.lend_then_follow(|screens, ctx| {
-                screens.narrow_people(Some(crate::console::lists::people::Narrowing::NoRole), ctx)
+                screens.narrow_people(
+                    Some(crate::console::screens::people::list::Narrowing::NoRole),
+                    ctx,
+                )
             }),
             Ok(command::Command::HasRole(name)) => self.lend_then_follow(|screens, ctx| {
-                screens.narrow_people(Some(crate::console::lists::people::Narrowing::Role(name)), ctx)
+                screens.narrow_people(
+                    Some(crate::console::screens::people::list::Narrowing::Role(name)),
+                    ctx,
+                )
             }),
             Ok(command::Command::State(state)) => self.narrow_to(state),
             Ok(command::Command::Target(kind)) => {

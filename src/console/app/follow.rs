@@ -1,11 +1,11 @@
-//! The shell follows what a handler of People, a person's page or an
-//! offboarding asks of it ([`Heard`], `screens/people/heard.rs`): their
-//! requests go out as effects, and the moves that are the shell's
-//! (showing a screen, fetching its rows, a question) are made here, in
-//! the handler's order.
+//! The shell follows what a screen's handler asks of it ([`Heard`],
+//! `screens/heard.rs`): its requests go out as effects, news goes to
+//! every screen, and the moves that are the shell's (showing a screen,
+//! fetching or reading again its rows, a question, a timer) are made here,
+//! in the handler's order.
 
-use super::{App, Effect, Mode};
-use crate::console::screens::people::heard::{Heard, Step};
+use super::{App, Effect, Mode, Timer};
+use crate::console::screens::heard::{Heard, Step};
 use crate::console::screens::{Ctx, Screens};
 
 impl App {
@@ -22,6 +22,22 @@ impl App {
                 Step::Confirm(confirm) => self.mode = Mode::Confirm(confirm),
                 Step::Chooser(chooser, purpose) => self.mode = Mode::Chooser(chooser, purpose),
                 Step::Bulk(bulk) => self.ask_bulk(bulk),
+                Step::Reread(screen) => {
+                    if let Some(table) = self.screens.list_mut(screen) {
+                        table.remember_selected();
+                    }
+                    effects.extend(self.reload(screen, false));
+                }
+                Step::Changed(change) => {
+                    self.announce(change);
+                    self.apply_view();
+                }
+                Step::PollAfter { look, ticket } => effects.push(Effect::Timer {
+                    timer: Timer::Poll(look),
+                    ticket,
+                }),
+                Step::Resume(then, subscription) => effects.extend(self.resume_read(then, &subscription)),
+                Step::OpenRole { id, name } => effects.extend(self.open_role(id, name)),
             }
         }
         effects

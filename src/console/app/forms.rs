@@ -6,7 +6,7 @@
 use ratatui::crossterm::event::KeyEvent;
 
 use super::{App, Effect, FormPurpose, Mode, Notice, ScreenId};
-use crate::console::lists::roles;
+use crate::console::screens::roles::list as roles;
 use crate::console::screens::subscriptions::form::{self as subscription_form, Opens, Submitted};
 use crate::console::widgets::form::{Form, Outcome};
 

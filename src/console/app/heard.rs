@@ -2,12 +2,13 @@
 //! message ([`ScreenMsg`], one variant a screen), and each screen's arm
 //! hands it to where that screen's handling lives until it moves into its
 //! folder (Health's look news, People's, a person's page's and an
-//! offboarding's already there, lent a `Ctx` by `lend`; the last three
-//! return what the shell does next, followed by `follow.rs`). An answer
+//! offboarding's already there, lent a `Ctx` by `lend`; Members,
+//! Subscriptions, People, a person's page and an offboarding return what
+//! the shell does next, one `Heard`, followed by `follow.rs`). An answer
 //! for a form, picker or look since closed or replaced
 //! is dropped first, by the ticket its screen holds (`Screens::wants`).
 
-use super::{App, Effect, Mode, ScreenId, Timer};
+use super::{App, Effect, Mode, ScreenId};
 use crate::console::kit::scope::Scope;
 use crate::console::screens::{Ctx, ScreenMsg, Screens, health, members, subscriptions};
 
@@ -75,10 +76,7 @@ impl App {
         let (screens, mut ctx) = self.lend();
         let heard = screens.members.on_msg(msg, &mut ctx, picker);
         self.mode = mode;
-        match heard {
-            Some(members::Heard::OpenRole { id, name }) => self.open_role(id, name),
-            None => Vec::new(),
-        }
+        self.follow(heard)
     }
 
     /// Subscriptions' message lands in its screen, lent the form open (the
@@ -102,27 +100,6 @@ impl App {
         let (screens, mut ctx) = self.lend();
         let heard = screens.subscriptions.on_msg(msg, &mut ctx, lent);
         self.mode = mode;
-        let mut effects = Vec::new();
-        for heard in heard {
-            match heard {
-                subscriptions::Heard::Ask(ask) => effects.push(Effect::from(ask)),
-                subscriptions::Heard::PollAfter { look, ticket } => effects.push(Effect::Timer {
-                    timer: Timer::Poll(look),
-                    ticket,
-                }),
-                subscriptions::Heard::Changed(change) => {
-                    self.announce(change);
-                    self.apply_view();
-                }
-                subscriptions::Heard::RereadDeliveries => {
-                    self.screens.get_mut(ScreenId::Deliveries).remember_selected();
-                    effects.extend(self.reload(ScreenId::Deliveries, false));
-                }
-                subscriptions::Heard::Resume(then, subscription) => {
-                    effects.extend(self.resume_read(then, &subscription))
-                }
-            }
-        }
-        effects
+        self.follow(heard)
     }
 }

@@ -6,7 +6,7 @@ use tui_input::Input;
 
 use super::keymap::Action;
 use super::{App, Effect, Mode, Notice, ScreenId};
-use crate::console::lists::Verb;
+use crate::console::screens::bulk::Verb;
 
 impl App {
     pub(super) fn key(&mut self, key: KeyEvent) -> Vec<Effect> {
@@ -89,7 +89,7 @@ impl App {
             Action::SetLevel => self.lend_then_follow(|screens, ctx| screens.choose_level_here(ctx)),
             Action::Offboard => self.lend_then_follow(|screens, ctx| screens.offboard_here(ctx)),
             Action::Filter => {
-                let typed = self.screens.get(self.shown()).filter().to_string();
+                let typed = self.screens.shown(self.shown()).filter().to_string();
                 self.mode = Mode::Filter(Input::new(typed));
                 Vec::new()
             }
@@ -181,7 +181,7 @@ impl App {
         // (the detail over the table closes first: it is on top).
         if !may_quit
             && !self.overlays.detail_open
-            && !self.screens.get(self.navigation.shown).filter().is_empty()
+            && !self.screens.shown(self.navigation.shown).filter().is_empty()
         {
             self.notice.shown = Some(Notice::done("filter cleared".into()));
             return self.filter_to(String::new());
@@ -196,8 +196,8 @@ impl App {
             screens.people_back(&mut ctx)
         } {
             return self.follow(heard);
-        } else if let Some(parent) = self.screens.get(self.navigation.shown).parent() {
-            self.screens.get_mut(self.navigation.shown).close();
+        } else if let Some(parent) = self.screens.shown(self.navigation.shown).parent() {
+            self.screens.shown_mut(self.navigation.shown).close();
             let (tab, shown) = self
                 .navigation
                 .opened_from
@@ -214,7 +214,7 @@ impl App {
 
     /// `y` and `Y`: the selected row's id or JSON, to the clipboard.
     fn copy(&mut self, json: bool) -> Vec<Effect> {
-        let table = self.screens.get(self.shown());
+        let table = self.screens.shown(self.shown());
         let text = if json {
             table.selected_json()
         } else {

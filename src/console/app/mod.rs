@@ -136,7 +136,7 @@ impl App {
             Mode::Form(_, purpose) if purpose.is_subscription() => true,
             Mode::Help | Mode::Switcher(_) => false,
             _ => {
-                let table = self.screens.get(self.shown());
+                let table = self.screens.shown(self.shown());
                 table.shows_relative_times() && !table.is_empty()
             }
         }
@@ -366,7 +366,7 @@ impl App {
     fn exchanged(&mut self, about: About, exchange: api::Exchange) {
         let current = match about {
             About::Page { list, generation } => {
-                self.shown() == list && self.screens.get(list).generation() == generation
+                self.shown() == list && self.screens.generation(list) == generation
             }
             About::Write => true,
             About::Look(ticket) => {

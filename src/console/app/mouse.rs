@@ -62,7 +62,7 @@ impl App {
                 if !areas.table.contains(at) || event.row < first || event.row >= last {
                     return Vec::new();
                 }
-                let table = self.screens.get(self.shown());
+                let table = self.screens.shown(self.shown());
                 let position = table.top() + u64::from(event.row - first);
                 if position >= table.len() {
                     return Vec::new();

@@ -5,7 +5,7 @@ use strum::IntoEnumIterator;
 
 use super::{App, Effect, Notice, ScreenId, Ticket};
 use crate::api::{self, SubscriptionState};
-use crate::console::lists::Scope;
+use crate::console::kit::scope::Scope;
 use crate::console::screens::ScreenPage;
 use crate::console::screens::subscriptions::state_keys::Narrowed;
 use crate::console::table::paging::PAGE_SIZE;
@@ -51,7 +51,7 @@ impl App {
 
     /// The lists that are tabs, in order.
     pub fn tabs(&self) -> impl Iterator<Item = ScreenId> + '_ {
-        ScreenId::iter().filter(|list| self.screens.get(*list).tab() == *list)
+        ScreenId::iter().filter(|list| self.screens.shown(*list).tab() == *list)
     }
 
     /// The tab `step` places after the one chosen, going round.
@@ -71,7 +71,7 @@ impl App {
         if self.notice.shown.as_ref().is_some_and(|notice| !notice.error) {
             self.notice.shown = None;
         }
-        let table = self.screens.get(list);
+        let table = self.screens.shown(list);
         let tab = table.tab();
         self.navigation.tab = tab;
         self.navigation.shown = match table.parent() {
@@ -96,7 +96,7 @@ impl App {
     }
 
     pub(super) fn move_by(&mut self, delta: i64) -> Vec<Effect> {
-        let cursor = self.screens.get(self.navigation.shown).cursor() as i64;
+        let cursor = self.screens.shown(self.navigation.shown).cursor() as i64;
         self.move_to(cursor.saturating_add(delta))
     }
 
@@ -104,14 +104,14 @@ impl App {
         let height = self.table_height();
         self.overlays.scroll.detail = 0;
         self.screens
-            .get_mut(self.navigation.shown)
+            .shown_mut(self.navigation.shown)
             .move_to(position, height);
         self.fetch_visible()
     }
 
     pub(super) fn rescroll(&mut self) {
         let height = self.table_height();
-        self.screens.get_mut(self.navigation.shown).scroll(height);
+        self.screens.shown_mut(self.navigation.shown).scroll(height);
     }
 
     /// Fetches the pages the shown table needs.
@@ -124,10 +124,13 @@ impl App {
         let height = self.table_height();
         // A list with nothing to ask (no role opened; Health, which a look
         // fills) marks no page in flight.
-        if self.screens.get(list).query(self.scope()).is_none() {
+        if !self.screens.asks(list, self.scope()) {
             return Vec::new();
         }
-        let offsets = self.screens.get_mut(list).wanted(height);
+        let Some(table) = self.screens.list_mut(list) else {
+            return Vec::new();
+        };
+        let offsets = table.wanted(height);
         self.fetch_offsets(list, offsets)
     }
 
@@ -137,7 +140,9 @@ impl App {
             organization: &self.context.organization,
             project: &self.context.project,
         };
-        let table = self.screens.get_mut(list);
+        let Some(table) = self.screens.list_mut(list) else {
+            return Vec::new();
+        };
         let generation = table.generation();
         if table.query(scope).is_none() {
             for offset in offsets {
@@ -175,7 +180,9 @@ impl App {
                 return Vec::new();
             }
         }
-        self.screens.get_mut(list).restart(from_start);
+        if let Some(table) = self.screens.list_mut(list) {
+            table.restart(from_start);
+        }
         if self.navigation.shown == list {
             self.fetch_visible()
         } else {
@@ -214,7 +221,9 @@ impl App {
             effects.push(self.load_integrations());
             return effects;
         }
-        let table = self.screens.get_mut(self.navigation.shown);
+        let Some(table) = self.screens.list_mut(self.navigation.shown) else {
+            return Vec::new();
+        };
         if table.is_loading() {
             self.notice.shown = Some(Notice::done(
                 "still loading: the request on its way is not sent again".into(),
@@ -281,7 +290,7 @@ impl App {
     /// A list that lost its parent's row (another organization, project or
     /// connection) gives way to its parent.
     pub(super) fn keep_shown_open(&mut self) {
-        let table = self.screens.get(self.navigation.shown);
+        let table = self.screens.shown(self.navigation.shown);
         if let Some(parent) = table.parent().filter(|_| !table.is_open()) {
             self.navigation.shown = parent;
             self.navigation.opened_from = None;
@@ -291,7 +300,7 @@ impl App {
     /// Shows a list opened from the one on screen; back returns here.
     pub(super) fn open_list(&mut self, list: ScreenId) -> Vec<Effect> {
         self.navigation.opened_from = Some((self.navigation.tab, self.navigation.shown));
-        self.navigation.tab = self.screens.get(list).tab();
+        self.navigation.tab = self.screens.shown(list).tab();
         self.navigation.shown = list;
         self.overlays.detail_open = false;
         self.fetch_visible()
@@ -304,10 +313,14 @@ impl App {
             self.screens.subscriptions.keep_sort();
         }
         let height = self.table_height();
-        if self.screens.get_mut(self.navigation.shown).cycle_sort() {
+        if self
+            .screens
+            .list_mut(self.navigation.shown)
+            .is_some_and(|table| table.cycle_sort())
+        {
             return self.reload(self.navigation.shown, true);
         }
-        self.screens.get_mut(self.navigation.shown).apply_view(height);
+        self.screens.shown_mut(self.navigation.shown).apply_view(height);
         self.fetch_visible()
     }
 
@@ -356,7 +369,7 @@ impl App {
     pub(super) fn apply_view(&mut self) {
         self.screens.subscriptions.view_at(self.window.now);
         let height = self.table_height();
-        self.screens.get_mut(self.navigation.shown).apply_view(height);
+        self.screens.shown_mut(self.navigation.shown).apply_view(height);
     }
 
     /// A page arrived (or failed).
@@ -369,7 +382,9 @@ impl App {
     ) -> Vec<Effect> {
         self.window.dirty = true;
         let height = self.table_height();
-        let table = self.screens.get_mut(list);
+        let Some(table) = self.screens.list_mut(list) else {
+            return Vec::new();
+        };
         let page = match result {
             Ok(page) => page,
             Err(error) if table.answered_with(generation, offset, &error) => {

@@ -41,7 +41,7 @@ impl App {
         if !action.writes() {
             return None;
         }
-        Some(self.screens.get(self.shown()).write_scope())
+        Some(self.screens.shown(self.shown()).write_scope())
     }
 
     /// Whether Space is the shown page's own key (an offboarding's
@@ -58,11 +58,11 @@ impl App {
         let options = action == Action::Mark && self.page_takes_space();
         if matches!(action, Action::Mark | Action::MarkAll)
             && !options
-            && !self.screens.get(self.shown()).takes_marks()
+            && !self.screens.shown(self.shown()).takes_marks()
         {
             return Some(format!(
                 "the {} take no marks",
-                self.screens.get(self.shown()).title().to_lowercase()
+                self.screens.shown(self.shown()).title().to_lowercase()
             ));
         }
         let scope = self.scope_for(action)?;

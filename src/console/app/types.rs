@@ -8,9 +8,9 @@ use tui_input::Input;
 
 use crate::api::{self, Organization, Project};
 pub use crate::console::kit::stop::Stop;
-pub use crate::console::lists::{Confirm, Confirmed, FormPurpose, Write};
 pub use crate::console::screens::ScreenId;
 use crate::console::screens::members::picker::Picker;
+pub use crate::console::screens::write::{Confirm, Confirmed, FormPurpose, Write};
 pub use crate::console::screens::{ScreenPage, ScreenRequest};
 use crate::console::widgets::form::Form;
 

@@ -1,9 +1,10 @@
 //! The screens the shell holds, one field each ([`Screens`]), and the
 //! few questions the shell asks a screen by its [`ScreenId`], one arm a
-//! screen: the compiler names the arm a new screen fills. Issue 30 moves
-//! what the shell routes (a key's action, a screen's message, its drawing)
-//! from the lists' `AnyTable` into these arms as each screen moves into
-//! its folder.
+//! screen: the compiler names the arm a new screen fills. The screen on
+//! show is handed out as a list or a page ([`Shown`]); what only a list
+//! does is asked of [`Screens::list`]. Issue 30 moves what the shell
+//! routes (a key's action, a screen's message, its drawing) from the
+//! erased [`List`] into these arms as each screen moves into its folder.
 
 use super::deliveries::list::Deliveries;
 use super::health::Board;
@@ -15,18 +16,19 @@ use super::subscriptions::list::Subscriptions;
 use crate::console::kit::latest::Ticket;
 use crate::console::kit::scope::Scope;
 use crate::console::screens::bulk::{Bulk, Verb};
-use crate::console::screens::list::AnyTable;
+use crate::console::screens::list::List;
 use crate::console::screens::members::list::ChosenRole;
 use crate::console::screens::members::writes::OfRole;
 use crate::console::screens::roles::list::Roles;
-use crate::console::screens::shown::Page;
+use crate::console::screens::shown::{Page, Shown, ShownMut};
 use crate::console::screens::write::Confirm;
 use crate::console::screens::{
     Change, Ctx, ScreenId, ScreenMsg, ScreenPage, health, members, roles, subscriptions,
 };
 use crate::console::table::Table;
 
-/// The screens, one field each: today each a list's table.
+/// The screens, one field each: a list's table, or a page (a person's,
+/// an offboarding) that holds its own lines.
 #[derive(Default)]
 pub struct Screens {
     pub roles: Table<Roles>,
@@ -34,53 +36,75 @@ pub struct Screens {
     pub subscriptions: Table<Subscriptions>,
     pub deliveries: Table<Deliveries>,
     pub people: Table<People>,
-    pub person: Table<Person>,
-    pub offboard: Table<Offboarding>,
+    pub person: Person,
+    pub offboard: Offboarding,
     pub health: Table<Board>,
 }
 
 impl Screens {
-    pub fn get(&self, id: ScreenId) -> &dyn AnyTable {
+    /// The screen on show, as the shell asks of any screen: a list or a
+    /// page (`shown.rs`).
+    pub fn shown(&self, id: ScreenId) -> Shown<'_> {
         match id {
-            ScreenId::Roles => &self.roles,
-            ScreenId::Members => &self.members,
-            ScreenId::Subscriptions => &self.subscriptions,
-            ScreenId::Deliveries => &self.deliveries,
-            ScreenId::People => &self.people,
-            ScreenId::Person => &self.person,
-            ScreenId::Offboard => &self.offboard,
-            ScreenId::Health => &self.health,
+            ScreenId::Roles => Shown::List(&self.roles),
+            ScreenId::Members => Shown::List(&self.members),
+            ScreenId::Subscriptions => Shown::List(&self.subscriptions),
+            ScreenId::Deliveries => Shown::List(&self.deliveries),
+            ScreenId::People => Shown::List(&self.people),
+            ScreenId::Person => Shown::Page(&self.person),
+            ScreenId::Offboard => Shown::Page(&self.offboard),
+            ScreenId::Health => Shown::List(&self.health),
         }
     }
 
-    pub fn get_mut(&mut self, id: ScreenId) -> &mut dyn AnyTable {
+    pub fn shown_mut(&mut self, id: ScreenId) -> ShownMut<'_> {
         match id {
-            ScreenId::Roles => &mut self.roles,
-            ScreenId::Members => &mut self.members,
-            ScreenId::Subscriptions => &mut self.subscriptions,
-            ScreenId::Deliveries => &mut self.deliveries,
-            ScreenId::People => &mut self.people,
-            ScreenId::Person => &mut self.person,
-            ScreenId::Offboard => &mut self.offboard,
-            ScreenId::Health => &mut self.health,
+            ScreenId::Roles => ShownMut::List(&mut self.roles),
+            ScreenId::Members => ShownMut::List(&mut self.members),
+            ScreenId::Subscriptions => ShownMut::List(&mut self.subscriptions),
+            ScreenId::Deliveries => ShownMut::List(&mut self.deliveries),
+            ScreenId::People => ShownMut::List(&mut self.people),
+            ScreenId::Person => ShownMut::Page(&mut self.person),
+            ScreenId::Offboard => ShownMut::Page(&mut self.offboard),
+            ScreenId::Health => ShownMut::List(&mut self.health),
         }
+    }
+
+    /// A list, for what only a list does (pages of rows, sorts, marks);
+    /// `None` for a page.
+    pub fn list(&self, id: ScreenId) -> Option<&dyn List> {
+        self.shown(id).list()
+    }
+
+    pub fn list_mut(&mut self, id: ScreenId) -> Option<&mut dyn List> {
+        match self.shown_mut(id) {
+            ShownMut::List(table) => Some(table),
+            ShownMut::Page(_) => None,
+        }
+    }
+
+    /// Whether a screen is a list with a page of rows to ask for (not a
+    /// page, not the members of no role, not Health, which a look fills).
+    pub fn asks(&self, id: ScreenId, scope: Scope) -> bool {
+        self.list(id).is_some_and(|table| table.query(scope).is_some())
+    }
+
+    /// The generation of a list's rows, which its pages' answers carry; a
+    /// page, which asks for no pages, has none (the first ticket).
+    pub fn generation(&self, id: ScreenId) -> Ticket {
+        self.list(id).map(|table| table.generation()).unwrap_or_default()
     }
 
     /// A page that is not a table, drawn by itself (a person's, an
     /// offboarding); `None` for a list, which the shell draws as a table.
     pub fn page(&self, id: ScreenId) -> Option<&dyn Page> {
-        match id {
-            ScreenId::Person => Some(&self.person),
-            ScreenId::Offboard => Some(&self.offboard),
-            _ => None,
-        }
+        self.shown(id).page()
     }
 
     pub fn page_mut(&mut self, id: ScreenId) -> Option<&mut dyn Page> {
-        match id {
-            ScreenId::Person => Some(&mut self.person),
-            ScreenId::Offboard => Some(&mut self.offboard),
-            _ => None,
+        match self.shown_mut(id) {
+            ShownMut::List(_) => None,
+            ShownMut::Page(page) => Some(page),
         }
     }
 
@@ -195,27 +219,25 @@ impl Screens {
         closed
     }
 
-    /// Every list, for what concerns them all (a new connection).
-    pub fn all_mut(&mut self) -> impl Iterator<Item = &mut dyn AnyTable> {
+    /// Every list, for what concerns them all (a new connection; the
+    /// pages are forgotten with People's index, `forget_people`).
+    pub fn all_mut(&mut self) -> impl Iterator<Item = &mut dyn List> {
         let Screens {
             roles,
             members,
             subscriptions,
             deliveries,
             people,
-            person,
-            offboard,
             health,
+            ..
         } = self;
         [
-            roles as &mut dyn AnyTable,
-            members as &mut dyn AnyTable,
-            subscriptions as &mut dyn AnyTable,
-            deliveries as &mut dyn AnyTable,
-            people as &mut dyn AnyTable,
-            person as &mut dyn AnyTable,
-            offboard as &mut dyn AnyTable,
-            health as &mut dyn AnyTable,
+            roles as &mut dyn List,
+            members as &mut dyn List,
+            subscriptions as &mut dyn List,
+            deliveries as &mut dyn List,
+            people as &mut dyn List,
+            health as &mut dyn List,
         ]
         .into_iter()
     }

@@ -1,15 +1,26 @@
-//! A list as the screens see it, until each screen holds its own typed
-//! table: [`Resource`], what a list says besides its rows and its table's
-//! hooks (its request for a page, its heading and words), and
-//! [`AnyTable`], what the shell and the view do with any list on screen,
-//! its rows' type erased. The table itself ([`Table`]: rows, marks,
-//! filter, sort, the pages it takes) is the table floor's. Here, on the
-//! screens floor, so that a list can move into its screen's folder without
-//! naming `lists/`; issue 30's `Screens` holder replaces `AnyTable`.
+//! A list as the screens see it: [`Resource`], what a list says besides
+//! its rows and its table's hooks (its request for a page, its heading and
+//! words), and [`List`], what the shell asks of the list on show, its rows'
+//! type erased. The table itself ([`Table`]: rows, marks, filter, sort,
+//! the pages it takes) is the table floor's.
+//!
+//! Why a type-erased view of a list is kept: the shell does the same few
+//! things to whatever list is shown (moves its cursor, filters and sorts
+//! it, marks its rows, asks for the pages its window needs and lands their
+//! answers, draws its rows in columns), and six lists answer them alike
+//! through their [`Table`]; one trait object the holder hands out by
+//! [`super::ScreenId`] (`Screens::list`) keeps a match of six arms out of
+//! each of those places. What it no longer carries: the pages that are not
+//! tables (a person's, an offboarding: [`super::shown::Page`]), each
+//! screen's place among the screens as five questions (one [`Place`]),
+//! and whatever a single screen asks of its own table, which its folder
+//! calls on the table itself (`Table::apply_view`, a role's members
+//! closed on news). Issue 30 cut it from 54 methods to 50.
 
 use ratatui::text::{Line, Span};
 
-use super::{PageRequest, Screen, ScreenId, ScreenRequest};
+use super::shown::Place;
+use super::{PageRequest, Screen, ScreenRequest};
 use crate::console::kit::cell::pretty;
 use crate::console::kit::column::{Column, Sort};
 use crate::console::kit::latest::Ticket;
@@ -70,17 +81,15 @@ pub trait Resource: Hooks + Screen {
     }
 }
 
-/// What the app and the view do with a list, whatever its rows.
-pub trait AnyTable {
-    fn title(&self) -> &'static str;
-    fn noun(&self) -> &'static str;
-    fn tab(&self) -> ScreenId;
-    fn parent(&self) -> Option<ScreenId>;
+/// What the shell asks of the list on show, whatever its rows.
+pub trait List {
+    /// Its place among the screens: title, tab, parent, write scope, and
+    /// what a row is called.
+    fn place(&self) -> Place;
     fn is_open(&self) -> bool;
     /// Leaves the list: its parent's row forgotten, its filter cleared.
     fn close(&mut self);
     fn heading(&self) -> String;
-    fn write_scope(&self) -> &'static str;
     /// The server's count, once known.
     fn count(&self) -> Option<u64>;
     /// Rows shown (after a local filter).
@@ -142,7 +151,7 @@ pub trait AnyTable {
     fn scanned(&self) -> Option<u64>;
     /// Whether that look stopped at its limit (and may be asked to go on).
     fn scan_stopped(&self) -> bool;
-    /// Whether [`AnyTable::count`] is the length (not one row more while a
+    /// Whether [`List::count`] is the length (not one row more while a
     /// cursor-paged list has more).
     fn count_is_exact(&self) -> bool;
     /// A line under the table, if the list has one.
@@ -167,24 +176,12 @@ pub trait AnyTable {
     fn unmark(&mut self, ids: &[String]);
 }
 
-impl<R: Resource> AnyTable for Table<R>
+impl<R: Resource> List for Table<R>
 where
     R::Pager: Asks<R::Request>,
 {
-    fn title(&self) -> &'static str {
-        R::TITLE
-    }
-
-    fn noun(&self) -> &'static str {
-        R::NOUN
-    }
-
-    fn tab(&self) -> ScreenId {
-        R::TAB
-    }
-
-    fn parent(&self) -> Option<ScreenId> {
-        R::PARENT
+    fn place(&self) -> Place {
+        Place::of::<R>(R::NOUN)
     }
 
     fn is_open(&self) -> bool {
@@ -203,10 +200,6 @@ where
 
     fn heading(&self) -> String {
         self.resource.heading()
-    }
-
-    fn write_scope(&self) -> &'static str {
-        R::WRITE_SCOPE
     }
 
     fn count(&self) -> Option<u64> {

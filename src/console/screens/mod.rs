@@ -3,7 +3,9 @@
 //! here already is what the screens share ([`Screen`], [`ScreenId`], the
 //! holder of them all ([`Screens`], `holder.rs`), what the shell lends a
 //! screen's handler ([`Ctx`], `ctx.rs`), [`Change`], what each
-//! screen hears ([`ScreenMsg`]) and asks ([`ScreenAsk`]), the typed
+//! screen hears ([`ScreenMsg`]) and asks ([`ScreenAsk`]), what a
+//! screen's handler hands back for the shell to do ([`heard::Heard`],
+//! one type for every screen), the typed
 //! requests of [`request`], the writes of [`write`], the bulk runs of
 //! [`bulk`] and the words of a key binding in [`keys`]) and, in each
 //! screen's folder, its list or page, its own request type, what else it
@@ -11,8 +13,10 @@
 //! (`writes.rs`), its own keys (`keys.rs`, every screen) and how its
 //! answers and keys land, lent a [`Ctx`] (`handle.rs` for Health, People,
 //! a person's page and an offboarding; `heard.rs` for Subscriptions and
-//! Members). A page that is not a table (a person's, an offboarding) draws
-//! itself (`draw.rs`) and the shell reaches it as a [`shown::Page`].
+//! Members). A page that is not a table (a person's, an offboarding) holds
+//! its own lines and cursor and draws itself (`draw.rs`); the shell asks
+//! whatever screen is shown through [`shown::Shown`], a list or a
+//! [`shown::Page`].
 //!
 //! [`Change`] is the one broadcast between screens (slumber's broadcast
 //! event): news of something written (or, for a look's states, read
@@ -26,6 +30,7 @@ pub mod bulk;
 pub mod ctx;
 pub mod deliveries;
 pub mod health;
+pub mod heard;
 pub mod holder;
 pub mod keys;
 pub mod list;
@@ -120,8 +125,8 @@ screen_msg!(
 /// variant a screen (the shell's effects carry it as `Effect::Ask`): each
 /// screen's own `Ask`, whose answer is that screen's own `Msg`. The shell
 /// names none of a screen's requests; the effects runner hands each to
-/// what runs it (its folder's `ask.rs`, or for the long runs that tell
-/// news as they go, the runner's own task).
+/// what runs it in its folder (`ask.rs`, or for the long runs that tell
+/// news as they go, `request.rs`, on the runner's task).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ScreenAsk {
     Members(members::Ask),

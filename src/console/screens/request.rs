@@ -16,10 +16,15 @@
 //! travels with its table's generation ([`crate::console::kit::latest`]),
 //! and an answer of an older generation is dropped where it lands.
 //!
-//! Screens that hold their rows whole (a person's page, an offboarding
-//! plan, Health's board) ask nothing page by page: their request type is
-//! [`Held`], which has no values, so that no page of theirs can be asked
-//! for or answered.
+//! A list that holds its rows whole (Health's board) asks nothing page by
+//! page: its request type is [`Held`], which has no values, so that no
+//! page of its can be asked for or answered. A page that is not a table (a
+//! person's, an offboarding) holds its lines itself and has no request
+//! type at all.
+//!
+//! What a screen asks besides its rows runs in its folder too; the long
+//! runs that tell news as they go are lent what they need by the effects
+//! runner ([`Lent`], [`Tell`]).
 
 use std::convert::Infallible;
 use std::fmt;
@@ -181,4 +186,21 @@ impl<T: Send + 'static> PageRequest for Held<T> {
     async fn run(self, _: &Client, _: u64, _: u64) -> Result<Page<T>, api::Error> {
         match self.never {}
     }
+}
+
+/// How a screen's long request tells its news as it goes (a look's rows,
+/// the role index's progress, an offboarding's steps): each message is its
+/// screen's own, which the effects runner carries to the loop. A screen
+/// never sees the shell's messages.
+pub type Tell<M> = std::sync::Arc<dyn Fn(M) + Send + Sync>;
+
+/// What the effects runner lends a screen's long run that keeps state on
+/// disk (a look's index, an offboarding's record): the client, the
+/// console's clock, the state directory, and how to tell its news (its
+/// screen's messages, `M`).
+pub struct Lent<'a, M> {
+    pub client: &'a Client,
+    pub clock: crate::clock::Clock,
+    pub state_dir: &'a std::path::Path,
+    pub tell: Tell<M>,
 }

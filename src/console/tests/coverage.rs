@@ -11,10 +11,10 @@ use super::{answer, app, command, key, screen};
 use crate::api::health::Health;
 use crate::api::{self, RequestLabel, Subscription, SubscriptionState, TransportKind};
 use crate::console::app::{About, App, Effect, LookFailure, LookNews, Msg, ScreenId, Ticket, Timer};
-use crate::console::lists::AnyTable;
 use crate::console::screens::ScreenAsk;
 use crate::console::screens::health::Ask as HealthAsk;
 use crate::console::screens::health::Msg as HealthMsg;
+use crate::console::screens::list::List as _;
 use crate::health::list::States;
 use crate::health::{Coverage, HealthRow, LookSummary};
 

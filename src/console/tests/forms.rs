@@ -43,7 +43,7 @@ fn roles_show_an_access_level_only_where_the_server_keeps_one() {
         ScreenPage::new(Page { results, ..page })
     });
     let table = &app.screens.roles;
-    let headers: Vec<&str> = crate::console::lists::AnyTable::columns(table)
+    let headers: Vec<&str> = crate::console::screens::list::List::columns(table)
         .iter()
         .map(|column| column.header)
         .collect();
@@ -56,7 +56,7 @@ fn roles_show_an_access_level_only_where_the_server_keeps_one() {
             zone: app.context.zone,
             now: app.window.now,
         };
-        crate::console::lists::AnyTable::cells(&app.screens.roles, row, &view).unwrap()
+        crate::console::screens::list::List::cells(&app.screens.roles, row, &view).unwrap()
     };
     assert_eq!(
         (
@@ -90,7 +90,7 @@ fn roles_show_an_access_level_only_where_the_server_keeps_one() {
     let mut older = super::app();
     let first = older.start().pop().unwrap();
     answer(&mut older, &first, |offset| roles_with_access(2, offset));
-    let headers: Vec<&str> = crate::console::lists::AnyTable::columns(&older.screens.roles)
+    let headers: Vec<&str> = crate::console::screens::list::List::columns(&older.screens.roles)
         .iter()
         .map(|column| column.header)
         .collect();

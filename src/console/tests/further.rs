@@ -7,7 +7,7 @@ use super::on_call::with_states;
 use super::{answer, app, fetches, key, screen};
 use crate::api::SubscriptionState;
 use crate::console::app::Effect;
-use crate::console::lists::subscriptions::SCAN_LIMIT;
+use crate::console::screens::subscriptions::list::SCAN_LIMIT;
 
 /// Answers every page the look asks for until it asks for none; the
 /// offsets asked for.

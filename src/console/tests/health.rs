@@ -17,7 +17,7 @@ use crate::api::health::{FailedRecipient, Health};
 use crate::console::app::{
     App, Effect, LookNews, Mode, ScreenId, ScreenRequest, Stop, Ticket, Write, Written,
 };
-use crate::console::lists::AnyTable;
+use crate::console::screens::list::List as _;
 use crate::health::{Coverage, HealthRow, LookSummary};
 
 pub(super) fn row(id: i64, health: Health) -> HealthRow {
@@ -371,7 +371,8 @@ fn marked_rows_are_paused_together_and_the_paused_ones_left_alone() {
 
 #[test]
 fn a_paused_row_promises_no_next_delivery_and_names_its_channel() {
-    use crate::console::lists::{Board, Listing};
+    use crate::console::screens::health::Board;
+    use crate::console::table::listing::Listing;
     let theme = crate::console::kit::theme::Theme::plain();
     let now = crate::api::time::parse_datetime("2026-11-22T10:00:00Z").unwrap();
     let view = crate::console::kit::view::ViewCx {

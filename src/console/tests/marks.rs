@@ -32,7 +32,7 @@ fn subscriptions_shown(count: u64) -> App {
 }
 
 fn marked(app: &App, list: ScreenId) -> usize {
-    app.screens.get(list).marked()
+    app.screens.shown(list).marked()
 }
 
 #[test]

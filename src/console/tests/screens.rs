@@ -300,7 +300,7 @@ fn the_sort_in_force_shows_in_the_header_and_the_footer() {
     assert!(shown.contains("NAME ▲"), "{shown}");
     assert!(shown.contains("sorted by name"), "{shown}");
     // Round the sorts to the server's order.
-    let sorts = crate::console::lists::Listing::sorts(&app.screens.roles.resource).len();
+    let sorts = crate::console::table::listing::Listing::sorts(&app.screens.roles.resource).len();
     for _ in 1..sorts {
         key(&mut app, KeyCode::Char('s'));
     }

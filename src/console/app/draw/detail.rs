@@ -16,7 +16,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
     let theme = view.theme;
     let (title, lines) = app
         .screens
-        .get(app.shown())
+        .shown(app.shown())
         .detail(app.overlays.detail_json, view)
         .unwrap_or_else(|| {
             (
@@ -62,7 +62,7 @@ pub fn scroll_limit(app: &App) -> u16 {
     };
     let lines = app
         .screens
-        .get(app.shown())
+        .shown(app.shown())
         .detail(app.overlays.detail_json, &view)
         .map(|(_, lines)| wrap(lines, usize::from(area.width.saturating_sub(2))).len())
         .unwrap_or(0);

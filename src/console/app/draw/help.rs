@@ -76,7 +76,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
     let lines = lines(app, theme, inner);
     let area = area(screen, lines.len());
     popup::clear(frame, area);
-    let title = format!(" keys: {} ", app.screens.get(app.shown()).title());
+    let title = format!(" keys: {} ", app.screens.shown(app.shown()).title());
     frame.render_widget(
         Paragraph::new(lines).scroll((app.overlays.scroll.help, 0)).block(
             Block::bordered()

@@ -11,16 +11,16 @@ use ratatui::text::{Line, Span};
 use crate::console::app::App;
 use crate::console::kit::column::{Column, Sort};
 use crate::console::kit::view::ViewCx;
-use crate::console::lists::AnyTable;
+use crate::console::screens::shown::Shown;
 use crate::console::table;
 use crate::console::table::draw::{Drawn, Look, Stale};
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
-    let list = app.screens.get(app.shown());
-    let heading = if app.navigation.tab != app.shown() && !app.screens.get(app.navigation.tab).is_open() {
-        format!("Choose a {}", list.noun())
+    let shown = app.screens.shown(app.shown());
+    let heading = if app.navigation.tab != app.shown() && !app.screens.shown(app.navigation.tab).is_open() {
+        format!("Choose a {}", shown.noun())
     } else {
-        list.heading()
+        shown.heading()
     };
     let look = Look {
         heading,
@@ -29,71 +29,73 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
             line: offline.line(app.window.now),
         }),
     };
-    if !AnyTable::is_empty(list)
-        && let Some(page) = app.screens.page(app.shown())
+    if let Shown::Page(page) = shown
+        && !shown.is_empty()
     {
         page.draw(
             frame,
             area,
-            table::draw::block(list, &look, view, area.width),
+            table::draw::block(&shown, &look, view, area.width),
             view,
         );
         return;
     }
-    table::draw::draw(frame, area, list, &look, view);
+    table::draw::draw(frame, area, &shown, &look, view);
 }
 
-/// Any list, as its table draws it.
-impl Drawn for dyn AnyTable + '_ {
+/// Whatever screen is shown, as the table draws it: a list's rows, or a
+/// page's border and what it says while it has no lines (the page draws
+/// its lines itself).
+impl Drawn for Shown<'_> {
     fn len(&self) -> u64 {
-        AnyTable::len(self)
+        Shown::len(*self)
     }
     fn top(&self) -> u64 {
-        AnyTable::top(self)
+        Shown::top(*self)
     }
     fn cursor(&self) -> u64 {
-        AnyTable::cursor(self)
+        Shown::cursor(*self)
     }
     fn count(&self) -> Option<u64> {
-        AnyTable::count(self)
+        Shown::count(*self)
     }
     fn count_is_exact(&self) -> bool {
-        AnyTable::count_is_exact(self)
+        Shown::count_is_exact(*self)
     }
     fn scanned(&self) -> Option<u64> {
-        AnyTable::scanned(self)
+        Shown::scanned(*self)
     }
     fn scan_stopped(&self) -> bool {
-        AnyTable::scan_stopped(self)
+        Shown::scan_stopped(*self)
     }
     fn is_loading(&self) -> bool {
-        AnyTable::is_loading(self)
+        Shown::is_loading(*self)
     }
     fn has_failed(&self) -> bool {
-        AnyTable::has_failed(self)
+        Shown::has_failed(*self)
     }
     fn has_loaded_rows(&self) -> bool {
-        AnyTable::has_loaded_rows(self)
+        Shown::has_loaded_rows(*self)
     }
     fn columns(&self) -> &'static [Column] {
-        AnyTable::columns(self)
+        self.list().map_or(&[], |list| list.columns())
     }
     fn sort(&self) -> Option<&'static Sort> {
-        AnyTable::sort(self)
+        Shown::sort(*self)
     }
     fn cells(&self, shown: u64, view: &ViewCx) -> Option<Vec<Span<'static>>> {
-        AnyTable::cells(self, shown, view)
+        self.list()?.cells(shown, view)
     }
     fn marked(&self) -> usize {
-        AnyTable::marked(self)
+        Shown::marked(*self)
     }
     fn is_marked(&self, shown: u64) -> bool {
-        AnyTable::is_marked(self, shown)
+        self.list().is_some_and(|list| list.is_marked(shown))
     }
     fn status(&self, view: &ViewCx) -> Option<Line<'static>> {
-        AnyTable::status(self, view)
+        Shown::status(*self, view)
     }
     fn empty(&self) -> &'static str {
-        AnyTable::empty(self)
+        Shown::empty(*self)
     }
 }

@@ -22,8 +22,8 @@ use super::{App, Mode, Origin};
 use crate::console::kit::fit;
 use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;
-use crate::console::lists::picker;
 use crate::console::screens::ScreenId;
+use crate::console::screens::members::picker;
 use crate::console::screens::subscriptions::fields;
 use crate::console::widgets::{chooser, form, popup, results, switcher};
 
@@ -79,7 +79,7 @@ fn draw_screen(frame: &mut Frame, app: &App, view: &ViewCx) {
         let style = theme.error;
         let text = printable_lines(&notice.text).into_owned();
         // At the bottom of the table, or at its top when the cursor is down there.
-        let table = app.screens.get(app.shown());
+        let table = app.screens.shown(app.shown());
         let cursor_row = table.cursor().saturating_sub(table.top());
         let rows = u64::from(areas.table.height.saturating_sub(3));
         let at_top = cursor_row + 5 >= rows;
@@ -214,11 +214,11 @@ fn tab_layout(
     theme: &Theme,
     width: usize,
 ) -> (Vec<(Span<'static>, Option<ScreenId>)>, Option<Vec<String>>) {
-    let shown = app.screens.get(app.shown());
+    let shown = app.screens.shown(app.shown());
     // Where a list opened from another is: its parent, the row, the list.
     let crumb: Option<Vec<String>> = match shown.parent() {
         Some(parent) if shown.is_open() => Some(vec![
-            app.screens.get(parent).title().to_string(),
+            app.screens.shown(parent).title().to_string(),
             printable(&shown.heading()).into_owned(),
             shown.title().to_lowercase(),
         ]),
@@ -267,7 +267,7 @@ enum Compact {
 fn tabs(app: &App, theme: &Theme, compact: Compact) -> Vec<(Span<'static>, Option<ScreenId>)> {
     let mut tabs = vec![(Span::raw(" "), None)];
     for (number, tab) in app.tabs().enumerate() {
-        let table = app.screens.get(tab);
+        let table = app.screens.shown(tab);
         let chosen = tab == app.navigation.tab;
         let style = if chosen { theme.selected } else { theme.dim };
         let name = if chosen || compact != Compact::Names {
@@ -294,7 +294,7 @@ fn tabs(app: &App, theme: &Theme, compact: Compact) -> Vec<(Span<'static>, Optio
         tabs.push((Span::raw(" "), None));
     }
     // How many rows of the list shown are marked, for a bulk action.
-    let shown = app.screens.get(app.shown());
+    let shown = app.screens.shown(app.shown());
     if shown.marked() > 0 {
         tabs.push((
             Span::styled(
@@ -413,7 +413,7 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
 
 /// The filter, sort and switches in force on the shown list.
 fn state_line(app: &App, view: &ViewCx) -> String {
-    let table = app.screens.get(app.shown());
+    let table = app.screens.shown(app.shown());
     let mut parts = Vec::new();
     if !table.filter().is_empty() && !matches!(app.mode, Mode::Filter(_)) {
         parts.push(format!("filter \"{}\"", printable(table.filter())));

@@ -1,7 +1,8 @@
 //! What the Health screen asks for: a look at the project's subscriptions
 //! ([`Ask::Look`]). A look runs long and tells its news as it goes, with
-//! the console's clock and state directory, so the effects runner runs it
-//! (`effects/look.rs`); its news and end are the screen's own [`Msg`].
+//! the console's clock and state directory, so it runs on the effects
+//! runner's task (`request.rs`); its news and end are the screen's own
+//! [`Msg`].
 //!
 //! [`Msg`]: super::Msg
 

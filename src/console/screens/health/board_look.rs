@@ -275,7 +275,7 @@ impl Table<Board> {
         self.rows.list.hold_all(rows);
         // The filter's view is of the rows before: made again.
         self.rows.view = None;
-        crate::console::screens::list::AnyTable::apply_view(self, height);
+        Table::apply_view(self, height);
         if let Some(id) = selected {
             self.rows.select_id(&id.to_string(), Board::id, height);
         }

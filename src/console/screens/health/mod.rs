@@ -17,6 +17,7 @@ pub mod handle;
 pub mod keys;
 pub mod looks;
 pub mod msg;
+pub mod request;
 pub mod tab;
 
 pub use ask::Ask;

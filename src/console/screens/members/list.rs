@@ -16,7 +16,7 @@ use crate::console::screens;
 use crate::console::screens::Change;
 use crate::console::screens::Screen;
 use crate::console::screens::ScreenId;
-use crate::console::screens::list::{AnyTable, Resource};
+use crate::console::screens::list::{List, Resource};
 use crate::console::table::Table;
 use crate::console::table::hooks::Hooks;
 use crate::console::table::listing::Listing;

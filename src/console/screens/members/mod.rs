@@ -2,7 +2,7 @@
 //! role's memberships and how news lands on them), its typed request
 //! (`request.rs`), what else it asks (`ask.rs`: the picker's people, a
 //! role by name) and what runs it, how those answers land (`heard.rs`:
-//! `on_msg`, and [`Heard`], what it hands back for the shell to do), its
+//! `on_msg`, handing back to the shell a role to open), its
 //! writes (`writes.rs`), the member picker (`picker.rs`: its state,
 //! keys and drawing; `assign.rs`: opened, searched, its choice sent; the shell holds the open one among its overlays) and
 //! its own keys (`keys.rs`, gathered by the shell's keymap); what its keys
@@ -19,7 +19,6 @@ pub mod request;
 pub mod writes;
 
 pub use ask::Ask;
-pub use heard::Heard;
 pub use msg::Msg;
 pub use request::Request;
 pub use writes::Write;

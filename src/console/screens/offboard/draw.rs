@@ -9,28 +9,15 @@ use ratatui::widgets::Block;
 
 use super::page::{Item, Offboarding};
 use crate::console::kit::cell::{styled, text};
+use crate::console::kit::page::PageLines;
 use crate::console::kit::view::ViewCx;
-use crate::console::screens::Ctx;
-use crate::console::screens::shown::Page;
-use crate::console::table::Table;
 use crate::people::offboard::{Status, Step};
 
-impl Page for Table<Offboarding> {
-    /// The offboarding in `block`, the cursor's line kept on screen.
-    fn draw(&self, frame: &mut Frame, area: Rect, block: Block, view: &ViewCx) {
-        let lines =
-            (0..self.rows.len()).map(|at| self.rows.row(at).map(|item| Line::from(cells(item, view))));
-        crate::console::kit::page::draw(frame, area, block, lines, self.rows.cursor, view);
-    }
-
-    /// Space turns its options on and off (`handle.rs`).
-    fn takes_space(&self) -> bool {
-        true
-    }
-
-    fn space(&mut self, ctx: &mut Ctx) {
-        self.toggle_option(ctx);
-    }
+/// The offboarding in `block`, the cursor's line kept on screen.
+pub fn draw(offboarding: &Offboarding, frame: &mut Frame, area: Rect, block: Block, view: &ViewCx) {
+    let lines = &offboarding.lines;
+    let shown = (0..lines.len()).map(|at| lines.row(at).map(|item| Line::from(cells(item, view))));
+    crate::console::kit::page::draw(frame, area, block, shown, lines.cursor(), view);
 }
 
 /// A line of the offboarding, as spans.

@@ -6,7 +6,7 @@
 //! while it runs abandons nothing: the steps go on, and the notice says
 //! when they have ended. Methods of the screens, as the offboarding plans
 //! from a person's page and tells People's index what changed
-//! (`people/heard.rs` says why), lent a [`Ctx`].
+//! (`screens/heard.rs` says why), lent a [`Ctx`].
 
 use super::Msg;
 use super::page::{Offboarding, Phase, Screen};
@@ -14,10 +14,10 @@ use super::writes::Write as OffboardWrite;
 use crate::api;
 use crate::console::kit::latest::Ticket;
 use crate::console::kit::notice::Notice;
-use crate::console::screens::people::heard::{Heard, Step};
+use crate::console::kit::page::PageLines;
+use crate::console::screens::heard::{Heard, Step};
 use crate::console::screens::write::{Confirm, Write, Written};
 use crate::console::screens::{Ctx, ScreenId, Screens};
-use crate::console::table::Table;
 use crate::text::plural;
 
 impl Screens {
@@ -25,7 +25,7 @@ impl Screens {
     pub fn on_offboard_msg(&mut self, msg: Msg, ctx: &mut Ctx) {
         match msg {
             Msg::OffboardStep { at, step, .. } => {
-                let Some(screen) = self.offboard.resource.screen.as_mut() else {
+                let Some(screen) = self.offboard.screen.as_mut() else {
                     return;
                 };
                 if let Some(slot) = screen.plan.steps.get_mut(at) {
@@ -50,14 +50,14 @@ impl Screens {
                     .person()
                     .is_some_and(|(uuid, _, _)| uuid.eq_ignore_ascii_case(&member.user.uuid));
                 let mut heard = self.open_person(ctx);
-                if same && !self.person.resource.gathering {
+                if same && !self.person.gathering {
                     heard.then(self.open_offboard(ctx));
                 } else {
                     self.people.resource.asked.then_offboard = true;
                 }
                 heard
             }
-            ScreenId::Person if self.person.resource.profile.is_none() => {
+            ScreenId::Person if self.person.profile.is_none() => {
                 self.people.resource.asked.then_offboard = true;
                 *ctx.notice = Some(Notice::working(
                     "their page is being gathered: the plan follows".into(),
@@ -72,10 +72,10 @@ impl Screens {
     /// The offboarding page for the page's person: a new plan, or the run
     /// under way for them.
     pub(in crate::console::screens) fn open_offboard(&mut self, ctx: &mut Ctx) -> Heard {
-        let Some(profile) = self.person.resource.profile.clone() else {
+        let Some(profile) = self.person.profile.clone() else {
             return Heard::default();
         };
-        let offboard = &mut self.offboard.resource;
+        let offboard = &mut self.offboard;
         if let Some(running) = offboard.screen.as_ref().filter(|_| offboard.is_running()) {
             if running.plan.person.email != profile.person.email {
                 *ctx.notice = Some(Notice::error(format!(
@@ -86,7 +86,7 @@ impl Screens {
             }
         } else {
             offboard.screen = Some(Box::new(Screen::new(profile)));
-            self.offboard.rows.cursor = 0;
+            offboard.lines.move_to(0, ctx.height);
         }
         self.offboard.redraw(ctx.height);
         Heard::step(Step::Open(ScreenId::Offboard))
@@ -95,7 +95,7 @@ impl Screens {
     /// Esc leaving a running offboarding: it goes on, and the notice
     /// says so.
     pub(in crate::console::screens) fn offboard_left(&mut self, ctx: &mut Ctx) {
-        let offboard = &self.offboard.resource;
+        let offboard = &self.offboard;
         if !offboard.is_running() {
             return;
         }
@@ -111,7 +111,7 @@ impl Screens {
 
     /// Enter: the plan, after asking (only `y` runs it).
     pub fn confirm_offboarding(&mut self, ctx: &mut Ctx) -> Heard {
-        let Some(screen) = self.offboard.resource.screen.as_ref() else {
+        let Some(screen) = self.offboard.screen.as_ref() else {
             return Heard::default();
         };
         match &screen.phase {
@@ -157,7 +157,7 @@ impl Screens {
 
     /// The offboarding's write went out with this ticket.
     pub fn offboard_sent(&mut self, ticket: Ticket, ctx: &Ctx) {
-        if let Some(screen) = self.offboard.resource.screen.as_mut() {
+        if let Some(screen) = self.offboard.screen.as_mut() {
             screen.phase = Phase::Running { ticket };
             self.offboard.redraw(ctx.height);
         }
@@ -173,7 +173,6 @@ impl Screens {
     ) -> Heard {
         let screen = self
             .offboard
-            .resource
             .screen
             .as_mut()
             .filter(|screen| screen.phase == Phase::Running { ticket });
@@ -220,7 +219,6 @@ impl Screens {
         let heard = self.refresh_people_quietly(ctx);
         if self
             .person
-            .resource
             .chosen
             .as_ref()
             .is_some_and(|chosen| chosen.email == email)
@@ -231,13 +229,12 @@ impl Screens {
     }
 }
 
-impl Table<Offboarding> {
+impl Offboarding {
     /// Whether the offboarding waits for this step: of the run under way,
     /// not of one stopped or left.
     pub fn wants(&self, msg: &Msg) -> bool {
         match msg {
             Msg::OffboardStep { ticket, .. } => self
-                .resource
                 .screen
                 .as_ref()
                 .is_some_and(|screen| screen.phase == (Phase::Running { ticket: *ticket })),
@@ -245,11 +242,11 @@ impl Table<Offboarding> {
     }
 }
 
-impl Table<Offboarding> {
+impl Offboarding {
     /// Space: the option under the cursor, on or off; the plan follows.
     pub fn toggle_option(&mut self, ctx: &mut Ctx) {
         let toggle = self.selected_toggle();
-        let Some(screen) = self.resource.screen.as_mut() else {
+        let Some(screen) = self.screen.as_mut() else {
             return;
         };
         match (toggle, &screen.phase) {

@@ -4,24 +4,19 @@
 //! step's outcome as it ends (✓ done, = already so, ✗ failed and why), and
 //! at the end a summary and where the record went.
 
-use std::cmp::Ordering;
-
-use ratatui::layout::Constraint;
-use ratatui::text::{Line, Span};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::Block;
 use serde::Serialize;
 
-use crate::console::kit::cell::contains;
-use crate::console::kit::column::{Column, Sort};
 use crate::console::kit::detail::field;
 use crate::console::kit::latest::Ticket;
-use crate::console::kit::scope::Scope;
+use crate::console::kit::page::{Lines, PageItem, PageLines};
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
-use crate::console::screens::list::Resource;
-use crate::console::screens::{Held, ScreenId};
-use crate::console::table::Table;
-use crate::console::table::hooks::Hooks;
-use crate::console::table::listing::Listing;
+use crate::console::screens::shown::{Page, Place};
+use crate::console::screens::{Ctx, ScreenId};
 use crate::people::offboard::{self, Options, Plan, Status, Step};
 use crate::people::profile::Profile;
 use crate::text::plural;
@@ -137,27 +132,13 @@ pub enum Item {
     Text { text: String },
 }
 
+/// The offboarding page: the run planned or under way (kept while it
+/// runs, whoever is shown), and its lines with the cursor over them.
 #[derive(Debug, Default)]
 pub struct Offboarding {
     pub screen: Option<Box<Screen>>,
+    pub lines: Lines<Item>,
 }
-
-impl Offboarding {
-    pub fn is_running(&self) -> bool {
-        self.screen
-            .as_ref()
-            .is_some_and(|screen| matches!(screen.phase, Phase::Running { .. }))
-    }
-}
-
-const COLUMNS: [Column; 1] = [Column::new("", Constraint::Fill(1), 0)];
-
-const SORTS: [Sort; 1] = [Sort {
-    label: "in order",
-    column: None,
-    descending: false,
-    ordering: None,
-}];
 
 /// The screen's lines.
 pub fn items(screen: &Screen) -> Vec<Item> {
@@ -210,19 +191,61 @@ pub fn items(screen: &Screen) -> Vec<Item> {
     items
 }
 
-impl Listing for Offboarding {
-    type Row = Item;
-    const NOUN: &'static str = "line";
+impl PageItem for Item {
+    fn id(&self) -> String {
+        match self {
+            Item::Step { number, .. } => number.to_string(),
+            Item::Option { toggle, .. } => format!("{toggle:?}"),
+            Item::Heading { text } | Item::Warning { text } | Item::Text { text } => text.clone(),
+        }
+    }
+}
 
-    fn columns(&self) -> &'static [Column] {
-        &COLUMNS
+impl screens::Screen for Offboarding {
+    const ID: ScreenId = ScreenId::Offboard;
+    const TITLE: &'static str = "Offboard";
+    const TAB: ScreenId = ScreenId::People;
+    const PARENT: Option<ScreenId> = Some(ScreenId::Person);
+    const WRITE_SCOPE: &'static str = "organization:write";
+}
+
+impl Offboarding {
+    pub fn is_running(&self) -> bool {
+        self.screen
+            .as_ref()
+            .is_some_and(|screen| matches!(screen.phase, Phase::Running { .. }))
     }
 
-    fn cells(&self, item: &Item, view: &ViewCx) -> Vec<Span<'static>> {
-        super::draw::cells(item, view)
+    /// The lines again, after the plan or its phase changed.
+    pub fn redraw(&mut self, height: u64) {
+        let items = self.screen.as_deref().map(items).unwrap_or_default();
+        self.lines.hold(items, height);
     }
 
-    fn detail(&self, item: &Item, view: &ViewCx) -> (String, Vec<Line<'static>>) {
+    /// The option under the cursor, if it is one.
+    pub fn selected_toggle(&self) -> Option<Toggle> {
+        match self.lines.selected()? {
+            Item::Option { toggle, .. } => Some(*toggle),
+            _ => None,
+        }
+    }
+
+    /// The title of its frame: whom, and where the run is.
+    pub fn heading(&self) -> String {
+        let Some(screen) = &self.screen else {
+            return <Self as screens::Screen>::TITLE.into();
+        };
+        let person = &screen.plan.person;
+        let state = match &screen.phase {
+            Phase::Planning => "plan",
+            Phase::Running { .. } => "running",
+            Phase::Done { .. } => "done",
+        };
+        format!("Offboard {} <{}> · {state}", person.name, person.email)
+    }
+
+    /// A line told in full (`v`).
+    fn detail_of(&self, item: &Item, view: &ViewCx) -> (String, Vec<Line<'static>>) {
         let theme = view.theme;
         match item {
             Item::Step { number, step } => {
@@ -251,59 +274,20 @@ impl Listing for Offboarding {
                 ],
             ),
             Item::Heading { text: said } | Item::Warning { text: said } | Item::Text { text: said } => (
-                self.heading(),
+                Offboarding::heading(self),
                 vec![Line::raw(format!(" {}", crate::text::printable(said)))],
             ),
         }
     }
-
-    fn id(item: &Item) -> String {
-        match item {
-            Item::Step { number, .. } => number.to_string(),
-            Item::Option { toggle, .. } => format!("{toggle:?}"),
-            Item::Heading { text } | Item::Warning { text } | Item::Text { text } => text.clone(),
-        }
-    }
-
-    fn matches(item: &Item, needle: &str) -> bool {
-        serde_json::to_string(item).is_ok_and(|json| contains(&json, needle))
-    }
-
-    fn sorts(&self) -> &'static [Sort] {
-        &SORTS
-    }
-
-    fn compare(_a: &Item, _b: &Item, _sort: &Sort) -> Ordering {
-        Ordering::Equal
-    }
 }
 
-impl screens::Screen for Offboarding {
-    const ID: ScreenId = ScreenId::Offboard;
-    const TITLE: &'static str = "Offboard";
-    const TAB: ScreenId = ScreenId::People;
-    const PARENT: Option<ScreenId> = Some(ScreenId::Person);
-    const WRITE_SCOPE: &'static str = "organization:write";
-}
-
-impl Hooks for Offboarding {
-    type Pager = crate::console::table::pager::Whole;
-}
-
-impl Resource for Offboarding {
-    type Request = Held<Item>;
+impl Page for Offboarding {
+    fn place(&self) -> Place {
+        Place::of::<Self>("line")
+    }
 
     fn heading(&self) -> String {
-        let Some(screen) = &self.screen else {
-            return <Self as screens::Screen>::TITLE.into();
-        };
-        let person = &screen.plan.person;
-        let state = match &screen.phase {
-            Phase::Planning => "plan",
-            Phase::Running { .. } => "running",
-            Phase::Done { .. } => "done",
-        };
-        format!("Offboard {} <{}> · {state}", person.name, person.email)
+        Offboarding::heading(self)
     }
 
     fn is_open(&self) -> bool {
@@ -316,10 +300,15 @@ impl Resource for Offboarding {
         if !self.is_running() {
             self.screen = None;
         }
+        self.lines.unfilter();
     }
 
-    fn query(&self, _scope: Scope) -> Option<Held<Item>> {
-        None
+    fn lines(&self) -> &dyn PageLines {
+        &self.lines
+    }
+
+    fn lines_mut(&mut self) -> &mut dyn PageLines {
+        &mut self.lines
     }
 
     fn empty(&self) -> &'static str {
@@ -340,23 +329,21 @@ impl Resource for Offboarding {
         };
         Some(Line::styled(said, theme.dim))
     }
-}
 
-impl Table<Offboarding> {
-    /// The lines again, after the plan or its phase changed.
-    pub fn redraw(&mut self, height: u64) {
-        let items = self.resource.screen.as_deref().map(items).unwrap_or_default();
-        let cursor = self.rows.cursor as i64;
-        self.rows.list.hold_all(items);
-        self.apply_view(height);
-        self.rows.move_to(cursor, height);
+    fn detail(&self, view: &ViewCx) -> Option<(String, Vec<Line<'static>>)> {
+        Some(self.detail_of(self.lines.selected()?, view))
     }
 
-    /// The option under the cursor, if it is one.
-    pub fn selected_toggle(&self) -> Option<Toggle> {
-        match self.selected()? {
-            Item::Option { toggle, .. } => Some(*toggle),
-            _ => None,
-        }
+    fn draw(&self, frame: &mut Frame, area: Rect, block: Block, view: &ViewCx) {
+        super::draw::draw(self, frame, area, block, view);
+    }
+
+    /// Space turns its options on and off (`handle.rs`).
+    fn takes_space(&self) -> bool {
+        true
+    }
+
+    fn space(&mut self, ctx: &mut Ctx) {
+        self.toggle_option(ctx);
     }
 }

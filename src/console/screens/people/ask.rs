@@ -1,7 +1,7 @@
 //! What the People screen asks for besides a page of its rows ([`Ask`]):
 //! the role index and a narrowing. Both run long and tell their news as
-//! they go, so the effects runner runs them (`effects/people.rs`); their
-//! news and end are the screen's own [`Msg`](super::Msg).
+//! they go, so they run on the effects runner's task (`request.rs`'s
+//! `run`); their news and end are the screen's own [`Msg`](super::Msg).
 
 use super::msg::SharedIndex;
 use crate::console::kit::latest::Ticket;

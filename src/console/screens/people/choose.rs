@@ -6,12 +6,12 @@
 //! takes its keys and hands back what was chosen ([`Screens::chosen`]).
 
 use super::Write as PeopleWrite;
-use super::heard::{Heard, Step};
 use crate::api::models::level;
 use crate::console::kit::notice::Notice;
 use crate::console::kit::person::{Person, level_word, named};
 use crate::console::screens::bulk::{Bulk, Item};
-use crate::console::screens::list::AnyTable;
+use crate::console::screens::heard::{Heard, Step};
+use crate::console::screens::list::List;
 use crate::console::screens::write::{Confirm, Write};
 use crate::console::screens::{Ctx, ScreenId, Screens};
 use crate::console::widgets::chooser::{Choice, Chooser};
@@ -55,11 +55,10 @@ impl Screens {
             ScreenId::Person | ScreenId::Offboard => {
                 let page = &self.person;
                 let level = page
-                    .resource
                     .profile
                     .as_ref()
                     .and_then(|profile| profile.member.as_ref().map(|member| member.level));
-                match (page.person(), &page.resource.profile) {
+                match (page.person(), &page.profile) {
                     (Some((uuid, _, _)), Some(profile)) if let Some(member) = &profile.member => {
                         vec![(
                             Person {

@@ -6,13 +6,14 @@
 //! offboarding, `offboard/handle.rs`), lent a [`Ctx`], returning what the
 //! shell does next ([`Heard`]).
 
-use super::heard::{Heard, Step};
 use super::list::{Narrowing, People, Scan};
 use super::msg::{PeopleNews, SharedIndex};
 use super::{Ask, Msg, Narrow};
 use crate::console::kit::notice::Notice;
 use crate::console::kit::stop::Stop;
-use crate::console::screens::list::AnyTable;
+use crate::console::screens::heard::{Heard, Step};
+use crate::console::screens::offboard::page::Offboarding;
+use crate::console::screens::person::page::Person;
 use crate::console::screens::{Ctx, ScreenId, Screens};
 
 impl Screens {
@@ -75,7 +76,7 @@ impl Screens {
             Err(error) => {
                 people.index_error = Some(error.clone());
                 if std::mem::take(&mut people.asked.page_waits) {
-                    let page = &mut self.person.resource;
+                    let page = &mut self.person;
                     page.gathering = false;
                     page.error = Some(format!("who holds which role could not be read: {error}"));
                 }
@@ -275,10 +276,8 @@ impl Screens {
         self.people.resource = People::default();
         self.people.resource.asked = asked;
         self.people.clear();
-        self.person.close();
-        self.person.clear();
-        self.offboard.resource.screen = None;
-        self.offboard.clear();
+        self.person = Person::default();
+        self.offboard = Offboarding::default();
     }
 }
 

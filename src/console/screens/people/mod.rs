@@ -5,15 +5,14 @@
 //! page asked and "latest wins" for each (`asked.rs`), how its answers
 //! and keys land (`handle.rs`: the index, the narrowings, Esc and `r`),
 //! what it hears of other screens' writes (`news.rs`), its writes
-//! (`writes.rs`), its keys (`keys.rs`), what `a` and `L` choose and ask for the people acted on
-//! (`choose.rs`), and what its handlers and those of a person's page and
-//! an offboarding ask of the shell (`heard.rs`).
+//! (`writes.rs`), its keys (`keys.rs`), and what `a` and `L` choose and
+//! ask for the people acted on (`choose.rs`). What its handlers ask of
+//! the shell is every screen's [`Heard`](super::heard::Heard).
 
 pub mod ask;
 pub mod asked;
 pub mod choose;
 pub mod handle;
-pub mod heard;
 pub mod keys;
 pub mod list;
 pub mod msg;

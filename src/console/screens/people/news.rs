@@ -79,7 +79,7 @@ impl Screens {
         if !ours {
             return;
         }
-        if let Some(mut profile) = page.resource.profile.take() {
+        if let Some(mut profile) = page.profile.take() {
             change(&mut profile);
             page.show(profile, ctx.height, ctx.zone);
         }

@@ -1,6 +1,6 @@
 //! What a person's page asks for: the page, gathered ([`Ask::Gather`]),
-//! which the effects runner runs (`effects/people.rs`); its answer is the
-//! screen's own [`Msg`](super::Msg).
+//! which runs on the effects runner's task (`request.rs`); its answer is
+//! the screen's own [`Msg`](super::Msg).
 
 use crate::console::kit::latest::Ticket;
 use crate::console::screens::people::msg::SharedIndex;

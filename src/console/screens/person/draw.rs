@@ -8,19 +8,16 @@ use ratatui::widgets::Block;
 
 use super::page::{Item, Person};
 use crate::console::kit::cell::{styled, text};
+use crate::console::kit::page::PageLines;
 use crate::console::kit::view::ViewCx;
-use crate::console::screens::shown::Page;
-use crate::console::table::Table;
 use crate::people::profile::{Found, recipients};
 use crate::text::plural;
 
-impl Page for Table<Person> {
-    /// The page in `block`, the cursor's line kept on screen.
-    fn draw(&self, frame: &mut Frame, area: Rect, block: Block, view: &ViewCx) {
-        let lines =
-            (0..self.rows.len()).map(|at| self.rows.row(at).map(|item| Line::from(cells(item, view))));
-        crate::console::kit::page::draw(frame, area, block, lines, self.rows.cursor, view);
-    }
+/// The page in `block`, the cursor's line kept on screen.
+pub fn draw(person: &Person, frame: &mut Frame, area: Rect, block: Block, view: &ViewCx) {
+    let lines = &person.lines;
+    let shown = (0..lines.len()).map(|at| lines.row(at).map(|item| Line::from(cells(item, view))));
+    crate::console::kit::page::draw(frame, area, block, shown, lines.cursor(), view);
 }
 
 /// A line of the page, as spans.

@@ -2,21 +2,19 @@
 //! the role index is in (it waits for it, or is gathered again after a
 //! new one), shown when it arrives (and the offboarding opened if `O`
 //! waited for it), and Enter on its subscription lines. Methods of the
-//! screens, as the page shares People's index (`people/heard.rs` says
+//! screens, as the page shares People's index (`screens/heard.rs` says
 //! why), lent a [`Ctx`].
 
 use super::Msg;
 use super::page::{Chosen, Item, Person};
 use crate::console::kit::notice::Notice;
 use crate::console::kit::scope::Scope;
-use crate::console::screens::list::Resource;
+use crate::console::screens::heard::{Heard, Step};
 use crate::console::screens::members;
 use crate::console::screens::members::writes::OfRole;
-use crate::console::screens::people::heard::{Heard, Step};
 use crate::console::screens::people::msg::SharedIndex;
 use crate::console::screens::write::Confirm;
 use crate::console::screens::{Ctx, ScreenId, Screens};
-use crate::console::table::Table;
 
 impl Screens {
     /// The page's own message: the page, gathered.
@@ -45,22 +43,16 @@ impl Screens {
 
     /// The open page, gathered again once the index being read is in.
     pub(in crate::console::screens) fn regather(&mut self) {
-        self.person.resource.gathering = true;
+        self.person.gathering = true;
         self.people.resource.asked.page_waits = true;
     }
 
     /// Gathers the open page, or waits for the index first.
     pub(in crate::console::screens) fn gather(&mut self, ctx: &Ctx) -> Heard {
-        let Some(email) = self
-            .person
-            .resource
-            .chosen
-            .as_ref()
-            .map(|chosen| chosen.email.clone())
-        else {
+        let Some(email) = self.person.chosen.as_ref().map(|chosen| chosen.email.clone()) else {
             return Heard::default();
         };
-        self.person.resource.gathering = true;
+        self.person.gathering = true;
         match self.people.resource.index.clone() {
             Some(index) => Heard::ask(super::Ask::Gather {
                 ticket: self.people.resource.asked.profiles.issue(),
@@ -92,7 +84,7 @@ impl Screens {
             }
             Err(error) => {
                 self.people.resource.asked.then_offboard = false;
-                let page = &mut self.person.resource;
+                let page = &mut self.person;
                 page.gathering = false;
                 page.error = Some(error.clone());
                 *ctx.notice = Some(Notice::error(format!(
@@ -133,13 +125,13 @@ impl Screens {
     }
 }
 
-impl Table<Person> {
+impl Person {
     /// `d` on a role of the page: the question before they leave it.
     pub fn confirm_delete(&self, scope: Scope) -> Option<Confirm> {
         let Item::Role(role) = self.selected()? else {
             return None;
         };
-        let who = self.resource.heading();
+        let who = self.heading();
         let of = OfRole {
             id: &role.id,
             name: &role.name,

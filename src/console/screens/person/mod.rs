@@ -1,7 +1,8 @@
 //! A person's page. Its folder holds what it asks (`ask.rs`: the page
 //! gathered) and hears (`msg.rs`: the page), how that lands and what
 //! Enter does (`handle.rs`), its keys (`keys.rs`), the page itself
-//! (`page.rs`: its lines, still held in a table's rows) and its drawing
+//! (`page.rs`: whom it shows, what was gathered, its lines and the cursor
+//! over them, held by the page itself: it is no table) and its drawing
 //! (`draw.rs`: each line whole, wrapped).
 
 pub mod ask;
@@ -10,6 +11,7 @@ pub mod handle;
 pub mod keys;
 pub mod msg;
 pub mod page;
+pub mod request;
 
 pub use ask::Ask;
 pub use msg::Msg;

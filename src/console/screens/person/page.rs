@@ -5,25 +5,20 @@
 //! the cursor moves over. `d` on a role removes them from it, Enter on a
 //! subscription shows it on Subscriptions; `a`, `L` and `O` act on them.
 
-use std::cmp::Ordering;
-
-use ratatui::layout::Constraint;
-use ratatui::text::{Line, Span};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::Block;
 use serde::Serialize;
 
 use crate::api::KeySummary;
 use crate::api::models::level;
-use crate::console::kit::cell::{contains, styled};
-use crate::console::kit::column::{Column, Sort};
+use crate::console::kit::cell::styled;
 use crate::console::kit::detail::field;
-use crate::console::kit::scope::Scope;
+use crate::console::kit::page::{Lines, PageItem, PageLines};
 use crate::console::kit::view::ViewCx;
-use crate::console::screens::Screen;
-use crate::console::screens::list::Resource;
-use crate::console::screens::{Held, ScreenId};
-use crate::console::table::Table;
-use crate::console::table::hooks::Hooks;
-use crate::console::table::listing::Listing;
+use crate::console::screens::shown::{Page, Place};
+use crate::console::screens::{Screen, ScreenId};
 use crate::display::Zone;
 use crate::people::HeldRole;
 use crate::people::profile::{Found, Keys, Profile};
@@ -47,6 +42,8 @@ pub enum Item {
     Text { text: String, warning: bool },
 }
 
+/// A person's page: whom it is about, what was gathered of them, and its
+/// lines with the cursor over them.
 #[derive(Debug, Default)]
 pub struct Person {
     pub chosen: Option<Chosen>,
@@ -54,16 +51,8 @@ pub struct Person {
     /// Gathering under way (or waiting for the role index to start).
     pub gathering: bool,
     pub error: Option<String>,
+    pub lines: Lines<Item>,
 }
-
-const COLUMNS: [Column; 1] = [Column::new("", Constraint::Fill(1), 0)];
-
-const SORTS: [Sort; 1] = [Sort {
-    label: "as laid out",
-    column: None,
-    descending: false,
-    ordering: None,
-}];
 
 fn heading_item(text: String) -> Item {
     Item::Heading { text }
@@ -153,19 +142,75 @@ pub fn items(profile: &Profile, zone: Zone) -> Vec<Item> {
     items
 }
 
-impl Listing for Person {
-    type Row = Item;
-    const NOUN: &'static str = "line";
+impl PageItem for Item {
+    fn id(&self) -> String {
+        match self {
+            Item::Role(role) => role.membership_id.clone(),
+            Item::Subscription { found, .. } => found.subscription.id.to_string(),
+            Item::Key(key) => key.id.clone().unwrap_or_default(),
+            Item::Heading { text } | Item::Text { text, .. } => text.clone(),
+            Item::Field { name, .. } => (*name).to_string(),
+        }
+    }
+}
 
-    fn columns(&self) -> &'static [Column] {
-        &COLUMNS
+impl Screen for Person {
+    const ID: ScreenId = ScreenId::Person;
+    const TITLE: &'static str = "Person";
+    const TAB: ScreenId = ScreenId::People;
+    const PARENT: Option<ScreenId> = Some(ScreenId::People);
+    const WRITE_SCOPE: &'static str = "organization:write";
+}
+
+impl Person {
+    /// Shows another person (the same one keeps their page).
+    pub fn open(&mut self, chosen: Chosen) -> bool {
+        if self.chosen.as_ref() == Some(&chosen) && self.profile.is_some() {
+            return false;
+        }
+        *self = Person {
+            chosen: Some(chosen),
+            gathering: true,
+            ..Person::default()
+        };
+        self.lines.open();
+        true
     }
 
-    fn cells(&self, item: &Item, view: &ViewCx) -> Vec<Span<'static>> {
-        super::draw::cells(item, view)
+    /// The profile arrived, or changed: its lines, the cursor kept where it was.
+    pub fn show(&mut self, profile: Box<Profile>, height: u64, zone: Zone) {
+        self.lines.hold(items(&profile, zone), height);
+        self.profile = Some(profile);
+        self.gathering = false;
+        self.error = None;
     }
 
-    fn detail(&self, item: &Item, view: &ViewCx) -> (String, Vec<Line<'static>>) {
+    /// The line under the cursor.
+    pub fn selected(&self) -> Option<&Item> {
+        self.lines.selected()
+    }
+
+    /// The person's user UUID and how to name them, once known.
+    pub fn person(&self) -> Option<(String, String, String)> {
+        let profile = self.profile.as_ref()?;
+        let uuid = profile
+            .member
+            .as_ref()
+            .map(|member| member.user.uuid.clone())
+            .or_else(|| profile.person.uuid.clone())?;
+        Some((uuid, profile.person.name.clone(), profile.person.email.clone()))
+    }
+
+    pub fn heading(&self) -> String {
+        match &self.chosen {
+            Some(chosen) if chosen.name != chosen.email => format!("{} <{}>", chosen.name, chosen.email),
+            Some(chosen) => chosen.email.clone(),
+            None => Self::TITLE.into(),
+        }
+    }
+
+    /// A line of the page told in full (`v`).
+    fn detail_of(&self, item: &Item, view: &ViewCx) -> (String, Vec<Line<'static>>) {
         let theme = view.theme;
         let now = view.now;
         match item {
@@ -225,57 +270,21 @@ impl Listing for Person {
                 ],
             ),
             Item::Heading { text: said } | Item::Text { text: said, .. } => (
-                self.heading(),
+                Person::heading(self),
                 vec![Line::raw(format!(" {}", crate::text::printable(said)))],
             ),
-            Item::Field { name, value } => (self.heading(), vec![field(name, value.clone(), theme)]),
+            Item::Field { name, value } => (Person::heading(self), vec![field(name, value.clone(), theme)]),
         }
     }
-
-    fn id(item: &Item) -> String {
-        match item {
-            Item::Role(role) => role.membership_id.clone(),
-            Item::Subscription { found, .. } => found.subscription.id.to_string(),
-            Item::Key(key) => key.id.clone().unwrap_or_default(),
-            Item::Heading { text } | Item::Text { text, .. } => text.clone(),
-            Item::Field { name, .. } => (*name).to_string(),
-        }
-    }
-
-    fn matches(item: &Item, needle: &str) -> bool {
-        serde_json::to_string(item).is_ok_and(|json| contains(&json, needle))
-    }
-
-    fn sorts(&self) -> &'static [Sort] {
-        &SORTS
-    }
-
-    fn compare(_a: &Item, _b: &Item, _sort: &Sort) -> Ordering {
-        Ordering::Equal
-    }
 }
 
-impl Screen for Person {
-    const ID: ScreenId = ScreenId::Person;
-    const TITLE: &'static str = "Person";
-    const TAB: ScreenId = ScreenId::People;
-    const PARENT: Option<ScreenId> = Some(ScreenId::People);
-    const WRITE_SCOPE: &'static str = "organization:write";
-}
-
-impl Hooks for Person {
-    type Pager = crate::console::table::pager::Whole;
-}
-
-impl Resource for Person {
-    type Request = Held<Item>;
+impl Page for Person {
+    fn place(&self) -> Place {
+        Place::of::<Self>("line")
+    }
 
     fn heading(&self) -> String {
-        match &self.chosen {
-            Some(chosen) if chosen.name != chosen.email => format!("{} <{}>", chosen.name, chosen.email),
-            Some(chosen) => chosen.email.clone(),
-            None => Self::TITLE.into(),
-        }
+        Person::heading(self)
     }
 
     fn is_open(&self) -> bool {
@@ -286,8 +295,12 @@ impl Resource for Person {
         *self = Person::default();
     }
 
-    fn query(&self, _scope: Scope) -> Option<Held<Item>> {
-        None // gathered, then held
+    fn lines(&self) -> &dyn PageLines {
+        &self.lines
+    }
+
+    fn lines_mut(&mut self) -> &mut dyn PageLines {
+        &mut self.lines
     }
 
     fn empty(&self) -> &'static str {
@@ -307,44 +320,12 @@ impl Resource for Person {
             .as_ref()
             .map(|error| Line::from(styled(format!(" {error} "), theme.error)))
     }
-}
 
-impl Table<Person> {
-    /// Shows another person (the same one keeps their page).
-    pub fn open(&mut self, chosen: Chosen) -> bool {
-        if self.resource.chosen.as_ref() == Some(&chosen) && self.resource.profile.is_some() {
-            return false;
-        }
-        self.resource = Person {
-            chosen: Some(chosen),
-            gathering: true,
-            ..Person::default()
-        };
-        self.filter.clear();
-        self.rows.clear();
-        self.rows.list.hold_all(Vec::new());
-        true
+    fn detail(&self, view: &ViewCx) -> Option<(String, Vec<Line<'static>>)> {
+        Some(self.detail_of(self.selected()?, view))
     }
 
-    /// The profile arrived, or changed: its lines, the cursor kept where it was.
-    pub fn show(&mut self, profile: Box<Profile>, height: u64, zone: Zone) {
-        self.rows.list.hold_all(items(&profile, zone));
-        self.resource.profile = Some(profile);
-        self.resource.gathering = false;
-        self.resource.error = None;
-        let cursor = self.rows.cursor as i64;
-        self.apply_view(height);
-        self.rows.move_to(cursor, height);
-    }
-
-    /// The person's user UUID and how to name them, once known.
-    pub fn person(&self) -> Option<(String, String, String)> {
-        let profile = self.resource.profile.as_ref()?;
-        let uuid = profile
-            .member
-            .as_ref()
-            .map(|member| member.user.uuid.clone())
-            .or_else(|| profile.person.uuid.clone())?;
-        Some((uuid, profile.person.name.clone(), profile.person.email.clone()))
+    fn draw(&self, frame: &mut Frame, area: Rect, block: Block, view: &ViewCx) {
+        super::draw::draw(self, frame, area, block, view);
     }
 }

@@ -55,7 +55,7 @@ impl Table<Subscriptions> {
         resource.held = true;
         self.rows.list.hold_all(rows);
         self.rows.view = None;
-        crate::console::screens::list::AnyTable::apply_view(self, height);
+        Table::apply_view(self, height);
         true
     }
 

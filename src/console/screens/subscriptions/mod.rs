@@ -13,8 +13,9 @@
 //! anything is sent (`on_call.rs`), what its form asks for as it is filled in, with the
 //! tickets that guard those answers, and how they land in the form
 //! (`asked.rs`), what the shell's keys ask of its narrowing, each one call
-//! (`state_keys.rs`), the subscription Deliveries opens for (`chosen.rs`), the routing of its messages (`heard.rs`: `on_msg`, and
-//! [`Heard`], what it hands back for the shell to do) and its own keys
+//! (`state_keys.rs`), the subscription Deliveries opens for (`chosen.rs`),
+//! the routing of its messages (`heard.rs`: `on_msg`, handing back every
+//! screen's `Heard` for the shell to do) and its own keys
 //! (`keys.rs`, gathered by the shell's keymap). What its keys do is still
 //! the shell's (`console/app/`), and moves here as issue 30's re-cut goes
 //! on.
@@ -41,7 +42,7 @@ pub mod words;
 pub mod writes;
 
 pub use ask::Ask;
-pub use heard::{Heard, Lent};
+pub use heard::Lent;
 pub use msg::Msg;
 pub use request::Request;
 pub use writes::Write;

@@ -8,12 +8,12 @@
 use chrono::{DateTime, Utc};
 
 use super::Ask;
-use super::heard::Heard;
 use super::list::Subscriptions;
 use crate::api::{self, Delivery, DeliveryStatus, Subscription, TriggerType};
 use crate::console::kit::latest::{Latest, Ticket};
 use crate::console::kit::notice::Notice;
-use crate::console::screens::{Change, Ctx};
+use crate::console::screens::heard::{Heard, Step};
+use crate::console::screens::{Change, Ctx, ScreenId};
 use crate::console::table::Table;
 
 /// What is watched for now.
@@ -123,7 +123,7 @@ impl Table<Subscriptions> {
         result: Result<Option<Box<Delivery>>, api::Error>,
         ctx: &mut Ctx,
         deliveries_shown: Option<i64>,
-    ) -> Vec<Heard> {
+    ) -> Heard {
         let watch = &mut self.resource.watch;
         // The read showed it paused again: its newest delivery says why.
         if let Some(recheck) = watch
@@ -135,14 +135,14 @@ impl Table<Subscriptions> {
             *ctx.dirty = true;
             watch.poll = None;
             self.paused_again(&recheck, Some(why_paused(newest)), ctx, deliveries_shown);
-            return Vec::new();
+            return Heard::default();
         }
         let Some(poll) = watch
             .poll
             .clone()
             .filter(|poll| poll.subscription == subscription)
         else {
-            return Vec::new();
+            return Heard::default();
         };
         *ctx.dirty = true;
         let landed = result.ok().flatten().filter(|newest| {
@@ -166,12 +166,12 @@ impl Table<Subscriptions> {
                 recheck.why = Some(why_paused(&delivery));
             }
             watch.poll = None;
-            let mut heard = vec![Heard::Ask(Ask::Subscription {
+            let mut heard = Heard::ask(Ask::Subscription {
                 project: ctx.scope.project.to_owned(),
                 id: subscription,
-            })];
+            });
             if shown {
-                heard.push(Heard::RereadDeliveries);
+                heard.push(Step::Reread(ScreenId::Deliveries));
             }
             return heard;
         }
@@ -181,12 +181,12 @@ impl Table<Subscriptions> {
             *ctx.notice = Some(Notice::done(format!(
                 "no new delivery of #{subscription} has landed yet: r on its deliveries looks again"
             )));
-            return Vec::new();
+            return Heard::default();
         }
-        vec![Heard::PollAfter {
+        Heard::step(Step::PollAfter {
             look: poll.looks + 1,
             ticket: watch.polls.issue(),
-        }]
+        })
     }
 
     /// A subscription read: its row changes in place (the news goes out
@@ -200,7 +200,7 @@ impl Table<Subscriptions> {
         result: Result<Box<Subscription>, api::Error>,
         ctx: &mut Ctx,
         deliveries_shown: Option<i64>,
-    ) -> Vec<Heard> {
+    ) -> Heard {
         let subscription = match result {
             Ok(subscription) => subscription,
             Err(error) => {
@@ -208,13 +208,13 @@ impl Table<Subscriptions> {
                     *ctx.notice = Some(Notice::error(format!("cannot read #{id}: {error}")));
                     *ctx.dirty = true;
                 }
-                return Vec::new();
+                return Heard::default();
             }
         };
         *ctx.dirty = true;
         let id = subscription.id;
         let enabled = subscription.is_enabled();
-        let mut heard = vec![Heard::Changed(Change::SubscriptionChanged(subscription.clone()))];
+        let mut heard = Heard::step(Step::Changed(Change::SubscriptionChanged(subscription.clone())));
         if let Some(recheck) = self
             .resource
             .watch
@@ -241,14 +241,17 @@ impl Table<Subscriptions> {
                     "{} #{id}, but the server paused it again: reading why…",
                     recheck.done
                 )));
-                heard.push(Heard::Ask(Ask::NewestDelivery {
-                    project: ctx.scope.project.to_owned(),
-                    subscription: id,
-                }));
+                heard.push(Step::Ask(
+                    Ask::NewestDelivery {
+                        project: ctx.scope.project.to_owned(),
+                        subscription: id,
+                    }
+                    .into(),
+                ));
             }
         }
         if let Some(then) = self.resource.read.arrived(subscription.clone()) {
-            heard.push(Heard::Resume(then, subscription));
+            heard.push(Step::Resume(then, subscription));
         }
         heard
     }
