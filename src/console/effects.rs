@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc::UnboundedSender;
 
-use super::app::{
+use super::shell::{
     About, Connected, Context, Effect, Msg, ScreenId, ScreenRequest, Target, Ticket, Write, WriteAnswer,
 };
 use crate::api::{Client, List, Organization, PICKER_ROWS, Project};

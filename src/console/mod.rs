@@ -2,10 +2,10 @@
 //! through the API, and Health, a look across the project's subscriptions; the
 //! network is kept apart from the drawing by channels.
 
-pub mod app;
 mod effects;
 pub mod kit;
 pub mod screens;
+pub mod shell;
 mod signals;
 pub mod table;
 mod terminal;
@@ -13,7 +13,7 @@ mod terminal;
 mod tests;
 pub mod widgets;
 
-pub use app::keymap;
+pub use shell::keymap;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -28,8 +28,8 @@ use crate::api::Client;
 use crate::clock::Clock;
 use crate::config::ConfigFile;
 use crate::console::screens::offboard::Write as OffboardWrite;
-pub use app::{App, Context, Effect, Msg, Origin};
 use kit::theme::Theme;
+pub use shell::{App, Context, Effect, Msg, Origin};
 
 pub use terminal::Ending;
 
@@ -110,7 +110,7 @@ impl Driver {
         if matches!(
             msg,
             Msg::Timer {
-                timer: app::Timer::Search,
+                timer: shell::Timer::Search,
                 ..
             }
         ) {
@@ -148,7 +148,7 @@ impl Driver {
             if matches!(
                 effect,
                 Effect::Timer {
-                    timer: app::Timer::Search,
+                    timer: shell::Timer::Search,
                     ..
                 }
             ) {
@@ -159,7 +159,7 @@ impl Driver {
                 effect,
                 Effect::Ask(screens::ScreenAsk::Health(screens::health::Ask::Look { .. }))
                     | Effect::Write {
-                        write: app::Write::Offboard(OffboardWrite { .. }),
+                        write: shell::Write::Offboard(OffboardWrite { .. }),
                         ..
                     }
             ) {
@@ -209,7 +209,7 @@ impl Driver {
     /// Draws the app on any backend.
     pub fn draw<B: Backend>(&mut self, terminal: &mut Terminal<B>) -> Result<(), B::Error> {
         let theme = self.theme;
-        terminal.draw(|frame| app::draw::draw(frame, &self.app, &theme))?;
+        terminal.draw(|frame| shell::draw::draw(frame, &self.app, &theme))?;
         self.app.window.dirty = false;
         Ok(())
     }

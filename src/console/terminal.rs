@@ -12,7 +12,7 @@ use std::io::{Stdout, Write, stdout};
 use std::time::Duration;
 
 use super::Driver;
-use super::app::Msg;
+use super::shell::Msg;
 use futures_util::StreamExt;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;

@@ -2,8 +2,8 @@
 //! arguments completed with Tab, and a history walked with ↑ and ↓.
 
 use orgdeck::console::Driver;
-use orgdeck::console::app::Mode;
 use orgdeck::console::screens::ScreenId;
+use orgdeck::console::shell::Mode;
 use ratatui::crossterm::event::KeyCode;
 
 use crate::drive::{self, SETTLE, command};

@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use orgdeck::api::{ApiKey, Client, ClientConfig, List, RetryPolicy, SubscriptionFilter};
 use orgdeck::clock::Clock;
-use orgdeck::console::app::ScreenId;
 use orgdeck::console::kit::theme::Theme;
+use orgdeck::console::shell::ScreenId;
 use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
 use serde_json::json;

@@ -204,7 +204,7 @@ async fn the_assign_picker_marks_with_space_and_five_named_people_take_few_keys(
 /// The question on screen, if one is open.
 fn question(driver: &Driver) -> Option<String> {
     match &driver.app.mode {
-        orgdeck::console::app::Mode::Confirm(confirm) => Some(confirm.question.clone()),
+        orgdeck::console::shell::Mode::Confirm(confirm) => Some(confirm.question.clone()),
         _ => None,
     }
 }
@@ -316,9 +316,10 @@ async fn p_asks_before_a_resume_and_says_how_many_it_delivers_to() {
 /// The form open for a subscription, if one is.
 fn editing(driver: &Driver) -> Option<i64> {
     match &driver.app.mode {
-        orgdeck::console::app::Mode::Form(_, orgdeck::console::app::FormPurpose::EditSubscription { id }) => {
-            Some(*id)
-        }
+        orgdeck::console::shell::Mode::Form(
+            _,
+            orgdeck::console::shell::FormPurpose::EditSubscription { id },
+        ) => Some(*id),
         _ => None,
     }
 }

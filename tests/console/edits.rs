@@ -20,7 +20,7 @@ async fn console(server: &TestServer, key: &str) -> Driver {
 /// The name of the form's focused field.
 fn focused(driver: &Driver) -> &'static str {
     match &driver.app.mode {
-        orgdeck::console::app::Mode::Form(form, _) => form.fields[form.focus].name,
+        orgdeck::console::shell::Mode::Form(form, _) => form.fields[form.focus].name,
         other => panic!("no form open: {other:?}"),
     }
 }
@@ -173,12 +173,12 @@ async fn a_duplicate_name_lands_on_its_field_and_a_failed_save_keeps_everything(
     assert!(driver.screen().contains("› Name             ENGINEERING"));
     keys(&mut driver, &[KeyCode::Esc, KeyCode::Char('y')]).await;
     assert!(!driver.screen().contains("New role"));
-    assert!(matches!(driver.app.mode, orgdeck::console::app::Mode::Normal));
+    assert!(matches!(driver.app.mode, orgdeck::console::shell::Mode::Normal));
     // A form with nothing changed closes at once.
     keys(&mut driver, &[KeyCode::Char('n')]).await;
     assert!(driver.screen().contains("New role"));
     keys(&mut driver, &[KeyCode::Esc]).await;
-    assert!(matches!(driver.app.mode, orgdeck::console::app::Mode::Normal));
+    assert!(matches!(driver.app.mode, orgdeck::console::shell::Mode::Normal));
     assert!(!driver.screen().contains("Discard changes?"));
 
     // A key that may read but not write: the console says so before trying.
@@ -412,7 +412,7 @@ async fn create_then_edit_a_subscription() {
     let refused = driver.screen();
     assert!(refused.contains("is not an e-mail address"), "{refused}");
     assert!(refused.contains("choose what it delivers"), "{refused}");
-    assert!(matches!(driver.app.mode, orgdeck::console::app::Mode::Form(..)));
+    assert!(matches!(driver.app.mode, orgdeck::console::shell::Mode::Form(..)));
     keys(&mut driver, &[KeyCode::Esc, KeyCode::Char('y')]).await;
 
     typed(&mut driver, "n").await;
@@ -455,7 +455,7 @@ async fn create_then_edit_a_subscription() {
         "{question}"
     );
     keys(&mut driver, &[KeyCode::Enter]).await;
-    assert!(matches!(driver.app.mode, orgdeck::console::app::Mode::Form(..)));
+    assert!(matches!(driver.app.mode, orgdeck::console::shell::Mode::Form(..)));
     keys(&mut driver, &[KeyCode::Enter]).await;
     typed(&mut driver, "y").await;
     // The dashboard's insights are exported, as PostHog's own form starts.

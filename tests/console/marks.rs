@@ -6,7 +6,7 @@
 
 use orgdeck::api::Subscription;
 use orgdeck::console::Driver;
-use orgdeck::console::app::Mode;
+use orgdeck::console::shell::Mode;
 use orgdeck::console::widgets::results::Outcome;
 use ratatui::crossterm::event::KeyCode;
 

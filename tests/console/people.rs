@@ -296,7 +296,7 @@ async fn the_leaver_s_page_and_offboarding_them_only_on_y() {
     );
     assert!(screen.contains("[y] yes  [N] no  · Enter: no"), "{screen}");
     press(driver, &[KeyCode::Enter]).await;
-    assert!(matches!(driver.app.mode, orgdeck::console::app::Mode::Normal));
+    assert!(matches!(driver.app.mode, orgdeck::console::shell::Mode::Normal));
     assert_eq!(
         offboarding_state(&server, &key).await,
         before,
@@ -485,7 +485,7 @@ async fn read_only_refuses_offboarding_roles_and_levels() {
             .unwrap_or_else(|| panic!("{key}: nothing said"));
         assert!(notice.text.contains("read-only"), "{key}: {}", notice.text);
         assert!(
-            matches!(driver.app.mode, orgdeck::console::app::Mode::Normal),
+            matches!(driver.app.mode, orgdeck::console::shell::Mode::Normal),
             "{key}"
         );
     }

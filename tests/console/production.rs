@@ -3,9 +3,9 @@
 //! mistake); its `color` tints the title bar.
 
 use orgdeck::console::Driver;
-use orgdeck::console::app::Mode;
 use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::screens::ScreenId;
+use orgdeck::console::shell::Mode;
 use ratatui::crossterm::event::KeyCode;
 use ratatui::style::Color;
 use serde_json::Value;

@@ -6,7 +6,7 @@
 //! written into its database directly.
 
 use orgdeck::console::Driver;
-use orgdeck::console::app::Mode;
+use orgdeck::console::shell::Mode;
 use ratatui::crossterm::event::KeyCode;
 use serde_json::{Value, json};
 

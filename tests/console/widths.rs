@@ -10,8 +10,8 @@
 use std::time::Duration;
 
 use orgdeck::clock::Clock;
-use orgdeck::console::app::Mode;
 use orgdeck::console::kit::theme::Theme;
+use orgdeck::console::shell::Mode;
 use orgdeck::console::{Context, Driver};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -95,7 +95,7 @@ fn screen(driver: &mut Driver) -> String {
 
 /// The screen, timing cleared, filling the screen.
 fn drawn(driver: &mut Driver) -> String {
-    let on_health = driver.app.shown() == orgdeck::console::app::ScreenId::Health;
+    let on_health = driver.app.shown() == orgdeck::console::shell::ScreenId::Health;
     if let Some(log) = driver.app.requests.last.as_mut() {
         log.elapsed = Duration::ZERO;
         // A look's last read is whichever of those in flight ended last.

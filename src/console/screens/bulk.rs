@@ -21,7 +21,7 @@
 //! write; a `people::Write::AddToRoles` of one person fails the row when that
 //! person is refused), and the app hands it to `App::ask_bulk`. A new key
 //! that acts on marks with no choice first is a new [`Verb`], and one line
-//! mapping its action to it in `app/keys.rs`.
+//! mapping its action to it in `shell/keys.rs`.
 //!
 //! What a row's success does to the screens is the news its write gives
 //! ([`super::write::Write::changes`]), as a single write's does; a write

@@ -7,10 +7,10 @@ use ratatui::crossterm::event::KeyCode;
 
 use super::{answer, app, fetches, key, roles, roles_page, screen, subscriptions};
 use crate::api::{self, Page, RequestLabel, Role, TransportKind};
-use crate::console::app::{
+use crate::console::keymap::Keymap;
+use crate::console::shell::{
     App, Context, Effect, HELD_KEYS, Msg, ScreenId, ScreenPage, Ticket, Timer, WriteAnswer,
 };
-use crate::console::keymap::Keymap;
 
 fn refused() -> api::Error {
     api::Error::Transport {

@@ -8,7 +8,7 @@ use crate::console::screens::subscriptions::Msg as SubscriptionsMsg;
 use ratatui::crossterm::event::KeyCode;
 
 use super::*;
-use crate::console::app::{Connected, Target};
+use crate::console::shell::{Connected, Target};
 
 fn connected(profile: &str, organization: &str) -> Box<Connected> {
     let config = api::ClientConfig::new("http://127.0.0.1:9", api::ApiKey::new("phx_other"));

@@ -10,11 +10,11 @@ use super::on_call::with_states;
 use super::{answer, app, command, key, screen};
 use crate::api::health::Health;
 use crate::api::{self, RequestLabel, Subscription, SubscriptionState, TransportKind};
-use crate::console::app::{About, App, Effect, LookFailure, LookNews, Msg, ScreenId, Ticket, Timer};
 use crate::console::screens::ScreenAsk;
 use crate::console::screens::health::Ask as HealthAsk;
 use crate::console::screens::health::Msg as HealthMsg;
 use crate::console::screens::list::List as _;
+use crate::console::shell::{About, App, Effect, LookFailure, LookNews, Msg, ScreenId, Ticket, Timer};
 use crate::health::list::States;
 use crate::health::{Coverage, HealthRow, LookSummary};
 

@@ -15,7 +15,7 @@ fn the_role_form_sends_only_what_changed() {
     key(&mut app, KeyCode::Left);
     let effects = key(&mut app, KeyCode::Enter);
     let Some(Effect::Write {
-        write: crate::console::app::Write::Role(crate::console::screens::roles::Write::Update { input, .. }),
+        write: crate::console::shell::Write::Role(crate::console::screens::roles::Write::Update { input, .. }),
         ..
     }) = effects.first()
     else {
@@ -76,7 +76,7 @@ fn roles_show_an_access_level_only_where_the_server_keeps_one() {
     }
     let effects = key(&mut app, KeyCode::Enter);
     let Some(Effect::Write {
-        write: crate::console::app::Write::Role(crate::console::screens::roles::Write::Create { input, .. }),
+        write: crate::console::shell::Write::Role(crate::console::screens::roles::Write::Create { input, .. }),
         ..
     }) = effects.first()
     else {
@@ -104,7 +104,7 @@ fn roles_show_an_access_level_only_where_the_server_keeps_one() {
 
 #[test]
 fn a_late_answer_never_touches_another_form() {
-    use crate::console::app::{WriteAnswer, Written};
+    use crate::console::shell::{WriteAnswer, Written};
     let mut app = app();
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(2, offset));

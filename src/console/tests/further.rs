@@ -6,12 +6,12 @@ use ratatui::crossterm::event::KeyCode;
 use super::on_call::with_states;
 use super::{answer, app, fetches, key, screen};
 use crate::api::SubscriptionState;
-use crate::console::app::Effect;
 use crate::console::screens::subscriptions::list::SCAN_LIMIT;
+use crate::console::shell::Effect;
 
 /// Answers every page the look asks for until it asks for none; the
 /// offsets asked for.
-fn answer_all(app: &mut crate::console::app::App, mut effects: Vec<Effect>) -> Vec<u64> {
+fn answer_all(app: &mut crate::console::shell::App, mut effects: Vec<Effect>) -> Vec<u64> {
     let now = app.window.now;
     let mut asked = Vec::new();
     while let Some(fetch) = effects

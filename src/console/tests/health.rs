@@ -14,10 +14,10 @@ use super::on_call::written;
 use super::{app, command, key, screen};
 use crate::api::Subscription;
 use crate::api::health::{FailedRecipient, Health};
-use crate::console::app::{
+use crate::console::screens::list::List as _;
+use crate::console::shell::{
     App, Effect, LookNews, Mode, ScreenId, ScreenRequest, Stop, Ticket, Write, Written,
 };
-use crate::console::screens::list::List as _;
 use crate::health::{Coverage, HealthRow, LookSummary};
 
 pub(super) fn row(id: i64, health: Health) -> HealthRow {

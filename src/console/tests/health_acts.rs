@@ -11,7 +11,7 @@ use super::on_call::written;
 use super::{app, key};
 use crate::api::health::Health;
 use crate::api::{Delivery, DeliveryStatus, Subscription, TargetType};
-use crate::console::app::{Effect, LookNews, Mode, Write, Written};
+use crate::console::shell::{Effect, LookNews, Mode, Write, Written};
 
 use super::health::{end, news, open, row};
 use crate::console::screens::ScreenAsk;

@@ -6,9 +6,9 @@ use ratatui::crossterm::event::KeyCode;
 use super::on_call::{refusal, written};
 use super::{answer, app, fetches, key, roles, screen, subscriptions};
 use crate::api::Subscription;
-use crate::console::app::{App, Confirmed, Context, Effect, Mode, ScreenId, ScreenPage, Write, Written};
 use crate::console::keymap::Keymap;
 use crate::console::screens::subscriptions::Write as SubscriptionWrite;
+use crate::console::shell::{App, Confirmed, Context, Effect, Mode, ScreenId, ScreenPage, Write, Written};
 use crate::console::widgets::question::Answer;
 use crate::console::widgets::results::Outcome;
 

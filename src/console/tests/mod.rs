@@ -3,8 +3,8 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::app::{App, Context, Effect, Mode, Msg, ScreenId, ScreenPage, ScreenRequest, Ticket, Timer};
 use super::keymap::Keymap;
+use super::shell::{App, Context, Effect, Mode, Msg, ScreenId, ScreenPage, ScreenRequest, Ticket, Timer};
 use crate::api::{self, Page, Refusal, RequestLabel, Role, Subscription};
 
 pub(super) fn app() -> App {
@@ -476,7 +476,7 @@ pub(super) fn screen(app: &App) -> String {
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
     let theme = super::kit::theme::Theme::plain();
     terminal
-        .draw(|frame| super::app::draw::draw(frame, app, &theme))
+        .draw(|frame| super::shell::draw::draw(frame, app, &theme))
         .unwrap();
     let buffer = terminal.backend().buffer();
     (0..height)
@@ -494,7 +494,7 @@ pub(super) fn exchange(effect: &Effect, status: u16, retry_in: Option<u64>) -> M
         panic!("not a fetch: {effect:?}")
     };
     Msg::Exchange {
-        about: crate::console::app::About::Page {
+        about: crate::console::shell::About::Page {
             list: *list,
             generation: *generation,
         },

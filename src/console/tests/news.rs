@@ -9,10 +9,10 @@ use std::sync::Arc;
 
 use super::app;
 use crate::api::{RoleMembership, User};
-use crate::console::app::{Msg, Ticket, Write, WriteAnswer, Written};
 use crate::console::screens::members::Write as MemberWrite;
 use crate::console::screens::members::list::ChosenRole;
 use crate::console::screens::people::Write as PeopleWrite;
+use crate::console::shell::{Msg, Ticket, Write, WriteAnswer, Written};
 use crate::people::RoleIndex;
 
 fn membership(id: &str, role: &str, user: &str) -> RoleMembership {

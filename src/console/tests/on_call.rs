@@ -12,13 +12,13 @@ use super::{answer, app, command, fetches, key, screen, subscriptions};
 use crate::api::{
     self, Delivery, DeliveryStatus, Page, Refusal, Subscription, SubscriptionState, TriggerType,
 };
-use crate::console::app::{App, keymap::Keymap};
-use crate::console::app::{
-    Context, Effect, Mode, Msg, ScreenId, ScreenPage, ScreenRequest, Timer, Write, WriteAnswer, Written,
-};
 use crate::console::screens::ScreenAsk;
 use crate::console::screens::health::Ask as HealthAsk;
 use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
+use crate::console::shell::{App, keymap::Keymap};
+use crate::console::shell::{
+    Context, Effect, Mode, Msg, ScreenId, ScreenPage, ScreenRequest, Timer, Write, WriteAnswer, Written,
+};
 use crate::console::widgets::question::Answer;
 
 /// Subscriptions, each in the state its id says (1 in 5 overdue, the

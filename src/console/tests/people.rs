@@ -8,10 +8,10 @@ use ratatui::crossterm::event::KeyCode;
 
 use super::{app, key};
 use crate::api::{OrganizationMember, User};
-use crate::console::app::{App, Effect, PeopleNews, ScreenId, SharedIndex, Ticket};
 use crate::console::screens::ScreenAsk;
 use crate::console::screens::people::Ask as PeopleAsk;
 use crate::console::screens::people::Msg as PeopleMsg;
+use crate::console::shell::{App, Effect, PeopleNews, ScreenId, SharedIndex, Ticket};
 use crate::people::RoleIndex;
 
 fn command(app: &mut App, line: &str) -> Vec<Effect> {

@@ -24,7 +24,7 @@ fn enter_on_a_delete_question_keeps_the_role() {
     assert!(matches!(
         effects.first(),
         Some(Effect::Write {
-            write: crate::console::app::Write::Role(screens::roles::Write::Delete { .. }),
+            write: crate::console::shell::Write::Role(screens::roles::Write::Delete { .. }),
             ..
         })
     ));
@@ -234,7 +234,7 @@ fn a_popup_over_wide_characters_keeps_its_left_border() {
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
     let theme = crate::console::kit::theme::Theme::plain();
     terminal
-        .draw(|frame| crate::console::app::draw::draw(frame, &app, &theme))
+        .draw(|frame| crate::console::shell::draw::draw(frame, &app, &theme))
         .unwrap();
     // What the terminal was sent, cell by cell, as the backend took it.
     let buffer = terminal.backend().buffer().clone();

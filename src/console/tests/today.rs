@@ -9,11 +9,11 @@ use ratatui::crossterm::event::KeyCode;
 use super::on_call::{refusal, written};
 use super::{answer, app, command, key};
 use crate::api::{Dashboard, DashboardTile, Page, Subscription, SubscriptionState, TargetType, TileInsight};
-use crate::console::app::{App, Effect, Mode, ScreenPage, Write};
 use crate::console::screens::ScreenAsk;
 use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
 use crate::console::screens::subscriptions::Msg as SubscriptionsMsg;
 use crate::console::screens::subscriptions::Write as SubscriptionWrite;
+use crate::console::shell::{App, Effect, Mode, ScreenPage, Write};
 use crate::console::widgets::question::Answer;
 
 /// Today's rows (they carry `enabled`): #1 to a legacy webhook, the others

@@ -16,9 +16,9 @@
 //! (`state_keys.rs`), the subscription Deliveries opens for (`chosen.rs`),
 //! the routing of its messages (`heard.rs`: `on_msg`, handing back every
 //! screen's `Heard` for the shell to do) and its own keys
-//! (`keys.rs`, gathered by the shell's keymap). What its keys do is still
-//! the shell's (`console/app/`), and moves here as issue 30's re-cut goes
-//! on.
+//! (`keys.rs`, gathered by the shell's keymap). The shell
+//! (`console/shell/`) routes its keys and messages here, calling its
+//! methods, and names none of its fields.
 
 pub mod ask;
 pub mod asked;

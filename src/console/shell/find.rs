@@ -7,12 +7,12 @@ use tui_input::Input;
 use tui_input::backend::crossterm::EventHandler;
 
 use super::{App, Effect, Latest, Mode, Notice, ScreenId, Target, Ticket, Timer};
-use crate::console::app::command;
 use crate::console::screens::list::List;
 use crate::console::screens::members::Ask as MembersAsk;
 use crate::console::screens::members::list::ChosenRole;
 use crate::console::screens::subscriptions::chosen;
 use crate::console::screens::subscriptions::read::Then;
+use crate::console::shell::command;
 use crate::console::widgets::switcher::Scope;
 
 /// What is typed at the bottom line, beyond the line itself (which the

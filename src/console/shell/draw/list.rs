@@ -8,10 +8,10 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
-use crate::console::app::App;
 use crate::console::kit::column::{Column, Sort};
 use crate::console::kit::view::ViewCx;
 use crate::console::screens::shown::Shown;
+use crate::console::shell::App;
 use crate::console::table;
 use crate::console::table::draw::{Drawn, Look, Stale};
 

@@ -6,10 +6,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
-use crate::console::app::App;
 use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;
 use crate::console::kit::wrap::wrap;
+use crate::console::shell::App;
 use crate::text::printable;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {

@@ -6,9 +6,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
-use crate::console::app::App;
-use crate::console::app::command;
 use crate::console::kit::theme::Theme;
+use crate::console::shell::App;
+use crate::console::shell::command;
 use crate::console::widgets::popup;
 
 /// Columns of the help box, borders included.

@@ -106,7 +106,7 @@ pub enum Timer {
     /// `--refresh SECONDS`: the list on screen is due to be fetched again.
     Refresh(u32),
     /// The server could not be reached: try it again after this many
-    /// seconds (the backoff of [`crate::console::app::Offline`]).
+    /// seconds (the backoff of [`crate::console::shell::Offline`]).
     Reconnect(u32),
 }
 
