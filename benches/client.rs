@@ -11,6 +11,9 @@
 //!   each takes is printed beside the wall time. `BENCH_CONCURRENCY=N` tries
 //!   another number of pages in flight (default: the client's, 8).
 
+// A benchmark's setup that fails has nothing to measure: it stops there, loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};

@@ -15,6 +15,9 @@
 //!   (drawn once per burst, not once per key);
 //! - resident memory after paging through every one of the rows.
 
+// A benchmark's setup that fails has nothing to measure: it stops there, loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 #[path = "../tests/support/mod.rs"]
 mod support;
 

@@ -21,6 +21,9 @@
 //! server's CPU per request and the machine's load, and the ratios of 2n
 //! to n at the end.
 
+// A benchmark's setup that fails has nothing to measure: it stops there, loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod common;
 
 use std::net::SocketAddr;

@@ -17,6 +17,9 @@
 //! health --host http://…`. The server runs in this process on its own
 //! runtime.
 
+// A benchmark's setup that fails has nothing to measure: it stops there, loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration as StdDuration, Instant};

@@ -12,6 +12,9 @@
 //! reading of the rules, over the network, is measured apart
 //! (tests/client/access_figures.rs).
 
+// A benchmark's setup that fails has nothing to measure: it stops there, loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use orgdeck::access::directory::{Person, ProjectRef, RoleInfo, RoleMember};
 use orgdeck::access::preview::{Change, ProjectWorld, World, preview, switch};

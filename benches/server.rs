@@ -24,6 +24,9 @@
 //! server, so the figures are conservative. `BENCH_SECONDS` sets the length
 //! of each scenario (default 5).
 
+// A benchmark's setup that fails has nothing to measure: it stops there, loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod common;
 #[path = "../tests/support/mod.rs"]
 mod support;

@@ -27,6 +27,9 @@
 //! other work on the machine slows the wall times (the CPU times much
 //! less).
 
+// A benchmark's setup that fails has nothing to measure: it stops there, loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod common;
 
 use std::collections::HashSet;

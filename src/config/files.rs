@@ -230,7 +230,8 @@ fn too_large(path: &Path, limit: u64) -> io::Error {
     )
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use std::os::unix::fs::PermissionsExt;
 

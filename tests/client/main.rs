@@ -1,6 +1,9 @@
 //! The API client and the scriptable CLI against the real reference server
 //! over HTTP, with faults injected by a proxy in front of it.
 
+// Test code: a setup or an answer that is not what the test expects stops it, loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 #[path = "../support/mod.rs"]
 mod support;
 

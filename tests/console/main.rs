@@ -1,6 +1,9 @@
 //! The console driven by key events against a real reference server, with
 //! snapshots of its screens; and the real binary in a pseudo-terminal.
 
+// Test code: a setup or an answer that is not what the test expects stops it, loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 #[path = "../support/mod.rs"]
 mod support;
 
