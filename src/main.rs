@@ -1,7 +1,5 @@
 //! The `orgdeck` binary: parse the command line and dispatch.
 
-#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
-
 use std::process::ExitCode;
 
 use clap::Parser as _;
