@@ -12,6 +12,9 @@
 
 use crate::console::kit::latest::Latest;
 use crate::console::kit::stop::Stop;
+use crate::console::table::Table;
+
+use super::list::People;
 
 #[derive(Debug, Default)]
 pub struct Asked {
@@ -61,5 +64,19 @@ impl Asked {
         self.profiles.issue();
         self.page_waits = false;
         self.then_offboard = false;
+    }
+}
+
+impl Table<People> {
+    /// "Latest wins" for People's messages (the shell asks before one
+    /// lands): [`Asked::wants`].
+    pub fn wants(&self, msg: &super::Msg) -> bool {
+        self.resource.asked.wants(msg)
+    }
+
+    /// Whether a person's page still waits for this page:
+    /// [`Asked::wants_page`].
+    pub fn wants_page(&self, msg: &crate::console::screens::person::Msg) -> bool {
+        self.resource.asked.wants_page(msg)
     }
 }
