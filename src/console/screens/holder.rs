@@ -176,7 +176,7 @@ impl Screens {
             ScreenMsg::Subscriptions(msg) => self.subscriptions.wants(msg),
             ScreenMsg::Health(msg) => self.health.wants(msg),
             ScreenMsg::People(msg) => self.people.wants(msg),
-            ScreenMsg::Person(msg) => self.people.wants_page(msg),
+            ScreenMsg::Person(msg) => self.person.wants(msg),
             ScreenMsg::Offboard(msg) => self.offboard.wants(msg),
         }
     }
