@@ -111,14 +111,8 @@ impl Screens {
             )));
             return Heard::default();
         }
-        let (title, id) = (
-            found.subscription.title.clone().unwrap_or_default(),
-            found.subscription.id.to_string(),
-        );
-        let table = &mut self.subscriptions;
-        table.set_filter(title);
-        table.search();
-        table.refocus = Some(id);
+        let title = found.subscription.title.clone().unwrap_or_default();
+        self.subscriptions.show_titled(title, found.subscription.id);
         Heard::step(Step::Switch(ScreenId::Subscriptions))
     }
 }
