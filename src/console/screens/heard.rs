@@ -12,6 +12,11 @@
 //! index, read by People, gathers a person's page, and the page is what an
 //! offboarding plans from), so their handlers are methods of [`Screens`],
 //! each in its screen's folder, lent a `Ctx` like every screen's handler.
+//! Each reaches the others only through what they offer by name, never
+//! their fields: People's role index (`people/shared.rs`); the page's
+//! waits and what it gathered (`Person::index_arrived`, `index_failed`,
+//! `offboard_once_gathered`, `gathered`, `change_profile`), its own state
+//! kept in its folder (`person/asked.rs`).
 //!
 //! [`Screens`]: crate::console::screens::Screens
 

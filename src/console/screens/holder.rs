@@ -17,8 +17,6 @@ use crate::console::kit::latest::Ticket;
 use crate::console::kit::scope::Scope;
 use crate::console::screens::bulk::{Bulk, Verb};
 use crate::console::screens::list::List;
-use crate::console::screens::members::list::ChosenRole;
-use crate::console::screens::members::writes::OfRole;
 use crate::console::screens::roles::list::Roles;
 use crate::console::screens::shown::{Page, Shown, ShownMut};
 use crate::console::screens::write::Confirm;
@@ -128,15 +126,10 @@ impl Screens {
         match id {
             ScreenId::Roles => Some(roles::writes::ask_delete(self.roles.selected()?, scope)),
             ScreenId::Members => {
-                let role = self.members.resource.role.as_ref()?;
+                let role = self.members.of_role()?;
                 let membership = self.members.selected()?;
                 let who = members::writes::person(membership);
-                Some(members::writes::ask_remove(
-                    &who,
-                    of_role(role),
-                    &membership.id,
-                    scope,
-                ))
+                Some(members::writes::ask_remove(&who, role, &membership.id, scope))
             }
             ScreenId::Subscriptions => crate::console::screens::subscriptions::writes::ask_soft_delete(
                 self.subscriptions.selected()?,
@@ -157,7 +150,7 @@ impl Screens {
             ScreenId::Roles => roles::writes::bulk(verb, &self.roles.marked_if_any()?, scope),
             ScreenId::Members => {
                 let rows = self.members.marked_if_any()?;
-                let role = self.members.resource.role.as_ref().map(of_role);
+                let role = self.members.of_role();
                 members::writes::bulk(verb, role, &rows, scope)
             }
             ScreenId::Subscriptions => {
@@ -175,33 +168,15 @@ impl Screens {
     /// (the picker's people, the subscription form's catalogue, tiles and
     /// channels, Health's look, People's index and narrowing, a person's
     /// page, the offboarding's run). An answer for a picker, form, look,
-    /// narrowing or page since closed or replaced is dropped.
+    /// narrowing or page since closed or replaced is dropped. Each screen
+    /// answers in its folder (its `wants`).
     pub fn wants(&self, msg: &ScreenMsg) -> bool {
-        use crate::console::screens::subscriptions::Msg as Subscription;
-        let subscriptions = &self.subscriptions.resource;
-        let people = &self.people.resource.asked;
         match msg {
-            ScreenMsg::Members(members::Msg::People { ticket, .. }) => {
-                self.members.resource.people_asked.is_current(*ticket)
-            }
-            ScreenMsg::Members(members::Msg::RoleFound { .. }) => true,
-            ScreenMsg::Subscriptions(Subscription::Catalog { ticket, .. }) => {
-                subscriptions.asked.catalog.is_current(*ticket)
-            }
-            // For a form closed, or a dashboard changed, since.
-            ScreenMsg::Subscriptions(Subscription::Tiles { ticket, .. }) => {
-                subscriptions.asked.tiles.is_current(*ticket)
-            }
-            ScreenMsg::Subscriptions(Subscription::Channels { ticket, .. }) => {
-                subscriptions.asked.channels.is_current(*ticket)
-            }
-            ScreenMsg::Subscriptions(Subscription::NewestDelivery { .. } | Subscription::Subscription(_)) => {
-                true
-            }
-            // Each screen's own `wants`, in its folder.
+            ScreenMsg::Members(msg) => self.members.wants(msg),
+            ScreenMsg::Subscriptions(msg) => self.subscriptions.wants(msg),
             ScreenMsg::Health(msg) => self.health.wants(msg),
-            ScreenMsg::People(msg) => people.wants(msg),
-            ScreenMsg::Person(msg) => people.wants_page(msg),
+            ScreenMsg::People(msg) => self.people.wants(msg),
+            ScreenMsg::Person(msg) => self.person.wants(msg),
             ScreenMsg::Offboard(msg) => self.offboard.wants(msg),
         }
     }
@@ -240,13 +215,5 @@ impl Screens {
             health as &mut dyn List,
         ]
         .into_iter()
-    }
-}
-
-/// The role Members shows, as its writes name it.
-fn of_role(role: &ChosenRole) -> OfRole<'_> {
-    OfRole {
-        id: &role.id,
-        name: &role.name,
     }
 }

@@ -17,6 +17,7 @@ use crate::console::screens::Change;
 use crate::console::screens::Screen;
 use crate::console::screens::ScreenId;
 use crate::console::screens::list::{List, Resource};
+use crate::console::screens::members::writes::OfRole;
 use crate::console::table::Table;
 use crate::console::table::hooks::Hooks;
 use crate::console::table::listing::Listing;
@@ -231,6 +232,26 @@ impl Table<Members> {
         self.sort = 0;
         self.rows.clear();
         self.marks.clear();
+    }
+
+    /// The role this list is of, as its writes name it (the shell's `d`
+    /// and bulk keys ask); `None` before a role is opened.
+    pub fn of_role(&self) -> Option<OfRole<'_>> {
+        self.resource.role.as_ref().map(|role| OfRole {
+            id: &role.id,
+            name: &role.name,
+        })
+    }
+
+    /// "Latest wins" for Members' messages (the shell asks before one
+    /// lands): the picker's people only while they answer its latest ask
+    /// (not a picker closed or a search typed on since); a role looked
+    /// for always.
+    pub fn wants(&self, msg: &super::Msg) -> bool {
+        match msg {
+            super::Msg::People { ticket, .. } => self.resource.people_asked.is_current(*ticket),
+            super::Msg::RoleFound { .. } => true,
+        }
     }
 
     /// The user UUIDs of the members loaded, for the picker to mark.

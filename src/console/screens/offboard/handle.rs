@@ -50,15 +50,15 @@ impl Screens {
                     .person()
                     .is_some_and(|(uuid, _, _)| uuid.eq_ignore_ascii_case(&member.user.uuid));
                 let mut heard = self.open_person(ctx);
-                if same && !self.person.gathering {
+                if same && !self.person.is_gathering() {
                     heard.then(self.open_offboard(ctx));
                 } else {
-                    self.people.resource.asked.then_offboard = true;
+                    self.person.offboard_once_gathered();
                 }
                 heard
             }
-            ScreenId::Person if self.person.profile.is_none() => {
-                self.people.resource.asked.then_offboard = true;
+            ScreenId::Person if self.person.gathered().is_none() => {
+                self.person.offboard_once_gathered();
                 *ctx.notice = Some(Notice::working(
                     "their page is being gathered: the plan follows".into(),
                 ));
@@ -72,7 +72,7 @@ impl Screens {
     /// The offboarding page for the page's person: a new plan, or the run
     /// under way for them.
     pub(in crate::console::screens) fn open_offboard(&mut self, ctx: &mut Ctx) -> Heard {
-        let Some(profile) = self.person.profile.clone() else {
+        let Some(profile) = self.person.gathered().cloned().map(Box::new) else {
             return Heard::default();
         };
         let offboard = &mut self.offboard;

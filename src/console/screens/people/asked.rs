@@ -1,7 +1,6 @@
-//! What People and a person's page asked the server, and "latest wins"
-//! for each kind: the role index, the narrowing under way (and what stops
-//! it), a person's page; and what waits on them (the page waits for the
-//! index, the offboarding for the page). Only the answer with the latest
+//! What People asked the server, and "latest wins" for each kind: the
+//! role index, the narrowing under way (and what stops it). (A person's
+//! page keeps its own, `person/asked.rs`.) Only the answer with the latest
 //! ticket of its kind is taken (`Screens::wants` asks), so that a late one
 //! for an organization left, or a narrowing replaced, is dropped.
 //!
@@ -12,6 +11,9 @@
 
 use crate::console::kit::latest::Latest;
 use crate::console::kit::stop::Stop;
+use crate::console::table::Table;
+
+use super::list::People;
 
 #[derive(Debug, Default)]
 pub struct Asked {
@@ -21,12 +23,6 @@ pub struct Asked {
     pub narrowings: Latest,
     /// What stops the narrowing under way.
     pub stop: Option<Stop>,
-    /// A person's page being gathered.
-    pub profiles: Latest,
-    /// The page waits for the index before it is gathered.
-    pub page_waits: bool,
-    /// The offboarding opens once the page is gathered (`O` on People).
-    pub then_offboard: bool,
 }
 
 impl Asked {
@@ -44,22 +40,18 @@ impl Asked {
         }
     }
 
-    /// Whether a person's page still waits for this page (not one left).
-    pub fn wants_page(&self, msg: &crate::console::screens::person::Msg) -> bool {
-        use crate::console::screens::person::Msg;
-        match msg {
-            Msg::Profile { ticket, .. } => self.profiles.is_current(*ticket),
-        }
-    }
-
     /// Another organization or connection: every answer on its way is of
-    /// the one left, and nothing waits any more. (The narrowing's stop is
-    /// the caller's to pull first.)
+    /// the one left. (The narrowing's stop is the caller's to pull first.)
     pub fn forget(&mut self) {
         self.indexes.issue();
         self.narrowings.issue();
-        self.profiles.issue();
-        self.page_waits = false;
-        self.then_offboard = false;
+    }
+}
+
+impl Table<People> {
+    /// "Latest wins" for People's messages (the shell asks before one
+    /// lands): [`Asked::wants`].
+    pub fn wants(&self, msg: &super::Msg) -> bool {
+        self.resource.asked.wants(msg)
     }
 }

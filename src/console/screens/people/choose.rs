@@ -97,7 +97,7 @@ impl Screens {
         if people.is_empty() {
             return Heard::default();
         }
-        let Some(index) = self.people.resource.index.clone() else {
+        let Some(index) = self.people.role_index() else {
             *ctx.notice = Some(Notice::done(
                 "who holds which role is still being read: a works once it is in".into(),
             ));

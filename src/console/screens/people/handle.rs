@@ -13,7 +13,6 @@ use crate::console::kit::notice::Notice;
 use crate::console::kit::stop::Stop;
 use crate::console::screens::heard::{Heard, Step};
 use crate::console::screens::offboard::page::Offboarding;
-use crate::console::screens::person::page::Person;
 use crate::console::screens::{Ctx, ScreenId, Screens};
 
 impl Screens {
@@ -69,17 +68,13 @@ impl Screens {
                 if people.narrowing.is_some() && people.scan.is_none() {
                     heard.then(self.start_narrowing(ctx));
                 }
-                if std::mem::take(&mut self.people.resource.asked.page_waits) {
+                if self.person.index_arrived() {
                     heard.then(self.gather(ctx));
                 }
             }
             Err(error) => {
                 people.index_error = Some(error.clone());
-                if std::mem::take(&mut people.asked.page_waits) {
-                    let page = &mut self.person;
-                    page.gathering = false;
-                    page.error = Some(format!("who holds which role could not be read: {error}"));
-                }
+                self.person.index_failed(&error);
                 *ctx.notice = Some(Notice::error(format!(
                     "who holds which role could not be read: {error} (r tries again)"
                 )));
@@ -276,7 +271,7 @@ impl Screens {
         self.people.resource = People::default();
         self.people.resource.asked = asked;
         self.people.clear();
-        self.person = Person::default();
+        self.person.forget();
         self.offboard = Offboarding::default();
     }
 }

@@ -70,18 +70,8 @@ impl Screens {
         self.people.resource.index.as_mut().map(Arc::make_mut)
     }
 
-    /// Changes the open page's profile, if it is this user's, and lays it out again.
+    /// Changes the open page's profile, if it is this user's.
     fn change_page(&mut self, uuid: &str, ctx: &Ctx, change: impl FnOnce(&mut Profile)) {
-        let page = &mut self.person;
-        let ours = page
-            .person()
-            .is_some_and(|(them, _, _)| !uuid.is_empty() && them.eq_ignore_ascii_case(uuid));
-        if !ours {
-            return;
-        }
-        if let Some(mut profile) = page.profile.take() {
-            change(&mut profile);
-            page.show(profile, ctx.height, ctx.zone);
-        }
+        self.person.change_profile(uuid, ctx.height, ctx.zone, change);
     }
 }

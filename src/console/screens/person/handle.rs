@@ -2,8 +2,8 @@
 //! the role index is in (it waits for it, or is gathered again after a
 //! new one), shown when it arrives (and the offboarding opened if `O`
 //! waited for it), and Enter on its subscription lines. Methods of the
-//! screens, as the page shares People's index (`screens/heard.rs` says
-//! why), lent a [`Ctx`].
+//! screens, as the page reads People's index (`people/shared.rs`) and
+//! opens an offboarding (`screens/heard.rs` says why), lent a [`Ctx`].
 
 use super::Msg;
 use super::page::{Chosen, Item, Person};
@@ -44,7 +44,7 @@ impl Screens {
     /// The open page, gathered again once the index being read is in.
     pub(in crate::console::screens) fn regather(&mut self) {
         self.person.gathering = true;
-        self.people.resource.asked.page_waits = true;
+        self.person.asked.waits_for_index = true;
     }
 
     /// Gathers the open page, or waits for the index first.
@@ -53,15 +53,15 @@ impl Screens {
             return Heard::default();
         };
         self.person.gathering = true;
-        match self.people.resource.index.clone() {
+        match self.people.role_index() {
             Some(index) => Heard::ask(super::Ask::Gather {
-                ticket: self.people.resource.asked.profiles.issue(),
+                ticket: self.person.asked.gathers.issue(),
                 organization: ctx.scope.organization.to_owned(),
                 email,
                 index: SharedIndex(index),
             }),
             None => {
-                self.people.resource.asked.page_waits = true;
+                self.person.asked.waits_for_index = true;
                 self.people_shown(ctx).into()
             }
         }
@@ -76,14 +76,12 @@ impl Screens {
         match result {
             Ok(profile) => {
                 self.person.show(profile, ctx.height, ctx.zone);
-                if std::mem::take(&mut self.people.resource.asked.then_offboard)
-                    && ctx.shown == ScreenId::Person
-                {
+                if std::mem::take(&mut self.person.asked.then_offboard) && ctx.shown == ScreenId::Person {
                     return self.open_offboard(ctx);
                 }
             }
             Err(error) => {
-                self.people.resource.asked.then_offboard = false;
+                self.person.asked.then_offboard = false;
                 let page = &mut self.person;
                 page.gathering = false;
                 page.error = Some(error.clone());
@@ -113,14 +111,8 @@ impl Screens {
             )));
             return Heard::default();
         }
-        let (title, id) = (
-            found.subscription.title.clone().unwrap_or_default(),
-            found.subscription.id.to_string(),
-        );
-        let table = &mut self.subscriptions;
-        table.set_filter(title);
-        table.search();
-        table.refocus = Some(id);
+        let title = found.subscription.title.clone().unwrap_or_default();
+        self.subscriptions.show_titled(title, found.subscription.id);
         Heard::step(Step::Switch(ScreenId::Subscriptions))
     }
 }

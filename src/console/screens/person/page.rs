@@ -52,6 +52,9 @@ pub struct Person {
     pub gathering: bool,
     pub error: Option<String>,
     pub lines: Lines<Item>,
+    /// What the page asked and what waits on it; kept from one person to
+    /// the next (`asked.rs`).
+    pub(super) asked: super::asked::Asked,
 }
 
 fn heading_item(text: String) -> Item {
@@ -171,10 +174,76 @@ impl Person {
         *self = Person {
             chosen: Some(chosen),
             gathering: true,
+            asked: std::mem::take(&mut self.asked),
             ..Person::default()
         };
         self.lines.open();
         true
+    }
+
+    /// Another organization or connection: no page open, and none on its
+    /// way taken.
+    pub fn forget(&mut self) {
+        let mut asked = std::mem::take(&mut self.asked);
+        asked.forget();
+        *self = Person {
+            asked,
+            ..Person::default()
+        };
+    }
+
+    /// Whether a person's page still waits for this message (not one for
+    /// a person or an organization left).
+    pub fn wants(&self, msg: &super::Msg) -> bool {
+        match msg {
+            super::Msg::Profile { ticket, .. } => self.asked.wants(*ticket),
+        }
+    }
+
+    /// `O` on someone whose page is not yet gathered: the offboarding
+    /// opens once it is.
+    pub fn offboard_once_gathered(&mut self) {
+        self.asked.then_offboard = true;
+    }
+
+    /// Whether the page is being gathered (or waits to be).
+    pub fn is_gathering(&self) -> bool {
+        self.gathering
+    }
+
+    /// What was gathered of the person, once it is.
+    pub fn gathered(&self) -> Option<&Profile> {
+        self.profile.as_deref()
+    }
+
+    /// The open page's profile changed by another screen's write, if it
+    /// is this user's: it is laid out again (People's news, `news.rs`).
+    pub fn change_profile(&mut self, uuid: &str, height: u64, zone: Zone, change: impl FnOnce(&mut Profile)) {
+        let ours = self
+            .person()
+            .is_some_and(|(them, _, _)| !uuid.is_empty() && them.eq_ignore_ascii_case(uuid));
+        if !ours {
+            return;
+        }
+        if let Some(mut profile) = self.profile.take() {
+            change(&mut profile);
+            self.show(profile, height, zone);
+        }
+    }
+
+    /// People's role index is in: whether the page waited for it (and is
+    /// to be gathered now).
+    pub fn index_arrived(&mut self) -> bool {
+        std::mem::take(&mut self.asked.waits_for_index)
+    }
+
+    /// People's role index could not be read: a page that waited for it
+    /// says why it cannot be gathered.
+    pub fn index_failed(&mut self, error: &str) {
+        if std::mem::take(&mut self.asked.waits_for_index) {
+            self.gathering = false;
+            self.error = Some(format!("who holds which role could not be read: {error}"));
+        }
     }
 
     /// The profile arrived, or changed: its lines, the cursor kept where it was.

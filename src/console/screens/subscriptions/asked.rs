@@ -70,6 +70,21 @@ impl Asked {
 }
 
 impl Table<Subscriptions> {
+    /// "Latest wins" for Subscriptions' messages (the shell asks before
+    /// one lands): the form's catalogue, tiles and channels only while
+    /// they answer its latest ask (not a form closed, or a dashboard or
+    /// integration changed, since); the watch's answers always.
+    pub fn wants(&self, msg: &super::Msg) -> bool {
+        use super::Msg;
+        let asked = &self.resource.asked;
+        match msg {
+            Msg::Catalog { ticket, .. } => asked.catalog.is_current(*ticket),
+            Msg::Tiles { ticket, .. } => asked.tiles.is_current(*ticket),
+            Msg::Channels { ticket, .. } => asked.channels.is_current(*ticket),
+            Msg::NewestDelivery { .. } | Msg::Subscription(_) => true,
+        }
+    }
+
     /// The subscription a form edits, if it edits one (and it is loaded).
     fn edited(&self, purpose: &FormPurpose) -> Option<&api::Subscription> {
         match purpose {

@@ -89,4 +89,13 @@ impl Table<Subscriptions> {
     pub fn find_again(&mut self, id: i64) {
         self.refocus = Some(id.to_string());
     }
+
+    /// A subscription shown from another screen (Enter on a person's
+    /// page): searched for by its title, the cursor going to it once its
+    /// row is loaded.
+    pub fn show_titled(&mut self, title: String, id: i64) {
+        self.set_filter(title);
+        self.search();
+        self.find_again(id);
+    }
 }
