@@ -15,7 +15,8 @@ use std::sync::Arc;
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::shell::{
-    About, Connected, Context, Effect, Msg, ScreenId, ScreenRequest, Target, Ticket, Write, WriteAnswer,
+    About, Connected, Context, Effect, Msg, ScreenId, ScreenRequest, Target, Ticket, Timer, Write,
+    WriteAnswer,
 };
 use crate::api::{Client, List, Organization, PICKER_ROWS, Project};
 use crate::config::{self, CURRENT};
@@ -72,25 +73,7 @@ impl Runner {
                 None
             }
             Effect::Timer { timer, ticket } => {
-                let messages = self.messages.clone();
-                let clock = self.clock.clone();
-                // When it is due is read now, not when the task first runs:
-                // a clock moved meanwhile must not move it later.
-                let due = chrono::TimeDelta::from_std(timer.after())
-                    .ok()
-                    .and_then(|wait| clock.now().checked_add_signed(wait));
-                tokio::spawn(async move {
-                    if timer.on_clock() {
-                        // A wait too long for the calendar never ends.
-                        let Some(due) = due else {
-                            return;
-                        };
-                        clock.sleep_until(due).await;
-                    } else {
-                        tokio::time::sleep(timer.after()).await;
-                    }
-                    let _ = messages.send(Msg::Timer { timer, ticket });
-                });
+                self.start_timer(timer, ticket);
                 None
             }
             Effect::LoadNames {
@@ -106,18 +89,7 @@ impl Runner {
                 None
             }
             Effect::LoadIntegrations { connection, project } => {
-                let runner = self.clone();
-                tokio::spawn(async move {
-                    // Any refusal (an older server's 404, a key without
-                    // `integration:read`) leaves them unknown.
-                    let slack = runner
-                        .client
-                        .integrations(&project, "slack")
-                        .await
-                        .ok()
-                        .map(|page| page.results);
-                    let _ = runner.messages.send(Msg::Integrations { connection, slack });
-                });
+                self.load_integrations(connection, project);
                 None
             }
             Effect::LoadScopes { connection } => {
@@ -129,18 +101,7 @@ impl Runner {
                 None
             }
             Effect::LoadProfiles => {
-                let runner = self.clone();
-                tokio::spawn(async move {
-                    let profiles = match runner.config_file.clone() {
-                        Some(path) => tokio::task::spawn_blocking(move || config::profile_summaries(&path))
-                            .await
-                            .map_err(anyhow::Error::from)
-                            .and_then(|read| read)
-                            .map_err(|error| format!("{error:#}")),
-                        None => Err("there is no config directory on this machine".into()),
-                    };
-                    let _ = runner.messages.send(Msg::Profiles(profiles));
-                });
+                self.load_profiles();
                 None
             }
             Effect::Connect { ticket, target } => {
@@ -165,6 +126,61 @@ impl Runner {
             }
             Effect::Copy(text) => Some(text),
         }
+    }
+
+    /// Waits out a timer on its own task, then tells the loop it is due.
+    fn start_timer(&self, timer: Timer, ticket: Ticket) {
+        let messages = self.messages.clone();
+        let clock = self.clock.clone();
+        // When it is due is read now, not when the task first runs:
+        // a clock moved meanwhile must not move it later.
+        let due = chrono::TimeDelta::from_std(timer.after())
+            .ok()
+            .and_then(|wait| clock.now().checked_add_signed(wait));
+        tokio::spawn(async move {
+            if timer.on_clock() {
+                // A wait too long for the calendar never ends.
+                let Some(due) = due else {
+                    return;
+                };
+                clock.sleep_until(due).await;
+            } else {
+                tokio::time::sleep(timer.after()).await;
+            }
+            let _ = messages.send(Msg::Timer { timer, ticket });
+        });
+    }
+
+    /// Reads the project's Slack integrations on their own task.
+    fn load_integrations(&self, connection: Ticket, project: String) {
+        let runner = self.clone();
+        tokio::spawn(async move {
+            // Any refusal (an older server's 404, a key without
+            // `integration:read`) leaves them unknown.
+            let slack = runner
+                .client
+                .integrations(&project, "slack")
+                .await
+                .ok()
+                .map(|page| page.results);
+            let _ = runner.messages.send(Msg::Integrations { connection, slack });
+        });
+    }
+
+    /// Reads the config file's profiles off the async threads.
+    fn load_profiles(&self) {
+        let runner = self.clone();
+        tokio::spawn(async move {
+            let profiles = match runner.config_file.clone() {
+                Some(path) => tokio::task::spawn_blocking(move || config::profile_summaries(&path))
+                    .await
+                    .map_err(anyhow::Error::from)
+                    .and_then(|read| read)
+                    .map_err(|error| format!("{error:#}")),
+                None => Err("there is no config directory on this machine".into()),
+            };
+            let _ = runner.messages.send(Msg::Profiles(profiles));
+        });
     }
 
     /// What a screen asks besides a page of its rows, run in its folder

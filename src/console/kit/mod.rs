@@ -6,11 +6,9 @@
 //! the notice in the footer, a table's columns and sorts, someone a write
 //! is about ([`person::Person`]), and the organization and project a
 //! screen is about ([`scope::Scope`]), lines wrapped to a width and a
-//! page's lines, held with their cursor and filter and drawn ([`page`]). Issue 30
-//! moves the rest of the shared pieces here (confirmations, popups, detail
-//! lines) as the screens move into their folders; the architecture test
-//! (`tests/server/architecture.rs`) keeps this floor from naming anything
-//! above it.
+//! page's lines, held with their cursor and filter and drawn ([`page`]).
+//! The architecture test (`tests/server/architecture.rs`) keeps this
+//! floor from naming anything above it.
 
 pub mod cell;
 pub mod column;

@@ -149,8 +149,6 @@ pub trait PageLines {
     fn apply_view(&mut self, height: u64);
     fn selected_id(&self) -> Option<String>;
     fn selected_json(&self) -> Option<String>;
-    /// Another connection: no lines, no filter.
-    fn clear(&mut self);
 }
 
 impl<T: PageItem> PageLines for Lines<T> {
@@ -224,9 +222,5 @@ impl<T: PageItem> PageLines for Lines<T> {
 
     fn selected_json(&self) -> Option<String> {
         self.selected().map(super::cell::pretty)
-    }
-
-    fn clear(&mut self) {
-        *self = Lines::default();
     }
 }

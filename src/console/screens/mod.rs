@@ -1,6 +1,6 @@
 //! The console's screens (floor 3, above `kit`, `widgets` and `table`,
-//! below the shell). Issue 30 moves each screen into a folder here; what is
-//! here already is what the screens share ([`Screen`], [`ScreenId`], the
+//! below the shell). Each screen is a folder here; beside them is what
+//! the screens share ([`Screen`], [`ScreenId`], the
 //! holder of them all ([`Screens`], `holder.rs`), what the shell lends a
 //! screen's handler ([`Ctx`], `ctx.rs`), [`Change`], what each
 //! screen hears ([`ScreenMsg`]) and asks ([`ScreenAsk`]), what a
@@ -59,8 +59,8 @@ pub use write::{Confirm, Confirmed, FormPurpose, Landed, Landing, Then, Write, W
 /// constant for a type and a table generic over its screen reads it
 /// without a value (`S::ID`, `S::PARENT`): a match would be one more
 /// place each new screen fills in. What a screen does (its keys, its
-/// answers, its drawing) joins it as each screen moves into its folder;
-/// until then the lists' `Resource` says that.
+/// answers, its drawing) lives in its folder beside it; what a list asks
+/// the server and says of itself is its `Resource`.
 pub trait Screen {
     const ID: ScreenId;
     /// Its name on its tab and in help.

@@ -1,12 +1,11 @@
 //! What a screen hears, routed: `Msg::Screen` carries one screen's own
 //! message ([`ScreenMsg`], one variant a screen), and each screen's arm
-//! hands it to where that screen's handling lives until it moves into its
-//! folder (Health's look news, People's, a person's page's and an
-//! offboarding's already there, lent a `Ctx` by `lend`; Members,
-//! Subscriptions, People, a person's page and an offboarding return what
-//! the shell does next, one `Heard`, followed by `follow.rs`). An answer
-//! for a form, picker or look since closed or replaced
-//! is dropped first, by the ticket its screen holds (`Screens::wants`).
+//! hands it to that screen's handling in its folder, lent a `Ctx` by
+//! `lend` (Members and Subscriptions lent too the picker or form open);
+//! Members, Subscriptions, People and a person's page return what the
+//! shell does next, one `Heard`, followed by `follow.rs`. An answer for a
+//! form, picker or look since closed or replaced is dropped first, by the
+//! ticket its screen holds (`Screens::wants`).
 
 use super::{App, Effect, Mode, ScreenId};
 use crate::console::kit::scope::Scope;

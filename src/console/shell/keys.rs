@@ -52,6 +52,8 @@ impl App {
         self.overlays.scroll.help = self.overlays.scroll.help.min(last);
     }
 
+    /// What a key's action does: first what may stop it (a write ruled
+    /// out, rows marked, a row not loaded), then the action itself.
     fn act(&mut self, action: Action) -> Vec<Effect> {
         // A write the key, --read-only or a switch under way rules out.
         if let Some(reason) = self.unavailable(action) {
@@ -72,6 +74,12 @@ impl App {
         if let Some(effects) = self.not_loaded(action) {
             return effects;
         }
+        self.perform(action)
+    }
+
+    /// The action itself: a match of one-line arms, one an action, each
+    /// calling what does it.
+    fn perform(&mut self, action: Action) -> Vec<Effect> {
         let height = self.table_height() as i64;
         match action {
             Action::Quit => self.back(true),
@@ -88,77 +96,111 @@ impl App {
             Action::Open => self.open(),
             Action::SetLevel => self.lend_then_follow(|screens, ctx| screens.choose_level_here(ctx)),
             Action::Offboard => self.lend_then_follow(|screens, ctx| screens.offboard_here(ctx)),
-            Action::Filter => {
-                let typed = self.screens.shown(self.shown()).filter().to_string();
-                self.mode = Mode::Filter(Input::new(typed));
-                Vec::new()
-            }
-            Action::Command => {
-                self.mode = Mode::Command(Input::default());
-                Vec::new()
-            }
+            Action::Filter => self.open_filter(),
+            Action::Command => self.open_command_line(),
             Action::Refresh => self.refresh(),
             Action::Sort => self.cycle_sort(),
-            Action::ToggleDeleted => {
-                self.screens.subscriptions.toggle_deleted();
-                self.fetch_visible()
-            }
-            Action::ToggleJson => {
-                // Where the screen has no room for the pane, `v` opens the detail over the table.
-                if !self.has_detail_pane() && !self.overlays.detail_open {
-                    self.overlays.detail_open = true;
-                } else {
-                    self.overlays.detail_json = !self.overlays.detail_json;
-                }
-                self.overlays.scroll.detail = 0;
-                Vec::new()
-            }
-            Action::DetailDown => {
-                let last = super::draw::detail::scroll_limit(self);
-                self.overlays.scroll.detail = self.overlays.scroll.detail.saturating_add(3).min(last);
-                Vec::new()
-            }
-            Action::DetailUp => {
-                self.overlays.scroll.detail = self.overlays.scroll.detail.saturating_sub(3);
-                Vec::new()
-            }
+            Action::ToggleDeleted => self.toggle_deleted(),
+            Action::ToggleJson => self.toggle_json(),
+            Action::DetailDown => self.scroll_detail_down(),
+            Action::DetailUp => self.scroll_detail_up(),
             Action::CopyId => self.copy(false),
             Action::CopyJson => self.copy(true),
-            Action::Help => {
-                self.overlays.scroll.help = 0;
-                self.mode = Mode::Help;
-                Vec::new()
-            }
+            Action::Help => self.open_help(),
             Action::New => self.new_item(),
             Action::Edit => self.edit_item(),
             Action::Delete => self.delete_item(),
             Action::Restore => self.restore_item(),
-            Action::Assign => match self.shown() {
-                ScreenId::People | ScreenId::Person => {
-                    self.lend_then_follow(|screens, ctx| screens.choose_roles_here(ctx))
-                }
-                _ => self.open_picker(),
-            },
-            Action::OnlyFailed => {
-                self.screens.deliveries.toggle_failed();
-                self.reload(crate::console::screens::ScreenId::Deliveries, true)
-            }
+            Action::Assign => self.assign(),
+            Action::OnlyFailed => self.only_failed(),
             Action::TestDelivery => self.test_delivery(),
             Action::Pause => self.pause(),
             Action::CycleState => self.narrow_to(self.screens.subscriptions.next_state()),
             Action::LookFurther => self.look_further(),
             // Space where a page makes it its own (an offboarding's options).
-            Action::Mark if self.page_takes_space() => {
-                let (screens, mut ctx) = self.lend();
-                if let Some(page) = screens.page_mut(ctx.shown) {
-                    page.space(&mut ctx);
-                }
-                Vec::new()
-            }
+            Action::Mark if self.page_takes_space() => self.space_on_page(),
             Action::Mark => self.toggle_mark(),
             Action::MarkAll => self.mark_all(),
             Action::Overdue => self.narrow_to(self.screens.subscriptions.overdue_or_all()),
         }
+    }
+
+    /// `/`: the filter line opens with what the list is filtered by.
+    fn open_filter(&mut self) -> Vec<Effect> {
+        let typed = self.screens.shown(self.shown()).filter().to_string();
+        self.mode = Mode::Filter(Input::new(typed));
+        Vec::new()
+    }
+
+    /// `:`: the command line opens, empty.
+    fn open_command_line(&mut self) -> Vec<Effect> {
+        self.mode = Mode::Command(Input::default());
+        Vec::new()
+    }
+
+    /// Subscriptions deleted are shown or hidden, and the list fetched
+    /// again.
+    fn toggle_deleted(&mut self) -> Vec<Effect> {
+        self.screens.subscriptions.toggle_deleted();
+        self.fetch_visible()
+    }
+
+    /// `v`: the detail turns between its lines and its JSON.
+    fn toggle_json(&mut self) -> Vec<Effect> {
+        // Where the screen has no room for the pane, `v` opens the detail over the table.
+        if !self.has_detail_pane() && !self.overlays.detail_open {
+            self.overlays.detail_open = true;
+        } else {
+            self.overlays.detail_json = !self.overlays.detail_json;
+        }
+        self.overlays.scroll.detail = 0;
+        Vec::new()
+    }
+
+    /// The detail scrolls down, as far as its last line.
+    fn scroll_detail_down(&mut self) -> Vec<Effect> {
+        let last = super::draw::detail::scroll_limit(self);
+        self.overlays.scroll.detail = self.overlays.scroll.detail.saturating_add(3).min(last);
+        Vec::new()
+    }
+
+    /// The detail scrolls up.
+    fn scroll_detail_up(&mut self) -> Vec<Effect> {
+        self.overlays.scroll.detail = self.overlays.scroll.detail.saturating_sub(3);
+        Vec::new()
+    }
+
+    /// `?`: the help opens at its top.
+    fn open_help(&mut self) -> Vec<Effect> {
+        self.overlays.scroll.help = 0;
+        self.mode = Mode::Help;
+        Vec::new()
+    }
+
+    /// `a`: a person's roles are chosen on People and a person's page;
+    /// elsewhere the picker opens.
+    fn assign(&mut self) -> Vec<Effect> {
+        match self.shown() {
+            ScreenId::People | ScreenId::Person => {
+                self.lend_then_follow(|screens, ctx| screens.choose_roles_here(ctx))
+            }
+            _ => self.open_picker(),
+        }
+    }
+
+    /// Deliveries: only the failed ones, or all again, fetched anew.
+    fn only_failed(&mut self) -> Vec<Effect> {
+        self.screens.deliveries.toggle_failed();
+        self.reload(crate::console::screens::ScreenId::Deliveries, true)
+    }
+
+    /// Space on a page that makes it its own (an offboarding's options).
+    fn space_on_page(&mut self) -> Vec<Effect> {
+        let (screens, mut ctx) = self.lend();
+        if let Some(page) = screens.page_mut(ctx.shown) {
+            page.space(&mut ctx);
+        }
+        Vec::new()
     }
 
     /// Esc and q: dismiss an error, clear the marks (Esc), close the

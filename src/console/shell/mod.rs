@@ -175,53 +175,19 @@ impl App {
         effects
     }
 
+    /// The shell's message match: each arm hands its message to the method
+    /// that handles it.
     fn handle(&mut self, msg: Msg) -> Vec<Effect> {
         match msg {
-            Msg::Start => {
-                let mut effects = vec![self.load_names(), self.load_scopes()];
-                effects.extend(self.fetch_visible());
-                effects.extend(self.next_refresh());
-                effects
-            }
+            Msg::Start => self.started(),
             Msg::Key(key) => {
                 self.window.dirty = true;
                 self.take_key(key)
             }
             Msg::Mouse(event) => self.mouse(event),
-            Msg::Resize { width, height } => {
-                self.window.size = (width, height);
-                self.window.dirty = true;
-                self.rescroll();
-                self.fetch_visible()
-            }
-            Msg::Minute => {
-                // The loop sets `now` before drawing: drawing is the tick.
-                self.window.dirty = self.shows_relative_times();
-                // A row narrowed to "overdue" may have become one since.
-                if self.navigation.shown == ScreenId::Subscriptions
-                    && self.screens.subscriptions.is_narrowed()
-                {
-                    self.apply_view();
-                    return self.fetch_visible();
-                }
-                Vec::new()
-            }
-            Msg::Tick => {
-                if self.requests.in_flight > 0 {
-                    self.requests.spinner = self.requests.spinner.wrapping_add(1);
-                    self.window.dirty = true;
-                }
-                // The wait before the next try of the server counts down.
-                if self
-                    .connection
-                    .offline
-                    .as_ref()
-                    .is_some_and(|offline| offline.retry_at.is_some())
-                {
-                    self.window.dirty = true;
-                }
-                Vec::new()
-            }
+            Msg::Resize { width, height } => self.resized(width, height),
+            Msg::Minute => self.minute_passed(),
+            Msg::Tick => self.ticked(),
             Msg::Page {
                 list,
                 generation,
@@ -232,67 +198,15 @@ impl App {
                 self.exchanged(about, exchange);
                 Vec::new()
             }
-            Msg::Written(answer) => {
-                let WriteAnswer {
-                    ticket,
-                    write,
-                    result,
-                } = *answer;
-                let mut effects = self.write_answered(result.as_ref().err());
-                if self.owns_bulk(ticket) {
-                    effects.extend(self.bulk_written(ticket, result));
-                    return effects;
-                }
-                effects.extend(self.written(ticket, write, result));
-                effects
-            }
+            Msg::Written(answer) => self.write_heard(*answer),
             Msg::Screen(msg) => self.screen_msg(msg),
-            Msg::Scopes { connection, scopes } => {
-                if self.connection.answers.is_current(connection) {
-                    self.scopes_known(scopes);
-                }
-                Vec::new()
-            }
+            Msg::Scopes { connection, scopes } => self.scopes_heard(connection, scopes),
             Msg::Profiles(profiles) => {
                 self.fill_profiles(profiles);
                 Vec::new()
             }
             Msg::Connected { ticket, result } => self.connected(ticket, result),
-            Msg::Timer {
-                timer: Timer::Search,
-                ticket,
-            } => self.search_due(ticket),
-            Msg::Timer {
-                timer: Timer::Undo,
-                ticket,
-            } => {
-                self.undo_expired(ticket);
-                Vec::new()
-            }
-            Msg::Timer {
-                timer: Timer::Poll(_),
-                ticket,
-            } => self.look_again(ticket),
-            Msg::Timer {
-                timer: Timer::Refresh(_),
-                ticket,
-            } => self.refresh_due(ticket),
-            Msg::Timer {
-                timer: Timer::Reconnect(_),
-                ticket,
-            } => self.reconnect_due(ticket),
-            Msg::Timer {
-                timer: Timer::Notice,
-                ticket,
-            } => {
-                if self.notice.fades.is_current(ticket)
-                    && self.notice.shown.as_ref().is_some_and(|notice| notice.fades)
-                {
-                    self.notice.shown = None;
-                    self.window.dirty = true;
-                }
-                Vec::new()
-            }
+            Msg::Timer { timer, ticket } => self.timer_due(timer, ticket),
             Msg::Names {
                 connection,
                 current_organization,
@@ -300,35 +214,159 @@ impl App {
                 organizations,
                 projects,
                 cut,
-            } => {
-                if !self.connection.answers.is_current(connection) {
-                    return Vec::new();
-                }
-                self.fill_switcher(organizations.as_deref(), projects.as_deref(), cut);
-                let projects = projects.unwrap_or_default();
-                let mut effects = self.follow_organization(
-                    &projects,
-                    current_organization.as_ref(),
-                    current_project.as_ref(),
-                );
-                self.name_context(
-                    organizations.unwrap_or_default(),
-                    projects,
-                    current_organization,
-                    current_project,
-                );
-                // The project's integrations are named as its lists show them.
-                effects.push(self.load_integrations());
-                effects
+            } if self.connection.answers.is_current(connection) => self.names_heard(
+                current_organization,
+                current_project,
+                organizations,
+                projects,
+                cut,
+            ),
+            Msg::Names { .. } => Vec::new(),
+            Msg::Integrations { connection, slack } => self.integrations_heard(connection, slack),
+        }
+    }
+
+    /// The console has started: names, scopes, the first rows and the
+    /// first refresh are asked for.
+    fn started(&mut self) -> Vec<Effect> {
+        let mut effects = vec![self.load_names(), self.load_scopes()];
+        effects.extend(self.fetch_visible());
+        effects.extend(self.next_refresh());
+        effects
+    }
+
+    /// The terminal has a new size: the list scrolls to keep its cursor and
+    /// fetches what now shows.
+    fn resized(&mut self, width: u16, height: u16) -> Vec<Effect> {
+        self.window.size = (width, height);
+        self.window.dirty = true;
+        self.rescroll();
+        self.fetch_visible()
+    }
+
+    /// A minute has passed: relative times are drawn again.
+    fn minute_passed(&mut self) -> Vec<Effect> {
+        // The loop sets `now` before drawing: drawing is the tick.
+        self.window.dirty = self.shows_relative_times();
+        // A row narrowed to "overdue" may have become one since.
+        if self.navigation.shown == ScreenId::Subscriptions && self.screens.subscriptions.is_narrowed() {
+            self.apply_view();
+            return self.fetch_visible();
+        }
+        Vec::new()
+    }
+
+    /// The spinner's tick: it turns while requests are in flight, and the
+    /// wait before the next try of the server counts down.
+    fn ticked(&mut self) -> Vec<Effect> {
+        if self.requests.in_flight > 0 {
+            self.requests.spinner = self.requests.spinner.wrapping_add(1);
+            self.window.dirty = true;
+        }
+        // The wait before the next try of the server counts down.
+        if self
+            .connection
+            .offline
+            .as_ref()
+            .is_some_and(|offline| offline.retry_at.is_some())
+        {
+            self.window.dirty = true;
+        }
+        Vec::new()
+    }
+
+    /// A write has been answered: a bulk action's step goes to the bulk
+    /// action, any other to the screen that wrote.
+    fn write_heard(&mut self, answer: WriteAnswer) -> Vec<Effect> {
+        let WriteAnswer {
+            ticket,
+            write,
+            result,
+        } = answer;
+        let mut effects = self.write_answered(result.as_ref().err());
+        if self.owns_bulk(ticket) {
+            effects.extend(self.bulk_written(ticket, result));
+            return effects;
+        }
+        effects.extend(self.written(ticket, write, result));
+        effects
+    }
+
+    /// A timer has run out: each kind to its own handling.
+    fn timer_due(&mut self, timer: Timer, ticket: Ticket) -> Vec<Effect> {
+        match timer {
+            Timer::Search => self.search_due(ticket),
+            Timer::Undo => {
+                self.undo_expired(ticket);
+                Vec::new()
             }
-            Msg::Integrations { connection, slack } => {
-                if self.connection.answers.is_current(connection) {
-                    self.screens.subscriptions.integrations_known(slack);
-                    self.window.dirty = true;
-                }
+            Timer::Poll(_) => self.look_again(ticket),
+            Timer::Refresh(_) => self.refresh_due(ticket),
+            Timer::Reconnect(_) => self.reconnect_due(ticket),
+            Timer::Notice => {
+                self.notice_faded(ticket);
                 Vec::new()
             }
         }
+    }
+
+    /// A notice of success has been read: it goes, unless a newer notice
+    /// (or one that stays) has taken its place.
+    fn notice_faded(&mut self, ticket: Ticket) {
+        if self.notice.fades.is_current(ticket)
+            && self.notice.shown.as_ref().is_some_and(|notice| notice.fades)
+        {
+            self.notice.shown = None;
+            self.window.dirty = true;
+        }
+    }
+
+    /// The key's scopes, when they answer the connection of now.
+    fn scopes_heard(&mut self, connection: Ticket, scopes: Option<Vec<String>>) -> Vec<Effect> {
+        if self.connection.answers.is_current(connection) {
+            self.scopes_known(scopes);
+        }
+        Vec::new()
+    }
+
+    /// The organization's and project's names (of the connection of now):
+    /// the switcher and the header take them, a project that follows its
+    /// organization is followed, and the project's integrations are asked.
+    fn names_heard(
+        &mut self,
+        current_organization: Option<api::Organization>,
+        current_project: Option<api::Project>,
+        organizations: Option<Vec<api::Organization>>,
+        projects: Option<Vec<api::Project>>,
+        cut: bool,
+    ) -> Vec<Effect> {
+        self.fill_switcher(organizations.as_deref(), projects.as_deref(), cut);
+        let projects = projects.unwrap_or_default();
+        let mut effects =
+            self.follow_organization(&projects, current_organization.as_ref(), current_project.as_ref());
+        self.name_context(
+            organizations.unwrap_or_default(),
+            projects,
+            current_organization,
+            current_project,
+        );
+        // The project's integrations are named as its lists show them.
+        effects.push(self.load_integrations());
+        effects
+    }
+
+    /// The project's Slack integrations, when they answer the connection
+    /// of now.
+    fn integrations_heard(
+        &mut self,
+        connection: Ticket,
+        slack: Option<Vec<api::Integration>>,
+    ) -> Vec<Effect> {
+        if self.connection.answers.is_current(connection) {
+            self.screens.subscriptions.integrations_known(slack);
+            self.window.dirty = true;
+        }
+        Vec::new()
     }
 
     /// Asks for the names of the organization and project (a request in flight).

@@ -98,16 +98,7 @@ pub fn plan(columns: &[Column], natural: &[u16], table: u16, room: u16) -> Vec<(
 fn share(weights: &[u32], least: &[u32], most: &[u32], room: u32) -> Vec<u32> {
     let count = weights.len();
     if least.iter().sum::<u32>() >= room {
-        // Not even the least of each: as far as it goes, from the left.
-        let mut left = room;
-        return least
-            .iter()
-            .map(|least| {
-                let given = (*least).min(left);
-                left -= given;
-                given
-            })
-            .collect();
+        return from_the_left(least, room);
     }
     let wanted: u32 = most.iter().sum();
     let bounded = room.min(wanted);
@@ -167,21 +158,39 @@ fn share(weights: &[u32], least: &[u32], most: &[u32], room: u32) -> Vec<u32> {
         }
         break given;
     };
-    // Room beyond what every cell needs: by weight, the remainder to the heaviest.
     let extra = room.saturating_sub(given.iter().sum());
+    hand_out(&mut given, weights, extra);
+    given
+}
+
+/// Not even the least of each: as far as `room` goes, from the left.
+fn from_the_left(least: &[u32], room: u32) -> Vec<u32> {
+    let mut left = room;
+    least
+        .iter()
+        .map(|least| {
+            let given = (*least).min(left);
+            left -= given;
+            given
+        })
+        .collect()
+}
+
+/// Room beyond what every cell needs: by weight, the remainder to the
+/// heaviest.
+fn hand_out(given: &mut [u32], weights: &[u32], extra: u32) {
     let total: u32 = weights.iter().sum();
     if extra > 0 && total > 0 {
         let mut handed = 0;
-        for n in 0..count {
-            let share = extra * weights[n] / total;
+        for (n, weight) in weights.iter().enumerate() {
+            let share = extra * weight / total;
             given[n] += share;
             handed += share;
         }
-        if let Some(heaviest) = (0..count).max_by_key(|&n| (weights[n], std::cmp::Reverse(n))) {
+        if let Some(heaviest) = (0..weights.len()).max_by_key(|&n| (weights[n], std::cmp::Reverse(n))) {
             given[heaviest] += extra - handed;
         }
     }
-    given
 }
 
 /// `left` by weight: this weight's part of `total`.

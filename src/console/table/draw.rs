@@ -3,7 +3,7 @@
 //! page arrives. It draws what it is passed (the list through [`Drawn`],
 //! what the shell says of it in a [`Look`], the [`ViewCx`] and the area),
 //! and names nothing above the table's floor: the shell lends it the list
-//! shown (`app/draw/list.rs`).
+//! shown (`shell/draw/list.rs`).
 
 use chrono::{DateTime, Utc};
 use ratatui::Frame;
@@ -111,19 +111,7 @@ pub fn draw<L: Drawn + ?Sized>(frame: &mut Frame, area: Rect, table: &L, look: &
     let block = block(table, look, view, area.width);
     let height = area.height.saturating_sub(3) as u64;
     if table.is_empty() {
-        let text = match (table.count(), &look.stale) {
-            (None, Some(stale)) => crate::text::printable(&stale.line).into_owned(),
-            (None, None) if table.has_failed() => "could not load: r tries again".into(),
-            (None, None) => "loading…".into(),
-            // A narrowing still looking through the list has found none yet.
-            (Some(total), _) if table.is_loading() && table.scanned().is_some() => format!(
-                "looking through the list: {} of {} so far, none of them yet",
-                crate::text::thousands(table.scanned().unwrap_or(0)),
-                crate::text::thousands(total)
-            ),
-            (Some(_), _) if table.has_loaded_rows() => "nothing here matches the filter: / changes it".into(),
-            (Some(_), _) => table.empty().to_string(),
-        };
+        let text = empty_text(table, look);
         frame.render_widget(
             Paragraph::new(Line::styled(format!(" {text}"), theme.dim)).block(block),
             area,
@@ -138,8 +126,61 @@ pub fn draw<L: Drawn + ?Sized>(frame: &mut Frame, area: Rect, table: &L, look: &
     let window = table.top()..(table.top() + height).min(table.len());
     let cells: Vec<Option<Vec<Span<'static>>>> = window.clone().map(|at| table.cells(at, view)).collect();
     let columns = table.columns();
-    // Each column as wide as the widest of its header and cells on screen.
-    let mut natural: Vec<u16> = columns
+    let natural = natural_widths(table, &cells, view);
+    // Less the column of marks, and its spacing, when rows are marked.
+    let marking = table.marked() > 0;
+    let marks_column = if marking { 2 } else { 0 };
+    let room = area.width.saturating_sub(2 + marks_column);
+    let planned = columns::plan(columns, &natural, area.width, room);
+    let rows = rows(table, window.clone(), cells, &planned, stale, theme);
+    let mut widths: Vec<Constraint> = planned
+        .iter()
+        .map(|(_, width)| Constraint::Length(*width))
+        .collect();
+    let mut headers: Vec<Cell> = planned
+        .iter()
+        .map(|(index, width)| Cell::from(fit(&header(&columns[*index], table, view), usize::from(*width))))
+        .collect();
+    if marking {
+        widths.insert(0, Constraint::Length(1));
+        headers.insert(0, Cell::from(""));
+    }
+    let header = Row::new(headers).style(theme.header);
+    let widget = Table::new(rows, widths)
+        .header(header)
+        .block(block)
+        .column_spacing(columns::SPACING)
+        .row_highlight_style(theme.selected);
+    let mut state =
+        TableState::default().with_selected(Some((table.cursor().saturating_sub(window.start)) as usize));
+    frame.render_stateful_widget(widget, area, &mut state);
+}
+
+/// What a list with no rows to draw says: why, or that it is on its way.
+fn empty_text<L: Drawn + ?Sized>(table: &L, look: &Look) -> String {
+    match (table.count(), &look.stale) {
+        (None, Some(stale)) => crate::text::printable(&stale.line).into_owned(),
+        (None, None) if table.has_failed() => "could not load: r tries again".into(),
+        (None, None) => "loading…".into(),
+        // A narrowing still looking through the list has found none yet.
+        (Some(total), _) if table.is_loading() && table.scanned().is_some() => format!(
+            "looking through the list: {} of {} so far, none of them yet",
+            crate::text::thousands(table.scanned().unwrap_or(0)),
+            crate::text::thousands(total)
+        ),
+        (Some(_), _) if table.has_loaded_rows() => "nothing here matches the filter: / changes it".into(),
+        (Some(_), _) => table.empty().to_string(),
+    }
+}
+
+/// Each column as wide as the widest of its header and cells on screen.
+fn natural_widths<L: Drawn + ?Sized>(
+    table: &L,
+    cells: &[Option<Vec<Span<'static>>>],
+    view: &ViewCx,
+) -> Vec<u16> {
+    let mut natural: Vec<u16> = table
+        .columns()
         .iter()
         .map(|column| u16::try_from(header(column, table, view).width()).unwrap_or(u16::MAX))
         .collect();
@@ -148,11 +189,20 @@ pub fn draw<L: Drawn + ?Sized>(frame: &mut Frame, area: Rect, table: &L, look: &
             *width = (*width).max(u16::try_from(cell.width()).unwrap_or(u16::MAX));
         }
     }
-    // Less the column of marks, and its spacing, when rows are marked.
+    natural
+}
+
+/// The rows in the window, their cells fitted to the columns planned;
+/// a row not yet loaded is a placeholder.
+fn rows<L: Drawn + ?Sized>(
+    table: &L,
+    window: std::ops::Range<u64>,
+    cells: Vec<Option<Vec<Span<'static>>>>,
+    planned: &[(usize, u16)],
+    stale: Style,
+    theme: &Theme,
+) -> Vec<Row<'static>> {
     let marking = table.marked() > 0;
-    let marks_column = if marking { 2 } else { 0 };
-    let room = area.width.saturating_sub(2 + marks_column);
-    let planned = columns::plan(columns, &natural, area.width, room);
     // A cell too long for its column is cut with an ellipsis, never silently.
     let fitted = |spans: Vec<Span<'static>>| -> Vec<Cell<'static>> {
         planned
@@ -166,8 +216,7 @@ pub fn draw<L: Drawn + ?Sized>(frame: &mut Frame, area: Rect, table: &L, look: &
     };
     // With rows marked, a column of marks comes first: ● on each marked row,
     // which is drawn in the marks' style too.
-    let rows: Vec<Row> = window
-        .clone()
+    window
         .zip(cells)
         .map(|(at, cells_of_row)| {
             let marked = marking && table.is_marked(at);
@@ -191,28 +240,7 @@ pub fn draw<L: Drawn + ?Sized>(frame: &mut Frame, area: Rect, table: &L, look: &
                 }
             }
         })
-        .collect();
-    let mut widths: Vec<Constraint> = planned
-        .iter()
-        .map(|(_, width)| Constraint::Length(*width))
-        .collect();
-    let mut headers: Vec<Cell> = planned
-        .iter()
-        .map(|(index, width)| Cell::from(fit(&header(&columns[*index], table, view), usize::from(*width))))
-        .collect();
-    if marking {
-        widths.insert(0, Constraint::Length(1));
-        headers.insert(0, Cell::from(""));
-    }
-    let header = Row::new(headers).style(theme.header);
-    let widget = Table::new(rows, widths)
-        .header(header)
-        .block(block)
-        .column_spacing(columns::SPACING)
-        .row_highlight_style(theme.selected);
-    let mut state =
-        TableState::default().with_selected(Some((table.cursor().saturating_sub(window.start)) as usize));
-    frame.render_stateful_widget(widget, area, &mut state);
+        .collect()
 }
 
 /// A column's header, with ▲ or ▼ where the sort in force is by it.

@@ -4,9 +4,8 @@
 //! cells of a row, its detail, its identity, the filter typed with `/` and
 //! the orders `s` cycles through. How its rows arrive and are narrowed is
 //! [`super::hooks::Hooks`], which builds on this one; what a list asks the
-//! server, its heading and its words stay with the list
-//! (`screens::list::Resource`, which builds on both) until each moves into its
-//! screen's folder.
+//! server, its heading and its words stay with the list, in its screen's
+//! folder (`screens::list::Resource`, which builds on both).
 
 use std::cmp::Ordering;
 use std::fmt;

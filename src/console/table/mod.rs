@@ -13,8 +13,8 @@
 //! what the user did to it (filter typed, sort chosen, marks, the row to
 //! find again after a refresh), and the pages it takes in
 //! ([`Table::receive`]). What a table asks the server and where it stands
-//! among the screens are the screens' (`screens::list::Resource` until each list
-//! moves into its screen's folder), which is why the table is generic over
+//! among the screens are the screens' (`screens::list::Resource`, which
+//! each list in its screen's folder fills in), which is why the table is generic over
 //! the list alone and not over its request: it takes pages of its rows,
 //! whoever asked for them. Marking its rows is `marking.rs`.
 //!

@@ -180,64 +180,36 @@ impl Form {
                 self.step_focus(-1);
                 Outcome::Editing
             }
-            _ => {
-                if let Some(field) = self.fields.get_mut(self.focus) {
-                    match &mut field.value {
-                        Value::Text { input, .. } => {
-                            input.handle_event(&Event::Key(key));
-                        }
-                        Value::Select { options, chosen } => match key.code {
-                            KeyCode::Left => *chosen = step_among(options, &field.typed, *chosen, -1),
-                            KeyCode::Right => *chosen = step_among(options, &field.typed, *chosen, 1),
-                            KeyCode::Char(' ') if field.typed.is_empty() => {
-                                *chosen = step_among(options, "", *chosen, 1)
-                            }
-                            // Typing finds an option: long lists of dashboards and
-                            // insights are searched rather than stepped through.
-                            KeyCode::Char(c) => {
-                                field.typed.extend(c.to_lowercase());
-                                if let Some(at) = find_option(options, &field.typed) {
-                                    *chosen = at;
-                                }
-                            }
-                            KeyCode::Backspace => {
-                                field.typed.pop();
-                                if let Some(at) = find_option(options, &field.typed) {
-                                    *chosen = at;
-                                }
-                            }
-                            _ => {}
-                        },
-                        Value::Choices {
-                            options,
-                            chosen,
-                            at,
-                            most,
-                        } => match key.code {
-                            KeyCode::Left => *at = at.saturating_sub(1),
-                            KeyCode::Right => *at = (*at + 1).min(options.len().saturating_sub(1)),
-                            KeyCode::Char(' ') => {
-                                let full = chosen.iter().filter(|chosen| **chosen).count() >= *most;
-                                match chosen.get_mut(*at) {
-                                    Some(flag) if !*flag && full => {
-                                        field.error = Some(format!(
-                                            "at most {most}: Space on a chosen one frees a place"
-                                        ));
-                                        return Outcome::Editing;
-                                    }
-                                    Some(flag) => *flag = !*flag,
-                                    None => {}
-                                }
-                            }
-                            _ => {}
-                        },
-                    }
-                    // As the user types, say what is wrong beside the field.
-                    field.check();
+            _ => self.field_key(key),
+        }
+    }
+
+    /// A key for the focused field: typed into a text, a select stepped
+    /// or searched, a choice moved to or chosen; then, as the user types,
+    /// what is wrong is said beside the field.
+    fn field_key(&mut self, key: KeyEvent) -> Outcome {
+        let Some(field) = self.fields.get_mut(self.focus) else {
+            return Outcome::Editing;
+        };
+        match &mut field.value {
+            Value::Text { input, .. } => {
+                input.handle_event(&Event::Key(key));
+            }
+            Value::Select { options, chosen } => select_key(options, chosen, &mut field.typed, key.code),
+            Value::Choices {
+                options,
+                chosen,
+                at,
+                most,
+            } => {
+                if let Err(full) = choices_key(options.len(), chosen, at, *most, key.code) {
+                    field.error = Some(full);
+                    return Outcome::Editing;
                 }
-                Outcome::Editing
             }
         }
+        field.check();
+        Outcome::Editing
     }
 
     /// Moves the focus to the next (or previous) field that is shown.
@@ -341,6 +313,59 @@ impl Form {
             _ => self.refused(whole, None),
         }
     }
+}
+
+/// A key for a select: ←/→ step through the options (those matching
+/// what is typed), Space steps when nothing is typed; typing finds an
+/// option: long lists of dashboards and insights are searched rather
+/// than stepped through.
+fn select_key(options: &[(String, String)], chosen: &mut usize, typed: &mut String, code: KeyCode) {
+    match code {
+        KeyCode::Left => *chosen = step_among(options, typed, *chosen, -1),
+        KeyCode::Right => *chosen = step_among(options, typed, *chosen, 1),
+        KeyCode::Char(' ') if typed.is_empty() => *chosen = step_among(options, "", *chosen, 1),
+        KeyCode::Char(c) => {
+            typed.extend(c.to_lowercase());
+            if let Some(at) = find_option(options, typed) {
+                *chosen = at;
+            }
+        }
+        KeyCode::Backspace => {
+            typed.pop();
+            if let Some(at) = find_option(options, typed) {
+                *chosen = at;
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A key for a field of choices: ←/→ move among them, Space chooses or
+/// frees the one at the pointer; choosing past `most` is refused, with
+/// what to do.
+fn choices_key(
+    options: usize,
+    chosen: &mut [bool],
+    at: &mut usize,
+    most: usize,
+    code: KeyCode,
+) -> Result<(), String> {
+    match code {
+        KeyCode::Left => *at = at.saturating_sub(1),
+        KeyCode::Right => *at = (*at + 1).min(options.saturating_sub(1)),
+        KeyCode::Char(' ') => {
+            let full = chosen.iter().filter(|chosen| **chosen).count() >= most;
+            match chosen.get_mut(*at) {
+                Some(flag) if !*flag && full => {
+                    return Err(format!("at most {most}: Space on a chosen one frees a place"));
+                }
+                Some(flag) => *flag = !*flag,
+                None => {}
+            }
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 /// Field checks shared by the forms.

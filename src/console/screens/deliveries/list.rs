@@ -18,11 +18,12 @@ use std::cmp::Ordering;
 use chrono::{DateTime, Utc};
 use ratatui::text::{Line, Span};
 
-use crate::api::{self, Delivery, DeliveryStatus, RecipientStatus};
+use crate::api::{self, Delivery, DeliveryStatus, RecipientCounts, RecipientResult, RecipientStatus};
 use crate::console::kit::cell::{contains, styled, text};
 use crate::console::kit::column::{Column, Sort};
 use crate::console::kit::detail::{field, heading, marked, optional};
 use crate::console::kit::scope::Scope;
+use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
 use crate::console::screens::Screen;
@@ -300,12 +301,54 @@ fn target(delivery: &Delivery) -> String {
     }
 }
 
+/// A delivery's detail: its status, times and target, and how each
+/// recipient fared.
 fn detail(delivery: &Delivery, view: &ViewCx) -> (String, Vec<Line<'static>>) {
     let theme = view.theme;
     let now = view.now;
     let counts = delivery.recipient_counts();
+    let at = |value: Option<DateTime<Utc>>| match value {
+        Some(at) => format!(
+            "{} {} · {}",
+            view.when(Some(at)),
+            view.zone_label(),
+            relative(at, now)
+        ),
+        None => "-".into(),
+    };
+    let mut lines = vec![
+        status_line(delivery, &counts, theme),
+        field("trigger", trigger(delivery), theme),
+        field("scheduled", at(delivery.scheduled_at), theme),
+        field("started", at(delivery.created_at), theme),
+        field("finished", at(delivery.finished_at), theme),
+        field("target", target(delivery), theme),
+    ];
+    if let Some(error) = delivery.error_text() {
+        lines.push(marked("error", error, theme.error, theme));
+    }
+    if let Some(summary) = delivery.change_summary.as_ref().filter(|s| !s.is_empty()) {
+        lines.push(field("change", summary.clone(), theme));
+    }
+    if let Some(prompt) = delivery.ai_report_prompt.as_ref().filter(|p| !p.is_empty()) {
+        lines.push(field("prompt", prompt.clone(), theme));
+    }
+    lines.push(heading(&format!("recipients: {}", counts.words()), theme));
+    if delivery.recipient_results.is_empty() {
+        lines.push(Line::styled("   none recorded", theme.dim));
+    }
+    for result in &delivery.recipient_results {
+        lines.push(recipient_line(delivery, result, theme));
+    }
+    lines.push(field("delivery id", delivery.id.clone(), theme));
+    (format!("delivery {}", view.when(time(delivery))), lines)
+}
+
+/// The delivery's status, marked where it failed or reached recipients
+/// only in part.
+fn status_line(delivery: &Delivery, counts: &RecipientCounts, theme: &Theme) -> Line<'static> {
     let failed = counts.failed;
-    let status_line = match &delivery.status {
+    match &delivery.status {
         Some(DeliveryStatus::Failed) => marked(
             "status",
             format!(
@@ -330,76 +373,43 @@ fn detail(delivery: &Delivery, view: &ViewCx) -> (String, Vec<Line<'static>>) {
             theme,
         ),
         _ => field("status", status(delivery), theme),
-    };
-    let at = |value: Option<DateTime<Utc>>| match value {
-        Some(at) => format!(
-            "{} {} · {}",
-            view.when(Some(at)),
-            view.zone_label(),
-            relative(at, now)
-        ),
-        None => "-".into(),
-    };
-    let mut lines = vec![
-        status_line,
-        field("trigger", trigger(delivery), theme),
-        field("scheduled", at(delivery.scheduled_at), theme),
-        field("started", at(delivery.created_at), theme),
-        field("finished", at(delivery.finished_at), theme),
-        field("target", target(delivery), theme),
-    ];
-    if let Some(error) = delivery.error_text() {
-        lines.push(marked("error", error, theme.error, theme));
     }
-    if let Some(summary) = delivery.change_summary.as_ref().filter(|s| !s.is_empty()) {
-        lines.push(field("change", summary.clone(), theme));
-    }
-    if let Some(prompt) = delivery.ai_report_prompt.as_ref().filter(|p| !p.is_empty()) {
-        lines.push(field("prompt", prompt.clone(), theme));
-    }
-    lines.push(heading(&format!("recipients: {}", counts.words()), theme));
-    if delivery.recipient_results.is_empty() {
-        lines.push(Line::styled("   none recorded", theme.dim));
-    }
-    for result in &delivery.recipient_results {
-        let recipient = crate::text::printable(recipient(delivery, &result.recipient)).into_owned();
-        match &result.status {
-            Some(RecipientStatus::Success) => {
-                lines.push(Line::raw(format!("   ✓ {recipient}  delivered")));
-            }
-            // Reached, but not with all that was sent.
-            Some(RecipientStatus::Partial) => {
-                let message = result
-                    .error
-                    .as_ref()
-                    .and_then(|error| error.message.clone())
-                    .map(|message| format!(": {message}"))
-                    .unwrap_or_default();
-                lines.push(Line::styled(
-                    crate::text::printable(&format!("   ~ {recipient}  partial{message}")).into_owned(),
-                    theme.warning,
-                ));
-            }
-            other => {
-                let word = other.as_ref().map_or("no result", |status| status.as_str());
-                let error = result.error.as_ref();
-                let message = error
-                    .and_then(|error| error.message.clone())
-                    .unwrap_or_else(|| "no error recorded".into());
-                let kind = error
-                    .and_then(|error| error.kind.clone())
-                    .map(|kind| format!(" ({kind})"))
-                    .unwrap_or_default();
-                lines.push(Line::styled(
-                    crate::text::printable(&format!("   ✗ {recipient}  {word}: {message}{kind}"))
-                        .into_owned(),
-                    theme.error,
-                ));
-            }
+}
+
+/// How one recipient fared: delivered, in part (and why), or not (and why).
+fn recipient_line(delivery: &Delivery, result: &RecipientResult, theme: &Theme) -> Line<'static> {
+    let recipient = crate::text::printable(recipient(delivery, &result.recipient)).into_owned();
+    match &result.status {
+        Some(RecipientStatus::Success) => Line::raw(format!("   ✓ {recipient}  delivered")),
+        // Reached, but not with all that was sent.
+        Some(RecipientStatus::Partial) => {
+            let message = result
+                .error
+                .as_ref()
+                .and_then(|error| error.message.clone())
+                .map(|message| format!(": {message}"))
+                .unwrap_or_default();
+            Line::styled(
+                crate::text::printable(&format!("   ~ {recipient}  partial{message}")).into_owned(),
+                theme.warning,
+            )
+        }
+        other => {
+            let word = other.as_ref().map_or("no result", |status| status.as_str());
+            let error = result.error.as_ref();
+            let message = error
+                .and_then(|error| error.message.clone())
+                .unwrap_or_else(|| "no error recorded".into());
+            let kind = error
+                .and_then(|error| error.kind.clone())
+                .map(|kind| format!(" ({kind})"))
+                .unwrap_or_default();
+            Line::styled(
+                crate::text::printable(&format!("   ✗ {recipient}  {word}: {message}{kind}")).into_owned(),
+                theme.error,
+            )
         }
     }
-    lines.push(field("delivery id", delivery.id.clone(), theme));
-    (format!("delivery {}", view.when(time(delivery))), lines)
 }
 
 impl Table<Deliveries> {

@@ -1,4 +1,4 @@
-//! The Health screen. Its folder holds, so far, what it asks (`ask.rs`: a
+//! The Health screen. Its folder holds what it asks (`ask.rs`: a
 //! look), what its keys do to marked rows (`bulk.rs`) and what guards its looks
 //! ([`looks::Looks`]: the latest look's ticket, its stop, and whether a
 //! look the server cut short starts again) and the board itself

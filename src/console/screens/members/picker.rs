@@ -269,7 +269,6 @@ pub fn extent(picker: &Picker) -> Option<String> {
 
 /// The member picker: the search line, the members that match, and the hint.
 pub fn draw(frame: &mut Frame, picker: &Picker, theme: &Theme) {
-    use crate::api::models::level;
     let screen = frame.area();
     let height = screen.height.saturating_sub(4).clamp(8, 30);
     let list_rows = height.saturating_sub(7) as usize;
@@ -299,38 +298,7 @@ pub fn draw(frame: &mut Frame, picker: &Picker, theme: &Theme) {
             }
             match &picker.people {
                 None => lines.push(Line::styled(" loading the organization's members…", theme.dim)),
-                Some(_) => {
-                    let shown = picker.shown();
-                    let top = picker.cursor.saturating_sub(list_rows.saturating_sub(1));
-                    for (at, member) in shown.iter().enumerate().skip(top).take(list_rows) {
-                        let uuid = &member.user.uuid;
-                        let in_role = picker.in_role.contains(uuid);
-                        let mark = if in_role {
-                            "[in role]"
-                        } else if picker.is_chosen(uuid) {
-                            "[x]      "
-                        } else {
-                            "[ ]      "
-                        };
-                        let text = format!(
-                            " {mark} {} <{}>  {}",
-                            printable(&member.user.display_name()),
-                            printable(&member.user.email),
-                            level::name(member.level)
-                        );
-                        let style = if at == picker.cursor {
-                            theme.selected
-                        } else if in_role {
-                            theme.dim
-                        } else {
-                            ratatui::style::Style::new()
-                        };
-                        lines.push(Line::styled(text, style));
-                    }
-                    if shown.is_empty() {
-                        lines.push(Line::styled(" nobody matches", theme.dim));
-                    }
-                }
+                Some(_) => lines.extend(member_lines(picker, list_rows, theme)),
             }
         }
     }
@@ -338,17 +306,7 @@ pub fn draw(frame: &mut Frame, picker: &Picker, theme: &Theme) {
     if let Some(error) = &picker.error {
         lines.push(Line::styled(format!(" {error}"), theme.error));
     }
-    let hint = if picker.saving {
-        "assigning…".to_string()
-    } else if picker.fallback.is_some() {
-        "Enter assign · Esc cancel".to_string()
-    } else {
-        format!(
-            "{} marked · Space mark · ↑/↓ move · Enter assign · Esc cancel",
-            picker.chosen.len()
-        )
-    };
-    lines.push(Line::styled(format!(" {hint}"), theme.dim));
+    lines.push(Line::styled(format!(" {}", hint(picker)), theme.dim));
     let area = centered(screen, WIDTH as u16 + 4, lines.len() as u16 + 2);
     clear(frame, area);
     let title = format!(" Assign people to {} ", printable(&picker.role_name));
@@ -361,6 +319,58 @@ pub fn draw(frame: &mut Frame, picker: &Picker, theme: &Theme) {
         && column + 1 < area.width
     {
         frame.set_cursor_position((area.x + 1 + column, area.y + 1 + row));
+    }
+}
+
+/// The members that match, as many as `list_rows` around the cursor,
+/// each marked in the role, chosen or not; or that nobody matches.
+fn member_lines(picker: &Picker, list_rows: usize, theme: &Theme) -> Vec<Line<'static>> {
+    use crate::api::models::level;
+    let mut lines = Vec::new();
+    let shown = picker.shown();
+    let top = picker.cursor.saturating_sub(list_rows.saturating_sub(1));
+    for (at, member) in shown.iter().enumerate().skip(top).take(list_rows) {
+        let uuid = &member.user.uuid;
+        let in_role = picker.in_role.contains(uuid);
+        let mark = if in_role {
+            "[in role]"
+        } else if picker.is_chosen(uuid) {
+            "[x]      "
+        } else {
+            "[ ]      "
+        };
+        let text = format!(
+            " {mark} {} <{}>  {}",
+            printable(&member.user.display_name()),
+            printable(&member.user.email),
+            level::name(member.level)
+        );
+        let style = if at == picker.cursor {
+            theme.selected
+        } else if in_role {
+            theme.dim
+        } else {
+            ratatui::style::Style::new()
+        };
+        lines.push(Line::styled(text, style));
+    }
+    if shown.is_empty() {
+        lines.push(Line::styled(" nobody matches", theme.dim));
+    }
+    lines
+}
+
+/// The picker's hint: the keys it takes, or that it is assigning.
+fn hint(picker: &Picker) -> String {
+    if picker.saving {
+        "assigning…".to_string()
+    } else if picker.fallback.is_some() {
+        "Enter assign · Esc cancel".to_string()
+    } else {
+        format!(
+            "{} marked · Space mark · ↑/↓ move · Enter assign · Esc cancel",
+            picker.chosen.len()
+        )
     }
 }
 

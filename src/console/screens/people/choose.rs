@@ -171,59 +171,10 @@ impl Screens {
                         name: choice.label.clone(),
                     })
                     .collect();
-                let names: Vec<String> = roles.iter().map(|role| role.name.clone()).collect();
                 if ctx.shown == ScreenId::People && self.people.marked() > 0 {
-                    // Marked people: a bulk action, one write a person, each
-                    // reported; those refused stay marked.
-                    let items = people
-                        .into_iter()
-                        .map(|person| Item {
-                            id: person.uuid.clone(),
-                            label: person.label.clone(),
-                            write: Write::People(PeopleWrite::AddToRoles {
-                                organization: organization.clone(),
-                                people: vec![person],
-                                roles: roles.clone(),
-                            }),
-                            done: "added",
-                        })
-                        .collect::<Vec<_>>();
-                    let title = format!(
-                        "Add {} to {} {}",
-                        if items.len() == 1 {
-                            "1 person".to_string()
-                        } else {
-                            format!("{} people", crate::text::thousands(items.len() as u64))
-                        },
-                        if roles.len() == 1 { "the role" } else { "the roles" },
-                        listed(&names)
-                    );
-                    let bulk = Bulk {
-                        question: format!("{title}?\nEach person is added to each role, each reported."),
-                        title,
-                        harmful: false,
-                        items,
-                        skipped: Vec::new(),
-                    };
-                    return Heard::step(Step::Bulk(bulk));
+                    return add_marked_to_roles(people, roles, organization);
                 }
-                let who: Vec<String> = people.iter().map(|person| person.label.clone()).collect();
-                let adds = people.len() * roles.len();
-                Heard::step(Step::Confirm(Confirm::write(
-                    format!(
-                        "Add {} to {} {}?\n{adds} membership{} will be made, each reported.",
-                        listed(&who),
-                        if roles.len() == 1 { "the role" } else { "the roles" },
-                        listed(&names),
-                        crate::text::plural(adds)
-                    ),
-                    Write::People(PeopleWrite::AddToRoles {
-                        organization,
-                        people,
-                        roles,
-                    }),
-                    false,
-                )))
+                add_to_roles(people, roles, organization)
             }
             Choosing::Level { person, level } => {
                 let Some(wanted) = picked.first().and_then(|choice| choice.id.parse::<i64>().ok()) else {
@@ -254,6 +205,66 @@ impl Screens {
             }
         }
     }
+}
+
+/// Marked people to add to roles: a bulk action, one write a person,
+/// each reported; those refused stay marked.
+fn add_marked_to_roles(people: Vec<Person>, roles: Vec<RoleRef>, organization: String) -> Heard {
+    let names: Vec<String> = roles.iter().map(|role| role.name.clone()).collect();
+    let items = people
+        .into_iter()
+        .map(|person| Item {
+            id: person.uuid.clone(),
+            label: person.label.clone(),
+            write: Write::People(PeopleWrite::AddToRoles {
+                organization: organization.clone(),
+                people: vec![person],
+                roles: roles.clone(),
+            }),
+            done: "added",
+        })
+        .collect::<Vec<_>>();
+    let title = format!(
+        "Add {} to {} {}",
+        if items.len() == 1 {
+            "1 person".to_string()
+        } else {
+            format!("{} people", crate::text::thousands(items.len() as u64))
+        },
+        if roles.len() == 1 { "the role" } else { "the roles" },
+        listed(&names)
+    );
+    let bulk = Bulk {
+        question: format!("{title}?\nEach person is added to each role, each reported."),
+        title,
+        harmful: false,
+        items,
+        skipped: Vec::new(),
+    };
+    Heard::step(Step::Bulk(bulk))
+}
+
+/// People to add to roles (the one on a row or a page): one question,
+/// one write.
+fn add_to_roles(people: Vec<Person>, roles: Vec<RoleRef>, organization: String) -> Heard {
+    let names: Vec<String> = roles.iter().map(|role| role.name.clone()).collect();
+    let who: Vec<String> = people.iter().map(|person| person.label.clone()).collect();
+    let adds = people.len() * roles.len();
+    Heard::step(Step::Confirm(Confirm::write(
+        format!(
+            "Add {} to {} {}?\n{adds} membership{} will be made, each reported.",
+            listed(&who),
+            if roles.len() == 1 { "the role" } else { "the roles" },
+            listed(&names),
+            crate::text::plural(adds)
+        ),
+        Write::People(PeopleWrite::AddToRoles {
+            organization,
+            people,
+            roles,
+        }),
+        false,
+    )))
 }
 
 /// A one-of chooser of the levels, the current one said.

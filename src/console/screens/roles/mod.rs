@@ -1,4 +1,4 @@
-//! The Roles screen. Its folder holds, so far, its list (`list.rs`: the
+//! The Roles screen. Its folder holds its list (`list.rs`: the
 //! rows, their form, how news lands on them), its typed request
 //! (`request.rs`), its writes (`writes.rs`), the role Members opens for
 //! and the names loaded (`chosen.rs`) and its own keys (`keys.rs`, which

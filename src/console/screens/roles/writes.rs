@@ -4,8 +4,7 @@
 //! every screen, and how its answer lands.
 //!
 //! The console's `Write` holds these as its `Role` variant; the answer
-//! lands on the Roles table (its rows, its cursor) where the table lives
-//! until the list moves into this folder.
+//! lands on the Roles table (its rows, its cursor).
 
 use crate::api::{self, Client, Role, RoleInput};
 use crate::console::kit::scope::Scope;

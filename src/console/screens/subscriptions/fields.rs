@@ -138,20 +138,8 @@ fn delivers(subscription: Option<&Subscription>) -> String {
 pub fn form(existing: Option<&Subscription>, now: DateTime<Utc>) -> Form {
     let s = existing;
     let text = |value: Option<&String>| value.cloned().unwrap_or_default();
-    let next_hour = now.duration_trunc(Duration::hours(1)).unwrap_or(now) + Duration::hours(1);
-    let delivered = delivers(s);
-    let fixed = format!("{delivered} {FIXED}");
-    let delivers_options = if existing.is_some() {
-        // What a subscription delivers cannot change (posthog.md 8.2): shown, not offered.
-        vec![(delivered.as_str(), fixed.as_str())]
-    } else {
-        vec![(
-            "",
-            "nothing chosen (loading the project's dashboards and insights…)",
-        )]
-    };
-    let fields = vec![
-        Field::select("delivers", "Delivers", &delivers_options, &delivered),
+    let mut fields = vec![
+        delivers_field(existing),
         Field::select(
             "target_type",
             "Target type",
@@ -172,6 +160,44 @@ pub fn form(existing: Option<&Subscription>, now: DateTime<Utc>) -> Form {
             &text(s.and_then(|s| s.title.as_ref())),
             Some(title),
         ),
+    ];
+    fields.extend(schedule_fields(existing, now));
+    fields.push(Field::text(
+        "invite_message",
+        "Invite message",
+        &text(s.and_then(|s| s.invite_message.as_ref())),
+        None,
+    ));
+    let title = match s {
+        Some(subscription) => format!("Edit subscription #{}", subscription.id),
+        None => "New subscription".into(),
+    };
+    Form::new(title, fields)
+}
+
+/// What the subscription delivers: fixed for an edit, chosen for a new
+/// one once the project's dashboards and insights are loaded.
+fn delivers_field(existing: Option<&Subscription>) -> Field {
+    let delivered = delivers(existing);
+    let fixed = format!("{delivered} {FIXED}");
+    let delivers_options = if existing.is_some() {
+        // What a subscription delivers cannot change (posthog.md 8.2): shown, not offered.
+        vec![(delivered.as_str(), fixed.as_str())]
+    } else {
+        vec![(
+            "",
+            "nothing chosen (loading the project's dashboards and insights…)",
+        )]
+    };
+    Field::select("delivers", "Delivers", &delivers_options, &delivered)
+}
+
+/// When it delivers: the rule (frequency, interval, weekdays, position,
+/// count) and its start and end, a new one starting at the next hour.
+fn schedule_fields(existing: Option<&Subscription>, now: DateTime<Utc>) -> Vec<Field> {
+    let s = existing;
+    let next_hour = now.duration_trunc(Duration::hours(1)).unwrap_or(now) + Duration::hours(1);
+    vec![
         Field::select(
             "frequency",
             "Frequency",
@@ -224,18 +250,7 @@ pub fn form(existing: Option<&Subscription>, now: DateTime<Utc>) -> Form {
             &when(s.and_then(|s| s.until_date)),
             Some(optional_date),
         ),
-        Field::text(
-            "invite_message",
-            "Invite message",
-            &text(s.and_then(|s| s.invite_message.as_ref())),
-            None,
-        ),
-    ];
-    let title = match s {
-        Some(subscription) => format!("Edit subscription #{}", subscription.id),
-        None => "New subscription".into(),
-    };
-    Form::new(title, fields)
+    ]
 }
 
 fn is_email(address: &str) -> bool {
@@ -295,7 +310,7 @@ pub fn after_key(form: &mut Form) {
 }
 
 /// The request body of the whole form, or what is wrong, by field.
-pub fn body(form: &Form) -> Result<SubscriptionInput, Vec<(&'static str, String)>> {
+pub fn body(form: &Form) -> Result<SubscriptionInput, Errors> {
     let mut errors = Vec::new();
     if !(form.value("target_type") == "slack" && form.has("channel"))
         && let Err(error) = check_target(&form.value("target_type"), &form.value("target_value"))
@@ -316,59 +331,10 @@ pub fn body(form: &Form) -> Result<SubscriptionInput, Vec<(&'static str, String)
             "choose what it delivers: a dashboard, an insight or an AI report".into(),
         ));
     }
-    let mut prompt = None;
-    let mut ai_prompt_config = None;
-    if delivers.trim() == PROMPT.0 {
-        let asked = form.value("prompt").trim().to_string();
-        if asked.is_empty() {
-            errors.push(("prompt", "required: the question the AI report answers".into()));
-        }
-        prompt = Some(Some(asked));
-        if form.has("ai_prompt_config") {
-            let typed = form.value("ai_prompt_config");
-            ai_prompt_config = match typed.trim() {
-                "" => Some(serde_json::json!({})),
-                typed => match Window::parse(typed) {
-                    Ok(covered) => Some(covered.config()),
-                    Err(error) => {
-                        errors.push(("ai_prompt_config", error));
-                        None
-                    }
-                },
-            };
-        }
-    }
+    let (prompt, ai_prompt_config) = ai_report(form, &delivers, &mut errors);
     let target_type = form.value("target_type");
-    let slack = target_type == "slack";
-    if slack && form.value("integration_id").starts_with(BROKEN) {
-        errors.push((
-            "integration_id",
-            "revoked: it cannot deliver; reconnect Slack in PostHog, or choose another".into(),
-        ));
-    }
-    let integration_id = (slack && form.has("integration_id")).then(|| number("integration_id"));
-    let mut target_value = form.value("target_value").trim().to_string();
-    if slack && form.has("channel") {
-        target_value = form.value("channel");
-        if target_value.is_empty() {
-            errors.push(("channel", "choose a channel: type to search".into()));
-        }
-    }
-    let mut exports = None;
-    if dashboard.is_some() && form.has("dashboard_export_insights") {
-        let chosen: Vec<i64> = form
-            .value("dashboard_export_insights")
-            .split(',')
-            .filter_map(|id| id.parse().ok())
-            .collect();
-        if chosen.is_empty() {
-            errors.push((
-                "dashboard_export_insights",
-                "choose at least one of the dashboard's insights".into(),
-            ));
-        }
-        exports = Some(chosen);
-    }
+    let (integration_id, target_value) = slack_target(form, &target_type, &mut errors);
+    let exports = chosen_exports(form, dashboard.is_some(), &mut errors);
     let days = form.value("byweekday");
     let start_date = parse_user_datetime(&form.value("start_date"));
     if start_date.is_none() {
@@ -400,6 +366,84 @@ pub fn body(form: &Form) -> Result<SubscriptionInput, Vec<(&'static str, String)
         ..SubscriptionInput::default()
     };
     if errors.is_empty() { Ok(input) } else { Err(errors) }
+}
+
+/// What the body says is wrong, by field.
+pub type Errors = Vec<(&'static str, String)>;
+
+/// An AI report's question and the window it covers (today's PostHog),
+/// where the form delivers one: none otherwise.
+fn ai_report(
+    form: &Form,
+    delivers: &str,
+    errors: &mut Errors,
+) -> (Option<Option<String>>, Option<serde_json::Value>) {
+    let mut prompt = None;
+    let mut ai_prompt_config = None;
+    if delivers.trim() == PROMPT.0 {
+        let asked = form.value("prompt").trim().to_string();
+        if asked.is_empty() {
+            errors.push(("prompt", "required: the question the AI report answers".into()));
+        }
+        prompt = Some(Some(asked));
+        if form.has("ai_prompt_config") {
+            let typed = form.value("ai_prompt_config");
+            ai_prompt_config = match typed.trim() {
+                "" => Some(serde_json::json!({})),
+                typed => match Window::parse(typed) {
+                    Ok(covered) => Some(covered.config()),
+                    Err(error) => {
+                        errors.push(("ai_prompt_config", error));
+                        None
+                    }
+                },
+            };
+        }
+    }
+    (prompt, ai_prompt_config)
+}
+
+/// The integration a Slack target posts through and the target value
+/// (a Slack channel chosen where the form offers channels).
+fn slack_target(form: &Form, target_type: &str, errors: &mut Errors) -> (Option<Option<i64>>, String) {
+    let number = |name: &str| form.value(name).trim().parse::<i64>().ok();
+    let slack = target_type == "slack";
+    if slack && form.value("integration_id").starts_with(BROKEN) {
+        errors.push((
+            "integration_id",
+            "revoked: it cannot deliver; reconnect Slack in PostHog, or choose another".into(),
+        ));
+    }
+    let integration_id = (slack && form.has("integration_id")).then(|| number("integration_id"));
+    let mut target_value = form.value("target_value").trim().to_string();
+    if slack && form.has("channel") {
+        target_value = form.value("channel");
+        if target_value.is_empty() {
+            errors.push(("channel", "choose a channel: type to search".into()));
+        }
+    }
+    (integration_id, target_value)
+}
+
+/// The insights of a dashboard its deliveries export, where the form
+/// offers them (at least one).
+fn chosen_exports(form: &Form, dashboard: bool, errors: &mut Errors) -> Option<Vec<i64>> {
+    let mut exports = None;
+    if dashboard && form.has("dashboard_export_insights") {
+        let chosen: Vec<i64> = form
+            .value("dashboard_export_insights")
+            .split(',')
+            .filter_map(|id| id.parse().ok())
+            .collect();
+        if chosen.is_empty() {
+            errors.push((
+                "dashboard_export_insights",
+                "choose at least one of the dashboard's insights".into(),
+            ));
+        }
+        exports = Some(chosen);
+    }
+    exports
 }
 
 /// For an edit: only the fields that changed, and "label: old → new"

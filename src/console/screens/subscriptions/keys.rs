@@ -6,7 +6,9 @@ use crate::console::screens::ScreenId;
 use crate::console::screens::keys::{Action, Binding, Chord, Scope};
 
 /// Order, soft delete and restore, the deleted, new, edit, test, pause and
-/// the state filters, on Subscriptions.
+/// the state filters, on Subscriptions. A table, one binding an entry: it
+/// stays whole past 80 lines (a table, which issue 30 req 6 excepts), in
+/// the order help and the footer list the keys.
 pub fn bindings() -> Vec<Binding> {
     let subscriptions = Scope::On(ScreenId::Subscriptions);
     let c = Chord::char;

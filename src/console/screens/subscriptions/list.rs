@@ -21,6 +21,7 @@ use crate::console::kit::cell::{contains, styled, text};
 use crate::console::kit::column::{Column, Sort};
 use crate::console::kit::detail::{field, heading, marked, optional, user_lines};
 use crate::console::kit::scope::Scope;
+use crate::console::kit::theme::Theme;
 use crate::console::kit::view::ViewCx;
 use crate::console::screens;
 use crate::console::screens::Screen;
@@ -370,6 +371,8 @@ fn schedule_cell(subscription: &Subscription) -> String {
     summary.strip_prefix("sent ").unwrap_or(summary).to_string()
 }
 
+/// A subscription's detail: its fields, the integration it posts
+/// through, who created it and its next deliveries.
 fn detail(
     subscription: &Subscription,
     integrations: &words::Integrations,
@@ -377,28 +380,6 @@ fn detail(
 ) -> (String, Vec<Line<'static>>) {
     let theme = view.theme;
     let now = view.now;
-    let state = subscription.state(now);
-    let state_line = match state {
-        SubscriptionState::Overdue => marked(
-            "state",
-            "OVERDUE: the next delivery is past and was not sent",
-            theme.error,
-            theme,
-        ),
-        SubscriptionState::Paused => marked(
-            "state",
-            "PAUSED: nothing is delivered until it is resumed",
-            theme.warning,
-            theme,
-        ),
-        SubscriptionState::Unsupported => marked(
-            "state",
-            "UNSUPPORTED: PostHog no longer delivers to this channel; once paused it cannot be resumed",
-            theme.warning,
-            theme,
-        ),
-        other => field("state", other.as_str(), theme),
-    };
     let days = subscription
         .byweekday
         .as_ref()
@@ -406,16 +387,8 @@ fn detail(
         .unwrap_or_else(|| "-".into());
     let mut lines = vec![
         field("id", subscription.id.to_string(), theme),
-        match words::title(subscription) {
-            Some(title) => field("title", title, theme),
-            None => {
-                let delivered = words::delivered(subscription)
-                    .map(|delivered| format!(" ({delivered})"))
-                    .unwrap_or_default();
-                marked("title", format!("none{delivered}"), theme.dim, theme)
-            }
-        },
-        state_line,
+        title_line(subscription, theme),
+        state_line(subscription.state(now), theme),
         field("target", words::target_detail(subscription), theme),
         field("dashboard", resource(subscription, subscription.dashboard), theme),
         field("insight", resource(subscription, subscription.insight), theme),
@@ -454,9 +427,68 @@ fn detail(
             theme,
         ),
     ];
-    // Today's PostHog: an AI report's question and window, a dashboard's
-    // insights, what an AI summary reads besides (the integration is named
-    // in the target).
+    lines.splice(6..6, today_lines(subscription, theme));
+    // The integration a Slack target posts through, by name and state,
+    // under the target.
+    if let Some(id) = subscription.integration_id {
+        let words = words::integration(id, integrations);
+        let line = if words::through_broken(subscription, integrations) {
+            marked("via", words, theme.error, theme)
+        } else {
+            field("via", words, theme)
+        };
+        lines.insert(4, line);
+    }
+    if let Some(user) = &subscription.created_by {
+        lines.push(heading("created by", theme));
+        lines.extend(user_lines(user, theme));
+    }
+    lines.extend(upcoming_lines(subscription, view));
+    (format!("#{}", subscription.id), lines)
+}
+
+/// The subscription's title, or "none" and what it delivers.
+fn title_line(subscription: &Subscription, theme: &Theme) -> Line<'static> {
+    match words::title(subscription) {
+        Some(title) => field("title", title, theme),
+        None => {
+            let delivered = words::delivered(subscription)
+                .map(|delivered| format!(" ({delivered})"))
+                .unwrap_or_default();
+            marked("title", format!("none{delivered}"), theme.dim, theme)
+        }
+    }
+}
+
+/// The subscription's state, marked where it asks for attention.
+fn state_line(state: SubscriptionState, theme: &Theme) -> Line<'static> {
+    match state {
+        SubscriptionState::Overdue => marked(
+            "state",
+            "OVERDUE: the next delivery is past and was not sent",
+            theme.error,
+            theme,
+        ),
+        SubscriptionState::Paused => marked(
+            "state",
+            "PAUSED: nothing is delivered until it is resumed",
+            theme.warning,
+            theme,
+        ),
+        SubscriptionState::Unsupported => marked(
+            "state",
+            "UNSUPPORTED: PostHog no longer delivers to this channel; once paused it cannot be resumed",
+            theme.warning,
+            theme,
+        ),
+        other => field("state", other.as_str(), theme),
+    }
+}
+
+/// Today's PostHog: an AI report's question and window, a dashboard's
+/// insights, what an AI summary reads besides (the integration is named
+/// in the target).
+fn today_lines(subscription: &Subscription, theme: &Theme) -> Vec<Line<'static>> {
     let mut today = Vec::new();
     if let Some(prompt) = &subscription.prompt {
         today.push(field("prompt", prompt.clone(), theme));
@@ -475,23 +507,13 @@ fn detail(
         let ids: Vec<String> = exports.iter().map(i64::to_string).collect();
         today.push(field("exports", format!("insights {}", ids.join(", ")), theme));
     }
-    lines.splice(6..6, today);
-    // The integration a Slack target posts through, by name and state,
-    // under the target.
-    if let Some(id) = subscription.integration_id {
-        let words = words::integration(id, integrations);
-        let line = if words::through_broken(subscription, integrations) {
-            marked("via", words, theme.error, theme)
-        } else {
-            field("via", words, theme)
-        };
-        lines.insert(4, line);
-    }
-    if let Some(user) = &subscription.created_by {
-        lines.push(heading("created by", theme));
-        lines.extend(user_lines(user, theme));
-    }
-    lines.push(heading(&format!("next {UPCOMING} deliveries"), theme));
+    today
+}
+
+/// The next deliveries under their heading, or why none are to come.
+fn upcoming_lines(subscription: &Subscription, view: &ViewCx) -> Vec<Line<'static>> {
+    let (theme, now) = (view.theme, view.now);
+    let mut lines = vec![heading(&format!("next {UPCOMING} deliveries"), theme)];
     // Paused, or to a channel no longer supported: nothing is to come.
     let upcoming = Schedule::of(subscription)
         .filter(|_| subscription.delivers_on_schedule())
@@ -509,7 +531,7 @@ fn detail(
             relative(at, now)
         )));
     }
-    (format!("#{}", subscription.id), lines)
+    lines
 }
 
 /// A dashboard's or insight's id, with the name the server gives what the

@@ -307,6 +307,9 @@ fn tabs(app: &App, theme: &Theme, compact: Compact) -> Vec<(Span<'static>, Optio
     tabs
 }
 
+/// The two lines at the bottom: the filter or command being typed, a
+/// notice of success or the keys; then the spinner, what is in force on
+/// the list and the last request.
 fn footer(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
     let theme = view.theme;
     let first = match &app.mode {
@@ -317,30 +320,45 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
             let flash = printable(&text.replace('\n', " · ")).into_owned();
             Line::styled(format!(" {flash}"), theme.ok)
         }
-        _ => {
-            // Help comes last, and stays whatever the width: the keys that
-            // do not fit are dropped from the middle, with "…" to say so.
-            let mut items = Vec::new();
-            let mut help = Vec::new();
-            for (keys, what, action) in app.keymap.footer(app.shown()) {
-                // Keys the key or --read-only rules out are shown dimmed.
-                let (key_style, label_style) = match app.unavailable(action) {
-                    Some(_) => (theme.dim, theme.dim),
-                    None => (theme.accent, ratatui::style::Style::new()),
-                };
-                let item = vec![
-                    Span::styled(format!(" {keys}"), key_style),
-                    Span::styled(format!(" {what} "), label_style),
-                ];
-                if action == super::keymap::Action::Help {
-                    help = item;
-                } else {
-                    items.push(item);
-                }
-            }
-            fit::fit_items(items, help, theme.dim, usize::from(area.width))
-        }
+        _ => keys_line(app, area, theme),
     };
+    let width = usize::from(area.width);
+    let lines = vec![
+        fit::fit_line(first, width),
+        fit::fit_line(Line::from(status_spans(app, view)), width),
+    ];
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// The keys of the screen shown and what they do. Help comes last, and
+/// stays whatever the width: the keys that do not fit are dropped from
+/// the middle, with "…" to say so.
+fn keys_line(app: &App, area: Rect, theme: &Theme) -> Line<'static> {
+    let mut items = Vec::new();
+    let mut help = Vec::new();
+    for (keys, what, action) in app.keymap.footer(app.shown()) {
+        // Keys the key or --read-only rules out are shown dimmed.
+        let (key_style, label_style) = match app.unavailable(action) {
+            Some(_) => (theme.dim, theme.dim),
+            None => (theme.accent, ratatui::style::Style::new()),
+        };
+        let item = vec![
+            Span::styled(format!(" {keys}"), key_style),
+            Span::styled(format!(" {what} "), label_style),
+        ];
+        if action == super::keymap::Action::Help {
+            help = item;
+        } else {
+            items.push(item);
+        }
+    }
+    fit::fit_items(items, help, theme.dim, usize::from(area.width))
+}
+
+/// The spinner, what is in force on the list, an undo offered, keys held
+/// for rows, and the server not reached or the last request.
+fn status_spans(app: &App, view: &ViewCx) -> Vec<Span<'static>> {
+    let theme = view.theme;
     let mut second = Vec::new();
     if app.requests.in_flight > 0 {
         second.push(Span::styled(
@@ -369,8 +387,15 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
             theme.warning,
         ));
     }
-    // A server not reached is named, with why and when it is tried again,
-    // in place of the last request's record.
+    second.extend(request_spans(app, theme));
+    second
+}
+
+/// A server not reached is named, with why and when it is tried again,
+/// in place of the last request's record (its status, time, method and
+/// path).
+fn request_spans(app: &App, theme: &Theme) -> Vec<Span<'static>> {
+    let mut second = Vec::new();
     if let Some(offline) = &app.connection.offline {
         second.push(Span::styled(
             printable(&offline.line(app.window.now)).into_owned(),
@@ -403,12 +428,7 @@ fn footer(frame: &mut Frame, area: Rect, app: &App, view: &ViewCx) {
             theme.dim,
         ));
     }
-    let width = usize::from(area.width);
-    let lines = vec![
-        fit::fit_line(first, width),
-        fit::fit_line(Line::from(second), width),
-    ];
-    frame.render_widget(Paragraph::new(lines), area);
+    second
 }
 
 /// The filter, sort and switches in force on the shown list.
