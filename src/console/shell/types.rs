@@ -18,7 +18,6 @@ pub use crate::config::Origin;
 pub use crate::console::kit::latest::{Latest, Ticket};
 pub use crate::console::kit::notice::{NOTICE_FOR, Notice};
 pub use crate::console::screens::health::msg::{LookFailure, LookNews};
-pub use crate::console::screens::offboard::Offboarded;
 pub use crate::console::screens::people::choose::Choosing;
 pub use crate::console::screens::people::{Narrow, msg::PeopleNews, msg::SharedIndex};
 pub use crate::console::screens::write::Written;
@@ -114,7 +113,7 @@ impl Timer {
     pub fn after(self) -> Duration {
         match self {
             Timer::Search => SEARCH_DEBOUNCE,
-            Timer::Undo => UNDO_FOR,
+            Timer::Undo => crate::console::screens::subscriptions::undo::UNDO_FOR,
             Timer::Notice => NOTICE_FOR,
             // 1, 2, 3, 4, then 5 s apart: about half a minute in all.
             Timer::Poll(look) => Duration::from_secs(u64::from(look.clamp(1, 5))),
@@ -156,8 +155,6 @@ pub struct WriteAnswer {
     pub write: Write,
     pub result: Result<Written, api::Error>,
 }
-
-pub use crate::console::screens::subscriptions::undo::UNDO_FOR;
 
 #[derive(Debug)]
 pub enum Msg {
