@@ -19,11 +19,12 @@ use crate::console::screens::bulk::{Bulk, Verb};
 use crate::console::screens::list::List;
 use crate::console::screens::roles::list::Roles;
 use crate::console::screens::shown::{Page, Shown, ShownMut};
-use crate::console::screens::write::Confirm;
+use crate::console::screens::write::{Confirm, Opens};
 use crate::console::screens::{
     Change, Ctx, ScreenId, ScreenMsg, ScreenPage, health, members, roles, subscriptions,
 };
 use crate::console::table::Table;
+use chrono::{DateTime, Utc};
 
 /// The screens, one field each: a list's table, or a page (a person's,
 /// an offboarding) that holds its own lines.
@@ -160,6 +161,34 @@ impl Screens {
             }
             ScreenId::Health => health::bulk::bulk(verb, &self.health.marked_if_any()?, scope),
             ScreenId::Deliveries | ScreenId::People | ScreenId::Person | ScreenId::Offboard => None,
+        }
+    }
+
+    /// `n` on a screen: what it opens (a form, the picker, nothing), as
+    /// the screen says.
+    pub fn opens_new(&self, id: ScreenId, now: DateTime<Utc>) -> Opens {
+        match id {
+            ScreenId::Roles => self.roles.opens_new(),
+            ScreenId::Members => Opens::Picker,
+            ScreenId::Subscriptions => self.subscriptions.opens_new(now),
+            ScreenId::Deliveries
+            | ScreenId::People
+            | ScreenId::Person
+            | ScreenId::Offboard
+            | ScreenId::Health => Opens::Nothing,
+        }
+    }
+
+    /// `e` on a screen: the form of the row under the cursor (on Health
+    /// and a subscription's deliveries, the subscription's; read first
+    /// where it is not loaded), or nothing.
+    pub fn opens_edit(&self, id: ScreenId, now: DateTime<Utc>) -> Opens {
+        match id {
+            ScreenId::Roles => self.roles.opens_edit(),
+            ScreenId::Subscriptions | ScreenId::Deliveries | ScreenId::Health => {
+                self.opens_subscription(id, now)
+            }
+            ScreenId::Members | ScreenId::People | ScreenId::Person | ScreenId::Offboard => Opens::Nothing,
         }
     }
 

@@ -49,7 +49,7 @@ use crate::api::{OrganizationMember, Role, RoleMembership, Subscription};
 pub use ctx::Ctx;
 pub use holder::Screens;
 pub use request::{Held, PageRequest, ScreenPage, ScreenRequest};
-pub use write::{Confirm, Confirmed, FormPurpose, Landed, Landing, Then, Write, Written};
+pub use write::{Confirm, Confirmed, FormPurpose, Landed, Landing, Opens, Then, Write, Written};
 
 /// What a screen says of itself: its place among the screens. The
 /// shell reads it to draw the tabs, to go back, and to know which of the
