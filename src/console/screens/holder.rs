@@ -14,8 +14,10 @@ use super::people::list::People;
 use super::person::page::Person;
 use super::subscriptions::list::Subscriptions;
 use crate::console::kit::latest::Ticket;
+use crate::console::kit::notice::Notice;
 use crate::console::kit::scope::Scope;
 use crate::console::screens::bulk::{Bulk, Verb};
+use crate::console::screens::heard::{Heard, Step};
 use crate::console::screens::list::List;
 use crate::console::screens::roles::list::Roles;
 use crate::console::screens::shown::{Page, Shown, ShownMut};
@@ -189,6 +191,38 @@ impl Screens {
                 self.opens_subscription(id, now)
             }
             ScreenId::Members | ScreenId::People | ScreenId::Person | ScreenId::Offboard => Opens::Nothing,
+        }
+    }
+
+    /// Enter on a screen, as the screen answers it: a role opens its
+    /// members, a subscription (or Health's row) its deliveries, a person
+    /// their page; a member or a delivery its detail over the table.
+    pub fn on_enter(&mut self, id: ScreenId, ctx: &mut Ctx) -> Heard {
+        match id {
+            ScreenId::Roles => self.roles_enter(),
+            ScreenId::Members | ScreenId::Deliveries => Heard::step(Step::ToggleDetail),
+            ScreenId::Subscriptions => self.subscription_deliveries(),
+            ScreenId::People => self.open_person(ctx),
+            ScreenId::Person => self.person_enter(ctx),
+            ScreenId::Offboard => self.confirm_offboarding(ctx),
+            ScreenId::Health => self.health_deliveries(),
+        }
+    }
+
+    /// `:deliveries` on a screen: the deliveries of its subscription
+    /// (nothing on the deliveries themselves), or why there are none.
+    pub fn opens_deliveries(&mut self, id: ScreenId) -> Heard {
+        match id {
+            ScreenId::Subscriptions => self.subscription_deliveries(),
+            ScreenId::Health => self.health_deliveries(),
+            ScreenId::Deliveries => Heard::default(),
+            ScreenId::Roles
+            | ScreenId::Members
+            | ScreenId::People
+            | ScreenId::Person
+            | ScreenId::Offboard => Heard::step(Step::Say(Notice::error(
+                ":deliveries shows the deliveries of the subscription under the cursor: 3 lists them".into(),
+            ))),
         }
     }
 
