@@ -226,6 +226,22 @@ impl Screens {
         }
     }
 
+    /// The id of the subscription `t`, `p`, `e` and `u` act on from a
+    /// screen, loaded or not: on Subscriptions and Health, the row's; on a
+    /// subscription's deliveries, theirs; elsewhere none.
+    pub fn subscription_of(&self, id: ScreenId) -> Option<i64> {
+        match id {
+            ScreenId::Subscriptions => self.subscriptions.chosen().map(|chosen| chosen.id),
+            ScreenId::Deliveries => self.deliveries.subscription(),
+            ScreenId::Health => self.health.chosen().map(|chosen| chosen.id),
+            ScreenId::Roles
+            | ScreenId::Members
+            | ScreenId::People
+            | ScreenId::Person
+            | ScreenId::Offboard => None,
+        }
+    }
+
     /// "Latest wins", in the screen whose request it guards: whether a
     /// screen still waits for this message, by the ticket the screen holds
     /// (the picker's people, the subscription form's catalogue, tiles and

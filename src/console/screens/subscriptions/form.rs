@@ -183,7 +183,7 @@ impl crate::console::screens::Screens {
                 Box::new(fields::form(Some(subscription), now)),
                 FormPurpose::EditSubscription { id: subscription.id },
             ),
-            None => match self.acted_on_id(shown) {
+            None => match self.subscription_of(shown) {
                 // On Subscriptions, the row under the cursor is loaded.
                 Some(id) if shown != crate::console::screens::ScreenId::Subscriptions => {
                     Opens::ReadFirst(id, super::read::Then::Edit)
