@@ -2,9 +2,12 @@
 //! few questions the shell asks a screen by its [`ScreenId`], one arm a
 //! screen: the compiler names the arm a new screen fills. The screen on
 //! show is handed out as a list or a page ([`Shown`]); what only a list
-//! does is asked of [`Screens::list`]. Issue 30 moves what the shell
-//! routes (a key's action, a screen's message, its drawing) from the
-//! erased [`List`] into these arms as each screen moves into its folder.
+//! does is asked of [`Screens::list`]. The shared keys a screen answers
+//! its own way are asked here too, so that the shell only routes: what `n`
+//! and `e` open ([`Opens`]), what Enter and `:deliveries` do (a
+//! [`Heard`]), the subscription `t`, `p`, `e` and `u` act on, what `d`
+//! asks and what a bulk key does; each arm calls the screen's own method
+//! in its folder, or says the screen does nothing.
 
 use super::deliveries::list::Deliveries;
 use super::health::Board;
@@ -283,7 +286,9 @@ impl Screens {
             deliveries,
             people,
             health,
-            ..
+            // Pages, not lists (named, so that a new field is named here).
+            person: _,
+            offboard: _,
         } = self;
         [
             roles as &mut dyn List,
