@@ -26,7 +26,7 @@ use crate::console::screens::roles::list::Roles;
 use crate::console::screens::shown::{Page, Shown, ShownMut};
 use crate::console::screens::write::{Confirm, Opens};
 use crate::console::screens::{
-    Change, Ctx, ScreenId, ScreenMsg, ScreenPage, health, members, roles, subscriptions,
+    Change, Ctx, Screen, ScreenId, ScreenMsg, ScreenPage, health, members, roles, subscriptions,
 };
 use crate::console::table::Table;
 use chrono::{DateTime, Utc};
@@ -242,6 +242,21 @@ impl Screens {
             | ScreenId::People
             | ScreenId::Person
             | ScreenId::Offboard => None,
+        }
+    }
+
+    /// The `:name`s that show a screen and what help says of them (its
+    /// `Screen::COMMANDS`).
+    pub fn commands(id: ScreenId) -> &'static [(&'static str, &'static str)] {
+        match id {
+            ScreenId::Roles => <Roles as Screen>::COMMANDS,
+            ScreenId::Members => <Members as Screen>::COMMANDS,
+            ScreenId::Subscriptions => <Subscriptions as Screen>::COMMANDS,
+            ScreenId::Deliveries => <Deliveries as Screen>::COMMANDS,
+            ScreenId::People => <People as Screen>::COMMANDS,
+            ScreenId::Person => <Person as Screen>::COMMANDS,
+            ScreenId::Offboard => <Offboarding as Screen>::COMMANDS,
+            ScreenId::Health => <Board as Screen>::COMMANDS,
         }
     }
 

@@ -73,6 +73,10 @@ pub trait Screen {
     const PARENT: Option<ScreenId> = None;
     /// The scope its writes need.
     const WRITE_SCOPE: &'static str;
+    /// The `:name`s that show it, with what `:` help and completion say of
+    /// each (the first its name, any other an alias); none where it is
+    /// opened from another screen or shown by a command of its own.
+    const COMMANDS: &'static [(&'static str, &'static str)];
 }
 
 /// What one screen hears: its own answers and news, one variant a screen

@@ -210,6 +210,7 @@ impl Screen for Roles {
     const TITLE: &'static str = "Roles";
     const TAB: ScreenId = ScreenId::Roles;
     const WRITE_SCOPE: &'static str = "organization:write";
+    const COMMANDS: &'static [(&'static str, &'static str)] = &[("roles", "show the roles")];
 }
 
 impl Hooks for Roles {

@@ -41,7 +41,7 @@ pub fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         Span::styled(" :  Tab ↑ ↓     ", theme.accent),
         Span::raw("Tab completes a command or its argument; ↑/↓ walk what was run"),
     ]));
-    for (name, what) in command::COMMANDS {
+    for (name, what) in command::commands() {
         if command::ALIASES.contains(&name) {
             continue;
         }
