@@ -88,8 +88,17 @@ pub fn commands() -> Vec<(&'static str, &'static str)> {
     commands
 }
 
-/// Other names of commands above, left out where the commands are listed.
-pub const ALIASES: [&str; 2] = ["subscriptions", "quit"];
+/// Whether `name` is another name of a command above, left out where the
+/// commands are listed: `:quit`, and a screen's names after its first.
+pub fn is_alias(name: &str) -> bool {
+    name == "quit"
+        || ScreenId::iter().any(|id| {
+            Screens::commands(id)
+                .iter()
+                .skip(1)
+                .any(|(alias, _)| *alias == name)
+        })
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
@@ -438,6 +447,8 @@ mod tests {
             assert_eq!(parse(name), Ok(Command::Show(screen)), ":{name}");
         }
         assert_eq!(parse("people"), Ok(Command::People));
+        let aliases: Vec<&str> = names.into_iter().filter(|name| is_alias(name)).collect();
+        assert_eq!(aliases, ["subscriptions", "quit"]);
     }
 
     #[test]

@@ -42,7 +42,7 @@ pub fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         Span::raw("Tab completes a command or its argument; ↑/↓ walk what was run"),
     ]));
     for (name, what) in command::commands() {
-        if command::ALIASES.contains(&name) {
+        if command::is_alias(name) {
             continue;
         }
         lines.push(Line::from(vec![
