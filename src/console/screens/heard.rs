@@ -43,6 +43,9 @@ pub enum Step {
     Open(ScreenId),
     /// The pages the screen shown needs.
     FetchVisible,
+    /// The detail of the row under the cursor, opened over the table or
+    /// closed (Enter on a member, a delivery).
+    ToggleDetail,
     /// A list started over around its cursor (a refresh).
     Reload(ScreenId),
     /// A list read again, the cursor kept on its row (the deliveries on

@@ -2,9 +2,12 @@
 //! few questions the shell asks a screen by its [`ScreenId`], one arm a
 //! screen: the compiler names the arm a new screen fills. The screen on
 //! show is handed out as a list or a page ([`Shown`]); what only a list
-//! does is asked of [`Screens::list`]. Issue 30 moves what the shell
-//! routes (a key's action, a screen's message, its drawing) from the
-//! erased [`List`] into these arms as each screen moves into its folder.
+//! does is asked of [`Screens::list`]. The shared keys a screen answers
+//! its own way are asked here too, so that the shell only routes: what `n`
+//! and `e` open ([`Opens`]), what Enter and `:deliveries` do (a
+//! [`Heard`]), the subscription `t`, `p`, `e` and `u` act on, what `d`
+//! asks and what a bulk key does; each arm calls the screen's own method
+//! in its folder, or says the screen does nothing.
 
 use super::deliveries::list::Deliveries;
 use super::health::Board;
@@ -14,16 +17,19 @@ use super::people::list::People;
 use super::person::page::Person;
 use super::subscriptions::list::Subscriptions;
 use crate::console::kit::latest::Ticket;
+use crate::console::kit::notice::Notice;
 use crate::console::kit::scope::Scope;
 use crate::console::screens::bulk::{Bulk, Verb};
+use crate::console::screens::heard::{Heard, Step};
 use crate::console::screens::list::List;
 use crate::console::screens::roles::list::Roles;
 use crate::console::screens::shown::{Page, Shown, ShownMut};
-use crate::console::screens::write::Confirm;
+use crate::console::screens::write::{Confirm, Opens};
 use crate::console::screens::{
-    Change, Ctx, ScreenId, ScreenMsg, ScreenPage, health, members, roles, subscriptions,
+    Change, Ctx, Screen, ScreenId, ScreenMsg, ScreenPage, health, members, roles, subscriptions,
 };
 use crate::console::table::Table;
+use chrono::{DateTime, Utc};
 
 /// The screens, one field each: a list's table, or a page (a person's,
 /// an offboarding) that holds its own lines.
@@ -163,6 +169,97 @@ impl Screens {
         }
     }
 
+    /// `n` on a screen: what it opens (a form, the picker, nothing), as
+    /// the screen says.
+    pub fn opens_new(&self, id: ScreenId, now: DateTime<Utc>) -> Opens {
+        match id {
+            ScreenId::Roles => self.roles.opens_new(),
+            ScreenId::Members => Opens::Picker,
+            ScreenId::Subscriptions => self.subscriptions.opens_new(now),
+            ScreenId::Deliveries
+            | ScreenId::People
+            | ScreenId::Person
+            | ScreenId::Offboard
+            | ScreenId::Health => Opens::Nothing,
+        }
+    }
+
+    /// `e` on a screen: the form of the row under the cursor (on Health
+    /// and a subscription's deliveries, the subscription's; read first
+    /// where it is not loaded), or nothing.
+    pub fn opens_edit(&self, id: ScreenId, now: DateTime<Utc>) -> Opens {
+        match id {
+            ScreenId::Roles => self.roles.opens_edit(),
+            ScreenId::Subscriptions | ScreenId::Deliveries | ScreenId::Health => {
+                self.opens_subscription(id, now)
+            }
+            ScreenId::Members | ScreenId::People | ScreenId::Person | ScreenId::Offboard => Opens::Nothing,
+        }
+    }
+
+    /// Enter on a screen, as the screen answers it: a role opens its
+    /// members, a subscription (or Health's row) its deliveries, a person
+    /// their page; a member or a delivery its detail over the table.
+    pub fn on_enter(&mut self, id: ScreenId, ctx: &mut Ctx) -> Heard {
+        match id {
+            ScreenId::Roles => self.roles_enter(),
+            ScreenId::Members | ScreenId::Deliveries => Heard::step(Step::ToggleDetail),
+            ScreenId::Subscriptions => self.subscription_deliveries(),
+            ScreenId::People => self.open_person(ctx),
+            ScreenId::Person => self.person_enter(ctx),
+            ScreenId::Offboard => self.confirm_offboarding(ctx),
+            ScreenId::Health => self.health_deliveries(),
+        }
+    }
+
+    /// `:deliveries` on a screen: the deliveries of its subscription
+    /// (nothing on the deliveries themselves), or why there are none.
+    pub fn opens_deliveries(&mut self, id: ScreenId) -> Heard {
+        match id {
+            ScreenId::Subscriptions => self.subscription_deliveries(),
+            ScreenId::Health => self.health_deliveries(),
+            ScreenId::Deliveries => Heard::default(),
+            ScreenId::Roles
+            | ScreenId::Members
+            | ScreenId::People
+            | ScreenId::Person
+            | ScreenId::Offboard => Heard::step(Step::Say(Notice::error(
+                ":deliveries shows the deliveries of the subscription under the cursor: 3 lists them".into(),
+            ))),
+        }
+    }
+
+    /// The id of the subscription `t`, `p`, `e` and `u` act on from a
+    /// screen, loaded or not: on Subscriptions and Health, the row's; on a
+    /// subscription's deliveries, theirs; elsewhere none.
+    pub fn subscription_of(&self, id: ScreenId) -> Option<i64> {
+        match id {
+            ScreenId::Subscriptions => self.subscriptions.chosen().map(|chosen| chosen.id),
+            ScreenId::Deliveries => self.deliveries.subscription(),
+            ScreenId::Health => self.health.chosen().map(|chosen| chosen.id),
+            ScreenId::Roles
+            | ScreenId::Members
+            | ScreenId::People
+            | ScreenId::Person
+            | ScreenId::Offboard => None,
+        }
+    }
+
+    /// The `:name`s that show a screen and what help says of them (its
+    /// `Screen::COMMANDS`).
+    pub fn commands(id: ScreenId) -> &'static [(&'static str, &'static str)] {
+        match id {
+            ScreenId::Roles => <Roles as Screen>::COMMANDS,
+            ScreenId::Members => <Members as Screen>::COMMANDS,
+            ScreenId::Subscriptions => <Subscriptions as Screen>::COMMANDS,
+            ScreenId::Deliveries => <Deliveries as Screen>::COMMANDS,
+            ScreenId::People => <People as Screen>::COMMANDS,
+            ScreenId::Person => <Person as Screen>::COMMANDS,
+            ScreenId::Offboard => <Offboarding as Screen>::COMMANDS,
+            ScreenId::Health => <Board as Screen>::COMMANDS,
+        }
+    }
+
     /// "Latest wins", in the screen whose request it guards: whether a
     /// screen still waits for this message, by the ticket the screen holds
     /// (the picker's people, the subscription form's catalogue, tiles and
@@ -204,7 +301,9 @@ impl Screens {
             deliveries,
             people,
             health,
-            ..
+            // Pages, not lists (named, so that a new field is named here).
+            person: _,
+            offboard: _,
         } = self;
         [
             roles as &mut dyn List,

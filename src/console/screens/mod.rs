@@ -49,7 +49,7 @@ use crate::api::{OrganizationMember, Role, RoleMembership, Subscription};
 pub use ctx::Ctx;
 pub use holder::Screens;
 pub use request::{Held, PageRequest, ScreenPage, ScreenRequest};
-pub use write::{Confirm, Confirmed, FormPurpose, Landed, Landing, Then, Write, Written};
+pub use write::{Confirm, Confirmed, FormPurpose, Landed, Landing, Opens, Then, Write, Written};
 
 /// What a screen says of itself: its place among the screens. The
 /// shell reads it to draw the tabs, to go back, and to know which of the
@@ -73,6 +73,10 @@ pub trait Screen {
     const PARENT: Option<ScreenId> = None;
     /// The scope its writes need.
     const WRITE_SCOPE: &'static str;
+    /// The `:name`s that show it, with what `:` help and completion say of
+    /// each (the first its name, any other an alias); none where it is
+    /// opened from another screen or shown by a command of its own.
+    const COMMANDS: &'static [(&'static str, &'static str)];
 }
 
 /// What one screen hears: its own answers and news, one variant a screen

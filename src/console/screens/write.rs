@@ -31,6 +31,21 @@ impl FormPurpose {
     }
 }
 
+/// What `n` or `e` opens on a screen, as the screen says
+/// (`Screens::opens_new`, `opens_edit`).
+#[derive(Debug)]
+pub enum Opens {
+    /// A form.
+    Form(Box<Form>, FormPurpose),
+    /// The picker of people to assign to the role shown (Members' `n`).
+    Picker,
+    /// A subscription not loaded: read it first; the form opens once it
+    /// arrives.
+    ReadFirst(i64, super::subscriptions::read::Then),
+    /// Nothing: no row to edit, or the screen takes no new rows.
+    Nothing,
+}
+
 /// A question before a write (or a bulk run of writes), under the one rule
 /// of [`crate::console::widgets::question`]: `y` yes, `n` or Esc no, Enter
 /// the highlighted answer.

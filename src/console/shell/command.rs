@@ -9,44 +9,53 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
 use crate::console::kit::theme::Theme;
-use crate::console::screens::ScreenId;
+use crate::console::screens::{ScreenId, Screens};
+use strum::IntoEnumIterator;
 
-/// Every command with what it does, in the order completion offers them.
-pub const COMMANDS: [(&str, &str); 20] = [
-    ("roles", "show the roles"),
-    ("role", "open a role's members: :role NAME"),
-    ("members", "show the members of a role"),
-    ("subs", "show the subscriptions"),
-    ("subscriptions", "show the subscriptions"),
-    ("sub", "jump to a subscription's deliveries: :sub ID"),
-    ("health", "the health of every subscription, worst first (a look)"),
-    (
+/// A command where completion and help list it: a screen's `:name`s (its
+/// `Screen::COMMANDS`, asked through `Screens::commands`), or one of the
+/// command line's own.
+enum Listed {
+    Screen(ScreenId),
+    Own(&'static str, &'static str),
+}
+
+/// The commands in the order completion offers them.
+const LISTED: [Listed; 15] = [
+    Listed::Screen(ScreenId::Roles),
+    Listed::Own("role", "open a role's members: :role NAME"),
+    Listed::Screen(ScreenId::Members),
+    Listed::Screen(ScreenId::Subscriptions),
+    Listed::Own("sub", "jump to a subscription's deliveries: :sub ID"),
+    Listed::Screen(ScreenId::Health),
+    Listed::Own(
         "people",
         "every member with their roles (clears :no-role and :has-role)",
     ),
-    (
+    Listed::Own(
         "no-role",
         "people in no role (looks through every member; Esc stops)",
     ),
-    (
+    Listed::Own(
         "has-role",
         "the people of one role: :has-role NAME (Tab completes it)",
     ),
-    (
-        "deliveries",
-        "the deliveries of the subscription under the cursor",
-    ),
-    (
+    Listed::Screen(ScreenId::Deliveries),
+    Listed::Own(
         "state",
         "subscriptions in one state: active, paused, overdue, ended, deleted, unsupported (none: all)",
     ),
-    ("target", "subscriptions delivered by email or slack (none: all)"),
-    (
+    Listed::Own("target", "subscriptions delivered by email or slack (none: all)"),
+    Listed::Own(
         "delivers",
         "subscriptions of an insight, dashboard or ai (none: all)",
     ),
-    ("org", "switch organization: pick from a list, or :org UUID"),
-    ("project", "switch project: pick from a list, or :project ID"),
+    Listed::Own("org", "switch organization: pick from a list, or :org UUID"),
+    Listed::Own("project", "switch project: pick from a list, or :project ID"),
+];
+
+/// The command line's own commands listed after every screen's.
+const LAST: [(&str, &str); 4] = [
     ("ctx", "switch profile: pick from the config file, or :ctx NAME"),
     (
         "bulk",
@@ -56,8 +65,40 @@ pub const COMMANDS: [(&str, &str); 20] = [
     ("quit", "quit"),
 ];
 
-/// Other names of commands above, left out where the commands are listed.
-pub const ALIASES: [&str; 2] = ["subscriptions", "quit"];
+/// Every command with what it does, in the order completion offers them:
+/// as [`LISTED`], then the `:name`s of a screen not placed there, then
+/// [`LAST`].
+pub fn commands() -> Vec<(&'static str, &'static str)> {
+    let placed = |id: ScreenId| {
+        LISTED
+            .iter()
+            .any(|listed| matches!(listed, Listed::Screen(screen) if *screen == id))
+    };
+    let mut commands = Vec::new();
+    for listed in &LISTED {
+        match listed {
+            Listed::Screen(id) => commands.extend_from_slice(Screens::commands(*id)),
+            Listed::Own(name, what) => commands.push((*name, *what)),
+        }
+    }
+    for id in ScreenId::iter().filter(|id| !placed(*id)) {
+        commands.extend_from_slice(Screens::commands(id));
+    }
+    commands.extend_from_slice(&LAST);
+    commands
+}
+
+/// Whether `name` is another name of a command above, left out where the
+/// commands are listed: `:quit`, and a screen's names after its first.
+pub fn is_alias(name: &str) -> bool {
+    name == "quit"
+        || ScreenId::iter().any(|id| {
+            Screens::commands(id)
+                .iter()
+                .skip(1)
+                .any(|(alias, _)| *alias == name)
+        })
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
@@ -109,12 +150,13 @@ pub fn parse(line: &str) -> Result<Command, String> {
         return Err(format!(":{name} takes one argument, not \"{rest}\""));
     }
 
+    // A screen's `:name` shows it (its `Screen::COMMANDS`).
+    if let Some(screen) =
+        ScreenId::iter().find(|id| Screens::commands(*id).iter().any(|(command, _)| *command == name))
+    {
+        return Ok(Command::Show(screen));
+    }
     match (name, argument) {
-        ("roles", _) => Ok(Command::Show(ScreenId::Roles)),
-        ("members", _) => Ok(Command::Show(ScreenId::Members)),
-        ("subs" | "subscriptions", _) => Ok(Command::Show(ScreenId::Subscriptions)),
-        ("deliveries", _) => Ok(Command::Show(ScreenId::Deliveries)),
-        ("health", _) => Ok(Command::Show(ScreenId::Health)),
         ("people", _) => Ok(Command::People),
         ("no-role", _) => Ok(Command::NoRole),
         ("has-role", Some(role)) => Ok(Command::HasRole(role.to_string())),
@@ -224,7 +266,7 @@ pub fn candidates(typed: &str, known: Known) -> Vec<Candidate> {
         }
         return found;
     }
-    COMMANDS
+    commands()
         .into_iter()
         .filter(|(name, _)| name.starts_with(typed))
         .map(|(name, what)| (name.to_string(), what.to_string()))
@@ -366,6 +408,48 @@ pub fn draw_completions(frame: &mut Frame, area: Rect, typed: &str, known: Known
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_screens_names_stand_where_completion_and_help_always_listed_them() {
+        let names: Vec<&str> = commands().into_iter().map(|(name, _)| name).collect();
+        assert_eq!(
+            names,
+            [
+                "roles",
+                "role",
+                "members",
+                "subs",
+                "subscriptions",
+                "sub",
+                "health",
+                "people",
+                "no-role",
+                "has-role",
+                "deliveries",
+                "state",
+                "target",
+                "delivers",
+                "org",
+                "project",
+                "ctx",
+                "bulk",
+                "q",
+                "quit",
+            ]
+        );
+        for (name, screen) in [
+            ("roles", ScreenId::Roles),
+            ("members", ScreenId::Members),
+            ("subscriptions", ScreenId::Subscriptions),
+            ("deliveries", ScreenId::Deliveries),
+            ("health", ScreenId::Health),
+        ] {
+            assert_eq!(parse(name), Ok(Command::Show(screen)), ":{name}");
+        }
+        assert_eq!(parse("people"), Ok(Command::People));
+        let aliases: Vec<&str> = names.into_iter().filter(|name| is_alias(name)).collect();
+        assert_eq!(aliases, ["subscriptions", "quit"]);
+    }
 
     #[test]
     fn commands_parse() {

@@ -18,6 +18,10 @@ impl App {
                 Step::Switch(screen) => effects.extend(self.switch(screen)),
                 Step::Open(screen) => effects.extend(self.open_list(screen)),
                 Step::FetchVisible => effects.extend(self.fetch_visible()),
+                Step::ToggleDetail => {
+                    self.overlays.detail_open = !self.overlays.detail_open;
+                    self.overlays.scroll.detail = 0;
+                }
                 Step::Reload(screen) => effects.extend(self.reload(screen, false)),
                 Step::Confirm(confirm) => self.mode = Mode::Confirm(confirm),
                 Step::Chooser(chooser, purpose) => self.mode = Mode::Chooser(chooser, purpose),

@@ -5,46 +5,33 @@
 
 use ratatui::crossterm::event::KeyEvent;
 
-use super::{App, Effect, FormPurpose, Mode, Notice, ScreenId};
+use super::{App, Effect, FormPurpose, Mode, Notice};
+use crate::console::screens::Opens;
 use crate::console::screens::roles::list as roles;
-use crate::console::screens::subscriptions::form::{self as subscription_form, Opens, Submitted};
+use crate::console::screens::subscriptions::form::{self as subscription_form, Submitted};
 use crate::console::widgets::form::{Form, Outcome};
 
 impl App {
-    /// `n`: a new row of the list shown, where it takes new rows.
+    /// `n`: a new row of the list shown, where it takes new rows (the
+    /// screen says what opens).
     pub(super) fn new_item(&mut self) -> Vec<Effect> {
-        let (form, purpose) = match self.shown() {
-            ScreenId::Roles => self.screens.roles.opens_new(),
-            ScreenId::Subscriptions => self.screens.subscriptions.opens_new(self.window.now),
-            ScreenId::Members => return self.open_picker(),
-            ScreenId::Deliveries
-            | ScreenId::Health
-            | ScreenId::People
-            | ScreenId::Person
-            | ScreenId::Offboard => {
-                return Vec::new();
-            }
-        };
-        self.open_form(form, purpose)
+        let opens = self.screens.opens_new(self.shown(), self.window.now);
+        self.opens(opens)
     }
 
-    /// `e`: edit the selected row.
+    /// `e`: edit the selected row (the screen says what opens).
     pub(super) fn edit_item(&mut self) -> Vec<Effect> {
-        let opened = match self.shown() {
-            ScreenId::Roles => self.screens.roles.opens_edit(),
-            // The row's subscription, or that of the deliveries on screen.
-            ScreenId::Subscriptions | ScreenId::Health | ScreenId::Deliveries => {
-                match self.screens.opens_subscription(self.shown(), self.window.now) {
-                    Opens::Form(form, purpose) => Some((*form, purpose)),
-                    Opens::ReadFirst(id, then) => return self.read_then(id, then),
-                    Opens::Nothing => None,
-                }
-            }
-            ScreenId::Members | ScreenId::People | ScreenId::Person | ScreenId::Offboard => None,
-        };
-        match opened {
-            Some((form, purpose)) => self.open_form(form, purpose),
-            None => Vec::new(),
+        let opens = self.screens.opens_edit(self.shown(), self.window.now);
+        self.opens(opens)
+    }
+
+    /// Opens what a screen said `n` or `e` opens.
+    fn opens(&mut self, opens: Opens) -> Vec<Effect> {
+        match opens {
+            Opens::Form(form, purpose) => self.open_form(*form, purpose),
+            Opens::Picker => self.open_picker(),
+            Opens::ReadFirst(id, then) => self.read_then(id, then),
+            Opens::Nothing => Vec::new(),
         }
     }
 

@@ -8,7 +8,7 @@
 //! (`screens/health/`); what is here lends it a `Ctx` and sends what it
 //! asks.
 
-use super::{App, Effect, ScreenId};
+use super::{App, Effect};
 
 impl App {
     /// Starts a look, unless one is under way.
@@ -39,14 +39,5 @@ impl App {
             .map(Effect::from)
             .into_iter()
             .collect()
-    }
-
-    /// Enter on Health: the row's deliveries; back returns to Health.
-    pub(super) fn open_health_deliveries(&mut self) -> Vec<Effect> {
-        let Some(chosen) = self.screens.health.chosen() else {
-            return Vec::new();
-        };
-        self.screens.deliveries.open(chosen);
-        self.open_list(ScreenId::Deliveries)
     }
 }

@@ -239,52 +239,17 @@ impl App {
         effects
     }
 
-    /// Enter: a role opens its members, a subscription its deliveries; a
-    /// member or a delivery opens its detail over the table.
+    /// Enter: what the screen shown says (a role opens its members, a
+    /// subscription its deliveries, a member or a delivery its detail).
     pub(super) fn open(&mut self) -> Vec<Effect> {
-        match self.navigation.shown {
-            ScreenId::Roles => {
-                let Some(role) = self.screens.roles.chosen() else {
-                    return Vec::new();
-                };
-                self.screens.members.open(role);
-                self.open_list(ScreenId::Members)
-            }
-            ScreenId::Subscriptions => self.open_deliveries(),
-            ScreenId::Health => self.open_health_deliveries(),
-            ScreenId::People => self.lend_then_follow(|screens, ctx| screens.open_person(ctx)),
-            ScreenId::Person => self.lend_then_follow(|screens, ctx| screens.person_enter(ctx)),
-            ScreenId::Offboard => self.lend_then_follow(|screens, ctx| screens.confirm_offboarding(ctx)),
-            ScreenId::Members | ScreenId::Deliveries => {
-                self.overlays.detail_open = !self.overlays.detail_open;
-                self.overlays.scroll.detail = 0;
-                Vec::new()
-            }
-        }
+        let shown = self.navigation.shown;
+        self.lend_then_follow(|screens, ctx| screens.on_enter(shown, ctx))
     }
 
     /// `:deliveries`: the deliveries of the subscription under the cursor.
     pub(super) fn open_deliveries(&mut self) -> Vec<Effect> {
-        let selected = match self.navigation.shown {
-            ScreenId::Subscriptions => self.screens.subscriptions.chosen(),
-            ScreenId::Deliveries => return Vec::new(),
-            ScreenId::Health => return self.open_health_deliveries(),
-            ScreenId::Roles
-            | ScreenId::Members
-            | ScreenId::People
-            | ScreenId::Person
-            | ScreenId::Offboard => None,
-        };
-        let Some(chosen) = selected else {
-            self.notice.shown = Some(Notice::error(match self.navigation.shown {
-                ScreenId::Subscriptions => "no subscription under the cursor: the list is empty".into(),
-                _ => ":deliveries shows the deliveries of the subscription under the cursor: 3 lists them"
-                    .into(),
-            }));
-            return Vec::new();
-        };
-        self.screens.deliveries.open(chosen);
-        self.open_list(ScreenId::Deliveries)
+        let shown = self.navigation.shown;
+        self.lend_then_follow(|screens, _| screens.opens_deliveries(shown))
     }
 
     /// A list that lost its parent's row (another organization, project or

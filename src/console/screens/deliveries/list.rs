@@ -212,6 +212,10 @@ impl Screen for Deliveries {
     const TAB: ScreenId = ScreenId::Subscriptions;
     const PARENT: Option<ScreenId> = Some(ScreenId::Subscriptions);
     const WRITE_SCOPE: &'static str = "subscription:write";
+    const COMMANDS: &'static [(&'static str, &'static str)] = &[(
+        "deliveries",
+        "the deliveries of the subscription under the cursor",
+    )];
 }
 
 impl Hooks for Deliveries {

@@ -318,6 +318,8 @@ impl Screen for Board {
     const TITLE: &'static str = "Health";
     const TAB: ScreenId = ScreenId::Health;
     const WRITE_SCOPE: &'static str = "subscription:write";
+    const COMMANDS: &'static [(&'static str, &'static str)] =
+        &[("health", "the health of every subscription, worst first (a look)")];
 }
 
 impl Hooks for Board {

@@ -6,9 +6,22 @@
 //! deliveries) act on.
 
 use super::{Ask, Board};
-use crate::console::screens::Ctx;
 use crate::console::screens::deliveries::list::ChosenSubscription;
+use crate::console::screens::heard::{Heard, Step};
+use crate::console::screens::{Ctx, ScreenId, Screens};
 use crate::console::table::Table;
+
+impl Screens {
+    /// Enter or `:deliveries` on Health: the deliveries of the row's
+    /// subscription.
+    pub fn health_deliveries(&mut self) -> Heard {
+        let Some(chosen) = self.health.chosen() else {
+            return Heard::default();
+        };
+        self.deliveries.open(chosen);
+        Heard::step(Step::Open(ScreenId::Deliveries))
+    }
+}
 
 impl Table<Board> {
     /// The first time Health is shown, a look starts.

@@ -161,6 +161,7 @@ impl Screen for Members {
     const TAB: ScreenId = ScreenId::Members;
     const PARENT: Option<ScreenId> = Some(ScreenId::Roles);
     const WRITE_SCOPE: &'static str = "organization:write";
+    const COMMANDS: &'static [(&'static str, &'static str)] = &[("members", "show the members of a role")];
 }
 
 impl Hooks for Members {

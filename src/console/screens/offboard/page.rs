@@ -207,6 +207,8 @@ impl screens::Screen for Offboarding {
     const TAB: ScreenId = ScreenId::People;
     const PARENT: Option<ScreenId> = Some(ScreenId::Person);
     const WRITE_SCOPE: &'static str = "organization:write";
+    // Opened from another screen, or shown by a command of its own.
+    const COMMANDS: &'static [(&'static str, &'static str)] = &[];
 }
 
 impl Offboarding {

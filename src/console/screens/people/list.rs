@@ -204,6 +204,8 @@ impl Screen for People {
     const TITLE: &'static str = "People";
     const TAB: ScreenId = ScreenId::People;
     const WRITE_SCOPE: &'static str = "organization:write";
+    // Opened from another screen, or shown by a command of its own.
+    const COMMANDS: &'static [(&'static str, &'static str)] = &[];
 }
 
 impl Hooks for People {

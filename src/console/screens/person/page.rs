@@ -163,6 +163,8 @@ impl Screen for Person {
     const TAB: ScreenId = ScreenId::People;
     const PARENT: Option<ScreenId> = Some(ScreenId::People);
     const WRITE_SCOPE: &'static str = "organization:write";
+    // Opened from another screen, or shown by a command of its own.
+    const COMMANDS: &'static [(&'static str, &'static str)] = &[];
 }
 
 impl Person {

@@ -1,11 +1,24 @@
 //! The role Members is opened for: the one under the cursor (Enter), or
 //! the one `:role NAME` names among the rows loaded; and the names loaded,
-//! for the command line's completion. The shell opens Members with it and
-//! names no role's fields.
+//! for the command line's completion. Enter opens Members with it
+//! ([`Screens::roles_enter`]); the shell names no role's fields.
 
 use super::list::Roles;
+use crate::console::screens::heard::{Heard, Step};
 use crate::console::screens::members::list::ChosenRole;
+use crate::console::screens::{ScreenId, Screens};
 use crate::console::table::Table;
+
+impl Screens {
+    /// Enter on Roles: the role under the cursor opens its members.
+    pub fn roles_enter(&mut self) -> Heard {
+        let Some(role) = self.roles.chosen() else {
+            return Heard::default();
+        };
+        self.members.open(role);
+        Heard::step(Step::Open(ScreenId::Members))
+    }
+}
 
 impl Table<Roles> {
     /// The role under the cursor, for Members.

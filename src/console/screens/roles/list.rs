@@ -24,7 +24,7 @@ use crate::console::screens::Change;
 use crate::console::screens::list::Resource;
 use crate::console::screens::roles::Write as RoleWrite;
 use crate::console::screens::roles::writes::members;
-use crate::console::screens::write::{FormPurpose, Write};
+use crate::console::screens::write::{FormPurpose, Opens, Write};
 use crate::console::screens::{Screen, ScreenId};
 use crate::console::table::Table;
 use crate::console::table::hooks::Hooks;
@@ -210,6 +210,7 @@ impl Screen for Roles {
     const TITLE: &'static str = "Roles";
     const TAB: ScreenId = ScreenId::Roles;
     const WRITE_SCOPE: &'static str = "organization:write";
+    const COMMANDS: &'static [(&'static str, &'static str)] = &[("roles", "show the roles")];
 }
 
 impl Hooks for Roles {
@@ -368,12 +369,16 @@ impl crate::console::table::Table<Roles> {
 impl crate::console::table::Table<Roles> {
     /// `n`: the form for a new role (with its access level where the
     /// server has them).
-    pub fn opens_new(&self) -> (Form, FormPurpose) {
-        new_form(self.resource.access_levels)
+    pub fn opens_new(&self) -> Opens {
+        let (form, purpose) = new_form(self.resource.access_levels);
+        Opens::Form(Box::new(form), purpose)
     }
 
     /// `e`: the form for the role under the cursor, if any.
-    pub fn opens_edit(&self) -> Option<(Form, FormPurpose)> {
-        self.selected().map(edit_form)
+    pub fn opens_edit(&self) -> Opens {
+        match self.selected().map(edit_form) {
+            Some((form, purpose)) => Opens::Form(Box::new(form), purpose),
+            None => Opens::Nothing,
+        }
     }
 }

@@ -1,11 +1,28 @@
 //! The subscription Deliveries is opened for: the one under the cursor
-//! (Enter, `:deliveries`), or the one `:sub ID` read. The shell opens
-//! Deliveries with it and names no subscription's fields.
+//! (Enter, `:deliveries`: [`Screens::subscription_deliveries`]), or the
+//! one `:sub ID` read. The shell names no subscription's fields.
 
 use super::list::Subscriptions;
 use crate::api::Subscription;
+use crate::console::kit::notice::Notice;
 use crate::console::screens::deliveries::list::ChosenSubscription;
+use crate::console::screens::heard::{Heard, Step};
+use crate::console::screens::{ScreenId, Screens};
 use crate::console::table::Table;
+
+impl Screens {
+    /// Enter or `:deliveries` on Subscriptions: the deliveries of the
+    /// subscription under the cursor.
+    pub fn subscription_deliveries(&mut self) -> Heard {
+        let Some(chosen) = self.subscriptions.chosen() else {
+            return Heard::step(Step::Say(Notice::error(
+                "no subscription under the cursor: the list is empty".into(),
+            )));
+        };
+        self.deliveries.open(chosen);
+        Heard::step(Step::Open(ScreenId::Deliveries))
+    }
+}
 
 impl Table<Subscriptions> {
     /// The subscription under the cursor, for Deliveries.

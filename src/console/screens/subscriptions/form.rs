@@ -7,7 +7,7 @@
 use super::list::Subscriptions;
 use super::{Ask, Write as SubscriptionWrite, choices, fields};
 use crate::api::{self, SubscriptionInput};
-use crate::console::screens::{Confirm, FormPurpose, Write};
+use crate::console::screens::{Confirm, FormPurpose, Opens, Write};
 use crate::console::table::Table;
 use crate::console::widgets::form::Form;
 
@@ -163,21 +163,10 @@ fn recipients(form: &Form) -> String {
     }
 }
 
-/// What `e` on a subscription opens.
-#[derive(Debug)]
-pub enum Opens {
-    /// Its form.
-    Form(Box<Form>, FormPurpose),
-    /// Not loaded: read it first; the form opens once it arrives.
-    ReadFirst(i64, super::read::Then),
-    /// No subscription to edit.
-    Nothing,
-}
-
 impl Table<Subscriptions> {
     /// `n`: the form for a new subscription.
-    pub fn opens_new(&self, now: chrono::DateTime<chrono::Utc>) -> (Form, FormPurpose) {
-        (fields::form(None, now), FormPurpose::NewSubscription)
+    pub fn opens_new(&self, now: chrono::DateTime<chrono::Utc>) -> Opens {
+        Opens::Form(Box::new(fields::form(None, now)), FormPurpose::NewSubscription)
     }
 }
 
@@ -194,7 +183,7 @@ impl crate::console::screens::Screens {
                 Box::new(fields::form(Some(subscription), now)),
                 FormPurpose::EditSubscription { id: subscription.id },
             ),
-            None => match self.acted_on_id(shown) {
+            None => match self.subscription_of(shown) {
                 // On Subscriptions, the row under the cursor is loaded.
                 Some(id) if shown != crate::console::screens::ScreenId::Subscriptions => {
                     Opens::ReadFirst(id, super::read::Then::Edit)

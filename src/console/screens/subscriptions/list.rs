@@ -251,6 +251,10 @@ impl Screen for Subscriptions {
     const TITLE: &'static str = "Subscriptions";
     const TAB: ScreenId = ScreenId::Subscriptions;
     const WRITE_SCOPE: &'static str = "subscription:write";
+    const COMMANDS: &'static [(&'static str, &'static str)] = &[
+        ("subs", "show the subscriptions"),
+        ("subscriptions", "show the subscriptions"),
+    ];
 }
 
 impl Hooks for Subscriptions {

@@ -37,33 +37,17 @@ impl Screens {
         if shown == ScreenId::Subscriptions {
             return self.subscriptions.selected();
         }
-        let id = self.acted_on_id(shown)?;
+        let id = self.subscription_of(shown)?;
         self.subscriptions
             .find(id)
             .or_else(|| self.subscriptions.resource.read.last(id))
-    }
-
-    /// The id of the subscription a key acts on, loaded or not: on
-    /// Subscriptions, the row's; on its deliveries, theirs; on Health, the
-    /// row's.
-    pub fn acted_on_id(&self, shown: ScreenId) -> Option<i64> {
-        match shown {
-            ScreenId::Subscriptions => self.subscriptions.selected().map(|row| row.id),
-            ScreenId::Deliveries => self.deliveries.subscription(),
-            ScreenId::Health => self.health.chosen().map(|row| row.id),
-            ScreenId::Roles
-            | ScreenId::Members
-            | ScreenId::People
-            | ScreenId::Person
-            | ScreenId::Offboard => None,
-        }
     }
 
     /// A key (`p`, `e`, `u`) waited for subscription `id` to be read, and
     /// it was: whether it acts now (the row it was pressed on, elsewhere
     /// than Subscriptions, still stands for it); the "reading" notice goes.
     pub fn resumes(&self, shown: ScreenId, id: i64, notice: &mut Option<Notice>) -> bool {
-        if shown == ScreenId::Subscriptions || self.acted_on_id(shown) != Some(id) {
+        if shown == ScreenId::Subscriptions || self.subscription_of(shown) != Some(id) {
             return false;
         }
         if notice
@@ -105,7 +89,7 @@ impl Screens {
         let Some(subscription) = self.acted_on(shown) else {
             // Not loaded (a Health row, deliveries opened by :sub): read
             // first, then asked about.
-            return match self.acted_on_id(shown) {
+            return match self.subscription_of(shown) {
                 Some(id) => KeyAct::ReadFirst(id, ReadThen::Pause),
                 None => KeyAct::Nothing,
             };
@@ -160,7 +144,7 @@ impl Screens {
     pub fn restore(&self, shown: ScreenId, project: &str, notice: &mut Option<Notice>) -> KeyAct {
         let project = project.to_string();
         if matches!(shown, ScreenId::Deliveries | ScreenId::Health) {
-            let Some(id) = self.acted_on_id(shown) else {
+            let Some(id) = self.subscription_of(shown) else {
                 return KeyAct::Nothing;
             };
             return match self.acted_on(shown).map(|subscription| subscription.deleted) {

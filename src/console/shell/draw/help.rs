@@ -41,8 +41,8 @@ pub fn lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         Span::styled(" :  Tab ↑ ↓     ", theme.accent),
         Span::raw("Tab completes a command or its argument; ↑/↓ walk what was run"),
     ]));
-    for (name, what) in command::COMMANDS {
-        if command::ALIASES.contains(&name) {
+    for (name, what) in command::commands() {
+        if command::is_alias(name) {
             continue;
         }
         lines.push(Line::from(vec![
