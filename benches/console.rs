@@ -13,9 +13,11 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use orgdeck::api::health::{FailedRecipient, Health};
 use orgdeck::api::time::parse_datetime;
 use orgdeck::api::{Frequency, Page, Subscription, TargetType, User, Weekday};
-use orgdeck::console::app::{Effect, ListId, LookNews, PageData, Ticket};
 use orgdeck::console::keymap::Keymap;
-use orgdeck::console::view::{self, theme::Theme};
+use orgdeck::console::kit::theme::Theme;
+use orgdeck::console::screens;
+use orgdeck::console::shell::draw;
+use orgdeck::console::shell::{Effect, LookNews, ScreenId, ScreenPage, Ticket};
 use orgdeck::console::{App, Context, Msg};
 use orgdeck::health::{HealthRow, LookSummary};
 use ratatui::Terminal;
@@ -55,15 +57,15 @@ fn app(count: u64) -> App {
         Keymap::default(),
         (200, 50),
     );
-    app.now = parse_datetime("2026-11-22T10:00:00Z").unwrap_or_default();
+    app.window.now = parse_datetime("2026-11-22T10:00:00Z").unwrap_or_default();
     app.start();
     app.update(Msg::Key(KeyEvent::new(KeyCode::Char('3'), KeyModifiers::NONE)));
-    let generation = app.lists.subscriptions.rows.list.generation();
+    let generation = app.screens.subscriptions.rows.list.generation();
     let page = |offset: u64| Msg::Page {
-        list: ListId::Subscriptions,
+        list: ScreenId::Subscriptions,
         generation,
         offset,
-        result: Ok(PageData::new(Page {
+        result: Ok(ScreenPage::new(Page {
             count,
             next: None,
             previous: None,
@@ -74,7 +76,7 @@ fn app(count: u64) -> App {
     // The cursor in the middle, then the pages around it arrive, as they
     // would: every row on screen is a real row, the detail pane shows one.
     let height = app.table_height();
-    app.lists.subscriptions.rows.move_to((count / 2) as i64, height);
+    app.screens.subscriptions.rows.move_to((count / 2) as i64, height);
     let middle = (count / 2 / 100) * 100;
     for offset in [middle.saturating_sub(100), middle, middle + 100] {
         if offset < count {
@@ -82,12 +84,12 @@ fn app(count: u64) -> App {
         }
     }
     assert!(
-        app.lists.subscriptions.rows.selected().is_some(),
+        app.screens.subscriptions.rows.selected().is_some(),
         "the selected row is loaded"
     );
-    let last_on_screen = (app.lists.subscriptions.rows.top + height - 1).min(count - 1);
+    let last_on_screen = (app.screens.subscriptions.rows.top + height - 1).min(count - 1);
     assert!(
-        app.lists.subscriptions.rows.row(last_on_screen).is_some(),
+        app.screens.subscriptions.rows.row(last_on_screen).is_some(),
         "every row on screen is loaded"
     );
     app
@@ -105,7 +107,7 @@ fn drawing(c: &mut Criterion) {
             |b, app| {
                 b.iter(|| {
                     terminal
-                        .draw(|frame| view::draw(frame, app, &theme))
+                        .draw(|frame| draw::draw(frame, app, &theme))
                         .expect("draw");
                 })
             },
@@ -164,39 +166,47 @@ fn health(count: u64) -> (App, Ticket) {
         Keymap::default(),
         (200, 50),
     );
-    app.now = parse_datetime("2026-11-22T10:00:00Z").unwrap_or_default();
+    app.window.now = parse_datetime("2026-11-22T10:00:00Z").unwrap_or_default();
     app.start();
     let effects = app.update(Msg::Key(KeyEvent::new(KeyCode::Char('H'), KeyModifiers::NONE)));
     let ticket = effects
         .iter()
         .find_map(|effect| match effect {
-            Effect::Look { ticket, .. } => Some(*ticket),
+            Effect::Ask(screens::ScreenAsk::Health(screens::health::Ask::Look { ticket, .. })) => {
+                Some(*ticket)
+            }
             _ => None,
         })
         .expect("a look");
     let ids: Vec<u64> = (0..count).map(|n| (n * 7_919) % count).collect();
     for batch in ids.chunks(500) {
-        app.update(Msg::LookNews {
-            ticket,
-            news: LookNews::Rows(batch.iter().map(|id| health_row(*id)).collect()),
-        });
+        app.update(
+            screens::health::Msg::LookNews {
+                ticket,
+                news: LookNews::Rows(batch.iter().map(|id| health_row(*id)).collect()),
+            }
+            .into(),
+        );
     }
-    app.update(Msg::Looked {
-        ticket,
-        result: Ok(LookSummary {
-            coverage: orgdeck::health::Coverage {
-                total: count,
-                known: count,
-                requests: count + 1,
-                ..orgdeck::health::Coverage::default()
-            },
-            read: count,
-            ..LookSummary::default()
-        }),
-    });
+    app.update(
+        screens::health::Msg::Looked {
+            ticket,
+            result: Ok(LookSummary {
+                coverage: orgdeck::health::Coverage {
+                    total: count,
+                    known: count,
+                    requests: count + 1,
+                    ..orgdeck::health::Coverage::default()
+                },
+                read: count,
+                ..LookSummary::default()
+            }),
+        }
+        .into(),
+    );
     let height = app.table_height();
-    app.lists.health.rows.move_to((count / 2) as i64, height);
-    assert_eq!(app.lists.health.rows.len(), count);
+    app.screens.health.rows.move_to((count / 2) as i64, height);
+    assert_eq!(app.screens.health.rows.len(), count);
     (app, ticket)
 }
 
@@ -207,7 +217,7 @@ fn health_view(c: &mut Criterion) {
     c.bench_function("draw the Health view at 200x50 (10,000 rows)", |b| {
         b.iter(|| {
             terminal
-                .draw(|frame| view::draw(frame, &app, &theme))
+                .draw(|frame| draw::draw(frame, &app, &theme))
                 .expect("draw");
         })
     });
@@ -217,7 +227,9 @@ fn health_view(c: &mut Criterion) {
     let ticket = effects
         .iter()
         .find_map(|effect| match effect {
-            Effect::Look { ticket, .. } => Some(*ticket),
+            Effect::Ask(screens::ScreenAsk::Health(screens::health::Ask::Look { ticket, .. })) => {
+                Some(*ticket)
+            }
             _ => None,
         })
         .expect("a look");
@@ -226,10 +238,13 @@ fn health_view(c: &mut Criterion) {
         "take a batch of 500 rows into the Health view (10,000 rows)",
         |b| {
             b.iter(|| {
-                app.update(Msg::LookNews {
-                    ticket,
-                    news: LookNews::Rows(batch.clone()),
-                })
+                app.update(
+                    screens::health::Msg::LookNews {
+                        ticket,
+                        news: LookNews::Rows(batch.clone()),
+                    }
+                    .into(),
+                )
             })
         },
     );

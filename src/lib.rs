@@ -7,6 +7,7 @@ pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod console;
+pub mod display;
 pub mod health;
 pub mod logging;
 pub mod people;

@@ -13,10 +13,12 @@
 //! bat do.
 //!
 //! JSON output is not text for people: it stays exact, with the same
-//! characters escaped the JSON way (see `cli::output`).
+//! characters escaped the JSON way ([`to_safe_json`], [`SafeJson`]), which
+//! the CLI's `-o json` and the console's `Y` share.
 
 use std::borrow::Cow;
 use std::fmt::Write;
+use std::io;
 
 /// "5,000": thousands apart, as people read them.
 pub fn thousands(n: u64) -> String {
@@ -110,6 +112,118 @@ fn push_printable(out: &mut String, c: char) {
             let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
         }
         c => out.push(c),
+    }
+}
+
+/// `value` as pretty JSON in a string, escaped as `cli::output::write_json` writes it.
+pub fn to_safe_json(value: &impl serde::Serialize) -> Result<String, serde_json::Error> {
+    let mut out = Vec::new();
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, SafeJson::at_depth(0));
+    value.serialize(&mut serializer)?;
+    // The serializer writes UTF-8 and escapes alone.
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// Writes part of a JSON string's text with every character [`is_unsafe`]
+/// names escaped as `\uXXXX`.
+pub fn write_safe_fragment<W: ?Sized + io::Write>(writer: &mut W, fragment: &str) -> io::Result<()> {
+    let mut rest = fragment;
+    while let Some(at) = rest.find(is_unsafe) {
+        writer.write_all(&rest.as_bytes()[..at])?;
+        let c = rest[at..].chars().next().unwrap_or_default();
+        // Beyond U+FFFF (the tag characters) JSON escapes a surrogate pair.
+        for unit in c.encode_utf16(&mut [0; 2]) {
+            write!(writer, "\\u{:04x}", unit)?;
+        }
+        rest = &rest[at + c.len_utf8()..];
+    }
+    writer.write_all(rest.as_bytes())
+}
+
+/// serde_json's pretty layout (two spaces), starting at any depth, with the
+/// characters [`is_unsafe`] names escaped inside strings.
+pub struct SafeJson {
+    depth: usize,
+    has_value: bool,
+}
+
+impl SafeJson {
+    pub fn at_depth(depth: usize) -> SafeJson {
+        SafeJson {
+            depth,
+            has_value: false,
+        }
+    }
+
+    fn indent<W: ?Sized + io::Write>(&self, writer: &mut W) -> io::Result<()> {
+        for _ in 0..self.depth {
+            writer.write_all(b"  ")?;
+        }
+        Ok(())
+    }
+}
+
+impl serde_json::ser::Formatter for SafeJson {
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        write_safe_fragment(writer, fragment)
+    }
+
+    fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        writer.write_all(b"[")
+    }
+
+    fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            writer.write_all(b"\n")?;
+            self.indent(writer)?;
+        }
+        writer.write_all(b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+        writer.write_all(if first { b"\n" } else { b",\n" })?;
+        self.indent(writer)
+    }
+
+    fn end_array_value<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        writer.write_all(b"{")
+    }
+
+    fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            writer.write_all(b"\n")?;
+            self.indent(writer)?;
+        }
+        writer.write_all(b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+        writer.write_all(if first { b"\n" } else { b",\n" })?;
+        self.indent(writer)
+    }
+
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        writer.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
     }
 }
 

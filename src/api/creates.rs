@@ -23,8 +23,8 @@ use serde_json::Value;
 use super::client::{Client, Deadline};
 use super::error::{Error, Result, TransportKind};
 use super::models::{Role, RoleMembership, Subscription};
-use super::operations::SubscriptionFilter;
 use super::paging::{FetchAll, List};
+use super::query::SubscriptionFilter;
 use super::raw::Raw;
 
 /// How far before the request a subscription found may have been made

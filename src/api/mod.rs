@@ -16,6 +16,7 @@ mod older;
 pub mod operations;
 pub mod paging;
 mod prune;
+pub mod query;
 pub mod raw;
 pub mod secret;
 pub mod subscription;
@@ -33,7 +34,8 @@ pub use integrations::{
 };
 pub use members::{KeySummary, ScopedApiKeys};
 pub use models::*;
-pub use operations::{RoleInput, SubscriptionFilter, SubscriptionInput};
+pub use operations::{RoleInput, SubscriptionInput};
 pub use paging::{Complete, FetchAll, Holding, Kept, List, PICKER_ROWS, Pace, Row, Whole};
+pub use query::SubscriptionFilter;
 pub use raw::{Raw, Verbatim};
 pub use secret::ApiKey;

@@ -73,12 +73,6 @@ impl<T> Serialize for Raw<T> {
     }
 }
 
-impl<T: super::paging::Row> super::paging::Row for Raw<T> {
-    fn row_id(&self) -> String {
-        self.typed.row_id()
-    }
-}
-
 /// A row of a list as the server sent it and nothing more: its text, its
 /// typed reading left unread (what `-o json` passes on as it came). The
 /// walk's checks read its `id` off the text ([`field`]).
@@ -101,21 +95,6 @@ impl<'de, T> Deserialize<'de> for Verbatim<T> {
             json: Box::<RawValue>::deserialize(deserializer)?,
             rows: PhantomData,
         })
-    }
-}
-
-impl<T: super::paging::Row> super::paging::Row for Verbatim<T> {
-    /// The `id` as the typed reading gives it: a string's text, a number's
-    /// digits.
-    fn row_id(&self) -> String {
-        match field(self.json.get(), "id") {
-            Some(text) if text.starts_with('"') && !text.contains('\\') => {
-                text[1..text.len() - 1].to_string()
-            }
-            Some(text) if text.starts_with('"') => serde_json::from_str::<String>(text).unwrap_or_default(),
-            Some(text) => text.to_string(),
-            None => String::new(),
-        }
     }
 }
 

@@ -9,8 +9,8 @@ use clap::Args;
 
 use super::UsageError;
 use crate::api::{ApiKey, Client, ClientConfig, Deadline};
+use crate::config::Origin;
 use crate::config::{ConfigFile, Profile};
-use crate::console::Origin;
 
 pub use crate::config::{CURRENT, DEFAULT_HOST};
 

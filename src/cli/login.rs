@@ -134,7 +134,7 @@ impl Named {
 }
 
 pub fn login(args: &ConnectionArgs, name: &str, replace: bool) -> anyhow::Result<std::process::ExitCode> {
-    crate::logging::init()?;
+    crate::logging::init(crate::config::open_log()?);
     let path = crate::config::config_path()
         .ok_or_else(|| UsageError("login: no config directory; set ORGDECK_CONFIG".into()))?;
     let mut prompter = Prompter::new();

@@ -740,7 +740,7 @@ fn run_api<F>(
 where
     F: std::future::Future<Output = anyhow::Result<()>>,
 {
-    crate::logging::init()?;
+    crate::logging::init(crate::config::open_log()?);
     let deadline = args.deadline(span);
     let connection = args.connect_command(deadline)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -109,7 +109,7 @@ impl AccessFlags {
 }
 
 pub fn serve(options: ServeOptions) -> anyhow::Result<ExitCode> {
-    logging::init()?;
+    logging::init(crate::config::open_log()?);
     runtime()?.block_on(async {
         let running = server::start(options).await?;
         let signals = StopSignals::install()?;
@@ -129,7 +129,7 @@ pub fn serve(options: ServeOptions) -> anyhow::Result<ExitCode> {
 /// loopback port, in this process, and the console on it. The data lives in
 /// a temporary file unless `--db` names one.
 pub fn demo(db: Option<PathBuf>, flavor: Flavor, flags: ConsoleFlags) -> anyhow::Result<ExitCode> {
-    logging::init()?;
+    logging::init(crate::config::open_log()?);
     // The temporary directory lives as long as the demo does.
     let (db_path, _temporary) = match db {
         Some(path) => (path, None),
@@ -174,7 +174,7 @@ pub fn demo(db: Option<PathBuf>, flavor: Flavor, flags: ConsoleFlags) -> anyhow:
         };
         let client = Client::new(ClientConfig::new(&running.ready.base_url, ApiKey::new(key)))?;
         let file = crate::config::load()?.map(|(file, _)| file);
-        show_times_in(flags.tz.as_deref(), None)?;
+        let zone = show_times_in(flags.tz.as_deref(), None)?;
         let context = ConsoleContext {
             host: running.ready.base_url.clone(),
             demo: true,
@@ -184,6 +184,7 @@ pub fn demo(db: Option<PathBuf>, flavor: Flavor, flags: ConsoleFlags) -> anyhow:
             refresh: flags.refresh,
             mouse: wants_mouse(&flags, file.as_ref()),
             zone_given: flags.tz.is_some(),
+            zone,
             ..ConsoleContext::default()
         };
         let outcome = console::run(client, context, file).await;
@@ -196,7 +197,7 @@ pub fn demo(db: Option<PathBuf>, flavor: Flavor, flags: ConsoleFlags) -> anyhow:
 
 /// `orgdeck` alone: the console on the configured host.
 pub fn console(connection: &ConnectionArgs, flags: ConsoleFlags) -> anyhow::Result<ExitCode> {
-    logging::init()?;
+    logging::init(crate::config::open_log()?);
     let Connection {
         client,
         organization,
@@ -217,7 +218,7 @@ pub fn console(connection: &ConnectionArgs, flags: ConsoleFlags) -> anyhow::Resu
         ))
         .into());
     }
-    let context = ConsoleContext {
+    let mut context = ConsoleContext {
         host: client.base_url().as_str().trim_end_matches('/').to_string(),
         profile,
         origin,
@@ -231,14 +232,14 @@ pub fn console(connection: &ConnectionArgs, flags: ConsoleFlags) -> anyhow::Resu
         color: look
             .color
             .as_deref()
-            .map(crate::console::app::profile_color)
+            .map(crate::config::colour::profile_color)
             .transpose()
             .map_err(|error| UsageError(format!("the profile's {error}")))?,
         production: look.production,
         zone_given: flags.tz.is_some(),
         ..ConsoleContext::default()
     };
-    show_times_in(flags.tz.as_deref(), look.tz.as_deref())?;
+    context.zone = show_times_in(flags.tz.as_deref(), look.tz.as_deref())?;
     let runtime = runtime()?;
     let outcome = runtime.block_on(console::run(client, context, file));
     quit_without_waiting(runtime);
@@ -247,17 +248,16 @@ pub fn console(connection: &ConnectionArgs, flags: ConsoleFlags) -> anyhow::Resu
 
 /// The zone the console shows times in: the flag's, else the profile's,
 /// else the machine's own.
-fn show_times_in(flag: Option<&str>, profile: Option<&str>) -> anyhow::Result<()> {
+fn show_times_in(flag: Option<&str>, profile: Option<&str>) -> anyhow::Result<crate::display::Zone> {
     let (text, whose) = match (flag, profile) {
         (Some(text), _) => (text, "--tz"),
         (None, Some(text)) => (text, "the profile's tz"),
         (None, None) => ("local", ""),
     };
     let zone = text
-        .parse::<crate::console::view::format::Zone>()
+        .parse::<crate::display::Zone>()
         .map_err(|error| UsageError(format!("{whose}: {error}")))?;
-    crate::console::view::format::set_zone(zone);
-    Ok(())
+    Ok(zone)
 }
 
 /// The mouse is on unless `--no-mouse` or the config file's `mouse = false`.

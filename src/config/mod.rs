@@ -13,10 +13,13 @@ use serde::Deserialize;
 
 use crate::api::{ApiKey, Client, ClientConfig};
 
+pub mod colour;
 pub mod files;
 mod key_sources;
+mod log_file;
 
 pub use key_sources::{KeyPrompt, stop_running_key_commands};
+pub use log_file::{log_path, open_log};
 
 /// The host when nothing names one.
 pub const DEFAULT_HOST: &str = "https://us.posthog.com";
@@ -381,6 +384,18 @@ pub fn is_loopback(host: &str) -> bool {
         || host
             .parse::<std::net::IpAddr>()
             .is_ok_and(|address| address.is_loopback())
+}
+
+/// How a connection's settings were arrived at.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Origin {
+    /// The profile alone, or flags and environment where there is none.
+    #[default]
+    Plain,
+    /// A profile that flags or the environment changed.
+    Adjusted,
+    /// PostHog CLI's credentials: there was neither a profile nor a key.
+    PosthogCli,
 }
 
 #[cfg(test)]

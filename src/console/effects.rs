@@ -1,25 +1,27 @@
 //! Runs effects on tokio tasks; their results come back as messages over
 //! the channel the event loop listens to. Nothing here touches the screen.
+//!
+//! What a screen asks runs in its folder, one arm a screen here: a page of
+//! its rows (`screens::request`), a quick ask (its `ask.rs`), a long one
+//! that tells its news as it goes (its `request.rs`: Health's look,
+//! People's index and narrowings, a person's page) and a write (its
+//! `writes.rs`; an offboarding's run too). The runner lends them the
+//! client, the clock, the state directory and how to tell their news; what
+//! is the console's own (`:ctx`'s profiles and names, below) runs here.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use tokio::sync::mpsc::UnboundedSender;
 
-mod look;
-mod people;
-
-use super::app::{
-    About, Connected, Context, Effect, ListId, Msg, PageData, Query, Target, Ticket, Write, WriteAnswer,
-    Written,
+use super::shell::{
+    About, Connected, Context, Effect, Msg, ScreenId, ScreenRequest, Target, Ticket, Timer, Write,
+    WriteAnswer,
 };
-use crate::api::{Client, List, Organization, PICKER_ROWS, Project, Raw, Role, Subscription};
+use crate::api::{Client, List, Organization, PICKER_ROWS, Project};
 use crate::config::{self, CURRENT};
-
-/// Channels asked for at a time, and the most a form offers (a bound on
-/// what a server may send; workspaces have far fewer).
-const CHANNEL_PAGE: u32 = 200;
-const MAX_CHANNELS: usize = 5_000;
+use crate::console::screens::request::{Lent, Tell};
+use crate::console::screens::{ScreenAsk, health, people, person};
 
 #[derive(Clone)]
 pub struct Runner {
@@ -58,51 +60,20 @@ impl Runner {
             Effect::Fetch {
                 list,
                 generation,
-                query,
+                request,
                 offset,
                 limit,
             } => {
                 let runner = self.observed(About::Page { list, generation });
                 tokio::spawn(async move {
-                    let msg = runner.fetch(list, generation, query, offset, limit).await;
+                    let msg = runner.fetch(list, generation, request, offset, limit).await;
                     // The loop has ended when the channel is closed: nothing to tell.
                     let _ = runner.messages.send(msg);
                 });
                 None
             }
-            Effect::Look {
-                ticket,
-                project,
-                stop,
-                max_requests,
-            } => {
-                let runner = self.clone();
-                tokio::spawn(async move {
-                    let result = runner.look(ticket, &project, stop, max_requests).await;
-                    let _ = runner.messages.send(Msg::Looked { ticket, result });
-                });
-                None
-            }
             Effect::Timer { timer, ticket } => {
-                let messages = self.messages.clone();
-                let clock = self.clock.clone();
-                // When it is due is read now, not when the task first runs:
-                // a clock moved meanwhile must not move it later.
-                let due = chrono::TimeDelta::from_std(timer.after())
-                    .ok()
-                    .and_then(|wait| clock.now().checked_add_signed(wait));
-                tokio::spawn(async move {
-                    if timer.on_clock() {
-                        // A wait too long for the calendar never ends.
-                        let Some(due) = due else {
-                            return;
-                        };
-                        clock.sleep_until(due).await;
-                    } else {
-                        tokio::time::sleep(timer.after()).await;
-                    }
-                    let _ = messages.send(Msg::Timer { timer, ticket });
-                });
+                self.start_timer(timer, ticket);
                 None
             }
             Effect::LoadNames {
@@ -118,165 +89,7 @@ impl Runner {
                 None
             }
             Effect::LoadIntegrations { connection, project } => {
-                let runner = self.clone();
-                tokio::spawn(async move {
-                    // Any refusal (an older server's 404, a key without
-                    // `integration:read`) leaves them unknown.
-                    let slack = runner
-                        .client
-                        .integrations(&project, "slack")
-                        .await
-                        .ok()
-                        .map(|page| page.results);
-                    let _ = runner.messages.send(Msg::Integrations { connection, slack });
-                });
-                None
-            }
-            Effect::LoadCatalog { ticket, project } => {
-                let runner = self.clone();
-                tokio::spawn(async move {
-                    let options = crate::api::FetchAll::default();
-                    let (dashboards, insights) = (List::dashboards(&project), List::insights(&project));
-                    // The form offers the first ones (typing searches them).
-                    let (dashboards, insights, slack) = tokio::join!(
-                        runner.client.first_rows(&dashboards, PICKER_ROWS, &options),
-                        runner.client.first_rows(&insights, PICKER_ROWS, &options),
-                        runner.client.integrations(&project, "slack"),
-                    );
-                    let result = dashboards
-                        .and_then(|(dashboards, _)| insights.map(|(insights, _)| (dashboards, insights)));
-                    // A 404 is an older server, which has no integrations;
-                    // any other answer is today's PostHog.
-                    let slack = match slack {
-                        Ok(page) => Some(page.results),
-                        Err(error) if error.status() == Some(404) => None,
-                        Err(_) => Some(Vec::new()),
-                    };
-                    let _ = runner.messages.send(Msg::Catalog {
-                        ticket,
-                        result,
-                        slack,
-                    });
-                });
-                None
-            }
-            Effect::LoadNewestDelivery {
-                project,
-                subscription,
-            } => {
-                let runner = self.clone();
-                tokio::spawn(async move {
-                    let result = runner
-                        .client
-                        .deliveries(&project, subscription, None)
-                        .await
-                        .map(|page| page.results.into_iter().next().map(Box::new));
-                    let _ = runner.messages.send(Msg::NewestDelivery { subscription, result });
-                });
-                None
-            }
-            Effect::LoadSubscription { project, id } => {
-                let runner = self.clone();
-                tokio::spawn(async move {
-                    let result = runner
-                        .client
-                        .subscription(&project, id)
-                        .await
-                        .map(|subscription| Box::new(subscription.into_typed()));
-                    let _ = runner.messages.send(Msg::Subscription(result));
-                });
-                None
-            }
-            Effect::FindRole { organization, name } => {
-                let runner = self.clone();
-                tokio::spawn(async move {
-                    let wanted = name.to_lowercase();
-                    let list = List::roles(&organization);
-                    let found = runner
-                        .client
-                        .first_rows(&list, PICKER_ROWS, &crate::api::FetchAll::default())
-                        .await
-                        .map(|(roles, _)| {
-                            roles
-                                .into_iter()
-                                .find(|role: &Role| role.name.to_lowercase() == wanted)
-                                .map(|role| (role.id, role.name))
-                        })
-                        .map_err(|error| error.to_string());
-                    let _ = runner.messages.send(Msg::RoleFound { name, found });
-                });
-                None
-            }
-            Effect::LoadTiles {
-                ticket,
-                project,
-                dashboard,
-            } => {
-                let runner = self.clone();
-                tokio::spawn(async move {
-                    let result = runner.client.dashboard_tiles(&project, dashboard).await;
-                    let _ = runner.messages.send(Msg::Tiles {
-                        ticket,
-                        dashboard,
-                        result,
-                    });
-                });
-                None
-            }
-            Effect::LoadChannels {
-                ticket,
-                project,
-                integration,
-            } => {
-                let runner = self.clone();
-                tokio::spawn(async move {
-                    let result = runner.channels(&project, integration).await;
-                    let _ = runner.messages.send(Msg::Channels {
-                        ticket,
-                        integration,
-                        result,
-                    });
-                });
-                None
-            }
-            Effect::LoadPeople {
-                ticket,
-                organization,
-                role,
-                search,
-            } => {
-                let runner = self.clone();
-                tokio::spawn(async move {
-                    // The picker holds the first members alone, however
-                    // many the organization has (or a server says it has).
-                    let options = crate::api::FetchAll::default();
-                    let people = match search.as_deref() {
-                        Some(search) if !search.is_empty() => {
-                            List::members(&organization).with("search", search)
-                        }
-                        _ => List::members(&organization),
-                    };
-                    let people = runner.client.first_rows(&people, PICKER_ROWS, &options);
-                    let (people, in_role) = if search.is_some() {
-                        (people.await, None)
-                    } else {
-                        let members = List::memberships(&organization, &role);
-                        let (people, members) =
-                            tokio::join!(people, runner.client.first_rows(&members, PICKER_ROWS, &options));
-                        let in_role = members.ok().map(|(members, _)| {
-                            members
-                                .into_iter()
-                                .filter_map(|m| m.user.map(|user| user.uuid))
-                                .collect()
-                        });
-                        (people, in_role)
-                    };
-                    let _ = runner.messages.send(Msg::People {
-                        ticket,
-                        people,
-                        in_role,
-                    });
-                });
+                self.load_integrations(connection, project);
                 None
             }
             Effect::LoadScopes { connection } => {
@@ -288,18 +101,7 @@ impl Runner {
                 None
             }
             Effect::LoadProfiles => {
-                let runner = self.clone();
-                tokio::spawn(async move {
-                    let profiles = match runner.config_file.clone() {
-                        Some(path) => tokio::task::spawn_blocking(move || config::profile_summaries(&path))
-                            .await
-                            .map_err(anyhow::Error::from)
-                            .and_then(|read| read)
-                            .map_err(|error| format!("{error:#}")),
-                        None => Err("there is no config directory on this machine".into()),
-                    };
-                    let _ = runner.messages.send(Msg::Profiles(profiles));
-                });
+                self.load_profiles();
                 None
             }
             Effect::Connect { ticket, target } => {
@@ -318,31 +120,135 @@ impl Runner {
                 });
                 None
             }
-            Effect::LoadRoleIndex { ticket, organization } => {
-                self.load_role_index(ticket, organization);
-                None
-            }
-            Effect::NarrowPeople {
-                ticket,
-                organization,
-                narrow,
-                oldest_first,
-                stop,
-            } => {
-                self.narrow_people(ticket, organization, narrow, oldest_first, stop);
-                None
-            }
-            Effect::GatherProfile {
-                ticket,
-                organization,
-                email,
-                index,
-            } => {
-                self.gather_profile(ticket, organization, email, index);
+            Effect::Ask(ask) => {
+                self.ask(ask);
                 None
             }
             Effect::Copy(text) => Some(text),
         }
+    }
+
+    /// Waits out a timer on its own task, then tells the loop it is due.
+    fn start_timer(&self, timer: Timer, ticket: Ticket) {
+        let messages = self.messages.clone();
+        let clock = self.clock.clone();
+        // When it is due is read now, not when the task first runs:
+        // a clock moved meanwhile must not move it later.
+        let due = chrono::TimeDelta::from_std(timer.after())
+            .ok()
+            .and_then(|wait| clock.now().checked_add_signed(wait));
+        tokio::spawn(async move {
+            if timer.on_clock() {
+                // A wait too long for the calendar never ends.
+                let Some(due) = due else {
+                    return;
+                };
+                clock.sleep_until(due).await;
+            } else {
+                tokio::time::sleep(timer.after()).await;
+            }
+            let _ = messages.send(Msg::Timer { timer, ticket });
+        });
+    }
+
+    /// Reads the project's Slack integrations on their own task.
+    fn load_integrations(&self, connection: Ticket, project: String) {
+        let runner = self.clone();
+        tokio::spawn(async move {
+            // Any refusal (an older server's 404, a key without
+            // `integration:read`) leaves them unknown.
+            let slack = runner
+                .client
+                .integrations(&project, "slack")
+                .await
+                .ok()
+                .map(|page| page.results);
+            let _ = runner.messages.send(Msg::Integrations { connection, slack });
+        });
+    }
+
+    /// Reads the config file's profiles off the async threads.
+    fn load_profiles(&self) {
+        let runner = self.clone();
+        tokio::spawn(async move {
+            let profiles = match runner.config_file.clone() {
+                Some(path) => tokio::task::spawn_blocking(move || config::profile_summaries(&path))
+                    .await
+                    .map_err(anyhow::Error::from)
+                    .and_then(|read| read)
+                    .map_err(|error| format!("{error:#}")),
+                None => Err("there is no config directory on this machine".into()),
+            };
+            let _ = runner.messages.send(Msg::Profiles(profiles));
+        });
+    }
+
+    /// What a screen asks besides a page of its rows, run in its folder
+    /// and answered with its screen's message: the quick ones run
+    /// themselves (`ask.rs`); a look, the role index, a narrowing and a
+    /// person's page run long and tell news as they go (`request.rs`).
+    fn ask(&self, ask: ScreenAsk) {
+        match ask {
+            ScreenAsk::Members(ask) => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let msg = ask.run(&runner.client).await;
+                    // The loop has ended when the channel is closed: nothing to tell.
+                    let _ = runner.messages.send(msg.into());
+                });
+            }
+            ScreenAsk::Subscriptions(ask) => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let msg = ask.run(&runner.client).await;
+                    let _ = runner.messages.send(msg.into());
+                });
+            }
+            ScreenAsk::Health(ask) => {
+                let health::Ask::Look { ticket, .. } = &ask;
+                // Its requests are told to the footer while Health is shown.
+                let runner = self.observed(About::Look(*ticket));
+                tokio::spawn(async move {
+                    let msg = health::request::run(ask, runner.lent()).await;
+                    let _ = runner.messages.send(msg.into());
+                });
+            }
+            ScreenAsk::People(ask) => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let msg = people::request::run(ask, &runner.client, runner.tell()).await;
+                    let _ = runner.messages.send(msg.into());
+                });
+            }
+            ScreenAsk::Person(ask) => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let msg = person::request::run(ask, &runner.client).await;
+                    let _ = runner.messages.send(msg.into());
+                });
+            }
+        }
+    }
+
+    /// What a screen's long run that keeps state on disk is lent: the
+    /// client, the clock, the state directory and how to tell its news.
+    fn lent<M: Into<Msg> + 'static>(&self) -> Lent<'_, M> {
+        Lent {
+            client: &self.client,
+            clock: self.clock.clone(),
+            state_dir: &self.state_dir,
+            tell: self.tell(),
+        }
+    }
+
+    /// How a screen's long request tells its news: each of its messages
+    /// sent to the loop as it comes.
+    fn tell<M: Into<Msg> + 'static>(&self) -> Tell<M> {
+        let messages = self.messages.clone();
+        // The loop has ended when the channel is closed: nothing to tell.
+        Arc::new(move |msg: M| {
+            let _ = messages.send(msg.into());
+        })
     }
 
     /// This runner with a client that tells the loop of each try of its
@@ -362,57 +268,17 @@ impl Runner {
         }
     }
 
-    async fn fetch(&self, list: ListId, generation: Ticket, query: Query, offset: u64, limit: u64) -> Msg {
-        let client = &self.client;
-        let result = match query {
-            Query::Roles { organization } => client
-                .page(&List::roles(&organization), limit, offset)
-                .await
-                .map(PageData::new),
-            Query::Members { organization, role } => client
-                .page(&List::memberships(&organization, &role), limit, offset)
-                .await
-                .map(PageData::new),
-            Query::Subscriptions { project, filter } => client
-                .subscriptions_page(&project, &filter, limit, offset)
-                .await
-                .map(PageData::new),
-            Query::People {
-                organization,
-                search,
-                order,
-            } => {
-                let mut people = List::members(&organization).with("order", order);
-                if let Some(search) = search {
-                    people = people.with("search", search);
-                }
-                client.page(&people, limit, offset).await.map(PageData::new)
-            }
-            // Paged by cursor, 50 a page: a page of the console's is filled
-            // from as many of the server's as it takes, following its links.
-            Query::Deliveries {
-                project,
-                subscription,
-                status,
-                after,
-            } => client
-                .deliveries_window(
-                    &project,
-                    subscription,
-                    status.as_ref(),
-                    after.as_deref(),
-                    limit as usize,
-                )
-                .await
-                .map(|window| {
-                    PageData::new(crate::api::Page {
-                        count: 0,
-                        next: window.next,
-                        previous: None,
-                        results: window.results,
-                    })
-                }),
-        };
+    /// A page of a list's rows: its request runs itself and answers with
+    /// a page of its own screen's rows (`screens::request`).
+    async fn fetch(
+        &self,
+        list: ScreenId,
+        generation: Ticket,
+        request: ScreenRequest,
+        offset: u64,
+        limit: u64,
+    ) -> Msg {
+        let result = request.run(&self.client, offset, limit).await;
         Msg::Page {
             list,
             generation,
@@ -421,115 +287,18 @@ impl Runner {
         }
     }
 
-    /// Every channel of a Slack integration, a page of 200 at a time, up to
-    /// [`MAX_CHANNELS`].
-    async fn channels(
-        &self,
-        project: &str,
-        integration: i64,
-    ) -> Result<Vec<crate::api::SlackChannel>, crate::api::Error> {
-        let mut found = Vec::new();
-        // A bound on pages as well as on channels: a server sending a few
-        // a page is not followed for ever.
-        for _ in 0..MAX_CHANNELS.div_ceil(CHANNEL_PAGE as usize) {
-            let query = crate::api::ChannelQuery {
-                search: None,
-                limit: Some(CHANNEL_PAGE),
-                offset: Some(found.len() as u32),
-            };
-            let page = self.client.channels(project, integration, &query).await?;
-            let empty = page.channels.is_empty();
-            found.extend(page.channels);
-            if !page.has_more || empty || found.len() >= MAX_CHANNELS {
-                break;
-            }
-        }
-        found.truncate(MAX_CHANNELS);
-        Ok(found)
-    }
-
     /// Sends a change and says how it went; the footer's record of it comes
-    /// from the client.
+    /// from the client. Each screen's write sends itself over the one
+    /// client (`screens/<name>/writes.rs`); an offboarding runs a few steps
+    /// at a time, telling each step as it ends.
     async fn write(&self, ticket: Ticket, write: Write) -> Msg {
         let client = &self.client;
-        let role = |role: Raw<Role>| Written::Role(Box::new(role.into_typed()));
-        let subscription =
-            |subscription: Raw<Subscription>| Written::Subscription(Box::new(subscription.into_typed()));
         let result = match &write {
-            Write::CreateRole { organization, input } => {
-                client.create_role(organization, input).await.map(role)
-            }
-            Write::UpdateRole {
-                organization,
-                id,
-                input,
-            } => client.update_role(organization, id, input).await.map(role),
-            Write::DeleteRole { organization, id } => client
-                .delete_role(organization, id)
-                .await
-                .map(|()| Written::Deleted),
-            Write::RemoveMember {
-                organization,
-                role,
-                id,
-            } => client
-                .remove_member(organization, role, id)
-                .await
-                .map(|()| Written::Deleted),
-            Write::AssignMembers {
-                organization,
-                role,
-                people,
-            } => {
-                let mut results = Vec::new();
-                for person in people {
-                    let outcome = client
-                        .add_member(organization, role, &person.uuid)
-                        .await
-                        .map(Raw::into_typed);
-                    results.push((person.label.clone(), outcome.map_err(refused)));
-                }
-                Ok(Written::Assigned(results))
-            }
-            Write::AddToRoles {
-                organization,
-                people,
-                roles,
-            } => Ok(self.add_to_roles(organization, people, roles).await),
-            Write::SetLevel {
-                organization,
-                person,
-                level,
-            } => client
-                .set_member_level(organization, &person.uuid, *level)
-                .await
-                .map(|member| Written::Member(Box::new(member.into_typed()))),
-            Write::Offboard { organization, plan } => self.offboard(ticket, organization, plan).await,
-            Write::CreateSubscription { project, body } => match self.with_exports(project, body).await {
-                Ok(body) => client.create_subscription(project, &body).await.map(subscription),
-                Err(error) => Err(error),
-            },
-            Write::UpdateSubscription { project, id, body } => match self.with_exports(project, body).await {
-                Ok(body) => client
-                    .update_subscription(project, *id, &body)
-                    .await
-                    .map(subscription),
-                Err(error) => Err(error),
-            },
-            Write::SoftDelete { project, id } => client
-                .soft_delete_subscription(project, *id)
-                .await
-                .map(subscription),
-            Write::Restore { project, id } => {
-                client.restore_subscription(project, *id).await.map(subscription)
-            }
-            Write::TestDelivery { project, id } => client
-                .test_delivery(project, *id)
-                .await
-                .map(|()| Written::Accepted),
-            Write::SetEnabled { project, id, enabled } => {
-                client.set_enabled(project, *id, *enabled).await.map(subscription)
-            }
+            Write::Role(write) => write.send(client).await,
+            Write::Member(write) => write.send(client).await,
+            Write::Subscription(write) => write.send(client).await,
+            Write::People(write) => write.send(client).await,
+            Write::Offboard(write) => write.run(ticket, self.lent()).await,
         };
         Msg::Written(Box::new(WriteAnswer {
             ticket,
@@ -537,28 +306,11 @@ impl Runner {
             result,
         }))
     }
+}
 
-    /// A body that sets a dashboard without saying which of its insights to
-    /// export exports every one on it, as PostHog's own form starts with
-    /// (the cap is the server's to say: its refusal lands on the form); on
-    /// a server that shows no tiles (an older PostHog) the body goes as it
-    /// is.
-    async fn with_exports(
-        &self,
-        project: &str,
-        body: &crate::api::SubscriptionInput,
-    ) -> Result<crate::api::SubscriptionInput, crate::api::Error> {
-        let mut body = body.clone();
-        if let Some(Some(dashboard)) = body.dashboard
-            && body.dashboard_export_insights.is_none()
-            && let Some(found) = self.client.dashboard_tiles(project, dashboard).await?
-        {
-            let chosen: Vec<i64> = found.default_exports().iter().map(|insight| insight.id).collect();
-            body.dashboard_export_insights = Some(chosen);
-        }
-        Ok(body)
-    }
-
+/// `:ctx`, `:org` and `:project`: a profile opened (its key may come from a
+/// command) and the organizations and projects a key reaches.
+impl Runner {
     /// A profile opened on a blocking thread (its key may come from a
     /// command), or the connection the console started with. The profile
     /// keeps the timeout the console was started with.
@@ -592,7 +344,12 @@ impl Runner {
             }
             _ => {}
         }
-        let color = match opened.look.color.as_deref().map(super::app::profile_color) {
+        let color = match opened
+            .look
+            .color
+            .as_deref()
+            .map(crate::config::colour::profile_color)
+        {
             Some(Err(error)) => return Err(format!("cannot open profile {name}: its {error}")),
             Some(Ok(color)) => Some(color),
             None => None,
@@ -647,13 +404,5 @@ impl Runner {
             projects: projects.ok().map(|(rows, _)| rows),
             cut,
         }
-    }
-}
-
-/// A refusal in the server's words, else the error.
-pub(super) fn refused(error: crate::api::Error) -> String {
-    match error.refusal() {
-        Some(refusal) if !refusal.detail.is_empty() => refusal.detail.clone(),
-        _ => error.to_string(),
     }
 }

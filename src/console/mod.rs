@@ -2,18 +2,18 @@
 //! through the API, and Health, a look across the project's subscriptions; the
 //! network is kept apart from the drawing by channels.
 
-pub mod app;
 mod effects;
-pub mod latest;
-pub mod lists;
+pub mod kit;
+pub mod screens;
+pub mod shell;
 mod signals;
+pub mod table;
 mod terminal;
 #[cfg(test)]
 mod tests;
-pub mod view;
 pub mod widgets;
 
-pub use app::keymap;
+pub use shell::keymap;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -27,8 +27,9 @@ use tokio::sync::mpsc::UnboundedReceiver;
 use crate::api::Client;
 use crate::clock::Clock;
 use crate::config::ConfigFile;
-pub use app::{App, Context, Effect, Msg, Origin};
-use view::theme::Theme;
+use crate::console::screens::offboard::Write as OffboardWrite;
+use kit::theme::Theme;
+pub use shell::{App, Context, Effect, Msg, Origin};
 
 pub use terminal::Ending;
 
@@ -67,7 +68,7 @@ pub struct Driver {
     runner: effects::Runner,
     messages: UnboundedReceiver<Msg>,
     pub theme: Theme,
-    /// Where `app.now` comes from before each draw: the system's clock, or a
+    /// Where `app.window.now` comes from before each draw: the system's clock, or a
     /// test's manual one.
     pub clock: Clock,
     /// Debounced searches not yet due.
@@ -109,7 +110,7 @@ impl Driver {
         if matches!(
             msg,
             Msg::Timer {
-                timer: app::Timer::Search,
+                timer: shell::Timer::Search,
                 ..
             }
         ) {
@@ -128,13 +129,13 @@ impl Driver {
         // says when it ran, overdue rows are judged), and so does a page
         // (a server not reached is tried again from then): the clock's, now.
         if matches!(msg, Msg::Timer { .. } | Msg::Minute | Msg::Page { .. }) {
-            self.app.now = self.clock.now();
+            self.app.window.now = self.clock.now();
         }
-        let in_flight = self.app.in_flight;
+        let in_flight = self.app.requests.in_flight;
         let effects = self.app.update(msg);
         // The spinner shows while anything is in flight: its end is a change to draw.
-        if self.app.in_flight != in_flight {
-            self.app.dirty = true;
+        if self.app.requests.in_flight != in_flight {
+            self.app.window.dirty = true;
         }
         self.perform(effects)
     }
@@ -147,7 +148,7 @@ impl Driver {
             if matches!(
                 effect,
                 Effect::Timer {
-                    timer: app::Timer::Search,
+                    timer: shell::Timer::Search,
                     ..
                 }
             ) {
@@ -156,9 +157,9 @@ impl Driver {
             // A look's index and an offboarding's record go to the state directory.
             if matches!(
                 effect,
-                Effect::Look { .. }
+                Effect::Ask(screens::ScreenAsk::Health(screens::health::Ask::Look { .. }))
                     | Effect::Write {
-                        write: app::Write::Offboard { .. },
+                        write: shell::Write::Offboard(OffboardWrite { .. }),
                         ..
                     }
             ) {
@@ -194,7 +195,7 @@ impl Driver {
     /// or `limit` passes.
     pub async fn settle(&mut self, limit: Duration) -> bool {
         let deadline = tokio::time::Instant::now() + limit;
-        while self.app.in_flight > 0 || self.pending_searches > 0 {
+        while self.app.requests.in_flight > 0 || self.pending_searches > 0 {
             match tokio::time::timeout_at(deadline, self.messages.recv()).await {
                 Ok(Some(msg)) => {
                     self.send(msg);
@@ -208,14 +209,14 @@ impl Driver {
     /// Draws the app on any backend.
     pub fn draw<B: Backend>(&mut self, terminal: &mut Terminal<B>) -> Result<(), B::Error> {
         let theme = self.theme;
-        terminal.draw(|frame| view::draw(frame, &self.app, &theme))?;
-        self.app.dirty = false;
+        terminal.draw(|frame| shell::draw::draw(frame, &self.app, &theme))?;
+        self.app.window.dirty = false;
         Ok(())
     }
 
     /// The screen as text, drawn at the app's size: for tests.
     pub fn screen(&mut self) -> String {
-        let (width, height) = self.app.size;
+        let (width, height) = self.app.window.size;
         let Ok(mut terminal) = Terminal::new(TestBackend::new(width, height));
         if self.draw(&mut terminal).is_err() {
             return String::new();

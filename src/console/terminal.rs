@@ -12,7 +12,7 @@ use std::io::{Stdout, Write, stdout};
 use std::time::Duration;
 
 use super::Driver;
-use super::app::Msg;
+use super::shell::Msg;
 use futures_util::StreamExt;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
@@ -152,7 +152,7 @@ const BURST_TIME: Duration = Duration::from_millis(50);
 async fn take_what_is_ready(driver: &mut Driver, events: &mut EventStream) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
     for _ in 0..BURST {
-        if driver.app.quit || started.elapsed() > BURST_TIME {
+        if driver.app.window.quit || started.elapsed() > BURST_TIME {
             break;
         }
         let msg = tokio::select! {
@@ -212,23 +212,24 @@ pub async fn run(mut driver: Driver) -> anyhow::Result<Ending> {
     let mut events = EventStream::new();
     let mut signals = Signals::listen();
     let size = session.terminal.size()?;
-    driver.app.size = (size.width, size.height);
+    driver.app.window.size = (size.width, size.height);
     driver.start();
     let mut ending = Ending::Quit;
     loop {
-        if driver.app.quit {
+        if driver.app.window.quit {
             break;
         }
-        if driver.app.dirty {
-            driver.app.now = driver.clock.now();
+        if driver.app.window.dirty {
+            driver.app.window.now = driver.clock.now();
             driver.draw(&mut session.terminal)?;
         }
         // The spinner turns while requests are in flight; while the server
         // is away, the wait before its next try counts down. Nothing else beats.
-        let beat = if driver.app.in_flight > 0 {
+        let beat = if driver.app.requests.in_flight > 0 {
             Some(SPINNER_BEAT)
         } else if driver
             .app
+            .connection
             .offline
             .as_ref()
             .is_some_and(|offline| offline.retry_at.is_some())
@@ -262,12 +263,12 @@ pub async fn run(mut driver: Driver) -> anyhow::Result<Ending> {
                 }
                 Received::Suspend => {
                     session.suspend(mouse)?;
-                    driver.app.dirty = true;
+                    driver.app.window.dirty = true;
                     continue;
                 }
                 Received::Continue => {
                     session.take_again(mouse)?;
-                    driver.app.dirty = true;
+                    driver.app.window.dirty = true;
                     continue;
                 }
             },

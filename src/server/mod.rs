@@ -1,5 +1,12 @@
-//! The reference server: the whole API of `spec/api.md` on SQLite, behaving
-//! as `spec/compat.md` describes.
+//! The reference server, on SQLite: today's PostHog as `spec/posthog.md`
+//! describes it (roles, members and role memberships, subscriptions and
+//! their deliveries, the pickers, access control, personal API keys and
+//! their scopes), or with `--api seed` ([`Flavor::Seed`]) the older docs
+//! snapshot of `spec/api.md` with `spec/compat.md`. It answers as PostHog
+//! does: its errors, paging, throttling and permission checks, so that the
+//! client and the console are tested against what they will meet.
+//! `routes/` holds the handlers, one module per resource; `store/` the
+//! database.
 
 pub mod access;
 mod auth;

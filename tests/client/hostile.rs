@@ -8,7 +8,7 @@
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use orgdeck::console::view::theme::Theme;
+use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::{Context, Driver};
 use orgdeck::text::is_unsafe;
 use serde_json::json;
@@ -462,7 +462,7 @@ async fn the_console_survives_every_attack() {
             }
             _ => {}
         }
-        assert!(!driver.app.quit, "{attack:?} ended the console");
+        assert!(!driver.app.window.quit, "{attack:?} ended the console");
         // Keys stay quick whatever the server sent.
         let started = Instant::now();
         for _ in 0..20 {

@@ -146,11 +146,11 @@ fn every_example_config_in_the_readme_is_read_and_used_as_written() {
         for (name, profile) in &file.profiles {
             let look = profile.look();
             if let Some(color) = &look.color {
-                orgdeck::console::app::profile_color(color)
+                orgdeck::config::colour::profile_color(color)
                     .unwrap_or_else(|error| panic!("profile {name}: {error}"));
             }
             if let Some(zone) = &look.tz {
-                zone.parse::<orgdeck::console::view::format::Zone>()
+                zone.parse::<orgdeck::display::Zone>()
                     .unwrap_or_else(|error| panic!("profile {name}: tz {zone}: {error}"));
             }
         }
@@ -163,7 +163,7 @@ fn every_example_config_in_the_readme_is_read_and_used_as_written() {
 /// the README names every one there is.
 #[test]
 fn every_colour_name_the_readme_names_is_a_colour() {
-    use orgdeck::console::view::theme::{COLOUR_NAMES, parse_colour};
+    use orgdeck::config::colour::{COLOUR_NAMES, parse_colour};
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let flat = readme.split_whitespace().collect::<Vec<_>>().join(" ");
     let list = flat

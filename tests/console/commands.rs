@@ -2,8 +2,8 @@
 //! arguments completed with Tab, and a history walked with ↑ and ↓.
 
 use orgdeck::console::Driver;
-use orgdeck::console::app::Mode;
-use orgdeck::console::lists::ListId;
+use orgdeck::console::screens::ScreenId;
+use orgdeck::console::shell::Mode;
 use ratatui::crossterm::event::KeyCode;
 
 use crate::drive::{self, SETTLE, command};
@@ -26,31 +26,38 @@ async fn sub_jumps_to_a_subscription_never_loaded_and_role_to_a_role_by_name() {
     let mut driver = console(&server).await;
     // From the Roles tab, to a subscription no page of the list has held.
     command(&mut driver, "sub 117").await;
-    assert_eq!(driver.app.shown(), ListId::Deliveries, "{}", driver.screen());
-    let opened = driver.app.lists.deliveries.resource.subscription.clone().unwrap();
+    assert_eq!(driver.app.shown(), ScreenId::Deliveries, "{}", driver.screen());
+    let opened = driver
+        .app
+        .screens
+        .deliveries
+        .resource
+        .subscription
+        .clone()
+        .unwrap();
     assert_eq!(opened.id, 117);
     assert!(!opened.title.is_empty(), "the title is the subscription's");
     assert!(driver.screen().contains("#117"), "{}", driver.screen());
     // q goes back to the subscriptions.
     driver.press(KeyCode::Char('q'));
-    assert_eq!(driver.app.shown(), ListId::Subscriptions);
+    assert_eq!(driver.app.shown(), ScreenId::Subscriptions);
 
     // One that does not exist is named as such.
     command(&mut driver, "sub 99999").await;
-    let notice = driver.app.notice.clone().unwrap().text;
+    let notice = driver.app.notice.shown.clone().unwrap().text;
     assert!(notice.contains("#99999") && notice.contains("404"), "{notice}");
-    assert_eq!(driver.app.shown(), ListId::Subscriptions);
+    assert_eq!(driver.app.shown(), ScreenId::Subscriptions);
 
     // A role by its name in any case, then one that does not exist.
     command(&mut driver, "role on-call").await;
-    assert_eq!(driver.app.shown(), ListId::Members);
+    assert_eq!(driver.app.shown(), ScreenId::Members);
     assert_eq!(
-        driver.app.lists.members.resource.role.as_ref().unwrap().name,
+        driver.app.screens.members.resource.role.as_ref().unwrap().name,
         "On-call"
     );
     assert!(driver.screen().contains("Kwame Asante"), "{}", driver.screen());
     command(&mut driver, "role Astronauts").await;
-    let notice = driver.app.notice.clone().unwrap().text;
+    let notice = driver.app.notice.shown.clone().unwrap().text;
     assert!(notice.contains("no role is named \"Astronauts\""), "{notice}");
 }
 
@@ -96,7 +103,7 @@ async fn tab_completes_arguments_and_arrows_walk_the_history() {
     assert_eq!(
         driver
             .app
-            .lists
+            .screens
             .subscriptions
             .resource
             .filter

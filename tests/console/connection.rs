@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use orgdeck::api::{ApiKey, Client, ClientConfig, List, RetryPolicy, SubscriptionFilter};
 use orgdeck::clock::Clock;
-use orgdeck::console::app::ListId;
-use orgdeck::console::view::theme::Theme;
+use orgdeck::console::kit::theme::Theme;
+use orgdeck::console::shell::ScreenId;
 use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
 use serde_json::json;
@@ -41,7 +41,7 @@ async fn console(server: &TestServer, client: Client, refresh: Option<u32>) -> (
     let mut driver = Driver::new(client, context, (140, 40), Theme::plain());
     let clock = Clock::manual(seeded() + chrono::Duration::hours(1));
     driver.clock = clock.clone();
-    driver.app.now = clock.now();
+    driver.app.window.now = clock.now();
     driver.start();
     assert!(driver.settle(SETTLE).await, "{}", driver.screen());
     (driver, clock)
@@ -90,7 +90,7 @@ async fn subscriptions(server: &TestServer) -> Vec<(i64, String)> {
 fn selected(driver: &Driver) -> Option<i64> {
     driver
         .app
-        .lists
+        .screens
         .subscriptions
         .selected()
         .map(|subscription| subscription.id)
@@ -138,10 +138,11 @@ async fn a_server_that_goes_away_is_named_its_rows_kept_and_it_is_back_by_itself
     until(&mut driver, "a second try", |driver| {
         driver
             .app
+            .connection
             .offline
             .as_ref()
             .is_some_and(|offline| offline.tries == 1 && offline.retry_at.is_some())
-            && driver.app.in_flight == 0
+            && driver.app.requests.in_flight == 0
     })
     .await;
     assert!(
@@ -153,10 +154,13 @@ async fn a_server_that_goes_away_is_named_its_rows_kept_and_it_is_back_by_itself
     // Back, but nothing tries it before the clock says so.
     proxy.come_back().await;
     assert!(driver.settle(SETTLE).await);
-    assert!(driver.app.offline.is_some(), "tried only when the timer says");
+    assert!(
+        driver.app.connection.offline.is_some(),
+        "tried only when the timer says"
+    );
     clock.advance(chrono::Duration::seconds(2));
     until(&mut driver, "reconnected", |driver| {
-        driver.app.offline.is_none() && driver.app.in_flight == 0
+        driver.app.connection.offline.is_none() && driver.app.requests.in_flight == 0
     })
     .await;
     let screen = driver.screen();
@@ -205,15 +209,16 @@ async fn a_server_that_stops_answering_is_named_and_enter_on_a_row_not_loaded_sa
     );
     // Enter has no row to open: it says why, not what Enter does on one.
     press(&mut driver, &[KeyCode::Enter]).await;
-    let notice = driver.app.notice.clone().expect("Enter answers").text;
+    let notice = driver.app.notice.shown.clone().expect("Enter answers").text;
     assert!(notice.starts_with(&format!("not loaded: {named}")), "{notice}");
     assert!(!notice.contains(":deliveries"), "{notice}");
-    assert_eq!(driver.app.shown(), ListId::Subscriptions);
+    assert_eq!(driver.app.shown(), ScreenId::Subscriptions);
 
     proxy.come_back().await;
     clock.advance(chrono::Duration::seconds(1));
     until(&mut driver, "reconnected", |driver| {
-        driver.app.offline.is_none() && driver.app.lists.subscriptions.rows.list.count().is_some()
+        driver.app.connection.offline.is_none()
+            && driver.app.screens.subscriptions.rows.list.count().is_some()
     })
     .await;
     assert!(driver.settle(SETTLE).await);
@@ -238,15 +243,15 @@ async fn keys_typed_while_a_slow_list_loads_are_applied_in_order() {
         driver.press(code);
     }
     assert!(
-        driver.app.lists.subscriptions.rows.list.count().is_none(),
+        driver.app.screens.subscriptions.rows.list.count().is_none(),
         "typed during the load"
     );
     assert!(driver.settle(SETTLE).await, "{}", driver.screen());
-    assert_eq!(driver.app.shown(), ListId::Deliveries, "{}", driver.screen());
-    assert_eq!(driver.app.lists.deliveries.subscription(), Some(third.0));
+    assert_eq!(driver.app.shown(), ScreenId::Deliveries, "{}", driver.screen());
+    assert_eq!(driver.app.screens.deliveries.subscription(), Some(third.0));
     assert!(driver.screen().contains(&third.1), "{}", driver.screen());
     press(&mut driver, &[KeyCode::Char('q')]).await;
-    assert_eq!(driver.app.lists.subscriptions.rows.cursor, 2);
+    assert_eq!(driver.app.screens.subscriptions.rows.cursor, 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -259,7 +264,7 @@ async fn keys_during_a_background_refresh_land_where_they_were_typed() {
     // `--refresh 2`: the clock moves two seconds, and the list is on its way again.
     clock.advance(chrono::Duration::seconds(2));
     until(&mut driver, "a refresh in flight", |driver| {
-        driver.app.lists.subscriptions.rows.list.is_loading()
+        driver.app.screens.subscriptions.rows.list.is_loading()
     })
     .await;
     for code in [KeyCode::Char('j'), KeyCode::Char('j')] {
@@ -272,11 +277,11 @@ async fn keys_during_a_background_refresh_land_where_they_were_typed() {
     );
     driver.press(KeyCode::Enter);
     assert!(driver.settle(SETTLE).await, "{}", driver.screen());
-    assert_eq!(driver.app.shown(), ListId::Deliveries, "{}", driver.screen());
-    assert_eq!(driver.app.lists.deliveries.subscription(), Some(third.0));
-    assert!(driver.app.last_refresh.is_some(), "the refresh ran");
+    assert_eq!(driver.app.shown(), ScreenId::Deliveries, "{}", driver.screen());
+    assert_eq!(driver.app.screens.deliveries.subscription(), Some(third.0));
+    assert!(driver.app.refresh.last.is_some(), "the refresh ran");
     press(&mut driver, &[KeyCode::Char('q')]).await;
-    assert_eq!(driver.app.lists.subscriptions.rows.cursor, 2);
+    assert_eq!(driver.app.screens.subscriptions.rows.cursor, 2);
     assert_eq!(selected(&driver), Some(third.0));
 }
 
@@ -318,7 +323,7 @@ async fn a_refresh_with_a_row_inserted_above_keeps_the_cursor_on_its_subscriptio
     assert!(driver.settle(SETTLE).await);
     assert_eq!(selected(&driver), Some(before[2].0), "{}", driver.screen());
     assert_eq!(
-        driver.app.lists.subscriptions.rows.cursor, 3,
+        driver.app.screens.subscriptions.rows.cursor, 3,
         "one row below where it was"
     );
     assert!(driver.screen().contains("Inserted above"));

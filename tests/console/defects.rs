@@ -5,7 +5,7 @@
 
 use orgdeck::api::{FetchAll, List, Subscription, SubscriptionFilter};
 use orgdeck::console::Driver;
-use orgdeck::console::lists::AnyTable;
+use orgdeck::console::screens::list::List as _;
 use ratatui::crossterm::event::KeyCode;
 
 use crate::drive::{self, keys, typed};
@@ -17,7 +17,7 @@ async fn console(server: &TestServer, key: &str) -> Driver {
 
 /// The rows of a list the console shows, in its order.
 fn shown_subscriptions(driver: &Driver) -> Vec<Subscription> {
-    let rows = &driver.app.lists.subscriptions.rows;
+    let rows = &driver.app.screens.subscriptions.rows;
     (0..rows.len()).filter_map(|at| rows.row(at).cloned()).collect()
 }
 
@@ -64,13 +64,16 @@ async fn slash_finds_a_subscription_and_a_role_by_id() {
             driver.screen()
         );
         assert_eq!(
-            driver.app.lists.subscriptions.selected().map(|row| row.id),
+            driver.app.screens.subscriptions.selected().map(|row| row.id),
             Some(target.id)
         );
         // Esc clears the filter: every subscription again, still here.
         keys(&mut driver, &[KeyCode::Esc]).await;
-        assert_eq!(driver.app.shown(), orgdeck::console::lists::ListId::Subscriptions);
-        assert!(driver.app.lists.subscriptions.filter().is_empty());
+        assert_eq!(
+            driver.app.shown(),
+            orgdeck::console::screens::ScreenId::Subscriptions
+        );
+        assert!(driver.app.screens.subscriptions.filter().is_empty());
     }
     // A role by the start of its id.
     keys(
@@ -78,48 +81,48 @@ async fn slash_finds_a_subscription_and_a_role_by_id() {
         &[KeyCode::Char('1'), KeyCode::Char('j'), KeyCode::Char('j')],
     )
     .await;
-    let role = driver.app.lists.roles.selected().unwrap().clone();
+    let role = driver.app.screens.roles.selected().unwrap().clone();
     keys(&mut driver, &[KeyCode::Char('g'), KeyCode::Char('/')]).await;
     typed(&mut driver, &role.id[..13]).await;
     keys(&mut driver, &[KeyCode::Enter]).await;
-    let rows = &driver.app.lists.roles.rows;
+    let rows = &driver.app.screens.roles.rows;
     assert_eq!(rows.len(), 1, "{}", driver.screen());
     assert_eq!(rows.row(0).map(|row| row.id.clone()), Some(role.id));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn esc_on_a_filtered_list_clears_the_filter_before_it_goes_back() {
-    use orgdeck::console::lists::ListId;
+    use orgdeck::console::screens::ScreenId;
     let server = TestServer::demo().await;
     let key = server.key(&["*"]);
     let mut driver = console(&server, &key).await;
     // A role's members, filtered.
     keys(&mut driver, &[KeyCode::Char('j'), KeyCode::Enter]).await;
-    assert_eq!(driver.app.shown(), ListId::Members);
-    let everyone = driver.app.lists.members.rows.len();
+    assert_eq!(driver.app.shown(), ScreenId::Members);
+    let everyone = driver.app.screens.members.rows.len();
     assert!(everyone > 1, "{}", driver.screen());
     keys(&mut driver, &[KeyCode::Char('/')]).await;
     typed(&mut driver, "zzz-nobody").await;
     keys(&mut driver, &[KeyCode::Enter]).await;
-    assert_eq!(driver.app.lists.members.rows.len(), 0);
+    assert_eq!(driver.app.screens.members.rows.len(), 0);
     // Esc: the filter goes, the members stay on screen.
     keys(&mut driver, &[KeyCode::Esc]).await;
-    assert_eq!(driver.app.shown(), ListId::Members, "{}", driver.screen());
-    assert!(driver.app.lists.members.filter().is_empty());
-    assert_eq!(driver.app.lists.members.rows.len(), everyone);
+    assert_eq!(driver.app.shown(), ScreenId::Members, "{}", driver.screen());
+    assert!(driver.app.screens.members.filter().is_empty());
+    assert_eq!(driver.app.screens.members.rows.len(), everyone);
     // Esc again: back to the roles.
     keys(&mut driver, &[KeyCode::Esc]).await;
-    assert_eq!(driver.app.shown(), ListId::Roles);
+    assert_eq!(driver.app.shown(), ScreenId::Roles);
     // On Subscriptions, a search the server answered goes with it too.
     keys(&mut driver, &[KeyCode::Char('3')]).await;
-    let count = driver.app.lists.subscriptions.rows.list.count();
+    let count = driver.app.screens.subscriptions.rows.list.count();
     keys(&mut driver, &[KeyCode::Char('/')]).await;
     typed(&mut driver, "weekly").await;
     keys(&mut driver, &[KeyCode::Enter]).await;
-    assert_ne!(driver.app.lists.subscriptions.rows.list.count(), count);
+    assert_ne!(driver.app.screens.subscriptions.rows.list.count(), count);
     keys(&mut driver, &[KeyCode::Esc]).await;
-    assert_eq!(driver.app.lists.subscriptions.rows.list.count(), count);
-    assert_eq!(driver.app.shown(), ListId::Subscriptions);
+    assert_eq!(driver.app.screens.subscriptions.rows.list.count(), count);
+    assert_eq!(driver.app.shown(), ScreenId::Subscriptions);
 }
 
 /// The shortest start of a name (spaces left out) that the picker's
@@ -184,7 +187,7 @@ async fn the_assign_picker_marks_with_space_and_five_named_people_take_few_keys(
     keys(&mut driver, &[KeyCode::Enter]).await;
     pressed += 1;
     assert!(pressed < 38, "{pressed} keys");
-    let role = driver.app.lists.members.resource.role.clone().unwrap();
+    let role = driver.app.screens.members.resource.role.clone().unwrap();
     let mut assigned: Vec<String> = api
         .all(&List::memberships("@current", &role.id), &FetchAll::default())
         .await
@@ -201,7 +204,7 @@ async fn the_assign_picker_marks_with_space_and_five_named_people_take_few_keys(
 /// The question on screen, if one is open.
 fn question(driver: &Driver) -> Option<String> {
     match &driver.app.mode {
-        orgdeck::console::app::Mode::Confirm(confirm) => Some(confirm.question.clone()),
+        orgdeck::console::shell::Mode::Confirm(confirm) => Some(confirm.question.clone()),
         _ => None,
     }
 }
@@ -210,7 +213,7 @@ fn question(driver: &Driver) -> Option<String> {
 async fn cursor_on(driver: &mut Driver, id: i64) {
     keys(driver, &[KeyCode::Char('g')]).await;
     for _ in 0..200 {
-        if driver.app.lists.subscriptions.selected().map(|row| row.id) == Some(id) {
+        if driver.app.screens.subscriptions.selected().map(|row| row.id) == Some(id) {
             return;
         }
         keys(driver, &[KeyCode::Char('j')]).await;
@@ -292,7 +295,7 @@ async fn p_asks_before_a_resume_and_says_how_many_it_delivers_to() {
     // On Health, the row's subscription: asked the same way.
     keys(&mut driver, &[KeyCode::Char('H')]).await;
     assert!(driver.settle(drive::SETTLE).await);
-    let rows = &driver.app.lists.health.rows;
+    let rows = &driver.app.screens.health.rows;
     let at = (0..rows.len())
         .find(|at| rows.row(*at).is_some_and(|row| row.id == two.id))
         .unwrap_or_else(|| panic!("#{} is on Health: {}", two.id, driver.screen()));
@@ -313,9 +316,10 @@ async fn p_asks_before_a_resume_and_says_how_many_it_delivers_to() {
 /// The form open for a subscription, if one is.
 fn editing(driver: &Driver) -> Option<i64> {
     match &driver.app.mode {
-        orgdeck::console::app::Mode::Form(_, orgdeck::console::app::FormPurpose::EditSubscription { id }) => {
-            Some(*id)
-        }
+        orgdeck::console::shell::Mode::Form(
+            _,
+            orgdeck::console::shell::FormPurpose::EditSubscription { id },
+        ) => Some(*id),
         _ => None,
     }
 }
@@ -353,12 +357,16 @@ async fn the_keys_a_notice_names_work_on_the_deliveries_it_is_shown_on() {
     keys(&mut driver, &[KeyCode::Char('3')]).await;
     cursor_on(&mut driver, revoked.id).await;
     keys(&mut driver, &[KeyCode::Enter]).await;
-    assert_eq!(driver.app.shown(), orgdeck::console::lists::ListId::Deliveries);
+    assert_eq!(
+        driver.app.shown(),
+        orgdeck::console::screens::ScreenId::Deliveries
+    );
     keys(&mut driver, &[KeyCode::Char('p'), KeyCode::Char('y')]).await;
     until(&mut driver, "told why it was paused again", |driver| {
         driver
             .app
             .notice
+            .shown
             .as_ref()
             .is_some_and(|notice| notice.text.contains("paused it again") && notice.text.contains("e edits"))
     })
@@ -366,13 +374,19 @@ async fn the_keys_a_notice_names_work_on_the_deliveries_it_is_shown_on() {
     keys(&mut driver, &[KeyCode::Char('e')]).await;
     assert_eq!(editing(&driver), Some(revoked.id), "{}", driver.screen());
     keys(&mut driver, &[KeyCode::Esc]).await;
-    assert_eq!(driver.app.shown(), orgdeck::console::lists::ListId::Deliveries);
+    assert_eq!(
+        driver.app.shown(),
+        orgdeck::console::screens::ScreenId::Deliveries
+    );
 
     // Deliveries opened by :sub, their subscription not loaded anywhere:
     // e reads it, then edits it.
     keys(&mut driver, &[KeyCode::Char('1')]).await;
     drive::command(&mut driver, &format!("sub {}", revoked.id)).await;
-    assert_eq!(driver.app.shown(), orgdeck::console::lists::ListId::Deliveries);
+    assert_eq!(
+        driver.app.shown(),
+        orgdeck::console::screens::ScreenId::Deliveries
+    );
     keys(&mut driver, &[KeyCode::Char('e')]).await;
     assert_eq!(editing(&driver), Some(revoked.id), "{}", driver.screen());
     keys(&mut driver, &[KeyCode::Esc]).await;
@@ -386,12 +400,7 @@ async fn the_keys_a_notice_names_work_on_the_deliveries_it_is_shown_on() {
     keys(&mut driver, &[KeyCode::Char('3'), KeyCode::Char('r')]).await;
     drive::command(&mut driver, &format!("sub {}", gone.id)).await;
     keys(&mut driver, &[KeyCode::Char('p')]).await;
-    let notice = driver
-        .app
-        .notice
-        .clone()
-        .map(|notice| notice.text)
-        .unwrap_or_default();
+    let notice = driver.app.notice.text().to_string();
     assert!(notice.contains("u restores it"), "{notice}\n{}", driver.screen());
     keys(&mut driver, &[KeyCode::Esc, KeyCode::Char('u')]).await;
     assert!(

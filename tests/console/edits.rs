@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use orgdeck::api::{List, SubscriptionFilter};
-use orgdeck::console::view::theme::Theme;
+use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
 
@@ -20,7 +20,7 @@ async fn console(server: &TestServer, key: &str) -> Driver {
 /// The name of the form's focused field.
 fn focused(driver: &Driver) -> &'static str {
     match &driver.app.mode {
-        orgdeck::console::app::Mode::Form(form, _) => form.fields[form.focus].name,
+        orgdeck::console::shell::Mode::Form(form, _) => form.fields[form.focus].name,
         other => panic!("no form open: {other:?}"),
     }
 }
@@ -61,13 +61,13 @@ async fn create_rename_and_delete_a_role() {
         (None, Some(false))
     );
     assert_eq!(
-        driver.app.lists.roles.rows.selected().unwrap().name,
+        driver.app.screens.roles.rows.selected().unwrap().name,
         "Auditors",
         "the new row is in the table, selected"
     );
     assert!(driver.screen().contains("created the role Auditors"));
     // The footer tells what the server answered, as the client saw it.
-    let record = driver.app.last_request.clone().unwrap();
+    let record = driver.app.requests.last.clone().unwrap();
     assert_eq!(
         (record.request.method.as_str(), record.status),
         ("POST", Some(201))
@@ -81,7 +81,7 @@ async fn create_rename_and_delete_a_role() {
     let renamed = api.role("@current", &created.id).await.unwrap();
     assert_eq!(renamed.name, "Auditors (external)");
     assert_eq!(
-        driver.app.lists.roles.rows.selected().unwrap().name,
+        driver.app.screens.roles.rows.selected().unwrap().name,
         "Auditors (external)"
     );
 
@@ -98,7 +98,7 @@ async fn create_rename_and_delete_a_role() {
         api.role("@current", &created.id).await.unwrap_err().status(),
         Some(404)
     );
-    assert_eq!(driver.app.lists.roles.rows.list.count(), Some(8));
+    assert_eq!(driver.app.screens.roles.rows.list.count(), Some(8));
 }
 
 /// An older server's roles have an access level: shown, asked for in the
@@ -173,12 +173,12 @@ async fn a_duplicate_name_lands_on_its_field_and_a_failed_save_keeps_everything(
     assert!(driver.screen().contains("› Name             ENGINEERING"));
     keys(&mut driver, &[KeyCode::Esc, KeyCode::Char('y')]).await;
     assert!(!driver.screen().contains("New role"));
-    assert!(matches!(driver.app.mode, orgdeck::console::app::Mode::Normal));
+    assert!(matches!(driver.app.mode, orgdeck::console::shell::Mode::Normal));
     // A form with nothing changed closes at once.
     keys(&mut driver, &[KeyCode::Char('n')]).await;
     assert!(driver.screen().contains("New role"));
     keys(&mut driver, &[KeyCode::Esc]).await;
-    assert!(matches!(driver.app.mode, orgdeck::console::app::Mode::Normal));
+    assert!(matches!(driver.app.mode, orgdeck::console::shell::Mode::Normal));
     assert!(!driver.screen().contains("Discard changes?"));
 
     // A key that may read but not write: the console says so before trying.
@@ -206,7 +206,7 @@ async fn a_duplicate_name_lands_on_its_field_and_a_failed_save_keeps_everything(
         Theme::plain(),
     );
     driver.clock = orgdeck::clock::Clock::manual(seeded() + chrono::Duration::hours(1));
-    driver.app.now = driver.clock.now();
+    driver.app.window.now = driver.clock.now();
     driver.start();
     assert!(driver.settle(SETTLE).await);
     typed(&mut driver, "n").await;
@@ -216,7 +216,7 @@ async fn a_duplicate_name_lands_on_its_field_and_a_failed_save_keeps_everything(
         r#"{"type":"server_error","code":"unavailable","detail":"Service unavailable.","attr":null}"#.into(),
     ));
     keys(&mut driver, &[KeyCode::Enter]).await;
-    if let Some(log) = driver.app.last_request.as_mut() {
+    if let Some(log) = driver.app.requests.last.as_mut() {
         log.elapsed = Duration::ZERO; // the one thing that varies
     }
     let screen = driver.screen();
@@ -227,7 +227,7 @@ async fn a_duplicate_name_lands_on_its_field_and_a_failed_save_keeps_everything(
     insta::assert_snapshot!("role_form_refused", screen);
     // And it saves once the server is back.
     keys(&mut driver, &[KeyCode::Enter]).await;
-    assert_eq!(driver.app.lists.roles.rows.selected().unwrap().name, "Readers");
+    assert_eq!(driver.app.screens.roles.rows.selected().unwrap().name, "Readers");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -237,7 +237,7 @@ async fn remove_a_member_after_confirming() {
     let api = client_for(&server.base, &key);
     let mut driver = console(&server, &key).await;
     keys(&mut driver, &[KeyCode::Enter]).await; // Engineering
-    assert_eq!(driver.app.lists.members.rows.list.count(), Some(11));
+    assert_eq!(driver.app.screens.members.rows.list.count(), Some(11));
     typed(&mut driver, "d").await;
     let question = driver.screen();
     assert!(
@@ -245,7 +245,7 @@ async fn remove_a_member_after_confirming() {
         "{question}"
     );
     typed(&mut driver, "y").await;
-    let role = driver.app.lists.members.resource.role.clone().unwrap();
+    let role = driver.app.screens.members.resource.role.clone().unwrap();
     let left = api
         .all(&List::memberships("@current", &role.id), &Default::default())
         .await
@@ -256,7 +256,7 @@ async fn remove_a_member_after_confirming() {
             .iter()
             .any(|m| m.user.as_ref().unwrap().email == "bruno.lindqvist@hedgebox.dev")
     );
-    assert_eq!(driver.app.lists.members.rows.list.count(), Some(10));
+    assert_eq!(driver.app.screens.members.rows.list.count(), Some(10));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -267,7 +267,7 @@ async fn soft_delete_then_undo_then_restore_from_the_deleted_list() {
     let project = server.project.to_string();
     let mut driver = console(&server, &key).await;
     typed(&mut driver, "3").await;
-    let id = driver.app.lists.subscriptions.rows.selected().unwrap().id;
+    let id = driver.app.screens.subscriptions.rows.selected().unwrap().id;
     typed(&mut driver, "dy").await;
     assert!(api.subscription(&project, id).await.unwrap().deleted);
     assert!(
@@ -280,7 +280,7 @@ async fn soft_delete_then_undo_then_restore_from_the_deleted_list() {
 
     typed(&mut driver, "dy").await;
     typed(&mut driver, "D").await;
-    assert!(driver.app.lists.subscriptions.resource.filter.deleted);
+    assert!(driver.app.screens.subscriptions.resource.filter.deleted);
     let deleted = api
         .all(
             &List::subscriptions(
@@ -295,13 +295,13 @@ async fn soft_delete_then_undo_then_restore_from_the_deleted_list() {
         .await
         .unwrap();
     assert_eq!(
-        driver.app.lists.subscriptions.rows.list.count(),
+        driver.app.screens.subscriptions.rows.list.count(),
         Some(deleted.len() as u64)
     );
     let position = deleted.iter().position(|s| s.id == id).unwrap();
     driver
         .app
-        .lists
+        .screens
         .subscriptions
         .rows
         .move_to(position as i64, driver.app.table_height());
@@ -326,13 +326,13 @@ async fn assign_several_people_then_remove_one() {
     keys(&mut driver, &[KeyCode::Char(' '), KeyCode::Char(' ')]).await;
     assert_eq!(driver.screen().matches("[x]").count(), 2);
     keys(&mut driver, &[KeyCode::Enter]).await;
-    let role = driver.app.lists.members.resource.role.clone().unwrap();
+    let role = driver.app.screens.members.resource.role.clone().unwrap();
     let members = api
         .all(&List::memberships("@current", &role.id), &Default::default())
         .await
         .unwrap();
     assert_eq!(members.len(), 2);
-    assert_eq!(driver.app.lists.members.rows.list.count(), Some(2));
+    assert_eq!(driver.app.screens.members.rows.list.count(), Some(2));
     assert!(driver.screen().contains("assigned 2"));
 
     // Those now in the role are marked, and cannot be chosen again.
@@ -386,7 +386,7 @@ async fn without_the_members_scope_a_uuid_is_asked_for() {
     }
     typed(&mut driver, &uuid).await;
     keys(&mut driver, &[KeyCode::Enter]).await;
-    assert_eq!(driver.app.lists.members.rows.list.count(), Some(1));
+    assert_eq!(driver.app.screens.members.rows.list.count(), Some(1));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -412,7 +412,7 @@ async fn create_then_edit_a_subscription() {
     let refused = driver.screen();
     assert!(refused.contains("is not an e-mail address"), "{refused}");
     assert!(refused.contains("choose what it delivers"), "{refused}");
-    assert!(matches!(driver.app.mode, orgdeck::console::app::Mode::Form(..)));
+    assert!(matches!(driver.app.mode, orgdeck::console::shell::Mode::Form(..)));
     keys(&mut driver, &[KeyCode::Esc, KeyCode::Char('y')]).await;
 
     typed(&mut driver, "n").await;
@@ -455,7 +455,7 @@ async fn create_then_edit_a_subscription() {
         "{question}"
     );
     keys(&mut driver, &[KeyCode::Enter]).await;
-    assert!(matches!(driver.app.mode, orgdeck::console::app::Mode::Form(..)));
+    assert!(matches!(driver.app.mode, orgdeck::console::shell::Mode::Form(..)));
     keys(&mut driver, &[KeyCode::Enter]).await;
     typed(&mut driver, "y").await;
     // The dashboard's insights are exported, as PostHog's own form starts.
@@ -466,7 +466,7 @@ async fn create_then_edit_a_subscription() {
     );
     let created = driver
         .app
-        .lists
+        .screens
         .subscriptions
         .rows
         .selected()
@@ -519,7 +519,7 @@ async fn create_then_edit_a_subscription() {
     assert_eq!(
         driver
             .app
-            .lists
+            .screens
             .subscriptions
             .rows
             .selected()
@@ -545,7 +545,7 @@ async fn an_older_server_takes_a_webhook_and_nothing_to_deliver() {
     keys(&mut driver, &[KeyCode::Tab, KeyCode::Left, KeyCode::Tab]).await; // webhook
     typed(&mut driver, "https://hooks.hedgebox.dev/console").await;
     keys(&mut driver, &[KeyCode::Enter]).await;
-    let created = driver.app.lists.subscriptions.rows.selected().cloned().unwrap();
+    let created = driver.app.screens.subscriptions.rows.selected().cloned().unwrap();
     let stored = api.subscription(&project, created.id).await.unwrap();
     assert_eq!(
         (
@@ -573,7 +573,7 @@ async fn member_counts_follow_assignments() {
     typed(&mut driver, "1").await;
     let contractors = driver
         .app
-        .lists
+        .screens
         .roles
         .rows
         .list

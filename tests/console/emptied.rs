@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use orgdeck::console::view::theme::Theme;
+use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::{Context, Driver};
 use orgdeck::server::Seed;
 use ratatui::crossterm::event::KeyCode;
@@ -23,7 +23,7 @@ async fn console(server: &TestServer, key: &str) -> Driver {
     };
     let mut driver = Driver::new(client_for(&server.base, key), context, (120, 30), Theme::plain());
     driver.clock = orgdeck::clock::Clock::manual(seeded() + chrono::Duration::hours(1));
-    driver.app.now = driver.clock.now();
+    driver.app.window.now = driver.clock.now();
     driver.start();
     assert!(driver.settle(SETTLE).await);
     driver
@@ -37,7 +37,7 @@ async fn press(driver: &mut Driver, keys: &[KeyCode]) {
 }
 
 fn count(driver: &Driver) -> Option<u64> {
-    driver.app.lists.subscriptions.rows.list.count()
+    driver.app.screens.subscriptions.rows.list.count()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

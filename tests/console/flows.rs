@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use orgdeck::console::view::theme::Theme;
+use orgdeck::console::kit::theme::Theme;
 use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
 
@@ -22,7 +22,7 @@ async fn console(server: &TestServer, scopes: &[&str], size: (u16, u16)) -> Driv
     };
     let mut driver = Driver::new(client, context, size, Theme::plain());
     driver.clock = orgdeck::clock::Clock::manual(seeded() + chrono::Duration::hours(1));
-    driver.app.now = driver.clock.now();
+    driver.app.window.now = driver.clock.now();
     driver.start();
     assert!(driver.settle(SETTLE).await);
     driver
@@ -30,7 +30,7 @@ async fn console(server: &TestServer, scopes: &[&str], size: (u16, u16)) -> Driv
 
 /// The screen with the request timing (the one thing that varies) cleared.
 fn screen(driver: &mut Driver) -> String {
-    if let Some(log) = driver.app.last_request.as_mut() {
+    if let Some(log) = driver.app.requests.last.as_mut() {
         log.elapsed = Duration::ZERO;
     }
     driver.screen()
@@ -123,10 +123,10 @@ async fn filtering_at_once_then_on_the_server() {
     press_code(&mut driver, KeyCode::Enter).await;
     let searched = screen(&mut driver);
     assert!(searched.contains("filter \"board pack\""));
-    let count = driver.app.lists.subscriptions.rows.list.count().unwrap();
+    let count = driver.app.screens.subscriptions.rows.list.count().unwrap();
     assert!(count > 0 && count < 95);
     assert_eq!(
-        driver.app.lists.subscriptions.resource.filter.search.as_deref(),
+        driver.app.screens.subscriptions.resource.filter.search.as_deref(),
         Some("board pack")
     );
     insta::assert_snapshot!("subscriptions_filtered", searched);
@@ -134,7 +134,7 @@ async fn filtering_at_once_then_on_the_server() {
     press_code(&mut driver, KeyCode::Char('/')).await;
     press_code(&mut driver, KeyCode::Esc).await;
     assert!(driver.settle(SETTLE).await);
-    assert_eq!(driver.app.lists.subscriptions.rows.list.count(), Some(95));
+    assert_eq!(driver.app.screens.subscriptions.rows.list.count(), Some(95));
 
     // Roles filter and sort locally.
     press(&mut driver, "1/a").await;
@@ -152,7 +152,7 @@ async fn help_lists_the_keys_of_the_screen() {
     press(&mut driver, "3?").await;
     let help = screen(&mut driver);
     assert!(help.contains("show or hide deleted") && help.contains("log file"));
-    let log = orgdeck::logging::log_path().display().to_string();
+    let log = orgdeck::config::log_path().display().to_string();
     insta::assert_snapshot!("help_subscriptions", help.replace(&log, "<log file>"));
     press(&mut driver, "x").await;
     assert!(!screen(&mut driver).contains("show or hide deleted"));
@@ -168,11 +168,11 @@ async fn a_missing_scope_is_named_and_the_console_stays_usable() {
     insta::assert_snapshot!("missing_scope", refused);
     press(&mut driver, "1j").await;
     assert_eq!(
-        driver.app.lists.roles.rows.cursor, 1,
+        driver.app.screens.roles.rows.cursor, 1,
         "keys still work with the notice up"
     );
     press_code(&mut driver, KeyCode::Esc).await;
-    assert!(driver.app.notice.is_none());
+    assert!(driver.app.notice.shown.is_none());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -255,7 +255,7 @@ async fn a_slow_server_never_blocks_the_keys() {
     driver.press(KeyCode::Char('x'));
     driver.press(KeyCode::Char('1'));
     assert!(started.elapsed() < Duration::from_millis(100));
-    assert!(driver.app.in_flight > 0);
+    assert!(driver.app.requests.in_flight > 0);
     assert!(driver.screen().contains("loading…"));
     driver.send(orgdeck::console::Msg::Tick);
     assert!(driver.settle(SETTLE).await);
@@ -279,7 +279,7 @@ async fn a_refused_key_says_what_to_check() {
     );
     driver.start();
     assert!(driver.settle(SETTLE).await);
-    let text = driver.app.notice.clone().unwrap().text;
+    let text = driver.app.notice.shown.clone().unwrap().text;
     assert!(
         text.contains("401 authentication_failed") && text.contains("check the API key"),
         "{text}"

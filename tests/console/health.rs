@@ -9,8 +9,8 @@
 use std::time::Duration;
 
 use orgdeck::clock::Clock;
-use orgdeck::console::app::ListId;
-use orgdeck::console::view::theme::Theme;
+use orgdeck::console::kit::theme::Theme;
+use orgdeck::console::shell::ScreenId;
 use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
 
@@ -55,7 +55,7 @@ impl Demo {
         );
         driver.clock = self.clock.clone();
         driver.state_dir = self.state.path().to_path_buf();
-        driver.app.now = self.clock.now();
+        driver.app.window.now = self.clock.now();
         driver.start();
         assert!(driver.settle(SETTLE).await);
         driver.press(KeyCode::Char('H'));
@@ -92,7 +92,7 @@ async fn until_shown(driver: &mut Driver, text: &str) -> String {
 async fn to_row(driver: &mut Driver, id: i64) {
     let at = driver
         .app
-        .lists
+        .screens
         .health
         .rows
         .list
@@ -102,7 +102,7 @@ async fn to_row(driver: &mut Driver, id: i64) {
     for _ in 0..at {
         press(driver, &[KeyCode::Char('j')]).await;
     }
-    assert_eq!(driver.app.lists.health.selected().map(|row| row.id), Some(id));
+    assert_eq!(driver.app.screens.health.selected().map(|row| row.id), Some(id));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -111,7 +111,7 @@ async fn a_look_on_the_demo_shows_its_failures_first() {
     let mut driver = demo.looked().await;
     let first: Vec<i64> = driver
         .app
-        .lists
+        .screens
         .health
         .rows
         .list
@@ -131,7 +131,7 @@ async fn a_look_on_the_demo_shows_its_failures_first() {
     // Unsupported ones (webhooks) come next, then the overdue one.
     let overdue = driver
         .app
-        .lists
+        .screens
         .health
         .rows
         .list
@@ -139,7 +139,7 @@ async fn a_look_on_the_demo_shows_its_failures_first() {
         .unwrap();
     let ok = driver
         .app
-        .lists
+        .screens
         .health
         .rows
         .list
@@ -147,7 +147,7 @@ async fn a_look_on_the_demo_shows_its_failures_first() {
         .unwrap();
     assert!(overdue < ok);
     // The request timing, the one thing that varies, cleared.
-    if let Some(log) = driver.app.last_request.as_mut() {
+    if let Some(log) = driver.app.requests.last.as_mut() {
         log.elapsed = Duration::ZERO;
         // A look's last read is whichever of those in flight ended last.
         if log.request.path.ends_with("/deliveries/") {
@@ -187,7 +187,7 @@ async fn resuming_an_auto_disabled_row_says_the_server_paused_it_again_and_why()
     until_shown(&mut driver, "Resume #13").await;
     driver.press(KeyCode::Char('y'));
     let screen = until_shown(&mut driver, "but the server paused it again: Slack").await;
-    let notice = driver.app.notice.clone().unwrap();
+    let notice = driver.app.notice.shown.clone().unwrap();
     assert!(notice.error, "{screen}");
     assert_eq!(
         notice.text,
@@ -204,15 +204,15 @@ async fn f_on_the_deliveries_of_a_partial_one_shows_its_partial_deliveries() {
     let mut driver = demo.looked().await;
     to_row(&mut driver, 78).await;
     press(&mut driver, &[KeyCode::Enter]).await;
-    assert_eq!(driver.app.shown(), ListId::Deliveries);
-    let all = driver.app.lists.deliveries.rows.len();
+    assert_eq!(driver.app.shown(), ScreenId::Deliveries);
+    let all = driver.app.screens.deliveries.rows.len();
     press(&mut driver, &[KeyCode::Char('f')]).await;
     let screen = driver.screen();
     assert!(screen.contains("· failed and partial only"), "{screen}");
-    let shown = driver.app.lists.deliveries.rows.len();
+    let shown = driver.app.screens.deliveries.rows.len();
     assert!(shown >= 1 && shown <= all, "{shown} of {all}\n{screen}");
     for at in 0..shown {
-        let delivery = driver.app.lists.deliveries.rows.row(at).unwrap();
+        let delivery = driver.app.screens.deliveries.rows.row(at).unwrap();
         assert!(
             delivery.has_failed()
                 || delivery.recipient_counts().partial + delivery.recipient_counts().failed > 0,
@@ -226,5 +226,5 @@ async fn f_on_the_deliveries_of_a_partial_one_shows_its_partial_deliveries() {
     assert!(partial.contains("2 ok, 1 failed"), "{partial}");
     // `f` again: all of them.
     press(&mut driver, &[KeyCode::Char('f')]).await;
-    assert_eq!(driver.app.lists.deliveries.rows.len(), all);
+    assert_eq!(driver.app.screens.deliveries.rows.len(), all);
 }

@@ -6,7 +6,7 @@
 
 use orgdeck::api::Subscription;
 use orgdeck::console::Driver;
-use orgdeck::console::app::Mode;
+use orgdeck::console::shell::Mode;
 use orgdeck::console::widgets::results::Outcome;
 use ratatui::crossterm::event::KeyCode;
 
@@ -19,7 +19,7 @@ async fn console(server: &TestServer, key: &str) -> Driver {
 
 /// The subscriptions the console shows, in its order.
 fn shown(driver: &Driver) -> Vec<Subscription> {
-    let rows = &driver.app.lists.subscriptions.rows;
+    let rows = &driver.app.screens.subscriptions.rows;
     (0..rows.len()).filter_map(|at| rows.row(at).cloned()).collect()
 }
 
@@ -93,7 +93,7 @@ async fn a_bulk_pause_of_twenty_keeps_the_one_the_server_refused_marked() {
         assert_eq!(stored.is_enabled(), *id == ai, "#{id}");
     }
     // The results: 19 done, one failed in the server's words.
-    let report = driver.app.report.clone().unwrap();
+    let report = driver.app.bulk.report.clone().unwrap();
     assert_eq!(report.counts().done, 19);
     let failed: Vec<_> = report
         .entries
@@ -120,7 +120,7 @@ async fn a_bulk_pause_of_twenty_keeps_the_one_the_server_refused_marked() {
     );
     // The failed one stays marked, the rest are not; the header says so.
     keys(&mut driver, &[KeyCode::Esc]).await;
-    let marks = &driver.app.lists.subscriptions.marks;
+    let marks = &driver.app.screens.subscriptions.marks;
     assert_eq!(marks.len(), 1);
     assert!(marks.contains(&ai.to_string()));
     let screen = driver.screen();
@@ -131,7 +131,7 @@ async fn a_bulk_pause_of_twenty_keeps_the_one_the_server_refused_marked() {
         .unwrap();
     assert!(row.contains('●'), "{row}");
     // The rows changed in place: the paused ones say so.
-    let paused = driver.app.lists.subscriptions.find(chosen[0]).unwrap();
+    let paused = driver.app.screens.subscriptions.find(chosen[0]).unwrap();
     assert!(!paused.is_enabled());
 }
 
@@ -141,12 +141,12 @@ async fn star_marks_what_a_search_finds_refuses_past_a_thousand_and_esc_clears()
     let key = server.key(&["*"]);
     let mut driver = console(&server, &key).await;
     keys(&mut driver, &[KeyCode::Char('3')]).await;
-    let total = driver.app.lists.subscriptions.rows.len();
+    let total = driver.app.screens.subscriptions.rows.len();
     assert!(total > 1_000, "{total}");
 
     // Every row is more than `*` marks.
     keys(&mut driver, &[KeyCode::Char('*')]).await;
-    assert_eq!(driver.app.lists.subscriptions.marks.len(), 0);
+    assert_eq!(driver.app.screens.subscriptions.marks.len(), 0);
     let screen = driver.screen();
     assert!(
         screen.contains(&format!(
@@ -166,9 +166,9 @@ async fn star_marks_what_a_search_finds_refuses_past_a_thousand_and_esc_clears()
     let found = server.get(&key, &path).await;
     let count = found.json["count"].as_u64().unwrap();
     assert!((101..=1_000).contains(&count), "{count}");
-    assert_eq!(driver.app.lists.subscriptions.rows.len(), count);
+    assert_eq!(driver.app.screens.subscriptions.rows.len(), count);
     keys(&mut driver, &[KeyCode::Char('*')]).await;
-    let marks = &driver.app.lists.subscriptions.marks;
+    let marks = &driver.app.screens.subscriptions.marks;
     assert_eq!(marks.len() as u64, count);
     let every = server.all(&key, &path).await;
     assert!(
@@ -185,11 +185,11 @@ async fn star_marks_what_a_search_finds_refuses_past_a_thousand_and_esc_clears()
 
     // Marks are kept by id: the list refreshed and sorted, still all there.
     keys(&mut driver, &[KeyCode::Char('r'), KeyCode::Char('s')]).await;
-    assert_eq!(driver.app.lists.subscriptions.marks.len() as u64, count);
+    assert_eq!(driver.app.screens.subscriptions.marks.len() as u64, count);
 
     // Esc clears them, and only then means back.
     keys(&mut driver, &[KeyCode::Esc]).await;
-    assert_eq!(driver.app.lists.subscriptions.marks.len(), 0);
+    assert_eq!(driver.app.screens.subscriptions.marks.len(), 0);
     let screen = driver.screen();
     assert!(!screen.contains(" marked"), "{screen}");
     assert!(!screen.contains('●'), "{screen}");
@@ -209,7 +209,7 @@ async fn enter_on_a_test_delivery_s_question_sends_nothing() {
     for _ in 0..row {
         keys(&mut driver, &[KeyCode::Char('j')]).await;
     }
-    let id = driver.app.lists.subscriptions.selected().unwrap().id;
+    let id = driver.app.screens.subscriptions.selected().unwrap().id;
     let deliveries = format!("{}{id}/deliveries/", server.subscriptions_path());
     let before = server.all(&key, &deliveries).await.len();
     keys(&mut driver, &[KeyCode::Char('t')]).await;
@@ -217,17 +217,18 @@ async fn enter_on_a_test_delivery_s_question_sends_nothing() {
     assert!(question.contains("Send a test delivery of #"), "{question}");
     assert!(question.contains("[y] yes  [N] no  · Enter: no"), "{question}");
     driver.press(KeyCode::Enter);
-    assert_eq!(driver.app.in_flight, 0, "nothing was sent");
+    assert_eq!(driver.app.requests.in_flight, 0, "nothing was sent");
     assert!(matches!(driver.app.mode, Mode::Normal));
     assert!(driver.settle(SETTLE).await);
     assert!(
         driver
             .app
-            .last_request
+            .requests
+            .last
             .as_ref()
             .is_none_or(|exchange| exchange.request.method == "GET"),
         "{:?}",
-        driver.app.last_request
+        driver.app.requests.last
     );
     assert_eq!(server.all(&key, &deliveries).await.len(), before);
 }
@@ -274,9 +275,9 @@ async fn marked_members_are_removed_and_marked_roles_deleted_in_one_go() {
     assert_eq!(server.all(&key, &members_of(role)).await.len(), before);
     keys(&mut driver, &[KeyCode::Char('d'), KeyCode::Char('y')]).await;
     assert_eq!(server.all(&key, &members_of(role)).await.len(), before - 2);
-    assert_eq!(driver.app.report.as_ref().unwrap().counts().done, 2);
-    assert_eq!(driver.app.lists.members.marks.len(), 0);
-    assert_eq!(driver.app.lists.members.rows.len() as usize, before - 2);
+    assert_eq!(driver.app.bulk.report.as_ref().unwrap().counts().done, 2);
+    assert_eq!(driver.app.screens.members.marks.len(), 0);
+    assert_eq!(driver.app.screens.members.rows.len() as usize, before - 2);
 
     // Back on Roles (the results closed, no marks left: Esc means back).
     keys(&mut driver, &[KeyCode::Esc, KeyCode::Esc]).await;
@@ -295,5 +296,5 @@ async fn marked_members_are_removed_and_marked_roles_deleted_in_one_go() {
         left.iter()
             .all(|role| role["id"] != roles[0]["id"] && role["id"] != roles[1]["id"])
     );
-    assert_eq!(driver.app.lists.roles.rows.len() as usize, roles.len() - 2);
+    assert_eq!(driver.app.screens.roles.rows.len() as usize, roles.len() - 2);
 }

@@ -10,8 +10,8 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use orgdeck::api::{DeliveryStatus, TriggerType};
 use orgdeck::clock::Clock;
-use orgdeck::console::app::Mode;
-use orgdeck::console::view::theme::Theme;
+use orgdeck::console::kit::theme::Theme;
+use orgdeck::console::shell::Mode;
 use orgdeck::console::{Context, Driver};
 use orgdeck::server::Flavor;
 use ratatui::crossterm::event::KeyCode;
@@ -54,7 +54,7 @@ impl OnCall {
             Theme::plain(),
         );
         driver.clock = self.clock.clone();
-        driver.app.now = self.clock.now();
+        driver.app.window.now = self.clock.now();
         driver.start();
         assert!(driver.settle(SETTLE).await);
         driver
@@ -143,7 +143,7 @@ async fn a_revoked_slack_integration_pauses_its_subscription_and_shows_why() {
 
     let mut driver = on_call.console().await;
     press(&mut driver, &[KeyCode::Char('3')]).await;
-    assert_eq!(driver.app.lists.subscriptions.selected().unwrap().id, id);
+    assert_eq!(driver.app.screens.subscriptions.selected().unwrap().id, id);
     let list = driver.screen();
     let row = list.lines().find(|line| line.contains("On-call check")).unwrap();
     assert!(row.contains("paused"), "{row}");
@@ -159,7 +159,7 @@ async fn a_revoked_slack_integration_pauses_its_subscription_and_shows_why() {
         "{newest}"
     );
     // `f`: only the failed ones (and partial ones: there are none).
-    let all = driver.app.lists.deliveries.rows.len();
+    let all = driver.app.screens.deliveries.rows.len();
     assert!(all >= 2, "the creation's delivery, then the failed one");
     press(&mut driver, &[KeyCode::Char('f')]).await;
     assert!(
@@ -167,7 +167,7 @@ async fn a_revoked_slack_integration_pauses_its_subscription_and_shows_why() {
         "{}",
         driver.screen()
     );
-    assert_eq!(driver.app.lists.deliveries.rows.len(), 1, "of {all}");
+    assert_eq!(driver.app.screens.deliveries.rows.len(), 1, "of {all}");
     // Its detail: the error, the recipient's, and when it ran.
     press(&mut driver, &[KeyCode::Enter]).await;
     let detail = driver.screen();
@@ -190,7 +190,7 @@ async fn a_revoked_slack_integration_pauses_its_subscription_and_shows_why() {
         &[KeyCode::Esc, KeyCode::Char('p'), KeyCode::Char('y')],
     )
     .await;
-    let notice = driver.app.notice.clone().map(|n| n.text).unwrap_or_default();
+    let notice = driver.app.notice.text().to_string();
     assert!(notice.starts_with(&format!("resumed #{id}")), "{notice}");
     let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
     while driver.screen().matches("0 ok, 1 failed").count() < 2 {
@@ -217,7 +217,7 @@ async fn a_test_delivery_appears_in_the_deliveries_without_a_refresh() {
         .await;
     let mut driver = on_call.console().await;
     press(&mut driver, &[KeyCode::Char('3'), KeyCode::Enter]).await;
-    assert_eq!(driver.app.lists.deliveries.subscription(), Some(id));
+    assert_eq!(driver.app.screens.deliveries.subscription(), Some(id));
     assert!(!driver.screen().contains("manual (test)"));
     press(&mut driver, &[KeyCode::Char('t')]).await;
     assert!(matches!(driver.app.mode, Mode::Confirm(_)));
@@ -230,7 +230,7 @@ async fn a_test_delivery_appears_in_the_deliveries_without_a_refresh() {
     assert_eq!(stored[0].trigger_type, Some(TriggerType::Manual));
     // The watch ends once it has landed.
     let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
-    while driver.app.poll.is_some() {
+    while driver.app.screens.subscriptions.resource.watch.poll.is_some() {
         match tokio::time::timeout_at(deadline, driver.next_message()).await {
             Ok(Some(msg)) => {
                 driver.send(msg);
@@ -239,7 +239,7 @@ async fn a_test_delivery_appears_in_the_deliveries_without_a_refresh() {
         }
     }
     // Once landed, how it went is said: one recipient failed.
-    let notice = driver.app.notice.clone().unwrap();
+    let notice = driver.app.notice.shown.clone().unwrap();
     assert!(
         notice.error && notice.text.contains("landed: completed, 1 delivered, 1 failed"),
         "{notice:?}"
@@ -249,7 +249,7 @@ async fn a_test_delivery_appears_in_the_deliveries_without_a_refresh() {
     press(&mut driver, &[KeyCode::Char('p'), KeyCode::Char('y')]).await;
     assert!(!api.subscription(&project, id).await.unwrap().is_enabled());
     press(&mut driver, &[KeyCode::Char('t'), KeyCode::Char('y')]).await;
-    let notice = driver.app.notice.clone().unwrap();
+    let notice = driver.app.notice.shown.clone().unwrap();
     assert!(
         notice.error && notice.text.contains("is paused") && notice.text.contains("p resumes it"),
         "{notice:?}"
@@ -261,15 +261,9 @@ async fn a_test_delivery_appears_in_the_deliveries_without_a_refresh() {
     .await;
     assert!(api.subscription(&project, id).await.unwrap().is_enabled());
     assert!(
-        driver
-            .app
-            .notice
-            .as_ref()
-            .unwrap()
-            .text
-            .starts_with(&format!("resumed #{id}")),
+        driver.app.notice.text().starts_with(&format!("resumed #{id}")),
         "{:?}",
-        driver.app.notice
+        driver.app.notice.shown
     );
 }
 
@@ -278,8 +272,8 @@ async fn overdue_in_one_key_then_a_failed_recipient_s_error() {
     let on_call = OnCall::start(Flavor::Current).await;
     let mut driver = on_call.console().await;
     press(&mut driver, &[KeyCode::Char('3'), KeyCode::Char('o')]).await;
-    let table = &driver.app.lists.subscriptions;
-    let now = driver.app.now;
+    let table = &driver.app.screens.subscriptions;
+    let now = driver.app.window.now;
     assert!(!table.rows.is_empty());
     assert!(
         (0..table.rows.len())
@@ -297,7 +291,7 @@ async fn overdue_in_one_key_then_a_failed_recipient_s_error() {
     }
     press(&mut driver, &[KeyCode::Enter]).await;
     let at = {
-        let table = &driver.app.lists.subscriptions;
+        let table = &driver.app.screens.subscriptions;
         (0..table.rows.len())
             .find(|at| {
                 table
@@ -338,9 +332,9 @@ async fn an_older_server_keeps_no_history_and_shows_access_levels() {
         screen.contains("this server keeps no delivery history"),
         "{screen}"
     );
-    assert_eq!(driver.app.notice, None, "not an error");
+    assert_eq!(driver.app.notice.shown, None, "not an error");
     press(&mut driver, &[KeyCode::Char('t'), KeyCode::Char('y')]).await;
-    let notice = driver.app.notice.clone().unwrap();
+    let notice = driver.app.notice.shown.clone().unwrap();
     assert!(notice.text.contains("no test deliveries (404)"), "{notice:?}");
     // Nor can it pause: said, not pretended.
     press(
@@ -353,7 +347,7 @@ async fn an_older_server_keeps_no_history_and_shows_access_levels() {
         ],
     )
     .await;
-    let notice = driver.app.notice.clone().unwrap();
+    let notice = driver.app.notice.shown.clone().unwrap();
     assert!(
         notice.error && notice.text.contains("this server keeps no paused state"),
         "{notice:?}"

@@ -6,10 +6,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
-use orgdeck::console::lists::AnyTable;
-use orgdeck::console::lists::ListId;
-use orgdeck::console::lists::person::Item;
-use orgdeck::console::view::theme::Theme;
+use orgdeck::console::kit::theme::Theme;
+use orgdeck::console::kit::view::ViewCx;
+use orgdeck::console::screens::ScreenId;
+use orgdeck::console::screens::list::List as _;
+use orgdeck::console::screens::person::page::Item;
 use orgdeck::console::{Context, Driver};
 use orgdeck::people::offboard::Status;
 use ratatui::crossterm::event::KeyCode;
@@ -82,7 +83,7 @@ async fn roles_by_memberships(server: &TestServer, key: &str) -> BTreeMap<String
 
 /// The e-mail addresses of the rows People shows.
 fn shown_emails(driver: &Driver) -> BTreeSet<String> {
-    let rows = &driver.app.lists.people.rows;
+    let rows = &driver.app.screens.people.rows;
     (0..rows.len())
         .map(|at| rows.row(at).unwrap().user.email.clone())
         .collect()
@@ -90,7 +91,7 @@ fn shown_emails(driver: &Driver) -> BTreeSet<String> {
 
 /// Puts the cursor on the row of People whose e-mail address this is.
 async fn to_person(driver: &mut Driver, email: &str) {
-    let rows = &driver.app.lists.people.rows;
+    let rows = &driver.app.screens.people.rows;
     let at = (0..rows.len())
         .find(|at| rows.row(*at).is_some_and(|member| member.user.email == email))
         .unwrap_or_else(|| panic!("{email} is not shown"));
@@ -101,7 +102,7 @@ async fn to_person(driver: &mut Driver, email: &str) {
     assert_eq!(
         driver
             .app
-            .lists
+            .screens
             .people
             .selected()
             .map(|member| member.user.email.clone()),
@@ -114,22 +115,17 @@ async fn open_page(driver: &mut Driver, email: &str) {
     press(driver, &[KeyCode::Char('4')]).await;
     to_person(driver, email).await;
     press(driver, &[KeyCode::Enter]).await;
-    assert_eq!(driver.app.shown(), ListId::Person);
-    assert!(
-        driver.app.lists.person.resource.profile.is_some(),
-        "{}",
-        driver.screen()
-    );
+    assert_eq!(driver.app.shown(), ScreenId::Person);
+    assert!(driver.app.screens.person.profile.is_some(), "{}", driver.screen());
 }
 
 /// Puts the cursor on the page's line that `wanted` picks.
 async fn to_line(driver: &mut Driver, wanted: impl Fn(&Item) -> bool) {
     let at = driver
         .app
-        .lists
+        .screens
         .person
-        .rows
-        .list
+        .lines
         .position(wanted)
         .expect("no such line");
     press(driver, &[KeyCode::Char('g')]).await;
@@ -146,8 +142,8 @@ async fn people_shows_each_person_s_roles_as_the_memberships_say_and_narrows_to_
     let mut console = console(&server, &key, (160, 60), false).await;
     let driver = &mut console.driver;
     press(driver, &[KeyCode::Char('4')]).await;
-    assert_eq!(driver.app.shown(), ListId::People);
-    let people = &driver.app.lists.people;
+    assert_eq!(driver.app.shown(), ScreenId::People);
+    let people = &driver.app.screens.people;
     assert!(
         people.resource.index.is_some(),
         "the roles are read when the view opens"
@@ -160,9 +156,14 @@ async fn people_shows_each_person_s_roles_as_the_memberships_say_and_narrows_to_
         .await;
     assert_eq!(people.rows.len(), members.len() as u64);
     let theme = Theme::plain();
+    let view = ViewCx {
+        theme: &theme,
+        zone: driver.app.context.zone,
+        now: driver.app.window.now,
+    };
     for at in 0..people.rows.len() {
         let member = people.rows.row(at).unwrap();
-        let cells = people.cells(at, driver.app.now, &theme).unwrap();
+        let cells = people.cells(at, &view).unwrap();
         let expected = match truth.get(&member.user.email) {
             Some(names) => names.iter().cloned().collect::<Vec<_>>().join(", "),
             None => "none".into(),
@@ -198,13 +199,13 @@ async fn people_shows_each_person_s_roles_as_the_memberships_say_and_narrows_to_
 
     // Esc clears the narrowing: everyone again, from the server.
     press(driver, &[KeyCode::Esc]).await;
-    assert_eq!(driver.app.lists.people.resource.narrowing, None);
-    assert_eq!(driver.app.lists.people.rows.len(), 40);
+    assert_eq!(driver.app.screens.people.resource.narrowing, None);
+    assert_eq!(driver.app.screens.people.rows.len(), 40);
 
     // `s` orders by joining, oldest first: the server's order.
     press(driver, &[KeyCode::Char('s')]).await;
-    let first = driver.app.lists.people.rows.row(0).unwrap().joined_at;
-    let last = driver.app.lists.people.rows.row(39).unwrap().joined_at;
+    let first = driver.app.screens.people.rows.row(0).unwrap().joined_at;
+    let last = driver.app.screens.people.rows.row(39).unwrap().joined_at;
     assert!(first <= last, "{first:?} {last:?}");
     let screen = driver.screen();
     assert!(screen.contains("JOINED ▲"), "{screen}");
@@ -263,7 +264,7 @@ async fn the_leaver_s_page_and_offboarding_them_only_on_y() {
     let state_dir = console._state.path().to_path_buf();
     let driver = &mut console.driver;
     open_page(driver, LEAVER).await;
-    let profile = driver.app.lists.person.resource.profile.clone().unwrap();
+    let profile = driver.app.screens.person.profile.clone().unwrap();
     assert_eq!(profile.roles.len(), 1);
     assert_eq!(profile.created_subscriptions.len(), 2);
     assert_eq!(profile.receiving_subscriptions.len(), 3);
@@ -282,7 +283,7 @@ async fn the_leaver_s_page_and_offboarding_them_only_on_y() {
 
     // O: the plan, as offboard::plan words it; Enter at the question is no.
     press(driver, &[KeyCode::Char('O')]).await;
-    assert_eq!(driver.app.shown(), ListId::Offboard);
+    assert_eq!(driver.app.shown(), ScreenId::Offboard);
     let screen = driver.screen();
     assert!(screen.contains("Plan: 4 changes"), "{screen}");
     assert!(screen.contains("remove from role \"Data\""), "{screen}");
@@ -295,7 +296,7 @@ async fn the_leaver_s_page_and_offboarding_them_only_on_y() {
     );
     assert!(screen.contains("[y] yes  [N] no  · Enter: no"), "{screen}");
     press(driver, &[KeyCode::Enter]).await;
-    assert!(matches!(driver.app.mode, orgdeck::console::app::Mode::Normal));
+    assert!(matches!(driver.app.mode, orgdeck::console::shell::Mode::Normal));
     assert_eq!(
         offboarding_state(&server, &key).await,
         before,
@@ -304,7 +305,7 @@ async fn the_leaver_s_page_and_offboarding_them_only_on_y() {
 
     // y runs it: each step shown done, the record written.
     press(driver, &[KeyCode::Enter, KeyCode::Char('y')]).await;
-    let screen_state = driver.app.lists.offboard.resource.screen.as_ref().unwrap();
+    let screen_state = driver.app.screens.offboard.screen.as_ref().unwrap();
     for step in &screen_state.plan.steps {
         if step.writes() {
             assert_eq!(step.status, Status::Done, "{step:?}");
@@ -354,13 +355,12 @@ async fn the_leaver_s_page_and_offboarding_them_only_on_y() {
     assert!(screen.contains("record:"), "{screen}");
     // Back on their page, gathered again: no role left.
     press(driver, &[KeyCode::Esc]).await;
-    assert_eq!(driver.app.shown(), ListId::Person);
+    assert_eq!(driver.app.shown(), ScreenId::Person);
     assert!(
         driver
             .app
-            .lists
+            .screens
             .person
-            .resource
             .profile
             .as_ref()
             .unwrap()
@@ -384,7 +384,7 @@ async fn offboarding_with_a_key_that_cannot_do_it_all_does_not_start() {
     press(driver, &[KeyCode::Char('O')]).await;
     let before = offboarding_state(&server, &owner).await;
     press(driver, &[KeyCode::Enter, KeyCode::Char('y')]).await;
-    let notice = driver.app.notice.clone().unwrap();
+    let notice = driver.app.notice.shown.clone().unwrap();
     assert!(notice.error, "{notice:?}");
     assert!(
         notice
@@ -398,8 +398,11 @@ async fn offboarding_with_a_key_that_cannot_do_it_all_does_not_start() {
     );
     assert_eq!(offboarding_state(&server, &owner).await, before);
     assert!(!state_dir.join("offboarding").exists());
-    let screen = driver.app.lists.offboard.resource.screen.as_ref().unwrap();
-    assert_eq!(screen.phase, orgdeck::console::lists::offboard::Phase::Planning);
+    let screen = driver.app.screens.offboard.screen.as_ref().unwrap();
+    assert_eq!(
+        screen.phase,
+        orgdeck::console::screens::offboard::page::Phase::Planning
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -426,7 +429,7 @@ async fn a_adds_a_person_to_two_roles_and_d_removes_them_only_on_y() {
     assert!(screen.contains("to the roles Contractors and"), "{screen}");
     assert!(screen.contains("2 memberships will be made"), "{screen}");
     press(driver, &[KeyCode::Enter]).await;
-    let notice = driver.app.notice.clone().unwrap();
+    let notice = driver.app.notice.shown.clone().unwrap();
     assert!(!notice.error, "{notice:?}");
     assert!(notice.text.contains("added 2"), "{}", notice.text);
     let roles = roles_by_memberships(&server, &key).await;
@@ -434,8 +437,13 @@ async fn a_adds_a_person_to_two_roles_and_d_removes_them_only_on_y() {
     assert_eq!(roles[MEMBER], expected);
     // The row says so without reading everything again.
     let theme = Theme::plain();
-    let at = driver.app.lists.people.rows.cursor;
-    let cells = driver.app.lists.people.cells(at, driver.app.now, &theme).unwrap();
+    let view = ViewCx {
+        theme: &theme,
+        zone: driver.app.context.zone,
+        now: driver.app.window.now,
+    };
+    let at = driver.app.screens.people.rows.cursor;
+    let cells = driver.app.screens.people.cells(at, &view).unwrap();
     assert_eq!(cells[3].content, "Contractors, Data, Product");
 
     // d on a role of their page: Enter keeps it, y removes it.
@@ -456,7 +464,7 @@ async fn a_adds_a_person_to_two_roles_and_d_removes_them_only_on_y() {
     press(driver, &[KeyCode::Char('d'), KeyCode::Char('y')]).await;
     let left: BTreeSet<String> = ["Contractors", "Product"].map(String::from).into();
     assert_eq!(roles_by_memberships(&server, &key).await[MEMBER], left);
-    let page = driver.app.lists.person.resource.profile.as_ref().unwrap();
+    let page = driver.app.screens.person.profile.as_ref().unwrap();
     assert_eq!(page.roles.len(), 2, "the page follows");
 }
 
@@ -472,16 +480,17 @@ async fn read_only_refuses_offboarding_roles_and_levels() {
         let notice = driver
             .app
             .notice
+            .shown
             .take()
             .unwrap_or_else(|| panic!("{key}: nothing said"));
         assert!(notice.text.contains("read-only"), "{key}: {}", notice.text);
         assert!(
-            matches!(driver.app.mode, orgdeck::console::app::Mode::Normal),
+            matches!(driver.app.mode, orgdeck::console::shell::Mode::Normal),
             "{key}"
         );
     }
     press(driver, &[KeyCode::Enter, KeyCode::Char('d')]).await;
-    assert!(driver.app.notice.as_ref().unwrap().text.contains("read-only"));
+    assert!(driver.app.notice.text().contains("read-only"));
 }
 
 /// The figures of issue 22: People at 50,000 members, the first rows and
@@ -497,7 +506,7 @@ async fn people_at_fifty_thousand_members_answer_quickly() {
 
     let asked = Instant::now();
     driver.press(KeyCode::Char('4'));
-    while driver.app.lists.people.rows.row(0).is_none() {
+    while driver.app.screens.people.rows.row(0).is_none() {
         let msg = tokio::time::timeout(SETTLE, driver.next_message())
             .await
             .unwrap()
@@ -507,7 +516,7 @@ async fn people_at_fifty_thousand_members_answer_quickly() {
     let first_rows = asked.elapsed();
     assert!(driver.settle(SETTLE).await);
     let with_roles = asked.elapsed();
-    let count = driver.app.lists.people.rows.list.count().unwrap();
+    let count = driver.app.screens.people.rows.list.count().unwrap();
     assert!(count > 50_000, "{count}");
 
     // A search: from the last key typed (the pause before it is sent included).
@@ -577,7 +586,7 @@ async fn marked_people_are_added_to_a_role_together_and_the_refused_stay_marked(
     press(driver, &[KeyCode::Char(' ')]).await;
     to_person(driver, crate::support::OWNER).await;
     press(driver, &[KeyCode::Char(' ')]).await;
-    assert_eq!(driver.app.lists.people.marked(), 2);
+    assert_eq!(driver.app.screens.people.marked(), 2);
     assert!(driver.screen().contains("2 marked"), "{}", driver.screen());
     press(driver, &[KeyCode::Char('a')]).await;
     let screen = driver.screen();
@@ -598,10 +607,10 @@ async fn marked_people_are_added_to_a_role_together_and_the_refused_stay_marked(
         "{report}"
     );
     // Ingrid's failed (she is a member already): she alone stays marked.
-    assert_eq!(driver.app.lists.people.marked(), 1);
+    assert_eq!(driver.app.screens.people.marked(), 1);
     let marked: Vec<String> = driver
         .app
-        .lists
+        .screens
         .people
         .marked_rows()
         .iter()

@@ -3,9 +3,9 @@
 //! mistake); its `color` tints the title bar.
 
 use orgdeck::console::Driver;
-use orgdeck::console::app::Mode;
-use orgdeck::console::lists::ListId;
-use orgdeck::console::view::theme::Theme;
+use orgdeck::console::kit::theme::Theme;
+use orgdeck::console::screens::ScreenId;
+use orgdeck::console::shell::Mode;
 use ratatui::crossterm::event::KeyCode;
 use ratatui::style::Color;
 use serde_json::Value;
@@ -47,8 +47,8 @@ async fn production_asks_once_more_before_any_write_and_enter_says_no() {
     assert!(screen.lines().next().unwrap().contains("PRODUCTION"), "{screen}");
     driver.press(KeyCode::Char('3'));
     assert!(driver.settle(SETTLE).await);
-    assert_eq!(driver.app.shown(), ListId::Subscriptions);
-    let id = driver.app.lists.subscriptions.selected().unwrap().id;
+    assert_eq!(driver.app.shown(), ScreenId::Subscriptions);
+    let id = driver.app.screens.subscriptions.selected().unwrap().id;
     assert_eq!(enabled(&server, id).await, true);
 
     // A pause asks, Enter meaning yes; production then asks once more,
@@ -105,7 +105,7 @@ async fn production_asks_once_more_before_any_write_and_enter_says_no() {
 async fn a_profiles_colour_tints_the_title_bar_and_others_ask_once() {
     let server = TestServer::demo().await;
     let mut driver = console(&server, false).await;
-    let (width, height) = driver.app.size;
+    let (width, height) = driver.app.window.size;
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
     driver.draw(&mut terminal).unwrap();
     let buffer = terminal.backend().buffer();
@@ -122,7 +122,7 @@ async fn a_profiles_colour_tints_the_title_bar_and_others_ask_once() {
     assert!(!driver.screen().contains("PRODUCTION"));
     driver.press(KeyCode::Char('3'));
     assert!(driver.settle(SETTLE).await);
-    let id = driver.app.lists.subscriptions.selected().unwrap().id;
+    let id = driver.app.screens.subscriptions.selected().unwrap().id;
     driver.press(KeyCode::Char('p'));
     driver.press(KeyCode::Char('y'));
     assert!(driver.settle(SETTLE).await);

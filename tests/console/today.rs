@@ -6,7 +6,7 @@
 //! written into its database directly.
 
 use orgdeck::console::Driver;
-use orgdeck::console::app::Mode;
+use orgdeck::console::shell::Mode;
 use ratatui::crossterm::event::KeyCode;
 use serde_json::{Value, json};
 
@@ -115,7 +115,7 @@ async fn a_webhook_is_unsupported_and_warned_of_before_pausing_for_good() {
     typed(&mut driver, ":state unsupported").await;
     keys(&mut driver, &[KeyCode::Enter]).await;
     assert_eq!(
-        driver.app.lists.subscriptions.selected().map(|row| row.id),
+        driver.app.screens.subscriptions.selected().map(|row| row.id),
         Some(webhook)
     );
     typed(&mut driver, "p").await;
@@ -153,7 +153,7 @@ async fn a_teams_target_is_shown_as_teams_and_a_paused_one_has_nothing_to_come()
     let mut driver = console(&server, &key).await;
     typed(&mut driver, "3").await;
     assert_eq!(
-        driver.app.lists.subscriptions.selected().map(|row| row.id),
+        driver.app.screens.subscriptions.selected().map(|row| row.id),
         Some(teams)
     );
     let screen = driver.screen();
@@ -167,7 +167,7 @@ async fn a_teams_target_is_shown_as_teams_and_a_paused_one_has_nothing_to_come()
     );
     typed(&mut driver, "j").await;
     assert_eq!(
-        driver.app.lists.subscriptions.selected().map(|row| row.id),
+        driver.app.screens.subscriptions.selected().map(|row| row.id),
         Some(paused)
     );
     let screen = driver.screen();
@@ -241,7 +241,7 @@ async fn the_form_learns_the_export_cap_from_the_refusal() {
     assert!(driver.screen().contains("at most 2"), "{}", driver.screen());
     keys(&mut driver, &[KeyCode::Enter]).await;
     assert!(matches!(driver.app.mode, Mode::Normal), "{}", driver.screen());
-    let created = driver.app.lists.subscriptions.selected().unwrap().id;
+    let created = driver.app.screens.subscriptions.selected().unwrap().id;
     let stored = api.subscription(&project, created).await.unwrap();
     assert_eq!(stored.dashboard_export_insights, Some(vec![2, 3]));
 }
@@ -293,7 +293,7 @@ async fn slack_through_the_integration_and_an_ai_report() {
     // Unchecked, the save asks nothing and mails no one.
     focus(&mut driver, "send_test_now").await;
     keys(&mut driver, &[KeyCode::Char(' '), KeyCode::Enter]).await;
-    let created = driver.app.lists.subscriptions.rows.selected().cloned().unwrap();
+    let created = driver.app.screens.subscriptions.rows.selected().cloned().unwrap();
     let stored = api.subscription(&project, created.id).await.unwrap();
     let value = stored.target_value.clone().unwrap_or_default();
     assert_eq!(
@@ -325,7 +325,7 @@ async fn slack_through_the_integration_and_an_ai_report() {
     typed(&mut driver, "Which features grew most this week?").await;
     keys(&mut driver, &[KeyCode::Enter]).await;
     typed(&mut driver, "y").await; // delivered once on save, as checked
-    let created = driver.app.lists.subscriptions.rows.selected().cloned().unwrap();
+    let created = driver.app.screens.subscriptions.rows.selected().cloned().unwrap();
     let stored = api.subscription(&project, created.id).await.unwrap();
     assert_eq!(
         (stored.prompt.as_deref(), stored.delivers(), stored.integration_id),

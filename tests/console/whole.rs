@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use orgdeck::console::lists::ListId;
-use orgdeck::console::view::theme::Theme;
+use orgdeck::console::kit::theme::Theme;
+use orgdeck::console::screens::ScreenId;
 use orgdeck::console::{Context, Driver};
 use ratatui::crossterm::event::KeyCode;
 
@@ -39,7 +39,7 @@ async fn a_person_s_page_is_not_drawn_from_part_of_a_list() {
     driver.start();
     assert!(driver.settle(SETTLE).await);
     press(&mut driver, &[KeyCode::Char('4')]).await;
-    let rows = &driver.app.lists.people.rows;
+    let rows = &driver.app.screens.people.rows;
     let at = (0..rows.len())
         .find(|at| rows.row(*at).is_some_and(|member| member.user.email == LEAVER))
         .expect("the leaver is listed");
@@ -48,8 +48,8 @@ async fn a_person_s_page_is_not_drawn_from_part_of_a_list() {
         press(&mut driver, &[KeyCode::Char('j')]).await;
     }
     press(&mut driver, &[KeyCode::Enter]).await;
-    assert_eq!(driver.app.shown(), ListId::Person);
-    let page = &driver.app.lists.person.resource;
+    assert_eq!(driver.app.shown(), ScreenId::Person);
+    let page = &driver.app.screens.person;
     assert!(page.profile.is_none(), "a page was drawn from part of a list");
     let error = page.error.clone().unwrap_or_default();
     assert!(
@@ -60,7 +60,7 @@ async fn a_person_s_page_is_not_drawn_from_part_of_a_list() {
     assert!(screen.contains("could not be gathered"), "{screen}");
     // Nothing to offboard from: O opens no plan, and nothing is written.
     press(&mut driver, &[KeyCode::Char('O')]).await;
-    assert_ne!(driver.app.shown(), ListId::Offboard, "{}", driver.screen());
+    assert_ne!(driver.app.shown(), ScreenId::Offboard, "{}", driver.screen());
     for method in ["POST", "PATCH", "DELETE"] {
         assert_eq!(proxy.count(method), 0, "{method}");
     }

@@ -10,8 +10,8 @@
 use std::time::Duration;
 
 use orgdeck::clock::Clock;
-use orgdeck::console::app::Mode;
-use orgdeck::console::view::theme::Theme;
+use orgdeck::console::kit::theme::Theme;
+use orgdeck::console::shell::Mode;
 use orgdeck::console::{Context, Driver};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -56,7 +56,7 @@ impl Demo {
         let mut driver = Driver::new(client_for(&self.server.base, &self.key), context, size, theme);
         driver.clock = self.clock.clone();
         driver.state_dir = self.state.path().to_path_buf();
-        driver.app.now = self.clock.now();
+        driver.app.window.now = self.clock.now();
         driver.start();
         assert!(driver.settle(SETTLE).await);
         driver
@@ -87,7 +87,7 @@ async fn command(driver: &mut Driver, text: &str) {
 /// screen, and end its keys with `? help`.
 fn screen(driver: &mut Driver) -> String {
     let text = drawn(driver);
-    let (width, height) = driver.app.size;
+    let (width, height) = driver.app.window.size;
     let keys = text.lines().nth(usize::from(height) - 2).unwrap_or_default();
     assert!(keys.ends_with("? help"), "{width}x{height}: {keys}\n{text}");
     text
@@ -95,8 +95,8 @@ fn screen(driver: &mut Driver) -> String {
 
 /// The screen, timing cleared, filling the screen.
 fn drawn(driver: &mut Driver) -> String {
-    let on_health = driver.app.shown() == orgdeck::console::app::ListId::Health;
-    if let Some(log) = driver.app.last_request.as_mut() {
+    let on_health = driver.app.shown() == orgdeck::console::shell::ScreenId::Health;
+    if let Some(log) = driver.app.requests.last.as_mut() {
         log.elapsed = Duration::ZERO;
         // A look's last read is whichever of those in flight ended last.
         if on_health && log.request.path.ends_with("/deliveries/") {
@@ -104,7 +104,11 @@ fn drawn(driver: &mut Driver) -> String {
         }
     }
     let text = driver.screen();
-    assert_eq!(text.lines().count(), usize::from(driver.app.size.1), "{text}");
+    assert_eq!(
+        text.lines().count(),
+        usize::from(driver.app.window.size.1),
+        "{text}"
+    );
     text
 }
 
@@ -128,7 +132,7 @@ fn rows(text: &str) -> Vec<String> {
 fn masked(driver: &Driver, text: String) -> String {
     let Some(id) = driver
         .app
-        .lists
+        .screens
         .deliveries
         .selected()
         .map(|delivery| delivery.id.clone())
@@ -283,7 +287,10 @@ async fn edit_13(driver: &mut Driver) {
     press(driver, &[KeyCode::Char('3'), KeyCode::Char('/')]).await;
     typed(driver, "Daily signups").await;
     press(driver, &[KeyCode::Enter]).await;
-    assert_eq!(driver.app.lists.subscriptions.selected().map(|s| s.id), Some(13));
+    assert_eq!(
+        driver.app.screens.subscriptions.selected().map(|s| s.id),
+        Some(13)
+    );
     press(driver, &[KeyCode::Char('e')]).await;
     assert!(matches!(driver.app.mode, Mode::Form(..)), "{}", driver.screen());
 }
@@ -327,7 +334,7 @@ async fn values_are_shown_in_words() {
     // An untitled subscription shows what it delivers, in the dim colour.
     let untitled = driver
         .app
-        .lists
+        .screens
         .subscriptions
         .rows
         .list

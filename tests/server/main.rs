@@ -11,6 +11,7 @@ mod access;
 mod access_demo;
 mod access_rules;
 mod access_terraform;
+mod architecture;
 mod auth;
 mod cli;
 mod current;

@@ -35,7 +35,7 @@ use super::error::{Error, RequestLabel, Result};
 use super::models::{
     NamedItem, Organization, OrganizationMember, Page, Project, Role, RoleMembership, Subscription,
 };
-use super::operations::SubscriptionFilter;
+use super::query::SubscriptionFilter;
 use page::Head;
 use walk::Walk;
 pub use whole::{Complete, Holding, Kept, Whole};
@@ -44,6 +44,29 @@ pub use whole::{Complete, Holding, Kept, Whole};
 /// checked for repeats.
 pub trait Row: DeserializeOwned + Send + 'static {
     fn row_id(&self) -> String;
+}
+
+/// A row kept as the server sent it has the identity of its typed reading.
+impl<T: Row> Row for super::raw::Raw<T> {
+    fn row_id(&self) -> String {
+        self.typed.row_id()
+    }
+}
+
+/// A row kept as text alone has the `id` its typed reading would give: a
+/// string's text, a number's digits, read off the text
+/// ([`super::raw::field`]).
+impl<T: Row> Row for super::raw::Verbatim<T> {
+    fn row_id(&self) -> String {
+        match super::raw::field(self.json.get(), "id") {
+            Some(text) if text.starts_with('"') && !text.contains('\\') => {
+                text[1..text.len() - 1].to_string()
+            }
+            Some(text) if text.starts_with('"') => serde_json::from_str::<String>(text).unwrap_or_default(),
+            Some(text) => text.to_string(),
+            None => String::new(),
+        }
+    }
 }
 
 macro_rules! row_by_id {

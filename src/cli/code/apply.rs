@@ -405,7 +405,7 @@ impl Applying<'_> {
         // The lock goes now (its journal kept if a create is unsettled).
         drop(runner);
         if let Some((path, file)) = record.as_mut() {
-            let mut text = output::to_safe_string(&json!({"file": self.path, "steps": outcomes}))?;
+            let mut text = crate::text::to_safe_json(&json!({"file": self.path, "steps": outcomes}))?;
             text.push('\n');
             file.write_all(text.as_bytes())
                 .and_then(|()| file.sync_all())

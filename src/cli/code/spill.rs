@@ -188,7 +188,7 @@ pub fn write(
 ) -> anyhow::Result<()> {
     match (format, spilled) {
         (Format::Json, Some(spilled)) if spilled.len() > 0 => {
-            let head = output::to_safe_string(&file.to_json())?;
+            let head = crate::text::to_safe_json(&file.to_json())?;
             // The subscriptions are the last key, an empty list: `[]` then
             // the object's end. The entries go in it, laid out two deep.
             let open = head
@@ -206,7 +206,7 @@ pub fn write(
             out.write_all(b"\n  ]\n}\n")?;
         }
         (Format::Json, _) => {
-            out.write_all(output::to_safe_string(&file.to_json())?.as_bytes())?;
+            out.write_all(crate::text::to_safe_json(&file.to_json())?.as_bytes())?;
             out.write_all(b"\n")?;
         }
         (Format::Table, spilled) => {
@@ -311,7 +311,7 @@ mod tests {
                 let aside = spilled(&entries, shorts.clone());
                 write(&mut streamed, format, &head, &names, Some(&aside)).unwrap();
                 let at_once = match format {
-                    Format::Json => output::to_safe_string(&whole.to_json()).unwrap() + "\n",
+                    Format::Json => crate::text::to_safe_json(&whole.to_json()).unwrap() + "\n",
                     Format::Table => whole.to_toml(&names),
                 };
                 assert_eq!(String::from_utf8(streamed).unwrap(), at_once, "{format:?}");

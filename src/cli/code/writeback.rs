@@ -128,7 +128,7 @@ impl Writeback {
 /// there.
 fn placement(text: &str, at: usize, json: bool, new: &NewId) -> Result<(usize, String), String> {
     let value = |json: bool| match new {
-        NewId::Role { id, .. } if json => crate::cli::output::to_safe_string(id).unwrap_or_default(),
+        NewId::Role { id, .. } if json => crate::text::to_safe_json(id).unwrap_or_default(),
         NewId::Role { id, .. } => toml_string(id),
         NewId::Subscription { id, .. } => id.to_string(),
     };

@@ -3,7 +3,8 @@
 //! escaped the JSON way (serde escapes the C0 controls; this escapes C1
 //! controls, bidi controls, line separators and invisible format characters
 //! too, as `\uXXXX`, a surrogate pair beyond U+FFFF, which is still the same
-//! JSON value). The console's `Y` copies the same text to the clipboard.
+//! JSON value): the layout and the escaping are [`crate::text::SafeJson`],
+//! which the console's `Y` uses too.
 //!
 //! A list is written a row at a time, so that `subs list -o json` streams
 //! rows as pages arrive and holds none of them.
@@ -12,14 +13,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
-/// `value` as pretty JSON in a string, escaped as [`write_json`] writes it.
-pub fn to_safe_string(value: &impl Serialize) -> Result<String, serde_json::Error> {
-    let mut out = Vec::new();
-    let mut serializer = serde_json::Serializer::with_formatter(&mut out, TerminalSafeJson::at_depth(0));
-    value.serialize(&mut serializer)?;
-    // The serializer writes UTF-8 and escapes alone.
-    Ok(String::from_utf8_lossy(&out).into_owned())
-}
+use crate::text::SafeJson;
 
 /// Writes `value` as pretty JSON.
 pub fn write_json(out: &mut impl Write, value: &impl Serialize) -> std::io::Result<()> {
@@ -28,7 +22,7 @@ pub fn write_json(out: &mut impl Write, value: &impl Serialize) -> std::io::Resu
 
 /// Writes `value` as pretty JSON laid out as if it stood `depth` levels deep.
 pub fn write_at(out: &mut impl Write, value: &impl Serialize, depth: usize) -> std::io::Result<()> {
-    let mut serializer = serde_json::Serializer::with_formatter(out, TerminalSafeJson::at_depth(depth));
+    let mut serializer = serde_json::Serializer::with_formatter(out, SafeJson::at_depth(depth));
     value
         .serialize(&mut serializer)
         .map_err(|error| match error.io_error_kind() {
@@ -75,109 +69,6 @@ impl JsonArray {
     }
 }
 
-/// Writes part of a JSON string's text with every character
-/// [`crate::text::is_unsafe`] names escaped as `\uXXXX`.
-pub(super) fn write_safe_fragment<W: ?Sized + Write>(writer: &mut W, fragment: &str) -> std::io::Result<()> {
-    let mut rest = fragment;
-    while let Some(at) = rest.find(crate::text::is_unsafe) {
-        writer.write_all(&rest.as_bytes()[..at])?;
-        let c = rest[at..].chars().next().unwrap_or_default();
-        // Beyond U+FFFF (the tag characters) JSON escapes a surrogate pair.
-        for unit in c.encode_utf16(&mut [0; 2]) {
-            write!(writer, "\\u{:04x}", unit)?;
-        }
-        rest = &rest[at + c.len_utf8()..];
-    }
-    writer.write_all(rest.as_bytes())
-}
-
-/// serde_json's pretty layout (two spaces), starting at any depth, with the
-/// characters [`crate::text::is_unsafe`] names escaped inside strings.
-pub(super) struct TerminalSafeJson {
-    depth: usize,
-    has_value: bool,
-}
-
-impl TerminalSafeJson {
-    pub(super) fn at_depth(depth: usize) -> TerminalSafeJson {
-        TerminalSafeJson {
-            depth,
-            has_value: false,
-        }
-    }
-
-    fn indent<W: ?Sized + Write>(&self, writer: &mut W) -> std::io::Result<()> {
-        for _ in 0..self.depth {
-            writer.write_all(b"  ")?;
-        }
-        Ok(())
-    }
-}
-
-impl serde_json::ser::Formatter for TerminalSafeJson {
-    fn write_string_fragment<W: ?Sized + Write>(
-        &mut self,
-        writer: &mut W,
-        fragment: &str,
-    ) -> std::io::Result<()> {
-        write_safe_fragment(writer, fragment)
-    }
-
-    fn begin_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        writer.write_all(b"[")
-    }
-
-    fn end_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.depth -= 1;
-        if self.has_value {
-            writer.write_all(b"\n")?;
-            self.indent(writer)?;
-        }
-        writer.write_all(b"]")
-    }
-
-    fn begin_array_value<W: ?Sized + Write>(&mut self, writer: &mut W, first: bool) -> std::io::Result<()> {
-        writer.write_all(if first { b"\n" } else { b",\n" })?;
-        self.indent(writer)
-    }
-
-    fn end_array_value<W: ?Sized + Write>(&mut self, _writer: &mut W) -> std::io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
-
-    fn begin_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        writer.write_all(b"{")
-    }
-
-    fn end_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.depth -= 1;
-        if self.has_value {
-            writer.write_all(b"\n")?;
-            self.indent(writer)?;
-        }
-        writer.write_all(b"}")
-    }
-
-    fn begin_object_key<W: ?Sized + Write>(&mut self, writer: &mut W, first: bool) -> std::io::Result<()> {
-        writer.write_all(if first { b"\n" } else { b",\n" })?;
-        self.indent(writer)
-    }
-
-    fn begin_object_value<W: ?Sized + Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        writer.write_all(b": ")
-    }
-
-    fn end_object_value<W: ?Sized + Write>(&mut self, _writer: &mut W) -> std::io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,7 +90,7 @@ mod tests {
     #[test]
     fn invisible_and_c1_characters_are_escaped_and_the_value_stays() {
         let value = serde_json::json!({"name": "Ad\u{200b}min\u{feff}\u{2060}\u{9b}x\u{202e}\u{e0041}"});
-        let text = to_safe_string(&value).unwrap();
+        let text = crate::text::to_safe_json(&value).unwrap();
         assert!(
             !text.chars().any(|c| c != '\n' && crate::text::is_unsafe(c)),
             "{text}"

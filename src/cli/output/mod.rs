@@ -20,7 +20,7 @@ mod json;
 mod stream;
 mod verbatim;
 
-pub use json::{to_safe_string, write_at, write_json};
+pub use json::{write_at, write_json};
 pub use stream::{JsonRow, ListWriter};
 pub use verbatim::write_verbatim;
 

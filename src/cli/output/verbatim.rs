@@ -87,12 +87,12 @@ fn indent(out: &mut impl Write, depth: usize) -> io::Result<()> {
 }
 
 /// A string's text between its quotes, escapes and all: printable ASCII
-/// as it is, anything else through [`super::json::write_safe_fragment`].
+/// as it is, anything else through [`crate::text::write_safe_fragment`].
 fn write_content(out: &mut impl Write, content: &str) -> io::Result<()> {
     if content.bytes().all(|byte| (0x20..0x7f).contains(&byte)) {
         out.write_all(content.as_bytes())
     } else {
-        super::json::write_safe_fragment(out, content)
+        crate::text::write_safe_fragment(out, content)
     }
 }
 
@@ -122,7 +122,7 @@ mod tests {
                 let mut expected = Vec::new();
                 let mut serializer = serde_json::Serializer::with_formatter(
                     &mut expected,
-                    crate::cli::output::json::TerminalSafeJson::at_depth(depth),
+                    crate::text::SafeJson::at_depth(depth),
                 );
                 serde::Serialize::serialize(&value, &mut serializer).unwrap();
                 let expected = String::from_utf8(expected).unwrap();

@@ -5,7 +5,7 @@ use super::super::output::{self, Format, fixed, flexible};
 use super::super::{Exit, UsageError, date};
 use crate::api::health::assess;
 use crate::api::{Client, Delivery, DeliveryStatus, Raw, RecipientCounts, RecipientStatus};
-use crate::console::view::format::when as minute;
+use crate::display::{Zone, when};
 
 /// What `subs deliveries` says on a server without the endpoint.
 pub const NO_HISTORY: &str = "this server keeps no delivery history";
@@ -54,7 +54,7 @@ fn table(deliveries: &[Delivery]) -> String {
         .map(|delivery| {
             let counts = delivery.recipient_counts();
             vec![
-                minute(delivery.scheduled_at.or(delivery.created_at)),
+                when(delivery.scheduled_at.or(delivery.created_at), Zone::Utc),
                 delivery
                     .trigger_type
                     .as_ref()

@@ -23,7 +23,7 @@ use super::super::output::{self, Column, Format, fixed, flexible};
 use crate::api::Client;
 use crate::api::health::{FailedRecipient, Health};
 use crate::config::state_dir;
-use crate::console::view::format::when as minute;
+use crate::display::{Zone, when};
 use crate::health::budget::Budget;
 use crate::health::index::Index;
 use crate::health::{Coverage, HealthRow, Look, LookEvent, LookOptions, LookSummary};
@@ -435,7 +435,7 @@ fn failed_for(row: &HealthRow) -> String {
 fn cells(row: &HealthRow) -> Vec<String> {
     vec![
         row.health.to_string(),
-        minute(row.since),
+        when(row.since, Zone::Utc),
         if row.streak > 0 {
             row.streak.to_string()
         } else {

@@ -14,7 +14,7 @@ use super::{UsageError, date};
 use crate::api::{
     DeliveryStatus, List, Raw, ResourceType, Subscription, SubscriptionFilter, SubscriptionState, Verbatim,
 };
-use crate::console::view::format::when as minute;
+use crate::display::{Zone, when};
 use crate::schedule::Schedule;
 use input::SubscriptionFields;
 
@@ -344,7 +344,7 @@ fn cells(subscription: &Subscription, now: chrono::DateTime<chrono::Utc>) -> Vec
         subscription.title.clone().unwrap_or_default(),
         target(subscription),
         subscription.summary.clone().unwrap_or_default(),
-        minute(subscription.next_delivery_date),
+        when(subscription.next_delivery_date, Zone::Utc),
         subscription.state(now).to_string(),
     ]
 }
@@ -364,7 +364,7 @@ fn show(subscription: &Raw<Subscription>, format: Format) -> anyhow::Result<()> 
         .map(|schedule| schedule.occurrences_after(now, 5))
         .unwrap_or_default()
         .into_iter()
-        .map(|at| minute(Some(at)))
+        .map(|at| when(Some(at), Zone::Utc))
         .collect::<Vec<_>>();
     let state = subscription.state(now);
     // A dashboard's or insight's id, with the name the server gives it.

@@ -5,12 +5,12 @@
 
 use ratatui::crossterm::event::KeyCode;
 
-use super::{answer, app, fetches, key, roles, screen, subscriptions};
+use super::{answer, app, fetches, key, roles, roles_page, screen, subscriptions};
 use crate::api::{self, Page, RequestLabel, Role, TransportKind};
-use crate::console::app::{
-    App, Context, Effect, HELD_KEYS, ListId, Msg, PageData, Ticket, Timer, WriteAnswer,
-};
 use crate::console::keymap::Keymap;
+use crate::console::shell::{
+    App, Context, Effect, HELD_KEYS, Msg, ScreenId, ScreenPage, Ticket, Timer, WriteAnswer,
+};
 
 fn refused() -> api::Error {
     api::Error::Transport {
@@ -75,9 +75,9 @@ fn keys_typed_before_the_first_page_are_applied_in_order_once_it_comes() {
     assert!(screen(&app).contains("3 keys typed, waiting for the rows"));
     let effects = answer(&mut app, &first, |offset| subscriptions(12, offset));
     assert_eq!(app.held_keys(), 0);
-    assert_eq!(app.shown(), ListId::Deliveries);
-    assert_eq!(app.lists.deliveries.subscription(), Some(3), "row 3, id 3");
-    assert_eq!(fetches(&effects), vec![(ListId::Deliveries, 0)]);
+    assert_eq!(app.shown(), ScreenId::Deliveries);
+    assert_eq!(app.screens.deliveries.subscription(), Some(3), "row 3, id 3");
+    assert_eq!(fetches(&effects), vec![(ScreenId::Deliveries, 0)]);
 }
 
 #[test]
@@ -90,7 +90,7 @@ fn enter_on_a_row_whose_page_is_on_its_way_waits_for_it() {
     assert!(key(&mut app, KeyCode::Enter).is_empty());
     assert_eq!(app.held_keys(), 1);
     answer(&mut app, &last, |offset| subscriptions(1_000, offset));
-    assert_eq!(app.lists.deliveries.subscription(), Some(1_000));
+    assert_eq!(app.screens.deliveries.subscription(), Some(1_000));
 }
 
 #[test]
@@ -102,11 +102,11 @@ fn held_keys_are_bounded_and_a_failed_load_drops_them_saying_so() {
         key(&mut app, KeyCode::Char('j'));
     }
     assert_eq!(app.held_keys(), HELD_KEYS);
-    let notice = app.notice.clone().unwrap().text;
+    let notice = app.notice.shown.clone().unwrap().text;
     assert!(notice.contains("this one was dropped"), "{notice}");
     fail(&mut app, &first, refused());
     assert_eq!(app.held_keys(), 0);
-    let notice = app.notice.clone().unwrap().text;
+    let notice = app.notice.shown.clone().unwrap().text;
     assert!(
         notice.contains("cannot reach http://127.0.0.1:9: connection refused")
             && notice.contains(&format!("dropped: {HELD_KEYS} keys typed while the list loaded")),
@@ -120,12 +120,12 @@ fn back_is_never_held_and_drops_what_waits() {
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(8, offset));
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.shown(), ListId::Members);
+    assert_eq!(app.shown(), ScreenId::Members);
     key(&mut app, KeyCode::Char('j'));
     assert_eq!(app.held_keys(), 1);
     key(&mut app, KeyCode::Char('q'));
-    assert_eq!((app.held_keys(), app.shown()), (0, ListId::Roles));
-    assert!(!app.quit);
+    assert_eq!((app.held_keys(), app.shown()), (0, ScreenId::Roles));
+    assert!(!app.window.quit);
 }
 
 #[test]
@@ -135,7 +135,10 @@ fn a_server_not_reached_is_tried_again_later_and_later_and_r_tries_now() {
     let effects = fail(&mut app, &first, refused());
     let (wait, ticket) = retry_timer(&effects).expect("a try is set");
     assert_eq!(wait, 1);
-    assert!(app.notice.is_none(), "the footer says it, no box over the table");
+    assert!(
+        app.notice.shown.is_none(),
+        "the footer says it, no box over the table"
+    );
     let shown = screen(&app);
     assert!(
         shown.contains(
@@ -150,7 +153,7 @@ fn a_server_not_reached_is_tried_again_later_and_later_and_r_tries_now() {
             timer: Timer::Reconnect(wait),
             ticket,
         });
-        assert_eq!(fetches(&effects), vec![(ListId::Roles, 0)]);
+        assert_eq!(fetches(&effects), vec![(ScreenId::Roles, 0)]);
         assert!(
             retry_timer(&effects).is_none(),
             "no timer while a try is on its way"
@@ -171,9 +174,9 @@ fn a_server_not_reached_is_tried_again_later_and_later_and_r_tries_now() {
         .is_empty()
     );
     let effects = answer(&mut app, &fetch, |offset| roles(8, offset));
-    assert!(app.offline.is_none());
+    assert!(app.connection.offline.is_none());
     assert_eq!(
-        app.notice.clone().unwrap().text,
+        app.notice.shown.clone().unwrap().text,
         "reconnected to http://127.0.0.1:9"
     );
     assert!(
@@ -182,7 +185,7 @@ fn a_server_not_reached_is_tried_again_later_and_later_and_r_tries_now() {
             .any(|effect| matches!(effect, Effect::LoadNames { .. })),
         "the header's names, never read, are read now"
     );
-    assert_eq!(app.lists.roles.rows.list.count(), Some(8));
+    assert_eq!(app.screens.roles.rows.list.count(), Some(8));
 }
 
 #[test]
@@ -198,16 +201,16 @@ fn rows_stay_stale_while_the_server_is_away_and_are_read_again_when_it_is_back()
         shown.contains("Role 7") && shown.contains("stale since"),
         "{shown}"
     );
-    assert_eq!(app.lists.roles.rows.selected().unwrap().id, "role-1");
+    assert_eq!(app.screens.roles.rows.selected().unwrap().id, "role-1");
     // Enter on a stale row still opens it.
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.shown(), ListId::Members);
+    assert_eq!(app.shown(), ScreenId::Members);
     key(&mut app, KeyCode::Char('q'));
     // A page that arrives (here, an older request's) says the server is
     // back: what is on screen is read again.
     let effects = answer(&mut app, &refresh, |offset| roles(8, offset));
-    assert!(app.offline.is_none());
-    assert_eq!(fetches(&effects), vec![(ListId::Roles, 0)]);
+    assert!(app.connection.offline.is_none());
+    assert_eq!(fetches(&effects), vec![(ScreenId::Roles, 0)]);
     assert!(!screen(&app).contains("stale since"));
 }
 
@@ -257,15 +260,15 @@ fn a_refresh_follows_the_row_the_cursor_is_on_when_it_arrives() {
     // Moved while the refresh is on its way, over the rows still shown.
     key(&mut app, KeyCode::Char('j'));
     key(&mut app, KeyCode::Char('j'));
-    assert_eq!(app.lists.roles.rows.selected().unwrap().id, "role-3");
+    assert_eq!(app.screens.roles.rows.selected().unwrap().id, "role-3");
     // The same rows in another order.
     answer(&mut app, &refresh, |_| {
-        let mut page: Page<Role> = roles(8, 0).take::<Role>().unwrap();
+        let mut page: Page<Role> = roles_page(8, 0);
         page.results.reverse();
-        PageData::new(page)
+        ScreenPage::new(page)
     });
-    assert_eq!(app.lists.roles.rows.selected().unwrap().id, "role-3");
-    assert_eq!(app.lists.roles.rows.cursor, 4);
+    assert_eq!(app.screens.roles.rows.selected().unwrap().id, "role-3");
+    assert_eq!(app.screens.roles.rows.cursor, 4);
 }
 
 #[test]
@@ -275,7 +278,7 @@ fn enter_on_a_row_never_loaded_says_why() {
     let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
     fail(&mut app, &first, refused());
     key(&mut app, KeyCode::Enter);
-    let notice = app.notice.clone().unwrap().text;
+    let notice = app.notice.shown.clone().unwrap().text;
     assert!(
         notice.starts_with("not loaded: cannot reach http://127.0.0.1:9: connection refused"),
         "{notice}"
@@ -286,7 +289,7 @@ fn enter_on_a_row_never_loaded_says_why() {
     let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
     answer(&mut app, &first, |offset| subscriptions(0, offset));
     key(&mut app, KeyCode::Enter);
-    let notice = app.notice.clone().unwrap().text;
+    let notice = app.notice.shown.clone().unwrap().text;
     assert_eq!(notice, "no subscription under the cursor: the list is empty");
 }
 

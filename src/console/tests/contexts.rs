@@ -1,10 +1,14 @@
 //! `:ctx` in `update`: which answers are taken, what a switch resets, and
 //! what waits for it.
 
+use crate::console::screens;
+use crate::console::screens::ScreenAsk;
+use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
+use crate::console::screens::subscriptions::Msg as SubscriptionsMsg;
 use ratatui::crossterm::event::KeyCode;
 
 use super::*;
-use crate::console::app::{Connected, Target};
+use crate::console::shell::{Connected, Target};
 
 fn connected(profile: &str, organization: &str) -> Box<Connected> {
     let config = api::ClientConfig::new("http://127.0.0.1:9", api::ApiKey::new("phx_other"));
@@ -49,10 +53,11 @@ fn ctx_takes_only_the_last_answer_and_drops_the_old_connections_answers() {
     });
     assert!(
         app.notice
+            .shown
             .as_ref()
             .is_some_and(|n| n.error && n.text.contains("PROD_KEY"))
     );
-    assert_eq!(app.lists.roles.rows.list.count(), Some(3));
+    assert_eq!(app.screens.roles.rows.list.count(), Some(3));
 
     let (third, _) = token(&command(&mut app, "ctx prod"));
     let effects = app.update(Msg::Connected {
@@ -62,7 +67,7 @@ fn ctx_takes_only_the_last_answer_and_drops_the_old_connections_answers() {
     assert_eq!(app.context.profile.as_deref(), Some("prod"));
     assert_eq!(app.context.organization, "org-p");
     assert_eq!(
-        app.lists.roles.rows.list.count(),
+        app.screens.roles.rows.list.count(),
         None,
         "the old organization's roles are gone"
     );
@@ -80,7 +85,7 @@ fn ctx_takes_only_the_last_answer_and_drops_the_old_connections_answers() {
         project: "7".into(),
     }));
     assert!(effects.iter().any(
-        |e| matches!(e, Effect::Fetch { query: Query::Roles { organization }, .. } if organization == "org-p")
+        |e| matches!(e, Effect::Fetch { request: ScreenRequest::Roles(screens::roles::Request { organization }), .. } if organization == "org-p")
     ));
 
     // Answers still on their way over the old connection change nothing.
@@ -99,7 +104,7 @@ fn ctx_takes_only_the_last_answer_and_drops_the_old_connections_answers() {
     assert_eq!(app.permissions.scopes, None);
     let answer_over_old = answer(&mut app, &first, |offset| roles(3, offset));
     assert!(answer_over_old.is_empty());
-    assert_eq!(app.lists.roles.rows.list.count(), None);
+    assert_eq!(app.screens.roles.rows.list.count(), None);
 }
 
 #[test]
@@ -144,6 +149,7 @@ fn writes_wait_for_a_switch_and_the_old_keys_refusals_are_forgotten() {
         assert!(matches!(app.mode, Mode::Normal));
         assert!(
             app.notice
+                .shown
                 .as_ref()
                 .is_some_and(|n| n.text.contains(":ctx switch"))
         );
@@ -157,7 +163,7 @@ fn writes_wait_for_a_switch_and_the_old_keys_refusals_are_forgotten() {
         result: Ok(connected("prod", "org-p")),
     });
     app.update(Msg::Page {
-        list: ListId::Roles,
+        list: ScreenId::Roles,
         generation,
         offset: 0,
         result: Err(missing_scope("organization:write")),
@@ -172,22 +178,29 @@ fn a_catalog_for_a_form_closed_since_is_dropped() {
     app.start();
     key(&mut app, KeyCode::Char('3'));
     let opened = key(&mut app, KeyCode::Char('n'));
-    let Some(Effect::LoadCatalog { ticket: old, .. }) = opened.first().cloned() else {
+    let Some(Effect::Ask(ScreenAsk::Subscriptions(SubscriptionsAsk::Catalog { ticket: old, .. }))) =
+        opened.first().cloned()
+    else {
         panic!("{opened:?}")
     };
     key(&mut app, KeyCode::Esc);
     let reopened = key(&mut app, KeyCode::Char('n'));
-    let Some(Effect::LoadCatalog { ticket: new, .. }) = reopened.first().cloned() else {
+    let Some(Effect::Ask(ScreenAsk::Subscriptions(SubscriptionsAsk::Catalog { ticket: new, .. }))) =
+        reopened.first().cloned()
+    else {
         panic!("{reopened:?}")
     };
     assert_ne!(old, new);
-    let in_flight = app.in_flight;
-    app.update(Msg::Catalog {
-        ticket: old,
-        result: Err(missing_scope("dashboard:read")),
-        slack: None,
-    });
-    assert_eq!(app.in_flight, in_flight - 1, "counted, then dropped");
+    let in_flight = app.requests.in_flight;
+    app.update(
+        SubscriptionsMsg::Catalog {
+            ticket: old,
+            result: Err(missing_scope("dashboard:read")),
+            slack: None,
+        }
+        .into(),
+    );
+    assert_eq!(app.requests.in_flight, in_flight - 1, "counted, then dropped");
     let Mode::Form(form, _) = &app.mode else { panic!() };
     let delivers = form.fields.iter().find(|field| field.name == "delivers").unwrap();
     assert_ne!(
@@ -229,6 +242,7 @@ fn the_project_follows_a_new_organization() {
     assert_eq!(app.context.project, "3", "the new organization's first project");
     assert!(
         app.notice
+            .shown
             .as_ref()
             .is_some_and(|n| n.text.contains("Project 3 (3)"))
     );
@@ -249,7 +263,7 @@ fn the_project_follows_a_new_organization() {
 #[test]
 fn a_switcher_cut_at_its_limit_says_so() {
     let mut app = app();
-    app.size = (120, 40);
+    app.window.size = (120, 40);
     app.start();
     super::command(&mut app, "org");
     let organizations = (0..3)

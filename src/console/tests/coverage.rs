@@ -10,8 +10,11 @@ use super::on_call::with_states;
 use super::{answer, app, command, key, screen};
 use crate::api::health::Health;
 use crate::api::{self, RequestLabel, Subscription, SubscriptionState, TransportKind};
-use crate::console::app::{About, App, Effect, ListId, LookFailure, LookNews, Msg, Ticket, Timer};
-use crate::console::lists::AnyTable;
+use crate::console::screens::ScreenAsk;
+use crate::console::screens::health::Ask as HealthAsk;
+use crate::console::screens::health::Msg as HealthMsg;
+use crate::console::screens::list::List as _;
+use crate::console::shell::{About, App, Effect, LookFailure, LookNews, Msg, ScreenId, Ticket, Timer};
 use crate::health::list::States;
 use crate::health::{Coverage, HealthRow, LookSummary};
 
@@ -47,14 +50,14 @@ fn start(app: &mut App, key_code: KeyCode) -> Ticket {
     key(app, key_code)
         .iter()
         .find_map(|effect| match effect {
-            Effect::Look { ticket, .. } => Some(*ticket),
+            Effect::Ask(ScreenAsk::Health(HealthAsk::Look { ticket, .. })) => Some(*ticket),
             _ => None,
         })
         .expect("a look starts")
 }
 
 fn news(app: &mut App, ticket: Ticket, news: LookNews) {
-    app.update(Msg::LookNews { ticket, news });
+    app.update(HealthMsg::LookNews { ticket, news }.into());
 }
 
 /// Five subscriptions, `known` of them known (the rest pending), those
@@ -72,10 +75,13 @@ fn look(app: &mut App, ticket: Ticket, known: u64, failing: u64) {
 }
 
 fn end(app: &mut App, ticket: Ticket, summary: LookSummary) -> Vec<Effect> {
-    app.update(Msg::Looked {
-        ticket,
-        result: Ok(summary),
-    })
+    app.update(
+        HealthMsg::Looked {
+            ticket,
+            result: Ok(summary),
+        }
+        .into(),
+    )
 }
 
 fn tabs(app: &App) -> String {
@@ -102,12 +108,12 @@ fn a_look_that_did_not_reach_every_subscription_never_shows_the_tick() {
     assert!(!shown.contains('✓'), "{shown}");
     assert!(tabs(&app).contains("H Health 0 failing · 60 %"), "{}", tabs(&app));
     assert!(
-        app.lists
+        app.screens
             .health
             .heading()
             .ends_with("looked at 3 of 5 · 2 not yet"),
         "{}",
-        app.lists.health.heading()
+        app.screens.health.heading()
     );
     assert!(shown.contains("stopped before the end: r goes on"), "{shown}");
 
@@ -127,13 +133,16 @@ fn a_look_that_did_not_reach_every_subscription_never_shows_the_tick() {
 
     // Failed before it could list: nothing known, never ✓.
     let ticket = start(&mut app, KeyCode::Char('r'));
-    app.update(Msg::Looked {
-        ticket,
-        result: Err(LookFailure {
-            message: "403 permission_denied".into(),
-            unreachable: None,
-        }),
-    });
+    app.update(
+        HealthMsg::Looked {
+            ticket,
+            result: Err(LookFailure {
+                message: "403 permission_denied".into(),
+                unreachable: None,
+            }),
+        }
+        .into(),
+    );
     let shown = screen(&app);
     assert!(
         !shown.contains('✓') && tabs(&app).contains("look failed"),
@@ -154,7 +163,7 @@ fn a_look_that_did_not_reach_every_subscription_never_shows_the_tick() {
         },
     );
     assert!(tabs(&app).contains("H Health ✓"), "{}", tabs(&app));
-    assert_eq!(app.lists.health.heading(), "Health · 5 ok");
+    assert_eq!(app.screens.health.heading(), "Health · 5 ok");
 }
 
 fn refused() -> api::Error {
@@ -212,26 +221,33 @@ fn when_the_server_answers_again_a_look_it_cut_short_starts_again() {
     });
     assert!(screen(&app).contains("/subscriptions/7/deliveries/"));
     // The server goes away before the list is read.
-    let effects = app.update(Msg::Looked {
-        ticket,
-        result: Err(LookFailure {
-            message: "cannot reach http://127.0.0.1:9".into(),
-            unreachable: refused().unreachable(),
-        }),
-    });
-    assert!(app.offline.is_some(), "offline, tried again");
+    let effects = app.update(
+        HealthMsg::Looked {
+            ticket,
+            result: Err(LookFailure {
+                message: "cannot reach http://127.0.0.1:9".into(),
+                unreachable: refused().unreachable(),
+            }),
+        }
+        .into(),
+    );
+    assert!(app.connection.offline.is_some(), "offline, tried again");
     assert!(tabs(&app).contains("look failed"));
     let back = comes_back(&mut app, &effects);
-    assert!(app.offline.is_none());
+    assert!(app.connection.offline.is_none());
     assert!(
-        back.iter().any(|effect| matches!(effect, Effect::Look { .. })),
+        back.iter()
+            .any(|effect| matches!(effect, Effect::Ask(ScreenAsk::Health(HealthAsk::Look { .. })))),
         "the look starts again by itself: {back:?}"
     );
-    assert!(app.lists.health.is_looking());
+    assert!(app.screens.health.is_looking());
 
     // The server goes away during the reads: the same.
-    let ticket = match back.iter().find(|effect| matches!(effect, Effect::Look { .. })) {
-        Some(Effect::Look { ticket, .. }) => *ticket,
+    let ticket = match back
+        .iter()
+        .find(|effect| matches!(effect, Effect::Ask(ScreenAsk::Health(HealthAsk::Look { .. }))))
+    {
+        Some(Effect::Ask(ScreenAsk::Health(HealthAsk::Look { ticket, .. }))) => *ticket,
         _ => unreachable!("found above"),
     };
     look(&mut app, ticket, 4, 0);
@@ -244,16 +260,19 @@ fn when_the_server_answers_again_a_look_it_cut_short_starts_again() {
             ..LookSummary::default()
         },
     );
-    assert!(app.offline.is_some());
+    assert!(app.connection.offline.is_some());
     assert!(
         screen(&app).contains("the server stopped answering"),
         "{}",
         screen(&app)
     );
     let back = comes_back(&mut app, &effects);
-    assert!(back.iter().any(|effect| matches!(effect, Effect::Look { .. })));
+    assert!(
+        back.iter()
+            .any(|effect| matches!(effect, Effect::Ask(ScreenAsk::Health(HealthAsk::Look { .. }))))
+    );
     // Once is enough: the next answer starts nothing more.
-    assert!(app.lists.health.is_looking());
+    assert!(app.screens.health.is_looking());
 }
 
 fn subscription(id: i64, enabled: bool, next: Option<chrono::DateTime<chrono::Utc>>) -> Subscription {
@@ -269,7 +288,7 @@ fn subscription(id: i64, enabled: bool, next: Option<chrono::DateTime<chrono::Ut
 #[test]
 fn one_press_of_a_state_key_answers_from_the_list_a_look_read() {
     let mut app = app();
-    let now = app.now;
+    let now = app.window.now;
     app.start();
     let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
     answer(&mut app, &first, |offset| with_states(100_000, offset, now));
@@ -278,11 +297,11 @@ fn one_press_of_a_state_key_answers_from_the_list_a_look_read() {
     let ticket = effects
         .iter()
         .find_map(|effect| match effect {
-            Effect::Look {
+            Effect::Ask(ScreenAsk::Health(HealthAsk::Look {
                 ticket,
                 max_requests: Some(0),
                 ..
-            } => Some(*ticket),
+            })) => Some(*ticket),
             _ => None,
         })
         .unwrap_or_else(|| panic!("the list is read for the states: {effects:?}"));
@@ -302,46 +321,40 @@ fn one_press_of_a_state_key_answers_from_the_list_a_look_read() {
         .rows
         .insert(SubscriptionState::Ended, vec![subscription(9, true, None)]);
     news(&mut app, ticket, LookNews::States(Box::new(states)));
-    let table = &app.lists.subscriptions;
+    let table = &app.screens.subscriptions;
     assert!(table.resource.held);
     assert_eq!(table.rows.len(), 3, "every paused one, at once");
     let shown = screen(&app);
     assert!(shown.contains("1/3"), "{shown}");
     assert!(
-        app.notice.as_ref().is_some_and(|notice| notice
+        app.notice.shown.as_ref().is_some_and(|notice| notice
             .text
             .contains("3 paused of 100,000, as the list read 3m ago said")),
         "{:?}",
-        app.notice
+        app.notice.shown
     );
     // The next state: one press, no request.
     let effects = key(&mut app, KeyCode::Char('f'));
     assert_eq!(
-        app.lists.subscriptions.resource.state,
+        app.screens.subscriptions.resource.state,
         Some(SubscriptionState::Ended)
     );
     assert!(
         !effects.iter().any(|effect| effect.is_request()),
         "answered from what is known: {effects:?}"
     );
-    assert_eq!(app.lists.subscriptions.rows.len(), 1);
-    assert!(app.notice.as_ref().unwrap().text.contains("1 ended of 100,000"));
+    assert_eq!(app.screens.subscriptions.rows.len(), 1);
+    assert!(app.notice.text().contains("1 ended of 100,000"));
     // `L` has nothing further to look for.
     key(&mut app, KeyCode::Char('L'));
-    assert!(
-        app.notice
-            .as_ref()
-            .unwrap()
-            .text
-            .contains("every one is shown already")
-    );
+    assert!(app.notice.text().contains("every one is shown already"));
     // Every state again: the list is fetched by page as before.
     let effects = command(&mut app, "state");
-    assert!(!app.lists.subscriptions.resource.held);
+    assert!(!app.screens.subscriptions.resource.held);
     assert!(effects.iter().any(|effect| matches!(
         effect,
         Effect::Fetch {
-            list: ListId::Subscriptions,
+            list: ScreenId::Subscriptions,
             ..
         }
     )));

@@ -1,19 +1,26 @@
 //! The Health view: a look's news arriving, in any order, in batches; the
 //! heading's counts; Esc stopping the look; the tab bar's count from any
-//! tab; new marks; Enter, `t`, `p` on a row; and a resume the server
-//! undoes, told with why.
+//! tab; new marks; Enter on a row (`health_acts.rs`: `t` and `p` on
+//! one).
 
+use crate::console::screens;
+use crate::console::screens::ScreenAsk;
+use crate::console::screens::health::Ask as HealthAsk;
+use crate::console::screens::health::Msg as HealthMsg;
+use crate::console::screens::subscriptions::Write as SubscriptionWrite;
 use ratatui::crossterm::event::KeyCode;
 
 use super::on_call::written;
 use super::{app, command, key, screen};
+use crate::api::Subscription;
 use crate::api::health::{FailedRecipient, Health};
-use crate::api::{Delivery, DeliveryStatus, Subscription, TargetType};
-use crate::console::app::{App, Effect, ListId, LookNews, Mode, Msg, Query, Stop, Ticket, Write, Written};
-use crate::console::lists::AnyTable;
+use crate::console::screens::list::List as _;
+use crate::console::shell::{
+    App, Effect, LookNews, Mode, ScreenId, ScreenRequest, Stop, Ticket, Write, Written,
+};
 use crate::health::{Coverage, HealthRow, LookSummary};
 
-fn row(id: i64, health: Health) -> HealthRow {
+pub(super) fn row(id: i64, health: Health) -> HealthRow {
     HealthRow {
         id,
         title: format!("Report {id}"),
@@ -50,17 +57,17 @@ fn coverage(total: u64, known: u64, requests: u64) -> Coverage {
 }
 
 /// `H`: Health is shown and its first look starts.
-fn open(app: &mut App) -> (Ticket, Stop) {
+pub(super) fn open(app: &mut App) -> (Ticket, Stop) {
     let effects = key(app, KeyCode::Char('H'));
-    assert_eq!(app.shown(), ListId::Health);
+    assert_eq!(app.shown(), ScreenId::Health);
     match &effects[..] {
         [
-            Effect::Look {
+            Effect::Ask(ScreenAsk::Health(HealthAsk::Look {
                 ticket,
                 project,
                 stop,
                 max_requests: None,
-            },
+            })),
         ] => {
             assert_eq!(project, "1");
             (*ticket, stop.clone())
@@ -69,27 +76,30 @@ fn open(app: &mut App) -> (Ticket, Stop) {
     }
 }
 
-fn news(app: &mut App, ticket: Ticket, news: LookNews) {
-    let effects = app.update(Msg::LookNews { ticket, news });
+pub(super) fn news(app: &mut App, ticket: Ticket, news: LookNews) {
+    let effects = app.update(HealthMsg::LookNews { ticket, news }.into());
     assert!(effects.is_empty(), "news asks for nothing: {effects:?}");
 }
 
 /// The look ends: complete unless stopped (then 2 of 5 are not known).
-fn end(app: &mut App, ticket: Ticket, stopped: bool) {
+pub(super) fn end(app: &mut App, ticket: Ticket, stopped: bool) {
     let known = if stopped { 3 } else { 5 };
-    app.update(Msg::Looked {
-        ticket,
-        result: Ok(LookSummary {
-            coverage: coverage(5, known, 7),
-            read: 5,
-            stopped,
-            ..LookSummary::default()
-        }),
-    });
+    app.update(
+        HealthMsg::Looked {
+            ticket,
+            result: Ok(LookSummary {
+                coverage: coverage(5, known, 7),
+                read: 5,
+                stopped,
+                ..LookSummary::default()
+            }),
+        }
+        .into(),
+    );
 }
 
 fn ids(app: &App) -> Vec<i64> {
-    app.lists
+    app.screens
         .health
         .rows
         .list
@@ -102,7 +112,7 @@ fn ids(app: &App) -> Vec<i64> {
 fn rows_arriving_in_any_order_show_worst_first_and_are_counted() {
     let mut app = app();
     let (ticket, _) = open(&mut app);
-    assert_eq!(app.in_flight, 1, "the look is in flight");
+    assert_eq!(app.requests.in_flight, 1, "the look is in flight");
     news(&mut app, ticket, LookNews::Listed(coverage(6, 0, 1)));
     news(
         &mut app,
@@ -128,9 +138,9 @@ fn rows_arriving_in_any_order_show_worst_first_and_are_counted() {
     let shown = screen(&app);
     assert!(shown.contains("6 of 6 known · 7 requests · Esc stops"), "{shown}");
     end(&mut app, ticket, false);
-    assert_eq!(app.in_flight, 0);
+    assert_eq!(app.requests.in_flight, 0);
     assert_eq!(
-        app.lists.health.heading(),
+        app.screens.health.heading(),
         "Health · 1 failing · 1 partial · 1 auto-disabled · 1 overdue · 2 ok"
     );
     let shown = screen(&app);
@@ -152,23 +162,25 @@ fn a_row_looked_at_again_takes_the_place_of_the_one_before() {
     );
     let again = key(&mut app, KeyCode::Char('r'));
     assert!(
-        !again.iter().any(|effect| matches!(effect, Effect::Look { .. })),
+        !again
+            .iter()
+            .any(|effect| matches!(effect, Effect::Ask(ScreenAsk::Health(HealthAsk::Look { .. })))),
         "one look at a time: {again:?}"
     );
     key(&mut app, KeyCode::Char('j'));
-    assert_eq!(app.lists.health.selected().map(|row| row.id), Some(1));
+    assert_eq!(app.screens.health.selected().map(|row| row.id), Some(1));
     news(&mut app, ticket, LookNews::Rows(vec![row(1, Health::Failing)]));
     assert_eq!(ids(&app), [1, 2], "the oldest failing first, by id");
     assert_eq!(
-        app.lists.health.selected().map(|row| row.id),
+        app.screens.health.selected().map(|row| row.id),
         Some(1),
         "the cursor kept its row"
     );
-    assert_eq!(app.lists.health.rows.list.count(), Some(2));
+    assert_eq!(app.screens.health.rows.list.count(), Some(2));
     // A whole look drops the rows of subscriptions it no longer found.
     end(&mut app, ticket, false);
     let (ticket, _) = match &key(&mut app, KeyCode::Char('r'))[..] {
-        [Effect::Look { ticket, stop, .. }] => (*ticket, stop.clone()),
+        [Effect::Ask(ScreenAsk::Health(HealthAsk::Look { ticket, stop, .. }))] => (*ticket, stop.clone()),
         other => panic!("no look: {other:?}"),
     };
     news(&mut app, ticket, LookNews::Listed(coverage(1, 1, 1)));
@@ -185,15 +197,19 @@ fn esc_stops_the_look_and_keeps_its_rows() {
     news(&mut app, ticket, LookNews::Rows(vec![row(1, Health::Failing)]));
     key(&mut app, KeyCode::Esc);
     assert!(stop.is_stopped());
-    assert_eq!(app.shown(), ListId::Health, "Esc stopped the look, nothing else");
+    assert_eq!(
+        app.shown(),
+        ScreenId::Health,
+        "Esc stopped the look, nothing else"
+    );
     end(&mut app, ticket, true);
     assert_eq!(ids(&app), [1]);
-    assert!(app.notice.as_ref().unwrap().text.contains("look stopped"));
+    assert!(app.notice.text().contains("look stopped"));
     assert!(screen(&app).contains("stopped before the end: r goes on"));
     // `r` looks again.
     assert!(matches!(
         &key(&mut app, KeyCode::Char('r'))[..],
-        [Effect::Look { .. }]
+        [Effect::Ask(ScreenAsk::Health(HealthAsk::Look { .. }))]
     ));
 }
 
@@ -216,7 +232,7 @@ fn the_tab_bar_counts_the_failing_from_any_tab_after_the_first_look() {
     );
     end(&mut app, ticket, false);
     key(&mut app, KeyCode::Char('1'));
-    assert_eq!(app.shown(), ListId::Roles);
+    assert_eq!(app.shown(), ScreenId::Roles);
     let tabs = screen(&app).lines().nth(1).unwrap().to_string();
     assert!(tabs.contains("H Health 3 failing"), "{tabs}");
     // Back on Health, no second look starts by itself.
@@ -258,170 +274,20 @@ fn enter_opens_the_rows_deliveries_and_back_returns_to_health() {
     );
     end(&mut app, ticket, false);
     let effects = key(&mut app, KeyCode::Enter);
-    assert_eq!(app.shown(), ListId::Deliveries);
+    assert_eq!(app.shown(), ScreenId::Deliveries);
     assert!(
         effects.iter().any(|effect| matches!(
             effect,
             Effect::Fetch {
-                query: Query::Deliveries { subscription: 35, .. },
+                request: ScreenRequest::Deliveries(screens::deliveries::Request { subscription: 35, .. }),
                 ..
             }
         )),
         "{effects:?}"
     );
     key(&mut app, KeyCode::Char('q'));
-    assert_eq!(app.shown(), ListId::Health);
-    assert_eq!(app.tab, ListId::Health);
-}
-
-#[test]
-fn t_on_a_row_asks_to_test_its_subscription() {
-    let mut app = app();
-    let (ticket, _) = open(&mut app);
-    news(&mut app, ticket, LookNews::Rows(vec![row(35, Health::Failing)]));
-    key(&mut app, KeyCode::Char('t'));
-    let Mode::Confirm(confirm) = &app.mode else {
-        panic!("no question: {:?}", app.mode)
-    };
-    assert!(matches!(
-        confirm.single(),
-        Some(Write::TestDelivery { id: 35, .. })
-    ));
-}
-
-fn revoked_slack(id: i64, enabled: bool) -> Subscription {
-    Subscription {
-        id,
-        title: Some("Revenue in Slack".into()),
-        target_type: Some(TargetType::Slack),
-        target_value: Some("#revenue".into()),
-        enabled: Some(enabled),
-        ..Subscription::default()
-    }
-}
-
-#[test]
-fn p_resuming_an_auto_disabled_row_says_the_server_paused_it_again_and_why() {
-    let mut app = app();
-    let (ticket, _) = open(&mut app);
-    news(
-        &mut app,
-        ticket,
-        LookNews::Rows(vec![row(13, Health::AutoDisabled)]),
-    );
-    end(&mut app, ticket, false);
-    // Not loaded on Subscriptions: read first, then asked about (a resume
-    // delivers at once), and only y resumes it.
-    let effects = key(&mut app, KeyCode::Char('p'));
-    assert!(
-        matches!(&effects[..], [Effect::LoadSubscription { id: 13, .. }]),
-        "{effects:?}"
-    );
-    let effects = app.update(Msg::Subscription(Ok(Box::new(revoked_slack(13, false)))));
-    assert!(effects.is_empty(), "asked first: {effects:?}");
-    assert!(
-        matches!(&app.mode, Mode::Confirm(confirm) if confirm.question.starts_with("Resume #13")),
-        "{:?}",
-        app.mode
-    );
-    let effects = key(&mut app, KeyCode::Char('y'));
-    let [write @ Effect::Write { .. }] = &effects[..] else {
-        panic!("no resume: {effects:?}")
-    };
-    assert!(matches!(
-        write,
-        Effect::Write {
-            write: Write::SetEnabled {
-                id: 13,
-                enabled: true,
-                ..
-            },
-            ..
-        }
-    ));
-    // The server takes it, and its confirmation delivery fails.
-    let effects = written(
-        &mut app,
-        write,
-        Ok(Written::Subscription(Box::new(revoked_slack(13, true)))),
-    );
-    assert!(
-        effects
-            .iter()
-            .any(|effect| matches!(effect, Effect::LoadSubscription { id: 13, .. })),
-        "read again: {effects:?}"
-    );
-    let effects = app.update(Msg::Subscription(Ok(Box::new(revoked_slack(13, false)))));
-    assert!(
-        matches!(
-            &effects[..],
-            [Effect::LoadNewestDelivery { subscription: 13, .. }]
-        ),
-        "{effects:?}"
-    );
-    let failed = Delivery {
-        id: "d-1".into(),
-        status: Some(DeliveryStatus::Failed),
-        target_type: Some(TargetType::Slack),
-        created_at: Some(app.now),
-        error: Some(serde_json::json!({
-            "message": "Your Slack connection is no longer active. Reconnect Slack to deliver to this channel.",
-            "type": "SlackIntegrationInactive"
-        })),
-        ..Delivery::default()
-    };
-    app.update(Msg::NewestDelivery {
-        subscription: 13,
-        result: Ok(Some(Box::new(failed))),
-    });
-    let notice = app.notice.clone().unwrap();
-    assert!(notice.error);
-    assert_eq!(
-        notice.text,
-        "resumed #13, but the server paused it again: Slack integration revoked: e edits the target (another integration), or reconnect Slack in PostHog"
-    );
-    assert!(
-        app.poll.is_none() && app.recheck.is_none(),
-        "the story is told: no more looks"
-    );
-}
-
-#[test]
-fn a_resume_that_holds_says_nothing_more() {
-    let mut app = app();
-    let (ticket, _) = open(&mut app);
-    news(&mut app, ticket, LookNews::Rows(vec![row(7, Health::Paused)]));
-    key(&mut app, KeyCode::Char('p'));
-    let mut paused = revoked_slack(7, false);
-    paused.target_type = Some(TargetType::Email);
-    app.update(Msg::Subscription(Ok(Box::new(paused.clone()))));
-    let effects = key(&mut app, KeyCode::Char('y'));
-    paused.enabled = Some(true);
-    written(
-        &mut app,
-        &effects[0],
-        Ok(Written::Subscription(Box::new(paused.clone()))),
-    );
-    app.update(Msg::Subscription(Ok(Box::new(paused.clone()))));
-    assert!(app.notice.as_ref().unwrap().text.starts_with("resumed #7"));
-    // Its confirmation delivery lands, and it is still enabled after.
-    let delivered = Delivery {
-        id: "d-3".into(),
-        status: Some(DeliveryStatus::Completed),
-        created_at: Some(app.now),
-        ..Delivery::default()
-    };
-    app.update(Msg::NewestDelivery {
-        subscription: 7,
-        result: Ok(Some(Box::new(delivered))),
-    });
-    app.update(Msg::Subscription(Ok(Box::new(paused))));
-    assert!(app.recheck.is_none());
-    let notice = app.notice.clone().unwrap();
-    assert!(
-        !notice.error && notice.text.starts_with("the delivery of #7 landed: completed"),
-        "{notice:?}"
-    );
+    assert_eq!(app.shown(), ScreenId::Health);
+    assert_eq!(app.navigation.tab, ScreenId::Health);
 }
 
 #[test]
@@ -439,56 +305,6 @@ fn another_project_forgets_the_look() {
 /// failed, after the resume's answer and the read that follows it: the
 /// console reads it again when the delivery lands, and says so then.
 #[test]
-fn a_pause_that_comes_with_the_delivery_is_told_when_it_lands() {
-    let mut app = app();
-    let (ticket, _) = open(&mut app);
-    news(
-        &mut app,
-        ticket,
-        LookNews::Rows(vec![row(13, Health::AutoDisabled)]),
-    );
-    key(&mut app, KeyCode::Char('p'));
-    app.update(Msg::Subscription(Ok(Box::new(revoked_slack(13, false)))));
-    let effects = key(&mut app, KeyCode::Char('y'));
-    written(
-        &mut app,
-        &effects[0],
-        Ok(Written::Subscription(Box::new(revoked_slack(13, true)))),
-    );
-    // Read at once: still enabled, the delivery not run yet.
-    app.update(Msg::Subscription(Ok(Box::new(revoked_slack(13, true)))));
-    assert!(app.recheck.is_some(), "kept while the delivery is watched for");
-    let failed = Delivery {
-        id: "d-2".into(),
-        status: Some(DeliveryStatus::Failed),
-        target_type: Some(TargetType::Slack),
-        created_at: Some(app.now),
-        error: Some(serde_json::json!({"message": "Your Slack connection is no longer active."})),
-        ..Delivery::default()
-    };
-    let effects = app.update(Msg::NewestDelivery {
-        subscription: 13,
-        result: Ok(Some(Box::new(failed))),
-    });
-    assert!(
-        effects
-            .iter()
-            .any(|effect| matches!(effect, Effect::LoadSubscription { id: 13, .. })),
-        "{effects:?}"
-    );
-    app.update(Msg::Subscription(Ok(Box::new(revoked_slack(13, false)))));
-    let notice = app.notice.clone().unwrap();
-    assert!(
-        notice.error
-            && notice
-                .text
-                .starts_with("resumed #13, but the server paused it again: Slack integration revoked"),
-        "{notice:?}"
-    );
-    assert!(app.recheck.is_none());
-}
-
-#[test]
 fn marked_rows_are_paused_together_and_the_paused_ones_left_alone() {
     let mut app = app();
     let (ticket, _) = open(&mut app);
@@ -500,7 +316,7 @@ fn marked_rows_are_paused_together_and_the_paused_ones_left_alone() {
     news(&mut app, ticket, LookNews::Rows(rows));
     end(&mut app, ticket, false);
     key(&mut app, KeyCode::Char('*'));
-    assert_eq!(app.lists.health.marked(), 3);
+    assert_eq!(app.screens.health.marked(), 3);
     assert!(screen(&app).contains("3 marked"));
     key(&mut app, KeyCode::Char('p'));
     let Mode::Confirm(confirm) = &app.mode else {
@@ -516,9 +332,10 @@ fn marked_rows_are_paused_together_and_the_paused_ones_left_alone() {
         .iter()
         .filter_map(|effect| match effect {
             Effect::Write {
-                write: Write::SetEnabled {
-                    id, enabled: false, ..
-                },
+                write:
+                    Write::Subscription(SubscriptionWrite::SetEnabled {
+                        id, enabled: false, ..
+                    }),
                 ..
             } => Some(*id),
             _ => None,
@@ -527,7 +344,7 @@ fn marked_rows_are_paused_together_and_the_paused_ones_left_alone() {
     assert_eq!(paused, [1, 3]);
     for effect in &effects {
         let Effect::Write {
-            write: Write::SetEnabled { id, .. },
+            write: Write::Subscription(SubscriptionWrite::SetEnabled { id, .. }),
             ..
         } = effect
         else {
@@ -545,18 +362,24 @@ fn marked_rows_are_paused_together_and_the_paused_ones_left_alone() {
         );
     }
     assert_eq!(
-        app.lists.health.marked(),
+        app.screens.health.marked(),
         0,
         "done, and the paused one left as it was: unmarked"
     );
-    assert!(app.notice.clone().unwrap().text.contains("r looks again"));
+    assert!(app.notice.shown.clone().unwrap().text.contains("r looks again"));
 }
 
 #[test]
 fn a_paused_row_promises_no_next_delivery_and_names_its_channel() {
-    use crate::console::lists::{Board, Resource};
-    let theme = crate::console::view::theme::Theme::plain();
+    use crate::console::screens::health::Board;
+    use crate::console::table::listing::Listing;
+    let theme = crate::console::kit::theme::Theme::plain();
     let now = crate::api::time::parse_datetime("2026-11-22T10:00:00Z").unwrap();
+    let view = crate::console::kit::view::ViewCx {
+        theme: &theme,
+        zone: crate::display::Zone::Utc,
+        now,
+    };
     let mut disabled = row(13, Health::AutoDisabled);
     disabled.target = "slack C0001000|#metrics".into();
     disabled.next_delivery_date = crate::api::time::parse_datetime("2026-11-23T09:00:00Z");
@@ -564,7 +387,7 @@ fn a_paused_row_promises_no_next_delivery_and_names_its_channel() {
         recipient: "C0001000|#metrics".into(),
         error: "Your Slack connection is no longer active.".into(),
     }];
-    let (_, lines) = Board::default().detail(&disabled, now, &theme);
+    let (_, lines) = Board::default().detail(&disabled, &view);
     let text: Vec<String> = lines.iter().map(ToString::to_string).collect();
     assert!(
         text.iter()
@@ -581,13 +404,13 @@ fn a_paused_row_promises_no_next_delivery_and_names_its_channel() {
         "{text:#?}"
     );
     assert!(!text.iter().any(|line| line.contains("C0001000")), "{text:#?}");
-    let cells = Board::default().cells(&disabled, now, &theme);
+    let cells = Board::default().cells(&disabled, &view);
     assert_eq!(
         cells[6].content,
         "#metrics: Your Slack connection is no longer active."
     );
     let mut ok = row(14, Health::Ok);
     ok.next_delivery_date = disabled.next_delivery_date;
-    let (_, lines) = Board::default().detail(&ok, now, &theme);
+    let (_, lines) = Board::default().detail(&ok, &view);
     assert!(lines.iter().any(|line| line.to_string().contains("in 23h")));
 }

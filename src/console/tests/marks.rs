@@ -6,13 +6,14 @@ use ratatui::crossterm::event::KeyCode;
 use super::on_call::{refusal, written};
 use super::{answer, app, fetches, key, roles, screen, subscriptions};
 use crate::api::Subscription;
-use crate::console::app::{App, Confirmed, Context, Effect, ListId, Mode, PageData, Write, Written};
 use crate::console::keymap::Keymap;
+use crate::console::screens::subscriptions::Write as SubscriptionWrite;
+use crate::console::shell::{App, Confirmed, Context, Effect, Mode, ScreenId, ScreenPage, Write, Written};
 use crate::console::widgets::question::Answer;
 use crate::console::widgets::results::Outcome;
 
 /// Answers every page the effects (and the answers) ask for.
-fn answer_all(app: &mut App, effects: Vec<Effect>, make: impl Fn(u64) -> PageData + Copy) {
+fn answer_all(app: &mut App, effects: Vec<Effect>, make: impl Fn(u64) -> ScreenPage + Copy) {
     let mut waiting = effects;
     while let Some(effect) = waiting.pop() {
         if matches!(effect, Effect::Fetch { .. }) {
@@ -30,8 +31,8 @@ fn subscriptions_shown(count: u64) -> App {
     app
 }
 
-fn marked(app: &App, list: ListId) -> usize {
-    app.lists.get(list).marked()
+fn marked(app: &App, list: ScreenId) -> usize {
+    app.screens.shown(list).marked()
 }
 
 #[test]
@@ -41,8 +42,8 @@ fn space_marks_and_moves_down_and_marks_survive_a_sort_and_a_refresh() {
     answer(&mut app, &first, |offset| roles(8, offset));
     key(&mut app, KeyCode::Char(' '));
     key(&mut app, KeyCode::Char(' '));
-    assert_eq!(app.lists.roles.rows.cursor, 2, "Space moves down");
-    assert_eq!(marked(&app, ListId::Roles), 2);
+    assert_eq!(app.screens.roles.rows.cursor, 2, "Space moves down");
+    assert_eq!(marked(&app, ScreenId::Roles), 2);
     let shown = screen(&app);
     assert!(shown.contains("2 marked"), "{shown}");
     let row = |name: &str| {
@@ -59,14 +60,14 @@ fn space_marks_and_moves_down_and_marks_survive_a_sort_and_a_refresh() {
     // Space on a marked row unmarks it.
     key(&mut app, KeyCode::Char('k'));
     key(&mut app, KeyCode::Char(' '));
-    assert_eq!(marked(&app, ListId::Roles), 1);
+    assert_eq!(marked(&app, ScreenId::Roles), 1);
     // Kept by id: another order, a refresh, moving the row elsewhere.
     key(&mut app, KeyCode::Char('s'));
     key(&mut app, KeyCode::Char('s'));
     let effects = key(&mut app, KeyCode::Char('r'));
     answer(&mut app, &effects[0], |offset| roles(8, offset));
-    assert!(app.lists.roles.marks.contains("role-0"));
-    assert_eq!(marked(&app, ListId::Roles), 1);
+    assert!(app.screens.roles.marks.contains("role-0"));
+    assert_eq!(marked(&app, ScreenId::Roles), 1);
 }
 
 #[test]
@@ -79,39 +80,39 @@ fn star_marks_every_row_the_filter_shows() {
         key(&mut app, KeyCode::Char(c));
     }
     key(&mut app, KeyCode::Enter);
-    let shown = app.lists.roles.rows.len();
+    let shown = app.screens.roles.rows.len();
     assert_eq!(shown, 11, "Role 1 and Role 10 to 19");
     key(&mut app, KeyCode::Char('*'));
-    assert_eq!(marked(&app, ListId::Roles), 11);
-    let notice = app.notice.clone().unwrap();
+    assert_eq!(marked(&app, ScreenId::Roles), 11);
+    let notice = app.notice.shown.clone().unwrap();
     assert!(
         notice.text.starts_with("marked the 11 roles the filter shows"),
         "{notice:?}"
     );
-    assert!(!app.lists.roles.marks.contains("role-2"));
+    assert!(!app.screens.roles.marks.contains("role-2"));
 }
 
 #[test]
 fn star_fetches_the_rows_not_loaded_and_marks_them_as_they_come() {
     let mut app = subscriptions_shown(250);
     assert!(
-        app.lists.subscriptions.rows.list.get(200).is_none(),
+        app.screens.subscriptions.rows.list.get(200).is_none(),
         "the last page is not loaded"
     );
     let effects = key(&mut app, KeyCode::Char('*'));
     assert_eq!(
         fetches(&effects),
-        vec![(ListId::Subscriptions, 200)],
+        vec![(ScreenId::Subscriptions, 200)],
         "{effects:?}"
     );
     assert_eq!(
-        marked(&app, ListId::Subscriptions),
+        marked(&app, ScreenId::Subscriptions),
         200,
         "the loaded rows at once"
     );
     answer_all(&mut app, effects, |offset| subscriptions(250, offset));
-    assert_eq!(marked(&app, ListId::Subscriptions), 250);
-    let notice = app.notice.clone().unwrap();
+    assert_eq!(marked(&app, ScreenId::Subscriptions), 250);
+    let notice = app.notice.shown.clone().unwrap();
     assert!(
         notice
             .text
@@ -124,8 +125,8 @@ fn star_fetches_the_rows_not_loaded_and_marks_them_as_they_come() {
 fn star_refuses_more_than_a_thousand() {
     let mut app = subscriptions_shown(1_500);
     key(&mut app, KeyCode::Char('*'));
-    assert_eq!(marked(&app, ListId::Subscriptions), 0);
-    let notice = app.notice.clone().unwrap();
+    assert_eq!(marked(&app, ScreenId::Subscriptions), 0);
+    let notice = app.notice.shown.clone().unwrap();
     assert!(notice.error, "{notice:?}");
     assert!(
         notice
@@ -142,7 +143,7 @@ fn esc_clears_the_marks_before_it_means_back() {
     answer(&mut app, &first, |offset| roles(3, offset));
     let effects = key(&mut app, KeyCode::Enter);
     answer(&mut app, &effects[0], |_| {
-        PageData::new(crate::api::Page::<crate::api::RoleMembership> {
+        ScreenPage::new(crate::api::Page::<crate::api::RoleMembership> {
             count: 2,
             next: None,
             previous: None,
@@ -158,19 +159,19 @@ fn esc_clears_the_marks_before_it_means_back() {
             ],
         })
     });
-    assert_eq!(app.shown(), ListId::Members);
+    assert_eq!(app.shown(), ScreenId::Members);
     key(&mut app, KeyCode::Char(' '));
-    assert_eq!(marked(&app, ListId::Members), 1);
+    assert_eq!(marked(&app, ScreenId::Members), 1);
     key(&mut app, KeyCode::Esc);
-    assert_eq!(marked(&app, ListId::Members), 0);
+    assert_eq!(marked(&app, ScreenId::Members), 0);
     assert_eq!(
         app.shown(),
-        ListId::Members,
+        ScreenId::Members,
         "the first Esc only clears the marks"
     );
     assert!(!screen(&app).contains("marked"));
     key(&mut app, KeyCode::Esc);
-    assert_eq!(app.shown(), ListId::Roles, "the next one goes back");
+    assert_eq!(app.shown(), ScreenId::Roles, "the next one goes back");
 }
 
 #[test]
@@ -197,7 +198,7 @@ fn a_bulk_pause_asks_once_sends_four_at_a_time_and_keeps_the_failed_marked() {
     assert!(flying.iter().all(|effect| matches!(
         effect,
         Effect::Write {
-            write: Write::SetEnabled { enabled: false, .. },
+            write: Write::Subscription(SubscriptionWrite::SetEnabled { enabled: false, .. }),
             ..
         }
     )));
@@ -205,7 +206,7 @@ fn a_bulk_pause_asks_once_sends_four_at_a_time_and_keeps_the_failed_marked() {
     let mut sent = 4;
     while let Some(effect) = flying.pop() {
         let Effect::Write {
-            write: Write::SetEnabled { id, .. },
+            write: Write::Subscription(SubscriptionWrite::SetEnabled { id, .. }),
             ..
         } = &effect
         else {
@@ -230,7 +231,7 @@ fn a_bulk_pause_asks_once_sends_four_at_a_time_and_keeps_the_failed_marked() {
         assert!(flying.len() <= 4);
     }
     assert_eq!(sent, 6, "one write a row");
-    let report = app.report.clone().unwrap();
+    let report = app.bulk.report.clone().unwrap();
     assert_eq!(report.counts().done, 5);
     let failed = report
         .entries
@@ -242,9 +243,9 @@ fn a_bulk_pause_asks_once_sends_four_at_a_time_and_keeps_the_failed_marked() {
         matches!(&failed.outcome, Outcome::Failed(text) if text.contains("400 invalid_input: Cannot pause this one."))
     );
     // Only the failed one stays marked; the others changed in place.
-    assert_eq!(marked(&app, ListId::Subscriptions), 1);
-    assert!(app.lists.subscriptions.marks.contains("2"));
-    assert_eq!(app.lists.subscriptions.find(1).unwrap().enabled, Some(false));
+    assert_eq!(marked(&app, ScreenId::Subscriptions), 1);
+    assert!(app.screens.subscriptions.marks.contains("2"));
+    assert_eq!(app.screens.subscriptions.find(1).unwrap().enabled, Some(false));
     let shown = screen(&app);
     assert!(
         shown.contains("Pause 6 subscriptions: 5 done · 1 failed"),
@@ -280,7 +281,7 @@ fn a_bulk_delete_says_no_on_enter_and_read_only_refuses_it() {
     assert!(matches!(app.mode, Mode::Confirm(_)));
     assert!(key(&mut app, KeyCode::Enter).is_empty());
     assert!(matches!(app.mode, Mode::Normal));
-    assert_eq!(marked(&app, ListId::Roles), 4, "nothing done: all still marked");
+    assert_eq!(marked(&app, ScreenId::Roles), 4, "nothing done: all still marked");
 
     let context = Context {
         host: "test".into(),
@@ -293,20 +294,21 @@ fn a_bulk_delete_says_no_on_enter_and_read_only_refuses_it() {
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(4, offset));
     key(&mut app, KeyCode::Char('*'));
-    assert_eq!(marked(&app, ListId::Roles), 4, "marking writes nothing");
+    assert_eq!(marked(&app, ScreenId::Roles), 4, "marking writes nothing");
     assert!(key(&mut app, KeyCode::Char('d')).is_empty());
     assert!(matches!(app.mode, Mode::Normal));
-    assert!(app.notice.clone().unwrap().text.contains("read-only"));
+    assert!(app.notice.shown.clone().unwrap().text.contains("read-only"));
 }
 
 #[test]
 fn lists_without_marks_say_so() {
     let mut app = subscriptions_shown(3);
     let effects = key(&mut app, KeyCode::Enter);
-    assert_eq!(app.shown(), ListId::Deliveries, "{effects:?}");
+    assert_eq!(app.shown(), ScreenId::Deliveries, "{effects:?}");
     key(&mut app, KeyCode::Char(' '));
     assert!(
         app.notice
+            .shown
             .clone()
             .unwrap()
             .text

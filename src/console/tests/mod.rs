@@ -3,8 +3,8 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::app::{App, Context, Effect, ListId, Mode, Msg, PageData, Query, Ticket, Timer};
 use super::keymap::Keymap;
+use super::shell::{App, Context, Effect, Mode, Msg, ScreenId, ScreenPage, ScreenRequest, Ticket, Timer};
 use crate::api::{self, Page, Refusal, RequestLabel, Role, Subscription};
 
 pub(super) fn app() -> App {
@@ -25,7 +25,7 @@ pub(super) fn key(app: &mut App, code: KeyCode) -> Vec<Effect> {
     app.update(Msg::Key(KeyEvent::new(code, modifiers)))
 }
 
-pub(super) fn roles(count: u64, offset: u64) -> PageData {
+pub(super) fn roles_page(count: u64, offset: u64) -> Page<Role> {
     let results = (offset..(offset + 100).min(count))
         .map(|n| Role {
             id: format!("role-{n}"),
@@ -33,16 +33,20 @@ pub(super) fn roles(count: u64, offset: u64) -> PageData {
             ..Role::default()
         })
         .collect();
-    PageData::new(Page {
+    Page {
         count,
         next: None,
         previous: None,
         results,
-    })
+    }
+}
+
+pub(super) fn roles(count: u64, offset: u64) -> ScreenPage {
+    ScreenPage::new(roles_page(count, offset))
 }
 
 /// Roles as an older server sends them: each with an access level.
-pub(super) fn roles_with_access(count: u64, offset: u64) -> PageData {
+pub(super) fn roles_with_access(count: u64, offset: u64) -> ScreenPage {
     let results = (offset..(offset + 100).min(count))
         .map(|n| Role {
             id: format!("role-{n}"),
@@ -51,7 +55,7 @@ pub(super) fn roles_with_access(count: u64, offset: u64) -> PageData {
             ..Role::default()
         })
         .collect();
-    PageData::new(Page {
+    ScreenPage::new(Page {
         count,
         next: None,
         previous: None,
@@ -59,7 +63,7 @@ pub(super) fn roles_with_access(count: u64, offset: u64) -> PageData {
     })
 }
 
-pub(super) fn subscriptions(count: u64, offset: u64) -> PageData {
+pub(super) fn subscriptions_page(count: u64, offset: u64) -> Page<Subscription> {
     let results = (offset..(offset + 100).min(count))
         .map(|n| Subscription {
             id: n as i64 + 1,
@@ -67,16 +71,20 @@ pub(super) fn subscriptions(count: u64, offset: u64) -> PageData {
             ..Subscription::default()
         })
         .collect();
-    PageData::new(Page {
+    Page {
         count,
         next: None,
         previous: None,
         results,
-    })
+    }
+}
+
+pub(super) fn subscriptions(count: u64, offset: u64) -> ScreenPage {
+    ScreenPage::new(subscriptions_page(count, offset))
 }
 
 /// Answers a fetch effect with a page made by `make`.
-pub(super) fn answer(app: &mut App, effect: &Effect, make: impl Fn(u64) -> PageData) -> Vec<Effect> {
+pub(super) fn answer(app: &mut App, effect: &Effect, make: impl Fn(u64) -> ScreenPage) -> Vec<Effect> {
     let Effect::Fetch {
         list,
         generation,
@@ -94,7 +102,7 @@ pub(super) fn answer(app: &mut App, effect: &Effect, make: impl Fn(u64) -> PageD
     })
 }
 
-pub(super) fn fetches(effects: &[Effect]) -> Vec<(ListId, u64)> {
+pub(super) fn fetches(effects: &[Effect]) -> Vec<(ScreenId, u64)> {
     effects
         .iter()
         .filter_map(|effect| match effect {
@@ -113,8 +121,11 @@ fn starting_asks_for_names_and_the_first_page() {
             .iter()
             .any(|e| matches!(e, Effect::LoadNames { connection, .. } if *connection == Ticket::default()))
     );
-    assert_eq!(fetches(&effects), vec![(ListId::Roles, 0)]);
-    assert_eq!(app.in_flight, 3, "the names, the scopes and the first page");
+    assert_eq!(fetches(&effects), vec![(ScreenId::Roles, 0)]);
+    assert_eq!(
+        app.requests.in_flight, 3,
+        "the names, the scopes and the first page"
+    );
     assert!(effects.contains(&Effect::LoadScopes {
         connection: Ticket::default()
     }));
@@ -125,18 +136,21 @@ fn pages_arrive_and_the_cursor_moves() {
     let mut app = app();
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(8, offset));
-    assert_eq!(app.lists.roles.rows.list.len(), 8);
+    assert_eq!(app.screens.roles.rows.list.len(), 8);
     assert_eq!(
-        app.in_flight, 2,
+        app.requests.in_flight, 2,
         "the names and the scopes are still on their way"
     );
     key(&mut app, KeyCode::Char('j'));
     key(&mut app, KeyCode::Down);
-    assert_eq!(app.lists.roles.rows.selected().unwrap().name, "Role 2");
+    assert_eq!(app.screens.roles.rows.selected().unwrap().name, "Role 2");
     key(&mut app, KeyCode::Char('G'));
-    assert_eq!(app.lists.roles.rows.cursor, 7);
+    assert_eq!(app.screens.roles.rows.cursor, 7);
     key(&mut app, KeyCode::Char('j'));
-    assert_eq!(app.lists.roles.rows.cursor, 7, "the cursor stops at the last row");
+    assert_eq!(
+        app.screens.roles.rows.cursor, 7,
+        "the cursor stops at the last row"
+    );
 }
 
 #[test]
@@ -144,15 +158,15 @@ fn jumping_to_the_end_fetches_the_last_page_only() {
     let mut app = app();
     app.start();
     let effects = key(&mut app, KeyCode::Char('3'));
-    assert_eq!(fetches(&effects), vec![(ListId::Subscriptions, 0)]);
+    assert_eq!(fetches(&effects), vec![(ScreenId::Subscriptions, 0)]);
     answer(&mut app, &effects[0], |offset| subscriptions(100_000, offset));
     let effects = key(&mut app, KeyCode::Char('G'));
-    assert_eq!(fetches(&effects), vec![(ListId::Subscriptions, 99_900)]);
+    assert_eq!(fetches(&effects), vec![(ScreenId::Subscriptions, 99_900)]);
     answer(&mut app, &effects[0], |offset| subscriptions(100_000, offset));
-    assert_eq!(app.lists.subscriptions.rows.cursor, 99_999);
-    assert_eq!(app.lists.subscriptions.rows.selected().unwrap().id, 100_000);
+    assert_eq!(app.screens.subscriptions.rows.cursor, 99_999);
+    assert_eq!(app.screens.subscriptions.rows.selected().unwrap().id, 100_000);
     assert!(
-        app.lists.subscriptions.rows.list.held() <= 1_100,
+        app.screens.subscriptions.rows.list.held() <= 1_100,
         "pages far from the cursor are dropped"
     );
 }
@@ -165,7 +179,7 @@ fn a_late_answer_for_a_list_left_behind_is_dropped() {
     // Showing deleted ones starts a new generation of the list.
     let new = key(&mut app, KeyCode::Char('D')).pop().unwrap();
     let Effect::Fetch {
-        query: Query::Subscriptions { filter, .. },
+        request: ScreenRequest::Subscriptions(crate::console::screens::subscriptions::Request { filter, .. }),
         ..
     } = &new
     else {
@@ -174,14 +188,14 @@ fn a_late_answer_for_a_list_left_behind_is_dropped() {
     assert!(filter.deleted);
     answer(&mut app, &old, |offset| subscriptions(500, offset));
     assert_eq!(
-        app.lists.subscriptions.rows.list.count(),
+        app.screens.subscriptions.rows.list.count(),
         None,
         "the old answer was dropped"
     );
     answer(&mut app, &new, |offset| subscriptions(12, offset));
-    assert_eq!(app.lists.subscriptions.rows.list.count(), Some(12));
+    assert_eq!(app.screens.subscriptions.rows.list.count(), Some(12));
     assert_eq!(
-        app.in_flight, 3,
+        app.requests.in_flight, 3,
         "only the names, the scopes and the first page of roles are still out"
     );
 }
@@ -207,7 +221,7 @@ fn typing_a_filter_searches_the_server_once_typing_pauses() {
         }));
     }
     // At once, over the rows loaded: Report 1, 10-19, 100-199 of the 100 loaded.
-    assert_eq!(app.lists.subscriptions.rows.len(), 11);
+    assert_eq!(app.screens.subscriptions.rows.len(), 11);
     // Only the last pause counts.
     let Some(Effect::Timer { ticket: first, .. }) = debounces.first().cloned() else {
         panic!()
@@ -225,7 +239,7 @@ fn typing_a_filter_searches_the_server_once_typing_pauses() {
         ticket,
     });
     let Some(Effect::Fetch {
-        query: Query::Subscriptions { filter, .. },
+        request: ScreenRequest::Subscriptions(crate::console::screens::subscriptions::Request { filter, .. }),
         ..
     }) = search.first()
     else {
@@ -235,7 +249,7 @@ fn typing_a_filter_searches_the_server_once_typing_pauses() {
     // Esc clears the filter and the server search.
     key(&mut app, KeyCode::Esc);
     assert!(matches!(app.mode, Mode::Normal));
-    assert_eq!(app.lists.subscriptions.filter, "");
+    assert_eq!(app.screens.subscriptions.filter, "");
 }
 
 #[test]
@@ -245,10 +259,10 @@ fn a_role_opens_its_members_and_back_returns_where_it_was_opened() {
     answer(&mut app, &first, |offset| roles(3, offset));
     key(&mut app, KeyCode::Char('j'));
     let effects = key(&mut app, KeyCode::Enter);
-    assert_eq!(app.tab, ListId::Members);
-    assert_eq!(app.lists.members.resource.role.as_ref().unwrap().name, "Role 1");
+    assert_eq!(app.navigation.tab, ScreenId::Members);
+    assert_eq!(app.screens.members.resource.role.as_ref().unwrap().name, "Role 1");
     let Some(Effect::Fetch {
-        query: Query::Members { role, .. },
+        request: ScreenRequest::Members(crate::console::screens::members::Request { role, .. }),
         ..
     }) = effects.first()
     else {
@@ -257,20 +271,27 @@ fn a_role_opens_its_members_and_back_returns_where_it_was_opened() {
     assert_eq!(role, "role-1");
     key(&mut app, KeyCode::Char('q'));
     assert!(
-        app.lists.members.resource.role.is_none() && !app.quit,
+        app.screens.members.resource.role.is_none() && !app.window.quit,
         "q leaves the role first"
     );
-    assert_eq!(app.shown(), ListId::Roles);
-    assert_eq!(app.tab, ListId::Roles, "back on Roles, where Enter was pressed");
+    assert_eq!(app.shown(), ScreenId::Roles);
+    assert_eq!(
+        app.navigation.tab,
+        ScreenId::Roles,
+        "back on Roles, where Enter was pressed"
+    );
     // Opened from the Members tab's choice of a role, back goes to that choice.
     key(&mut app, KeyCode::Char('2'));
     key(&mut app, KeyCode::Enter);
-    assert!(app.lists.members.resource.role.is_some());
+    assert!(app.screens.members.resource.role.is_some());
     key(&mut app, KeyCode::Char('q'));
-    assert_eq!((app.tab, app.shown()), (ListId::Members, ListId::Roles));
+    assert_eq!(
+        (app.navigation.tab, app.shown()),
+        (ScreenId::Members, ScreenId::Roles)
+    );
     key(&mut app, KeyCode::Char('1'));
     key(&mut app, KeyCode::Char('q'));
-    assert!(app.quit);
+    assert!(app.window.quit);
 }
 
 /// The 403 of a key without `scope`.
@@ -296,24 +317,24 @@ fn errors_show_and_never_block_the_keys() {
         panic!()
     };
     app.update(Msg::Page {
-        list: ListId::Roles,
+        list: ScreenId::Roles,
         generation,
         offset: 0,
         result: Err(missing_scope("organization:read")),
     });
-    let notice = app.notice.clone().unwrap();
+    let notice = app.notice.shown.clone().unwrap();
     assert!(
         notice.error && notice.text.contains("'organization:read' scope"),
         "{notice:?}"
     );
     // Keys still work; Esc dismisses.
     key(&mut app, KeyCode::Char('3'));
-    assert_eq!(app.tab, ListId::Subscriptions);
+    assert_eq!(app.navigation.tab, ScreenId::Subscriptions);
     key(&mut app, KeyCode::Esc);
-    assert!(app.notice.is_none());
+    assert!(app.notice.shown.is_none());
     // Moving back asks for the roles again.
     let effects = key(&mut app, KeyCode::Char('1'));
-    assert_eq!(fetches(&effects), vec![(ListId::Roles, 0)]);
+    assert_eq!(fetches(&effects), vec![(ScreenId::Roles, 0)]);
 }
 
 #[test]
@@ -322,15 +343,15 @@ fn refresh_keeps_the_cursor_on_the_same_row() {
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(5, offset));
     key(&mut app, KeyCode::Char('G'));
-    assert_eq!(app.lists.roles.rows.selected().unwrap().id, "role-4");
+    assert_eq!(app.screens.roles.rows.selected().unwrap().id, "role-4");
     let effects = key(&mut app, KeyCode::Char('r'));
     // A role was added before it: the same row is now one further down.
     answer(&mut app, &effects[0], |_| {
-        let mut page = roles(6, 0).take::<Role>().unwrap();
+        let mut page = roles_page(6, 0);
         page.results.rotate_right(1);
-        PageData::new(page)
+        ScreenPage::new(page)
     });
-    assert_eq!(app.lists.roles.rows.selected().unwrap().id, "role-4");
+    assert_eq!(app.screens.roles.rows.selected().unwrap().id, "role-4");
 }
 
 #[test]
@@ -349,7 +370,7 @@ fn help_and_the_command_line() {
     let Mode::Command(input) = &app.mode else { panic!() };
     assert_eq!(input.value(), "subscriptions ");
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.tab, ListId::Subscriptions);
+    assert_eq!(app.navigation.tab, ScreenId::Subscriptions);
     key(&mut app, KeyCode::Char(':'));
     for c in "project 2".chars() {
         key(&mut app, KeyCode::Char(c));
@@ -357,13 +378,14 @@ fn help_and_the_command_line() {
     let effects = key(&mut app, KeyCode::Enter);
     assert_eq!(app.context.project, "2");
     assert!(effects.iter().any(
-        |e| matches!(e, Effect::Fetch { query: Query::Subscriptions { project, .. }, .. } if project == "2")
+        |e| matches!(e, Effect::Fetch { request: ScreenRequest::Subscriptions(crate::console::screens::subscriptions::Request { project, .. }), .. } if project == "2")
     ));
     key(&mut app, KeyCode::Char(':'));
     key(&mut app, KeyCode::Char('x'));
     key(&mut app, KeyCode::Enter);
     assert!(
         app.notice
+            .shown
             .as_ref()
             .is_some_and(|n| n.text.contains("not a command"))
     );
@@ -374,19 +396,22 @@ fn ctrl_c_quits_from_anywhere() {
     let mut app = app();
     key(&mut app, KeyCode::Char('/'));
     app.update(Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)));
-    assert!(app.quit);
+    assert!(app.window.quit);
 }
 
 #[test]
 fn idle_messages_do_not_redraw() {
     let mut app = app();
     app.start();
-    app.dirty = false;
+    app.window.dirty = false;
     app.update(Msg::Tick);
     key(&mut app, KeyCode::F(9));
-    app.in_flight = 0;
+    app.requests.in_flight = 0;
     app.update(Msg::Tick);
-    assert!(!app.dirty, "an unbound key or an idle tick changes nothing");
+    assert!(
+        !app.window.dirty,
+        "an unbound key or an idle tick changes nothing"
+    );
 }
 
 #[test]
@@ -413,7 +438,7 @@ fn writes_the_key_cannot_make_say_why() {
     });
     let effects = key(&mut app, KeyCode::Char('n'));
     assert!(effects.is_empty() && matches!(app.mode, Mode::Normal));
-    let notice = app.notice.clone().unwrap();
+    let notice = app.notice.shown.clone().unwrap();
     assert!(
         notice.text.contains("lacks the 'organization:write' scope"),
         "{notice:?}"
@@ -430,206 +455,11 @@ fn writes_the_key_cannot_make_say_why() {
     let first = read_only.start().pop().unwrap();
     answer(&mut read_only, &first, |offset| roles(2, offset));
     key(&mut read_only, KeyCode::Char('d'));
-    assert!(read_only.notice.as_ref().unwrap().text.contains("--read-only"));
+    assert!(read_only.notice.text().contains("--read-only"));
     assert!(
         matches!(read_only.mode, Mode::Normal),
         "no confirmation: nothing can be deleted"
     );
-}
-
-#[test]
-fn the_role_form_sends_only_what_changed() {
-    let mut app = app();
-    let first = app.start().pop().unwrap();
-    answer(&mut app, &first, |offset| roles_with_access(2, offset));
-    key(&mut app, KeyCode::Char('e'));
-    assert!(matches!(app.mode, Mode::Form(..)));
-    key(&mut app, KeyCode::Tab);
-    key(&mut app, KeyCode::Left);
-    let effects = key(&mut app, KeyCode::Enter);
-    let Some(Effect::Write {
-        write: super::app::Write::UpdateRole { input, .. },
-        ..
-    }) = effects.first()
-    else {
-        panic!("{effects:?}")
-    };
-    assert_eq!(input.name, None, "the name did not change");
-    assert_eq!(input.feature_flags_access_level, Some(21));
-    assert!(
-        key(&mut app, KeyCode::Enter).is_empty(),
-        "a second submit while saving does nothing"
-    );
-}
-
-/// Today's roles have no access level: none is shown, sorted by, asked for
-/// or sent; the default role is marked. An older server's are.
-#[test]
-fn roles_show_an_access_level_only_where_the_server_keeps_one() {
-    let mut app = app();
-    let first = app.start().pop().unwrap();
-    answer(&mut app, &first, |offset| {
-        let page = roles(2, offset).take::<Role>().unwrap();
-        let mut results = page.results;
-        results[1].is_default = Some(true);
-        results[0].is_default = Some(false);
-        PageData::new(Page { results, ..page })
-    });
-    let table = &app.lists.roles;
-    let headers: Vec<&str> = crate::console::lists::AnyTable::columns(table)
-        .iter()
-        .map(|column| column.header)
-        .collect();
-    assert_eq!(headers, ["NAME", "DEFAULT", "MEMBERS", "CREATED BY", "CREATED"]);
-    assert!(!table.resource.access_levels);
-    let theme = crate::console::view::theme::Theme::plain();
-    let cells = |app: &App, row| {
-        crate::console::lists::AnyTable::cells(&app.lists.roles, row, app.now, &theme).unwrap()
-    };
-    assert_eq!(
-        (
-            cells(&app, 0)[1].content.as_ref(),
-            cells(&app, 1)[1].content.as_ref()
-        ),
-        ("", "default")
-    );
-    key(&mut app, KeyCode::Char('n'));
-    let Mode::Form(form, _) = &app.mode else {
-        panic!("no form")
-    };
-    let names: Vec<&str> = form.fields.iter().map(|field| field.name).collect();
-    assert_eq!(names, ["name"]);
-    for c in "Ops".chars() {
-        key(&mut app, KeyCode::Char(c));
-    }
-    let effects = key(&mut app, KeyCode::Enter);
-    let Some(Effect::Write {
-        write: super::app::Write::CreateRole { input, .. },
-        ..
-    }) = effects.first()
-    else {
-        panic!("{effects:?}")
-    };
-    assert_eq!(
-        (input.name.as_deref(), input.feature_flags_access_level),
-        (Some("Ops"), None)
-    );
-
-    let mut older = super::tests::app();
-    let first = older.start().pop().unwrap();
-    answer(&mut older, &first, |offset| roles_with_access(2, offset));
-    let headers: Vec<&str> = crate::console::lists::AnyTable::columns(&older.lists.roles)
-        .iter()
-        .map(|column| column.header)
-        .collect();
-    assert_eq!(headers[1], "ACCESS");
-    key(&mut older, KeyCode::Char('n'));
-    let Mode::Form(form, _) = &older.mode else {
-        panic!("no form")
-    };
-    assert_eq!(form.value("feature_flags_access_level"), "37");
-}
-
-#[test]
-fn a_late_answer_never_touches_another_form() {
-    use super::app::{WriteAnswer, Written};
-    let mut app = app();
-    let first = app.start().pop().unwrap();
-    answer(&mut app, &first, |offset| roles(2, offset));
-    key(&mut app, KeyCode::Char('n'));
-    for c in "Ops".chars() {
-        key(&mut app, KeyCode::Char(c));
-    }
-    let effects = key(&mut app, KeyCode::Enter);
-    let Some(Effect::Write { ticket, write }) = effects.first().cloned() else {
-        panic!("{effects:?}")
-    };
-    // Typing while it saves changes nothing; leaving is allowed.
-    key(&mut app, KeyCode::Char('x'));
-    let Mode::Form(form, _) = &app.mode else { panic!() };
-    assert_eq!(form.value("name"), "Ops");
-    key(&mut app, KeyCode::Esc); // asks: something was typed
-    key(&mut app, KeyCode::Char('y'));
-    assert!(matches!(app.mode, Mode::Normal));
-    // Another form is open when the answer comes.
-    key(&mut app, KeyCode::Char('n'));
-    for c in "Zzz".chars() {
-        key(&mut app, KeyCode::Char(c));
-    }
-    let created = Role {
-        id: "role-new".into(),
-        name: "Ops".into(),
-        ..Role::default()
-    };
-    app.update(Msg::Written(Box::new(WriteAnswer {
-        ticket,
-        write,
-        result: Ok(Written::Role(Box::new(created))),
-    })));
-    let Mode::Form(form, _) = &app.mode else {
-        panic!("the new form was closed")
-    };
-    assert_eq!(form.value("name"), "Zzz", "nothing typed is lost");
-    assert_eq!(
-        app.lists.roles.rows.list.len(),
-        3,
-        "the table still takes the new role"
-    );
-    // A second destructive change waits for the first.
-    key(&mut app, KeyCode::Esc);
-    key(&mut app, KeyCode::Char('y'));
-    key(&mut app, KeyCode::Char('d'));
-    let effects = key(&mut app, KeyCode::Char('y'));
-    assert!(matches!(effects.first(), Some(Effect::Write { .. })));
-    key(&mut app, KeyCode::Char('d'));
-    assert!(app.notice.as_ref().unwrap().text.contains("still on its way"));
-    assert!(matches!(app.mode, Mode::Normal));
-}
-
-#[test]
-fn filtering_subscriptions_fetches_no_more_pages() {
-    let mut app = app();
-    app.start();
-    let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
-    answer(&mut app, &first, |offset| subscriptions(100_000, offset));
-    key(&mut app, KeyCode::Char('/'));
-    let mut effects = Vec::new();
-    for c in "Report".chars() {
-        effects.extend(key(&mut app, KeyCode::Char(c)));
-    }
-    assert!(
-        fetches(&effects).is_empty(),
-        "the server searches; the console filters what it has: {effects:?}"
-    );
-    assert!(app.lists.subscriptions.rows.list.held() <= 200);
-}
-
-#[test]
-fn the_detail_opens_over_the_table_where_there_is_no_pane() {
-    let mut app = App::new(Context::default(), Keymap::default(), (80, 14));
-    assert!(!app.has_detail_pane());
-    app.start();
-    let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
-    answer(&mut app, &first, |offset| subscriptions(10, offset));
-    key(&mut app, KeyCode::Char('v'));
-    assert!(app.detail_open);
-    key(&mut app, KeyCode::Char('J'));
-    assert_eq!(app.detail_scroll, 3);
-    // J stops where the last line is at the bottom: no blank pages.
-    for _ in 0..50 {
-        key(&mut app, KeyCode::Char('J'));
-    }
-    let last = app.detail_scroll;
-    assert!(last > 3 && last < 40, "{last}");
-    assert!(
-        screen(&app).contains("none left in the schedule"),
-        "{}",
-        screen(&app)
-    );
-    key(&mut app, KeyCode::Esc);
-    assert!(!app.detail_open && !app.quit);
-    key(&mut app, KeyCode::Char('v'));
-    assert!(app.detail_open, "v opens it too where there is no pane");
 }
 
 pub(super) fn command(app: &mut App, line: &str) -> Vec<Effect> {
@@ -642,11 +472,11 @@ pub(super) fn command(app: &mut App, line: &str) -> Vec<Effect> {
 
 /// The app drawn at its size, as text.
 pub(super) fn screen(app: &App) -> String {
-    let (width, height) = app.size;
+    let (width, height) = app.window.size;
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
-    let theme = super::view::theme::Theme::plain();
+    let theme = super::kit::theme::Theme::plain();
     terminal
-        .draw(|frame| super::view::draw(frame, app, &theme))
+        .draw(|frame| super::shell::draw::draw(frame, app, &theme))
         .unwrap();
     let buffer = terminal.backend().buffer();
     (0..height)
@@ -664,7 +494,7 @@ pub(super) fn exchange(effect: &Effect, status: u16, retry_in: Option<u64>) -> M
         panic!("not a fetch: {effect:?}")
     };
     Msg::Exchange {
-        about: crate::console::app::About::Page {
+        about: crate::console::shell::About::Page {
             list: *list,
             generation: *generation,
         },
@@ -683,9 +513,13 @@ pub(super) fn exchange(effect: &Effect, status: u16, retry_in: Option<u64>) -> M
 mod connection;
 mod contexts;
 mod coverage;
+mod deliveries;
+mod forms;
 mod further;
 mod health;
+mod health_acts;
 mod marks;
+mod news;
 mod on_call;
 mod people;
 mod screens;

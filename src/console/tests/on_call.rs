@@ -1,7 +1,10 @@
-//! What on-call does, as pure `update` tests: deliveries paged by cursor,
-//! narrowing to one state, test deliveries and pause with their questions
+//! What on-call does, as pure `update` tests (a subscription's deliveries
+//! are in `deliveries.rs`): narrowing to one state, test deliveries and pause with their questions
 //! and refusals, the watch for a delivery, and `--refresh`.
 
+use crate::console::screens;
+use crate::console::screens::subscriptions::Msg as SubscriptionsMsg;
+use crate::console::screens::subscriptions::Write as SubscriptionWrite;
 use chrono::{Duration, Utc};
 use ratatui::crossterm::event::KeyCode;
 
@@ -9,42 +12,18 @@ use super::{answer, app, command, fetches, key, screen, subscriptions};
 use crate::api::{
     self, Delivery, DeliveryStatus, Page, Refusal, Subscription, SubscriptionState, TriggerType,
 };
-use crate::console::app::{App, keymap::Keymap};
-use crate::console::app::{
-    Context, Effect, ListId, Mode, Msg, PageData, Query, Timer, Write, WriteAnswer, Written,
+use crate::console::screens::ScreenAsk;
+use crate::console::screens::health::Ask as HealthAsk;
+use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
+use crate::console::shell::{App, keymap::Keymap};
+use crate::console::shell::{
+    Context, Effect, Mode, Msg, ScreenId, ScreenPage, ScreenRequest, Timer, Write, WriteAnswer, Written,
 };
 use crate::console::widgets::question::Answer;
 
-/// A page of deliveries at `offset`, `rows` long, with a next link while
-/// `more`.
-fn deliveries(offset: u64, rows: u64, more: bool) -> PageData {
-    let results = (offset..offset + rows)
-        .map(|n| Delivery {
-            id: format!("d{n}"),
-            status: Some(if n == 0 {
-                DeliveryStatus::Failed
-            } else {
-                DeliveryStatus::Completed
-            }),
-            ..Delivery::default()
-        })
-        .collect();
-    PageData::new(Page {
-        count: 0,
-        next: more.then(|| {
-            format!(
-                "/api/projects/1/subscriptions/1/deliveries/?cursor=c{}",
-                offset + rows
-            )
-        }),
-        previous: None,
-        results,
-    })
-}
-
 /// Subscriptions, each in the state its id says (1 in 5 overdue, the
 /// others active), next delivery ordered as the server orders them.
-pub(super) fn with_states(count: u64, offset: u64, now: chrono::DateTime<Utc>) -> PageData {
+pub(super) fn with_states(count: u64, offset: u64, now: chrono::DateTime<Utc>) -> ScreenPage {
     let results = (offset..(offset + 100).min(count))
         .map(|n| Subscription {
             id: n as i64 + 1,
@@ -58,7 +37,7 @@ pub(super) fn with_states(count: u64, offset: u64, now: chrono::DateTime<Utc>) -
             ..Subscription::default()
         })
         .collect();
-    PageData::new(Page {
+    ScreenPage::new(Page {
         count,
         next: None,
         previous: None,
@@ -92,89 +71,9 @@ pub(super) fn refusal(status: u16, detail: &str, attr: Option<&str>) -> api::Err
 }
 
 #[test]
-fn deliveries_follow_the_cursor_a_page_at_a_time_and_only_when_shown() {
-    let mut app = app();
-    app.start();
-    let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
-    answer(&mut app, &first, |offset| subscriptions(3, offset));
-    let effects = key(&mut app, KeyCode::Enter);
-    assert_eq!(app.shown(), ListId::Deliveries);
-    assert_eq!(fetches(&effects), vec![(ListId::Deliveries, 0)]);
-    let effects = answer(&mut app, &effects[0], |offset| deliveries(offset, 100, true));
-    assert!(
-        fetches(&effects).is_empty(),
-        "the next page waits until the screen needs it"
-    );
-    assert!(screen(&app).contains("1/100+"), "more to come: {}", screen(&app));
-    assert!(
-        screen(&app).contains("FAILED"),
-        "a failed one stands out in words"
-    );
-    let effects = key(&mut app, KeyCode::Char('G'));
-    let [fetch] = effects.as_slice() else {
-        panic!("{effects:?}")
-    };
-    assert!(
-        matches!(fetch, Effect::Fetch { offset: 100, query: Query::Deliveries { after: Some(link), .. }, .. } if link.ends_with("cursor=c100")),
-        "{fetch:?}"
-    );
-    answer(&mut app, fetch, |offset| deliveries(offset, 30, false));
-    assert_eq!(app.lists.deliveries.rows.list.count(), Some(130));
-    assert!(
-        screen(&app).contains("/130 "),
-        "the end is known: {}",
-        screen(&app)
-    );
-    // Enter on a delivery: its detail.
-    key(&mut app, KeyCode::Enter);
-    assert!(app.detail_open);
-}
-
-#[test]
-fn a_server_without_deliveries_says_it_keeps_no_history() {
-    let mut app = app();
-    app.start();
-    let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
-    answer(&mut app, &first, |offset| subscriptions(3, offset));
-    let fetch = key(&mut app, KeyCode::Enter).pop().unwrap();
-    let Effect::Fetch {
-        list,
-        generation,
-        offset,
-        ..
-    } = fetch
-    else {
-        panic!()
-    };
-    let not_found = api::Error::Api(Box::new(Refusal {
-        status: 404,
-        kind: "invalid_request".into(),
-        code: "not_found".into(),
-        detail: "Not found.".into(),
-        attr: None,
-        request: api::RequestLabel {
-            method: "GET".into(),
-            path: "/api/projects/1/subscriptions/1/deliveries/".into(),
-        },
-    }));
-    app.update(Msg::Page {
-        list,
-        generation,
-        offset,
-        result: Err(not_found),
-    });
-    assert_eq!(app.notice, None, "not an error");
-    assert!(
-        screen(&app).contains("this server keeps no delivery history"),
-        "{}",
-        screen(&app)
-    );
-}
-
-#[test]
 fn overdue_in_one_key_looks_through_the_list_only_as_far_as_they_go() {
     let mut app = app();
-    let now = app.now;
+    let now = app.window.now;
     app.start();
     let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
     answer(&mut app, &first, |offset| with_states(100_000, offset, now));
@@ -183,24 +82,24 @@ fn overdue_in_one_key_looks_through_the_list_only_as_far_as_they_go() {
     let effects = key(&mut app, KeyCode::Char('o'));
     let [
         fetch,
-        Effect::Look {
+        Effect::Ask(ScreenAsk::Health(HealthAsk::Look {
             max_requests: Some(0),
             ..
-        },
+        })),
         Effect::Timer { .. },
     ] = effects.as_slice()
     else {
         panic!("{effects:?}")
     };
     assert!(
-        matches!(fetch, Effect::Fetch { offset: 0, query: Query::Subscriptions { filter, .. }, .. }
+        matches!(fetch, Effect::Fetch { offset: 0, request: ScreenRequest::Subscriptions(screens::subscriptions::Request { filter, .. }), .. }
             if filter.ordering.as_deref() == Some("next_delivery_date")),
         "ordered by next delivery, the overdue come first: {fetch:?}"
     );
     let effects = answer(&mut app, fetch, |offset| with_states(100_000, offset, now));
     assert_eq!(
         fetches(&effects),
-        vec![(ListId::Subscriptions, 100)],
+        vec![(ScreenId::Subscriptions, 100)],
         "more may follow"
     );
     let effects = answer(&mut app, &effects[0], |offset| with_states(100_000, offset, now));
@@ -208,7 +107,7 @@ fn overdue_in_one_key_looks_through_the_list_only_as_far_as_they_go() {
         fetches(&effects).is_empty(),
         "past the overdue ones, the look stops: {effects:?}"
     );
-    let table = &app.lists.subscriptions;
+    let table = &app.screens.subscriptions;
     assert_eq!(table.rows.len(), 120, "150 past due, 30 of them paused");
     assert!((0..120).all(|at| table.rows.row(at).unwrap().state(now) == SubscriptionState::Overdue));
     let shown = screen(&app);
@@ -223,15 +122,15 @@ fn overdue_in_one_key_looks_through_the_list_only_as_far_as_they_go() {
     // `f` steps on to paused; `:state` alone shows every state again.
     key(&mut app, KeyCode::Char('f'));
     assert_eq!(
-        app.lists.subscriptions.resource.state,
+        app.screens.subscriptions.resource.state,
         Some(SubscriptionState::Paused)
     );
     command(&mut app, "state");
-    assert_eq!(app.lists.subscriptions.resource.state, None);
-    assert_eq!(app.lists.subscriptions.rows.view, None);
+    assert_eq!(app.screens.subscriptions.resource.state, None);
+    assert_eq!(app.screens.subscriptions.rows.view, None);
     command(&mut app, "target slack");
     assert_eq!(
-        app.lists.subscriptions.resource.filter.target_type.as_deref(),
+        app.screens.subscriptions.resource.filter.target_type.as_deref(),
         Some("slack")
     );
     assert!(screen(&app).contains("Subscriptions · to slack"));
@@ -259,7 +158,7 @@ fn a_test_delivery_asks_first_then_watches_for_the_delivery_a_while() {
     assert!(matches!(
         &effects[..],
         [Effect::Write {
-            write: Write::TestDelivery { id: 1, .. },
+            write: Write::Subscription(SubscriptionWrite::TestDelivery { id: 1, .. }),
             ..
         }]
     ));
@@ -275,13 +174,7 @@ fn a_test_delivery_asks_first_then_watches_for_the_delivery_a_while() {
     };
     let mut timer = poll_timer(&effects);
     assert!(timer.is_some(), "a watch for the delivery");
-    assert!(
-        app.notice
-            .as_ref()
-            .unwrap()
-            .text
-            .contains("test delivery of #1 on its way")
-    );
+    assert!(app.notice.text().contains("test delivery of #1 on its way"));
     // Each look asks for the newest delivery on its own; nothing new: it
     // looks again, ten times, then says so.
     let mut looks = 0;
@@ -293,23 +186,22 @@ fn a_test_delivery_asks_first_then_watches_for_the_delivery_a_while() {
         });
         assert!(matches!(
             &effects[..],
-            [Effect::LoadNewestDelivery { subscription: 1, .. }]
+            [Effect::Ask(ScreenAsk::Subscriptions(
+                SubscriptionsAsk::NewestDelivery { subscription: 1, .. }
+            ))]
         ));
-        let effects = app.update(Msg::NewestDelivery {
-            subscription: 1,
-            result: Ok(None),
-        });
+        let effects = app.update(
+            SubscriptionsMsg::NewestDelivery {
+                subscription: 1,
+                result: Ok(None),
+            }
+            .into(),
+        );
         timer = poll_timer(&effects);
     }
     assert_eq!(looks, 10, "bounded");
-    assert_eq!(app.poll, None);
-    assert!(
-        app.notice
-            .as_ref()
-            .unwrap()
-            .text
-            .contains("no new delivery of #1 has landed yet")
-    );
+    assert_eq!(app.screens.subscriptions.resource.watch.poll, None);
+    assert!(app.notice.text().contains("no new delivery of #1 has landed yet"));
 
     // Again: a scheduled delivery is not the test; the manual one is.
     key(&mut app, KeyCode::Char('t'));
@@ -320,7 +212,7 @@ fn a_test_delivery_asks_first_then_watches_for_the_delivery_a_while() {
         timer: Timer::Poll(look),
         ticket,
     });
-    let now = app.now;
+    let now = app.window.now;
     let delivery = |id: &str, trigger: TriggerType| Delivery {
         id: id.into(),
         trigger_type: Some(trigger),
@@ -329,26 +221,37 @@ fn a_test_delivery_asks_first_then_watches_for_the_delivery_a_while() {
         error: Some(serde_json::json!({"message": "Domain hedgebox.invalid does not exist"})),
         ..Delivery::default()
     };
-    let effects = app.update(Msg::NewestDelivery {
-        subscription: 1,
-        result: Ok(Some(Box::new(delivery("scheduled", TriggerType::Scheduled)))),
-    });
+    let effects = app.update(
+        SubscriptionsMsg::NewestDelivery {
+            subscription: 1,
+            result: Ok(Some(Box::new(delivery("scheduled", TriggerType::Scheduled)))),
+        }
+        .into(),
+    );
     let (look, ticket) = poll_timer(&effects).expect("not the test: looks again");
     app.update(Msg::Timer {
         timer: Timer::Poll(look),
         ticket,
     });
-    let effects = app.update(Msg::NewestDelivery {
-        subscription: 1,
-        result: Ok(Some(Box::new(delivery("manual", TriggerType::Manual)))),
-    });
+    let effects = app.update(
+        SubscriptionsMsg::NewestDelivery {
+            subscription: 1,
+            result: Ok(Some(Box::new(delivery("manual", TriggerType::Manual)))),
+        }
+        .into(),
+    );
     assert!(
-        matches!(&effects[..], [Effect::LoadSubscription { id: 1, .. }]),
+        matches!(
+            &effects[..],
+            [Effect::Ask(ScreenAsk::Subscriptions(
+                SubscriptionsAsk::Subscription { id: 1, .. }
+            ))]
+        ),
         "{effects:?}"
     );
-    let notice = app.notice.clone().unwrap();
+    let notice = app.notice.shown.clone().unwrap();
     assert!(notice.error && notice.text.contains("landed: failed") && notice.text.contains("does not exist"));
-    assert_eq!(app.poll, None);
+    assert_eq!(app.screens.subscriptions.resource.watch.poll, None);
 }
 
 #[test]
@@ -368,7 +271,7 @@ fn refusals_of_tests_and_resumes_say_what_to_do() {
             None,
         )),
     );
-    let notice = app.notice.clone().unwrap();
+    let notice = app.notice.shown.clone().unwrap();
     assert!(notice.error && notice.text.contains("#1 is paused") && notice.text.contains("p resumes it"));
     key(&mut app, KeyCode::Esc);
     key(&mut app, KeyCode::Char('t'));
@@ -378,7 +281,7 @@ fn refusals_of_tests_and_resumes_say_what_to_do() {
         &effects[0],
         Err(refusal(409, "Delivery already in progress", None)),
     );
-    assert!(app.notice.as_ref().unwrap().text.contains("already in progress"));
+    assert!(app.notice.text().contains("already in progress"));
     key(&mut app, KeyCode::Esc);
 
     // `p` asks first, to pause (Enter: yes) and to resume (Enter: no: it
@@ -388,7 +291,7 @@ fn refusals_of_tests_and_resumes_say_what_to_do() {
     assert!(matches!(
         &effects[..],
         [Effect::Write {
-            write: Write::SetEnabled { enabled: false, .. },
+            write: Write::Subscription(SubscriptionWrite::SetEnabled { enabled: false, .. }),
             ..
         }]
     ));
@@ -399,7 +302,11 @@ fn refusals_of_tests_and_resumes_say_what_to_do() {
     };
     written(&mut app, &effects[0], Ok(Written::Subscription(Box::new(paused))));
     assert_eq!(
-        app.lists.subscriptions.selected().unwrap().state(app.now),
+        app.screens
+            .subscriptions
+            .selected()
+            .unwrap()
+            .state(app.window.now),
         SubscriptionState::Paused
     );
     key(&mut app, KeyCode::Char('p'));
@@ -409,7 +316,7 @@ fn refusals_of_tests_and_resumes_say_what_to_do() {
     assert!(matches!(
         &effects[..],
         [Effect::Write {
-            write: Write::SetEnabled { enabled: true, .. },
+            write: Write::Subscription(SubscriptionWrite::SetEnabled { enabled: true, .. }),
             ..
         }]
     ));
@@ -422,7 +329,7 @@ fn refusals_of_tests_and_resumes_say_what_to_do() {
             Some("enabled"),
         )),
     );
-    let notice = app.notice.clone().unwrap();
+    let notice = app.notice.shown.clone().unwrap();
     assert!(
         notice
             .text
@@ -479,7 +386,7 @@ fn refresh_runs_only_when_asked_for_and_keeps_the_cursor() {
         timer: Timer::Refresh(30),
         ticket,
     });
-    assert_eq!(fetches(&effects), vec![(ListId::Roles, 0)]);
+    assert_eq!(fetches(&effects), vec![(ScreenId::Roles, 0)]);
     assert!(effects.iter().any(|e| matches!(
         e,
         Effect::Timer {
@@ -492,40 +399,8 @@ fn refresh_runs_only_when_asked_for_and_keeps_the_cursor() {
         .find(|e| matches!(e, Effect::Fetch { .. }))
         .unwrap();
     answer(&mut app, fetch, |offset| super::roles(8, offset));
-    assert_eq!(app.lists.roles.rows.cursor, 2, "the cursor stays on its row");
+    assert_eq!(app.screens.roles.rows.cursor, 2, "the cursor stays on its row");
     assert!(screen(&app).contains("refreshed"), "{}", screen(&app));
-}
-
-#[test]
-fn a_later_page_s_404_is_a_failure_not_an_empty_history() {
-    let mut app = app();
-    app.start();
-    let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
-    answer(&mut app, &first, |offset| subscriptions(3, offset));
-    let fetch = key(&mut app, KeyCode::Enter).pop().unwrap();
-    answer(&mut app, &fetch, |offset| deliveries(offset, 100, true));
-    let Some(Effect::Fetch {
-        list,
-        generation,
-        offset,
-        ..
-    }) = key(&mut app, KeyCode::Char('G')).pop()
-    else {
-        panic!("the next page")
-    };
-    app.update(Msg::Page {
-        list,
-        generation,
-        offset,
-        result: Err(refusal(404, "Not found.", None)),
-    });
-    assert!(app.notice.as_ref().is_some_and(|notice| notice.error));
-    assert_eq!(
-        app.lists.deliveries.rows.list.count(),
-        Some(101),
-        "the first page stays"
-    );
-    assert!(!app.lists.deliveries.resource.no_history);
 }
 
 #[test]
@@ -536,7 +411,9 @@ fn another_dashboard_takes_the_last_one_s_insights_away() {
     let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
     answer(&mut app, &first, |offset| subscriptions(3, offset));
     let effects = key(&mut app, KeyCode::Char('n'));
-    let Some(Effect::LoadCatalog { ticket, .. }) = effects.first().cloned() else {
+    let Some(Effect::Ask(ScreenAsk::Subscriptions(SubscriptionsAsk::Catalog { ticket, .. }))) =
+        effects.first().cloned()
+    else {
         panic!("{effects:?}")
     };
     let dashboard = |id: i64| NamedItem {
@@ -545,16 +422,19 @@ fn another_dashboard_takes_the_last_one_s_insights_away() {
         short_id: None,
         derived_name: None,
     };
-    app.update(Msg::Catalog {
-        ticket,
-        result: Ok((vec![dashboard(1), dashboard(2)], Vec::new())),
-        slack: Some(Vec::new()),
-    });
+    app.update(
+        SubscriptionsMsg::Catalog {
+            ticket,
+            result: Ok((vec![dashboard(1), dashboard(2)], Vec::new())),
+            slack: Some(Vec::new()),
+        }
+        .into(),
+    );
     let tiles = |effects: &[Effect]| {
         effects.iter().find_map(|e| match e {
-            Effect::LoadTiles {
+            Effect::Ask(ScreenAsk::Subscriptions(SubscriptionsAsk::Tiles {
                 ticket, dashboard, ..
-            } => Some((*ticket, *dashboard)),
+            })) => Some((*ticket, *dashboard)),
             _ => None,
         })
     };
@@ -571,11 +451,14 @@ fn another_dashboard_takes_the_last_one_s_insights_away() {
             }),
         }],
     };
-    app.update(Msg::Tiles {
-        ticket,
-        dashboard: 1,
-        result: Ok(Some(found)),
-    });
+    app.update(
+        SubscriptionsMsg::Tiles {
+            ticket,
+            dashboard: 1,
+            result: Ok(Some(found)),
+        }
+        .into(),
+    );
     let has_insights =
         |app: &App| matches!(&app.mode, Mode::Form(form, _) if form.has("dashboard_export_insights"));
     assert!(has_insights(&app));
@@ -584,45 +467,4 @@ fn another_dashboard_takes_the_last_one_s_insights_away() {
     assert!(!has_insights(&app), "never sent with another dashboard");
     // Back to the first before the second answered: asked again.
     assert!(tiles(&key(&mut app, KeyCode::Left)).is_some_and(|(_, id)| id == 1));
-}
-
-#[test]
-fn a_delivery_s_text_from_the_server_is_shown_escaped() {
-    let mut app = app();
-    app.start();
-    let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
-    answer(&mut app, &first, |offset| subscriptions(3, offset));
-    let fetch = key(&mut app, KeyCode::Enter).pop().unwrap();
-    answer(&mut app, &fetch, |_| {
-        PageData::new(Page {
-            count: 0,
-            next: None,
-            previous: None,
-            results: vec![Delivery {
-                id: "d\u{1b}[2J".into(),
-                status: Some(DeliveryStatus::Other("fa\u{202e}iled".into())),
-                error: Some(serde_json::json!({"message": "boom\u{1b}]52;c;aGk=\u{7}"})),
-                recipient_results: vec![api::RecipientResult {
-                    recipient: "x@\u{202e}evil".into(),
-                    status: Some(api::RecipientStatus::Failed),
-                    error: Some(api::DeliveryError {
-                        message: Some("no\u{1b}[31m".into()),
-                        kind: None,
-                    }),
-                }],
-                ..Delivery::default()
-            }],
-        })
-    });
-    for detail in [false, true] {
-        if detail {
-            key(&mut app, KeyCode::Enter);
-        }
-        let shown = screen(&app);
-        assert!(
-            !shown.contains('\u{1b}') && !shown.contains('\u{202e}') && !shown.contains('\u{7}'),
-            "{shown}"
-        );
-        assert!(shown.contains("boom"), "{shown}");
-    }
 }

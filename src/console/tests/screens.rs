@@ -2,9 +2,12 @@
 //! navigation, the picker, notices, the footer's record of requests, help
 //! and detail scrolling (issue #12).
 
+use crate::console::screens;
 use ratatui::crossterm::event::KeyCode;
 
 use super::*;
+use crate::console::screens::ScreenAsk;
+use crate::console::screens::members::Ask as MembersAsk;
 
 #[test]
 fn enter_on_a_delete_question_keeps_the_role() {
@@ -21,7 +24,7 @@ fn enter_on_a_delete_question_keeps_the_role() {
     assert!(matches!(
         effects.first(),
         Some(Effect::Write {
-            write: crate::console::app::Write::DeleteRole { .. },
+            write: crate::console::shell::Write::Role(screens::roles::Write::Delete { .. }),
             ..
         })
     ));
@@ -40,20 +43,20 @@ fn a_success_fades_and_an_error_stays() {
     else {
         panic!("{effects:?}")
     };
-    assert!(app.notice.as_ref().is_some_and(|n| !n.error));
+    assert!(app.notice.shown.as_ref().is_some_and(|n| !n.error));
     let faded = Msg::Timer {
         timer: Timer::Notice,
         ticket,
     };
     app.update(faded);
-    assert!(app.notice.is_none(), "gone after its time");
+    assert!(app.notice.shown.is_none(), "gone after its time");
 
     // An error is not set to fade, and a late timer leaves it be.
     let Effect::Fetch { generation, .. } = key(&mut app, KeyCode::Char('r')).pop().unwrap() else {
         panic!()
     };
     let effects = app.update(Msg::Page {
-        list: ListId::Roles,
+        list: ScreenId::Roles,
         generation,
         offset: 0,
         result: Err(missing_scope("organization:read")),
@@ -63,7 +66,7 @@ fn a_success_fades_and_an_error_stays() {
         timer: Timer::Notice,
         ticket,
     });
-    assert!(app.notice.as_ref().is_some_and(|n| n.error), "errors stay");
+    assert!(app.notice.shown.as_ref().is_some_and(|n| n.error), "errors stay");
 }
 
 #[test]
@@ -86,7 +89,7 @@ fn a_on_roles_opens_the_role_and_its_picker() {
     let effects = key(&mut app, KeyCode::Char('a'));
     assert!(matches!(app.mode, Mode::Picker(_)), "{:?}", app.mode);
     assert_eq!(
-        app.lists
+        app.screens
             .members
             .resource
             .role
@@ -94,21 +97,19 @@ fn a_on_roles_opens_the_role_and_its_picker() {
             .map(|role| role.id.as_str()),
         Some("role-1")
     );
-    assert!(
-        effects
-            .iter()
-            .any(|e| matches!(e, Effect::LoadPeople { role, .. } if role == "role-1"))
-    );
+    assert!(effects.iter().any(
+        |e| matches!(e, Effect::Ask(ScreenAsk::Members(MembersAsk::People { role, .. })) if role == "role-1")
+    ));
     assert!(effects.iter().any(|e| matches!(
         e,
         Effect::Fetch {
-            list: ListId::Members,
+            list: ScreenId::Members,
             ..
         }
     )));
     key(&mut app, KeyCode::Esc);
     key(&mut app, KeyCode::Char('q'));
-    assert_eq!(app.tab, ListId::Roles, "back where a was pressed");
+    assert_eq!(app.navigation.tab, ScreenId::Roles, "back where a was pressed");
 }
 
 #[test]
@@ -121,8 +122,8 @@ fn help_says_what_s_does_on_each_screen() {
             .find(|(keys, _, _)| keys == "s")
             .map(|(_, what, _)| what)
     };
-    assert_eq!(says(ListId::Roles), Some("sort by the next column"));
-    assert!(says(ListId::Subscriptions).is_some_and(|what| what.contains("next delivery")));
+    assert_eq!(says(ScreenId::Roles), Some("sort by the next column"));
+    assert!(says(ScreenId::Subscriptions).is_some_and(|what| what.contains("next delivery")));
 }
 
 #[test]
@@ -131,7 +132,7 @@ fn throttled_the_footer_says_so_and_a_second_r_sends_nothing() {
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(3, offset));
     let refresh = key(&mut app, KeyCode::Char('r'));
-    assert_eq!(fetches(&refresh), vec![(ListId::Roles, 0)]);
+    assert_eq!(fetches(&refresh), vec![(ScreenId::Roles, 0)]);
     app.update(exchange(&refresh[0], 429, Some(7)));
     let shown = screen(&app);
     assert!(shown.contains("throttled, retrying in 7 s"), "{shown}");
@@ -141,13 +142,16 @@ fn throttled_the_footer_says_so_and_a_second_r_sends_nothing() {
     );
     let again = key(&mut app, KeyCode::Char('r'));
     assert!(fetches(&again).is_empty(), "nothing stacked: {again:?}");
-    assert_eq!(app.in_flight, 3, "the names, the scopes and the one refresh");
+    assert_eq!(
+        app.requests.in_flight, 3,
+        "the names, the scopes and the one refresh"
+    );
     app.update(exchange(&refresh[0], 200, None));
     answer(&mut app, &refresh[0], |offset| roles(3, offset));
     assert!(!screen(&app).contains("throttled"));
     assert_eq!(
         fetches(&key(&mut app, KeyCode::Char('r'))),
-        vec![(ListId::Roles, 0)]
+        vec![(ScreenId::Roles, 0)]
     );
 }
 
@@ -157,9 +161,9 @@ fn the_footer_shows_only_tries_of_the_list_shown() {
     let first = app.start().pop().unwrap();
     let subscriptions = key(&mut app, KeyCode::Char('3')).pop().unwrap();
     app.update(exchange(&first, 200, None));
-    assert!(app.last_request.is_none(), "the roles were left");
+    assert!(app.requests.last.is_none(), "the roles were left");
     app.update(exchange(&subscriptions, 201, None));
-    assert_eq!(app.last_request.as_ref().and_then(|e| e.status), Some(201));
+    assert_eq!(app.requests.last.as_ref().and_then(|e| e.status), Some(201));
 }
 
 #[test]
@@ -172,14 +176,14 @@ fn page_down_in_help_stops_at_its_last_line() {
     }
     let shown = screen(&app);
     assert!(
-        app.help_scroll > 0 && shown.contains(":q              quit"),
+        app.overlays.scroll.help > 0 && shown.contains(":q              quit"),
         "{shown}"
     );
-    let at_end = app.help_scroll;
+    let at_end = app.overlays.scroll.help;
     key(&mut app, KeyCode::PageDown);
-    assert_eq!(app.help_scroll, at_end, "no blank space past the end");
+    assert_eq!(app.overlays.scroll.help, at_end, "no blank space past the end");
     key(&mut app, KeyCode::PageUp);
-    assert_eq!(app.help_scroll, at_end.saturating_sub(10));
+    assert_eq!(app.overlays.scroll.help, at_end.saturating_sub(10));
 }
 
 #[test]
@@ -190,13 +194,17 @@ fn deliveries_open_from_a_subscription_and_back_returns() {
     answer(&mut app, &first, |offset| subscriptions(3, offset));
     key(&mut app, KeyCode::Char('j'));
     let effects = command(&mut app, "deliveries");
-    assert_eq!(app.shown(), ListId::Deliveries);
-    assert_eq!(app.tab, ListId::Subscriptions, "on the tab it was opened from");
+    assert_eq!(app.shown(), ScreenId::Deliveries);
+    assert_eq!(
+        app.navigation.tab,
+        ScreenId::Subscriptions,
+        "on the tab it was opened from"
+    );
     assert!(
         effects.iter().any(|e| matches!(
             e,
             Effect::Fetch {
-                query: Query::Deliveries { subscription: 2, .. },
+                request: ScreenRequest::Deliveries(screens::deliveries::Request { subscription: 2, .. }),
                 ..
             }
         )),
@@ -204,8 +212,8 @@ fn deliveries_open_from_a_subscription_and_back_returns() {
     );
     assert!(screen(&app).contains("Subscriptions › #2 Report 1 › deliveries"));
     key(&mut app, KeyCode::Char('q'));
-    assert_eq!(app.shown(), ListId::Subscriptions);
-    assert_eq!(app.lists.subscriptions.rows.cursor, 1, "where it was");
+    assert_eq!(app.shown(), ScreenId::Subscriptions);
+    assert_eq!(app.screens.subscriptions.rows.cursor, 1, "where it was");
 }
 
 #[test]
@@ -215,18 +223,18 @@ fn a_popup_over_wide_characters_keeps_its_left_border() {
     // Wide characters from the second column on: one of them straddles the
     // popup's left edge.
     answer(&mut app, &first, |offset| {
-        let mut page = roles(30, offset).take::<Role>().unwrap();
+        let mut page = roles_page(30, offset);
         for role in &mut page.results {
             role.name = format!("a{}", "角色名称测试".repeat(6));
         }
-        PageData::new(page)
+        ScreenPage::new(page)
     });
     key(&mut app, KeyCode::Char('d'));
-    let (width, height) = app.size;
+    let (width, height) = app.window.size;
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap();
-    let theme = crate::console::view::theme::Theme::plain();
+    let theme = crate::console::kit::theme::Theme::plain();
     terminal
-        .draw(|frame| crate::console::view::draw(frame, &app, &theme))
+        .draw(|frame| crate::console::shell::draw::draw(frame, &app, &theme))
         .unwrap();
     // What the terminal was sent, cell by cell, as the backend took it.
     let buffer = terminal.backend().buffer().clone();
@@ -258,11 +266,11 @@ fn cut_text_ends_in_an_ellipsis() {
     app.start();
     let first = key(&mut app, KeyCode::Char('3')).pop().unwrap();
     answer(&mut app, &first, |offset| {
-        let mut page = subscriptions(3, offset).take::<Subscription>().unwrap();
+        let mut page = subscriptions_page(3, offset);
         for subscription in &mut page.results {
             subscription.title = Some("A title far too long for its column to hold".into());
         }
-        PageData::new(page)
+        ScreenPage::new(page)
     });
     let shown = screen(&app);
     let header = shown.lines().next().unwrap();
@@ -284,7 +292,7 @@ fn the_sort_in_force_shows_in_the_header_and_the_footer() {
     key(&mut app, KeyCode::Char('s'));
     // A long request path must not push the sort off the footer.
     app.update(exchange(&first, 200, None));
-    if let Some(log) = app.last_request.as_mut() {
+    if let Some(log) = app.requests.last.as_mut() {
         log.request.path = format!("/api/organizations/{}/roles/", "x".repeat(80));
     }
     app.update(Msg::Tick);
@@ -292,7 +300,7 @@ fn the_sort_in_force_shows_in_the_header_and_the_footer() {
     assert!(shown.contains("NAME ▲"), "{shown}");
     assert!(shown.contains("sorted by name"), "{shown}");
     // Round the sorts to the server's order.
-    let sorts = crate::console::lists::Resource::sorts(&app.lists.roles.resource).len();
+    let sorts = crate::console::table::listing::Listing::sorts(&app.screens.roles.resource).len();
     for _ in 1..sorts {
         key(&mut app, KeyCode::Char('s'));
     }
@@ -309,16 +317,19 @@ fn relative_times_tick_only_while_they_are_on_screen() {
     let first = app.start().pop().unwrap();
     answer(&mut app, &first, |offset| roles(3, offset));
     assert!(!app.shows_relative_times(), "roles: nothing to tick for");
-    app.dirty = false;
+    app.window.dirty = false;
     app.update(Msg::Minute);
-    assert!(!app.dirty, "a stray minute redraws nothing");
+    assert!(!app.window.dirty, "a stray minute redraws nothing");
     let effects = key(&mut app, KeyCode::Char('3'));
     assert!(!app.shows_relative_times(), "no subscription loaded yet");
     answer(&mut app, &effects[0], |offset| subscriptions(3, offset));
     assert!(app.shows_relative_times());
-    app.dirty = false;
+    app.window.dirty = false;
     app.update(Msg::Minute);
-    assert!(app.dirty, "the minute turned: drawn again with the new now");
+    assert!(
+        app.window.dirty,
+        "the minute turned: drawn again with the new now"
+    );
     key(&mut app, KeyCode::Char('?'));
     assert!(!app.shows_relative_times(), "help covers the times");
 }
@@ -331,7 +342,7 @@ fn the_help_shows_a_long_log_path_whole_on_80_columns() {
     let mut app = App::new(Context::default(), Keymap::default(), (80, 24));
     app.start();
     let path = "/home/alexandra.konstantinopoulou/.local/state/orgdeck-with-a-longer-name/orgdeck.log";
-    app.log_path = path.into();
+    app.overlays.log_path = path.into();
     key(&mut app, KeyCode::Char('?'));
     // Down to where the log file's line is at the top of the help.
     for _ in 0..60 {

@@ -9,12 +9,16 @@ use ratatui::crossterm::event::KeyCode;
 use super::on_call::{refusal, written};
 use super::{answer, app, command, key};
 use crate::api::{Dashboard, DashboardTile, Page, Subscription, SubscriptionState, TargetType, TileInsight};
-use crate::console::app::{App, Effect, Mode, Msg, PageData, Write};
+use crate::console::screens::ScreenAsk;
+use crate::console::screens::subscriptions::Ask as SubscriptionsAsk;
+use crate::console::screens::subscriptions::Msg as SubscriptionsMsg;
+use crate::console::screens::subscriptions::Write as SubscriptionWrite;
+use crate::console::shell::{App, Effect, Mode, ScreenPage, Write};
 use crate::console::widgets::question::Answer;
 
 /// Today's rows (they carry `enabled`): #1 to a legacy webhook, the others
 /// by e-mail, each with a delivery to come.
-fn today_rows(count: u64, offset: u64) -> PageData {
+fn today_rows(count: u64, offset: u64) -> ScreenPage {
     let results = (offset..(offset + 100).min(count))
         .map(|n| Subscription {
             id: n as i64 + 1,
@@ -30,7 +34,7 @@ fn today_rows(count: u64, offset: u64) -> PageData {
             ..Subscription::default()
         })
         .collect();
-    PageData::new(Page {
+    ScreenPage::new(Page {
         count,
         next: None,
         previous: None,
@@ -69,7 +73,10 @@ fn type_text(app: &mut App, text: &str) {
 fn p_on_a_webhook_warns_that_pausing_it_is_for_good_and_enter_says_no() {
     let mut app = opened(3);
     assert_eq!(
-        app.lists.subscriptions.selected().map(|row| row.state(app.now)),
+        app.screens
+            .subscriptions
+            .selected()
+            .map(|row| row.state(app.window.now)),
         Some(SubscriptionState::Unsupported)
     );
     assert!(key(&mut app, KeyCode::Char('p')).is_empty());
@@ -91,18 +98,18 @@ fn p_on_a_webhook_warns_that_pausing_it_is_for_good_and_enter_says_no() {
     assert!(matches!(
         &effects[..],
         [Effect::Write {
-            write: Write::SetEnabled {
+            write: Write::Subscription(SubscriptionWrite::SetEnabled {
                 id: 1,
                 enabled: false,
                 ..
-            },
+            }),
             ..
         }]
     ));
     // :state unsupported keeps it alone.
     let effects = command(&mut app, "state unsupported");
     assert_eq!(
-        app.lists.subscriptions.resource.state,
+        app.screens.subscriptions.resource.state,
         Some(SubscriptionState::Unsupported)
     );
     let fetch = effects
@@ -110,7 +117,7 @@ fn p_on_a_webhook_warns_that_pausing_it_is_for_good_and_enter_says_no() {
         .find(|effect| matches!(effect, Effect::Fetch { .. }))
         .expect("the rows again, narrowed as they arrive");
     answer(&mut app, fetch, |offset| today_rows(3, offset));
-    let table = &app.lists.subscriptions;
+    let table = &app.screens.subscriptions;
     assert_eq!(table.rows.len(), 1);
     assert_eq!(table.rows.row(0).map(|row| row.id), Some(1));
 }
@@ -159,7 +166,7 @@ fn a_save_that_delivers_asks_first_and_enter_says_no() {
     let effects = key(&mut app, KeyCode::Char('y'));
     let [
         Effect::Write {
-            write: Write::CreateSubscription { body, .. },
+            write: Write::Subscription(SubscriptionWrite::Create { body, .. }),
             ..
         },
     ] = &effects[..]
@@ -176,7 +183,7 @@ fn a_save_that_delivers_asks_first_and_enter_says_no() {
     let effects = key(&mut app, KeyCode::Enter);
     let [
         Effect::Write {
-            write: Write::CreateSubscription { body, .. },
+            write: Write::Subscription(SubscriptionWrite::Create { body, .. }),
             ..
         },
     ] = &effects[..]
@@ -212,7 +219,7 @@ fn an_edit_that_delivers_says_so_and_only_y_sends_it() {
     let effects = key(&mut app, KeyCode::Char('y'));
     let [
         Effect::Write {
-            write: Write::UpdateSubscription { body, .. },
+            write: Write::Subscription(SubscriptionWrite::Update { body, .. }),
             ..
         },
     ] = &effects[..]
@@ -227,7 +234,9 @@ fn an_edit_that_delivers_says_so_and_only_y_sends_it() {
 fn a_refusal_of_more_insights_teaches_the_form_the_cap() {
     let mut app = opened(3);
     let effects = key(&mut app, KeyCode::Char('n'));
-    let Some(Effect::LoadCatalog { ticket, .. }) = effects.first().cloned() else {
+    let Some(Effect::Ask(ScreenAsk::Subscriptions(SubscriptionsAsk::Catalog { ticket, .. }))) =
+        effects.first().cloned()
+    else {
         panic!("{effects:?}")
     };
     let dashboard = crate::api::NamedItem {
@@ -236,13 +245,18 @@ fn a_refusal_of_more_insights_teaches_the_form_the_cap() {
         short_id: None,
         derived_name: None,
     };
-    app.update(Msg::Catalog {
-        ticket,
-        result: Ok((vec![dashboard], Vec::new())),
-        slack: Some(Vec::new()),
-    });
+    app.update(
+        SubscriptionsMsg::Catalog {
+            ticket,
+            result: Ok((vec![dashboard], Vec::new())),
+            slack: Some(Vec::new()),
+        }
+        .into(),
+    );
     let effects = key(&mut app, KeyCode::Right);
-    let Some(Effect::LoadTiles { ticket, .. }) = effects.first().cloned() else {
+    let Some(Effect::Ask(ScreenAsk::Subscriptions(SubscriptionsAsk::Tiles { ticket, .. }))) =
+        effects.first().cloned()
+    else {
         panic!("{effects:?}")
     };
     let tile = |id: i64| DashboardTile {
@@ -252,22 +266,25 @@ fn a_refusal_of_more_insights_teaches_the_form_the_cap() {
             ..TileInsight::default()
         }),
     };
-    app.update(Msg::Tiles {
-        ticket,
-        dashboard: 1,
-        result: Ok(Some(Dashboard {
-            id: 1,
-            name: None,
-            tiles: (1..=3).map(tile).collect(),
-        })),
-    });
+    app.update(
+        SubscriptionsMsg::Tiles {
+            ticket,
+            dashboard: 1,
+            result: Ok(Some(Dashboard {
+                id: 1,
+                name: None,
+                tiles: (1..=3).map(tile).collect(),
+            })),
+        }
+        .into(),
+    );
     focus(&mut app, "target_value");
     type_text(&mut app, "a@b.co");
     key(&mut app, KeyCode::Enter);
     let effects = key(&mut app, KeyCode::Char('y'));
     let [
         Effect::Write {
-            write: Write::CreateSubscription { body, .. },
+            write: Write::Subscription(SubscriptionWrite::Create { body, .. }),
             ..
         },
     ] = &effects[..]

@@ -12,7 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use super::popup::{WIDTH, centered, clear, wrap};
-use crate::console::view::theme::Theme;
+use crate::console::kit::theme::Theme;
 use crate::text::printable;
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,260 +6,16 @@
 //! failed save.
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-use tui_input::Input;
 use tui_input::backend::crossterm::EventHandler;
 
 use crate::api::Refusal;
 
 use super::question::{self, Answer};
 
-/// Checks a text field's value; `Err` says what is wrong.
-pub type Check = fn(&str) -> Result<(), String>;
-
-#[derive(Debug, Clone)]
-pub enum Value {
-    Text {
-        input: Input,
-        check: Option<Check>,
-    },
-    /// One of several (value sent, label shown).
-    Select {
-        options: Vec<(String, String)>,
-        chosen: usize,
-    },
-    /// Any of several: ←/→ move, Space chooses; no more than `most`.
-    Choices {
-        options: Vec<(String, String)>,
-        chosen: Vec<bool>,
-        at: usize,
-        most: usize,
-    },
-}
-
-#[derive(Debug, Clone)]
-pub struct Field {
-    /// The API's name for the field, which `attr` refers to.
-    pub name: &'static str,
-    pub label: &'static str,
-    pub value: Value,
-    pub error: Option<String>,
-    /// What was typed to find an option of a select.
-    pub typed: String,
-    /// Not shown, not focused, not checked: a field that does not apply
-    /// to what the other fields say (a prompt, unless an AI report).
-    pub hidden: bool,
-}
-
-impl Field {
-    pub fn text(name: &'static str, label: &'static str, initial: &str, check: Option<Check>) -> Field {
-        Field {
-            name,
-            label,
-            value: Value::Text {
-                input: Input::new(initial.to_string()),
-                check,
-            },
-            error: None,
-            typed: String::new(),
-            hidden: false,
-        }
-    }
-
-    pub fn select(name: &'static str, label: &'static str, options: &[(&str, &str)], chosen: &str) -> Field {
-        let options: Vec<(String, String)> = options
-            .iter()
-            .map(|(v, l)| (v.to_string(), l.to_string()))
-            .collect();
-        let chosen = options.iter().position(|(value, _)| value == chosen).unwrap_or(0);
-        Field {
-            name,
-            label,
-            value: Value::Select { options, chosen },
-            error: None,
-            typed: String::new(),
-            hidden: false,
-        }
-    }
-
-    /// Any of `options`, those in `chosen` chosen.
-    pub fn choices(
-        name: &'static str,
-        label: &'static str,
-        options: &[(&str, &str)],
-        chosen: &[String],
-    ) -> Field {
-        let flags = options
-            .iter()
-            .map(|(value, _)| chosen.iter().any(|c| c == value))
-            .collect();
-        let options = options
-            .iter()
-            .map(|(v, l)| (v.to_string(), l.to_string()))
-            .collect();
-        Field {
-            name,
-            label,
-            value: Value::Choices {
-                options,
-                chosen: flags,
-                at: 0,
-                most: usize::MAX,
-            },
-            error: None,
-            typed: String::new(),
-            hidden: false,
-        }
-    }
-
-    /// Any of `options`, no more than `most` at once; a choice beyond
-    /// that is refused as it is made.
-    pub fn at_most(mut self, most: usize) -> Field {
-        if let Value::Choices { most: limit, .. } = &mut self.value {
-            *limit = most;
-        }
-        self
-    }
-
-    /// Replaces a text field's value.
-    pub fn set_text(&mut self, text: &str) {
-        if let Value::Text { input, .. } = &mut self.value {
-            *input = Input::new(text.to_string());
-        }
-    }
-
-    /// Replaces a select's options, keeping the choice when it still exists.
-    pub fn set_options(&mut self, new: Vec<(String, String)>) {
-        if let Value::Select { options, chosen } = &mut self.value {
-            let current = options.get(*chosen).cloned();
-            let mut new = new;
-            *chosen = match current {
-                Some((value, _)) if value.is_empty() => 0,
-                Some((value, label)) => match new.iter().position(|(v, _)| *v == value) {
-                    Some(at) => at,
-                    // Not in the new list: kept, rather than changed behind the user's back.
-                    None => {
-                        new.push((value, label));
-                        new.len() - 1
-                    }
-                },
-                None => 0,
-            };
-            *options = new;
-        }
-    }
-
-    /// The value as sent (chosen values joined by commas).
-    pub fn current(&self) -> String {
-        match &self.value {
-            Value::Text { input, .. } => input.value().to_string(),
-            Value::Select { options, chosen } => {
-                options.get(*chosen).map(|(v, _)| v.clone()).unwrap_or_default()
-            }
-            Value::Choices { options, chosen, .. } => options
-                .iter()
-                .zip(chosen)
-                .filter(|(_, chosen)| **chosen)
-                .map(|((value, _), _)| value.as_str())
-                .collect::<Vec<_>>()
-                .join(","),
-        }
-    }
-
-    /// The value as shown.
-    pub fn shown(&self) -> String {
-        match &self.value {
-            Value::Text { input, .. } => input.value().to_string(),
-            Value::Select { options, chosen } => {
-                options.get(*chosen).map(|(_, l)| l.clone()).unwrap_or_default()
-            }
-            Value::Choices {
-                options, chosen, at, ..
-            } => options
-                .iter()
-                .zip(chosen)
-                .enumerate()
-                .map(|(index, ((_, label), chosen))| {
-                    let mark = if *chosen { "■" } else { "□" };
-                    if index == *at {
-                        format!("[{mark}{label}]")
-                    } else {
-                        format!(" {mark}{label} ")
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join(""),
-        }
-    }
-
-    /// A value of this field as the form shows it: a choice by its label
-    /// (an integration's name, not its id), several joined by commas.
-    pub fn label_of(&self, value: &str) -> String {
-        let label = |options: &[(String, String)], value: &str| {
-            options
-                .iter()
-                .find(|(option, _)| option == value)
-                .map_or_else(|| value.to_string(), |(_, label)| label.clone())
-        };
-        match &self.value {
-            Value::Text { .. } => value.to_string(),
-            Value::Select { options, .. } => label(options, value),
-            Value::Choices { options, .. } => value
-                .split(',')
-                .filter(|value| !value.is_empty())
-                .map(|value| label(options, value))
-                .collect::<Vec<_>>()
-                .join(", "),
-        }
-    }
-
-    fn check(&mut self) {
-        if self.hidden {
-            self.error = None;
-        } else if let Value::Text {
-            input,
-            check: Some(check),
-        } = &self.value
-        {
-            self.error = check(input.value()).err();
-        } else {
-            self.error = None;
-        }
-    }
-}
-
-/// The first option whose label holds `typed` (lowercase).
-fn find_option(options: &[(String, String)], typed: &str) -> Option<usize> {
-    matching(options, typed).first().copied()
-}
-
-/// The options whose label holds what was typed (lower case), in order.
-pub fn matching(options: &[(String, String)], typed: &str) -> Vec<usize> {
-    if typed.is_empty() {
-        return Vec::new();
-    }
-    options
-        .iter()
-        .enumerate()
-        .filter(|(_, (_, label))| label.to_lowercase().contains(typed))
-        .map(|(at, _)| at)
-        .collect()
-}
-
-/// The option `step` matches away from `chosen`, going round: with
-/// something typed, ←/→ go through what matches, not through everything.
-fn step_among(options: &[(String, String)], typed: &str, chosen: usize, step: isize) -> usize {
-    let found = matching(options, typed);
-    if found.is_empty() {
-        let count = options.len().max(1) as isize;
-        return (chosen as isize + step).rem_euclid(count) as usize;
-    }
-    let at = found.iter().position(|&index| index == chosen);
-    let next = match at {
-        Some(at) => (at as isize + step).rem_euclid(found.len() as isize) as usize,
-        None => 0,
-    };
-    found[next]
-}
+#[path = "form_field.rs"]
+mod field;
+pub use field::{Check, Field, Value, matching};
+use field::{find_option, step_among};
 
 /// What a key did to the form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -280,7 +36,7 @@ pub struct Form {
     /// A save is on its way: a second submit does nothing, and neither do edits.
     pub saving: bool,
     /// The ticket of the write on its way, whose answer this form takes.
-    pub pending: Option<crate::console::latest::Ticket>,
+    pub pending: Option<crate::console::kit::latest::Ticket>,
     /// Esc was pressed with changes: "Discard changes?" is asked.
     pub confirm_discard: bool,
     /// A save was asked for and the fields' own checks refused it: the
@@ -424,64 +180,36 @@ impl Form {
                 self.step_focus(-1);
                 Outcome::Editing
             }
-            _ => {
-                if let Some(field) = self.fields.get_mut(self.focus) {
-                    match &mut field.value {
-                        Value::Text { input, .. } => {
-                            input.handle_event(&Event::Key(key));
-                        }
-                        Value::Select { options, chosen } => match key.code {
-                            KeyCode::Left => *chosen = step_among(options, &field.typed, *chosen, -1),
-                            KeyCode::Right => *chosen = step_among(options, &field.typed, *chosen, 1),
-                            KeyCode::Char(' ') if field.typed.is_empty() => {
-                                *chosen = step_among(options, "", *chosen, 1)
-                            }
-                            // Typing finds an option: long lists of dashboards and
-                            // insights are searched rather than stepped through.
-                            KeyCode::Char(c) => {
-                                field.typed.extend(c.to_lowercase());
-                                if let Some(at) = find_option(options, &field.typed) {
-                                    *chosen = at;
-                                }
-                            }
-                            KeyCode::Backspace => {
-                                field.typed.pop();
-                                if let Some(at) = find_option(options, &field.typed) {
-                                    *chosen = at;
-                                }
-                            }
-                            _ => {}
-                        },
-                        Value::Choices {
-                            options,
-                            chosen,
-                            at,
-                            most,
-                        } => match key.code {
-                            KeyCode::Left => *at = at.saturating_sub(1),
-                            KeyCode::Right => *at = (*at + 1).min(options.len().saturating_sub(1)),
-                            KeyCode::Char(' ') => {
-                                let full = chosen.iter().filter(|chosen| **chosen).count() >= *most;
-                                match chosen.get_mut(*at) {
-                                    Some(flag) if !*flag && full => {
-                                        field.error = Some(format!(
-                                            "at most {most}: Space on a chosen one frees a place"
-                                        ));
-                                        return Outcome::Editing;
-                                    }
-                                    Some(flag) => *flag = !*flag,
-                                    None => {}
-                                }
-                            }
-                            _ => {}
-                        },
-                    }
-                    // As the user types, say what is wrong beside the field.
-                    field.check();
+            _ => self.field_key(key),
+        }
+    }
+
+    /// A key for the focused field: typed into a text, a select stepped
+    /// or searched, a choice moved to or chosen; then, as the user types,
+    /// what is wrong is said beside the field.
+    fn field_key(&mut self, key: KeyEvent) -> Outcome {
+        let Some(field) = self.fields.get_mut(self.focus) else {
+            return Outcome::Editing;
+        };
+        match &mut field.value {
+            Value::Text { input, .. } => {
+                input.handle_event(&Event::Key(key));
+            }
+            Value::Select { options, chosen } => select_key(options, chosen, &mut field.typed, key.code),
+            Value::Choices {
+                options,
+                chosen,
+                at,
+                most,
+            } => {
+                if let Err(full) = choices_key(options.len(), chosen, at, *most, key.code) {
+                    field.error = Some(full);
+                    return Outcome::Editing;
                 }
-                Outcome::Editing
             }
         }
+        field.check();
+        Outcome::Editing
     }
 
     /// Moves the focus to the next (or previous) field that is shown.
@@ -585,6 +313,59 @@ impl Form {
             _ => self.refused(whole, None),
         }
     }
+}
+
+/// A key for a select: ←/→ step through the options (those matching
+/// what is typed), Space steps when nothing is typed; typing finds an
+/// option: long lists of dashboards and insights are searched rather
+/// than stepped through.
+fn select_key(options: &[(String, String)], chosen: &mut usize, typed: &mut String, code: KeyCode) {
+    match code {
+        KeyCode::Left => *chosen = step_among(options, typed, *chosen, -1),
+        KeyCode::Right => *chosen = step_among(options, typed, *chosen, 1),
+        KeyCode::Char(' ') if typed.is_empty() => *chosen = step_among(options, "", *chosen, 1),
+        KeyCode::Char(c) => {
+            typed.extend(c.to_lowercase());
+            if let Some(at) = find_option(options, typed) {
+                *chosen = at;
+            }
+        }
+        KeyCode::Backspace => {
+            typed.pop();
+            if let Some(at) = find_option(options, typed) {
+                *chosen = at;
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A key for a field of choices: ←/→ move among them, Space chooses or
+/// frees the one at the pointer; choosing past `most` is refused, with
+/// what to do.
+fn choices_key(
+    options: usize,
+    chosen: &mut [bool],
+    at: &mut usize,
+    most: usize,
+    code: KeyCode,
+) -> Result<(), String> {
+    match code {
+        KeyCode::Left => *at = at.saturating_sub(1),
+        KeyCode::Right => *at = (*at + 1).min(options.saturating_sub(1)),
+        KeyCode::Char(' ') => {
+            let full = chosen.iter().filter(|chosen| **chosen).count() >= most;
+            match chosen.get_mut(*at) {
+                Some(flag) if !*flag && full => {
+                    return Err(format!("at most {most}: Space on a chosen one frees a place"));
+                }
+                Some(flag) => *flag = !*flag,
+                None => {}
+            }
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 /// Field checks shared by the forms.

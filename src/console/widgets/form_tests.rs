@@ -186,7 +186,7 @@ fn typing_in_a_choice_lists_what_matches_and_arrows_go_through_those_alone() {
                 frame,
                 &form,
                 Vec::new(),
-                &crate::console::view::theme::Theme::plain(),
+                &crate::console::kit::theme::Theme::plain(),
             )
         })
         .unwrap();

@@ -8,7 +8,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
 
 use super::question::Answer;
-use crate::console::view::theme::Theme;
+use crate::console::kit::theme::Theme;
 
 /// The width of a form's labels.
 pub const LABEL: usize = 16;
@@ -119,7 +119,7 @@ mod tests {
     #[test]
     fn a_question_shows_a_server_s_text_escaped() {
         let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 20)).unwrap();
-        let theme = crate::console::view::theme::Theme::plain();
+        let theme = crate::console::kit::theme::Theme::plain();
         terminal
             .draw(|frame| {
                 super::confirm(

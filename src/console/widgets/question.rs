@@ -10,7 +10,7 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::text::{Line, Span};
 
-use crate::console::view::theme::Theme;
+use crate::console::kit::theme::Theme;
 
 /// An answer to a question.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

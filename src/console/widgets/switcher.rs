@@ -11,7 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use super::popup::{WIDTH, centered, clear, wrap};
-use crate::console::view::theme::Theme;
+use crate::console::kit::theme::Theme;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {

@@ -1,0 +1,77 @@
+//! What People and a person's page hear of other screens' writes (a
+//! [`Change`]): the index of who holds which role, a member's row, the
+//! page open, each kept in step so that nothing is read again for it.
+
+use std::sync::Arc;
+
+use crate::console::screens::{Change, Ctx, Screens};
+use crate::people::profile::Profile;
+use crate::people::{HeldRole, RoleIndex, membership_user};
+
+impl Screens {
+    /// The news People and a person's page hear.
+    pub fn people_on_change(&mut self, change: &Change, ctx: &Ctx) {
+        match change {
+            Change::Joined(membership) => {
+                let Some(user) = membership_user(membership) else {
+                    return;
+                };
+                let name = self
+                    .people
+                    .resource
+                    .index
+                    .as_ref()
+                    .and_then(|index| index.role(&membership.role_id).map(|role| role.name.clone()))
+                    .unwrap_or_else(|| membership.role_id.clone());
+                let held = HeldRole {
+                    id: membership.role_id.clone(),
+                    name,
+                    membership_id: membership.id.clone(),
+                    joined_at: membership.joined_at,
+                };
+                if let Some(index) = self.index_mut() {
+                    index.joined(&user, held.clone());
+                }
+                self.change_page(&user, ctx, |profile| {
+                    if !profile.roles.iter().any(|role| role.id == held.id) {
+                        profile.roles.push(held);
+                        profile.roles.sort_by_key(|role| role.name.to_lowercase());
+                    }
+                });
+            }
+            Change::Left { membership, .. } => {
+                if let Some(index) = self.index_mut() {
+                    index.left(membership);
+                }
+                let uuid = self.person.person().map(|(uuid, _, _)| uuid).unwrap_or_default();
+                self.change_page(&uuid, ctx, |profile| {
+                    profile.roles.retain(|role| role.membership_id != *membership)
+                });
+            }
+            Change::MemberChanged(member) => {
+                let table = &mut self.people;
+                if let Some(at) = table.position_of(&member.user.uuid) {
+                    table.rows.list.replace_row(at, (**member).clone());
+                }
+                let uuid = member.user.uuid.clone();
+                self.change_page(&uuid, ctx, |profile| profile.member = Some((**member).clone()));
+            }
+            Change::RoleMade(_)
+            | Change::RoleSaved(_)
+            | Change::RoleDeleted { .. }
+            | Change::SubscriptionChanged(_)
+            | Change::SubscriptionMade(_)
+            | Change::StatesKnown(_) => {}
+        }
+    }
+
+    /// The index, for a change that must be told to it.
+    fn index_mut(&mut self) -> Option<&mut RoleIndex> {
+        self.people.resource.index.as_mut().map(Arc::make_mut)
+    }
+
+    /// Changes the open page's profile, if it is this user's.
+    fn change_page(&mut self, uuid: &str, ctx: &Ctx, change: impl FnOnce(&mut Profile)) {
+        self.person.change_profile(uuid, ctx.height, ctx.zone, change);
+    }
+}

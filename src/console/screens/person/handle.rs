@@ -1,0 +1,133 @@
+//! How a person's page lands: opened from People (Enter), gathered once
+//! the role index is in (it waits for it, or is gathered again after a
+//! new one), shown when it arrives (and the offboarding opened if `O`
+//! waited for it), and Enter on its subscription lines. Methods of the
+//! screens, as the page reads People's index (`people/shared.rs`) and
+//! opens an offboarding (`screens/heard.rs` says why), lent a [`Ctx`].
+
+use super::Msg;
+use super::page::{Chosen, Item, Person};
+use crate::console::kit::notice::Notice;
+use crate::console::kit::scope::Scope;
+use crate::console::screens::heard::{Heard, Step};
+use crate::console::screens::members;
+use crate::console::screens::members::writes::OfRole;
+use crate::console::screens::people::msg::SharedIndex;
+use crate::console::screens::write::Confirm;
+use crate::console::screens::{Ctx, ScreenId, Screens};
+
+impl Screens {
+    /// The page's own message: the page, gathered.
+    pub fn on_person_msg(&mut self, msg: Msg, ctx: &mut Ctx) -> Heard {
+        match msg {
+            Msg::Profile { result, .. } => self.profile_arrived(result, ctx),
+        }
+    }
+
+    /// Enter on People: the person's page.
+    pub fn open_person(&mut self, ctx: &mut Ctx) -> Heard {
+        let Some(member) = self.people.selected() else {
+            return Heard::default();
+        };
+        let chosen = Chosen {
+            email: member.user.email.clone(),
+            name: member.user.display_name(),
+        };
+        let mut heard = Heard::default();
+        if self.person.open(chosen) {
+            heard.then(self.gather(ctx));
+        }
+        heard.push(Step::Open(ScreenId::Person));
+        heard
+    }
+
+    /// The open page, gathered again once the index being read is in.
+    pub(in crate::console::screens) fn regather(&mut self) {
+        self.person.gathering = true;
+        self.person.asked.waits_for_index = true;
+    }
+
+    /// Gathers the open page, or waits for the index first.
+    pub(in crate::console::screens) fn gather(&mut self, ctx: &Ctx) -> Heard {
+        let Some(email) = self.person.chosen.as_ref().map(|chosen| chosen.email.clone()) else {
+            return Heard::default();
+        };
+        self.person.gathering = true;
+        match self.people.role_index() {
+            Some(index) => Heard::ask(super::Ask::Gather {
+                ticket: self.person.asked.gathers.issue(),
+                organization: ctx.scope.organization.to_owned(),
+                email,
+                index: SharedIndex(index),
+            }),
+            None => {
+                self.person.asked.waits_for_index = true;
+                self.people_shown(ctx).into()
+            }
+        }
+    }
+
+    fn profile_arrived(
+        &mut self,
+        result: Result<Box<crate::people::profile::Profile>, String>,
+        ctx: &mut Ctx,
+    ) -> Heard {
+        *ctx.dirty = true;
+        match result {
+            Ok(profile) => {
+                self.person.show(profile, ctx.height, ctx.zone);
+                if std::mem::take(&mut self.person.asked.then_offboard) && ctx.shown == ScreenId::Person {
+                    return self.open_offboard(ctx);
+                }
+            }
+            Err(error) => {
+                self.person.asked.then_offboard = false;
+                let page = &mut self.person;
+                page.gathering = false;
+                page.error = Some(error.clone());
+                *ctx.notice = Some(Notice::error(format!(
+                    "their page could not be gathered: {error}"
+                )));
+            }
+        }
+        Heard::default()
+    }
+
+    /// Enter on a person's page: a subscription of this project is shown
+    /// on Subscriptions (searched for by its title, the cursor on it).
+    pub fn person_enter(&mut self, ctx: &mut Ctx) -> Heard {
+        let Some(Item::Subscription { found, .. }) = self.person.selected() else {
+            *ctx.notice = Some(Notice::done(
+                "Enter on a subscription shows it on Subscriptions; d on a role removes them from it".into(),
+            ));
+            return Heard::default();
+        };
+        if found.project.id.to_string() != ctx.scope.project {
+            *ctx.notice = Some(Notice::done(format!(
+                "{} is in project \"{}\": :project {} shows its subscriptions",
+                found.label(),
+                found.project.name,
+                found.project.id
+            )));
+            return Heard::default();
+        }
+        let title = found.subscription.title.clone().unwrap_or_default();
+        self.subscriptions.show_titled(title, found.subscription.id);
+        Heard::step(Step::Switch(ScreenId::Subscriptions))
+    }
+}
+
+impl Person {
+    /// `d` on a role of the page: the question before they leave it.
+    pub fn confirm_delete(&self, scope: Scope) -> Option<Confirm> {
+        let Item::Role(role) = self.selected()? else {
+            return None;
+        };
+        let who = self.heading();
+        let of = OfRole {
+            id: &role.id,
+            name: &role.name,
+        };
+        Some(members::writes::ask_remove(&who, of, &role.membership_id, scope))
+    }
+}

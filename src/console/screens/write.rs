@@ -1,0 +1,304 @@
+//! What the screens ask the server to change, and the question asked
+//! before a change: each screen's writes are its own (`<screen>/writes.rs`:
+//! what it sends, its words for a question, its request over the one
+//! client, the news its success is for the others), and [`Write`] holds
+//! them as one variant per screen, so that the question, the production
+//! rule, the bulk run and the effects runner carry any of them alike.
+//! What a write answered is [`Written`], whatever screen sent it.
+
+use crate::api::{self, Client, OrganizationMember, Role, RoleMembership, Subscription};
+use crate::console::widgets::form::Form;
+use crate::console::widgets::question::Answer;
+
+use super::bulk::Bulk;
+use super::{Change, members, offboard, people, roles, subscriptions};
+
+/// What a form is for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FormPurpose {
+    NewRole,
+    EditRole { id: String },
+    NewSubscription,
+    EditSubscription { id: i64 },
+}
+
+impl FormPurpose {
+    pub fn is_subscription(&self) -> bool {
+        matches!(
+            self,
+            FormPurpose::NewSubscription | FormPurpose::EditSubscription { .. }
+        )
+    }
+}
+
+/// What `n` or `e` opens on a screen, as the screen says
+/// (`Screens::opens_new`, `opens_edit`).
+#[derive(Debug)]
+pub enum Opens {
+    /// A form.
+    Form(Box<Form>, FormPurpose),
+    /// The picker of people to assign to the role shown (Members' `n`).
+    Picker,
+    /// A subscription not loaded: read it first; the form opens once it
+    /// arrives.
+    ReadFirst(i64, super::subscriptions::read::Then),
+    /// Nothing: no row to edit, or the screen takes no new rows.
+    Nothing,
+}
+
+/// A question before a write (or a bulk run of writes), under the one rule
+/// of [`crate::console::widgets::question`]: `y` yes, `n` or Esc no, Enter
+/// the highlighted answer.
+#[derive(Debug, Clone)]
+pub struct Confirm {
+    pub question: String,
+    /// What Enter answers, drawn highlighted: no for anything that deletes,
+    /// removes, or sends to people; yes for harmless changes.
+    pub highlighted: Answer,
+    /// What "yes" sends.
+    pub then: Confirmed,
+    /// The form the question came from: back to it on "no" or a failure.
+    pub form: Option<Box<(Form, FormPurpose)>>,
+    /// The question a production profile asks once more before a write.
+    pub production: bool,
+}
+
+impl Confirm {
+    /// A question before one write; `harmful` when it destroys something or
+    /// reaches people (then Enter says no).
+    pub fn write(question: String, write: Write, harmful: bool) -> Confirm {
+        Confirm {
+            question,
+            highlighted: Answer::on_enter(harmful),
+            then: Confirmed::Write(write),
+            form: None,
+            production: false,
+        }
+    }
+
+    /// The same question asked once more, on a production profile: Enter
+    /// says no, whatever the change.
+    pub fn once_more_on(self, profile: &str) -> Confirm {
+        Confirm {
+            question: format!(
+                "PRODUCTION ({profile}): {}\nThis changes production. y does it; anything else keeps it as it is.",
+                self.question.trim_end_matches('?')
+            ),
+            highlighted: Answer::No,
+            production: true,
+            ..self
+        }
+    }
+
+    /// The one write "yes" sends, if it sends one.
+    pub fn single(&self) -> Option<&Write> {
+        match &self.then {
+            Confirmed::Write(write) => Some(write),
+            Confirmed::Bulk(_) => None,
+        }
+    }
+}
+
+/// What a question's "yes" sends.
+#[derive(Debug, Clone)]
+pub enum Confirmed {
+    Write(Write),
+    /// A write for each marked row, a few at a time.
+    Bulk(Box<Bulk>),
+}
+
+/// A change to send to the server: one variant per screen, each that
+/// screen's own.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Write {
+    /// A role created, saved or deleted (`roles/writes.rs`).
+    Role(roles::Write),
+    /// People added to a role, or a membership removed (`members/writes.rs`).
+    Member(members::Write),
+    /// A subscription created, saved, soft-deleted, restored, tested,
+    /// paused or resumed (`subscriptions/writes.rs`).
+    Subscription(subscriptions::Write),
+    /// People into roles, or a member's level (`people/writes.rs`).
+    People(people::Write),
+    /// An offboarding plan, run a few steps at a time: each step's end
+    /// comes back as `Msg::OffboardStep` with the write's ticket, then the
+    /// whole as `Written::Offboarded` (`offboard/writes.rs`).
+    Offboard(offboard::Write),
+}
+
+impl Write {
+    /// What the write does, in words, for a question.
+    pub fn summary(&self) -> String {
+        match self {
+            Write::Role(write) => write.summary(),
+            Write::Member(write) => write.summary(),
+            Write::Subscription(write) => write.summary(),
+            Write::People(write) => write.summary(),
+            Write::Offboard(write) => write.summary(),
+        }
+    }
+
+    /// What its answer does: its screen's landing. An offboarding lands
+    /// on its own screen, step by step, not here.
+    pub fn land(&self, written: Written, at: &Landing) -> Landed {
+        match self {
+            Write::Role(write) => write.land(written),
+            Write::Member(write) => write.land(written),
+            Write::Subscription(write) => write.land(written, at),
+            Write::People(write) => write.land(written),
+            Write::Offboard(write) => Landed::unfit(write, &written),
+        }
+    }
+
+    /// The news its success is for every screen (a bulk run's row
+    /// announces it as the single write does).
+    pub fn changes(&self, written: &Written) -> Vec<Change> {
+        match self {
+            Write::Role(write) => write.changes(written),
+            Write::Member(write) => write.changes(written),
+            Write::Subscription(write) => write.changes(written),
+            Write::People(write) => write.changes(written),
+            Write::Offboard(_) => Vec::new(),
+        }
+    }
+}
+
+/// What a write answered.
+#[derive(Debug)]
+pub enum Written {
+    Role(Box<Role>),
+    /// Per person: the new membership, or why not.
+    Assigned(Vec<(String, Result<RoleMembership, String>)>),
+    Subscription(Box<Subscription>),
+    Deleted,
+    /// Taken, to be done later (202).
+    Accepted,
+    /// A member as they are now (a level changed).
+    Member(Box<OrganizationMember>),
+    /// An offboarding ran: every step's outcome, and where its record went.
+    Offboarded(Box<offboard::Offboarded>),
+    /// An offboarding refused before its first step (the key cannot do
+    /// every step, its record cannot be written): why. Nothing changed.
+    NotStarted(String),
+}
+
+/// What the screen a write was for says its answer does. The shell
+/// carries it out, because it holds what the answer reaches besides the
+/// screens: the form or picker that sent it, the notice, the timers.
+#[derive(Debug, Default)]
+pub struct Landed {
+    /// News for every screen, the owner's rows included: it hears its own
+    /// news as the others do.
+    pub changes: Vec<Change>,
+    /// The notice: `Ok` says it is done, `Err` stays until dismissed.
+    pub said: Option<Result<String, String>>,
+    /// The form or picker that sent it closes.
+    pub closes: bool,
+    /// What only the shell can start, in order.
+    pub then: Vec<Then>,
+}
+
+/// What a landed write asks of the shell besides its news and notice.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Then {
+    /// `u` undoes this soft delete for a while.
+    OfferUndo(i64),
+    /// The undo offered is spent (the subscription is restored).
+    ForgetUndo,
+    /// A form kept to come back to on a failure is not needed any more.
+    ForgetResumed,
+    /// Wait for this subscription's next delivery (of this trigger, or
+    /// any) and say how it went.
+    Watch {
+        id: i64,
+        trigger: Option<api::TriggerType>,
+    },
+    /// Read this subscription again a little later: what a delivery now
+    /// (`why`: "tested", "resumed") changed.
+    ReadAgain { id: i64, why: &'static str },
+    /// A subscription restored: where the list shown no longer holds it,
+    /// it is read again, the cursor finding it.
+    Restored(i64),
+    /// Nothing shown changes: the rows are not viewed again.
+    Still,
+}
+
+/// What a write's landing may read of the moment: the time and zone a
+/// notice names a time in, and the screen shown (a notice's hint is the
+/// key on it).
+#[derive(Debug, Clone, Copy)]
+pub struct Landing {
+    pub now: chrono::DateTime<chrono::Utc>,
+    pub zone: crate::display::Zone,
+    pub shown: super::ScreenId,
+}
+
+impl Landed {
+    /// Done, and saying so.
+    pub fn done(text: impl Into<String>) -> Landed {
+        Landed {
+            said: Some(Ok(text.into())),
+            ..Landed::default()
+        }
+    }
+
+    /// Done in part: a notice that stays.
+    pub fn failed(text: impl Into<String>) -> Landed {
+        Landed {
+            said: Some(Err(text.into())),
+            ..Landed::default()
+        }
+    }
+
+    /// An answer of another kind than its write asks for: nothing lands.
+    pub fn unfit(write: &impl std::fmt::Debug, written: &Written) -> Landed {
+        tracing::warn!(?write, ?written, "an answer that does not fit its write");
+        Landed {
+            then: vec![Then::Still],
+            ..Landed::default()
+        }
+    }
+
+    pub fn with(mut self, changes: Vec<Change>) -> Landed {
+        self.changes = changes;
+        self
+    }
+
+    pub fn closing(mut self) -> Landed {
+        self.closes = true;
+        self
+    }
+
+    pub fn then(mut self, then: Then) -> Landed {
+        self.then.push(then);
+        self
+    }
+}
+
+/// A refusal in the server's words, else the error: what a row of a write
+/// of several requests says when it failed.
+pub fn refused(error: api::Error) -> String {
+    match error.refusal() {
+        Some(refusal) if !refusal.detail.is_empty() => refusal.detail.clone(),
+        _ => error.to_string(),
+    }
+}
+
+/// Sends one request per membership of a write that adds people to roles
+/// (what it is in words, the role's id, the user's UUID), each with its own
+/// result.
+pub(super) async fn add_each(
+    client: &Client,
+    organization: &str,
+    adds: Vec<(String, String, String)>,
+) -> Written {
+    let mut results = Vec::new();
+    for (what, role, user) in adds {
+        let outcome = client
+            .add_member(organization, &role, &user)
+            .await
+            .map(api::Raw::into_typed);
+        results.push((what, outcome.map_err(refused)));
+    }
+    Written::Assigned(results)
+}

@@ -1,0 +1,574 @@
+//! The `:` command line: parsing, completion of command names and of
+//! their arguments (states, targets, role names…), and the list of what
+//! matches shown while one is typed. The history of what was run lives
+//! with the app's state (`History`, below, is its shape).
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+
+use crate::console::kit::theme::Theme;
+use crate::console::screens::{ScreenId, Screens};
+use strum::IntoEnumIterator;
+
+/// A command where completion and help list it: a screen's `:name`s (its
+/// `Screen::COMMANDS`, asked through `Screens::commands`), or one of the
+/// command line's own.
+enum Listed {
+    Screen(ScreenId),
+    Own(&'static str, &'static str),
+}
+
+/// The commands in the order completion offers them.
+const LISTED: [Listed; 15] = [
+    Listed::Screen(ScreenId::Roles),
+    Listed::Own("role", "open a role's members: :role NAME"),
+    Listed::Screen(ScreenId::Members),
+    Listed::Screen(ScreenId::Subscriptions),
+    Listed::Own("sub", "jump to a subscription's deliveries: :sub ID"),
+    Listed::Screen(ScreenId::Health),
+    Listed::Own(
+        "people",
+        "every member with their roles (clears :no-role and :has-role)",
+    ),
+    Listed::Own(
+        "no-role",
+        "people in no role (looks through every member; Esc stops)",
+    ),
+    Listed::Own(
+        "has-role",
+        "the people of one role: :has-role NAME (Tab completes it)",
+    ),
+    Listed::Screen(ScreenId::Deliveries),
+    Listed::Own(
+        "state",
+        "subscriptions in one state: active, paused, overdue, ended, deleted, unsupported (none: all)",
+    ),
+    Listed::Own("target", "subscriptions delivered by email or slack (none: all)"),
+    Listed::Own(
+        "delivers",
+        "subscriptions of an insight, dashboard or ai (none: all)",
+    ),
+    Listed::Own("org", "switch organization: pick from a list, or :org UUID"),
+    Listed::Own("project", "switch project: pick from a list, or :project ID"),
+];
+
+/// The command line's own commands listed after every screen's.
+const LAST: [(&str, &str); 4] = [
+    ("ctx", "switch profile: pick from the config file, or :ctx NAME"),
+    (
+        "bulk",
+        "the results of the last bulk action (d, p or t on marked rows)",
+    ),
+    ("q", "quit"),
+    ("quit", "quit"),
+];
+
+/// Every command with what it does, in the order completion offers them:
+/// as [`LISTED`], then the `:name`s of a screen not placed there, then
+/// [`LAST`].
+pub fn commands() -> Vec<(&'static str, &'static str)> {
+    let placed = |id: ScreenId| {
+        LISTED
+            .iter()
+            .any(|listed| matches!(listed, Listed::Screen(screen) if *screen == id))
+    };
+    let mut commands = Vec::new();
+    for listed in &LISTED {
+        match listed {
+            Listed::Screen(id) => commands.extend_from_slice(Screens::commands(*id)),
+            Listed::Own(name, what) => commands.push((*name, *what)),
+        }
+    }
+    for id in ScreenId::iter().filter(|id| !placed(*id)) {
+        commands.extend_from_slice(Screens::commands(id));
+    }
+    commands.extend_from_slice(&LAST);
+    commands
+}
+
+/// Whether `name` is another name of a command above, left out where the
+/// commands are listed: `:quit`, and a screen's names after its first.
+pub fn is_alias(name: &str) -> bool {
+    name == "quit"
+        || ScreenId::iter().any(|id| {
+            Screens::commands(id)
+                .iter()
+                .skip(1)
+                .any(|(alias, _)| *alias == name)
+        })
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// Show a list.
+    Show(ScreenId),
+    /// `:people`: every member again, no narrowing.
+    People,
+    /// `:no-role`: the people in no role.
+    NoRole,
+    /// `:has-role NAME`: the people of one role.
+    HasRole(String),
+    /// `:state NAME`: subscriptions in one state; `None`: every state.
+    State(Option<crate::api::SubscriptionState>),
+    /// `:target email|slack`: the server's `target_type` filter.
+    Target(Option<String>),
+    /// `:delivers insight|dashboard|ai`: the server's `resource_type`.
+    Delivers(Option<String>),
+    Organization(String),
+    Project(String),
+    /// `:org` alone: pick from the organizations the key reaches.
+    PickOrganization,
+    /// `:project` alone: pick from the organization's projects.
+    PickProject,
+    /// `:ctx NAME`: switch to a profile of the config file.
+    Profile(String),
+    /// `:ctx` alone: pick from the config file's profiles.
+    PickProfile,
+    /// `:sub ID`: jump to a subscription.
+    Subscription(i64),
+    /// `:role NAME`: open a role's members.
+    Role(String),
+    /// `:bulk`: the last bulk action's results.
+    Results,
+    Quit,
+    Nothing,
+}
+
+/// Reads a command line (without its `:`).
+pub fn parse(line: &str) -> Result<Command, String> {
+    let line = line.trim();
+    let (name, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let rest = rest.trim();
+    if name.is_empty() {
+        return Ok(Command::Nothing);
+    }
+    // A profile's or a role's name may hold spaces; every other argument is one word.
+    let argument = (!rest.is_empty()).then_some(rest);
+    if !matches!(name, "ctx" | "role" | "has-role") && rest.split_whitespace().count() > 1 {
+        return Err(format!(":{name} takes one argument, not \"{rest}\""));
+    }
+
+    // A screen's `:name` shows it (its `Screen::COMMANDS`).
+    if let Some(screen) =
+        ScreenId::iter().find(|id| Screens::commands(*id).iter().any(|(command, _)| *command == name))
+    {
+        return Ok(Command::Show(screen));
+    }
+    match (name, argument) {
+        ("people", _) => Ok(Command::People),
+        ("no-role", _) => Ok(Command::NoRole),
+        ("has-role", Some(role)) => Ok(Command::HasRole(role.to_string())),
+        ("has-role", None) => Err(":has-role takes a role's name (Tab completes it)".into()),
+        ("q" | "quit", _) => Ok(Command::Quit),
+        ("state", None | Some("all" | "none")) => Ok(Command::State(None)),
+        ("state", Some(name)) => crate::api::SubscriptionState::ALL
+            .into_iter()
+            .find(|state| state.as_str() == name.to_lowercase())
+            .map(|state| Command::State(Some(state)))
+            .ok_or_else(|| {
+                format!(":state takes active, paused, overdue, ended, deleted or unsupported, not \"{name}\"")
+            }),
+        ("target", None | Some("all" | "none")) => Ok(Command::Target(None)),
+        ("target", Some(kind @ ("email" | "slack"))) => Ok(Command::Target(Some(kind.to_string()))),
+        ("target", Some(other)) => Err(format!(":target takes email or slack, not \"{other}\"")),
+        ("delivers", None | Some("all" | "none")) => Ok(Command::Delivers(None)),
+        ("delivers", Some(what)) => match what.to_lowercase().as_str() {
+            "insight" | "insights" => Ok(Command::Delivers(Some("insight".into()))),
+            "dashboard" | "dashboards" => Ok(Command::Delivers(Some("dashboard".into()))),
+            "ai" | "prompt" | "ai_prompt" => Ok(Command::Delivers(Some("ai_prompt".into()))),
+            _ => Err(format!(
+                ":delivers takes insight, dashboard or ai, not \"{what}\""
+            )),
+        },
+        ("org", Some(id)) => Ok(Command::Organization(id.to_string())),
+        ("project", Some(id)) => Ok(Command::Project(id.to_string())),
+        ("org", None) => Ok(Command::PickOrganization),
+        ("project", None) => Ok(Command::PickProject),
+        ("ctx", Some(name)) => Ok(Command::Profile(name.to_string())),
+        ("ctx", None) => Ok(Command::PickProfile),
+        ("sub", Some(id)) => id
+            .trim_start_matches('#')
+            .parse::<i64>()
+            .ok()
+            .filter(|id| *id > 0)
+            .map(Command::Subscription)
+            .ok_or_else(|| format!(":sub takes a subscription's id (a number), not \"{id}\"")),
+        ("sub", None) => Err(":sub takes a subscription's id: :sub 42".into()),
+        ("role", Some(name)) => Ok(Command::Role(name.to_string())),
+        ("role", None) => Err(":role takes a role's name: :role Engineering (Tab completes it)".into()),
+        ("bulk", _) => Ok(Command::Results),
+        _ => Err(format!(
+            ":{name} is not a command; : lists them, and Tab completes what is typed"
+        )),
+    }
+}
+
+/// The fixed arguments of a command, with what each means.
+fn fixed_arguments(command: &str) -> &'static [(&'static str, &'static str)] {
+    match command {
+        "state" => &[
+            ("active", "enabled, delivering on schedule"),
+            ("paused", "paused by a person or by the server"),
+            ("overdue", "enabled, its delivery past with none since"),
+            ("ended", "past its end date or count"),
+            ("deleted", "soft-deleted (u restores)"),
+            ("unsupported", "webhooks PostHog no longer delivers"),
+            ("all", "every state"),
+        ],
+        "target" => &[
+            ("email", "delivered by e-mail"),
+            ("slack", "posted to Slack"),
+            ("all", "either"),
+        ],
+        "delivers" => &[
+            ("insight", "an insight"),
+            ("dashboard", "a dashboard"),
+            ("ai", "an AI report"),
+            ("all", "any"),
+        ],
+        _ => &[],
+    }
+}
+
+/// What completion may offer beyond fixed words: names the app knows.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Known<'a> {
+    /// The organization's roles, by name.
+    pub roles: &'a [String],
+}
+
+/// A candidate: what completes the line, and what it means.
+pub type Candidate = (String, String);
+
+/// The commands that start with what is typed or, once a command and a
+/// space are typed, that command's arguments that start with the rest (in
+/// any case).
+pub fn candidates(typed: &str, known: Known) -> Vec<Candidate> {
+    let typed = typed.trim_start();
+    if let Some((name, partial)) = typed.split_once(' ') {
+        let partial = partial.trim_start().to_lowercase();
+        let starts = |word: &str| word.to_lowercase().starts_with(&partial);
+        let mut found: Vec<Candidate> = fixed_arguments(name)
+            .iter()
+            .filter(|(word, _)| starts(word))
+            .map(|(word, what)| (word.to_string(), what.to_string()))
+            .collect();
+        if matches!(name, "role" | "has-role") {
+            found.extend(
+                known
+                    .roles
+                    .iter()
+                    .filter(|role| starts(role))
+                    .map(|role| (role.clone(), "open its members".to_string())),
+            );
+        }
+        return found;
+    }
+    commands()
+        .into_iter()
+        .filter(|(name, _)| name.starts_with(typed))
+        .map(|(name, what)| (name.to_string(), what.to_string()))
+        .collect()
+}
+
+/// Completes the command name, or its argument, as far as the candidates
+/// agree; a single candidate is completed whole.
+pub fn complete(typed: &str, known: Known) -> Option<String> {
+    let found = candidates(typed, known);
+    let first = &found.first()?.0;
+    let common = found.iter().fold(first.chars().count(), |len, (name, _)| {
+        first
+            .chars()
+            .zip(name.chars())
+            .take(len)
+            .take_while(|(a, b)| a.to_lowercase().eq(b.to_lowercase()))
+            .count()
+    });
+    let agreed: String = first.chars().take(common).collect();
+    let typed_start = typed.trim_start();
+    let completed = match typed_start.split_once(' ') {
+        Some((name, partial)) => {
+            // What was typed is kept where the candidates add nothing.
+            let agreed = if agreed.chars().count() >= partial.trim_start().chars().count() {
+                agreed
+            } else {
+                partial.trim_start().to_string()
+            };
+            format!("{name} {agreed}")
+        }
+        None => {
+            let mut completed = agreed;
+            if found.len() == 1 {
+                completed.push(' ');
+            }
+            completed
+        }
+    };
+    (completed.trim_end() != typed.trim()).then_some(completed)
+}
+
+/// Lines run at the `:` command line, newest last, kept while the console
+/// runs: ↑ and ↓ walk them, the line being typed kept aside.
+#[derive(Debug, Clone, Default)]
+pub struct History {
+    lines: Vec<String>,
+    /// Where ↑/↓ stand: `None` on the line being typed.
+    at: Option<usize>,
+    /// The line being typed when ↑ was first pressed.
+    typed: String,
+}
+
+/// Lines a history keeps.
+const HISTORY_LINES: usize = 100;
+
+impl History {
+    /// Remembers a line run (not twice in a row, not a blank one).
+    pub fn push(&mut self, line: &str) {
+        let line = line.trim();
+        self.at = None;
+        if line.is_empty() || self.lines.last().is_some_and(|last| last == line) {
+            return;
+        }
+        if self.lines.len() == HISTORY_LINES {
+            self.lines.remove(0);
+        }
+        self.lines.push(line.to_string());
+    }
+
+    /// ↑: the line before, or `None` at the oldest.
+    pub fn older(&mut self, typed: &str) -> Option<&str> {
+        let at = match self.at {
+            None => {
+                self.typed = typed.to_string();
+                self.lines.len().checked_sub(1)?
+            }
+            Some(at) => at.checked_sub(1)?,
+        };
+        self.at = Some(at);
+        self.lines.get(at).map(String::as_str)
+    }
+
+    /// ↓: the line after, then the one that was being typed.
+    pub fn newer(&mut self) -> Option<&str> {
+        let at = self.at?;
+        if at + 1 < self.lines.len() {
+            self.at = Some(at + 1);
+            return self.lines.get(at + 1).map(String::as_str);
+        }
+        self.at = None;
+        Some(&self.typed)
+    }
+
+    /// Forgets where ↑/↓ stood (the command line closed).
+    pub fn reset(&mut self) {
+        self.at = None;
+    }
+}
+
+/// The commands that match what is typed, over the bottom of `area`.
+pub fn draw_completions(frame: &mut Frame, area: Rect, typed: &str, known: Known, theme: &Theme) {
+    let found = candidates(typed, known);
+    if found.is_empty() {
+        return;
+    }
+    let command = typed.trim_start().split_once(' ').map(|(name, _)| name);
+    let lines: Vec<Line> = found
+        .iter()
+        .map(|(name, what)| {
+            let shown = match command {
+                Some(command) => format!(" :{command} {}", crate::text::printable(name)),
+                None => format!(" :{name}"),
+            };
+            Line::from(vec![
+                Span::styled(format!("{shown:<22}"), theme.accent),
+                Span::raw(what.clone()),
+            ])
+        })
+        .collect();
+    // Inside the table's border, over its last rows.
+    let inside = area.inner(ratatui::layout::Margin::new(1, 1));
+    let height = (lines.len() as u16 + 2).min(inside.height);
+    let area = Rect::new(
+        inside.x,
+        inside.y + inside.height - height,
+        inside.width.min(76),
+        height,
+    );
+    let title = if command.is_some() {
+        " arguments (Tab completes) "
+    } else {
+        " commands (Tab completes) "
+    };
+    crate::console::widgets::popup::clear(frame, area);
+    frame.render_widget(Paragraph::new(lines).block(Block::bordered().title(title)), area);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_screens_names_stand_where_completion_and_help_always_listed_them() {
+        let names: Vec<&str> = commands().into_iter().map(|(name, _)| name).collect();
+        assert_eq!(
+            names,
+            [
+                "roles",
+                "role",
+                "members",
+                "subs",
+                "subscriptions",
+                "sub",
+                "health",
+                "people",
+                "no-role",
+                "has-role",
+                "deliveries",
+                "state",
+                "target",
+                "delivers",
+                "org",
+                "project",
+                "ctx",
+                "bulk",
+                "q",
+                "quit",
+            ]
+        );
+        for (name, screen) in [
+            ("roles", ScreenId::Roles),
+            ("members", ScreenId::Members),
+            ("subscriptions", ScreenId::Subscriptions),
+            ("deliveries", ScreenId::Deliveries),
+            ("health", ScreenId::Health),
+        ] {
+            assert_eq!(parse(name), Ok(Command::Show(screen)), ":{name}");
+        }
+        assert_eq!(parse("people"), Ok(Command::People));
+        let aliases: Vec<&str> = names.into_iter().filter(|name| is_alias(name)).collect();
+        assert_eq!(aliases, ["subscriptions", "quit"]);
+    }
+
+    #[test]
+    fn commands_parse() {
+        assert_eq!(parse("subs"), Ok(Command::Show(ScreenId::Subscriptions)));
+        assert_eq!(parse(" org  1234 "), Ok(Command::Organization("1234".into())));
+        assert_eq!(parse("project @current"), Ok(Command::Project("@current".into())));
+        assert_eq!(parse(""), Ok(Command::Nothing));
+        assert_eq!(parse("org"), Ok(Command::PickOrganization));
+        assert_eq!(parse(" project "), Ok(Command::PickProject));
+        assert_eq!(parse("ctx"), Ok(Command::PickProfile));
+        assert_eq!(parse("ctx cloud"), Ok(Command::Profile("cloud".into())));
+        assert_eq!(parse("ctx  my cloud "), Ok(Command::Profile("my cloud".into())));
+        assert!(parse("org a b").unwrap_err().contains("one argument"));
+        assert!(parse("frob").unwrap_err().contains("not a command"));
+    }
+
+    #[test]
+    fn has_role_completes_the_role_s_name_in_any_case() {
+        let names: Vec<String> = ["Data", "Design", "Engineering"].map(String::from).to_vec();
+        let complete_with = |typed: &str, names: &[String]| complete(typed, Known { roles: names });
+        assert_eq!(
+            complete_with("has-role e", &names),
+            Some("has-role Engineering".into())
+        );
+        assert_eq!(complete_with("has-role d", &names), Some("has-role D".into()));
+        assert_eq!(complete_with("has-role da", &names), Some("has-role Data".into()));
+        assert_eq!(complete_with("has-role Data", &names), None);
+        assert_eq!(complete_with("has-r", &names), Some("has-role ".into()));
+        assert_eq!(
+            parse("has-role Customer Success"),
+            Ok(Command::HasRole("Customer Success".into()))
+        );
+        assert!(parse("has-role").is_err());
+        assert_eq!(parse("no-role"), Ok(Command::NoRole));
+    }
+
+    #[test]
+    fn completion_goes_as_far_as_the_candidates_agree() {
+        let none = Known::default();
+        assert_eq!(complete("r", none), Some("role".into()));
+        assert_eq!(complete("roles", none), None, "roles is whole; role is shorter");
+        assert_eq!(complete("su", none), Some("sub".into()));
+        assert_eq!(
+            complete("subs", none),
+            None,
+            "subs and subscriptions: nothing more in common"
+        );
+        assert_eq!(complete("pr", none), Some("project ".into()));
+        assert_eq!(complete("p", none), None, "people and project");
+        assert_eq!(complete("x", none), None);
+        assert_eq!(candidates("q", none).len(), 2);
+        assert_eq!(complete("d", none), Some("deliver".into()));
+        assert_eq!(complete("deliveri", none), Some("deliveries ".into()));
+        assert_eq!(
+            parse("state overdue"),
+            Ok(Command::State(Some(crate::api::SubscriptionState::Overdue)))
+        );
+        assert_eq!(parse("state"), Ok(Command::State(None)));
+        assert_eq!(
+            parse("state unsupported"),
+            Ok(Command::State(Some(crate::api::SubscriptionState::Unsupported)))
+        );
+        assert!(
+            parse("state sleeping")
+                .unwrap_err()
+                .contains("active, paused, overdue, ended, deleted or unsupported")
+        );
+        assert_eq!(parse("target slack"), Ok(Command::Target(Some("slack".into()))));
+        assert!(parse("target webhook").is_err());
+        assert_eq!(
+            parse("delivers ai"),
+            Ok(Command::Delivers(Some("ai_prompt".into())))
+        );
+    }
+
+    #[test]
+    fn arguments_complete_too_from_fixed_words_and_known_names() {
+        let roles = [
+            "Engineering".to_string(),
+            "On-call".to_string(),
+            "Data".to_string(),
+        ];
+        let known = Known { roles: &roles };
+        assert_eq!(complete("state pa", known), Some("state paused".into()));
+        assert_eq!(complete("state ", known), None, "seven states agree on nothing");
+        assert_eq!(candidates("state ", known).len(), 7);
+        assert_eq!(complete("target s", known), Some("target slack".into()));
+        assert_eq!(complete("delivers D", known), Some("delivers dashboard".into()));
+        assert_eq!(complete("role on", known), Some("role On-call".into()));
+        assert_eq!(complete("role e", known), Some("role Engineering".into()));
+        assert!(candidates("role x", known).is_empty());
+        assert!(candidates("org a", known).is_empty());
+        assert_eq!(parse("sub 42"), Ok(Command::Subscription(42)));
+        assert_eq!(parse("sub #7"), Ok(Command::Subscription(7)));
+        assert!(parse("sub many").unwrap_err().contains("a number"));
+        assert_eq!(parse("role  On call "), Ok(Command::Role("On call".into())));
+    }
+
+    #[test]
+    fn history_walks_back_and_returns_to_what_was_typed() {
+        let mut history = History::default();
+        assert_eq!(history.older("x"), None);
+        history.push("state paused");
+        history.push("state paused");
+        history.push(" ");
+        history.push("sub 42");
+        assert_eq!(history.older("half"), Some("sub 42"));
+        assert_eq!(history.older("ignored"), Some("state paused"));
+        assert_eq!(history.older("ignored"), None, "no older line");
+        assert_eq!(history.newer(), Some("sub 42"));
+        assert_eq!(history.newer(), Some("half"), "back to what was typed");
+        assert_eq!(history.newer(), None);
+        for n in 0..150 {
+            history.push(&format!("sub {n}"));
+        }
+        let mut seen = 0;
+        while history.older("").is_some() {
+            seen += 1;
+        }
+        assert_eq!(seen, 100);
+    }
+}
