@@ -253,9 +253,8 @@ impl App {
         if landed.closes && ours {
             self.mode = Mode::Normal;
         }
-        let mut effects = Vec::new();
         for change in landed.changes {
-            effects.extend(self.announce(change));
+            self.announce(change);
         }
         if let Some(said) = landed.said {
             self.notice.shown = Some(match said {
@@ -263,6 +262,7 @@ impl App {
                 Err(text) => Notice::error(text),
             });
         }
+        let mut effects = Vec::new();
         for then in landed.then {
             match then {
                 Then::OfferUndo(id) => {
