@@ -282,13 +282,14 @@ impl Screens {
     /// changed: each hears it in its own `on_change`. `true`: a screen
     /// closed on it (Members, its role deleted), and the shell shows
     /// what is still open.
-    pub fn on_change(&mut self, change: &Change, ctx: &mut Ctx) -> bool {
+    pub fn on_change(&mut self, change: &Change, ctx: &mut Ctx) -> (bool, Heard) {
         roles::list::on_change(&mut self.roles, change, ctx.height);
         let closed = self.members.on_change(change, ctx.height);
         self.subscriptions.on_change(change, ctx);
-        // People and a person's page (`people/news.rs`).
-        self.people_on_change(change, ctx);
-        closed
+        // People and a person's page (`people/news.rs`), which may read
+        // again.
+        let heard = self.people_on_change(change, ctx);
+        (closed, heard)
     }
 
     /// Every list, for what concerns them all (a new connection; the

@@ -203,4 +203,8 @@ pub enum Change {
     /// news one screen (Health) learns that another shows; shared, not
     /// copied, as it may hold a few thousand rows.
     StatesKnown(std::sync::Arc<crate::health::list::States>),
+    /// A person was offboarded (by address): their roles and the
+    /// subscriptions they received changed, so People reads who holds
+    /// which role again and their page, if open, is gathered again.
+    Offboarded { email: String },
 }

@@ -192,6 +192,8 @@ impl App {
             return Vec::new();
         };
         let (_, item) = run.flying.remove(at);
+        // What the screens ask on hearing a row's news.
+        let mut news = Vec::new();
         let outcome = match result {
             // A write of several requests (people added to a role) fails
             // where any of them did.
@@ -200,11 +202,11 @@ impl App {
                     .iter()
                     .filter_map(|(who, result)| result.as_ref().err().map(|why| format!("{who}: {why}")))
                     .collect();
-                self.apply_bulk(&item.write, Written::Assigned(results));
+                news = self.apply_bulk(&item.write, Written::Assigned(results));
                 Outcome::Failed(failed.join("; "))
             }
             Ok(written) => {
-                self.apply_bulk(&item.write, written);
+                news = self.apply_bulk(&item.write, written);
                 Outcome::Done(item.done.to_string())
             }
             Err(error) => {
@@ -215,15 +217,18 @@ impl App {
         if let Some(report) = self.bulk.report.as_mut() {
             report.set(&item.id, outcome);
         }
-        self.send_bulk()
+        news.extend(self.send_bulk());
+        news
     }
 
     /// What one row's success does to the screens: the news its write
     /// gives, as a single write's does (without its notices, undo or watch).
-    fn apply_bulk(&mut self, write: &Write, written: Written) {
+    fn apply_bulk(&mut self, write: &Write, written: Written) -> Vec<Effect> {
+        let mut effects = Vec::new();
         for change in write.changes(&written) {
-            self.announce(change);
+            effects.extend(self.announce(change));
         }
+        effects
     }
 
     /// The run is over: the rows done (or left as they were) are unmarked,

@@ -253,8 +253,9 @@ impl App {
         if landed.closes && ours {
             self.mode = Mode::Normal;
         }
+        let mut effects = Vec::new();
         for change in landed.changes {
-            self.announce(change);
+            effects.extend(self.announce(change));
         }
         if let Some(said) = landed.said {
             self.notice.shown = Some(match said {
@@ -262,7 +263,6 @@ impl App {
                 Err(text) => Notice::error(text),
             });
         }
-        let mut effects = Vec::new();
         for then in landed.then {
             match then {
                 Then::OfferUndo(id) => {

@@ -33,7 +33,7 @@ impl App {
                     effects.extend(self.reload(screen, false));
                 }
                 Step::Changed(change) => {
-                    self.announce(change);
+                    effects.extend(self.announce(change));
                     self.apply_view();
                 }
                 Step::PollAfter { look, ticket } => effects.push(Effect::Timer {

@@ -49,10 +49,10 @@ impl App {
             }
             ScreenMsg::Health(health::Msg::LookNews { news, .. }) => {
                 let (screens, mut ctx) = self.lend();
-                if let Some(change) = screens.health.on_look_news(news, &mut ctx) {
-                    self.announce(change);
+                match screens.health.on_look_news(news, &mut ctx) {
+                    Some(change) => self.announce(change),
+                    None => Vec::new(),
                 }
-                Vec::new()
             }
             ScreenMsg::Health(health::Msg::Looked { result, .. }) => {
                 let (screens, mut ctx) = self.lend();

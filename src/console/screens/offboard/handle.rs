@@ -17,7 +17,7 @@ use crate::console::kit::notice::Notice;
 use crate::console::kit::page::PageLines;
 use crate::console::screens::heard::{Heard, Step};
 use crate::console::screens::write::{Confirm, Write, Written};
-use crate::console::screens::{Ctx, ScreenId, Screens};
+use crate::console::screens::{Change, Ctx, ScreenId, Screens};
 use crate::text::plural;
 
 impl Screens {
@@ -215,17 +215,9 @@ impl Screens {
         } else {
             Notice::done(text)
         });
-        // What changed is read again: the roles of everyone, their page.
-        let heard = self.refresh_people_quietly(ctx);
-        if self
-            .person
-            .chosen
-            .as_ref()
-            .is_some_and(|chosen| chosen.email == email)
-        {
-            self.regather();
-        }
-        heard
+        // What changed is news for every screen (People reads the roles
+        // again, their page is gathered again: `people/news.rs`).
+        Heard::step(Step::Changed(Change::Offboarded { email }))
     }
 }
 

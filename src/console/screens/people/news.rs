@@ -1,16 +1,38 @@
 //! What People and a person's page hear of other screens' writes (a
 //! [`Change`]): the index of who holds which role, a member's row, the
-//! page open, each kept in step so that nothing is read again for it.
+//! page open, each kept in step so that nothing is read again for it;
+//! an offboarding, which changes too much to keep in step, has both read
+//! again.
 
 use std::sync::Arc;
 
+use crate::console::screens::heard::Heard;
 use crate::console::screens::{Change, Ctx, Screens};
 use crate::people::profile::Profile;
 use crate::people::{HeldRole, RoleIndex, membership_user};
 
 impl Screens {
-    /// The news People and a person's page hear.
-    pub fn people_on_change(&mut self, change: &Change, ctx: &Ctx) {
+    /// The news People and a person's page hear, and what they read again.
+    pub fn people_on_change(&mut self, change: &Change, ctx: &Ctx) -> Heard {
+        if let Change::Offboarded { email } = change {
+            // The roles of everyone read again, and their page.
+            let heard = self.refresh_people_quietly(ctx);
+            if self
+                .person
+                .chosen
+                .as_ref()
+                .is_some_and(|chosen| &chosen.email == email)
+            {
+                self.regather();
+            }
+            return heard;
+        }
+        self.keep_in_step(change, ctx);
+        Heard::default()
+    }
+
+    /// A change told to the index, a member's row and the page open.
+    fn keep_in_step(&mut self, change: &Change, ctx: &Ctx) {
         match change {
             Change::Joined(membership) => {
                 let Some(user) = membership_user(membership) else {
@@ -61,7 +83,8 @@ impl Screens {
             | Change::RoleDeleted { .. }
             | Change::SubscriptionChanged(_)
             | Change::SubscriptionMade(_)
-            | Change::StatesKnown(_) => {}
+            | Change::StatesKnown(_)
+            | Change::Offboarded { .. } => {}
         }
     }
 

@@ -331,7 +331,8 @@ pub fn on_change(table: &mut Table<Roles>, change: &Change, height: u64) {
         Change::MemberChanged(_)
         | Change::SubscriptionChanged(_)
         | Change::SubscriptionMade(_)
-        | Change::StatesKnown(_) => {}
+        | Change::StatesKnown(_)
+        | Change::Offboarded { .. } => {}
     }
 }
 
