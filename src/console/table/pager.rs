@@ -7,8 +7,9 @@
 //!   count (Deliveries): the pager remembers the links, works the length
 //!   out from what arrived (one row more while there is more) and knows it
 //!   exactly only at the end.
-//! - [`Whole`]: rows a screen holds whole (a person's page, an offboarding
-//!   plan, Health's board), never asked for page by page.
+//! - [`Whole`]: rows a screen holds whole (Health's board), never asked
+//!   for page by page: counted and started over as a list by offset is,
+//!   so it is [`ByOffset`] under the name that says why.
 //!
 //! The request a page is asked with is the list's own
 //! ([`crate::console::screens::PageRequest`]); a pager only says where it
@@ -77,31 +78,9 @@ impl Pager for ByOffset {
     fn ended_empty(&mut self) {}
 }
 
-/// Rows held whole: never asked for by page, so nothing to remember.
-#[derive(Debug, Default)]
-pub struct Whole;
-
-impl<Request> Asks<Request> for Whole {
-    fn request_at(&self, first: Request, _offset: u64) -> Option<Request> {
-        Some(first)
-    }
-}
-
-impl Pager for Whole {
-    const BY_CURSOR: bool = false;
-
-    fn counted<T>(&mut self, _offset: u64, page: &Page<T>) -> u64 {
-        page.count
-    }
-
-    fn count_is_exact(&self) -> bool {
-        true
-    }
-
-    fn restart(&mut self) {}
-
-    fn ended_empty(&mut self) {}
-}
+/// Rows held whole: never asked for by page, so nothing to remember; what
+/// they hold is counted as a page by offset counts it.
+pub type Whole = ByOffset;
 
 /// A request that can be pointed at a page by the server's link.
 pub trait Cursored {
