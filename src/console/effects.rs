@@ -223,7 +223,7 @@ impl Runner {
             ScreenAsk::Person(ask) => {
                 let runner = self.clone();
                 tokio::spawn(async move {
-                    let msg = person::request::run(ask, &runner.client).await;
+                    let msg = person::request::run(ask, &runner.client, runner.clock.clone(), runner.tell()).await;
                     let _ = runner.messages.send(msg.into());
                 });
             }

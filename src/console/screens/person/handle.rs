@@ -21,7 +21,46 @@ impl Screens {
     pub fn on_person_msg(&mut self, msg: Msg, ctx: &mut Ctx) -> Heard {
         match msg {
             Msg::Profile { result, .. } => self.profile_arrived(result, ctx),
+            Msg::AccessRead { done, total, .. } => {
+                self.person.access.reading = Some(Some((done, total)));
+                self.person.relayout(ctx.height, ctx.zone);
+                *ctx.dirty = true;
+                Heard::default()
+            }
+            Msg::Access { result, .. } => {
+                let page = &mut self.person;
+                page.asked.access_ended();
+                page.access.reading = None;
+                match result {
+                    Ok(access) => {
+                        page.access.access = Some(access);
+                        page.access.error = None;
+                    }
+                    Err(error) => page.access.error = Some(error),
+                }
+                page.relayout(ctx.height, ctx.zone);
+                *ctx.dirty = true;
+                Heard::default()
+            }
         }
+    }
+
+    /// Their access read (again), once their page is gathered: a member's
+    /// only, through People's role index (whose roles it names).
+    fn read_access(&mut self, profile: &crate::people::profile::Profile, ctx: &Ctx) -> Heard {
+        let (Some(member), Some(index)) = (profile.member.clone(), self.people.role_index()) else {
+            return Heard::default();
+        };
+        let (ticket, stop) = self.person.asked.start_access();
+        self.person.access.reading = Some(None);
+        self.person.access.error = None;
+        Heard::ask(super::Ask::Access {
+            ticket,
+            organization: ctx.scope.organization.to_owned(),
+            member: Box::new(member),
+            index: SharedIndex(index),
+            stop: super::ask::Stopper(stop),
+        })
     }
 
     /// Enter on People: the person's page.
@@ -75,10 +114,12 @@ impl Screens {
         *ctx.dirty = true;
         match result {
             Ok(profile) => {
+                let mut heard = self.read_access(&profile, ctx);
                 self.person.show(profile, ctx.height, ctx.zone);
                 if std::mem::take(&mut self.person.asked.then_offboard) && ctx.shown == ScreenId::Person {
-                    return self.open_offboard(ctx);
+                    heard.then(self.open_offboard(ctx));
                 }
+                return heard;
             }
             Err(error) => {
                 self.person.asked.then_offboard = false;
