@@ -16,6 +16,7 @@ use super::offboard::page::Offboarding;
 use super::people::list::People;
 use super::person::page::Person;
 use super::subscriptions::list::Subscriptions;
+use super::who::list::Who;
 use crate::console::kit::latest::Ticket;
 use crate::console::kit::notice::Notice;
 use crate::console::kit::scope::Scope;
@@ -43,6 +44,7 @@ pub struct Screens {
     pub person: Person,
     pub offboard: Offboarding,
     pub health: Table<Board>,
+    pub who: Table<Who>,
 }
 
 impl Screens {
@@ -58,6 +60,7 @@ impl Screens {
             ScreenId::Person => Shown::Page(&self.person),
             ScreenId::Offboard => Shown::Page(&self.offboard),
             ScreenId::Health => Shown::List(&self.health),
+            ScreenId::Who => Shown::List(&self.who),
         }
     }
 
@@ -71,6 +74,7 @@ impl Screens {
             ScreenId::Person => ShownMut::Page(&mut self.person),
             ScreenId::Offboard => ShownMut::Page(&mut self.offboard),
             ScreenId::Health => ShownMut::List(&mut self.health),
+            ScreenId::Who => ShownMut::List(&mut self.who),
         }
     }
 
@@ -143,7 +147,9 @@ impl Screens {
             ),
             // A role on a person's page: they leave it.
             ScreenId::Person => self.person.confirm_delete(scope),
-            ScreenId::Deliveries | ScreenId::People | ScreenId::Offboard | ScreenId::Health => None,
+            ScreenId::Deliveries | ScreenId::People | ScreenId::Offboard | ScreenId::Health | ScreenId::Who => {
+                None
+            }
         }
     }
 
@@ -165,7 +171,11 @@ impl Screens {
                 Some(subscriptions::bulk::bulk(verb, &marked, scope))
             }
             ScreenId::Health => health::bulk::bulk(verb, &self.health.marked_if_any()?, scope),
-            ScreenId::Deliveries | ScreenId::People | ScreenId::Person | ScreenId::Offboard => None,
+            ScreenId::Deliveries
+            | ScreenId::People
+            | ScreenId::Person
+            | ScreenId::Offboard
+            | ScreenId::Who => None,
         }
     }
 
@@ -180,7 +190,8 @@ impl Screens {
             | ScreenId::People
             | ScreenId::Person
             | ScreenId::Offboard
-            | ScreenId::Health => Opens::Nothing,
+            | ScreenId::Health
+            | ScreenId::Who => Opens::Nothing,
         }
     }
 
@@ -193,7 +204,9 @@ impl Screens {
             ScreenId::Subscriptions | ScreenId::Deliveries | ScreenId::Health => {
                 self.opens_subscription(id, now)
             }
-            ScreenId::Members | ScreenId::People | ScreenId::Person | ScreenId::Offboard => Opens::Nothing,
+            ScreenId::Members | ScreenId::People | ScreenId::Person | ScreenId::Offboard | ScreenId::Who => {
+                Opens::Nothing
+            }
         }
     }
 
@@ -209,6 +222,7 @@ impl Screens {
             ScreenId::Person => self.person_enter(ctx),
             ScreenId::Offboard => self.confirm_offboarding(ctx),
             ScreenId::Health => self.health_deliveries(),
+            ScreenId::Who => self.who_enter(ctx),
         }
     }
 
@@ -223,7 +237,8 @@ impl Screens {
             | ScreenId::Members
             | ScreenId::People
             | ScreenId::Person
-            | ScreenId::Offboard => Heard::step(Step::Say(Notice::error(
+            | ScreenId::Offboard
+            | ScreenId::Who => Heard::step(Step::Say(Notice::error(
                 ":deliveries shows the deliveries of the subscription under the cursor: 3 lists them".into(),
             ))),
         }
@@ -241,7 +256,8 @@ impl Screens {
             | ScreenId::Members
             | ScreenId::People
             | ScreenId::Person
-            | ScreenId::Offboard => None,
+            | ScreenId::Offboard
+            | ScreenId::Who => None,
         }
     }
 
@@ -257,6 +273,7 @@ impl Screens {
             ScreenId::Person => <Person as Screen>::COMMANDS,
             ScreenId::Offboard => <Offboarding as Screen>::COMMANDS,
             ScreenId::Health => <Board as Screen>::COMMANDS,
+            ScreenId::Who => <Who as Screen>::COMMANDS,
         }
     }
 
@@ -275,6 +292,7 @@ impl Screens {
             ScreenMsg::People(msg) => self.people.wants(msg),
             ScreenMsg::Person(msg) => self.person.wants(msg),
             ScreenMsg::Offboard(msg) => self.offboard.wants(msg),
+            ScreenMsg::Who(msg) => self.who.resource.wants(msg),
         }
     }
 
@@ -302,6 +320,7 @@ impl Screens {
             deliveries,
             people,
             health,
+            who,
             // Pages, not lists (named, so that a new field is named here).
             person: _,
             offboard: _,
@@ -313,6 +332,7 @@ impl Screens {
             deliveries as &mut dyn List,
             people as &mut dyn List,
             health as &mut dyn List,
+            who as &mut dyn List,
         ]
         .into_iter()
     }

@@ -42,6 +42,7 @@ pub mod request;
 pub mod roles;
 pub mod shown;
 pub mod subscriptions;
+pub mod who;
 pub mod write;
 
 use crate::api::{OrganizationMember, Role, RoleMembership, Subscription};
@@ -90,6 +91,7 @@ pub enum ScreenMsg {
     Person(person::Msg),
     Offboard(offboard::Msg),
     Health(health::Msg),
+    Who(who::Msg),
 }
 
 impl ScreenMsg {
@@ -102,6 +104,7 @@ impl ScreenMsg {
             ScreenMsg::Person(msg) => msg.is_answer(),
             ScreenMsg::Offboard(msg) => msg.is_answer(),
             ScreenMsg::Health(msg) => msg.is_answer(),
+            ScreenMsg::Who(msg) => msg.is_answer(),
         }
     }
 }
@@ -123,6 +126,7 @@ screen_msg!(
     person => Person,
     offboard => Offboard,
     health => Health,
+    who => Who,
 );
 
 /// What one screen asks of the world besides a page of its rows, one
@@ -138,6 +142,7 @@ pub enum ScreenAsk {
     People(people::Ask),
     Person(person::Ask),
     Health(health::Ask),
+    Who(who::Ask),
 }
 
 macro_rules! screen_ask {
@@ -156,6 +161,7 @@ screen_ask!(
     people => People,
     person => Person,
     health => Health,
+    who => Who,
 );
 
 /// Every screen the console shows. Matches over it have no catch-all arm,
@@ -172,6 +178,8 @@ pub enum ScreenId {
     /// Offboarding a person, opened from their page.
     Offboard,
     Health,
+    /// Who reaches a thing (`:who`).
+    Who,
 }
 
 /// News every screen may act on. Each variant says what is true now, so

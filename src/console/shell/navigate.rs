@@ -196,6 +196,7 @@ impl App {
     pub(super) fn refresh(&mut self) -> Vec<Effect> {
         match self.navigation.shown {
             ScreenId::Health => return self.look(),
+            ScreenId::Who => return self.lend_then_follow(|screens, ctx| screens.who_again(ctx)),
             ScreenId::People | ScreenId::Person => {
                 return self.lend_then_follow(|screens, ctx| screens.refresh_people(ctx));
             }

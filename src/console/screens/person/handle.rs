@@ -72,6 +72,12 @@ impl Screens {
             email: member.user.email.clone(),
             name: member.user.display_name(),
         };
+        self.open_person_page(chosen, ctx)
+    }
+
+    /// A person's page, opened from the screen shown (People, `:who`'s
+    /// list): back returns there.
+    pub fn open_person_page(&mut self, chosen: Chosen, ctx: &mut Ctx) -> Heard {
         let mut heard = Heard::default();
         if self.person.open(chosen) {
             heard.then(self.gather(ctx));
