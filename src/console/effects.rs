@@ -21,7 +21,7 @@ use super::shell::{
 use crate::api::{Client, List, Organization, PICKER_ROWS, Project};
 use crate::config::{self, CURRENT};
 use crate::console::screens::request::{Lent, Tell};
-use crate::console::screens::{ScreenAsk, health, people, person, who};
+use crate::console::screens::{ScreenAsk, health, people, person, roles, who};
 
 #[derive(Clone)]
 pub struct Runner {
@@ -231,6 +231,14 @@ impl Runner {
                 let runner = self.clone();
                 tokio::spawn(async move {
                     let msg = who::request::run(ask, &runner.client, runner.clock.clone()).await;
+                    let _ = runner.messages.send(msg.into());
+                });
+            }
+            ScreenAsk::Grants(ask) => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let msg =
+                        roles::grants::request::run(ask, &runner.client, runner.clock.clone(), runner.tell()).await;
                     let _ = runner.messages.send(msg.into());
                 });
             }

@@ -328,3 +328,74 @@ async fn who_reaches_the_board_pack_and_enter_opens_their_page() {
     let screen = driver.screen();
     assert!(screen.contains("is called \"Nope\""), "{screen}");
 }
+
+/// The lines of the role's page, as said.
+fn grants_lines(driver: &Driver) -> Vec<(Kind, String)> {
+    let lines = &driver.app.screens.grants.lines;
+    (0..)
+        .map_while(|at| lines.row(at))
+        .map(|said| (said.kind, said.text.clone()))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn w_on_roles_shows_what_the_role_grants_and_who_is_in_it() {
+    let server = TestServer::demo().await;
+    let owner = server.key(&["*"]);
+    join_role(&server, &owner, "Contractors", AMARA).await;
+    let mut console = console(&server, &owner).await;
+    let driver = &mut console.driver;
+    press(driver, &[KeyCode::Char('1')]).await;
+    let rows = &driver.app.screens.roles.rows;
+    let at = (0..rows.len())
+        .find(|at| rows.row(*at).is_some_and(|role| role.name == "Contractors"))
+        .unwrap();
+    press(driver, &[KeyCode::Char('g')]).await;
+    for _ in 0..at {
+        press(driver, &[KeyCode::Char('j')]).await;
+    }
+    press(driver, &[KeyCode::Char('w')]).await;
+    assert_eq!(driver.app.shown(), ScreenId::Grants);
+    let contractors = grants_lines(driver);
+    assert!(
+        has(
+            &contractors,
+            Kind::Project,
+            "Role Contractors · 1 member: Amara Eze <amara.eze@hedgebox.dev>"
+        ),
+        "{contractors:#?}"
+    );
+    assert!(
+        // The role's own rule, as `access role` words it.
+        has(&contractors, Kind::Project, "Hedgebox Mobile (2): none · own rule"),
+        "{contractors:#?}"
+    );
+    // On Web its none on the flags loses to everyone's viewer.
+    assert!(
+        contractors.iter().any(|(kind, line)| *kind == Kind::Row
+            && line.starts_with("feature flags")
+            && line.split_whitespace().collect::<Vec<_>>()[2..5] == ["none", "viewer", "everyone"]),
+        "{contractors:#?}"
+    );
+    assert!(has(&contractors, Kind::Columns, "ITS RULE"), "{contractors:#?}");
+    assert!(has(&contractors, Kind::Note, "no object rules"), "{contractors:#?}");
+    let screen = driver.screen();
+    assert!(screen.contains("What Contractors grants"), "{screen}");
+
+    // Back on Roles; from Finance's members, `w` says what Finance grants:
+    // the board pack, its rule managed by Terraform.
+    press(driver, &[KeyCode::Esc]).await;
+    assert_eq!(driver.app.shown(), ScreenId::Roles);
+    command(driver, "role finance").await;
+    assert_eq!(driver.app.shown(), ScreenId::Members);
+    press(driver, &[KeyCode::Char('w')]).await;
+    assert_eq!(driver.app.shown(), ScreenId::Grants);
+    let finance = grants_lines(driver);
+    assert!(
+        finance.iter().any(|(kind, line)| *kind == Kind::Row
+            && line.starts_with("dashboard \"Board pack\"")
+            && line.contains("managed by Terraform")),
+        "{finance:#?}"
+    );
+    assert!(has(&finance, Kind::Project, "Role Finance · "), "{finance:#?}");
+}

@@ -17,6 +17,7 @@ use super::people::list::People;
 use super::person::page::Person;
 use super::subscriptions::list::Subscriptions;
 use super::who::list::Who;
+use crate::console::screens::roles::grants::page::Grants;
 use crate::console::kit::latest::Ticket;
 use crate::console::kit::notice::Notice;
 use crate::console::kit::scope::Scope;
@@ -45,6 +46,7 @@ pub struct Screens {
     pub offboard: Offboarding,
     pub health: Table<Board>,
     pub who: Table<Who>,
+    pub grants: Grants,
 }
 
 impl Screens {
@@ -61,6 +63,7 @@ impl Screens {
             ScreenId::Offboard => Shown::Page(&self.offboard),
             ScreenId::Health => Shown::List(&self.health),
             ScreenId::Who => Shown::List(&self.who),
+            ScreenId::Grants => Shown::Page(&self.grants),
         }
     }
 
@@ -75,6 +78,7 @@ impl Screens {
             ScreenId::Offboard => ShownMut::Page(&mut self.offboard),
             ScreenId::Health => ShownMut::List(&mut self.health),
             ScreenId::Who => ShownMut::List(&mut self.who),
+            ScreenId::Grants => ShownMut::Page(&mut self.grants),
         }
     }
 
@@ -147,9 +151,12 @@ impl Screens {
             ),
             // A role on a person's page: they leave it.
             ScreenId::Person => self.person.confirm_delete(scope),
-            ScreenId::Deliveries | ScreenId::People | ScreenId::Offboard | ScreenId::Health | ScreenId::Who => {
-                None
-            }
+            ScreenId::Deliveries
+            | ScreenId::People
+            | ScreenId::Offboard
+            | ScreenId::Health
+            | ScreenId::Who
+            | ScreenId::Grants => None,
         }
     }
 
@@ -175,7 +182,8 @@ impl Screens {
             | ScreenId::People
             | ScreenId::Person
             | ScreenId::Offboard
-            | ScreenId::Who => None,
+            | ScreenId::Who
+            | ScreenId::Grants => None,
         }
     }
 
@@ -191,7 +199,8 @@ impl Screens {
             | ScreenId::Person
             | ScreenId::Offboard
             | ScreenId::Health
-            | ScreenId::Who => Opens::Nothing,
+            | ScreenId::Who
+            | ScreenId::Grants => Opens::Nothing,
         }
     }
 
@@ -204,9 +213,12 @@ impl Screens {
             ScreenId::Subscriptions | ScreenId::Deliveries | ScreenId::Health => {
                 self.opens_subscription(id, now)
             }
-            ScreenId::Members | ScreenId::People | ScreenId::Person | ScreenId::Offboard | ScreenId::Who => {
-                Opens::Nothing
-            }
+            ScreenId::Members
+            | ScreenId::People
+            | ScreenId::Person
+            | ScreenId::Offboard
+            | ScreenId::Who
+            | ScreenId::Grants => Opens::Nothing,
         }
     }
 
@@ -223,6 +235,8 @@ impl Screens {
             ScreenId::Offboard => self.confirm_offboarding(ctx),
             ScreenId::Health => self.health_deliveries(),
             ScreenId::Who => self.who_enter(ctx),
+            // Nothing on a line of it opens anything yet.
+            ScreenId::Grants => Heard::default(),
         }
     }
 
@@ -238,7 +252,8 @@ impl Screens {
             | ScreenId::People
             | ScreenId::Person
             | ScreenId::Offboard
-            | ScreenId::Who => Heard::step(Step::Say(Notice::error(
+            | ScreenId::Who
+            | ScreenId::Grants => Heard::step(Step::Say(Notice::error(
                 ":deliveries shows the deliveries of the subscription under the cursor: 3 lists them".into(),
             ))),
         }
@@ -257,7 +272,8 @@ impl Screens {
             | ScreenId::People
             | ScreenId::Person
             | ScreenId::Offboard
-            | ScreenId::Who => None,
+            | ScreenId::Who
+            | ScreenId::Grants => None,
         }
     }
 
@@ -274,6 +290,7 @@ impl Screens {
             ScreenId::Offboard => <Offboarding as Screen>::COMMANDS,
             ScreenId::Health => <Board as Screen>::COMMANDS,
             ScreenId::Who => <Who as Screen>::COMMANDS,
+            ScreenId::Grants => <Grants as Screen>::COMMANDS,
         }
     }
 
@@ -293,6 +310,7 @@ impl Screens {
             ScreenMsg::Person(msg) => self.person.wants(msg),
             ScreenMsg::Offboard(msg) => self.offboard.wants(msg),
             ScreenMsg::Who(msg) => self.who.resource.wants(msg),
+            ScreenMsg::Grants(msg) => self.grants.wants(msg),
         }
     }
 
@@ -324,6 +342,7 @@ impl Screens {
             // Pages, not lists (named, so that a new field is named here).
             person: _,
             offboard: _,
+            grants: _,
         } = self;
         [
             roles as &mut dyn List,

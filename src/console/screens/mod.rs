@@ -92,6 +92,8 @@ pub enum ScreenMsg {
     Offboard(offboard::Msg),
     Health(health::Msg),
     Who(who::Msg),
+    /// A role's page (in Roles' folder).
+    Grants(roles::grants::Msg),
 }
 
 impl ScreenMsg {
@@ -105,6 +107,7 @@ impl ScreenMsg {
             ScreenMsg::Offboard(msg) => msg.is_answer(),
             ScreenMsg::Health(msg) => msg.is_answer(),
             ScreenMsg::Who(msg) => msg.is_answer(),
+            ScreenMsg::Grants(msg) => msg.is_answer(),
         }
     }
 }
@@ -129,6 +132,12 @@ screen_msg!(
     who => Who,
 );
 
+impl From<roles::grants::Msg> for ScreenMsg {
+    fn from(msg: roles::grants::Msg) -> ScreenMsg {
+        ScreenMsg::Grants(msg)
+    }
+}
+
 /// What one screen asks of the world besides a page of its rows, one
 /// variant a screen (the shell's effects carry it as `Effect::Ask`): each
 /// screen's own `Ask`, whose answer is that screen's own `Msg`. The shell
@@ -143,6 +152,7 @@ pub enum ScreenAsk {
     Person(person::Ask),
     Health(health::Ask),
     Who(who::Ask),
+    Grants(roles::grants::Ask),
 }
 
 macro_rules! screen_ask {
@@ -164,6 +174,12 @@ screen_ask!(
     who => Who,
 );
 
+impl From<roles::grants::Ask> for ScreenAsk {
+    fn from(ask: roles::grants::Ask) -> ScreenAsk {
+        ScreenAsk::Grants(ask)
+    }
+}
+
 /// Every screen the console shows. Matches over it have no catch-all arm,
 /// so that the compiler names every place a new screen must fill in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::EnumIter, strum::EnumCount)]
@@ -180,6 +196,8 @@ pub enum ScreenId {
     Health,
     /// Who reaches a thing (`:who`).
     Who,
+    /// What a role grants, opened from Roles (`w`).
+    Grants,
 }
 
 /// News every screen may act on. Each variant says what is true now, so

@@ -46,6 +46,12 @@ pub struct Said {
     pub text: String,
 }
 
+impl crate::console::kit::page::PageItem for Said {
+    fn id(&self) -> String {
+        self.text.clone()
+    }
+}
+
 impl Said {
     pub fn new(kind: Kind, text: impl Into<String>) -> Said {
         Said {

@@ -42,5 +42,20 @@ pub fn bindings() -> Vec<Binding> {
             "assign people to the role (opens its members)",
             None,
         ),
+        Binding::new(
+            &[c('w')],
+            Action::Grants,
+            roles,
+            "what the role grants in each project (its page)",
+            Some("grants"),
+        ),
+        // A role's members are the role's too.
+        Binding::new(
+            &[c('w')],
+            Action::Grants,
+            Scope::On(ScreenId::Members),
+            "what the role grants in each project (its page)",
+            Some("grants"),
+        ),
     ]
 }
