@@ -23,6 +23,7 @@ mod people;
 mod production;
 mod pty;
 mod pty_access;
+mod pty_access_pages;
 mod pty_health;
 mod smaller;
 mod today;
