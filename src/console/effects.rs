@@ -223,7 +223,8 @@ impl Runner {
             ScreenAsk::Person(ask) => {
                 let runner = self.clone();
                 tokio::spawn(async move {
-                    let msg = person::request::run(ask, &runner.client, runner.clock.clone(), runner.tell()).await;
+                    let msg =
+                        person::request::run(ask, &runner.client, runner.clock.clone(), runner.tell()).await;
                     let _ = runner.messages.send(msg.into());
                 });
             }
@@ -238,7 +239,8 @@ impl Runner {
                 let runner = self.clone();
                 tokio::spawn(async move {
                     let msg =
-                        roles::grants::request::run(ask, &runner.client, runner.clock.clone(), runner.tell()).await;
+                        roles::grants::request::run(ask, &runner.client, runner.clock.clone(), runner.tell())
+                            .await;
                     let _ = runner.messages.send(msg.into());
                 });
             }

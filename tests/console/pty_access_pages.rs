@@ -16,7 +16,8 @@ fn a_person_s_page_shows_their_access_on_a_terminal() {
     console.wait_for("4 People (40)");
     console.type_keys("/ivan\r");
     let started = Instant::now();
-    while !(console.text().contains("Ivan Petrov") && !console.text().contains("ada.okafor")) {
+    let narrowed = |screen: String| screen.contains("Ivan Petrov") && !screen.contains("ada.okafor");
+    while !narrowed(console.text()) {
         assert!(
             started.elapsed() < Duration::from_secs(20),
             "People never narrowed to Ivan:\n{}",

@@ -253,8 +253,7 @@ fn who(argument: Option<&str>) -> Result<Command, String> {
     Ok(Command::Who { project: None, thing })
 }
 
-const WHO_TAKES: &str =
-    ":who takes nothing (the project), project ID, dashboard NAME, insight NAME or flag KEY (Tab completes the kind)";
+const WHO_TAKES: &str = ":who takes nothing (the project), project ID, dashboard NAME, insight NAME or flag KEY (Tab completes the kind)";
 
 fn example(kind: &str) -> &'static str {
     match kind {
@@ -655,7 +654,11 @@ mod tests {
             })
         );
         assert!(parse("who dashboard").unwrap_err().contains("its name or id"));
-        assert!(parse("who notebook x").unwrap_err().contains("Tab completes the kind"));
+        assert!(
+            parse("who notebook x")
+                .unwrap_err()
+                .contains("Tab completes the kind")
+        );
         assert!(parse("who project 1 2").is_err());
         assert_eq!(complete("who d", none), Some("who dashboard".into()));
         assert_eq!(complete("who f", none), Some("who flag".into()));

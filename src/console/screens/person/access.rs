@@ -89,16 +89,23 @@ pub fn lines(section: &Section) -> Vec<Said> {
         }
         return said;
     };
-    said.push(Said::new(Kind::Note, words::organization_line(&access.organization)));
+    said.push(Said::new(
+        Kind::Note,
+        words::organization_line(&access.organization),
+    ));
     if access.projects.is_empty() {
-        said.push(Said::new(Kind::Warning, "The key lists no project of the organization."));
+        said.push(Said::new(
+            Kind::Warning,
+            "The key lists no project of the organization.",
+        ));
     }
     for project in &access.projects {
         let label = project.project.label();
         match &project.outcome {
-            Outcome::Unknown(unknown) => {
-                said.push(Said::new(Kind::Warning, words::unknown_line(&label, &unknown.unknown)))
-            }
+            Outcome::Unknown(unknown) => said.push(Said::new(
+                Kind::Warning,
+                words::unknown_line(&label, &unknown.unknown),
+            )),
             Outcome::Known(known) => said.extend(known_project(&label, known)),
         }
     }
@@ -114,7 +121,10 @@ pub fn progress(section: &Section) -> String {
 }
 
 fn known_project(label: &str, known: &Known) -> Vec<Said> {
-    let mut said = vec![Said::new(Kind::Project, words::project_line(label, &known.project))];
+    let mut said = vec![Said::new(
+        Kind::Project,
+        words::project_line(label, &known.project),
+    )];
     said.extend(
         known
             .notes

@@ -33,7 +33,11 @@ pub struct Stopper(pub std::sync::Arc<crate::access::read::Stop>);
 
 impl std::fmt::Debug for Stopper {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(if self.0.is_stopped() { "Stopper(stopped)" } else { "Stopper" })
+        f.write_str(if self.0.is_stopped() {
+            "Stopper(stopped)"
+        } else {
+            "Stopper"
+        })
     }
 }
 

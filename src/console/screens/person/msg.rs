@@ -12,7 +12,11 @@ pub enum Msg {
     },
     /// The read of their access came this far: projects read, in all
     /// (news, not an answer).
-    AccessRead { ticket: Ticket, done: usize, total: usize },
+    AccessRead {
+        ticket: Ticket,
+        done: usize,
+        total: usize,
+    },
     /// Their access, read (or why not).
     Access {
         ticket: Ticket,

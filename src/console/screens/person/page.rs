@@ -37,12 +37,23 @@ pub struct Chosen {
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Item {
-    Heading { text: String },
-    Field { name: &'static str, value: String },
+    Heading {
+        text: String,
+    },
+    Field {
+        name: &'static str,
+        value: String,
+    },
     Role(HeldRole),
-    Subscription { found: Box<Found>, created: bool },
+    Subscription {
+        found: Box<Found>,
+        created: bool,
+    },
     Key(KeySummary),
-    Text { text: String, warning: bool },
+    Text {
+        text: String,
+        warning: bool,
+    },
     /// A line of the Access section.
     Access(Said),
 }

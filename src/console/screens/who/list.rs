@@ -222,7 +222,9 @@ impl Resource for Who {
         match (self.is_reading(), &self.error) {
             (true, _) => "reading who reaches it…",
             (false, Some(_)) => "who reaches it could not be read: r tries again",
-            (false, None) if self.asked.is_none() => ":who, :who dashboard NAME, :who insight NAME, :who flag KEY",
+            (false, None) if self.asked.is_none() => {
+                ":who, :who dashboard NAME, :who insight NAME, :who flag KEY"
+            }
             (false, None) => "nobody reaches it",
         }
     }

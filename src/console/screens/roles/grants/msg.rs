@@ -6,7 +6,11 @@ use crate::console::kit::latest::Ticket;
 #[derive(Debug)]
 pub enum Msg {
     /// Projects read, in all (news, not an answer).
-    Progress { ticket: Ticket, done: usize, total: usize },
+    Progress {
+        ticket: Ticket,
+        done: usize,
+        total: usize,
+    },
     /// What the role grants (or why it could not be read).
     Read {
         ticket: Ticket,

@@ -126,17 +126,24 @@ fn said(page: &Grants) -> Vec<Said> {
         return said;
     };
     said.push(Said::new(Kind::Project, words::role_heading(grants)));
-    said.push(Said::new(Kind::Note, words::organization_line(&grants.organization)));
+    said.push(Said::new(
+        Kind::Note,
+        words::organization_line(&grants.organization),
+    ));
     said.push(Said::new(Kind::Note, words::ROLE_GRANTS_MEAN));
     if grants.projects.is_empty() {
-        said.push(Said::new(Kind::Warning, "The key lists no project of the organization."));
+        said.push(Said::new(
+            Kind::Warning,
+            "The key lists no project of the organization.",
+        ));
     }
     for project in &grants.projects {
         let label = project.project.label();
         match &project.outcome {
-            RoleOutcome::Unknown(unknown) => {
-                said.push(Said::new(Kind::Warning, words::unknown_line(&label, &unknown.unknown)))
-            }
+            RoleOutcome::Unknown(unknown) => said.push(Said::new(
+                Kind::Warning,
+                words::unknown_line(&label, &unknown.unknown),
+            )),
             RoleOutcome::Known(known) => said.extend(known_project(&label, known)),
         }
     }
@@ -144,7 +151,10 @@ fn said(page: &Grants) -> Vec<Said> {
 }
 
 fn known_project(label: &str, known: &RoleKnown) -> Vec<Said> {
-    let mut said = vec![Said::new(Kind::Project, words::project_line(label, &known.project))];
+    let mut said = vec![Said::new(
+        Kind::Project,
+        words::project_line(label, &known.project),
+    )];
     said.extend(
         known
             .notes

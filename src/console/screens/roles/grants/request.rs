@@ -31,9 +31,7 @@ pub async fn run(ask: Ask, client: &Client, clock: crate::clock::Clock, tell: Te
         stop.0,
     );
     let result = async {
-        let directory = Directory::load(&reader, &organization)
-            .await
-            .map_err(words)?;
+        let directory = Directory::load(&reader, &organization).await.map_err(words)?;
         let Some(found) = directory.role(&role) else {
             return Err(format!(
                 "the role is no longer in {}",
