@@ -49,13 +49,14 @@ pub fn bindings() -> Vec<Binding> {
             "what the role grants in each project (its page)",
             Some("grants"),
         ),
-        // A role's members are the role's too.
+        // A role's members are the role's too (in help; their footer
+        // keeps its room for their own keys).
         Binding::new(
             &[c('w')],
             Action::Grants,
             Scope::On(ScreenId::Members),
             "what the role grants in each project (its page)",
-            Some("grants"),
+            None,
         ),
     ]
 }
