@@ -443,3 +443,42 @@ async fn w_on_roles_shows_what_the_role_grants_and_who_is_in_it() {
     );
     assert!(has(&finance, Kind::Project, "Role Finance · "), "{finance:#?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn leaving_a_role_from_their_page_reads_their_access_again() {
+    let server = TestServer::demo().await;
+    let owner = server.key(&["*"]);
+    let mut console = console(&server, &owner).await;
+    let driver = &mut console.driver;
+    open_page(driver, IVAN).await;
+    assert!(
+        has(
+            &access_lines(driver),
+            Kind::Project,
+            "Hedgebox Mobile (2): member · roles Engineering, On-call"
+        ),
+        "{:#?}",
+        access_lines(driver)
+    );
+    let at = driver
+        .app
+        .screens
+        .person
+        .lines
+        .position(|item| matches!(item, Item::Role(role) if role.name == "On-call"))
+        .unwrap();
+    press(driver, &[KeyCode::Char('g')]).await;
+    for _ in 0..at {
+        press(driver, &[KeyCode::Char('j')]).await;
+    }
+    press(driver, &[KeyCode::Char('d'), KeyCode::Char('y')]).await;
+    let ivan = access_lines(driver);
+    assert!(
+        has(
+            &ivan,
+            Kind::Project,
+            "Hedgebox Mobile (2): member · role Engineering"
+        ),
+        "{ivan:#?}"
+    );
+}

@@ -324,7 +324,9 @@ impl Screens {
         self.subscriptions.on_change(change, ctx);
         // People and a person's page (`people/news.rs`), which may read
         // again.
-        let heard = self.people_on_change(change, ctx);
+        let mut heard = self.people_on_change(change, ctx);
+        // A role's page (`roles/grants/`), which may read again.
+        heard.then(self.grants_on_change(change, ctx));
         (closed, heard)
     }
 

@@ -45,6 +45,20 @@ impl Screens {
         }
     }
 
+    /// Their roles or level changed by a write (People's news): their
+    /// access is read again.
+    pub(in crate::console::screens) fn reread_access(&mut self, ctx: &Ctx) -> Heard {
+        match self.person.profile.take() {
+            Some(profile) => {
+                let heard = self.read_access(&profile, ctx);
+                self.person.profile = Some(profile);
+                self.person.relayout(ctx.height, ctx.zone);
+                heard
+            }
+            None => Heard::default(),
+        }
+    }
+
     /// Their access read (again), once their page is gathered: a member's
     /// only, through People's role index (whose roles it names).
     fn read_access(&mut self, profile: &crate::people::profile::Profile, ctx: &Ctx) -> Heard {

@@ -248,17 +248,26 @@ impl Person {
 
     /// The open page's profile changed by another screen's write, if it
     /// is this user's: it is laid out again (People's news, `news.rs`).
-    pub fn change_profile(&mut self, uuid: &str, height: u64, zone: Zone, change: impl FnOnce(&mut Profile)) {
+    /// Whether it was theirs.
+    pub fn change_profile(
+        &mut self,
+        uuid: &str,
+        height: u64,
+        zone: Zone,
+        change: impl FnOnce(&mut Profile),
+    ) -> bool {
         let ours = self
             .person()
             .is_some_and(|(them, _, _)| !uuid.is_empty() && them.eq_ignore_ascii_case(uuid));
         if !ours {
-            return;
+            return false;
         }
-        if let Some(mut profile) = self.profile.take() {
-            change(&mut profile);
-            self.show(profile, height, zone);
-        }
+        let Some(mut profile) = self.profile.take() else {
+            return false;
+        };
+        change(&mut profile);
+        self.show(profile, height, zone);
+        true
     }
 
     /// People's role index is in: whether the page waited for it (and is

@@ -51,6 +51,33 @@ impl Screens {
         })
     }
 
+    /// News of a write: the role's members changed, or the role went, and
+    /// what it grants is read again (the read says it is gone).
+    pub fn grants_on_change(&mut self, change: &crate::console::screens::Change, ctx: &mut Ctx) -> Heard {
+        use crate::console::screens::Change;
+        let Some(mut role) = self.grants.role.clone() else {
+            return Heard::default();
+        };
+        if let Change::RoleSaved(saved) = change
+            && saved.id.eq_ignore_ascii_case(&role.id)
+        {
+            role.name = saved.name.clone();
+        }
+        let ours = match change {
+            Change::Joined(membership) => membership.role_id.eq_ignore_ascii_case(&role.id),
+            Change::Left { role: left, .. } | Change::RoleDeleted { role: left } => {
+                left.eq_ignore_ascii_case(&role.id)
+            }
+            Change::RoleSaved(saved) => saved.id.eq_ignore_ascii_case(&role.id),
+            _ => false,
+        };
+        if ours {
+            self.read_grants(role, ctx)
+        } else {
+            Heard::default()
+        }
+    }
+
     /// The page's own message: how far the read came, and its answer.
     pub fn on_grants_msg(&mut self, msg: Msg, ctx: &mut Ctx) -> Heard {
         match msg {
