@@ -482,3 +482,84 @@ async fn leaving_a_role_from_their_page_reads_their_access_again() {
         "{ivan:#?}"
     );
 }
+
+/// The figure of issue 31 req 10 for the page (the CLI's are in
+/// `tests/client/access_figures.rs`): through a proxy holding each request
+/// and each answer 50 ms, a generated member's access across the demo
+/// grown to 1,000 members, 50 roles and 20 projects, timed from their page
+/// being gathered to their access on it (`ORGDECK_TEST_BIN` names the
+/// server's binary: the release build, to measure it):
+///
+/// ```sh
+/// cargo test --release --test console -- --ignored page_access_figure --nocapture
+/// ```
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement: run it against the release build (see its comment)"]
+async fn page_access_figure() {
+    let dir = tempfile::tempdir().unwrap();
+    let binary = std::env::var_os("ORGDECK_TEST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_orgdeck").into());
+    let mut serve = std::process::Command::new(&binary)
+        .args(["serve", "--listen", "127.0.0.1:0", "--seed", "demo", "--db"])
+        .arg(dir.path().join("big.sqlite"))
+        .args([
+            "--generate-members",
+            "960",
+            "--generate-roles",
+            "42",
+            "--generate-projects",
+            "18",
+        ])
+        .env("ORGDECK_LOG", dir.path().join("serve.log"))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(serve.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    let _serve = crate::support::KillOnDrop(serve);
+    let ready: serde_json::Value = serde_json::from_str(&line).unwrap();
+    let proxy = FaultProxy::start(ready["base_url"].as_str().unwrap()).await;
+    proxy.set_latency(Duration::from_millis(50));
+    let context = Context {
+        host: "reference server".into(),
+        organization: "@current".into(),
+        project: "@current".into(),
+        ..Context::default()
+    };
+    let key = ready["api_key"].as_str().unwrap();
+    let mut driver = Driver::new(client_for(&proxy.base, key), context, (200, 50), Theme::plain());
+    let state = tempfile::tempdir().unwrap();
+    driver.state_dir = state.path().to_path_buf();
+    driver.start();
+    assert!(driver.settle(SETTLE).await);
+    let driver = &mut driver;
+    press(driver, &[KeyCode::Char('4')]).await;
+    // A generated member, some way down the list.
+    for _ in 0..12 {
+        press(driver, &[KeyCode::PageDown]).await;
+    }
+    driver.press(KeyCode::Enter);
+    let started = std::time::Instant::now();
+    let mut gathered = None;
+    while driver.app.screens.person.access.access.is_none() {
+        assert!(started.elapsed() < Duration::from_secs(60), "{}", driver.screen());
+        let _ = driver.settle(Duration::from_millis(2)).await;
+        if gathered.is_none() && driver.app.screens.person.profile.is_some() {
+            gathered = Some(std::time::Instant::now());
+        }
+    }
+    let took = gathered.unwrap().elapsed();
+    let access = driver.app.screens.person.access.access.as_ref().unwrap();
+    let requests = proxy.count("GET");
+    eprintln!(
+        "a person's access on their page ({} roles, {} projects): {took:?} after the page \
+         ({requests} GETs through the proxy in all)",
+        access.roles.len(),
+        access.projects.len()
+    );
+    assert_eq!(access.projects.len(), 20);
+    assert!(took < Duration::from_secs(1), "{took:?}");
+}
