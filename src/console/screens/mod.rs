@@ -13,8 +13,9 @@
 //! (`writes.rs`), its own keys (`keys.rs`, every screen) and how its
 //! answers and keys land, lent a [`Ctx`] (`handle.rs` for Health, People,
 //! a person's page and an offboarding; `heard.rs` for Subscriptions and
-//! Members). A page that is not a table (a person's, an offboarding) holds
-//! its own lines and cursor and draws itself (`draw.rs`); the shell asks
+//! Members). A page that is not a table (a person's, an offboarding, a
+//! role's, which lives in Roles' folder: `roles/grants/`) holds its own
+//! lines and cursor and draws itself; the shell asks
 //! whatever screen is shown through [`shown::Shown`], a list or a
 //! [`shown::Page`].
 //!
