@@ -21,6 +21,7 @@ pub mod read;
 pub mod review;
 pub mod role;
 pub mod who;
+pub mod words;
 
 use serde::Serialize;
 

@@ -21,7 +21,7 @@ use super::shell::{
 use crate::api::{Client, List, Organization, PICKER_ROWS, Project};
 use crate::config::{self, CURRENT};
 use crate::console::screens::request::{Lent, Tell};
-use crate::console::screens::{ScreenAsk, health, people, person};
+use crate::console::screens::{ScreenAsk, health, people, person, roles, who};
 
 #[derive(Clone)]
 pub struct Runner {
@@ -223,7 +223,24 @@ impl Runner {
             ScreenAsk::Person(ask) => {
                 let runner = self.clone();
                 tokio::spawn(async move {
-                    let msg = person::request::run(ask, &runner.client).await;
+                    let msg =
+                        person::request::run(ask, &runner.client, runner.clock.clone(), runner.tell()).await;
+                    let _ = runner.messages.send(msg.into());
+                });
+            }
+            ScreenAsk::Who(ask) => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let msg = who::request::run(ask, &runner.client, runner.clock.clone()).await;
+                    let _ = runner.messages.send(msg.into());
+                });
+            }
+            ScreenAsk::Grants(ask) => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let msg =
+                        roles::grants::request::run(ask, &runner.client, runner.clock.clone(), runner.tell())
+                            .await;
                     let _ = runner.messages.send(msg.into());
                 });
             }

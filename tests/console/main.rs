@@ -7,6 +7,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod access_pages;
 mod commands;
 mod connection;
 mod contexts;
@@ -22,6 +23,7 @@ mod people;
 mod production;
 mod pty;
 mod pty_access;
+mod pty_access_pages;
 mod pty_health;
 mod smaller;
 mod today;

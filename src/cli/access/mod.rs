@@ -217,85 +217,9 @@ fn chosen_projects(
     Some(vec![project])
 }
 
-/// The resolution mode in words, for a header line.
-fn resolution(organization: &crate::access::directory::Organization) -> String {
-    match organization.mode {
-        Some(crate::api::access::Mode::HighestWins) => {
-            "resolves access by the highest rule (highest-wins)".into()
-        }
-        Some(crate::api::access::Mode::MostSpecific) => {
-            "resolves access by the most specific rule (most-specific)".into()
-        }
-        None => "does not say how it resolves access (PostHog does not tell)".into(),
-    }
-}
-
-/// A resource in words: "feature flags", "project".
-fn resource_name(resource: &str) -> String {
-    if resource == crate::api::access::levels::PROJECT {
-        "project".into()
-    } else {
-        crate::api::access::levels::display_name(resource)
-    }
-}
-
-/// The resources at the project's default, in a line.
-fn others_line(others: &[crate::access::person::Others]) -> Option<String> {
-    if others.is_empty() {
-        return None;
-    }
-    let groups: Vec<String> = others
-        .iter()
-        .map(|group| {
-            let which = if group.resources.len() <= 3 {
-                group
-                    .resources
-                    .iter()
-                    .map(|resource| resource_name(resource))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            } else {
-                crate::text::counted(group.resources.len(), "resource")
-            };
-            format!("{which} at {} ({})", group.level, group.why)
-        })
-        .collect();
-    Some(format!(
-        "the rest as the project's default: {}",
-        groups.join("; ")
-    ))
-}
+pub(super) use crate::access::words::{resolution, resource_name};
 
 /// A refusal to find what was named, as a usage error.
 fn not_found(message: String) -> anyhow::Error {
     super::UsageError(message).into()
-}
-
-/// A line's reason, with the rules of it Terraform manages said: "role
-/// Finance (managed by Terraform: role Finance)", "…, lock off: …" when
-/// the project's lock is off.
-pub(super) fn why_with_terraform(line: &crate::access::person::Line) -> String {
-    if line.terraform.is_empty() {
-        line.cell.why.to_string()
-    } else {
-        format!(
-            "{} ({}: {})",
-            line.cell.why,
-            crate::access::terraform_mark(line.terraform_lock),
-            line.terraform.join(", ")
-        )
-    }
-}
-
-/// `words` with who manages the rule said, when another tool does:
-/// "role Finance (managed by Terraform)", and "…, lock off" when the
-/// project's Terraform lock is off (a write is still allowed).
-pub(super) fn with_manager(words: String, managed_by: Option<&str>, locked: bool) -> String {
-    match managed_by {
-        None => words,
-        Some(manager) if manager.eq_ignore_ascii_case("terraform") => {
-            format!("{words} ({})", crate::access::terraform_mark(locked))
-        }
-        Some(manager) => format!("{words} (managed by {})", crate::text::printable(manager)),
-    }
 }

@@ -2,10 +2,10 @@
 
 use super::super::output::{self, Column, Requested, fixed, flexible};
 use super::super::{UsageError, connection::Connection};
-use super::{Pace, ProgressLine, chosen_projects, failed, others_line, reader, resolution, resource_name};
+use super::{Pace, ProgressLine, chosen_projects, failed, reader, resolution};
 use crate::access::directory::{self, Directory, People};
-use crate::access::explain::Why;
-use crate::access::person::{Known, Line, ObjectLine, Outcome, PersonAccess};
+use crate::access::person::{Known, Outcome, PersonAccess};
+use crate::access::words;
 use crate::text::printable;
 
 #[derive(Debug, Clone, clap::Args)]
@@ -115,86 +115,21 @@ const OBJECT_COLUMNS: [Column; 5] = [
 ];
 
 pub(super) fn known_project(label: &str, known: &Known) -> String {
-    let mut out = format!(
-        "{}: {} · {}\n",
-        printable(label),
-        known.project.cell.level_name(),
-        known.project.cell.why
-    );
+    let mut out = format!("{}\n", printable(&words::project_line(label, &known.project)));
     for note in &known.notes {
-        out.push_str(&format!("  note: {}\n", printable(note)));
+        out.push_str(&format!("  {}\n", printable(&words::note_line(note))));
     }
-    let admin = known.project.cell.why == Why::OrganizationAdmin
-        && known
-            .resources
-            .iter()
-            .all(|line| line.cell.why == Why::OrganizationAdmin);
-    let mut rows = vec![row(&known.project)];
-    if admin {
-        rows.push(vec![
-            "every resource".into(),
-            "highest".into(),
-            Why::OrganizationAdmin.to_string(),
-            String::new(),
-            String::new(),
-        ]);
-    } else {
-        rows.extend(known.resources.iter().map(row));
-    }
-    for line in output::table(&COLUMNS, &rows, output::output_width()).lines() {
+    for line in output::table(&COLUMNS, &words::person_rows(known), output::output_width()).lines() {
         out.push_str(&format!("  {line}\n"));
     }
-    if !admin && let Some(others) = others_line(&known.others) {
+    if let Some(others) = words::person_rest(known) {
         out.push_str(&format!("  {others}\n"));
     }
     if !known.object_rules.is_empty() {
-        let rows: Vec<Vec<String>> = known.object_rules.iter().map(object_row).collect();
+        let rows: Vec<Vec<String>> = known.object_rules.iter().map(words::object_row).collect();
         for line in output::table(&OBJECT_COLUMNS, &rows, output::output_width()).lines() {
             out.push_str(&format!("  {line}\n"));
         }
     }
     out
-}
-
-fn row(line: &Line) -> Vec<String> {
-    vec![
-        resource_name(&line.resource),
-        line.cell.level_name().to_string(),
-        super::why_with_terraform(line),
-        format!("{} ({})", line.default, line.default_why),
-        // An organization admin's level bypasses every rule.
-        line.outranked
-            .iter()
-            .filter(|_| line.cell.why != Why::OrganizationAdmin)
-            .map(|note| format!("{}: {}", note.by, note.level))
-            .collect::<Vec<_>>()
-            .join(", "),
-    ]
-}
-
-fn object_row(line: &ObjectLine) -> Vec<String> {
-    let name = line.name.clone().unwrap_or_else(|| line.resource_id.clone());
-    let what = format!(
-        "{} \"{}\"",
-        crate::api::access::levels::display_name(&line.resource).trim_end_matches('s'),
-        name
-    );
-    let (level, how) = match (&line.effective, &line.effective_unknown) {
-        (Some(level), _) => (
-            level.to_string(),
-            line.effective_source
-                .as_ref()
-                .map(|source| source.as_str().replace('_', " "))
-                .unwrap_or_else(|| "not among those who reach it".into()),
-        ),
-        (None, Some(why)) => ("unknown".into(), why.clone()),
-        (None, None) => (String::new(), String::new()),
-    };
-    vec![
-        what,
-        line.rule.as_ref().map(ToString::to_string).unwrap_or_default(),
-        super::with_manager(line.by.clone(), line.managed_by.as_deref(), line.terraform_lock),
-        level,
-        how,
-    ]
 }

@@ -2,12 +2,10 @@
 
 use super::super::connection::Connection;
 use super::super::output::{self, Column, Requested, fixed, flexible};
-use super::{
-    Pace, ProgressLine, chosen_projects, failed, not_found, others_line, reader, resolution, resource_name,
-};
+use super::{Pace, ProgressLine, chosen_projects, failed, not_found, reader};
 use crate::access::directory::Directory;
-use crate::access::person::Line;
 use crate::access::role::{RoleGrants, RoleKnown, RoleOutcome};
+use crate::access::words;
 use crate::text::printable;
 
 #[derive(Debug, Clone, clap::Args)]
@@ -71,40 +69,18 @@ const COLUMNS: [Column; 5] = [
 ];
 
 fn page(grants: &RoleGrants) -> String {
-    let role = &grants.role;
-    let names: Vec<String> = role
-        .members
-        .iter()
-        .map(|member| {
-            if member.email.is_empty() || member.name == member.email {
-                member.name.clone()
-            } else {
-                format!("{} <{}>", member.name, member.email)
-            }
-        })
-        .collect();
     let mut out = format!(
-        "Role {} · {}{}\n{} {}.\n",
-        printable(&role.name),
-        crate::text::counted(role.members.len(), "member"),
-        if names.is_empty() {
-            String::new()
-        } else {
-            format!(": {}", printable(&names.join(", ")))
-        },
-        printable(&grants.organization.name),
-        resolution(&grants.organization)
-    );
-    out.push_str(
-        "What its members get from it and from everyone's rules (their own rules and other roles aside).\n",
+        "{}\n{}\n{}\n",
+        printable(&words::role_heading(grants)),
+        printable(&words::organization_line(&grants.organization)),
+        words::ROLE_GRANTS_MEAN
     );
     for project in &grants.projects {
         out.push('\n');
         match &project.outcome {
             RoleOutcome::Unknown(unknown) => out.push_str(&format!(
-                "{}: unknown: {}\n",
-                printable(&project.project.label()),
-                printable(&unknown.unknown)
+                "{}\n",
+                printable(&words::unknown_line(&project.project.label(), &unknown.unknown))
             )),
             RoleOutcome::Known(known) => out.push_str(&known_project(&project.project.label(), known)),
         }
@@ -113,46 +89,20 @@ fn page(grants: &RoleGrants) -> String {
 }
 
 fn known_project(label: &str, known: &RoleKnown) -> String {
-    let mut out = format!(
-        "{}: {} · {}\n",
-        printable(label),
-        known.project.cell.level_name(),
-        known.project.cell.why
-    );
+    let mut out = format!("{}\n", printable(&words::project_line(label, &known.project)));
     for note in &known.notes {
-        out.push_str(&format!("  note: {}\n", printable(note)));
+        out.push_str(&format!("  {}\n", printable(&words::note_line(note))));
     }
-    let rows: Vec<Vec<String>> = std::iter::once(&known.project)
-        .chain(known.resources.iter())
-        .map(row)
-        .collect();
-    for line in output::table(&COLUMNS, &rows, output::output_width()).lines() {
+    for line in output::table(&COLUMNS, &words::role_rows(known), output::output_width()).lines() {
         out.push_str(&format!("  {line}\n"));
     }
-    if let Some(others) = others_line(&known.others) {
+    if let Some(others) = words::others_line(&known.others) {
         out.push_str(&format!("  {others}\n"));
     }
     if known.object_rules.is_empty() {
-        out.push_str("  no object rules\n");
+        out.push_str(&format!("  {}\n", words::NO_OBJECT_RULES));
     } else {
-        let rows: Vec<Vec<String>> = known
-            .object_rules
-            .iter()
-            .map(|rule| {
-                vec![
-                    format!(
-                        "{} \"{}\"",
-                        crate::api::access::levels::display_name(&rule.resource).trim_end_matches('s'),
-                        rule.name.clone().unwrap_or_else(|| rule.resource_id.clone())
-                    ),
-                    super::with_manager(
-                        rule.rule.as_ref().map(ToString::to_string).unwrap_or_default(),
-                        rule.managed_by.as_deref(),
-                        rule.terraform_lock,
-                    ),
-                ]
-            })
-            .collect();
+        let rows: Vec<Vec<String>> = known.object_rules.iter().map(words::role_object_row).collect();
         for line in output::table(
             &[flexible("OBJECT RULE"), fixed("LEVEL")],
             &rows,
@@ -164,19 +114,4 @@ fn known_project(label: &str, known: &RoleKnown) -> String {
         }
     }
     out
-}
-
-fn row(line: &Line) -> Vec<String> {
-    let rule = line
-        .cell
-        .own
-        .clone()
-        .or_else(|| line.outranked.first().map(|note| note.level.clone()));
-    vec![
-        resource_name(&line.resource),
-        rule.map(|level| level.to_string()).unwrap_or_else(|| "-".into()),
-        line.cell.level_name().to_string(),
-        super::why_with_terraform(line),
-        format!("{} ({})", line.default, line.default_why),
-    ]
 }

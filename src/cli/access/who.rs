@@ -6,6 +6,7 @@ use super::super::output::{self, Column, Requested, fixed, flexible};
 use super::{Pace, ProgressLine, failed, not_found, reader};
 use crate::access::directory::Directory;
 use crate::access::who::{Thing, WhoAccess, WhoError};
+use crate::access::words;
 use crate::text::printable;
 
 /// Without --dashboard, --insight or --feature-flag: the project itself
@@ -65,46 +66,11 @@ const COLUMNS: [Column; 5] = [
 ];
 
 fn page(who: &WhoAccess) -> String {
-    let what = if who.target.resource == crate::api::access::levels::PROJECT {
-        format!("the project {}", who.project.label())
-    } else {
-        format!(
-            "{} \"{}\" ({}) in {}",
-            crate::api::access::levels::display_name(&who.target.resource).trim_end_matches('s'),
-            who.target.name,
-            who.target.id,
-            who.project.label()
-        )
-    };
-    let people = match who.users.len() {
-        1 => "1 person reaches".to_string(),
-        n => format!("{} people reach", crate::text::thousands(n as u64)),
-    };
-    let mut out = format!("{people} {}:\n", printable(&what));
-    let rows: Vec<Vec<String>> = who
-        .users
-        .iter()
-        .map(|user| {
-            vec![
-                user.level.to_string(),
-                if user.name.is_empty() {
-                    user.user_uuid.clone()
-                } else {
-                    user.name.clone()
-                },
-                user.email.clone(),
-                user.how.clone(),
-                user.organization_level.clone().unwrap_or_default(),
-            ]
-        })
-        .collect();
+    let mut out = format!("{}:\n", printable(&words::who_heading(who)));
+    let rows: Vec<Vec<String>> = who.users.iter().map(words::who_row).collect();
     out.push_str(&output::table(&COLUMNS, &rows, output::output_width()));
-    if who.total_count != who.users.len() as u64 {
-        out.push_str(&format!(
-            "the server counts {}; it listed {}\n",
-            who.total_count,
-            who.users.len()
-        ));
+    if let Some(note) = words::who_count_note(who) {
+        out.push_str(&format!("{note}\n"));
     }
     out
 }

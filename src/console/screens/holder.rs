@@ -16,12 +16,14 @@ use super::offboard::page::Offboarding;
 use super::people::list::People;
 use super::person::page::Person;
 use super::subscriptions::list::Subscriptions;
+use super::who::list::Who;
 use crate::console::kit::latest::Ticket;
 use crate::console::kit::notice::Notice;
 use crate::console::kit::scope::Scope;
 use crate::console::screens::bulk::{Bulk, Verb};
 use crate::console::screens::heard::{Heard, Step};
 use crate::console::screens::list::List;
+use crate::console::screens::roles::grants::page::Grants;
 use crate::console::screens::roles::list::Roles;
 use crate::console::screens::shown::{Page, Shown, ShownMut};
 use crate::console::screens::write::{Confirm, Opens};
@@ -43,6 +45,8 @@ pub struct Screens {
     pub person: Person,
     pub offboard: Offboarding,
     pub health: Table<Board>,
+    pub who: Table<Who>,
+    pub grants: Grants,
 }
 
 impl Screens {
@@ -58,6 +62,8 @@ impl Screens {
             ScreenId::Person => Shown::Page(&self.person),
             ScreenId::Offboard => Shown::Page(&self.offboard),
             ScreenId::Health => Shown::List(&self.health),
+            ScreenId::Who => Shown::List(&self.who),
+            ScreenId::Grants => Shown::Page(&self.grants),
         }
     }
 
@@ -71,6 +77,8 @@ impl Screens {
             ScreenId::Person => ShownMut::Page(&mut self.person),
             ScreenId::Offboard => ShownMut::Page(&mut self.offboard),
             ScreenId::Health => ShownMut::List(&mut self.health),
+            ScreenId::Who => ShownMut::List(&mut self.who),
+            ScreenId::Grants => ShownMut::Page(&mut self.grants),
         }
     }
 
@@ -143,7 +151,12 @@ impl Screens {
             ),
             // A role on a person's page: they leave it.
             ScreenId::Person => self.person.confirm_delete(scope),
-            ScreenId::Deliveries | ScreenId::People | ScreenId::Offboard | ScreenId::Health => None,
+            ScreenId::Deliveries
+            | ScreenId::People
+            | ScreenId::Offboard
+            | ScreenId::Health
+            | ScreenId::Who
+            | ScreenId::Grants => None,
         }
     }
 
@@ -165,7 +178,12 @@ impl Screens {
                 Some(subscriptions::bulk::bulk(verb, &marked, scope))
             }
             ScreenId::Health => health::bulk::bulk(verb, &self.health.marked_if_any()?, scope),
-            ScreenId::Deliveries | ScreenId::People | ScreenId::Person | ScreenId::Offboard => None,
+            ScreenId::Deliveries
+            | ScreenId::People
+            | ScreenId::Person
+            | ScreenId::Offboard
+            | ScreenId::Who
+            | ScreenId::Grants => None,
         }
     }
 
@@ -180,7 +198,9 @@ impl Screens {
             | ScreenId::People
             | ScreenId::Person
             | ScreenId::Offboard
-            | ScreenId::Health => Opens::Nothing,
+            | ScreenId::Health
+            | ScreenId::Who
+            | ScreenId::Grants => Opens::Nothing,
         }
     }
 
@@ -193,7 +213,12 @@ impl Screens {
             ScreenId::Subscriptions | ScreenId::Deliveries | ScreenId::Health => {
                 self.opens_subscription(id, now)
             }
-            ScreenId::Members | ScreenId::People | ScreenId::Person | ScreenId::Offboard => Opens::Nothing,
+            ScreenId::Members
+            | ScreenId::People
+            | ScreenId::Person
+            | ScreenId::Offboard
+            | ScreenId::Who
+            | ScreenId::Grants => Opens::Nothing,
         }
     }
 
@@ -209,6 +234,9 @@ impl Screens {
             ScreenId::Person => self.person_enter(ctx),
             ScreenId::Offboard => self.confirm_offboarding(ctx),
             ScreenId::Health => self.health_deliveries(),
+            ScreenId::Who => self.who_enter(ctx),
+            // Nothing on a line of it opens anything yet.
+            ScreenId::Grants => Heard::default(),
         }
     }
 
@@ -223,7 +251,9 @@ impl Screens {
             | ScreenId::Members
             | ScreenId::People
             | ScreenId::Person
-            | ScreenId::Offboard => Heard::step(Step::Say(Notice::error(
+            | ScreenId::Offboard
+            | ScreenId::Who
+            | ScreenId::Grants => Heard::step(Step::Say(Notice::error(
                 ":deliveries shows the deliveries of the subscription under the cursor: 3 lists them".into(),
             ))),
         }
@@ -241,7 +271,9 @@ impl Screens {
             | ScreenId::Members
             | ScreenId::People
             | ScreenId::Person
-            | ScreenId::Offboard => None,
+            | ScreenId::Offboard
+            | ScreenId::Who
+            | ScreenId::Grants => None,
         }
     }
 
@@ -257,6 +289,8 @@ impl Screens {
             ScreenId::Person => <Person as Screen>::COMMANDS,
             ScreenId::Offboard => <Offboarding as Screen>::COMMANDS,
             ScreenId::Health => <Board as Screen>::COMMANDS,
+            ScreenId::Who => <Who as Screen>::COMMANDS,
+            ScreenId::Grants => <Grants as Screen>::COMMANDS,
         }
     }
 
@@ -275,6 +309,8 @@ impl Screens {
             ScreenMsg::People(msg) => self.people.wants(msg),
             ScreenMsg::Person(msg) => self.person.wants(msg),
             ScreenMsg::Offboard(msg) => self.offboard.wants(msg),
+            ScreenMsg::Who(msg) => self.who.resource.wants(msg),
+            ScreenMsg::Grants(msg) => self.grants.wants(msg),
         }
     }
 
@@ -288,7 +324,9 @@ impl Screens {
         self.subscriptions.on_change(change, ctx);
         // People and a person's page (`people/news.rs`), which may read
         // again.
-        let heard = self.people_on_change(change, ctx);
+        let mut heard = self.people_on_change(change, ctx);
+        // A role's page (`roles/grants/`), which may read again.
+        heard.then(self.grants_on_change(change, ctx));
         (closed, heard)
     }
 
@@ -302,9 +340,11 @@ impl Screens {
             deliveries,
             people,
             health,
+            who,
             // Pages, not lists (named, so that a new field is named here).
             person: _,
             offboard: _,
+            grants: _,
         } = self;
         [
             roles as &mut dyn List,
@@ -313,6 +353,7 @@ impl Screens {
             deliveries as &mut dyn List,
             people as &mut dyn List,
             health as &mut dyn List,
+            who as &mut dyn List,
         ]
         .into_iter()
     }

@@ -13,8 +13,9 @@
 //! (`writes.rs`), its own keys (`keys.rs`, every screen) and how its
 //! answers and keys land, lent a [`Ctx`] (`handle.rs` for Health, People,
 //! a person's page and an offboarding; `heard.rs` for Subscriptions and
-//! Members). A page that is not a table (a person's, an offboarding) holds
-//! its own lines and cursor and draws itself (`draw.rs`); the shell asks
+//! Members). A page that is not a table (a person's, an offboarding, a
+//! role's, which lives in Roles' folder: `roles/grants/`) holds its own
+//! lines and cursor and draws itself; the shell asks
 //! whatever screen is shown through [`shown::Shown`], a list or a
 //! [`shown::Page`].
 //!
@@ -42,6 +43,7 @@ pub mod request;
 pub mod roles;
 pub mod shown;
 pub mod subscriptions;
+pub mod who;
 pub mod write;
 
 use crate::api::{OrganizationMember, Role, RoleMembership, Subscription};
@@ -90,6 +92,9 @@ pub enum ScreenMsg {
     Person(person::Msg),
     Offboard(offboard::Msg),
     Health(health::Msg),
+    Who(who::Msg),
+    /// A role's page (in Roles' folder).
+    Grants(roles::grants::Msg),
 }
 
 impl ScreenMsg {
@@ -102,6 +107,8 @@ impl ScreenMsg {
             ScreenMsg::Person(msg) => msg.is_answer(),
             ScreenMsg::Offboard(msg) => msg.is_answer(),
             ScreenMsg::Health(msg) => msg.is_answer(),
+            ScreenMsg::Who(msg) => msg.is_answer(),
+            ScreenMsg::Grants(msg) => msg.is_answer(),
         }
     }
 }
@@ -123,7 +130,14 @@ screen_msg!(
     person => Person,
     offboard => Offboard,
     health => Health,
+    who => Who,
 );
+
+impl From<roles::grants::Msg> for ScreenMsg {
+    fn from(msg: roles::grants::Msg) -> ScreenMsg {
+        ScreenMsg::Grants(msg)
+    }
+}
 
 /// What one screen asks of the world besides a page of its rows, one
 /// variant a screen (the shell's effects carry it as `Effect::Ask`): each
@@ -138,6 +152,8 @@ pub enum ScreenAsk {
     People(people::Ask),
     Person(person::Ask),
     Health(health::Ask),
+    Who(who::Ask),
+    Grants(roles::grants::Ask),
 }
 
 macro_rules! screen_ask {
@@ -156,7 +172,14 @@ screen_ask!(
     people => People,
     person => Person,
     health => Health,
+    who => Who,
 );
+
+impl From<roles::grants::Ask> for ScreenAsk {
+    fn from(ask: roles::grants::Ask) -> ScreenAsk {
+        ScreenAsk::Grants(ask)
+    }
+}
 
 /// Every screen the console shows. Matches over it have no catch-all arm,
 /// so that the compiler names every place a new screen must fill in.
@@ -172,6 +195,10 @@ pub enum ScreenId {
     /// Offboarding a person, opened from their page.
     Offboard,
     Health,
+    /// Who reaches a thing (`:who`).
+    Who,
+    /// What a role grants, opened from Roles (`w`).
+    Grants,
 }
 
 /// News every screen may act on. Each variant says what is true now, so

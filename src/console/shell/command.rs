@@ -21,7 +21,7 @@ enum Listed {
 }
 
 /// The commands in the order completion offers them.
-const LISTED: [Listed; 15] = [
+const LISTED: [Listed; 16] = [
     Listed::Screen(ScreenId::Roles),
     Listed::Own("role", "open a role's members: :role NAME"),
     Listed::Screen(ScreenId::Members),
@@ -39,6 +39,10 @@ const LISTED: [Listed; 15] = [
     Listed::Own(
         "has-role",
         "the people of one role: :has-role NAME (Tab completes it)",
+    ),
+    Listed::Own(
+        "who",
+        "who reaches the project, or :who dashboard|insight|flag NAME (:who project ID)",
     ),
     Listed::Screen(ScreenId::Deliveries),
     Listed::Own(
@@ -130,6 +134,12 @@ pub enum Command {
     Subscription(i64),
     /// `:role NAME`: open a role's members.
     Role(String),
+    /// `:who [project ID | dashboard NAME | insight NAME | flag KEY]`:
+    /// who reaches it (`project`: the one named, else the current one).
+    Who {
+        project: Option<String>,
+        thing: crate::access::who::Thing,
+    },
     /// `:bulk`: the last bulk action's results.
     Results,
     Quit,
@@ -146,7 +156,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
     }
     // A profile's or a role's name may hold spaces; every other argument is one word.
     let argument = (!rest.is_empty()).then_some(rest);
-    if !matches!(name, "ctx" | "role" | "has-role") && rest.split_whitespace().count() > 1 {
+    if !matches!(name, "ctx" | "role" | "has-role" | "who") && rest.split_whitespace().count() > 1 {
         return Err(format!(":{name} takes one argument, not \"{rest}\""));
     }
 
@@ -199,9 +209,58 @@ pub fn parse(line: &str) -> Result<Command, String> {
         ("role", Some(name)) => Ok(Command::Role(name.to_string())),
         ("role", None) => Err(":role takes a role's name: :role Engineering (Tab completes it)".into()),
         ("bulk", _) => Ok(Command::Results),
+        ("who", argument) => who(argument),
         _ => Err(format!(
             ":{name} is not a command; : lists them, and Tab completes what is typed"
         )),
+    }
+}
+
+/// `:who`'s argument: nothing (the current project), `project ID`, or a
+/// kind and what names the thing (its id, or its name with any spaces).
+fn who(argument: Option<&str>) -> Result<Command, String> {
+    use crate::access::who::Thing;
+    let Some(argument) = argument else {
+        return Ok(Command::Who {
+            project: None,
+            thing: Thing::Project,
+        });
+    };
+    let (kind, named) = argument.split_once(char::is_whitespace).unwrap_or((argument, ""));
+    let named = named.trim().to_string();
+    let needs = |what: &str| format!(":who {kind} takes {what}: :who {kind} {}", example(kind));
+    if named.is_empty() {
+        return Err(match kind.to_lowercase().as_str() {
+            "project" => needs("a project's id"),
+            "dashboard" | "insight" => needs("its name or id"),
+            "flag" | "feature-flag" | "feature_flag" => needs("its key, name or id"),
+            _ => WHO_TAKES.to_string(),
+        });
+    }
+    let thing = match kind.to_lowercase().as_str() {
+        "project" if named.split_whitespace().count() == 1 => {
+            return Ok(Command::Who {
+                project: Some(named),
+                thing: Thing::Project,
+            });
+        }
+        "project" => return Err(needs("a project's id")),
+        "dashboard" => Thing::Dashboard(named),
+        "insight" => Thing::Insight(named),
+        "flag" | "feature-flag" | "feature_flag" => Thing::FeatureFlag(named),
+        _ => return Err(WHO_TAKES.to_string()),
+    };
+    Ok(Command::Who { project: None, thing })
+}
+
+const WHO_TAKES: &str = ":who takes nothing (the project), project ID, dashboard NAME, insight NAME or flag KEY (Tab completes the kind)";
+
+fn example(kind: &str) -> &'static str {
+    match kind {
+        "project" => "2",
+        "dashboard" => "Board pack",
+        "insight" => "Weekly revenue",
+        _ => "new-checkout",
     }
 }
 
@@ -227,6 +286,12 @@ fn fixed_arguments(command: &str) -> &'static [(&'static str, &'static str)] {
             ("dashboard", "a dashboard"),
             ("ai", "an AI report"),
             ("all", "any"),
+        ],
+        "who" => &[
+            ("project", "a project, by id: :who project 2"),
+            ("dashboard", "a dashboard of the project, by name or id"),
+            ("insight", "an insight of the project, by name, short id or id"),
+            ("flag", "a feature flag of the project, by key, name or id"),
         ],
         _ => &[],
     }
@@ -425,6 +490,7 @@ mod tests {
                 "people",
                 "no-role",
                 "has-role",
+                "who",
                 "deliveries",
                 "state",
                 "target",
@@ -546,6 +612,58 @@ mod tests {
         assert_eq!(parse("sub #7"), Ok(Command::Subscription(7)));
         assert!(parse("sub many").unwrap_err().contains("a number"));
         assert_eq!(parse("role  On call "), Ok(Command::Role("On call".into())));
+    }
+
+    #[test]
+    fn who_takes_a_kind_and_a_name_with_its_spaces_and_tab_completes_the_kind() {
+        use crate::access::who::Thing;
+        let none = Known::default();
+        assert_eq!(
+            parse("who"),
+            Ok(Command::Who {
+                project: None,
+                thing: Thing::Project
+            })
+        );
+        assert_eq!(
+            parse("who project 2"),
+            Ok(Command::Who {
+                project: Some("2".into()),
+                thing: Thing::Project
+            })
+        );
+        assert_eq!(
+            parse("who dashboard  Board pack "),
+            Ok(Command::Who {
+                project: None,
+                thing: Thing::Dashboard("Board pack".into())
+            })
+        );
+        assert_eq!(
+            parse("who flag new-checkout"),
+            Ok(Command::Who {
+                project: None,
+                thing: Thing::FeatureFlag("new-checkout".into())
+            })
+        );
+        assert_eq!(
+            parse("who insight abc123"),
+            Ok(Command::Who {
+                project: None,
+                thing: Thing::Insight("abc123".into())
+            })
+        );
+        assert!(parse("who dashboard").unwrap_err().contains("its name or id"));
+        assert!(
+            parse("who notebook x")
+                .unwrap_err()
+                .contains("Tab completes the kind")
+        );
+        assert!(parse("who project 1 2").is_err());
+        assert_eq!(complete("who d", none), Some("who dashboard".into()));
+        assert_eq!(complete("who f", none), Some("who flag".into()));
+        assert_eq!(complete("wh", none), Some("who ".into()));
+        assert_eq!(candidates("who ", none).len(), 4);
     }
 
     #[test]

@@ -177,6 +177,9 @@ impl App {
             Ok(command::Command::PickProfile) => self.open_switcher(Scope::Profile),
             Ok(command::Command::Subscription(id)) => self.jump_to_subscription(id),
             Ok(command::Command::Role(name)) => self.jump_to_role(&name),
+            Ok(command::Command::Who { project, thing }) => {
+                self.lend_then_follow(|screens, ctx| screens.who(project, thing, ctx))
+            }
             Ok(command::Command::Results) => self.show_results(),
             Ok(command::Command::Nothing) => Vec::new(),
             Err(message) => {

@@ -96,6 +96,7 @@ impl App {
             Action::Open => self.open(),
             Action::SetLevel => self.lend_then_follow(|screens, ctx| screens.choose_level_here(ctx)),
             Action::Offboard => self.lend_then_follow(|screens, ctx| screens.offboard_here(ctx)),
+            Action::Grants => self.lend_then_follow(|screens, ctx| screens.open_grants(ctx)),
             Action::Filter => self.open_filter(),
             Action::Command => self.open_command_line(),
             Action::Refresh => self.refresh(),

@@ -196,6 +196,8 @@ impl App {
     pub(super) fn refresh(&mut self) -> Vec<Effect> {
         match self.navigation.shown {
             ScreenId::Health => return self.look(),
+            ScreenId::Who => return self.lend_then_follow(|screens, ctx| screens.who_again(ctx)),
+            ScreenId::Grants => return self.lend_then_follow(|screens, ctx| screens.grants_again(ctx)),
             ScreenId::People | ScreenId::Person => {
                 return self.lend_then_follow(|screens, ctx| screens.refresh_people(ctx));
             }

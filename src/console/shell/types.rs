@@ -344,7 +344,14 @@ macro_rules! screen_msg_into_msg {
     };
 }
 
-screen_msg_into_msg!(members, subscriptions, people, person, offboard, health);
+screen_msg_into_msg!(members, subscriptions, people, person, offboard, health, who);
+
+// A role's page is in Roles' folder.
+impl From<crate::console::screens::roles::grants::Msg> for Msg {
+    fn from(msg: crate::console::screens::roles::grants::Msg) -> Msg {
+        Msg::Screen(msg.into())
+    }
+}
 
 impl From<ScreenAsk> for Effect {
     fn from(ask: ScreenAsk) -> Effect {
@@ -363,7 +370,13 @@ macro_rules! screen_ask_into_effect {
     };
 }
 
-screen_ask_into_effect!(members, subscriptions, people, person, health);
+screen_ask_into_effect!(members, subscriptions, people, person, health, who);
+
+impl From<crate::console::screens::roles::grants::Ask> for Effect {
+    fn from(ask: crate::console::screens::roles::grants::Ask) -> Effect {
+        Effect::Ask(ask.into())
+    }
+}
 
 /// How far the overlays that scroll are scrolled, in lines from their top.
 #[derive(Debug, Clone, Copy, Default)]

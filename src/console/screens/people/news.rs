@@ -27,16 +27,20 @@ impl Screens {
             }
             return heard;
         }
-        self.keep_in_step(change, ctx);
+        // Their roles or level changed: their access is read again.
+        if self.keep_in_step(change, ctx) {
+            return self.reread_access(ctx);
+        }
         Heard::default()
     }
 
-    /// A change told to the index, a member's row and the page open.
-    fn keep_in_step(&mut self, change: &Change, ctx: &Ctx) {
+    /// A change told to the index, a member's row and the page open;
+    /// whether the page open changed.
+    fn keep_in_step(&mut self, change: &Change, ctx: &Ctx) -> bool {
         match change {
             Change::Joined(membership) => {
                 let Some(user) = membership_user(membership) else {
-                    return;
+                    return false;
                 };
                 let name = self
                     .people
@@ -59,7 +63,7 @@ impl Screens {
                         profile.roles.push(held);
                         profile.roles.sort_by_key(|role| role.name.to_lowercase());
                     }
-                });
+                })
             }
             Change::Left { membership, .. } => {
                 if let Some(index) = self.index_mut() {
@@ -68,7 +72,7 @@ impl Screens {
                 let uuid = self.person.person().map(|(uuid, _, _)| uuid).unwrap_or_default();
                 self.change_page(&uuid, ctx, |profile| {
                     profile.roles.retain(|role| role.membership_id != *membership)
-                });
+                })
             }
             Change::MemberChanged(member) => {
                 let table = &mut self.people;
@@ -76,7 +80,7 @@ impl Screens {
                     table.rows.list.replace_row(at, (**member).clone());
                 }
                 let uuid = member.user.uuid.clone();
-                self.change_page(&uuid, ctx, |profile| profile.member = Some((**member).clone()));
+                self.change_page(&uuid, ctx, |profile| profile.member = Some((**member).clone()))
             }
             Change::RoleMade(_)
             | Change::RoleSaved(_)
@@ -84,7 +88,7 @@ impl Screens {
             | Change::SubscriptionChanged(_)
             | Change::SubscriptionMade(_)
             | Change::StatesKnown(_)
-            | Change::Offboarded { .. } => {}
+            | Change::Offboarded { .. } => false,
         }
     }
 
@@ -93,8 +97,8 @@ impl Screens {
         self.people.resource.index.as_mut().map(Arc::make_mut)
     }
 
-    /// Changes the open page's profile, if it is this user's.
-    fn change_page(&mut self, uuid: &str, ctx: &Ctx, change: impl FnOnce(&mut Profile)) {
-        self.person.change_profile(uuid, ctx.height, ctx.zone, change);
+    /// Changes the open page's profile, if it is this user's (whether it was).
+    fn change_page(&mut self, uuid: &str, ctx: &Ctx, change: impl FnOnce(&mut Profile)) -> bool {
+        self.person.change_profile(uuid, ctx.height, ctx.zone, change)
     }
 }

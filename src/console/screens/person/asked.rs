@@ -5,6 +5,10 @@
 //! gathered, and whether the offboarding opens once it is (`O` on People,
 //! or on a page still being gathered).
 //!
+//! Their access is read after the page is gathered, under a ticket of
+//! its own; leaving the page, or another person, stops that read (its
+//! requests in flight dropped, none sent after) and drops its answer.
+//!
 //! It outlives the page: another person, or another organization, shows a
 //! new page but keeps issuing tickets here rather than starting them again,
 //! so that an answer on its way can never carry the ticket of a new request.
@@ -19,6 +23,10 @@ pub struct Asked {
     pub waits_for_index: bool,
     /// The offboarding opens once the page is gathered.
     pub then_offboard: bool,
+    /// Their access being read (the section of the page).
+    pub access: Latest,
+    /// What stops that read, while one is under way.
+    access_stop: Option<super::ask::Stopper>,
 }
 
 impl Asked {
@@ -33,5 +41,29 @@ impl Asked {
         self.gathers.issue();
         self.waits_for_index = false;
         self.then_offboard = false;
+        self.stop_access();
+    }
+
+    /// A read of their access starts: its ticket (any earlier one's
+    /// answer is dropped) and what stops it (any earlier one is stopped).
+    pub fn start_access(&mut self) -> (Ticket, std::sync::Arc<crate::access::read::Stop>) {
+        self.stop_access();
+        let stop = crate::access::read::Stop::new();
+        self.access_stop = Some(super::ask::Stopper(stop.clone()));
+        (self.access.issue(), stop)
+    }
+
+    /// The page is left: the read of their access under way stops and
+    /// its answer, late, is dropped.
+    pub fn stop_access(&mut self) {
+        if let Some(stop) = self.access_stop.take() {
+            stop.0.stop();
+        }
+        self.access.issue();
+    }
+
+    /// The read of their access ended: nothing left to stop.
+    pub fn access_ended(&mut self) {
+        self.access_stop = None;
     }
 }

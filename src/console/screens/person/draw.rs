@@ -49,6 +49,7 @@ pub fn cells(item: &Item, view: &ViewCx) -> Vec<Span<'static>> {
                 styled(format!("  {} · {used}", key.scopes.join(", ")), theme.dim),
             ]
         }
+        Item::Access(said) => super::access::spans(said, view),
         Item::Text { text: said, warning } => {
             let shown = if *warning {
                 styled(said.clone(), theme.warning)

@@ -21,7 +21,60 @@ impl Screens {
     pub fn on_person_msg(&mut self, msg: Msg, ctx: &mut Ctx) -> Heard {
         match msg {
             Msg::Profile { result, .. } => self.profile_arrived(result, ctx),
+            Msg::AccessRead { done, total, .. } => {
+                self.person.access.reading = Some(Some((done, total)));
+                self.person.relayout(ctx.height, ctx.zone);
+                *ctx.dirty = true;
+                Heard::default()
+            }
+            Msg::Access { result, .. } => {
+                let page = &mut self.person;
+                page.asked.access_ended();
+                page.access.reading = None;
+                match result {
+                    Ok(access) => {
+                        page.access.access = Some(access);
+                        page.access.error = None;
+                    }
+                    Err(error) => page.access.error = Some(error),
+                }
+                page.relayout(ctx.height, ctx.zone);
+                *ctx.dirty = true;
+                Heard::default()
+            }
         }
+    }
+
+    /// Their roles or level changed by a write (People's news): their
+    /// access is read again.
+    pub(in crate::console::screens) fn reread_access(&mut self, ctx: &Ctx) -> Heard {
+        match self.person.profile.take() {
+            Some(profile) => {
+                let heard = self.read_access(&profile, ctx);
+                self.person.profile = Some(profile);
+                self.person.relayout(ctx.height, ctx.zone);
+                heard
+            }
+            None => Heard::default(),
+        }
+    }
+
+    /// Their access read (again), once their page is gathered: a member's
+    /// only, through People's role index (whose roles it names).
+    fn read_access(&mut self, profile: &crate::people::profile::Profile, ctx: &Ctx) -> Heard {
+        let (Some(member), Some(index)) = (profile.member.clone(), self.people.role_index()) else {
+            return Heard::default();
+        };
+        let (ticket, stop) = self.person.asked.start_access();
+        self.person.access.reading = Some(None);
+        self.person.access.error = None;
+        Heard::ask(super::Ask::Access {
+            ticket,
+            organization: ctx.scope.organization.to_owned(),
+            member: Box::new(member),
+            index: SharedIndex(index),
+            stop: super::ask::Stopper(stop),
+        })
     }
 
     /// Enter on People: the person's page.
@@ -33,6 +86,12 @@ impl Screens {
             email: member.user.email.clone(),
             name: member.user.display_name(),
         };
+        self.open_person_page(chosen, ctx)
+    }
+
+    /// A person's page, opened from the screen shown (People, `:who`'s
+    /// list): back returns there.
+    pub fn open_person_page(&mut self, chosen: Chosen, ctx: &mut Ctx) -> Heard {
         let mut heard = Heard::default();
         if self.person.open(chosen) {
             heard.then(self.gather(ctx));
@@ -75,10 +134,12 @@ impl Screens {
         *ctx.dirty = true;
         match result {
             Ok(profile) => {
+                let mut heard = self.read_access(&profile, ctx);
                 self.person.show(profile, ctx.height, ctx.zone);
                 if std::mem::take(&mut self.person.asked.then_offboard) && ctx.shown == ScreenId::Person {
-                    return self.open_offboard(ctx);
+                    heard.then(self.open_offboard(ctx));
                 }
+                return heard;
             }
             Err(error) => {
                 self.person.asked.then_offboard = false;

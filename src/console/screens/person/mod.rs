@@ -5,8 +5,10 @@
 //! Enter does (`handle.rs`), its keys (`keys.rs`), the page itself
 //! (`page.rs`: whom it shows, what was gathered, its lines and the cursor
 //! over them, held by the page itself: it is no table) and its drawing
-//! (`draw.rs`: each line whole, wrapped).
+//! (`draw.rs`: each line whole, wrapped), and its Access section
+//! (`access.rs`: what `orgdeck access person` says, read after the page).
 
+pub mod access;
 pub mod ask;
 pub mod asked;
 pub mod draw;

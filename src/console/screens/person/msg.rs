@@ -1,4 +1,5 @@
-//! What a person's page hears: the page, gathered.
+//! What a person's page hears: the page, gathered; how far the read of
+//! their access came, and their access.
 
 use crate::console::kit::latest::Ticket;
 
@@ -9,11 +10,23 @@ pub enum Msg {
         ticket: Ticket,
         result: Result<Box<crate::people::profile::Profile>, String>,
     },
+    /// The read of their access came this far: projects read, in all
+    /// (news, not an answer).
+    AccessRead {
+        ticket: Ticket,
+        done: usize,
+        total: usize,
+    },
+    /// Their access, read (or why not).
+    Access {
+        ticket: Ticket,
+        result: Result<Box<crate::access::person::PersonAccess>, String>,
+    },
 }
 
 impl Msg {
-    /// Whether it answers a request an effect sent: each one does.
+    /// Whether it answers a request an effect sent (progress does not).
     pub fn is_answer(&self) -> bool {
-        true
+        !matches!(self, Msg::AccessRead { .. })
     }
 }

@@ -2,7 +2,8 @@
 //! when, the subscriptions they created and those that mail them (across
 //! the organization's projects), their API keys, and what would break if
 //! they left — a [`Profile`] gathered in the background, laid out as lines
-//! the cursor moves over. `d` on a role removes them from it, Enter on a
+//! the cursor moves over — and then their access in every project (the
+//! Access section, `access.rs`), read once the page is gathered. `d` on a role removes them from it, Enter on a
 //! subscription shows it on Subscriptions; `a`, `L` and `O` act on them.
 
 use ratatui::Frame;
@@ -23,6 +24,8 @@ use crate::display::Zone;
 use crate::people::HeldRole;
 use crate::people::profile::{Found, Keys, Profile};
 
+use super::access::{Said, Section};
+
 /// Whom the page is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Chosen {
@@ -34,12 +37,25 @@ pub struct Chosen {
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Item {
-    Heading { text: String },
-    Field { name: &'static str, value: String },
+    Heading {
+        text: String,
+    },
+    Field {
+        name: &'static str,
+        value: String,
+    },
     Role(HeldRole),
-    Subscription { found: Box<Found>, created: bool },
+    Subscription {
+        found: Box<Found>,
+        created: bool,
+    },
     Key(KeySummary),
-    Text { text: String, warning: bool },
+    Text {
+        text: String,
+        warning: bool,
+    },
+    /// A line of the Access section.
+    Access(Said),
 }
 
 /// A person's page: whom it is about, what was gathered of them, and its
@@ -52,6 +68,8 @@ pub struct Person {
     pub gathering: bool,
     pub error: Option<String>,
     pub lines: Lines<Item>,
+    /// Their access, as read (the page's last section).
+    pub access: Section,
     /// What the page asked and what waits on it; kept from one person to
     /// the next (`asked.rs`).
     pub(super) asked: super::asked::Asked,
@@ -68,8 +86,9 @@ fn line(text: impl Into<String>, warning: bool) -> Item {
     }
 }
 
-/// The page's lines, in order.
-pub fn items(profile: &Profile, zone: Zone) -> Vec<Item> {
+/// The page's lines, in order: what was gathered, then their access (for
+/// a member of the organization).
+pub fn items(profile: &Profile, access: &Section, zone: Zone) -> Vec<Item> {
     let mut items = Vec::new();
     match &profile.member {
         Some(member) => {
@@ -142,6 +161,10 @@ pub fn items(profile: &Profile, zone: Zone) -> Vec<Item> {
         items.push(line("nothing breaks", false));
     }
     items.extend(profile.would_break.iter().map(|text| line(text.clone(), true)));
+    if profile.member.is_some() {
+        items.push(heading_item(super::access::heading(access)));
+        items.extend(super::access::lines(access).into_iter().map(Item::Access));
+    }
     items
 }
 
@@ -152,6 +175,7 @@ impl PageItem for Item {
             Item::Subscription { found, .. } => found.subscription.id.to_string(),
             Item::Key(key) => key.id.clone().unwrap_or_default(),
             Item::Heading { text } | Item::Text { text, .. } => text.clone(),
+            Item::Access(said) => said.text.clone(),
             Item::Field { name, .. } => (*name).to_string(),
         }
     }
@@ -173,6 +197,7 @@ impl Person {
         if self.chosen.as_ref() == Some(&chosen) && self.profile.is_some() {
             return false;
         }
+        self.asked.stop_access();
         *self = Person {
             chosen: Some(chosen),
             gathering: true,
@@ -199,6 +224,9 @@ impl Person {
     pub fn wants(&self, msg: &super::Msg) -> bool {
         match msg {
             super::Msg::Profile { ticket, .. } => self.asked.wants(*ticket),
+            super::Msg::AccessRead { ticket, .. } | super::Msg::Access { ticket, .. } => {
+                self.asked.access.is_current(*ticket)
+            }
         }
     }
 
@@ -220,17 +248,26 @@ impl Person {
 
     /// The open page's profile changed by another screen's write, if it
     /// is this user's: it is laid out again (People's news, `news.rs`).
-    pub fn change_profile(&mut self, uuid: &str, height: u64, zone: Zone, change: impl FnOnce(&mut Profile)) {
+    /// Whether it was theirs.
+    pub fn change_profile(
+        &mut self,
+        uuid: &str,
+        height: u64,
+        zone: Zone,
+        change: impl FnOnce(&mut Profile),
+    ) -> bool {
         let ours = self
             .person()
             .is_some_and(|(them, _, _)| !uuid.is_empty() && them.eq_ignore_ascii_case(uuid));
         if !ours {
-            return;
+            return false;
         }
-        if let Some(mut profile) = self.profile.take() {
-            change(&mut profile);
-            self.show(profile, height, zone);
-        }
+        let Some(mut profile) = self.profile.take() else {
+            return false;
+        };
+        change(&mut profile);
+        self.show(profile, height, zone);
+        true
     }
 
     /// People's role index is in: whether the page waited for it (and is
@@ -250,10 +287,17 @@ impl Person {
 
     /// The profile arrived, or changed: its lines, the cursor kept where it was.
     pub fn show(&mut self, profile: Box<Profile>, height: u64, zone: Zone) {
-        self.lines.hold(items(&profile, zone), height);
+        self.lines.hold(items(&profile, &self.access, zone), height);
         self.profile = Some(profile);
         self.gathering = false;
         self.error = None;
+    }
+
+    /// Laid out again (their access came further), the cursor kept.
+    pub fn relayout(&mut self, height: u64, zone: Zone) {
+        if let Some(profile) = &self.profile {
+            self.lines.hold(items(profile, &self.access, zone), height);
+        }
     }
 
     /// The line under the cursor.
@@ -340,6 +384,10 @@ impl Person {
                     field("last used", view.when(key.last_used_at), theme),
                 ],
             ),
+            Item::Access(said) => (
+                Person::heading(self),
+                vec![Line::raw(format!(" {}", crate::text::printable(&said.text)))],
+            ),
             Item::Heading { text: said } | Item::Text { text: said, .. } => (
                 Person::heading(self),
                 vec![Line::raw(format!(" {}", crate::text::printable(said)))],
@@ -362,8 +410,10 @@ impl Page for Person {
         self.chosen.is_some()
     }
 
+    /// Back leaves the page: whom it shows forgotten, the read of their
+    /// access stopped, and any answer on its way dropped.
     fn close(&mut self) {
-        *self = Person::default();
+        self.forget();
     }
 
     fn lines(&self) -> &dyn PageLines {
@@ -386,6 +436,12 @@ impl Page for Person {
         let theme = view.theme;
         if self.gathering && self.profile.is_some() {
             return Some(Line::styled(" gathering again… ", theme.dim));
+        }
+        if self.access.reading.is_some() && self.error.is_none() {
+            return Some(Line::styled(
+                format!(" {} ", super::access::progress(&self.access)),
+                theme.dim,
+            ));
         }
         self.error
             .as_ref()

@@ -1,13 +1,24 @@
 //! What a person's page asks: their page gathered ([`Ask::Gather`]) from
-//! the role index and the organization's lists, on the effects runner's
-//! task; its answer is the page's own message.
+//! the role index and the organization's lists, and their access
+//! ([`Ask::Access`]) read as `orgdeck access person` reads it
+//! (`crate::access::person`), on the effects runner's task; their answers
+//! are the page's own messages, the access read's progress told as each
+//! project is read.
 
 use super::{Ask, Msg};
+use crate::access::directory::{Directory, Person, roles_held};
+use crate::access::person::PersonAccess;
+use crate::access::read::{ReadError, ReadOptions, Reader};
 use crate::api::Client;
+use crate::console::screens::request::Tell;
 use crate::people::profile;
 
-/// Gathers the page.
-pub async fn run(ask: Ask, client: &Client) -> Msg {
+/// Requests in flight at once for a person's access: as `orgdeck access
+/// person` sends them (its answers are a few KB each, `?member_id=`).
+pub const ACCESS_AT_ONCE: usize = 32;
+
+/// Runs what the page asks.
+pub async fn run(ask: Ask, client: &Client, clock: crate::clock::Clock, tell: Tell<Msg>) -> Msg {
     match ask {
         Ask::Gather {
             ticket,
@@ -22,6 +33,48 @@ pub async fn run(ask: Ask, client: &Client) -> Msg {
                 .map(Box::new)
                 .map_err(|error| format!("{error:#}"));
             Msg::Profile { ticket, result }
+        }
+        Ask::Access {
+            ticket,
+            organization,
+            member,
+            index,
+            stop,
+        } => {
+            let reader = Reader::new(
+                client,
+                ReadOptions {
+                    concurrency: ACCESS_AT_ONCE,
+                    ..ReadOptions::default()
+                },
+                clock,
+                stop.0,
+            );
+            let person = Person::from_member(&member);
+            // The roles as People's index has them, the person their one
+            // member: no role's memberships are read again.
+            let roles = roles_held(&index.0, &person);
+            let result = async {
+                let directory = Directory::load_with_roles(&reader, &organization, roles).await?;
+                tell(Msg::AccessRead {
+                    ticket,
+                    done: 0,
+                    total: directory.projects.len(),
+                });
+                PersonAccess::read(&reader, &directory, person, None, &|done, total| {
+                    tell(Msg::AccessRead { ticket, done, total })
+                })
+                .await
+            }
+            .await;
+            tracing::info!(requests = reader.requests(), "a person's access, for their page");
+            Msg::Access {
+                ticket,
+                result: result.map(Box::new).map_err(|error| match error {
+                    ReadError::Stopped => "stopped".to_string(),
+                    ReadError::Api(error) => error.to_string(),
+                }),
+            }
         }
     }
 }

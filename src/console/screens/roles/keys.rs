@@ -42,5 +42,21 @@ pub fn bindings() -> Vec<Binding> {
             "assign people to the role (opens its members)",
             None,
         ),
+        Binding::new(
+            &[c('w')],
+            Action::Grants,
+            roles,
+            "what the role grants in each project (its page)",
+            Some("grants"),
+        ),
+        // A role's members are the role's too (in help; their footer
+        // keeps its room for their own keys).
+        Binding::new(
+            &[c('w')],
+            Action::Grants,
+            Scope::On(ScreenId::Members),
+            "what the role grants in each project (its page)",
+            None,
+        ),
     ]
 }

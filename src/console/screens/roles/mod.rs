@@ -4,9 +4,11 @@
 //! and the names loaded (`chosen.rs`) and its own keys (`keys.rs`, which
 //! the shell's keymap gathers for handling keys, help and the footer); it
 //! is drawn as its cells (`list.rs`) in the table's drawing
-//! (`table/draw.rs`).
+//! (`table/draw.rs`); and a role's page (`grants/`: what the role grants
+//! in each project, `w`).
 
 pub mod chosen;
+pub mod grants;
 pub mod keys;
 pub mod list;
 pub mod request;

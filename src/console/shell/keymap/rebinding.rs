@@ -10,7 +10,7 @@ use super::{Action, Chord, Keymap};
 use crate::console::screens::ScreenId;
 
 /// Every action by the name the config file's `[keys]` table uses.
-pub const ACTION_NAMES: [(&str, Action); 42] = [
+pub const ACTION_NAMES: [(&str, Action); 43] = [
     ("quit", Action::Quit),
     ("back", Action::Back),
     ("roles_tab", Action::Show(ScreenId::Roles)),
@@ -53,6 +53,7 @@ pub const ACTION_NAMES: [(&str, Action); 42] = [
     ("mark_all", Action::MarkAll),
     ("set_level", Action::SetLevel),
     ("offboard", Action::Offboard),
+    ("grants", Action::Grants),
 ];
 
 /// Reads a key as people write it: `q`, `G`, `ctrl-r`, `enter`, `esc`,
