@@ -1,0 +1,578 @@
+//! The roles of one person read from the members PostHog embeds in each
+//! role of its list (posthog.md 5): one walk of the roles list, each role's
+//! members decoded as the answer arrives and let go but for that person's,
+//! rather than the list (its members cut out unread) and then every role's
+//! memberships a page at a time, which read each membership twice.
+//!
+//! The answer is as large as the organization (some 2 KB a membership:
+//! 355 MB for 180,000 people in two roles each), so it is never held: a
+//! decoder on a blocking thread reads its chunks as they come and sends
+//! back that person's memberships and each role once it ends, with how
+//! many members it had. Its bytes are bounded as every answer decoded as
+//! it arrives is (`Client::max_fed`). A server that embeds no members in
+//! a role (an older PostHog) gets `None`, and the caller reads the
+//! memberships instead.
+
+use std::collections::HashSet;
+use std::fmt;
+
+use chrono::{DateTime, Utc};
+use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+use super::{RoleIndex, RoleRef};
+use crate::api::Client;
+use crate::api::error::{Error, Incomplete, RequestLabel, Result};
+
+/// Roles a page of the list: PostHog's own page size.
+const ROLES_PAGE: u64 = 100;
+
+/// Reads of the list that each saw it change before one is taken.
+const TRIES: usize = 3;
+
+/// Chunks of the answer and decoded events waiting their turn.
+const CHUNKS_AHEAD: usize = 8;
+const EVENTS_AHEAD: usize = 64;
+
+/// The index of `user` (lower case) alone, from the roles' embedded
+/// members, or `None` when a role came without them. `progress` hears
+/// (roles read, roles in all) as each role ends.
+pub(super) async fn index_of(
+    client: &Client,
+    organization: &str,
+    user: &str,
+    progress: &(dyn Fn(usize, usize) + Send + Sync),
+) -> Result<Option<RoleIndex>> {
+    let mut reads = 0;
+    loop {
+        reads += 1;
+        match walk(client, organization, user, reads, progress).await? {
+            Walked::Whole(roles, theirs) => return Ok(roles.map(|roles| index(roles, theirs, user))),
+            Walked::Changed(count, changed_to) if reads < TRIES => {
+                tracing::info!(
+                    reads,
+                    count,
+                    changed_to,
+                    "the roles changed while they were read; reading them again"
+                );
+            }
+            Walked::Changed(count, changed_to) => {
+                return Err(incomplete(
+                    client,
+                    organization,
+                    count,
+                    0,
+                    0,
+                    Some(changed_to),
+                    reads,
+                ));
+            }
+        }
+    }
+}
+
+/// The roles list read short, with rows twice, or changing as it was read.
+fn incomplete(
+    client: &Client,
+    organization: &str,
+    count: u64,
+    rows: u64,
+    repeated: u64,
+    changed_to: Option<u64>,
+    reads: usize,
+) -> Error {
+    Error::Incomplete(Box::new(Incomplete {
+        request: label(client, organization),
+        list: "roles".into(),
+        count,
+        rows,
+        repeated,
+        changed_to,
+        reads,
+    }))
+}
+
+/// A role of the list, as it ended: its id, name and member count, or
+/// `None` for members not embedded.
+#[derive(Debug)]
+struct Listed {
+    id: String,
+    name: String,
+    members: Option<usize>,
+}
+
+/// One membership of the person, in the role at `role` (its place in the
+/// list as read).
+#[derive(Debug)]
+struct Theirs {
+    role: usize,
+    id: String,
+    joined_at: Option<DateTime<Utc>>,
+}
+
+enum Walked {
+    /// Every role, each once, as many as the count said (`None` when one
+    /// came without its members), and the person's memberships.
+    Whole(Option<Vec<Listed>>, Vec<Theirs>),
+    /// The count of roles changed while they were read: from, to.
+    Changed(u64, u64),
+}
+
+/// One read of the roles list (the `reads`th), page after page: a list
+/// that ends before its count, or sends a role twice, is refused.
+async fn walk(
+    client: &Client,
+    organization: &str,
+    user: &str,
+    reads: usize,
+    progress: &(dyn Fn(usize, usize) + Send + Sync),
+) -> Result<Walked> {
+    let mut roles: Vec<Listed> = Vec::new();
+    let mut theirs = Vec::new();
+    let mut count: Option<u64> = None;
+    loop {
+        let offset = roles.len();
+        let page = page(client, organization, user, offset, |event| match event {
+            Event::Theirs(membership) => theirs.push(membership),
+            Event::Role(role) => {
+                roles.push(role);
+                let total = usize::try_from(count.unwrap_or(0)).unwrap_or(usize::MAX);
+                progress(roles.len(), total.max(roles.len()));
+            }
+        })
+        .await?;
+        let first = *count.get_or_insert(page.count);
+        if first != page.count {
+            return Ok(Walked::Changed(first, page.count));
+        }
+        let read = roles.len() - offset;
+        if !page.next || read == 0 || roles.len() as u64 >= page.count {
+            break;
+        }
+    }
+    let count = count.unwrap_or(0);
+    let mut ids = HashSet::new();
+    let distinct = roles.iter().filter(|role| ids.insert(role.id.as_str())).count() as u64;
+    let repeated = roles.len() as u64 - distinct;
+    if distinct < count || repeated > 0 {
+        return Err(incomplete(
+            client,
+            organization,
+            count,
+            distinct,
+            repeated,
+            None,
+            reads,
+        ));
+    }
+    if distinct > count {
+        return Err(Error::Decode {
+            request: label(client, organization),
+            status: 200,
+            message: format!("the server sent {distinct} roles where its count said {count}"),
+            snippet: String::new(),
+        });
+    }
+    progress(roles.len(), roles.len());
+    if roles.iter().any(|role| role.members.is_none()) {
+        return Ok(Walked::Whole(None, Vec::new()));
+    }
+    Ok(Walked::Whole(Some(roles), theirs))
+}
+
+/// The index of the person's memberships: the roles by name (then id, as
+/// [`RoleIndex::load`] sorts them), each role's size.
+fn index(roles: Vec<Listed>, theirs: Vec<Theirs>, user: &str) -> RoleIndex {
+    let mut order: Vec<usize> = (0..roles.len()).collect();
+    order.sort_by(|&a, &b| {
+        roles[a]
+            .name
+            .to_lowercase()
+            .cmp(&roles[b].name.to_lowercase())
+            .then(roles[a].id.cmp(&roles[b].id))
+    });
+    let mut place = vec![0u32; roles.len()];
+    for (at, &listed) in order.iter().enumerate() {
+        place[listed] = u32::try_from(at).unwrap_or(u32::MAX);
+    }
+    let mut index = RoleIndex {
+        roles: order
+            .iter()
+            .map(|&listed| RoleRef {
+                id: roles[listed].id.clone(),
+                name: roles[listed].name.clone(),
+            })
+            .collect(),
+        ..RoleIndex::default()
+    };
+    for role in &roles {
+        index.sizes.insert(role.id.clone(), role.members.unwrap_or(0));
+    }
+    for membership in theirs {
+        index.push(place[membership.role], user, &membership.id, membership.joined_at);
+    }
+    index.sort();
+    index
+}
+
+/// What a page said of itself.
+struct Head {
+    count: u64,
+    next: bool,
+}
+
+/// What the decoder sends back as it reads.
+enum Event {
+    Theirs(Theirs),
+    Role(Listed),
+}
+
+fn label(client: &Client, organization: &str) -> RequestLabel {
+    RequestLabel {
+        method: "GET".into(),
+        path: client
+            .url(&["api", "organizations", organization, "roles"])
+            .path()
+            .to_string(),
+    }
+}
+
+/// The page of roles at `offset`, decoded as it arrives: the person's
+/// memberships and each role as it ends go to `sink`.
+async fn page(
+    client: &Client,
+    organization: &str,
+    user: &str,
+    offset: usize,
+    mut sink: impl FnMut(Event),
+) -> Result<Head> {
+    let mut url = client.url(&["api", "organizations", organization, "roles"]);
+    url.query_pairs_mut()
+        .append_pair("limit", &ROLES_PAGE.to_string())
+        .append_pair("offset", &offset.to_string());
+    let request = label(client, organization);
+    let (chunks_to, chunks) = tokio::sync::mpsc::channel::<bytes::Bytes>(CHUNKS_AHEAD);
+    let (events_to, mut events) = tokio::sync::mpsc::channel::<Event>(EVENTS_AHEAD);
+    let user = user.to_string();
+    let most_roles = client.max_rows();
+    let decoder = tokio::task::spawn_blocking(move || {
+        let mut deserializer = serde_json::Deserializer::from_reader(Chunks::new(chunks));
+        let decoded = PageSeed {
+            user: &user,
+            offset,
+            most_roles,
+            events: &events_to,
+        }
+        .deserialize(&mut deserializer)
+        .and_then(|head| deserializer.end().map(|()| head));
+        decoded.map_err(|error| error.to_string())
+    });
+    let fetch = async move {
+        let to = chunks_to;
+        client.get_fed(url, &to).await
+    };
+    let take = async move {
+        while let Some(event) = events.recv().await {
+            sink(event);
+        }
+    };
+    let (fetched, ()) = tokio::join!(fetch, take);
+    fetched?;
+    let decoded = decoder.await.map_err(|error| error.to_string());
+    decoded.and_then(|head| head).map_err(|message| Error::Decode {
+        request,
+        status: 200,
+        message,
+        snippet: String::new(),
+    })
+}
+
+/// The chunks of a body as they arrive, read as one stream of bytes from
+/// a blocking thread: the end of the body is the sender's end.
+struct Chunks {
+    chunks: tokio::sync::mpsc::Receiver<bytes::Bytes>,
+    current: bytes::Bytes,
+}
+
+impl Chunks {
+    fn new(chunks: tokio::sync::mpsc::Receiver<bytes::Bytes>) -> Chunks {
+        Chunks {
+            chunks,
+            current: bytes::Bytes::new(),
+        }
+    }
+}
+
+impl std::io::Read for Chunks {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        while self.current.is_empty() {
+            match self.chunks.blocking_recv() {
+                Some(chunk) => self.current = chunk,
+                None => return Ok(0),
+            }
+        }
+        let taken = buffer.len().min(self.current.len());
+        buffer[..taken].copy_from_slice(&self.current[..taken]);
+        bytes::Buf::advance(&mut self.current, taken);
+        Ok(taken)
+    }
+}
+
+type Events<'a> = &'a tokio::sync::mpsc::Sender<Event>;
+
+fn send<E: de::Error>(events: Events<'_>, event: Event) -> std::result::Result<(), E> {
+    events
+        .blocking_send(event)
+        .map_err(|_| E::custom("the answer's reader stopped"))
+}
+
+/// `{count, next, previous, results: [role, …]}`.
+struct PageSeed<'a> {
+    user: &'a str,
+    offset: usize,
+    most_roles: u64,
+    events: Events<'a>,
+}
+
+impl<'de> DeserializeSeed<'de> for PageSeed<'_> {
+    type Value = Head;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> std::result::Result<Head, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for PageSeed<'_> {
+    type Value = Head;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("a page of roles")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Head, A::Error> {
+        let (mut count, mut next, mut results) = (None, false, false);
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "count" => count = Some(map.next_value::<u64>()?),
+                "next" => next = map.next_value::<Option<String>>()?.is_some(),
+                "results" => {
+                    results = true;
+                    map.next_value_seed(RolesSeed {
+                        user: self.user,
+                        offset: self.offset,
+                        most_roles: self.most_roles,
+                        events: self.events,
+                    })?;
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        if !results {
+            return Err(de::Error::missing_field("results"));
+        }
+        let count = count.ok_or_else(|| de::Error::missing_field("count"))?;
+        Ok(Head { count, next })
+    }
+}
+
+/// The page's roles.
+struct RolesSeed<'a> {
+    user: &'a str,
+    offset: usize,
+    most_roles: u64,
+    events: Events<'a>,
+}
+
+impl<'de> DeserializeSeed<'de> for RolesSeed<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> std::result::Result<(), D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for RolesSeed<'_> {
+    type Value = ();
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("a list of roles")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<(), A::Error> {
+        let mut place = self.offset;
+        while let Some(role) = seq.next_element_seed(RoleSeed {
+            user: self.user,
+            place,
+            events: self.events,
+        })? {
+            send(self.events, Event::Role(role))?;
+            place += 1;
+            if place as u64 > self.most_roles {
+                return Err(de::Error::custom(format!(
+                    "more than {} roles, the most orgdeck reads of a list",
+                    self.most_roles
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A role: its id, its name, its members (each of the person's sent as it
+/// is decoded, the others counted); its other fields passed over.
+struct RoleSeed<'a> {
+    user: &'a str,
+    place: usize,
+    events: Events<'a>,
+}
+
+impl<'de> DeserializeSeed<'de> for RoleSeed<'_> {
+    type Value = Listed;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> std::result::Result<Listed, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for RoleSeed<'_> {
+    type Value = Listed;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("a role")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Listed, A::Error> {
+        let (mut id, mut name, mut members) = (None, None, None);
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "id" => id = map.next_value::<Option<String>>()?,
+                "name" => name = map.next_value::<Option<String>>()?,
+                "members" => {
+                    members = map.next_value_seed(MembersSeed {
+                        user: self.user,
+                        place: self.place,
+                        events: self.events,
+                    })?;
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(Listed {
+            id: id.unwrap_or_default(),
+            name: name.unwrap_or_default(),
+            members,
+        })
+    }
+}
+
+/// A role's `members`: a list (the count of them, the person's sent on),
+/// or anything else (`null`, a text: not embedded).
+struct MembersSeed<'a> {
+    user: &'a str,
+    place: usize,
+    events: Events<'a>,
+}
+
+impl<'de> DeserializeSeed<'de> for MembersSeed<'_> {
+    type Value = Option<usize>;
+
+    fn deserialize<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> std::result::Result<Option<usize>, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for MembersSeed<'_> {
+    type Value = Option<usize>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("a role's members")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Option<usize>, A::Error> {
+        let mut members = 0;
+        while let Some(member) = seq.next_element::<Member>()? {
+            members += 1;
+            if member.user().as_deref() == Some(self.user) {
+                send(
+                    self.events,
+                    Event::Theirs(Theirs {
+                        role: self.place,
+                        id: member.id.unwrap_or_default(),
+                        joined_at: member.joined_at,
+                    }),
+                )?;
+            }
+        }
+        Ok(Some(members))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> std::result::Result<Option<usize>, E> {
+        Ok(None)
+    }
+
+    fn visit_none<E: de::Error>(self) -> std::result::Result<Option<usize>, E> {
+        Ok(None)
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> std::result::Result<Option<usize>, E> {
+        Ok(None)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Option<usize>, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+}
+
+/// An embedded membership: what says whose it is, its id and since when.
+#[derive(Deserialize)]
+struct Member {
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    user: Option<UserOf>,
+    #[serde(default)]
+    organization_member: Option<MemberOf>,
+    #[serde(default)]
+    user_uuid: Option<String>,
+    #[serde(default, with = "crate::api::time::flexible_datetime")]
+    joined_at: Option<DateTime<Utc>>,
+}
+
+#[derive(Deserialize)]
+struct UserOf {
+    #[serde(default)]
+    uuid: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct MemberOf {
+    #[serde(default)]
+    user: Option<UserOf>,
+}
+
+impl Member {
+    /// The user UUID, lower case, whichever way the server says it (as
+    /// [`super::membership_user`] reads it).
+    fn user(&self) -> Option<String> {
+        self.user
+            .as_ref()
+            .map(|user| user.uuid.clone().unwrap_or_default())
+            .or_else(|| {
+                self.organization_member
+                    .as_ref()
+                    .and_then(|member| member.user.as_ref())
+                    .map(|user| user.uuid.clone().unwrap_or_default())
+            })
+            .or_else(|| self.user_uuid.clone())
+            .filter(|uuid| !uuid.is_empty())
+            .map(|uuid| uuid.to_lowercase())
+    }
+}
