@@ -216,6 +216,7 @@ fn index(roles: Vec<Listed>, theirs: Vec<Theirs>, user: &str) -> RoleIndex {
 }
 
 /// What a page said of itself.
+#[derive(Debug)]
 struct Head {
     count: u64,
     next: bool,
@@ -574,5 +575,142 @@ impl Member {
             .or_else(|| self.user_uuid.clone())
             .filter(|uuid| !uuid.is_empty())
             .map(|uuid| uuid.to_lowercase())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the decoder sends back of `page` for `user`, and the head.
+    fn decoded(page: &str, user: &str) -> (std::result::Result<Head, String>, Vec<Event>) {
+        let (events_to, mut events) = tokio::sync::mpsc::channel(1_000);
+        let mut deserializer = serde_json::Deserializer::from_str(page);
+        let head = PageSeed {
+            user,
+            offset: 10,
+            most_roles: 100,
+            events: &events_to,
+        }
+        .deserialize(&mut deserializer)
+        .map_err(|error| error.to_string());
+        drop(events_to);
+        let mut sent = Vec::new();
+        while let Ok(event) = events.try_recv() {
+            sent.push(event);
+        }
+        (head, sent)
+    }
+
+    const ADA: &str = "0190c3a5-6d0e-7000-8000-00000000000a";
+    const BOB: &str = "0190c3a5-6d0e-7000-8000-00000000000b";
+
+    #[test]
+    fn the_person_s_memberships_are_sent_as_read_and_each_role_counted_as_it_ends() {
+        // Members before the id, the user said three ways, one in capitals,
+        // a role whose members are not embedded, fields not read passed over.
+        let page = format!(
+            r#"{{"count": 12, "next": "http://x/?offset=110", "previous": null, "results": [
+              {{"members": [
+                 {{"id": "m1", "user": {{"uuid": "{ADA}"}}, "joined_at": "2026-01-02T03:04:05Z", "extra": [1, {{"a": null}}]}},
+                 {{"id": "m2", "organization_member": {{"user": {{"uuid": "{BOB}"}}}}}},
+                 {{"id": "m3", "user_uuid": "{}"}}
+               ], "id": "r1", "name": "Engineers", "created_by": {{"uuid": "{ADA}"}}}},
+              {{"id": "r2", "name": "Old", "members": null, "is_default": false}},
+              {{"id": "r3", "name": "Empty", "members": []}}
+            ]}}"#,
+            ADA.to_uppercase()
+        );
+        let (head, events) = decoded(&page, ADA);
+        let head = head.unwrap();
+        assert_eq!((head.count, head.next), (12, true));
+        let mut theirs = Vec::new();
+        let mut roles = Vec::new();
+        for event in events {
+            match event {
+                Event::Theirs(membership) => {
+                    theirs.push((membership.role, membership.id, membership.joined_at))
+                }
+                Event::Role(role) => roles.push((role.id, role.name, role.members)),
+            }
+        }
+        let joined = "2026-01-02T03:04:05Z".parse().ok();
+        assert_eq!(
+            theirs,
+            [(10, "m1".to_string(), joined), (10, "m3".to_string(), None)]
+        );
+        assert_eq!(
+            roles,
+            [
+                ("r1".to_string(), "Engineers".to_string(), Some(3)),
+                ("r2".to_string(), "Old".to_string(), None),
+                ("r3".to_string(), "Empty".to_string(), Some(0)),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_page_without_its_results_or_count_or_cut_short_is_refused() {
+        for page in [
+            r#"{"count": 1}"#,
+            r#"{"results": []}"#,
+            r#"{"count": 1, "results": [{"id": "r1", "members": [{"id": "m1""#,
+            r#"[]"#,
+        ] {
+            assert!(decoded(page, ADA).0.is_err(), "{page}");
+        }
+    }
+
+    #[test]
+    fn more_roles_than_the_client_reads_are_refused() {
+        let roles: Vec<String> = (0..120)
+            .map(|at| format!(r#"{{"id": "r{at}", "members": []}}"#))
+            .collect();
+        let page = format!(r#"{{"count": 120, "results": [{}]}}"#, roles.join(","));
+        let refused = decoded(&page, ADA).0.unwrap_err();
+        assert!(refused.contains("more than 100 roles"), "{refused}");
+    }
+
+    #[test]
+    fn the_index_orders_the_roles_by_name_and_knows_each_one_s_size() {
+        let listed = |id: &str, name: &str, members| Listed {
+            id: id.into(),
+            name: name.into(),
+            members: Some(members),
+        };
+        let roles = vec![
+            listed("r1", "support", 5),
+            listed("r2", "Admins", 2),
+            listed("r3", "Billing", 0),
+        ];
+        let theirs = vec![
+            Theirs {
+                role: 0,
+                id: "m1".into(),
+                joined_at: None,
+            },
+            Theirs {
+                role: 1,
+                id: "m2".into(),
+                joined_at: None,
+            },
+        ];
+        let index = index(roles, theirs, ADA);
+        let names: Vec<&str> = index.roles.iter().map(|role| role.name.as_str()).collect();
+        assert_eq!(names, ["Admins", "Billing", "support"]);
+        let held: Vec<(String, String)> = index
+            .of(ADA)
+            .into_iter()
+            .map(|role| (role.name, role.membership_id))
+            .collect();
+        assert_eq!(
+            held,
+            [
+                ("Admins".to_string(), "m2".to_string()),
+                ("support".to_string(), "m1".to_string())
+            ]
+        );
+        assert_eq!((index.size("r1"), index.size("r2"), index.size("r3")), (5, 2, 0));
+        assert!(index.of(BOB).is_empty());
     }
 }
