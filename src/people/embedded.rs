@@ -34,6 +34,9 @@ const TRIES: usize = 3;
 const CHUNKS_AHEAD: usize = 8;
 const EVENTS_AHEAD: usize = 64;
 
+/// Bytes the decoder reads from the chunks at a time.
+const READ_BUFFER: usize = 64 * 1024;
+
 /// The index of `user` (lower case) alone, from the roles' embedded
 /// members, or `None` when a role came without them. `progress` hears
 /// (roles read, roles in all) as each role ends.
@@ -257,7 +260,9 @@ async fn page(
     let user = user.to_string();
     let most_roles = client.max_rows();
     let decoder = tokio::task::spawn_blocking(move || {
-        let mut deserializer = serde_json::Deserializer::from_reader(Chunks::new(chunks));
+        // Buffered: serde_json reads a reader a byte at a time.
+        let reader = std::io::BufReader::with_capacity(READ_BUFFER, Chunks::new(chunks));
+        let mut deserializer = serde_json::Deserializer::from_reader(reader);
         let decoded = PageSeed {
             user: &user,
             offset,
