@@ -133,19 +133,53 @@ async fn walk(
     let mut roles: Vec<Listed> = Vec::new();
     let mut theirs = Vec::new();
     let mut count: Option<u64> = None;
+    // What the walk keeps (the roles and the person's memberships) is
+    // counted against the command's budget as it is kept, and given back
+    // once the index is made of it (as the list read whole would be).
+    let holding = client.holding();
+    let mut held = 0u64;
+    let mut refused = false;
     loop {
         let offset = roles.len();
-        let page = page(client, organization, user, offset, |event| match event {
-            Event::Theirs(membership) => theirs.push(membership),
-            Event::Role(role) => {
-                roles.push(role);
-                let total = usize::try_from(count.unwrap_or(0)).unwrap_or(usize::MAX);
-                progress(roles.len(), total.max(roles.len()));
+        let page = page(client, organization, user, offset, |event| {
+            let size = match &event {
+                Event::Theirs(membership) => std::mem::size_of::<Theirs>() + membership.id.len(),
+                Event::Role(role) => std::mem::size_of::<Listed>() + role.id.len() + role.name.len(),
+            } as u64;
+            if !holding.take(size) {
+                refused = true;
+                return false;
             }
+            held += size;
+            match event {
+                Event::Theirs(membership) => theirs.push(membership),
+                Event::Role(role) => {
+                    roles.push(role);
+                    let total = usize::try_from(count.unwrap_or(0)).unwrap_or(usize::MAX);
+                    progress(roles.len(), total.max(roles.len()));
+                }
+            }
+            true
         })
-        .await?;
+        .await;
+        if refused {
+            holding.give_back(held);
+            return Err(Error::TooMuchHeld {
+                request: label(client, organization),
+                limit: holding.limit(),
+                rows: roles.len() as u64,
+            });
+        }
+        let page = match page {
+            Ok(page) => page,
+            Err(error) => {
+                holding.give_back(held);
+                return Err(error);
+            }
+        };
         let first = *count.get_or_insert(page.count);
         if first != page.count {
+            holding.give_back(held);
             return Ok(Walked::Changed(first, page.count));
         }
         let read = roles.len() - offset;
@@ -153,6 +187,7 @@ async fn walk(
             break;
         }
     }
+    holding.give_back(held);
     let count = count.unwrap_or(0);
     let mut ids = HashSet::new();
     let distinct = roles.iter().filter(|role| ids.insert(role.id.as_str())).count() as u64;
@@ -248,7 +283,7 @@ async fn page(
     organization: &str,
     user: &str,
     offset: usize,
-    mut sink: impl FnMut(Event),
+    mut sink: impl FnMut(Event) -> bool,
 ) -> Result<Head> {
     let mut url = client.url(&["api", "organizations", organization, "roles"]);
     url.query_pairs_mut()
@@ -277,9 +312,13 @@ async fn page(
         let to = chunks_to;
         client.get_fed(url, &to).await
     };
+    // A sink that takes no more drops the events' end: the decoder stops,
+    // and with it the read.
     let take = async move {
         while let Some(event) = events.recv().await {
-            sink(event);
+            if !sink(event) {
+                break;
+            }
         }
     };
     let (fetched, ()) = tokio::join!(fetch, take);
