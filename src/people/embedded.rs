@@ -10,8 +10,9 @@
 //! back that person's memberships and each role once it ends, with how
 //! many members it had. Its bytes are bounded as every answer decoded as
 //! it arrives is (`Client::max_fed`). A server that embeds no members in
-//! a role (an older PostHog) gets `None`, and the caller reads the
-//! memberships instead.
+//! a role, or answers 500 to roles asked a page at a time (older
+//! PostHogs), gets `None`, and the caller reads the roles and their
+//! memberships as before.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -172,6 +173,13 @@ async fn walk(
         }
         let page = match page {
             Ok(page) => page,
+            // An older PostHog answers 500 to its roles asked by `limit`
+            // and `offset`: the caller reads them as the list read whole
+            // does, asked without them.
+            Err(error) if offset == 0 && error.status() == Some(500) => {
+                holding.give_back(held);
+                return Ok(Walked::Whole(None, Vec::new()));
+            }
             Err(error) => {
                 holding.give_back(held);
                 return Err(error);
