@@ -343,7 +343,7 @@ impl Client {
 
     /// The budget lists read whole are held against: the client's, else
     /// a new one for one read.
-    pub(super) fn holding(&self) -> Arc<Holding> {
+    pub(crate) fn holding(&self) -> Arc<Holding> {
         self.holding
             .clone()
             .unwrap_or_else(|| Holding::new(self.max_held, self.max_answer))

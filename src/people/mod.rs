@@ -7,7 +7,10 @@
 //! PostHog has no endpoint for "the roles of a user": a role lists its
 //! memberships. The [`RoleIndex`] reads every role's memberships, a few
 //! roles at a time, and turns them round; a view keeps it while it is open.
+//! One person's index is read from the members the roles list embeds
+//! (`embedded`), in one walk of that list.
 
+mod embedded;
 pub mod journal;
 pub mod offboard;
 pub mod profile;
@@ -180,7 +183,10 @@ impl RoleIndex {
 
     /// [`RoleIndex::load`] keeping the memberships of one user alone (a
     /// person's page, an offboarding): every role's memberships are still
-    /// read whole, and its size known, but what is held is theirs.
+    /// read whole, and its size known, but what is held is theirs. They
+    /// are read from the members the roles list embeds (`embedded`), in
+    /// one walk of that list, or where a role comes without them, as
+    /// [`RoleIndex::load`] reads them.
     pub async fn load_of(
         client: &Client,
         organization: &str,
@@ -197,6 +203,13 @@ impl RoleIndex {
         only: Option<&str>,
         progress: &(dyn Fn(usize, usize) + Send + Sync),
     ) -> crate::api::error::Result<RoleIndex> {
+        // One person's roles: from the members each role of the list
+        // embeds, read once as they arrive, when the server embeds them.
+        if let Some(user) = only
+            && let Some(index) = embedded::index_of(client, organization, user, progress).await?
+        {
+            return Ok(index);
+        }
         let fetch = FetchAll {
             concurrency: 2,
             ..FetchAll::default()

@@ -284,11 +284,13 @@ async fn plan_sets_the_servers_subscriptions_aside_and_holds_their_ids_alone() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_offboarding_holds_a_compact_index_and_its_preview_the_person_alone() {
     // 3,000 members in 6,000 memberships: the profile's role index holds
-    // 48 bytes a membership (some 0.3 MiB) and a page being read; the
-    // preview, the person alone (it held a compact row of every member
-    // and membership, some 2 MiB, and before that the roles with every
-    // member embedded, more than 8). 1 MiB is room enough for both, 0.25
-    // is not, and says so.
+    // the person's memberships alone, read from the members each role of
+    // the list embeds as they arrive (it held 48 bytes a membership, some
+    // 0.3 MiB, and a page of memberships being read); the preview, the
+    // person alone (it held a compact row of every member and membership,
+    // some 2 MiB, and before that the roles with every member embedded,
+    // more than 8). 0.25 MiB is room enough for both; 0.05 is not (the
+    // subscriptions' pages), and says so.
     let server = server_of(3_000).await;
     let key = server.key(&["*"]);
     let page = server
@@ -317,7 +319,7 @@ async fn the_offboarding_holds_a_compact_index_and_its_preview_the_person_alone(
             .await
         }
     };
-    let previewed = offboard("1").await;
+    let previewed = offboard("0.25").await;
     assert_eq!(previewed.code, 0, "{}", previewed.stderr);
     assert!(!previewed.stderr.contains("no preview"), "{}", previewed.stderr);
     assert!(
@@ -325,7 +327,7 @@ async fn the_offboarding_holds_a_compact_index_and_its_preview_the_person_alone(
         "{}",
         previewed.stdout
     );
-    let refused = offboard("0.25").await;
+    let refused = offboard("0.05").await;
     assert_ne!(refused.code, 0, "{}", refused.stdout);
     assert!(refused.stderr.contains("--max-held-mib"), "{}", refused.stderr);
 }

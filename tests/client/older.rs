@@ -118,3 +118,21 @@ async fn subs_test_says_the_server_has_no_test_delivery() {
     assert!(!run.stderr.contains("no test delivery"), "{}", run.stderr);
     assert!(run.stderr.contains("404"), "{}", run.stderr);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_s_roles_are_read_from_a_server_that_answers_500_to_paged_roles() {
+    // A person's page and an offboarding read the roles' embedded members
+    // a page of roles at a time; answered 500, they read the roles as the
+    // list read whole does (asked again without limit and offset) and each
+    // role's memberships: the same roles as from today's server.
+    let (server, proxy, key) = august_2025().await;
+    let person = crate::support::LEAVER;
+    let args = ["people", "show", person, "-o", "json"];
+    let today = orgdeck_at(&server.base, &key, &args, None, &[]).await;
+    assert_eq!(today.code, 0, "{}", today.stderr);
+    let older = orgdeck_at(&proxy.base, &key, &args, None, &[]).await;
+    worked_around(&older, "people show");
+    let roles = |run: &Run| run.json()["roles"].clone();
+    assert!(!roles(&today).as_array().unwrap().is_empty(), "{}", today.stdout);
+    assert_eq!(roles(&older), roles(&today));
+}

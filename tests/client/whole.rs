@@ -140,14 +140,30 @@ async fn people_show_and_offboard_refuse_a_list_that_ends_early() {
     }
     nothing_written(&proxy);
 
-    // A role's memberships: someone missing from them would look out of it.
+    // The roles, whose members say who holds them (a person's page and an
+    // offboarding read them there): a role missing would look unheld.
     let proxy = FaultProxy::start(&server.base).await;
-    proxy.cut_list("/role_memberships/", 1);
+    proxy.cut_list("/roles/", 1);
     for args in [
         &["people", "show", LEAVER][..],
         &["people", "offboard", LEAVER, "--yes"],
-        &["people", "list"],
     ] {
+        let run = through(&proxy, &key, args).await;
+        assert_eq!(run.code, 1, "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("/roles/: the list of roles came back incomplete: it ended after 1 rows where the server's count said"),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert!(run.stdout.is_empty(), "{args:?} printed: {}", run.stdout);
+    }
+    nothing_written(&proxy);
+
+    // A role's memberships (people list reads them a page at a time):
+    // someone missing from them would look out of it.
+    let proxy = FaultProxy::start(&server.base).await;
+    proxy.cut_list("/role_memberships/", 1);
+    for args in [&["people", "list"][..]] {
         let run = through(&proxy, &key, args).await;
         assert_eq!(run.code, 1, "{args:?}: {}", run.stderr);
         assert!(

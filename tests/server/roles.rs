@@ -287,3 +287,83 @@ async fn unknown_and_malformed_role_ids_are_not_found() {
             .expect_error(StatusCode::NOT_FOUND, "invalid_request", "not_found", None);
     }
 }
+
+/// A role listed with more members than the server writes at a time (it
+/// streams them from where the last chunk ended, along their order): each
+/// role of the list embeds its members whole, once each, in the order of
+/// its memberships list and as the role read alone shows them, across
+/// chunk boundaries that fall inside runs of members who joined at the
+/// same moment.
+#[tokio::test]
+async fn a_listed_role_embeds_every_member_across_the_chunks_it_is_written_in() {
+    let server = TestServer::demo_with(|options| options.generate_members = 1_234).await;
+    let key = server.key(&["*"]);
+    let roles = server.roles_path();
+    let created = server.post(&key, &roles, json!({"name": "Everyone here"})).await;
+    let role = created.expect(StatusCode::CREATED)["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    {
+        let role = role.clone();
+        server
+            .running
+            .db
+            .write_blocking(move |tx| {
+                tx.execute(
+                    "INSERT INTO role_memberships (id, role_id, organization_member_id, user_id, joined_at, updated_at)
+                     SELECT lower(hex(randomblob(16))), ?1, m.id, m.user_id,
+                            '2026-0' || (1 + m.rowid % 3) || '-01T00:00:00.000000Z',
+                            '2026-01-01T00:00:00.000000Z'
+                     FROM organization_members m",
+                    [&role],
+                )?;
+                Ok(())
+            })
+            .unwrap();
+    }
+    let memberships = server
+        .get(&key, &format!("{roles}{role}/role_memberships/?limit=100000"))
+        .await
+        .expect(StatusCode::OK)
+        .clone();
+    let memberships = memberships["results"].as_array().unwrap().clone();
+    assert!(memberships.len() > 1_234, "{} memberships", memberships.len());
+    let alone = server
+        .get(&key, &format!("{roles}{role}/"))
+        .await
+        .expect(StatusCode::OK)
+        .clone();
+    for page in ["", "?limit=1", "?limit=1&offset=1"] {
+        let listed = server
+            .get(&key, &format!("{roles}{page}"))
+            .await
+            .expect(StatusCode::OK)
+            .clone();
+        for listed in listed["results"].as_array().unwrap() {
+            let id = listed["id"].as_str().unwrap();
+            let own = server
+                .get(&key, &format!("{roles}{id}/role_memberships/?limit=100000"))
+                .await
+                .expect(StatusCode::OK)
+                .clone();
+            assert_eq!(listed["members"], own["results"], "{page}: role {id}");
+            if id == role {
+                assert_eq!(listed["members"].as_array().unwrap(), &memberships);
+                assert_eq!(listed, &alone);
+            } else {
+                let keys: Vec<&String> = listed.as_object().unwrap().keys().collect();
+                let alone_keys: Vec<String> = server
+                    .get(&key, &format!("{roles}{id}/"))
+                    .await
+                    .expect(StatusCode::OK)
+                    .as_object()
+                    .unwrap()
+                    .keys()
+                    .cloned()
+                    .collect();
+                assert_eq!(keys, alone_keys.iter().collect::<Vec<_>>(), "role {id}");
+            }
+        }
+    }
+}

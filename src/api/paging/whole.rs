@@ -148,7 +148,7 @@ impl Holding {
 
     /// Counts `bytes` in; `false`, counting nothing, when they would take
     /// it past its limit.
-    pub(super) fn take(&self, bytes: u64) -> bool {
+    pub(crate) fn take(&self, bytes: u64) -> bool {
         self.held
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |held| {
                 held.checked_add(bytes).filter(|&after| after <= self.limit)
@@ -158,7 +158,7 @@ impl Holding {
 
     /// Counts `bytes` out again: rows taken and then let go (a read that
     /// failed, or was started again).
-    pub(super) fn give_back(&self, bytes: u64) {
+    pub(crate) fn give_back(&self, bytes: u64) {
         let _ = self
             .held
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |held| {

@@ -60,6 +60,7 @@ pub mod integrations;
 pub mod members;
 pub mod memberships;
 pub mod pickers;
+mod role_list;
 pub mod roles;
 pub mod streamed;
 pub mod subscriptions;

@@ -3,12 +3,13 @@
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
+use axum::response::Response;
 use serde_json::{Map, Value};
 
-use super::list_page_of;
+use super::role_list;
 use super::scope::{ORGANIZATION_READ, ORGANIZATION_WRITE};
+use crate::api::Role;
 use crate::api::models::access_level;
-use crate::api::{Page, Role};
 use crate::server::auth::{Access, Caller, PathParams};
 use crate::server::body::JsonObject;
 use crate::server::error::{ApiError, ApiResult};
@@ -19,23 +20,33 @@ use crate::server::{AppState, Flavor};
 
 const NAME_MAX: usize = 200;
 
+/// The roles, each with every one of its members embedded, as PostHog
+/// lists them (posthog.md 5). The page's roles are found first; the body
+/// is then written a role's head, its members a chunk at a time and its
+/// tail, as the client takes them: the answer costs the server a chunk of
+/// memberships and its time grows with the memberships it holds, however
+/// many (built whole, a page of 360,000 memberships was 355 MB of objects
+/// and as much JSON, and took 2.7 times as long as half as many).
 pub async fn list(
     State(app): State<AppState>,
     caller: Caller,
     PathParams(organization): PathParams<String>,
     request: ListRequest,
-) -> ApiResult<Json<Page<Role>>> {
+) -> ApiResult<Response> {
     caller.require(ORGANIZATION_READ)?;
     let organization = caller
         .organization(&app.db, &organization, Access::Member)
         .await?;
     let flavor = app.flavor;
-    let Json(mut page) = list_page_of(&app.db, request, move |connection, snapshot, page| {
-        roles::list(snapshot, connection, &organization, page)
-    })
-    .await?;
-    page.results = page.results.into_iter().map(|role| shown(role, flavor)).collect();
-    Ok(Json(page))
+    let page = (request.limit, request.offset);
+    let (count, roles) = app
+        .db
+        .read_list(false, move |connection, snapshot| {
+            roles::list(snapshot, connection, &organization, page)
+        })
+        .await?;
+    let roles = roles.into_iter().map(|role| shown(role, flavor)).collect();
+    role_list::answer(&request.page(count, Vec::<()>::new()), roles, app.db.clone())
 }
 
 pub async fn retrieve(

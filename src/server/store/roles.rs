@@ -1,6 +1,7 @@
 //! Roles of an organization, ordered by creation time.
 
 use chrono::{DateTime, Utc};
+use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::Snapshot;
@@ -54,7 +55,10 @@ fn attach_members(connection: &Connection, roles: &mut [Role]) -> ApiResult<()> 
 }
 
 /// A page of the organization's roles, oldest first, and the count of
-/// them all; the page found from the index of that order (`keyset`).
+/// them all; the page found from the index of that order (`keyset`). Each
+/// role's `members` is empty: a list answer streams them from
+/// [`members_after`] a chunk at a time (a page of roles embeds every
+/// membership of them, which the organization's size sets, not the page's).
 pub fn list(
     snapshot: &Snapshot,
     connection: &Connection,
@@ -69,9 +73,51 @@ pub fn list(
     };
     let count = snapshot.count(connection, &listing.from_where, &listing.values)?;
     let ids: Vec<String> = keyset::page(snapshot, connection, &listing, count, page)?;
-    let mut roles = by_id(connection, &ids)?;
-    attach_members(connection, &mut roles)?;
+    let roles = by_id(connection, &ids)?;
     Ok((count, roles))
+}
+
+/// Where a role's members were read up to: the last one's `joined_at` and
+/// id, as stored.
+pub type MemberPosition = (Value, Value);
+
+/// At most `most` members of the role, oldest first (the order of its
+/// index, `role_memberships_order`, so that each chunk starts where the
+/// index left off and costs what it returns), after `after`; with the
+/// position of the last one.
+pub fn members_after(
+    connection: &Connection,
+    role_id: &str,
+    after: Option<&MemberPosition>,
+    most: usize,
+) -> ApiResult<(Vec<RoleMembership>, Option<MemberPosition>)> {
+    let most = i64::try_from(most).unwrap_or(i64::MAX);
+    // Two statements rather than one with `?2 IS NULL OR`: each is a seek
+    // into the index and a run along it, never a scan from the role's start.
+    let mut last = None;
+    let mut read = |row: &Row| {
+        last = Some((row.get::<_, Value>(2)?, row.get::<_, Value>(0)?));
+        membership_at(row)
+    };
+    let members = match after {
+        None => connection
+            .prepare_cached(&format!(
+                "{} WHERE rm.role_id = ?1 ORDER BY rm.joined_at, rm.id LIMIT ?2",
+                membership_select()
+            ))?
+            .query_map(params![role_id, most], &mut read)?
+            .collect::<Result<Vec<_>, _>>()?,
+        Some((joined_at, id)) => connection
+            .prepare_cached(&format!(
+                "{} WHERE rm.role_id = ?1 AND rm.joined_at >= ?2
+                   AND (rm.joined_at > ?2 OR rm.id > ?3)
+                 ORDER BY rm.joined_at, rm.id LIMIT ?4",
+                membership_select()
+            ))?
+            .query_map(params![role_id, joined_at, id, most], &mut read)?
+            .collect::<Result<Vec<_>, _>>()?,
+    };
+    Ok((members, last))
 }
 
 /// The roles of `ids`, in that order.
