@@ -21,7 +21,7 @@ use super::shell::{
 use crate::api::{Client, List, Organization, PICKER_ROWS, Project};
 use crate::config::{self, CURRENT};
 use crate::console::screens::request::{Lent, Tell};
-use crate::console::screens::{ScreenAsk, health, people, person};
+use crate::console::screens::{ScreenAsk, access, health, people, person};
 
 #[derive(Clone)]
 pub struct Runner {
@@ -224,6 +224,14 @@ impl Runner {
                 let runner = self.clone();
                 tokio::spawn(async move {
                     let msg = person::request::run(ask, &runner.client).await;
+                    let _ = runner.messages.send(msg.into());
+                });
+            }
+            ScreenAsk::Access(ask) => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let clock = runner.clock.clone();
+                    let msg = access::request::run(ask, &runner.client, clock, runner.tell()).await;
                     let _ = runner.messages.send(msg.into());
                 });
             }

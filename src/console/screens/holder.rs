@@ -9,6 +9,7 @@
 //! asks and what a bulk key does; each arm calls the screen's own method
 //! in its folder, or says the screen does nothing.
 
+use super::access::state::Access;
 use super::deliveries::list::Deliveries;
 use super::health::Board;
 use super::members::list::Members;
@@ -43,6 +44,7 @@ pub struct Screens {
     pub person: Person,
     pub offboard: Offboarding,
     pub health: Table<Board>,
+    pub access: Access,
 }
 
 impl Screens {
@@ -58,6 +60,7 @@ impl Screens {
             ScreenId::Person => Shown::Page(&self.person),
             ScreenId::Offboard => Shown::Page(&self.offboard),
             ScreenId::Health => Shown::List(&self.health),
+            ScreenId::Access => Shown::Page(&self.access),
         }
     }
 
@@ -71,6 +74,7 @@ impl Screens {
             ScreenId::Person => ShownMut::Page(&mut self.person),
             ScreenId::Offboard => ShownMut::Page(&mut self.offboard),
             ScreenId::Health => ShownMut::List(&mut self.health),
+            ScreenId::Access => ShownMut::Page(&mut self.access),
         }
     }
 
@@ -143,7 +147,11 @@ impl Screens {
             ),
             // A role on a person's page: they leave it.
             ScreenId::Person => self.person.confirm_delete(scope),
-            ScreenId::Deliveries | ScreenId::People | ScreenId::Offboard | ScreenId::Health => None,
+            ScreenId::Deliveries
+            | ScreenId::People
+            | ScreenId::Offboard
+            | ScreenId::Health
+            | ScreenId::Access => None,
         }
     }
 
@@ -165,7 +173,11 @@ impl Screens {
                 Some(subscriptions::bulk::bulk(verb, &marked, scope))
             }
             ScreenId::Health => health::bulk::bulk(verb, &self.health.marked_if_any()?, scope),
-            ScreenId::Deliveries | ScreenId::People | ScreenId::Person | ScreenId::Offboard => None,
+            ScreenId::Deliveries
+            | ScreenId::People
+            | ScreenId::Person
+            | ScreenId::Offboard
+            | ScreenId::Access => None,
         }
     }
 
@@ -180,7 +192,8 @@ impl Screens {
             | ScreenId::People
             | ScreenId::Person
             | ScreenId::Offboard
-            | ScreenId::Health => Opens::Nothing,
+            | ScreenId::Health
+            | ScreenId::Access => Opens::Nothing,
         }
     }
 
@@ -193,7 +206,11 @@ impl Screens {
             ScreenId::Subscriptions | ScreenId::Deliveries | ScreenId::Health => {
                 self.opens_subscription(id, now)
             }
-            ScreenId::Members | ScreenId::People | ScreenId::Person | ScreenId::Offboard => Opens::Nothing,
+            ScreenId::Members
+            | ScreenId::People
+            | ScreenId::Person
+            | ScreenId::Offboard
+            | ScreenId::Access => Opens::Nothing,
         }
     }
 
@@ -209,6 +226,7 @@ impl Screens {
             ScreenId::Person => self.person_enter(ctx),
             ScreenId::Offboard => self.confirm_offboarding(ctx),
             ScreenId::Health => self.health_deliveries(),
+            ScreenId::Access => self.access_enter(ctx),
         }
     }
 
@@ -223,7 +241,8 @@ impl Screens {
             | ScreenId::Members
             | ScreenId::People
             | ScreenId::Person
-            | ScreenId::Offboard => Heard::step(Step::Say(Notice::error(
+            | ScreenId::Offboard
+            | ScreenId::Access => Heard::step(Step::Say(Notice::error(
                 ":deliveries shows the deliveries of the subscription under the cursor: 3 lists them".into(),
             ))),
         }
@@ -241,7 +260,8 @@ impl Screens {
             | ScreenId::Members
             | ScreenId::People
             | ScreenId::Person
-            | ScreenId::Offboard => None,
+            | ScreenId::Offboard
+            | ScreenId::Access => None,
         }
     }
 
@@ -257,6 +277,7 @@ impl Screens {
             ScreenId::Person => <Person as Screen>::COMMANDS,
             ScreenId::Offboard => <Offboarding as Screen>::COMMANDS,
             ScreenId::Health => <Board as Screen>::COMMANDS,
+            ScreenId::Access => <Access as Screen>::COMMANDS,
         }
     }
 
@@ -275,6 +296,7 @@ impl Screens {
             ScreenMsg::People(msg) => self.people.wants(msg),
             ScreenMsg::Person(msg) => self.person.wants(msg),
             ScreenMsg::Offboard(msg) => self.offboard.wants(msg),
+            ScreenMsg::Access(msg) => self.access.wants(msg),
         }
     }
 
@@ -305,6 +327,7 @@ impl Screens {
             // Pages, not lists (named, so that a new field is named here).
             person: _,
             offboard: _,
+            access: _,
         } = self;
         [
             roles as &mut dyn List,

@@ -65,6 +65,8 @@ pub enum Action {
     SetLevel,
     /// Offboard the person: their plan, then (confirmed) its steps.
     Offboard,
+    /// A key of the Access tab's own (`screens/access/keys.rs`).
+    Access(super::access::keys::Key),
 }
 
 impl Action {
@@ -109,7 +111,8 @@ impl Action {
             | Action::OnlyFailed
             | Action::LookFurther
             | Action::Mark
-            | Action::MarkAll => false,
+            | Action::MarkAll
+            | Action::Access(_) => false,
         }
     }
 }

@@ -26,6 +26,7 @@
 //! shows in step, or ignores it. A screen never reaches into another's rows
 //! to tell it.
 
+pub mod access;
 pub mod bulk;
 pub mod ctx;
 pub mod deliveries;
@@ -90,6 +91,7 @@ pub enum ScreenMsg {
     Person(person::Msg),
     Offboard(offboard::Msg),
     Health(health::Msg),
+    Access(access::Msg),
 }
 
 impl ScreenMsg {
@@ -102,6 +104,7 @@ impl ScreenMsg {
             ScreenMsg::Person(msg) => msg.is_answer(),
             ScreenMsg::Offboard(msg) => msg.is_answer(),
             ScreenMsg::Health(msg) => msg.is_answer(),
+            ScreenMsg::Access(msg) => msg.is_answer(),
         }
     }
 }
@@ -123,6 +126,7 @@ screen_msg!(
     person => Person,
     offboard => Offboard,
     health => Health,
+    access => Access,
 );
 
 /// What one screen asks of the world besides a page of its rows, one
@@ -138,6 +142,7 @@ pub enum ScreenAsk {
     People(people::Ask),
     Person(person::Ask),
     Health(health::Ask),
+    Access(access::Ask),
 }
 
 macro_rules! screen_ask {
@@ -156,6 +161,7 @@ screen_ask!(
     people => People,
     person => Person,
     health => Health,
+    access => Access,
 );
 
 /// Every screen the console shows. Matches over it have no catch-all arm,
@@ -171,6 +177,8 @@ pub enum ScreenId {
     Person,
     /// Offboarding a person, opened from their page.
     Offboard,
+    /// Everyone's access by project and resource (a tab of its own).
+    Access,
     Health,
 }
 

@@ -130,6 +130,8 @@ pub enum Command {
     Subscription(i64),
     /// `:role NAME`: open a role's members.
     Role(String),
+    /// `:access [PROJECT] [RESOURCE]`: the Access tab, its columns chosen.
+    Access(Option<String>),
     /// `:bulk`: the last bulk action's results.
     Results,
     Quit,
@@ -146,6 +148,10 @@ pub fn parse(line: &str) -> Result<Command, String> {
     }
     // A profile's or a role's name may hold spaces; every other argument is one word.
     let argument = (!rest.is_empty()).then_some(rest);
+    // Access takes a project's name, which may hold spaces, and a resource.
+    if name == "access" {
+        return Ok(Command::Access(argument.map(str::to_string)));
+    }
     if !matches!(name, "ctx" | "role" | "has-role") && rest.split_whitespace().count() > 1 {
         return Err(format!(":{name} takes one argument, not \"{rest}\""));
     }

@@ -42,6 +42,7 @@ impl App {
             ScreenMsg::Subscriptions(msg) => self.subscriptions_heard(msg),
             ScreenMsg::People(msg) => self.lend_then_follow(|screens, ctx| screens.on_people_msg(msg, ctx)),
             ScreenMsg::Person(msg) => self.lend_then_follow(|screens, ctx| screens.on_person_msg(msg, ctx)),
+            ScreenMsg::Access(msg) => self.lend_then_follow(|screens, ctx| screens.on_access_msg(msg, ctx)),
             ScreenMsg::Offboard(msg) => {
                 let (screens, mut ctx) = self.lend();
                 screens.on_offboard_msg(msg, &mut ctx);

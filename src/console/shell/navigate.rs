@@ -89,6 +89,7 @@ impl App {
         }
         let mut effects = match list {
             ScreenId::People => self.people_shown(),
+            ScreenId::Access => self.lend_then_follow(|screens, ctx| screens.access_shown(ctx)),
             _ => Vec::new(),
         };
         effects.extend(self.fetch_visible());
@@ -196,6 +197,7 @@ impl App {
     pub(super) fn refresh(&mut self) -> Vec<Effect> {
         match self.navigation.shown {
             ScreenId::Health => return self.look(),
+            ScreenId::Access => return self.lend_then_follow(|screens, ctx| screens.access_reload(ctx)),
             ScreenId::People | ScreenId::Person => {
                 return self.lend_then_follow(|screens, ctx| screens.refresh_people(ctx));
             }

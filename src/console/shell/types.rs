@@ -344,7 +344,7 @@ macro_rules! screen_msg_into_msg {
     };
 }
 
-screen_msg_into_msg!(members, subscriptions, people, person, offboard, health);
+screen_msg_into_msg!(members, subscriptions, people, person, offboard, health, access);
 
 impl From<ScreenAsk> for Effect {
     fn from(ask: ScreenAsk) -> Effect {
@@ -363,7 +363,7 @@ macro_rules! screen_ask_into_effect {
     };
 }
 
-screen_ask_into_effect!(members, subscriptions, people, person, health);
+screen_ask_into_effect!(members, subscriptions, people, person, health, access);
 
 /// How far the overlays that scroll are scrolled, in lines from their top.
 #[derive(Debug, Clone, Copy, Default)]
