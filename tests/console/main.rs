@@ -7,6 +7,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod access;
 mod commands;
 mod connection;
 mod contexts;

@@ -22,8 +22,21 @@ use crate::console::kit::view::ViewCx;
 
 /// The widest the name column grows.
 const NAME_WIDTH: usize = 30;
-/// A column's width, a space before it included.
-const COLUMN_WIDTH: usize = 11;
+/// A column's width, a space before it included: as wide as the longest
+/// heading needs, between these.
+const COLUMN_WIDTH: (usize, usize) = (9, 21);
+
+/// The width of every column: the longest heading's, a space before it,
+/// within [`COLUMN_WIDTH`].
+fn column_width(access: &Access) -> usize {
+    let longest = access
+        .columns()
+        .iter()
+        .map(|column| access.heading_of(*column).chars().count())
+        .max()
+        .unwrap_or(0);
+    (longest + 1).clamp(COLUMN_WIDTH.0, COLUMN_WIDTH.1)
+}
 
 /// The style of a level.
 pub fn style_of(level: Level, theme: &Theme) -> Style {
@@ -37,10 +50,11 @@ pub fn style_of(level: Level, theme: &Theme) -> Style {
     }
 }
 
-/// How many columns fit after the name column in `width`, from `left`,
-/// and the first column drawn so that `cursor` is in view.
-pub fn window(left: usize, cursor: usize, count: usize, room: usize) -> (usize, usize) {
-    let fits = (room / COLUMN_WIDTH).max(1);
+/// The first column drawn after the name column, from `left` as before,
+/// so that `cursor` is in view, and how many are drawn: as many columns
+/// of `width` as fit in `room`.
+pub fn window(left: usize, cursor: usize, count: usize, room: usize, width: usize) -> (usize, usize) {
+    let fits = (room / width.max(1)).max(1);
     let mut left = left.min(count.saturating_sub(1));
     if cursor < left {
         left = cursor;
@@ -57,11 +71,13 @@ pub fn draw(access: &Access, frame: &mut Frame, area: Rect, block: Block, view: 
     let height = usize::from(inner.height);
     let name_width = (width / 3).clamp(8, NAME_WIDTH);
     let columns = access.columns();
+    let column_width = column_width(access);
     let (left, fits) = window(
         access.left.get(),
         access.column,
         columns.len(),
         width.saturating_sub(name_width),
+        column_width,
     );
     access.left.set(left);
     let drawn = columns.get(left..left + fits).unwrap_or_default();
@@ -87,8 +103,8 @@ pub fn draw(access: &Access, frame: &mut Frame, area: Rect, block: Block, view: 
         } else {
             theme.header
         };
-        let label = fit(&access.heading_of(*column), COLUMN_WIDTH - 1);
-        heading.push(styled(format!(" {label:<width$}", width = COLUMN_WIDTH - 1), style));
+        let label = fit(&access.heading_of(*column), column_width - 1);
+        heading.push(styled(format!(" {label:<width$}", width = column_width - 1), style));
     }
     if left + fits < columns.len() {
         heading.push(styled(" ▶", theme.dim));
@@ -118,7 +134,7 @@ pub fn draw(access: &Access, frame: &mut Frame, area: Rect, block: Block, view: 
             };
             spans.push(Span::raw(" "));
             spans.push(Span::styled(
-                format!("{:<width$}", level.name(), width = COLUMN_WIDTH - 1),
+                format!("{:<width$}", level.name(), width = column_width - 1),
                 style,
             ));
         }
@@ -140,13 +156,14 @@ mod tests {
 
     #[test]
     fn the_window_follows_the_cursor_column() {
-        // 5 columns fit in 55.
-        assert_eq!(window(0, 0, 20, 55), (0, 5));
-        assert_eq!(window(0, 7, 20, 55), (3, 5));
-        assert_eq!(window(3, 4, 20, 55), (3, 5));
-        assert_eq!(window(3, 1, 20, 55), (1, 5));
-        assert_eq!(window(0, 19, 20, 55), (15, 5));
-        assert_eq!(window(0, 0, 2, 55), (0, 2));
-        assert_eq!(window(0, 0, 0, 55), (0, 0));
+        // 5 columns of 11 fit in 55.
+        assert_eq!(window(0, 0, 20, 55, 11), (0, 5));
+        assert_eq!(window(0, 7, 20, 55, 11), (3, 5));
+        assert_eq!(window(3, 4, 20, 55, 11), (3, 5));
+        assert_eq!(window(3, 1, 20, 55, 11), (1, 5));
+        assert_eq!(window(0, 19, 20, 55, 11), (15, 5));
+        assert_eq!(window(0, 0, 2, 55, 11), (0, 2));
+        assert_eq!(window(0, 0, 0, 55, 11), (0, 0));
+        assert_eq!(window(0, 0, 20, 55, 21), (0, 2));
     }
 }

@@ -180,7 +180,7 @@ impl Page for Access {
                     .unwrap_or_default(),
                 _ => self.heading_of_resource(column.column),
             };
-            lines.push(field(&what, format!("{} · {source}", level.name()), theme));
+            lines.push(field(&crate::console::kit::fit::fit(&what, 14), format!("{} · {source}", level.name()), theme));
         }
         lines.push(Line::raw(""));
         lines.push(Line::styled(
