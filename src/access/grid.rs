@@ -257,7 +257,8 @@ pub enum News {
 
 /// Reads the grid of `kind` for `organization`: its frame first (the
 /// projects by id), then each project, a few at a time (`first`, if
-/// given, before the others), each told as soon as it is read.
+/// given, before the others; the first alone), each told as soon as it
+/// is read.
 pub async fn read(
     reader: &Reader,
     organization: &str,
@@ -267,14 +268,16 @@ pub async fn read(
 ) -> ReadResult<()> {
     let (directory, roles, people) = match kind {
         Kind::People => {
-            let (directory, people) = tokio::join!(
-                Directory::load_for(reader, organization, &People::Nobody),
-                directory::everyone(reader, organization),
-            );
-            let directory = directory?;
-            let people = people?;
-            let roles = role_members(reader, &directory).await?;
-            (directory, roles, people)
+            // The roles' members are read while the members are: both
+            // take a few round trips.
+            let with_roles = async {
+                let directory = Directory::load_for(reader, organization, &People::Nobody).await?;
+                let roles = role_members(reader, &directory).await?;
+                Ok::<_, ReadError>((directory, roles))
+            };
+            let (with_roles, people) = tokio::join!(with_roles, directory::everyone(reader, organization));
+            let (directory, roles) = with_roles?;
+            (directory, roles, people?)
         }
         Kind::Roles => {
             let directory = Directory::load(reader, organization).await?;
@@ -331,7 +334,15 @@ pub async fn read(
         organization: &directory.organization,
     };
     let rows = &rows;
-    let reads = order.into_iter().filter_map(|at| {
+    // The first project is read alone, so that its cells come as soon as
+    // the server can answer one project; then the rest, a few at a time.
+    let mut order = order.into_iter();
+    if let Some(at) = order.next()
+        && let Some(project) = projects.get(at)
+    {
+        tell(News::Project(Box::new(read_project(reader, rows, kind, at, project).await?)));
+    }
+    let reads = order.filter_map(|at| {
         let project = projects.get(at)?;
         Some(read_project(reader, rows, kind, at, project))
     });

@@ -8,6 +8,7 @@
 mod support;
 
 mod access;
+mod access_figures;
 mod commands;
 mod connection;
 mod contexts;
