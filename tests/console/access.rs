@@ -140,3 +140,43 @@ async fn the_grid_tells_the_demo_s_stories() {
     keys(&mut driver, &[KeyCode::Char('q')]).await;
     assert_eq!(driver.app.shown(), ScreenId::Access);
 }
+
+/// Esc stops the read under way and keeps what arrived (here, before
+/// anything did: the tab says so, and `r` reads again); on a plan without
+/// access control every level is the built-in default, and the tab says
+/// the rules stored are not enforced rather than guessing.
+#[tokio::test]
+async fn esc_stops_the_read_and_what_the_server_cannot_say_is_said() {
+    let server = TestServer::demo_with(|options| {
+        options.access.plan = orgdeck::api::access::Plan {
+            access_control: false,
+            role_based_access: true,
+        };
+    })
+    .await;
+    let key = server.key_for(OWNER, &["*"]);
+    let mut driver = console(&server, &key, (150, 40)).await;
+    // Esc before any answer is heard: nothing is read, and nothing more
+    // is sent.
+    driver.press(KeyCode::Char('5'));
+    driver.press(KeyCode::Esc);
+    assert!(driver.settle(crate::drive::SETTLE).await);
+    let screen = driver.screen();
+    assert!(
+        screen.contains("stopped before anyone was read: r reads again"),
+        "{screen}"
+    );
+    assert!(driver.app.screens.access.loaded().frame.is_none());
+
+    keys(&mut driver, &[KeyCode::Char('r')]).await;
+    on(&mut driver, "amara", 1).await;
+    let screen = driver.screen();
+    assert!(
+        screen.contains("Amara Eze · Hedgebox Mobile: admin · built-in default"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("the server reads no access rule here"),
+        "{screen}"
+    );
+}

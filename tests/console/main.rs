@@ -24,6 +24,7 @@ mod people;
 mod production;
 mod pty;
 mod pty_access;
+mod pty_grid;
 mod pty_health;
 mod smaller;
 mod today;

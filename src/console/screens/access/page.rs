@@ -64,7 +64,8 @@ impl Access {
     }
 
     /// The cell under the cursor told in words: whose, where, the level,
-    /// its source, and the project's default.
+    /// its source, and (unless the project has a note to say instead) the
+    /// project's default.
     pub fn cell_words(&self) -> Option<String> {
         let (place, subject) = self.selected()?;
         let column = self.selected_column()?;
@@ -76,6 +77,7 @@ impl Access {
         };
         let mut said = format!("{} · {what}: {} · {source}", subject.name, level.name());
         if level.is_said()
+            && self.project_note().is_none()
             && let Some((default, why)) = self.loaded().default_of(column)
         {
             said.push_str(&format!(" (project default: {}, {why})", default.level.name()));
@@ -181,6 +183,10 @@ impl Page for Access {
                 _ => self.heading_of_resource(column.column),
             };
             lines.push(field(&crate::console::kit::fit::fit(&what, 14), format!("{} · {source}", level.name()), theme));
+        }
+        if let Some(note) = self.project_note() {
+            lines.push(Line::raw(""));
+            lines.push(Line::styled(format!(" {}", crate::text::printable(&note)), theme.warning));
         }
         lines.push(Line::raw(""));
         lines.push(Line::styled(
