@@ -203,7 +203,9 @@ impl ProjectCells {
     }
 
     fn source(&self, cell: Cell) -> &str {
-        self.sources.get(usize::from(cell.source)).map_or("", String::as_str)
+        self.sources
+            .get(usize::from(cell.source))
+            .map_or("", String::as_str)
     }
 
     /// Bytes held, for the figures.
@@ -315,7 +317,11 @@ pub async fn read(
             }
             people
                 .iter()
-                .map(|person| by_member.remove(person.membership_id.as_str()).unwrap_or_default())
+                .map(|person| {
+                    by_member
+                        .remove(person.membership_id.as_str())
+                        .unwrap_or_default()
+                })
                 .collect()
         }
         Kind::Roles => subjects
@@ -340,7 +346,9 @@ pub async fn read(
     if let Some(at) = order.next()
         && let Some(project) = projects.get(at)
     {
-        tell(News::Project(Box::new(read_project(reader, rows, kind, at, project).await?)));
+        tell(News::Project(Box::new(
+            read_project(reader, rows, kind, at, project).await?,
+        )));
     }
     let reads = order.filter_map(|at| {
         let project = projects.get(at)?;
@@ -386,7 +394,10 @@ fn people_rows(people: &[Person], directory: &Directory, roles: &[Vec<String>]) 
             email: person.email.clone(),
             level: person.level_name().to_string(),
             admin: person.is_organization_admin(),
-            roles: names.get(person.membership_id.as_str()).cloned().unwrap_or_default(),
+            roles: names
+                .get(person.membership_id.as_str())
+                .cloned()
+                .unwrap_or_default(),
             members: 0,
         })
         .collect()
@@ -542,7 +553,10 @@ async fn read_project(
         return Ok(read);
     }
     let ignored = Ignored {
-        all_rules: rows.organization.access_control.map_or(ignored.all_rules, |has| !has),
+        all_rules: rows
+            .organization
+            .access_control
+            .map_or(ignored.all_rules, |has| !has),
         role_rules: rows
             .organization
             .role_based_access

@@ -44,7 +44,10 @@ async fn the_grid_tells_the_demo_s_stories() {
     assert_eq!(driver.app.shown(), ScreenId::Access);
     let screen = driver.screen();
     assert!(screen.contains("Access · people · every project"), "{screen}");
-    assert!(screen.contains("Hedgebox Web") && screen.contains("Hedgebox Mob"), "{screen}");
+    assert!(
+        screen.contains("Hedgebox Web") && screen.contains("Hedgebox Mob"),
+        "{screen}"
+    );
     assert!(!screen.contains(" of 2 projects"), "the read is done: {screen}");
     assert!(!screen.contains(" ·  "), "every cell is read: {screen}");
 
@@ -91,7 +94,10 @@ async fn the_grid_tells_the_demo_s_stories() {
     keys(&mut driver, &[KeyCode::Esc, KeyCode::Char('A')]).await;
     let screen = driver.screen();
     assert!(screen.contains("only organization admins"), "{screen}");
-    assert!(screen.contains("Ada Okafor") && !screen.contains("Amara Eze"), "{screen}");
+    assert!(
+        screen.contains("Ada Okafor") && !screen.contains("Amara Eze"),
+        "{screen}"
+    );
     keys(&mut driver, &[KeyCode::Char('A')]).await;
     assert!(shows(&mut driver, "Amara Eze"));
 

@@ -86,14 +86,7 @@ pub fn draw(access: &Access, frame: &mut Frame, area: Rect, block: Block, view: 
     let mut heading = vec![styled(
         format!(
             "{:<name_width$}",
-            fit(
-                if left > 0 {
-                    "◀ NAME"
-                } else {
-                    "NAME"
-                },
-                name_width
-            )
+            fit(if left > 0 { "◀ NAME" } else { "NAME" }, name_width)
         ),
         theme.header,
     )];
@@ -104,7 +97,10 @@ pub fn draw(access: &Access, frame: &mut Frame, area: Rect, block: Block, view: 
             theme.header
         };
         let label = fit(&access.heading_of(*column), column_width - 1);
-        heading.push(styled(format!(" {label:<width$}", width = column_width - 1), style));
+        heading.push(styled(
+            format!(" {label:<width$}", width = column_width - 1),
+            style,
+        ));
     }
     if left + fits < columns.len() {
         heading.push(styled(" ▶", theme.dim));

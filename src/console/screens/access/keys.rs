@@ -42,13 +42,7 @@ pub fn shared() -> Vec<Binding> {
             "open the person's page (on roles: the role's members)",
             Some("open"),
         ),
-        Binding::new(
-            &[c('r')],
-            Refresh,
-            on,
-            "read the grid again",
-            Some("read again"),
-        ),
+        Binding::new(&[c('r')], Refresh, on, "read the grid again", Some("read again")),
         Binding::new(
             &[k(K::Esc)],
             Back,
@@ -69,7 +63,12 @@ pub fn bindings() -> Vec<Binding> {
     };
     vec![
         bind(&[c('h'), k(K::Left)], Key::Left, "the column to the left", None),
-        bind(&[c('l'), k(K::Right)], Key::Right, "the column to the right", None),
+        bind(
+            &[c('l'), k(K::Right)],
+            Key::Right,
+            "the column to the right",
+            None,
+        ),
         bind(&[c('R')], Key::Kind, "people or roles", Some("roles")),
         bind(
             &[c('P')],
@@ -89,6 +88,11 @@ pub fn bindings() -> Vec<Binding> {
             "only what differs from the project's default, or everything",
             Some("differs"),
         ),
-        bind(&[c('A')], Key::Admins, "only organization admins, or everyone", Some("admins")),
+        bind(
+            &[c('A')],
+            Key::Admins,
+            "only organization admins, or everyone",
+            Some("admins"),
+        ),
     ]
 }

@@ -97,9 +97,7 @@ impl Access {
     fn project_note(&self) -> Option<String> {
         let column = self.selected_column()?;
         let read = self.loaded().projects.get(column.project)?.as_ref()?;
-        read.unknown
-            .clone()
-            .or_else(|| read.notes.first().cloned())
+        read.unknown.clone().or_else(|| read.notes.first().cloned())
     }
 }
 
@@ -182,11 +180,18 @@ impl Page for Access {
                     .unwrap_or_default(),
                 _ => self.heading_of_resource(column.column),
             };
-            lines.push(field(&crate::console::kit::fit::fit(&what, 14), format!("{} · {source}", level.name()), theme));
+            lines.push(field(
+                &crate::console::kit::fit::fit(&what, 14),
+                format!("{} · {source}", level.name()),
+                theme,
+            ));
         }
         if let Some(note) = self.project_note() {
             lines.push(Line::raw(""));
-            lines.push(Line::styled(format!(" {}", crate::text::printable(&note)), theme.warning));
+            lines.push(Line::styled(
+                format!(" {}", crate::text::printable(&note)),
+                theme.warning,
+            ));
         }
         lines.push(Line::raw(""));
         lines.push(Line::styled(

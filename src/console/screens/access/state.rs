@@ -98,7 +98,10 @@ impl Loaded {
 
     /// A cell and its source in words; `None` while its project is unread.
     pub fn cell(&self, subject: usize, column: Column) -> Option<(Cell, &str)> {
-        self.projects.get(column.project)?.as_ref()?.cell(subject, column.column)
+        self.projects
+            .get(column.project)?
+            .as_ref()?
+            .cell(subject, column.column)
     }
 
     /// The project's default on a column, once read.
@@ -119,11 +122,7 @@ impl Loaded {
 
     /// Bytes held by the cells read, for the figures.
     pub fn heap_bytes(&self) -> usize {
-        self.projects
-            .iter()
-            .flatten()
-            .map(ProjectCells::heap_bytes)
-            .sum()
+        self.projects.iter().flatten().map(ProjectCells::heap_bytes).sum()
     }
 }
 
@@ -258,11 +257,7 @@ impl Access {
             .filter(|(_, subject)| needle.is_empty() || subject.matches(&needle))
             .filter(|(_, subject)| !admins_only || subject.admin)
             .filter(|(place, _)| {
-                !self.only_differs
-                    || self
-                        .columns
-                        .iter()
-                        .any(|column| loaded.differs(*place, *column))
+                !self.only_differs || self.columns.iter().any(|column| loaded.differs(*place, *column))
             })
             .filter_map(|(place, _)| u32::try_from(place).ok())
             .collect();
@@ -272,10 +267,7 @@ impl Access {
             let loaded = self.loaded();
             let rows = &self.shown;
             columns.retain(|column| {
-                column.column == 0
-                    || rows
-                        .iter()
-                        .any(|place| loaded.differs(*place as usize, *column))
+                column.column == 0 || rows.iter().any(|place| loaded.differs(*place as usize, *column))
             });
             self.columns = columns;
         }
