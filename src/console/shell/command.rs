@@ -437,6 +437,7 @@ mod tests {
                 "delivers",
                 "org",
                 "project",
+                "access",
                 "ctx",
                 "bulk",
                 "q",
@@ -453,6 +454,11 @@ mod tests {
             assert_eq!(parse(name), Ok(Command::Show(screen)), ":{name}");
         }
         assert_eq!(parse("people"), Ok(Command::People));
+        assert_eq!(parse("access"), Ok(Command::Access(None)));
+        assert_eq!(
+            parse("access Hedgebox Web dashboard"),
+            Ok(Command::Access(Some("Hedgebox Web dashboard".into())))
+        );
         let aliases: Vec<&str> = names.into_iter().filter(|name| is_alias(name)).collect();
         assert_eq!(aliases, ["subscriptions", "quit"]);
     }
