@@ -186,3 +186,24 @@ async fn esc_stops_the_read_and_what_the_server_cannot_say_is_said() {
         "{screen}"
     );
 }
+
+/// A member's key: the grid holds the projects the key lists (Amara does
+/// not reach Hedgebox Mobile, and PostHog does not list it to her), never
+/// a column guessed; what she reaches is read as the server resolves it.
+#[tokio::test]
+async fn a_member_s_key_sees_the_projects_it_lists() {
+    let server = TestServer::demo().await;
+    let key = server.key_for("amara.eze@hedgebox.dev", &["*"]);
+    let mut driver = console(&server, &key, (150, 40)).await;
+    keys(&mut driver, &[KeyCode::Char('5')]).await;
+    on(&mut driver, "ivan.petrov", 1).await;
+    let screen = driver.screen();
+    assert!(!screen.contains("Hedgebox Mobile"), "{screen}");
+    assert!(
+        screen.contains("Ivan Petrov · Hedgebox Web: admin · role Engineering"),
+        "{screen}"
+    );
+    let loaded = driver.app.screens.access.loaded();
+    assert_eq!(loaded.total(), Some(1));
+    assert!(loaded.error.is_none());
+}
