@@ -4,7 +4,10 @@
 //!   next deliveries, header, footer) for lists of 100 and 100,000 rows;
 //! - handling a key press (moving the cursor through loaded rows);
 //! - drawing the Health view of 10,000 subscriptions, and taking a batch
-//!   of a look's rows into it.
+//!   of a look's rows into it;
+//! - drawing the Access tab's grid of 1,000 people by 20 projects, and by
+//!   one project's 35 columns, moving its cursor, and taking a project's
+//!   cells into it.
 
 // A benchmark's setup that fails has nothing to measure: it stops there, loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -250,5 +253,138 @@ fn health_view(c: &mut Criterion) {
     );
 }
 
-criterion_group!(console, drawing, keys, health_view);
+/// An app on the Access tab holding a grid of `people` people by
+/// `projects` projects, every cell read; and its read's ticket.
+fn access(people: usize, projects: usize) -> (App, Ticket) {
+    use orgdeck::access::directory::ProjectRef;
+    use orgdeck::access::grid::{self, Cell, Frame, Kind, Level, News, ProjectCells, Subject};
+    use orgdeck::api::access::AccessLevel;
+    let mut app = App::new(
+        Context {
+            host: "bench".into(),
+            ..Context::default()
+        },
+        Keymap::default(),
+        (200, 50),
+    );
+    app.start();
+    let effects = app.update(Msg::Key(KeyEvent::new(KeyCode::Char('5'), KeyModifiers::NONE)));
+    let ticket = effects
+        .iter()
+        .find_map(|effect| match effect {
+            Effect::Ask(screens::ScreenAsk::Access(screens::access::Ask::Read { ticket, .. })) => {
+                Some(*ticket)
+            }
+            _ => None,
+        })
+        .expect("a read");
+    let frame = Frame {
+        organization: Default::default(),
+        projects: (0..projects)
+            .map(|id| ProjectRef {
+                id: id as i64 + 1,
+                name: format!("Hedgebox project {id}"),
+            })
+            .collect(),
+        subjects: (0..people)
+            .map(|n| Subject {
+                id: format!("membership-{n}"),
+                name: format!("Person Number {n}"),
+                email: format!("person.{n}@hedgebox.dev"),
+                level: "member".into(),
+                admin: n % 50 == 0,
+                roles: vec![format!("Role {}", n % 50)],
+                members: 0,
+            })
+            .collect(),
+    };
+    let news = |news: News| {
+        screens::access::Msg::News {
+            ticket,
+            kind: Kind::People,
+            news,
+        }
+        .into()
+    };
+    app.update(news(News::Framed(Box::new(frame))));
+    let levels = [
+        AccessLevel::None,
+        AccessLevel::Member,
+        AccessLevel::Viewer,
+        AccessLevel::Editor,
+    ];
+    for at in 0..projects {
+        app.update(news(News::Project(Box::new(project(at, people, &levels)))));
+    }
+    fn project(at: usize, people: usize, levels: &[AccessLevel]) -> ProjectCells {
+        let width = grid::column_count();
+        ProjectCells {
+            at,
+            defaults: vec![
+                Cell {
+                    level: Level::of(Some(&AccessLevel::Member)),
+                    source: 0,
+                };
+                width
+            ],
+            cells: (0..people * width)
+                .map(|n| Cell {
+                    level: Level::of(Some(&levels[n % levels.len()])),
+                    source: (n % 3) as u16,
+                })
+                .collect(),
+            sources: vec!["everyone".into(), "role Role 7".into(), "own rule".into()],
+            ..ProjectCells::default()
+        }
+    }
+    let height = app.table_height();
+    app.screens.access.move_to((people / 2) as i64, height);
+    (app, ticket)
+}
+
+fn access_view(c: &mut Criterion) {
+    let theme = Theme::colored();
+    let (mut app, _) = access(1_000, 20);
+    let mut terminal = Terminal::new(TestBackend::new(200, 50)).expect("terminal");
+    c.bench_function(
+        "draw the Access grid at 200x50 (1,000 people x 20 projects)",
+        |b| {
+            b.iter(|| {
+                terminal
+                    .draw(|frame| draw::draw(frame, &app, &theme))
+                    .expect("draw");
+            })
+        },
+    );
+    // One project's 35 columns, scrolled sideways.
+    app.update(Msg::Key(KeyEvent::new(KeyCode::Char('P'), KeyModifiers::SHIFT)));
+    c.bench_function(
+        "draw the Access grid at 200x50 (1,000 people x one project's 35 columns)",
+        |b| {
+            b.iter(|| {
+                terminal
+                    .draw(|frame| draw::draw(frame, &app, &theme))
+                    .expect("draw");
+            })
+        },
+    );
+    let mut flip = false;
+    c.bench_function("move the Access grid's cursor a column (1,000 x 35)", |b| {
+        b.iter(|| {
+            flip = !flip;
+            let code = if flip {
+                KeyCode::Char('l')
+            } else {
+                KeyCode::Char('h')
+            };
+            app.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+        })
+    });
+    c.bench_function(
+        "narrow the Access grid to what differs, or back (1,000 x 35)",
+        |b| b.iter(|| app.update(Msg::Key(KeyEvent::new(KeyCode::Char('o'), KeyModifiers::NONE)))),
+    );
+}
+
+criterion_group!(console, drawing, keys, health_view, access_view);
 criterion_main!(console);

@@ -1,7 +1,9 @@
 //! The organization's access, read: what each person can reach and why
 //! (`person`), what a role grants (`role`), who reaches a project or an
 //! object (`who`), and the snapshot of everyone's access that an access
-//! review files, with what changed since the last one (`review`).
+//! review files, with what changed since the last one (`review`), and
+//! the grid of everyone's (or every role's) access by project and
+//! resource that the console's Access tab shows (`grid`).
 //!
 //! Everything here reads the levels the server resolved
 //! (`effective_access_level`, `inherited_access`, `users_with_access`) and
@@ -15,6 +17,7 @@
 
 pub mod directory;
 pub mod explain;
+pub mod grid;
 pub mod person;
 pub mod preview;
 pub mod read;

@@ -21,7 +21,7 @@ use super::shell::{
 use crate::api::{Client, List, Organization, PICKER_ROWS, Project};
 use crate::config::{self, CURRENT};
 use crate::console::screens::request::{Lent, Tell};
-use crate::console::screens::{ScreenAsk, health, people, person, roles, who};
+use crate::console::screens::{ScreenAsk, access, health, people, person, roles, who};
 
 #[derive(Clone)]
 pub struct Runner {
@@ -241,6 +241,14 @@ impl Runner {
                     let msg =
                         roles::grants::request::run(ask, &runner.client, runner.clock.clone(), runner.tell())
                             .await;
+                    let _ = runner.messages.send(msg.into());
+                });
+            }
+            ScreenAsk::Access(ask) => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let clock = runner.clock.clone();
+                    let msg = access::request::run(ask, &runner.client, clock, runner.tell()).await;
                     let _ = runner.messages.send(msg.into());
                 });
             }

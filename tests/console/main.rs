@@ -7,6 +7,8 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod access;
+mod access_figures;
 mod access_pages;
 mod commands;
 mod connection;
@@ -24,6 +26,7 @@ mod production;
 mod pty;
 mod pty_access;
 mod pty_access_pages;
+mod pty_grid;
 mod pty_health;
 mod smaller;
 mod today;

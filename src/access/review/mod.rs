@@ -460,7 +460,7 @@ async fn read_project(
 /// A source in words with the rules of it Terraform manages said, as
 /// `access person` says them: "role Finance (managed by Terraform: role
 /// Finance)", "…, lock off: …" when the project's lock is off.
-fn with_terraform(source: String, managed: &[String], locked: bool) -> String {
+pub(crate) fn with_terraform(source: String, managed: &[String], locked: bool) -> String {
     if managed.is_empty() {
         source
     } else {

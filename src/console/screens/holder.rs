@@ -9,6 +9,7 @@
 //! asks and what a bulk key does; each arm calls the screen's own method
 //! in its folder, or says the screen does nothing.
 
+use super::access::state::Access;
 use super::deliveries::list::Deliveries;
 use super::health::Board;
 use super::members::list::Members;
@@ -47,6 +48,7 @@ pub struct Screens {
     pub health: Table<Board>,
     pub who: Table<Who>,
     pub grants: Grants,
+    pub access: Access,
 }
 
 impl Screens {
@@ -64,6 +66,7 @@ impl Screens {
             ScreenId::Health => Shown::List(&self.health),
             ScreenId::Who => Shown::List(&self.who),
             ScreenId::Grants => Shown::Page(&self.grants),
+            ScreenId::Access => Shown::Page(&self.access),
         }
     }
 
@@ -79,6 +82,7 @@ impl Screens {
             ScreenId::Health => ShownMut::List(&mut self.health),
             ScreenId::Who => ShownMut::List(&mut self.who),
             ScreenId::Grants => ShownMut::Page(&mut self.grants),
+            ScreenId::Access => ShownMut::Page(&mut self.access),
         }
     }
 
@@ -156,7 +160,8 @@ impl Screens {
             | ScreenId::Offboard
             | ScreenId::Health
             | ScreenId::Who
-            | ScreenId::Grants => None,
+            | ScreenId::Grants
+            | ScreenId::Access => None,
         }
     }
 
@@ -183,7 +188,8 @@ impl Screens {
             | ScreenId::Person
             | ScreenId::Offboard
             | ScreenId::Who
-            | ScreenId::Grants => None,
+            | ScreenId::Grants
+            | ScreenId::Access => None,
         }
     }
 
@@ -200,7 +206,8 @@ impl Screens {
             | ScreenId::Offboard
             | ScreenId::Health
             | ScreenId::Who
-            | ScreenId::Grants => Opens::Nothing,
+            | ScreenId::Grants
+            | ScreenId::Access => Opens::Nothing,
         }
     }
 
@@ -218,7 +225,8 @@ impl Screens {
             | ScreenId::Person
             | ScreenId::Offboard
             | ScreenId::Who
-            | ScreenId::Grants => Opens::Nothing,
+            | ScreenId::Grants
+            | ScreenId::Access => Opens::Nothing,
         }
     }
 
@@ -237,6 +245,7 @@ impl Screens {
             ScreenId::Who => self.who_enter(ctx),
             // Nothing on a line of it opens anything yet.
             ScreenId::Grants => Heard::default(),
+            ScreenId::Access => self.access_enter(ctx),
         }
     }
 
@@ -253,7 +262,8 @@ impl Screens {
             | ScreenId::Person
             | ScreenId::Offboard
             | ScreenId::Who
-            | ScreenId::Grants => Heard::step(Step::Say(Notice::error(
+            | ScreenId::Grants
+            | ScreenId::Access => Heard::step(Step::Say(Notice::error(
                 ":deliveries shows the deliveries of the subscription under the cursor: 3 lists them".into(),
             ))),
         }
@@ -273,7 +283,8 @@ impl Screens {
             | ScreenId::Person
             | ScreenId::Offboard
             | ScreenId::Who
-            | ScreenId::Grants => None,
+            | ScreenId::Grants
+            | ScreenId::Access => None,
         }
     }
 
@@ -291,6 +302,7 @@ impl Screens {
             ScreenId::Health => <Board as Screen>::COMMANDS,
             ScreenId::Who => <Who as Screen>::COMMANDS,
             ScreenId::Grants => <Grants as Screen>::COMMANDS,
+            ScreenId::Access => <Access as Screen>::COMMANDS,
         }
     }
 
@@ -311,6 +323,7 @@ impl Screens {
             ScreenMsg::Offboard(msg) => self.offboard.wants(msg),
             ScreenMsg::Who(msg) => self.who.resource.wants(msg),
             ScreenMsg::Grants(msg) => self.grants.wants(msg),
+            ScreenMsg::Access(msg) => self.access.wants(msg),
         }
     }
 
@@ -345,6 +358,7 @@ impl Screens {
             person: _,
             offboard: _,
             grants: _,
+            access: _,
         } = self;
         [
             roles as &mut dyn List,

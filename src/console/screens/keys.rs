@@ -67,6 +67,8 @@ pub enum Action {
     Offboard,
     /// What a role grants, on its page.
     Grants,
+    /// A key of the Access tab's own (`screens/access/keys.rs`).
+    Access(super::access::keys::Key),
 }
 
 impl Action {
@@ -112,7 +114,8 @@ impl Action {
             | Action::LookFurther
             | Action::Mark
             | Action::MarkAll
-            | Action::Grants => false,
+            | Action::Grants
+            | Action::Access(_) => false,
         }
     }
 }

@@ -27,6 +27,7 @@
 //! shows in step, or ignores it. A screen never reaches into another's rows
 //! to tell it.
 
+pub mod access;
 pub mod bulk;
 pub mod ctx;
 pub mod deliveries;
@@ -95,6 +96,7 @@ pub enum ScreenMsg {
     Who(who::Msg),
     /// A role's page (in Roles' folder).
     Grants(roles::grants::Msg),
+    Access(access::Msg),
 }
 
 impl ScreenMsg {
@@ -109,6 +111,7 @@ impl ScreenMsg {
             ScreenMsg::Health(msg) => msg.is_answer(),
             ScreenMsg::Who(msg) => msg.is_answer(),
             ScreenMsg::Grants(msg) => msg.is_answer(),
+            ScreenMsg::Access(msg) => msg.is_answer(),
         }
     }
 }
@@ -131,6 +134,7 @@ screen_msg!(
     offboard => Offboard,
     health => Health,
     who => Who,
+    access => Access,
 );
 
 impl From<roles::grants::Msg> for ScreenMsg {
@@ -154,6 +158,7 @@ pub enum ScreenAsk {
     Health(health::Ask),
     Who(who::Ask),
     Grants(roles::grants::Ask),
+    Access(access::Ask),
 }
 
 macro_rules! screen_ask {
@@ -173,6 +178,7 @@ screen_ask!(
     person => Person,
     health => Health,
     who => Who,
+    access => Access,
 );
 
 impl From<roles::grants::Ask> for ScreenAsk {
@@ -194,6 +200,8 @@ pub enum ScreenId {
     Person,
     /// Offboarding a person, opened from their page.
     Offboard,
+    /// Everyone's access by project and resource (a tab of its own).
+    Access,
     Health,
     /// Who reaches a thing (`:who`).
     Who,

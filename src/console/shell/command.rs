@@ -140,6 +140,8 @@ pub enum Command {
         project: Option<String>,
         thing: crate::access::who::Thing,
     },
+    /// `:access [PROJECT] [RESOURCE]`: the Access tab, its columns chosen.
+    Access(Option<String>),
     /// `:bulk`: the last bulk action's results.
     Results,
     Quit,
@@ -156,6 +158,10 @@ pub fn parse(line: &str) -> Result<Command, String> {
     }
     // A profile's or a role's name may hold spaces; every other argument is one word.
     let argument = (!rest.is_empty()).then_some(rest);
+    // Access takes a project's name, which may hold spaces, and a resource.
+    if name == "access" {
+        return Ok(Command::Access(argument.map(str::to_string)));
+    }
     if !matches!(name, "ctx" | "role" | "has-role" | "who") && rest.split_whitespace().count() > 1 {
         return Err(format!(":{name} takes one argument, not \"{rest}\""));
     }
@@ -497,6 +503,7 @@ mod tests {
                 "delivers",
                 "org",
                 "project",
+                "access",
                 "ctx",
                 "bulk",
                 "q",
@@ -513,6 +520,11 @@ mod tests {
             assert_eq!(parse(name), Ok(Command::Show(screen)), ":{name}");
         }
         assert_eq!(parse("people"), Ok(Command::People));
+        assert_eq!(parse("access"), Ok(Command::Access(None)));
+        assert_eq!(
+            parse("access Hedgebox Web dashboard"),
+            Ok(Command::Access(Some("Hedgebox Web dashboard".into())))
+        );
         let aliases: Vec<&str> = names.into_iter().filter(|name| is_alias(name)).collect();
         assert_eq!(aliases, ["subscriptions", "quit"]);
     }

@@ -180,6 +180,9 @@ impl App {
             Ok(command::Command::Who { project, thing }) => {
                 self.lend_then_follow(|screens, ctx| screens.who(project, thing, ctx))
             }
+            Ok(command::Command::Access(argument)) => {
+                self.lend_then_follow(|screens, ctx| screens.access_command(argument.as_deref(), ctx))
+            }
             Ok(command::Command::Results) => self.show_results(),
             Ok(command::Command::Nothing) => Vec::new(),
             Err(message) => {
@@ -262,10 +265,14 @@ impl App {
         self.screens.members.close();
         self.screens.members.clear();
         self.screens.forget_people();
+        self.screens.access.forget();
         self.keep_shown_open();
         let mut effects = vec![self.load_names()];
         if self.shown() == ScreenId::People {
             effects.extend(self.people_shown());
+        }
+        if self.shown() == ScreenId::Access {
+            effects.extend(self.lend_then_follow(|screens, ctx| screens.access_shown(ctx)));
         }
         effects.extend(self.fetch_visible());
         effects

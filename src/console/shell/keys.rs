@@ -123,6 +123,7 @@ impl App {
             Action::Mark => self.toggle_mark(),
             Action::MarkAll => self.mark_all(),
             Action::Overdue => self.narrow_to(self.screens.subscriptions.overdue_or_all()),
+            Action::Access(key) => self.lend_then_follow(|screens, ctx| screens.access_key(key, ctx)),
         }
     }
 
@@ -218,6 +219,13 @@ impl App {
         }
         // Esc on Health stops a look under way (q, too, before leaving).
         if self.stop_look() {
+            return Vec::new();
+        }
+        // Esc on Access stops its read under way (what arrived stays).
+        if self.shown() == ScreenId::Access && {
+            let (screens, mut ctx) = self.lend();
+            screens.access_stop(&mut ctx)
+        } {
             return Vec::new();
         }
         // Esc on a filtered list clears the filter before it means back

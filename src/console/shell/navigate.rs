@@ -89,6 +89,7 @@ impl App {
         }
         let mut effects = match list {
             ScreenId::People => self.people_shown(),
+            ScreenId::Access => self.lend_then_follow(|screens, ctx| screens.access_shown(ctx)),
             _ => Vec::new(),
         };
         effects.extend(self.fetch_visible());
@@ -198,6 +199,7 @@ impl App {
             ScreenId::Health => return self.look(),
             ScreenId::Who => return self.lend_then_follow(|screens, ctx| screens.who_again(ctx)),
             ScreenId::Grants => return self.lend_then_follow(|screens, ctx| screens.grants_again(ctx)),
+            ScreenId::Access => return self.lend_then_follow(|screens, ctx| screens.access_reload(ctx)),
             ScreenId::People | ScreenId::Person => {
                 return self.lend_then_follow(|screens, ctx| screens.refresh_people(ctx));
             }

@@ -298,6 +298,7 @@ impl App {
         }
         self.screens.health.forget();
         self.screens.forget_people();
+        self.screens.access.forget();
         self.keep_shown_open();
     }
 

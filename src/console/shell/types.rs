@@ -344,7 +344,16 @@ macro_rules! screen_msg_into_msg {
     };
 }
 
-screen_msg_into_msg!(members, subscriptions, people, person, offboard, health, who);
+screen_msg_into_msg!(
+    members,
+    subscriptions,
+    people,
+    person,
+    offboard,
+    health,
+    who,
+    access
+);
 
 // A role's page is in Roles' folder.
 impl From<crate::console::screens::roles::grants::Msg> for Msg {
@@ -370,7 +379,7 @@ macro_rules! screen_ask_into_effect {
     };
 }
 
-screen_ask_into_effect!(members, subscriptions, people, person, health, who);
+screen_ask_into_effect!(members, subscriptions, people, person, health, who, access);
 
 impl From<crate::console::screens::roles::grants::Ask> for Effect {
     fn from(ask: crate::console::screens::roles::grants::Ask) -> Effect {

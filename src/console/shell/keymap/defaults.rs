@@ -5,7 +5,9 @@
 use ratatui::crossterm::event::KeyCode;
 
 use super::*;
-use crate::console::screens::{deliveries, health, members, offboard, people, person, roles, subscriptions};
+use crate::console::screens::{
+    access, deliveries, health, members, offboard, people, person, roles, subscriptions,
+};
 
 impl Default for Keymap {
     /// The keys of design.md. A table, one binding an entry, read entry
@@ -32,6 +34,13 @@ impl Default for Keymap {
             ),
             bind(&[c('4')], Show(ScreenId::People), all, "people", None),
             bind(
+                &[c('5')],
+                Show(ScreenId::Access),
+                all,
+                "access: who can reach what, and why",
+                None,
+            ),
+            bind(
                 &[c('H')],
                 Show(ScreenId::Health),
                 all,
@@ -52,6 +61,8 @@ impl Default for Keymap {
         bindings.extend(people::keys::enter());
         bindings.extend(person::keys::enter());
         bindings.extend(offboard::keys::enter());
+        // The Access tab's Enter, `r` and Esc, before the shared ones.
+        bindings.extend(access::keys::shared());
         bindings.extend([
             bind(
                 &[k(K::Enter)],
@@ -77,6 +88,7 @@ impl Default for Keymap {
         bindings.extend(people::keys::bindings());
         bindings.extend(person::keys::bindings());
         bindings.extend(offboard::keys::bindings());
+        bindings.extend(access::keys::bindings());
         bindings.extend([
             bind(&[c('v')], ToggleJson, all, "detail: fields or raw JSON", None),
             bind(&[c('J')], DetailDown, all, "scroll the detail down", None),

@@ -8,9 +8,10 @@ use strum::IntoEnumIterator;
 
 use super::{Action, Chord, Keymap};
 use crate::console::screens::ScreenId;
+use crate::console::screens::access::keys::Key as AccessKey;
 
 /// Every action by the name the config file's `[keys]` table uses.
-pub const ACTION_NAMES: [(&str, Action); 43] = [
+pub const ACTION_NAMES: [(&str, Action); 51] = [
     ("quit", Action::Quit),
     ("back", Action::Back),
     ("roles_tab", Action::Show(ScreenId::Roles)),
@@ -18,6 +19,7 @@ pub const ACTION_NAMES: [(&str, Action); 43] = [
     ("subscriptions_tab", Action::Show(ScreenId::Subscriptions)),
     ("people_tab", Action::Show(ScreenId::People)),
     ("health_tab", Action::Show(ScreenId::Health)),
+    ("access_tab", Action::Show(ScreenId::Access)),
     ("next_tab", Action::NextTab),
     ("previous_tab", Action::PreviousTab),
     ("up", Action::Up),
@@ -54,6 +56,13 @@ pub const ACTION_NAMES: [(&str, Action); 43] = [
     ("set_level", Action::SetLevel),
     ("offboard", Action::Offboard),
     ("grants", Action::Grants),
+    ("access_left", Action::Access(AccessKey::Left)),
+    ("access_right", Action::Access(AccessKey::Right)),
+    ("access_roles", Action::Access(AccessKey::Kind)),
+    ("access_project", Action::Access(AccessKey::Project)),
+    ("access_resource", Action::Access(AccessKey::Resource)),
+    ("access_differs", Action::Access(AccessKey::Differs)),
+    ("access_admins", Action::Access(AccessKey::Admins)),
 ];
 
 /// Reads a key as people write it: `q`, `G`, `ctrl-r`, `enter`, `esc`,

@@ -1,0 +1,36 @@
+//! What the Access tab's read runs: `access::grid::read` through a
+//! [`Reader`] (a few requests at a time under PostHog Cloud's limits,
+//! stopped by the tab's [`super::ask::Stopper`]), on the effects runner's
+//! task, each of its news told to the tab as it comes.
+
+use super::{Ask, Msg};
+use crate::access::grid;
+use crate::access::read::{ReadOptions, Reader};
+use crate::api::Client;
+use crate::console::screens::request::Tell;
+
+/// Reads the grid; its end is the tab's message.
+pub async fn run(ask: Ask, client: &Client, clock: crate::clock::Clock, tell: Tell<Msg>) -> Msg {
+    match ask {
+        Ask::Read {
+            ticket,
+            kind,
+            organization,
+            first,
+            stop,
+        } => {
+            let reader = Reader::new(client, ReadOptions::default(), clock, stop.0.clone());
+            let news = |news: grid::News| tell(Msg::News { ticket, kind, news });
+            let result = grid::read(&reader, &organization, kind, first, &news).await;
+            let stopped = grid::stopped(&result);
+            Msg::Ended {
+                ticket,
+                kind,
+                stopped,
+                // A stop is no failure: what arrived stays.
+                result: result.or_else(|error| if stopped { Ok(()) } else { Err(error.to_string()) }),
+                requests: reader.requests(),
+            }
+        }
+    }
+}
