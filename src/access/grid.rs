@@ -95,6 +95,28 @@ pub async fn read(
         Kind::People => people_rows(&people, &directory, &roles),
         Kind::Roles => role_rows(&directory),
     };
+    // The cells are held until the tab is left: bounded, as a list read
+    // whole is, before any project is read.
+    let cells_held = [
+        subjects.len(),
+        column_count(),
+        projects.len(),
+        std::mem::size_of::<Cell>(),
+    ]
+    .into_iter()
+    .fold(1u64, |product, factor| product.saturating_mul(factor as u64));
+    let limit = reader.client().max_held();
+    if cells_held > limit {
+        let first = projects.first().map(|project| project.id).unwrap_or_default();
+        return Err(ReadError::Api(crate::api::Error::TooMuchHeld {
+            request: crate::api::error::RequestLabel {
+                method: "GET".into(),
+                path: format!("/api/projects/{first}/access_control_members/ and the other projects'"),
+            },
+            limit,
+            rows: subjects.len() as u64,
+        }));
+    }
     let places: HashMap<String, usize> = subjects
         .iter()
         .enumerate()
@@ -272,6 +294,11 @@ async fn read_project(
         source: sources.place(not_listed),
     };
     let mut cells = vec![unsaid; rows.places.len() * width];
+    // A member's row that leaves a resource out: said so, not "not read yet".
+    let left_out = Cell {
+        level: Level::UNSAID,
+        source: sources.place("the server's answer does not say this resource's level".into()),
+    };
     let mut ignored = Ignored::default();
     let mut fill = |place: Option<usize>, row: Row<'_>, ignored: &mut Ignored| {
         let seen = Ignored::seen_in(
@@ -290,10 +317,7 @@ async fn read_project(
         let Some(slots) = cells.get_mut(start..start + width) else {
             return;
         };
-        slots.fill(Cell {
-            level: Level::UNREAD,
-            source: 0,
-        });
+        slots.fill(left_out);
         let mut put = |resource: &str, entry: &SettingsEntry| {
             if let Some(column) = column_of(resource) {
                 let (level, source) = explained(&row, &rules, held, resource, entry);

@@ -100,7 +100,9 @@ impl Default for ReadOptions {
 pub struct Reader {
     client: Client,
     slots: Semaphore,
-    pacer: Pacer,
+    /// Shared with other reads of the same key where they run at once
+    /// (the console's: one budget however many screens read).
+    pacer: Arc<Pacer>,
     stop: Arc<Stop>,
     requests: AtomicU64,
 }
@@ -110,7 +112,19 @@ impl Reader {
         Reader {
             client: client.clone(),
             slots: Semaphore::new(options.concurrency.max(1)),
-            pacer: Pacer::new(options.budget, clock),
+            pacer: Arc::new(Pacer::new(options.budget, clock)),
+            stop,
+            requests: AtomicU64::new(0),
+        }
+    }
+
+    /// A reader whose requests count against `pacer`'s budget together
+    /// with every other reader given it.
+    pub fn paced_by(client: &Client, concurrency: usize, pacer: Arc<Pacer>, stop: Arc<Stop>) -> Reader {
+        Reader {
+            client: client.clone(),
+            slots: Semaphore::new(concurrency.max(1)),
+            pacer,
             stop,
             requests: AtomicU64::new(0),
         }

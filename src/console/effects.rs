@@ -22,6 +22,7 @@ use crate::api::{Client, List, Organization, PICKER_ROWS, Project};
 use crate::config::{self, CURRENT};
 use crate::console::screens::request::{Lent, Tell};
 use crate::console::screens::{ScreenAsk, access, health, people, person, roles, who};
+use crate::health::budget::{Budget, Pacer};
 
 #[derive(Clone)]
 pub struct Runner {
@@ -36,6 +37,11 @@ pub struct Runner {
     pub clock: crate::clock::Clock,
     /// Where a look keeps its index (the driver's).
     pub state_dir: std::path::PathBuf,
+    /// The one budget every access read of the console counts against (a
+    /// person's access, a role's page, `:who`, the Access tab), made on
+    /// the driver's clock when the first of them starts: screens reading
+    /// at once stay under PostHog Cloud's limits together.
+    access_budget: Arc<std::sync::OnceLock<Arc<Pacer>>>,
 }
 
 impl Runner {
@@ -50,7 +56,15 @@ impl Runner {
             config_file: None,
             clock: crate::clock::Clock::system(),
             state_dir: crate::config::state_dir(),
+            access_budget: Arc::default(),
         }
+    }
+
+    /// The console's access reads' one budget.
+    fn access_pacer(&self) -> Arc<Pacer> {
+        self.access_budget
+            .get_or_init(|| Arc::new(Pacer::new(Budget::default(), self.clock.clone())))
+            .clone()
     }
 
     /// Starts an effect. Copying to the clipboard needs the terminal, so
@@ -224,31 +238,35 @@ impl Runner {
                 let runner = self.clone();
                 tokio::spawn(async move {
                     let msg =
-                        person::request::run(ask, &runner.client, runner.clock.clone(), runner.tell()).await;
+                        person::request::run(ask, &runner.client, runner.access_pacer(), runner.tell()).await;
                     let _ = runner.messages.send(msg.into());
                 });
             }
             ScreenAsk::Who(ask) => {
                 let runner = self.clone();
                 tokio::spawn(async move {
-                    let msg = who::request::run(ask, &runner.client, runner.clock.clone()).await;
+                    let msg = who::request::run(ask, &runner.client, runner.access_pacer()).await;
                     let _ = runner.messages.send(msg.into());
                 });
             }
             ScreenAsk::Grants(ask) => {
                 let runner = self.clone();
                 tokio::spawn(async move {
-                    let msg =
-                        roles::grants::request::run(ask, &runner.client, runner.clock.clone(), runner.tell())
-                            .await;
+                    let msg = roles::grants::request::run(
+                        ask,
+                        &runner.client,
+                        runner.access_pacer(),
+                        runner.tell(),
+                    )
+                    .await;
                     let _ = runner.messages.send(msg.into());
                 });
             }
             ScreenAsk::Access(ask) => {
                 let runner = self.clone();
                 tokio::spawn(async move {
-                    let clock = runner.clock.clone();
-                    let msg = access::request::run(ask, &runner.client, clock, runner.tell()).await;
+                    let msg =
+                        access::request::run(ask, &runner.client, runner.access_pacer(), runner.tell()).await;
                     let _ = runner.messages.send(msg.into());
                 });
             }

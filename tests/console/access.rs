@@ -117,6 +117,14 @@ async fn the_grid_tells_the_demo_s_stories() {
     command(&mut driver, "access feature flags").await;
     let screen = driver.screen();
     assert!(screen.contains("feature flags"), "{screen}");
+    // A project of two words, then a resource of two.
+    command(&mut driver, "access Hedgebox Mobile feature flags").await;
+    let screen = driver.screen();
+    assert!(
+        screen.contains("Access · people · Hedgebox Mobile (2)"),
+        "{screen}"
+    );
+    assert!(!screen.contains(":access takes a project"), "{screen}");
     command(&mut driver, "access").await;
     assert!(shows(&mut driver, "Access · people · every project"));
     command(&mut driver, "access nowhere").await;
@@ -206,4 +214,33 @@ async fn a_member_s_key_sees_the_projects_it_lists() {
     let loaded = driver.app.screens.access.loaded();
     assert_eq!(loaded.total(), Some(1));
     assert!(loaded.error.is_none());
+}
+
+/// The grid's cells are held until the tab is left, so they are bounded as
+/// a list read whole is (`--max-held-mib`): a grid larger than that is
+/// refused before any project is read, in words that say what to do.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_grid_larger_than_the_client_may_hold_is_refused_in_words() {
+    use orgdeck::api::{ApiKey, Client, ClientConfig};
+    use orgdeck::console::Context;
+    use orgdeck::console::kit::theme::Theme;
+    let server = TestServer::demo().await;
+    let key = server.key_for(OWNER, &["*"]);
+    let mut config = ClientConfig::new(server.base.clone(), ApiKey::new(&key));
+    // The demo's grid: 40 people, 2 projects, 35 columns, 4 bytes a cell
+    // (11,200 bytes); the client may hold 8 KiB.
+    config.max_held = 8 * 1024;
+    let context = Context {
+        host: "reference server".into(),
+        organization: server.organization.clone(),
+        project: server.project.to_string(),
+        ..Context::default()
+    };
+    let mut driver = Driver::new(Client::new(config).unwrap(), context, (150, 40), Theme::plain());
+    driver.start();
+    assert!(driver.settle(crate::drive::SETTLE).await);
+    keys(&mut driver, &[KeyCode::Char('5')]).await;
+    let screen = driver.screen();
+    assert!(screen.contains("--max-held-mib"), "{screen}");
+    assert!(!screen.contains("Amara Eze  "), "{screen}");
 }

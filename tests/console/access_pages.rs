@@ -563,3 +563,37 @@ async fn page_access_figure() {
     assert_eq!(access.projects.len(), 20);
     assert!(took < Duration::from_secs(1), "{took:?}");
 }
+
+/// Another organization (here `:org` naming the same one, which starts
+/// over as a switch does): a role's page and `:who` read of the old one
+/// are left, not shown with what they said of it, and the Access tab reads
+/// again rather than saying it is reading.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_switch_of_organization_leaves_a_role_s_page_and_who() {
+    let server = TestServer::demo().await;
+    let owner = server.key(&["*"]);
+    let mut console = console(&server, &owner).await;
+    let driver = &mut console.driver;
+    let organization = server.organization.clone();
+
+    press(driver, &[KeyCode::Char('1')]).await;
+    press(driver, &[KeyCode::Char('w')]).await;
+    assert_eq!(driver.app.shown(), ScreenId::Grants);
+    command(driver, &format!("org {organization}")).await;
+    assert_eq!(driver.app.shown(), ScreenId::Roles, "{}", driver.screen());
+
+    command(driver, "who dashboard board PACK").await;
+    assert_eq!(driver.app.shown(), ScreenId::Who);
+    assert!(driver.screen().contains("Fatima"), "{}", driver.screen());
+    command(driver, &format!("org {organization}")).await;
+    assert_ne!(driver.app.shown(), ScreenId::Who, "{}", driver.screen());
+    assert_eq!(driver.app.screens.who.rows.len(), 0);
+    assert!(driver.app.screens.who.resource.asked.is_none());
+
+    press(driver, &[KeyCode::Char('5')]).await;
+    assert!(driver.screen().contains("Hedgebox Mobile"), "{}", driver.screen());
+    command(driver, &format!("org {organization}")).await;
+    assert!(driver.settle(SETTLE).await);
+    let grid = driver.screen();
+    assert!(grid.contains("Ada Okafor") && grid.contains("admin"), "{grid}");
+}

@@ -343,8 +343,20 @@ impl Screens {
         (closed, heard)
     }
 
+    /// Another organization (or connection): what was read of the old
+    /// one about its people and their access is forgotten, a read of it
+    /// under way stopped and its answer dropped: People and the pages
+    /// opened from it, the Access tab, a role's page and `:who`.
+    pub fn forget_the_organization(&mut self) {
+        self.forget_people();
+        self.access.forget();
+        Page::close(&mut self.grants);
+        self.who.resource.forget();
+        self.who.clear();
+    }
+
     /// Every list, for what concerns them all (a new connection; the
-    /// pages are forgotten with People's index, `forget_people`).
+    /// pages are forgotten with `forget_the_organization`).
     pub fn all_mut(&mut self) -> impl Iterator<Item = &mut dyn List> {
         let Screens {
             roles,

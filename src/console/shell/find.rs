@@ -264,8 +264,7 @@ impl App {
         self.screens.roles.clear();
         self.screens.members.close();
         self.screens.members.clear();
-        self.screens.forget_people();
-        self.screens.access.forget();
+        self.screens.forget_the_organization();
         self.keep_shown_open();
         let mut effects = vec![self.load_names()];
         if self.shown() == ScreenId::People {

@@ -277,6 +277,9 @@ impl App {
         if self.shown() == super::ScreenId::People {
             effects.extend(self.people_shown());
         }
+        if self.shown() == super::ScreenId::Access {
+            effects.extend(self.lend_then_follow(|screens, ctx| screens.access_shown(ctx)));
+        }
         effects.extend(self.fetch_visible());
         effects
     }
@@ -297,8 +300,7 @@ impl App {
             table.clear();
         }
         self.screens.health.forget();
-        self.screens.forget_people();
-        self.screens.access.forget();
+        self.screens.forget_the_organization();
         self.keep_shown_open();
     }
 

@@ -257,10 +257,17 @@ impl Access {
         if let Some(resource) = resource_named(argument) {
             return Ok((self.project, Some(resource)));
         }
-        if let Some((project, resource)) = argument.rsplit_once(char::is_whitespace)
-            && let (Some(project), Some(resource)) = (self.project_named(project), resource_named(resource))
-        {
-            return Ok((Some(project), Some(resource)));
+        // A project then a resource, either of several words: each split
+        // from the right ("Hedgebox Web feature flags").
+        let splits = argument
+            .char_indices()
+            .filter(|(_, c)| c.is_whitespace())
+            .map(|(at, _)| at);
+        for at in splits.collect::<Vec<_>>().into_iter().rev() {
+            let (project, resource) = argument.split_at(at);
+            if let (Some(project), Some(resource)) = (self.project_named(project), resource_named(resource)) {
+                return Ok((Some(project), Some(resource)));
+            }
         }
         Err(format!(
             ":access takes a project (its id or name) and/or a resource (dashboard, feature_flag, …), not \"{}\"",

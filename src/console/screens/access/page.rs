@@ -181,7 +181,7 @@ impl Page for Access {
                 _ => self.heading_of_resource(column.column),
             };
             lines.push(field(
-                &crate::console::kit::fit::fit(&what, 14),
+                &crate::console::kit::fit::fit(&crate::text::printable(&what), 14),
                 format!("{} · {source}", level.name()),
                 theme,
             ));

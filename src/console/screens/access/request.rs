@@ -5,12 +5,17 @@
 
 use super::{Ask, Msg};
 use crate::access::grid;
-use crate::access::read::{ReadOptions, Reader};
+use crate::access::read::Reader;
 use crate::api::Client;
 use crate::console::screens::request::Tell;
 
 /// Reads the grid; its end is the tab's message.
-pub async fn run(ask: Ask, client: &Client, clock: crate::clock::Clock, tell: Tell<Msg>) -> Msg {
+pub async fn run(
+    ask: Ask,
+    client: &Client,
+    pacer: std::sync::Arc<crate::health::budget::Pacer>,
+    tell: Tell<Msg>,
+) -> Msg {
     match ask {
         Ask::Read {
             ticket,
@@ -19,7 +24,7 @@ pub async fn run(ask: Ask, client: &Client, clock: crate::clock::Clock, tell: Te
             first,
             stop,
         } => {
-            let reader = Reader::new(client, ReadOptions::default(), clock, stop.0.clone());
+            let reader = Reader::paced_by(client, crate::access::read::CONCURRENCY, pacer, stop.0.clone());
             let news = |news: grid::News| tell(Msg::News { ticket, kind, news });
             let result = grid::read(&reader, &organization, kind, first, &news).await;
             let stopped = grid::stopped(&result);

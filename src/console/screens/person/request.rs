@@ -8,7 +8,7 @@
 use super::{Ask, Msg};
 use crate::access::directory::{Directory, Person, roles_held};
 use crate::access::person::PersonAccess;
-use crate::access::read::{ReadError, ReadOptions, Reader};
+use crate::access::read::{ReadError, Reader};
 use crate::api::Client;
 use crate::console::screens::request::Tell;
 use crate::people::profile;
@@ -18,7 +18,12 @@ use crate::people::profile;
 pub const ACCESS_AT_ONCE: usize = 32;
 
 /// Runs what the page asks.
-pub async fn run(ask: Ask, client: &Client, clock: crate::clock::Clock, tell: Tell<Msg>) -> Msg {
+pub async fn run(
+    ask: Ask,
+    client: &Client,
+    pacer: std::sync::Arc<crate::health::budget::Pacer>,
+    tell: Tell<Msg>,
+) -> Msg {
     match ask {
         Ask::Gather {
             ticket,
@@ -41,15 +46,7 @@ pub async fn run(ask: Ask, client: &Client, clock: crate::clock::Clock, tell: Te
             index,
             stop,
         } => {
-            let reader = Reader::new(
-                client,
-                ReadOptions {
-                    concurrency: ACCESS_AT_ONCE,
-                    ..ReadOptions::default()
-                },
-                clock,
-                stop.0,
-            );
+            let reader = Reader::paced_by(client, ACCESS_AT_ONCE, pacer, stop.0);
             let person = Person::from_member(&member);
             // The roles as People's index has them, the person their one
             // member: no role's memberships are read again.

@@ -65,6 +65,17 @@ impl Who {
         self.reads.issue();
     }
 
+    /// Another organization or connection: nothing asked of the old one
+    /// stays, and an answer from it still on its way is dropped.
+    pub fn forget(&mut self) {
+        self.stop_reading();
+        let reads = std::mem::take(&mut self.reads);
+        *self = Who {
+            reads,
+            ..Who::default()
+        };
+    }
+
     /// Whether this answer is the latest read's.
     pub fn wants(&self, msg: &super::Msg) -> bool {
         match msg {

@@ -5,7 +5,7 @@
 
 use super::{Ask, Msg};
 use crate::access::directory::Directory;
-use crate::access::read::{ReadError, ReadOptions, Reader};
+use crate::access::read::{ReadError, Reader};
 use crate::access::who::{WhoAccess, WhoError};
 use crate::api::Client;
 
@@ -13,7 +13,7 @@ use crate::api::Client;
 const AT_ONCE: usize = 32;
 
 /// Reads who reaches the thing.
-pub async fn run(ask: Ask, client: &Client, clock: crate::clock::Clock) -> Msg {
+pub async fn run(ask: Ask, client: &Client, pacer: std::sync::Arc<crate::health::budget::Pacer>) -> Msg {
     let Ask::Read {
         ticket,
         organization,
@@ -21,15 +21,7 @@ pub async fn run(ask: Ask, client: &Client, clock: crate::clock::Clock) -> Msg {
         thing,
         stop,
     } = ask;
-    let reader = Reader::new(
-        client,
-        ReadOptions {
-            concurrency: AT_ONCE,
-            ..ReadOptions::default()
-        },
-        clock,
-        stop.0,
-    );
+    let reader = Reader::paced_by(client, AT_ONCE, pacer, stop.0);
     let result = async {
         let directory = Directory::load(&reader, &organization).await?;
         WhoAccess::read(&reader, &directory, &project, &thing).await

@@ -5,7 +5,7 @@
 
 use super::{Ask, Msg};
 use crate::access::directory::Directory;
-use crate::access::read::{ReadError, ReadOptions, Reader};
+use crate::access::read::{ReadError, Reader};
 use crate::access::role::RoleGrants;
 use crate::api::Client;
 use crate::console::screens::request::Tell;
@@ -14,22 +14,19 @@ use crate::console::screens::request::Tell;
 const AT_ONCE: usize = 32;
 
 /// Reads what the role grants.
-pub async fn run(ask: Ask, client: &Client, clock: crate::clock::Clock, tell: Tell<Msg>) -> Msg {
+pub async fn run(
+    ask: Ask,
+    client: &Client,
+    pacer: std::sync::Arc<crate::health::budget::Pacer>,
+    tell: Tell<Msg>,
+) -> Msg {
     let Ask::Read {
         ticket,
         organization,
         role,
         stop,
     } = ask;
-    let reader = Reader::new(
-        client,
-        ReadOptions {
-            concurrency: AT_ONCE,
-            ..ReadOptions::default()
-        },
-        clock,
-        stop.0,
-    );
+    let reader = Reader::paced_by(client, AT_ONCE, pacer, stop.0);
     let result = async {
         let directory = Directory::load(&reader, &organization).await.map_err(words)?;
         let Some(found) = directory.role(&role) else {
