@@ -32,6 +32,8 @@ fn the_access_tab_on_a_terminal() {
     // Roles, read the first time R is pressed; Contractors, first by name.
     console.type_keys("R");
     console.wait_for("Access · roles · every project");
+    // The heading shows at once; the roles' rows once read: `l` then.
+    console.wait_for("Contractors · Hedgebox Web");
     console.type_keys("l");
     console.wait_for("Contractors · Hedgebox Mobile: none · own rule");
     console.type_keys("R");
