@@ -31,7 +31,7 @@ use super::explain::{Ignored, ProjectRules, Why, explain};
 use super::person::unknown_or_stop;
 use super::read::{ReadError, ReadResult, Reader};
 use crate::api::access::levels::{AccessLevel, PROJECT};
-use crate::api::access::{AccessControls, AccessTarget, MemberAccess, RoleAccess, SettingsEntry};
+use crate::api::access::{AccessTarget, MemberAccess, RoleAccess, SettingsEntry};
 
 /// Projects read at once: each holds a few chunks of its answer in
 /// flight.
@@ -268,21 +268,7 @@ async fn read_project(
         reader.read(|client| async move { client.access_controls(id, AccessTarget::Project).await }),
         reader.read(|client| async move { client.resource_access_controls(id).await }),
     );
-    let mut rules = match (
-        unknown_or_stop(project_rules, |error| error.to_string())?,
-        unknown_or_stop(resource_rules, |error| error.to_string())?,
-    ) {
-        (Ok(project), Ok(resources)) => ProjectRules::new(&project, &resources),
-        (Err(error), _) | (_, Err(error)) => {
-            read.notes.push(format!(
-                "the project's rules could not be read ({error}): defaults are the built-in ones and roles are not named"
-            ));
-            ProjectRules::new(&AccessControls::default(), &AccessControls::default())
-        }
-    };
-    if rules.has_managed() {
-        rules.set_locked(super::terraform_lock(reader, id).await?);
-    }
+    let rules = super::project_rules(reader, id, project_rules, resource_rules, &mut read.notes).await?;
     let mut sources = Sources::default();
     let width = column_count();
     let not_listed = match kind {

@@ -29,7 +29,7 @@ pub mod words;
 use serde::Serialize;
 
 use crate::api::Error;
-use crate::api::access::AccessTarget;
+use crate::api::access::{AccessControls, AccessTarget};
 use directory::Organization;
 
 /// Why the server said nothing of a project, in words.
@@ -181,6 +181,35 @@ pub async fn object_managers(
         None => terraform_lock(reader, project).await?,
     };
     Ok((managers, locked))
+}
+
+/// A project's rules from its two answers (the project's access controls
+/// and its resource access controls), as every read of access takes them:
+/// when either cannot be read, the built-in defaults, with a note saying
+/// so; with the project's Terraform lock read when a rule is managed.
+pub(crate) async fn project_rules(
+    reader: &read::Reader,
+    project: &str,
+    project_rules: read::ReadResult<AccessControls>,
+    resource_rules: read::ReadResult<AccessControls>,
+    notes: &mut Vec<String>,
+) -> read::ReadResult<explain::ProjectRules> {
+    let mut rules = match (
+        person::unknown_or_stop(project_rules, |error| error.to_string())?,
+        person::unknown_or_stop(resource_rules, |error| error.to_string())?,
+    ) {
+        (Ok(project), Ok(resources)) => explain::ProjectRules::new(&project, &resources),
+        (Err(error), _) | (_, Err(error)) => {
+            notes.push(format!(
+                "the project's rules could not be read ({error}): defaults are the built-in ones and roles are not named"
+            ));
+            explain::ProjectRules::new(&AccessControls::default(), &AccessControls::default())
+        }
+    };
+    if rules.has_managed() {
+        rules.set_locked(terraform_lock(reader, project).await?);
+    }
+    Ok(rules)
 }
 
 /// Whether `project`'s Terraform lock is on (posthog.md 16.7): a write to

@@ -12,9 +12,7 @@ use super::explain::{Cell, Ignored, ProjectRules, Why, explain};
 use super::read::{ReadError, ReadResult, Reader};
 use super::{Unknown, object_target};
 use crate::api::access::levels::{AccessLevel, PROJECT};
-use crate::api::access::{
-    AccessControls, AccessSource, AccessTarget, MemberAccess, ObjectRule, SettingsEntry, Subject,
-};
+use crate::api::access::{AccessSource, AccessTarget, MemberAccess, ObjectRule, SettingsEntry, Subject};
 
 /// A role, by id and name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -229,21 +227,7 @@ async fn project_access(
         Err(words) => return Ok(Outcome::Unknown(Unknown { unknown: words })),
     };
     let mut notes = Vec::new();
-    let mut rules = match (
-        unknown_or_stop(project_rules, |error| error.to_string())?,
-        unknown_or_stop(resource_rules, |error| error.to_string())?,
-    ) {
-        (Ok(project), Ok(resources)) => ProjectRules::new(&project, &resources),
-        (Err(error), _) | (_, Err(error)) => {
-            notes.push(format!(
-                "the project's rules could not be read ({error}): defaults are the built-in ones and roles are not named"
-            ));
-            ProjectRules::new(&AccessControls::default(), &AccessControls::default())
-        }
-    };
-    if rules.has_managed() {
-        rules.set_locked(super::terraform_lock(reader, id).await?);
-    }
+    let rules = super::project_rules(reader, id, project_rules, resource_rules, &mut notes).await?;
     let ignored = ignored_for(organization, &rules, person, &row);
     notes.extend(ignored.note().map(str::to_string));
     let known = lines(&rules, ignored, person, held, &row);

@@ -32,7 +32,7 @@ use super::explain::{Ignored, ProjectRules, explain};
 use super::read::{ReadError, Reader};
 use super::{Unknown, person::unknown_or_stop};
 use crate::api::access::levels::{PROJECT, RESOURCES};
-use crate::api::access::{AccessControls, AccessTarget, MemberAccess, Ordered};
+use crate::api::access::{AccessTarget, MemberAccess, Ordered};
 
 /// Projects whose answers are read at once: each holds a few chunks of its
 /// answer in flight and, until its turn to be written, where its rows lie.
@@ -365,21 +365,7 @@ async fn read_project(
         reader.read(|client| async move { client.access_controls(id, AccessTarget::Project).await }),
         reader.read(|client| async move { client.resource_access_controls(id).await }),
     );
-    let mut rules = match (
-        unknown_or_stop(project_rules, |error| error.to_string())?,
-        unknown_or_stop(resource_rules, |error| error.to_string())?,
-    ) {
-        (Ok(project), Ok(resources)) => ProjectRules::new(&project, &resources),
-        (Err(error), _) | (_, Err(error)) => {
-            snapshot.notes.push(format!(
-                "the project's rules could not be read ({error}): defaults are the built-in ones and roles are not named"
-            ));
-            ProjectRules::new(&AccessControls::default(), &AccessControls::default())
-        }
-    };
-    if rules.has_managed() {
-        rules.set_locked(crate::access::terraform_lock(reader, id).await?);
-    }
+    let rules = super::project_rules(reader, id, project_rules, resource_rules, &mut snapshot.notes).await?;
     let mut rows = aside::Aside::new(members.count())?;
     // Why the rows could not be set aside, if they could not.
     let mut unwritten: Option<std::io::Error> = None;
