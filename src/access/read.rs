@@ -20,6 +20,11 @@ use crate::health::budget::{Budget, Pacer};
 /// and each costs a round trip.
 pub const CONCURRENCY: usize = 16;
 
+/// Requests in flight at once where each answer is a few KB (a person's
+/// access asked `?member_id=`, a role's `?role_id=`, `users_with_access`):
+/// `access person|role|who` and the console's pages that say the same.
+pub const SMALL_ANSWERS_AT_ONCE: usize = 32;
+
 /// A stop asked for from outside: between requests, or during one.
 #[derive(Default)]
 pub struct Stop {

@@ -25,9 +25,6 @@ pub const ROLE_COLUMNS: [&str; 5] = ["WHAT", "ITS RULE", "MEMBERS GET", "WHY", "
 /// The columns of a role's object rules.
 pub const ROLE_OBJECT_COLUMNS: [&str; 2] = ["OBJECT RULE", "LEVEL"];
 
-/// The columns of who reaches a thing.
-pub const WHO_COLUMNS: [&str; 5] = ["LEVEL", "NAME", "EMAIL", "HOW", "ORG LEVEL"];
-
 /// What a role's page says it shows.
 pub const ROLE_GRANTS_MEAN: &str =
     "What its members get from it and from everyone's rules (their own rules and other roles aside).";
@@ -320,7 +317,7 @@ pub fn who_count_note(who: &WhoAccess) -> Option<String> {
     })
 }
 
-/// One person who reaches the thing ([`WHO_COLUMNS`]).
+/// One person who reaches the thing (LEVEL, NAME, EMAIL, HOW, ORG LEVEL).
 pub fn who_row(user: &WhoLine) -> Vec<String> {
     vec![
         user.level.to_string(),

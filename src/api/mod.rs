@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod caller;
+pub(crate) mod chunks;
 pub mod client;
 pub mod creates;
 pub mod deliveries;

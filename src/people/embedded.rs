@@ -23,6 +23,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 
 use super::{RoleIndex, RoleRef};
 use crate::api::Client;
+use crate::api::chunks::Chunks;
 use crate::api::error::{Error, Incomplete, RequestLabel, Result};
 
 /// Roles a page of the list: PostHog's own page size.
@@ -338,37 +339,6 @@ async fn page(
         message,
         snippet: String::new(),
     })
-}
-
-/// The chunks of a body as they arrive, read as one stream of bytes from
-/// a blocking thread: the end of the body is the sender's end.
-struct Chunks {
-    chunks: tokio::sync::mpsc::Receiver<bytes::Bytes>,
-    current: bytes::Bytes,
-}
-
-impl Chunks {
-    fn new(chunks: tokio::sync::mpsc::Receiver<bytes::Bytes>) -> Chunks {
-        Chunks {
-            chunks,
-            current: bytes::Bytes::new(),
-        }
-    }
-}
-
-impl std::io::Read for Chunks {
-    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
-        while self.current.is_empty() {
-            match self.chunks.blocking_recv() {
-                Some(chunk) => self.current = chunk,
-                None => return Ok(0),
-            }
-        }
-        let taken = buffer.len().min(self.current.len());
-        buffer[..taken].copy_from_slice(&self.current[..taken]);
-        bytes::Buf::advance(&mut self.current, taken);
-        Ok(taken)
-    }
 }
 
 type Events<'a> = &'a tokio::sync::mpsc::Sender<Event>;

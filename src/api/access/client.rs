@@ -357,7 +357,7 @@ impl Client {
         let (rows_to, mut rows) = tokio::sync::mpsc::channel::<T>(ROWS_AHEAD);
         let cap = self.max_rows();
         let decoder = tokio::task::spawn_blocking(move || {
-            stream::rows_from(stream::Chunks::new(chunks), cap, |row: T| {
+            stream::rows_from(crate::api::chunks::Chunks::new(chunks), cap, |row: T| {
                 rows_to.blocking_send(row)
             })
         });

@@ -2,7 +2,7 @@
 //! `access_control_roles` are not paginated (posthog.md 16.4): one answer
 //! holds every member (or role) times every resource, some 9 MB for 1,000
 //! people, 800 MB for 90,000. The answer is decoded as it arrives: its
-//! chunks are handed to a [`Chunks`] reader that a decoder on a blocking
+//! chunks are handed to a [`Chunks`](crate::api::chunks::Chunks) reader that a decoder on a blocking
 //! thread reads, one row at a time into the caller's sink, so that memory
 //! holds a few chunks and a single row, never the answer nor its rows;
 //! rows past the client's row cap stop it, and its bytes are bounded by
@@ -52,37 +52,6 @@ where
     T: for<'de> Deserialize<'de>,
 {
     decode(serde_json::Deserializer::from_reader(reader), cap, sink)
-}
-
-/// The chunks of a body as they arrive, read as one stream of bytes from
-/// a blocking thread: the end of the body is the sender's end.
-pub(crate) struct Chunks {
-    chunks: tokio::sync::mpsc::Receiver<bytes::Bytes>,
-    current: bytes::Bytes,
-}
-
-impl Chunks {
-    pub(crate) fn new(chunks: tokio::sync::mpsc::Receiver<bytes::Bytes>) -> Chunks {
-        Chunks {
-            chunks,
-            current: bytes::Bytes::new(),
-        }
-    }
-}
-
-impl std::io::Read for Chunks {
-    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
-        while self.current.is_empty() {
-            match self.chunks.blocking_recv() {
-                Some(chunk) => self.current = chunk,
-                None => return Ok(0),
-            }
-        }
-        let taken = buffer.len().min(self.current.len());
-        buffer[..taken].copy_from_slice(&self.current[..taken]);
-        bytes::Buf::advance(&mut self.current, taken);
-        Ok(taken)
-    }
 }
 
 fn decode<'de, R, T, E>(
@@ -228,6 +197,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::chunks::Chunks;
 
     #[test]
     fn rows_are_handed_over_one_at_a_time_with_the_header() {

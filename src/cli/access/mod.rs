@@ -21,8 +21,7 @@ use super::connection::Connection;
 use super::output::Requested;
 use crate::access::read::{ReadError, ReadOptions, Reader, Stop};
 
-/// Requests at once for the commands whose answers are small.
-const SMALL_ANSWERS_AT_ONCE: usize = 32;
+use crate::access::read::SMALL_ANSWERS_AT_ONCE;
 use crate::health::budget::Budget;
 
 #[derive(Debug, Subcommand)]

@@ -17,7 +17,7 @@ use axum::http::header::CONTENT_TYPE;
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 
-use super::streamed::CHUNK;
+use super::streamed::{CHUNK, envelope_head};
 use crate::api::{ListOrText, Page, Role};
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::store::Db;
@@ -30,18 +30,11 @@ const MEMBERS_OPEN: &[u8] = b"\"members\":[";
 /// The answer: `envelope` (its `results` empty) with `roles`, in order,
 /// each with its members read from `db` as the body is written.
 pub fn answer(envelope: &Page<()>, roles: Vec<Role>, db: Db) -> ApiResult<Response> {
-    let mut head = serde_json::to_vec(envelope).map_err(ApiError::internal)?;
-    // `..."results":[]}`: the roles go between the brackets.
-    if !head.ends_with(b"[]}") {
-        return Err(ApiError::internal(
-            "a page envelope that does not end in its results",
-        ));
-    }
-    head.truncate(head.len() - 2);
+    let head = envelope_head(envelope)?;
     let state = Writing {
         roles: roles.into_iter(),
         db,
-        head: Some(Bytes::from(head)),
+        head: Some(head),
         role: None,
         wrote_role: false,
         done: false,

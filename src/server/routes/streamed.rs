@@ -37,20 +37,13 @@ where
     F: Fn(Vec<i64>) -> Fut + Send + 'static,
     Fut: Future<Output = ApiResult<Vec<T>>> + Send + 'static,
 {
-    let mut head = serde_json::to_vec(envelope).map_err(ApiError::internal)?;
-    // `..."results":[]}`: the rows go between the brackets.
-    if !head.ends_with(b"[]}") {
-        return Err(ApiError::internal(
-            "a page envelope that does not end in its results",
-        ));
-    }
-    head.truncate(head.len() - 2);
+    let head = envelope_head(envelope)?;
     let state = Chunks {
         ids,
         next: 0,
         wrote_row: false,
         read,
-        head: Some(Bytes::from(head)),
+        head: Some(head),
         done: false,
     };
     let body = futures_util::stream::unfold(state, |mut state| async move {
@@ -58,6 +51,19 @@ where
         Some((bytes, state))
     });
     Ok(([(CONTENT_TYPE, "application/json")], Body::from_stream(body)).into_response())
+}
+
+/// What a streamed page's body opens with: `envelope` (its `results`
+/// empty) up to the bracket its rows follow, `..."results":[`.
+pub(super) fn envelope_head(envelope: &Page<()>) -> ApiResult<Bytes> {
+    let mut head = serde_json::to_vec(envelope).map_err(ApiError::internal)?;
+    if !head.ends_with(b"[]}") {
+        return Err(ApiError::internal(
+            "a page envelope that does not end in its results",
+        ));
+    }
+    head.truncate(head.len() - 2);
+    Ok(Bytes::from(head))
 }
 
 /// Where a streamed page stands.

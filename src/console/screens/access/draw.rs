@@ -29,13 +29,7 @@ const COLUMN_WIDTH: (usize, usize) = (9, 21);
 /// The width of every column: the longest heading's, a space before it,
 /// within [`COLUMN_WIDTH`].
 fn column_width(access: &Access) -> usize {
-    let longest = access
-        .columns()
-        .iter()
-        .map(|column| access.heading_of(*column).chars().count())
-        .max()
-        .unwrap_or(0);
-    (longest + 1).clamp(COLUMN_WIDTH.0, COLUMN_WIDTH.1)
+    (access.longest_heading + 1).clamp(COLUMN_WIDTH.0, COLUMN_WIDTH.1)
 }
 
 /// The style of a level.

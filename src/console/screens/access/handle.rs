@@ -172,12 +172,7 @@ impl Screens {
                     email: subject.email.clone(),
                     name: subject.name.clone(),
                 };
-                let mut heard = Heard::default();
-                if self.person.open(chosen) {
-                    heard.then(self.gather(ctx));
-                }
-                heard.push(Step::Open(ScreenId::Person));
-                heard
+                self.open_person_page(chosen, ctx)
             }
             Kind::Roles => {
                 let role = ChosenRole {

@@ -41,7 +41,7 @@ impl Access {
                 .map(|project| project.label())
                 .unwrap_or_default(),
             (None, Some(resource)) if resource != 0 => {
-                format!("every project · {}", self.heading_of_resource(resource))
+                format!("every project · {}", Access::resource_heading(resource))
             }
             (None, _) => "every project".into(),
         };
@@ -73,7 +73,7 @@ impl Access {
         let project = self.projects().get(column.project)?;
         let what = match column.column {
             0 => project.name.clone(),
-            _ => format!("{} · {}", project.name, self.heading_of_resource(column.column)),
+            _ => format!("{} · {}", project.name, Access::resource_heading(column.column)),
         };
         let mut said = format!("{} · {what}: {} · {source}", subject.name, level.name());
         if level.is_said()
@@ -83,13 +83,6 @@ impl Access {
             said.push_str(&format!(" (project default: {}, {why})", default.level.name()));
         }
         Some(said)
-    }
-
-    fn heading_of_resource(&self, column: usize) -> String {
-        crate::access::grid::columns()
-            .nth(column)
-            .map(crate::api::access::levels::display_name)
-            .unwrap_or_default()
     }
 
     /// What the project under the cursor's column says of itself: why the
@@ -178,7 +171,7 @@ impl Page for Access {
                     .get(column.project)
                     .map(|project| project.name.clone())
                     .unwrap_or_default(),
-                _ => self.heading_of_resource(column.column),
+                _ => Access::resource_heading(column.column),
             };
             lines.push(field(
                 &crate::console::kit::fit::fit(&crate::text::printable(&what), 14),

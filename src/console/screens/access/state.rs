@@ -156,6 +156,9 @@ pub struct Access {
     pub(super) shown: Vec<u32>,
     /// The columns shown, in order.
     pub(super) columns: Vec<Column>,
+    /// The longest of their headings, in characters: worked out when the
+    /// columns change, not on every frame.
+    pub(super) longest_heading: usize,
     pub(super) cursor: u64,
     pub(super) top: u64,
     /// The column under the cursor, among those shown.
@@ -225,16 +228,18 @@ impl Access {
         self.columns.get(self.column).copied()
     }
 
+    /// The heading of a resource's column (`column` past the project's).
+    pub fn resource_heading(column: usize) -> String {
+        grid::columns().nth(column).map(display_name).unwrap_or_default()
+    }
+
     /// A column's heading: a project's name, or a resource's.
     pub fn heading_of(&self, column: Column) -> String {
         if self.project.is_some() {
             return if column.column == 0 {
                 "project".into()
             } else {
-                grid::columns()
-                    .nth(column.column)
-                    .map(display_name)
-                    .unwrap_or_default()
+                Access::resource_heading(column.column)
             };
         }
         self.projects()
@@ -271,6 +276,10 @@ impl Access {
             });
             self.columns = columns;
         }
+        self.longest_heading = (self.columns.iter())
+            .map(|column| self.heading_of(*column).chars().count())
+            .max()
+            .unwrap_or(0);
         self.column = self.column.min(self.columns.len().saturating_sub(1));
         let cursor = self.cursor as i64;
         self.move_to(cursor, height);

@@ -8,14 +8,10 @@
 use super::{Ask, Msg};
 use crate::access::directory::{Directory, Person, roles_held};
 use crate::access::person::PersonAccess;
-use crate::access::read::{ReadError, Reader};
+use crate::access::read::{Reader, SMALL_ANSWERS_AT_ONCE};
 use crate::api::Client;
 use crate::console::screens::request::Tell;
 use crate::people::profile;
-
-/// Requests in flight at once for a person's access: as `orgdeck access
-/// person` sends them (its answers are a few KB each, `?member_id=`).
-pub const ACCESS_AT_ONCE: usize = 32;
 
 /// Runs what the page asks.
 pub async fn run(
@@ -46,7 +42,7 @@ pub async fn run(
             index,
             stop,
         } => {
-            let reader = Reader::paced_by(client, ACCESS_AT_ONCE, pacer, stop.0);
+            let reader = Reader::paced_by(client, SMALL_ANSWERS_AT_ONCE, pacer, stop.0);
             let person = Person::from_member(&member);
             // The roles as People's index has them, the person their one
             // member: no role's memberships are read again.
@@ -67,10 +63,7 @@ pub async fn run(
             tracing::info!(requests = reader.requests(), "a person's access, for their page");
             Msg::Access {
                 ticket,
-                result: result.map(Box::new).map_err(|error| match error {
-                    ReadError::Stopped => "stopped".to_string(),
-                    ReadError::Api(error) => error.to_string(),
-                }),
+                result: result.map(Box::new).map_err(|error| error.to_string()),
             }
         }
     }

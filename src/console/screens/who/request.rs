@@ -5,12 +5,9 @@
 
 use super::{Ask, Msg};
 use crate::access::directory::Directory;
-use crate::access::read::{ReadError, Reader};
-use crate::access::who::{WhoAccess, WhoError};
+use crate::access::read::{Reader, SMALL_ANSWERS_AT_ONCE};
+use crate::access::who::WhoAccess;
 use crate::api::Client;
-
-/// Requests in flight at once: as `orgdeck access who` sends them.
-const AT_ONCE: usize = 32;
 
 /// Reads who reaches the thing.
 pub async fn run(ask: Ask, client: &Client, pacer: std::sync::Arc<crate::health::budget::Pacer>) -> Msg {
@@ -21,7 +18,7 @@ pub async fn run(ask: Ask, client: &Client, pacer: std::sync::Arc<crate::health:
         thing,
         stop,
     } = ask;
-    let reader = Reader::paced_by(client, AT_ONCE, pacer, stop.0);
+    let reader = Reader::paced_by(client, SMALL_ANSWERS_AT_ONCE, pacer, stop.0);
     let result = async {
         let directory = Directory::load(&reader, &organization).await?;
         WhoAccess::read(&reader, &directory, &project, &thing).await
@@ -29,10 +26,6 @@ pub async fn run(ask: Ask, client: &Client, pacer: std::sync::Arc<crate::health:
     .await;
     Msg::Read {
         ticket,
-        result: result.map(Box::new).map_err(|error| match error {
-            WhoError::NotFound(message) => message,
-            WhoError::Read(ReadError::Stopped) => "stopped".into(),
-            WhoError::Read(ReadError::Api(error)) => error.to_string(),
-        }),
+        result: result.map(Box::new).map_err(|error| error.to_string()),
     }
 }

@@ -5,13 +5,10 @@
 
 use super::{Ask, Msg};
 use crate::access::directory::Directory;
-use crate::access::read::{ReadError, Reader};
+use crate::access::read::{Reader, SMALL_ANSWERS_AT_ONCE};
 use crate::access::role::RoleGrants;
 use crate::api::Client;
 use crate::console::screens::request::Tell;
-
-/// Requests in flight at once: as `orgdeck access role` sends them.
-const AT_ONCE: usize = 32;
 
 /// Reads what the role grants.
 pub async fn run(
@@ -26,9 +23,11 @@ pub async fn run(
         role,
         stop,
     } = ask;
-    let reader = Reader::paced_by(client, AT_ONCE, pacer, stop.0);
+    let reader = Reader::paced_by(client, SMALL_ANSWERS_AT_ONCE, pacer, stop.0);
     let result = async {
-        let directory = Directory::load(&reader, &organization).await.map_err(words)?;
+        let directory = Directory::load(&reader, &organization)
+            .await
+            .map_err(|error| error.to_string())?;
         let Some(found) = directory.role(&role) else {
             return Err(format!(
                 "the role is no longer in {}",
@@ -44,19 +43,12 @@ pub async fn run(
             tell(Msg::Progress { ticket, done, total })
         })
         .await
-        .map_err(words)
+        .map_err(|error| error.to_string())
     }
     .await;
     tracing::info!(requests = reader.requests(), "what a role grants, for its page");
     Msg::Read {
         ticket,
         result: result.map(Box::new),
-    }
-}
-
-fn words(error: ReadError) -> String {
-    match error {
-        ReadError::Stopped => "stopped".into(),
-        ReadError::Api(error) => error.to_string(),
     }
 }
