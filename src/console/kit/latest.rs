@@ -51,3 +51,32 @@ mod tests {
         assert_eq!(latest.current(), second);
     }
 }
+
+/// What stops a read under way (its page left, Esc, a read started
+/// again, another organization), carried by the ask that started it: one
+/// flag the read checks between requests and during one.
+#[derive(Clone, Default)]
+pub struct Stopper(pub std::sync::Arc<crate::access::read::Stop>);
+
+impl Stopper {
+    pub fn stop(&self) {
+        self.0.stop();
+    }
+}
+
+impl std::fmt::Debug for Stopper {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_stopped() {
+            "Stopper(stopped)"
+        } else {
+            "Stopper"
+        })
+    }
+}
+
+impl PartialEq for Stopper {
+    /// The same flag.
+    fn eq(&self, other: &Stopper) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}

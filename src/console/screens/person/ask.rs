@@ -3,6 +3,7 @@
 //! task (`request.rs`); their answers are the screen's own
 //! [`Msg`](super::Msg).
 
+pub use crate::console::kit::latest::Stopper;
 use crate::console::kit::latest::Ticket;
 use crate::console::screens::people::msg::SharedIndex;
 
@@ -25,25 +26,4 @@ pub enum Ask {
         index: SharedIndex,
         stop: Stopper,
     },
-}
-
-/// What stops a read of access (the page left), carried by its ask.
-#[derive(Clone)]
-pub struct Stopper(pub std::sync::Arc<crate::access::read::Stop>);
-
-impl std::fmt::Debug for Stopper {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(if self.0.is_stopped() {
-            "Stopper(stopped)"
-        } else {
-            "Stopper"
-        })
-    }
-}
-
-impl PartialEq for Stopper {
-    /// The same flag.
-    fn eq(&self, other: &Stopper) -> bool {
-        std::sync::Arc::ptr_eq(&self.0, &other.0)
-    }
 }

@@ -48,7 +48,7 @@ impl Who {
     /// what stops it (an earlier one is stopped).
     pub fn start(&mut self, project: String, thing: Thing) -> (crate::console::kit::latest::Ticket, Stopper) {
         self.stop_reading();
-        let stop = Stopper(crate::access::read::Stop::new());
+        let stop = Stopper::default();
         self.stop = Some(stop.clone());
         self.asked = Some((project, thing));
         self.heading = None;

@@ -55,7 +55,7 @@ impl Grants {
         self.role = Some(role);
         self.reading = Some(None);
         self.error = None;
-        let stop = Stopper(crate::access::read::Stop::new());
+        let stop = Stopper::default();
         self.stop = Some(stop.clone());
         self.relayout(height);
         (self.reads.issue(), stop)
