@@ -98,6 +98,19 @@ pub enum Change {
     Batch(Vec<Change>),
 }
 
+/// A change proposed by a screen or a command, with what must be read to
+/// preview it: whose access it can move (only they are kept of the
+/// members), the one project it is about (a rule) or every project, and
+/// the object a rule on one dashboard or insight is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Proposed {
+    pub change: Change,
+    pub people: super::directory::People,
+    /// The project's id; `None`: every project the key sees.
+    pub project: Option<i64>,
+    pub object: Option<ObjectRef>,
+}
+
 /// What a cell is about: the project, a resource of it, or one object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Cell<'a> {
