@@ -134,8 +134,8 @@ impl Gathering {
         }
         let mut keys = Keys::default();
         let total = self.people;
-        let mut memberships: Vec<(Key, u32)> = Vec::with_capacity(total);
-        let mut users: Vec<(Key, u32)> = Vec::with_capacity(total);
+        let mut memberships: Vec<(Packed, u32)> = Vec::with_capacity(total);
+        let mut users: Vec<(Packed, u32)> = Vec::with_capacity(total);
         let mut file = BufWriter::new(tempfile::tempfile()?);
         let mut last: Option<String> = None;
         let mut count = 0u32;
@@ -155,8 +155,8 @@ impl Gathering {
             if last.as_deref() == Some(person.membership_id.as_str()) {
                 continue;
             }
-            memberships.push((keys.key(&person.membership_id), count));
-            users.push((keys.key(&person.user_uuid), count));
+            memberships.push((packed(keys.key(&person.membership_id)), count));
+            users.push((packed(keys.key(&person.user_uuid)), count));
             serde_json::to_writer(&mut file, &person)?;
             file.write_all(b"\n")?;
             count = count
@@ -222,35 +222,36 @@ pub struct Members {
 }
 
 /// Ids and the places of their members, by id: 20 bytes an id (a place
-/// last among one id's: the last such member wins, as a map would have it).
+/// last among one id's: the last such member wins, as a map would have it),
+/// sorted where they were gathered, never copied.
 #[derive(Default)]
 struct Index {
-    keys: Vec<Key>,
-    places: Vec<u32>,
+    entries: Vec<(Packed, u32)>,
+}
+
+/// A [`Key`] in 4-byte words, high first (the same order), so that an
+/// entry of an [`Index`] takes 20 bytes, not 24.
+type Packed = [u32; 4];
+
+fn packed(Key([high, low]): Key) -> Packed {
+    [(high >> 32) as u32, high as u32, (low >> 32) as u32, low as u32]
 }
 
 impl Index {
-    fn of(mut pairs: Vec<(Key, u32)>) -> Index {
-        pairs.sort_unstable();
-        let mut index = Index {
-            keys: Vec::with_capacity(pairs.len()),
-            places: Vec::with_capacity(pairs.len()),
-        };
-        for (key, place) in pairs {
-            index.keys.push(key);
-            index.places.push(place);
-        }
-        index
+    fn of(mut entries: Vec<(Packed, u32)>) -> Index {
+        entries.sort_unstable();
+        Index { entries }
     }
 
     /// The place of the last entry with `key`.
     fn place(&self, key: Key) -> Option<usize> {
-        let end = self.keys.partition_point(|at| *at <= key);
+        let key = packed(key);
+        let end = self.entries.partition_point(|(at, _)| *at <= key);
         let at = end.checked_sub(1)?;
-        if self.keys.get(at) != Some(&key) {
-            return None;
+        match self.entries.get(at) {
+            Some((found, place)) if *found == key => Some(*place as usize),
+            _ => None,
         }
-        self.places.get(at).map(|place| *place as usize)
     }
 }
 
@@ -284,21 +285,30 @@ impl Members {
     /// Holds the roles each member holds, from (member's place, role's
     /// place) pairs; the user uuids, needed only to find them, are let go.
     pub fn set_roles(&mut self, mut held: Vec<(u32, u32)>) {
+        // Let go first: the most held at once is then the pairs and the
+        // starts, never the user uuids beside them.
+        self.users = Index::default();
         held.sort_unstable();
         held.dedup();
+        // Pairs of members past the last (none come from `holders`) are
+        // dropped, as they always were.
+        held.retain(|(at, _)| (*at as usize) < self.count);
         let mut starts = Vec::with_capacity(self.count + 1);
-        let mut roles = Vec::with_capacity(held.len());
-        let mut pairs = held.into_iter().peekable();
+        let mut pairs = held.iter().peekable();
+        let mut taken = 0u32;
         for position in 0..self.count {
-            starts.push(u32::try_from(roles.len()).unwrap_or(u32::MAX));
-            while let Some((_, role)) = pairs.next_if(|(at, _)| *at as usize == position) {
-                roles.push(role);
+            starts.push(taken);
+            while pairs.next_if(|(at, _)| *at as usize == position).is_some() {
+                taken = taken.saturating_add(1);
             }
         }
-        starts.push(u32::try_from(roles.len()).unwrap_or(u32::MAX));
+        starts.push(taken);
         self.role_starts = starts;
+        // In place: the pairs' room becomes the roles' (the same
+        // alignment), then shrinks to them.
+        let mut roles: Vec<u32> = held.into_iter().map(|(_, role)| role).collect();
+        roles.shrink_to_fit();
         self.roles = roles;
-        self.users = Index::default();
     }
 
     /// The places in the directory's roles of the roles the member at

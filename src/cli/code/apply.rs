@@ -98,7 +98,7 @@ pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> a
         false
     };
     let current = live.subscriptions_of(&plan)?;
-    let steps = steps::build(&plan, &wanted, &live, &current, today);
+    let steps = steps::build(&plan, &wanted, &live, &current, today)?;
     super::access_rules::read_for_preview(&connection, &mut live, &wanted, &plan).await;
     let preview = super::access_rules::preview(&wanted, &live, &plan);
     if format == Format::Table {
@@ -127,7 +127,7 @@ pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> a
     // seconds (run::FRESH).
     let reads = Reads {
         at: read_at,
-        roles: Some(role_reads(&live)),
+        roles: Some(role_reads(&live)?),
         // Those its steps act on: a step looks up its own alone.
         subscriptions: Some(std::sync::Arc::new(
             current
@@ -246,13 +246,13 @@ fn confirmed() -> anyhow::Result<bool> {
 }
 
 /// The roles as the plan read them.
-fn role_reads(live: &Live) -> std::collections::HashMap<String, steps::RoleRead> {
+fn role_reads(live: &Live) -> std::io::Result<std::collections::HashMap<String, steps::RoleRead>> {
     live.file
         .roles
         .iter()
         .flatten()
         .filter_map(|role| role.id.as_deref())
-        .map(|id| (id.to_string(), steps::role_read(live, id)))
+        .map(|id| Ok((id.to_string(), steps::role_read(live, id)?)))
         .collect()
 }
 

@@ -3,16 +3,19 @@
 //! against what the server holds (unknown insights, people who are not
 //! members) with every problem at its line.
 
+mod roles;
+
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::file::{CodeFile, InsightRef, Problem, RoleEntry, SubscriptionEntry};
-use super::server_id::ServerId;
+use super::file::{CodeFile, InsightRef, Problem, SubscriptionEntry};
+use super::members_aside::LiveMembers;
 use super::spill::Spilled;
 use crate::text::printable;
+use roles::{cannot_read_members, role_change, strangers};
 
 /// What `--prune` removes: members and subscriptions not in the file, and
 /// roles too when it names them.
@@ -36,11 +39,11 @@ pub struct Live {
     pub insights: HashMap<String, i64>,
     pub insight_short: HashMap<i64, String>,
     pub dashboards: HashSet<i64>,
-    /// The organization's members: each one's user UUID by address, lower
-    /// case (each address held once, shared with `memberships`).
-    pub member_uuids: HashMap<Arc<str>, ServerId>,
-    /// Per role id, its memberships' ids by address, lower case.
-    pub memberships: HashMap<String, HashMap<Arc<str>, ServerId>>,
+    /// The organization's members (each one's user UUID by address) and,
+    /// per role id, its memberships, set aside in order of address (lower
+    /// case) and read back as they are compared; the roles' entries in
+    /// `file` hold no members.
+    pub members: Arc<LiveMembers>,
     /// The access rules, when the file has them (see `access_rules`).
     pub access: super::access_rules::LiveAccess,
 }
@@ -264,10 +267,19 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
     if let Some(roles) = &file.roles {
         let live_roles = live.file.roles.as_deref().unwrap_or_default();
         let mut matched = HashSet::new();
+        let strangers = match strangers(roles, &live.members) {
+            Ok(strangers) => strangers,
+            Err(error) => {
+                problem(None, cannot_read_members(&error));
+                BTreeSet::new()
+            }
+        };
         for (role_index, role) in roles.iter().enumerate() {
-            for (email, at) in role.members.iter().zip(&role.member_at) {
-                if !live.member_uuids.contains_key(email.to_lowercase().as_str()) {
-                    problem(*at, format!("{email} is not a member of the organization"));
+            let from = (role_index, 0);
+            for &(_, member) in strangers.range(from..(role_index + 1, 0)) {
+                if let Some(email) = role.members.get(member) {
+                    let at = role.member_at.get(member).copied().flatten();
+                    problem(at, format!("{email} is not a member of the organization"));
                 }
             }
             let found = match &role.id {
@@ -300,9 +312,13 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
                             ),
                         );
                     }
-                    if let Some(mut change) = role_change(role, current, prune, &mut plan.members_kept) {
-                        change.index = Some(role_index);
-                        plan.changes.push(change);
+                    match role_change(role, current, &live.members, prune, &mut plan.members_kept) {
+                        Ok(Some(mut change)) => {
+                            change.index = Some(role_index);
+                            plan.changes.push(change);
+                        }
+                        Ok(None) => {}
+                        Err(error) => problem(role.at, cannot_read_members(&error)),
                     }
                 }
                 None => plan.changes.push(Change {
@@ -448,69 +464,6 @@ fn cannot_read_back(id: i64, error: &anyhow::Error) -> String {
 fn sorted(members: &[String]) -> Vec<String> {
     let set: BTreeSet<String> = members.iter().cloned().collect();
     set.into_iter().collect()
-}
-
-fn role_change(
-    role: &RoleEntry,
-    current: &RoleEntry,
-    prune: Option<Prune>,
-    kept: &mut usize,
-) -> Option<Change> {
-    let mut fields = Vec::new();
-    if role.name != current.name {
-        fields.push(FieldChange {
-            field: "name".into(),
-            old: Value::from(current.name.clone()),
-            new: Value::from(role.name.clone()),
-        });
-    }
-    // Compared only where the server has it (older PostHog): today's
-    // ignores it, and a file exported there has none.
-    if let (Some(wanted), Some(has)) = (
-        role.feature_flags_access_level,
-        current.feature_flags_access_level,
-    ) && wanted != has
-    {
-        fields.push(FieldChange {
-            field: "feature_flags_access_level".into(),
-            old: Value::from(has),
-            new: Value::from(wanted),
-        });
-    }
-    let wanted: HashSet<String> = role.members.iter().map(|member| member.to_lowercase()).collect();
-    let has: HashSet<String> = current
-        .members
-        .iter()
-        .map(|member| member.to_lowercase())
-        .collect();
-    let added: Vec<String> = sorted(&role.members)
-        .into_iter()
-        .filter(|member| !has.contains(&member.to_lowercase()))
-        .collect();
-    let absent: Vec<String> = sorted(&current.members)
-        .into_iter()
-        .filter(|member| !wanted.contains(&member.to_lowercase()))
-        .collect();
-    let removed = if prune.is_some() {
-        absent
-    } else {
-        *kept += absent.len();
-        Vec::new()
-    };
-    if fields.is_empty() && added.is_empty() && removed.is_empty() {
-        return None;
-    }
-    Some(Change {
-        action: Action::Change,
-        kind: "role".into(),
-        id: current.id.clone(),
-        name: role.name.clone(),
-        fields,
-        members_added: added,
-        members_removed: removed,
-        line: role.at.map(|at| at.line),
-        index: None,
-    })
 }
 
 /// The entry with its insights named as the server names them (short ids

@@ -2,7 +2,10 @@
 //! rules as code. The file model is in [`file`], the comparison in
 //! [`diff`] (access rules in [`access_rules`]), the steps of a plan in
 //! [`steps`] (saved by `plan --save`, see [`saved`]) and how `apply` runs
-//! them in [`run`], under the file's [`lock`].
+//! them in [`run`], under the file's [`lock`]. What grows with the
+//! organization is set aside rather than held: the subscriptions
+//! ([`spill`]), and the members and each role's memberships, sorted
+//! outside memory ([`members_aside`], [`sorted`]).
 
 pub mod access_rules;
 pub mod apply;
@@ -10,15 +13,16 @@ mod caller;
 pub mod diff;
 pub mod file;
 pub mod lock;
+mod members_aside;
 pub mod pace;
 pub mod run;
 pub mod saved;
-pub mod server_id;
+mod sorted;
 mod spill;
 pub mod steps;
 pub mod writeback;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -27,12 +31,9 @@ use futures_util::{StreamExt, TryStreamExt};
 use super::Exit;
 use super::connection::Connection;
 use super::output::{self, Format};
-use crate::api::{
-    Client, FetchAll, List, ListOrText, NamedItem, OrganizationMember, Role, RoleMembership, Subscription,
-};
+use crate::api::{Client, FetchAll, List, NamedItem, RoleMembership, Subscription};
 use diff::{Live, Prune};
 use file::{CodeFile, Header, InsightRef, Names, RoleEntry, SubscriptionEntry};
-use server_id::ServerId;
 
 #[derive(Debug, clap::Args)]
 pub struct ExportArgs {
@@ -84,7 +85,22 @@ pub fn print_schema() -> anyhow::Result<()> {
 pub async fn export(args: ExportArgs, connection: Connection, format: Format) -> anyhow::Result<()> {
     let only_access = args.access && !args.roles && !args.subscriptions;
     let both = args.roles == args.subscriptions && !only_access;
-    let (mut live, names) = fetch(&connection, args.roles || both, false).await?;
+    let (mut live, names) = fetch(&connection, false, false).await?;
+    // Each role's members are set aside, sorted, as they are walked
+    // ([`members_aside`]), and written back a member at a time.
+    let role_members = match args.roles || both {
+        true => {
+            let organization = live.file.header.organization.clone();
+            let (entries, members): (Vec<RoleEntry>, Vec<sorted::Sorted>) =
+                members_aside::read(&connection.client, &organization)
+                    .await?
+                    .into_iter()
+                    .unzip();
+            live.file.roles = Some(entries);
+            Some(members)
+        }
+        false => None,
+    };
     // The subscriptions are set aside as they are walked and written an
     // entry at a time, in id order ([`spill`]).
     let spilled = match args.subscriptions || both {
@@ -99,8 +115,11 @@ pub async fn export(args: ExportArgs, connection: Connection, format: Format) ->
         live.file.access = Some(live.access.rules.clone());
     }
     live.file.subscriptions = spilled.as_ref().map(|_| Vec::new());
-    let write =
-        |out: &mut dyn std::io::Write| spill::write(out, format, &live.file, &names, spilled.as_ref());
+    let aside = spill::Aside {
+        role_members: role_members.as_deref(),
+        subscriptions: spilled.as_ref(),
+    };
+    let write = |out: &mut dyn std::io::Write| spill::write(out, format, &live.file, &names, &aside);
     match &args.file {
         Some(path) => crate::config::files::replace_keeping_mode_with(path, |out| write(out))
             .map_err(|error| anyhow::anyhow!("cannot write {}: {error:#}", path.display())),
@@ -200,7 +219,7 @@ async fn save_plan(
     } else {
         false
     };
-    let steps = steps::build(plan, wanted, live, &live.subscriptions_of(plan)?, today);
+    let steps = steps::build(plan, wanted, live, &live.subscriptions_of(plan)?, today)?;
     let saved = saved::SavedPlan {
         orgdeck_plan: 1,
         made_at: crate::clock::Clock::system().now(),
@@ -381,33 +400,13 @@ pub async fn fetch(
         project: project.name.clone(),
     };
     if roles {
-        let options = all_options();
         // The members PostHog embeds in each role (every one) are cut out
-        // of the roles' page as it arrives, and read from each role's
-        // memberships a page at a time instead: what is held is an address
-        // and an id a membership, never the server's whole objects.
-        let (role_list, member_list) = (
-            List::roles(org).without("members"),
-            List::<OrganizationMember>::members(org),
-        );
-        // Of each member, only the address and user UUID are kept.
-        let (found, members) = tokio::try_join!(
-            client.all(&role_list, &options),
-            client.gather(&member_list, &options, |page: Vec<OrganizationMember>| {
-                crate::api::error::Result::Ok(
-                    page.into_iter()
-                        .map(|member| (member.user.email.to_lowercase(), member.user.uuid))
-                        .collect(),
-                )
-            }),
-        )?;
-        live.member_uuids = members
-            .into_iter()
-            .map(|(email, uuid)| (Arc::from(email), ServerId::new(uuid)))
-            .collect();
-        let (entries, memberships) = role_entries(client, org, found.into_vec(), &live.member_uuids).await?;
+        // of the roles' page as it arrives, and each role's memberships
+        // read a page at a time instead; they and the organization's
+        // members are set aside in order of address ([`members_aside`]).
+        let (entries, members) = members_aside::LiveMembers::read(client, org).await?;
         live.file.roles = Some(entries);
-        live.memberships = memberships;
+        live.members = Arc::new(members);
     }
     if subscriptions {
         let options = all_options();
@@ -438,77 +437,6 @@ pub async fn fetch(
         live.subscriptions = Some(std::sync::Arc::new(spilled));
     }
     Ok((live, names))
-}
-
-/// Each role with its members' addresses, sorted by name; members come
-/// with the role where the server embeds them, else from its memberships
-/// (a few roles at a time).
-/// A membership's address is the member's own (`members`), held once.
-type Memberships = HashMap<String, HashMap<Arc<str>, ServerId>>;
-
-async fn role_entries(
-    client: &Client,
-    organization: &str,
-    roles: Vec<Role>,
-    members: &HashMap<Arc<str>, ServerId>,
-) -> anyhow::Result<(Vec<RoleEntry>, Memberships)> {
-    let found: Vec<(RoleEntry, HashMap<Arc<str>, ServerId>)> =
-        futures_util::stream::iter(roles.into_iter().map(|role| async move {
-            // Of each membership, only its member's address and its id.
-            let held: Vec<(String, String)> = match &role.members {
-                Some(ListOrText::List(memberships)) => memberships.iter().filter_map(member_of).collect(),
-                _ => {
-                    let list = List::memberships(organization, &role.id);
-                    client
-                        .gather(&list, &all_options(), |page: Vec<RoleMembership>| {
-                            crate::api::error::Result::Ok(page.iter().filter_map(member_of).collect())
-                        })
-                        .await?
-                        .into_vec()
-                }
-            };
-            let ids = held
-                .iter()
-                .map(|(email, id)| {
-                    let email = email.to_lowercase();
-                    let email = match members.get_key_value(email.as_str()) {
-                        Some((held, _)) => Arc::clone(held),
-                        None => Arc::from(email),
-                    };
-                    (email, ServerId::new(id.clone()))
-                })
-                .collect();
-            let mut emails: Vec<String> = held
-                .into_iter()
-                .map(|(email, _)| email)
-                .filter(|email| !email.is_empty())
-                .collect::<HashSet<_>>()
-                .into_iter()
-                .collect();
-            emails.sort();
-            anyhow::Ok((
-                RoleEntry {
-                    id: Some(role.id.clone()),
-                    name: role.name.clone(),
-                    default: role.is_default == Some(true),
-                    feature_flags_access_level: role.feature_flags_access_level,
-                    members: emails,
-                    ..RoleEntry::default()
-                },
-                ids,
-            ))
-        }))
-        .buffer_unordered(4)
-        .try_collect()
-        .await?;
-    let mut memberships = HashMap::new();
-    let mut entries = Vec::new();
-    for (entry, ids) in found {
-        memberships.insert(entry.id.clone().unwrap_or_default(), ids);
-        entries.push(entry);
-    }
-    entries.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.id.cmp(&b.id)));
-    Ok((entries, memberships))
 }
 
 /// A membership's member's address (as the server writes it) and the

@@ -16,6 +16,7 @@ use std::sync::Mutex;
 use crate::api::{Client, List, NamedItem, Subscription, SubscriptionFilter};
 
 use super::file::{CodeFile, Names, SubscriptionEntry};
+use super::sorted::Sorted;
 use crate::cli::output::{self, Format};
 
 /// The subscriptions of a project, set aside: each one's id, offset and
@@ -175,48 +176,156 @@ impl Spilled {
     }
 }
 
+/// What `export` set aside to write back as it writes the file: each
+/// role's members (beside `file`'s roles, in their order) and the
+/// subscriptions.
+#[derive(Default)]
+pub struct Aside<'a> {
+    pub role_members: Option<&'a [Sorted]>,
+    pub subscriptions: Option<&'a Spilled>,
+}
+
 /// Writes the file: `file` (its subscriptions, if any, an empty list)
-/// with the subscriptions `spilled` holds, byte for byte as
-/// [`CodeFile::to_toml`] and [`CodeFile::to_json`] write the whole file,
-/// an entry at a time.
+/// with each role's members and the subscriptions `aside` holds, byte for
+/// byte as [`CodeFile::to_toml`] and [`CodeFile::to_json`] write the whole
+/// file, a member and an entry at a time.
 pub fn write(
     out: &mut dyn Write,
     format: Format,
     file: &CodeFile,
     names: &Names,
-    spilled: Option<&Spilled>,
+    aside: &Aside<'_>,
 ) -> anyhow::Result<()> {
-    match (format, spilled) {
-        (Format::Json, Some(spilled)) if spilled.len() > 0 => {
-            let head = crate::text::to_safe_json(&file.to_json())?;
-            // The subscriptions are the last key, an empty list: `[]` then
-            // the object's end. The entries go in it, laid out two deep.
-            let open = head
-                .strip_suffix("[]\n}")
-                .ok_or_else(|| anyhow::anyhow!("the file's subscriptions are not its last key"))?;
-            out.write_all(open.as_bytes())?;
-            out.write_all(b"[")?;
-            let mut first = true;
-            spilled.each(|entry| {
-                out.write_all(if first { b"\n    " } else { b",\n    " })?;
-                first = false;
-                output::write_at(&mut &mut *out, &entry.to_json(), 2)?;
-                Ok(())
-            })?;
-            out.write_all(b"\n  ]\n}\n")?;
-        }
-        (Format::Json, _) => {
-            out.write_all(crate::text::to_safe_json(&file.to_json())?.as_bytes())?;
+    match format {
+        Format::Json => {
+            let streamed = StreamedFile {
+                top: file.to_json(),
+                aside,
+            };
+            output::write_at(&mut &mut *out, &streamed, 0)?;
             out.write_all(b"\n")?;
         }
-        (Format::Table, spilled) => {
-            file.write_toml_head(names, out)?;
-            if let Some(spilled) = spilled {
+        Format::Table => {
+            file.write_toml_head(names, aside.role_members, out)?;
+            if let Some(spilled) = aside.subscriptions {
                 spilled.each(|entry| Ok(out.write_all(entry.to_toml().as_bytes())?))?;
             }
         }
     }
     Ok(())
+}
+
+/// The file as JSON ([`CodeFile::to_json`], its roles' members and its
+/// subscriptions empty), with what was set aside written in their place
+/// as it is read back.
+struct StreamedFile<'a> {
+    top: serde_json::Value,
+    aside: &'a Aside<'a>,
+}
+
+impl serde::Serialize for StreamedFile<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let serde_json::Value::Object(top) = &self.top else {
+            return self.top.serialize(serializer);
+        };
+        let mut map = serializer.serialize_map(Some(top.len()))?;
+        for (key, value) in top {
+            match (key.as_str(), value, self.aside) {
+                (
+                    "roles",
+                    serde_json::Value::Array(roles),
+                    Aside {
+                        role_members: Some(members),
+                        ..
+                    },
+                ) => map.serialize_entry(key, &StreamedRoles { roles, members })?,
+                (
+                    "subscriptions",
+                    _,
+                    Aside {
+                        subscriptions: Some(spilled),
+                        ..
+                    },
+                ) => map.serialize_entry(key, &StreamedSubscriptions(spilled))?,
+                _ => map.serialize_entry(key, value)?,
+            }
+        }
+        map.end()
+    }
+}
+
+/// The roles, each with its members read back from where they were set
+/// aside (`members` beside `roles`).
+struct StreamedRoles<'a> {
+    roles: &'a [serde_json::Value],
+    members: &'a [Sorted],
+}
+
+impl serde::Serialize for StreamedRoles<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        let mut roles = serializer.serialize_seq(Some(self.roles.len()))?;
+        for (at, role) in self.roles.iter().enumerate() {
+            let (serde_json::Value::Object(fields), Some(members)) = (role, self.members.get(at)) else {
+                roles.serialize_element(role)?;
+                continue;
+            };
+            struct Role<'a>(&'a serde_json::Map<String, serde_json::Value>, &'a Sorted);
+            impl serde::Serialize for Role<'_> {
+                fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                    let mut map = serializer.serialize_map(Some(self.0.len()))?;
+                    for (key, value) in self.0 {
+                        match key.as_str() {
+                            "members" => map.serialize_entry(key, &StreamedMembers(self.1))?,
+                            _ => map.serialize_entry(key, value)?,
+                        }
+                    }
+                    map.end()
+                }
+            }
+            roles.serialize_element(&Role(fields, members))?;
+        }
+        roles.end()
+    }
+}
+
+/// A role's members, read back one at a time.
+struct StreamedMembers<'a>(&'a Sorted);
+
+impl serde::Serialize for StreamedMembers<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeSeq};
+        let length = usize::try_from(self.0.len()).ok();
+        let mut members = serializer.serialize_seq(length)?;
+        for member in self.0.read::<String>().map_err(S::Error::custom)? {
+            members.serialize_element(&member.map_err(S::Error::custom)?)?;
+        }
+        members.end()
+    }
+}
+
+/// The subscriptions, read back one at a time in id order.
+struct StreamedSubscriptions<'a>(&'a Spilled);
+
+impl serde::Serialize for StreamedSubscriptions<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeSeq};
+        let mut entries = serializer.serialize_seq(Some(self.0.len()))?;
+        let mut failed = None;
+        let each = self.0.each(|entry| {
+            entries.serialize_element(&entry.to_json()).map_err(|error| {
+                let said = error.to_string();
+                failed = Some(error);
+                anyhow::anyhow!(said)
+            })
+        });
+        if let Some(error) = failed {
+            return Err(error);
+        }
+        each.map_err(|error| S::Error::custom(format!("{error:#}")))?;
+        entries.end()
+    }
 }
 
 #[cfg(test)]
@@ -309,7 +418,11 @@ mod tests {
             for format in [Format::Json, Format::Table] {
                 let mut streamed = Vec::new();
                 let aside = spilled(&entries, shorts.clone());
-                write(&mut streamed, format, &head, &names, Some(&aside)).unwrap();
+                let aside = Aside {
+                    role_members: None,
+                    subscriptions: Some(&aside),
+                };
+                write(&mut streamed, format, &head, &names, &aside).unwrap();
                 let at_once = match format {
                     Format::Json => crate::text::to_safe_json(&whole.to_json()).unwrap() + "\n",
                     Format::Table => whole.to_toml(&names),
@@ -320,7 +433,70 @@ mod tests {
         // Without subscriptions at all, the file as before.
         whole.subscriptions = None;
         let mut streamed = Vec::new();
-        write(&mut streamed, Format::Table, &whole, &names, None).unwrap();
+        write(&mut streamed, Format::Table, &whole, &names, &Aside::default()).unwrap();
         assert_eq!(String::from_utf8(streamed).unwrap(), whole.to_toml(&names));
+    }
+
+    /// Each role's members read back from where they were set aside, in
+    /// TOML and JSON, byte for byte as the whole file writes them.
+    #[test]
+    fn roles_members_aside_are_written_as_the_whole_file() {
+        use crate::cli::code::sorted::Sorter;
+        let members = [vec!["b@x.io", "a@x.io", "a@x.io", "c\"\u{202e}@x.io"], vec![]];
+        let whole = CodeFile {
+            header: Header {
+                host: "http://127.0.0.1:1".into(),
+                organization: "org".into(),
+                project: 2,
+            },
+            roles: Some(
+                members
+                    .iter()
+                    .enumerate()
+                    .map(|(at, emails)| {
+                        let mut emails: Vec<String> = emails.iter().map(|email| email.to_string()).collect();
+                        emails.sort();
+                        emails.dedup();
+                        RoleEntry {
+                            id: Some(format!("r{at}")),
+                            name: format!("Role {at}"),
+                            feature_flags_access_level: Some(21),
+                            members: emails,
+                            ..RoleEntry::default()
+                        }
+                    })
+                    .collect(),
+            ),
+            subscriptions: None,
+            access: None,
+        };
+        let mut head = whole.clone();
+        for role in head.roles.iter_mut().flatten() {
+            role.members.clear();
+        }
+        let aside: Vec<Sorted> = members
+            .iter()
+            .map(|emails| {
+                let mut sorter = Sorter::new(1);
+                for email in emails {
+                    sorter.push(email.to_string()).unwrap();
+                }
+                sorter.finish().unwrap().set_aside().unwrap()
+            })
+            .collect();
+        let names = Names::default();
+        for format in [Format::Json, Format::Table] {
+            let mut streamed = Vec::new();
+            let held = Aside {
+                role_members: Some(&aside),
+                subscriptions: None,
+            };
+            write(&mut streamed, format, &head, &names, &held).unwrap();
+            let at_once = match format {
+                Format::Json => crate::text::to_safe_json(&whole.to_json()).unwrap() + "\n",
+                Format::Table => whole.to_toml(&names),
+            };
+            assert_eq!(String::from_utf8(streamed).unwrap(), at_once, "{format:?}");
+        }
     }
 }

@@ -168,27 +168,18 @@ pub fn writes_subscriptions(plan: &Plan) -> bool {
 }
 
 /// A role as the server has it, from the plan's reading.
-pub(super) fn role_read(live: &Live, id: &str) -> RoleRead {
+pub(super) fn role_read(live: &Live, id: &str) -> std::io::Result<RoleRead> {
     let entry = live
         .file
         .roles
         .iter()
         .flatten()
         .find(|role| role.id.as_deref() == Some(id));
-    RoleRead {
+    Ok(RoleRead {
         name: entry.map(|role| role.name.clone()).unwrap_or_default(),
         feature_flags_access_level: entry.and_then(|role| role.feature_flags_access_level),
-        members: live
-            .memberships
-            .get(id)
-            .map(|members| {
-                members
-                    .iter()
-                    .map(|(email, id)| (email.to_string(), id.to_string()))
-                    .collect()
-            })
-            .unwrap_or_default(),
-    }
+        members: live.members.role(id)?,
+    })
 }
 
 /// A subscription's fields with its insights by number.
@@ -241,18 +232,22 @@ pub fn build(
     live: &Live,
     current: &HashMap<i64, SubscriptionEntry>,
     today: bool,
-) -> Vec<Step> {
+) -> std::io::Result<Vec<Step>> {
     let mut steps = Vec::new();
     let roles = wanted.roles.as_deref().unwrap_or_default();
+    // The user of each member a step adds, found in one reading.
+    let added: std::collections::BTreeSet<String> = plan
+        .changes
+        .iter()
+        .filter(|change| change.kind == "role")
+        .flat_map(|change| &change.members_added)
+        .map(|email| email.to_lowercase())
+        .collect();
+    let users = live.members.uuids(&added)?;
     for change in plan.changes.iter().filter(|change| change.kind == "role") {
         let entry = change.index.and_then(|index| roles.get(index));
         let level = entry.and_then(|role| role.feature_flags_access_level);
-        let user = |email: &str| {
-            live.member_uuids
-                .get(email.to_lowercase().as_str())
-                .map(ToString::to_string)
-                .unwrap_or_default()
-        };
+        let user = |email: &str| users.get(&email.to_lowercase()).cloned().unwrap_or_default();
         match (change.action, &change.id, change.index) {
             (Action::Create, _, Some(index)) => {
                 steps.push(Step::CreateRole {
@@ -272,7 +267,7 @@ pub fn build(
                 }
             }
             (Action::Change, Some(id), _) => {
-                let before = role_read(live, id);
+                let before = role_read(live, id)?;
                 let changed = |field: &str| change.fields.iter().any(|found| found.field == field);
                 if changed("name") || changed("feature_flags_access_level") {
                     steps.push(Step::UpdateRole {
@@ -308,7 +303,7 @@ pub fn build(
             }
             (Action::Remove, Some(id), _) => steps.push(Step::DeleteRole {
                 id: id.clone(),
-                before: role_read(live, id),
+                before: role_read(live, id)?,
             }),
             _ => {}
         }
@@ -371,7 +366,7 @@ pub fn build(
     }
     steps.extend(super::access_rules::steps(plan, wanted, live));
     steps.sort_by_key(Step::phase);
-    steps
+    Ok(steps)
 }
 
 /// The API's name of a field of the file.

@@ -348,7 +348,7 @@ impl CodeFile {
     pub fn to_toml(&self, names: &Names) -> String {
         let mut out = Vec::new();
         // Writing to a `Vec` cannot fail.
-        self.write_toml_head(names, &mut out).unwrap();
+        self.write_toml_head(names, None, &mut out).unwrap();
         let mut out = String::from_utf8(out).unwrap();
         for subscription in self.subscriptions.iter().flatten() {
             out.push_str(&subscription.to_toml());
@@ -359,8 +359,16 @@ impl CodeFile {
     /// Writes the TOML before the subscriptions: the header, the roles and
     /// the access rules (what `export` writes before it streams its
     /// subscriptions, each [`SubscriptionEntry::to_toml`]), a role's
-    /// member at a time, never the whole text held at once.
-    pub fn write_toml_head(&self, names: &Names, out: &mut dyn Write) -> std::io::Result<()> {
+    /// member at a time, never the whole text held at once. With
+    /// `members` (beside the roles, in their order), each role's members
+    /// are read back from where they were set aside rather than from the
+    /// role's own list.
+    pub fn write_toml_head(
+        &self,
+        names: &Names,
+        members: Option<&[super::sorted::Sorted]>,
+        out: &mut dyn Write,
+    ) -> std::io::Result<()> {
         writeln!(out, "# orgdeck export of {}", comment(&self.header.host))?;
         writeln!(
             out,
@@ -380,7 +388,7 @@ impl CodeFile {
         writeln!(out, "host = {}", toml_string(&self.header.host))?;
         writeln!(out, "organization = {}", toml_string(&self.header.organization))?;
         writeln!(out, "project = {}", self.header.project)?;
-        for role in self.roles.iter().flatten() {
+        for (at, role) in self.roles.iter().flatten().enumerate() {
             out.write_all(b"\n[[roles]]\n")?;
             if let Some(id) = &role.id {
                 writeln!(out, "id = {}", toml_string(id))?;
@@ -391,14 +399,23 @@ impl CodeFile {
                 writeln!(out, "feature_flags_access_level = {level}")?;
             }
             // As `toml_list` writes a list, one member a line.
-            if role.members.is_empty() {
-                out.write_all(b"members = []\n")?;
-            } else {
-                out.write_all(b"members = [\n")?;
-                for member in &role.members {
-                    writeln!(out, "  {},", toml_string(member))?;
+            match members.and_then(|members| members.get(at)) {
+                Some(aside) if !aside.is_empty() => {
+                    out.write_all(b"members = [\n")?;
+                    for member in aside.read::<String>()? {
+                        writeln!(out, "  {},", toml_string(&member?))?;
+                    }
+                    out.write_all(b"]\n")?;
                 }
-                out.write_all(b"]\n")?;
+                Some(_) => out.write_all(b"members = []\n")?,
+                None if role.members.is_empty() => out.write_all(b"members = []\n")?,
+                None => {
+                    out.write_all(b"members = [\n")?;
+                    for member in &role.members {
+                        writeln!(out, "  {},", toml_string(member))?;
+                    }
+                    out.write_all(b"]\n")?;
+                }
             }
         }
         for rule in self.access.iter().flatten() {

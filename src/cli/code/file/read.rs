@@ -52,7 +52,7 @@ pub(super) struct Check {
     checked: Checked,
 }
 
-/// Subscriptions checked as the file was read, a table at a time, each
+/// Subscriptions (and roles) checked as the file was read, a table at a time, each
 /// with its problems (told in their turn, as if checked with the rest):
 /// what a file of 100,000 of them holds is their entries, not the tree
 /// of their values.
@@ -62,6 +62,11 @@ pub(super) struct Checked {
     entries: Vec<Option<SubscriptionEntry>>,
     /// Their problems, in the order read.
     problems: Vec<Problem>,
+    /// The `[[roles]]` tables checked as they were read, the same way:
+    /// what a role of 100,000 members holds is its entry, not the tree of
+    /// its members' values.
+    roles: Vec<Option<RoleEntry>>,
+    role_problems: Vec<Problem>,
 }
 
 impl Checked {
@@ -79,6 +84,22 @@ impl Checked {
         self.entries.push(entry);
         self.problems.extend(check.problems);
         Node::Checked
+    }
+
+    /// Checks one `[[roles]]` table, and gives what stands for it in the
+    /// tree.
+    pub(super) fn check_role(&mut self, node: &Node, at: Option<Pos>) -> Node {
+        let mut check = Check::default();
+        let entry = check.role(node, at);
+        self.roles.push(entry);
+        self.role_problems.extend(check.problems);
+        Node::Checked
+    }
+
+    /// Every role checked and their problems, in the order read.
+    fn take_roles(&mut self) -> (Vec<RoleEntry>, Vec<Problem>) {
+        let roles = std::mem::take(&mut self.roles).into_iter().flatten().collect();
+        (roles, std::mem::take(&mut self.role_problems))
     }
 
     /// Every entry checked and their problems, in the order read. Checked
@@ -244,7 +265,13 @@ impl Check {
             ),
         }
         if let Some((node, at)) = top.get("roles") {
-            file.roles = Some(self.entries(node, at, "roles", |check, node, at| check.role(node, at)));
+            file.roles = Some(if self.checked.roles.is_empty() {
+                self.entries(node, at, "roles", |check, node, at| check.role(node, at))
+            } else {
+                let (roles, problems) = self.checked.take_roles();
+                self.problems.extend(problems);
+                roles
+            });
             self.unique_roles(file.roles.as_deref().unwrap_or_default());
         }
         if let Some((node, at)) = top.get("access") {

@@ -251,6 +251,13 @@ pub(super) fn read(file: &str, checked: &mut Checked) -> Result<Node, Vec<Proble
                                 .map(|(item, item_at)| (checked.check(&item, item_at.or(list_at)), item_at)),
                         );
                         checked_items
+                    } else if key == "roles" {
+                        // Each role checked as it is read, as the subscriptions are.
+                        let list_at = arrays.get(&key).map_or(at, |&index| root[index].3);
+                        items
+                            .into_iter()
+                            .map(|(item, item_at)| (checked.check_role(&item, item_at.or(list_at)), item_at))
+                            .collect()
                     } else {
                         items
                     };
@@ -405,10 +412,14 @@ mod tests {
 
     #[test]
     fn blank_runs_shrink_and_headers_cut_pieces() {
-        let file = "a = 1\n\n\n# note\n\n[[roles]]\nname = \"x\"\n\n\n\n[orgdeck]\ns = \"\"\"\n\n\n[[not a header]]\n\"\"\"\n[[roles]]\nname = \"y\"\nm = [\n[1],\n]\n";
+        let file = "a = 1\n\n\n# note\n\n[[access]]\nname = \"x\"\n\n\n\n[orgdeck]\ns = \"\"\"\n\n\n[[not a header]]\n\"\"\"\n[[access]]\nname = \"y\"\nm = [\n[1],\n]\n";
         let prepared = prepare(file);
         assert_eq!(prepared.pieces.len(), 4);
-        assert!(prepared.text.starts_with("a = 1\n[[roles]]"), "{}", prepared.text);
+        assert!(
+            prepared.text.starts_with("a = 1\n[[access]]"),
+            "{}",
+            prepared.text
+        );
         // The string's blank lines are kept: they are its text.
         assert!(
             prepared.text.contains("\"\"\"\n\n\n[[not a header]]"),
@@ -418,9 +429,10 @@ mod tests {
         let root = read(file, &mut Checked::default()).unwrap();
         let root = entries(&root);
         let keys: Vec<&str> = root.iter().map(|(key, ..)| key.as_str()).collect();
-        assert_eq!(keys, ["a", "roles", "orgdeck"]);
+        // (Not `[[roles]]`: those are checked as they are read, their tree not held.)
+        assert_eq!(keys, ["a", "access", "orgdeck"]);
         let Node::List(roles) = &root[1].2 else {
-            panic!("roles");
+            panic!("access");
         };
         assert_eq!(roles.len(), 2);
         // Each entry stands at its header, as the file has it.
@@ -428,7 +440,7 @@ mod tests {
             roles[0].1.map(|at| (at.line, at.column, at.offset)),
             Some((6, 1, 16))
         );
-        assert_eq!(&file[roles[1].1.unwrap().offset..][..9], "[[roles]]");
+        assert_eq!(&file[roles[1].1.unwrap().offset..][..10], "[[access]]");
         let name_at = entries(&roles[1].0)[0].3.unwrap();
         assert_eq!((name_at.line, name_at.column), (18, 8));
     }

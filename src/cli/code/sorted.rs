@@ -1,0 +1,348 @@
+//! Records sorted outside memory, for what grows with the organization's
+//! members (a role's memberships, `export --roles` and `plan`): they are
+//! taken in any order, sorted a run of at most [`RUN_BYTES`] at a time,
+//! each run set aside in an unnamed temporary file (owner-only, gone when
+//! closed), and the runs merged back in order, equal records once (an
+//! external merge sort: memory holds one run, then a record of each run).
+//! The merged records can be set aside again ([`Sorted::set_aside`]), to
+//! be read back in order as often as needed, one at a time.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+
+/// The bytes of records sorted in memory at once before they are set aside.
+pub const RUN_BYTES: usize = 256 * 1024;
+
+/// A record that can be set aside: written and read back, length first
+/// (so that any text, line breaks and all, comes back as it was).
+pub trait Record: Ord + Sized {
+    /// Its texts, in order.
+    fn texts(&self) -> Vec<&str>;
+    /// Made again from its texts (as many as [`Record::texts`] gives).
+    fn from_texts(texts: Vec<String>) -> Option<Self>;
+    /// About what it takes in memory.
+    fn bytes(&self) -> usize {
+        self.texts().iter().map(|text| text.len() + 24).sum()
+    }
+}
+
+impl Record for String {
+    fn texts(&self) -> Vec<&str> {
+        vec![self.as_str()]
+    }
+
+    fn from_texts(mut texts: Vec<String>) -> Option<Self> {
+        (texts.len() == 1).then(|| texts.swap_remove(0))
+    }
+}
+
+impl Record for (String, String) {
+    fn texts(&self) -> Vec<&str> {
+        vec![self.0.as_str(), self.1.as_str()]
+    }
+
+    fn from_texts(texts: Vec<String>) -> Option<Self> {
+        let [first, second]: [String; 2] = texts.try_into().ok()?;
+        Some((first, second))
+    }
+}
+
+impl Record for (String, String, String) {
+    fn texts(&self) -> Vec<&str> {
+        vec![self.0.as_str(), self.1.as_str(), self.2.as_str()]
+    }
+
+    fn from_texts(texts: Vec<String>) -> Option<Self> {
+        let [first, second, third]: [String; 3] = texts.try_into().ok()?;
+        Some((first, second, third))
+    }
+}
+
+fn write_record<R: Record>(out: &mut impl Write, record: &R) -> std::io::Result<()> {
+    for text in record.texts() {
+        let length = u32::try_from(text.len()).map_err(|_| std::io::Error::other("a text past 4 GiB"))?;
+        out.write_all(&length.to_le_bytes())?;
+        out.write_all(text.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// The next record of `input`, `None` at its end.
+fn read_record<R: Record>(input: &mut impl Read, fields: usize) -> std::io::Result<Option<R>> {
+    let mut texts = Vec::with_capacity(fields);
+    for field in 0..fields {
+        let mut length = [0u8; 4];
+        if field == 0 {
+            // The end of the input, or a record.
+            let mut got = 0;
+            while got < length.len() {
+                match input.read(&mut length[got..])? {
+                    0 if got == 0 => return Ok(None),
+                    0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+                    read => got += read,
+                }
+            }
+        } else {
+            input.read_exact(&mut length)?;
+        }
+        let mut bytes = vec![0u8; u32::from_le_bytes(length) as usize];
+        input.read_exact(&mut bytes)?;
+        texts.push(String::from_utf8(bytes).map_err(std::io::Error::other)?);
+    }
+    R::from_texts(texts)
+        .map(Some)
+        .ok_or_else(|| std::io::Error::other("a record set aside does not read back"))
+}
+
+/// Records being taken, in any order.
+pub struct Sorter<R> {
+    run: Vec<R>,
+    run_bytes: usize,
+    limit: usize,
+    runs: Vec<std::fs::File>,
+    fields: usize,
+}
+
+impl<R: Record> Sorter<R> {
+    /// A sorter of records of `fields` texts each.
+    pub fn new(fields: usize) -> Sorter<R> {
+        Sorter::with_runs_of(fields, RUN_BYTES)
+    }
+
+    fn with_runs_of(fields: usize, limit: usize) -> Sorter<R> {
+        Sorter {
+            run: Vec::new(),
+            run_bytes: 0,
+            limit: limit.max(1),
+            runs: Vec::new(),
+            fields,
+        }
+    }
+
+    pub fn push(&mut self, record: R) -> std::io::Result<()> {
+        self.run_bytes += record.bytes();
+        self.run.push(record);
+        if self.run_bytes >= self.limit {
+            self.set_run_aside()?;
+        }
+        Ok(())
+    }
+
+    fn set_run_aside(&mut self) -> std::io::Result<()> {
+        let mut run = std::mem::take(&mut self.run);
+        self.run_bytes = 0;
+        run.sort_unstable();
+        run.dedup();
+        let mut out = BufWriter::new(tempfile::tempfile()?);
+        for record in &run {
+            write_record(&mut out, record)?;
+        }
+        let mut file = out.into_inner().map_err(|error| error.into_error())?;
+        file.seek(SeekFrom::Start(0))?;
+        self.runs.push(file);
+        Ok(())
+    }
+
+    /// The records in order, each once.
+    pub fn finish(mut self) -> std::io::Result<Merged<R>> {
+        if self.runs.is_empty() {
+            // One run: sorted where it is, never set aside.
+            self.run.sort_unstable();
+            self.run.dedup();
+            self.run.reverse();
+            return Ok(Merged {
+                held: self.run,
+                runs: Vec::new(),
+                heads: BinaryHeap::new(),
+                last: None,
+                fields: self.fields,
+            });
+        }
+        if !self.run.is_empty() {
+            self.set_run_aside()?;
+        }
+        let mut runs: Vec<BufReader<std::fs::File>> = self
+            .runs
+            .into_iter()
+            .map(|file| BufReader::with_capacity(16 * 1024, file))
+            .collect();
+        let mut heads = BinaryHeap::with_capacity(runs.len());
+        for (at, run) in runs.iter_mut().enumerate() {
+            if let Some(record) = read_record(run, self.fields)? {
+                heads.push(Reverse((record, at)));
+            }
+        }
+        Ok(Merged {
+            held: Vec::new(),
+            runs,
+            heads,
+            last: None,
+            fields: self.fields,
+        })
+    }
+}
+
+/// The records of a [`Sorter`], in order, each once.
+pub struct Merged<R> {
+    /// Records never set aside, in reverse order (taken from the end).
+    held: Vec<R>,
+    runs: Vec<BufReader<std::fs::File>>,
+    heads: BinaryHeap<Reverse<(R, usize)>>,
+    /// The last record given, so that a record in two runs is given once.
+    last: Option<R>,
+    fields: usize,
+}
+
+impl<R: Record + Clone> Merged<R> {
+    fn next_record(&mut self) -> std::io::Result<Option<R>> {
+        if let Some(record) = self.held.pop() {
+            return Ok(Some(record));
+        }
+        loop {
+            let Some(Reverse((record, at))) = self.heads.pop() else {
+                return Ok(None);
+            };
+            if let Some(run) = self.runs.get_mut(at)
+                && let Some(next) = read_record(run, self.fields)?
+            {
+                self.heads.push(Reverse((next, at)));
+            }
+            if self.last.as_ref() == Some(&record) {
+                continue;
+            }
+            self.last = Some(record.clone());
+            return Ok(Some(record));
+        }
+    }
+
+    /// Sets the records aside, in order, in one file to be read back as
+    /// often as needed ([`Sorted`]).
+    pub fn set_aside(mut self) -> std::io::Result<Sorted> {
+        let mut out = BufWriter::new(tempfile::tempfile()?);
+        let mut count = 0u64;
+        while let Some(record) = self.next_record()? {
+            write_record(&mut out, &record)?;
+            count += 1;
+        }
+        let file = out.into_inner().map_err(|error| error.into_error())?;
+        Ok(Sorted {
+            file,
+            count,
+            fields: self.fields,
+        })
+    }
+}
+
+impl<R: Record + Clone> Iterator for Merged<R> {
+    type Item = std::io::Result<R>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_record().transpose()
+    }
+}
+
+/// Records set aside in order, in an unnamed temporary file.
+#[derive(Debug)]
+pub struct Sorted {
+    file: std::fs::File,
+    count: u64,
+    fields: usize,
+}
+
+impl Sorted {
+    /// No records.
+    #[cfg(test)]
+    pub fn empty(fields: usize) -> std::io::Result<Sorted> {
+        Ok(Sorted {
+            file: tempfile::tempfile()?,
+            count: 0,
+            fields,
+        })
+    }
+
+    /// How many records there are.
+    pub fn len(&self) -> u64 {
+        self.count
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The records, in order, read back one at a time.
+    pub fn read<R: Record>(&self) -> std::io::Result<Reading<'_, R>> {
+        let mut file = &self.file;
+        file.seek(SeekFrom::Start(0))?;
+        Ok(Reading {
+            input: BufReader::with_capacity(16 * 1024, file),
+            fields: self.fields,
+            kind: std::marker::PhantomData,
+        })
+    }
+}
+
+/// The records of a [`Sorted`], in order.
+pub struct Reading<'a, R> {
+    input: BufReader<&'a std::fs::File>,
+    fields: usize,
+    kind: std::marker::PhantomData<R>,
+}
+
+impl<R: Record> Iterator for Reading<'_, R> {
+    type Item = std::io::Result<R>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        read_record(&mut self.input, self.fields).transpose()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_come_back_sorted_and_once_across_runs() {
+        let mut sorter: Sorter<(String, String)> = Sorter::with_runs_of(2, 64);
+        let mut wanted = Vec::new();
+        for n in (0..500).rev() {
+            let record = (format!("role{}", n % 7), format!("person{n}\nline@example.com"));
+            sorter.push(record.clone()).unwrap();
+            wanted.push(record);
+        }
+        // Twice, in another run.
+        sorter
+            .push(("role3".into(), "person3\nline@example.com".into()))
+            .unwrap();
+        wanted.sort();
+        wanted.dedup();
+        let merged = sorter.finish().unwrap();
+        assert!(!merged.runs.is_empty(), "the records went past a run");
+        let sorted = merged.set_aside().unwrap();
+        assert_eq!(sorted.len(), wanted.len() as u64);
+        for _ in 0..2 {
+            let read: Vec<(String, String)> = sorted.read().unwrap().collect::<Result<_, _>>().unwrap();
+            assert_eq!(read, wanted);
+        }
+    }
+
+    #[test]
+    fn one_run_is_sorted_in_memory() {
+        let mut sorter: Sorter<String> = Sorter::new(1);
+        for text in ["b", "a", "c", "a"] {
+            sorter.push(text.to_string()).unwrap();
+        }
+        let merged = sorter.finish().unwrap();
+        assert!(merged.runs.is_empty());
+        let read: Vec<String> = merged.collect::<Result<_, _>>().unwrap();
+        assert_eq!(read, ["a", "b", "c"]);
+        assert!(
+            Sorted::empty(1)
+                .unwrap()
+                .read::<String>()
+                .unwrap()
+                .next()
+                .is_none()
+        );
+    }
+}
