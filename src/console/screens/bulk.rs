@@ -114,6 +114,17 @@ impl Bulk {
         }
     }
 
+    /// What the run changes of who reaches what, its writes' changes as
+    /// one batch, to preview before it is asked about.
+    pub fn access_change(&self) -> Option<crate::access::preview::Proposed> {
+        super::write::combined(
+            self.items
+                .iter()
+                .filter_map(|item| item.write.access_change())
+                .collect(),
+        )
+    }
+
     /// The one question before the run.
     pub fn confirm(self) -> Confirm {
         Confirm {
@@ -122,6 +133,8 @@ impl Bulk {
             then: Confirmed::Bulk(Box::new(self)),
             form: None,
             production: false,
+            previewed: false,
+            losing: 0,
         }
     }
 }
