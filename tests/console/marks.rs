@@ -290,6 +290,13 @@ async fn marked_members_are_removed_and_marked_roles_deleted_in_one_go() {
     keys(&mut driver, &[KeyCode::Char('d')]).await;
     assert!(driver.screen().contains("Delete 2 roles?"), "{}", driver.screen());
     keys(&mut driver, &[KeyCode::Char('y')]).await;
+    // Someone loses access with them: asked once more.
+    assert!(
+        driver.screen().contains("lose access. Go on?"),
+        "{}",
+        driver.screen()
+    );
+    keys(&mut driver, &[KeyCode::Char('y')]).await;
     let left = server.all(&key, &server.roles_path()).await;
     assert_eq!(left.len(), roles.len() - 2);
     assert!(

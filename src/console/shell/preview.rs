@@ -84,15 +84,24 @@ impl App {
             },
             Msg::Checked { ticket, result } => {
                 self.screens.preview.checked(ticket);
-                self.notice.shown = Some(match result {
-                    Ok(checked) if checked.differences.is_empty() => {
-                        Notice::done(told::checked_text(&checked))
-                    }
-                    Ok(checked) => Notice::error(told::checked_text(&checked)),
-                    Err(error) => Notice::error(format!(
-                        "the change is made, but the server's levels could not be read to check the preview: {}",
-                        crate::text::printable(&error)
-                    )),
+                let (text, wrong) = match result {
+                    Ok(checked) => (told::checked_text(&checked), !checked.differences.is_empty()),
+                    Err(error) => (
+                        format!(
+                            "the change is made, but the server's levels could not be read to check the preview: {}",
+                            crate::text::printable(&error)
+                        ),
+                        true,
+                    ),
+                };
+                // Said after what the change's own notice said, if it still shows.
+                let text = match self.notice.shown.take() {
+                    Some(said) if !said.text.is_empty() => format!("{} · {text}", said.text),
+                    _ => text,
+                };
+                self.notice.shown = Some(match wrong {
+                    true => Notice::error(text),
+                    false => Notice::done(text),
                 });
                 Vec::new()
             }
