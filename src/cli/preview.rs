@@ -6,7 +6,8 @@
 //! asks once more, naming how many lose it, Enter meaning no; `--dry-run`
 //! prints it and changes nothing, `--yes` answers for scripts. After the
 //! change, the preview is checked against what the server resolves, and a
-//! difference is said.
+//! difference is said. The preview's words are `access::preview::told`,
+//! which the console shows too.
 //!
 //! A server whose rules cannot be read (an older PostHog, a key without
 //! `access_control:read`) gets a note that there is no preview, and the

@@ -23,6 +23,9 @@
 //! that acts on marks with no choice first is a new [`Verb`], and one line
 //! mapping its action to it in `shell/keys.rs`.
 //!
+//! A run whose writes move access is previewed as one change (their
+//! changes as one batch, [`Bulk::access_change`]) before its question.
+//!
 //! What a row's success does to the screens is the news its write gives
 //! ([`super::write::Write::changes`]), as a single write's does; a write
 //! with no news changes nothing there, and the row is still unmarked.

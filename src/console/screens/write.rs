@@ -4,7 +4,10 @@
 //! client, the news its success is for the others), and [`Write`] holds
 //! them as one variant per screen, so that the question, the production
 //! rule, the bulk run and the effects runner carry any of them alike.
-//! What a write answered is [`Written`], whatever screen sent it.
+//! What a write answered is [`Written`], whatever screen sent it. What a
+//! write changes of who reaches what ([`Write::access_change`], each
+//! screen's own arm) is previewed before it is asked about or sent, and
+//! the question carries the preview ([`Confirm::with_preview`]).
 
 use crate::access::directory::People;
 use crate::access::preview::{Change as AccessChange, Proposed};

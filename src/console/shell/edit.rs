@@ -4,6 +4,9 @@
 //! ([`crate::console::screens::Landed`]: news for every screen, the
 //! notice, the form closing, the undo, a delivery watched for). A failed
 //! write lands here: on the form or picker that sent it, or in the notice.
+//! A write that moves access is previewed before it is asked about or
+//! sent (`preview.rs`); a question whose preview has someone losing access
+//! asks once more here, Enter meaning no, before production's question.
 
 use ratatui::crossterm::event::KeyEvent;
 
