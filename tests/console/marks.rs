@@ -304,4 +304,10 @@ async fn marked_members_are_removed_and_marked_roles_deleted_in_one_go() {
             .all(|role| role["id"] != roles[0]["id"] && role["id"] != roles[1]["id"])
     );
     assert_eq!(driver.app.screens.roles.rows.len() as usize, roles.len() - 2);
+    // The run's preview, one batch, checked against the server once it ended.
+    let notice = driver.app.notice.shown.clone().unwrap();
+    assert!(
+        !notice.error && notice.text.contains("after the change are as previewed"),
+        "{notice:?}"
+    );
 }
