@@ -12,12 +12,13 @@
 //! other one, so that a line on which the two disagree shows both. After
 //! the change, [`check`](world::check) compares the preview with what the
 //! server then resolves. Pure here: no I/O; the CLI prints what this
-//! returns, and the console and `plan` can use it too.
+//! returns, in the words of `told`, and the console shows the same.
 
 mod change;
 mod resolving;
 mod roster;
 pub mod switch;
+pub mod told;
 pub mod world;
 
 pub use switch::{Switch, Switched, switch};

@@ -6,13 +6,13 @@
 //! asks once more, naming how many lose it, Enter meaning no; `--dry-run`
 //! prints it and changes nothing, `--yes` answers for scripts. After the
 //! change, the preview is checked against what the server resolves, and a
-//! difference is said.
+//! difference is said. The preview's words are `access::preview::told`,
+//! which the console shows too.
 //!
 //! A server whose rules cannot be read (an older PostHog, a key without
 //! `access_control:read`) gets a note that there is no preview, and the
 //! command goes on as it did before previews; `--dry-run` then fails.
 
-use std::collections::HashMap;
 use std::io::{BufRead as _, Write as _};
 
 use clap::Args;
@@ -21,10 +21,10 @@ use super::connection::Connection;
 use super::output::{self, Format};
 use super::{Exit, UsageError};
 use crate::access::directory::People;
+pub use crate::access::preview::told::{people, text};
 use crate::access::preview::world::{self, Projects, Read};
-use crate::access::preview::{Change, Effect, Line, OtherMode, World};
+use crate::access::preview::{Change, Effect, World};
 use crate::access::read::{ReadError, ReadOptions, Reader};
-use crate::api::access::levels::AccessLevel;
 use crate::text::{plural, printable};
 
 /// Requests at once while reading the rules.
@@ -148,11 +148,7 @@ pub fn show_and_ask(
     if !effect.locked.is_empty() {
         return Err(Exit {
             code: 1,
-            message: printable(&format!(
-                "refused before sending anything: Terraform manages {} and the project locks it (change it in your Terraform configuration, or turn off the Terraform lock in project settings)",
-                effect.locked.join("; ")
-            ))
-            .into_owned(),
+            message: crate::access::preview::told::locked_text(&effect.locked),
         }
         .into());
     }
@@ -182,194 +178,12 @@ pub fn show_and_ask(
     Ok((effect, Decision::Go))
 }
 
-/// The preview in words.
-pub fn text(effect: &Effect, what: &str) -> String {
-    let mode = if effect.mode_known {
-        format!("The organization resolves access {}.", mode_words(effect.mode))
-    } else {
-        format!(
-            "The server does not say how the organization resolves access: shown {} (what PostHog enforces), the other mode where it differs.",
-            mode_words(effect.mode)
-        )
-    };
-    let mut out = format!("{}\n  {mode}\n", printable(what));
-    if effect.lines.is_empty() {
-        out.push_str("  Nobody's access changes.\n");
-        return out;
-    }
-    let others = effect.people.saturating_sub(effect.losing + effect.gaining);
-    let mut parts = Vec::new();
-    if effect.losing > 0 {
-        parts.push(format!(
-            "{} lose{} access",
-            people(effect.losing),
-            if effect.losing == 1 { "s" } else { "" }
-        ));
-    }
-    if effect.gaining > 0 {
-        parts.push(format!(
-            "{} gain{}",
-            people(effect.gaining),
-            if effect.gaining == 1 { "s" } else { "" }
-        ));
-    }
-    if others > 0 {
-        parts.push(format!(
-            "{} change{} in the other mode only",
-            people(others),
-            if others == 1 { "s" } else { "" }
-        ));
-    }
-    let summary = format!("  {}", parts.join(", "));
-    out.push_str(&summary);
-    out.push_str(":\n");
-    for group in grouped(&effect.lines) {
-        out.push_str(&group_text(&group));
-    }
-    out
-}
-
-/// The lines of one person in one project that move the same way for the
-/// same reason (a new admin's every resource, editor → manager), gathered
-/// in the order their first line came; a project's own line and an
-/// object's stand alone.
-fn grouped(lines: &[Line]) -> Vec<Vec<&Line>> {
-    let mut groups: Vec<Vec<&Line>> = Vec::new();
-    let mut at: HashMap<GroupKey<'_>, usize> = HashMap::new();
-    for line in lines {
-        let alone = line.object.is_some() || line.resource == crate::api::access::levels::PROJECT;
-        let key = (!alone).then(|| GroupKey {
-            person: &line.membership_id,
-            project: line.project.id,
-            before: &line.before,
-            after: &line.after,
-            because: &line.because,
-            other_mode: line.other_mode.as_ref(),
-            loses: line.loses,
-        });
-        let Some(key) = key else {
-            groups.push(vec![line]);
-            continue;
-        };
-        match at.get(&key) {
-            Some(&place) => groups[place].push(line),
-            None => {
-                at.insert(key, groups.len());
-                groups.push(vec![line]);
-            }
-        }
-    }
-    groups
-}
-
-/// What lines must share to be told as one.
-#[derive(PartialEq, Eq, Hash)]
-struct GroupKey<'a> {
-    person: &'a str,
-    project: i64,
-    before: &'a AccessLevel,
-    after: &'a AccessLevel,
-    because: &'a str,
-    other_mode: Option<&'a OtherMode>,
-    loses: bool,
-}
-
-/// One line, or lines of one person and project moving alike told as one:
-/// "Ada: 31 resources (actions, dashboards, …) editor → manager in
-/// Hedgebox Web (1), because …".
-fn group_text(group: &[&Line]) -> String {
-    match group {
-        [] => String::new(),
-        [line] => line_text(line),
-        [first, ..] => {
-            let names: Vec<String> = group
-                .iter()
-                .map(|line| crate::api::access::levels::display_name(&line.resource))
-                .collect();
-            let resources = match group.len() == crate::api::access::levels::RESOURCES.len() {
-                true => format!("every resource ({})", group.len()),
-                false => format!("{} resources ({})", group.len(), names.join(", ")),
-            };
-            let what = format!(
-                "{resources} {} → {} in {}",
-                first.before,
-                first.after,
-                first.project.label()
-            );
-            told(first, &what)
-        }
-    }
-}
-
-fn mode_words(mode: &str) -> String {
-    match mode {
-        "most-specific" => "by the most specific rule (most-specific)".into(),
-        _ => "by the highest rule (highest-wins)".into(),
-    }
-}
-
-/// "1 person", "3 people".
-pub fn people(count: usize) -> String {
-    if count == 1 {
-        "1 person".into()
-    } else {
-        format!("{count} people")
-    }
-}
-
-/// "  - Ada Okafor <ada@…>: dashboards editor → viewer in Hedgebox Web (1),
-/// because …", with the other mode's line under it where it differs; a
-/// line that moves in the other mode alone starts with "~".
-fn line_text(line: &Line) -> String {
-    told(line, &line.what())
-}
-
-/// A line told with `what` moves (its own [`Line::what`], or a group's).
-fn told(line: &Line, what: &str) -> String {
-    let who = if line.name.is_empty() || line.name == line.email {
-        line.email.clone()
-    } else {
-        format!("{} <{}>", line.name, line.email)
-    };
-    let moved = line.before != line.after;
-    let mark = match (line.loses, moved) {
-        (true, _) => "-",
-        (false, true) => "+",
-        (false, false) => "~",
-    };
-    let mut out = if moved {
-        format!(
-            "  {mark} {}: {}, because {}\n",
-            printable(&who),
-            printable(what),
-            printable(&line.because)
-        )
-    } else {
-        format!(
-            "  {mark} {}: {} (unchanged in this mode)\n",
-            printable(&who),
-            printable(what),
-        )
-    };
-    if let Some(other) = &line.other_mode {
-        out.push_str(&format!(
-            "      {}: {} → {}, because {}\n",
-            other.mode,
-            other.before,
-            other.after,
-            printable(&other.because)
-        ));
-    }
-    out
-}
-
 /// Asks once more on the terminal (stderr), naming how many lose access;
 /// only "yes" (or "y") goes on, Enter means no.
 pub fn confirmed(effect: &Effect) -> anyhow::Result<bool> {
     eprint!(
-        "{} lose{} access. Go on? Type yes to go on, Enter means no: ",
-        people(effect.losing),
-        if effect.losing == 1 { "s" } else { "" }
+        "{} Type yes to go on, Enter means no: ",
+        crate::access::preview::told::losing_question(effect.losing)
     );
     std::io::stderr().flush()?;
     let mut line = String::new();

@@ -21,7 +21,7 @@ use super::shell::{
 use crate::api::{Client, List, Organization, PICKER_ROWS, Project};
 use crate::config::{self, CURRENT};
 use crate::console::screens::request::{Lent, Tell};
-use crate::console::screens::{ScreenAsk, access, health, people, person, roles, who};
+use crate::console::screens::{ScreenAsk, access, health, people, person, preview, roles, who};
 use crate::health::budget::{Budget, Pacer};
 
 #[derive(Clone)]
@@ -259,6 +259,13 @@ impl Runner {
                         runner.tell(),
                     )
                     .await;
+                    let _ = runner.messages.send(msg.into());
+                });
+            }
+            ScreenAsk::Preview(ask) => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let msg = preview::ask::run(ask, &runner.client, runner.access_pacer()).await;
                     let _ = runner.messages.send(msg.into());
                 });
             }

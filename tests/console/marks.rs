@@ -290,6 +290,13 @@ async fn marked_members_are_removed_and_marked_roles_deleted_in_one_go() {
     keys(&mut driver, &[KeyCode::Char('d')]).await;
     assert!(driver.screen().contains("Delete 2 roles?"), "{}", driver.screen());
     keys(&mut driver, &[KeyCode::Char('y')]).await;
+    // Someone loses access with them: asked once more.
+    assert!(
+        driver.screen().contains("lose access. Go on?"),
+        "{}",
+        driver.screen()
+    );
+    keys(&mut driver, &[KeyCode::Char('y')]).await;
     let left = server.all(&key, &server.roles_path()).await;
     assert_eq!(left.len(), roles.len() - 2);
     assert!(
@@ -297,4 +304,10 @@ async fn marked_members_are_removed_and_marked_roles_deleted_in_one_go() {
             .all(|role| role["id"] != roles[0]["id"] && role["id"] != roles[1]["id"])
     );
     assert_eq!(driver.app.screens.roles.rows.len() as usize, roles.len() - 2);
+    // The run's preview, one batch, checked against the server once it ended.
+    let notice = driver.app.notice.shown.clone().unwrap();
+    assert!(
+        !notice.error && notice.text.contains("after the change are as previewed"),
+        "{notice:?}"
+    );
 }

@@ -303,8 +303,15 @@ async fn the_leaver_s_page_and_offboarding_them_only_on_y() {
         "Enter changed something"
     );
 
-    // y runs it: each step shown done, the record written.
+    // y runs it, once more as they lose access: each step shown done,
+    // the record written.
     press(driver, &[KeyCode::Enter, KeyCode::Char('y')]).await;
+    assert!(
+        driver.screen().contains("1 person loses access. Go on?"),
+        "{}",
+        driver.screen()
+    );
+    press(driver, &[KeyCode::Char('y')]).await;
     let screen_state = driver.app.screens.offboard.screen.as_ref().unwrap();
     for step in &screen_state.plan.steps {
         if step.writes() {
@@ -384,6 +391,8 @@ async fn offboarding_with_a_key_that_cannot_do_it_all_does_not_start() {
     press(driver, &[KeyCode::Char('O')]).await;
     let before = offboarding_state(&server, &owner).await;
     press(driver, &[KeyCode::Enter, KeyCode::Char('y')]).await;
+    // They lose access: asked once more.
+    press(driver, &[KeyCode::Char('y')]).await;
     let notice = driver.app.notice.shown.clone().unwrap();
     assert!(notice.error, "{notice:?}");
     assert!(
@@ -461,7 +470,14 @@ async fn a_adds_a_person_to_two_roles_and_d_removes_them_only_on_y() {
     );
     press(driver, &[KeyCode::Enter]).await;
     assert_eq!(roles_by_memberships(&server, &key).await[MEMBER], expected);
+    // Leaving Data they lose what Data edits: y, then y once more.
     press(driver, &[KeyCode::Char('d'), KeyCode::Char('y')]).await;
+    assert!(
+        driver.screen().contains("1 person loses access. Go on?"),
+        "{}",
+        driver.screen()
+    );
+    press(driver, &[KeyCode::Char('y')]).await;
     let left: BTreeSet<String> = ["Contractors", "Product"].map(String::from).into();
     assert_eq!(roles_by_memberships(&server, &key).await[MEMBER], left);
     let page = driver.app.screens.person.profile.as_ref().unwrap();

@@ -295,3 +295,55 @@ fn role_members(world: &World, role_id: &str) -> HashSet<String> {
         .map(|person| person.membership_id.clone())
         .collect()
 }
+
+impl Change {
+    /// The change with each person named by their user UUID (how the
+    /// console knows them) named by their membership id, what the rules
+    /// and the roster hold, once `people` are read; an id that is a
+    /// membership id already, or that names nobody read, stays.
+    pub fn by_membership(&self, people: &[Person]) -> Change {
+        let id = |named: &str| {
+            people
+                .iter()
+                .find(|person| person.user_uuid.eq_ignore_ascii_case(named))
+                .map_or_else(|| named.to_lowercase(), |person| person.membership_id.clone())
+        };
+        match self {
+            Change::Join {
+                role_id,
+                membership_id,
+            } => Change::Join {
+                role_id: role_id.to_lowercase(),
+                membership_id: id(membership_id),
+            },
+            Change::Leave {
+                role_id,
+                membership_id,
+            } => Change::Leave {
+                role_id: role_id.to_lowercase(),
+                membership_id: id(membership_id),
+            },
+            Change::Level { membership_id, level } => Change::Level {
+                membership_id: id(membership_id),
+                level: *level,
+            },
+            Change::Offboard {
+                membership_id,
+                remove_from_organization,
+            } => Change::Offboard {
+                membership_id: id(membership_id),
+                remove_from_organization: *remove_from_organization,
+            },
+            Change::DeleteRole { role_id } => Change::DeleteRole {
+                role_id: role_id.to_lowercase(),
+            },
+            Change::Batch(changes) => Change::Batch(
+                changes
+                    .iter()
+                    .map(|change| change.by_membership(people))
+                    .collect(),
+            ),
+            Change::Rule { .. } => self.clone(),
+        }
+    }
+}

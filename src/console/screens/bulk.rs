@@ -23,6 +23,9 @@
 //! that acts on marks with no choice first is a new [`Verb`], and one line
 //! mapping its action to it in `shell/keys.rs`.
 //!
+//! A run whose writes move access is previewed as one change (their
+//! changes as one batch, [`Bulk::access_change`]) before its question.
+//!
 //! What a row's success does to the screens is the news its write gives
 //! ([`super::write::Write::changes`]), as a single write's does; a write
 //! with no news changes nothing there, and the row is still unmarked.
@@ -114,6 +117,17 @@ impl Bulk {
         }
     }
 
+    /// What the run changes of who reaches what, its writes' changes as
+    /// one batch, to preview before it is asked about.
+    pub fn access_change(&self) -> Option<crate::access::preview::Proposed> {
+        super::write::combined(
+            self.items
+                .iter()
+                .filter_map(|item| item.write.access_change())
+                .collect(),
+        )
+    }
+
     /// The one question before the run.
     pub fn confirm(self) -> Confirm {
         Confirm {
@@ -122,6 +136,8 @@ impl Bulk {
             then: Confirmed::Bulk(Box::new(self)),
             form: None,
             production: false,
+            previewed: false,
+            losing: 0,
         }
     }
 }

@@ -49,6 +49,9 @@ pub struct Screens {
     pub who: Table<Who>,
     pub grants: Grants,
     pub access: Access,
+    /// The preview before a change that moves access: no screen of its
+    /// own (`preview/`).
+    pub preview: super::preview::Preview,
 }
 
 impl Screens {
@@ -147,7 +150,13 @@ impl Screens {
                 let role = self.members.of_role()?;
                 let membership = self.members.selected()?;
                 let who = members::writes::person(membership);
-                Some(members::writes::ask_remove(&who, role, &membership.id, scope))
+                Some(members::writes::ask_remove(
+                    &who,
+                    role,
+                    &membership.id,
+                    members::writes::user_uuid(membership),
+                    scope,
+                ))
             }
             ScreenId::Subscriptions => crate::console::screens::subscriptions::writes::ask_soft_delete(
                 self.subscriptions.selected()?,
@@ -324,6 +333,7 @@ impl Screens {
             ScreenMsg::Who(msg) => self.who.resource.wants(msg),
             ScreenMsg::Grants(msg) => self.grants.wants(msg),
             ScreenMsg::Access(msg) => self.access.wants(msg),
+            ScreenMsg::Preview(msg) => self.preview.wants(msg),
         }
     }
 
@@ -340,6 +350,8 @@ impl Screens {
         let mut heard = self.people_on_change(change, ctx);
         // A role's page (`roles/grants/`), which may read again.
         heard.then(self.grants_on_change(change, ctx));
+        // The Access tab, which reads its grid again when access changed.
+        heard.then(self.access_on_change(change, ctx));
         (closed, heard)
     }
 
@@ -353,6 +365,7 @@ impl Screens {
         Page::close(&mut self.grants);
         self.who.resource.forget();
         self.who.clear();
+        self.preview.forget();
     }
 
     /// Every list, for what concerns them all (a new connection; the
@@ -371,6 +384,7 @@ impl Screens {
             offboard: _,
             grants: _,
             access: _,
+            preview: _,
         } = self;
         [
             roles as &mut dyn List,

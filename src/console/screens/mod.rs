@@ -40,6 +40,7 @@ pub mod members;
 pub mod offboard;
 pub mod people;
 pub mod person;
+pub mod preview;
 pub mod request;
 pub mod roles;
 pub mod shown;
@@ -97,6 +98,8 @@ pub enum ScreenMsg {
     /// A role's page (in Roles' folder).
     Grants(roles::grants::Msg),
     Access(access::Msg),
+    /// The preview before a change that moves access (no screen).
+    Preview(preview::Msg),
 }
 
 impl ScreenMsg {
@@ -112,6 +115,7 @@ impl ScreenMsg {
             ScreenMsg::Who(msg) => msg.is_answer(),
             ScreenMsg::Grants(msg) => msg.is_answer(),
             ScreenMsg::Access(msg) => msg.is_answer(),
+            ScreenMsg::Preview(msg) => msg.is_answer(),
         }
     }
 }
@@ -135,6 +139,7 @@ screen_msg!(
     health => Health,
     who => Who,
     access => Access,
+    preview => Preview,
 );
 
 impl From<roles::grants::Msg> for ScreenMsg {
@@ -159,6 +164,7 @@ pub enum ScreenAsk {
     Who(who::Ask),
     Grants(roles::grants::Ask),
     Access(access::Ask),
+    Preview(preview::Ask),
 }
 
 macro_rules! screen_ask {
@@ -179,6 +185,7 @@ screen_ask!(
     health => Health,
     who => Who,
     access => Access,
+    preview => Preview,
 );
 
 impl From<roles::grants::Ask> for ScreenAsk {
@@ -242,4 +249,9 @@ pub enum Change {
     /// subscriptions they received changed, so People reads who holds
     /// which role again and their page, if open, is gathered again.
     Offboarded { email: String },
+    /// Who reaches what may have changed (a membership, a level, a role
+    /// deleted, an offboarding, a rule): the Access tab reads that
+    /// project's cells again, an open person's page its Access section
+    /// and an open role's page what it grants. `None`: every project.
+    AccessChanged { project: Option<i64> },
 }

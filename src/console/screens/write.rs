@@ -4,8 +4,13 @@
 //! client, the news its success is for the others), and [`Write`] holds
 //! them as one variant per screen, so that the question, the production
 //! rule, the bulk run and the effects runner carry any of them alike.
-//! What a write answered is [`Written`], whatever screen sent it.
+//! What a write answered is [`Written`], whatever screen sent it. What a
+//! write changes of who reaches what ([`Write::access_change`], each
+//! screen's own arm) is previewed before it is asked about or sent, and
+//! the question carries the preview ([`Confirm::with_preview`]).
 
+use crate::access::directory::People;
+use crate::access::preview::{Change as AccessChange, Proposed};
 use crate::api::{self, Client, OrganizationMember, Role, RoleMembership, Subscription};
 use crate::console::widgets::form::Form;
 use crate::console::widgets::question::Answer;
@@ -61,6 +66,13 @@ pub struct Confirm {
     pub form: Option<Box<(Form, FormPurpose)>>,
     /// The question a production profile asks once more before a write.
     pub production: bool,
+    /// Whether the preview of who gains and who loses access was read
+    /// for it (or could not be, and it says so): yes sends without
+    /// reading again.
+    pub previewed: bool,
+    /// How many people lose access, still to be asked about: yes asks
+    /// "N people lose access. Go on?" (Enter meaning no) before sending.
+    pub losing: usize,
 }
 
 impl Confirm {
@@ -73,6 +85,8 @@ impl Confirm {
             then: Confirmed::Write(write),
             form: None,
             production: false,
+            previewed: false,
+            losing: 0,
         }
     }
 
@@ -90,6 +104,41 @@ impl Confirm {
         }
     }
 
+    /// The change to who reaches what "yes" makes, to preview first.
+    pub fn access_change(&self) -> Option<Proposed> {
+        match &self.then {
+            Confirmed::Write(write) => write.access_change(),
+            Confirmed::Bulk(bulk) => bulk.access_change(),
+        }
+    }
+
+    /// The question with the preview in it (`words`, cut to what the
+    /// popup shows at 80x24); someone losing access makes Enter say no
+    /// and yes ask once more.
+    pub fn with_preview(self, words: &str, losing: usize) -> Confirm {
+        Confirm {
+            question: format!("{}\n\n{}", self.question, cut(words, PREVIEW_LINES)),
+            highlighted: if losing > 0 { Answer::No } else { self.highlighted },
+            previewed: true,
+            losing,
+            ..self
+        }
+    }
+
+    /// The second question before a change that takes access away:
+    /// "N people lose access. Go on?", Enter meaning no.
+    pub fn losing_question(self) -> Confirm {
+        Confirm {
+            question: format!(
+                "{}\ny goes on; Enter, n or Esc changes nothing.",
+                crate::access::preview::told::losing_question(self.losing)
+            ),
+            highlighted: Answer::No,
+            losing: 0,
+            ..self
+        }
+    }
+
     /// The one write "yes" sends, if it sends one.
     pub fn single(&self) -> Option<&Write> {
         match &self.then {
@@ -97,6 +146,28 @@ impl Confirm {
             Confirmed::Bulk(_) => None,
         }
     }
+}
+
+/// The most lines of a preview a question shows (wrapped as the popup
+/// wraps them): the popup stays readable at 80x24.
+const PREVIEW_LINES: usize = 12;
+
+/// `words` cut to `most` lines as the popup wraps them, the rest counted:
+/// "… and 12 more lines".
+fn cut(words: &str, most: usize) -> String {
+    let width = crate::console::widgets::popup::WIDTH - 2;
+    let lines: Vec<String> = words
+        .trim_end()
+        .lines()
+        .flat_map(|line| crate::console::widgets::popup::wrap(line, width))
+        .collect();
+    if lines.len() <= most {
+        return lines.join("\n");
+    }
+    let shown = most - 1;
+    let mut out = lines[..shown].join("\n");
+    out.push_str(&format!("\n… and {} more lines", lines.len() - shown));
+    out
 }
 
 /// What a question's "yes" sends.
@@ -135,6 +206,19 @@ impl Write {
             Write::Subscription(write) => write.summary(),
             Write::People(write) => write.summary(),
             Write::Offboard(write) => write.summary(),
+        }
+    }
+
+    /// The change it makes to who reaches what, to preview before it is
+    /// asked about or sent (`crate::console::screens::preview`): `None`
+    /// for a write that moves no access.
+    pub fn access_change(&self) -> Option<Proposed> {
+        match self {
+            Write::Role(write) => write.access_change(),
+            Write::Member(write) => write.access_change(),
+            Write::People(write) => write.access_change(),
+            Write::Offboard(write) => write.access_change(),
+            Write::Subscription(_) => None,
         }
     }
 
@@ -301,4 +385,72 @@ pub(super) async fn add_each(
         results.push((what, outcome.map_err(refused)));
     }
     Written::Assigned(results)
+}
+
+/// A change about these people (by user UUID) alone, in every project.
+pub fn proposed<'a>(change: AccessChange, uuids: impl IntoIterator<Item = &'a str>) -> Proposed {
+    Proposed {
+        change,
+        people: People::only([], uuids, []),
+        project: None,
+        object: None,
+    }
+}
+
+/// The changes of several writes (a bulk run's) as one: one batch, about
+/// everyone any of them is about; `None` when none moves access. A rule
+/// of one project among them makes it every project.
+pub fn combined(proposals: Vec<Proposed>) -> Option<Proposed> {
+    let mut proposals = proposals.into_iter();
+    let first = proposals.next()?;
+    let mut changes = vec![first.change];
+    let mut people = first.people;
+    let mut project = first.project;
+    let object = first.object;
+    for proposal in proposals {
+        changes.push(proposal.change);
+        people = either(people, proposal.people);
+        if project != proposal.project {
+            project = None;
+        }
+    }
+    let change = match changes.len() {
+        1 => changes.remove(0),
+        _ => AccessChange::Batch(changes),
+    };
+    Some(Proposed {
+        change,
+        people,
+        project,
+        object,
+    })
+}
+
+/// Everyone either names.
+fn either(one: People, other: People) -> People {
+    match (one, other) {
+        (
+            People::Only {
+                mut membership_ids,
+                mut user_uuids,
+                mut emails,
+            },
+            People::Only {
+                membership_ids: more_ids,
+                user_uuids: more_uuids,
+                emails: more_emails,
+            },
+        ) => {
+            membership_ids.extend(more_ids);
+            user_uuids.extend(more_uuids);
+            emails.extend(more_emails);
+            People::Only {
+                membership_ids,
+                user_uuids,
+                emails,
+            }
+        }
+        (People::Nobody, other) | (other, People::Nobody) => other,
+        _ => People::Everyone,
+    }
 }

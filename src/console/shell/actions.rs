@@ -46,8 +46,7 @@ impl App {
                 enter_says_no,
             } => {
                 let write = Write::Subscription(write);
-                self.mode = Mode::Confirm(Confirm::write(question, write, enter_says_no));
-                Vec::new()
+                self.ask(Confirm::write(question, write, enter_says_no))
             }
             KeyAct::Send(write) => self.write(Write::Subscription(write)),
             KeyAct::ReadFirst(id, then) => self.read_then(id, then),

@@ -53,6 +53,7 @@ impl App {
                 None => Vec::new(),
             },
             PickerOutcome::Cancel => {
+                self.screens.preview.stop();
                 self.mode = Mode::Normal;
                 Vec::new()
             }

@@ -25,6 +25,9 @@ pub struct BulkRun {
     queue: VecDeque<Item>,
     /// Writes on their way, at most [`IN_FLIGHT`].
     flying: Vec<(Ticket, Item)>,
+    /// What the run changes of who reaches what (the project, `None`
+    /// every one), told once it ends; `None`: it moves no access.
+    moves_access: Option<Option<i64>>,
 }
 
 impl App {
@@ -83,30 +86,36 @@ impl App {
     pub(super) fn bulk_key(&mut self, verb: Verb) -> Option<Vec<Effect>> {
         let planned = self.screens.bulk(self.shown(), verb, self.scope())?;
         match planned {
-            Ok(bulk) => self.ask_bulk(bulk),
-            Err(why) => self.notice.shown = Some(Notice::error(why)),
+            Ok(bulk) => Some(self.ask_bulk(bulk)),
+            Err(why) => {
+                self.notice.shown = Some(Notice::error(why));
+                Some(Vec::new())
+            }
         }
-        Some(Vec::new())
     }
 
     /// Asks the one question before a bulk action, unless another change
     /// is on its way. A bulk action that needs a choice first (which roles
     /// to add marked people to, say) is handed here once it is made.
-    pub(super) fn ask_bulk(&mut self, bulk: Bulk) {
+    pub(super) fn ask_bulk(&mut self, bulk: Bulk) -> Vec<Effect> {
         if self.bulk.run.is_some() {
             self.notice.shown = Some(Notice::error(
                 "a bulk action is still on its way: :bulk shows how far it is".into(),
             ));
-            return;
+            return Vec::new();
         }
         if self.busy() {
-            return;
+            return Vec::new();
         }
-        self.mode = Mode::Confirm(bulk.confirm());
+        // A run that moves access is previewed first, as one change.
+        self.ask(bulk.confirm())
     }
 
     /// Yes to a bulk question: the results open, and the first writes go.
     pub(super) fn run_bulk(&mut self, bulk: Bulk) -> Vec<Effect> {
+        let moves_access = bulk.access_change().map(|proposed| proposed.project);
+        // Its preview, checked once the run ends.
+        self.screens.preview.bulk = self.screens.preview.ready.take();
         let Bulk {
             title,
             items,
@@ -136,6 +145,7 @@ impl App {
             list: self.shown(),
             queue: items.into(),
             flying: Vec::new(),
+            moves_access,
         });
         self.send_bulk()
     }
@@ -259,7 +269,12 @@ impl App {
             _ => Notice::error(text),
         });
         self.apply_view();
-        self.fetch_visible()
+        let mut effects = self.fetch_visible();
+        let previewed = self.screens.preview.bulk.take();
+        if let Some(project) = run.moves_access {
+            effects.extend(self.after_access_change(project, previewed));
+        }
+        effects
     }
 
     /// Keys on the results: scrolling, and Esc, Enter or q to close them.

@@ -4,6 +4,9 @@
 //! ([`crate::console::screens::Landed`]: news for every screen, the
 //! notice, the form closing, the undo, a delivery watched for). A failed
 //! write lands here: on the form or picker that sent it, or in the notice.
+//! A write that moves access is previewed before it is asked about or
+//! sent (`preview.rs`); a question whose preview has someone losing access
+//! asks once more here, Enter meaning no, before production's question.
 
 use ratatui::crossterm::event::KeyEvent;
 
@@ -38,10 +41,10 @@ impl App {
             return Vec::new();
         }
         let confirm = self.screens.confirm_delete(self.shown(), self.scope());
-        if let Some(confirm) = confirm {
-            self.mode = Mode::Confirm(confirm);
+        match confirm {
+            Some(confirm) => self.ask(confirm),
+            None => Vec::new(),
         }
-        Vec::new()
     }
 
     /// `u`: restore the selected soft-deleted subscription, or undo the last
@@ -59,6 +62,11 @@ impl App {
     /// Sends a write. The form or picker that is saving (or the form a
     /// confirmation came from) takes its answer; none other does.
     pub(super) fn write(&mut self, write: Write) -> Vec<Effect> {
+        // A change to who reaches what is previewed first (`preview.rs`).
+        let previewed = std::mem::take(&mut self.screens.preview.cleared);
+        if !previewed && let Some(proposed) = write.access_change() {
+            return self.start_preview(super::preview::pending(write), proposed);
+        }
         // On production, a write nobody has said yes to twice is asked about.
         if self.context.production && !std::mem::take(&mut self.writes.production_yes) {
             let form = match std::mem::replace(&mut self.mode, Mode::Normal) {
@@ -71,6 +79,7 @@ impl App {
             let question = format!("{}?", write.summary());
             let confirm = Confirm {
                 form,
+                previewed,
                 ..Confirm::write(question, write, true)
             };
             self.mode = Mode::Confirm(confirm.once_more_on(&self.profile_name()));
@@ -91,6 +100,8 @@ impl App {
             let (screens, ctx) = self.lend();
             screens.offboard_sent(ticket, &ctx);
         }
+        // Its preview is checked once it lands.
+        self.screens.preview.sent(ticket);
         self.writes.sending += 1;
         vec![Effect::Write { ticket, write }]
     }
@@ -105,17 +116,21 @@ impl App {
 
     /// Refuses a second destructive change while one is on its way.
     pub(super) fn busy(&mut self) -> bool {
-        if self.writes.sending > 0 {
+        // The rules read for a preview count as a change on its way.
+        let busy = self.writes.sending > 0 || self.previewing();
+        if busy {
             self.notice.shown = Some(Notice::error(
                 "a change is still on its way: try again when it is done".into(),
             ));
         }
-        self.writes.sending > 0
+        busy
     }
 
     /// A key on a question, under the one rule: `y` yes, `n` or Esc no,
     /// Enter the highlighted answer (no for anything that deletes, removes
-    /// or reaches people); any other key leaves the question open.
+    /// or reaches people); any other key leaves the question open. A
+    /// change that takes access away asks once more, naming how many
+    /// lose it, Enter meaning no; then production's question, if any.
     pub(super) fn confirm_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         let Mode::Confirm(confirm) = &self.mode else {
             return Vec::new();
@@ -128,6 +143,11 @@ impl App {
             return Vec::new();
         };
         match answer {
+            Answer::Yes if confirm.losing > 0 => {
+                // Someone loses access: asked once more, Enter meaning no.
+                self.mode = Mode::Confirm(confirm.losing_question());
+                Vec::new()
+            }
             Answer::Yes if self.context.production && !confirm.production => {
                 // Production: asked once more, Enter meaning no.
                 self.mode = Mode::Confirm(confirm.once_more_on(&self.profile_name()));
@@ -141,15 +161,19 @@ impl App {
                     resumed.0.pending = None;
                     resumed
                 });
+                // Previewed already: sent without reading again.
+                self.screens.preview.cleared = confirm.previewed;
                 let effects = match confirm.then {
                     Confirmed::Write(write) => self.write(write),
                     Confirmed::Bulk(bulk) => self.run_bulk(*bulk),
                 };
                 // A yes counts for the one change it was given to.
                 self.writes.production_yes = false;
+                self.screens.preview.cleared = false;
                 effects
             }
             Answer::No => {
+                self.forget_preview();
                 if let Some(resumed) = confirm.form {
                     let (mut form, purpose) = *resumed;
                     form.saving = false;
@@ -174,7 +198,14 @@ impl App {
             if let Err(error) = &result {
                 self.learn_from(error);
             }
-            return self.lend_then_follow(|screens, ctx| screens.offboarded(ticket, result, ctx));
+            // Steps ran: who reaches what moved, whatever their outcome.
+            let ran = matches!(result, Ok(Written::Offboarded(_)));
+            let mut effects = self.lend_then_follow(|screens, ctx| screens.offboarded(ticket, result, ctx));
+            match ran {
+                true => effects.extend(self.access_moved(&write, ticket)),
+                false => drop(self.screens.preview.landed(ticket)),
+            }
+            return effects;
         }
         // Whether the form or picker open now is the one that sent this
         // write; a form the user left, or another one, is never touched.
@@ -188,8 +219,13 @@ impl App {
             .resume
             .take_if(|resumed| resumed.0.pending == Some(ticket));
         match result {
-            Ok(written) => self.landed(&write, written, ours),
+            Ok(written) => {
+                let mut effects = self.landed(&write, written, ours);
+                effects.extend(self.access_moved(&write, ticket));
+                effects
+            }
             Err(error) => {
+                drop(self.screens.preview.landed(ticket));
                 self.write_failed(&write, error, ours, resumed);
                 Vec::new()
             }

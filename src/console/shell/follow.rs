@@ -23,9 +23,9 @@ impl App {
                     self.overlays.scroll.detail = 0;
                 }
                 Step::Reload(screen) => effects.extend(self.reload(screen, false)),
-                Step::Confirm(confirm) => self.mode = Mode::Confirm(confirm),
+                Step::Confirm(confirm) => effects.extend(self.ask(confirm)),
                 Step::Chooser(chooser, purpose) => self.mode = Mode::Chooser(chooser, purpose),
-                Step::Bulk(bulk) => self.ask_bulk(bulk),
+                Step::Bulk(bulk) => effects.extend(self.ask_bulk(bulk)),
                 Step::Reread(screen) => {
                     if let Some(table) = self.screens.list_mut(screen) {
                         table.remember_selected();

@@ -92,10 +92,7 @@ impl App {
                 form.error = None;
                 self.write(write)
             }
-            Submitted::Confirm(confirm) => {
-                self.mode = Mode::Confirm(confirm);
-                Vec::new()
-            }
+            Submitted::Confirm(confirm) => self.ask(confirm),
             Submitted::Refused => Vec::new(),
             Submitted::Unchanged => {
                 self.mode = Mode::Normal;

@@ -14,6 +14,13 @@ impl App {
             self.window.quit = true;
             return Vec::new();
         }
+        // Esc while the rules are read for a preview: nothing is sent.
+        if key.code == KeyCode::Esc
+            && matches!(self.mode, Mode::Normal | Mode::Picker(_))
+            && self.stop_preview()
+        {
+            return Vec::new();
+        }
         match &mut self.mode {
             Mode::Help => {
                 self.help_key(key);

@@ -30,6 +30,7 @@ mod navigate;
 mod news;
 mod parts;
 mod permissions;
+mod preview;
 mod switch;
 mod types;
 

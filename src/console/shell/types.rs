@@ -352,7 +352,8 @@ screen_msg_into_msg!(
     offboard,
     health,
     who,
-    access
+    access,
+    preview
 );
 
 // A role's page is in Roles' folder.
@@ -379,7 +380,16 @@ macro_rules! screen_ask_into_effect {
     };
 }
 
-screen_ask_into_effect!(members, subscriptions, people, person, health, who, access);
+screen_ask_into_effect!(
+    members,
+    subscriptions,
+    people,
+    person,
+    health,
+    who,
+    access,
+    preview
+);
 
 impl From<crate::console::screens::roles::grants::Ask> for Effect {
     fn from(ask: crate::console::screens::roles::grants::Ask) -> Effect {

@@ -17,12 +17,38 @@ pub(super) fn app() -> App {
     App::new(context, Keymap::default(), (120, 40))
 }
 
+/// A key, as the user presses it. There is no server here: the rules a
+/// preview of a change of access reads are answered as unreadable at once
+/// (an older server), so the question or the write goes on as before
+/// previews, with its note.
 pub(super) fn key(app: &mut App, code: KeyCode) -> Vec<Effect> {
     let modifiers = match code {
         KeyCode::Char(c) if c.is_ascii_uppercase() => KeyModifiers::SHIFT,
         _ => KeyModifiers::NONE,
     };
-    app.update(Msg::Key(KeyEvent::new(code, modifiers)))
+    let effects = app.update(Msg::Key(KeyEvent::new(code, modifiers)));
+    unread_previews(app, effects)
+}
+
+/// Answers each preview read among `effects` as unreadable; the effects
+/// that follow take their place.
+pub(super) fn unread_previews(app: &mut App, effects: Vec<Effect>) -> Vec<Effect> {
+    use crate::console::screens::{ScreenAsk, ScreenMsg, preview};
+    let mut out = Vec::new();
+    for effect in effects {
+        match effect {
+            Effect::Ask(ScreenAsk::Preview(preview::Ask::Read { ticket, .. })) => {
+                let msg = preview::Msg::Read {
+                    ticket,
+                    outcome: preview::Outcome::Unread("no server in unit tests".into()),
+                };
+                let more = app.update(Msg::Screen(ScreenMsg::Preview(msg)));
+                out.extend(unread_previews(app, more));
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 pub(super) fn roles_page(count: u64, offset: u64) -> Page<Role> {

@@ -382,3 +382,41 @@ fn the_help_shows_a_long_log_path_whole_on_80_columns() {
         );
     }
 }
+
+#[test]
+fn esc_while_the_rules_are_read_for_a_preview_sends_nothing() {
+    use crate::console::screens::{ScreenMsg, preview};
+    use ratatui::crossterm::event::{KeyEvent, KeyModifiers};
+    let mut app = app();
+    let first = app.start().pop().unwrap();
+    answer(&mut app, &first, |offset| roles(2, offset));
+    // `d` on a role: the rules are read first, and no question yet.
+    let effects = app.update(Msg::Key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::NONE)));
+    let Some(ticket) = effects.iter().find_map(|effect| match effect {
+        Effect::Ask(ScreenAsk::Preview(preview::Ask::Read { ticket, .. })) => Some(*ticket),
+        _ => None,
+    }) else {
+        panic!("the rules are read first: {effects:?}")
+    };
+    assert!(matches!(app.mode, Mode::Normal));
+    assert!(app.notice.text().contains("reading the rules to preview"));
+    // Another destructive key waits for it.
+    key(&mut app, KeyCode::Char('d'));
+    assert!(app.notice.text().contains("still on its way"));
+    // Esc stops it: nothing is sent, and its late answer asks nothing.
+    let effects = app.update(Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)));
+    assert!(
+        !effects
+            .iter()
+            .any(|effect| matches!(effect, Effect::Write { .. })),
+        "{effects:?}"
+    );
+    assert!(app.notice.text().contains("stopped: nothing was sent"));
+    let late = preview::Msg::Read {
+        ticket,
+        outcome: preview::Outcome::Unread("late".into()),
+    };
+    let effects = app.update(Msg::Screen(ScreenMsg::Preview(late)));
+    assert!(effects.is_empty(), "{effects:?}");
+    assert!(matches!(app.mode, Mode::Normal));
+}

@@ -4,6 +4,7 @@
 //! bulk), each over the one client, and the news each is for the other
 //! screens.
 
+use crate::access::preview::{Change as AccessChange, Proposed};
 use crate::api::{self, Client};
 use crate::console::kit::person::Person;
 use crate::console::kit::scope::Scope;
@@ -14,11 +15,13 @@ use crate::console::screens::write::{self, Confirm, Landed, Written, add_each};
 /// A change to a role's memberships.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Write {
-    /// A membership (by id) of a role deleted.
+    /// A membership (by id) of a role deleted; whose it is (their user
+    /// UUID, empty when unknown), for the preview of who loses access.
     Remove {
         organization: String,
         role: String,
         id: String,
+        user: String,
     },
     /// People into the role: one request per person, each with its own
     /// result (`Written::Assigned`).
@@ -49,6 +52,7 @@ impl Write {
                 organization,
                 role,
                 id,
+                ..
             } => client
                 .remove_member(organization, role, id)
                 .await
@@ -77,6 +81,42 @@ impl Write {
             }],
             (Write::Assign { .. }, Written::Assigned(results)) => joined(results),
             _ => Vec::new(),
+        }
+    }
+}
+
+impl Write {
+    /// The change it makes to who reaches what, to preview before it is
+    /// sent: someone leaving the role, or each person joining it (people
+    /// named by their user UUID until the preview reads them).
+    pub fn access_change(&self) -> Option<Proposed> {
+        let change = |user: &str, role: &str, join: bool| {
+            let (role_id, membership_id) = (role.to_lowercase(), user.to_lowercase());
+            match join {
+                true => AccessChange::Join {
+                    role_id,
+                    membership_id,
+                },
+                false => AccessChange::Leave {
+                    role_id,
+                    membership_id,
+                },
+            }
+        };
+        match self {
+            Write::Remove { role, user, .. } if !user.is_empty() => {
+                Some(write::proposed(change(user, role, false), [user.as_str()]))
+            }
+            Write::Remove { .. } => None,
+            Write::Assign { role, people, .. } => Some(write::proposed(
+                AccessChange::Batch(
+                    people
+                        .iter()
+                        .map(|person| change(&person.uuid, role, true))
+                        .collect(),
+                ),
+                people.iter().map(|person| person.uuid.as_str()),
+            )),
         }
     }
 }
@@ -148,11 +188,11 @@ pub struct OfRole<'a> {
 
 /// `d` on a membership (on Members, or a role on a person's page): the
 /// question before `who` leaves the role.
-pub fn ask_remove(who: &str, role: OfRole<'_>, membership: &str, scope: Scope) -> Confirm {
+pub fn ask_remove(who: &str, role: OfRole<'_>, membership: &str, user: &str, scope: Scope) -> Confirm {
     let question = format!("Remove {who} from the role {}?", role.name);
     Confirm::write(
         question,
-        write::Write::Member(remove(role, membership, scope)),
+        write::Write::Member(remove(role, membership, user, scope)),
         true,
     )
 }
@@ -176,7 +216,7 @@ pub fn bulk(
         .map(|membership| Item {
             id: membership.id.clone(),
             label: person(membership),
-            write: write::Write::Member(remove(role, &membership.id, scope)),
+            write: write::Write::Member(remove(role, &membership.id, user_uuid(membership), scope)),
             done: "removed from the role",
         })
         .collect();
@@ -189,10 +229,22 @@ pub fn bulk(
     Some(Ok(Bulk::new(title, &more, true, items, Vec::new())))
 }
 
-fn remove(role: OfRole<'_>, membership: &str, scope: Scope) -> Write {
+fn remove(role: OfRole<'_>, membership: &str, user: &str, scope: Scope) -> Write {
     Write::Remove {
         organization: scope.organization.to_string(),
         role: role.id.to_string(),
         id: membership.to_string(),
+        user: user.to_string(),
     }
+}
+
+/// The user UUID of a membership's member, empty when the server did not
+/// say it.
+pub fn user_uuid(membership: &api::RoleMembership) -> &str {
+    membership
+        .user
+        .as_ref()
+        .map(|user| user.uuid.as_str())
+        .or(membership.user_uuid.as_deref())
+        .unwrap_or_default()
 }

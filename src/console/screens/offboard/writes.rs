@@ -19,6 +19,20 @@ pub struct Write {
 }
 
 impl Write {
+    /// The change it makes to who reaches what, to preview before it is
+    /// run: they leave every role, and the organization when the plan
+    /// says so; `None` when their user UUID is not known.
+    pub fn access_change(&self) -> Option<crate::access::preview::Proposed> {
+        let uuid = self.plan.person.uuid.as_deref().filter(|uuid| !uuid.is_empty())?;
+        Some(crate::console::screens::write::proposed(
+            crate::access::preview::Change::Offboard {
+                membership_id: uuid.to_lowercase(),
+                remove_from_organization: self.plan.options.remove_from_organization,
+            },
+            [uuid],
+        ))
+    }
+
     /// What the write does, in words, for a question.
     pub fn summary(&self) -> String {
         format!(

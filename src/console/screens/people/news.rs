@@ -2,7 +2,8 @@
 //! [`Change`]): the index of who holds which role, a member's row, the
 //! page open, each kept in step so that nothing is read again for it;
 //! an offboarding, which changes too much to keep in step, has both read
-//! again.
+//! again; access changed (`Change::AccessChanged`) has the page's Access
+//! section read again.
 
 use std::sync::Arc;
 
@@ -26,6 +27,10 @@ impl Screens {
                 self.regather();
             }
             return heard;
+        }
+        // Who reaches what changed: the page open reads their access again.
+        if let Change::AccessChanged { .. } = change {
+            return self.reread_access(ctx);
         }
         // Their roles or level changed: their access is read again.
         if self.keep_in_step(change, ctx) {
@@ -88,7 +93,8 @@ impl Screens {
             | Change::SubscriptionChanged(_)
             | Change::SubscriptionMade(_)
             | Change::StatesKnown(_)
-            | Change::Offboarded { .. } => false,
+            | Change::Offboarded { .. }
+            | Change::AccessChanged { .. } => false,
         }
     }
 

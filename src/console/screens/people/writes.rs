@@ -3,12 +3,13 @@
 //! person on their page), and a member's level, each over the one client,
 //! and the news each is for the other screens.
 
+use crate::access::preview::{Change as AccessChange, Proposed};
 use crate::api::{self, Client};
 use crate::console::kit::person::Person;
 use crate::console::kit::person::{level_word, named};
 use crate::console::screens::Change;
 use crate::console::screens::members::writes::{joined, sorted};
-use crate::console::screens::write::{Landed, Written, add_each};
+use crate::console::screens::write::{self, Landed, Written, add_each};
 use crate::people::RoleRef;
 
 /// A change to people's roles or level.
@@ -30,6 +31,35 @@ pub enum Write {
 }
 
 impl Write {
+    /// The change it makes to who reaches what, to preview before it is
+    /// sent: each person into each role, or a member's level (people named
+    /// by their user UUID until the preview reads them).
+    pub fn access_change(&self) -> Option<Proposed> {
+        match self {
+            Write::AddToRoles { people, roles, .. } => Some(write::proposed(
+                AccessChange::Batch(
+                    people
+                        .iter()
+                        .flat_map(|person| {
+                            roles.iter().map(|role| AccessChange::Join {
+                                role_id: role.id.to_lowercase(),
+                                membership_id: person.uuid.to_lowercase(),
+                            })
+                        })
+                        .collect(),
+                ),
+                people.iter().map(|person| person.uuid.as_str()),
+            )),
+            Write::SetLevel { person, level, .. } => Some(write::proposed(
+                AccessChange::Level {
+                    membership_id: person.uuid.to_lowercase(),
+                    level: *level,
+                },
+                [person.uuid.as_str()],
+            )),
+        }
+    }
+
     /// What the write does, in words, for a question.
     pub fn summary(&self) -> String {
         match self {

@@ -189,6 +189,13 @@ impl Person {
             id: &role.id,
             name: &role.name,
         };
-        Some(members::writes::ask_remove(&who, of, &role.membership_id, scope))
+        let user = self.person().map(|(uuid, _, _)| uuid).unwrap_or_default();
+        Some(members::writes::ask_remove(
+            &who,
+            of,
+            &role.membership_id,
+            &user,
+            scope,
+        ))
     }
 }

@@ -6,6 +6,7 @@
 //! The console's `Write` holds these as its `Role` variant; the answer
 //! lands on the Roles table (its rows, its cursor).
 
+use crate::access::preview::{Change as AccessChange, Proposed};
 use crate::api::{self, Client, Role, RoleInput};
 use crate::console::kit::scope::Scope;
 use crate::console::screens::Change;
@@ -34,6 +35,23 @@ pub enum Write {
 }
 
 impl Write {
+    /// The change it makes to who reaches what, to preview before it is
+    /// sent: a role deleted takes its memberships and its rules with it,
+    /// so everyone's access is read. Making or saving a role moves none.
+    pub fn access_change(&self) -> Option<Proposed> {
+        match self {
+            Write::Delete { id, .. } => Some(Proposed {
+                change: AccessChange::DeleteRole {
+                    role_id: id.to_lowercase(),
+                },
+                people: crate::access::directory::People::Everyone,
+                project: None,
+                object: None,
+            }),
+            Write::Create { .. } | Write::Update { .. } => None,
+        }
+    }
+
     /// What the write does, in words, for a question.
     pub fn summary(&self) -> String {
         match self {
