@@ -23,6 +23,7 @@ pub mod preview;
 pub mod read;
 pub mod review;
 pub mod role;
+pub mod rule;
 pub mod who;
 pub mod words;
 

@@ -18,6 +18,7 @@ mod change;
 mod resolving;
 mod roster;
 pub mod switch;
+pub mod switch_told;
 pub mod world;
 
 pub use switch::{Switch, Switched, switch};

@@ -44,6 +44,7 @@ pub mod request;
 pub mod roles;
 pub mod shown;
 pub mod subscriptions;
+pub mod switch;
 pub mod who;
 pub mod write;
 
@@ -97,6 +98,7 @@ pub enum ScreenMsg {
     /// A role's page (in Roles' folder).
     Grants(roles::grants::Msg),
     Access(access::Msg),
+    Switch(switch::Msg),
 }
 
 impl ScreenMsg {
@@ -112,6 +114,7 @@ impl ScreenMsg {
             ScreenMsg::Who(msg) => msg.is_answer(),
             ScreenMsg::Grants(msg) => msg.is_answer(),
             ScreenMsg::Access(msg) => msg.is_answer(),
+            ScreenMsg::Switch(msg) => msg.is_answer(),
         }
     }
 }
@@ -135,6 +138,7 @@ screen_msg!(
     health => Health,
     who => Who,
     access => Access,
+    switch => Switch,
 );
 
 impl From<roles::grants::Msg> for ScreenMsg {
@@ -159,6 +163,7 @@ pub enum ScreenAsk {
     Who(who::Ask),
     Grants(roles::grants::Ask),
     Access(access::Ask),
+    Switch(switch::Ask),
 }
 
 macro_rules! screen_ask {
@@ -179,6 +184,7 @@ screen_ask!(
     health => Health,
     who => Who,
     access => Access,
+    switch => Switch,
 );
 
 impl From<roles::grants::Ask> for ScreenAsk {
@@ -207,6 +213,8 @@ pub enum ScreenId {
     Who,
     /// What a role grants, opened from Roles (`w`).
     Grants,
+    /// What switching the resolution mode changes (`:switch-preview`).
+    Switch,
 }
 
 /// News every screen may act on. Each variant says what is true now, so
@@ -242,4 +250,8 @@ pub enum Change {
     /// subscriptions they received changed, so People reads who holds
     /// which role again and their page, if open, is gathered again.
     Offboarded { email: String },
+    /// Access changed in a project (`None`: in any): a rule set or
+    /// removed. The Access tab, a person's page and a role's page read
+    /// their access again.
+    AccessChanged { project: Option<i64> },
 }

@@ -45,6 +45,7 @@ impl App {
             ScreenMsg::Who(msg) => self.lend_then_follow(|screens, ctx| screens.on_who_msg(msg, ctx)),
             ScreenMsg::Grants(msg) => self.lend_then_follow(|screens, ctx| screens.on_grants_msg(msg, ctx)),
             ScreenMsg::Access(msg) => self.lend_then_follow(|screens, ctx| screens.on_access_msg(msg, ctx)),
+            ScreenMsg::Switch(msg) => self.lend_then_follow(|screens, ctx| screens.on_switch_msg(msg, ctx)),
             ScreenMsg::Offboard(msg) => {
                 let (screens, mut ctx) = self.lend();
                 screens.on_offboard_msg(msg, &mut ctx);

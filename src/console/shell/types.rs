@@ -352,7 +352,8 @@ screen_msg_into_msg!(
     offboard,
     health,
     who,
-    access
+    access,
+    switch
 );
 
 // A role's page is in Roles' folder.

@@ -89,6 +89,8 @@ impl Screens {
             | Change::SubscriptionMade(_)
             | Change::StatesKnown(_)
             | Change::Offboarded { .. } => false,
+            // A rule set or removed: the page's access is read again.
+            Change::AccessChanged { .. } => true,
         }
     }
 

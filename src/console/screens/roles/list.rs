@@ -332,7 +332,8 @@ pub fn on_change(table: &mut Table<Roles>, change: &Change, height: u64) {
         | Change::SubscriptionChanged(_)
         | Change::SubscriptionMade(_)
         | Change::StatesKnown(_)
-        | Change::Offboarded { .. } => {}
+        | Change::Offboarded { .. }
+        | Change::AccessChanged { .. } => {}
     }
 }
 

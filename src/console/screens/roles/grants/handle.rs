@@ -69,6 +69,8 @@ impl Screens {
                 left.eq_ignore_ascii_case(&role.id)
             }
             Change::RoleSaved(saved) => saved.id.eq_ignore_ascii_case(&role.id),
+            // A rule set or removed: what it grants is read again.
+            Change::AccessChanged { .. } => true,
             _ => false,
         };
         if ours {
