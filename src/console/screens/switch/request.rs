@@ -2,7 +2,8 @@
 //! and every project's rules read as `orgdeck access switch-preview`
 //! reads them (`World::read`, every project, everyone), through a
 //! [`Reader`] paced by the console's one access budget and stopped by the
-//! screen's Stopper; then `switch`, pure, on the runner's task.
+//! screen's Stopper; then `switch`, pure, on a blocking thread (seconds
+//! in an organization of 1,000 members and 20 projects).
 
 use super::msg::Found;
 use super::{Ask, Msg};
@@ -22,16 +23,21 @@ pub async fn run(ask: Ask, client: &Client, pacer: std::sync::Arc<crate::health:
     let reader = Reader::paced_by(client, crate::access::read::CONCURRENCY, pacer, stop.0);
     let read = World::read(&reader, &organization, Projects::All, &People::Everyone).await;
     let stopped = matches!(read, Err(ReadError::Stopped));
-    let result = read
-        .map(|read| {
+    let requests = reader.requests();
+    let result = match read {
+        // Seconds of work in a large organization: off the runtime's workers.
+        Ok(read) => tokio::task::spawn_blocking(move || {
             Box::new(Found {
                 organization: read.directory.organization.name.clone(),
                 switch: switch(&read.world),
                 projects: read.world.projects.len(),
-                requests: reader.requests(),
+                requests,
             })
         })
-        .map_err(|error| error.to_string());
+        .await
+        .map_err(|error| format!("the switch preview could not be worked out: {error}")),
+        Err(error) => Err(error.to_string()),
+    };
     Msg::Read {
         ticket,
         result,
