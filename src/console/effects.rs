@@ -265,7 +265,8 @@ impl Runner {
             ScreenAsk::Switch(ask) => {
                 let runner = self.clone();
                 tokio::spawn(async move {
-                    let msg = switch::request::run(ask, &runner.client, runner.access_pacer()).await;
+                    let msg =
+                        switch::request::run(ask, &runner.client, runner.access_pacer(), runner.tell()).await;
                     let _ = runner.messages.send(msg.into());
                 });
             }

@@ -1,6 +1,7 @@
 //! `:switch-preview` (issue 32 req 3, console half) against the reference
 //! server's demo: it lists what `orgdeck access switch-preview -o json`
-//! lists, in the same words; Esc stops the read mid-way and nothing read
+//! lists, in the same words; the read counts its projects; Esc stops the
+//! read mid-way and nothing read
 //! in part is shown; Enter on a line opens the access edit's chooser with
 //! the fix's rule and level.
 
@@ -123,7 +124,8 @@ async fn esc_stops_the_read_and_nothing_read_in_part_is_shown() {
     let _ = driver.settle(std::time::Duration::from_millis(200)).await;
     assert!(driver.app.screens.switch.reading);
     let screen = driver.screen();
-    assert!(screen.contains("reading every project's rules"), "{screen}");
+    assert!(screen.contains("rules: 0 of 2 projects · Esc stops"), "{screen}");
+    assert_eq!(driver.app.screens.switch.progress, Some((0, 2)));
 
     keys(&mut driver, &[KeyCode::Esc]).await;
     let preview = &driver.app.screens.switch;

@@ -1,6 +1,6 @@
 //! How `:switch-preview` lands: shown (or `r`), every project's rules are
-//! read again (another read stops the last); Esc stops the read; its
-//! answer fills the lines; Enter (or `e`) on a line offers its fix as an
+//! read again (another read stops the last), its progress counted; Esc
+//! stops the read; its answer fills the lines; Enter (or `e`) on a line offers its fix as an
 //! edit (`access/edit.rs`). Methods of the screens, as Enter opens the
 //! access edit's chooser, lent a [`Ctx`].
 
@@ -45,8 +45,14 @@ impl Screens {
 
     /// What the switch changes, read (or why not).
     pub fn on_switch_msg(&mut self, msg: Msg, ctx: &mut Ctx) -> Heard {
-        let Msg::Read { result, stopped, .. } = msg;
         *ctx.dirty = true;
+        let (result, stopped) = match msg {
+            Msg::Progress { done, total, .. } => {
+                self.switch.progress = Some((done, total));
+                return Heard::default();
+            }
+            Msg::Read { result, stopped, .. } => (result, stopped),
+        };
         if let Err(error) = &result
             && !stopped
         {

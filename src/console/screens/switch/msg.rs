@@ -1,5 +1,5 @@
-//! What `:switch-preview` hears: what the switch changes, or why that is
-//! not known.
+//! What `:switch-preview` hears: how far the read came, then what the
+//! switch changes, or why that is not known.
 
 use crate::access::preview::Switch;
 use crate::console::kit::latest::Ticket;
@@ -17,6 +17,12 @@ pub struct Found {
 
 #[derive(Debug)]
 pub enum Msg {
+    /// How far the read came: projects whose rules are read, in all.
+    Progress {
+        ticket: Ticket,
+        done: usize,
+        total: usize,
+    },
     /// The read ended: what the switch changes, or why not (`Err`), or
     /// stopped (Esc).
     Read {
@@ -27,8 +33,14 @@ pub enum Msg {
 }
 
 impl Msg {
-    /// Whether it answers a request an effect sent: each one does.
+    /// Whether it answers a request an effect sent (news as it goes does not).
     pub fn is_answer(&self) -> bool {
-        true
+        matches!(self, Msg::Read { .. })
+    }
+
+    pub fn ticket(&self) -> Ticket {
+        match self {
+            Msg::Progress { ticket, .. } | Msg::Read { ticket, .. } => *ticket,
+        }
     }
 }

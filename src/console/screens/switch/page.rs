@@ -76,6 +76,8 @@ pub struct SwitchPreview {
     pub found: Option<Box<Found>>,
     /// A read is under way.
     pub reading: bool,
+    /// How far it came: (projects read, in all), once known.
+    pub progress: Option<(usize, usize)>,
     /// Esc stopped the read.
     pub stopped: bool,
     pub error: Option<String>,
@@ -104,6 +106,7 @@ impl SwitchPreview {
         self.error = None;
         self.stopped = false;
         self.reading = true;
+        self.progress = None;
         self.lines.open();
         self.lines.hold(Vec::new(), height);
         let stop = Stopper::default();
@@ -132,8 +135,7 @@ impl SwitchPreview {
 
     /// Whether this message is the latest read's.
     pub fn wants(&self, msg: &super::Msg) -> bool {
-        let super::Msg::Read { ticket, .. } = msg;
-        self.reads.is_current(*ticket)
+        self.reads.is_current(msg.ticket())
     }
 
     /// The read ended.
@@ -150,6 +152,14 @@ impl SwitchPreview {
             }
             Err(_) if stopped => {}
             Err(error) => self.error = Some(error),
+        }
+    }
+
+    /// "rules: 7 of 20 projects · Esc stops", while the read is under way.
+    pub fn progress_words(&self) -> String {
+        match self.progress {
+            Some((done, total)) => format!("rules: {done} of {total} projects · Esc stops"),
+            None => "rules: reading the organization's people and roles… · Esc stops".into(),
         }
     }
 
@@ -180,7 +190,7 @@ impl Page for SwitchPreview {
 
     fn heading(&self) -> String {
         match (&self.found, self.reading) {
-            (_, true) => "Switch preview · rules: reading every project's rules…".into(),
+            (_, true) => format!("Switch preview · {}", self.progress_words()),
             // The CLI's heading: the mode, assumed or not, and the count.
             (Some(found), false) => format!(
                 "{} {}",
@@ -211,7 +221,7 @@ impl Page for SwitchPreview {
 
     fn empty(&self) -> &'static str {
         if self.reading {
-            "rules: reading every project's rules… · Esc stops"
+            "reading every project's rules… · Esc stops"
         } else if self.found.is_some() {
             "Nobody's access changes."
         } else {
@@ -228,10 +238,7 @@ impl Page for SwitchPreview {
             )));
         }
         if self.reading {
-            return Some(Line::styled(
-                " rules: reading every project's rules… · Esc stops ",
-                theme.dim,
-            ));
+            return Some(Line::styled(format!(" {} ", self.progress_words()), theme.dim));
         }
         let found = self.found.as_ref()?;
         Some(Line::styled(

@@ -1,6 +1,7 @@
 //! What `:switch-preview` runs: the organization, its people, its roles
 //! and every project's rules read as `orgdeck access switch-preview`
-//! reads them (`World::read`, every project, everyone), through a
+//! reads them (`World::read_told`, every project, everyone, each project
+//! told as it arrives), through a
 //! [`Reader`] paced by the console's one access budget and stopped by the
 //! screen's Stopper; then `switch`, pure, on a blocking thread (seconds
 //! in an organization of 1,000 members and 20 projects).
@@ -12,16 +13,23 @@ use crate::access::preview::world::Projects;
 use crate::access::preview::{World, switch};
 use crate::access::read::{ReadError, Reader};
 use crate::api::Client;
+use crate::console::screens::request::Tell;
 
 /// Reads every project's rules and works out what the switch changes.
-pub async fn run(ask: Ask, client: &Client, pacer: std::sync::Arc<crate::health::budget::Pacer>) -> Msg {
+pub async fn run(
+    ask: Ask,
+    client: &Client,
+    pacer: std::sync::Arc<crate::health::budget::Pacer>,
+    tell: Tell<Msg>,
+) -> Msg {
     let Ask::Read {
         ticket,
         organization,
         stop,
     } = ask;
     let reader = Reader::paced_by(client, crate::access::read::CONCURRENCY, pacer, stop.0);
-    let read = World::read(&reader, &organization, Projects::All, &People::Everyone).await;
+    let told = |done: usize, total: usize| tell(Msg::Progress { ticket, done, total });
+    let read = World::read_told(&reader, &organization, Projects::All, &People::Everyone, &told).await;
     let stopped = matches!(read, Err(ReadError::Stopped));
     let requests = reader.requests();
     let result = match read {
