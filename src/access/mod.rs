@@ -13,7 +13,9 @@
 //! (`explain`). Every request goes through one [`read::Reader`]: a few at a
 //! time, paced under PostHog Cloud's limits, counted, stoppable. The CLI's
 //! `access` commands print what these modules return; the console's access
-//! view and person page read through them too.
+//! view and person page read through them too. One rule written, the
+//! CLI's `access set` and the console's `e` alike, is `rule`: what is
+//! sent, the subject's rule found, the levels within bounds.
 
 pub mod directory;
 pub mod explain;
@@ -23,6 +25,7 @@ pub mod preview;
 pub mod read;
 pub mod review;
 pub mod role;
+pub mod rule;
 pub mod who;
 pub mod words;
 

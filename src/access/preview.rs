@@ -2,7 +2,8 @@
 //! what, per project and resource ("Ada: dashboards editor → viewer in
 //! Hedgebox Web, because the rule of Contractors is more specific than
 //! everyone's"), and what switching the organization to the other
-//! resolution mode would change (`switch`).
+//! resolution mode would change (`switch`, said in words by
+//! `switch_told` for the CLI and the console alike).
 //!
 //! The one place orgdeck computes access rather than read it (posthog.md
 //! 16, "a preview of a change is the one place a client computes"): the
@@ -18,6 +19,7 @@ mod change;
 mod resolving;
 mod roster;
 pub mod switch;
+pub mod switch_told;
 pub mod told;
 pub mod world;
 

@@ -21,7 +21,7 @@ use super::shell::{
 use crate::api::{Client, List, Organization, PICKER_ROWS, Project};
 use crate::config::{self, CURRENT};
 use crate::console::screens::request::{Lent, Tell};
-use crate::console::screens::{ScreenAsk, access, health, people, person, preview, roles, who};
+use crate::console::screens::{ScreenAsk, access, health, people, person, preview, roles, switch, who};
 use crate::health::budget::{Budget, Pacer};
 
 #[derive(Clone)]
@@ -269,6 +269,14 @@ impl Runner {
                     let _ = runner.messages.send(msg.into());
                 });
             }
+            ScreenAsk::Switch(ask) => {
+                let runner = self.clone();
+                tokio::spawn(async move {
+                    let msg =
+                        switch::request::run(ask, &runner.client, runner.access_pacer(), runner.tell()).await;
+                    let _ = runner.messages.send(msg.into());
+                });
+            }
             ScreenAsk::Access(ask) => {
                 let runner = self.clone();
                 tokio::spawn(async move {
@@ -349,6 +357,7 @@ impl Runner {
             Write::Subscription(write) => write.send(client).await,
             Write::People(write) => write.send(client).await,
             Write::Offboard(write) => write.run(ticket, self.lent()).await,
+            Write::Access(write) => write.send(client).await,
         };
         Msg::Written(Box::new(WriteAnswer {
             ticket,

@@ -8,6 +8,7 @@
 mod support;
 
 mod access;
+mod access_edit;
 mod access_figures;
 mod access_pages;
 mod access_preview;
@@ -31,6 +32,7 @@ mod pty_access_preview;
 mod pty_grid;
 mod pty_health;
 mod smaller;
+mod switch_preview;
 mod today;
 mod whole;
 mod widths;

@@ -51,11 +51,23 @@ impl World {
         projects: Projects<'_>,
         people: &People,
     ) -> ReadResult<Read> {
+        World::read_told(reader, organization, projects, people, &|_, _| {}).await
+    }
+
+    /// [`World::read`], telling (projects read, projects in all) as each
+    /// project's rules arrive: what a console's progress line counts.
+    pub async fn read_told(
+        reader: &Reader,
+        organization: &str,
+        projects: Projects<'_>,
+        people: &People,
+        told: &(dyn Fn(usize, usize) + Sync),
+    ) -> ReadResult<Read> {
         let (directory, people) = tokio::join!(
             Directory::load_for(reader, organization, people),
             directory::members(reader, organization, people)
         );
-        World::read_rules(reader, projects, directory?, people?).await
+        World::read_rules(reader, projects, directory?, people?, told).await
     }
 
     /// [`World::read`] of one person whose roles were read already (an
@@ -69,7 +81,7 @@ impl World {
         roles: Vec<directory::RoleInfo>,
     ) -> ReadResult<Read> {
         let directory = Directory::load_with_roles(reader, organization, roles).await?;
-        World::read_rules(reader, projects, directory, vec![person]).await
+        World::read_rules(reader, projects, directory, vec![person], &|_, _| {}).await
     }
 
     /// The rules of the projects asked for, with the directory and the
@@ -79,6 +91,7 @@ impl World {
         projects: Projects<'_>,
         directory: Directory,
         people: Vec<directory::Person>,
+        told: &(dyn Fn(usize, usize) + Sync),
     ) -> ReadResult<Read> {
         let chosen: Vec<ProjectRef> = match projects {
             Projects::All => directory.projects.clone(),
@@ -95,12 +108,15 @@ impl World {
                 }
             },
         };
+        let total = chosen.len();
+        told(0, total);
         let mut read =
             futures_util::stream::iter(chosen.into_iter().map(|project| project_rules(reader, project)))
                 .buffered(PROJECTS_AT_ONCE);
         let mut worlds = Vec::new();
         while let Some(project) = read.next().await {
             worlds.push(project?);
+            told(worlds.len(), total);
         }
         let organization_said = &directory.organization;
         let plan = Plan {

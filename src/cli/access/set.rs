@@ -15,9 +15,10 @@ use super::super::preview::{self, Decision, PreviewArgs, Session};
 use super::super::{Exit, UsageError};
 use crate::access::preview::world::Projects;
 use crate::access::preview::{Change, ObjectRef};
+use crate::access::rule;
 use crate::access::who::{Thing, WhoError};
+use crate::api::access::Subject;
 use crate::api::access::levels::{self, AccessLevel, PROJECT, RESOURCES};
-use crate::api::access::{AccessTarget, Subject};
 use crate::text::printable;
 
 /// Whom the rule is for: one of them.
@@ -244,11 +245,7 @@ async fn write(
     };
     let world = &session.read.world;
     let existing = world.projects.first().and_then(|known| {
-        known.rules.iter().find(|rule| {
-            rule.resource == resource
-                && rule.resource_id == resource_id
-                && rule.subject().is_some_and(|known| same_subject(&known, &subject))
-        })
+        crate::access::rule::existing(&known.rules, &resource, resource_id.as_deref(), &subject)
     });
     let was = existing
         .and_then(|rule| rule.access_level.clone())
@@ -293,33 +290,15 @@ async fn write(
     if let Decision::DryRun = decision {
         return Ok(());
     }
-    let client = &connection.client;
-    let sent = match (&thing, resource.as_str()) {
-        (None, PROJECT) => {
-            client
-                .set_access_control(&project_key, AccessTarget::Project, &subject, level.clone())
-                .await
-        }
-        (None, _) => {
-            client
-                .set_resource_access_control(&project_key, &resource, &subject, level.clone())
-                .await
-        }
-        (Some(_), _) => {
-            let id = resource_id.clone().unwrap_or_default();
-            client
-                .set_access_control(
-                    &project_key,
-                    AccessTarget::Object {
-                        resource: &resource,
-                        key: &id,
-                    },
-                    &subject,
-                    level.clone(),
-                )
-                .await
-        }
+    let on = match (&thing, resource.as_str()) {
+        (None, PROJECT) => rule::On::Project,
+        (None, _) => rule::On::Resource(resource.clone()),
+        (Some(_), _) => rule::On::Object {
+            resource: resource.clone(),
+            id: resource_id.clone().unwrap_or_default(),
+        },
     };
+    let sent = rule::send(&connection.client, &project_key, &on, &subject, level.clone()).await;
     let written = sent.map_err(|error| Exit {
         code: 1,
         message: format!("the server refused the change: {error}"),
@@ -344,14 +323,4 @@ async fn write(
         }))?;
     }
     Ok(())
-}
-
-fn same_subject(a: &Subject, b: &Subject) -> bool {
-    match (a, b) {
-        (Subject::Member(a), Subject::Member(b)) | (Subject::Role(a), Subject::Role(b)) => {
-            a.eq_ignore_ascii_case(b)
-        }
-        (Subject::Everyone, Subject::Everyone) => true,
-        _ => false,
-    }
 }

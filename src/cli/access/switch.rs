@@ -13,7 +13,6 @@ use super::super::preview::Session;
 use super::{ProgressLine, failed};
 use crate::access::preview::world::Projects;
 use crate::access::preview::{Switch, switch};
-use crate::text::printable;
 
 pub async fn run(connection: Connection, format: Format, project_flag: Option<String>) -> anyhow::Result<()> {
     let progress = ProgressLine::new();
@@ -46,52 +45,5 @@ pub async fn run(connection: Connection, format: Format, project_flag: Option<St
 }
 
 fn text(found: &Switch, session: &Session) -> String {
-    let organization = &session.read.directory.organization;
-    let mut out = format!(
-        "{} resolves access {}{}; switching to {}:\n",
-        printable(&organization.name),
-        found.from,
-        if found.mode_known {
-            ""
-        } else {
-            " (assumed: the server does not say, and PostHog enforces it today)"
-        },
-        found.to
-    );
-    if found.lines.is_empty() {
-        out.push_str("  Nobody's access changes.\n");
-        return out;
-    }
-    out.push_str(&format!(
-        "  {} change{} for {}.\n",
-        found.lines.len(),
-        if found.lines.len() == 1 { "" } else { "s" },
-        super::super::preview::people(found.people)
-    ));
-    let mut last = String::new();
-    for line in &found.lines {
-        if line.membership_id != last {
-            let who = if line.name.is_empty() || line.name == line.email {
-                line.email.clone()
-            } else {
-                format!("{} <{}>", line.name, line.email)
-            };
-            out.push_str(&format!("  {}\n", printable(&who)));
-            last = line.membership_id.clone();
-        }
-        let thing = if line.resource == crate::api::access::levels::PROJECT {
-            "project".to_string()
-        } else {
-            crate::api::access::levels::display_name(&line.resource)
-        };
-        out.push_str(&format!(
-            "    {thing} {} → {} in {}, because {}\n      fix: {}\n",
-            line.today,
-            line.after_switch,
-            printable(&line.project.label()),
-            printable(&line.because),
-            printable(&line.fix)
-        ));
-    }
-    out
+    crate::access::preview::switch_told::text(found, &session.read.directory.organization.name)
 }

@@ -17,6 +17,7 @@ use super::offboard::page::Offboarding;
 use super::people::list::People;
 use super::person::page::Person;
 use super::subscriptions::list::Subscriptions;
+use super::switch::page::SwitchPreview;
 use super::who::list::Who;
 use crate::console::kit::latest::Ticket;
 use crate::console::kit::notice::Notice;
@@ -52,6 +53,7 @@ pub struct Screens {
     /// The preview before a change that moves access: no screen of its
     /// own (`preview/`).
     pub preview: super::preview::Preview,
+    pub switch: SwitchPreview,
 }
 
 impl Screens {
@@ -70,6 +72,7 @@ impl Screens {
             ScreenId::Who => Shown::List(&self.who),
             ScreenId::Grants => Shown::Page(&self.grants),
             ScreenId::Access => Shown::Page(&self.access),
+            ScreenId::Switch => Shown::Page(&self.switch),
         }
     }
 
@@ -86,6 +89,7 @@ impl Screens {
             ScreenId::Who => ShownMut::List(&mut self.who),
             ScreenId::Grants => ShownMut::Page(&mut self.grants),
             ScreenId::Access => ShownMut::Page(&mut self.access),
+            ScreenId::Switch => ShownMut::Page(&mut self.switch),
         }
     }
 
@@ -170,7 +174,8 @@ impl Screens {
             | ScreenId::Health
             | ScreenId::Who
             | ScreenId::Grants
-            | ScreenId::Access => None,
+            | ScreenId::Access
+            | ScreenId::Switch => None,
         }
     }
 
@@ -198,7 +203,8 @@ impl Screens {
             | ScreenId::Offboard
             | ScreenId::Who
             | ScreenId::Grants
-            | ScreenId::Access => None,
+            | ScreenId::Access
+            | ScreenId::Switch => None,
         }
     }
 
@@ -216,26 +222,23 @@ impl Screens {
             | ScreenId::Health
             | ScreenId::Who
             | ScreenId::Grants
-            | ScreenId::Access => Opens::Nothing,
+            | ScreenId::Access
+            | ScreenId::Switch => Opens::Nothing,
         }
     }
 
     /// `e` on a screen: the form of the row under the cursor (on Health
     /// and a subscription's deliveries, the subscription's; read first
-    /// where it is not loaded), or nothing.
+    /// where it is not loaded), the access rule under it, or nothing.
     pub fn opens_edit(&self, id: ScreenId, now: DateTime<Utc>) -> Opens {
         match id {
             ScreenId::Roles => self.roles.opens_edit(),
             ScreenId::Subscriptions | ScreenId::Deliveries | ScreenId::Health => {
                 self.opens_subscription(id, now)
             }
-            ScreenId::Members
-            | ScreenId::People
-            | ScreenId::Person
-            | ScreenId::Offboard
-            | ScreenId::Who
-            | ScreenId::Grants
-            | ScreenId::Access => Opens::Nothing,
+            // A rule: a cell, a line of a person's or a role's access, a fix.
+            ScreenId::Person | ScreenId::Grants | ScreenId::Access | ScreenId::Switch => Opens::Rule,
+            ScreenId::Members | ScreenId::People | ScreenId::Offboard | ScreenId::Who => Opens::Nothing,
         }
     }
 
@@ -255,6 +258,7 @@ impl Screens {
             // Nothing on a line of it opens anything yet.
             ScreenId::Grants => Heard::default(),
             ScreenId::Access => self.access_enter(ctx),
+            ScreenId::Switch => self.switch_enter(ctx),
         }
     }
 
@@ -272,7 +276,8 @@ impl Screens {
             | ScreenId::Offboard
             | ScreenId::Who
             | ScreenId::Grants
-            | ScreenId::Access => Heard::step(Step::Say(Notice::error(
+            | ScreenId::Access
+            | ScreenId::Switch => Heard::step(Step::Say(Notice::error(
                 ":deliveries shows the deliveries of the subscription under the cursor: 3 lists them".into(),
             ))),
         }
@@ -293,7 +298,8 @@ impl Screens {
             | ScreenId::Offboard
             | ScreenId::Who
             | ScreenId::Grants
-            | ScreenId::Access => None,
+            | ScreenId::Access
+            | ScreenId::Switch => None,
         }
     }
 
@@ -312,6 +318,7 @@ impl Screens {
             ScreenId::Who => <Who as Screen>::COMMANDS,
             ScreenId::Grants => <Grants as Screen>::COMMANDS,
             ScreenId::Access => <Access as Screen>::COMMANDS,
+            ScreenId::Switch => <SwitchPreview as Screen>::COMMANDS,
         }
     }
 
@@ -334,6 +341,7 @@ impl Screens {
             ScreenMsg::Grants(msg) => self.grants.wants(msg),
             ScreenMsg::Access(msg) => self.access.wants(msg),
             ScreenMsg::Preview(msg) => self.preview.wants(msg),
+            ScreenMsg::Switch(msg) => self.switch.wants(msg),
         }
     }
 
@@ -350,7 +358,7 @@ impl Screens {
         let mut heard = self.people_on_change(change, ctx);
         // A role's page (`roles/grants/`), which may read again.
         heard.then(self.grants_on_change(change, ctx));
-        // The Access tab, which reads its grid again when access changed.
+        // The Access tab (`access/handle.rs`), which may read again.
         heard.then(self.access_on_change(change, ctx));
         (closed, heard)
     }
@@ -358,10 +366,12 @@ impl Screens {
     /// Another organization (or connection): what was read of the old
     /// one about its people and their access is forgotten, a read of it
     /// under way stopped and its answer dropped: People and the pages
-    /// opened from it, the Access tab, a role's page and `:who`.
+    /// opened from it, the Access tab, the switch preview, a role's page
+    /// and `:who`.
     pub fn forget_the_organization(&mut self) {
         self.forget_people();
         self.access.forget();
+        self.switch.forget();
         Page::close(&mut self.grants);
         self.who.resource.forget();
         self.who.clear();
@@ -385,6 +395,7 @@ impl Screens {
             grants: _,
             access: _,
             preview: _,
+            switch: _,
         } = self;
         [
             roles as &mut dyn List,

@@ -45,6 +45,7 @@ pub mod request;
 pub mod roles;
 pub mod shown;
 pub mod subscriptions;
+pub mod switch;
 pub mod who;
 pub mod write;
 
@@ -100,6 +101,7 @@ pub enum ScreenMsg {
     Access(access::Msg),
     /// The preview before a change that moves access (no screen).
     Preview(preview::Msg),
+    Switch(switch::Msg),
 }
 
 impl ScreenMsg {
@@ -116,6 +118,7 @@ impl ScreenMsg {
             ScreenMsg::Grants(msg) => msg.is_answer(),
             ScreenMsg::Access(msg) => msg.is_answer(),
             ScreenMsg::Preview(msg) => msg.is_answer(),
+            ScreenMsg::Switch(msg) => msg.is_answer(),
         }
     }
 }
@@ -140,6 +143,7 @@ screen_msg!(
     who => Who,
     access => Access,
     preview => Preview,
+    switch => Switch,
 );
 
 impl From<roles::grants::Msg> for ScreenMsg {
@@ -165,6 +169,7 @@ pub enum ScreenAsk {
     Grants(roles::grants::Ask),
     Access(access::Ask),
     Preview(preview::Ask),
+    Switch(switch::Ask),
 }
 
 macro_rules! screen_ask {
@@ -186,6 +191,7 @@ screen_ask!(
     who => Who,
     access => Access,
     preview => Preview,
+    switch => Switch,
 );
 
 impl From<roles::grants::Ask> for ScreenAsk {
@@ -214,6 +220,8 @@ pub enum ScreenId {
     Who,
     /// What a role grants, opened from Roles (`w`).
     Grants,
+    /// What switching the resolution mode changes (`:switch-preview`).
+    Switch,
 }
 
 /// News every screen may act on. Each variant says what is true now, so
@@ -250,8 +258,9 @@ pub enum Change {
     /// which role again and their page, if open, is gathered again.
     Offboarded { email: String },
     /// Who reaches what may have changed (a membership, a level, a role
-    /// deleted, an offboarding, a rule): the Access tab reads that
-    /// project's cells again, an open person's page its Access section
-    /// and an open role's page what it grants. `None`: every project.
+    /// deleted, an offboarding, a rule): the Access tab reads its grid
+    /// again, an open person's page its Access section and an open role's
+    /// page what it grants. `project`: the one project a rule is in;
+    /// `None`: any project (a change of people).
     AccessChanged { project: Option<i64> },
 }

@@ -16,7 +16,7 @@ use crate::console::widgets::form::Form;
 use crate::console::widgets::question::Answer;
 
 use super::bulk::Bulk;
-use super::{Change, members, offboard, people, roles, subscriptions};
+use super::{Change, access, members, offboard, people, roles, subscriptions};
 
 /// What a form is for.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,6 +47,9 @@ pub enum Opens {
     /// A subscription not loaded: read it first; the form opens once it
     /// arrives.
     ReadFirst(i64, super::subscriptions::read::Then),
+    /// The access rule under the cursor edited (`access/edit.rs`): read,
+    /// then its chooser of levels.
+    Rule,
     /// Nothing: no row to edit, or the screen takes no new rows.
     Nothing,
 }
@@ -195,6 +198,8 @@ pub enum Write {
     /// comes back as `Msg::OffboardStep` with the write's ticket, then the
     /// whole as `Written::Offboarded` (`offboard/writes.rs`).
     Offboard(offboard::Write),
+    /// A rule set or removed (`access/writes.rs`, `e` on a rule).
+    Access(access::Write),
 }
 
 impl Write {
@@ -206,6 +211,7 @@ impl Write {
             Write::Subscription(write) => write.summary(),
             Write::People(write) => write.summary(),
             Write::Offboard(write) => write.summary(),
+            Write::Access(write) => write.summary(),
         }
     }
 
@@ -218,6 +224,7 @@ impl Write {
             Write::Member(write) => write.access_change(),
             Write::People(write) => write.access_change(),
             Write::Offboard(write) => write.access_change(),
+            Write::Access(write) => write.access_change(),
             Write::Subscription(_) => None,
         }
     }
@@ -231,6 +238,7 @@ impl Write {
             Write::Subscription(write) => write.land(written, at),
             Write::People(write) => write.land(written),
             Write::Offboard(write) => Landed::unfit(write, &written),
+            Write::Access(write) => write.land(written),
         }
     }
 
@@ -243,6 +251,7 @@ impl Write {
             Write::Subscription(write) => write.changes(written),
             Write::People(write) => write.changes(written),
             Write::Offboard(_) => Vec::new(),
+            Write::Access(write) => write.changes(written),
         }
     }
 }
@@ -264,6 +273,8 @@ pub enum Written {
     /// An offboarding refused before its first step (the key cannot do
     /// every step, its record cannot be written): why. Nothing changed.
     NotStarted(String),
+    /// A rule as the server now holds it; `None`: removed.
+    Rule(Option<Box<crate::api::access::AccessControl>>),
 }
 
 /// What the screen a write was for says its answer does. The shell

@@ -148,7 +148,9 @@ impl App {
     pub(super) fn on_call_refusal(write: &Write, error: &api::Error) -> Option<String> {
         match write {
             Write::Subscription(write) => write.refusal(error),
-            Write::Role(_) | Write::Member(_) | Write::People(_) | Write::Offboard(_) => None,
+            Write::Role(_) | Write::Member(_) | Write::People(_) | Write::Offboard(_) | Write::Access(_) => {
+                None
+            }
         }
     }
 }

@@ -273,6 +273,9 @@ impl App {
         if self.shown() == ScreenId::Access {
             effects.extend(self.lend_then_follow(|screens, ctx| screens.access_shown(ctx)));
         }
+        if self.shown() == ScreenId::Switch {
+            effects.extend(self.lend_then_follow(|screens, ctx| screens.switch_shown(ctx)));
+        }
         effects.extend(self.fetch_visible());
         effects
     }

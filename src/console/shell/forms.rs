@@ -31,6 +31,7 @@ impl App {
             Opens::Form(form, purpose) => self.open_form(*form, purpose),
             Opens::Picker => self.open_picker(),
             Opens::ReadFirst(id, then) => self.read_then(id, then),
+            Opens::Rule => self.lend_then_follow(|screens, ctx| screens.edit_rule_here(ctx)),
             Opens::Nothing => Vec::new(),
         }
     }

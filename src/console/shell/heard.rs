@@ -46,6 +46,7 @@ impl App {
             ScreenMsg::Grants(msg) => self.lend_then_follow(|screens, ctx| screens.on_grants_msg(msg, ctx)),
             ScreenMsg::Access(msg) => self.lend_then_follow(|screens, ctx| screens.on_access_msg(msg, ctx)),
             ScreenMsg::Preview(msg) => self.preview_heard(msg),
+            ScreenMsg::Switch(msg) => self.lend_then_follow(|screens, ctx| screens.on_switch_msg(msg, ctx)),
             ScreenMsg::Offboard(msg) => {
                 let (screens, mut ctx) = self.lend();
                 screens.on_offboard_msg(msg, &mut ctx);

@@ -235,6 +235,13 @@ impl App {
         } {
             return Vec::new();
         }
+        // Esc on the switch preview stops its read under way.
+        if self.shown() == ScreenId::Switch && {
+            let (screens, mut ctx) = self.lend();
+            screens.switch_stop(&mut ctx)
+        } {
+            return Vec::new();
+        }
         // Esc on a filtered list clears the filter before it means back
         // (the detail over the table closes first: it is on top).
         if !may_quit

@@ -90,6 +90,7 @@ impl App {
         let mut effects = match list {
             ScreenId::People => self.people_shown(),
             ScreenId::Access => self.lend_then_follow(|screens, ctx| screens.access_shown(ctx)),
+            ScreenId::Switch => self.lend_then_follow(|screens, ctx| screens.switch_shown(ctx)),
             _ => Vec::new(),
         };
         effects.extend(self.fetch_visible());
@@ -200,6 +201,7 @@ impl App {
             ScreenId::Who => return self.lend_then_follow(|screens, ctx| screens.who_again(ctx)),
             ScreenId::Grants => return self.lend_then_follow(|screens, ctx| screens.grants_again(ctx)),
             ScreenId::Access => return self.lend_then_follow(|screens, ctx| screens.access_reload(ctx)),
+            ScreenId::Switch => return self.lend_then_follow(|screens, ctx| screens.switch_again(ctx)),
             ScreenId::People | ScreenId::Person => {
                 return self.lend_then_follow(|screens, ctx| screens.refresh_people(ctx));
             }

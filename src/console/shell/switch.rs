@@ -280,6 +280,9 @@ impl App {
         if self.shown() == super::ScreenId::Access {
             effects.extend(self.lend_then_follow(|screens, ctx| screens.access_shown(ctx)));
         }
+        if self.shown() == super::ScreenId::Switch {
+            effects.extend(self.lend_then_follow(|screens, ctx| screens.switch_shown(ctx)));
+        }
         effects.extend(self.fetch_visible());
         effects
     }

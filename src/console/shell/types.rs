@@ -353,7 +353,8 @@ screen_msg_into_msg!(
     health,
     who,
     access,
-    preview
+    preview,
+    switch
 );
 
 // A role's page is in Roles' folder.

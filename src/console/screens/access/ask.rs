@@ -17,4 +17,10 @@ pub enum Ask {
         first: Option<i64>,
         stop: Stopper,
     },
+    /// Read a rule before it is edited (`Msg::Rule`).
+    Rule {
+        ticket: Ticket,
+        organization: String,
+        target: Box<super::edit::Target>,
+    },
 }

@@ -54,12 +54,19 @@ impl Screens {
         *ctx.dirty = true;
         let access = &mut self.access;
         match msg {
+            Msg::Rule { target, result, .. } => return self.rule_read(*target, result, ctx),
             Msg::News { kind, news, .. } => {
                 let loaded = access.of_kind(kind);
                 match news {
                     News::Framed(frame) => {
                         loaded.projects = vec![None; frame.projects.len()];
                         loaded.frame = Some(*frame);
+                        if kind == access.kind
+                            && let Some((cursor, column)) = access.resume.take()
+                        {
+                            access.cursor = cursor;
+                            access.column = column;
+                        }
                     }
                     News::Project(read) => {
                         let at = read.at;
@@ -92,6 +99,28 @@ impl Screens {
             }
         }
         Heard::default()
+    }
+
+    /// News of a write that moved access (a rule, a membership, a level, a
+    /// role deleted, an offboarding): the grid shown is read again if it
+    /// was read, the cursor kept, and the other when it is next shown.
+    pub fn access_on_change(&mut self, change: &crate::console::screens::Change, ctx: &mut Ctx) -> Heard {
+        if !matches!(change, crate::console::screens::Change::AccessChanged { .. }) {
+            return Heard::default();
+        }
+        let other = match self.access.kind {
+            Kind::People => &mut self.access.roles,
+            Kind::Roles => &mut self.access.people,
+        };
+        if other.asked {
+            other.forget();
+        }
+        if self.access.loaded().asked {
+            self.access.resume = Some((self.access.cursor, self.access.column));
+            self.access.read(ctx).into()
+        } else {
+            Heard::default()
+        }
     }
 
     /// A key of the tab's own.
@@ -192,8 +221,9 @@ impl Access {
     pub fn wants(&self, msg: &Msg) -> bool {
         let (ticket, kind) = msg.of();
         match kind {
-            Kind::People => self.people.reads.is_current(ticket),
-            Kind::Roles => self.roles.reads.is_current(ticket),
+            Some(Kind::People) => self.people.reads.is_current(ticket),
+            Some(Kind::Roles) => self.roles.reads.is_current(ticket),
+            None => self.edits.is_current(ticket),
         }
     }
 
@@ -202,6 +232,8 @@ impl Access {
     pub fn forget(&mut self) {
         self.people.forget();
         self.roles.forget();
+        // A rule read for `e` is of the old organization: its answer drops.
+        self.edits.issue();
         self.shown.clear();
         self.columns.clear();
         self.cursor = 0;

@@ -62,6 +62,13 @@ pub fn bindings() -> Vec<Binding> {
         Binding::new(chords, Action::Access(key), on, what, footer)
     };
     vec![
+        Binding::new(
+            &[c('e')],
+            Action::Edit,
+            on,
+            "edit the rule of the cell: a level within the resource's bounds, or remove it",
+            Some("edit"),
+        ),
         bind(&[c('h'), k(K::Left)], Key::Left, "the column to the left", None),
         bind(
             &[c('l'), k(K::Right)],

@@ -11,13 +11,15 @@
 
 pub mod ask;
 pub mod draw;
+pub mod edit;
 pub mod handle;
-pub mod heard;
 pub mod keys;
 pub mod msg;
 pub mod page;
 pub mod request;
 pub mod state;
+pub mod writes;
 
 pub use ask::Ask;
 pub use msg::Msg;
+pub use writes::Write;

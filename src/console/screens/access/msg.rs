@@ -16,18 +16,25 @@ pub enum Msg {
         stopped: bool,
         requests: u64,
     },
+    /// A rule to edit, read (`e`): the chooser opens, or why not.
+    Rule {
+        ticket: Ticket,
+        target: Box<super::edit::Target>,
+        result: Result<crate::access::rule::Current, String>,
+    },
 }
 
 impl Msg {
     /// Whether it answers a request an effect sent (news as it goes does not).
     pub fn is_answer(&self) -> bool {
-        matches!(self, Msg::Ended { .. })
+        matches!(self, Msg::Ended { .. } | Msg::Rule { .. })
     }
 
-    /// The ticket and the grid it is of.
-    pub fn of(&self) -> (Ticket, Kind) {
+    /// The ticket and the grid it is of (none: a rule read to edit).
+    pub fn of(&self) -> (Ticket, Option<Kind>) {
         match self {
-            Msg::News { ticket, kind, .. } | Msg::Ended { ticket, kind, .. } => (*ticket, *kind),
+            Msg::News { ticket, kind, .. } | Msg::Ended { ticket, kind, .. } => (*ticket, Some(*kind)),
+            Msg::Rule { ticket, .. } => (*ticket, None),
         }
     }
 }

@@ -1,4 +1,5 @@
-//! What the Access tab's read runs: `access::grid::read` through a
+//! What the Access tab's reads run (and the read of a rule before `e`
+//! edits it, `crate::access::rule::current`): `access::grid::read` through a
 //! [`Reader`] (a few requests at a time under PostHog Cloud's limits,
 //! stopped by the tab's [`super::ask::Stopper`]), on the effects runner's
 //! task, each of its news told to the tab as it comes.
@@ -35,6 +36,28 @@ pub async fn run(
                 // A stop is no failure: what arrived stays.
                 result: result.or_else(|error| if stopped { Ok(()) } else { Err(error.to_string()) }),
                 requests: reader.requests(),
+            }
+        }
+        Ask::Rule {
+            ticket,
+            organization,
+            target,
+        } => {
+            let stop = crate::access::read::Stop::new();
+            let reader = Reader::paced_by(client, crate::access::read::CONCURRENCY, pacer, stop);
+            let result = crate::access::rule::current(
+                &reader,
+                &organization,
+                target.project.id,
+                &target.on(),
+                &target.subject,
+            )
+            .await
+            .map_err(|error| error.to_string());
+            Msg::Rule {
+                ticket,
+                target,
+                result,
             }
         }
     }

@@ -167,6 +167,12 @@ pub struct Access {
     /// drawing, which alone knows the width, so that the cursor's column
     /// stays in view as it moves (the way `top` follows the cursor).
     pub(super) left: Shared<usize>,
+    /// Issues the tickets of the reads of a rule before it is edited
+    /// (`e`): only the latest one's answer opens its chooser.
+    pub edits: Latest,
+    /// Where the cursor was (row, column) when a write read the grid
+    /// again: it returns there once the rows are known.
+    pub(super) resume: Option<(u64, usize)>,
 }
 
 impl Access {

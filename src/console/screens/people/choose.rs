@@ -24,6 +24,9 @@ pub enum Choosing {
     Roles { people: Vec<Person> },
     /// A member's level (the choices' ids are levels).
     Level { person: Person, level: i64 },
+    /// A rule's level (`e` on a rule: `access/edit.rs`; the choices' ids
+    /// are levels, or `unset`).
+    Rule(Box<crate::console::screens::access::edit::Editing>),
 }
 
 /// "Data", "Data and On-call", "Data, Finance and On-call".
@@ -176,6 +179,7 @@ impl Screens {
                 }
                 add_to_roles(people, roles, organization)
             }
+            Choosing::Rule(editing) => self.rule_chosen(*editing, picked.first().copied(), ctx),
             Choosing::Level { person, level } => {
                 let Some(wanted) = picked.first().and_then(|choice| choice.id.parse::<i64>().ok()) else {
                     return Heard::default();

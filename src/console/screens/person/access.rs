@@ -3,16 +3,21 @@
 //! read in the background once their page is gathered, a project's answer
 //! at a time ("access: 7 of 20 projects"). Levels are the server's, never
 //! recomputed here. Also the lines such a section is made of ([`Said`]),
-//! which a role's page shows too, and how they are drawn.
+//! which a role's page shows too, and how they are drawn; a project's or
+//! a resource's row carries the rule `e` edits on it (the one it names).
 
 use ratatui::text::Span;
 use serde::Serialize;
 use unicode_width::UnicodeWidthStr;
 
-use crate::access::person::{Known, Outcome, PersonAccess};
+use crate::access::directory::ProjectRef;
+use crate::access::explain::Why;
+use crate::access::person::{Known, Line, Outcome, PersonAccess};
 use crate::access::words;
+use crate::api::access::Subject;
 use crate::console::kit::cell::{styled, text};
 use crate::console::kit::view::ViewCx;
+use crate::console::screens::access::edit::Target;
 
 /// What the section knows: the read under way and how far it came, what
 /// it read, or why it could not.
@@ -44,6 +49,10 @@ pub enum Kind {
 pub struct Said {
     pub kind: Kind,
     pub text: String,
+    /// The rule `e` edits on this line (a project's or a resource's row):
+    /// the one the line names.
+    #[serde(skip)]
+    pub edit: Option<Box<Target>>,
 }
 
 impl crate::console::kit::page::PageItem for Said {
@@ -57,6 +66,7 @@ impl Said {
         Said {
             kind,
             text: text.into(),
+            edit: None,
         }
     }
 }
@@ -106,7 +116,7 @@ pub fn lines(section: &Section) -> Vec<Said> {
                 Kind::Warning,
                 words::unknown_line(&label, &unknown.unknown),
             )),
-            Outcome::Known(known) => said.extend(known_project(&label, known)),
+            Outcome::Known(known) => said.extend(known_project(&project.project, known, access)),
         }
     }
     said
@@ -120,10 +130,11 @@ pub fn progress(section: &Section) -> String {
     }
 }
 
-fn known_project(label: &str, known: &Known) -> Vec<Said> {
+fn known_project(project: &ProjectRef, known: &Known, access: &PersonAccess) -> Vec<Said> {
+    let label = project.label();
     let mut said = vec![Said::new(
         Kind::Project,
-        words::project_line(label, &known.project),
+        words::project_line(&label, &known.project),
     )];
     said.extend(
         known
@@ -131,7 +142,14 @@ fn known_project(label: &str, known: &Known) -> Vec<Said> {
             .iter()
             .map(|note| Said::new(Kind::Note, words::note_line(note))),
     );
-    said.extend(table(&words::PERSON_COLUMNS, &words::person_rows(known)));
+    let mut rows = table(&words::PERSON_COLUMNS, &words::person_rows(known));
+    if !words::all_admin(known) {
+        let lines = std::iter::once(&known.project).chain(known.resources.iter());
+        for (row, line) in rows.iter_mut().skip(1).zip(lines) {
+            row.edit = Some(Box::new(person_target(project, line, access)));
+        }
+    }
+    said.extend(rows);
     if let Some(rest) = words::person_rest(known) {
         said.push(Said::new(Kind::Note, rest));
     }
@@ -140,6 +158,29 @@ fn known_project(label: &str, known: &Known) -> Vec<Said> {
         said.extend(table(&words::OBJECT_COLUMNS, &rows));
     }
     said
+}
+
+/// The rule a line of a person's access names: the role's whose rule
+/// gives it, everyone's, else their own.
+fn person_target(project: &ProjectRef, line: &Line, access: &PersonAccess) -> Target {
+    let person = &access.person;
+    let named = match &line.cell.why {
+        Why::Roles(names) => names
+            .first()
+            .and_then(|name| access.roles.iter().find(|role| &role.name == name))
+            .map(|role| (Subject::Role(role.id.clone()), role.name.clone())),
+        Why::Everyone => Some((Subject::Everyone, "everyone".to_string())),
+        _ => None,
+    };
+    let (subject, whom) =
+        named.unwrap_or_else(|| (Subject::Member(person.membership_id.clone()), person.label()));
+    Target {
+        project: project.clone(),
+        resource: line.resource.clone(),
+        subject,
+        whom,
+        preselect: None,
+    }
 }
 
 /// Rows under their columns, each column as wide as its widest cell

@@ -22,7 +22,7 @@ pub fn enter() -> Vec<Binding> {
     )]
 }
 
-/// `a`, `d`, `L`, `O` and `r` on a person's page.
+/// `a`, `d`, `e`, `L`, `O` and `r` on a person's page.
 pub fn bindings() -> Vec<Binding> {
     let c = Chord::char;
     vec![
@@ -39,6 +39,13 @@ pub fn bindings() -> Vec<Binding> {
             Scope::On(ScreenId::Person),
             "remove them from the role under the cursor (asks first)",
             Some("remove"),
+        ),
+        Binding::new(
+            &[c('e')],
+            Edit,
+            Scope::On(ScreenId::Person),
+            "edit the rule a row of their Access section names (theirs, a role's, everyone's)",
+            Some("edit rule"),
         ),
         Binding::new(
             &[c('L')],

@@ -49,6 +49,14 @@ pub fn bindings() -> Vec<Binding> {
             "what the role grants in each project (its page)",
             Some("grants"),
         ),
+        // A role's page: `e` edits the role's rule on a row.
+        Binding::new(
+            &[c('e')],
+            Action::Edit,
+            Scope::On(ScreenId::Grants),
+            "edit the role's rule on the row's project or resource",
+            Some("edit rule"),
+        ),
         // A role's members are the role's too (in help; their footer
         // keeps its room for their own keys).
         Binding::new(

@@ -27,6 +27,7 @@ fn the_screens_names_stand_where_completion_and_help_always_listed_them() {
             "org",
             "project",
             "access",
+            "switch-preview",
             "ctx",
             "bulk",
             "q",
@@ -38,6 +39,7 @@ fn the_screens_names_stand_where_completion_and_help_always_listed_them() {
         ("members", ScreenId::Members),
         ("subscriptions", ScreenId::Subscriptions),
         ("deliveries", ScreenId::Deliveries),
+        ("switch-preview", ScreenId::Switch),
         ("health", ScreenId::Health),
     ] {
         assert_eq!(parse(name), Ok(Command::Show(screen)), ":{name}");

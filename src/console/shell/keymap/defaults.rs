@@ -6,7 +6,7 @@ use ratatui::crossterm::event::KeyCode;
 
 use super::*;
 use crate::console::screens::{
-    access, deliveries, health, members, offboard, people, person, roles, subscriptions,
+    access, deliveries, health, members, offboard, people, person, roles, subscriptions, switch,
 };
 
 impl Default for Keymap {
@@ -63,6 +63,8 @@ impl Default for Keymap {
         bindings.extend(offboard::keys::enter());
         // The Access tab's Enter, `r` and Esc, before the shared ones.
         bindings.extend(access::keys::shared());
+        // The switch preview's Enter (the fix as an edit), before the shared one.
+        bindings.extend(switch::keys::enter());
         bindings.extend([
             bind(
                 &[k(K::Enter)],
@@ -89,6 +91,7 @@ impl Default for Keymap {
         bindings.extend(person::keys::bindings());
         bindings.extend(offboard::keys::bindings());
         bindings.extend(access::keys::bindings());
+        bindings.extend(switch::keys::bindings());
         bindings.extend([
             bind(&[c('v')], ToggleJson, all, "detail: fields or raw JSON", None),
             bind(&[c('J')], DetailDown, all, "scroll the detail down", None),

@@ -69,7 +69,8 @@ impl Screens {
                 left.eq_ignore_ascii_case(&role.id)
             }
             Change::RoleSaved(saved) => saved.id.eq_ignore_ascii_case(&role.id),
-            // A rule, a level or an offboarding may have moved what it grants.
+            // A rule, a membership, a level or an offboarding may have moved
+            // what it grants: it is read again.
             Change::AccessChanged { .. } => true,
             _ => false,
         };

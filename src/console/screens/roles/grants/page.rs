@@ -8,12 +8,15 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::Block;
 
+use crate::access::directory::ProjectRef;
 use crate::access::role::{RoleGrants, RoleKnown, RoleOutcome};
 use crate::access::words;
+use crate::api::access::Subject;
 use crate::console::kit::cell::styled;
 use crate::console::kit::latest::{Latest, Ticket};
 use crate::console::kit::page::{Lines, PageLines};
 use crate::console::kit::view::ViewCx;
+use crate::console::screens::access::edit::Target;
 use crate::console::screens::members::list::ChosenRole;
 use crate::console::screens::person::access::{Kind, Said, spans, table};
 use crate::console::screens::person::ask::Stopper;
@@ -144,16 +147,17 @@ fn said(page: &Grants) -> Vec<Said> {
                 Kind::Warning,
                 words::unknown_line(&label, &unknown.unknown),
             )),
-            RoleOutcome::Known(known) => said.extend(known_project(&label, known)),
+            RoleOutcome::Known(known) => said.extend(known_project(&project.project, known, grants)),
         }
     }
     said
 }
 
-fn known_project(label: &str, known: &RoleKnown) -> Vec<Said> {
+fn known_project(project: &ProjectRef, known: &RoleKnown, grants: &RoleGrants) -> Vec<Said> {
+    let label = project.label();
     let mut said = vec![Said::new(
         Kind::Project,
-        words::project_line(label, &known.project),
+        words::project_line(&label, &known.project),
     )];
     said.extend(
         known
@@ -161,7 +165,18 @@ fn known_project(label: &str, known: &RoleKnown) -> Vec<Said> {
             .iter()
             .map(|note| Said::new(Kind::Note, words::note_line(note))),
     );
-    said.extend(table(&words::ROLE_COLUMNS, &words::role_rows(known)));
+    let mut rows = table(&words::ROLE_COLUMNS, &words::role_rows(known));
+    let lines = std::iter::once(&known.project).chain(known.resources.iter());
+    for (row, line) in rows.iter_mut().skip(1).zip(lines) {
+        row.edit = Some(Box::new(Target {
+            project: project.clone(),
+            resource: line.resource.clone(),
+            subject: Subject::Role(grants.role.id.clone()),
+            whom: grants.role.name.clone(),
+            preselect: None,
+        }));
+    }
+    said.extend(rows);
     if let Some(rest) = words::others_line(&known.others) {
         said.push(Said::new(Kind::Note, rest));
     }
@@ -172,6 +187,17 @@ fn known_project(label: &str, known: &RoleKnown) -> Vec<Said> {
         said.extend(table(&words::ROLE_OBJECT_COLUMNS, &rows));
     }
     said
+}
+
+impl Grants {
+    /// The rule `e` edits on the line under the cursor: the role's own
+    /// on the project or the resource of a row.
+    pub fn edit_target(&self) -> Result<Target, String> {
+        match self.lines.selected().and_then(|said| said.edit.as_deref()) {
+            Some(target) => Ok(target.clone()),
+            None => Err("e edits the role's rule on a project's or a resource's row".into()),
+        }
+    }
 }
 
 impl Page for Grants {

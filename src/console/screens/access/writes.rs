@@ -1,0 +1,177 @@
+//! What editing access asks the server to change (`e` on a rule, see
+//! `edit.rs`): one rule set or removed, sent as the CLI's `access set`
+//! sends it ([`crate::access::rule::send`]), its words for a question and
+//! a notice ("Set: …", "Removed: …"), the change it proposes for the
+//! preview of who gains and who loses ([`Write::access_change`]), and the
+//! news its success is for the other screens (`Change::AccessChanged`).
+
+use crate::access::directory::{People, ProjectRef};
+use crate::access::preview::{Change as Proposal, Proposed};
+use crate::access::rule::{self, On};
+use crate::api::access::Subject;
+use crate::api::access::levels::{self, AccessLevel, PROJECT};
+use crate::api::{self, Client};
+use crate::console::screens::Change;
+use crate::console::screens::write::{Landed, Written};
+
+/// A change to access.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Write {
+    /// A subject's rule on the project or one of its resources set
+    /// (`Some`) or removed (`None`).
+    Rule {
+        project: ProjectRef,
+        /// `project`, or a resource.
+        resource: String,
+        subject: Subject,
+        /// Whom it is for, in words.
+        whom: String,
+        level: Option<AccessLevel>,
+        /// The rule's level when it was read.
+        was: Option<AccessLevel>,
+    },
+}
+
+impl Write {
+    /// "Contractors' rule on dashboards in Hedgebox Web (1)".
+    fn words(&self) -> String {
+        match self {
+            Write::Rule {
+                project,
+                resource,
+                whom,
+                ..
+            } => {
+                let thing = if resource == PROJECT {
+                    "the project".to_string()
+                } else {
+                    levels::display_name(resource)
+                };
+                let whose = if whom.ends_with('s') {
+                    format!("{whom}'")
+                } else {
+                    format!("{whom}'s")
+                };
+                format!("{whose} rule on {thing} in {}", project.label())
+            }
+        }
+    }
+
+    /// What the write does, in words, for a question.
+    pub fn summary(&self) -> String {
+        match self {
+            Write::Rule {
+                level: Some(level), ..
+            } => format!("Set {} to {level}", self.words()),
+            Write::Rule { level: None, .. } => format!("Remove {}", self.words()),
+        }
+    }
+
+    /// Sends it, as `orgdeck access set|unset` does.
+    pub async fn send(&self, client: &Client) -> Result<Written, api::Error> {
+        match self {
+            Write::Rule {
+                project,
+                resource,
+                subject,
+                level,
+                ..
+            } => {
+                let on = if resource == PROJECT {
+                    On::Project
+                } else {
+                    On::Resource(resource.clone())
+                };
+                rule::send(client, &project.id.to_string(), &on, subject, level.clone())
+                    .await
+                    .map(|rule| Written::Rule(rule.map(Box::new)))
+            }
+        }
+    }
+
+    /// What it proposes, for the preview of who gains and who loses
+    /// before it is sent: the rule, about everyone, in its project.
+    pub fn access_change(&self) -> Option<Proposed> {
+        match self {
+            Write::Rule {
+                project,
+                resource,
+                subject,
+                level,
+                ..
+            } => Some(Proposed {
+                change: Proposal::Rule {
+                    project: project.id,
+                    resource: resource.clone(),
+                    resource_id: (resource == PROJECT).then(|| project.id.to_string()),
+                    subject: subject.clone(),
+                    level: level.clone(),
+                },
+                people: People::Everyone,
+                project: Some(project.id),
+                object: None,
+            }),
+        }
+    }
+
+    /// The news its success is for every screen: the project's access
+    /// changed.
+    pub fn changes(&self, written: &Written) -> Vec<Change> {
+        match (self, written) {
+            (Write::Rule { project, .. }, Written::Rule(_)) => vec![Change::AccessChanged {
+                project: Some(project.id),
+            }],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Its answer lands: the notice says what the rule is now.
+    pub fn land(&self, written: Written) -> Landed {
+        let changes = self.changes(&written);
+        let said = match &written {
+            Written::Rule(Some(rule)) => format!(
+                "Set: {} is now {}.",
+                self.words(),
+                rule.access_level.as_ref().map_or("-", AccessLevel::as_str)
+            ),
+            Written::Rule(None) => format!("Removed: {}.", self.words()),
+            _ => return Landed::unfit(self, &written),
+        };
+        Landed::done(said).with(changes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rule_proposes_its_change_about_everyone_in_its_project() {
+        let write = Write::Rule {
+            project: ProjectRef {
+                id: 2,
+                name: "Mobile".into(),
+            },
+            resource: "dashboard".into(),
+            subject: Subject::Role("r1".into()),
+            whom: "Contractors".into(),
+            level: Some(AccessLevel::Viewer),
+            was: None,
+        };
+        let proposed = write.access_change().unwrap();
+        assert_eq!(proposed.project, Some(2));
+        assert_eq!(proposed.people, People::Everyone);
+        assert!(matches!(
+            proposed.change,
+            Proposal::Rule {
+                project: 2,
+                resource_id: None,
+                ..
+            }
+        ));
+        assert_eq!(
+            write.summary(),
+            "Set Contractors' rule on dashboards in Mobile (2) to viewer"
+        );
+    }
+}
