@@ -185,8 +185,12 @@ async fn the_assign_picker_marks_with_space_and_five_named_people_take_few_keys(
     }
     assert_eq!(driver.screen().matches("[x]").count(), 5, "{}", driver.screen());
     keys(&mut driver, &[KeyCode::Enter]).await;
-    pressed += 1;
-    assert!(pressed < 38, "{pressed} keys");
+    // Who gains access is shown before anyone is added: y adds them.
+    let shown = driver.screen();
+    assert!(shown.contains("Who gains and who loses access"), "{shown}");
+    keys(&mut driver, &[KeyCode::Char('y')]).await;
+    pressed += 2;
+    assert!(pressed < 39, "{pressed} keys");
     let role = driver.app.screens.members.resource.role.clone().unwrap();
     let mut assigned: Vec<String> = api
         .all(&List::memberships("@current", &role.id), &FetchAll::default())

@@ -334,6 +334,12 @@ async fn assign_several_people_then_remove_one() {
     keys(&mut driver, &[KeyCode::Char(' '), KeyCode::Char(' ')]).await;
     assert_eq!(driver.screen().matches("[x]").count(), 2);
     keys(&mut driver, &[KeyCode::Enter]).await;
+    // Contractors' rules move their access (in the other mode at least):
+    // it is shown and asked before anyone is added; nobody loses, so
+    // Enter says yes.
+    let shown = driver.screen();
+    assert!(shown.contains("Who gains and who loses access"), "{shown}");
+    keys(&mut driver, &[KeyCode::Enter]).await;
     let role = driver.app.screens.members.resource.role.clone().unwrap();
     let members = api
         .all(&List::memberships("@current", &role.id), &Default::default())

@@ -132,8 +132,14 @@ impl Confirm {
     /// "N people lose access. Go on?", Enter meaning no.
     pub fn losing_question(self) -> Confirm {
         Confirm {
+            // What the change is stays said, above the count.
             question: format!(
-                "{}\ny goes on; Enter, n or Esc changes nothing.",
+                "{}\n{}\ny goes on; Enter, n or Esc changes nothing.",
+                self.question
+                    .lines()
+                    .next()
+                    .unwrap_or_default()
+                    .trim_end_matches('?'),
                 crate::access::preview::told::losing_question(self.losing)
             ),
             highlighted: Answer::No,
@@ -226,6 +232,17 @@ impl Write {
             Write::Offboard(write) => write.access_change(),
             Write::Access(write) => write.access_change(),
             Write::Subscription(_) => None,
+        }
+    }
+
+    /// Whether it can move who reaches what, even where `access_change`
+    /// cannot say how (a membership whose person is not known by user):
+    /// the screens that show access hear of it after it is made.
+    pub fn moves_access(&self) -> bool {
+        match self {
+            Write::Member(_) | Write::People(_) | Write::Offboard(_) | Write::Access(_) => true,
+            Write::Role(write) => matches!(write, roles::Write::Delete { .. }),
+            Write::Subscription(_) => false,
         }
     }
 

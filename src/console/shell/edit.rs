@@ -62,6 +62,14 @@ impl App {
     /// Sends a write. The form or picker that is saving (or the form a
     /// confirmation came from) takes its answer; none other does.
     pub(super) fn write(&mut self, write: Write) -> Vec<Effect> {
+        // Every key that writes is refused earlier under --read-only; this
+        // holds whatever path a write takes.
+        if self.permissions.read_only {
+            self.notice.shown = Some(Notice::error(
+                "read-only: orgdeck was started with --read-only; nothing was sent".into(),
+            ));
+            return Vec::new();
+        }
         // A change to who reaches what is previewed first (`preview.rs`).
         let previewed = std::mem::take(&mut self.screens.preview.cleared);
         if !previewed && let Some(proposed) = write.access_change() {

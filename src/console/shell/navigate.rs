@@ -7,6 +7,7 @@ use super::{App, Effect, Notice, ScreenId, Ticket};
 use crate::api::{self, SubscriptionState};
 use crate::console::kit::scope::Scope;
 use crate::console::screens::ScreenPage;
+use crate::console::screens::keys::Action;
 use crate::console::screens::subscriptions::state_keys::Narrowed;
 use crate::console::table::paging::PAGE_SIZE;
 
@@ -249,6 +250,13 @@ impl App {
     /// subscription its deliveries, a member or a delivery its detail).
     pub(super) fn open(&mut self) -> Vec<Effect> {
         let shown = self.navigation.shown;
+        // Enter on the switch preview offers a fix as an edit: asked as `e` is.
+        if shown == ScreenId::Switch
+            && let Some(why) = self.unavailable(Action::Edit)
+        {
+            self.notice.shown = Some(Notice::error(why));
+            return Vec::new();
+        }
         self.lend_then_follow(|screens, ctx| screens.on_enter(shown, ctx))
     }
 

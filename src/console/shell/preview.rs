@@ -111,6 +111,19 @@ impl App {
     /// The rules read (or not): the question with the preview in it, the
     /// write sent, or the change refused.
     fn previewed(&mut self, pending: Pending, outcome: Outcome) -> Vec<Effect> {
+        // The question comes only where it was asked for: over the screen
+        // (or the picker that sends), not over a form, a line or a help
+        // opened while the rules were read.
+        let free = matches!(
+            (&self.mode, &pending),
+            (Mode::Normal, _) | (Mode::Picker(_), Pending::Send(_))
+        );
+        if !free {
+            self.notice.shown = Some(Notice::error(
+                "the preview came while something else was open: nothing was sent; ask again".into(),
+            ));
+            return Vec::new();
+        }
         self.notice.shown = None;
         let previewed = match outcome {
             Outcome::Read(previewed) => previewed,
@@ -149,17 +162,20 @@ impl App {
             words.push_str(&format!("\nNote: {}", crate::text::printable(note)));
         }
         let losing = effect.losing;
+        let moves = !effect.lines.is_empty();
         self.screens.preview.ready = Some(Arc::new(*previewed));
         match pending {
             Pending::Ask(confirm) => {
                 self.mode = Mode::Confirm(confirm.with_preview(&words, losing));
                 Vec::new()
             }
-            Pending::Send(write) if losing == 0 => self.send_previewed(write),
+            Pending::Send(write) if !moves => self.send_previewed(write),
             Pending::Send(write) => {
-                // Someone loses access: what had no question asks now.
+                // Someone's access moves: what had no question asks now,
+                // Enter meaning no when someone loses it.
                 let question = format!("{}?", write.summary());
-                self.mode = Mode::Confirm(Confirm::write(question, write, true).with_preview(&words, losing));
+                let confirm = Confirm::write(question, write, losing > 0).with_preview(&words, losing);
+                self.mode = Mode::Confirm(confirm);
                 Vec::new()
             }
         }
@@ -188,10 +204,11 @@ impl App {
     /// access changed, and the check of its preview, if it had one.
     pub(super) fn access_moved(&mut self, write: &Write, ticket: super::Ticket) -> Vec<Effect> {
         let previewed = self.screens.preview.landed(ticket);
-        let Some(proposed) = write.access_change() else {
-            return Vec::new();
-        };
-        self.after_access_change(proposed.project, previewed)
+        match write.access_change() {
+            Some(proposed) => self.after_access_change(proposed.project, previewed),
+            None if write.moves_access() => self.after_access_change(None, None),
+            None => Vec::new(),
+        }
     }
 
     /// After a change to who reaches what: the check, and the news.

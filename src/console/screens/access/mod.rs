@@ -5,8 +5,9 @@
 //! of its rows and columns (`state.rs`), what it is as a page (`page.rs`),
 //! what it asks and hears (`ask.rs`, `msg.rs`, `request.rs`: the grid read
 //! a project at a time in the background by `access::grid`), how its keys
-//! and answers land (`handle.rs`), what it hears of other screens' writes
-//! (`heard.rs`: access changed, the grid read again), its keys (`keys.rs`) and its drawing
+//! and answers land and what it hears of other screens' writes (`handle.rs`:
+//! access changed, the grid read again), a rule edited (`edit.rs`,
+//! `writes.rs`), its keys (`keys.rs`) and its drawing
 //! (`draw.rs`: the name column frozen, the others scrolled sideways).
 
 pub mod ask;

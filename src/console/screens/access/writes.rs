@@ -114,15 +114,11 @@ impl Write {
         }
     }
 
-    /// The news its success is for every screen: the project's access
-    /// changed.
-    pub fn changes(&self, written: &Written) -> Vec<Change> {
-        match (self, written) {
-            (Write::Rule { project, .. }, Written::Rule(_)) => vec![Change::AccessChanged {
-                project: Some(project.id),
-            }],
-            _ => Vec::new(),
-        }
+    /// The news its success is for every screen: none of its own; the
+    /// shell tells every screen that access changed after any write that
+    /// moves it (`shell/preview.rs`), this one too.
+    pub fn changes(&self, _written: &Written) -> Vec<Change> {
+        Vec::new()
     }
 
     /// Its answer lands: the notice says what the rule is now.

@@ -32,10 +32,9 @@ impl Screens {
         if let Change::AccessChanged { .. } = change {
             return self.reread_access(ctx);
         }
-        // Their roles or level changed: their access is read again.
-        if self.keep_in_step(change, ctx) {
-            return self.reread_access(ctx);
-        }
+        // Their roles or level changed: kept in step here; their access
+        // is read again on the `AccessChanged` every such write is followed by.
+        self.keep_in_step(change, ctx);
         Heard::default()
     }
 

@@ -64,10 +64,8 @@ impl Screens {
             role.name = saved.name.clone();
         }
         let ours = match change {
-            Change::Joined(membership) => membership.role_id.eq_ignore_ascii_case(&role.id),
-            Change::Left { role: left, .. } | Change::RoleDeleted { role: left } => {
-                left.eq_ignore_ascii_case(&role.id)
-            }
+            // Its members joining or leaving are followed by `AccessChanged`.
+            Change::RoleDeleted { role: left } => left.eq_ignore_ascii_case(&role.id),
             Change::RoleSaved(saved) => saved.id.eq_ignore_ascii_case(&role.id),
             // A rule, a membership, a level or an offboarding may have moved
             // what it grants: it is read again.
