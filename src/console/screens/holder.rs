@@ -360,6 +360,8 @@ impl Screens {
         heard.then(self.grants_on_change(change, ctx));
         // The Access tab (`access/handle.rs`), which may read again.
         heard.then(self.access_on_change(change, ctx));
+        // The switch preview (`switch/handle.rs`), read again likewise.
+        heard.then(self.switch_on_change(change, ctx));
         (closed, heard)
     }
 

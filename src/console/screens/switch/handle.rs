@@ -1,13 +1,13 @@
 //! How `:switch-preview` lands: shown (or `r`), every project's rules are
 //! read again (another read stops the last), its progress counted; Esc
 //! stops the read; its answer fills the lines; Enter (or `e`) on a line offers its fix as an
-//! edit (`access/edit.rs`). Methods of the screens, as Enter opens the
+//! edit (`access/edit.rs`); access changed reads it again. Methods of the screens, as Enter opens the
 //! access edit's chooser, lent a [`Ctx`].
 
 use super::{Ask, Msg};
 use crate::console::kit::notice::Notice;
 use crate::console::screens::heard::Heard;
-use crate::console::screens::{Ctx, Screens};
+use crate::console::screens::{Change, Ctx, Screens};
 
 impl Screens {
     /// The screen is shown (`:switch-preview`): read unless read or
@@ -29,6 +29,17 @@ impl Screens {
             organization: ctx.scope.organization.to_owned(),
             stop,
         })
+    }
+
+    /// News of a write that moved access (a fix made from here, a rule,
+    /// a membership): what the switch would change is read again if it
+    /// was read, so a line fixed goes.
+    pub fn switch_on_change(&mut self, change: &Change, ctx: &mut Ctx) -> Heard {
+        let read = self.switch.reading || self.switch.found.is_some();
+        match change {
+            Change::AccessChanged { .. } if read => self.switch_again(ctx),
+            _ => Heard::default(),
+        }
     }
 
     /// Esc: the read under way stops. Whether there was one.
