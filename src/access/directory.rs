@@ -14,7 +14,7 @@ use chrono::{DateTime, Utc};
 use reqwest::Method;
 use serde::{Deserialize, Serialize};
 
-use super::read::{ReadResult, Reader};
+use super::read::{ReadError, ReadResult, Reader};
 use crate::api::access::Mode;
 use crate::api::models::{ListOrText, level};
 use crate::api::{FetchAll, List, OrganizationMember, Project, Role, RoleMembership};
@@ -511,8 +511,21 @@ async fn projects(reader: &Reader) -> ReadResult<Vec<(ProjectRef, Option<String>
 /// Every role with its members, from each role's memberships (the
 /// members PostHog embeds in the roles' list are cut out as it arrives).
 async fn roles(reader: &Reader, organization_id: &str, people: &People) -> ReadResult<Vec<RoleInfo>> {
+    // One person known already (`access person`, a change about them):
+    // their roles from the members the roles' list embeds, read once as
+    // it arrives, rather than every role's memberships (one request a role).
+    if let People::Known(known) = people
+        && let [person] = known.as_slice()
+        && !person.user_uuid.is_empty()
+    {
+        if reader.is_stopped() {
+            return Err(ReadError::Stopped);
+        }
+        let index =
+            RoleIndex::load_of(reader.client(), organization_id, &person.user_uuid, &|_, _| {}).await?;
+        return Ok(roles_held(&index, person));
+    }
     let listed: Vec<Role> = whole(reader, &List::roles(organization_id).without("members")).await?;
-    let mut roles = Vec::with_capacity(listed.len());
     let kept = |memberships: &[RoleMembership]| -> Vec<RoleMember> {
         memberships
             .iter()
@@ -520,7 +533,9 @@ async fn roles(reader: &Reader, organization_id: &str, people: &People) -> ReadR
             .filter(|member| people.wants_role_member(member))
             .collect()
     };
-    for role in listed {
+    let kept = &kept;
+    // Every role's memberships at once: the reader lets a few go at a time.
+    let reads = listed.into_iter().map(|role| async move {
         let mut members: Vec<RoleMember> = match role.members {
             _ if *people == People::Nobody => Vec::new(),
             // A server that sends them anyway (the cut left its text alone).
@@ -537,12 +552,13 @@ async fn roles(reader: &Reader, organization_id: &str, people: &People) -> ReadR
                 .then_with(|| a.email.cmp(&b.email))
         });
         members.dedup_by(|a, b| a.user_uuid.is_some() && a.user_uuid == b.user_uuid);
-        roles.push(RoleInfo {
+        Ok::<_, ReadError>(RoleInfo {
             id: role.id.to_lowercase(),
             name: role.name,
             members,
-        });
-    }
+        })
+    });
+    let mut roles = futures_util::future::try_join_all(reads).await?;
     sort_roles(&mut roles);
     Ok(roles)
 }
