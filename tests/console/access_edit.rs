@@ -358,3 +358,43 @@ async fn e_on_a_role_s_page_sets_the_role_s_rule() {
         driver.screen()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e_on_a_person_s_page_asks_for_access_control_write_and_only_e_does() {
+    use orgdeck::console::screens::keys::Action;
+    let server = TestServer::demo().await;
+    let person_page = async |key: &str| {
+        let mut driver = console(&server, key, (150, 40)).await;
+        keys(&mut driver, &[KeyCode::Char('4'), KeyCode::Char('/')]).await;
+        typed(&mut driver, "amara").await;
+        keys(&mut driver, &[KeyCode::Enter, KeyCode::Enter]).await;
+        assert_eq!(driver.app.shown(), ScreenId::Person, "{}", driver.screen());
+        driver
+    };
+    // May change people, not access: `e` is refused, the level is not.
+    let people = server.key(&[
+        "organization:write",
+        "organization_member:read",
+        "access_control:read",
+    ]);
+    let driver = person_page(&people).await;
+    let why = driver.app.unavailable(Action::Edit).unwrap_or_default();
+    assert!(
+        why.contains("the API key lacks the 'access_control:write' scope"),
+        "{why}"
+    );
+    assert_eq!(driver.app.unavailable(Action::SetLevel), None);
+    // May change access, not people: the other way round.
+    let access = server.key(&[
+        "organization:read",
+        "organization_member:read",
+        "access_control:write",
+    ]);
+    let driver = person_page(&access).await;
+    assert_eq!(driver.app.unavailable(Action::Edit), None);
+    let why = driver.app.unavailable(Action::SetLevel).unwrap_or_default();
+    assert!(
+        why.contains("the API key lacks the 'organization:write' scope"),
+        "{why}"
+    );
+}

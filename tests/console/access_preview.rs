@@ -263,3 +263,41 @@ async fn a_change_of_access_has_the_access_grid_read_again() {
     assert!(!access.loaded().is_reading(), "and read whole");
     assert!(access.loaded().frame.is_some());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bulk_run_with_a_row_failed_does_not_check_the_batch_s_preview() {
+    let server = TestServer::demo().await;
+    let key = server.key(&["*"]);
+    let roles = server.all(&key, &server.roles_path()).await;
+    let mut console = console(&server, &key, (120, 40)).await;
+    let driver = &mut console.driver;
+    press(
+        driver,
+        &[
+            KeyCode::Char('1'),
+            KeyCode::Char('g'),
+            KeyCode::Char(' '),
+            KeyCode::Char(' '),
+            KeyCode::Char('d'),
+        ],
+    )
+    .await;
+    assert!(driver.screen().contains("Delete 2 roles?"), "{}", driver.screen());
+    // The second goes behind the console's back, after the preview: its
+    // row fails, so the batch the preview was of is not what was made.
+    let gone = format!("{}{}/", server.roles_path(), roles[1]["id"].as_str().unwrap());
+    server.delete(&key, &gone).await.expect(StatusCode::NO_CONTENT);
+    press(driver, &[KeyCode::Char('y')]).await;
+    if asking(driver) {
+        press(driver, &[KeyCode::Char('y')]).await;
+    }
+    let counts = driver.app.bulk.report.as_ref().unwrap().counts();
+    assert_eq!((counts.done, counts.failed), (1, 1));
+    let notice = driver.app.notice.shown.clone().unwrap();
+    assert!(
+        notice.text.contains("the preview not checked: 1 failed"),
+        "{}",
+        notice.text
+    );
+    assert!(!notice.text.contains("previewed"), "{}", notice.text);
+}

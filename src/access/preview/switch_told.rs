@@ -4,18 +4,10 @@
 //! for M people"), then each person and, under them, each project or
 //! resource whose level moves, why, and the fix.
 
+use super::told::{people, who};
 use super::{Switch, Switched};
 use crate::api::access::levels::{self, PROJECT};
 use crate::text::printable;
-
-/// "1 person", "3 people".
-pub fn people(count: usize) -> String {
-    if count == 1 {
-        "1 person".into()
-    } else {
-        format!("{count} people")
-    }
-}
 
 /// "Hedgebox resolves access highest-wins (assumed: …); switching to most-specific:".
 pub fn heading(organization: &str, found: &Switch) -> String {
@@ -43,15 +35,6 @@ pub fn count(found: &Switch) -> String {
         if found.lines.len() == 1 { "" } else { "s" },
         people(found.people)
     )
-}
-
-/// "Ada Okafor <ada@…>", or the address alone.
-pub fn who(line: &Switched) -> String {
-    if line.name.is_empty() || line.name == line.email {
-        line.email.clone()
-    } else {
-        format!("{} <{}>", line.name, line.email)
-    }
 }
 
 /// "project", or the resource in words.
@@ -87,7 +70,7 @@ pub fn text(found: &Switch, organization: &str) -> String {
     let mut last = String::new();
     for line in &found.lines {
         if line.membership_id != last {
-            out.push_str(&format!("  {}\n", printable(&who(line))));
+            out.push_str(&format!("  {}\n", printable(&who(&line.name, &line.email))));
             last = line.membership_id.clone();
         }
         out.push_str(&format!("    {}\n      {}\n", what(line), fix(line)));

@@ -190,3 +190,48 @@ fn a_locked_terraform_rule_is_named() {
         .is_empty()
     );
 }
+
+#[test]
+fn a_preview_cut_builds_only_the_rows_it_shows_and_counts_the_rest() {
+    let mut world = web(Some(Mode::HighestWins));
+    world
+        .people
+        .extend((0..30).map(|n| person(&format!("p{n:02}"), 1)));
+    // Everyone's dashboards editor → viewer: each member but the owner
+    // and Ivan (admin through Engineering) loses it.
+    let change = Change::Rule {
+        project: 1,
+        resource: "dashboard".into(),
+        resource_id: None,
+        subject: Subject::Everyone,
+        level: Some(AccessLevel::Viewer),
+    };
+    let effect = preview(&world, &change);
+    let whole = told::text(&effect, "Who:");
+    let lines = whole.lines().count();
+    assert!(lines > 20, "{whole}");
+    // Nothing cut: the same words as the CLI's.
+    assert_eq!(told::text_cut(&effect, "Who:", usize::MAX, |_| 1), whole);
+    assert_eq!(told::text_cut(&effect, "Who:", lines, |_| 1), whole);
+    // Ten rows: three of heading, six lines, and the rest counted.
+    let cut = told::text_cut(&effect, "Who:", 10, |_| 1);
+    assert_eq!(cut.lines().count(), 10, "{cut}");
+    assert_eq!(
+        cut.lines().take(9).collect::<Vec<_>>(),
+        whole.lines().take(9).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        cut.lines().last(),
+        Some(format!("  … and {} more lines", lines - 9).as_str())
+    );
+    // A line taking two rows (a popup wraps it) leaves room for fewer.
+    let cut = told::text_cut(
+        &effect,
+        "Who:",
+        10,
+        |line| {
+            if line.starts_with("  - ") { 2 } else { 1 }
+        },
+    );
+    assert_eq!(cut.lines().count(), 7, "{cut}");
+}

@@ -12,6 +12,18 @@ use crate::text::printable;
 
 /// The preview in words.
 pub fn text(effect: &Effect, what: &str) -> String {
+    told_within(effect, what, usize::MAX, &|_| 1)
+}
+
+/// The preview in words, no more than `most` rows as `rows` counts the
+/// rows a line takes (a popup wraps them): the lines past them are not
+/// built but counted, "… and N more lines".
+pub fn text_cut(effect: &Effect, what: &str, most: usize, rows: impl Fn(&str) -> usize) -> String {
+    told_within(effect, what, most, &rows)
+}
+
+/// The preview in words, the lines told while `most` rows hold them.
+fn told_within(effect: &Effect, what: &str, most: usize, rows: &dyn Fn(&str) -> usize) -> String {
     let mode = if effect.mode_known {
         format!("The organization resolves access {}.", mode_words(effect.mode))
     } else {
@@ -51,10 +63,34 @@ pub fn text(effect: &Effect, what: &str) -> String {
     let summary = format!("  {}", parts.join(", "));
     out.push_str(&summary);
     out.push_str(":\n");
-    for group in grouped(&effect.lines) {
-        out.push_str(&group_text(&group));
+    let rows_of = |text: &str| text.lines().map(rows).sum::<usize>();
+    let mut used = rows_of(&out);
+    let groups = grouped(&effect.lines);
+    for (at, group) in groups.iter().enumerate() {
+        let told = group_text(group);
+        // A row is kept for "… and N more lines" unless this is the last.
+        let kept = usize::from(at + 1 < groups.len());
+        let need = rows_of(&told);
+        if used.saturating_add(need).saturating_add(kept) > most {
+            let more: usize = groups[at..].iter().map(|group| group_lines(group)).sum();
+            out.push_str(&format!(
+                "  … and {more} more line{}\n",
+                crate::text::plural(more)
+            ));
+            break;
+        }
+        used += need;
+        out.push_str(&told);
     }
     out
+}
+
+/// How many lines a group is told in ([`group_text`]): one, and the
+/// other mode's under it where it differs.
+fn group_lines(group: &[&Line]) -> usize {
+    group
+        .first()
+        .map_or(0, |first| 1 + usize::from(first.other_mode.is_some()))
 }
 
 /// The lines of one person in one project that move the same way for the
@@ -152,13 +188,19 @@ pub fn line_text(line: &Line) -> String {
     told(line, &line.what())
 }
 
+/// "Ada Okafor <ada@…>", or the address alone: a person as every
+/// preview names them.
+pub fn who(name: &str, email: &str) -> String {
+    if name.is_empty() || name == email {
+        email.to_string()
+    } else {
+        format!("{name} <{email}>")
+    }
+}
+
 /// A line told with `what` moves (its own [`Line::what`], or a group's).
 pub fn told(line: &Line, what: &str) -> String {
-    let who = if line.name.is_empty() || line.name == line.email {
-        line.email.clone()
-    } else {
-        format!("{} <{}>", line.name, line.email)
-    };
+    let who = who(&line.name, &line.email);
     let moved = line.before != line.after;
     let mark = match (line.loses, moved) {
         (true, _) => "-",

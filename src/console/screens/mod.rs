@@ -78,6 +78,10 @@ pub trait Screen {
     const PARENT: Option<ScreenId> = None;
     /// The scope its writes need.
     const WRITE_SCOPE: &'static str;
+    /// The actions whose writes need another scope than
+    /// [`Screen::WRITE_SCOPE`] (`e` on a person's page edits an access
+    /// rule), each with the scope it needs.
+    const ACTION_SCOPES: &'static [(keys::Action, &'static str)] = &[];
     /// The `:name`s that show it, with what `:` help and completion say of
     /// each (the first its name, any other an alias); none where it is
     /// opened from another screen or shown by a command of its own.

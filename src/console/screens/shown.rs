@@ -16,6 +16,7 @@ use ratatui::widgets::Block;
 use crate::console::kit::column::Sort;
 use crate::console::kit::page::PageLines;
 use crate::console::kit::view::ViewCx;
+use crate::console::screens::keys::Action;
 use crate::console::screens::list::List;
 use crate::console::screens::{Ctx, Screen, ScreenId};
 
@@ -31,6 +32,8 @@ pub struct Place {
     pub tab: ScreenId,
     pub parent: Option<ScreenId>,
     pub write_scope: &'static str,
+    /// Actions whose writes need another scope ([`Screen::ACTION_SCOPES`]).
+    pub action_scopes: &'static [(Action, &'static str)],
 }
 
 impl Place {
@@ -42,6 +45,7 @@ impl Place {
             tab: S::TAB,
             parent: S::PARENT,
             write_scope: S::WRITE_SCOPE,
+            action_scopes: S::ACTION_SCOPES,
         }
     }
 }
@@ -150,8 +154,15 @@ impl<'a> Shown<'a> {
         }
     }
 
-    pub fn write_scope(self) -> &'static str {
-        self.place().write_scope
+    /// The scope `action`'s write needs here: its own, if the screen
+    /// names one for it, else the screen's.
+    pub fn write_scope(self, action: Action) -> &'static str {
+        let place = self.place();
+        place
+            .action_scopes
+            .iter()
+            .find(|(named, _)| *named == action)
+            .map_or(place.write_scope, |(_, scope)| scope)
     }
 
     /// How many rows (or lines) there are, once known.

@@ -161,6 +161,15 @@ impl Confirm {
 /// wraps them): the popup stays readable at 80x24.
 const PREVIEW_LINES: usize = 12;
 
+/// A preview in words, only as much built as a question shows: its
+/// lines past [`PREVIEW_LINES`] rows of the popup are counted, not told.
+pub fn preview_words(effect: &crate::access::preview::Effect, what: &str) -> String {
+    let width = crate::console::widgets::popup::WIDTH - 2;
+    crate::access::preview::told::text_cut(effect, what, PREVIEW_LINES, |line| {
+        crate::console::widgets::popup::wrap(line, width).len()
+    })
+}
+
 /// `words` cut to `most` lines as the popup wraps them, the rest counted:
 /// "… and 12 more lines".
 fn cut(words: &str, most: usize) -> String {

@@ -251,10 +251,17 @@ impl App {
             return Vec::new();
         };
         let settled = report.ids(|outcome| !matches!(outcome, Outcome::Failed(_)));
-        let failed = report.counts().failed;
+        let counts = report.counts();
+        let (failed, done) = (counts.failed, counts.done);
         let mut text = format!("{}: {}", report.title, report.summary());
         if failed > 0 {
             text.push_str("; the failed stay marked (:bulk lists why)");
+        }
+        // The preview was of the whole batch: with rows failed, the
+        // server's levels cannot match it, so it is not checked.
+        let mut previewed = self.screens.preview.bulk.take();
+        if failed > 0 && previewed.take().is_some() {
+            text.push_str(&format!(" · the preview not checked: {failed} failed"));
         }
         if run.list == ScreenId::Health {
             text.push_str(" · r looks again");
@@ -270,8 +277,8 @@ impl App {
         });
         self.apply_view();
         let mut effects = self.fetch_visible();
-        let previewed = self.screens.preview.bulk.take();
-        if let Some(project) = run.moves_access {
+        // Access moved only if a row went through.
+        if let (Some(project), true) = (run.moves_access, done > 0) {
             effects.extend(self.after_access_change(project, previewed));
         }
         effects

@@ -15,6 +15,7 @@ use super::{
     Written,
 };
 use crate::api;
+use crate::console::screens::preview::Pending;
 use crate::console::screens::subscriptions;
 use crate::console::screens::{Landing, Then};
 use crate::console::widgets::form::Form;
@@ -73,7 +74,7 @@ impl App {
         // A change to who reaches what is previewed first (`preview.rs`).
         let previewed = std::mem::take(&mut self.screens.preview.cleared);
         if !previewed && let Some(proposed) = write.access_change() {
-            return self.start_preview(super::preview::pending(write), proposed);
+            return self.start_preview(Pending::Send(write), proposed);
         }
         // On production, a write nobody has said yes to twice is asked about.
         if self.context.production && !std::mem::take(&mut self.writes.production_yes) {

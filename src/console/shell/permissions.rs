@@ -41,7 +41,7 @@ impl App {
         if !action.writes() {
             return None;
         }
-        Some(self.screens.shown(self.shown()).write_scope())
+        Some(self.screens.shown(self.shown()).write_scope(action))
     }
 
     /// Whether Space is the shown page's own key (an offboarding's

@@ -131,7 +131,7 @@ impl App {
                 self.notice.shown = Some(Notice::done("stopped: nothing was sent".into()));
                 return Vec::new();
             }
-            Outcome::Refused(why) => return self.refuse(why),
+            Outcome::Refused(why) => return self.refuse(why, pending),
             Outcome::Unread(error) => {
                 // Logged, and a short note: the change goes on as before previews.
                 tracing::info!(
@@ -152,11 +152,11 @@ impl App {
         };
         let effect = &previewed.effect;
         if !effect.locked.is_empty() {
-            return self.refuse(told::locked_text(&effect.locked));
+            return self.refuse(told::locked_text(&effect.locked), pending);
         }
         let mut words = match effect.lines.is_empty() {
             true => "Nobody's access changes.".to_string(),
-            false => told::text(effect, "Who gains and who loses access:"),
+            false => crate::console::screens::write::preview_words(effect, "Who gains and who loses access:"),
         };
         for note in &previewed.world.notes {
             words.push_str(&format!("\nNote: {}", crate::text::printable(note)));
@@ -189,12 +189,22 @@ impl App {
         effects
     }
 
-    /// Nothing is sent, and why.
-    fn refuse(&mut self, why: String) -> Vec<Effect> {
+    /// Nothing is sent, and why; a question asked from a form gives the
+    /// form back with what was typed, as a "no" does.
+    fn refuse(&mut self, why: String, pending: Pending) -> Vec<Effect> {
         self.screens.preview.ready = None;
         if let Mode::Picker(picker) = &mut self.mode {
             picker.saving = false;
             picker.error = Some(why.clone());
+        }
+        if let Pending::Ask(Confirm {
+            form: Some(resumed), ..
+        }) = pending
+        {
+            let (mut form, purpose) = *resumed;
+            form.saving = false;
+            form.error = Some(why.clone());
+            self.mode = Mode::Form(Box::new(form), purpose);
         }
         self.notice.shown = Some(Notice::error(why));
         Vec::new()
@@ -229,9 +239,4 @@ impl App {
     pub(super) fn forget_preview(&mut self) {
         self.screens.preview.ready = None;
     }
-}
-
-/// What waits on a preview of a write that had no question.
-pub(super) fn pending(write: Write) -> Pending {
-    Pending::Send(write)
 }

@@ -285,12 +285,8 @@ impl Screens {
                 Heard::default()
             }
             Ok((question, lowers)) => {
-                let target = editing.target;
                 let write = Write::Rule {
-                    project: target.project,
-                    resource: target.resource,
-                    subject: target.subject,
-                    whom: target.whom,
+                    target: editing.target,
                     level,
                     was: editing.current.level,
                 };

@@ -5,11 +5,11 @@
 //! preview of who gains and who loses ([`Write::access_change`]), and the
 //! news its success is for the other screens (`Change::AccessChanged`).
 
-use crate::access::directory::{People, ProjectRef};
+use super::edit::Target;
+use crate::access::directory::People;
 use crate::access::preview::{Change as Proposal, Proposed};
-use crate::access::rule::{self, On};
-use crate::api::access::Subject;
-use crate::api::access::levels::{self, AccessLevel, PROJECT};
+use crate::access::rule;
+use crate::api::access::levels::{AccessLevel, PROJECT};
 use crate::api::{self, Client};
 use crate::console::screens::Change;
 use crate::console::screens::write::{Landed, Written};
@@ -20,12 +20,8 @@ pub enum Write {
     /// A subject's rule on the project or one of its resources set
     /// (`Some`) or removed (`None`).
     Rule {
-        project: ProjectRef,
-        /// `project`, or a resource.
-        resource: String,
-        subject: Subject,
-        /// Whom it is for, in words.
-        whom: String,
+        /// Whose rule, on what, in which project, in words.
+        target: Target,
         level: Option<AccessLevel>,
         /// The rule's level when it was read.
         was: Option<AccessLevel>,
@@ -36,24 +32,7 @@ impl Write {
     /// "Contractors' rule on dashboards in Hedgebox Web (1)".
     fn words(&self) -> String {
         match self {
-            Write::Rule {
-                project,
-                resource,
-                whom,
-                ..
-            } => {
-                let thing = if resource == PROJECT {
-                    "the project".to_string()
-                } else {
-                    levels::display_name(resource)
-                };
-                let whose = if whom.ends_with('s') {
-                    format!("{whom}'")
-                } else {
-                    format!("{whom}'s")
-                };
-                format!("{whose} rule on {thing} in {}", project.label())
-            }
+            Write::Rule { target, .. } => target.words(),
         }
     }
 
@@ -70,22 +49,15 @@ impl Write {
     /// Sends it, as `orgdeck access set|unset` does.
     pub async fn send(&self, client: &Client) -> Result<Written, api::Error> {
         match self {
-            Write::Rule {
-                project,
-                resource,
-                subject,
-                level,
-                ..
-            } => {
-                let on = if resource == PROJECT {
-                    On::Project
-                } else {
-                    On::Resource(resource.clone())
-                };
-                rule::send(client, &project.id.to_string(), &on, subject, level.clone())
-                    .await
-                    .map(|rule| Written::Rule(rule.map(Box::new)))
-            }
+            Write::Rule { target, level, .. } => rule::send(
+                client,
+                &target.project.id.to_string(),
+                &target.on(),
+                &target.subject,
+                level.clone(),
+            )
+            .await
+            .map(|rule| Written::Rule(rule.map(Box::new))),
         }
     }
 
@@ -93,22 +65,16 @@ impl Write {
     /// before it is sent: the rule, about everyone, in its project.
     pub fn access_change(&self) -> Option<Proposed> {
         match self {
-            Write::Rule {
-                project,
-                resource,
-                subject,
-                level,
-                ..
-            } => Some(Proposed {
+            Write::Rule { target, level, .. } => Some(Proposed {
                 change: Proposal::Rule {
-                    project: project.id,
-                    resource: resource.clone(),
-                    resource_id: (resource == PROJECT).then(|| project.id.to_string()),
-                    subject: subject.clone(),
+                    project: target.project.id,
+                    resource: target.resource.clone(),
+                    resource_id: (target.resource == PROJECT).then(|| target.project.id.to_string()),
+                    subject: target.subject.clone(),
                     level: level.clone(),
                 },
                 people: People::Everyone,
-                project: Some(project.id),
+                project: Some(target.project.id),
                 object: None,
             }),
         }
@@ -140,17 +106,22 @@ impl Write {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::access::directory::ProjectRef;
+    use crate::api::access::Subject;
 
     #[test]
     fn a_rule_proposes_its_change_about_everyone_in_its_project() {
         let write = Write::Rule {
-            project: ProjectRef {
-                id: 2,
-                name: "Mobile".into(),
+            target: Target {
+                project: ProjectRef {
+                    id: 2,
+                    name: "Mobile".into(),
+                },
+                resource: "dashboard".into(),
+                subject: Subject::Role("r1".into()),
+                whom: "Contractors".into(),
+                preselect: None,
             },
-            resource: "dashboard".into(),
-            subject: Subject::Role("r1".into()),
-            whom: "Contractors".into(),
             level: Some(AccessLevel::Viewer),
             was: None,
         };

@@ -18,6 +18,7 @@ use crate::console::kit::cell::styled;
 use crate::console::kit::detail::field;
 use crate::console::kit::page::{Lines, PageItem, PageLines};
 use crate::console::kit::view::ViewCx;
+use crate::console::screens::keys::Action;
 use crate::console::screens::shown::{Page, Place};
 use crate::console::screens::{Screen, ScreenId};
 use crate::display::Zone;
@@ -187,6 +188,8 @@ impl Screen for Person {
     const TAB: ScreenId = ScreenId::People;
     const PARENT: Option<ScreenId> = Some(ScreenId::People);
     const WRITE_SCOPE: &'static str = "organization:write";
+    // `e` edits an access rule (its Access section's), not the person.
+    const ACTION_SCOPES: &'static [(Action, &'static str)] = &[(Action::Edit, "access_control:write")];
     // Opened from another screen, or shown by a command of its own.
     const COMMANDS: &'static [(&'static str, &'static str)] = &[];
 }

@@ -1,6 +1,7 @@
 //! What the preview asks, run on the effects runner's task through the
-//! console's one access pacer: the rules a change is previewed on, and
-//! after it, the check.
+//! console's one access pacer: the rules a change is previewed on (the
+//! preview itself worked out on a blocking thread, off the runtime's
+//! workers), and after it, the check.
 
 use std::sync::Arc;
 
@@ -104,13 +105,24 @@ async fn read(reader: &Reader, organization: &str, proposed: &Proposed) -> Outco
             }
         }
     }
-    let change = proposed.change.by_membership(&world.people);
-    let effect: Effect = preview(&world, &change);
-    Outcome::Read(Box::new(Previewed {
-        world,
-        change,
-        effect,
-    }))
+    let change = proposed.change.clone();
+    // Seconds of work in a large organization: off the runtime's workers.
+    let computed = tokio::task::spawn_blocking(move || {
+        let change = change.by_membership(&world.people);
+        let effect: Effect = preview(&world, &change);
+        Box::new(Previewed {
+            world,
+            change,
+            effect,
+        })
+    })
+    .await;
+    match computed {
+        Ok(previewed) => Outcome::Read(previewed),
+        Err(error) => Outcome::Refused(format!(
+            "the preview could not be worked out, so nothing was sent: {error}"
+        )),
+    }
 }
 
 /// The roles a change deletes.

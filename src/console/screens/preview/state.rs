@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::ask::Ask;
 use super::msg::Previewed;
-use crate::access::preview::{Change, Proposed};
+use crate::access::preview::Proposed;
 use crate::console::kit::latest::{Latest, Stopper, Ticket};
 use crate::console::screens::write::{Confirm, Write};
 
@@ -41,8 +41,8 @@ pub struct Preview {
     sent: Vec<(Ticket, Arc<Previewed>)>,
     /// The bulk run's preview, checked when the run ends.
     pub bulk: Option<Arc<Previewed>>,
-    /// Checks under way, by ticket.
-    checking: Vec<Ticket>,
+    /// Checks under way, by ticket, and what stops them.
+    checking: Vec<(Ticket, Stopper)>,
     /// A change previewed and said yes to: the next write goes out
     /// without reading again.
     pub cleared: bool,
@@ -93,7 +93,9 @@ impl Preview {
                 .reading
                 .as_ref()
                 .is_some_and(|reading| reading.ticket == *ticket),
-            super::Msg::Checked { ticket, .. } => self.checking.contains(ticket),
+            super::Msg::Checked { ticket, .. } => {
+                self.checking.iter().any(|(checking, _)| checking == ticket)
+            }
         }
     }
 
@@ -120,41 +122,29 @@ impl Preview {
     /// The check of a change made.
     pub fn check(&mut self, previewed: Arc<Previewed>) -> Ask {
         let ticket = self.tickets.issue();
-        self.checking.push(ticket);
+        let stop = Stopper::default();
+        self.checking.push((ticket, stop.clone()));
         Ask::Check {
             ticket,
             previewed,
-            stop: Stopper::default(),
+            stop,
         }
     }
 
     /// A check answered.
     pub fn checked(&mut self, ticket: Ticket) {
-        self.checking.retain(|checking| *checking != ticket);
+        self.checking.retain(|(checking, _)| *checking != ticket);
     }
 
     /// Another organization: nothing of the old one is read or checked.
     pub fn forget(&mut self) {
         self.stop();
+        for (_, stop) in &self.checking {
+            stop.stop();
+        }
         *self = Preview {
             tickets: std::mem::take(&mut self.tickets),
             ..Preview::default()
         };
-    }
-}
-
-/// The project a change is about, for the news: a rule's; `None`, every
-/// project, for a change of people.
-pub fn project_of(change: &Change) -> Option<i64> {
-    match change {
-        Change::Rule { project, .. } => Some(*project),
-        Change::Batch(changes) => {
-            let projects: Vec<Option<i64>> = changes.iter().map(project_of).collect();
-            match projects.first() {
-                Some(first) if projects.iter().all(|project| project == first) => *first,
-                _ => None,
-            }
-        }
-        _ => None,
     }
 }

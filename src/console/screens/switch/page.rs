@@ -44,7 +44,7 @@ impl PageItem for Item {
 
 impl Item {
     fn of(line: &Switched) -> Item {
-        let who = switch_told::who(line);
+        let who = crate::access::preview::told::who(&line.name, &line.email);
         Item {
             what: switch_told::what(line),
             fix: switch_told::fix(line),
