@@ -154,22 +154,7 @@ pub async fn current(
     let resource_id = on.resource_id(&key);
     let mut rules: Vec<AccessControl> = known.map(|known| known.rules.clone()).unwrap_or_default();
     if let On::Object { resource, id } = on {
-        let answer = reader
-            .read(|client| {
-                let (key, resource, id) = (key.clone(), resource.clone(), id.clone());
-                async move {
-                    client
-                        .access_controls(
-                            &key,
-                            AccessTarget::Object {
-                                resource: &resource,
-                                key: &id,
-                            },
-                        )
-                        .await
-                }
-            })
-            .await?;
+        let answer = crate::access::preview::world::object_rules(reader, &key, resource, id).await?;
         rules.extend(answer.access_controls);
     }
     let rule = existing(&rules, on.resource(), resource_id.as_deref(), subject);

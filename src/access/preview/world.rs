@@ -154,20 +154,7 @@ impl World {
         let key = project.to_string();
         let (resource, id) = (object.resource.clone(), address.to_string());
         let (rules, item) = tokio::join!(
-            reader.read(|client| {
-                let (key, resource, id) = (key.clone(), resource.clone(), id.clone());
-                async move {
-                    client
-                        .access_controls(
-                            &key,
-                            AccessTarget::Object {
-                                resource: &resource,
-                                key: &id,
-                            },
-                        )
-                        .await
-                }
-            }),
+            object_rules(reader, &key, &resource, &id),
             reader.read(|client| {
                 let (key, resource, id) = (key.clone(), resource.clone(), id.clone());
                 async move {
@@ -547,4 +534,21 @@ fn difference(
         project.label(),
         server.map_or("nothing (not listed)", AccessLevel::as_str)
     )
+}
+
+/// The rules on one object (a dashboard, an insight, …) of a project, as
+/// the server lists them.
+pub(crate) async fn object_rules(
+    reader: &Reader,
+    project: &str,
+    resource: &str,
+    id: &str,
+) -> ReadResult<crate::api::access::AccessControls> {
+    reader
+        .read(|client| async move {
+            client
+                .access_controls(project, AccessTarget::Object { resource, key: id })
+                .await
+        })
+        .await
 }
