@@ -258,7 +258,8 @@ impl Screens {
             // Nothing on a line of it opens anything yet.
             ScreenId::Grants => Heard::default(),
             ScreenId::Access => self.access_enter(ctx),
-            ScreenId::Switch => self.switch_enter(ctx),
+            // The shell takes Enter there as `e` (`shell/navigate.rs`).
+            ScreenId::Switch => Heard::default(),
         }
     }
 

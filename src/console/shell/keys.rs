@@ -61,7 +61,7 @@ impl App {
 
     /// What a key's action does: first what may stop it (a write ruled
     /// out, rows marked, a row not loaded), then the action itself.
-    fn act(&mut self, action: Action) -> Vec<Effect> {
+    pub(super) fn act(&mut self, action: Action) -> Vec<Effect> {
         // A write the key, --read-only or a switch under way rules out.
         if let Some(reason) = self.unavailable(action) {
             self.notice.shown = Some(Notice::error(format!("not available: {reason}")));

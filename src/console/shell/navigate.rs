@@ -250,12 +250,10 @@ impl App {
     /// subscription its deliveries, a member or a delivery its detail).
     pub(super) fn open(&mut self) -> Vec<Effect> {
         let shown = self.navigation.shown;
-        // Enter on the switch preview offers a fix as an edit: asked as `e` is.
-        if shown == ScreenId::Switch
-            && let Some(why) = self.unavailable(Action::Edit)
-        {
-            self.notice.shown = Some(Notice::error(why));
-            return Vec::new();
+        // Enter on the switch preview is `e` there: the fix offered as an
+        // edit, through what rules out a write.
+        if shown == ScreenId::Switch {
+            return self.act(Action::Edit);
         }
         self.lend_then_follow(|screens, ctx| screens.on_enter(shown, ctx))
     }

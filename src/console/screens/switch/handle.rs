@@ -1,7 +1,8 @@
 //! How `:switch-preview` lands: shown (or `r`), every project's rules are
 //! read again (another read stops the last), its progress counted; Esc
 //! stops the read; its answer fills the lines; Enter (or `e`) on a line offers its fix as an
-//! edit (`access/edit.rs`); access changed reads it again. Methods of the screens, as Enter opens the
+//! edit (`access/edit.rs`, Enter taken as `e` by the shell); access changed
+//! reads it again. Methods of the screens, as Enter opens the
 //! access edit's chooser, lent a [`Ctx`].
 
 use super::{Ask, Msg};
@@ -73,13 +74,5 @@ impl Screens {
         }
         self.switch.read(result, stopped, ctx.height);
         Heard::default()
-    }
-
-    /// Enter on a line: its fix offered as an edit.
-    pub fn switch_enter(&mut self, ctx: &mut Ctx) -> Heard {
-        match self.switch.edit_target() {
-            Ok(target) => self.edit_rule(target, ctx),
-            Err(_) => Heard::default(),
-        }
     }
 }
