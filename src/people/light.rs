@@ -44,6 +44,78 @@ struct Pair {
     role: u32,
 }
 
+/// The pairs, in runs that never move once made, each twice as long as
+/// the one before: growing copies nothing and leaves no array behind
+/// (a vector that doubles leaves the memory of those it outgrew, which the
+/// allocator may keep: twice the pairs at the peak), and a person's pairs
+/// are found in a few runs, as many as the doublings.
+#[derive(Debug, Default)]
+struct Runs {
+    runs: Vec<Vec<Pair>>,
+}
+
+/// The first run's pairs.
+const FIRST_RUN: usize = 4096;
+
+impl Runs {
+    fn push(&mut self, pair: Pair) {
+        let room = self
+            .runs
+            .last()
+            .map(|run| (run.len() < run.capacity(), run.capacity()));
+        match (room, self.runs.last_mut()) {
+            (Some((true, _)), Some(run)) => run.push(pair),
+            (room, _) => {
+                let capacity = room.map_or(FIRST_RUN, |(_, capacity)| capacity.saturating_mul(2));
+                let mut run = Vec::with_capacity(capacity);
+                run.push(pair);
+                self.runs.push(run);
+            }
+        }
+    }
+
+    /// Keeps the pairs `keep` says, in the order they were pushed.
+    fn retain(&mut self, mut keep: impl FnMut(&Pair) -> bool) {
+        for run in &mut self.runs {
+            run.retain(&mut keep);
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Pair> {
+        self.runs.iter().flatten()
+    }
+
+    /// Sorts each run by person, then role, once all are in.
+    fn sort(&mut self) {
+        for run in &mut self.runs {
+            run.sort_unstable();
+        }
+    }
+
+    /// The places of the roles `user` holds, in order (as one sorted
+    /// array of every pair gives them).
+    fn of(&self, user: Key) -> Vec<u32> {
+        let mut places: Vec<u32> = Vec::new();
+        for run in &self.runs {
+            let start = run.partition_point(|pair| pair.user < user);
+            let end = run.partition_point(|pair| pair.user <= user);
+            places.extend(run[start..end].iter().map(|pair| pair.role));
+        }
+        places.sort_unstable();
+        places
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.runs.iter().map(Vec::len).sum()
+    }
+
+    #[cfg(test)]
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 /// Whose roles are kept, by the roles' places.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 enum Kept {
@@ -63,7 +135,7 @@ pub struct LightIndex {
     /// Who holds which role, sorted by person, then role, once all are in
     /// (each membership, as the full index has them); none for
     /// [`Keep::Holders`].
-    pairs: Vec<Pair>,
+    pairs: Runs,
     /// Sorted, each once: for [`Keep::Holders`], who holds a role; for
     /// [`Keep::MembersOf`], the members of that role once it is read.
     people: Vec<Key>,
@@ -142,31 +214,23 @@ impl LightIndex {
     /// roles to show).
     pub fn listed(&self, user_uuid: &str) -> Option<Vec<RoleRef>> {
         let user = self.texts.find(&user_uuid.to_lowercase(), true).map(key);
-        let pairs = match user {
-            Some(user) => {
-                let start = self.pairs.partition_point(|pair| pair.user < user);
-                let end = self.pairs.partition_point(|pair| pair.user <= user);
-                &self.pairs[start..end]
-            }
-            None => &[],
-        };
+        let places = user.map(|user| self.pairs.of(user)).unwrap_or_default();
         let roles = || -> Vec<RoleRef> {
-            pairs
+            places
                 .iter()
-                .filter_map(|pair| self.roles.get(pair.role as usize).cloned())
+                .filter_map(|&place| self.roles.get(place as usize).cloned())
                 .collect()
         };
         match self.kept {
             Kept::Everyone => Some(roles()),
             Kept::Holders => (!user.is_some_and(|user| self.among(user))).then(Vec::new),
-            Kept::MembersOf(role) => pairs.iter().any(|pair| Some(pair.role) == role).then(roles),
+            Kept::MembersOf(role) => places.iter().any(|&place| Some(place) == role).then(roles),
         }
     }
 
     /// Sorts the pairs once every role's are in.
     fn sort(&mut self) {
-        self.pairs.sort_unstable();
-        self.pairs.shrink_to_fit();
+        self.pairs.sort();
         self.people.shrink_to_fit();
         self.reading = Vec::new();
         self.settled = Vec::new();
@@ -385,6 +449,36 @@ mod tests {
             "kept as text, in any case"
         );
         assert_eq!(light.pairs.len(), 6);
+    }
+
+    #[test]
+    fn pairs_in_many_runs_are_found_as_in_one_array() {
+        // 30,000 memberships of 10,000 people in 3 roles, pushed role by
+        // role: runs of 4,096, 8,192, 16,384 and the rest.
+        let user = |at: u32| format!("00000000-0000-4000-8000-{at:012}");
+        let mut light = LightIndex::new(roles(), &Keep::Everyone);
+        let mut full = RoleIndex {
+            roles: roles(),
+            ..RoleIndex::default()
+        };
+        let membership = RoleMembership::default();
+        for role in [2u32, 0, 1] {
+            for at in 0..10_000u32 {
+                let user = user((at * 7_919 + role) % 10_000);
+                light.push(role, &user, &membership);
+                full.push(role, &user, "m", None);
+            }
+            light.settle("r", role, 10_000, 10_000, 10_000);
+        }
+        light.sort();
+        full.sort();
+        assert_eq!(light.pairs.runs.len(), 4);
+        for at in (0..10_000).step_by(97) {
+            let user = user(at);
+            let roles: Vec<String> = full.of(&user).into_iter().map(|held| held.name).collect();
+            assert_eq!(roles, ["alpha", "Beta", "gamma"]);
+            assert_eq!(names(light.listed(&user)), Some(roles));
+        }
     }
 
     #[test]

@@ -6,9 +6,11 @@
 //!
 //! PostHog has no endpoint for "the roles of a user": a role lists its
 //! memberships. The [`RoleIndex`] reads every role's memberships, a few
-//! roles at a time, and turns them round; a view keeps it while it is open.
-//! One person's index is read from the members the roles list embeds
-//! (`embedded`), in one walk of that list.
+//! roles at a time (`memberships`), and turns them round; a view keeps it
+//! while it is open. One person's index is read from the members the roles
+//! list embeds (`embedded`), in one walk of that list. `people list` keeps
+//! less of each membership, only what its rows show ([`LightIndex`],
+//! `light`).
 
 mod embedded;
 pub mod journal;

@@ -1,8 +1,9 @@
 //! What the walks of whole lists keep, as counted against
 //! `--max-held-mib` (issue 33): a compact entry a row, never the server's
-//! objects. PostHog's roles embed every membership; `people list`, the
-//! offboarding profile and its preview, `export` and `plan` hold an id or
-//! an address a membership (and the preview a compact member), and
+//! objects. PostHog's roles embed every membership; `people list` holds
+//! a user's number and a role's place a membership, the offboarding
+//! profile and its preview, `export` and `plan` an id or an address a
+//! membership (and the preview a compact member), and
 //! `export` and `plan` 24 bytes of id and place a subscription set aside,
 //! so that an organization twice as large costs twice the bytes of its
 //! rows, and the default budget is not spent on the server's JSON.
