@@ -6,9 +6,11 @@
 //! membership (its id and when it began, for an offboarding), this keeps
 //! 20 (the user's UUID as a number, the role's place), built straight from
 //! the memberships' pages, and less where less is asked ([`Keep`]): for the
-//! people in no role, who holds any, 16 bytes a person; for the members of
+//! people in no role, who holds any, 16 bytes a person (and a membership
+//! while its role is read, as the budget counts it); for the members of
 //! one role, their memberships alone once that role is read (it is read
-//! among the first).
+//! among the first). What the command's budget (`--max-held-mib`) counts
+//! of each membership is what is kept of it then, as it is read.
 
 use super::memberships::{self, Gathering};
 use super::{Compact, RoleRef, Texts};
