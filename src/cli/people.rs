@@ -10,7 +10,7 @@ use crate::api::models::level;
 use crate::api::raw::field;
 use crate::api::{List, OrganizationMember, Verbatim};
 use crate::people::profile::{self, Found, Keys, Profile};
-use crate::people::{RoleIndex, RoleRef};
+use crate::people::{Keep, LightIndex, RoleIndex, RoleRef};
 use crate::text::printable;
 
 #[derive(Debug, Subcommand)]
@@ -121,6 +121,19 @@ async fn role_index(connection: &Connection, only: Option<&str>) -> anyhow::Resu
     Ok(index)
 }
 
+/// The roles `list` prints: those `keep` asks, with the same progress
+/// line.
+async fn light_index(connection: &Connection, keep: Keep, roles: Vec<RoleRef>) -> anyhow::Result<LightIndex> {
+    let progress = output::progress("role memberships");
+    let progress = |done: usize, total: usize| {
+        if let Some(progress) = &progress {
+            progress(done as u64, total as u64);
+        }
+    };
+    let (client, organization) = (&connection.client, connection.organization.as_str());
+    Ok(LightIndex::load(client, organization, roles, keep, &progress).await?)
+}
+
 /// A member with their roles, for a table.
 struct PersonRow {
     member: OrganizationMember,
@@ -155,18 +168,6 @@ impl JsonRow for PersonJson {
         };
         output::write_verbatim(out, &text, depth)
     }
-}
-
-/// The roles of the person with `user_uuid`, as a row shows them.
-fn roles_of(index: &RoleIndex, user_uuid: &str) -> Vec<RoleRef> {
-    index
-        .of(user_uuid)
-        .iter()
-        .map(|held| RoleRef {
-            id: held.id.clone(),
-            name: held.name.clone(),
-        })
-        .collect()
 }
 
 /// The user UUID of a member as the server sent it (`user.uuid`), read
@@ -216,17 +217,14 @@ async fn list(
     search: Option<String>,
 ) -> anyhow::Result<()> {
     let client = &connection.client;
-    let index = role_index(connection, None).await?;
-    let only = match &role {
-        Some(name) => Some(
-            index
-                .role(name)
+    // The roles first: an unknown --role is told before any membership is
+    // read. Then only what the rows need of each person's roles.
+    let roles = crate::people::read_roles(client, &connection.organization).await?;
+    let keep = match &role {
+        Some(name) => Keep::MembersOf(
+            crate::people::find_role(&roles, name)
                 .ok_or_else(|| {
-                    let names: Vec<String> = index
-                        .roles
-                        .iter()
-                        .map(|role| format!("\"{}\"", role.name))
-                        .collect();
+                    let names: Vec<String> = roles.iter().map(|role| format!("\"{}\"", role.name)).collect();
                     UsageError(format!(
                         "no role is named \"{}\"; the roles are: {}",
                         printable(name),
@@ -236,8 +234,10 @@ async fn list(
                 .id
                 .clone(),
         ),
-        None => None,
+        None if no_role => Keep::Holders,
+        None => Keep::Everyone,
     };
+    let index = light_index(connection, keep, roles).await?;
     let mut members = List::members(&connection.organization);
     if let Some(search) = search
         .as_deref()
@@ -246,12 +246,6 @@ async fn list(
     {
         members = members.with("search", search);
     }
-    let kept = |roles: &[RoleRef]| {
-        (!no_role || roles.is_empty())
-            && only
-                .as_ref()
-                .is_none_or(|id| roles.iter().any(|role| &role.id == id))
-    };
     let mut writer = ListWriter::new(format, LIST_COLUMNS.to_vec())?;
     let options = super::list_options("organization members");
     let read = match format {
@@ -264,11 +258,10 @@ async fn list(
                     |page: Vec<Verbatim<OrganizationMember>>| {
                         let rows: Vec<PersonJson> = page
                             .into_iter()
-                            .map(|member| PersonJson {
-                                roles: roles_of(&index, &user_uuid(&member)),
-                                member,
+                            .filter_map(|member| {
+                                let roles = index.listed(&user_uuid(&member))?;
+                                Some(PersonJson { roles, member })
                             })
-                            .filter(|row| kept(&row.roles))
                             .collect();
                         writer.json_rows(&rows)
                     },
@@ -280,11 +273,10 @@ async fn list(
                 .for_each_page(&members, &options, |page: Vec<OrganizationMember>| {
                     let rows: Vec<PersonRow> = page
                         .into_iter()
-                        .map(|member| PersonRow {
-                            roles: roles_of(&index, &member.user.uuid),
-                            member,
+                        .filter_map(|member| {
+                            let roles = index.listed(&member.user.uuid)?;
+                            Some(PersonRow { roles, member })
                         })
-                        .filter(|row| kept(&row.roles))
                         .collect();
                     writer.table_rows(&rows, list_cells)
                 })

@@ -6,12 +6,16 @@
 //!
 //! PostHog has no endpoint for "the roles of a user": a role lists its
 //! memberships. The [`RoleIndex`] reads every role's memberships, a few
-//! roles at a time, and turns them round; a view keeps it while it is open.
-//! One person's index is read from the members the roles list embeds
-//! (`embedded`), in one walk of that list.
+//! roles at a time (`memberships`), and turns them round; a view keeps it
+//! while it is open. One person's index is read from the members the roles
+//! list embeds (`embedded`), in one walk of that list. `people list` keeps
+//! less of each membership, only what its rows show ([`LightIndex`],
+//! `light`).
 
 mod embedded;
 pub mod journal;
+pub mod light;
+mod memberships;
 pub mod offboard;
 pub mod profile;
 pub mod session;
@@ -20,10 +24,12 @@ pub mod steps;
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
-use futures_util::StreamExt;
 use serde::Serialize;
 
-use crate::api::{Client, FetchAll, List, RoleMembership};
+use crate::api::{Client, RoleMembership};
+pub use light::{Keep, LightIndex};
+use memberships::Gathering;
+pub use memberships::read_roles;
 
 /// Roles whose memberships are read at once.
 pub const ROLES_AT_ONCE: usize = 4;
@@ -62,11 +68,8 @@ pub struct RoleIndex {
     pub roles: Vec<RoleRef>,
     /// Sorted by person, then by role (its place in `roles`).
     held: Vec<Held>,
-    /// Ids and user UUIDs that are not UUIDs as [`Compact`] writes them,
-    /// kept as text.
-    texts: Vec<Box<str>>,
-    /// The places of `texts`.
-    text_places: HashMap<Box<str>, u32>,
+    /// Ids and user UUIDs that are not UUIDs as [`Compact`] writes them.
+    texts: Texts,
     /// Each role's member count, by role id.
     sizes: HashMap<String, usize>,
 }
@@ -110,6 +113,51 @@ impl Compact {
     }
 }
 
+/// Ids and user UUIDs that are not UUIDs as [`Compact`] writes them,
+/// kept as text, each once.
+#[derive(Debug, Clone, Default)]
+struct Texts {
+    texts: Vec<Box<str>>,
+    /// The places of `texts`.
+    places: HashMap<Box<str>, u32>,
+}
+
+impl Texts {
+    /// `text` compacted: a UUID as its number where that gives the text
+    /// back (or, `any_case`, always), else its place among the texts.
+    fn compact(&mut self, text: &str, any_case: bool) -> Compact {
+        if let Some(number) = uuid_number(text, any_case) {
+            return Compact::uuid(number);
+        }
+        if let Some(&at) = self.places.get(text) {
+            return Compact::text(at);
+        }
+        let at = u32::try_from(self.texts.len()).unwrap_or(u32::MAX);
+        self.texts.push(text.into());
+        self.places.insert(text.into(), at);
+        Compact::text(at)
+    }
+
+    /// `text` compacted where it is a UUID or a text already kept.
+    fn find(&self, text: &str, any_case: bool) -> Option<Compact> {
+        if let Some(number) = uuid_number(text, any_case) {
+            return Some(Compact::uuid(number));
+        }
+        self.places.get(text).map(|&at| Compact::text(at))
+    }
+
+    fn text_of(&self, compact: Compact) -> String {
+        match compact.read() {
+            Ok(number) => uuid::Uuid::from_u128(number).to_string(),
+            Err(at) => self
+                .texts
+                .get(at)
+                .map(|text| text.to_string())
+                .unwrap_or_default(),
+        }
+    }
+}
+
 /// The user UUID a membership is of, whichever way the server says it.
 pub fn membership_user(membership: &RoleMembership) -> Option<String> {
     membership
@@ -125,49 +173,6 @@ pub fn membership_user(membership: &RoleMembership) -> Option<String> {
         .or_else(|| membership.user_uuid.clone())
         .filter(|uuid| !uuid.is_empty())
         .map(|uuid| uuid.to_lowercase())
-}
-
-/// A role as the index reads it: its id and name.
-#[derive(Debug, Clone, Default, serde::Deserialize)]
-struct NamedRole {
-    #[serde(default, deserialize_with = "crate::api::models::null_as_default")]
-    id: String,
-    #[serde(default, deserialize_with = "crate::api::models::null_as_default")]
-    name: String,
-}
-
-impl crate::api::Row for NamedRole {
-    fn row_id(&self) -> String {
-        self.id.clone()
-    }
-}
-
-/// A membership as its page was read: added to the index (`true`), or
-/// passed over by an index of one person. What the read of its role keeps
-/// besides is this byte, counted against the command's budget as what the
-/// index holds of it ([`Held`]) when added.
-struct Added(bool);
-
-impl crate::api::Kept for Added {
-    fn heap_bytes(&self) -> u64 {
-        0
-    }
-
-    fn held_bytes(&self) -> u64 {
-        match self.0 {
-            true => std::mem::size_of::<Held>() as u64,
-            false => std::mem::size_of::<Added>() as u64,
-        }
-    }
-}
-
-/// The index as its roles' reads add to it.
-type Building = std::sync::Arc<std::sync::Mutex<RoleIndex>>;
-
-/// The index being built; a read that panicked holding it left whole
-/// rows (each is pushed whole), so a poisoned lock is taken as it is.
-fn building(index: &Building) -> std::sync::MutexGuard<'_, RoleIndex> {
-    index.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl RoleIndex {
@@ -210,82 +215,17 @@ impl RoleIndex {
         {
             return Ok(index);
         }
-        let fetch = FetchAll {
-            concurrency: 2,
-            ..FetchAll::default()
+        let roles = read_roles(client, organization).await?;
+        let building = Full {
+            index: RoleIndex {
+                roles: roles.clone(),
+                ..RoleIndex::default()
+            },
+            only,
         };
-        let memberships_fetch = FetchAll {
-            page_size: MEMBERSHIPS_PAGE,
-            ..fetch.clone()
-        };
-        // Read by id and name alone: the members a server embeds in each
-        // role (all of them, in PostHog's list) are cut out as the page
-        // arrives, never held; they are read below, a page at a time.
-        let mut roles: Vec<NamedRole> = client
-            .all(&List::roles(organization).without("members").read_as(), &fetch)
+        let mut index = memberships::gather(client, organization, roles, None, building, progress)
             .await?
-            .into_vec();
-        roles.sort_by(|a, b| {
-            a.name
-                .to_lowercase()
-                .cmp(&b.name.to_lowercase())
-                .then(a.id.cmp(&b.id))
-        });
-        let total = roles.len();
-        progress(0, total);
-        let index: Building = std::sync::Arc::new(std::sync::Mutex::new(RoleIndex {
-            roles: roles
-                .iter()
-                .map(|role| RoleRef {
-                    id: role.id.clone(),
-                    name: role.name.clone(),
-                })
-                .collect(),
-            ..RoleIndex::default()
-        }));
-        // Each read owns its role, so that the whole load is a future a
-        // task may run (a closure over borrowed roles is not, to rustc).
-        // Each page's memberships go into the index as the page is read:
-        // nothing of a role is held beside it, however large the role.
-        let mut reads = futures_util::stream::iter(roles.into_iter().enumerate().map(|(place, role)| {
-            let fetch = memberships_fetch.clone();
-            let index = index.clone();
-            async move {
-                let list = List::memberships(organization, &role.id);
-                let place = u32::try_from(place).unwrap_or(u32::MAX);
-                let mut pushed = 0;
-                let read = client
-                    .gather(&list, &fetch, |page: Vec<RoleMembership>| {
-                        let mut index = building(&index);
-                        let mut added = Vec::new();
-                        for membership in page {
-                            let Some(user) = membership_user(&membership) else {
-                                continue;
-                            };
-                            let theirs = only.is_none_or(|only| only == user);
-                            if theirs {
-                                index.push(place, &user, &membership.id, membership.joined_at);
-                                pushed += 1;
-                            }
-                            added.push(Added(theirs));
-                        }
-                        crate::api::error::Result::Ok(added)
-                    })
-                    .await;
-                (role, place, pushed, read)
-            }
-        }))
-        .buffer_unordered(ROLES_AT_ONCE);
-        let mut done = 0;
-        while let Some((role, place, pushed, read)) = reads.next().await {
-            let read = read?;
-            let kept = read.iter().filter(|added| added.0).count();
-            building(&index).settle(&role.id, place, pushed, kept, read.len());
-            done += 1;
-            progress(done, total);
-        }
-        drop(reads);
-        let mut index = std::mem::take(&mut *building(&index));
+            .index;
         index.sort();
         Ok(index)
     }
@@ -363,39 +303,18 @@ impl RoleIndex {
         self.compact(&user_uuid.to_lowercase(), true)
     }
 
-    /// `text` compacted: a UUID as its number where that gives the text
-    /// back (or, `any_case`, always), else its place among `texts`.
+    /// `text` compacted ([`Texts::compact`]).
     fn compact(&mut self, text: &str, any_case: bool) -> Compact {
-        if let Some(number) = uuid_number(text, any_case) {
-            return Compact::uuid(number);
-        }
-        if let Some(&at) = self.text_places.get(text) {
-            return Compact::text(at);
-        }
-        let at = u32::try_from(self.texts.len()).unwrap_or(u32::MAX);
-        self.texts.push(text.into());
-        self.text_places.insert(text.into(), at);
-        Compact::text(at)
+        self.texts.compact(text, any_case)
     }
 
     /// The key of a user UUID already in the index, without adding it.
     fn find_user(&self, user_uuid: &str) -> Option<Compact> {
-        let lower = user_uuid.to_lowercase();
-        if let Some(number) = uuid_number(&lower, true) {
-            return Some(Compact::uuid(number));
-        }
-        self.text_places.get(lower.as_str()).map(|&at| Compact::text(at))
+        self.texts.find(&user_uuid.to_lowercase(), true)
     }
 
     fn text_of(&self, compact: Compact) -> String {
-        match compact.read() {
-            Ok(number) => uuid::Uuid::from_u128(number).to_string(),
-            Err(at) => self
-                .texts
-                .get(at)
-                .map(|text| text.to_string())
-                .unwrap_or_default(),
-        }
+        self.texts.text_of(compact)
     }
 
     /// The held roles of a user, in the array.
@@ -436,12 +355,7 @@ impl RoleIndex {
 
     /// A role by its id or its name (any case).
     pub fn role(&self, id_or_name: &str) -> Option<&RoleRef> {
-        let wanted = id_or_name.trim();
-        self.roles.iter().find(|role| role.id == wanted).or_else(|| {
-            self.roles
-                .iter()
-                .find(|role| role.name.to_lowercase() == wanted.to_lowercase())
-        })
+        find_role(&self.roles, id_or_name)
     }
 
     /// How many people hold the role.
@@ -471,10 +385,7 @@ impl RoleIndex {
 
     /// A membership (by its id) was deleted since the index was read.
     pub fn left(&mut self, membership_id: &str) {
-        let Some(membership) = uuid_number(membership_id, false)
-            .map(Compact::uuid)
-            .or_else(|| self.text_places.get(membership_id).map(|&at| Compact::text(at)))
-        else {
+        let Some(membership) = self.texts.find(membership_id, false) else {
             return;
         };
         let roles = &self.roles;
@@ -505,6 +416,44 @@ impl RoleIndex {
         }
         people
     }
+}
+
+/// What the full index keeps as the memberships are read: everyone's, or
+/// those of the user `only` names (in lower case).
+#[derive(Debug, Default)]
+struct Full<'a> {
+    index: RoleIndex,
+    only: Option<&'a str>,
+}
+
+impl Gathering for Full<'_> {
+    fn push(&mut self, role: u32, user: &str, membership: &RoleMembership) -> u8 {
+        if self.only.is_some_and(|only| only != user) {
+            return 0;
+        }
+        self.index.push(role, user, &membership.id, membership.joined_at);
+        HELD_BYTES
+    }
+
+    fn settle(&mut self, role_id: &str, role: u32, pushed: usize, kept: usize, size: usize) {
+        self.index.settle(role_id, role, pushed, kept, size);
+    }
+}
+
+/// What the full index holds of a membership: its [`Held`].
+const HELD_BYTES: u8 = {
+    assert!(std::mem::size_of::<Held>() <= u8::MAX as usize);
+    std::mem::size_of::<Held>() as u8
+};
+
+/// A role by its id or its name (any case), among `roles`.
+pub fn find_role<'a>(roles: &'a [RoleRef], id_or_name: &str) -> Option<&'a RoleRef> {
+    let wanted = id_or_name.trim();
+    roles.iter().find(|role| role.id == wanted).or_else(|| {
+        roles
+            .iter()
+            .find(|role| role.name.to_lowercase() == wanted.to_lowercase())
+    })
 }
 
 /// The number of a UUID written as `text`: canonical text alone (lower

@@ -1,13 +1,14 @@
 //! What the walks of whole lists keep, as counted against
 //! `--max-held-mib` (issue 33): a compact entry a row, never the server's
-//! objects. PostHog's roles embed every membership; `people list`, the
-//! offboarding profile and its preview, `export` and `plan` hold an id or
-//! an address a membership (and the preview a compact member), and
+//! objects. PostHog's roles embed every membership; `people list` holds
+//! a user's number and a role's place a membership, the offboarding
+//! profile and its preview, `export` and `plan` an id or an address a
+//! membership (and the preview a compact member), and
 //! `export` and `plan` 24 bytes of id and place a subscription set aside,
 //! so that an organization twice as large costs twice the bytes of its
 //! rows, and the default budget is not spent on the server's JSON.
 
-use orgdeck::people::RoleIndex;
+use orgdeck::people::{Keep, LightIndex, RoleIndex, read_roles};
 
 use super::apply::Workspace;
 use super::cli::orgdeck;
@@ -51,6 +52,76 @@ async fn the_role_index_keeps_48_bytes_a_membership_at_any_size() {
         "{per_row} bytes a member ({at_small} at {small}, {at_large} at {large})"
     );
     assert!(at_large <= 2 * at_small + 64 * 1024, "{at_small} then {at_large}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn people_list_keeps_20_bytes_a_membership_and_less_for_a_role_or_no_role() {
+    // What `people list` holds of the memberships, counted as kept: its
+    // user as a number and its role's place (20 bytes), or for the people
+    // in no role, who holds one (16 bytes, each once in the end), or for
+    // the members of one role, theirs once that role is read.
+    let mut held = Vec::new();
+    for rows in [1_500u64, 3_000] {
+        let server = server_of(rows).await;
+        let key = server.key(&["*"]);
+        let client = client_for(&server.base, &key);
+        let full = RoleIndex::load(&client, "@current", &|_, _| {}).await.unwrap();
+        let first = full.roles[0].id.clone();
+        let mut of = Vec::new();
+        for keep in [Keep::Everyone, Keep::Holders, Keep::MembersOf(first.clone())] {
+            let client = client.with_holding();
+            let roles = read_roles(&client, "@current").await.unwrap();
+            let roles_held = client.held();
+            let index = LightIndex::load(&client, "@current", roles, keep.clone(), &|_, _| {})
+                .await
+                .unwrap();
+            // The rows as the full index gives them.
+            let page = server
+                .get(&key, "/api/organizations/@current/members/?limit=20&offset=600")
+                .await;
+            for member in page.expect(reqwest::StatusCode::OK)["results"]
+                .as_array()
+                .unwrap()
+            {
+                let uuid = member["user"]["uuid"].as_str().unwrap();
+                let roles: Vec<String> = full.of(uuid).into_iter().map(|role| role.id).collect();
+                let listed = index
+                    .listed(uuid)
+                    .map(|roles| roles.into_iter().map(|role| role.id).collect::<Vec<_>>());
+                let expected = match &keep {
+                    Keep::Everyone => Some(roles),
+                    Keep::Holders => roles.is_empty().then(Vec::new),
+                    Keep::MembersOf(id) => roles.contains(id).then_some(roles),
+                };
+                assert_eq!(listed, expected, "{keep:?} {uuid}");
+            }
+            of.push(client.held() - roles_held);
+        }
+        held.push((rows, of));
+    }
+    let [(small, ref at_small), (large, ref at_large)] = held[..] else {
+        unreachable!()
+    };
+    // One to three memberships a member.
+    let per_member = |keep: usize| (at_large[keep] - at_small[keep]) / (large - small);
+    assert!(
+        (20..=60).contains(&per_member(0)),
+        "{} bytes a member for everyone ({at_small:?} at {small}, {at_large:?} at {large})",
+        per_member(0)
+    );
+    assert!(
+        (16..=48).contains(&per_member(1)),
+        "{} bytes a member for no role",
+        per_member(1)
+    );
+    assert!(
+        at_large[2] * 3 < at_large[0] * 2,
+        "a role's members alone: {at_large:?}"
+    );
+    assert!(
+        at_large[0] <= 2 * at_small[0] + 64 * 1024,
+        "{at_small:?} then {at_large:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
