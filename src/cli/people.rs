@@ -104,15 +104,21 @@ pub async fn run(command: PeopleCommand, connection: Connection, format: Format)
     }
 }
 
-/// The roles of everyone, or of the one user `only` names, with a
-/// progress line on a terminal.
-async fn role_index(connection: &Connection, only: Option<&str>) -> anyhow::Result<RoleIndex> {
+/// The role memberships' progress line on a terminal, as (roles read,
+/// roles in all).
+fn memberships_progress() -> impl Fn(usize, usize) + Send + Sync {
     let progress = output::progress("role memberships");
-    let progress = |done: usize, total: usize| {
+    move |done: usize, total: usize| {
         if let Some(progress) = &progress {
             progress(done as u64, total as u64);
         }
-    };
+    }
+}
+
+/// The roles of everyone, or of the one user `only` names, with a
+/// progress line on a terminal.
+async fn role_index(connection: &Connection, only: Option<&str>) -> anyhow::Result<RoleIndex> {
+    let progress = memberships_progress();
     let (client, organization) = (&connection.client, connection.organization.as_str());
     let index = match only {
         Some(user_uuid) => RoleIndex::load_of(client, organization, user_uuid, &progress).await?,
@@ -124,12 +130,7 @@ async fn role_index(connection: &Connection, only: Option<&str>) -> anyhow::Resu
 /// The roles `list` prints: those `keep` asks, with the same progress
 /// line.
 async fn light_index(connection: &Connection, keep: Keep, roles: Vec<RoleRef>) -> anyhow::Result<LightIndex> {
-    let progress = output::progress("role memberships");
-    let progress = |done: usize, total: usize| {
-        if let Some(progress) = &progress {
-            progress(done as u64, total as u64);
-        }
-    };
+    let progress = memberships_progress();
     let (client, organization) = (&connection.client, connection.organization.as_str());
     Ok(LightIndex::load(client, organization, roles, keep, &progress).await?)
 }

@@ -10,7 +10,10 @@
 //! while its role is read, as the budget counts it); for the members of
 //! one role, their memberships alone once that role is read (it is read
 //! among the first). What the command's budget (`--max-held-mib`) counts
-//! of each membership is what is kept of it then, as it is read.
+//! of each membership is what is kept of it as it is read, and it is not
+//! given back when that is later let go (a second role of someone already
+//! among the holders, a pair read before the one role was): the count is
+//! an upper bound of what is held.
 
 use super::memberships::{self, Gathering};
 use super::{Compact, RoleRef, Texts};
@@ -134,8 +137,8 @@ pub struct LightIndex {
     /// By name (any case), then id, as [`memberships::read_roles`] gives them.
     roles: Vec<RoleRef>,
     kept: Kept,
-    /// Who holds which role, sorted by person, then role, once all are in
-    /// (each membership, as the full index has them); none for
+    /// Who holds which role, each run sorted by person, then role, once
+    /// all are in (each membership, as the full index has them); none for
     /// [`Keep::Holders`].
     pairs: Runs,
     /// Sorted, each once: for [`Keep::Holders`], who holds a role; for
@@ -203,11 +206,6 @@ impl LightIndex {
         }
     }
 
-    /// The roles, by name (any case), then id.
-    pub fn roles(&self) -> &[RoleRef] {
-        &self.roles
-    }
-
     /// The roles of the person with `user_uuid` (any case) as a row of
     /// theirs shows them, by name (the order of `roles`, as the full
     /// index gives them); `None` where what it keeps leaves them out: for
@@ -248,6 +246,8 @@ impl LightIndex {
 /// What is kept of a membership, in bytes.
 const PAIR_BYTES: u8 = std::mem::size_of::<Pair>() as u8;
 const KEY_BYTES: u8 = std::mem::size_of::<Key>() as u8;
+// The casts above keep every bit: both sizes are small.
+const _: () = assert!(std::mem::size_of::<Pair>() == 20 && std::mem::size_of::<Key>() == 16);
 
 impl Gathering for LightIndex {
     fn push(&mut self, role: u32, user: &str, _membership: &RoleMembership) -> u8 {
