@@ -22,14 +22,14 @@ use std::sync::Mutex;
 use serde_json::json;
 
 use super::diff::{Live, Plan, Prune};
-use super::file::{self, CodeFile, Header};
+use super::file::{self, CodeFile, Header, Seen};
 use super::lock::{Holder, Lock, Taken};
 use super::pace::Pace;
 use super::run::{Outcome, Reads, Runner};
 use super::saved::{self, SavedPlan};
 use super::steps::{self, Step};
 use super::writeback::{NewId, Writeback};
-use super::{failure, invalid};
+use super::{failure, read_file};
 use crate::cli::connection::Connection;
 use crate::cli::output::{self, Format};
 use crate::text::printable;
@@ -58,15 +58,17 @@ fn failed(error: anyhow::Error) -> anyhow::Error {
 }
 
 pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> anyhow::Result<()> {
-    let text = file::read_text(&args.file).map_err(failure)?;
-    if saved::is_saved_plan(&text) {
+    // A saved plan is JSON: only a JSON file is read whole to tell.
+    if file::is_json_file(&args.file).map_err(failure)?
+        && saved::is_saved_plan(&file::read_text(&args.file).map_err(failure)?)
+    {
         return apply_saved(args, connection, format).await;
     }
     let Taken { mut lock, left_by } = Lock::take(&args.file).map_err(failed)?;
     say_taken_over(&args.file, left_by);
     // Read again under the lock: what a finished apply wrote is in it.
-    let text = file::read_text(&args.file).map_err(failure)?;
-    let wanted = file::parse(&text).map_err(|problems| invalid(&args.file, &problems))?;
+    // Its text is not held: the ids are written by a copy from the disk.
+    let (wanted, read) = read_file(&args.file)?;
     let (mut live, _) = super::fetch(
         &connection,
         wanted.roles.is_some(),
@@ -75,12 +77,12 @@ pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> a
     .await?;
     super::access_rules::read_into(&connection, &mut live, wanted.access.is_some()).await?;
     let read_at = tokio::time::Instant::now();
-    let (text, wanted) = settle_unsettled(
+    let (read, wanted) = settle_unsettled(
         &connection,
         &args.file,
         &mut lock,
         &live.file.header,
-        text,
+        read,
         wanted,
     )
     .await?;
@@ -146,7 +148,7 @@ pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> a
         format,
     };
     let reads = args.yes.then_some(reads);
-    applying.run(lock, text, &wanted, &plan, &steps, reads).await
+    applying.run(lock, read, &wanted, &plan, &steps, reads).await
 }
 
 /// `apply PLAN`.
@@ -176,9 +178,8 @@ async fn apply_saved(args: ApplyArgs, connection: Connection, format: Format) ->
         .map_err(failed)?;
     let Taken { mut lock, left_by } = Lock::take(&saved.file).map_err(failed)?;
     say_taken_over(&saved.file, left_by);
-    let text = file::read_text(&saved.file).map_err(failure)?;
-    let wanted = file::parse(&text).map_err(|problems| invalid(&saved.file, &problems))?;
-    let (text, wanted) = settle_unsettled(&connection, &saved.file, &mut lock, &header, text, wanted).await?;
+    let (wanted, read) = read_file(&saved.file)?;
+    let (read, wanted) = settle_unsettled(&connection, &saved.file, &mut lock, &header, read, wanted).await?;
     saved.check_file(&args.file, &wanted).map_err(failed)?;
     if format == Format::Table {
         output::print(&format!(
@@ -199,7 +200,7 @@ async fn apply_saved(args: ApplyArgs, connection: Connection, format: Format) ->
         format,
     };
     applying
-        .run(lock, text, &wanted, &saved.plan, &saved.steps, None)
+        .run(lock, read, &wanted, &saved.plan, &saved.steps, None)
         .await
 }
 
@@ -259,20 +260,20 @@ fn role_reads(live: &Live) -> std::io::Result<std::collections::HashMap<String, 
 /// The creates an apply that died left unanswered, settled before
 /// anything is planned: each looked for (same fields, made by the key's
 /// user since just before it was sent), its id written into the file when
-/// found. The file's text and reading, as they now are.
+/// found. What was read of the file and its reading, as they now are.
 async fn settle_unsettled(
     connection: &Connection,
     path: &Path,
     lock: &mut Lock,
     header: &Header,
-    text: String,
+    read: Seen,
     wanted: CodeFile,
-) -> anyhow::Result<(String, CodeFile)> {
+) -> anyhow::Result<(Seen, CodeFile)> {
     let unsettled = lock.unsettled();
     if unsettled.is_empty() {
-        return Ok((text, wanted));
+        return Ok((read, wanted));
     }
-    let mut writeback = Writeback::new(path, text, &wanted);
+    let mut writeback = Writeback::new(path, read, &wanted);
     let entries = wanted.subscriptions.clone().unwrap_or_default();
     let mut taken: Vec<bool> = entries.iter().map(|entry| entry.id.is_some()).collect();
     for sending in unsettled {
@@ -341,9 +342,9 @@ async fn settle_unsettled(
         }
         lock.settled(sending.index)?;
     }
-    let text = writeback.text().to_string();
-    let wanted = file::parse(&text).map_err(|problems| invalid(path, &problems))?;
-    Ok((text, wanted))
+    drop(writeback);
+    let (wanted, read) = read_file(path)?;
+    Ok((read, wanted))
 }
 
 /// Where and how the steps are applied.
@@ -360,7 +361,7 @@ impl Applying<'_> {
     async fn run(
         &self,
         lock: Lock,
-        text: String,
+        read: Seen,
         wanted: &CodeFile,
         plan: &Plan,
         steps: &[Step],
@@ -385,7 +386,7 @@ impl Applying<'_> {
             host: &self.header.host,
             project_id: self.header.project,
             lock: Mutex::new(lock),
-            writeback: Mutex::new(Writeback::new(self.path, text, wanted)),
+            writeback: Mutex::new(Writeback::new(self.path, read, wanted)),
             role_ids: wanted
                 .roles
                 .iter()

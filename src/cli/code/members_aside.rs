@@ -235,7 +235,6 @@ async fn role_members<R: Record + Clone>(
         name: role.name.clone(),
         default: role.is_default == Some(true),
         feature_flags_access_level: role.feature_flags_access_level,
-        members: Vec::new(),
         ..RoleEntry::default()
     };
     Ok((entry, members))
