@@ -129,7 +129,7 @@ pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> a
     // seconds (run::FRESH).
     let reads = Reads {
         at: read_at,
-        roles: Some(role_reads(&live)?),
+        roles: Some(role_reads(&live, &steps)?),
         // Those its steps act on: a step looks up its own alone.
         subscriptions: Some(std::sync::Arc::new(
             current
@@ -246,14 +246,48 @@ fn confirmed() -> anyhow::Result<bool> {
     Ok(line.trim() == "yes")
 }
 
-/// The roles as the plan read them.
-fn role_reads(live: &Live) -> std::io::Result<std::collections::HashMap<String, steps::RoleRead>> {
+/// The roles as the plan read them, each with the memberships its steps
+/// need and no more: all of a role a step deletes or changes (compared
+/// whole just before, or told when it is refused), those of the
+/// addresses a step adds or removes, none of the others'.
+fn role_reads(
+    live: &Live,
+    steps: &[Step],
+) -> std::io::Result<std::collections::HashMap<String, steps::RoleRead>> {
+    use std::collections::{HashMap, HashSet};
+    let mut whole: HashSet<&str> = HashSet::new();
+    let mut named: HashMap<&str, HashSet<String>> = HashMap::new();
+    for step in steps {
+        match step {
+            // A changed role's members are told if a check refuses it.
+            Step::DeleteRole { id, .. } | Step::UpdateRole { id, .. } => {
+                whole.insert(id);
+            }
+            Step::AddMember {
+                role: steps::RoleRef::Existing(id),
+                email,
+                ..
+            }
+            | Step::RemoveMember { role: id, email, .. } => {
+                named.entry(id).or_default().insert(email.to_lowercase());
+            }
+            _ => {}
+        }
+    }
     live.file
         .roles
         .iter()
         .flatten()
         .filter_map(|role| role.id.as_deref())
-        .map(|id| Ok((id.to_string(), steps::role_read(live, id)?)))
+        .map(|id| {
+            let mut read = steps::role_read_bare(live, id);
+            if whole.contains(id) {
+                read.members = live.members.role(id)?;
+            } else if let Some(emails) = named.get(id) {
+                read.members = live.members.role_of(id, |email| emails.contains(email))?;
+            }
+            Ok((id.to_string(), read))
+        })
         .collect()
 }
 

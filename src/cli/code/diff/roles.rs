@@ -25,10 +25,7 @@ pub(super) type Strangers = BTreeMap<(usize, usize), (String, Option<Pos>)>;
 /// by (role's place, member's place) in the file, the address as
 /// written and where it stands. The file's addresses are sorted again
 /// outside memory, by address, and merged with the members set aside.
-pub(super) fn strangers(
-    named: &RoleMembers,
-    live: &LiveMembers,
-) -> std::io::Result<Strangers> {
+pub(super) fn strangers(named: &RoleMembers, live: &LiveMembers) -> std::io::Result<Strangers> {
     let mut by_address: Sorter<ByAddress> = Sorter::new(6);
     for member in named.all()? {
         by_address.push(ByAddress(member?))?;
