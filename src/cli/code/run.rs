@@ -7,7 +7,7 @@
 //! subscription made since is never pruned).
 //!
 //! The reads are batched: roles are read once a phase (the role list,
-//! with its memberships), subscriptions in batches of up to
+//! and the memberships its steps need), subscriptions in batches of up to
 //! [`BATCH`] steps, by one read of the list when that is fewer requests
 //! than a GET a step. What the plan itself read counts as read when it is
 //! under [`FRESH`] old (`apply --yes` just after planning).
@@ -15,7 +15,7 @@
 //! Each subscription create is written to the lock's journal before it is
 //! sent, and its id into the file as soon as the server answers.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -28,7 +28,7 @@ use super::lock::{Lock, Sending};
 use super::pace::Pace;
 use super::steps::{Fields, RoleRead, RoleRef, Step, as_written, entry_of, fields_of};
 use super::writeback::{NewId, Unwritten, Writeback};
-use crate::api::{Client, FetchAll, List, ListOrText, Role, RoleMembership, SubscriptionFilter};
+use crate::api::{Client, FetchAll, List, Role, RoleMembership, SubscriptionFilter};
 use crate::cli::output::{self, Format};
 use crate::text::printable;
 
@@ -207,48 +207,64 @@ impl Runner<'_> {
         }
     }
 
-    /// The roles as they are now, with the memberships of those the
-    /// steps are about.
+    /// The roles as they are now, with the memberships the steps need
+    /// and no more: all of a role a step deletes or changes (compared
+    /// whole, or told when it is refused), those of the addresses a step
+    /// adds or removes, a page at a time; none of the others'. The members
+    /// PostHog embeds in each role are cut out of the roles' page.
     async fn read_roles(&self, steps: &[&Step]) -> anyhow::Result<HashMap<String, RoleRead>> {
         self.pace.turn().await;
-        let roles: Vec<Role> = self
-            .client
-            .all(&List::roles(self.organization), &FetchAll::default())
-            .await?
-            .into_vec();
-        let wanted: Vec<&str> = steps
-            .iter()
-            .filter_map(|step| match step {
+        let list = List::roles(self.organization).without("members");
+        let roles: Vec<Role> = self.client.all(&list, &FetchAll::default()).await?.into_vec();
+        let mut whole: HashSet<&str> = HashSet::new();
+        let mut named: HashMap<&str, HashSet<String>> = HashMap::new();
+        for step in steps {
+            match step {
+                Step::DeleteRole { id, .. } | Step::UpdateRole { id, .. } => {
+                    whole.insert(id);
+                }
                 Step::AddMember {
                     role: RoleRef::Existing(id),
+                    email,
                     ..
                 }
-                | Step::RemoveMember { role: id, .. }
-                | Step::DeleteRole { id, .. } => Some(id.as_str()),
-                _ => None,
-            })
-            .collect();
-        let reads = futures_util::stream::iter(roles.into_iter().map(|role| {
-            let wanted = wanted.contains(&role.id.as_str());
-            async move {
-                let memberships = match (&role.members, wanted) {
-                    (Some(ListOrText::List(memberships)), _) => memberships.clone(),
-                    (_, true) => {
-                        self.pace.turn().await;
-                        let list = List::memberships(self.organization, &role.id);
-                        self.client.all(&list, &FetchAll::default()).await?.into_vec()
-                    }
-                    (_, false) => Vec::new(),
-                };
-                anyhow::Ok((
-                    role.id.clone(),
-                    RoleRead {
-                        name: role.name.clone(),
-                        feature_flags_access_level: role.feature_flags_access_level,
-                        members: members(&memberships),
-                    },
-                ))
+                | Step::RemoveMember { role: id, email, .. } => {
+                    named.entry(id).or_default().insert(email.to_lowercase());
+                }
+                _ => {}
             }
+        }
+        let (whole, named) = (&whole, &named);
+        let reads = futures_util::stream::iter(roles.into_iter().map(|role| async move {
+            // None: no memberships; Some(None): all of them.
+            let keep = match (whole.contains(role.id.as_str()), named.get(role.id.as_str())) {
+                (true, _) => Some(None),
+                (false, Some(emails)) => Some(Some(emails)),
+                (false, None) => None,
+            };
+            let mut found = BTreeMap::new();
+            if let Some(emails) = keep {
+                self.pace.turn().await;
+                let list = List::memberships(self.organization, &role.id);
+                self.client
+                    .gather(&list, &FetchAll::default(), |page: Vec<RoleMembership>| {
+                        for (email, id) in page.iter().filter_map(member) {
+                            if emails.is_none_or(|emails| emails.contains(&email)) {
+                                found.insert(email, id);
+                            }
+                        }
+                        Ok::<_, crate::api::Error>(Vec::<bool>::new())
+                    })
+                    .await?;
+            }
+            anyhow::Ok((
+                role.id.clone(),
+                RoleRead {
+                    name: role.name.clone(),
+                    feature_flags_access_level: role.feature_flags_access_level,
+                    members: found,
+                },
+            ))
         }))
         .buffer_unordered(AT_ONCE)
         .collect::<Vec<_>>()
@@ -617,18 +633,10 @@ impl Runner<'_> {
     }
 }
 
-/// Members' addresses (lower case) and their memberships' ids.
-fn members(memberships: &[RoleMembership]) -> std::collections::BTreeMap<String, String> {
-    memberships
-        .iter()
-        .filter_map(|membership| {
-            let user = membership
-                .user
-                .as_ref()
-                .or(membership.organization_member.as_ref().map(|member| &member.user))?;
-            Some((user.email.to_lowercase(), membership.id.clone()))
-        })
-        .collect()
+/// A membership's member's address (lower case) and the membership's id;
+/// none for a membership that names no user.
+fn member(membership: &RoleMembership) -> Option<(String, String)> {
+    super::member_of(membership).map(|(email, id)| (email.to_lowercase(), id))
 }
 
 /// A value as a change line shows it.
