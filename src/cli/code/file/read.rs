@@ -56,6 +56,7 @@ pub(super) fn parse_scanned(scanned: super::scan::Scanned) -> Result<CodeFile, V
     let mut checked = Checked {
         members: scanned.members,
         diverted: scanned.diverted,
+        headers: scanned.roles,
         ..Checked::default()
     };
     let root = super::toml::read(&scanned.text, &scanned.origin, &mut checked)?;
@@ -118,6 +119,8 @@ pub(super) struct Checked {
     /// The roles (by place) whose members the scanner set aside, checked
     /// when the file is read ([`Checked::take_roles`]).
     diverted: BTreeSet<usize>,
+    /// The `[[roles]]` headers the scanner read (one role each).
+    headers: usize,
 }
 
 impl Checked {

@@ -31,6 +31,8 @@ pub(super) struct Scanned {
     pub members: Gathering,
     /// The `[[roles]]` tables (by place) whose members were set aside.
     pub diverted: BTreeSet<usize>,
+    /// The `[[roles]]` headers read: the reader's roles, one for each.
+    pub roles: usize,
     /// The file's size and SHA-256, as read.
     pub size: u64,
     pub digest: [u8; 32],
@@ -280,6 +282,10 @@ impl<'a> Scanner<'a> {
                 )));
             }
             self.hasher.update(&line);
+            // A byte order mark: the reader's to read, lists and all.
+            if self.line == 0 && self.divert && line.starts_with("\u{feff}".as_bytes()) {
+                return Err(Again::Odd);
+            }
             self.line += 1;
             self.read_line(&line)?;
             self.offset += line.len();
@@ -297,6 +303,7 @@ impl<'a> Scanner<'a> {
             origin: self.origin,
             members: self.members,
             diverted: self.diverted,
+            roles: self.roles,
             size,
             digest: self.hasher.finalize().into(),
         })
@@ -486,6 +493,7 @@ mod tests {
             origin,
             members,
             diverted,
+            roles,
             size,
             digest,
         } = scanned;
@@ -498,6 +506,7 @@ mod tests {
                 origin,
                 members: Gathering::default(),
                 diverted,
+                roles,
                 size,
                 digest,
             },
@@ -571,10 +580,12 @@ mod tests {
             "[[roles]]\r\nname = \"A ]\"\r\nmembers = [\n\n]\r\nx = '''\r\n[[roles]]\r\n'''\r\n"
         );
         // Members outside a role's table, and in a file whose headers are
-        // not all bare names, stay in the text.
+        // not all bare names or that starts with a byte order mark, stay
+        // in the text.
         for file in [
             "[orgdeck]\nmembers = [\"a@x.io\"]\n",
             "[[roles]]\nmembers = [\"a@x.io\"]\n[a.b]\n",
+            "\u{feff}[[roles]]\nmembers = [\"a@x.io\"]\n",
         ] {
             let (read, named) = scan_of(file);
             assert!(named.is_empty());
