@@ -92,6 +92,15 @@ for size in "$rows" $((rows * 2)); do
   measure "plan subscriptions, default budget" 0 "$bin" plan "$work/subs.toml"
   measure "export --roles" 0 "$bin" --max-held-mib 4096 --max-answer-mib 2048 export --roles "$work/roles.toml"
   measure "plan roles (nothing to do)" 0 "$bin" --max-held-mib 4096 --max-answer-mib 2048 plan "$work/roles.toml"
+  # Applies nothing (the file is what the server holds): exit 0, the
+  # file unchanged.
+  if [ -f "$work/roles.toml" ]; then
+    exported=$(sha256sum < "$work/roles.toml")
+    measure "apply roles (nothing to do)" 0 "$bin" --max-held-mib 4096 --max-answer-mib 2048 apply "$work/roles.toml" --yes
+    if [ "$(sha256sum < "$work/roles.toml")" != "$exported" ]; then
+      echo "apply roles (nothing to do) changed the file"; exit 1
+    fi
+  fi
   measure "people offboard --dry-run" "0" "$bin" --max-held-mib 4096 --max-answer-mib 2048 people offboard "$email" --dry-run
   if [ "${REVIEW:-0}" = 1 ]; then
     measure "access review -o json" 0 "$bin" --max-held-mib 4096 --max-answer-mib 2048 access review -o json --budget none

@@ -23,6 +23,7 @@ mod catalog;
 mod cli;
 mod code;
 mod code_files;
+mod code_members;
 mod creates;
 mod endless;
 mod faults;

@@ -22,14 +22,14 @@ use std::sync::Mutex;
 use serde_json::json;
 
 use super::diff::{Live, Plan, Prune};
-use super::file::{self, CodeFile, Header};
+use super::file::{self, CodeFile, Header, Seen};
 use super::lock::{Holder, Lock, Taken};
 use super::pace::Pace;
 use super::run::{Outcome, Reads, Runner};
 use super::saved::{self, SavedPlan};
 use super::steps::{self, Step};
 use super::writeback::{NewId, Writeback};
-use super::{failure, invalid};
+use super::{failure, read_file};
 use crate::cli::connection::Connection;
 use crate::cli::output::{self, Format};
 use crate::text::printable;
@@ -58,15 +58,17 @@ fn failed(error: anyhow::Error) -> anyhow::Error {
 }
 
 pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> anyhow::Result<()> {
-    let text = file::read_text(&args.file).map_err(failure)?;
-    if saved::is_saved_plan(&text) {
+    // A saved plan is JSON: only a JSON file is read whole to tell.
+    if file::is_json_file(&args.file).map_err(failure)?
+        && saved::is_saved_plan(&file::read_text(&args.file).map_err(failure)?)
+    {
         return apply_saved(args, connection, format).await;
     }
     let Taken { mut lock, left_by } = Lock::take(&args.file).map_err(failed)?;
     say_taken_over(&args.file, left_by);
     // Read again under the lock: what a finished apply wrote is in it.
-    let text = file::read_text(&args.file).map_err(failure)?;
-    let wanted = file::parse(&text).map_err(|problems| invalid(&args.file, &problems))?;
+    // Its text is not held: the ids are written by a copy from the disk.
+    let (wanted, read) = read_file(&args.file)?;
     let (mut live, _) = super::fetch(
         &connection,
         wanted.roles.is_some(),
@@ -75,12 +77,12 @@ pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> a
     .await?;
     super::access_rules::read_into(&connection, &mut live, wanted.access.is_some()).await?;
     let read_at = tokio::time::Instant::now();
-    let (text, wanted) = settle_unsettled(
+    let (read, wanted) = settle_unsettled(
         &connection,
         &args.file,
         &mut lock,
         &live.file.header,
-        text,
+        read,
         wanted,
     )
     .await?;
@@ -127,7 +129,7 @@ pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> a
     // seconds (run::FRESH).
     let reads = Reads {
         at: read_at,
-        roles: Some(role_reads(&live)?),
+        roles: Some(role_reads(&live, &steps)?),
         // Those its steps act on: a step looks up its own alone.
         subscriptions: Some(std::sync::Arc::new(
             current
@@ -146,7 +148,7 @@ pub async fn apply(args: ApplyArgs, connection: Connection, format: Format) -> a
         format,
     };
     let reads = args.yes.then_some(reads);
-    applying.run(lock, text, &wanted, &plan, &steps, reads).await
+    applying.run(lock, read, &wanted, &plan, &steps, reads).await
 }
 
 /// `apply PLAN`.
@@ -176,9 +178,8 @@ async fn apply_saved(args: ApplyArgs, connection: Connection, format: Format) ->
         .map_err(failed)?;
     let Taken { mut lock, left_by } = Lock::take(&saved.file).map_err(failed)?;
     say_taken_over(&saved.file, left_by);
-    let text = file::read_text(&saved.file).map_err(failure)?;
-    let wanted = file::parse(&text).map_err(|problems| invalid(&saved.file, &problems))?;
-    let (text, wanted) = settle_unsettled(&connection, &saved.file, &mut lock, &header, text, wanted).await?;
+    let (wanted, read) = read_file(&saved.file)?;
+    let (read, wanted) = settle_unsettled(&connection, &saved.file, &mut lock, &header, read, wanted).await?;
     saved.check_file(&args.file, &wanted).map_err(failed)?;
     if format == Format::Table {
         output::print(&format!(
@@ -199,7 +200,7 @@ async fn apply_saved(args: ApplyArgs, connection: Connection, format: Format) ->
         format,
     };
     applying
-        .run(lock, text, &wanted, &saved.plan, &saved.steps, None)
+        .run(lock, read, &wanted, &saved.plan, &saved.steps, None)
         .await
 }
 
@@ -245,34 +246,68 @@ fn confirmed() -> anyhow::Result<bool> {
     Ok(line.trim() == "yes")
 }
 
-/// The roles as the plan read them.
-fn role_reads(live: &Live) -> std::io::Result<std::collections::HashMap<String, steps::RoleRead>> {
+/// The roles as the plan read them, each with the memberships its steps
+/// need and no more: all of a role a step deletes or changes (compared
+/// whole just before, or told when it is refused), those of the
+/// addresses a step adds or removes, none of the others'.
+fn role_reads(
+    live: &Live,
+    steps: &[Step],
+) -> std::io::Result<std::collections::HashMap<String, steps::RoleRead>> {
+    use std::collections::{HashMap, HashSet};
+    let mut whole: HashSet<&str> = HashSet::new();
+    let mut named: HashMap<&str, HashSet<String>> = HashMap::new();
+    for step in steps {
+        match step {
+            // A changed role's members are told if a check refuses it.
+            Step::DeleteRole { id, .. } | Step::UpdateRole { id, .. } => {
+                whole.insert(id);
+            }
+            Step::AddMember {
+                role: steps::RoleRef::Existing(id),
+                email,
+                ..
+            }
+            | Step::RemoveMember { role: id, email, .. } => {
+                named.entry(id).or_default().insert(email.to_lowercase());
+            }
+            _ => {}
+        }
+    }
     live.file
         .roles
         .iter()
         .flatten()
         .filter_map(|role| role.id.as_deref())
-        .map(|id| Ok((id.to_string(), steps::role_read(live, id)?)))
+        .map(|id| {
+            let mut read = steps::role_read_bare(live, id);
+            if whole.contains(id) {
+                read.members = live.members.role(id)?;
+            } else if let Some(emails) = named.get(id) {
+                read.members = live.members.role_of(id, |email| emails.contains(email))?;
+            }
+            Ok((id.to_string(), read))
+        })
         .collect()
 }
 
 /// The creates an apply that died left unanswered, settled before
 /// anything is planned: each looked for (same fields, made by the key's
 /// user since just before it was sent), its id written into the file when
-/// found. The file's text and reading, as they now are.
+/// found. What was read of the file and its reading, as they now are.
 async fn settle_unsettled(
     connection: &Connection,
     path: &Path,
     lock: &mut Lock,
     header: &Header,
-    text: String,
+    read: Seen,
     wanted: CodeFile,
-) -> anyhow::Result<(String, CodeFile)> {
+) -> anyhow::Result<(Seen, CodeFile)> {
     let unsettled = lock.unsettled();
     if unsettled.is_empty() {
-        return Ok((text, wanted));
+        return Ok((read, wanted));
     }
-    let mut writeback = Writeback::new(path, text, &wanted);
+    let mut writeback = Writeback::new(path, read, &wanted);
     let entries = wanted.subscriptions.clone().unwrap_or_default();
     let mut taken: Vec<bool> = entries.iter().map(|entry| entry.id.is_some()).collect();
     for sending in unsettled {
@@ -341,9 +376,9 @@ async fn settle_unsettled(
         }
         lock.settled(sending.index)?;
     }
-    let text = writeback.text().to_string();
-    let wanted = file::parse(&text).map_err(|problems| invalid(path, &problems))?;
-    Ok((text, wanted))
+    drop(writeback);
+    let (wanted, read) = read_file(path)?;
+    Ok((read, wanted))
 }
 
 /// Where and how the steps are applied.
@@ -360,7 +395,7 @@ impl Applying<'_> {
     async fn run(
         &self,
         lock: Lock,
-        text: String,
+        read: Seen,
         wanted: &CodeFile,
         plan: &Plan,
         steps: &[Step],
@@ -385,7 +420,7 @@ impl Applying<'_> {
             host: &self.header.host,
             project_id: self.header.project,
             lock: Mutex::new(lock),
-            writeback: Mutex::new(Writeback::new(self.path, text, wanted)),
+            writeback: Mutex::new(Writeback::new(self.path, read, wanted)),
             role_ids: wanted
                 .roles
                 .iter()

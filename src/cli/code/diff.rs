@@ -5,7 +5,7 @@
 
 mod roles;
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -15,7 +15,7 @@ use super::file::{CodeFile, InsightRef, Problem, SubscriptionEntry};
 use super::members_aside::LiveMembers;
 use super::spill::Spilled;
 use crate::text::printable;
-use roles::{cannot_read_members, role_change, strangers};
+use roles::{cannot_read_members, role_change, strangers, written};
 
 /// What `--prune` removes: members and subscriptions not in the file, and
 /// roles too when it names them.
@@ -267,20 +267,17 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
     if let Some(roles) = &file.roles {
         let live_roles = live.file.roles.as_deref().unwrap_or_default();
         let mut matched = HashSet::new();
-        let strangers = match strangers(roles, &live.members) {
+        let strangers = match strangers(&file.members, &live.members) {
             Ok(strangers) => strangers,
             Err(error) => {
                 problem(None, cannot_read_members(&error));
-                BTreeSet::new()
+                BTreeMap::new()
             }
         };
         for (role_index, role) in roles.iter().enumerate() {
             let from = (role_index, 0);
-            for &(_, member) in strangers.range(from..(role_index + 1, 0)) {
-                if let Some(email) = role.members.get(member) {
-                    let at = role.member_at.get(member).copied().flatten();
-                    problem(at, format!("{email} is not a member of the organization"));
-                }
+            for (email, at) in strangers.range(from..(role_index + 1, 0)).map(|(_, found)| found) {
+                problem(*at, format!("{email} is not a member of the organization"));
             }
             let found = match &role.id {
                 Some(id) => {
@@ -312,7 +309,15 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
                             ),
                         );
                     }
-                    match role_change(role, current, &live.members, prune, &mut plan.members_kept) {
+                    match role_change(
+                        role,
+                        &file.members,
+                        role_index,
+                        current,
+                        &live.members,
+                        prune,
+                        &mut plan.members_kept,
+                    ) {
                         Ok(Some(mut change)) => {
                             change.index = Some(role_index);
                             plan.changes.push(change);
@@ -322,6 +327,13 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
                     }
                 }
                 None => plan.changes.push(Change {
+                    members_added: match written(&file.members, role_index) {
+                        Ok(written) => written,
+                        Err(error) => {
+                            problem(role.at, cannot_read_members(&error));
+                            Vec::new()
+                        }
+                    },
                     action: Action::Create,
                     kind: "role".into(),
                     id: None,
@@ -335,7 +347,6 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
                         })
                         .into_iter()
                         .collect(),
-                    members_added: sorted(&role.members),
                     members_removed: Vec::new(),
                     line: role.at.map(|at| at.line),
                     index: Some(role_index),
@@ -459,11 +470,6 @@ pub fn plan(file: &CodeFile, live: &Live, prune: Option<Prune>) -> Result<Plan, 
 /// temporary file failed under the command).
 fn cannot_read_back(id: i64, error: &anyhow::Error) -> String {
     format!("cannot read back the server's subscription {id}, set aside as it was read: {error:#}")
-}
-
-fn sorted(members: &[String]) -> Vec<String> {
-    let set: BTreeSet<String> = members.iter().cloned().collect();
-    set.into_iter().collect()
 }
 
 /// The entry with its insights named as the server names them (short ids

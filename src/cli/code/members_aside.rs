@@ -142,10 +142,21 @@ impl LiveMembers {
 
     /// The role `id`'s memberships' ids by address (lower case).
     pub fn role(&self, id: &str) -> std::io::Result<BTreeMap<String, String>> {
+        self.role_of(id, |_| true)
+    }
+
+    /// As [`LiveMembers::role`], only the addresses `keep` keeps.
+    pub fn role_of(
+        &self,
+        id: &str,
+        keep: impl Fn(&str) -> bool,
+    ) -> std::io::Result<BTreeMap<String, String>> {
         let mut found = BTreeMap::new();
         for membership in self.memberships(id)? {
             let (email, _, membership) = membership?;
-            found.insert(email, membership);
+            if keep(&email) {
+                found.insert(email, membership);
+            }
         }
         Ok(found)
     }
@@ -235,7 +246,6 @@ async fn role_members<R: Record + Clone>(
         name: role.name.clone(),
         default: role.is_default == Some(true),
         feature_flags_access_level: role.feature_flags_access_level,
-        members: Vec::new(),
         ..RoleEntry::default()
     };
     Ok((entry, members))

@@ -4,8 +4,11 @@
 //! [`steps`] (saved by `plan --save`, see [`saved`]) and how `apply` runs
 //! them in [`run`], under the file's [`lock`]. What grows with the
 //! organization is set aside rather than held: the subscriptions
-//! ([`spill`]), and the members and each role's memberships, sorted
-//! outside memory ([`members_aside`], [`sorted`]).
+//! ([`spill`]), the members and each role's memberships, sorted
+//! outside memory ([`members_aside`], [`sorted`]), and the members the
+//! file's roles name, as a TOML file is read a line at a time
+//! ([`file::read`], [`file::members`]); `apply` writes ids back by a copy
+//! of the file from disk ([`writeback`]), never its text held.
 
 pub mod access_rules;
 pub mod apply;
@@ -142,10 +145,8 @@ pub async fn plan(args: PlanArgs, connection: Connection, format: Format) -> any
         dry_run = args.dry_run,
         "plan changes nothing; --dry-run is accepted for symmetry"
     );
-    let text = file::read_text(&args.file).map_err(failure)?;
-    let wanted = file::parse(&text).map_err(|problems| invalid(&args.file, &problems))?;
-    // Plan writes nothing back: the text is not held past its reading.
-    drop(text);
+    // Read a line at a time, the roles' members set aside ([`file::read`]).
+    let (wanted, _) = read_file(&args.file)?;
     let (mut live, _) = fetch(
         &connection,
         wanted.roles.is_some(),
@@ -227,7 +228,7 @@ async fn save_plan(
         organization: live.file.header.organization.clone(),
         project: live.file.header.project,
         file: std::fs::canonicalize(file)?,
-        fingerprint: saved::fingerprint(wanted, &steps),
+        fingerprint: saved::fingerprint(wanted, &steps)?,
         listed: live.listed(),
         plan: plan.clone(),
         steps,
@@ -264,6 +265,15 @@ async fn checked_plan(
             Err(invalid(path, &problems))
         }
     }
+}
+
+/// The as-code file at `path`, read and checked ([`file::read`]), and
+/// what was read of it: a problem of the file is exit 1.
+fn read_file(path: &std::path::Path) -> anyhow::Result<(CodeFile, file::Seen)> {
+    file::read(path).map_err(|unread| match unread {
+        file::Unread::Cannot(message) => failure(message),
+        file::Unread::Problems(problems) => invalid(path, &problems),
+    })
 }
 
 /// An error of plan: exit 1, as Terraform's.
@@ -392,6 +402,7 @@ pub async fn fetch(
             roles: None,
             subscriptions: None,
             access: None,
+            members: file::RoleMembers::default(),
         },
         ..Live::default()
     };

@@ -7,7 +7,7 @@
 //! subscription made since is never pruned).
 //!
 //! The reads are batched: roles are read once a phase (the role list,
-//! with its memberships), subscriptions in batches of up to
+//! and the memberships its steps need), subscriptions in batches of up to
 //! [`BATCH`] steps, by one read of the list when that is fewer requests
 //! than a GET a step. What the plan itself read counts as read when it is
 //! under [`FRESH`] old (`apply --yes` just after planning).
@@ -28,7 +28,9 @@ use super::lock::{Lock, Sending};
 use super::pace::Pace;
 use super::steps::{Fields, RoleRead, RoleRef, Step, as_written, entry_of, fields_of};
 use super::writeback::{NewId, Unwritten, Writeback};
-use crate::api::{Client, FetchAll, List, ListOrText, Role, RoleMembership, SubscriptionFilter};
+
+mod roles;
+use crate::api::{Client, FetchAll, List, SubscriptionFilter};
 use crate::cli::output::{self, Format};
 use crate::text::printable;
 
@@ -205,55 +207,6 @@ impl Runner<'_> {
                 outcome => return outcome,
             }
         }
-    }
-
-    /// The roles as they are now, with the memberships of those the
-    /// steps are about.
-    async fn read_roles(&self, steps: &[&Step]) -> anyhow::Result<HashMap<String, RoleRead>> {
-        self.pace.turn().await;
-        let roles: Vec<Role> = self
-            .client
-            .all(&List::roles(self.organization), &FetchAll::default())
-            .await?
-            .into_vec();
-        let wanted: Vec<&str> = steps
-            .iter()
-            .filter_map(|step| match step {
-                Step::AddMember {
-                    role: RoleRef::Existing(id),
-                    ..
-                }
-                | Step::RemoveMember { role: id, .. }
-                | Step::DeleteRole { id, .. } => Some(id.as_str()),
-                _ => None,
-            })
-            .collect();
-        let reads = futures_util::stream::iter(roles.into_iter().map(|role| {
-            let wanted = wanted.contains(&role.id.as_str());
-            async move {
-                let memberships = match (&role.members, wanted) {
-                    (Some(ListOrText::List(memberships)), _) => memberships.clone(),
-                    (_, true) => {
-                        self.pace.turn().await;
-                        let list = List::memberships(self.organization, &role.id);
-                        self.client.all(&list, &FetchAll::default()).await?.into_vec()
-                    }
-                    (_, false) => Vec::new(),
-                };
-                anyhow::Ok((
-                    role.id.clone(),
-                    RoleRead {
-                        name: role.name.clone(),
-                        feature_flags_access_level: role.feature_flags_access_level,
-                        members: members(&memberships),
-                    },
-                ))
-            }
-        }))
-        .buffer_unordered(AT_ONCE)
-        .collect::<Vec<_>>()
-        .await;
-        reads.into_iter().collect()
     }
 
     /// The project's subscriptions as they are now (soft-deleted ones are
@@ -615,20 +568,6 @@ impl Runner<'_> {
             Err(error) => Some(format!("{error}; the next apply writes it (the lock keeps it)")),
         }
     }
-}
-
-/// Members' addresses (lower case) and their memberships' ids.
-fn members(memberships: &[RoleMembership]) -> std::collections::BTreeMap<String, String> {
-    memberships
-        .iter()
-        .filter_map(|membership| {
-            let user = membership
-                .user
-                .as_ref()
-                .or(membership.organization_member.as_ref().map(|member| &member.user))?;
-            Some((user.email.to_lowercase(), membership.id.clone()))
-        })
-        .collect()
 }
 
 /// A value as a change line shows it.

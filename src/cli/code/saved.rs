@@ -59,8 +59,9 @@ pub fn is_saved_plan(text: &str) -> bool {
 }
 
 /// The entries' fingerprint: the file read, ids left out of the entries
-/// the plan creates.
-pub fn fingerprint(file: &CodeFile, steps: &[Step]) -> String {
+/// the plan creates, and its roles' members read back from where they
+/// were set aside (each role's, by address, with its place in the role).
+pub fn fingerprint(file: &CodeFile, steps: &[Step]) -> std::io::Result<String> {
     let mut value = file.to_json();
     for step in steps {
         let (list, index) = match step {
@@ -76,7 +77,15 @@ pub fn fingerprint(file: &CodeFile, steps: &[Step]) -> String {
             entry.shift_remove("id");
         }
     }
-    hex::encode(sha2::Sha256::digest(value.to_string().as_bytes()))
+    let mut hasher = sha2::Sha256::new();
+    hasher.update(value.to_string().as_bytes());
+    for member in file.members.all()? {
+        let member = member?;
+        // Lengths first: no two lists read the same.
+        hasher.update(format!("\n{} {} {} ", member.role, member.place, member.written.len()).as_bytes());
+        hasher.update(member.written.as_bytes());
+    }
+    Ok(hex::encode(hasher.finalize()))
 }
 
 impl SavedPlan {
@@ -170,7 +179,7 @@ impl SavedPlan {
     /// Refuses a plan whose file changed since (beyond the ids an
     /// interrupted apply of this plan wrote).
     pub fn check_file(&self, path: &Path, file: &CodeFile) -> anyhow::Result<()> {
-        if fingerprint(file, &self.steps) != self.fingerprint {
+        if fingerprint(file, &self.steps)? != self.fingerprint {
             anyhow::bail!(
                 "{} changed since the plan {} was made, so nothing was applied: plan it again, review it, and apply that",
                 self.file.display(),

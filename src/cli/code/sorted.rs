@@ -7,6 +7,7 @@
 //! The merged records can be set aside again ([`Sorted::set_aside`]), to
 //! be read back in order as often as needed, one at a time.
 
+use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
@@ -17,8 +18,8 @@ pub const RUN_BYTES: usize = 256 * 1024;
 /// A record that can be set aside: written and read back, length first
 /// (so that any text, line breaks and all, comes back as it was).
 pub trait Record: Ord + Sized {
-    /// Its texts, in order.
-    fn texts(&self) -> Vec<&str>;
+    /// Its texts, in order (numbers written as text).
+    fn texts(&self) -> Vec<Cow<'_, str>>;
     /// Made again from its texts (as many as [`Record::texts`] gives).
     fn from_texts(texts: Vec<String>) -> Option<Self>;
     /// About what it takes in memory.
@@ -28,8 +29,8 @@ pub trait Record: Ord + Sized {
 }
 
 impl Record for String {
-    fn texts(&self) -> Vec<&str> {
-        vec![self.as_str()]
+    fn texts(&self) -> Vec<Cow<'_, str>> {
+        vec![Cow::Borrowed(self.as_str())]
     }
 
     fn from_texts(mut texts: Vec<String>) -> Option<Self> {
@@ -38,8 +39,8 @@ impl Record for String {
 }
 
 impl Record for (String, String) {
-    fn texts(&self) -> Vec<&str> {
-        vec![self.0.as_str(), self.1.as_str()]
+    fn texts(&self) -> Vec<Cow<'_, str>> {
+        vec![Cow::Borrowed(self.0.as_str()), Cow::Borrowed(self.1.as_str())]
     }
 
     fn from_texts(texts: Vec<String>) -> Option<Self> {
@@ -49,14 +50,23 @@ impl Record for (String, String) {
 }
 
 impl Record for (String, String, String) {
-    fn texts(&self) -> Vec<&str> {
-        vec![self.0.as_str(), self.1.as_str(), self.2.as_str()]
+    fn texts(&self) -> Vec<Cow<'_, str>> {
+        vec![
+            Cow::Borrowed(self.0.as_str()),
+            Cow::Borrowed(self.1.as_str()),
+            Cow::Borrowed(self.2.as_str()),
+        ]
     }
 
     fn from_texts(texts: Vec<String>) -> Option<Self> {
         let [first, second, third]: [String; 3] = texts.try_into().ok()?;
         Some((first, second, third))
     }
+}
+
+/// The bytes [`write_record`] writes of a record.
+fn record_bytes<R: Record>(record: &R) -> u64 {
+    record.texts().iter().map(|text| 4 + text.len() as u64).sum()
 }
 
 fn write_record<R: Record>(out: &mut impl Write, record: &R) -> std::io::Result<()> {
@@ -230,6 +240,35 @@ impl<R: Record + Clone> Merged<R> {
             file,
             count,
             fields: self.fields,
+            groups: Vec::new(),
+        })
+    }
+
+    /// As [`Merged::set_aside`], with where each group of records starts
+    /// (records in order give `group` in increasing order: records of
+    /// group `g` are read back alone by [`Sorted::read_group`]).
+    pub fn set_aside_grouped(mut self, group: impl Fn(&R) -> usize) -> std::io::Result<Sorted> {
+        let mut out = BufWriter::new(tempfile::tempfile()?);
+        let mut count = 0u64;
+        let mut written = 0u64;
+        let mut groups: Vec<(u64, u64)> = Vec::new();
+        while let Some(record) = self.next_record()? {
+            let at = group(&record);
+            // Groups without records start where the next one does.
+            while groups.len() <= at {
+                groups.push((written, 0));
+            }
+            groups[at].1 += 1;
+            written += record_bytes(&record);
+            write_record(&mut out, &record)?;
+            count += 1;
+        }
+        let file = out.into_inner().map_err(|error| error.into_error())?;
+        Ok(Sorted {
+            file,
+            count,
+            fields: self.fields,
+            groups,
         })
     }
 }
@@ -248,6 +287,8 @@ pub struct Sorted {
     file: std::fs::File,
     count: u64,
     fields: usize,
+    /// Where each group starts, and its records ([`Merged::set_aside_grouped`]).
+    groups: Vec<(u64, u64)>,
 }
 
 impl Sorted {
@@ -258,6 +299,7 @@ impl Sorted {
             file: tempfile::tempfile()?,
             count: 0,
             fields,
+            groups: Vec::new(),
         })
     }
 
@@ -272,11 +314,23 @@ impl Sorted {
 
     /// The records, in order, read back one at a time.
     pub fn read<R: Record>(&self) -> std::io::Result<Reading<'_, R>> {
+        self.read_from(0, self.count)
+    }
+
+    /// The records of group `group` ([`Merged::set_aside_grouped`]), in
+    /// order; none for a group past the last.
+    pub fn read_group<R: Record>(&self, group: usize) -> std::io::Result<Reading<'_, R>> {
+        let (start, count) = self.groups.get(group).copied().unwrap_or((0, 0));
+        self.read_from(start, count)
+    }
+
+    fn read_from<R: Record>(&self, start: u64, count: u64) -> std::io::Result<Reading<'_, R>> {
         let mut file = &self.file;
-        file.seek(SeekFrom::Start(0))?;
+        file.seek(SeekFrom::Start(start))?;
         Ok(Reading {
             input: BufReader::with_capacity(16 * 1024, file),
             fields: self.fields,
+            left: count,
             kind: std::marker::PhantomData,
         })
     }
@@ -286,6 +340,8 @@ impl Sorted {
 pub struct Reading<'a, R> {
     input: BufReader<&'a std::fs::File>,
     fields: usize,
+    /// The records still to read.
+    left: u64,
     kind: std::marker::PhantomData<R>,
 }
 
@@ -293,6 +349,10 @@ impl<R: Record> Iterator for Reading<'_, R> {
     type Item = std::io::Result<R>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
         read_record(&mut self.input, self.fields).transpose()
     }
 }

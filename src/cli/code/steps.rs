@@ -169,17 +169,25 @@ pub fn writes_subscriptions(plan: &Plan) -> bool {
 
 /// A role as the server has it, from the plan's reading.
 pub(super) fn role_read(live: &Live, id: &str) -> std::io::Result<RoleRead> {
+    Ok(RoleRead {
+        members: live.members.role(id)?,
+        ..role_read_bare(live, id)
+    })
+}
+
+/// A role as the server has it, without its members.
+pub(super) fn role_read_bare(live: &Live, id: &str) -> RoleRead {
     let entry = live
         .file
         .roles
         .iter()
         .flatten()
         .find(|role| role.id.as_deref() == Some(id));
-    Ok(RoleRead {
+    RoleRead {
         name: entry.map(|role| role.name.clone()).unwrap_or_default(),
         feature_flags_access_level: entry.and_then(|role| role.feature_flags_access_level),
-        members: live.members.role(id)?,
-    })
+        members: BTreeMap::new(),
+    }
 }
 
 /// A subscription's fields with its insights by number.

@@ -3,18 +3,24 @@
 //! as it was (comments, layout, escapes): the id is written as the entry's
 //! first key (`id = 42` after its `[[subscriptions]]` line, `id = 42, `
 //! inside an inline table, `"id": 42,` first in a JSON object), where the
-//! file's reading found the entry. Nothing is parsed again: a file of any
-//! size costs one copy per write.
+//! file's reading found the entry. Nothing is parsed again, and the text
+//! is not held: a file of any size costs one copy per write, from the
+//! file on disk to the new one, a buffer at a time.
 //!
 //! The file is the user's: it is rewritten keeping its mode, and only
-//! while it is still what orgdeck read. If someone edited it meanwhile,
-//! nothing is written over their edit; the ids are then kept in the lock's
-//! journal for the next apply to write (see `lock`).
+//! while it is still what orgdeck read (its size and modification time,
+//! and the SHA-256 of what is copied, checked before the new file takes
+//! its place). If someone edited it meanwhile, nothing is written over
+//! their edit; the ids are then kept in the lock's journal for the next
+//! apply to write (see `lock`).
 
+use std::io::{BufRead as _, Read as _, Seek as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use super::file::{CodeFile, toml_string};
+use sha2::Digest as _;
+
+use super::file::{CodeFile, Seen, toml_string};
 
 /// A created entry: which list, its place there, the server's id.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,11 +29,11 @@ pub enum NewId {
     Subscription { index: usize, id: i64 },
 }
 
-/// The file as read, and where each entry starts in it.
+/// What was read of the file, and where each entry starts in it.
 pub struct Writeback {
     path: PathBuf,
-    text: String,
-    json: bool,
+    /// Its size and digest as last read or written.
+    read: Seen,
     roles: Vec<Option<usize>>,
     subscriptions: Vec<Option<usize>>,
     /// The file's length and modification time as last read or written:
@@ -51,12 +57,53 @@ fn stamp(path: &Path) -> Option<(u64, SystemTime)> {
     Some((metadata.len(), metadata.modified().ok()?))
 }
 
+/// Why a copy stopped.
+enum Copy {
+    Io(std::io::Error),
+    Changed,
+}
+
+impl From<std::io::Error> for Copy {
+    fn from(error: std::io::Error) -> Copy {
+        Copy::Io(error)
+    }
+}
+
+/// A copy from the file to its new text: what was read of the file, and
+/// what was written.
+#[derive(Default)]
+struct Copied {
+    read: sha2::Sha256,
+    written: sha2::Sha256,
+    size: u64,
+}
+
+impl Copied {
+    /// Copies `source` to its end, a buffer at a time.
+    fn copy(&mut self, source: &mut dyn std::io::Read, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let mut buffer = vec![0u8; 64 * 1024];
+        loop {
+            let got = source.read(&mut buffer)?;
+            if got == 0 {
+                return Ok(());
+            }
+            self.read.update(&buffer[..got]);
+            self.written.update(&buffer[..got]);
+            self.size += got as u64;
+            out.write_all(&buffer[..got])?;
+        }
+    }
+}
+
+/// The most bytes before an entry read to find its line's indent.
+const BEFORE: u64 = 64 * 1024;
+
 impl Writeback {
-    /// For the file at `path` whose text is `text`, read as `file`.
-    pub fn new(path: &Path, text: String, file: &CodeFile) -> Writeback {
+    /// For the file at `path`, read as `file` (`read` what was read of it).
+    pub fn new(path: &Path, read: Seen, file: &CodeFile) -> Writeback {
         Writeback {
             path: path.to_path_buf(),
-            json: text.trim_start().starts_with('{'),
+            read,
             roles: file
                 .roles
                 .iter()
@@ -70,13 +117,13 @@ impl Writeback {
                 .map(|entry| entry.at.map(|at| at.offset))
                 .collect(),
             seen: stamp(path),
-            text,
         }
     }
 
-    /// The text as it now stands.
-    pub fn text(&self) -> &str {
-        &self.text
+    /// What was read or last written of the file.
+    #[cfg(test)]
+    pub fn read(&self) -> Seen {
+        self.read
     }
 
     /// Writes one id into its entry and the file to disk, atomically.
@@ -96,19 +143,40 @@ impl Writeback {
         let at = list.get(index).copied().flatten().ok_or_else(|| {
             Unwritten::Placement(format!("no place for the id of {kind} entry {}", index + 1))
         })?;
-        let (insert_at, inserted) =
-            placement(&self.text, at, self.json, new).map_err(Unwritten::Placement)?;
-        let mut text = String::with_capacity(self.text.len() + inserted.len());
-        text.push_str(&self.text[..insert_at]);
-        text.push_str(&inserted);
-        text.push_str(&self.text[insert_at..]);
-        crate::config::files::replace_keeping_mode(&self.path, text.as_bytes()).map_err(|error| {
-            Unwritten::Io {
-                path: self.path.clone(),
-                error,
+        let io = |error: std::io::Error| Unwritten::Io {
+            path: self.path.clone(),
+            error,
+        };
+        let (insert_at, inserted) = self
+            .placement(at, new)
+            .map_err(io)?
+            .map_err(Unwritten::Placement)?;
+        let mut source = std::fs::File::open(&self.path).map_err(io)?;
+        let mut copied = Copied::default();
+        let done = crate::config::files::replace_keeping_mode_with(&self.path, |out| {
+            copied.copy(&mut (&mut source).take(insert_at as u64), out)?;
+            if copied.size != insert_at as u64 {
+                return Err(Copy::Changed);
             }
-        })?;
-        self.text = text;
+            copied.written.update(inserted.as_bytes());
+            out.write_all(inserted.as_bytes())?;
+            copied.copy(&mut source, out)?;
+            let digest: [u8; 32] = copied.read.clone().finalize().into();
+            if copied.size != self.read.size || digest != self.read.digest {
+                return Err(Copy::Changed);
+            }
+            Ok::<(), Copy>(())
+        });
+        match done {
+            Ok(()) => {}
+            Err(Copy::Changed) => return Err(Unwritten::Changed(self.path.clone())),
+            Err(Copy::Io(error)) => return Err(io(error)),
+        }
+        self.read = Seen {
+            size: copied.size + inserted.len() as u64,
+            digest: copied.written.finalize().into(),
+            json: self.read.json,
+        };
         self.seen = stamp(&self.path);
         for offset in self
             .roles
@@ -124,35 +192,78 @@ impl Writeback {
     }
 }
 
-/// Where the id goes for the entry starting at `at`, and the text to put
-/// there.
-fn placement(text: &str, at: usize, json: bool, new: &NewId) -> Result<(usize, String), String> {
+impl Writeback {
+    /// Where the id goes for the entry starting at `at` in the file, and
+    /// the text to put there: the file read around it (its line before
+    /// it, the rest of its header's line, or the blanks after its `{`).
+    fn placement(&self, at: usize, new: &NewId) -> std::io::Result<Result<(usize, String), String>> {
+        let mut file = std::fs::File::open(&self.path)?;
+        let start = (at as u64).saturating_sub(BEFORE);
+        file.seek(std::io::SeekFrom::Start(start))?;
+        let mut before = Vec::new();
+        (&mut file).take(at as u64 - start).read_to_end(&mut before)?;
+        // From its line's start (or as far as was read), whole characters.
+        let line_start = before
+            .iter()
+            .rposition(|byte| *byte == b'\n')
+            .map_or(0, |at| at + 1);
+        let mut line_start = line_start;
+        while line_start < before.len() && before[line_start] & 0xC0 == 0x80 {
+            line_start += 1;
+        }
+        let before = String::from_utf8_lossy(&before[line_start..]).into_owned();
+        let mut input = std::io::BufReader::new(file);
+        let mut rest = Vec::new();
+        match input.fill_buf()?.first() {
+            Some(b'[') => {
+                input.read_until(b'\n', &mut rest)?;
+            }
+            Some(b'{') => loop {
+                let buffer = input.fill_buf()?;
+                let Some(&byte) = buffer.first() else { break };
+                rest.push(byte);
+                input.consume(1);
+                if rest.len() > 1 && !byte.is_ascii_whitespace() {
+                    break;
+                }
+            },
+            _ => {}
+        }
+        let rest = String::from_utf8_lossy(&rest);
+        Ok(placement(&before, &rest, at, self.read.json, new))
+    }
+}
+
+/// Where the id goes for the entry starting at `at` (the file's offset),
+/// and the text to put there: `before` is the entry's line up to it,
+/// `rest` the file from it (to the end of a header's line, or past the
+/// blanks after a `{`).
+fn placement(
+    before: &str,
+    rest: &str,
+    at: usize,
+    json: bool,
+    new: &NewId,
+) -> Result<(usize, String), String> {
     let value = |json: bool| match new {
         NewId::Role { id, .. } if json => crate::text::to_safe_json(id).unwrap_or_default(),
         NewId::Role { id, .. } => toml_string(id),
         NewId::Subscription { id, .. } => id.to_string(),
     };
-    let rest = text.get(at..).unwrap_or_default();
     if rest.starts_with('[') && !json {
         // A table header: the id is the line after it, in its line ending.
         let Some(end) = rest.find('\n') else {
-            return Ok((text.len(), format!("\nid = {}\n", value(false))));
+            return Ok((at + rest.len(), format!("\nid = {}\n", value(false))));
         };
         let ending = if rest[..end].ends_with('\r') { "\r\n" } else { "\n" };
-        let indent: String = text[..at]
-            .rsplit('\n')
-            .next()
-            .unwrap_or_default()
-            .chars()
-            .take_while(|c| *c == ' ' || *c == '\t')
-            .collect();
+        let indent: String = before.chars().take_while(|c| *c == ' ' || *c == '\t').collect();
         return Ok((at + end + 1, format!("{indent}id = {}{ending}", value(false))));
     }
     if let Some(inside) = rest.strip_prefix('{') {
         let blank = inside.find(|c: char| !c.is_whitespace()).unwrap_or(inside.len());
         let after = at + 1 + blank;
-        let empty = text[after..].starts_with('}');
-        let between = &text[at + 1..after];
+        let empty = inside[blank..].starts_with('}');
+        let between = &inside[..blank];
         let inserted = match (json, empty) {
             (true, true) => format!("\"id\": {}{between}", value(true)),
             (true, false) if between.is_empty() => format!("\"id\": {}, ", value(true)),
@@ -173,13 +284,16 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("file");
         std::fs::write(&path, text).unwrap();
-        let file = super::super::file::parse(text).unwrap();
-        let mut writeback = Writeback::new(&path, text.to_string(), &file);
+        let (file, read) = super::super::file::read(&path).unwrap();
+        let mut writeback = Writeback::new(&path, read, &file);
         for id in ids {
             writeback.write(id).unwrap();
         }
         let on_disk = std::fs::read_to_string(&path).unwrap();
-        assert_eq!(on_disk, writeback.text());
+        // What it wrote is what it holds as read.
+        assert_eq!(writeback.read().size, on_disk.len() as u64);
+        let digest: [u8; 32] = sha2::Sha256::digest(on_disk.as_bytes()).into();
+        assert_eq!(writeback.read().digest, digest);
         on_disk
     }
 
@@ -263,8 +377,8 @@ mod tests {
         let path = dir.path().join("file");
         let text = format!("{HEADER}\n[[roles]]\nname = \"A\"\n");
         std::fs::write(&path, &text).unwrap();
-        let file = super::super::file::parse(&text).unwrap();
-        let mut writeback = Writeback::new(&path, text.clone(), &file);
+        let (file, read) = super::super::file::read(&path).unwrap();
+        let mut writeback = Writeback::new(&path, read, &file);
         std::fs::write(&path, format!("{text}# an edit\n")).unwrap();
         let error = writeback
             .write(&NewId::Role {
@@ -274,5 +388,27 @@ mod tests {
             .unwrap_err();
         assert!(matches!(error, Unwritten::Changed(_)), "{error}");
         assert!(std::fs::read_to_string(&path).unwrap().ends_with("# an edit\n"));
+        // An edit of the same size, its modification time put back: the
+        // digest of what is copied tells it.
+        std::fs::write(&path, &text).unwrap();
+        let (file, read) = super::super::file::read(&path).unwrap();
+        let mut writeback = Writeback::new(&path, read, &file);
+        let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
+        let edited = text.replace("\"A\"", "\"B\"");
+        std::fs::write(&path, &edited).unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(modified)
+            .unwrap();
+        let error = writeback
+            .write(&NewId::Role {
+                index: 0,
+                id: "x".into(),
+            })
+            .unwrap_err();
+        assert!(matches!(error, Unwritten::Changed(_)), "{error}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), edited);
     }
 }

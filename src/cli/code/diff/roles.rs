@@ -1,13 +1,15 @@
-//! The roles' members compared: the file's (in memory) with the server's,
-//! set aside in order of address in lower case ([`LiveMembers`]), each
-//! side sorted and the two merged, never a set of either held.
+//! The roles' members compared: the file's, set aside as it was read
+//! ([`RoleMembers`]), with the server's, set aside in order of address in
+//! lower case ([`LiveMembers`]), each side sorted and the two merged,
+//! never a set of either held.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
 use super::{Action, Change, FieldChange, Prune};
-use crate::cli::code::file::RoleEntry;
+use crate::cli::code::file::members::{ByAddress, Named};
+use crate::cli::code::file::{Pos, RoleEntry, RoleMembers};
 use crate::cli::code::members_aside::LiveMembers;
 use crate::cli::code::sorted::Sorter;
 
@@ -16,31 +18,26 @@ pub(super) fn cannot_read_members(error: &std::io::Error) -> String {
     format!("cannot read back the server's members, set aside as they were read: {error}")
 }
 
+/// Strangers by (role's place, member's place): as written, and where.
+pub(super) type Strangers = BTreeMap<(usize, usize), (String, Option<Pos>)>;
+
 /// Where the file names someone who is not a member of the organization:
-/// (role's place, member's place) in the file. The file's addresses are
-/// sorted outside memory and merged with the members set aside.
-pub(super) fn strangers(
-    roles: &[RoleEntry],
-    live: &LiveMembers,
-) -> std::io::Result<BTreeSet<(usize, usize)>> {
-    let mut named: Sorter<(String, String, String)> = Sorter::new(3);
-    for (role_index, role) in roles.iter().enumerate() {
-        for (member_index, email) in role.members.iter().enumerate() {
-            named.push((
-                email.to_lowercase(),
-                role_index.to_string(),
-                member_index.to_string(),
-            ))?;
-        }
+/// by (role's place, member's place) in the file, the address as
+/// written and where it stands. The file's addresses are sorted again
+/// outside memory, by address, and merged with the members set aside.
+pub(super) fn strangers(named: &RoleMembers, live: &LiveMembers) -> std::io::Result<Strangers> {
+    let mut by_address: Sorter<ByAddress> = Sorter::new(6);
+    for member in named.all()? {
+        by_address.push(ByAddress(member?))?;
     }
     let mut members = live.members()?.peekable();
-    let mut strangers = BTreeSet::new();
-    for record in named.finish()? {
-        let (email, role_index, member_index) = record?;
+    let mut strangers = BTreeMap::new();
+    for record in by_address.finish()? {
+        let ByAddress(named) = record?;
         // Past every member before it.
         while let Some(member) = members.peek() {
             match member {
-                Ok((found, _)) if *found < email => {
+                Ok((found, _)) if *found < named.lower => {
                     members.next();
                 }
                 Ok(_) => break,
@@ -49,19 +46,31 @@ pub(super) fn strangers(
                 }
             }
         }
-        let known = matches!(members.peek(), Some(Ok((found, _))) if *found == email);
-        if !known && let (Ok(role), Ok(member)) = (role_index.parse(), member_index.parse()) {
-            strangers.insert((role, member));
+        let known = matches!(members.peek(), Some(Ok((found, _))) if *found == named.lower);
+        if !known {
+            let at = named.at();
+            strangers.insert((named.role, named.place), (named.written, at));
         }
     }
     Ok(strangers)
 }
 
-/// The role's changes: its fields, and its members (the file's, in
-/// memory, merged with the server's set aside; both in order of address
-/// in lower case).
+/// The addresses of the role at `place` as written, each once, in order.
+pub(super) fn written(named: &RoleMembers, place: usize) -> std::io::Result<Vec<String>> {
+    let mut set = BTreeSet::new();
+    for member in named.of(place)? {
+        set.insert(member?.written);
+    }
+    Ok(set.into_iter().collect())
+}
+
+/// The role's changes: its fields, and its members (the file's, of the
+/// role at `place`, merged with the server's; both set aside in order of
+/// address in lower case).
 pub(super) fn role_change(
     role: &RoleEntry,
+    named: &RoleMembers,
+    place: usize,
     current: &RoleEntry,
     live: &LiveMembers,
     prune: Option<Prune>,
@@ -88,15 +97,21 @@ pub(super) fn role_change(
             new: Value::from(wanted),
         });
     }
-    let mut wanted: Vec<(String, &str)> = role
-        .members
-        .iter()
-        .map(|member| (member.to_lowercase(), member.as_str()))
-        .collect();
-    wanted.sort_unstable();
+    // In order of address (lower case); each address once in a file
+    // that passed its checks.
+    let mut failed = None;
+    let mut wanted = named
+        .of(place)?
+        .map_while(|member| match member {
+            Ok(Named { lower, written, .. }) => Some((lower, written)),
+            Err(error) => {
+                failed = Some(error);
+                None
+            }
+        })
+        .peekable();
     let mut added: BTreeSet<String> = BTreeSet::new();
     let mut absent: BTreeSet<String> = BTreeSet::new();
-    let mut wanted = wanted.into_iter().peekable();
     let id = current.id.as_deref().unwrap_or_default();
     // The last address (lower case) both name: the server may hold it
     // more than once, written in other cases.
@@ -107,7 +122,7 @@ pub(super) fn role_change(
             continue;
         }
         while let Some((_, member)) = wanted.next_if(|(wanted, _)| *wanted < email) {
-            added.insert(member.to_string());
+            added.insert(member);
         }
         let mut held = both.as_deref() == Some(email.as_str());
         while wanted.next_if(|(wanted, _)| *wanted == email).is_some() {
@@ -119,7 +134,10 @@ pub(super) fn role_change(
             absent.insert(written);
         }
     }
-    added.extend(wanted.map(|(_, member)| member.to_string()));
+    added.extend(wanted.map(|(_, member)| member));
+    if let Some(error) = failed {
+        return Err(error);
+    }
     let (added, absent): (Vec<String>, Vec<String>) =
         (added.into_iter().collect(), absent.into_iter().collect());
     let removed = if prune.is_some() {
@@ -149,11 +167,10 @@ mod tests {
     use super::*;
     use crate::cli::code::members_aside;
 
-    fn role(members: &[&str]) -> RoleEntry {
+    fn role() -> RoleEntry {
         RoleEntry {
             id: Some("r1".into()),
             name: "Role".into(),
-            members: members.iter().map(|member| member.to_string()).collect(),
             ..RoleEntry::default()
         }
     }
@@ -181,30 +198,57 @@ mod tests {
                 ],
             )],
         );
-        let wanted = role(&["b@x.io", "a@x.io", "B@x.io", "d@x.io", "b@x.io"]);
-        let current = role(&[]);
+        // The file's roles: 0 with a member twice in two cases, 1 as the
+        // server has it, 2 with a stranger.
+        let named = RoleMembers::held(&[
+            &["b@x.io", "a@x.io", "B@x.io", "d@x.io", "b@x.io"],
+            &["A@X.IO", "c@x.io", "z@x.io"],
+            &["q@x.io", "C@X.io"],
+        ]);
+        let (wanted, current) = (role(), role());
         let mut kept = 0;
-        let change = role_change(&wanted, &current, &live, Some(Prune::Members), &mut kept)
-            .unwrap()
-            .unwrap();
+        let change = role_change(
+            &wanted,
+            &named,
+            0,
+            &current,
+            &live,
+            Some(Prune::Members),
+            &mut kept,
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(change.members_added, ["B@x.io", "b@x.io", "d@x.io"]);
         assert_eq!(change.members_removed, ["c@x.io", "z@x.io"]);
         assert_eq!(kept, 0);
-        let change = role_change(&wanted, &current, &live, None, &mut kept)
+        let change = role_change(&wanted, &named, 0, &current, &live, None, &mut kept)
             .unwrap()
             .unwrap();
         assert!(change.members_removed.is_empty());
         assert_eq!(kept, 2);
         // The same members: nothing to do.
-        let same = role(&["A@X.IO", "c@x.io", "z@x.io"]);
         assert!(
-            role_change(&same, &current, &live, Some(Prune::Members), &mut kept)
-                .unwrap()
-                .is_none()
+            role_change(
+                &wanted,
+                &named,
+                1,
+                &current,
+                &live,
+                Some(Prune::Members),
+                &mut kept
+            )
+            .unwrap()
+            .is_none()
         );
-        // Who is not a member, by role and place.
-        let roles = [wanted, role(&["q@x.io", "C@X.io"])];
-        let strangers = strangers(&roles, &live).unwrap();
-        assert_eq!(strangers.into_iter().collect::<Vec<_>>(), [(1, 0)]);
+        // Who is not a member, by role and place, as written.
+        let strangers = strangers(&named, &live).unwrap();
+        let found: Vec<_> = strangers
+            .into_iter()
+            .map(|(place, (written, _))| (place, written))
+            .collect();
+        assert_eq!(
+            found,
+            [((1, 2), "z@x.io".to_string()), ((2, 0), "q@x.io".to_string())]
+        );
     }
 }

@@ -1,6 +1,8 @@
 //! The file of `orgdeck export` and `plan`: its model, how it is written
 //! (TOML, one value a line where review needs it, or JSON) and how it is
-//! read back and checked offline, every problem with its line.
+//! read back and checked offline, every problem with its line. TOML is
+//! read a line at a time, its roles' members set aside as they are read
+//! ([`read`], `scan`, [`members`]); JSON is read whole.
 //!
 //! Text from the server is written escaped: in TOML and JSON alike, every
 //! character [`crate::text::is_unsafe`] names (controls, bidi controls,
@@ -8,17 +10,22 @@
 //! (`\UXXXXXXXX` in TOML beyond U+FFFF), which reads back as the same
 //! text, so the file shows no hidden characters to a reviewer.
 
-use std::io::{Read as _, Write};
-use std::path::Path;
+use std::io::Write;
 
 use serde_json::{Value, json};
 
 pub mod access;
+pub mod members;
 mod node;
+mod open;
 mod read;
+mod scan;
 mod schema;
 mod toml;
 
+pub use members::RoleMembers;
+pub use open::{Seen, Unread, is_json_file, read, read_text};
+#[cfg(test)]
 pub use read::parse;
 pub use schema::schema;
 
@@ -26,38 +33,6 @@ pub use schema::schema;
 /// organization (100,000 subscriptions take about 40 MiB), and a clear
 /// refusal past it rather than memory without bound.
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
-
-/// Reads an as-code file whole, refusing one past [`MAX_FILE_BYTES`]
-/// (without reading it) and anything but a file.
-pub fn read_text(path: &Path) -> Result<String, String> {
-    let cannot = |error: std::io::Error| format!("cannot read {}: {error}", path.display());
-    let file = std::fs::File::open(path).map_err(cannot)?;
-    let metadata = file.metadata().map_err(cannot)?;
-    if !metadata.is_file() {
-        return Err(format!("cannot read {}: not a regular file", path.display()));
-    }
-    if metadata.len() > MAX_FILE_BYTES {
-        return Err(format!("{}: {}", path.display(), read::too_large(metadata.len())));
-    }
-    let mut bytes = Vec::with_capacity(metadata.len() as usize);
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(cannot)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(format!(
-            "{}: {}",
-            path.display(),
-            read::too_large(bytes.len() as u64)
-        ));
-    }
-    String::from_utf8(bytes).map_err(|error| {
-        format!(
-            "cannot read {}: not UTF-8 text (byte {})",
-            path.display(),
-            error.utf8_error().valid_up_to()
-        )
-    })
-}
 
 /// Where a value stands in the file: 1-based line and column (in
 /// characters), and its byte offset (where an id is written back).
@@ -100,11 +75,7 @@ pub struct RoleEntry {
     /// Older PostHog only (21 view only, 37 can edit): written where the
     /// server has it, compared and sent where the file and server have it.
     pub feature_flags_access_level: Option<i64>,
-    /// E-mail addresses, as written.
-    pub members: Vec<String>,
     pub at: Option<Pos>,
-    /// Where each member stands, beside `members`.
-    pub member_at: Vec<Option<Pos>>,
 }
 
 /// An insight named by its short id (as exported) or its numeric id.
@@ -268,6 +239,10 @@ pub struct CodeFile {
     pub subscriptions: Option<Vec<SubscriptionEntry>>,
     /// Each project's access rules (`[[access]]`, see [`access`]).
     pub access: Option<Vec<access::RuleEntry>>,
+    /// The members the roles name, set aside as the file was read, by
+    /// the role's place in `roles` (none in a file of the server's: its
+    /// members are set aside where it was read, see `members_aside`).
+    pub members: RoleMembers,
 }
 
 /// Names given in comments, not compared.
@@ -362,7 +337,7 @@ impl CodeFile {
     /// member at a time, never the whole text held at once. With
     /// `members` (beside the roles, in their order), each role's members
     /// are read back from where they were set aside rather than from the
-    /// role's own list.
+    /// role's own list (a role of the server holds none itself).
     pub fn write_toml_head(
         &self,
         names: &Names,
@@ -407,15 +382,7 @@ impl CodeFile {
                     }
                     out.write_all(b"]\n")?;
                 }
-                Some(_) => out.write_all(b"members = []\n")?,
-                None if role.members.is_empty() => out.write_all(b"members = []\n")?,
-                None => {
-                    out.write_all(b"members = [\n")?;
-                    for member in &role.members {
-                        writeln!(out, "  {},", toml_string(member))?;
-                    }
-                    out.write_all(b"]\n")?;
-                }
+                Some(_) | None => out.write_all(b"members = []\n")?,
             }
         }
         for rule in self.access.iter().flatten() {
@@ -448,7 +415,8 @@ impl CodeFile {
                     if let Some(level) = role.feature_flags_access_level {
                         entry.insert("feature_flags_access_level".into(), json!(level));
                     }
-                    entry.insert("members".into(), json!(role.members));
+                    // Written from where they are set aside ([`super::spill`]).
+                    entry.insert("members".into(), json!([]));
                     Value::Object(entry)
                 })
                 .collect();
@@ -541,7 +509,6 @@ mod tests {
                 name: "Quote \" and\nnewline \\ \u{9b}31m\u{202e}\u{2066}\u{85}\u{2028}\u{200b}\u{feff}\u{e0041}\u{7f}".into(),
                 default: true,
                 feature_flags_access_level: Some(21),
-                members: vec!["a@b.c".into(), "d@e.f".into()],
                 ..RoleEntry::default()
             }]),
             subscriptions: Some(vec![SubscriptionEntry {
@@ -559,12 +526,12 @@ mod tests {
                 ..SubscriptionEntry::default()
             }]),
             access: None,
+            members: RoleMembers::default(),
         };
         let names = Names::default();
         let strip = |mut file: CodeFile| {
             for role in file.roles.iter_mut().flatten() {
                 role.at = None;
-                role.member_at.clear();
             }
             for subscription in file.subscriptions.iter_mut().flatten() {
                 subscription.at = None;

@@ -50,15 +50,36 @@ pub(super) struct Sweep<'a> {
     at: usize,
     line: usize,
     column: usize,
+    /// Where each stretch of the text starts, and where it came from in
+    /// the file (a text with lists set aside, see `scan`): the offsets
+    /// given are the file's.
+    origin: &'a [(usize, usize)],
+}
+
+/// The file's offset of an offset of a text made of stretches of it.
+pub(super) fn original(origin: &[(usize, usize)], offset: usize) -> usize {
+    let index = origin.partition_point(|(start, _)| *start <= offset);
+    match index.checked_sub(1).map(|index| origin[index]) {
+        Some((start, from)) => from + (offset - start),
+        None => offset,
+    }
 }
 
 impl<'a> Sweep<'a> {
+    #[cfg(test)]
     pub(super) fn new(text: &'a str) -> Sweep<'a> {
+        Sweep::with_origin(text, &[])
+    }
+
+    /// A sweep over a text made of stretches of the file, giving the
+    /// file's offsets.
+    pub(super) fn with_origin(text: &'a str, origin: &'a [(usize, usize)]) -> Sweep<'a> {
         Sweep {
             bytes: text.as_bytes(),
             at: 0,
             line: 1,
             column: 1,
+            origin,
         }
     }
 
@@ -79,7 +100,7 @@ impl<'a> Sweep<'a> {
         Pos {
             line: self.line,
             column: self.column,
-            offset,
+            offset: original(self.origin, offset),
         }
     }
 }
@@ -115,6 +136,7 @@ impl Positions {
 }
 
 /// The position of one offset (a parse error's), in one pass.
+#[cfg(test)]
 pub(super) fn position(text: &str, offset: usize) -> Pos {
     Sweep::new(text).to(offset)
 }

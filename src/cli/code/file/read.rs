@@ -1,16 +1,24 @@
 //! Reading the file back, TOML or JSON, into the model, with every
-//! problem found offline at its line and column.
+//! problem found offline at its line and column; the roles' members are
+//! set aside, not held ([`super::members`], checked in `roles`).
 
+mod roles;
+
+use roles::cannot_set_aside;
+
+use std::collections::BTreeSet;
+
+use super::members::{Gathering, Named};
 use super::node::{self, Node};
 use super::{
-    CodeFile, HEADER_KEYS, Header, InsightRef, MAX_FILE_BYTES, Pos, Problem, ROLE_KEYS, RoleEntry,
-    SUBSCRIPTION_KEYS, SubscriptionEntry, TOP_KEYS, is_email,
+    CodeFile, HEADER_KEYS, Header, InsightRef, MAX_FILE_BYTES, Pos, Problem, RoleEntry, SUBSCRIPTION_KEYS,
+    SubscriptionEntry, TOP_KEYS, is_email,
 };
-use crate::api::models::access_level;
 use crate::api::{Frequency, TargetType, Weekday};
 
 /// Reads a file, TOML or JSON (by its first character), and checks it
-/// offline; every problem is returned at once.
+/// offline; every problem is returned at once (the text held: tests).
+#[cfg(test)]
 pub fn parse(text: &str) -> Result<CodeFile, Vec<Problem>> {
     if text.len() as u64 > MAX_FILE_BYTES {
         return Err(vec![Problem {
@@ -18,17 +26,50 @@ pub fn parse(text: &str) -> Result<CodeFile, Vec<Problem>> {
             message: too_large(text.len() as u64),
         }]);
     }
-    let mut checked = Checked::default();
-    let root = if text.trim_start().starts_with('{') {
-        node::json(text)?
-    } else {
-        super::toml::read(text, &mut checked)?
+    if is_json(text) {
+        return parse_json(text);
+    }
+    let scanned = super::scan::scan(|| Ok(std::io::Cursor::new(text.as_bytes()))).map_err(|error| {
+        vec![Problem {
+            at: None,
+            message: super::open::unscanned(error),
+        }]
+    })?;
+    parse_scanned(scanned)
+}
+
+/// Whether a file's text is JSON (its first character).
+#[cfg(test)]
+pub(super) fn is_json(text: &str) -> bool {
+    text.trim_start().starts_with('{')
+}
+
+/// Reads a JSON file, held whole.
+pub(super) fn parse_json(text: &str) -> Result<CodeFile, Vec<Problem>> {
+    let root = node::json(text)?;
+    checked_file(&root, Checked::default())
+}
+
+/// Reads a TOML file as scanned, its roles' members set aside
+/// ([`super::scan`]).
+pub(super) fn parse_scanned(scanned: super::scan::Scanned) -> Result<CodeFile, Vec<Problem>> {
+    let mut checked = Checked {
+        members: scanned.members,
+        diverted: scanned.diverted,
+        headers: scanned.roles,
+        ..Checked::default()
     };
+    let root = super::toml::read(&scanned.text, &scanned.origin, &mut checked)?;
+    drop(scanned.text);
+    checked_file(&root, checked)
+}
+
+fn checked_file(root: &Node, checked: Checked) -> Result<CodeFile, Vec<Problem>> {
     let mut check = Check {
         checked,
         ..Check::default()
     };
-    let file = check.file(&root);
+    let file = check.file(root);
     if check.problems.is_empty() {
         Ok(file)
     } else {
@@ -50,6 +91,9 @@ pub(super) struct Check {
     problems: Vec<Problem>,
     /// The subscriptions checked as they were read ([`Node::Checked`]).
     checked: Checked,
+    /// The members of the roles checked, as the text names them (lists
+    /// not set aside by [`super::scan`]).
+    named: Vec<Named>,
 }
 
 /// Subscriptions (and roles) checked as the file was read, a table at a time, each
@@ -67,6 +111,16 @@ pub(super) struct Checked {
     /// its members' values.
     roles: Vec<Option<RoleEntry>>,
     role_problems: Vec<Problem>,
+    /// Where each role's problems end in `role_problems`.
+    role_ends: Vec<usize>,
+    /// Every role's members, set aside: those the scanner read, and those
+    /// of the lists left in the text.
+    members: Gathering,
+    /// The roles (by place) whose members the scanner set aside, checked
+    /// when the file is read ([`Checked::take_roles`]).
+    diverted: BTreeSet<usize>,
+    /// The `[[roles]]` headers the scanner read (one role each).
+    headers: usize,
 }
 
 impl Checked {
@@ -84,22 +138,6 @@ impl Checked {
         self.entries.push(entry);
         self.problems.extend(check.problems);
         Node::Checked
-    }
-
-    /// Checks one `[[roles]]` table, and gives what stands for it in the
-    /// tree.
-    pub(super) fn check_role(&mut self, node: &Node, at: Option<Pos>) -> Node {
-        let mut check = Check::default();
-        let entry = check.role(node, at);
-        self.roles.push(entry);
-        self.role_problems.extend(check.problems);
-        Node::Checked
-    }
-
-    /// Every role checked and their problems, in the order read.
-    fn take_roles(&mut self) -> (Vec<RoleEntry>, Vec<Problem>) {
-        let roles = std::mem::take(&mut self.roles).into_iter().flatten().collect();
-        (roles, std::mem::take(&mut self.role_problems))
     }
 
     /// Every entry checked and their problems, in the order read. Checked
@@ -266,10 +304,24 @@ impl Check {
         }
         if let Some((node, at)) = top.get("roles") {
             file.roles = Some(if self.checked.roles.is_empty() {
-                self.entries(node, at, "roles", |check, node, at| check.role(node, at))
-            } else {
-                let (roles, problems) = self.checked.take_roles();
+                let mut place = 0;
+                let roles = self.entries(node, at, "roles", |check, node, at| {
+                    place += 1;
+                    check.role(node, at, place - 1)
+                });
+                for named in std::mem::take(&mut self.named) {
+                    if let Err(error) = self.checked.members.push(named) {
+                        self.problems.push(cannot_set_aside(&error));
+                    }
+                }
+                let (_, members, problems) = self.checked.take_roles();
                 self.problems.extend(problems);
+                file.members = members;
+                roles
+            } else {
+                let (roles, members, problems) = self.checked.take_roles();
+                self.problems.extend(problems);
+                file.members = members;
                 roles
             });
             self.unique_roles(file.roles.as_deref().unwrap_or_default());
@@ -322,75 +374,6 @@ impl Check {
             .iter()
             .filter_map(|(item, item_at)| each(self, item, item_at.or(at)))
             .collect()
-    }
-
-    fn unique_roles(&mut self, roles: &[RoleEntry]) {
-        let mut names = std::collections::HashSet::new();
-        let mut ids = std::collections::HashSet::new();
-        for role in roles {
-            if !names.insert(role.name.to_lowercase()) {
-                self.problem(
-                    role.at,
-                    format!("the role \"{}\" is in the file twice", role.name),
-                );
-            }
-            if let Some(id) = &role.id
-                && !ids.insert(id.clone())
-            {
-                self.problem(role.at, format!("the role id {id} is in the file twice"));
-            }
-        }
-    }
-
-    fn role(&mut self, node: &Node, at: Option<Pos>) -> Option<RoleEntry> {
-        let fields = self.table(node, at, "a role", ROLE_KEYS)?;
-        let id = self.text(&fields, "id", "role");
-        let name = self.text(&fields, "name", "role");
-        let name = self.required(name, &fields, "name", at, "a role")?;
-        if name.trim().is_empty() {
-            self.problem(
-                fields.get("name").and_then(|(_, at)| at),
-                "a role's name cannot be empty",
-            );
-        }
-        let default = self.boolean(&fields, "default", "role").unwrap_or(false);
-        let level = self.integer(&fields, "feature_flags_access_level", "role");
-        if let Some(level) = level
-            && ![access_level::VIEW, access_level::EDIT].contains(&level)
-        {
-            self.problem(
-                fields.get("feature_flags_access_level").and_then(|(_, at)| at),
-                format!(
-                    "feature_flags_access_level {level} is not {} (view only) or {} (can edit)",
-                    access_level::VIEW,
-                    access_level::EDIT
-                ),
-            );
-        }
-        let mut members = Vec::new();
-        let mut member_at = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        for (email, email_at) in self.texts(&fields, "members", "role") {
-            if !is_email(&email) {
-                self.problem(email_at, format!("\"{email}\" is not an e-mail address"));
-            } else if !seen.insert(email.to_lowercase()) {
-                self.problem(
-                    email_at,
-                    format!("{email} is listed twice in the role \"{name}\""),
-                );
-            }
-            members.push(email);
-            member_at.push(email_at);
-        }
-        Some(RoleEntry {
-            id,
-            name,
-            default,
-            feature_flags_access_level: level,
-            members,
-            at,
-            member_at,
-        })
     }
 
     fn insight_ref(&mut self, node: &Node, at: Option<Pos>, key: &str) -> Option<InsightRef> {

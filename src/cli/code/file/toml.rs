@@ -9,14 +9,16 @@
 //! names (`[a.b]`, `["x"]`) is parsed whole, after (1).
 //!
 //! Positions are those of the file as written, each found by one forward
-//! sweep over it.
+//! sweep over it. The text read is the file with its roles' members set
+//! aside (`scan`): every line and column as written, and its offsets
+//! mapped back to the file's.
 
 use std::collections::HashMap;
 use std::ops::Range;
 
 use toml_parser::lexer::TokenKind;
 
-use super::node::{Node, Positions, Sweep, position};
+use super::node::{Node, Positions, Sweep};
 use super::read::Checked;
 use super::{Pos, Problem};
 
@@ -193,7 +195,14 @@ fn simple_header(kinds: &[TokenKind], names: &[String]) -> Option<Header> {
 ///
 /// Each `[[subscriptions]]` table is checked as it is read, into `checked`,
 /// and stands in the tree as [`Node::Checked`].
-pub(super) fn read(file: &str, checked: &mut Checked) -> Result<Node, Vec<Problem>> {
+///
+/// `file` may be the file with its roles' members set aside (`scan`):
+/// `origin` maps its offsets to the file's (empty: they are the file's).
+pub(super) fn read(
+    file: &str,
+    origin: &[(usize, usize)],
+    checked: &mut Checked,
+) -> Result<Node, Vec<Problem>> {
     let prepared = prepare(file);
     // The entries the headers announce: their lists are allocated once.
     let subscriptions = prepared
@@ -207,16 +216,16 @@ pub(super) fn read(file: &str, checked: &mut Checked) -> Result<Node, Vec<Proble
         })
         .count();
     checked.expect(subscriptions);
-    let mut sweep = Sweep::new(file);
+    let mut sweep = Sweep::with_origin(file, origin);
     let mut root: Vec<(String, Option<Pos>, Node, Option<Pos>)> = Vec::new();
     // Which root keys hold an array of tables made by `[[name]]`.
     let mut arrays: HashMap<String, usize> = HashMap::new();
     for piece in &prepared.pieces {
         let text = &prepared.text[piece.range.clone()];
         let document = toml_edit::Document::parse(text).map_err(|error| {
-            let at = error
-                .span()
-                .map(|span| position(file, prepared.original(piece.range.start + span.start)));
+            let at = error.span().map(|span| {
+                Sweep::with_origin(file, origin).to(prepared.original(piece.range.start + span.start))
+            });
             vec![Problem {
                 at,
                 message: format!("not TOML: {}", error.message().trim()),
@@ -426,7 +435,7 @@ mod tests {
             "{}",
             prepared.text
         );
-        let root = read(file, &mut Checked::default()).unwrap();
+        let root = read(file, &[], &mut Checked::default()).unwrap();
         let root = entries(&root);
         let keys: Vec<&str> = root.iter().map(|(key, ..)| key.as_str()).collect();
         // (Not `[[roles]]`: those are checked as they are read, their tree not held.)
@@ -447,13 +456,25 @@ mod tests {
 
     #[test]
     fn twice_is_refused_and_odd_headers_read_whole() {
-        let error = read("[orgdeck]\na = 1\n[orgdeck]\nb = 2\n", &mut Checked::default()).unwrap_err();
+        let error = read(
+            "[orgdeck]\na = 1\n[orgdeck]\nb = 2\n",
+            &[],
+            &mut Checked::default(),
+        )
+        .unwrap_err();
         assert!(error[0].message.contains("defined twice"), "{error:?}");
         assert_eq!(error[0].at.map(|at| at.line), Some(3));
-        assert!(read("roles = []\n[[roles]]\nname = \"x\"\n", &mut Checked::default()).is_err());
-        let whole = read("[a.b]\nc = 1\n\n\n\n[a]\nd = 2\n", &mut Checked::default()).unwrap();
+        assert!(
+            read(
+                "roles = []\n[[roles]]\nname = \"x\"\n",
+                &[],
+                &mut Checked::default()
+            )
+            .is_err()
+        );
+        let whole = read("[a.b]\nc = 1\n\n\n\n[a]\nd = 2\n", &[], &mut Checked::default()).unwrap();
         assert_eq!(entries(&whole).len(), 1);
-        let error = read("a = 1\n\n\n\nb = \n", &mut Checked::default()).unwrap_err();
+        let error = read("a = 1\n\n\n\nb = \n", &[], &mut Checked::default()).unwrap_err();
         assert_eq!(error[0].at.map(|at| at.line), Some(5), "{error:?}");
     }
 }
