@@ -3,10 +3,12 @@
 # time and peak memory of each command against one reference server per
 # size, and the ratios of 2n to n. Linear is 2.0 in time (the issue asks
 # at most 2.2) and flat in memory (at most 10 MiB more at 2n); `plan` and
-# `export` hold a compact form of each subscription: the script prints
-# their memory per subscription (the growth from n to 2n over n). The
-# subscriptions and the roles are exported and planned in files of their
-# own (together they pass the 64 MiB an as-code file may be at 180,000).
+# `export` hold a compact form of each subscription, and so does `apply`:
+# the script prints their memory per subscription (the growth from n to
+# 2n over n). The subscriptions and the roles are exported, planned and
+# applied (nothing to do: the file must come back unchanged) in files of
+# their own (together they pass the 64 MiB an as-code file may be at
+# 180,000).
 #
 #   cargo build --release && bash benches/client_walks.sh [ROWS] [RUNS]
 #
@@ -90,6 +92,15 @@ for size in "$rows" $((rows * 2)); do
   measure "export --subscriptions" 0 "$bin" --max-held-mib 4096 --max-answer-mib 2048 export --subscriptions "$work/subs.toml"
   measure "plan subscriptions (nothing to do)" 0 "$bin" --max-held-mib 4096 --max-answer-mib 2048 plan "$work/subs.toml"
   measure "plan subscriptions, default budget" 0 "$bin" plan "$work/subs.toml"
+  # Applies nothing (the file is what the server holds): exit 0, the file
+  # unchanged.
+  if [ -f "$work/subs.toml" ]; then
+    exported=$(sha256sum < "$work/subs.toml")
+    measure "apply subscriptions (nothing to do)" 0 "$bin" --max-held-mib 4096 --max-answer-mib 2048 apply "$work/subs.toml" --yes
+    if [ "$(sha256sum < "$work/subs.toml")" != "$exported" ]; then
+      echo "apply subscriptions (nothing to do) changed the file"; exit 1
+    fi
+  fi
   measure "export --roles" 0 "$bin" --max-held-mib 4096 --max-answer-mib 2048 export --roles "$work/roles.toml"
   measure "plan roles (nothing to do)" 0 "$bin" --max-held-mib 4096 --max-answer-mib 2048 plan "$work/roles.toml"
   # Applies nothing (the file is what the server holds): exit 0, the
@@ -116,7 +127,7 @@ for label in "${labels[@]}"; do
     "$(echo "${wall[$label,$large]} / ${wall[$label,$rows]}" | bc -l)" \
     "$(echo "(${peak[$label,$large]} - ${peak[$label,$rows]}) / 1024" | bc -l)"
   case $label in
-    export*subscriptions|plan\ subscriptions*) printf '  (%.0f bytes a subscription)' \
+    export*subscriptions|plan\ subscriptions*|apply\ subscriptions*) printf '  (%.0f bytes a subscription)' \
       "$(echo "(${peak[$label,$large]} - ${peak[$label,$rows]}) * 1024 / $rows" | bc -l)" ;;
   esac
   echo
