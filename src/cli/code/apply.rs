@@ -254,26 +254,7 @@ fn role_reads(
     live: &Live,
     steps: &[Step],
 ) -> std::io::Result<std::collections::HashMap<String, steps::RoleRead>> {
-    use std::collections::{HashMap, HashSet};
-    let mut whole: HashSet<&str> = HashSet::new();
-    let mut named: HashMap<&str, HashSet<String>> = HashMap::new();
-    for step in steps {
-        match step {
-            // A changed role's members are told if a check refuses it.
-            Step::DeleteRole { id, .. } | Step::UpdateRole { id, .. } => {
-                whole.insert(id);
-            }
-            Step::AddMember {
-                role: steps::RoleRef::Existing(id),
-                email,
-                ..
-            }
-            | Step::RemoveMember { role: id, email, .. } => {
-                named.entry(id).or_default().insert(email.to_lowercase());
-            }
-            _ => {}
-        }
-    }
+    let needs = steps::RoleNeeds::of(steps);
     live.file
         .roles
         .iter()
@@ -281,10 +262,12 @@ fn role_reads(
         .filter_map(|role| role.id.as_deref())
         .map(|id| {
             let mut read = steps::role_read_bare(live, id);
-            if whole.contains(id) {
-                read.members = live.members.role(id)?;
-            } else if let Some(emails) = named.get(id) {
-                read.members = live.members.role_of(id, |email| emails.contains(email))?;
+            match needs.of_role(id) {
+                Some(None) => read.members = live.members.role(id)?,
+                Some(Some(emails)) => {
+                    read.members = live.members.role_of(id, |email| emails.contains(email))?
+                }
+                None => {}
             }
             Ok((id.to_string(), read))
         })

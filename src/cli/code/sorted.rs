@@ -324,11 +324,17 @@ impl Sorted {
         self.read_from(start, count)
     }
 
+    /// Each reading reads at its own place in the file (never the file's
+    /// one position): two readings at once each get their records.
     fn read_from<R: Record>(&self, start: u64, count: u64) -> std::io::Result<Reading<'_, R>> {
-        let mut file = &self.file;
-        file.seek(SeekFrom::Start(start))?;
         Ok(Reading {
-            input: BufReader::with_capacity(16 * 1024, file),
+            input: BufReader::with_capacity(
+                16 * 1024,
+                At {
+                    file: &self.file,
+                    offset: start,
+                },
+            ),
             fields: self.fields,
             left: count,
             kind: std::marker::PhantomData,
@@ -336,9 +342,28 @@ impl Sorted {
     }
 }
 
+/// A file read from a place of its own, without moving the file's
+/// position (shared by every reading of it).
+struct At<'a> {
+    file: &'a std::fs::File,
+    offset: u64,
+}
+
+impl Read for At<'_> {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        #[cfg(unix)]
+        let got = std::os::unix::fs::FileExt::read_at(self.file, buffer, self.offset)?;
+        // Moves the file's position, which no reading relies on.
+        #[cfg(windows)]
+        let got = std::os::windows::fs::FileExt::seek_read(self.file, buffer, self.offset)?;
+        self.offset += got as u64;
+        Ok(got)
+    }
+}
+
 /// The records of a [`Sorted`], in order.
 pub struct Reading<'a, R> {
-    input: BufReader<&'a std::fs::File>,
+    input: BufReader<At<'a>>,
     fields: usize,
     /// The records still to read.
     left: u64,
@@ -384,6 +409,35 @@ mod tests {
             let read: Vec<(String, String)> = sorted.read().unwrap().collect::<Result<_, _>>().unwrap();
             assert_eq!(read, wanted);
         }
+    }
+
+    #[test]
+    fn two_readings_at_once_each_read_their_own() {
+        let mut sorter: Sorter<String> = Sorter::with_runs_of(1, 4096);
+        let wanted: Vec<String> = (0..20_000).map(|n| format!("record {n:06}")).collect();
+        for text in wanted.iter().rev() {
+            sorter.push(text.clone()).unwrap();
+        }
+        let sorted = sorter.finish().unwrap().set_aside().unwrap();
+        let mut first = sorted.read::<String>().unwrap();
+        let mut second = sorted.read::<String>().unwrap();
+        // The second starts later, then both go on in turn.
+        let mut late = Vec::new();
+        for _ in 0..5000 {
+            late.push(first.next().unwrap().unwrap());
+        }
+        let mut read = (late, Vec::new());
+        loop {
+            match (first.next(), second.next()) {
+                (None, None) => break,
+                (one, two) => {
+                    read.0.extend(one.map(Result::unwrap));
+                    read.1.extend(two.map(Result::unwrap));
+                }
+            }
+        }
+        assert_eq!(read.0, wanted);
+        assert_eq!(read.1, wanted);
     }
 
     #[test]

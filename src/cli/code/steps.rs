@@ -175,6 +175,49 @@ pub(super) fn role_read(live: &Live, id: &str) -> std::io::Result<RoleRead> {
     })
 }
 
+/// The memberships the steps need of each role: all of a role a step
+/// deletes or changes (compared whole, or told when it is refused), and
+/// of the others those of the addresses (lower case) a step adds or
+/// removes.
+#[derive(Debug, Default)]
+pub(super) struct RoleNeeds<'a> {
+    pub whole: std::collections::HashSet<&'a str>,
+    pub named: std::collections::HashMap<&'a str, std::collections::HashSet<String>>,
+}
+
+impl<'a> RoleNeeds<'a> {
+    pub(super) fn of(steps: impl IntoIterator<Item = &'a Step>) -> RoleNeeds<'a> {
+        let mut needs = RoleNeeds::default();
+        for step in steps {
+            match step {
+                Step::DeleteRole { id, .. } | Step::UpdateRole { id, .. } => {
+                    needs.whole.insert(id);
+                }
+                Step::AddMember {
+                    role: RoleRef::Existing(id),
+                    email,
+                    ..
+                }
+                | Step::RemoveMember { role: id, email, .. } => {
+                    needs.named.entry(id).or_default().insert(email.to_lowercase());
+                }
+                _ => {}
+            }
+        }
+        needs
+    }
+
+    /// What the steps need of the role `id`: none of its memberships,
+    /// all of them (`Some(None)`), or those of these addresses.
+    pub(super) fn of_role(&self, id: &str) -> Option<Option<&std::collections::HashSet<String>>> {
+        match (self.whole.contains(id), self.named.get(id)) {
+            (true, _) => Some(None),
+            (false, Some(emails)) => Some(Some(emails)),
+            (false, None) => None,
+        }
+    }
+}
+
 /// A role as the server has it, without its members.
 pub(super) fn role_read_bare(live: &Live, id: &str) -> RoleRead {
     let entry = live

@@ -8,15 +8,15 @@
 //! file on disk to the new one, a buffer at a time.
 //!
 //! The file is the user's: it is rewritten keeping its mode, and only
-//! while it is still what orgdeck read (its size and modification time,
-//! and the SHA-256 of what is copied, checked before the new file takes
-//! its place). If someone edited it meanwhile, nothing is written over
-//! their edit; the ids are then kept in the lock's journal for the next
-//! apply to write (see `lock`).
+//! while it is still what orgdeck read (the size and SHA-256 of what is
+//! copied, checked before the new file takes its place; a file only
+//! touched is still what was read). The place of the id is found in the
+//! same open file the copy then reads. If someone edited it meanwhile,
+//! nothing is written over their edit; the ids are then kept in the
+//! lock's journal for the next apply to write (see `lock`).
 
 use std::io::{BufRead as _, Read as _, Seek as _, Write as _};
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
 
 use sha2::Digest as _;
 
@@ -36,9 +36,6 @@ pub struct Writeback {
     read: Seen,
     roles: Vec<Option<usize>>,
     subscriptions: Vec<Option<usize>>,
-    /// The file's length and modification time as last read or written:
-    /// another writer shows as a change of either.
-    seen: Option<(u64, SystemTime)>,
 }
 
 /// Why an id was not written.
@@ -50,11 +47,6 @@ pub enum Unwritten {
     Io { path: PathBuf, error: std::io::Error },
     #[error("{0}")]
     Placement(String),
-}
-
-fn stamp(path: &Path) -> Option<(u64, SystemTime)> {
-    let metadata = std::fs::metadata(path).ok()?;
-    Some((metadata.len(), metadata.modified().ok()?))
 }
 
 /// Why a copy stopped.
@@ -116,7 +108,6 @@ impl Writeback {
                 .flatten()
                 .map(|entry| entry.at.map(|at| at.offset))
                 .collect(),
-            seen: stamp(path),
         }
     }
 
@@ -128,9 +119,6 @@ impl Writeback {
 
     /// Writes one id into its entry and the file to disk, atomically.
     pub fn write(&mut self, new: &NewId) -> Result<(), Unwritten> {
-        if stamp(&self.path) != self.seen {
-            return Err(Unwritten::Changed(self.path.clone()));
-        }
         let (list, index) = match new {
             NewId::Role { index, .. } => (&self.roles, *index),
             NewId::Subscription { index, .. } => (&self.subscriptions, *index),
@@ -147,11 +135,12 @@ impl Writeback {
             path: self.path.clone(),
             error,
         };
+        let mut source = std::fs::File::open(&self.path).map_err(io)?;
         let (insert_at, inserted) = self
-            .placement(at, new)
+            .placement(&mut source, at, new)
             .map_err(io)?
             .map_err(Unwritten::Placement)?;
-        let mut source = std::fs::File::open(&self.path).map_err(io)?;
+        source.seek(std::io::SeekFrom::Start(0)).map_err(io)?;
         let mut copied = Copied::default();
         let done = crate::config::files::replace_keeping_mode_with(&self.path, |out| {
             copied.copy(&mut (&mut source).take(insert_at as u64), out)?;
@@ -177,7 +166,6 @@ impl Writeback {
             digest: copied.written.finalize().into(),
             json: self.read.json,
         };
-        self.seen = stamp(&self.path);
         for offset in self
             .roles
             .iter_mut()
@@ -196,12 +184,17 @@ impl Writeback {
     /// Where the id goes for the entry starting at `at` in the file, and
     /// the text to put there: the file read around it (its line before
     /// it, the rest of its header's line, or the blanks after its `{`).
-    fn placement(&self, at: usize, new: &NewId) -> std::io::Result<Result<(usize, String), String>> {
-        let mut file = std::fs::File::open(&self.path)?;
+    /// `file` is the open file the copy reads next.
+    fn placement(
+        &self,
+        file: &mut std::fs::File,
+        at: usize,
+        new: &NewId,
+    ) -> std::io::Result<Result<(usize, String), String>> {
         let start = (at as u64).saturating_sub(BEFORE);
         file.seek(std::io::SeekFrom::Start(start))?;
         let mut before = Vec::new();
-        (&mut file).take(at as u64 - start).read_to_end(&mut before)?;
+        (&mut *file).take(at as u64 - start).read_to_end(&mut before)?;
         // From its line's start (or as far as was read), whole characters.
         let line_start = before
             .iter()
@@ -212,7 +205,7 @@ impl Writeback {
             line_start += 1;
         }
         let before = String::from_utf8_lossy(&before[line_start..]).into_owned();
-        let mut input = std::io::BufReader::new(file);
+        let mut input = std::io::BufReader::new(&mut *file);
         let mut rest = Vec::new();
         match input.fill_buf()?.first() {
             Some(b'[') => {
@@ -369,6 +362,35 @@ mod tests {
         );
         let value: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(value["roles"][1]["id"], "b");
+    }
+
+    #[test]
+    fn a_file_only_touched_is_still_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("file");
+        let text = format!("{HEADER}\n[[roles]]\nname = \"A\"\n");
+        std::fs::write(&path, &text).unwrap();
+        let (file, read) = super::super::file::read(&path).unwrap();
+        let mut writeback = Writeback::new(&path, read, &file);
+        let later =
+            std::fs::metadata(&path).unwrap().modified().unwrap() + std::time::Duration::from_secs(60);
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(later)
+            .unwrap();
+        writeback
+            .write(&NewId::Role {
+                index: 0,
+                id: "x".into(),
+            })
+            .unwrap();
+        assert!(
+            std::fs::read_to_string(&path)
+                .unwrap()
+                .ends_with("[[roles]]\nid = \"x\"\nname = \"A\"\n")
+        );
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //! in lower case, then place in the role ([`super::super::sorted`]), and
 //! read back a role at a time as the checks, the plan and the fingerprint
 //! of a saved plan need them. What memory holds of them is a run of the
-//! sort while the file is read, whatever the number of members.
+//! sort while the file is read, whatever the number of members, and the
+//! line being read: a list written on one line is held whole while that
+//! line is read (the scanner reads a line at a time).
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -186,5 +188,21 @@ impl PartialEq for RoleMembers {
         let key =
             |named: std::io::Result<Named>| named.map(|named| (named.role, named.place, named.written)).ok();
         mine.map(key).eq(theirs.map(key))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn members_equal_themselves_read_twice_at_once() {
+        let names: Vec<String> = (0..5000).map(|n| format!("member{n}@example.com")).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let members = RoleMembers::held(&[&names, &names[..10]]);
+        assert!(members == members);
+        assert!(members == members.clone());
+        assert!(members != RoleMembers::held(&[&names]));
+        assert_eq!(members.written(1), &names[..10]);
     }
 }

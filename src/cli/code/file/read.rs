@@ -4,7 +4,7 @@
 
 mod roles;
 
-use roles::cannot_set_aside;
+pub(super) use roles::cannot_set_aside;
 
 use std::collections::BTreeSet;
 

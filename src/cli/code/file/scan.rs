@@ -8,11 +8,15 @@
 //!
 //! The scanner knows enough TOML to find those lists and nothing more:
 //! strings of all four kinds, comments, brackets and table headers. A
-//! list that holds anything but strings, commas and comments (a number, a
-//! table, a string TOML refuses) is left in the text as it is, so that the
-//! reader reports it as it always did: the file is read again with that
-//! list left alone. A file with a header that is not a bare name (`[a.b]`,
-//! `["x"]`) is read again with every list left in the text.
+//! list that holds anything but strings, commas, blanks and comments (a
+//! number, a table, a string TOML refuses, a lone carriage return, a
+//! control character in a comment) or that is still open at the end of
+//! the file is left in the text as it is, so that the reader reports it
+//! as it always did: the scan goes on to the end, noting every such list,
+//! and the file is read once more with all of them left alone (two reads
+//! at most). A file with a header that is not a bare name (`[a.b]`,
+//! `["x"]`), or that starts with a byte order mark, is read again with
+//! every list left in the text.
 
 use std::collections::BTreeSet;
 use std::io::BufRead;
@@ -45,6 +49,8 @@ pub(super) enum Unscanned {
     /// Not UTF-8: the first byte that is not.
     NotUtf8(u64),
     TooLarge(u64),
+    /// A member could not be set aside (the sort's temporary files).
+    SetAside(std::io::Error),
 }
 
 impl From<std::io::Error> for Unscanned {
@@ -55,8 +61,6 @@ impl From<std::io::Error> for Unscanned {
 
 /// Why a pass stopped before the end.
 enum Again {
-    /// The members list of this role holds something unusual.
-    Unusual(usize),
     /// A header that is not a bare name: the places of the roles are the
     /// reader's to count.
     Odd,
@@ -70,20 +74,26 @@ impl From<std::io::Error> for Again {
 }
 
 /// Reads the file `open` gives (from its start, each time it is called:
-/// once, or again for each unusual list).
+/// once, or once more with every unusual list, or every list, left in
+/// the text).
 pub(super) fn scan<R: BufRead>(mut open: impl FnMut() -> std::io::Result<R>) -> Result<Scanned, Unscanned> {
     let mut left = BTreeSet::new();
     let mut divert = true;
     loop {
         let mut scanner = Scanner::new(&left, divert);
-        match scanner.run(open()?) {
-            Ok(()) => return scanner.finish(),
-            Err(Again::Unusual(role)) => {
-                left.insert(role);
+        let found = match scanner.run(open()?) {
+            // The second read leaves every unusual list of the first in
+            // the text and reads the others as the first did: it finds
+            // none (were it to, a third read would leave those too).
+            Ok(()) if scanner.found.is_empty() => return scanner.finish(),
+            Ok(()) => scanner.found,
+            Err(Again::Odd) => {
+                divert = false;
+                continue;
             }
-            Err(Again::Odd) => divert = false,
             Err(Again::Failed(error)) => return Err(error),
-        }
+        };
+        left.extend(found);
     }
 }
 
@@ -104,6 +114,9 @@ struct List {
 struct Scanner<'a> {
     left: &'a BTreeSet<usize>,
     divert: bool,
+    /// The roles whose lists were found unusual in this read: this read's
+    /// text is then not the reader's, and its members are not kept.
+    found: BTreeSet<usize>,
     text: Vec<u8>,
     origin: Vec<(usize, usize)>,
     members: Gathering,
@@ -250,6 +263,7 @@ impl<'a> Scanner<'a> {
         Scanner {
             left,
             divert,
+            found: BTreeSet::new(),
             text: Vec::new(),
             origin: vec![(0, 0)],
             members: Gathering::default(),
@@ -270,6 +284,10 @@ impl<'a> Scanner<'a> {
         loop {
             line.clear();
             if input.read_until(b'\n', &mut line)? == 0 {
+                // A list still open at the end: the reader's to report.
+                if let Some(list) = self.list.take() {
+                    self.found.insert(list.role);
+                }
                 return Ok(());
             }
             let end = self.offset as u64 + line.len() as u64;
@@ -361,6 +379,15 @@ impl<'a> Scanner<'a> {
                         copied = Some(close);
                         at = close + 1;
                     }
+                    Step::Unusual(from) => {
+                        // Noted, and read on as any list is (inside its
+                        // `[`), to find the others in this same read.
+                        if let Some(list) = self.list.take() {
+                            self.found.insert(list.role);
+                        }
+                        self.depth = 1;
+                        at = from;
+                    }
                 }
                 continue;
             }
@@ -406,7 +433,6 @@ impl<'a> Scanner<'a> {
         let Some(list) = self.list.as_mut() else {
             return Ok(Step::Next(line.len()));
         };
-        let unusual = Again::Unusual(list.role);
         if let Some((raw, _, _)) = list.element.as_mut() {
             let quote = raw[0];
             return match multi_end(line, at, quote) {
@@ -421,8 +447,24 @@ impl<'a> Scanner<'a> {
             };
         }
         match line[at] {
-            b' ' | b'\t' | b'\r' | b'\n' => Ok(Step::Next(at + 1)),
-            b'#' => Ok(Step::Next(line.len())),
+            b' ' | b'\t' | b'\n' => Ok(Step::Next(at + 1)),
+            // A carriage return only as part of a line break.
+            b'\r' if line.get(at + 1) == Some(&b'\n') => Ok(Step::Next(at + 1)),
+            b'#' => {
+                let comment = &line[at..];
+                let comment = comment
+                    .strip_suffix(b"\r\n")
+                    .or_else(|| comment.strip_suffix(b"\n"))
+                    .unwrap_or(comment);
+                if comment
+                    .iter()
+                    .any(|&byte| (byte < 0x20 && byte != b'\t') || byte == 0x7F)
+                {
+                    Ok(Step::Unusual(at))
+                } else {
+                    Ok(Step::Next(line.len()))
+                }
+            }
             b',' if list.after_value => {
                 list.after_value = false;
                 Ok(Step::Next(at + 1))
@@ -446,11 +488,13 @@ impl<'a> Scanner<'a> {
                     list.element = Some((line[at..at + 3].to_vec(), self.line, column));
                     return Ok(Step::Next(at + 3));
                 }
-                let end = string_end(line, at).ok_or(unusual)?;
+                let Some(end) = string_end(line, at) else {
+                    return Ok(Step::Unusual(at));
+                };
                 list.element = Some((line[at..end].to_vec(), self.line, column));
                 self.member(end)
             }
-            _ => Err(unusual),
+            _ => Ok(Step::Unusual(at)),
         }
     }
 
@@ -462,14 +506,21 @@ impl<'a> Scanner<'a> {
         let Some((raw, line, column)) = list.element.take() else {
             return Ok(Step::Next(end));
         };
-        let written = decode(&raw).ok_or(Again::Unusual(list.role))?;
+        let Some(written) = decode(&raw) else {
+            return Ok(Step::Unusual(end));
+        };
         let at = Pos {
             line,
             column,
             offset: 0,
         };
-        self.members
-            .push(Named::new(list.role, list.place, written, Some(at)))?;
+        // Once a list is found unusual, this read is only to find the
+        // others: nothing more is set aside.
+        if self.found.is_empty() {
+            self.members
+                .push(Named::new(list.role, list.place, written, Some(at)))
+                .map_err(|error| Again::Failed(Unscanned::SetAside(error)))?;
+        }
         list.place += 1;
         list.after_value = true;
         Ok(Step::Next(end))
@@ -480,6 +531,8 @@ enum Step {
     Next(usize),
     /// The list closed at this `]`.
     Closed(usize),
+    /// The list holds something unusual here (or just before).
+    Unusual(usize),
 }
 
 #[cfg(test)]

@@ -50,11 +50,7 @@ struct Header {
 impl Prepared {
     /// The file's offset of an offset of `text`.
     fn original(&self, offset: usize) -> usize {
-        let index = self.stretches.partition_point(|(start, _)| *start <= offset);
-        match index.checked_sub(1).map(|index| self.stretches[index]) {
-            Some((start, from)) => from + (offset - start),
-            None => offset,
-        }
+        super::node::original(&self.stretches, offset)
     }
 }
 

@@ -1,10 +1,10 @@
 //! The roles read again before a phase's steps ([`Runner::read_roles`]).
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 
 use futures_util::StreamExt;
 
-use super::super::steps::{RoleRead, RoleRef, Step};
+use super::super::steps::{RoleNeeds, RoleRead, Step};
 use super::{AT_ONCE, Runner};
 use crate::api::{FetchAll, List, Role, RoleMembership};
 
@@ -18,32 +18,10 @@ impl Runner<'_> {
         self.pace.turn().await;
         let list = List::roles(self.organization).without("members");
         let roles: Vec<Role> = self.client.all(&list, &FetchAll::default()).await?.into_vec();
-        let mut whole: HashSet<&str> = HashSet::new();
-        let mut named: HashMap<&str, HashSet<String>> = HashMap::new();
-        for step in steps {
-            match step {
-                Step::DeleteRole { id, .. } | Step::UpdateRole { id, .. } => {
-                    whole.insert(id);
-                }
-                Step::AddMember {
-                    role: RoleRef::Existing(id),
-                    email,
-                    ..
-                }
-                | Step::RemoveMember { role: id, email, .. } => {
-                    named.entry(id).or_default().insert(email.to_lowercase());
-                }
-                _ => {}
-            }
-        }
-        let (whole, named) = (&whole, &named);
+        let needs = &RoleNeeds::of(steps.iter().copied());
         let reads = futures_util::stream::iter(roles.into_iter().map(|role| async move {
             // None: no memberships; Some(None): all of them.
-            let keep = match (whole.contains(role.id.as_str()), named.get(role.id.as_str())) {
-                (true, _) => Some(None),
-                (false, Some(emails)) => Some(Some(emails)),
-                (false, None) => None,
-            };
+            let keep = needs.of_role(&role.id);
             let mut found = BTreeMap::new();
             if let Some(emails) = keep {
                 self.pace.turn().await;

@@ -12,7 +12,7 @@ use crate::api::models::access_level;
 
 /// The problem of members that could not be set aside (the temporary
 /// file failed under the command).
-pub(super) fn cannot_set_aside(error: &std::io::Error) -> Problem {
+pub(in crate::cli::code::file) fn cannot_set_aside(error: &std::io::Error) -> Problem {
     Problem {
         at: None,
         message: format!("cannot set aside the members of the file's roles: {error}"),

@@ -120,3 +120,96 @@ fn strings_decode_as_toml_does() {
     assert_eq!(decode(b"\"\\x\""), None);
     assert_eq!(decode(b"\"a\x01\""), None);
 }
+
+/// The line and column (1-based, in characters) of `offset` in `text`.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or_default().chars().count() + 1;
+    (line, column)
+}
+
+#[test]
+fn a_list_open_at_the_end_is_read_as_written() {
+    for file in [
+        "[orgdeck]\nproject = 1\n[[roles]]\nname = \"A\"\nmembers = [\n  \"a@x.io\",\n",
+        "[orgdeck]\nproject = 1\n[[roles]]\nname = \"A\"\nmembers = [\n  \"a@x.io\",\n  \"\"\"b@x.io\n",
+        "[[roles]]\nname = \"A\"\n[[roles]]\nname = \"B\"\nmembers = [ # open\n",
+    ] {
+        let (scanned, named) = scan_of(file);
+        assert_eq!(scanned.text, file);
+        assert!(named.iter().all(|named| named.role == 0), "{named:?}");
+        // The reader's problem is toml_edit's on the file as written.
+        let error = file.parse::<toml_edit::DocumentMut>().unwrap_err();
+        let span = error.span().unwrap();
+        let problems = super::super::read::parse(file).unwrap_err();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        let at = problems[0].at.unwrap();
+        assert_eq!((at.line, at.column), line_column(file, span.start), "{file:?}");
+        assert_eq!(
+            problems[0].message,
+            format!("not TOML: {}", error.message().trim())
+        );
+    }
+}
+
+#[test]
+fn every_unusual_list_is_found_in_one_read() {
+    let mut file = String::new();
+    for role in 0..2000 {
+        file.push_str(&format!("[[roles]]\nname = \"R{role}\"\nmembers = [1]\n"));
+    }
+    file.push_str("[[roles]]\nname = \"Z\"\nmembers = [\"z@x.io\", 2]\n");
+    file.push_str("[[roles]]\nname = \"Y\"\nmembers = [\"y@x.io\"]\n");
+    let mut reads = 0;
+    let scanned = scan(|| {
+        reads += 1;
+        Ok(std::io::Cursor::new(file.as_bytes()))
+    })
+    .unwrap();
+    assert_eq!(reads, 2);
+    assert_eq!(scanned.diverted, BTreeSet::from([2001]));
+    let named: Vec<Named> = scanned
+        .members
+        .finish()
+        .unwrap()
+        .all()
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(shown(&named), [(2001, "y@x.io".into(), 6006, 12)]);
+    assert_eq!(
+        scanned.text,
+        file.replace(
+            "members = [\"y@x.io\"]",
+            &format!("members = [{}]", " ".repeat(8))
+        )
+    );
+    // A file without one: a single read.
+    let mut reads = 0;
+    scan(|| {
+        reads += 1;
+        Ok(std::io::Cursor::new(&b"[[roles]]\nmembers = [\"a@x.io\"]\n"[..]))
+    })
+    .unwrap();
+    assert_eq!(reads, 1);
+}
+
+#[test]
+fn what_toml_refuses_between_members_is_left_to_the_reader() {
+    for file in [
+        "[[roles]]\nname = \"A\"\nmembers = [\"a@x.io\",\r \"b@x.io\"]\n",
+        "[[roles]]\nname = \"A\"\nmembers = [\"a@x.io\", \"b@x.io\"\r]\n",
+        "[[roles]]\nname = \"A\"\nmembers = [ # a\u{1}b\n  \"a@x.io\"]\n",
+        "[[roles]]\nname = \"A\"\nmembers = [ # a\u{7f}\r\n  \"a@x.io\"]\n",
+        "[[roles]]\nname = \"A\"\nmembers = [ # a\rb\n  \"a@x.io\"]\n",
+    ] {
+        let (scanned, named) = scan_of(file);
+        assert!(named.is_empty(), "{file:?}");
+        assert_eq!(scanned.text, file);
+        assert!(scanned.diverted.is_empty());
+    }
+    // A tab in a comment, and CRLF, are TOML.
+    let (_, named) = scan_of("[[roles]]\nmembers = [ # a\tb\r\n  \"a@x.io\"]\r\n");
+    assert_eq!(shown(&named), [(0, "a@x.io".into(), 3, 3)]);
+}
