@@ -228,38 +228,32 @@ impl<R: Record + Clone> Merged<R> {
 
     /// Sets the records aside, in order, in one file to be read back as
     /// often as needed ([`Sorted`]).
-    pub fn set_aside(mut self) -> std::io::Result<Sorted> {
-        let mut out = BufWriter::new(tempfile::tempfile()?);
-        let mut count = 0u64;
-        while let Some(record) = self.next_record()? {
-            write_record(&mut out, &record)?;
-            count += 1;
-        }
-        let file = out.into_inner().map_err(|error| error.into_error())?;
-        Ok(Sorted {
-            file,
-            count,
-            fields: self.fields,
-            groups: Vec::new(),
-        })
+    pub fn set_aside(self) -> std::io::Result<Sorted> {
+        self.set_aside_in(None)
     }
 
     /// As [`Merged::set_aside`], with where each group of records starts
     /// (records in order give `group` in increasing order: records of
     /// group `g` are read back alone by [`Sorted::read_group`]).
-    pub fn set_aside_grouped(mut self, group: impl Fn(&R) -> usize) -> std::io::Result<Sorted> {
+    pub fn set_aside_grouped(self, group: impl Fn(&R) -> usize) -> std::io::Result<Sorted> {
+        self.set_aside_in(Some(&group))
+    }
+
+    fn set_aside_in(mut self, group: Option<&dyn Fn(&R) -> usize>) -> std::io::Result<Sorted> {
         let mut out = BufWriter::new(tempfile::tempfile()?);
         let mut count = 0u64;
         let mut written = 0u64;
         let mut groups: Vec<(u64, u64)> = Vec::new();
         while let Some(record) = self.next_record()? {
-            let at = group(&record);
-            // Groups without records start where the next one does.
-            while groups.len() <= at {
-                groups.push((written, 0));
+            if let Some(group) = group {
+                let at = group(&record);
+                // Groups without records start where the next one does.
+                while groups.len() <= at {
+                    groups.push((written, 0));
+                }
+                groups[at].1 += 1;
+                written += record_bytes(&record);
             }
-            groups[at].1 += 1;
-            written += record_bytes(&record);
             write_record(&mut out, &record)?;
             count += 1;
         }
