@@ -474,3 +474,51 @@ async fn notebooks_and_flags_are_listed_as_their_rules_allow() {
         .await
         .expect(StatusCode::NOT_FOUND);
 }
+
+/// The members' settings answer is written a chunk of members at a time:
+/// across chunks, every member is there once, in a document that parses,
+/// each row as the one-member answer gives it.
+#[tokio::test]
+async fn the_members_answer_written_in_chunks_holds_every_member_once() {
+    let access = Access::with(TestServer::demo_with(|options| options.generate_members = 1_234).await);
+    let members = format!(
+        "/api/organizations/{}/members/?limit=1",
+        access.server.organization
+    );
+    let count = access.get(&access.owner, &members).await.expect(StatusCode::OK)["count"]
+        .as_u64()
+        .unwrap();
+    assert!(count > 1_234, "{count}");
+    let answer = access
+        .get(
+            &access.owner,
+            &format!("/api/projects/{WEB}/access_control_members/"),
+        )
+        .await;
+    let rows = answer.expect(StatusCode::OK)["results"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(rows.len() as u64, count);
+    let ids: std::collections::HashSet<&str> = rows
+        .iter()
+        .map(|row| row["organization_membership_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len() as u64, count, "a member twice");
+    assert!(
+        answer.json["available_project_levels"].is_array(),
+        "{}",
+        answer.text.len()
+    );
+    // Rows either side of the first chunk's end, as each one's own answer.
+    for row in [&rows[499], &rows[500], &rows[rows.len() - 1]] {
+        let id = row["organization_membership_id"].as_str().unwrap();
+        let alone = access
+            .get(
+                &access.owner,
+                &format!("/api/projects/{WEB}/access_control_members/?member_id={id}"),
+            )
+            .await;
+        assert_eq!(&alone.expect(StatusCode::OK)["results"][0], row);
+    }
+}

@@ -2,12 +2,16 @@
 //! every member's and every role's access with the level enforced and what
 //! applies without their own rule, each subject's object rules, and the
 //! object search. Not paginated, as PostHog's are not: every member times
-//! every resource in one answer.
+//! every resource in one answer, which the members' endpoint writes a
+//! chunk of members at a time as the client takes it.
 
 use std::collections::HashMap;
 
 use axum::Json;
+use axum::body::Body;
 use axum::extract::{RawQuery, State};
+use axum::http::header::CONTENT_TYPE;
+use axum::response::{IntoResponse, Response};
 
 use super::{ACCESS_CONTROL_READ, scope};
 use crate::api::access::levels::{self, AccessLevel, OBJECT_RESOURCES, PROJECT, RESOURCES};
@@ -20,6 +24,7 @@ use crate::server::access::{self, Scope};
 use crate::server::auth::{Caller, PathParams};
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::routes::JsonBytes;
+use crate::server::routes::streamed::CHUNK;
 use crate::server::store::access::{self as store, Rows};
 use crate::server::store::objects::{self, Key};
 
@@ -159,41 +164,103 @@ pub async fn members(
     caller: Caller,
     PathParams(project): PathParams<String>,
     RawQuery(query): RawQuery,
-) -> ApiResult<JsonBytes> {
+) -> ApiResult<Response> {
     caller.require(ACCESS_CONTROL_READ)?;
     let scope = scope(&app.db, &caller, &project).await?;
-    let bytes = app
+    let (scope, people) = app
         .db
         .read(move |connection| {
             let only = param(&query, "member_id")
                 .map(|id| membership(connection, &scope, &id))
                 .transpose()?;
             let people = store::people(connection, &scope.organization_id, only.as_deref())?;
-            let hide = !scope.members_can_see_members && !scope.is_admin();
-            let resolver = scope.resolver();
-            let results: Vec<MemberAccess> = people
-                .into_iter()
-                .filter(|person| {
-                    !hide || resolver.project_scoped(Principal::Member(&person.member), scope.project())
-                })
-                .map(|person| {
-                    let (project, resources) = cells(&scope, Principal::Member(&person.member));
-                    MemberAccess {
-                        organization_membership_id: person.member.membership_id,
-                        user: person.user,
-                        organization_level: person.member.organization_level,
-                        project,
-                        resources,
-                    }
-                })
-                .collect();
-            answer_bytes(&SettingsAnswer {
-                header: header(&scope),
-                results,
-            })
+            Ok((scope, people))
         })
         .await?;
-    Ok(JsonBytes(bytes))
+    let head = answer_head(&header(&scope))?;
+    let state = MemberRows {
+        head: Some(head),
+        people: people.into_iter(),
+        scope,
+        wrote_row: false,
+        done: false,
+    };
+    let body = futures_util::stream::unfold(state, |mut state| async move {
+        let bytes = state.next_bytes()?;
+        Some((bytes, state))
+    });
+    Ok(([(CONTENT_TYPE, "application/json")], Body::from_stream(body)).into_response())
+}
+
+/// What a streamed settings answer opens with: its header, up to the
+/// bracket its rows follow (`..."results":[`).
+fn answer_head(header: &SettingsHeader) -> ApiResult<bytes::Bytes> {
+    let empty = SettingsAnswer::<MemberAccess> {
+        header: header.clone(),
+        results: Vec::new(),
+    };
+    let mut head = serde_json::to_vec(&empty).map_err(ApiError::internal)?;
+    if !head.ends_with(b"[]}") {
+        return Err(ApiError::internal("an answer that does not end in its results"));
+    }
+    head.truncate(head.len() - 2);
+    Ok(head.into())
+}
+
+/// The members' answer as it is written: every member times every
+/// resource is some 9 KB a member (1.7 GB at 180,000), so their rows are
+/// worked out and written [`CHUNK`] members at a time as the client takes
+/// them, never the whole answer held.
+struct MemberRows {
+    head: Option<bytes::Bytes>,
+    people: std::vec::IntoIter<store::Person>,
+    scope: Scope,
+    wrote_row: bool,
+    done: bool,
+}
+
+impl MemberRows {
+    /// The next piece of the body; `None` once it has all been sent.
+    fn next_bytes(&mut self) -> Option<Result<bytes::Bytes, std::io::Error>> {
+        if let Some(head) = self.head.take() {
+            return Some(Ok(head));
+        }
+        if self.done {
+            return None;
+        }
+        let hide = !self.scope.members_can_see_members && !self.scope.is_admin();
+        let resolver = self.scope.resolver();
+        let mut out = Vec::with_capacity(CHUNK * 9 * 1024);
+        let mut taken = 0;
+        for person in self.people.by_ref() {
+            taken += 1;
+            if hide && !resolver.project_scoped(Principal::Member(&person.member), self.scope.project()) {
+                continue;
+            }
+            let (project, resources) = cells(&self.scope, Principal::Member(&person.member));
+            let row = MemberAccess {
+                organization_membership_id: person.member.membership_id,
+                user: person.user,
+                organization_level: person.member.organization_level,
+                project,
+                resources,
+            };
+            if self.wrote_row {
+                out.push(b',');
+            }
+            if let Err(error) = serde_json::to_writer(&mut out, &row) {
+                self.done = true;
+                return Some(Err(std::io::Error::other(error)));
+            }
+            self.wrote_row = true;
+            if taken == CHUNK {
+                return Some(Ok(out.into()));
+            }
+        }
+        self.done = true;
+        out.extend_from_slice(b"]}");
+        Some(Ok(out.into()))
+    }
 }
 
 /// An answer as JSON, written into one buffer sized for it.
