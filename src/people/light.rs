@@ -64,14 +64,10 @@ const FIRST_RUN: usize = 4096;
 
 impl Runs {
     fn push(&mut self, pair: Pair) {
-        let room = self
-            .runs
-            .last()
-            .map(|run| (run.len() < run.capacity(), run.capacity()));
-        match (room, self.runs.last_mut()) {
-            (Some((true, _)), Some(run)) => run.push(pair),
-            (room, _) => {
-                let capacity = room.map_or(FIRST_RUN, |(_, capacity)| capacity.saturating_mul(2));
+        match self.runs.last_mut() {
+            Some(run) if run.len() < run.capacity() => run.push(pair),
+            last => {
+                let capacity = last.map_or(FIRST_RUN, |run| run.capacity().saturating_mul(2));
                 let mut run = Vec::with_capacity(capacity);
                 run.push(pair);
                 self.runs.push(run);

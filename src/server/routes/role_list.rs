@@ -17,7 +17,7 @@ use axum::http::header::CONTENT_TYPE;
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 
-use super::streamed::{CHUNK, envelope_head};
+use super::streamed::{CHUNK, envelope_head, write_row};
 use crate::api::{ListOrText, Page, Role};
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::store::Db;
@@ -129,11 +129,7 @@ impl Writing {
             .await?;
         let mut out = Vec::with_capacity(members.len() * 1024);
         for member in &members {
-            if open.wrote_member {
-                out.push(b',');
-            }
-            serde_json::to_writer(&mut out, member).map_err(ApiError::internal)?;
-            open.wrote_member = true;
+            write_row(&mut out, &mut open.wrote_member, member).map_err(ApiError::internal)?;
         }
         if members.len() < CHUNK {
             out.extend_from_slice(&open.tail);

@@ -53,10 +53,11 @@ where
     Ok(([(CONTENT_TYPE, "application/json")], Body::from_stream(body)).into_response())
 }
 
-/// What a streamed page's body opens with: `envelope` (its `results`
-/// empty) up to the bracket its rows follow, `..."results":[`.
-pub(super) fn envelope_head(envelope: &Page<()>) -> ApiResult<Bytes> {
-    let mut head = serde_json::to_vec(envelope).map_err(ApiError::internal)?;
+/// What a streamed answer's body opens with: `answer`, written with its
+/// `results` empty and last, up to the bracket its rows follow
+/// (`..."results":[`).
+pub(super) fn envelope_head(answer: &impl Serialize) -> ApiResult<Bytes> {
+    let mut head = serde_json::to_vec(answer).map_err(ApiError::internal)?;
     if !head.ends_with(b"[]}") {
         return Err(ApiError::internal(
             "a page envelope that does not end in its results",
@@ -110,15 +111,26 @@ impl<F> Chunks<F> {
         };
         let mut out = Vec::with_capacity(rows.len() * 1024);
         for row in &rows {
-            if self.wrote_row {
-                out.push(b',');
-            }
-            if let Err(error) = serde_json::to_writer(&mut out, row) {
+            if let Err(error) = write_row(&mut out, &mut self.wrote_row, row) {
                 self.done = true;
                 return Some(Err(std::io::Error::other(error)));
             }
-            self.wrote_row = true;
         }
         Some(Ok(Bytes::from(out)))
     }
+}
+
+/// Writes `row` into a streamed answer's `results`, after a comma when a
+/// row came before it.
+pub(super) fn write_row(
+    out: &mut Vec<u8>,
+    wrote_row: &mut bool,
+    row: &impl Serialize,
+) -> serde_json::Result<()> {
+    if *wrote_row {
+        out.push(b',');
+    }
+    serde_json::to_writer(&mut *out, row)?;
+    *wrote_row = true;
+    Ok(())
 }

@@ -24,7 +24,7 @@ use crate::server::access::{self, Scope};
 use crate::server::auth::{Caller, PathParams};
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::routes::JsonBytes;
-use crate::server::routes::streamed::CHUNK;
+use crate::server::routes::streamed::{CHUNK, envelope_head, write_row};
 use crate::server::store::access::{self as store, Rows};
 use crate::server::store::objects::{self, Key};
 
@@ -177,7 +177,10 @@ pub async fn members(
             Ok((scope, people))
         })
         .await?;
-    let head = answer_head(&header(&scope))?;
+    let head = envelope_head(&SettingsAnswer::<MemberAccess> {
+        header: header(&scope),
+        results: Vec::new(),
+    })?;
     let state = MemberRows {
         head: Some(head),
         people: people.into_iter(),
@@ -190,21 +193,6 @@ pub async fn members(
         Some((bytes, state))
     });
     Ok(([(CONTENT_TYPE, "application/json")], Body::from_stream(body)).into_response())
-}
-
-/// What a streamed settings answer opens with: its header, up to the
-/// bracket its rows follow (`..."results":[`).
-fn answer_head(header: &SettingsHeader) -> ApiResult<bytes::Bytes> {
-    let empty = SettingsAnswer::<MemberAccess> {
-        header: header.clone(),
-        results: Vec::new(),
-    };
-    let mut head = serde_json::to_vec(&empty).map_err(ApiError::internal)?;
-    if !head.ends_with(b"[]}") {
-        return Err(ApiError::internal("an answer that does not end in its results"));
-    }
-    head.truncate(head.len() - 2);
-    Ok(head.into())
 }
 
 /// The members' answer as it is written: every member times every
@@ -245,14 +233,10 @@ impl MemberRows {
                 project,
                 resources,
             };
-            if self.wrote_row {
-                out.push(b',');
-            }
-            if let Err(error) = serde_json::to_writer(&mut out, &row) {
+            if let Err(error) = write_row(&mut out, &mut self.wrote_row, &row) {
                 self.done = true;
                 return Some(Err(std::io::Error::other(error)));
             }
-            self.wrote_row = true;
             if taken == CHUNK {
                 return Some(Ok(out.into()));
             }
